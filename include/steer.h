@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// steer.h — the public C API of the steer engine, for embedding it in a game.
+//
+// This header is the reference: one line per function says what it does.
+// Every function returns a status (STEER_OK or a negative STEER_E*) or a
+// value; none aborts, exits or longjmps. Agents are named by handles
+// (index + generation): a removed agent's handle goes stale and every call
+// with it fails with STEER_ESTALE, it never names another agent.
+// Units: metres, seconds, radians. 2D worlds use x, y; 3D worlds x, y, z.
+#ifndef STEER_H
+#define STEER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#if defined(_WIN32) && defined(STEER_BUILD_SHARED)
+#define STEER_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define STEER_API __attribute__((visibility("default")))
+#else
+#define STEER_API
+#endif
+
+#define STEER_VERSION "0.1.0"
+
+enum {
+    STEER_OK = 0,
+    STEER_EARG = -1,     // an argument is out of range, NaN or infinite
+    STEER_ESTALE = -2,   // the agent handle names a removed agent
+    STEER_ENOMEM = -3,   // the allocator failed; nothing changed
+    STEER_EFULL = -4,    // a fixed limit (agents, brains, tags) is reached
+    STEER_ECALLBACK = -5 // a host callback failed during a tick
+};
+
+typedef struct steer_World steer_World;
+typedef struct steer_Behavior steer_Behavior;
+
+// An agent handle: generation in the high 32 bits, slot in the low 32.
+// 0 is never a valid handle.
+typedef uint64_t steer_Agent;
+
+// Allocator hook: realloc semantics (size 0 frees). NULL means libc.
+typedef void *(*steer_AllocFn)(void *ud, void *ptr, size_t size);
+// Log hook: level 0 info, 1 warning, 2 error.
+typedef void (*steer_LogFn)(void *ud, int level, const char *msg);
+
+// Host callbacks for behaviours written in the host language (the Lua
+// binding fills these). `ref` is the host's reference to the function.
+// Each returns 0 on success, nonzero on failure (the engine then uses a
+// zero force and steer_world_error() tells what happened).
+typedef struct steer_Hooks {
+    void *ud;
+    int (*ease)(void *ud, int ref, double x, double *out);
+    int (*custom)(void *ud, int ref, steer_World *w, steer_Agent a, double dt, double out[3]);
+} steer_Hooks;
+
+// World descriptor: zero means default for every field.
+typedef struct steer_WorldDesc {
+    int dim;              // 2 (default) or 3
+    double size[3];       // extent of the bounds from origin; 0 = unbounded axis
+    double origin[3];     // lower corner of the bounds
+    bool wrap;            // periodic bounds (a torus); needs every size > 0
+    uint64_t seed;        // world RNG seed (0 means 1)
+    double dt;            // fixed tick, seconds (default 1/60)
+    bool no_record;       // do not record per-node outputs (saves memory and time)
+    int reorder_period;   // ticks between spatial re-sorts of agent storage (default 16, <0 never)
+    steer_AllocFn alloc;
+    void *alloc_ud;
+    steer_LogFn log;
+    void *log_ud;
+    steer_Hooks hooks;
+} steer_WorldDesc;
+
+// Agent descriptor for spawning: zero means default (see steer_spawn).
+typedef struct steer_AgentDesc {
+    double position[3];
+    double velocity[3];
+    double mass;          // default 1
+    double max_speed;     // default 1
+    double max_force;     // default 1
+    double radius;        // default 0.5
+    const char *tag;      // NULL = untagged
+    steer_Behavior *brain;// NULL = no brain (drifts)
+} steer_AgentDesc;
+
+// Events queued during a tick and handed out after it.
+typedef enum steer_EventType {
+    STEER_EVENT_ARRIVE = 1, // an arrive behaviour brought the agent inside its stop radius
+    STEER_EVENT_LOST_TARGET = 2 // the agent's target agent was removed
+} steer_EventType;
+
+typedef struct steer_Event {
+    steer_EventType type;
+    steer_Agent agent;
+    steer_Agent other;
+} steer_Event;
+
+// ---- world -------------------------------------------------------------
+STEER_API int steer_world_new(const steer_WorldDesc *desc, steer_World **out);
+STEER_API void steer_world_free(steer_World *w);
+STEER_API int steer_world_step(steer_World *w, int ticks);       // advance n fixed ticks
+STEER_API int steer_world_dim(const steer_World *w);
+STEER_API double steer_world_dt(const steer_World *w);
+STEER_API uint64_t steer_world_tick(const steer_World *w);
+STEER_API int steer_world_count(const steer_World *w);            // live agents
+STEER_API uint64_t steer_world_hash(const steer_World *w);        // digest of the whole state
+STEER_API const char *steer_world_error(const steer_World *w);    // last callback failure or ""
+STEER_API void steer_world_set_record(steer_World *w, bool on);   // record per-node outputs
+STEER_API bool steer_world_record(const steer_World *w);
+STEER_API void steer_world_bounds(const steer_World *w, double origin[3], double size[3], bool *wrap);
+STEER_API size_t steer_world_bytes(const steer_World *w);        // heap bytes the world holds
+STEER_API size_t steer_world_brain_bytes(const steer_World *w);  // of those, per-agent brain memory
+// Events of the last step; the array stays valid until the next step.
+STEER_API const steer_Event *steer_world_events(const steer_World *w, int *count);
+// The i-th live agent (0 <= i < count) in storage order; 0 when out of range.
+STEER_API steer_Agent steer_world_agent_at(const steer_World *w, int i);
+// Agents within `radius` of `pos` (optionally only `tag`), nearest first when
+// `sorted`. Writes up to `cap` handles, returns how many there are in all.
+STEER_API int steer_world_neighbors(steer_World *w, const double pos[3], double radius,
+                                    const char *tag, bool sorted, steer_Agent *out, int cap);
+
+// ---- agents ------------------------------------------------------------
+STEER_API int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out);
+STEER_API int steer_remove(steer_World *w, steer_Agent a);        // the handle goes stale at once
+STEER_API bool steer_alive(const steer_World *w, steer_Agent a);
+
+typedef enum steer_Prop {
+    STEER_PROP_POSITION, STEER_PROP_VELOCITY, STEER_PROP_HEADING, STEER_PROP_FORCE
+} steer_Prop;
+typedef enum steer_Param {
+    STEER_PARAM_MASS, STEER_PARAM_MAX_SPEED, STEER_PARAM_MAX_FORCE, STEER_PARAM_RADIUS
+} steer_Param;
+STEER_API int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double out[3]);
+STEER_API int steer_agent_set_vec(steer_World *w, steer_Agent a, steer_Prop p, const double v[3]);
+STEER_API int steer_agent_param(const steer_World *w, steer_Agent a, steer_Param p, double *out);
+STEER_API int steer_agent_set_param(steer_World *w, steer_Agent a, steer_Param p, double v);
+STEER_API int steer_agent_tag(const steer_World *w, steer_Agent a, const char **out);
+STEER_API int steer_agent_set_tag(steer_World *w, steer_Agent a, const char *tag);
+STEER_API int steer_agent_brain(const steer_World *w, steer_Agent a, steer_Behavior **out);
+STEER_API int steer_agent_set_brain(steer_World *w, steer_Agent a, steer_Behavior *brain);
+// The agent's own target slot: a point, an agent, or none (both NULL / 0).
+STEER_API int steer_agent_set_target(steer_World *w, steer_Agent a, const double *point, steer_Agent other);
+STEER_API int steer_agent_target(const steer_World *w, steer_Agent a, double point[3], steer_Agent *other, int *kind);
+// The agent's private random stream (xorshift32 state, 0 is replaced).
+STEER_API int steer_agent_set_rng(steer_World *w, steer_Agent a, uint32_t state);
+// Last tick's output of each node of the agent's brain (needs recording on).
+// Calls fn once per node in brain order with its name and force.
+STEER_API int steer_agent_contributions(const steer_World *w, steer_Agent a,
+                                        void (*fn)(void *ud, const char *name, const double f[3]), void *ud);
+
+// ---- behaviours and combiners -----------------------------------------
+// A behaviour is built from a kind name ("seek", "blend", ...) and fields
+// set by name; combiners take children. Behaviours are reference counted;
+// a world keeps the brains its agents use alive.
+typedef enum steer_TargetKind { STEER_TARGET_SLOT = 0, STEER_TARGET_POINT, STEER_TARGET_AGENT } steer_TargetKind;
+
+STEER_API int steer_behavior_new(const char *kind, steer_Behavior **out);
+STEER_API void steer_behavior_retain(steer_Behavior *b);
+STEER_API void steer_behavior_release(steer_Behavior *b);
+STEER_API const char *steer_behavior_kind(const steer_Behavior *b);
+STEER_API int steer_behavior_set_name(steer_Behavior *b, const char *name);
+STEER_API const char *steer_behavior_name(const steer_Behavior *b);
+STEER_API int steer_behavior_set_number(steer_Behavior *b, const char *field, double v);
+STEER_API int steer_behavior_set_choice(steer_Behavior *b, const char *field, const char *choice);
+STEER_API int steer_behavior_set_tag(steer_Behavior *b, const char *field, const char *tag);
+STEER_API int steer_behavior_set_callback(steer_Behavior *b, const char *field, int ref);
+STEER_API int steer_behavior_set_target_point(steer_Behavior *b, const char *field, const double p[3]);
+STEER_API int steer_behavior_set_target_agent(steer_Behavior *b, const char *field, steer_Agent a);
+// Adds a child with a weight (blend) or probability; combiners only.
+STEER_API int steer_behavior_add_child(steer_Behavior *parent, steer_Behavior *child, double weight);
+// Why the last steer_behavior_* call failed, or "".
+STEER_API const char *steer_behavior_error(const steer_Behavior *b);
+
+// Names of all behaviour and combiner kinds, NULL-terminated.
+STEER_API const char *const *steer_kinds(void);
+
+#endif

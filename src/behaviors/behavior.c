@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: MIT
+// behavior.c — building behaviour trees, flattening them into brains, and
+// the helpers every behaviour shares (targets, frames, evaluation).
+#include "behavior.h"
+#include "../core/rng.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// ---- kinds and fields --------------------------------------------------
+
+const steerB_Kind *steerB_find_kind(const char *name)
+{
+    for (int i = 0; steerB_kinds[i]; i++)
+        if (strcmp(steerB_kinds[i]->name, name) == 0) return steerB_kinds[i];
+    return NULL;
+}
+
+const steerB_Field *steerB_find_field(const steerB_Kind *k, const char *name)
+{
+    for (const steerB_Field *f = k->fields; f && f->name; f++)
+        if (strcmp(f->name, name) == 0) return f;
+    return NULL;
+}
+
+const char *const *steer_kinds(void)
+{
+    static const char *names[64];
+    if (!names[0]) {
+        int i = 0;
+        for (; steerB_kinds[i] && i < 63; i++) names[i] = steerB_kinds[i]->name;
+        names[i] = NULL;
+    }
+    return names;
+}
+
+// ---- behaviour trees ---------------------------------------------------
+
+static int fail(steer_Behavior *b, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->error, sizeof b->error, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int steer_behavior_new(const char *kind, steer_Behavior **out)
+{
+    *out = NULL;
+    const steerB_Kind *k = kind ? steerB_find_kind(kind) : NULL;
+    if (!k) return STEER_EARG;
+    steer_Behavior *b = calloc(1, sizeof *b);
+    if (!b) return STEER_ENOMEM;
+    b->kind = k;
+    b->refs = 1;
+    b->weight = 1.0f;
+    for (const steerB_Field *f = k->fields; f && f->name; f++) {
+        void *at = b->params + f->offset;
+        if (f->type == STEERB_NUMBER) *(float *)at = f->def;
+        else if (f->type == STEERB_CHOICE) *(uint8_t *)at = (uint8_t)f->def;
+        else if (f->type == STEERB_EASE) ((steerB_Ease *)at)->curve = (uint8_t)f->def;
+    }
+    *out = b;
+    return STEER_OK;
+}
+
+void steer_behavior_retain(steer_Behavior *b) { if (b) b->refs++; }
+
+void steer_behavior_release(steer_Behavior *b)
+{
+    if (!b || --b->refs > 0) return;
+    for (uint16_t i = 0; i < b->nkids; i++) steer_behavior_release(b->kids[i]);
+    free(b->kids);
+    free(b->kid_weights);
+    free(b->name);
+    for (int i = 0; i < 4; i++) free(b->tags[i]);
+    free(b);
+}
+
+const char *steer_behavior_kind(const steer_Behavior *b) { return b->kind->name; }
+const char *steer_behavior_name(const steer_Behavior *b) { return b->name ? b->name : b->kind->name; }
+const char *steer_behavior_error(const steer_Behavior *b) { return b->error; }
+
+static int dup_into(char **dst, const char *s)
+{
+    char *n = NULL;
+    if (s) {
+        size_t len = strlen(s) + 1;
+        if (!(n = malloc(len))) return STEER_ENOMEM;
+        memcpy(n, s, len);
+    }
+    free(*dst);
+    *dst = n;
+    return STEER_OK;
+}
+
+int steer_behavior_set_name(steer_Behavior *b, const char *name)
+{
+    if (b->frozen) return fail(b, STEER_EARG, "behaviour is in use as a brain and cannot change");
+    return dup_into(&b->name, name);
+}
+
+// Look a field up for a setter: must exist, have one of two types, and the
+// behaviour must not be in use yet.
+static const steerB_Field *settable(steer_Behavior *b, const char *field, steerB_FieldType t1, steerB_FieldType t2, int *st)
+{
+    *st = STEER_EARG;
+    if (b->frozen) { fail(b, STEER_EARG, "behaviour is in use as a brain and cannot change"); return NULL; }
+    const steerB_Field *f = field ? steerB_find_field(b->kind, field) : NULL;
+    if (!f) { fail(b, STEER_EARG, "%s has no field '%s'", b->kind->name, field ? field : "(null)"); return NULL; }
+    if (f->type != t1 && f->type != t2) { fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect); return NULL; }
+    *st = STEER_OK;
+    return f;
+}
+
+int steer_behavior_set_number(steer_Behavior *b, const char *field, double v)
+{
+    int st;
+    const steerB_Field *f = settable(b, field, STEERB_NUMBER, STEERB_NUMBER, &st);
+    if (!f) return st;
+    bool ok = isfinite(v) && v <= f->max && (f->open_min ? v > f->min : v >= f->min);
+    if (!ok) return fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
+    // cross-field checks wait for the whole tree (steerB_compile), since
+    // fields arrive one at a time in any order
+    *(float *)(void *)(b->params + f->offset) = (float)v;
+    return STEER_OK;
+}
+
+int steer_behavior_set_choice(steer_Behavior *b, const char *field, const char *choice)
+{
+    int st;
+    const steerB_Field *f = settable(b, field, STEERB_CHOICE, STEERB_EASE, &st);
+    if (!f) return st;
+    const char *const *ch = f->choices;
+    for (int i = 0; choice && ch && ch[i]; i++) {
+        if (strcmp(ch[i], choice) == 0) {
+            void *at = b->params + f->offset;
+            if (f->type == STEERB_CHOICE) *(uint8_t *)at = (uint8_t)i;
+            else *(steerB_Ease *)at = (steerB_Ease){ (uint8_t)i, 0 };
+            return STEER_OK;
+        }
+    }
+    return fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
+}
+
+int steer_behavior_set_callback(steer_Behavior *b, const char *field, int ref)
+{
+    int st;
+    const steerB_Field *f = settable(b, field, STEERB_CALLBACK, STEERB_EASE, &st);
+    if (!f) return st;
+    void *at = b->params + f->offset;
+    if (f->type == STEERB_CALLBACK) *(int *)at = ref;
+    else *(steerB_Ease *)at = (steerB_Ease){ 2, ref };
+    return STEER_OK;
+}
+
+int steer_behavior_set_tag(steer_Behavior *b, const char *field, const char *tag)
+{
+    int st;
+    const steerB_Field *f = settable(b, field, STEERB_TAG, STEERB_TAG, &st);
+    if (!f) return st;
+    int idx = 0;
+    for (const steerB_Field *g = b->kind->fields; g != f; g++)
+        if (g->type == STEERB_TAG) idx++;
+    if (idx >= 4) return fail(b, STEER_EARG, "too many tag fields");
+    return dup_into(&b->tags[idx], tag);
+}
+
+int steer_behavior_set_target_point(steer_Behavior *b, const char *field, const double p[3])
+{
+    int st;
+    const steerB_Field *f = settable(b, field, STEERB_TARGET, STEERB_TARGET, &st);
+    if (!f) return st;
+    if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+        return fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
+    steerB_Target *t = (steerB_Target *)(void *)(b->params + f->offset);
+    t->kind = STEER_TARGET_POINT;
+    for (int i = 0; i < 3; i++) t->p[i] = (float)p[i];
+    t->agent = 0;
+    return STEER_OK;
+}
+
+int steer_behavior_set_target_agent(steer_Behavior *b, const char *field, steer_Agent a)
+{
+    int st;
+    const steerB_Field *f = settable(b, field, STEERB_TARGET, STEERB_TARGET, &st);
+    if (!f) return st;
+    steerB_Target *t = (steerB_Target *)(void *)(b->params + f->offset);
+    t->kind = a ? STEER_TARGET_AGENT : STEER_TARGET_SLOT;
+    t->agent = a;
+    return STEER_OK;
+}
+
+int steer_behavior_add_child(steer_Behavior *parent, steer_Behavior *child, double weight)
+{
+    if (parent->frozen) return fail(parent, STEER_EARG, "behaviour is in use as a brain and cannot change");
+    if (parent->kind->children == STEERB_LEAF) return fail(parent, STEER_EARG, "%s takes no children", parent->kind->name);
+    if (!child) return fail(parent, STEER_EARG, "child is missing");
+    if (!isfinite(weight)) return fail(parent, STEER_EARG, "weight must be a finite number");
+    if (parent->nkids >= STEERB_MAX_CHILDREN) return fail(parent, STEER_EFULL, "at most %d children", STEERB_MAX_CHILDREN);
+    // a behaviour cannot contain itself: walk the child's subtree
+    steer_Behavior *stack[256];
+    int top = 0;
+    stack[top++] = child;
+    while (top) {
+        steer_Behavior *x = stack[--top];
+        if (x == parent) return fail(parent, STEER_EARG, "a combiner cannot contain itself");
+        for (uint16_t i = 0; i < x->nkids && top < 256; i++) stack[top++] = x->kids[i];
+    }
+    steer_Behavior **k = realloc(parent->kids, sizeof *k * (parent->nkids + 1u));
+    if (!k) return STEER_ENOMEM;
+    parent->kids = k;
+    float *wts = realloc(parent->kid_weights, sizeof *wts * (parent->nkids + 1u));
+    if (!wts) return STEER_ENOMEM;
+    parent->kid_weights = wts;
+    steer_behavior_retain(child);
+    k[parent->nkids] = child;
+    wts[parent->nkids] = (float)weight;
+    parent->nkids++;
+    return STEER_OK;
+}
+
+// ---- compile -----------------------------------------------------------
+
+static uint32_t count_nodes(const steer_Behavior *b)
+{
+    uint32_t n = 1;
+    for (uint16_t i = 0; i < b->nkids; i++) n += count_nodes(b->kids[i]);
+    return n;
+}
+
+typedef struct Flat {
+    steer_World *w;
+    steerB_Brain *br;
+    uint32_t next, next_kid;
+    bool ok, bad;
+} Flat;
+
+static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
+{
+    uint32_t i = fl->next++;
+    steerB_Node *n = &fl->br->nodes[i];
+    b->frozen = true;
+    n->kind = b->kind;
+    n->name = steer_behavior_name(b);
+    n->weight = weight;
+    n->mem = fl->br->mem_floats;
+    fl->br->mem_floats += b->kind->mem_floats;
+    memcpy(n->params, b->params, STEERB_PARAMS);
+    char msg[160];
+    if (b->kind->check && !b->kind->check(b->params, msg, sizeof msg)) {
+        fail(b, STEER_EARG, "%s", msg);
+        fl->bad = true;
+    }
+    // tags become the world's tag ids
+    int t = 0;
+    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
+        if (f->type != STEERB_TAG) continue;
+        int id = b->tags[t] ? steerW_tag_id(fl->w, b->tags[t]) : 0;
+        if (id < 0) fl->ok = false;
+        *(uint16_t *)(void *)(n->params + f->offset) = (uint16_t)(id < 0 ? 0 : id);
+        t++;
+    }
+    if (b->kind->sense) {
+        float r = b->kind->sense(n);
+        if (r > fl->br->sense) fl->br->sense = r;
+    }
+    n->nchild = b->nkids;
+    n->first = (uint16_t)fl->next_kid;
+    fl->next_kid += b->nkids;
+    for (uint16_t k = 0; k < b->nkids; k++) {
+        uint32_t c = flatten(fl, b->kids[k], b->kid_weights[k]);
+        // nodes may have moved? no: the node array is allocated up front
+        fl->br->kids[fl->br->nodes[i].first + k] = (uint16_t)c;
+    }
+    return i;
+}
+
+steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
+{
+    *status = STEER_ENOMEM;
+    uint32_t n = count_nodes(root);
+    if (n > UINT16_MAX) return NULL;
+    steerB_Brain *br = steerW_realloc(w, NULL, sizeof *br);
+    if (!br) return NULL;
+    memset(br, 0, sizeof *br);
+    br->nodes = steerW_realloc(w, NULL, sizeof *br->nodes * n);
+    br->kids = steerW_realloc(w, NULL, sizeof *br->kids * n);
+    if (!br->nodes || !br->kids) { steerB_brain_free(w, br); return NULL; }
+    memset(br->nodes, 0, sizeof *br->nodes * n);
+    Flat fl = { w, br, 0, 0, true, false };
+    flatten(&fl, root, 1.0f);
+    br->nnodes = n;
+    if (!fl.ok || fl.bad) {
+        if (fl.bad) *status = STEER_EARG;
+        steerB_brain_free(w, br);
+        return NULL;
+    }
+    *status = STEER_OK;
+    steer_behavior_retain(root);
+    br->root = root;
+    return br;
+}
+
+void steerB_brain_free(steer_World *w, steerB_Brain *b)
+{
+    if (!b) return;
+    steer_behavior_release(b->root);
+    steerW_free(w, b->nodes);
+    steerW_free(w, b->kids);
+    steerW_free(w, b);
+}
+
+static void load_ctx(steer_World *w, uint32_t d, steerB_Ctx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->w = w;
+    c->brain = w->brains[w->brain[d]];
+    c->d = d;
+    c->dt = w->dt;
+    steerW_load(w->p, d, c->p);
+    steerW_load(w->v, d, c->v);
+    steerW_load(w->h, d, c->h);
+    c->mass = w->mass[d];
+    c->max_speed = w->max_speed[d];
+    c->max_force = w->max_force[d];
+    c->radius = w->radius[d];
+    c->mem = w->mem_stride ? w->mem + (size_t)d * w->mem_stride : NULL;
+    c->rng = &w->rng32[d];
+}
+
+void steerB_init_agent(steer_World *w, uint32_t d)
+{
+    if (!w->brain[d]) return;
+    steerB_Ctx c;
+    load_ctx(w, d, &c);
+    for (uint32_t i = 0; i < c.brain->nnodes; i++) {
+        const steerB_Node *n = &c.brain->nodes[i];
+        if (n->kind->init) n->kind->init(&c, n);
+    }
+}
+
+// ---- evaluation helpers ------------------------------------------------
+
+void steerB_eval(steerB_Ctx *c, uint32_t i, float out[3])
+{
+    const steerB_Node *n = &c->brain->nodes[i];
+    n->kind->eval(c, n, out);
+    if (!v3_finite(out)) v3_zero(out);
+    if (c->rec) v3_copy(c->rec + 3 * i, out);
+}
+
+bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float vel[3])
+{
+    steer_World *w = c->w;
+    uint8_t kind = t->kind;
+    const float *point = t->p;
+    steer_Agent agent = t->agent;
+    float slot[3];
+    if (kind == STEER_TARGET_SLOT) {
+        uint8_t fl = w->flags[c->d];
+        if (fl & STEER_AF_TARGET_POINT) {
+            steerW_load(w->tp, c->d, slot);
+            point = slot;
+            kind = STEER_TARGET_POINT;
+        } else if (fl & STEER_AF_TARGET_AGENT) {
+            agent = w->ta[c->d];
+            kind = STEER_TARGET_AGENT;
+        } else {
+            return false;
+        }
+    }
+    if (kind == STEER_TARGET_POINT) {
+        float p[3] = { point[0], point[1], w->dim == 3 ? point[2] : 0.0f };
+        steerW_delta(w, c->p, p, off);
+        v3_zero(vel);
+        return true;
+    }
+    int64_t d = steerW_dense(w, agent);
+    if (d < 0 || (uint32_t)d == c->d) return false;
+    float p[3];
+    steerW_load(w->p, (uint32_t)d, p);
+    steerW_delta(w, c->p, p, off);
+    steerW_load(w->v, (uint32_t)d, vel);
+    return true;
+}
+
+void steerB_frame(const steerB_Ctx *c, float side[3], float up[3])
+{
+    if (c->w->dim == 2) {
+        v3_set(side, -c->h[1], c->h[0], 0.0f);
+        v3_set(up, 0.0f, 0.0f, 1.0f);
+        return;
+    }
+    // 3D: side from world up (z), falling back to y when heading is vertical
+    float ref[3] = { 0.0f, 0.0f, 1.0f };
+    v3_cross(side, ref, c->h);
+    if (v3_normalize(side) == 0.0f) {
+        v3_set(ref, 0.0f, 1.0f, 0.0f);
+        v3_cross(side, c->h, ref);
+        v3_normalize(side);
+    }
+    v3_cross(up, c->h, side);
+}

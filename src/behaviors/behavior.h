@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// behavior.h — how behaviours and combiners are described, built and run.
+//
+// A kind (seek, arrive, blend, ...) is one static steerB_Kind: its name,
+// its fields as data (so the C setters and the Lua constructors parse them
+// with one generic routine), its evaluation function, and how much
+// per-agent memory it keeps. kinds.c lists every kind once; nothing else
+// has to change when a kind is added.
+//
+// A steer_Behavior is the tree a script builds. When an agent is given one
+// as its brain, the world flattens it into a steerB_Brain: nodes in
+// depth-first order, each with its parameters copied, its offset into the
+// agent's memory, and its children's node indices.
+#ifndef STEER_BEHAVIOR_H
+#define STEER_BEHAVIOR_H
+
+#include "../core/world.h"
+#include "../core/vecmath.h"
+#include <stddef.h>
+
+#define STEERB_PARAMS 96   // bytes of parameters a node holds inline
+#define STEERB_MAX_CHILDREN 64
+
+typedef enum steerB_FieldType {
+    STEERB_NUMBER,   // float at offset; range [min, max], `open_min` excludes min
+    STEERB_TARGET,   // steerB_Target at offset
+    STEERB_CHOICE,   // uint8 index into choices at offset
+    STEERB_TAG,      // uint16 tag id at offset (interned when the brain is compiled)
+    STEERB_CALLBACK, // int host reference at offset (0 none)
+    STEERB_EASE      // a choice ("linear", "smooth") or a callback: steerB_Ease at offset
+} steerB_FieldType;
+
+typedef struct steerB_Field {
+    const char *name;
+    steerB_FieldType type;
+    uint16_t offset;
+    float def, min, max;
+    bool open_min;
+    const char *expect;         // what a user must give, for error messages
+    const char *const *choices; // STEERB_CHOICE: NULL-terminated
+} steerB_Field;
+
+typedef struct steerB_Target {
+    uint8_t kind;   // steer_TargetKind
+    float p[3];
+    steer_Agent agent;
+} steerB_Target;
+
+typedef struct steerB_Ease {
+    uint8_t curve;  // 0 linear, 1 smooth, 2 callback
+    int ref;
+} steerB_Ease;
+
+typedef struct steerB_Neighbor {
+    uint32_t d;     // dense index of the neighbour
+    float off[3];   // its position minus ours (minimum image)
+    float d2;       // squared distance
+} steerB_Neighbor;
+
+typedef struct steerB_Node steerB_Node;
+
+// Everything one agent's evaluation may read: its own state at tick t, its
+// memory and stream, and its neighbours gathered once for the whole brain.
+typedef struct steerB_Ctx {
+    steer_World *w;
+    const steerB_Brain *brain;
+    uint32_t d;
+    float p[3], v[3], h[3];
+    float mass, max_speed, max_force, radius;
+    float dt;
+    float *mem;
+    uint32_t *rng;
+    float *rec;
+    const steerB_Neighbor *nb;
+    int nn;
+} steerB_Ctx;
+
+typedef void (*steerB_EvalFn)(steerB_Ctx *c, const steerB_Node *n, float out[3]);
+
+typedef enum steerB_Children { STEERB_LEAF = 0, STEERB_WEIGHTED, STEERB_LIST } steerB_Children;
+
+typedef struct steerB_Kind {
+    const char *name;
+    const steerB_Field *fields;   // terminated by a NULL name
+    steerB_EvalFn eval;
+    steerB_Children children;
+    uint16_t mem_floats;          // per-agent memory this node needs
+    // Initialise this node's memory for an agent (NULL: zeros).
+    void (*init)(steerB_Ctx *c, const steerB_Node *n);
+    // Radius of neighbours this node reads (NULL: none).
+    float (*sense)(const steerB_Node *n);
+    // Cross-field checks after construction; writes a message, returns 0 if bad.
+    int (*check)(const void *params, char *msg, size_t len);
+} steerB_Kind;
+
+struct steerB_Node {
+    const steerB_Kind *kind;
+    const char *name;     // points into the brain's behaviour tree (kept alive)
+    float weight;         // given by the parent: blend weight or probability
+    uint32_t mem;         // offset of this node's memory in the agent's memory
+    uint16_t nchild;
+    uint16_t first;       // index into brain->kids of the first child
+    _Alignas(double) unsigned char params[STEERB_PARAMS];
+};
+
+struct steerB_Brain {
+    steer_Behavior *root; // retained
+    steerB_Node *nodes;
+    uint16_t *kids;
+    uint32_t nnodes;
+    uint32_t mem_floats;
+    float sense;          // largest neighbour radius of any node
+    uint32_t users;       // agents using this brain
+};
+
+struct steer_Behavior {
+    const steerB_Kind *kind;
+    int refs;
+    bool frozen;          // in use as a brain: no more changes
+    char *name;
+    float weight;
+    steer_Behavior **kids;
+    float *kid_weights;
+    uint16_t nkids;
+    char *tags[4];        // tag field values by field order (interned at compile)
+    char error[200];
+    _Alignas(double) unsigned char params[STEERB_PARAMS];
+};
+
+extern const steerB_Kind *const steerB_kinds[];
+const steerB_Kind *steerB_find_kind(const char *name);
+const steerB_Field *steerB_find_field(const steerB_Kind *k, const char *name);
+
+// Evaluate node `i` of the context's brain, recording its output when the
+// world records.
+void steerB_eval(steerB_Ctx *c, uint32_t i, float out[3]);
+
+// Flatten a behaviour tree into a brain for world w; NULL on failure with
+// *status STEER_ENOMEM, or STEER_EARG when a node fails its cross-field
+// check (the node's steer_behavior_error() says why).
+steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status);
+void steerB_brain_free(steer_World *w, steerB_Brain *b);
+// Initialise an agent's memory for its brain.
+void steerB_init_agent(steer_World *w, uint32_t d);
+
+// Resolve a target field: false when there is none (then behaviours give 0).
+// pos is the target position (relative displacement in `off`), vel its velocity.
+bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float vel[3]);
+
+// The shared velocity-tracking law: the force that turns velocity v into
+// `desired`, scaled so that an error of max_speed asks for max_force.
+static inline void steerB_track(const steerB_Ctx *c, const float desired[3], float out[3])
+{
+    float k = c->max_speed > 0.0f ? c->max_force / c->max_speed : 0.0f;
+    float e[3];
+    v3_sub(e, desired, c->v);
+    v3_scale(out, e, k);
+}
+// Side and up vectors of the agent's frame from its heading.
+void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]);
+
+#define STEERB_PARAMS_OF(n, T) ((const T *)(const void *)(n)->params)
+#define STEERB_CHECK_SIZE(T) _Static_assert(sizeof(T) <= STEERB_PARAMS, #T " too large")
+
+#endif

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// wander.c — random steering in the two variants of the seeds.
+//
+// "circle" (Reynolds): a target on a circle of `radius`, `distance` ahead
+// of the agent, jittered by up to `jitter` metres per second on each axis
+// and pulled back onto the circle; the force points at it in the agent's
+// frame. "turn" (seed 001): the agent's turn rate takes a random step of at
+// most `max_turn_change` rad/s per second, clamped to `max_turn_rate`, and
+// the force is the centripetal one that turns the velocity at that rate
+// while holding the cruise speed.
+//
+// Each agent draws from its own stream, so wandering agents stay
+// deterministic in any evaluation order. Memory: three floats, the circle
+// target (circle) or the yaw and pitch rates (turn).
+#include "behavior.h"
+#include "../core/rng.h"
+
+typedef struct Wander {
+    uint8_t variant; // 0 circle, 1 turn
+    float distance, radius, jitter;
+    float max_turn_rate, max_turn_change, speed;
+} Wander;
+STEERB_CHECK_SIZE(Wander);
+
+static const char *const variants[] = { "circle", "turn", NULL };
+
+static inline float signed_unit(uint32_t *rng) { return 2.0f * steer_rng32_unit(rng) - 1.0f; }
+
+static void wander_init(steerB_Ctx *c, const steerB_Node *n)
+{
+    const Wander *p = STEERB_PARAMS_OF(n, Wander);
+    float *t = c->mem + n->mem;
+    if (p->variant != 0) { t[0] = t[1] = t[2] = 0.0f; return; }
+    if (c->w->dim == 2) {
+        float phi = steer_rng32_unit(c->rng) * 6.2831853f;
+        v3_set(t, p->radius * cosf(phi), p->radius * sinf(phi), 0.0f);
+    } else {
+        // a uniform direction on the sphere
+        float z = signed_unit(c->rng), phi = steer_rng32_unit(c->rng) * 6.2831853f;
+        float r = sqrtf(1.0f - z * z);
+        v3_set(t, p->radius * r * cosf(phi), p->radius * r * sinf(phi), p->radius * z);
+    }
+}
+
+static void circle(steerB_Ctx *c, const Wander *p, float *t, float out[3])
+{
+    float step = p->jitter * c->dt;
+    t[0] += signed_unit(c->rng) * step;
+    t[1] += signed_unit(c->rng) * step;
+    if (c->w->dim == 3) t[2] += signed_unit(c->rng) * step;
+    float l = v3_normalize(t);
+    if (l == 0.0f) v3_set(t, 1.0f, 0.0f, 0.0f);
+    v3_scale(t, t, p->radius);
+    float side[3], up[3];
+    steerB_frame(c, side, up);
+    v3_scale(out, c->h, t[0] + p->distance);
+    v3_madd(out, side, t[1]);
+    if (c->w->dim == 3) v3_madd(out, up, t[2]);
+}
+
+static float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+static void turn(steerB_Ctx *c, const Wander *p, float *rate, float out[3])
+{
+    float step = p->max_turn_change * c->dt;
+    rate[0] = clampf(rate[0] + signed_unit(c->rng) * step, -p->max_turn_rate, p->max_turn_rate);
+    if (c->w->dim == 3)
+        rate[1] = clampf(rate[1] + signed_unit(c->rng) * step, -p->max_turn_rate, p->max_turn_rate);
+    float side[3], up[3];
+    steerB_frame(c, side, up);
+    float speed = v3_len(c->v);
+    float cruise = p->speed > 0.0f && p->speed < c->max_speed ? p->speed : c->max_speed;
+    // centripetal part: m * speed * rate, sideways (and up in 3D)
+    v3_scale(out, side, c->mass * speed * rate[0]);
+    if (c->w->dim == 3) v3_madd(out, up, c->mass * speed * rate[1]);
+    // speed part: track the cruise speed along the heading
+    float k = c->max_speed > 0.0f ? c->max_force / c->max_speed : 0.0f;
+    v3_madd(out, c->h, k * (cruise - speed));
+}
+
+static void wander_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
+{
+    const Wander *p = STEERB_PARAMS_OF(n, Wander);
+    float *m = c->mem + n->mem;
+    if (p->variant == 0) circle(c, p, m, out);
+    else turn(c, p, m, out);
+}
+
+static const steerB_Field wander_fields[] = {
+    { "variant", STEERB_CHOICE, offsetof(Wander, variant), 0, 0, 0, false, "\"circle\" or \"turn\"", variants },
+    { "distance", STEERB_NUMBER, offsetof(Wander, distance), 5, 0, 1e30f, false, "a number >= 0", NULL },
+    { "radius", STEERB_NUMBER, offsetof(Wander, radius), 1, 0, 1e30f, true, "a number > 0", NULL },
+    { "jitter", STEERB_NUMBER, offsetof(Wander, jitter), 5, 0, 1e30f, false, "a number >= 0 (metres per second)", NULL },
+    { "max_turn_rate", STEERB_NUMBER, offsetof(Wander, max_turn_rate), 1, 0, 1e30f, false, "a number >= 0 (radians per second)", NULL },
+    { "max_turn_change", STEERB_NUMBER, offsetof(Wander, max_turn_change), 2, 0, 1e30f, false, "a number >= 0 (radians per second, per second)", NULL },
+    { "speed", STEERB_NUMBER, offsetof(Wander, speed), 0, 0, 1e30f, false, "a number >= 0 (0 = the agent's max_speed)", NULL },
+    { 0 }
+};
+
+const steerB_Kind steerB_wander = { "wander", wander_fields, wander_eval, STEERB_LEAF, 3, wander_init, NULL, NULL };

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+// grid.c — the uniform spatial grid, rebuilt every tick by counting sort.
+//
+// On a torus the grid covers the world exactly (cells at least `cell`
+// wide). Otherwise it covers the agents' bounding box of this tick, so an
+// unbounded world needs no configuration; when that box is huge the cells
+// grow so that there are never many more cells than agents. Queries clamp
+// to the grid and test true distances, so correctness never depends on
+// the cell size, only speed does.
+#include "world.h"
+#include "../behaviors/behavior.h"
+
+#include <float.h>
+#include <string.h>
+
+void steerG_free(steer_World *w)
+{
+    steerW_free(w, w->grid.start);
+    steerW_free(w, w->grid.items);
+    memset(&w->grid, 0, sizeof w->grid);
+}
+
+static inline int cell_coord(const steerG_Grid *g, int axis, float x)
+{
+    int c = (int)((x - g->lo[axis]) * g->inv[axis]);
+    if (c < 0) c = 0;
+    if (c >= g->n[axis]) c = g->n[axis] - 1;
+    return c;
+}
+
+static inline uint32_t cell_of(const steerG_Grid *g, const float p[3])
+{
+    int cx = cell_coord(g, 0, p[0]), cy = cell_coord(g, 1, p[1]), cz = g->n[2] > 1 ? cell_coord(g, 2, p[2]) : 0;
+    return ((uint32_t)cz * (uint32_t)g->n[1] + (uint32_t)cy) * (uint32_t)g->n[0] + (uint32_t)cx;
+}
+
+int steerG_build(steer_World *w, float cell)
+{
+    steerG_Grid *g = &w->grid;
+    uint32_t n = w->count;
+    if (!(cell > 0)) cell = 1.0f;
+    float lo[3] = { 0, 0, 0 }, ext[3] = { 0, 0, 0 };
+    if (w->wrap) {
+        for (int i = 0; i < w->dim; i++) { lo[i] = w->origin[i]; ext[i] = w->size[i]; }
+    } else if (n) {
+        float hi[3] = { -FLT_MAX, -FLT_MAX, -FLT_MAX };
+        lo[0] = lo[1] = lo[2] = FLT_MAX;
+        for (int i = 0; i < w->dim; i++) {
+            const float *a = w->p[i];
+            for (uint32_t d = 0; d < n; d++) {
+                if (a[d] < lo[i]) lo[i] = a[d];
+                if (a[d] > hi[i]) hi[i] = a[d];
+            }
+            ext[i] = hi[i] - lo[i];
+        }
+    }
+    // cells per axis; widen cells while there would be far more cells than agents
+    double limit = 4.0 * n + 64.0;
+    for (;;) {
+        double total = 1;
+        for (int i = 0; i < w->dim; i++) {
+            int k = (int)(ext[i] / cell);
+            if (!w->wrap) k += 1;
+            g->n[i] = k < 1 ? 1 : k;
+            total *= g->n[i];
+        }
+        if (total <= limit) break;
+        cell *= 2.0f;
+    }
+    for (int i = w->dim; i < 3; i++) g->n[i] = 1;
+    for (int i = 0; i < 3; i++) {
+        g->lo[i] = lo[i];
+        g->cell[i] = i < w->dim ? (w->wrap ? ext[i] / (float)g->n[i] : cell) : 1.0f;
+        g->inv[i] = 1.0f / g->cell[i];
+    }
+    uint32_t cells = (uint32_t)g->n[0] * (uint32_t)g->n[1] * (uint32_t)g->n[2];
+    if (cells + 1 > g->cap_cells) {
+        uint32_t *s = steerW_realloc(w, g->start, sizeof(uint32_t) * (cells + 1));
+        if (!s) return STEER_ENOMEM;
+        g->start = s;
+        g->cap_cells = cells + 1;
+    }
+    if (n > g->cap_items || !g->items) {
+        uint32_t cap = n > 64 ? n : 64;
+        uint32_t *it = steerW_realloc(w, g->items, sizeof(uint32_t) * cap);
+        if (!it) return STEER_ENOMEM;
+        g->items = it;
+        g->cap_items = cap;
+    }
+    g->ncells = cells;
+    // counting sort: count per cell, prefix sums, then place
+    memset(g->start, 0, sizeof(uint32_t) * (cells + 1));
+    for (uint32_t d = 0; d < n; d++) {
+        float p[3];
+        steerW_load(w->p, d, p);
+        g->start[cell_of(g, p) + 1]++;
+    }
+    for (uint32_t c = 0; c < cells; c++) g->start[c + 1] += g->start[c];
+    // place in index order within each cell, using start[c] as a cursor
+    // shifted by one cell so that afterwards start[c] is the cell's start again
+    for (uint32_t d = 0; d < n; d++) {
+        float p[3];
+        steerW_load(w->p, d, p);
+        uint32_t c = cell_of(g, p);
+        g->items[g->start[c]++] = d;
+    }
+    for (uint32_t c = cells; c > 0; c--) g->start[c] = g->start[c - 1];
+    g->start[0] = 0;
+    return STEER_OK;
+}
+
+static bool reserve_scratch(steer_World *w, uint32_t need)
+{
+    if (need <= w->cap_scratch) return true;
+    uint32_t cap = w->cap_scratch ? w->cap_scratch : 64;
+    while (cap < need) cap *= 2;
+    steerB_Neighbor *s = steerW_realloc(w, w->scratch, sizeof *s * cap);
+    if (!s) return false;
+    w->scratch = s;
+    w->cap_scratch = cap;
+    return true;
+}
+
+// Scan one cell, appending agents within r2 of p.
+static inline int scan_cell(steer_World *w, uint32_t c, const float p[3], float r2, uint32_t self, int k)
+{
+    const steerG_Grid *g = &w->grid;
+    uint32_t b = g->start[c], e = g->start[c + 1];
+    if (!reserve_scratch(w, (uint32_t)k + (e - b))) return -1;
+    steerB_Neighbor *out = w->scratch;
+    const float *px = w->p[0], *py = w->p[1], *pz = w->p[2];
+    const uint8_t *flags = w->flags;
+    bool wrap = w->wrap;
+    float Lx = w->size[0], Ly = w->size[1], Lz = w->size[2];
+    for (uint32_t i = b; i < e; i++) {
+        uint32_t j = g->items[i];
+        if (j == self || (flags[j] & STEER_AF_DEAD)) continue;
+        float dx = px[j] - p[0], dy = py[j] - p[1], dz = pz ? pz[j] - p[2] : 0.0f;
+        if (wrap) {
+            if (dx >= 0.5f * Lx) dx -= Lx; else if (dx < -0.5f * Lx) dx += Lx;
+            if (dy >= 0.5f * Ly) dy -= Ly; else if (dy < -0.5f * Ly) dy += Ly;
+            if (pz) { if (dz >= 0.5f * Lz) dz -= Lz; else if (dz < -0.5f * Lz) dz += Lz; }
+        }
+        float d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 < r2) {
+            out[k].d = j;
+            out[k].off[0] = dx; out[k].off[1] = dy; out[k].off[2] = dz;
+            out[k].d2 = d2;
+            k++;
+        }
+    }
+    return k;
+}
+
+// Cell range on one axis around coordinate x; on a torus the range wraps
+// and is capped at the whole axis so no cell is visited twice.
+static void axis_range(const steerG_Grid *g, bool wrap, int axis, float x, float r, int *first, int *count)
+{
+    int n = g->n[axis];
+    if (n == 1) { *first = 0; *count = 1; return; }
+    int lo = (int)floorf((x - r - g->lo[axis]) * g->inv[axis]);
+    int hi = (int)floorf((x + r - g->lo[axis]) * g->inv[axis]);
+    if (wrap) {
+        if (hi - lo + 1 >= n) { *first = 0; *count = n; return; }
+        *first = ((lo % n) + n) % n;
+        *count = hi - lo + 1;
+    } else {
+        if (lo < 0) lo = 0;
+        if (hi >= n) hi = n - 1;
+        *first = lo;
+        *count = hi >= lo ? hi - lo + 1 : 0;
+    }
+}
+
+int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self)
+{
+    const steerG_Grid *g = &w->grid;
+    if (!g->start || w->count == 0) return 0;
+    float r2 = radius * radius;
+    int fx, cx, fy, cy, fz, cz;
+    axis_range(g, w->wrap, 0, p[0], radius, &fx, &cx);
+    axis_range(g, w->wrap, 1, p[1], radius, &fy, &cy);
+    axis_range(g, w->wrap, 2, p[2], radius, &fz, &cz);
+    int k = 0;
+    for (int iz = 0; iz < cz; iz++) {
+        int z = fz + iz;
+        if (z >= g->n[2]) z -= g->n[2];
+        for (int iy = 0; iy < cy; iy++) {
+            int y = fy + iy;
+            if (y >= g->n[1]) y -= g->n[1];
+            uint32_t row = ((uint32_t)z * (uint32_t)g->n[1] + (uint32_t)y) * (uint32_t)g->n[0];
+            for (int ix = 0; ix < cx; ix++) {
+                int x = fx + ix;
+                if (x >= g->n[0]) x -= g->n[0];
+                k = scan_cell(w, row + (uint32_t)x, p, r2, self, k);
+                if (k < 0) return -1;
+            }
+        }
+    }
+    return k;
+}

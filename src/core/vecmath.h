@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+// vecmath.h — small inline vector helpers on float[3]. 2D worlds keep z = 0,
+// so one code path serves both dimensions. Every helper that divides guards
+// the zero vector: the engine never manufactures NaN from coincident agents.
+#ifndef STEER_VECMATH_H
+#define STEER_VECMATH_H
+
+#include <math.h>
+
+#define STEER_EPS2 1e-16f
+
+static inline void v3_set(float o[3], float x, float y, float z) { o[0] = x; o[1] = y; o[2] = z; }
+static inline void v3_copy(float o[3], const float a[3]) { o[0] = a[0]; o[1] = a[1]; o[2] = a[2]; }
+static inline void v3_zero(float o[3]) { o[0] = o[1] = o[2] = 0.0f; }
+static inline void v3_add(float o[3], const float a[3], const float b[3])
+{ o[0] = a[0] + b[0]; o[1] = a[1] + b[1]; o[2] = a[2] + b[2]; }
+static inline void v3_sub(float o[3], const float a[3], const float b[3])
+{ o[0] = a[0] - b[0]; o[1] = a[1] - b[1]; o[2] = a[2] - b[2]; }
+static inline void v3_scale(float o[3], const float a[3], float s)
+{ o[0] = a[0] * s; o[1] = a[1] * s; o[2] = a[2] * s; }
+static inline void v3_madd(float o[3], const float a[3], float s)
+{ o[0] += a[0] * s; o[1] += a[1] * s; o[2] += a[2] * s; }
+static inline float v3_dot(const float a[3], const float b[3])
+{ return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static inline float v3_len2(const float a[3]) { return v3_dot(a, a); }
+static inline float v3_len(const float a[3]) { return sqrtf(v3_len2(a)); }
+static inline void v3_cross(float o[3], const float a[3], const float b[3])
+{
+    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
+    o[0] = x; o[1] = y; o[2] = z;
+}
+// Normalise in place; a (near) zero vector becomes zero and 0 is returned.
+static inline float v3_normalize(float a[3])
+{
+    float l2 = v3_len2(a);
+    if (l2 <= STEER_EPS2) { v3_zero(a); return 0.0f; }
+    float l = sqrtf(l2);
+    v3_scale(a, a, 1.0f / l);
+    return l;
+}
+// Shorten to at most `max` (a zero or negative max gives zero).
+static inline void v3_truncate(float a[3], float max)
+{
+    float l2 = v3_len2(a);
+    if (l2 > max * max) {
+        if (max <= 0.0f) { v3_zero(a); return; }
+        v3_scale(a, a, max / sqrtf(l2));
+    }
+}
+static inline int v3_finite(const float a[3])
+{ return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]); }
+
+#endif

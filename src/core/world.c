@@ -1,0 +1,849 @@
+// SPDX-License-Identifier: MIT
+// world.c — the world: agent storage, handles, the tick and its passes.
+//
+// Invariants: between ticks, dense indices [0, count) hold every agent that
+// has not been compacted away; agents flagged DEAD are already stale to the
+// host and are dropped by compact() before the next tick reads anything.
+// Agents spawned during a tick are appended past the count the tick
+// captured, so they join at the next tick and are never visited twice.
+#include "world.h"
+#include "../behaviors/behavior.h"
+#include "rng.h"
+#include "vecmath.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *default_alloc(void *ud, void *p, size_t size)
+{
+    (void)ud;
+    if (size == 0) { free(p); return NULL; }
+    return realloc(p, size);
+}
+
+void *steerW_realloc(steer_World *w, void *p, size_t size) { return w->alloc(w->alloc_ud, p, size); }
+void steerW_free(steer_World *w, void *p) { if (p) w->alloc(w->alloc_ud, p, 0); }
+
+void steerW_error(steer_World *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->error, sizeof w->error, fmt, ap);
+    va_end(ap);
+    if (w->log) w->log(w->log_ud, 2, w->error);
+}
+
+static bool finite3(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+
+// ---- creation ----------------------------------------------------------
+
+int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
+{
+    steer_WorldDesc d = desc ? *desc : (steer_WorldDesc){0};
+    *out = NULL;
+    if (d.dim == 0) d.dim = 2;
+    if (d.dim != 2 && d.dim != 3) return STEER_EARG;
+    if (d.dt == 0) d.dt = 1.0 / 60.0;
+    if (!(d.dt > 0) || !isfinite(d.dt)) return STEER_EARG;
+    for (int i = 0; i < 3; i++) {
+        if (!(d.size[i] >= 0) || !isfinite(d.size[i]) || !isfinite(d.origin[i])) return STEER_EARG;
+        if (d.wrap && i < d.dim && d.size[i] <= 0) return STEER_EARG;
+    }
+    steer_AllocFn alloc = d.alloc ? d.alloc : default_alloc;
+    steer_World *w = alloc(d.alloc_ud, NULL, sizeof *w);
+    if (!w) return STEER_ENOMEM;
+    memset(w, 0, sizeof *w);
+    w->alloc = alloc;
+    w->alloc_ud = d.alloc_ud;
+    w->log = d.log;
+    w->log_ud = d.log_ud;
+    w->hooks = d.hooks;
+    w->dim = d.dim;
+    w->dt = (float)d.dt;
+    w->wrap = d.wrap;
+    w->record = !d.no_record;
+    w->reorder_period = d.reorder_period == 0 ? 16 : d.reorder_period;
+    for (int i = 0; i < 3; i++) {
+        w->origin[i] = i < d.dim ? (float)d.origin[i] : 0.0f;
+        w->size[i] = i < d.dim ? (float)d.size[i] : 0.0f;
+    }
+    uint64_t s = d.seed ? d.seed : 1;
+    w->rng = steer_splitmix64(&s);
+    if (w->rng == 0) w->rng = 0x9E3779B97F4A7C15ull;
+    *out = w;
+    return STEER_OK;
+}
+
+void steer_world_free(steer_World *w)
+{
+    if (!w) return;
+    for (int i = 0; i < 3; i++) {
+        steerW_free(w, w->p[i]); steerW_free(w, w->v[i]); steerW_free(w, w->h[i]);
+        steerW_free(w, w->f[i]); steerW_free(w, w->tp[i]);
+    }
+    void *arrays[] = { w->mass, w->max_speed, w->max_force, w->radius, w->ta, w->slot, w->rng32,
+                       w->tag, w->brain, w->flags, w->mem, w->rec, w->gen, w->dense_of,
+                       w->free_slots, w->scratch, w->events, w->out_events };
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerW_free(w, arrays[i]);
+    for (uint32_t i = 1; i < w->ntags; i++) steerW_free(w, w->tags[i]);
+    steerW_free(w, w->tags);
+    for (uint32_t i = 1; i < w->nbrains; i++) steerB_brain_free(w, w->brains[i]);
+    steerW_free(w, w->brains);
+    steerG_free(w);
+    w->alloc(w->alloc_ud, w, 0);
+}
+
+// ---- storage growth ----------------------------------------------------
+
+static bool grow(steer_World *w, void **p, size_t elem, uint32_t old_cap, uint32_t cap)
+{
+    void *n = steerW_realloc(w, *p, elem * cap);
+    if (!n) return false;
+    memset((char *)n + elem * old_cap, 0, elem * (cap - old_cap));
+    *p = n;
+    return true;
+}
+
+// Make room for `need` dense agents; all-or-nothing is not needed because a
+// larger array is harmless, only `cap` must match what every array has.
+static int reserve_agents(steer_World *w, uint32_t need)
+{
+    if (need <= w->cap) return STEER_OK;
+    uint32_t cap = w->cap ? w->cap : 64;
+    while (cap < need) cap *= 2;
+    uint32_t old = w->cap;
+    int dims = w->dim;
+    for (int i = 0; i < dims; i++) {
+        if (!grow(w, (void **)&w->p[i], sizeof(float), old, cap) || !grow(w, (void **)&w->v[i], sizeof(float), old, cap) ||
+            !grow(w, (void **)&w->h[i], sizeof(float), old, cap) || !grow(w, (void **)&w->f[i], sizeof(float), old, cap) ||
+            !grow(w, (void **)&w->tp[i], sizeof(float), old, cap))
+            return STEER_ENOMEM;
+    }
+    if (!grow(w, (void **)&w->mass, sizeof(float), old, cap) || !grow(w, (void **)&w->max_speed, sizeof(float), old, cap) ||
+        !grow(w, (void **)&w->max_force, sizeof(float), old, cap) || !grow(w, (void **)&w->radius, sizeof(float), old, cap) ||
+        !grow(w, (void **)&w->ta, sizeof(steer_Agent), old, cap) || !grow(w, (void **)&w->slot, sizeof(uint32_t), old, cap) ||
+        !grow(w, (void **)&w->rng32, sizeof(uint32_t), old, cap) || !grow(w, (void **)&w->tag, sizeof(uint16_t), old, cap) ||
+        !grow(w, (void **)&w->brain, sizeof(uint16_t), old, cap) || !grow(w, (void **)&w->flags, 1, old, cap))
+        return STEER_ENOMEM;
+    if (w->mem_stride && !grow(w, (void **)&w->mem, sizeof(float) * w->mem_stride, old, cap)) return STEER_ENOMEM;
+    if (w->rec_stride && !grow(w, (void **)&w->rec, sizeof(float) * w->rec_stride, old, cap)) return STEER_ENOMEM;
+    w->cap = cap;
+    return STEER_OK;
+}
+
+// Widen the per-agent memory or record stride, keeping each agent's data.
+static int restride(steer_World *w, float **arr, uint32_t *stride, uint32_t want)
+{
+    if (want <= *stride) return STEER_OK;
+    float *n = steerW_realloc(w, NULL, sizeof(float) * want * (w->cap ? w->cap : 1));
+    if (!n) return STEER_ENOMEM;
+    memset(n, 0, sizeof(float) * want * (w->cap ? w->cap : 1));
+    for (uint32_t d = 0; d < w->count && *stride; d++)
+        memcpy(n + (size_t)d * want, *arr + (size_t)d * *stride, sizeof(float) * *stride);
+    steerW_free(w, *arr);
+    *arr = n;
+    *stride = want;
+    return STEER_OK;
+}
+
+// ---- tags --------------------------------------------------------------
+
+int steerW_tag_find(const steer_World *w, const char *tag)
+{
+    if (!tag) return 0;
+    for (uint32_t i = 1; i < w->ntags; i++)
+        if (strcmp(w->tags[i], tag) == 0) return (int)i;
+    return -1;
+}
+
+int steerW_tag_id(steer_World *w, const char *tag)
+{
+    int id = steerW_tag_find(w, tag);
+    if (id >= 0) return id;
+    if (w->ntags >= UINT16_MAX) return -1;
+    if (w->ntags == 0) w->ntags = 1;
+    char **t = steerW_realloc(w, w->tags, sizeof(char *) * (w->ntags + 1));
+    if (!t) return -1;
+    w->tags = t;
+    size_t len = strlen(tag) + 1;
+    char *s = steerW_realloc(w, NULL, len);
+    if (!s) return -1;
+    memcpy(s, tag, len);
+    w->tags[w->ntags] = s;
+    return (int)w->ntags++;
+}
+
+// ---- brains ------------------------------------------------------------
+
+// The brain id for a behaviour tree, compiling it on first use.
+static int brain_id(steer_World *w, steer_Behavior *b)
+{
+    if (!b) return 0;
+    for (uint32_t i = 1; i < w->nbrains; i++)
+        if (w->brains[i]->root == b) return (int)i;
+    if (w->nbrains >= UINT16_MAX) return STEER_EFULL;
+    int st;
+    steerB_Brain *br = steerB_compile(w, b, &st);
+    if (!br) return st;
+    uint32_t n = w->nbrains ? w->nbrains : 1;
+    steerB_Brain **a = steerW_realloc(w, w->brains, sizeof *a * (n + 1));
+    if (!a || restride(w, &w->mem, &w->mem_stride, br->mem_floats) != STEER_OK ||
+        restride(w, &w->rec, &w->rec_stride, br->nnodes * 3) != STEER_OK) {
+        if (a) w->brains = a;
+        steerB_brain_free(w, br);
+        return STEER_ENOMEM;
+    }
+    a[0] = NULL;
+    a[n] = br;
+    w->brains = a;
+    w->nbrains = n + 1;
+    if (br->sense > w->sense_radius) w->sense_radius = br->sense;
+    return (int)n;
+}
+
+static void set_brain(steer_World *w, uint32_t d, int id)
+{
+    if (w->brain[d]) w->brains[w->brain[d]]->users--;
+    w->brain[d] = (uint16_t)id;
+    if (id) w->brains[id]->users++;
+    if (w->mem_stride) memset(w->mem + (size_t)d * w->mem_stride, 0, sizeof(float) * w->mem_stride);
+    if (w->rec_stride) memset(w->rec + (size_t)d * w->rec_stride, 0, sizeof(float) * w->rec_stride);
+    if (id) steerB_init_agent(w, d);
+}
+
+// ---- spawn and remove --------------------------------------------------
+
+static bool check_param(double v, bool allow_zero)
+{
+    return isfinite(v) && (allow_zero ? v >= 0 : v > 0);
+}
+
+int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
+{
+    steer_AgentDesc a = desc ? *desc : (steer_AgentDesc){0};
+    if (out) *out = 0;
+    if (a.mass == 0) a.mass = 1;
+    if (a.max_speed == 0) a.max_speed = 1;
+    if (a.max_force == 0) a.max_force = 1;
+    if (a.radius == 0) a.radius = 0.5;
+    if (!finite3(a.position) || !finite3(a.velocity) || !check_param(a.mass, false) ||
+        !check_param(a.max_speed, true) || !check_param(a.max_force, true) || !check_param(a.radius, true))
+        return STEER_EARG;
+    if (w->count >= UINT32_MAX / 2) return STEER_EFULL;
+    int st = reserve_agents(w, w->count + 1);
+    if (st) return st;
+    int tag = a.tag ? steerW_tag_id(w, a.tag) : 0;
+    if (tag < 0) return STEER_ENOMEM;
+    int bid = brain_id(w, a.brain);
+    if (bid < 0) return bid;
+    // a free handle slot, or a new one
+    uint32_t s;
+    if (w->nfree) {
+        s = w->free_slots[--w->nfree];
+    } else {
+        if (w->nslots == w->cap_slots) {
+            uint32_t cap = w->cap_slots ? w->cap_slots * 2 : 64;
+            if (!grow(w, (void **)&w->gen, sizeof(uint32_t), w->cap_slots, cap) ||
+                !grow(w, (void **)&w->dense_of, sizeof(uint32_t), w->cap_slots, cap) ||
+                !grow(w, (void **)&w->free_slots, sizeof(uint32_t), w->cap_slots, cap))
+                return STEER_ENOMEM;
+            w->cap_slots = cap;
+        }
+        s = w->nslots++;
+        w->gen[s] = 0;
+    }
+    w->gen[s]++;
+    if (w->gen[s] == 0) w->gen[s] = 1;
+    uint32_t d = w->count++;
+    w->dense_of[s] = d;
+    w->slot[d] = s;
+    float pos[3], vel[3];
+    for (int i = 0; i < 3; i++) { pos[i] = (float)a.position[i]; vel[i] = (float)a.velocity[i]; }
+    if (w->dim == 2) pos[2] = vel[2] = 0;
+    steerW_store(w->p, d, pos);
+    steerW_store(w->v, d, vel);
+    float hd[3] = { vel[0], vel[1], vel[2] };
+    if (v3_normalize(hd) == 0.0f) v3_set(hd, 1, 0, 0);
+    steerW_store(w->h, d, hd);
+    float zero[3] = { 0, 0, 0 };
+    steerW_store(w->f, d, zero);
+    steerW_store(w->tp, d, zero);
+    w->ta[d] = 0;
+    w->mass[d] = (float)a.mass;
+    w->max_speed[d] = (float)a.max_speed;
+    w->max_force[d] = (float)a.max_force;
+    w->radius[d] = (float)a.radius;
+    w->tag[d] = (uint16_t)tag;
+    w->flags[d] = 0;
+    w->brain[d] = 0;
+    // Each agent's stream comes from the world's, so spawning order alone
+    // decides every agent's randomness.
+    uint32_t r = (uint32_t)(steer_rng64(&w->rng) >> 32);
+    w->rng32[d] = r ? r : 0x9E3779B9u;
+    set_brain(w, d, bid);
+    if (out) *out = steerW_handle(w, d);
+    return STEER_OK;
+}
+
+int steer_remove(steer_World *w, steer_Agent a)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    w->flags[d] |= STEER_AF_DEAD;
+    w->dead++;
+    // bump the generation now: the handle is stale from this moment on
+    uint32_t s = (uint32_t)a;
+    w->gen[s]++;
+    if (w->gen[s] == 0) w->gen[s] = 1;
+    return STEER_OK;
+}
+
+bool steer_alive(const steer_World *w, steer_Agent a) { return steerW_dense(w, a) >= 0; }
+
+// Move dense agent `from` into index `to` (all components).
+static void move_agent(steer_World *w, uint32_t to, uint32_t from)
+{
+    for (int i = 0; i < w->dim; i++) {
+        w->p[i][to] = w->p[i][from]; w->v[i][to] = w->v[i][from]; w->h[i][to] = w->h[i][from];
+        w->f[i][to] = w->f[i][from]; w->tp[i][to] = w->tp[i][from];
+    }
+    w->mass[to] = w->mass[from]; w->max_speed[to] = w->max_speed[from];
+    w->max_force[to] = w->max_force[from]; w->radius[to] = w->radius[from];
+    w->ta[to] = w->ta[from]; w->slot[to] = w->slot[from]; w->rng32[to] = w->rng32[from];
+    w->tag[to] = w->tag[from]; w->brain[to] = w->brain[from]; w->flags[to] = w->flags[from];
+    if (w->mem_stride)
+        memcpy(w->mem + (size_t)to * w->mem_stride, w->mem + (size_t)from * w->mem_stride, sizeof(float) * w->mem_stride);
+    if (w->rec_stride)
+        memcpy(w->rec + (size_t)to * w->rec_stride, w->rec + (size_t)from * w->rec_stride, sizeof(float) * w->rec_stride);
+    w->dense_of[w->slot[to]] = to;
+}
+
+// Drop dead agents, keeping the order of the living (so a removal never
+// reorders the survivors' evaluation and replays stay simple).
+static void compact(steer_World *w)
+{
+    if (!w->dead) return;
+    uint32_t o = 0;
+    for (uint32_t d = 0; d < w->count; d++) {
+        if (w->flags[d] & STEER_AF_DEAD) {
+            if (w->brain[d]) w->brains[w->brain[d]]->users--;
+            w->free_slots[w->nfree++] = w->slot[d];
+            continue;
+        }
+        if (o != d) move_agent(w, o, d);
+        o++;
+    }
+    w->count = o;
+    w->dead = 0;
+}
+
+// ---- spatial re-sort ---------------------------------------------------
+
+static void permute_f(float *a, const uint32_t *items, float *tmp, uint32_t n)
+{
+    if (!a) return;
+    for (uint32_t k = 0; k < n; k++) tmp[k] = a[items[k]];
+    memcpy(a, tmp, sizeof(float) * n);
+}
+
+// Put the dense arrays in grid-cell order so that an agent's neighbours
+// are near it in memory. Needs a scratch block of count * max(stride, 2)
+// floats; when that cannot be had the re-sort is skipped (it only costs speed).
+static void reorder(steer_World *w)
+{
+    uint32_t n = w->count;
+    uint32_t *items = w->grid.items;
+    uint32_t wide = w->mem_stride > w->rec_stride ? w->mem_stride : w->rec_stride;
+    if (wide < 2) wide = 2;
+    float *tmp = steerW_realloc(w, NULL, sizeof(float) * (size_t)n * wide);
+    if (!tmp) return;
+    for (int i = 0; i < w->dim; i++) {
+        permute_f(w->p[i], items, tmp, n); permute_f(w->v[i], items, tmp, n); permute_f(w->h[i], items, tmp, n);
+        permute_f(w->f[i], items, tmp, n); permute_f(w->tp[i], items, tmp, n);
+    }
+    permute_f(w->mass, items, tmp, n); permute_f(w->max_speed, items, tmp, n);
+    permute_f(w->max_force, items, tmp, n); permute_f(w->radius, items, tmp, n);
+    // 32-bit integers move through the float scratch bit for bit
+    permute_f((float *)(void *)w->slot, items, tmp, n);
+    permute_f((float *)(void *)w->rng32, items, tmp, n);
+    {
+        steer_Agent *t = (steer_Agent *)(void *)tmp;
+        for (uint32_t k = 0; k < n; k++) t[k] = w->ta[items[k]];
+        memcpy(w->ta, t, sizeof(steer_Agent) * n);
+        uint16_t *t16 = (uint16_t *)(void *)tmp;
+        for (uint32_t k = 0; k < n; k++) t16[k] = w->tag[items[k]];
+        memcpy(w->tag, t16, sizeof(uint16_t) * n);
+        for (uint32_t k = 0; k < n; k++) t16[k] = w->brain[items[k]];
+        memcpy(w->brain, t16, sizeof(uint16_t) * n);
+        uint8_t *t8 = (uint8_t *)(void *)tmp;
+        for (uint32_t k = 0; k < n; k++) t8[k] = w->flags[items[k]];
+        memcpy(w->flags, t8, n);
+    }
+    if (w->mem_stride) {
+        for (uint32_t k = 0; k < n; k++)
+            memcpy(tmp + (size_t)k * w->mem_stride, w->mem + (size_t)items[k] * w->mem_stride, sizeof(float) * w->mem_stride);
+        memcpy(w->mem, tmp, sizeof(float) * w->mem_stride * n);
+    }
+    if (w->rec_stride) {
+        for (uint32_t k = 0; k < n; k++)
+            memcpy(tmp + (size_t)k * w->rec_stride, w->rec + (size_t)items[k] * w->rec_stride, sizeof(float) * w->rec_stride);
+        memcpy(w->rec, tmp, sizeof(float) * w->rec_stride * n);
+    }
+    steerW_free(w, tmp);
+    for (uint32_t k = 0; k < n; k++) { w->dense_of[w->slot[k]] = k; items[k] = k; }
+}
+
+// ---- geometry helpers --------------------------------------------------
+
+void steerW_delta(const steer_World *w, const float a[3], const float b[3], float out[3])
+{
+    v3_sub(out, b, a);
+    if (!w->wrap) return;
+    for (int i = 0; i < w->dim; i++) {
+        float L = w->size[i], half = 0.5f * L;
+        if (out[i] >= half) out[i] -= L;
+        else if (out[i] < -half) out[i] += L;
+    }
+}
+
+void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent other)
+{
+    if (w->nevents == w->cap_events) {
+        uint32_t cap = w->cap_events ? w->cap_events * 2 : 64;
+        steer_Event *e = steerW_realloc(w, w->events, sizeof *e * cap);
+        if (!e) return; // an event lost to OOM is logged, never a crash
+        w->events = e;
+        w->cap_events = cap;
+    }
+    w->events[w->nevents++] = (steer_Event){ type, steerW_handle(w, d), other };
+}
+
+// ---- the tick ----------------------------------------------------------
+
+// steer: evaluate every agent's brain into its force slot. Reads the state
+// of tick t only and writes only the agent's own force, memory and stream.
+static int pass_steer(steer_World *w, uint32_t n)
+{
+    steerB_Ctx c;
+    memset(&c, 0, sizeof c);
+    c.w = w;
+    c.dt = w->dt;
+    int status = STEER_OK;
+    for (uint32_t d = 0; d < n; d++) {
+        float zero[3] = { 0, 0, 0 };
+        if (!w->brain[d]) { steerW_store(w->f, d, zero); continue; }
+        const steerB_Brain *b = w->brains[w->brain[d]];
+        c.brain = b;
+        c.d = d;
+        steerW_load(w->p, d, c.p);
+        steerW_load(w->v, d, c.v);
+        steerW_load(w->h, d, c.h);
+        c.mass = w->mass[d];
+        c.max_speed = w->max_speed[d];
+        c.max_force = w->max_force[d];
+        c.radius = w->radius[d];
+        c.mem = w->mem_stride ? w->mem + (size_t)d * w->mem_stride : NULL;
+        c.rec = w->record && w->rec_stride ? w->rec + (size_t)d * w->rec_stride : NULL;
+        c.rng = &w->rng32[d];
+        // neighbours: gathered once for the largest radius the brain needs
+        c.nn = 0;
+        c.nb = NULL;
+        if (b->sense > 0) {
+            int k = steerG_gather(w, c.p, b->sense, d);
+            if (k < 0) { status = STEER_ENOMEM; k = 0; }
+            c.nn = k;
+            c.nb = w->scratch;
+        }
+        float f[3];
+        steerB_eval(&c, 0, f);
+        if (!v3_finite(f)) v3_zero(f);
+        steerW_store(w->f, d, f);
+    }
+    return status;
+}
+
+// locomote: forward Euler as the seeds give it, then the heading follows
+// the velocity, blended by speed so that it holds still at rest instead of
+// flipping with the sign of a tiny velocity.
+static void pass_locomote(steer_World *w, uint32_t n)
+{
+    float dt = w->dt;
+    for (uint32_t d = 0; d < n; d++) {
+        float f[3], v[3], p[3], h[3];
+        steerW_load(w->f, d, f);
+        steerW_load(w->v, d, v);
+        steerW_load(w->p, d, p);
+        v3_truncate(f, w->max_force[d]);
+        v3_madd(v, f, dt / w->mass[d]);
+        v3_truncate(v, w->max_speed[d]);
+        v3_madd(p, v, dt);
+        if (w->wrap) {
+            for (int i = 0; i < w->dim; i++) {
+                float lo = w->origin[i], L = w->size[i];
+                if (p[i] < lo) p[i] += L;
+                else if (p[i] >= lo + L) p[i] -= L;
+                if (!(p[i] >= lo && p[i] < lo + L)) p[i] = lo; // a jump past a whole period
+            }
+        }
+        float s2 = v3_len2(v);
+        if (s2 > STEER_EPS2) {
+            float s = sqrtf(s2), settle = 0.05f * w->max_speed[d];
+            float k = settle > 0.0f && s < settle ? s / settle : 1.0f;
+            if (k >= 1.0f) {
+                v3_scale(h, v, 1.0f / s);
+            } else {
+                steerW_load(w->h, d, h);
+                float t[3];
+                v3_scale(t, v, k / s);
+                v3_scale(h, h, 1.0f - k);
+                v3_add(h, h, t);
+                if (v3_normalize(h) == 0.0f) steerW_load(w->h, d, h);
+            }
+            steerW_store(w->h, d, h);
+        }
+        if (!v3_finite(v) || !v3_finite(p)) continue; // keep the old state rather than poison the world
+        steerW_store(w->v, d, v);
+        steerW_store(w->p, d, p);
+    }
+}
+
+static int tick(steer_World *w)
+{
+    // between ticks: drop removed agents so nothing reads them
+    compact(w);
+    uint32_t n = w->count;
+    w->in_tick = true;
+    // grid: rebuild the spatial index, cell = the largest sensing radius
+    int st = steerG_build(w, w->sense_radius);
+    if (st == STEER_OK && w->reorder_period > 0 && w->tick % (uint64_t)w->reorder_period == 0) reorder(w);
+    // neighbours + steer: each agent gathers its neighbours once, then its brain runs
+    if (st == STEER_OK) st = pass_steer(w, n);
+    // locomote: integrate forces into velocities and positions
+    pass_locomote(w, n);
+    w->tick++;
+    w->in_tick = false;
+    // events: hand the tick's events to the host after the tick
+    if (w->nevents) {
+        uint32_t need = w->nout_events + w->nevents;
+        if (need > w->cap_out_events) {
+            steer_Event *e = steerW_realloc(w, w->out_events, sizeof *e * need);
+            if (e) { w->out_events = e; w->cap_out_events = need; }
+        }
+        if (need <= w->cap_out_events) {
+            memcpy(w->out_events + w->nout_events, w->events, sizeof *w->events * w->nevents);
+            w->nout_events = need;
+        }
+        w->nevents = 0;
+    }
+    return st;
+}
+
+int steer_world_step(steer_World *w, int ticks)
+{
+    if (ticks < 0) return STEER_EARG;
+    if (w->in_tick) return STEER_EARG;
+    w->nout_events = 0;
+    w->error[0] = 0;
+    int st = STEER_OK;
+    for (int i = 0; i < ticks; i++) {
+        int r = tick(w);
+        if (r != STEER_OK && st == STEER_OK) st = r;
+    }
+    if (st == STEER_OK && w->error[0]) st = STEER_ECALLBACK;
+    return st;
+}
+
+// ---- queries -----------------------------------------------------------
+
+int steer_world_dim(const steer_World *w) { return w->dim; }
+double steer_world_dt(const steer_World *w) { return w->dt; }
+uint64_t steer_world_tick(const steer_World *w) { return w->tick; }
+int steer_world_count(const steer_World *w) { return (int)(w->count - w->dead); }
+const char *steer_world_error(const steer_World *w) { return w->error; }
+void steer_world_set_record(steer_World *w, bool on) { w->record = on; }
+bool steer_world_record(const steer_World *w) { return w->record; }
+
+void steer_world_bounds(const steer_World *w, double origin[3], double size[3], bool *wrap)
+{
+    for (int i = 0; i < 3; i++) { origin[i] = w->origin[i]; size[i] = w->size[i]; }
+    *wrap = w->wrap;
+}
+
+const steer_Event *steer_world_events(const steer_World *w, int *count)
+{
+    *count = (int)w->nout_events;
+    return w->out_events;
+}
+
+steer_Agent steer_world_agent_at(const steer_World *w, int i)
+{
+    // skip dead agents that still await compaction
+    if (i < 0) return 0;
+    uint32_t k = 0;
+    if (!w->dead) return (uint32_t)i < w->count ? steerW_handle(w, (uint32_t)i) : 0;
+    for (uint32_t d = 0; d < w->count; d++) {
+        if (w->flags[d] & STEER_AF_DEAD) continue;
+        if (k++ == (uint32_t)i) return steerW_handle(w, d);
+    }
+    return 0;
+}
+
+size_t steer_world_brain_bytes(const steer_World *w)
+{
+    return (size_t)w->cap * sizeof(float) * (w->mem_stride + w->rec_stride);
+}
+
+size_t steer_world_bytes(const steer_World *w)
+{
+    size_t per = 0;
+    per += (size_t)w->dim * 5 * sizeof(float);                 // p v h f target point
+    per += 4 * sizeof(float) + sizeof(steer_Agent) + 2 * sizeof(uint32_t) + 2 * sizeof(uint16_t) + 1;
+    size_t b = sizeof *w + (size_t)w->cap * per + steer_world_brain_bytes(w);
+    b += (size_t)w->cap_slots * 3 * sizeof(uint32_t);
+    b += (size_t)w->grid.cap_items * sizeof(uint32_t) + (size_t)w->grid.cap_cells * sizeof(uint32_t);
+    b += (size_t)w->cap_scratch * sizeof(steerB_Neighbor);
+    b += (size_t)(w->cap_events + w->cap_out_events) * sizeof(steer_Event);
+    return b;
+}
+
+// Nearest-first ordering of gathered neighbours (stable on ties by index
+// so results do not depend on the sort's whims).
+static int cmp_nb(const void *a, const void *b)
+{
+    const steerB_Neighbor *x = a, *y = b;
+    if (x->d2 != y->d2) return x->d2 < y->d2 ? -1 : 1;
+    return x->d < y->d ? -1 : x->d > y->d;
+}
+
+int steer_world_neighbors(steer_World *w, const double pos[3], double radius, const char *tag, bool sorted,
+                          steer_Agent *out, int cap)
+{
+    if (!finite3(pos) || !(radius >= 0) || !isfinite(radius)) return STEER_EARG;
+    int tid = steerW_tag_find(w, tag);
+    if (tid < 0) return 0;
+    if (w->in_tick) return STEER_EARG;
+    // the grid may be stale (spawns, moves by the host): rebuild it for queries
+    compact(w);
+    if (steerG_build(w, w->sense_radius) != STEER_OK) return STEER_ENOMEM;
+    float p[3] = { (float)pos[0], (float)pos[1], w->dim == 3 ? (float)pos[2] : 0.0f };
+    int k = steerG_gather(w, p, (float)radius, UINT32_MAX);
+    if (k < 0) return STEER_ENOMEM;
+    int m = 0;
+    for (int i = 0; i < k; i++)
+        if (!tag || w->tag[w->scratch[i].d] == tid) w->scratch[m++] = w->scratch[i];
+    if (sorted) qsort(w->scratch, (size_t)m, sizeof *w->scratch, cmp_nb);
+    for (int i = 0; i < m && i < cap; i++) out[i] = steerW_handle(w, w->scratch[i].d);
+    return m;
+}
+
+// ---- hash ----------------------------------------------------------------
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) { h ^= c[i]; h *= 0x100000001B3ull; }
+    return h;
+}
+
+uint64_t steer_world_hash(const steer_World *w)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    h = fnv(h, &w->tick, sizeof w->tick);
+    h = fnv(h, &w->rng, sizeof w->rng);
+    for (uint32_t d = 0; d < w->count; d++) {
+        if (w->flags[d] & STEER_AF_DEAD) continue;
+        steer_Agent a = steerW_handle(w, d);
+        h = fnv(h, &a, sizeof a);
+        for (int i = 0; i < w->dim; i++) {
+            h = fnv(h, &w->p[i][d], 4); h = fnv(h, &w->v[i][d], 4); h = fnv(h, &w->h[i][d], 4);
+            h = fnv(h, &w->tp[i][d], 4);
+        }
+        h = fnv(h, &w->mass[d], 4); h = fnv(h, &w->max_speed[d], 4); h = fnv(h, &w->max_force[d], 4);
+        h = fnv(h, &w->radius[d], 4); h = fnv(h, &w->rng32[d], 4); h = fnv(h, &w->ta[d], 8);
+        h = fnv(h, &w->tag[d], 2); h = fnv(h, &w->brain[d], 2);
+        if (w->mem_stride) h = fnv(h, w->mem + (size_t)d * w->mem_stride, 4 * w->mem_stride);
+    }
+    return h;
+}
+
+// ---- agent properties --------------------------------------------------
+
+static float *const *prop_arrays(const steer_World *w, steer_Prop p)
+{
+    switch (p) {
+    case STEER_PROP_POSITION: return w->p;
+    case STEER_PROP_VELOCITY: return w->v;
+    case STEER_PROP_HEADING: return w->h;
+    case STEER_PROP_FORCE: return w->f;
+    }
+    return NULL;
+}
+
+int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double out[3])
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    float *const *arr = prop_arrays(w, p);
+    if (!arr) return STEER_EARG;
+    float v[3];
+    steerW_load(arr, (uint32_t)d, v);
+    for (int i = 0; i < 3; i++) out[i] = v[i];
+    return STEER_OK;
+}
+
+int steer_agent_set_vec(steer_World *w, steer_Agent a, steer_Prop p, const double in[3])
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    if (!finite3(in) || p == STEER_PROP_FORCE) return STEER_EARG;
+    float v[3] = { (float)in[0], (float)in[1], w->dim == 3 ? (float)in[2] : 0.0f };
+    if (p == STEER_PROP_HEADING && v3_normalize(v) == 0.0f) return STEER_EARG;
+    if (p == STEER_PROP_POSITION && w->wrap) {
+        for (int i = 0; i < w->dim; i++) {
+            float lo = w->origin[i], L = w->size[i];
+            v[i] = v[i] - L * floorf((v[i] - lo) / L);
+            if (!(v[i] >= lo && v[i] < lo + L)) v[i] = lo;
+        }
+    }
+    steerW_store(prop_arrays(w, p), (uint32_t)d, v);
+    if (p == STEER_PROP_VELOCITY) {
+        float h[3] = { v[0], v[1], v[2] };
+        if (v3_normalize(h) > 0.0f) steerW_store(w->h, (uint32_t)d, h);
+    }
+    return STEER_OK;
+}
+
+static float *param_array(const steer_World *w, steer_Param p)
+{
+    switch (p) {
+    case STEER_PARAM_MASS: return w->mass;
+    case STEER_PARAM_MAX_SPEED: return w->max_speed;
+    case STEER_PARAM_MAX_FORCE: return w->max_force;
+    case STEER_PARAM_RADIUS: return w->radius;
+    }
+    return NULL;
+}
+
+int steer_agent_param(const steer_World *w, steer_Agent a, steer_Param p, double *out)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    float *arr = param_array(w, p);
+    if (!arr) return STEER_EARG;
+    *out = arr[d];
+    return STEER_OK;
+}
+
+int steer_agent_set_param(steer_World *w, steer_Agent a, steer_Param p, double v)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    float *arr = param_array(w, p);
+    if (!arr || !check_param(v, p != STEER_PARAM_MASS)) return STEER_EARG;
+    arr[d] = (float)v;
+    return STEER_OK;
+}
+
+int steer_agent_tag(const steer_World *w, steer_Agent a, const char **out)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    *out = w->tag[d] ? w->tags[w->tag[d]] : NULL;
+    return STEER_OK;
+}
+
+int steer_agent_set_tag(steer_World *w, steer_Agent a, const char *tag)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    int id = tag ? steerW_tag_id(w, tag) : 0;
+    if (id < 0) return STEER_ENOMEM;
+    w->tag[d] = (uint16_t)id;
+    return STEER_OK;
+}
+
+int steer_agent_brain(const steer_World *w, steer_Agent a, steer_Behavior **out)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    *out = w->brain[d] ? w->brains[w->brain[d]]->root : NULL;
+    return STEER_OK;
+}
+
+int steer_agent_set_brain(steer_World *w, steer_Agent a, steer_Behavior *brain)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    int id = brain_id(w, brain);
+    if (id < 0) return id;
+    set_brain(w, (uint32_t)d, id);
+    return STEER_OK;
+}
+
+int steer_agent_set_target(steer_World *w, steer_Agent a, const double *point, steer_Agent other)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    uint8_t fl = w->flags[d] & (uint8_t)~(STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT);
+    float zero[3] = { 0, 0, 0 };
+    if (point) {
+        if (!finite3(point)) return STEER_EARG;
+        float v[3] = { (float)point[0], (float)point[1], w->dim == 3 ? (float)point[2] : 0.0f };
+        steerW_store(w->tp, (uint32_t)d, v);
+        w->ta[d] = 0;
+        fl |= STEER_AF_TARGET_POINT;
+    } else if (other) {
+        if (steerW_dense(w, other) < 0) return STEER_ESTALE;
+        steerW_store(w->tp, (uint32_t)d, zero);
+        w->ta[d] = other;
+        fl |= STEER_AF_TARGET_AGENT;
+    } else {
+        steerW_store(w->tp, (uint32_t)d, zero);
+        w->ta[d] = 0;
+    }
+    w->flags[d] = fl;
+    return STEER_OK;
+}
+
+int steer_agent_target(const steer_World *w, steer_Agent a, double point[3], steer_Agent *other, int *kind)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    float v[3];
+    steerW_load(w->tp, (uint32_t)d, v);
+    for (int i = 0; i < 3; i++) point[i] = v[i];
+    *other = w->ta[d];
+    *kind = (w->flags[d] & STEER_AF_TARGET_POINT) ? STEER_TARGET_POINT
+          : (w->flags[d] & STEER_AF_TARGET_AGENT) ? STEER_TARGET_AGENT : STEER_TARGET_SLOT;
+    return STEER_OK;
+}
+
+int steer_agent_set_rng(steer_World *w, steer_Agent a, uint32_t state)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    w->rng32[d] = state ? state : 0x9E3779B9u;
+    // memory seeded from the old stream (a wander angle) is drawn again
+    if (w->brain[d]) {
+        if (w->mem_stride) memset(w->mem + (size_t)d * w->mem_stride, 0, sizeof(float) * w->mem_stride);
+        steerB_init_agent(w, (uint32_t)d);
+    }
+    return STEER_OK;
+}
+
+int steer_agent_contributions(const steer_World *w, steer_Agent a,
+                              void (*fn)(void *ud, const char *name, const double f[3]), void *ud)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    if (!w->brain[d] || !w->rec_stride) return STEER_OK;
+    const steerB_Brain *b = w->brains[w->brain[d]];
+    const float *r = w->rec + (size_t)d * w->rec_stride;
+    for (uint32_t i = 0; i < b->nnodes; i++) {
+        double f[3] = { r[3 * i], r[3 * i + 1], r[3 * i + 2] };
+        fn(ud, b->nodes[i].name, f);
+    }
+    return STEER_OK;
+}

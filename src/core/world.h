@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+// world.h — the world's internal layout, shared by the core, the behaviours
+// and the combiners (never by the Lua bindings, which use steer.h).
+//
+// Agents live in dense structure-of-arrays storage, one array per
+// component (z arrays exist only in 3D worlds): dense index d in [0, count).
+// A handle names a slot in the handle table, which maps it to its dense
+// index; removing swaps the last agent into the hole, and every few ticks
+// the dense arrays are re-sorted by grid cell so neighbours sit together in
+// memory. Both happen only between ticks.
+#ifndef STEER_WORLD_H
+#define STEER_WORLD_H
+
+#include "steer.h"
+#include <stdint.h>
+
+typedef struct steerB_Brain steerB_Brain;
+typedef struct steerB_Neighbor steerB_Neighbor;
+
+// Agent flag bits.
+enum {
+    STEER_AF_DEAD = 1,        // removed; compacted away before the next tick
+    STEER_AF_TARGET_POINT = 2,// the target slot holds a point
+    STEER_AF_TARGET_AGENT = 4 // the target slot holds an agent handle
+};
+
+typedef struct steerG_Grid {
+    int n[3];             // cells per axis (n[2] = 1 in 2D)
+    float lo[3];          // lower corner of cell (0,0,0)
+    float cell[3];        // cell extent per axis
+    float inv[3];         // 1 / cell
+    uint32_t *start;      // cells+1 prefix sums into items
+    uint32_t *items;      // dense indices sorted by cell
+    uint32_t cap_cells, cap_items;
+    uint32_t ncells;
+} steerG_Grid;
+
+struct steer_World {
+    int dim;
+    float dt;
+    bool wrap;
+    bool record;
+    bool in_tick;
+    float origin[3], size[3];
+    uint64_t tick;
+    uint64_t rng;          // the world's stream
+    int reorder_period;
+
+    steer_AllocFn alloc;
+    void *alloc_ud;
+    steer_LogFn log;
+    void *log_ud;
+    steer_Hooks hooks;
+    char error[256];
+
+    // dense agent storage
+    uint32_t count, cap;
+    float *p[3], *v[3], *h[3], *f[3];
+    float *mass, *max_speed, *max_force, *radius;
+    float *tp[3];          // target slot point
+    steer_Agent *ta;       // target slot agent
+    uint32_t *slot;        // dense -> handle slot
+    uint32_t *rng32;       // per-agent stream
+    uint16_t *tag, *brain; // tag id (0 none), brain id (0 none)
+    uint8_t *flags;
+    float *mem;            // brain memory, mem_stride floats per agent
+    float *rec;            // recorded node outputs, rec_stride floats per agent
+    uint32_t mem_stride, rec_stride;
+    uint32_t dead;         // agents flagged dead, awaiting compaction
+
+    // handle table
+    uint32_t *gen, *dense_of; // per slot
+    uint32_t nslots, cap_slots;
+    uint32_t *free_slots;
+    uint32_t nfree;
+
+    // tags (id 0 = untagged)
+    char **tags;
+    uint32_t ntags;
+
+    // brains (id 0 = none)
+    steerB_Brain **brains;
+    uint32_t nbrains;
+
+    steerG_Grid grid;
+    float sense_radius;    // largest neighbour radius of any brain in use
+
+    steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
+    uint32_t cap_scratch;
+
+    steer_Event *events;
+    uint32_t nevents, cap_events;
+    steer_Event *out_events;  // the last step's events, handed to the host
+    uint32_t nout_events, cap_out_events;
+};
+
+// Memory through the world's allocator.
+void *steerW_realloc(steer_World *w, void *p, size_t size);
+void steerW_free(steer_World *w, void *p);
+// Dense index of a live handle, or -1.
+static inline int64_t steerW_dense(const steer_World *w, steer_Agent a)
+{
+    uint32_t s = (uint32_t)a, g = (uint32_t)(a >> 32);
+    if (a == 0 || s >= w->nslots || w->gen[s] != g) return -1;
+    uint32_t d = w->dense_of[s];
+    if (w->flags[d] & STEER_AF_DEAD) return -1;
+    return d;
+}
+static inline steer_Agent steerW_handle(const steer_World *w, uint32_t d)
+{
+    uint32_t s = w->slot[d];
+    return ((uint64_t)w->gen[s] << 32) | s;
+}
+static inline void steerW_load(float *const arr[3], uint32_t d, float o[3])
+{
+    o[0] = arr[0][d]; o[1] = arr[1][d]; o[2] = arr[2] ? arr[2][d] : 0.0f;
+}
+static inline void steerW_store(float *const arr[3], uint32_t d, const float v[3])
+{
+    arr[0][d] = v[0]; arr[1][d] = v[1]; if (arr[2]) arr[2][d] = v[2];
+}
+// Displacement from a to b; the minimum image on a torus.
+void steerW_delta(const steer_World *w, const float a[3], const float b[3], float out[3]);
+// Queue an event for the end of the tick.
+void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent other);
+// Set the error message (printf style) and log it.
+void steerW_error(steer_World *w, const char *fmt, ...);
+// Intern a tag; returns its id (0 for NULL), or -1 when out of memory/full.
+int steerW_tag_id(steer_World *w, const char *tag);
+// Look a tag up without interning: id, 0 for NULL, -1 when unknown.
+int steerW_tag_find(const steer_World *w, const char *tag);
+
+// Grid (grid.c)
+int steerG_build(steer_World *w, float cell);
+void steerG_free(steer_World *w);
+// Gather agents within radius of p (excluding dense index `self`, or
+// UINT32_MAX for none) into w->scratch; returns the count, or -1 on OOM.
+int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self);
+
+#endif

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+// lagent.c — agent handles. A handle is (world, id); once the agent is
+// removed every use raises, except `a.alive`, which is how a script asks.
+// Its user value is the world userdata, so a live handle keeps its world.
+#include "lutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define FN "steer.agent"
+
+static int world_of(lua_State *L, int idx)
+{
+    lua_getiuservalue(L, idx, 1);
+    return lua_gettop(L);
+}
+
+static void push_prop(lua_State *L, steerL_Agent *a, steer_Prop p)
+{
+    double v[3];
+    steer_agent_vec(a->world->w, a->id, p, v);
+    steerL_pushvec(L, v[0], v[1], v[2]);
+}
+
+static int push_param(lua_State *L, steerL_Agent *a, steer_Param p)
+{
+    double v;
+    steer_agent_param(a->world->w, a->id, p, &v);
+    lua_pushnumber(L, v);
+    return 1;
+}
+
+// a:xy() / a:vxy(): plain numbers, the fast path for scripts (no userdata).
+static int push_numbers(lua_State *L, steerL_Agent *a, steer_Prop p)
+{
+    double v[3];
+    steer_agent_vec(a->world->w, a->id, p, v);
+    int n = a->world->dim;
+    for (int i = 0; i < n; i++) lua_pushnumber(L, v[i]);
+    return n;
+}
+
+static int agent_xy(lua_State *L) { return push_numbers(L, steerL_checkagent(L, 1), STEER_PROP_POSITION); }
+static int agent_vxy(lua_State *L) { return push_numbers(L, steerL_checkagent(L, 1), STEER_PROP_VELOCITY); }
+
+static int agent_force(lua_State *L)
+{
+    push_prop(L, steerL_checkagent(L, 1), STEER_PROP_FORCE);
+    return 1;
+}
+
+static int agent_remove(lua_State *L)
+{
+    steerL_Agent *a = steerL_checkagent(L, 1);
+    int w = world_of(L, 1);
+    steer_remove(a->world->w, a->id);
+    steerL_forget_agent(L, w, a->id);
+    return 0;
+}
+
+static void add_contribution(void *ud, const char *name, const double f[3])
+{
+    lua_State *L = ud;
+    // several nodes may share a name: later ones get "#2", "#3" appended
+    char key[128];
+    snprintf(key, sizeof key, "%s", name);
+    for (int n = 2; lua_getfield(L, -1, key) != LUA_TNIL; n++) {
+        lua_pop(L, 1);
+        snprintf(key, sizeof key, "%s#%d", name, n);
+    }
+    lua_pop(L, 1);
+    steerL_pushvec(L, f[0], f[1], f[2]);
+    lua_setfield(L, -2, key);
+}
+
+static int agent_contributions(lua_State *L)
+{
+    steerL_Agent *a = steerL_checkagent(L, 1);
+    lua_newtable(L);
+    steer_agent_contributions(a->world->w, a->id, add_contribution, L);
+    return 1;
+}
+
+static const luaL_Reg agent_methods[] = {
+    { "xy", agent_xy }, { "vxy", agent_vxy }, { "force", agent_force }, { "remove", agent_remove },
+    { "contributions", agent_contributions }, { NULL, NULL }
+};
+
+static int agent_index(lua_State *L)
+{
+    steerL_Agent *a = luaL_checkudata(L, 1, STEERL_AGENT);
+    const char *k = luaL_checkstring(L, 2);
+    if (strcmp(k, "alive") == 0) {
+        lua_pushboolean(L, a->world->w && steer_alive(a->world->w, a->id));
+        return 1;
+    }
+    if (strcmp(k, "id") == 0) { lua_pushinteger(L, (lua_Integer)a->id); return 1; }
+    // methods are looked up before the liveness check so that a stale
+    // handle's method call raises with the method's own message
+    lua_pushvalue(L, lua_upvalueindex(1));
+    if (lua_getfield(L, -1, k) != LUA_TNIL) return 1;
+    lua_pop(L, 2);
+    steerL_checkagent(L, 1);
+    steer_World *w = a->world->w;
+    if (strcmp(k, "position") == 0) push_prop(L, a, STEER_PROP_POSITION);
+    else if (strcmp(k, "velocity") == 0) push_prop(L, a, STEER_PROP_VELOCITY);
+    else if (strcmp(k, "heading") == 0) push_prop(L, a, STEER_PROP_HEADING);
+    else if (strcmp(k, "speed") == 0) {
+        double v[3];
+        steer_agent_vec(w, a->id, STEER_PROP_VELOCITY, v);
+        lua_pushnumber(L, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+    } else if (strcmp(k, "mass") == 0) push_param(L, a, STEER_PARAM_MASS);
+    else if (strcmp(k, "max_speed") == 0) push_param(L, a, STEER_PARAM_MAX_SPEED);
+    else if (strcmp(k, "max_force") == 0) push_param(L, a, STEER_PARAM_MAX_FORCE);
+    else if (strcmp(k, "radius") == 0) push_param(L, a, STEER_PARAM_RADIUS);
+    else if (strcmp(k, "tag") == 0) {
+        const char *t;
+        steer_agent_tag(w, a->id, &t);
+        if (t) lua_pushstring(L, t); else lua_pushnil(L);
+    } else if (strcmp(k, "brain") == 0) {
+        steer_Behavior *b;
+        steer_agent_brain(w, a->id, &b);
+        if (!b) { lua_pushnil(L); return 1; }
+        steerL_uv_field(L, world_of(L, 1), "brains");
+        lua_pushlightuserdata(L, b);
+        lua_rawget(L, -2);
+    } else if (strcmp(k, "target") == 0) {
+        double p[3];
+        steer_Agent other;
+        int kind;
+        steer_agent_target(w, a->id, p, &other, &kind);
+        if (kind == STEER_TARGET_POINT) steerL_pushvec(L, p[0], p[1], p[2]);
+        else if (kind == STEER_TARGET_AGENT) steerL_pushagent(L, world_of(L, 1), other);
+        else lua_pushnil(L);
+    } else if (strcmp(k, "data") == 0) {
+        // created on first use, dropped when the agent is removed
+        steerL_uv_field(L, world_of(L, 1), "data");
+        if (lua_rawgeti(L, -1, (lua_Integer)a->id) == LUA_TNIL) {
+            lua_pop(L, 1);
+            lua_newtable(L);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, -3, (lua_Integer)a->id);
+        }
+    } else {
+        lua_pushnil(L);
+    }
+    return 1;
+}
+
+static void set_param(lua_State *L, steerL_Agent *a, steer_Param p, const char *field, double min, int open)
+{
+    int ok;
+    double v = lua_tonumberx(L, 3, &ok);
+    if (!ok || !isfinite(v) || (open ? v <= min : v < min))
+        steerL_field_error(L, FN, field, open ? "a number > 0" : "a number >= 0", 3);
+    steer_agent_set_param(a->world->w, a->id, p, v);
+}
+
+static int agent_newindex(lua_State *L)
+{
+    steerL_Agent *a = steerL_checkagent(L, 1);
+    const char *k = luaL_checkstring(L, 2);
+    steer_World *w = a->world->w;
+    if (strcmp(k, "position") == 0 || strcmp(k, "velocity") == 0 || strcmp(k, "heading") == 0) {
+        double v[3];
+        steerL_checkvec(L, 3, v, FN, k);
+        steer_Prop p = k[0] == 'p' ? STEER_PROP_POSITION : k[0] == 'v' ? STEER_PROP_VELOCITY : STEER_PROP_HEADING;
+        if (steer_agent_set_vec(w, a->id, p, v) != STEER_OK)
+            steerL_field_error(L, FN, k, "a non-zero vector", 3);
+    } else if (strcmp(k, "mass") == 0) set_param(L, a, STEER_PARAM_MASS, k, 0, 1);
+    else if (strcmp(k, "max_speed") == 0) set_param(L, a, STEER_PARAM_MAX_SPEED, k, 0, 0);
+    else if (strcmp(k, "max_force") == 0) set_param(L, a, STEER_PARAM_MAX_FORCE, k, 0, 0);
+    else if (strcmp(k, "radius") == 0) set_param(L, a, STEER_PARAM_RADIUS, k, 0, 0);
+    else if (strcmp(k, "tag") == 0) {
+        if (!lua_isnil(L, 3) && lua_type(L, 3) != LUA_TSTRING) steerL_field_error(L, FN, k, "a string or nil", 3);
+        steer_agent_set_tag(w, a->id, lua_tostring(L, 3));
+    } else if (strcmp(k, "brain") == 0) {
+        steer_Behavior *b = steerL_tobehavior(L, 3);
+        if (!b && !lua_isnil(L, 3)) steerL_field_error(L, FN, k, "a behaviour, a combiner or nil", 3);
+        int st = steer_agent_set_brain(w, a->id, b);
+        if (st != STEER_OK) steerL_brain_error(L, FN, b, st);
+        if (b) steerL_keep_brain(L, world_of(L, 1), 3);
+    } else if (strcmp(k, "target") == 0) {
+        double p[3];
+        steer_Agent other;
+        int has_point;
+        if (!steerL_totarget(L, 3, p, &other, &has_point)) steerL_field_error(L, FN, k, "a vector, a live agent or nil", 3);
+        if (other == a->id) return luaL_error(L, "%s: field 'target': an agent cannot target itself", FN);
+        steer_agent_set_target(w, a->id, has_point ? p : NULL, other);
+    } else if (strcmp(k, "data") == 0) {
+        if (!lua_istable(L, 3)) steerL_field_error(L, FN, k, "a table", 3);
+        steerL_uv_field(L, world_of(L, 1), "data");
+        lua_pushvalue(L, 3);
+        lua_rawseti(L, -2, (lua_Integer)a->id);
+    } else {
+        return luaL_error(L, "%s: field '%s' is read-only or unknown (writable: position, velocity, heading, "
+                             "mass, max_speed, max_force, radius, tag, brain, target, data)", FN, k);
+    }
+    return 0;
+}
+
+static int agent_eq(lua_State *L)
+{
+    steerL_Agent *a = steerL_toagent(L, 1), *b = steerL_toagent(L, 2);
+    lua_pushboolean(L, a && b && a->id == b->id && a->world == b->world);
+    return 1;
+}
+
+static int agent_tostring(lua_State *L)
+{
+    steerL_Agent *a = luaL_checkudata(L, 1, STEERL_AGENT);
+    bool alive = a->world->w && steer_alive(a->world->w, a->id);
+    lua_pushfstring(L, "steer.agent(%I%s)", (lua_Integer)a->id, alive ? "" : ", removed");
+    return 1;
+}
+
+void steerL_open_agent(lua_State *L)
+{
+    luaL_newmetatable(L, STEERL_AGENT);
+    lua_pushcfunction(L, agent_newindex); lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, agent_eq); lua_setfield(L, -2, "__eq");
+    lua_pushcfunction(L, agent_tostring); lua_setfield(L, -2, "__tostring");
+    luaL_newlib(L, agent_methods);
+    lua_pushcclosure(L, agent_index, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+}

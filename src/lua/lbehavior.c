@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// lbehavior.c — steer.<kind>{...} constructors for every behaviour and
+// combiner, generated from the kinds table: each field's type, default and
+// range come from the kind's field descriptors, so this file never names a
+// behaviour. A behaviour userdata owns a reference to its C tree; its user
+// value holds its children and its Lua callbacks so they live as long as it.
+#include "lutil.h"
+#include "../behaviors/behavior.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int behavior_gc(lua_State *L)
+{
+    steerL_Behavior *ub = luaL_checkudata(L, 1, STEERL_BEHAVIOR);
+    if (ub->b) {
+        steer_behavior_release(ub->b);
+        ub->b = NULL;
+    }
+    // callbacks: the refs listed under "refs" in the user value
+    if (lua_getiuservalue(L, 1, 1) == LUA_TTABLE && lua_getfield(L, -1, "refs") == LUA_TTABLE) {
+        lua_Integer n = luaL_len(L, -1);
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, i);
+            luaL_unref(L, LUA_REGISTRYINDEX, (int)lua_tointeger(L, -1));
+            lua_pop(L, 1);
+        }
+    }
+    return 0;
+}
+
+static int behavior_tostring(lua_State *L)
+{
+    steerL_Behavior *ub = luaL_checkudata(L, 1, STEERL_BEHAVIOR);
+    lua_pushfstring(L, "steer.%s(%s)", steer_behavior_kind(ub->b), steer_behavior_name(ub->b));
+    return 1;
+}
+
+static int behavior_index(lua_State *L)
+{
+    steerL_Behavior *ub = luaL_checkudata(L, 1, STEERL_BEHAVIOR);
+    const char *k = luaL_checkstring(L, 2);
+    if (strcmp(k, "kind") == 0) lua_pushstring(L, steer_behavior_kind(ub->b));
+    else if (strcmp(k, "name") == 0) lua_pushstring(L, steer_behavior_name(ub->b));
+    else lua_pushnil(L);
+    return 1;
+}
+
+// Raise with the C side's message, which names the field and the expectation.
+static void setter_error(lua_State *L, const char *fn, steer_Behavior *b)
+{
+    luaL_error(L, "%s: %s", fn, steer_behavior_error(b));
+}
+
+static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const steerB_Field *f, int v, int uv)
+{
+    int st = STEER_OK;
+    char buf[64];
+    switch (f->type) {
+    case STEERB_NUMBER: {
+        int ok;
+        double x = lua_tonumberx(L, v, &ok);
+        if (!ok || lua_type(L, v) != LUA_TNUMBER) steerL_field_error(L, fn, f->name, f->expect, v);
+        st = steer_behavior_set_number(b, f->name, x);
+        if (st && strstr(steer_behavior_error(b), "expects")) steerL_field_error(L, fn, f->name, f->expect, v);
+        break;
+    }
+    case STEERB_TARGET: {
+        steerL_Agent *a = steerL_toagent(L, v);
+        if (a) {
+            if (!a->world->w || !steer_alive(a->world->w, a->id))
+                luaL_error(L, "%s: field '%s' got a removed agent", fn, f->name);
+            st = steer_behavior_set_target_agent(b, f->name, a->id);
+        } else {
+            double p[3];
+            if (!steerL_tovec(L, v, p)) steerL_field_error(L, fn, f->name, f->expect, v);
+            st = steer_behavior_set_target_point(b, f->name, p);
+        }
+        break;
+    }
+    case STEERB_CHOICE:
+        if (lua_type(L, v) != LUA_TSTRING) steerL_field_error(L, fn, f->name, f->expect, v);
+        st = steer_behavior_set_choice(b, f->name, lua_tostring(L, v));
+        if (st) steerL_field_error(L, fn, f->name, f->expect, v);
+        break;
+    case STEERB_TAG:
+        if (lua_type(L, v) != LUA_TSTRING) steerL_field_error(L, fn, f->name, f->expect, v);
+        st = steer_behavior_set_tag(b, f->name, lua_tostring(L, v));
+        break;
+    case STEERB_EASE:
+    case STEERB_CALLBACK:
+        if (lua_type(L, v) == LUA_TSTRING && f->type == STEERB_EASE) {
+            st = steer_behavior_set_choice(b, f->name, lua_tostring(L, v));
+            if (st) steerL_field_error(L, fn, f->name, f->expect, v);
+        } else if (lua_type(L, v) == LUA_TFUNCTION) {
+            lua_pushvalue(L, v);
+            int ref = luaL_ref(L, LUA_REGISTRYINDEX);
+            // remember the ref so __gc can drop it
+            lua_getfield(L, uv, "refs");
+            lua_pushinteger(L, ref);
+            lua_rawseti(L, -2, (lua_Integer)luaL_len(L, -2) + 1);
+            lua_pop(L, 1);
+            st = steer_behavior_set_callback(b, f->name, ref);
+        } else {
+            steerL_field_error(L, fn, f->name, f->expect, v);
+        }
+        break;
+    }
+    (void)buf;
+    if (st) setter_error(L, fn, b);
+}
+
+static void add_children(lua_State *L, const char *fn, steer_Behavior *b, int t, int uv)
+{
+    lua_Integer n = luaL_len(L, t);
+    lua_getfield(L, uv, "kids");
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, t, i);
+        double weight = 1.0;
+        int child_idx = lua_gettop(L);
+        if (b->kind->children == STEERB_WEIGHTED && lua_istable(L, -1)) {
+            lua_rawgeti(L, child_idx, 1);
+            lua_rawgeti(L, child_idx, 2);
+            int ok;
+            weight = lua_tonumberx(L, -1, &ok);
+            if (!ok || weight != weight || weight - weight != 0)
+                luaL_error(L, "%s: entry %d expected {behaviour, weight} with a finite weight", fn, (int)i);
+            lua_pop(L, 1);
+            lua_replace(L, child_idx); // the behaviour itself
+        }
+        steer_Behavior *c = steerL_tobehavior(L, child_idx);
+        if (!c) {
+            char buf[64];
+            luaL_error(L, "%s: entry %d expected %s, got %s", fn, (int)i,
+                       b->kind->children == STEERB_WEIGHTED ? "{behaviour, weight} or a behaviour" : "a behaviour",
+                       steerL_describe(L, child_idx, buf, sizeof buf));
+        }
+        if (steer_behavior_add_child(b, c, weight)) setter_error(L, fn, b);
+        lua_rawseti(L, -2, i); // keep the child's userdata alive
+    }
+    lua_pop(L, 1);
+}
+
+static int construct(lua_State *L)
+{
+    const steerB_Kind *k = lua_touserdata(L, lua_upvalueindex(1));
+    char fn[48];
+    snprintf(fn, sizeof fn, "steer.%s", k->name);
+    if (lua_isnoneornil(L, 1) && !k->children) lua_newtable(L), lua_replace(L, 1);
+    if (!lua_istable(L, 1)) {
+        char buf[64];
+        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));
+    }
+    lua_settop(L, 1);
+    // accepted names: the kind's fields and "name"
+    const char *known[32];
+    int nk = 0;
+    for (const steerB_Field *f = k->fields; f && f->name && nk < 30; f++) known[nk++] = f->name;
+    known[nk++] = "name";
+    known[nk] = NULL;
+    steerL_check_fields(L, 1, fn, known, k->children != STEERB_LEAF);
+    if (k->children == STEERB_LEAF && luaL_len(L, 1) > 0)
+        return luaL_error(L, "%s: takes only named fields, got a list entry", fn);
+    if (k->children != STEERB_LEAF && luaL_len(L, 1) == 0)
+        return luaL_error(L, "%s: expected at least one child behaviour", fn);
+
+    steerL_Behavior *ub = lua_newuserdatauv(L, sizeof *ub, 1);
+    ub->b = NULL;
+    luaL_setmetatable(L, STEERL_BEHAVIOR);
+    int self = lua_gettop(L);
+    lua_createtable(L, 0, 2);
+    lua_newtable(L); lua_setfield(L, -2, "kids");
+    lua_newtable(L); lua_setfield(L, -2, "refs");
+    int uv = lua_gettop(L);
+    lua_pushvalue(L, uv);
+    lua_setiuservalue(L, self, 1);
+    if (steer_behavior_new(k->name, &ub->b) != STEER_OK) return luaL_error(L, "%s: out of memory", fn);
+
+    for (const steerB_Field *f = k->fields; f && f->name; f++) {
+        if (lua_getfield(L, 1, f->name) != LUA_TNIL) set_field(L, fn, ub->b, f, lua_gettop(L), uv);
+        lua_pop(L, 1);
+    }
+    if (lua_getfield(L, 1, "name") != LUA_TNIL) {
+        if (lua_type(L, -1) != LUA_TSTRING) steerL_field_error(L, fn, "name", "a string", -1);
+        steer_behavior_set_name(ub->b, lua_tostring(L, -1));
+    }
+    lua_pop(L, 1);
+    // cross-field checks once every field is in (e.g. stop_radius < slow_radius)
+    char msg[160];
+    if (k->check && !k->check(ub->b->params, msg, sizeof msg)) return luaL_error(L, "%s: %s", fn, msg);
+    if (k->children) add_children(L, fn, ub->b, 1, uv);
+    lua_settop(L, self);
+    return 1;
+}
+
+void steerL_open_behavior(lua_State *L)
+{
+    luaL_newmetatable(L, STEERL_BEHAVIOR);
+    lua_pushcfunction(L, behavior_gc); lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, behavior_tostring); lua_setfield(L, -2, "__tostring");
+    lua_pushcfunction(L, behavior_index); lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    for (int i = 0; steerB_kinds[i]; i++) {
+        lua_pushlightuserdata(L, (void *)(uintptr_t)steerB_kinds[i]);
+        lua_pushcclosure(L, construct, 1);
+        lua_setfield(L, -2, steerB_kinds[i]->name);
+    }
+}

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// lsteer.c — luaopen_steer: the one entry point that registers every type.
+// `require "steer"` finds it in steer.so; the `steer` program preloads it.
+#include "lutil.h"
+
+static int kinds(lua_State *L)
+{
+    lua_newtable(L);
+    const char *const *k = steer_kinds();
+    for (int i = 0; k[i]; i++) {
+        lua_pushstring(L, k[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+STEER_API int luaopen_steer(lua_State *L)
+{
+    lua_newtable(L);
+    steerL_open_vec(L);
+    steerL_open_world(L);
+    steerL_open_agent(L);
+    steerL_open_behavior(L);
+    lua_pushcfunction(L, kinds);
+    lua_setfield(L, -2, "kinds");
+    lua_pushliteral(L, STEER_VERSION);
+    lua_setfield(L, -2, "version");
+    return 1;
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// lutil.c — argument checking shared by every binding file.
+#include "lutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *steerL_describe(lua_State *L, int idx, char *buf, size_t len)
+{
+    switch (lua_type(L, idx)) {
+    case LUA_TNONE:
+    case LUA_TNIL: return "nil";
+    case LUA_TNUMBER: {
+        double v = lua_tonumber(L, idx);
+        if (isnan(v)) return "NaN";
+        if (isinf(v)) return v > 0 ? "inf" : "-inf";
+        snprintf(buf, len, "%.14g", v);
+        return buf;
+    }
+    case LUA_TSTRING: snprintf(buf, len, "\"%.40s\"", lua_tostring(L, idx)); return buf;
+    case LUA_TBOOLEAN: return lua_toboolean(L, idx) ? "true" : "false";
+    case LUA_TUSERDATA:
+        if (luaL_testudata(L, idx, STEERL_VEC)) return "a vector";
+        if (luaL_testudata(L, idx, STEERL_AGENT)) return "an agent";
+        if (luaL_testudata(L, idx, STEERL_BEHAVIOR)) return "a behaviour";
+        if (luaL_testudata(L, idx, STEERL_WORLD)) return "a world";
+        return "a userdata";
+    default: snprintf(buf, len, "a %s", luaL_typename(L, idx)); return buf;
+    }
+}
+
+int steerL_field_error(lua_State *L, const char *fn, const char *field, const char *expected, int got_idx)
+{
+    char buf[64];
+    got_idx = lua_absindex(L, got_idx);
+    return luaL_error(L, "%s: %s%s%s expected %s, got %s", fn, field ? "field '" : "", field ? field : "",
+                      field ? "'" : "", expected, steerL_describe(L, got_idx, buf, sizeof buf));
+}
+
+typedef struct { double v[3]; } Vec;
+
+int steerL_tovec(lua_State *L, int idx, double out[3])
+{
+    idx = lua_absindex(L, idx);
+    Vec *u = luaL_testudata(L, idx, STEERL_VEC);
+    if (u) {
+        memcpy(out, u->v, sizeof u->v);
+        return 1;
+    }
+    if (!lua_istable(L, idx)) return 0;
+    // {x, y [, z]} or {x = , y = [, z = ]}
+    for (int i = 0; i < 3; i++) {
+        int t = lua_rawgeti(L, idx, i + 1);
+        if (t == LUA_TNIL) {
+            lua_pop(L, 1);
+            t = lua_getfield(L, idx, i == 0 ? "x" : i == 1 ? "y" : "z");
+        }
+        if (t == LUA_TNIL && i == 2) { out[2] = 0; lua_pop(L, 1); break; }
+        if (t != LUA_TNUMBER) { lua_pop(L, 1); return 0; }
+        out[i] = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+        if (!isfinite(out[i])) return 0;
+    }
+    return isfinite(out[0]) && isfinite(out[1]) && isfinite(out[2]);
+}
+
+void steerL_checkvec(lua_State *L, int idx, double out[3], const char *fn, const char *field)
+{
+    if (!steerL_tovec(L, idx, out))
+        steerL_field_error(L, fn, field, "a vector (steer.vec or {x, y [, z]}) with finite components", idx);
+}
+
+void steerL_pushvec(lua_State *L, double x, double y, double z)
+{
+    Vec *u = lua_newuserdatauv(L, sizeof *u, 0);
+    u->v[0] = x; u->v[1] = y; u->v[2] = z;
+    luaL_setmetatable(L, STEERL_VEC);
+}
+
+double steerL_optnumber(lua_State *L, int t, const char *fn, const char *field, double def, double min, int open_min,
+                        const char *expected)
+{
+    int ty = lua_getfield(L, t, field);
+    if (ty == LUA_TNIL) { lua_pop(L, 1); return def; }
+    double v = lua_tonumber(L, -1);
+    if (ty != LUA_TNUMBER || !isfinite(v) || (open_min ? v <= min : v < min))
+        steerL_field_error(L, fn, field, expected, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array)
+{
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TNUMBER && allow_array && lua_isinteger(L, -1)) continue;
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            char buf[64];
+            luaL_error(L, "%s: unexpected key %s in the argument table", fn, steerL_describe(L, -1, buf, sizeof buf));
+        }
+        const char *k = lua_tostring(L, -1);
+        int ok = 0;
+        for (int i = 0; known[i]; i++)
+            if (strcmp(known[i], k) == 0) { ok = 1; break; }
+        if (!ok) {
+            // list the accepted names so the fix is obvious
+            luaL_Buffer b;
+            luaL_buffinit(L, &b);
+            for (int i = 0; known[i]; i++) {
+                if (i) luaL_addstring(&b, ", ");
+                luaL_addstring(&b, known[i]);
+            }
+            luaL_pushresult(&b);
+            luaL_error(L, "%s: unknown field '%s' (expected one of: %s)", fn, k, lua_tostring(L, -1));
+        }
+    }
+}
+
+steerL_World *steerL_checkworld(lua_State *L, int idx)
+{
+    steerL_World *w = luaL_checkudata(L, idx, STEERL_WORLD);
+    if (!w->w) luaL_error(L, "steer.world: the world has been freed");
+    return w;
+}
+
+steerL_Agent *steerL_toagent(lua_State *L, int idx) { return luaL_testudata(L, idx, STEERL_AGENT); }
+
+steerL_Agent *steerL_checkagent(lua_State *L, int idx)
+{
+    steerL_Agent *a = luaL_checkudata(L, idx, STEERL_AGENT);
+    if (!a->world->w || !steer_alive(a->world->w, a->id))
+        luaL_error(L, "steer.agent: stale handle: agent %I was removed", (lua_Integer)a->id);
+    return a;
+}
+
+steer_Behavior *steerL_tobehavior(lua_State *L, int idx)
+{
+    steerL_Behavior *b = luaL_testudata(L, idx, STEERL_BEHAVIOR);
+    return b ? b->b : NULL;
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// lutil.h — helpers shared by the Lua bindings: argument checking with
+// errors that name the function, the field and what was expected, at the
+// caller's file:line; vectors taken as steer.vec or {x, y [, z]}.
+#ifndef STEER_LUTIL_H
+#define STEER_LUTIL_H
+
+#include "steer.h"
+#include <lua.h>
+#include <lauxlib.h>
+
+#define STEERL_VEC "steer.vec"
+#define STEERL_WORLD "steer.world"
+#define STEERL_AGENT "steer.agent"
+#define STEERL_BEHAVIOR "steer.behavior"
+
+typedef struct steerL_World {
+    steer_World *w;
+    lua_State *L;          // main thread, for host callbacks during a tick
+    int dim;
+    char cb_error[512];    // first callback error of the running step
+} steerL_World;
+
+typedef struct steerL_Agent {
+    steer_Agent id;
+    steerL_World *world;   // kept alive by the agent's user value
+} steerL_Agent;
+
+typedef struct steerL_Behavior {
+    steer_Behavior *b;
+} steerL_Behavior;
+
+// Raise "FN: field 'FIELD' expected EXPECTED, got GOT" at the caller.
+int steerL_field_error(lua_State *L, const char *fn, const char *field, const char *expected, int got_idx);
+// A short description of the value at idx for error messages ("nil", "-1", "NaN", "a table").
+const char *steerL_describe(lua_State *L, int idx, char *buf, size_t len);
+
+// Read a vector at idx (steer.vec or {x, y [, z]}); returns 0 when it is not one
+// or has a non-finite component. z defaults to 0.
+int steerL_tovec(lua_State *L, int idx, double out[3]);
+// Read a vector or raise a field error.
+void steerL_checkvec(lua_State *L, int idx, double out[3], const char *fn, const char *field);
+// Push a new steer.vec.
+void steerL_pushvec(lua_State *L, double x, double y, double z);
+
+// Number field of a descriptor table at `t`: returns def when absent; raises
+// when not a finite number or below min (or at min when open).
+double steerL_optnumber(lua_State *L, int t, const char *fn, const char *field, double def, double min, int open_min,
+                        const char *expected);
+// Raise for any key of table `t` not listed in `known` (NULL-terminated) or
+// not a string; integer keys are allowed when `allow_array` is set.
+void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array);
+
+steerL_Agent *steerL_checkagent(lua_State *L, int idx);       // live agent or raise
+steerL_Agent *steerL_toagent(lua_State *L, int idx);          // any agent userdata or NULL
+void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id);
+steerL_World *steerL_checkworld(lua_State *L, int idx);
+steer_Behavior *steerL_tobehavior(lua_State *L, int idx);      // or NULL
+
+// Shared between the world and agent bindings (lworld.c)
+void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx);
+void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st);
+int steerL_totarget(lua_State *L, int idx, double point[3], steer_Agent *agent, int *has_point);
+void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id);
+void steerL_uv_field(lua_State *L, int world_idx, const char *name);
+
+// Registration of each binding file
+void steerL_open_vec(lua_State *L);
+void steerL_open_world(lua_State *L);
+void steerL_open_agent(lua_State *L);
+void steerL_open_behavior(lua_State *L);   // adds constructors to the table on top
+
+#endif

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: MIT
+// lworld.c — steer.world{...} and its methods.
+//
+// The world userdata's user value is a table holding what Lua must keep
+// alive or find again: `data` (agent id -> the script's table), `on`
+// (event name -> handler), `brains` (C behaviour -> its userdata, so brains
+// in use outlive the script's variables) and `handles` (agent id -> agent
+// userdata, weak, so one agent is always the same Lua value).
+#include "lutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const world_fields[] = { "dim", "size", "origin", "wrap", "seed", "dt", "record", NULL };
+static const char *const spawn_fields[] = { "position", "velocity", "mass", "max_speed", "max_force", "radius",
+                                            "brain", "tag", "model", "target", "data", NULL };
+
+// ---- host callbacks (run inside a tick) --------------------------------
+
+// Record the first callback failure of a step; the step raises it after
+// the tick has finished, so the world is never left half-updated.
+static void cb_fail(steerL_World *lw, const char *what, const char *msg)
+{
+    if (!lw->cb_error[0]) snprintf(lw->cb_error, sizeof lw->cb_error, "%s: %s", what, msg);
+}
+
+static int hook_ease(void *ud, int ref, double x, double *out)
+{
+    steerL_World *lw = ud;
+    lua_State *L = lw->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    lua_pushnumber(L, x);
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+        cb_fail(lw, "steer.arrive ease function", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        return 1;
+    }
+    int ok;
+    *out = lua_tonumberx(L, -1, &ok);
+    if (!ok || !isfinite(*out)) {
+        char buf[64];
+        char msg[128];
+        snprintf(msg, sizeof msg, "expected to return a finite number, returned %s", steerL_describe(L, -1, buf, sizeof buf));
+        cb_fail(lw, "steer.arrive ease function", msg);
+        lua_pop(L, 1);
+        return 1;
+    }
+    lua_pop(L, 1);
+    return 0;
+}
+
+// ---- construction --------------------------------------------------------
+
+static int world_new(lua_State *L)
+{
+    const char *fn = "steer.world";
+    if (lua_isnoneornil(L, 1)) { lua_settop(L, 0); lua_newtable(L); }
+    if (!lua_istable(L, 1)) {
+        char buf[64];
+        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));
+    }
+    steerL_check_fields(L, 1, fn, world_fields, 0);
+    steer_WorldDesc d = { 0 };
+    lua_getfield(L, 1, "dim");
+    if (!lua_isnil(L, -1)) {
+        if (!lua_isinteger(L, -1) || (lua_tointeger(L, -1) != 2 && lua_tointeger(L, -1) != 3))
+            steerL_field_error(L, fn, "dim", "2 or 3", -1);
+        d.dim = (int)lua_tointeger(L, -1);
+    } else {
+        d.dim = 2;
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 1, "size") != LUA_TNIL) {
+        double s[3];
+        steerL_checkvec(L, -1, s, fn, "size");
+        for (int i = 0; i < d.dim; i++)
+            if (s[i] < 0) steerL_field_error(L, fn, "size", "a vector of sizes >= 0 (0 = unbounded axis)", -1);
+        memcpy(d.size, s, sizeof s);
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 1, "origin") != LUA_TNIL) steerL_checkvec(L, -1, d.origin, fn, "origin");
+    lua_pop(L, 1);
+    lua_getfield(L, 1, "wrap");
+    if (!lua_isnil(L, -1) && !lua_isboolean(L, -1)) steerL_field_error(L, fn, "wrap", "a boolean", -1);
+    d.wrap = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (d.wrap)
+        for (int i = 0; i < d.dim; i++)
+            if (d.size[i] <= 0) return luaL_error(L, "%s: field 'wrap' needs every size > 0", fn);
+    lua_getfield(L, 1, "seed");
+    if (!lua_isnil(L, -1)) {
+        if (!lua_isinteger(L, -1)) steerL_field_error(L, fn, "seed", "an integer", -1);
+        d.seed = (uint64_t)lua_tointeger(L, -1);
+    }
+    lua_pop(L, 1);
+    d.dt = steerL_optnumber(L, 1, fn, "dt", 1.0 / 60.0, 0, 1, "a number of seconds > 0");
+    if (d.dt > 1.0) {
+        lua_getfield(L, 1, "dt");
+        steerL_field_error(L, fn, "dt", "a number of seconds > 0 and <= 1", -1);
+    }
+    lua_getfield(L, 1, "record");
+    if (!lua_isnil(L, -1) && !lua_isboolean(L, -1)) steerL_field_error(L, fn, "record", "a boolean", -1);
+    d.no_record = lua_isboolean(L, -1) && !lua_toboolean(L, -1);
+    lua_pop(L, 1);
+
+    steerL_World *lw = lua_newuserdatauv(L, sizeof *lw, 1);
+    memset(lw, 0, sizeof *lw);
+    luaL_setmetatable(L, STEERL_WORLD);
+    lw->dim = d.dim;
+    d.hooks.ud = lw;
+    d.hooks.ease = hook_ease;
+    if (steer_world_new(&d, &lw->w) != STEER_OK) return luaL_error(L, "%s: could not create the world", fn);
+    lua_createtable(L, 0, 4);
+    lua_newtable(L); lua_setfield(L, -2, "data");
+    lua_newtable(L); lua_setfield(L, -2, "on");
+    lua_newtable(L); lua_setfield(L, -2, "brains");
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, -2, "handles");
+    lua_setiuservalue(L, -2, 1);
+    return 1;
+}
+
+static int world_gc(lua_State *L)
+{
+    steerL_World *lw = luaL_checkudata(L, 1, STEERL_WORLD);
+    steer_world_free(lw->w);
+    lw->w = NULL;
+    return 0;
+}
+
+// Push field `name` of the world's user value table.
+void steerL_uv_field(lua_State *L, int world_idx, const char *name)
+{
+    lua_getiuservalue(L, world_idx, 1);
+    lua_getfield(L, -1, name);
+    lua_remove(L, -2);
+}
+
+// ---- agents --------------------------------------------------------------
+
+void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id)
+{
+    world_idx = lua_absindex(L, world_idx);
+    steerL_uv_field(L, world_idx, "handles");
+    if (lua_rawgeti(L, -1, (lua_Integer)id) == LUA_TUSERDATA) {
+        lua_remove(L, -2);
+        return;
+    }
+    lua_pop(L, 1);
+    steerL_Agent *a = lua_newuserdatauv(L, sizeof *a, 1);
+    a->id = id;
+    a->world = lua_touserdata(L, world_idx);
+    luaL_setmetatable(L, STEERL_AGENT);
+    lua_pushvalue(L, world_idx);
+    lua_setiuservalue(L, -2, 1);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, (lua_Integer)id);
+    lua_remove(L, -2);
+}
+
+// Remember the userdata of a brain so a.brain returns it and it stays alive.
+void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx)
+{
+    behavior_idx = lua_absindex(L, behavior_idx);
+    steerL_uv_field(L, world_idx, "brains");
+    lua_pushlightuserdata(L, steerL_tobehavior(L, behavior_idx));
+    lua_pushvalue(L, behavior_idx);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
+// Raise for a failed brain assignment with the behaviour's own reason.
+void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st)
+{
+    if (st == STEER_EARG) luaL_error(L, "%s: field 'brain': %s: %s", fn, steer_behavior_name(b), steer_behavior_error(b));
+    luaL_error(L, "%s: could not assign the brain (out of memory or too many brains)", fn);
+}
+
+// Read a target value (vector, agent or nil) into point / agent.
+int steerL_totarget(lua_State *L, int idx, double point[3], steer_Agent *agent, int *has_point)
+{
+    *agent = 0;
+    *has_point = 0;
+    if (lua_isnoneornil(L, idx)) return 1;
+    steerL_Agent *a = steerL_toagent(L, idx);
+    if (a) {
+        if (!a->world->w || !steer_alive(a->world->w, a->id)) return 0;
+        *agent = a->id;
+        return 1;
+    }
+    if (steerL_tovec(L, idx, point)) { *has_point = 1; return 1; }
+    return 0;
+}
+
+static int world_spawn(lua_State *L)
+{
+    const char *fn = "steer.world:spawn";
+    steerL_World *lw = steerL_checkworld(L, 1);
+    if (!lua_istable(L, 2)) {
+        char buf[64];
+        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 2, buf, sizeof buf));
+    }
+    steerL_check_fields(L, 2, fn, spawn_fields, 0);
+    steer_AgentDesc d = { 0 };
+    if (lua_getfield(L, 2, "position") != LUA_TNIL) steerL_checkvec(L, -1, d.position, fn, "position");
+    if (lua_getfield(L, 2, "velocity") != LUA_TNIL) steerL_checkvec(L, -1, d.velocity, fn, "velocity");
+    lua_pop(L, 2);
+    d.mass = steerL_optnumber(L, 2, fn, "mass", 1, 0, 1, "a number > 0");
+    d.max_speed = steerL_optnumber(L, 2, fn, "max_speed", 1, 0, 0, "a number >= 0");
+    d.max_force = steerL_optnumber(L, 2, fn, "max_force", 1, 0, 0, "a number >= 0");
+    d.radius = steerL_optnumber(L, 2, fn, "radius", 0.5, 0, 0, "a number >= 0");
+    // zero means default in the C descriptor: explicit zeros are set after spawning
+    bool zero_speed = d.max_speed == 0, zero_force = d.max_force == 0, zero_radius = d.radius == 0;
+    if (lua_getfield(L, 2, "tag") != LUA_TNIL) {
+        if (lua_type(L, -1) != LUA_TSTRING) steerL_field_error(L, fn, "tag", "a string", -1);
+        d.tag = lua_tostring(L, -1);
+    }
+    int brain_idx = 0;
+    if (lua_getfield(L, 2, "brain") != LUA_TNIL) {
+        d.brain = steerL_tobehavior(L, -1);
+        if (!d.brain) steerL_field_error(L, fn, "brain", "a behaviour or combiner", -1);
+        brain_idx = lua_gettop(L);
+    }
+    if (lua_getfield(L, 2, "model") != LUA_TNIL) {
+        if (lua_type(L, -1) != LUA_TSTRING || strcmp(lua_tostring(L, -1), "point") != 0)
+            steerL_field_error(L, fn, "model", "\"point\" (the only vehicle model so far)", -1);
+    }
+    double tp[3];
+    steer_Agent ta;
+    int has_point;
+    lua_getfield(L, 2, "target");
+    if (!steerL_totarget(L, -1, tp, &ta, &has_point))
+        steerL_field_error(L, fn, "target", "a vector, a live agent or nil", -1);
+    int data_idx = 0;
+    if (lua_getfield(L, 2, "data") != LUA_TNIL) {
+        if (!lua_istable(L, -1)) steerL_field_error(L, fn, "data", "a table", -1);
+        data_idx = lua_gettop(L);
+    }
+    // every argument is checked: now the world may change
+    steer_Agent id;
+    int st = steer_spawn(lw->w, &d, &id);
+    if (st == STEER_EARG && d.brain) steerL_brain_error(L, fn, d.brain, st);
+    if (st != STEER_OK) return luaL_error(L, "%s: could not spawn (error %d)", fn, st);
+    if (zero_speed) steer_agent_set_param(lw->w, id, STEER_PARAM_MAX_SPEED, 0);
+    if (zero_force) steer_agent_set_param(lw->w, id, STEER_PARAM_MAX_FORCE, 0);
+    if (zero_radius) steer_agent_set_param(lw->w, id, STEER_PARAM_RADIUS, 0);
+    if (has_point || ta) steer_agent_set_target(lw->w, id, has_point ? tp : NULL, ta);
+    if (brain_idx) steerL_keep_brain(L, 1, brain_idx);
+    if (data_idx) {
+        steerL_uv_field(L, 1, "data");
+        lua_pushvalue(L, data_idx);
+        lua_rawseti(L, -2, (lua_Integer)id);
+        lua_pop(L, 1);
+    }
+    steerL_pushagent(L, 1, id);
+    return 1;
+}
+
+// Drop per-agent Lua state of agents that are gone.
+void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id)
+{
+    steerL_uv_field(L, world_idx, "data");
+    lua_pushnil(L);
+    lua_rawseti(L, -2, (lua_Integer)id);
+    lua_pop(L, 1);
+}
+
+// ---- stepping and events -------------------------------------------------
+
+static const char *event_name(steer_EventType t)
+{
+    switch (t) {
+    case STEER_EVENT_ARRIVE: return "arrive";
+    case STEER_EVENT_LOST_TARGET: return "lost_target";
+    }
+    return "?";
+}
+
+static void dispatch_events(lua_State *L, steerL_World *lw)
+{
+    int n;
+    const steer_Event *ev = steer_world_events(lw->w, &n);
+    if (!n) return;
+    steerL_uv_field(L, 1, "on");
+    int on = lua_gettop(L);
+    for (int i = 0; i < n; i++) {
+        if (lua_getfield(L, on, event_name(ev[i].type)) != LUA_TFUNCTION) { lua_pop(L, 1); continue; }
+        if (!steer_alive(lw->w, ev[i].agent)) { lua_pop(L, 1); continue; }
+        steerL_pushagent(L, 1, ev[i].agent);
+        int nargs = 1;
+        if (ev[i].other && steer_alive(lw->w, ev[i].other)) { steerL_pushagent(L, 1, ev[i].other); nargs++; }
+        lua_call(L, nargs, 0);
+        ev = steer_world_events(lw->w, &n); // a handler may not step, but be safe
+    }
+    lua_pop(L, 1);
+}
+
+static int world_step(lua_State *L)
+{
+    steerL_World *lw = steerL_checkworld(L, 1);
+    lua_Integer n = 1;
+    if (!lua_isnoneornil(L, 2)) {
+        if (!lua_isinteger(L, 2) || lua_tointeger(L, 2) < 0) steerL_field_error(L, "steer.world:step", NULL, "an integer >= 0 as argument 1 (ticks)", 2);
+        n = lua_tointeger(L, 2);
+    }
+    for (lua_Integer i = 0; i < n; i++) {
+        lw->L = L;
+        lw->cb_error[0] = 0;
+        int st = steer_world_step(lw->w, 1);
+        if (lw->cb_error[0]) return luaL_error(L, "steer.world:step: %s", lw->cb_error);
+        if (st == STEER_ECALLBACK) return luaL_error(L, "steer.world:step: %s", steer_world_error(lw->w));
+        if (st == STEER_ENOMEM) return luaL_error(L, "steer.world:step: out of memory");
+        dispatch_events(L, lw);
+    }
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int world_on(lua_State *L)
+{
+    steerL_checkworld(L, 1);
+    static const char *const events[] = { "arrive", "lost_target", NULL };
+    const char *name = luaL_checkstring(L, 2);
+    int ok = 0;
+    for (int i = 0; events[i]; i++) ok |= strcmp(events[i], name) == 0;
+    if (!ok) return luaL_error(L, "steer.world:on: argument 1 (event) expected \"arrive\" or \"lost_target\", got \"%s\"", name);
+    if (!lua_isnil(L, 3) && !lua_isfunction(L, 3)) steerL_field_error(L, "steer.world:on", NULL, "a function or nil as argument 2 (handler)", 3);
+    steerL_uv_field(L, 1, "on");
+    lua_pushvalue(L, 3);
+    lua_setfield(L, -2, name);
+    lua_settop(L, 1);
+    return 1;
+}
+
+// ---- queries ---------------------------------------------------------------
+
+static int agents_iter(lua_State *L)
+{
+    steerL_World *lw = lua_touserdata(L, lua_upvalueindex(1));
+    steer_Agent *snap = lua_touserdata(L, lua_upvalueindex(2));
+    lua_Integer n = lua_tointeger(L, lua_upvalueindex(3));
+    lua_Integer i = lua_tointeger(L, lua_upvalueindex(4));
+    const char *tag = lua_tostring(L, lua_upvalueindex(5));
+    for (; i < n; i++) {
+        steer_Agent id = snap[i];
+        if (!lw->w || !steer_alive(lw->w, id)) continue; // removed since the loop began
+        if (tag) {
+            const char *t;
+            steer_agent_tag(lw->w, id, &t);
+            if (!t || strcmp(t, tag) != 0) continue;
+        }
+        lua_pushinteger(L, i + 1);
+        lua_replace(L, lua_upvalueindex(4));
+        steerL_pushagent(L, lua_upvalueindex(1), id);
+        return 1;
+    }
+    lua_pushinteger(L, n);
+    lua_replace(L, lua_upvalueindex(4));
+    return 0;
+}
+
+// for a in w:agents([tag]): iterates a snapshot of the handles taken when
+// the loop starts, so spawning or removing inside the loop never skips an
+// agent or visits one twice (removed ones are skipped, new ones wait).
+static int world_agents(lua_State *L)
+{
+    steerL_World *lw = steerL_checkworld(L, 1);
+    if (!lua_isnoneornil(L, 2) && lua_type(L, 2) != LUA_TSTRING)
+        steerL_field_error(L, "steer.world:agents", NULL, "a tag string or nil as argument 1", 2);
+    int n = steer_world_count(lw->w);
+    lua_pushvalue(L, 1);
+    steer_Agent *snap = lua_newuserdatauv(L, sizeof *snap * (size_t)(n ? n : 1), 0);
+    for (int i = 0; i < n; i++) snap[i] = steer_world_agent_at(lw->w, i);
+    lua_pushinteger(L, n);
+    lua_pushinteger(L, 0);
+    if (lua_isnoneornil(L, 2)) lua_pushnil(L); else lua_pushvalue(L, 2);
+    lua_pushcclosure(L, agents_iter, 5);
+    return 1;
+}
+
+static int world_neighbors(lua_State *L)
+{
+    const char *fn = "steer.world:neighbors";
+    steerL_World *lw = steerL_checkworld(L, 1);
+    double p[3];
+    if (!steerL_tovec(L, 2, p)) steerL_field_error(L, fn, NULL, "a vector as argument 1 (position)", 2);
+    int ok;
+    double r = lua_tonumberx(L, 3, &ok);
+    if (!ok || !isfinite(r) || r < 0) steerL_field_error(L, fn, NULL, "a number >= 0 as argument 2 (radius)", 3);
+    const char *tag = NULL;
+    if (!lua_isnoneornil(L, 4)) {
+        if (lua_type(L, 4) != LUA_TSTRING) steerL_field_error(L, fn, NULL, "a tag string or nil as argument 3", 4);
+        tag = lua_tostring(L, 4);
+    }
+    int n = steer_world_neighbors(lw->w, p, r, tag, true, NULL, 0);
+    if (n < 0) return luaL_error(L, "%s: failed (error %d)", fn, n);
+    steer_Agent *out = lua_newuserdatauv(L, sizeof *out * (size_t)(n ? n : 1), 0);
+    n = steer_world_neighbors(lw->w, p, r, tag, true, out, n);
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        steerL_pushagent(L, 1, out[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static int world_hash(lua_State *L)
+{
+    steerL_World *lw = steerL_checkworld(L, 1);
+    char buf[32];
+    snprintf(buf, sizeof buf, "%016llx", (unsigned long long)steer_world_hash(lw->w));
+    lua_pushstring(L, buf);
+    return 1;
+}
+
+static int world_bytes(lua_State *L)
+{
+    steerL_World *lw = steerL_checkworld(L, 1);
+    lua_pushinteger(L, (lua_Integer)steer_world_bytes(lw->w));
+    lua_pushinteger(L, (lua_Integer)steer_world_brain_bytes(lw->w));
+    return 2;
+}
+
+static const luaL_Reg world_methods[] = {
+    { "step", world_step }, { "spawn", world_spawn }, { "agents", world_agents },
+    { "neighbors", world_neighbors }, { "hash", world_hash }, { "on", world_on }, { "bytes", world_bytes },
+    { NULL, NULL }
+};
+
+static int world_index(lua_State *L)
+{
+    steerL_World *lw = steerL_checkworld(L, 1);
+    const char *k = lua_tostring(L, 2);
+    if (!k) return 0;
+    if (strcmp(k, "tick") == 0) lua_pushinteger(L, (lua_Integer)steer_world_tick(lw->w));
+    else if (strcmp(k, "time") == 0) lua_pushnumber(L, (double)steer_world_tick(lw->w) * steer_world_dt(lw->w));
+    else if (strcmp(k, "dt") == 0) lua_pushnumber(L, steer_world_dt(lw->w));
+    else if (strcmp(k, "dim") == 0) lua_pushinteger(L, lw->dim);
+    else if (strcmp(k, "count") == 0) lua_pushinteger(L, steer_world_count(lw->w));
+    else if (strcmp(k, "record") == 0) lua_pushboolean(L, steer_world_record(lw->w));
+    else {
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_getfield(L, -1, k);
+    }
+    return 1;
+}
+
+static int world_newindex(lua_State *L)
+{
+    steerL_World *lw = steerL_checkworld(L, 1);
+    const char *k = luaL_checkstring(L, 2);
+    if (strcmp(k, "record") == 0) {
+        if (!lua_isboolean(L, 3)) steerL_field_error(L, "steer.world", "record", "a boolean", 3);
+        steer_world_set_record(lw->w, lua_toboolean(L, 3));
+        return 0;
+    }
+    return luaL_error(L, "steer.world: field '%s' is read-only or unknown (writable: record)", k);
+}
+
+static int world_tostring(lua_State *L)
+{
+    steerL_World *lw = steerL_checkworld(L, 1);
+    lua_pushfstring(L, "steer.world(dim=%d, agents=%d, tick=%I)", lw->dim, steer_world_count(lw->w),
+                    (lua_Integer)steer_world_tick(lw->w));
+    return 1;
+}
+
+void steerL_open_world(lua_State *L)
+{
+    luaL_newmetatable(L, STEERL_WORLD);
+    lua_pushcfunction(L, world_gc); lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, world_tostring); lua_setfield(L, -2, "__tostring");
+    lua_pushcfunction(L, world_newindex); lua_setfield(L, -2, "__newindex");
+    luaL_newlib(L, world_methods);
+    lua_pushcclosure(L, world_index, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    lua_pushcfunction(L, world_new);
+    lua_setfield(L, -2, "world");
+}
