@@ -53,6 +53,9 @@ typedef struct steer_Hooks {
     void *ud;
     int (*ease)(void *ud, int ref, double x, double *out);
     int (*custom)(void *ud, int ref, steer_World *w, steer_Agent a, double dt, double out[3]);
+    // The think pass: called after a tick for each agent whose think timer
+    // elapsed, with the time since its last think. May spawn, remove and query.
+    int (*think)(void *ud, int ref, steer_World *w, steer_Agent a, double dt);
 } steer_Hooks;
 
 // World descriptor: zero means default for every field.
@@ -106,7 +109,7 @@ STEER_API uint64_t steer_world_tick(const steer_World *w);
 STEER_API int steer_world_count(const steer_World *w);            // live agents
 STEER_API uint64_t steer_world_hash(const steer_World *w);        // digest of the whole state
 STEER_API const char *steer_world_error(const steer_World *w);    // last callback failure or ""
-STEER_API void steer_world_set_record(steer_World *w, bool on);   // record per-node outputs
+STEER_API int steer_world_set_record(steer_World *w, bool on);    // record per-node outputs (allocates)
 STEER_API bool steer_world_record(const steer_World *w);
 STEER_API void steer_world_bounds(const steer_World *w, double origin[3], double size[3], bool *wrap);
 STEER_API size_t steer_world_bytes(const steer_World *w);        // heap bytes the world holds
@@ -142,6 +145,13 @@ STEER_API int steer_agent_set_brain(steer_World *w, steer_Agent a, steer_Behavio
 // The agent's own target slot: a point, an agent, or none (both NULL / 0).
 STEER_API int steer_agent_set_target(steer_World *w, steer_Agent a, const double *point, steer_Agent other);
 STEER_API int steer_agent_target(const steer_World *w, steer_Agent a, double point[3], steer_Agent *other, int *kind);
+// Think at `hz` times per second through hooks.think with host reference
+// `ref` (ref 0 or hz 0 stops thinking). The first think comes after a random
+// fraction of the period (world RNG), so thinkers spread over ticks.
+STEER_API int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz);
+STEER_API int steer_agent_think(const steer_World *w, steer_Agent a, int *ref, double *hz);
+// Make room for `agents` agents in all, so spawning them allocates nothing.
+STEER_API int steer_world_reserve(steer_World *w, int agents);
 // The agent's private random stream (xorshift32 state, 0 is replaced).
 STEER_API int steer_agent_set_rng(steer_World *w, steer_Agent a, uint32_t state);
 // Last tick's output of each node of the agent's brain (needs recording on).

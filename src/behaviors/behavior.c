@@ -345,14 +345,6 @@ void steerB_init_agent(steer_World *w, uint32_t d)
 
 // ---- evaluation helpers ------------------------------------------------
 
-void steerB_eval(steerB_Ctx *c, uint32_t i, float out[3])
-{
-    const steerB_Node *n = &c->brain->nodes[i];
-    n->kind->eval(c, n, out);
-    if (!v3_finite(out)) v3_zero(out);
-    if (c->rec) v3_copy(c->rec + 3 * i, out);
-}
-
 bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float vel[3])
 {
     steer_World *w = c->w;

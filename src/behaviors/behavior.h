@@ -132,8 +132,8 @@ const steerB_Kind *steerB_find_kind(const char *name);
 const steerB_Field *steerB_find_field(const steerB_Kind *k, const char *name);
 
 // Evaluate node `i` of the context's brain, recording its output when the
-// world records.
-void steerB_eval(steerB_Ctx *c, uint32_t i, float out[3]);
+// world records. A node that produced NaN or infinity gives zero instead.
+static inline void steerB_eval(steerB_Ctx *c, uint32_t i, float out[3]);
 
 // Flatten a behaviour tree into a brain for world w; NULL on failure with
 // *status STEER_ENOMEM, or STEER_EARG when a node fails its cross-field
@@ -158,6 +158,14 @@ static inline void steerB_track(const steerB_Ctx *c, const float desired[3], flo
 }
 // Side and up vectors of the agent's frame from its heading.
 void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]);
+
+static inline void steerB_eval(steerB_Ctx *c, uint32_t i, float out[3])
+{
+    const steerB_Node *n = &c->brain->nodes[i];
+    n->kind->eval(c, n, out);
+    if (!v3_finite(out)) v3_zero(out);
+    if (c->rec) v3_copy(c->rec + 3 * i, out);
+}
 
 #define STEERB_PARAMS_OF(n, T) ((const T *)(const void *)(n)->params)
 #define STEERB_CHECK_SIZE(T) _Static_assert(sizeof(T) <= STEERB_PARAMS, #T " too large")

@@ -19,53 +19,58 @@ STEERB_CHECK_SIZE(Flock);
 
 static float flock_sense(const steerB_Node *n) { return STEERB_PARAMS_OF(n, Flock)->radius; }
 
-static inline bool counts(const steerB_Ctx *c, const Flock *p, const steerB_Neighbor *nb, float r2)
-{
-    return nb->d2 < r2 && (!p->tag || c->w->tag[nb->d] == p->tag);
-}
+// Each behaviour keeps the gathered neighbours inside its own radius (and
+// of its tag); the untagged case is the common one and gets a loop with no
+// tag lookups.
+#define FOR_NEIGHBORS(c, p, nb, BODY)                                          \
+    do {                                                                        \
+        float r2_ = (p)->radius * (p)->radius;                                  \
+        const steerB_Neighbor *end_ = (c)->nb + (c)->nn;                        \
+        if (!(p)->tag) {                                                        \
+            for (const steerB_Neighbor *nb = (c)->nb; nb < end_; nb++)          \
+                if (nb->d2 < r2_) { BODY }                                      \
+        } else {                                                                \
+            const uint16_t *tags_ = (c)->w->tag;                                \
+            for (const steerB_Neighbor *nb = (c)->nb; nb < end_; nb++)          \
+                if (nb->d2 < r2_ && tags_[nb->d] == (p)->tag) { BODY }          \
+        }                                                                       \
+    } while (0)
 
 static void separation_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Flock *p = STEERB_PARAMS_OF(n, Flock);
-    float r2 = p->radius * p->radius;
-    v3_zero(out);
-    for (int i = 0; i < c->nn; i++) {
-        const steerB_Neighbor *nb = &c->nb[i];
-        if (!counts(c, p, nb, r2) || nb->d2 <= 0.0f) continue;
-        v3_madd(out, nb->off, -1.0f / nb->d2);
-    }
+    float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+    FOR_NEIGHBORS(c, p, nb, {
+        float inv = nb->d2 > 0.0f ? 1.0f / nb->d2 : 0.0f;
+        sx -= nb->off[0] * inv;
+        sy -= nb->off[1] * inv;
+        sz -= nb->off[2] * inv;
+    });
+    v3_set(out, sx, sy, sz);
 }
 
 static void alignment_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Flock *p = STEERB_PARAMS_OF(n, Flock);
-    float r2 = p->radius * p->radius, sum[3] = { 0, 0, 0 };
+    const float *hx = c->w->h[0], *hy = c->w->h[1], *hz = c->w->h[2];
+    float sx = 0.0f, sy = 0.0f, sz = 0.0f;
     int k = 0;
-    float *const *h = c->w->h;
-    for (int i = 0; i < c->nn; i++) {
-        const steerB_Neighbor *nb = &c->nb[i];
-        if (!counts(c, p, nb, r2)) continue;
-        float hj[3];
-        steerW_load(h, nb->d, hj);
-        v3_add(sum, sum, hj);
-        k++;
+    if (hz) {
+        FOR_NEIGHBORS(c, p, nb, { sx += hx[nb->d]; sy += hy[nb->d]; sz += hz[nb->d]; k++; });
+    } else {
+        FOR_NEIGHBORS(c, p, nb, { sx += hx[nb->d]; sy += hy[nb->d]; k++; });
     }
     if (!k) { v3_zero(out); return; }
-    v3_scale(out, sum, 1.0f / (float)k);
-    v3_sub(out, out, c->h);
+    float inv = 1.0f / (float)k;
+    v3_set(out, sx * inv - c->h[0], sy * inv - c->h[1], sz * inv - c->h[2]);
 }
 
 static void cohesion_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Flock *p = STEERB_PARAMS_OF(n, Flock);
-    float r2 = p->radius * p->radius, centre[3] = { 0, 0, 0 };
+    float centre[3] = { 0, 0, 0 };
     int k = 0;
-    for (int i = 0; i < c->nn; i++) {
-        const steerB_Neighbor *nb = &c->nb[i];
-        if (!counts(c, p, nb, r2)) continue;
-        v3_add(centre, centre, nb->off);
-        k++;
-    }
+    FOR_NEIGHBORS(c, p, nb, { centre[0] += nb->off[0]; centre[1] += nb->off[1]; centre[2] += nb->off[2]; k++; });
     if (!k) { v3_zero(out); return; }
     v3_scale(centre, centre, 1.0f / (float)k);
     float desired[3];

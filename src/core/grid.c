@@ -199,3 +199,108 @@ int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self)
     }
     return k;
 }
+
+// ---- per-cell candidate blocks -----------------------------------------
+//
+// The steer pass visits agents cell by cell. All agents of a cell share the
+// same candidate neighbours (their cell and the ring around it, since
+// cells are at least the largest sensing radius), so the cell walk, the
+// torus seam and the index indirection are paid once per cell instead of
+// once per agent, and the per-agent filter is a straight branch-free loop.
+
+static bool reserve_cand(steer_World *w, uint32_t need)
+{
+    if (need <= w->cap_cand) return true;
+    uint32_t cap = w->cap_cand ? w->cap_cand : 256;
+    while (cap < need) cap *= 2;
+    for (int i = 0; i < w->dim; i++) {
+        float *a = steerW_realloc(w, w->cand[i], sizeof(float) * cap);
+        if (!a) return false;
+        w->cand[i] = a;
+    }
+    uint32_t *id = steerW_realloc(w, w->cand_id, sizeof(uint32_t) * cap);
+    if (!id) return false;
+    w->cand_id = id;
+    w->cap_cand = cap;
+    return true;
+}
+
+int steerG_block(steer_World *w, uint32_t c)
+{
+    const steerG_Grid *g = &w->grid;
+    int n0 = g->n[0], n1 = g->n[1], n2 = g->n[2];
+    // a ring needs three distinct cells per axis on a torus
+    if (w->wrap && (n0 < 3 || n1 < 3 || (w->dim == 3 && n2 < 3))) return 0;
+    int cx = (int)(c % (uint32_t)n0), cy = (int)((c / (uint32_t)n0) % (uint32_t)n1), cz = (int)(c / ((uint32_t)n0 * (uint32_t)n1));
+    int z0 = w->dim == 3 ? -1 : 0, z1 = w->dim == 3 ? 1 : 0;
+    uint32_t k = 0;
+    for (int dz = z0; dz <= z1; dz++) {
+        int z = cz + dz;
+        float sz = 0.0f;
+        if (z < 0 || z >= n2) {
+            if (!w->wrap) continue;
+            sz = z < 0 ? -w->size[2] : w->size[2];
+            z = z < 0 ? z + n2 : z - n2;
+        }
+        for (int dy = -1; dy <= 1; dy++) {
+            int y = cy + dy;
+            float sy = 0.0f;
+            if (y < 0 || y >= n1) {
+                if (!w->wrap) continue;
+                sy = y < 0 ? -w->size[1] : w->size[1];
+                y = y < 0 ? y + n1 : y - n1;
+            }
+            for (int dx = -1; dx <= 1; dx++) {
+                int x = cx + dx;
+                float sx = 0.0f;
+                if (x < 0 || x >= n0) {
+                    if (!w->wrap) continue;
+                    sx = x < 0 ? -w->size[0] : w->size[0];
+                    x = x < 0 ? x + n0 : x - n0;
+                }
+                uint32_t cell = ((uint32_t)z * (uint32_t)n1 + (uint32_t)y) * (uint32_t)n0 + (uint32_t)x;
+                uint32_t b = g->start[cell], e = g->start[cell + 1];
+                if (!reserve_cand(w, k + (e - b))) return -1;
+                float *X = w->cand[0], *Y = w->cand[1], *Z = w->cand[2];
+                for (uint32_t i = b; i < e; i++) {
+                    uint32_t j = g->items[i];
+                    if (w->flags[j] & STEER_AF_DEAD) continue;
+                    X[k] = w->p[0][j] + sx;
+                    Y[k] = w->p[1][j] + sy;
+                    if (Z) Z[k] = w->p[2][j] + sz;
+                    w->cand_id[k++] = j;
+                }
+            }
+        }
+    }
+    w->ncand = k;
+    return reserve_scratch(w, k) ? 1 : -1;
+}
+
+int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self)
+{
+    const float *X = w->cand[0], *Y = w->cand[1], *Z = w->cand[2];
+    const uint32_t *id = w->cand_id;
+    steerB_Neighbor *out = w->scratch;
+    float r2 = radius * radius;
+    uint32_t n = w->ncand;
+    int k = 0;
+    // write every candidate, advance only for the ones that count: no
+    // unpredictable branch per candidate
+    if (Z) {
+        for (uint32_t i = 0; i < n; i++) {
+            float dx = X[i] - p[0], dy = Y[i] - p[1], dz = Z[i] - p[2];
+            float d2 = dx * dx + dy * dy + dz * dz;
+            out[k] = (steerB_Neighbor){ id[i], { dx, dy, dz }, d2 };
+            k += (d2 < r2) & (id[i] != self);
+        }
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            float dx = X[i] - p[0], dy = Y[i] - p[1];
+            float d2 = dx * dx + dy * dy;
+            out[k] = (steerB_Neighbor){ id[i], { dx, dy, 0.0f }, d2 };
+            k += (d2 < r2) & (id[i] != self);
+        }
+    }
+    return k;
+}

@@ -85,10 +85,12 @@ void steer_world_free(steer_World *w)
     }
     void *arrays[] = { w->mass, w->max_speed, w->max_force, w->radius, w->ta, w->slot, w->rng32,
                        w->tag, w->brain, w->flags, w->mem, w->rec, w->gen, w->dense_of,
-                       w->free_slots, w->scratch, w->events, w->out_events };
+                       w->free_slots, w->scratch, w->events, w->out_events, w->thinkers };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerW_free(w, arrays[i]);
     for (uint32_t i = 1; i < w->ntags; i++) steerW_free(w, w->tags[i]);
     steerW_free(w, w->tags);
+    for (int i = 0; i < 3; i++) steerW_free(w, w->cand[i]);
+    steerW_free(w, w->cand_id);
     for (uint32_t i = 1; i < w->nbrains; i++) steerB_brain_free(w, w->brains[i]);
     steerW_free(w, w->brains);
     steerG_free(w);
@@ -108,11 +110,18 @@ static bool grow(steer_World *w, void **p, size_t elem, uint32_t old_cap, uint32
 
 // Make room for `need` dense agents; all-or-nothing is not needed because a
 // larger array is harmless, only `cap` must match what every array has.
+static int reserve_exact(steer_World *w, uint32_t cap);
+
 static int reserve_agents(steer_World *w, uint32_t need)
 {
     if (need <= w->cap) return STEER_OK;
     uint32_t cap = w->cap ? w->cap : 64;
     while (cap < need) cap *= 2;
+    return reserve_exact(w, cap);
+}
+
+static int reserve_exact(steer_World *w, uint32_t cap)
+{
     uint32_t old = w->cap;
     int dims = w->dim;
     for (int i = 0; i < dims; i++) {
@@ -190,7 +199,7 @@ static int brain_id(steer_World *w, steer_Behavior *b)
     uint32_t n = w->nbrains ? w->nbrains : 1;
     steerB_Brain **a = steerW_realloc(w, w->brains, sizeof *a * (n + 1));
     if (!a || restride(w, &w->mem, &w->mem_stride, br->mem_floats) != STEER_OK ||
-        restride(w, &w->rec, &w->rec_stride, br->nnodes * 3) != STEER_OK) {
+        (w->record && restride(w, &w->rec, &w->rec_stride, br->nnodes * 3) != STEER_OK)) {
         if (a) w->brains = a;
         steerB_brain_free(w, br);
         return STEER_ENOMEM;
@@ -200,6 +209,7 @@ static int brain_id(steer_World *w, steer_Behavior *b)
     w->brains = a;
     w->nbrains = n + 1;
     if (br->sense > w->sense_radius) w->sense_radius = br->sense;
+    if (br->nnodes * 3 > w->rec_need) w->rec_need = br->nnodes * 3;
     return (int)n;
 }
 
@@ -283,6 +293,7 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
     uint32_t r = (uint32_t)(steer_rng64(&w->rng) >> 32);
     w->rng32[d] = r ? r : 0x9E3779B9u;
     set_brain(w, d, bid);
+    w->grid_fresh = false;
     if (out) *out = steerW_handle(w, d);
     return STEER_OK;
 }
@@ -293,6 +304,7 @@ int steer_remove(steer_World *w, steer_Agent a)
     if (d < 0) return STEER_ESTALE;
     w->flags[d] |= STEER_AF_DEAD;
     w->dead++;
+    w->grid_fresh = false;
     // bump the generation now: the handle is stale from this moment on
     uint32_t s = (uint32_t)a;
     w->gen[s]++;
@@ -423,43 +435,51 @@ void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent 
 // ---- the tick ----------------------------------------------------------
 
 // steer: evaluate every agent's brain into its force slot. Reads the state
-// of tick t only and writes only the agent's own force, memory and stream.
-static int pass_steer(steer_World *w, uint32_t n)
+// of tick t only and writes only the agent's own force, memory and stream,
+// so the order of agents does not matter: they are visited cell by cell,
+// and each agent's neighbours are gathered once (for the largest radius its
+// brain needs) from its cell's candidate block.
+static int pass_steer(steer_World *w)
 {
     steerB_Ctx c;
     memset(&c, 0, sizeof c);
     c.w = w;
     c.dt = w->dt;
     int status = STEER_OK;
-    for (uint32_t d = 0; d < n; d++) {
-        float zero[3] = { 0, 0, 0 };
-        if (!w->brain[d]) { steerW_store(w->f, d, zero); continue; }
-        const steerB_Brain *b = w->brains[w->brain[d]];
-        c.brain = b;
-        c.d = d;
-        steerW_load(w->p, d, c.p);
-        steerW_load(w->v, d, c.v);
-        steerW_load(w->h, d, c.h);
-        c.mass = w->mass[d];
-        c.max_speed = w->max_speed[d];
-        c.max_force = w->max_force[d];
-        c.radius = w->radius[d];
-        c.mem = w->mem_stride ? w->mem + (size_t)d * w->mem_stride : NULL;
-        c.rec = w->record && w->rec_stride ? w->rec + (size_t)d * w->rec_stride : NULL;
-        c.rng = &w->rng32[d];
-        // neighbours: gathered once for the largest radius the brain needs
-        c.nn = 0;
-        c.nb = NULL;
-        if (b->sense > 0) {
-            int k = steerG_gather(w, c.p, b->sense, d);
-            if (k < 0) { status = STEER_ENOMEM; k = 0; }
-            c.nn = k;
-            c.nb = w->scratch;
+    const steerG_Grid *g = &w->grid;
+    for (uint32_t cell = 0; cell < g->ncells; cell++) {
+        int block = 2; // 2: not built yet for this cell
+        for (uint32_t it = g->start[cell]; it < g->start[cell + 1]; it++) {
+            uint32_t d = g->items[it];
+            float zero[3] = { 0, 0, 0 };
+            if (!w->brain[d]) { steerW_store(w->f, d, zero); continue; }
+            const steerB_Brain *b = w->brains[w->brain[d]];
+            c.brain = b;
+            c.d = d;
+            steerW_load(w->p, d, c.p);
+            steerW_load(w->v, d, c.v);
+            steerW_load(w->h, d, c.h);
+            c.mass = w->mass[d];
+            c.max_speed = w->max_speed[d];
+            c.max_force = w->max_force[d];
+            c.radius = w->radius[d];
+            c.mem = w->mem_stride ? w->mem + (size_t)d * w->mem_stride : NULL;
+            c.rec = w->record && w->rec_stride ? w->rec + (size_t)d * w->rec_stride : NULL;
+            c.rng = &w->rng32[d];
+            c.nn = 0;
+            c.nb = NULL;
+            if (b->sense > 0) {
+                if (block == 2) block = steerG_block(w, cell);
+                int k = block == 1 ? steerG_filter(w, c.p, b->sense, d)
+                      : block == 0 ? steerG_gather(w, c.p, b->sense, d) : -1;
+                if (k < 0) { status = STEER_ENOMEM; k = 0; }
+                c.nn = k;
+                c.nb = w->scratch;
+            }
+            float f[3];
+            steerB_eval(&c, 0, f);
+            steerW_store(w->f, d, f);
         }
-        float f[3];
-        steerB_eval(&c, 0, f);
-        if (!v3_finite(f)) v3_zero(f);
-        steerW_store(w->f, d, f);
     }
     return status;
 }
@@ -509,6 +529,33 @@ static void pass_locomote(steer_World *w, uint32_t n)
     }
 }
 
+// think: after the passes, outside the tick proper, so a host callback may
+// spawn (the agent joins the next tick), remove (it goes stale at once and
+// is compacted away before the next tick) and query the world.
+static int pass_think(steer_World *w)
+{
+    if (!w->nthinkers || !w->hooks.think) return STEER_OK;
+    int st = STEER_OK;
+    uint32_t n = w->nthinkers; // thinkers added by a callback start next tick
+    for (uint32_t i = 0; i < n; i++) {
+        struct steerW_Thinker *t = &w->thinkers[i];
+        if (t->ref == 0 || steerW_dense(w, t->agent) < 0) continue;
+        t->elapsed += w->dt;
+        if (t->elapsed < t->period) continue;
+        double since = t->elapsed;
+        t->elapsed -= t->period;
+        if (t->elapsed >= t->period) t->elapsed = 0; // never queue a backlog of thinks
+        if (w->hooks.think(w->hooks.ud, t->ref, w, t->agent, since) != 0) st = STEER_ECALLBACK;
+        t = NULL; // the callback may have grown the array
+    }
+    // forget thinkers whose agent is gone or who stopped thinking
+    uint32_t o = 0;
+    for (uint32_t i = 0; i < w->nthinkers; i++)
+        if (w->thinkers[i].ref != 0 && steerW_dense(w, w->thinkers[i].agent) >= 0) w->thinkers[o++] = w->thinkers[i];
+    w->nthinkers = o;
+    return st;
+}
+
 static int tick(steer_World *w)
 {
     // between ticks: drop removed agents so nothing reads them
@@ -519,11 +566,15 @@ static int tick(steer_World *w)
     int st = steerG_build(w, w->sense_radius);
     if (st == STEER_OK && w->reorder_period > 0 && w->tick % (uint64_t)w->reorder_period == 0) reorder(w);
     // neighbours + steer: each agent gathers its neighbours once, then its brain runs
-    if (st == STEER_OK) st = pass_steer(w, n);
+    if (st == STEER_OK) st = pass_steer(w);
     // locomote: integrate forces into velocities and positions
     pass_locomote(w, n);
     w->tick++;
     w->in_tick = false;
+    w->grid_fresh = false;
+    // think: host callbacks of the agents whose timers elapsed
+    int ts = pass_think(w);
+    if (st == STEER_OK) st = ts;
     // events: hand the tick's events to the host after the tick
     if (w->nevents) {
         uint32_t need = w->nout_events + w->nevents;
@@ -562,7 +613,22 @@ double steer_world_dt(const steer_World *w) { return w->dt; }
 uint64_t steer_world_tick(const steer_World *w) { return w->tick; }
 int steer_world_count(const steer_World *w) { return (int)(w->count - w->dead); }
 const char *steer_world_error(const steer_World *w) { return w->error; }
-void steer_world_set_record(steer_World *w, bool on) { w->record = on; }
+// The record buffer exists only while recording is on, so worlds that do
+// not inspect pay neither its memory nor its bandwidth.
+int steer_world_set_record(steer_World *w, bool on)
+{
+    if (w->in_tick) return STEER_EARG;
+    if (!on) {
+        steerW_free(w, w->rec);
+        w->rec = NULL;
+        w->rec_stride = 0;
+        w->record = false;
+        return STEER_OK;
+    }
+    if (restride(w, &w->rec, &w->rec_stride, w->rec_need) != STEER_OK) return STEER_ENOMEM;
+    w->record = true;
+    return STEER_OK;
+}
 bool steer_world_record(const steer_World *w) { return w->record; }
 
 void steer_world_bounds(const steer_World *w, double origin[3], double size[3], bool *wrap)
@@ -624,9 +690,13 @@ int steer_world_neighbors(steer_World *w, const double pos[3], double radius, co
     int tid = steerW_tag_find(w, tag);
     if (tid < 0) return 0;
     if (w->in_tick) return STEER_EARG;
-    // the grid may be stale (spawns, moves by the host): rebuild it for queries
-    compact(w);
-    if (steerG_build(w, w->sense_radius) != STEER_OK) return STEER_ENOMEM;
+    // the tick's grid holds positions from before locomotion, and the host
+    // may have spawned or moved agents since: rebuild once, then reuse
+    if (!w->grid_fresh) {
+        compact(w);
+        if (steerG_build(w, w->sense_radius) != STEER_OK) return STEER_ENOMEM;
+        w->grid_fresh = true;
+    }
     float p[3] = { (float)pos[0], (float)pos[1], w->dim == 3 ? (float)pos[2] : 0.0f };
     int k = steerG_gather(w, p, (float)radius, UINT32_MAX);
     if (k < 0) return STEER_ENOMEM;
@@ -708,6 +778,7 @@ int steer_agent_set_vec(steer_World *w, steer_Agent a, steer_Prop p, const doubl
         }
     }
     steerW_store(prop_arrays(w, p), (uint32_t)d, v);
+    if (p == STEER_PROP_POSITION) w->grid_fresh = false;
     if (p == STEER_PROP_VELOCITY) {
         float h[3] = { v[0], v[1], v[2] };
         if (v3_normalize(h) > 0.0f) steerW_store(w->h, (uint32_t)d, h);
@@ -818,6 +889,62 @@ int steer_agent_target(const steer_World *w, steer_Agent a, double point[3], ste
     *kind = (w->flags[d] & STEER_AF_TARGET_POINT) ? STEER_TARGET_POINT
           : (w->flags[d] & STEER_AF_TARGET_AGENT) ? STEER_TARGET_AGENT : STEER_TARGET_SLOT;
     return STEER_OK;
+}
+
+int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz)
+{
+    if (steerW_dense(w, a) < 0) return STEER_ESTALE;
+    if (!isfinite(hz) || hz < 0) return STEER_EARG;
+    struct steerW_Thinker *t = NULL;
+    for (uint32_t i = 0; i < w->nthinkers; i++)
+        if (w->thinkers[i].agent == a) { t = &w->thinkers[i]; break; }
+    if (ref == 0 || hz == 0) {
+        if (t) t->ref = 0;
+        return STEER_OK;
+    }
+    if (!t) {
+        if (w->nthinkers == w->cap_thinkers) {
+            uint32_t cap = w->cap_thinkers ? w->cap_thinkers * 2 : 16;
+            struct steerW_Thinker *n = steerW_realloc(w, w->thinkers, sizeof *n * cap);
+            if (!n) return STEER_ENOMEM;
+            w->thinkers = n;
+            w->cap_thinkers = cap;
+        }
+        t = &w->thinkers[w->nthinkers++];
+        t->agent = a;
+        // a random phase spreads many thinkers over the ticks of one period
+        t->elapsed = (float)(steer_rng64_unit(&w->rng) / hz);
+    }
+    t->ref = ref;
+    t->period = (float)(1.0 / hz);
+    return STEER_OK;
+}
+
+int steer_agent_think(const steer_World *w, steer_Agent a, int *ref, double *hz)
+{
+    if (steerW_dense(w, a) < 0) return STEER_ESTALE;
+    *ref = 0;
+    *hz = 0;
+    for (uint32_t i = 0; i < w->nthinkers; i++)
+        if (w->thinkers[i].agent == a && w->thinkers[i].ref) {
+            *ref = w->thinkers[i].ref;
+            *hz = 1.0 / w->thinkers[i].period;
+        }
+    return STEER_OK;
+}
+
+int steer_world_reserve(steer_World *w, int agents)
+{
+    if (agents < 0) return STEER_EARG;
+    uint32_t n = (uint32_t)agents;
+    if (n > w->cap_slots) {
+        if (!grow(w, (void **)&w->gen, sizeof(uint32_t), w->cap_slots, n) ||
+            !grow(w, (void **)&w->dense_of, sizeof(uint32_t), w->cap_slots, n) ||
+            !grow(w, (void **)&w->free_slots, sizeof(uint32_t), w->cap_slots, n))
+            return STEER_ENOMEM;
+        w->cap_slots = n;
+    }
+    return n > w->cap ? reserve_exact(w, n) : STEER_OK;
 }
 
 int steer_agent_set_rng(steer_World *w, steer_Agent a, uint32_t state)

@@ -66,6 +66,7 @@ struct steer_World {
     float *mem;            // brain memory, mem_stride floats per agent
     float *rec;            // recorded node outputs, rec_stride floats per agent
     uint32_t mem_stride, rec_stride;
+    uint32_t rec_need;     // record floats the brains in use need
     uint32_t dead;         // agents flagged dead, awaiting compaction
 
     // handle table
@@ -83,10 +84,20 @@ struct steer_World {
     uint32_t nbrains;
 
     steerG_Grid grid;
+    bool grid_fresh;       // the grid matches the current positions (for host queries)
     float sense_radius;    // largest neighbour radius of any brain in use
 
     steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
     uint32_t cap_scratch;
+    // candidates of one cell's neighbourhood (see steerG_block), positions
+    // already shifted across the torus seam so plain differences are minimum images
+    float *cand[3];
+    uint32_t *cand_id;
+    uint32_t ncand, cap_cand;
+
+    // thinkers: only agents that think pay for a timer
+    struct steerW_Thinker { steer_Agent agent; int ref; float period, elapsed; } *thinkers;
+    uint32_t nthinkers, cap_thinkers;
 
     steer_Event *events;
     uint32_t nevents, cap_events;
@@ -136,5 +147,11 @@ void steerG_free(steer_World *w);
 // Gather agents within radius of p (excluding dense index `self`, or
 // UINT32_MAX for none) into w->scratch; returns the count, or -1 on OOM.
 int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self);
+// Collect the agents of cell c and the ring of cells around it as
+// candidates. Returns 1 when done, 0 when the grid is too small for a ring
+// of distinct cells (use steerG_gather), -1 on OOM.
+int steerG_block(steer_World *w, uint32_t c);
+// Keep the candidates within radius of p (excluding self) in w->scratch.
+int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self);
 
 #endif

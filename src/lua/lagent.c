@@ -133,6 +133,14 @@ static int agent_index(lua_State *L)
         if (kind == STEER_TARGET_POINT) steerL_pushvec(L, p[0], p[1], p[2]);
         else if (kind == STEER_TARGET_AGENT) steerL_pushagent(L, world_of(L, 1), other);
         else lua_pushnil(L);
+    } else if (strcmp(k, "think") == 0) {
+        steerL_uv_field(L, world_of(L, 1), "think");
+        lua_rawgeti(L, -1, (lua_Integer)a->id);
+    } else if (strcmp(k, "think_hz") == 0) {
+        int ref;
+        double hz;
+        steer_agent_think(w, a->id, &ref, &hz);
+        lua_pushnumber(L, hz);
     } else if (strcmp(k, "data") == 0) {
         // created on first use, dropped when the agent is removed
         steerL_uv_field(L, world_of(L, 1), "data");
@@ -188,6 +196,23 @@ static int agent_newindex(lua_State *L)
         if (!steerL_totarget(L, 3, p, &other, &has_point)) steerL_field_error(L, FN, k, "a vector, a live agent or nil", 3);
         if (other == a->id) return luaL_error(L, "%s: field 'target': an agent cannot target itself", FN);
         steer_agent_set_target(w, a->id, has_point ? p : NULL, other);
+    } else if (strcmp(k, "think") == 0 || strcmp(k, "think_hz") == 0) {
+        int ref;
+        double hz;
+        steer_agent_think(w, a->id, &ref, &hz);
+        if (hz == 0) hz = 10;
+        int wi = world_of(L, 1);
+        if (k[5] == 0) {
+            if (!lua_isnil(L, 3) && !lua_isfunction(L, 3)) steerL_field_error(L, FN, k, "a function(agent, dt) or nil", 3);
+            steerL_set_think(L, wi, a->id, 3, hz);
+        } else {
+            int ok;
+            double v = lua_tonumberx(L, 3, &ok);
+            if (!ok || !isfinite(v) || v <= 0 || v > 1e6) steerL_field_error(L, FN, k, "a number of calls per second > 0", 3);
+            steerL_uv_field(L, wi, "think");
+            lua_rawgeti(L, -1, (lua_Integer)a->id);
+            steerL_set_think(L, wi, a->id, -1, v);
+        }
     } else if (strcmp(k, "data") == 0) {
         if (!lua_istable(L, 3)) steerL_field_error(L, FN, k, "a table", 3);
         steerL_uv_field(L, world_of(L, 1), "data");
@@ -195,7 +220,7 @@ static int agent_newindex(lua_State *L)
         lua_rawseti(L, -2, (lua_Integer)a->id);
     } else {
         return luaL_error(L, "%s: field '%s' is read-only or unknown (writable: position, velocity, heading, "
-                             "mass, max_speed, max_force, radius, tag, brain, target, data)", FN, k);
+                             "mass, max_speed, max_force, radius, tag, brain, target, data, think, think_hz)", FN, k);
     }
     return 0;
 }

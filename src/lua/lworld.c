@@ -14,7 +14,7 @@
 
 static const char *const world_fields[] = { "dim", "size", "origin", "wrap", "seed", "dt", "record", NULL };
 static const char *const spawn_fields[] = { "position", "velocity", "mass", "max_speed", "max_force", "radius",
-                                            "brain", "tag", "model", "target", "data", NULL };
+                                            "brain", "tag", "model", "target", "data", "think", "think_hz", NULL };
 
 // ---- host callbacks (run inside a tick) --------------------------------
 
@@ -48,6 +48,41 @@ static int hook_ease(void *ud, int ref, double x, double *out)
     }
     lua_pop(L, 1);
     return 0;
+}
+
+// think(agent, dt): the function lives in the world's `think` table under
+// the agent's id (the C side only needs a nonzero ref). w:step keeps the
+// world userdata at stack index 1 while the tick runs.
+static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double dt)
+{
+    (void)ref;
+    (void)w;
+    steerL_World *lw = ud;
+    lua_State *L = lw->L;
+    steerL_uv_field(L, 1, "think");
+    lua_rawgeti(L, -1, (lua_Integer)a);
+    lua_remove(L, -2);
+    if (!lua_isfunction(L, -1)) { lua_pop(L, 1); return 0; }
+    steerL_pushagent(L, 1, a);
+    lua_pushnumber(L, dt);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+        cb_fail(lw, "think", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        return 1;
+    }
+    return 0;
+}
+
+// Give an agent a think function at hz (nil stops it).
+void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, double hz)
+{
+    steerL_World *lw = lua_touserdata(L, world_idx);
+    fn_idx = lua_absindex(L, fn_idx);
+    steerL_uv_field(L, world_idx, "think");
+    lua_pushvalue(L, fn_idx);
+    lua_rawseti(L, -2, (lua_Integer)id);
+    lua_pop(L, 1);
+    steer_agent_set_think(lw->w, id, lua_isfunction(L, fn_idx) ? 1 : 0, hz);
 }
 
 // ---- construction --------------------------------------------------------
@@ -110,11 +145,13 @@ static int world_new(lua_State *L)
     lw->dim = d.dim;
     d.hooks.ud = lw;
     d.hooks.ease = hook_ease;
+    d.hooks.think = hook_think;
     if (steer_world_new(&d, &lw->w) != STEER_OK) return luaL_error(L, "%s: could not create the world", fn);
     lua_createtable(L, 0, 4);
     lua_newtable(L); lua_setfield(L, -2, "data");
     lua_newtable(L); lua_setfield(L, -2, "on");
     lua_newtable(L); lua_setfield(L, -2, "brains");
+    lua_newtable(L); lua_setfield(L, -2, "think");
     lua_newtable(L);
     lua_createtable(L, 0, 1);
     lua_pushliteral(L, "v");
@@ -236,6 +273,16 @@ static int world_spawn(lua_State *L)
     lua_getfield(L, 2, "target");
     if (!steerL_totarget(L, -1, tp, &ta, &has_point))
         steerL_field_error(L, fn, "target", "a vector, a live agent or nil", -1);
+    int think_idx = 0;
+    if (lua_getfield(L, 2, "think") != LUA_TNIL) {
+        if (!lua_isfunction(L, -1)) steerL_field_error(L, fn, "think", "a function(agent, dt)", -1);
+        think_idx = lua_gettop(L);
+    }
+    double think_hz = steerL_optnumber(L, 2, fn, "think_hz", 10, 0, 1, "a number of calls per second > 0");
+    if (think_hz > 1e6) {
+        lua_getfield(L, 2, "think_hz");
+        steerL_field_error(L, fn, "think_hz", "a number of calls per second > 0 and <= 1e6", -1);
+    }
     int data_idx = 0;
     if (lua_getfield(L, 2, "data") != LUA_TNIL) {
         if (!lua_istable(L, -1)) steerL_field_error(L, fn, "data", "a table", -1);
@@ -251,6 +298,7 @@ static int world_spawn(lua_State *L)
     if (zero_radius) steer_agent_set_param(lw->w, id, STEER_PARAM_RADIUS, 0);
     if (has_point || ta) steer_agent_set_target(lw->w, id, has_point ? tp : NULL, ta);
     if (brain_idx) steerL_keep_brain(L, 1, brain_idx);
+    if (think_idx) steerL_set_think(L, 1, id, think_idx, think_hz);
     if (data_idx) {
         steerL_uv_field(L, 1, "data");
         lua_pushvalue(L, data_idx);
@@ -264,10 +312,13 @@ static int world_spawn(lua_State *L)
 // Drop per-agent Lua state of agents that are gone.
 void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id)
 {
-    steerL_uv_field(L, world_idx, "data");
-    lua_pushnil(L);
-    lua_rawseti(L, -2, (lua_Integer)id);
-    lua_pop(L, 1);
+    static const char *const tables[] = { "data", "think" };
+    for (int i = 0; i < 2; i++) {
+        steerL_uv_field(L, world_idx, tables[i]);
+        lua_pushnil(L);
+        lua_rawseti(L, -2, (lua_Integer)id);
+        lua_pop(L, 1);
+    }
 }
 
 // ---- stepping and events -------------------------------------------------
@@ -456,7 +507,8 @@ static int world_newindex(lua_State *L)
     const char *k = luaL_checkstring(L, 2);
     if (strcmp(k, "record") == 0) {
         if (!lua_isboolean(L, 3)) steerL_field_error(L, "steer.world", "record", "a boolean", 3);
-        steer_world_set_record(lw->w, lua_toboolean(L, 3));
+        if (steer_world_set_record(lw->w, lua_toboolean(L, 3)) != STEER_OK)
+            return luaL_error(L, "steer.world: field 'record': out of memory for the record buffer");
         return 0;
     }
     return luaL_error(L, "steer.world: field '%s' is read-only or unknown (writable: record)", k);

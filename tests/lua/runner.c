@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// runner.c — steer-spec: runs one Lua spec file with the engine linked in.
+//
+// The specs run inside this program rather than the stock lua5.4 so that a
+// sanitizer build instruments the whole engine, bindings included, and so
+// that the tests never depend on where steer.so was installed. "steer" is
+// preloaded from the static bindings; spec.lua is found through
+// package.path (tests/lua, given at build time, and the spec file's own
+// folder). Exit status: 0 when every spec passed and at least one ran,
+// 1 when a spec failed or the file could not run, 2 for bad usage.
+#include <lua.h>
+#include <lualib.h>
+#include <lauxlib.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef SPEC_LUA_DIR
+#define SPEC_LUA_DIR "tests/lua"
+#endif
+
+int luaopen_steer(lua_State *L); // src/lua/lsteer.c
+
+// A traceback for errors outside any `it` block (a typo at the top of a
+// spec file), in the shape of lua.c's msghandler.
+static int msghandler(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (!msg) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+// Prepend the spec folder(s) to package.path.
+static void set_path(lua_State *L, const char *file)
+{
+    const char *slash = strrchr(file, '/');
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "path");
+    lua_pushliteral(L, SPEC_LUA_DIR "/?.lua;");
+    if (slash) {
+        lua_pushlstring(L, file, (size_t)(slash - file));
+        lua_pushliteral(L, "/?.lua;");
+    } else {
+        lua_pushliteral(L, "./?.lua;");
+        lua_pushliteral(L, "");
+    }
+    lua_pushvalue(L, -4);
+    lua_concat(L, 4);
+    lua_setfield(L, -3, "path");
+    lua_pop(L, 2);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: steer-spec FILE_spec.lua\n");
+        return 2;
+    }
+    const char *file = argv[1];
+    lua_State *L = luaL_newstate();
+    if (!L) {
+        fprintf(stderr, "steer-spec: cannot create a Lua state\n");
+        return 1;
+    }
+    luaL_openlibs(L);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+    lua_pushcfunction(L, luaopen_steer);
+    lua_setfield(L, -2, "steer");
+    lua_pop(L, 1);
+    set_path(L, file);
+
+    int status = 1;
+    lua_pushcfunction(L, msghandler);
+    int handler = lua_gettop(L);
+    if (luaL_loadfile(L, file) != LUA_OK || lua_pcall(L, 0, 0, handler) != LUA_OK) {
+        fprintf(stderr, "steer-spec: %s\n", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        // still report what ran before the error, then fail
+    }
+    // the spec module counts results; a file that never loaded it ran nothing
+    lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    if (lua_getfield(L, -1, "spec") == LUA_TTABLE && lua_getfield(L, -1, "report") == LUA_TFUNCTION) {
+        if (lua_pcall(L, 0, 1, handler) == LUA_OK) {
+            // report() returns true only when every test passed and one ran
+            int ok = lua_toboolean(L, -1);
+            if (ok && status == 1) status = 0;
+        } else {
+            fprintf(stderr, "steer-spec: %s\n", lua_tostring(L, -1));
+        }
+    } else {
+        fprintf(stderr, "steer-spec: %s did not use the spec module: no tests ran\n", file);
+    }
+    // a top-level error after some tests passed must still fail the run
+    lua_getfield(L, LUA_REGISTRYINDEX, "steer-spec.toplevel-error");
+    if (lua_toboolean(L, -1)) status = 1;
+    lua_close(L);
+    return status;
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Install what steer needs on Debian 12 (only what is missing), then
+# configure and build. Used by run-demo.sh, run-tests.sh and CI.
+#   tools/setup.sh [BUILD_DIR [MESON_OPTIONS...]]
+set -eu
+cd "$(dirname "$0")/.."
+pkgs="meson ninja-build pkg-config gcc liblua5.4-dev lua5.4 libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb libstb-dev python3"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "setup: installing$missing" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+fi
+build="${1:-build}"
+[ $# -gt 0 ] && shift
+if [ -f "$build/build.ninja" ]; then
+    meson setup --reconfigure "$build" "$@" >/dev/null
+else
+    meson setup "$build" "$@" >/dev/null
+fi
+ninja -C "$build" >/dev/null
