@@ -320,7 +320,6 @@ static int loop(Run *r, long long ticks)
         while (r->ticks < ticks && !interrupted)
             if (!tick(r)) return EXIT_SCRIPT;
     } else {
-        file_changed(r); // the load's mtime is the baseline
         double next = start, next_check = start + RELOAD_PERIOD;
         while (!interrupted) {
             if (!tick(r)) return EXIT_SCRIPT;
@@ -354,6 +353,12 @@ static int run(const char *file, long long ticks, int has_seed, lua_Integer seed
     set_path(L, file);
 
     Run r = { .L = L, .file = file };
+    if (ticks < 0) {
+        // a script's prints show up as they come, even in a pipe (set
+        // before the first output, as setvbuf requires)
+        setvbuf(stdout, NULL, _IOLBF, 0);
+        file_changed(&r); // the baseline: a save from now on reloads
+    }
     // require "steer" up front: the world constructor comes from it
     lua_getglobal(L, "require");
     lua_pushliteral(L, "steer");
@@ -408,15 +413,19 @@ static int parse_integer(const char *s, long long *out)
     return 1;
 }
 
-// `--name VALUE` or `--name=VALUE`: the value, advancing *i; NULL if absent.
-static const char *option_value(int argc, char **argv, int *i, const char *name)
+// `--name VALUE` or `--name=VALUE`: the value, advancing *i; NULL when
+// argv[*i] is another option. A missing value is reported here.
+static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
 {
     size_t n = strlen(name);
     const char *a = argv[*i];
     if (strncmp(a, name, n) != 0) return NULL;
     if (a[n] == '=') return a + n + 1;
     if (a[n] != '\0') return NULL;
-    if (*i + 1 >= argc) return "";
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return "";
+    }
     return argv[++*i];
 }
 
@@ -427,19 +436,24 @@ static int cmd_run(int argc, char **argv)
     const char *file = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
+        int missing = 0;
         if (strcmp(a, "--headless") == 0) {
             headless = 1;
-        } else if ((v = option_value(argc, argv, &i, "--ticks"))) {
+        } else if ((v = option_value(argc, argv, &i, "--ticks", &missing))) {
+            if (missing) return usage_error("--ticks needs a value: --ticks N");
             if (!parse_integer(v, &ticks) || ticks < 0)
                 return usage_error("--ticks expects an integer >= 0, got '%s'", v);
-        } else if ((v = option_value(argc, argv, &i, "--seed"))) {
+        } else if ((v = option_value(argc, argv, &i, "--seed", &missing))) {
+            if (missing) return usage_error("--seed needs a value: --seed S");
             if (!parse_integer(v, &seed)) return usage_error("--seed expects an integer, got '%s'", v);
             has_seed = 1;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
             return EXIT_SUCCESS;
-        } else if (strncmp(a, "--screenshot", 12) == 0 || strncmp(a, "--mod", 5) == 0) {
-            return usage_error("%s is not available yet (it comes with the viewer and mods)", a);
+        } else if (strncmp(a, "--screenshot", 12) == 0) {
+            return usage_error("--screenshot is not available yet: it comes with the viewer");
+        } else if (strncmp(a, "--mod", 5) == 0) {
+            return usage_error("--mod is not available yet: mods are not implemented");
         } else if (strcmp(a, "--") == 0 && i + 1 < argc && !file) {
             file = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {

@@ -17,6 +17,7 @@ void steerG_free(steer_World *w)
 {
     steerW_free(w, w->grid.start);
     steerW_free(w, w->grid.items);
+    for (int i = 0; i < 3; i++) steerW_free(w, w->grid.sp[i]);
     memset(&w->grid, 0, sizeof w->grid);
 }
 
@@ -85,6 +86,11 @@ int steerG_build(steer_World *w, float cell)
         uint32_t *it = steerW_realloc(w, g->items, sizeof(uint32_t) * cap);
         if (!it) return STEER_ENOMEM;
         g->items = it;
+        for (int i = 0; i < w->dim; i++) {
+            float *a = steerW_realloc(w, g->sp[i], sizeof(float) * cap);
+            if (!a) return STEER_ENOMEM;
+            g->sp[i] = a;
+        }
         g->cap_items = cap;
     }
     g->ncells = cells;
@@ -102,7 +108,11 @@ int steerG_build(steer_World *w, float cell)
         float p[3];
         steerW_load(w->p, d, p);
         uint32_t c = cell_of(g, p);
-        g->items[g->start[c]++] = d;
+        uint32_t k = g->start[c]++;
+        g->items[k] = d;
+        g->sp[0][k] = p[0];
+        g->sp[1][k] = p[1];
+        if (g->sp[2]) g->sp[2][k] = p[2];
     }
     for (uint32_t c = cells; c > 0; c--) g->start[c] = g->start[c - 1];
     g->start[0] = 0;
@@ -200,30 +210,15 @@ int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self)
     return k;
 }
 
-// ---- per-cell candidate blocks -----------------------------------------
+// ---- per-cell neighbourhood blocks ------------------------------------
 //
 // The steer pass visits agents cell by cell. All agents of a cell share the
-// same candidate neighbours (their cell and the ring around it, since
-// cells are at least the largest sensing radius), so the cell walk, the
-// torus seam and the index indirection are paid once per cell instead of
-// once per agent, and the per-agent filter is a straight branch-free loop.
-
-static bool reserve_cand(steer_World *w, uint32_t need)
-{
-    if (need <= w->cap_cand) return true;
-    uint32_t cap = w->cap_cand ? w->cap_cand : 256;
-    while (cap < need) cap *= 2;
-    for (int i = 0; i < w->dim; i++) {
-        float *a = steerW_realloc(w, w->cand[i], sizeof(float) * cap);
-        if (!a) return false;
-        w->cand[i] = a;
-    }
-    uint32_t *id = steerW_realloc(w, w->cand_id, sizeof(uint32_t) * cap);
-    if (!id) return false;
-    w->cand_id = id;
-    w->cap_cand = cap;
-    return true;
-}
+// same candidate neighbours: their cell and the ring around it (cells are
+// at least the largest sensing radius wide). In the sorted grid arrays a
+// row of three adjacent cells is one contiguous run, so a 2D block is three
+// runs (a run that crosses the torus seam splits in two, carrying a shift
+// so plain differences are minimum images), and the per-agent filter is a
+// straight, branch-free loop over sequential memory.
 
 int steerG_block(steer_World *w, uint32_t c)
 {
@@ -233,7 +228,9 @@ int steerG_block(steer_World *w, uint32_t c)
     if (w->wrap && (n0 < 3 || n1 < 3 || (w->dim == 3 && n2 < 3))) return 0;
     int cx = (int)(c % (uint32_t)n0), cy = (int)((c / (uint32_t)n0) % (uint32_t)n1), cz = (int)(c / ((uint32_t)n0 * (uint32_t)n1));
     int z0 = w->dim == 3 ? -1 : 0, z1 = w->dim == 3 ? 1 : 0;
-    uint32_t k = 0;
+    int nr = 0;
+    uint32_t total = 0;
+    float Lx = w->size[0];
     for (int dz = z0; dz <= z1; dz++) {
         int z = cz + dz;
         float sz = 0.0f;
@@ -250,56 +247,57 @@ int steerG_block(steer_World *w, uint32_t c)
                 sy = y < 0 ? -w->size[1] : w->size[1];
                 y = y < 0 ? y + n1 : y - n1;
             }
-            for (int dx = -1; dx <= 1; dx++) {
-                int x = cx + dx;
-                float sx = 0.0f;
-                if (x < 0 || x >= n0) {
-                    if (!w->wrap) continue;
-                    sx = x < 0 ? -w->size[0] : w->size[0];
-                    x = x < 0 ? x + n0 : x - n0;
-                }
-                uint32_t cell = ((uint32_t)z * (uint32_t)n1 + (uint32_t)y) * (uint32_t)n0 + (uint32_t)x;
-                uint32_t b = g->start[cell], e = g->start[cell + 1];
-                if (!reserve_cand(w, k + (e - b))) return -1;
-                float *X = w->cand[0], *Y = w->cand[1], *Z = w->cand[2];
-                for (uint32_t i = b; i < e; i++) {
-                    uint32_t j = g->items[i];
-                    if (w->flags[j] & STEER_AF_DEAD) continue;
-                    X[k] = w->p[0][j] + sx;
-                    Y[k] = w->p[1][j] + sy;
-                    if (Z) Z[k] = w->p[2][j] + sz;
-                    w->cand_id[k++] = j;
-                }
+            uint32_t row = ((uint32_t)z * (uint32_t)n1 + (uint32_t)y) * (uint32_t)n0;
+            int x0 = cx - 1, x1 = cx + 1;
+            // the part of the row inside [0, n0), then the wrapped-around cell
+            int a = x0 < 0 ? 0 : x0, b = x1 >= n0 ? n0 - 1 : x1;
+            struct steerG_Run *r = &w->runs[nr++];
+            r->b = g->start[row + (uint32_t)a];
+            r->e = g->start[row + (uint32_t)b + 1];
+            r->shift[0] = 0.0f; r->shift[1] = sy; r->shift[2] = sz;
+            total += r->e - r->b;
+            if (w->wrap && (x0 < 0 || x1 >= n0)) {
+                uint32_t x = x0 < 0 ? (uint32_t)(n0 - 1) : 0u;
+                r = &w->runs[nr++];
+                r->b = g->start[row + x];
+                r->e = g->start[row + x + 1];
+                r->shift[0] = x0 < 0 ? -Lx : Lx; r->shift[1] = sy; r->shift[2] = sz;
+                total += r->e - r->b;
             }
         }
     }
-    w->ncand = k;
-    return reserve_scratch(w, k) ? 1 : -1;
+    w->nruns = nr;
+    return reserve_scratch(w, total) ? 1 : -1;
 }
 
 int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self)
 {
-    const float *X = w->cand[0], *Y = w->cand[1], *Z = w->cand[2];
-    const uint32_t *id = w->cand_id;
+    const steerG_Grid *g = &w->grid;
+    const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
+    const uint32_t *id = g->items;
     steerB_Neighbor *out = w->scratch;
     float r2 = radius * radius;
-    uint32_t n = w->ncand;
     int k = 0;
     // write every candidate, advance only for the ones that count: no
     // unpredictable branch per candidate
-    if (Z) {
-        for (uint32_t i = 0; i < n; i++) {
-            float dx = X[i] - p[0], dy = Y[i] - p[1], dz = Z[i] - p[2];
-            float d2 = dx * dx + dy * dy + dz * dz;
-            out[k] = (steerB_Neighbor){ id[i], { dx, dy, dz }, d2 };
-            k += (d2 < r2) & (id[i] != self);
-        }
-    } else {
-        for (uint32_t i = 0; i < n; i++) {
-            float dx = X[i] - p[0], dy = Y[i] - p[1];
-            float d2 = dx * dx + dy * dy;
-            out[k] = (steerB_Neighbor){ id[i], { dx, dy, 0.0f }, d2 };
-            k += (d2 < r2) & (id[i] != self);
+    for (int q = 0; q < w->nruns; q++) {
+        const struct steerG_Run *r = &w->runs[q];
+        float px = p[0] - r->shift[0], py = p[1] - r->shift[1];
+        if (Z) {
+            float pz = p[2] - r->shift[2];
+            for (uint32_t i = r->b; i < r->e; i++) {
+                float dx = X[i] - px, dy = Y[i] - py, dz = Z[i] - pz;
+                float d2 = dx * dx + dy * dy + dz * dz;
+                out[k] = (steerB_Neighbor){ id[i], { dx, dy, dz }, d2 };
+                k += (d2 < r2) & (id[i] != self);
+            }
+        } else {
+            for (uint32_t i = r->b; i < r->e; i++) {
+                float dx = X[i] - px, dy = Y[i] - py;
+                float d2 = dx * dx + dy * dy;
+                out[k] = (steerB_Neighbor){ id[i], { dx, dy, 0.0f }, d2 };
+                k += (d2 < r2) & (id[i] != self);
+            }
         }
     }
     return k;

@@ -89,8 +89,6 @@ void steer_world_free(steer_World *w)
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerW_free(w, arrays[i]);
     for (uint32_t i = 1; i < w->ntags; i++) steerW_free(w, w->tags[i]);
     steerW_free(w, w->tags);
-    for (int i = 0; i < 3; i++) steerW_free(w, w->cand[i]);
-    steerW_free(w, w->cand_id);
     for (uint32_t i = 1; i < w->nbrains; i++) steerB_brain_free(w, w->brains[i]);
     steerW_free(w, w->brains);
     steerG_free(w);
@@ -916,6 +914,7 @@ int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz)
         t->elapsed = (float)(steer_rng64_unit(&w->rng) / hz);
     }
     t->ref = ref;
+    t->hz = hz;
     t->period = (float)(1.0 / hz);
     return STEER_OK;
 }
@@ -928,7 +927,7 @@ int steer_agent_think(const steer_World *w, steer_Agent a, int *ref, double *hz)
     for (uint32_t i = 0; i < w->nthinkers; i++)
         if (w->thinkers[i].agent == a && w->thinkers[i].ref) {
             *ref = w->thinkers[i].ref;
-            *hz = 1.0 / w->thinkers[i].period;
+            *hz = w->thinkers[i].hz;
         }
     return STEER_OK;
 }

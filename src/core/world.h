@@ -31,6 +31,7 @@ typedef struct steerG_Grid {
     float inv[3];         // 1 / cell
     uint32_t *start;      // cells+1 prefix sums into items
     uint32_t *items;      // dense indices sorted by cell
+    float *sp[3];         // positions in the same order as items (z only in 3D)
     uint32_t cap_cells, cap_items;
     uint32_t ncells;
 } steerG_Grid;
@@ -89,14 +90,13 @@ struct steer_World {
 
     steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
     uint32_t cap_scratch;
-    // candidates of one cell's neighbourhood (see steerG_block), positions
-    // already shifted across the torus seam so plain differences are minimum images
-    float *cand[3];
-    uint32_t *cand_id;
-    uint32_t ncand, cap_cand;
+    // one cell's neighbourhood as runs of the sorted grid arrays, each with
+    // the shift that carries it across the torus seam (see steerG_block)
+    struct steerG_Run { uint32_t b, e; float shift[3]; } runs[18];
+    int nruns;
 
     // thinkers: only agents that think pay for a timer
-    struct steerW_Thinker { steer_Agent agent; int ref; float period, elapsed; } *thinkers;
+    struct steerW_Thinker { steer_Agent agent; int ref; float period, elapsed; double hz; } *thinkers;
     uint32_t nthinkers, cap_thinkers;
 
     steer_Event *events;
@@ -147,11 +147,11 @@ void steerG_free(steer_World *w);
 // Gather agents within radius of p (excluding dense index `self`, or
 // UINT32_MAX for none) into w->scratch; returns the count, or -1 on OOM.
 int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self);
-// Collect the agents of cell c and the ring of cells around it as
-// candidates. Returns 1 when done, 0 when the grid is too small for a ring
+// Describe cell c and the ring of cells around it as runs of the sorted
+// grid arrays. Returns 1 when done, 0 when the grid is too small for a ring
 // of distinct cells (use steerG_gather), -1 on OOM.
 int steerG_block(steer_World *w, uint32_t c);
-// Keep the candidates within radius of p (excluding self) in w->scratch.
+// Keep the block's agents within radius of p (excluding self) in w->scratch.
 int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self);
 
 #endif
