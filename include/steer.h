@@ -112,6 +112,9 @@ STEER_API const char *steer_world_error(const steer_World *w);    // last callba
 STEER_API int steer_world_set_record(steer_World *w, bool on);    // record per-node outputs (allocates)
 STEER_API bool steer_world_record(const steer_World *w);
 STEER_API void steer_world_bounds(const steer_World *w, double origin[3], double size[3], bool *wrap);
+// Whether an agent of the world still has this brain (brains no agent uses
+// are freed at the next tick; a host may drop its reference then).
+STEER_API bool steer_world_uses_brain(const steer_World *w, const steer_Behavior *b);
 STEER_API size_t steer_world_bytes(const steer_World *w);        // heap bytes the world holds
 STEER_API size_t steer_world_brain_bytes(const steer_World *w);  // of those, per-agent brain memory
 // Events of the last step; the array stays valid until the next step.

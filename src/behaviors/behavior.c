@@ -372,6 +372,14 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
         return true;
     }
     int64_t d = steerW_dense(w, agent);
+    if (d < 0 && t->kind == STEER_TARGET_SLOT) {
+        // the agent's own target was removed: say so once and clear the slot
+        // (the slot is this agent's own state, so the pass may write it)
+        steerW_event(w, STEER_EVENT_LOST_TARGET, c->d, agent);
+        w->flags[c->d] &= (uint8_t)~STEER_AF_TARGET_AGENT;
+        w->ta[c->d] = 0;
+        return false;
+    }
     if (d < 0 || (uint32_t)d == c->d) return false;
     float p[3];
     steerW_load(w->p, (uint32_t)d, p);

@@ -184,31 +184,69 @@ int steerW_tag_id(steer_World *w, const char *tag)
 
 // ---- brains ------------------------------------------------------------
 
-// The brain id for a behaviour tree, compiling it on first use.
+// The brain id for a behaviour tree, compiling it on first use. Ids of
+// freed brains (see collect_brains) are reused.
 static int brain_id(steer_World *w, steer_Behavior *b)
 {
     if (!b) return 0;
-    for (uint32_t i = 1; i < w->nbrains; i++)
+    uint32_t hole = 0;
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        if (!w->brains[i]) { if (!hole) hole = i; continue; }
         if (w->brains[i]->root == b) return (int)i;
-    if (w->nbrains >= UINT16_MAX) return STEER_EFULL;
+    }
+    if (!hole && w->nbrains >= UINT16_MAX) return STEER_EFULL;
     int st;
     steerB_Brain *br = steerB_compile(w, b, &st);
     if (!br) return st;
-    uint32_t n = w->nbrains ? w->nbrains : 1;
-    steerB_Brain **a = steerW_realloc(w, w->brains, sizeof *a * (n + 1));
-    if (!a || restride(w, &w->mem, &w->mem_stride, br->mem_floats) != STEER_OK ||
+    if (restride(w, &w->mem, &w->mem_stride, br->mem_floats) != STEER_OK ||
         (w->record && restride(w, &w->rec, &w->rec_stride, br->nnodes * 3) != STEER_OK)) {
-        if (a) w->brains = a;
         steerB_brain_free(w, br);
         return STEER_ENOMEM;
     }
-    a[0] = NULL;
-    a[n] = br;
-    w->brains = a;
-    w->nbrains = n + 1;
+    uint32_t n = hole;
+    if (!n) {
+        n = w->nbrains ? w->nbrains : 1;
+        steerB_Brain **a = steerW_realloc(w, w->brains, sizeof *a * (n + 1));
+        if (!a) { steerB_brain_free(w, br); return STEER_ENOMEM; }
+        a[0] = NULL;
+        w->brains = a;
+        w->nbrains = n + 1;
+    }
+    w->brains[n] = br;
     if (br->sense > w->sense_radius) w->sense_radius = br->sense;
     if (br->nnodes * 3 > w->rec_need) w->rec_need = br->nnodes * 3;
     return (int)n;
+}
+
+// Free the brains no agent uses any more (a hot reload builds new ones),
+// and shrink the sensing radius and record size to what is left. Between
+// ticks only.
+static void collect_brains(steer_World *w)
+{
+    bool freed = false;
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        if (w->brains[i] && w->brains[i]->users == 0) {
+            steerB_brain_free(w, w->brains[i]);
+            w->brains[i] = NULL;
+            freed = true;
+        }
+    }
+    if (!freed) return;
+    w->sense_radius = 0;
+    w->rec_need = 0;
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        const steerB_Brain *br = w->brains[i];
+        if (!br) continue;
+        if (br->sense > w->sense_radius) w->sense_radius = br->sense;
+        if (br->nnodes * 3 > w->rec_need) w->rec_need = br->nnodes * 3;
+    }
+}
+
+bool steer_world_uses_brain(const steer_World *w, const steer_Behavior *b)
+{
+    for (uint32_t i = 1; i < w->nbrains; i++)
+        if (w->brains[i] && w->brains[i]->root == b) return true;
+    return false;
 }
 
 static void set_brain(steer_World *w, uint32_t d, int id)
@@ -474,6 +512,8 @@ static int pass_steer(steer_World *w)
                 c.nn = k;
                 c.nb = w->scratch;
             }
+            // nodes a combiner skips this tick must not show an old output
+            if (c.rec) memset(c.rec, 0, sizeof(float) * 3 * b->nnodes);
             float f[3];
             steerB_eval(&c, 0, f);
             steerW_store(w->f, d, f);
@@ -539,8 +579,10 @@ static int pass_think(steer_World *w)
         struct steerW_Thinker *t = &w->thinkers[i];
         if (t->ref == 0 || steerW_dense(w, t->agent) < 0) continue;
         t->elapsed += w->dt;
+        t->since += w->dt;
         if (t->elapsed < t->period) continue;
-        double since = t->elapsed;
+        double since = t->since;
+        t->since = 0;
         t->elapsed -= t->period;
         if (t->elapsed >= t->period) t->elapsed = 0; // never queue a backlog of thinks
         if (w->hooks.think(w->hooks.ud, t->ref, w, t->agent, since) != 0) st = STEER_ECALLBACK;
@@ -556,8 +598,9 @@ static int pass_think(steer_World *w)
 
 static int tick(steer_World *w)
 {
-    // between ticks: drop removed agents so nothing reads them
+    // between ticks: drop removed agents so nothing reads them, and the brains nobody uses
     compact(w);
+    collect_brains(w);
     uint32_t n = w->count;
     w->in_tick = true;
     // grid: rebuild the spatial index, cell = the largest sensing radius
@@ -886,6 +929,11 @@ int steer_agent_target(const steer_World *w, steer_Agent a, double point[3], ste
     *other = w->ta[d];
     *kind = (w->flags[d] & STEER_AF_TARGET_POINT) ? STEER_TARGET_POINT
           : (w->flags[d] & STEER_AF_TARGET_AGENT) ? STEER_TARGET_AGENT : STEER_TARGET_SLOT;
+    // a removed target agent reads as no target, before the next tick notices
+    if (*kind == STEER_TARGET_AGENT && steerW_dense(w, *other) < 0) {
+        *other = 0;
+        *kind = STEER_TARGET_SLOT;
+    }
     return STEER_OK;
 }
 
@@ -910,8 +958,10 @@ int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz)
         }
         t = &w->thinkers[w->nthinkers++];
         t->agent = a;
-        // a random phase spreads many thinkers over the ticks of one period
+        // a random phase spreads many thinkers over the ticks of one period;
+        // the first think still reports the time since it was set up
         t->elapsed = (float)(steer_rng64_unit(&w->rng) / hz);
+        t->since = 0;
     }
     t->ref = ref;
     t->hz = hz;

@@ -96,7 +96,7 @@ struct steer_World {
     int nruns;
 
     // thinkers: only agents that think pay for a timer
-    struct steerW_Thinker { steer_Agent agent; int ref; float period, elapsed; double hz; } *thinkers;
+    struct steerW_Thinker { steer_Agent agent; int ref; float period, elapsed; double since, hz; } *thinkers;
     uint32_t nthinkers, cap_thinkers;
 
     steer_Event *events;

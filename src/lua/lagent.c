@@ -41,18 +41,18 @@ static int push_numbers(lua_State *L, steerL_Agent *a, steer_Prop p)
     return n;
 }
 
-static int agent_xy(lua_State *L) { return push_numbers(L, steerL_checkagent(L, 1), STEER_PROP_POSITION); }
-static int agent_vxy(lua_State *L) { return push_numbers(L, steerL_checkagent(L, 1), STEER_PROP_VELOCITY); }
+static int agent_xy(lua_State *L) { return push_numbers(L, steerL_checkagent(L, 1, FN ":xy"), STEER_PROP_POSITION); }
+static int agent_vxy(lua_State *L) { return push_numbers(L, steerL_checkagent(L, 1, FN ":vxy"), STEER_PROP_VELOCITY); }
 
 static int agent_force(lua_State *L)
 {
-    push_prop(L, steerL_checkagent(L, 1), STEER_PROP_FORCE);
+    push_prop(L, steerL_checkagent(L, 1, FN ":force"), STEER_PROP_FORCE);
     return 1;
 }
 
 static int agent_remove(lua_State *L)
 {
-    steerL_Agent *a = steerL_checkagent(L, 1);
+    steerL_Agent *a = steerL_checkagent(L, 1, FN ":remove");
     int w = world_of(L, 1);
     steer_remove(a->world->w, a->id);
     steerL_forget_agent(L, w, a->id);
@@ -76,7 +76,7 @@ static void add_contribution(void *ud, const char *name, const double f[3])
 
 static int agent_contributions(lua_State *L)
 {
-    steerL_Agent *a = steerL_checkagent(L, 1);
+    steerL_Agent *a = steerL_checkagent(L, 1, FN ":contributions");
     lua_newtable(L);
     steer_agent_contributions(a->world->w, a->id, add_contribution, L);
     return 1;
@@ -101,7 +101,9 @@ static int agent_index(lua_State *L)
     lua_pushvalue(L, lua_upvalueindex(1));
     if (lua_getfield(L, -1, k) != LUA_TNIL) return 1;
     lua_pop(L, 2);
-    steerL_checkagent(L, 1);
+    char what[64];
+    snprintf(what, sizeof what, FN ".%s", k);
+    steerL_checkagent(L, 1, what);
     steer_World *w = a->world->w;
     if (strcmp(k, "position") == 0) push_prop(L, a, STEER_PROP_POSITION);
     else if (strcmp(k, "velocity") == 0) push_prop(L, a, STEER_PROP_VELOCITY);
@@ -167,8 +169,10 @@ static void set_param(lua_State *L, steerL_Agent *a, steer_Param p, const char *
 
 static int agent_newindex(lua_State *L)
 {
-    steerL_Agent *a = steerL_checkagent(L, 1);
     const char *k = luaL_checkstring(L, 2);
+    char what[64];
+    snprintf(what, sizeof what, FN ".%s", k);
+    steerL_Agent *a = steerL_checkagent(L, 1, what);
     steer_World *w = a->world->w;
     if (strcmp(k, "position") == 0 || strcmp(k, "velocity") == 0 || strcmp(k, "heading") == 0) {
         double v[3];
@@ -209,6 +213,7 @@ static int agent_newindex(lua_State *L)
             int ok;
             double v = lua_tonumberx(L, 3, &ok);
             if (!ok || !isfinite(v) || v <= 0 || v > 1e6) steerL_field_error(L, FN, k, "a number of calls per second > 0", 3);
+            if (!ref) return luaL_error(L, "%s: field 'think_hz': set a.think (a function) first", FN);
             steerL_uv_field(L, wi, "think");
             lua_rawgeti(L, -1, (lua_Integer)a->id);
             steerL_set_think(L, wi, a->id, -1, v);

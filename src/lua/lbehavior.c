@@ -146,7 +146,10 @@ static int construct(lua_State *L)
     const steerB_Kind *k = lua_touserdata(L, lua_upvalueindex(1));
     char fn[48];
     snprintf(fn, sizeof fn, "steer.%s", k->name);
-    if (lua_isnoneornil(L, 1) && !k->children) lua_newtable(L), lua_replace(L, 1);
+    if (lua_isnoneornil(L, 1) && !k->children) {
+        lua_settop(L, 0);
+        lua_newtable(L);
+    }
     if (!lua_istable(L, 1)) {
         char buf[64];
         return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));

@@ -34,8 +34,10 @@ int steerL_field_error(lua_State *L, const char *fn, const char *field, const ch
 {
     char buf[64];
     got_idx = lua_absindex(L, got_idx);
-    return luaL_error(L, "%s: %s%s%s expected %s, got %s", fn, field ? "field '" : "", field ? field : "",
-                      field ? "'" : "", expected, steerL_describe(L, got_idx, buf, sizeof buf));
+    if (!field)
+        return luaL_error(L, "%s: expected %s, got %s", fn, expected, steerL_describe(L, got_idx, buf, sizeof buf));
+    return luaL_error(L, "%s: field '%s' expected %s, got %s", fn, field, expected,
+                      steerL_describe(L, got_idx, buf, sizeof buf));
 }
 
 typedef struct { double v[3]; } Vec;
@@ -128,11 +130,11 @@ steerL_World *steerL_checkworld(lua_State *L, int idx)
 
 steerL_Agent *steerL_toagent(lua_State *L, int idx) { return luaL_testudata(L, idx, STEERL_AGENT); }
 
-steerL_Agent *steerL_checkagent(lua_State *L, int idx)
+steerL_Agent *steerL_checkagent(lua_State *L, int idx, const char *what)
 {
     steerL_Agent *a = luaL_checkudata(L, idx, STEERL_AGENT);
     if (!a->world->w || !steer_alive(a->world->w, a->id))
-        luaL_error(L, "steer.agent: stale handle: agent %I was removed", (lua_Integer)a->id);
+        luaL_error(L, "%s: stale handle: agent %I was removed (check a.alive)", what, (lua_Integer)a->id);
     return a;
 }
 

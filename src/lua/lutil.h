@@ -19,6 +19,7 @@ typedef struct steerL_World {
     lua_State *L;          // main thread, for host callbacks during a tick
     int dim;
     char cb_error[512];    // first callback error of the running step
+    bool stepping;         // inside w:step (callbacks may not step again)
 } steerL_World;
 
 typedef struct steerL_Agent {
@@ -51,7 +52,7 @@ double steerL_optnumber(lua_State *L, int t, const char *fn, const char *field, 
 // not a string; integer keys are allowed when `allow_array` is set.
 void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array);
 
-steerL_Agent *steerL_checkagent(lua_State *L, int idx);       // live agent or raise
+steerL_Agent *steerL_checkagent(lua_State *L, int idx, const char *what); // live agent or raise naming `what`
 steerL_Agent *steerL_toagent(lua_State *L, int idx);          // any agent userdata or NULL
 void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id);
 steerL_World *steerL_checkworld(lua_State *L, int idx);

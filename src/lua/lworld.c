@@ -279,6 +279,8 @@ static int world_spawn(lua_State *L)
         think_idx = lua_gettop(L);
     }
     double think_hz = steerL_optnumber(L, 2, fn, "think_hz", 10, 0, 1, "a number of calls per second > 0");
+    if (!think_idx && lua_getfield(L, 2, "think_hz") != LUA_TNIL)
+        return luaL_error(L, "%s: field 'think_hz' given without 'think' (a function(agent, dt))", fn);
     if (think_hz > 1e6) {
         lua_getfield(L, 2, "think_hz");
         steerL_field_error(L, fn, "think_hz", "a number of calls per second > 0 and <= 1e6", -1);
@@ -332,11 +334,13 @@ static const char *event_name(steer_EventType t)
     return "?";
 }
 
-static void dispatch_events(lua_State *L, steerL_World *lw)
+// Called (protected) with the world as its only argument, at index 1.
+static int dispatch_events(lua_State *L)
 {
+    steerL_World *lw = lua_touserdata(L, 1);
     int n;
     const steer_Event *ev = steer_world_events(lw->w, &n);
-    if (!n) return;
+    if (!n) return 0;
     steerL_uv_field(L, 1, "on");
     int on = lua_gettop(L);
     for (int i = 0; i < n; i++) {
@@ -346,9 +350,9 @@ static void dispatch_events(lua_State *L, steerL_World *lw)
         int nargs = 1;
         if (ev[i].other && steer_alive(lw->w, ev[i].other)) { steerL_pushagent(L, 1, ev[i].other); nargs++; }
         lua_call(L, nargs, 0);
-        ev = steer_world_events(lw->w, &n); // a handler may not step, but be safe
     }
     lua_pop(L, 1);
+    return 0;
 }
 
 static int world_step(lua_State *L)
@@ -359,14 +363,36 @@ static int world_step(lua_State *L)
         if (!lua_isinteger(L, 2) || lua_tointeger(L, 2) < 0) steerL_field_error(L, "steer.world:step", NULL, "an integer >= 0 as argument 1 (ticks)", 2);
         n = lua_tointeger(L, 2);
     }
+    if (lw->stepping)
+        return luaL_error(L, "steer.world:step: the world is already stepping (called from a think or event callback)");
+    // unpin the brains the world has let go of, so they can be collected
+    steerL_uv_field(L, 1, "brains");
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        lua_pop(L, 1);
+        if (!steer_world_uses_brain(lw->w, lua_touserdata(L, -1))) {
+            lua_pushvalue(L, -1);
+            lua_pushnil(L);
+            lua_rawset(L, -4);
+        }
+    }
+    lua_pop(L, 1);
     for (lua_Integer i = 0; i < n; i++) {
         lw->L = L;
         lw->cb_error[0] = 0;
+        lw->stepping = true;
         int st = steer_world_step(lw->w, 1);
+        lw->stepping = false;
         if (lw->cb_error[0]) return luaL_error(L, "steer.world:step: %s", lw->cb_error);
         if (st == STEER_ECALLBACK) return luaL_error(L, "steer.world:step: %s", steer_world_error(lw->w));
         if (st == STEER_ENOMEM) return luaL_error(L, "steer.world:step: out of memory");
-        dispatch_events(L, lw);
+        // handlers run under pcall so the stepping flag is reset on error
+        lw->stepping = true;
+        lua_pushcfunction(L, dispatch_events);
+        lua_pushvalue(L, 1);
+        int ev = lua_pcall(L, 1, 0, 0);
+        lw->stepping = false;
+        if (ev != LUA_OK) return lua_error(L);
     }
     lua_settop(L, 1);
     return 1;
