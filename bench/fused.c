@@ -29,6 +29,9 @@
 #define WARMUP_TICKS 20
 #define LANES 4
 #define BATCH 32
+// Where the vector loop parks the agent being updated so that it is not its
+// own neighbour: never within radius, and its squared distance stays finite.
+#define FAR 1e18f
 
 typedef struct State {
     float *px, *py, *vx, *vy, *tx, *ty;
@@ -185,8 +188,8 @@ static void build_grid(World *w)
     }
     float *restrict hx = w->hx, *restrict hy = w->hy;
     for (int i = 0; i < n; i++) {
-        int d = fill[cell[i]]++;
-        float vx = a.vx[i], vy = a.vy[i];
+        const int d = fill[cell[i]]++;
+        const float vx = a.vx[i], vy = a.vy[i];
         b.px[d] = a.px[i];
         b.py[d] = a.py[i];
         b.vx[d] = vx;
@@ -194,12 +197,12 @@ static void build_grid(World *w)
         b.tx[d] = a.tx[i];
         b.ty[d] = a.ty[i];
         b.s[d] = a.s[i];
-        float v2 = vx * vx + vy * vy;
+        const float v2 = vx * vx + vy * vy;
         if (v2 <= 1e-16f) {
             hx[d] = 1.0f;
             hy[d] = 0.0f;
         } else {
-            float r = 1.0f / sqrtf(v2);
+            const float r = 1.0f / sqrtf(v2);
             hx[d] = vx * r;
             hy[d] = vy * r;
         }
@@ -254,7 +257,7 @@ static float min_image(float d, float L)
 // runs r. Scalar: the fallback without vector extensions, and the path for
 // small worlds, where each pair is wrapped because the shifts do not give
 // the minimum image (only worlds of under ~30 agents).
-static Acc sums_scalar(const World *w, const Range *r, int nr, int self,
+static Acc sums_scalar(World *w, const Range *r, int nr, int self,
                        float pix, float piy)
 {
     const float *x = w->b.px, *y = w->b.py, *hx = w->hx, *hy = w->hy;
@@ -296,54 +299,68 @@ static Acc sums_scalar(const World *w, const Range *r, int nr, int self,
 typedef float v4f __attribute__((vector_size(16)));
 typedef int v4i __attribute__((vector_size(16)));
 
+typedef struct Acc4 {
+    v4i n;
+    v4f hx, hy, cx, cy, sx, sy;
+} Acc4;
+
 static float hsum(v4f v)
 {
     return (v[0] + v[1]) + (v[2] + v[3]);
 }
 
-// As sums_scalar, 4 candidates at a time. A run's last block reads up to 3
-// agents past its end (the arrays are padded); they are masked off.
-static Acc sums(const World *w, const Range *r, int nr, int self, float pix,
-                float piy)
+// One block of 4 candidates starting at j; `valid` masks off lanes past the
+// end of a run (the arrays are padded, so reading them is safe). Lanes
+// outside add exact zeros, so each lane's sum is the same as with a branch.
+__attribute__((always_inline)) static inline void
+block(const World *w, int j, float qx, float qy, v4i valid, Acc4 *a)
+{
+    const v4f one = {1.0f, 1.0f, 1.0f, 1.0f};
+    v4f px, py, phx, phy;
+    memcpy(&px, w->b.px + j, sizeof px);
+    memcpy(&py, w->b.py + j, sizeof py);
+    memcpy(&phx, w->hx + j, sizeof phx);
+    memcpy(&phy, w->hy + j, sizeof phy);
+    const v4f dx = px - qx, dy = py - qy;
+    const v4f d2 = dx * dx + dy * dy;
+    const v4i in = (d2 < RADIUS * RADIUS) & valid;
+    a->n -= in; // true is -1
+    a->hx += (v4f)(in & (v4i)phx);
+    a->hy += (v4f)(in & (v4i)phy);
+    a->cx += (v4f)(in & (v4i)dx);
+    a->cy += (v4f)(in & (v4i)dy);
+    const v4i sep = in & (d2 < SEP_RADIUS * SEP_RADIUS) & (d2 > 0.0f);
+    const v4f inv = (v4f)(sep & (v4i)(one / d2));
+    a->sx -= dx * inv;
+    a->sy -= dy * inv;
+}
+
+// As sums_scalar, 4 candidates at a time.
+__attribute__((always_inline)) static inline Acc
+sums(World *w, const Range *r, int nr, int self, float pix, float piy)
 {
     if (w->small)
         return sums_scalar(w, r, nr, self, pix, piy);
-    const float *x = w->b.px, *y = w->b.py, *hx = w->hx, *hy = w->hy;
-    v4f an = {0}, ahx = {0}, ahy = {0}, acx = {0}, acy = {0};
-    v4f asx = {0}, asy = {0};
-    const v4f one = {1.0f, 1.0f, 1.0f, 1.0f};
-    const v4i selfv = {self, self, self, self};
+    // Self is excluded by parking it out of range for the scan, which is
+    // cheaper than an index compare in every block and stays exact.
+    const float keep = w->b.px[self];
+    w->b.px[self] = FAR;
+    Acc4 a = {0};
+    const v4i all = {-1, -1, -1, -1}, lane = {0, 1, 2, 3};
     for (int q = 0; q < nr; q++) {
         const float qx = pix - r[q].sx, qy = piy - r[q].sy;
-        const int b = r[q].b, e = r[q].e;
-        const v4i ev = {e, e, e, e};
-        v4i lane = {b, b + 1, b + 2, b + 3};
-        for (int j = b; j < e; j += LANES, lane += LANES) {
-            v4f px, py, phx, phy;
-            memcpy(&px, x + j, sizeof px);
-            memcpy(&py, y + j, sizeof py);
-            memcpy(&phx, hx + j, sizeof phx);
-            memcpy(&phy, hy + j, sizeof phy);
-            const v4f dx = px - qx, dy = py - qy;
-            const v4f d2 = dx * dx + dy * dy;
-            const v4i in = (d2 < RADIUS * RADIUS) & (lane < ev)
-                           & (lane != selfv);
-            // Lanes outside add exact zeros, so each lane's sum is the same
-            // as with a branch.
-            const v4f m = (v4f)(in & (v4i)one);
-            an += m;
-            ahx += m * phx;
-            ahy += m * phy;
-            acx += m * dx;
-            acy += m * dy;
-            const v4i sep = in & (d2 < SEP_RADIUS * SEP_RADIUS) & (d2 > 0.0f);
-            const v4f inv = (v4f)(sep & (v4i)(one / d2));
-            asx -= dx * inv;
-            asy -= dy * inv;
+        const int e = r[q].e;
+        int j = r[q].b;
+        for (; j + LANES <= e; j += LANES)
+            block(w, j, qx, qy, all, &a);
+        if (j < e) {
+            const int left = e - j;
+            block(w, j, qx, qy, lane < left, &a);
         }
     }
-    return (Acc){hsum(an), hsum(ahx), hsum(ahy), hsum(acx), hsum(acy),
-                 hsum(asx), hsum(asy)};
+    w->b.px[self] = keep;
+    return (Acc){(float)((a.n[0] + a.n[1]) + (a.n[2] + a.n[3])), hsum(a.hx),
+                 hsum(a.hy), hsum(a.cx), hsum(a.cy), hsum(a.sx), hsum(a.sy)};
 }
 #else
 #define sums sums_scalar

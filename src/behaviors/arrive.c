@@ -77,4 +77,4 @@ static const steerB_Field arrive_fields[] = {
     { 0 }
 };
 
-const steerB_Kind steerB_arrive = { "arrive", arrive_fields, arrive_eval, STEERB_LEAF, 1, NULL, NULL, arrive_check };
+const steerB_Kind steerB_arrive = { .name = "arrive", .fields = arrive_fields, .eval = arrive_eval, .mem_floats = 1, .check = arrive_check };

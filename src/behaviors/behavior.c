@@ -264,9 +264,25 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
         *(uint16_t *)(void *)(n->params + f->offset) = (uint16_t)(id < 0 ? 0 : id);
         t++;
     }
+    n->sum = STEERB_NO_SUM;
     if (b->kind->sense) {
+        steerB_Brain *br = fl->br;
         float r = b->kind->sense(n);
-        if (r > fl->br->sense) fl->br->sense = r;
+        if (r > br->sense) br->sense = r;
+        // untagged summary nodes share a slot per radius
+        bool tagged = false;
+        for (const steerB_Field *f = b->kind->fields; f && f->name; f++)
+            if (f->type == STEERB_TAG && *(const uint16_t *)(const void *)(n->params + f->offset)) tagged = true;
+        if (b->kind->summary && !tagged) {
+            for (uint8_t k = 0; k < br->nsums; k++)
+                if (br->sum_r2[k] == r * r) n->sum = k;
+            if (n->sum == STEERB_NO_SUM && br->nsums < STEERB_MAX_SUMS) {
+                n->sum = br->nsums;
+                br->sum_r2[br->nsums++] = r * r;
+            }
+            if (n->sum != STEERB_NO_SUM) br->sum_need[n->sum] |= b->kind->summary;
+        }
+        if (n->sum == STEERB_NO_SUM) br->list = true;
     }
     n->nchild = b->nkids;
     n->first = (uint16_t)fl->next_kid;
@@ -355,11 +371,11 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
     if (kind == STEER_TARGET_SLOT) {
         uint8_t fl = w->flags[c->d];
         if (fl & STEER_AF_TARGET_POINT) {
-            steerW_load(w->tp, c->d, slot);
+            steerW_target_point(w, c->d, slot);
             point = slot;
             kind = STEER_TARGET_POINT;
         } else if (fl & STEER_AF_TARGET_AGENT) {
-            agent = w->ta[c->d];
+            agent = steerW_target_agent(w, c->d);
             kind = STEER_TARGET_AGENT;
         } else {
             return false;
@@ -377,7 +393,8 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
         // (the slot is this agent's own state, so the pass may write it)
         steerW_event(w, STEER_EVENT_LOST_TARGET, c->d, agent);
         w->flags[c->d] &= (uint8_t)~STEER_AF_TARGET_AGENT;
-        w->ta[c->d] = 0;
+        float zero[3] = { 0, 0, 0 };
+        steerW_set_target_point(w, c->d, zero);
         return false;
     }
     if (d < 0 || (uint32_t)d == c->d) return false;
@@ -386,6 +403,26 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
     steerW_delta(w, c->p, p, off);
     steerW_load(w->v, (uint32_t)d, vel);
     return true;
+}
+
+const steerB_Summary *steerB_summary(const steerB_Ctx *c, const steerB_Node *n, float radius, uint16_t tag,
+                                     steerB_Summary *tmp)
+{
+    if (n->sum != STEERB_NO_SUM) return &c->sums[n->sum];
+    memset(tmp, 0, sizeof *tmp);
+    float r2 = radius * radius;
+    const float *hx = c->w->h[0], *hy = c->w->h[1], *hz = c->w->h[2];
+    for (int i = 0; i < c->nn; i++) {
+        const steerB_Neighbor *nb = &c->nb[i];
+        if (!(nb->d2 < r2) || (tag && c->w->tag[nb->d] != tag)) continue;
+        tmp->n += 1.0f;
+        v3_add(tmp->off, tmp->off, nb->off);
+        tmp->head[0] += hx[nb->d];
+        tmp->head[1] += hy[nb->d];
+        if (hz) tmp->head[2] += hz[nb->d];
+        if (nb->d2 > 0.0f) v3_madd(tmp->push, nb->off, -1.0f / nb->d2);
+    }
+    return tmp;
 }
 
 void steerB_frame(const steerB_Ctx *c, float side[3], float up[3])

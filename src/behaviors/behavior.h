@@ -57,6 +57,22 @@ typedef struct steerB_Neighbor {
     float d2;       // squared distance
 } steerB_Neighbor;
 
+// What the flock family reads of the neighbours within a radius: their
+// count, the sum of their offsets, of their headings, and the separation
+// push (sum of -offset / distance^2 over the neighbours not on top of us).
+typedef struct steerB_Summary {
+    float n;
+    float off[3], head[3], push[3];
+} steerB_Summary;
+
+enum {
+    STEERB_SUM_COUNT = 1, STEERB_SUM_OFFSET = 2, STEERB_SUM_HEADING = 4, STEERB_SUM_PUSH = 8,
+    STEERB_SUM_ALL = 15
+};
+
+#define STEERB_MAX_SUMS 4
+#define STEERB_NO_SUM 0xFF
+
 typedef struct steerB_Node steerB_Node;
 
 // Everything one agent's evaluation may read: its own state at tick t, its
@@ -73,6 +89,7 @@ typedef struct steerB_Ctx {
     float *rec;
     const steerB_Neighbor *nb;
     int nn;
+    steerB_Summary sums[STEERB_MAX_SUMS]; // the brain's summary slots for this agent
 } steerB_Ctx;
 
 typedef void (*steerB_EvalFn)(steerB_Ctx *c, const steerB_Node *n, float out[3]);
@@ -91,7 +108,14 @@ typedef struct steerB_Kind {
     float (*sense)(const steerB_Node *n);
     // Cross-field checks after construction; writes a message, returns 0 if bad.
     int (*check)(const void *params, char *msg, size_t len);
+    // The node reads its neighbours only through these parts of a
+    // steerB_Summary within its sense radius (STEERB_SUM_*, 0: not at all):
+    // the engine then computes them in a vectorised pass per radius,
+    // without a neighbour list.
+    uint8_t summary;
 } steerB_Kind;
+
+
 
 struct steerB_Node {
     const steerB_Kind *kind;
@@ -100,6 +124,7 @@ struct steerB_Node {
     uint32_t mem;         // offset of this node's memory in the agent's memory
     uint16_t nchild;
     uint16_t first;       // index into brain->kids of the first child
+    uint8_t sum;          // summary slot in the brain, or STEERB_NO_SUM
     _Alignas(double) unsigned char params[STEERB_PARAMS];
 };
 
@@ -111,6 +136,10 @@ struct steerB_Brain {
     uint32_t mem_floats;
     float sense;          // largest neighbour radius of any node
     uint32_t users;       // agents using this brain
+    bool list;            // some node reads the neighbour list itself
+    uint8_t nsums;        // summary slots (distinct untagged summary radii)
+    float sum_r2[STEERB_MAX_SUMS];
+    uint8_t sum_need[STEERB_MAX_SUMS]; // the parts of each slot its nodes read
 };
 
 struct steer_Behavior {
@@ -156,6 +185,11 @@ static inline void steerB_track(const steerB_Ctx *c, const float desired[3], flo
     v3_sub(e, desired, c->v);
     v3_scale(out, e, k);
 }
+// The neighbour summary of a summary node: its precomputed slot, or (when
+// the node is tagged or the brain ran out of slots) computed from the
+// neighbour list into *tmp.
+const steerB_Summary *steerB_summary(const steerB_Ctx *c, const steerB_Node *n, float radius, uint16_t tag,
+                                     steerB_Summary *tmp);
 // Side and up vectors of the agent's frame from its heading.
 void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]);
 

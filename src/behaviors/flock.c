@@ -19,62 +19,34 @@ STEERB_CHECK_SIZE(Flock);
 
 static float flock_sense(const steerB_Node *n) { return STEERB_PARAMS_OF(n, Flock)->radius; }
 
-// Each behaviour keeps the gathered neighbours inside its own radius (and
-// of its tag); the untagged case is the common one and gets a loop with no
-// tag lookups.
-#define FOR_NEIGHBORS(c, p, nb, BODY)                                          \
-    do {                                                                        \
-        float r2_ = (p)->radius * (p)->radius;                                  \
-        const steerB_Neighbor *end_ = (c)->nb + (c)->nn;                        \
-        if (!(p)->tag) {                                                        \
-            for (const steerB_Neighbor *nb = (c)->nb; nb < end_; nb++)          \
-                if (nb->d2 < r2_) { BODY }                                      \
-        } else {                                                                \
-            const uint16_t *tags_ = (c)->w->tag;                                \
-            for (const steerB_Neighbor *nb = (c)->nb; nb < end_; nb++)          \
-                if (nb->d2 < r2_ && tags_[nb->d] == (p)->tag) { BODY }          \
-        }                                                                       \
-    } while (0)
+// All three read a steerB_Summary within their radius (and tag): the
+// engine computes it once per radius for the whole brain, vectorised.
 
 static void separation_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Flock *p = STEERB_PARAMS_OF(n, Flock);
-    float sx = 0.0f, sy = 0.0f, sz = 0.0f;
-    FOR_NEIGHBORS(c, p, nb, {
-        float inv = nb->d2 > 0.0f ? 1.0f / nb->d2 : 0.0f;
-        sx -= nb->off[0] * inv;
-        sy -= nb->off[1] * inv;
-        sz -= nb->off[2] * inv;
-    });
-    v3_set(out, sx, sy, sz);
+    steerB_Summary tmp;
+    v3_copy(out, steerB_summary(c, n, p->radius, p->tag, &tmp)->push);
 }
 
 static void alignment_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Flock *p = STEERB_PARAMS_OF(n, Flock);
-    const float *hx = c->w->h[0], *hy = c->w->h[1], *hz = c->w->h[2];
-    float sx = 0.0f, sy = 0.0f, sz = 0.0f;
-    int k = 0;
-    if (hz) {
-        FOR_NEIGHBORS(c, p, nb, { sx += hx[nb->d]; sy += hy[nb->d]; sz += hz[nb->d]; k++; });
-    } else {
-        FOR_NEIGHBORS(c, p, nb, { sx += hx[nb->d]; sy += hy[nb->d]; k++; });
-    }
-    if (!k) { v3_zero(out); return; }
-    float inv = 1.0f / (float)k;
-    v3_set(out, sx * inv - c->h[0], sy * inv - c->h[1], sz * inv - c->h[2]);
+    steerB_Summary tmp;
+    const steerB_Summary *s = steerB_summary(c, n, p->radius, p->tag, &tmp);
+    if (s->n == 0.0f) { v3_zero(out); return; }
+    v3_scale(out, s->head, 1.0f / s->n);
+    v3_sub(out, out, c->h);
 }
 
 static void cohesion_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Flock *p = STEERB_PARAMS_OF(n, Flock);
-    float centre[3] = { 0, 0, 0 };
-    int k = 0;
-    FOR_NEIGHBORS(c, p, nb, { centre[0] += nb->off[0]; centre[1] += nb->off[1]; centre[2] += nb->off[2]; k++; });
-    if (!k) { v3_zero(out); return; }
-    v3_scale(centre, centre, 1.0f / (float)k);
+    steerB_Summary tmp;
+    const steerB_Summary *s = steerB_summary(c, n, p->radius, p->tag, &tmp);
+    if (s->n == 0.0f) { v3_zero(out); return; }
     float desired[3];
-    v3_copy(desired, centre);
+    v3_scale(desired, s->off, 1.0f / s->n);
     v3_normalize(desired);
     v3_scale(desired, desired, c->max_speed);
     steerB_track(c, desired, out);
@@ -86,6 +58,6 @@ static const steerB_Field flock_fields[] = {
     { 0 }
 };
 
-const steerB_Kind steerB_separation = { "separation", flock_fields, separation_eval, STEERB_LEAF, 0, NULL, flock_sense, NULL };
-const steerB_Kind steerB_alignment = { "alignment", flock_fields, alignment_eval, STEERB_LEAF, 0, NULL, flock_sense, NULL };
-const steerB_Kind steerB_cohesion = { "cohesion", flock_fields, cohesion_eval, STEERB_LEAF, 0, NULL, flock_sense, NULL };
+const steerB_Kind steerB_separation = { .name = "separation", .fields = flock_fields, .eval = separation_eval, .sense = flock_sense, .summary = STEERB_SUM_PUSH };
+const steerB_Kind steerB_alignment = { .name = "alignment", .fields = flock_fields, .eval = alignment_eval, .sense = flock_sense, .summary = STEERB_SUM_COUNT | STEERB_SUM_HEADING };
+const steerB_Kind steerB_cohesion = { .name = "cohesion", .fields = flock_fields, .eval = cohesion_eval, .sense = flock_sense, .summary = STEERB_SUM_COUNT | STEERB_SUM_OFFSET };

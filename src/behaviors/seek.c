@@ -93,7 +93,7 @@ static const steerB_Field flee_fields[] = { TARGET_FIELD, PANIC_FIELD, SPEED_FIE
 static const steerB_Field pursue_fields[] = { TARGET_FIELD, PREDICT_FIELD, SPEED_FIELD, { 0 } };
 static const steerB_Field evade_fields[] = { TARGET_FIELD, PREDICT_FIELD, PANIC_FIELD, SPEED_FIELD, { 0 } };
 
-const steerB_Kind steerB_seek = { "seek", seek_fields, seek_eval, STEERB_LEAF, 0, NULL, NULL, NULL };
-const steerB_Kind steerB_flee = { "flee", flee_fields, flee_eval, STEERB_LEAF, 0, NULL, NULL, NULL };
-const steerB_Kind steerB_pursue = { "pursue", pursue_fields, pursue_eval, STEERB_LEAF, 0, NULL, NULL, NULL };
-const steerB_Kind steerB_evade = { "evade", evade_fields, evade_eval, STEERB_LEAF, 0, NULL, NULL, NULL };
+const steerB_Kind steerB_seek = { .name = "seek", .fields = seek_fields, .eval = seek_eval };
+const steerB_Kind steerB_flee = { .name = "flee", .fields = flee_fields, .eval = flee_eval };
+const steerB_Kind steerB_pursue = { .name = "pursue", .fields = pursue_fields, .eval = pursue_eval };
+const steerB_Kind steerB_evade = { .name = "evade", .fields = evade_fields, .eval = evade_eval };

@@ -97,4 +97,4 @@ static const steerB_Field wander_fields[] = {
     { 0 }
 };
 
-const steerB_Kind steerB_wander = { "wander", wander_fields, wander_eval, STEERB_LEAF, 3, wander_init, NULL, NULL };
+const steerB_Kind steerB_wander = { .name = "wander", .fields = wander_fields, .eval = wander_eval, .mem_floats = 3, .init = wander_init };

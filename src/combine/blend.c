@@ -16,4 +16,4 @@ static void blend_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     v3_truncate(out, c->max_force);
 }
 
-const steerB_Kind steerB_blend = { "blend", NULL, blend_eval, STEERB_WEIGHTED, 0, NULL, NULL, NULL };
+const steerB_Kind steerB_blend = { .name = "blend", .eval = blend_eval, .children = STEERB_WEIGHTED };

@@ -24,4 +24,4 @@ static const steerB_Field priority_fields[] = {
     { 0 }
 };
 
-const steerB_Kind steerB_priority = { "priority", priority_fields, priority_eval, STEERB_LIST, 0, NULL, NULL, NULL };
+const steerB_Kind steerB_priority = { .name = "priority", .fields = priority_fields, .eval = priority_eval, .children = STEERB_LIST };

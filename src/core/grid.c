@@ -17,7 +17,7 @@ void steerG_free(steer_World *w)
 {
     steerW_free(w, w->grid.start);
     steerW_free(w, w->grid.items);
-    for (int i = 0; i < 3; i++) steerW_free(w, w->grid.sp[i]);
+    for (int i = 0; i < 3; i++) { steerW_free(w, w->grid.sp[i]); steerW_free(w, w->grid.sh[i]); }
     memset(&w->grid, 0, sizeof w->grid);
 }
 
@@ -83,13 +83,19 @@ int steerG_build(steer_World *w, float cell)
     }
     if (n > g->cap_items || !g->items) {
         uint32_t cap = n > 64 ? n : 64;
-        uint32_t *it = steerW_realloc(w, g->items, sizeof(uint32_t) * cap);
+        // padded: vector loops read up to STEERG_PAD - 1 entries past a run
+        size_t bytes = sizeof(float) * (cap + STEERG_PAD);
+        uint32_t *it = steerW_realloc(w, g->items, bytes);
         if (!it) return STEER_ENOMEM;
+        memset(it, 0, bytes);
         g->items = it;
         for (int i = 0; i < w->dim; i++) {
-            float *a = steerW_realloc(w, g->sp[i], sizeof(float) * cap);
-            if (!a) return STEER_ENOMEM;
-            g->sp[i] = a;
+            float *a = steerW_realloc(w, g->sp[i], bytes), *h;
+            if (a) { memset(a, 0, bytes); g->sp[i] = a; }
+            h = a ? steerW_realloc(w, g->sh[i], bytes) : NULL;
+            if (!h) return STEER_ENOMEM;
+            memset(h, 0, bytes);
+            g->sh[i] = h;
         }
         g->cap_items = cap;
     }
@@ -112,7 +118,9 @@ int steerG_build(steer_World *w, float cell)
         g->items[k] = d;
         g->sp[0][k] = p[0];
         g->sp[1][k] = p[1];
-        if (g->sp[2]) g->sp[2][k] = p[2];
+        g->sh[0][k] = w->h[0][d];
+        g->sh[1][k] = w->h[1][d];
+        if (g->sp[2]) { g->sp[2][k] = p[2]; g->sh[2][k] = w->h[2][d]; }
     }
     for (uint32_t c = cells; c > 0; c--) g->start[c] = g->start[c - 1];
     g->start[0] = 0;
@@ -168,8 +176,11 @@ static void axis_range(const steerG_Grid *g, bool wrap, int axis, float x, float
 {
     int n = g->n[axis];
     if (n == 1) { *first = 0; *count = 1; return; }
-    int lo = (int)floorf((x - r - g->lo[axis]) * g->inv[axis]);
-    int hi = (int)floorf((x + r - g->lo[axis]) * g->inv[axis]);
+    // clamp in float first: a huge radius must not overflow the int conversion
+    float flo = floorf((x - r - g->lo[axis]) * g->inv[axis]), fhi = floorf((x + r - g->lo[axis]) * g->inv[axis]);
+    float lim = (float)n + 1.0f;
+    int lo = flo < -lim ? -(int)lim : (int)flo;
+    int hi = fhi > 2.0f * lim ? 2 * (int)lim : (int)fhi;
     if (wrap) {
         if (hi - lo + 1 >= n) { *first = 0; *count = n; return; }
         *first = ((lo % n) + n) % n;
@@ -302,3 +313,130 @@ int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self)
     }
     return k;
 }
+
+// ---- neighbour summaries ------------------------------------------------
+//
+// The flock family needs only sums over its neighbours (steerB_Summary), so
+// for them the engine skips the neighbour list: one pass over the block's
+// runs computes every summary slot of the brain at once, four candidates
+// at a time with GCC/Clang vector extensions (a scalar loop elsewhere).
+// Lanes outside a slot's radius add exact zeros, so every lane's sum is the
+// same as a branch would give; the result depends only on the data.
+
+#if defined(__GNUC__) && !defined(STEER_SCALAR)
+typedef float v4f __attribute__((vector_size(16)));
+typedef int32_t v4i __attribute__((vector_size(16)));
+
+static inline v4f load4(const float *a)
+{
+    v4f v;
+    memcpy(&v, a, sizeof v);
+    return v;
+}
+static inline v4i load4i(const uint32_t *a)
+{
+    v4i v;
+    memcpy(&v, a, sizeof v);
+    return v;
+}
+static inline v4f mask4(v4i m, v4f x) { return (v4f)(m & (v4i)x); }
+static inline float hsum4(v4f v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+
+// One slot's sums over the block, inlined with the statistics it needs
+// and the dimension as constants, so its few accumulators stay in
+// registers and unneeded sums cost nothing.
+__attribute__((always_inline)) static inline void
+slot_kernel(const steer_World *w, const float p[3], uint32_t self, float r2, const unsigned need, const bool d3,
+            steerB_Summary *out)
+{
+    const steerG_Grid *g = &w->grid;
+    const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
+    const float *HX = g->sh[0], *HY = g->sh[1], *HZ = g->sh[2];
+    const v4f zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = { 1.0f, 1.0f, 1.0f, 1.0f };
+    v4f n = zero, ox = zero, oy = zero, oz = zero, hx = zero, hy = zero, hz = zero, px = zero, py = zero, pz = zero;
+    const v4i lane = { 0, 1, 2, 3 }, selfv = { (int32_t)self, (int32_t)self, (int32_t)self, (int32_t)self };
+    for (int q = 0; q < w->nruns; q++) {
+        const struct steerG_Run *r = &w->runs[q];
+        const float qx = p[0] - r->shift[0], qy = p[1] - r->shift[1], qz = p[2] - r->shift[2];
+        for (uint32_t j = r->b; j < r->e; j += 4) {
+            v4i in = lane < (int32_t)(r->e - j);
+            in &= load4i(g->items + j) != selfv;
+            v4f dx = load4(X + j) - qx, dy = load4(Y + j) - qy, dz = zero;
+            v4f d2 = dx * dx + dy * dy;
+            if (d3) {
+                dz = load4(Z + j) - qz;
+                d2 += dz * dz;
+            }
+            in &= d2 < r2;
+            if (need & STEERB_SUM_COUNT) n += mask4(in, one);
+            if (need & STEERB_SUM_OFFSET) {
+                ox += mask4(in, dx); oy += mask4(in, dy);
+                if (d3) oz += mask4(in, dz);
+            }
+            if (need & STEERB_SUM_HEADING) {
+                hx += mask4(in, load4(HX + j)); hy += mask4(in, load4(HY + j));
+                if (d3) hz += mask4(in, load4(HZ + j));
+            }
+            if (need & STEERB_SUM_PUSH) {
+                // 1/d2 where it counts; lanes on top of us divide 1 by 1 and are masked
+                v4i apart = in & (d2 > zero);
+                v4f inv = mask4(apart, one / (v4f)((apart & (v4i)d2) | (~apart & (v4i)one)));
+                px -= dx * inv; py -= dy * inv;
+                if (d3) pz -= dz * inv;
+            }
+        }
+    }
+    *out = (steerB_Summary){ hsum4(n), { hsum4(ox), hsum4(oy), hsum4(oz) }, { hsum4(hx), hsum4(hy), hsum4(hz) },
+                             { hsum4(px), hsum4(py), hsum4(pz) } };
+}
+
+#define SLOT_CASES(D3)                                                                                        \
+    case STEERB_SUM_PUSH: slot_kernel(w, p, self, r2[k], STEERB_SUM_PUSH, D3, &out[k]); break;               \
+    case STEERB_SUM_COUNT | STEERB_SUM_OFFSET | STEERB_SUM_HEADING:                                          \
+        slot_kernel(w, p, self, r2[k], STEERB_SUM_COUNT | STEERB_SUM_OFFSET | STEERB_SUM_HEADING, D3, &out[k]); \
+        break;                                                                                                \
+    case STEERB_SUM_COUNT | STEERB_SUM_OFFSET:                                                                \
+        slot_kernel(w, p, self, r2[k], STEERB_SUM_COUNT | STEERB_SUM_OFFSET, D3, &out[k]); break;            \
+    case STEERB_SUM_COUNT | STEERB_SUM_HEADING:                                                               \
+        slot_kernel(w, p, self, r2[k], STEERB_SUM_COUNT | STEERB_SUM_HEADING, D3, &out[k]); break;           \
+    default: slot_kernel(w, p, self, r2[k], STEERB_SUM_ALL, D3, &out[k]); break;
+
+void steerG_summaries(steer_World *w, const float p[3], uint32_t self, int nslots, const float *r2,
+                      const uint8_t *needs, steerB_Summary *out)
+{
+    for (int k = 0; k < nslots; k++) {
+        if (w->dim == 3) {
+            switch (needs[k]) { SLOT_CASES(true) }
+        } else {
+            switch (needs[k]) { SLOT_CASES(false) }
+        }
+    }
+}
+#else
+void steerG_summaries(steer_World *w, const float p[3], uint32_t self, int nslots, const float *r2,
+                      const uint8_t *needs, steerB_Summary *out)
+{
+    (void)needs;
+    const steerG_Grid *g = &w->grid;
+    const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
+    const float *HX = g->sh[0], *HY = g->sh[1], *HZ = g->sh[2];
+    memset(out, 0, sizeof *out * (size_t)nslots);
+    for (int q = 0; q < w->nruns; q++) {
+        const struct steerG_Run *r = &w->runs[q];
+        const float qx = p[0] - r->shift[0], qy = p[1] - r->shift[1], qz = p[2] - r->shift[2];
+        for (uint32_t j = r->b; j < r->e; j++) {
+            if (g->items[j] == self) continue;
+            float dx = X[j] - qx, dy = Y[j] - qy, dz = Z ? Z[j] - qz : 0.0f;
+            float d2 = dx * dx + dy * dy + dz * dz;
+            for (int k = 0; k < nslots; k++) {
+                if (!(d2 < r2[k])) continue;
+                steerB_Summary *s = &out[k];
+                s->n += 1.0f;
+                s->off[0] += dx; s->off[1] += dy; s->off[2] += dz;
+                s->head[0] += HX[j]; s->head[1] += HY[j]; s->head[2] += HZ ? HZ[j] : 0.0f;
+                if (d2 > 0.0f) { s->push[0] -= dx / d2; s->push[1] -= dy / d2; s->push[2] -= dz / d2; }
+            }
+        }
+    }
+}
+#endif

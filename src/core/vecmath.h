@@ -47,7 +47,9 @@ static inline void v3_truncate(float a[3], float max)
         v3_scale(a, a, max / sqrtf(l2));
     }
 }
+// One test for all three components: an infinity or NaN anywhere makes
+// the product with zero a NaN, which compares unequal to zero.
 static inline int v3_finite(const float a[3])
-{ return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]); }
+{ return (a[0] + a[1] + a[2]) * 0.0f == 0.0f; }
 
 #endif

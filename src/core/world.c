@@ -11,6 +11,7 @@
 #include "rng.h"
 #include "vecmath.h"
 
+#include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,10 @@ void steerW_error(steer_World *w, const char *fmt, ...)
     if (w->log) w->log(w->log_ud, 2, w->error);
 }
 
-static bool finite3(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+// Finite and representable in the float storage (a double above FLT_MAX
+// would silently become infinity).
+static bool storable(double v) { return isfinite(v) && fabs(v) <= FLT_MAX; }
+static bool finite3(const double v[3]) { return storable(v[0]) && storable(v[1]) && storable(v[2]); }
 
 // ---- creation ----------------------------------------------------------
 
@@ -71,6 +75,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
     }
     uint64_t s = d.seed ? d.seed : 1;
     w->rng = steer_splitmix64(&s);
+    w->free_head = UINT32_MAX;
     if (w->rng == 0) w->rng = 0x9E3779B97F4A7C15ull;
     *out = w;
     return STEER_OK;
@@ -81,11 +86,11 @@ void steer_world_free(steer_World *w)
     if (!w) return;
     for (int i = 0; i < 3; i++) {
         steerW_free(w, w->p[i]); steerW_free(w, w->v[i]); steerW_free(w, w->h[i]);
-        steerW_free(w, w->f[i]); steerW_free(w, w->tp[i]);
+        steerW_free(w, w->f[i]); steerW_free(w, w->tq[i]);
     }
-    void *arrays[] = { w->mass, w->max_speed, w->max_force, w->radius, w->ta, w->slot, w->rng32,
+    void *arrays[] = { w->mass, w->max_speed, w->max_force, w->radius, w->slot, w->rng32,
                        w->tag, w->brain, w->flags, w->mem, w->rec, w->gen, w->dense_of,
-                       w->free_slots, w->scratch, w->events, w->out_events, w->thinkers };
+                       w->scratch, w->events, w->out_events, w->thinkers };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerW_free(w, arrays[i]);
     for (uint32_t i = 1; i < w->ntags; i++) steerW_free(w, w->tags[i]);
     steerW_free(w, w->tags);
@@ -125,12 +130,12 @@ static int reserve_exact(steer_World *w, uint32_t cap)
     for (int i = 0; i < dims; i++) {
         if (!grow(w, (void **)&w->p[i], sizeof(float), old, cap) || !grow(w, (void **)&w->v[i], sizeof(float), old, cap) ||
             !grow(w, (void **)&w->h[i], sizeof(float), old, cap) || !grow(w, (void **)&w->f[i], sizeof(float), old, cap) ||
-            !grow(w, (void **)&w->tp[i], sizeof(float), old, cap))
+            !grow(w, (void **)&w->tq[i], sizeof(uint32_t), old, cap))
             return STEER_ENOMEM;
     }
     if (!grow(w, (void **)&w->mass, sizeof(float), old, cap) || !grow(w, (void **)&w->max_speed, sizeof(float), old, cap) ||
         !grow(w, (void **)&w->max_force, sizeof(float), old, cap) || !grow(w, (void **)&w->radius, sizeof(float), old, cap) ||
-        !grow(w, (void **)&w->ta, sizeof(steer_Agent), old, cap) || !grow(w, (void **)&w->slot, sizeof(uint32_t), old, cap) ||
+        !grow(w, (void **)&w->slot, sizeof(uint32_t), old, cap) ||
         !grow(w, (void **)&w->rng32, sizeof(uint32_t), old, cap) || !grow(w, (void **)&w->tag, sizeof(uint16_t), old, cap) ||
         !grow(w, (void **)&w->brain, sizeof(uint16_t), old, cap) || !grow(w, (void **)&w->flags, 1, old, cap))
         return STEER_ENOMEM;
@@ -263,7 +268,8 @@ static void set_brain(steer_World *w, uint32_t d, int id)
 
 static bool check_param(double v, bool allow_zero)
 {
-    return isfinite(v) && (allow_zero ? v >= 0 : v > 0);
+    // a positive double too small for a float would become 0: refuse it too
+    return storable(v) && (allow_zero ? v >= 0 : v > 0) && ((float)v > 0.0f) == (v > 0);
 }
 
 int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
@@ -286,14 +292,14 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
     if (bid < 0) return bid;
     // a free handle slot, or a new one
     uint32_t s;
-    if (w->nfree) {
-        s = w->free_slots[--w->nfree];
+    if (w->free_head != UINT32_MAX) {
+        s = w->free_head;
+        w->free_head = w->dense_of[s];
     } else {
         if (w->nslots == w->cap_slots) {
             uint32_t cap = w->cap_slots ? w->cap_slots * 2 : 64;
             if (!grow(w, (void **)&w->gen, sizeof(uint32_t), w->cap_slots, cap) ||
-                !grow(w, (void **)&w->dense_of, sizeof(uint32_t), w->cap_slots, cap) ||
-                !grow(w, (void **)&w->free_slots, sizeof(uint32_t), w->cap_slots, cap))
+                !grow(w, (void **)&w->dense_of, sizeof(uint32_t), w->cap_slots, cap))
                 return STEER_ENOMEM;
             w->cap_slots = cap;
         }
@@ -315,8 +321,7 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
     steerW_store(w->h, d, hd);
     float zero[3] = { 0, 0, 0 };
     steerW_store(w->f, d, zero);
-    steerW_store(w->tp, d, zero);
-    w->ta[d] = 0;
+    steerW_set_target_point(w, d, zero);
     w->mass[d] = (float)a.mass;
     w->max_speed[d] = (float)a.max_speed;
     w->max_force[d] = (float)a.max_force;
@@ -355,11 +360,11 @@ static void move_agent(steer_World *w, uint32_t to, uint32_t from)
 {
     for (int i = 0; i < w->dim; i++) {
         w->p[i][to] = w->p[i][from]; w->v[i][to] = w->v[i][from]; w->h[i][to] = w->h[i][from];
-        w->f[i][to] = w->f[i][from]; w->tp[i][to] = w->tp[i][from];
+        w->f[i][to] = w->f[i][from]; w->tq[i][to] = w->tq[i][from];
     }
     w->mass[to] = w->mass[from]; w->max_speed[to] = w->max_speed[from];
     w->max_force[to] = w->max_force[from]; w->radius[to] = w->radius[from];
-    w->ta[to] = w->ta[from]; w->slot[to] = w->slot[from]; w->rng32[to] = w->rng32[from];
+    w->slot[to] = w->slot[from]; w->rng32[to] = w->rng32[from];
     w->tag[to] = w->tag[from]; w->brain[to] = w->brain[from]; w->flags[to] = w->flags[from];
     if (w->mem_stride)
         memcpy(w->mem + (size_t)to * w->mem_stride, w->mem + (size_t)from * w->mem_stride, sizeof(float) * w->mem_stride);
@@ -377,7 +382,8 @@ static void compact(steer_World *w)
     for (uint32_t d = 0; d < w->count; d++) {
         if (w->flags[d] & STEER_AF_DEAD) {
             if (w->brain[d]) w->brains[w->brain[d]]->users--;
-            w->free_slots[w->nfree++] = w->slot[d];
+            w->dense_of[w->slot[d]] = w->free_head;
+            w->free_head = w->slot[d];
             continue;
         }
         if (o != d) move_agent(w, o, d);
@@ -389,37 +395,36 @@ static void compact(steer_World *w)
 
 // ---- spatial re-sort ---------------------------------------------------
 
-static void permute_f(float *a, const uint32_t *items, float *tmp, uint32_t n)
+// Gather a[items[k]] into position k for 32-bit elements (floats and
+// integers alike: moved as bits, never as float values).
+static void permute32(void *a, const uint32_t *items, uint32_t *tmp, uint32_t n)
 {
     if (!a) return;
-    for (uint32_t k = 0; k < n; k++) tmp[k] = a[items[k]];
-    memcpy(a, tmp, sizeof(float) * n);
+    uint32_t *x = a;
+    for (uint32_t k = 0; k < n; k++) tmp[k] = x[items[k]];
+    memcpy(x, tmp, sizeof(uint32_t) * n);
 }
 
 // Put the dense arrays in grid-cell order so that an agent's neighbours
 // are near it in memory. Needs a scratch block of count * max(stride, 2)
-// floats; when that cannot be had the re-sort is skipped (it only costs speed).
+// 32-bit words; when that cannot be had the re-sort is skipped (it only
+// costs speed).
 static void reorder(steer_World *w)
 {
     uint32_t n = w->count;
     uint32_t *items = w->grid.items;
     uint32_t wide = w->mem_stride > w->rec_stride ? w->mem_stride : w->rec_stride;
     if (wide < 2) wide = 2;
-    float *tmp = steerW_realloc(w, NULL, sizeof(float) * (size_t)n * wide);
+    uint32_t *tmp = steerW_realloc(w, NULL, sizeof(uint32_t) * (size_t)n * wide);
     if (!tmp) return;
     for (int i = 0; i < w->dim; i++) {
-        permute_f(w->p[i], items, tmp, n); permute_f(w->v[i], items, tmp, n); permute_f(w->h[i], items, tmp, n);
-        permute_f(w->f[i], items, tmp, n); permute_f(w->tp[i], items, tmp, n);
+        permute32(w->p[i], items, tmp, n); permute32(w->v[i], items, tmp, n); permute32(w->h[i], items, tmp, n);
+        permute32(w->f[i], items, tmp, n); permute32(w->tq[i], items, tmp, n);
     }
-    permute_f(w->mass, items, tmp, n); permute_f(w->max_speed, items, tmp, n);
-    permute_f(w->max_force, items, tmp, n); permute_f(w->radius, items, tmp, n);
-    // 32-bit integers move through the float scratch bit for bit
-    permute_f((float *)(void *)w->slot, items, tmp, n);
-    permute_f((float *)(void *)w->rng32, items, tmp, n);
+    permute32(w->mass, items, tmp, n); permute32(w->max_speed, items, tmp, n);
+    permute32(w->max_force, items, tmp, n); permute32(w->radius, items, tmp, n);
+    permute32(w->slot, items, tmp, n); permute32(w->rng32, items, tmp, n);
     {
-        steer_Agent *t = (steer_Agent *)(void *)tmp;
-        for (uint32_t k = 0; k < n; k++) t[k] = w->ta[items[k]];
-        memcpy(w->ta, t, sizeof(steer_Agent) * n);
         uint16_t *t16 = (uint16_t *)(void *)tmp;
         for (uint32_t k = 0; k < n; k++) t16[k] = w->tag[items[k]];
         memcpy(w->tag, t16, sizeof(uint16_t) * n);
@@ -429,15 +434,16 @@ static void reorder(steer_World *w)
         for (uint32_t k = 0; k < n; k++) t8[k] = w->flags[items[k]];
         memcpy(w->flags, t8, n);
     }
+    float *ft = (float *)(void *)tmp;
     if (w->mem_stride) {
         for (uint32_t k = 0; k < n; k++)
-            memcpy(tmp + (size_t)k * w->mem_stride, w->mem + (size_t)items[k] * w->mem_stride, sizeof(float) * w->mem_stride);
-        memcpy(w->mem, tmp, sizeof(float) * w->mem_stride * n);
+            memcpy(ft + (size_t)k * w->mem_stride, w->mem + (size_t)items[k] * w->mem_stride, sizeof(float) * w->mem_stride);
+        memcpy(w->mem, ft, sizeof(float) * w->mem_stride * n);
     }
     if (w->rec_stride) {
         for (uint32_t k = 0; k < n; k++)
-            memcpy(tmp + (size_t)k * w->rec_stride, w->rec + (size_t)items[k] * w->rec_stride, sizeof(float) * w->rec_stride);
-        memcpy(w->rec, tmp, sizeof(float) * w->rec_stride * n);
+            memcpy(ft + (size_t)k * w->rec_stride, w->rec + (size_t)items[k] * w->rec_stride, sizeof(float) * w->rec_stride);
+        memcpy(w->rec, ft, sizeof(float) * w->rec_stride * n);
     }
     steerW_free(w, tmp);
     for (uint32_t k = 0; k < n; k++) { w->dense_of[w->slot[k]] = k; items[k] = k; }
@@ -469,6 +475,20 @@ void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent 
 }
 
 // ---- the tick ----------------------------------------------------------
+
+// The brain's summary slots computed from the gathered list (the path for
+// worlds too small for neighbourhood blocks).
+static void summaries_from_list(steerB_Ctx *c)
+{
+    const steerB_Brain *b = c->brain;
+    for (uint32_t i = 0; i < b->nnodes; i++) {
+        const steerB_Node *n = &b->nodes[i];
+        if (n->sum == STEERB_NO_SUM) continue;
+        steerB_Node plain = *n;
+        plain.sum = STEERB_NO_SUM;
+        steerB_summary(c, &plain, sqrtf(b->sum_r2[n->sum]), 0, &c->sums[n->sum]);
+    }
+}
 
 // steer: evaluate every agent's brain into its force slot. Reads the state
 // of tick t only and writes only the agent's own force, memory and stream,
@@ -506,10 +526,17 @@ static int pass_steer(steer_World *w)
             c.nb = NULL;
             if (b->sense > 0) {
                 if (block == 2) block = steerG_block(w, cell);
-                int k = block == 1 ? steerG_filter(w, c.p, b->sense, d)
-                      : block == 0 ? steerG_gather(w, c.p, b->sense, d) : -1;
-                if (k < 0) { status = STEER_ENOMEM; k = 0; }
-                c.nn = k;
+                if (block == 1) {
+                    // summaries in one vectorised pass; a list only if some node reads one
+                    if (b->nsums) steerG_summaries(w, c.p, d, b->nsums, b->sum_r2, b->sum_need, c.sums);
+                    if (b->list) c.nn = steerG_filter(w, c.p, b->sense, d);
+                } else {
+                    // a torus too small for a ring of distinct cells: list, then summaries from it
+                    c.nn = block == 0 ? steerG_gather(w, c.p, b->sense, d) : -1;
+                    if (c.nn < 0) { status = STEER_ENOMEM; c.nn = 0; }
+                    c.nb = w->scratch;
+                    summaries_from_list(&c);
+                }
                 c.nb = w->scratch;
             }
             // nodes a combiner skips this tick must not show an old output
@@ -704,14 +731,16 @@ size_t steer_world_brain_bytes(const steer_World *w)
 
 size_t steer_world_bytes(const steer_World *w)
 {
-    size_t per = 0;
-    per += (size_t)w->dim * 5 * sizeof(float);                 // p v h f target point
-    per += 4 * sizeof(float) + sizeof(steer_Agent) + 2 * sizeof(uint32_t) + 2 * sizeof(uint16_t) + 1;
+    size_t per = (size_t)w->dim * 5 * sizeof(float);           // p v h f, target slot
+    per += 4 * sizeof(float);                                  // mass, speed, force, radius
+    per += 2 * sizeof(uint32_t) + 2 * sizeof(uint16_t) + 1;    // slot, rng, tag, brain, flags
     size_t b = sizeof *w + (size_t)w->cap * per + steer_world_brain_bytes(w);
-    b += (size_t)w->cap_slots * 3 * sizeof(uint32_t);
-    b += (size_t)w->grid.cap_items * sizeof(uint32_t) + (size_t)w->grid.cap_cells * sizeof(uint32_t);
+    b += (size_t)w->cap_slots * 2 * sizeof(uint32_t);          // generation, dense index
+    b += (size_t)w->grid.cap_items * (sizeof(uint32_t) + (w->grid.sh[0] ? 2u : 1u) * (size_t)w->dim * sizeof(float));
+    b += (size_t)w->grid.cap_cells * sizeof(uint32_t);
     b += (size_t)w->cap_scratch * sizeof(steerB_Neighbor);
     b += (size_t)(w->cap_events + w->cap_out_events) * sizeof(steer_Event);
+    b += (size_t)w->cap_thinkers * sizeof *w->thinkers;
     return b;
 }
 
@@ -769,10 +798,10 @@ uint64_t steer_world_hash(const steer_World *w)
         h = fnv(h, &a, sizeof a);
         for (int i = 0; i < w->dim; i++) {
             h = fnv(h, &w->p[i][d], 4); h = fnv(h, &w->v[i][d], 4); h = fnv(h, &w->h[i][d], 4);
-            h = fnv(h, &w->tp[i][d], 4);
+            h = fnv(h, &w->tq[i][d], 4);
         }
         h = fnv(h, &w->mass[d], 4); h = fnv(h, &w->max_speed[d], 4); h = fnv(h, &w->max_force[d], 4);
-        h = fnv(h, &w->radius[d], 4); h = fnv(h, &w->rng32[d], 4); h = fnv(h, &w->ta[d], 8);
+        h = fnv(h, &w->radius[d], 4); h = fnv(h, &w->rng32[d], 4);
         h = fnv(h, &w->tag[d], 2); h = fnv(h, &w->brain[d], 2);
         if (w->mem_stride) h = fnv(h, w->mem + (size_t)d * w->mem_stride, 4 * w->mem_stride);
     }
@@ -899,21 +928,18 @@ int steer_agent_set_target(steer_World *w, steer_Agent a, const double *point, s
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     uint8_t fl = w->flags[d] & (uint8_t)~(STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT);
-    float zero[3] = { 0, 0, 0 };
+    float v[3] = { 0, 0, 0 };
     if (point) {
         if (!finite3(point)) return STEER_EARG;
-        float v[3] = { (float)point[0], (float)point[1], w->dim == 3 ? (float)point[2] : 0.0f };
-        steerW_store(w->tp, (uint32_t)d, v);
-        w->ta[d] = 0;
+        v3_set(v, (float)point[0], (float)point[1], w->dim == 3 ? (float)point[2] : 0.0f);
+        steerW_set_target_point(w, (uint32_t)d, v);
         fl |= STEER_AF_TARGET_POINT;
     } else if (other) {
         if (steerW_dense(w, other) < 0) return STEER_ESTALE;
-        steerW_store(w->tp, (uint32_t)d, zero);
-        w->ta[d] = other;
+        steerW_set_target_agent(w, (uint32_t)d, other);
         fl |= STEER_AF_TARGET_AGENT;
     } else {
-        steerW_store(w->tp, (uint32_t)d, zero);
-        w->ta[d] = 0;
+        steerW_set_target_point(w, (uint32_t)d, v);
     }
     w->flags[d] = fl;
     return STEER_OK;
@@ -923,16 +949,22 @@ int steer_agent_target(const steer_World *w, steer_Agent a, double point[3], ste
 {
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
-    float v[3];
-    steerW_load(w->tp, (uint32_t)d, v);
-    for (int i = 0; i < 3; i++) point[i] = v[i];
-    *other = w->ta[d];
-    *kind = (w->flags[d] & STEER_AF_TARGET_POINT) ? STEER_TARGET_POINT
-          : (w->flags[d] & STEER_AF_TARGET_AGENT) ? STEER_TARGET_AGENT : STEER_TARGET_SLOT;
-    // a removed target agent reads as no target, before the next tick notices
-    if (*kind == STEER_TARGET_AGENT && steerW_dense(w, *other) < 0) {
-        *other = 0;
-        *kind = STEER_TARGET_SLOT;
+    uint8_t fl = w->flags[d];
+    for (int i = 0; i < 3; i++) point[i] = 0;
+    *other = 0;
+    *kind = STEER_TARGET_SLOT;
+    if (fl & STEER_AF_TARGET_POINT) {
+        float v[3];
+        steerW_target_point(w, (uint32_t)d, v);
+        for (int i = 0; i < 3; i++) point[i] = v[i];
+        *kind = STEER_TARGET_POINT;
+    } else if (fl & STEER_AF_TARGET_AGENT) {
+        // a removed target agent reads as no target, before the next tick notices
+        steer_Agent t = steerW_target_agent(w, (uint32_t)d);
+        if (steerW_dense(w, t) >= 0) {
+            *other = t;
+            *kind = STEER_TARGET_AGENT;
+        }
     }
     return STEER_OK;
 }
@@ -988,8 +1020,7 @@ int steer_world_reserve(steer_World *w, int agents)
     uint32_t n = (uint32_t)agents;
     if (n > w->cap_slots) {
         if (!grow(w, (void **)&w->gen, sizeof(uint32_t), w->cap_slots, n) ||
-            !grow(w, (void **)&w->dense_of, sizeof(uint32_t), w->cap_slots, n) ||
-            !grow(w, (void **)&w->free_slots, sizeof(uint32_t), w->cap_slots, n))
+            !grow(w, (void **)&w->dense_of, sizeof(uint32_t), w->cap_slots, n))
             return STEER_ENOMEM;
         w->cap_slots = n;
     }

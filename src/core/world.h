@@ -13,6 +13,7 @@
 
 #include "steer.h"
 #include <stdint.h>
+#include <string.h>
 
 typedef struct steerB_Brain steerB_Brain;
 typedef struct steerB_Neighbor steerB_Neighbor;
@@ -24,6 +25,8 @@ enum {
     STEER_AF_TARGET_AGENT = 4 // the target slot holds an agent handle
 };
 
+#define STEERG_PAD 4
+
 typedef struct steerG_Grid {
     int n[3];             // cells per axis (n[2] = 1 in 2D)
     float lo[3];          // lower corner of cell (0,0,0)
@@ -31,7 +34,8 @@ typedef struct steerG_Grid {
     float inv[3];         // 1 / cell
     uint32_t *start;      // cells+1 prefix sums into items
     uint32_t *items;      // dense indices sorted by cell
-    float *sp[3];         // positions in the same order as items (z only in 3D)
+    float *sp[3], *sh[3]; // positions and headings in the order of items (z only in 3D),
+                          // padded by STEERG_PAD so vector loops may read past a run
     uint32_t cap_cells, cap_items;
     uint32_t ncells;
 } steerG_Grid;
@@ -58,8 +62,7 @@ struct steer_World {
     uint32_t count, cap;
     float *p[3], *v[3], *h[3], *f[3];
     float *mass, *max_speed, *max_force, *radius;
-    float *tp[3];          // target slot point
-    steer_Agent *ta;       // target slot agent
+    uint32_t *tq[3];       // target slot: a point's float bits, or an agent handle in tq[0..1]
     uint32_t *slot;        // dense -> handle slot
     uint32_t *rng32;       // per-agent stream
     uint16_t *tag, *brain; // tag id (0 none), brain id (0 none)
@@ -70,11 +73,10 @@ struct steer_World {
     uint32_t rec_need;     // record floats the brains in use need
     uint32_t dead;         // agents flagged dead, awaiting compaction
 
-    // handle table
+    // handle table; a free slot's dense_of holds the next free slot
     uint32_t *gen, *dense_of; // per slot
     uint32_t nslots, cap_slots;
-    uint32_t *free_slots;
-    uint32_t nfree;
+    uint32_t free_head;       // first free slot, UINT32_MAX when none
 
     // tags (id 0 = untagged)
     char **tags;
@@ -130,6 +132,29 @@ static inline void steerW_store(float *const arr[3], uint32_t d, const float v[3
 {
     arr[0][d] = v[0]; arr[1][d] = v[1]; if (arr[2]) arr[2][d] = v[2];
 }
+// The target slot shares one store between a point and an agent handle
+// (the flags say which), which saves a handle's worth of bytes per agent.
+static inline void steerW_target_point(const steer_World *w, uint32_t d, float o[3])
+{
+    for (int i = 0; i < 3; i++) {
+        uint32_t b = w->tq[i] ? w->tq[i][d] : 0;
+        memcpy(&o[i], &b, sizeof b);
+    }
+}
+static inline void steerW_set_target_point(steer_World *w, uint32_t d, const float v[3])
+{
+    for (int i = 0; i < w->dim; i++) memcpy(&w->tq[i][d], &v[i], sizeof(uint32_t));
+}
+static inline steer_Agent steerW_target_agent(const steer_World *w, uint32_t d)
+{
+    return (uint64_t)w->tq[0][d] | (uint64_t)w->tq[1][d] << 32;
+}
+static inline void steerW_set_target_agent(steer_World *w, uint32_t d, steer_Agent a)
+{
+    w->tq[0][d] = (uint32_t)a;
+    w->tq[1][d] = (uint32_t)(a >> 32);
+    if (w->tq[2]) w->tq[2][d] = 0;
+}
 // Displacement from a to b; the minimum image on a torus.
 void steerW_delta(const steer_World *w, const float a[3], const float b[3], float out[3]);
 // Queue an event for the end of the tick.
@@ -151,6 +176,11 @@ int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self)
 // grid arrays. Returns 1 when done, 0 when the grid is too small for a ring
 // of distinct cells (use steerG_gather), -1 on OOM.
 int steerG_block(steer_World *w, uint32_t c);
+// The neighbour summaries of the block's agents around p (excluding self)
+// for each squared radius r2[k], k < nslots (see steerB_Summary).
+typedef struct steerB_Summary steerB_Summary;
+void steerG_summaries(steer_World *w, const float p[3], uint32_t self, int nslots, const float *r2,
+                      const uint8_t *needs, steerB_Summary *out);
 // Keep the block's agents within radius of p (excluding self) in w->scratch.
 int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self);
 

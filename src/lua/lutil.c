@@ -2,6 +2,7 @@
 // lutil.c — argument checking shared by every binding file.
 #include "lutil.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,7 +49,7 @@ int steerL_tovec(lua_State *L, int idx, double out[3])
     Vec *u = luaL_testudata(L, idx, STEERL_VEC);
     if (u) {
         memcpy(out, u->v, sizeof u->v);
-        return 1;
+        return fabs(out[0]) <= FLT_MAX && fabs(out[1]) <= FLT_MAX && fabs(out[2]) <= FLT_MAX;
     }
     if (!lua_istable(L, idx)) return 0;
     // {x, y [, z]} or {x = , y = [, z = ]}
@@ -62,7 +63,7 @@ int steerL_tovec(lua_State *L, int idx, double out[3])
         if (t != LUA_TNUMBER) { lua_pop(L, 1); return 0; }
         out[i] = lua_tonumber(L, -1);
         lua_pop(L, 1);
-        if (!isfinite(out[i])) return 0;
+        if (!isfinite(out[i]) || fabs(out[i]) > FLT_MAX) return 0; // the world stores floats
     }
     return isfinite(out[0]) && isfinite(out[1]) && isfinite(out[2]);
 }
@@ -86,7 +87,7 @@ double steerL_optnumber(lua_State *L, int t, const char *fn, const char *field, 
     int ty = lua_getfield(L, t, field);
     if (ty == LUA_TNIL) { lua_pop(L, 1); return def; }
     double v = lua_tonumber(L, -1);
-    if (ty != LUA_TNUMBER || !isfinite(v) || (open_min ? v <= min : v < min))
+    if (ty != LUA_TNUMBER || !isfinite(v) || fabs(v) > FLT_MAX || (open_min ? v <= min : v < min))
         steerL_field_error(L, fn, field, expected, -1);
     lua_pop(L, 1);
     return v;

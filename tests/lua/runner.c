@@ -70,30 +70,25 @@ int main(int argc, char **argv)
     lua_pop(L, 1);
     set_path(L, file);
 
-    int status = 1;
     lua_pushcfunction(L, msghandler);
     int handler = lua_gettop(L);
-    if (luaL_loadfile(L, file) != LUA_OK || lua_pcall(L, 0, 0, handler) != LUA_OK) {
+    int loaded = luaL_loadfile(L, file) == LUA_OK && lua_pcall(L, 0, 0, handler) == LUA_OK;
+    if (!loaded) {
+        // still report what ran before the error, then fail
         fprintf(stderr, "steer-spec: %s\n", lua_tostring(L, -1));
         lua_pop(L, 1);
-        // still report what ran before the error, then fail
     }
-    // the spec module counts results; a file that never loaded it ran nothing
+    // the spec module counts results; report() prints the summary line and
+    // returns true only when every test passed and at least one ran
+    int passed = 0;
     lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     if (lua_getfield(L, -1, "spec") == LUA_TTABLE && lua_getfield(L, -1, "report") == LUA_TFUNCTION) {
-        if (lua_pcall(L, 0, 1, handler) == LUA_OK) {
-            // report() returns true only when every test passed and one ran
-            int ok = lua_toboolean(L, -1);
-            if (ok && status == 1) status = 0;
-        } else {
-            fprintf(stderr, "steer-spec: %s\n", lua_tostring(L, -1));
-        }
+        if (lua_pcall(L, 0, 1, handler) == LUA_OK) passed = lua_toboolean(L, -1);
+        else fprintf(stderr, "steer-spec: %s\n", lua_tostring(L, -1));
     } else {
         fprintf(stderr, "steer-spec: %s did not use the spec module: no tests ran\n", file);
     }
-    // a top-level error after some tests passed must still fail the run
-    lua_getfield(L, LUA_REGISTRYINDEX, "steer-spec.toplevel-error");
-    if (lua_toboolean(L, -1)) status = 1;
+    int status = loaded && passed ? 0 : 1;
     lua_close(L);
     return status;
 }

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// test_handles.c — agent handles and storage: stale handles fail loudly,
+// reused slots never alias, and no agent is lost or mixed up by removal,
+// compaction or the periodic spatial re-sort.
+//
+// The core moves agents around in dense storage (swap on compaction,
+// re-sort by grid cell every few ticks) while handles must keep naming the
+// same agent. So the tests keep a model of what each live handle should
+// hold (a unique position and tag) and compare after every operation.
+#include "steer.h"
+#include "check.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+static steer_World *new_world(int reorder_period)
+{
+    steer_WorldDesc wd = { 0 };
+    wd.size[0] = wd.size[1] = 100;
+    wd.seed = 3;
+    wd.reorder_period = reorder_period;
+    steer_World *w = NULL;
+    steer_world_new(&wd, &w);
+    return w;
+}
+
+static void test_stale_after_remove(void)
+{
+    steer_World *w = new_world(0);
+    REQUIRE(w, "world");
+    steer_Agent a, b;
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 1, 2 } }, &a) == STEER_OK, "spawn a");
+    CHECK(a != 0, "0 is never a valid handle");
+    CHECK(steer_alive(w, a), "a is alive after spawn");
+    CHECK(steer_remove(w, a) == STEER_OK, "remove a");
+    CHECK(!steer_alive(w, a), "a is stale right after remove");
+    double v[3], x;
+    const char *tag;
+    steer_Behavior *br;
+    CHECK(steer_agent_vec(w, a, STEER_PROP_POSITION, v) == STEER_ESTALE, "position of a stale handle");
+    CHECK(steer_agent_set_vec(w, a, STEER_PROP_VELOCITY, (double[3]){ 1, 0, 0 }) == STEER_ESTALE, "set_vec");
+    CHECK(steer_agent_param(w, a, STEER_PARAM_MASS, &x) == STEER_ESTALE, "param");
+    CHECK(steer_agent_set_param(w, a, STEER_PARAM_MASS, 2) == STEER_ESTALE, "set_param");
+    CHECK(steer_agent_tag(w, a, &tag) == STEER_ESTALE, "tag");
+    CHECK(steer_agent_brain(w, a, &br) == STEER_ESTALE, "brain");
+    CHECK(steer_agent_set_target(w, a, (double[3]){ 0, 0, 0 }, 0) == STEER_ESTALE, "set_target");
+    CHECK(steer_remove(w, a) == STEER_ESTALE, "a second remove");
+    CHECK(steer_world_count(w) == 0, "count after remove is %d", steer_world_count(w));
+
+    // the slot is reused (before and after compaction), the old handle stays stale
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 5, 6 } }, &b) == STEER_OK, "spawn b");
+    steer_world_step(w, 3);
+    steer_Agent c;
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 7, 8 } }, &c) == STEER_OK, "spawn c");
+    CHECK(b != a && c != a, "a new agent got the removed agent's handle");
+    CHECK(!steer_alive(w, a), "a came back to life after its slot was reused");
+    CHECK(steer_agent_vec(w, a, STEER_PROP_POSITION, v) == STEER_ESTALE, "a names b or c");
+    CHECK(steer_remove(w, a) == STEER_ESTALE, "removing through a stale handle must not remove the new agent");
+    CHECK(steer_alive(w, b) && steer_alive(w, c), "b and c alive");
+    CHECK(steer_world_count(w) == 2, "count is %d", steer_world_count(w));
+    steer_agent_vec(w, b, STEER_PROP_POSITION, v);
+    CHECK(v[0] == 5 && v[1] == 6, "b is at (%g, %g)", v[0], v[1]);
+
+    // a target agent that is removed: the handle in the slot goes stale too
+    CHECK(steer_agent_set_target(w, b, NULL, c) == STEER_OK, "b targets c");
+    steer_remove(w, c);
+    CHECK(steer_agent_set_target(w, b, NULL, c) == STEER_ESTALE, "targeting a removed agent");
+    CHECK(steer_world_step(w, 2) == STEER_OK, "stepping with a stale target");
+    steer_world_free(w);
+}
+
+// Many slot reuses: every handle ever removed stays stale forever.
+static void test_reuse_never_aliases(void)
+{
+    steer_World *w = new_world(0);
+    REQUIRE(w, "world");
+    enum { N = 2000 };
+    static steer_Agent dead[N];
+    steer_Agent live = 0;
+    for (int i = 0; i < N && !FAILED(); i++) {
+        steer_Agent a;
+        REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { i, 0 } }, &a) == STEER_OK, "spawn %d", i);
+        for (int j = 0; j < i; j++) REQUIRE(a != dead[j], "spawn %d reused dead handle %d", i, j);
+        if (live) { steer_remove(w, live); dead[i - 1] = live; }
+        live = a;
+        dead[i] = 0;
+        if (i % 7 == 0) steer_world_step(w, 1);
+    }
+    for (int j = 0; j < N - 1; j++) CHECK(!steer_alive(w, dead[j]), "handle %d is alive again", j);
+    CHECK(steer_world_count(w) == 1, "count %d", steer_world_count(w));
+    steer_world_free(w);
+}
+
+// The model: for every agent ever spawned, its handle, whether it should be
+// alive, and the unique position and tag it was given.
+typedef struct Model {
+    steer_Agent id;
+    bool alive;
+    double x, y;
+    const char *tag;
+} Model;
+
+static void check_model(steer_World *w, const Model *m, int n, int step)
+{
+    int live = 0;
+    for (int i = 0; i < n; i++) {
+        if (!m[i].alive) {
+            CHECK(!steer_alive(w, m[i].id), "step %d: removed agent %d is alive", step, i);
+            continue;
+        }
+        live++;
+        double p[3];
+        const char *tag;
+        REQUIRE(steer_agent_vec(w, m[i].id, STEER_PROP_POSITION, p) == STEER_OK, "step %d: agent %d was lost", step, i);
+        CHECK(p[0] == m[i].x && p[1] == m[i].y, "step %d: agent %d is at (%g, %g), expected (%g, %g)", step, i, p[0],
+              p[1], m[i].x, m[i].y);
+        steer_agent_tag(w, m[i].id, &tag);
+        CHECK((tag == NULL) == (m[i].tag == NULL) && (!tag || strcmp(tag, m[i].tag) == 0),
+              "step %d: agent %d has tag %s, expected %s", step, i, tag ? tag : "(none)", m[i].tag ? m[i].tag : "(none)");
+    }
+    CHECK(steer_world_count(w) == live, "step %d: count %d, expected %d", step, steer_world_count(w), live);
+    // enumeration lists exactly the live agents, each once (quadratic: not every step)
+    if (step % 8 != 0) return;
+    int seen = 0;
+    for (int k = 0; k < steer_world_count(w); k++) {
+        steer_Agent a = steer_world_agent_at(w, k);
+        int found = 0;
+        for (int i = 0; i < n; i++) found += m[i].alive && m[i].id == a;
+        CHECK(found == 1, "step %d: agent_at(%d) names %d live agents", step, k, found);
+        seen++;
+    }
+    CHECK(steer_world_agent_at(w, live) == 0, "step %d: agent_at(count) is not 0", step);
+    CHECK(seen == live, "step %d: enumerated %d of %d", step, seen, live);
+}
+
+static void churn(int reorder_period)
+{
+    steer_World *w = new_world(reorder_period);
+    REQUIRE(w, "world");
+    enum { MAX = 3000 };
+    static Model m[MAX];
+    int n = 0;
+    static const char *const tags[] = { NULL, "a", "b", "c" };
+    for (int step = 0; step < 400 && !FAILED(); step++) {
+        // a burst of spawns and removals, sometimes of agents spawned this very step
+        int ops = 1 + (int)(test_rand64() % 12);
+        for (int o = 0; o < ops && n < MAX; o++) {
+            if (test_rand64() % 3 != 0) {
+                Model *a = &m[n];
+                // positions on a coarse lattice, unique per agent, exact in float
+                a->x = (double)(n % 97);
+                a->y = (double)(n / 97) + 0.5;
+                a->tag = tags[test_rand64() % 4];
+                a->alive = true;
+                steer_AgentDesc d = { .position = { a->x, a->y }, .tag = a->tag };
+                REQUIRE(steer_spawn(w, &d, &a->id) == STEER_OK, "spawn");
+                n++;
+            } else if (n) {
+                int i = (int)(test_rand64() % (uint64_t)n);
+                int st = steer_remove(w, m[i].id);
+                CHECK(st == (m[i].alive ? STEER_OK : STEER_ESTALE), "remove %d returned %d", i, st);
+                m[i].alive = false;
+            }
+        }
+        check_model(w, m, n, step);
+        if (step % 3 != 2) CHECK(steer_world_step(w, 1 + step % 5) == STEER_OK, "step");
+        check_model(w, m, n, step);
+    }
+    steer_world_free(w);
+}
+
+static void test_churn_default_reorder(void) { churn(0); }
+static void test_churn_reorder_every_tick(void) { churn(1); }
+static void test_churn_no_reorder(void) { churn(-1); }
+
+// Removing every agent, then spawning again, leaves no ghosts.
+static void test_remove_all_and_refill(void)
+{
+    steer_World *w = new_world(0);
+    REQUIRE(w, "world");
+    steer_Agent ids[300];
+    for (int round = 0; round < 5; round++) {
+        for (int i = 0; i < 300; i++)
+            REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { i % 50, i / 50 } }, &ids[i]) == STEER_OK, "spawn");
+        CHECK(steer_world_count(w) == 300, "round %d: count %d", round, steer_world_count(w));
+        steer_world_step(w, 2);
+        for (int i = 299; i >= 0; i--) CHECK(steer_remove(w, ids[i]) == STEER_OK, "remove %d", i);
+        CHECK(steer_world_count(w) == 0, "round %d: %d agents left", round, steer_world_count(w));
+        steer_world_step(w, 1);
+        double q[3] = { 25, 3, 0 };
+        CHECK(steer_world_neighbors(w, q, 1000, NULL, false, NULL, 0) == 0, "a removed agent is still found");
+    }
+    steer_world_free(w);
+}
+
+int main(void)
+{
+    RUN(test_stale_after_remove);
+    RUN(test_reuse_never_aliases);
+    RUN(test_churn_default_reorder);
+    RUN(test_churn_reorder_every_tick);
+    RUN(test_churn_no_reorder);
+    RUN(test_remove_all_and_refill);
+    return check_report_("handles");
+}

@@ -1,0 +1,141 @@
+-- SPDX-License-Identifier: MIT
+-- handles_spec.lua — agent handles from a script's point of view: a removed
+-- agent's handle says so (a.alive) and raises on any other use instead of
+-- quietly naming a newer agent; loops over w:agents() survive spawning and
+-- removing inside the loop.
+local steer = require "steer"
+local spec = require "spec"
+local describe, it, expect = spec.describe, spec.it, spec.expect
+
+describe("a removed agent's handle", function()
+  it("is not alive and raises on use, mentioning the removal", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ position = { 1, 2 } }
+    expect(a.alive, "alive before remove"):eq(true)
+    a:remove()
+    expect(a.alive, "alive after remove"):eq(false)
+    expect(w.count, "count"):eq(0)
+    local msg = expect(function() return a.position end):raises("removed")
+    expect(msg, "message position"):contains("handles_spec.lua:")
+    expect(function() return a:xy() end):raises("removed")
+    expect(function() return a.speed end):raises("removed")
+    expect(function() a.max_speed = 2 end):raises("removed")
+    expect(function() a.target = { 0, 0 } end):raises("removed")
+    expect(function() a:remove() end):raises("removed")
+    expect(tostring(a), "tostring"):contains("removed")
+  end)
+
+  it("stays stale when its slot is reused, and never names the new agent", function()
+    local w = steer.world{ seed = 1 }
+    local old = w:spawn{ position = { 1, 1 } }
+    local old_id = old.id
+    old:remove()
+    w:step()
+    local new = w:spawn{ position = { 9, 9 } }
+    expect(new.id, "the new agent's id"):ne(old_id)
+    expect(old.alive, "old handle alive after reuse"):eq(false)
+    expect(new.alive, "new handle alive"):eq(true)
+    expect(old == new, "old == new"):falsy()
+    expect(function() return old.position end):raises("removed")
+    expect(new.position == steer.vec(9, 9), "new position"):truthy()
+  end)
+
+  it("is the same Lua value wherever the agent comes from", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ position = { 0, 0 } }
+    local found = w:neighbors({ 0, 0 }, 1)[1]
+    expect(rawequal(found, a), "w:neighbors gives the same handle"):truthy()
+    for b in w:agents() do expect(b == a, "w:agents gives the same agent"):truthy() end
+  end)
+
+  it("drops its data table", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ position = { 0, 0 }, data = { hp = 10 } }
+    expect(a.data.hp, "data"):eq(10)
+    a.data.hp = 7
+    expect(a.data.hp, "data after write"):eq(7)
+    a:remove()
+    expect(function() return a.data end):raises("removed")
+  end)
+
+  it("as a target gives a clear error", function()
+    local w = steer.world{ seed = 1 }
+    local prey = w:spawn{ position = { 5, 0 } }
+    local hunter = w:spawn{ position = { 0, 0 }, max_speed = 2, max_force = 4, brain = steer.seek{} }
+    hunter.target = prey
+    w:step(10)
+    prey:remove()
+    -- the hunter keeps running without its target, and no one crashes
+    w:step(10)
+    expect(hunter.alive, "hunter alive"):eq(true)
+    expect(function() return steer.seek{ target = prey } end):raises("steer.seek", "'target'", "removed")
+    expect(function() hunter.target = prey end):raises("'target'")
+  end)
+
+  it("as a target fires \"lost_target\" for the hunter (steer.h: STEER_EVENT_LOST_TARGET)", function()
+    local w = steer.world{ seed = 1 }
+    local prey = w:spawn{ position = { 5, 0 } }
+    local hunter = w:spawn{ position = { 0, 0 }, max_speed = 2, max_force = 4, brain = steer.seek{}, target = prey }
+    local lost = {}
+    w:on("lost_target", function(a) lost[#lost + 1] = a end)
+    w:step(5)
+    prey:remove()
+    w:step(5)
+    expect(#lost, "lost_target events"):eq(1)
+    expect(lost[1] == hunter, "the event names the hunter"):truthy()
+  end)
+end)
+
+describe("w:agents()", function()
+  it("visits each agent once when the loop removes and spawns", function()
+    local w = steer.world{ seed = 1 }
+    for i = 1, 50 do w:spawn{ position = { i, 0 } } end
+    local seen, visits, spawned = {}, 0, {}
+    for a in w:agents() do
+      visits = visits + 1
+      expect(seen[a.id], "agent " .. a.id .. " visited twice"):falsy()
+      seen[a.id] = true
+      a:remove()
+      local b = w:spawn{ position = { 0, visits } }
+      spawned[b.id] = true
+    end
+    expect(visits, "visits"):eq(50)
+    for id in pairs(seen) do expect(spawned[id], "a new agent (" .. id .. ") was visited"):falsy() end
+    expect(w.count, "count after the loop"):eq(50)
+  end)
+
+  it("skips agents removed ahead of the loop's position", function()
+    local w = steer.world{ seed = 1 }
+    local all = {}
+    for i = 1, 20 do all[i] = w:spawn{ position = { i, 0 } } end
+    local visited = {}
+    for a in w:agents() do
+      expect(a.alive, "visited a removed agent"):eq(true)
+      visited[#visited + 1] = a
+      -- remove some other agent that has not been visited yet
+      for _, b in ipairs(all) do
+        if b.alive and b ~= a then
+          local done = false
+          for _, v in ipairs(visited) do if v == b then done = true end end
+          if not done then b:remove() break end
+        end
+      end
+    end
+    expect(#visited, "visits"):eq(10)
+    expect(w.count, "count"):eq(10)
+  end)
+
+  it("filters by tag", function()
+    local w = steer.world{ seed = 1 }
+    for i = 1, 9 do w:spawn{ position = { i, 0 }, tag = i % 3 == 0 and "guard" or nil } end
+    local n = 0
+    for a in w:agents("guard") do
+      n = n + 1
+      expect(a.tag, "tag"):eq("guard")
+    end
+    expect(n, "guards"):eq(3)
+    n = 0
+    for _ in w:agents("nobody") do n = n + 1 end
+    expect(n, "agents of an unknown tag"):eq(0)
+  end)
+end)
