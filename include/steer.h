@@ -106,6 +106,7 @@ STEER_API int steer_world_step(steer_World *w, int ticks);       // advance n fi
 STEER_API int steer_world_dim(const steer_World *w);
 STEER_API double steer_world_dt(const steer_World *w);
 STEER_API uint64_t steer_world_tick(const steer_World *w);
+STEER_API uint64_t steer_world_seed(const steer_World *w);         // the seed it was made with
 STEER_API int steer_world_count(const steer_World *w);            // live agents
 STEER_API uint64_t steer_world_hash(const steer_World *w);        // digest of the whole state
 STEER_API const char *steer_world_error(const steer_World *w);    // last callback failure or ""

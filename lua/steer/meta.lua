@@ -108,6 +108,7 @@ function Vec:unpack() end
 ---@field time number simulated seconds, tick * dt (read-only)
 ---@field dt number tick length in seconds (read-only)
 ---@field dim integer 2 or 3 (read-only)
+---@field seed integer the seed the world was made with (read-only; 0 reads as 1)
 ---@field count integer live agents (read-only)
 ---@field record boolean whether per-node outputs are recorded (writable; default true)
 local World = {}

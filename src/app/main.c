@@ -10,6 +10,7 @@
 // and swaps the callbacks, it never rebuilds the world.
 // The SDL viewer does not exist yet, so every run is headless for now.
 #include "steer.h"
+#include "steer_lua.h"
 
 #include <lua.h>
 #include <lualib.h>
@@ -37,7 +38,7 @@ enum { EXIT_SCRIPT = 1, EXIT_USAGE = 2 };
 // from now instead of running ticks back to back to catch up.
 #define MAX_LAG 0.25
 
-int luaopen_steer(lua_State *L); // src/lua/lsteer.c
+
 
 static const char usage_text[] =
     "usage: steer COMMAND [OPTIONS]\n"
@@ -346,10 +347,7 @@ static int run(const char *file, long long ticks, int has_seed, lua_Integer seed
         return EXIT_SCRIPT;
     }
     luaL_openlibs(L);
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-    lua_pushcfunction(L, luaopen_steer);
-    lua_setfield(L, -2, "steer");
-    lua_pop(L, 1);
+    steer_lua_preload(L);
     set_path(L, file);
 
     Run r = { .L = L, .file = file };

@@ -74,6 +74,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
         w->size[i] = i < d.dim ? (float)d.size[i] : 0.0f;
     }
     uint64_t s = d.seed ? d.seed : 1;
+    w->seed = s;
     w->rng = steer_splitmix64(&s);
     w->free_head = UINT32_MAX;
     if (w->rng == 0) w->rng = 0x9E3779B97F4A7C15ull;
@@ -679,6 +680,7 @@ int steer_world_step(steer_World *w, int ticks)
 int steer_world_dim(const steer_World *w) { return w->dim; }
 double steer_world_dt(const steer_World *w) { return w->dt; }
 uint64_t steer_world_tick(const steer_World *w) { return w->tick; }
+uint64_t steer_world_seed(const steer_World *w) { return w->seed; }
 int steer_world_count(const steer_World *w) { return (int)(w->count - w->dead); }
 const char *steer_world_error(const steer_World *w) { return w->error; }
 // The record buffer exists only while recording is on, so worlds that do

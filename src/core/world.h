@@ -49,6 +49,7 @@ struct steer_World {
     float origin[3], size[3];
     uint64_t tick;
     uint64_t rng;          // the world's stream
+    uint64_t seed;         // as given (0 means 1)
     int reorder_period;
 
     steer_AllocFn alloc;

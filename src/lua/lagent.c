@@ -247,12 +247,8 @@ static int agent_tostring(lua_State *L)
 
 void steerL_open_agent(lua_State *L)
 {
-    luaL_newmetatable(L, STEERL_AGENT);
-    lua_pushcfunction(L, agent_newindex); lua_setfield(L, -2, "__newindex");
-    lua_pushcfunction(L, agent_eq); lua_setfield(L, -2, "__eq");
-    lua_pushcfunction(L, agent_tostring); lua_setfield(L, -2, "__tostring");
-    luaL_newlib(L, agent_methods);
-    lua_pushcclosure(L, agent_index, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pop(L, 1);
+    static const luaL_Reg meta[] = {
+        { "__newindex", agent_newindex }, { "__eq", agent_eq }, { "__tostring", agent_tostring }, { NULL, NULL }
+    };
+    steerL_newclass(L, STEERL_AGENT, meta, agent_methods, agent_index);
 }

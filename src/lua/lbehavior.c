@@ -198,11 +198,10 @@ static int construct(lua_State *L)
 
 void steerL_open_behavior(lua_State *L)
 {
-    luaL_newmetatable(L, STEERL_BEHAVIOR);
-    lua_pushcfunction(L, behavior_gc); lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, behavior_tostring); lua_setfield(L, -2, "__tostring");
-    lua_pushcfunction(L, behavior_index); lua_setfield(L, -2, "__index");
-    lua_pop(L, 1);
+    static const luaL_Reg meta[] = {
+        { "__gc", behavior_gc }, { "__tostring", behavior_tostring }, { "__index", behavior_index }, { NULL, NULL }
+    };
+    steerL_newclass(L, STEERL_BEHAVIOR, meta, NULL, NULL);
     for (int i = 0; steerB_kinds[i]; i++) {
         lua_pushlightuserdata(L, (void *)(uintptr_t)steerB_kinds[i]);
         lua_pushcclosure(L, construct, 1);

@@ -2,6 +2,7 @@
 // lsteer.c — luaopen_steer: the one entry point that registers every type.
 // `require "steer"` finds it in steer.so; the `steer` program preloads it.
 #include "lutil.h"
+#include "steer_lua.h"
 
 static int kinds(lua_State *L)
 {
@@ -26,4 +27,12 @@ STEER_API int luaopen_steer(lua_State *L)
     lua_pushliteral(L, STEER_VERSION);
     lua_setfield(L, -2, "version");
     return 1;
+}
+
+void steer_lua_preload(lua_State *L)
+{
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+    lua_pushcfunction(L, luaopen_steer);
+    lua_setfield(L, -2, "steer");
+    lua_pop(L, 1);
 }

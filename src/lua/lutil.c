@@ -144,3 +144,16 @@ steer_Behavior *steerL_tobehavior(lua_State *L, int idx)
     steerL_Behavior *b = luaL_testudata(L, idx, STEERL_BEHAVIOR);
     return b ? b->b : NULL;
 }
+
+void steerL_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods, lua_CFunction index)
+{
+    luaL_newmetatable(L, name);
+    luaL_setfuncs(L, meta, 0);
+    if (index) {
+        lua_newtable(L);
+        luaL_setfuncs(L, methods, 0);
+        lua_pushcclosure(L, index, 1);
+        lua_setfield(L, -2, "__index");
+    }
+    lua_pop(L, 1);
+}

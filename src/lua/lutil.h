@@ -66,6 +66,11 @@ void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id);
 void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, double hz);
 void steerL_uv_field(lua_State *L, int world_idx, const char *name);
 
+// Create the metatable `name` with the metamethods `meta` and an __index
+// closure `index` whose upvalue is a table of `methods` (looked up by the
+// index function for names it does not handle itself).
+void steerL_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods, lua_CFunction index);
+
 // Registration of each binding file
 void steerL_open_vec(lua_State *L);
 void steerL_open_world(lua_State *L);

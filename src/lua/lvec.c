@@ -206,14 +206,7 @@ static const luaL_Reg metamethods[] = {
 
 void steerL_open_vec(lua_State *L)
 {
-    luaL_newmetatable(L, STEERL_VEC);
-    luaL_setfuncs(L, metamethods, 0);
-    luaL_newlib(L, methods);
-    lua_pushcclosure(L, vec_index, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pushliteral(L, "steer.vec");
-    lua_setfield(L, -2, "__name");
-    lua_pop(L, 1);
+    steerL_newclass(L, STEERL_VEC, metamethods, methods, vec_index);
     lua_pushcfunction(L, vec_new);
     lua_setfield(L, -2, "vec");
 }

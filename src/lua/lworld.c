@@ -518,6 +518,7 @@ static int world_index(lua_State *L)
     else if (strcmp(k, "time") == 0) lua_pushnumber(L, (double)steer_world_tick(lw->w) * steer_world_dt(lw->w));
     else if (strcmp(k, "dt") == 0) lua_pushnumber(L, steer_world_dt(lw->w));
     else if (strcmp(k, "dim") == 0) lua_pushinteger(L, lw->dim);
+    else if (strcmp(k, "seed") == 0) lua_pushinteger(L, (lua_Integer)steer_world_seed(lw->w));
     else if (strcmp(k, "count") == 0) lua_pushinteger(L, steer_world_count(lw->w));
     else if (strcmp(k, "record") == 0) lua_pushboolean(L, steer_world_record(lw->w));
     else {
@@ -550,14 +551,10 @@ static int world_tostring(lua_State *L)
 
 void steerL_open_world(lua_State *L)
 {
-    luaL_newmetatable(L, STEERL_WORLD);
-    lua_pushcfunction(L, world_gc); lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, world_tostring); lua_setfield(L, -2, "__tostring");
-    lua_pushcfunction(L, world_newindex); lua_setfield(L, -2, "__newindex");
-    luaL_newlib(L, world_methods);
-    lua_pushcclosure(L, world_index, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pop(L, 1);
+    static const luaL_Reg meta[] = {
+        { "__gc", world_gc }, { "__tostring", world_tostring }, { "__newindex", world_newindex }, { NULL, NULL }
+    };
+    steerL_newclass(L, STEERL_WORLD, meta, world_methods, world_index);
     lua_pushcfunction(L, world_new);
     lua_setfield(L, -2, "world");
 }

@@ -12,6 +12,8 @@
 #include <lualib.h>
 #include <lauxlib.h>
 
+#include "steer_lua.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +21,7 @@
 #define SPEC_LUA_DIR "tests/lua"
 #endif
 
-int luaopen_steer(lua_State *L); // src/lua/lsteer.c
+
 
 // A traceback for errors outside any `it` block (a typo at the top of a
 // spec file), in the shape of lua.c's msghandler.
@@ -64,10 +66,7 @@ int main(int argc, char **argv)
         return 1;
     }
     luaL_openlibs(L);
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-    lua_pushcfunction(L, luaopen_steer);
-    lua_setfield(L, -2, "steer");
-    lua_pop(L, 1);
+    steer_lua_preload(L);
     set_path(L, file);
 
     lua_pushcfunction(L, msghandler);
