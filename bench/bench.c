@@ -88,6 +88,7 @@ static int run_engine(int n, int ticks, Result *r)
     wd.no_record = true; // the inspector's per-node record is a debugging aid
     steer_World *w;
     must(steer_world_new(&wd, &w), "world");
+    must(steer_world_reserve(w, n), "reserve"); // as a game that knows its population would
     steer_Behavior *brain = flock_brain();
     uint32_t s = 12345;
     for (int i = 0; i < n; i++) {

@@ -161,7 +161,9 @@ const steerB_Kind *steerB_find_kind(const char *name);
 const steerB_Field *steerB_find_field(const steerB_Kind *k, const char *name);
 
 // Evaluate node `i` of the context's brain, recording its output when the
-// world records. A node that produced NaN or infinity gives zero instead.
+// world records. Nodes guard their own divisions; the steer pass checks the
+// brain's final force once and drops a non-finite one, so NaN or infinity
+// from a host callback never reaches the world.
 static inline void steerB_eval(steerB_Ctx *c, uint32_t i, float out[3]);
 
 // Flatten a behaviour tree into a brain for world w; NULL on failure with
@@ -197,7 +199,6 @@ static inline void steerB_eval(steerB_Ctx *c, uint32_t i, float out[3])
 {
     const steerB_Node *n = &c->brain->nodes[i];
     n->kind->eval(c, n, out);
-    if (!v3_finite(out)) v3_zero(out);
     if (c->rec) v3_copy(c->rec + 3 * i, out);
 }
 

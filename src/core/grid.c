@@ -342,75 +342,106 @@ static inline v4i load4i(const uint32_t *a)
 static inline v4f mask4(v4i m, v4f x) { return (v4f)(m & (v4i)x); }
 static inline float hsum4(v4f v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
-// One slot's sums over the block, inlined with the statistics it needs
-// and the dimension as constants, so its few accumulators stay in
-// registers and unneeded sums cost nothing.
+// Sums of one summary slot; `need` (constant after inlining) says which.
+typedef struct Sums4 { v4f n, ox, oy, oz, hx, hy, hz, px, py, pz; } Sums4;
+
 __attribute__((always_inline)) static inline void
-slot_kernel(const steer_World *w, const float p[3], uint32_t self, float r2, const unsigned need, const bool d3,
-            steerB_Summary *out)
+accumulate(Sums4 *s, const unsigned need, const bool d3, v4i in, v4f d2, v4f dx, v4f dy, v4f dz, v4f hx, v4f hy,
+           v4f hz)
+{
+    const v4f zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = { 1.0f, 1.0f, 1.0f, 1.0f };
+    if (need & STEERB_SUM_COUNT) s->n += mask4(in, one);
+    if (need & STEERB_SUM_OFFSET) {
+        s->ox += mask4(in, dx); s->oy += mask4(in, dy);
+        if (d3) s->oz += mask4(in, dz);
+    }
+    if (need & STEERB_SUM_HEADING) {
+        s->hx += mask4(in, hx); s->hy += mask4(in, hy);
+        if (d3) s->hz += mask4(in, hz);
+    }
+    if (need & STEERB_SUM_PUSH) {
+        // 1/d2 where it counts; lanes on top of us divide 1 by 1 and are masked
+        v4i apart = in & (d2 > zero);
+        v4f inv = mask4(apart, one / (v4f)((apart & (v4i)d2) | (~apart & (v4i)one)));
+        s->px -= dx * inv; s->py -= dy * inv;
+        if (d3) s->pz -= dz * inv;
+    }
+}
+
+static inline void finish(const Sums4 *a, steerB_Summary *out)
+{
+    *out = (steerB_Summary){ hsum4(a->n), { hsum4(a->ox), hsum4(a->oy), hsum4(a->oz) },
+                             { hsum4(a->hx), hsum4(a->hy), hsum4(a->hz) }, { hsum4(a->px), hsum4(a->py), hsum4(a->pz) } };
+}
+
+// One pass over the block for one or two slots (need1 = 0: one), inlined
+// with the needs and the dimension as constants, so the few accumulators
+// stay in registers and unneeded sums cost nothing. Two slots in one pass
+// is the common flock: separation at one radius, alignment and cohesion at
+// another.
+__attribute__((always_inline)) static inline void
+pass_kernel(const steer_World *w, const float p[3], uint32_t self, const float *r2, const unsigned need0,
+            const unsigned need1, const bool d3, steerB_Summary *out)
 {
     const steerG_Grid *g = &w->grid;
     const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
     const float *HX = g->sh[0], *HY = g->sh[1], *HZ = g->sh[2];
-    const v4f zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = { 1.0f, 1.0f, 1.0f, 1.0f };
-    v4f n = zero, ox = zero, oy = zero, oz = zero, hx = zero, hy = zero, hz = zero, px = zero, py = zero, pz = zero;
+    const v4f zero = { 0.0f, 0.0f, 0.0f, 0.0f };
+    Sums4 s0 = { zero, zero, zero, zero, zero, zero, zero, zero, zero, zero }, s1 = s0;
+    const float r20 = r2[0], r21 = need1 ? r2[1] : 0.0f;
+    const unsigned heads = (need0 | need1) & STEERB_SUM_HEADING;
     const v4i lane = { 0, 1, 2, 3 }, selfv = { (int32_t)self, (int32_t)self, (int32_t)self, (int32_t)self };
     for (int q = 0; q < w->nruns; q++) {
         const struct steerG_Run *r = &w->runs[q];
         const float qx = p[0] - r->shift[0], qy = p[1] - r->shift[1], qz = p[2] - r->shift[2];
         for (uint32_t j = r->b; j < r->e; j += 4) {
-            v4i in = lane < (int32_t)(r->e - j);
-            in &= load4i(g->items + j) != selfv;
-            v4f dx = load4(X + j) - qx, dy = load4(Y + j) - qy, dz = zero;
+            v4i valid = lane < (int32_t)(r->e - j);
+            valid &= load4i(g->items + j) != selfv;
+            v4f dx = load4(X + j) - qx, dy = load4(Y + j) - qy, dz = zero, hx = zero, hy = zero, hz = zero;
             v4f d2 = dx * dx + dy * dy;
             if (d3) {
                 dz = load4(Z + j) - qz;
                 d2 += dz * dz;
             }
-            in &= d2 < r2;
-            if (need & STEERB_SUM_COUNT) n += mask4(in, one);
-            if (need & STEERB_SUM_OFFSET) {
-                ox += mask4(in, dx); oy += mask4(in, dy);
-                if (d3) oz += mask4(in, dz);
+            if (heads) {
+                hx = load4(HX + j); hy = load4(HY + j);
+                if (d3) hz = load4(HZ + j);
             }
-            if (need & STEERB_SUM_HEADING) {
-                hx += mask4(in, load4(HX + j)); hy += mask4(in, load4(HY + j));
-                if (d3) hz += mask4(in, load4(HZ + j));
-            }
-            if (need & STEERB_SUM_PUSH) {
-                // 1/d2 where it counts; lanes on top of us divide 1 by 1 and are masked
-                v4i apart = in & (d2 > zero);
-                v4f inv = mask4(apart, one / (v4f)((apart & (v4i)d2) | (~apart & (v4i)one)));
-                px -= dx * inv; py -= dy * inv;
-                if (d3) pz -= dz * inv;
-            }
+            accumulate(&s0, need0, d3, valid & (d2 < r20), d2, dx, dy, dz, hx, hy, hz);
+            if (need1) accumulate(&s1, need1, d3, valid & (d2 < r21), d2, dx, dy, dz, hx, hy, hz);
         }
     }
-    *out = (steerB_Summary){ hsum4(n), { hsum4(ox), hsum4(oy), hsum4(oz) }, { hsum4(hx), hsum4(hy), hsum4(hz) },
-                             { hsum4(px), hsum4(py), hsum4(pz) } };
+    finish(&s0, &out[0]);
+    if (need1) finish(&s1, &out[1]);
 }
 
-#define SLOT_CASES(D3)                                                                                        \
-    case STEERB_SUM_PUSH: slot_kernel(w, p, self, r2[k], STEERB_SUM_PUSH, D3, &out[k]); break;               \
-    case STEERB_SUM_COUNT | STEERB_SUM_OFFSET | STEERB_SUM_HEADING:                                          \
-        slot_kernel(w, p, self, r2[k], STEERB_SUM_COUNT | STEERB_SUM_OFFSET | STEERB_SUM_HEADING, D3, &out[k]); \
-        break;                                                                                                \
-    case STEERB_SUM_COUNT | STEERB_SUM_OFFSET:                                                                \
-        slot_kernel(w, p, self, r2[k], STEERB_SUM_COUNT | STEERB_SUM_OFFSET, D3, &out[k]); break;            \
-    case STEERB_SUM_COUNT | STEERB_SUM_HEADING:                                                               \
-        slot_kernel(w, p, self, r2[k], STEERB_SUM_COUNT | STEERB_SUM_HEADING, D3, &out[k]); break;           \
-    default: slot_kernel(w, p, self, r2[k], STEERB_SUM_ALL, D3, &out[k]); break;
+enum { FLOCK_NEAR = STEERB_SUM_PUSH, FLOCK_FAR = STEERB_SUM_COUNT | STEERB_SUM_OFFSET | STEERB_SUM_HEADING };
+
+static void summaries_dim(const steer_World *w, const float p[3], uint32_t self, int nslots, const float *r2,
+                          const uint8_t *needs, steerB_Summary *out, const bool d3)
+{
+    if (nslots == 2 && needs[0] == FLOCK_NEAR && needs[1] == FLOCK_FAR) {
+        pass_kernel(w, p, self, r2, FLOCK_NEAR, FLOCK_FAR, d3, out);
+        return;
+    }
+    if (nslots == 2 && needs[0] == FLOCK_FAR && needs[1] == FLOCK_NEAR) {
+        pass_kernel(w, p, self, r2, FLOCK_FAR, FLOCK_NEAR, d3, out);
+        return;
+    }
+    for (int k = 0; k < nslots; k++) {
+        switch (needs[k]) {
+        case FLOCK_NEAR: pass_kernel(w, p, self, r2 + k, FLOCK_NEAR, 0, d3, out + k); break;
+        case FLOCK_FAR: pass_kernel(w, p, self, r2 + k, FLOCK_FAR, 0, d3, out + k); break;
+        default: pass_kernel(w, p, self, r2 + k, STEERB_SUM_ALL, 0, d3, out + k); break;
+        }
+    }
+}
 
 void steerG_summaries(steer_World *w, const float p[3], uint32_t self, int nslots, const float *r2,
                       const uint8_t *needs, steerB_Summary *out)
 {
-    for (int k = 0; k < nslots; k++) {
-        if (w->dim == 3) {
-            switch (needs[k]) { SLOT_CASES(true) }
-        } else {
-            switch (needs[k]) { SLOT_CASES(false) }
-        }
-    }
+    if (w->dim == 3) summaries_dim(w, p, self, nslots, r2, needs, out, true);
+    else summaries_dim(w, p, self, nslots, r2, needs, out, false);
 }
 #else
 void steerG_summaries(steer_World *w, const float p[3], uint32_t self, int nslots, const float *r2,

@@ -544,35 +544,33 @@ static int pass_steer(steer_World *w)
             if (c.rec) memset(c.rec, 0, sizeof(float) * 3 * b->nnodes);
             float f[3];
             steerB_eval(&c, 0, f);
+            if (!v3_finite(f)) v3_zero(f);
             steerW_store(w->f, d, f);
         }
     }
     return status;
 }
 
-// locomote: forward Euler as the seeds give it, then the heading follows
-// the velocity, blended by speed so that it holds still at rest instead of
-// flipping with the sign of a tiny velocity.
-static void pass_locomote(steer_World *w, uint32_t n)
+// The loop body, inlined with the dimension and wrap as constants.
+__attribute__((always_inline)) static inline void locomote(steer_World *w, uint32_t n, const int dim, const bool wrap)
 {
     float dt = w->dt;
     for (uint32_t d = 0; d < n; d++) {
-        float f[3], v[3], p[3], h[3];
-        steerW_load(w->f, d, f);
-        steerW_load(w->v, d, v);
-        steerW_load(w->p, d, p);
+        float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 }, h[3];
+        for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; p[i] = w->p[i][d]; }
         v3_truncate(f, w->max_force[d]);
         v3_madd(v, f, dt / w->mass[d]);
         v3_truncate(v, w->max_speed[d]);
         v3_madd(p, v, dt);
-        if (w->wrap) {
-            for (int i = 0; i < w->dim; i++) {
+        if (wrap) {
+            for (int i = 0; i < dim; i++) {
                 float lo = w->origin[i], L = w->size[i];
                 if (p[i] < lo) p[i] += L;
                 else if (p[i] >= lo + L) p[i] -= L;
                 if (!(p[i] >= lo && p[i] < lo + L)) p[i] = lo; // a jump past a whole period
             }
         }
+        if (!v3_finite(v) || !v3_finite(p)) continue; // keep the old state rather than poison the world
         float s2 = v3_len2(v);
         if (s2 > STEER_EPS2) {
             float s = sqrtf(s2), settle = 0.05f * w->max_speed[d];
@@ -581,17 +579,30 @@ static void pass_locomote(steer_World *w, uint32_t n)
                 v3_scale(h, v, 1.0f / s);
             } else {
                 steerW_load(w->h, d, h);
-                float t[3];
+                float t[3], old[3];
+                v3_copy(old, h);
                 v3_scale(t, v, k / s);
                 v3_scale(h, h, 1.0f - k);
                 v3_add(h, h, t);
-                if (v3_normalize(h) == 0.0f) steerW_load(w->h, d, h);
+                if (v3_normalize(h) == 0.0f) v3_copy(h, old);
             }
-            steerW_store(w->h, d, h);
+            for (int i = 0; i < dim; i++) w->h[i][d] = h[i];
         }
-        if (!v3_finite(v) || !v3_finite(p)) continue; // keep the old state rather than poison the world
-        steerW_store(w->v, d, v);
-        steerW_store(w->p, d, p);
+        for (int i = 0; i < dim; i++) { w->v[i][d] = v[i]; w->p[i][d] = p[i]; }
+    }
+}
+
+// locomote: forward Euler as the seeds give it, then the heading follows
+// the velocity, blended by speed so that it holds still at rest instead of
+// flipping with the sign of a tiny velocity.
+static void pass_locomote(steer_World *w, uint32_t n)
+{
+    if (w->dim == 2) {
+        if (w->wrap) locomote(w, n, 2, true);
+        else locomote(w, n, 2, false);
+    } else {
+        if (w->wrap) locomote(w, n, 3, true);
+        else locomote(w, n, 3, false);
     }
 }
 
