@@ -360,18 +360,33 @@ accumulate(Sums4 *s, const unsigned need, const bool d3, v4i in, v4f d2, v4f dx,
         if (d3) s->hz += mask4(in, hz);
     }
     if (need & STEERB_SUM_PUSH) {
-        // 1/d2 where it counts; lanes on top of us divide 1 by 1 and are masked
+        // 1/d2 where it counts; a lane on top of us divides by zero, which
+        // IEEE makes an infinity (no trap) that the mask then drops
         v4i apart = in & (d2 > zero);
-        v4f inv = mask4(apart, one / (v4f)((apart & (v4i)d2) | (~apart & (v4i)one)));
+        v4f inv = mask4(apart, one / d2);
         s->px -= dx * inv; s->py -= dy * inv;
         if (d3) s->pz -= dz * inv;
     }
 }
 
-static inline void finish(const Sums4 *a, steerB_Summary *out)
+// Reduce the lanes of the sums the slot needs (the others stay zero).
+__attribute__((always_inline)) static inline void finish(const Sums4 *a, const unsigned need, const bool d3,
+                                                         steerB_Summary *out)
 {
-    *out = (steerB_Summary){ hsum4(a->n), { hsum4(a->ox), hsum4(a->oy), hsum4(a->oz) },
-                             { hsum4(a->hx), hsum4(a->hy), hsum4(a->hz) }, { hsum4(a->px), hsum4(a->py), hsum4(a->pz) } };
+    memset(out, 0, sizeof *out);
+    if (need & STEERB_SUM_COUNT) out->n = hsum4(a->n);
+    if (need & STEERB_SUM_OFFSET) {
+        out->off[0] = hsum4(a->ox); out->off[1] = hsum4(a->oy);
+        if (d3) out->off[2] = hsum4(a->oz);
+    }
+    if (need & STEERB_SUM_HEADING) {
+        out->head[0] = hsum4(a->hx); out->head[1] = hsum4(a->hy);
+        if (d3) out->head[2] = hsum4(a->hz);
+    }
+    if (need & STEERB_SUM_PUSH) {
+        out->push[0] = hsum4(a->px); out->push[1] = hsum4(a->py);
+        if (d3) out->push[2] = hsum4(a->pz);
+    }
 }
 
 // One pass over the block for one or two slots (need1 = 0: one), inlined
@@ -380,7 +395,7 @@ static inline void finish(const Sums4 *a, steerB_Summary *out)
 // is the common flock: separation at one radius, alignment and cohesion at
 // another.
 __attribute__((always_inline)) static inline void
-pass_kernel(const steer_World *w, const float p[3], uint32_t self, const float *r2, const unsigned need0,
+pass_kernel(const steer_World *w, const float p[3], const float *r2, const unsigned need0,
             const unsigned need1, const bool d3, steerB_Summary *out)
 {
     const steerG_Grid *g = &w->grid;
@@ -390,13 +405,12 @@ pass_kernel(const steer_World *w, const float p[3], uint32_t self, const float *
     Sums4 s0 = { zero, zero, zero, zero, zero, zero, zero, zero, zero, zero }, s1 = s0;
     const float r20 = r2[0], r21 = need1 ? r2[1] : 0.0f;
     const unsigned heads = (need0 | need1) & STEERB_SUM_HEADING;
-    const v4i lane = { 0, 1, 2, 3 }, selfv = { (int32_t)self, (int32_t)self, (int32_t)self, (int32_t)self };
+    const v4i lane = { 0, 1, 2, 3 };
     for (int q = 0; q < w->nruns; q++) {
         const struct steerG_Run *r = &w->runs[q];
         const float qx = p[0] - r->shift[0], qy = p[1] - r->shift[1], qz = p[2] - r->shift[2];
         for (uint32_t j = r->b; j < r->e; j += 4) {
             v4i valid = lane < (int32_t)(r->e - j);
-            valid &= load4i(g->items + j) != selfv;
             v4f dx = load4(X + j) - qx, dy = load4(Y + j) - qy, dz = zero, hx = zero, hy = zero, hz = zero;
             v4f d2 = dx * dx + dy * dy;
             if (d3) {
@@ -411,40 +425,45 @@ pass_kernel(const steer_World *w, const float p[3], uint32_t self, const float *
             if (need1) accumulate(&s1, need1, d3, valid & (d2 < r21), d2, dx, dy, dz, hx, hy, hz);
         }
     }
-    finish(&s0, &out[0]);
-    if (need1) finish(&s1, &out[1]);
+    finish(&s0, need0, d3, &out[0]);
+    if (need1) finish(&s1, need1, d3, &out[1]);
 }
 
 enum { FLOCK_NEAR = STEERB_SUM_PUSH, FLOCK_FAR = STEERB_SUM_COUNT | STEERB_SUM_OFFSET | STEERB_SUM_HEADING };
 
-static void summaries_dim(const steer_World *w, const float p[3], uint32_t self, int nslots, const float *r2,
+static void summaries_dim(const steer_World *w, const float p[3], int nslots, const float *r2,
                           const uint8_t *needs, steerB_Summary *out, const bool d3)
 {
     if (nslots == 2 && needs[0] == FLOCK_NEAR && needs[1] == FLOCK_FAR) {
-        pass_kernel(w, p, self, r2, FLOCK_NEAR, FLOCK_FAR, d3, out);
+        pass_kernel(w, p, r2, FLOCK_NEAR, FLOCK_FAR, d3, out);
         return;
     }
     if (nslots == 2 && needs[0] == FLOCK_FAR && needs[1] == FLOCK_NEAR) {
-        pass_kernel(w, p, self, r2, FLOCK_FAR, FLOCK_NEAR, d3, out);
+        pass_kernel(w, p, r2, FLOCK_FAR, FLOCK_NEAR, d3, out);
         return;
     }
     for (int k = 0; k < nslots; k++) {
         switch (needs[k]) {
-        case FLOCK_NEAR: pass_kernel(w, p, self, r2 + k, FLOCK_NEAR, 0, d3, out + k); break;
-        case FLOCK_FAR: pass_kernel(w, p, self, r2 + k, FLOCK_FAR, 0, d3, out + k); break;
-        default: pass_kernel(w, p, self, r2 + k, STEERB_SUM_ALL, 0, d3, out + k); break;
+        case FLOCK_NEAR: pass_kernel(w, p, r2 + k, FLOCK_NEAR, 0, d3, out + k); break;
+        case FLOCK_FAR: pass_kernel(w, p, r2 + k, FLOCK_FAR, 0, d3, out + k); break;
+        default: pass_kernel(w, p, r2 + k, STEERB_SUM_ALL, 0, d3, out + k); break;
         }
     }
 }
 
-void steerG_summaries(steer_World *w, const float p[3], uint32_t self, int nslots, const float *r2,
+void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
                       const uint8_t *needs, steerB_Summary *out)
 {
-    if (w->dim == 3) summaries_dim(w, p, self, nslots, r2, needs, out, true);
-    else summaries_dim(w, p, self, nslots, r2, needs, out, false);
+    // the agent itself is parked far away for the pass (its distance is
+    // infinite), cheaper than comparing indices in every block
+    float keep = w->grid.sp[0][slot];
+    w->grid.sp[0][slot] = 1e30f;
+    if (w->dim == 3) summaries_dim(w, p, nslots, r2, needs, out, true);
+    else summaries_dim(w, p, nslots, r2, needs, out, false);
+    w->grid.sp[0][slot] = keep;
 }
 #else
-void steerG_summaries(steer_World *w, const float p[3], uint32_t self, int nslots, const float *r2,
+void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
                       const uint8_t *needs, steerB_Summary *out)
 {
     (void)needs;
@@ -456,7 +475,7 @@ void steerG_summaries(steer_World *w, const float p[3], uint32_t self, int nslot
         const struct steerG_Run *r = &w->runs[q];
         const float qx = p[0] - r->shift[0], qy = p[1] - r->shift[1], qz = p[2] - r->shift[2];
         for (uint32_t j = r->b; j < r->e; j++) {
-            if (g->items[j] == self) continue;
+            if (j == slot) continue;
             float dx = X[j] - qx, dy = Y[j] - qy, dz = Z ? Z[j] - qz : 0.0f;
             float d2 = dx * dx + dy * dy + dz * dz;
             for (int k = 0; k < nslots; k++) {

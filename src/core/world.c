@@ -491,12 +491,17 @@ static void summaries_from_list(steerB_Ctx *c)
     }
 }
 
+static inline void load_dim(float *const arr[3], uint32_t d, float o[3], const int dim)
+{
+    o[0] = arr[0][d]; o[1] = arr[1][d]; o[2] = dim == 3 ? arr[2][d] : 0.0f;
+}
+
 // steer: evaluate every agent's brain into its force slot. Reads the state
 // of tick t only and writes only the agent's own force, memory and stream,
 // so the order of agents does not matter: they are visited cell by cell,
 // and each agent's neighbours are gathered once (for the largest radius its
 // brain needs) from its cell's candidate block.
-static int pass_steer(steer_World *w)
+__attribute__((always_inline)) static inline int steer_cells(steer_World *w, const int dim)
 {
     steerB_Ctx c;
     memset(&c, 0, sizeof c);
@@ -513,9 +518,9 @@ static int pass_steer(steer_World *w)
             const steerB_Brain *b = w->brains[w->brain[d]];
             c.brain = b;
             c.d = d;
-            steerW_load(w->p, d, c.p);
-            steerW_load(w->v, d, c.v);
-            steerW_load(w->h, d, c.h);
+            load_dim(w->p, d, c.p, dim);
+            load_dim(w->v, d, c.v, dim);
+            load_dim(w->h, d, c.h, dim);
             c.mass = w->mass[d];
             c.max_speed = w->max_speed[d];
             c.max_force = w->max_force[d];
@@ -529,7 +534,7 @@ static int pass_steer(steer_World *w)
                 if (block == 2) block = steerG_block(w, cell);
                 if (block == 1) {
                     // summaries in one vectorised pass; a list only if some node reads one
-                    if (b->nsums) steerG_summaries(w, c.p, d, b->nsums, b->sum_r2, b->sum_need, c.sums);
+                    if (b->nsums) steerG_summaries(w, c.p, it, b->nsums, b->sum_r2, b->sum_need, c.sums);
                     if (b->list) c.nn = steerG_filter(w, c.p, b->sense, d);
                 } else {
                     // a torus too small for a ring of distinct cells: list, then summaries from it
@@ -545,11 +550,13 @@ static int pass_steer(steer_World *w)
             float f[3];
             steerB_eval(&c, 0, f);
             if (!v3_finite(f)) v3_zero(f);
-            steerW_store(w->f, d, f);
+            for (int i = 0; i < dim; i++) w->f[i][d] = f[i];
         }
     }
     return status;
 }
+
+static int pass_steer(steer_World *w) { return w->dim == 2 ? steer_cells(w, 2) : steer_cells(w, 3); }
 
 // The loop body, inlined with the dimension and wrap as constants.
 __attribute__((always_inline)) static inline void locomote(steer_World *w, uint32_t n, const int dim, const bool wrap)

@@ -177,10 +177,11 @@ int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self)
 // grid arrays. Returns 1 when done, 0 when the grid is too small for a ring
 // of distinct cells (use steerG_gather), -1 on OOM.
 int steerG_block(steer_World *w, uint32_t c);
-// The neighbour summaries of the block's agents around p (excluding self)
-// for each squared radius r2[k], k < nslots (see steerB_Summary).
+// The neighbour summaries of the block's agents around p (excluding the
+// agent at sorted grid index `slot`) for each squared radius r2[k],
+// k < nslots, of the parts needs[k] (see steerB_Summary).
 typedef struct steerB_Summary steerB_Summary;
-void steerG_summaries(steer_World *w, const float p[3], uint32_t self, int nslots, const float *r2,
+void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
                       const uint8_t *needs, steerB_Summary *out);
 // Keep the block's agents within radius of p (excluding self) in w->scratch.
 int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self);
