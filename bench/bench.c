@@ -4,7 +4,10 @@
 // blend of separation, alignment, cohesion and wander), next to the
 // hand-optimised fused loop (fused.c) measured in the same process run.
 //
-//   steer-bench flock --n N [--ticks T] [--runs R] [--no-fused]
+//   steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K]
+//
+// --reorder K re-sorts agent storage by grid cell every K ticks (0: the
+// engine's default, -1: never).
 //
 // Prints one line per run and workload:
 //   flock n=N ticks=T median_ms=X min_ms=X max_ms=X bytes_per_agent=B ...
@@ -76,7 +79,7 @@ static steer_Behavior *flock_brain(void)
 
 typedef struct Result { double median, min, max, neighbors, speed; size_t bytes, brain_bytes; } Result;
 
-static int run_engine(int n, int ticks, Result *r)
+static int run_engine(int n, int ticks, int reorder, Result *r)
 {
     double L = sqrt(n * M_PI * 25.0 / 10.0);
     steer_WorldDesc wd = { 0 };
@@ -86,6 +89,7 @@ static int run_engine(int n, int ticks, Result *r)
     wd.seed = 12345;
     wd.dt = 1.0 / 60.0;
     wd.no_record = true; // the inspector's per-node record is a debugging aid
+    wd.reorder_period = reorder;
     steer_World *w;
     must(steer_world_new(&wd, &w), "world");
     must(steer_world_reserve(w, n), "reserve"); // as a game that knows its population would
@@ -137,25 +141,26 @@ static int run_engine(int n, int ticks, Result *r)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: steer-bench flock --n N [--ticks T] [--runs R] [--no-fused]\n");
+    fprintf(stderr, "usage: steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K]\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "flock") != 0) return usage();
-    int n = 10000, ticks = 200, runs = 1, fused = 1;
+    int n = 10000, ticks = 200, runs = 1, fused = 1, reorder = 0;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--n") && i + 1 < argc) n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--ticks") && i + 1 < argc) ticks = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-fused")) fused = 0;
+        else if (!strcmp(argv[i], "--reorder") && i + 1 < argc) reorder = atoi(argv[++i]);
         else return usage();
     }
     if (n < 1 || ticks < 1 || runs < 1) return usage();
     for (int r = 0; r < runs; r++) {
         Result e;
-        if (run_engine(n, ticks, &e)) return 1;
+        if (run_engine(n, ticks, reorder, &e)) return 1;
         size_t per = (e.bytes - e.brain_bytes) / (size_t)n;
         printf("flock n=%d ticks=%d median_ms=%.3f min_ms=%.3f max_ms=%.3f bytes_per_agent=%zu "
                "brain_bytes_per_agent=%zu mean_neighbors=%.2f mean_speed=%.3f",
