@@ -127,6 +127,33 @@ STEER_API steer_Agent steer_world_agent_at(const steer_World *w, int i);
 STEER_API int steer_world_neighbors(steer_World *w, const double pos[3], double radius,
                                     const char *tag, bool sorted, steer_Agent *out, int cap);
 
+// ---- static geometry ---------------------------------------------------
+// Shapes are named by handles like agents. Circles are spheres in 3D; walls
+// are 2D segments; planes are 3D; boxes are axis-aligned in both.
+typedef uint64_t steer_Shape;
+typedef enum steer_ShapeKind {
+    STEER_SHAPE_CIRCLE = 1, STEER_SHAPE_SEGMENT, STEER_SHAPE_PLANE, STEER_SHAPE_BOX
+} steer_ShapeKind;
+STEER_API int steer_add_circle(steer_World *w, const double centre[3], double radius, steer_Shape *out);
+STEER_API int steer_add_wall(steer_World *w, const double from[3], const double to[3], steer_Shape *out);
+STEER_API int steer_add_plane(steer_World *w, const double point[3], const double normal[3], steer_Shape *out);
+STEER_API int steer_add_box(steer_World *w, const double lo[3], const double hi[3], steer_Shape *out);
+STEER_API int steer_remove_shape(steer_World *w, steer_Shape s);   // not during a tick
+STEER_API bool steer_shape_alive(const steer_World *w, steer_Shape s);
+STEER_API int steer_world_shape_count(const steer_World *w);
+
+// Ray casts: what to test, and what was hit first.
+enum { STEER_RAY_SHAPES = 1, STEER_RAY_AGENTS = 2, STEER_RAY_ALL = 3 };
+typedef struct steer_Hit {
+    double point[3], normal[3], distance;
+    steer_Agent agent;   // the agent hit, or 0
+    steer_Shape shape;   // the shape hit, or 0
+} steer_Hit;
+// Cast from origin along direction (any length > 0) up to `length`, skipping
+// agent `ignore`. Returns 1 with *hit filled, 0 for no hit, or an error.
+STEER_API int steer_raycast(steer_World *w, const double origin[3], const double direction[3], double length,
+                            unsigned mask, steer_Agent ignore, steer_Hit *hit);
+
 // ---- agents ------------------------------------------------------------
 STEER_API int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out);
 STEER_API int steer_remove(steer_World *w, steer_Agent a);        // the handle goes stale at once
@@ -181,8 +208,14 @@ STEER_API int steer_behavior_set_tag(steer_Behavior *b, const char *field, const
 STEER_API int steer_behavior_set_callback(steer_Behavior *b, const char *field, int ref);
 STEER_API int steer_behavior_set_target_point(steer_Behavior *b, const char *field, const double p[3]);
 STEER_API int steer_behavior_set_target_agent(steer_Behavior *b, const char *field, steer_Agent a);
+STEER_API int steer_behavior_set_vector(steer_Behavior *b, const char *field, const double v[3]);
+STEER_API int steer_behavior_set_bool(steer_Behavior *b, const char *field, bool v);
+// A list of n points (x, y, z each) for a path or patrol; copied.
+STEER_API int steer_behavior_set_points(steer_Behavior *b, const char *field, const double *xyz, int n);
 // Adds a child with a weight (blend) or probability; combiners only.
 STEER_API int steer_behavior_add_child(steer_Behavior *parent, steer_Behavior *child, double weight);
+// Adds a child to a named child list of a combiner (e.g. a pipeline's "constraints").
+STEER_API int steer_behavior_add_child_to(steer_Behavior *parent, const char *field, steer_Behavior *child);
 // Why the last steer_behavior_* call failed, or "".
 STEER_API const char *steer_behavior_error(const steer_Behavior *b);
 

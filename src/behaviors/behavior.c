@@ -62,6 +62,7 @@ int steer_behavior_new(const char *kind, steer_Behavior **out)
         if (f->type == STEERB_NUMBER) *(float *)at = f->def;
         else if (f->type == STEERB_CHOICE) *(uint8_t *)at = (uint8_t)f->def;
         else if (f->type == STEERB_EASE) ((steerB_Ease *)at)->curve = (uint8_t)f->def;
+        else if (f->type == STEERB_BOOL) *(uint8_t *)at = f->def != 0.0f;
     }
     *out = b;
     return STEER_OK;
@@ -75,6 +76,8 @@ void steer_behavior_release(steer_Behavior *b)
     for (uint16_t i = 0; i < b->nkids; i++) steer_behavior_release(b->kids[i]);
     free(b->kids);
     free(b->kid_weights);
+    free(b->kid_roles);
+    free(b->points);
     free(b->name);
     for (int i = 0; i < 4; i++) free(b->tags[i]);
     free(b);
@@ -194,7 +197,68 @@ int steer_behavior_set_target_agent(steer_Behavior *b, const char *field, steer_
     return STEER_OK;
 }
 
+int steer_behavior_set_vector(steer_Behavior *b, const char *field, const double v[3])
+{
+    int st;
+    const steerB_Field *f = settable(b, field, STEERB_VECTOR, STEERB_VECTOR, &st);
+    if (!f) return st;
+    float *at = (float *)(void *)(b->params + f->offset);
+    for (int i = 0; i < 3; i++) {
+        if (!isfinite(v[i]) || fabs(v[i]) > 3.4e38) return fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
+        at[i] = (float)v[i];
+    }
+    return STEER_OK;
+}
+
+int steer_behavior_set_bool(steer_Behavior *b, const char *field, bool v)
+{
+    int st;
+    const steerB_Field *f = settable(b, field, STEERB_BOOL, STEERB_BOOL, &st);
+    if (!f) return st;
+    *(uint8_t *)(b->params + f->offset) = v ? 1 : 0;
+    return STEER_OK;
+}
+
+int steer_behavior_set_points(steer_Behavior *b, const char *field, const double *xyz, int n)
+{
+    int st;
+    const steerB_Field *f = settable(b, field, STEERB_POINTS, STEERB_POINTS, &st);
+    if (!f) return st;
+    if (n < (int)f->min || n > 1000000) return fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
+    float *pts = malloc(sizeof(float) * 3 * (size_t)(n ? n : 1));
+    if (!pts) return STEER_ENOMEM;
+    for (int i = 0; i < 3 * n; i++) {
+        if (!isfinite(xyz[i]) || fabs(xyz[i]) > 3.4e38) {
+            free(pts);
+            return fail(b, STEER_EARG, "field '%s' expects %s (point %d is not finite)", f->name, f->expect, i / 3 + 1);
+        }
+        pts[i] = (float)xyz[i];
+    }
+    free(b->points);
+    b->points = pts;
+    *(steerB_Points *)(void *)(b->params + f->offset) = (steerB_Points){ pts, (uint32_t)n };
+    return STEER_OK;
+}
+
+static int add_child(steer_Behavior *parent, steer_Behavior *child, double weight, uint8_t role);
+
 int steer_behavior_add_child(steer_Behavior *parent, steer_Behavior *child, double weight)
+{
+    return add_child(parent, child, weight, 0);
+}
+
+int steer_behavior_add_child_to(steer_Behavior *parent, const char *field, steer_Behavior *child)
+{
+    int st;
+    const steerB_Field *f = settable(parent, field, STEERB_CHILDREN, STEERB_CHILDREN, &st);
+    if (!f) return st;
+    uint8_t role = 1;
+    for (const steerB_Field *g = parent->kind->fields; g != f; g++)
+        if (g->type == STEERB_CHILDREN) role++;
+    return add_child(parent, child, 1.0, role);
+}
+
+static int add_child(steer_Behavior *parent, steer_Behavior *child, double weight, uint8_t role)
 {
     if (parent->frozen) return fail(parent, STEER_EARG, "behaviour is in use as a brain and cannot change");
     if (parent->kind->children == STEERB_LEAF) return fail(parent, STEER_EARG, "%s takes no children", parent->kind->name);
@@ -216,9 +280,13 @@ int steer_behavior_add_child(steer_Behavior *parent, steer_Behavior *child, doub
     float *wts = realloc(parent->kid_weights, sizeof *wts * (parent->nkids + 1u));
     if (!wts) return STEER_ENOMEM;
     parent->kid_weights = wts;
+    uint8_t *roles = realloc(parent->kid_roles, parent->nkids + 1u);
+    if (!roles) return STEER_ENOMEM;
+    parent->kid_roles = roles;
     steer_behavior_retain(child);
     k[parent->nkids] = child;
     wts[parent->nkids] = (float)weight;
+    roles[parent->nkids] = role;
     parent->nkids++;
     return STEER_OK;
 }
@@ -291,6 +359,7 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
         uint32_t c = flatten(fl, b->kids[k], b->kid_weights[k]);
         // nodes may have moved? no: the node array is allocated up front
         fl->br->kids[fl->br->nodes[i].first + k] = (uint16_t)c;
+        fl->br->kid_roles[fl->br->nodes[i].first + k] = b->kid_roles[k];
     }
     return i;
 }
@@ -305,7 +374,8 @@ steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
     memset(br, 0, sizeof *br);
     br->nodes = steerW_realloc(w, NULL, sizeof *br->nodes * n);
     br->kids = steerW_realloc(w, NULL, sizeof *br->kids * n);
-    if (!br->nodes || !br->kids) { steerB_brain_free(w, br); return NULL; }
+    br->kid_roles = steerW_realloc(w, NULL, n);
+    if (!br->nodes || !br->kids || !br->kid_roles) { steerB_brain_free(w, br); return NULL; }
     memset(br->nodes, 0, sizeof *br->nodes * n);
     Flat fl = { w, br, 0, 0, true, false };
     flatten(&fl, root, 1.0f);
@@ -327,6 +397,7 @@ void steerB_brain_free(steer_World *w, steerB_Brain *b)
     steer_behavior_release(b->root);
     steerW_free(w, b->nodes);
     steerW_free(w, b->kids);
+    steerW_free(w, b->kid_roles);
     steerW_free(w, b);
 }
 

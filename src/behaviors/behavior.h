@@ -27,7 +27,11 @@ typedef enum steerB_FieldType {
     STEERB_CHOICE,   // uint8 index into choices at offset
     STEERB_TAG,      // uint16 tag id at offset (interned when the brain is compiled)
     STEERB_CALLBACK, // int host reference at offset (0 none)
-    STEERB_EASE      // a choice ("linear", "smooth") or a callback: steerB_Ease at offset
+    STEERB_EASE,     // a choice ("linear", "smooth") or a callback: steerB_Ease at offset
+    STEERB_VECTOR,   // float[3] at offset (z = 0 in 2D)
+    STEERB_BOOL,     // uint8 0/1 at offset
+    STEERB_POINTS,   // steerB_Points at offset: a list of points the behaviour owns
+    STEERB_CHILDREN  // a named list of child behaviours; children carry the field's role
 } steerB_FieldType;
 
 typedef struct steerB_Field {
@@ -45,6 +49,11 @@ typedef struct steerB_Target {
     float p[3];
     steer_Agent agent;
 } steerB_Target;
+
+typedef struct steerB_Points {
+    const float *p;  // n points of 3 floats, owned by the steer_Behavior
+    uint32_t n;
+} steerB_Points;
 
 typedef struct steerB_Ease {
     uint8_t curve;  // 0 linear, 1 smooth, 2 callback
@@ -94,7 +103,9 @@ typedef struct steerB_Ctx {
 
 typedef void (*steerB_EvalFn)(steerB_Ctx *c, const steerB_Node *n, float out[3]);
 
-typedef enum steerB_Children { STEERB_LEAF = 0, STEERB_WEIGHTED, STEERB_LIST } steerB_Children;
+// How a kind takes children: none, a list of {behaviour, weight}, a plain
+// list, or only through its STEERB_CHILDREN fields.
+typedef enum steerB_Children { STEERB_LEAF = 0, STEERB_WEIGHTED, STEERB_LIST, STEERB_NAMED } steerB_Children;
 
 typedef struct steerB_Kind {
     const char *name;
@@ -129,9 +140,10 @@ struct steerB_Node {
 };
 
 struct steerB_Brain {
-    steer_Behavior *root; // retained
+    steer_Behavior *root; // retained (and with it every node's points)
     steerB_Node *nodes;
     uint16_t *kids;
+    uint8_t *kid_roles;   // per entry of kids: the role of the child (see steer_Behavior)
     uint32_t nnodes;
     uint32_t mem_floats;
     float sense;          // largest neighbour radius of any node
@@ -150,8 +162,10 @@ struct steer_Behavior {
     float weight;
     steer_Behavior **kids;
     float *kid_weights;
+    uint8_t *kid_roles;   // index of the STEERB_CHILDREN field a child came from (0: the plain list)
     uint16_t nkids;
     char *tags[4];        // tag field values by field order (interned at compile)
+    float *points;        // the STEERB_POINTS field's points (3 floats each)
     char error[200];
     _Alignas(double) unsigned char params[STEERB_PARAMS];
 };

@@ -77,6 +77,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
     w->seed = s;
     w->rng = steer_splitmix64(&s);
     w->free_head = UINT32_MAX;
+    w->geo.free_head = UINT32_MAX;
     if (w->rng == 0) w->rng = 0x9E3779B97F4A7C15ull;
     *out = w;
     return STEER_OK;
@@ -98,6 +99,7 @@ void steer_world_free(steer_World *w)
     for (uint32_t i = 1; i < w->nbrains; i++) steerB_brain_free(w, w->brains[i]);
     steerW_free(w, w->brains);
     steerG_free(w);
+    steerW_geometry_free(w);
     w->alloc(w->alloc_ud, w, 0);
 }
 
@@ -650,7 +652,9 @@ static int tick(steer_World *w)
     uint32_t n = w->count;
     w->in_tick = true;
     // grid: rebuild the spatial index, cell = the largest sensing radius
+    // (and the shape grid, if the geometry changed since the last tick)
     int st = steerG_build(w, w->sense_radius);
+    if (st == STEER_OK) st = steerW_geometry_ready(w);
     if (st == STEER_OK && w->reorder_period > 0 && w->tick % (uint64_t)w->reorder_period == 0) reorder(w);
     // neighbours + steer: each agent gathers its neighbours once, then its brain runs
     if (st == STEER_OK) st = pass_steer(w);

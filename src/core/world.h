@@ -40,6 +40,30 @@ typedef struct steerG_Grid {
     uint32_t ncells;
 } steerG_Grid;
 
+typedef struct steerW_Shape {
+    uint8_t kind;         // steer_ShapeKind
+    uint8_t alive;
+    uint32_t gen;
+    float a[3];           // circle centre, segment start, plane point, box lower corner
+    float b[3];           // segment end, plane normal (unit), box upper corner
+    float r;              // circle radius
+} steerW_Shape;
+
+typedef struct steerW_Geometry {
+    steerW_Shape *shapes;
+    uint32_t *next_free, *stamp;
+    uint32_t nshapes, cap, live, free_head, stamp_now;
+    uint32_t *planes;     // unbounded shapes, checked by every query
+    uint32_t nplanes, cap_planes;
+    bool dirty;           // the grid below must be rebuilt before a query
+    int n[3];
+    float lo[3], cell[3];
+    uint32_t *start, *items;
+    uint32_t ncells, cap_items;
+    uint32_t *found;      // result buffer of steerW_shapes_near
+    uint32_t cap_found;
+} steerW_Geometry;
+
 struct steer_World {
     int dim;
     float dt;
@@ -87,6 +111,7 @@ struct steer_World {
     steerB_Brain **brains;
     uint32_t nbrains;
 
+    steerW_Geometry geo;
     steerG_Grid grid;
     bool grid_fresh;       // the grid matches the current positions (for host queries)
     float sense_radius;    // largest neighbour radius of any brain in use
@@ -166,6 +191,23 @@ void steerW_error(steer_World *w, const char *fmt, ...);
 int steerW_tag_id(steer_World *w, const char *tag);
 // Look a tag up without interning: id, 0 for NULL, -1 when unknown.
 int steerW_tag_find(const steer_World *w, const char *tag);
+
+// Geometry (geometry.c)
+int steerW_geometry_ready(steer_World *w);      // rebuild the shape grid if needed
+void steerW_geometry_free(steer_World *w);
+// Shapes whose boxes overlap [lo, hi] (and every plane) into w->geo.found;
+// returns how many, or -1 when out of memory. Needs steerW_geometry_ready.
+int steerW_shapes_near(steer_World *w, const float lo[3], const float hi[3]);
+// Closest point of a shape to p and the outward normal there.
+void steerW_closest(const steer_World *w, const steerW_Shape *s, const float p[3], float out[3], float normal[3]);
+// Distance from p to the shape's surface, negative inside.
+float steerW_signed_distance(const steer_World *w, const steerW_Shape *s, const float p[3]);
+// The nearest shape on the ray o + t dir (dir unit), t <= length.
+bool steerW_ray_shapes(steer_World *w, const float o[3], const float dir[3], float length, float *t, float n[3],
+                       uint32_t *shape);
+// Ray o + t dir (dir unit) against a shape: the first t >= 0 and the normal.
+bool steerW_ray_shape(const steer_World *w, const steerW_Shape *s, const float o[3], const float dir[3], float *t,
+                      float n[3]);
 
 // Grid (grid.c)
 int steerG_build(steer_World *w, float cell);

@@ -87,6 +87,59 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
         if (lua_type(L, v) != LUA_TSTRING) steerL_field_error(L, fn, f->name, f->expect, v);
         st = steer_behavior_set_tag(b, f->name, lua_tostring(L, v));
         break;
+    case STEERB_VECTOR: {
+        double p[3];
+        if (!steerL_tovec(L, v, p)) steerL_field_error(L, fn, f->name, f->expect, v);
+        st = steer_behavior_set_vector(b, f->name, p);
+        break;
+    }
+    case STEERB_BOOL:
+        if (!lua_isboolean(L, v)) steerL_field_error(L, fn, f->name, f->expect, v);
+        st = steer_behavior_set_bool(b, f->name, lua_toboolean(L, v));
+        break;
+    case STEERB_POINTS: {
+        if (!lua_istable(L, v)) steerL_field_error(L, fn, f->name, f->expect, v);
+        lua_Integer n = luaL_len(L, v);
+        if (n < (lua_Integer)f->min || n > 1000000) steerL_field_error(L, fn, f->name, f->expect, v);
+        double *xyz = lua_newuserdatauv(L, sizeof(double) * 3 * (size_t)(n ? n : 1), 0); // freed by the GC
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_rawgeti(L, v, i);
+            if (!steerL_tovec(L, -1, xyz + 3 * (i - 1))) {
+                char exp[160];
+                snprintf(exp, sizeof exp, "%s; point %d is not a finite vector", f->expect, (int)i);
+                steerL_field_error(L, fn, f->name, exp, -1);
+            }
+            lua_pop(L, 1);
+        }
+        st = steer_behavior_set_points(b, f->name, xyz, (int)n);
+        lua_pop(L, 1);
+        break;
+    }
+    case STEERB_CHILDREN: {
+        if (steerL_tobehavior(L, v)) {
+            // a single behaviour stands for a list of one
+            lua_createtable(L, 1, 0);
+            lua_pushvalue(L, v);
+            lua_rawseti(L, -2, 1);
+            lua_replace(L, v);
+        }
+        if (!lua_istable(L, v)) steerL_field_error(L, fn, f->name, f->expect, v);
+        lua_getfield(L, uv, "kids");
+        lua_Integer n = luaL_len(L, v);
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_rawgeti(L, v, i);
+            steer_Behavior *c = steerL_tobehavior(L, -1);
+            if (!c) {
+                char exp[160];
+                snprintf(exp, sizeof exp, "%s; entry %d is not a behaviour", f->expect, (int)i);
+                steerL_field_error(L, fn, f->name, exp, -1);
+            }
+            if (steer_behavior_add_child_to(b, f->name, c)) setter_error(L, fn, b);
+            lua_rawseti(L, -2, (lua_Integer)luaL_len(L, -2) + 1); // keep the child alive
+        }
+        lua_pop(L, 1);
+        break;
+    }
     case STEERB_EASE:
     case STEERB_CALLBACK:
         if (lua_type(L, v) == LUA_TSTRING && f->type == STEERB_EASE) {
@@ -161,10 +214,11 @@ static int construct(lua_State *L)
     for (const steerB_Field *f = k->fields; f && f->name && nk < 30; f++) known[nk++] = f->name;
     known[nk++] = "name";
     known[nk] = NULL;
-    steerL_check_fields(L, 1, fn, known, k->children != STEERB_LEAF);
-    if (k->children == STEERB_LEAF && luaL_len(L, 1) > 0)
+    bool list = k->children == STEERB_WEIGHTED || k->children == STEERB_LIST;
+    steerL_check_fields(L, 1, fn, known, list);
+    if (!list && luaL_len(L, 1) > 0)
         return luaL_error(L, "%s: takes only named fields, got a list entry", fn);
-    if (k->children != STEERB_LEAF && luaL_len(L, 1) == 0)
+    if (list && luaL_len(L, 1) == 0)
         return luaL_error(L, "%s: expected at least one child behaviour", fn);
 
     steerL_Behavior *ub = lua_newuserdatauv(L, sizeof *ub, 1);
@@ -191,7 +245,7 @@ static int construct(lua_State *L)
     // cross-field checks once every field is in (e.g. stop_radius < slow_radius)
     char msg[160];
     if (k->check && !k->check(ub->b->params, msg, sizeof msg)) return luaL_error(L, "%s: %s", fn, msg);
-    if (k->children) add_children(L, fn, ub->b, 1, uv);
+    if (list) add_children(L, fn, ub->b, 1, uv);
     lua_settop(L, self);
     return 1;
 }

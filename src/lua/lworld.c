@@ -503,7 +503,164 @@ static int world_bytes(lua_State *L)
     return 2;
 }
 
+// ---- static geometry ------------------------------------------------------
+
+static const char *const obstacle_fields[] = { "position", "radius", NULL };
+static const char *const wall_fields[] = { "from", "to", NULL };
+static const char *const plane_fields[] = { "point", "normal", NULL };
+static const char *const box_fields[] = { "min", "max", NULL };
+
+static void check_desc(lua_State *L, const char *fn, const char *const *fields)
+{
+    if (!lua_istable(L, 2)) {
+        char buf[64];
+        luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 2, buf, sizeof buf));
+    }
+    steerL_check_fields(L, 2, fn, fields, 0);
+}
+
+static void desc_vec(lua_State *L, const char *fn, const char *field, double out[3])
+{
+    lua_getfield(L, 2, field);
+    steerL_checkvec(L, -1, out, fn, field);
+    lua_pop(L, 1);
+}
+
+// Shapes are named by integer ids (handles with generations).
+static int push_shape(lua_State *L, const char *fn, int st, steer_Shape id)
+{
+    if (st == STEER_ENOMEM) return luaL_error(L, "%s: out of memory", fn);
+    if (st != STEER_OK) return luaL_error(L, "%s: invalid shape", fn);
+    lua_pushinteger(L, (lua_Integer)id);
+    return 1;
+}
+
+static int world_add_obstacle(lua_State *L)
+{
+    const char *fn = "steer.world:add_obstacle";
+    steerL_World *lw = steerL_checkworld(L, 1);
+    check_desc(L, fn, obstacle_fields);
+    double c[3];
+    desc_vec(L, fn, "position", c);
+    lua_getfield(L, 2, "radius");
+    int ok;
+    double r = lua_tonumberx(L, -1, &ok);
+    if (!ok || !(r > 0) || !isfinite(r) || r > 3.4e38) steerL_field_error(L, fn, "radius", "a number > 0", -1);
+    steer_Shape id;
+    int st = steer_add_circle(lw->w, c, r, &id);
+    return push_shape(L, fn, st, id);
+}
+
+static int world_add_wall(lua_State *L)
+{
+    const char *fn = "steer.world:add_wall";
+    steerL_World *lw = steerL_checkworld(L, 1);
+    if (lw->dim != 2) return luaL_error(L, "%s: walls are segments of 2D worlds; use add_plane or add_box in 3D", fn);
+    check_desc(L, fn, wall_fields);
+    double a[3], b[3];
+    desc_vec(L, fn, "from", a);
+    desc_vec(L, fn, "to", b);
+    if (a[0] == b[0] && a[1] == b[1]) return luaL_error(L, "%s: fields 'from' and 'to' expected two different points", fn);
+    steer_Shape id;
+    int st = steer_add_wall(lw->w, a, b, &id);
+    return push_shape(L, fn, st, id);
+}
+
+static int world_add_plane(lua_State *L)
+{
+    const char *fn = "steer.world:add_plane";
+    steerL_World *lw = steerL_checkworld(L, 1);
+    if (lw->dim != 3) return luaL_error(L, "%s: planes are for 3D worlds; use add_wall in 2D", fn);
+    check_desc(L, fn, plane_fields);
+    double p[3], n[3];
+    desc_vec(L, fn, "point", p);
+    desc_vec(L, fn, "normal", n);
+    if (n[0] == 0 && n[1] == 0 && n[2] == 0) {
+        lua_getfield(L, 2, "normal");
+        steerL_field_error(L, fn, "normal", "a non-zero vector", -1);
+    }
+    steer_Shape id;
+    int st = steer_add_plane(lw->w, p, n, &id);
+    return push_shape(L, fn, st, id);
+}
+
+static int world_add_box(lua_State *L)
+{
+    const char *fn = "steer.world:add_box";
+    steerL_World *lw = steerL_checkworld(L, 1);
+    check_desc(L, fn, box_fields);
+    double lo[3], hi[3];
+    desc_vec(L, fn, "min", lo);
+    desc_vec(L, fn, "max", hi);
+    for (int i = 0; i < lw->dim; i++)
+        if (!(lo[i] < hi[i])) return luaL_error(L, "%s: field 'max' expected every component above 'min'", fn);
+    steer_Shape id;
+    int st = steer_add_box(lw->w, lo, hi, &id);
+    return push_shape(L, fn, st, id);
+}
+
+static int world_remove_shape(lua_State *L)
+{
+    steerL_World *lw = steerL_checkworld(L, 1);
+    if (!lua_isinteger(L, 2)) steerL_field_error(L, "steer.world:remove_shape", NULL, "a shape id as argument 1", 2);
+    int st = steer_remove_shape(lw->w, (steer_Shape)lua_tointeger(L, 2));
+    if (st == STEER_ESTALE) return luaL_error(L, "steer.world:remove_shape: no such shape (already removed?)");
+    if (st != STEER_OK) return luaL_error(L, "steer.world:remove_shape: cannot remove a shape during a tick");
+    return 0;
+}
+
+// w:raycast(origin, direction, length [, { agents = true, shapes = true, ignore = agent }])
+static int world_raycast(lua_State *L)
+{
+    const char *fn = "steer.world:raycast";
+    steerL_World *lw = steerL_checkworld(L, 1);
+    double o[3], d[3];
+    if (!steerL_tovec(L, 2, o)) steerL_field_error(L, fn, NULL, "a vector as argument 1 (origin)", 2);
+    if (!steerL_tovec(L, 3, d) || (d[0] == 0 && d[1] == 0 && d[2] == 0))
+        steerL_field_error(L, fn, NULL, "a non-zero vector as argument 2 (direction)", 3);
+    int ok;
+    double len = lua_tonumberx(L, 4, &ok);
+    if (!ok || !isfinite(len) || len < 0 || len > 3.4e38) steerL_field_error(L, fn, NULL, "a number >= 0 as argument 3 (length)", 4);
+    unsigned mask = STEER_RAY_ALL;
+    steer_Agent ignore = 0;
+    if (!lua_isnoneornil(L, 5)) {
+        static const char *const opts[] = { "agents", "shapes", "ignore", NULL };
+        if (!lua_istable(L, 5)) steerL_field_error(L, fn, NULL, "an options table or nil as argument 4", 5);
+        steerL_check_fields(L, 5, fn, opts, 0);
+        if (lua_getfield(L, 5, "agents") != LUA_TNIL && !lua_toboolean(L, -1)) mask &= ~(unsigned)STEER_RAY_AGENTS;
+        if (lua_getfield(L, 5, "shapes") != LUA_TNIL && !lua_toboolean(L, -1)) mask &= ~(unsigned)STEER_RAY_SHAPES;
+        if (lua_getfield(L, 5, "ignore") != LUA_TNIL) {
+            steerL_Agent *a = steerL_toagent(L, -1);
+            if (!a) steerL_field_error(L, fn, "ignore", "an agent", -1);
+            ignore = a->id;
+        }
+        lua_pop(L, 3);
+    }
+    steer_Hit hit;
+    int st = steer_raycast(lw->w, o, d, len, mask, ignore, &hit);
+    if (st < 0) return luaL_error(L, "%s: failed (error %d)", fn, st);
+    if (st == 0) { lua_pushnil(L); return 1; }
+    lua_createtable(L, 0, 5);
+    steerL_pushvec(L, hit.point[0], hit.point[1], hit.point[2]);
+    lua_setfield(L, -2, "point");
+    steerL_pushvec(L, hit.normal[0], hit.normal[1], hit.normal[2]);
+    lua_setfield(L, -2, "normal");
+    lua_pushnumber(L, hit.distance);
+    lua_setfield(L, -2, "distance");
+    if (hit.agent) {
+        steerL_pushagent(L, 1, hit.agent);
+        lua_setfield(L, -2, "agent");
+    }
+    if (hit.shape) {
+        lua_pushinteger(L, (lua_Integer)hit.shape);
+        lua_setfield(L, -2, "shape");
+    }
+    return 1;
+}
+
 static const luaL_Reg world_methods[] = {
+    { "add_obstacle", world_add_obstacle }, { "add_wall", world_add_wall }, { "add_plane", world_add_plane },
+    { "add_box", world_add_box }, { "remove_shape", world_remove_shape }, { "raycast", world_raycast },
     { "step", world_step }, { "spawn", world_spawn }, { "agents", world_agents },
     { "neighbors", world_neighbors }, { "hash", world_hash }, { "on", world_on }, { "bytes", world_bytes },
     { NULL, NULL }

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: MIT
+// geometry.c — the world's static geometry: circles (spheres in 3D), wall
+// segments, planes and axis-aligned boxes, added and removed at run time,
+// and the queries behaviours and scripts make of it: shapes near a box,
+// closest points, and ray casts against shapes and agents.
+//
+// Shapes live in a slot array with generations (handles never alias).
+// Finite shapes are bucketed in their own uniform grid, rebuilt lazily the
+// first time a query runs after the geometry changed; planes are unbounded
+// and kept in a short list every query checks. Queries never allocate in
+// steady state: buffers grow only when the geometry grows.
+#include "world.h"
+#include "vecmath.h"
+#include "../behaviors/behavior.h"
+
+#include <float.h>
+#include <string.h>
+
+static bool fin(double v) { return isfinite(v) && fabs(v) <= FLT_MAX; }
+
+static int add_shape(steer_World *w, const steerW_Shape *sh, steer_Shape *out)
+{
+    steerW_Geometry *g = &w->geo;
+    uint32_t s;
+    if (g->free_head != UINT32_MAX && g->nshapes) {
+        s = g->free_head;
+        g->free_head = g->next_free[s];
+    } else {
+        if (g->nshapes == g->cap) {
+            uint32_t cap = g->cap ? g->cap * 2 : 32;
+            steerW_Shape *a = steerW_realloc(w, g->shapes, sizeof *a * cap);
+            if (!a) return STEER_ENOMEM;
+            g->shapes = a;
+            uint32_t *nf = steerW_realloc(w, g->next_free, sizeof *nf * cap);
+            if (!nf) return STEER_ENOMEM;
+            g->next_free = nf;
+            uint32_t *st = steerW_realloc(w, g->stamp, sizeof *st * cap);
+            if (!st) return STEER_ENOMEM;
+            memset(st + g->cap, 0, sizeof *st * (cap - g->cap));
+            g->stamp = st;
+            g->cap = cap;
+        }
+        s = g->nshapes++;
+        g->shapes[s].gen = 0;
+    }
+    uint32_t gen = g->shapes[s].gen + 1;
+    if (gen == 0) gen = 1;
+    g->shapes[s] = *sh;
+    g->shapes[s].gen = gen;
+    g->shapes[s].alive = 1;
+    g->live++;
+    g->dirty = true;
+    if (out) *out = ((uint64_t)gen << 32) | s;
+    return STEER_OK;
+}
+
+int steer_add_circle(steer_World *w, const double c[3], double r, steer_Shape *out)
+{
+    if (out) *out = 0;
+    if (!fin(c[0]) || !fin(c[1]) || !fin(c[2]) || !fin(r) || r <= 0) return STEER_EARG;
+    steerW_Shape sh = { .kind = STEER_SHAPE_CIRCLE, .r = (float)r };
+    for (int i = 0; i < w->dim; i++) sh.a[i] = (float)c[i];
+    return add_shape(w, &sh, out);
+}
+
+int steer_add_wall(steer_World *w, const double a[3], const double b[3], steer_Shape *out)
+{
+    if (out) *out = 0;
+    if (w->dim != 2) return STEER_EARG;
+    for (int i = 0; i < 2; i++)
+        if (!fin(a[i]) || !fin(b[i])) return STEER_EARG;
+    if (a[0] == b[0] && a[1] == b[1]) return STEER_EARG;
+    steerW_Shape sh = { .kind = STEER_SHAPE_SEGMENT };
+    for (int i = 0; i < 2; i++) { sh.a[i] = (float)a[i]; sh.b[i] = (float)b[i]; }
+    return add_shape(w, &sh, out);
+}
+
+int steer_add_plane(steer_World *w, const double point[3], const double normal[3], steer_Shape *out)
+{
+    if (out) *out = 0;
+    if (w->dim != 3) return STEER_EARG;
+    steerW_Shape sh = { .kind = STEER_SHAPE_PLANE };
+    for (int i = 0; i < 3; i++) {
+        if (!fin(point[i]) || !fin(normal[i])) return STEER_EARG;
+        sh.a[i] = (float)point[i];
+        sh.b[i] = (float)normal[i];
+    }
+    if (v3_normalize(sh.b) == 0.0f) return STEER_EARG;
+    return add_shape(w, &sh, out);
+}
+
+int steer_add_box(steer_World *w, const double lo[3], const double hi[3], steer_Shape *out)
+{
+    if (out) *out = 0;
+    steerW_Shape sh = { .kind = STEER_SHAPE_BOX };
+    for (int i = 0; i < w->dim; i++) {
+        if (!fin(lo[i]) || !fin(hi[i]) || !(lo[i] < hi[i])) return STEER_EARG;
+        sh.a[i] = (float)lo[i];
+        sh.b[i] = (float)hi[i];
+    }
+    return add_shape(w, &sh, out);
+}
+
+static steerW_Shape *shape_of(const steer_World *w, steer_Shape s)
+{
+    uint32_t i = (uint32_t)s, gen = (uint32_t)(s >> 32);
+    const steerW_Geometry *g = &w->geo;
+    if (s == 0 || i >= g->nshapes || !g->shapes[i].alive || g->shapes[i].gen != gen) return NULL;
+    return &g->shapes[i];
+}
+
+int steer_remove_shape(steer_World *w, steer_Shape s)
+{
+    steerW_Shape *sh = shape_of(w, s);
+    if (!sh) return STEER_ESTALE;
+    if (w->in_tick) return STEER_EARG;
+    sh->alive = 0;
+    uint32_t i = (uint32_t)s;
+    w->geo.next_free[i] = w->geo.free_head;
+    w->geo.free_head = i;
+    w->geo.live--;
+    w->geo.dirty = true;
+    return STEER_OK;
+}
+
+bool steer_shape_alive(const steer_World *w, steer_Shape s) { return shape_of(w, s) != NULL; }
+
+int steer_world_shape_count(const steer_World *w) { return (int)w->geo.live; }
+
+// ---- the shape grid ----------------------------------------------------
+
+static void shape_aabb(const steer_World *w, const steerW_Shape *s, float lo[3], float hi[3])
+{
+    switch (s->kind) {
+    case STEER_SHAPE_CIRCLE:
+        for (int i = 0; i < 3; i++) { lo[i] = s->a[i] - s->r; hi[i] = s->a[i] + s->r; }
+        break;
+    case STEER_SHAPE_SEGMENT:
+        for (int i = 0; i < 3; i++) {
+            lo[i] = s->a[i] < s->b[i] ? s->a[i] : s->b[i];
+            hi[i] = s->a[i] < s->b[i] ? s->b[i] : s->a[i];
+        }
+        break;
+    default: // box
+        for (int i = 0; i < 3; i++) { lo[i] = s->a[i]; hi[i] = s->b[i]; }
+        break;
+    }
+    if (w->dim == 2) lo[2] = hi[2] = 0.0f;
+}
+
+// Rebuild the shape grid: cells sized so that there are about as many
+// cells as shapes over the bounding box of all finite shapes.
+static int rebuild(steer_World *w)
+{
+    steerW_Geometry *g = &w->geo;
+    g->dirty = false;
+    g->nplanes = 0;
+    float lo[3] = { FLT_MAX, FLT_MAX, FLT_MAX }, hi[3] = { -FLT_MAX, -FLT_MAX, -FLT_MAX };
+    uint32_t finite = 0;
+    for (uint32_t i = 0; i < g->nshapes; i++) {
+        const steerW_Shape *s = &g->shapes[i];
+        if (!s->alive || s->kind == STEER_SHAPE_PLANE) continue;
+        float a[3], b[3];
+        shape_aabb(w, s, a, b);
+        for (int k = 0; k < 3; k++) {
+            if (a[k] < lo[k]) lo[k] = a[k];
+            if (b[k] > hi[k]) hi[k] = b[k];
+        }
+        finite++;
+    }
+    // planes go to their own list
+    for (uint32_t i = 0; i < g->nshapes; i++) {
+        if (!g->shapes[i].alive || g->shapes[i].kind != STEER_SHAPE_PLANE) continue;
+        if (g->nplanes == g->cap_planes) {
+            uint32_t cap = g->cap_planes ? g->cap_planes * 2 : 8;
+            uint32_t *p = steerW_realloc(w, g->planes, sizeof *p * cap);
+            if (!p) return STEER_ENOMEM;
+            g->planes = p;
+            g->cap_planes = cap;
+        }
+        g->planes[g->nplanes++] = i;
+    }
+    if (!finite) { g->ncells = 0; return STEER_OK; }
+    int dim = w->dim;
+    double volume = 1;
+    for (int k = 0; k < dim; k++) volume *= (double)(hi[k] - lo[k]) + 1e-3;
+    float cell = (float)pow(volume / (double)finite, 1.0 / dim);
+    if (!(cell > 1e-3f)) cell = 1e-3f;
+    uint32_t cells = 1;
+    for (int k = 0; k < 3; k++) {
+        int n = k < dim ? (int)((hi[k] - lo[k]) / cell) + 1 : 1;
+        if (n > 1024) n = 1024;
+        g->n[k] = n;
+        g->lo[k] = lo[k];
+        g->cell[k] = k < dim ? ((hi[k] - lo[k]) / (float)n > cell ? (hi[k] - lo[k]) / (float)n : cell) : 1.0f;
+        cells *= (uint32_t)n;
+    }
+    // count the cells each shape overlaps, then place (counting sort)
+    uint32_t *start = steerW_realloc(w, g->start, sizeof *start * (cells + 1));
+    if (!start) return STEER_ENOMEM;
+    g->start = start;
+    memset(start, 0, sizeof *start * (cells + 1));
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < g->nshapes; i++) {
+            const steerW_Shape *s = &g->shapes[i];
+            if (!s->alive || s->kind == STEER_SHAPE_PLANE) continue;
+            float a[3], b[3];
+            shape_aabb(w, s, a, b);
+            int c0[3], c1[3];
+            for (int k = 0; k < 3; k++) {
+                c0[k] = (int)((a[k] - g->lo[k]) / g->cell[k]);
+                c1[k] = (int)((b[k] - g->lo[k]) / g->cell[k]);
+                if (c0[k] < 0) c0[k] = 0;
+                if (c1[k] >= g->n[k]) c1[k] = g->n[k] - 1;
+                if (c0[k] >= g->n[k]) c0[k] = g->n[k] - 1;
+            }
+            for (int z = c0[2]; z <= c1[2]; z++)
+                for (int y = c0[1]; y <= c1[1]; y++)
+                    for (int x = c0[0]; x <= c1[0]; x++) {
+                        uint32_t c = ((uint32_t)z * (uint32_t)g->n[1] + (uint32_t)y) * (uint32_t)g->n[0] + (uint32_t)x;
+                        if (pass == 0) start[c + 1]++;
+                        else g->items[start[c]++] = i;
+                    }
+        }
+        if (pass == 0) {
+            for (uint32_t c = 0; c < cells; c++) start[c + 1] += start[c];
+            uint32_t total = start[cells];
+            if (total > g->cap_items) {
+                uint32_t *it = steerW_realloc(w, g->items, sizeof *it * total);
+                if (!it) return STEER_ENOMEM;
+                g->items = it;
+                g->cap_items = total;
+            }
+        }
+    }
+    for (uint32_t c = cells; c > 0; c--) start[c] = start[c - 1];
+    start[0] = 0;
+    g->ncells = cells;
+    return STEER_OK;
+}
+
+int steerW_geometry_ready(steer_World *w)
+{
+    return w->geo.dirty ? rebuild(w) : STEER_OK;
+}
+
+static bool push_found(steer_World *w, int k, uint32_t s)
+{
+    steerW_Geometry *g = &w->geo;
+    if ((uint32_t)k == g->cap_found) {
+        uint32_t cap = g->cap_found ? g->cap_found * 2 : 64;
+        uint32_t *f = steerW_realloc(w, g->found, sizeof *f * cap);
+        if (!f) return false;
+        g->found = f;
+        g->cap_found = cap;
+    }
+    g->found[k] = s;
+    return true;
+}
+
+int steerW_shapes_near(steer_World *w, const float lo[3], const float hi[3])
+{
+    steerW_Geometry *g = &w->geo;
+    int k = 0;
+    // a fresh stamp marks shapes already listed (one shape spans many cells)
+    if (++g->stamp_now == 0) {
+        memset(g->stamp, 0, sizeof *g->stamp * g->cap);
+        g->stamp_now = 1;
+    }
+    for (uint32_t i = 0; i < g->nplanes; i++)
+        if (!push_found(w, k++, g->planes[i])) return -1;
+    if (!g->ncells) return k;
+    int c0[3], c1[3];
+    for (int d = 0; d < 3; d++) {
+        float a = (lo[d] - g->lo[d]) / g->cell[d], b = (hi[d] - g->lo[d]) / g->cell[d];
+        if (b < 0.0f || a >= (float)g->n[d]) return k;
+        c0[d] = a < 0.0f ? 0 : (int)a;
+        c1[d] = b >= (float)g->n[d] ? g->n[d] - 1 : (int)b;
+    }
+    for (int z = c0[2]; z <= c1[2]; z++)
+        for (int y = c0[1]; y <= c1[1]; y++)
+            for (int x = c0[0]; x <= c1[0]; x++) {
+                uint32_t c = ((uint32_t)z * (uint32_t)g->n[1] + (uint32_t)y) * (uint32_t)g->n[0] + (uint32_t)x;
+                for (uint32_t j = g->start[c]; j < g->start[c + 1]; j++) {
+                    uint32_t s = g->items[j];
+                    if (g->stamp[s] == g->stamp_now) continue;
+                    g->stamp[s] = g->stamp_now;
+                    if (!push_found(w, k++, s)) return -1;
+                }
+            }
+    return k;
+}
+
+// ---- closest points and ray tests -----------------------------------------
+
+void steerW_closest(const steer_World *w, const steerW_Shape *s, const float p[3], float out[3], float normal[3])
+{
+    float d[3];
+    switch (s->kind) {
+    case STEER_SHAPE_CIRCLE:
+        v3_sub(d, p, s->a);
+        if (v3_normalize(d) == 0.0f) v3_set(d, 1, 0, 0);
+        v3_copy(normal, d);
+        v3_copy(out, s->a);
+        v3_madd(out, d, s->r);
+        return;
+    case STEER_SHAPE_SEGMENT: {
+        float ab[3], ap[3];
+        v3_sub(ab, s->b, s->a);
+        v3_sub(ap, p, s->a);
+        float t = v3_dot(ap, ab) / v3_len2(ab);
+        t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
+        v3_copy(out, s->a);
+        v3_madd(out, ab, t);
+        v3_sub(d, p, out);
+        if (v3_normalize(d) == 0.0f) {
+            // on the wall: its left side by convention
+            v3_set(d, -ab[1], ab[0], 0.0f);
+            v3_normalize(d);
+        }
+        v3_copy(normal, d);
+        return;
+    }
+    case STEER_SHAPE_PLANE: {
+        float dist;
+        v3_sub(d, p, s->a);
+        dist = v3_dot(d, s->b);
+        v3_copy(out, p);
+        v3_madd(out, s->b, -dist);
+        v3_copy(normal, s->b);
+        return;
+    }
+    default: { // box
+        bool inside = true;
+        for (int i = 0; i < 3; i++) {
+            float lo = s->a[i], hi = i < w->dim ? s->b[i] : 0.0f;
+            out[i] = p[i] < lo ? lo : p[i] > hi ? hi : p[i];
+            if (i < w->dim && (p[i] <= lo || p[i] >= hi)) inside = false;
+        }
+        if (inside) {
+            // push out through the nearest face
+            int axis = 0;
+            float best = FLT_MAX, sign = 1.0f;
+            for (int i = 0; i < w->dim; i++) {
+                float a = p[i] - s->a[i], b = s->b[i] - p[i];
+                if (a < best) { best = a; axis = i; sign = -1.0f; }
+                if (b < best) { best = b; axis = i; sign = 1.0f; }
+            }
+            v3_copy(out, p);
+            out[axis] = sign > 0 ? s->b[axis] : s->a[axis];
+            v3_zero(normal);
+            normal[axis] = sign;
+            return;
+        }
+        v3_sub(d, p, out);
+        if (v3_normalize(d) == 0.0f) v3_set(d, 1, 0, 0);
+        v3_copy(normal, d);
+        return;
+    }
+    }
+}
+
+float steerW_signed_distance(const steer_World *w, const steerW_Shape *s, const float p[3])
+{
+    float c[3], n[3], d[3];
+    steerW_closest(w, s, p, c, n);
+    v3_sub(d, p, c);
+    return v3_dot(d, n);
+}
+
+// Ray o + t*dir (dir unit) against a sphere of radius r at c: the entering t.
+static bool ray_sphere(const float o[3], const float dir[3], const float c[3], float r, float *t, float n[3])
+{
+    float oc[3];
+    v3_sub(oc, o, c);
+    float b = v3_dot(oc, dir), cc = v3_len2(oc) - r * r;
+    if (cc > 0.0f && b > 0.0f) return false;
+    float disc = b * b - cc;
+    if (disc < 0.0f) return false;
+    float tt = -b - sqrtf(disc);
+    if (tt < 0.0f) tt = 0.0f; // starting inside: hit at once
+    *t = tt;
+    float p[3];
+    v3_copy(p, o);
+    v3_madd(p, dir, tt);
+    v3_sub(n, p, c);
+    if (v3_normalize(n) == 0.0f) v3_scale(n, dir, -1.0f);
+    return true;
+}
+
+bool steerW_ray_shape(const steer_World *w, const steerW_Shape *s, const float o[3], const float dir[3], float *t,
+                      float n[3])
+{
+    switch (s->kind) {
+    case STEER_SHAPE_CIRCLE: return ray_sphere(o, dir, s->a, s->r, t, n);
+    case STEER_SHAPE_SEGMENT: {
+        // 2D: solve o + t dir = a + u (b - a)
+        float e[2] = { s->b[0] - s->a[0], s->b[1] - s->a[1] };
+        float den = dir[0] * e[1] - dir[1] * e[0];
+        if (fabsf(den) < 1e-12f) return false;
+        float ao[2] = { s->a[0] - o[0], s->a[1] - o[1] };
+        float tt = (ao[0] * e[1] - ao[1] * e[0]) / den;
+        float u = (ao[0] * dir[1] - ao[1] * dir[0]) / den;
+        if (tt < 0.0f || u < 0.0f || u > 1.0f) return false;
+        *t = tt;
+        v3_set(n, -e[1], e[0], 0.0f);
+        v3_normalize(n);
+        if (v3_dot(n, dir) > 0.0f) v3_scale(n, n, -1.0f);
+        return true;
+    }
+    case STEER_SHAPE_PLANE: {
+        float den = v3_dot(dir, s->b);
+        float d[3];
+        v3_sub(d, s->a, o);
+        float num = v3_dot(d, s->b);
+        if (fabsf(den) < 1e-12f) return false;
+        float tt = num / den;
+        if (tt < 0.0f) return false;
+        *t = tt;
+        v3_copy(n, s->b);
+        if (den > 0.0f) v3_scale(n, n, -1.0f);
+        return true;
+    }
+    default: { // box: slabs
+        float t0 = 0.0f, t1 = FLT_MAX;
+        int axis = -1;
+        float sign = 0.0f;
+        for (int i = 0; i < w->dim; i++) {
+            if (fabsf(dir[i]) < 1e-12f) {
+                if (o[i] < s->a[i] || o[i] > s->b[i]) return false;
+                continue;
+            }
+            float inv = 1.0f / dir[i];
+            float ta = (s->a[i] - o[i]) * inv, tb = (s->b[i] - o[i]) * inv;
+            float sg = -1.0f;
+            if (ta > tb) { float x = ta; ta = tb; tb = x; sg = 1.0f; }
+            if (ta > t0) { t0 = ta; axis = i; sign = sg; }
+            if (tb < t1) t1 = tb;
+            if (t0 > t1) return false;
+        }
+        *t = t0;
+        v3_zero(n);
+        if (axis >= 0) n[axis] = sign;
+        else v3_scale(n, dir, -1.0f); // starting inside
+        return true;
+    }
+    }
+}
+
+// ---- ray casts -------------------------------------------------------------
+
+// The nearest shape hit within `length`, walking the ray in pieces about a
+// grid cell long so a long ray over a big world tests only the shapes near
+// it, and stops at the first piece that has a hit.
+bool steerW_ray_shapes(steer_World *w, const float o[3], const float dir[3], float length, float *t_out,
+                       float n_out[3], uint32_t *shape)
+{
+    const steerW_Geometry *g = &w->geo;
+    float step = g->ncells ? g->cell[0] : length;
+    for (int i = 1; i < w->dim; i++)
+        if (g->ncells && g->cell[i] < step) step = g->cell[i];
+    if (!(step > 0.0f) || step < length / 256.0f) step = length / 256.0f; // a bounded number of pieces
+    if (!(step > 0.0f)) step = 1.0f;
+    float best = length;
+    bool found = false;
+    for (float t0 = 0.0f; t0 <= best; t0 += step) {
+        float t1 = t0 + step < best ? t0 + step : best;
+        float a[3], b[3], lo[3], hi[3];
+        v3_copy(a, o);
+        v3_madd(a, dir, t0);
+        v3_copy(b, o);
+        v3_madd(b, dir, t1);
+        for (int i = 0; i < 3; i++) { lo[i] = a[i] < b[i] ? a[i] : b[i]; hi[i] = a[i] < b[i] ? b[i] : a[i]; }
+        int n = steerW_shapes_near(w, lo, hi);
+        for (int i = 0; i < n; i++) {
+            float t, nn[3];
+            uint32_t s = w->geo.found[i];
+            if (steerW_ray_shape(w, &w->geo.shapes[s], o, dir, &t, nn) && t <= best) {
+                best = t;
+                v3_copy(n_out, nn);
+                *shape = s;
+                found = true;
+            }
+        }
+        // a hit inside this piece is final; one beyond it may still be beaten
+        if ((found && best <= t1) || t1 >= length) break;
+    }
+    *t_out = best;
+    return found;
+}
+
+int steer_raycast(steer_World *w, const double origin[3], const double direction[3], double length, unsigned mask,
+                  steer_Agent ignore, steer_Hit *hit)
+{
+    memset(hit, 0, sizeof *hit);
+    for (int i = 0; i < 3; i++)
+        if (!fin(origin[i]) || !fin(direction[i])) return STEER_EARG;
+    if (!fin(length) || length < 0) return STEER_EARG;
+    float o[3] = { (float)origin[0], (float)origin[1], w->dim == 3 ? (float)origin[2] : 0.0f };
+    float dir[3] = { (float)direction[0], (float)direction[1], w->dim == 3 ? (float)direction[2] : 0.0f };
+    if (v3_normalize(dir) == 0.0f) return STEER_EARG;
+    if (w->in_tick) return STEER_EARG;
+    float best = (float)length;
+    bool found = false;
+    float bn[3] = { 0, 0, 0 };
+    steer_Agent ba = 0;
+    steer_Shape bs = 0;
+    if (mask & STEER_RAY_SHAPES) {
+        int st = steerW_geometry_ready(w);
+        if (st) return st;
+        float hit_t;
+        uint32_t s;
+        if (steerW_ray_shapes(w, o, dir, best, &hit_t, bn, &s)) {
+            best = hit_t;
+            bs = ((uint64_t)w->geo.shapes[s].gen << 32) | s;
+            found = true;
+        }
+    }
+    if (mask & STEER_RAY_AGENTS) {
+        // agents near the segment: the host query grid, then exact tests
+        float mid[3];
+        v3_copy(mid, o);
+        v3_madd(mid, dir, 0.5f * best);
+        float maxr = 0.0f;
+        for (uint32_t d = 0; d < w->count; d++)
+            if (w->radius[d] > maxr) maxr = w->radius[d];
+        double c[3] = { mid[0], mid[1], mid[2] };
+        int st = steer_world_neighbors(w, c, 0.5 * best + maxr, NULL, false, NULL, 0);
+        if (st < 0) return st;
+        for (int i = 0; i < st; i++) {
+            uint32_t d = w->scratch[i].d;
+            steer_Agent a = steerW_handle(w, d);
+            if (a == ignore) continue;
+            float p[3], t, nn[3];
+            steerW_load(w->p, d, p);
+            if (ray_sphere(o, dir, p, w->radius[d], &t, nn) && t <= best) {
+                best = t;
+                v3_copy(bn, nn);
+                ba = a;
+                bs = 0;
+                found = true;
+            }
+        }
+    }
+    if (!found) return 0;
+    for (int i = 0; i < 3; i++) {
+        hit->point[i] = o[i] + dir[i] * best;
+        hit->normal[i] = bn[i];
+    }
+    hit->distance = best;
+    hit->agent = ba;
+    hit->shape = bs;
+    return 1;
+}
+
+void steerW_geometry_free(steer_World *w)
+{
+    steerW_Geometry *g = &w->geo;
+    steerW_free(w, g->shapes);
+    steerW_free(w, g->next_free);
+    steerW_free(w, g->stamp);
+    steerW_free(w, g->planes);
+    steerW_free(w, g->start);
+    steerW_free(w, g->items);
+    steerW_free(w, g->found);
+    memset(g, 0, sizeof *g);
+}
