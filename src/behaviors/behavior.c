@@ -333,6 +333,7 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
         t++;
     }
     n->sum = STEERB_NO_SUM;
+    if (b->kind->faces) fl->br->faces = true;
     if (b->kind->sense) {
         steerB_Brain *br = fl->br;
         float r = b->kind->sense(n);

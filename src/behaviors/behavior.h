@@ -99,6 +99,11 @@ typedef struct steerB_Ctx {
     const steerB_Neighbor *nb;
     int nn;
     steerB_Summary sums[STEERB_MAX_SUMS]; // the brain's summary slots for this agent
+    // Orientation-only behaviours (face, look_where_going) write the
+    // heading the agent should have after this tick; locomotion applies it
+    // instead of deriving the heading from the velocity.
+    float face[3];
+    bool facing;
 } steerB_Ctx;
 
 typedef void (*steerB_EvalFn)(steerB_Ctx *c, const steerB_Node *n, float out[3]);
@@ -124,6 +129,9 @@ typedef struct steerB_Kind {
     // the engine then computes them in a vectorised pass per radius,
     // without a neighbour list.
     uint8_t summary;
+    // The node may set the agent's facing (ctx face/facing) instead of
+    // letting the heading follow the velocity.
+    bool faces;
 } steerB_Kind;
 
 
@@ -149,6 +157,7 @@ struct steerB_Brain {
     float sense;          // largest neighbour radius of any node
     uint32_t users;       // agents using this brain
     bool list;            // some node reads the neighbour list itself
+    bool faces;           // some node may set the facing
     uint8_t nsums;        // summary slots (distinct untagged summary radii)
     float sum_r2[STEERB_MAX_SUMS];
     uint8_t sum_need[STEERB_MAX_SUMS]; // the parts of each slot its nodes read

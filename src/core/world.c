@@ -88,7 +88,7 @@ void steer_world_free(steer_World *w)
     if (!w) return;
     for (int i = 0; i < 3; i++) {
         steerW_free(w, w->p[i]); steerW_free(w, w->v[i]); steerW_free(w, w->h[i]);
-        steerW_free(w, w->f[i]); steerW_free(w, w->tq[i]);
+        steerW_free(w, w->f[i]); steerW_free(w, w->tq[i]); steerW_free(w, w->face[i]);
     }
     void *arrays[] = { w->mass, w->max_speed, w->max_force, w->radius, w->slot, w->rng32,
                        w->tag, w->brain, w->flags, w->mem, w->rec, w->gen, w->dense_of,
@@ -142,6 +142,8 @@ static int reserve_exact(steer_World *w, uint32_t cap)
         !grow(w, (void **)&w->rng32, sizeof(uint32_t), old, cap) || !grow(w, (void **)&w->tag, sizeof(uint16_t), old, cap) ||
         !grow(w, (void **)&w->brain, sizeof(uint16_t), old, cap) || !grow(w, (void **)&w->flags, 1, old, cap))
         return STEER_ENOMEM;
+    for (int i = 0; i < w->dim && w->face[0]; i++)
+        if (!grow(w, (void **)&w->face[i], sizeof(float), old, cap)) return STEER_ENOMEM;
     if (w->mem_stride && !grow(w, (void **)&w->mem, sizeof(float) * w->mem_stride, old, cap)) return STEER_ENOMEM;
     if (w->rec_stride && !grow(w, (void **)&w->rec, sizeof(float) * w->rec_stride, old, cap)) return STEER_ENOMEM;
     w->cap = cap;
@@ -219,6 +221,12 @@ static int brain_id(steer_World *w, steer_Behavior *b)
         a[0] = NULL;
         w->brains = a;
         w->nbrains = n + 1;
+    }
+    if (br->faces && !w->face[0]) {
+        for (int i = 0; i < w->dim; i++) {
+            w->face[i] = steerW_realloc(w, NULL, sizeof(float) * (w->cap ? w->cap : 1));
+            if (!w->face[i]) { steerB_brain_free(w, br); return STEER_ENOMEM; }
+        }
     }
     w->brains[n] = br;
     if (br->sense > w->sense_radius) w->sense_radius = br->sense;
@@ -516,7 +524,11 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, con
         for (uint32_t it = g->start[cell]; it < g->start[cell + 1]; it++) {
             uint32_t d = g->items[it];
             float zero[3] = { 0, 0, 0 };
-            if (!w->brain[d]) { steerW_store(w->f, d, zero); continue; }
+            if (!w->brain[d]) {
+                steerW_store(w->f, d, zero);
+                w->flags[d] &= (uint8_t)~STEER_AF_FACING;
+                continue;
+            }
             const steerB_Brain *b = w->brains[w->brain[d]];
             c.brain = b;
             c.d = d;
@@ -549,10 +561,17 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, con
             }
             // nodes a combiner skips this tick must not show an old output
             if (c.rec) memset(c.rec, 0, sizeof(float) * 3 * b->nnodes);
+            c.facing = false;
             float f[3];
             steerB_eval(&c, 0, f);
             if (!v3_finite(f)) v3_zero(f);
             for (int i = 0; i < dim; i++) w->f[i][d] = f[i];
+            // the facing flag is this agent's own state: set or cleared every tick
+            w->flags[d] &= (uint8_t)~STEER_AF_FACING;
+            if (c.facing && w->face[0] && v3_finite(c.face) && v3_normalize(c.face) > 0.0f) {
+                for (int i = 0; i < dim; i++) w->face[i][d] = c.face[i];
+                w->flags[d] |= STEER_AF_FACING;
+            }
         }
     }
     return status;
@@ -581,7 +600,10 @@ __attribute__((always_inline)) static inline void locomote(steer_World *w, uint3
         }
         if (!v3_finite(v) || !v3_finite(p)) continue; // keep the old state rather than poison the world
         float s2 = v3_len2(v);
-        if (s2 > STEER_EPS2) {
+        if (w->flags[d] & STEER_AF_FACING) {
+            // an orientation behaviour chose the heading (already normalised)
+            for (int i = 0; i < dim; i++) w->h[i][d] = w->face[i][d];
+        } else if (s2 > STEER_EPS2) {
             float s = sqrtf(s2), settle = 0.05f * w->max_speed[d];
             float k = settle > 0.0f && s < settle ? s / settle : 1.0f;
             if (k >= 1.0f) {

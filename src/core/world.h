@@ -22,7 +22,8 @@ typedef struct steerB_Neighbor steerB_Neighbor;
 enum {
     STEER_AF_DEAD = 1,        // removed; compacted away before the next tick
     STEER_AF_TARGET_POINT = 2,// the target slot holds a point
-    STEER_AF_TARGET_AGENT = 4 // the target slot holds an agent handle
+    STEER_AF_TARGET_AGENT = 4,// the target slot holds an agent handle
+    STEER_AF_FACING = 8       // this tick's brain chose a facing (see face[])
 };
 
 #define STEERG_PAD 4
@@ -92,6 +93,8 @@ struct steer_World {
     uint32_t *rng32;       // per-agent stream
     uint16_t *tag, *brain; // tag id (0 none), brain id (0 none)
     uint8_t *flags;
+    float *face[3];        // facing chosen by the steer pass for locomotion; exists
+                           // once a brain that faces is in use, transient per tick
     float *mem;            // brain memory, mem_stride floats per agent
     float *rec;            // recorded node outputs, rec_stride floats per agent
     uint32_t mem_stride, rec_stride;
