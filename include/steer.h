@@ -30,7 +30,8 @@ enum {
     STEER_ESTALE = -2,   // the agent handle names a removed agent
     STEER_ENOMEM = -3,   // the allocator failed; nothing changed
     STEER_EFULL = -4,    // a fixed limit (agents, brains, tags) is reached
-    STEER_ECALLBACK = -5 // a host callback failed during a tick
+    STEER_ECALLBACK = -5,// a host callback failed during a tick
+    STEER_EBUSY = -6     // not allowed while a tick runs (from a custom behaviour or ease function)
 };
 
 typedef struct steer_World steer_World;
@@ -67,6 +68,16 @@ typedef struct steer_WorldDesc {
     uint64_t seed;        // world RNG seed (0 means 1)
     double dt;            // fixed tick, seconds (default 1/60)
     bool no_record;       // do not record per-node outputs (saves memory and time)
+    // Stuck detection (off when window is 0): an agent that pushes (mean
+    // force above a quarter of max_force) but gains less than `progress`
+    // metres toward its target (or from where it was, without a target)
+    // over `window` seconds raises STEER_EVENT_STUCK.
+    double stuck_window, stuck_progress;
+    // Hard non-penetration after locomotion: agents never end a tick inside
+    // a shape, and overlaps between agents are resolved by `collide_iterations`
+    // relaxation passes (default 2).
+    bool collide;
+    int collide_iterations;
     int reorder_period;   // ticks between spatial re-sorts of agent storage (default 16, <0 never)
     steer_AllocFn alloc;
     void *alloc_ud;
@@ -90,7 +101,9 @@ typedef struct steer_AgentDesc {
 // Events queued during a tick and handed out after it.
 typedef enum steer_EventType {
     STEER_EVENT_ARRIVE = 1, // an arrive behaviour brought the agent inside its stop radius
-    STEER_EVENT_LOST_TARGET = 2 // the agent's target agent was removed
+    STEER_EVENT_LOST_TARGET = 2, // the agent's target agent was removed
+    STEER_EVENT_STUCK = 3,       // no progress toward its goal over the stuck window (see steer_WorldDesc)
+    STEER_EVENT_COLLIDE = 4      // the non-penetration pass pushed the agent out of a shape (other = 0) or agent
 } steer_EventType;
 
 typedef struct steer_Event {

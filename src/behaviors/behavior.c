@@ -416,7 +416,7 @@ static void load_ctx(steer_World *w, uint32_t d, steerB_Ctx *c)
     c->max_speed = w->max_speed[d];
     c->max_force = w->max_force[d];
     c->radius = w->radius[d];
-    c->mem = w->mem_stride ? w->mem + (size_t)d * w->mem_stride : NULL;
+    c->mem = steerW_mem(w, d);
     c->rng = &w->rng32[d];
 }
 

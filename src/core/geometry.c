@@ -20,6 +20,7 @@ static bool fin(double v) { return isfinite(v) && fabs(v) <= FLT_MAX; }
 
 static int add_shape(steer_World *w, const steerW_Shape *sh, steer_Shape *out)
 {
+    if (w->in_tick) return STEER_EBUSY;
     steerW_Geometry *g = &w->geo;
     uint32_t s;
     if (g->free_head != UINT32_MAX && g->nshapes) {
@@ -113,7 +114,7 @@ int steer_remove_shape(steer_World *w, steer_Shape s)
 {
     steerW_Shape *sh = shape_of(w, s);
     if (!sh) return STEER_ESTALE;
-    if (w->in_tick) return STEER_EARG;
+    if (w->in_tick) return STEER_EBUSY;
     sh->alive = 0;
     uint32_t i = (uint32_t)s;
     w->geo.next_free[i] = w->geo.free_head;
@@ -499,7 +500,7 @@ int steer_raycast(steer_World *w, const double origin[3], const double direction
     float o[3] = { (float)origin[0], (float)origin[1], w->dim == 3 ? (float)origin[2] : 0.0f };
     float dir[3] = { (float)direction[0], (float)direction[1], w->dim == 3 ? (float)direction[2] : 0.0f };
     if (v3_normalize(dir) == 0.0f) return STEER_EARG;
-    if (w->in_tick) return STEER_EARG;
+    if (w->in_tick) return STEER_EBUSY;
     float best = (float)length;
     bool found = false;
     float bn[3] = { 0, 0, 0 };

@@ -69,6 +69,20 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
     w->wrap = d.wrap;
     w->record = !d.no_record;
     w->reorder_period = d.reorder_period == 0 ? 16 : d.reorder_period;
+    if (!(d.stuck_window >= 0) || !isfinite(d.stuck_window) || !(d.stuck_progress >= 0) || !isfinite(d.stuck_progress) ||
+        d.collide_iterations < 0) {
+        alloc(d.alloc_ud, w, 0);
+        return STEER_EARG;
+    }
+    if (d.stuck_window > 0) {
+        // anchor position, distance to goal then, time, effort
+        w->mem_base = (uint32_t)d.dim + 3;
+        w->mem_stride = w->mem_base;
+        w->stuck_window = (float)d.stuck_window;
+        w->stuck_progress = (float)(d.stuck_progress > 0 ? d.stuck_progress : 0.5);
+    }
+    w->collide = d.collide;
+    w->collide_iterations = d.collide_iterations ? d.collide_iterations : 2;
     for (int i = 0; i < 3; i++) {
         w->origin[i] = i < d.dim ? (float)d.origin[i] : 0.0f;
         w->size[i] = i < d.dim ? (float)d.size[i] : 0.0f;
@@ -89,6 +103,7 @@ void steer_world_free(steer_World *w)
     for (int i = 0; i < 3; i++) {
         steerW_free(w, w->p[i]); steerW_free(w, w->v[i]); steerW_free(w, w->h[i]);
         steerW_free(w, w->f[i]); steerW_free(w, w->tq[i]); steerW_free(w, w->face[i]);
+        steerW_free(w, w->push[i]);
     }
     void *arrays[] = { w->mass, w->max_speed, w->max_force, w->radius, w->slot, w->rng32,
                        w->tag, w->brain, w->flags, w->mem, w->rec, w->gen, w->dense_of,
@@ -208,7 +223,7 @@ static int brain_id(steer_World *w, steer_Behavior *b)
     int st;
     steerB_Brain *br = steerB_compile(w, b, &st);
     if (!br) return st;
-    if (restride(w, &w->mem, &w->mem_stride, br->mem_floats) != STEER_OK ||
+    if (restride(w, &w->mem, &w->mem_stride, w->mem_base + br->mem_floats) != STEER_OK ||
         (w->record && restride(w, &w->rec, &w->rec_stride, br->nnodes * 3) != STEER_OK)) {
         steerB_brain_free(w, br);
         return STEER_ENOMEM;
@@ -270,7 +285,8 @@ static void set_brain(steer_World *w, uint32_t d, int id)
     if (w->brain[d]) w->brains[w->brain[d]]->users--;
     w->brain[d] = (uint16_t)id;
     if (id) w->brains[id]->users++;
-    if (w->mem_stride) memset(w->mem + (size_t)d * w->mem_stride, 0, sizeof(float) * w->mem_stride);
+    // a new brain starts from fresh memory (the world's own floats stay)
+    if (w->mem_stride > w->mem_base) memset(steerW_mem(w, d), 0, sizeof(float) * (w->mem_stride - w->mem_base));
     if (w->rec_stride) memset(w->rec + (size_t)d * w->rec_stride, 0, sizeof(float) * w->rec_stride);
     if (id) steerB_init_agent(w, d);
 }
@@ -285,6 +301,7 @@ static bool check_param(double v, bool allow_zero)
 
 int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
 {
+    if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     steer_AgentDesc a = desc ? *desc : (steer_AgentDesc){0};
     if (out) *out = 0;
     if (a.mass == 0) a.mass = 1;
@@ -344,6 +361,15 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
     // decides every agent's randomness.
     uint32_t r = (uint32_t)(steer_rng64(&w->rng) >> 32);
     w->rng32[d] = r ? r : 0x9E3779B9u;
+    if (w->mem_stride) {
+        // a reused row may hold a moved agent's old data
+        float *row = w->mem + (size_t)d * w->mem_stride;
+        memset(row, 0, sizeof(float) * w->mem_stride);
+        if (w->mem_base) {
+            for (int i = 0; i < w->dim; i++) row[i] = pos[i];
+            row[w->dim] = -1.0f; // no goal distance yet
+        }
+    }
     set_brain(w, d, bid);
     w->grid_fresh = false;
     if (out) *out = steerW_handle(w, d);
@@ -352,6 +378,7 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
 
 int steer_remove(steer_World *w, steer_Agent a)
 {
+    if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     w->flags[d] |= STEER_AF_DEAD;
@@ -539,7 +566,7 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, con
             c.max_speed = w->max_speed[d];
             c.max_force = w->max_force[d];
             c.radius = w->radius[d];
-            c.mem = w->mem_stride ? w->mem + (size_t)d * w->mem_stride : NULL;
+            c.mem = steerW_mem(w, d);
             c.rec = w->record && w->rec_stride ? w->rec + (size_t)d * w->rec_stride : NULL;
             c.rng = &w->rng32[d];
             c.nn = 0;
@@ -637,6 +664,169 @@ static void pass_locomote(steer_World *w, uint32_t n)
     }
 }
 
+// ---- the constraint and watch passes ----------------------------------------
+
+// Push the agent at p (radius r) out of every shape it overlaps; returns
+// the deepest penetration found (0 when none).
+static float push_out_of_shapes(steer_World *w, float p[3], float v[3], float r)
+{
+    float lo[3], hi[3], deepest = 0.0f;
+    for (int i = 0; i < 3; i++) { lo[i] = p[i] - r; hi[i] = p[i] + r; }
+    int n = steerW_shapes_near(w, lo, hi);
+    for (int k = 0; k < n; k++) {
+        const steerW_Shape *s = &w->geo.shapes[w->geo.found[k]];
+        float c[3], nrm[3], d[3];
+        steerW_closest(w, s, p, c, nrm);
+        v3_sub(d, p, c);
+        float depth = r - v3_dot(d, nrm);
+        if (depth <= 0.0f) continue;
+        v3_madd(p, nrm, depth);
+        float into = v3_dot(v, nrm);
+        if (into < 0.0f) v3_madd(v, nrm, -into); // no velocity into the surface
+        if (depth > deepest) deepest = depth;
+    }
+    return deepest;
+}
+
+// collide: the hard non-penetration constraint, after locomotion. Agent
+// overlaps are relaxed in Jacobi passes (corrections from one snapshot,
+// applied together, so the result does not depend on agent order); shapes
+// are applied last and always win.
+static int pass_collide(steer_World *w, uint32_t n)
+{
+    int dim = w->dim;
+    if (!w->push[0]) {
+        for (int i = 0; i < dim; i++) {
+            w->push[i] = steerW_realloc(w, NULL, sizeof(float) * (w->cap ? w->cap : 1));
+            if (!w->push[i]) return STEER_ENOMEM;
+        }
+        w->push_cap = w->cap;
+    } else if (w->push_cap < w->cap) {
+        for (int i = 0; i < dim; i++) {
+            float *a = steerW_realloc(w, w->push[i], sizeof(float) * w->cap);
+            if (!a) return STEER_ENOMEM;
+            w->push[i] = a;
+        }
+        w->push_cap = w->cap;
+    }
+    float maxr = 0.0f;
+    for (uint32_t d = 0; d < n; d++)
+        if (w->radius[d] > maxr) maxr = w->radius[d];
+    for (int it = 0; it < w->collide_iterations && maxr > 0.0f; it++) {
+        int st = steerG_build(w, 2.0f * maxr);
+        if (st) return st;
+        for (int i = 0; i < dim; i++) memset(w->push[i], 0, sizeof(float) * n);
+        bool any = false;
+        for (uint32_t d = 0; d < n; d++) {
+            float p[3];
+            steerW_load(w->p, d, p);
+            int k = steerG_gather(w, p, w->radius[d] + maxr, d);
+            if (k < 0) return STEER_ENOMEM;
+            float deepest = 0.0f;
+            steer_Agent other = 0;
+            for (int j = 0; j < k; j++) {
+                const steerB_Neighbor *nb = &w->scratch[j];
+                float reach = w->radius[d] + w->radius[nb->d];
+                if (!(nb->d2 < reach * reach)) continue;
+                float dist = sqrtf(nb->d2), dir[3];
+                if (dist > 0.0f) {
+                    v3_scale(dir, nb->off, 1.0f / dist);
+                } else {
+                    // on top of each other: split along x by storage order, deterministically
+                    v3_set(dir, d < nb->d ? 1.0f : -1.0f, 0.0f, 0.0f);
+                }
+                float overlap = reach - dist;
+                for (int i = 0; i < dim; i++) w->push[i][d] -= dir[i] * 0.5f * overlap;
+                if (overlap > deepest) { deepest = overlap; other = steerW_handle(w, nb->d); }
+            }
+            if (deepest > 0.0f) {
+                any = true;
+                if (it == 0 && deepest > 0.01f * w->radius[d]) steerW_event(w, STEER_EVENT_COLLIDE, d, other);
+            }
+        }
+        if (!any) break;
+        for (uint32_t d = 0; d < n; d++)
+            for (int i = 0; i < dim; i++) w->p[i][d] += w->push[i][d];
+    }
+    // shapes last: they always win
+    if (w->geo.live) {
+        for (uint32_t d = 0; d < n; d++) {
+            float p[3], v[3];
+            steerW_load(w->p, d, p);
+            steerW_load(w->v, d, v);
+            float deepest = push_out_of_shapes(w, p, v, w->radius[d]);
+            if (deepest > 0.0f) {
+                deepest += push_out_of_shapes(w, p, v, w->radius[d]); // a corner: a second push
+                if (deepest > 0.01f * w->radius[d]) steerW_event(w, STEER_EVENT_COLLIDE, d, 0);
+                if (v3_finite(p) && v3_finite(v)) {
+                    steerW_store(w->p, d, p);
+                    steerW_store(w->v, d, v);
+                }
+            }
+        }
+    }
+    if (w->wrap)
+        for (uint32_t d = 0; d < n; d++)
+            for (int i = 0; i < dim; i++) {
+                float lo = w->origin[i], L = w->size[i], *x = &w->p[i][d];
+                if (*x < lo) *x += L;
+                else if (*x >= lo + L) *x -= L;
+                if (!(*x >= lo && *x < lo + L)) *x = lo;
+            }
+    return STEER_OK;
+}
+
+// stuck: watch each agent's progress over the stuck window (the world's
+// floats at the start of its memory row: anchor position, distance to its
+// goal then, time, effort).
+static void pass_stuck(steer_World *w, uint32_t n)
+{
+    int dim = w->dim;
+    float dt = w->dt;
+    for (uint32_t d = 0; d < n; d++) {
+        if (!w->brain[d]) continue;
+        float *row = w->mem + (size_t)d * w->mem_stride;
+        float p[3], f[3];
+        steerW_load(w->p, d, p);
+        steerW_load(w->f, d, f);
+        float fl = v3_len(f), mf = w->max_force[d];
+        row[dim + 1] += dt;
+        row[dim + 2] += (mf > 0.0f ? (fl < mf ? fl : mf) / mf : 0.0f) * dt;
+        if (row[dim + 1] < w->stuck_window) continue;
+        // the goal: the agent's own target slot, when it has one
+        float goal = -1.0f, off[3];
+        uint8_t fls = w->flags[d];
+        if (fls & STEER_AF_TARGET_POINT) {
+            float t[3];
+            steerW_target_point(w, d, t);
+            steerW_delta(w, p, t, off);
+            goal = v3_len(off);
+        } else if (fls & STEER_AF_TARGET_AGENT) {
+            int64_t td = steerW_dense(w, steerW_target_agent(w, d));
+            if (td >= 0) {
+                float t[3];
+                steerW_load(w->p, (uint32_t)td, t);
+                steerW_delta(w, p, t, off);
+                goal = v3_len(off);
+            }
+        }
+        float progress;
+        if (goal >= 0.0f && row[dim] >= 0.0f) {
+            progress = row[dim] - goal;
+        } else {
+            float a[3] = { row[0], row[1], dim == 3 ? row[2] : 0.0f };
+            steerW_delta(w, a, p, off);
+            progress = v3_len(off);
+        }
+        float effort = row[dim + 2] / row[dim + 1];
+        if (effort > 0.25f && progress < w->stuck_progress) steerW_event(w, STEER_EVENT_STUCK, d, 0);
+        for (int i = 0; i < dim; i++) row[i] = p[i];
+        row[dim] = goal;
+        row[dim + 1] = 0.0f;
+        row[dim + 2] = 0.0f;
+    }
+}
+
 // think: after the passes, outside the tick proper, so a host callback may
 // spawn (the agent joins the next tick), remove (it goes stale at once and
 // is compacted away before the next tick) and query the world.
@@ -682,6 +872,10 @@ static int tick(steer_World *w)
     if (st == STEER_OK) st = pass_steer(w);
     // locomote: integrate forces into velocities and positions
     pass_locomote(w, n);
+    // collide: push agents out of shapes and apart (worlds that ask for it)
+    if (w->collide && st == STEER_OK) st = pass_collide(w, n);
+    // stuck: the progress watch (worlds that ask for it)
+    if (w->mem_base) pass_stuck(w, n);
     w->tick++;
     w->in_tick = false;
     w->grid_fresh = false;
@@ -707,7 +901,7 @@ static int tick(steer_World *w)
 int steer_world_step(steer_World *w, int ticks)
 {
     if (ticks < 0) return STEER_EARG;
-    if (w->in_tick) return STEER_EARG;
+    if (w->in_tick) return STEER_EBUSY;
     w->nout_events = 0;
     w->error[0] = 0;
     int st = STEER_OK;
@@ -731,7 +925,7 @@ const char *steer_world_error(const steer_World *w) { return w->error; }
 // not inspect pay neither its memory nor its bandwidth.
 int steer_world_set_record(steer_World *w, bool on)
 {
-    if (w->in_tick) return STEER_EARG;
+    if (w->in_tick) return STEER_EBUSY;
     if (!on) {
         steerW_free(w, w->rec);
         w->rec = NULL;
@@ -805,7 +999,7 @@ int steer_world_neighbors(steer_World *w, const double pos[3], double radius, co
     if (!finite3(pos) || !(radius >= 0) || !isfinite(radius)) return STEER_EARG;
     int tid = steerW_tag_find(w, tag);
     if (tid < 0) return 0;
-    if (w->in_tick) return STEER_EARG;
+    if (w->in_tick) return STEER_EBUSY;
     // the tick's grid holds positions from before locomotion, and the host
     // may have spawned or moved agents since: rebuild once, then reuse
     if (!w->grid_fresh) {
@@ -881,6 +1075,7 @@ int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double ou
 
 int steer_agent_set_vec(steer_World *w, steer_Agent a, steer_Prop p, const double in[3])
 {
+    if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     if (!finite3(in) || p == STEER_PROP_FORCE) return STEER_EARG;
@@ -925,6 +1120,7 @@ int steer_agent_param(const steer_World *w, steer_Agent a, steer_Param p, double
 
 int steer_agent_set_param(steer_World *w, steer_Agent a, steer_Param p, double v)
 {
+    if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     float *arr = param_array(w, p);
@@ -943,6 +1139,7 @@ int steer_agent_tag(const steer_World *w, steer_Agent a, const char **out)
 
 int steer_agent_set_tag(steer_World *w, steer_Agent a, const char *tag)
 {
+    if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     int id = tag ? steerW_tag_id(w, tag) : 0;
@@ -961,6 +1158,7 @@ int steer_agent_brain(const steer_World *w, steer_Agent a, steer_Behavior **out)
 
 int steer_agent_set_brain(steer_World *w, steer_Agent a, steer_Behavior *brain)
 {
+    if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     int id = brain_id(w, brain);
@@ -971,6 +1169,7 @@ int steer_agent_set_brain(steer_World *w, steer_Agent a, steer_Behavior *brain)
 
 int steer_agent_set_target(steer_World *w, steer_Agent a, const double *point, steer_Agent other)
 {
+    if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     uint8_t fl = w->flags[d] & (uint8_t)~(STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT);
@@ -1017,6 +1216,7 @@ int steer_agent_target(const steer_World *w, steer_Agent a, double point[3], ste
 
 int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz)
 {
+    if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     if (steerW_dense(w, a) < 0) return STEER_ESTALE;
     if (!isfinite(hz) || hz < 0) return STEER_EARG;
     struct steerW_Thinker *t = NULL;
@@ -1062,6 +1262,7 @@ int steer_agent_think(const steer_World *w, steer_Agent a, int *ref, double *hz)
 
 int steer_world_reserve(steer_World *w, int agents)
 {
+    if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     if (agents < 0) return STEER_EARG;
     uint32_t n = (uint32_t)agents;
     if (n > w->cap_slots) {
@@ -1075,12 +1276,13 @@ int steer_world_reserve(steer_World *w, int agents)
 
 int steer_agent_set_rng(steer_World *w, steer_Agent a, uint32_t state)
 {
+    if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     w->rng32[d] = state ? state : 0x9E3779B9u;
     // memory seeded from the old stream (a wander angle) is drawn again
     if (w->brain[d]) {
-        if (w->mem_stride) memset(w->mem + (size_t)d * w->mem_stride, 0, sizeof(float) * w->mem_stride);
+        if (w->mem_stride > w->mem_base) memset(steerW_mem(w, (uint32_t)d), 0, sizeof(float) * (w->mem_stride - w->mem_base));
         steerB_init_agent(w, (uint32_t)d);
     }
     return STEER_OK;

@@ -98,6 +98,12 @@ struct steer_World {
     float *mem;            // brain memory, mem_stride floats per agent
     float *rec;            // recorded node outputs, rec_stride floats per agent
     uint32_t mem_stride, rec_stride;
+    uint32_t mem_base;     // world-owned floats at the start of each memory row (stuck watch)
+    float stuck_window, stuck_progress;
+    bool collide;
+    int collide_iterations;
+    float *push[3];        // the collide pass's corrections (transient)
+    uint32_t push_cap;
     uint32_t rec_need;     // record floats the brains in use need
     uint32_t dead;         // agents flagged dead, awaiting compaction
 
@@ -152,6 +158,11 @@ static inline steer_Agent steerW_handle(const steer_World *w, uint32_t d)
 {
     uint32_t s = w->slot[d];
     return ((uint64_t)w->gen[s] << 32) | s;
+}
+// The agent's brain memory (past the world's own floats), or NULL.
+static inline float *steerW_mem(const steer_World *w, uint32_t d)
+{
+    return w->mem_stride ? w->mem + (size_t)d * w->mem_stride + w->mem_base : NULL;
 }
 static inline void steerW_load(float *const arr[3], uint32_t d, float o[3])
 {

@@ -199,6 +199,13 @@ static int construct(lua_State *L)
     const steerB_Kind *k = lua_touserdata(L, lua_upvalueindex(1));
     char fn[48];
     snprintf(fn, sizeof fn, "steer.%s", k->name);
+    // steer.custom(fn): the one kind whose natural argument is a function
+    if (lua_isfunction(L, 1) && strcmp(k->name, "custom") == 0) {
+        lua_settop(L, 1);
+        lua_createtable(L, 0, 1);
+        lua_insert(L, 1);
+        lua_setfield(L, 1, "fn");
+    }
     if (lua_isnoneornil(L, 1) && !k->children) {
         lua_settop(L, 0);
         lua_newtable(L);

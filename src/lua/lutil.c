@@ -157,3 +157,10 @@ void steerL_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const
     }
     lua_pop(L, 1);
 }
+
+void steerL_check_writable(lua_State *L, const steerL_World *lw, const char *fn)
+{
+    if (lw->in_pass)
+        luaL_error(L, "%s: not allowed during the steer pass: a custom behaviour or ease function may only read "
+                      "agents (change or query the world in think, update or an event handler)", fn);
+}

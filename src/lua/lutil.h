@@ -20,6 +20,7 @@ typedef struct steerL_World {
     int dim;
     char cb_error[512];    // first callback error of the running step
     bool stepping;         // inside w:step (callbacks may not step again)
+    bool in_pass;          // inside a custom behaviour or ease function: read-only world
 } steerL_World;
 
 typedef struct steerL_Agent {
@@ -57,6 +58,10 @@ steerL_Agent *steerL_toagent(lua_State *L, int idx);          // any agent userd
 void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id);
 steerL_World *steerL_checkworld(lua_State *L, int idx);
 steer_Behavior *steerL_tobehavior(lua_State *L, int idx);      // or NULL
+
+// Raise unless the world may change now: a custom behaviour or an ease
+// function runs inside the steer pass and may only read.
+void steerL_check_writable(lua_State *L, const steerL_World *lw, const char *fn);
 
 // Shared between the world and agent bindings (lworld.c)
 void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx);

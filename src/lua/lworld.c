@@ -12,7 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const world_fields[] = { "dim", "size", "origin", "wrap", "seed", "dt", "record", NULL };
+static const char *const world_fields[] = { "dim", "size", "origin", "wrap", "seed", "dt", "record", "stuck",
+                                            "collide", NULL };
 static const char *const spawn_fields[] = { "position", "velocity", "mass", "max_speed", "max_force", "radius",
                                             "brain", "tag", "model", "target", "data", "think", "think_hz", NULL };
 
@@ -31,7 +32,10 @@ static int hook_ease(void *ud, int ref, double x, double *out)
     lua_State *L = lw->L;
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     lua_pushnumber(L, x);
-    if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+    lw->in_pass = true;
+    int r = lua_pcall(L, 1, 1, 0);
+    lw->in_pass = false;
+    if (r != LUA_OK) {
         cb_fail(lw, "steer.arrive ease function", lua_tostring(L, -1));
         lua_pop(L, 1);
         return 1;
@@ -47,6 +51,44 @@ static int hook_ease(void *ud, int ref, double x, double *out)
         return 1;
     }
     lua_pop(L, 1);
+    return 0;
+}
+
+// steer.custom: fn(agent, dt) -> fx, fy [, fz], once per agent per tick.
+// The slow path: a protected call into Lua for every agent that runs it.
+static int hook_custom(void *ud, int ref, steer_World *w, steer_Agent a, double dt, double out[3])
+{
+    (void)w;
+    steerL_World *lw = ud;
+    lua_State *L = lw->L;
+    int top = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    steerL_pushagent(L, 1, a);
+    lua_pushnumber(L, dt);
+    lw->in_pass = true;
+    int r = lua_pcall(L, 2, 3, 0);
+    lw->in_pass = false;
+    if (r != LUA_OK) {
+        cb_fail(lw, "steer.custom function", lua_tostring(L, -1));
+        lua_settop(L, top);
+        return 1;
+    }
+    int n = lw->dim;
+    for (int i = 0; i < 3; i++) {
+        int ok = 1;
+        out[i] = 0;
+        if (i < n && !(i == 2 && lua_isnil(L, top + 3))) out[i] = lua_tonumberx(L, top + 1 + i, &ok);
+        if (!ok || !isfinite(out[i])) {
+            char buf[64], msg[160];
+            snprintf(msg, sizeof msg, "expected to return %s finite numbers (fx, fy%s), return value %d is %s",
+                     n == 3 ? "two or three" : "two", n == 3 ? " [, fz]" : "", i + 1,
+                     steerL_describe(L, top + 1 + i, buf, sizeof buf));
+            cb_fail(lw, "steer.custom function", msg);
+            lua_settop(L, top);
+            return 1;
+        }
+    }
+    lua_settop(L, top);
     return 0;
 }
 
@@ -139,6 +181,35 @@ static int world_new(lua_State *L)
     d.no_record = lua_isboolean(L, -1) && !lua_toboolean(L, -1);
     lua_pop(L, 1);
 
+    // stuck = { window = s, progress = m } turns the progress watch on
+    if (lua_getfield(L, 1, "stuck") != LUA_TNIL) {
+        static const char *const stuck_fields[] = { "window", "progress", NULL };
+        if (!lua_istable(L, -1)) steerL_field_error(L, fn, "stuck", "a table { window = seconds, progress = metres }", -1);
+        steerL_check_fields(L, -1, "steer.world: field 'stuck'", stuck_fields, 0);
+        int t = lua_gettop(L);
+        d.stuck_window = steerL_optnumber(L, t, "steer.world: field 'stuck'", "window", 2, 0, 1, "a number of seconds > 0");
+        d.stuck_progress = steerL_optnumber(L, t, "steer.world: field 'stuck'", "progress", 0.5, 0, 1, "a number of metres > 0");
+    }
+    lua_pop(L, 1);
+    // collide = true, or { iterations = n }
+    if (lua_getfield(L, 1, "collide") != LUA_TNIL) {
+        if (lua_isboolean(L, -1)) {
+            d.collide = lua_toboolean(L, -1);
+        } else if (lua_istable(L, -1)) {
+            static const char *const collide_fields[] = { "iterations", NULL };
+            steerL_check_fields(L, -1, "steer.world: field 'collide'", collide_fields, 0);
+            lua_getfield(L, -1, "iterations");
+            if (!lua_isnil(L, -1) && (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > 64))
+                steerL_field_error(L, "steer.world: field 'collide'", "iterations", "an integer from 1 to 64", -1);
+            d.collide = true;
+            d.collide_iterations = (int)lua_tointeger(L, -1);
+            lua_pop(L, 1);
+        } else {
+            steerL_field_error(L, fn, "collide", "a boolean or { iterations = n }", -1);
+        }
+    }
+    lua_pop(L, 1);
+
     steerL_World *lw = lua_newuserdatauv(L, sizeof *lw, 1);
     memset(lw, 0, sizeof *lw);
     luaL_setmetatable(L, STEERL_WORLD);
@@ -146,6 +217,7 @@ static int world_new(lua_State *L)
     d.hooks.ud = lw;
     d.hooks.ease = hook_ease;
     d.hooks.think = hook_think;
+    d.hooks.custom = hook_custom;
     if (steer_world_new(&d, &lw->w) != STEER_OK) return luaL_error(L, "%s: could not create the world", fn);
     lua_createtable(L, 0, 4);
     lua_newtable(L); lua_setfield(L, -2, "data");
@@ -238,6 +310,7 @@ static int world_spawn(lua_State *L)
 {
     const char *fn = "steer.world:spawn";
     steerL_World *lw = steerL_checkworld(L, 1);
+    steerL_check_writable(L, lw, fn);
     if (!lua_istable(L, 2)) {
         char buf[64];
         return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 2, buf, sizeof buf));
@@ -330,6 +403,8 @@ static const char *event_name(steer_EventType t)
     switch (t) {
     case STEER_EVENT_ARRIVE: return "arrive";
     case STEER_EVENT_LOST_TARGET: return "lost_target";
+    case STEER_EVENT_STUCK: return "stuck";
+    case STEER_EVENT_COLLIDE: return "collide";
     }
     return "?";
 }
@@ -401,11 +476,13 @@ static int world_step(lua_State *L)
 static int world_on(lua_State *L)
 {
     steerL_checkworld(L, 1);
-    static const char *const events[] = { "arrive", "lost_target", NULL };
+    static const char *const events[] = { "arrive", "lost_target", "stuck", "collide", NULL };
     const char *name = luaL_checkstring(L, 2);
     int ok = 0;
     for (int i = 0; events[i]; i++) ok |= strcmp(events[i], name) == 0;
-    if (!ok) return luaL_error(L, "steer.world:on: argument 1 (event) expected \"arrive\" or \"lost_target\", got \"%s\"", name);
+    if (!ok)
+        return luaL_error(L, "steer.world:on: argument 1 (event) expected \"arrive\", \"lost_target\", \"stuck\" or "
+                             "\"collide\", got \"%s\"", name);
     if (!lua_isnil(L, 3) && !lua_isfunction(L, 3)) steerL_field_error(L, "steer.world:on", NULL, "a function or nil as argument 2 (handler)", 3);
     steerL_uv_field(L, 1, "on");
     lua_pushvalue(L, 3);
@@ -464,6 +541,7 @@ static int world_neighbors(lua_State *L)
 {
     const char *fn = "steer.world:neighbors";
     steerL_World *lw = steerL_checkworld(L, 1);
+    steerL_check_writable(L, lw, fn);
     double p[3];
     if (!steerL_tovec(L, 2, p)) steerL_field_error(L, fn, NULL, "a vector as argument 1 (position)", 2);
     int ok;
@@ -539,6 +617,7 @@ static int world_add_obstacle(lua_State *L)
 {
     const char *fn = "steer.world:add_obstacle";
     steerL_World *lw = steerL_checkworld(L, 1);
+    steerL_check_writable(L, lw, fn);
     check_desc(L, fn, obstacle_fields);
     double c[3];
     desc_vec(L, fn, "position", c);
@@ -555,6 +634,7 @@ static int world_add_wall(lua_State *L)
 {
     const char *fn = "steer.world:add_wall";
     steerL_World *lw = steerL_checkworld(L, 1);
+    steerL_check_writable(L, lw, fn);
     if (lw->dim != 2) return luaL_error(L, "%s: walls are segments of 2D worlds; use add_plane or add_box in 3D", fn);
     check_desc(L, fn, wall_fields);
     double a[3], b[3];
@@ -570,6 +650,7 @@ static int world_add_plane(lua_State *L)
 {
     const char *fn = "steer.world:add_plane";
     steerL_World *lw = steerL_checkworld(L, 1);
+    steerL_check_writable(L, lw, fn);
     if (lw->dim != 3) return luaL_error(L, "%s: planes are for 3D worlds; use add_wall in 2D", fn);
     check_desc(L, fn, plane_fields);
     double p[3], n[3];
@@ -588,6 +669,7 @@ static int world_add_box(lua_State *L)
 {
     const char *fn = "steer.world:add_box";
     steerL_World *lw = steerL_checkworld(L, 1);
+    steerL_check_writable(L, lw, fn);
     check_desc(L, fn, box_fields);
     double lo[3], hi[3];
     desc_vec(L, fn, "min", lo);
@@ -602,6 +684,7 @@ static int world_add_box(lua_State *L)
 static int world_remove_shape(lua_State *L)
 {
     steerL_World *lw = steerL_checkworld(L, 1);
+    steerL_check_writable(L, lw, "steer.world:remove_shape");
     if (!lua_isinteger(L, 2)) steerL_field_error(L, "steer.world:remove_shape", NULL, "a shape id as argument 1", 2);
     int st = steer_remove_shape(lw->w, (steer_Shape)lua_tointeger(L, 2));
     if (st == STEER_ESTALE) return luaL_error(L, "steer.world:remove_shape: no such shape (already removed?)");
@@ -614,6 +697,7 @@ static int world_raycast(lua_State *L)
 {
     const char *fn = "steer.world:raycast";
     steerL_World *lw = steerL_checkworld(L, 1);
+    steerL_check_writable(L, lw, fn);
     double o[3], d[3];
     if (!steerL_tovec(L, 2, o)) steerL_field_error(L, fn, NULL, "a vector as argument 1 (origin)", 2);
     if (!steerL_tovec(L, 3, d) || (d[0] == 0 && d[1] == 0 && d[2] == 0))
@@ -689,6 +773,7 @@ static int world_newindex(lua_State *L)
 {
     steerL_World *lw = steerL_checkworld(L, 1);
     const char *k = luaL_checkstring(L, 2);
+    steerL_check_writable(L, lw, "steer.world");
     if (strcmp(k, "record") == 0) {
         if (!lua_isboolean(L, 3)) steerL_field_error(L, "steer.world", "record", "a boolean", 3);
         if (steer_world_set_record(lw->w, lua_toboolean(L, 3)) != STEER_OK)
