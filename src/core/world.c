@@ -688,6 +688,15 @@ static float push_out_of_shapes(steer_World *w, float p[3], float v[3], float r)
     return deepest;
 }
 
+// Note a contact; a "collide" event marks the start of one (the agent was
+// not touching anything at the end of the last tick), once per tick.
+static void touch(steer_World *w, uint32_t d, steer_Agent other)
+{
+    uint8_t f = w->flags[d];
+    if (!(f & (STEER_AF_TOUCHING | STEER_AF_TOUCHED))) steerW_event(w, STEER_EVENT_COLLIDE, d, other);
+    w->flags[d] = f | STEER_AF_TOUCHED;
+}
+
 // collide: the hard non-penetration constraint, after locomotion. Agent
 // overlaps are relaxed in Jacobi passes (corrections from one snapshot,
 // applied together, so the result does not depend on agent order); shapes
@@ -741,7 +750,7 @@ static int pass_collide(steer_World *w, uint32_t n)
             }
             if (deepest > 0.0f) {
                 any = true;
-                if (it == 0 && deepest > 0.01f * w->radius[d]) steerW_event(w, STEER_EVENT_COLLIDE, d, other);
+                touch(w, d, other);
             }
         }
         if (!any) break;
@@ -756,14 +765,20 @@ static int pass_collide(steer_World *w, uint32_t n)
             steerW_load(w->v, d, v);
             float deepest = push_out_of_shapes(w, p, v, w->radius[d]);
             if (deepest > 0.0f) {
-                deepest += push_out_of_shapes(w, p, v, w->radius[d]); // a corner: a second push
-                if (deepest > 0.01f * w->radius[d]) steerW_event(w, STEER_EVENT_COLLIDE, d, 0);
+                push_out_of_shapes(w, p, v, w->radius[d]); // a corner: a second push
+                touch(w, d, 0);
                 if (v3_finite(p) && v3_finite(v)) {
                     steerW_store(w->p, d, p);
                     steerW_store(w->v, d, v);
                 }
             }
         }
+    }
+    // contact state for the next tick: touching now, or not
+    for (uint32_t d = 0; d < n; d++) {
+        uint8_t f = w->flags[d] & (uint8_t)~(STEER_AF_TOUCHING | STEER_AF_TOUCHED);
+        if (w->flags[d] & STEER_AF_TOUCHED) f |= STEER_AF_TOUCHING;
+        w->flags[d] = f;
     }
     if (w->wrap)
         for (uint32_t d = 0; d < n; d++)

@@ -23,7 +23,9 @@ enum {
     STEER_AF_DEAD = 1,        // removed; compacted away before the next tick
     STEER_AF_TARGET_POINT = 2,// the target slot holds a point
     STEER_AF_TARGET_AGENT = 4,// the target slot holds an agent handle
-    STEER_AF_FACING = 8       // this tick's brain chose a facing (see face[])
+    STEER_AF_FACING = 8,      // this tick's brain chose a facing (see face[])
+    STEER_AF_TOUCHING = 16,   // in contact at the end of the last tick (collide pass)
+    STEER_AF_TOUCHED = 32     // in contact during this tick's collide pass
 };
 
 #define STEERG_PAD 4
