@@ -2,16 +2,43 @@
 // bench.c — steer-bench: the benchmark workloads of BENCH.md, run on the
 // engine exactly as a script author composes them (a world, agents, and a
 // blend of separation, alignment, cohesion and wander), next to the
-// hand-optimised fused loop (fused.c) measured in the same process run.
+// hand-optimised fused loop (fused.c) measured in the same process run;
+// and the circle-crossing crowd (arrive + avoid_agents).
 //
 //   steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K]
+//   steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W]
 //
+// --avoid-weight W sets the blend weight of avoid_agents in the crossing
+// brain (default 3; 0 drops it: the arrive-only baseline).
 // --reorder K re-sorts agent storage by grid cell every K ticks (0: the
 // engine's default, -1: never).
 //
 // Prints one line per run and workload:
 //   flock n=N ticks=T median_ms=X min_ms=X max_ms=X bytes_per_agent=B ...
+//   crossing n=N ticks=T median_ms=X collisions=C completion_s=S ...
 // Figures, not tests: nothing here fails on speed.
+//
+// The crossing workload: N agents (radius 0.5 m, max_speed 2 m/s,
+// max_force 4 N, mass 1) evenly spaced on one circle, each sent to its
+// antipode with blend{ {arrive{slow_radius 3, stop_radius 0.2}, 1},
+// {avoid_agents{horizon 2}, 3} } (the brain of tests/lua/agents_spec.lua).
+// The circle's radius gives 1.5 m of arc per agent (R = 1.5 N / 2 pi: 23.9 m
+// for N = 100, 238.7 m for N = 1000): agents start half a metre apart and
+// all meet at the centre at once, the densest crush a ring can make. (A
+// radius growing as sqrt(N) would stack a single ring on itself beyond
+// about 40 agents.) dt = 1/60 s; the run ends when every agent has come
+// within its stop radius once, or at the tick cap (by default the time to
+// cross twice at full speed plus 60 s). Keys:
+//   ticks         ticks simulated
+//   median_ms     median wall time of one tick (each tick timed alone)
+//   mean_ms       their mean: the crush at the centre costs far more than
+//                 the median tick of the free walk
+//   collisions    overlapping pair-ticks: the sum over ticks of the number
+//                 of agent pairs closer than the sum of their radii
+//   max_overlap_m the deepest overlap of any pair at any tick, in metres
+//   completion_s  simulated time at which the last agent first came within
+//                 its stop radius (or the time at the cap)
+//   arrived       agents that did
 #include "steer.h"
 #include "fused.h"
 
@@ -139,14 +166,176 @@ static int run_engine(int n, int ticks, int reorder, Result *r)
     return 0;
 }
 
+// ---- crossing ------------------------------------------------------------
+
+#define CROSS_RADIUS 0.5
+#define CROSS_SPEED 2.0
+#define CROSS_STOP 0.2
+
+static steer_Behavior *crossing_brain(double avoid_weight)
+{
+    steer_Behavior *arrive = leaf("arrive"), *avoid = leaf("avoid_agents"), *blend = leaf("blend");
+    must(steer_behavior_set_number(arrive, "slow_radius", 3), "arrive slow_radius");
+    must(steer_behavior_set_number(arrive, "stop_radius", CROSS_STOP), "arrive stop_radius");
+    must(steer_behavior_set_number(avoid, "horizon", 2), "avoid_agents horizon");
+    must(steer_behavior_add_child(blend, arrive, 1), "blend");
+    if (avoid_weight > 0) must(steer_behavior_add_child(blend, avoid, avoid_weight), "blend");
+    steer_behavior_release(arrive);
+    steer_behavior_release(avoid);
+    return blend;
+}
+
+typedef struct Overlaps {
+    int n, cells, side;
+    double lo[2], cell;
+    int *start, *next;
+} Overlaps;
+
+// Overlapping pairs among equal discs at xy, through a grid of cells one
+// diameter wide (a bucket list rebuilt each call: the bench's own check,
+// independent of the engine's grid). Returns the count; *deepest grows.
+static long count_overlaps(Overlaps *o, const double *xy, double *deepest)
+{
+    double lo[2] = { xy[0], xy[1] }, hi[2] = { xy[0], xy[1] };
+    for (int i = 1; i < o->n; i++)
+        for (int k = 0; k < 2; k++) {
+            if (xy[2 * i + k] < lo[k]) lo[k] = xy[2 * i + k];
+            if (xy[2 * i + k] > hi[k]) hi[k] = xy[2 * i + k];
+        }
+    double d = 2 * CROSS_RADIUS;
+    int side = o->side;
+    double cell = fmax((hi[0] - lo[0]) / side, (hi[1] - lo[1]) / side);
+    if (cell < d) cell = d;
+    for (int c = 0; c < o->cells; c++) o->start[c] = -1;
+    for (int i = 0; i < o->n; i++) {
+        int cx = (int)((xy[2 * i] - lo[0]) / cell), cy = (int)((xy[2 * i + 1] - lo[1]) / cell);
+        if (cx >= side) cx = side - 1;
+        if (cy >= side) cy = side - 1;
+        int c = cy * side + cx;
+        o->next[i] = o->start[c];
+        o->start[c] = i;
+    }
+    long count = 0;
+    for (int i = 0; i < o->n; i++) {
+        int cx = (int)((xy[2 * i] - lo[0]) / cell), cy = (int)((xy[2 * i + 1] - lo[1]) / cell);
+        if (cx >= side) cx = side - 1;
+        if (cy >= side) cy = side - 1;
+        for (int y = cy - 1; y <= cy + 1; y++) {
+            if (y < 0 || y >= side) continue;
+            for (int x = cx - 1; x <= cx + 1; x++) {
+                if (x < 0 || x >= side) continue;
+                for (int j = o->start[y * side + x]; j >= 0; j = o->next[j]) {
+                    if (j <= i) continue;
+                    double dx = xy[2 * j] - xy[2 * i], dy = xy[2 * j + 1] - xy[2 * i + 1];
+                    double dist = sqrt(dx * dx + dy * dy);
+                    if (dist < d) {
+                        count++;
+                        if (d - dist > *deepest) *deepest = d - dist;
+                    }
+                }
+            }
+        }
+    }
+    return count;
+}
+
+static int run_crossing(int n, int max_ticks, double avoid_weight)
+{
+    double R = 1.5 * n / (2 * M_PI);
+    double dt = 1.0 / 60.0;
+    if (max_ticks <= 0) max_ticks = (int)((2 * (2 * R / CROSS_SPEED) + 60) / dt);
+    steer_WorldDesc wd = { 0 };
+    wd.dim = 2;
+    wd.seed = 12345;
+    wd.dt = dt;
+    wd.no_record = true;
+    steer_World *w;
+    must(steer_world_new(&wd, &w), "world");
+    must(steer_world_reserve(w, n), "reserve");
+    steer_Behavior *brain = crossing_brain(avoid_weight);
+    steer_Agent *agents = malloc(sizeof *agents * (size_t)n);
+    double *goal = malloc(sizeof *goal * 2 * (size_t)n), *xy = malloc(sizeof *xy * 2 * (size_t)n);
+    char *arrived = calloc((size_t)n, 1);
+    double *t = malloc(sizeof *t * (size_t)max_ticks);
+    Overlaps o = { .n = n };
+    o.side = (int)ceil(sqrt((double)n)) + 1;
+    o.cells = o.side * o.side;
+    o.start = malloc(sizeof *o.start * (size_t)o.cells);
+    o.next = malloc(sizeof *o.next * (size_t)n);
+    if (!agents || !goal || !xy || !arrived || !t || !o.start || !o.next) return -1;
+    for (int i = 0; i < n; i++) {
+        double th = 2 * M_PI * i / n;
+        double x = R * cos(th), y = R * sin(th);
+        steer_AgentDesc ad = { .position = { x, y, 0 }, .mass = 1, .max_speed = CROSS_SPEED, .max_force = 4,
+                               .radius = CROSS_RADIUS, .brain = brain };
+        must(steer_spawn(w, &ad, &agents[i]), "spawn");
+        double g[3] = { -x, -y, 0 };
+        must(steer_agent_set_target(w, agents[i], g, 0), "target");
+        goal[2 * i] = -x;
+        goal[2 * i + 1] = -y;
+    }
+    long collisions = 0;
+    double deepest = 0, completion = -1;
+    int ticks = 0, done = 0;
+    while (ticks < max_ticks && done < n) {
+        double t0 = now_ms();
+        must(steer_world_step(w, 1), "step");
+        t[ticks++] = now_ms() - t0;
+        for (int i = 0; i < n; i++) {
+            double p[3];
+            steer_agent_vec(w, agents[i], STEER_PROP_POSITION, p);
+            xy[2 * i] = p[0];
+            xy[2 * i + 1] = p[1];
+            double gx = p[0] - goal[2 * i], gy = p[1] - goal[2 * i + 1];
+            if (!arrived[i] && sqrt(gx * gx + gy * gy) <= CROSS_STOP) {
+                arrived[i] = 1;
+                done++;
+            }
+        }
+        collisions += count_overlaps(&o, xy, &deepest);
+        if (done == n) completion = ticks * dt;
+    }
+    if (completion < 0) completion = ticks * dt;
+    double sum = 0;
+    for (int i = 0; i < ticks; i++) sum += t[i];
+    qsort(t, (size_t)ticks, sizeof *t, cmp_double);
+    printf("crossing n=%d ticks=%d median_ms=%.3f collisions=%ld completion_s=%.2f max_overlap_m=%.4f "
+           "arrived=%d mean_ms=%.3f max_ms=%.3f circle_radius_m=%.1f avoid_weight=%g\n",
+           n, ticks, t[ticks / 2], collisions, completion, deepest, done, sum / ticks, t[ticks - 1], R, avoid_weight);
+    fflush(stdout);
+    free(t); free(o.start); free(o.next); free(arrived); free(xy); free(goal); free(agents);
+    steer_world_free(w);
+    steer_behavior_release(brain);
+    return 0;
+}
+
 static int usage(void)
 {
-    fprintf(stderr, "usage: steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K]\n");
+    fprintf(stderr, "usage: steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K]\n"
+                    "       steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W]\n");
     return 2;
+}
+
+static int crossing_main(int argc, char **argv)
+{
+    int n = 100, runs = 1, max_ticks = 0;
+    double avoid_weight = 3;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--n") && i + 1 < argc) n = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--max-ticks") && i + 1 < argc) max_ticks = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--avoid-weight") && i + 1 < argc) avoid_weight = atof(argv[++i]);
+        else return usage();
+    }
+    if (n < 2 || runs < 1 || max_ticks < 0 || !(avoid_weight >= 0 && avoid_weight < 1e6)) return usage();
+    for (int r = 0; r < runs; r++)
+        if (run_crossing(n, max_ticks, avoid_weight)) return 1;
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "crossing") == 0) return crossing_main(argc, argv);
     if (argc < 2 || strcmp(argv[1], "flock") != 0) return usage();
     int n = 10000, ticks = 200, runs = 1, fused = 1, reorder = 0;
     for (int i = 2; i < argc; i++) {

@@ -2,6 +2,7 @@
 // behavior.c — building behaviour trees, flattening them into brains, and
 // the helpers every behaviour shares (targets, frames, evaluation).
 #include "behavior.h"
+#include "../combine/pipeline.h"
 #include "../core/rng.h"
 
 #include <stdarg.h>
@@ -255,6 +256,16 @@ int steer_behavior_add_child_to(steer_Behavior *parent, const char *field, steer
     uint8_t role = 1;
     for (const steerB_Field *g = parent->kind->fields; g != f; g++)
         if (g->type == STEERB_CHILDREN) role++;
+    // a CHILDREN field may take at most `max` children (0: any number), and
+    // only of the kinds named in `choices` (NULL: any kind)
+    int have = 0;
+    for (uint16_t i = 0; i < parent->nkids; i++) have += parent->kid_roles[i] == role;
+    bool kind_ok = !f->choices || !child;
+    for (int i = 0; !kind_ok && f->choices[i]; i++) kind_ok = strcmp(f->choices[i], child->kind->name) == 0;
+    if (!kind_ok)
+        return fail(parent, STEER_EARG, "field '%s' expects %s, got steer.%s", f->name, f->expect, child->kind->name);
+    if (f->max > 0 && have >= (int)f->max)
+        return fail(parent, STEER_EARG, "field '%s' expects %s, got more than %d", f->name, f->expect, (int)f->max);
     return add_child(parent, child, 1.0, role);
 }
 
@@ -440,6 +451,7 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
     const float *point = t->p;
     steer_Agent agent = t->agent;
     float slot[3];
+    if (kind == STEER_TARGET_SLOT && c->goal) return steerC_goal_target(c, off, vel); // inside a pipeline
     if (kind == STEER_TARGET_SLOT) {
         uint8_t fl = w->flags[c->d];
         if (fl & STEER_AF_TARGET_POINT) {

@@ -31,7 +31,8 @@ typedef enum steerB_FieldType {
     STEERB_VECTOR,   // float[3] at offset (z = 0 in 2D)
     STEERB_BOOL,     // uint8 0/1 at offset
     STEERB_POINTS,   // steerB_Points at offset: a list of points the behaviour owns
-    STEERB_CHILDREN  // a named list of child behaviours; children carry the field's role
+    STEERB_CHILDREN  // a named list of child behaviours; children carry the field's role;
+                     // max > 0 caps their number, choices (kind names) limits their kinds
 } steerB_FieldType;
 
 typedef struct steerB_Field {
@@ -104,6 +105,11 @@ typedef struct steerB_Ctx {
     // instead of deriving the heading from the velocity.
     float face[3];
     bool facing;
+    // While a steer.pipeline runs its parts: its goal, a steerC_Goal
+    // (src/combine/pipeline.h) the parts read and write; a behaviour whose
+    // target is the agent's own slot steers to the goal instead (see
+    // steerB_target). NULL outside a pipeline; the pipeline restores it.
+    void *goal;
 } steerB_Ctx;
 
 typedef void (*steerB_EvalFn)(steerB_Ctx *c, const steerB_Node *n, float out[3]);

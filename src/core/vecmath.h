@@ -47,6 +47,18 @@ static inline void v3_truncate(float a[3], float max)
         v3_scale(a, a, max / sqrtf(l2));
     }
 }
+// a minus its component along unit u, normalised into o; returns the
+// length before normalising (0 and a zero vector when a is along u).
+static inline float v3_perp_to(float o[3], const float a[3], const float u[3])
+{
+    float t[3];
+    v3_copy(t, a);
+    v3_madd(t, u, -v3_dot(a, u));
+    float l = v3_normalize(t);
+    v3_copy(o, t);
+    return l;
+}
+
 // One test for all three components: an infinity or NaN anywhere makes
 // the product with zero a NaN, which compares unequal to zero.
 static inline int v3_finite(const float a[3])

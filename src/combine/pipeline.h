@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// pipeline.h — the protocol between steer.pipeline and its parts.
+//
+// A steering pipeline (Millington & Funge, AI for Games, 3.4.5) runs four
+// kinds of parts in turn: targeters say what the goal is, decomposers
+// replace it by a nearer sub-goal, constraints check the route to it
+// against the world's geometry and bend it, and the actuator turns the
+// result into a force. The parts are ordinary nodes of the brain (kinds
+// with an eval function), so they cannot return a goal: the pipeline hands
+// them its goal through the evaluation context instead (steerB_Ctx.goal).
+//
+// Invariants: every point of a goal is in the agent's unwrapped frame
+// (the agent's position plus a minimum-image displacement), so routes never
+// straddle the seam of a torus; `nvia <= STEERC_MAX_VIA`; a channel's
+// values are meaningful only while its bit is set in `has`.
+#ifndef STEER_PIPELINE_H
+#define STEER_PIPELINE_H
+
+#include "../behaviors/behavior.h"
+
+// Channels of a goal; each is optional.
+enum {
+    STEERC_GOAL_POSITION = 1,    // p: where to be (pv: how that point moves)
+    STEERC_GOAL_VELOCITY = 2,    // v: the velocity to have
+    STEERC_GOAL_ORIENTATION = 4  // h: the heading to have (unit)
+};
+
+// What a constraint reports after checking the route (steerC_Goal.status).
+enum {
+    STEERC_ROUTE_CHANGED = 1,    // it found a violation and inserted a via point
+    STEERC_ROUTE_BLOCKED = 2     // it found a violation no via point can fix
+};
+
+// Route points a constraint may insert; bounds the pipeline's `passes`.
+#define STEERC_MAX_VIA 15
+
+typedef struct steerC_Goal {
+    uint8_t has;       // STEERC_GOAL_* channels set
+    uint8_t nvia;      // via points before the goal position, in travel order
+    uint8_t status;    // written by constraints: STEERC_ROUTE_*
+    float p[3], pv[3]; // position channel
+    float v[3];        // velocity channel
+    float h[3];        // orientation channel
+    // The route the constraints check: the agent's position, via[0], ...,
+    // via[nvia - 1], then p. The actuator steers to the first of them.
+    float via[STEERC_MAX_VIA][3];
+    // The goal of an enclosing pipeline (or NULL): parts resolve a nil
+    // target against it, as any behaviour of the enclosing pipeline would.
+    void *outer;
+} steerC_Goal;
+
+// The target of a behaviour whose target is the agent's own slot, while a
+// pipeline runs it (steerB_target calls this when ctx->goal is set): the
+// goal's position, or false when the goal has none.
+bool steerC_goal_target(const steerB_Ctx *c, float off[3], float vel[3]);
+
+#endif
