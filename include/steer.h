@@ -172,8 +172,12 @@ STEER_API int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Age
 STEER_API int steer_remove(steer_World *w, steer_Agent a);        // the handle goes stale at once
 STEER_API bool steer_alive(const steer_World *w, steer_Agent a);
 
+// STEER_PROP_UP is read-only: the agent's up vector, perpendicular to its
+// heading (forward, up and side = forward x up make its frame). For a
+// point-mass agent it is the world's up (+z) made perpendicular to the
+// heading; a craft that banks rolls it into its turns.
 typedef enum steer_Prop {
-    STEER_PROP_POSITION, STEER_PROP_VELOCITY, STEER_PROP_HEADING, STEER_PROP_FORCE
+    STEER_PROP_POSITION, STEER_PROP_VELOCITY, STEER_PROP_HEADING, STEER_PROP_FORCE, STEER_PROP_UP
 } steer_Prop;
 typedef enum steer_Param {
     STEER_PARAM_MASS, STEER_PARAM_MAX_SPEED, STEER_PARAM_MAX_FORCE, STEER_PARAM_RADIUS

@@ -1072,17 +1072,36 @@ static float *const *prop_arrays(const steer_World *w, steer_Prop p)
     case STEER_PROP_VELOCITY: return w->v;
     case STEER_PROP_HEADING: return w->h;
     case STEER_PROP_FORCE: return w->f;
+    case STEER_PROP_UP: return NULL;
     }
     return NULL;
+}
+
+// The world's up (+z) made perpendicular to forward h; when h is vertical,
+// the up that keeps the frame right-handed with side +y.
+void steerW_derived_up(const float h[3], float up[3])
+{
+    float z[3] = { 0.0f, 0.0f, 1.0f };
+    if (v3_perp_to(up, z, h) > 1e-3f) return;
+    float y[3] = { 0.0f, 1.0f, 0.0f }; // h is +-z: up = y x h
+    v3_cross(up, y, h);
+    if (v3_normalize(up) == 0.0f) v3_set(up, 1.0f, 0.0f, 0.0f);
 }
 
 int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double out[3])
 {
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
+    float v[3];
+    if (p == STEER_PROP_UP) {
+        float h[3];
+        steerW_load(w->h, (uint32_t)d, h);
+        steerW_derived_up(h, v);
+        for (int i = 0; i < 3; i++) out[i] = v[i];
+        return STEER_OK;
+    }
     float *const *arr = prop_arrays(w, p);
     if (!arr) return STEER_EARG;
-    float v[3];
     steerW_load(arr, (uint32_t)d, v);
     for (int i = 0; i < 3; i++) out[i] = v[i];
     return STEER_OK;
@@ -1093,7 +1112,7 @@ int steer_agent_set_vec(steer_World *w, steer_Agent a, steer_Prop p, const doubl
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
-    if (!finite3(in) || p == STEER_PROP_FORCE) return STEER_EARG;
+    if (!finite3(in) || p == STEER_PROP_FORCE || p == STEER_PROP_UP) return STEER_EARG;
     float v[3] = { (float)in[0], (float)in[1], w->dim == 3 ? (float)in[2] : 0.0f };
     if (p == STEER_PROP_HEADING && v3_normalize(v) == 0.0f) return STEER_EARG;
     if (p == STEER_PROP_POSITION && w->wrap) {

@@ -166,6 +166,8 @@ static inline float *steerW_mem(const steer_World *w, uint32_t d)
 {
     return w->mem_stride ? w->mem + (size_t)d * w->mem_stride + w->mem_base : NULL;
 }
+// The up vector of a frame with forward h when nothing banks it (world.c).
+void steerW_derived_up(const float h[3], float up[3]);
 static inline void steerW_load(float *const arr[3], uint32_t d, float o[3])
 {
     o[0] = arr[0][d]; o[1] = arr[1][d]; o[2] = arr[2] ? arr[2][d] : 0.0f;
