@@ -25,7 +25,7 @@
 ---@alias steer.WanderVariant "circle"|"turn"
 
 ---Events `w:on` accepts. "lost_target" is accepted but not raised yet.
----@alias steer.Event "arrive"|"lost_target"
+---@alias steer.Event "arrive"|"lost_target"|"collide"|"stuck"
 
 ---An entry of `steer.blend`: `{behaviour, weight}` or a bare behaviour (weight 1).
 ---@alias steer.BlendEntry {[1]: steer.Behavior, [2]: number}|steer.Behavior
@@ -100,6 +100,8 @@ function Vec:unpack() end
 ---@field seed? integer seed of the world's random stream (agents' streams derive from it at spawn); default 0
 ---@field dt? number fixed tick length in seconds, 0 < dt <= 1; default 1/60 (stored as a 32-bit float)
 ---@field record? boolean record each brain node's output for `agent:contributions()`; default true
+---@field collide? boolean|{iterations?: integer} hard non-penetration after locomotion: agents are pushed out of shapes and apart, in `iterations` (1-64, default 2) relaxation passes; "collide" events mark each new contact; default false
+---@field stuck? {window?: number, progress?: number} emit "stuck" when an agent that pushes gains less than `progress` metres (default 0.5) toward its goal over `window` seconds (default 2); default off
 
 ---A simulation world (userdata). Fields are read-only except `record`;
 ---assigning any other field raises.
@@ -129,7 +131,7 @@ function World:step(n) end
 ---@field mass? number kilograms, > 0; default 1
 ---@field max_speed? number metres per second, >= 0; default 1
 ---@field max_force? number newtons, >= 0; default 1
----@field radius? number body radius in metres, >= 0; default 0.5 (stored; nothing collides yet)
+---@field radius? number body radius in metres, >= 0; default 0.5 (used by avoidance, ray casts and the collide pass)
 ---@field brain? steer.Behavior behaviour or combiner tree that steers the agent; default nil (no force)
 ---@field tag? string group name for `w:agents(tag)`, `w:neighbors(..., tag)` and flocking `tag` fields; default nil
 ---@field model? "point" vehicle model; "point" is the only one so far
@@ -174,6 +176,47 @@ function World:hash() end
 ---@return steer.World self
 function World:on(event, handler) end
 
+---A static circle (a sphere in 3D) that avoid_obstacles, hide, ray casts
+---and the collide pass see.
+---@param desc {position: steer.VecLike, radius: number} radius > 0
+---@return integer id
+function World:add_obstacle(desc) end
+
+---A static wall segment (2D only; the two ends must differ).
+---@param desc {from: steer.VecLike, to: steer.VecLike}
+---@return integer id
+function World:add_wall(desc) end
+
+---A static plane (3D only; the normal must not be zero).
+---@param desc {point: steer.VecLike, normal: steer.VecLike}
+---@return integer id
+function World:add_plane(desc) end
+
+---A static axis-aligned box (a rectangle in 2D); max above min on every axis.
+---@param desc {min: steer.VecLike, max: steer.VecLike}
+---@return integer id
+function World:add_box(desc) end
+
+---Remove a shape by id (not from inside a custom behaviour); a removed id raises.
+---@param id integer
+function World:remove_shape(id) end
+
+---@class steer.RayHit
+---@field point steer.Vec where the ray hits
+---@field normal steer.Vec surface normal facing the ray
+---@field distance number metres from the origin
+---@field agent? steer.Agent the agent hit, if it was an agent
+---@field shape? integer the shape id hit, if it was a shape
+
+---The first shape or agent on the ray within `length` metres, or nil.
+---Shapes and agents are found through their grids, not by a scan.
+---@param origin steer.VecLike
+---@param direction steer.VecLike non-zero
+---@param length number metres, >= 0
+---@param opts? {agents?: boolean, shapes?: boolean, ignore?: steer.Agent}
+---@return steer.RayHit|nil
+function World:raycast(origin, direction, length, opts) end
+
 ---Heap memory of the world in bytes, and the part of it that is per-agent
 ---behaviour memory and recorded outputs.
 ---@return integer world_bytes
@@ -191,6 +234,7 @@ function World:bytes() end
 ---@field position steer.Vec metres; writable (wrapped into the world when it wraps)
 ---@field velocity steer.Vec metres per second; writable (a non-zero velocity also turns the heading)
 ---@field heading steer.Vec unit forward direction; writable (normalized; zero raises)
+---@field up steer.Vec unit up direction, perpendicular to heading; read-only (point-mass agents derive it from the world's +z)
 ---@field speed number |velocity| in metres per second; read-only
 ---@field tag string|nil group name; writable
 ---@field alive boolean false once removed; read-only, never raises
@@ -311,10 +355,6 @@ function Agent:contributions() end
 
 ---`steer.priority{ b1, b2, ..., epsilon = , name = }`: at least one child,
 ---at most 64.
----@class steer.PriorityDesc: steer.BehaviorDesc
----@field [integer] steer.Behavior
----@field epsilon? number newtons, >= 0: a child wins when its force is longer than this; default 1e-3
-
 -- ---- the module --------------------------------------------------------------
 
 ---@class steer
@@ -391,10 +431,342 @@ function steer.cohesion(desc) end
 ---@return steer.Behavior
 function steer.blend(desc) end
 
+
+
+---A behaviour written in Lua, called once per agent per tick inside the
+---steer pass: the slow path (about 0.3 us per call). `fn(agent, dt)`
+---returns the force as plain numbers fx, fy[, fz]. It may read agents but
+---not change or query the world.
+---@param fn fun(agent: steer.Agent, dt: number): number, number, number?
+---@return steer.Behavior
+---@overload fun(desc: {[1]: fun(agent: steer.Agent, dt: number): number, number, number?, name?: string}): steer.Behavior
+function steer.custom(fn) end
+
+-- ---- paths and patrols ----------------------------------------
+
+---@alias steer.PathJoin "start"|"nearest"
+
+---@alias steer.PatrolMode "loop"|"pingpong"
+
+---`steer.follow_path`: Reynolds' predictive path following. The agent's
+---position `predict` s ahead is projected onto the path, searching forward
+---from a per-agent cursor that never moves back. While that prediction is
+---inside the corridor of half-width `radius`, only the speed is held.
+---Otherwise the agent seeks a point `ahead` m further along the path. An
+---open path ends with braking to its last point and one "arrive" event.
+---@class steer.FollowPathDesc: steer.BehaviorDesc
+---@field path steer.VecLike[] required: at least 2 finite points (repeats allowed); e.g. the result of `g:path(from, to)`
+---@field loop? boolean after the last point comes the first (no end, no events); default false
+---@field radius? number metres, >= 0: half-width of the corridor (a tube in 3D); 0 = always aim along the path; default 1
+---@field predict? number seconds, >= 0: how far ahead the position is predicted; default 0.5
+---@field ahead? number metres, >= 0: how far past the projection the agent aims when it corrects; default 1
+---@field slow_radius? number metres, >= 0: braking distance before an open path's end, measured along the path; 0 = automatic (4 * cruise * max_speed * mass / max_force, no overshoot); default 0
+---@field stop_radius? number metres, >= 0 (and < slow_radius when that is given): desired velocity zero and "arrive" inside this of the end; default 0.1
+---@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
+---@field join? steer.PathJoin where the cursor starts: "start" (the first point) or "nearest" (the nearest point of the whole path when the brain is assigned); default "start"
+
+---`steer.patrol`: arrive at each point in turn, raising "arrive" at each
+---one and holding still there for `pause` seconds. Order: "loop"
+---(1..n, 1..n) or "pingpong" (1..n..1..n). With loop = false, a loop
+---patrol stops at its last point and a ping-pong patrol after one round
+---trip, back at its first point.
+---@class steer.PatrolDesc: steer.BehaviorDesc
+---@field points steer.VecLike[] required: at least 2 finite points (repeats allowed, each raises its own event)
+---@field loop? boolean repeat forever; false: stop at the last point (loop mode) or after one round trip (ping-pong); default true
+---@field pause? number seconds, >= 0: how long the agent holds still at each point; default 0
+---@field mode? steer.PatrolMode visiting order; default "loop"
+---@field slow_radius? number metres, >= 0: braking distance; 0 = automatic (the shortest without overshoot); default 0
+---@field stop_radius? number metres, >= 0 (and < slow_radius when that is given): a point counts as reached inside this; default 0.2
+---@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
+
+---Follow a polyline inside a corridor (Reynolds). Each agent keeps its own
+---place on the path, so one brain serves many agents. Raises, naming the
+---field, on fewer than 2 points, a non-finite point, or a bad number or
+---choice.
+---@param desc steer.FollowPathDesc
+---@return steer.Behavior
+function steer.follow_path(desc) end
+
+---Visit points in order, arriving and pausing at each. Raises, naming the
+---field, on fewer than 2 points, a non-finite point, or a bad number or
+---choice.
+---@param desc steer.PatrolDesc
+---@return steer.Behavior
+function steer.patrol(desc) end
+
+-- ---- obstacles, walls, hiding and bounds ----------------------------------------
+
+---`steer.avoid_obstacles`: collision prediction against the world's static
+---shapes (circles/spheres, boxes, walls, planes) by the time of closest
+---approach, with the shapes grown by the agent's radius + `margin`. Steers
+---laterally away from the most imminent threat and keeps the side it chose
+---while that threat lasts; escalates (sidestep, then follow the surface)
+---when the agent makes no progress.
+---@class steer.AvoidObstaclesDesc: steer.BehaviorDesc
+---@field lookahead? number seconds of straight-line motion tested, > 0 (at most 1e4); default 1
+---@field margin? number metres of clearance wanted beyond touching, >= 0; default 0.25
+---@field stuck_window? number seconds per progress check, >= 0 and 0 or >= lookahead / 4; 0 turns the escalation off; default 1
+---@field stuck_progress? number metres the agent must gain along the way it meant to go per window while avoiding, >= 0; default 0 (= a quarter of what max_speed covers in the window)
+
+---`steer.avoid_walls`: ray whiskers cast against the world's shapes; each
+---hit pushes along the hit normal in proportion to the whisker's
+---penetration. A wall met head-on or a concave corner makes the agent pick
+---a hand and escape along the walls instead of dithering.
+---@class steer.AvoidWallsDesc: steer.BehaviorDesc
+---@field whiskers? integer number of rays, a whole number from 1 to 16; default 3 (with an odd count one runs along the heading)
+---@field length? number metres each whisker reaches, > 0 (at most 1e4); default 3
+---@field spread? number total angle of the fan in radians, 0 to 2 pi; default pi/2. In 3D with 3 or more whiskers: one along the heading, the rest on a cone of half this angle
+---@field hold? number seconds the corner escape outlives the last whisker touch, >= 0; default 2
+
+---`steer.hide`: go to the hiding spot behind the nearest obstacle (circle,
+---sphere or box) as seen from the pursuer, braking there; evade the pursuer
+---when no obstacle is within `radius`.
+---@class steer.HideDesc: steer.BehaviorDesc
+---@field target? steer.Target the pursuer: an agent (or a point); default nil (the agent's `target`)
+---@field radius? number metres, > 0: obstacles whose surface is this close to the agent are considered; default 20
+---@field margin? number metres of clearance between the obstacle's surface and the agent's body at the spot, >= 0; default 1
+---@field slow_radius? number metres, > 0: the agent brakes linearly inside this distance of the spot; default 2
+---@field max_prediction? number seconds, >= 0: when evading, the pursuer's position is predicted min(distance / max_speed, this) ahead; default 1
+
+---`steer.contain`: stay inside the world's bounds (axes of size 0 are
+---unbounded; a wrapped world gives zero), pushing inward when the agent's
+---body, now or `lookahead` seconds ahead, comes within `margin` of a bound.
+---@class steer.ContainDesc: steer.BehaviorDesc
+---@field margin? number metres from a bound where the push starts, >= 0; default 2
+---@field lookahead? number seconds of velocity used to predict the position, >= 0 (at most 1e4); default 0.5
+
+---Avoid static shapes by collision prediction; keeps its side; escapes dead ends.
+---@param desc? steer.AvoidObstaclesDesc
+---@return steer.Behavior
+function steer.avoid_obstacles(desc) end
+
+---Ray-whisker wall avoidance with a corner-trap escape.
+---@param desc? steer.AvoidWallsDesc
+---@return steer.Behavior
+function steer.avoid_walls(desc) end
+
+---Hide behind the nearest obstacle from a pursuer; evade it when there is none.
+---@param desc? steer.HideDesc
+---@return steer.Behavior
+function steer.hide(desc) end
+
+---Stay inside the world's bounds.
+---@param desc? steer.ContainDesc
+---@return steer.Behavior
+function steer.contain(desc) end
+
+-- ---- other agents and orientation ----------------------------------------
+
+---`steer.avoid_agents`: unaligned collision avoidance between moving
+---agents. Neighbours are extrapolated at constant velocity; one whose
+---closest approach within `horizon` comes nearer than the two radii plus
+---`margin` is a threat. Every threat asks for a sidestep of
+---2 * responsibility * gap / time-to-contact, away from its offset at
+---closest approach; the sidesteps add up. The most imminent threat, if
+---head-on and too close to dodge in time, also makes the agent brake. Two
+---agents open (r_a + r_b) of each gap between them.
+---@class steer.AvoidAgentsDesc: steer.BehaviorDesc
+---@field horizon? number seconds of constant-velocity prediction, > 0 (at most 1e6); default 2
+---@field responsibility? number share of each gap this agent opens, in [0, 1]: 0 never yields (zero force), 1 acts as if alone; default 1
+---@field margin? number metres of clearance kept beyond touching, >= 0; default 0.3
+---@field range? number metres, [0, 10000]: neighbours farther than this are not seen; default 0 (= horizon * 6 m/s + 2 m, at most 50 m)
+---@field tag? string only agents with this tag are avoided; default nil (all)
+
+---`steer.interpose`: get between `a` and `b`. Their midpoint is predicted
+---distance / max_speed ahead (at most `max_prediction` when > 0), and the
+---agent arrives there with the midpoint's velocity fed forward.
+---@class steer.InterposeDesc: steer.BehaviorDesc
+---@field a? steer.Target first side: an agent or a point; default nil (the agent's `target`)
+---@field b? steer.Target second side: an agent or a point; default nil (the agent's `target`)
+---@field slow_radius? number metres, > 0: inside it the arrive term slows linearly; default 5
+---@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
+---@field max_prediction? number seconds, >= 0: cap on the prediction time; default 0 (no cap)
+
+---`steer.offset_pursuit`: hold a slot in the leader's frame (x forward,
+---y left, z up; z ignored in 2D), predicted distance / max_speed ahead,
+---arriving there with the leader's velocity fed forward. A point target
+---uses the world's axes as its frame.
+---@class steer.OffsetPursuitDesc: steer.BehaviorDesc
+---@field target? steer.Target the leader: an agent (or a point); default nil (the agent's `target`)
+---@field offset? steer.VecLike the slot in the leader's frame, metres: {forward, left [, up]}; default {0, 0, 0}
+---@field slow_radius? number metres, > 0: inside it the arrive term slows linearly; default 5
+---@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
+---@field max_prediction? number seconds, >= 0: cap on the prediction time; default 0 (no cap)
+
+---`steer.match_velocity`: track the target's velocity (capped at
+---max_speed); a point target has velocity zero, so the agent stops.
+---@class steer.MatchVelocityDesc: steer.BehaviorDesc
+---@field target? steer.Target an agent (or a point); default nil (the agent's `target`)
+
+---`steer.face`: orientation only, zero force. Turn the heading toward the
+---target by at most `turn_rate * dt` per tick (in 3D in the plane of the
+---two directions); a target exactly behind turns the agent left; standing
+---on the target holds the heading.
+---@class steer.FaceDesc: steer.BehaviorDesc
+---@field target? steer.Target what to face: a vector or an agent; default nil (the agent's `target`)
+---@field turn_rate? number radians per second, > 0; default 2 pi
+
+---`steer.look_where_going`: orientation only, zero force. Turn the heading
+---toward the velocity by at most `turn_rate * dt` per tick, more slowly
+---below 5% of max_speed; at rest the heading is held.
+---@class steer.LookWhereGoingDesc: steer.BehaviorDesc
+---@field turn_rate? number radians per second, > 0; default 2 pi
+
+---Avoid other moving agents by predicting their closest approach.
+---@param desc? steer.AvoidAgentsDesc
+---@return steer.Behavior
+function steer.avoid_agents(desc) end
+
+---Get between two agents (or points), predicting where they will be.
+---@param desc? steer.InterposeDesc
+---@return steer.Behavior
+function steer.interpose(desc) end
+
+---Hold a slot in a leader's frame (x forward, y left, z up).
+---@param desc? steer.OffsetPursuitDesc
+---@return steer.Behavior
+function steer.offset_pursuit(desc) end
+
+---Move with the target's velocity.
+---@param desc? steer.MatchVelocityDesc
+---@return steer.Behavior
+function steer.match_velocity(desc) end
+
+---Turn toward a target without moving (orientation only).
+---@param desc? steer.FaceDesc
+---@return steer.Behavior
+function steer.face(desc) end
+
+---Turn toward the direction of motion (orientation only).
+---@param desc? steer.LookWhereGoingDesc
+---@return steer.Behavior
+function steer.look_where_going(desc) end
+
+-- ---- more combiners ----------------------------------------
+
+---An entry of `steer.truncated_sum`: `{behaviour, weight}` or a bare
+---behaviour (weight 1). Weights are finite numbers (negative allowed).
+---@alias steer.SumEntry {[1]: steer.Behavior, [2]: number}|steer.Behavior
+
+---An entry of `steer.dither`: `{behaviour, p}` or a bare behaviour (p = 1).
+---p is the probability the child is tried each tick: <= 0 never, >= 1 always.
+---@alias steer.DitherEntry {[1]: steer.Behavior, [2]: number}|steer.Behavior
+
+---`steer.truncated_sum{ {b1, w1}, ..., name = }`: at least one entry, at
+---most 64.
+---@class steer.TruncatedSumDesc: steer.BehaviorDesc
+---@field [integer] steer.SumEntry
+
+---`steer.dither{ {b1, p1}, ..., epsilon = , name = }`: at least one entry,
+---at most 64.
+---@class steer.DitherDesc: steer.BehaviorDesc
+---@field [integer] steer.DitherEntry
+---@field epsilon? number newtons, >= 0: a tried child wins when its force is longer than this; default 1e-3
+
+---`steer.priority{ b1, b2, ..., epsilon = , margin = , hold = , name = }`:
+---at least one child, at most 64. margin = 0 and hold = 0 is the plain
+---priority.
+---@class steer.PriorityDesc: steer.BehaviorDesc
+---@field [integer] steer.Behavior
+---@field epsilon? number newtons, >= 0: a child is a candidate when its force is longer than this; default 1e-3
+---@field margin? number a factor, >= 0: a challenger takes over from a winner that still asks only when its force is longer than margin times the winner's; default 0
+---@field hold? number seconds, >= 0: a new winner keeps winning at least this long (at most one switch per hold); default 0
+
+---Targeters of a pipeline: they set the goal's channels.
+---@alias steer.Targeter steer.Behavior a `steer.target_position` or `steer.target_velocity`
+
+---Decomposers of a pipeline: they replace the goal position by a sub-goal.
+---@alias steer.Decomposer steer.Behavior a `steer.decompose_path`
+
+---Constraints of a pipeline: they bend the route round the world's shapes.
+---@alias steer.Constraint steer.Behavior a `steer.avoid_obstacle_constraint` or `steer.wall_constraint`
+
+---`steer.pipeline{ targeters = , decomposers = , constraints = , actuator = , fallback = , passes = , name = }`.
+---Each list field also takes a single behaviour.
+---@class steer.PipelineDesc: steer.BehaviorDesc
+---@field targeters? steer.Targeter[]|steer.Targeter run in order; a channel set by an earlier one is kept; default none: the goal is the agent's own `a.target`
+---@field decomposers? steer.Decomposer[]|steer.Decomposer run in order after the targeters; default none
+---@field constraints? steer.Constraint[]|steer.Constraint checked in order every pass; default none (the straight route is accepted)
+---@field actuator? steer.Behavior one behaviour; a nil target in it reads the route's first point; default: built-in (full speed to via points, braking within the stopping distance at the goal, or tracking a velocity goal)
+---@field fallback? steer.Behavior one behaviour, run when the route is blocked or the passes run out; a nil target in it reads the goal before the constraints; default: brake
+---@field passes? integer 1..16: constraint rounds (a route gains at most passes - 1 via points); default 4
+
+---`steer.target_position`: the goal position.
+---@class steer.TargetPositionDesc: steer.BehaviorDesc
+---@field target? steer.Target a point, an agent (also its velocity, as the goal point's motion) or nil (the agent's own `a.target`, or an enclosing pipeline's route); default nil
+
+---`steer.target_velocity`: the goal velocity.
+---@class steer.TargetVelocityDesc: steer.BehaviorDesc
+---@field velocity? steer.VecLike m/s; default {0, 0, 0} (stand still)
+
+---`steer.decompose_path`: reach the goal by way of waypoints.
+---@class steer.DecomposePathDesc: steer.BehaviorDesc
+---@field path steer.VecLike[] required: at least 1 finite point, visited in order before the goal
+---@field radius? number metres, > 0: a waypoint counts as reached inside this; default 1
+
+---`steer.avoid_obstacle_constraint` / `steer.wall_constraint`.
+---@class steer.ConstraintDesc: steer.BehaviorDesc
+---@field margin? number metres, >= 0: clearance kept beyond the agent's radius; default 0.5
+
+---The weighted truncated running sum: children in order spend the
+---max_force budget; the one that overshoots is scaled so the sum lands on
+---max_force, and the children after it are not evaluated. Never exceeds
+---max_force.
+---@param desc steer.TruncatedSumDesc
+---@return steer.Behavior
+function steer.truncated_sum(desc) end
+
+---Prioritised dithering: each child in order is tried with its probability
+---(drawn from the agent's own stream: deterministic per seed); the first
+---tried child whose force exceeds epsilon wins; zero when none does.
+---@param desc steer.DitherDesc
+---@return steer.Behavior
+function steer.dither(desc) end
+
 ---The first child (in order) whose force is longer than epsilon, unchanged;
----later children are not evaluated; zero when none wins.
+---later children are not evaluated; zero when none wins. With margin or
+---hold, a winner is replaced only after `hold` seconds, and only when it has
+---gone quiet or the challenger is margin times stronger.
 ---@param desc steer.PriorityDesc
 ---@return steer.Behavior
 function steer.priority(desc) end
+
+---Millington's steering pipeline: targeters set a goal, decomposers a
+---sub-goal, constraints bend the route round walls and obstacles (at most
+---`passes` rounds), the actuator steers along it, and the fallback runs when
+---no route is found. Raises, naming the field, on a part of the wrong kind,
+---two actuators or fallbacks, or a bad `passes`.
+---@param desc steer.PipelineDesc
+---@return steer.Behavior
+function steer.pipeline(desc) end
+
+---Pipeline targeter: the goal position is the target.
+---@param desc? steer.TargetPositionDesc
+---@return steer.Behavior
+function steer.target_position(desc) end
+
+---Pipeline targeter: the goal velocity.
+---@param desc? steer.TargetVelocityDesc
+---@return steer.Behavior
+function steer.target_velocity(desc) end
+
+---Pipeline decomposer: the sub-goal is the first waypoint not yet reached
+---(a per-agent cursor that only moves forward), then the goal.
+---@param desc steer.DecomposePathDesc
+---@return steer.Behavior
+function steer.decompose_path(desc) end
+
+---Pipeline constraint for circles (spheres in 3D): keeps the route
+---`radius + margin` from them, adding via points round them.
+---@param desc? steer.ConstraintDesc
+---@return steer.Behavior
+function steer.avoid_obstacle_constraint(desc) end
+
+---Pipeline constraint for wall segments and boxes (and planes in 3D, which
+---block a route that crosses them): keeps the route `radius + margin` from
+---them, adding via points round their ends and corners.
+---@param desc? steer.ConstraintDesc
+---@return steer.Behavior
+function steer.wall_constraint(desc) end
 
 return steer
