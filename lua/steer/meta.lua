@@ -140,9 +140,12 @@ function World:step(n) end
 ---@field think? fun(agent: steer.Agent, dt: number) Lua called `think_hz` times per second after a tick (first call after a random fraction of the period); may spawn, remove and query. default nil
 ---@field think_hz? number calls per second of `think`, > 0 and <= 1e6; default 10 (ignored without `think`)
 
----Create an agent and return its handle.
+---Create an agent and return its handle. With an archetype first, spawn
+---from the newest definition of its name; `fields` override the
+---archetype's and stay the agent's own when the archetype is redefined.
 ---@param desc steer.SpawnDesc
 ---@return steer.Agent
+---@overload fun(self: steer.World, archetype: steer.Archetype, fields?: steer.SpawnDesc): steer.Agent
 function World:spawn(desc) end
 
 ---Iterator over the live agents (only those with `tag` when given), over a
@@ -768,5 +771,31 @@ function steer.avoid_obstacle_constraint(desc) end
 ---@param desc? steer.ConstraintDesc
 ---@return steer.Behavior
 function steer.wall_constraint(desc) end
+
+-- ---- archetypes ------------------------------------------------------------
+
+---@class steer.ArchetypeDesc
+---@field name string required, non-empty: agents bind to this name
+---@field vehicle? {mass?: number, max_speed?: number, max_force?: number, radius?: number, model?: string} spawn fields of the vehicle
+---@field brain? steer.Behavior the brain of its agents
+---@field think? fun(agent: steer.Agent, dt: number) action selection, called think_hz times per second
+---@field think_hz? number calls per second of think, > 0 and <= 1e6 (needs think); default 10
+---@field tag? string the tag of its agents; default the name
+
+---A named kind of agent (read-only userdata). Defining the name again
+---rebinds every agent of it on the next `w:step`.
+---@class steer.Archetype
+---@field name string
+---@field vehicle table a copy of the vehicle fields
+---@field brain steer.Behavior|nil
+---@field think fun(agent: steer.Agent, dt: number)|nil
+---@field think_hz number|nil
+---@field tag string
+---@field version integer increases with every definition
+
+---Define (or define again) an archetype; its agents rebind by name.
+---@param desc steer.ArchetypeDesc
+---@return steer.Archetype
+function steer.archetype(desc) end
 
 return steer

@@ -13,6 +13,7 @@
 #define STEERL_WORLD "steer.world"
 #define STEERL_AGENT "steer.agent"
 #define STEERL_BEHAVIOR "steer.behavior"
+#define STEERL_ARCHETYPE "steer.archetype"
 
 typedef struct steerL_World {
     steer_World *w;
@@ -75,6 +76,14 @@ void steerL_uv_field(lua_State *L, int world_idx, const char *name);
 // closure `index` whose upvalue is a table of `methods` (looked up by the
 // index function for names it does not handle itself).
 void steerL_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods, lua_CFunction index);
+
+// Archetypes (larchetype.c): w:spawn(archetype, overrides) with the world
+// at 1, the archetype at 2; the rebind of changed archetypes before a step.
+int steerL_isarchetype(lua_State *L, int idx);
+void steerL_archetype_desc(lua_State *L);
+void steerL_archetype_bind(lua_State *L, int world_idx, int arch, int own, steer_Agent id);
+void steerL_rebind_archetypes(lua_State *L, int world_idx);
+void steerL_open_archetype(lua_State *L);
 
 // Registration of each binding file
 void steerL_open_vec(lua_State *L);

@@ -224,6 +224,9 @@ static int world_new(lua_State *L)
     lua_newtable(L); lua_setfield(L, -2, "on");
     lua_newtable(L); lua_setfield(L, -2, "brains");
     lua_newtable(L); lua_setfield(L, -2, "think");
+    lua_newtable(L); lua_setfield(L, -2, "arch");      // agent id -> archetype name
+    lua_newtable(L); lua_setfield(L, -2, "arch_over"); // agent id -> fields given at spawn
+    lua_newtable(L); lua_setfield(L, -2, "arch_seen"); // archetype name -> version applied
     lua_newtable(L);
     lua_createtable(L, 0, 1);
     lua_pushliteral(L, "v");
@@ -311,6 +314,8 @@ static int world_spawn(lua_State *L)
     const char *fn = "steer.world:spawn";
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_check_writable(L, lw, fn);
+    bool from_arch = steerL_isarchetype(L, 2);
+    if (from_arch) steerL_archetype_desc(L); // 2: the merged fields, 3: the archetype, 4: the agent's own
     if (!lua_istable(L, 2)) {
         char buf[64];
         return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 2, buf, sizeof buf));
@@ -380,6 +385,7 @@ static int world_spawn(lua_State *L)
         lua_rawseti(L, -2, (lua_Integer)id);
         lua_pop(L, 1);
     }
+    if (from_arch) steerL_archetype_bind(L, 1, 3, 4, id);
     steerL_pushagent(L, 1, id);
     return 1;
 }
@@ -387,8 +393,8 @@ static int world_spawn(lua_State *L)
 // Drop per-agent Lua state of agents that are gone.
 void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id)
 {
-    static const char *const tables[] = { "data", "think" };
-    for (int i = 0; i < 2; i++) {
+    static const char *const tables[] = { "data", "think", "arch", "arch_over" };
+    for (int i = 0; i < 4; i++) {
         steerL_uv_field(L, world_idx, tables[i]);
         lua_pushnil(L);
         lua_rawseti(L, -2, (lua_Integer)id);
@@ -452,6 +458,7 @@ static int world_step(lua_State *L)
         }
     }
     lua_pop(L, 1);
+    steerL_rebind_archetypes(L, 1); // scripts that defined an archetype again
     for (lua_Integer i = 0; i < n; i++) {
         lw->L = L;
         lw->cb_error[0] = 0;
