@@ -162,12 +162,7 @@ static void push_current(lua_State *L, int idx)
 static void copy_definition(lua_State *L, int arch, int dst)
 {
     def_field(L, arch, "vehicle");
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_settable(L, dst);
-    }
+    steerL_copy_table(L, -1, dst);
     lua_pop(L, 1);
     static const char *const rest[] = { "brain", "think", "think_hz", "tag", NULL };
     for (int i = 0; rest[i]; i++) {
@@ -344,12 +339,7 @@ static int archetype_index(lua_State *L)
     if (strcmp(k, "vehicle") == 0) { // a copy: the definition cannot be edited
         lua_newtable(L);
         def_field(L, 1, "vehicle");
-        lua_pushnil(L);
-        while (lua_next(L, -2)) {
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_settable(L, -5);
-        }
+        steerL_copy_table(L, -1, -2);
         lua_pop(L, 1);
         return 1;
     }

@@ -164,3 +164,15 @@ void steerL_check_writable(lua_State *L, const steerL_World *lw, const char *fn)
         luaL_error(L, "%s: not allowed during the steer pass: a custom behaviour or ease function may only read "
                       "agents (change or query the world in think, update or an event handler)", fn);
 }
+
+void steerL_copy_table(lua_State *L, int src, int dst)
+{
+    src = lua_absindex(L, src);
+    dst = lua_absindex(L, dst);
+    lua_pushnil(L);
+    while (lua_next(L, src)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, dst);
+    }
+}

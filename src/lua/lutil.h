@@ -77,6 +77,9 @@ void steerL_uv_field(lua_State *L, int world_idx, const char *name);
 // index function for names it does not handle itself).
 void steerL_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods, lua_CFunction index);
 
+// Set dst[k] = v for every pair of the table at src (a shallow copy).
+void steerL_copy_table(lua_State *L, int src, int dst);
+
 // Archetypes (larchetype.c): w:spawn(archetype, overrides) with the world
 // at 1, the archetype at 2; the rebind of changed archetypes before a step.
 int steerL_isarchetype(lua_State *L, int idx);
