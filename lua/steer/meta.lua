@@ -239,6 +239,7 @@ function World:bytes() end
 ---@field heading steer.Vec unit forward direction; writable (normalized; zero raises)
 ---@field up steer.Vec unit up direction, perpendicular to heading; read-only (point-mass agents derive it from the world's +z)
 ---@field speed number |velocity| in metres per second; read-only
+---@field world steer.World the world the agent lives in; read-only
 ---@field tag string|nil group name; writable
 ---@field alive boolean false once removed; read-only, never raises
 ---@field brain steer.Behavior|nil the steering tree; writable (nil = no force)

@@ -110,6 +110,7 @@ static int agent_index(lua_State *L)
     else if (strcmp(k, "velocity") == 0) push_prop(L, a, STEER_PROP_VELOCITY);
     else if (strcmp(k, "heading") == 0) push_prop(L, a, STEER_PROP_HEADING);
     else if (strcmp(k, "up") == 0) push_prop(L, a, STEER_PROP_UP);
+    else if (strcmp(k, "world") == 0) lua_pushvalue(L, world_of(L, 1));
     else if (strcmp(k, "speed") == 0) {
         double v[3];
         steer_agent_vec(w, a->id, STEER_PROP_VELOCITY, v);

@@ -12,7 +12,9 @@
 // per agent), and when a script has defined N again — a hot reload runs
 // the scenario file anew — every agent of N gets the new vehicle parameters,
 // brain and think function before the tick. Values an agent was given at
-// spawn (`w:spawn(arch, { max_speed = 3 })`) stay its own.
+// spawn (`w:spawn(arch, { max_speed = 3 })`) stay its own. An archetype
+// without a brain leaves brains to its think (action selection that switches
+// brains): a rebind keeps the agent's current brain.
 #include "lutil.h"
 
 #include <string.h>
@@ -250,7 +252,9 @@ static void apply(lua_State *L, int agent, int arch, int over)
     for (int i = 0; parts[i]; i++) {
         if (over && lua_getfield(L, over, parts[i]) != LUA_TNIL) { lua_pop(L, 1); continue; }
         if (over) lua_pop(L, 1);
-        def_field(L, arch, parts[i]);
+        // an archetype without a brain leaves the brain to its think, which
+        // switches brains itself: the agent keeps the one it has
+        if (def_field(L, arch, parts[i]) == LUA_TNIL && i == 0) { lua_pop(L, 1); continue; }
         lua_setfield(L, agent, parts[i]);
     }
     bool own_hz = false;

@@ -95,13 +95,18 @@ describe("steer.archetype", function()
     expect(w:spawn(old).max_speed):eq(6)
   end)
 
-  it("drops the brain and think of an agent when the new definition has none", function()
+  it("drops the think of an agent when the new definition has none, and leaves the brain to a brainless one's think", function()
     local w = steer.world{}
-    local a = w:spawn(guard(2, steer.seek{}, function() end))
+    local seek = steer.seek{}
+    local a = w:spawn(guard(2, seek, function() end))
     guard(2, nil, nil)
     w:step(1)
-    expect(a.brain):eq(nil)
     expect(a.think):eq(nil)
+    expect(a.brain, "a brainless archetype's think chooses brains"):eq(seek)
+    local arrive = steer.arrive{}
+    guard(2, arrive)
+    w:step(1)
+    expect(a.brain):eq(arrive)
   end)
 
   it("forgets removed agents and serves several worlds", function()

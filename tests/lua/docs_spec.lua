@@ -21,7 +21,7 @@ local meta, api = slurp("lua/steer/meta.lua"), slurp("docs/api.md")
 local world_methods = { "step", "spawn", "agents", "neighbors", "hash", "on", "bytes", "add_obstacle",
   "add_wall", "add_plane", "add_box", "remove_shape", "raycast" }
 local agent_methods = { "xy", "vxy", "force", "remove", "contributions" }
-local agent_fields = { "id", "alive", "position", "velocity", "heading", "up", "speed", "tag", "brain",
+local agent_fields = { "id", "alive", "position", "velocity", "heading", "up", "speed", "world", "tag", "brain",
   "max_speed", "max_force", "radius", "mass", "target", "data", "think", "think_hz" }
 
 describe("the reference and the annotations", function()

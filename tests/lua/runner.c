@@ -39,7 +39,7 @@ static void set_path(lua_State *L, const char *file)
     const char *slash = strrchr(file, '/');
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "path");
-    lua_pushliteral(L, SPEC_LUA_DIR "/?.lua;");
+    lua_pushliteral(L, SPEC_LUA_DIR "/?.lua;" SPEC_LUA_DIR "/../../lua/?.lua;");
     if (slash) {
         lua_pushlstring(L, file, (size_t)(slash - file));
         lua_pushliteral(L, "/?.lua;");
