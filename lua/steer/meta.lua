@@ -799,4 +799,72 @@ function steer.wall_constraint(desc) end
 ---@return steer.Archetype
 function steer.archetype(desc) end
 
+-- ---- the archetype library (lua/steer/archetypes) -----------------------------
+
+---`require "steer.archetypes.guard"`
+---@class steer.archetypes.guard
+---@field params {view_range: number, view_angle: number, search_time: number, catch_distance: number, intruder_tag: string, pause: number}
+---@field vehicle table
+---@field brains table<string, steer.Behavior> pursue, investigate, search
+---@field archetype steer.Archetype
+local guard = {}
+---Spawn a guard on a route; other fields are w:spawn's (position defaults to the first point).
+---@param w steer.World
+---@param fields steer.SpawnDesc|{route: steer.VecLike[]}
+---@return steer.Agent
+function guard.spawn(w, fields) end
+---Whether `other` is in a's view cone, in range and in line of sight.
+---@param w steer.World
+---@param a steer.Agent
+---@param other steer.Agent
+---@return boolean
+function guard.sees(w, a, other) end
+---The guard's action selection (patrol, pursue, investigate, search).
+---@param a steer.Agent
+---@param dt number
+function guard.think(a, dt) end
+
+---`require "steer.archetypes.boid"`
+---@class steer.archetypes.boid
+---@field params table
+---@field vehicle table
+---@field brain steer.Behavior
+---@field archetype steer.Archetype
+
+---`require "steer.archetypes.prey"`
+---@class steer.archetypes.prey
+---@field params {flee_range: number, predator_tag: string, neighbour_radius: number}
+---@field vehicle table
+---@field brains {herd: steer.Behavior, flee: steer.Behavior}
+---@field archetype steer.Archetype
+local prey = {}
+---Evade the nearest predator in range, else herd.
+---@param a steer.Agent
+function prey.think(a) end
+
+---`require "steer.archetypes.predator"`
+---@class steer.archetypes.predator
+---@field params {hunt_range: number, catch_distance: number, chase_time: number, rest_time: number, prey_tag: string}
+---@field vehicle table
+---@field brains {roam: steer.Behavior, hunt: steer.Behavior}
+---@field archetype steer.Archetype
+local predator = {}
+---Hunt the nearest prey in range, catch it, tire and rest.
+---@param a steer.Agent
+---@param dt number
+function predator.think(a, dt) end
+
+---`require "steer.archetypes.pedestrian"`
+---@class steer.archetypes.pedestrian
+---@field params {responsibility: number, horizon: number, personal_space: number}
+---@field vehicle table
+---@field brain steer.Behavior to a.target
+---@field archetype steer.Archetype
+local pedestrian = {}
+---Spawn a pedestrian that walks along a path; other fields are w:spawn's.
+---@param w steer.World
+---@param fields steer.SpawnDesc|{path: steer.VecLike[]}
+---@return steer.Agent
+function pedestrian.spawn(w, fields) end
+
 return steer
