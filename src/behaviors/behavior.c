@@ -53,6 +53,12 @@ int steer_behavior_new(const char *kind, steer_Behavior **out)
     *out = NULL;
     const steerB_Kind *k = kind ? steerB_find_kind(kind) : NULL;
     if (!k) return STEER_EARG;
+    return steerB_new(k, out);
+}
+
+int steerB_new(const steerB_Kind *k, steer_Behavior **out)
+{
+    *out = NULL;
     steer_Behavior *b = calloc(1, sizeof *b);
     if (!b) return STEER_ENOMEM;
     b->kind = k;

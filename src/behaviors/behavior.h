@@ -138,6 +138,8 @@ typedef struct steerB_Kind {
     // The node may set the agent's facing (ctx face/facing) instead of
     // letting the heading follow the velocity.
     bool faces;
+    // A kind the host defined at run time (host.c): its definition.
+    const void *host;
 } steerB_Kind;
 
 
@@ -188,6 +190,8 @@ struct steer_Behavior {
 extern const steerB_Kind *const steerB_kinds[];
 const steerB_Kind *steerB_find_kind(const char *name);
 const steerB_Field *steerB_find_field(const steerB_Kind *k, const char *name);
+// A new behaviour of kind k (built-in or a host's), fields at their defaults.
+int steerB_new(const steerB_Kind *k, steer_Behavior **out);
 
 // Evaluate node `i` of the context's brain, recording its output when the
 // world records. Nodes guard their own divisions; the steer pass checks the

@@ -238,7 +238,7 @@ static int construct(lua_State *L)
     int uv = lua_gettop(L);
     lua_pushvalue(L, uv);
     lua_setiuservalue(L, self, 1);
-    if (steer_behavior_new(k->name, &ub->b) != STEER_OK) return luaL_error(L, "%s: out of memory", fn);
+    if (steerB_new(k, &ub->b) != STEER_OK) return luaL_error(L, "%s: out of memory", fn);
 
     for (const steerB_Field *f = k->fields; f && f->name; f++) {
         if (lua_getfield(L, 1, f->name) != LUA_TNIL) set_field(L, fn, ub->b, f, lua_gettop(L), uv);
@@ -257,6 +257,13 @@ static int construct(lua_State *L)
     return 1;
 }
 
+// Push the constructor of kind k (a built-in or a host's kind).
+void steerL_push_constructor(lua_State *L, const void *kind)
+{
+    lua_pushlightuserdata(L, (void *)(uintptr_t)kind);
+    lua_pushcclosure(L, construct, 1);
+}
+
 void steerL_open_behavior(lua_State *L)
 {
     static const luaL_Reg meta[] = {
@@ -264,8 +271,7 @@ void steerL_open_behavior(lua_State *L)
     };
     steerL_newclass(L, STEERL_BEHAVIOR, meta, NULL, NULL);
     for (int i = 0; steerB_kinds[i]; i++) {
-        lua_pushlightuserdata(L, (void *)(uintptr_t)steerB_kinds[i]);
-        lua_pushcclosure(L, construct, 1);
+        steerL_push_constructor(L, steerB_kinds[i]);
         lua_setfield(L, -2, steerB_kinds[i]->name);
     }
 }

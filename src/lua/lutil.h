@@ -80,6 +80,9 @@ void steerL_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const
 // Set dst[k] = v for every pair of the table at src (a shallow copy).
 void steerL_copy_table(lua_State *L, int src, int dst);
 
+// The Lua constructor of a behaviour kind (a steerB_Kind, built-in or a host's).
+void steerL_push_constructor(lua_State *L, const void *kind);
+
 // Archetypes (larchetype.c): w:spawn(archetype, overrides) with the world
 // at 1, the archetype at 2; the rebind of changed archetypes before a step.
 int steerL_isarchetype(lua_State *L, int idx);
