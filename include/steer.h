@@ -239,4 +239,123 @@ STEER_API const char *steer_behavior_error(const steer_Behavior *b);
 // Names of all behaviour and combiner kinds, NULL-terminated.
 STEER_API const char *const *steer_kinds(void);
 
+// ---- behaviours written by the host ------------------------------------
+// A game defines a behaviour kind in C: number parameters, optionally a
+// `target` (a point, an agent or the agent's own target slot, like seek),
+// and per-agent memory. Scripts build it like a built-in one
+// (`steer.NAME{ param = 1, target = ..., name = "..." }`) once it is
+// registered with a Lua state (steer_lua_register_host in steer_lua.h, or
+// steer_engine_register_behavior); combiners nest it and the inspector shows
+// its output. The function runs during the steer pass, once per agent per
+// tick: it may read agents (steer_agent_vec) but must not query neighbours,
+// change the world or block.
+#define STEER_HOST_MAX_PARAMS 16
+#define STEER_HOST_MAX_MEMORY 64
+typedef struct steer_HostCtx {
+    steer_World *world;
+    steer_Agent agent;
+    double position[3], velocity[3], heading[3];
+    double mass, max_speed, max_force, radius, dt;
+    bool has_target;                 // the target resolved (a live agent, a point, a set slot)
+    double target[3], target_velocity[3];
+    const double *params;            // this node's parameters, in the descriptor's order
+    float *memory;                   // this agent's `memory` floats (zero at first), or NULL
+} steer_HostCtx;
+// Write the steering force into `force` (left at zero: no force). A
+// non-finite force is dropped.
+typedef void (*steer_HostFn)(void *ud, const steer_HostCtx *ctx, double force[3]);
+typedef struct steer_HostBehaviorDesc {
+    const char *name;             // the kind name: an identifier, not a built-in kind's
+    const char *const *params;    // NULL-terminated parameter names (at most 16; not "target" or "name")
+    const double *defaults;       // one default per parameter, or NULL for zeros
+    bool target;                  // takes a `target` field
+    int memory;                   // per-agent floats, 0..STEER_HOST_MAX_MEMORY
+    steer_HostFn fn;
+    void *ud;
+} steer_HostBehaviorDesc;
+typedef struct steer_HostKind steer_HostKind;
+// Both copy what they need of desc. Free a kind only when no behaviour of it is left.
+STEER_API int steer_host_kind_new(const steer_HostBehaviorDesc *desc, steer_HostKind **out);
+STEER_API void steer_host_kind_free(steer_HostKind *k);
+STEER_API const char *steer_host_kind_name(const steer_HostKind *k);
+STEER_API int steer_behavior_new_host(const steer_HostKind *k, steer_Behavior **out);
+
+// ---- the engine: a scenario, its Lua state, hot reload and mods --------
+// What `steer run` is made of, for a game that owns its loop: it loads a
+// scenario (a Lua file returning { world, setup, update, draw, reload }),
+// ticks it, reloads it when its files change, and runs mods in sandboxes.
+// No global state: engines in one process are independent. Every call
+// returns STEER_OK or an error; steer_engine_error() then says what failed
+// as "file:line: message" where a script was at fault.
+typedef struct steer_Engine steer_Engine;
+
+typedef struct steer_EngineDesc {
+    steer_AllocFn alloc;   // for the engine, its Lua states and its world (NULL: libc)
+    void *alloc_ud;
+    steer_LogFn log;       // reload lines, mods' print output, mod failures (NULL: stderr)
+    void *log_ud;
+    const char *lua_path;  // extra package.path templates for the scenario ("dir/?.lua;...")
+    bool has_seed;         // override the scenario's world seed with `seed`
+    uint64_t seed;
+} steer_EngineDesc;
+
+enum { STEER_ESCRIPT = -7, STEER_EMOD = -8 }; // a script failed (see steer_engine_error); a mod failed or was stopped
+
+STEER_API int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out);
+STEER_API void steer_engine_free(steer_Engine *e);
+// Run the scenario file, create its world and call its setup(w).
+STEER_API int steer_engine_load(steer_Engine *e, const char *file);
+// n ticks: each is the world's step (its event handlers run), the
+// scenario's update(w, dt), then each mod's on_event and update.
+STEER_API int steer_engine_tick(steer_Engine *e, int n);
+// Reload the scenario as a transaction: compile and run the file and every
+// module it required anew; only if all of it succeeds (and its reload(w))
+// does it replace the running version. Agents, a.data and targets stay;
+// archetypes rebind by name on the next tick. On failure the last good
+// version keeps running and the error is kept.
+STEER_API int steer_engine_reload(steer_Engine *e);
+// Reload if the scenario or any module it required changed on disk since
+// the last look: 1 reloaded, 0 nothing changed, or the reload's error.
+STEER_API int steer_engine_poll(steer_Engine *e);
+// The files watched for changes (the scenario first), or NULL past the end.
+STEER_API const char *steer_engine_watched(const steer_Engine *e, int i);
+STEER_API steer_World *steer_engine_world(steer_Engine *e);
+STEER_API const char *steer_engine_error(const steer_Engine *e);
+// Make a host behaviour kind available to the scenario and to later mods as steer.NAME.
+STEER_API int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc *desc);
+// Called after every tick with each event of that tick.
+typedef void (*steer_EventFn)(void *ud, const steer_Event *ev);
+STEER_API int steer_engine_subscribe(steer_Engine *e, steer_EventFn fn, void *ud);
+
+// All live agents' states at once, in storage order: writes up to `cap`,
+// returns how many agents there are.
+typedef struct steer_AgentState {
+    steer_Agent id;
+    float position[3], velocity[3], heading[3], up[3];
+    float radius;
+    const char *tag;       // NULL when untagged; valid while the world lives
+} steer_AgentState;
+STEER_API int steer_engine_states(steer_Engine *e, steer_AgentState *out, int cap);
+
+// Mods: Lua in a sandbox of its own (see docs/mods.md). A mod is a file
+// NAME.lua or a directory NAME/ with init.lua, returning a table of
+// optional callbacks setup(w), update(w, dt), on_event(name, agent, other),
+// on_message(from, data). Zero limits mean the defaults.
+typedef struct steer_ModLimits {
+    size_t memory;         // bytes of Lua memory (default 16 MiB)
+    double call_ms;        // CPU per call into the mod (default 20 ms)
+    int agents;            // live agents it may have spawned (default 1000)
+    int prints;            // lines of print per second of simulated time (default 20)
+} steer_ModLimits;
+STEER_API int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id);
+typedef struct steer_ModInfo {
+    const char *name;
+    bool enabled;
+    const char *reason;    // why it was disabled ("file:line: message" or the limit it broke), "" while enabled
+    size_t memory;         // Lua bytes in use
+    double cpu_ms;         // CPU spent in it so far
+} steer_ModInfo;
+STEER_API int steer_engine_mod_count(const steer_Engine *e);
+STEER_API int steer_engine_mod_info(const steer_Engine *e, int id, steer_ModInfo *out);
+
 #endif

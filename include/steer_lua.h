@@ -13,4 +13,16 @@ STEER_API int luaopen_steer(lua_State *L);
 // without a steer.so on package.cpath (the `steer` program does this).
 STEER_API void steer_lua_preload(lua_State *L);
 
+// Make a host behaviour kind (steer.h) a constructor steer.NAME in this
+// state, now and in a module opened later. The kind must outlive the state.
+STEER_API void steer_lua_register_host(lua_State *L, const steer_HostKind *k);
+
+// The engine's Lua state (steer_engine_* in steer.h), for a host or a
+// viewer that calls the scenario's other callbacks (draw, on_key) itself.
+STEER_API lua_State *steer_engine_lua(steer_Engine *e);
+// Push the scenario table and the world; 0 (nothing pushed) before a load.
+STEER_API int steer_engine_push_scenario(steer_Engine *e);
+// The last error with its Lua traceback (steer_engine_error is its first line).
+STEER_API const char *steer_engine_traceback(const steer_Engine *e);
+
 #endif

@@ -192,6 +192,8 @@ const steerB_Kind *steerB_find_kind(const char *name);
 const steerB_Field *steerB_find_field(const steerB_Kind *k, const char *name);
 // A new behaviour of kind k (built-in or a host's), fields at their defaults.
 int steerB_new(const steerB_Kind *k, steer_Behavior **out);
+// The steerB_Kind of a host kind (host.c).
+const void *steerB_host_kind(const steer_HostKind *k);
 
 // Evaluate node `i` of the context's brain, recording its output when the
 // world records. Nodes guard their own divisions; the steer pass checks the

@@ -5,6 +5,7 @@
 // behaviour. A behaviour userdata owns a reference to its C tree; its user
 // value holds its children and its Lua callbacks so they live as long as it.
 #include "lutil.h"
+#include "steer_lua.h"
 #include "../behaviors/behavior.h"
 
 #include <stdio.h>
@@ -146,6 +147,7 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
             st = steer_behavior_set_choice(b, f->name, lua_tostring(L, v));
             if (st) steerL_field_error(L, fn, f->name, f->expect, v);
         } else if (lua_type(L, v) == LUA_TFUNCTION) {
+            steerL_check_unsandboxed(L, fn, "a Lua function on the steer pass runs only in the scenario");
             lua_pushvalue(L, v);
             int ref = luaL_ref(L, LUA_REGISTRYINDEX);
             // remember the ref so __gc can drop it
@@ -274,4 +276,36 @@ void steerL_open_behavior(lua_State *L)
         steerL_push_constructor(L, steerB_kinds[i]);
         lua_setfield(L, -2, steerB_kinds[i]->name);
     }
+}
+
+// Host kinds live in a registry table (name -> light userdata of the kind),
+// so a module opened later gets their constructors too.
+#define REG_HOST_KINDS "steer.host_kinds"
+
+void steerL_add_host_constructors(lua_State *L)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_HOST_KINDS) == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            steerL_push_constructor(L, lua_touserdata(L, -1));
+            lua_setfield(L, -5, lua_tostring(L, -3));
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+}
+
+void steer_lua_register_host(lua_State *L, const steer_HostKind *k)
+{
+    const char *name = steer_host_kind_name(k);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, REG_HOST_KINDS);
+    lua_pushlightuserdata(L, (void *)steerB_host_kind(k));
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    if (lua_getfield(L, -1, "steer") == LUA_TTABLE) {
+        steerL_push_constructor(L, steerB_host_kind(k));
+        lua_setfield(L, -2, name);
+    }
+    lua_pop(L, 2);
 }

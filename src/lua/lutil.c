@@ -176,3 +176,15 @@ void steerL_copy_table(lua_State *L, int src, int dst)
         lua_settable(L, dst);
     }
 }
+
+int steerL_sandboxed(lua_State *L)
+{
+    int on = lua_getfield(L, LUA_REGISTRYINDEX, STEERL_SANDBOX) != LUA_TNIL;
+    lua_pop(L, 1);
+    return on;
+}
+
+void steerL_check_unsandboxed(lua_State *L, const char *fn, const char *why)
+{
+    if (steerL_sandboxed(L)) luaL_error(L, "%s: not available to mods (%s)", fn, why);
+}

@@ -22,6 +22,15 @@ typedef struct steerL_World {
     char cb_error[512];    // first callback error of the running step
     bool stepping;         // inside w:step (callbacks may not step again)
     bool in_pass;          // inside a custom behaviour or ease function: read-only world
+    // A mod's view of the engine's world (steerL_push_borrowed_world): the
+    // world belongs to the engine, so this userdata never frees it, and the
+    // mod may not step it, subscribe to it or change its geometry.
+    bool borrowed;
+    // Spawn quota of a mod: `may_spawn` says whether one more agent is
+    // allowed, `spawned` is told each new agent (both NULL: no quota).
+    int (*may_spawn)(void *ud);
+    void (*spawned)(void *ud, steer_Agent a);
+    void *quota_ud;
 } steerL_World;
 
 typedef struct steerL_Agent {
@@ -64,6 +73,24 @@ steer_Behavior *steerL_tobehavior(lua_State *L, int idx);      // or NULL
 // function runs inside the steer pass and may only read.
 void steerL_check_writable(lua_State *L, const steerL_World *lw, const char *fn);
 
+// Whether this Lua state is a mod's sandbox (the registry flag the engine
+// sets before opening the module); raise "FN: not available to mods (WHY)" if so.
+int steerL_sandboxed(lua_State *L);
+void steerL_check_unsandboxed(lua_State *L, const char *fn, const char *why);
+#define STEERL_SANDBOX "steer.sandbox"
+// Allocator and log hooks for the worlds a Lua state creates: a light
+// userdata pointing to a steerL_Host under this registry key (the engine
+// sets it; absent means libc and no log).
+#define STEERL_HOST "steer.host"
+typedef struct steerL_Host {
+    steer_AllocFn alloc;
+    void *alloc_ud;
+    steer_LogFn log;
+    void *log_ud;
+} steerL_Host;
+// Push a world userdata for a world owned by someone else (the engine).
+steerL_World *steerL_push_borrowed_world(lua_State *L, steer_World *w);
+
 // Shared between the world and agent bindings (lworld.c)
 void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx);
 void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st);
@@ -71,6 +98,7 @@ int steerL_totarget(lua_State *L, int idx, double point[3], steer_Agent *agent, 
 void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id);
 void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, double hz);
 void steerL_uv_field(lua_State *L, int world_idx, const char *name);
+const char *steerL_event_name(steer_EventType t); // "arrive", "stuck", ...
 
 // Create the metatable `name` with the metamethods `meta` and an __index
 // closure `index` whose upvalue is a table of `methods` (looked up by the
@@ -96,5 +124,6 @@ void steerL_open_vec(lua_State *L);
 void steerL_open_world(lua_State *L);
 void steerL_open_agent(lua_State *L);
 void steerL_open_behavior(lua_State *L);   // adds constructors to the table on top
+void steerL_add_host_constructors(lua_State *L); // and those of the host's kinds
 
 #endif

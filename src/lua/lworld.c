@@ -118,6 +118,7 @@ static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double d
 // Give an agent a think function at hz (nil stops it).
 void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, double hz)
 {
+    if (!lua_isnil(L, fn_idx)) steerL_check_unsandboxed(L, "think", "per-agent Lua runs in the scenario; use update(w, dt)");
     steerL_World *lw = lua_touserdata(L, world_idx);
     fn_idx = lua_absindex(L, fn_idx);
     steerL_uv_field(L, world_idx, "think");
@@ -128,6 +129,8 @@ void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, d
 }
 
 // ---- construction --------------------------------------------------------
+
+static steerL_World *new_world_ud(lua_State *L);
 
 static int world_new(lua_State *L)
 {
@@ -210,15 +213,31 @@ static int world_new(lua_State *L)
     }
     lua_pop(L, 1);
 
-    steerL_World *lw = lua_newuserdatauv(L, sizeof *lw, 1);
-    memset(lw, 0, sizeof *lw);
-    luaL_setmetatable(L, STEERL_WORLD);
+    steerL_World *lw = new_world_ud(L);
     lw->dim = d.dim;
     d.hooks.ud = lw;
     d.hooks.ease = hook_ease;
     d.hooks.think = hook_think;
     d.hooks.custom = hook_custom;
+    // a host (the engine) may give the allocator and log hooks its worlds use
+    if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_HOST) == LUA_TLIGHTUSERDATA) {
+        const steerL_Host *h = lua_touserdata(L, -1);
+        d.alloc = h->alloc;
+        d.alloc_ud = h->alloc_ud;
+        d.log = h->log;
+        d.log_ud = h->log_ud;
+    }
+    lua_pop(L, 1);
     if (steer_world_new(&d, &lw->w) != STEER_OK) return luaL_error(L, "%s: could not create the world", fn);
+    return 1;
+}
+
+// A world userdata with its user value table, not yet holding a world.
+static steerL_World *new_world_ud(lua_State *L)
+{
+    steerL_World *lw = lua_newuserdatauv(L, sizeof *lw, 1);
+    memset(lw, 0, sizeof *lw);
+    luaL_setmetatable(L, STEERL_WORLD);
     lua_createtable(L, 0, 4);
     lua_newtable(L); lua_setfield(L, -2, "data");
     lua_newtable(L); lua_setfield(L, -2, "on");
@@ -234,13 +253,23 @@ static int world_new(lua_State *L)
     lua_setmetatable(L, -2);
     lua_setfield(L, -2, "handles");
     lua_setiuservalue(L, -2, 1);
-    return 1;
+    lw->L = L;
+    return lw;
+}
+
+steerL_World *steerL_push_borrowed_world(lua_State *L, steer_World *w)
+{
+    steerL_World *lw = new_world_ud(L);
+    lw->w = w;
+    lw->dim = steer_world_dim(w);
+    lw->borrowed = true;
+    return lw;
 }
 
 static int world_gc(lua_State *L)
 {
     steerL_World *lw = luaL_checkudata(L, 1, STEERL_WORLD);
-    steer_world_free(lw->w);
+    if (!lw->borrowed) steer_world_free(lw->w);
     lw->w = NULL;
     return 0;
 }
@@ -368,6 +397,9 @@ static int world_spawn(lua_State *L)
         if (!lua_istable(L, -1)) steerL_field_error(L, fn, "data", "a table", -1);
         data_idx = lua_gettop(L);
     }
+    if (think_idx) steerL_check_unsandboxed(L, "think", "per-agent Lua runs in the scenario; use update(w, dt)");
+    if (lw->may_spawn && !lw->may_spawn(lw->quota_ud))
+        return luaL_error(L, "%s: this mod has reached its agent quota", fn);
     // every argument is checked: now the world may change
     steer_Agent id;
     int st = steer_spawn(lw->w, &d, &id);
@@ -386,6 +418,7 @@ static int world_spawn(lua_State *L)
         lua_pop(L, 1);
     }
     if (from_arch) steerL_archetype_bind(L, 1, 3, 4, id);
+    if (lw->spawned) lw->spawned(lw->quota_ud, id);
     steerL_pushagent(L, 1, id);
     return 1;
 }
@@ -404,7 +437,7 @@ void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id)
 
 // ---- stepping and events -------------------------------------------------
 
-static const char *event_name(steer_EventType t)
+const char *steerL_event_name(steer_EventType t)
 {
     switch (t) {
     case STEER_EVENT_ARRIVE: return "arrive";
@@ -425,7 +458,7 @@ static int dispatch_events(lua_State *L)
     steerL_uv_field(L, 1, "on");
     int on = lua_gettop(L);
     for (int i = 0; i < n; i++) {
-        if (lua_getfield(L, on, event_name(ev[i].type)) != LUA_TFUNCTION) { lua_pop(L, 1); continue; }
+        if (lua_getfield(L, on, steerL_event_name(ev[i].type)) != LUA_TFUNCTION) { lua_pop(L, 1); continue; }
         if (!steer_alive(lw->w, ev[i].agent)) { lua_pop(L, 1); continue; }
         steerL_pushagent(L, 1, ev[i].agent);
         int nargs = 1;
@@ -438,6 +471,7 @@ static int dispatch_events(lua_State *L)
 
 static int world_step(lua_State *L)
 {
+    steerL_check_unsandboxed(L, "w:step", "the engine steps the world");
     steerL_World *lw = steerL_checkworld(L, 1);
     lua_Integer n = 1;
     if (!lua_isnoneornil(L, 2)) {
@@ -482,6 +516,7 @@ static int world_step(lua_State *L)
 
 static int world_on(lua_State *L)
 {
+    steerL_check_unsandboxed(L, "w:on", "events reach a mod through its on_event callback");
     steerL_checkworld(L, 1);
     static const char *const events[] = { "arrive", "lost_target", "stuck", "collide", NULL };
     const char *name = luaL_checkstring(L, 2);
@@ -622,6 +657,7 @@ static int push_shape(lua_State *L, const char *fn, int st, steer_Shape id)
 
 static int world_add_obstacle(lua_State *L)
 {
+    steerL_check_unsandboxed(L, "w:add_obstacle", "the static geometry belongs to the game");
     const char *fn = "steer.world:add_obstacle";
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_check_writable(L, lw, fn);
@@ -639,6 +675,7 @@ static int world_add_obstacle(lua_State *L)
 
 static int world_add_wall(lua_State *L)
 {
+    steerL_check_unsandboxed(L, "w:add_wall", "the static geometry belongs to the game");
     const char *fn = "steer.world:add_wall";
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_check_writable(L, lw, fn);
@@ -655,6 +692,7 @@ static int world_add_wall(lua_State *L)
 
 static int world_add_plane(lua_State *L)
 {
+    steerL_check_unsandboxed(L, "w:add_plane", "the static geometry belongs to the game");
     const char *fn = "steer.world:add_plane";
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_check_writable(L, lw, fn);
@@ -674,6 +712,7 @@ static int world_add_plane(lua_State *L)
 
 static int world_add_box(lua_State *L)
 {
+    steerL_check_unsandboxed(L, "w:add_box", "the static geometry belongs to the game");
     const char *fn = "steer.world:add_box";
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_check_writable(L, lw, fn);
@@ -690,6 +729,7 @@ static int world_add_box(lua_State *L)
 
 static int world_remove_shape(lua_State *L)
 {
+    steerL_check_unsandboxed(L, "w:remove_shape", "the static geometry belongs to the game");
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_check_writable(L, lw, "steer.world:remove_shape");
     if (!lua_isinteger(L, 2)) steerL_field_error(L, "steer.world:remove_shape", NULL, "a shape id as argument 1", 2);

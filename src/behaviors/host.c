@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// host.c — behaviour kinds the embedding game defines in C at run time.
+//
+// A host kind is built from a steer_HostBehaviorDesc: up to
+// STEER_HOST_MAX_PARAMS number parameters, optionally a `target` field
+// taken like seek's, and per-agent memory. It becomes an ordinary
+// steerB_Kind (fields as data, an eval function), so scripts build it like
+// any built-in behaviour, combiners nest it, and its output is recorded
+// and shown by the inspector. The host's function runs on the steer pass:
+// it must not change the world, like every behaviour.
+#include "behavior.h"
+#include "../core/world.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct HostParams {
+    float v[STEER_HOST_MAX_PARAMS];
+    steerB_Target target;
+} HostParams;
+STEERB_CHECK_SIZE(HostParams);
+
+struct steer_HostKind {
+    steerB_Kind kind;
+    steerB_Field fields[STEER_HOST_MAX_PARAMS + 2];
+    char *names[STEER_HOST_MAX_PARAMS + 1]; // [0] the kind's name, then the parameters'
+    int nparams;
+    steer_HostFn fn;
+    void *ud;
+};
+
+static void host_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
+{
+    const steer_HostKind *k = n->kind->host;
+    const HostParams *p = STEERB_PARAMS_OF(n, HostParams);
+    steer_World *w = c->w;
+    steer_HostCtx h;
+    memset(&h, 0, sizeof h);
+    double params[STEER_HOST_MAX_PARAMS];
+    for (int i = 0; i < k->nparams; i++) params[i] = p->v[i];
+    h.world = w;
+    h.agent = steerW_handle(w, c->d);
+    for (int i = 0; i < 3; i++) {
+        h.position[i] = c->p[i];
+        h.velocity[i] = c->v[i];
+        h.heading[i] = c->h[i];
+    }
+    h.mass = c->mass;
+    h.max_speed = c->max_speed;
+    h.max_force = c->max_force;
+    h.radius = c->radius;
+    h.dt = c->dt;
+    h.params = params;
+    h.memory = k->kind.mem_floats ? c->mem + n->mem : NULL;
+    if (k->kind.fields[k->nparams].name) { // the target field
+        float off[3], vel[3];
+        if (steerB_target(c, &p->target, off, vel)) {
+            h.has_target = true;
+            for (int i = 0; i < 3; i++) {
+                h.target[i] = (double)c->p[i] + off[i];
+                h.target_velocity[i] = vel[i];
+            }
+        }
+    }
+    double f[3] = { 0, 0, 0 };
+    k->fn(k->ud, &h, f);
+    v3_zero(out);
+    // a non-finite force is dropped by the steer pass; keep it out of float overflow too
+    for (int i = 0; i < w->dim; i++) out[i] = isfinite(f[i]) && fabs(f[i]) < 1e30 ? (float)f[i] : 0.0f;
+}
+
+static char *dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+// A name a script can write after `steer.`: a letter or _, then letters, digits, _.
+static bool identifier(const char *s)
+{
+    if (!s || !*s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+int steer_host_kind_new(const steer_HostBehaviorDesc *desc, steer_HostKind **out)
+{
+    if (!desc || !out || !desc->fn || !identifier(desc->name) || desc->memory < 0 ||
+        desc->memory > STEER_HOST_MAX_MEMORY)
+        return STEER_EARG;
+    if (steerB_find_kind(desc->name)) return STEER_EARG; // would shadow a built-in
+    int np = 0;
+    for (; desc->params && desc->params[np]; np++) {
+        if (np == STEER_HOST_MAX_PARAMS || !identifier(desc->params[np])) return STEER_EARG;
+        if (strcmp(desc->params[np], "target") == 0 || strcmp(desc->params[np], "name") == 0) return STEER_EARG;
+        for (int j = 0; j < np; j++)
+            if (strcmp(desc->params[j], desc->params[np]) == 0) return STEER_EARG;
+        if (desc->defaults && !isfinite(desc->defaults[np])) return STEER_EARG;
+    }
+    steer_HostKind *k = calloc(1, sizeof *k);
+    if (!k) return STEER_ENOMEM;
+    k->nparams = np;
+    k->fn = desc->fn;
+    k->ud = desc->ud;
+    bool ok = (k->names[0] = dup(desc->name)) != NULL;
+    for (int i = 0; ok && i < np; i++) {
+        ok = (k->names[i + 1] = dup(desc->params[i])) != NULL;
+        double def = desc->defaults ? desc->defaults[i] : 0.0;
+        k->fields[i] = (steerB_Field){ k->names[i + 1], STEERB_NUMBER, (uint16_t)(offsetof(HostParams, v) + i * sizeof(float)),
+                                       (float)def, -1e30f, 1e30f, false, "a finite number", NULL };
+    }
+    if (desc->target)
+        k->fields[np] = (steerB_Field){ "target", STEERB_TARGET, offsetof(HostParams, target), 0, 0, 0, false,
+                                        "a vector, an agent or nil (the agent's own target)", NULL };
+    if (!ok) {
+        steer_host_kind_free(k);
+        return STEER_ENOMEM;
+    }
+    k->kind.name = k->names[0];
+    k->kind.fields = k->fields;
+    k->kind.eval = host_eval;
+    k->kind.mem_floats = (uint16_t)desc->memory;
+    k->kind.host = k;
+    *out = k;
+    return STEER_OK;
+}
+
+void steer_host_kind_free(steer_HostKind *k)
+{
+    if (!k) return;
+    for (int i = 0; i <= STEER_HOST_MAX_PARAMS; i++) free(k->names[i]);
+    free(k);
+}
+
+const char *steer_host_kind_name(const steer_HostKind *k) { return k ? k->kind.name : NULL; }
+
+const void *steerB_host_kind(const steer_HostKind *k) { return &k->kind; }
+
+int steer_behavior_new_host(const steer_HostKind *k, steer_Behavior **out)
+{
+    if (!k || !out) return STEER_EARG;
+    return steerB_new(&k->kind, out);
+}

@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: MIT
+// engine.c — a scenario in its own Lua state: loading, ticking, events,
+// agent states for the host, and hot reload as a transaction.
+//
+// Invariants: a script error never escapes as a crash or a longjmp — every
+// call into Lua is a lua_pcall with a traceback handler, and its message
+// ends up in e->error as "file:line: message". The world outlives reloads:
+// a reload runs the scenario file (and the modules it required) anew and
+// swaps the callbacks; it never rebuilds the world. A reload that fails at
+// any point leaves the previous version running exactly as it was: the
+// modules it re-required and the archetypes it redefined are put back.
+#include "engine.h"
+
+#include <lualib.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/inotify.h>
+#endif
+
+#ifndef STEER_LUA_DIR
+#define STEER_LUA_DIR "/usr/local/share/lua/5.4"
+#endif
+
+// How long a file must stay unchanged after a save before it is reloaded
+// (editors write in several steps), and how often times are looked at
+// without inotify.
+#define DEBOUNCE 0.1
+#define LOOK_PERIOD 0.25
+
+#define REG_ARCHETYPES "steer.archetypes" // larchetype.c's registry of definitions
+
+// ---- small things ----------------------------------------------------------
+
+double steerE_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+void steerE_log(steer_Engine *e, int level, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (e->log) e->log(e->log_ud, level, buf);
+    else fprintf(stderr, "%s\n", buf);
+}
+
+void *steerE_alloc(steer_Engine *e, void *p, size_t size)
+{
+    if (e->alloc) return e->alloc(e->alloc_ud, p, size);
+    if (size == 0) {
+        free(p);
+        return NULL;
+    }
+    return realloc(p, size);
+}
+
+char *steerE_strdup(steer_Engine *e, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = steerE_alloc(e, NULL, n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+int steerE_fail(steer_Engine *e, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->error, sizeof e->error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            if (cap >= max) break;
+            size_t nc = cap ? cap * 2 : 4096;
+            if (nc > max) nc = max;
+            char *nb = steerE_alloc(e, buf, nc + 1);
+            if (!nb) break;
+            buf = nb;
+            cap = nc;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int bad = ferror(f) || !buf || (n == cap && cap >= max && fgetc(f) != EOF);
+    fclose(f);
+    if (bad) {
+        steerE_alloc(e, buf, 0);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    (void)osize;
+    if (nsize == 0) {
+        steerE_alloc(ud, ptr, 0);
+        return NULL;
+    }
+    return steerE_alloc(ud, ptr, nsize);
+}
+
+// ---- calling Lua -------------------------------------------------------------
+
+// Message handler: the message and a traceback. Other error objects are
+// described by type only — their __tostring is the script's code and could
+// loop, so the engine never runs it while handling an error.
+static int msghandler(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (!msg) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+// Keep the error on top of the stack (a message with a traceback) as the
+// engine's error: the first line is "file:line: message".
+static int keep_error(steer_Engine *e)
+{
+    const char *full = lua_tostring(e->L, -1);
+    if (!full) full = "(error object is not a string)";
+    const char *nl = strstr(full, "\nstack traceback:");
+    size_t n = nl ? (size_t)(nl - full) : strlen(full);
+    if (n >= sizeof e->error) n = sizeof e->error - 1;
+    memcpy(e->error, full, n);
+    e->error[n] = '\0';
+    steerE_alloc(e, e->traceback, 0);
+    e->traceback = steerE_strdup(e, full);
+    lua_pop(e->L, 1);
+    return STEER_ESCRIPT;
+}
+
+// Call the function below nargs arguments with the traceback handler.
+static int docall(lua_State *L, int nargs, int nresults)
+{
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, msghandler);
+    lua_insert(L, base);
+    int st = lua_pcall(L, nargs, nresults, base);
+    lua_remove(L, base);
+    return st;
+}
+
+// ---- watching files ------------------------------------------------------------
+
+static int stat_file(const char *path, long long *mtime_ns, long long *size)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return 0;
+    *mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    *size = (long long)st.st_size;
+    return 1;
+}
+
+static void watch_dir(steer_Engine *e, const char *path)
+{
+#ifdef __linux__
+    if (e->inotify_fd < 0) return;
+    // watch the directory: editors often save by writing a new file and renaming it
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    inotify_add_watch(e->inotify_fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_MODIFY | IN_DELETE);
+#else
+    (void)e;
+    (void)path;
+#endif
+}
+
+static void watch_file(steer_Engine *e, const char *path)
+{
+    for (int i = 0; i < e->nwatch; i++)
+        if (strcmp(e->watch[i].path, path) == 0) return;
+    if (e->nwatch == e->capwatch) {
+        int nc = e->capwatch ? e->capwatch * 2 : 8;
+        Watch *nw = steerE_alloc(e, e->watch, (size_t)nc * sizeof *nw);
+        if (!nw) return;
+        e->watch = nw;
+        e->capwatch = nc;
+    }
+    Watch *w = &e->watch[e->nwatch];
+    if (!(w->path = steerE_strdup(e, path))) return;
+    w->mtime_ns = w->size = -1;
+    stat_file(path, &w->mtime_ns, &w->size);
+    e->nwatch++;
+    watch_dir(e, path);
+}
+
+// Whether any watched file's time or size differs from what was last seen
+// (and remember the new ones).
+static int files_changed(steer_Engine *e)
+{
+    int changed = 0;
+    for (int i = 0; i < e->nwatch; i++) {
+        long long m = -1, s = -1;
+        if (!stat_file(e->watch[i].path, &m, &s)) continue; // mid-save: look again later
+        if (m != e->watch[i].mtime_ns || s != e->watch[i].size) changed = 1;
+        e->watch[i].mtime_ns = m;
+        e->watch[i].size = s;
+    }
+    return changed;
+}
+
+// Drain inotify: 1 if anything happened in a watched directory.
+static int inotify_events(steer_Engine *e)
+{
+#ifdef __linux__
+    if (e->inotify_fd < 0) return 0;
+    char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+    int any = 0;
+    while (read(e->inotify_fd, buf, sizeof buf) > 0) any = 1;
+    return any;
+#else
+    (void)e;
+    return 0;
+#endif
+}
+
+// package.searchers[2] wrapped: every Lua file `require` finds is watched.
+static int watching_searcher(lua_State *L)
+{
+    steer_Engine *e = lua_touserdata(L, lua_upvalueindex(2));
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 2);
+    if (lua_isfunction(L, -2) && lua_type(L, -1) == LUA_TSTRING) watch_file(e, lua_tostring(L, -1));
+    return 2;
+}
+
+static void wrap_searcher(steer_Engine *e)
+{
+    lua_State *L = e->L;
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "searchers");
+    lua_rawgeti(L, -1, 2);
+    lua_pushlightuserdata(L, e);
+    lua_pushcclosure(L, watching_searcher, 2);
+    lua_rawseti(L, -2, 2);
+    lua_pop(L, 2);
+}
+
+// ---- life ----------------------------------------------------------------------
+
+int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
+{
+    if (!out) return STEER_EARG;
+    steer_EngineDesc d = { 0 };
+    if (desc) d = *desc;
+    steer_Engine *e = d.alloc ? d.alloc(d.alloc_ud, NULL, sizeof *e) : malloc(sizeof *e);
+    if (!e) return STEER_ENOMEM;
+    memset(e, 0, sizeof *e);
+    e->alloc = d.alloc;
+    e->alloc_ud = d.alloc_ud;
+    e->log = d.log;
+    e->log_ud = d.log_ud;
+    e->has_seed = d.has_seed;
+    e->seed = d.seed;
+    e->scenario_ref = e->world_ref = LUA_NOREF;
+    e->inotify_fd = -1;
+    atomic_init(&e->stopping, false);
+    pthread_mutex_init(&e->lock, NULL);
+    if (d.lua_path && !(e->lua_path = steerE_strdup(e, d.lua_path))) goto nomem;
+    e->L = lua_newstate(lua_alloc, e);
+    if (!e->L) goto nomem;
+    luaL_openlibs(e->L);
+    // the scenario's worlds allocate and log through the host's hooks too
+    e->host = (steerL_Host){ e->alloc, e->alloc_ud, e->log, e->log_ud };
+    lua_pushlightuserdata(e->L, &e->host);
+    lua_setfield(e->L, LUA_REGISTRYINDEX, STEERL_HOST);
+    steer_lua_preload(e->L);
+    wrap_searcher(e);
+#ifdef __linux__
+    e->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+#endif
+    *out = e;
+    return STEER_OK;
+nomem:
+    steer_engine_free(e);
+    return STEER_ENOMEM;
+}
+
+void steer_engine_free(steer_Engine *e)
+{
+    if (!e) return;
+    steerE_mods_free(e);
+    if (e->L) lua_close(e->L); // frees the world with its userdata
+    for (int i = 0; i < e->nkinds; i++) steer_host_kind_free(e->kinds[i]);
+    steerE_alloc(e, e->kinds, 0);
+    for (int i = 0; i < e->nwatch; i++) steerE_alloc(e, e->watch[i].path, 0);
+    steerE_alloc(e, e->watch, 0);
+    if (e->inotify_fd >= 0) close(e->inotify_fd);
+    steerE_alloc(e, e->file, 0);
+    steerE_alloc(e, e->lua_path, 0);
+    steerE_alloc(e, e->traceback, 0);
+    pthread_mutex_destroy(&e->lock);
+    steerE_alloc(e, e, 0);
+}
+
+// ---- the scenario ----------------------------------------------------------------
+
+// package.path: the host's entries, modules beside the scenario, the steer
+// Lua library, then Lua's default.
+static void set_path(steer_Engine *e, const char *file)
+{
+    lua_State *L = e->L;
+    const char *slash = strrchr(file, '/');
+    lua_getglobal(L, "package");
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    if (e->lua_path) {
+        luaL_addstring(&b, e->lua_path);
+        luaL_addchar(&b, ';');
+    }
+    if (slash) luaL_addlstring(&b, file, (size_t)(slash - file) + (slash == file));
+    else luaL_addchar(&b, '.');
+    luaL_addstring(&b, "/?.lua;" STEER_LUA_DIR "/?.lua;" STEER_LUA_DIR "/?/init.lua;");
+    lua_getfield(L, -2, "path");
+    luaL_addvalue(&b);
+    luaL_pushresult(&b);
+    lua_setfield(L, -2, "path");
+    lua_pop(L, 1);
+}
+
+// Load and run the file; leave its table on the stack, or fail with the
+// error kept. Checks the table's shape so that `updat = function` or
+// `update = 1` is caught at load, not ignored.
+static int run_scenario_file(steer_Engine *e)
+{
+    lua_State *L = e->L;
+    if (luaL_loadfile(L, e->file) != LUA_OK) return keep_error(e);
+    if (docall(L, 0, 1) != LUA_OK) return keep_error(e);
+    if (!lua_istable(L, -1)) {
+        const char *tn = luaL_typename(L, -1);
+        lua_pop(L, 1);
+        return steerE_fail(e, STEER_ESCRIPT, "%s: expected the file to return a scenario table, got %s", e->file, tn);
+    }
+    static const char *const callbacks[] = { "setup", "update", "draw", "reload", "on_key", NULL };
+    for (int i = 0; callbacks[i]; i++) {
+        int t = lua_getfield(L, -1, callbacks[i]);
+        lua_pop(L, 1);
+        if (t != LUA_TNIL && t != LUA_TFUNCTION) {
+            lua_pop(L, 1);
+            return steerE_fail(e, STEER_ESCRIPT, "%s: field '%s' of the scenario expected a function or nil, got %s",
+                               e->file, callbacks[i], lua_typename(L, t));
+        }
+    }
+    int t = lua_getfield(L, -1, "world");
+    lua_pop(L, 1);
+    if (t != LUA_TNIL && t != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return steerE_fail(e, STEER_ESCRIPT, "%s: field 'world' of the scenario expected a table or nil, got %s",
+                           e->file, lua_typename(L, t));
+    }
+    return STEER_OK;
+}
+
+// steer.world{...} from the scenario (on the stack) with the host's seed.
+static int create_world(steer_Engine *e)
+{
+    lua_State *L = e->L;
+    int scenario = lua_gettop(L);
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "steer");
+    if (docall(L, 1, 1) != LUA_OK) return keep_error(e);
+    lua_getfield(L, -1, "world");
+    lua_remove(L, -2);
+    lua_newtable(L);
+    if (lua_getfield(L, scenario, "world") == LUA_TTABLE) steerL_copy_table(L, -1, -2);
+    lua_pop(L, 1);
+    if (e->has_seed) {
+        lua_pushinteger(L, (lua_Integer)e->seed);
+        lua_setfield(L, -2, "seed");
+    }
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+        // raised from C with no Lua caller: say where the arguments came from
+        const char *msg = lua_tostring(L, -1);
+        steerE_fail(e, STEER_ESCRIPT, "%s: in the scenario's 'world' table: %s", e->file, msg ? msg : "?");
+        lua_pop(L, 1);
+        return STEER_ESCRIPT;
+    }
+    e->world = steerL_checkworld(L, -1)->w;
+    e->dt = steer_world_dt(e->world);
+    e->world_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return STEER_OK;
+}
+
+// Call scenario[name](w [, dt]) if the scenario at `scenario` has it.
+static int callback(steer_Engine *e, int scenario, const char *name, bool with_dt)
+{
+    lua_State *L = e->L;
+    if (lua_getfield(L, scenario, name) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return STEER_OK;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref);
+    if (with_dt) lua_pushnumber(L, e->dt);
+    if (docall(L, with_dt ? 2 : 1, 0) != LUA_OK) return keep_error(e);
+    return STEER_OK;
+}
+
+int steer_engine_load(steer_Engine *e, const char *file)
+{
+    if (!e || !file) return STEER_EARG;
+    if (e->file) return steerE_fail(e, STEER_EARG, "steer_engine_load: a scenario is loaded already (%s)", e->file);
+    if (!(e->file = steerE_strdup(e, file))) return STEER_ENOMEM;
+    set_path(e, file);
+    watch_file(e, file);
+    lua_State *L = e->L;
+    int top = lua_gettop(L);
+    int st = run_scenario_file(e);
+    if (st == STEER_OK) st = create_world(e);
+    if (st == STEER_OK) {
+        lua_pushvalue(L, top + 1);
+        e->scenario_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        st = callback(e, top + 1, "setup", false);
+    }
+    lua_settop(L, top);
+    if (st != STEER_OK) {
+        // the engine keeps no half-loaded scenario: a later load may try again
+        luaL_unref(L, LUA_REGISTRYINDEX, e->scenario_ref);
+        luaL_unref(L, LUA_REGISTRYINDEX, e->world_ref);
+        e->scenario_ref = e->world_ref = LUA_NOREF;
+        e->world = NULL;
+        steerE_alloc(e, e->file, 0);
+        e->file = NULL;
+    }
+    return st;
+}
+
+static int one_tick(steer_Engine *e)
+{
+    lua_State *L = e->L;
+    int top = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref);
+    lua_getfield(L, -1, "step");
+    lua_insert(L, -2);
+    int st = docall(L, 1, 0) == LUA_OK ? STEER_OK : keep_error(e);
+    if (st == STEER_OK) st = callback(e, top + 1, "update", true);
+    lua_settop(L, top);
+    if (st != STEER_OK) return st;
+    if (e->nsubs) {
+        int n = 0;
+        const steer_Event *ev = steer_world_events(e->world, &n);
+        for (int i = 0; i < n; i++)
+            for (int s = 0; s < e->nsubs; s++) e->subs[s].fn(e->subs[s].ud, &ev[i]);
+    }
+    steerE_mods_tick(e);
+    return STEER_OK;
+}
+
+int steer_engine_tick(steer_Engine *e, int n)
+{
+    if (!e || n < 0) return STEER_EARG;
+    if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_tick: no scenario is loaded");
+    for (int i = 0; i < n; i++) {
+        int st = one_tick(e);
+        if (st != STEER_OK) return st;
+    }
+    return STEER_OK;
+}
+
+// ---- reload ------------------------------------------------------------------------
+
+// The transaction's undo record, on the stack from `base`: base+1 the old
+// package.loaded entries of the watched modules (name -> value), base+2 a
+// copy of the archetype registry.
+static void snapshot(steer_Engine *e)
+{
+    lua_State *L = e->L;
+    lua_newtable(L);
+    int saved = lua_gettop(L);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    // a module is the scenario's when its file is watched: find the names
+    // whose searcher path is one of ours by asking package.searchpath
+    lua_getglobal(L, "package");
+    lua_pushnil(L);
+    while (lua_next(L, -3)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) continue;
+        lua_getfield(L, -2, "searchpath");
+        lua_pushvalue(L, -2);
+        lua_getfield(L, -4, "path");
+        if (lua_pcall(L, 2, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
+            const char *path = lua_tostring(L, -1);
+            for (int i = 1; i < e->nwatch; i++) {
+                if (strcmp(e->watch[i].path, path) != 0) continue;
+                lua_pushvalue(L, -2);
+                lua_pushvalue(L, -1);
+                lua_rawget(L, -6);
+                lua_rawset(L, saved); // saved[name] = loaded[name]
+                break;
+            }
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 2);
+    // forget them, so the new text requires them afresh
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_pushnil(L);
+    while (lua_next(L, saved)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, -4);
+    }
+    lua_pop(L, 1);
+    lua_newtable(L);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_ARCHETYPES) == LUA_TTABLE) steerL_copy_table(L, -1, -2);
+    lua_pop(L, 1);
+}
+
+static void rollback(steer_Engine *e, int base)
+{
+    lua_State *L = e->L;
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_pushnil(L);
+    while (lua_next(L, base + 1)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_ARCHETYPES) == LUA_TTABLE) {
+        // the registry table may be held elsewhere: restore it in place
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, -1);
+            lua_pushnil(L);
+            lua_rawset(L, -4);
+        }
+        steerL_copy_table(L, base + 2, -1);
+    }
+    lua_pop(L, 1);
+}
+
+int steer_engine_reload(steer_Engine *e)
+{
+    if (!e) return STEER_EARG;
+    if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_reload: no scenario is loaded");
+    lua_State *L = e->L;
+    double t0 = steerE_now();
+    int base = lua_gettop(L);
+    snapshot(e);
+    int st = run_scenario_file(e);
+    if (st == STEER_OK) {
+        int fresh = lua_gettop(L);
+        st = callback(e, fresh, "reload", false);
+        if (st == STEER_OK) {
+            lua_pushvalue(L, fresh);
+            lua_rawseti(L, LUA_REGISTRYINDEX, e->scenario_ref);
+        }
+    }
+    if (st != STEER_OK) rollback(e, base);
+    lua_settop(L, base);
+    files_changed(e); // what is on disk now is what was tried
+    if (st != STEER_OK) {
+        steerE_log(e, 2, "reload failed %s", e->error);
+        return st;
+    }
+    e->error[0] = '\0';
+    steerE_alloc(e, e->traceback, 0);
+    e->traceback = NULL;
+    steerE_log(e, 0, "reload ok %s (%.0f ms)", e->file, (steerE_now() - t0) * 1e3);
+    return STEER_OK;
+}
+
+int steer_engine_poll(steer_Engine *e)
+{
+    if (!e) return STEER_EARG;
+    if (!e->world) return 0;
+    double t = steerE_now();
+    int look = e->inotify_fd >= 0 ? inotify_events(e) : t >= e->next_look;
+    if (look) {
+        e->next_look = t + LOOK_PERIOD;
+        if (files_changed(e)) e->changed_at = t; // a save restarts the debounce
+    }
+    if (e->changed_at > 0 && t - e->changed_at >= DEBOUNCE) {
+        e->changed_at = 0;
+        int st = steer_engine_reload(e);
+        return st == STEER_OK ? 1 : st;
+    }
+    return 0;
+}
+
+const char *steer_engine_watched(const steer_Engine *e, int i)
+{
+    return e && i >= 0 && i < e->nwatch ? e->watch[i].path : NULL;
+}
+
+// ---- the host's view ------------------------------------------------------------------
+
+steer_World *steer_engine_world(steer_Engine *e) { return e ? e->world : NULL; }
+
+const char *steer_engine_error(const steer_Engine *e) { return e ? e->error : "no engine"; }
+
+const char *steer_engine_traceback(const steer_Engine *e) { return e && e->traceback ? e->traceback : e ? e->error : ""; }
+
+lua_State *steer_engine_lua(steer_Engine *e) { return e ? e->L : NULL; }
+
+int steer_engine_push_scenario(steer_Engine *e)
+{
+    if (!e || e->scenario_ref == LUA_NOREF) return 0;
+    lua_rawgeti(e->L, LUA_REGISTRYINDEX, e->scenario_ref);
+    lua_rawgeti(e->L, LUA_REGISTRYINDEX, e->world_ref);
+    return 1;
+}
+
+int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc *desc)
+{
+    if (!e || !desc) return STEER_EARG;
+    for (int i = 0; i < e->nkinds; i++)
+        if (desc->name && strcmp(steer_host_kind_name(e->kinds[i]), desc->name) == 0)
+            return steerE_fail(e, STEER_EARG, "steer_engine_register_behavior: '%s' is registered already", desc->name);
+    steer_HostKind *k;
+    int st = steer_host_kind_new(desc, &k);
+    if (st != STEER_OK)
+        return steerE_fail(e, st, "steer_engine_register_behavior: bad descriptor for '%s' (name, parameters, memory or fn)",
+                           desc->name ? desc->name : "(null)");
+    steer_HostKind **nk = steerE_alloc(e, e->kinds, (size_t)(e->nkinds + 1) * sizeof *nk);
+    if (!nk) {
+        steer_host_kind_free(k);
+        return STEER_ENOMEM;
+    }
+    e->kinds = nk;
+    e->kinds[e->nkinds++] = k;
+    steer_lua_register_host(e->L, k);
+    steerE_mods_register_kind(e, k);
+    return STEER_OK;
+}
+
+int steer_engine_subscribe(steer_Engine *e, steer_EventFn fn, void *ud)
+{
+    if (!e || !fn) return STEER_EARG;
+    if (e->nsubs == (int)(sizeof e->subs / sizeof e->subs[0])) return STEER_EFULL;
+    e->subs[e->nsubs].fn = fn;
+    e->subs[e->nsubs].ud = ud;
+    e->nsubs++;
+    return STEER_OK;
+}
+
+int steer_engine_states(steer_Engine *e, steer_AgentState *out, int cap)
+{
+    if (!e || cap < 0 || (cap > 0 && !out)) return STEER_EARG;
+    if (!e->world) return 0;
+    int n = steer_world_count(e->world);
+    for (int i = 0; i < n && i < cap; i++) {
+        steer_AgentState *s = &out[i];
+        steer_Agent a = steer_world_agent_at(e->world, i);
+        double v[3], r = 0;
+        s->id = a;
+        static const steer_Prop props[4] = { STEER_PROP_POSITION, STEER_PROP_VELOCITY, STEER_PROP_HEADING, STEER_PROP_UP };
+        float *dst[4] = { s->position, s->velocity, s->heading, s->up };
+        for (int p = 0; p < 4; p++) {
+            steer_agent_vec(e->world, a, props[p], v);
+            for (int k = 0; k < 3; k++) dst[p][k] = (float)v[k];
+        }
+        steer_agent_param(e->world, a, STEER_PARAM_RADIUS, &r);
+        s->radius = (float)r;
+        s->tag = NULL;
+        steer_agent_tag(e->world, a, &s->tag);
+    }
+    return n;
+}

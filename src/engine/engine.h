@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// engine.h — the engine's insides shared by engine.c (scenario, reload,
+// ticking), mod.c (sandboxes) and sandbox.c (the mods' library).
+#ifndef STEER_ENGINE_INTERNAL_H
+#define STEER_ENGINE_INTERNAL_H
+
+#include "steer.h"
+#include "steer_lua.h"
+#include "../lua/lutil.h"
+
+#include <lua.h>
+#include <lauxlib.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+typedef struct Mod Mod;
+
+typedef struct Watch {
+    char *path;
+    long long mtime_ns, size;
+} Watch;
+
+struct steer_Engine {
+    steer_AllocFn alloc;
+    void *alloc_ud;
+    steer_LogFn log;
+    void *log_ud;
+    char *lua_path;
+    bool has_seed;
+    uint64_t seed;
+
+    lua_State *L;
+    steerL_Host host;      // the hooks the scenario's worlds use
+    char *file;            // the scenario
+    int scenario_ref;      // registry refs: the scenario table, the world userdata
+    int world_ref;
+    steer_World *world;
+    double dt;
+    char error[1024];
+    char *traceback;
+
+    Watch *watch;          // the scenario, then each module it required
+    int nwatch, capwatch;
+    int inotify_fd;        // -1: poll modification times
+    double changed_at;     // when a change was seen and not yet reloaded (0 none)
+    double next_look;
+
+    steer_HostKind **kinds;
+    int nkinds;
+    struct { steer_EventFn fn; void *ud; } subs[16];
+    int nsubs;
+
+    Mod **mods;
+    int nmods;
+    pthread_t watchdog;
+    bool watchdog_running;
+    atomic_bool stopping;
+    pthread_mutex_t lock;  // guards each mod's call state against the watchdog
+};
+
+double steerE_now(void);
+void steerE_log(steer_Engine *e, int level, const char *fmt, ...);
+void *steerE_alloc(steer_Engine *e, void *p, size_t size);
+char *steerE_strdup(steer_Engine *e, const char *s);
+int steerE_fail(steer_Engine *e, int status, const char *fmt, ...);
+// Read a whole file (at most `max` bytes) with the engine's allocator.
+char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len);
+
+// mod.c
+void steerE_mods_tick(steer_Engine *e);
+void steerE_mods_free(steer_Engine *e);
+void steerE_mods_register_kind(steer_Engine *e, const steer_HostKind *k);
+
+// sandbox.c: the mods' safe library in a fresh state (pattern functions
+// with a step limit, string building with a size limit, no addresses).
+void steerE_open_sandbox(lua_State *L, size_t max_string);
+// Protect the steer types' metatables (no __gc can be slipped into them).
+void steerE_protect_metatables(lua_State *L);
+
+#endif

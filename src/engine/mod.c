@@ -1,0 +1,852 @@
+// SPDX-License-Identifier: MIT
+// mod.c — mods: Lua code a player installed, run so that it cannot hurt
+// the game.
+//
+// Each mod has a Lua state of its own, so its memory, metatables and
+// globals are its own. Its allocator counts every byte against a cap; the
+// first allocation past the cap fails and marks the mod killed. Every call
+// into the mod (loading it, setup, the tick's events and messages, update)
+// has a CPU deadline. No hook runs while a mod is within its budget — a
+// count hook on every instruction would cost more than half the mod's run
+// time — instead a watchdog thread, which wakes every millisecond, arms a
+// hook on every thread the mod is running (the main thread and each
+// coroutine it resumed, tracked by the sandbox's coroutine.resume) once the
+// deadline has passed. The hook raises an error at every instruction from
+// then on, so a pcall inside the mod cannot swallow it: the mod unwinds
+// to the engine, which disables it, closes its state and reports why.
+// C functions that the hook cannot interrupt are bounded in sandbox.c.
+#include "engine.h"
+
+#include <lualib.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DEFAULT_MEMORY (16u << 20)
+#define DEFAULT_CALL_MS 20.0
+#define DEFAULT_AGENTS 1000
+#define DEFAULT_PRINTS 20
+#define MAX_RUNNING 64          // nested coroutine resumes
+#define MAX_FILE (1u << 20)     // a mod's source file
+#define MAX_MESSAGE (64u << 10) // bytes of one message
+#define MAX_INBOX 256           // messages waiting per mod
+#define MAX_DEPTH 16            // nesting of a message's tables
+#define REG_MOD "steer.mod"
+
+typedef struct Msg {
+    char *from;
+    unsigned char *data;
+    size_t len;
+} Msg;
+
+struct Mod {
+    steer_Engine *e;
+    char *name, *root, *main;
+    lua_State *L;
+    size_t used, cap;
+    double budget;          // seconds per call
+    int agent_cap;
+    steer_Agent *agents;
+    int nagents;
+    double print_tokens, print_rate;
+    long suppressed;
+    bool enabled;
+    char reason[512];
+    int cb_ref, world_ref;
+    double cpu;
+    // the call in progress, shared with the watchdog under e->lock
+    bool in_call;
+    double deadline;
+    atomic_bool killed;
+    char kill_reason[160];
+    lua_State *running[MAX_RUNNING];
+    int nrunning;
+    Msg inbox[MAX_INBOX];
+    int ninbox;
+};
+
+// ---- stopping a mod -----------------------------------------------------------
+
+static Mod *mod_of(lua_State *L) { return *(Mod **)lua_getextraspace(L); }
+
+static void stop_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    Mod *m = mod_of(L);
+    luaL_error(L, "%s", m->kill_reason);
+}
+
+// A count hook fires only in Lua code: the steer module's C finalisers still
+// run when the state closes, any Lua code stops at its first instruction.
+static void arm(lua_State *L) { lua_sethook(L, stop_hook, LUA_MASKCOUNT, 1); }
+
+// Mark the mod killed and arm every thread it runs. Caller holds e->lock.
+static void kill_locked(Mod *m, const char *why)
+{
+    if (atomic_load(&m->killed)) return;
+    snprintf(m->kill_reason, sizeof m->kill_reason, "mod '%s' stopped: %s", m->name, why);
+    atomic_store(&m->killed, true);
+    for (int i = 0; i < m->nrunning; i++) arm(m->running[i]);
+}
+
+static void *watchdog(void *arg)
+{
+    steer_Engine *e = arg;
+    struct timespec tick = { 0, 1000000 };
+    while (!atomic_load(&e->stopping)) {
+        nanosleep(&tick, NULL);
+        double t = steerE_now();
+        pthread_mutex_lock(&e->lock);
+        for (int i = 0; i < e->nmods; i++) {
+            Mod *m = e->mods[i];
+            if (m->in_call && t > m->deadline && !atomic_load(&m->killed)) {
+                char why[96];
+                snprintf(why, sizeof why, "over its CPU budget of %.0f ms per call", m->budget * 1e3);
+                kill_locked(m, why);
+            }
+        }
+        pthread_mutex_unlock(&e->lock);
+    }
+    return NULL;
+}
+
+static void *mod_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    Mod *m = ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        steerE_alloc(m->e, ptr, 0);
+        m->used -= old;
+        return NULL;
+    }
+    if (nsize > old && (nsize - old > m->cap || m->used + (nsize - old) > m->cap)) {
+        char why[96];
+        snprintf(why, sizeof why, "over its memory cap of %zu bytes", m->cap);
+        pthread_mutex_lock(&m->e->lock);
+        kill_locked(m, why);
+        pthread_mutex_unlock(&m->e->lock);
+        return NULL;
+    }
+    void *p = steerE_alloc(m->e, ptr, nsize);
+    if (p) m->used = m->used - old + nsize;
+    return p;
+}
+
+// ---- calling into a mod ----------------------------------------------------------
+
+static void disable(Mod *m, const char *why)
+{
+    if (!m->enabled) return;
+    m->enabled = false;
+    snprintf(m->reason, sizeof m->reason, "%s", why);
+    steerE_log(m->e, 2, "mod %s disabled: %s", m->name, why);
+    if (m->L) {
+        // no more of the mod's code runs: the call is over, the sandbox
+        // allows no __gc of the mod's, and should any Lua code run while
+        // the state closes, the armed hook stops it at once
+        pthread_mutex_lock(&m->e->lock);
+        kill_locked(m, "disabled");
+        arm(m->L);
+        pthread_mutex_unlock(&m->e->lock);
+        lua_State *L = m->L;
+        m->L = NULL;
+        lua_close(L);
+    }
+}
+
+static int msghandler(lua_State *L)
+{
+    // never the error object's __tostring: it is the mod's code
+    const char *msg = lua_tostring(L, 1);
+    if (!msg) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+static void begin_call(Mod *m)
+{
+    pthread_mutex_lock(&m->e->lock);
+    m->in_call = true;
+    m->deadline = steerE_now() + m->budget;
+    m->running[0] = m->L;
+    m->nrunning = 1;
+    pthread_mutex_unlock(&m->e->lock);
+}
+
+static void end_call(Mod *m, double t0)
+{
+    pthread_mutex_lock(&m->e->lock);
+    m->in_call = false;
+    m->nrunning = 0;
+    pthread_mutex_unlock(&m->e->lock);
+    m->cpu += steerE_now() - t0;
+}
+
+// Call the function below nargs arguments in the mod, within its budget.
+// Returns 1 if the mod is still enabled afterwards.
+static int mod_call(Mod *m, int nargs)
+{
+    lua_State *L = m->L;
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, msghandler);
+    lua_insert(L, base);
+    double t0 = steerE_now();
+    begin_call(m);
+    int st = lua_pcall(L, nargs, 0, base);
+    end_call(m, t0);
+    if (atomic_load(&m->killed)) {
+        disable(m, m->kill_reason);
+        return 0;
+    }
+    if (st != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", msg ? msg : "error");
+        char *nl = strstr(buf, "\nstack traceback:");
+        if (nl) *nl = '\0';
+        disable(m, buf);
+        return 0;
+    }
+    lua_settop(L, base - 1);
+    return 1;
+}
+
+// Push callback `name` of the mod; 0 (nothing pushed) if it has none.
+static int push_callback(Mod *m, const char *name)
+{
+    lua_rawgeti(m->L, LUA_REGISTRYINDEX, m->cb_ref);
+    if (lua_getfield(m->L, -1, name) != LUA_TFUNCTION) {
+        lua_pop(m->L, 2);
+        return 0;
+    }
+    lua_remove(m->L, -2);
+    return 1;
+}
+
+// ---- coroutines: tracked, so the watchdog can arm them ----------------------------
+
+static int track(lua_State *L, lua_State *co)
+{
+    Mod *m = mod_of(L);
+    pthread_mutex_lock(&m->e->lock);
+    int ok = m->nrunning < MAX_RUNNING;
+    if (ok) {
+        m->running[m->nrunning++] = co;
+        if (atomic_load(&m->killed)) arm(co);
+    }
+    pthread_mutex_unlock(&m->e->lock);
+    return ok;
+}
+
+static void untrack(lua_State *L)
+{
+    Mod *m = mod_of(L);
+    pthread_mutex_lock(&m->e->lock);
+    if (m->nrunning > 1) m->nrunning--;
+    pthread_mutex_unlock(&m->e->lock);
+}
+
+// coroutine.resume and coroutine.close: the original (upvalue 1) with the
+// coroutine on the running list while it runs.
+static int tracked_call(lua_State *L)
+{
+    lua_State *co = lua_tothread(L, 1);
+    if (!co) return luaL_typeerror(L, 1, "coroutine");
+    if (!track(L, co)) return luaL_error(L, "coroutine: more than %d nested resumes", MAX_RUNNING);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    int st = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    untrack(L);
+    if (st != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
+}
+
+static void wrap_coroutines(lua_State *L)
+{
+    lua_getglobal(L, "coroutine");
+    static const char *const names[] = { "resume", "close", NULL };
+    for (int i = 0; names[i]; i++) {
+        lua_getfield(L, -1, names[i]);
+        lua_pushcclosure(L, tracked_call, 1);
+        lua_setfield(L, -2, names[i]);
+    }
+    lua_pop(L, 1);
+    // coroutine.wrap on top of the tracked resume
+    static const char wrap[] =
+        "local create, resume, pack, unpack, error = coroutine.create, coroutine.resume, table.pack, table.unpack, error\n"
+        "return function(f)\n"
+        "  local co = create(f)\n"
+        "  return function(...)\n"
+        "    local r = pack(resume(co, ...))\n"
+        "    if r[1] then return unpack(r, 2, r.n) end\n"
+        "    error(r[2], 2)\n"
+        "  end\n"
+        "end\n";
+    if (luaL_loadbufferx(L, wrap, sizeof wrap - 1, "=coroutine.wrap", "t") == LUA_OK && lua_pcall(L, 0, 1, 0) == LUA_OK) {
+        lua_getglobal(L, "coroutine");
+        lua_insert(L, -2);
+        lua_setfield(L, -2, "wrap");
+    }
+    lua_pop(L, 1);
+}
+
+// ---- the mod's own library --------------------------------------------------------
+
+// print: one log line per call, within the mod's allowance of lines per
+// second of simulated time; the rest are counted and reported.
+static int mod_print(lua_State *L)
+{
+    Mod *m = mod_of(L);
+    int n = lua_gettop(L);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (int i = 1; i <= n; i++) {
+        if (i > 1) luaL_addchar(&b, '\t');
+        lua_getglobal(L, "tostring");
+        lua_pushvalue(L, i);
+        lua_call(L, 1, 1);
+        size_t len;
+        const char *s = lua_tolstring(L, -1, &len);
+        if (!s) return luaL_error(L, "print: tostring must return a string");
+        if (len > 1000) len = 1000; // a log line, not a dump
+        luaL_addlstring(&b, s, len);
+        lua_pop(L, 1);
+    }
+    luaL_pushresult(&b);
+    if (m->print_tokens < 1.0) {
+        m->suppressed++;
+        return 0;
+    }
+    m->print_tokens -= 1.0;
+    steerE_log(m->e, 0, "[%s] %s", m->name, lua_tostring(L, -1));
+    return 0;
+}
+
+// require: only the mod's own files, found under its directory, as text.
+static int mod_require(lua_State *L)
+{
+    Mod *m = mod_of(L);
+    size_t len;
+    const char *name = luaL_checklstring(L, 1, &len);
+    bool ok = len > 0 && len < 200 && name[0] != '.';
+    for (size_t i = 0; ok && i < len; i++)
+        ok = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= '0' && name[i] <= '9') ||
+             name[i] == '_' || (name[i] == '.' && name[i + 1] != '.' && name[i + 1] != '\0');
+    if (!ok) return luaL_error(L, "require: '%s' is not a module name of this mod (letters, digits, _ and .)", name);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE); // steer and the libraries are there too
+    if (lua_getfield(L, -1, name) != LUA_TNIL) return 1;
+    lua_pop(L, 1);
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/", m->root);
+    for (size_t i = 0; i < len && n < (int)sizeof path - 8; i++) path[n++] = name[i] == '.' ? '/' : name[i];
+    snprintf(path + n, sizeof path - (size_t)n, ".lua");
+    size_t flen;
+    char *text = steerE_read_file(m->e, path, MAX_FILE, &flen);
+    if (!text) return luaL_error(L, "require: module '%s' not found in mod '%s' (mods may require only their own files)", name, m->name);
+    lua_pushfstring(L, "@%s", path);
+    int st = luaL_loadbufferx(L, text, flen, lua_tostring(L, -1), "t");
+    steerE_alloc(m->e, text, 0);
+    if (st != LUA_OK) return lua_error(L);
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 1);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+    }
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -4, name);
+    return 1;
+}
+
+// ---- messages: plain data copied between mods ---------------------------------------
+
+typedef struct Buf {
+    unsigned char *p;
+    size_t n, cap;
+    steer_Engine *e;
+} Buf;
+
+static int put(Buf *b, const void *src, size_t n)
+{
+    if (b->n + n > MAX_MESSAGE) return 0;
+    if (b->n + n > b->cap) {
+        size_t nc = b->cap ? b->cap * 2 : 256;
+        while (nc < b->n + n) nc *= 2;
+        unsigned char *np = steerE_alloc(b->e, b->p, nc);
+        if (!np) return 0;
+        b->p = np;
+        b->cap = nc;
+    }
+    memcpy(b->p + b->n, src, n);
+    b->n += n;
+    return 1;
+}
+
+// Serialise the value at idx: nil, booleans, numbers, strings and tables of
+// them (no functions, userdata, threads or cycles; metatables are ignored).
+static const char *encode(lua_State *L, int idx, Buf *b, int depth)
+{
+    idx = lua_absindex(L, idx);
+    unsigned char t = (unsigned char)lua_type(L, idx);
+    switch (t) {
+    case LUA_TNIL: return put(b, &t, 1) ? NULL : "too large";
+    case LUA_TBOOLEAN: {
+        unsigned char v[2] = { t, (unsigned char)lua_toboolean(L, idx) };
+        return put(b, v, 2) ? NULL : "too large";
+    }
+    case LUA_TNUMBER: {
+        unsigned char isint = (unsigned char)lua_isinteger(L, idx);
+        if (!put(b, &t, 1) || !put(b, &isint, 1)) return "too large";
+        if (isint) {
+            lua_Integer v = lua_tointeger(L, idx);
+            return put(b, &v, sizeof v) ? NULL : "too large";
+        }
+        lua_Number v = lua_tonumber(L, idx);
+        return put(b, &v, sizeof v) ? NULL : "too large";
+    }
+    case LUA_TSTRING: {
+        size_t n;
+        const char *s = lua_tolstring(L, idx, &n);
+        return put(b, &t, 1) && put(b, &n, sizeof n) && put(b, s, n) ? NULL : "too large";
+    }
+    case LUA_TTABLE: {
+        if (depth >= MAX_DEPTH) return "tables nested too deeply (or a cycle)";
+        if (!put(b, &t, 1)) return "too large";
+        lua_pushnil(L);
+        while (lua_next(L, idx)) {
+            int kt = lua_type(L, -2);
+            if (kt != LUA_TSTRING && kt != LUA_TNUMBER && kt != LUA_TBOOLEAN) {
+                lua_pop(L, 2);
+                return "table keys must be strings, numbers or booleans";
+            }
+            const char *err = encode(L, -2, b, depth + 1);
+            if (!err) err = encode(L, -1, b, depth + 1);
+            if (err) {
+                lua_pop(L, 2);
+                return err;
+            }
+            lua_pop(L, 1);
+        }
+        unsigned char end = 0xFF;
+        return put(b, &end, 1) ? NULL : "too large";
+    }
+    default: return "only nil, booleans, numbers, strings and tables of them can be sent";
+    }
+}
+
+// Rebuild a value from p[*at..len); runs protected in the receiver.
+static void decode(lua_State *L, const unsigned char *p, size_t len, size_t *at)
+{
+    luaL_checkstack(L, 4, "message");
+    if (*at >= len) luaL_error(L, "corrupt message");
+    unsigned char t = p[(*at)++];
+    switch (t) {
+    case LUA_TNIL: lua_pushnil(L); break;
+    case LUA_TBOOLEAN: lua_pushboolean(L, p[(*at)++]); break;
+    case LUA_TNUMBER: {
+        unsigned char isint = p[(*at)++];
+        if (isint) {
+            lua_Integer v;
+            memcpy(&v, p + *at, sizeof v);
+            *at += sizeof v;
+            lua_pushinteger(L, v);
+        } else {
+            lua_Number v;
+            memcpy(&v, p + *at, sizeof v);
+            *at += sizeof v;
+            lua_pushnumber(L, v);
+        }
+        break;
+    }
+    case LUA_TSTRING: {
+        size_t n;
+        memcpy(&n, p + *at, sizeof n);
+        *at += sizeof n;
+        lua_pushlstring(L, (const char *)p + *at, n);
+        *at += n;
+        break;
+    }
+    case LUA_TTABLE:
+        lua_newtable(L);
+        while (*at < len && p[*at] != 0xFF) {
+            decode(L, p, len, at);
+            decode(L, p, len, at);
+            lua_rawset(L, -3);
+        }
+        (*at)++;
+        break;
+    default: luaL_error(L, "corrupt message");
+    }
+}
+
+static Mod *find_mod(steer_Engine *e, const char *name)
+{
+    for (int i = 0; i < e->nmods; i++)
+        if (strcmp(e->mods[i]->name, name) == 0) return e->mods[i];
+    return NULL;
+}
+
+// steer.send(mod_name, data) -> true if queued for that (enabled) mod
+static int mod_send(lua_State *L)
+{
+    Mod *m = mod_of(L);
+    const char *to = luaL_checkstring(L, 1);
+    luaL_checkany(L, 2);
+    Mod *r = find_mod(m->e, to);
+    if (!r || !r->enabled || r == m || r->ninbox == MAX_INBOX) {
+        lua_pushboolean(L, 0);
+        return 1;
+    }
+    Buf b = { .e = m->e };
+    const char *err = encode(L, 2, &b, 0);
+    if (err) {
+        steerE_alloc(m->e, b.p, 0);
+        return luaL_error(L, "steer.send: argument 'data': %s (at most %d bytes)", err, (int)MAX_MESSAGE);
+    }
+    Msg *msg = &r->inbox[r->ninbox];
+    if (!(msg->from = steerE_strdup(m->e, m->name))) {
+        steerE_alloc(m->e, b.p, 0);
+        return luaL_error(L, "steer.send: out of memory");
+    }
+    msg->data = b.p;
+    msg->len = b.n;
+    r->ninbox++;
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+// math.random and math.randomseed on the mod's own stream, seeded from the
+// world's seed and the mod's name: deterministic, like the world.
+static uint64_t next_random(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, "steer.mod_rng");
+    uint64_t s = (uint64_t)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    lua_pushinteger(L, (lua_Integer)s);
+    lua_setfield(L, LUA_REGISTRYINDEX, "steer.mod_rng");
+    return s;
+}
+
+static int mod_random(lua_State *L)
+{
+    double r = (double)(next_random(L) >> 11) * (1.0 / 9007199254740992.0);
+    lua_Integer lo = 1, hi;
+    switch (lua_gettop(L)) {
+    case 0: lua_pushnumber(L, r); return 1;
+    case 1: hi = luaL_checkinteger(L, 1); break;
+    case 2: lo = luaL_checkinteger(L, 1); hi = luaL_checkinteger(L, 2); break;
+    default: return luaL_error(L, "math.random: wrong number of arguments");
+    }
+    luaL_argcheck(L, lo <= hi, lua_gettop(L), "interval is empty");
+    lua_Unsigned span = (lua_Unsigned)hi - (lua_Unsigned)lo;
+    lua_pushinteger(L, (lua_Integer)((lua_Unsigned)lo + (lua_Unsigned)(r * ((double)span + 1.0))));
+    return 1;
+}
+
+static int mod_randomseed(lua_State *L)
+{
+    lua_Integer s = luaL_checkinteger(L, 1);
+    lua_pushinteger(L, s ? s : 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, "steer.mod_rng");
+    return 0;
+}
+
+// ---- building the sandbox ------------------------------------------------------------
+
+static int quota_ok(void *ud)
+{
+    Mod *m = ud;
+    if (m->nagents < m->agent_cap) return 1;
+    int k = 0; // forget the ones that are gone
+    for (int i = 0; i < m->nagents; i++)
+        if (steer_alive(m->e->world, m->agents[i])) m->agents[k++] = m->agents[i];
+    m->nagents = k;
+    return k < m->agent_cap;
+}
+
+static void quota_note(void *ud, steer_Agent a)
+{
+    Mod *m = ud;
+    if (m->nagents < m->agent_cap) m->agents[m->nagents++] = a;
+}
+
+// Runs protected in the new state: the libraries, the sandbox, the world
+// view, then the mod's main file; leaves its callback table.
+static int open_mod(lua_State *L)
+{
+    Mod *m = lua_touserdata(L, 1);
+    *(Mod **)lua_getextraspace(L) = m;
+    lua_pushboolean(L, 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, STEERL_SANDBOX);
+    static const luaL_Reg libs[] = {
+        { LUA_GNAME, luaopen_base }, { LUA_COLIBNAME, luaopen_coroutine }, { LUA_TABLIBNAME, luaopen_table },
+        { LUA_STRLIBNAME, luaopen_string }, { LUA_MATHLIBNAME, luaopen_math }, { LUA_UTF8LIBNAME, luaopen_utf8 },
+        { NULL, NULL }
+    };
+    for (const luaL_Reg *l = libs; l->func; l++) {
+        luaL_requiref(L, l->name, l->func, 1);
+        lua_pop(L, 1);
+    }
+    steerE_open_sandbox(L, m->cap / 4);
+    wrap_coroutines(L);
+    lua_pushcfunction(L, mod_print);
+    lua_setglobal(L, "print");
+    lua_pushcfunction(L, mod_require);
+    lua_setglobal(L, "require");
+    lua_getglobal(L, "math");
+    lua_pushcfunction(L, mod_random);
+    lua_setfield(L, -2, "random");
+    lua_pushcfunction(L, mod_randomseed);
+    lua_setfield(L, -2, "randomseed");
+    lua_pop(L, 1);
+    uint64_t seed = steer_world_seed(m->e->world) * 0x9E3779B97F4A7C15ull;
+    for (const char *c = m->name; *c; c++) seed = (seed ^ (unsigned char)*c) * 0x100000001B3ull;
+    lua_pushinteger(L, (lua_Integer)(seed ? seed : 1));
+    lua_setfield(L, LUA_REGISTRYINDEX, "steer.mod_rng");
+    // the steer module, without worlds of its own, plus steer.send
+    for (int i = 0; i < m->e->nkinds; i++) steer_lua_register_host(L, m->e->kinds[i]);
+    luaL_requiref(L, "steer", luaopen_steer, 1);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "world");
+    lua_pushcfunction(L, mod_send);
+    lua_setfield(L, -2, "send");
+    lua_pushstring(L, m->name);
+    lua_setfield(L, -2, "mod_name");
+    lua_pop(L, 1);
+    steerE_protect_metatables(L);
+    steerL_World *lw = steerL_push_borrowed_world(L, m->e->world);
+    lw->may_spawn = quota_ok;
+    lw->spawned = quota_note;
+    lw->quota_ud = m;
+    m->world_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    // the main file, as text only
+    size_t len;
+    char *text = steerE_read_file(m->e, m->main, MAX_FILE, &len);
+    if (!text) return luaL_error(L, "%s: cannot read the mod's file", m->main);
+    lua_pushfstring(L, "@%s", m->main);
+    int st = luaL_loadbufferx(L, text, len, lua_tostring(L, -1), "t");
+    steerE_alloc(m->e, text, 0);
+    if (st != LUA_OK) return lua_error(L);
+    lua_call(L, 0, 1);
+    if (!lua_istable(L, -1))
+        return luaL_error(L, "%s: a mod must return a table of callbacks, got %s", m->main, luaL_typename(L, -1));
+    m->cb_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+static void free_mod(steer_Engine *e, Mod *m)
+{
+    if (m->L) lua_close(m->L);
+    for (int i = 0; i < m->ninbox; i++) {
+        steerE_alloc(e, m->inbox[i].from, 0);
+        steerE_alloc(e, m->inbox[i].data, 0);
+    }
+    steerE_alloc(e, m->agents, 0);
+    steerE_alloc(e, m->name, 0);
+    steerE_alloc(e, m->root, 0);
+    steerE_alloc(e, m->main, 0);
+    steerE_alloc(e, m, 0);
+}
+
+int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id)
+{
+    if (!e || !path) return STEER_EARG;
+    if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: load a scenario first (mods act on its world)");
+    steer_ModLimits lim = { 0 };
+    if (limits) lim = *limits;
+    if (lim.call_ms < 0 || !isfinite(lim.call_ms) || lim.agents < 0 || lim.prints < 0)
+        return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: limits must be >= 0");
+    Mod *m = steerE_alloc(e, NULL, sizeof *m);
+    if (!m) return STEER_ENOMEM;
+    memset(m, 0, sizeof *m);
+    m->e = e;
+    m->cap = lim.memory ? lim.memory : DEFAULT_MEMORY;
+    m->budget = (lim.call_ms > 0 ? lim.call_ms : DEFAULT_CALL_MS) * 1e-3;
+    m->agent_cap = lim.agents ? lim.agents : DEFAULT_AGENTS;
+    m->print_rate = lim.prints ? lim.prints : DEFAULT_PRINTS;
+    m->print_tokens = m->print_rate;
+    m->cb_ref = m->world_ref = LUA_NOREF;
+    atomic_init(&m->killed, false);
+    // NAME.lua (its directory holds its modules) or NAME/ with init.lua
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') n--;
+    const char *slash = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (path[i] == '/') slash = path + i;
+    const char *base = slash ? slash + 1 : path;
+    size_t blen = (size_t)(path + n - base);
+    char buf[4096];
+    bool file = blen > 4 && memcmp(path + n - 4, ".lua", 4) == 0;
+    if (file) {
+        snprintf(buf, sizeof buf, "%.*s", (int)(base - path) > 0 ? (int)(base - path - 1) : 1, slash ? path : ".");
+        m->root = steerE_strdup(e, buf);
+        snprintf(buf, sizeof buf, "%.*s", (int)(blen - 4), base);
+        m->name = steerE_strdup(e, buf);
+        snprintf(buf, sizeof buf, "%.*s", (int)n, path);
+        m->main = steerE_strdup(e, buf);
+    } else {
+        snprintf(buf, sizeof buf, "%.*s", (int)n, path);
+        m->root = steerE_strdup(e, buf);
+        snprintf(buf, sizeof buf, "%.*s", (int)blen, base);
+        m->name = steerE_strdup(e, buf);
+        snprintf(buf, sizeof buf, "%.*s/init.lua", (int)n, path);
+        m->main = steerE_strdup(e, buf);
+    }
+    m->agents = steerE_alloc(e, NULL, (size_t)m->agent_cap * sizeof *m->agents);
+    if (!m->root || !m->name || !m->main || !m->agents) {
+        free_mod(e, m);
+        return STEER_ENOMEM;
+    }
+    if (find_mod(e, m->name)) {
+        int st = steerE_fail(e, STEER_EARG, "steer_engine_load_mod: a mod named '%s' is loaded already", m->name);
+        free_mod(e, m);
+        return st;
+    }
+    Mod **nm = steerE_alloc(e, e->mods, (size_t)(e->nmods + 1) * sizeof *nm);
+    if (!nm) {
+        free_mod(e, m);
+        return STEER_ENOMEM;
+    }
+    e->mods = nm;
+    if (!e->watchdog_running) {
+        if (pthread_create(&e->watchdog, NULL, watchdog, e) != 0) {
+            free_mod(e, m);
+            return steerE_fail(e, STEER_ENOMEM, "steer_engine_load_mod: cannot start the watchdog thread");
+        }
+        e->watchdog_running = true;
+    }
+    pthread_mutex_lock(&e->lock);
+    e->mods[e->nmods++] = m;
+    pthread_mutex_unlock(&e->lock);
+    if (id) *id = e->nmods - 1;
+    m->enabled = true;
+    m->L = lua_newstate(mod_alloc, m);
+    if (!m->L) {
+        disable(m, "out of memory creating its state");
+        return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->name, m->reason);
+    }
+    lua_pushcfunction(m->L, open_mod);
+    lua_pushlightuserdata(m->L, m);
+    if (!mod_call(m, 1)) return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->name, m->reason);
+    if (push_callback(m, "setup")) {
+        lua_rawgeti(m->L, LUA_REGISTRYINDEX, m->world_ref);
+        if (!mod_call(m, 1)) return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->name, m->reason);
+    }
+    return STEER_OK;
+}
+
+// ---- each tick -------------------------------------------------------------------------
+
+
+// The tick's messages and events in one protected C call inside the mod
+// (so that a memory error while building them is the mod's, not ours).
+static int deliver(lua_State *L)
+{
+    Mod *m = lua_touserdata(L, 1);
+    int ev_fn = 0, msg_fn = 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->cb_ref);
+    int cb = lua_gettop(L);
+    if (lua_getfield(L, cb, "on_message") == LUA_TFUNCTION) msg_fn = lua_gettop(L);
+    if (lua_getfield(L, cb, "on_event") == LUA_TFUNCTION) ev_fn = lua_gettop(L);
+    for (int i = 0; i < m->ninbox; i++) {
+        Msg *msg = &m->inbox[i];
+        if (!msg_fn) continue;
+        lua_pushvalue(L, msg_fn);
+        lua_pushstring(L, msg->from);
+        size_t at = 0;
+        decode(L, msg->data, msg->len, &at);
+        lua_call(L, 2, 0);
+    }
+    if (ev_fn) {
+        int n = 0;
+        const steer_Event *ev = steer_world_events(m->e->world, &n);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, m->world_ref);
+        int w = lua_gettop(L);
+        for (int i = 0; i < n; i++) {
+            if (!steer_alive(m->e->world, ev[i].agent)) continue;
+            lua_pushvalue(L, ev_fn);
+            lua_pushstring(L, steerL_event_name(ev[i].type));
+            steerL_pushagent(L, w, ev[i].agent);
+            if (ev[i].other && steer_alive(m->e->world, ev[i].other)) steerL_pushagent(L, w, ev[i].other);
+            else lua_pushnil(L);
+            lua_call(L, 3, 0);
+        }
+    }
+    return 0;
+}
+
+static void clear_inbox(steer_Engine *e, Mod *m)
+{
+    for (int i = 0; i < m->ninbox; i++) {
+        steerE_alloc(e, m->inbox[i].from, 0);
+        steerE_alloc(e, m->inbox[i].data, 0);
+    }
+    m->ninbox = 0;
+}
+
+void steerE_mods_tick(steer_Engine *e)
+{
+    double dt = e->dt;
+    for (int i = 0; i < e->nmods; i++) {
+        Mod *m = e->mods[i];
+        if (!m->enabled) {
+            clear_inbox(e, m);
+            continue;
+        }
+        m->print_tokens += m->print_rate * dt;
+        if (m->print_tokens > m->print_rate) m->print_tokens = m->print_rate;
+        if (m->suppressed && m->print_tokens >= 1.0) {
+            steerE_log(e, 1, "[%s] %ld lines of print suppressed (limit %.0f per second)", m->name, m->suppressed, m->print_rate);
+            m->suppressed = 0;
+        }
+        lua_pushcfunction(m->L, deliver);
+        lua_pushlightuserdata(m->L, m);
+        int ok = mod_call(m, 1);
+        clear_inbox(e, m);
+        if (!ok) continue;
+        if (push_callback(m, "update")) {
+            lua_rawgeti(m->L, LUA_REGISTRYINDEX, m->world_ref);
+            lua_pushnumber(m->L, dt);
+            mod_call(m, 2);
+        }
+    }
+}
+
+void steerE_mods_register_kind(steer_Engine *e, const steer_HostKind *k)
+{
+    for (int i = 0; i < e->nmods; i++)
+        if (e->mods[i]->L) steer_lua_register_host(e->mods[i]->L, k);
+}
+
+void steerE_mods_free(steer_Engine *e)
+{
+    if (e->watchdog_running) {
+        atomic_store(&e->stopping, true);
+        pthread_join(e->watchdog, NULL);
+        e->watchdog_running = false;
+    }
+    for (int i = 0; i < e->nmods; i++) free_mod(e, e->mods[i]);
+    steerE_alloc(e, e->mods, 0);
+    e->mods = NULL;
+    e->nmods = 0;
+}
+
+int steer_engine_mod_count(const steer_Engine *e) { return e ? e->nmods : 0; }
+
+int steer_engine_mod_info(const steer_Engine *e, int id, steer_ModInfo *out)
+{
+    if (!e || !out || id < 0 || id >= e->nmods) return STEER_EARG;
+    const Mod *m = e->mods[id];
+    out->name = m->name;
+    out->enabled = m->enabled;
+    out->reason = m->enabled ? "" : m->reason;
+    out->memory = m->used;
+    out->cpu_ms = m->cpu * 1e3;
+    return STEER_OK;
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+// test_engine.c — the embedding API as a game uses it: load a scenario,
+// tick, read every agent's state in one call, a behaviour written in C
+// used from Lua, events, hot reload as a transaction (a broken save keeps
+// the last good version; modules the scenario required reload too), and
+// two engines in one process that do not touch each other.
+#include "check.h"
+#include "steer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void sleep_ms(int ms)
+{
+    struct timespec t = { 0, ms * 1000000L };
+    nanosleep(&t, NULL);
+}
+
+static char dir[256];
+
+static void write_file(const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char *path_of(const char *name)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return path;
+}
+
+typedef struct Log {
+    int ok, failed;
+    char last[1024];
+} Log;
+
+static void log_fn(void *ud, int level, const char *msg)
+{
+    Log *l = ud;
+    if (strncmp(msg, "reload ok", 9) == 0) l->ok++;
+    if (strncmp(msg, "reload failed", 13) == 0) l->failed++;
+    (void)level;
+    snprintf(l->last, sizeof l->last, "%s", msg);
+}
+
+// ---- a behaviour written by the host ------------------------------------------
+
+// "orbit": circle the target at `radius` (a parameter), counting calls in
+// the agent's memory.
+static void orbit(void *ud, const steer_HostCtx *c, double f[3])
+{
+    int *calls = ud;
+    (*calls)++;
+    if (!c->has_target) return;
+    double dx = c->position[0] - c->target[0], dy = c->position[1] - c->target[1];
+    double d = sqrt(dx * dx + dy * dy);
+    if (d < 1e-9) return;
+    double radius = c->params[0];
+    // tangent plus a radial correction
+    double tx = -dy / d, ty = dx / d;
+    double k = (radius - d) / radius;
+    double vx = (tx + k * dx / d) * c->max_speed, vy = (ty + k * dy / d) * c->max_speed;
+    f[0] = (vx - c->velocity[0]) * 4;
+    f[1] = (vy - c->velocity[1]) * 4;
+    c->memory[0] += 1.0f;
+}
+
+static void test_host_behaviour(void)
+{
+    write_file("orbit.lua",
+        "local steer = require 'steer'\n"
+        "return {\n"
+        "  world = { size = { 100, 100 }, seed = 2 },\n"
+        "  setup = function(w)\n"
+        "    local b = steer.orbit{ radius = 10, target = { 50, 50 }, name = 'circle' }\n"
+        "    assert(not pcall(steer.orbit, { radius = 'x' }))\n"
+        "    assert(not pcall(steer.orbit, { speed = 1 }))\n"
+        "    w:spawn{ position = { 62, 50 }, max_speed = 3, max_force = 20, brain = steer.blend{ { b, 1 } } }\n"
+        "  end,\n"
+        "}\n");
+    static const char *const params[] = { "radius", NULL };
+    static const double defaults[] = { 5 };
+    int calls = 0;
+    steer_HostBehaviorDesc hd = { .name = "orbit", .params = params, .defaults = defaults, .target = true,
+                                  .memory = 1, .fn = orbit, .ud = &calls };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(NULL, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_register_behavior(e, &hd) == STEER_OK, "register: %s", steer_engine_error(e));
+    CHECK(steer_engine_register_behavior(e, &hd) != STEER_OK, "registered twice");
+    steer_HostBehaviorDesc bad = hd;
+    bad.name = "seek";
+    CHECK(steer_engine_register_behavior(e, &bad) != STEER_OK, "a host kind may not shadow a built-in");
+    REQUIRE(steer_engine_load(e, path_of("orbit.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_tick(e, 600) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(calls == 600, "the host function ran %d times for 600 ticks of one agent", calls);
+    steer_AgentState s;
+    REQUIRE(steer_engine_states(e, &s, 1) == 1, "one agent");
+    double d = hypot(s.position[0] - 50, s.position[1] - 50);
+    CHECK(fabs(d - 10) < 1.0, "the orbiter is %g m from the centre, not about 10", d);
+    steer_engine_free(e);
+}
+
+// ---- events and states --------------------------------------------------------
+
+static void count_arrivals(void *ud, const steer_Event *ev)
+{
+    if (ev->type == STEER_EVENT_ARRIVE) (*(int *)ud)++;
+}
+
+static void test_states_and_events(void)
+{
+    write_file("arrive.lua",
+        "local steer = require 'steer'\n"
+        "return {\n"
+        "  world = { size = { 100, 100 } },\n"
+        "  setup = function(w)\n"
+        "    for i = 1, 20 do\n"
+        "      w:spawn{ position = { 5 * i, 10 }, max_speed = 4, max_force = 8, tag = i % 2 == 0 and 'even' or nil,\n"
+        "               brain = steer.arrive{ slow_radius = 5 }, target = { 5 * i, 60 } }\n"
+        "    end\n"
+        "  end,\n"
+        "}\n");
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(NULL, &e) == STEER_OK, "engine");
+    int arrivals = 0;
+    REQUIRE(steer_engine_subscribe(e, count_arrivals, &arrivals) == STEER_OK, "subscribe");
+    REQUIRE(steer_engine_load(e, path_of("arrive.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_tick(e, 60 * 30) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(arrivals == 20, "%d arrive events for 20 agents", arrivals);
+    steer_AgentState s[32];
+    CHECK(steer_engine_states(e, s, 5) == 20, "the count comes back even when cap is smaller");
+    REQUIRE(steer_engine_states(e, s, 32) == 20, "20 agents");
+    int even = 0;
+    for (int i = 0; i < 20; i++) {
+        CHECK(fabs(s[i].position[1] - 60) < 1.0, "agent %d at y %g, not at its goal", i, s[i].position[1]);
+        CHECK(s[i].radius > 0, "radius");
+        even += s[i].tag && strcmp(s[i].tag, "even") == 0;
+    }
+    CHECK(even == 10, "%d tagged 'even'", even);
+    steer_engine_free(e);
+}
+
+// ---- hot reload ---------------------------------------------------------------------
+
+static const char *scenario_v(int speed, const char *extra)
+{
+    static char text[2048];
+    snprintf(text, sizeof text,
+        "local steer = require 'steer'\n"
+        "local tuning = require 'tuning'\n"
+        "local runner = steer.archetype{ name = 'runner', vehicle = { max_speed = %d, max_force = 10 },\n"
+        "                 brain = steer.seek{} }\n"
+        "%s\n"
+        "return {\n"
+        "  world = { size = { 1000, 100 } },\n"
+        "  setup = function(w)\n"
+        "    for i = 1, 5 do\n"
+        "      local a = w:spawn(runner, { position = { 10, 10 * i }, target = { 900, 10 * i } })\n"
+        "      a.data.id = i\n"
+        "    end\n"
+        "  end,\n"
+        "  update = function(w) TUNING = tuning.value end,\n"
+        "}\n", speed, extra);
+    return text;
+}
+
+static void test_reload_transaction(void)
+{
+    write_file("tuning.lua", "return { value = 1 }\n");
+    write_file("runner.lua", scenario_v(2, ""));
+    Log log = { 0 };
+    steer_EngineDesc d = { .log = log_fn, .log_ud = &log, .lua_path = NULL };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, path_of("runner.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(steer_engine_watched(e, 1) && strstr(steer_engine_watched(e, 1), "tuning.lua"), "the required module is watched");
+    REQUIRE(steer_engine_tick(e, 180) == STEER_OK, "%s", steer_engine_error(e));
+    steer_AgentState before[5], after[5];
+    REQUIRE(steer_engine_states(e, before, 5) == 5, "5 agents");
+    for (int i = 0; i < 5; i++)
+        CHECK(fabs(hypot(before[i].velocity[0], before[i].velocity[1]) - 2) < 0.01, "speed %g before the reload, not 2",
+              hypot(before[i].velocity[0], before[i].velocity[1]));
+
+    // a good edit: a new max_speed; agents keep their places and take it
+    write_file("runner.lua", scenario_v(4, ""));
+    REQUIRE(steer_engine_reload(e) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(log.ok == 1, "one 'reload ok' line");
+    REQUIRE(steer_engine_states(e, after, 5) == 5, "still 5 agents");
+    for (int i = 0; i < 5; i++) {
+        CHECK(before[i].id == after[i].id && before[i].position[0] == after[i].position[0],
+              "agent %d moved or changed across the reload", i);
+    }
+    REQUIRE(steer_engine_tick(e, 180) == STEER_OK, "%s", steer_engine_error(e));
+    steer_engine_states(e, after, 5);
+    for (int i = 0; i < 5; i++)
+        CHECK(fabs(hypot(after[i].velocity[0], after[i].velocity[1]) - 4) < 0.01, "speed %g after the reload, not 4",
+              hypot(after[i].velocity[0], after[i].velocity[1]));
+
+    // a broken save: a runtime error after the archetype was redefined;
+    // the last good version (speed 4) keeps running and the error names file:line
+    write_file("runner.lua", scenario_v(9, "local x = nil; x.boom = 1"));
+    CHECK(steer_engine_reload(e) == STEER_ESCRIPT, "a broken reload succeeded");
+    CHECK(strstr(steer_engine_error(e), "runner.lua:5:") != NULL, "error without file:line: %s", steer_engine_error(e));
+    CHECK(log.failed == 1 && strstr(log.last, "reload failed"), "no 'reload failed' line: %s", log.last);
+    REQUIRE(steer_engine_tick(e, 180) == STEER_OK, "ticking after a failed reload: %s", steer_engine_error(e));
+    steer_engine_states(e, after, 5);
+    for (int i = 0; i < 5; i++)
+        CHECK(fabs(hypot(after[i].velocity[0], after[i].velocity[1]) - 4) < 0.01,
+              "the failed reload's archetype leaked: speed %g", hypot(after[i].velocity[0], after[i].velocity[1]));
+
+    // a syntax error is refused the same way
+    write_file("runner.lua", "return {");
+    CHECK(steer_engine_reload(e) == STEER_ESCRIPT, "a syntax error reloaded");
+    CHECK(strstr(steer_engine_error(e), "runner.lua:1:") != NULL, "syntax error without file:line: %s", steer_engine_error(e));
+
+    // fixing it recovers; a changed module is taken too
+    write_file("tuning.lua", "return { value = 2 }\n");
+    write_file("runner.lua", scenario_v(3, ""));
+    REQUIRE(steer_engine_reload(e) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(steer_engine_error(e)[0] == '\0', "the error was not cleared");
+    REQUIRE(steer_engine_tick(e, 180) == STEER_OK, "%s", steer_engine_error(e));
+    steer_engine_states(e, after, 5);
+    CHECK(fabs(hypot(after[0].velocity[0], after[0].velocity[1]) - 3) < 0.01, "speed 3 after the fix");
+    steer_engine_free(e);
+}
+
+static void test_poll_sees_module_saves(void)
+{
+    write_file("tuning.lua", "return { value = 1 }\n");
+    write_file("runner.lua", scenario_v(2, ""));
+    Log log = { 0 };
+    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, path_of("runner.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(steer_engine_poll(e) == 0, "nothing changed yet");
+    sleep_ms(20);
+    write_file("tuning.lua", "return { value = 7 }\n -- a longer file\n");
+    int r = 0;
+    for (int i = 0; i < 100 && r == 0; i++) {
+        sleep_ms(10);
+        r = steer_engine_poll(e);
+    }
+    CHECK(r == 1, "saving a required module did not reload (poll gave %d)", r);
+    CHECK(log.ok == 1, "%d reload lines", log.ok);
+    steer_engine_free(e);
+}
+
+// ---- two engines ------------------------------------------------------------------------
+
+static void test_two_engines(void)
+{
+    write_file("tuning.lua", "return { value = 1 }\n");
+    write_file("runner.lua", scenario_v(2, ""));
+    steer_Engine *a, *b, *c;
+    REQUIRE(steer_engine_new(NULL, &a) == STEER_OK && steer_engine_new(NULL, &b) == STEER_OK &&
+            steer_engine_new(NULL, &c) == STEER_OK, "engines");
+    REQUIRE(steer_engine_load(a, path_of("runner.lua")) == STEER_OK, "%s", steer_engine_error(a));
+    REQUIRE(steer_engine_load(b, path_of("runner.lua")) == STEER_OK, "%s", steer_engine_error(b));
+    // a alone for 100 ticks; b interleaved with c, which fails to load
+    REQUIRE(steer_engine_tick(a, 100) == STEER_OK, "%s", steer_engine_error(a));
+    for (int i = 0; i < 100; i++) {
+        REQUIRE(steer_engine_tick(b, 1) == STEER_OK, "%s", steer_engine_error(b));
+        if (i % 10 == 0) CHECK(steer_engine_load(c, path_of("missing.lua")) != STEER_OK, "a missing file loaded");
+    }
+    CHECK(steer_world_hash(steer_engine_world(a)) == steer_world_hash(steer_engine_world(b)),
+          "two engines on the same scenario diverged");
+    CHECK(steer_engine_error(c)[0] != '\0' && steer_engine_error(a)[0] == '\0', "errors leaked between engines");
+    steer_engine_free(a);
+    steer_engine_free(b);
+    steer_engine_free(c);
+}
+
+// ---- the allocator hook ----------------------------------------------------------------
+
+typedef struct Counting {
+    long live;
+    long calls;
+} Counting;
+
+static void *counting_alloc(void *ud, void *p, size_t size)
+{
+    Counting *c = ud;
+    c->calls++;
+    if (size == 0) {
+        if (p) c->live--;
+        free(p);
+        return NULL;
+    }
+    void *q = realloc(p, size);
+    if (q && !p) c->live++;
+    return q;
+}
+
+static void test_allocator_hook(void)
+{
+    write_file("tuning.lua", "return { value = 1 }\n");
+    write_file("runner.lua", scenario_v(2, ""));
+    Counting cnt = { 0 };
+    steer_EngineDesc d = { .alloc = counting_alloc, .alloc_ud = &cnt };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, path_of("runner.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_tick(e, 10) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(cnt.calls > 100, "the engine does not allocate through the hook (%ld calls)", cnt.calls);
+    steer_engine_free(e);
+    CHECK(cnt.live == 0, "%ld blocks from the hook not freed", cnt.live);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/steer-engine-%d", (int)getpid());
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
+    if (system(cmd) != 0) return 1;
+    RUN(test_host_behaviour);
+    RUN(test_states_and_events);
+    RUN(test_reload_transaction);
+    RUN(test_poll_sees_module_saves);
+    RUN(test_two_engines);
+    RUN(test_allocator_hook);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) return 1;
+    return check_report_("engine");
+}

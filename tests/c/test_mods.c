@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+// test_mods.c — mods that try to hurt the game: each must end in a clean
+// error or a kill, while the host keeps ticking and a well-behaved mod
+// beside it carries on unaffected.
+#include "check.h"
+#include "steer.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef MODS_DIR
+#define MODS_DIR "tests/mods"
+#endif
+
+// The log: lines per mod name prefix, and the last error line.
+typedef struct Log {
+    int lines, from_evil;
+    char last[1024];
+} Log;
+
+static void log_fn(void *ud, int level, const char *msg)
+{
+    Log *l = ud;
+    l->lines++;
+    if (strncmp(msg, "[evil]", 6) == 0) l->from_evil++;
+    if (level == 2) snprintf(l->last, sizeof l->last, "%s", msg);
+}
+
+static char tmpdir[256];
+
+static const char *write_mod(const char *name, const char *text)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s.lua", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) return NULL;
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+typedef struct Case {
+    const char *what;
+    const char *code;
+    const char *expect; // in the reason the mod was disabled ("a|b": either)
+} Case;
+
+static const Case cases[] = {
+    { "an endless loop at load", "while true do end", "CPU budget" },
+    { "an endless loop around pcall", "while true do pcall(function() while true do end end) end", "CPU budget" },
+    { "an endless table.sort comparator",
+      "local t = {} for i = 1, 100 do t[i] = i end table.sort(t, function(a, b) while true do end end)", "CPU budget" },
+    { "a coroutine made at load that loops when resumed later",
+      "local co = coroutine.create(function() coroutine.yield() while true do end end)\n"
+      "coroutine.resume(co)\n"
+      "return { update = function() coroutine.resume(co) end }",
+      "CPU budget" },
+    { "a coroutine through coroutine.wrap that loops",
+      "local f = coroutine.wrap(function() while true do end end)\n"
+      "return { update = function() pcall(f) end }",
+      "CPU budget" },
+    { "unbounded recursion", "local function f() return 1 + f() end f()", "stack overflow|memory cap" },
+    { "a string doubling forever", "local s = 'x' while true do s = s .. s end", "memory cap" },
+    { "a table growing forever inside pcall",
+      "pcall(function() local t = {} while true do t[#t + 1] = { #t } end end)\nreturn {}", "memory cap" },
+    { "string.rep of 2^31 bytes", "local s = string.rep('x', 2^31)", "string limit" },
+    { "a pattern that backtracks for ever",
+      "string.find(string.rep('a', 40), string.rep('a*', 9) .. 'b')", "steps" },
+    { "load of string.dump", "local f = function() end\nload(string.dump(f))", "dump" },
+    { "a binary chunk", "assert(load('\\27LuaT\\0\\25\\147\\r\\n\\26\\n'))", "binary" },
+    { "io.open", "io.open('/etc/passwd')", "io" },
+    { "os.exit", "os.exit(1)", "os" },
+    { "require 'os'", "require 'os'", "not found" },
+    { "package.loadlib", "package.loadlib('libc.so.6', 'system')", "package" },
+    { "debug.getregistry", "debug.getregistry()", "debug" },
+    { "a __gc metamethod", "setmetatable({}, { __gc = function() while true do end end })", "__gc" },
+    { "a __gc slipped into a steer type", "getmetatable(steer.vec(1, 2)).__gc = function() while true do end end", "index" },
+    { "changing the string metatable", "getmetatable('').__index = { upper = function() end }", "index" },
+    { "an error object whose __tostring loops",
+      "error(setmetatable({}, { __tostring = function() while true do end end }))", "error object is a table" },
+    { "stepping the world", "return { update = function(w) w:step() end }", "not available to mods" },
+    { "a Lua think on an agent", "return { setup = function(w) w:spawn{ think = function() end } end }", "not available to mods" },
+    { "spawning without end", "return { update = function(w) for i = 1, 100 do w:spawn{} end end }", "quota" },
+};
+
+// Mod names must be unique per engine: each case is loaded as "evil".
+static void run_case(const Case *c)
+{
+    Log log = { 0 };
+    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, MODS_DIR "/scenario.lua") == STEER_OK, "scenario: %s", steer_engine_error(e));
+    int good = -1, evil = -1;
+    REQUIRE(steer_engine_load_mod(e, MODS_DIR "/good", NULL, &good) == STEER_OK, "good mod: %s", steer_engine_error(e));
+    char code[2048];
+    snprintf(code, sizeof code, "local steer = require 'steer'\n%s\n", c->code);
+    const char *path = write_mod("evil", code);
+    steer_ModLimits lim = { .memory = 8u << 20, .call_ms = 50, .agents = 50 };
+    steer_engine_load_mod(e, path, &lim, &evil);
+    REQUIRE(evil == 1, "%s: the mod got no id", c->what);
+    uint64_t t0 = steer_world_tick(steer_engine_world(e));
+    int st = steer_engine_tick(e, 10);
+    CHECK(st == STEER_OK, "%s: the host's tick failed: %s", c->what, steer_engine_error(e));
+    CHECK(steer_world_tick(steer_engine_world(e)) == t0 + 10, "%s: the world did not advance", c->what);
+    steer_ModInfo gi, ei;
+    steer_engine_mod_info(e, good, &gi);
+    steer_engine_mod_info(e, evil, &ei);
+    CHECK(gi.enabled, "%s: the good mod was disabled: %s", c->what, gi.reason);
+    CHECK(!ei.enabled, "%s: the evil mod is still enabled", c->what);
+    char alt[64];
+    snprintf(alt, sizeof alt, "%s", c->expect);
+    char *bar = strchr(alt, '|');
+    if (bar) *bar = '\0';
+    int mentioned = strstr(ei.reason, alt) || (bar && strstr(ei.reason, bar + 1));
+    CHECK(mentioned, "%s: reason '%s' does not mention '%s'", c->what, ei.reason, c->expect);
+    CHECK(strstr(log.last, "evil") != NULL, "%s: the failure was not reported in the log (last: '%s')", c->what, log.last);
+    // the good mod's seeker still moves toward its goal
+    int n = steer_world_count(steer_engine_world(e));
+    steer_AgentState s[256];
+    REQUIRE(steer_engine_states(e, s, 256) == n, "states");
+    int found = 0;
+    for (int i = 0; i < n && i < 256; i++)
+        if (s[i].tag && strcmp(s[i].tag, "good") == 0) found++;
+    CHECK(found == 1, "%s: the good mod's agent is missing (%d)", c->what, found);
+    CHECK(steer_engine_tick(e, 5) == STEER_OK, "%s: ticking on after the kill failed", c->what);
+    steer_engine_free(e);
+}
+
+static void test_hostile_mods(void)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
+}
+
+static void test_prints_are_rate_limited(void)
+{
+    Log log = { 0 };
+    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, MODS_DIR "/scenario.lua") == STEER_OK, "scenario: %s", steer_engine_error(e));
+    const char *path = write_mod("evil", "return { update = function() for i = 1, 1e6 do print(i) end end }");
+    steer_ModLimits lim = { .call_ms = 2000, .prints = 20 };
+    int id;
+    REQUIRE(steer_engine_load_mod(e, path, &lim, &id) == STEER_OK, "%s", steer_engine_error(e));
+    steer_engine_tick(e, 3);
+    CHECK(log.from_evil <= 21, "10^6 prints reached the log as %d lines", log.from_evil);
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, id, &mi);
+    // either it printed its million lines within its budget, or it was stopped
+    CHECK(mi.enabled || strstr(mi.reason, "CPU budget"), "unexpected: %s", mi.reason);
+    steer_engine_free(e);
+}
+
+static void test_messages_are_copies(void)
+{
+    Log log = { 0 };
+    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, MODS_DIR "/scenario.lua") == STEER_OK, "scenario: %s", steer_engine_error(e));
+    int good, listener;
+    REQUIRE(steer_engine_load_mod(e, MODS_DIR "/good", NULL, &good) == STEER_OK, "%s", steer_engine_error(e));
+    const char *path = write_mod("listener",
+        "local got = 0\n"
+        "return { on_message = function(from, data)\n"
+        "  assert(from == 'good' and data.hello == 'world' and data.n == 5 and #data.list == 3)\n"
+        "  got = got + 1 print('got ' .. got)\n"
+        "  assert(not steer.send('good', { f = print }) )\n"
+        "end }\n");
+    REQUIRE(steer_engine_load_mod(e, path, NULL, &listener) == STEER_OK, "%s", steer_engine_error(e));
+    steer_engine_tick(e, 10);
+    steer_ModInfo li;
+    steer_engine_mod_info(e, listener, &li);
+    // sending a function is refused with an error: the listener is disabled
+    // for it, after it got the message
+    CHECK(!li.enabled && strstr(li.reason, "can be sent"), "listener: %s", li.enabled ? "enabled" : li.reason);
+    steer_ModInfo gi;
+    steer_engine_mod_info(e, good, &gi);
+    CHECK(gi.enabled, "good: %s", gi.reason);
+    steer_engine_free(e);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/steer-mods-%d", (int)getpid());
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s", tmpdir);
+    if (system(cmd) != 0) return 1;
+    RUN(test_hostile_mods);
+    RUN(test_prints_are_rate_limited);
+    RUN(test_messages_are_copies);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    if (system(cmd) != 0) return 1;
+    return check_report_("mods");
+}
