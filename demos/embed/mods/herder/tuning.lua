@@ -1,0 +1,1 @@
+return { sheep = 24, sheep_speed = 2.5 }
