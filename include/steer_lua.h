@@ -5,6 +5,7 @@
 #define STEER_LUA_H
 
 #include "steer.h"
+#include "steer_draw.h"
 #include <lua.h>
 
 // The module's entry point, as `require "steer"` calls it.
@@ -12,5 +13,15 @@ STEER_API int luaopen_steer(lua_State *L);
 // Register the module in package.preload, so scripts `require "steer"`
 // without a steer.so on package.cpath (the `steer` program does this).
 STEER_API void steer_lua_preload(lua_State *L);
+
+// For a host that shows the world (the viewer): the world of a steer.world
+// userdata at idx, or NULL when it is not one.
+STEER_API steer_World *steer_lua_toworld(lua_State *L, int idx);
+// Set what the world's `w.mouse` reads: the pointer's world position, or
+// nil when pos is NULL (no pointer over the view).
+STEER_API void steer_lua_set_mouse(lua_State *L, int world_idx, const double *pos);
+// Push a `d` for a scenario's draw(d, w) that records into the host's list;
+// the list must outlive every use of the value.
+STEER_API void steer_lua_pushdraw(lua_State *L, steer_DrawList *list);
 
 #endif
