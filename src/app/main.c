@@ -503,7 +503,7 @@ static int run(const char *file, Options o)
     set_path(L, file);
 
     Run r = { .L = L, .file = file };
-    if (ticks < 0) {
+    if (ticks < 0 || !o.headless) {
         // a script's prints show up as they come, even in a pipe (set
         // before the first output, as setvbuf requires)
         setvbuf(stdout, NULL, _IOLBF, 0);
@@ -530,15 +530,14 @@ static int run(const char *file, Options o)
     if (!callback(&r, r.scenario, "setup", 0, 1)) goto fail;
     int status;
 #ifdef STEER_VIEWER
+    char why[300], name[128], png[160];
     if (!o.headless) {
-        char why[300];
         status = loop_window(&r, ticks, o.screenshot, why, sizeof why);
         if (status >= 0) {
             lua_close(L);
             return status;
         }
         // no window: say so, and do what a headless run with a picture does
-        char name[128], png[160];
         if (!o.screenshot) {
             snprintf(png, sizeof png, "steer-%s.png", scenario_name(file, name, sizeof name));
             o.screenshot = png;

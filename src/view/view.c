@@ -80,6 +80,11 @@ int steerV_open(const steerV_Desc *desc, steer_World *w, const steerV_Host *host
         if (!v->ren) goto sdl_fail;
     } else {
         SDL_SetHint(SDL_HINT_VIDEO_HIGHDPI_DISABLED, "0");
+        if (!SDL_getenv("DISPLAY") && !SDL_getenv("WAYLAND_DISPLAY") && !SDL_getenv("SDL_VIDEODRIVER")) {
+            snprintf(err, errlen, "no display (DISPLAY and WAYLAND_DISPLAY are not set)");
+            free(v);
+            return STEER_EARG;
+        }
         if (SDL_Init(SDL_INIT_VIDEO) != 0) {
             snprintf(err, errlen, "no display (SDL: %s)", SDL_GetError());
             free(v);
@@ -457,14 +462,21 @@ bool steerV_frame(steerV_View *v)
     Uint64 now = SDL_GetPerformanceCounter();
     double frame = fmin(seconds(now - v->last), MAX_FRAME);
     v->last = now;
-    if (frame > 0) v->fps = v->fps > 0 ? v->fps * 0.95 + 0.05 / frame : 1 / frame;
+    // frames per second over half-second windows
+    v->frames++;
+    if (!v->fps_since) v->fps_since = now;
+    double span = seconds(now - v->fps_since);
+    if (span >= 0.5) {
+        v->fps = (double)(v->frames - v->fps_frames) / span;
+        v->fps_frames = v->frames;
+        v->fps_since = now;
+    }
     bool go = v->headless ? true : events(v);
     pointer(v);
     run_ticks(v, frame);
     scenario_draw(v);
     render(v);
     if (!v->headless) SDL_RenderPresent(v->ren);
-    v->frames++;
     if (!v->headless) {
         // without vsync (a software renderer) keep to about 60 frames a second
         SDL_RendererInfo info;

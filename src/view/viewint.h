@@ -60,7 +60,8 @@ struct steerV_View {
     Uint64 last;
     double acc, speed, fps, tick_ms;
     bool paused, step_once;
-    int frames;
+    int frames, fps_frames;
+    Uint64 fps_since;
 
     // toggles
     bool show_vectors, show_grid, show_help, show_paths, show_shapes, show_fields;
