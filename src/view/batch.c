@@ -71,7 +71,15 @@ void steerV_line(steerV_Batch *b, float x0, float y0, float x1, float y1, float 
     float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
     if (!(len > 1e-4f)) return;
     float nx = -dy / len * width * 0.5f, ny = dx / len * width * 0.5f;
-    steerV_quad(b, x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny, c);
+    // the software renderer scans each triangle's bounding box: a long
+    // diagonal line is cut into short pieces, or it costs the whole screen
+    int pieces = fabsf(dx) > 8 && fabsf(dy) > 8 ? (int)(len / 48.0f) + 1 : 1;
+    if (pieces > 256) pieces = 256;
+    for (int k = 0; k < pieces; k++) {
+        float t0 = (float)k / (float)pieces, t1 = (float)(k + 1) / (float)pieces;
+        float ax = x0 + dx * t0, ay = y0 + dy * t0, bx = x0 + dx * t1, by = y0 + dy * t1;
+        steerV_quad(b, ax + nx, ay + ny, bx + nx, by + ny, bx - nx, by - ny, ax - nx, ay - ny, c);
+    }
 }
 
 void steerV_arrow(steerV_Batch *b, float x0, float y0, float x1, float y1, float width, SDL_Color c)

@@ -281,7 +281,7 @@ static const char *error_of(steerV_View *v) { return v->host.error ? v->host.err
 static void run_ticks(steerV_View *v, double frame)
 {
     double dt = steer_world_dt(v->w);
-    if (error_of(v)) {
+    if (!v->host.tick || error_of(v)) {
         v->acc = 0;
         return;
     }
