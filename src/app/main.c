@@ -459,22 +459,29 @@ static int headless_screenshot(Run *r, const char *path)
     return ok ? EXIT_SUCCESS : EXIT_SCRIPT;
 }
 
-// Run in a window until Esc, or until `ticks` when given; reload on save.
+// Run in a window until Esc, or until `ticks` when given (or, then, the
+// first error); reload on save.
 // Returns -1 when no window can be opened (no display), with the reason.
 static int loop_window(Run *r, long long ticks, const char *shot, char *err, size_t errlen)
 {
     steerV_View *v;
     if (open_view(r, false, &v, err, errlen) != STEER_OK) return -1;
     double start = now(), next_check = start + RELOAD_PERIOD;
+    int status = EXIT_SUCCESS;
     while (!interrupted && steerV_frame(v)) {
         if (ticks >= 0 && r->ticks >= ticks) break;
+        // a run with --ticks is scripted: an error ends it (after the
+        // screenshot, which then shows the error over the world)
+        if (ticks >= 0 && r->error[0]) {
+            status = EXIT_SCRIPT;
+            break;
+        }
         double t = now();
         if (t >= next_check) {
             if (file_changed(r)) reload(r);
             next_check = t + RELOAD_PERIOD;
         }
     }
-    int status = EXIT_SUCCESS;
     if (shot && !write_screenshot(v, shot)) status = EXIT_SCRIPT;
     steerV_close(v);
     summary(r, (now() - start) * 1e3);

@@ -70,6 +70,7 @@ void steerV_line(steerV_Batch *b, float x0, float y0, float x1, float y1, float 
 {
     float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
     if (!(len > 1e-4f)) return;
+    if (width < 1.3f) width = 1.3f; // thinner quads lose pixels to the rasterizer
     float nx = -dy / len * width * 0.5f, ny = dx / len * width * 0.5f;
     // the software renderer scans each triangle's bounding box: a long
     // diagonal line is cut into short pieces, or it costs the whole screen

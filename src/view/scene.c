@@ -478,6 +478,17 @@ static void draw_agents_3d(steerV_View *v)
         t3->c = shade(base, 0.35f + 0.5f * fl);
         for (int k = 0; k < 3; k++) from_camera(&v->cam, q[fin[k]], &t3->x[k], &t3->y[k]);
     }
+    // altitude: a faint drop line and a shadow on the ground under each craft
+    if (n <= 5000) {
+        float ground = w->size[2] > 0 ? w->origin[2] : 0.0f, x, y;
+        for (uint32_t d = 0; d < n; d++) {
+            float p[3], g[3];
+            steerW_load(w->p, d, p);
+            g[0] = p[0]; g[1] = p[1]; g[2] = ground;
+            steerV_world_line(v, &v->geo, p, g, 1.0f, rgba(120, 130, 160, 60), false);
+            if (steerV_to_screen(v, g, &x, &y)) steerV_disc(&v->geo, x, y, 2.0f * (float)v->dpi, rgba(0, 0, 0, 110));
+        }
+    }
     qsort(tris, (size_t)nt, sizeof *tris, by_depth);
     for (int k = 0; k < nt; k++) steerV_tri(&v->geo, tris[k].x[0], tris[k].y[0], tris[k].x[1], tris[k].y[1], tris[k].x[2], tris[k].y[2], tris[k].c);
     free(tris);

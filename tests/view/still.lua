@@ -5,7 +5,7 @@
 local steer = require "steer"
 
 local AGENTS = {
-  { 15, 15, "red" }, { 30, 45, "red" }, { 50, 30, "blue" }, { 70, 12, "blue" }, { 85, 48, "red" },
+  { 15, 15, "one" }, { 30, 45, "one" }, { 50, 30, "two" }, { 70, 12, "two" }, { 85, 48, "one" },
 }
 
 return {
@@ -17,7 +17,7 @@ return {
     w:add_obstacle{ position = { 60, 45 }, radius = 4 }
     w:add_wall{ from = { 10, 55 }, to = { 40, 55 } }
     -- one agent that steers, for the inspector
-    w:spawn{ position = { 40, 10 }, tag = "blue", radius = 1, max_speed = 0.001, max_force = 5,
+    w:spawn{ position = { 40, 10 }, tag = "two", radius = 1, max_speed = 0.001, max_force = 5,
              target = { 90, 10 },
              brain = steer.priority{ steer.flee{ panic_radius = 0.1 }, steer.blend{ { steer.seek{}, 2 },
                                                                                     { steer.wander{}, 1 } } } }

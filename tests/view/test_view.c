@@ -16,6 +16,7 @@
 
 #include <lauxlib.h>
 #include <lualib.h>
+#include <SDL.h>
 #include <stb_image.h>
 
 #include <math.h>
@@ -120,7 +121,7 @@ static int bright(const Image *im, int x0, int y0, int x1, int y1)
     return n;
 }
 
-// The tag colours the viewer gives the first two tags it sees (red, then blue).
+// The colours the viewer gives the first two tags it interns ("one", "two").
 static const int tag_rgb[2][3] = { { 120, 200, 255 }, { 255, 170, 60 } };
 
 // Every agent of the world at its projected position, in its tag's colour.
@@ -138,7 +139,7 @@ static void check_agents(Host *h, steerV_View *v, const Image *im, steer_Agent s
         CHECK(steerV_project(v, p, &x, &y), "agent %d projects into the frame", i);
         CHECK(x >= 0 && y >= 0 && x < im->w && y < im->h, "agent %d at (%g, %g) lands in the frame: (%g, %g)", i,
               p[0], p[1], x, y);
-        const int *rgb = tag_rgb[strcmp(tag, "red") == 0 ? 0 : 1];
+        const int *rgb = tag_rgb[strcmp(tag, "one") == 0 ? 0 : 1];
         CHECK(colour_near(im, x, y, rgb), "agent %d (%s) at (%g, %g) is drawn at pixel (%.0f, %.0f): found %d %d %d",
               i, tag, p[0], p[1], x, y, pixel(im, (int)x, (int)y)[0], pixel(im, (int)x, (int)y)[1],
               pixel(im, (int)x, (int)y)[2]);
@@ -175,6 +176,18 @@ static int open_view(Host *h, steerV_View **v, int *skipped)
 }
 
 static int skipped;
+
+// Pixels of the error overlay's dark red.
+static int reddish(const Image *im)
+{
+    int n = 0;
+    for (int y = 0; y < im->h; y++)
+        for (int x = 0; x < im->w; x++) {
+            const unsigned char *p = pixel(im, x, y);
+            if (p[0] > 70 && p[0] < 110 && p[1] < 30 && p[2] < 40) n++;
+        }
+    return n;
+}
 
 static void test_frame(void)
 {
@@ -244,11 +257,62 @@ static void test_inspector(void)
     lua_close(h.L);
 }
 
+// A failing tick stops the simulation but not the frames: the error shows
+// over the world, and once the error is gone (a reload) ticks resume.
+static int fail_from = 5;
+static int failing_tick(void *ud)
+{
+    Host *h = ud;
+    if (h->ticks >= fail_from) {
+        snprintf(h->error, sizeof h->error, "still.lua:12: boom\nstack traceback:\n\t[C]: in ?");
+        return 0;
+    }
+    return host_tick(ud);
+}
+
+static void test_error(void)
+{
+    if (skipped) return;
+    Host h = { 0 };
+    REQUIRE(load(&h, scenario_path), "the scenario loads");
+    steerV_Host host = { .ud = &h, .tick = failing_tick, .draw = host_draw, .error = host_error };
+    steerV_Desc desc = { .title = "still", .headless = !use_window };
+    steerV_View *v;
+    char err[256];
+    REQUIRE(steerV_open(&desc, steer_lua_toworld(h.L, h.world), &host, &v, err, sizeof err) == STEER_OK, "%s", err);
+    for (int i = 0; i < 40 && !h.error[0]; i++) {
+        SDL_Delay(10);
+        steerV_frame(v);
+    }
+    REQUIRE(h.error[0], "the tick failed within 40 frames (%d ticks)", h.ticks);
+    int at = h.ticks;
+    for (int i = 0; i < 5; i++) {
+        SDL_Delay(10);
+        CHECK(steerV_frame(v), "the view goes on after the error");
+    }
+    CHECK(h.ticks == at, "no ticks while the error stands: %d then %d", at, h.ticks);
+    Image im;
+    REQUIRE(shot(v, "test-view-error.png", &im), "a screenshot with the error");
+    CHECK(reddish(&im) > 20000, "the error overlay is drawn: %d pixels", reddish(&im));
+    check_agents(&h, v, &im, 0);
+    stbi_image_free(im.px);
+    // the reload fixed it: ticks resume
+    h.error[0] = '\0';
+    fail_from = 1 << 30;
+    for (int i = 0; i < 10; i++) {
+        SDL_Delay(10);
+        steerV_frame(v);
+    }
+    CHECK(h.ticks > at, "ticks resume once the error is gone: %d then %d", at, h.ticks);
+    steerV_close(v);
+    lua_close(h.L);
+}
+
 // The `steer` program's screenshot: the same agents where the world has them.
-static int cli(const char *exe, const char *scenario)
+static int cli(const char *exe, const char *scenario, bool expect_error)
 {
     char cmd[2048];
-    const char *png = use_window ? "test-view-cli-window.png" : "test-view-cli.png";
+    const char *png = expect_error ? "test-view-cli-error.png" : use_window ? "test-view-cli-window.png" : "test-view-cli.png";
     remove(png);
     snprintf(cmd, sizeof cmd, "'%s' run %s --ticks 30 --screenshot %s '%s'", exe, use_window ? "" : "--headless", png,
              scenario);
@@ -272,11 +336,16 @@ static int cli(const char *exe, const char *scenario)
         return 1;
     }
     check_failures_ = 0;
-    CHECK(st == 0, "%s exits 0: %d", cmd, st);
+    if (expect_error) {
+        CHECK(st != 0, "%s fails: %d", cmd, st);
+        CHECK(reddish(&im) > 20000, "the error overlay is in the screenshot: %d pixels", reddish(&im));
+    } else {
+        CHECK(st == 0, "%s exits 0: %d", cmd, st);
+    }
     check_agents(&h, v, &im, 0);
     CHECK(bright(&im, 0, 0, 260, 50) > 80, "the HUD's corner holds text");
-    printf("%s - steer run%s --screenshot: agents where the world has them\n", check_failures_ ? "FAIL" : "ok",
-           use_window ? " (window)" : " --headless");
+    printf("%s - steer run%s --screenshot: agents where the world has them%s\n", check_failures_ ? "FAIL" : "ok",
+           use_window ? " (window)" : " --headless", expect_error ? ", and the error over them" : "");
     steerV_close(v);
     lua_close(h.L);
     stbi_image_free(im.px);
@@ -285,14 +354,18 @@ static int cli(const char *exe, const char *scenario)
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
+    bool expect_error = false;
+    for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--window") == 0) use_window = true;
-    if (argc >= 4 && strcmp(argv[1], "--cli") == 0) return cli(argv[2], argv[3]);
+        if (strcmp(argv[i], "--expect-error") == 0) expect_error = true;
+    }
+    if (argc >= 4 && strcmp(argv[1], "--cli") == 0) return cli(argv[2], argv[3], expect_error);
     RUN(test_frame);
     if (skipped) {
         printf("SKIP - no window could be opened (is Xvfb running?)\n");
         return SKIP;
     }
     RUN(test_inspector);
+    RUN(test_error);
     return check_report_(use_window ? "view (window)" : "view");
 }
