@@ -5,6 +5,7 @@
 #define STEER_LUA_H
 
 #include "steer.h"
+#include "steer_draw.h"
 #include <lua.h>
 
 // The module's entry point, as `require "steer"` calls it.
@@ -24,5 +25,15 @@ STEER_API lua_State *steer_engine_lua(steer_Engine *e);
 STEER_API int steer_engine_push_scenario(steer_Engine *e);
 // The last error with its Lua traceback (steer_engine_error is its first line).
 STEER_API const char *steer_engine_traceback(const steer_Engine *e);
+
+// For a host that shows the world (the viewer): the world of a steer.world
+// userdata at idx, or NULL when it is not one.
+STEER_API steer_World *steer_lua_toworld(lua_State *L, int idx);
+// Set what the world's `w.mouse` reads: the pointer's world position, or
+// nil when pos is NULL (no pointer over the view).
+STEER_API void steer_lua_set_mouse(lua_State *L, int world_idx, const double *pos);
+// Push a `d` for a scenario's draw(d, w) that records into the host's list;
+// the list must outlive every use of the value.
+STEER_API void steer_lua_pushdraw(lua_State *L, steer_DrawList *list);
 
 #endif

@@ -113,6 +113,7 @@ function Vec:unpack() end
 ---@field seed integer the seed the world was made with (read-only; 0 reads as 1)
 ---@field count integer live agents (read-only)
 ---@field record boolean whether per-node outputs are recorded (writable; default true)
+---@field mouse steer.Vec? in the viewer: the world point under the pointer (3D: on the ground z = 0); nil when none (read-only)
 local World = {}
 
 ---Advance `n` fixed ticks (default 1; an integer >= 0). After each tick the
@@ -866,5 +867,34 @@ local pedestrian = {}
 ---@param fields steer.SpawnDesc|{path: steer.VecLike[]}
 ---@return steer.Agent
 function pedestrian.spawn(w, fields) end
+
+-- ---- debug drawing ------------------------------------------------------------
+
+---A debug-draw list: what a scenario's `draw(d, w)` records, in world
+---coordinates, for the viewer to render. A position is `x, y` (2D) or one
+---vector (`{x, y [, z]}`, steer.Vec or an agent); `colour` is an optional
+---`{r, g, b [, a]}` of 0..255 (light grey when omitted).
+---@class steer.Draw
+local Draw = {}
+---A line from `a` to `b`: `d:line(x1, y1, x2, y2 [, colour])` or `d:line(a, b [, colour])`.
+function Draw:line(...) end
+---An arrow from `a` to `b`, same arguments as `d:line`.
+function Draw:arrow(...) end
+---A circle: `d:circle(x, y, r [, colour])` or `d:circle(centre, r [, colour])`.
+function Draw:circle(...) end
+---A dot: `d:point(x, y [, colour])` or `d:point(p [, colour])`.
+function Draw:point(...) end
+---Text, its top left at the point: `d:text(x, y, str [, colour])` or `d:text(p, str [, colour])`.
+function Draw:text(...) end
+---Forget every command.
+function Draw:clear() end
+---The recorded commands: `{ kind = "line"|"arrow"|"circle"|"point"|"text", a = Vec, b = Vec?, r = number?, text = string?, colour = {r, g, b, a} }`.
+---@return table[]
+function Draw:commands() end
+
+---A draw list of its own (the viewer hands scenarios one; this one is for
+---tests and for hosts that render the commands themselves). `#d` is its length.
+---@return steer.Draw
+function steer.debug_draw() end
 
 return steer

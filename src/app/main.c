@@ -8,9 +8,14 @@
 // docall) and ends in `steer: FILE:LINE: MESSAGE` and exit status 1. Bad
 // usage exits with 2. The world outlives reloads: a reload re-runs the file
 // and swaps the callbacks, it never rebuilds the world.
-// The SDL viewer does not exist yet, so every run is headless for now.
+// With the viewer built (src/view, SDL2), a run without --headless opens a
+// window; there a script error stops the simulation and shows over the
+// world instead of ending the program, until a reload fixes it.
 #include "steer.h"
 #include "steer_lua.h"
+#ifdef STEER_VIEWER
+#include "view.h"
+#endif
 
 #include <lua.h>
 #include <lualib.h>
@@ -48,11 +53,13 @@ static const char usage_text[] =
     "                           callbacks: world, setup, update, draw, reload)\n"
     "\n"
     "options of run:\n"
-    "  --headless               no window (the viewer is not built yet: always so)\n"
+    "  --headless               no window (without a display, a run falls back to\n"
+    "                           headless: 600 ticks, a summary and a PNG)\n"
     "  --ticks N                run N ticks as fast as possible, print a summary, exit;\n"
     "                           without it the scenario runs in real time until\n"
     "                           interrupted (Ctrl-C) and reloads FILE when it is saved\n"
     "  --seed S                 override the scenario's world seed (an integer)\n"
+    "  --screenshot OUT.png     write the last frame (window or headless) as a PNG\n"
     "\n"
     "  -h, --help               show this text\n"
     "  --version                show the version\n"
@@ -149,6 +156,7 @@ typedef struct Run {
     long long ticks;    // ticks run by the loop so far
     struct timespec mtime;
     long long size;
+    char error[4096];   // in a window: the error shown over the world, "" when none
 } Run;
 
 static void report(const char *msg) { fprintf(stderr, "steer: %s\n", msg); }
@@ -184,7 +192,7 @@ static int load_scenario(lua_State *L, const char *file, int traceback)
         lua_pushfstring(L, "%s: expected the file to return a scenario table, got %s", file, tn);
         return 0;
     }
-    static const char *const callbacks[] = { "setup", "update", "draw", "reload", NULL };
+    static const char *const callbacks[] = { "setup", "update", "draw", "reload", "on_key", NULL };
     for (int i = 0; callbacks[i]; i++) {
         int t = lua_getfield(L, -1, callbacks[i]);
         lua_pop(L, 1);
@@ -276,7 +284,8 @@ static int file_changed(Run *r)
 
 // Re-run the file and, when it loads, call its reload(w) with the same
 // world; only then do its callbacks replace the old ones. A failure keeps
-// the old callbacks running. One line on stderr either way.
+// the old callbacks running. One line on stderr either way. In a window
+// the outcome is also what the error overlay shows: cleared or replaced.
 static void reload(Run *r)
 {
     lua_State *L = r->L;
@@ -284,17 +293,20 @@ static void reload(Run *r)
     int top = lua_gettop(L);
     if (!load_scenario(L, r->file, 0)) {
         fprintf(stderr, "reload failed %s\n", lua_tostring(L, -1));
+        snprintf(r->error, sizeof r->error, "reload failed: %s", lua_tostring(L, -1));
         lua_settop(L, top);
         return;
     }
     int fresh = lua_gettop(L);
     if (!callback(r, fresh, "reload", 0, 0)) {
         fprintf(stderr, "reload failed %s\n", lua_tostring(L, -1));
+        snprintf(r->error, sizeof r->error, "reload failed: %s", lua_tostring(L, -1));
         lua_settop(L, top);
         return;
     }
     lua_replace(L, r->scenario);
     lua_settop(L, top);
+    r->error[0] = '\0';
     fprintf(stderr, "reload ok %s (%.0f ms)\n", r->file, (now() - t0) * 1e3);
 }
 
@@ -339,8 +351,155 @@ static int loop(Run *r, long long ticks)
     return EXIT_SUCCESS;
 }
 
-static int run(const char *file, long long ticks, int has_seed, lua_Integer seed)
+
+// ---- the viewer ----------------------------------------------------------------
+#ifdef STEER_VIEWER
+
+// Ticks of a run that falls back to headless for want of a display.
+#define FALLBACK_TICKS 600
+
+// Keep the first line of an error for stderr; the overlay shows it all.
+static void set_error(Run *r, const char *msg)
 {
+    snprintf(r->error, sizeof r->error, "%s", msg ? msg : "(no message)");
+    fprintf(stderr, "steer: %s\n", r->error);
+}
+
+static int host_tick(void *ud)
+{
+    Run *r = ud;
+    int top = lua_gettop(r->L);
+    int ok = tick(r);
+    if (!ok) set_error(r, lua_tostring(r->L, -1));
+    lua_settop(r->L, top);
+    return ok;
+}
+
+static void host_reload(void *ud) { reload(ud); }
+
+static void host_draw(void *ud, steer_DrawList *d)
+{
+    Run *r = ud;
+    lua_State *L = r->L;
+    int top = lua_gettop(L);
+    if (lua_getfield(L, r->scenario, "draw") == LUA_TFUNCTION) {
+        steer_lua_pushdraw(L, d);
+        lua_pushvalue(L, r->world);
+        if (docall(L, 2, 0, 1) != LUA_OK) set_error(r, lua_tostring(L, -1));
+    }
+    lua_settop(L, top);
+}
+
+static void host_key(void *ud, const char *name)
+{
+    Run *r = ud;
+    lua_State *L = r->L;
+    int top = lua_gettop(L);
+    if (!r->error[0] && lua_getfield(L, r->scenario, "on_key") == LUA_TFUNCTION) {
+        lua_pushvalue(L, r->world);
+        lua_pushstring(L, name);
+        if (docall(L, 2, 0, 1) != LUA_OK) set_error(r, lua_tostring(L, -1));
+    }
+    lua_settop(L, top);
+}
+
+static void host_mouse(void *ud, const double *pos)
+{
+    Run *r = ud;
+    steer_lua_set_mouse(r->L, r->world, pos);
+}
+
+static const char *host_error(void *ud)
+{
+    Run *r = ud;
+    return r->error[0] ? r->error : NULL;
+}
+
+static const char *scenario_name(const char *file, char *buf, size_t len)
+{
+    const char *base = strrchr(file, '/');
+    snprintf(buf, len, "%s", base ? base + 1 : file);
+    char *dot = strrchr(buf, '.');
+    if (dot && dot != buf) *dot = '\0';
+    return buf;
+}
+
+static int open_view(Run *r, bool headless, steerV_View **v, char *err, size_t errlen)
+{
+    char name[128];
+    steerV_Desc desc = { .title = scenario_name(r->file, name, sizeof name), .headless = headless };
+    steerV_Host host = { .ud = r, .tick = host_tick, .reload = host_reload, .draw = host_draw, .key = host_key,
+                         .mouse = host_mouse, .error = host_error };
+    return steerV_open(&desc, steer_lua_toworld(r->L, r->world), &host, v, err, errlen);
+}
+
+static int write_screenshot(steerV_View *v, const char *path)
+{
+    char err[256];
+    if (steerV_screenshot(v, path, err, sizeof err) != 0) {
+        fprintf(stderr, "steer: --screenshot: %s\n", err);
+        return 0;
+    }
+    fprintf(stderr, "steer: screenshot %s\n", path);
+    return 1;
+}
+
+// The last frame of a headless run, drawn by the software renderer.
+static int headless_screenshot(Run *r, const char *path)
+{
+    steerV_View *v;
+    char err[256];
+    if (open_view(r, true, &v, err, sizeof err) != STEER_OK) {
+        fprintf(stderr, "steer: --screenshot: %s\n", err);
+        return EXIT_SCRIPT;
+    }
+    int ok = write_screenshot(v, path);
+    steerV_close(v);
+    if (r->error[0]) return EXIT_SCRIPT; // the scenario's draw failed (already reported)
+    return ok ? EXIT_SUCCESS : EXIT_SCRIPT;
+}
+
+// Run in a window until Esc, or until `ticks` when given (or, then, the
+// first error); reload on save.
+// Returns -1 when no window can be opened (no display), with the reason.
+static int loop_window(Run *r, long long ticks, const char *shot, char *err, size_t errlen)
+{
+    steerV_View *v;
+    if (open_view(r, false, &v, err, errlen) != STEER_OK) return -1;
+    double start = now(), next_check = start + RELOAD_PERIOD;
+    int status = EXIT_SUCCESS;
+    while (!interrupted && steerV_frame(v)) {
+        if (ticks >= 0 && r->ticks >= ticks) break;
+        // a run with --ticks is scripted: an error ends it (after the
+        // screenshot, which then shows the error over the world)
+        if (ticks >= 0 && r->error[0]) {
+            status = EXIT_SCRIPT;
+            break;
+        }
+        double t = now();
+        if (t >= next_check) {
+            if (file_changed(r)) reload(r);
+            next_check = t + RELOAD_PERIOD;
+        }
+    }
+    if (shot && !write_screenshot(v, shot)) status = EXIT_SCRIPT;
+    steerV_close(v);
+    summary(r, (now() - start) * 1e3);
+    return status;
+}
+#endif
+
+typedef struct Options {
+    long long ticks;        // < 0: real time
+    bool headless;
+    const char *screenshot; // or NULL
+    int has_seed;
+    lua_Integer seed;
+} Options;
+
+static int run(const char *file, Options o)
+{
+    long long ticks = o.ticks;
     lua_State *L = luaL_newstate();
     if (!L) {
         report("cannot create the Lua state: out of memory");
@@ -351,7 +510,7 @@ static int run(const char *file, long long ticks, int has_seed, lua_Integer seed
     set_path(L, file);
 
     Run r = { .L = L, .file = file };
-    if (ticks < 0) {
+    if (ticks < 0 || !o.headless) {
         // a script's prints show up as they come, even in a pipe (set
         // before the first output, as setvbuf requires)
         setvbuf(stdout, NULL, _IOLBF, 0);
@@ -363,7 +522,7 @@ static int run(const char *file, long long ticks, int has_seed, lua_Integer seed
     if (docall(L, 1, 0, 1) != LUA_OK) goto fail;
     if (!load_scenario(L, file, 1)) goto fail;
     r.scenario = lua_gettop(L);
-    if (!create_world(&r, has_seed, seed)) {
+    if (!create_world(&r, o.has_seed, o.seed)) {
         lua_close(L);
         return EXIT_SCRIPT;
     }
@@ -376,10 +535,32 @@ static int run(const char *file, long long ticks, int has_seed, lua_Integer seed
 
     catch_signals();
     if (!callback(&r, r.scenario, "setup", 0, 1)) goto fail;
-    int status = loop(&r, ticks);
+    int status;
+#ifdef STEER_VIEWER
+    char why[300], name[128], png[160];
+    if (!o.headless) {
+        status = loop_window(&r, ticks, o.screenshot, why, sizeof why);
+        if (status >= 0) {
+            lua_close(L);
+            return status;
+        }
+        // no window: say so, and do what a headless run with a picture does
+        if (!o.screenshot) {
+            snprintf(png, sizeof png, "steer-%s.png", scenario_name(file, name, sizeof name));
+            o.screenshot = png;
+        }
+        if (ticks < 0) ticks = FALLBACK_TICKS;
+        fprintf(stderr, "steer: %s: running headless for %lld ticks instead, then writing %s\n", why, ticks,
+                o.screenshot);
+    }
+#endif
+    status = loop(&r, ticks);
     if (status != EXIT_SUCCESS) goto fail;
+#ifdef STEER_VIEWER
+    if (o.screenshot) status = headless_screenshot(&r, o.screenshot);
+#endif
     lua_close(L);
-    return EXIT_SUCCESS;
+    return status;
 
 fail:
     fprintf(stderr, "steer: %s\n", lua_tostring(L, -1));
@@ -431,6 +612,7 @@ static int cmd_run(int argc, char **argv)
 {
     int headless = 0, has_seed = 0;
     long long ticks = -1, seed = 0;
+    const char *screenshot = NULL;
     const char *file = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -448,8 +630,12 @@ static int cmd_run(int argc, char **argv)
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
             return EXIT_SUCCESS;
-        } else if (strncmp(a, "--screenshot", 12) == 0) {
-            return usage_error("--screenshot is not available yet: it comes with the viewer");
+        } else if ((v = option_value(argc, argv, &i, "--screenshot", &missing))) {
+            if (missing || !*v) return usage_error("--screenshot needs a file name: --screenshot OUT.png");
+#ifndef STEER_VIEWER
+            return usage_error("--screenshot is not available: this steer was built without the viewer (SDL2)");
+#endif
+            screenshot = v;
         } else if (strncmp(a, "--mod", 5) == 0) {
             return usage_error("--mod is not available yet: mods are not implemented");
         } else if (strcmp(a, "--") == 0 && i + 1 < argc && !file) {
@@ -463,8 +649,13 @@ static int cmd_run(int argc, char **argv)
         }
     }
     if (!file) return usage_error("%s", "run expects a scenario file: steer run [OPTIONS] FILE.lua");
-    if (!headless) fprintf(stderr, "steer: the viewer is not built yet, running headless\n");
-    return run(file, ticks, has_seed, (lua_Integer)seed);
+#ifndef STEER_VIEWER
+    if (!headless) fprintf(stderr, "steer: this steer was built without the viewer (SDL2), running headless\n");
+    headless = 1;
+#endif
+    Options o = { .ticks = ticks, .headless = headless, .screenshot = screenshot, .has_seed = has_seed,
+                  .seed = (lua_Integer)seed };
+    return run(file, o);
 }
 
 int main(int argc, char **argv)

@@ -26,6 +26,8 @@ STEER_API int luaopen_steer(lua_State *L)
     steerL_add_host_constructors(L);
     lua_pushcfunction(L, kinds);
     lua_setfield(L, -2, "kinds");
+    lua_pushcfunction(L, steerL_debug_draw);
+    lua_setfield(L, -2, "debug_draw");
     lua_pushliteral(L, STEER_VERSION);
     lua_setfield(L, -2, "version");
     return 1;

@@ -119,6 +119,9 @@ void steerL_archetype_bind(lua_State *L, int world_idx, int arch, int own, steer
 void steerL_rebind_archetypes(lua_State *L, int world_idx);
 void steerL_open_archetype(lua_State *L);
 
+// steer.debug_draw() (ldraw.c)
+int steerL_debug_draw(lua_State *L);
+
 // Registration of each binding file
 void steerL_open_vec(lua_State *L);
 void steerL_open_world(lua_State *L);

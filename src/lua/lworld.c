@@ -7,6 +7,7 @@
 // in use outlive the script's variables) and `handles` (agent id -> agent
 // userdata, weak, so one agent is always the same Lua value).
 #include "lutil.h"
+#include "steer_lua.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -809,7 +810,10 @@ static int world_index(lua_State *L)
     else if (strcmp(k, "seed") == 0) lua_pushinteger(L, (lua_Integer)steer_world_seed(lw->w));
     else if (strcmp(k, "count") == 0) lua_pushinteger(L, steer_world_count(lw->w));
     else if (strcmp(k, "record") == 0) lua_pushboolean(L, steer_world_record(lw->w));
-    else {
+    else if (strcmp(k, "mouse") == 0) {
+        lua_getiuservalue(L, 1, 1); // set by the viewer (steer_lua_set_mouse)
+        lua_getfield(L, -1, "mouse");
+    } else {
         lua_pushvalue(L, lua_upvalueindex(1));
         lua_getfield(L, -1, k);
     }
@@ -846,4 +850,22 @@ void steerL_open_world(lua_State *L)
     steerL_newclass(L, STEERL_WORLD, meta, world_methods, world_index);
     lua_pushcfunction(L, world_new);
     lua_setfield(L, -2, "world");
+}
+
+// ---- for a host that shows the world ---------------------------------------
+
+steer_World *steer_lua_toworld(lua_State *L, int idx)
+{
+    steerL_World *lw = luaL_testudata(L, idx, STEERL_WORLD);
+    return lw ? lw->w : NULL;
+}
+
+void steer_lua_set_mouse(lua_State *L, int world_idx, const double *pos)
+{
+    world_idx = lua_absindex(L, world_idx);
+    lua_getiuservalue(L, world_idx, 1);
+    if (pos) steerL_pushvec(L, pos[0], pos[1], pos[2]);
+    else lua_pushnil(L);
+    lua_setfield(L, -2, "mouse");
+    lua_pop(L, 1);
 }

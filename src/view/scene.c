@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: MIT
+// scene.c — the world as seen through the camera: 2D worlds top down
+// (x right, y up), 3D worlds through a perspective orbit camera with z up.
+// Static geometry, paths, the scenario's debug drawing and the agents, all
+// appended to the view's batches; agents in one pass over the world's
+// dense arrays, as oriented triangles (2D) or small depth-sorted aircraft
+// banked by their up vector (3D).
+#include "viewint.h"
+#include "../behaviors/behavior.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define NEAR_Z 0.05
+
+static const SDL_Color palette[] = {
+    { 120, 200, 255, 255 }, { 255, 170, 60, 255 }, { 120, 230, 120, 255 }, { 255, 100, 110, 255 },
+    { 200, 140, 255, 255 }, { 250, 230, 90, 255 }, { 90, 220, 210, 255 }, { 255, 140, 200, 255 },
+};
+
+SDL_Color steerV_tag_colour(int tag)
+{
+    if (tag <= 0) return (SDL_Color){ 215, 220, 230, 255 };
+    return palette[(tag - 1) % (int)(sizeof palette / sizeof palette[0])];
+}
+
+// ---- camera ----------------------------------------------------------------
+
+void steerV_camera_update(steerV_View *v)
+{
+    steerV_Camera *c = &v->cam;
+    if (v->w->dim != 3) return;
+    double cp = cos(c->pitch), sp = sin(c->pitch);
+    double off[3] = { cp * cos(c->yaw), cp * sin(c->yaw), sp };
+    for (int i = 0; i < 3; i++) {
+        c->eye[i] = c->target[i] + c->dist * off[i];
+        c->fwd[i] = -off[i];
+    }
+    // right = fwd x z, up = right x fwd
+    double r[3] = { c->fwd[1], -c->fwd[0], 0 };
+    double rl = sqrt(r[0] * r[0] + r[1] * r[1]);
+    if (rl < 1e-9) { r[0] = 1; r[1] = 0; rl = 1; }
+    for (int i = 0; i < 3; i++) c->right[i] = r[i] / rl;
+    c->up[0] = c->right[1] * c->fwd[2] - c->right[2] * c->fwd[1];
+    c->up[1] = c->right[2] * c->fwd[0] - c->right[0] * c->fwd[2];
+    c->up[2] = c->right[0] * c->fwd[1] - c->right[1] * c->fwd[0];
+    c->focal = (double)c->height * 0.5 / tan(55.0 * STEERV_PI / 360.0);
+}
+
+// Camera space of a world point: x right, y up, z depth along the view.
+static void to_camera(const steerV_Camera *c, const double p[3], double out[3])
+{
+    double d[3] = { p[0] - c->eye[0], p[1] - c->eye[1], p[2] - c->eye[2] };
+    out[0] = d[0] * c->right[0] + d[1] * c->right[1] + d[2] * c->right[2];
+    out[1] = d[0] * c->up[0] + d[1] * c->up[1] + d[2] * c->up[2];
+    out[2] = d[0] * c->fwd[0] + d[1] * c->fwd[1] + d[2] * c->fwd[2];
+}
+
+static void from_camera(const steerV_Camera *c, const double q[3], float *x, float *y)
+{
+    *x = (float)((double)c->width * 0.5 + q[0] / q[2] * c->focal);
+    *y = (float)((double)c->height * 0.5 - q[1] / q[2] * c->focal);
+}
+
+bool steerV_to_screen(const steerV_View *v, const float p[3], float *x, float *y)
+{
+    const steerV_Camera *c = &v->cam;
+    if (v->w->dim != 3) {
+        *x = (float)((double)c->width * 0.5 + ((double)p[0] - c->cx) * c->scale);
+        *y = (float)((double)c->height * 0.5 - ((double)p[1] - c->cy) * c->scale);
+        return true;
+    }
+    double q[3], pd[3] = { p[0], p[1], p[2] };
+    to_camera(c, pd, q);
+    if (q[2] < NEAR_Z) return false;
+    from_camera(c, q, x, y);
+    return true;
+}
+
+bool steerV_to_world(const steerV_View *v, double x, double y, double out[3])
+{
+    const steerV_Camera *c = &v->cam;
+    if (v->w->dim != 3) {
+        out[0] = c->cx + (x - (double)c->width * 0.5) / c->scale;
+        out[1] = c->cy - (y - (double)c->height * 0.5) / c->scale;
+        out[2] = 0;
+        return true;
+    }
+    // the ray through the pixel, met with the ground plane z = 0
+    double a = (x - (double)c->width * 0.5) / c->focal, b = -(y - (double)c->height * 0.5) / c->focal;
+    double dir[3];
+    for (int i = 0; i < 3; i++) dir[i] = c->fwd[i] + a * c->right[i] + b * c->up[i];
+    if (fabs(dir[2]) < 1e-9) return false;
+    double t = -c->eye[2] / dir[2];
+    if (t <= 0) return false;
+    for (int i = 0; i < 3; i++) out[i] = c->eye[i] + t * dir[i];
+    out[2] = 0;
+    return true;
+}
+
+// The box to fit: the world's bounds, or where its agents and shapes are.
+static void extent(const steer_World *w, double lo[3], double hi[3])
+{
+    for (int i = 0; i < 3; i++) { lo[i] = 1e30; hi[i] = -1e30; }
+    bool any = false;
+    for (int i = 0; i < w->dim; i++)
+        if (w->size[i] > 0) { lo[i] = w->origin[i]; hi[i] = w->origin[i] + w->size[i]; }
+    for (uint32_t d = 0; d < w->count; d++)
+        for (int i = 0; i < w->dim; i++)
+            if (!(w->size[i] > 0)) {
+                lo[i] = fmin(lo[i], w->p[i][d]);
+                hi[i] = fmax(hi[i], w->p[i][d]);
+                any = true;
+            }
+    for (uint32_t s = 0; s < w->geo.nshapes; s++) {
+        const steerW_Shape *sh = &w->geo.shapes[s];
+        if (!sh->alive || sh->kind == STEER_SHAPE_PLANE) continue;
+        for (int i = 0; i < w->dim; i++) {
+            float a = sh->a[i], b = sh->kind == STEER_SHAPE_CIRCLE ? sh->a[i] : sh->b[i];
+            float r = sh->kind == STEER_SHAPE_CIRCLE ? sh->r : 0;
+            lo[i] = fmin(lo[i], fmin(a, b) - r);
+            hi[i] = fmax(hi[i], fmax(a, b) + r);
+            any = true;
+        }
+    }
+    (void)any;
+    for (int i = 0; i < 3; i++) {
+        if (i >= w->dim || lo[i] > hi[i]) { lo[i] = -10; hi[i] = 10; }
+        if (hi[i] - lo[i] < 1) { lo[i] -= 0.5; hi[i] += 0.5; }
+    }
+}
+
+void steerV_fit(steerV_View *v)
+{
+    steerV_Camera *c = &v->cam;
+    double lo[3], hi[3];
+    extent(v->w, lo, hi);
+    if (v->w->dim != 3) {
+        c->cx = (lo[0] + hi[0]) * 0.5;
+        c->cy = (lo[1] + hi[1]) * 0.5;
+        double sx = (double)c->width / ((hi[0] - lo[0]) * 1.08), sy = (double)c->height / ((hi[1] - lo[1]) * 1.08);
+        c->scale = fmin(sx, sy);
+    } else {
+        for (int i = 0; i < 3; i++) c->target[i] = (lo[i] + hi[i]) * 0.5;
+        c->target[2] = fmax(0.0, lo[2]);
+        double span = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+        c->yaw = -2.2;
+        c->pitch = 0.55;
+        c->dist = span * 1.15;
+    }
+    steerV_camera_update(v);
+}
+
+// ---- primitives in world coordinates ------------------------------------------
+
+// A world segment, clipped to the near plane in 3D.
+void steerV_world_line(steerV_View *v, steerV_Batch *b, const float p[3], const float q[3], float width, SDL_Color col,
+                       bool arrow)
+{
+    float x0, y0, x1, y1;
+    if (v->w->dim == 3) {
+        double a[3], c[3], pa[3] = { p[0], p[1], p[2] }, qa[3] = { q[0], q[1], q[2] };
+        to_camera(&v->cam, pa, a);
+        to_camera(&v->cam, qa, c);
+        if (a[2] < NEAR_Z && c[2] < NEAR_Z) return;
+        if (a[2] < NEAR_Z || c[2] < NEAR_Z) {
+            double t = (NEAR_Z - a[2]) / (c[2] - a[2]);
+            double m[3];
+            for (int i = 0; i < 3; i++) m[i] = a[i] + t * (c[i] - a[i]);
+            if (a[2] < NEAR_Z) memcpy(a, m, sizeof m);
+            else memcpy(c, m, sizeof m);
+        }
+        from_camera(&v->cam, a, &x0, &y0);
+        from_camera(&v->cam, c, &x1, &y1);
+    } else {
+        steerV_to_screen(v, p, &x0, &y0);
+        steerV_to_screen(v, q, &x1, &y1);
+    }
+    if (fabsf(x0) > 1e6f || fabsf(y0) > 1e6f || fabsf(x1) > 1e6f || fabsf(y1) > 1e6f) return;
+    if (arrow) steerV_arrow(b, x0, y0, x1, y1, width, col);
+    else steerV_line(b, x0, y0, x1, y1, width, col);
+}
+
+// Pixels a world length r covers at point p.
+float steerV_world_radius(const steerV_View *v, const float p[3], float r)
+{
+    if (v->w->dim != 3) return (float)(r * v->cam.scale);
+    double q[3], pd[3] = { p[0], p[1], p[2] };
+    to_camera(&v->cam, pd, q);
+    return q[2] < NEAR_Z ? 0 : (float)(r * v->cam.focal / q[2]);
+}
+
+static SDL_Color rgba(int r, int g, int b, int a) { return (SDL_Color){ (Uint8)r, (Uint8)g, (Uint8)b, (Uint8)a }; }
+
+// ---- the ground: grid and bounds -------------------------------------------
+
+static double nice_step(double raw)
+{
+    double p = pow(10.0, floor(log10(raw)));
+    return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
+}
+
+static void draw_grid(steerV_View *v)
+{
+    const steer_World *w = v->w;
+    steerV_Batch *b = &v->geo;
+    float dpi = (float)v->dpi;
+    if (w->dim != 3) {
+        if (v->show_grid) {
+            double x0[3], x1[3];
+            steerV_to_world(v, 0, (double)v->cam.height, x0);
+            steerV_to_world(v, (double)v->cam.width, 0, x1);
+            double step = nice_step(40.0 * v->dpi / v->cam.scale);
+            for (double x = floor(x0[0] / step) * step; x <= x1[0]; x += step) {
+                float p[3] = { (float)x, (float)x0[1], 0 }, q[3] = { (float)x, (float)x1[1], 0 };
+                bool major = fmod(fabs(x) + step * 0.5, step * 5) < step;
+                steerV_world_line(v, b, p, q, dpi, major ? rgba(52, 56, 68, 255) : rgba(36, 39, 48, 255), false);
+            }
+            for (double y = floor(x0[1] / step) * step; y <= x1[1]; y += step) {
+                float p[3] = { (float)x0[0], (float)y, 0 }, q[3] = { (float)x1[0], (float)y, 0 };
+                bool major = fmod(fabs(y) + step * 0.5, step * 5) < step;
+                steerV_world_line(v, b, p, q, dpi, major ? rgba(52, 56, 68, 255) : rgba(36, 39, 48, 255), false);
+            }
+        }
+        if (w->size[0] > 0 && w->size[1] > 0) {
+            float o[3] = { w->origin[0], w->origin[1], 0 }, s[3] = { w->size[0], w->size[1], 0 };
+            float c[4][3] = { { o[0], o[1], 0 }, { o[0] + s[0], o[1], 0 }, { o[0] + s[0], o[1] + s[1], 0 },
+                              { o[0], o[1] + s[1], 0 } };
+            for (int k = 0; k < 4; k++)
+                steerV_world_line(v, b, c[k], c[(k + 1) % 4], 1.5f * dpi,
+                           w->wrap ? rgba(70, 90, 120, 255) : rgba(90, 96, 112, 255), false);
+        }
+        return;
+    }
+    // 3D: a ground grid over the bounds (or around the target), on z = 0
+    double lo[3], hi[3];
+    extent(w, lo, hi);
+    double span = fmax(hi[0] - lo[0], hi[1] - lo[1]);
+    double step = nice_step(span / 20.0);
+    double z = w->size[2] > 0 ? w->origin[2] : 0;
+    SDL_Color minor = rgba(40, 46, 58, 255), major = rgba(62, 70, 88, 255);
+    for (double x = floor(lo[0] / step) * step; x <= hi[0] + 1e-9; x += step) {
+        float p[3] = { (float)x, (float)lo[1], (float)z }, q[3] = { (float)x, (float)hi[1], (float)z };
+        steerV_world_line(v, b, p, q, dpi, fmod(fabs(x) + step * 0.5, step * 5) < step ? major : minor, false);
+    }
+    for (double y = floor(lo[1] / step) * step; y <= hi[1] + 1e-9; y += step) {
+        float p[3] = { (float)lo[0], (float)y, (float)z }, q[3] = { (float)hi[0], (float)y, (float)z };
+        steerV_world_line(v, b, p, q, dpi, fmod(fabs(y) + step * 0.5, step * 5) < step ? major : minor, false);
+    }
+    // axes: x red, y green, z blue, from the origin
+    float o[3] = { 0, 0, (float)z }, ax[3][3] = { { (float)step * 2, 0, (float)z }, { 0, (float)step * 2, (float)z },
+                                                  { 0, 0, (float)(z + step * 2) } };
+    SDL_Color ac[3] = { rgba(200, 80, 80, 255), rgba(80, 200, 80, 255), rgba(80, 120, 230, 255) };
+    for (int i = 0; i < 3; i++) steerV_world_line(v, b, o, ax[i], 2 * dpi, ac[i], true);
+}
+
+// ---- static geometry and paths ---------------------------------------------
+
+static void draw_box_3d(steerV_View *v, const float a[3], const float c[3], SDL_Color col)
+{
+    for (int e = 0; e < 12; e++) {
+        // the 12 edges of a box: pairs of corners that differ in one axis
+        int axis = e / 4, k = e % 4;
+        float p[3], q[3];
+        int o1 = (axis + 1) % 3, o2 = (axis + 2) % 3;
+        p[axis] = a[axis];
+        q[axis] = c[axis];
+        p[o1] = q[o1] = (k & 1) ? c[o1] : a[o1];
+        p[o2] = q[o2] = (k & 2) ? c[o2] : a[o2];
+        steerV_world_line(v, &v->geo, p, q, 1.5f * (float)v->dpi, col, false);
+    }
+}
+
+static void draw_shapes(steerV_View *v)
+{
+    const steer_World *w = v->w;
+    steerV_Batch *b = &v->geo;
+    float dpi = (float)v->dpi;
+    SDL_Color fill = rgba(70, 76, 96, 150), edge = rgba(140, 150, 180, 255), wall = rgba(190, 195, 210, 255);
+    for (uint32_t s = 0; s < w->geo.nshapes; s++) {
+        const steerW_Shape *sh = &w->geo.shapes[s];
+        if (!sh->alive) continue;
+        float x, y;
+        switch (sh->kind) {
+        case STEER_SHAPE_CIRCLE:
+            if (!steerV_to_screen(v, sh->a, &x, &y)) break;
+            steerV_disc(b, x, y, steerV_world_radius(v, sh->a, sh->r), fill);
+            steerV_ring(b, x, y, steerV_world_radius(v, sh->a, sh->r), 1.5f * dpi, edge);
+            break;
+        case STEER_SHAPE_SEGMENT:
+            steerV_world_line(v, b, sh->a, sh->b, 3 * dpi, wall, false);
+            break;
+        case STEER_SHAPE_BOX:
+            if (w->dim == 3) {
+                draw_box_3d(v, sh->a, sh->b, edge);
+            } else {
+                float x0, y0, x1, y1;
+                steerV_to_screen(v, sh->a, &x0, &y0);
+                steerV_to_screen(v, sh->b, &x1, &y1);
+                steerV_rect(b, x0, y1, x1 - x0, y0 - y1, fill);
+                float c[4][3] = { { sh->a[0], sh->a[1], 0 }, { sh->b[0], sh->a[1], 0 }, { sh->b[0], sh->b[1], 0 },
+                                  { sh->a[0], sh->b[1], 0 } };
+                for (int k = 0; k < 4; k++) steerV_world_line(v, b, c[k], c[(k + 1) % 4], 1.5f * dpi, edge, false);
+            }
+            break;
+        case STEER_SHAPE_PLANE: {
+            // a square patch of the plane around its point, with its normal
+            float n[3] = { sh->b[0], sh->b[1], sh->b[2] }, t[3], u[3];
+            float ref[3] = { fabsf(n[2]) < 0.9f ? 0.0f : 1.0f, 0, fabsf(n[2]) < 0.9f ? 1.0f : 0.0f };
+            v3_cross(t, n, ref);
+            v3_normalize(t);
+            v3_cross(u, n, t);
+            float L = 10, c[4][3];
+            for (int i = 0; i < 3; i++) {
+                c[0][i] = sh->a[i] + L * (t[i] + u[i]);
+                c[1][i] = sh->a[i] + L * (t[i] - u[i]);
+                c[2][i] = sh->a[i] - L * (t[i] + u[i]);
+                c[3][i] = sh->a[i] - L * (t[i] - u[i]);
+            }
+            for (int k = 0; k < 4; k++) steerV_world_line(v, b, c[k], c[(k + 1) % 4], dpi, edge, false);
+            float tip[3] = { sh->a[0] + 3 * n[0], sh->a[1] + 3 * n[1], sh->a[2] + 3 * n[2] };
+            steerV_world_line(v, b, sh->a, tip, 1.5f * dpi, edge, true);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+// Every path and patrol route of the brains in use (their POINTS fields).
+static void draw_paths(steerV_View *v)
+{
+    const steer_World *w = v->w;
+    float dpi = (float)v->dpi;
+    SDL_Color col = rgba(150, 110, 220, 200);
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        const steerB_Brain *br = w->brains[i];
+        if (!br) continue;
+        for (uint32_t k = 0; k < br->nnodes; k++) {
+            const steerB_Node *n = &br->nodes[k];
+            for (const steerB_Field *f = n->kind->fields; f && f->name; f++) {
+                if (f->type != STEERB_POINTS) continue;
+                const steerB_Points *pts = (const steerB_Points *)(const void *)(n->params + f->offset);
+                for (uint32_t j = 0; j < pts->n; j++) {
+                    const float *p = pts->p + 3 * j;
+                    if (j + 1 < pts->n) steerV_world_line(v, &v->geo, p, p + 3, 1.5f * dpi, col, false);
+                    float x, y;
+                    if (steerV_to_screen(v, p, &x, &y)) steerV_disc(&v->geo, x, y, 2.5f * dpi, col);
+                }
+            }
+        }
+    }
+}
+
+// Hook for the navigation layer (steer.grid, flow fields; src/nav): when the
+// world exposes its tile grid and flow fields, draw blocked cells (G) and
+// flow arrows (L) here. Nothing to draw until then.
+static void draw_nav(steerV_View *v)
+{
+    (void)v;
+}
+
+// ---- the scenario's debug drawing ---------------------------------------------
+
+static void draw_list(steerV_View *v)
+{
+    const steer_DrawList *l = &v->shown;
+    float dpi = (float)v->dpi;
+    for (uint32_t k = 0; k < l->n; k++) {
+        const steer_DrawCmd *c = &l->cmds[k];
+        SDL_Color col = { c->rgba[0], c->rgba[1], c->rgba[2], c->rgba[3] };
+        float x, y;
+        switch (c->kind) {
+        case STEER_DRAW_LINE: steerV_world_line(v, &v->geo, c->a, c->b, 1.5f * dpi, col, false); break;
+        case STEER_DRAW_ARROW: steerV_world_line(v, &v->geo, c->a, c->b, 2 * dpi, col, true); break;
+        case STEER_DRAW_CIRCLE:
+            if (steerV_to_screen(v, c->a, &x, &y)) steerV_ring(&v->geo, x, y, steerV_world_radius(v, c->a, c->r), 1.5f * dpi, col);
+            break;
+        case STEER_DRAW_POINT:
+            if (steerV_to_screen(v, c->a, &x, &y)) steerV_disc(&v->geo, x, y, 3 * dpi, col);
+            break;
+        case STEER_DRAW_TEXT:
+            if (steerV_to_screen(v, c->a, &x, &y)) steerV_text(v, &v->text, x, y - (float)v->font.height, l->text + c->text, col);
+            break;
+        default: break;
+        }
+    }
+}
+
+// ---- agents ----------------------------------------------------------------
+
+static void draw_agents_2d(steerV_View *v)
+{
+    const steer_World *w = v->w;
+    steerV_Batch *b = &v->geo;
+    float W = (float)v->cam.width, H = (float)v->cam.height;
+    float scale = (float)v->cam.scale, cx = (float)v->cam.cx, cy = (float)v->cam.cy, min = 4.5f * (float)v->dpi;
+    for (uint32_t d = 0; d < w->count; d++) {
+        float x = W * 0.5f + (w->p[0][d] - cx) * scale, y = H * 0.5f - (w->p[1][d] - cy) * scale;
+        float s = w->radius[d] * scale;
+        if (s < min) s = min;
+        if (x < -3 * s || y < -3 * s || x > W + 3 * s || y > H + 3 * s) continue;
+        float hx = w->h[0][d], hy = -w->h[1][d]; // screen y points down
+        float nose = 1.6f * s, back = 0.9f * s, wing = 0.85f * s;
+        steerV_tri(b, x + hx * nose, y + hy * nose, x - hx * back - hy * wing, y - hy * back + hx * wing,
+                   x - hx * back + hy * wing, y - hy * back - hx * wing, steerV_tag_colour(w->tag[d]));
+    }
+}
+
+typedef struct Tri3 {
+    float depth;
+    float x[3], y[3];
+    SDL_Color c;
+} Tri3;
+
+static int by_depth(const void *a, const void *b)
+{
+    float da = ((const Tri3 *)a)->depth, db = ((const Tri3 *)b)->depth;
+    return da < db ? 1 : da > db ? -1 : 0;
+}
+
+static SDL_Color shade(SDL_Color c, float k)
+{
+    return (SDL_Color){ (Uint8)(c.r * k), (Uint8)(c.g * k), (Uint8)(c.b * k), c.a };
+}
+
+// Small aircraft: a delta wing in the plane of heading and side, and a fin
+// along up, so the craft banks as its up vector rolls. Sorted far to near.
+static void draw_agents_3d(steerV_View *v)
+{
+    steer_World *w = v->w;
+    uint32_t n = w->count;
+    Tri3 *tris = malloc(sizeof *tris * (size_t)n * 3 + 1);
+    if (!tris) return;
+    int nt = 0;
+    const double light[3] = { 0.3, 0.4, 0.866 };
+    for (uint32_t d = 0; d < n; d++) {
+        double h[3], up[3], s[3], p[3];
+        steer_Agent a = steerW_handle(w, d);
+        steer_agent_vec(w, a, STEER_PROP_HEADING, h);
+        steer_agent_vec(w, a, STEER_PROP_UP, up);
+        steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+        s[0] = h[1] * up[2] - h[2] * up[1];
+        s[1] = h[2] * up[0] - h[0] * up[2];
+        s[2] = h[0] * up[1] - h[1] * up[0];
+        double L = fmax(w->radius[d] * 2.0, 0.3);
+        double pts[6][3];
+        for (int i = 0; i < 3; i++) {
+            pts[0][i] = p[i] + h[i] * L;                                 // nose
+            pts[1][i] = p[i] - h[i] * 0.7 * L + s[i] * 0.9 * L;          // wing tip
+            pts[2][i] = p[i] - h[i] * 0.7 * L - s[i] * 0.9 * L;          // other wing tip
+            pts[3][i] = p[i] - h[i] * 0.35 * L;                          // tail notch
+            pts[4][i] = p[i] - h[i] * 0.7 * L + up[i] * 0.5 * L;         // fin top
+            pts[5][i] = p[i] + h[i] * 0.1 * L;                           // fin front
+        }
+        double q[6][3];
+        bool ok = true;
+        for (int k = 0; k < 6 && ok; k++) {
+            to_camera(&v->cam, pts[k], q[k]);
+            ok = q[k][2] >= NEAR_Z;
+        }
+        if (!ok) continue;
+        SDL_Color base = steerV_tag_colour(w->tag[d]);
+        float wl = (float)fabs(up[0] * light[0] + up[1] * light[1] + up[2] * light[2]);
+        float fl = (float)fabs(s[0] * light[0] + s[1] * light[1] + s[2] * light[2]);
+        static const int wing[2][3] = { { 0, 1, 3 }, { 0, 3, 2 } };
+        Tri3 *t = &tris[nt++];
+        // the two wing halves as one quad's depth: they are coplanar
+        t->depth = (float)((q[0][2] + q[1][2] + q[2][2]) / 3.0);
+        t->c = shade(base, 0.45f + 0.55f * wl);
+        for (int k = 0; k < 3; k++) from_camera(&v->cam, q[wing[0][k]], &t->x[k], &t->y[k]);
+        Tri3 *t2 = &tris[nt++];
+        *t2 = *t;
+        for (int k = 0; k < 3; k++) from_camera(&v->cam, q[wing[1][k]], &t2->x[k], &t2->y[k]);
+        static const int fin[3] = { 5, 4, 3 };
+        Tri3 *t3 = &tris[nt++];
+        t3->depth = (float)((q[3][2] + q[4][2] + q[5][2]) / 3.0) - 1e-3f; // over the wing it stands on
+        t3->c = shade(base, 0.35f + 0.5f * fl);
+        for (int k = 0; k < 3; k++) from_camera(&v->cam, q[fin[k]], &t3->x[k], &t3->y[k]);
+    }
+    // altitude: a faint drop line and a shadow on the ground under each craft
+    if (n <= 5000) {
+        float ground = w->size[2] > 0 ? w->origin[2] : 0.0f, x, y;
+        for (uint32_t d = 0; d < n; d++) {
+            float p[3], g[3];
+            steerW_load(w->p, d, p);
+            g[0] = p[0]; g[1] = p[1]; g[2] = ground;
+            steerV_world_line(v, &v->geo, p, g, 1.0f, rgba(120, 130, 160, 60), false);
+            if (steerV_to_screen(v, g, &x, &y)) steerV_disc(&v->geo, x, y, 2.0f * (float)v->dpi, rgba(0, 0, 0, 110));
+        }
+    }
+    qsort(tris, (size_t)nt, sizeof *tris, by_depth);
+    for (int k = 0; k < nt; k++) steerV_tri(&v->geo, tris[k].x[0], tris[k].y[0], tris[k].x[1], tris[k].y[1], tris[k].x[2], tris[k].y[2], tris[k].c);
+    free(tris);
+}
+
+static void draw_vectors(steerV_View *v)
+{
+    const steer_World *w = v->w;
+    float dpi = (float)v->dpi;
+    uint32_t n = w->count < 20000 ? w->count : 20000;
+    for (uint32_t d = 0; d < n; d++) {
+        float p[3], f[3], vel[3];
+        steerW_load((float *const *)w->p, d, p);
+        steerW_load((float *const *)w->f, d, f);
+        steerW_load((float *const *)w->v, d, vel);
+        float mf = w->max_force[d] > 0 ? w->max_force[d] : 1, ms = w->max_speed[d] > 0 ? w->max_speed[d] : 1;
+        float L = fmaxf(w->radius[d] * 4, 1.0f), q[3], r[3];
+        for (int i = 0; i < 3; i++) {
+            q[i] = p[i] + f[i] / mf * L;
+            r[i] = p[i] + vel[i] / ms * L;
+        }
+        steerV_world_line(v, &v->geo, p, r, dpi, rgba(90, 200, 120, 200), false);
+        steerV_world_line(v, &v->geo, p, q, 1.5f * dpi, rgba(255, 90, 70, 230), true);
+    }
+}
+
+void steerV_draw_scene(steerV_View *v)
+{
+    draw_grid(v);
+    if (v->show_grid || v->show_fields) draw_nav(v);
+    if (v->show_shapes) draw_shapes(v);
+    if (v->show_paths) draw_paths(v);
+    draw_list(v);
+    if (v->w->dim == 3) draw_agents_3d(v);
+    else draw_agents_2d(v);
+    if (v->show_vectors) draw_vectors(v);
+}
+
+int64_t steerV_pick(const steerV_View *v, float x, float y, float radius)
+{
+    const steer_World *w = v->w;
+    int64_t best = -1;
+    float best_d2 = radius * radius;
+    for (uint32_t d = 0; d < w->count; d++) {
+        float p[3], sx, sy;
+        steerW_load((float *const *)w->p, d, p);
+        if (!steerV_to_screen(v, p, &sx, &sy)) continue;
+        float r = fmaxf(steerV_world_radius(v, p, w->radius[d]), 0);
+        float dx = sx - x, dy = sy - y, d2 = dx * dx + dy * dy - r * r;
+        if (d2 < best_d2) { best_d2 = d2; best = d; }
+    }
+    return best;
+}

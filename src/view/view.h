@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// view.h — the SDL2 viewer's whole interface, for the `steer` program (or
+// any host): open a view of a world, run frames, take screenshots, close.
+//
+// The viewer knows nothing of Lua or of how a scenario is run: the host
+// hands it callbacks for a tick, a reload, the scenario's debug drawing,
+// keys and the mouse, and the current error. The view owns the clock: it
+// runs ticks through the host with a fixed-timestep accumulator, so the
+// simulation's dt never depends on the frame rate.
+#ifndef STEER_VIEW_H
+#define STEER_VIEW_H
+
+#include "steer.h"
+#include "steer_draw.h"
+
+#include <stddef.h>
+
+typedef struct steerV_View steerV_View;
+
+typedef struct steerV_Host {
+    void *ud;
+    int (*tick)(void *ud);                       // one fixed tick; 0 when the scenario failed (see error)
+    void (*reload)(void *ud);                    // the R key: reload the scenario
+    void (*draw)(void *ud, steer_DrawList *d);   // record the scenario's debug drawing into d
+    void (*key)(void *ud, const char *name);     // a key press, by SDL key name in lower case
+    void (*mouse)(void *ud, const double *pos);  // world position under the pointer; NULL when none
+    const char *(*error)(void *ud);              // the error to show over the world, NULL when none
+} steerV_Host;
+
+typedef struct steerV_Desc {
+    const char *title;     // the scenario's name, for the window title and the HUD
+    int width, height;     // logical size; 0 means 1280 x 720
+    bool headless;         // no window: SDL's software renderer on a surface
+} steerV_Desc;
+
+// Open a view of w. On failure returns a status and writes why into err
+// (no display, no SDL video driver, out of memory).
+int steerV_open(const steerV_Desc *desc, steer_World *w, const steerV_Host *host, steerV_View **out, char *err,
+                size_t errlen);
+// One frame: input, the ticks that are due, drawing. False when the user
+// asked to quit (Esc or the window's close button).
+bool steerV_frame(steerV_View *v);
+// Draw the current state and write it to path as a PNG; 0 or a message in err.
+int steerV_screenshot(steerV_View *v, const char *path, char *err, size_t errlen);
+void steerV_close(steerV_View *v);
+
+// Where a world point lands in the frame, in output pixels (false when it
+// is behind a 3D camera), and the output size: for tests and tools.
+bool steerV_project(const steerV_View *v, const double p[3], double *x, double *y);
+void steerV_output_size(const steerV_View *v, int *w, int *h);
+// Select an agent for the inspector (0: none), as a click on it does.
+void steerV_select(steerV_View *v, steer_Agent a);
+// Whether the text font was found (text is skipped without it).
+bool steerV_has_font(const steerV_View *v);
+
+#endif

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+// viewint.h — what the viewer's files share: the view itself, its camera,
+// and the two batches everything is drawn through (flat triangles, and
+// textured glyph quads), each handed to SDL_RenderGeometry in one call.
+#ifndef STEER_VIEWINT_H
+#define STEER_VIEWINT_H
+
+#include "view.h"
+#include "../core/world.h"
+
+#include <SDL.h>
+#include <SDL_ttf.h>
+
+#define STEERV_PI 3.14159265358979323846
+
+typedef struct steerV_Batch {
+    SDL_Vertex *v;
+    int n, cap;
+    bool failed;          // out of memory: the rest of the frame is dropped
+} steerV_Batch;
+
+// ASCII glyphs 32..126 rendered once into a texture.
+typedef struct steerV_Font {
+    SDL_Texture *atlas;
+    SDL_Rect glyph[95];
+    int advance[95];
+    int height, ascent;
+    int pt;               // point size it was made at (remade when the DPI scale changes)
+} steerV_Font;
+
+typedef struct steerV_Camera {
+    // 2D: the world point at the centre of the frame and pixels per metre
+    double cx, cy, scale;
+    // 3D: orbit around target, yaw and pitch in radians, distance in metres
+    double target[3], yaw, pitch, dist;
+    // derived each frame for 3D: eye and basis, focal length in pixels
+    double eye[3], right[3], up[3], fwd[3], focal;
+    int width, height;    // output pixels
+} steerV_Camera;
+
+struct steerV_View {
+    steer_World *w;
+    steerV_Host host;
+    char title[128];
+    bool headless;
+    SDL_Window *window;
+    SDL_Renderer *ren;
+    SDL_Surface *surface;     // headless target
+    TTF_Font *ttf;
+    char font_path[256];
+    steerV_Font font;
+    double dpi;               // output pixels per window point
+    steerV_Camera cam;
+    bool fitted;
+
+    steerV_Batch geo, text, ui, ui_text;
+    steer_DrawList shown, scratch;   // the scenario's drawing: last good and in progress
+
+    // clock
+    Uint64 last;
+    double acc, speed, fps, tick_ms;
+    bool paused, step_once;
+    int frames, fps_frames;
+    Uint64 fps_since;
+
+    // toggles
+    bool show_vectors, show_grid, show_help, show_paths, show_shapes, show_fields;
+    bool follow;
+
+    // pointer
+    int mx, my;               // window points
+    bool mouse_in;
+    int drag_button, drag_x, drag_y;
+    bool dragged;
+
+    steer_Agent selected;
+    int shots;
+};
+
+// batch.c
+void steerV_batch_free(steerV_Batch *b);
+void steerV_tri(steerV_Batch *b, float x0, float y0, float x1, float y1, float x2, float y2, SDL_Color c);
+void steerV_quad(steerV_Batch *b, float x0, float y0, float x1, float y1, float x2, float y2, float x3, float y3,
+                 SDL_Color c);
+void steerV_rect(steerV_Batch *b, float x, float y, float w, float h, SDL_Color c);
+void steerV_line(steerV_Batch *b, float x0, float y0, float x1, float y1, float width, SDL_Color c);
+void steerV_arrow(steerV_Batch *b, float x0, float y0, float x1, float y1, float width, SDL_Color c);
+void steerV_ring(steerV_Batch *b, float x, float y, float r, float width, SDL_Color c);
+void steerV_disc(steerV_Batch *b, float x, float y, float r, SDL_Color c);
+void steerV_flush(SDL_Renderer *ren, steerV_Batch *b, SDL_Texture *tex);
+// Text in the font's atlas at (x, y) (top left), returns the advance in pixels.
+int steerV_text(steerV_View *v, steerV_Batch *b, float x, float y, const char *s, SDL_Color c);
+int steerV_text_width(const steerV_View *v, const char *s);
+int steerV_font_open(steerV_View *v);   // (re)make the atlas for the current DPI; 0 without a font
+void steerV_font_free(steerV_View *v);
+
+// scene.c: the world and the scenario's drawing
+void steerV_camera_update(steerV_View *v);
+void steerV_fit(steerV_View *v);
+bool steerV_to_screen(const steerV_View *v, const float p[3], float *x, float *y);
+// World point under window pixel (x, y): the ground plane z = 0 in 3D.
+bool steerV_to_world(const steerV_View *v, double x, double y, double out[3]);
+void steerV_draw_scene(steerV_View *v);
+// A world segment (clipped at the near plane in 3D), as a line or an arrow.
+void steerV_world_line(steerV_View *v, steerV_Batch *b, const float p[3], const float q[3], float width, SDL_Color col,
+                       bool arrow);
+// Pixels a world length r covers at p (0 behind a 3D camera).
+float steerV_world_radius(const steerV_View *v, const float p[3], float r);
+SDL_Color steerV_tag_colour(int tag);
+// The agent (dense index) drawn nearest pixel (x, y) within `radius` pixels, or -1.
+int64_t steerV_pick(const steerV_View *v, float x, float y, float radius);
+
+// inspect.c: the selected agent's brain, forces, target and neighbours
+void steerV_inspect(steerV_View *v);
+
+#endif

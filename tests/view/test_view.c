@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+// test_view.c — the viewer draws what the world says, checked on pixels.
+//
+//   test-view                          in process, headless (software renderer)
+//   test-view --window                 in process, in a real window (run under Xvfb)
+//   test-view --cli STEER SCENARIO [--window]
+//                                      runs `steer run ... --screenshot`, reads the PNG
+//                                      back and checks it against the scenario's world
+//
+// Each check samples the frame where steerV_project says an agent is and
+// expects the agent's tag colour there; the HUD's corner must hold text.
+// A window that cannot open exits 77 (meson's SKIP) with the reason.
+#include "../c/check.h"
+#include "steer_lua.h"
+#include "view.h"
+
+#include <lauxlib.h>
+#include <lualib.h>
+#include <SDL.h>
+#include <stb_image.h>
+
+#include <math.h>
+#include <string.h>
+
+#define SKIP 77
+
+static const char *scenario_path = SOURCE_DIR "/still.lua";
+static bool use_window;
+
+typedef struct Host {
+    lua_State *L;
+    int world;
+    int scenario;
+    char error[1024];
+    int ticks;
+} Host;
+
+static int host_tick(void *ud)
+{
+    Host *h = ud;
+    lua_getfield(h->L, h->world, "step");
+    lua_pushvalue(h->L, h->world);
+    if (lua_pcall(h->L, 1, 0, 0) != LUA_OK) {
+        snprintf(h->error, sizeof h->error, "%s", lua_tostring(h->L, -1));
+        lua_pop(h->L, 1);
+        return 0;
+    }
+    h->ticks++;
+    return 1;
+}
+
+static void host_draw(void *ud, steer_DrawList *d)
+{
+    Host *h = ud;
+    lua_getfield(h->L, h->scenario, "draw");
+    steer_lua_pushdraw(h->L, d);
+    lua_pushvalue(h->L, h->world);
+    if (lua_pcall(h->L, 2, 0, 0) != LUA_OK) {
+        snprintf(h->error, sizeof h->error, "%s", lua_tostring(h->L, -1));
+        lua_pop(h->L, 1);
+    }
+}
+
+static const char *host_error(void *ud)
+{
+    Host *h = ud;
+    return h->error[0] ? h->error : NULL;
+}
+
+// The scenario's world, built as the runner builds it; leaves the scenario
+// table and the world on the stack.
+static int load(Host *h, const char *path)
+{
+    lua_State *L = h->L = luaL_newstate();
+    luaL_openlibs(L);
+    steer_lua_preload(L);
+    lua_pushstring(L, path);
+    lua_setglobal(L, "SCENARIO");
+    if (luaL_dostring(L, "local steer = require 'steer'\n"
+                         "local sc = dofile(SCENARIO)\n"
+                         "local w = steer.world(sc.world)\n"
+                         "sc.setup(w)\n"
+                         "return sc, w") != LUA_OK) {
+        printf("    cannot load %s: %s\n", path, lua_tostring(L, -1));
+        return 0;
+    }
+    h->scenario = lua_gettop(L) - 1;
+    h->world = lua_gettop(L);
+    return 1;
+}
+
+typedef struct Image {
+    unsigned char *px;
+    int w, h;
+} Image;
+
+static const unsigned char *pixel(const Image *im, int x, int y) { return im->px + 4 * ((size_t)y * im->w + x); }
+
+// Whether the colour appears within 2 pixels of (x, y).
+static bool colour_near(const Image *im, double x, double y, const int rgb[3])
+{
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++) {
+            int px = (int)lround(x) + dx, py = (int)lround(y) + dy;
+            if (px < 0 || py < 0 || px >= im->w || py >= im->h) continue;
+            const unsigned char *p = pixel(im, px, py);
+            if (abs(p[0] - rgb[0]) < 40 && abs(p[1] - rgb[1]) < 40 && abs(p[2] - rgb[2]) < 40) return true;
+        }
+    return false;
+}
+
+// Bright pixels (text) in a rectangle.
+static int bright(const Image *im, int x0, int y0, int x1, int y1)
+{
+    int n = 0;
+    for (int y = y0; y < y1 && y < im->h; y++)
+        for (int x = x0; x < x1 && x < im->w; x++) {
+            const unsigned char *p = pixel(im, x, y);
+            if (p[0] > 180 && p[1] > 180 && p[2] > 180) n++;
+        }
+    return n;
+}
+
+// The colours the viewer gives the first two tags it interns ("one", "two").
+static const int tag_rgb[2][3] = { { 120, 200, 255 }, { 255, 170, 60 } };
+
+// Every agent of the world at its projected position, in its tag's colour.
+static void check_agents(Host *h, steerV_View *v, const Image *im, steer_Agent skip)
+{
+    steer_World *w = steer_lua_toworld(h->L, h->world);
+    int n = steer_world_count(w), seen = 0;
+    for (int i = 0; i < n; i++) {
+        steer_Agent a = steer_world_agent_at(w, i);
+        if (a == skip) continue;
+        double p[3], x, y;
+        const char *tag;
+        steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+        steer_agent_tag(w, a, &tag);
+        CHECK(steerV_project(v, p, &x, &y), "agent %d projects into the frame", i);
+        CHECK(x >= 0 && y >= 0 && x < im->w && y < im->h, "agent %d at (%g, %g) lands in the frame: (%g, %g)", i,
+              p[0], p[1], x, y);
+        const int *rgb = tag_rgb[strcmp(tag, "one") == 0 ? 0 : 1];
+        CHECK(colour_near(im, x, y, rgb), "agent %d (%s) at (%g, %g) is drawn at pixel (%.0f, %.0f): found %d %d %d",
+              i, tag, p[0], p[1], x, y, pixel(im, (int)x, (int)y)[0], pixel(im, (int)x, (int)y)[1],
+              pixel(im, (int)x, (int)y)[2]);
+        seen++;
+    }
+    CHECK(seen >= 5, "agents checked: %d", seen);
+    // between agents the background shows (the frame is not one colour)
+    CHECK(!colour_near(im, im->w / 2.0 + 7, 3, tag_rgb[0]), "the top edge is background");
+}
+
+static int shot(steerV_View *v, const char *path, Image *im)
+{
+    char err[256];
+    if (steerV_screenshot(v, path, err, sizeof err) != 0) {
+        printf("    screenshot: %s\n", err);
+        return 0;
+    }
+    int comp;
+    im->px = stbi_load(path, &im->w, &im->h, &comp, 4);
+    return im->px != NULL;
+}
+
+static int open_view(Host *h, steerV_View **v, int *skipped)
+{
+    steerV_Host host = { .ud = h, .tick = host_tick, .draw = host_draw, .error = host_error };
+    steerV_Desc desc = { .title = "still", .headless = !use_window };
+    char err[256];
+    if (steerV_open(&desc, steer_lua_toworld(h->L, h->world), &host, v, err, sizeof err) != STEER_OK) {
+        printf("    cannot open the view: %s\n", err);
+        *skipped = use_window;
+        return 0;
+    }
+    return 1;
+}
+
+static int skipped;
+
+// Pixels of the error overlay's dark red.
+static int reddish(const Image *im)
+{
+    int n = 0;
+    for (int y = 0; y < im->h; y++)
+        for (int x = 0; x < im->w; x++) {
+            const unsigned char *p = pixel(im, x, y);
+            if (p[0] > 70 && p[0] < 110 && p[1] < 30 && p[2] < 40) n++;
+        }
+    return n;
+}
+
+static void test_frame(void)
+{
+    Host h = { 0 };
+    REQUIRE(load(&h, scenario_path), "the scenario loads");
+    steerV_View *v;
+    if (!open_view(&h, &v, &skipped)) {
+        lua_close(h.L);
+        REQUIRE(skipped, "the view opens");
+        return;
+    }
+    for (int i = 0; i < 20; i++) steerV_frame(v);
+    CHECK(h.ticks > 0 || !use_window, "frames ran ticks through the host: %d", h.ticks);
+    CHECK(!h.error[0], "no scenario error: %s", h.error);
+    Image im;
+    REQUIRE(shot(v, use_window ? "test-view-window.png" : "test-view.png", &im), "a screenshot is written and read");
+    int w, hh;
+    steerV_output_size(v, &w, &hh);
+    CHECK(im.w == w && im.h == hh, "the PNG has the frame's size: %dx%d vs %dx%d", im.w, im.h, w, hh);
+    check_agents(&h, v, &im, 0);
+    CHECK(steerV_has_font(v), "the font (fonts-dejavu-core) is found");
+    CHECK(bright(&im, 0, 0, 260, 50) > 80, "the HUD's corner holds text: %d bright pixels", bright(&im, 0, 0, 260, 50));
+    // the scenario's green circle around the blue agent at (50, 30), radius 6
+    double c[3] = { 56, 30, 0 }, x, y;
+    steerV_project(v, c, &x, &y);
+    CHECK(colour_near(&im, x, y, (int[]){ 0, 255, 0 }), "d:circle is drawn through (56, 30) at (%.0f, %.0f)", x, y);
+    stbi_image_free(im.px);
+    steerV_close(v);
+    lua_close(h.L);
+}
+
+// The inspector: select the steering agent; its panel fills the right side
+// and its forces show as arrows from it.
+static void test_inspector(void)
+{
+    if (skipped) return;
+    Host h = { 0 };
+    REQUIRE(load(&h, scenario_path), "the scenario loads");
+    steerV_View *v;
+    int sk = 0;
+    REQUIRE(open_view(&h, &v, &sk), "the view opens");
+    steer_World *w = steer_lua_toworld(h.L, h.world);
+    steer_Agent a = steer_world_agent_at(w, steer_world_count(w) - 1);
+    for (int i = 0; i < 3; i++) host_tick(&h);
+    steerV_select(v, a);
+    Image before, after;
+    REQUIRE(shot(v, "test-view-inspect.png", &after), "a screenshot with the inspector");
+    steerV_select(v, 0);
+    REQUIRE(shot(v, "test-view-plain.png", &before), "a screenshot without it");
+    int iw = after.w;
+    int panel = bright(&after, iw - 480, 0, iw, 300), none = bright(&before, iw - 480, 0, iw, 300);
+    CHECK(panel > none + 300, "the inspector panel adds text on the right: %d vs %d bright pixels", panel, none);
+    // the seek's force points at the target (east): its arrow shows there
+    double p[3], x, y;
+    steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+    steerV_project(v, p, &x, &y);
+    int changed = 0;
+    for (int dy = -10; dy <= 10; dy++)
+        for (int dx = 20; dx < 70; dx++) {
+            const unsigned char *q = pixel(&after, (int)x + dx, (int)y + dy), *r = pixel(&before, (int)x + dx, (int)y + dy);
+            if (memcmp(q, r, 3) != 0) changed++;
+        }
+    CHECK(changed > 100, "force arrows drawn east of the agent: %d pixels changed", changed);
+    stbi_image_free(before.px);
+    stbi_image_free(after.px);
+    steerV_close(v);
+    lua_close(h.L);
+}
+
+// A failing tick stops the simulation but not the frames: the error shows
+// over the world, and once the error is gone (a reload) ticks resume.
+static int fail_from = 5;
+static int failing_tick(void *ud)
+{
+    Host *h = ud;
+    if (h->ticks >= fail_from) {
+        snprintf(h->error, sizeof h->error, "still.lua:12: boom\nstack traceback:\n\t[C]: in ?");
+        return 0;
+    }
+    return host_tick(ud);
+}
+
+static void test_error(void)
+{
+    if (skipped) return;
+    Host h = { 0 };
+    REQUIRE(load(&h, scenario_path), "the scenario loads");
+    steerV_Host host = { .ud = &h, .tick = failing_tick, .draw = host_draw, .error = host_error };
+    steerV_Desc desc = { .title = "still", .headless = !use_window };
+    steerV_View *v;
+    char err[256];
+    REQUIRE(steerV_open(&desc, steer_lua_toworld(h.L, h.world), &host, &v, err, sizeof err) == STEER_OK, "%s", err);
+    for (int i = 0; i < 40 && !h.error[0]; i++) {
+        SDL_Delay(10);
+        steerV_frame(v);
+    }
+    REQUIRE(h.error[0], "the tick failed within 40 frames (%d ticks)", h.ticks);
+    int at = h.ticks;
+    for (int i = 0; i < 5; i++) {
+        SDL_Delay(10);
+        CHECK(steerV_frame(v), "the view goes on after the error");
+    }
+    CHECK(h.ticks == at, "no ticks while the error stands: %d then %d", at, h.ticks);
+    Image im;
+    REQUIRE(shot(v, "test-view-error.png", &im), "a screenshot with the error");
+    CHECK(reddish(&im) > 20000, "the error overlay is drawn: %d pixels", reddish(&im));
+    check_agents(&h, v, &im, 0);
+    stbi_image_free(im.px);
+    // the reload fixed it: ticks resume
+    h.error[0] = '\0';
+    fail_from = 1 << 30;
+    for (int i = 0; i < 10; i++) {
+        SDL_Delay(10);
+        steerV_frame(v);
+    }
+    CHECK(h.ticks > at, "ticks resume once the error is gone: %d then %d", at, h.ticks);
+    steerV_close(v);
+    lua_close(h.L);
+}
+
+// The `steer` program's screenshot: the same agents where the world has them.
+static int cli(const char *exe, const char *scenario, bool expect_error)
+{
+    char cmd[2048];
+    const char *png = expect_error ? "test-view-cli-error.png" : use_window ? "test-view-cli-window.png" : "test-view-cli.png";
+    remove(png);
+    snprintf(cmd, sizeof cmd, "'%s' run %s --ticks 30 --screenshot %s '%s'", exe, use_window ? "" : "--headless", png,
+             scenario);
+    int st = system(cmd);
+    Image im;
+    int comp;
+    im.px = stbi_load(png, &im.w, &im.h, &comp, 4);
+    if (!im.px) {
+        printf("FAIL - %s wrote no PNG (status %d)\n", cmd, st);
+        return 1;
+    }
+    // a headless view of the same size over the same world gives the projection
+    Host h = { 0 };
+    if (!load(&h, scenario)) return 1;
+    steerV_Host host = { .ud = &h, .tick = host_tick, .draw = host_draw, .error = host_error };
+    steerV_Desc desc = { .title = "still", .headless = true, .width = im.w, .height = im.h };
+    steerV_View *v;
+    char err[256];
+    if (steerV_open(&desc, steer_lua_toworld(h.L, h.world), &host, &v, err, sizeof err) != STEER_OK) {
+        printf("FAIL - %s\n", err);
+        return 1;
+    }
+    check_failures_ = 0;
+    if (expect_error) {
+        CHECK(st != 0, "%s fails: %d", cmd, st);
+        CHECK(reddish(&im) > 20000, "the error overlay is in the screenshot: %d pixels", reddish(&im));
+    } else {
+        CHECK(st == 0, "%s exits 0: %d", cmd, st);
+    }
+    check_agents(&h, v, &im, 0);
+    CHECK(bright(&im, 0, 0, 260, 50) > 80, "the HUD's corner holds text");
+    printf("%s - steer run%s --screenshot: agents where the world has them%s\n", check_failures_ ? "FAIL" : "ok",
+           use_window ? " (window)" : " --headless", expect_error ? ", and the error over them" : "");
+    steerV_close(v);
+    lua_close(h.L);
+    stbi_image_free(im.px);
+    return check_failures_ ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    bool expect_error = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--window") == 0) use_window = true;
+        if (strcmp(argv[i], "--expect-error") == 0) expect_error = true;
+    }
+    if (argc >= 4 && strcmp(argv[1], "--cli") == 0) return cli(argv[2], argv[3], expect_error);
+    RUN(test_frame);
+    if (skipped) {
+        printf("SKIP - no window could be opened (is Xvfb running?)\n");
+        return SKIP;
+    }
+    RUN(test_inspector);
+    RUN(test_error);
+    return check_report_(use_window ? "view (window)" : "view");
+}
