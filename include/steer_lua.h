@@ -23,6 +23,10 @@ STEER_API void steer_lua_register_host(lua_State *L, const steer_HostKind *k);
 STEER_API lua_State *steer_engine_lua(steer_Engine *e);
 // Push the scenario table and the world; 0 (nothing pushed) before a load.
 STEER_API int steer_engine_push_scenario(steer_Engine *e);
+// Call the scenario's callback `name` with the nargs values on top of the
+// engine's stack (popped): STEER_OK also when it has no such callback;
+// on a script error STEER_ESCRIPT, the error kept as steer_engine_error says.
+STEER_API int steer_engine_call(steer_Engine *e, const char *name, int nargs);
 // The last error with its Lua traceback (steer_engine_error is its first line).
 STEER_API const char *steer_engine_traceback(const steer_Engine *e);
 

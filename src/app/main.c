@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // main.c — the `steer` program: runs a scenario (a Lua file returning a
-// table of callbacks) in a world, either N ticks as fast as possible with a
-// summary, or in real time until interrupted, reloading the file on save.
+// table of callbacks) through the engine (steer_engine_*, the same API a
+// game embeds), either N ticks as fast as possible with a summary, or in
+// real time until interrupted, reloading the scenario and every module it
+// required when one is saved; with mods when asked (--mod).
 //
-// Invariants: a script error never crashes the program — every call into
-// Lua goes through lua_pcall with a traceback handler (the shape of lua.c's
-// docall) and ends in `steer: FILE:LINE: MESSAGE` and exit status 1. Bad
-// usage exits with 2. The world outlives reloads: a reload re-runs the file
-// and swaps the callbacks, it never rebuilds the world.
+// Invariants: a script error never crashes the program: the engine turns
+// it into `steer: FILE:LINE: MESSAGE` (with a traceback) and exit status 1.
+// Bad usage exits with 2. The world outlives reloads: a reload is the
+// engine's transaction, which keeps the last good version on failure.
 // With the viewer built (src/view, SDL2), a run without --headless opens a
 // window; there a script error stops the simulation and shows over the
 // world instead of ending the program, until a reload fixes it.
@@ -18,8 +19,6 @@
 #endif
 
 #include <lua.h>
-#include <lualib.h>
-#include <lauxlib.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -27,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #ifndef STEER_SOURCE_ROOT
@@ -37,29 +35,29 @@
 // Exit statuses: 1 for a failing scenario, 2 for bad usage.
 enum { EXIT_SCRIPT = 1, EXIT_USAGE = 2 };
 
-// How often the file's modification time is checked in real-time runs.
-#define RELOAD_PERIOD 0.25
 // Further behind the real-time schedule than this, the schedule restarts
 // from now instead of running ticks back to back to catch up.
 #define MAX_LAG 0.25
-
-
+#define MAX_MODS 32
 
 static const char usage_text[] =
     "usage: steer COMMAND [OPTIONS]\n"
     "\n"
     "commands:\n"
     "  run [OPTIONS] FILE.lua   run a scenario (a Lua file returning a table of\n"
-    "                           callbacks: world, setup, update, draw, reload)\n"
+    "                           callbacks: world, setup, update, draw, reload, on_key)\n"
     "\n"
     "options of run:\n"
     "  --headless               no window (without a display, a run falls back to\n"
     "                           headless: 600 ticks, a summary and a PNG)\n"
     "  --ticks N                run N ticks as fast as possible, print a summary, exit;\n"
     "                           without it the scenario runs in real time until\n"
-    "                           interrupted (Ctrl-C) and reloads FILE when it is saved\n"
+    "                           interrupted (Ctrl-C) and reloads FILE (and the modules\n"
+    "                           it required) when one is saved\n"
     "  --seed S                 override the scenario's world seed (an integer)\n"
     "  --screenshot OUT.png     write the last frame (window or headless) as a PNG\n"
+    "  --mod PATH               run a mod (NAME.lua or a directory NAME/ with\n"
+    "                           init.lua) in a sandbox; may be given several times\n"
     "\n"
     "  -h, --help               show this text\n"
     "  --version                show the version\n"
@@ -107,225 +105,39 @@ static void sleep_for(double seconds)
     nanosleep(&t, NULL); // EINTR is fine: the loop checks `interrupted`
 }
 
-// ---- calling Lua -----------------------------------------------------------
-
-// Message handler: append a traceback to string messages; other error
-// objects are described, through __tostring when they have one.
-static int msghandler(lua_State *L)
-{
-    const char *msg = lua_tostring(L, 1);
-    if (!msg) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
-        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    }
-    luaL_traceback(L, L, msg, 1);
-    return 1;
-}
-
-// Call the function below `nargs` arguments; on error leave the message
-// (with a traceback when `traceback` is set) on the stack.
-static int docall(lua_State *L, int nargs, int nresults, int traceback)
-{
-    int base = lua_gettop(L) - nargs;
-    int handler = 0;
-    if (traceback) {
-        lua_pushcfunction(L, msghandler);
-        lua_insert(L, base);
-        handler = base;
-    }
-    int st = lua_pcall(L, nargs, nresults, handler);
-    if (handler) lua_remove(L, handler);
-    if (st != LUA_OK && !lua_isstring(L, -1)) {
-        // without a handler a non-string error object reaches us as is
-        const char *tn = luaL_typename(L, -1);
-        lua_pop(L, 1);
-        lua_pushfstring(L, "(error object is a %s value)", tn);
-    }
-    return st;
-}
-
 // ---- the scenario ------------------------------------------------------------
 
 typedef struct Run {
-    lua_State *L;
+    steer_Engine *e;
     const char *file;
-    int world;          // stack slot of the world userdata
-    int scenario;       // stack slot of the current scenario table
-    int step;           // stack slot of the world's step method
     double dt;
     long long ticks;    // ticks run by the loop so far
-    struct timespec mtime;
-    long long size;
     char error[4096];   // in a window: the error shown over the world, "" when none
 } Run;
 
-static void report(const char *msg) { fprintf(stderr, "steer: %s\n", msg); }
-
-// Set package.path so that `require` finds the repository's Lua library
-// and modules beside the scenario.
-static void set_path(lua_State *L, const char *file)
+// A failure of the engine: its message with the traceback, on stderr.
+static void report(Run *r)
 {
-    const char *slash = strrchr(file, '/');
-    int dirlen = slash ? (int)(slash - file) : 1;
-    const char *dir = slash ? file : ".";
-    if (slash && dirlen == 0) dirlen = 1; // "/x.lua": the root
-    lua_getglobal(L, "package");
-    lua_getfield(L, -1, "path");
-    lua_pushfstring(L, "%s/lua/?.lua;%s/lua/?/init.lua;", STEER_SOURCE_ROOT, STEER_SOURCE_ROOT);
-    lua_pushlstring(L, dir, (size_t)dirlen);
-    lua_pushfstring(L, "/?.lua;%s", lua_tostring(L, -3));
-    lua_concat(L, 3);
-    lua_setfield(L, -3, "path");
-    lua_pop(L, 2);
+    fprintf(stderr, "steer: %s\n", steer_engine_traceback(r->e));
 }
 
-// Load and run the file; on success leave its table on the stack. On
-// failure leave a message. Checks the shape of the table so that a typo
-// like `updat = function` or `update = 1` is caught at load, not ignored.
-static int load_scenario(lua_State *L, const char *file, int traceback)
-{
-    if (luaL_loadfile(L, file) != LUA_OK) return 0;
-    if (docall(L, 0, 1, traceback) != LUA_OK) return 0;
-    if (!lua_istable(L, -1)) {
-        const char *tn = luaL_typename(L, -1);
-        lua_pop(L, 1);
-        lua_pushfstring(L, "%s: expected the file to return a scenario table, got %s", file, tn);
-        return 0;
-    }
-    static const char *const callbacks[] = { "setup", "update", "draw", "reload", "on_key", NULL };
-    for (int i = 0; callbacks[i]; i++) {
-        int t = lua_getfield(L, -1, callbacks[i]);
-        lua_pop(L, 1);
-        if (t != LUA_TNIL && t != LUA_TFUNCTION) {
-            lua_pop(L, 1);
-            lua_pushfstring(L, "%s: field '%s' of the scenario expected a function or nil, got %s", file,
-                            callbacks[i], lua_typename(L, t));
-            return 0;
-        }
-    }
-    int t = lua_getfield(L, -1, "world");
-    lua_pop(L, 1);
-    if (t != LUA_TNIL && t != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_pushfstring(L, "%s: field 'world' of the scenario expected a table or nil, got %s", file,
-                        lua_typename(L, t));
-        return 0;
-    }
-    return 1;
-}
-
-// steer.world{...} with the scenario's `world` table (a copy, with the seed
-// from the command line when there is one). Leaves the world on the stack.
-static int create_world(Run *r, int has_seed, lua_Integer seed)
-{
-    lua_State *L = r->L;
-    lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-    lua_getfield(L, -1, "steer");
-    lua_getfield(L, -1, "world");
-    lua_replace(L, -3);
-    lua_pop(L, 1);
-    lua_newtable(L);
-    if (lua_getfield(L, r->scenario, "world") == LUA_TTABLE) {
-        lua_pushnil(L);
-        while (lua_next(L, -2)) {
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_settable(L, -5);
-        }
-    }
-    lua_pop(L, 1);
-    if (has_seed) {
-        lua_pushinteger(L, seed);
-        lua_setfield(L, -2, "seed");
-    }
-    if (docall(L, 1, 1, 0) != LUA_OK) {
-        // raised from C with no Lua caller: say where the arguments came from
-        fprintf(stderr, "steer: %s: in the scenario's 'world' table: %s\n", r->file, lua_tostring(L, -1));
-        return 0;
-    }
-    return 1;
-}
-
-// Call scenario[name](w [, dt]) if the scenario has it.
-static int callback(Run *r, int scenario, const char *name, int with_dt, int traceback)
-{
-    lua_State *L = r->L;
-    if (lua_getfield(L, scenario, name) != LUA_TFUNCTION) {
-        lua_pop(L, 1);
-        return 1;
-    }
-    lua_pushvalue(L, r->world);
-    if (with_dt) lua_pushnumber(L, r->dt);
-    return docall(L, with_dt ? 2 : 1, 0, traceback) == LUA_OK;
-}
-
-// One tick: the engine's step (which runs event handlers), then update.
 static int tick(Run *r)
 {
-    lua_State *L = r->L;
-    lua_pushvalue(L, r->step);
-    lua_pushvalue(L, r->world);
-    if (docall(L, 1, 0, 1) != LUA_OK) return 0;
-    if (!callback(r, r->scenario, "update", 1, 1)) return 0;
+    if (steer_engine_tick(r->e, 1) != STEER_OK) return 0;
     r->ticks++;
     return 1;
 }
 
-static int file_changed(Run *r)
-{
-    struct stat st;
-    if (stat(r->file, &st) != 0) return 0; // mid-save (renamed away): look again later
-    int changed = st.st_mtim.tv_sec != r->mtime.tv_sec || st.st_mtim.tv_nsec != r->mtime.tv_nsec ||
-                  (long long)st.st_size != r->size;
-    r->mtime = st.st_mtim;
-    r->size = (long long)st.st_size;
-    return changed;
-}
-
-// Re-run the file and, when it loads, call its reload(w) with the same
-// world; only then do its callbacks replace the old ones. A failure keeps
-// the old callbacks running. One line on stderr either way. In a window
-// the outcome is also what the error overlay shows: cleared or replaced.
-static void reload(Run *r)
-{
-    lua_State *L = r->L;
-    double t0 = now();
-    int top = lua_gettop(L);
-    if (!load_scenario(L, r->file, 0)) {
-        fprintf(stderr, "reload failed %s\n", lua_tostring(L, -1));
-        snprintf(r->error, sizeof r->error, "reload failed: %s", lua_tostring(L, -1));
-        lua_settop(L, top);
-        return;
-    }
-    int fresh = lua_gettop(L);
-    if (!callback(r, fresh, "reload", 0, 0)) {
-        fprintf(stderr, "reload failed %s\n", lua_tostring(L, -1));
-        snprintf(r->error, sizeof r->error, "reload failed: %s", lua_tostring(L, -1));
-        lua_settop(L, top);
-        return;
-    }
-    lua_replace(L, r->scenario);
-    lua_settop(L, top);
-    r->error[0] = '\0';
-    fprintf(stderr, "reload ok %s (%.0f ms)\n", r->file, (now() - t0) * 1e3);
-}
-
 static void summary(Run *r, double ms)
 {
-    lua_State *L = r->L;
-    lua_getfield(L, r->world, "hash");
-    lua_pushvalue(L, r->world);
-    const char *hash = lua_pcall(L, 1, 1, 0) == LUA_OK ? lua_tostring(L, -1) : "?";
-    lua_getfield(L, r->world, "count");
-    long long count = (long long)lua_tointeger(L, -1);
-    printf("steer: %s ran %lld ticks (%.2f s simulated) in %.1f ms, %lld agents, hash %s\n", r->file, r->ticks,
-           (double)r->ticks * r->dt, ms, count, hash ? hash : "?");
+    steer_World *w = steer_engine_world(r->e);
+    printf("steer: %s ran %lld ticks (%.2f s simulated) in %.1f ms, %d agents, hash %016llx\n", r->file, r->ticks,
+           (double)r->ticks * r->dt, ms, steer_world_count(w), (unsigned long long)steer_world_hash(w));
     fflush(stdout);
-    lua_pop(L, 2);
 }
 
-// Run the loop: `ticks` >= 0 as fast as possible, < 0 in real time with
-// reloading. Returns the exit status.
+// Run the loop: `ticks` >= 0 as fast as possible, < 0 in real time,
+// reloading when a watched file is saved. Returns the exit status.
 static int loop(Run *r, long long ticks)
 {
     double start = now();
@@ -333,16 +145,12 @@ static int loop(Run *r, long long ticks)
         while (r->ticks < ticks && !interrupted)
             if (!tick(r)) return EXIT_SCRIPT;
     } else {
-        double next = start, next_check = start + RELOAD_PERIOD;
+        double next = start;
         while (!interrupted) {
             if (!tick(r)) return EXIT_SCRIPT;
-            double t = now();
-            if (t >= next_check) {
-                if (file_changed(r)) reload(r);
-                next_check = t + RELOAD_PERIOD;
-            }
+            steer_engine_poll(r->e); // logs "reload ok" or "reload failed" itself
             next += r->dt;
-            t = now();
+            double t = now();
             if (t - next > MAX_LAG) next = t;
             if (!interrupted) sleep_for(next - t);
         }
@@ -351,62 +159,66 @@ static int loop(Run *r, long long ticks)
     return EXIT_SUCCESS;
 }
 
-
 // ---- the viewer ----------------------------------------------------------------
 #ifdef STEER_VIEWER
 
 // Ticks of a run that falls back to headless for want of a display.
 #define FALLBACK_TICKS 600
 
-// Keep the first line of an error for stderr; the overlay shows it all.
-static void set_error(Run *r, const char *msg)
+// The engine's last error (with its traceback) becomes the overlay's text
+// and goes to stderr once.
+static void set_error(Run *r)
 {
-    snprintf(r->error, sizeof r->error, "%s", msg ? msg : "(no message)");
+    snprintf(r->error, sizeof r->error, "%s", steer_engine_traceback(r->e));
     fprintf(stderr, "steer: %s\n", r->error);
 }
 
 static int host_tick(void *ud)
 {
     Run *r = ud;
-    int top = lua_gettop(r->L);
     int ok = tick(r);
-    if (!ok) set_error(r, lua_tostring(r->L, -1));
-    lua_settop(r->L, top);
+    if (!ok) set_error(r);
     return ok;
 }
 
-static void host_reload(void *ud) { reload(ud); }
+// R, or a save: the engine's reload; its outcome is what the overlay shows.
+static void host_reload(void *ud)
+{
+    Run *r = ud;
+    if (steer_engine_reload(r->e) == STEER_OK) r->error[0] = '\0';
+    else snprintf(r->error, sizeof r->error, "reload failed: %s", steer_engine_traceback(r->e));
+}
 
 static void host_draw(void *ud, steer_DrawList *d)
 {
     Run *r = ud;
-    lua_State *L = r->L;
-    int top = lua_gettop(L);
-    if (lua_getfield(L, r->scenario, "draw") == LUA_TFUNCTION) {
-        steer_lua_pushdraw(L, d);
-        lua_pushvalue(L, r->world);
-        if (docall(L, 2, 0, 1) != LUA_OK) set_error(r, lua_tostring(L, -1));
+    lua_State *L = steer_engine_lua(r->e);
+    steer_lua_pushdraw(L, d);
+    if (!steer_engine_push_scenario(r->e)) {
+        lua_pop(L, 1);
+        return;
     }
-    lua_settop(L, top);
+    lua_remove(L, -2); // d, w
+    if (steer_engine_call(r->e, "draw", 2) != STEER_OK) set_error(r);
 }
 
 static void host_key(void *ud, const char *name)
 {
     Run *r = ud;
-    lua_State *L = r->L;
-    int top = lua_gettop(L);
-    if (!r->error[0] && lua_getfield(L, r->scenario, "on_key") == LUA_TFUNCTION) {
-        lua_pushvalue(L, r->world);
-        lua_pushstring(L, name);
-        if (docall(L, 2, 0, 1) != LUA_OK) set_error(r, lua_tostring(L, -1));
-    }
-    lua_settop(L, top);
+    lua_State *L = steer_engine_lua(r->e);
+    if (r->error[0] || !steer_engine_push_scenario(r->e)) return;
+    lua_remove(L, -2); // w
+    lua_pushstring(L, name);
+    if (steer_engine_call(r->e, "on_key", 2) != STEER_OK) set_error(r);
 }
 
 static void host_mouse(void *ud, const double *pos)
 {
     Run *r = ud;
-    steer_lua_set_mouse(r->L, r->world, pos);
+    lua_State *L = steer_engine_lua(r->e);
+    if (!steer_engine_push_scenario(r->e)) return;
+    steer_lua_set_mouse(L, -1, pos);
+    lua_pop(L, 2);
 }
 
 static const char *host_error(void *ud)
@@ -430,7 +242,7 @@ static int open_view(Run *r, bool headless, steerV_View **v, char *err, size_t e
     steerV_Desc desc = { .title = scenario_name(r->file, name, sizeof name), .headless = headless };
     steerV_Host host = { .ud = r, .tick = host_tick, .reload = host_reload, .draw = host_draw, .key = host_key,
                          .mouse = host_mouse, .error = host_error };
-    return steerV_open(&desc, steer_lua_toworld(r->L, r->world), &host, v, err, errlen);
+    return steerV_open(&desc, steer_engine_world(r->e), &host, v, err, errlen);
 }
 
 static int write_screenshot(steerV_View *v, const char *path)
@@ -466,7 +278,7 @@ static int loop_window(Run *r, long long ticks, const char *shot, char *err, siz
 {
     steerV_View *v;
     if (open_view(r, false, &v, err, errlen) != STEER_OK) return -1;
-    double start = now(), next_check = start + RELOAD_PERIOD;
+    double start = now();
     int status = EXIT_SUCCESS;
     while (!interrupted && steerV_frame(v)) {
         if (ticks >= 0 && r->ticks >= ticks) break;
@@ -476,11 +288,10 @@ static int loop_window(Run *r, long long ticks, const char *shot, char *err, siz
             status = EXIT_SCRIPT;
             break;
         }
-        double t = now();
-        if (t >= next_check) {
-            if (file_changed(r)) reload(r);
-            next_check = t + RELOAD_PERIOD;
-        }
+        // a save reloads, debounced; the outcome shows in the overlay
+        int st = steer_engine_poll(r->e);
+        if (st == 1) r->error[0] = '\0';
+        else if (st < 0) snprintf(r->error, sizeof r->error, "reload failed: %s", steer_engine_traceback(r->e));
     }
     if (shot && !write_screenshot(v, shot)) status = EXIT_SCRIPT;
     steerV_close(v);
@@ -494,54 +305,41 @@ typedef struct Options {
     bool headless;
     const char *screenshot; // or NULL
     int has_seed;
-    lua_Integer seed;
+    long long seed;
+    const char *mods[MAX_MODS];
+    int nmods;
 } Options;
 
 static int run(const char *file, Options o)
 {
     long long ticks = o.ticks;
-    lua_State *L = luaL_newstate();
-    if (!L) {
-        report("cannot create the Lua state: out of memory");
+    steer_EngineDesc desc = { .lua_path = STEER_SOURCE_ROOT "/lua/?.lua;" STEER_SOURCE_ROOT "/lua/?/init.lua",
+                              .has_seed = o.has_seed, .seed = (uint64_t)o.seed };
+    Run r = { .file = file };
+    if (steer_engine_new(&desc, &r.e) != STEER_OK) {
+        fprintf(stderr, "steer: cannot create the engine: out of memory\n");
         return EXIT_SCRIPT;
     }
-    luaL_openlibs(L);
-    steer_lua_preload(L);
-    set_path(L, file);
-
-    Run r = { .L = L, .file = file };
     if (ticks < 0 || !o.headless) {
         // a script's prints show up as they come, even in a pipe (set
         // before the first output, as setvbuf requires)
         setvbuf(stdout, NULL, _IOLBF, 0);
-        file_changed(&r); // the baseline: a save from now on reloads
     }
-    // require "steer" up front: the world constructor comes from it
-    lua_getglobal(L, "require");
-    lua_pushliteral(L, "steer");
-    if (docall(L, 1, 0, 1) != LUA_OK) goto fail;
-    if (!load_scenario(L, file, 1)) goto fail;
-    r.scenario = lua_gettop(L);
-    if (!create_world(&r, o.has_seed, o.seed)) {
-        lua_close(L);
-        return EXIT_SCRIPT;
+    int status = EXIT_SCRIPT;
+    if (steer_engine_load(r.e, file) != STEER_OK) goto fail;
+    r.dt = steer_world_dt(steer_engine_world(r.e));
+    for (int i = 0; i < o.nmods; i++) {
+        // a mod that fails is disabled and reported; the run goes on
+        if (steer_engine_load_mod(r.e, o.mods[i], NULL, NULL) != STEER_OK)
+            fprintf(stderr, "steer: %s\n", steer_engine_error(r.e));
     }
-    r.world = lua_gettop(L);
-    lua_getfield(L, r.world, "step");
-    r.step = lua_gettop(L);
-    lua_getfield(L, r.world, "dt");
-    r.dt = lua_tonumber(L, -1);
-    lua_pop(L, 1);
-
     catch_signals();
-    if (!callback(&r, r.scenario, "setup", 0, 1)) goto fail;
-    int status;
 #ifdef STEER_VIEWER
     char why[300], name[128], png[160];
     if (!o.headless) {
         status = loop_window(&r, ticks, o.screenshot, why, sizeof why);
         if (status >= 0) {
-            lua_close(L);
+            steer_engine_free(r.e);
             return status;
         }
         // no window: say so, and do what a headless run with a picture does
@@ -559,12 +357,12 @@ static int run(const char *file, Options o)
 #ifdef STEER_VIEWER
     if (o.screenshot) status = headless_screenshot(&r, o.screenshot);
 #endif
-    lua_close(L);
+    steer_engine_free(r.e);
     return status;
 
 fail:
-    fprintf(stderr, "steer: %s\n", lua_tostring(L, -1));
-    lua_close(L);
+    report(&r);
+    steer_engine_free(r.e);
     return EXIT_SCRIPT;
 }
 
@@ -614,6 +412,8 @@ static int cmd_run(int argc, char **argv)
     long long ticks = -1, seed = 0;
     const char *screenshot = NULL;
     const char *file = NULL;
+    const char *mods[MAX_MODS];
+    int nmods = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
         int missing = 0;
@@ -636,8 +436,10 @@ static int cmd_run(int argc, char **argv)
             return usage_error("--screenshot is not available: this steer was built without the viewer (SDL2)");
 #endif
             screenshot = v;
-        } else if (strncmp(a, "--mod", 5) == 0) {
-            return usage_error("--mod is not available yet: mods are not implemented");
+        } else if ((v = option_value(argc, argv, &i, "--mod", &missing))) {
+            if (missing || !*v) return usage_error("--mod needs a path: --mod NAME.lua or --mod DIR");
+            if (nmods == MAX_MODS) return usage_error("at most %d mods", MAX_MODS);
+            mods[nmods++] = v;
         } else if (strcmp(a, "--") == 0 && i + 1 < argc && !file) {
             file = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -654,7 +456,8 @@ static int cmd_run(int argc, char **argv)
     headless = 1;
 #endif
     Options o = { .ticks = ticks, .headless = headless, .screenshot = screenshot, .has_seed = has_seed,
-                  .seed = (lua_Integer)seed };
+                  .seed = seed, .nmods = nmods };
+    memcpy(o.mods, mods, (size_t)nmods * sizeof *mods);
     return run(file, o);
 }
 

@@ -634,6 +634,24 @@ int steer_engine_push_scenario(steer_Engine *e)
     return 1;
 }
 
+int steer_engine_call(steer_Engine *e, const char *name, int nargs)
+{
+    if (!e || !name || nargs < 0) return STEER_EARG;
+    lua_State *L = e->L;
+    if (e->scenario_ref == LUA_NOREF) {
+        lua_pop(L, nargs);
+        return steerE_fail(e, STEER_EARG, "steer_engine_call: no scenario is loaded");
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
+    if (lua_getfield(L, -1, name) != LUA_TFUNCTION) {
+        lua_pop(L, 2 + nargs);
+        return STEER_OK;
+    }
+    lua_remove(L, -2);
+    lua_insert(L, -1 - nargs);
+    return docall(L, nargs, 0) == LUA_OK ? STEER_OK : keep_error(e);
+}
+
 int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc *desc)
 {
     if (!e || !desc) return STEER_EARG;
