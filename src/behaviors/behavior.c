@@ -64,6 +64,7 @@ int steerB_new(const steerB_Kind *k, steer_Behavior **out)
     b->kind = k;
     b->refs = 1;
     b->weight = 1.0f;
+    b->height = 1;
     for (const steerB_Field *f = k->fields; f && f->name; f++) {
         void *at = b->params + f->offset;
         if (f->type == STEERB_NUMBER) *(float *)at = f->def;
@@ -77,17 +78,29 @@ int steerB_new(const steerB_Kind *k, steer_Behavior **out)
 
 void steer_behavior_retain(steer_Behavior *b) { if (b) b->refs++; }
 
+// Without recursion: a chain built top-down through the C API may be
+// deeper than the stack. Dying nodes wait in a list linked through `next_dead`.
 void steer_behavior_release(steer_Behavior *b)
 {
     if (!b || --b->refs > 0) return;
-    for (uint16_t i = 0; i < b->nkids; i++) steer_behavior_release(b->kids[i]);
-    free(b->kids);
-    free(b->kid_weights);
-    free(b->kid_roles);
-    free(b->points);
-    free(b->name);
-    for (int i = 0; i < 4; i++) free(b->tags[i]);
-    free(b);
+    b->next_dead = NULL;
+    while (b) {
+        steer_Behavior *next = b->next_dead;
+        for (uint16_t i = 0; i < b->nkids; i++) {
+            steer_Behavior *k = b->kids[i];
+            if (--k->refs > 0) continue;
+            k->next_dead = next;
+            next = k;
+        }
+        free(b->kids);
+        free(b->kid_weights);
+        free(b->kid_roles);
+        free(b->points);
+        free(b->name);
+        for (int i = 0; i < 4; i++) free(b->tags[i]);
+        free(b);
+        b = next;
+    }
 }
 
 const char *steer_behavior_kind(const steer_Behavior *b) { return b->kind->name; }
@@ -275,6 +288,40 @@ int steer_behavior_add_child_to(steer_Behavior *parent, const char *field, steer
     return add_child(parent, child, 1.0, role);
 }
 
+// Mark x seen and list it in *seen (for the clearing); false when out of memory.
+static bool mark_seen(steer_Behavior ***seen, size_t *n, size_t *cap, steer_Behavior *x)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        steer_Behavior **s = realloc(*seen, sizeof *s * c);
+        if (!s) return false;
+        *seen = s;
+        *cap = c;
+    }
+    x->seen = true;
+    (*seen)[(*n)++] = x;
+    return true;
+}
+
+// Is `target` in the tree under `from`? A breadth-first walk that marks
+// what it has seen, so a sub-tree shared by many parents (a DAG) is walked
+// once, not once per path; the list of marked nodes clears the marks.
+// 1, 0, or -1 when out of memory.
+static int reaches(steer_Behavior *from, steer_Behavior *target)
+{
+    steer_Behavior **seen = NULL;
+    size_t n = 0, cap = 0;
+    int found = mark_seen(&seen, &n, &cap, from) ? 0 : -1;
+    for (size_t k = 0; k < n && found == 0; k++) {
+        if (seen[k] == target) found = 1;
+        for (uint16_t i = 0; i < seen[k]->nkids && found == 0; i++)
+            if (!seen[k]->kids[i]->seen && !mark_seen(&seen, &n, &cap, seen[k]->kids[i])) found = -1;
+    }
+    for (size_t k = 0; k < n; k++) seen[k]->seen = false;
+    free(seen);
+    return found;
+}
+
 static int add_child(steer_Behavior *parent, steer_Behavior *child, double weight, uint8_t role)
 {
     if (parent->frozen) return fail(parent, STEER_EARG, "behaviour is in use as a brain and cannot change");
@@ -282,15 +329,14 @@ static int add_child(steer_Behavior *parent, steer_Behavior *child, double weigh
     if (!child) return fail(parent, STEER_EARG, "child is missing");
     if (!isfinite(weight)) return fail(parent, STEER_EARG, "weight must be a finite number");
     if (parent->nkids >= STEERB_MAX_CHILDREN) return fail(parent, STEER_EFULL, "at most %d children", STEERB_MAX_CHILDREN);
-    // a behaviour cannot contain itself: walk the child's subtree
-    steer_Behavior *stack[256];
-    int top = 0;
-    stack[top++] = child;
-    while (top) {
-        steer_Behavior *x = stack[--top];
-        if (x == parent) return fail(parent, STEER_EARG, "a combiner cannot contain itself");
-        for (uint16_t i = 0; i < x->nkids && top < 256; i++) stack[top++] = x->kids[i];
-    }
+    // evaluation recurses once per level: refuse a tree too deep for it
+    if (child->height >= STEERB_MAX_DEPTH)
+        return fail(parent, STEER_EARG, "child %s is nested %d levels deep; expected at most %d (trees nest at most %d levels)",
+                    steer_behavior_name(child), child->height, STEERB_MAX_DEPTH - 1, STEERB_MAX_DEPTH);
+    // a behaviour cannot contain itself
+    int found = reaches(child, parent);
+    if (found < 0) return STEER_ENOMEM;
+    if (found) return fail(parent, STEER_EARG, "a combiner cannot contain itself");
     steer_Behavior **k = realloc(parent->kids, sizeof *k * (parent->nkids + 1u));
     if (!k) return STEER_ENOMEM;
     parent->kids = k;
@@ -305,16 +351,22 @@ static int add_child(steer_Behavior *parent, steer_Behavior *child, double weigh
     wts[parent->nkids] = (float)weight;
     roles[parent->nkids] = role;
     parent->nkids++;
+    if (child->height >= parent->height) parent->height = (uint16_t)(child->height + 1);
     return STEER_OK;
 }
 
 // ---- compile -----------------------------------------------------------
 
-static uint32_t count_nodes(const steer_Behavior *b)
+// Count the nodes of the flattened tree into *n (a behaviour shared by
+// several parents counts once per parent); false as soon as it is deeper
+// than STEERB_MAX_DEPTH or has more than STEERB_MAX_NODES, so a DAG that
+// would flatten to millions of nodes costs at most that many steps.
+static bool count_nodes(const steer_Behavior *b, int depth, uint32_t *n)
 {
-    uint32_t n = 1;
-    for (uint16_t i = 0; i < b->nkids; i++) n += count_nodes(b->kids[i]);
-    return n;
+    if (depth > STEERB_MAX_DEPTH || ++*n > STEERB_MAX_NODES) return false;
+    for (uint16_t i = 0; i < b->nkids; i++)
+        if (!count_nodes(b->kids[i], depth + 1, n)) return false;
+    return true;
 }
 
 typedef struct Flat {
@@ -385,8 +437,16 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
 steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
 {
     *status = STEER_ENOMEM;
-    uint32_t n = count_nodes(root);
-    if (n > UINT16_MAX) return NULL;
+    uint32_t n = 0;
+    if (!count_nodes(root, 1, &n)) {
+        *status = STEER_EARG;
+        if (n > STEERB_MAX_NODES)
+            fail(root, STEER_EARG, "the brain flattens to more than %d nodes (a behaviour shared by several parents "
+                 "counts once per parent)", STEERB_MAX_NODES);
+        else
+            fail(root, STEER_EARG, "the brain is nested more than %d levels deep", STEERB_MAX_DEPTH);
+        return NULL;
+    }
     steerB_Brain *br = steerW_realloc(w, NULL, sizeof *br);
     if (!br) return NULL;
     memset(br, 0, sizeof *br);

@@ -188,7 +188,7 @@ static void add_children(lua_State *L, const char *fn, steer_Behavior *b, int t,
                        b->kind->children == STEERB_WEIGHTED ? "{behaviour, weight} or a behaviour" : "a behaviour",
                        steerL_describe(L, child_idx, buf, sizeof buf));
         }
-        if (steer_behavior_add_child(b, c, weight)) setter_error(L, fn, b);
+        if (steer_behavior_add_child(b, c, weight)) luaL_error(L, "%s: entry %d: %s", fn, (int)i, steer_behavior_error(b));
         lua_rawseti(L, -2, i); // keep the child's userdata alive
     }
     lua_pop(L, 1);

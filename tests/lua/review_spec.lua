@@ -1,0 +1,62 @@
+-- SPDX-License-Identifier: MIT
+-- review_spec.lua — the findings of the code review, one describe each:
+-- inputs that used to crash, hang, poison the world with NaN or get
+-- silently ignored now raise a clear error or behave.
+local steer = require "steer"
+local spec = require "spec"
+local describe, it, expect = spec.describe, spec.it, spec.expect
+
+-- f raises at its own line, with every string given in the message.
+local function raises_here(f, ...)
+  local msg = expect(f):raises(...)
+  expect(msg, "error position"):contains(("review_spec.lua:%d:"):format(debug.getinfo(f, "S").linedefined))
+  return msg
+end
+
+describe("deep combiner chains", function()
+  it("nest up to 64 levels and run", function()
+    local b = steer.seek{ target = { 10, 0 } }
+    for _ = 2, 64 do b = steer.blend{ b } end
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ brain = b }
+    w:step(2)
+    expect(a.position.x, "moved toward the target"):gt(0)
+  end)
+
+  it("refuse a 65th level at construction, naming the function, the entry and the limit", function()
+    local b = steer.seek{}
+    for _ = 2, 64 do b = steer.blend{ b } end
+    local msg = raises_here(function() return steer.blend{ b } end, "steer.blend", "entry 1", "expected at most 63")
+    expect(msg, "the limit"):contains("64 levels")
+  end)
+
+  it("a thousands-deep chain stops with an error, not a crash", function()
+    local b = steer.seek{}
+    local ok, err = pcall(function()
+      for _ = 1, 5000 do b = steer.blend{ b } end
+    end)
+    expect(ok, "the chain was refused"):falsy()
+    expect(err, "message"):contains("steer.blend", "nested")
+  end)
+end)
+
+describe("shared sub-trees (a diamond lattice)", function()
+  it("are built in linear time and refused as a brain when they flatten too large", function()
+    local b = steer.seek{}
+    for _ = 1, 40 do b = steer.blend{ b, b } end -- 2^41 nodes once flattened
+    local w = steer.world{ seed = 1 }
+    local msg = raises_here(function() return w:spawn{ brain = b } end, "steer.world:spawn", "field 'brain'",
+      "more than 65535 nodes")
+    expect(msg, "message"):contains("shared")
+    expect(w.count, "no agent spawned"):eq(0)
+  end)
+
+  it("of modest size flatten and run", function()
+    local b = steer.seek{ target = { 10, 0 } }
+    for _ = 1, 10 do b = steer.blend{ { b, 0.5 }, { b, 0.5 } } end
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ brain = b }
+    w:step()
+    expect(a.position.x, "moved"):gt(0)
+  end)
+end)
