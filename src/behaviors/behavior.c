@@ -371,10 +371,20 @@ static bool count_nodes(const steer_Behavior *b, int depth, uint32_t *n)
 
 typedef struct Flat {
     steer_World *w;
+    steer_Behavior *root;
     steerB_Brain *br;
     uint32_t next, next_kid;
     bool ok, bad;
 } Flat;
+
+// A node fails its checks: its own error says why, and the root's (which
+// the caller reports) names the node too.
+static void flat_fail(Flat *fl, steer_Behavior *b, const char *msg)
+{
+    fail(b, STEER_EARG, "%s", msg);
+    if (!fl->bad && b != fl->root) fail(fl->root, STEER_EARG, "%s: %s", steer_behavior_name(b), msg);
+    fl->bad = true;
+}
 
 static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
 {
@@ -388,10 +398,10 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
     fl->br->mem_floats += b->kind->mem_floats;
     memcpy(n->params, b->params, STEERB_PARAMS);
     char msg[160];
-    if (b->kind->check && !b->kind->check(b->params, msg, sizeof msg)) {
-        fail(b, STEER_EARG, "%s", msg);
-        fl->bad = true;
-    }
+    if (b->kind->check && !b->kind->check(b->params, msg, sizeof msg)) flat_fail(fl, b, msg);
+    // a handle names an agent of one world only (in another it is stale, or another agent)
+    if (b->target_world && b->target_world != fl->w)
+        flat_fail(fl, b, "it targets an agent of another world; expected an agent of this world");
     // tags become the world's tag ids
     int t = 0;
     for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
@@ -455,7 +465,7 @@ steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
     br->kid_roles = steerW_realloc(w, NULL, n);
     if (!br->nodes || !br->kids || !br->kid_roles) { steerB_brain_free(w, br); return NULL; }
     memset(br->nodes, 0, sizeof *br->nodes * n);
-    Flat fl = { w, br, 0, 0, true, false };
+    Flat fl = { w, root, br, 0, 0, true, false };
     flatten(&fl, root, 1.0f);
     br->nnodes = n;
     if (!fl.ok || fl.bad) {

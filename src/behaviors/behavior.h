@@ -186,6 +186,7 @@ struct steer_Behavior {
     uint16_t height;      // levels of the tree below and including this node, as of its children's adds
     bool seen;            // a mark of the walk in add_child (clear between walks)
     steer_Behavior *next_dead; // the list of nodes steer_behavior_release frees
+    const steer_World *target_world; // the world of the agents in its target fields (set by the bindings)
     char *tags[4];        // tag field values by field order (interned at compile)
     float *points;        // the STEERB_POINTS field's points (3 floats each)
     char error[200];

@@ -147,13 +147,15 @@ struct steer_World {
 // Memory through the world's allocator.
 void *steerW_realloc(steer_World *w, void *p, size_t size);
 void steerW_free(steer_World *w, void *p);
-// Dense index of a live handle, or -1.
+// Dense index of a live handle, or -1. A free slot's dense_of holds the
+// free list, so a forged handle with its generation must not be trusted:
+// the dense index must point back at the slot.
 static inline int64_t steerW_dense(const steer_World *w, steer_Agent a)
 {
     uint32_t s = (uint32_t)a, g = (uint32_t)(a >> 32);
     if (a == 0 || s >= w->nslots || w->gen[s] != g) return -1;
     uint32_t d = w->dense_of[s];
-    if (w->flags[d] & STEER_AF_DEAD) return -1;
+    if (d >= w->count || w->slot[d] != s || (w->flags[d] & STEER_AF_DEAD)) return -1;
     return d;
 }
 static inline steer_Agent steerW_handle(const steer_World *w, uint32_t d)

@@ -201,7 +201,7 @@ static int agent_newindex(lua_State *L)
         double p[3];
         steer_Agent other;
         int has_point;
-        if (!steerL_totarget(L, 3, p, &other, &has_point)) steerL_field_error(L, FN, k, "a vector, a live agent or nil", 3);
+        if (!steerL_totarget(L, 3, a->world, p, &other, &has_point)) steerL_field_error(L, FN, k, "a vector, a live agent of this world or nil", 3);
         if (other == a->id) return luaL_error(L, "%s: field 'target': an agent cannot target itself", FN);
         steer_agent_set_target(w, a->id, has_point ? p : NULL, other);
     } else if (strcmp(k, "think") == 0 || strcmp(k, "think_hz") == 0) {

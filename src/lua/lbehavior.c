@@ -70,7 +70,10 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
         if (a) {
             if (!a->world->w || !steer_alive(a->world->w, a->id))
                 luaL_error(L, "%s: field '%s' got a removed agent", fn, f->name);
+            if (b->target_world && b->target_world != a->world->w)
+                luaL_error(L, "%s: field '%s' expected an agent of the same world as the behaviour's other targets", fn, f->name);
             st = steer_behavior_set_target_agent(b, f->name, a->id);
+            b->target_world = a->world->w; // a brain refuses to run in another world
         } else {
             double p[3];
             if (!steerL_tovec(L, v, p)) steerL_field_error(L, fn, f->name, f->expect, v);

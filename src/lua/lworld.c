@@ -293,15 +293,16 @@ void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st)
     luaL_error(L, "%s: could not assign the brain (out of memory or too many brains)", fn);
 }
 
-// Read a target value (vector, agent or nil) into point / agent.
-int steerL_totarget(lua_State *L, int idx, double point[3], steer_Agent *agent, int *has_point)
+// Read a target value (vector, agent of world lw, or nil) into point / agent.
+// A handle means nothing in another world (it may even name another agent).
+int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[3], steer_Agent *agent, int *has_point)
 {
     *agent = 0;
     *has_point = 0;
     if (lua_isnoneornil(L, idx)) return 1;
     steerL_Agent *a = steerL_toagent(L, idx);
     if (a) {
-        if (!a->world->w || !steer_alive(a->world->w, a->id)) return 0;
+        if (a->world != lw || !a->world->w || !steer_alive(a->world->w, a->id)) return 0;
         *agent = a->id;
         return 1;
     }
@@ -349,8 +350,8 @@ static int world_spawn(lua_State *L)
     steer_Agent ta;
     int has_point;
     lua_getfield(L, 2, "target");
-    if (!steerL_totarget(L, -1, tp, &ta, &has_point))
-        steerL_field_error(L, fn, "target", "a vector, a live agent or nil", -1);
+    if (!steerL_totarget(L, -1, lw, tp, &ta, &has_point))
+        steerL_field_error(L, fn, "target", "a vector, a live agent of this world or nil", -1);
     int think_idx = 0;
     if (lua_getfield(L, 2, "think") != LUA_TNIL) {
         if (!lua_isfunction(L, -1)) steerL_field_error(L, fn, "think", "a function(agent, dt)", -1);
@@ -722,7 +723,7 @@ static int world_raycast(lua_State *L)
         if (lua_getfield(L, 5, "shapes") != LUA_TNIL && !lua_toboolean(L, -1)) mask &= ~(unsigned)STEER_RAY_SHAPES;
         if (lua_getfield(L, 5, "ignore") != LUA_TNIL) {
             steerL_Agent *a = steerL_toagent(L, -1);
-            if (!a) steerL_field_error(L, fn, "ignore", "an agent", -1);
+            if (!a || a->world != lw) steerL_field_error(L, fn, "ignore", "an agent of this world", -1);
             ignore = a->id;
         }
         lua_pop(L, 3);

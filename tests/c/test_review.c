@@ -95,10 +95,30 @@ static void test_cycles_and_lattice(void)
     steer_behavior_release(b);
 }
 
+// A handle with the generation a free slot will hand out next is not a
+// live agent: its dense index is the free list's link, not an agent.
+static void test_forged_handle(void)
+{
+    steer_World *w = new_world(NULL);
+    REQUIRE(w, "world");
+    steer_Agent a, b;
+    REQUIRE(steer_spawn(w, NULL, &a) == STEER_OK && steer_spawn(w, NULL, &b) == STEER_OK, "spawn");
+    steer_Agent next = a + ((steer_Agent)1 << 32); // same slot, the generation after a's
+    REQUIRE(steer_remove(w, a) == STEER_OK, "remove a");
+    CHECK(!steer_alive(w, next), "alive before compaction");
+    steer_world_step(w, 1); // compaction puts a's slot on the free list
+    CHECK(!steer_alive(w, next), "alive after compaction");
+    double p[3];
+    CHECK(steer_agent_vec(w, next, STEER_PROP_POSITION, p) == STEER_ESTALE, "position of a forged handle");
+    CHECK(steer_agent_set_target(w, b, NULL, next) == STEER_ESTALE, "a forged handle as a target");
+    steer_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_deep_chain_top_down);
     RUN(test_deep_chain_bottom_up);
     RUN(test_cycles_and_lattice);
+    RUN(test_forged_handle);
     return check_report_("review");
 }

@@ -60,3 +60,44 @@ describe("shared sub-trees (a diamond lattice)", function()
     expect(a.position.x, "moved"):gt(0)
   end)
 end)
+
+describe("agents of another world", function()
+  -- the first agent of each world has the same handle: without a check,
+  -- w2's agent would silently name w1's
+  local w1, w2 = steer.world{ seed = 1 }, steer.world{ seed = 2 }
+  local mine, other = w1:spawn{ position = { 5, 0 } }, w1:spawn{ position = { 0, 5 } }
+  local foreign = w2:spawn{ position = { -50, 0 } }
+
+  it("are refused as an agent's target", function()
+    raises_here(function() other.target = foreign end, "steer.agent", "field 'target'", "a live agent of this world")
+    raises_here(function() return w1:spawn{ target = foreign } end, "steer.world:spawn", "field 'target'", "of this world")
+    expect(other.target, "target unchanged"):eq(nil)
+  end)
+
+  it("are refused as a raycast's ignore", function()
+    raises_here(function() return w1:raycast({ 0, 0 }, { 1, 0 }, 10, { ignore = foreign }) end, "steer.world:raycast",
+      "field 'ignore'", "an agent of this world")
+  end)
+
+  it("are refused in a brain's target fields when the brain is given to this world", function()
+    local seek = steer.seek{ target = foreign, name = "chase" }
+    local msg = raises_here(function() return w1:spawn{ brain = seek } end, "steer.world:spawn", "field 'brain'", "chase",
+      "another world", "expected an agent of this world")
+    expect(msg, "message"):contains("chase")
+    raises_here(function() other.brain = steer.blend{ steer.interpose{ a = foreign, b = { 0, 0 } } } end, "field 'brain'",
+      "interpose", "another world")
+    raises_here(function() other.brain = steer.offset_pursuit{ target = foreign, offset = { -1, 0 } } end,
+      "field 'brain'", "another world")
+    expect(other.brain, "brain unchanged"):eq(nil)
+    -- in its own world the same brain is fine
+    local chaser = w2:spawn{ brain = seek }
+    w2:step()
+    expect(chaser.velocity.x, "chases the agent of its own world (to the west)"):lt(0)
+    expect(mine.position.x, "w1 untouched"):eq(5)
+  end)
+
+  it("and one behaviour cannot target agents of two worlds", function()
+    raises_here(function() return steer.interpose{ a = mine, b = foreign } end, "steer.interpose", "field 'b'",
+      "same world")
+  end)
+end)
