@@ -54,6 +54,43 @@ static int hook_ease(void *ud, int ref, double x, double *out)
     return 0;
 }
 
+// Building an agent's userdata for a callback may raise (out of memory):
+// it happens inside the callback's own protected call, so no error can
+// escape into the core's tick and leave the world flagged busy for good.
+// Arguments: the world, the function (or its think key), the agent id, dt.
+static int call_custom(lua_State *L)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lua_tointeger(L, 2));
+    steerL_pushagent(L, 1, (steer_Agent)lua_tointeger(L, 3));
+    lua_pushvalue(L, 4);
+    lua_call(L, 2, 3);
+    return 3;
+}
+
+static int call_think(lua_State *L)
+{
+    steerL_uv_field(L, 1, "think");
+    lua_rawgeti(L, -1, lua_tointeger(L, 2));
+    if (!lua_isfunction(L, -1)) return 0;
+    steerL_pushagent(L, 1, (steer_Agent)lua_tointeger(L, 3));
+    lua_pushvalue(L, 4);
+    lua_call(L, 2, 0);
+    return 0;
+}
+
+// Push a protected call's function and arguments; these pushes allocate
+// nothing once the stack has room (lua_checkstack does not raise).
+static bool push_call(lua_State *L, lua_CFunction fn, lua_Integer key, steer_Agent a, double dt)
+{
+    if (!lua_checkstack(L, 8)) return false;
+    lua_pushcfunction(L, fn);
+    lua_pushvalue(L, 1); // w:step keeps the world at stack index 1 while the tick runs
+    lua_pushinteger(L, key);
+    lua_pushinteger(L, (lua_Integer)a);
+    lua_pushnumber(L, dt);
+    return true;
+}
+
 // steer.custom: fn(agent, dt) -> fx, fy [, fz], once per agent per tick.
 // The slow path: a protected call into Lua for every agent that runs it.
 static int hook_custom(void *ud, int ref, steer_World *w, steer_Agent a, double dt, double out[3])
@@ -62,11 +99,12 @@ static int hook_custom(void *ud, int ref, steer_World *w, steer_Agent a, double 
     steerL_World *lw = ud;
     lua_State *L = lw->L;
     int top = lua_gettop(L);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-    steerL_pushagent(L, 1, a);
-    lua_pushnumber(L, dt);
+    if (!push_call(L, call_custom, ref, a, dt)) {
+        cb_fail(lw, "steer.custom function", "out of Lua stack");
+        return 1;
+    }
     lw->in_pass = true;
-    int r = lua_pcall(L, 2, 3, 0);
+    int r = lua_pcall(L, 4, 3, 0);
     lw->in_pass = false;
     if (r != LUA_OK) {
         cb_fail(lw, "steer.custom function", lua_tostring(L, -1));
@@ -101,13 +139,11 @@ static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double d
     (void)w;
     steerL_World *lw = ud;
     lua_State *L = lw->L;
-    steerL_uv_field(L, 1, "think");
-    lua_rawgeti(L, -1, (lua_Integer)a);
-    lua_remove(L, -2);
-    if (!lua_isfunction(L, -1)) { lua_pop(L, 1); return 0; }
-    steerL_pushagent(L, 1, a);
-    lua_pushnumber(L, dt);
-    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+    if (!push_call(L, call_think, (lua_Integer)a, a, dt)) {
+        cb_fail(lw, "think", "out of Lua stack");
+        return 1;
+    }
+    if (lua_pcall(L, 4, 0, 0) != LUA_OK) {
         cb_fail(lw, "think", lua_tostring(L, -1));
         lua_pop(L, 1);
         return 1;
