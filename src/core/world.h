@@ -12,6 +12,7 @@
 #define STEER_WORLD_H
 
 #include "steer.h"
+#include <float.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -213,6 +214,13 @@ int steerW_tag_id(steer_World *w, const char *tag);
 int steerW_tag_find(const steer_World *w, const char *tag);
 
 // Geometry (geometry.c)
+// A wall's end points as stored: apart (the closest-point and ray tests
+// divide by the squared length) and not so far apart that it overflows.
+static inline bool steerW_wall_ok(const float a[3], const float b[3])
+{
+    float ex = b[0] - a[0], ey = b[1] - a[1], l2 = ex * ex + ey * ey;
+    return l2 >= FLT_MIN && l2 <= FLT_MAX;
+}
 int steerW_geometry_ready(steer_World *w);      // rebuild the shape grid if needed
 void steerW_geometry_free(steer_World *w);
 // Shapes whose boxes overlap [lo, hi] (and every plane) into w->geo.found;

@@ -684,9 +684,10 @@ static int world_add_wall(lua_State *L)
     double a[3], b[3];
     desc_vec(L, fn, "from", a);
     desc_vec(L, fn, "to", b);
-    if (a[0] == b[0] && a[1] == b[1]) return luaL_error(L, "%s: fields 'from' and 'to' expected two different points", fn);
     steer_Shape id;
     int st = steer_add_wall(lw->w, a, b, &id);
+    if (st == STEER_EARG) // the points as stored (floats): apart, and their distance squared a float
+        return luaL_error(L, "%s: fields 'from' and 'to' expected two different points less than 1.8e19 apart", fn);
     return push_shape(L, fn, st, id);
 }
 

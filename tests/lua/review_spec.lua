@@ -101,3 +101,23 @@ describe("agents of another world", function()
       "same world")
   end)
 end)
+
+describe("degenerate walls", function()
+  it("whose end points are equal once stored as floats are refused", function()
+    local w = steer.world{ seed = 1, collide = true }
+    raises_here(function() return w:add_wall{ from = { 0, 0 }, to = { 1e-50, 0 } } end, "steer.world:add_wall",
+      "'from' and 'to'", "expected two different points")
+    raises_here(function() return w:add_wall{ from = { 1, 1 }, to = { 1 + 1e-12, 1 } } end, "two different points")
+    raises_here(function() return w:add_wall{ from = { -3e38, 0 }, to = { 3e38, 0 } } end, "1.8e19 apart")
+    expect(w:raycast({ -1, 0 }, { 1, 0 }, 2), "no wall added"):eq(nil)
+  end)
+
+  it("a short wall still stops an agent, with finite state", function()
+    local w = steer.world{ seed = 1, collide = true }
+    w:add_wall{ from = { 0, -1e-3 }, to = { 0, 1e-3 } }
+    local a = w:spawn{ position = { -0.2, 0 }, velocity = { 1, 0 }, radius = 0.5 }
+    w:step(10)
+    expect(a.position.x, "x"):finite()
+    expect(a.position.x, "kept out of the wall"):le(-0.5 + 1e-4)
+  end)
+end)
