@@ -35,6 +35,36 @@ static inline uint32_t cell_of(const steerG_Grid *g, const float p[3])
     return ((uint32_t)cz * (uint32_t)g->n[1] + (uint32_t)cy) * (uint32_t)g->n[0] + (uint32_t)cx;
 }
 
+// Put each cell's agents in handle-slot order (an insertion sort: a cell
+// holds a few agents, mostly in order already since the periodic re-sort
+// leaves storage in this order). Sums over neighbours then add in an order
+// that removals and re-sorts cannot change, so trajectories do not depend
+// on how agents happen to be stored.
+static void sort_cells(const steer_World *w, steerG_Grid *g)
+{
+    const uint32_t *slot = w->slot;
+    float *sp2 = g->sp[2], *sh2 = g->sh[2];
+    for (uint32_t c = 0; c < g->ncells; c++) {
+        uint32_t b = g->start[c], e = g->start[c + 1];
+        for (uint32_t k = b + 1; k < e; k++) {
+            uint32_t d = g->items[k], s = slot[d];
+            if (slot[g->items[k - 1]] < s) continue;
+            float px = g->sp[0][k], py = g->sp[1][k], hx = g->sh[0][k], hy = g->sh[1][k];
+            float pz = sp2 ? sp2[k] : 0.0f, hz = sp2 ? sh2[k] : 0.0f;
+            uint32_t j = k;
+            for (; j > b && slot[g->items[j - 1]] > s; j--) {
+                g->items[j] = g->items[j - 1];
+                g->sp[0][j] = g->sp[0][j - 1]; g->sp[1][j] = g->sp[1][j - 1];
+                g->sh[0][j] = g->sh[0][j - 1]; g->sh[1][j] = g->sh[1][j - 1];
+                if (sp2) { sp2[j] = sp2[j - 1]; sh2[j] = sh2[j - 1]; }
+            }
+            g->items[j] = d;
+            g->sp[0][j] = px; g->sp[1][j] = py; g->sh[0][j] = hx; g->sh[1][j] = hy;
+            if (sp2) { sp2[j] = pz; sh2[j] = hz; }
+        }
+    }
+}
+
 int steerG_build(steer_World *w, float cell)
 {
     steerG_Grid *g = &w->grid;
@@ -124,6 +154,7 @@ int steerG_build(steer_World *w, float cell)
     }
     for (uint32_t c = cells; c > 0; c--) g->start[c] = g->start[c - 1];
     g->start[0] = 0;
+    sort_cells(w, g);
     return STEER_OK;
 }
 

@@ -741,8 +741,8 @@ static int pass_collide(steer_World *w, uint32_t n)
                 if (dist > 0.0f) {
                     v3_scale(dir, nb->off, 1.0f / dist);
                 } else {
-                    // on top of each other: split along x by storage order, deterministically
-                    v3_set(dir, d < nb->d ? 1.0f : -1.0f, 0.0f, 0.0f);
+                    // on top of each other: split along x by handle order, deterministically
+                    v3_set(dir, w->slot[d] < w->slot[nb->d] ? 1.0f : -1.0f, 0.0f, 0.0f);
                 }
                 float overlap = reach - dist;
                 for (int i = 0; i < dim; i++) w->push[i][d] -= dir[i] * 0.5f * overlap;
@@ -1047,9 +1047,12 @@ uint64_t steer_world_hash(const steer_World *w)
     uint64_t h = 0xCBF29CE484222325ull;
     h = fnv(h, &w->tick, sizeof w->tick);
     h = fnv(h, &w->rng, sizeof w->rng);
-    for (uint32_t d = 0; d < w->count; d++) {
-        if (w->flags[d] & STEER_AF_DEAD) continue;
-        steer_Agent a = steerW_handle(w, d);
+    // in handle order: the storage order changes with removals and re-sorts
+    for (uint32_t s = 0; s < w->nslots; s++) {
+        steer_Agent a = ((uint64_t)w->gen[s] << 32) | s;
+        int64_t dd = steerW_dense(w, a);
+        if (dd < 0) continue;
+        uint32_t d = (uint32_t)dd;
         h = fnv(h, &a, sizeof a);
         for (int i = 0; i < w->dim; i++) {
             h = fnv(h, &w->p[i][d], 4); h = fnv(h, &w->v[i][d], 4); h = fnv(h, &w->h[i][d], 4);

@@ -114,11 +114,82 @@ static void test_forged_handle(void)
     steer_world_free(w);
 }
 
+static steer_Behavior *kind(const char *name)
+{
+    steer_Behavior *b = NULL;
+    steer_behavior_new(name, &b);
+    return b;
+}
+
+// A flock (separation, alignment, cohesion, wander) in a torus, with
+// removals so that storage order differs from handle order, run with the
+// periodic re-sort every tick, at the default period, and never (and with
+// collisions): every agent's state and the hash must be the same bits.
+static uint64_t flock_run(int reorder_period, bool collide, steer_Agent *keep, double (*pos)[3], int nkeep)
+{
+    steer_WorldDesc wd = { 0 };
+    wd.size[0] = wd.size[1] = 40;
+    wd.wrap = true;
+    wd.seed = 11;
+    wd.reorder_period = reorder_period;
+    wd.collide = collide;
+    steer_World *w = new_world(&wd);
+    if (!w) return 0;
+    steer_Behavior *root = blend();
+    const char *kinds[] = { "separation", "alignment", "cohesion", "wander" };
+    for (int i = 0; i < 4; i++) {
+        steer_Behavior *k = kind(kinds[i]);
+        steer_behavior_add_child(root, k, i == 0 ? 1.5 : 1.0);
+        steer_behavior_release(k);
+    }
+    steer_Agent all[400];
+    for (int i = 0; i < 400; i++) {
+        steer_AgentDesc ad = { .brain = root, .max_speed = 2, .radius = 0.3 };
+        ad.position[0] = (i * 7919 % 400) / 10.0;
+        ad.position[1] = (i * 104729 % 400) / 10.0;
+        ad.velocity[0] = 1;
+        steer_spawn(w, &ad, &all[i]);
+    }
+    steer_world_step(w, 5);
+    for (int i = 0; i < 400; i += 3) steer_remove(w, all[i]);
+    steer_world_step(w, 300);
+    for (int i = 0, k = 0; i < 400 && k < nkeep; i++) {
+        if (i % 3 == 0) continue;
+        keep[k] = all[i];
+        steer_agent_vec(w, keep[k], STEER_PROP_POSITION, pos[2 * k]);
+        steer_agent_vec(w, keep[k], STEER_PROP_VELOCITY, pos[2 * k + 1]);
+        k++;
+    }
+    uint64_t h = steer_world_hash(w);
+    steer_behavior_release(root);
+    steer_world_free(w);
+    return h;
+}
+
+static void test_storage_order(void)
+{
+    for (int collide = 0; collide < 2; collide++) {
+        steer_Agent ka[266], kb[266]; // the agents left
+        double pa[532][3], pb[532][3]; // position, velocity
+        const int periods[] = { 1, 0, -1 };
+        uint64_t ref = flock_run(periods[0], collide, ka, pa, 266);
+        for (int r = 1; r < 3; r++) {
+            uint64_t h = flock_run(periods[r], collide, kb, pb, 266);
+            CHECK(h == ref, "collide %d: hash with reorder period %d differs from every tick", collide, periods[r]);
+            for (int i = 0; i < 532 && !FAILED(); i++)
+                CHECK(ka[i / 2] == kb[i / 2] && memcmp(pa[i], pb[i], sizeof pa[i]) == 0,
+                      "collide %d, period %d: agent %d at (%.9g, %.9g), not (%.9g, %.9g)", collide, periods[r], i,
+                      pb[i][0], pb[i][1], pa[i][0], pa[i][1]);
+        }
+    }
+}
+
 int main(void)
 {
     RUN(test_deep_chain_top_down);
     RUN(test_deep_chain_bottom_up);
     RUN(test_cycles_and_lattice);
     RUN(test_forged_handle);
+    RUN(test_storage_order);
     return check_report_("review");
 }
