@@ -121,3 +121,22 @@ describe("degenerate walls", function()
     expect(a.position.x, "kept out of the wall"):le(-0.5 + 1e-4)
   end)
 end)
+
+describe("arrive with a new target inside slow_radius", function()
+  it("goes to the new target and fires arrive again", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ position = { 0, 0 }, max_speed = 2, max_force = 4,
+                       brain = steer.arrive{ slow_radius = 5, stop_radius = 0.2 } }
+    local arrivals = 0
+    w:on("arrive", function() arrivals = arrivals + 1 end)
+    a.target = { 3, 0 }
+    w:step(60 * 10)
+    expect(arrivals, "arrivals at the first target"):eq(1)
+    a.target = { 3, 2 } -- 2 m away: inside slow_radius of the first
+    w:step(60 * 10)
+    expect(a.position:dist(steer.vec(3, 2)), "distance to the new target"):lt(0.2)
+    expect(arrivals, "arrivals after the second target"):eq(2)
+    w:step(60 * 5)
+    expect(arrivals, "standing at the target fires nothing more"):eq(2)
+  end)
+end)
