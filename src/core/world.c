@@ -50,7 +50,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
     if (d.dim == 0) d.dim = 2;
     if (d.dim != 2 && d.dim != 3) return STEER_EARG;
     if (d.dt == 0) d.dt = 1.0 / 60.0;
-    if (!(d.dt > 0) || !isfinite(d.dt)) return STEER_EARG;
+    if (!(d.dt > 0) || !isfinite(d.dt) || !((float)d.dt > 0.0f)) return STEER_EARG; // stored as a float
     for (int i = 0; i < 3; i++) {
         if (!(d.size[i] >= 0) || !isfinite(d.size[i]) || !isfinite(d.origin[i])) return STEER_EARG;
         if (d.wrap && i < d.dim && d.size[i] <= 0) return STEER_EARG;
@@ -1255,7 +1255,8 @@ int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz)
 {
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     if (steerW_dense(w, a) < 0) return STEER_ESTALE;
-    if (!isfinite(hz) || hz < 0) return STEER_EARG;
+    // the period is a float: it must not become infinite (nor the rate)
+    if (!isfinite(hz) || hz < 0 || (hz > 0 && !(isfinite((float)(1.0 / hz)) && isfinite((float)hz)))) return STEER_EARG;
     struct steerW_Thinker *t = NULL;
     for (uint32_t i = 0; i < w->nthinkers; i++)
         if (w->thinkers[i].agent == a) { t = &w->thinkers[i]; break; }

@@ -216,7 +216,7 @@ static int agent_newindex(lua_State *L)
         } else {
             int ok;
             double v = lua_tonumberx(L, 3, &ok);
-            if (!ok || !isfinite(v) || v <= 0 || v > 1e6) steerL_field_error(L, FN, k, "a number of calls per second > 0", 3);
+            if (!ok || !(v >= 1e-6 && v <= 1e6)) steerL_field_error(L, FN, k, "a number of calls per second from 1e-06 to 1e+06", 3);
             if (!ref) return luaL_error(L, "%s: field 'think_hz': set a.think (a function) first", FN);
             steerL_uv_field(L, wi, "think");
             lua_rawgeti(L, -1, (lua_Integer)a->id);

@@ -208,9 +208,9 @@ static int world_new(lua_State *L)
     }
     lua_pop(L, 1);
     d.dt = steerL_optnumber(L, 1, fn, "dt", 1.0 / 60.0, 0, 1, "a number of seconds > 0");
-    if (d.dt > 1.0) {
+    if (d.dt > 1.0 || d.dt < 1e-6) { // stored as a float: a tinier step would be 0
         lua_getfield(L, 1, "dt");
-        steerL_field_error(L, fn, "dt", "a number of seconds > 0 and <= 1", -1);
+        steerL_field_error(L, fn, "dt", "a number of seconds > 0, at least 1e-06 and at most 1", -1);
     }
     lua_getfield(L, 1, "record");
     if (!lua_isnil(L, -1) && !lua_isboolean(L, -1)) steerL_field_error(L, fn, "record", "a boolean", -1);
@@ -396,9 +396,9 @@ static int world_spawn(lua_State *L)
     double think_hz = steerL_optnumber(L, 2, fn, "think_hz", 10, 0, 1, "a number of calls per second > 0");
     if (!think_idx && lua_getfield(L, 2, "think_hz") != LUA_TNIL)
         return luaL_error(L, "%s: field 'think_hz' given without 'think' (a function(agent, dt))", fn);
-    if (think_hz > 1e6) {
+    if (think_hz > 1e6 || think_hz < 1e-6) { // the period is a float: 1 / 1e-40 would be infinite
         lua_getfield(L, 2, "think_hz");
-        steerL_field_error(L, fn, "think_hz", "a number of calls per second > 0 and <= 1e6", -1);
+        steerL_field_error(L, fn, "think_hz", "a number of calls per second from 1e-06 to 1e+06", -1);
     }
     int data_idx = 0;
     if (lua_getfield(L, 2, "data") != LUA_TNIL) {

@@ -184,6 +184,22 @@ static void test_storage_order(void)
     }
 }
 
+// Rates and steps stored as floats must not become 0 or infinite.
+static void test_tiny_rates(void)
+{
+    steer_World *w = NULL;
+    CHECK(steer_world_new(&(steer_WorldDesc){ .dt = 1e-50 }, &w) == STEER_EARG, "dt 1e-50 (0 as a float)");
+    steer_world_free(w);
+    w = new_world(NULL);
+    REQUIRE(w, "world");
+    steer_Agent a;
+    REQUIRE(steer_spawn(w, NULL, &a) == STEER_OK, "spawn");
+    CHECK(steer_agent_set_think(w, a, 1, 1e-300) == STEER_EARG, "think at 1e-300 Hz (an infinite period)");
+    CHECK(steer_agent_set_think(w, a, 1, 1e300) == STEER_EARG, "think at 1e300 Hz (an infinite rate)");
+    CHECK(steer_agent_set_think(w, a, 1, 1e-6) == STEER_OK, "think at 1e-6 Hz");
+    steer_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_deep_chain_top_down);
@@ -191,5 +207,6 @@ int main(void)
     RUN(test_cycles_and_lattice);
     RUN(test_forged_handle);
     RUN(test_storage_order);
+    RUN(test_tiny_rates);
     return check_report_("review");
 }

@@ -140,3 +140,24 @@ describe("arrive with a new target inside slow_radius", function()
     expect(arrivals, "standing at the target fires nothing more"):eq(2)
   end)
 end)
+
+describe("tiny think_hz and dt", function()
+  it("are refused where the float conversion would give 0 or infinity", function()
+    raises_here(function() return steer.world{ dt = 1e-50 } end, "steer.world", "field 'dt'", "at least 1e-06", "1e-50")
+    local w = steer.world{ seed = 1 }
+    local f = function() end
+    raises_here(function() return w:spawn{ think = f, think_hz = 1e-300 } end, "steer.world:spawn", "field 'think_hz'",
+      "from 1e-06 to 1e+06")
+    local a = w:spawn{ think = f, think_hz = 1 }
+    raises_here(function() a.think_hz = 1e-40 end, "field 'think_hz'", "from 1e-06 to 1e+06")
+    expect(a.think_hz, "unchanged"):eq(1)
+  end)
+
+  it("a slow thinker thinks rarely, never every tick", function()
+    local w = steer.world{ seed = 1 }
+    local calls = 0
+    w:spawn{ think = function() calls = calls + 1 end, think_hz = 1e-6 }
+    w:step(600)
+    expect(calls, "thinks in 10 s at one per 11.6 days"):le(1)
+  end)
+end)
