@@ -41,6 +41,18 @@ void steerW_error(steer_World *w, const char *fmt, ...)
 static bool storable(double v) { return isfinite(v) && fabs(v) <= FLT_MAX; }
 static bool finite3(const double v[3]) { return storable(v[0]) && storable(v[1]) && storable(v[2]); }
 
+// x wrapped into [lo, lo + L): one add or subtract for an ordinary step, the
+// floor formula for a jump of more than a period; lo only when rounding
+// lands on the upper edge (the same point) or x is not finite.
+static inline float wrap_into(float x, float lo, float L)
+{
+    if (x < lo) x += L;
+    else if (x >= lo + L) x -= L;
+    if (x >= lo && x < lo + L) return x;
+    x -= L * floorf((x - lo) / L);
+    return x >= lo && x < lo + L ? x : lo;
+}
+
 // ---- creation ----------------------------------------------------------
 
 int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
@@ -342,6 +354,7 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
     float pos[3], vel[3];
     for (int i = 0; i < 3; i++) { pos[i] = (float)a.position[i]; vel[i] = (float)a.velocity[i]; }
     if (w->dim == 2) pos[2] = vel[2] = 0;
+    for (int i = 0; i < w->dim && w->wrap; i++) pos[i] = wrap_into(pos[i], w->origin[i], w->size[i]);
     steerW_store(w->p, d, pos);
     steerW_store(w->v, d, vel);
     float hd[3] = { vel[0], vel[1], vel[2] };
@@ -619,10 +632,7 @@ __attribute__((always_inline)) static inline void locomote(steer_World *w, uint3
         v3_madd(p, v, dt);
         if (wrap) {
             for (int i = 0; i < dim; i++) {
-                float lo = w->origin[i], L = w->size[i];
-                if (p[i] < lo) p[i] += L;
-                else if (p[i] >= lo + L) p[i] -= L;
-                if (!(p[i] >= lo && p[i] < lo + L)) p[i] = lo; // a jump past a whole period
+                p[i] = wrap_into(p[i], w->origin[i], w->size[i]);
             }
         }
         if (!v3_finite(v) || !v3_finite(p)) continue; // keep the old state rather than poison the world
@@ -782,12 +792,7 @@ static int pass_collide(steer_World *w, uint32_t n)
     }
     if (w->wrap)
         for (uint32_t d = 0; d < n; d++)
-            for (int i = 0; i < dim; i++) {
-                float lo = w->origin[i], L = w->size[i], *x = &w->p[i][d];
-                if (*x < lo) *x += L;
-                else if (*x >= lo + L) *x -= L;
-                if (!(*x >= lo && *x < lo + L)) *x = lo;
-            }
+            for (int i = 0; i < dim; i++) w->p[i][d] = wrap_into(w->p[i][d], w->origin[i], w->size[i]);
     return STEER_OK;
 }
 
@@ -1118,13 +1123,8 @@ int steer_agent_set_vec(steer_World *w, steer_Agent a, steer_Prop p, const doubl
     if (!finite3(in) || p == STEER_PROP_FORCE || p == STEER_PROP_UP) return STEER_EARG;
     float v[3] = { (float)in[0], (float)in[1], w->dim == 3 ? (float)in[2] : 0.0f };
     if (p == STEER_PROP_HEADING && v3_normalize(v) == 0.0f) return STEER_EARG;
-    if (p == STEER_PROP_POSITION && w->wrap) {
-        for (int i = 0; i < w->dim; i++) {
-            float lo = w->origin[i], L = w->size[i];
-            v[i] = v[i] - L * floorf((v[i] - lo) / L);
-            if (!(v[i] >= lo && v[i] < lo + L)) v[i] = lo;
-        }
-    }
+    if (p == STEER_PROP_POSITION && w->wrap)
+        for (int i = 0; i < w->dim; i++) v[i] = wrap_into(v[i], w->origin[i], w->size[i]);
     steerW_store(prop_arrays(w, p), (uint32_t)d, v);
     if (p == STEER_PROP_POSITION) w->grid_fresh = false;
     if (p == STEER_PROP_VELOCITY) {

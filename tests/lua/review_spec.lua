@@ -161,3 +161,21 @@ describe("tiny think_hz and dt", function()
     expect(calls, "thinks in 10 s at one per 11.6 days"):le(1)
   end)
 end)
+
+describe("torus wrap", function()
+  it("of a move longer than the world lands where the move ends, not at the origin", function()
+    local w = steer.world{ size = { 10, 10 }, wrap = true, seed = 1 }
+    local a = w:spawn{ position = { 2, 5 }, velocity = { 900, -1200 }, max_speed = 2000 }
+    w:step()
+    -- 2 + 15 = 17 -> 7; 5 - 20 = -15 -> 5
+    expect(a.position.x, "x"):near(7, 1e-3)
+    expect(a.position.y, "y"):near(5, 1e-3)
+  end)
+
+  it("puts an agent spawned outside the bounds into the world", function()
+    local w = steer.world{ size = { 10, 10 }, origin = { -5, 0 }, wrap = true, seed = 1 }
+    local a = w:spawn{ position = { 23, -4 } }
+    expect(a.position.x, "x"):near(3, 1e-5)
+    expect(a.position.y, "y"):near(6, 1e-5)
+  end)
+end)
