@@ -179,3 +179,30 @@ describe("torus wrap", function()
     expect(a.position.y, "y"):near(6, 1e-5)
   end)
 end)
+
+describe("huge but finite vectors", function()
+  it("normalise to a unit heading instead of a zero one", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ velocity = { 0, 3e38 } }
+    expect(a.heading.y, "heading from a huge spawn velocity"):near(1, 1e-6)
+    a.heading = { -1e30, 0 }
+    expect(a.heading.x, "a huge heading set"):near(-1, 1e-6)
+    a.velocity = { 1e30, 1e30 }
+    expect(a.heading.x, "heading from a huge velocity"):near(math.sqrt(0.5), 1e-6)
+  end)
+
+  it("are truncated to max_speed along their direction, not to zero", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ velocity = { 2e30, 0 }, max_speed = 3 }
+    w:step()
+    expect(a.velocity.x, "speed after the step"):near(3, 1e-5)
+    expect(a.position.x, "moved"):near(3 / 60, 1e-5)
+  end)
+
+  it("a zero heading is refused, naming the field", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{}
+    raises_here(function() a.heading = { 0, 0 } end, "field 'heading'", "a non-zero vector")
+    expect(a.heading.x, "unchanged"):eq(1)
+  end)
+end)
