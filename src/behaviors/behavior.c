@@ -327,7 +327,7 @@ static int add_child(steer_Behavior *parent, steer_Behavior *child, double weigh
     if (parent->frozen) return fail(parent, STEER_EARG, "behaviour is in use as a brain and cannot change");
     if (parent->kind->children == STEERB_LEAF) return fail(parent, STEER_EARG, "%s takes no children", parent->kind->name);
     if (!child) return fail(parent, STEER_EARG, "child is missing");
-    if (!isfinite(weight)) return fail(parent, STEER_EARG, "weight must be a finite number");
+    if (!isfinite(weight) || fabs(weight) > FLT_MAX) return fail(parent, STEER_EARG, "weight must be a finite number (within the float range)");
     if (parent->nkids >= STEERB_MAX_CHILDREN) return fail(parent, STEER_EFULL, "at most %d children", STEERB_MAX_CHILDREN);
     // evaluation recurses once per level: refuse a tree too deep for it
     if (child->height >= STEERB_MAX_DEPTH)
@@ -580,7 +580,7 @@ const steerB_Summary *steerB_summary(const steerB_Ctx *c, const steerB_Node *n, 
         tmp->head[0] += hx[nb->d];
         tmp->head[1] += hy[nb->d];
         if (hz) tmp->head[2] += hz[nb->d];
-        if (nb->d2 > 0.0f) v3_madd(tmp->push, nb->off, -1.0f / nb->d2);
+        if (nb->d2 >= FLT_MIN) v3_madd(tmp->push, nb->off, -1.0f / nb->d2); // denormal: 1/d2 overflows
     }
     return tmp;
 }

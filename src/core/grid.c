@@ -380,7 +380,7 @@ __attribute__((always_inline)) static inline void
 accumulate(Sums4 *s, const unsigned need, const bool d3, v4i in, v4f d2, v4f dx, v4f dy, v4f dz, v4f hx, v4f hy,
            v4f hz)
 {
-    const v4f zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = { 1.0f, 1.0f, 1.0f, 1.0f };
+    const v4f one = { 1.0f, 1.0f, 1.0f, 1.0f };
     if (need & STEERB_SUM_COUNT) s->n += mask4(in, one);
     if (need & STEERB_SUM_OFFSET) {
         s->ox += mask4(in, dx); s->oy += mask4(in, dy);
@@ -391,9 +391,11 @@ accumulate(Sums4 *s, const unsigned need, const bool d3, v4i in, v4f d2, v4f dx,
         if (d3) s->hz += mask4(in, hz);
     }
     if (need & STEERB_SUM_PUSH) {
-        // 1/d2 where it counts; a lane on top of us divides by zero, which
-        // IEEE makes an infinity (no trap) that the mask then drops
-        v4i apart = in & (d2 > zero);
+        // 1/d2 where it counts; a lane on top of us (or so near that 1/d2
+        // would overflow: d2 denormal) divides anyway, which IEEE makes an
+        // infinity (no trap) that the mask then drops
+        const v4f tiny = { FLT_MIN, FLT_MIN, FLT_MIN, FLT_MIN };
+        v4i apart = in & (d2 >= tiny);
         v4f inv = mask4(apart, one / d2);
         s->px -= dx * inv; s->py -= dy * inv;
         if (d3) s->pz -= dz * inv;
@@ -515,7 +517,7 @@ void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslot
                 s->n += 1.0f;
                 s->off[0] += dx; s->off[1] += dy; s->off[2] += dz;
                 s->head[0] += HX[j]; s->head[1] += HY[j]; s->head[2] += HZ ? HZ[j] : 0.0f;
-                if (d2 > 0.0f) { s->push[0] -= dx / d2; s->push[1] -= dy / d2; s->push[2] -= dz / d2; }
+                if (d2 >= FLT_MIN) { s->push[0] -= dx / d2; s->push[1] -= dy / d2; s->push[2] -= dz / d2; }
             }
         }
     }

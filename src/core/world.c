@@ -1336,6 +1336,9 @@ int steer_agent_contributions(const steer_World *w, steer_Agent a,
     const float *r = w->rec + (size_t)d * w->rec_stride;
     for (uint32_t i = 0; i < b->nnodes; i++) {
         double f[3] = { r[3 * i], r[3 * i + 1], r[3 * i + 2] };
+        // a node's output that is not finite never moved the agent (the
+        // steer pass drops such a force): show 0, not inf or NaN
+        if (!v3_finite(r + 3 * i)) f[0] = f[1] = f[2] = 0.0;
         fn(ud, b->nodes[i].name, f);
     }
     return STEER_OK;

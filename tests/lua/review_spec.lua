@@ -206,3 +206,24 @@ describe("huge but finite vectors", function()
     expect(a.heading.x, "unchanged"):eq(1)
   end)
 end)
+
+describe("separation from an agent a denormal distance away", function()
+  for _, tag in ipairs{ false, true } do
+    it("pushes away from the others with finite contributions" .. (tag and " (tagged: the list path)" or ""), function()
+      local w = steer.world{ seed = 1 }
+      local brain = steer.separation{ radius = 3, tag = tag and "t" or nil, name = "sep" }
+      local a = w:spawn{ position = { 0, 0 }, brain = brain, tag = "t" }
+      w:spawn{ position = { 1e-20, 0 }, tag = "t" } -- distance squared 1e-40: 1/d2 overflows a float
+      w:spawn{ position = { 0, 1 }, tag = "t" }
+      w:step()
+      local c = a:contributions()
+      expect(c.sep.x, "contribution x"):finite()
+      expect(c.sep.y, "contribution y"):finite()
+      expect(a.velocity.y, "moves away from the agent at (0, 1)"):lt(0)
+    end)
+  end
+
+  it("blend weights beyond the float range are refused", function()
+    raises_here(function() return steer.blend{ { steer.seek{}, 1e300 } } end, "steer.blend", "entry 1", "finite")
+  end)
+end)
