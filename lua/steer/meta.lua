@@ -98,7 +98,7 @@ function Vec:unpack() end
 ---@field origin? steer.VecLike lower corner of the world in metres; default {0, 0, 0}
 ---@field wrap? boolean toroidal world: positions wrap and distances use the nearest image; needs every size > 0; default false
 ---@field seed? integer seed of the world's random stream (agents' streams derive from it at spawn); default 0
----@field dt? number fixed tick length in seconds, 0 < dt <= 1; default 1/60 (stored as a 32-bit float)
+---@field dt? number fixed tick length in seconds, 1e-6 <= dt <= 1; default 1/60 (stored as a 32-bit float)
 ---@field record? boolean record each brain node's output for `agent:contributions()`; default true
 ---@field collide? boolean|{iterations?: integer} hard non-penetration after locomotion: agents are pushed out of shapes and apart, in `iterations` (1-64, default 2) relaxation passes; "collide" events mark each new contact; default false
 ---@field stuck? {window?: number, progress?: number} emit "stuck" when an agent that pushes gains less than `progress` metres (default 0.5) toward its goal over `window` seconds (default 2); default off
@@ -139,7 +139,7 @@ function World:step(n) end
 ---@field target? steer.Target initial `agent.target` (a vector or a live agent); default nil
 ---@field data? table initial `agent.data`
 ---@field think? fun(agent: steer.Agent, dt: number) Lua called `think_hz` times per second after a tick (first call after a random fraction of the period); may spawn, remove and query. default nil
----@field think_hz? number calls per second of `think`, > 0 and <= 1e6; default 10 (ignored without `think`)
+---@field think_hz? number calls per second of `think`, 1e-6 to 1e6; default 10 (ignored without `think`)
 
 ---Create an agent and return its handle. With an archetype first, spawn
 ---from the newest definition of its name; `fields` override the
@@ -251,7 +251,7 @@ function World:bytes() end
 ---@field target steer.Vec|steer.Agent|nil the slot behaviours read when their own target is nil; writable (a vector, a live agent other than itself, or nil)
 ---@field data table the script's own per-agent table: created on first read, writable, dropped on removal
 ---@field think fun(agent: steer.Agent, dt: number)|nil Lua function called think_hz times per second after a tick; writable (nil stops it)
----@field think_hz number calls per second of `think`, 0 when it has none; writable (> 0, <= 1e6)
+---@field think_hz number calls per second of `think`, 0 when it has none; writable (1e-6 to 1e6)
 local Agent = {}
 
 ---Position as plain numbers: x, y in 2D; x, y, z in 3D. The fast path: no

@@ -7,7 +7,9 @@
 // slow path: one call into Lua per agent per tick while braking).
 //
 // Memory: one float, 1 while the agent is inside stop_radius, so that the
-// "arrive" event fires once per arrival, not every tick.
+// "arrive" event fires once per arrival, not every tick; and where the
+// target was then, so that a target moved by more than stop_radius is a
+// new arrival even when it is still inside slow_radius.
 #include "behavior.h"
 
 #include <stdio.h>
@@ -43,11 +45,15 @@ static void arrive_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     float off[3], vel[3];
     if (!steerB_target(c, &p->target, off, vel)) { v3_zero(out); return; }
     float dist = v3_len(off);
-    float *inside = c->mem + n->mem;
+    float *inside = c->mem + n->mem, *was = inside + 1, at[3], moved[3];
+    v3_add(at, c->p, off);
+    steerW_delta(c->w, was, at, moved);
+    if (v3_len2(moved) > p->stop_radius * p->stop_radius) *inside = 0.0f;
     float desired[3] = { 0, 0, 0 };
     if (dist <= p->stop_radius) {
         if (*inside == 0.0f) steerW_event(c->w, STEER_EVENT_ARRIVE, c->d, 0);
         *inside = 1.0f;
+        v3_copy(was, at);
     } else {
         if (dist > p->slow_radius) *inside = 0.0f;
         float top = p->speed > 0.0f && p->speed < c->max_speed ? p->speed : c->max_speed;
@@ -77,4 +83,4 @@ static const steerB_Field arrive_fields[] = {
     { 0 }
 };
 
-const steerB_Kind steerB_arrive = { .name = "arrive", .fields = arrive_fields, .eval = arrive_eval, .mem_floats = 1, .check = arrive_check };
+const steerB_Kind steerB_arrive = { .name = "arrive", .fields = arrive_fields, .eval = arrive_eval, .mem_floats = 4, .check = arrive_check };

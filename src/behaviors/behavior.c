@@ -64,6 +64,7 @@ int steerB_new(const steerB_Kind *k, steer_Behavior **out)
     b->kind = k;
     b->refs = 1;
     b->weight = 1.0f;
+    b->height = 1;
     for (const steerB_Field *f = k->fields; f && f->name; f++) {
         void *at = b->params + f->offset;
         if (f->type == STEERB_NUMBER) *(float *)at = f->def;
@@ -77,17 +78,29 @@ int steerB_new(const steerB_Kind *k, steer_Behavior **out)
 
 void steer_behavior_retain(steer_Behavior *b) { if (b) b->refs++; }
 
+// Without recursion: a chain built top-down through the C API may be
+// deeper than the stack. Dying nodes wait in a list linked through `next_dead`.
 void steer_behavior_release(steer_Behavior *b)
 {
     if (!b || --b->refs > 0) return;
-    for (uint16_t i = 0; i < b->nkids; i++) steer_behavior_release(b->kids[i]);
-    free(b->kids);
-    free(b->kid_weights);
-    free(b->kid_roles);
-    free(b->points);
-    free(b->name);
-    for (int i = 0; i < 4; i++) free(b->tags[i]);
-    free(b);
+    b->next_dead = NULL;
+    while (b) {
+        steer_Behavior *next = b->next_dead;
+        for (uint16_t i = 0; i < b->nkids; i++) {
+            steer_Behavior *k = b->kids[i];
+            if (--k->refs > 0) continue;
+            k->next_dead = next;
+            next = k;
+        }
+        free(b->kids);
+        free(b->kid_weights);
+        free(b->kid_roles);
+        free(b->points);
+        free(b->name);
+        for (int i = 0; i < 4; i++) free(b->tags[i]);
+        free(b);
+        b = next;
+    }
 }
 
 const char *steer_behavior_kind(const steer_Behavior *b) { return b->kind->name; }
@@ -275,22 +288,55 @@ int steer_behavior_add_child_to(steer_Behavior *parent, const char *field, steer
     return add_child(parent, child, 1.0, role);
 }
 
+// Mark x seen and list it in *seen (for the clearing); false when out of memory.
+static bool mark_seen(steer_Behavior ***seen, size_t *n, size_t *cap, steer_Behavior *x)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        steer_Behavior **s = realloc(*seen, sizeof *s * c);
+        if (!s) return false;
+        *seen = s;
+        *cap = c;
+    }
+    x->seen = true;
+    (*seen)[(*n)++] = x;
+    return true;
+}
+
+// Is `target` in the tree under `from`? A breadth-first walk that marks
+// what it has seen, so a sub-tree shared by many parents (a DAG) is walked
+// once, not once per path; the list of marked nodes clears the marks.
+// 1, 0, or -1 when out of memory.
+static int reaches(steer_Behavior *from, steer_Behavior *target)
+{
+    steer_Behavior **seen = NULL;
+    size_t n = 0, cap = 0;
+    int found = mark_seen(&seen, &n, &cap, from) ? 0 : -1;
+    for (size_t k = 0; k < n && found == 0; k++) {
+        if (seen[k] == target) found = 1;
+        for (uint16_t i = 0; i < seen[k]->nkids && found == 0; i++)
+            if (!seen[k]->kids[i]->seen && !mark_seen(&seen, &n, &cap, seen[k]->kids[i])) found = -1;
+    }
+    for (size_t k = 0; k < n; k++) seen[k]->seen = false;
+    free(seen);
+    return found;
+}
+
 static int add_child(steer_Behavior *parent, steer_Behavior *child, double weight, uint8_t role)
 {
     if (parent->frozen) return fail(parent, STEER_EARG, "behaviour is in use as a brain and cannot change");
     if (parent->kind->children == STEERB_LEAF) return fail(parent, STEER_EARG, "%s takes no children", parent->kind->name);
     if (!child) return fail(parent, STEER_EARG, "child is missing");
-    if (!isfinite(weight)) return fail(parent, STEER_EARG, "weight must be a finite number");
+    if (!isfinite(weight) || fabs(weight) > FLT_MAX) return fail(parent, STEER_EARG, "weight must be a finite number (within the float range)");
     if (parent->nkids >= STEERB_MAX_CHILDREN) return fail(parent, STEER_EFULL, "at most %d children", STEERB_MAX_CHILDREN);
-    // a behaviour cannot contain itself: walk the child's subtree
-    steer_Behavior *stack[256];
-    int top = 0;
-    stack[top++] = child;
-    while (top) {
-        steer_Behavior *x = stack[--top];
-        if (x == parent) return fail(parent, STEER_EARG, "a combiner cannot contain itself");
-        for (uint16_t i = 0; i < x->nkids && top < 256; i++) stack[top++] = x->kids[i];
-    }
+    // evaluation recurses once per level: refuse a tree too deep for it
+    if (child->height >= STEERB_MAX_DEPTH)
+        return fail(parent, STEER_EARG, "child %s is nested %d levels deep; expected at most %d (trees nest at most %d levels)",
+                    steer_behavior_name(child), child->height, STEERB_MAX_DEPTH - 1, STEERB_MAX_DEPTH);
+    // a behaviour cannot contain itself
+    int found = reaches(child, parent);
+    if (found < 0) return STEER_ENOMEM;
+    if (found) return fail(parent, STEER_EARG, "a combiner cannot contain itself");
     steer_Behavior **k = realloc(parent->kids, sizeof *k * (parent->nkids + 1u));
     if (!k) return STEER_ENOMEM;
     parent->kids = k;
@@ -305,24 +351,40 @@ static int add_child(steer_Behavior *parent, steer_Behavior *child, double weigh
     wts[parent->nkids] = (float)weight;
     roles[parent->nkids] = role;
     parent->nkids++;
+    if (child->height >= parent->height) parent->height = (uint16_t)(child->height + 1);
     return STEER_OK;
 }
 
 // ---- compile -----------------------------------------------------------
 
-static uint32_t count_nodes(const steer_Behavior *b)
+// Count the nodes of the flattened tree into *n (a behaviour shared by
+// several parents counts once per parent); false as soon as it is deeper
+// than STEERB_MAX_DEPTH or has more than STEERB_MAX_NODES, so a DAG that
+// would flatten to millions of nodes costs at most that many steps.
+static bool count_nodes(const steer_Behavior *b, int depth, uint32_t *n)
 {
-    uint32_t n = 1;
-    for (uint16_t i = 0; i < b->nkids; i++) n += count_nodes(b->kids[i]);
-    return n;
+    if (depth > STEERB_MAX_DEPTH || ++*n > STEERB_MAX_NODES) return false;
+    for (uint16_t i = 0; i < b->nkids; i++)
+        if (!count_nodes(b->kids[i], depth + 1, n)) return false;
+    return true;
 }
 
 typedef struct Flat {
     steer_World *w;
+    steer_Behavior *root;
     steerB_Brain *br;
     uint32_t next, next_kid;
     bool ok, bad;
 } Flat;
+
+// A node fails its checks: its own error says why, and the root's (which
+// the caller reports) names the node too.
+static void flat_fail(Flat *fl, steer_Behavior *b, const char *msg)
+{
+    fail(b, STEER_EARG, "%s", msg);
+    if (!fl->bad && b != fl->root) fail(fl->root, STEER_EARG, "%s: %s", steer_behavior_name(b), msg);
+    fl->bad = true;
+}
 
 static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
 {
@@ -336,10 +398,10 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
     fl->br->mem_floats += b->kind->mem_floats;
     memcpy(n->params, b->params, STEERB_PARAMS);
     char msg[160];
-    if (b->kind->check && !b->kind->check(b->params, msg, sizeof msg)) {
-        fail(b, STEER_EARG, "%s", msg);
-        fl->bad = true;
-    }
+    if (b->kind->check && !b->kind->check(b->params, msg, sizeof msg)) flat_fail(fl, b, msg);
+    // a handle names an agent of one world only (in another it is stale, or another agent)
+    if (b->target_world && b->target_world != fl->w)
+        flat_fail(fl, b, "it targets an agent of another world; expected an agent of this world");
     // tags become the world's tag ids
     int t = 0;
     for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
@@ -385,8 +447,16 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
 steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
 {
     *status = STEER_ENOMEM;
-    uint32_t n = count_nodes(root);
-    if (n > UINT16_MAX) return NULL;
+    uint32_t n = 0;
+    if (!count_nodes(root, 1, &n)) {
+        *status = STEER_EARG;
+        if (n > STEERB_MAX_NODES)
+            fail(root, STEER_EARG, "the brain flattens to more than %d nodes (a behaviour shared by several parents "
+                 "counts once per parent)", STEERB_MAX_NODES);
+        else
+            fail(root, STEER_EARG, "the brain is nested more than %d levels deep", STEERB_MAX_DEPTH);
+        return NULL;
+    }
     steerB_Brain *br = steerW_realloc(w, NULL, sizeof *br);
     if (!br) return NULL;
     memset(br, 0, sizeof *br);
@@ -395,7 +465,7 @@ steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
     br->kid_roles = steerW_realloc(w, NULL, n);
     if (!br->nodes || !br->kids || !br->kid_roles) { steerB_brain_free(w, br); return NULL; }
     memset(br->nodes, 0, sizeof *br->nodes * n);
-    Flat fl = { w, br, 0, 0, true, false };
+    Flat fl = { w, root, br, 0, 0, true, false };
     flatten(&fl, root, 1.0f);
     br->nnodes = n;
     if (!fl.ok || fl.bad) {
@@ -510,7 +580,7 @@ const steerB_Summary *steerB_summary(const steerB_Ctx *c, const steerB_Node *n, 
         tmp->head[0] += hx[nb->d];
         tmp->head[1] += hy[nb->d];
         if (hz) tmp->head[2] += hz[nb->d];
-        if (nb->d2 > 0.0f) v3_madd(tmp->push, nb->off, -1.0f / nb->d2);
+        if (nb->d2 >= FLT_MIN) v3_madd(tmp->push, nb->off, -1.0f / nb->d2); // denormal: 1/d2 overflows
     }
     return tmp;
 }

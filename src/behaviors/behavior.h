@@ -20,6 +20,8 @@
 
 #define STEERB_PARAMS 96   // bytes of parameters a node holds inline
 #define STEERB_MAX_CHILDREN 64
+#define STEERB_MAX_DEPTH 64     // levels of a behaviour tree (evaluation recurses per level)
+#define STEERB_MAX_NODES 65535  // nodes of a flattened brain (child indices are 16-bit)
 
 typedef enum steerB_FieldType {
     STEERB_NUMBER,   // float at offset; range [min, max], `open_min` excludes min
@@ -181,6 +183,10 @@ struct steer_Behavior {
     float *kid_weights;
     uint8_t *kid_roles;   // index of the STEERB_CHILDREN field a child came from (0: the plain list)
     uint16_t nkids;
+    uint16_t height;      // levels of the tree below and including this node, as of its children's adds
+    bool seen;            // a mark of the walk in add_child (clear between walks)
+    steer_Behavior *next_dead; // the list of nodes steer_behavior_release frees
+    const steer_World *target_world; // the world of the agents in its target fields (set by the bindings)
     char *tags[4];        // tag field values by field order (interned at compile)
     float *points;        // the STEERB_POINTS field's points (3 floats each)
     char error[200];

@@ -70,9 +70,9 @@ int steer_add_wall(steer_World *w, const double a[3], const double b[3], steer_S
     if (w->dim != 2) return STEER_EARG;
     for (int i = 0; i < 2; i++)
         if (!fin(a[i]) || !fin(b[i])) return STEER_EARG;
-    if (a[0] == b[0] && a[1] == b[1]) return STEER_EARG;
     steerW_Shape sh = { .kind = STEER_SHAPE_SEGMENT };
     for (int i = 0; i < 2; i++) { sh.a[i] = (float)a[i]; sh.b[i] = (float)b[i]; }
+    if (!steerW_wall_ok(sh.a, sh.b)) return STEER_EARG;
     return add_shape(w, &sh, out);
 }
 

@@ -35,6 +35,36 @@ static inline uint32_t cell_of(const steerG_Grid *g, const float p[3])
     return ((uint32_t)cz * (uint32_t)g->n[1] + (uint32_t)cy) * (uint32_t)g->n[0] + (uint32_t)cx;
 }
 
+// Put each cell's agents in handle-slot order (an insertion sort: a cell
+// holds a few agents, mostly in order already since the periodic re-sort
+// leaves storage in this order). Sums over neighbours then add in an order
+// that removals and re-sorts cannot change, so trajectories do not depend
+// on how agents happen to be stored.
+static void sort_cells(const steer_World *w, steerG_Grid *g)
+{
+    const uint32_t *slot = w->slot;
+    float *sp2 = g->sp[2], *sh2 = g->sh[2];
+    for (uint32_t c = 0; c < g->ncells; c++) {
+        uint32_t b = g->start[c], e = g->start[c + 1];
+        for (uint32_t k = b + 1; k < e; k++) {
+            uint32_t d = g->items[k], s = slot[d];
+            if (slot[g->items[k - 1]] < s) continue;
+            float px = g->sp[0][k], py = g->sp[1][k], hx = g->sh[0][k], hy = g->sh[1][k];
+            float pz = sp2 ? sp2[k] : 0.0f, hz = sp2 ? sh2[k] : 0.0f;
+            uint32_t j = k;
+            for (; j > b && slot[g->items[j - 1]] > s; j--) {
+                g->items[j] = g->items[j - 1];
+                g->sp[0][j] = g->sp[0][j - 1]; g->sp[1][j] = g->sp[1][j - 1];
+                g->sh[0][j] = g->sh[0][j - 1]; g->sh[1][j] = g->sh[1][j - 1];
+                if (sp2) { sp2[j] = sp2[j - 1]; sh2[j] = sh2[j - 1]; }
+            }
+            g->items[j] = d;
+            g->sp[0][j] = px; g->sp[1][j] = py; g->sh[0][j] = hx; g->sh[1][j] = hy;
+            if (sp2) { sp2[j] = pz; sh2[j] = hz; }
+        }
+    }
+}
+
 int steerG_build(steer_World *w, float cell)
 {
     steerG_Grid *g = &w->grid;
@@ -124,6 +154,7 @@ int steerG_build(steer_World *w, float cell)
     }
     for (uint32_t c = cells; c > 0; c--) g->start[c] = g->start[c - 1];
     g->start[0] = 0;
+    sort_cells(w, g);
     return STEER_OK;
 }
 
@@ -349,7 +380,7 @@ __attribute__((always_inline)) static inline void
 accumulate(Sums4 *s, const unsigned need, const bool d3, v4i in, v4f d2, v4f dx, v4f dy, v4f dz, v4f hx, v4f hy,
            v4f hz)
 {
-    const v4f zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = { 1.0f, 1.0f, 1.0f, 1.0f };
+    const v4f one = { 1.0f, 1.0f, 1.0f, 1.0f };
     if (need & STEERB_SUM_COUNT) s->n += mask4(in, one);
     if (need & STEERB_SUM_OFFSET) {
         s->ox += mask4(in, dx); s->oy += mask4(in, dy);
@@ -360,9 +391,11 @@ accumulate(Sums4 *s, const unsigned need, const bool d3, v4i in, v4f d2, v4f dx,
         if (d3) s->hz += mask4(in, hz);
     }
     if (need & STEERB_SUM_PUSH) {
-        // 1/d2 where it counts; a lane on top of us divides by zero, which
-        // IEEE makes an infinity (no trap) that the mask then drops
-        v4i apart = in & (d2 > zero);
+        // 1/d2 where it counts; a lane on top of us (or so near that 1/d2
+        // would overflow: d2 denormal) divides anyway, which IEEE makes an
+        // infinity (no trap) that the mask then drops
+        const v4f tiny = { FLT_MIN, FLT_MIN, FLT_MIN, FLT_MIN };
+        v4i apart = in & (d2 >= tiny);
         v4f inv = mask4(apart, one / d2);
         s->px -= dx * inv; s->py -= dy * inv;
         if (d3) s->pz -= dz * inv;
@@ -484,7 +517,7 @@ void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslot
                 s->n += 1.0f;
                 s->off[0] += dx; s->off[1] += dy; s->off[2] += dz;
                 s->head[0] += HX[j]; s->head[1] += HY[j]; s->head[2] += HZ ? HZ[j] : 0.0f;
-                if (d2 > 0.0f) { s->push[0] -= dx / d2; s->push[1] -= dy / d2; s->push[2] -= dz / d2; }
+                if (d2 >= FLT_MIN) { s->push[0] -= dx / d2; s->push[1] -= dy / d2; s->push[2] -= dz / d2; }
             }
         }
     }

@@ -41,6 +41,18 @@ void steerW_error(steer_World *w, const char *fmt, ...)
 static bool storable(double v) { return isfinite(v) && fabs(v) <= FLT_MAX; }
 static bool finite3(const double v[3]) { return storable(v[0]) && storable(v[1]) && storable(v[2]); }
 
+// x wrapped into [lo, lo + L): one add or subtract for an ordinary step, the
+// floor formula for a jump of more than a period; lo only when rounding
+// lands on the upper edge (the same point) or x is not finite.
+static inline float wrap_into(float x, float lo, float L)
+{
+    if (x < lo) x += L;
+    else if (x >= lo + L) x -= L;
+    if (x >= lo && x < lo + L) return x;
+    x -= L * floorf((x - lo) / L);
+    return x >= lo && x < lo + L ? x : lo;
+}
+
 // ---- creation ----------------------------------------------------------
 
 int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
@@ -50,7 +62,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
     if (d.dim == 0) d.dim = 2;
     if (d.dim != 2 && d.dim != 3) return STEER_EARG;
     if (d.dt == 0) d.dt = 1.0 / 60.0;
-    if (!(d.dt > 0) || !isfinite(d.dt)) return STEER_EARG;
+    if (!(d.dt > 0) || !isfinite(d.dt) || !((float)d.dt > 0.0f)) return STEER_EARG; // stored as a float
     for (int i = 0; i < 3; i++) {
         if (!(d.size[i] >= 0) || !isfinite(d.size[i]) || !isfinite(d.origin[i])) return STEER_EARG;
         if (d.wrap && i < d.dim && d.size[i] <= 0) return STEER_EARG;
@@ -342,6 +354,7 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
     float pos[3], vel[3];
     for (int i = 0; i < 3; i++) { pos[i] = (float)a.position[i]; vel[i] = (float)a.velocity[i]; }
     if (w->dim == 2) pos[2] = vel[2] = 0;
+    for (int i = 0; i < w->dim && w->wrap; i++) pos[i] = wrap_into(pos[i], w->origin[i], w->size[i]);
     steerW_store(w->p, d, pos);
     steerW_store(w->v, d, vel);
     float hd[3] = { vel[0], vel[1], vel[2] };
@@ -619,10 +632,7 @@ __attribute__((always_inline)) static inline void locomote(steer_World *w, uint3
         v3_madd(p, v, dt);
         if (wrap) {
             for (int i = 0; i < dim; i++) {
-                float lo = w->origin[i], L = w->size[i];
-                if (p[i] < lo) p[i] += L;
-                else if (p[i] >= lo + L) p[i] -= L;
-                if (!(p[i] >= lo && p[i] < lo + L)) p[i] = lo; // a jump past a whole period
+                p[i] = wrap_into(p[i], w->origin[i], w->size[i]);
             }
         }
         if (!v3_finite(v) || !v3_finite(p)) continue; // keep the old state rather than poison the world
@@ -741,8 +751,8 @@ static int pass_collide(steer_World *w, uint32_t n)
                 if (dist > 0.0f) {
                     v3_scale(dir, nb->off, 1.0f / dist);
                 } else {
-                    // on top of each other: split along x by storage order, deterministically
-                    v3_set(dir, d < nb->d ? 1.0f : -1.0f, 0.0f, 0.0f);
+                    // on top of each other: split along x by handle order, deterministically
+                    v3_set(dir, w->slot[d] < w->slot[nb->d] ? 1.0f : -1.0f, 0.0f, 0.0f);
                 }
                 float overlap = reach - dist;
                 for (int i = 0; i < dim; i++) w->push[i][d] -= dir[i] * 0.5f * overlap;
@@ -782,12 +792,7 @@ static int pass_collide(steer_World *w, uint32_t n)
     }
     if (w->wrap)
         for (uint32_t d = 0; d < n; d++)
-            for (int i = 0; i < dim; i++) {
-                float lo = w->origin[i], L = w->size[i], *x = &w->p[i][d];
-                if (*x < lo) *x += L;
-                else if (*x >= lo + L) *x -= L;
-                if (!(*x >= lo && *x < lo + L)) *x = lo;
-            }
+            for (int i = 0; i < dim; i++) w->p[i][d] = wrap_into(w->p[i][d], w->origin[i], w->size[i]);
     return STEER_OK;
 }
 
@@ -1047,9 +1052,12 @@ uint64_t steer_world_hash(const steer_World *w)
     uint64_t h = 0xCBF29CE484222325ull;
     h = fnv(h, &w->tick, sizeof w->tick);
     h = fnv(h, &w->rng, sizeof w->rng);
-    for (uint32_t d = 0; d < w->count; d++) {
-        if (w->flags[d] & STEER_AF_DEAD) continue;
-        steer_Agent a = steerW_handle(w, d);
+    // in handle order: the storage order changes with removals and re-sorts
+    for (uint32_t s = 0; s < w->nslots; s++) {
+        steer_Agent a = ((uint64_t)w->gen[s] << 32) | s;
+        int64_t dd = steerW_dense(w, a);
+        if (dd < 0) continue;
+        uint32_t d = (uint32_t)dd;
         h = fnv(h, &a, sizeof a);
         for (int i = 0; i < w->dim; i++) {
             h = fnv(h, &w->p[i][d], 4); h = fnv(h, &w->v[i][d], 4); h = fnv(h, &w->h[i][d], 4);
@@ -1115,13 +1123,8 @@ int steer_agent_set_vec(steer_World *w, steer_Agent a, steer_Prop p, const doubl
     if (!finite3(in) || p == STEER_PROP_FORCE || p == STEER_PROP_UP) return STEER_EARG;
     float v[3] = { (float)in[0], (float)in[1], w->dim == 3 ? (float)in[2] : 0.0f };
     if (p == STEER_PROP_HEADING && v3_normalize(v) == 0.0f) return STEER_EARG;
-    if (p == STEER_PROP_POSITION && w->wrap) {
-        for (int i = 0; i < w->dim; i++) {
-            float lo = w->origin[i], L = w->size[i];
-            v[i] = v[i] - L * floorf((v[i] - lo) / L);
-            if (!(v[i] >= lo && v[i] < lo + L)) v[i] = lo;
-        }
-    }
+    if (p == STEER_PROP_POSITION && w->wrap)
+        for (int i = 0; i < w->dim; i++) v[i] = wrap_into(v[i], w->origin[i], w->size[i]);
     steerW_store(prop_arrays(w, p), (uint32_t)d, v);
     if (p == STEER_PROP_POSITION) w->grid_fresh = false;
     if (p == STEER_PROP_VELOCITY) {
@@ -1252,7 +1255,8 @@ int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz)
 {
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     if (steerW_dense(w, a) < 0) return STEER_ESTALE;
-    if (!isfinite(hz) || hz < 0) return STEER_EARG;
+    // the period is a float: it must not become infinite (nor the rate)
+    if (!isfinite(hz) || hz < 0 || (hz > 0 && !(isfinite((float)(1.0 / hz)) && isfinite((float)hz)))) return STEER_EARG;
     struct steerW_Thinker *t = NULL;
     for (uint32_t i = 0; i < w->nthinkers; i++)
         if (w->thinkers[i].agent == a) { t = &w->thinkers[i]; break; }
@@ -1332,6 +1336,9 @@ int steer_agent_contributions(const steer_World *w, steer_Agent a,
     const float *r = w->rec + (size_t)d * w->rec_stride;
     for (uint32_t i = 0; i < b->nnodes; i++) {
         double f[3] = { r[3 * i], r[3 * i + 1], r[3 * i + 2] };
+        // a node's output that is not finite never moved the agent (the
+        // steer pass drops such a force): show 0, not inf or NaN
+        if (!v3_finite(r + 3 * i)) f[0] = f[1] = f[2] = 0.0;
         fn(ud, b->nodes[i].name, f);
     }
     return STEER_OK;

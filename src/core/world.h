@@ -12,6 +12,7 @@
 #define STEER_WORLD_H
 
 #include "steer.h"
+#include <float.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -147,13 +148,15 @@ struct steer_World {
 // Memory through the world's allocator.
 void *steerW_realloc(steer_World *w, void *p, size_t size);
 void steerW_free(steer_World *w, void *p);
-// Dense index of a live handle, or -1.
+// Dense index of a live handle, or -1. A free slot's dense_of holds the
+// free list, so a forged handle with its generation must not be trusted:
+// the dense index must point back at the slot.
 static inline int64_t steerW_dense(const steer_World *w, steer_Agent a)
 {
     uint32_t s = (uint32_t)a, g = (uint32_t)(a >> 32);
     if (a == 0 || s >= w->nslots || w->gen[s] != g) return -1;
     uint32_t d = w->dense_of[s];
-    if (w->flags[d] & STEER_AF_DEAD) return -1;
+    if (d >= w->count || w->slot[d] != s || (w->flags[d] & STEER_AF_DEAD)) return -1;
     return d;
 }
 static inline steer_Agent steerW_handle(const steer_World *w, uint32_t d)
@@ -211,6 +214,13 @@ int steerW_tag_id(steer_World *w, const char *tag);
 int steerW_tag_find(const steer_World *w, const char *tag);
 
 // Geometry (geometry.c)
+// A wall's end points as stored: apart (the closest-point and ray tests
+// divide by the squared length) and not so far apart that it overflows.
+static inline bool steerW_wall_ok(const float a[3], const float b[3])
+{
+    float ex = b[0] - a[0], ey = b[1] - a[1], l2 = ex * ex + ey * ey;
+    return l2 >= FLT_MIN && l2 <= FLT_MAX;
+}
 int steerW_geometry_ready(steer_World *w);      // rebuild the shape grid if needed
 void steerW_geometry_free(steer_World *w);
 // Shapes whose boxes overlap [lo, hi] (and every plane) into w->geo.found;

@@ -201,7 +201,7 @@ static int agent_newindex(lua_State *L)
         double p[3];
         steer_Agent other;
         int has_point;
-        if (!steerL_totarget(L, 3, p, &other, &has_point)) steerL_field_error(L, FN, k, "a vector, a live agent or nil", 3);
+        if (!steerL_totarget(L, 3, a->world, p, &other, &has_point)) steerL_field_error(L, FN, k, "a vector, a live agent of this world or nil", 3);
         if (other == a->id) return luaL_error(L, "%s: field 'target': an agent cannot target itself", FN);
         steer_agent_set_target(w, a->id, has_point ? p : NULL, other);
     } else if (strcmp(k, "think") == 0 || strcmp(k, "think_hz") == 0) {
@@ -216,7 +216,7 @@ static int agent_newindex(lua_State *L)
         } else {
             int ok;
             double v = lua_tonumberx(L, 3, &ok);
-            if (!ok || !isfinite(v) || v <= 0 || v > 1e6) steerL_field_error(L, FN, k, "a number of calls per second > 0", 3);
+            if (!ok || !(v >= 1e-6 && v <= 1e6)) steerL_field_error(L, FN, k, "a number of calls per second from 1e-06 to 1e+06", 3);
             if (!ref) return luaL_error(L, "%s: field 'think_hz': set a.think (a function) first", FN);
             steerL_uv_field(L, wi, "think");
             lua_rawgeti(L, -1, (lua_Integer)a->id);

@@ -71,7 +71,10 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
         if (a) {
             if (!a->world->w || !steer_alive(a->world->w, a->id))
                 luaL_error(L, "%s: field '%s' got a removed agent", fn, f->name);
+            if (b->target_world && b->target_world != a->world->w)
+                luaL_error(L, "%s: field '%s' expected an agent of the same world as the behaviour's other targets", fn, f->name);
             st = steer_behavior_set_target_agent(b, f->name, a->id);
+            b->target_world = a->world->w; // a brain refuses to run in another world
         } else {
             double p[3];
             if (!steerL_tovec(L, v, p)) steerL_field_error(L, fn, f->name, f->expect, v);
@@ -190,7 +193,7 @@ static void add_children(lua_State *L, const char *fn, steer_Behavior *b, int t,
                        b->kind->children == STEERB_WEIGHTED ? "{behaviour, weight} or a behaviour" : "a behaviour",
                        steerL_describe(L, child_idx, buf, sizeof buf));
         }
-        if (steer_behavior_add_child(b, c, weight)) setter_error(L, fn, b);
+        if (steer_behavior_add_child(b, c, weight)) luaL_error(L, "%s: entry %d: %s", fn, (int)i, steer_behavior_error(b));
         lua_rawseti(L, -2, i); // keep the child's userdata alive
     }
     lua_pop(L, 1);

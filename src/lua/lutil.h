@@ -94,7 +94,7 @@ steerL_World *steerL_push_borrowed_world(lua_State *L, steer_World *w);
 // Shared between the world and agent bindings (lworld.c)
 void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx);
 void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st);
-int steerL_totarget(lua_State *L, int idx, double point[3], steer_Agent *agent, int *has_point);
+int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[3], steer_Agent *agent, int *has_point);
 void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id);
 void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, double hz);
 void steerL_uv_field(lua_State *L, int world_idx, const char *name);

