@@ -96,5 +96,6 @@ void steerL_open_vec(lua_State *L);
 void steerL_open_world(lua_State *L);
 void steerL_open_agent(lua_State *L);
 void steerL_open_behavior(lua_State *L);   // adds constructors to the table on top
+void steerL_open_grid(lua_State *L);       // steer.grid, flow fields, follow_flow, w:add_grid (lgrid.c)
 
 #endif
