@@ -974,4 +974,33 @@ function steer.follow_flow(desc) end
 ---@param g steer.Grid
 function World:add_grid(g) end
 
+---`require "steer.archetypes.zombie"`
+---@class steer.archetypes.zombie
+---@field params {sight_range: number, player_tag: string, spacing: number, huddle: number}
+---@field vehicle table
+---@field archetype steer.Archetype
+local zombie = {}
+---The follow and chase brains for one flow field (built once per field).
+---@param field steer.FlowField
+---@return {follow: steer.Behavior, chase: steer.Behavior}
+function zombie.brains(field) end
+---Spawn a zombie that follows `field`; other fields are w:spawn's (data.player: the player to hunt).
+---@param w steer.World
+---@param field steer.FlowField
+---@param fields? steer.SpawnDesc
+---@return steer.Agent
+function zombie.spawn(w, field, fields) end
+---The player if the zombie sees it (in range and in line of sight), else nil.
+---@param a steer.Agent
+---@return steer.Agent?
+function zombie.sees_player(a) end
+---Pursue the player when seen, else follow the field.
+---@param a steer.Agent
+function zombie.think(a) end
+---Move the field's goal to `position` unless that is blocked; returns whether it moved.
+---@param field steer.FlowField
+---@param position steer.VecLike
+---@return boolean
+function zombie.track(field, position) end
+
 return steer
