@@ -897,4 +897,140 @@ function Draw:commands() end
 ---@return steer.Draw
 function steer.debug_draw() end
 
+-- ---- navigation ---------------------------------------------------------------
+
+---@class steer.GridDesc
+---@field cell? number metres, > 0: the side of a cell; default 1
+---@field origin? steer.VecLike the lower left corner; default {0, 0}
+---@field map string[] required: equally long lines, '.' open, '#' blocked, '1'-'9' costs; the first line is the top row
+---@field costs? number[][]|fun(i: integer, j: integer, char: string): number|false costs per cell (> 0; math.huge or false blocks), the map's shape
+
+---A navigation grid. Cells are (i, j): column i of line j of the map.
+---@class steer.Grid
+---@field width integer cells per line (read-only)
+---@field height integer lines (read-only)
+---@field cell number cell side in metres (read-only)
+---@field origin steer.Vec lower left corner (read-only)
+local Grid = {}
+---Whether the cell at pos is blocked (outside the grid counts as blocked).
+---@param pos steer.VecLike
+---@return boolean
+function Grid:blocked(pos) end
+---The cost of cell (i, j); math.huge when blocked.
+---@param i integer
+---@param j integer
+---@return number
+function Grid:cost(i, j) end
+---Set the cost of cell (i, j) (math.huge or false blocks it); rebuilds the grid's fields and walls.
+---@param i integer
+---@param j integer
+---@param cost number|false
+function Grid:set(i, j, cost) end
+---Block (or with false, open) the cell at a world position: g:block(pos [, blocked]) or g:block(x, y [, blocked]).
+---@param pos steer.VecLike|number
+---@param blocked? boolean|number
+---@param flag? boolean
+function Grid:block(pos, blocked, flag) end
+---The cell (i, j) at a world position, or nothing outside the grid.
+---@param pos steer.VecLike
+---@return integer? i
+---@return integer? j
+function Grid:cell_at(pos) end
+---The centre of cell (i, j).
+---@param i integer
+---@param j integer
+---@return steer.Vec
+function Grid:center(i, j) end
+---Whether the segment a-b touches only open cells.
+---@param a steer.VecLike
+---@param b steer.VecLike
+---@return boolean
+function Grid:line_of_sight(a, b) end
+---A*, 8-connected, no corner cutting, string-pulled: the route from `from` to `to` and its grid cost, or nil when unreachable.
+---@param from steer.VecLike
+---@param to steer.VecLike
+---@return steer.Vec[]? route
+---@return number? cost
+function Grid:path(from, to) end
+---The boundaries of the blocked cells as merged segments { {a, b}, ... }.
+---@return steer.Vec[][]
+function Grid:walls() end
+---A flow field to `goal` (or the nearest of `goals`).
+---@param desc {goal?: steer.VecLike, goals?: steer.VecLike[]}
+---@return steer.FlowField
+function Grid:flow_field(desc) end
+
+---A flow field: distances to the nearest goal and a direction per cell.
+---@class steer.FlowField
+---@field grid steer.Grid
+---@field goal steer.Vec the first goal (read-only)
+---@field touched integer cells the last build or set_goal computed
+---@field repaired boolean the last set_goal was a repair, not a rebuild
+local FlowField = {}
+---Move to a single goal: a small move repairs a window around it, a long one rebuilds.
+---@param goal steer.VecLike
+function FlowField:set_goal(goal) end
+---Several goals (a rebuild).
+---@param goals steer.VecLike[]
+function FlowField:set_goals(goals) end
+---The interpolated unit direction at pos; zero where no goal can be reached.
+---@param pos steer.VecLike
+---@return steer.Vec
+function FlowField:direction(pos) end
+---The distance left along the field (cost-weighted metres), or nil where no goal can be reached.
+---@param pos steer.VecLike
+---@return number?
+function FlowField:distance(pos) end
+
+---Build a navigation grid. Raises naming the argument on an empty or ragged map, an unknown character, cell <= 0 or a bad cost.
+---@param desc steer.GridDesc
+---@return steer.Grid
+function steer.grid(desc) end
+
+---`steer.follow_flow`: steer along a flow field, interpolated between cells, braking along it, arriving at the goal point, keeping clear of blocked cells.
+---@class steer.FollowFlowDesc: steer.BehaviorDesc
+---@field field steer.FlowField required
+---@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
+---@field slow_radius? number metres, >= 0: braking distance along the field; 0 = automatic; default 0
+---@field stop_radius? number metres, >= 0: arrival radius around the goal point; default 0.2
+---@field clearance? number metres, >= 0: where the push off blocked cells starts; 0 = radius + stopping distance; default 0
+
+---Follow a flow field; one brain serves any number of agents.
+---@param desc steer.FollowFlowDesc
+---@return steer.Behavior
+function steer.follow_flow(desc) end
+
+---Add the walls of the grid's blocked cells (and its outer edge) to the world; edits of the grid replace them.
+---@param g steer.Grid
+function World:add_grid(g) end
+
+---`require "steer.archetypes.zombie"`
+---@class steer.archetypes.zombie
+---@field params {sight_range: number, player_tag: string, spacing: number, huddle: number}
+---@field vehicle table
+---@field archetype steer.Archetype
+local zombie = {}
+---The follow and chase brains for one flow field (built once per field).
+---@param field steer.FlowField
+---@return {follow: steer.Behavior, chase: steer.Behavior}
+function zombie.brains(field) end
+---Spawn a zombie that follows `field`; other fields are w:spawn's (data.player: the player to hunt).
+---@param w steer.World
+---@param field steer.FlowField
+---@param fields? steer.SpawnDesc
+---@return steer.Agent
+function zombie.spawn(w, field, fields) end
+---The player if the zombie sees it (in range and in line of sight), else nil.
+---@param a steer.Agent
+---@return steer.Agent?
+function zombie.sees_player(a) end
+---Pursue the player when seen, else follow the field.
+---@param a steer.Agent
+function zombie.think(a) end
+---Move the field's goal to `position` unless that is blocked; returns whether it moved.
+---@param field steer.FlowField
+---@param position steer.VecLike
+---@return boolean
+function zombie.track(field, position) end
+
 return steer

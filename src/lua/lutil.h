@@ -128,5 +128,6 @@ void steerL_open_world(lua_State *L);
 void steerL_open_agent(lua_State *L);
 void steerL_open_behavior(lua_State *L);   // adds constructors to the table on top
 void steerL_add_host_constructors(lua_State *L); // and those of the host's kinds
+void steerL_open_grid(lua_State *L);       // steer.grid, flow fields, follow_flow, w:add_grid (lgrid.c)
 
 #endif

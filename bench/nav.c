@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+// nav.c — steer-bench-nav: the navigation figures of issue 5.
+//
+//   steer-bench-nav [--runs R]
+//
+// Prints one line per workload (medians over R runs, default 5):
+//   flow_build n=256 blocked=0.2 median_ms=X          a field built from scratch
+//   flow_build n=1024 ...
+//   goal_move n=N step_cells<=2 median_ms=X rebuild_ms=X ratio=X mean_touched_per_repair=C
+//                                                      a small goal move (a repair)
+//                                                      against a rebuild to the same goal
+//   follow_flow n=256 agents=10000 median_ms=X        one world tick of 10,000 agents
+//                                                      with follow_flow as their brain
+//   astar n=256 maze queries_per_s=X mean_path_cells=L
+// Grids have 20% of their cells blocked at random (xorshift32, seed 12345),
+// cell 1 m; the A* grid is a maze (recursive backtracker, corridors one
+// cell wide) with random pairs of open cells. Figures, not tests.
+#include "steer.h"
+#include "../src/nav/nav.h"
+#include "../src/behaviors/behavior.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+extern const steerB_Kind steerB_follow_flow;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static uint32_t xs32(uint32_t *s)
+{
+    uint32_t x = *s;
+    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    return *s = x;
+}
+
+static void die(const char *what)
+{
+    fprintf(stderr, "steer-bench-nav: %s\n", what);
+    exit(1);
+}
+
+static void random_grid(steerN_Grid *g, int n, double blocked, uint32_t *rng)
+{
+    double origin[2] = { 0, 0 };
+    if (steerN_grid_init(g, n, n, 1.0, origin)) die("out of memory");
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++)
+            if ((double)(xs32(rng) >> 8) / 16777216.0 < blocked) steerN_set_cost(g, x, y, INFINITY);
+}
+
+// An open cell near (x, y): the first one scanning outward along the row.
+static void open_near(const steerN_Grid *g, int *x, int *y)
+{
+    for (int r = 0; r < g->nx; r++)
+        for (int k = -r; k <= r; k += r ? 2 * r : 1)
+            for (int dy = -r; dy <= r; dy++)
+                if (steerN_open(g, *x + k, *y + dy)) { *x += k; *y += dy; return; }
+    die("no open cell");
+}
+
+static void cell_point(const steerN_Grid *g, int x, int y, double p[2]) { steerN_center(g, x, y, p); }
+
+static void bench_build(int n, int runs)
+{
+    uint32_t rng = 12345;
+    steerN_Grid g;
+    random_grid(&g, n, 0.2, &rng);
+    steerN_Flow f;
+    if (steerN_flow_init(&f, &g)) die("out of memory");
+    int gx = n / 2, gy = n / 2;
+    open_near(&g, &gx, &gy);
+    double goal[2], t[32];
+    cell_point(&g, gx, gy, goal);
+    for (int r = 0; r < runs; r++) {
+        double t0 = now_ms();
+        if (steerN_flow_build(&f, goal, 1)) die("out of memory");
+        t[r] = now_ms() - t0;
+    }
+    printf("flow_build n=%d blocked=0.2 median_ms=%.2f cells=%u\n", n, median(t, runs), f.touched);
+
+    // goal moves: a walk of small steps (up to 2 cells), each a repair,
+    // against a rebuild to the same goal
+    enum { MOVES = 64 };
+    double rep[MOVES], reb[MOVES];
+    int moves = 0;
+    uint64_t touched = 0;
+    int repaired = 0;
+    steerN_Flow fresh;
+    if (steerN_flow_init(&fresh, &g)) die("out of memory");
+    for (int i = 0; i < MOVES; i++) {
+        int nx = gx + (int)(xs32(&rng) % 5) - 2, ny = gy + (int)(xs32(&rng) % 5) - 2;
+        if (!steerN_open(&g, nx, ny)) continue;
+        gx = nx;
+        gy = ny;
+        cell_point(&g, gx, gy, goal);
+        double t0 = now_ms();
+        if (steerN_flow_set_goal(&f, goal)) die("out of memory");
+        rep[moves] = now_ms() - t0;
+        repaired += f.incremental;
+        if (f.incremental) touched += f.touched;
+        t0 = now_ms();
+        if (steerN_flow_build(&fresh, goal, 1)) die("out of memory");
+        reb[moves] = now_ms() - t0;
+        moves++;
+    }
+    double mr = median(rep, moves), mb = median(reb, moves);
+    printf("goal_move n=%d step_cells<=2 moves=%d repaired=%d median_ms=%.4f rebuild_ms=%.2f ratio=%.0f "
+           "mean_touched_per_repair=%.0f\n", n, moves, repaired, mr, mb, mr > 0 ? mb / mr : 0.0,
+           repaired ? (double)touched / repaired : 0.0);
+    steerN_flow_free(&fresh);
+    steerN_flow_free(&f);
+    steerN_grid_free(&g);
+}
+
+static void bench_agents(int n, int agents, int runs)
+{
+    uint32_t rng = 12345;
+    steerN_Grid g;
+    random_grid(&g, n, 0.2, &rng);
+    steerN_Flow f;
+    if (steerN_flow_init(&f, &g)) die("out of memory");
+    int gx = n / 2, gy = n / 2;
+    open_near(&g, &gx, &gy);
+    double goal[2];
+    cell_point(&g, gx, gy, goal);
+    if (steerN_flow_build(&f, goal, 1)) die("out of memory");
+    steer_World *w;
+    steer_WorldDesc wd = { .dim = 2, .seed = 1, .no_record = true };
+    if (steer_world_new(&wd, &w)) die("world");
+    steer_Behavior *b;
+    if (steerB_new(&steerB_follow_flow, &b)) die("behaviour");
+    steerB_follow_flow_bind(b, &f);
+    for (int i = 0; i < agents; i++) {
+        int x, y;
+        do {
+            x = (int)(xs32(&rng) % (uint32_t)n);
+            y = (int)(xs32(&rng) % (uint32_t)n);
+        } while (!steerN_open(&g, x, y));
+        steer_AgentDesc ad = { .max_speed = 3, .max_force = 12, .radius = 0.3, .brain = b };
+        double p[2];
+        cell_point(&g, x, y, p);
+        ad.position[0] = p[0];
+        ad.position[1] = p[1];
+        if (steer_spawn(w, &ad, NULL)) die("spawn");
+    }
+    steer_world_step(w, 20); // warm up
+    enum { TICKS = 50 };
+    double t[TICKS];
+    for (int r = 0; r < TICKS; r++) {
+        double t0 = now_ms();
+        steer_world_step(w, 1);
+        t[r] = now_ms() - t0;
+    }
+    (void)runs;
+    printf("follow_flow n=%d agents=%d ticks=%d median_ms=%.3f\n", n, agents, TICKS, median(t, TICKS));
+    steer_behavior_release(b);
+    steer_world_free(w);
+    steerN_flow_free(&f);
+    steerN_grid_free(&g);
+}
+
+// A maze of one-cell corridors on an n x n grid (n odd works best).
+static void maze_grid(steerN_Grid *g, int n, uint32_t *rng)
+{
+    double origin[2] = { 0, 0 };
+    if (steerN_grid_init(g, n, n, 1.0, origin)) die("out of memory");
+    for (int c = 0; c < n * n; c++) g->cost[c] = INFINITY;
+    int rooms = (n - 1) / 2;
+    int *stack = malloc(sizeof *stack * (size_t)(rooms * rooms));
+    char *seen = calloc((size_t)(rooms * rooms), 1);
+    if (!stack || !seen) die("out of memory");
+    int top = 0;
+    stack[top++] = 0;
+    seen[0] = 1;
+    g->cost[(size_t)1 * (size_t)n + 1] = 1;
+    while (top) {
+        int r = stack[top - 1], rx = r % rooms, ry = r / rooms, opts[4], k = 0;
+        for (int d = 0; d < 4; d++) {
+            int x = rx + steerN_dx[d], y = ry + steerN_dy[d];
+            if (x >= 0 && y >= 0 && x < rooms && y < rooms && !seen[y * rooms + x]) opts[k++] = d;
+        }
+        if (!k) { top--; continue; }
+        int d = opts[xs32(rng) % (uint32_t)k], x = rx + steerN_dx[d], y = ry + steerN_dy[d];
+        seen[y * rooms + x] = 1;
+        g->cost[(size_t)(2 * y + 1) * (size_t)n + (size_t)(2 * x + 1)] = 1;
+        g->cost[(size_t)(2 * ry + 1 + steerN_dy[d]) * (size_t)n + (size_t)(2 * rx + 1 + steerN_dx[d])] = 1;
+        stack[top++] = y * rooms + x;
+    }
+    free(stack);
+    free(seen);
+    g->version++;
+}
+
+static void bench_astar(int n, int queries)
+{
+    uint32_t rng = 12345;
+    steerN_Grid g;
+    maze_grid(&g, n + 1, &rng);
+    int rooms = n / 2;
+    double t0 = now_ms(), cells = 0;
+    int found = 0;
+    for (int q = 0; q < queries; q++) {
+        double a[2], b[2], cost;
+        int ax = 2 * (int)(xs32(&rng) % (uint32_t)rooms) + 1, ay = 2 * (int)(xs32(&rng) % (uint32_t)rooms) + 1;
+        int bx = 2 * (int)(xs32(&rng) % (uint32_t)rooms) + 1, by = 2 * (int)(xs32(&rng) % (uint32_t)rooms) + 1;
+        cell_point(&g, ax, ay, a);
+        cell_point(&g, bx, by, b);
+        int r = steerN_path(&g, a, b, &cost);
+        if (r < 0) die("out of memory");
+        if (r) { found++; cells += cost; }
+    }
+    double ms = now_ms() - t0;
+    printf("astar n=%d maze queries=%d found=%d queries_per_s=%.0f mean_path_m=%.0f\n", n, queries, found,
+           queries / (ms / 1e3), found ? cells / found : 0.0);
+    steerN_grid_free(&g);
+}
+
+int main(int argc, char **argv)
+{
+    int runs = 5;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
+        else { fprintf(stderr, "usage: steer-bench-nav [--runs R]\n"); return 2; }
+    }
+    if (runs < 1 || runs > 32) runs = 5;
+    bench_build(256, runs);
+    bench_build(1024, runs);
+    bench_agents(256, 10000, runs);
+    bench_astar(256, 2000);
+    return 0;
+}

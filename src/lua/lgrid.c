@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: MIT
+// lgrid.c — steer.grid{...}, its flow fields, steer.follow_flow{...} and
+// w:add_grid(g).
+//
+// Only this file converts between the Lua view of a grid and the C one:
+// Lua names a cell (i, j) as column i of line j of the map, first line on
+// top, so map[j]:sub(i, i) is the cell's character; C counts rows upwards
+// from the origin (src/nav/nav.h).
+//
+// A grid userdata's user value is a table: `fields` (weak keys: the flow
+// fields built on it, rebuilt after every edit) and `worlds` (weak keys:
+// world -> the userdata listing the wall shapes the grid added to it,
+// replaced after every edit). A flow field's user value is its grid, and a
+// follow_flow behaviour keeps its field in its own user value table, so a
+// brain in use keeps its field and grid alive.
+#include "lutil.h"
+#include "../nav/nav.h"
+#include "../behaviors/behavior.h"
+
+#include <float.h>
+#include <stdio.h>
+#include <string.h>
+
+#define STEERL_GRID "steer.grid"
+#define STEERL_FLOW "steer.flow_field"
+
+typedef struct LGrid { steerN_Grid g; } LGrid;
+typedef struct LFlow { steerN_Flow f; } LFlow;
+typedef struct LWalls { uint32_t n; steer_Shape id[]; } LWalls;
+
+extern const steerB_Kind steerB_follow_flow;
+
+static LGrid *check_grid(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_GRID); }
+static LFlow *check_flow(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_FLOW); }
+
+// Lua's (i, j) to the C cell (x, y), and back.
+static int cell_y(const steerN_Grid *g, lua_Integer j) { return g->ny - (int)j; }
+
+static void check_vec(lua_State *L, int idx, const char *fn, const char *arg, double out[3])
+{
+    if (!steerL_tovec(L, idx, out)) steerL_field_error(L, fn, arg, "a vector (steer.vec or {x, y})", idx);
+}
+
+// A point inside the grid, or raise naming the argument.
+static void check_inside(lua_State *L, const steerN_Grid *g, const char *fn, const char *arg, const double p[3])
+{
+    int x, y;
+    if (!steerN_cell_of(g, p, &x, &y))
+        luaL_error(L, "%s: %s (%f, %f) is outside the grid ([%f, %f] x [%f, %f])", fn, arg, p[0], p[1], g->origin[0],
+                   g->origin[0] + g->nx * g->cell, g->origin[1], g->origin[1] + g->ny * g->cell);
+}
+
+// ---- construction ------------------------------------------------------------
+
+// The cost of map character ch, or -1 when it is not one.
+static double char_cost(char ch)
+{
+    if (ch == '.') return 1;
+    if (ch == '#') return INFINITY;
+    if (ch >= '1' && ch <= '9') return ch - '0';
+    return -1;
+}
+
+// A cost given by the user: a number > 0 (math.huge blocks) or false.
+static float user_cost(lua_State *L, int idx, const char *fn, const char *what)
+{
+    if (lua_type(L, idx) == LUA_TBOOLEAN && !lua_toboolean(L, idx)) return INFINITY;
+    int ok;
+    double v = lua_tonumberx(L, idx, &ok);
+    if (!ok || !(v > 0)) {
+        char buf[64];
+        luaL_error(L, "%s: %s expected a number > 0 (math.huge or false: blocked), got %s", fn, what,
+                   steerL_describe(L, idx, buf, sizeof buf));
+    }
+    return v >= FLT_MAX ? INFINITY : (float)v;
+}
+
+static void apply_costs(lua_State *L, steerN_Grid *g, const char *fn, int map, int costs)
+{
+    bool call = lua_isfunction(L, costs);
+    char what[96];
+    for (int j = 1; j <= g->ny; j++) {
+        lua_rawgeti(L, map, j);
+        const char *line = lua_tostring(L, -1);
+        if (!call) {
+            lua_rawgeti(L, costs, j);
+            if (!lua_istable(L, -1) || luaL_len(L, -1) != g->nx)
+                luaL_error(L, "%s: field 'costs' row %d expected a list of %d numbers (the map's shape)", fn, j, g->nx);
+        }
+        for (int i = 1; i <= g->nx; i++) {
+            if (call) {
+                lua_pushvalue(L, costs);
+                lua_pushinteger(L, i);
+                lua_pushinteger(L, j);
+                lua_pushlstring(L, line + i - 1, 1);
+                lua_call(L, 3, 1);
+                snprintf(what, sizeof what, "field 'costs' function at cell (%d, %d)", i, j);
+            } else {
+                lua_rawgeti(L, -1, i);
+                snprintf(what, sizeof what, "field 'costs' at [%d][%d]", j, i);
+            }
+            float c = user_cost(L, -1, fn, what);
+            lua_pop(L, 1);
+            if (line[i - 1] != '#') g->cost[(size_t)cell_y(g, j) * (size_t)g->nx + (size_t)(i - 1)] = c;
+            if (c < g->min_cost) g->min_cost = c;
+        }
+        lua_pop(L, call ? 1 : 2);
+    }
+}
+
+static int grid_new(lua_State *L)
+{
+    static const char *const fields[] = { "cell", "origin", "map", "costs", NULL };
+    const char *fn = "steer.grid";
+    if (!lua_istable(L, 1)) {
+        char buf[64];
+        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));
+    }
+    lua_settop(L, 1);
+    steerL_check_fields(L, 1, fn, fields, 0);
+    double cell = steerL_optnumber(L, 1, fn, "cell", 1, 0, 1, "a number > 0 (metres)");
+    double origin[3] = { 0, 0, 0 };
+    if (lua_getfield(L, 1, "origin") != LUA_TNIL) check_vec(L, -1, fn, "origin", origin);
+    lua_pop(L, 1);
+    const char *map_expect = "a non-empty list of equally long, non-empty strings ('.' open, '#' blocked, '1'-'9' costs)";
+    int map = 2;
+    lua_getfield(L, 1, "map");
+    if (!lua_istable(L, map) || luaL_len(L, map) < 1) steerL_field_error(L, fn, "map", map_expect, map);
+    lua_Integer ny = luaL_len(L, map);
+    size_t nx = 0;
+    for (lua_Integer j = 1; j <= ny; j++) {
+        lua_rawgeti(L, map, j);
+        size_t len;
+        const char *line = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+        if (!line || len == 0) {
+            char buf[64];
+            return luaL_error(L, "%s: field 'map' line %d expected a non-empty string, got %s", fn, (int)j,
+                              steerL_describe(L, -1, buf, sizeof buf));
+        }
+        if (j == 1) nx = len;
+        if (len != nx)
+            return luaL_error(L, "%s: field 'map' line %d has %d characters, expected %d like line 1 (a ragged map)",
+                              fn, (int)j, (int)len, (int)nx);
+        for (size_t i = 0; i < len; i++)
+            if (char_cost(line[i]) < 0)
+                return luaL_error(L, "%s: field 'map' line %d column %d has unknown character '%c' (expected '.' "
+                                     "open, '#' blocked or a digit 1-9: a cost)", fn, (int)j, (int)i + 1, line[i]);
+        lua_pop(L, 1);
+    }
+    if (nx > 65536 || ny > 65536 || (double)nx * (double)ny > 1e8)
+        return luaL_error(L, "%s: field 'map' is too large (%d x %d cells; at most 1e8)", fn, (int)nx, (int)ny);
+    int costs = 3;
+    lua_getfield(L, 1, "costs");
+    if (!lua_isnil(L, costs) && !lua_istable(L, costs) && !lua_isfunction(L, costs))
+        steerL_field_error(L, fn, "costs", "a list of rows of numbers (the map's shape) or a function(i, j, char)", costs);
+
+    LGrid *ug = lua_newuserdatauv(L, sizeof *ug, 1);
+    memset(ug, 0, sizeof *ug);
+    luaL_setmetatable(L, STEERL_GRID);
+    int self = lua_gettop(L);
+    lua_createtable(L, 0, 2);
+    for (int k = 0; k < 2; k++) {
+        lua_newtable(L);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_setfield(L, -2, k ? "worlds" : "fields");
+    }
+    lua_setiuservalue(L, self, 1);
+    if (steerN_grid_init(&ug->g, (int)nx, (int)ny, cell, origin)) return luaL_error(L, "%s: out of memory", fn);
+    steerN_Grid *g = &ug->g;
+    for (int j = 1; j <= (int)ny; j++) {
+        lua_rawgeti(L, map, j);
+        const char *line = lua_tostring(L, -1);
+        for (int i = 0; i < (int)nx; i++) g->cost[(size_t)cell_y(g, j) * nx + (size_t)i] = (float)char_cost(line[i]);
+        lua_pop(L, 1);
+    }
+    for (size_t c = 0; c < nx * (size_t)ny; c++)
+        if (g->cost[c] < g->min_cost) g->min_cost = g->cost[c];
+    if (!lua_isnil(L, costs)) apply_costs(L, g, fn, map, costs);
+    lua_settop(L, self);
+    return 1;
+}
+
+static int grid_gc(lua_State *L)
+{
+    steerN_grid_free(&check_grid(L, 1)->g);
+    return 0;
+}
+
+// ---- edits: then every field is rebuilt and every world's walls replaced ------
+
+typedef struct WallCtx { steer_World *w; LWalls *out; int st; } WallCtx;
+
+static int count_wall(void *ud, const double a[2], const double b[2])
+{
+    (void)a; (void)b;
+    ((WallCtx *)ud)->out->n++;
+    return 0;
+}
+
+static int add_wall(void *ud, const double a[2], const double b[2])
+{
+    WallCtx *c = ud;
+    double a3[3] = { a[0], a[1], 0 }, b3[3] = { b[0], b[1], 0 };
+    steer_Shape id = 0;
+    c->st = steer_add_wall(c->w, a3, b3, &id);
+    if (c->st) return 1;
+    c->out->id[c->out->n++] = id;
+    return 0;
+}
+
+// Put the walls of the grid at `gi` into the world at `wi`, replacing the
+// ones it added there before.
+static void sync_walls(lua_State *L, int gi, int wi, const char *fn)
+{
+    steerN_Grid *g = &check_grid(L, gi)->g;
+    steerL_World *lw = steerL_checkworld(L, wi);
+    steerL_check_writable(L, lw, fn);
+    lua_getiuservalue(L, gi, 1);
+    lua_getfield(L, -1, "worlds");
+    lua_pushvalue(L, wi);
+    if (lua_rawget(L, -2) == LUA_TUSERDATA) {
+        LWalls *old = lua_touserdata(L, -1);
+        for (uint32_t i = 0; i < old->n; i++) steer_remove_shape(lw->w, old->id[i]);
+        old->n = 0;
+    }
+    lua_pop(L, 1);
+    LWalls counter = { 0 };
+    WallCtx c = { lw->w, &counter, 0 };
+    steerN_walls(g, count_wall, &c);
+    LWalls *walls = lua_newuserdatauv(L, sizeof *walls + sizeof walls->id[0] * counter.n, 0);
+    walls->n = 0;
+    c.out = walls;
+    lua_pushvalue(L, wi);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4); // worlds[world] = walls, before any error so removal stays possible
+    if (steerN_walls(g, add_wall, &c))
+        luaL_error(L, "%s: %s", fn, c.st == STEER_ENOMEM ? "out of memory" : "cannot add walls now (inside a step)");
+    lua_pop(L, 3);
+}
+
+static void after_edit(lua_State *L, int gi, const char *fn)
+{
+    gi = lua_absindex(L, gi);
+    lua_getiuservalue(L, gi, 1);
+    int uv = lua_gettop(L);
+    lua_getfield(L, uv, "fields");
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        lua_pop(L, 1);
+        if (steerN_flow_refresh(&check_flow(L, -1)->f)) luaL_error(L, "%s: out of memory rebuilding a flow field", fn);
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, uv, "worlds");
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        lua_pop(L, 1);
+        sync_walls(L, gi, lua_gettop(L), fn);
+    }
+    lua_pop(L, 2);
+}
+
+// Lua cell (i, j) at idx, idx + 1: checked.
+static void check_cell(lua_State *L, const steerN_Grid *g, int idx, const char *fn, int *x, int *y)
+{
+    int oki, okj;
+    lua_Integer i = lua_tointegerx(L, idx, &oki), j = lua_tointegerx(L, idx + 1, &okj);
+    if (!oki || !okj || i < 1 || j < 1 || i > g->nx || j > g->ny)
+        luaL_error(L, "%s: expected a cell (i, j) with integers 1 <= i <= %d and 1 <= j <= %d", fn, g->nx, g->ny);
+    *x = (int)i - 1;
+    *y = cell_y(g, j);
+}
+
+static int grid_set(lua_State *L)
+{
+    const char *fn = "steer.grid:set";
+    steerN_Grid *g = &check_grid(L, 1)->g;
+    int x, y;
+    check_cell(L, g, 2, fn, &x, &y);
+    float c = user_cost(L, 4, fn, "argument 'cost'");
+    steerN_set_cost(g, x, y, c);
+    after_edit(L, 1, fn);
+    return 0;
+}
+
+// g:block(pos [, blocked]) or g:block(x, y [, blocked]).
+static int grid_block(lua_State *L)
+{
+    const char *fn = "steer.grid:block";
+    steerN_Grid *g = &check_grid(L, 1)->g;
+    double p[3];
+    int flag = 3;
+    if (lua_type(L, 2) == LUA_TNUMBER) {
+        p[0] = luaL_checknumber(L, 2);
+        p[1] = luaL_checknumber(L, 3);
+        flag = 4;
+    } else {
+        check_vec(L, 2, fn, "position", p);
+    }
+    check_inside(L, g, fn, "position", p);
+    bool block = lua_isnoneornil(L, flag) || lua_toboolean(L, flag);
+    int x, y;
+    steerN_cell_of(g, p, &x, &y);
+    steerN_set_cost(g, x, y, block ? INFINITY : 1.0f);
+    after_edit(L, 1, fn);
+    return 0;
+}
+
+// ---- queries -------------------------------------------------------------------
+
+static int grid_blocked(lua_State *L)
+{
+    steerN_Grid *g = &check_grid(L, 1)->g;
+    double p[3];
+    check_vec(L, 2, "steer.grid:blocked", "position", p);
+    int x, y;
+    lua_pushboolean(L, !steerN_cell_of(g, p, &x, &y) || !steerN_open(g, x, y));
+    return 1;
+}
+
+static int grid_cost(lua_State *L)
+{
+    steerN_Grid *g = &check_grid(L, 1)->g;
+    int x, y;
+    check_cell(L, g, 2, "steer.grid:cost", &x, &y);
+    double c = g->cost[(size_t)y * (size_t)g->nx + (size_t)x];
+    lua_pushnumber(L, c);
+    return 1;
+}
+
+static int grid_cell(lua_State *L)
+{
+    steerN_Grid *g = &check_grid(L, 1)->g;
+    double p[3];
+    check_vec(L, 2, "steer.grid:cell_at", "position", p);
+    int x, y;
+    if (!steerN_cell_of(g, p, &x, &y)) return 0;
+    lua_pushinteger(L, x + 1);
+    lua_pushinteger(L, g->ny - y);
+    return 2;
+}
+
+static int grid_center(lua_State *L)
+{
+    steerN_Grid *g = &check_grid(L, 1)->g;
+    int x, y;
+    check_cell(L, g, 2, "steer.grid:center", &x, &y);
+    double c[2];
+    steerN_center(g, x, y, c);
+    steerL_pushvec(L, c[0], c[1], 0);
+    return 1;
+}
+
+static int grid_line_of_sight(lua_State *L)
+{
+    const char *fn = "steer.grid:line_of_sight";
+    steerN_Grid *g = &check_grid(L, 1)->g;
+    double a[3], b[3];
+    check_vec(L, 2, fn, "from", a);
+    check_vec(L, 3, fn, "to", b);
+    lua_pushboolean(L, steerN_line_of_sight(g, a, b, INFINITY));
+    return 1;
+}
+
+static int grid_path(lua_State *L)
+{
+    const char *fn = "steer.grid:path";
+    steerN_Grid *g = &check_grid(L, 1)->g;
+    double a[3], b[3], cost;
+    check_vec(L, 2, fn, "from", a);
+    check_vec(L, 3, fn, "to", b);
+    check_inside(L, g, fn, "from", a);
+    check_inside(L, g, fn, "to", b);
+    int r = steerN_path(g, a, b, &cost);
+    if (r < 0) return luaL_error(L, "%s: out of memory", fn);
+    if (r == 0) return 0;
+    lua_createtable(L, (int)g->npath, 0);
+    for (uint32_t i = 0; i < g->npath; i++) {
+        steerL_pushvec(L, g->path[2 * i], g->path[2 * i + 1], 0);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_pushnumber(L, cost);
+    return 2;
+}
+
+static int push_wall(void *ud, const double a[2], const double b[2])
+{
+    lua_State *L = ud;
+    lua_createtable(L, 2, 0);
+    steerL_pushvec(L, a[0], a[1], 0);
+    lua_rawseti(L, -2, 1);
+    steerL_pushvec(L, b[0], b[1], 0);
+    lua_rawseti(L, -2, 2);
+    lua_rawseti(L, -2, (lua_Integer)luaL_len(L, -2) + 1);
+    return 0;
+}
+
+static int grid_walls(lua_State *L)
+{
+    steerN_Grid *g = &check_grid(L, 1)->g;
+    lua_newtable(L);
+    steerN_walls(g, push_wall, L);
+    return 1;
+}
+
+// ---- flow fields ---------------------------------------------------------------
+
+// The goals at idx (a vector, or a list of them when `list`) into out.
+static uint32_t read_goals(lua_State *L, const steerN_Grid *g, int idx, bool list, const char *fn, const char *arg,
+                           double **out)
+{
+    lua_Integer n = list ? luaL_len(L, idx) : 1;
+    if (list && (n < 1 || n > 1000000)) steerL_field_error(L, fn, arg, "a non-empty list of vectors", idx);
+    double *goals = lua_newuserdatauv(L, sizeof *goals * 2 * (size_t)n, 0); // freed by the GC
+    for (lua_Integer i = 1; i <= n; i++) {
+        double p[3];
+        char what[64];
+        if (list) snprintf(what, sizeof what, "%s[%d]", arg, (int)i);
+        else snprintf(what, sizeof what, "%s", arg);
+        if (list) lua_rawgeti(L, idx, i);
+        else lua_pushvalue(L, idx);
+        check_vec(L, -1, fn, what, p);
+        lua_pop(L, 1);
+        check_inside(L, g, fn, what, p);
+        int x, y;
+        steerN_cell_of(g, p, &x, &y);
+        if (!steerN_open(g, x, y))
+            luaL_error(L, "%s: %s (%f, %f) is in a blocked cell", fn, what, p[0], p[1]);
+        goals[2 * i - 2] = p[0];
+        goals[2 * i - 1] = p[1];
+    }
+    *out = goals;
+    return (uint32_t)n;
+}
+
+static int grid_flow_field(lua_State *L)
+{
+    static const char *const fields[] = { "goal", "goals", NULL };
+    const char *fn = "steer.grid:flow_field";
+    LGrid *ug = check_grid(L, 1);
+    if (!lua_istable(L, 2)) {
+        char buf[64];
+        return luaL_error(L, "%s: expected a table {goal = pos} or {goals = {...}}, got %s", fn,
+                          steerL_describe(L, 2, buf, sizeof buf));
+    }
+    lua_settop(L, 2);
+    steerL_check_fields(L, 2, fn, fields, 0);
+    lua_getfield(L, 2, "goal");
+    lua_getfield(L, 2, "goals");
+    if (lua_isnil(L, 3) == lua_isnil(L, 4))
+        return luaL_error(L, "%s: expected exactly one of the fields 'goal' (a vector) and 'goals' (a list)", fn);
+    if (!lua_isnil(L, 4) && !lua_istable(L, 4)) steerL_field_error(L, fn, "goals", "a list of vectors", 4);
+    double *goals;
+    uint32_t n = lua_isnil(L, 4) ? read_goals(L, &ug->g, 3, false, fn, "goal", &goals)
+                                 : read_goals(L, &ug->g, 4, true, fn, "goals", &goals);
+    LFlow *uf = lua_newuserdatauv(L, sizeof *uf, 1);
+    memset(uf, 0, sizeof *uf);
+    luaL_setmetatable(L, STEERL_FLOW);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 1);
+    if (steerN_flow_init(&uf->f, &ug->g) || steerN_flow_build(&uf->f, goals, n))
+        return luaL_error(L, "%s: out of memory", fn);
+    lua_getiuservalue(L, 1, 1);
+    lua_getfield(L, -1, "fields");
+    lua_pushvalue(L, -3);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 2);
+    return 1;
+}
+
+static int flow_gc(lua_State *L)
+{
+    steerN_flow_free(&check_flow(L, 1)->f);
+    return 0;
+}
+
+static int flow_set_goal(lua_State *L)
+{
+    LFlow *uf = check_flow(L, 1);
+    double *goal;
+    read_goals(L, uf->f.grid, 2, false, "steer.flow_field:set_goal", "goal", &goal);
+    if (steerN_flow_refresh(&uf->f) || steerN_flow_set_goal(&uf->f, goal))
+        return luaL_error(L, "steer.flow_field:set_goal: out of memory");
+    return 0;
+}
+
+static int flow_set_goals(lua_State *L)
+{
+    const char *fn = "steer.flow_field:set_goals";
+    LFlow *uf = check_flow(L, 1);
+    if (!lua_istable(L, 2)) steerL_field_error(L, fn, "goals", "a list of vectors", 2);
+    double *goals;
+    uint32_t n = read_goals(L, uf->f.grid, 2, true, fn, "goals", &goals);
+    if (steerN_flow_build(&uf->f, goals, n)) return luaL_error(L, "%s: out of memory", fn);
+    return 0;
+}
+
+static int flow_direction(lua_State *L)
+{
+    LFlow *uf = check_flow(L, 1);
+    double p[3], dir[2], left, goal[2];
+    check_vec(L, 2, "steer.flow_field:direction", "position", p);
+    steerN_flow_sample(&uf->f, p, dir, &left, goal);
+    steerL_pushvec(L, dir[0], dir[1], 0);
+    return 1;
+}
+
+static int flow_distance(lua_State *L)
+{
+    LFlow *uf = check_flow(L, 1);
+    double p[3], dir[2], left, goal[2];
+    check_vec(L, 2, "steer.flow_field:distance", "position", p);
+    steerN_flow_sample(&uf->f, p, dir, &left, goal);
+    if (left == INFINITY) return 0;
+    lua_pushnumber(L, left);
+    return 1;
+}
+
+static int flow_index(lua_State *L)
+{
+    LFlow *uf = check_flow(L, 1);
+    const char *k = lua_tostring(L, 2);
+    if (!k) return 0;
+    if (strcmp(k, "grid") == 0) lua_getiuservalue(L, 1, 1);
+    else if (strcmp(k, "touched") == 0) lua_pushinteger(L, uf->f.touched);
+    else if (strcmp(k, "repaired") == 0) lua_pushboolean(L, uf->f.incremental);
+    else if (strcmp(k, "goal") == 0) steerL_pushvec(L, uf->f.goals[0], uf->f.goals[1], 0);
+    else {
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_getfield(L, -1, k);
+    }
+    return 1;
+}
+
+static int flow_tostring(lua_State *L)
+{
+    LFlow *uf = check_flow(L, 1);
+    lua_pushfstring(L, "steer.flow_field(goals=%d)", (int)uf->f.ngoals);
+    return 1;
+}
+
+static int grid_index(lua_State *L)
+{
+    steerN_Grid *g = &check_grid(L, 1)->g;
+    const char *k = lua_tostring(L, 2);
+    if (!k) return 0;
+    if (strcmp(k, "width") == 0) lua_pushinteger(L, g->nx);
+    else if (strcmp(k, "height") == 0) lua_pushinteger(L, g->ny);
+    else if (strcmp(k, "cell") == 0) lua_pushnumber(L, g->cell);
+    else if (strcmp(k, "origin") == 0) steerL_pushvec(L, g->origin[0], g->origin[1], 0);
+    else {
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_getfield(L, -1, k);
+    }
+    return 1;
+}
+
+static int grid_tostring(lua_State *L)
+{
+    steerN_Grid *g = &check_grid(L, 1)->g;
+    lua_pushfstring(L, "steer.grid(%d x %d, cell=%f)", g->nx, g->ny, g->cell);
+    return 1;
+}
+
+// ---- steer.follow_flow and w:add_grid ----------------------------------------
+
+// The generic constructor builds the behaviour from every other field; the
+// field itself is a pointer the kinds table cannot describe.
+static int follow_flow_new(lua_State *L)
+{
+    const char *fn = "steer.follow_flow";
+    if (!lua_istable(L, 1)) {
+        char buf[64];
+        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));
+    }
+    lua_settop(L, 1);
+    lua_getfield(L, 1, "field");
+    LFlow *uf = luaL_testudata(L, 2, STEERL_FLOW);
+    if (!uf) steerL_field_error(L, fn, "field", "a flow field (g:flow_field{goal = pos})", 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_newtable(L);
+    steerL_copy_table(L, 1, -1);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "field");
+    lua_call(L, 1, 1);
+    steerL_Behavior *ub = luaL_checkudata(L, -1, STEERL_BEHAVIOR);
+    steerB_follow_flow_bind(ub->b, &uf->f);
+    lua_getiuservalue(L, -1, 1);
+    lua_pushvalue(L, 2);
+    lua_setfield(L, -2, "field"); // the behaviour keeps its field alive
+    lua_pop(L, 1);
+    return 1;
+}
+
+static int world_add_grid(lua_State *L)
+{
+    const char *fn = "steer.world:add_grid";
+    steerL_World *lw = steerL_checkworld(L, 1);
+    check_grid(L, 2);
+    if (lw->dim != 2) return luaL_error(L, "%s: grids are for 2D worlds", fn);
+    sync_walls(L, 2, 1, fn);
+    return 0;
+}
+
+void steerL_open_grid(lua_State *L)
+{
+    static const luaL_Reg grid_meta[] = { { "__gc", grid_gc }, { "__tostring", grid_tostring }, { NULL, NULL } };
+    static const luaL_Reg grid_methods[] = {
+        { "blocked", grid_blocked }, { "cost", grid_cost }, { "set", grid_set }, { "block", grid_block },
+        { "cell_at", grid_cell }, { "center", grid_center }, { "line_of_sight", grid_line_of_sight },
+        { "path", grid_path }, { "walls", grid_walls }, { "flow_field", grid_flow_field }, { NULL, NULL }
+    };
+    static const luaL_Reg flow_meta[] = { { "__gc", flow_gc }, { "__tostring", flow_tostring }, { NULL, NULL } };
+    static const luaL_Reg flow_methods[] = {
+        { "set_goal", flow_set_goal }, { "set_goals", flow_set_goals }, { "direction", flow_direction },
+        { "distance", flow_distance }, { NULL, NULL }
+    };
+    steerL_newclass(L, STEERL_GRID, grid_meta, grid_methods, grid_index);
+    steerL_newclass(L, STEERL_FLOW, flow_meta, flow_methods, flow_index);
+    lua_pushcfunction(L, grid_new);
+    lua_setfield(L, -2, "grid");
+    steerL_push_constructor(L, &steerB_follow_flow);
+    lua_pushcclosure(L, follow_flow_new, 1);
+    lua_setfield(L, -2, "follow_flow");
+    // w:add_grid joins the world's methods (the upvalue of its __index)
+    luaL_getmetatable(L, STEERL_WORLD);
+    lua_getfield(L, -1, "__index");
+    if (lua_getupvalue(L, -1, 1)) {
+        lua_pushcfunction(L, world_add_grid);
+        lua_setfield(L, -2, "add_grid");
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 2);
+}

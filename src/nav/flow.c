@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: MIT
+// flow.c — flow fields: one search from the goals serves any number of
+// agents anywhere on the grid.
+//
+// The integration field is Dijkstra's distance from the nearest goal over
+// the grid's 8-connected, cost-weighted steps. Each reachable cell then
+// points to the neighbour that starts its shortest way to a goal (the
+// minimum of the neighbour's distance plus the step), so every step of
+// the direction field strictly lowers the distance: there are no local
+// optima, and since a step that cuts a blocked corner has no cost, no
+// direction points through one. Unreachable and blocked cells get none.
+//
+// Moving a single goal a little (from A to B, at most REPAIR_MARGIN cells
+// apart) is a repair, not a rebuild: Dijkstra from B inside a window
+// around both goals gives the cells there their exact distance to B
+// within the window; every cell outside keeps its old distance plus one
+// offset C, no smaller than any window cell's new distance minus its old
+// one. Then every old way into the window still runs downhill (a cell's
+// old downhill neighbour is either outside, shifted by C too, or inside,
+// no higher than its old value plus C), every window cell runs downhill
+// to B, and A itself (required to reach B inside the window) is no dead
+// end: the field keeps no local optima, and a cell's value stays an upper
+// bound of the cost of following the field from it. Outside the window
+// agents take the old way toward A and then B, a detour of at most about
+// twice the move; the offsets add up (`drift`), and once they exceed
+// REPAIR_DRIFT cells, or the move is too far, the field is rebuilt. The
+// offset is applied to the whole field at once by raising `bias`
+// (stored values are distances minus bias), so a repair costs the window
+// only.
+#include "nav.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define REPAIR_MARGIN 16 // cells around both goals a repair recomputes
+#define REPAIR_DRIFT 64  // cells of accumulated offset before a rebuild
+
+static size_t cells(const steerN_Flow *f) { return (size_t)f->grid->nx * (size_t)f->grid->ny; }
+
+int steerN_flow_init(steerN_Flow *f, steerN_Grid *g)
+{
+    memset(f, 0, sizeof *f);
+    f->grid = g;
+    size_t n = (size_t)g->nx * (size_t)g->ny;
+    f->dist = malloc(sizeof *f->dist * n);
+    f->dir = malloc(n);
+    f->mark = calloc(n, sizeof *f->mark);
+    f->list = malloc(sizeof *f->list * n);
+    f->wdist = malloc(sizeof *f->wdist * (3 * REPAIR_MARGIN + 1) * (3 * REPAIR_MARGIN + 1));
+    if (!f->dist || !f->dir || !f->mark || !f->list || !f->wdist) {
+        steerN_flow_free(f);
+        return -1;
+    }
+    return 0;
+}
+
+void steerN_flow_free(steerN_Flow *f)
+{
+    free(f->dist);
+    free(f->dir);
+    free(f->mark);
+    free(f->list);
+    free(f->wdist);
+    free(f->goals);
+    free(f->goal_cells);
+    steerN_heap_free(&f->heap);
+    memset(f, 0, sizeof *f);
+}
+
+static uint32_t next_stamp(steerN_Flow *f)
+{
+    if (f->stamp >= UINT32_MAX - 2) {
+        memset(f->mark, 0, sizeof *f->mark * cells(f));
+        f->stamp = 0;
+    }
+    return ++f->stamp;
+}
+
+// The direction of cell c from the current distances.
+static void point_cell(steerN_Flow *f, uint32_t c)
+{
+    const steerN_Grid *g = f->grid;
+    uint32_t w = (uint32_t)g->nx;
+    int x = (int)(c % w), y = (int)(c / w);
+    f->dir[c] = STEERN_NONE;
+    double here = f->dist[c];
+    if (here == INFINITY || g->cost[c] == INFINITY) return;
+    for (uint32_t i = 0; i < f->ngoals; i++)
+        if (f->goal_cells[i] == c) return;
+    double best = INFINITY;
+    for (int k = 0; k < 8; k++) {
+        double step = steerN_step_cost(g, x, y, k);
+        if (step == INFINITY) continue;
+        uint32_t m = (uint32_t)(y + steerN_dy[k]) * w + (uint32_t)(x + steerN_dx[k]);
+        // only strictly lower neighbours: following the field never cycles
+        if (!(f->dist[m] < here) || !(f->dist[m] + step < best)) continue;
+        best = f->dist[m] + step;
+        f->dir[c] = (uint8_t)k;
+    }
+}
+
+// Dijkstra from the cells already in the heap, lowering stored distances
+// (true distance = stored + bias). Settled cells are marked with `stamp`.
+static int settle(steerN_Flow *f, uint32_t stamp)
+{
+    const steerN_Grid *g = f->grid;
+    uint32_t w = (uint32_t)g->nx;
+    double bias = f->bias;
+    while (f->heap.n) {
+        double key;
+        uint32_t c = steerN_heap_pop(&f->heap, &key);
+        double d = f->dist[c] + bias;
+        if (f->mark[c] == stamp || key > d + 1e-9 * (1.0 + d)) continue; // settled, or a stale entry
+        f->mark[c] = stamp;
+        f->list[f->touched++] = c;
+        int x = (int)(c % w), y = (int)(c / w);
+        for (int k = 0; k < 8; k++) {
+            double step = steerN_step_cost(g, x, y, k);
+            if (step == INFINITY) continue;
+            uint32_t m = (uint32_t)(y + steerN_dy[k]) * w + (uint32_t)(x + steerN_dx[k]);
+            double nd = d + step;
+            double old = f->dist[m] + bias;
+            if (!(nd < old - 1e-9 * (1.0 + nd))) continue;
+            f->dist[m] = nd - bias;
+            if (steerN_heap_push(&f->heap, nd, m)) return -1;
+        }
+    }
+    return 0;
+}
+
+static int set_goals(steerN_Flow *f, const double *goals, uint32_t n)
+{
+    if (n > f->cap_goals) {
+        double *p = realloc(f->goals, sizeof *p * 2 * n);
+        if (!p) return -1;
+        f->goals = p;
+        uint32_t *c = realloc(f->goal_cells, sizeof *c * n);
+        if (!c) return -1;
+        f->goal_cells = c;
+        f->cap_goals = n;
+    }
+    const steerN_Grid *g = f->grid;
+    for (uint32_t i = 0; i < n; i++) {
+        int x = 0, y = 0;
+        steerN_cell_of(g, goals + 2 * i, &x, &y);
+        f->goals[2 * i] = goals[2 * i];
+        f->goals[2 * i + 1] = goals[2 * i + 1];
+        f->goal_cells[i] = (uint32_t)y * (uint32_t)g->nx + (uint32_t)x;
+    }
+    f->ngoals = n;
+    return 0;
+}
+
+int steerN_flow_build(steerN_Flow *f, const double *goals, uint32_t n)
+{
+    if (set_goals(f, goals, n)) return -1;
+    size_t total = cells(f);
+    for (size_t c = 0; c < total; c++) f->dist[c] = INFINITY;
+    f->bias = 0;
+    f->drift = 0;
+    f->touched = 0;
+    f->incremental = false;
+    f->version = f->grid->version;
+    f->heap.n = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t c = f->goal_cells[i];
+        if (f->grid->cost[c] == INFINITY) continue;
+        f->dist[c] = 0;
+        if (steerN_heap_push(&f->heap, 0, c)) return -1;
+    }
+    if (settle(f, next_stamp(f))) return -1;
+    for (size_t c = 0; c < total; c++) point_cell(f, (uint32_t)c);
+    return 0;
+}
+
+int steerN_flow_refresh(steerN_Flow *f)
+{
+    if (f->version == f->grid->version) return 0;
+    double *goals = malloc(sizeof *goals * 2 * (f->ngoals ? f->ngoals : 1));
+    if (!goals) return -1;
+    memcpy(goals, f->goals, sizeof *goals * 2 * f->ngoals);
+    int r = steerN_flow_build(f, goals, f->ngoals);
+    free(goals);
+    return r;
+}
+
+// The window of a repair: the box around both goals, REPAIR_MARGIN cells
+// wider on every side, clipped to the grid.
+typedef struct Window { int x0, y0, x1, y1, w; } Window;
+
+static uint32_t win_cell(const Window *r, int x, int y) { return (uint32_t)((y - r->y0) * r->w + (x - r->x0)); }
+
+// Dijkstra from cell (bx, by) inside the window into f->wdist.
+static int window_search(steerN_Flow *f, const Window *r, int bx, int by)
+{
+    const steerN_Grid *g = f->grid;
+    uint32_t n = (uint32_t)(r->w * (r->y1 - r->y0 + 1));
+    for (uint32_t i = 0; i < n; i++) f->wdist[i] = INFINITY;
+    f->heap.n = 0;
+    f->wdist[win_cell(r, bx, by)] = 0;
+    if (steerN_heap_push(&f->heap, 0, win_cell(r, bx, by))) return -1;
+    while (f->heap.n) {
+        double d;
+        uint32_t c = steerN_heap_pop(&f->heap, &d);
+        if (d > f->wdist[c]) continue;
+        int x = r->x0 + (int)(c % (uint32_t)r->w), y = r->y0 + (int)(c / (uint32_t)r->w);
+        for (int k = 0; k < 8; k++) {
+            int nx = x + steerN_dx[k], ny = y + steerN_dy[k];
+            if (nx < r->x0 || ny < r->y0 || nx > r->x1 || ny > r->y1) continue;
+            double step = steerN_step_cost(g, x, y, k);
+            uint32_t m = win_cell(r, nx, ny);
+            if (step == INFINITY || !(d + step < f->wdist[m])) continue;
+            f->wdist[m] = d + step;
+            if (steerN_heap_push(&f->heap, d + step, m)) return -1;
+        }
+    }
+    return 0;
+}
+
+int steerN_flow_set_goal(steerN_Flow *f, const double goal[2])
+{
+    const steerN_Grid *g = f->grid;
+    int bx = 0, by = 0;
+    steerN_cell_of(g, goal, &bx, &by);
+    uint32_t nx = (uint32_t)g->nx, b = (uint32_t)by * nx + (uint32_t)bx;
+    if (f->ngoals != 1 || f->version != g->version || g->cost[b] == INFINITY || f->dist[b] == INFINITY)
+        return steerN_flow_build(f, goal, 1);
+    uint32_t a = f->goal_cells[0];
+    int ax = (int)(a % nx), ay = (int)(a / nx);
+    if (abs(ax - bx) > REPAIR_MARGIN || abs(ay - by) > REPAIR_MARGIN) return steerN_flow_build(f, goal, 1);
+    f->goals[0] = goal[0];
+    f->goals[1] = goal[1];
+    f->incremental = true;
+    f->touched = 0;
+    if (a == b) return 0;
+    Window r = { (ax < bx ? ax : bx) - REPAIR_MARGIN, (ay < by ? ay : by) - REPAIR_MARGIN,
+                 (ax > bx ? ax : bx) + REPAIR_MARGIN, (ay > by ? ay : by) + REPAIR_MARGIN, 0 };
+    if (r.x0 < 0) r.x0 = 0;
+    if (r.y0 < 0) r.y0 = 0;
+    if (r.x1 >= g->nx) r.x1 = g->nx - 1;
+    if (r.y1 >= g->ny) r.y1 = g->ny - 1;
+    r.w = r.x1 - r.x0 + 1;
+    if (window_search(f, &r, bx, by)) return -1;
+    // the offset for the cells outside: no smaller than any window cell's
+    // new distance minus its old one, so every way into the window still
+    // leads downhill
+    double offset = 0;
+    for (int y = r.y0; y <= r.y1; y++)
+        for (int x = r.x0; x <= r.x1; x++) {
+            double d = f->wdist[win_cell(&r, x, y)];
+            uint32_t c = (uint32_t)y * nx + (uint32_t)x;
+            if (d < INFINITY && d - (f->dist[c] + f->bias) > offset) offset = d - (f->dist[c] + f->bias);
+        }
+    // the old goal must lead to the new one inside the window (else it
+    // would be a dead end), and the detour outside must stay short
+    double drift = f->drift + offset / (g->cell * g->min_cost);
+    if (f->wdist[win_cell(&r, ax, ay)] == INFINITY || drift > REPAIR_DRIFT) {
+        f->incremental = false;
+        return steerN_flow_build(f, goal, 1);
+    }
+    f->drift = drift;
+    f->bias += offset;
+    f->goal_cells[0] = b;
+    for (int y = r.y0; y <= r.y1; y++)
+        for (int x = r.x0; x <= r.x1; x++) {
+            double d = f->wdist[win_cell(&r, x, y)];
+            if (d == INFINITY) continue;
+            f->dist[(uint32_t)y * nx + (uint32_t)x] = d - f->bias;
+            f->list[f->touched++] = (uint32_t)y * nx + (uint32_t)x;
+        }
+    // new directions in the window and the ring around it
+    for (int y = r.y0 - 1; y <= r.y1 + 1; y++)
+        for (int x = r.x0 - 1; x <= r.x1 + 1; x++)
+            if (steerN_inside(g, x, y)) point_cell(f, (uint32_t)y * nx + (uint32_t)x);
+    return 0;
+}
+
+// A cell's part of the sample at p: its unit direction (in a goal cell,
+// toward the goal from p) and its distance left. False when it has none.
+static bool cell_vector(const steerN_Flow *f, uint32_t c, const double p[2], double v[2], double *left,
+                        int *goal)
+{
+    double d = f->dist[c];
+    if (d == INFINITY || f->grid->cost[c] == INFINITY) return false;
+    uint8_t k = f->dir[c];
+    if (k != STEERN_NONE) {
+        double s = k < 4 ? 1.0 : 0.7071067811865476;
+        v[0] = steerN_dx[k] * s;
+        v[1] = steerN_dy[k] * s;
+        *left = d + f->bias;
+        return true;
+    }
+    for (uint32_t i = 0; i < f->ngoals; i++) {
+        if (f->goal_cells[i] != c) continue;
+        double ox = f->goals[2 * i] - p[0], oy = f->goals[2 * i + 1] - p[1], len = sqrt(ox * ox + oy * oy);
+        v[0] = len > 0 ? ox / len : 0;
+        v[1] = len > 0 ? oy / len : 0;
+        *left = len;
+        *goal = (int)i;
+        return true;
+    }
+    return false;
+}
+
+int steerN_flow_sample(const steerN_Flow *f, const double p[2], double dir[2], double *left, double goal[2])
+{
+    const steerN_Grid *g = f->grid;
+    uint32_t w = (uint32_t)g->nx;
+    dir[0] = dir[1] = 0;
+    *left = INFINITY;
+    int cx, cy;
+    if (!steerN_cell_of(g, p, &cx, &cy)) return 0;
+    uint32_t own = (uint32_t)cy * w + (uint32_t)cx;
+    if (g->cost[own] == INFINITY) {
+        // inside a blocked cell (pushed there): out to the best open neighbour
+        double best = INFINITY;
+        for (int k = 0; k < 8; k++) {
+            int nx = cx + steerN_dx[k], ny = cy + steerN_dy[k];
+            if (!steerN_open(g, nx, ny)) continue;
+            double d = f->dist[(uint32_t)ny * w + (uint32_t)nx];
+            if (!(d < best)) continue;
+            double c[2];
+            steerN_center(g, nx, ny, c);
+            double ox = c[0] - p[0], oy = c[1] - p[1], len = sqrt(ox * ox + oy * oy);
+            best = d;
+            dir[0] = ox / len;
+            dir[1] = oy / len;
+            *left = d + f->bias + len;
+        }
+        return 0;
+    }
+    int goal_index = -1;
+    double own_v[2], own_left;
+    if (!cell_vector(f, own, p, own_v, &own_left, &goal_index)) return 0;
+    if (goal_index >= 0) {
+        dir[0] = own_v[0];
+        dir[1] = own_v[1];
+        *left = own_left;
+        goal[0] = f->goals[2 * goal_index];
+        goal[1] = f->goals[2 * goal_index + 1];
+        return 1;
+    }
+    // bilinear weights over the four cell centres around p; a cell takes
+    // part when it can be stepped to from the agent's cell
+    double u = (p[0] - g->origin[0]) / g->cell - 0.5, v = (p[1] - g->origin[1]) / g->cell - 0.5;
+    int x0 = (int)floor(u), y0 = (int)floor(v);
+    double fx = u - x0, fy = v - y0;
+    double sum[2] = { 0, 0 }, wsum = 0, lsum = 0;
+    for (int j = 0; j < 2; j++)
+        for (int i = 0; i < 2; i++) {
+            int x = x0 + i, y = y0 + j;
+            double wt = (i ? fx : 1 - fx) * (j ? fy : 1 - fy);
+            if (!(wt > 0) || !steerN_inside(g, x, y)) continue;
+            if (x != cx || y != cy) {
+                int dx = x - cx, dy = y - cy, k;
+                for (k = 0; k < 8; k++)
+                    if (steerN_dx[k] == dx && steerN_dy[k] == dy) break;
+                if (k == 8 || steerN_step_cost(g, cx, cy, k) == INFINITY) continue;
+            }
+            double cv[2], cl;
+            int gi = -1;
+            if (!cell_vector(f, (uint32_t)y * w + (uint32_t)x, p, cv, &cl, &gi)) continue;
+            sum[0] += wt * cv[0];
+            sum[1] += wt * cv[1];
+            lsum += wt * cl;
+            wsum += wt;
+        }
+    double len = sqrt(sum[0] * sum[0] + sum[1] * sum[1]);
+    if (!(wsum > 0) || len < 1e-6 * wsum) {
+        dir[0] = own_v[0];
+        dir[1] = own_v[1];
+        *left = own_left;
+        return 0;
+    }
+    dir[0] = sum[0] / len;
+    dir[1] = sum[1] / len;
+    *left = lsum / wsum;
+    return 0;
+}

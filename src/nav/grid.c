@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+// grid.c — the navigation grid: cells and costs, line of sight, the walls
+// of its blocked cells, and the heap A* and the flow fields share.
+//
+// Line of sight walks every cell the segment touches (Amanatides & Woo),
+// and where the segment passes exactly through a cell corner it checks
+// both cells beside the corner too, so a sight line never squeezes
+// between two blocked cells that meet diagonally.
+#include "nav.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const int steerN_dx[8] = { 1, 0, -1, 0, 1, -1, -1, 1 };
+const int steerN_dy[8] = { 0, 1, 0, -1, 1, 1, -1, -1 };
+
+int steerN_grid_init(steerN_Grid *g, int nx, int ny, double cell, const double origin[2])
+{
+    memset(g, 0, sizeof *g);
+    size_t n = (size_t)nx * (size_t)ny;
+    g->nx = nx;
+    g->ny = ny;
+    g->cell = cell;
+    g->origin[0] = origin[0];
+    g->origin[1] = origin[1];
+    g->min_cost = 1.0;
+    g->cost = malloc(sizeof *g->cost * n);
+    g->g = malloc(sizeof *g->g * n);
+    g->parent = malloc(sizeof *g->parent * n);
+    g->seen = calloc(n, sizeof *g->seen);
+    if (!g->cost || !g->g || !g->parent || !g->seen) {
+        steerN_grid_free(g);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) g->cost[i] = 1.0f;
+    return 0;
+}
+
+void steerN_grid_free(steerN_Grid *g)
+{
+    free(g->cost);
+    free(g->g);
+    free(g->parent);
+    free(g->seen);
+    free(g->path);
+    free(g->cells);
+    steerN_heap_free(&g->heap);
+    memset(g, 0, sizeof *g);
+}
+
+bool steerN_cell_of(const steerN_Grid *g, const double p[2], int *x, int *y)
+{
+    double u = (p[0] - g->origin[0]) / g->cell, v = (p[1] - g->origin[1]) / g->cell;
+    if (!(u >= 0.0 && v >= 0.0 && u < (double)g->nx && v < (double)g->ny)) return false;
+    *x = (int)u;
+    *y = (int)v;
+    return true;
+}
+
+void steerN_center(const steerN_Grid *g, int x, int y, double out[2])
+{
+    out[0] = g->origin[0] + ((double)x + 0.5) * g->cell;
+    out[1] = g->origin[1] + ((double)y + 0.5) * g->cell;
+}
+
+void steerN_set_cost(steerN_Grid *g, int x, int y, float cost)
+{
+    g->cost[(size_t)y * (size_t)g->nx + (size_t)x] = cost;
+    if (cost < g->min_cost) g->min_cost = cost; // a bound, never raised: A* stays admissible
+    g->version++;
+}
+
+double steerN_step_cost(const steerN_Grid *g, int x, int y, int k)
+{
+    int nx = x + steerN_dx[k], ny = y + steerN_dy[k];
+    if (!steerN_open(g, nx, ny)) return INFINITY;
+    const float *c = g->cost;
+    size_t w = (size_t)g->nx;
+    double here = c[(size_t)y * w + (size_t)x], there = c[(size_t)ny * w + (size_t)nx];
+    if (k < 4) return 0.5 * (here + there) * g->cell;
+    // diagonal: both cells beside the step must be open
+    if (!steerN_open(g, nx, y) || !steerN_open(g, x, ny)) return INFINITY;
+    return 0.5 * (here + there) * g->cell * 1.4142135623730951;
+}
+
+static bool clear(const steerN_Grid *g, int x, int y, double max_cost)
+{
+    return steerN_open(g, x, y) && g->cost[(size_t)y * (size_t)g->nx + (size_t)x] <= max_cost;
+}
+
+bool steerN_line_of_sight(const steerN_Grid *g, const double a[2], const double b[2], double max_cost)
+{
+    double x0 = (a[0] - g->origin[0]) / g->cell, y0 = (a[1] - g->origin[1]) / g->cell;
+    double x1 = (b[0] - g->origin[0]) / g->cell, y1 = (b[1] - g->origin[1]) / g->cell;
+    if (!(x0 >= 0 && y0 >= 0 && x1 >= 0 && y1 >= 0 && x0 < g->nx && x1 < g->nx && y0 < g->ny && y1 < g->ny))
+        return false;
+    int x = (int)x0, y = (int)y0, xe = (int)x1, ye = (int)y1;
+    double dx = x1 - x0, dy = y1 - y0;
+    int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+    double tx = dx != 0 ? (sx > 0 ? (double)x + 1 - x0 : x0 - (double)x) / fabs(dx) : INFINITY;
+    double ty = dy != 0 ? (sy > 0 ? (double)y + 1 - y0 : y0 - (double)y) / fabs(dy) : INFINITY;
+    double ddx = dx != 0 ? 1.0 / fabs(dx) : INFINITY, ddy = dy != 0 ? 1.0 / fabs(dy) : INFINITY;
+    int steps = abs(xe - x) + abs(ye - y) + 2;
+    for (int i = 0; i < steps; i++) {
+        if (!clear(g, x, y, max_cost)) return false;
+        if (x == xe && y == ye) return true;
+        if (fabs(tx - ty) < 1e-12) {
+            // through a corner: the two cells beside it count as touched
+            if (!clear(g, x + sx, y, max_cost) || !clear(g, x, y + sy, max_cost)) return false;
+            x += sx;
+            y += sy;
+            tx += ddx;
+            ty += ddy;
+        } else if (tx < ty) {
+            x += sx;
+            tx += ddx;
+        } else {
+            y += sy;
+            ty += ddy;
+        }
+    }
+    return clear(g, xe, ye, max_cost);
+}
+
+// ---- walls -------------------------------------------------------------------
+
+// One family of grid lines (horizontal: the lines between rows; vertical:
+// between columns): an edge is a wall where exactly one of the two cells
+// it separates is open; runs of edges with the open side on the same side
+// merge into one segment.
+static int wall_lines(const steerN_Grid *g, bool horizontal, steerN_WallFn fn, void *ud)
+{
+    int lines = horizontal ? g->ny : g->nx, along = horizontal ? g->nx : g->ny;
+    for (int l = 0; l <= lines; l++) {
+        int run = -1, side = 0;
+        for (int k = 0; k <= along; k++) {
+            int s = 0;
+            if (k < along) {
+                bool lo = horizontal ? steerN_open(g, k, l - 1) : steerN_open(g, l - 1, k);
+                bool hi = horizontal ? steerN_open(g, k, l) : steerN_open(g, l, k);
+                s = lo == hi ? 0 : lo ? 1 : 2;
+            }
+            if (run >= 0 && s != side) {
+                double a[2], b[2];
+                double fixed = (double)l * g->cell, from = (double)run * g->cell, to = (double)k * g->cell;
+                int ax = horizontal ? 0 : 1, bx = 1 - ax;
+                a[ax] = g->origin[ax] + from;
+                b[ax] = g->origin[ax] + to;
+                a[bx] = b[bx] = g->origin[bx] + fixed;
+                int r = fn(ud, a, b);
+                if (r) return r;
+                run = -1;
+            }
+            if (s && run < 0) {
+                run = k;
+                side = s;
+            }
+        }
+    }
+    return 0;
+}
+
+int steerN_walls(const steerN_Grid *g, steerN_WallFn fn, void *ud)
+{
+    int r = wall_lines(g, true, fn, ud);
+    return r ? r : wall_lines(g, false, fn, ud);
+}
+
+// ---- heap ----------------------------------------------------------------------
+
+int steerN_heap_push(steerN_Heap *h, double key, uint32_t item)
+{
+    if (h->n == h->cap) {
+        uint32_t cap = h->cap ? h->cap * 2 : 256;
+        double *k = realloc(h->key, sizeof *k * cap);
+        if (!k) return -1;
+        h->key = k;
+        uint32_t *it = realloc(h->item, sizeof *it * cap);
+        if (!it) return -1;
+        h->item = it;
+        h->cap = cap;
+    }
+    uint32_t i = h->n++;
+    while (i > 0) {
+        uint32_t up = (i - 1) / 2;
+        if (h->key[up] <= key) break;
+        h->key[i] = h->key[up];
+        h->item[i] = h->item[up];
+        i = up;
+    }
+    h->key[i] = key;
+    h->item[i] = item;
+    return 0;
+}
+
+uint32_t steerN_heap_pop(steerN_Heap *h, double *key)
+{
+    uint32_t top = h->item[0];
+    *key = h->key[0];
+    double k = h->key[--h->n];
+    uint32_t it = h->item[h->n];
+    uint32_t i = 0, n = h->n;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && h->key[c + 1] < h->key[c]) c++;
+        if (k <= h->key[c]) break;
+        h->key[i] = h->key[c];
+        h->item[i] = h->item[c];
+        i = c;
+    }
+    if (n) {
+        h->key[i] = k;
+        h->item[i] = it;
+    }
+    return top;
+}
+
+void steerN_heap_free(steerN_Heap *h)
+{
+    free(h->key);
+    free(h->item);
+    memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// nav.h — navigation on a tile grid: the grid of traversal costs, line of
+// sight, A* paths and flow fields. The core of steer knows nothing of it;
+// behaviours (follow_flow) and the bindings read it.
+//
+// Cells are numbered c = y * nx + x with (0, 0) the cell at the origin and
+// y growing upwards (the Lua side reads maps top row first and converts).
+// A cell's cost is a finite number > 0 (the price of a metre through it,
+// 1 being plain ground) or INFINITY (blocked). Outside the grid counts as
+// blocked. Moving between neighbouring cells costs the step's length (1 or
+// sqrt 2 cells) times the mean of the two cells' costs, so distances are
+// symmetric; a diagonal step is allowed only when both cells beside it are
+// open (no cutting of blocked corners).
+#ifndef STEER_NAV_H
+#define STEER_NAV_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+// A binary min-heap of (key, cell) with lazy deletion (stale entries are
+// skipped by whoever pops them).
+typedef struct steerN_Heap {
+    double *key;
+    uint32_t *item;
+    uint32_t n, cap;
+} steerN_Heap;
+
+typedef struct steerN_Grid {
+    int nx, ny;
+    double origin[2];
+    double cell;           // cell side, metres
+    float *cost;           // nx * ny costs; INFINITY = blocked
+    double min_cost;       // a lower bound of every open cell's cost (A*'s heuristic scale)
+    uint32_t version;      // bumped by every edit
+    // A* scratch, reused by every query: costs so far, parents, and a stamp
+    // per cell telling which query last wrote them (no clearing per query)
+    double *g;
+    uint32_t *parent, *seen;
+    uint32_t stamp;
+    steerN_Heap heap;
+    double *path;          // the last path's points (x, y pairs)
+    uint32_t npath, cap_path;
+    uint32_t *cells;       // the last grid path's cells, goal first
+    uint32_t cap_cells;
+} steerN_Grid;
+
+// The eight neighbour offsets: 0..3 orthogonal (E, N, W, S), 4..7 diagonal
+// (NE, NW, SW, SE).
+extern const int steerN_dx[8], steerN_dy[8];
+
+// A grid of nx * ny open cells of cost 1. Returns 0, or -1 when out of memory.
+int steerN_grid_init(steerN_Grid *g, int nx, int ny, double cell, const double origin[2]);
+void steerN_grid_free(steerN_Grid *g);
+
+static inline bool steerN_inside(const steerN_Grid *g, int x, int y)
+{
+    return x >= 0 && y >= 0 && x < g->nx && y < g->ny;
+}
+static inline bool steerN_open(const steerN_Grid *g, int x, int y)
+{
+    return steerN_inside(g, x, y) && g->cost[(size_t)y * (size_t)g->nx + (size_t)x] < INFINITY;
+}
+// The cell holding world point p; false when p is outside the grid.
+bool steerN_cell_of(const steerN_Grid *g, const double p[2], int *x, int *y);
+void steerN_center(const steerN_Grid *g, int x, int y, double out[2]);
+// Set a cell's cost (INFINITY blocks it).
+void steerN_set_cost(steerN_Grid *g, int x, int y, float cost);
+// The cost of the step from cell a to neighbour direction k (INFINITY when
+// blocked or cutting a corner).
+double steerN_step_cost(const steerN_Grid *g, int x, int y, int k);
+
+// True when the segment a-b touches only open cells of cost <= max_cost
+// (INFINITY: any open cell). Touching includes grazing a cell's corner.
+bool steerN_line_of_sight(const steerN_Grid *g, const double a[2], const double b[2], double max_cost);
+
+// A* from `from` to `to` (world points): 1 when found, with the smoothed
+// route in g->path (g->npath points: from, corners, to) and its grid cost
+// (cost-weighted metres of the unsmoothed cell path) in *cost; 0 when
+// unreachable or either point is outside or blocked; -1 when out of memory.
+int steerN_path(steerN_Grid *g, const double from[2], const double to[2], double *cost);
+
+// The grid's walls: the boundaries between open and blocked cells (the
+// outside counts as blocked), merged into maximal straight segments. Calls
+// fn for each; stops and returns fn's non-zero result.
+typedef int (*steerN_WallFn)(void *ud, const double a[2], const double b[2]);
+int steerN_walls(const steerN_Grid *g, steerN_WallFn fn, void *ud);
+
+int steerN_heap_push(steerN_Heap *h, double key, uint32_t item);
+uint32_t steerN_heap_pop(steerN_Heap *h, double *key);
+void steerN_heap_free(steerN_Heap *h);
+
+// ---- flow fields ------------------------------------------------------------
+
+#define STEERN_NONE 8      // a cell without a direction (goal, blocked or unreachable)
+
+typedef struct steerN_Flow {
+    steerN_Grid *grid;
+    uint32_t version;      // the grid version the field was built for
+    double *dist;          // integration field minus `bias`, cost-weighted cells; INFINITY unreachable
+    double bias;           // added to every stored distance (see steerN_flow_set_goal)
+    double drift;          // offsets the repairs since the last build added, in cells
+    double *wdist;         // a repair's window distances
+    uint8_t *dir;          // per cell: the neighbour (0..7) to go to, or STEERN_NONE
+    double *goals;         // goal points (x, y pairs)
+    uint32_t *goal_cells;
+    uint32_t ngoals, cap_goals;
+    steerN_Heap heap;
+    uint32_t *mark, stamp; // per cell: touched by the last update
+    uint32_t *list;        // the cells the last build or update settled, in order
+    uint32_t touched;      // how many
+    bool incremental;      // the last update was a repair, not a rebuild
+} steerN_Flow;
+
+// Build a field toward n goals (world points, each inside the grid in an
+// open cell: the caller checks). 0, or -1 when out of memory.
+int steerN_flow_init(steerN_Flow *f, steerN_Grid *g);
+int steerN_flow_build(steerN_Flow *f, const double *goals, uint32_t n);
+// Move a single goal: a repair of a window around the old and new goal
+// when the move is small (see flow.c), else a rebuild.
+int steerN_flow_set_goal(steerN_Flow *f, const double goal[2]);
+// Rebuild if the grid changed since the field was built.
+int steerN_flow_refresh(steerN_Flow *f);
+void steerN_flow_free(steerN_Flow *f);
+// The distance (metres, cost-weighted) from cell c to the nearest goal.
+static inline double steerN_flow_dist(const steerN_Flow *f, uint32_t c)
+{
+    return f->dist[c] + f->bias;
+}
+// The field's direction at world point p, interpolated between the
+// centres of the open, reachable cells around it (unit, or zero where
+// there is no way to a goal); in a goal cell it points at the goal. Also
+// the distance left along the field (metres; INFINITY when unreachable)
+// and the goal point when p is in a goal cell (return 1 then, else 0).
+int steerN_flow_sample(const steerN_Flow *f, const double p[2], double dir[2], double *left, double goal[2]);
+
+// follow_flow (src/behaviors/follow_flow.c): point a follow_flow behaviour
+// at its field; the caller keeps the field alive as long as the behaviour.
+typedef struct steer_Behavior steer_Behavior;
+void steerB_follow_flow_bind(steer_Behavior *b, const steerN_Flow *f);
+
+#endif
