@@ -1033,4 +1033,19 @@ function zombie.think(a) end
 ---@return boolean
 function zombie.track(field, position) end
 
+-- ---- inside a mod only -----------------------------------------------------------
+
+---Inside a mod only: copy plain data (nil, booleans, numbers, strings and
+---tables of them; at most 64 KiB and 16 levels) to the mod named `mod`; it
+---gets it next tick in `on_message(from, data)`. False when that mod is not
+---running or its inbox is full.
+---@param mod string
+---@param data any
+---@return boolean
+function steer.send(mod, data) end
+
+---Inside a mod only: the mod's name.
+---@type string
+steer.mod_name = nil
+
 return steer

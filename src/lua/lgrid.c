@@ -598,6 +598,7 @@ static int follow_flow_new(lua_State *L)
 static int world_add_grid(lua_State *L)
 {
     const char *fn = "steer.world:add_grid";
+    steerL_check_unsandboxed(L, "w:add_grid", "the static geometry belongs to the game");
     steerL_World *lw = steerL_checkworld(L, 1);
     check_grid(L, 2);
     if (lw->dim != 2) return luaL_error(L, "%s: grids are for 2D worlds", fn);
