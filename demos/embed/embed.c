@@ -7,13 +7,19 @@
 // "render" them (here: a text summary), and listens to events. A mod that
 // misbehaves is disabled and reported; the game goes on.
 //
-//   embed [--ticks N] [--mods DIR] [--strict] [SCENARIO]
+//   embed [--ticks N] [--mods DIR] [--strict] [--view] [--screenshot OUT.png] [SCENARIO]
 //
 // --strict exits with status 1 if any mod was disabled (the tests use it).
+// --view shows the world in steer's viewer while the game's loop runs, and
+// --screenshot writes the last frame as a PNG (both only when the demo is
+// built in steer's tree with the viewer: it is not part of the installed API).
 //
 // Built against the installed library, it is compiled with
 //   cc embed.c $(pkg-config --cflags --libs steer)
 #include <steer.h>
+#ifdef STEER_VIEWER
+#include "view.h"
+#endif
 
 #include <dirent.h>
 #include <math.h>
@@ -59,18 +65,32 @@ static void on_event(void *ud, const steer_Event *ev)
     if (ev->type == STEER_EVENT_COLLIDE) (*collisions)++;
 }
 
+#ifdef STEER_VIEWER
+// The viewer drives ticks through these: the game's engine does the work.
+static int view_tick(void *ud) { return steer_engine_tick(ud, 1) == STEER_OK; }
+static void view_reload(void *ud) { steer_engine_reload(ud); }
+static const char *view_error(void *ud)
+{
+    const char *e = steer_engine_error(ud);
+    return e[0] ? e : NULL;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     long ticks = 600;
-    int strict = 0;
+    int strict = 0, view = 0;
+    const char *shot = NULL;
     const char *mods = EMBED_DIR "/mods", *scenario = EMBED_DIR "/scenario.lua";
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--ticks") == 0 && i + 1 < argc) ticks = strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--mods") == 0 && i + 1 < argc) mods = argv[++i];
         else if (strcmp(argv[i], "--strict") == 0) strict = 1;
+        else if (strcmp(argv[i], "--view") == 0) view = 1;
+        else if (strcmp(argv[i], "--screenshot") == 0 && i + 1 < argc) shot = argv[++i];
         else if (argv[i][0] != '-') scenario = argv[i];
         else {
-            fprintf(stderr, "usage: embed [--ticks N] [--mods DIR] [--strict] [SCENARIO]\n");
+            fprintf(stderr, "usage: embed [--ticks N] [--mods DIR] [--strict] [--view] [--screenshot OUT.png] [SCENARIO]\n");
             return 2;
         }
     }
@@ -103,6 +123,30 @@ int main(int argc, char **argv)
             printf("[game] mod %s not loaded: %s\n", ent->d_name, steer_engine_error(e));
     }
     if (d) closedir(d);
+
+#ifdef STEER_VIEWER
+    if (view || shot) {
+        steerV_Host host = { .ud = e, .tick = view_tick, .reload = view_reload, .error = view_error };
+        steerV_Desc vd = { .title = "embed", .headless = !view };
+        steerV_View *v = NULL;
+        char err[256];
+        if (steerV_open(&vd, steer_engine_world(e), &host, &v, err, sizeof err) != STEER_OK) {
+            fprintf(stderr, "embed: no view (%s): running headless\n", err);
+        } else if (view) {
+            // the game's loop, with the viewer as its renderer: frames tick the engine
+            while (steerV_frame(v) && (ticks <= 0 || (long)steer_world_tick(steer_engine_world(e)) < ticks))
+                steer_engine_poll(e);
+            ticks = 0;
+        } else {
+            steer_engine_tick(e, (int)ticks);
+            ticks = 0;
+        }
+        if (v && shot && steerV_screenshot(v, shot, err, sizeof err) != 0) fprintf(stderr, "embed: %s\n", err);
+        if (v) steerV_close(v);
+    }
+#else
+    if (view || shot) fprintf(stderr, "embed: built without steer's viewer: running headless\n");
+#endif
 
     // the game's loop: tick, then "render" from the states
     steer_AgentState *states = NULL;
