@@ -1,7 +1,7 @@
 -- SPDX-License-Identifier: MIT
--- flock.lua — Reynolds' boids: 300 agents in a wrapped world, each steered
--- by one shared brain that blends separation, alignment, cohesion and a
--- little wander. Nothing in Lua runs per agent per tick: the brain is a C
+-- flock.lua — Reynolds' boids: 300 agents in a wrapped world with a few
+-- rocks, each steered by one shared brain: avoid the rocks first (priority),
+-- otherwise blend separation, alignment, cohesion and a little wander. Nothing in Lua runs per agent per tick: the brain is a C
 -- tree; the script only builds it, spawns the flock and, every few seconds,
 -- measures how well it is aligned: polarization is the length of the mean
 -- unit velocity (0 = headings all over the place, 1 = all the same way),
@@ -27,14 +27,21 @@ local REPORT_EVERY = 5 -- seconds between polarization reports
 -- Cohesion stays small: tracking a velocity toward the centre of boids
 -- that surround you brakes, and with weight 1 the flock crawls at 1 m/s.
 local function make_brain()
-  return steer.blend{
+  return steer.priority{
     name = "boid",
-    { steer.separation{ radius = 2.5, name = "separation" }, 10 },
-    { steer.alignment{ radius = 6, name = "alignment" }, 6 },
-    { steer.cohesion{ radius = 8, name = "cohesion" }, 0.15 },
-    { steer.wander{ distance = 4, radius = 2, jitter = 6, name = "wander" }, 0.5 },
+    steer.avoid_obstacles{ lookahead = 2, name = "rocks" },
+    steer.blend{
+      name = "flock",
+      { steer.separation{ radius = 2.5, name = "separation" }, 10 },
+      { steer.alignment{ radius = 6, name = "alignment" }, 6 },
+      { steer.cohesion{ radius = 8, name = "cohesion" }, 0.15 },
+      { steer.wander{ distance = 4, radius = 2, jitter = 6, name = "wander" }, 0.5 },
+    },
   }
 end
+
+-- Rocks the flock parts around: { x, y, radius }.
+local ROCKS = { { 40, 30, 6 }, { 110, 65, 8 }, { 75, 20, 4 }, { 30, 75, 5 }, { 130, 25, 5 } }
 
 -- Polarization of a list of agents (nil: every boid): the length of the
 -- mean of their unit velocities.
@@ -69,17 +76,26 @@ end
 local next_report = REPORT_EVERY
 
 return {
-  world = { dim = 2, size = { WIDTH, HEIGHT }, wrap = true, seed = 7 },
+  world = { dim = 2, size = { WIDTH, HEIGHT }, wrap = true, seed = 7, collide = true },
 
   setup = function(w)
     -- the script's own random numbers: fixed, so every run starts alike
     math.randomseed(7)
+    for _, r in ipairs(ROCKS) do w:add_obstacle{ position = { r[1], r[2] }, radius = r[3] } end
     local brain = make_brain()
+    local function on_rock(x, y)
+      for _, r in ipairs(ROCKS) do
+        if (x - r[1]) ^ 2 + (y - r[2]) ^ 2 < (r[3] + 1) ^ 2 then return true end
+      end
+      return false
+    end
     for _ = 1, COUNT do
       local angle = math.random() * 2 * math.pi
       local speed = 3 + 3 * math.random()
+      local x, y
+      repeat x, y = math.random() * WIDTH, math.random() * HEIGHT until not on_rock(x, y)
       w:spawn{
-        position = { math.random() * WIDTH, math.random() * HEIGHT },
+        position = { x, y },
         velocity = { speed * math.cos(angle), speed * math.sin(angle) },
         max_speed = 8, max_force = 10, radius = 0.5,
         brain = brain, tag = "boid",
