@@ -114,10 +114,10 @@ return {
   end,
 
   reload = function(w)
-    -- the guards rebind by archetype name; the intruder's brain is rebuilt
-    if intruder.alive then
-      intruder:remove()
-      spawn_intruder(w)
-    end
+    -- The guards rebind by archetype name. This file's locals start afresh
+    -- on a reload (the tallies too): find the intruder in the world and
+    -- give it the new version's brain.
+    for a in w:agents("intruder") do a:remove() end
+    spawn_intruder(w)
   end,
 }

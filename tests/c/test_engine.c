@@ -317,6 +317,38 @@ static void test_allocator_hook(void)
     CHECK(cnt.live == 0, "%ld blocks from the hook not freed", cnt.live);
 }
 
+// ---- every demo survives a hot reload ---------------------------------------------
+
+static void quiet(void *ud, int level, const char *msg)
+{
+    (void)ud;
+    (void)level;
+    (void)msg;
+}
+
+static void test_demos_reload(void)
+{
+    static const char *const demos[] = { "flock", "arrive", "pursuit", "patrol", "crowd", "gallery", "zombie_horde", NULL };
+    for (int i = 0; demos[i]; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.lua", DEMOS_DIR, demos[i]);
+        steer_EngineDesc d = { .log = quiet, .lua_path = SOURCE_LUA_DIR "/?.lua;" SOURCE_LUA_DIR "/?/init.lua" };
+        steer_Engine *e;
+        REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+        int ok = steer_engine_load(e, path) == STEER_OK && steer_engine_tick(e, 30) == STEER_OK;
+        CHECK(ok, "%s: %s", demos[i], steer_engine_error(e));
+        int n = ok ? steer_world_count(steer_engine_world(e)) : 0;
+        if (ok) {
+            CHECK(steer_engine_reload(e) == STEER_OK, "%s: reload: %s", demos[i], steer_engine_error(e));
+            CHECK(steer_engine_tick(e, 30) == STEER_OK, "%s: after the reload: %s", demos[i], steer_engine_error(e));
+            // a demo may respawn a few of its own on reload, never lose its world
+            CHECK(steer_world_count(steer_engine_world(e)) >= n - 1, "%s: %d agents before the reload, %d after", demos[i],
+                  n, steer_world_count(steer_engine_world(e)));
+        }
+        steer_engine_free(e);
+    }
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/steer-engine-%d", (int)getpid());
@@ -329,6 +361,7 @@ int main(void)
     RUN(test_poll_sees_module_saves);
     RUN(test_two_engines);
     RUN(test_allocator_hook);
+    RUN(test_demos_reload);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 1;
     return check_report_("engine");
