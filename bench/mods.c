@@ -7,6 +7,7 @@
 //   steer-bench-mods [DIR]   DIR holds scenario.lua and work.lua
 //                            (default: the source tree's bench/mods)
 #include "steer.h"
+#include "timing.h"
 #include "steer_lua.h"
 
 #include <lauxlib.h>
@@ -25,18 +26,6 @@
 #define ROUNDS 7
 #define TICKS 300
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static char *slurp(const char *path)
 {
@@ -89,14 +78,13 @@ static double engine_ms(const char *dir, int work)
             exit(1);
         }
         steer_engine_tick(e, 10); // warm up
-        double t0 = now();
+        double t0 = bench_now();
         steer_engine_tick(e, TICKS);
-        t[r] = (now() - t0) * 1e3;
+        t[r] = (bench_now() - t0) * 1e3;
         steer_engine_free(e);
     }
     remove(mod);
-    qsort(t, ROUNDS, sizeof t[0], cmp);
-    return t[ROUNDS / 2];
+    return bench_median(t, ROUNDS);
 }
 
 // The same update function called TICKS times in a plain Lua state.
@@ -116,18 +104,17 @@ static double plain_ms(const char *dir, int work)
             lua_pushvalue(L, fn);
             lua_pcall(L, 0, 0, 0);
         }
-        double t0 = now();
+        double t0 = bench_now();
         for (int i = 0; i < TICKS; i++) {
             lua_pushvalue(L, fn);
             lua_pushnil(L);
             lua_pushnumber(L, 1.0 / 60);
             lua_pcall(L, 2, 0, 0);
         }
-        t[r] = (now() - t0) * 1e3;
+        t[r] = (bench_now() - t0) * 1e3;
         lua_close(L);
     }
-    qsort(t, ROUNDS, sizeof t[0], cmp);
-    return t[ROUNDS / 2];
+    return bench_median(t, ROUNDS);
 }
 
 // string.find with a pattern, in a plain state and in a mod's sandbox.
@@ -147,9 +134,9 @@ static double pattern_us(int sandboxed)
         lua_State *L = luaL_newstate();
         luaL_openlibs(L);
         luaL_loadstring(L, code);
-        t0 = now();
+        t0 = bench_now();
         lua_pcall(L, 0, 1, 0);
-        t1 = now();
+        t1 = bench_now();
         lua_close(L);
     } else {
         // as a mod: the chunk runs at load, inside the sandbox
@@ -164,9 +151,9 @@ static double pattern_us(int sandboxed)
         steer_engine_load(e, scenario);
         steer_ModLimits lim = { .call_ms = 10000 };
         // the chunk's result is not a table: time the load anyway
-        t0 = now();
+        t0 = bench_now();
         steer_engine_load_mod(e, path, &lim, NULL);
-        t1 = now();
+        t1 = bench_now();
         steer_engine_free(e);
         remove(path);
     }

@@ -7,6 +7,7 @@
 //
 //   steer-bench-reload [DEMO.lua ...]   (default: every demo in demos/)
 #include "steer.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,18 +23,6 @@
 
 #define ROUNDS 9
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static void quiet(void *ud, int level, const char *msg)
 {
@@ -53,27 +42,25 @@ static void bench(const char *file)
     }
     double reload[ROUNDS], rebind[ROUNDS], tick[ROUNDS];
     for (int r = 0; r < ROUNDS; r++) {
-        double t0 = now();
+        double t0 = bench_now();
         steer_engine_tick(e, 1);
-        double t1 = now();
+        double t1 = bench_now();
         if (steer_engine_reload(e) != STEER_OK) {
             fprintf(stderr, "%s: %s\n", file, steer_engine_error(e));
             break;
         }
-        double t2 = now();
+        double t2 = bench_now();
         steer_engine_tick(e, 1); // the archetypes rebind on this one
-        double t3 = now();
+        double t3 = bench_now();
         tick[r] = (t1 - t0) * 1e3;
         reload[r] = (t2 - t1) * 1e3;
         rebind[r] = (t3 - t2) * 1e3 - tick[r];
     }
-    qsort(reload, ROUNDS, sizeof reload[0], cmp);
-    qsort(rebind, ROUNDS, sizeof rebind[0], cmp);
-    qsort(tick, ROUNDS, sizeof tick[0], cmp);
+    double reload_ms = bench_median(reload, ROUNDS), rebind_ms = bench_median(rebind, ROUNDS),
+           tick_ms = bench_median(tick, ROUNDS);
     const char *base = strrchr(file, '/');
     printf("  %-20s %6d agents  reload %7.2f ms  + rebind %6.2f ms  (a tick: %.2f ms)\n", base ? base + 1 : file,
-           steer_world_count(steer_engine_world(e)), reload[ROUNDS / 2], rebind[ROUNDS / 2] > 0 ? rebind[ROUNDS / 2] : 0,
-           tick[ROUNDS / 2]);
+           steer_world_count(steer_engine_world(e)), reload_ms, rebind_ms > 0 ? rebind_ms : 0, tick_ms);
     steer_engine_free(e);
 }
 
