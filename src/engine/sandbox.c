@@ -9,13 +9,14 @@
 //    of backtracking for hours;
 //  - string.rep refuses results above the mod's string limit before it
 //    allocates (everything else that builds strings grows through the
-//    mod's capped allocator);
+//    mod's capped allocator); table.move and table.sort, which loop in C,
+//    take at most a million (a quarter million) elements;
 //  - load takes text only; string.dump, dofile, loadfile and
 //    collectgarbage are gone, as are io, os, debug and package;
 //  - setmetatable refuses __gc, and every metatable the mod did not make
 //    (strings', the steer types') is protected, so no finaliser of the
 //    mod's can run when the engine closes its state;
-//  - tostring shows no addresses.
+//  - tostring and string.format show no addresses.
 #include "engine.h"
 
 #include <ctype.h>
@@ -627,6 +628,65 @@ static int sb_setmetatable(lua_State *L)
     return 1;
 }
 
+// string.format without addresses: no %p, and %s of a table, function,
+// thread or userdata shows what the sandbox's tostring shows.
+static int sb_format(lua_State *L)
+{
+    size_t len;
+    const char *fmt = luaL_checklstring(L, 1, &len);
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (fmt[i] != '%') continue;
+        size_t j = i + 1;
+        if (fmt[j] == '%') {
+            i = j;
+            continue;
+        }
+        while (j < len && strchr("-+ #0123456789.", fmt[j])) j++;
+        if (j < len && fmt[j] == 'p') return luaL_error(L, "string.format: '%%p' is not available to mods");
+        i = j;
+    }
+    int n = lua_gettop(L);
+    for (int i = 2; i <= n; i++) {
+        int t = lua_type(L, i);
+        if (t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TTHREAD || t == LUA_TUSERDATA || t == LUA_TLIGHTUSERDATA) {
+            lua_pushcfunction(L, sb_tostring);
+            lua_pushvalue(L, i);
+            lua_call(L, 1, 1);
+            lua_replace(L, i);
+        }
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, 1);
+    return 1;
+}
+
+// table.move and table.sort loop in C without running Lua code when the
+// tables have no metamethods (table.move({}, 1, 1e9, 1) moves a billion
+// nils, allocating nothing): their element counts are bounded.
+#define MAX_TABLE_OP 1000000
+
+static int tab_move(lua_State *L)
+{
+    lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
+    if (e >= f && (lua_Unsigned)e - (lua_Unsigned)f >= MAX_TABLE_OP)
+        return luaL_error(L, "table.move: more than %d elements", MAX_TABLE_OP);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static int tab_sort(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (luaL_len(L, 1) > MAX_TABLE_OP / 4) return luaL_error(L, "table.sort: more than %d elements", MAX_TABLE_OP / 4);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 0);
+    return 0;
+}
+
 // load(chunk [, name [, mode [, env]]]): text only, whatever mode says
 static int sb_load(lua_State *L)
 {
@@ -668,6 +728,17 @@ void steerE_open_sandbox(lua_State *L, size_t max_str)
     lua_setfield(L, -2, "rep");
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
+    lua_getfield(L, -1, "format");
+    lua_pushcclosure(L, sb_format, 1);
+    lua_setfield(L, -2, "format");
+    lua_pop(L, 1);
+    lua_getglobal(L, "table");
+    lua_getfield(L, -1, "move");
+    lua_pushcclosure(L, tab_move, 1);
+    lua_setfield(L, -2, "move");
+    lua_getfield(L, -1, "sort");
+    lua_pushcclosure(L, tab_sort, 1);
+    lua_setfield(L, -2, "sort");
     lua_pop(L, 1);
     // strings' metatable is shared by every string of the state: protect it
     lua_pushliteral(L, "");

@@ -79,6 +79,11 @@ static const Case cases[] = {
     { "changing the string metatable", "getmetatable('').__index = { upper = function() end }", "index" },
     { "an error object whose __tostring loops",
       "error(setmetatable({}, { __tostring = function() while true do end end }))", "error object is a table" },
+    { "table.move of a billion nils", "table.move({}, 1, 1e9, 1)", "table.move" },
+    { "string.format('%p')", "string.format('%p', {})", "not available to mods" },
+    { "addresses through tostring, print and format",
+      "local seen = tostring({}) .. tostring(print) .. string.format('%s %10s', {}, coroutine.create(print))\n"
+      "assert(not seen:find('0x'), seen) error('no address: ' .. seen)", "no address: tablefunctiontable     thread" },
     { "stepping the world", "return { update = function(w) w:step() end }", "not available to mods" },
     { "a Lua think on an agent", "return { setup = function(w) w:spawn{ think = function() end } end }", "not available to mods" },
     { "spawning without end", "return { update = function(w) for i = 1, 100 do w:spawn{} end end }", "quota" },
