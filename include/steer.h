@@ -346,6 +346,7 @@ typedef struct steer_ModLimits {
     double call_ms;        // CPU per call into the mod (default 20 ms)
     int agents;            // live agents it may have spawned (default 1000)
     int prints;            // lines of print per second of simulated time (default 20)
+    bool touch_all;        // may change and remove agents it did not spawn (default: only its own)
 } steer_ModLimits;
 STEER_API int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id);
 typedef struct steer_ModInfo {

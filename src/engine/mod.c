@@ -49,6 +49,7 @@ struct Mod {
     size_t used, cap;
     double budget;          // seconds per call
     int agent_cap;
+    bool touch_all;
     steer_Agent *agents;
     int nagents;
     double print_tokens, print_rate;
@@ -624,6 +625,7 @@ static int open_mod(lua_State *L)
     lw->may_spawn = quota_ok;
     lw->spawned = quota_note;
     lw->quota_ud = m;
+    lw->own_only = !m->touch_all;
     m->world_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     // the main file, as text only
     size_t len;
@@ -669,6 +671,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     m->cap = lim.memory ? lim.memory : DEFAULT_MEMORY;
     m->budget = (lim.call_ms > 0 ? lim.call_ms : DEFAULT_CALL_MS) * 1e-3;
     m->agent_cap = lim.agents ? lim.agents : DEFAULT_AGENTS;
+    m->touch_all = lim.touch_all;
     m->print_rate = lim.prints ? lim.prints : DEFAULT_PRINTS;
     m->print_tokens = m->print_rate;
     m->cb_ref = m->world_ref = LUA_NOREF;

@@ -54,6 +54,7 @@ static int agent_remove(lua_State *L)
 {
     steerL_Agent *a = steerL_checkagent(L, 1, FN ":remove");
     steerL_check_writable(L, a->world, FN ":remove");
+    steerL_check_owner(L, 1, FN ":remove");
     int w = world_of(L, 1);
     steer_remove(a->world->w, a->id);
     steerL_forget_agent(L, w, a->id);
@@ -177,6 +178,7 @@ static int agent_newindex(lua_State *L)
     snprintf(what, sizeof what, FN ".%s", k);
     steerL_Agent *a = steerL_checkagent(L, 1, what);
     steerL_check_writable(L, a->world, what);
+    steerL_check_owner(L, 1, what);
     steer_World *w = a->world->w;
     if (strcmp(k, "position") == 0 || strcmp(k, "velocity") == 0 || strcmp(k, "heading") == 0) {
         double v[3];

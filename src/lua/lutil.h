@@ -26,6 +26,9 @@ typedef struct steerL_World {
     // world belongs to the engine, so this userdata never frees it, and the
     // mod may not step it, subscribe to it or change its geometry.
     bool borrowed;
+    // A mod that may change (set fields of, remove) only the agents it
+    // spawned: the user value's "owned" set lists them.
+    bool own_only;
     // Spawn quota of a mod: `may_spawn` says whether one more agent is
     // allowed, `spawned` is told each new agent (both NULL: no quota).
     int (*may_spawn)(void *ud);
@@ -88,6 +91,9 @@ typedef struct steerL_Host {
     steer_LogFn log;
     void *log_ud;
 } steerL_Host;
+// Raise "FN: ..." unless the agent at idx may be changed from this state
+// (a mod limited to its own agents, see own_only).
+void steerL_check_owner(lua_State *L, int agent_idx, const char *fn);
 // Push a world userdata for a world owned by someone else (the engine).
 steerL_World *steerL_push_borrowed_world(lua_State *L, steer_World *w);
 

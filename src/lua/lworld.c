@@ -283,6 +283,7 @@ static steerL_World *new_world_ud(lua_State *L)
     lua_newtable(L); lua_setfield(L, -2, "arch");      // agent id -> archetype name
     lua_newtable(L); lua_setfield(L, -2, "arch_over"); // agent id -> fields given at spawn
     lua_newtable(L); lua_setfield(L, -2, "arch_seen"); // archetype name -> version applied
+    lua_newtable(L); lua_setfield(L, -2, "owned");     // agent id -> true: spawned here (own_only)
     lua_newtable(L);
     lua_createtable(L, 0, 1);
     lua_pushliteral(L, "v");
@@ -292,6 +293,17 @@ static steerL_World *new_world_ud(lua_State *L)
     lua_setiuservalue(L, -2, 1);
     lw->L = L;
     return lw;
+}
+
+void steerL_check_owner(lua_State *L, int agent_idx, const char *fn)
+{
+    steerL_Agent *a = lua_touserdata(L, agent_idx);
+    if (!a || !a->world->own_only) return;
+    lua_getiuservalue(L, agent_idx, 1); // the world
+    steerL_uv_field(L, -1, "owned");
+    int mine = lua_rawgeti(L, -1, (lua_Integer)a->id) != LUA_TNIL;
+    lua_pop(L, 3);
+    if (!mine) luaL_error(L, "%s: this mod may change only the agents it spawned", fn);
 }
 
 steerL_World *steerL_push_borrowed_world(lua_State *L, steer_World *w)
@@ -457,6 +469,12 @@ static int world_spawn(lua_State *L)
     }
     if (from_arch) steerL_archetype_bind(L, 1, 3, 4, id);
     if (lw->spawned) lw->spawned(lw->quota_ud, id);
+    if (lw->own_only) {
+        steerL_uv_field(L, 1, "owned");
+        lua_pushboolean(L, 1);
+        lua_rawseti(L, -2, (lua_Integer)id);
+        lua_pop(L, 1);
+    }
     steerL_pushagent(L, 1, id);
     return 1;
 }

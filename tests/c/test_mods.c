@@ -5,6 +5,7 @@
 #include "check.h"
 #include "steer.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -86,6 +87,10 @@ static const Case cases[] = {
       "assert(not seen:find('0x'), seen) error('no address: ' .. seen)", "no address: tablefunctiontable     thread" },
     { "stepping the world", "return { update = function(w) w:step() end }", "not available to mods" },
     { "a Lua think on an agent", "return { setup = function(w) w:spawn{ think = function() end } end }", "not available to mods" },
+    { "removing the game's agents", "return { update = function(w) for a in w:agents('wanderer') do a:remove() end end }",
+      "only the agents it spawned" },
+    { "steering the game's agents", "return { update = function(w) for a in w:agents() do a.max_speed = 100 end end }",
+      "only the agents it spawned" },
     { "spawning without end", "return { update = function(w) for i = 1, 100 do w:spawn{} end end }", "quota" },
 };
 
@@ -187,6 +192,33 @@ static void test_messages_are_copies(void)
     steer_engine_free(e);
 }
 
+// A game may let a mod change its agents (touch_all): then it can.
+static void test_touch_all(void)
+{
+    Log log = { 0 };
+    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, MODS_DIR "/scenario.lua") == STEER_OK, "scenario: %s", steer_engine_error(e));
+    const char *path = write_mod("tuner", "return { update = function(w) for a in w:agents('wanderer') do a.max_speed = 0.5 end end }");
+    steer_ModLimits lim = { .touch_all = true };
+    int id;
+    REQUIRE(steer_engine_load_mod(e, path, &lim, &id) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_tick(e, 120) == STEER_OK, "%s", steer_engine_error(e));
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, id, &mi);
+    CHECK(mi.enabled, "the tuner was stopped: %s", mi.reason);
+    steer_World *w = steer_engine_world(e);
+    for (int i = 0; i < steer_world_count(w); i++) {
+        double v[3], ms;
+        steer_Agent a = steer_world_agent_at(w, i);
+        steer_agent_param(w, a, STEER_PARAM_MAX_SPEED, &ms);
+        steer_agent_vec(w, a, STEER_PROP_VELOCITY, v);
+        CHECK(ms == 0.5 && sqrt(v[0] * v[0] + v[1] * v[1]) <= 0.5 + 1e-6, "agent %d: max_speed %g", i, ms);
+    }
+    steer_engine_free(e);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/steer-mods-%d", (int)getpid());
@@ -196,6 +228,7 @@ int main(void)
     RUN(test_hostile_mods);
     RUN(test_prints_are_rate_limited);
     RUN(test_messages_are_copies);
+    RUN(test_touch_all);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0) return 1;
     return check_report_("mods");
