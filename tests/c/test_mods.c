@@ -41,6 +41,20 @@ static const char *write_mod(const char *name, const char *text)
     return path;
 }
 
+// An engine logging into `log`, with the test scenario loaded; NULL on failure.
+static steer_Engine *engine(Log *log)
+{
+    steer_EngineDesc d = { .log = log_fn, .log_ud = log };
+    steer_Engine *e;
+    if (steer_engine_new(&d, &e) != STEER_OK) return NULL;
+    if (steer_engine_load(e, MODS_DIR "/scenario.lua") != STEER_OK) {
+        printf("    scenario: %s\n", steer_engine_error(e));
+        steer_engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
 typedef struct Case {
     const char *what;
     const char *code;
@@ -98,10 +112,8 @@ static const Case cases[] = {
 static void run_case(const Case *c)
 {
     Log log = { 0 };
-    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
-    steer_Engine *e;
-    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
-    REQUIRE(steer_engine_load(e, MODS_DIR "/scenario.lua") == STEER_OK, "scenario: %s", steer_engine_error(e));
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
     int good = -1, evil = -1;
     REQUIRE(steer_engine_load_mod(e, MODS_DIR "/good", NULL, &good) == STEER_OK, "good mod: %s", steer_engine_error(e));
     char code[2048];
@@ -146,10 +158,8 @@ static void test_hostile_mods(void)
 static void test_prints_are_rate_limited(void)
 {
     Log log = { 0 };
-    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
-    steer_Engine *e;
-    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
-    REQUIRE(steer_engine_load(e, MODS_DIR "/scenario.lua") == STEER_OK, "scenario: %s", steer_engine_error(e));
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
     const char *path = write_mod("evil", "return { update = function() for i = 1, 1e6 do print(i) end end }");
     steer_ModLimits lim = { .call_ms = 2000, .prints = 20 };
     int id;
@@ -166,10 +176,8 @@ static void test_prints_are_rate_limited(void)
 static void test_messages_are_copies(void)
 {
     Log log = { 0 };
-    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
-    steer_Engine *e;
-    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
-    REQUIRE(steer_engine_load(e, MODS_DIR "/scenario.lua") == STEER_OK, "scenario: %s", steer_engine_error(e));
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
     int good, listener;
     REQUIRE(steer_engine_load_mod(e, MODS_DIR "/good", NULL, &good) == STEER_OK, "%s", steer_engine_error(e));
     const char *path = write_mod("listener",
@@ -196,10 +204,8 @@ static void test_messages_are_copies(void)
 static void test_touch_all(void)
 {
     Log log = { 0 };
-    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
-    steer_Engine *e;
-    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
-    REQUIRE(steer_engine_load(e, MODS_DIR "/scenario.lua") == STEER_OK, "scenario: %s", steer_engine_error(e));
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
     const char *path = write_mod("tuner", "return { update = function(w) for a in w:agents('wanderer') do a.max_speed = 0.5 end end }");
     steer_ModLimits lim = { .touch_all = true };
     int id;
