@@ -200,6 +200,47 @@ static void test_tiny_rates(void)
     steer_world_free(w);
 }
 
+// The fullest cell of the world's grid.
+static uint32_t fullest_cell(const steer_World *w)
+{
+    uint32_t most = 0;
+    for (uint32_t c = 0; c < w->grid.ncells; c++)
+        if (w->grid.start[c + 1] - w->grid.start[c] > most) most = w->grid.start[c + 1] - w->grid.start[c];
+    return most;
+}
+
+// One agent parked at 1e30 in an unbounded world: the others keep cells of
+// their own (not one cell for all: O(n^2)), and queries still find it.
+static void test_far_outlier(void)
+{
+    const double far[][2] = { { 1e30, -1e30 }, { -3e38, 3e38 }, { 1e6, 0 } };
+    for (int f = 0; f < 3; f++) {
+        steer_World *w = new_world(NULL);
+        REQUIRE(w, "world");
+        steer_Behavior *sep = kind("separation");
+        steer_behavior_set_number(sep, "radius", 2);
+        for (int i = 0; i < 2000; i++) {
+            steer_AgentDesc ad = { .brain = sep };
+            ad.position[0] = test_uniform(0, 100);
+            ad.position[1] = test_uniform(0, 100);
+            steer_spawn(w, &ad, NULL);
+        }
+        steer_Agent out;
+        steer_spawn(w, &(steer_AgentDesc){ .brain = sep, .position = { far[f][0], far[f][1] } }, &out);
+        steer_world_step(w, 2);
+        CHECK(fullest_cell(w) <= 40, "outlier at (%g, %g): %u agents in one cell of %u", far[f][0], far[f][1],
+              fullest_cell(w), w->grid.ncells);
+        steer_Agent found[4];
+        int k = steer_world_neighbors(w, (double[3]){ far[f][0], far[f][1], 0 }, 1.0, NULL, false, found, 4);
+        CHECK(k == 1 && found[0] == out, "the outlier found by a query at its position: %d", k);
+        double p[3];
+        steer_agent_vec(w, out, STEER_PROP_POSITION, p);
+        CHECK(p[0] == (float)far[f][0] && p[1] == (float)far[f][1], "the outlier stays put");
+        steer_behavior_release(sep);
+        steer_world_free(w);
+    }
+}
+
 int main(void)
 {
     RUN(test_deep_chain_top_down);
@@ -208,5 +249,6 @@ int main(void)
     RUN(test_forged_handle);
     RUN(test_storage_order);
     RUN(test_tiny_rates);
+    RUN(test_far_outlier);
     return check_report_("review");
 }
