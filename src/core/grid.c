@@ -21,13 +21,10 @@ void steerG_free(steer_World *w)
     memset(&w->grid, 0, sizeof w->grid);
 }
 
-// Clamped in float before the conversion: an agent far outside the grid
-// (see narrow_axis) would overflow an int.
+// Agents far outside the grid (see narrow_axis) go to its border cells.
 static inline int cell_coord(const steerG_Grid *g, int axis, float x)
 {
-    float f = (x - g->lo[axis]) * g->inv[axis];
-    if (!(f >= 0.0f)) return 0;
-    return f < (float)g->n[axis] ? (int)f : g->n[axis] - 1;
+    return steerW_cell_index((x - g->lo[axis]) * g->inv[axis], g->n[axis]);
 }
 
 static inline uint32_t cell_of(const steerG_Grid *g, const float p[3])

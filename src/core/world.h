@@ -213,6 +213,14 @@ int steerW_tag_id(steer_World *w, const char *tag);
 // Look a tag up without interning: id, 0 for NULL, -1 when unknown.
 int steerW_tag_find(const steer_World *w, const char *tag);
 
+// A grid cell index from its coordinate in cells, clamped to [0, n) in
+// float before the conversion: a point far outside would overflow an int
+// (and NaN gives 0).
+static inline int steerW_cell_index(float f, int n)
+{
+    return !(f >= 0.0f) ? 0 : f < (float)n ? (int)f : n - 1;
+}
+
 // Geometry (geometry.c)
 // A wall's end points as stored: apart (the closest-point and ray tests
 // divide by the squared length) and not so far apart that it overflows.

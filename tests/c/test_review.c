@@ -241,6 +241,32 @@ static void test_far_outlier(void)
     }
 }
 
+// Shapes spanning the whole float range (and one far away) keep the shape
+// grid usable: rays hit what they should, agents are kept out.
+static void test_huge_shapes(void)
+{
+    steer_WorldDesc wd = { .collide = true };
+    steer_World *w = new_world(&wd);
+    REQUIRE(w, "world");
+    steer_Shape floor_box, ball, far;
+    REQUIRE(steer_add_box(w, (double[3]){ -3e38, -1, 0 }, (double[3]){ 3e38, 1, 0 }, &floor_box) == STEER_OK, "box");
+    REQUIRE(steer_add_circle(w, (double[3]){ 0, 10, 0 }, 1, &ball) == STEER_OK, "circle");
+    REQUIRE(steer_add_circle(w, (double[3]){ 1e30, -1e30, 0 }, 1, &far) == STEER_OK, "far circle");
+    steer_Hit hit;
+    int st = steer_raycast(w, (double[3]){ 0, 20, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, 0, &hit);
+    CHECK(st == 1 && hit.shape == ball && fabs(hit.point[1] - 11) < 1e-4, "ray onto the circle: %d, y %g", st, hit.point[1]);
+    st = steer_raycast(w, (double[3]){ 5, 5, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, 0, &hit);
+    CHECK(st == 1 && hit.shape == floor_box && fabs(hit.point[1] - 1) < 1e-4, "ray onto the box: %d, y %g", st,
+          hit.point[1]);
+    steer_Agent a;
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 2, 1.2 }, .radius = 0.5 }, &a) == STEER_OK, "spawn");
+    CHECK(steer_world_step(w, 1) == STEER_OK, "step");
+    double p[3];
+    steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+    CHECK(p[1] >= 1.5 - 1e-4, "agent pushed out of the box: y %g", p[1]);
+    steer_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_deep_chain_top_down);
@@ -250,5 +276,6 @@ int main(void)
     RUN(test_storage_order);
     RUN(test_tiny_rates);
     RUN(test_far_outlier);
+    RUN(test_huge_shapes);
     return check_report_("review");
 }
