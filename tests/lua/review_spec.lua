@@ -227,3 +227,27 @@ describe("separation from an agent a denormal distance away", function()
     raises_here(function() return steer.blend{ { steer.seek{}, 1e300 } } end, "steer.blend", "entry 1", "finite")
   end)
 end)
+
+describe("an agent parked at 1e30", function()
+  it("steers toward or away from what it should (its squared distance overflows a float)", function()
+    for _, far in ipairs{ 1e30, 2e19, -3e38 } do
+      local w = steer.world{ seed = 1, collide = true }
+      w:add_obstacle{ position = { 5, 5 }, radius = 1 }
+      local o = w:spawn{ position = { 0, 0 } }
+      local seek = w:spawn{ position = { far, 0 }, brain = steer.seek{ target = { 0, 0 } } }
+      local arrive = w:spawn{ position = { far, 0 }, brain = steer.arrive{ target = { 0, 0 } } }
+      local pursue = w:spawn{ position = { far, 0 }, brain = steer.pursue{ target = o } }
+      local flee = w:spawn{ position = { far, 0 }, brain = steer.flee{ target = { 0, 0 } } }
+      local chaser = w:spawn{ position = { 0, 1 }, brain = steer.seek{ target = seek } }
+      w:step(3)
+      local toward = far > 0 and -1 or 1
+      for name, a in pairs{ seek = seek, arrive = arrive, pursue = pursue, chaser = chaser } do
+        local sign = name == "chaser" and -toward or toward
+        expect(a.velocity.x * sign, name .. " at " .. far .. ": velocity toward the target"):gt(0.01)
+        expect(a.velocity.y, name .. ": no sideways velocity"):near(0, 1e-6)
+      end
+      expect(flee.velocity.x * toward, "flee at " .. far .. ": velocity away"):lt(-0.01)
+      expect(w:raycast({ 5, 20 }, { 0, -1 }, 30).distance, "the obstacle still found by a ray"):near(14, 1e-4)
+    end
+  end)
+end)
