@@ -251,3 +251,30 @@ describe("an agent parked at 1e30", function()
     end
   end)
 end)
+
+describe("failed setters and error objects", function()
+  it("a value the float storage cannot hold raises instead of being ignored", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ mass = 2, max_speed = 3 }
+    raises_here(function() a.mass = 1e300 end, "steer.agent", "field 'mass'", "at most 3.4e38", "1e+300")
+    raises_here(function() a.max_speed = 1e-50 end, "field 'max_speed'", "1e-50")
+    expect(a.mass, "mass unchanged"):eq(2)
+    expect(a.max_speed, "max_speed unchanged"):eq(3)
+  end)
+
+  it("a callback's error that is not a string is shown, never as (null)", function()
+    local w = steer.world{ seed = 1 }
+    w:spawn{ think = function() error(setmetatable({}, { __tostring = function() return "a table error" end })) end,
+             think_hz = 1000 }
+    local msg = expect(function() w:step() end):raises("think", "a table error")
+    expect(msg:find("(null)", 1, true), "no (null) in " .. msg):eq(nil)
+    local w2 = steer.world{ seed = 1 }
+    w2:spawn{ brain = steer.custom(function() error({}) end) }
+    msg = expect(function() w2:step() end):raises("steer.custom function", "table")
+    expect(msg:find("(null)", 1, true), "no (null) in " .. msg):eq(nil)
+    local w3 = steer.world{ seed = 1 }
+    w3:spawn{ brain = steer.arrive{ target = { 1, 0 }, ease = function() error(false) end } }
+    msg = expect(function() w3:step() end):raises("ease function", "false")
+    expect(msg:find("(null)", 1, true), "no (null) in " .. msg):eq(nil)
+  end)
+end)
