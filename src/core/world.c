@@ -123,6 +123,7 @@ void steer_world_free(steer_World *w)
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerW_free(w, arrays[i]);
     for (uint32_t i = 1; i < w->ntags; i++) steerW_free(w, w->tags[i]);
     steerW_free(w, w->tags);
+    steerW_free(w, w->tag_hash);
     for (uint32_t i = 1; i < w->nbrains; i++) steerB_brain_free(w, w->brains[i]);
     steerW_free(w, w->brains);
     steerG_free(w);
@@ -194,28 +195,62 @@ static int restride(steer_World *w, float **arr, uint32_t *stride, uint32_t want
 
 // ---- tags --------------------------------------------------------------
 
+// Tags are interned once and found by hash (FNV-1a, open addressing with
+// linear probing, at most half full), so a lookup costs the same with ten
+// tags or sixty thousand.
+static uint32_t tag_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
 int steerW_tag_find(const steer_World *w, const char *tag)
 {
     if (!tag) return 0;
-    for (uint32_t i = 1; i < w->ntags; i++)
-        if (strcmp(w->tags[i], tag) == 0) return (int)i;
+    if (!w->cap_tag_hash) return -1;
+    uint32_t mask = w->cap_tag_hash - 1;
+    for (uint32_t i = tag_hash(tag) & mask; w->tag_hash[i]; i = (i + 1) & mask)
+        if (strcmp(w->tags[w->tag_hash[i]], tag) == 0) return w->tag_hash[i];
     return -1;
+}
+
+static void tag_hash_put(steer_World *w, uint16_t id)
+{
+    uint32_t mask = w->cap_tag_hash - 1, i = tag_hash(w->tags[id]) & mask;
+    while (w->tag_hash[i]) i = (i + 1) & mask;
+    w->tag_hash[i] = id;
 }
 
 int steerW_tag_id(steer_World *w, const char *tag)
 {
     int id = steerW_tag_find(w, tag);
     if (id >= 0) return id;
-    if (w->ntags >= UINT16_MAX) return -1;
+    if (w->ntags > STEERW_MAX_TAGS) return STEER_EFULL; // ids 1 .. 65535 are taken
     if (w->ntags == 0) w->ntags = 1;
-    char **t = steerW_realloc(w, w->tags, sizeof(char *) * (w->ntags + 1));
-    if (!t) return -1;
-    w->tags = t;
+    if (w->ntags + 1 > w->cap_tags) {
+        uint32_t cap = w->cap_tags ? w->cap_tags * 2 : 16;
+        char **t = steerW_realloc(w, w->tags, sizeof(char *) * cap);
+        if (!t) return STEER_ENOMEM;
+        w->tags = t;
+        w->cap_tags = cap;
+    }
+    if (2 * (w->ntags + 1) > w->cap_tag_hash) {
+        uint32_t cap = w->cap_tag_hash ? w->cap_tag_hash * 2 : 64;
+        uint16_t *h = steerW_realloc(w, NULL, sizeof *h * cap);
+        if (!h) return STEER_ENOMEM;
+        memset(h, 0, sizeof *h * cap);
+        steerW_free(w, w->tag_hash);
+        w->tag_hash = h;
+        w->cap_tag_hash = cap;
+        for (uint32_t i = 1; i < w->ntags; i++) tag_hash_put(w, (uint16_t)i);
+    }
     size_t len = strlen(tag) + 1;
     char *s = steerW_realloc(w, NULL, len);
-    if (!s) return -1;
+    if (!s) return STEER_ENOMEM;
     memcpy(s, tag, len);
     w->tags[w->ntags] = s;
+    tag_hash_put(w, (uint16_t)w->ntags);
     return (int)w->ntags++;
 }
 
@@ -327,7 +362,7 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
     int st = reserve_agents(w, w->count + 1);
     if (st) return st;
     int tag = a.tag ? steerW_tag_id(w, a.tag) : 0;
-    if (tag < 0) return STEER_ENOMEM;
+    if (tag < 0) return tag;
     int bid = brain_id(w, a.brain);
     if (bid < 0) return bid;
     // a free handle slot, or a new one
@@ -1180,7 +1215,7 @@ int steer_agent_set_tag(steer_World *w, steer_Agent a, const char *tag)
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     int id = tag ? steerW_tag_id(w, tag) : 0;
-    if (id < 0) return STEER_ENOMEM;
+    if (id < 0) return id;
     w->tag[d] = (uint16_t)id;
     return STEER_OK;
 }

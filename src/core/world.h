@@ -115,9 +115,11 @@ struct steer_World {
     uint32_t nslots, cap_slots;
     uint32_t free_head;       // first free slot, UINT32_MAX when none
 
-    // tags (id 0 = untagged)
+    // tags (id 0 = untagged); tag_hash: ids by string hash, open addressing (0 empty)
     char **tags;
     uint32_t ntags;
+    uint32_t cap_tags, cap_tag_hash;
+    uint16_t *tag_hash;
 
     // brains (id 0 = none)
     steerB_Brain **brains;
@@ -208,7 +210,9 @@ void steerW_delta(const steer_World *w, const float a[3], const float b[3], floa
 void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent other);
 // Set the error message (printf style) and log it.
 void steerW_error(steer_World *w, const char *fmt, ...);
-// Intern a tag; returns its id (0 for NULL), or -1 when out of memory/full.
+// Intern a tag; returns its id (0 for NULL), or STEER_ENOMEM, or STEER_EFULL
+// when the world already has STEERW_MAX_TAGS distinct tags (ids are 16-bit).
+#define STEERW_MAX_TAGS 65535
 int steerW_tag_id(steer_World *w, const char *tag);
 // Look a tag up without interning: id, 0 for NULL, -1 when unknown.
 int steerW_tag_find(const steer_World *w, const char *tag);

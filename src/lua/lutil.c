@@ -13,7 +13,7 @@ const char *steerL_status_text(int st)
     case STEER_EARG: return "a bad argument";
     case STEER_ESTALE: return "the agent was removed";
     case STEER_ENOMEM: return "out of memory";
-    case STEER_EFULL: return "a limit of the world is reached";
+    case STEER_EFULL: return "a limit of the world is reached: at most 65535 distinct tags, brains or agent slots";
     case STEER_EBUSY: return "not while the world steps";
     default: return "it failed";
     }

@@ -431,7 +431,7 @@ static int world_spawn(lua_State *L)
     steer_Agent id;
     int st = steer_spawn(lw->w, &d, &id);
     if (st == STEER_EARG && d.brain) steerL_brain_error(L, fn, d.brain, st);
-    if (st != STEER_OK) return luaL_error(L, "%s: could not spawn (error %d)", fn, st);
+    if (st != STEER_OK) return luaL_error(L, "%s: could not spawn (%s)", fn, steerL_status_text(st));
     if (zero_speed) steer_agent_set_param(lw->w, id, STEER_PARAM_MAX_SPEED, 0);
     if (zero_force) steer_agent_set_param(lw->w, id, STEER_PARAM_MAX_FORCE, 0);
     if (zero_radius) steer_agent_set_param(lw->w, id, STEER_PARAM_RADIUS, 0);

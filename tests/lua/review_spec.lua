@@ -278,3 +278,18 @@ describe("failed setters and error objects", function()
     expect(msg:find("(null)", 1, true), "no (null) in " .. msg):eq(nil)
   end)
 end)
+
+describe("tags", function()
+  it("intern up to 65535 distinct names, then refuse with a clear error", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{}
+    for i = 1, 65535 do a.tag = "t" .. i end
+    expect(a.tag, "the last tag set"):eq("t65535")
+    local msg = raises_here(function() a.tag = "one too many" end, "field 'tag'", "65535 distinct tags")
+    expect(a.tag, "unchanged"):eq("t65535")
+    a.tag = "t17" -- known names still work
+    expect(#w:neighbors({ 0, 0 }, 1, "t17"), "found by its tag"):eq(1)
+    raises_here(function() return w:spawn{ tag = "another new one" } end, "steer.world:spawn", "65535 distinct tags")
+    expect(msg, "message"):contains("could not set it")
+  end)
+end)
