@@ -119,7 +119,7 @@ void steer_world_free(steer_World *w)
     }
     void *arrays[] = { w->mass, w->max_speed, w->max_force, w->radius, w->slot, w->rng32,
                        w->tag, w->brain, w->flags, w->mem, w->rec, w->gen, w->dense_of,
-                       w->scratch, w->events, w->out_events, w->thinkers };
+                       w->scratch, w->events, w->out_events, w->thinkers, w->reorder_tmp };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerW_free(w, arrays[i]);
     for (uint32_t i = 1; i < w->ntags; i++) steerW_free(w, w->tags[i]);
     steerW_free(w, w->tags);
@@ -491,18 +491,33 @@ static void permute32(void *a, const uint32_t *items, uint32_t *tmp, uint32_t n)
     memcpy(x, tmp, sizeof(uint32_t) * n);
 }
 
+// The same for one column of rows `stride` words apart (brain memory and
+// records), so the scratch needs one word per agent whatever the strides.
+static void permute_column(float *a, uint32_t stride, uint32_t col, const uint32_t *items, uint32_t *tmp, uint32_t n)
+{
+    float *t = (float *)(void *)tmp;
+    for (uint32_t k = 0; k < n; k++) t[k] = a[(size_t)items[k] * stride + col];
+    for (uint32_t k = 0; k < n; k++) a[(size_t)k * stride + col] = t[k];
+}
+
 // Put the dense arrays in grid-cell order so that an agent's neighbours
-// are near it in memory. Needs a scratch block of count * max(stride, 2)
-// 32-bit words; when that cannot be had the re-sort is skipped (it only
-// costs speed).
+// are near it in memory. Needs a scratch block of one 32-bit word per
+// agent, kept in the world (it grows with the agents, so the tick
+// allocates only when they do); when that cannot be had the re-sort is
+// skipped (it only costs speed).
 static void reorder(steer_World *w)
 {
     uint32_t n = w->count;
     uint32_t *items = w->grid.items;
-    uint32_t wide = w->mem_stride > w->rec_stride ? w->mem_stride : w->rec_stride;
-    if (wide < 2) wide = 2;
-    uint32_t *tmp = steerW_realloc(w, NULL, sizeof(uint32_t) * (size_t)n * wide);
-    if (!tmp) return;
+    size_t need = n;
+    if (need > w->cap_reorder_tmp) {
+        size_t cap = w->cap; // as the agent arrays: it grows when they do
+        uint32_t *t = steerW_realloc(w, w->reorder_tmp, sizeof(uint32_t) * cap);
+        if (!t) return;
+        w->reorder_tmp = t;
+        w->cap_reorder_tmp = cap;
+    }
+    uint32_t *tmp = w->reorder_tmp;
     for (int i = 0; i < w->dim; i++) {
         permute32(w->p[i], items, tmp, n); permute32(w->v[i], items, tmp, n); permute32(w->h[i], items, tmp, n);
         permute32(w->f[i], items, tmp, n); permute32(w->tq[i], items, tmp, n);
@@ -520,18 +535,8 @@ static void reorder(steer_World *w)
         for (uint32_t k = 0; k < n; k++) t8[k] = w->flags[items[k]];
         memcpy(w->flags, t8, n);
     }
-    float *ft = (float *)(void *)tmp;
-    if (w->mem_stride) {
-        for (uint32_t k = 0; k < n; k++)
-            memcpy(ft + (size_t)k * w->mem_stride, w->mem + (size_t)items[k] * w->mem_stride, sizeof(float) * w->mem_stride);
-        memcpy(w->mem, ft, sizeof(float) * w->mem_stride * n);
-    }
-    if (w->rec_stride) {
-        for (uint32_t k = 0; k < n; k++)
-            memcpy(ft + (size_t)k * w->rec_stride, w->rec + (size_t)items[k] * w->rec_stride, sizeof(float) * w->rec_stride);
-        memcpy(w->rec, ft, sizeof(float) * w->rec_stride * n);
-    }
-    steerW_free(w, tmp);
+    for (uint32_t j = 0; j < w->mem_stride; j++) permute_column(w->mem, w->mem_stride, j, items, tmp, n);
+    for (uint32_t j = 0; j < w->rec_stride; j++) permute_column(w->rec, w->rec_stride, j, items, tmp, n);
     for (uint32_t k = 0; k < n; k++) { w->dense_of[w->slot[k]] = k; items[k] = k; }
 }
 
@@ -1019,6 +1024,17 @@ steer_Agent steer_world_agent_at(const steer_World *w, int i)
     return 0;
 }
 
+int steer_world_agents(const steer_World *w, steer_Agent *out, int cap)
+{
+    int k = 0;
+    for (uint32_t d = 0; d < w->count; d++) {
+        if (w->flags[d] & STEER_AF_DEAD) continue;
+        if (k < cap) out[k] = steerW_handle(w, d);
+        k++;
+    }
+    return k;
+}
+
 size_t steer_world_brain_bytes(const steer_World *w)
 {
     return (size_t)w->cap * sizeof(float) * (w->mem_stride + w->rec_stride);
@@ -1036,6 +1052,7 @@ size_t steer_world_bytes(const steer_World *w)
     b += (size_t)w->cap_scratch * sizeof(steerB_Neighbor);
     b += (size_t)(w->cap_events + w->cap_out_events) * sizeof(steer_Event);
     b += (size_t)w->cap_thinkers * sizeof *w->thinkers;
+    b += w->cap_reorder_tmp * sizeof(uint32_t);
     return b;
 }
 

@@ -132,6 +132,8 @@ struct steer_World {
 
     steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
     uint32_t cap_scratch;
+    uint32_t *reorder_tmp;    // the periodic re-sort's scratch (kept: no allocation in the tick)
+    size_t cap_reorder_tmp;
     // one cell's neighbourhood as runs of the sorted grid arrays, each with
     // the shift that carries it across the torus seam (see steerG_block)
     struct steerG_Run { uint32_t b, e; float shift[3]; } runs[18];

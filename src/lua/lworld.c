@@ -596,7 +596,7 @@ static int world_agents(lua_State *L)
     int n = steer_world_count(lw->w);
     lua_pushvalue(L, 1);
     steer_Agent *snap = lua_newuserdatauv(L, sizeof *snap * (size_t)(n ? n : 1), 0);
-    for (int i = 0; i < n; i++) snap[i] = steer_world_agent_at(lw->w, i);
+    steer_world_agents(lw->w, snap, n); // one pass (agent_at scans past removed agents)
     lua_pushinteger(L, n);
     lua_pushinteger(L, 0);
     if (lua_isnoneornil(L, 2)) lua_pushnil(L); else lua_pushvalue(L, 2);

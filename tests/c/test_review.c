@@ -267,6 +267,64 @@ static void test_huge_shapes(void)
     steer_world_free(w);
 }
 
+static int allocations;
+
+static void *counting_alloc(void *ud, void *p, size_t size)
+{
+    (void)ud;
+    if (size == 0) { free(p); return NULL; }
+    allocations++;
+    return realloc(p, size);
+}
+
+// After a warm-up the tick allocates nothing, re-sorts included (the
+// periodic reorder used to malloc its scratch every 16 ticks).
+static void test_no_allocation_in_ticks(void)
+{
+    steer_WorldDesc wd = { .alloc = counting_alloc, .seed = 5, .size = { 60, 60 }, .wrap = true, .reorder_period = 4 };
+    steer_World *w = new_world(&wd);
+    REQUIRE(w, "world");
+    steer_Behavior *root = blend();
+    const char *kinds[] = { "separation", "cohesion", "wander" };
+    for (int i = 0; i < 3; i++) {
+        steer_Behavior *k = kind(kinds[i]);
+        steer_behavior_add_child(root, k, 1.0);
+        steer_behavior_release(k);
+    }
+    for (int i = 0; i < 1000; i++) {
+        steer_AgentDesc ad = { .brain = root };
+        ad.position[0] = test_uniform(0, 60);
+        ad.position[1] = test_uniform(0, 60);
+        steer_spawn(w, &ad, NULL);
+    }
+    steer_world_step(w, 20);
+    allocations = 0;
+    steer_world_step(w, 64);
+    CHECK(allocations == 0, "%d allocations in 64 ticks after the warm-up", allocations);
+    steer_behavior_release(root);
+    steer_world_free(w);
+}
+
+// The live handles in one pass, also while removed agents await compaction.
+static void test_agents_list(void)
+{
+    steer_World *w = new_world(NULL);
+    REQUIRE(w, "world");
+    steer_Agent all[10], out[10];
+    for (int i = 0; i < 10; i++) steer_spawn(w, NULL, &all[i]);
+    steer_remove(w, all[3]);
+    steer_remove(w, all[7]);
+    int n = steer_world_agents(w, out, 10);
+    CHECK(n == 8, "count %d", n);
+    for (int i = 0, k = 0; i < 10 && !FAILED(); i++) {
+        if (i == 3 || i == 7) continue;
+        CHECK(out[k] == all[i] && steer_world_agent_at(w, k) == all[i], "agent %d", k);
+        k++;
+    }
+    CHECK(steer_world_agents(w, out, 2) == 8 && out[1] == all[1], "a short buffer gets the first ones, the count all");
+    steer_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_deep_chain_top_down);
@@ -277,5 +335,7 @@ int main(void)
     RUN(test_tiny_rates);
     RUN(test_far_outlier);
     RUN(test_huge_shapes);
+    RUN(test_no_allocation_in_ticks);
+    RUN(test_agents_list);
     return check_report_("review");
 }
