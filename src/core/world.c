@@ -1118,7 +1118,22 @@ uint64_t steer_world_hash(const steer_World *w)
         h = fnv(h, &w->mass[d], 4); h = fnv(h, &w->max_speed[d], 4); h = fnv(h, &w->max_force[d], 4);
         h = fnv(h, &w->radius[d], 4); h = fnv(h, &w->rng32[d], 4);
         h = fnv(h, &w->tag[d], 2); h = fnv(h, &w->brain[d], 2);
+        uint8_t kept = w->flags[d] & (STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT | STEER_AF_TOUCHING);
+        h = fnv(h, &kept, 1);
         if (w->mem_stride) h = fnv(h, w->mem + (size_t)d * w->mem_stride, 4 * w->mem_stride);
+    }
+    // the static geometry and the think timers (not the host's function refs)
+    for (uint32_t i = 0; i < w->geo.nshapes; i++) {
+        const steerW_Shape *s = &w->geo.shapes[i];
+        if (!s->alive) continue;
+        h = fnv(h, &i, sizeof i); h = fnv(h, &s->gen, sizeof s->gen); h = fnv(h, &s->kind, 1);
+        h = fnv(h, s->a, sizeof s->a); h = fnv(h, s->b, sizeof s->b); h = fnv(h, &s->r, sizeof s->r);
+    }
+    for (uint32_t i = 0; i < w->nthinkers; i++) {
+        const struct steerW_Thinker *t = &w->thinkers[i];
+        if (!t->ref) continue;
+        h = fnv(h, &t->agent, sizeof t->agent); h = fnv(h, &t->period, 4); h = fnv(h, &t->elapsed, 4);
+        h = fnv(h, &t->since, sizeof t->since); h = fnv(h, &t->hz, sizeof t->hz);
     }
     return h;
 }

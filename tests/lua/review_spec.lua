@@ -293,3 +293,35 @@ describe("tags", function()
     expect(msg, "message"):contains("could not set it")
   end)
 end)
+
+describe("w:hash()", function()
+  local function pair()
+    local a, b = steer.world{ seed = 3 }, steer.world{ seed = 3 }
+    return a, b, a:spawn{ position = { 1, 2 } }, b:spawn{ position = { 1, 2 } }
+  end
+
+  it("covers shapes", function()
+    local a, b = pair()
+    expect(a:hash(), "same to start"):eq(b:hash())
+    a:add_obstacle{ position = { 5, 5 }, radius = 1 }
+    expect(a:hash(), "one world has an obstacle"):ne(b:hash())
+    b:add_obstacle{ position = { 5, 5 }, radius = 2 }
+    expect(a:hash(), "obstacles of other radii"):ne(b:hash())
+  end)
+
+  it("covers the target flags (a target at the origin is not no target)", function()
+    local a, b, x = pair()
+    x.target = { 0, 0 }
+    expect(a:hash(), "target set"):ne(b:hash())
+  end)
+
+  it("covers think timers", function()
+    local a, b, x, y = pair()
+    local f = function() end
+    x.think = f
+    expect(a:hash(), "one thinks"):ne(b:hash())
+    y.think = f
+    y.think_hz = 20
+    expect(a:hash(), "thinks at another rate"):ne(b:hash())
+  end)
+end)
