@@ -510,6 +510,7 @@ static void reorder(steer_World *w)
     uint32_t n = w->count;
     uint32_t *items = w->grid.items;
     size_t need = n;
+    if (n == 0) return;
     if (need > w->cap_reorder_tmp) {
         size_t cap = w->cap; // as the agent arrays: it grows when they do
         uint32_t *t = steerW_realloc(w, w->reorder_tmp, sizeof(uint32_t) * cap);
