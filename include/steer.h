@@ -135,6 +135,9 @@ STEER_API size_t steer_world_brain_bytes(const steer_World *w);  // of those, pe
 STEER_API const steer_Event *steer_world_events(const steer_World *w, int *count);
 // The i-th live agent (0 <= i < count) in storage order; 0 when out of range.
 STEER_API steer_Agent steer_world_agent_at(const steer_World *w, int i);
+// The live agents' handles in agent_at order, up to cap of them, in one pass;
+// returns how many agents there are.
+STEER_API int steer_world_agents(const steer_World *w, steer_Agent *out, int cap);
 // Agents within `radius` of `pos` (optionally only `tag`), nearest first when
 // `sorted`. Writes up to `cap` handles, returns how many there are in all.
 STEER_API int steer_world_neighbors(steer_World *w, const double pos[3], double radius,

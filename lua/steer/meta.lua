@@ -167,8 +167,8 @@ function World:agents(tag) end
 function World:neighbors(position, radius, tag) end
 
 ---Digest of the whole simulation state as 16 hex digits: the same seed, the
----same build and the same calls give the same hash. `agent.data`, handlers
----and recorded outputs are not part of it.
+---same build and the same calls give the same hash. Agents, shapes and think
+---timers are part of it; `agent.data`, handlers and recorded outputs are not.
 ---@return string
 function World:hash() end
 

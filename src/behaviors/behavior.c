@@ -407,7 +407,8 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
     for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
         if (f->type != STEERB_TAG) continue;
         int id = b->tags[t] ? steerW_tag_id(fl->w, b->tags[t]) : 0;
-        if (id < 0) fl->ok = false;
+        if (id == STEER_EFULL) flat_fail(fl, b, "the world already has 65535 distinct tags, the most it can hold");
+        else if (id < 0) fl->ok = false;
         *(uint16_t *)(void *)(n->params + f->offset) = (uint16_t)(id < 0 ? 0 : id);
         t++;
     }

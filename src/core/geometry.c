@@ -183,17 +183,20 @@ static int rebuild(steer_World *w)
     }
     if (!finite) { g->ncells = 0; return STEER_OK; }
     int dim = w->dim;
+    // in double: extents up to 2 * FLT_MAX, and their ratios, must not
+    // overflow a float or an int
     double volume = 1;
-    for (int k = 0; k < dim; k++) volume *= (double)(hi[k] - lo[k]) + 1e-3;
-    float cell = (float)pow(volume / (double)finite, 1.0 / dim);
-    if (!(cell > 1e-3f)) cell = 1e-3f;
+    for (int k = 0; k < dim; k++) volume *= (double)hi[k] - (double)lo[k] + 1e-3;
+    double cell = pow(volume / (double)finite, 1.0 / dim);
+    if (!(cell > 1e-3)) cell = 1e-3;
     uint32_t cells = 1;
     for (int k = 0; k < 3; k++) {
-        int n = k < dim ? (int)((hi[k] - lo[k]) / cell) + 1 : 1;
-        if (n > 1024) n = 1024;
+        double ext = (double)hi[k] - (double)lo[k], cn = k < dim ? floor(ext / cell) + 1.0 : 1.0;
+        int n = cn < 1024.0 ? (int)cn : 1024;
         g->n[k] = n;
         g->lo[k] = lo[k];
-        g->cell[k] = k < dim ? ((hi[k] - lo[k]) / (float)n > cell ? (hi[k] - lo[k]) / (float)n : cell) : 1.0f;
+        double size = k < dim ? (ext / n > cell ? ext / n : cell) : 1.0;
+        g->cell[k] = size < FLT_MAX ? (float)size : FLT_MAX;
         cells *= (uint32_t)n;
     }
     // count the cells each shape overlaps, then place (counting sort)
@@ -209,11 +212,8 @@ static int rebuild(steer_World *w)
             shape_aabb(w, s, a, b);
             int c0[3], c1[3];
             for (int k = 0; k < 3; k++) {
-                c0[k] = (int)((a[k] - g->lo[k]) / g->cell[k]);
-                c1[k] = (int)((b[k] - g->lo[k]) / g->cell[k]);
-                if (c0[k] < 0) c0[k] = 0;
-                if (c1[k] >= g->n[k]) c1[k] = g->n[k] - 1;
-                if (c0[k] >= g->n[k]) c0[k] = g->n[k] - 1;
+                c0[k] = steerW_cell_index((a[k] - g->lo[k]) / g->cell[k], g->n[k]);
+                c1[k] = steerW_cell_index((b[k] - g->lo[k]) / g->cell[k], g->n[k]);
             }
             for (int z = c0[2]; z <= c1[2]; z++)
                 for (int y = c0[1]; y <= c1[1]; y++)
@@ -275,8 +275,8 @@ int steerW_shapes_near(steer_World *w, const float lo[3], const float hi[3])
     for (int d = 0; d < 3; d++) {
         float a = (lo[d] - g->lo[d]) / g->cell[d], b = (hi[d] - g->lo[d]) / g->cell[d];
         if (b < 0.0f || a >= (float)g->n[d]) return k;
-        c0[d] = a < 0.0f ? 0 : (int)a;
-        c1[d] = b >= (float)g->n[d] ? g->n[d] - 1 : (int)b;
+        c0[d] = steerW_cell_index(a, g->n[d]);
+        c1[d] = steerW_cell_index(b, g->n[d]);
     }
     for (int z = c0[2]; z <= c1[2]; z++)
         for (int y = c0[1]; y <= c1[1]; y++)

@@ -21,12 +21,10 @@ void steerG_free(steer_World *w)
     memset(&w->grid, 0, sizeof w->grid);
 }
 
+// Agents far outside the grid (see narrow_axis) go to its border cells.
 static inline int cell_coord(const steerG_Grid *g, int axis, float x)
 {
-    int c = (int)((x - g->lo[axis]) * g->inv[axis]);
-    if (c < 0) c = 0;
-    if (c >= g->n[axis]) c = g->n[axis] - 1;
-    return c;
+    return steerW_cell_index((x - g->lo[axis]) * g->inv[axis], g->n[axis]);
 }
 
 static inline uint32_t cell_of(const steerG_Grid *g, const float p[3])
@@ -65,6 +63,40 @@ static void sort_cells(const steer_World *w, steerG_Grid *g)
     }
 }
 
+// One agent parked far away (1e30 m) must not stretch an unbounded
+// world's grid so that every other agent shares one cell. When the agents'
+// extent on an axis is far wider than the grid may be at this cell size,
+// narrow it to where the agents are: a histogram of 256 bins, keeping the
+// fewest bins that hold all but n/64 agents, repeated while that narrows it.
+// Agents outside are clamped into the border cells; queries test true
+// distances, so that costs speed, never correctness. Counts do not depend
+// on storage order, so neither does the grid.
+static void narrow_axis(const float *x, uint32_t n, float *lo, float *hi, double want)
+{
+    uint32_t hist[256], keep = n - n / 64;
+    for (int round = 0; round < 16 && (double)*hi - (double)*lo > want; round++) {
+        double a = *lo, width = ((double)*hi - a) / 256.0;
+        memset(hist, 0, sizeof hist);
+        for (uint32_t d = 0; d < n; d++) {
+            double b = ((double)x[d] - a) / width;
+            if (b >= 0.0 && b < 256.0) hist[(int)b]++;
+            else if (b == 256.0) hist[255]++; // the upper end
+        }
+        // the shortest run of bins holding `keep` agents (two pointers)
+        int best_i = -1, best_j = 0;
+        uint32_t sum = 0;
+        for (int i = 0, j = 0; j < 256; j++) {
+            sum += hist[j];
+            while (sum - hist[i] >= keep && i < j) sum -= hist[i++];
+            if (sum >= keep && (best_i < 0 || j - i < best_j - best_i)) { best_i = i; best_j = j; }
+        }
+        if (best_i < 0 || best_j - best_i >= 128) return; // no narrower box holds them
+        // an end bin keeps its end: a + 256 * width may round off the box
+        if (best_i > 0) *lo = (float)(a + best_i * width);
+        if (best_j < 255) *hi = (float)(a + (best_j + 1) * width);
+    }
+}
+
 int steerG_build(steer_World *w, float cell)
 {
     steerG_Grid *g = &w->grid;
@@ -82,7 +114,12 @@ int steerG_build(steer_World *w, float cell)
                 if (a[d] < lo[i]) lo[i] = a[d];
                 if (a[d] > hi[i]) hi[i] = a[d];
             }
+            // far wider than the grid may be: narrow to the bulk (the test
+            // is in double, where the extent cannot overflow)
+            double want = cell * pow(4.0 * n + 64.0, 1.0 / w->dim);
+            if ((double)hi[i] - (double)lo[i] > 16.0 * want) narrow_axis(a, n, &lo[i], &hi[i], want);
             ext[i] = hi[i] - lo[i];
+            if (!(ext[i] <= FLT_MAX)) ext[i] = FLT_MAX;
         }
     }
     // cells per axis; widen cells while there would be far more cells than agents
@@ -90,9 +127,9 @@ int steerG_build(steer_World *w, float cell)
     for (;;) {
         double total = 1;
         for (int i = 0; i < w->dim; i++) {
-            int k = (int)(ext[i] / cell);
+            double k = floor((double)ext[i] / cell); // in double: no int overflow
             if (!w->wrap) k += 1;
-            g->n[i] = k < 1 ? 1 : k;
+            g->n[i] = k < 1 ? 1 : k > limit ? (int)limit + 1 : (int)k;
             total *= g->n[i];
         }
         if (total <= limit) break;
@@ -207,18 +244,23 @@ static void axis_range(const steerG_Grid *g, bool wrap, int axis, float x, float
 {
     int n = g->n[axis];
     if (n == 1) { *first = 0; *count = 1; return; }
-    // clamp in float first: a huge radius must not overflow the int conversion
+    // clamp in float first: a huge radius or a point far outside the grid
+    // must not overflow the int conversion
     float flo = floorf((x - r - g->lo[axis]) * g->inv[axis]), fhi = floorf((x + r - g->lo[axis]) * g->inv[axis]);
     float lim = (float)n + 1.0f;
-    int lo = flo < -lim ? -(int)lim : (int)flo;
-    int hi = fhi > 2.0f * lim ? 2 * (int)lim : (int)fhi;
+    int lo = !(flo > -lim) ? -(int)lim : flo > 2.0f * lim ? 2 * (int)lim : (int)flo;
+    int hi = !(fhi > -lim) ? -(int)lim : fhi > 2.0f * lim ? 2 * (int)lim : (int)fhi;
     if (wrap) {
         if (hi - lo + 1 >= n) { *first = 0; *count = n; return; }
         *first = ((lo % n) + n) % n;
         *count = hi - lo + 1;
     } else {
+        // agents beyond the grid sit in its border cells (see narrow_axis):
+        // a range beyond it reads the border cell
         if (lo < 0) lo = 0;
         if (hi >= n) hi = n - 1;
+        if (lo >= n) lo = n - 1;
+        if (hi < 0) hi = 0;
         *first = lo;
         *count = hi >= lo ? hi - lo + 1 : 0;
     }

@@ -24,7 +24,20 @@ static inline void v3_madd(float o[3], const float a[3], float s)
 static inline float v3_dot(const float a[3], const float b[3])
 { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static inline float v3_len2(const float a[3]) { return v3_dot(a, a); }
-static inline float v3_len(const float a[3]) { return sqrtf(v3_len2(a)); }
+// The length; a vector whose squared length overflows (a component above
+// about 1.8e19: an agent parked at 1e30) is scaled down by its largest
+// component first, so its length is finite whenever it fits a float.
+static inline float v3_len(const float a[3])
+{
+    float l2 = v3_len2(a);
+    if (l2 > FLT_MAX) {
+        float m = fmaxf(fabsf(a[0]), fmaxf(fabsf(a[1]), fabsf(a[2])));
+        if (!(m <= FLT_MAX)) return l2;
+        float b[3] = { a[0] / m, a[1] / m, a[2] / m };
+        return sqrtf(v3_len2(b)) * m;
+    }
+    return sqrtf(l2);
+}
 static inline void v3_cross(float o[3], const float a[3], const float b[3])
 {
     float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];

@@ -119,10 +119,11 @@ void steer_world_free(steer_World *w)
     }
     void *arrays[] = { w->mass, w->max_speed, w->max_force, w->radius, w->slot, w->rng32,
                        w->tag, w->brain, w->flags, w->mem, w->rec, w->gen, w->dense_of,
-                       w->scratch, w->events, w->out_events, w->thinkers };
+                       w->scratch, w->events, w->out_events, w->thinkers, w->reorder_tmp };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerW_free(w, arrays[i]);
     for (uint32_t i = 1; i < w->ntags; i++) steerW_free(w, w->tags[i]);
     steerW_free(w, w->tags);
+    steerW_free(w, w->tag_hash);
     for (uint32_t i = 1; i < w->nbrains; i++) steerB_brain_free(w, w->brains[i]);
     steerW_free(w, w->brains);
     steerG_free(w);
@@ -194,28 +195,62 @@ static int restride(steer_World *w, float **arr, uint32_t *stride, uint32_t want
 
 // ---- tags --------------------------------------------------------------
 
+// Tags are interned once and found by hash (FNV-1a, open addressing with
+// linear probing, at most half full), so a lookup costs the same with ten
+// tags or sixty thousand.
+static uint32_t tag_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
 int steerW_tag_find(const steer_World *w, const char *tag)
 {
     if (!tag) return 0;
-    for (uint32_t i = 1; i < w->ntags; i++)
-        if (strcmp(w->tags[i], tag) == 0) return (int)i;
+    if (!w->cap_tag_hash) return -1;
+    uint32_t mask = w->cap_tag_hash - 1;
+    for (uint32_t i = tag_hash(tag) & mask; w->tag_hash[i]; i = (i + 1) & mask)
+        if (strcmp(w->tags[w->tag_hash[i]], tag) == 0) return w->tag_hash[i];
     return -1;
+}
+
+static void tag_hash_put(steer_World *w, uint16_t id)
+{
+    uint32_t mask = w->cap_tag_hash - 1, i = tag_hash(w->tags[id]) & mask;
+    while (w->tag_hash[i]) i = (i + 1) & mask;
+    w->tag_hash[i] = id;
 }
 
 int steerW_tag_id(steer_World *w, const char *tag)
 {
     int id = steerW_tag_find(w, tag);
     if (id >= 0) return id;
-    if (w->ntags >= UINT16_MAX) return -1;
+    if (w->ntags > STEERW_MAX_TAGS) return STEER_EFULL; // ids 1 .. 65535 are taken
     if (w->ntags == 0) w->ntags = 1;
-    char **t = steerW_realloc(w, w->tags, sizeof(char *) * (w->ntags + 1));
-    if (!t) return -1;
-    w->tags = t;
+    if (w->ntags + 1 > w->cap_tags) {
+        uint32_t cap = w->cap_tags ? w->cap_tags * 2 : 16;
+        char **t = steerW_realloc(w, w->tags, sizeof(char *) * cap);
+        if (!t) return STEER_ENOMEM;
+        w->tags = t;
+        w->cap_tags = cap;
+    }
+    if (2 * (w->ntags + 1) > w->cap_tag_hash) {
+        uint32_t cap = w->cap_tag_hash ? w->cap_tag_hash * 2 : 64;
+        uint16_t *h = steerW_realloc(w, NULL, sizeof *h * cap);
+        if (!h) return STEER_ENOMEM;
+        memset(h, 0, sizeof *h * cap);
+        steerW_free(w, w->tag_hash);
+        w->tag_hash = h;
+        w->cap_tag_hash = cap;
+        for (uint32_t i = 1; i < w->ntags; i++) tag_hash_put(w, (uint16_t)i);
+    }
     size_t len = strlen(tag) + 1;
     char *s = steerW_realloc(w, NULL, len);
-    if (!s) return -1;
+    if (!s) return STEER_ENOMEM;
     memcpy(s, tag, len);
     w->tags[w->ntags] = s;
+    tag_hash_put(w, (uint16_t)w->ntags);
     return (int)w->ntags++;
 }
 
@@ -327,7 +362,7 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
     int st = reserve_agents(w, w->count + 1);
     if (st) return st;
     int tag = a.tag ? steerW_tag_id(w, a.tag) : 0;
-    if (tag < 0) return STEER_ENOMEM;
+    if (tag < 0) return tag;
     int bid = brain_id(w, a.brain);
     if (bid < 0) return bid;
     // a free handle slot, or a new one
@@ -456,18 +491,34 @@ static void permute32(void *a, const uint32_t *items, uint32_t *tmp, uint32_t n)
     memcpy(x, tmp, sizeof(uint32_t) * n);
 }
 
+// The same for one column of rows `stride` words apart (brain memory and
+// records), so the scratch needs one word per agent whatever the strides.
+static void permute_column(float *a, uint32_t stride, uint32_t col, const uint32_t *items, uint32_t *tmp, uint32_t n)
+{
+    float *t = (float *)(void *)tmp;
+    for (uint32_t k = 0; k < n; k++) t[k] = a[(size_t)items[k] * stride + col];
+    for (uint32_t k = 0; k < n; k++) a[(size_t)k * stride + col] = t[k];
+}
+
 // Put the dense arrays in grid-cell order so that an agent's neighbours
-// are near it in memory. Needs a scratch block of count * max(stride, 2)
-// 32-bit words; when that cannot be had the re-sort is skipped (it only
-// costs speed).
+// are near it in memory. Needs a scratch block of one 32-bit word per
+// agent, kept in the world (it grows with the agents, so the tick
+// allocates only when they do); when that cannot be had the re-sort is
+// skipped (it only costs speed).
 static void reorder(steer_World *w)
 {
     uint32_t n = w->count;
     uint32_t *items = w->grid.items;
-    uint32_t wide = w->mem_stride > w->rec_stride ? w->mem_stride : w->rec_stride;
-    if (wide < 2) wide = 2;
-    uint32_t *tmp = steerW_realloc(w, NULL, sizeof(uint32_t) * (size_t)n * wide);
-    if (!tmp) return;
+    size_t need = n;
+    if (n == 0) return;
+    if (need > w->cap_reorder_tmp) {
+        size_t cap = w->cap; // as the agent arrays: it grows when they do
+        uint32_t *t = steerW_realloc(w, w->reorder_tmp, sizeof(uint32_t) * cap);
+        if (!t) return;
+        w->reorder_tmp = t;
+        w->cap_reorder_tmp = cap;
+    }
+    uint32_t *tmp = w->reorder_tmp;
     for (int i = 0; i < w->dim; i++) {
         permute32(w->p[i], items, tmp, n); permute32(w->v[i], items, tmp, n); permute32(w->h[i], items, tmp, n);
         permute32(w->f[i], items, tmp, n); permute32(w->tq[i], items, tmp, n);
@@ -485,18 +536,8 @@ static void reorder(steer_World *w)
         for (uint32_t k = 0; k < n; k++) t8[k] = w->flags[items[k]];
         memcpy(w->flags, t8, n);
     }
-    float *ft = (float *)(void *)tmp;
-    if (w->mem_stride) {
-        for (uint32_t k = 0; k < n; k++)
-            memcpy(ft + (size_t)k * w->mem_stride, w->mem + (size_t)items[k] * w->mem_stride, sizeof(float) * w->mem_stride);
-        memcpy(w->mem, ft, sizeof(float) * w->mem_stride * n);
-    }
-    if (w->rec_stride) {
-        for (uint32_t k = 0; k < n; k++)
-            memcpy(ft + (size_t)k * w->rec_stride, w->rec + (size_t)items[k] * w->rec_stride, sizeof(float) * w->rec_stride);
-        memcpy(w->rec, ft, sizeof(float) * w->rec_stride * n);
-    }
-    steerW_free(w, tmp);
+    for (uint32_t j = 0; j < w->mem_stride; j++) permute_column(w->mem, w->mem_stride, j, items, tmp, n);
+    for (uint32_t j = 0; j < w->rec_stride; j++) permute_column(w->rec, w->rec_stride, j, items, tmp, n);
     for (uint32_t k = 0; k < n; k++) { w->dense_of[w->slot[k]] = k; items[k] = k; }
 }
 
@@ -984,6 +1025,17 @@ steer_Agent steer_world_agent_at(const steer_World *w, int i)
     return 0;
 }
 
+int steer_world_agents(const steer_World *w, steer_Agent *out, int cap)
+{
+    int k = 0;
+    for (uint32_t d = 0; d < w->count; d++) {
+        if (w->flags[d] & STEER_AF_DEAD) continue;
+        if (k < cap) out[k] = steerW_handle(w, d);
+        k++;
+    }
+    return k;
+}
+
 size_t steer_world_brain_bytes(const steer_World *w)
 {
     return (size_t)w->cap * sizeof(float) * (w->mem_stride + w->rec_stride);
@@ -1001,6 +1053,7 @@ size_t steer_world_bytes(const steer_World *w)
     b += (size_t)w->cap_scratch * sizeof(steerB_Neighbor);
     b += (size_t)(w->cap_events + w->cap_out_events) * sizeof(steer_Event);
     b += (size_t)w->cap_thinkers * sizeof *w->thinkers;
+    b += w->cap_reorder_tmp * sizeof(uint32_t);
     return b;
 }
 
@@ -1066,7 +1119,22 @@ uint64_t steer_world_hash(const steer_World *w)
         h = fnv(h, &w->mass[d], 4); h = fnv(h, &w->max_speed[d], 4); h = fnv(h, &w->max_force[d], 4);
         h = fnv(h, &w->radius[d], 4); h = fnv(h, &w->rng32[d], 4);
         h = fnv(h, &w->tag[d], 2); h = fnv(h, &w->brain[d], 2);
+        uint8_t kept = w->flags[d] & (STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT | STEER_AF_TOUCHING);
+        h = fnv(h, &kept, 1);
         if (w->mem_stride) h = fnv(h, w->mem + (size_t)d * w->mem_stride, 4 * w->mem_stride);
+    }
+    // the static geometry and the think timers (not the host's function refs)
+    for (uint32_t i = 0; i < w->geo.nshapes; i++) {
+        const steerW_Shape *s = &w->geo.shapes[i];
+        if (!s->alive) continue;
+        h = fnv(h, &i, sizeof i); h = fnv(h, &s->gen, sizeof s->gen); h = fnv(h, &s->kind, 1);
+        h = fnv(h, s->a, sizeof s->a); h = fnv(h, s->b, sizeof s->b); h = fnv(h, &s->r, sizeof s->r);
+    }
+    for (uint32_t i = 0; i < w->nthinkers; i++) {
+        const struct steerW_Thinker *t = &w->thinkers[i];
+        if (!t->ref) continue;
+        h = fnv(h, &t->agent, sizeof t->agent); h = fnv(h, &t->period, 4); h = fnv(h, &t->elapsed, 4);
+        h = fnv(h, &t->since, sizeof t->since); h = fnv(h, &t->hz, sizeof t->hz);
     }
     return h;
 }
@@ -1180,7 +1248,7 @@ int steer_agent_set_tag(steer_World *w, steer_Agent a, const char *tag)
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     int id = tag ? steerW_tag_id(w, tag) : 0;
-    if (id < 0) return STEER_ENOMEM;
+    if (id < 0) return id;
     w->tag[d] = (uint16_t)id;
     return STEER_OK;
 }

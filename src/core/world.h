@@ -115,9 +115,11 @@ struct steer_World {
     uint32_t nslots, cap_slots;
     uint32_t free_head;       // first free slot, UINT32_MAX when none
 
-    // tags (id 0 = untagged)
+    // tags (id 0 = untagged); tag_hash: ids by string hash, open addressing (0 empty)
     char **tags;
     uint32_t ntags;
+    uint32_t cap_tags, cap_tag_hash;
+    uint16_t *tag_hash;
 
     // brains (id 0 = none)
     steerB_Brain **brains;
@@ -130,6 +132,8 @@ struct steer_World {
 
     steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
     uint32_t cap_scratch;
+    uint32_t *reorder_tmp;    // the periodic re-sort's scratch (kept: no allocation in the tick)
+    size_t cap_reorder_tmp;
     // one cell's neighbourhood as runs of the sorted grid arrays, each with
     // the shift that carries it across the torus seam (see steerG_block)
     struct steerG_Run { uint32_t b, e; float shift[3]; } runs[18];
@@ -208,10 +212,20 @@ void steerW_delta(const steer_World *w, const float a[3], const float b[3], floa
 void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent other);
 // Set the error message (printf style) and log it.
 void steerW_error(steer_World *w, const char *fmt, ...);
-// Intern a tag; returns its id (0 for NULL), or -1 when out of memory/full.
+// Intern a tag; returns its id (0 for NULL), or STEER_ENOMEM, or STEER_EFULL
+// when the world already has STEERW_MAX_TAGS distinct tags (ids are 16-bit).
+#define STEERW_MAX_TAGS 65535
 int steerW_tag_id(steer_World *w, const char *tag);
 // Look a tag up without interning: id, 0 for NULL, -1 when unknown.
 int steerW_tag_find(const steer_World *w, const char *tag);
+
+// A grid cell index from its coordinate in cells, clamped to [0, n) in
+// float before the conversion: a point far outside would overflow an int
+// (and NaN gives 0).
+static inline int steerW_cell_index(float f, int n)
+{
+    return !(f >= 0.0f) ? 0 : f < (float)n ? (int)f : n - 1;
+}
 
 // Geometry (geometry.c)
 // A wall's end points as stored: apart (the closest-point and ray tests

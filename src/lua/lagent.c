@@ -168,7 +168,8 @@ static void set_param(lua_State *L, steerL_Agent *a, steer_Param p, const char *
     double v = lua_tonumberx(L, 3, &ok);
     if (!ok || !isfinite(v) || (open ? v <= min : v < min))
         steerL_field_error(L, FN, field, open ? "a number > 0" : "a number >= 0", 3);
-    steer_agent_set_param(a->world->w, a->id, p, v);
+    if (steer_agent_set_param(a->world->w, a->id, p, v) != STEER_OK) // a float cannot hold it
+        steerL_field_error(L, FN, field, open ? "a number > 0 and at most 3.4e38" : "a number >= 0 and at most 3.4e38", 3);
 }
 
 static int agent_newindex(lua_State *L)
@@ -192,7 +193,8 @@ static int agent_newindex(lua_State *L)
     else if (strcmp(k, "radius") == 0) set_param(L, a, STEER_PARAM_RADIUS, k, 0, 0);
     else if (strcmp(k, "tag") == 0) {
         if (!lua_isnil(L, 3) && lua_type(L, 3) != LUA_TSTRING) steerL_field_error(L, FN, k, "a string or nil", 3);
-        steer_agent_set_tag(w, a->id, lua_tostring(L, 3));
+        int st = steer_agent_set_tag(w, a->id, lua_tostring(L, 3));
+        if (st != STEER_OK) return luaL_error(L, "%s: field 'tag': could not set it (%s)", FN, steerL_status_text(st));
     } else if (strcmp(k, "brain") == 0) {
         steer_Behavior *b = steerL_tobehavior(L, 3);
         if (!b && !lua_isnil(L, 3)) steerL_field_error(L, FN, k, "a behaviour, a combiner or nil", 3);
@@ -205,7 +207,8 @@ static int agent_newindex(lua_State *L)
         int has_point;
         if (!steerL_totarget(L, 3, a->world, p, &other, &has_point)) steerL_field_error(L, FN, k, "a vector, a live agent of this world or nil", 3);
         if (other == a->id) return luaL_error(L, "%s: field 'target': an agent cannot target itself", FN);
-        steer_agent_set_target(w, a->id, has_point ? p : NULL, other);
+        int st = steer_agent_set_target(w, a->id, has_point ? p : NULL, other);
+        if (st != STEER_OK) return luaL_error(L, "%s: field 'target': could not set it (%s)", FN, steerL_status_text(st));
     } else if (strcmp(k, "think") == 0 || strcmp(k, "think_hz") == 0) {
         int ref;
         double hz;

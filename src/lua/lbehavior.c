@@ -251,7 +251,7 @@ static int construct(lua_State *L)
     }
     if (lua_getfield(L, 1, "name") != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TSTRING) steerL_field_error(L, fn, "name", "a string", -1);
-        steer_behavior_set_name(ub->b, lua_tostring(L, -1));
+        if (steer_behavior_set_name(ub->b, lua_tostring(L, -1)) != STEER_OK) return luaL_error(L, "%s: out of memory", fn);
     }
     lua_pop(L, 1);
     // cross-field checks once every field is in (e.g. stop_radius < slow_radius)

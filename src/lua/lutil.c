@@ -7,6 +7,18 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *steerL_status_text(int st)
+{
+    switch (st) {
+    case STEER_EARG: return "a bad argument";
+    case STEER_ESTALE: return "the agent was removed";
+    case STEER_ENOMEM: return "out of memory";
+    case STEER_EFULL: return "a limit of the world is reached: at most 65535 distinct tags, brains or agent slots";
+    case STEER_EBUSY: return "not while the world steps";
+    default: return "it failed";
+    }
+}
+
 const char *steerL_describe(lua_State *L, int idx, char *buf, size_t len)
 {
     switch (lua_type(L, idx)) {

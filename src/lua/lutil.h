@@ -47,6 +47,8 @@ typedef struct steerL_Behavior {
 
 // Raise "FN: field 'FIELD' expected EXPECTED, got GOT" at the caller.
 int steerL_field_error(lua_State *L, const char *fn, const char *field, const char *expected, int got_idx);
+// What a failed status code means, for "could not set it (...)" messages.
+const char *steerL_status_text(int st);
 // A short description of the value at idx for error messages ("nil", "-1", "NaN", "a table").
 const char *steerL_describe(lua_State *L, int idx, char *buf, size_t len);
 

@@ -27,6 +27,27 @@ static void cb_fail(steerL_World *lw, const char *what, const char *msg)
     if (!lw->cb_error[0]) snprintf(lw->cb_error, sizeof lw->cb_error, "%s: %s", what, msg);
 }
 
+static int tostring_any(lua_State *L)
+{
+    luaL_tolstring(L, 1, NULL);
+    return 1;
+}
+
+// The text of the error object on top, which it replaces: a string as it
+// is, anything else through luaL_tolstring (its __tostring), run protected
+// so a failing __tostring cannot escape into the tick. Never NULL.
+static const char *error_text(lua_State *L)
+{
+    if (lua_type(L, -1) == LUA_TSTRING) return lua_tostring(L, -1);
+    lua_pushcfunction(L, tostring_any);
+    lua_insert(L, -2);
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_isstring(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "(an error object with no text)");
+    }
+    return lua_tostring(L, -1);
+}
+
 static int hook_ease(void *ud, int ref, double x, double *out)
 {
     steerL_World *lw = ud;
@@ -37,7 +58,7 @@ static int hook_ease(void *ud, int ref, double x, double *out)
     int r = lua_pcall(L, 1, 1, 0);
     lw->in_pass = false;
     if (r != LUA_OK) {
-        cb_fail(lw, "steer.arrive ease function", lua_tostring(L, -1));
+        cb_fail(lw, "steer.arrive ease function", error_text(L));
         lua_pop(L, 1);
         return 1;
     }
@@ -108,7 +129,7 @@ static int hook_custom(void *ud, int ref, steer_World *w, steer_Agent a, double 
     int r = lua_pcall(L, 4, 3, 0);
     lw->in_pass = false;
     if (r != LUA_OK) {
-        cb_fail(lw, "steer.custom function", lua_tostring(L, -1));
+        cb_fail(lw, "steer.custom function", error_text(L));
         lua_settop(L, top);
         return 1;
     }
@@ -145,7 +166,7 @@ static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double d
         return 1;
     }
     if (lua_pcall(L, 4, 0, 0) != LUA_OK) {
-        cb_fail(lw, "think", lua_tostring(L, -1));
+        cb_fail(lw, "think", error_text(L));
         lua_pop(L, 1);
         return 1;
     }
@@ -162,7 +183,8 @@ void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, d
     lua_pushvalue(L, fn_idx);
     lua_rawseti(L, -2, (lua_Integer)id);
     lua_pop(L, 1);
-    steer_agent_set_think(lw->w, id, lua_isfunction(L, fn_idx) ? 1 : 0, hz);
+    int st = steer_agent_set_think(lw->w, id, lua_isfunction(L, fn_idx) ? 1 : 0, hz);
+    if (st != STEER_OK) luaL_error(L, "steer.agent: field 'think': could not set it (%s)", steerL_status_text(st));
 }
 
 // ---- construction --------------------------------------------------------
@@ -454,11 +476,12 @@ static int world_spawn(lua_State *L)
     steer_Agent id;
     int st = steer_spawn(lw->w, &d, &id);
     if (st == STEER_EARG && d.brain) steerL_brain_error(L, fn, d.brain, st);
-    if (st != STEER_OK) return luaL_error(L, "%s: could not spawn (error %d)", fn, st);
+    if (st != STEER_OK) return luaL_error(L, "%s: could not spawn (%s)", fn, steerL_status_text(st));
     if (zero_speed) steer_agent_set_param(lw->w, id, STEER_PARAM_MAX_SPEED, 0);
     if (zero_force) steer_agent_set_param(lw->w, id, STEER_PARAM_MAX_FORCE, 0);
     if (zero_radius) steer_agent_set_param(lw->w, id, STEER_PARAM_RADIUS, 0);
-    if (has_point || ta) steer_agent_set_target(lw->w, id, has_point ? tp : NULL, ta);
+    if ((has_point || ta) && (st = steer_agent_set_target(lw->w, id, has_point ? tp : NULL, ta)) != STEER_OK)
+        return luaL_error(L, "%s: field 'target': could not set it (%s)", fn, steerL_status_text(st));
     if (brain_idx) steerL_keep_brain(L, 1, brain_idx);
     if (think_idx) steerL_set_think(L, 1, id, think_idx, think_hz);
     if (data_idx) {
@@ -627,7 +650,7 @@ static int world_agents(lua_State *L)
     int n = steer_world_count(lw->w);
     lua_pushvalue(L, 1);
     steer_Agent *snap = lua_newuserdatauv(L, sizeof *snap * (size_t)(n ? n : 1), 0);
-    for (int i = 0; i < n; i++) snap[i] = steer_world_agent_at(lw->w, i);
+    steer_world_agents(lw->w, snap, n); // one pass (agent_at scans past removed agents)
     lua_pushinteger(L, n);
     lua_pushinteger(L, 0);
     if (lua_isnoneornil(L, 2)) lua_pushnil(L); else lua_pushvalue(L, 2);

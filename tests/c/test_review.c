@@ -200,6 +200,131 @@ static void test_tiny_rates(void)
     steer_world_free(w);
 }
 
+// The fullest cell of the world's grid.
+static uint32_t fullest_cell(const steer_World *w)
+{
+    uint32_t most = 0;
+    for (uint32_t c = 0; c < w->grid.ncells; c++)
+        if (w->grid.start[c + 1] - w->grid.start[c] > most) most = w->grid.start[c + 1] - w->grid.start[c];
+    return most;
+}
+
+// One agent parked at 1e30 in an unbounded world: the others keep cells of
+// their own (not one cell for all: O(n^2)), and queries still find it.
+static void test_far_outlier(void)
+{
+    const double far[][2] = { { 1e30, -1e30 }, { -3e38, 3e38 }, { 1e6, 0 } };
+    for (int f = 0; f < 3; f++) {
+        steer_World *w = new_world(NULL);
+        REQUIRE(w, "world");
+        steer_Behavior *sep = kind("separation");
+        steer_behavior_set_number(sep, "radius", 2);
+        for (int i = 0; i < 2000; i++) {
+            steer_AgentDesc ad = { .brain = sep };
+            ad.position[0] = test_uniform(0, 100);
+            ad.position[1] = test_uniform(0, 100);
+            steer_spawn(w, &ad, NULL);
+        }
+        steer_Agent out;
+        steer_spawn(w, &(steer_AgentDesc){ .brain = sep, .position = { far[f][0], far[f][1] } }, &out);
+        steer_world_step(w, 2);
+        CHECK(fullest_cell(w) <= 40, "outlier at (%g, %g): %u agents in one cell of %u", far[f][0], far[f][1],
+              fullest_cell(w), w->grid.ncells);
+        steer_Agent found[4];
+        int k = steer_world_neighbors(w, (double[3]){ far[f][0], far[f][1], 0 }, 1.0, NULL, false, found, 4);
+        CHECK(k == 1 && found[0] == out, "the outlier found by a query at its position: %d", k);
+        double p[3];
+        steer_agent_vec(w, out, STEER_PROP_POSITION, p);
+        CHECK(p[0] == (float)far[f][0] && p[1] == (float)far[f][1], "the outlier stays put");
+        steer_behavior_release(sep);
+        steer_world_free(w);
+    }
+}
+
+// Shapes spanning the whole float range (and one far away) keep the shape
+// grid usable: rays hit what they should, agents are kept out.
+static void test_huge_shapes(void)
+{
+    steer_WorldDesc wd = { .collide = true };
+    steer_World *w = new_world(&wd);
+    REQUIRE(w, "world");
+    steer_Shape floor_box, ball, far;
+    REQUIRE(steer_add_box(w, (double[3]){ -3e38, -1, 0 }, (double[3]){ 3e38, 1, 0 }, &floor_box) == STEER_OK, "box");
+    REQUIRE(steer_add_circle(w, (double[3]){ 0, 10, 0 }, 1, &ball) == STEER_OK, "circle");
+    REQUIRE(steer_add_circle(w, (double[3]){ 1e30, -1e30, 0 }, 1, &far) == STEER_OK, "far circle");
+    steer_Hit hit;
+    int st = steer_raycast(w, (double[3]){ 0, 20, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, 0, &hit);
+    CHECK(st == 1 && hit.shape == ball && fabs(hit.point[1] - 11) < 1e-4, "ray onto the circle: %d, y %g", st, hit.point[1]);
+    st = steer_raycast(w, (double[3]){ 5, 5, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, 0, &hit);
+    CHECK(st == 1 && hit.shape == floor_box && fabs(hit.point[1] - 1) < 1e-4, "ray onto the box: %d, y %g", st,
+          hit.point[1]);
+    steer_Agent a;
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 2, 1.2 }, .radius = 0.5 }, &a) == STEER_OK, "spawn");
+    CHECK(steer_world_step(w, 1) == STEER_OK, "step");
+    double p[3];
+    steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+    CHECK(p[1] >= 1.5 - 1e-4, "agent pushed out of the box: y %g", p[1]);
+    steer_world_free(w);
+}
+
+static int allocations;
+
+static void *counting_alloc(void *ud, void *p, size_t size)
+{
+    (void)ud;
+    if (size == 0) { free(p); return NULL; }
+    allocations++;
+    return realloc(p, size);
+}
+
+// After a warm-up the tick allocates nothing, re-sorts included (the
+// periodic reorder used to malloc its scratch every 16 ticks).
+static void test_no_allocation_in_ticks(void)
+{
+    steer_WorldDesc wd = { .alloc = counting_alloc, .seed = 5, .size = { 60, 60 }, .wrap = true, .reorder_period = 4 };
+    steer_World *w = new_world(&wd);
+    REQUIRE(w, "world");
+    steer_Behavior *root = blend();
+    const char *kinds[] = { "separation", "cohesion", "wander" };
+    for (int i = 0; i < 3; i++) {
+        steer_Behavior *k = kind(kinds[i]);
+        steer_behavior_add_child(root, k, 1.0);
+        steer_behavior_release(k);
+    }
+    for (int i = 0; i < 1000; i++) {
+        steer_AgentDesc ad = { .brain = root };
+        ad.position[0] = test_uniform(0, 60);
+        ad.position[1] = test_uniform(0, 60);
+        steer_spawn(w, &ad, NULL);
+    }
+    steer_world_step(w, 20);
+    allocations = 0;
+    steer_world_step(w, 64);
+    CHECK(allocations == 0, "%d allocations in 64 ticks after the warm-up", allocations);
+    steer_behavior_release(root);
+    steer_world_free(w);
+}
+
+// The live handles in one pass, also while removed agents await compaction.
+static void test_agents_list(void)
+{
+    steer_World *w = new_world(NULL);
+    REQUIRE(w, "world");
+    steer_Agent all[10], out[10];
+    for (int i = 0; i < 10; i++) steer_spawn(w, NULL, &all[i]);
+    steer_remove(w, all[3]);
+    steer_remove(w, all[7]);
+    int n = steer_world_agents(w, out, 10);
+    CHECK(n == 8, "count %d", n);
+    for (int i = 0, k = 0; i < 10 && !FAILED(); i++) {
+        if (i == 3 || i == 7) continue;
+        CHECK(out[k] == all[i] && steer_world_agent_at(w, k) == all[i], "agent %d", k);
+        k++;
+    }
+    CHECK(steer_world_agents(w, out, 2) == 8 && out[1] == all[1], "a short buffer gets the first ones, the count all");
+    steer_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_deep_chain_top_down);
@@ -208,5 +333,9 @@ int main(void)
     RUN(test_forged_handle);
     RUN(test_storage_order);
     RUN(test_tiny_rates);
+    RUN(test_far_outlier);
+    RUN(test_huge_shapes);
+    RUN(test_no_allocation_in_ticks);
+    RUN(test_agents_list);
     return check_report_("review");
 }

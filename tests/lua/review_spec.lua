@@ -227,3 +227,101 @@ describe("separation from an agent a denormal distance away", function()
     raises_here(function() return steer.blend{ { steer.seek{}, 1e300 } } end, "steer.blend", "entry 1", "finite")
   end)
 end)
+
+describe("an agent parked at 1e30", function()
+  it("steers toward or away from what it should (its squared distance overflows a float)", function()
+    for _, far in ipairs{ 1e30, 2e19, -3e38 } do
+      local w = steer.world{ seed = 1, collide = true }
+      w:add_obstacle{ position = { 5, 5 }, radius = 1 }
+      local o = w:spawn{ position = { 0, 0 } }
+      local seek = w:spawn{ position = { far, 0 }, brain = steer.seek{ target = { 0, 0 } } }
+      local arrive = w:spawn{ position = { far, 0 }, brain = steer.arrive{ target = { 0, 0 } } }
+      local pursue = w:spawn{ position = { far, 0 }, brain = steer.pursue{ target = o } }
+      local flee = w:spawn{ position = { far, 0 }, brain = steer.flee{ target = { 0, 0 } } }
+      local chaser = w:spawn{ position = { 0, 1 }, brain = steer.seek{ target = seek } }
+      w:step(3)
+      local toward = far > 0 and -1 or 1
+      for name, a in pairs{ seek = seek, arrive = arrive, pursue = pursue, chaser = chaser } do
+        local sign = name == "chaser" and -toward or toward
+        expect(a.velocity.x * sign, name .. " at " .. far .. ": velocity toward the target"):gt(0.01)
+        expect(a.velocity.y, name .. ": no sideways velocity"):near(0, 1e-6)
+      end
+      expect(flee.velocity.x * toward, "flee at " .. far .. ": velocity away"):lt(-0.01)
+      expect(w:raycast({ 5, 20 }, { 0, -1 }, 30).distance, "the obstacle still found by a ray"):near(14, 1e-4)
+    end
+  end)
+end)
+
+describe("failed setters and error objects", function()
+  it("a value the float storage cannot hold raises instead of being ignored", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ mass = 2, max_speed = 3 }
+    raises_here(function() a.mass = 1e300 end, "steer.agent", "field 'mass'", "at most 3.4e38", "1e+300")
+    raises_here(function() a.max_speed = 1e-50 end, "field 'max_speed'", "1e-50")
+    expect(a.mass, "mass unchanged"):eq(2)
+    expect(a.max_speed, "max_speed unchanged"):eq(3)
+  end)
+
+  it("a callback's error that is not a string is shown, never as (null)", function()
+    local w = steer.world{ seed = 1 }
+    w:spawn{ think = function() error(setmetatable({}, { __tostring = function() return "a table error" end })) end,
+             think_hz = 1000 }
+    local msg = expect(function() w:step() end):raises("think", "a table error")
+    expect(msg:find("(null)", 1, true), "no (null) in " .. msg):eq(nil)
+    local w2 = steer.world{ seed = 1 }
+    w2:spawn{ brain = steer.custom(function() error({}) end) }
+    msg = expect(function() w2:step() end):raises("steer.custom function", "table")
+    expect(msg:find("(null)", 1, true), "no (null) in " .. msg):eq(nil)
+    local w3 = steer.world{ seed = 1 }
+    w3:spawn{ brain = steer.arrive{ target = { 1, 0 }, ease = function() error(false) end } }
+    msg = expect(function() w3:step() end):raises("ease function", "false")
+    expect(msg:find("(null)", 1, true), "no (null) in " .. msg):eq(nil)
+  end)
+end)
+
+describe("tags", function()
+  it("intern up to 65535 distinct names, then refuse with a clear error", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{}
+    for i = 1, 65535 do a.tag = "t" .. i end
+    expect(a.tag, "the last tag set"):eq("t65535")
+    local msg = raises_here(function() a.tag = "one too many" end, "field 'tag'", "65535 distinct tags")
+    expect(a.tag, "unchanged"):eq("t65535")
+    a.tag = "t17" -- known names still work
+    expect(#w:neighbors({ 0, 0 }, 1, "t17"), "found by its tag"):eq(1)
+    raises_here(function() return w:spawn{ tag = "another new one" } end, "steer.world:spawn", "65535 distinct tags")
+    expect(msg, "message"):contains("could not set it")
+  end)
+end)
+
+describe("w:hash()", function()
+  local function pair()
+    local a, b = steer.world{ seed = 3 }, steer.world{ seed = 3 }
+    return a, b, a:spawn{ position = { 1, 2 } }, b:spawn{ position = { 1, 2 } }
+  end
+
+  it("covers shapes", function()
+    local a, b = pair()
+    expect(a:hash(), "same to start"):eq(b:hash())
+    a:add_obstacle{ position = { 5, 5 }, radius = 1 }
+    expect(a:hash(), "one world has an obstacle"):ne(b:hash())
+    b:add_obstacle{ position = { 5, 5 }, radius = 2 }
+    expect(a:hash(), "obstacles of other radii"):ne(b:hash())
+  end)
+
+  it("covers the target flags (a target at the origin is not no target)", function()
+    local a, b, x = pair()
+    x.target = { 0, 0 }
+    expect(a:hash(), "target set"):ne(b:hash())
+  end)
+
+  it("covers think timers", function()
+    local a, b, x, y = pair()
+    local f = function() end
+    x.think = f
+    expect(a:hash(), "one thinks"):ne(b:hash())
+    y.think = f
+    y.think_hz = 20
+    expect(a:hash(), "thinks at another rate"):ne(b:hash())
+  end)
+end)
