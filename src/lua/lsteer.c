@@ -23,6 +23,7 @@ STEER_API int luaopen_steer(lua_State *L)
     steerL_open_agent(L);
     steerL_open_behavior(L);
     steerL_open_archetype(L);
+    steerL_open_craft(L);
     lua_pushcfunction(L, kinds);
     lua_setfield(L, -2, "kinds");
     lua_pushliteral(L, STEER_VERSION);
