@@ -611,10 +611,11 @@ static int pass_steer(steer_World *w) { return w->dim == 2 ? steer_cells(w, 2) :
 __attribute__((always_inline)) static inline void locomote(steer_World *w, uint32_t n, const int dim, const bool wrap)
 {
     float dt = w->dt;
+    const bool any_craft = w->any_craft;
     for (uint32_t d = 0; d < n; d++) {
         float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 }, h[3];
         for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; p[i] = w->p[i][d]; }
-        bool craft = w->any_craft && steerW_is_craft(w, d); // turn-limited: craft.c
+        bool craft = __builtin_expect(any_craft, 0) && steerW_is_craft(w, d); // turn-limited: craft.c
         if (craft) {
             steerW_craft_step(w, d, f, v, h);
         } else {
@@ -1068,6 +1069,8 @@ uint64_t steer_world_hash(const steer_World *w)
         h = fnv(h, &w->radius[d], 4); h = fnv(h, &w->rng32[d], 4);
         h = fnv(h, &w->tag[d], 2); h = fnv(h, &w->brain[d], 2);
         if (w->mem_stride) h = fnv(h, w->mem + (size_t)d * w->mem_stride, 4 * w->mem_stride);
+        const steerW_Turn *turn = w->turn ? steerW_turn(w, d) : NULL; // craft.c
+        if (turn) { h = fnv(h, &turn->craft, 1); h = fnv(h, &turn->min_speed, 12); h = fnv(h, turn->up, 12); }
     }
     return h;
 }
