@@ -884,7 +884,8 @@ function pedestrian.spawn(w, fields) end
 ---@field target? steer.Target the waypoint W: a vector or an agent; default nil (the agent's `target`)
 ---@field heading? steer.VecLike direction to arrive in, d_W (required with a point target); default: the target agent's direction of travel
 ---@field min_turn_radius? number metres, >= 0; default 0 (the agent's own: min_turn_radius at the larger of its speed and `speed`, never tighter than m v^2 / max_force)
----@field speed? number the speed to fly and arrive at, >= 0; default 0 (max_speed)
+---@field speed? number the speed to fly and arrive at, >= 0; default 0 (max_speed; after a moving agent, its speed plus the gap to W over 2 s, so it closes in and holds station)
+---@field behind? number metres, >= 0: the waypoint W is this far back from the target along the heading (onto a tail); default 0
 ---@field opposite? boolean also consider the waypoint circle on the far side of W (k'_W); default true
 
 ---Arrive at a point travelling in a given direction, within a turn radius.

@@ -44,6 +44,7 @@ typedef struct Directed {
     float heading[3];       // d_W; zero: the target agent's direction of travel
     float min_turn_radius;  // 0: the agent's own turn radius rule
     float speed;            // 0: max_speed
+    float behind;           // the waypoint is this far back from the target along d_W
     uint8_t opposite;       // consider k'_W
 } Directed;
 STEERB_CHECK_SIZE(Directed);
@@ -230,39 +231,50 @@ static float plan_radius(const steerB_Ctx *c, const Directed *p, float speed, fl
     return rf > r ? rf : r;
 }
 
-static float wanted_speed(const steerB_Ctx *c, const Directed *p)
+#define CLOSE_TIME 2.0f // s: after a moving target, close the gap to W at gap / CLOSE_TIME
+
+// The speed to fly: `speed`, else max_speed; after a moving agent without a
+// `speed`, the target's speed plus the gap to W over CLOSE_TIME (minus it
+// when W is behind the agent), so the agent closes in and then holds station.
+static float wanted_speed(const steerB_Ctx *c, const Directed *p, const float off[3], const float dw[3], float tspeed)
 {
     float s = p->speed > 0.0f && p->speed < c->max_speed ? p->speed : c->max_speed;
+    if (!(p->speed > 0.0f) && tspeed > 0.0f) {
+        float gap = v3_len(off);
+        s = tspeed + (v3_dot(off, dw) >= 0.0f ? gap : -gap) / CLOSE_TIME;
+        s = s < 0.0f ? 0.0f : s > c->max_speed ? c->max_speed : s;
+    }
     const steerW_Turn *t = steerW_turn(c->w, c->d);
     if (t && t->craft && s < t->min_speed) s = t->min_speed < c->max_speed ? t->min_speed : c->max_speed;
     return s;
 }
 
-// Resolve the target and its heading; false when there is nothing to seek.
-static bool resolve(steerB_Ctx *c, const Directed *p, float off[3], float dw[3])
+// Resolve the waypoint (offset from the agent) and its heading; false when
+// there is nothing to seek.
+static bool resolve(steerB_Ctx *c, const Directed *p, float off[3], float dw[3], float *tspeed)
 {
     float vel[3];
     if (!steerB_target(c, &p->target, off, vel)) return false;
+    *tspeed = v3_len(vel);
     v3_copy(dw, p->heading);
     if (c->w->dim == 2) dw[2] = 0.0f;
-    if (v3_normalize(dw) > 0.0f) return true;
     // no heading given: the target agent's direction of travel, else straight on
-    v3_copy(dw, vel);
-    if (v3_normalize(dw) > 0.0f) return true;
-    v3_copy(dw, off);
-    if (v3_normalize(dw) > 0.0f) return true;
-    v3_copy(dw, c->h);
-    return v3_normalize(dw) > 0.0f;
+    if (v3_normalize(dw) == 0.0f) v3_copy(dw, vel);
+    if (v3_normalize(dw) == 0.0f) v3_copy(dw, off);
+    if (v3_normalize(dw) == 0.0f) v3_copy(dw, c->h);
+    if (v3_normalize(dw) == 0.0f) return false;
+    v3_madd(off, dw, -p->behind);
+    return true;
 }
 
 // Everything the behaviour decides for the agent of context c: false when
 // it cannot steer (no target, no radius).
 static bool agent_plan(steerB_Ctx *c, const Directed *p, Plan *pl, float *speed, float *want)
 {
-    float off[3], dw[3];
-    if (!resolve(c, p, off, dw)) return false;
+    float off[3], dw[3], tspeed;
+    if (!resolve(c, p, off, dw, &tspeed)) return false;
     *speed = v3_len(c->v);
-    *want = wanted_speed(c, p);
+    *want = wanted_speed(c, p, off, dw, tspeed);
     float r = plan_radius(c, p, *speed, *want);
     if (!(r > 0.0f) || !isfinite(r)) return false;
     float h[3], rel[3], tol_pos, tol_ang;
@@ -315,6 +327,7 @@ static const steerB_Field directed_seek_fields[] = {
     { "heading", STEERB_VECTOR, offsetof(Directed, heading), 0, 0, 0, false, "a vector (the direction to arrive in)", NULL },
     { "min_turn_radius", STEERB_NUMBER, offsetof(Directed, min_turn_radius), 0, 0, 1e30f, false, "a number of metres >= 0 (0 = the agent's own)", NULL },
     { "speed", STEERB_NUMBER, offsetof(Directed, speed), 0, 0, 1e30f, false, "a number >= 0 (0 = the agent's max_speed)", NULL },
+    { "behind", STEERB_NUMBER, offsetof(Directed, behind), 0, 0, 1e30f, false, "a number of metres >= 0 (the waypoint is that far back from the target along heading)", NULL },
     { "opposite", STEERB_BOOL, offsetof(Directed, opposite), 1, 0, 0, false, "a boolean (consider the opposite waypoint circle)", NULL },
     { 0 }
 };

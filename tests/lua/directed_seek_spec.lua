@@ -336,6 +336,18 @@ describe("directed_seek with other behaviours and vehicles", function()
     local p = steer.directed_seek_plan(a, ds)
     expect(p.axis_x:dist(steer.vec(0, 1)), "plan heading = the leader's"):lt(1e-6)
   end)
+
+  it("settles `behind` metres on a straight-flying leader's tail", function()
+    local w = steer.world{ seed = 1 }
+    local lead = w:spawn{ position = { 0, 0 }, velocity = { 0, 3 }, max_speed = 3 }
+    local a = craft(w, { position = { 40, -30 }, velocity = { 0, 8 }, max_speed = 8, min_speed = 3,
+      brain = steer.directed_seek{ target = lead, behind = 10 } })
+    w:step(60 * 40)
+    local back = lead.position - a.position
+    expect(math.abs(back.y - 10), "distance behind the leader"):lt(1)
+    expect(math.abs(back.x), "off the leader's track"):lt(0.5)
+    expect(a.heading:dot(steer.vec(0, 1)), "cos of heading error"):gt(math.cos(math.rad(3)))
+  end)
 end)
 
 describe("directed_seek input", function()
