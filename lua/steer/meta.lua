@@ -924,4 +924,21 @@ function steer.directed_seek(desc) end
 ---@return steer.SeekPlan|nil
 function steer.directed_seek_plan(agent_or_pose, ds) end
 
+---`require "steer.archetypes.fighter"`
+---@class steer.archetypes.fighter
+---@field params {tail_distance: number, gun_range: number, gun_angle: number, threat_range: number, threat_angle: number, sight_range: number, min_altitude: number, spacing: number, stalemate: number, extend_time: number}
+---@field vehicle table
+---@field brains {patrol: steer.Behavior, attack: steer.Behavior, guns: steer.Behavior, extend: steer.Behavior, evade: steer.Behavior}
+---@field archetype steer.Archetype
+local fighter = {}
+---Pick an enemy; attack (directed seek onto its tail), guns, evade or extend.
+---@param a steer.Agent
+---@param dt number
+function fighter.think(a, dt) end
+---Spawn a fighter of `team` (its tag) hunting agents tagged `enemy`; other fields are w:spawn's.
+---@param w steer.World
+---@param fields steer.SpawnDesc|{team: string, enemy: string}
+---@return steer.Agent
+function fighter.spawn(w, fields) end
+
 return steer

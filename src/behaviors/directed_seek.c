@@ -235,13 +235,14 @@ static float plan_radius(const steerB_Ctx *c, const Directed *p, float speed, fl
 
 // The speed to fly: `speed`, else max_speed; after a moving agent without a
 // `speed`, the target's speed plus the gap to W over CLOSE_TIME (minus it
-// when W is behind the agent), so the agent closes in and then holds station.
-static float wanted_speed(const steerB_Ctx *c, const Directed *p, const float off[3], const float dw[3], float tspeed)
+// when W is behind the agent, overshot), so the agent closes in and then
+// holds station.
+static float wanted_speed(const steerB_Ctx *c, const Directed *p, const float off[3], float tspeed)
 {
     float s = p->speed > 0.0f && p->speed < c->max_speed ? p->speed : c->max_speed;
     if (!(p->speed > 0.0f) && tspeed > 0.0f) {
         float gap = v3_len(off);
-        s = tspeed + (v3_dot(off, dw) >= 0.0f ? gap : -gap) / CLOSE_TIME;
+        s = tspeed + (v3_dot(off, c->h) >= 0.0f ? gap : -gap) / CLOSE_TIME;
         s = s < 0.0f ? 0.0f : s > c->max_speed ? c->max_speed : s;
     }
     const steerW_Turn *t = steerW_turn(c->w, c->d);
@@ -274,7 +275,7 @@ static bool agent_plan(steerB_Ctx *c, const Directed *p, Plan *pl, float *speed,
     float off[3], dw[3], tspeed;
     if (!resolve(c, p, off, dw, &tspeed)) return false;
     *speed = v3_len(c->v);
-    *want = wanted_speed(c, p, off, dw, tspeed);
+    *want = wanted_speed(c, p, off, tspeed);
     float r = plan_radius(c, p, *speed, *want);
     if (!(r > 0.0f) || !isfinite(r)) return false;
     float h[3], rel[3], tol_pos, tol_ang;
