@@ -31,6 +31,10 @@
 // The steering direction becomes a force that turns the velocity by
 // speed * dt / r toward it this tick (never further than it) at the
 // current speed, plus what is left of max_force for the speed change.
+//
+// Beyond the paper: `behind` puts W that far back from the target along
+// d_W (onto a moving target's tail), and after a moving agent the wanted
+// speed closes the gap to W and then matches the target's.
 #include "behavior.h"
 
 #include <stdio.h>
