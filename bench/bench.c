@@ -312,7 +312,8 @@ static int run_crossing(int n, int max_ticks, double avoid_weight)
 static int usage(void)
 {
     fprintf(stderr, "usage: steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K]\n"
-                    "       steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W]\n");
+                    "       steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W]\n"
+                    "       steer-bench craft [--n N] [--ticks T] [--runs R]\n");
     return 2;
 }
 
@@ -333,8 +334,11 @@ static int crossing_main(int argc, char **argv)
     return 0;
 }
 
+int steer_bench_craft(int argc, char **argv); // craft.c: the craft model and directed seek
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "craft") == 0) return steer_bench_craft(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "crossing") == 0) return crossing_main(argc, argv);
     if (argc < 2 || strcmp(argv[1], "flock") != 0) return usage();
     int n = 10000, ticks = 200, runs = 1, fused = 1, reorder = 0;

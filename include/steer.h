@@ -361,5 +361,56 @@ typedef struct steer_ModInfo {
 } steer_ModInfo;
 STEER_API int steer_engine_mod_count(const steer_Engine *e);
 STEER_API int steer_engine_mod_info(const steer_Engine *e, int id, steer_ModInfo *out);
+// ---- turn-limited craft ------------------------------------------------
+// A craft flies forward only, between min_speed and max_speed, and turns no
+// sharper than its turn radius: the force asks for a velocity, the heading
+// turns toward it (at most speed / radius rad/s) and the speed follows its
+// length (so within max_force). In 3D it banks into its turns
+// (STEER_PROP_UP rolls). A point
+// mass may carry a turn radius too: it flies as before, and directed seek
+// plans with the radius.
+typedef enum steer_Model { STEER_MODEL_POINT = 0, STEER_MODEL_CRAFT = 1 } steer_Model;
+typedef struct steer_CraftDesc {
+    steer_Model model;
+    double min_speed;       // >= 0, m/s (crafts only)
+    double min_turn_radius; // > 0, metres
+    double max_turn_accel;  // >= 0, m/s^2; > 0: the radius at speed v is max(min_turn_radius, v^2 / max_turn_accel)
+} steer_CraftDesc;
+// Give the agent turn limits (NULL: a plain point mass again, no turn radius).
+STEER_API int steer_agent_set_craft(steer_World *w, steer_Agent a, const steer_CraftDesc *desc);
+// 1 and *out filled when the agent has turn limits, 0 when it has none, or an error.
+STEER_API int steer_agent_craft(const steer_World *w, steer_Agent a, steer_CraftDesc *out);
+// The agent's turn radius at its current speed (0 when it has no turn limits).
+STEER_API int steer_agent_turn_radius(const steer_World *w, steer_Agent a, double *out);
+
+// ---- directed seek plans -------------------------------------------------
+// What steer.directed_seek (Jakob) decides for one pose, for tests and
+// debug drawing. Points and directions are in world coordinates; the plan
+// lies in the steering plane through the agent, the target and the target
+// heading (the XY plane in 2D), whose normal is axis_x x axis_y, and turns
+// are +1 counter-clockwise about that normal, -1 clockwise.
+typedef struct steer_SeekPlan {
+    int stage;              // 1: turning onto the tangent, 2: on it, 3: the final turn
+    int cross;              // 0: a direct tangent (both turns alike), 1: a cross tangent
+    int opposite;           // 1: the waypoint circle in the half-plane away from the agent (k'_W)
+    double radius;          // the turn radius planned with
+    double total_angle;     // the path's total turning, radians
+    double aim[3];          // the steering direction d_s
+    double agent_center[3], waypoint_center[3]; // the path's two circles
+    int agent_turn, waypoint_turn;
+    double from[3], to[3];  // the straight segment (tangent points)
+    double circles[4][3];   // centres of k_A+ (turn +1), k_A- (turn -1), k_W and k'_W
+    double axis_x[3], axis_y[3]; // the plane: axis_x = target heading, axis_y toward the agent
+} steer_SeekPlan;
+// The plan for an agent at `position` with unit `direction` and `speed`,
+// seeking `target` with unit `heading`, turn `radius` > 0, tick dt (the
+// tolerances scale with speed * dt), `opposite`: consider k'_W.
+STEER_API int steer_directed_seek_plan(const double position[3], const double direction[3], double speed,
+                                       const double target[3], const double heading[3], double radius, double dt,
+                                       bool opposite, steer_SeekPlan *out);
+// The plan a directed_seek behaviour makes for the agent's current state
+// (its radius rule, target and heading resolved as in a tick). Returns 1 with
+// *out filled, 0 when the behaviour has no target or cannot turn, or an error.
+STEER_API int steer_agent_directed_seek_plan(steer_World *w, steer_Agent a, const steer_Behavior *b, steer_SeekPlan *out);
 
 #endif

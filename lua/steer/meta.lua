@@ -135,7 +135,10 @@ function World:step(n) end
 ---@field radius? number body radius in metres, >= 0; default 0.5 (used by avoidance, ray casts and the collide pass)
 ---@field brain? steer.Behavior behaviour or combiner tree that steers the agent; default nil (no force)
 ---@field tag? string group name for `w:agents(tag)`, `w:neighbors(..., tag)` and flocking `tag` fields; default nil
----@field model? "point" vehicle model; "point" is the only one so far
+---@field model? "point"|"craft" vehicle model; default "point". "craft": forward-only, turn-limited (needs min_turn_radius)
+---@field min_turn_radius? number metres, > 0: the tightest turn (a craft flies by it; directed_seek plans with it); default nil
+---@field min_speed? number metres per second, >= 0 and <= max_speed; crafts only; default 0
+---@field max_turn_accel? number m/s^2, >= 0: the radius grows with speed, max(min_turn_radius, v^2 / max_turn_accel); default 0 (constant)
 ---@field target? steer.Target initial `agent.target` (a vector or a live agent); default nil
 ---@field data? table initial `agent.data`
 ---@field think? fun(agent: steer.Agent, dt: number) Lua called `think_hz` times per second after a tick (first call after a random fraction of the period); may spawn, remove and query. default nil
@@ -252,6 +255,12 @@ function World:bytes() end
 ---@field data table the script's own per-agent table: created on first read, writable, dropped on removal
 ---@field think fun(agent: steer.Agent, dt: number)|nil Lua function called think_hz times per second after a tick; writable (nil stops it)
 ---@field think_hz number calls per second of `think`, 0 when it has none; writable (1e-6 to 1e6)
+---@field think_hz number calls per second of `think`, 0 when it has none; writable (> 0, <= 1e6)
+---@field model "point"|"craft" vehicle model; writable ("craft" needs min_turn_radius first)
+---@field min_turn_radius number|nil metres, > 0, or nil (no turn limit); writable (a craft cannot drop it)
+---@field min_speed number metres per second a craft never goes below (0 for a point mass); writable (crafts, <= max_speed)
+---@field max_turn_accel number m/s^2; > 0 makes the radius grow with speed; writable (needs min_turn_radius)
+---@field turn_radius number|nil the turn radius at the current speed, nil without turn limits; read-only
 local Agent = {}
 
 ---Position as plain numbers: x, y in 2D; x, y, z in 3D. The fast path: no
@@ -1047,5 +1056,70 @@ function steer.send(mod, data) end
 ---Inside a mod only: the mod's name.
 ---@type string
 steer.mod_name = nil
+-- ---- turn-limited craft and directed seek (Jakob) ----------------------
+
+---`steer.directed_seek`: arrive at `target` travelling along `heading`,
+---turning no tighter than the turn radius (Jakob's stateless 3-segment
+---paths: turn, tangent, turn; the path with the least total turning wins).
+---@class steer.DirectedSeekDesc: steer.BehaviorDesc
+---@field target? steer.Target the waypoint W: a vector or an agent; default nil (the agent's `target`)
+---@field heading? steer.VecLike direction to arrive in, d_W (required with a point target); default: the target agent's direction of travel
+---@field min_turn_radius? number metres, >= 0; default 0 (the agent's own: min_turn_radius at the larger of its speed and `speed`, never tighter than m v^2 / max_force)
+---@field speed? number the speed to fly and arrive at, >= 0; default 0 (max_speed; after a moving agent, its speed plus the gap to W over 2 s, so it closes in and holds station)
+---@field behind? number metres, >= 0: the waypoint W is this far back from the target along the heading (onto a tail); default 0
+---@field opposite? boolean also consider the waypoint circle on the far side of W (k'_W); default true
+
+---Arrive at a point travelling in a given direction, within a turn radius.
+---@param desc steer.DirectedSeekDesc
+---@return steer.Behavior
+function steer.directed_seek(desc) end
+
+---A circle of a directed seek plan.
+---@class steer.PlanCircle
+---@field center steer.Vec
+---@field turn integer +1 counter-clockwise about the plan's normal, -1 clockwise
+
+---What directed seek decides for one pose (world coordinates).
+---@class steer.SeekPlan
+---@field stage integer 1 turning onto the tangent, 2 flying along it, 3 the final turn onto W
+---@field path "direct"|"cross" the tangent joining the circles (alike turns: direct)
+---@field opposite boolean the waypoint circle lies on the far side of W (k'_W)
+---@field radius number turn radius planned with, metres
+---@field total_angle number the path's total turning, radians
+---@field aim steer.Vec the steering direction d_s
+---@field from steer.Vec start of the straight segment (on the agent circle)
+---@field to steer.Vec end of the straight segment (on the waypoint circle)
+---@field agent_circle steer.PlanCircle the path's first circle
+---@field waypoint_circle steer.PlanCircle the path's last circle
+---@field circles {agent_left: steer.Vec, agent_right: steer.Vec, waypoint: steer.Vec, opposite: steer.Vec} centres of k_A+, k_A-, k_W, k'_W
+---@field axis_x steer.Vec the steering plane's x (= heading at W)
+---@field axis_y steer.Vec the plane's y, toward the agent
+---@field normal steer.Vec axis_x x axis_y (+-z in 2D)
+
+---The plan `ds` (a steer.directed_seek) makes for `agent` now; or, given a
+---table, for a pose: `{ position, direction, target, heading,
+---min_turn_radius [, speed = 0, dt = 1/60, opposite = true] }`. Nil when
+---the behaviour has no target or cannot turn.
+---@param agent_or_pose steer.Agent|{position: steer.VecLike, direction: steer.VecLike, target: steer.VecLike, heading: steer.VecLike, min_turn_radius: number, speed?: number, dt?: number, opposite?: boolean}
+---@param ds? steer.Behavior
+---@return steer.SeekPlan|nil
+function steer.directed_seek_plan(agent_or_pose, ds) end
+
+---`require "steer.archetypes.fighter"`
+---@class steer.archetypes.fighter
+---@field params {tail_distance: number, gun_range: number, gun_angle: number, threat_range: number, threat_angle: number, sight_range: number, min_altitude: number, spacing: number, stalemate: number, extend_time: number}
+---@field vehicle table
+---@field brains {patrol: steer.Behavior, attack: steer.Behavior, guns: steer.Behavior, extend: steer.Behavior, evade: steer.Behavior}
+---@field archetype steer.Archetype
+local fighter = {}
+---Pick an enemy; attack (directed seek onto its tail), guns, evade or extend.
+---@param a steer.Agent
+---@param dt number
+function fighter.think(a, dt) end
+---Spawn a fighter of `team` (its tag) hunting agents tagged `enemy`; other fields are w:spawn's.
+---@param w steer.World
+---@param fields steer.SpawnDesc|{team: string, enemy: string}
+---@return steer.Agent
+function fighter.spawn(w, fields) end
 
 return steer

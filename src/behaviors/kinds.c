@@ -5,6 +5,7 @@
 #include "behavior.h"
 
 extern const steerB_Kind steerB_custom;
+extern const steerB_Kind steerB_directed_seek;
 extern const steerB_Kind steerB_truncated_sum, steerB_dither, steerB_pipeline, steerB_target_position,
     steerB_target_velocity, steerB_decompose_path, steerB_avoid_obstacle_constraint, steerB_wall_constraint;
 extern const steerB_Kind steerB_avoid_obstacles, steerB_avoid_walls, steerB_hide, steerB_contain;
@@ -25,6 +26,7 @@ const steerB_Kind *const steerB_kinds[] = {
     &steerB_face, &steerB_look_where_going,
     &steerB_follow_path, &steerB_patrol,
     &steerB_avoid_obstacles, &steerB_avoid_walls, &steerB_hide, &steerB_contain,
+    &steerB_directed_seek,
     &steerB_custom,
     &steerB_follow_flow,
     NULL

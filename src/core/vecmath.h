@@ -96,4 +96,27 @@ static inline float v3_perp_to(float o[3], const float a[3], const float u[3])
 static inline int v3_finite(const float a[3])
 { return (a[0] + a[1] + a[2]) * 0.0f == 0.0f; }
 
+// Turn unit vector h toward the direction of `want` by at most max_angle
+// radians, in the plane of the two, into o (unit). A want straight behind
+// turns toward `side` (unit, perpendicular to h); a zero want keeps h.
+// Returns the angle turned.
+static inline float v3_turn_toward(float o[3], const float h[3], const float want[3], float max_angle, const float side[3])
+{
+    float along = v3_dot(want, h), e[3];
+    v3_copy(e, want);
+    v3_madd(e, h, -along);
+    float across = v3_normalize(e);
+    if (across <= 1e-6f * fabsf(along) || across == 0.0f) {
+        if (!(along < 0.0f)) { v3_copy(o, h); return 0.0f; }
+        v3_copy(e, side);
+        across = 0.0f;
+    }
+    float angle = atan2f(across, along);
+    float step = angle < max_angle ? angle : max_angle;
+    v3_scale(o, h, cosf(step));
+    v3_madd(o, e, sinf(step));
+    if (v3_normalize(o) == 0.0f) v3_copy(o, h);
+    return step;
+}
+
 #endif

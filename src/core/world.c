@@ -128,6 +128,7 @@ void steer_world_free(steer_World *w)
     steerW_free(w, w->brains);
     steerG_free(w);
     steerW_geometry_free(w);
+    steerW_craft_free(w);
     w->alloc(w->alloc_ud, w, 0);
 }
 
@@ -664,12 +665,18 @@ static int pass_steer(steer_World *w) { return w->dim == 2 ? steer_cells(w, 2) :
 __attribute__((always_inline)) static inline void locomote(steer_World *w, uint32_t n, const int dim, const bool wrap)
 {
     float dt = w->dt;
+    const bool any_craft = w->any_craft;
     for (uint32_t d = 0; d < n; d++) {
         float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 }, h[3];
         for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; p[i] = w->p[i][d]; }
-        v3_truncate(f, w->max_force[d]);
-        v3_madd(v, f, dt / w->mass[d]);
-        v3_truncate(v, w->max_speed[d]);
+        bool craft = __builtin_expect(any_craft, 0) && steerW_is_craft(w, d); // turn-limited: craft.c
+        if (craft) {
+            steerW_craft_step(w, d, f, v, h);
+        } else {
+            v3_truncate(f, w->max_force[d]);
+            v3_madd(v, f, dt / w->mass[d]);
+            v3_truncate(v, w->max_speed[d]);
+        }
         v3_madd(p, v, dt);
         if (wrap) {
             for (int i = 0; i < dim; i++) {
@@ -678,7 +685,9 @@ __attribute__((always_inline)) static inline void locomote(steer_World *w, uint3
         }
         if (!v3_finite(v) || !v3_finite(p)) continue; // keep the old state rather than poison the world
         float s2 = v3_len2(v);
-        if (w->flags[d] & STEER_AF_FACING) {
+        if (craft) {
+            for (int i = 0; i < dim; i++) w->h[i][d] = h[i];
+        } else if (w->flags[d] & STEER_AF_FACING) {
             // an orientation behaviour chose the heading (already normalised)
             for (int i = 0; i < dim; i++) w->h[i][d] = w->face[i][d];
         } else if (s2 > STEER_EPS2) {
@@ -1054,6 +1063,7 @@ size_t steer_world_bytes(const steer_World *w)
     b += (size_t)(w->cap_events + w->cap_out_events) * sizeof(steer_Event);
     b += (size_t)w->cap_thinkers * sizeof *w->thinkers;
     b += w->cap_reorder_tmp * sizeof(uint32_t);
+    b += (size_t)w->cap_turn * sizeof *w->turn;
     return b;
 }
 
@@ -1122,6 +1132,8 @@ uint64_t steer_world_hash(const steer_World *w)
         uint8_t kept = w->flags[d] & (STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT | STEER_AF_TOUCHING);
         h = fnv(h, &kept, 1);
         if (w->mem_stride) h = fnv(h, w->mem + (size_t)d * w->mem_stride, 4 * w->mem_stride);
+        const steerW_Turn *turn = w->turn ? steerW_turn(w, d) : NULL; // craft.c
+        if (turn) { h = fnv(h, &turn->craft, 1); h = fnv(h, &turn->min_speed, 12); h = fnv(h, turn->up, 12); }
     }
     // the static geometry and the think timers (not the host's function refs)
     for (uint32_t i = 0; i < w->geo.nshapes; i++) {
@@ -1170,9 +1182,7 @@ int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double ou
     if (d < 0) return STEER_ESTALE;
     float v[3];
     if (p == STEER_PROP_UP) {
-        float h[3];
-        steerW_load(w->h, (uint32_t)d, h);
-        steerW_derived_up(h, v);
+        steerW_up(w, (uint32_t)d, v);
         for (int i = 0; i < 3; i++) out[i] = v[i];
         return STEER_OK;
     }

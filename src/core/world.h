@@ -147,6 +147,11 @@ struct steer_World {
     uint32_t nevents, cap_events;
     steer_Event *out_events;  // the last step's events, handed to the host
     uint32_t nout_events, cap_out_events;
+
+    // turn-limited vehicles (craft.c), by handle slot; any_craft: some agent is a craft
+    struct steerW_Turn *turn;
+    uint32_t cap_turn;
+    bool any_craft;
 };
 
 // Memory through the world's allocator.
@@ -226,6 +231,33 @@ static inline int steerW_cell_index(float f, int n)
 {
     return !(f >= 0.0f) ? 0 : f < (float)n ? (int)f : n - 1;
 }
+// Turn limits (craft.c). An agent with turn data has a minimum turn radius
+// (directed seek plans with it); a craft also flies by it. The record lives
+// by handle slot, so it never moves with the dense arrays; it belongs to
+// the agent while its generation matches the slot's.
+typedef struct steerW_Turn {
+    uint32_t gen;            // the slot's generation it was set for (0: none)
+    uint8_t craft;           // 1: craft locomotion; 0: a point mass with a turn radius
+    float min_speed, min_turn_radius, max_turn_accel;
+    float up[3];             // the banked up vector (3D crafts)
+} steerW_Turn;
+static inline const steerW_Turn *steerW_turn(const steer_World *w, uint32_t d)
+{
+    uint32_t s = w->slot[d];
+    return s < w->cap_turn && w->turn[s].gen == w->gen[s] ? &w->turn[s] : NULL;
+}
+static inline bool steerW_is_craft(const steer_World *w, uint32_t d)
+{
+    const steerW_Turn *t = steerW_turn(w, d);
+    return t && t->craft;
+}
+// The turn radius at `speed`: min_turn_radius, or v^2 / max_turn_accel when larger.
+float steerW_turn_radius(const steerW_Turn *t, float speed);
+// Craft locomotion of dense agent d under force f: the new velocity and heading.
+void steerW_craft_step(steer_World *w, uint32_t d, const float f[3], float v[3], float h[3]);
+// The agent's up vector: banked for a 3D craft, derived from the heading otherwise.
+void steerW_up(const steer_World *w, uint32_t d, float up[3]);
+void steerW_craft_free(steer_World *w);
 
 // Geometry (geometry.c)
 // A wall's end points as stored: apart (the closest-point and ray tests

@@ -156,7 +156,7 @@ static int agent_index(lua_State *L)
             lua_pushvalue(L, -1);
             lua_rawseti(L, -3, (lua_Integer)a->id);
         }
-    } else {
+    } else if (!steerL_agent_turn_index(L, a, k)) {
         lua_pushnil(L);
     }
     return 1;
@@ -232,9 +232,10 @@ static int agent_newindex(lua_State *L)
         steerL_uv_field(L, world_of(L, 1), "data");
         lua_pushvalue(L, 3);
         lua_rawseti(L, -2, (lua_Integer)a->id);
-    } else {
+    } else if (!steerL_agent_turn_newindex(L, a, k)) {
         return luaL_error(L, "%s: field '%s' is read-only or unknown (writable: position, velocity, heading, "
-                             "mass, max_speed, max_force, radius, tag, brain, target, data, think, think_hz)", FN, k);
+                             "mass, max_speed, max_force, radius, tag, brain, target, data, think, think_hz, "
+                             "model, min_turn_radius, min_speed, max_turn_accel)", FN, k);
     }
     return 0;
 }

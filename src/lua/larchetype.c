@@ -36,11 +36,15 @@ static const VehicleField vehicle_numbers[] = {
     { "max_speed", 0, 0, "a number >= 0" },
     { "max_force", 0, 0, "a number >= 0" },
     { "radius", 0, 0, "a number >= 0" },
+    { "min_turn_radius", 0, 1, "a number of metres > 0" },
+    { "min_speed", 0, 0, "a number >= 0" },
+    { "max_turn_accel", 0, 0, "a number of m/s^2 >= 0" },
     { NULL, 0, 0, NULL },
 };
 // Fields of the spawn descriptor that describe a vehicle rather than one
 // agent's state; the archetype's `vehicle` table takes these.
-static const char *const vehicle_fields[] = { "mass", "max_speed", "max_force", "radius", "model", NULL };
+static const char *const vehicle_fields[] = { "mass", "max_speed", "max_force", "radius", "model",
+                                              "min_turn_radius", "min_speed", "max_turn_accel", NULL };
 // What a rebind re-applies: the numbers above are written through the
 // agent's own setters, in this order, then the brain and think.
 static const char *const rebind_fields[] = { "mass", "max_speed", "max_force", "radius", NULL };

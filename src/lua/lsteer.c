@@ -24,6 +24,7 @@ STEER_API int luaopen_steer(lua_State *L)
     steerL_open_behavior(L);
     steerL_open_archetype(L);
     steerL_open_grid(L);
+    steerL_open_craft(L);
     steerL_add_host_constructors(L);
     lua_pushcfunction(L, kinds);
     lua_setfield(L, -2, "kinds");

@@ -129,6 +129,12 @@ void steerL_open_archetype(lua_State *L);
 
 // steer.debug_draw() (ldraw.c)
 int steerL_debug_draw(lua_State *L);
+// Turn limits (lcraft.c): read model, min_turn_radius, min_speed and
+// max_turn_accel of the table at t; true when the agent gets turn limits.
+bool steerL_craft_desc(lua_State *L, int t, const char *fn, steer_CraftDesc *out);
+void steerL_open_craft(lua_State *L);      // steer.directed_seek_plan
+int steerL_agent_turn_index(lua_State *L, steerL_Agent *a, const char *k);    // 1 when k is a turn field
+int steerL_agent_turn_newindex(lua_State *L, steerL_Agent *a, const char *k); // 1 when k is a turn field
 
 // Registration of each binding file
 void steerL_open_vec(lua_State *L);

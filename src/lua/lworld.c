@@ -16,7 +16,8 @@
 static const char *const world_fields[] = { "dim", "size", "origin", "wrap", "seed", "dt", "record", "stuck",
                                             "collide", NULL };
 static const char *const spawn_fields[] = { "position", "velocity", "mass", "max_speed", "max_force", "radius",
-                                            "brain", "tag", "model", "target", "data", "think", "think_hz", NULL };
+                                            "brain", "tag", "model", "target", "data", "think", "think_hz",
+                                            "min_turn_radius", "min_speed", "max_turn_accel", NULL };
 
 // ---- host callbacks (run inside a tick) --------------------------------
 
@@ -442,10 +443,8 @@ static int world_spawn(lua_State *L)
         if (!d.brain) steerL_field_error(L, fn, "brain", "a behaviour or combiner", -1);
         brain_idx = lua_gettop(L);
     }
-    if (lua_getfield(L, 2, "model") != LUA_TNIL) {
-        if (lua_type(L, -1) != LUA_TSTRING || strcmp(lua_tostring(L, -1), "point") != 0)
-            steerL_field_error(L, fn, "model", "\"point\" (the only vehicle model so far)", -1);
-    }
+    steer_CraftDesc craft;
+    bool turns = steerL_craft_desc(L, 2, fn, &craft);
     double tp[3];
     steer_Agent ta;
     int has_point;
@@ -480,6 +479,10 @@ static int world_spawn(lua_State *L)
     if (zero_speed) steer_agent_set_param(lw->w, id, STEER_PARAM_MAX_SPEED, 0);
     if (zero_force) steer_agent_set_param(lw->w, id, STEER_PARAM_MAX_FORCE, 0);
     if (zero_radius) steer_agent_set_param(lw->w, id, STEER_PARAM_RADIUS, 0);
+    if (turns && steer_agent_set_craft(lw->w, id, &craft) != STEER_OK) {
+        steer_remove(lw->w, id);
+        return luaL_error(L, "%s: could not give the agent its turn limits (out of memory)", fn);
+    }
     if ((has_point || ta) && (st = steer_agent_set_target(lw->w, id, has_point ? tp : NULL, ta)) != STEER_OK)
         return luaL_error(L, "%s: field 'target': could not set it (%s)", fn, steerL_status_text(st));
     if (brain_idx) steerL_keep_brain(L, 1, brain_idx);
