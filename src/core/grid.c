@@ -44,9 +44,11 @@ static void sort_cells(const steer_World *w, steerG_Grid *g)
     float *sp2 = g->sp[2], *sh2 = g->sh[2];
     for (uint32_t c = 0; c < g->ncells; c++) {
         uint32_t b = g->start[c], e = g->start[c + 1];
+        if (e - b < 2) continue;
+        uint32_t last = slot[g->items[b]]; // the largest slot so far (stays so after an insertion)
         for (uint32_t k = b + 1; k < e; k++) {
             uint32_t d = g->items[k], s = slot[d];
-            if (slot[g->items[k - 1]] < s) continue;
+            if (s > last) { last = s; continue; }
             float px = g->sp[0][k], py = g->sp[1][k], hx = g->sh[0][k], hy = g->sh[1][k];
             float pz = sp2 ? sp2[k] : 0.0f, hz = sp2 ? sh2[k] : 0.0f;
             uint32_t j = k;
