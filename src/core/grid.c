@@ -133,6 +133,7 @@ int steerG_build(steer_World *w, float cell)
             if (!w->wrap) k += 1;
             g->n[i] = k < 1 ? 1 : k > limit ? (int)limit + 1 : (int)k;
             total *= g->n[i];
+            if (g->n[i] > STEERW_MAX_AXIS_CELLS) total = limit + 1; // see steerW_cell_index
         }
         if (total <= limit) break;
         cell *= 2.0f;

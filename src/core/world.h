@@ -221,7 +221,8 @@ int steerW_tag_find(const steer_World *w, const char *tag);
 
 // A grid cell index from its coordinate in cells, clamped to [0, n) in
 // float before the conversion: a point far outside would overflow an int
-// (and NaN gives 0).
+// (and NaN gives 0). n <= 2^24, so (float)n is exact.
+#define STEERW_MAX_AXIS_CELLS 16777216
 static inline int steerW_cell_index(float f, int n)
 {
     return !(f >= 0.0f) ? 0 : f < (float)n ? (int)f : n - 1;
