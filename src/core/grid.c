@@ -170,12 +170,15 @@ int steerG_build(steer_World *w, float cell)
         g->cap_items = cap;
     }
     g->ncells = cells;
-    // counting sort: count per cell, prefix sums, then place
+    // counting sort: count per cell (remembering each agent's), prefix sums, then place
+    uint32_t *cell_at = n ? steerW_agent_tmp(w) : NULL;
+    if (n && !cell_at) return STEER_ENOMEM;
     memset(g->start, 0, sizeof(uint32_t) * (cells + 1));
     for (uint32_t d = 0; d < n; d++) {
         float p[3];
         steerW_load(w->p, d, p);
-        g->start[cell_of(g, p) + 1]++;
+        cell_at[d] = cell_of(g, p);
+        g->start[cell_at[d] + 1]++;
     }
     for (uint32_t c = 0; c < cells; c++) g->start[c + 1] += g->start[c];
     // place in index order within each cell, using start[c] as a cursor
@@ -183,8 +186,7 @@ int steerG_build(steer_World *w, float cell)
     for (uint32_t d = 0; d < n; d++) {
         float p[3];
         steerW_load(w->p, d, p);
-        uint32_t c = cell_of(g, p);
-        uint32_t k = g->start[c]++;
+        uint32_t k = g->start[cell_at[d]]++;
         g->items[k] = d;
         g->sp[0][k] = p[0];
         g->sp[1][k] = p[1];
