@@ -921,6 +921,17 @@ static int pass_think(steer_World *w)
     return st;
 }
 
+// Events by the agent's handle slot, then type, then the other agent: a
+// total order on distinct events (equal ones are interchangeable).
+static int cmp_event(const void *a, const void *b)
+{
+    const steer_Event *x = a, *y = b;
+    uint32_t sx = (uint32_t)x->agent, sy = (uint32_t)y->agent;
+    if (sx != sy) return sx < sy ? -1 : 1;
+    if (x->type != y->type) return x->type < y->type ? -1 : 1;
+    return x->other < y->other ? -1 : x->other > y->other;
+}
+
 static int tick(steer_World *w)
 {
     // between ticks: drop removed agents so nothing reads them, and the brains nobody uses
@@ -955,7 +966,10 @@ static int tick(steer_World *w)
             if (e) { w->out_events = e; w->cap_out_events = need; }
         }
         if (need <= w->cap_out_events) {
+            // in handle order: the passes emit in storage order, which must
+            // not decide what the host's handlers see first
             memcpy(w->out_events + w->nout_events, w->events, sizeof *w->events * w->nevents);
+            qsort(w->out_events + w->nout_events, w->nevents, sizeof *w->events, cmp_event);
             w->nout_events = need;
         }
         w->nevents = 0;
