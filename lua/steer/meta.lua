@@ -790,7 +790,7 @@ function steer.wall_constraint(desc) end
 ---@field vehicle? {mass?: number, max_speed?: number, max_force?: number, radius?: number, model?: string} spawn fields of the vehicle
 ---@field brain? steer.Behavior the brain of its agents
 ---@field think? fun(agent: steer.Agent, dt: number) action selection, called think_hz times per second
----@field think_hz? number calls per second of think, > 0 and <= 1e6 (needs think); default 10
+---@field think_hz? number calls per second of think, 1e-6 to 1e6 (needs think); default 10
 ---@field tag? string the tag of its agents; default the name
 
 ---A named kind of agent (read-only userdata). Defining the name again

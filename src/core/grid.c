@@ -44,9 +44,11 @@ static void sort_cells(const steer_World *w, steerG_Grid *g)
     float *sp2 = g->sp[2], *sh2 = g->sh[2];
     for (uint32_t c = 0; c < g->ncells; c++) {
         uint32_t b = g->start[c], e = g->start[c + 1];
+        if (e - b < 2) continue;
+        uint32_t last = slot[g->items[b]]; // the largest slot so far (stays so after an insertion)
         for (uint32_t k = b + 1; k < e; k++) {
             uint32_t d = g->items[k], s = slot[d];
-            if (slot[g->items[k - 1]] < s) continue;
+            if (s > last) { last = s; continue; }
             float px = g->sp[0][k], py = g->sp[1][k], hx = g->sh[0][k], hy = g->sh[1][k];
             float pz = sp2 ? sp2[k] : 0.0f, hz = sp2 ? sh2[k] : 0.0f;
             uint32_t j = k;
@@ -131,6 +133,7 @@ int steerG_build(steer_World *w, float cell)
             if (!w->wrap) k += 1;
             g->n[i] = k < 1 ? 1 : k > limit ? (int)limit + 1 : (int)k;
             total *= g->n[i];
+            if (g->n[i] > STEERW_MAX_AXIS_CELLS) total = limit + 1; // see steerW_cell_index
         }
         if (total <= limit) break;
         cell *= 2.0f;
@@ -167,12 +170,15 @@ int steerG_build(steer_World *w, float cell)
         g->cap_items = cap;
     }
     g->ncells = cells;
-    // counting sort: count per cell, prefix sums, then place
+    // counting sort: count per cell (remembering each agent's), prefix sums, then place
+    uint32_t *cell_at = n ? steerW_agent_tmp(w) : NULL;
+    if (n && !cell_at) return STEER_ENOMEM;
     memset(g->start, 0, sizeof(uint32_t) * (cells + 1));
     for (uint32_t d = 0; d < n; d++) {
         float p[3];
         steerW_load(w->p, d, p);
-        g->start[cell_of(g, p) + 1]++;
+        cell_at[d] = cell_of(g, p);
+        g->start[cell_at[d] + 1]++;
     }
     for (uint32_t c = 0; c < cells; c++) g->start[c + 1] += g->start[c];
     // place in index order within each cell, using start[c] as a cursor
@@ -180,8 +186,7 @@ int steerG_build(steer_World *w, float cell)
     for (uint32_t d = 0; d < n; d++) {
         float p[3];
         steerW_load(w->p, d, p);
-        uint32_t c = cell_of(g, p);
-        uint32_t k = g->start[c]++;
+        uint32_t k = g->start[cell_at[d]]++;
         g->items[k] = d;
         g->sp[0][k] = p[0];
         g->sp[1][k] = p[1];

@@ -10,6 +10,14 @@
 
 #define STEER_EPS2 1e-16f
 
+// The rare paths (vectors whose squared length overflows) stay out of line
+// so that the common ones inline small.
+#if defined(__GNUC__)
+#define STEER_COLD __attribute__((cold, noinline))
+#else
+#define STEER_COLD
+#endif
+
 static inline void v3_set(float o[3], float x, float y, float z) { o[0] = x; o[1] = y; o[2] = z; }
 static inline void v3_copy(float o[3], const float a[3]) { o[0] = a[0]; o[1] = a[1]; o[2] = a[2]; }
 static inline void v3_zero(float o[3]) { o[0] = o[1] = o[2] = 0.0f; }
@@ -24,32 +32,34 @@ static inline void v3_madd(float o[3], const float a[3], float s)
 static inline float v3_dot(const float a[3], const float b[3])
 { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static inline float v3_len2(const float a[3]) { return v3_dot(a, a); }
-// The length; a vector whose squared length overflows (a component above
-// about 1.8e19: an agent parked at 1e30) is scaled down by its largest
-// component first, so its length is finite whenever it fits a float.
+// The length of a vector whose squared length overflows (a component above
+// about 1.8e19: an agent parked at 1e30): scaled down by its largest
+// component first, so the length is finite whenever it fits a float.
+STEER_COLD static float v3_len_big(const float a[3])
+{
+    float m = fmaxf(fabsf(a[0]), fmaxf(fabsf(a[1]), fabsf(a[2])));
+    if (!(m <= FLT_MAX)) return INFINITY;
+    float b[3] = { a[0] / m, a[1] / m, a[2] / m };
+    return sqrtf(v3_len2(b)) * m;
+}
 static inline float v3_len(const float a[3])
 {
     float l2 = v3_len2(a);
-    if (l2 > FLT_MAX) {
-        float m = fmaxf(fabsf(a[0]), fmaxf(fabsf(a[1]), fabsf(a[2])));
-        if (!(m <= FLT_MAX)) return l2;
-        float b[3] = { a[0] / m, a[1] / m, a[2] / m };
-        return sqrtf(v3_len2(b)) * m;
-    }
-    return sqrtf(l2);
+    return l2 > FLT_MAX ? v3_len_big(a) : sqrtf(l2);
 }
 static inline void v3_cross(float o[3], const float a[3], const float b[3])
 {
     float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
     o[0] = x; o[1] = y; o[2] = z;
 }
-// Normalise a vector whose squared length overflows (a component above
-// about 1.8e19) by scaling it down by its largest component first; a
-// vector that is not finite becomes zero and 0 is returned.
-static inline float v3_normalize_big(float a[3])
+// v3_normalize's rare cases: a (near) zero vector becomes zero and 0 is
+// returned; one whose squared length overflows (a component above about
+// 1.8e19) is scaled down by its largest component first; one that is not
+// finite becomes zero and 0 is returned.
+STEER_COLD static float v3_normalize_rare(float a[3], float l2)
 {
     float m = fmaxf(fabsf(a[0]), fmaxf(fabsf(a[1]), fabsf(a[2])));
-    if (!(m <= FLT_MAX)) { v3_zero(a); return 0.0f; }
+    if (l2 <= STEER_EPS2 || !(m <= FLT_MAX)) { v3_zero(a); return 0.0f; }
     v3_scale(a, a, 1.0f / m);
     float l = sqrtf(v3_len2(a));
     v3_scale(a, a, 1.0f / l);
@@ -59,8 +69,7 @@ static inline float v3_normalize_big(float a[3])
 static inline float v3_normalize(float a[3])
 {
     float l2 = v3_len2(a);
-    if (l2 <= STEER_EPS2) { v3_zero(a); return 0.0f; }
-    if (!(l2 <= FLT_MAX)) return v3_normalize_big(a);
+    if (l2 <= STEER_EPS2 || l2 > FLT_MAX) return v3_normalize_rare(a, l2);
     float l = sqrtf(l2);
     v3_scale(a, a, 1.0f / l);
     return l;
@@ -72,7 +81,7 @@ static inline void v3_truncate(float a[3], float max)
     if (l2 > max * max) {
         if (max <= 0.0f) { v3_zero(a); return; }
         if (l2 > FLT_MAX) { // overflowed: max / sqrt(l2) would be 0
-            v3_normalize_big(a);
+            v3_normalize_rare(a, l2);
             v3_scale(a, a, max);
             return;
         }

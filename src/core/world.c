@@ -119,7 +119,7 @@ void steer_world_free(steer_World *w)
     }
     void *arrays[] = { w->mass, w->max_speed, w->max_force, w->radius, w->slot, w->rng32,
                        w->tag, w->brain, w->flags, w->mem, w->rec, w->gen, w->dense_of,
-                       w->scratch, w->events, w->out_events, w->thinkers, w->reorder_tmp };
+                       w->scratch, w->events, w->out_events, w->thinkers, w->agent_tmp };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerW_free(w, arrays[i]);
     for (uint32_t i = 1; i < w->ntags; i++) steerW_free(w, w->tags[i]);
     steerW_free(w, w->tags);
@@ -501,6 +501,18 @@ static void permute_column(float *a, uint32_t stride, uint32_t col, const uint32
     for (uint32_t k = 0; k < n; k++) a[(size_t)k * stride + col] = t[k];
 }
 
+uint32_t *steerW_agent_tmp(steer_World *w)
+{
+    if (w->cap > w->cap_agent_tmp) {
+        // as the agent arrays: it grows when they do
+        uint32_t *t = steerW_realloc(w, w->agent_tmp, sizeof(uint32_t) * w->cap);
+        if (!t) return NULL;
+        w->agent_tmp = t;
+        w->cap_agent_tmp = w->cap;
+    }
+    return w->agent_tmp;
+}
+
 // Put the dense arrays in grid-cell order so that an agent's neighbours
 // are near it in memory. Needs a scratch block of one 32-bit word per
 // agent, kept in the world (it grows with the agents, so the tick
@@ -510,16 +522,8 @@ static void reorder(steer_World *w)
 {
     uint32_t n = w->count;
     uint32_t *items = w->grid.items;
-    size_t need = n;
-    if (n == 0) return;
-    if (need > w->cap_reorder_tmp) {
-        size_t cap = w->cap; // as the agent arrays: it grows when they do
-        uint32_t *t = steerW_realloc(w, w->reorder_tmp, sizeof(uint32_t) * cap);
-        if (!t) return;
-        w->reorder_tmp = t;
-        w->cap_reorder_tmp = cap;
-    }
-    uint32_t *tmp = w->reorder_tmp;
+    uint32_t *tmp = n ? steerW_agent_tmp(w) : NULL;
+    if (!tmp) return;
     for (int i = 0; i < w->dim; i++) {
         permute32(w->p[i], items, tmp, n); permute32(w->v[i], items, tmp, n); permute32(w->h[i], items, tmp, n);
         permute32(w->f[i], items, tmp, n); permute32(w->tq[i], items, tmp, n);
@@ -926,6 +930,17 @@ static int pass_think(steer_World *w)
     return st;
 }
 
+// Events by the agent's handle slot, then type, then the other agent: a
+// total order on distinct events (equal ones are interchangeable).
+static int cmp_event(const void *a, const void *b)
+{
+    const steer_Event *x = a, *y = b;
+    uint32_t sx = (uint32_t)x->agent, sy = (uint32_t)y->agent;
+    if (sx != sy) return sx < sy ? -1 : 1;
+    if (x->type != y->type) return x->type < y->type ? -1 : 1;
+    return x->other < y->other ? -1 : x->other > y->other;
+}
+
 static int tick(steer_World *w)
 {
     // between ticks: drop removed agents so nothing reads them, and the brains nobody uses
@@ -960,7 +975,10 @@ static int tick(steer_World *w)
             if (e) { w->out_events = e; w->cap_out_events = need; }
         }
         if (need <= w->cap_out_events) {
+            // in handle order: the passes emit in storage order, which must
+            // not decide what the host's handlers see first
             memcpy(w->out_events + w->nout_events, w->events, sizeof *w->events * w->nevents);
+            qsort(w->out_events + w->nout_events, w->nevents, sizeof *w->events, cmp_event);
             w->nout_events = need;
         }
         w->nevents = 0;
@@ -1062,7 +1080,7 @@ size_t steer_world_bytes(const steer_World *w)
     b += (size_t)w->cap_scratch * sizeof(steerB_Neighbor);
     b += (size_t)(w->cap_events + w->cap_out_events) * sizeof(steer_Event);
     b += (size_t)w->cap_thinkers * sizeof *w->thinkers;
-    b += w->cap_reorder_tmp * sizeof(uint32_t);
+    b += w->cap_agent_tmp * sizeof(uint32_t);
     b += (size_t)w->cap_turn * sizeof *w->turn;
     return b;
 }

@@ -132,8 +132,8 @@ struct steer_World {
 
     steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
     uint32_t cap_scratch;
-    uint32_t *reorder_tmp;    // the periodic re-sort's scratch (kept: no allocation in the tick)
-    size_t cap_reorder_tmp;
+    uint32_t *agent_tmp;      // one word per agent: each agent's cell while the grid is built,
+    size_t cap_agent_tmp;     // then the re-sort's scratch (kept: no allocation in the tick)
     // one cell's neighbourhood as runs of the sorted grid arrays, each with
     // the shift that carries it across the torus seam (see steerG_block)
     struct steerG_Run { uint32_t b, e; float shift[3]; } runs[18];
@@ -154,6 +154,9 @@ struct steer_World {
     bool any_craft;
 };
 
+// The world's scratch of one 32-bit word per agent (see agent_tmp), or NULL
+// when out of memory.
+uint32_t *steerW_agent_tmp(steer_World *w);
 // Memory through the world's allocator.
 void *steerW_realloc(steer_World *w, void *p, size_t size);
 void steerW_free(steer_World *w, void *p);
@@ -226,7 +229,8 @@ int steerW_tag_find(const steer_World *w, const char *tag);
 
 // A grid cell index from its coordinate in cells, clamped to [0, n) in
 // float before the conversion: a point far outside would overflow an int
-// (and NaN gives 0).
+// (and NaN gives 0). n <= 2^24, so (float)n is exact.
+#define STEERW_MAX_AXIS_CELLS 16777216
 static inline int steerW_cell_index(float f, int n)
 {
     return !(f >= 0.0f) ? 0 : f < (float)n ? (int)f : n - 1;

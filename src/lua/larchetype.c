@@ -121,8 +121,8 @@ static int archetype_new(lua_State *L)
     lua_setfield(L, 2, "think");
     if (lua_getfield(L, 1, "think_hz") != LUA_TNIL) {
         if (!has_think) return luaL_error(L, "%s: field 'think_hz' given without 'think' (a function(agent, dt))", fn);
-        double hz = steerL_optnumber(L, 1, fn, "think_hz", 10, 0, 1, "a number of calls per second > 0 and <= 1e6");
-        if (hz > 1e6) steerL_field_error(L, fn, "think_hz", "a number of calls per second > 0 and <= 1e6", -1);
+        double hz = steerL_optnumber(L, 1, fn, "think_hz", 10, 0, 1, "a number of calls per second from 1e-06 to 1e+06");
+        if (hz > 1e6 || hz < 1e-6) steerL_field_error(L, fn, "think_hz", "a number of calls per second from 1e-06 to 1e+06", -1);
     }
     lua_setfield(L, 2, "think_hz");
     if (lua_getfield(L, 1, "tag") != LUA_TNIL && lua_type(L, -1) != LUA_TSTRING)

@@ -152,7 +152,18 @@ static uint64_t flock_run(int reorder_period, bool collide, steer_Agent *keep, d
     }
     steer_world_step(w, 5);
     for (int i = 0; i < 400; i += 3) steer_remove(w, all[i]);
-    steer_world_step(w, 300);
+    // the events too, in the order the host gets them (FNV-1a over each step's)
+    uint64_t events = 0xCBF29CE484222325ull;
+    for (int t = 0; t < 300; t++) {
+        steer_world_step(w, 1);
+        int ne;
+        const steer_Event *ev = steer_world_events(w, &ne);
+        for (int i = 0; i < ne; i++) {
+            uint64_t x[3] = { (uint64_t)ev[i].type, ev[i].agent, ev[i].other };
+            const unsigned char *c = (const unsigned char *)x;
+            for (size_t j = 0; j < sizeof x; j++) events = (events ^ c[j]) * 0x100000001B3ull;
+        }
+    }
     for (int i = 0, k = 0; i < 400 && k < nkeep; i++) {
         if (i % 3 == 0) continue;
         keep[k] = all[i];
@@ -160,7 +171,7 @@ static uint64_t flock_run(int reorder_period, bool collide, steer_Agent *keep, d
         steer_agent_vec(w, keep[k], STEER_PROP_VELOCITY, pos[2 * k + 1]);
         k++;
     }
-    uint64_t h = steer_world_hash(w);
+    uint64_t h = steer_world_hash(w) ^ events;
     steer_behavior_release(root);
     steer_world_free(w);
     return h;

@@ -325,3 +325,10 @@ describe("w:hash()", function()
     expect(a:hash(), "thinks at another rate"):ne(b:hash())
   end)
 end)
+
+describe("archetype think_hz", function()
+  it("is refused below 1e-6 like the agent's", function()
+    raises_here(function() return steer.archetype{ name = "slow", think = function() end, think_hz = 1e-300 } end,
+      "steer.archetype", "field 'think_hz'", "from 1e-06 to 1e+06")
+  end)
+end)
