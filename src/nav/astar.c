@@ -119,8 +119,10 @@ int steerN_path(steerN_Grid *g, const double from[2], const double to[2], double
         g->seen[c] = s + 1;
         if (c == goal) { found = true; break; }
         int x = (int)(c % w), y = (int)(c / w);
+        double steps[8];
+        steerN_steps(g, x, y, steps);
         for (int k = 0; k < 8; k++) {
-            double step = steerN_step_cost(g, x, y, k);
+            double step = steps[k];
             if (step == INFINITY) continue;
             int nx = x + steerN_dx[k], ny = y + steerN_dy[k];
             uint32_t m = (uint32_t)ny * w + (uint32_t)nx;

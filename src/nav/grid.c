@@ -72,15 +72,28 @@ void steerN_set_cost(steerN_Grid *g, int x, int y, float cost)
 
 double steerN_step_cost(const steerN_Grid *g, int x, int y, int k)
 {
-    int nx = x + steerN_dx[k], ny = y + steerN_dy[k];
-    if (!steerN_open(g, nx, ny)) return INFINITY;
-    const float *c = g->cost;
-    size_t w = (size_t)g->nx;
-    double here = c[(size_t)y * w + (size_t)x], there = c[(size_t)ny * w + (size_t)nx];
-    if (k < 4) return 0.5 * (here + there) * g->cell;
-    // diagonal: both cells beside the step must be open
-    if (!steerN_open(g, nx, y) || !steerN_open(g, x, ny)) return INFINITY;
-    return 0.5 * (here + there) * g->cell * 1.4142135623730951;
+    double steps[8];
+    steerN_steps(g, x, y, steps);
+    return steps[k];
+}
+
+void steerN_steps(const steerN_Grid *g, int x, int y, double out[8])
+{
+    const float *cost = g->cost;
+    size_t w = (size_t)g->nx, c = (size_t)y * w + (size_t)x;
+    double here = cost[c], half = 0.5 * g->cell, diag = half * 1.4142135623730951;
+    bool has_e = x + 1 < g->nx, has_n = y + 1 < g->ny, has_w = x > 0, has_s = y > 0;
+    double e = has_e ? cost[c + 1] : INFINITY, n = has_n ? cost[c + w] : INFINITY;
+    double wv = has_w ? cost[c - 1] : INFINITY, s = has_s ? cost[c - w] : INFINITY;
+    // INFINITY + a finite cost stays INFINITY: a blocked neighbour needs no branch
+    out[0] = half * (here + e);
+    out[1] = half * (here + n);
+    out[2] = half * (here + wv);
+    out[3] = half * (here + s);
+    out[4] = e < INFINITY && n < INFINITY ? diag * (here + cost[c + w + 1]) : INFINITY;
+    out[5] = wv < INFINITY && n < INFINITY ? diag * (here + cost[c + w - 1]) : INFINITY;
+    out[6] = wv < INFINITY && s < INFINITY ? diag * (here + cost[c - w - 1]) : INFINITY;
+    out[7] = e < INFINITY && s < INFINITY ? diag * (here + cost[c - w + 1]) : INFINITY;
 }
 
 static bool clear(const steerN_Grid *g, int x, int y, double max_cost)

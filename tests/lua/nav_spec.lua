@@ -101,13 +101,18 @@ end
 -- The test's own Dijkstra over the map, independent of the engine: from
 -- cell (i, j) (column i of line j), 8-connected, steps of 1 or sqrt 2
 -- cells at the mean cost of their two cells, no diagonal past a blocked
--- cell. Returns dist[j][i] in metres (nil: unreachable).
-local function dijkstra(map, cell, si, sj)
+-- cell. `costs(i, j, char)`, when given, prices the open cells instead of
+-- their characters. Returns dist[j][i] in metres (nil: unreachable).
+local function dijkstra(map, cell, si, sj, costs)
   local ny, nx = #map, #map[1]
   local cost = {}
   for j = 1, ny do
     cost[j] = {}
-    for i = 1, nx do cost[j][i] = char_cost(map[j]:sub(i, i)) end
+    for i = 1, nx do
+      local ch = map[j]:sub(i, i)
+      cost[j][i] = char_cost(ch)
+      if costs and cost[j][i] then cost[j][i] = costs(i, j, ch) end
+    end
   end
   local function open(i, j) return i >= 1 and j >= 1 and i <= nx and j <= ny and cost[j][i] ~= nil end
   local dist, done = {}, {}
@@ -315,6 +320,28 @@ describe("g:flow_field", function()
           walk(map, cell, o, f, c, goal, #cells)
         end
       end
+    end
+  end)
+
+  it("holds Dijkstra's distances with costs of any range (dear roads, cheap lanes)", function()
+    math.randomseed(77)
+    local map = random_map(30, 20, 0.2)
+    local function costs(i, j) return (i * 7 + j * 3) % 5 == 0 and 400 or (i + j) % 3 == 0 and 0.5 or 1 end
+    local g = steer.grid{ cell = 1, map = map, costs = costs }
+    local cells = open_cells(map)
+    local goal = cells[1]
+    local f = g:flow_field{ goal = center(map, 1, { 0, 0 }, goal[1], goal[2]) }
+    local dist = dijkstra(map, 1, goal[1], goal[2], costs)
+    for _, c in ipairs(cells) do
+      local d = dist[c[2]][c[1]]
+      local p = center(map, 1, { 0, 0 }, c[1], c[2])
+      if d then expect(f:distance(p), "distance = Dijkstra's"):near(d, 1e-9 * (1 + d))
+      else expect(f:distance(p), "unreachable"):eq(nil) end
+    end
+    local far = cells[#cells]
+    if dist[far[2]][far[1]] then
+      local _, cost = g:path(center(map, 1, { 0, 0 }, goal[1], goal[2]), center(map, 1, { 0, 0 }, far[1], far[2]))
+      expect(cost, "A* with those costs"):near(dist[far[2]][far[1]], 1e-9 * (1 + cost))
     end
   end)
 
