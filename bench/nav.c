@@ -148,7 +148,7 @@ static void bench_agents(int n, int agents, int runs)
     if (steer_world_new(&wd, &w)) die("world");
     steer_Behavior *b;
     if (steerB_new(&steerB_follow_flow, &b)) die("behaviour");
-    steerB_follow_flow_bind(b, &f);
+    steerB_flow_bind(b, &f);
     for (int i = 0; i < agents; i++) {
         int x, y;
         do {

@@ -970,6 +970,16 @@ function steer.grid(desc) end
 ---@return steer.Behavior
 function steer.follow_flow(desc) end
 
+---`steer.decompose_flow`: a pipeline decomposer; a goal out of sight becomes the furthest visible point along the field.
+---@class steer.DecomposeFlowDesc: steer.BehaviorDesc
+---@field field steer.FlowField required
+---@field lookahead? number cells walked along the field, 1 to 1024; default 8
+
+---A pipeline decomposer planning on a flow field (string-pulled sub-goals).
+---@param desc steer.DecomposeFlowDesc
+---@return steer.Behavior
+function steer.decompose_flow(desc) end
+
 ---Add the walls of the grid's blocked cells (and its outer edge) to the world; edits of the grid replace them.
 ---@param g steer.Grid
 function World:add_grid(g) end

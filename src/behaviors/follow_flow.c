@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-// follow_flow.c — steer along a flow field (src/nav/flow.c).
+// follow_flow.c — the flow field family (src/nav/flow.c): follow_flow
+// steers along a field; decompose_flow is a steer.pipeline decomposer that
+// turns a goal out of sight into the furthest point along the field the
+// agent can see.
 //
 // The desired direction is the field's, interpolated between the cell
 // centres around the agent (steerN_flow_sample), so an agent turns
@@ -14,20 +17,22 @@
 // gets closer: agents slide along walls and keep out of blocked cells.
 // The field is read only; many agents and worlds may share it.
 #include "behavior.h"
+#include "../combine/pipeline.h"
 #include "../nav/nav.h"
 
+#include <string.h>
+
 typedef struct FollowFlow {
-    const steerN_Flow *field; // set by steerB_follow_flow_bind
+    const steerN_Flow *field; // first in every kind of the family: set by steerB_flow_bind
     float speed, slow_radius, stop_radius, clearance;
 } FollowFlow;
 STEERB_CHECK_SIZE(FollowFlow);
 
 enum { FF_ARRIVED, FF_MEM };
 
-void steerB_follow_flow_bind(steer_Behavior *b, const steerN_Flow *f)
+void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *f)
 {
-    FollowFlow *p = (FollowFlow *)(void *)b->params;
-    p->field = f;
+    memcpy(b->params, &f, sizeof f);
 }
 
 // Keep out of the blocked cells around the agent's cell (see above).
@@ -99,3 +104,55 @@ static const steerB_Field follow_flow_fields[] = {
 
 const steerB_Kind steerB_follow_flow = { .name = "follow_flow", .fields = follow_flow_fields,
                                          .eval = follow_flow_eval, .mem_floats = FF_MEM };
+
+// ---- decompose_flow ------------------------------------------------------------
+
+typedef struct DecomposeFlow {
+    const steerN_Flow *field;
+    float lookahead;          // cells walked along the field
+} DecomposeFlow;
+STEERB_CHECK_SIZE(DecomposeFlow);
+
+// A goal in sight (on the grid) stays; else the sub-goal is the centre of
+// the furthest cell, walking the field from the agent's cell, that the
+// agent still sees: a string-pulled stretch of the field's way, which is
+// the grid's shortest way to the field's goal. The field's goal should be
+// the pipeline's (e.g. both the player).
+static void decompose_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
+{
+    v3_zero(out);
+    const DecomposeFlow *p = STEERB_PARAMS_OF(n, DecomposeFlow);
+    steerC_Goal *goal = c->goal;
+    if (!goal || !(goal->has & STEERC_GOAL_POSITION) || !p->field) return;
+    const steerN_Flow *f = p->field;
+    const steerN_Grid *g = f->grid;
+    double a[2] = { c->p[0], c->p[1] }, b[2] = { goal->p[0], goal->p[1] };
+    int x, y;
+    if (!steerN_cell_of(g, a, &x, &y) || steerN_line_of_sight(g, a, b, INFINITY)) return;
+    double best[2] = { 0, 0 };
+    bool found = false;
+    for (int i = 0; i < (int)p->lookahead; i++) {
+        uint8_t k = f->dir[(size_t)y * (size_t)g->nx + (size_t)x];
+        if (k == STEERN_NONE) break;
+        x += steerN_dx[k];
+        y += steerN_dy[k];
+        double at[2];
+        steerN_center(g, x, y, at);
+        if (found && !steerN_line_of_sight(g, a, at, INFINITY)) break;
+        best[0] = at[0];
+        best[1] = at[1];
+        found = true; // the first step is taken even unseen (from a blocked cell)
+    }
+    if (!found) return;
+    goal->p[0] = (float)best[0];
+    goal->p[1] = (float)best[1];
+    v3_zero(goal->pv);
+}
+
+static const steerB_Field decompose_flow_fields[] = {
+    { "lookahead", STEERB_NUMBER, offsetof(DecomposeFlow, lookahead), 8, 1, 1024, false, "a number of cells from 1 to 1024", NULL },
+    { 0 }
+};
+
+const steerB_Kind steerB_decompose_flow = { .name = "decompose_flow", .fields = decompose_flow_fields,
+                                            .eval = decompose_flow_eval };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// lgrid.c — steer.grid{...}, its flow fields, steer.follow_flow{...} and
-// w:add_grid(g).
+// lgrid.c — steer.grid{...}, its flow fields, steer.follow_flow{...},
+// steer.decompose_flow{...} and w:add_grid(g).
 //
 // Only this file converts between the Lua view of a grid and the C one:
 // Lua names a cell (i, j) as column i of line j of the map, first line on
@@ -28,7 +28,7 @@ typedef struct LGrid { steerN_Grid g; } LGrid;
 typedef struct LFlow { steerN_Flow f; } LFlow;
 typedef struct LWalls { uint32_t n; steer_Shape id[]; } LWalls;
 
-extern const steerB_Kind steerB_follow_flow;
+extern const steerB_Kind steerB_follow_flow, steerB_decompose_flow;
 
 static LGrid *check_grid(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_GRID); }
 static LFlow *check_flow(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_FLOW); }
@@ -567,11 +567,12 @@ static int grid_tostring(lua_State *L)
 
 // ---- steer.follow_flow and w:add_grid ----------------------------------------
 
-// The generic constructor builds the behaviour from every other field; the
-// field itself is a pointer the kinds table cannot describe.
-static int follow_flow_new(lua_State *L)
+// steer.follow_flow and steer.decompose_flow: the generic constructor
+// (upvalue 1) builds the behaviour from every other field; the field
+// itself is a pointer the kinds table cannot describe.
+static int flow_behavior_new(lua_State *L)
 {
-    const char *fn = "steer.follow_flow";
+    const char *fn = lua_tostring(L, lua_upvalueindex(2));
     if (!lua_istable(L, 1)) {
         char buf[64];
         return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));
@@ -587,7 +588,7 @@ static int follow_flow_new(lua_State *L)
     lua_setfield(L, -2, "field");
     lua_call(L, 1, 1);
     steerL_Behavior *ub = luaL_checkudata(L, -1, STEERL_BEHAVIOR);
-    steerB_follow_flow_bind(ub->b, &uf->f);
+    steerB_flow_bind(ub->b, &uf->f);
     lua_getiuservalue(L, -1, 1);
     lua_pushvalue(L, 2);
     lua_setfield(L, -2, "field"); // the behaviour keeps its field alive
@@ -623,8 +624,13 @@ void steerL_open_grid(lua_State *L)
     lua_pushcfunction(L, grid_new);
     lua_setfield(L, -2, "grid");
     steerL_push_constructor(L, &steerB_follow_flow);
-    lua_pushcclosure(L, follow_flow_new, 1);
+    lua_pushliteral(L, "steer.follow_flow");
+    lua_pushcclosure(L, flow_behavior_new, 2);
     lua_setfield(L, -2, "follow_flow");
+    steerL_push_constructor(L, &steerB_decompose_flow);
+    lua_pushliteral(L, "steer.decompose_flow");
+    lua_pushcclosure(L, flow_behavior_new, 2);
+    lua_setfield(L, -2, "decompose_flow");
     // w:add_grid joins the world's methods (the upvalue of its __index)
     luaL_getmetatable(L, STEERL_WORLD);
     lua_getfield(L, -1, "__index");

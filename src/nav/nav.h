@@ -144,9 +144,10 @@ static inline double steerN_flow_dist(const steerN_Flow *f, uint32_t c)
 // and the goal point when p is in a goal cell (return 1 then, else 0).
 int steerN_flow_sample(const steerN_Flow *f, const double p[2], double dir[2], double *left, double goal[2]);
 
-// follow_flow (src/behaviors/follow_flow.c): point a follow_flow behaviour
-// at its field; the caller keeps the field alive as long as the behaviour.
+// The flow family of behaviours (src/behaviors/follow_flow.c): point a
+// follow_flow or decompose_flow behaviour at its field; the caller keeps
+// the field alive as long as the behaviour.
 typedef struct steer_Behavior steer_Behavior;
-void steerB_follow_flow_bind(steer_Behavior *b, const steerN_Flow *f);
+void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *f);
 
 #endif

@@ -434,6 +434,34 @@ describe("g:flow_field", function()
       expect(outside, "agents not within 3 m of the moved goal"):eq(0)
     end)
 
+  it("decomposes a pipeline's goal out of sight into points along the field (decompose_flow)", function()
+    math.randomseed(21)
+    local map = maze(6, 2, 2)
+    local cell = 2
+    local g = steer.grid{ cell = cell, map = map }
+    local goal = center(map, cell, { 0, 0 }, #map[1] - 1, #map - 1)
+    local f = g:flow_field{ goal = goal }
+    local w = steer.world{}
+    local starts = { center(map, cell, { 0, 0 }, 2, 2), center(map, cell, { 0, 0 }, 2, #map - 1),
+                     center(map, cell, { 0, 0 }, #map[1] - 1, 2) }
+    local brain = steer.pipeline{ decomposers = { steer.decompose_flow{ field = f } },
+                                  actuator = steer.arrive{ slow_radius = 1.5 } }
+    local agents = {}
+    for i, p in ipairs(starts) do
+      agents[i] = w:spawn{ position = p, target = goal, max_speed = 3, max_force = 15, radius = 0.3, brain = brain }
+    end
+    local inside = true
+    for _ = 1, 60 * 90 do
+      w:step()
+      for _, a in ipairs(agents) do
+        local x, y = a:xy()
+        if blocked_at(map, cell, { 0, 0 }, x, y) then inside = false end
+      end
+    end
+    expect(inside, "the agents kept out of blocked cells"):truthy()
+    for i, a in ipairs(agents) do expect(a.position:dist(goal), "agent " .. i .. " at the goal"):lt(0.3) end
+  end)
+
   it("arrives at the goal point inside the goal cell, without circling", function()
     local g = steer.grid{ cell = 4, map = { ".....", ".....", "....." } }
     local f = g:flow_field{ goal = { 17.3, 2.1 } }
@@ -535,6 +563,8 @@ describe("bad input", function()
     raises(function() steer.follow_flow{} end, "steer.follow_flow", "field 'field'")
     raises(function() steer.follow_flow{ field = f, speed = -1 } end, "steer.follow_flow", "field 'speed'")
     raises(function() steer.follow_flow{ field = f, color = 1 } end, "steer.follow_flow", "unknown field 'color'")
+    raises(function() steer.decompose_flow{ lookahead = 4 } end, "steer.decompose_flow", "field 'field'")
+    raises(function() steer.decompose_flow{ field = f, lookahead = 0 } end, "steer.decompose_flow", "lookahead")
     raises(function() steer.world{ dim = 3 }:add_grid(g) end, "steer.world:add_grid", "2D")
     expect(g:path({ 0.5, 0.5 }, { 1.5, 0.5 }), "a path to a blocked cell"):eq(nil)
   end)
