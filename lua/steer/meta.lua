@@ -922,6 +922,9 @@ function Grid:line_of_sight(a, b) end
 ---@return steer.Vec[]? route
 ---@return number? cost
 function Grid:path(from, to) end
+---Run fn; its edits rebuild the grid's fields and walls once, at its end.
+---@param fn fun()
+function Grid:batch(fn) end
 ---The boundaries of the blocked cells as merged segments { {a, b}, ... }.
 ---@return steer.Vec[][]
 function Grid:walls() end

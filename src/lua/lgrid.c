@@ -24,7 +24,11 @@
 #define STEERL_GRID "steer.grid"
 #define STEERL_FLOW "steer.flow_field"
 
-typedef struct LGrid { steerN_Grid g; } LGrid;
+typedef struct LGrid {
+    steerN_Grid g;
+    int batch;       // inside g:batch(fn): edits wait for its end
+    bool edited;     // an edit is waiting
+} LGrid;
 typedef struct LFlow { steerN_Flow f; } LFlow;
 typedef struct LWalls { uint32_t n; steer_Shape id[]; } LWalls;
 
@@ -125,7 +129,8 @@ static int grid_new(lua_State *L)
     const char *map_expect = "a non-empty list of equally long, non-empty strings ('.' open, '#' blocked, '1'-'9' costs)";
     int map = 2;
     lua_getfield(L, 1, "map");
-    if (!lua_istable(L, map) || luaL_len(L, map) < 1) steerL_field_error(L, fn, "map", map_expect, map);
+    if (!lua_istable(L, map)) steerL_field_error(L, fn, "map", map_expect, map);
+    if (luaL_len(L, map) < 1) return luaL_error(L, "%s: field 'map' expected %s, got an empty list", fn, map_expect);
     lua_Integer ny = luaL_len(L, map);
     size_t nx = 0;
     for (lua_Integer j = 1; j <= ny; j++) {
@@ -147,8 +152,8 @@ static int grid_new(lua_State *L)
                                      "open, '#' blocked or a digit 1-9: a cost)", fn, (int)j, (int)i + 1, line[i]);
         lua_pop(L, 1);
     }
-    if (nx > 65536 || ny > 65536 || (double)nx * (double)ny > 1e8)
-        return luaL_error(L, "%s: field 'map' is too large (%d x %d cells; at most 1e8)", fn, (int)nx, (int)ny);
+    if ((double)nx * (double)ny > (double)(1 << 24))
+        return luaL_error(L, "%s: field 'map' is too large (%d x %d cells; at most 2^24)", fn, (int)nx, (int)ny);
     int costs = 3;
     lua_getfield(L, 1, "costs");
     if (!lua_isnil(L, costs) && !lua_istable(L, costs) && !lua_isfunction(L, costs))
@@ -244,6 +249,10 @@ static void sync_walls(lua_State *L, int gi, int wi, const char *fn)
 static void after_edit(lua_State *L, int gi, const char *fn)
 {
     gi = lua_absindex(L, gi);
+    LGrid *ug = check_grid(L, gi);
+    ug->edited = true;
+    if (ug->batch) return;
+    ug->edited = false;
     lua_getiuservalue(L, gi, 1);
     int uv = lua_gettop(L);
     lua_getfield(L, uv, "fields");
@@ -305,6 +314,21 @@ static int grid_block(lua_State *L)
     steerN_cell_of(g, p, &x, &y);
     steerN_set_cost(g, x, y, block ? INFINITY : 1.0f);
     after_edit(L, 1, fn);
+    return 0;
+}
+
+// g:batch(fn): fn's edits rebuild the fields and walls once, at its end
+// (also when fn raises, which is then raised again).
+static int grid_batch(lua_State *L)
+{
+    LGrid *ug = check_grid(L, 1);
+    if (!lua_isfunction(L, 2)) steerL_field_error(L, "steer.grid:batch", NULL, "a function", 2);
+    lua_settop(L, 2);
+    ug->batch++;
+    int st = lua_pcall(L, 0, 0, 0);
+    ug->batch--;
+    if (!ug->batch && ug->edited) after_edit(L, 1, "steer.grid:batch");
+    if (st != LUA_OK) return lua_error(L);
     return 0;
 }
 
@@ -612,7 +636,7 @@ void steerL_open_grid(lua_State *L)
     static const luaL_Reg grid_methods[] = {
         { "blocked", grid_blocked }, { "cost", grid_cost }, { "set", grid_set }, { "block", grid_block },
         { "cell_at", grid_cell }, { "center", grid_center }, { "line_of_sight", grid_line_of_sight },
-        { "path", grid_path }, { "walls", grid_walls }, { "flow_field", grid_flow_field }, { NULL, NULL }
+        { "path", grid_path }, { "walls", grid_walls }, { "batch", grid_batch }, { "flow_field", grid_flow_field }, { NULL, NULL }
     };
     static const luaL_Reg flow_meta[] = { { "__gc", flow_gc }, { "__tostring", flow_tostring }, { NULL, NULL } };
     static const luaL_Reg flow_methods[] = {

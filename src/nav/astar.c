@@ -100,6 +100,21 @@ int steerN_path(steerN_Grid *g, const double from[2], const double to[2], double
     if (!steerN_cell_of(g, from, &sx, &sy) || !steerN_cell_of(g, to, &gx, &gy)) return 0;
     if (!steerN_open(g, sx, sy) || !steerN_open(g, gx, gy)) return 0;
     uint32_t w = (uint32_t)g->nx, start = (uint32_t)sy * w + (uint32_t)sx, goal = (uint32_t)gy * w + (uint32_t)gx;
+    if (!g->seen) {
+        // the search's scratch, on the first query (flow-field-only grids never pay for it)
+        size_t n = (size_t)g->nx * (size_t)g->ny;
+        g->g = malloc(sizeof *g->g * n);
+        g->parent = malloc(sizeof *g->parent * n);
+        g->seen = calloc(n, sizeof *g->seen);
+        if (!g->g || !g->parent || !g->seen) {
+            free(g->g);
+            free(g->parent);
+            free(g->seen);
+            g->g = NULL;
+            g->parent = g->seen = NULL;
+            return -1;
+        }
+    }
     // two stamps per query: seen == s (has a cost so far), s + 1 (closed)
     if (g->stamp >= UINT32_MAX - 4) {
         memset(g->seen, 0, sizeof *g->seen * (size_t)g->nx * (size_t)g->ny);

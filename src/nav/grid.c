@@ -25,13 +25,7 @@ int steerN_grid_init(steerN_Grid *g, int nx, int ny, double cell, const double o
     g->origin[1] = origin[1];
     g->min_cost = 1.0;
     g->cost = malloc(sizeof *g->cost * n);
-    g->g = malloc(sizeof *g->g * n);
-    g->parent = malloc(sizeof *g->parent * n);
-    g->seen = calloc(n, sizeof *g->seen);
-    if (!g->cost || !g->g || !g->parent || !g->seen) {
-        steerN_grid_free(g);
-        return -1;
-    }
+    if (!g->cost) return -1;
     for (size_t i = 0; i < n; i++) g->cost[i] = 1.0f;
     return 0;
 }

@@ -34,8 +34,9 @@ typedef struct steerN_Grid {
     float *cost;           // nx * ny costs; INFINITY = blocked
     double min_cost;       // a lower bound of every open cell's cost (A*'s heuristic scale)
     uint32_t version;      // bumped by every edit
-    // A* scratch, reused by every query: costs so far, parents, and a stamp
-    // per cell telling which query last wrote them (no clearing per query)
+    // A* scratch, allocated by the first query and reused: costs so far,
+    // parents, and a stamp per cell telling which query last wrote them
+    // (no clearing per query)
     double *g;
     uint32_t *parent, *seen;
     uint32_t stamp;
