@@ -6,9 +6,10 @@
 // which makes the cell path cost-optimal. The route handed out replaces
 // the cell centres by as few straight segments as line of sight allows:
 // from an anchor it reaches as far along the cell path as it can see,
-// through cells no dearer than the ones it skips. Each shortcut is a
+// through cells no dearer than the cheapest it skips. Each shortcut is a
 // straight line between two points of the cell path, so the route is never
-// longer than the cell path it came from.
+// longer than the cell path it came from, and (its cells being no dearer)
+// never costs more.
 #include "nav.h"
 
 #include <stdlib.h>
@@ -76,14 +77,14 @@ static int smooth(steerN_Grid *g, uint32_t n, const double from[2], const double
     route_point(g, 0, n, from, to, a);
     while (anchor < n - 1) {
         // the furthest point seen from the anchor through cells no dearer
-        // than those of the cell path between them
+        // than the cheapest of the cell path between them
         uint32_t best = anchor + 1;
-        double dearest = fmax(g->cost[g->cells[anchor]], g->cost[g->cells[anchor + 1]]);
+        double cheapest = fmin(g->cost[g->cells[anchor]], g->cost[g->cells[anchor + 1]]);
         for (uint32_t j = anchor + 2; j < n; j++) {
-            dearest = fmax(dearest, g->cost[g->cells[j]]);
+            cheapest = fmin(cheapest, g->cost[g->cells[j]]);
             double b[2];
             route_point(g, j, n, from, to, b);
-            if (!steerN_line_of_sight(g, a, b, dearest)) break;
+            if (!steerN_line_of_sight(g, a, b, cheapest)) break;
             best = j;
         }
         route_point(g, best, n, from, to, a);

@@ -255,8 +255,23 @@ describe("g:path", function()
             expect(g:line_of_sight(p, q), "segment " .. k .. " has line of sight"):truthy()
             len = len + pts[k]:dist(pts[k + 1])
           end
-          if not map[1]:find("[123]") then
+          if not table.concat(map):find("[123]") then
             expect(len, "smoothed length <= the grid optimum"):le(best + 1e-9)
+          else
+            -- with costs: the route's cost (each metre at its cell's cost,
+            -- sampled) is no more than the cell path's
+            local routed = 0
+            for k = 1, #pts - 1 do
+              local p, q = pts[k], pts[k + 1]
+              local n = math.max(1, math.ceil(p:dist(q) / cell * 64))
+              for m = 0, n - 1 do
+                local t = (m + 0.5) / n
+                local x, y = p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)
+                local i, j = math.floor((x - o[1]) / cell) + 1, #map - math.floor((y - o[2]) / cell)
+                routed = routed + p:dist(q) / n * char_cost(map[j]:sub(i, i))
+              end
+            end
+            expect(routed, "the route costs no more than the cell path"):le(best * 1.02 + 0.05 * cell)
           end
           checked = checked + 1
         end
