@@ -966,7 +966,7 @@ function steer.grid(desc) end
 ---@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
 ---@field slow_radius? number metres, >= 0: braking distance along the field; 0 = automatic; default 0
 ---@field stop_radius? number metres, >= 0: arrival radius around the goal point; default 0.2
----@field clearance? number metres, >= 0: where the push off blocked cells starts; 0 = radius + stopping distance; default 0
+---@field clearance? number metres, >= 0: distance kept from blocked cells beyond the agent's radius; default 0
 
 ---Follow a flow field; one brain serves any number of agents.
 ---@param desc steer.FollowFlowDesc

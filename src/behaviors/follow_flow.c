@@ -11,10 +11,12 @@
 // goal cell the agent arrives at the goal point itself (one "arrive" event
 // within stop_radius) instead of circling the cell centre.
 //
-// Interpolation cuts corners and momentum carries an agent on, so near a
-// blocked cell (within `clearance`) the desired velocity loses its part
-// toward the cell and gains a push away from it that grows as the agent
-// gets closer: agents slide along walls and keep out of blocked cells.
+// Interpolation cuts corners and momentum carries an agent on, so the
+// desired speed also brakes for blocked cells ahead (along the field and
+// along the agent's velocity), and toward each blocked cell around it the
+// desired velocity may approach only as fast as the velocity tracking can
+// stop (see keep_clear): agents slide along walls, slow into tight turns
+// and keep out of blocked cells (their centres; `clearance` keeps more).
 // The field is read only; many agents and worlds may share it.
 #include "behavior.h"
 #include "../combine/pipeline.h"
@@ -35,27 +37,39 @@ void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *f)
     memcpy(b->params, &f, sizeof f);
 }
 
-// Keep out of the blocked cells around the agent's cell (see above).
-static void keep_clear(const steerN_Grid *g, const double p[2], float margin, float push, double desired[2])
+// Keep out of the blocked cells around the agent's cell: toward each one
+// the desired velocity may close the gap (distance minus `keep`) at most
+// `gain` times the gap, the approach law that the velocity tracking
+// follows without overshoot. A diagonal cell counts only as a corner that
+// sticks out (both cells beside it open); otherwise the walls beside the
+// agent already hold it.
+static void keep_clear(const steerN_Grid *g, const double p[2], double keep, double gain, double desired[2])
 {
     int cx, cy;
     if (!steerN_cell_of(g, p, &cx, &cy)) return;
     for (int k = 0; k < 8; k++) {
         int x = cx + steerN_dx[k], y = cy + steerN_dy[k];
         if (steerN_open(g, x, y)) continue;
+        if (k >= 4 && (!steerN_open(g, x, cy) || !steerN_open(g, cx, y))) continue;
         double lo[2] = { g->origin[0] + x * g->cell, g->origin[1] + y * g->cell }, n[2];
         for (int i = 0; i < 2; i++) {
             double c = p[i] < lo[i] ? lo[i] : p[i] > lo[i] + g->cell ? lo[i] + g->cell : p[i];
             n[i] = p[i] - c;
         }
         double d = sqrt(n[0] * n[0] + n[1] * n[1]);
-        if (!(d < margin) || d == 0) continue;
-        n[0] /= d;
-        n[1] /= d;
-        double into = desired[0] * n[0] + desired[1] * n[1];
-        double away = push * (1.0 - d / margin) - (into < 0 ? into : 0);
-        desired[0] += n[0] * away;
-        desired[1] += n[1] * away;
+        if (d > 0) {
+            n[0] /= d;
+            n[1] /= d;
+        } else { // on the cell's edge: straight away from it
+            double s = k < 4 ? 1.0 : 0.7071067811865476;
+            n[0] = -steerN_dx[k] * s;
+            n[1] = -steerN_dy[k] * s;
+        }
+        double least = -gain * (d - keep); // the slowest allowed way away (negative: approach)
+        double along = desired[0] * n[0] + desired[1] * n[1];
+        if (along >= least) continue;
+        desired[0] += n[0] * (least - along);
+        desired[1] += n[1] * (least - along);
     }
 }
 
@@ -85,11 +99,26 @@ static void follow_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     }
     if (left > slow) m[FF_ARRIVED] = 0.0f;
     double s = left < slow ? cruise * left / slow : cruise;
+    // Slow down for blocked cells ahead, along the way the field points
+    // and along the way the agent moves (its momentum), so it can turn or
+    // stop in time: the desired speed brakes linearly to zero at the wall,
+    // with the gain that follows without overshoot (K / 4, as for `slow`).
+    float gain = cruise / slow;
+    double reach = (double)slow + c->radius + g->cell;
+    double ahead = steerN_ray(g, pos, dir, reach);
+    float vlen = sqrtf(c->v[0] * c->v[0] + c->v[1] * c->v[1]);
+    if (vlen > 1e-3f) {
+        double vd[2] = { c->v[0] / vlen, c->v[1] / vlen };
+        double moving = steerN_ray(g, pos, vd, reach);
+        if (moving < ahead) ahead = moving;
+    }
+    // (never below a tenth of cruise: slow enough to stop at once, and an
+    // agent pressed into a corner still creeps on)
+    double room = ahead - c->radius - p->clearance, cap = 0.1 * cruise;
+    if (room * gain > cap) cap = room * gain;
+    if (ahead < reach && cap < s) s = cap;
     double desired[2] = { dir[0] * s, dir[1] * s };
-    float stopping = c->max_force > 0.0f ? 0.5f * c->max_speed * c->max_speed * c->mass / c->max_force : 0.0f;
-    float margin = p->clearance > 0.0f ? p->clearance : c->radius + stopping;
-    if (margin > (float)g->cell) margin = (float)g->cell;
-    keep_clear(g, pos, margin, cruise, desired);
+    keep_clear(g, pos, (double)c->radius + p->clearance, gain, desired);
     float d3[3] = { (float)desired[0], (float)desired[1], 0.0f };
     steerB_track(c, d3, out);
 }
@@ -98,7 +127,7 @@ static const steerB_Field follow_flow_fields[] = {
     { "speed", STEERB_NUMBER, offsetof(FollowFlow, speed), 0, 0, 1e30f, false, "a number >= 0 (0 = the agent's max_speed)", NULL },
     { "slow_radius", STEERB_NUMBER, offsetof(FollowFlow, slow_radius), 0, 0, 1e30f, false, "a number >= 0 (metres; 0 = automatic)", NULL },
     { "stop_radius", STEERB_NUMBER, offsetof(FollowFlow, stop_radius), 0.2f, 0, 1e30f, false, "a number >= 0 (metres)", NULL },
-    { "clearance", STEERB_NUMBER, offsetof(FollowFlow, clearance), 0, 0, 1e30f, false, "a number >= 0 (metres; 0 = the agent's radius plus its stopping distance)", NULL },
+    { "clearance", STEERB_NUMBER, offsetof(FollowFlow, clearance), 0, 0, 1e30f, false, "a number >= 0 (metres kept from blocked cells beyond the agent's radius)", NULL },
     { 0 }
 };
 

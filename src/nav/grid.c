@@ -2,7 +2,7 @@
 // grid.c — the navigation grid: cells and costs, line of sight, the walls
 // of its blocked cells, and the heap A* and the flow fields share.
 //
-// Line of sight walks every cell the segment touches (Amanatides & Woo),
+// Line of sight and rays walk every cell the segment touches (Amanatides & Woo),
 // and where the segment passes exactly through a cell corner it checks
 // both cells beside the corner too, so a sight line never squeezes
 // between two blocked cells that meet diagonally.
@@ -95,25 +95,24 @@ static bool clear(const steerN_Grid *g, int x, int y, double max_cost)
     return steerN_open(g, x, y) && g->cost[(size_t)y * (size_t)g->nx + (size_t)x] <= max_cost;
 }
 
-bool steerN_line_of_sight(const steerN_Grid *g, const double a[2], const double b[2], double max_cost)
+// The walk along (x0, y0) + t (dx, dy), in cell units: the t at which it
+// first enters a cell that is not clear (blocked, outside, or dearer than
+// max_cost), 0 when it starts in one, INFINITY when none before t = limit.
+static double first_hit(const steerN_Grid *g, double x0, double y0, double dx, double dy, double limit,
+                        double max_cost)
 {
-    double x0 = (a[0] - g->origin[0]) / g->cell, y0 = (a[1] - g->origin[1]) / g->cell;
-    double x1 = (b[0] - g->origin[0]) / g->cell, y1 = (b[1] - g->origin[1]) / g->cell;
-    if (!(x0 >= 0 && y0 >= 0 && x1 >= 0 && y1 >= 0 && x0 < g->nx && x1 < g->nx && y0 < g->ny && y1 < g->ny))
-        return false;
-    int x = (int)x0, y = (int)y0, xe = (int)x1, ye = (int)y1;
-    double dx = x1 - x0, dy = y1 - y0;
+    int x = (int)floor(x0), y = (int)floor(y0);
+    if (!clear(g, x, y, max_cost)) return 0;
     int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
     double tx = dx != 0 ? (sx > 0 ? (double)x + 1 - x0 : x0 - (double)x) / fabs(dx) : INFINITY;
     double ty = dy != 0 ? (sy > 0 ? (double)y + 1 - y0 : y0 - (double)y) / fabs(dy) : INFINITY;
     double ddx = dx != 0 ? 1.0 / fabs(dx) : INFINITY, ddy = dy != 0 ? 1.0 / fabs(dy) : INFINITY;
-    int steps = abs(xe - x) + abs(ye - y) + 2;
-    for (int i = 0; i < steps; i++) {
-        if (!clear(g, x, y, max_cost)) return false;
-        if (x == xe && y == ye) return true;
+    for (;;) {
+        double t = tx < ty ? tx : ty;
+        if (!(t <= limit)) return INFINITY;
         if (fabs(tx - ty) < 1e-12) {
             // through a corner: the two cells beside it count as touched
-            if (!clear(g, x + sx, y, max_cost) || !clear(g, x, y + sy, max_cost)) return false;
+            if (!clear(g, x + sx, y, max_cost) || !clear(g, x, y + sy, max_cost)) return t;
             x += sx;
             y += sy;
             tx += ddx;
@@ -125,8 +124,24 @@ bool steerN_line_of_sight(const steerN_Grid *g, const double a[2], const double 
             y += sy;
             ty += ddy;
         }
+        if (!clear(g, x, y, max_cost)) return t;
     }
-    return clear(g, xe, ye, max_cost);
+}
+
+bool steerN_line_of_sight(const steerN_Grid *g, const double a[2], const double b[2], double max_cost)
+{
+    double x0 = (a[0] - g->origin[0]) / g->cell, y0 = (a[1] - g->origin[1]) / g->cell;
+    double x1 = (b[0] - g->origin[0]) / g->cell, y1 = (b[1] - g->origin[1]) / g->cell;
+    if (!(x0 >= 0 && y0 >= 0 && x1 >= 0 && y1 >= 0 && x0 < g->nx && x1 < g->nx && y0 < g->ny && y1 < g->ny))
+        return false;
+    return first_hit(g, x0, y0, x1 - x0, y1 - y0, 1.0, max_cost) > 1.0;
+}
+
+double steerN_ray(const steerN_Grid *g, const double p[2], const double d[2], double max)
+{
+    double x0 = (p[0] - g->origin[0]) / g->cell, y0 = (p[1] - g->origin[1]) / g->cell;
+    double t = first_hit(g, x0, y0, d[0], d[1], max / g->cell, INFINITY) * g->cell;
+    return t < max ? t : max;
 }
 
 // ---- walls -------------------------------------------------------------------

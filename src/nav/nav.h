@@ -81,6 +81,10 @@ void steerN_steps(const steerN_Grid *g, int x, int y, double out[8]);
 // (INFINITY: any open cell). Touching includes grazing a cell's corner.
 bool steerN_line_of_sight(const steerN_Grid *g, const double a[2], const double b[2], double max_cost);
 
+// The distance from p along the unit direction d to the first blocked
+// cell (or the grid's edge), at most `max`; 0 when p itself is blocked.
+double steerN_ray(const steerN_Grid *g, const double p[2], const double d[2], double max);
+
 // A* from `from` to `to` (world points): 1 when found, with the smoothed
 // route in g->path (g->npath points: from, corners, to) and its grid cost
 // (cost-weighted metres of the unsmoothed cell path) in *cost; 0 when

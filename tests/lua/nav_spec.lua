@@ -449,6 +449,42 @@ describe("g:flow_field", function()
       expect(outside, "agents not within 3 m of the moved goal"):eq(0)
     end)
 
+  it("brings sluggish agents through one-cell corridors: no blocked cell entered, none stuck", function()
+    -- max_speed 3, max_force 6: a velocity time constant of 0.5 s, far
+    -- longer than a corridor is wide at full speed
+    for _, kind in ipairs{ "maze", "random" } do
+      math.randomseed(64)
+      local map = kind == "maze" and maze(15, 1, 40, 64) or random_map(64, 64, 0.25)
+      local g = steer.grid{ cell = 1, map = map }
+      local gi = 16 -- near the middle of the maze (31 x 31 cells) or of the random map
+      while map[16]:sub(gi, gi) == "#" do gi = gi + 1 end
+      local goal = center(map, 1, { 0, 0 }, gi, 16)
+      local f = g:flow_field{ goal = goal }
+      local w = steer.world{ dt = 1 / 30, seed = 5 }
+      local brain = steer.follow_flow{ field = f }
+      local agents = {}
+      while #agents < 100 do
+        local c = { math.random(64), math.random(64) }
+        local p = center(map, 1, { 0, 0 }, c[1], c[2])
+        if map[c[2]]:sub(c[1], c[1]) ~= "#" and f:distance(p) then
+          agents[#agents + 1] = w:spawn{ position = p, max_speed = 3, max_force = 6, radius = 0.3, brain = brain }
+        end
+      end
+      local entered = 0
+      for _ = 1, 30 * 200 do
+        w:step()
+        for _, a in ipairs(agents) do
+          local x, y = a:xy()
+          if blocked_at(map, 1, { 0, 0 }, x, y) then entered = entered + 1 end
+        end
+      end
+      local away = 0
+      for _, a in ipairs(agents) do if a.position:dist(goal) > 2 then away = away + 1 end end
+      expect(entered, kind .. ": agent-ticks inside blocked cells"):eq(0)
+      expect(away, kind .. ": agents not at the goal after 200 s"):eq(0)
+    end
+  end)
+
   it("decomposes a pipeline's goal out of sight into points along the field (decompose_flow)", function()
     math.randomseed(21)
     local map = maze(6, 2, 2)
