@@ -9,7 +9,8 @@ extern const steerB_Kind steerB_truncated_sum, steerB_dither, steerB_pipeline, s
     steerB_target_velocity, steerB_decompose_path, steerB_avoid_obstacle_constraint, steerB_wall_constraint;
 extern const steerB_Kind steerB_avoid_obstacles, steerB_avoid_walls, steerB_hide, steerB_contain;
 extern const steerB_Kind steerB_follow_path, steerB_patrol;
-extern const steerB_Kind steerB_follow_flow, steerB_decompose_flow;
+extern const steerB_Kind steerB_follow_flow;
+extern const steerB_Kind steerB_decompose_flow;
 extern const steerB_Kind steerB_avoid_agents, steerB_interpose, steerB_offset_pursuit, steerB_match_velocity,
     steerB_face, steerB_look_where_going;
 extern const steerB_Kind steerB_seek, steerB_flee, steerB_pursue, steerB_evade, steerB_arrive,
@@ -26,6 +27,7 @@ const steerB_Kind *const steerB_kinds[] = {
     &steerB_follow_path, &steerB_patrol,
     &steerB_avoid_obstacles, &steerB_avoid_walls, &steerB_hide, &steerB_contain,
     &steerB_custom,
-    &steerB_follow_flow, &steerB_decompose_flow,
+    &steerB_follow_flow,
+    &steerB_decompose_flow,
     NULL
 };
