@@ -242,7 +242,10 @@ static void sync_walls(lua_State *L, int gi, int wi, const char *fn)
     lua_pushvalue(L, -2);
     lua_rawset(L, -4); // worlds[world] = walls, before any error so removal stays possible
     if (steerN_walls(g, add_wall, &c))
-        luaL_error(L, "%s: %s", fn, c.st == STEER_ENOMEM ? "out of memory" : "cannot add walls now (inside a step)");
+        luaL_error(L, "%s: %s", fn,
+                   c.st == STEER_ENOMEM ? "out of memory"
+                   : c.st == STEER_EBUSY ? "cannot add walls now (inside a step)"
+                                         : "the grid's walls lie beyond the coordinates a world can store");
     lua_pop(L, 3);
 }
 
@@ -302,8 +305,10 @@ static int grid_block(lua_State *L)
     double p[3];
     int flag = 3;
     if (lua_type(L, 2) == LUA_TNUMBER) {
-        p[0] = luaL_checknumber(L, 2);
-        p[1] = luaL_checknumber(L, 3);
+        p[0] = lua_tonumber(L, 2);
+        p[1] = lua_tonumber(L, 3);
+        if (lua_type(L, 3) != LUA_TNUMBER || !isfinite(p[0]) || !isfinite(p[1]))
+            steerL_field_error(L, fn, NULL, "a position: g:block(pos [, blocked]) or g:block(x, y [, blocked])", 3);
         flag = 4;
     } else {
         check_vec(L, 2, fn, "position", p);

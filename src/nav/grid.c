@@ -140,6 +140,7 @@ bool steerN_line_of_sight(const steerN_Grid *g, const double a[2], const double 
 double steerN_ray(const steerN_Grid *g, const double p[2], const double d[2], double max)
 {
     double x0 = (p[0] - g->origin[0]) / g->cell, y0 = (p[1] - g->origin[1]) / g->cell;
+    if (!(x0 >= 0 && y0 >= 0 && x0 < g->nx && y0 < g->ny)) return 0;
     double t = first_hit(g, x0, y0, d[0], d[1], max / g->cell, INFINITY) * g->cell;
     return t < max ? t : max;
 }

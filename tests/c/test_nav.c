@@ -265,6 +265,12 @@ static void test_line_of_sight_is_clear(void)
         steerN_grid_free(&g);
     }
     CHECK(seen > 500, "only %d clear sight lines tried", seen);
+    steerN_Grid g;
+    random_grid(&g, 0, false);
+    double far[2] = { 1e30, -1e30 }, d[2] = { 1, 0 };
+    CHECK(steerN_ray(&g, far, d, 10) == 0, "a ray from outside the grid starts blocked");
+    CHECK(!steerN_line_of_sight(&g, far, far, INFINITY), "no sight from outside the grid");
+    steerN_grid_free(&g);
 }
 
 int main(void)
