@@ -11,7 +11,10 @@
 //                                                      against a rebuild to the same goal
 //   follow_flow n=256 agents=10000 median_ms=X        one world tick of 10,000 agents
 //                                                      with follow_flow as their brain
-//   astar n=256 maze queries_per_s=X mean_path_cells=L
+//   astar n=256 maze queries_per_s=X mean_path_m=L
+//   walls n=N segments=S add_ms=X raycasts_per_s=X   the grid's walls in a world
+//                                                      (what w:add_grid does), then
+//                                                      w:raycast from random open cells
 // Grids have 20% of their cells blocked at random (xorshift32, seed 12345),
 // cell 1 m; the A* grid is a maze (recursive backtracker, corridors one
 // cell wide) with random pairs of open cells. Figures, not tests.
@@ -148,7 +151,7 @@ static void bench_agents(int n, int agents, int runs)
     if (steer_world_new(&wd, &w)) die("world");
     steer_Behavior *b;
     if (steerB_new(&steerB_follow_flow, &b)) die("behaviour");
-    steerB_follow_flow_bind(b, &f);
+    steerB_flow_bind(b, &f);
     for (int i = 0; i < agents; i++) {
         int x, y;
         do {
@@ -234,6 +237,48 @@ static void bench_astar(int n, int queries)
     steerN_grid_free(&g);
 }
 
+static int add_wall(void *ud, const double a[2], const double b[2])
+{
+    double a3[3] = { a[0], a[1], 0 }, b3[3] = { b[0], b[1], 0 };
+    return steer_add_wall(ud, a3, b3, NULL);
+}
+
+static void bench_walls(int n, int rays)
+{
+    uint32_t rng = 12345;
+    steerN_Grid g;
+    random_grid(&g, n, 0.2, &rng);
+    steer_World *w;
+    steer_WorldDesc wd = { .dim = 2, .seed = 1, .no_record = true };
+    if (steer_world_new(&wd, &w)) die("world");
+    double t0 = now_ms();
+    if (steerN_walls(&g, add_wall, w)) die("walls");
+    double add = now_ms() - t0;
+    int segments = steer_world_shape_count(w);
+    steer_Hit hit;
+    double o[3] = { 0, 0, 0 }, d[3] = { 1, 0, 0 };
+    steer_raycast(w, o, d, 1, STEER_RAY_SHAPES, 0, &hit); // builds the shape grid
+    double built = now_ms() - t0;
+    int hits = 0;
+    t0 = now_ms();
+    for (int i = 0; i < rays; i++) {
+        int x, y;
+        do {
+            x = (int)(xs32(&rng) % (uint32_t)n);
+            y = (int)(xs32(&rng) % (uint32_t)n);
+        } while (!steerN_open(&g, x, y));
+        double p[2], a = (double)(xs32(&rng) >> 8) / 16777216.0 * 6.283185307179586;
+        steerN_center(&g, x, y, p);
+        double origin[3] = { p[0], p[1], 0 }, dir[3] = { cos(a), sin(a), 0 };
+        hits += steer_raycast(w, origin, dir, 20, STEER_RAY_SHAPES, 0, &hit) == 1;
+    }
+    double ms = now_ms() - t0;
+    printf("walls n=%d segments=%d add_ms=%.1f with_shape_grid_ms=%.1f raycasts_per_s=%.0f hits=%d/%d\n", n, segments,
+           add, built, rays / (ms / 1e3), hits, rays);
+    steer_world_free(w);
+    steerN_grid_free(&g);
+}
+
 int main(int argc, char **argv)
 {
     int runs = 5;
@@ -246,5 +291,7 @@ int main(int argc, char **argv)
     bench_build(1024, runs);
     bench_agents(256, 10000, runs);
     bench_astar(256, 2000);
+    bench_walls(256, 100000);
+    bench_walls(1024, 100000);
     return 0;
 }

@@ -961,6 +961,9 @@ function Grid:line_of_sight(a, b) end
 ---@return steer.Vec[]? route
 ---@return number? cost
 function Grid:path(from, to) end
+---Run fn; its edits rebuild the grid's fields and walls once, at its end.
+---@param fn fun()
+function Grid:batch(fn) end
 ---The boundaries of the blocked cells as merged segments { {a, b}, ... }.
 ---@return steer.Vec[][]
 function Grid:walls() end
@@ -1002,12 +1005,22 @@ function steer.grid(desc) end
 ---@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
 ---@field slow_radius? number metres, >= 0: braking distance along the field; 0 = automatic; default 0
 ---@field stop_radius? number metres, >= 0: arrival radius around the goal point; default 0.2
----@field clearance? number metres, >= 0: where the push off blocked cells starts; 0 = radius + stopping distance; default 0
+---@field clearance? number metres, >= 0: distance kept from blocked cells beyond the agent's radius; default 0
 
 ---Follow a flow field; one brain serves any number of agents.
 ---@param desc steer.FollowFlowDesc
 ---@return steer.Behavior
 function steer.follow_flow(desc) end
+
+---`steer.decompose_flow`: a pipeline decomposer; a goal out of sight becomes the furthest visible point along the field.
+---@class steer.DecomposeFlowDesc: steer.BehaviorDesc
+---@field field steer.FlowField required
+---@field lookahead? number cells walked along the field, 1 to 1024; default 8
+
+---A pipeline decomposer planning on a flow field (string-pulled sub-goals).
+---@param desc steer.DecomposeFlowDesc
+---@return steer.Behavior
+function steer.decompose_flow(desc) end
 
 ---Add the walls of the grid's blocked cells (and its outer edge) to the world; edits of the grid replace them.
 ---@param g steer.Grid

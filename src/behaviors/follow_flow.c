@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-// follow_flow.c — steer along a flow field (src/nav/flow.c).
+// follow_flow.c — the flow field family (src/nav/flow.c): follow_flow
+// steers along a field; decompose_flow is a steer.pipeline decomposer that
+// turns a goal out of sight into the furthest point along the field the
+// agent can see.
 //
 // The desired direction is the field's, interpolated between the cell
 // centres around the agent (steerN_flow_sample), so an agent turns
@@ -8,49 +11,65 @@
 // goal cell the agent arrives at the goal point itself (one "arrive" event
 // within stop_radius) instead of circling the cell centre.
 //
-// Interpolation cuts corners and momentum carries an agent on, so near a
-// blocked cell (within `clearance`) the desired velocity loses its part
-// toward the cell and gains a push away from it that grows as the agent
-// gets closer: agents slide along walls and keep out of blocked cells.
+// Interpolation cuts corners and momentum carries an agent on, so the
+// desired speed also brakes for blocked cells ahead (along the field and
+// along the agent's velocity), and toward each blocked cell around it the
+// desired velocity may approach only as fast as the velocity tracking can
+// stop (see keep_clear): agents slide along walls, slow into tight turns
+// and keep out of blocked cells (their centres; `clearance` keeps more).
 // The field is read only; many agents and worlds may share it.
 #include "behavior.h"
+#include "../combine/pipeline.h"
 #include "../nav/nav.h"
 
+#include <string.h>
+
 typedef struct FollowFlow {
-    const steerN_Flow *field; // set by steerB_follow_flow_bind
+    const steerN_Flow *field; // first in every kind of the family: set by steerB_flow_bind
     float speed, slow_radius, stop_radius, clearance;
 } FollowFlow;
 STEERB_CHECK_SIZE(FollowFlow);
 
 enum { FF_ARRIVED, FF_MEM };
 
-void steerB_follow_flow_bind(steer_Behavior *b, const steerN_Flow *f)
+void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *f)
 {
-    FollowFlow *p = (FollowFlow *)(void *)b->params;
-    p->field = f;
+    memcpy(b->params, &f, sizeof f);
 }
 
-// Keep out of the blocked cells around the agent's cell (see above).
-static void keep_clear(const steerN_Grid *g, const double p[2], float margin, float push, double desired[2])
+// Keep out of the blocked cells around the agent's cell: toward each one
+// the desired velocity may close the gap (distance minus `keep`) at most
+// `gain` times the gap, the approach law that the velocity tracking
+// follows without overshoot. A diagonal cell counts only as a corner that
+// sticks out (both cells beside it open); otherwise the walls beside the
+// agent already hold it.
+static void keep_clear(const steerN_Grid *g, const double p[2], double keep, double gain, double desired[2])
 {
     int cx, cy;
     if (!steerN_cell_of(g, p, &cx, &cy)) return;
     for (int k = 0; k < 8; k++) {
         int x = cx + steerN_dx[k], y = cy + steerN_dy[k];
         if (steerN_open(g, x, y)) continue;
+        if (k >= 4 && (!steerN_open(g, x, cy) || !steerN_open(g, cx, y))) continue;
         double lo[2] = { g->origin[0] + x * g->cell, g->origin[1] + y * g->cell }, n[2];
         for (int i = 0; i < 2; i++) {
             double c = p[i] < lo[i] ? lo[i] : p[i] > lo[i] + g->cell ? lo[i] + g->cell : p[i];
             n[i] = p[i] - c;
         }
         double d = sqrt(n[0] * n[0] + n[1] * n[1]);
-        if (!(d < margin) || d == 0) continue;
-        n[0] /= d;
-        n[1] /= d;
-        double into = desired[0] * n[0] + desired[1] * n[1];
-        double away = push * (1.0 - d / margin) - (into < 0 ? into : 0);
-        desired[0] += n[0] * away;
-        desired[1] += n[1] * away;
+        if (d > 0) {
+            n[0] /= d;
+            n[1] /= d;
+        } else { // on the cell's edge: straight away from it
+            double s = k < 4 ? 1.0 : 0.7071067811865476;
+            n[0] = -steerN_dx[k] * s;
+            n[1] = -steerN_dy[k] * s;
+        }
+        double least = -gain * (d - keep); // the slowest allowed way away (negative: approach)
+        double along = desired[0] * n[0] + desired[1] * n[1];
+        if (along >= least) continue;
+        desired[0] += n[0] * (least - along);
+        desired[1] += n[1] * (least - along);
     }
 }
 
@@ -80,11 +99,26 @@ static void follow_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     }
     if (left > slow) m[FF_ARRIVED] = 0.0f;
     double s = left < slow ? cruise * left / slow : cruise;
+    // Slow down for blocked cells ahead, along the way the field points
+    // and along the way the agent moves (its momentum), so it can turn or
+    // stop in time: the desired speed brakes linearly to zero at the wall,
+    // with the gain that follows without overshoot (K / 4, as for `slow`).
+    float gain = cruise / slow;
+    double reach = (double)slow + c->radius + g->cell;
+    double ahead = steerN_ray(g, pos, dir, reach);
+    float vlen = sqrtf(c->v[0] * c->v[0] + c->v[1] * c->v[1]);
+    if (vlen > 1e-3f) {
+        double vd[2] = { c->v[0] / vlen, c->v[1] / vlen };
+        double moving = steerN_ray(g, pos, vd, reach);
+        if (moving < ahead) ahead = moving;
+    }
+    // (never below a tenth of cruise: slow enough to stop at once, and an
+    // agent pressed into a corner still creeps on)
+    double room = ahead - c->radius - p->clearance, cap = 0.1 * cruise;
+    if (room * gain > cap) cap = room * gain;
+    if (ahead < reach && cap < s) s = cap;
     double desired[2] = { dir[0] * s, dir[1] * s };
-    float stopping = c->max_force > 0.0f ? 0.5f * c->max_speed * c->max_speed * c->mass / c->max_force : 0.0f;
-    float margin = p->clearance > 0.0f ? p->clearance : c->radius + stopping;
-    if (margin > (float)g->cell) margin = (float)g->cell;
-    keep_clear(g, pos, margin, cruise, desired);
+    keep_clear(g, pos, (double)c->radius + p->clearance, gain, desired);
     float d3[3] = { (float)desired[0], (float)desired[1], 0.0f };
     steerB_track(c, d3, out);
 }
@@ -93,9 +127,61 @@ static const steerB_Field follow_flow_fields[] = {
     { "speed", STEERB_NUMBER, offsetof(FollowFlow, speed), 0, 0, 1e30f, false, "a number >= 0 (0 = the agent's max_speed)", NULL },
     { "slow_radius", STEERB_NUMBER, offsetof(FollowFlow, slow_radius), 0, 0, 1e30f, false, "a number >= 0 (metres; 0 = automatic)", NULL },
     { "stop_radius", STEERB_NUMBER, offsetof(FollowFlow, stop_radius), 0.2f, 0, 1e30f, false, "a number >= 0 (metres)", NULL },
-    { "clearance", STEERB_NUMBER, offsetof(FollowFlow, clearance), 0, 0, 1e30f, false, "a number >= 0 (metres; 0 = the agent's radius plus its stopping distance)", NULL },
+    { "clearance", STEERB_NUMBER, offsetof(FollowFlow, clearance), 0, 0, 1e30f, false, "a number >= 0 (metres kept from blocked cells beyond the agent's radius)", NULL },
     { 0 }
 };
 
 const steerB_Kind steerB_follow_flow = { .name = "follow_flow", .fields = follow_flow_fields,
                                          .eval = follow_flow_eval, .mem_floats = FF_MEM };
+
+// ---- decompose_flow ------------------------------------------------------------
+
+typedef struct DecomposeFlow {
+    const steerN_Flow *field;
+    float lookahead;          // cells walked along the field
+} DecomposeFlow;
+STEERB_CHECK_SIZE(DecomposeFlow);
+
+// A goal in sight (on the grid) stays; else the sub-goal is the centre of
+// the furthest cell, walking the field from the agent's cell, that the
+// agent still sees: a string-pulled stretch of the field's way, which is
+// the grid's shortest way to the field's goal. The field's goal should be
+// the pipeline's (e.g. both the player).
+static void decompose_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
+{
+    v3_zero(out);
+    const DecomposeFlow *p = STEERB_PARAMS_OF(n, DecomposeFlow);
+    steerC_Goal *goal = c->goal;
+    if (!goal || !(goal->has & STEERC_GOAL_POSITION) || !p->field) return;
+    const steerN_Flow *f = p->field;
+    const steerN_Grid *g = f->grid;
+    double a[2] = { c->p[0], c->p[1] }, b[2] = { goal->p[0], goal->p[1] };
+    int x, y;
+    if (!steerN_cell_of(g, a, &x, &y) || steerN_line_of_sight(g, a, b, INFINITY)) return;
+    double best[2] = { 0, 0 };
+    bool found = false;
+    for (int i = 0; i < (int)p->lookahead; i++) {
+        uint8_t k = f->dir[(size_t)y * (size_t)g->nx + (size_t)x];
+        if (k == STEERN_NONE) break;
+        x += steerN_dx[k];
+        y += steerN_dy[k];
+        double at[2];
+        steerN_center(g, x, y, at);
+        if (found && !steerN_line_of_sight(g, a, at, INFINITY)) break;
+        best[0] = at[0];
+        best[1] = at[1];
+        found = true; // the first step is taken even unseen (from a blocked cell)
+    }
+    if (!found) return;
+    goal->p[0] = (float)best[0];
+    goal->p[1] = (float)best[1];
+    v3_zero(goal->pv);
+}
+
+static const steerB_Field decompose_flow_fields[] = {
+    { "lookahead", STEERB_NUMBER, offsetof(DecomposeFlow, lookahead), 8, 1, 1024, false, "a number of cells from 1 to 1024", NULL },
+    { 0 }
+};
+
+const steerB_Kind steerB_decompose_flow = { .name = "decompose_flow", .fields = decompose_flow_fields,
+                                            .eval = decompose_flow_eval };

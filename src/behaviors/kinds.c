@@ -11,6 +11,7 @@ extern const steerB_Kind steerB_truncated_sum, steerB_dither, steerB_pipeline, s
 extern const steerB_Kind steerB_avoid_obstacles, steerB_avoid_walls, steerB_hide, steerB_contain;
 extern const steerB_Kind steerB_follow_path, steerB_patrol;
 extern const steerB_Kind steerB_follow_flow;
+extern const steerB_Kind steerB_decompose_flow;
 extern const steerB_Kind steerB_avoid_agents, steerB_interpose, steerB_offset_pursuit, steerB_match_velocity,
     steerB_face, steerB_look_where_going;
 extern const steerB_Kind steerB_seek, steerB_flee, steerB_pursue, steerB_evade, steerB_arrive,
@@ -29,5 +30,6 @@ const steerB_Kind *const steerB_kinds[] = {
     &steerB_directed_seek,
     &steerB_custom,
     &steerB_follow_flow,
+    &steerB_decompose_flow,
     NULL
 };

@@ -164,13 +164,13 @@ static int pipeline_check(const void *params, char *msg, size_t len)
 }
 
 static const char *const targeter_kinds[] = { "target_position", "target_velocity", NULL };
-static const char *const decomposer_kinds[] = { "decompose_path", NULL };
+static const char *const decomposer_kinds[] = { "decompose_path", "decompose_flow", NULL };
 static const char *const constraint_kinds[] = { "avoid_obstacle_constraint", "wall_constraint", NULL };
 
 static const steerB_Field pipeline_fields[] = {
     { "targeters", STEERB_CHILDREN, 0, 0, 0, 0, false,
       "a list of targeters (steer.target_position, steer.target_velocity)", targeter_kinds },
-    { "decomposers", STEERB_CHILDREN, 0, 0, 0, 0, false, "a list of decomposers (steer.decompose_path)",
+    { "decomposers", STEERB_CHILDREN, 0, 0, 0, 0, false, "a list of decomposers (steer.decompose_path, steer.decompose_flow)",
       decomposer_kinds },
     { "constraints", STEERB_CHILDREN, 0, 0, 0, 0, false,
       "a list of constraints (steer.avoid_obstacle_constraint, steer.wall_constraint)", constraint_kinds },

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// lgrid.c — steer.grid{...}, its flow fields, steer.follow_flow{...} and
-// w:add_grid(g).
+// lgrid.c — steer.grid{...}, its flow fields, steer.follow_flow{...},
+// steer.decompose_flow{...} and w:add_grid(g).
 //
 // Only this file converts between the Lua view of a grid and the C one:
 // Lua names a cell (i, j) as column i of line j of the map, first line on
@@ -24,11 +24,15 @@
 #define STEERL_GRID "steer.grid"
 #define STEERL_FLOW "steer.flow_field"
 
-typedef struct LGrid { steerN_Grid g; } LGrid;
+typedef struct LGrid {
+    steerN_Grid g;
+    int batch;       // inside g:batch(fn): edits wait for its end
+    bool edited;     // an edit is waiting
+} LGrid;
 typedef struct LFlow { steerN_Flow f; } LFlow;
 typedef struct LWalls { uint32_t n; steer_Shape id[]; } LWalls;
 
-extern const steerB_Kind steerB_follow_flow;
+extern const steerB_Kind steerB_follow_flow, steerB_decompose_flow;
 
 static LGrid *check_grid(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_GRID); }
 static LFlow *check_flow(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_FLOW); }
@@ -125,7 +129,8 @@ static int grid_new(lua_State *L)
     const char *map_expect = "a non-empty list of equally long, non-empty strings ('.' open, '#' blocked, '1'-'9' costs)";
     int map = 2;
     lua_getfield(L, 1, "map");
-    if (!lua_istable(L, map) || luaL_len(L, map) < 1) steerL_field_error(L, fn, "map", map_expect, map);
+    if (!lua_istable(L, map)) steerL_field_error(L, fn, "map", map_expect, map);
+    if (luaL_len(L, map) < 1) return luaL_error(L, "%s: field 'map' expected %s, got an empty list", fn, map_expect);
     lua_Integer ny = luaL_len(L, map);
     size_t nx = 0;
     for (lua_Integer j = 1; j <= ny; j++) {
@@ -147,8 +152,8 @@ static int grid_new(lua_State *L)
                                      "open, '#' blocked or a digit 1-9: a cost)", fn, (int)j, (int)i + 1, line[i]);
         lua_pop(L, 1);
     }
-    if (nx > 65536 || ny > 65536 || (double)nx * (double)ny > 1e8)
-        return luaL_error(L, "%s: field 'map' is too large (%d x %d cells; at most 1e8)", fn, (int)nx, (int)ny);
+    if ((double)nx * (double)ny > (double)(1 << 24))
+        return luaL_error(L, "%s: field 'map' is too large (%d x %d cells; at most 2^24)", fn, (int)nx, (int)ny);
     int costs = 3;
     lua_getfield(L, 1, "costs");
     if (!lua_isnil(L, costs) && !lua_istable(L, costs) && !lua_isfunction(L, costs))
@@ -237,13 +242,20 @@ static void sync_walls(lua_State *L, int gi, int wi, const char *fn)
     lua_pushvalue(L, -2);
     lua_rawset(L, -4); // worlds[world] = walls, before any error so removal stays possible
     if (steerN_walls(g, add_wall, &c))
-        luaL_error(L, "%s: %s", fn, c.st == STEER_ENOMEM ? "out of memory" : "cannot add walls now (inside a step)");
+        luaL_error(L, "%s: %s", fn,
+                   c.st == STEER_ENOMEM ? "out of memory"
+                   : c.st == STEER_EBUSY ? "cannot add walls now (inside a step)"
+                                         : "the grid's walls lie beyond the coordinates a world can store");
     lua_pop(L, 3);
 }
 
 static void after_edit(lua_State *L, int gi, const char *fn)
 {
     gi = lua_absindex(L, gi);
+    LGrid *ug = check_grid(L, gi);
+    ug->edited = true;
+    if (ug->batch) return;
+    ug->edited = false;
     lua_getiuservalue(L, gi, 1);
     int uv = lua_gettop(L);
     lua_getfield(L, uv, "fields");
@@ -293,8 +305,10 @@ static int grid_block(lua_State *L)
     double p[3];
     int flag = 3;
     if (lua_type(L, 2) == LUA_TNUMBER) {
-        p[0] = luaL_checknumber(L, 2);
-        p[1] = luaL_checknumber(L, 3);
+        p[0] = lua_tonumber(L, 2);
+        p[1] = lua_tonumber(L, 3);
+        if (lua_type(L, 3) != LUA_TNUMBER || !isfinite(p[0]) || !isfinite(p[1]))
+            steerL_field_error(L, fn, NULL, "a position: g:block(pos [, blocked]) or g:block(x, y [, blocked])", 3);
         flag = 4;
     } else {
         check_vec(L, 2, fn, "position", p);
@@ -305,6 +319,21 @@ static int grid_block(lua_State *L)
     steerN_cell_of(g, p, &x, &y);
     steerN_set_cost(g, x, y, block ? INFINITY : 1.0f);
     after_edit(L, 1, fn);
+    return 0;
+}
+
+// g:batch(fn): fn's edits rebuild the fields and walls once, at its end
+// (also when fn raises, which is then raised again).
+static int grid_batch(lua_State *L)
+{
+    LGrid *ug = check_grid(L, 1);
+    if (!lua_isfunction(L, 2)) steerL_field_error(L, "steer.grid:batch", NULL, "a function", 2);
+    lua_settop(L, 2);
+    ug->batch++;
+    int st = lua_pcall(L, 0, 0, 0);
+    ug->batch--;
+    if (!ug->batch && ug->edited) after_edit(L, 1, "steer.grid:batch");
+    if (st != LUA_OK) return lua_error(L);
     return 0;
 }
 
@@ -567,11 +596,12 @@ static int grid_tostring(lua_State *L)
 
 // ---- steer.follow_flow and w:add_grid ----------------------------------------
 
-// The generic constructor builds the behaviour from every other field; the
-// field itself is a pointer the kinds table cannot describe.
-static int follow_flow_new(lua_State *L)
+// steer.follow_flow and steer.decompose_flow: the generic constructor
+// (upvalue 1) builds the behaviour from every other field; the field
+// itself is a pointer the kinds table cannot describe.
+static int flow_behavior_new(lua_State *L)
 {
-    const char *fn = "steer.follow_flow";
+    const char *fn = lua_tostring(L, lua_upvalueindex(2));
     if (!lua_istable(L, 1)) {
         char buf[64];
         return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));
@@ -587,7 +617,7 @@ static int follow_flow_new(lua_State *L)
     lua_setfield(L, -2, "field");
     lua_call(L, 1, 1);
     steerL_Behavior *ub = luaL_checkudata(L, -1, STEERL_BEHAVIOR);
-    steerB_follow_flow_bind(ub->b, &uf->f);
+    steerB_flow_bind(ub->b, &uf->f);
     lua_getiuservalue(L, -1, 1);
     lua_pushvalue(L, 2);
     lua_setfield(L, -2, "field"); // the behaviour keeps its field alive
@@ -612,7 +642,7 @@ void steerL_open_grid(lua_State *L)
     static const luaL_Reg grid_methods[] = {
         { "blocked", grid_blocked }, { "cost", grid_cost }, { "set", grid_set }, { "block", grid_block },
         { "cell_at", grid_cell }, { "center", grid_center }, { "line_of_sight", grid_line_of_sight },
-        { "path", grid_path }, { "walls", grid_walls }, { "flow_field", grid_flow_field }, { NULL, NULL }
+        { "path", grid_path }, { "walls", grid_walls }, { "batch", grid_batch }, { "flow_field", grid_flow_field }, { NULL, NULL }
     };
     static const luaL_Reg flow_meta[] = { { "__gc", flow_gc }, { "__tostring", flow_tostring }, { NULL, NULL } };
     static const luaL_Reg flow_methods[] = {
@@ -624,8 +654,13 @@ void steerL_open_grid(lua_State *L)
     lua_pushcfunction(L, grid_new);
     lua_setfield(L, -2, "grid");
     steerL_push_constructor(L, &steerB_follow_flow);
-    lua_pushcclosure(L, follow_flow_new, 1);
+    lua_pushliteral(L, "steer.follow_flow");
+    lua_pushcclosure(L, flow_behavior_new, 2);
     lua_setfield(L, -2, "follow_flow");
+    steerL_push_constructor(L, &steerB_decompose_flow);
+    lua_pushliteral(L, "steer.decompose_flow");
+    lua_pushcclosure(L, flow_behavior_new, 2);
+    lua_setfield(L, -2, "decompose_flow");
     // w:add_grid joins the world's methods (the upvalue of its __index)
     luaL_getmetatable(L, STEERL_WORLD);
     lua_getfield(L, -1, "__index");

@@ -6,9 +6,10 @@
 // which makes the cell path cost-optimal. The route handed out replaces
 // the cell centres by as few straight segments as line of sight allows:
 // from an anchor it reaches as far along the cell path as it can see,
-// through cells no dearer than the ones it skips. Each shortcut is a
+// through cells no dearer than the cheapest it skips. Each shortcut is a
 // straight line between two points of the cell path, so the route is never
-// longer than the cell path it came from.
+// longer than the cell path it came from, and (its cells being no dearer)
+// never costs more.
 #include "nav.h"
 
 #include <stdlib.h>
@@ -76,14 +77,14 @@ static int smooth(steerN_Grid *g, uint32_t n, const double from[2], const double
     route_point(g, 0, n, from, to, a);
     while (anchor < n - 1) {
         // the furthest point seen from the anchor through cells no dearer
-        // than those of the cell path between them
+        // than the cheapest of the cell path between them
         uint32_t best = anchor + 1;
-        double dearest = fmax(g->cost[g->cells[anchor]], g->cost[g->cells[anchor + 1]]);
+        double cheapest = fmin(g->cost[g->cells[anchor]], g->cost[g->cells[anchor + 1]]);
         for (uint32_t j = anchor + 2; j < n; j++) {
-            dearest = fmax(dearest, g->cost[g->cells[j]]);
+            cheapest = fmin(cheapest, g->cost[g->cells[j]]);
             double b[2];
             route_point(g, j, n, from, to, b);
-            if (!steerN_line_of_sight(g, a, b, dearest)) break;
+            if (!steerN_line_of_sight(g, a, b, cheapest)) break;
             best = j;
         }
         route_point(g, best, n, from, to, a);
@@ -100,6 +101,21 @@ int steerN_path(steerN_Grid *g, const double from[2], const double to[2], double
     if (!steerN_cell_of(g, from, &sx, &sy) || !steerN_cell_of(g, to, &gx, &gy)) return 0;
     if (!steerN_open(g, sx, sy) || !steerN_open(g, gx, gy)) return 0;
     uint32_t w = (uint32_t)g->nx, start = (uint32_t)sy * w + (uint32_t)sx, goal = (uint32_t)gy * w + (uint32_t)gx;
+    if (!g->seen) {
+        // the search's scratch, on the first query (flow-field-only grids never pay for it)
+        size_t n = (size_t)g->nx * (size_t)g->ny;
+        g->g = malloc(sizeof *g->g * n);
+        g->parent = malloc(sizeof *g->parent * n);
+        g->seen = calloc(n, sizeof *g->seen);
+        if (!g->g || !g->parent || !g->seen) {
+            free(g->g);
+            free(g->parent);
+            free(g->seen);
+            g->g = NULL;
+            g->parent = g->seen = NULL;
+            return -1;
+        }
+    }
     // two stamps per query: seen == s (has a cost so far), s + 1 (closed)
     if (g->stamp >= UINT32_MAX - 4) {
         memset(g->seen, 0, sizeof *g->seen * (size_t)g->nx * (size_t)g->ny);
@@ -119,8 +135,10 @@ int steerN_path(steerN_Grid *g, const double from[2], const double to[2], double
         g->seen[c] = s + 1;
         if (c == goal) { found = true; break; }
         int x = (int)(c % w), y = (int)(c / w);
+        double steps[8];
+        steerN_steps(g, x, y, steps);
         for (int k = 0; k < 8; k++) {
-            double step = steerN_step_cost(g, x, y, k);
+            double step = steps[k];
             if (step == INFINITY) continue;
             int nx = x + steerN_dx[k], ny = y + steerN_dy[k];
             uint32_t m = (uint32_t)ny * w + (uint32_t)nx;

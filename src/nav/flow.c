@@ -61,6 +61,8 @@ void steerN_flow_free(steerN_Flow *f)
     free(f->mark);
     free(f->list);
     free(f->wdist);
+    for (uint32_t i = 0; i < f->nbuckets; i++) free(f->buckets[i].item);
+    free(f->buckets);
     free(f->goals);
     free(f->goal_cells);
     steerN_heap_free(&f->heap);
@@ -88,8 +90,10 @@ static void point_cell(steerN_Flow *f, uint32_t c)
     for (uint32_t i = 0; i < f->ngoals; i++)
         if (f->goal_cells[i] == c) return;
     double best = INFINITY;
+    double steps[8];
+    steerN_steps(g, x, y, steps);
     for (int k = 0; k < 8; k++) {
-        double step = steerN_step_cost(g, x, y, k);
+        double step = steps[k];
         if (step == INFINITY) continue;
         uint32_t m = (uint32_t)(y + steerN_dy[k]) * w + (uint32_t)(x + steerN_dx[k]);
         // only strictly lower neighbours: following the field never cycles
@@ -99,33 +103,109 @@ static void point_cell(steerN_Flow *f, uint32_t c)
     }
 }
 
-// Dijkstra from the cells already in the heap, lowering stored distances
-// (true distance = stored + bias). Settled cells are marked with `stamp`.
-static int settle(steerN_Flow *f, uint32_t stamp)
+// Dijkstra from the goals (dist 0, in the heap) over the whole grid.
+// Settled cells are marked with `stamp` and listed.
+static int settle_heap(steerN_Flow *f, uint32_t stamp)
 {
     const steerN_Grid *g = f->grid;
     uint32_t w = (uint32_t)g->nx;
-    double bias = f->bias;
     while (f->heap.n) {
-        double key;
-        uint32_t c = steerN_heap_pop(&f->heap, &key);
-        double d = f->dist[c] + bias;
-        if (f->mark[c] == stamp || key > d + 1e-9 * (1.0 + d)) continue; // settled, or a stale entry
+        double d;
+        uint32_t c = steerN_heap_pop(&f->heap, &d);
+        if (f->mark[c] == stamp || d > f->dist[c]) continue; // settled, or a stale entry
         f->mark[c] = stamp;
         f->list[f->touched++] = c;
         int x = (int)(c % w), y = (int)(c / w);
+        double steps[8];
+        steerN_steps(g, x, y, steps);
         for (int k = 0; k < 8; k++) {
-            double step = steerN_step_cost(g, x, y, k);
-            if (step == INFINITY) continue;
             uint32_t m = (uint32_t)(y + steerN_dy[k]) * w + (uint32_t)(x + steerN_dx[k]);
-            double nd = d + step;
-            double old = f->dist[m] + bias;
-            if (!(nd < old - 1e-9 * (1.0 + nd))) continue;
-            f->dist[m] = nd - bias;
-            if (steerN_heap_push(&f->heap, nd, m)) return -1;
+            if (steps[k] == INFINITY || !(d + steps[k] < f->dist[m])) continue;
+            f->dist[m] = d + steps[k];
+            if (steerN_heap_push(&f->heap, d + steps[k], m)) return -1;
         }
     }
     return 0;
+}
+
+static int bucket_push(steerN_Bucket *b, uint32_t c)
+{
+    if (b->n == b->cap) {
+        uint32_t cap = b->cap ? 2 * b->cap : 1024;
+        uint32_t *it = realloc(b->item, sizeof *it * cap);
+        if (!it) return -1;
+        b->item = it;
+        b->cap = cap;
+    }
+    b->item[b->n++] = c;
+    return 0;
+}
+
+// The same search with Dial's buckets, when the steps' costs lie within a
+// small ratio (uniform ground: sqrt 2). Buckets are `width` wide, no wider
+// than the cheapest step, so nothing in a bucket can still lower another
+// cell of the same bucket: each cell taken out is final, in O(1) instead
+// of a heap's O(log n). `nb` buckets, used cyclically, span the dearest step.
+static int settle_buckets(steerN_Flow *f, uint32_t stamp, double width, uint32_t nb)
+{
+    const steerN_Grid *g = f->grid;
+    uint32_t w = (uint32_t)g->nx;
+    uint64_t pending = 0;
+    for (uint32_t i = 0; i < f->heap.n; i++) {
+        if (bucket_push(&f->buckets[0], f->heap.item[i])) return -1;
+        pending++;
+    }
+    f->heap.n = 0;
+    for (uint64_t cur = 0; pending; cur++) {
+        steerN_Bucket *b = &f->buckets[cur % nb];
+        while (b->n) {
+            uint32_t c = b->item[--b->n];
+            pending--;
+            if (f->mark[c] == stamp) continue; // settled through a cheaper entry
+            f->mark[c] = stamp;
+            f->list[f->touched++] = c;
+            int x = (int)(c % w), y = (int)(c / w);
+            double d = f->dist[c], steps[8];
+            steerN_steps(g, x, y, steps);
+            for (int k = 0; k < 8; k++) {
+                uint32_t m = (uint32_t)(y + steerN_dy[k]) * w + (uint32_t)(x + steerN_dx[k]);
+                if (steps[k] == INFINITY || !(d + steps[k] < f->dist[m])) continue;
+                f->dist[m] = d + steps[k];
+                uint64_t at = (uint64_t)(f->dist[m] / width);
+                if (bucket_push(&f->buckets[(at < cur ? cur : at) % nb], m)) return -1;
+                pending++;
+            }
+        }
+    }
+    return 0;
+}
+
+// Buckets when the dearest step is at most this many times the cheapest.
+#define MAX_BUCKETS 256
+
+static int settle(steerN_Flow *f, uint32_t stamp)
+{
+    const steerN_Grid *g = f->grid;
+    size_t n = cells(f);
+    float lo = INFINITY, hi = 0;
+    for (size_t c = 0; c < n; c++) {
+        float k = g->cost[c];
+        if (k == INFINITY) continue;
+        if (k < lo) lo = k;
+        if (k > hi) hi = k;
+    }
+    if (!(lo > 0) || (double)hi / lo * 1.4142135623730951 + 3 > MAX_BUCKETS) return settle_heap(f, stamp);
+    double width = g->cell * lo * (1 - 1e-9);
+    uint32_t nb = (uint32_t)((double)hi / lo * 1.4142135623730951 / (1 - 1e-9)) + 3;
+    if (nb > f->nbuckets) {
+        steerN_Bucket *b = realloc(f->buckets, sizeof *b * nb);
+        if (!b) return -1;
+        memset(b + f->nbuckets, 0, sizeof *b * (nb - f->nbuckets));
+        f->buckets = b;
+        f->nbuckets = nb;
+    }
+    for (uint32_t i = 0; i < nb; i++) f->buckets[i].n = 0;
+    return settle_buckets(f, stamp, width, nb);
 }
 
 static int set_goals(steerN_Flow *f, const double *goals, uint32_t n)
@@ -204,10 +284,12 @@ static int window_search(steerN_Flow *f, const Window *r, int bx, int by)
         uint32_t c = steerN_heap_pop(&f->heap, &d);
         if (d > f->wdist[c]) continue;
         int x = r->x0 + (int)(c % (uint32_t)r->w), y = r->y0 + (int)(c / (uint32_t)r->w);
+        double steps[8];
+        steerN_steps(g, x, y, steps);
         for (int k = 0; k < 8; k++) {
             int nx = x + steerN_dx[k], ny = y + steerN_dy[k];
             if (nx < r->x0 || ny < r->y0 || nx > r->x1 || ny > r->y1) continue;
-            double step = steerN_step_cost(g, x, y, k);
+            double step = steps[k];
             uint32_t m = win_cell(r, nx, ny);
             if (step == INFINITY || !(d + step < f->wdist[m])) continue;
             f->wdist[m] = d + step;

@@ -2,7 +2,7 @@
 // grid.c — the navigation grid: cells and costs, line of sight, the walls
 // of its blocked cells, and the heap A* and the flow fields share.
 //
-// Line of sight walks every cell the segment touches (Amanatides & Woo),
+// Line of sight and rays walk every cell the segment touches (Amanatides & Woo),
 // and where the segment passes exactly through a cell corner it checks
 // both cells beside the corner too, so a sight line never squeezes
 // between two blocked cells that meet diagonally.
@@ -25,13 +25,7 @@ int steerN_grid_init(steerN_Grid *g, int nx, int ny, double cell, const double o
     g->origin[1] = origin[1];
     g->min_cost = 1.0;
     g->cost = malloc(sizeof *g->cost * n);
-    g->g = malloc(sizeof *g->g * n);
-    g->parent = malloc(sizeof *g->parent * n);
-    g->seen = calloc(n, sizeof *g->seen);
-    if (!g->cost || !g->g || !g->parent || !g->seen) {
-        steerN_grid_free(g);
-        return -1;
-    }
+    if (!g->cost) return -1;
     for (size_t i = 0; i < n; i++) g->cost[i] = 1.0f;
     return 0;
 }
@@ -72,15 +66,28 @@ void steerN_set_cost(steerN_Grid *g, int x, int y, float cost)
 
 double steerN_step_cost(const steerN_Grid *g, int x, int y, int k)
 {
-    int nx = x + steerN_dx[k], ny = y + steerN_dy[k];
-    if (!steerN_open(g, nx, ny)) return INFINITY;
-    const float *c = g->cost;
-    size_t w = (size_t)g->nx;
-    double here = c[(size_t)y * w + (size_t)x], there = c[(size_t)ny * w + (size_t)nx];
-    if (k < 4) return 0.5 * (here + there) * g->cell;
-    // diagonal: both cells beside the step must be open
-    if (!steerN_open(g, nx, y) || !steerN_open(g, x, ny)) return INFINITY;
-    return 0.5 * (here + there) * g->cell * 1.4142135623730951;
+    double steps[8];
+    steerN_steps(g, x, y, steps);
+    return steps[k];
+}
+
+void steerN_steps(const steerN_Grid *g, int x, int y, double out[8])
+{
+    const float *cost = g->cost;
+    size_t w = (size_t)g->nx, c = (size_t)y * w + (size_t)x;
+    double here = cost[c], half = 0.5 * g->cell, diag = half * 1.4142135623730951;
+    bool has_e = x + 1 < g->nx, has_n = y + 1 < g->ny, has_w = x > 0, has_s = y > 0;
+    double e = has_e ? cost[c + 1] : INFINITY, n = has_n ? cost[c + w] : INFINITY;
+    double wv = has_w ? cost[c - 1] : INFINITY, s = has_s ? cost[c - w] : INFINITY;
+    // INFINITY + a finite cost stays INFINITY: a blocked neighbour needs no branch
+    out[0] = half * (here + e);
+    out[1] = half * (here + n);
+    out[2] = half * (here + wv);
+    out[3] = half * (here + s);
+    out[4] = e < INFINITY && n < INFINITY ? diag * (here + cost[c + w + 1]) : INFINITY;
+    out[5] = wv < INFINITY && n < INFINITY ? diag * (here + cost[c + w - 1]) : INFINITY;
+    out[6] = wv < INFINITY && s < INFINITY ? diag * (here + cost[c - w - 1]) : INFINITY;
+    out[7] = e < INFINITY && s < INFINITY ? diag * (here + cost[c - w + 1]) : INFINITY;
 }
 
 static bool clear(const steerN_Grid *g, int x, int y, double max_cost)
@@ -88,25 +95,24 @@ static bool clear(const steerN_Grid *g, int x, int y, double max_cost)
     return steerN_open(g, x, y) && g->cost[(size_t)y * (size_t)g->nx + (size_t)x] <= max_cost;
 }
 
-bool steerN_line_of_sight(const steerN_Grid *g, const double a[2], const double b[2], double max_cost)
+// The walk along (x0, y0) + t (dx, dy), in cell units: the t at which it
+// first enters a cell that is not clear (blocked, outside, or dearer than
+// max_cost), 0 when it starts in one, INFINITY when none before t = limit.
+static double first_hit(const steerN_Grid *g, double x0, double y0, double dx, double dy, double limit,
+                        double max_cost)
 {
-    double x0 = (a[0] - g->origin[0]) / g->cell, y0 = (a[1] - g->origin[1]) / g->cell;
-    double x1 = (b[0] - g->origin[0]) / g->cell, y1 = (b[1] - g->origin[1]) / g->cell;
-    if (!(x0 >= 0 && y0 >= 0 && x1 >= 0 && y1 >= 0 && x0 < g->nx && x1 < g->nx && y0 < g->ny && y1 < g->ny))
-        return false;
-    int x = (int)x0, y = (int)y0, xe = (int)x1, ye = (int)y1;
-    double dx = x1 - x0, dy = y1 - y0;
+    int x = (int)floor(x0), y = (int)floor(y0);
+    if (!clear(g, x, y, max_cost)) return 0;
     int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
     double tx = dx != 0 ? (sx > 0 ? (double)x + 1 - x0 : x0 - (double)x) / fabs(dx) : INFINITY;
     double ty = dy != 0 ? (sy > 0 ? (double)y + 1 - y0 : y0 - (double)y) / fabs(dy) : INFINITY;
     double ddx = dx != 0 ? 1.0 / fabs(dx) : INFINITY, ddy = dy != 0 ? 1.0 / fabs(dy) : INFINITY;
-    int steps = abs(xe - x) + abs(ye - y) + 2;
-    for (int i = 0; i < steps; i++) {
-        if (!clear(g, x, y, max_cost)) return false;
-        if (x == xe && y == ye) return true;
+    for (;;) {
+        double t = tx < ty ? tx : ty;
+        if (!(t <= limit)) return INFINITY;
         if (fabs(tx - ty) < 1e-12) {
             // through a corner: the two cells beside it count as touched
-            if (!clear(g, x + sx, y, max_cost) || !clear(g, x, y + sy, max_cost)) return false;
+            if (!clear(g, x + sx, y, max_cost) || !clear(g, x, y + sy, max_cost)) return t;
             x += sx;
             y += sy;
             tx += ddx;
@@ -118,8 +124,25 @@ bool steerN_line_of_sight(const steerN_Grid *g, const double a[2], const double 
             y += sy;
             ty += ddy;
         }
+        if (!clear(g, x, y, max_cost)) return t;
     }
-    return clear(g, xe, ye, max_cost);
+}
+
+bool steerN_line_of_sight(const steerN_Grid *g, const double a[2], const double b[2], double max_cost)
+{
+    double x0 = (a[0] - g->origin[0]) / g->cell, y0 = (a[1] - g->origin[1]) / g->cell;
+    double x1 = (b[0] - g->origin[0]) / g->cell, y1 = (b[1] - g->origin[1]) / g->cell;
+    if (!(x0 >= 0 && y0 >= 0 && x1 >= 0 && y1 >= 0 && x0 < g->nx && x1 < g->nx && y0 < g->ny && y1 < g->ny))
+        return false;
+    return first_hit(g, x0, y0, x1 - x0, y1 - y0, 1.0, max_cost) > 1.0;
+}
+
+double steerN_ray(const steerN_Grid *g, const double p[2], const double d[2], double max)
+{
+    double x0 = (p[0] - g->origin[0]) / g->cell, y0 = (p[1] - g->origin[1]) / g->cell;
+    if (!(x0 >= 0 && y0 >= 0 && x0 < g->nx && y0 < g->ny)) return 0;
+    double t = first_hit(g, x0, y0, d[0], d[1], max / g->cell, INFINITY) * g->cell;
+    return t < max ? t : max;
 }
 
 // ---- walls -------------------------------------------------------------------

@@ -34,8 +34,9 @@ typedef struct steerN_Grid {
     float *cost;           // nx * ny costs; INFINITY = blocked
     double min_cost;       // a lower bound of every open cell's cost (A*'s heuristic scale)
     uint32_t version;      // bumped by every edit
-    // A* scratch, reused by every query: costs so far, parents, and a stamp
-    // per cell telling which query last wrote them (no clearing per query)
+    // A* scratch, allocated by the first query and reused: costs so far,
+    // parents, and a stamp per cell telling which query last wrote them
+    // (no clearing per query)
     double *g;
     uint32_t *parent, *seen;
     uint32_t stamp;
@@ -71,9 +72,18 @@ void steerN_set_cost(steerN_Grid *g, int x, int y, float cost);
 // blocked or cutting a corner).
 double steerN_step_cost(const steerN_Grid *g, int x, int y, int k);
 
+// The costs of the eight steps from cell (x, y), in the order of
+// steerN_dx/dy (INFINITY where blocked or cutting a corner): the hot loop
+// of every search, with one bounds check per side instead of per step.
+void steerN_steps(const steerN_Grid *g, int x, int y, double out[8]);
+
 // True when the segment a-b touches only open cells of cost <= max_cost
 // (INFINITY: any open cell). Touching includes grazing a cell's corner.
 bool steerN_line_of_sight(const steerN_Grid *g, const double a[2], const double b[2], double max_cost);
+
+// The distance from p along the unit direction d to the first blocked
+// cell (or the grid's edge), at most `max`; 0 when p itself is blocked.
+double steerN_ray(const steerN_Grid *g, const double p[2], const double d[2], double max);
 
 // A* from `from` to `to` (world points): 1 when found, with the smoothed
 // route in g->path (g->npath points: from, corners, to) and its grid cost
@@ -95,6 +105,8 @@ void steerN_heap_free(steerN_Heap *h);
 
 #define STEERN_NONE 8      // a cell without a direction (goal, blocked or unreachable)
 
+typedef struct steerN_Bucket { uint32_t *item; uint32_t n, cap; } steerN_Bucket;
+
 typedef struct steerN_Flow {
     steerN_Grid *grid;
     uint32_t version;      // the grid version the field was built for
@@ -107,6 +119,8 @@ typedef struct steerN_Flow {
     uint32_t *goal_cells;
     uint32_t ngoals, cap_goals;
     steerN_Heap heap;
+    steerN_Bucket *buckets;// Dial's buckets of a build (see flow.c)
+    uint32_t nbuckets;
     uint32_t *mark, stamp; // per cell: touched by the last update
     uint32_t *list;        // the cells the last build or update settled, in order
     uint32_t touched;      // how many
@@ -135,9 +149,10 @@ static inline double steerN_flow_dist(const steerN_Flow *f, uint32_t c)
 // and the goal point when p is in a goal cell (return 1 then, else 0).
 int steerN_flow_sample(const steerN_Flow *f, const double p[2], double dir[2], double *left, double goal[2]);
 
-// follow_flow (src/behaviors/follow_flow.c): point a follow_flow behaviour
-// at its field; the caller keeps the field alive as long as the behaviour.
+// The flow family of behaviours (src/behaviors/follow_flow.c): point a
+// follow_flow or decompose_flow behaviour at its field; the caller keeps
+// the field alive as long as the behaviour.
 typedef struct steer_Behavior steer_Behavior;
-void steerB_follow_flow_bind(steer_Behavior *b, const steerN_Flow *f);
+void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *f);
 
 #endif

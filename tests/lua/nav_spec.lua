@@ -101,13 +101,18 @@ end
 -- The test's own Dijkstra over the map, independent of the engine: from
 -- cell (i, j) (column i of line j), 8-connected, steps of 1 or sqrt 2
 -- cells at the mean cost of their two cells, no diagonal past a blocked
--- cell. Returns dist[j][i] in metres (nil: unreachable).
-local function dijkstra(map, cell, si, sj)
+-- cell. `costs(i, j, char)`, when given, prices the open cells instead of
+-- their characters. Returns dist[j][i] in metres (nil: unreachable).
+local function dijkstra(map, cell, si, sj, costs)
   local ny, nx = #map, #map[1]
   local cost = {}
   for j = 1, ny do
     cost[j] = {}
-    for i = 1, nx do cost[j][i] = char_cost(map[j]:sub(i, i)) end
+    for i = 1, nx do
+      local ch = map[j]:sub(i, i)
+      cost[j][i] = char_cost(ch)
+      if costs and cost[j][i] then cost[j][i] = costs(i, j, ch) end
+    end
   end
   local function open(i, j) return i >= 1 and j >= 1 and i <= nx and j <= ny and cost[j][i] ~= nil end
   local dist, done = {}, {}
@@ -250,8 +255,23 @@ describe("g:path", function()
             expect(g:line_of_sight(p, q), "segment " .. k .. " has line of sight"):truthy()
             len = len + pts[k]:dist(pts[k + 1])
           end
-          if not map[1]:find("[123]") then
+          if not table.concat(map):find("[123]") then
             expect(len, "smoothed length <= the grid optimum"):le(best + 1e-9)
+          else
+            -- with costs: the route's cost (each metre at its cell's cost,
+            -- sampled) is no more than the cell path's
+            local routed = 0
+            for k = 1, #pts - 1 do
+              local p, q = pts[k], pts[k + 1]
+              local n = math.max(1, math.ceil(p:dist(q) / cell * 64))
+              for m = 0, n - 1 do
+                local t = (m + 0.5) / n
+                local x, y = p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)
+                local i, j = math.floor((x - o[1]) / cell) + 1, #map - math.floor((y - o[2]) / cell)
+                routed = routed + p:dist(q) / n * char_cost(map[j]:sub(i, i))
+              end
+            end
+            expect(routed, "the route costs no more than the cell path"):le(best * 1.02 + 0.05 * cell)
           end
           checked = checked + 1
         end
@@ -315,6 +335,28 @@ describe("g:flow_field", function()
           walk(map, cell, o, f, c, goal, #cells)
         end
       end
+    end
+  end)
+
+  it("holds Dijkstra's distances with costs of any range (dear roads, cheap lanes)", function()
+    math.randomseed(77)
+    local map = random_map(30, 20, 0.2)
+    local function costs(i, j) return (i * 7 + j * 3) % 5 == 0 and 400 or (i + j) % 3 == 0 and 0.5 or 1 end
+    local g = steer.grid{ cell = 1, map = map, costs = costs }
+    local cells = open_cells(map)
+    local goal = cells[1]
+    local f = g:flow_field{ goal = center(map, 1, { 0, 0 }, goal[1], goal[2]) }
+    local dist = dijkstra(map, 1, goal[1], goal[2], costs)
+    for _, c in ipairs(cells) do
+      local d = dist[c[2]][c[1]]
+      local p = center(map, 1, { 0, 0 }, c[1], c[2])
+      if d then expect(f:distance(p), "distance = Dijkstra's"):near(d, 1e-9 * (1 + d))
+      else expect(f:distance(p), "unreachable"):eq(nil) end
+    end
+    local far = cells[#cells]
+    if dist[far[2]][far[1]] then
+      local _, cost = g:path(center(map, 1, { 0, 0 }, goal[1], goal[2]), center(map, 1, { 0, 0 }, far[1], far[2]))
+      expect(cost, "A* with those costs"):near(dist[far[2]][far[1]], 1e-9 * (1 + cost))
     end
   end)
 
@@ -407,6 +449,70 @@ describe("g:flow_field", function()
       expect(outside, "agents not within 3 m of the moved goal"):eq(0)
     end)
 
+  it("brings sluggish agents through one-cell corridors: no blocked cell entered, none stuck", function()
+    -- max_speed 3, max_force 6: a velocity time constant of 0.5 s, far
+    -- longer than a corridor is wide at full speed
+    for _, kind in ipairs{ "maze", "random" } do
+      math.randomseed(64)
+      local map = kind == "maze" and maze(15, 1, 40, 64) or random_map(64, 64, 0.25)
+      local g = steer.grid{ cell = 1, map = map }
+      local gi = 16 -- near the middle of the maze (31 x 31 cells) or of the random map
+      while map[16]:sub(gi, gi) == "#" do gi = gi + 1 end
+      local goal = center(map, 1, { 0, 0 }, gi, 16)
+      local f = g:flow_field{ goal = goal }
+      local w = steer.world{ dt = 1 / 30, seed = 5 }
+      local brain = steer.follow_flow{ field = f }
+      local agents = {}
+      while #agents < 100 do
+        local c = { math.random(64), math.random(64) }
+        local p = center(map, 1, { 0, 0 }, c[1], c[2])
+        if map[c[2]]:sub(c[1], c[1]) ~= "#" and f:distance(p) then
+          agents[#agents + 1] = w:spawn{ position = p, max_speed = 3, max_force = 6, radius = 0.3, brain = brain }
+        end
+      end
+      local entered = 0
+      for _ = 1, 30 * 200 do
+        w:step()
+        for _, a in ipairs(agents) do
+          local x, y = a:xy()
+          if blocked_at(map, 1, { 0, 0 }, x, y) then entered = entered + 1 end
+        end
+      end
+      local away = 0
+      for _, a in ipairs(agents) do if a.position:dist(goal) > 2 then away = away + 1 end end
+      expect(entered, kind .. ": agent-ticks inside blocked cells"):eq(0)
+      expect(away, kind .. ": agents not at the goal after 200 s"):eq(0)
+    end
+  end)
+
+  it("decomposes a pipeline's goal out of sight into points along the field (decompose_flow)", function()
+    math.randomseed(21)
+    local map = maze(6, 2, 2)
+    local cell = 2
+    local g = steer.grid{ cell = cell, map = map }
+    local goal = center(map, cell, { 0, 0 }, #map[1] - 1, #map - 1)
+    local f = g:flow_field{ goal = goal }
+    local w = steer.world{}
+    local starts = { center(map, cell, { 0, 0 }, 2, 2), center(map, cell, { 0, 0 }, 2, #map - 1),
+                     center(map, cell, { 0, 0 }, #map[1] - 1, 2) }
+    local brain = steer.pipeline{ decomposers = { steer.decompose_flow{ field = f } },
+                                  actuator = steer.arrive{ slow_radius = 1.5 } }
+    local agents = {}
+    for i, p in ipairs(starts) do
+      agents[i] = w:spawn{ position = p, target = goal, max_speed = 3, max_force = 15, radius = 0.3, brain = brain }
+    end
+    local inside = true
+    for _ = 1, 60 * 90 do
+      w:step()
+      for _, a in ipairs(agents) do
+        local x, y = a:xy()
+        if blocked_at(map, cell, { 0, 0 }, x, y) then inside = false end
+      end
+    end
+    expect(inside, "the agents kept out of blocked cells"):truthy()
+    for i, a in ipairs(agents) do expect(a.position:dist(goal), "agent " .. i .. " at the goal"):lt(0.3) end
+  end)
+
   it("arrives at the goal point inside the goal cell, without circling", function()
     local g = steer.grid{ cell = 4, map = { ".....", ".....", "....." } }
     local f = g:flow_field{ goal = { 17.3, 2.1 } }
@@ -446,6 +552,21 @@ describe("g:flow_field", function()
     expect(f:distance{ 1.5, 2.5 }, "open again"):near(8, 1e-9)
     g:set(3, 2, 5)
     expect(g:cost(3, 2), "a cost"):eq(5)
+    -- a batch of edits rebuilds once, at its end
+    local w = steer.world{}
+    w:add_grid(g)
+    local walls, before = #g:walls(), f:distance{ 1.5, 2.5 }
+    g:batch(function()
+      g:block(1.5, 3.5)
+      g:block(2.5, 3.5)
+      expect(f:distance{ 1.5, 2.5 }, "inside a batch the field waits"):eq(before)
+    end)
+    expect(f:distance{ 1.5, 2.5 }, "after it, the field has both edits"):eq(nil)
+    expect(#g:walls(), "the walls changed"):ne(walls)
+    expect(w:raycast({ 3.5, 3.5 }, { -1, 0 }, 5).distance, "and the world's walls"):near(0.5, 1e-5)
+    expect(function() g:batch(function() g:block(1.5, 3.5, false) error("oops") end) end):raises("oops")
+    expect(g:blocked{ 1.5, 3.5 }, "an edit before an error still counts"):falsy()
+    expect(w:raycast({ 1.5, 2.5 }, { 0, 1 }, 5).distance, "and replaces the walls"):near(1.5, 1e-5)
   end)
 end)
 
@@ -505,9 +626,14 @@ describe("bad input", function()
     raises(function() g:set(5, 1, 1) end, "steer.grid:set", "1 <= i <= 4")
     raises(function() g:set(1, 1, 0) end, "steer.grid:set", "cost")
     raises(function() g:block(99, 0) end, "steer.grid:block", "outside")
+    raises(function() g:block(1) end, "steer.grid:block", "g:block(x, y")
+    raises(function() g:block(1, 0 / 0) end, "steer.grid:block", "NaN")
     raises(function() steer.follow_flow{} end, "steer.follow_flow", "field 'field'")
     raises(function() steer.follow_flow{ field = f, speed = -1 } end, "steer.follow_flow", "field 'speed'")
     raises(function() steer.follow_flow{ field = f, color = 1 } end, "steer.follow_flow", "unknown field 'color'")
+    raises(function() steer.decompose_flow{ lookahead = 4 } end, "steer.decompose_flow", "field 'field'")
+    raises(function() steer.decompose_flow{ field = f, lookahead = 0 } end, "steer.decompose_flow", "lookahead")
+    raises(function() g:batch(3) end, "steer.grid:batch", "a function")
     raises(function() steer.world{ dim = 3 }:add_grid(g) end, "steer.world:add_grid", "2D")
     expect(g:path({ 0.5, 0.5 }, { 1.5, 0.5 }), "a path to a blocked cell"):eq(nil)
   end)
