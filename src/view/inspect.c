@@ -17,7 +17,7 @@
 #define MAX_ROWS 48
 
 static const SDL_Color node_palette[] = {
-    { 255, 120, 90, 255 }, { 90, 200, 255, 255 }, { 150, 240, 110, 255 }, { 255, 210, 70, 255 },
+    { 255, 120, 90, 255 }, { 90, 200, 255, 255 }, { 180, 160, 255, 255 }, { 255, 210, 70, 255 },
     { 220, 130, 255, 255 }, { 80, 235, 200, 255 }, { 255, 140, 190, 255 }, { 190, 190, 120, 255 },
 };
 
@@ -184,6 +184,26 @@ void steerV_inspect(steerV_View *v)
             steerV_line(&v->geo, x - s, y + s, x + s, y - s, 2 * dpi, (SDL_Color){ 255, 230, 120, 255 });
         }
     }
+    // targets the brain's nodes name themselves (a point or an agent), each
+    // in its node's colour
+    for (uint32_t i = 0; b && i < b->nnodes; i++) {
+        const steerB_Node *node = &b->nodes[i];
+        for (const steerB_Field *fl = node->kind->fields; fl && fl->name; fl++) {
+            if (fl->type != STEERB_TARGET) continue;
+            const steerB_Target *t = (const steerB_Target *)(const void *)(node->params + fl->offset);
+            double q[3] = { t->p[0], t->p[1], t->p[2] };
+            if (t->kind == STEER_TARGET_AGENT) {
+                if (steer_agent_vec(w, t->agent, STEER_PROP_POSITION, q) != STEER_OK) continue;
+            } else if (t->kind != STEER_TARGET_POINT) {
+                continue;
+            }
+            float qf[3] = { (float)q[0], (float)q[1], (float)q[2] }, x, y;
+            SDL_Color c = node_colour(i);
+            c.a = 160;
+            steerV_world_line(v, &v->geo, p, qf, dpi, c, false);
+            if (steerV_to_screen(v, qf, &x, &y)) steerV_ring(&v->geo, x, y, 7 * dpi, 2 * dpi, c);
+        }
+    }
     // the agent ringed, its velocity, each node's force and the final force
     float x, y;
     if (steerV_to_screen(v, p, &x, &y))
@@ -218,7 +238,7 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
     const char *tag = NULL;
     steer_agent_tag(w, v->selected, &tag);
     SDL_Color white = { 235, 238, 245, 255 }, grey = { 160, 165, 180, 255 };
-    panel_line(v, tx, &ty, (SDL_Color){ 255, 230, 120, 255 }, "agent %u%s%s%s", (unsigned)(uint32_t)v->selected,
+    panel_line(v, tx, &ty, (SDL_Color){ 255, 230, 120, 255 }, "agent #%u%s%s%s", (unsigned)(uint32_t)v->selected + 1,
                tag ? "  tag " : "", tag ? tag : "", v->follow ? "  (following)" : "");
     float speed = len3(vel), lf = len3(f);
     panel_line(v, tx, &ty, white, "speed %.2f / %.2f   force %.2f / %.2f", (double)speed, (double)ms, (double)lf,
@@ -229,7 +249,7 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
         panel_line(v, tx, &ty, grey, "at (%.1f, %.1f)  heading %.0f deg", (double)p[0], (double)p[1],
                    atan2((double)w->h[1][d], (double)w->h[0][d]) * 180 / STEERV_PI);
     if (tkind == STEER_TARGET_AGENT)
-        panel_line(v, tx, &ty, grey, "target: agent %u, %.1f m away", (unsigned)(uint32_t)ta,
+        panel_line(v, tx, &ty, grey, "target: agent #%u, %.1f m away", (unsigned)(uint32_t)ta + 1,
                    sqrt(pow(tp[0] - p[0], 2) + pow(tp[1] - p[1], 2) + pow(tp[2] - p[2], 2)));
     else if (tkind == STEER_TARGET_POINT)
         panel_line(v, tx, &ty, grey, "target: point (%.1f, %.1f), %.1f m away", tp[0], tp[1],
