@@ -515,12 +515,78 @@ static void draw_vectors(steerV_View *v)
     }
 }
 
+// ---- trails ------------------------------------------------------------------
+
+void steerV_trails_free(steerV_View *v)
+{
+    free(v->trails.p);
+    free(v->trails.who);
+    memset(&v->trails, 0, sizeof v->trails);
+}
+
+// Sample every 4th tick; a slot whose agent changed starts its ring afresh.
+static void sample_trails(steerV_View *v)
+{
+    steerV_Trails *t = &v->trails;
+    const steer_World *w = v->w;
+    if (!t->p) {
+        t->p = malloc(sizeof(float) * 3 * STEERV_TRAIL_LEN * STEERV_TRAIL_MAX);
+        t->who = calloc(STEERV_TRAIL_MAX, sizeof *t->who);
+        if (!t->p || !t->who) {
+            steerV_trails_free(v);
+            v->show_trails = false;
+            return;
+        }
+    }
+    if (w->tick == t->last_tick || w->tick % 4 != 0) return;
+    t->last_tick = w->tick;
+    t->head = (t->head + 1) % STEERV_TRAIL_LEN;
+    if (t->filled < STEERV_TRAIL_LEN) t->filled++;
+    for (uint32_t d = 0; d < w->count; d++) {
+        uint32_t s = w->slot[d];
+        if (s >= STEERV_TRAIL_MAX) continue;
+        float p[3];
+        steerW_load((float *const *)w->p, d, p);
+        float *ring = t->p + (size_t)s * STEERV_TRAIL_LEN * 3;
+        steer_Agent a = steerW_handle(w, d);
+        if (t->who[s] != a) {
+            t->who[s] = a;
+            for (int k = 0; k < STEERV_TRAIL_LEN; k++) memcpy(ring + 3 * k, p, sizeof p);
+        }
+        memcpy(ring + 3 * t->head, p, sizeof p);
+    }
+}
+
+static void draw_trails(steerV_View *v)
+{
+    sample_trails(v);
+    const steerV_Trails *t = &v->trails;
+    const steer_World *w = v->w;
+    if (!t->p) return;
+    float jump = w->wrap ? 0.5f * fminf(w->size[0], w->size[1]) : 1e30f; // a wrap is not a stroke
+    for (uint32_t s = 0; s < STEERV_TRAIL_MAX; s++) {
+        int64_t d = t->who[s] ? steerW_dense(w, t->who[s]) : -1;
+        if (d < 0) continue;
+        const float *ring = t->p + (size_t)s * STEERV_TRAIL_LEN * 3;
+        SDL_Color c = steerV_tag_colour(w->tag[d]);
+        for (int k = 1; k < t->filled; k++) {
+            int i0 = (t->head - k + STEERV_TRAIL_LEN) % STEERV_TRAIL_LEN;
+            int i1 = (t->head - k + 1 + STEERV_TRAIL_LEN) % STEERV_TRAIL_LEN;
+            const float *a = ring + 3 * i0, *b = ring + 3 * i1;
+            if (fabsf(a[0] - b[0]) > jump || fabsf(a[1] - b[1]) > jump) continue;
+            c.a = (Uint8)(140 * (STEERV_TRAIL_LEN - k) / STEERV_TRAIL_LEN);
+            steerV_world_line(v, &v->geo, a, b, (float)v->dpi, c, false);
+        }
+    }
+}
+
 void steerV_draw_scene(steerV_View *v)
 {
     draw_grid(v);
     if (v->show_grid || v->show_fields) draw_nav(v);
     if (v->show_shapes) draw_shapes(v);
     if (v->show_paths) draw_paths(v);
+    if (v->show_trails) draw_trails(v);
     draw_list(v);
     if (v->w->dim == 3) draw_agents_3d(v);
     else draw_agents_2d(v);

@@ -27,6 +27,7 @@ static const char *const help_lines[] = {
     "O       obstacles and walls",
     "P       paths and patrol routes",
     "L       flow fields",
+    "T       trails (the first 4096 agents)",
     "0/Home  fit the world in the window",
     "S       screenshot to a PNG",
     "H       this help",
@@ -128,6 +129,7 @@ void steerV_close(steerV_View *v)
 {
     if (!v) return;
     steerV_font_free(v);
+    steerV_trails_free(v);
     if (TTF_WasInit()) TTF_Quit();
     if (v->ren) SDL_DestroyRenderer(v->ren);
     if (v->window) SDL_DestroyWindow(v->window);
@@ -192,6 +194,7 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
     case SDLK_o: v->show_shapes = !v->show_shapes; break;
     case SDLK_p: v->show_paths = !v->show_paths; break;
     case SDLK_l: v->show_fields = !v->show_fields; break;
+    case SDLK_t: v->show_trails = !v->show_trails; break;
     case SDLK_h: v->show_help = !v->show_help; break;
     case SDLK_0: case SDLK_HOME: v->follow = false; steerV_fit(v); break;
     case SDLK_s: screenshot_key(v); break;

@@ -28,6 +28,17 @@ typedef struct steerV_Font {
     int pt;               // point size it was made at (remade when the DPI scale changes)
 } steerV_Font;
 
+// Trails: the last TRAIL_LEN sampled positions of the agents in the first
+// TRAIL_MAX handle slots, a ring per slot (all rings share one head).
+#define STEERV_TRAIL_LEN 48
+#define STEERV_TRAIL_MAX 4096
+typedef struct steerV_Trails {
+    float *p;             // TRAIL_MAX x TRAIL_LEN x 3
+    steer_Agent *who;     // the agent each slot's ring belongs to (0: none)
+    uint64_t last_tick;
+    int head, filled;
+} steerV_Trails;
+
 typedef struct steerV_Camera {
     // 2D: the world point at the centre of the frame and pixels per metre
     double cx, cy, scale;
@@ -64,7 +75,8 @@ struct steerV_View {
     Uint64 fps_since;
 
     // toggles
-    bool show_vectors, show_grid, show_help, show_paths, show_shapes, show_fields;
+    bool show_vectors, show_grid, show_help, show_paths, show_shapes, show_fields, show_trails;
+    steerV_Trails trails;
     bool follow;
 
     // pointer
@@ -101,6 +113,7 @@ bool steerV_to_screen(const steerV_View *v, const float p[3], float *x, float *y
 // World point under window pixel (x, y): the ground plane z = 0 in 3D.
 bool steerV_to_world(const steerV_View *v, double x, double y, double out[3]);
 void steerV_draw_scene(steerV_View *v);
+void steerV_trails_free(steerV_View *v);
 // A world segment (clipped at the near plane in 3D), as a line or an arrow.
 void steerV_world_line(steerV_View *v, steerV_Batch *b, const float p[3], const float q[3], float width, SDL_Color col,
                        bool arrow);
