@@ -373,7 +373,9 @@ static void hud(steerV_View *v)
     float dpi = (float)v->dpi, lh = (float)v->font.height, pad = 8 * dpi;
     char l1[200], l2[200];
     if (v->headless) snprintf(l1, sizeof l1, "%s   (headless)", v->title);
-    else snprintf(l1, sizeof l1, "%s   %.0f fps   %.2f ms/tick", v->title, v->fps, v->tick_ms);
+    else
+        snprintf(l1, sizeof l1, "%s   %.0f fps   %.2f ms/tick   %.1f ms/draw", v->title, v->fps, v->tick_ms,
+                 v->render_ms);
     snprintf(l2, sizeof l2, "%d agents   t %.2f s   speed x%g%s", steer_world_count(v->w),
              (double)steer_world_tick(v->w) * steer_world_dt(v->w), v->speed, v->paused ? "   PAUSED" : "");
     float wdt = (float)fmax(steerV_text_width(v, l1), steerV_text_width(v, l2));
@@ -477,9 +479,12 @@ bool steerV_frame(steerV_View *v)
     bool go = v->headless ? true : events(v);
     pointer(v);
     run_ticks(v, frame);
+    Uint64 r0 = SDL_GetPerformanceCounter();
     scenario_draw(v);
     render(v);
     if (!v->headless) SDL_RenderPresent(v->ren);
+    double ms = seconds(SDL_GetPerformanceCounter() - r0) * 1e3;
+    v->render_ms = v->render_ms > 0 ? v->render_ms * 0.9 + ms * 0.1 : ms;
     if (!v->headless) {
         // without vsync (a software renderer) keep to about 60 frames a second
         SDL_RendererInfo info;
@@ -532,5 +537,7 @@ void steerV_output_size(const steerV_View *v, int *w, int *h)
 }
 
 void steerV_select(steerV_View *v, steer_Agent a) { v->selected = a; }
+
+double steerV_draw_ms(const steerV_View *v) { return v->render_ms; }
 
 bool steerV_has_font(const steerV_View *v) { return v->font.atlas != NULL; }

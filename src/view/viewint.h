@@ -69,7 +69,7 @@ struct steerV_View {
 
     // clock
     Uint64 last;
-    double acc, speed, fps, tick_ms;
+    double acc, speed, fps, tick_ms, render_ms;
     bool paused, step_once;
     int frames, fps_frames;
     Uint64 fps_since;
