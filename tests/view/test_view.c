@@ -376,6 +376,13 @@ static void host_mouse(void *ud, const double *pos)
     }
 }
 
+static int reloads;
+static void host_reload(void *ud)
+{
+    (void)ud;
+    reloads++;
+}
+
 static void push_key(SDL_Keycode k)
 {
     SDL_Event e = { 0 };
@@ -398,7 +405,7 @@ static void test_controls(void)
     Host h = { 0 };
     REQUIRE(load(&h, scenario_path), "the scenario loads");
     steerV_Host host = { .ud = &h, .tick = host_tick, .draw = host_draw, .error = host_error, .key = host_key,
-                         .mouse = host_mouse };
+                         .mouse = host_mouse, .reload = host_reload };
     steerV_Desc desc = { .title = "still" };
     steerV_View *v;
     char err[256];
@@ -437,6 +444,31 @@ static void test_controls(void)
     CHECK(mouse_calls > 0 && fabs(last_mouse[0] - p[0]) < 1.5 && fabs(last_mouse[1] - p[1]) < 1.5,
           "the pointer's world position reaches the host: (%g, %g) for an agent at (%g, %g), %d calls",
           last_mouse[0], last_mouse[1], p[0], p[1], mouse_calls);
+    // the wheel zooms about the cursor: the agent under it stays put
+    double x0, y0, x1, y1, far[3] = { p[0] + 20, p[1], p[2] }, fx0, fy0, fx1, fy1;
+    steerV_project(v, p, &x0, &y0);
+    steerV_project(v, far, &fx0, &fy0);
+    SDL_Event wh_ev = { 0 };
+    wh_ev.type = SDL_MOUSEWHEEL;
+    wh_ev.wheel.y = 3;
+    wh_ev.wheel.preciseY = 3;
+    SDL_PushEvent(&wh_ev);
+    frames(v, 2);
+    steerV_project(v, p, &x1, &y1);
+    steerV_project(v, far, &fx1, &fy1);
+    CHECK(fabs(fx1 - x1) > 1.3 * fabs(fx0 - x0), "the wheel zooms in: 20 m were %.0f px, now %.0f px", fx0 - x0,
+          fx1 - x1);
+    CHECK(fabs(x1 - x0) < 3 && fabs(y1 - y0) < 3, "about the cursor: the agent moved from (%.0f, %.0f) to (%.0f, %.0f)",
+          x0, y0, x1, y1);
+    // F follows the selected agent: it comes to the middle of the frame
+    push_key(SDLK_f);
+    frames(v, 2);
+    steerV_project(v, p, &x1, &y1);
+    CHECK(fabs(x1 - ow / 2.0) < 2 && fabs(y1 - oh / 2.0) < 2, "F centres the selected agent: (%.0f, %.0f) in %dx%d",
+          x1, y1, ow, oh);
+    push_key(SDLK_r);
+    frames(v, 1);
+    CHECK(reloads == 1, "R calls the host's reload: %d", reloads);
     push_key(SDLK_SPACE);
     frames(v, 2);
     int at = h.ticks;
@@ -455,14 +487,34 @@ static void test_controls(void)
 }
 
 // The `steer` program's screenshot: the same agents where the world has them.
-static int cli(const char *exe, const char *scenario, bool expect_error)
+static int cli(const char *exe, const char *scenario, bool expect_error, bool no_display)
 {
     char cmd[2048];
     const char *png = expect_error ? "test-view-cli-error.png" : use_window ? "test-view-cli-window.png" : "test-view-cli.png";
+    if (no_display) {
+        // no display: `steer run FILE` says so, runs headless and writes steer-NAME.png
+        png = "steer-still.png";
+        unsetenv("DISPLAY");
+        unsetenv("WAYLAND_DISPLAY");
+        unsetenv("SDL_VIDEODRIVER");
+        snprintf(cmd, sizeof cmd, "'%s' run '%s' 2>test-view-nodisplay.txt", exe, scenario);
+    } else {
+        snprintf(cmd, sizeof cmd, "'%s' run %s --ticks 30 --screenshot %s '%s'", exe, use_window ? "" : "--headless",
+                 png, scenario);
+    }
     remove(png);
-    snprintf(cmd, sizeof cmd, "'%s' run %s --ticks 30 --screenshot %s '%s'", exe, use_window ? "" : "--headless", png,
-             scenario);
     int st = system(cmd);
+    if (no_display) {
+        char said[512] = "";
+        FILE *f = fopen("test-view-nodisplay.txt", "r");
+        if (f) {
+            size_t n = fread(said, 1, sizeof said - 1, f);
+            said[n] = '\0';
+            fclose(f);
+        }
+        CHECK(strstr(said, "no display") && strstr(said, "running headless"), "it says why it runs headless: %s",
+              said);
+    }
     Image im;
     int comp;
     im.px = stbi_load(png, &im.w, &im.h, &comp, 4);
@@ -481,7 +533,6 @@ static int cli(const char *exe, const char *scenario, bool expect_error)
         printf("FAIL - %s\n", err);
         return 1;
     }
-    check_failures_ = 0;
     if (expect_error) {
         CHECK(st != 0, "%s fails: %d", cmd, st);
         CHECK(reddish(&im) > 20000, "the error overlay is in the screenshot: %d pixels", reddish(&im));
@@ -490,8 +541,9 @@ static int cli(const char *exe, const char *scenario, bool expect_error)
     }
     check_agents(&h, v, &im, 0);
     CHECK(bright(&im, 0, 0, 260, 50) > 80, "the HUD's corner holds text");
-    printf("%s - steer run%s --screenshot: agents where the world has them%s\n", check_failures_ ? "FAIL" : "ok",
-           use_window ? " (window)" : " --headless", expect_error ? ", and the error over them" : "");
+    printf("%s - steer run%s: agents in the PNG where the world has them%s\n", check_failures_ ? "FAIL" : "ok",
+           no_display ? " without a display" : use_window ? " (window) --screenshot" : " --headless --screenshot",
+           expect_error ? ", and the error over them" : "");
     steerV_close(v);
     lua_close(h.L);
     stbi_image_free(im.px);
@@ -500,12 +552,13 @@ static int cli(const char *exe, const char *scenario, bool expect_error)
 
 int main(int argc, char **argv)
 {
-    bool expect_error = false;
+    bool expect_error = false, no_display = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--window") == 0) use_window = true;
         if (strcmp(argv[i], "--expect-error") == 0) expect_error = true;
+        if (strcmp(argv[i], "--no-display") == 0) no_display = true;
     }
-    if (argc >= 4 && strcmp(argv[1], "--cli") == 0) return cli(argv[2], argv[3], expect_error);
+    if (argc >= 4 && strcmp(argv[1], "--cli") == 0) return cli(argv[2], argv[3], expect_error, no_display);
     RUN(test_frame);
     if (skipped) {
         printf("SKIP - no window could be opened (is Xvfb running?)\n");
