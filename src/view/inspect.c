@@ -125,7 +125,7 @@ static void panel_line(steerV_View *v, float x, float *y, SDL_Color c, const cha
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    steerV_text(v, &v->ui_text, x, *y, buf, c);
+    steerV_text(&v->font, &v->ui_text, x, *y, buf, c);
     *y += (float)v->font.height;
 }
 
@@ -284,20 +284,20 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
         else
             snprintf(label, sizeof label, "%s", name);
         float lx = ind + lh * 0.7f;
-        steerV_text(v, &v->ui_text, lx, ty, label, len3(nf) > 0 ? white : grey);
+        steerV_text(&v->font, &v->ui_text, lx, ty, label, len3(nf) > 0 ? white : grey);
         char num[48];
         snprintf(num, sizeof num, "%6.2f (%5.1f,%5.1f)", (double)len3(nf), (double)nf[0], (double)nf[1]);
         float nx = tx + 21 * (float)v->font.advance[0];
-        if (nx < lx + (float)steerV_text_width(v, label) + 4 * dpi) nx = lx + (float)steerV_text_width(v, label) + 4 * dpi;
-        steerV_text(v, &v->ui_text, nx, ty, num, len3(nf) > 0 ? c : grey);
+        if (nx < lx + (float)steerV_text_width(&v->font, label) + 4 * dpi) nx = lx + (float)steerV_text_width(&v->font, label) + 4 * dpi;
+        steerV_text(&v->font, &v->ui_text, nx, ty, num, len3(nf) > 0 ? c : grey);
         ty += lh;
         if (r->note[0]) {
             // the note sits on the row when there is room, else below it
-            float w_note = (float)steerV_text_width(v, r->note);
-            float after = nx + (float)steerV_text_width(v, num) + 8 * dpi;
-            if (after + w_note <= px + pw - pad) steerV_text(v, &v->ui_text, after, ty - lh, r->note, r->note_colour);
+            float w_note = (float)steerV_text_width(&v->font, r->note);
+            float after = nx + (float)steerV_text_width(&v->font, num) + 8 * dpi;
+            if (after + w_note <= px + pw - pad) steerV_text(&v->font, &v->ui_text, after, ty - lh, r->note, r->note_colour);
             else {
-                steerV_text(v, &v->ui_text, lx + 2 * (float)v->font.advance[0], ty, r->note, r->note_colour);
+                steerV_text(&v->font, &v->ui_text, lx + 2 * (float)v->font.advance[0], ty, r->note, r->note_colour);
                 ty += lh;
             }
         }

@@ -380,7 +380,7 @@ static void draw_list(steerV_View *v)
             if (steerV_to_screen(v, c->a, &x, &y)) steerV_disc(&v->geo, x, y, 3 * dpi, col);
             break;
         case STEER_DRAW_TEXT:
-            if (steerV_to_screen(v, c->a, &x, &y)) steerV_text(v, &v->text, x, y - (float)v->font.height, l->text + c->text, col);
+            if (steerV_to_screen(v, c->a, &x, &y)) steerV_text(&v->label, &v->text, x, y - (float)v->label.height, l->text + c->text, col);
             break;
         default: break;
         }

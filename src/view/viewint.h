@@ -57,9 +57,8 @@ struct steerV_View {
     SDL_Window *window;
     SDL_Renderer *ren;
     SDL_Surface *surface;     // headless target
-    TTF_Font *ttf;
     char font_path[256];
-    steerV_Font font;
+    steerV_Font font, label;  // the UI's text, and the scenario's labels in the world
     double dpi;               // output pixels per window point
     steerV_Camera cam;
     bool fitted;
@@ -101,8 +100,8 @@ void steerV_ring(steerV_Batch *b, float x, float y, float r, float width, SDL_Co
 void steerV_disc(steerV_Batch *b, float x, float y, float r, SDL_Color c);
 void steerV_flush(SDL_Renderer *ren, steerV_Batch *b, SDL_Texture *tex);
 // Text in the font's atlas at (x, y) (top left), returns the advance in pixels.
-int steerV_text(steerV_View *v, steerV_Batch *b, float x, float y, const char *s, SDL_Color c);
-int steerV_text_width(const steerV_View *v, const char *s);
+int steerV_text(const steerV_Font *f, steerV_Batch *b, float x, float y, const char *s, SDL_Color c);
+int steerV_text_width(const steerV_Font *f, const char *s);
 int steerV_font_open(steerV_View *v);   // (re)make the atlas for the current DPI; 0 without a font
 void steerV_font_free(steerV_View *v);
 
