@@ -5,7 +5,9 @@
 #   tests/view/xvfb.sh PROGRAM ARGS...
 command -v xvfb-run >/dev/null 2>&1 || { echo "SKIP: xvfb-run not found (apt-get install xvfb)"; exit 77; }
 out=$(mktemp)
-xvfb-run -a -s "-screen 0 1600x900x24" "$@" >"$out" 2>&1
+# -a looks for a free display from -n on; starting from a number of our own
+# keeps two runs (other checkouts' tests too) from racing for the same one
+xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 1600x900x24" "$@" >"$out" 2>&1
 status=$?
 cat "$out"
 if [ $status -ne 0 ] && grep -q "Xvfb failed to start" "$out"; then
