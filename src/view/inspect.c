@@ -67,7 +67,8 @@ static int describe(const steer_World *w, uint32_t d, const steerB_Brain *b, con
             for (uint16_t k = 0; k < node->nchild; k++) {
                 const float *cf = rec + 3 * b->kids[node->first + k];
                 if (len3(f) > 0 && cf[0] == f[0] && cf[1] == f[1] && cf[2] == f[2]) {
-                    snprintf(r->note, sizeof r->note, "child %d won", k + 1);
+                    const steerB_Node *c = &b->nodes[b->kids[node->first + k]];
+                    snprintf(r->note, sizeof r->note, "%.40s won (child %d)", c->name ? c->name : c->kind->name, k + 1);
                     r->note_colour = won;
                     break;
                 }
@@ -178,7 +179,10 @@ void steerV_inspect(steerV_View *v)
     if (tkind) {
         float x, y;
         steerV_world_line(v, &v->geo, p, tq, dpi, (SDL_Color){ 255, 230, 120, 150 }, false);
-        if (steerV_to_screen(v, tq, &x, &y)) {
+        if (tkind == STEER_TARGET_AGENT && steerV_to_screen(v, tq, &x, &y)) {
+            // an agent stays visible inside a ring; a point gets a cross
+            steerV_ring(&v->geo, x, y, 10 * dpi, 2 * dpi, (SDL_Color){ 255, 230, 120, 255 });
+        } else if (steerV_to_screen(v, tq, &x, &y)) {
             float s = 6 * dpi;
             steerV_line(&v->geo, x - s, y - s, x + s, y + s, 2 * dpi, (SDL_Color){ 255, 230, 120, 255 });
             steerV_line(&v->geo, x - s, y + s, x + s, y - s, 2 * dpi, (SDL_Color){ 255, 230, 120, 255 });
