@@ -292,14 +292,16 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
         char num[48];
         snprintf(num, sizeof num, "%6.2f (%5.1f,%5.1f)", (double)len3(nf), (double)nf[0], (double)nf[1]);
         float nx = tx + 21 * (float)v->font.advance[0];
-        if (nx < lx + (float)steerV_text_width(&v->font, label) + 4 * dpi) nx = lx + (float)steerV_text_width(&v->font, label) + 4 * dpi;
+        float label_end = lx + (float)steerV_text_width(&v->font, label) + 4 * dpi;
+        if (nx < label_end) nx = label_end;
         steerV_text(&v->font, &v->ui_text, nx, ty, num, len3(nf) > 0 ? c : grey);
         ty += lh;
         if (r->note[0]) {
             // the note sits on the row when there is room, else below it
             float w_note = (float)steerV_text_width(&v->font, r->note);
             float after = nx + (float)steerV_text_width(&v->font, num) + 8 * dpi;
-            if (after + w_note <= px + pw - pad) steerV_text(&v->font, &v->ui_text, after, ty - lh, r->note, r->note_colour);
+            if (after + w_note <= px + pw - pad)
+                steerV_text(&v->font, &v->ui_text, after, ty - lh, r->note, r->note_colour);
             else {
                 steerV_text(&v->font, &v->ui_text, lx + 2 * (float)v->font.advance[0], ty, r->note, r->note_colour);
                 ty += lh;

@@ -374,13 +374,15 @@ static void draw_list(steerV_View *v)
         case STEER_DRAW_LINE: steerV_world_line(v, &v->geo, c->a, c->b, 1.5f * dpi, col, false); break;
         case STEER_DRAW_ARROW: steerV_world_line(v, &v->geo, c->a, c->b, 2 * dpi, col, true); break;
         case STEER_DRAW_CIRCLE:
-            if (steerV_to_screen(v, c->a, &x, &y)) steerV_ring(&v->geo, x, y, steerV_world_radius(v, c->a, c->r), 1.5f * dpi, col);
+            if (steerV_to_screen(v, c->a, &x, &y))
+                steerV_ring(&v->geo, x, y, steerV_world_radius(v, c->a, c->r), 1.5f * dpi, col);
             break;
         case STEER_DRAW_POINT:
             if (steerV_to_screen(v, c->a, &x, &y)) steerV_disc(&v->geo, x, y, 3 * dpi, col);
             break;
         case STEER_DRAW_TEXT:
-            if (steerV_to_screen(v, c->a, &x, &y)) steerV_text(&v->label, &v->text, x, y - (float)v->label.height, l->text + c->text, col);
+            if (steerV_to_screen(v, c->a, &x, &y))
+                steerV_text(&v->label, &v->text, x, y - (float)v->label.height, l->text + c->text, col);
             break;
         default: break;
         }
@@ -490,7 +492,10 @@ static void draw_agents_3d(steerV_View *v)
         }
     }
     qsort(tris, (size_t)nt, sizeof *tris, by_depth);
-    for (int k = 0; k < nt; k++) steerV_tri(&v->geo, tris[k].x[0], tris[k].y[0], tris[k].x[1], tris[k].y[1], tris[k].x[2], tris[k].y[2], tris[k].c);
+    for (int k = 0; k < nt; k++) {
+        const Tri3 *t = &tris[k];
+        steerV_tri(&v->geo, t->x[0], t->y[0], t->x[1], t->y[1], t->x[2], t->y[2], t->c);
+    }
     free(tris);
 }
 

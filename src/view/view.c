@@ -392,13 +392,17 @@ static void help(steerV_View *v)
     if (!v->show_help || !v->font.atlas) return;
     float dpi = (float)v->dpi, lh = (float)v->font.height, pad = 14 * dpi;
     int n = 0, wmax = 0;
-    for (; help_lines[n]; n++) wmax = wmax > steerV_text_width(&v->font, help_lines[n]) ? wmax : steerV_text_width(&v->font, help_lines[n]);
+    for (; help_lines[n]; n++) {
+        int tw = steerV_text_width(&v->font, help_lines[n]);
+        if (tw > wmax) wmax = tw;
+    }
     float w = (float)wmax + 2 * pad, h = (float)(n + 2) * lh + 2 * pad;
     float x = ((float)v->cam.width - w) * 0.5f, y = ((float)v->cam.height - h) * 0.5f;
     steerV_rect(&v->ui, x, y, w, h, (SDL_Color){ 12, 14, 22, 235 });
     steerV_text(&v->font, &v->ui_text, x + pad, y + pad, "keys", (SDL_Color){ 255, 230, 120, 255 });
     for (int i = 0; i < n; i++)
-        steerV_text(&v->font, &v->ui_text, x + pad, y + pad + (float)(i + 2) * lh, help_lines[i], (SDL_Color){ 225, 228, 240, 255 });
+        steerV_text(&v->font, &v->ui_text, x + pad, y + pad + (float)(i + 2) * lh, help_lines[i],
+                    (SDL_Color){ 225, 228, 240, 255 });
 }
 
 // The scenario's error over the world, LÖVE style: the message with its
@@ -423,7 +427,8 @@ static void error_overlay(steerV_View *v)
     if (lines > maxl) lines = maxl;
     float h = (float)lines * lh + 2 * pad, y = (float)v->cam.height - h - pad;
     steerV_rect(&v->ui, pad, y, w, h, (SDL_Color){ 90, 16, 22, 235 });
-    steerV_text(&v->font, &v->ui_text, 2 * pad, y + pad, "scenario error: the simulation is stopped (fix the file and save, or press R)",
+    steerV_text(&v->font, &v->ui_text, 2 * pad, y + pad,
+                "scenario error: the simulation is stopped (fix the file and save, or press R)",
                 (SDL_Color){ 255, 220, 120, 255 });
     char line[512];
     int n = 0, row = 2;
@@ -431,7 +436,9 @@ static void error_overlay(steerV_View *v)
     for (const char *s = err;; s++) {
         if (*s == '\n' || *s == '\0' || col >= cols || n >= (int)sizeof line - 3) {
             line[n] = '\0';
-            if (row < lines) steerV_text(&v->font, &v->ui_text, 2 * pad, y + pad + (float)row * lh, line, (SDL_Color){ 255, 235, 235, 255 });
+            if (row < lines)
+                steerV_text(&v->font, &v->ui_text, 2 * pad, y + pad + (float)row * lh, line,
+                            (SDL_Color){ 255, 235, 235, 255 });
             row++;
             n = col = 0;
             if (*s == '\0') break;

@@ -247,7 +247,8 @@ static void test_inspector(void)
     int changed = 0;
     for (int dy = -10; dy <= 10; dy++)
         for (int dx = 20; dx < 70; dx++) {
-            const unsigned char *q = pixel(&after, (int)x + dx, (int)y + dy), *r = pixel(&before, (int)x + dx, (int)y + dy);
+            const unsigned char *q = pixel(&after, (int)x + dx, (int)y + dy);
+            const unsigned char *r = pixel(&before, (int)x + dx, (int)y + dy);
             if (memcmp(q, r, 3) != 0) changed++;
         }
     CHECK(changed > 100, "force arrows drawn east of the agent: %d pixels changed", changed);
@@ -490,7 +491,9 @@ static void test_controls(void)
 static int cli(const char *exe, const char *scenario, bool expect_error, bool no_display)
 {
     char cmd[2048];
-    const char *png = expect_error ? "test-view-cli-error.png" : use_window ? "test-view-cli-window.png" : "test-view-cli.png";
+    const char *png = expect_error ? "test-view-cli-error.png"
+                      : use_window ? "test-view-cli-window.png"
+                                   : "test-view-cli.png";
     if (no_display) {
         // no display: `steer run FILE` says so, runs headless and writes steer-NAME.png
         png = "steer-still.png";
