@@ -3,7 +3,7 @@
 // renderer on a 1280 x 720 surface (what headless screenshots and machines
 // without a GPU use), 2D and 3D; with a display (e.g. under xvfb-run) also
 // in a window, drawing and presenting. Prints figures; asserts nothing.
-//   steer-view-bench [FRAMES]
+//   steer-view-bench [FRAMES [DIM AGENTS]]   (one case only, for a profiler)
 #include "view.h"
 
 #include <SDL.h>
@@ -59,6 +59,11 @@ int main(int argc, char **argv)
 {
     int frames = argc > 1 ? atoi(argv[1]) : 30;
     if (frames < 1) frames = 1;
+    if (argc > 3) {
+        int dim = atoi(argv[2]), agents = atoi(argv[3]);
+        printf("  %dD %7d agents: %8.2f ms/frame\n", dim, agents, frame_ms(dim == 3 ? 3 : 2, agents, frames, false));
+        return 0;
+    }
     printf("viewer frame time, software renderer, 1280x720, %d frames each\n", frames);
     static const int counts[] = { 1000, 10000, 100000 };
     for (int dim = 2; dim <= 3; dim++)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #define PI_F 3.14159265f
+#define PIECE 10.0f
 
 void steerV_batch_free(steerV_Batch *b)
 {
@@ -74,8 +75,9 @@ void steerV_line(steerV_Batch *b, float x0, float y0, float x1, float y1, float 
     float nx = -dy / len * width * 0.5f, ny = dx / len * width * 0.5f;
     // the software renderer scans each triangle's bounding box: a long
     // diagonal line is cut into short pieces, or it costs the whole screen
-    int pieces = fabsf(dx) > 8 && fabsf(dy) > 8 ? (int)(len / 48.0f) + 1 : 1;
-    if (pieces > 256) pieces = 256;
+    // (a piece costs about its length squared: pieces of PIECE pixels)
+    int pieces = fabsf(dx) > 6 && fabsf(dy) > 6 ? (int)(len / PIECE) + 1 : 1;
+    if (pieces > 512) pieces = 512;
     for (int k = 0; k < pieces; k++) {
         float t0 = (float)k / (float)pieces, t1 = (float)(k + 1) / (float)pieces;
         float ax = x0 + dx * t0, ay = y0 + dy * t0, bx = x0 + dx * t1, by = y0 + dy * t1;
@@ -97,7 +99,7 @@ void steerV_arrow(steerV_Batch *b, float x0, float y0, float x1, float y1, float
 
 static int segments(float r)
 {
-    int n = (int)(r * 0.8f) + 12;
+    int n = (int)(r * 0.6f) + 8;
     return n > 96 ? 96 : n;
 }
 
@@ -118,6 +120,10 @@ void steerV_ring(steerV_Batch *b, float x, float y, float r, float width, SDL_Co
 void steerV_disc(steerV_Batch *b, float x, float y, float r, SDL_Color c)
 {
     if (!(r > 0.3f) || r > 1e5f) return;
+    if (r < 2.5f) { // a dot: a diamond is round enough
+        steerV_quad(b, x - r, y, x, y - r, x + r, y, x, y + r, c);
+        return;
+    }
     int n = segments(r);
     for (int k = 0; k < n; k++) {
         float a0 = 2 * PI_F * (float)k / (float)n, a1 = 2 * PI_F * (float)(k + 1) / (float)n;

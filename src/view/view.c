@@ -134,6 +134,7 @@ void steerV_close(steerV_View *v)
     if (v->ren) SDL_DestroyRenderer(v->ren);
     if (v->window) SDL_DestroyWindow(v->window);
     if (v->surface) SDL_FreeSurface(v->surface);
+    free(v->hair.h);
     steerV_batch_free(&v->geo);
     steerV_batch_free(&v->text);
     steerV_batch_free(&v->ui);
@@ -463,6 +464,12 @@ static void render(steerV_View *v)
     hud(v);
     help(v);
     error_overlay(v);
+    for (int i = 0; i < v->hair.n; i++) {
+        const steerV_Hair *h = &v->hair.h[i];
+        SDL_SetRenderDrawColor(v->ren, h->c.r, h->c.g, h->c.b, h->c.a);
+        SDL_RenderDrawLineF(v->ren, h->xy[0], h->xy[1], h->xy[2], h->xy[3]);
+    }
+    v->hair.n = 0;
     steerV_flush(v->ren, &v->geo, NULL);
     steerV_flush(v->ren, &v->text, v->label.atlas);
     steerV_flush(v->ren, &v->ui, NULL);

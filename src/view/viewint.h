@@ -19,6 +19,16 @@ typedef struct steerV_Batch {
     bool failed;          // out of memory: the rest of the frame is dropped
 } steerV_Batch;
 
+// One-pixel lines drawn before the batches (see hairline in scene.c).
+typedef struct steerV_Hair {
+    float xy[4];
+    SDL_Color c;
+} steerV_Hair;
+typedef struct steerV_Lines {
+    steerV_Hair *h;
+    int n, cap;
+} steerV_Lines;
+
 // ASCII glyphs 32..126 rendered once into a texture.
 typedef struct steerV_Font {
     SDL_Texture *atlas;
@@ -64,6 +74,7 @@ struct steerV_View {
     bool fitted;
 
     steerV_Batch geo, text, ui, ui_text;
+    steerV_Lines hair;
     steer_DrawList shown, scratch;   // the scenario's drawing: last good and in progress
 
     // clock
