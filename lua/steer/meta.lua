@@ -893,7 +893,7 @@ function Draw:arrow(...) end
 function Draw:circle(...) end
 ---A dot: `d:point(x, y [, colour])` or `d:point(p [, colour])`.
 function Draw:point(...) end
----Text, its top left at the point: `d:text(x, y, str [, colour])` or `d:text(p, str [, colour])`.
+---Text standing on the point (its lower left corner there): `d:text(x, y, str [, colour])` or `d:text(p, str [, colour])`.
 function Draw:text(...) end
 ---Forget every command.
 function Draw:clear() end

@@ -50,12 +50,14 @@ static const char usage_text[] =
     "options of run:\n"
     "  --headless               no window (without a display, a run falls back to\n"
     "                           headless: 600 ticks, a summary and a PNG)\n"
-    "  --ticks N                run N ticks as fast as possible, print a summary, exit;\n"
+    "  --ticks N                stop after N ticks (headless: as fast as possible; in a\n"
+    "                           window: at the first error too), print a summary;\n"
     "                           without it the scenario runs in real time until\n"
     "                           interrupted (Ctrl-C) and reloads FILE (and the modules\n"
     "                           it required) when one is saved\n"
     "  --seed S                 override the scenario's world seed (an integer)\n"
     "  --screenshot OUT.png     write the last frame (window or headless) as a PNG\n"
+    "  --select N               open the inspector on the N-th agent spawned\n"
     "  --mod PATH               run a mod (NAME.lua or a directory NAME/ with\n"
     "                           init.lua) in a sandbox; may be given several times\n"
     "\n"
@@ -160,6 +162,17 @@ static int loop(Run *r, long long ticks)
 }
 
 // ---- the viewer ----------------------------------------------------------------
+typedef struct Options {
+    long long ticks;        // < 0: real time
+    bool headless;
+    const char *screenshot; // or NULL
+    int has_seed;
+    long long seed;
+    const char *mods[MAX_MODS];
+    int nmods;
+    long long select;       // > 0: inspect the select-th agent spawned
+} Options;
+
 #ifdef STEER_VIEWER
 
 // Ticks of a run that falls back to headless for want of a display.
@@ -236,13 +249,20 @@ static const char *scenario_name(const char *file, char *buf, size_t len)
     return buf;
 }
 
-static int open_view(Run *r, bool headless, steerV_View **v, char *err, size_t errlen)
+static int open_view(Run *r, bool headless, const Options *o, steerV_View **v, char *err, size_t errlen)
 {
     char name[128];
     steerV_Desc desc = { .title = scenario_name(r->file, name, sizeof name), .headless = headless };
     steerV_Host host = { .ud = r, .tick = host_tick, .reload = host_reload, .draw = host_draw, .key = host_key,
                          .mouse = host_mouse, .error = host_error };
-    return steerV_open(&desc, steer_engine_world(r->e), &host, v, err, errlen);
+    steer_World *w = steer_engine_world(r->e);
+    int st = steerV_open(&desc, w, &host, v, err, errlen);
+    // --select N: the agent in slot N - 1, the N-th spawned while none was removed
+    for (int i = 0; st == STEER_OK && o->select > 0 && i < steer_world_count(w); i++) {
+        steer_Agent a = steer_world_agent_at(w, i);
+        if ((uint32_t)a == (uint64_t)(o->select - 1)) steerV_select(*v, a);
+    }
+    return st;
 }
 
 static int write_screenshot(steerV_View *v, const char *path)
@@ -257,11 +277,12 @@ static int write_screenshot(steerV_View *v, const char *path)
 }
 
 // The last frame of a headless run, drawn by the software renderer.
-static int headless_screenshot(Run *r, const char *path)
+static int headless_screenshot(Run *r, const Options *o)
 {
+    const char *path = o->screenshot;
     steerV_View *v;
     char err[256];
-    if (open_view(r, true, &v, err, sizeof err) != STEER_OK) {
+    if (open_view(r, true, o, &v, err, sizeof err) != STEER_OK) {
         fprintf(stderr, "steer: --screenshot: %s\n", err);
         return EXIT_SCRIPT;
     }
@@ -274,10 +295,12 @@ static int headless_screenshot(Run *r, const char *path)
 // Run in a window until Esc, or until `ticks` when given (or, then, the
 // first error); reload on save.
 // Returns -1 when no window can be opened (no display), with the reason.
-static int loop_window(Run *r, long long ticks, const char *shot, char *err, size_t errlen)
+static int loop_window(Run *r, const Options *o, char *err, size_t errlen)
 {
+    long long ticks = o->ticks;
+    const char *shot = o->screenshot;
     steerV_View *v;
-    if (open_view(r, false, &v, err, errlen) != STEER_OK) return -1;
+    if (open_view(r, false, o, &v, err, errlen) != STEER_OK) return -1;
     double start = now();
     int status = EXIT_SUCCESS;
     while (!interrupted && steerV_frame(v)) {
@@ -300,15 +323,6 @@ static int loop_window(Run *r, long long ticks, const char *shot, char *err, siz
 }
 #endif
 
-typedef struct Options {
-    long long ticks;        // < 0: real time
-    bool headless;
-    const char *screenshot; // or NULL
-    int has_seed;
-    long long seed;
-    const char *mods[MAX_MODS];
-    int nmods;
-} Options;
 
 static int run(const char *file, Options o)
 {
@@ -337,7 +351,7 @@ static int run(const char *file, Options o)
 #ifdef STEER_VIEWER
     char why[300], name[128], png[160];
     if (!o.headless) {
-        status = loop_window(&r, ticks, o.screenshot, why, sizeof why);
+        status = loop_window(&r, &o, why, sizeof why);
         if (status >= 0) {
             steer_engine_free(r.e);
             return status;
@@ -355,7 +369,7 @@ static int run(const char *file, Options o)
     status = loop(&r, ticks);
     if (status != EXIT_SUCCESS) goto fail;
 #ifdef STEER_VIEWER
-    if (o.screenshot) status = headless_screenshot(&r, o.screenshot);
+    if (o.screenshot) status = headless_screenshot(&r, &o);
 #endif
     steer_engine_free(r.e);
     return status;
@@ -414,6 +428,7 @@ static int cmd_run(int argc, char **argv)
     const char *file = NULL;
     const char *mods[MAX_MODS];
     int nmods = 0;
+    long long select = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
         int missing = 0;
@@ -436,6 +451,10 @@ static int cmd_run(int argc, char **argv)
             return usage_error("--screenshot is not available: this steer was built without the viewer (SDL2)");
 #endif
             screenshot = v;
+        } else if ((v = option_value(argc, argv, &i, "--select", &missing))) {
+            if (missing) return usage_error("--select needs a value: --select N");
+            if (!parse_integer(v, &select) || select < 1)
+                return usage_error("--select expects an integer >= 1 (the N-th agent spawned), got '%s'", v);
         } else if ((v = option_value(argc, argv, &i, "--mod", &missing))) {
             if (missing || !*v) return usage_error("--mod needs a path: --mod NAME.lua or --mod DIR");
             if (nmods == MAX_MODS) return usage_error("at most %d mods", MAX_MODS);
@@ -456,7 +475,7 @@ static int cmd_run(int argc, char **argv)
     headless = 1;
 #endif
     Options o = { .ticks = ticks, .headless = headless, .screenshot = screenshot, .has_seed = has_seed,
-                  .seed = seed, .nmods = nmods };
+                  .seed = seed, .nmods = nmods, .select = select };
     memcpy(o.mods, mods, (size_t)nmods * sizeof *mods);
     return run(file, o);
 }

@@ -112,28 +112,20 @@ static int segment(lua_State *L, uint8_t kind, const char *fn)
 static int draw_line(lua_State *L) { return segment(L, STEER_DRAW_LINE, "d:line"); }
 static int draw_arrow(lua_State *L) { return segment(L, STEER_DRAW_ARROW, "d:arrow"); }
 
-static int draw_circle(lua_State *L)
+// d:circle(centre, r [, colour]) and d:point(p [, colour]).
+static int at_point(lua_State *L, uint8_t kind, const char *fn)
 {
-    const char *fn = "d:circle";
     Draw *d = checkdraw(L, fn);
-    steer_DrawCmd c = { .kind = STEER_DRAW_CIRCLE };
+    steer_DrawCmd c = { .kind = kind };
     int i = 2;
-    checkpos(L, &i, c.a, fn, "the centre");
-    c.r = checkradius(L, &i, fn, "the radius");
+    checkpos(L, &i, c.a, fn, kind == STEER_DRAW_CIRCLE ? "the centre" : "the point");
+    if (kind == STEER_DRAW_CIRCLE) c.r = checkradius(L, &i, fn, "the radius");
     optcolour(L, i, c.rgba, fn);
     return push(L, d, &c, NULL, fn);
 }
 
-static int draw_point(lua_State *L)
-{
-    const char *fn = "d:point";
-    Draw *d = checkdraw(L, fn);
-    steer_DrawCmd c = { .kind = STEER_DRAW_POINT };
-    int i = 2;
-    checkpos(L, &i, c.a, fn, "the point");
-    optcolour(L, i, c.rgba, fn);
-    return push(L, d, &c, NULL, fn);
-}
+static int draw_circle(lua_State *L) { return at_point(L, STEER_DRAW_CIRCLE, "d:circle"); }
+static int draw_point(lua_State *L) { return at_point(L, STEER_DRAW_POINT, "d:point"); }
 
 static int draw_text(lua_State *L)
 {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #define PI_F 3.14159265f
+#define PIECE 10.0f
 
 void steerV_batch_free(steerV_Batch *b)
 {
@@ -74,8 +75,9 @@ void steerV_line(steerV_Batch *b, float x0, float y0, float x1, float y1, float 
     float nx = -dy / len * width * 0.5f, ny = dx / len * width * 0.5f;
     // the software renderer scans each triangle's bounding box: a long
     // diagonal line is cut into short pieces, or it costs the whole screen
-    int pieces = fabsf(dx) > 8 && fabsf(dy) > 8 ? (int)(len / 48.0f) + 1 : 1;
-    if (pieces > 256) pieces = 256;
+    // (a piece costs about its length squared: pieces of PIECE pixels)
+    int pieces = fabsf(dx) > 6 && fabsf(dy) > 6 ? (int)(len / PIECE) + 1 : 1;
+    if (pieces > 512) pieces = 512;
     for (int k = 0; k < pieces; k++) {
         float t0 = (float)k / (float)pieces, t1 = (float)(k + 1) / (float)pieces;
         float ax = x0 + dx * t0, ay = y0 + dy * t0, bx = x0 + dx * t1, by = y0 + dy * t1;
@@ -97,7 +99,7 @@ void steerV_arrow(steerV_Batch *b, float x0, float y0, float x1, float y1, float
 
 static int segments(float r)
 {
-    int n = (int)(r * 0.8f) + 12;
+    int n = (int)(r * 0.6f) + 8;
     return n > 96 ? 96 : n;
 }
 
@@ -118,6 +120,10 @@ void steerV_ring(steerV_Batch *b, float x, float y, float r, float width, SDL_Co
 void steerV_disc(steerV_Batch *b, float x, float y, float r, SDL_Color c)
 {
     if (!(r > 0.3f) || r > 1e5f) return;
+    if (r < 2.5f) { // a dot: a diamond is round enough
+        steerV_quad(b, x - r, y, x, y - r, x + r, y, x, y + r, c);
+        return;
+    }
     int n = segments(r);
     for (int k = 0; k < n; k++) {
         float a0 = 2 * PI_F * (float)k / (float)n, a1 = 2 * PI_F * (float)(k + 1) / (float)n;
@@ -142,50 +148,29 @@ static const char *const font_paths[] = {
     NULL
 };
 
-// Find the font (STEER_FONT first) and render the ASCII glyphs into an
-// atlas texture at a size that suits the output's DPI.
-int steerV_font_open(steerV_View *v)
+// Render the ASCII glyphs of the font at `pt` points into an atlas texture.
+static int make_atlas(steerV_View *v, steerV_Font *f, int pt)
 {
-    int pt = (int)lround(12.0 * v->dpi);
-    if (v->font.atlas && v->font.pt == pt) return 1;
-    steerV_font_free(v);
-    if (!v->font_path[0]) {
-        const char *env = getenv("STEER_FONT");
-        if (env && *env) SDL_strlcpy(v->font_path, env, sizeof v->font_path);
-        for (int i = 0; !v->font_path[0] && font_paths[i]; i++) {
-            SDL_RWops *f = SDL_RWFromFile(font_paths[i], "rb");
-            if (f) {
-                SDL_RWclose(f);
-                SDL_strlcpy(v->font_path, font_paths[i], sizeof v->font_path);
-            }
-        }
-        if (!v->font_path[0]) {
-            fprintf(stderr, "steer: no font found for the viewer's text (install fonts-dejavu-core, or set "
-                            "STEER_FONT to a .ttf file); drawing without text\n");
-            SDL_strlcpy(v->font_path, "-", sizeof v->font_path);
-        }
-    }
-    if (strcmp(v->font_path, "-") == 0) return 0;
-    v->ttf = TTF_OpenFont(v->font_path, pt);
-    if (!v->ttf) {
+    TTF_Font *ttf = TTF_OpenFont(v->font_path, pt);
+    if (!ttf) {
         fprintf(stderr, "steer: cannot open the font %s: %s; drawing without text\n", v->font_path, TTF_GetError());
         SDL_strlcpy(v->font_path, "-", sizeof v->font_path);
         return 0;
     }
-    steerV_Font *f = &v->font;
     f->pt = pt;
-    f->height = TTF_FontLineSkip(v->ttf);
-    f->ascent = TTF_FontAscent(v->ttf);
+    f->height = TTF_FontLineSkip(ttf);
+    f->ascent = TTF_FontAscent(ttf);
     int cell_w = 0;
     SDL_Surface *g[95];
     for (int i = 0; i < 95; i++) {
         int minx, maxx, miny, maxy, adv;
-        TTF_GlyphMetrics(v->ttf, (Uint16)(32 + i), &minx, &maxx, &miny, &maxy, &adv);
+        TTF_GlyphMetrics(ttf, (Uint16)(32 + i), &minx, &maxx, &miny, &maxy, &adv);
         f->advance[i] = adv;
-        g[i] = TTF_RenderGlyph_Blended(v->ttf, (Uint16)(32 + i), (SDL_Color){ 255, 255, 255, 255 });
+        g[i] = TTF_RenderGlyph_Blended(ttf, (Uint16)(32 + i), (SDL_Color){ 255, 255, 255, 255 });
         if (g[i] && g[i]->w > cell_w) cell_w = g[i]->w;
     }
-    int cols = 16, cell_h = TTF_FontHeight(v->ttf);
+    int cols = 16, cell_h = TTF_FontHeight(ttf);
+    TTF_CloseFont(ttf);
     SDL_Surface *atlas = SDL_CreateRGBSurfaceWithFormat(0, cols * (cell_w + 1), 6 * (cell_h + 1), 32,
                                                         SDL_PIXELFORMAT_RGBA32);
     if (atlas) SDL_FillRect(atlas, NULL, SDL_MapRGBA(atlas->format, 255, 255, 255, 0));
@@ -210,30 +195,56 @@ int steerV_font_open(steerV_View *v)
     return f->atlas != NULL;
 }
 
+// Find the font (STEER_FONT first) and make the two atlases, the UI's and
+// the smaller one of labels in the world, at sizes that suit the DPI.
+int steerV_font_open(steerV_View *v)
+{
+    int pt = (int)lround(12.0 * v->dpi);
+    if (v->font.atlas && v->font.pt == pt) return 1;
+    steerV_font_free(v);
+    if (!v->font_path[0]) {
+        const char *env = getenv("STEER_FONT");
+        if (env && *env) SDL_strlcpy(v->font_path, env, sizeof v->font_path);
+        for (int i = 0; !v->font_path[0] && font_paths[i]; i++) {
+            SDL_RWops *f = SDL_RWFromFile(font_paths[i], "rb");
+            if (f) {
+                SDL_RWclose(f);
+                SDL_strlcpy(v->font_path, font_paths[i], sizeof v->font_path);
+            }
+        }
+        if (!v->font_path[0]) {
+            fprintf(stderr, "steer: no font found for the viewer's text (install fonts-dejavu-core, or set "
+                            "STEER_FONT to a .ttf file); drawing without text\n");
+            SDL_strlcpy(v->font_path, "-", sizeof v->font_path);
+        }
+    }
+    if (strcmp(v->font_path, "-") == 0) return 0;
+    return make_atlas(v, &v->font, pt) && make_atlas(v, &v->label, (int)lround(10.0 * v->dpi));
+}
+
 void steerV_font_free(steerV_View *v)
 {
     if (v->font.atlas) SDL_DestroyTexture(v->font.atlas);
-    if (v->ttf) TTF_CloseFont(v->ttf);
-    v->ttf = NULL;
+    if (v->label.atlas) SDL_DestroyTexture(v->label.atlas);
     memset(&v->font, 0, sizeof v->font);
+    memset(&v->label, 0, sizeof v->label);
 }
 
 static int glyph_index(unsigned char ch) { return ch >= 32 && ch < 127 ? ch - 32 : '?' - 32; }
 
-int steerV_text_width(const steerV_View *v, const char *s)
+int steerV_text_width(const steerV_Font *f, const char *s)
 {
-    if (!v->font.atlas) return 0;
+    if (!f->atlas) return 0;
     int w = 0;
     for (; *s; s++) {
         if ((unsigned char)*s >= 0x80 && ((unsigned char)*s & 0xC0) == 0x80) continue; // UTF-8 continuation
-        w += v->font.advance[glyph_index((unsigned char)*s)];
+        w += f->advance[glyph_index((unsigned char)*s)];
     }
     return w;
 }
 
-int steerV_text(steerV_View *v, steerV_Batch *b, float x, float y, const char *s, SDL_Color c)
+int steerV_text(const steerV_Font *f, steerV_Batch *b, float x, float y, const char *s, SDL_Color c)
 {
-    const steerV_Font *f = &v->font;
     if (!f->atlas) return 0;
     int tw, th;
     SDL_QueryTexture(f->atlas, NULL, NULL, &tw, &th);

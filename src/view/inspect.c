@@ -17,7 +17,7 @@
 #define MAX_ROWS 48
 
 static const SDL_Color node_palette[] = {
-    { 255, 120, 90, 255 }, { 90, 200, 255, 255 }, { 150, 240, 110, 255 }, { 255, 210, 70, 255 },
+    { 255, 120, 90, 255 }, { 90, 200, 255, 255 }, { 180, 160, 255, 255 }, { 255, 210, 70, 255 },
     { 220, 130, 255, 255 }, { 80, 235, 200, 255 }, { 255, 140, 190, 255 }, { 190, 190, 120, 255 },
 };
 
@@ -67,7 +67,8 @@ static int describe(const steer_World *w, uint32_t d, const steerB_Brain *b, con
             for (uint16_t k = 0; k < node->nchild; k++) {
                 const float *cf = rec + 3 * b->kids[node->first + k];
                 if (len3(f) > 0 && cf[0] == f[0] && cf[1] == f[1] && cf[2] == f[2]) {
-                    snprintf(r->note, sizeof r->note, "child %d won", k + 1);
+                    const steerB_Node *c = &b->nodes[b->kids[node->first + k]];
+                    snprintf(r->note, sizeof r->note, "%.40s won (child %d)", c->name ? c->name : c->kind->name, k + 1);
                     r->note_colour = won;
                     break;
                 }
@@ -125,7 +126,7 @@ static void panel_line(steerV_View *v, float x, float *y, SDL_Color c, const cha
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    steerV_text(v, &v->ui_text, x, *y, buf, c);
+    steerV_text(&v->font, &v->ui_text, x, *y, buf, c);
     *y += (float)v->font.height;
 }
 
@@ -178,10 +179,33 @@ void steerV_inspect(steerV_View *v)
     if (tkind) {
         float x, y;
         steerV_world_line(v, &v->geo, p, tq, dpi, (SDL_Color){ 255, 230, 120, 150 }, false);
-        if (steerV_to_screen(v, tq, &x, &y)) {
+        if (tkind == STEER_TARGET_AGENT && steerV_to_screen(v, tq, &x, &y)) {
+            // an agent stays visible inside a ring; a point gets a cross
+            steerV_ring(&v->geo, x, y, 10 * dpi, 2 * dpi, (SDL_Color){ 255, 230, 120, 255 });
+        } else if (steerV_to_screen(v, tq, &x, &y)) {
             float s = 6 * dpi;
             steerV_line(&v->geo, x - s, y - s, x + s, y + s, 2 * dpi, (SDL_Color){ 255, 230, 120, 255 });
             steerV_line(&v->geo, x - s, y + s, x + s, y - s, 2 * dpi, (SDL_Color){ 255, 230, 120, 255 });
+        }
+    }
+    // targets the brain's nodes name themselves (a point or an agent), each
+    // in its node's colour
+    for (uint32_t i = 0; b && i < b->nnodes; i++) {
+        const steerB_Node *node = &b->nodes[i];
+        for (const steerB_Field *fl = node->kind->fields; fl && fl->name; fl++) {
+            if (fl->type != STEERB_TARGET) continue;
+            const steerB_Target *t = (const steerB_Target *)(const void *)(node->params + fl->offset);
+            double q[3] = { t->p[0], t->p[1], t->p[2] };
+            if (t->kind == STEER_TARGET_AGENT) {
+                if (steer_agent_vec(w, t->agent, STEER_PROP_POSITION, q) != STEER_OK) continue;
+            } else if (t->kind != STEER_TARGET_POINT) {
+                continue;
+            }
+            float qf[3] = { (float)q[0], (float)q[1], (float)q[2] }, x, y;
+            SDL_Color c = node_colour(i);
+            c.a = 160;
+            steerV_world_line(v, &v->geo, p, qf, dpi, c, false);
+            if (steerV_to_screen(v, qf, &x, &y)) steerV_ring(&v->geo, x, y, 7 * dpi, 2 * dpi, c);
         }
     }
     // the agent ringed, its velocity, each node's force and the final force
@@ -218,7 +242,7 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
     const char *tag = NULL;
     steer_agent_tag(w, v->selected, &tag);
     SDL_Color white = { 235, 238, 245, 255 }, grey = { 160, 165, 180, 255 };
-    panel_line(v, tx, &ty, (SDL_Color){ 255, 230, 120, 255 }, "agent %u%s%s%s", (unsigned)(uint32_t)v->selected,
+    panel_line(v, tx, &ty, (SDL_Color){ 255, 230, 120, 255 }, "agent #%u%s%s%s", (unsigned)(uint32_t)v->selected + 1,
                tag ? "  tag " : "", tag ? tag : "", v->follow ? "  (following)" : "");
     float speed = len3(vel), lf = len3(f);
     panel_line(v, tx, &ty, white, "speed %.2f / %.2f   force %.2f / %.2f", (double)speed, (double)ms, (double)lf,
@@ -229,7 +253,7 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
         panel_line(v, tx, &ty, grey, "at (%.1f, %.1f)  heading %.0f deg", (double)p[0], (double)p[1],
                    atan2((double)w->h[1][d], (double)w->h[0][d]) * 180 / STEERV_PI);
     if (tkind == STEER_TARGET_AGENT)
-        panel_line(v, tx, &ty, grey, "target: agent %u, %.1f m away", (unsigned)(uint32_t)ta,
+        panel_line(v, tx, &ty, grey, "target: agent #%u, %.1f m away", (unsigned)(uint32_t)ta + 1,
                    sqrt(pow(tp[0] - p[0], 2) + pow(tp[1] - p[1], 2) + pow(tp[2] - p[2], 2)));
     else if (tkind == STEER_TARGET_POINT)
         panel_line(v, tx, &ty, grey, "target: point (%.1f, %.1f), %.1f m away", tp[0], tp[1],
@@ -264,20 +288,22 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
         else
             snprintf(label, sizeof label, "%s", name);
         float lx = ind + lh * 0.7f;
-        steerV_text(v, &v->ui_text, lx, ty, label, len3(nf) > 0 ? white : grey);
+        steerV_text(&v->font, &v->ui_text, lx, ty, label, len3(nf) > 0 ? white : grey);
         char num[48];
         snprintf(num, sizeof num, "%6.2f (%5.1f,%5.1f)", (double)len3(nf), (double)nf[0], (double)nf[1]);
         float nx = tx + 21 * (float)v->font.advance[0];
-        if (nx < lx + (float)steerV_text_width(v, label) + 4 * dpi) nx = lx + (float)steerV_text_width(v, label) + 4 * dpi;
-        steerV_text(v, &v->ui_text, nx, ty, num, len3(nf) > 0 ? c : grey);
+        float label_end = lx + (float)steerV_text_width(&v->font, label) + 4 * dpi;
+        if (nx < label_end) nx = label_end;
+        steerV_text(&v->font, &v->ui_text, nx, ty, num, len3(nf) > 0 ? c : grey);
         ty += lh;
         if (r->note[0]) {
             // the note sits on the row when there is room, else below it
-            float w_note = (float)steerV_text_width(v, r->note);
-            float after = nx + (float)steerV_text_width(v, num) + 8 * dpi;
-            if (after + w_note <= px + pw - pad) steerV_text(v, &v->ui_text, after, ty - lh, r->note, r->note_colour);
+            float w_note = (float)steerV_text_width(&v->font, r->note);
+            float after = nx + (float)steerV_text_width(&v->font, num) + 8 * dpi;
+            if (after + w_note <= px + pw - pad)
+                steerV_text(&v->font, &v->ui_text, after, ty - lh, r->note, r->note_colour);
             else {
-                steerV_text(v, &v->ui_text, lx + 2 * (float)v->font.advance[0], ty, r->note, r->note_colour);
+                steerV_text(&v->font, &v->ui_text, lx + 2 * (float)v->font.advance[0], ty, r->note, r->note_colour);
                 ty += lh;
             }
         }

@@ -154,15 +154,16 @@ void steerV_fit(steerV_View *v)
 // ---- primitives in world coordinates ------------------------------------------
 
 // A world segment, clipped to the near plane in 3D.
-void steerV_world_line(steerV_View *v, steerV_Batch *b, const float p[3], const float q[3], float width, SDL_Color col,
-                       bool arrow)
+// A world segment in output pixels, clipped at the near plane in 3D;
+// false when nothing of it is in front of the camera.
+static bool project_segment(const steerV_View *v, const float p[3], const float q[3], float *x0, float *y0, float *x1,
+                            float *y1)
 {
-    float x0, y0, x1, y1;
     if (v->w->dim == 3) {
         double a[3], c[3], pa[3] = { p[0], p[1], p[2] }, qa[3] = { q[0], q[1], q[2] };
         to_camera(&v->cam, pa, a);
         to_camera(&v->cam, qa, c);
-        if (a[2] < NEAR_Z && c[2] < NEAR_Z) return;
+        if (a[2] < NEAR_Z && c[2] < NEAR_Z) return false;
         if (a[2] < NEAR_Z || c[2] < NEAR_Z) {
             double t = (NEAR_Z - a[2]) / (c[2] - a[2]);
             double m[3];
@@ -170,15 +171,40 @@ void steerV_world_line(steerV_View *v, steerV_Batch *b, const float p[3], const 
             if (a[2] < NEAR_Z) memcpy(a, m, sizeof m);
             else memcpy(c, m, sizeof m);
         }
-        from_camera(&v->cam, a, &x0, &y0);
-        from_camera(&v->cam, c, &x1, &y1);
+        from_camera(&v->cam, a, x0, y0);
+        from_camera(&v->cam, c, x1, y1);
     } else {
-        steerV_to_screen(v, p, &x0, &y0);
-        steerV_to_screen(v, q, &x1, &y1);
+        steerV_to_screen(v, p, x0, y0);
+        steerV_to_screen(v, q, x1, y1);
     }
-    if (fabsf(x0) > 1e6f || fabsf(y0) > 1e6f || fabsf(x1) > 1e6f || fabsf(y1) > 1e6f) return;
+    return fabsf(*x0) <= 1e6f && fabsf(*y0) <= 1e6f && fabsf(*x1) <= 1e6f && fabsf(*y1) <= 1e6f;
+}
+
+void steerV_world_line(steerV_View *v, steerV_Batch *b, const float p[3], const float q[3], float width, SDL_Color col,
+                       bool arrow)
+{
+    float x0, y0, x1, y1;
+    if (!project_segment(v, p, q, &x0, &y0, &x1, &y1)) return;
     if (arrow) steerV_arrow(b, x0, y0, x1, y1, width, col);
     else steerV_line(b, x0, y0, x1, y1, width, col);
+}
+
+// A one-pixel line under everything else (the ground grid, drop lines):
+// drawn by SDL's line routine, which costs the software renderer far less
+// than thin triangles do.
+static void hairline(steerV_View *v, const float p[3], const float q[3], SDL_Color col)
+{
+    float x0, y0, x1, y1;
+    if (!project_segment(v, p, q, &x0, &y0, &x1, &y1)) return;
+    steerV_Lines *l = &v->hair;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 256;
+        steerV_Hair *h = realloc(l->h, sizeof *h * (size_t)cap);
+        if (!h) return;
+        l->h = h;
+        l->cap = cap;
+    }
+    l->h[l->n++] = (steerV_Hair){ { x0, y0, x1, y1 }, col };
 }
 
 // Pixels a world length r covers at point p.
@@ -214,12 +240,12 @@ static void draw_grid(steerV_View *v)
             for (double x = floor(x0[0] / step) * step; x <= x1[0]; x += step) {
                 float p[3] = { (float)x, (float)x0[1], 0 }, q[3] = { (float)x, (float)x1[1], 0 };
                 bool major = fmod(fabs(x) + step * 0.5, step * 5) < step;
-                steerV_world_line(v, b, p, q, dpi, major ? rgba(52, 56, 68, 255) : rgba(36, 39, 48, 255), false);
+                hairline(v, p, q, major ? rgba(52, 56, 68, 255) : rgba(36, 39, 48, 255));
             }
             for (double y = floor(x0[1] / step) * step; y <= x1[1]; y += step) {
                 float p[3] = { (float)x0[0], (float)y, 0 }, q[3] = { (float)x1[0], (float)y, 0 };
                 bool major = fmod(fabs(y) + step * 0.5, step * 5) < step;
-                steerV_world_line(v, b, p, q, dpi, major ? rgba(52, 56, 68, 255) : rgba(36, 39, 48, 255), false);
+                hairline(v, p, q, major ? rgba(52, 56, 68, 255) : rgba(36, 39, 48, 255));
             }
         }
         if (w->size[0] > 0 && w->size[1] > 0) {
@@ -241,11 +267,11 @@ static void draw_grid(steerV_View *v)
     SDL_Color minor = rgba(40, 46, 58, 255), major = rgba(62, 70, 88, 255);
     for (double x = floor(lo[0] / step) * step; x <= hi[0] + 1e-9; x += step) {
         float p[3] = { (float)x, (float)lo[1], (float)z }, q[3] = { (float)x, (float)hi[1], (float)z };
-        steerV_world_line(v, b, p, q, dpi, fmod(fabs(x) + step * 0.5, step * 5) < step ? major : minor, false);
+        hairline(v, p, q, fmod(fabs(x) + step * 0.5, step * 5) < step ? major : minor);
     }
     for (double y = floor(lo[1] / step) * step; y <= hi[1] + 1e-9; y += step) {
         float p[3] = { (float)lo[0], (float)y, (float)z }, q[3] = { (float)hi[0], (float)y, (float)z };
-        steerV_world_line(v, b, p, q, dpi, fmod(fabs(y) + step * 0.5, step * 5) < step ? major : minor, false);
+        hairline(v, p, q, fmod(fabs(y) + step * 0.5, step * 5) < step ? major : minor);
     }
     // axes: x red, y green, z blue, from the origin
     float o[3] = { 0, 0, (float)z }, ax[3][3] = { { (float)step * 2, 0, (float)z }, { 0, (float)step * 2, (float)z },
@@ -374,13 +400,15 @@ static void draw_list(steerV_View *v)
         case STEER_DRAW_LINE: steerV_world_line(v, &v->geo, c->a, c->b, 1.5f * dpi, col, false); break;
         case STEER_DRAW_ARROW: steerV_world_line(v, &v->geo, c->a, c->b, 2 * dpi, col, true); break;
         case STEER_DRAW_CIRCLE:
-            if (steerV_to_screen(v, c->a, &x, &y)) steerV_ring(&v->geo, x, y, steerV_world_radius(v, c->a, c->r), 1.5f * dpi, col);
+            if (steerV_to_screen(v, c->a, &x, &y))
+                steerV_ring(&v->geo, x, y, steerV_world_radius(v, c->a, c->r), 1.5f * dpi, col);
             break;
         case STEER_DRAW_POINT:
             if (steerV_to_screen(v, c->a, &x, &y)) steerV_disc(&v->geo, x, y, 3 * dpi, col);
             break;
         case STEER_DRAW_TEXT:
-            if (steerV_to_screen(v, c->a, &x, &y)) steerV_text(v, &v->text, x, y - (float)v->font.height, l->text + c->text, col);
+            if (steerV_to_screen(v, c->a, &x, &y))
+                steerV_text(&v->label, &v->text, x, y - (float)v->label.height, l->text + c->text, col);
             break;
         default: break;
         }
@@ -408,14 +436,19 @@ static void draw_agents_2d(steerV_View *v)
 }
 
 typedef struct Tri3 {
-    float depth;
     float x[3], y[3];
     SDL_Color c;
 } Tri3;
 
+// A craft's depth and its first triangle: crafts are sorted, not triangles.
+typedef struct Craft {
+    float depth;
+    uint32_t first;
+} Craft;
+
 static int by_depth(const void *a, const void *b)
 {
-    float da = ((const Tri3 *)a)->depth, db = ((const Tri3 *)b)->depth;
+    float da = ((const Craft *)a)->depth, db = ((const Craft *)b)->depth;
     return da < db ? 1 : da > db ? -1 : 0;
 }
 
@@ -425,14 +458,20 @@ static SDL_Color shade(SDL_Color c, float k)
 }
 
 // Small aircraft: a delta wing in the plane of heading and side, and a fin
-// along up, so the craft banks as its up vector rolls. Sorted far to near.
+// along up, so the craft banks as its up vector rolls. Crafts are sorted
+// far to near; within one, the fin goes over the wing seen from above.
 static void draw_agents_3d(steerV_View *v)
 {
     steer_World *w = v->w;
     uint32_t n = w->count;
     Tri3 *tris = malloc(sizeof *tris * (size_t)n * 3 + 1);
-    if (!tris) return;
-    int nt = 0;
+    Craft *crafts = malloc(sizeof *crafts * (size_t)n + 1);
+    if (!tris || !crafts) {
+        free(tris);
+        free(crafts);
+        return;
+    }
+    int nt = 0, nc = 0;
     const double light[3] = { 0.3, 0.4, 0.866 };
     for (uint32_t d = 0; d < n; d++) {
         double h[3], up[3], s[3], p[3];
@@ -463,20 +502,18 @@ static void draw_agents_3d(steerV_View *v)
         SDL_Color base = steerV_tag_colour(w->tag[d]);
         float wl = (float)fabs(up[0] * light[0] + up[1] * light[1] + up[2] * light[2]);
         float fl = (float)fabs(s[0] * light[0] + s[1] * light[1] + s[2] * light[2]);
-        static const int wing[2][3] = { { 0, 1, 3 }, { 0, 3, 2 } };
-        Tri3 *t = &tris[nt++];
-        // the two wing halves as one quad's depth: they are coplanar
-        t->depth = (float)((q[0][2] + q[1][2] + q[2][2]) / 3.0);
-        t->c = shade(base, 0.45f + 0.55f * wl);
-        for (int k = 0; k < 3; k++) from_camera(&v->cam, q[wing[0][k]], &t->x[k], &t->y[k]);
-        Tri3 *t2 = &tris[nt++];
-        *t2 = *t;
-        for (int k = 0; k < 3; k++) from_camera(&v->cam, q[wing[1][k]], &t2->x[k], &t2->y[k]);
-        static const int fin[3] = { 5, 4, 3 };
-        Tri3 *t3 = &tris[nt++];
-        t3->depth = (float)((q[3][2] + q[4][2] + q[5][2]) / 3.0) - 1e-3f; // over the wing it stands on
-        t3->c = shade(base, 0.35f + 0.5f * fl);
-        for (int k = 0; k < 3; k++) from_camera(&v->cam, q[fin[k]], &t3->x[k], &t3->y[k]);
+        static const int wing[2][3] = { { 0, 1, 3 }, { 0, 3, 2 } }, fin[3] = { 5, 4, 3 };
+        double above = (v->cam.eye[0] - p[0]) * up[0] + (v->cam.eye[1] - p[1]) * up[1] + (v->cam.eye[2] - p[2]) * up[2];
+        crafts[nc].depth = (float)q[3][2];
+        crafts[nc++].first = (uint32_t)nt;
+        for (int part = 0; part < 3; part++) {
+            // seen from above: wing, wing, fin; from below: fin first
+            int which = above >= 0 ? part : (part + 2) % 3;
+            Tri3 *t = &tris[nt++];
+            const int *idx = which < 2 ? wing[which] : fin;
+            t->c = which < 2 ? shade(base, 0.45f + 0.55f * wl) : shade(base, 0.35f + 0.5f * fl);
+            for (int k = 0; k < 3; k++) from_camera(&v->cam, q[idx[k]], &t->x[k], &t->y[k]);
+        }
     }
     // altitude: a faint drop line and a shadow on the ground under each craft
     if (n <= 5000) {
@@ -485,13 +522,18 @@ static void draw_agents_3d(steerV_View *v)
             float p[3], g[3];
             steerW_load(w->p, d, p);
             g[0] = p[0]; g[1] = p[1]; g[2] = ground;
-            steerV_world_line(v, &v->geo, p, g, 1.0f, rgba(120, 130, 160, 60), false);
+            hairline(v, p, g, rgba(120, 130, 160, 35));
             if (steerV_to_screen(v, g, &x, &y)) steerV_disc(&v->geo, x, y, 2.0f * (float)v->dpi, rgba(0, 0, 0, 110));
         }
     }
-    qsort(tris, (size_t)nt, sizeof *tris, by_depth);
-    for (int k = 0; k < nt; k++) steerV_tri(&v->geo, tris[k].x[0], tris[k].y[0], tris[k].x[1], tris[k].y[1], tris[k].x[2], tris[k].y[2], tris[k].c);
+    qsort(crafts, (size_t)nc, sizeof *crafts, by_depth);
+    for (int c = 0; c < nc; c++)
+        for (uint32_t k = crafts[c].first; k < crafts[c].first + 3; k++) {
+            const Tri3 *t = &tris[k];
+            steerV_tri(&v->geo, t->x[0], t->y[0], t->x[1], t->y[1], t->x[2], t->y[2], t->c);
+        }
     free(tris);
+    free(crafts);
 }
 
 static void draw_vectors(steerV_View *v)
@@ -515,12 +557,78 @@ static void draw_vectors(steerV_View *v)
     }
 }
 
+// ---- trails ------------------------------------------------------------------
+
+void steerV_trails_free(steerV_View *v)
+{
+    free(v->trails.p);
+    free(v->trails.who);
+    memset(&v->trails, 0, sizeof v->trails);
+}
+
+// Sample every 4th tick; a slot whose agent changed starts its ring afresh.
+static void sample_trails(steerV_View *v)
+{
+    steerV_Trails *t = &v->trails;
+    const steer_World *w = v->w;
+    if (!t->p) {
+        t->p = malloc(sizeof(float) * 3 * STEERV_TRAIL_LEN * STEERV_TRAIL_MAX);
+        t->who = calloc(STEERV_TRAIL_MAX, sizeof *t->who);
+        if (!t->p || !t->who) {
+            steerV_trails_free(v);
+            v->show_trails = false;
+            return;
+        }
+    }
+    if (w->tick == t->last_tick || w->tick % 4 != 0) return;
+    t->last_tick = w->tick;
+    t->head = (t->head + 1) % STEERV_TRAIL_LEN;
+    if (t->filled < STEERV_TRAIL_LEN) t->filled++;
+    for (uint32_t d = 0; d < w->count; d++) {
+        uint32_t s = w->slot[d];
+        if (s >= STEERV_TRAIL_MAX) continue;
+        float p[3];
+        steerW_load((float *const *)w->p, d, p);
+        float *ring = t->p + (size_t)s * STEERV_TRAIL_LEN * 3;
+        steer_Agent a = steerW_handle(w, d);
+        if (t->who[s] != a) {
+            t->who[s] = a;
+            for (int k = 0; k < STEERV_TRAIL_LEN; k++) memcpy(ring + 3 * k, p, sizeof p);
+        }
+        memcpy(ring + 3 * t->head, p, sizeof p);
+    }
+}
+
+static void draw_trails(steerV_View *v)
+{
+    sample_trails(v);
+    const steerV_Trails *t = &v->trails;
+    const steer_World *w = v->w;
+    if (!t->p) return;
+    float jump = w->wrap ? 0.5f * fminf(w->size[0], w->size[1]) : 1e30f; // a wrap is not a stroke
+    for (uint32_t s = 0; s < STEERV_TRAIL_MAX; s++) {
+        int64_t d = t->who[s] ? steerW_dense(w, t->who[s]) : -1;
+        if (d < 0) continue;
+        const float *ring = t->p + (size_t)s * STEERV_TRAIL_LEN * 3;
+        SDL_Color c = steerV_tag_colour(w->tag[d]);
+        for (int k = 1; k < t->filled; k++) {
+            int i0 = (t->head - k + STEERV_TRAIL_LEN) % STEERV_TRAIL_LEN;
+            int i1 = (t->head - k + 1 + STEERV_TRAIL_LEN) % STEERV_TRAIL_LEN;
+            const float *a = ring + 3 * i0, *b = ring + 3 * i1;
+            if (fabsf(a[0] - b[0]) > jump || fabsf(a[1] - b[1]) > jump) continue;
+            c.a = (Uint8)(140 * (STEERV_TRAIL_LEN - k) / STEERV_TRAIL_LEN);
+            steerV_world_line(v, &v->geo, a, b, (float)v->dpi, c, false);
+        }
+    }
+}
+
 void steerV_draw_scene(steerV_View *v)
 {
     draw_grid(v);
     if (v->show_grid || v->show_fields) draw_nav(v);
     if (v->show_shapes) draw_shapes(v);
     if (v->show_paths) draw_paths(v);
+    if (v->show_trails) draw_trails(v);
     draw_list(v);
     if (v->w->dim == 3) draw_agents_3d(v);
     else draw_agents_2d(v);

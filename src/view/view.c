@@ -27,6 +27,7 @@ static const char *const help_lines[] = {
     "O       obstacles and walls",
     "P       paths and patrol routes",
     "L       flow fields",
+    "T       trails (the first 4096 agents)",
     "0/Home  fit the world in the window",
     "S       screenshot to a PNG",
     "H       this help",
@@ -128,10 +129,12 @@ void steerV_close(steerV_View *v)
 {
     if (!v) return;
     steerV_font_free(v);
+    steerV_trails_free(v);
     if (TTF_WasInit()) TTF_Quit();
     if (v->ren) SDL_DestroyRenderer(v->ren);
     if (v->window) SDL_DestroyWindow(v->window);
     if (v->surface) SDL_FreeSurface(v->surface);
+    free(v->hair.h);
     steerV_batch_free(&v->geo);
     steerV_batch_free(&v->text);
     steerV_batch_free(&v->ui);
@@ -192,6 +195,7 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
     case SDLK_o: v->show_shapes = !v->show_shapes; break;
     case SDLK_p: v->show_paths = !v->show_paths; break;
     case SDLK_l: v->show_fields = !v->show_fields; break;
+    case SDLK_t: v->show_trails = !v->show_trails; break;
     case SDLK_h: v->show_help = !v->show_help; break;
     case SDLK_0: case SDLK_HOME: v->follow = false; steerV_fit(v); break;
     case SDLK_s: screenshot_key(v); break;
@@ -370,16 +374,18 @@ static void hud(steerV_View *v)
     float dpi = (float)v->dpi, lh = (float)v->font.height, pad = 8 * dpi;
     char l1[200], l2[200];
     if (v->headless) snprintf(l1, sizeof l1, "%s   (headless)", v->title);
-    else snprintf(l1, sizeof l1, "%s   %.0f fps   %.2f ms/tick", v->title, v->fps, v->tick_ms);
+    else
+        snprintf(l1, sizeof l1, "%s   %.0f fps   %.2f ms/tick   %.1f ms/draw", v->title, v->fps, v->tick_ms,
+                 v->render_ms);
     snprintf(l2, sizeof l2, "%d agents   t %.2f s   speed x%g%s", steer_world_count(v->w),
              (double)steer_world_tick(v->w) * steer_world_dt(v->w), v->speed, v->paused ? "   PAUSED" : "");
-    float wdt = (float)fmax(steerV_text_width(v, l1), steerV_text_width(v, l2));
+    float wdt = (float)fmax(steerV_text_width(&v->font, l1), steerV_text_width(&v->font, l2));
     steerV_rect(&v->ui, pad, pad, wdt + 2 * pad, 2 * lh + 2 * pad, (SDL_Color){ 16, 18, 26, 200 });
-    steerV_text(v, &v->ui_text, 2 * pad, 2 * pad - 0, l1, (SDL_Color){ 235, 238, 245, 255 });
-    steerV_text(v, &v->ui_text, 2 * pad, 2 * pad + lh, l2,
+    steerV_text(&v->font, &v->ui_text, 2 * pad, 2 * pad - 0, l1, (SDL_Color){ 235, 238, 245, 255 });
+    steerV_text(&v->font, &v->ui_text, 2 * pad, 2 * pad + lh, l2,
                 v->paused ? (SDL_Color){ 255, 210, 90, 255 } : (SDL_Color){ 190, 195, 210, 255 });
     const char *hint = "H: help";
-    steerV_text(v, &v->ui_text, pad, (float)v->cam.height - lh - pad, hint, (SDL_Color){ 120, 125, 140, 255 });
+    steerV_text(&v->font, &v->ui_text, pad, (float)v->cam.height - lh - pad, hint, (SDL_Color){ 120, 125, 140, 255 });
 }
 
 static void help(steerV_View *v)
@@ -387,13 +393,17 @@ static void help(steerV_View *v)
     if (!v->show_help || !v->font.atlas) return;
     float dpi = (float)v->dpi, lh = (float)v->font.height, pad = 14 * dpi;
     int n = 0, wmax = 0;
-    for (; help_lines[n]; n++) wmax = wmax > steerV_text_width(v, help_lines[n]) ? wmax : steerV_text_width(v, help_lines[n]);
+    for (; help_lines[n]; n++) {
+        int tw = steerV_text_width(&v->font, help_lines[n]);
+        if (tw > wmax) wmax = tw;
+    }
     float w = (float)wmax + 2 * pad, h = (float)(n + 2) * lh + 2 * pad;
     float x = ((float)v->cam.width - w) * 0.5f, y = ((float)v->cam.height - h) * 0.5f;
     steerV_rect(&v->ui, x, y, w, h, (SDL_Color){ 12, 14, 22, 235 });
-    steerV_text(v, &v->ui_text, x + pad, y + pad, "keys", (SDL_Color){ 255, 230, 120, 255 });
+    steerV_text(&v->font, &v->ui_text, x + pad, y + pad, "keys", (SDL_Color){ 255, 230, 120, 255 });
     for (int i = 0; i < n; i++)
-        steerV_text(v, &v->ui_text, x + pad, y + pad + (float)(i + 2) * lh, help_lines[i], (SDL_Color){ 225, 228, 240, 255 });
+        steerV_text(&v->font, &v->ui_text, x + pad, y + pad + (float)(i + 2) * lh, help_lines[i],
+                    (SDL_Color){ 225, 228, 240, 255 });
 }
 
 // The scenario's error over the world, LÖVE style: the message with its
@@ -418,7 +428,8 @@ static void error_overlay(steerV_View *v)
     if (lines > maxl) lines = maxl;
     float h = (float)lines * lh + 2 * pad, y = (float)v->cam.height - h - pad;
     steerV_rect(&v->ui, pad, y, w, h, (SDL_Color){ 90, 16, 22, 235 });
-    steerV_text(v, &v->ui_text, 2 * pad, y + pad, "scenario error: the simulation is stopped (fix the file and save, or press R)",
+    steerV_text(&v->font, &v->ui_text, 2 * pad, y + pad,
+                "scenario error: the simulation is stopped (fix the file and save, or press R)",
                 (SDL_Color){ 255, 220, 120, 255 });
     char line[512];
     int n = 0, row = 2;
@@ -426,7 +437,9 @@ static void error_overlay(steerV_View *v)
     for (const char *s = err;; s++) {
         if (*s == '\n' || *s == '\0' || col >= cols || n >= (int)sizeof line - 3) {
             line[n] = '\0';
-            if (row < lines) steerV_text(v, &v->ui_text, 2 * pad, y + pad + (float)row * lh, line, (SDL_Color){ 255, 235, 235, 255 });
+            if (row < lines)
+                steerV_text(&v->font, &v->ui_text, 2 * pad, y + pad + (float)row * lh, line,
+                            (SDL_Color){ 255, 235, 235, 255 });
             row++;
             n = col = 0;
             if (*s == '\0') break;
@@ -451,8 +464,14 @@ static void render(steerV_View *v)
     hud(v);
     help(v);
     error_overlay(v);
+    for (int i = 0; i < v->hair.n; i++) {
+        const steerV_Hair *h = &v->hair.h[i];
+        SDL_SetRenderDrawColor(v->ren, h->c.r, h->c.g, h->c.b, h->c.a);
+        SDL_RenderDrawLineF(v->ren, h->xy[0], h->xy[1], h->xy[2], h->xy[3]);
+    }
+    v->hair.n = 0;
     steerV_flush(v->ren, &v->geo, NULL);
-    steerV_flush(v->ren, &v->text, v->font.atlas);
+    steerV_flush(v->ren, &v->text, v->label.atlas);
     steerV_flush(v->ren, &v->ui, NULL);
     steerV_flush(v->ren, &v->ui_text, v->font.atlas);
 }
@@ -474,9 +493,12 @@ bool steerV_frame(steerV_View *v)
     bool go = v->headless ? true : events(v);
     pointer(v);
     run_ticks(v, frame);
+    Uint64 r0 = SDL_GetPerformanceCounter();
     scenario_draw(v);
     render(v);
     if (!v->headless) SDL_RenderPresent(v->ren);
+    double ms = seconds(SDL_GetPerformanceCounter() - r0) * 1e3;
+    v->render_ms = v->render_ms > 0 ? v->render_ms * 0.9 + ms * 0.1 : ms;
     if (!v->headless) {
         // without vsync (a software renderer) keep to about 60 frames a second
         SDL_RendererInfo info;
@@ -529,5 +551,7 @@ void steerV_output_size(const steerV_View *v, int *w, int *h)
 }
 
 void steerV_select(steerV_View *v, steer_Agent a) { v->selected = a; }
+
+double steerV_draw_ms(const steerV_View *v) { return v->render_ms; }
 
 bool steerV_has_font(const steerV_View *v) { return v->font.atlas != NULL; }

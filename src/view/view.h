@@ -50,6 +50,9 @@ bool steerV_project(const steerV_View *v, const double p[3], double *x, double *
 void steerV_output_size(const steerV_View *v, int *w, int *h);
 // Select an agent for the inspector (0: none), as a click on it does.
 void steerV_select(steerV_View *v, steer_Agent a);
+// Milliseconds the last frames took to draw and present (a moving average;
+// ticks and any frame-rate wait excluded).
+double steerV_draw_ms(const steerV_View *v);
 // Whether the text font was found (text is skipped without it).
 bool steerV_has_font(const steerV_View *v);
 

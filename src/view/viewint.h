@@ -19,6 +19,16 @@ typedef struct steerV_Batch {
     bool failed;          // out of memory: the rest of the frame is dropped
 } steerV_Batch;
 
+// One-pixel lines drawn before the batches (see hairline in scene.c).
+typedef struct steerV_Hair {
+    float xy[4];
+    SDL_Color c;
+} steerV_Hair;
+typedef struct steerV_Lines {
+    steerV_Hair *h;
+    int n, cap;
+} steerV_Lines;
+
 // ASCII glyphs 32..126 rendered once into a texture.
 typedef struct steerV_Font {
     SDL_Texture *atlas;
@@ -27,6 +37,17 @@ typedef struct steerV_Font {
     int height, ascent;
     int pt;               // point size it was made at (remade when the DPI scale changes)
 } steerV_Font;
+
+// Trails: the last TRAIL_LEN sampled positions of the agents in the first
+// TRAIL_MAX handle slots, a ring per slot (all rings share one head).
+#define STEERV_TRAIL_LEN 48
+#define STEERV_TRAIL_MAX 4096
+typedef struct steerV_Trails {
+    float *p;             // TRAIL_MAX x TRAIL_LEN x 3
+    steer_Agent *who;     // the agent each slot's ring belongs to (0: none)
+    uint64_t last_tick;
+    int head, filled;
+} steerV_Trails;
 
 typedef struct steerV_Camera {
     // 2D: the world point at the centre of the frame and pixels per metre
@@ -46,25 +67,26 @@ struct steerV_View {
     SDL_Window *window;
     SDL_Renderer *ren;
     SDL_Surface *surface;     // headless target
-    TTF_Font *ttf;
     char font_path[256];
-    steerV_Font font;
+    steerV_Font font, label;  // the UI's text, and the scenario's labels in the world
     double dpi;               // output pixels per window point
     steerV_Camera cam;
     bool fitted;
 
     steerV_Batch geo, text, ui, ui_text;
+    steerV_Lines hair;
     steer_DrawList shown, scratch;   // the scenario's drawing: last good and in progress
 
     // clock
     Uint64 last;
-    double acc, speed, fps, tick_ms;
+    double acc, speed, fps, tick_ms, render_ms;
     bool paused, step_once;
     int frames, fps_frames;
     Uint64 fps_since;
 
     // toggles
-    bool show_vectors, show_grid, show_help, show_paths, show_shapes, show_fields;
+    bool show_vectors, show_grid, show_help, show_paths, show_shapes, show_fields, show_trails;
+    steerV_Trails trails;
     bool follow;
 
     // pointer
@@ -89,8 +111,8 @@ void steerV_ring(steerV_Batch *b, float x, float y, float r, float width, SDL_Co
 void steerV_disc(steerV_Batch *b, float x, float y, float r, SDL_Color c);
 void steerV_flush(SDL_Renderer *ren, steerV_Batch *b, SDL_Texture *tex);
 // Text in the font's atlas at (x, y) (top left), returns the advance in pixels.
-int steerV_text(steerV_View *v, steerV_Batch *b, float x, float y, const char *s, SDL_Color c);
-int steerV_text_width(const steerV_View *v, const char *s);
+int steerV_text(const steerV_Font *f, steerV_Batch *b, float x, float y, const char *s, SDL_Color c);
+int steerV_text_width(const steerV_Font *f, const char *s);
 int steerV_font_open(steerV_View *v);   // (re)make the atlas for the current DPI; 0 without a font
 void steerV_font_free(steerV_View *v);
 
@@ -101,6 +123,7 @@ bool steerV_to_screen(const steerV_View *v, const float p[3], float *x, float *y
 // World point under window pixel (x, y): the ground plane z = 0 in 3D.
 bool steerV_to_world(const steerV_View *v, double x, double y, double out[3]);
 void steerV_draw_scene(steerV_View *v);
+void steerV_trails_free(steerV_View *v);
 // A world segment (clipped at the near plane in 3D), as a line or an arrow.
 void steerV_world_line(steerV_View *v, steerV_Batch *b, const float p[3], const float q[3], float width, SDL_Color col,
                        bool arrow);

@@ -247,7 +247,8 @@ static void test_inspector(void)
     int changed = 0;
     for (int dy = -10; dy <= 10; dy++)
         for (int dx = 20; dx < 70; dx++) {
-            const unsigned char *q = pixel(&after, (int)x + dx, (int)y + dy), *r = pixel(&before, (int)x + dx, (int)y + dy);
+            const unsigned char *q = pixel(&after, (int)x + dx, (int)y + dy);
+            const unsigned char *r = pixel(&before, (int)x + dx, (int)y + dy);
             if (memcmp(q, r, 3) != 0) changed++;
         }
     CHECK(changed > 100, "force arrows drawn east of the agent: %d pixels changed", changed);
@@ -308,15 +309,215 @@ static void test_error(void)
     lua_close(h.L);
 }
 
+// A 3D world: each aircraft is drawn where the perspective camera puts it
+// (the wing's shading darkens the tag colour, so only the hue is compared).
+static bool tinted_near(const Image *im, double x, double y, const int rgb[3])
+{
+    for (int dy = -3; dy <= 3; dy++)
+        for (int dx = -3; dx <= 3; dx++) {
+            int px = (int)lround(x) + dx, py = (int)lround(y) + dy;
+            if (px < 0 || py < 0 || px >= im->w || py >= im->h) continue;
+            const unsigned char *p = pixel(im, px, py);
+            // the dominant channel matches: blue for "one", red for "two"
+            int want = rgb[2] > rgb[0] ? 2 : 0;
+            if (p[want] > 90 && p[want] > p[2 - want] + 30) return true;
+        }
+    return false;
+}
+
+static void test_3d(void)
+{
+    if (skipped) return;
+    Host h = { 0 };
+    REQUIRE(load(&h, SOURCE_DIR "/sky.lua"), "the 3D scenario loads");
+    steerV_View *v;
+    int sk = 0;
+    REQUIRE(open_view(&h, &v, &sk), "the view opens");
+    Image im;
+    REQUIRE(shot(v, "test-view-3d.png", &im), "a screenshot");
+    steer_World *w = steer_lua_toworld(h.L, h.world);
+    for (int i = 0; i < steer_world_count(w); i++) {
+        steer_Agent a = steer_world_agent_at(w, i);
+        double p[3], x, y;
+        const char *tag;
+        steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+        steer_agent_tag(w, a, &tag);
+        REQUIRE(steerV_project(v, p, &x, &y), "agent %d is in front of the camera", i);
+        CHECK(x > 0 && y > 0 && x < im.w && y < im.h, "agent %d lands in the frame: (%.0f, %.0f)", i, x, y);
+        CHECK(tinted_near(&im, x, y, tag_rgb[strcmp(tag, "one") == 0 ? 0 : 1]),
+              "aircraft %d (%s) at (%g, %g, %g) is drawn at pixel (%.0f, %.0f)", i, tag, p[0], p[1], p[2], x, y);
+    }
+    // a higher craft projects higher on the screen than one below it
+    double lo[3] = { 50, 50, 0 }, hi[3] = { 50, 50, 30 }, xl, yl, xh, yh;
+    steerV_project(v, lo, &xl, &yl);
+    steerV_project(v, hi, &xh, &yh);
+    CHECK(yh < yl - 20, "z is up on the screen: %.0f above %.0f", yh, yl);
+    stbi_image_free(im.px);
+    steerV_close(v);
+    lua_close(h.L);
+}
+
+// Input through SDL's event queue, in a window: a click selects (the
+// inspector's panel appears), Space pauses, '.' steps once, keys reach the
+// scenario, the pointer's world position reaches the host, Esc quits.
+static char last_key[32];
+static double last_mouse[3];
+static int mouse_calls;
+static void host_key(void *ud, const char *name)
+{
+    (void)ud;
+    snprintf(last_key, sizeof last_key, "%s", name);
+}
+static void host_mouse(void *ud, const double *pos)
+{
+    (void)ud;
+    if (pos) {
+        memcpy(last_mouse, pos, sizeof last_mouse);
+        mouse_calls++;
+    }
+}
+
+static int reloads;
+static void host_reload(void *ud)
+{
+    (void)ud;
+    reloads++;
+}
+
+static void push_key(SDL_Keycode k)
+{
+    SDL_Event e = { 0 };
+    e.type = SDL_KEYDOWN;
+    e.key.keysym.sym = k;
+    SDL_PushEvent(&e);
+}
+
+static void frames(steerV_View *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        SDL_Delay(20);
+        steerV_frame(v);
+    }
+}
+
+static void test_controls(void)
+{
+    if (skipped || !use_window) return;
+    Host h = { 0 };
+    REQUIRE(load(&h, scenario_path), "the scenario loads");
+    steerV_Host host = { .ud = &h, .tick = host_tick, .draw = host_draw, .error = host_error, .key = host_key,
+                         .mouse = host_mouse, .reload = host_reload };
+    steerV_Desc desc = { .title = "still" };
+    steerV_View *v;
+    char err[256];
+    REQUIRE(steerV_open(&desc, steer_lua_toworld(h.L, h.world), &host, &v, err, sizeof err) == STEER_OK, "%s", err);
+    frames(v, 3);
+    steer_World *w = steer_lua_toworld(h.L, h.world);
+    steer_Agent a = steer_world_agent_at(w, 0);
+    double p[3], x, y;
+    steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+    steerV_project(v, p, &x, &y);
+    int ww, wh, ow, oh;
+    SDL_Window *win = SDL_GetWindowFromID(1);
+    REQUIRE(win, "the window exists");
+    SDL_GetWindowSize(win, &ww, &wh);
+    steerV_output_size(v, &ow, &oh);
+    double k = (double)ww / ow; // output pixels to window points
+    SDL_WarpMouseInWindow(win, (int)(x * k), (int)(y * k));
+    SDL_Event e = { 0 };
+    e.type = SDL_WINDOWEVENT;
+    e.window.event = SDL_WINDOWEVENT_ENTER;
+    SDL_PushEvent(&e);
+    SDL_Event m = { 0 };
+    m.type = SDL_MOUSEBUTTONDOWN;
+    m.button.button = SDL_BUTTON_LEFT;
+    m.button.x = (int)(x * k);
+    m.button.y = (int)(y * k);
+    SDL_PushEvent(&m);
+    m.type = SDL_MOUSEBUTTONUP;
+    SDL_PushEvent(&m);
+    frames(v, 3);
+    Image im;
+    REQUIRE(shot(v, "test-view-click.png", &im), "a screenshot after the click");
+    CHECK(bright(&im, im.w - 480, 0, im.w, 120) > 300, "a click on an agent opens the inspector: %d bright pixels",
+          bright(&im, im.w - 480, 0, im.w, 120));
+    stbi_image_free(im.px);
+    CHECK(mouse_calls > 0 && fabs(last_mouse[0] - p[0]) < 1.5 && fabs(last_mouse[1] - p[1]) < 1.5,
+          "the pointer's world position reaches the host: (%g, %g) for an agent at (%g, %g), %d calls",
+          last_mouse[0], last_mouse[1], p[0], p[1], mouse_calls);
+    // the wheel zooms about the cursor: the agent under it stays put
+    double x0, y0, x1, y1, far[3] = { p[0] + 20, p[1], p[2] }, fx0, fy0, fx1, fy1;
+    steerV_project(v, p, &x0, &y0);
+    steerV_project(v, far, &fx0, &fy0);
+    SDL_Event wh_ev = { 0 };
+    wh_ev.type = SDL_MOUSEWHEEL;
+    wh_ev.wheel.y = 3;
+    wh_ev.wheel.preciseY = 3;
+    SDL_PushEvent(&wh_ev);
+    frames(v, 2);
+    steerV_project(v, p, &x1, &y1);
+    steerV_project(v, far, &fx1, &fy1);
+    CHECK(fabs(fx1 - x1) > 1.3 * fabs(fx0 - x0), "the wheel zooms in: 20 m were %.0f px, now %.0f px", fx0 - x0,
+          fx1 - x1);
+    CHECK(fabs(x1 - x0) < 3 && fabs(y1 - y0) < 3, "about the cursor: the agent moved from (%.0f, %.0f) to (%.0f, %.0f)",
+          x0, y0, x1, y1);
+    // F follows the selected agent: it comes to the middle of the frame
+    push_key(SDLK_f);
+    frames(v, 2);
+    steerV_project(v, p, &x1, &y1);
+    CHECK(fabs(x1 - ow / 2.0) < 2 && fabs(y1 - oh / 2.0) < 2, "F centres the selected agent: (%.0f, %.0f) in %dx%d",
+          x1, y1, ow, oh);
+    push_key(SDLK_r);
+    frames(v, 1);
+    CHECK(reloads == 1, "R calls the host's reload: %d", reloads);
+    push_key(SDLK_SPACE);
+    frames(v, 2);
+    int at = h.ticks;
+    frames(v, 5);
+    CHECK(h.ticks == at, "Space pauses: %d then %d ticks", at, h.ticks);
+    push_key(SDLK_PERIOD);
+    frames(v, 3);
+    CHECK(h.ticks == at + 1, "'.' steps one tick: %d then %d", at, h.ticks);
+    push_key(SDLK_a);
+    frames(v, 1);
+    CHECK(strcmp(last_key, "a") == 0, "keys reach the scenario: '%s'", last_key);
+    push_key(SDLK_ESCAPE);
+    CHECK(!steerV_frame(v), "Esc quits");
+    steerV_close(v);
+    lua_close(h.L);
+}
+
 // The `steer` program's screenshot: the same agents where the world has them.
-static int cli(const char *exe, const char *scenario, bool expect_error)
+static int cli(const char *exe, const char *scenario, bool expect_error, bool no_display)
 {
     char cmd[2048];
-    const char *png = expect_error ? "test-view-cli-error.png" : use_window ? "test-view-cli-window.png" : "test-view-cli.png";
+    const char *png = expect_error ? "test-view-cli-error.png"
+                      : use_window ? "test-view-cli-window.png"
+                                   : "test-view-cli.png";
+    if (no_display) {
+        // no display: `steer run FILE` says so, runs headless and writes steer-NAME.png
+        png = "steer-still.png";
+        unsetenv("DISPLAY");
+        unsetenv("WAYLAND_DISPLAY");
+        unsetenv("SDL_VIDEODRIVER");
+        snprintf(cmd, sizeof cmd, "'%s' run '%s' 2>test-view-nodisplay.txt", exe, scenario);
+    } else {
+        snprintf(cmd, sizeof cmd, "'%s' run %s --ticks 30 --screenshot %s '%s'", exe, use_window ? "" : "--headless",
+                 png, scenario);
+    }
     remove(png);
-    snprintf(cmd, sizeof cmd, "'%s' run %s --ticks 30 --screenshot %s '%s'", exe, use_window ? "" : "--headless", png,
-             scenario);
     int st = system(cmd);
+    if (no_display) {
+        char said[512] = "";
+        FILE *f = fopen("test-view-nodisplay.txt", "r");
+        if (f) {
+            size_t n = fread(said, 1, sizeof said - 1, f);
+            said[n] = '\0';
+            fclose(f);
+        }
+        CHECK(strstr(said, "no display") && strstr(said, "running headless"), "it says why it runs headless: %s",
+              said);
+    }
     Image im;
     int comp;
     im.px = stbi_load(png, &im.w, &im.h, &comp, 4);
@@ -335,7 +536,6 @@ static int cli(const char *exe, const char *scenario, bool expect_error)
         printf("FAIL - %s\n", err);
         return 1;
     }
-    check_failures_ = 0;
     if (expect_error) {
         CHECK(st != 0, "%s fails: %d", cmd, st);
         CHECK(reddish(&im) > 20000, "the error overlay is in the screenshot: %d pixels", reddish(&im));
@@ -344,8 +544,9 @@ static int cli(const char *exe, const char *scenario, bool expect_error)
     }
     check_agents(&h, v, &im, 0);
     CHECK(bright(&im, 0, 0, 260, 50) > 80, "the HUD's corner holds text");
-    printf("%s - steer run%s --screenshot: agents where the world has them%s\n", check_failures_ ? "FAIL" : "ok",
-           use_window ? " (window)" : " --headless", expect_error ? ", and the error over them" : "");
+    printf("%s - steer run%s: agents in the PNG where the world has them%s\n", check_failures_ ? "FAIL" : "ok",
+           no_display ? " without a display" : use_window ? " (window) --screenshot" : " --headless --screenshot",
+           expect_error ? ", and the error over them" : "");
     steerV_close(v);
     lua_close(h.L);
     stbi_image_free(im.px);
@@ -354,12 +555,13 @@ static int cli(const char *exe, const char *scenario, bool expect_error)
 
 int main(int argc, char **argv)
 {
-    bool expect_error = false;
+    bool expect_error = false, no_display = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--window") == 0) use_window = true;
         if (strcmp(argv[i], "--expect-error") == 0) expect_error = true;
+        if (strcmp(argv[i], "--no-display") == 0) no_display = true;
     }
-    if (argc >= 4 && strcmp(argv[1], "--cli") == 0) return cli(argv[2], argv[3], expect_error);
+    if (argc >= 4 && strcmp(argv[1], "--cli") == 0) return cli(argv[2], argv[3], expect_error, no_display);
     RUN(test_frame);
     if (skipped) {
         printf("SKIP - no window could be opened (is Xvfb running?)\n");
@@ -367,5 +569,7 @@ int main(int argc, char **argv)
     }
     RUN(test_inspector);
     RUN(test_error);
+    RUN(test_3d);
+    RUN(test_controls);
     return check_report_(use_window ? "view (window)" : "view");
 }
