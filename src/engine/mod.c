@@ -4,7 +4,7 @@
 //
 // Each mod has a Lua state of its own, so its memory, metatables and
 // globals are its own. Its allocator counts every byte against a cap; the
-// first allocation past the cap fails and marks the mod killed. Every call
+// first allocation past the cap marks the mod killed. Every call
 // into the mod (loading it, setup, the tick's events and messages, update)
 // has a CPU deadline. No hook runs while a mod is within its budget — a
 // count hook on every instruction would cost more than half the mod's run
@@ -34,6 +34,7 @@
 #define MAX_MESSAGE (64u << 10) // bytes of one message
 #define MAX_INBOX 256           // messages waiting per mod
 #define MAX_DEPTH 16            // nesting of a message's tables
+#define RESERVE (64u << 10)     // past the cap, for a killed mod's last allocations
 #define REG_MOD "steer.mod"
 
 typedef struct Msg {
@@ -129,7 +130,11 @@ static void *mod_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         pthread_mutex_lock(&m->e->lock);
         kill_locked(m, why);
         pthread_mutex_unlock(&m->e->lock);
-        return NULL;
+        // the killed mod stops at its next instruction; the allocation comes
+        // from a small reserve, since the engine allocates in the state
+        // outside the mod's calls too (a callback's name, a host behaviour),
+        // where a memory error would be unprotected: an abort
+        if (nsize - old > RESERVE || m->used + (nsize - old) > m->cap + RESERVE) return NULL;
     }
     void *p = steerE_alloc(m->e, ptr, nsize);
     if (p) m->used = m->used - old + nsize;
@@ -190,6 +195,10 @@ static void end_call(Mod *m, double t0)
 // Returns 1 if the mod is still enabled afterwards.
 static int mod_call(Mod *m, int nargs)
 {
+    if (atomic_load(&m->killed)) { // past its cap outside a call: never armed
+        disable(m, m->kill_reason);
+        return 0;
+    }
     lua_State *L = m->L;
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, msghandler);

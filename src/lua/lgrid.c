@@ -127,7 +127,11 @@ static int grid_new(lua_State *L)
     lua_getfield(L, 1, "map");
     if (!lua_istable(L, map) || luaL_len(L, map) < 1) steerL_field_error(L, fn, "map", map_expect, map);
     lua_Integer ny = luaL_len(L, map);
-    size_t nx = 0;
+    size_t nx = lua_rawgeti(L, map, 1) == LUA_TSTRING ? lua_rawlen(L, -1) : 0;
+    lua_pop(L, 1);
+    // before reading the lines: the same long string may be every line
+    if (nx > 65536 || ny > 65536 || (double)nx * (double)ny > 1e8)
+        return luaL_error(L, "%s: field 'map' is too large (%d x %d cells; at most 1e8)", fn, (int)nx, (int)ny);
     for (lua_Integer j = 1; j <= ny; j++) {
         lua_rawgeti(L, map, j);
         size_t len;
@@ -147,14 +151,12 @@ static int grid_new(lua_State *L)
                                      "open, '#' blocked or a digit 1-9: a cost)", fn, (int)j, (int)i + 1, line[i]);
         lua_pop(L, 1);
     }
-    if (nx > 65536 || ny > 65536 || (double)nx * (double)ny > 1e8)
-        return luaL_error(L, "%s: field 'map' is too large (%d x %d cells; at most 1e8)", fn, (int)nx, (int)ny);
     int costs = 3;
     lua_getfield(L, 1, "costs");
     if (!lua_isnil(L, costs) && !lua_istable(L, costs) && !lua_isfunction(L, costs))
         steerL_field_error(L, fn, "costs", "a list of rows of numbers (the map's shape) or a function(i, j, char)", costs);
 
-    LGrid *ug = lua_newuserdatauv(L, sizeof *ug, 1);
+    LGrid *ug = lua_newuserdatauv(L, sizeof *ug + steerL_mod_pays(L, nx * (size_t)ny * 32), 1);
     memset(ug, 0, sizeof *ug);
     luaL_setmetatable(L, STEERL_GRID);
     int self = lua_gettop(L);
@@ -455,7 +457,7 @@ static int grid_flow_field(lua_State *L)
     double *goals;
     uint32_t n = lua_isnil(L, 4) ? read_goals(L, &ug->g, 3, false, fn, "goal", &goals)
                                  : read_goals(L, &ug->g, 4, true, fn, "goals", &goals);
-    LFlow *uf = lua_newuserdatauv(L, sizeof *uf, 1);
+    LFlow *uf = lua_newuserdatauv(L, sizeof *uf + steerL_mod_pays(L, (size_t)ug->g.nx * (size_t)ug->g.ny * 32), 1);
     memset(uf, 0, sizeof *uf);
     luaL_setmetatable(L, STEERL_FLOW);
     lua_pushvalue(L, 1);

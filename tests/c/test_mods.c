@@ -106,6 +106,28 @@ static const Case cases[] = {
     { "steering the game's agents", "return { update = function(w) for a in w:agents() do a.max_speed = 100 end end }",
       "only the agents it spawned" },
     { "spawning without end", "return { update = function(w) for i = 1, 100 do w:spawn{} end end }", "quota" },
+    { "a __gc slipped into a grid",
+      "local g = steer.grid{ map = { '..' } }\n"
+      "getmetatable(g).__gc = function() while true do end end\n"
+      "g = nil while true do local t = {} end", "index" },
+    { "a __gc slipped into a draw list",
+      "local d = steer.debug_draw()\n"
+      "getmetatable(d).__gc = function() while true do end end\n"
+      "d = nil while true do local t = {} end", "index" },
+    { "table.remove under a lying __len",
+      "table.remove(setmetatable({}, { __len = function() return 1 << 40 end }), 1)", "table.remove" },
+    { "table.insert under a lying __len",
+      "table.insert(setmetatable({}, { __len = function() return 1 << 40 end }), 1, 0)", "table.insert" },
+    { "gsub with a replacement of empty captures",
+      "string.gsub(string.rep('a', 1e6), '', string.rep('%0', 5e5))", "steps|CPU budget" },
+    { "a bracket class a million long",
+      "string.find(string.rep('a', 1e6), '[' .. string.rep('b', 1e6) .. 'a]*$')", "steps|CPU budget" },
+    { "back references over long captures", "string.find(string.rep('a', 3e5), '^(a*)%1b')", "steps" },
+    { "grids beyond the memory cap",
+      "local rows, r = {}, string.rep('.', 1000) for j = 1, 1000 do rows[j] = r end\n"
+      "local keep = {} for i = 1, 10 do keep[i] = steer.grid{ map = rows } end", "memory cap" },
+    { "a grid map of huge rows",
+      "local rows, r = {}, string.rep('.', 1 << 20) for j = 1, 60000 do rows[j] = r end steer.grid{ map = rows }", "too large" },
 };
 
 // Mod names must be unique per engine: each case is loaded as "evil".
@@ -119,7 +141,9 @@ static void run_case(const Case *c)
     char code[2048];
     snprintf(code, sizeof code, "local steer = require 'steer'\n%s\n", c->code);
     const char *path = write_mod("evil", code);
-    steer_ModLimits lim = { .memory = 8u << 20, .call_ms = 50, .agents = 50 };
+    // a budget well above what the bounded cases need even in a slow
+    // sanitizer build, so that the limit they test is the one that fires
+    steer_ModLimits lim = { .memory = 8u << 20, .call_ms = 1000, .agents = 50 };
     steer_engine_load_mod(e, path, &lim, &evil);
     REQUIRE(evil == 1, "%s: the mod got no id", c->what);
     uint64_t t0 = steer_world_tick(steer_engine_world(e));
@@ -225,6 +249,40 @@ static void test_touch_all(void)
     steer_engine_free(e);
 }
 
+static void push_none(void *ud, const steer_HostCtx *c, double f[3])
+{
+    (void)ud;
+    (void)c;
+    f[0] = f[1] = f[2] = 0;
+}
+
+// The engine allocates in a mod's state outside its calls too (a host
+// behaviour registered after the mod loaded, the lookup of a callback it
+// lacks): a mod growing toward its cap must be killed wherever it crosses
+// it, not abort the host (a memory error outside any pcall).
+static void test_mods_crossing_their_cap_outside_a_call(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    const char *path = write_mod("full", "return { update = function() end }\n");
+    steer_ModLimits lim = { .memory = 48u << 10 };
+    int id;
+    REQUIRE(steer_engine_load_mod(e, path, &lim, &id) == STEER_OK, "%s", steer_engine_error(e));
+    static const char *const params[] = { NULL };
+    static char names[400][8];
+    steer_ModInfo mi = { .enabled = true };
+    for (int i = 0; i < 400 && mi.enabled; i++) {
+        snprintf(names[i], sizeof names[i], "k%d", i);
+        steer_HostBehaviorDesc hd = { .name = names[i], .params = params, .fn = push_none };
+        CHECK(steer_engine_register_behavior(e, &hd) == STEER_OK, "register: %s", steer_engine_error(e));
+        CHECK(steer_engine_tick(e, 1) == STEER_OK, "tick: %s", steer_engine_error(e));
+        steer_engine_mod_info(e, id, &mi);
+    }
+    CHECK(!mi.enabled && strstr(mi.reason, "memory cap"), "the mod: %s", mi.enabled ? "still enabled" : mi.reason);
+    steer_engine_free(e);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/steer-mods-%d", (int)getpid());
@@ -235,6 +293,7 @@ int main(void)
     RUN(test_prints_are_rate_limited);
     RUN(test_messages_are_copies);
     RUN(test_touch_all);
+    RUN(test_mods_crossing_their_cap_outside_a_call);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0) return 1;
     return check_report_("mods");
