@@ -377,6 +377,7 @@ typedef struct Buf {
     unsigned char *p;
     size_t n, cap;
     steer_Engine *e;
+    Mod *m;
 } Buf;
 
 static int put(Buf *b, const void *src, size_t n)
@@ -424,6 +425,9 @@ static const char *encode(lua_State *L, int idx, Buf *b, int depth)
     }
     case LUA_TTABLE: {
         if (depth >= MAX_DEPTH) return "tables nested too deeply (or a cycle)";
+        // lua_next walks a table's empty slots too: a thousand references
+        // to a big emptied table take seconds in this one C call
+        if (atomic_load(&b->m->killed)) return "stopped";
         if (!put(b, &t, 1)) return "too large";
         lua_pushnil(L);
         while (lua_next(L, idx)) {
@@ -510,7 +514,7 @@ static int mod_send(lua_State *L)
         lua_pushboolean(L, 0);
         return 1;
     }
-    Buf b = { .e = m->e };
+    Buf b = { .e = m->e, .m = m };
     const char *err = encode(L, 2, &b, 0);
     if (err) {
         steerE_alloc(m->e, b.p, 0);
@@ -720,12 +724,14 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
         free_mod(e, m);
         return st;
     }
+    pthread_mutex_lock(&e->lock); // the watchdog reads the array
     Mod **nm = steerE_alloc(e, e->mods, (size_t)(e->nmods + 1) * sizeof *nm);
+    if (nm) e->mods = nm;
+    pthread_mutex_unlock(&e->lock);
     if (!nm) {
         free_mod(e, m);
         return STEER_ENOMEM;
     }
-    e->mods = nm;
     if (!e->watchdog_running) {
         if (pthread_create(&e->watchdog, NULL, watchdog, e) != 0) {
             free_mod(e, m);
