@@ -489,12 +489,15 @@ int steer_engine_tick(steer_Engine *e, int n)
 
 // ---- reload ------------------------------------------------------------------------
 
-// The transaction's undo record, on the stack from `base`: base+1 the old
-// package.loaded entries of the watched modules (name -> value), base+2 a
-// copy of the archetype registry.
+// The transaction's undo record, on the stack from `base`: base+1 a copy of
+// package.loaded, base+2 a copy of the archetype registry.
 static void snapshot(steer_Engine *e)
 {
     lua_State *L = e->L;
+    lua_newtable(L);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    steerL_copy_table(L, -1, -2);
+    lua_pop(L, 1);
     lua_newtable(L);
     int saved = lua_gettop(L);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
@@ -531,34 +534,36 @@ static void snapshot(steer_Engine *e)
         lua_pushnil(L);
         lua_rawset(L, -4);
     }
-    lua_pop(L, 1);
+    lua_pop(L, 2); // and the names
     lua_newtable(L);
     if (lua_getfield(L, LUA_REGISTRYINDEX, REG_ARCHETYPES) == LUA_TTABLE) steerL_copy_table(L, -1, -2);
     lua_pop(L, 1);
 }
 
+// Make table `t` hold exactly what the copy at `copy` holds, in place (the
+// table may be held elsewhere).
+static void restore_table(lua_State *L, int t, int copy)
+{
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, t);
+    }
+    steerL_copy_table(L, copy, t);
+}
+
 static void rollback(steer_Engine *e, int base)
 {
     lua_State *L = e->L;
+    // the modules re-required are put back, the ones first required by
+    // the failed version forgotten
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-    lua_pushnil(L);
-    while (lua_next(L, base + 1)) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, -4);
-    }
+    restore_table(L, -1, base + 1);
     lua_pop(L, 1);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_ARCHETYPES) == LUA_TTABLE) {
-        // the registry table may be held elsewhere: restore it in place
-        lua_pushnil(L);
-        while (lua_next(L, -2)) {
-            lua_pop(L, 1);
-            lua_pushvalue(L, -1);
-            lua_pushnil(L);
-            lua_rawset(L, -4);
-        }
-        steerL_copy_table(L, base + 2, -1);
-    }
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_ARCHETYPES) == LUA_TTABLE) restore_table(L, -1, base + 2);
     lua_pop(L, 1);
 }
 

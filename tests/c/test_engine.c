@@ -7,6 +7,10 @@
 #include "check.h"
 #include "steer.h"
 
+#include "steer_lua.h"
+
+#include <lauxlib.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +260,25 @@ static void test_poll_sees_module_saves(void)
     steer_engine_free(e);
 }
 
+// A failed reload forgets the modules its text required first: the running
+// version requiring one later runs it afresh, as if that reload never ran.
+static void test_failed_reload_forgets_new_modules(void)
+{
+    write_file("late.lua", "LATE_RUNS = (LATE_RUNS or 0) + 1\nreturn { runs = LATE_RUNS }\n");
+    write_file("lazy.lua", "return { world = {} }\n");
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(NULL, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, path_of("lazy.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    write_file("lazy.lua", "local late = require 'late'\nerror('broken')\n");
+    CHECK(steer_engine_reload(e) == STEER_ESCRIPT, "a broken reload succeeded");
+    lua_State *L = steer_engine_lua(e);
+    REQUIRE(luaL_dostring(L, "return package.loaded.late == nil, require('late').runs") == LUA_OK, "%s", lua_tostring(L, -1));
+    CHECK(lua_toboolean(L, -2), "the failed reload's module stayed in package.loaded");
+    CHECK(lua_tointeger(L, -1) == 2, "late.lua ran %d times, not afresh", (int)lua_tointeger(L, -1));
+    lua_pop(L, 2);
+    steer_engine_free(e);
+}
+
 // ---- two engines ------------------------------------------------------------------------
 
 static void test_two_engines(void)
@@ -359,6 +382,7 @@ int main(void)
     RUN(test_states_and_events);
     RUN(test_reload_transaction);
     RUN(test_poll_sees_module_saves);
+    RUN(test_failed_reload_forgets_new_modules);
     RUN(test_two_engines);
     RUN(test_allocator_hook);
     RUN(test_demos_reload);
