@@ -628,6 +628,8 @@ static int open_mod(lua_State *L)
     luaL_requiref(L, "steer", luaopen_steer, 1);
     lua_pushnil(L);
     lua_setfield(L, -2, "world");
+    lua_pushnil(L); // nobody sees a mod's drawing, which grows in C memory
+    lua_setfield(L, -2, "debug_draw");
     lua_pushcfunction(L, mod_send);
     lua_setfield(L, -2, "send");
     lua_pushstring(L, m->name);

@@ -811,9 +811,7 @@ void steerE_open_sandbox(lua_State *L, size_t max_str)
 void steerE_protect_metatables(lua_State *L)
 {
     // every type's metatable (luaL_newmetatable: registry[name] with
-    // __name = name): grids', flow fields' and draw lists' have C __gc too
-    lua_pushcfunction(L, steerL_debug_draw); // makes the draw lists' metatable
-    lua_call(L, 0, 0);
+    // __name = name): grids' and flow fields' have C __gc too
     lua_pushnil(L);
     while (lua_next(L, LUA_REGISTRYINDEX)) {
         if (lua_type(L, -2) == LUA_TSTRING && lua_istable(L, -1)) {
