@@ -106,6 +106,8 @@ static const Case cases[] = {
     { "steering the game's agents", "return { update = function(w) for a in w:agents() do a.max_speed = 100 end end }",
       "only the agents it spawned" },
     { "spawning without end", "return { update = function(w) for i = 1, 100 do w:spawn{} end end }", "quota" },
+    { "switching the world's recording", "return { update = function(w) w.record = not w.record end }",
+      "not available to mods" },
     { "a __gc slipped into a grid",
       "local g = steer.grid{ map = { '..' } }\n"
       "getmetatable(g).__gc = function() while true do end end\n"
