@@ -33,6 +33,7 @@
 #define MAX_FILE (1u << 20)     // a mod's source file
 #define MAX_MESSAGE (64u << 10) // bytes of one message
 #define MAX_INBOX 256           // messages waiting per mod
+#define MAX_INBOX_BYTES (256u << 10) // their bytes: the receiver pays for decoding them
 #define MAX_DEPTH 16            // nesting of a message's tables
 #define RESERVE (64u << 10)     // past the cap, for a killed mod's last allocations
 #define REG_MOD "steer.mod"
@@ -68,6 +69,7 @@ struct Mod {
     int nrunning;
     Msg inbox[MAX_INBOX];
     int ninbox;
+    size_t inbox_bytes;
 };
 
 // ---- stopping a mod -----------------------------------------------------------
@@ -510,7 +512,7 @@ static int mod_send(lua_State *L)
     const char *to = luaL_checkstring(L, 1);
     luaL_checkany(L, 2);
     Mod *r = find_mod(m->e, to);
-    if (!r || !r->enabled || r == m || r->ninbox == MAX_INBOX) {
+    if (!r || !r->enabled || r == m || r->ninbox == MAX_INBOX || r->inbox_bytes >= MAX_INBOX_BYTES) {
         lua_pushboolean(L, 0);
         return 1;
     }
@@ -520,6 +522,11 @@ static int mod_send(lua_State *L)
         steerE_alloc(m->e, b.p, 0);
         return luaL_error(L, "steer.send: argument 'data': %s (at most %d bytes)", err, (int)MAX_MESSAGE);
     }
+    if (r->inbox_bytes + b.n > MAX_INBOX_BYTES) { // a flood would spend the receiver's budget
+        steerE_alloc(m->e, b.p, 0);
+        lua_pushboolean(L, 0);
+        return 1;
+    }
     Msg *msg = &r->inbox[r->ninbox];
     if (!(msg->from = steerE_strdup(m->e, m->name))) {
         steerE_alloc(m->e, b.p, 0);
@@ -528,6 +535,7 @@ static int mod_send(lua_State *L)
     msg->data = b.p;
     msg->len = b.n;
     r->ninbox++;
+    r->inbox_bytes += b.n;
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -808,6 +816,7 @@ static void clear_inbox(steer_Engine *e, Mod *m)
         steerE_alloc(e, m->inbox[i].data, 0);
     }
     m->ninbox = 0;
+    m->inbox_bytes = 0;
 }
 
 void steerE_mods_tick(steer_Engine *e)

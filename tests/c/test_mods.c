@@ -224,6 +224,30 @@ static void test_messages_are_copies(void)
     steer_engine_free(e);
 }
 
+// Decoding messages is the receiver's work, within its budget: a flood of
+// 256 messages of 5000 tables each must not get a well-behaved mod killed.
+static void test_message_floods(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    const char *victim = write_mod("victim", "local n = 0\n"
+                                             "return { on_message = function() n = n + 1 end,\n"
+                                             "  update = function() assert(n <= 8, 'got ' .. n .. ' messages') n = 0 end }\n");
+    steer_ModLimits vl = { .call_ms = 1000 };
+    int v, f;
+    REQUIRE(steer_engine_load_mod(e, victim, &vl, &v) == STEER_OK, "%s", steer_engine_error(e));
+    const char *flood = write_mod("flood", "local t = {} for i = 1, 5000 do t[i] = {} end\n"
+                                           "return { update = function() for i = 1, 256 do steer.send('victim', t) end end }\n");
+    steer_ModLimits fl = { .call_ms = 5000 };
+    REQUIRE(steer_engine_load_mod(e, flood, &fl, &f) == STEER_OK, "%s", steer_engine_error(e));
+    steer_engine_tick(e, 3);
+    steer_ModInfo vi;
+    steer_engine_mod_info(e, v, &vi);
+    CHECK(vi.enabled, "the flood's receiver was disabled: %s", vi.reason);
+    steer_engine_free(e);
+}
+
 // A game may let a mod change its agents (touch_all): then it can.
 static void test_touch_all(void)
 {
@@ -292,6 +316,7 @@ int main(void)
     RUN(test_hostile_mods);
     RUN(test_prints_are_rate_limited);
     RUN(test_messages_are_copies);
+    RUN(test_message_floods);
     RUN(test_touch_all);
     RUN(test_mods_crossing_their_cap_outside_a_call);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
