@@ -508,8 +508,8 @@ static int world_spawn(lua_State *L)
 // Drop per-agent Lua state of agents that are gone.
 void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id)
 {
-    static const char *const tables[] = { "data", "think", "arch", "arch_over" };
-    for (int i = 0; i < 4; i++) {
+    static const char *const tables[] = { "data", "think", "arch", "arch_over", "owned" };
+    for (int i = 0; i < 5; i++) {
         steerL_uv_field(L, world_idx, tables[i]);
         lua_pushnil(L);
         lua_rawseti(L, -2, (lua_Integer)id);

@@ -141,9 +141,10 @@ static void run_case(const Case *c)
     char code[2048];
     snprintf(code, sizeof code, "local steer = require 'steer'\n%s\n", c->code);
     const char *path = write_mod("evil", code);
-    // a budget well above what the bounded cases need even in a slow
+    // the other cases' budget is well above what they need even in a slow
     // sanitizer build, so that the limit they test is the one that fires
-    steer_ModLimits lim = { .memory = 8u << 20, .call_ms = 1000, .agents = 50 };
+    double ms = strcmp(c->expect, "CPU budget") == 0 ? 50 : 1000;
+    steer_ModLimits lim = { .memory = 8u << 20, .call_ms = ms, .agents = 50 };
     steer_engine_load_mod(e, path, &lim, &evil);
     REQUIRE(evil == 1, "%s: the mod got no id", c->what);
     uint64_t t0 = steer_world_tick(steer_engine_world(e));
@@ -248,6 +249,24 @@ static void test_message_floods(void)
     steer_engine_free(e);
 }
 
+// A mod spawning and removing agents for a long game keeps no memory for
+// the agents it removed.
+static void test_spawn_remove_cycles(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    const char *path = write_mod("cycler", "return { update = function(w) for i = 1, 1000 do w:spawn{}:remove() end end }\n");
+    steer_ModLimits lim = { .memory = 1u << 20, .call_ms = 1000 };
+    int id;
+    REQUIRE(steer_engine_load_mod(e, path, &lim, &id) == STEER_OK, "%s", steer_engine_error(e));
+    steer_engine_tick(e, 100);
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, id, &mi);
+    CHECK(mi.enabled, "100000 spawns and removals: %s", mi.reason);
+    steer_engine_free(e);
+}
+
 // A game may let a mod change its agents (touch_all): then it can.
 static void test_touch_all(void)
 {
@@ -317,6 +336,7 @@ int main(void)
     RUN(test_prints_are_rate_limited);
     RUN(test_messages_are_copies);
     RUN(test_message_floods);
+    RUN(test_spawn_remove_cycles);
     RUN(test_touch_all);
     RUN(test_mods_crossing_their_cap_outside_a_call);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
