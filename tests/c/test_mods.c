@@ -225,6 +225,16 @@ static void test_messages_are_copies(void)
     steer_engine_free(e);
 }
 
+// Tick the engine, then the mod must still be enabled; frees the engine.
+static void tick_then_enabled(steer_Engine *e, int id, int ticks, const char *what)
+{
+    steer_engine_tick(e, ticks);
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, id, &mi);
+    CHECK(mi.enabled, "%s: %s", what, mi.reason);
+    steer_engine_free(e);
+}
+
 // Decoding messages is the receiver's work, within its budget: a flood of
 // 256 messages of 5000 tables each must not get a well-behaved mod killed.
 static void test_message_floods(void)
@@ -242,11 +252,7 @@ static void test_message_floods(void)
                                            "return { update = function() for i = 1, 256 do steer.send('victim', t) end end }\n");
     steer_ModLimits fl = { .call_ms = 5000 };
     REQUIRE(steer_engine_load_mod(e, flood, &fl, &f) == STEER_OK, "%s", steer_engine_error(e));
-    steer_engine_tick(e, 3);
-    steer_ModInfo vi;
-    steer_engine_mod_info(e, v, &vi);
-    CHECK(vi.enabled, "the flood's receiver was disabled: %s", vi.reason);
-    steer_engine_free(e);
+    tick_then_enabled(e, v, 3, "the flood's receiver was disabled");
 }
 
 // A mod spawning and removing agents for a long game keeps no memory for
@@ -260,11 +266,7 @@ static void test_spawn_remove_cycles(void)
     steer_ModLimits lim = { .memory = 1u << 20, .call_ms = 1000 };
     int id;
     REQUIRE(steer_engine_load_mod(e, path, &lim, &id) == STEER_OK, "%s", steer_engine_error(e));
-    steer_engine_tick(e, 100);
-    steer_ModInfo mi;
-    steer_engine_mod_info(e, id, &mi);
-    CHECK(mi.enabled, "100000 spawns and removals: %s", mi.reason);
-    steer_engine_free(e);
+    tick_then_enabled(e, id, 100, "100000 spawns and removals");
 }
 
 // A game may let a mod change its agents (touch_all): then it can.
