@@ -588,6 +588,10 @@ static int str_rep(lua_State *L)
     lua_Integer n = luaL_checkinteger(L, 2);
     luaL_optlstring(L, 3, "", &lsep);
     size_t limit = max_string(L);
+    if (n > 0 && l + lsep == 0) { // Lua's would copy nothing n times: 10^15 loops
+        lua_pushliteral(L, "");
+        return 1;
+    }
     if (n > 0) {
         double total = (double)l * (double)n + (double)lsep * (double)(n - 1);
         if (total > (double)limit) {

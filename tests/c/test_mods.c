@@ -80,6 +80,8 @@ static const Case cases[] = {
     { "a table growing forever inside pcall",
       "pcall(function() local t = {} while true do t[#t + 1] = { #t } end end)\nreturn {}", "memory cap" },
     { "string.rep of 2^31 bytes", "local s = string.rep('x', 2^31)", "string limit" },
+    { "string.rep of the empty string 10^15 times", "assert(string.rep('', 1e15) == '') error('rep returned')",
+      "rep returned" },
     { "a pattern that backtracks for ever",
       "string.find(string.rep('a', 40), string.rep('a*', 9) .. 'b')", "steps" },
     { "load of string.dump", "local f = function() end\nload(string.dump(f))", "dump" },
