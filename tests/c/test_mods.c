@@ -96,6 +96,8 @@ static const Case cases[] = {
     { "changing the string metatable", "getmetatable('').__index = { upper = function() end }", "index" },
     { "an error object whose __tostring loops",
       "error(setmetatable({}, { __tostring = function() while true do end end }))", "error object is a table" },
+    { "table.sort of long strings",
+      "local s, t = string.rep('a', 1 << 20), {} for i = 1, 1e5 do t[i] = s end table.sort(t)", "table.sort" },
     { "table.move of a billion nils", "table.move({}, 1, 1e9, 1)", "table.move" },
     { "string.format('%p')", "string.format('%p', {})", "not available to mods" },
     { "addresses through tostring, print and format",
