@@ -31,7 +31,7 @@
 
 // How long a file must stay unchanged after a save before it is reloaded
 // (editors write in several steps), and how often times are looked at
-// without inotify.
+// besides what inotify tells.
 #define DEBOUNCE 0.1
 #define LOOK_PERIOD 0.25
 
@@ -603,7 +603,10 @@ int steer_engine_poll(steer_Engine *e)
     if (!e) return STEER_EARG;
     if (!e->world) return 0;
     double t = steerE_now();
-    int look = e->inotify_fd >= 0 ? inotify_events(e) : t >= e->next_look;
+    // inotify tells at once; the times are looked at every LOOK_PERIOD
+    // anyway: a watch may fail (the system's limit) or go with a directory
+    // that was replaced
+    int look = (e->inotify_fd >= 0 && inotify_events(e)) || t >= e->next_look;
     if (look) {
         e->next_look = t + LOOK_PERIOD;
         if (files_changed(e)) e->changed_at = t; // a save restarts the debounce
