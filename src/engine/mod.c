@@ -145,12 +145,21 @@ static void *mod_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 
 // ---- calling into a mod ----------------------------------------------------------
 
+// A mod's text on one line: "x\nmod good disabled: ..." would forge a line
+// of the engine's log.
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = ' ';
+}
+
 static void disable(Mod *m, const char *why)
 {
     if (!m->enabled) return;
     m->enabled = false;
     snprintf(m->reason, sizeof m->reason, "%s", why);
-    steerE_log(m->e, 2, "mod %s disabled: %s", m->name, why);
+    one_line(m->reason);
+    steerE_log(m->e, 2, "mod %s disabled: %s", m->name, m->reason);
     if (m->L) {
         // no more of the mod's code runs: the call is over, the sandbox
         // allows no __gc of the mod's, and should any Lua code run while
@@ -333,7 +342,10 @@ static int mod_print(lua_State *L)
         return 0;
     }
     m->print_tokens -= 1.0;
-    steerE_log(m->e, 0, "[%s] %s", m->name, lua_tostring(L, -1));
+    char line[1024];
+    snprintf(line, sizeof line, "%s", lua_tostring(L, -1));
+    one_line(line);
+    steerE_log(m->e, 0, "[%s] %s", m->name, line);
     return 0;
 }
 

@@ -16,7 +16,7 @@
 
 // The log: lines per mod name prefix, and the last error line.
 typedef struct Log {
-    int lines, from_evil;
+    int lines, from_evil, forged;
     char last[1024];
 } Log;
 
@@ -25,6 +25,7 @@ static void log_fn(void *ud, int level, const char *msg)
     Log *l = ud;
     l->lines++;
     if (strncmp(msg, "[evil]", 6) == 0) l->from_evil++;
+    if (strchr(msg, '\n')) l->forged++;
     if (level == 2) snprintf(l->last, sizeof l->last, "%s", msg);
 }
 
@@ -109,6 +110,7 @@ static const Case cases[] = {
       "only the agents it spawned" },
     { "steering the game's agents", "return { update = function(w) for a in w:agents() do a.max_speed = 100 end end }",
       "only the agents it spawned" },
+    { "forged lines in the log", "print('a\\nmod good disabled: forged') error('b\\nmod good disabled: forged')", "forged" },
     { "spawning without end", "return { update = function(w) for i = 1, 100 do w:spawn{} end end }", "quota" },
     { "switching the world's recording", "return { update = function(w) w.record = not w.record end }",
       "not available to mods" },
@@ -167,6 +169,7 @@ static void run_case(const Case *c)
     int mentioned = strstr(ei.reason, alt) || (bar && strstr(ei.reason, bar + 1));
     CHECK(mentioned, "%s: reason '%s' does not mention '%s'", c->what, ei.reason, c->expect);
     CHECK(strstr(log.last, "evil") != NULL, "%s: the failure was not reported in the log (last: '%s')", c->what, log.last);
+    CHECK(!log.forged && !strchr(ei.reason, '\n'), "%s: a line of the log was forged", c->what);
     // the good mod's seeker still moves toward its goal
     int n = steer_world_count(steer_engine_world(e));
     steer_AgentState s[256];
