@@ -363,6 +363,9 @@ static int mod_require(lua_State *L)
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE); // steer and the libraries are there too
     if (lua_getfield(L, -1, name) != LUA_TNIL) return 1;
     lua_pop(L, 1);
+    if (!m->root) // its directory is not its own: other mods, the game's files
+        return luaL_error(L, "require: module '%s' not found: mod '%s' is a single file (a mod with modules is a "
+                             "directory NAME/ with init.lua)", name, m->name);
     char path[4096];
     int n = snprintf(path, sizeof path, "%s/", m->root);
     for (size_t i = 0; i < len && n < (int)sizeof path - 8; i++) path[n++] = name[i] == '.' ? '/' : name[i];
@@ -711,7 +714,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     m->print_tokens = m->print_rate;
     m->cb_ref = m->world_ref = LUA_NOREF;
     atomic_init(&m->killed, false);
-    // NAME.lua (its directory holds its modules) or NAME/ with init.lua
+    // NAME.lua (a single file: no modules) or NAME/ with init.lua (and its modules)
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--;
     const char *slash = NULL;
@@ -721,9 +724,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     size_t blen = (size_t)(path + n - base);
     char buf[4096];
     bool file = blen > 4 && memcmp(path + n - 4, ".lua", 4) == 0;
-    if (file) {
-        snprintf(buf, sizeof buf, "%.*s", (int)(base - path) > 0 ? (int)(base - path - 1) : 1, slash ? path : ".");
-        m->root = steerE_strdup(e, buf);
+    if (file) { // no root: no modules
         snprintf(buf, sizeof buf, "%.*s", (int)(blen - 4), base);
         m->name = steerE_strdup(e, buf);
         snprintf(buf, sizeof buf, "%.*s", (int)n, path);
@@ -737,7 +738,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
         m->main = steerE_strdup(e, buf);
     }
     m->agents = steerE_alloc(e, NULL, (size_t)m->agent_cap * sizeof *m->agents);
-    if (!m->root || !m->name || !m->main || !m->agents) {
+    if ((!file && !m->root) || !m->name || !m->main || !m->agents) {
         free_mod(e, m);
         return STEER_ENOMEM;
     }
