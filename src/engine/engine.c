@@ -86,6 +86,8 @@ int steerE_fail(steer_Engine *e, int status, const char *fmt, ...)
 
 char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len)
 {
+    struct stat st; // a regular file: opening a FIFO waits for a writer, for ever
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return NULL;
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     char *buf = NULL;

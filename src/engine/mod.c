@@ -15,10 +15,12 @@
 // then on, so a pcall inside the mod cannot swallow it: the mod unwinds
 // to the engine, which disables it, closes its state and reports why.
 // C functions that the hook cannot interrupt are bounded in sandbox.c.
+#define _XOPEN_SOURCE 700 // realpath
 #include "engine.h"
 
 #include <lualib.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -370,8 +372,13 @@ static int mod_require(lua_State *L)
     int n = snprintf(path, sizeof path, "%s/", m->root);
     for (size_t i = 0; i < len && n < (int)sizeof path - 8; i++) path[n++] = name[i] == '.' ? '/' : name[i];
     snprintf(path + n, sizeof path - (size_t)n, ".lua");
+    // and no link out of its directory (a mod's archive may hold links)
+    char real[PATH_MAX], real_root[PATH_MAX];
+    size_t rl = 0;
+    bool inside = realpath(path, real) && realpath(m->root, real_root) &&
+                  strncmp(real, real_root, rl = strlen(real_root)) == 0 && real[rl] == '/';
     size_t flen;
-    char *text = steerE_read_file(m->e, path, MAX_FILE, &flen);
+    char *text = inside ? steerE_read_file(m->e, path, MAX_FILE, &flen) : NULL;
     if (!text) return luaL_error(L, "require: module '%s' not found in mod '%s' (mods may require only their own files)", name, m->name);
     lua_pushfstring(L, "@%s", path);
     int st = luaL_loadbufferx(L, text, flen, lua_tostring(L, -1), "t");

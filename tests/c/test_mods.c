@@ -234,6 +234,31 @@ static void test_messages_are_copies(void)
     steer_engine_free(e);
 }
 
+// A mod's require reads only regular files inside its directory: not
+// through a link out of it, not a FIFO (its open would wait for ever).
+static void test_require_stays_inside(void)
+{
+    char dir[300], cmd[2048];
+    snprintf(dir, sizeof dir, "%s/linker", tmpdir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && ln -sf %s/secret.lua %s/outside.lua && rm -f %s/pipe.lua && mkfifo %s/pipe.lua",
+             dir, tmpdir, dir, dir, dir);
+    REQUIRE(system(cmd) == 0, "links");
+    write_mod("secret", "return 'another mod or the game'");
+    static const char *const tries[] = { "outside", "pipe" };
+    for (int i = 0; i < 2; i++) {
+        Log log = { 0 };
+        steer_Engine *e = engine(&log);
+        REQUIRE(e, "engine and scenario");
+        char text[200];
+        snprintf(text, sizeof text, "require '%s'\nreturn {}\n", tries[i]);
+        write_mod("linker/init", text);
+        int id;
+        CHECK(steer_engine_load_mod(e, dir, NULL, &id) != STEER_OK, "require '%s' succeeded", tries[i]);
+        CHECK(strstr(steer_engine_error(e), "not found"), "require '%s': %s", tries[i], steer_engine_error(e));
+        steer_engine_free(e);
+    }
+}
+
 // Tick the engine, then the mod must still be enabled; frees the engine.
 static void tick_then_enabled(steer_Engine *e, int id, int ticks, const char *what)
 {
@@ -348,6 +373,7 @@ int main(void)
     RUN(test_messages_are_copies);
     RUN(test_message_floods);
     RUN(test_spawn_remove_cycles);
+    RUN(test_require_stays_inside);
     RUN(test_touch_all);
     RUN(test_mods_crossing_their_cap_outside_a_call);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
