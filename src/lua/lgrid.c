@@ -574,6 +574,8 @@ static int grid_tostring(lua_State *L)
 static int follow_flow_new(lua_State *L)
 {
     const char *fn = "steer.follow_flow";
+    steerL_check_unsandboxed(L, fn, "the flow field is the mod's memory, freed with it while the agent steers on; "
+                                    "use f:direction(p) in update");
     if (!lua_istable(L, 1)) {
         char buf[64];
         return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));

@@ -115,6 +115,12 @@ static const Case cases[] = {
     { "spawning without end", "return { update = function(w) for i = 1, 100 do w:spawn{} end end }", "quota" },
     { "switching the world's recording", "return { update = function(w) w.record = not w.record end }",
       "not available to mods" },
+    { "an agent steered by the mod's flow field after the mod is gone",
+      "local g = steer.grid{ map = { '....', '....' } }\n"
+      "return { setup = function(w)\n"
+      "  w:spawn{ position = { 1, 1 }, brain = steer.follow_flow{ field = g:flow_field{ goal = { 3, 1 } } } }\n"
+      "  error('gone')\n"
+      "end }", "not available to mods" },
     { "a __gc slipped into a grid",
       "local g = steer.grid{ map = { '..' } }\n"
       "getmetatable(g).__gc = function() while true do end end\n"
