@@ -341,7 +341,8 @@ typedef struct steer_AgentState {
 STEER_API int steer_engine_states(steer_Engine *e, steer_AgentState *out, int cap);
 
 // Mods: Lua in a sandbox of its own (see docs/mods.md). A mod is a file
-// NAME.lua or a directory NAME/ with init.lua, returning a table of
+// NAME.lua (no modules) or a directory NAME/ with init.lua (its modules
+// beside it, for require), returning a table of
 // optional callbacks setup(w), update(w, dt), on_event(name, agent, other),
 // on_message(from, data). Zero limits mean the defaults.
 typedef struct steer_ModLimits {

@@ -31,7 +31,7 @@
 
 // How long a file must stay unchanged after a save before it is reloaded
 // (editors write in several steps), and how often times are looked at
-// without inotify.
+// besides what inotify tells.
 #define DEBOUNCE 0.1
 #define LOOK_PERIOD 0.25
 
@@ -86,6 +86,8 @@ int steerE_fail(steer_Engine *e, int status, const char *fmt, ...)
 
 char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len)
 {
+    struct stat st; // a regular file: opening a FIFO waits for a writer, for ever
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return NULL;
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     char *buf = NULL;
@@ -489,12 +491,15 @@ int steer_engine_tick(steer_Engine *e, int n)
 
 // ---- reload ------------------------------------------------------------------------
 
-// The transaction's undo record, on the stack from `base`: base+1 the old
-// package.loaded entries of the watched modules (name -> value), base+2 a
-// copy of the archetype registry.
+// The transaction's undo record, on the stack from `base`: base+1 a copy of
+// package.loaded, base+2 a copy of the archetype registry.
 static void snapshot(steer_Engine *e)
 {
     lua_State *L = e->L;
+    lua_newtable(L);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    steerL_copy_table(L, -1, -2);
+    lua_pop(L, 1);
     lua_newtable(L);
     int saved = lua_gettop(L);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
@@ -531,34 +536,36 @@ static void snapshot(steer_Engine *e)
         lua_pushnil(L);
         lua_rawset(L, -4);
     }
-    lua_pop(L, 1);
+    lua_pop(L, 2); // and the names
     lua_newtable(L);
     if (lua_getfield(L, LUA_REGISTRYINDEX, REG_ARCHETYPES) == LUA_TTABLE) steerL_copy_table(L, -1, -2);
     lua_pop(L, 1);
 }
 
+// Make table `t` hold exactly what the copy at `copy` holds, in place (the
+// table may be held elsewhere).
+static void restore_table(lua_State *L, int t, int copy)
+{
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, t);
+    }
+    steerL_copy_table(L, copy, t);
+}
+
 static void rollback(steer_Engine *e, int base)
 {
     lua_State *L = e->L;
+    // the modules re-required are put back, the ones first required by
+    // the failed version forgotten
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-    lua_pushnil(L);
-    while (lua_next(L, base + 1)) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, -4);
-    }
+    restore_table(L, -1, base + 1);
     lua_pop(L, 1);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_ARCHETYPES) == LUA_TTABLE) {
-        // the registry table may be held elsewhere: restore it in place
-        lua_pushnil(L);
-        while (lua_next(L, -2)) {
-            lua_pop(L, 1);
-            lua_pushvalue(L, -1);
-            lua_pushnil(L);
-            lua_rawset(L, -4);
-        }
-        steerL_copy_table(L, base + 2, -1);
-    }
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_ARCHETYPES) == LUA_TTABLE) restore_table(L, -1, base + 2);
     lua_pop(L, 1);
 }
 
@@ -598,7 +605,10 @@ int steer_engine_poll(steer_Engine *e)
     if (!e) return STEER_EARG;
     if (!e->world) return 0;
     double t = steerE_now();
-    int look = e->inotify_fd >= 0 ? inotify_events(e) : t >= e->next_look;
+    // inotify tells at once; the times are looked at every LOOK_PERIOD
+    // anyway: a watch may fail (the system's limit) or go with a directory
+    // that was replaced
+    int look = (e->inotify_fd >= 0 && inotify_events(e)) || t >= e->next_look;
     if (look) {
         e->next_look = t + LOOK_PERIOD;
         if (files_changed(e)) e->changed_at = t; // a save restarts the debounce

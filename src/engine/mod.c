@@ -4,7 +4,7 @@
 //
 // Each mod has a Lua state of its own, so its memory, metatables and
 // globals are its own. Its allocator counts every byte against a cap; the
-// first allocation past the cap fails and marks the mod killed. Every call
+// first allocation past the cap marks the mod killed. Every call
 // into the mod (loading it, setup, the tick's events and messages, update)
 // has a CPU deadline. No hook runs while a mod is within its budget — a
 // count hook on every instruction would cost more than half the mod's run
@@ -15,10 +15,12 @@
 // then on, so a pcall inside the mod cannot swallow it: the mod unwinds
 // to the engine, which disables it, closes its state and reports why.
 // C functions that the hook cannot interrupt are bounded in sandbox.c.
+#define _XOPEN_SOURCE 700 // realpath
 #include "engine.h"
 
 #include <lualib.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +35,9 @@
 #define MAX_FILE (1u << 20)     // a mod's source file
 #define MAX_MESSAGE (64u << 10) // bytes of one message
 #define MAX_INBOX 256           // messages waiting per mod
+#define MAX_INBOX_BYTES (256u << 10) // their bytes: the receiver pays for decoding them
 #define MAX_DEPTH 16            // nesting of a message's tables
+#define RESERVE (64u << 10)     // past the cap, for a killed mod's last allocations
 #define REG_MOD "steer.mod"
 
 typedef struct Msg {
@@ -67,6 +71,7 @@ struct Mod {
     int nrunning;
     Msg inbox[MAX_INBOX];
     int ninbox;
+    size_t inbox_bytes;
 };
 
 // ---- stopping a mod -----------------------------------------------------------
@@ -129,7 +134,11 @@ static void *mod_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         pthread_mutex_lock(&m->e->lock);
         kill_locked(m, why);
         pthread_mutex_unlock(&m->e->lock);
-        return NULL;
+        // the killed mod stops at its next instruction; the allocation comes
+        // from a small reserve, since the engine allocates in the state
+        // outside the mod's calls too (a callback's name, a host behaviour),
+        // where a memory error would be unprotected: an abort
+        if (nsize - old > RESERVE || m->used + (nsize - old) > m->cap + RESERVE) return NULL;
     }
     void *p = steerE_alloc(m->e, ptr, nsize);
     if (p) m->used = m->used - old + nsize;
@@ -138,12 +147,21 @@ static void *mod_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 
 // ---- calling into a mod ----------------------------------------------------------
 
+// A mod's text on one line: "x\nmod good disabled: ..." would forge a line
+// of the engine's log.
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = ' ';
+}
+
 static void disable(Mod *m, const char *why)
 {
     if (!m->enabled) return;
     m->enabled = false;
     snprintf(m->reason, sizeof m->reason, "%s", why);
-    steerE_log(m->e, 2, "mod %s disabled: %s", m->name, why);
+    one_line(m->reason);
+    steerE_log(m->e, 2, "mod %s disabled: %s", m->name, m->reason);
     if (m->L) {
         // no more of the mod's code runs: the call is over, the sandbox
         // allows no __gc of the mod's, and should any Lua code run while
@@ -190,6 +208,10 @@ static void end_call(Mod *m, double t0)
 // Returns 1 if the mod is still enabled afterwards.
 static int mod_call(Mod *m, int nargs)
 {
+    if (atomic_load(&m->killed)) { // past its cap outside a call: never armed
+        disable(m, m->kill_reason);
+        return 0;
+    }
     lua_State *L = m->L;
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, msghandler);
@@ -322,7 +344,10 @@ static int mod_print(lua_State *L)
         return 0;
     }
     m->print_tokens -= 1.0;
-    steerE_log(m->e, 0, "[%s] %s", m->name, lua_tostring(L, -1));
+    char line[1024];
+    snprintf(line, sizeof line, "%s", lua_tostring(L, -1));
+    one_line(line);
+    steerE_log(m->e, 0, "[%s] %s", m->name, line);
     return 0;
 }
 
@@ -340,12 +365,20 @@ static int mod_require(lua_State *L)
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE); // steer and the libraries are there too
     if (lua_getfield(L, -1, name) != LUA_TNIL) return 1;
     lua_pop(L, 1);
+    if (!m->root) // its directory is not its own: other mods, the game's files
+        return luaL_error(L, "require: module '%s' not found: mod '%s' is a single file (a mod with modules is a "
+                             "directory NAME/ with init.lua)", name, m->name);
     char path[4096];
     int n = snprintf(path, sizeof path, "%s/", m->root);
     for (size_t i = 0; i < len && n < (int)sizeof path - 8; i++) path[n++] = name[i] == '.' ? '/' : name[i];
     snprintf(path + n, sizeof path - (size_t)n, ".lua");
+    // and no link out of its directory (a mod's archive may hold links)
+    char real[PATH_MAX], real_root[PATH_MAX];
+    size_t rl = 0;
+    bool inside = realpath(path, real) && realpath(m->root, real_root) &&
+                  strncmp(real, real_root, rl = strlen(real_root)) == 0 && real[rl] == '/';
     size_t flen;
-    char *text = steerE_read_file(m->e, path, MAX_FILE, &flen);
+    char *text = inside ? steerE_read_file(m->e, path, MAX_FILE, &flen) : NULL;
     if (!text) return luaL_error(L, "require: module '%s' not found in mod '%s' (mods may require only their own files)", name, m->name);
     lua_pushfstring(L, "@%s", path);
     int st = luaL_loadbufferx(L, text, flen, lua_tostring(L, -1), "t");
@@ -368,6 +401,7 @@ typedef struct Buf {
     unsigned char *p;
     size_t n, cap;
     steer_Engine *e;
+    Mod *m;
 } Buf;
 
 static int put(Buf *b, const void *src, size_t n)
@@ -415,6 +449,9 @@ static const char *encode(lua_State *L, int idx, Buf *b, int depth)
     }
     case LUA_TTABLE: {
         if (depth >= MAX_DEPTH) return "tables nested too deeply (or a cycle)";
+        // lua_next walks a table's empty slots too: a thousand references
+        // to a big emptied table take seconds in this one C call
+        if (atomic_load(&b->m->killed)) return "stopped";
         if (!put(b, &t, 1)) return "too large";
         lua_pushnil(L);
         while (lua_next(L, idx)) {
@@ -497,15 +534,20 @@ static int mod_send(lua_State *L)
     const char *to = luaL_checkstring(L, 1);
     luaL_checkany(L, 2);
     Mod *r = find_mod(m->e, to);
-    if (!r || !r->enabled || r == m || r->ninbox == MAX_INBOX) {
+    if (!r || !r->enabled || r == m || r->ninbox == MAX_INBOX || r->inbox_bytes >= MAX_INBOX_BYTES) {
         lua_pushboolean(L, 0);
         return 1;
     }
-    Buf b = { .e = m->e };
+    Buf b = { .e = m->e, .m = m };
     const char *err = encode(L, 2, &b, 0);
     if (err) {
         steerE_alloc(m->e, b.p, 0);
         return luaL_error(L, "steer.send: argument 'data': %s (at most %d bytes)", err, (int)MAX_MESSAGE);
+    }
+    if (r->inbox_bytes + b.n > MAX_INBOX_BYTES) { // a flood would spend the receiver's budget
+        steerE_alloc(m->e, b.p, 0);
+        lua_pushboolean(L, 0);
+        return 1;
     }
     Msg *msg = &r->inbox[r->ninbox];
     if (!(msg->from = steerE_strdup(m->e, m->name))) {
@@ -515,6 +557,7 @@ static int mod_send(lua_State *L)
     msg->data = b.p;
     msg->len = b.n;
     r->ninbox++;
+    r->inbox_bytes += b.n;
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -615,6 +658,8 @@ static int open_mod(lua_State *L)
     luaL_requiref(L, "steer", luaopen_steer, 1);
     lua_pushnil(L);
     lua_setfield(L, -2, "world");
+    lua_pushnil(L); // nobody sees a mod's drawing, which grows in C memory
+    lua_setfield(L, -2, "debug_draw");
     lua_pushcfunction(L, mod_send);
     lua_setfield(L, -2, "send");
     lua_pushstring(L, m->name);
@@ -676,7 +721,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     m->print_tokens = m->print_rate;
     m->cb_ref = m->world_ref = LUA_NOREF;
     atomic_init(&m->killed, false);
-    // NAME.lua (its directory holds its modules) or NAME/ with init.lua
+    // NAME.lua (a single file: no modules) or NAME/ with init.lua (and its modules)
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--;
     const char *slash = NULL;
@@ -686,9 +731,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     size_t blen = (size_t)(path + n - base);
     char buf[4096];
     bool file = blen > 4 && memcmp(path + n - 4, ".lua", 4) == 0;
-    if (file) {
-        snprintf(buf, sizeof buf, "%.*s", (int)(base - path) > 0 ? (int)(base - path - 1) : 1, slash ? path : ".");
-        m->root = steerE_strdup(e, buf);
+    if (file) { // no root: no modules
         snprintf(buf, sizeof buf, "%.*s", (int)(blen - 4), base);
         m->name = steerE_strdup(e, buf);
         snprintf(buf, sizeof buf, "%.*s", (int)n, path);
@@ -702,7 +745,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
         m->main = steerE_strdup(e, buf);
     }
     m->agents = steerE_alloc(e, NULL, (size_t)m->agent_cap * sizeof *m->agents);
-    if (!m->root || !m->name || !m->main || !m->agents) {
+    if ((!file && !m->root) || !m->name || !m->main || !m->agents) {
         free_mod(e, m);
         return STEER_ENOMEM;
     }
@@ -711,12 +754,14 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
         free_mod(e, m);
         return st;
     }
+    pthread_mutex_lock(&e->lock); // the watchdog reads the array
     Mod **nm = steerE_alloc(e, e->mods, (size_t)(e->nmods + 1) * sizeof *nm);
+    if (nm) e->mods = nm;
+    pthread_mutex_unlock(&e->lock);
     if (!nm) {
         free_mod(e, m);
         return STEER_ENOMEM;
     }
-    e->mods = nm;
     if (!e->watchdog_running) {
         if (pthread_create(&e->watchdog, NULL, watchdog, e) != 0) {
             free_mod(e, m);
@@ -791,6 +836,7 @@ static void clear_inbox(steer_Engine *e, Mod *m)
         steerE_alloc(e, m->inbox[i].data, 0);
     }
     m->ninbox = 0;
+    m->inbox_bytes = 0;
 }
 
 void steerE_mods_tick(steer_Engine *e)

@@ -54,6 +54,10 @@ static void step(MatchState *ms)
         luaL_error(ms->L, "pattern matching took more than %d steps (simplify the pattern or the subject)", (int)MAX_STEPS);
 }
 
+// Scanning n bytes (a character class, a back reference) costs n / 8 steps:
+// a pattern may hold a class a million bytes long. The next step() checks.
+static void charge(MatchState *ms, size_t n) { ms->steps -= (long)(n >> 3); }
+
 static int check_capture(MatchState *ms, int l)
 {
     l -= '1';
@@ -76,13 +80,16 @@ static const char *class_end(MatchState *ms, const char *p)
     case L_ESC:
         if (p == ms->p_end) luaL_error(ms->L, "malformed pattern (ends with '%%')");
         return p + 1;
-    case '[':
+    case '[': {
+        const char *start = p;
         if (*p == '^') p++;
         do { // look for a ']'
             if (p == ms->p_end) luaL_error(ms->L, "malformed pattern (missing ']')");
             if (*(p++) == L_ESC && p < ms->p_end) p++; // skip escapes (e.g. '%]')
         } while (*p != ']');
+        charge(ms, (size_t)(p - start));
         return p + 1;
+    }
     default: return p;
     }
 }
@@ -135,7 +142,7 @@ static int single_match(MatchState *ms, const char *s, const char *p, const char
     switch (*p) {
     case '.': return 1;
     case L_ESC: return match_class(c, uchar(*(p + 1)));
-    case '[': return match_bracket_class(c, p, ep - 1);
+    case '[': charge(ms, (size_t)(ep - p)); return match_bracket_class(c, p, ep - 1);
     default: return uchar(*p) == c;
     }
 }
@@ -206,6 +213,7 @@ static const char *match_capture(MatchState *ms, const char *s, int l)
 {
     l = check_capture(ms, l);
     size_t len = (size_t)ms->capture[l].len;
+    charge(ms, len);
     if ((size_t)(ms->src_end - s) >= len && memcmp(ms->capture[l].init, s, len) == 0) return s + len;
     return NULL;
 }
@@ -239,6 +247,7 @@ init:
                 p += 2;
                 if (*p != '[') luaL_error(ms->L, "missing '[' after '%%f' in pattern");
                 const char *ep = class_end(ms, p);
+                charge(ms, 2 * (size_t)(ep - p));
                 char previous = s == ms->src_init ? '\0' : *(s - 1);
                 char current = s < ms->src_end ? *s : '\0';
                 if (!match_bracket_class(uchar(previous), p, ep - 1) && match_bracket_class(uchar(current), p, ep - 1)) {
@@ -470,6 +479,7 @@ static void add_s(MatchState *ms, luaL_Buffer *b, const char *s, const char *e)
     const char *news = lua_tolstring(L, 3, &l);
     const char *p;
     while ((p = memchr(news, L_ESC, l)) != NULL) {
+        step(ms); // "%1%1%1..." of an empty capture adds nothing, a million times per match
         luaL_addlstring(b, news, (size_t)(p - news));
         p++;
         if (*p == L_ESC) {
@@ -578,6 +588,10 @@ static int str_rep(lua_State *L)
     lua_Integer n = luaL_checkinteger(L, 2);
     luaL_optlstring(L, 3, "", &lsep);
     size_t limit = max_string(L);
+    if (n > 0 && l + lsep == 0) { // Lua's would copy nothing n times: 10^15 loops
+        lua_pushliteral(L, "");
+        return 1;
+    }
     if (n > 0) {
         double total = (double)l * (double)n + (double)lsep * (double)(n - 1);
         if (total > (double)limit) {
@@ -677,10 +691,93 @@ static int tab_move(lua_State *L)
     return 1;
 }
 
+// table.insert and table.remove (ltablib.c's, with the shift bounded): they
+// shift up to #t elements, and a __len may claim 2^40 of them
+static lua_Integer shift_len(lua_State *L, const char *fn, lua_Integer from, lua_Integer to)
+{
+    if (to > from && (lua_Unsigned)to - (lua_Unsigned)from >= MAX_TABLE_OP)
+        return luaL_error(L, "%s: would shift more than %d elements", fn, MAX_TABLE_OP);
+    return to;
+}
+
+static int tab_insert(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer e = luaL_intop(+, luaL_len(L, 1), 1); // the first empty element
+    lua_Integer pos = e;
+    switch (lua_gettop(L)) {
+    case 2: break;
+    case 3:
+        pos = luaL_checkinteger(L, 2);
+        luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
+        for (lua_Integer i = shift_len(L, "table.insert", pos, e); i > pos; i--) {
+            lua_geti(L, 1, i - 1);
+            lua_seti(L, 1, i);
+        }
+        break;
+    default: return luaL_error(L, "wrong number of arguments to 'insert'");
+    }
+    lua_seti(L, 1, pos);
+    return 0;
+}
+
+static int tab_remove(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer size = luaL_len(L, 1);
+    lua_Integer pos = luaL_optinteger(L, 2, size);
+    if (pos != size) luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
+    lua_geti(L, 1, pos);
+    for (shift_len(L, "table.remove", pos, size); pos < size; pos++) {
+        lua_geti(L, 1, pos + 1);
+        lua_seti(L, 1, pos);
+    }
+    lua_pushnil(L);
+    lua_seti(L, 1, pos);
+    return 1;
+}
+
+// Without a comparator, sort compares strings in C: 20000 references to
+// one 2 MiB string took 14 s. When the strings may be that long (or the
+// table has a metatable), this comparator counts the bytes compared.
+#define MAX_SORT_BYTES (1 << 30)
+
+static int sort_less(lua_State *L)
+{
+    if (lua_type(L, 1) == LUA_TSTRING && lua_type(L, 2) == LUA_TSTRING) {
+        size_t la = lua_rawlen(L, 1), lb = lua_rawlen(L, 2);
+        lua_Integer left = lua_tointeger(L, lua_upvalueindex(1)) - (lua_Integer)(la < lb ? la : lb) - 1;
+        if (left < 0) return luaL_error(L, "table.sort: comparing its strings takes more than %d bytes", MAX_SORT_BYTES);
+        lua_pushinteger(L, left);
+        lua_replace(L, lua_upvalueindex(1));
+    }
+    lua_pushboolean(L, lua_compare(L, 1, 2, LUA_OPLT));
+    return 1;
+}
+
 static int tab_sort(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    if (luaL_len(L, 1) > MAX_TABLE_OP / 4) return luaL_error(L, "table.sort: more than %d elements", MAX_TABLE_OP / 4);
+    lua_Integer n = luaL_len(L, 1);
+    if (n > MAX_TABLE_OP / 4) return luaL_error(L, "table.sort: more than %d elements", MAX_TABLE_OP / 4);
+    if (lua_isnoneornil(L, 2)) {
+        size_t longest = 0;
+        if (lua_getmetatable(L, 1)) { // its elements may come through __index
+            lua_pop(L, 1);
+            longest = MAX_SORT_BYTES;
+        }
+        for (lua_Integer i = 1; i <= n && longest < MAX_SORT_BYTES; i++) {
+            if (lua_rawgeti(L, 1, i) == LUA_TSTRING && lua_rawlen(L, -1) > longest) longest = lua_rawlen(L, -1);
+            lua_pop(L, 1);
+        }
+        double log2n = 1;
+        for (lua_Integer k = n; k > 1; k >>= 1) log2n++;
+        if ((double)longest * (double)n * log2n > MAX_SORT_BYTES) {
+            lua_settop(L, 1);
+            lua_pushinteger(L, MAX_SORT_BYTES);
+            lua_pushcclosure(L, sort_less, 1);
+        }
+    }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 0);
@@ -739,6 +836,8 @@ void steerE_open_sandbox(lua_State *L, size_t max_str)
     lua_getfield(L, -1, "sort");
     lua_pushcclosure(L, tab_sort, 1);
     lua_setfield(L, -2, "sort");
+    static const luaL_Reg shifts[] = { { "insert", tab_insert }, { "remove", tab_remove }, { NULL, NULL } };
+    luaL_setfuncs(L, shifts, 0);
     lua_pop(L, 1);
     // strings' metatable is shared by every string of the state: protect it
     lua_pushliteral(L, "");
@@ -752,11 +851,16 @@ void steerE_open_sandbox(lua_State *L, size_t max_str)
 
 void steerE_protect_metatables(lua_State *L)
 {
-    static const char *const names[] = { STEERL_VEC, STEERL_WORLD, STEERL_AGENT, STEERL_BEHAVIOR, STEERL_ARCHETYPE, NULL };
-    for (int i = 0; names[i]; i++) {
-        if (luaL_getmetatable(L, names[i]) == LUA_TTABLE) {
-            lua_pushboolean(L, 0);
-            lua_setfield(L, -2, "__metatable");
+    // every type's metatable (luaL_newmetatable: registry[name] with
+    // __name = name): grids' and flow fields' have C __gc too
+    lua_pushnil(L);
+    while (lua_next(L, LUA_REGISTRYINDEX)) {
+        if (lua_type(L, -2) == LUA_TSTRING && lua_istable(L, -1)) {
+            if (lua_getfield(L, -1, "__name") == LUA_TSTRING && lua_rawequal(L, -1, -3)) {
+                lua_pushboolean(L, 0);
+                lua_setfield(L, -3, "__metatable");
+            }
+            lua_pop(L, 1);
         }
         lua_pop(L, 1);
     }

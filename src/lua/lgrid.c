@@ -132,7 +132,11 @@ static int grid_new(lua_State *L)
     if (!lua_istable(L, map)) steerL_field_error(L, fn, "map", map_expect, map);
     if (luaL_len(L, map) < 1) return luaL_error(L, "%s: field 'map' expected %s, got an empty list", fn, map_expect);
     lua_Integer ny = luaL_len(L, map);
-    size_t nx = 0;
+    size_t nx = lua_rawgeti(L, map, 1) == LUA_TSTRING ? lua_rawlen(L, -1) : 0;
+    lua_pop(L, 1);
+    // before reading the lines: the same long string may be every line
+    if (nx > 65536 || ny > 65536 || (double)nx * (double)ny > 1e8)
+        return luaL_error(L, "%s: field 'map' is too large (%d x %d cells; at most 1e8)", fn, (int)nx, (int)ny);
     for (lua_Integer j = 1; j <= ny; j++) {
         lua_rawgeti(L, map, j);
         size_t len;
@@ -159,7 +163,7 @@ static int grid_new(lua_State *L)
     if (!lua_isnil(L, costs) && !lua_istable(L, costs) && !lua_isfunction(L, costs))
         steerL_field_error(L, fn, "costs", "a list of rows of numbers (the map's shape) or a function(i, j, char)", costs);
 
-    LGrid *ug = lua_newuserdatauv(L, sizeof *ug, 1);
+    LGrid *ug = lua_newuserdatauv(L, sizeof *ug + steerL_mod_pays(L, nx * (size_t)ny * 32), 1);
     memset(ug, 0, sizeof *ug);
     luaL_setmetatable(L, STEERL_GRID);
     int self = lua_gettop(L);
@@ -484,7 +488,7 @@ static int grid_flow_field(lua_State *L)
     double *goals;
     uint32_t n = lua_isnil(L, 4) ? read_goals(L, &ug->g, 3, false, fn, "goal", &goals)
                                  : read_goals(L, &ug->g, 4, true, fn, "goals", &goals);
-    LFlow *uf = lua_newuserdatauv(L, sizeof *uf, 1);
+    LFlow *uf = lua_newuserdatauv(L, sizeof *uf + steerL_mod_pays(L, (size_t)ug->g.nx * (size_t)ug->g.ny * 32), 1);
     memset(uf, 0, sizeof *uf);
     luaL_setmetatable(L, STEERL_FLOW);
     lua_pushvalue(L, 1);
@@ -602,6 +606,8 @@ static int grid_tostring(lua_State *L)
 static int flow_behavior_new(lua_State *L)
 {
     const char *fn = lua_tostring(L, lua_upvalueindex(2));
+    steerL_check_unsandboxed(L, fn, "the flow field is the mod's memory, freed with it while the agent steers on; "
+                                    "use f:direction(p) in update");
     if (!lua_istable(L, 1)) {
         char buf[64];
         return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));

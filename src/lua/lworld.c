@@ -508,8 +508,8 @@ static int world_spawn(lua_State *L)
 // Drop per-agent Lua state of agents that are gone.
 void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id)
 {
-    static const char *const tables[] = { "data", "think", "arch", "arch_over" };
-    for (int i = 0; i < 4; i++) {
+    static const char *const tables[] = { "data", "think", "arch", "arch_over", "owned" };
+    for (int i = 0; i < 5; i++) {
         steerL_uv_field(L, world_idx, tables[i]);
         lua_pushnil(L);
         lua_rawseti(L, -2, (lua_Integer)id);
@@ -908,6 +908,7 @@ static int world_newindex(lua_State *L)
     const char *k = luaL_checkstring(L, 2);
     steerL_check_writable(L, lw, "steer.world");
     if (strcmp(k, "record") == 0) {
+        steerL_check_unsandboxed(L, "w.record", "the world's settings belong to the game");
         if (!lua_isboolean(L, 3)) steerL_field_error(L, "steer.world", "record", "a boolean", 3);
         if (steer_world_set_record(lw->w, lua_toboolean(L, 3)) != STEER_OK)
             return luaL_error(L, "steer.world: field 'record': out of memory for the record buffer");

@@ -7,6 +7,10 @@
 #include "check.h"
 #include "steer.h"
 
+#include "steer_lua.h"
+
+#include <lauxlib.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +260,57 @@ static void test_poll_sees_module_saves(void)
     steer_engine_free(e);
 }
 
+// A module whose directory is replaced (a checkout, a sync tool) lost its
+// inotify watch with the old directory: saves are still seen.
+static void test_poll_sees_replaced_directories(void)
+{
+    char lib[300], cmd[2048];
+    snprintf(lib, sizeof lib, "%s-lib", dir); // outside every watched directory
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s-old && mkdir -p %s && echo 'return { value = 1 }' > %s/tuning.lua", lib, lib,
+             lib, lib);
+    REQUIRE(system(cmd) == 0, "mkdir");
+    write_file("runner.lua", scenario_v(2, ""));
+    char path[400];
+    snprintf(path, sizeof path, "%s/?.lua", lib);
+    Log log = { 0 };
+    steer_EngineDesc d = { .log = log_fn, .log_ud = &log, .lua_path = path };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, path_of("runner.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    sleep_ms(20);
+    snprintf(cmd, sizeof cmd, "mv %s %s-old && mkdir %s && echo 'return { value = 7 } -- longer' > %s/tuning.lua", lib,
+             lib, lib, lib);
+    REQUIRE(system(cmd) == 0, "mv");
+    int r = 0;
+    for (int i = 0; i < 100 && r == 0; i++) {
+        sleep_ms(10);
+        r = steer_engine_poll(e);
+    }
+    CHECK(r == 1, "saving a module in a replaced directory did not reload (poll gave %d)", r);
+    steer_engine_free(e);
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s-old", lib, lib);
+    CHECK(system(cmd) == 0, "rm");
+}
+
+// A failed reload forgets the modules its text required first: the running
+// version requiring one later runs it afresh, as if that reload never ran.
+static void test_failed_reload_forgets_new_modules(void)
+{
+    write_file("late.lua", "LATE_RUNS = (LATE_RUNS or 0) + 1\nreturn { runs = LATE_RUNS }\n");
+    write_file("lazy.lua", "return { world = {} }\n");
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(NULL, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, path_of("lazy.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    write_file("lazy.lua", "local late = require 'late'\nerror('broken')\n");
+    CHECK(steer_engine_reload(e) == STEER_ESCRIPT, "a broken reload succeeded");
+    lua_State *L = steer_engine_lua(e);
+    REQUIRE(luaL_dostring(L, "return package.loaded.late == nil, require('late').runs") == LUA_OK, "%s", lua_tostring(L, -1));
+    CHECK(lua_toboolean(L, -2), "the failed reload's module stayed in package.loaded");
+    CHECK(lua_tointeger(L, -1) == 2, "late.lua ran %d times, not afresh", (int)lua_tointeger(L, -1));
+    lua_pop(L, 2);
+    steer_engine_free(e);
+}
+
 // ---- two engines ------------------------------------------------------------------------
 
 static void test_two_engines(void)
@@ -359,6 +414,8 @@ int main(void)
     RUN(test_states_and_events);
     RUN(test_reload_transaction);
     RUN(test_poll_sees_module_saves);
+    RUN(test_failed_reload_forgets_new_modules);
+    RUN(test_poll_sees_replaced_directories);
     RUN(test_two_engines);
     RUN(test_allocator_hook);
     RUN(test_demos_reload);
