@@ -13,7 +13,7 @@
 -- Try: change SLOW_RADIUS or the ease curves and save: `reload` rebuilds
 -- the brains and the agents carry on toward their current targets.
 --
--- Keys (once the viewer exists): R reloads, Esc quits.
+-- Keys in the viewer: R reloads, Space pauses, click an agent to inspect it, H lists every key, Esc quits.
 -- Headless: steer run --headless --ticks 600 demos/arrive.lua
 
 local steer = require "steer"

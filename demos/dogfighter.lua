@@ -77,16 +77,13 @@ return {
   draw = function(d, w)
     for team, t in pairs(TEAMS) do
       for a in w:agents(team) do
-        local x, y, z = a:xy()
-        local h = a.heading
-        d:circle(x, y, 6, t.colour)
-        d:line(x, y, x + 40 * h.x, y + 40 * h.y, t.colour)
-        d:text(x + 8, y + 8, ("%s %.0fm"):format(a.data.mode or "", z), t.colour)
+        local p, h = a.position, a.heading
+        -- at the fighter's altitude: the viewer projects 3D points
+        d:circle(p, 6, t.colour)
+        d:line(p, p + h * 40, t.colour)
+        d:text(p + steer.vec(8, 8, 8), ("%s %.0fm"):format(a.data.mode or "", p.z), t.colour)
         local e = a.target
-        if a.data.mode == "guns" and e and e.alive then
-          local ex, ey = e:xy()
-          d:line(x, y, ex, ey, { 255, 255, 160 })
-        end
+        if a.data.mode == "guns" and e and e.alive then d:line(p, e.position, { 255, 255, 160 }) end
       end
     end
     d:text(-1950, 1900, ("red %d  blue %d"):format(score.red, score.blue), { 255, 255, 255 })

@@ -11,7 +11,7 @@
 -- Try: change a weight in `make_brain` and save. The file reloads and
 -- `reload` hands every boid the new brain without restarting the flock.
 --
--- Keys (once the viewer exists): R reloads, Esc quits.
+-- Keys in the viewer: R reloads, Space pauses, click an agent to inspect it, H lists every key, Esc quits.
 -- Headless: steer run --headless --ticks 600 demos/flock.lua
 
 local steer = require "steer"

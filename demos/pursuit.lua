@@ -16,7 +16,7 @@
 -- Try: raise PANIC_RADIUS or the hunters' max_speed and save; `reload`
 -- hands everyone the new brains mid-chase.
 --
--- Keys (once the viewer exists): R reloads, Esc quits.
+-- Keys in the viewer: R reloads, Space pauses, click an agent to inspect it, H lists every key, Esc quits.
 -- Headless: steer run --headless --ticks 600 demos/pursuit.lua
 
 local steer = require "steer"
