@@ -40,6 +40,7 @@
 //                 its stop radius (or the time at the cap)
 //   arrived       agents that did
 #include "steer.h"
+#include "timing.h"
 #include "fused.h"
 
 #include <math.h>
@@ -49,19 +50,6 @@
 #include <time.h>
 
 #define WARMUP 20
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 // BENCH.md's master stream: xorshift32, seed 12345, 24-bit uniforms.
 static uint32_t xs32(uint32_t *s)
@@ -136,11 +124,11 @@ static int run_engine(int n, int ticks, int reorder, Result *r)
     double *t = malloc(sizeof *t * (size_t)ticks);
     if (!t) return -1;
     for (int i = 0; i < ticks; i++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         must(steer_world_step(w, 1), "step");
-        t[i] = now_ms() - t0;
+        t[i] = bench_now_ms() - t0;
     }
-    qsort(t, (size_t)ticks, sizeof *t, cmp_double);
+    qsort(t, (size_t)ticks, sizeof *t, bench_cmp_double);
     r->median = t[ticks / 2];
     r->min = t[0];
     r->max = t[ticks - 1];
@@ -278,9 +266,9 @@ static int run_crossing(int n, int max_ticks, double avoid_weight)
     double deepest = 0, completion = -1;
     int ticks = 0, done = 0;
     while (ticks < max_ticks && done < n) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         must(steer_world_step(w, 1), "step");
-        t[ticks++] = now_ms() - t0;
+        t[ticks++] = bench_now_ms() - t0;
         for (int i = 0; i < n; i++) {
             double p[3];
             steer_agent_vec(w, agents[i], STEER_PROP_POSITION, p);
@@ -298,7 +286,7 @@ static int run_crossing(int n, int max_ticks, double avoid_weight)
     if (completion < 0) completion = ticks * dt;
     double sum = 0;
     for (int i = 0; i < ticks; i++) sum += t[i];
-    qsort(t, (size_t)ticks, sizeof *t, cmp_double);
+    qsort(t, (size_t)ticks, sizeof *t, bench_cmp_double);
     printf("crossing n=%d ticks=%d median_ms=%.3f collisions=%ld completion_s=%.2f max_overlap_m=%.4f "
            "arrived=%d mean_ms=%.3f max_ms=%.3f circle_radius_m=%.1f avoid_weight=%g\n",
            n, ticks, t[ticks / 2], collisions, completion, deepest, done, sum / ticks, t[ticks - 1], R, avoid_weight);

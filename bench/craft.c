@@ -19,6 +19,7 @@
 // point_ns); seek_us: us per agent-tick with directed seek (the behaviour,
 // its plan and craft locomotion); plan_us: us per plan call.
 #include "steer.h"
+#include "timing.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -28,19 +29,6 @@
 
 #define RADIUS 5.0
 #define SPEED 10.0
-
-static double clock_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static uint32_t next(uint32_t *s)
 {
@@ -93,11 +81,11 @@ static double run_world(int kind, int n, int ticks)
     double *t = malloc(sizeof *t * (size_t)ticks);
     if (!t) return -1;
     for (int i = 0; i < ticks; i++) {
-        double t0 = clock_ms();
+        double t0 = bench_now_ms();
         steer_world_step(w, 1);
-        t[i] = clock_ms() - t0;
+        t[i] = bench_now_ms() - t0;
     }
-    qsort(t, (size_t)ticks, sizeof *t, by_value);
+    qsort(t, (size_t)ticks, sizeof *t, bench_cmp_double);
     double median = t[ticks / 2];
     free(t);
     steer_world_free(w);
@@ -112,7 +100,7 @@ static double run_plans(int n)
     volatile double sink = 0;
     for (int k = 0; k < 5; k++) {
         uint32_t s = 2024;
-        double t0 = clock_ms();
+        double t0 = bench_now_ms();
         for (int i = 0; i < n; i++) {
             double p[3], th, target[3] = { 0, 0, 0 }, heading[3] = { 1, 0, 0 };
             pose(&s, p, &th);
@@ -121,10 +109,10 @@ static double run_plans(int n)
             if (steer_directed_seek_plan(p, dir, SPEED, target, heading, RADIUS, 1.0 / 60.0, true, &plan) == STEER_OK)
                 sink += plan.aim[0];
         }
-        best[k] = (clock_ms() - t0) * 1e3 / n;
+        best[k] = (bench_now_ms() - t0) * 1e3 / n;
     }
     (void)sink;
-    qsort(best, 5, sizeof best[0], by_value);
+    qsort(best, 5, sizeof best[0], bench_cmp_double);
     return best[2];
 }
 

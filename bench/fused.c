@@ -8,6 +8,7 @@
 #endif
 
 #include "fused.h"
+#include "timing.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -524,19 +525,6 @@ static double mean_speed(const World *w)
     return total / w->n;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-    const double x = *(const double *)pa, y = *(const double *)pb;
-    return (x > y) - (x < y);
-}
-
 int fused_flock_run(int n, int ticks, fused_Stats *out)
 {
     if (n < 1 || ticks < 0 || !out)
@@ -554,14 +542,14 @@ int fused_flock_run(int n, int ticks, fused_Stats *out)
     for (int t = 0; t < WARMUP_TICKS; t++)
         tick(&w);
     for (int t = 0; t < ticks; t++) {
-        const double t0 = now_ms();
+        const double t0 = bench_now_ms();
         tick(&w);
-        times[t] = now_ms() - t0;
+        times[t] = bench_now_ms() - t0;
     }
 
     memset(out, 0, sizeof *out);
     if (ticks > 0) {
-        qsort(times, (size_t)ticks, sizeof(double), cmp_double);
+        qsort(times, (size_t)ticks, sizeof(double), bench_cmp_double);
         out->min_ms = times[0];
         out->max_ms = times[ticks - 1];
         out->median_ms = ticks % 2 ? times[ticks / 2]

@@ -19,6 +19,7 @@
 // cell 1 m; the A* grid is a maze (recursive backtracker, corridors one
 // cell wide) with random pairs of open cells. Figures, not tests.
 #include "steer.h"
+#include "timing.h"
 #include "../src/nav/nav.h"
 #include "../src/behaviors/behavior.h"
 
@@ -28,25 +29,6 @@
 #include <time.h>
 
 extern const steerB_Kind steerB_follow_flow;
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static uint32_t xs32(uint32_t *s)
 {
@@ -94,11 +76,11 @@ static void bench_build(int n, int runs)
     double goal[2], t[32];
     cell_point(&g, gx, gy, goal);
     for (int r = 0; r < runs; r++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         if (steerN_flow_build(&f, goal, 1)) die("out of memory");
-        t[r] = now_ms() - t0;
+        t[r] = bench_now_ms() - t0;
     }
-    printf("flow_build n=%d blocked=0.2 median_ms=%.2f cells=%u\n", n, median(t, runs), f.touched);
+    printf("flow_build n=%d blocked=0.2 median_ms=%.2f cells=%u\n", n, bench_median(t, runs), f.touched);
 
     // goal moves: a walk of small steps (up to 2 cells), each a repair,
     // against a rebuild to the same goal
@@ -115,17 +97,17 @@ static void bench_build(int n, int runs)
         gx = nx;
         gy = ny;
         cell_point(&g, gx, gy, goal);
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         if (steerN_flow_set_goal(&f, goal)) die("out of memory");
-        rep[moves] = now_ms() - t0;
+        rep[moves] = bench_now_ms() - t0;
         repaired += f.incremental;
         if (f.incremental) touched += f.touched;
-        t0 = now_ms();
+        t0 = bench_now_ms();
         if (steerN_flow_build(&fresh, goal, 1)) die("out of memory");
-        reb[moves] = now_ms() - t0;
+        reb[moves] = bench_now_ms() - t0;
         moves++;
     }
-    double mr = median(rep, moves), mb = median(reb, moves);
+    double mr = bench_median(rep, moves), mb = bench_median(reb, moves);
     printf("goal_move n=%d step_cells<=2 moves=%d repaired=%d median_ms=%.4f rebuild_ms=%.2f ratio=%.0f "
            "mean_touched_per_repair=%.0f\n", n, moves, repaired, mr, mb, mr > 0 ? mb / mr : 0.0,
            repaired ? (double)touched / repaired : 0.0);
@@ -169,12 +151,12 @@ static void bench_agents(int n, int agents, int runs)
     enum { TICKS = 50 };
     double t[TICKS];
     for (int r = 0; r < TICKS; r++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         steer_world_step(w, 1);
-        t[r] = now_ms() - t0;
+        t[r] = bench_now_ms() - t0;
     }
     (void)runs;
-    printf("follow_flow n=%d agents=%d ticks=%d median_ms=%.3f\n", n, agents, TICKS, median(t, TICKS));
+    printf("follow_flow n=%d agents=%d ticks=%d median_ms=%.3f\n", n, agents, TICKS, bench_median(t, TICKS));
     steer_behavior_release(b);
     steer_world_free(w);
     steerN_flow_free(&f);
@@ -219,7 +201,7 @@ static void bench_astar(int n, int queries)
     steerN_Grid g;
     maze_grid(&g, n + 1, &rng);
     int rooms = n / 2;
-    double t0 = now_ms(), cells = 0;
+    double t0 = bench_now_ms(), cells = 0;
     int found = 0;
     for (int q = 0; q < queries; q++) {
         double a[2], b[2], cost;
@@ -231,7 +213,7 @@ static void bench_astar(int n, int queries)
         if (r < 0) die("out of memory");
         if (r) { found++; cells += cost; }
     }
-    double ms = now_ms() - t0;
+    double ms = bench_now_ms() - t0;
     printf("astar n=%d maze queries=%d found=%d queries_per_s=%.0f mean_path_m=%.0f\n", n, queries, found,
            queries / (ms / 1e3), found ? cells / found : 0.0);
     steerN_grid_free(&g);
@@ -251,16 +233,16 @@ static void bench_walls(int n, int rays)
     steer_World *w;
     steer_WorldDesc wd = { .dim = 2, .seed = 1, .no_record = true };
     if (steer_world_new(&wd, &w)) die("world");
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     if (steerN_walls(&g, add_wall, w)) die("walls");
-    double add = now_ms() - t0;
+    double add = bench_now_ms() - t0;
     int segments = steer_world_shape_count(w);
     steer_Hit hit;
     double o[3] = { 0, 0, 0 }, d[3] = { 1, 0, 0 };
     steer_raycast(w, o, d, 1, STEER_RAY_SHAPES, 0, &hit); // builds the shape grid
-    double built = now_ms() - t0;
+    double built = bench_now_ms() - t0;
     int hits = 0;
-    t0 = now_ms();
+    t0 = bench_now_ms();
     for (int i = 0; i < rays; i++) {
         int x, y;
         do {
@@ -272,7 +254,7 @@ static void bench_walls(int n, int rays)
         double origin[3] = { p[0], p[1], 0 }, dir[3] = { cos(a), sin(a), 0 };
         hits += steer_raycast(w, origin, dir, 20, STEER_RAY_SHAPES, 0, &hit) == 1;
     }
-    double ms = now_ms() - t0;
+    double ms = bench_now_ms() - t0;
     printf("walls n=%d segments=%d add_ms=%.1f with_shape_grid_ms=%.1f raycasts_per_s=%.0f hits=%d/%d\n", n, segments,
            add, built, rays / (ms / 1e3), hits, rays);
     steer_world_free(w);

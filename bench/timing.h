@@ -14,17 +14,20 @@ static inline double bench_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+// Milliseconds on the monotonic clock.
+static inline double bench_now_ms(void) { return bench_now() * 1e3; }
+
 static inline int bench_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-// The median of n values (sorts them).
+// The median of n values (sorts them; the mean of the middle two for even n).
 static inline double bench_median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
-    return v[n / 2];
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 #endif
