@@ -132,7 +132,7 @@ static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 // Message handler: the message and a traceback. Other error objects are
 // described by type only — their __tostring is the script's code and could
 // loop, so the engine never runs it while handling an error.
-static int msghandler(lua_State *L)
+int steerE_msghandler(lua_State *L)
 {
     const char *msg = lua_tostring(L, 1);
     if (!msg) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
@@ -142,15 +142,20 @@ static int msghandler(lua_State *L)
 
 // Keep the error on top of the stack (a message with a traceback) as the
 // engine's error: the first line is "file:line: message".
+void steerE_message(const char *full, char *out, size_t len)
+{
+    const char *nl = strstr(full, "\nstack traceback:");
+    size_t n = nl ? (size_t)(nl - full) : strlen(full);
+    if (n >= len) n = len - 1;
+    memcpy(out, full, n);
+    out[n] = '\0';
+}
+
 static int keep_error(steer_Engine *e)
 {
     const char *full = lua_tostring(e->L, -1);
     if (!full) full = "(error object is not a string)";
-    const char *nl = strstr(full, "\nstack traceback:");
-    size_t n = nl ? (size_t)(nl - full) : strlen(full);
-    if (n >= sizeof e->error) n = sizeof e->error - 1;
-    memcpy(e->error, full, n);
-    e->error[n] = '\0';
+    steerE_message(full, e->error, sizeof e->error);
     steerE_alloc(e, e->traceback, 0);
     e->traceback = steerE_strdup(e, full);
     lua_pop(e->L, 1);
@@ -161,7 +166,7 @@ static int keep_error(steer_Engine *e)
 static int docall(lua_State *L, int nargs, int nresults)
 {
     int base = lua_gettop(L) - nargs;
-    lua_pushcfunction(L, msghandler);
+    lua_pushcfunction(L, steerE_msghandler);
     lua_insert(L, base);
     int st = lua_pcall(L, nargs, nresults, base);
     lua_remove(L, base);

@@ -63,6 +63,12 @@ void steerE_log(steer_Engine *e, int level, const char *fmt, ...);
 void *steerE_alloc(steer_Engine *e, void *p, size_t size);
 char *steerE_strdup(steer_Engine *e, const char *s);
 int steerE_fail(steer_Engine *e, int status, const char *fmt, ...);
+// The message handler of every call into Lua: the message and a traceback;
+// other error objects are described by type only (their __tostring is a
+// script's code and could loop).
+int steerE_msghandler(lua_State *L);
+// The first part of a handled error (up to its traceback) into out.
+void steerE_message(const char *full, char *out, size_t len);
 // Read a whole file (at most `max` bytes) with the engine's allocator.
 char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len);
 

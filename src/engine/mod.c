@@ -176,15 +176,6 @@ static void disable(Mod *m, const char *why)
     }
 }
 
-static int msghandler(lua_State *L)
-{
-    // never the error object's __tostring: it is the mod's code
-    const char *msg = lua_tostring(L, 1);
-    if (!msg) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    luaL_traceback(L, L, msg, 1);
-    return 1;
-}
-
 static void begin_call(Mod *m)
 {
     pthread_mutex_lock(&m->e->lock);
@@ -214,7 +205,7 @@ static int mod_call(Mod *m, int nargs)
     }
     lua_State *L = m->L;
     int base = lua_gettop(L) - nargs;
-    lua_pushcfunction(L, msghandler);
+    lua_pushcfunction(L, steerE_msghandler);
     lua_insert(L, base);
     double t0 = steerE_now();
     begin_call(m);
@@ -227,9 +218,7 @@ static int mod_call(Mod *m, int nargs)
     if (st != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         char buf[512];
-        snprintf(buf, sizeof buf, "%s", msg ? msg : "error");
-        char *nl = strstr(buf, "\nstack traceback:");
-        if (nl) *nl = '\0';
+        steerE_message(msg ? msg : "error", buf, sizeof buf);
         disable(m, buf);
         return 0;
     }
