@@ -62,19 +62,26 @@ static void open_near(const steerN_Grid *g, int *x, int *y)
     die("no open cell");
 }
 
-static void cell_point(const steerN_Grid *g, int x, int y, double p[2]) { steerN_center(g, x, y, p); }
+// The benches' field: a grid of n x n cells, 20% blocked, and a field on
+// it (not built) with its goal at the open cell nearest the middle.
+static void field_setup(int n, uint32_t *rng, steerN_Grid *g, steerN_Flow *f, int *gx, int *gy, double goal[2])
+{
+    random_grid(g, n, 0.2, rng);
+    if (steerN_flow_init(f, g)) die("out of memory");
+    *gx = n / 2;
+    *gy = n / 2;
+    open_near(g, gx, gy);
+    steerN_center(g, *gx, *gy, goal);
+}
 
 static void bench_build(int n, int runs)
 {
     uint32_t rng = 12345;
     steerN_Grid g;
-    random_grid(&g, n, 0.2, &rng);
     steerN_Flow f;
-    if (steerN_flow_init(&f, &g)) die("out of memory");
-    int gx = n / 2, gy = n / 2;
-    open_near(&g, &gx, &gy);
+    int gx, gy;
     double goal[2], t[32];
-    cell_point(&g, gx, gy, goal);
+    field_setup(n, &rng, &g, &f, &gx, &gy, goal);
     for (int r = 0; r < runs; r++) {
         double t0 = bench_now_ms();
         if (steerN_flow_build(&f, goal, 1)) die("out of memory");
@@ -96,7 +103,7 @@ static void bench_build(int n, int runs)
         if (!steerN_open(&g, nx, ny)) continue;
         gx = nx;
         gy = ny;
-        cell_point(&g, gx, gy, goal);
+        steerN_center(&g, gx, gy, goal);
         double t0 = bench_now_ms();
         if (steerN_flow_set_goal(&f, goal)) die("out of memory");
         rep[moves] = bench_now_ms() - t0;
@@ -120,13 +127,10 @@ static void bench_agents(int n, int agents, int runs)
 {
     uint32_t rng = 12345;
     steerN_Grid g;
-    random_grid(&g, n, 0.2, &rng);
     steerN_Flow f;
-    if (steerN_flow_init(&f, &g)) die("out of memory");
-    int gx = n / 2, gy = n / 2;
-    open_near(&g, &gx, &gy);
+    int gx, gy;
     double goal[2];
-    cell_point(&g, gx, gy, goal);
+    field_setup(n, &rng, &g, &f, &gx, &gy, goal);
     if (steerN_flow_build(&f, goal, 1)) die("out of memory");
     steer_World *w;
     steer_WorldDesc wd = { .dim = 2, .seed = 1, .no_record = true };
@@ -142,7 +146,7 @@ static void bench_agents(int n, int agents, int runs)
         } while (!steerN_open(&g, x, y));
         steer_AgentDesc ad = { .max_speed = 3, .max_force = 12, .radius = 0.3, .brain = b };
         double p[2];
-        cell_point(&g, x, y, p);
+        steerN_center(&g, x, y, p);
         ad.position[0] = p[0];
         ad.position[1] = p[1];
         if (steer_spawn(w, &ad, NULL)) die("spawn");
@@ -207,8 +211,8 @@ static void bench_astar(int n, int queries)
         double a[2], b[2], cost;
         int ax = 2 * (int)(xs32(&rng) % (uint32_t)rooms) + 1, ay = 2 * (int)(xs32(&rng) % (uint32_t)rooms) + 1;
         int bx = 2 * (int)(xs32(&rng) % (uint32_t)rooms) + 1, by = 2 * (int)(xs32(&rng) % (uint32_t)rooms) + 1;
-        cell_point(&g, ax, ay, a);
-        cell_point(&g, bx, by, b);
+        steerN_center(&g, ax, ay, a);
+        steerN_center(&g, bx, by, b);
         int r = steerN_path(&g, a, b, &cost);
         if (r < 0) die("out of memory");
         if (r) { found++; cells += cost; }
