@@ -201,7 +201,8 @@ static void watch_dir(steer_Engine *e, const char *path)
 #endif
 }
 
-static void watch_file(steer_Engine *e, const char *path)
+// Watch `path`, the scenario (module NULL) or the file of module `module`.
+static void watch_file(steer_Engine *e, const char *path, const char *module)
 {
     for (int i = 0; i < e->nwatch; i++)
         if (strcmp(e->watch[i].path, path) == 0) return;
@@ -214,6 +215,11 @@ static void watch_file(steer_Engine *e, const char *path)
     }
     Watch *w = &e->watch[e->nwatch];
     if (!(w->path = steerE_strdup(e, path))) return;
+    w->module = module ? steerE_strdup(e, module) : NULL;
+    if (module && !w->module) {
+        steerE_alloc(e, w->path, 0);
+        return;
+    }
     w->mtime_ns = w->size = -1;
     stat_file(path, &w->mtime_ns, &w->size);
     e->nwatch++;
@@ -257,7 +263,8 @@ static int watching_searcher(lua_State *L)
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_pushvalue(L, 1);
     lua_call(L, 1, 2);
-    if (lua_isfunction(L, -2) && lua_type(L, -1) == LUA_TSTRING) watch_file(e, lua_tostring(L, -1));
+    if (lua_isfunction(L, -2) && lua_type(L, -1) == LUA_TSTRING && lua_type(L, 1) == LUA_TSTRING)
+        watch_file(e, lua_tostring(L, -1), lua_tostring(L, 1));
     return 2;
 }
 
@@ -320,7 +327,10 @@ void steer_engine_free(steer_Engine *e)
     if (e->L) lua_close(e->L); // frees the world with its userdata
     for (int i = 0; i < e->nkinds; i++) steer_host_kind_free(e->kinds[i]);
     steerE_alloc(e, e->kinds, 0);
-    for (int i = 0; i < e->nwatch; i++) steerE_alloc(e, e->watch[i].path, 0);
+    for (int i = 0; i < e->nwatch; i++) {
+        steerE_alloc(e, e->watch[i].path, 0);
+        steerE_alloc(e, e->watch[i].module, 0);
+    }
     steerE_alloc(e, e->watch, 0);
     if (e->inotify_fd >= 0) close(e->inotify_fd);
     steerE_alloc(e, e->file, 0);
@@ -438,7 +448,7 @@ int steer_engine_load(steer_Engine *e, const char *file)
     if (e->file) return steerE_fail(e, STEER_EARG, "steer_engine_load: a scenario is loaded already (%s)", e->file);
     if (!(e->file = steerE_strdup(e, file))) return STEER_ENOMEM;
     set_path(e, file);
-    watch_file(e, file);
+    watch_file(e, file, NULL);
     lua_State *L = e->L;
     int top = lua_gettop(L);
     int st = run_scenario_file(e);
@@ -505,43 +515,15 @@ static void snapshot(steer_Engine *e)
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     steerL_copy_table(L, -1, -2);
     lua_pop(L, 1);
-    lua_newtable(L);
-    int saved = lua_gettop(L);
+    // forget the scenario's modules (the watched ones), so the new text
+    // requires them afresh
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-    // a module is the scenario's when its file is watched: find the names
-    // whose searcher path is one of ours by asking package.searchpath
-    lua_getglobal(L, "package");
-    lua_pushnil(L);
-    while (lua_next(L, -3)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING) continue;
-        lua_getfield(L, -2, "searchpath");
-        lua_pushvalue(L, -2);
-        lua_getfield(L, -4, "path");
-        if (lua_pcall(L, 2, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
-            const char *path = lua_tostring(L, -1);
-            for (int i = 1; i < e->nwatch; i++) {
-                if (strcmp(e->watch[i].path, path) != 0) continue;
-                lua_pushvalue(L, -2);
-                lua_pushvalue(L, -1);
-                lua_rawget(L, -6);
-                lua_rawset(L, saved); // saved[name] = loaded[name]
-                break;
-            }
-        }
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 2);
-    // forget them, so the new text requires them afresh
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-    lua_pushnil(L);
-    while (lua_next(L, saved)) {
-        lua_pop(L, 1);
-        lua_pushvalue(L, -1);
+    for (int i = 0; i < e->nwatch; i++) {
+        if (!e->watch[i].module) continue;
         lua_pushnil(L);
-        lua_rawset(L, -4);
+        lua_setfield(L, -2, e->watch[i].module);
     }
-    lua_pop(L, 2); // and the names
+    lua_pop(L, 1);
     lua_newtable(L);
     if (lua_getfield(L, LUA_REGISTRYINDEX, REG_ARCHETYPES) == LUA_TTABLE) steerL_copy_table(L, -1, -2);
     lua_pop(L, 1);

@@ -17,6 +17,7 @@ typedef struct Mod Mod;
 
 typedef struct Watch {
     char *path;
+    char *module;          // the name `require` found it by; NULL for the scenario
     long long mtime_ns, size;
 } Watch;
 
