@@ -5,13 +5,15 @@
 // hand-optimised fused loop (fused.c) measured in the same process run;
 // and the circle-crossing crowd (arrive + avoid_agents).
 //
-//   steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K]
+//   steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K] [--no-batch]
 //   steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W]
 //
 // --avoid-weight W sets the blend weight of avoid_agents in the crossing
 // brain (default 3; 0 drops it: the arrive-only baseline).
 // --reorder K re-sorts agent storage by grid cell every K ticks (0: the
-// engine's default, -1: never).
+// engine's default, -1: never). --no-batch evaluates the brain one agent at
+// a time (the path of brains that cannot run batched), to show what
+// batching gains.
 //
 // Prints one line per run and workload:
 //   flock n=N ticks=T median_ms=X min_ms=X max_ms=X bytes_per_agent=B ...
@@ -40,6 +42,7 @@
 //                 its stop radius (or the time at the cap)
 //   arrived       agents that did
 #include "steer.h"
+#include "core/world.h"
 #include "timing.h"
 #include "fused.h"
 
@@ -94,7 +97,7 @@ static steer_Behavior *flock_brain(void)
 
 typedef struct Result { double median, min, max, neighbors, speed; size_t bytes, brain_bytes; } Result;
 
-static int run_engine(int n, int ticks, int reorder, Result *r)
+static int run_engine(int n, int ticks, int reorder, bool no_batch, Result *r)
 {
     double L = sqrt(n * M_PI * 25.0 / 10.0);
     steer_WorldDesc wd = { 0 };
@@ -107,6 +110,7 @@ static int run_engine(int n, int ticks, int reorder, Result *r)
     wd.reorder_period = reorder;
     steer_World *w;
     must(steer_world_new(&wd, &w), "world");
+    w->no_batch = no_batch;
     must(steer_world_reserve(w, n), "reserve"); // as a game that knows its population would
     steer_Behavior *brain = flock_brain();
     uint32_t s = 12345;
@@ -299,7 +303,7 @@ static int run_crossing(int n, int max_ticks, double avoid_weight)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K]\n"
+    fprintf(stderr, "usage: steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K] [--no-batch]\n"
                     "       steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W]\n"
                     "       steer-bench craft [--n N] [--ticks T] [--runs R]\n");
     return 2;
@@ -330,18 +334,20 @@ int main(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "crossing") == 0) return crossing_main(argc, argv);
     if (argc < 2 || strcmp(argv[1], "flock") != 0) return usage();
     int n = 10000, ticks = 200, runs = 1, fused = 1, reorder = 0;
+    bool no_batch = false;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--n") && i + 1 < argc) n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--ticks") && i + 1 < argc) ticks = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-fused")) fused = 0;
         else if (!strcmp(argv[i], "--reorder") && i + 1 < argc) reorder = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--no-batch")) no_batch = true;
         else return usage();
     }
     if (n < 1 || ticks < 1 || runs < 1) return usage();
     for (int r = 0; r < runs; r++) {
         Result e;
-        if (run_engine(n, ticks, reorder, &e)) return 1;
+        if (run_engine(n, ticks, reorder, no_batch, &e)) return 1;
         size_t per = (e.bytes - e.brain_bytes) / (size_t)n;
         printf("flock n=%d ticks=%d median_ms=%.3f min_ms=%.3f max_ms=%.3f bytes_per_agent=%zu "
                "brain_bytes_per_agent=%zu mean_neighbors=%.2f mean_speed=%.3f",

@@ -469,6 +469,9 @@ steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
     Flat fl = { w, root, br, 0, 0, true, false };
     flatten(&fl, root, 1.0f);
     br->nnodes = n;
+    br->batch = !br->list && !br->faces;
+    for (uint32_t i = 0; i < n; i++)
+        if (!br->nodes[i].kind->eval_batch) br->batch = false;
     if (!fl.ok || fl.bad) {
         if (fl.bad) *status = STEER_EARG;
         steerB_brain_free(w, br);
@@ -586,20 +589,22 @@ const steerB_Summary *steerB_summary(const steerB_Ctx *c, const steerB_Node *n, 
     return tmp;
 }
 
-void steerB_frame(const steerB_Ctx *c, float side[3], float up[3])
+void steerB_frame_of(int dim, const float h[3], float side[3], float up[3])
 {
-    if (c->w->dim == 2) {
-        v3_set(side, -c->h[1], c->h[0], 0.0f);
+    if (dim == 2) {
+        v3_set(side, -h[1], h[0], 0.0f);
         v3_set(up, 0.0f, 0.0f, 1.0f);
         return;
     }
     // 3D: side from world up (z), falling back to y when heading is vertical
     float ref[3] = { 0.0f, 0.0f, 1.0f };
-    v3_cross(side, ref, c->h);
+    v3_cross(side, ref, h);
     if (v3_normalize(side) == 0.0f) {
         v3_set(ref, 0.0f, 1.0f, 0.0f);
-        v3_cross(side, c->h, ref);
+        v3_cross(side, h, ref);
         v3_normalize(side);
     }
-    v3_cross(up, c->h, side);
+    v3_cross(up, h, side);
 }
+
+void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]) { steerB_frame_of(c->w->dim, c->h, side, up); }

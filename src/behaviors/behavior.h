@@ -116,6 +116,40 @@ typedef struct steerB_Ctx {
 
 typedef void (*steerB_EvalFn)(steerB_Ctx *c, const steerB_Node *n, float out[3]);
 
+// A batch: up to STEERB_BATCH agents of one brain, evaluated node by node
+// instead of agent by agent (see pass_steer in world.c). It holds what a
+// batched node may read: each agent's own state at tick t, its summary
+// slots, and (through d) its memory and stream. Nothing of other agents,
+// so a world whose brains all run batched may integrate each agent as soon
+// as its force is known.
+#define STEERB_BATCH 32
+typedef float steerB_Lanes[3][STEERB_BATCH]; // one vector per agent, by component
+
+typedef struct steerB_Batch {
+    steer_World *w;
+    const steerB_Brain *brain;
+    int n;
+    float dt;
+    uint32_t d[STEERB_BATCH];
+    steerB_Lanes p, v, h;
+    float mass[STEERB_BATCH], max_speed[STEERB_BATCH], max_force[STEERB_BATCH];
+    steerB_Summary sums[STEERB_BATCH][STEERB_MAX_SUMS];
+} steerB_Batch;
+
+// Evaluate a node for every agent of the batch into out. It must give, bit
+// for bit, what eval gives one agent at a time: both call the same inline
+// force function, so the path taken never changes a trajectory.
+typedef void (*steerB_BatchFn)(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out);
+
+static inline void steerB_lane(steerB_Lanes l, int k, float o[3]) // not const: C17 would warn at every call
+{
+    o[0] = l[0][k]; o[1] = l[1][k]; o[2] = l[2][k];
+}
+static inline void steerB_set_lane(steerB_Lanes l, int k, const float a[3])
+{
+    l[0][k] = a[0]; l[1][k] = a[1]; l[2][k] = a[2];
+}
+
 // How a kind takes children: none, a list of {behaviour, weight}, a plain
 // list, or only through its STEERB_CHILDREN fields.
 typedef enum steerB_Children { STEERB_LEAF = 0, STEERB_WEIGHTED, STEERB_LIST, STEERB_NAMED } steerB_Children;
@@ -142,6 +176,10 @@ typedef struct steerB_Kind {
     bool faces;
     // A kind the host defined at run time (host.c): its definition.
     const void *host;
+    // The node for a whole batch (NULL: not batchable). Only for kinds
+    // that read nothing but the batch; a brain runs batched when all its
+    // nodes have one.
+    steerB_BatchFn eval_batch;
 } steerB_Kind;
 
 
@@ -168,6 +206,7 @@ struct steerB_Brain {
     uint32_t users;       // agents using this brain
     bool list;            // some node reads the neighbour list itself
     bool faces;           // some node may set the facing
+    bool batch;           // every node has eval_batch and reads summaries only: runs batched
     uint8_t nsums;        // summary slots (distinct untagged summary radii)
     float sum_r2[STEERB_MAX_SUMS];
     uint8_t sum_need[STEERB_MAX_SUMS]; // the parts of each slot its nodes read
@@ -221,12 +260,17 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
 
 // The shared velocity-tracking law: the force that turns velocity v into
 // `desired`, scaled so that an error of max_speed asks for max_force.
+static inline void steerB_track_v(const float v[3], float max_speed, float max_force, const float desired[3],
+                                   float out[3])
+{
+    float k = max_speed > 0.0f ? max_force / max_speed : 0.0f;
+    float e[3];
+    v3_sub(e, desired, v);
+    v3_scale(out, e, k);
+}
 static inline void steerB_track(const steerB_Ctx *c, const float desired[3], float out[3])
 {
-    float k = c->max_speed > 0.0f ? c->max_force / c->max_speed : 0.0f;
-    float e[3];
-    v3_sub(e, desired, c->v);
-    v3_scale(out, e, k);
+    steerB_track_v(c->v, c->max_speed, c->max_force, desired, out);
 }
 // The neighbour summary of a summary node: its precomputed slot, or (when
 // the node is tagged or the brain ran out of slots) computed from the
@@ -235,12 +279,27 @@ const steerB_Summary *steerB_summary(const steerB_Ctx *c, const steerB_Node *n, 
                                      steerB_Summary *tmp);
 // Side and up vectors of the agent's frame from its heading.
 void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]);
+void steerB_frame_of(int dim, const float h[3], float side[3], float up[3]);
 
 static inline void steerB_eval(steerB_Ctx *c, uint32_t i, float out[3])
 {
     const steerB_Node *n = &c->brain->nodes[i];
     n->kind->eval(c, n, out);
     if (c->rec) v3_copy(c->rec + 3 * i, out);
+}
+
+// Evaluate node i for the whole batch, recording each agent's output when
+// the world records.
+static inline void steerB_eval_batch(steerB_Batch *bt, uint32_t i, steerB_Lanes out)
+{
+    const steerB_Node *n = &bt->brain->nodes[i];
+    n->kind->eval_batch(bt, n, out);
+    steer_World *w = bt->w;
+    if (w->record && w->rec_stride)
+        for (int k = 0; k < bt->n; k++) {
+            float *r = w->rec + (size_t)bt->d[k] * w->rec_stride + 3 * i;
+            r[0] = out[0][k]; r[1] = out[1][k]; r[2] = out[2][k];
+        }
 }
 
 #define STEERB_PARAMS_OF(n, T) ((const T *)(const void *)(n)->params)

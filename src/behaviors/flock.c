@@ -22,6 +22,25 @@ static float flock_sense(const steerB_Node *n) { return STEERB_PARAMS_OF(n, Floc
 // All three read a steerB_Summary within their radius (and tag): the
 // engine computes it once per radius for the whole brain, vectorised.
 
+// The forces from a summary, shared by the one-agent and the batch paths.
+static inline void alignment_force(const steerB_Summary *s, const float h[3], float out[3])
+{
+    if (s->n == 0.0f) { v3_zero(out); return; }
+    v3_scale(out, s->head, 1.0f / s->n);
+    v3_sub(out, out, h);
+}
+
+static inline void cohesion_force(const steerB_Summary *s, const float v[3], float max_speed, float max_force,
+                                  float out[3])
+{
+    if (s->n == 0.0f) { v3_zero(out); return; }
+    float desired[3];
+    v3_scale(desired, s->off, 1.0f / s->n);
+    v3_normalize(desired);
+    v3_scale(desired, desired, max_speed);
+    steerB_track_v(v, max_speed, max_force, desired, out);
+}
+
 static void separation_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Flock *p = STEERB_PARAMS_OF(n, Flock);
@@ -33,23 +52,40 @@ static void alignment_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Flock *p = STEERB_PARAMS_OF(n, Flock);
     steerB_Summary tmp;
-    const steerB_Summary *s = steerB_summary(c, n, p->radius, p->tag, &tmp);
-    if (s->n == 0.0f) { v3_zero(out); return; }
-    v3_scale(out, s->head, 1.0f / s->n);
-    v3_sub(out, out, c->h);
+    alignment_force(steerB_summary(c, n, p->radius, p->tag, &tmp), c->h, out);
 }
 
 static void cohesion_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Flock *p = STEERB_PARAMS_OF(n, Flock);
     steerB_Summary tmp;
-    const steerB_Summary *s = steerB_summary(c, n, p->radius, p->tag, &tmp);
-    if (s->n == 0.0f) { v3_zero(out); return; }
-    float desired[3];
-    v3_scale(desired, s->off, 1.0f / s->n);
-    v3_normalize(desired);
-    v3_scale(desired, desired, c->max_speed);
-    steerB_track(c, desired, out);
+    cohesion_force(steerB_summary(c, n, p->radius, p->tag, &tmp), c->v, c->max_speed, c->max_force, out);
+}
+
+// Batched: a brain runs batched only when every summary node has its slot.
+static void separation_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
+{
+    for (int k = 0; k < bt->n; k++) steerB_set_lane(out, k, bt->sums[k][n->sum].push);
+}
+
+static void alignment_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
+{
+    for (int k = 0; k < bt->n; k++) {
+        float h[3], o[3];
+        steerB_lane(bt->h, k, h);
+        alignment_force(&bt->sums[k][n->sum], h, o);
+        steerB_set_lane(out, k, o);
+    }
+}
+
+static void cohesion_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
+{
+    for (int k = 0; k < bt->n; k++) {
+        float v[3], o[3];
+        steerB_lane(bt->v, k, v);
+        cohesion_force(&bt->sums[k][n->sum], v, bt->max_speed[k], bt->max_force[k], o);
+        steerB_set_lane(out, k, o);
+    }
 }
 
 static const steerB_Field flock_fields[] = {
@@ -58,6 +94,6 @@ static const steerB_Field flock_fields[] = {
     { 0 }
 };
 
-const steerB_Kind steerB_separation = { .name = "separation", .fields = flock_fields, .eval = separation_eval, .sense = flock_sense, .summary = STEERB_SUM_PUSH };
-const steerB_Kind steerB_alignment = { .name = "alignment", .fields = flock_fields, .eval = alignment_eval, .sense = flock_sense, .summary = STEERB_SUM_COUNT | STEERB_SUM_HEADING };
-const steerB_Kind steerB_cohesion = { .name = "cohesion", .fields = flock_fields, .eval = cohesion_eval, .sense = flock_sense, .summary = STEERB_SUM_COUNT | STEERB_SUM_OFFSET };
+const steerB_Kind steerB_separation = { .name = "separation", .fields = flock_fields, .eval = separation_eval, .sense = flock_sense, .summary = STEERB_SUM_PUSH, .eval_batch = separation_batch };
+const steerB_Kind steerB_alignment = { .name = "alignment", .fields = flock_fields, .eval = alignment_eval, .sense = flock_sense, .summary = STEERB_SUM_COUNT | STEERB_SUM_HEADING, .eval_batch = alignment_batch };
+const steerB_Kind steerB_cohesion = { .name = "cohesion", .fields = flock_fields, .eval = cohesion_eval, .sense = flock_sense, .summary = STEERB_SUM_COUNT | STEERB_SUM_OFFSET, .eval_batch = cohesion_batch };

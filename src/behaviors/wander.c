@@ -42,40 +42,52 @@ static void wander_init(steerB_Ctx *c, const steerB_Node *n)
     }
 }
 
-static void circle(steerB_Ctx *c, const Wander *p, float *t, float out[3])
+static inline void circle_force(const Wander *p, int dim, float dt, const float h[3], uint32_t *rng, float *t,
+                                float out[3])
 {
-    float step = p->jitter * c->dt;
-    t[0] += signed_unit(c->rng) * step;
-    t[1] += signed_unit(c->rng) * step;
-    if (c->w->dim == 3) t[2] += signed_unit(c->rng) * step;
+    float step = p->jitter * dt;
+    t[0] += signed_unit(rng) * step;
+    t[1] += signed_unit(rng) * step;
+    if (dim == 3) t[2] += signed_unit(rng) * step;
     float l = v3_normalize(t);
     if (l == 0.0f) v3_set(t, 1.0f, 0.0f, 0.0f);
     v3_scale(t, t, p->radius);
     float side[3], up[3];
-    steerB_frame(c, side, up);
-    v3_scale(out, c->h, t[0] + p->distance);
+    steerB_frame_of(dim, h, side, up);
+    v3_scale(out, h, t[0] + p->distance);
     v3_madd(out, side, t[1]);
-    if (c->w->dim == 3) v3_madd(out, up, t[2]);
+    if (dim == 3) v3_madd(out, up, t[2]);
+}
+
+static void circle(steerB_Ctx *c, const Wander *p, float *t, float out[3])
+{
+    circle_force(p, c->w->dim, c->dt, c->h, c->rng, t, out);
 }
 
 static float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
 
+static inline void turn_force(const Wander *p, int dim, float dt, const float h[3], const float v[3], float mass,
+                              float max_speed, float max_force, uint32_t *rng, float *rate, float out[3])
+{
+    float step = p->max_turn_change * dt;
+    rate[0] = clampf(rate[0] + signed_unit(rng) * step, -p->max_turn_rate, p->max_turn_rate);
+    if (dim == 3)
+        rate[1] = clampf(rate[1] + signed_unit(rng) * step, -p->max_turn_rate, p->max_turn_rate);
+    float side[3], up[3];
+    steerB_frame_of(dim, h, side, up);
+    float speed = v3_len(v);
+    float cruise = p->speed > 0.0f && p->speed < max_speed ? p->speed : max_speed;
+    // centripetal part: m * speed * rate, sideways (and up in 3D)
+    v3_scale(out, side, mass * speed * rate[0]);
+    if (dim == 3) v3_madd(out, up, mass * speed * rate[1]);
+    // speed part: track the cruise speed along the heading
+    float k = max_speed > 0.0f ? max_force / max_speed : 0.0f;
+    v3_madd(out, h, k * (cruise - speed));
+}
+
 static void turn(steerB_Ctx *c, const Wander *p, float *rate, float out[3])
 {
-    float step = p->max_turn_change * c->dt;
-    rate[0] = clampf(rate[0] + signed_unit(c->rng) * step, -p->max_turn_rate, p->max_turn_rate);
-    if (c->w->dim == 3)
-        rate[1] = clampf(rate[1] + signed_unit(c->rng) * step, -p->max_turn_rate, p->max_turn_rate);
-    float side[3], up[3];
-    steerB_frame(c, side, up);
-    float speed = v3_len(c->v);
-    float cruise = p->speed > 0.0f && p->speed < c->max_speed ? p->speed : c->max_speed;
-    // centripetal part: m * speed * rate, sideways (and up in 3D)
-    v3_scale(out, side, c->mass * speed * rate[0]);
-    if (c->w->dim == 3) v3_madd(out, up, c->mass * speed * rate[1]);
-    // speed part: track the cruise speed along the heading
-    float k = c->max_speed > 0.0f ? c->max_force / c->max_speed : 0.0f;
-    v3_madd(out, c->h, k * (cruise - speed));
+    turn_force(p, c->w->dim, c->dt, c->h, c->v, c->mass, c->max_speed, c->max_force, c->rng, rate, out);
 }
 
 static void wander_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
@@ -84,6 +96,26 @@ static void wander_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     float *m = c->mem + n->mem;
     if (p->variant == 0) circle(c, p, m, out);
     else turn(c, p, m, out);
+}
+
+static void wander_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
+{
+    const Wander *p = STEERB_PARAMS_OF(n, Wander);
+    steer_World *w = bt->w;
+    int dim = w->dim;
+    for (int k = 0; k < bt->n; k++) {
+        uint32_t d = bt->d[k];
+        float *m = steerW_mem(w, d) + n->mem, h[3], o[3];
+        steerB_lane(bt->h, k, h);
+        if (p->variant == 0) {
+            circle_force(p, dim, bt->dt, h, &w->rng32[d], m, o);
+        } else {
+            float v[3];
+            steerB_lane(bt->v, k, v);
+            turn_force(p, dim, bt->dt, h, v, bt->mass[k], bt->max_speed[k], bt->max_force[k], &w->rng32[d], m, o);
+        }
+        steerB_set_lane(out, k, o);
+    }
 }
 
 static const steerB_Field wander_fields[] = {
@@ -97,4 +129,5 @@ static const steerB_Field wander_fields[] = {
     { 0 }
 };
 
-const steerB_Kind steerB_wander = { .name = "wander", .fields = wander_fields, .eval = wander_eval, .mem_floats = 3, .init = wander_init };
+const steerB_Kind steerB_wander = { .name = "wander", .fields = wander_fields, .eval = wander_eval, .mem_floats = 3, .init = wander_init,
+                                  .eval_batch = wander_batch };

@@ -6,14 +6,38 @@
 static void blend_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const steerB_Brain *b = c->brain;
-    v3_zero(out);
+    float sum[3] = { 0, 0, 0 }; // a local: out may alias the record, which would keep the sum in memory
     for (uint16_t k = 0; k < n->nchild; k++) {
         uint32_t i = b->kids[n->first + k];
         float f[3];
         steerB_eval(c, i, f);
-        v3_madd(out, f, b->nodes[i].weight);
+        v3_madd(sum, f, b->nodes[i].weight);
     }
-    v3_truncate(out, c->max_force);
+    v3_truncate(sum, c->max_force);
+    v3_copy(out, sum);
 }
 
-const steerB_Kind steerB_blend = { .name = "blend", .eval = blend_eval, .children = STEERB_WEIGHTED };
+static void blend_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
+{
+    const steerB_Brain *b = bt->brain;
+    int m = bt->n;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < m; k++) out[i][k] = 0.0f;
+    for (uint16_t j = 0; j < n->nchild; j++) {
+        uint32_t i = b->kids[n->first + j];
+        steerB_Lanes f;
+        steerB_eval_batch(bt, i, f);
+        float wt = b->nodes[i].weight;
+        for (int a = 0; a < 3; a++) // v3_madd, lane by lane
+            for (int k = 0; k < m; k++) out[a][k] += f[a][k] * wt;
+    }
+    for (int k = 0; k < m; k++) {
+        float s[3];
+        steerB_lane(out, k, s);
+        v3_truncate(s, bt->max_force[k]);
+        steerB_set_lane(out, k, s);
+    }
+}
+
+const steerB_Kind steerB_blend = { .name = "blend", .eval = blend_eval, .children = STEERB_WEIGHTED,
+                                   .eval_batch = blend_batch };

@@ -309,12 +309,18 @@ int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self)
 // so plain differences are minimum images), and the per-agent filter is a
 // straight, branch-free loop over sequential memory.
 
+bool steerG_blocks_ok(const steer_World *w)
+{
+    const steerG_Grid *g = &w->grid;
+    // a ring needs three distinct cells per axis on a torus
+    return !w->wrap || (g->n[0] >= 3 && g->n[1] >= 3 && (w->dim == 2 || g->n[2] >= 3));
+}
+
 int steerG_block(steer_World *w, uint32_t c)
 {
     const steerG_Grid *g = &w->grid;
     int n0 = g->n[0], n1 = g->n[1], n2 = g->n[2];
-    // a ring needs three distinct cells per axis on a torus
-    if (w->wrap && (n0 < 3 || n1 < 3 || (w->dim == 3 && n2 < 3))) return 0;
+    if (!steerG_blocks_ok(w)) return 0;
     int cx = (int)(c % (uint32_t)n0), cy = (int)((c / (uint32_t)n0) % (uint32_t)n1), cz = (int)(c / ((uint32_t)n0 * (uint32_t)n1));
     int z0 = w->dim == 3 ? -1 : 0, z1 = w->dim == 3 ? 1 : 0;
     int nr = 0;

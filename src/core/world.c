@@ -592,17 +592,105 @@ static inline void load_dim(float *const arr[3], uint32_t d, float o[3], const i
     o[0] = arr[0][d]; o[1] = arr[1][d]; o[2] = dim == 3 ? arr[2][d] : 0.0f;
 }
 
+// One agent's locomotion: forward Euler as the seeds give it, then the
+// heading follows the velocity (see pass_locomote). Inlined with the
+// dimension and wrap as constants.
+__attribute__((always_inline)) static inline void locomote_one(steer_World *w, uint32_t d, const int dim,
+                                                               const bool wrap)
+{
+    float dt = w->dt;
+    float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 }, h[3];
+    for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; p[i] = w->p[i][d]; }
+    bool craft = __builtin_expect(w->any_craft, 0) && steerW_is_craft(w, d); // turn-limited: craft.c
+    if (craft) {
+        steerW_craft_step(w, d, f, v, h);
+    } else {
+        v3_truncate(f, w->max_force[d]);
+        v3_madd(v, f, dt / w->mass[d]);
+        v3_truncate(v, w->max_speed[d]);
+    }
+    v3_madd(p, v, dt);
+    if (wrap) {
+        for (int i = 0; i < dim; i++) {
+            p[i] = wrap_into(p[i], w->origin[i], w->size[i]);
+        }
+    }
+    if (!v3_finite(v) || !v3_finite(p)) return; // keep the old state rather than poison the world
+    float s2 = v3_len2(v);
+    if (craft) {
+        for (int i = 0; i < dim; i++) w->h[i][d] = h[i];
+    } else if (w->flags[d] & STEER_AF_FACING) {
+        // an orientation behaviour chose the heading (already normalised)
+        for (int i = 0; i < dim; i++) w->h[i][d] = w->face[i][d];
+    } else if (s2 > STEER_EPS2) {
+        float s = sqrtf(s2), settle = 0.05f * w->max_speed[d];
+        float k = settle > 0.0f && s < settle ? s / settle : 1.0f;
+        if (k >= 1.0f) {
+            v3_scale(h, v, 1.0f / s);
+        } else {
+            steerW_load(w->h, d, h);
+            float t[3], old[3];
+            v3_copy(old, h);
+            v3_scale(t, v, k / s);
+            v3_scale(h, h, 1.0f - k);
+            v3_add(h, h, t);
+            if (v3_normalize(h) == 0.0f) v3_copy(h, old);
+        }
+        for (int i = 0; i < dim; i++) w->h[i][d] = h[i];
+    }
+    for (int i = 0; i < dim; i++) { w->v[i][d] = v[i]; w->p[i][d] = p[i]; }
+}
+
+// The agent's force, checked: a non-finite one is dropped.
+__attribute__((always_inline)) static inline void store_force(steer_World *w, uint32_t d, float f[3], const int dim)
+{
+    if (!v3_finite(f)) v3_zero(f);
+    for (int i = 0; i < dim; i++) w->f[i][d] = f[i];
+}
+
+// Evaluate the batch's brain for its agents, store their forces and, when
+// the tick fuses locomotion into this pass, move them.
+__attribute__((always_inline)) static inline void flush_batch(steerB_Batch *bt, bool fuse, const int dim,
+                                                              const bool wrap)
+{
+    steer_World *w = bt->w;
+    steerB_Lanes f;
+    steerB_eval_batch(bt, 0, f);
+    for (int k = 0; k < bt->n; k++) {
+        uint32_t d = bt->d[k];
+        float o[3];
+        steerB_lane(f, k, o);
+        store_force(w, d, o, dim);
+        w->flags[d] &= (uint8_t)~STEER_AF_FACING; // batched brains never face
+        if (fuse) locomote_one(w, d, dim, wrap);
+    }
+    bt->n = 0;
+}
+
 // steer: evaluate every agent's brain into its force slot. Reads the state
 // of tick t only and writes only the agent's own force, memory and stream,
 // so the order of agents does not matter: they are visited cell by cell,
 // and each agent's neighbours are gathered once (for the largest radius its
 // brain needs) from its cell's candidate block.
-__attribute__((always_inline)) static inline int steer_cells(steer_World *w, const int dim)
+//
+// Agents whose brain runs batched (every node reads only the agent's own
+// state and its summaries) are queued, STEERB_BATCH at a time, and their
+// brain is evaluated node by node over the queue. When every agent's brain
+// runs batched, nothing reads another agent's live state during the pass
+// (neighbour summaries read the grid's copies), so `fuse` moves each agent
+// as soon as its force is known and the locomote pass is skipped.
+__attribute__((always_inline)) static inline int steer_cells(steer_World *w, steerB_Batch *bt, bool fuse,
+                                                             const int dim, const bool wrap)
 {
     steerB_Ctx c;
     memset(&c, 0, sizeof c);
     c.w = w;
     c.dt = w->dt;
+    bt->w = w;
+    bt->n = 0;
+    bt->dt = w->dt;
+    bt->brain = NULL;
+    bool batching = !w->no_batch;
     int status = STEER_OK;
     const steerG_Grid *g = &w->grid;
     for (uint32_t cell = 0; cell < g->ncells; cell++) {
@@ -613,9 +701,35 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, con
             if (!w->brain[d]) {
                 steerW_store(w->f, d, zero);
                 w->flags[d] &= (uint8_t)~STEER_AF_FACING;
+                if (fuse) locomote_one(w, d, dim, wrap);
                 continue;
             }
             const steerB_Brain *b = w->brains[w->brain[d]];
+            if (b->sense > 0 && block == 2) block = steerG_block(w, cell);
+            float *rec = w->record && w->rec_stride ? w->rec + (size_t)d * w->rec_stride : NULL;
+            // nodes a combiner skips this tick must not show an old output
+            if (rec) memset(rec, 0, sizeof(float) * 3 * b->nnodes);
+            if (batching && b->batch && (b->sense <= 0 || block == 1)) {
+                if (bt->n && bt->brain != b) flush_batch(bt, fuse, dim, wrap);
+                int k = bt->n;
+                bt->brain = b;
+                bt->d[k] = d;
+                for (int i = 0; i < 3; i++) {
+                    bt->p[i][k] = i < dim ? w->p[i][d] : 0.0f;
+                    bt->v[i][k] = i < dim ? w->v[i][d] : 0.0f;
+                    bt->h[i][k] = i < dim ? w->h[i][d] : 0.0f;
+                }
+                bt->mass[k] = w->mass[d];
+                bt->max_speed[k] = w->max_speed[d];
+                bt->max_force[k] = w->max_force[d];
+                if (b->nsums) {
+                    float q[3];
+                    steerB_lane(bt->p, k, q);
+                    steerG_summaries(w, q, it, b->nsums, b->sum_r2, b->sum_need, bt->sums[k]);
+                }
+                if (++bt->n == STEERB_BATCH) flush_batch(bt, fuse, dim, wrap);
+                continue;
+            }
             c.brain = b;
             c.d = d;
             load_dim(w->p, d, c.p, dim);
@@ -626,12 +740,11 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, con
             c.max_force = w->max_force[d];
             c.radius = w->radius[d];
             c.mem = steerW_mem(w, d);
-            c.rec = w->record && w->rec_stride ? w->rec + (size_t)d * w->rec_stride : NULL;
+            c.rec = rec;
             c.rng = &w->rng32[d];
             c.nn = 0;
             c.nb = NULL;
             if (b->sense > 0) {
-                if (block == 2) block = steerG_block(w, cell);
                 if (block == 1) {
                     // summaries in one vectorised pass; a list only if some node reads one
                     if (b->nsums) steerG_summaries(w, c.p, it, b->nsums, b->sum_r2, b->sum_need, c.sums);
@@ -645,73 +758,45 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, con
                 }
                 c.nb = w->scratch;
             }
-            // nodes a combiner skips this tick must not show an old output
-            if (c.rec) memset(c.rec, 0, sizeof(float) * 3 * b->nnodes);
             c.facing = false;
             float f[3];
             steerB_eval(&c, 0, f);
-            if (!v3_finite(f)) v3_zero(f);
-            for (int i = 0; i < dim; i++) w->f[i][d] = f[i];
+            store_force(w, d, f, dim);
             // the facing flag is this agent's own state: set or cleared every tick
             w->flags[d] &= (uint8_t)~STEER_AF_FACING;
             if (c.facing && w->face[0] && v3_finite(c.face) && v3_normalize(c.face) > 0.0f) {
                 for (int i = 0; i < dim; i++) w->face[i][d] = c.face[i];
                 w->flags[d] |= STEER_AF_FACING;
             }
+            if (fuse) locomote_one(w, d, dim, wrap);
         }
     }
+    if (bt->n) flush_batch(bt, fuse, dim, wrap);
     return status;
 }
 
-static int pass_steer(steer_World *w) { return w->dim == 2 ? steer_cells(w, 2) : steer_cells(w, 3); }
+// Whether this tick may move each agent right after its force (see
+// steer_cells): every brain in use runs batched, and the grid gives every
+// cell a block (so no agent falls back to reading live positions).
+static bool can_fuse(const steer_World *w)
+{
+    if (w->no_batch || !steerG_blocks_ok(w)) return false;
+    for (uint32_t i = 1; i < w->nbrains; i++)
+        if (w->brains[i] && w->brains[i]->users && !w->brains[i]->batch) return false;
+    return true;
+}
+
+static int pass_steer(steer_World *w, bool fuse)
+{
+    steerB_Batch bt;
+    if (w->dim == 2) return w->wrap ? steer_cells(w, &bt, fuse, 2, true) : steer_cells(w, &bt, fuse, 2, false);
+    return w->wrap ? steer_cells(w, &bt, fuse, 3, true) : steer_cells(w, &bt, fuse, 3, false);
+}
 
 // The loop body, inlined with the dimension and wrap as constants.
 __attribute__((always_inline)) static inline void locomote(steer_World *w, uint32_t n, const int dim, const bool wrap)
 {
-    float dt = w->dt;
-    const bool any_craft = w->any_craft;
-    for (uint32_t d = 0; d < n; d++) {
-        float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 }, h[3];
-        for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; p[i] = w->p[i][d]; }
-        bool craft = __builtin_expect(any_craft, 0) && steerW_is_craft(w, d); // turn-limited: craft.c
-        if (craft) {
-            steerW_craft_step(w, d, f, v, h);
-        } else {
-            v3_truncate(f, w->max_force[d]);
-            v3_madd(v, f, dt / w->mass[d]);
-            v3_truncate(v, w->max_speed[d]);
-        }
-        v3_madd(p, v, dt);
-        if (wrap) {
-            for (int i = 0; i < dim; i++) {
-                p[i] = wrap_into(p[i], w->origin[i], w->size[i]);
-            }
-        }
-        if (!v3_finite(v) || !v3_finite(p)) continue; // keep the old state rather than poison the world
-        float s2 = v3_len2(v);
-        if (craft) {
-            for (int i = 0; i < dim; i++) w->h[i][d] = h[i];
-        } else if (w->flags[d] & STEER_AF_FACING) {
-            // an orientation behaviour chose the heading (already normalised)
-            for (int i = 0; i < dim; i++) w->h[i][d] = w->face[i][d];
-        } else if (s2 > STEER_EPS2) {
-            float s = sqrtf(s2), settle = 0.05f * w->max_speed[d];
-            float k = settle > 0.0f && s < settle ? s / settle : 1.0f;
-            if (k >= 1.0f) {
-                v3_scale(h, v, 1.0f / s);
-            } else {
-                steerW_load(w->h, d, h);
-                float t[3], old[3];
-                v3_copy(old, h);
-                v3_scale(t, v, k / s);
-                v3_scale(h, h, 1.0f - k);
-                v3_add(h, h, t);
-                if (v3_normalize(h) == 0.0f) v3_copy(h, old);
-            }
-            for (int i = 0; i < dim; i++) w->h[i][d] = h[i];
-        }
-        for (int i = 0; i < dim; i++) { w->v[i][d] = v[i]; w->p[i][d] = p[i]; }
-    }
+    for (uint32_t d = 0; d < n; d++) locomote_one(w, d, dim, wrap);
 }
 
 // locomote: forward Euler as the seeds give it, then the heading follows
@@ -954,9 +1039,10 @@ static int tick(steer_World *w)
     if (st == STEER_OK) st = steerW_geometry_ready(w);
     if (st == STEER_OK && w->reorder_period > 0 && w->tick % (uint64_t)w->reorder_period == 0) reorder(w);
     // neighbours + steer: each agent gathers its neighbours once, then its brain runs
-    if (st == STEER_OK) st = pass_steer(w);
-    // locomote: integrate forces into velocities and positions
-    pass_locomote(w, n);
+    bool fuse = st == STEER_OK && can_fuse(w);
+    if (st == STEER_OK) st = pass_steer(w, fuse);
+    // locomote: integrate forces into velocities and positions (done already when fused)
+    if (!fuse) pass_locomote(w, n);
     // collide: push agents out of shapes and apart (worlds that ask for it)
     if (w->collide && st == STEER_OK) st = pass_collide(w, n);
     // stuck: the progress watch (worlds that ask for it)

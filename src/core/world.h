@@ -152,6 +152,8 @@ struct steer_World {
     struct steerW_Turn *turn;
     uint32_t cap_turn;
     bool any_craft;
+    // evaluate every brain one agent at a time (tests and benches compare the batched path with it)
+    bool no_batch;
 };
 
 // The world's scratch of one 32-bit word per agent (see agent_tmp), or NULL
@@ -301,6 +303,8 @@ int steerG_block(steer_World *w, uint32_t c);
 // agent at sorted grid index `slot`) for each squared radius r2[k],
 // k < nslots, of the parts needs[k] (see steerB_Summary).
 typedef struct steerB_Summary steerB_Summary;
+// Whether every cell has a block (a torus needs three cells per axis).
+bool steerG_blocks_ok(const steer_World *w);
 void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
                       const uint8_t *needs, steerB_Summary *out);
 // Keep the block's agents within radius of p (excluding self) in w->scratch.

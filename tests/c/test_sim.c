@@ -9,6 +9,7 @@
 // the whole world, so coincident agents (the usual source) must not make one.
 #include "steer.h"
 #include "check.h"
+#include "behaviors/behavior.h" // no_batch: the one-agent-at-a-time path, to compare with
 
 #include <math.h>
 #include <stdbool.h>
@@ -307,6 +308,80 @@ static void test_out_of_float_range(void)
     steer_world_free(w);
 }
 
+// A brain whose every node runs batched (blend of the flock and wander)
+// evaluates node by node over up to 32 agents, and the world then moves
+// each agent in the same pass. Neither may change a single bit of any
+// trajectory or of the inspector's record: compared with the world
+// evaluating one agent at a time, in 2D and 3D, with both wander variants,
+// and next to agents whose brain cannot run batched (seek at an agent).
+static steer_World *mixed_world(int dim, bool no_batch, bool with_seek, steer_Agent *ids, int n)
+{
+    steer_WorldDesc wd = { 0 };
+    wd.dim = dim;
+    for (int i = 0; i < dim; i++) wd.size[i] = 60;
+    wd.wrap = true;
+    wd.seed = 7;
+    steer_World *w = NULL;
+    if (steer_world_new(&wd, &w) != STEER_OK) return NULL;
+    w->no_batch = no_batch;
+    steer_Behavior *flock = flock_brain(), *turning = flock_brain(), *turn = behavior("wander");
+    steer_behavior_set_choice(turn, "variant", "turn");
+    steer_behavior_add_child(turning, turn, 0.7);
+    steer_behavior_release(turn);
+    steer_Behavior *seek = behavior("seek");
+    unsigned long long saved = test_rng_state_;
+    test_rng_state_ = 3;
+    for (int i = 0; i < n; i++) {
+        steer_AgentDesc d = { 0 };
+        for (int k = 0; k < dim; k++) d.position[k] = test_uniform(0, 60);
+        d.velocity[0] = test_uniform(-2, 2);
+        d.velocity[1] = test_uniform(-2, 2);
+        d.max_speed = 3;
+        d.max_force = 2;
+        d.brain = i % 3 == 0 ? turning : flock;
+        if (with_seek && i % 10 == 9) {
+            steer_behavior_set_target_agent(seek, "target", ids[0]);
+            d.brain = seek;
+        }
+        steer_spawn(w, &d, &ids[i]);
+    }
+    test_rng_state_ = saved;
+    steer_behavior_release(flock);
+    steer_behavior_release(turning);
+    steer_behavior_release(seek);
+    return w;
+}
+
+static void batch_as_one_by_one(int dim, bool with_seek)
+{
+    enum { N = 500 };
+    steer_Agent ia[N], ib[N];
+    steer_World *a = mixed_world(dim, false, with_seek, ia, N), *b = mixed_world(dim, true, with_seek, ib, N);
+    REQUIRE(a && b, "worlds");
+    REQUIRE(a->brains[1] && a->brains[1]->batch, "the flock brain does not run batched");
+    for (int t = 0; t < 6 && !FAILED(); t++) {
+        REQUIRE(steer_world_step(a, 50) == STEER_OK && steer_world_step(b, 50) == STEER_OK, "step");
+        CHECK(steer_world_hash(a) == steer_world_hash(b), "%dD%s: batched and one by one differ after %d ticks", dim,
+              with_seek ? " with seekers" : "", (t + 1) * 50);
+        REQUIRE(a->rec_stride == b->rec_stride && a->count == b->count, "record layout");
+        CHECK(memcmp(a->rec, b->rec, sizeof(float) * a->rec_stride * a->count) == 0,
+              "%dD: the recorded node outputs differ after %d ticks", dim, (t + 1) * 50);
+    }
+    // and they really moved: a flock, not a frozen world
+    double p0[3], p1[3];
+    steer_World *c = mixed_world(dim, false, with_seek, ib, N);
+    steer_agent_vec(c, ib[5], STEER_PROP_POSITION, p0);
+    steer_agent_vec(a, ia[5], STEER_PROP_POSITION, p1);
+    CHECK(p0[0] != p1[0] || p0[1] != p1[1], "agent 5 did not move in 300 ticks");
+    steer_world_free(a);
+    steer_world_free(b);
+    steer_world_free(c);
+}
+
+static void test_batch_2d(void) { batch_as_one_by_one(2, false); }
+static void test_batch_3d(void) { batch_as_one_by_one(3, false); }
+static void test_batch_beside_unbatched(void) { batch_as_one_by_one(2, true); }
+
 int main(void)
 {
     RUN(test_same_seed_same_hash);
@@ -317,5 +392,8 @@ int main(void)
     RUN(test_coincident_2d);
     RUN(test_coincident_3d);
     RUN(test_out_of_float_range);
+    RUN(test_batch_2d);
+    RUN(test_batch_3d);
+    RUN(test_batch_beside_unbatched);
     return check_report_("sim");
 }
