@@ -98,11 +98,63 @@ static void wander_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     else turn(c, p, m, out);
 }
 
+// The circle variant for a batch in 2D: circle_force's arithmetic, spelt
+// out over lanes in loops the compiler vectorises (the world's streams and
+// memory rows are gathered first and written back after). A lane whose
+// target collapsed to zero or overflowed, normalisation's rare cases, is
+// left untouched here and redone by circle_force itself.
+static void circle_batch_2d(steerB_Batch *bt, const steerB_Node *n, const Wander *p, steerB_Lanes out)
+{
+    steer_World *w = bt->w;
+    const int m = bt->n;
+    float *row[STEERB_BATCH];
+    float t0[STEERB_BATCH], t1[STEERB_BATCH], t2[STEERB_BATCH];
+    uint32_t r[STEERB_BATCH];
+    int rare[STEERB_BATCH];
+    for (int k = 0; k < m; k++) {
+        row[k] = steerW_mem(w, bt->d[k]) + n->mem;
+        t0[k] = row[k][0]; t1[k] = row[k][1]; t2[k] = row[k][2];
+        r[k] = w->rng32[bt->d[k]];
+    }
+    const float step = p->jitter * bt->dt, radius = p->radius, dist = p->distance;
+    for (int k = 0; k < m; k++) {
+        uint32_t x = r[k];
+        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        float ux = (float)(int32_t)(x >> 8) * (1.0f / 16777216.0f);
+        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        float uy = (float)(int32_t)(x >> 8) * (1.0f / 16777216.0f);
+        r[k] = x;
+        float a = t0[k] + (2.0f * ux - 1.0f) * step, b = t1[k] + (2.0f * uy - 1.0f) * step, c = t2[k];
+        float l2 = a * a + b * b + c * c;
+        rare[k] = (l2 <= STEER_EPS2) | (l2 > FLT_MAX); // no branch: the loop vectorises
+        float inv = 1.0f / sqrtf(l2);
+        a = a * inv * radius; b = b * inv * radius; c = c * inv * radius;
+        t0[k] = a; t1[k] = b; t2[k] = c;
+        float h0 = bt->h[0][k], h1 = bt->h[1][k], h2 = bt->h[2][k], ahead = a + dist;
+        out[0][k] = h0 * ahead + -h1 * b;
+        out[1][k] = h1 * ahead + h0 * b;
+        out[2][k] = h2 * ahead + 0.0f * b;
+    }
+    for (int k = 0; k < m; k++) {
+        uint32_t d = bt->d[k];
+        if (rare[k]) {
+            float h[3], o[3];
+            steerB_lane(bt->h, k, h);
+            circle_force(p, 2, bt->dt, h, &w->rng32[d], row[k], o);
+            steerB_set_lane(out, k, o);
+            continue;
+        }
+        row[k][0] = t0[k]; row[k][1] = t1[k]; row[k][2] = t2[k];
+        w->rng32[d] = r[k];
+    }
+}
+
 static void wander_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
 {
     const Wander *p = STEERB_PARAMS_OF(n, Wander);
     steer_World *w = bt->w;
     int dim = w->dim;
+    if (p->variant == 0 && dim == 2) { circle_batch_2d(bt, n, p, out); return; }
     for (int k = 0; k < bt->n; k++) {
         uint32_t d = bt->d[k];
         float *m = steerW_mem(w, d) + n->mem, h[3], o[3];

@@ -74,19 +74,23 @@ static inline float v3_normalize(float a[3])
     v3_scale(a, a, 1.0f / l);
     return l;
 }
-// Shorten to at most `max` (a zero or negative max gives zero).
+// v3_truncate's rare cases: a zero or negative max, a squared length that overflows.
+STEER_COLD static void v3_truncate_rare(float a[3], float l2, float max)
+{
+    if (max <= 0.0f) { v3_zero(a); return; }
+    v3_normalize_rare(a, l2); // overflowed: max / sqrt(l2) would be 0
+    v3_scale(a, a, max);
+}
+// Shorten to at most `max` (a zero or negative max gives zero). Whether a
+// force gets cut is close to a coin toss (a blend's output sits at
+// max_force, give or take a rounding), so the common case selects the
+// factor instead of branching; a factor of 1 leaves a exactly as it was.
 static inline void v3_truncate(float a[3], float max)
 {
-    float l2 = v3_len2(a);
-    if (l2 > max * max) {
-        if (max <= 0.0f) { v3_zero(a); return; }
-        if (l2 > FLT_MAX) { // overflowed: max / sqrt(l2) would be 0
-            v3_normalize_rare(a, l2);
-            v3_scale(a, a, max);
-            return;
-        }
-        v3_scale(a, a, max / sqrtf(l2));
-    }
+    float l2 = v3_len2(a), m2 = max * max;
+    if (l2 > m2 && (max <= 0.0f || l2 > FLT_MAX)) { v3_truncate_rare(a, l2, max); return; }
+    float q = max / sqrtf(l2);
+    v3_scale(a, a, l2 > m2 ? q : 1.0f);
 }
 // a minus its component along unit u, normalised into o; returns the
 // length before normalising (0 and a zero vector when a is along u).

@@ -592,33 +592,17 @@ static inline void load_dim(float *const arr[3], uint32_t d, float o[3], const i
     o[0] = arr[0][d]; o[1] = arr[1][d]; o[2] = dim == 3 ? arr[2][d] : 0.0f;
 }
 
-// One agent's locomotion: forward Euler as the seeds give it, then the
-// heading follows the velocity (see pass_locomote). Inlined with the
-// dimension and wrap as constants.
-__attribute__((always_inline)) static inline void locomote_one(steer_World *w, uint32_t d, const int dim,
-                                                               const bool wrap)
+// Locomotion: forward Euler as the seeds give it, then the heading follows
+// the velocity (see pass_locomote). The last stage, shared by both paths
+// below: keep the old state rather than poison the world with a non-finite
+// one, set the heading and store.
+__attribute__((always_inline)) static inline void settle(steer_World *w, uint32_t d, const float v[3],
+                                                         const float p[3], const float *craft_h, const int dim)
 {
-    float dt = w->dt;
-    float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 }, h[3];
-    for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; p[i] = w->p[i][d]; }
-    bool craft = __builtin_expect(w->any_craft, 0) && steerW_is_craft(w, d); // turn-limited: craft.c
-    if (craft) {
-        steerW_craft_step(w, d, f, v, h);
-    } else {
-        v3_truncate(f, w->max_force[d]);
-        v3_madd(v, f, dt / w->mass[d]);
-        v3_truncate(v, w->max_speed[d]);
-    }
-    v3_madd(p, v, dt);
-    if (wrap) {
-        for (int i = 0; i < dim; i++) {
-            p[i] = wrap_into(p[i], w->origin[i], w->size[i]);
-        }
-    }
-    if (!v3_finite(v) || !v3_finite(p)) return; // keep the old state rather than poison the world
-    float s2 = v3_len2(v);
-    if (craft) {
-        for (int i = 0; i < dim; i++) w->h[i][d] = h[i];
+    if (!v3_finite(v) || !v3_finite(p)) return;
+    float s2 = v3_len2(v), h[3];
+    if (craft_h) {
+        for (int i = 0; i < dim; i++) w->h[i][d] = craft_h[i];
     } else if (w->flags[d] & STEER_AF_FACING) {
         // an orientation behaviour chose the heading (already normalised)
         for (int i = 0; i < dim; i++) w->h[i][d] = w->face[i][d];
@@ -639,6 +623,62 @@ __attribute__((always_inline)) static inline void locomote_one(steer_World *w, u
         for (int i = 0; i < dim; i++) w->h[i][d] = h[i];
     }
     for (int i = 0; i < dim; i++) { w->v[i][d] = v[i]; w->p[i][d] = p[i]; }
+}
+
+// One agent, any vehicle (craft.c moves the turn-limited ones).
+__attribute__((always_inline)) static inline void locomote_one(steer_World *w, uint32_t d, const int dim,
+                                                               const bool wrap)
+{
+    float dt = w->dt;
+    float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 }, h[3];
+    for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; p[i] = w->p[i][d]; }
+    bool craft = __builtin_expect(w->any_craft, 0) && steerW_is_craft(w, d);
+    if (craft) {
+        steerW_craft_step(w, d, f, v, h);
+    } else {
+        v3_truncate(f, w->max_force[d]);
+        v3_madd(v, f, dt / w->mass[d]);
+        v3_truncate(v, w->max_speed[d]);
+    }
+    v3_madd(p, v, dt);
+    if (wrap)
+        for (int i = 0; i < dim; i++) p[i] = wrap_into(p[i], w->origin[i], w->size[i]);
+    settle(w, d, v, p, craft ? h : NULL, dim);
+}
+
+// Up to STEERB_BATCH agents, the same arithmetic as locomote_one in stages
+// over the batch: each agent's step is a chain of square roots and
+// divisions, and stages let the chains of different agents overlap
+// instead of each waiting for the last. Worlds with craft take one agent
+// at a time.
+__attribute__((always_inline)) static inline void locomote_batch(steer_World *w, const uint32_t *ds, int n,
+                                                                 const int dim, const bool wrap)
+{
+    if (__builtin_expect(w->any_craft, 0)) {
+        for (int k = 0; k < n; k++) locomote_one(w, ds[k], dim, wrap);
+        return;
+    }
+    float dt = w->dt;
+    steerB_Lanes V;
+    for (int k = 0; k < n; k++) {
+        uint32_t d = ds[k];
+        float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 };
+        for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; }
+        v3_truncate(f, w->max_force[d]);
+        v3_madd(v, f, dt / w->mass[d]);
+        steerB_set_lane(V, k, v);
+    }
+    for (int k = 0; k < n; k++) {
+        uint32_t d = ds[k];
+        float v[3], p[3] = { 0, 0, 0 };
+        steerB_lane(V, k, v);
+        v3_truncate(v, w->max_speed[d]);
+        for (int i = 0; i < dim; i++) p[i] = w->p[i][d];
+        v3_madd(p, v, dt);
+        if (wrap)
+            for (int i = 0; i < dim; i++) p[i] = wrap_into(p[i], w->origin[i], w->size[i]);
+        settle(w, d, v, p, NULL, dim);
+    }
 }
 
 // The agent's force, checked: a non-finite one is dropped.
@@ -662,8 +702,8 @@ __attribute__((always_inline)) static inline void flush_batch(steerB_Batch *bt, 
         steerB_lane(f, k, o);
         store_force(w, d, o, dim);
         w->flags[d] &= (uint8_t)~STEER_AF_FACING; // batched brains never face
-        if (fuse) locomote_one(w, d, dim, wrap);
     }
+    if (fuse) locomote_batch(w, bt->d, bt->n, dim, wrap);
     bt->n = 0;
 }
 
@@ -796,7 +836,12 @@ static int pass_steer(steer_World *w, bool fuse)
 // The loop body, inlined with the dimension and wrap as constants.
 __attribute__((always_inline)) static inline void locomote(steer_World *w, uint32_t n, const int dim, const bool wrap)
 {
-    for (uint32_t d = 0; d < n; d++) locomote_one(w, d, dim, wrap);
+    uint32_t ds[STEERB_BATCH];
+    for (uint32_t d0 = 0; d0 < n; d0 += STEERB_BATCH) {
+        int m = n - d0 < STEERB_BATCH ? (int)(n - d0) : STEERB_BATCH;
+        for (int k = 0; k < m; k++) ds[k] = d0 + (uint32_t)k;
+        locomote_batch(w, ds, m, dim, wrap);
+    }
 }
 
 // locomote: forward Euler as the seeds give it, then the heading follows
