@@ -754,10 +754,12 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, ste
                 int k = bt->n;
                 bt->brain = b;
                 bt->d[k] = d;
+                // position and heading from the grid's copies (the same
+                // values, already in cache for the neighbour pass)
                 for (int i = 0; i < 3; i++) {
-                    bt->p[i][k] = i < dim ? w->p[i][d] : 0.0f;
+                    bt->p[i][k] = i < dim ? g->sp[i][it] : 0.0f;
                     bt->v[i][k] = i < dim ? w->v[i][d] : 0.0f;
-                    bt->h[i][k] = i < dim ? w->h[i][d] : 0.0f;
+                    bt->h[i][k] = i < dim ? g->sh[i][it] : 0.0f;
                 }
                 bt->mass[k] = w->mass[d];
                 bt->max_speed[k] = w->max_speed[d];
