@@ -316,13 +316,14 @@ bool steerG_blocks_ok(const steer_World *w)
     return !w->wrap || (g->n[0] >= 3 && g->n[1] >= 3 && (w->dim == 2 || g->n[2] >= 3));
 }
 
-int steerG_block(steer_World *w, uint32_t c)
+// Inlined with the dimension as a constant (and called per cell).
+__attribute__((always_inline)) static inline int block_dim(steer_World *w, uint32_t c, const int dim)
 {
     const steerG_Grid *g = &w->grid;
     int n0 = g->n[0], n1 = g->n[1], n2 = g->n[2];
     if (!steerG_blocks_ok(w)) return 0;
     int cx = (int)(c % (uint32_t)n0), cy = (int)((c / (uint32_t)n0) % (uint32_t)n1), cz = (int)(c / ((uint32_t)n0 * (uint32_t)n1));
-    int z0 = w->dim == 3 ? -1 : 0, z1 = w->dim == 3 ? 1 : 0;
+    int z0 = dim == 3 ? -1 : 0, z1 = dim == 3 ? 1 : 0;
     int nr = 0;
     uint32_t total = 0;
     float Lx = w->size[0];
@@ -364,6 +365,8 @@ int steerG_block(steer_World *w, uint32_t c)
     w->nruns = nr;
     return reserve_scratch(w, total) ? 1 : -1;
 }
+
+int steerG_block(steer_World *w, uint32_t c) { return w->dim == 2 ? block_dim(w, c, 2) : block_dim(w, c, 3); }
 
 int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self)
 {
