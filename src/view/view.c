@@ -10,6 +10,7 @@
 #include <stb_image_write.h>
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,12 +24,12 @@ static const char *const help_lines[] = {
     "R       reload the scenario",
     "F       follow (3D: chase) the selected agent",
     "V       force (red) and velocity (green) of every agent",
-    "G       grid",
+    "G       grid: the scenario's grid cells (w:add_grid), else metres",
     "O       obstacles and walls",
     "P       paths and patrol routes",
-    "L       flow fields",
+    "L       flow fields: an arrow a cell, goals ringed",
     "T       trails (the first 4096 agents)",
-    "0/Home  fit the world in the window",
+    "0/Home  fit the agents; pressed again, the whole world",
     "S       screenshot to a PNG",
     "H       this help",
     "Esc     quit",
@@ -37,6 +38,35 @@ static const char *const help_lines[] = {
     "right-drag pans); wheel zooms at the cursor",
     NULL
 };
+
+// The toggles a view can start with (steerV_Desc.show, `steer run --show`).
+static const struct {
+    const char *name;
+    size_t offset;
+} toggles[] = {
+    { "grid", offsetof(steerV_View, show_grid) }, { "flow", offsetof(steerV_View, show_fields) },
+    { "vectors", offsetof(steerV_View, show_vectors) }, { "trails", offsetof(steerV_View, show_trails) },
+    { "help", offsetof(steerV_View, show_help) },
+};
+
+// Switch on each toggle of the comma-separated list (v NULL: only check).
+static bool show(steerV_View *v, const char *list, char *err, size_t errlen)
+{
+    for (const char *s = list;;) {
+        size_t n = strcspn(s, ","), k = 0, count = sizeof toggles / sizeof toggles[0];
+        while (k < count && !(strlen(toggles[k].name) == n && strncmp(s, toggles[k].name, n) == 0)) k++;
+        if (k == count) {
+            snprintf(err, errlen, "unknown toggle '%.*s' (expected a comma-separated list of grid, flow, vectors, "
+                                  "trails, help)", (int)n, s);
+            return false;
+        }
+        if (v) *(bool *)(void *)((char *)v + toggles[k].offset) = true;
+        if (!s[n]) return true;
+        s += n + 1;
+    }
+}
+
+bool steerV_show_check(const char *list, char *err, size_t errlen) { return show(NULL, list, err, errlen); }
 
 static double seconds(Uint64 t) { return (double)t / (double)SDL_GetPerformanceFrequency(); }
 
@@ -67,11 +97,16 @@ int steerV_open(const steerV_Desc *desc, steer_World *w, const steerV_Host *host
         return STEER_ENOMEM;
     }
     v->w = w;
+    v->nav = desc->nav;
     v->host = *host;
     v->headless = desc->headless;
     snprintf(v->title, sizeof v->title, "%s", desc->title ? desc->title : "steer");
     v->speed = 1;
-    v->show_shapes = v->show_paths = v->show_fields = true;
+    v->show_shapes = v->show_paths = true;
+    if (desc->show && !show(v, desc->show, err, errlen)) {
+        free(v);
+        return STEER_EARG;
+    }
     if (v->headless) {
         // software rendering into memory: no video driver, no display
         if (SDL_Init(0) != 0) goto sdl_fail;
@@ -112,8 +147,8 @@ int steerV_open(const steerV_Desc *desc, steer_World *w, const steerV_Host *host
     if (TTF_Init() != 0) fprintf(stderr, "steer: SDL_ttf: %s; drawing without text\n", TTF_GetError());
     sizes(v);
     steerV_font_open(v);
-    steerV_fit(v);
-    v->fitted = true;
+    steerV_fit(v, false);
+    v->fit_agents = true;
     // the inspector reads each node's last output
     steer_world_set_record(w, true);
     v->last = SDL_GetPerformanceCounter();
@@ -197,7 +232,11 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
     case SDLK_l: v->show_fields = !v->show_fields; break;
     case SDLK_t: v->show_trails = !v->show_trails; break;
     case SDLK_h: v->show_help = !v->show_help; break;
-    case SDLK_0: case SDLK_HOME: v->follow = false; steerV_fit(v); break;
+    case SDLK_0: case SDLK_HOME:
+        v->follow = false;
+        v->fit_agents = !v->fit_agents;
+        steerV_fit(v, !v->fit_agents);
+        break;
     case SDLK_s: screenshot_key(v); break;
     default: break;
     }
@@ -244,6 +283,7 @@ static bool events(steerV_View *v)
             int dx = e.motion.x - v->drag_x, dy = e.motion.y - v->drag_y;
             if (!v->dragged && dx * dx + dy * dy < 16) break;
             v->dragged = true;
+            v->fit_agents = false;
             v->drag_x = e.motion.x;
             v->drag_y = e.motion.y;
             steerV_Camera *c = &v->cam;
@@ -265,6 +305,7 @@ static bool events(steerV_View *v)
         case SDL_MOUSEWHEEL: {
             int mx, my;
             SDL_GetMouseState(&mx, &my);
+            v->fit_agents = false;
             zoom_at(v, mx * v->dpi, my * v->dpi, pow(1.15, e.wheel.preciseY != 0 ? e.wheel.preciseY : e.wheel.y));
             break;
         }
