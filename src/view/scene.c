@@ -154,6 +154,27 @@ static bool agents_box(const steer_World *w, double lo[3], double hi[3])
     return true;
 }
 
+// Move the 3D camera along its view until the box's corners fill 85% of
+// the frame's width or height: a few steps, each scaling the distance by
+// how far off the farthest corner lands.
+static void close_in(steerV_View *v, const double lo[3], const double hi[3])
+{
+    steerV_Camera *c = &v->cam;
+    for (int step = 0; step < 6; step++) {
+        steerV_camera_update(v);
+        double m = 0;
+        for (int k = 0; k < 8; k++) {
+            double p[3] = { k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2] }, q[3];
+            to_camera(c, p, q);
+            if (q[2] < NEAR_Z) { m = fmax(m, 2); continue; }
+            float x, y;
+            from_camera(c, q, &x, &y);
+            m = fmax(m, fmax(fabs(x - c->width * 0.5) / (c->width * 0.5), fabs(y - c->height * 0.5) / (c->height * 0.5)));
+        }
+        c->dist *= fmin(fmax(m / 0.85, 0.5), 2.0);
+    }
+}
+
 // 3D: the agents (the world is kilometres, an aircraft metres); 2D: the
 // world, unless the agents hold a small part of it (under a fifth of each
 // side), or `world` asks for the whole world anyway.
@@ -181,6 +202,7 @@ void steerV_fit(steerV_View *v, bool world)
         c->yaw = -2.2;
         c->pitch = 0.55;
         c->dist = span * 1.15;
+        if (agents) close_in(v, lo, hi);
     }
     steerV_camera_update(v);
 }
