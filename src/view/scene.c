@@ -656,10 +656,11 @@ static void draw_agents_3d(steerV_View *v)
         s[0] = h[1] * up[2] - h[2] * up[1];
         s[1] = h[2] * up[0] - h[0] * up[2];
         s[2] = h[0] * up[1] - h[1] * up[0];
-        // at least 10 points from nose to tail, as 2D agents have a least size
+        // at least 10 points from nose to tail, as 2D agents have a least
+        // size (up to 5000 crafts: a swarm's cloud would only cost more)
         double L = fmax(w->radius[d] * 2.0, 0.3), cp[3];
         to_camera(&v->cam, p, cp);
-        if (cp[2] >= NEAR_Z) L = fmax(L, 6.0 * v->dpi * cp[2] / v->cam.focal);
+        if (n <= 5000 && cp[2] >= NEAR_Z) L = fmax(L, 6.0 * v->dpi * cp[2] / v->cam.focal);
         double pts[6][3];
         for (int i = 0; i < 3; i++) {
             pts[0][i] = p[i] + h[i] * L;                                 // nose

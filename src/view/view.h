@@ -63,5 +63,10 @@ void steerV_select(steerV_View *v, steer_Agent a);
 double steerV_draw_ms(const steerV_View *v);
 // Whether the text font was found (text is skipped without it).
 bool steerV_has_font(const steerV_View *v);
+// Output pixels per window point, from the window's size in points and
+// the renderer's output in pixels (SDL_GetWindowSize and
+// SDL_GetRendererOutputSize): 2 on a typical high-DPI display, 1 on others
+// and when a size is unknown. Mouse positions (points) are scaled by it.
+double steerV_pixel_ratio(int window_w, int window_h, int output_w, int output_h);
 
 #endif

@@ -549,6 +549,68 @@ static void frames(steerV_View *v, int n)
     }
 }
 
+// High-DPI: the ratio of output pixels to window points that scales the
+// mouse (no high-DPI display here: the arithmetic, on the sizes SDL gives).
+static void test_pixel_ratio(void)
+{
+    CHECK(steerV_pixel_ratio(1280, 720, 1280, 720) == 1, "a plain display: 1");
+    CHECK(steerV_pixel_ratio(1280, 720, 2560, 1440) == 2, "a Retina-like display: 2");
+    CHECK(steerV_pixel_ratio(1280, 720, 1920, 1080) == 1.5, "a 150%% scale: 1.5");
+    CHECK(steerV_pixel_ratio(1280, 720, 2560, 1442) == 2, "the smaller of the two axes' ratios");
+    CHECK(steerV_pixel_ratio(0, 0, 1280, 720) == 1 && steerV_pixel_ratio(1280, 720, 0, 720) == 1,
+          "an unknown (minimised) size: 1");
+    CHECK(steerV_pixel_ratio(1280, 720, 640, 360) == 1, "never below 1");
+}
+
+// `steer run --show LIST` and steerV_Desc.show: the toggles by name.
+static void test_show_names(void)
+{
+    char err[200] = "";
+    CHECK(steerV_show_check("grid,flow,vectors,trails,help", err, sizeof err), "every toggle's name: %s", err);
+    CHECK(!steerV_show_check("grid,flows", err, sizeof err) && strstr(err, "'flows'"), "a wrong name is named: %s",
+          err);
+    CHECK(!steerV_show_check("", err, sizeof err) && !steerV_show_check("grid,", err, sizeof err),
+          "an empty name is refused");
+}
+
+// Pixels between two world points 10 m apart along x at (500, 500).
+static double ten_metres(const steerV_View *v)
+{
+    double a[3] = { 500, 500, 0 }, b[3] = { 510, 500, 0 }, xa, ya, xb, yb;
+    steerV_project(v, a, &xa, &ya);
+    steerV_project(v, b, &xb, &yb);
+    return fabs(xb - xa);
+}
+
+// 2D: a few agents in a small part of a large world are framed, not the
+// world; in a window, 0 then frames the world, and 0 again the agents.
+static void test_fit_2d(void)
+{
+    if (skipped) return;
+    Host h = { 0 };
+    REQUIRE(load(&h, SOURCE_DIR "/speck.lua"), "speck.lua loads");
+    steerV_Host host = { .ud = &h, .tick = host_tick, .draw = host_draw, .error = host_error };
+    steerV_Desc desc = { .title = "speck", .headless = !use_window };
+    steerV_View *v;
+    char err[256];
+    REQUIRE(steerV_open(&desc, steer_lua_toworld(h.L, h.world), &host, &v, err, sizeof err) == STEER_OK, "%s", err);
+    steerV_frame(v);
+    double agents = ten_metres(v);
+    CHECK(agents > 100, "the agents are framed: 10 m are %.0f pixels (the world framed: 7)", agents);
+    if (use_window) {
+        push_key(SDLK_0);
+        frames(v, 2);
+        double world = ten_metres(v);
+        CHECK(world < 10, "0 after the opening frames the world: 10 m are %.0f pixels", world);
+        push_key(SDLK_HOME);
+        frames(v, 2);
+        CHECK(fabs(ten_metres(v) - agents) < 1, "pressed again, the agents: %.0f pixels (%.0f at the opening)",
+              ten_metres(v), agents);
+    }
+    steerV_close(v);
+    lua_close(h.L);
+}
+
 static void test_controls(void)
 {
     if (skipped || !use_window) return;
@@ -711,6 +773,8 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--no-display") == 0) no_display = true;
     }
     if (argc >= 4 && strcmp(argv[1], "--cli") == 0) return cli(argv[2], argv[3], expect_error, no_display);
+    RUN(test_pixel_ratio);
+    RUN(test_show_names);
     RUN(test_frame);
     if (skipped) {
         printf("SKIP - no window could be opened (is Xvfb running?)\n");
@@ -721,6 +785,7 @@ int main(int argc, char **argv)
     RUN(test_3d);
     RUN(test_nav);
     RUN(test_fit_3d);
+    RUN(test_fit_2d);
     RUN(test_controls);
     return check_report_(use_window ? "view (window)" : "view");
 }
