@@ -445,12 +445,23 @@ static bool cells_in_view(const steerV_View *v, const steerN_Grid *g, int *x0, i
     double hw = (double)c->width * 0.5 / c->scale, hh = (double)c->height * 0.5 / c->scale;
     double u0 = floor((c->cx - hw - g->origin[0]) / g->cell), u1 = ceil((c->cx + hw - g->origin[0]) / g->cell);
     double w0 = floor((c->cy - hh - g->origin[1]) / g->cell), w1 = ceil((c->cy + hh - g->origin[1]) / g->cell);
-    *x0 = (int)fmax(u0, 0);
-    *x1 = (int)fmin(u1, g->nx);
-    *y0 = (int)fmax(w0, 0);
-    *y1 = (int)fmin(w1, g->ny);
+    // clamped before the conversion: far away, these are beyond an int
+    *x0 = (int)fmin(fmax(u0, 0), g->nx);
+    *x1 = (int)fmax(fmin(u1, g->nx), 0);
+    *y0 = (int)fmin(fmax(w0, 0), g->ny);
+    *y1 = (int)fmax(fmin(w1, g->ny), 0);
     *px = (float)(g->cell * c->scale);
     return *x0 < *x1 && *y0 < *y1;
+}
+
+// Cells per side of the blocks a grid is drawn in: enough for a block to
+// be `least` pixels wide and for at most `most` blocks in view.
+static int block_side(const steerN_Grid *g, int cells, float px, float least, double most)
+{
+    double k = fmax(ceil(least / px), ceil(sqrt((double)cells / fmax(most, 1))));
+    int side = (int)fmin(fmax(k, 1), (double)(g->nx > g->ny ? g->nx : g->ny));
+    while (side < g->nx + g->ny && (double)cells / ((double)side * side) > most) side++;
+    return side;
 }
 
 // A cell's fill: the wall colour when blocked, none at cost 1, a warmer
@@ -477,7 +488,7 @@ static void draw_cells(steerV_View *v, const steerN_Grid *g)
     float px;
     if (!cells_in_view(v, g, &x0, &y0, &x1, &y1, &px)) return;
     const steerV_Camera *c = &v->cam;
-    int k = px >= 2 * (float)v->dpi ? 1 : (int)ceilf(2 * (float)v->dpi / px);
+    int k = block_side(g, (x1 - x0) * (y1 - y0), px, 2 * (float)v->dpi, 1e30);
     float left = (float)((double)c->width * 0.5 + (g->origin[0] - c->cx) * c->scale);
     float bottom = (float)((double)c->height * 0.5 + (c->cy - g->origin[1]) * c->scale);
     for (int y = y0 - y0 % k; y < y1; y += k) {
@@ -519,8 +530,7 @@ static void draw_flow(steerV_View *v, const steerN_Flow *f, uint32_t budget)
     float px;
     if (!f->dir || !cells_in_view(v, g, &x0, &y0, &x1, &y1, &px)) return;
     float dpi = (float)v->dpi;
-    int k = px >= 8 * dpi ? 1 : (int)ceilf(8 * dpi / px);
-    while ((double)(x1 - x0) * (y1 - y0) / ((double)k * k) > budget) k++;
+    int k = block_side(g, (x1 - x0) * (y1 - y0), px, 8 * dpi, budget);
     float len = 0.36f * px * (float)k, width = fminf(fmaxf(len * 0.12f, dpi), 2 * dpi);
     SDL_Color col = rgba(150, 215, 190, 170);
     for (int y = y0 - y0 % k; y < y1; y += k)
@@ -552,7 +562,8 @@ static void draw_nav(steerV_View *v)
     if (!nav || v->w->dim == 3) return;
     uint32_t fields = 0;
     for (uint32_t i = 0; i < nav->n; i++) {
-        if (v->show_grid && nav->grids[i]->grid->cost) draw_cells(v, nav->grids[i]->grid);
+        const steerN_Grid *g = nav->grids[i]->grid; // NULL once collected (only with its world)
+        if (v->show_grid && g && g->cost) draw_cells(v, g);
         fields += nav->grids[i]->nflows;
     }
     if (!v->show_fields || !fields) return;
