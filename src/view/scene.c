@@ -169,7 +169,8 @@ static void close_in(steerV_View *v, const double lo[3], const double hi[3])
             if (q[2] < NEAR_Z) { m = fmax(m, 2); continue; }
             float x, y;
             from_camera(c, q, &x, &y);
-            m = fmax(m, fmax(fabs(x - c->width * 0.5) / (c->width * 0.5), fabs(y - c->height * 0.5) / (c->height * 0.5)));
+            double hw = c->width * 0.5, hh = c->height * 0.5;
+            m = fmax(m, fmax(fabs(x - hw) / hw, fabs(y - hh) / hh));
         }
         c->dist *= fmin(fmax(m / 0.85, 0.5), 2.0);
     }
@@ -538,10 +539,11 @@ static void draw_flow(steerV_View *v, const steerN_Flow *f, uint32_t budget)
             int cx = x + k / 2 < g->nx ? x + k / 2 : x, cy = y + k / 2 < g->ny ? y + k / 2 : y;
             uint8_t d = f->dir[(size_t)cy * (size_t)g->nx + (size_t)cx];
             if (d >= STEERN_NONE) continue;
-            double c[2], dx = steerN_dx[d], dy = steerN_dy[d], n = d < 4 ? 1.0 : sqrt(0.5);
+            double c[2], half = (d < 4 ? 1.0 : sqrt(0.5)) * len / v->cam.scale; // metres along each axis
+            double dx = steerN_dx[d] * half, dy = steerN_dy[d] * half;
             steerN_center(g, cx, cy, c);
-            float a[3] = { (float)(c[0] - dx * n * len / v->cam.scale), (float)(c[1] - dy * n * len / v->cam.scale), 0 };
-            float b[3] = { (float)(c[0] + dx * n * len / v->cam.scale), (float)(c[1] + dy * n * len / v->cam.scale), 0 };
+            float a[3] = { (float)(c[0] - dx), (float)(c[1] - dy), 0 };
+            float b[3] = { (float)(c[0] + dx), (float)(c[1] + dy), 0 };
             steerV_world_line(v, &v->geo, a, b, width, col, true);
         }
     SDL_Color goal = rgba(255, 225, 110, 230);
@@ -568,7 +570,8 @@ static void draw_nav(steerV_View *v)
     }
     if (!v->show_fields || !fields) return;
     for (uint32_t i = 0; i < nav->n; i++)
-        for (uint32_t j = 0; j < nav->grids[i]->nflows; j++) draw_flow(v, nav->grids[i]->flows[j], FLOW_ARROWS / fields);
+        for (uint32_t j = 0; j < nav->grids[i]->nflows; j++)
+            draw_flow(v, nav->grids[i]->flows[j], FLOW_ARROWS / fields);
 }
 
 // ---- the scenario's debug drawing ---------------------------------------------

@@ -439,7 +439,8 @@ static void test_nav(void)
             int changed = 0;
             for (int dy = -6; dy <= 6; dy++)
                 for (int dx = -6; dx <= 6; dx++)
-                    changed += memcmp(pixel(&flow, (int)x + dx, (int)y + dy), pixel(&none, (int)x + dx, (int)y + dy), 3) != 0;
+                    changed += memcmp(pixel(&flow, (int)x + dx, (int)y + dy), pixel(&none, (int)x + dx, (int)y + dy),
+                                      3) != 0;
             bool is_open = g->cost[cy * g->nx + cx] < INFINITY;
             cells += is_open;
             arrows += is_open && changed > 8;
@@ -468,8 +469,8 @@ static int craft_pixels(const Image *im)
             const unsigned char *p = pixel(im, x, y);
             for (int t = 0; t < 2; t++) {
                 const int *c = tag_rgb[t];
-                int cm = c[0] > c[2] ? c[0] : c[2], pm = p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2]) : (p[1] > p[2] ? p[1] : p[2]);
-                double k = (double)pm / cm;
+                int cm = c[0] > c[2] ? c[0] : c[2], pm = p[0] > p[1] ? p[0] : p[1];
+                double k = (double)(pm > p[2] ? pm : p[2]) / cm;
                 if (k < 0.3 || k > 1.05) continue;
                 if (fabs(p[0] - k * c[0]) <= 12 && fabs(p[1] - k * c[1]) <= 12 && fabs(p[2] - k * c[2]) <= 12) {
                     n++;
