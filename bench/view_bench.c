@@ -2,9 +2,11 @@
 // view_bench.c — frame time of the viewer with many agents: SDL's software
 // renderer on a 1280 x 720 surface (what headless screenshots and machines
 // without a GPU use), 2D and 3D; with a display (e.g. under xvfb-run) also
-// in a window, drawing and presenting. Prints figures; asserts nothing.
+// in a window, drawing and presenting; and a navigation grid with a flow
+// field under G and L. Prints figures; asserts nothing.
 //   steer-view-bench [FRAMES [DIM AGENTS]]   (one case only, for a profiler)
 #include "view.h"
+#include "../src/nav/nav.h"
 
 #include <SDL.h>
 
@@ -55,6 +57,46 @@ static double frame_ms(int dim, int agents, int frames, bool window)
     return ms;
 }
 
+// A grid of n x n one-metre cells (a fifth blocked, a tenth of cost 3) with
+// a flow field to its middle, drawn whole with G and L on: cells under a
+// pixel are drawn in blocks, arrows one per block.
+static double nav_frame_ms(int n, int frames)
+{
+    steer_WorldDesc wd = { .dim = 2, .size = { n, n }, .seed = 5 };
+    steer_World *w;
+    steerN_Grid g;
+    steerN_Flow f;
+    double origin[2] = { 0, 0 }, goal[2] = { n * 0.5, n * 0.5 };
+    if (steer_world_new(&wd, &w) != STEER_OK || steerN_grid_init(&g, n, n, 1.0, origin)) return -1;
+    unsigned s = 777;
+    for (int c = 0; c < n * n; c++) {
+        s = s * 1103515245u + 12345u;
+        unsigned r = (s >> 8) % 100;
+        if (c / n != n / 2) g.cost[c] = r < 20 ? INFINITY : r < 30 ? 3.0f : 1.0f;
+    }
+    if (steerN_flow_init(&f, &g) || steerN_flow_build(&f, goal, 1)) return -1;
+    const steerN_Flow *flows[1] = { &f };
+    steerN_Shown shown = { .grid = &g, .flows = flows, .nflows = 1, .cap = 1 };
+    const steerN_Shown *grids[1] = { &shown };
+    steerN_Layers nav = { .grids = grids, .n = 1, .cap = 1 };
+    steerV_Host host = { 0 };
+    steerV_Desc desc = { .title = "bench", .headless = true, .nav = &nav, .show = "grid,flow" };
+    steerV_View *v;
+    char err[200];
+    double ms = -1;
+    if (steerV_open(&desc, w, &host, &v, err, sizeof err) == STEER_OK) {
+        steerV_frame(v);
+        double t0 = now();
+        for (int k = 0; k < frames; k++) steerV_frame(v);
+        ms = (now() - t0) * 1e3 / frames;
+        steerV_close(v);
+    }
+    steerN_flow_free(&f);
+    steerN_grid_free(&g);
+    steer_world_free(w);
+    return ms;
+}
+
 int main(int argc, char **argv)
 {
     int frames = argc > 1 ? atoi(argv[1]) : 30;
@@ -69,6 +111,10 @@ int main(int argc, char **argv)
     for (int dim = 2; dim <= 3; dim++)
         for (int i = 0; i < 3; i++)
             printf("  %dD %7d agents: %8.2f ms/frame\n", dim, counts[i], frame_ms(dim, counts[i], frames, false));
+    printf("a grid and its flow field, G and L on, the whole grid in view\n");
+    static const int sides[] = { 60, 300, 1000, 4000 };
+    for (int i = 0; i < 4; i++)
+        printf("  %4d x %-4d cells: %8.2f ms/frame\n", sides[i], sides[i], nav_frame_ms(sides[i], frames));
     if (!getenv("DISPLAY")) {
         printf("no DISPLAY: no window figures (run under xvfb-run -a for them)\n");
         return 0;

@@ -13,6 +13,10 @@
 -- Try: raise zombie.params.sight_range or the zombies' max_speed in
 -- zombie.lua and save: the horde takes the change on the next tick.
 --
+-- In the viewer G shows the town's cells and L the field's arrows (the
+-- README picture: steer run --headless --ticks 900 --show grid,flow
+-- --screenshot docs/img/zombie_horde.png demos/zombie_horde.lua).
+--
 -- Headless: steer run --headless --ticks 1800 demos/zombie_horde.lua
 
 local steer = require "steer"

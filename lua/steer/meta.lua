@@ -1023,6 +1023,7 @@ function steer.follow_flow(desc) end
 function steer.decompose_flow(desc) end
 
 ---Add the walls of the grid's blocked cells (and its outer edge) to the world; edits of the grid replace them.
+---The world holds the grid from then on, and the viewer draws it (G) and its flow fields (L).
 ---@param g steer.Grid
 function World:add_grid(g) end
 

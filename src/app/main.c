@@ -58,6 +58,10 @@ static const char usage_text[] =
     "  --seed S                 override the scenario's world seed (an integer)\n"
     "  --screenshot OUT.png     write the last frame (window or headless) as a PNG\n"
     "  --select N               open the inspector on the N-th agent spawned\n"
+    "  --show LIST              start with these viewer toggles on (window or\n"
+    "                           screenshot), comma-separated: grid (G: the\n"
+    "                           scenario's grid cells), flow (L: flow-field arrows),\n"
+    "                           vectors (V), trails (T), help (H)\n"
     "  --mod PATH               run a mod (NAME.lua or a directory NAME/ with\n"
     "                           init.lua) in a sandbox; may be given several times\n"
     "\n"
@@ -171,6 +175,7 @@ typedef struct Options {
     const char *mods[MAX_MODS];
     int nmods;
     long long select;       // > 0: inspect the select-th agent spawned
+    const char *show;       // the viewer's toggles to start with, or NULL
 } Options;
 
 #ifdef STEER_VIEWER
@@ -252,7 +257,12 @@ static const char *scenario_name(const char *file, char *buf, size_t len)
 static int open_view(Run *r, bool headless, const Options *o, steerV_View **v, char *err, size_t errlen)
 {
     char name[128];
-    steerV_Desc desc = { .title = scenario_name(r->file, name, sizeof name), .headless = headless };
+    steerV_Desc desc = { .title = scenario_name(r->file, name, sizeof name), .headless = headless, .show = o->show };
+    lua_State *L = steer_engine_lua(r->e);
+    if (steer_engine_push_scenario(r->e)) {
+        desc.nav = steer_lua_nav(L, -1); // the world's grids and fields, alive as long as the world
+        lua_pop(L, 2);
+    }
     steerV_Host host = { .ud = r, .tick = host_tick, .reload = host_reload, .draw = host_draw, .key = host_key,
                          .mouse = host_mouse, .error = host_error };
     steer_World *w = steer_engine_world(r->e);
@@ -424,7 +434,7 @@ static int cmd_run(int argc, char **argv)
 {
     int headless = 0, has_seed = 0;
     long long ticks = -1, seed = 0;
-    const char *screenshot = NULL;
+    const char *screenshot = NULL, *show = NULL;
     const char *file = NULL;
     const char *mods[MAX_MODS];
     int nmods = 0;
@@ -455,6 +465,13 @@ static int cmd_run(int argc, char **argv)
             if (missing) return usage_error("--select needs a value: --select N");
             if (!parse_integer(v, &select) || select < 1)
                 return usage_error("--select expects an integer >= 1 (the N-th agent spawned), got '%s'", v);
+        } else if ((v = option_value(argc, argv, &i, "--show", &missing))) {
+            if (missing) return usage_error("--show needs a list: --show grid,flow");
+#ifdef STEER_VIEWER
+            char why[160];
+            if (!steerV_show_check(v, why, sizeof why)) return usage_error("--show: %s", why);
+#endif
+            show = v;
         } else if ((v = option_value(argc, argv, &i, "--mod", &missing))) {
             if (missing || !*v) return usage_error("--mod needs a path: --mod NAME.lua or --mod DIR");
             if (nmods == MAX_MODS) return usage_error("at most %d mods", MAX_MODS);
@@ -475,7 +492,7 @@ static int cmd_run(int argc, char **argv)
     headless = 1;
 #endif
     Options o = { .ticks = ticks, .headless = headless, .screenshot = screenshot, .has_seed = has_seed,
-                  .seed = seed, .nmods = nmods, .select = select };
+                  .seed = seed, .nmods = nmods, .select = select, .show = show };
     memcpy(o.mods, mods, (size_t)nmods * sizeof *mods);
     return run(file, o);
 }

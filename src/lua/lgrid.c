@@ -13,12 +13,19 @@
 // replaced after every edit). A flow field's user value is its grid, and a
 // follow_flow behaviour keeps its field in its own user value table, so a
 // brain in use keeps its field and grid alive.
+//
+// For the viewer (steer_lua_nav): each grid lists its live flow fields
+// (LGrid.shown, a field leaves it when collected), and each world lists
+// the grids it was given (steerL_World.nav), holding them in its user
+// value's "grids" table so that no listed grid is collected before it.
 #include "lutil.h"
+#include "steer_lua.h"
 #include "../nav/nav.h"
 #include "../behaviors/behavior.h"
 
 #include <float.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define STEERL_GRID "steer.grid"
@@ -28,8 +35,9 @@ typedef struct LGrid {
     steerN_Grid g;
     int batch;       // inside g:batch(fn): edits wait for its end
     bool edited;     // an edit is waiting
+    steerN_Shown shown;
 } LGrid;
-typedef struct LFlow { steerN_Flow f; } LFlow;
+typedef struct LFlow { steerN_Flow f; LGrid *grid; } LFlow;
 typedef struct LWalls { uint32_t n; steer_Shape id[]; } LWalls;
 
 extern const steerB_Kind steerB_follow_flow, steerB_decompose_flow;
@@ -178,6 +186,7 @@ static int grid_new(lua_State *L)
     }
     lua_setiuservalue(L, self, 1);
     if (steerN_grid_init(&ug->g, (int)nx, (int)ny, cell, origin)) return luaL_error(L, "%s: out of memory", fn);
+    ug->shown.grid = &ug->g;
     steerN_Grid *g = &ug->g;
     for (int j = 1; j <= (int)ny; j++) {
         lua_rawgeti(L, map, j);
@@ -194,8 +203,22 @@ static int grid_new(lua_State *L)
 
 static int grid_gc(lua_State *L)
 {
-    steerN_grid_free(&check_grid(L, 1)->g);
+    LGrid *ug = check_grid(L, 1);
+    steerN_grid_free(&ug->g);
+    free(ug->shown.flows);
+    memset(&ug->shown, 0, sizeof ug->shown); // a field collected later finds nothing to leave
     return 0;
+}
+
+// A list of n items of `size` bytes with room for one more: the same or a
+// grown array (*cap updated), NULL when out of memory.
+static void *room(void *items, uint32_t n, uint32_t *cap, size_t size)
+{
+    if (n < *cap) return items;
+    uint32_t c = *cap ? 2 * *cap : 4;
+    void *grown = realloc(items, size * c);
+    if (grown) *cap = c;
+    return grown;
 }
 
 // ---- edits: then every field is rebuilt and every world's walls replaced ------
@@ -495,6 +518,12 @@ static int grid_flow_field(lua_State *L)
     lua_setiuservalue(L, -2, 1);
     if (steerN_flow_init(&uf->f, &ug->g) || steerN_flow_build(&uf->f, goals, n))
         return luaL_error(L, "%s: out of memory", fn);
+    uf->grid = ug;
+    steerN_Shown *s = &ug->shown;
+    const steerN_Flow **flows = room((void *)s->flows, s->nflows, &s->cap, sizeof *flows);
+    if (!flows) return luaL_error(L, "%s: out of memory", fn);
+    s->flows = flows;
+    flows[s->nflows++] = &uf->f;
     lua_getiuservalue(L, 1, 1);
     lua_getfield(L, -1, "fields");
     lua_pushvalue(L, -3);
@@ -506,7 +535,15 @@ static int grid_flow_field(lua_State *L)
 
 static int flow_gc(lua_State *L)
 {
-    steerN_flow_free(&check_flow(L, 1)->f);
+    LFlow *uf = check_flow(L, 1);
+    steerN_Shown *s = uf->grid ? &uf->grid->shown : NULL; // its user value keeps the grid's memory
+    for (uint32_t i = 0; s && i < s->nflows; i++)
+        if (s->flows[i] == &uf->f) {
+            memmove(&s->flows[i], &s->flows[i + 1], sizeof s->flows[0] * (s->nflows - i - 1));
+            s->nflows--;
+            break;
+        }
+    steerN_flow_free(&uf->f);
     return 0;
 }
 
@@ -639,7 +676,31 @@ static int world_add_grid(lua_State *L)
     check_grid(L, 2);
     if (lw->dim != 2) return luaL_error(L, "%s: grids are for 2D worlds", fn);
     sync_walls(L, 2, 1, fn);
+    // the world lists the grid (once) and holds it: the viewer draws it
+    LGrid *ug = check_grid(L, 2);
+    for (uint32_t i = 0; i < lw->nav.n; i++)
+        if (lw->nav.grids[i] == &ug->shown) return 0;
+    lua_getiuservalue(L, 1, 1);
+    if (lua_getfield(L, -1, "grids") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -3, "grids");
+    }
+    lua_pushvalue(L, 2);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    const steerN_Shown **grids = room((void *)lw->nav.grids, lw->nav.n, &lw->nav.cap, sizeof *grids);
+    if (!grids) return luaL_error(L, "%s: out of memory", fn);
+    lw->nav.grids = grids;
+    grids[lw->nav.n++] = &ug->shown;
     return 0;
+}
+
+const struct steerN_Layers *steer_lua_nav(lua_State *L, int idx)
+{
+    steerL_World *lw = luaL_testudata(L, idx, STEERL_WORLD);
+    return lw ? &lw->nav : NULL;
 }
 
 void steerL_open_grid(lua_State *L)

@@ -6,6 +6,7 @@
 #define STEER_LUTIL_H
 
 #include "steer.h"
+#include "../nav/nav.h"
 #include <lua.h>
 #include <lauxlib.h>
 
@@ -34,6 +35,9 @@ typedef struct steerL_World {
     int (*may_spawn)(void *ud);
     void (*spawned)(void *ud, steer_Agent a);
     void *quota_ud;
+    // The grids attached by w:add_grid, for a viewer (steer_lua_nav); the
+    // user value's "grids" table keeps them alive.
+    steerN_Layers nav;
 } steerL_World;
 
 typedef struct steerL_Agent {

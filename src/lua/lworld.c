@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const world_fields[] = { "dim", "size", "origin", "wrap", "seed", "dt", "record", "stuck",
@@ -343,6 +344,8 @@ static int world_gc(lua_State *L)
     steerL_World *lw = luaL_checkudata(L, 1, STEERL_WORLD);
     if (!lw->borrowed) steer_world_free(lw->w);
     lw->w = NULL;
+    free(lw->nav.grids);
+    memset(&lw->nav, 0, sizeof lw->nav);
     return 0;
 }
 

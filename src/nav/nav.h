@@ -155,4 +155,21 @@ int steerN_flow_sample(const steerN_Flow *f, const double p[2], double dir[2], d
 typedef struct steer_Behavior steer_Behavior;
 void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *f);
 
+// ---- what a viewer draws --------------------------------------------------------
+
+// A grid and the flow fields alive on it, and the grids attached to a
+// world (w:add_grid): kept by the Lua bindings (src/lua/lgrid.c), read by
+// the viewer each frame without calling into Lua. A field is listed from
+// its creation until it is collected; a world holds its grids (and keeps
+// them alive) until it is collected itself.
+typedef struct steerN_Shown {
+    const steerN_Grid *grid;
+    const steerN_Flow **flows;
+    uint32_t nflows, cap;
+} steerN_Shown;
+typedef struct steerN_Layers {
+    const steerN_Shown **grids;
+    uint32_t n, cap;
+} steerN_Layers;
+
 #endif

@@ -130,11 +130,67 @@ static void extent(const steer_World *w, double lo[3], double hi[3])
     }
 }
 
-void steerV_fit(steerV_View *v)
+// The agents' box, grown by a margin and to a side of at least 20 agent
+// radii (10 m), so that one agent alone is not seen from a metre away.
+static bool agents_box(const steer_World *w, double lo[3], double hi[3])
+{
+    if (!w->count) return false;
+    double r = 0;
+    for (int i = 0; i < 3; i++) { lo[i] = 1e30; hi[i] = -1e30; }
+    for (uint32_t d = 0; d < w->count; d++) {
+        for (int i = 0; i < w->dim; i++) {
+            lo[i] = fmin(lo[i], w->p[i][d]);
+            hi[i] = fmax(hi[i], w->p[i][d]);
+        }
+        r = fmax(r, w->radius[d]);
+    }
+    double side = fmax(20 * r, 10);
+    for (int i = 0; i < 3; i++) {
+        if (i >= w->dim) { lo[i] = hi[i] = 0; }
+        double mid = (lo[i] + hi[i]) * 0.5, half = fmax((hi[i] - lo[i]) * 0.6, side * 0.5);
+        lo[i] = mid - half;
+        hi[i] = mid + half;
+    }
+    return true;
+}
+
+// Move the 3D camera along its view until the box's corners fill 85% of
+// the frame's width or height: a few steps, each scaling the distance by
+// how far off the farthest corner lands.
+static void close_in(steerV_View *v, const double lo[3], const double hi[3])
 {
     steerV_Camera *c = &v->cam;
-    double lo[3], hi[3];
+    for (int step = 0; step < 6; step++) {
+        steerV_camera_update(v);
+        double m = 0;
+        for (int k = 0; k < 8; k++) {
+            double p[3] = { k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2] }, q[3];
+            to_camera(c, p, q);
+            if (q[2] < NEAR_Z) { m = fmax(m, 2); continue; }
+            float x, y;
+            from_camera(c, q, &x, &y);
+            double hw = c->width * 0.5, hh = c->height * 0.5;
+            m = fmax(m, fmax(fabs(x - hw) / hw, fabs(y - hh) / hh));
+        }
+        c->dist *= fmin(fmax(m / 0.85, 0.5), 2.0);
+    }
+}
+
+// 3D: the agents (the world is kilometres, an aircraft metres); 2D: the
+// world, unless the agents hold a small part of it (under a fifth of each
+// side), or `world` asks for the whole world anyway.
+void steerV_fit(steerV_View *v, bool world)
+{
+    steerV_Camera *c = &v->cam;
+    double lo[3], hi[3], alo[3], ahi[3];
     extent(v->w, lo, hi);
+    bool agents = !world && agents_box(v->w, alo, ahi);
+    if (agents && v->w->dim != 3)
+        agents = (ahi[0] - alo[0]) * 5 < hi[0] - lo[0] && (ahi[1] - alo[1]) * 5 < hi[1] - lo[1];
+    if (agents) {
+        memcpy(lo, alo, sizeof lo);
+        memcpy(hi, ahi, sizeof hi);
+    }
     if (v->w->dim != 3) {
         c->cx = (lo[0] + hi[0]) * 0.5;
         c->cy = (lo[1] + hi[1]) * 0.5;
@@ -142,11 +198,12 @@ void steerV_fit(steerV_View *v)
         c->scale = fmin(sx, sy);
     } else {
         for (int i = 0; i < 3; i++) c->target[i] = (lo[i] + hi[i]) * 0.5;
-        c->target[2] = fmax(0.0, lo[2]);
+        if (!agents) c->target[2] = fmax(0.0, lo[2]);
         double span = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
         c->yaw = -2.2;
         c->pitch = 0.55;
         c->dist = span * 1.15;
+        if (agents) close_in(v, lo, hi);
     }
     steerV_camera_update(v);
 }
@@ -232,7 +289,7 @@ static void draw_grid(steerV_View *v)
     steerV_Batch *b = &v->geo;
     float dpi = (float)v->dpi;
     if (w->dim != 3) {
-        if (v->show_grid) {
+        if (v->show_grid && !(v->nav && v->nav->n)) { // metres, unless the scenario's grid shows
             double x0[3], x1[3];
             steerV_to_world(v, 0, (double)v->cam.height, x0);
             steerV_to_world(v, (double)v->cam.width, 0, x1);
@@ -378,12 +435,143 @@ static void draw_paths(steerV_View *v)
     }
 }
 
-// Hook for the navigation layer (steer.grid, flow fields; src/nav): when the
-// world exposes its tile grid and flow fields, draw blocked cells (G) and
-// flow arrows (L) here. Nothing to draw until then.
+// ---- navigation: grid cells (G) and flow fields (L) ------------------------------
+
+#define FLOW_ARROWS 20000   // at most this many flow arrows a frame, all fields together
+
+// The cells of g in view, [x0, x1) x [y0, y1), and a cell's side in pixels.
+static bool cells_in_view(const steerV_View *v, const steerN_Grid *g, int *x0, int *y0, int *x1, int *y1, float *px)
+{
+    const steerV_Camera *c = &v->cam;
+    double hw = (double)c->width * 0.5 / c->scale, hh = (double)c->height * 0.5 / c->scale;
+    double u0 = floor((c->cx - hw - g->origin[0]) / g->cell), u1 = ceil((c->cx + hw - g->origin[0]) / g->cell);
+    double w0 = floor((c->cy - hh - g->origin[1]) / g->cell), w1 = ceil((c->cy + hh - g->origin[1]) / g->cell);
+    // clamped before the conversion: far away, these are beyond an int
+    *x0 = (int)fmin(fmax(u0, 0), g->nx);
+    *x1 = (int)fmax(fmin(u1, g->nx), 0);
+    *y0 = (int)fmin(fmax(w0, 0), g->ny);
+    *y1 = (int)fmax(fmin(w1, g->ny), 0);
+    *px = (float)(g->cell * c->scale);
+    return *x0 < *x1 && *y0 < *y1;
+}
+
+// Cells per side of the blocks a grid is drawn in: enough for a block to
+// be `least` pixels wide and for at most `most` blocks in view.
+static int block_side(const steerN_Grid *g, int cells, float px, float least, double most)
+{
+    double k = fmax(ceil(least / px), ceil(sqrt((double)cells / fmax(most, 1))));
+    int side = (int)fmin(fmax(k, 1), (double)(g->nx > g->ny ? g->nx : g->ny));
+    while (side < g->nx + g->ny && (double)cells / ((double)side * side) > most) side++;
+    return side;
+}
+
+// A cell's fill: the wall colour when blocked, none at cost 1, a warmer
+// tint the dearer (a cooler one below 1). False: nothing to fill.
+static bool cost_colour(float cost, SDL_Color *out)
+{
+    if (cost == 1.0f) return false;
+    if (cost == INFINITY) {
+        *out = rgba(62, 67, 84, 255);
+        return true;
+    }
+    double t = fmin(fabs(log(cost)) / log(9.0), 1.0);
+    *out = cost > 1 ? rgba(235, 140, 50, (int)(40 + 110 * t)) : rgba(80, 200, 150, (int)(30 + 70 * t));
+    return true;
+}
+
+// Cells in runs of equal cost along each row, one rectangle a run; cells
+// under 2 pixels are drawn in blocks (each block as its first cell).
+// Edges are on whole pixels, where the software renderer leaves no seam
+// between neighbours. Cell lines when a cell is wider than 6 points.
+static void draw_cells(steerV_View *v, const steerN_Grid *g)
+{
+    int x0, y0, x1, y1;
+    float px;
+    if (!cells_in_view(v, g, &x0, &y0, &x1, &y1, &px)) return;
+    const steerV_Camera *c = &v->cam;
+    int k = block_side(g, (x1 - x0) * (y1 - y0), px, 2 * (float)v->dpi, 1e30);
+    float left = (float)((double)c->width * 0.5 + (g->origin[0] - c->cx) * c->scale);
+    float bottom = (float)((double)c->height * 0.5 + (c->cy - g->origin[1]) * c->scale);
+    for (int y = y0 - y0 % k; y < y1; y += k) {
+        float top = roundf(bottom - (float)(y + k < g->ny ? y + k : g->ny) * px), base = roundf(bottom - (float)y * px);
+        const float *row = g->cost + (size_t)y * (size_t)g->nx;
+        for (int x = x0 - x0 % k; x < x1;) {
+            float cost = row[x];
+            int end = x + k;
+            while (end < x1 && row[end] == cost) end += k;
+            SDL_Color col;
+            if (cost_colour(cost, &col)) {
+                float l = roundf(left + (float)x * px), r = roundf(left + (float)(end < g->nx ? end : g->nx) * px);
+                steerV_rect(&v->geo, l, top, r - l, base - top, col);
+            }
+            x = end;
+        }
+    }
+    if (px <= 6 * (float)v->dpi) return;
+    SDL_Color line = rgba(120, 130, 160, 40);
+    for (int x = x0; x <= x1; x++) {
+        float p[3] = { (float)(g->origin[0] + x * g->cell), (float)(g->origin[1] + y0 * g->cell), 0 };
+        float q[3] = { p[0], (float)(g->origin[1] + y1 * g->cell), 0 };
+        hairline(v, p, q, line);
+    }
+    for (int y = y0; y <= y1; y++) {
+        float p[3] = { (float)(g->origin[0] + x0 * g->cell), (float)(g->origin[1] + y * g->cell), 0 };
+        float q[3] = { (float)(g->origin[0] + x1 * g->cell), p[1], 0 };
+        hairline(v, p, q, line);
+    }
+}
+
+// One arrow per cell along the field's direction; when cells are small on
+// screen, one per block of k x k cells (its middle cell), so that arrows
+// stay 8 points apart and within `budget`. Goal cells are ringed.
+static void draw_flow(steerV_View *v, const steerN_Flow *f, uint32_t budget)
+{
+    const steerN_Grid *g = f->grid;
+    int x0, y0, x1, y1;
+    float px;
+    if (!f->dir || !cells_in_view(v, g, &x0, &y0, &x1, &y1, &px)) return;
+    float dpi = (float)v->dpi;
+    int k = block_side(g, (x1 - x0) * (y1 - y0), px, 8 * dpi, budget);
+    float len = 0.36f * px * (float)k, width = fminf(fmaxf(len * 0.12f, dpi), 2 * dpi);
+    SDL_Color col = rgba(150, 215, 190, 170);
+    for (int y = y0 - y0 % k; y < y1; y += k)
+        for (int x = x0 - x0 % k; x < x1; x += k) {
+            int cx = x + k / 2 < g->nx ? x + k / 2 : x, cy = y + k / 2 < g->ny ? y + k / 2 : y;
+            uint8_t d = f->dir[(size_t)cy * (size_t)g->nx + (size_t)cx];
+            if (d >= STEERN_NONE) continue;
+            double c[2], half = (d < 4 ? 1.0 : sqrt(0.5)) * len / v->cam.scale; // metres along each axis
+            double dx = steerN_dx[d] * half, dy = steerN_dy[d] * half;
+            steerN_center(g, cx, cy, c);
+            float a[3] = { (float)(c[0] - dx), (float)(c[1] - dy), 0 };
+            float b[3] = { (float)(c[0] + dx), (float)(c[1] + dy), 0 };
+            steerV_world_line(v, &v->geo, a, b, width, col, true);
+        }
+    SDL_Color goal = rgba(255, 225, 110, 230);
+    for (uint32_t i = 0; i < f->ngoals; i++) {
+        float p[3] = { (float)f->goals[2 * i], (float)f->goals[2 * i + 1], 0 }, x, y;
+        steerV_to_screen(v, p, &x, &y);
+        float r = fmaxf(0.45f * px, 5 * dpi);
+        steerV_ring(&v->geo, x, y, r, 2 * dpi, goal);
+        steerV_disc(&v->geo, x, y, 2 * dpi, goal);
+    }
+}
+
+// The grids the scenario attached (w:add_grid): their cells with G, the
+// arrows of every flow field built on them with L.
 static void draw_nav(steerV_View *v)
 {
-    (void)v;
+    const steerN_Layers *nav = v->nav;
+    if (!nav || v->w->dim == 3) return;
+    uint32_t fields = 0;
+    for (uint32_t i = 0; i < nav->n; i++) {
+        const steerN_Grid *g = nav->grids[i]->grid; // NULL once collected (only with its world)
+        if (v->show_grid && g && g->cost) draw_cells(v, g);
+        fields += nav->grids[i]->nflows;
+    }
+    if (!v->show_fields || !fields) return;
+    for (uint32_t i = 0; i < nav->n; i++)
+        for (uint32_t j = 0; j < nav->grids[i]->nflows; j++)
+            draw_flow(v, nav->grids[i]->flows[j], FLOW_ARROWS / fields);
 }
 
 // ---- the scenario's debug drawing ---------------------------------------------
@@ -482,7 +670,11 @@ static void draw_agents_3d(steerV_View *v)
         s[0] = h[1] * up[2] - h[2] * up[1];
         s[1] = h[2] * up[0] - h[0] * up[2];
         s[2] = h[0] * up[1] - h[1] * up[0];
-        double L = fmax(w->radius[d] * 2.0, 0.3);
+        // at least 10 points from nose to tail, as 2D agents have a least
+        // size (up to 5000 crafts: a swarm's cloud would only cost more)
+        double L = fmax(w->radius[d] * 2.0, 0.3), cp[3];
+        to_camera(&v->cam, p, cp);
+        if (n <= 5000 && cp[2] >= NEAR_Z) L = fmax(L, 6.0 * v->dpi * cp[2] / v->cam.focal);
         double pts[6][3];
         for (int i = 0; i < 3; i++) {
             pts[0][i] = p[i] + h[i] * L;                                 // nose

@@ -10,6 +10,7 @@
 #include <stb_image_write.h>
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,12 +24,12 @@ static const char *const help_lines[] = {
     "R       reload the scenario",
     "F       follow (3D: chase) the selected agent",
     "V       force (red) and velocity (green) of every agent",
-    "G       grid",
+    "G       grid: the scenario's grid cells (w:add_grid), else metres",
     "O       obstacles and walls",
     "P       paths and patrol routes",
-    "L       flow fields",
+    "L       flow fields: an arrow a cell, goals ringed",
     "T       trails (the first 4096 agents)",
-    "0/Home  fit the world in the window",
+    "0/Home  fit the agents; pressed again, the whole world",
     "S       screenshot to a PNG",
     "H       this help",
     "Esc     quit",
@@ -37,6 +38,50 @@ static const char *const help_lines[] = {
     "right-drag pans); wheel zooms at the cursor",
     NULL
 };
+
+// The toggles a view can start with (steerV_Desc.show, `steer run --show`).
+static const struct {
+    const char *name;
+    size_t offset;
+} toggles[] = {
+    { "grid", offsetof(steerV_View, show_grid) }, { "flow", offsetof(steerV_View, show_fields) },
+    { "vectors", offsetof(steerV_View, show_vectors) }, { "trails", offsetof(steerV_View, show_trails) },
+    { "help", offsetof(steerV_View, show_help) },
+};
+
+// Switch on each toggle of the comma-separated list (v NULL: only check).
+static bool show(steerV_View *v, const char *list, char *err, size_t errlen)
+{
+    for (const char *s = list;;) {
+        size_t n = strcspn(s, ","), k = 0, count = sizeof toggles / sizeof toggles[0];
+        while (k < count && !(strlen(toggles[k].name) == n && strncmp(s, toggles[k].name, n) == 0)) k++;
+        if (k == count) {
+            snprintf(err, errlen, "unknown toggle '%.*s' (expected a comma-separated list of grid, flow, vectors, "
+                                  "trails, help)", (int)n, s);
+            return false;
+        }
+        if (v) *(bool *)(void *)((char *)v + toggles[k].offset) = true;
+        if (!s[n]) return true;
+        s += n + 1;
+    }
+}
+
+bool steerV_show_check(const char *list, char *err, size_t errlen) { return show(NULL, list, err, errlen); }
+
+double steerV_pixel_ratio(int window_w, int window_h, int output_w, int output_h)
+{
+    if (window_w <= 0 || window_h <= 0 || output_w <= 0 || output_h <= 0) return 1;
+    double r = fmin((double)output_w / window_w, (double)output_h / window_h);
+    return r > 1 ? r : 1;
+}
+
+// A window point (SDL's mouse coordinates, or a motion in them) in output
+// pixels, where the camera, picking and drawing work.
+static void to_pixels(const steerV_View *v, double x, double y, double *px, double *py)
+{
+    *px = x * v->dpi;
+    *py = y * v->dpi;
+}
 
 static double seconds(Uint64 t) { return (double)t / (double)SDL_GetPerformanceFrequency(); }
 
@@ -50,8 +95,7 @@ static void sizes(steerV_View *v)
         int ww, wh;
         SDL_GetWindowSize(v->window, &ww, &wh);
         SDL_GetRendererOutputSize(v->ren, &v->cam.width, &v->cam.height);
-        v->dpi = ww > 0 ? (double)v->cam.width / ww : 1;
-        if (v->dpi < 1) v->dpi = 1;
+        v->dpi = steerV_pixel_ratio(ww, wh, v->cam.width, v->cam.height);
     }
     steerV_camera_update(v);
 }
@@ -67,11 +111,16 @@ int steerV_open(const steerV_Desc *desc, steer_World *w, const steerV_Host *host
         return STEER_ENOMEM;
     }
     v->w = w;
+    v->nav = desc->nav;
     v->host = *host;
     v->headless = desc->headless;
     snprintf(v->title, sizeof v->title, "%s", desc->title ? desc->title : "steer");
     v->speed = 1;
-    v->show_shapes = v->show_paths = v->show_fields = true;
+    v->show_shapes = v->show_paths = true;
+    if (desc->show && !show(v, desc->show, err, errlen)) {
+        free(v);
+        return STEER_EARG;
+    }
     if (v->headless) {
         // software rendering into memory: no video driver, no display
         if (SDL_Init(0) != 0) goto sdl_fail;
@@ -112,8 +161,8 @@ int steerV_open(const steerV_Desc *desc, steer_World *w, const steerV_Host *host
     if (TTF_Init() != 0) fprintf(stderr, "steer: SDL_ttf: %s; drawing without text\n", TTF_GetError());
     sizes(v);
     steerV_font_open(v);
-    steerV_fit(v);
-    v->fitted = true;
+    steerV_fit(v, false);
+    v->fit_agents = true;
     // the inspector reads each node's last output
     steer_world_set_record(w, true);
     v->last = SDL_GetPerformanceCounter();
@@ -189,7 +238,7 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
     case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: v->speed = fmin(v->speed * 2, 64); break;
     case SDLK_MINUS: case SDLK_KP_MINUS: v->speed = fmax(v->speed / 2, 1.0 / 64); break;
     case SDLK_r: if (v->host.reload) v->host.reload(v->host.ud); break;
-    case SDLK_f: v->follow = !v->follow && v->selected; break;
+    case SDLK_f: v->follow = !v->follow && v->selected; v->fit_agents = false; break;
     case SDLK_v: v->show_vectors = !v->show_vectors; break;
     case SDLK_g: v->show_grid = !v->show_grid; break;
     case SDLK_o: v->show_shapes = !v->show_shapes; break;
@@ -197,7 +246,11 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
     case SDLK_l: v->show_fields = !v->show_fields; break;
     case SDLK_t: v->show_trails = !v->show_trails; break;
     case SDLK_h: v->show_help = !v->show_help; break;
-    case SDLK_0: case SDLK_HOME: v->follow = false; steerV_fit(v); break;
+    case SDLK_0: case SDLK_HOME:
+        v->follow = false;
+        v->fit_agents = !v->fit_agents;
+        steerV_fit(v, !v->fit_agents);
+        break;
     case SDLK_s: screenshot_key(v); break;
     default: break;
     }
@@ -212,7 +265,9 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
 
 static void on_click(steerV_View *v, int x, int y)
 {
-    int64_t d = steerV_pick(v, (float)(x * v->dpi), (float)(y * v->dpi), PICK_RADIUS * (float)v->dpi);
+    double px, py;
+    to_pixels(v, x, y, &px, &py);
+    int64_t d = steerV_pick(v, (float)px, (float)py, PICK_RADIUS * (float)v->dpi);
     v->selected = d >= 0 ? steerW_handle(v->w, (uint32_t)d) : 0;
     if (!v->selected) v->follow = false;
 }
@@ -244,19 +299,22 @@ static bool events(steerV_View *v)
             int dx = e.motion.x - v->drag_x, dy = e.motion.y - v->drag_y;
             if (!v->dragged && dx * dx + dy * dy < 16) break;
             v->dragged = true;
+            v->fit_agents = false;
             v->drag_x = e.motion.x;
             v->drag_y = e.motion.y;
             steerV_Camera *c = &v->cam;
+            double px, py;
+            to_pixels(v, dx, dy, &px, &py);
             if (v->w->dim == 3 && v->drag_button == SDL_BUTTON_LEFT) {
                 c->yaw -= dx * 0.008;
                 c->pitch = fmin(fmax(c->pitch + dy * 0.006, -1.5), 1.5);
             } else if (v->w->dim == 3) {
-                double k = c->dist / c->focal * v->dpi;
-                for (int i = 0; i < 2; i++) c->target[i] += (-dx * c->right[i] + dy * c->up[i]) * k;
+                double k = c->dist / c->focal;
+                for (int i = 0; i < 2; i++) c->target[i] += (-px * c->right[i] + py * c->up[i]) * k;
                 v->follow = false;
             } else {
-                c->cx -= dx * v->dpi / c->scale;
-                c->cy += dy * v->dpi / c->scale;
+                c->cx -= px / c->scale;
+                c->cy += py / c->scale;
                 v->follow = false;
             }
             steerV_camera_update(v);
@@ -264,8 +322,11 @@ static bool events(steerV_View *v)
         }
         case SDL_MOUSEWHEEL: {
             int mx, my;
+            double px, py;
             SDL_GetMouseState(&mx, &my);
-            zoom_at(v, mx * v->dpi, my * v->dpi, pow(1.15, e.wheel.preciseY != 0 ? e.wheel.preciseY : e.wheel.y));
+            to_pixels(v, mx, my, &px, &py);
+            v->fit_agents = false;
+            zoom_at(v, px, py, pow(1.15, e.wheel.preciseY != 0 ? e.wheel.preciseY : e.wheel.y));
             break;
         }
         case SDL_WINDOWEVENT:
@@ -334,9 +395,9 @@ static void scenario_draw(steerV_View *v)
 static void pointer(steerV_View *v)
 {
     if (!v->host.mouse) return;
-    double p[3];
-    if (!v->headless && v->mouse_in && SDL_GetMouseFocus() == v->window &&
-        steerV_to_world(v, v->mx * v->dpi, v->my * v->dpi, p))
+    double p[3], px, py;
+    to_pixels(v, v->mx, v->my, &px, &py);
+    if (!v->headless && v->mouse_in && SDL_GetMouseFocus() == v->window && steerV_to_world(v, px, py, p))
         v->host.mouse(v->host.ud, p);
     else
         v->host.mouse(v->host.ud, NULL);

@@ -31,6 +31,10 @@ typedef struct steerV_Desc {
     const char *title;     // the scenario's name, for the window title and the HUD
     int width, height;     // logical size; 0 means 1280 x 720
     bool headless;         // no window: SDL's software renderer on a surface
+    // The world's navigation grids and flow fields, drawn with G and L
+    // (steer_lua_nav gives a Lua world's); NULL: none.
+    const struct steerN_Layers *nav;
+    const char *show;      // toggles on from the start (see steerV_show_check); NULL: none
 } steerV_Desc;
 
 // Open a view of w. On failure returns a status and writes why into err
@@ -43,6 +47,10 @@ bool steerV_frame(steerV_View *v);
 // Draw the current state and write it to path as a PNG; 0 or a message in err.
 int steerV_screenshot(steerV_View *v, const char *path, char *err, size_t errlen);
 void steerV_close(steerV_View *v);
+// Whether `list` names toggles a view can start with, comma-separated:
+// grid (G), flow (L), vectors (V), trails (T), help (H). False with the
+// reason in err.
+bool steerV_show_check(const char *list, char *err, size_t errlen);
 
 // Where a world point lands in the frame, in output pixels (false when it
 // is behind a 3D camera), and the output size: for tests and tools.
@@ -55,5 +63,10 @@ void steerV_select(steerV_View *v, steer_Agent a);
 double steerV_draw_ms(const steerV_View *v);
 // Whether the text font was found (text is skipped without it).
 bool steerV_has_font(const steerV_View *v);
+// Output pixels per window point, from the window's size in points and
+// the renderer's output in pixels (SDL_GetWindowSize and
+// SDL_GetRendererOutputSize): 2 on a typical high-DPI display, 1 on others
+// and when a size is unknown. Mouse positions (points) are scaled by it.
+double steerV_pixel_ratio(int window_w, int window_h, int output_w, int output_h);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "view.h"
 #include "../core/world.h"
+#include "../nav/nav.h"
 
 #include <SDL.h>
 #include <SDL_ttf.h>
@@ -61,6 +62,7 @@ typedef struct steerV_Camera {
 
 struct steerV_View {
     steer_World *w;
+    const steerN_Layers *nav; // grids and flow fields to draw (G, L), or NULL
     steerV_Host host;
     char title[128];
     bool headless;
@@ -71,7 +73,7 @@ struct steerV_View {
     steerV_Font font, label;  // the UI's text, and the scenario's labels in the world
     double dpi;               // output pixels per window point
     steerV_Camera cam;
-    bool fitted;
+    bool fit_agents;          // 0/Home (or the opening) framed the agents, and the camera has not moved since
 
     steerV_Batch geo, text, ui, ui_text;
     steerV_Lines hair;
@@ -118,7 +120,9 @@ void steerV_font_free(steerV_View *v);
 
 // scene.c: the world and the scenario's drawing
 void steerV_camera_update(steerV_View *v);
-void steerV_fit(steerV_View *v);
+// Frame the agents (2D: the world, unless they hold a small part of it),
+// or with `world` the whole world.
+void steerV_fit(steerV_View *v, bool world);
 bool steerV_to_screen(const steerV_View *v, const float p[3], float *x, float *y);
 // World point under window pixel (x, y): the ground plane z = 0 in 3D.
 bool steerV_to_world(const steerV_View *v, double x, double y, double out[3]);

@@ -8,6 +8,7 @@
 #include "steer.h"
 
 #include "steer_lua.h"
+#include "../../src/nav/nav.h"
 
 #include <lauxlib.h>
 
@@ -311,6 +312,56 @@ static void test_failed_reload_forgets_new_modules(void)
     steer_engine_free(e);
 }
 
+// ---- the grids a viewer draws, across reloads ----------------------------------------
+
+static const char *grid_scenario(const char *on_reload)
+{
+    static char text[1024];
+    snprintf(text, sizeof text,
+             "local steer = require 'steer'\n"
+             "local keep = {}\n"
+             "local map = { '..........', '...##.....', '..........' }\n"
+             "return { world = { size = { 20, 6 } },\n"
+             "  setup = function(w)\n"
+             "    local g = steer.grid{ cell = 2, map = map }\n"
+             "    w:add_grid(g)\n"
+             "    keep.field = g:flow_field{ goal = { 1, 1 } }\n"
+             "  end,\n"
+             "  reload = function(w) %s end }\n",
+             on_reload);
+    return text;
+}
+
+// The world holds the grids it was given, across reloads (the world
+// outlives them); the field only the old version of the file held goes
+// with it; a reload may give the world another grid.
+static void test_nav_across_reloads(void)
+{
+    write_file("town.lua", grid_scenario(""));
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(NULL, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, path_of("town.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    lua_State *L = steer_engine_lua(e);
+    REQUIRE(steer_engine_push_scenario(e), "a scenario");
+    const steerN_Layers *nav = steer_lua_nav(L, -1);
+    CHECK(steer_lua_nav(L, -2) == NULL, "the scenario table is not a world");
+    lua_pop(L, 2);
+    REQUIRE(nav && nav->n == 1 && nav->grids[0]->nflows == 1, "the world lists its grid and its field");
+    write_file("town.lua", grid_scenario(""));
+    REQUIRE(steer_engine_reload(e) == STEER_OK, "%s", steer_engine_error(e));
+    lua_gc(L, LUA_GCCOLLECT);
+    lua_gc(L, LUA_GCCOLLECT);
+    CHECK(nav->n == 1 && nav->grids[0]->grid->cost && nav->grids[0]->grid->nx == 10,
+          "after a reload the world still holds its grid");
+    CHECK(nav->grids[0]->nflows == 0, "the old version's field was collected and left the list: %u",
+          nav->grids[0]->nflows);
+    write_file("town.lua", grid_scenario("w:add_grid(steer.grid{ cell = 1, map = map })"));
+    REQUIRE(steer_engine_reload(e) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(nav->n == 2 && nav->grids[1]->grid->cell == 1, "a reload may add a grid: %u", nav->n);
+    CHECK(steer_engine_tick(e, 3) == STEER_OK, "%s", steer_engine_error(e));
+    steer_engine_free(e);
+}
+
 // ---- two engines ------------------------------------------------------------------------
 
 static void test_two_engines(void)
@@ -417,6 +468,7 @@ int main(void)
     RUN(test_failed_reload_forgets_new_modules);
     RUN(test_poll_sees_replaced_directories);
     RUN(test_two_engines);
+    RUN(test_nav_across_reloads);
     RUN(test_allocator_hook);
     RUN(test_demos_reload);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

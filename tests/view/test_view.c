@@ -13,6 +13,7 @@
 #include "../c/check.h"
 #include "steer_lua.h"
 #include "view.h"
+#include "../../src/nav/nav.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -76,6 +77,8 @@ static int load(Host *h, const char *path)
     steer_lua_preload(L);
     lua_pushstring(L, path);
     lua_setglobal(L, "SCENARIO");
+    // the archetypes some demos require (lua/steer/archetypes)
+    if (luaL_dostring(L, "package.path = '" SOURCE_DIR "/../../lua/?.lua;' .. package.path") != LUA_OK) return 0;
     if (luaL_dostring(L, "local steer = require 'steer'\n"
                          "local sc = dofile(SCENARIO)\n"
                          "local w = steer.world(sc.world)\n"
@@ -357,6 +360,153 @@ static void test_3d(void)
     lua_close(h.L);
 }
 
+// A headless shot of the scenario at `path` after `ticks` ticks, with the
+// toggles in `show` and the world's grids; without the scenario's drawing
+// when `plain`. Leaves the host open for the caller to look at the world.
+static int shot_of(Host *h, const char *path, int ticks, const char *show, bool plain, const char *png, Image *im,
+                   steerV_View **out)
+{
+    if (!h->L && !load(h, path)) return 0;
+    for (int i = 0; i < ticks; i++) host_tick(h);
+    steerV_Host host = { .ud = h, .tick = host_tick, .draw = plain ? NULL : host_draw, .error = host_error };
+    steerV_Desc desc = { .title = "shot", .headless = true, .show = show, .nav = steer_lua_nav(h->L, h->world) };
+    char err[256];
+    if (steerV_open(&desc, steer_lua_toworld(h->L, h->world), &host, out, err, sizeof err) != STEER_OK) {
+        printf("    cannot open the view: %s\n", err);
+        return 0;
+    }
+    return shot(*out, png, im);
+}
+
+static bool same_rgb(const unsigned char *p, const int rgb[3])
+{
+    return abs(p[0] - rgb[0]) <= 3 && abs(p[1] - rgb[1]) <= 3 && abs(p[2] - rgb[2]) <= 3;
+}
+
+// G and L: the cells of the grid the scenario gave the world, the arrows
+// of its flow field; and the registry they are read from follows the
+// fields' lives and keeps the grid alive.
+static void test_nav(void)
+{
+    if (skipped || use_window) return;
+    Host h = { 0 };
+    REQUIRE(load(&h, SOURCE_DIR "/nav.lua"), "nav.lua loads");
+    const steerN_Layers *nav = steer_lua_nav(h.L, h.world);
+    REQUIRE(nav && nav->n == 1 && nav->grids[0]->nflows == 1, "the world lists its grid and the grid its field");
+    const steerN_Grid *g = nav->grids[0]->grid;
+    CHECK(g->nx == 20 && g->ny == 10, "the grid is nav.lua's: %dx%d", g->nx, g->ny);
+    // the grid is held by the world only, the extra field by nobody
+    lua_getfield(h.L, h.scenario, "extra");
+    lua_pushvalue(h.L, h.world);
+    REQUIRE(lua_pcall(h.L, 1, 0, 0) == LUA_OK, "extra() builds a second field");
+    CHECK(nav->grids[0]->nflows == 2, "a new field is listed: %u", nav->grids[0]->nflows);
+    lua_gc(h.L, LUA_GCCOLLECT);
+    lua_gc(h.L, LUA_GCCOLLECT);
+    CHECK(nav->n == 1 && nav->grids[0]->nflows == 1, "a collected field leaves the list: %u fields",
+          nav->grids[0]->nflows);
+    CHECK(g->cost != NULL, "the world keeps its grid alive");
+    // a blocked cell in the middle of the house: (4, 6) from the bottom left
+    REQUIRE(g->cost[6 * g->nx + 4] == INFINITY, "cell (4, 6) is blocked");
+    double centre[3] = { 0, 0, 0 }, open[3] = { 0, 0, 0 }, x, y;
+    steerN_center(g, 4, 6, centre);
+    static const int wall[3] = { 62, 67, 84 }, background[3] = { 22, 24, 31 };
+    steerV_View *v;
+    Image none, grid, flow;
+    REQUIRE(shot_of(&h, NULL, 0, NULL, true, "test-view-nav-none.png", &none, &v), "a shot without G and L");
+    steerV_project(v, centre, &x, &y);
+    steerV_close(v);
+    REQUIRE(shot_of(&h, NULL, 0, "grid", true, "test-view-nav-grid.png", &grid, &v), "a shot with G");
+    steerV_close(v);
+    REQUIRE(shot_of(&h, NULL, 0, "flow", true, "test-view-nav-flow.png", &flow, &v), "a shot with L");
+    const unsigned char *n = pixel(&none, (int)x, (int)y), *gp = pixel(&grid, (int)x, (int)y);
+    CHECK(same_rgb(gp, wall), "G: the blocked cell's centre (%.0f, %.0f) has the wall colour: %d %d %d", x, y, gp[0],
+          gp[1], gp[2]);
+    CHECK(same_rgb(n, background), "without G it is background: %d %d %d", n[0], n[1], n[2]);
+    CHECK(same_rgb(pixel(&flow, (int)x, (int)y), background), "L alone does not fill the blocked cell");
+    // the dear patch (cost 5) is tinted, open ground of cost 1 is not
+    steerN_center(g, 15, 7, open);
+    steerV_project(v, open, &x, &y);
+    gp = pixel(&grid, (int)x, (int)y);
+    CHECK(!same_rgb(gp, background) && gp[0] > gp[2] + 20, "G: a cell of cost 5 is tinted warm: %d %d %d", gp[0],
+          gp[1], gp[2]);
+    // L: arrows in the open cells, none in the blocked ones
+    int arrows = 0, cells = 0, blocked_drawn = 0;
+    for (int cy = 0; cy < g->ny; cy++)
+        for (int cx = 0; cx < g->nx; cx++) {
+            double c[3] = { 0, 0, 0 };
+            steerN_center(g, cx, cy, c);
+            steerV_project(v, c, &x, &y);
+            int changed = 0;
+            for (int dy = -6; dy <= 6; dy++)
+                for (int dx = -6; dx <= 6; dx++)
+                    changed += memcmp(pixel(&flow, (int)x + dx, (int)y + dy), pixel(&none, (int)x + dx, (int)y + dy),
+                                      3) != 0;
+            bool is_open = g->cost[cy * g->nx + cx] < INFINITY;
+            cells += is_open;
+            arrows += is_open && changed > 8;
+            blocked_drawn += !is_open && changed > 0;
+        }
+    CHECK(arrows >= cells - 2, "L: an arrow in (nearly) every open cell: %d of %d", arrows, cells);
+    CHECK(blocked_drawn == 0, "L: nothing in blocked cells: %d", blocked_drawn);
+    // the goal (37, 3) is ringed in yellow
+    double goal[3] = { 37, 3, 0 };
+    steerV_project(v, goal, &x, &y);
+    CHECK(colour_near(&flow, x, y, (int[]){ 255, 225, 110 }), "L: the goal is marked at (%.0f, %.0f)", x, y);
+    steerV_close(v);
+    stbi_image_free(none.px);
+    stbi_image_free(grid.px);
+    stbi_image_free(flow.px);
+    lua_close(h.L);
+}
+
+// Pixels of a 3D craft: a tag colour of the palette scaled by the wing's
+// shading (text, grid lines and axes have other hues).
+static int craft_pixels(const Image *im)
+{
+    int n = 0;
+    for (int y = 0; y < im->h; y++)
+        for (int x = 0; x < im->w; x++) {
+            const unsigned char *p = pixel(im, x, y);
+            for (int t = 0; t < 2; t++) {
+                const int *c = tag_rgb[t];
+                int cm = c[0] > c[2] ? c[0] : c[2], pm = p[0] > p[1] ? p[0] : p[1];
+                double k = (double)(pm > p[2] ? pm : p[2]) / cm;
+                if (k < 0.3 || k > 1.05) continue;
+                if (fabs(p[0] - k * c[0]) <= 12 && fabs(p[1] - k * c[1]) <= 12 && fabs(p[2] - k * c[2]) <= 12) {
+                    n++;
+                    break;
+                }
+            }
+        }
+    return n;
+}
+
+// The 3D fit frames the fighters, not the 4 km world, and an aircraft is
+// at least 10 points long: the aircraft cover about 200 pixels, where
+// framing the world gave about 40 (150 with the least size, 47 framing
+// the fighters without it).
+static void test_fit_3d(void)
+{
+    if (skipped || use_window) return;
+    Host h = { 0 };
+    steerV_View *v;
+    Image im;
+    REQUIRE(shot_of(&h, SOURCE_DIR "/../../demos/dogfighter.lua", 120, NULL, true, "test-view-dogfighter.png", &im, &v),
+            "a shot of the dogfighter after 2 s");
+    int n = craft_pixels(&im);
+    CHECK(n > 170, "the aircraft cover %d pixels (framing the world gave 40, and 150 with the least size)", n);
+    steer_World *w = steer_lua_toworld(h.L, h.world);
+    for (int i = 0; i < steer_world_count(w); i++) {
+        double p[3], x, y;
+        steer_agent_vec(w, steer_world_agent_at(w, i), STEER_PROP_POSITION, p);
+        CHECK(steerV_project(v, p, &x, &y) && x > 0 && y > 0 && x < im.w && y < im.h,
+              "fighter %d is in the frame: (%.0f, %.0f)", i, x, y);
+    }
+    stbi_image_free(im.px);
+    steerV_close(v);
+    lua_close(h.L);
+}
+
 // Input through SDL's event queue, in a window: a click selects (the
 // inspector's panel appears), Space pauses, '.' steps once, keys reach the
 // scenario, the pointer's world position reaches the host, Esc quits.
@@ -398,6 +548,68 @@ static void frames(steerV_View *v, int n)
         SDL_Delay(20);
         steerV_frame(v);
     }
+}
+
+// High-DPI: the ratio of output pixels to window points that scales the
+// mouse (no high-DPI display here: the arithmetic, on the sizes SDL gives).
+static void test_pixel_ratio(void)
+{
+    CHECK(steerV_pixel_ratio(1280, 720, 1280, 720) == 1, "a plain display: 1");
+    CHECK(steerV_pixel_ratio(1280, 720, 2560, 1440) == 2, "a Retina-like display: 2");
+    CHECK(steerV_pixel_ratio(1280, 720, 1920, 1080) == 1.5, "a 150%% scale: 1.5");
+    CHECK(steerV_pixel_ratio(1280, 720, 2560, 1442) == 2, "the smaller of the two axes' ratios");
+    CHECK(steerV_pixel_ratio(0, 0, 1280, 720) == 1 && steerV_pixel_ratio(1280, 720, 0, 720) == 1,
+          "an unknown (minimised) size: 1");
+    CHECK(steerV_pixel_ratio(1280, 720, 640, 360) == 1, "never below 1");
+}
+
+// `steer run --show LIST` and steerV_Desc.show: the toggles by name.
+static void test_show_names(void)
+{
+    char err[200] = "";
+    CHECK(steerV_show_check("grid,flow,vectors,trails,help", err, sizeof err), "every toggle's name: %s", err);
+    CHECK(!steerV_show_check("grid,flows", err, sizeof err) && strstr(err, "'flows'"), "a wrong name is named: %s",
+          err);
+    CHECK(!steerV_show_check("", err, sizeof err) && !steerV_show_check("grid,", err, sizeof err),
+          "an empty name is refused");
+}
+
+// Pixels between two world points 10 m apart along x at (500, 500).
+static double ten_metres(const steerV_View *v)
+{
+    double a[3] = { 500, 500, 0 }, b[3] = { 510, 500, 0 }, xa, ya, xb, yb;
+    steerV_project(v, a, &xa, &ya);
+    steerV_project(v, b, &xb, &yb);
+    return fabs(xb - xa);
+}
+
+// 2D: a few agents in a small part of a large world are framed, not the
+// world; in a window, 0 then frames the world, and 0 again the agents.
+static void test_fit_2d(void)
+{
+    if (skipped) return;
+    Host h = { 0 };
+    REQUIRE(load(&h, SOURCE_DIR "/speck.lua"), "speck.lua loads");
+    steerV_Host host = { .ud = &h, .tick = host_tick, .draw = host_draw, .error = host_error };
+    steerV_Desc desc = { .title = "speck", .headless = !use_window };
+    steerV_View *v;
+    char err[256];
+    REQUIRE(steerV_open(&desc, steer_lua_toworld(h.L, h.world), &host, &v, err, sizeof err) == STEER_OK, "%s", err);
+    steerV_frame(v);
+    double agents = ten_metres(v);
+    CHECK(agents > 100, "the agents are framed: 10 m are %.0f pixels (the world framed: 7)", agents);
+    if (use_window) {
+        push_key(SDLK_0);
+        frames(v, 2);
+        double world = ten_metres(v);
+        CHECK(world < 10, "0 after the opening frames the world: 10 m are %.0f pixels", world);
+        push_key(SDLK_HOME);
+        frames(v, 2);
+        CHECK(fabs(ten_metres(v) - agents) < 1, "pressed again, the agents: %.0f pixels (%.0f at the opening)",
+              ten_metres(v), agents);
+    }
+    steerV_close(v);
+    lua_close(h.L);
 }
 
 static void test_controls(void)
@@ -562,6 +774,8 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--no-display") == 0) no_display = true;
     }
     if (argc >= 4 && strcmp(argv[1], "--cli") == 0) return cli(argv[2], argv[3], expect_error, no_display);
+    RUN(test_pixel_ratio);
+    RUN(test_show_names);
     RUN(test_frame);
     if (skipped) {
         printf("SKIP - no window could be opened (is Xvfb running?)\n");
@@ -570,6 +784,9 @@ int main(int argc, char **argv)
     RUN(test_inspector);
     RUN(test_error);
     RUN(test_3d);
+    RUN(test_nav);
+    RUN(test_fit_3d);
+    RUN(test_fit_2d);
     RUN(test_controls);
     return check_report_(use_window ? "view (window)" : "view");
 }
