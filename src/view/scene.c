@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define NEAR_Z 0.05
 
@@ -18,9 +19,22 @@ static const SDL_Color palette[] = {
     { 200, 140, 255, 255 }, { 250, 230, 90, 255 }, { 90, 220, 210, 255 }, { 255, 140, 200, 255 },
 };
 
-SDL_Color steerV_tag_colour(int tag)
+// A tag named after a colour ("red", "blue", ...) is drawn in that colour,
+// so a scenario's teams look as their names say; other tags take the
+// palette in the order they were first used.
+static const struct { const char *name; SDL_Color c; } named[] = {
+    { "red", { 255, 95, 80, 255 } },     { "blue", { 90, 160, 255, 255 } },   { "green", { 110, 220, 110, 255 } },
+    { "yellow", { 250, 225, 80, 255 } }, { "orange", { 255, 165, 60, 255 } }, { "purple", { 190, 130, 255, 255 } },
+    { "cyan", { 90, 225, 225, 255 } },   { "pink", { 255, 140, 200, 255 } },  { "white", { 240, 240, 240, 255 } },
+    { "grey", { 160, 165, 175, 255 } },  { "gray", { 160, 165, 175, 255 } },
+};
+
+SDL_Color steerV_tag_colour(const steer_World *w, int tag)
 {
     if (tag <= 0) return (SDL_Color){ 215, 220, 230, 255 };
+    const char *name = (uint32_t)tag < w->ntags ? w->tags[tag] : NULL;
+    for (size_t i = 0; name && i < sizeof named / sizeof named[0]; i++)
+        if (strcmp(name, named[i].name) == 0) return named[i].c;
     return palette[(tag - 1) % (int)(sizeof palette / sizeof palette[0])];
 }
 
@@ -619,7 +633,7 @@ static void draw_agents_2d(steerV_View *v)
         float hx = w->h[0][d], hy = -w->h[1][d]; // screen y points down
         float nose = 1.6f * s, back = 0.9f * s, wing = 0.85f * s;
         steerV_tri(b, x + hx * nose, y + hy * nose, x - hx * back - hy * wing, y - hy * back + hx * wing,
-                   x - hx * back + hy * wing, y - hy * back - hx * wing, steerV_tag_colour(w->tag[d]));
+                   x - hx * back + hy * wing, y - hy * back - hx * wing, steerV_tag_colour(w, w->tag[d]));
     }
 }
 
@@ -691,7 +705,7 @@ static void draw_agents_3d(steerV_View *v)
             ok = q[k][2] >= NEAR_Z;
         }
         if (!ok) continue;
-        SDL_Color base = steerV_tag_colour(w->tag[d]);
+        SDL_Color base = steerV_tag_colour(w, w->tag[d]);
         float wl = (float)fabs(up[0] * light[0] + up[1] * light[1] + up[2] * light[2]);
         float fl = (float)fabs(s[0] * light[0] + s[1] * light[1] + s[2] * light[2]);
         static const int wing[2][3] = { { 0, 1, 3 }, { 0, 3, 2 } }, fin[3] = { 5, 4, 3 };
@@ -802,7 +816,7 @@ static void draw_trails(steerV_View *v)
         int64_t d = t->who[s] ? steerW_dense(w, t->who[s]) : -1;
         if (d < 0) continue;
         const float *ring = t->p + (size_t)s * STEERV_TRAIL_LEN * 3;
-        SDL_Color c = steerV_tag_colour(w->tag[d]);
+        SDL_Color c = steerV_tag_colour(w, w->tag[d]);
         for (int k = 1; k < t->filled; k++) {
             int i0 = (t->head - k + STEERV_TRAIL_LEN) % STEERV_TRAIL_LEN;
             int i1 = (t->head - k + 1 + STEERV_TRAIL_LEN) % STEERV_TRAIL_LEN;

@@ -133,7 +133,7 @@ void steerV_world_line(steerV_View *v, steerV_Batch *b, const float p[3], const 
                        bool arrow);
 // Pixels a world length r covers at p (0 behind a 3D camera).
 float steerV_world_radius(const steerV_View *v, const float p[3], float r);
-SDL_Color steerV_tag_colour(int tag);
+SDL_Color steerV_tag_colour(const steer_World *w, int tag);
 // The agent (dense index) drawn nearest pixel (x, y) within `radius` pixels, or -1.
 int64_t steerV_pick(const steerV_View *v, float x, float y, float radius);
 

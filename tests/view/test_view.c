@@ -459,16 +459,19 @@ static void test_nav(void)
     lua_close(h.L);
 }
 
-// Pixels of a 3D craft: a tag colour of the palette scaled by the wing's
+// The dogfighter's teams: tags named "red" and "blue" are drawn in those colours.
+static const int team_rgb[2][3] = { { 255, 95, 80 }, { 90, 160, 255 } };
+
+// Pixels of a 3D craft: one of the two colours scaled by the wing's
 // shading (text, grid lines and axes have other hues).
-static int craft_pixels(const Image *im)
+static int craft_pixels(const Image *im, const int rgb[2][3])
 {
     int n = 0;
     for (int y = 0; y < im->h; y++)
         for (int x = 0; x < im->w; x++) {
             const unsigned char *p = pixel(im, x, y);
             for (int t = 0; t < 2; t++) {
-                const int *c = tag_rgb[t];
+                const int *c = rgb[t];
                 int cm = c[0] > c[2] ? c[0] : c[2], pm = p[0] > p[1] ? p[0] : p[1];
                 double k = (double)(pm > p[2] ? pm : p[2]) / cm;
                 if (k < 0.3 || k > 1.05) continue;
@@ -493,14 +496,20 @@ static void test_fit_3d(void)
     Image im;
     REQUIRE(shot_of(&h, SOURCE_DIR "/../../demos/dogfighter.lua", 120, NULL, true, "test-view-dogfighter.png", &im, &v),
             "a shot of the dogfighter after 2 s");
-    int n = craft_pixels(&im);
+    int n = craft_pixels(&im, team_rgb);
     CHECK(n > 170, "the aircraft cover %d pixels (framing the world gave 40, and 150 with the least size)", n);
     steer_World *w = steer_lua_toworld(h.L, h.world);
     for (int i = 0; i < steer_world_count(w); i++) {
         double p[3], x, y;
-        steer_agent_vec(w, steer_world_agent_at(w, i), STEER_PROP_POSITION, p);
+        const char *tag;
+        steer_Agent a = steer_world_agent_at(w, i);
+        steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+        steer_agent_tag(w, a, &tag);
         CHECK(steerV_project(v, p, &x, &y) && x > 0 && y > 0 && x < im.w && y < im.h,
               "fighter %d is in the frame: (%.0f, %.0f)", i, x, y);
+        // a team's colour, as its tag's name says
+        CHECK(tinted_near(&im, x, y, team_rgb[strcmp(tag, "red") == 0 ? 0 : 1]), "fighter %d (%s) at (%.0f, %.0f) "
+              "is not drawn in its team's colour", i, tag, x, y);
     }
     stbi_image_free(im.px);
     steerV_close(v);
