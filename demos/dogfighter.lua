@@ -22,6 +22,9 @@ local TEAMS = {
   red = { enemy = "blue", x = -900, colour = { 255, 90, 70 } },
   blue = { enemy = "red", x = 900, colour = { 90, 160, 255 } },
 }
+-- teams in a fixed order: pairs() would visit them in an order that
+-- changes from run to run, and with it who spawns first and shoots first
+local ORDER = { "red", "blue" }
 local SIGHTS, KILL_TIME, COMEBACK = math.rad(5), 1.5, 5
 
 local score = { red = 0, blue = 0 }
@@ -39,13 +42,13 @@ return {
   world = { dim = 3, size = { 4000, 4000, 2000 }, origin = { -2000, -2000, 0 }, seed = 21 },
 
   setup = function(w)
-    for team in pairs(TEAMS) do
+    for _, team in ipairs(ORDER) do
       for i = 1, 4 do launch(w, team, i) end
     end
   end,
 
   update = function(w, dt)
-    for team in pairs(TEAMS) do
+    for _, team in ipairs(ORDER) do
       for a in w:agents(team) do
         local s, e = a.data, a.target
         if s.mode == "guns" and e and e.alive then
