@@ -150,6 +150,48 @@ static inline void steerB_set_lane(steerB_Lanes l, int k, const float a[3])
     l[0][k] = a[0]; l[1][k] = a[1]; l[2][k] = a[2];
 }
 
+// Batched kernels write their arithmetic as loops over lanes in stages:
+// every operation of a stage runs on every lane and results go through
+// arrays, so no division or square root sits in a branch (which would keep
+// the compiler from vectorising: it may not speculate an operation that
+// can raise a floating-point exception). A select between finished values
+// comes in a later stage.
+
+// Zero the lanes whose `none` is set.
+static inline void steerB_zero_lanes(steerB_Lanes l, const int *none, int n)
+{
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < n; k++) l[i][k] = none[k] ? 0.0f : l[i][k];
+}
+
+// v3_truncate on every lane, to the lanes' max. A lane in v3_truncate's
+// rare cases (a max <= 0, a squared length that overflows) is left for
+// v3_truncate itself.
+static inline void steerB_truncate_lanes(steerB_Lanes l, const float *max, int n)
+{
+    float l2[STEERB_BATCH], q[STEERB_BATCH];
+    int rare[STEERB_BATCH], any = 0;
+    for (int k = 0; k < n; k++) {
+        l2[k] = l[0][k] * l[0][k] + l[1][k] * l[1][k] + l[2][k] * l[2][k];
+        q[k] = max[k] / sqrtf(l2[k]);
+    }
+    for (int k = 0; k < n; k++) {
+        int cut = l2[k] > max[k] * max[k];
+        rare[k] = cut & ((max[k] <= 0.0f) | (l2[k] > FLT_MAX));
+        any |= rare[k];
+        q[k] = (cut & (rare[k] == 0)) ? q[k] : 1.0f;
+    }
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < n; k++) l[i][k] = l[i][k] * q[k];
+    for (int k = 0; any && k < n; k++) {
+        if (!rare[k]) continue;
+        float a[3];
+        steerB_lane(l, k, a);
+        v3_truncate(a, max[k]);
+        steerB_set_lane(l, k, a);
+    }
+}
+
 // How a kind takes children: none, a list of {behaviour, weight}, a plain
 // list, or only through its STEERB_CHILDREN fields.
 typedef enum steerB_Children { STEERB_LEAF = 0, STEERB_WEIGHTED, STEERB_LIST, STEERB_NAMED } steerB_Children;

@@ -68,19 +68,55 @@ static void separation_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lane
     for (int k = 0; k < bt->n; k++) steerB_set_lane(out, k, bt->sums[k][n->sum].push);
 }
 
+// alignment_force and cohesion_force over the batch, in the stages
+// behavior.h describes: the same operations on every lane, then the
+// lanes without neighbours zeroed as the force functions return them.
 static void alignment_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
 {
-    for (int k = 0; k < bt->n; k++) {
-        float h[3], o[3];
-        steerB_lane(bt->h, k, h);
-        alignment_force(&bt->sums[k][n->sum], h, o);
-        steerB_set_lane(out, k, o);
+    const int m = bt->n;
+    float inv[STEERB_BATCH];
+    int none[STEERB_BATCH];
+    for (int k = 0; k < m; k++) {
+        const steerB_Summary *s = &bt->sums[k][n->sum];
+        inv[k] = 1.0f / s->n;
+        none[k] = s->n == 0.0f;
+        for (int i = 0; i < 3; i++) out[i][k] = s->head[i];
     }
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < m; k++) out[i][k] = out[i][k] * inv[k] - bt->h[i][k];
+    steerB_zero_lanes(out, none, m);
 }
 
 static void cohesion_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
 {
-    for (int k = 0; k < bt->n; k++) {
+    const int m = bt->n;
+    float inv[STEERB_BATCH], l2[STEERB_BATCH], kt[STEERB_BATCH];
+    int none[STEERB_BATCH], rare[STEERB_BATCH], any = 0;
+    for (int k = 0; k < m; k++) {
+        const steerB_Summary *s = &bt->sums[k][n->sum];
+        inv[k] = 1.0f / s->n;
+        none[k] = s->n == 0.0f;
+        for (int i = 0; i < 3; i++) out[i][k] = s->off[i];
+    }
+    // the mean offset, normalised (v3_normalize: a (1 / length) scale)
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < m; k++) out[i][k] = out[i][k] * inv[k];
+    for (int k = 0; k < m; k++) {
+        l2[k] = out[0][k] * out[0][k] + out[1][k] * out[1][k] + out[2][k] * out[2][k];
+        inv[k] = 1.0f / sqrtf(l2[k]);
+        kt[k] = bt->max_force[k] / bt->max_speed[k];
+    }
+    for (int k = 0; k < m; k++) {
+        rare[k] = (none[k] == 0) & ((l2[k] <= STEER_EPS2) | (l2[k] > FLT_MAX));
+        any |= rare[k];
+        kt[k] = bt->max_speed[k] > 0.0f ? kt[k] : 0.0f; // steerB_track_v's gain
+    }
+    // desired = max_speed along it; the force tracks desired - v
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < m; k++) out[i][k] = (out[i][k] * inv[k] * bt->max_speed[k] - bt->v[i][k]) * kt[k];
+    steerB_zero_lanes(out, none, m);
+    for (int k = 0; any && k < m; k++) {
+        if (!rare[k]) continue;
         float v[3], o[3];
         steerB_lane(bt->v, k, v);
         cohesion_force(&bt->sums[k][n->sum], v, bt->max_speed[k], bt->max_force[k], o);

@@ -31,12 +31,7 @@ static void blend_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out
         for (int a = 0; a < 3; a++) // v3_madd, lane by lane
             for (int k = 0; k < m; k++) out[a][k] += f[a][k] * wt;
     }
-    for (int k = 0; k < m; k++) {
-        float s[3];
-        steerB_lane(out, k, s);
-        v3_truncate(s, bt->max_force[k]);
-        steerB_set_lane(out, k, s);
-    }
+    steerB_truncate_lanes(out, bt->max_force, m);
 }
 
 const steerB_Kind steerB_blend = { .name = "blend", .eval = blend_eval, .children = STEERB_WEIGHTED,
