@@ -11,6 +11,8 @@
 // with the engine's velocity-tracking law.
 #include "behavior.h"
 
+#include <string.h>
+
 typedef struct Flock {
     float radius;
     uint16_t tag;
@@ -71,20 +73,32 @@ static void separation_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lane
 // alignment_force and cohesion_force over the batch, in the stages
 // behavior.h describes: the same operations on every lane, then the
 // lanes without neighbours zeroed as the force functions return them.
-static void alignment_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
+// The mean of a summary's vector (the one at offset `at`: sum of headings
+// or of offsets) over the neighbours, as v3_scale(out, sum, 1 / n); `none`
+// marks the lanes without neighbours (their mean is not finite).
+static void mean_lanes(steerB_Batch *bt, const steerB_Node *n, size_t at, steerB_Lanes out, int *none)
 {
     const int m = bt->n;
     float inv[STEERB_BATCH];
-    int none[STEERB_BATCH];
     for (int k = 0; k < m; k++) {
         const steerB_Summary *s = &bt->sums[k][n->sum];
+        float v[3];
+        memcpy(v, (const char *)s + at, sizeof v);
         inv[k] = 1.0f / s->n;
         none[k] = s->n == 0.0f;
-        for (int i = 0; i < 3; i++) out[i][k] = s->head[i];
+        steerB_set_lane(out, k, v);
     }
     for (int i = 0; i < 3; i++)
-        for (int k = 0; k < m; k++) out[i][k] = out[i][k] * inv[k] - bt->h[i][k];
-    steerB_zero_lanes(out, none, m);
+        for (int k = 0; k < m; k++) out[i][k] = out[i][k] * inv[k];
+}
+
+static void alignment_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
+{
+    int none[STEERB_BATCH];
+    mean_lanes(bt, n, offsetof(steerB_Summary, head), out, none);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < bt->n; k++) out[i][k] = out[i][k] - bt->h[i][k];
+    steerB_zero_lanes(out, none, bt->n);
 }
 
 static void cohesion_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
@@ -92,15 +106,8 @@ static void cohesion_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes 
     const int m = bt->n;
     float inv[STEERB_BATCH], l2[STEERB_BATCH], kt[STEERB_BATCH];
     int none[STEERB_BATCH], rare[STEERB_BATCH], any = 0;
-    for (int k = 0; k < m; k++) {
-        const steerB_Summary *s = &bt->sums[k][n->sum];
-        inv[k] = 1.0f / s->n;
-        none[k] = s->n == 0.0f;
-        for (int i = 0; i < 3; i++) out[i][k] = s->off[i];
-    }
     // the mean offset, normalised (v3_normalize: a (1 / length) scale)
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < m; k++) out[i][k] = out[i][k] * inv[k];
+    mean_lanes(bt, n, offsetof(steerB_Summary, off), out, none);
     for (int k = 0; k < m; k++) {
         l2[k] = out[0][k] * out[0][k] + out[1][k] * out[1][k] + out[2][k] * out[2][k];
         inv[k] = 1.0f / sqrtf(l2[k]);
