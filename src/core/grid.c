@@ -430,14 +430,16 @@ static inline v4f mask4(v4i m, v4f x) { return (v4f)(m & (v4i)x); }
 static inline float hsum4(v4f v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
 // Sums of one summary slot; `need` (constant after inlining) says which.
-typedef struct Sums4 { v4f n, ox, oy, oz, hx, hy, hz, px, py, pz; } Sums4;
+// (The count is kept in integers: a true lane of a mask is -1, so the
+// count is minus the sum of the masks; exact, as the float sum of ones is.)
+typedef struct Sums4 { v4i n; v4f ox, oy, oz, hx, hy, hz, px, py, pz; } Sums4;
 
 __attribute__((always_inline)) static inline void
 accumulate(Sums4 *s, const unsigned need, const bool d3, v4i in, v4f d2, v4f dx, v4f dy, v4f dz, v4f hx, v4f hy,
            v4f hz)
 {
     const v4f one = { 1.0f, 1.0f, 1.0f, 1.0f };
-    if (need & STEERB_SUM_COUNT) s->n += mask4(in, one);
+    if (need & STEERB_SUM_COUNT) s->n -= in;
     if (need & STEERB_SUM_OFFSET) {
         s->ox += mask4(in, dx); s->oy += mask4(in, dy);
         if (d3) s->oz += mask4(in, dz);
@@ -463,7 +465,7 @@ __attribute__((always_inline)) static inline void finish(const Sums4 *a, const u
                                                          steerB_Summary *out)
 {
     memset(out, 0, sizeof *out);
-    if (need & STEERB_SUM_COUNT) out->n = hsum4(a->n);
+    if (need & STEERB_SUM_COUNT) out->n = (float)((a->n[0] + a->n[1]) + (a->n[2] + a->n[3]));
     if (need & STEERB_SUM_OFFSET) {
         out->off[0] = hsum4(a->ox); out->off[1] = hsum4(a->oy);
         if (d3) out->off[2] = hsum4(a->oz);
@@ -491,7 +493,8 @@ pass_kernel(const steer_World *w, const float p[3], const float *r2, const unsig
     const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
     const float *HX = g->sh[0], *HY = g->sh[1], *HZ = g->sh[2];
     const v4f zero = { 0.0f, 0.0f, 0.0f, 0.0f };
-    Sums4 s0 = { zero, zero, zero, zero, zero, zero, zero, zero, zero, zero }, s1 = s0;
+    const v4i none = { 0, 0, 0, 0 };
+    Sums4 s0 = { none, zero, zero, zero, zero, zero, zero, zero, zero, zero }, s1 = s0;
     const float r20 = r2[0], r21 = need1 ? r2[1] : 0.0f;
     const unsigned heads = (need0 | need1) & STEERB_SUM_HEADING;
     const v4i lane = { 0, 1, 2, 3 };
