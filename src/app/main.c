@@ -256,12 +256,24 @@ static const char *scenario_name(const char *file, char *buf, size_t len)
 
 static int open_view(Run *r, bool headless, const Options *o, steerV_View **v, char *err, size_t errlen)
 {
-    char name[128];
+    char name[128], shown[512];
     steerV_Desc desc = { .title = scenario_name(r->file, name, sizeof name), .headless = headless, .show = o->show };
     lua_State *L = steer_engine_lua(r->e);
     if (steer_engine_push_scenario(r->e)) {
         desc.nav = steer_lua_nav(L, -1); // the world's grids and fields, alive as long as the world
-        lua_pop(L, 2);
+        // the scenario's `show`: toggles it starts with, and --show adds to them
+        lua_getfield(L, -2, "show");
+        char why[160];
+        if (lua_type(L, -1) == LUA_TSTRING && !steerV_show_check(lua_tostring(L, -1), why, sizeof why)) {
+            fprintf(stderr, "steer: %s: the scenario's show: %s\n", r->file, why);
+        } else if (lua_type(L, -1) == LUA_TSTRING) {
+            snprintf(shown, sizeof shown, "%s%s%s", lua_tostring(L, -1), o->show ? "," : "", o->show ? o->show : "");
+            desc.show = shown;
+        } else if (!lua_isnil(L, -1)) {
+            fprintf(stderr, "steer: %s: the scenario's show: expected a string such as \"grid,flow\", got %s\n",
+                    r->file, lua_typename(L, lua_type(L, -1)));
+        }
+        lua_pop(L, 3);
     }
     steerV_Host host = { .ud = r, .tick = host_tick, .reload = host_reload, .draw = host_draw, .key = host_key,
                          .mouse = host_mouse, .error = host_error };

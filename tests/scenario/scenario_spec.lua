@@ -64,6 +64,37 @@ describe("scenarios", function()
     end
   end)
 
+  -- `show` in the scenario: the viewer's toggles it starts with (as
+  -- --show). One file name for every variant, so the HUD's title is the same.
+  it("a scenario's show starts the viewer with those toggles; a wrong one is named and ignored", function()
+    local function shot(show)
+      local f = assert(io.open("show.lua", "w"))
+      f:write(("return { %s world = { size = { 20, 20 }, seed = 1 },\n"):format(show and ("show = %q,"):format(show) or ""),
+              "  setup = function(w) w:spawn{ position = { 10, 10 }, velocity = { 1, 0 } } end }\n")
+      f:close()
+      local out, code = steer_run("--ticks 5 --screenshot show.png show.lua")
+      expect(code, out):eq(0)
+      local png = io.open("show.png", "rb")
+      if not png then return nil, out end
+      local bytes = png:read("a")
+      png:close()
+      os.remove("show.png")
+      return bytes, out
+    end
+    local plain, out = shot(nil)
+    os.remove("show.lua")
+    if not plain then
+      expect(out, "no viewer in this build"):contains("screenshot")
+      return
+    end
+    expect(shot(nil) == plain, "the same scenario twice, the same picture"):eq(true)
+    expect(shot("help") ~= plain, "the help overlay changes the picture"):eq(true)
+    local same, warned = shot("grid,helps")
+    expect(warned, "the warning"):contains("show.lua", "the scenario's show", "'helps'")
+    expect(same == plain, "a wrong show is ignored"):eq(true)
+    os.remove("show.lua")
+  end)
+
   it("flock.lua gives another hash with another seed", function()
     local h1 = hash_of((steer_run("--ticks 300 --seed 11 " .. flock)))
     local h2 = hash_of((steer_run("--ticks 300 --seed 12 " .. flock)))
