@@ -6,12 +6,14 @@
 // globals are its own. Its allocator counts every byte against a cap; the
 // first allocation past the cap marks the mod killed. Every call
 // into the mod (loading it, setup, the tick's events and messages, update)
-// has a CPU deadline. No hook runs while a mod is within its budget — a
+// has a CPU budget, counted on the calling thread's CPU clock, so a
+// machine busy with other work (time the thread spends waiting for a core)
+// does not stop a mod that keeps to it. No hook runs while a mod is within its budget — a
 // count hook on every instruction would cost more than half the mod's run
 // time — instead a watchdog thread, which wakes every millisecond, arms a
 // hook on every thread the mod is running (the main thread and each
 // coroutine it resumed, tracked by the sandbox's coroutine.resume) once the
-// deadline has passed. The hook raises an error at every instruction from
+// budget is spent. The hook raises an error at every instruction from
 // then on, so a pcall inside the mod cannot swallow it: the mod unwinds
 // to the engine, which disables it, closes its state and reports why.
 // C functions that the hook cannot interrupt are bounded in sandbox.c.
@@ -64,7 +66,10 @@ struct Mod {
     double cpu;
     // the call in progress, shared with the watchdog under e->lock
     bool in_call;
-    double deadline;
+    clockid_t clock;        // the calling thread's CPU clock
+    unsigned long call;     // calls begun; the watchdog's first look at one reads the clock
+    unsigned long seen;     // the call the watchdog has a reading of
+    double cpu_start;       // that reading
     atomic_bool killed;
     char kill_reason[160];
     lua_State *running[MAX_RUNNING];
@@ -98,17 +103,31 @@ static void kill_locked(Mod *m, const char *why)
     for (int i = 0; i < m->nrunning; i++) arm(m->running[i]);
 }
 
+// A CPU clock in seconds.
+static double clock_seconds(clockid_t c)
+{
+    struct timespec t;
+    if (clock_gettime(c, &t) != 0) return steerE_now();
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 static void *watchdog(void *arg)
 {
     steer_Engine *e = arg;
     struct timespec tick = { 0, 1000000 };
     while (!atomic_load(&e->stopping)) {
         nanosleep(&tick, NULL);
-        double t = steerE_now();
         pthread_mutex_lock(&e->lock);
         for (int i = 0; i < e->nmods; i++) {
             Mod *m = e->mods[i];
-            if (m->in_call && t > m->deadline && !atomic_load(&m->killed)) {
+            if (!m->in_call || atomic_load(&m->killed)) continue;
+            // the first look at a call starts its count (a millisecond late
+            // at most, the watchdog's period), so a call pays no clock read
+            double cpu = clock_seconds(m->clock);
+            if (m->seen != m->call) {
+                m->seen = m->call;
+                m->cpu_start = cpu;
+            } else if (cpu - m->cpu_start > m->budget) {
                 char why[96];
                 snprintf(why, sizeof why, "over its CPU budget of %.0f ms per call", m->budget * 1e3);
                 kill_locked(m, why);
@@ -180,7 +199,8 @@ static void begin_call(Mod *m)
 {
     pthread_mutex_lock(&m->e->lock);
     m->in_call = true;
-    m->deadline = steerE_now() + m->budget;
+    if (pthread_getcpuclockid(pthread_self(), &m->clock) != 0) m->clock = CLOCK_MONOTONIC;
+    m->call++;
     m->running[0] = m->L;
     m->nrunning = 1;
     pthread_mutex_unlock(&m->e->lock);
