@@ -420,45 +420,57 @@ static inline v4f load4(const float *a)
     memcpy(&v, a, sizeof v);
     return v;
 }
-static inline v4i load4i(const uint32_t *a)
-{
-    v4i v;
-    memcpy(&v, a, sizeof v);
-    return v;
-}
-static inline v4f mask4(v4i m, v4f x) { return (v4f)(m & (v4i)x); }
 static inline float hsum4(v4f v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+// x where the mask m is true, else +0; for any vector width
+#define MASKV(m, x) ((__typeof__(x))((m) & (__typeof__(m))(x)))
 
 // Sums of one summary slot; `need` (constant after inlining) says which.
 // (The count is kept in integers: a true lane of a mask is -1, so the
 // count is minus the sum of the masks; exact, as the float sum of ones is.)
 typedef struct Sums4 { v4i n; v4f ox, oy, oz, hx, hy, hz, px, py, pz; } Sums4;
 
-__attribute__((always_inline)) static inline void
-accumulate(Sums4 *s, const unsigned need, const bool d3, v4i in, v4f d2, v4f dx, v4f dy, v4f dz, v4f hx, v4f hy,
-           v4f hz)
-{
-    const v4f one = { 1.0f, 1.0f, 1.0f, 1.0f };
-    if (need & STEERB_SUM_COUNT) s->n -= in;
-    if (need & STEERB_SUM_OFFSET) {
-        s->ox += mask4(in, dx); s->oy += mask4(in, dy);
-        if (d3) s->oz += mask4(in, dz);
-    }
-    if (need & STEERB_SUM_HEADING) {
-        s->hx += mask4(in, hx); s->hy += mask4(in, hy);
-        if (d3) s->hz += mask4(in, hz);
-    }
-    if (need & STEERB_SUM_PUSH) {
-        // 1/d2 where it counts; a lane on top of us (or so near that 1/d2
-        // would overflow: d2 denormal) divides anyway, which IEEE makes an
-        // infinity (no trap) that the mask then drops
-        const v4f tiny = { FLT_MIN, FLT_MIN, FLT_MIN, FLT_MIN };
-        v4i apart = in & (d2 >= tiny);
-        v4f inv = mask4(apart, one / d2);
-        s->px -= dx * inv; s->py -= dy * inv;
-        if (d3) s->pz -= dz * inv;
-    }
-}
+// The candidates of the lanes `in` into the sums s, for any vector width
+// (the operations are the same lane by lane). For the push, 1/d2 where it
+// counts; a lane on top of us (or so near that 1/d2 would overflow: d2
+// denormal) divides anyway, which IEEE makes an infinity (no trap) that
+// the mask then drops.
+#define ACCUMULATE(s, need, d3, in, d2, dx, dy, dz, hx, hy, hz)                      \
+    do {                                                                             \
+        if ((need) & STEERB_SUM_COUNT) (s)->n -= (in);                               \
+        if ((need) & STEERB_SUM_OFFSET) {                                            \
+            (s)->ox += MASKV(in, dx); (s)->oy += MASKV(in, dy);                      \
+            if (d3) (s)->oz += MASKV(in, dz);                                        \
+        }                                                                            \
+        if ((need) & STEERB_SUM_HEADING) {                                           \
+            (s)->hx += MASKV(in, hx); (s)->hy += MASKV(in, hy);                      \
+            if (d3) (s)->hz += MASKV(in, hz);                                        \
+        }                                                                            \
+        if ((need) & STEERB_SUM_PUSH) {                                              \
+            __typeof__(d2) inv_ = MASKV((in) & ((d2) >= FLT_MIN), 1.0f / (d2));      \
+            (s)->px -= (dx) * inv_; (s)->py -= (dy) * inv_;                          \
+            if (d3) (s)->pz -= (dz) * inv_;                                          \
+        }                                                                            \
+    } while (0)
+
+// One block of candidates from j (the lanes of `valid`) into the sums s0
+// and s1 of a kernel below, whose locals it reads (X.. HZ, r20, r21,
+// need0, need1, d3, heads); `load` loads the block for the vector width.
+#define CANDIDATES(load, j, valid, qx, qy, qz, zero)                                              \
+    do {                                                                                          \
+        __typeof__((zero) * 1.0f) dx = load(X + (j)) - (qx), dy = load(Y + (j)) - (qy), dz = (zero); \
+        __typeof__((zero) * 1.0f) hx = (zero), hy = (zero), hz = (zero), d2 = dx * dx + dy * dy; \
+        if (d3) {                                                                                 \
+            dz = load(Z + (j)) - (qz);                                                            \
+            d2 += dz * dz;                                                                        \
+        }                                                                                         \
+        if (heads) {                                                                              \
+            hx = load(HX + (j)); hy = load(HY + (j));                                             \
+            if (d3) hz = load(HZ + (j));                                                          \
+        }                                                                                         \
+        __typeof__(valid) in0 = (valid) & (d2 < r20), in1 = (valid) & (d2 < r21);                 \
+        ACCUMULATE(&s0, need0, d3, in0, d2, dx, dy, dz, hx, hy, hz);                              \
+        if (need1) ACCUMULATE(&s1, need1, d3, in1, d2, dx, dy, dz, hx, hy, hz);                   \
+    } while (0)
 
 // Reduce the lanes of the sums the slot needs (the others stay zero).
 __attribute__((always_inline)) static inline void finish(const Sums4 *a, const unsigned need, const bool d3,
@@ -503,44 +515,126 @@ pass_kernel(const steer_World *w, const float p[3], const float *r2, const unsig
         const float qx = p[0] - r->shift[0], qy = p[1] - r->shift[1], qz = p[2] - r->shift[2];
         for (uint32_t j = r->b; j < r->e; j += 4) {
             v4i valid = lane < (int32_t)(r->e - j);
-            v4f dx = load4(X + j) - qx, dy = load4(Y + j) - qy, dz = zero, hx = zero, hy = zero, hz = zero;
-            v4f d2 = dx * dx + dy * dy;
-            if (d3) {
-                dz = load4(Z + j) - qz;
-                d2 += dz * dz;
-            }
-            if (heads) {
-                hx = load4(HX + j); hy = load4(HY + j);
-                if (d3) hz = load4(HZ + j);
-            }
-            accumulate(&s0, need0, d3, valid & (d2 < r20), d2, dx, dy, dz, hx, hy, hz);
-            if (need1) accumulate(&s1, need1, d3, valid & (d2 < r21), d2, dx, dy, dz, hx, hy, hz);
+            CANDIDATES(load4, j, valid, qx, qy, qz, zero);
         }
     }
     finish(&s0, need0, d3, &out[0]);
     if (need1) finish(&s1, need1, d3, &out[1]);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+#if !defined(__clang__)
+// The helpers below take and return 32-byte vectors; they are always
+// inlined into the AVX2 function, so no call passes one across the SSE/AVX
+// ABI boundary GCC warns of (it reports that at the end of the file).
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+// Two agents of one cell at once, in one AVX2 vector of eight lanes: lanes
+// 0-3 are agent a's four lanes of pass_kernel, lanes 4-7 agent b's, over
+// the same candidates (their cell's block), so each half adds exactly what
+// pass_kernel adds for its agent, in the same order: the same bits. Each
+// agent is left out of its own half by a mask (pass_kernel parks it).
+typedef float v8f __attribute__((vector_size(32)));
+typedef int32_t v8i __attribute__((vector_size(32)));
+typedef struct Sums8 { v8i n; v8f ox, oy, oz, hx, hy, hz, px, py, pz; } Sums8;
+
+// Four candidates in both halves (one 16-byte load, broadcast).
+__attribute__((always_inline)) static inline v8f load4x2(const float *a)
+{
+    v4f x = load4(a);
+    return __builtin_shufflevector(x, x, 0, 1, 2, 3, 0, 1, 2, 3);
+}
+__attribute__((always_inline)) static inline v8f pair8(float a, float b) { return (v8f){ a, a, a, a, b, b, b, b }; }
+// Half h of an eight-lane sum, as pass_kernel's four lanes.
+#define HALF(v, h) { (v)[4 * (h)], (v)[4 * (h) + 1], (v)[4 * (h) + 2], (v)[4 * (h) + 3] }
+__attribute__((always_inline)) static inline void finish_half(const Sums8 *a, int h, const unsigned need, const bool d3,
+                                                              steerB_Summary *out)
+{
+    Sums4 s = { HALF(a->n, h), HALF(a->ox, h), HALF(a->oy, h), HALF(a->oz, h), HALF(a->hx, h),
+                HALF(a->hy, h), HALF(a->hz, h), HALF(a->px, h), HALF(a->py, h), HALF(a->pz, h) };
+    finish(&s, need, d3, out);
+}
+
+__attribute__((always_inline)) static inline void
+pair_kernel(const steer_World *w, const float pa[3], const float pb[3], uint32_t sa, uint32_t sb, const float *r2,
+            const unsigned need0, const unsigned need1, const bool d3, steerB_Summary *outa, steerB_Summary *outb)
+{
+    const steerG_Grid *g = &w->grid;
+    const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
+    const float *HX = g->sh[0], *HY = g->sh[1], *HZ = g->sh[2];
+    const v8f zero = { 0 };
+    const v8i none = { 0 };
+    Sums8 s0 = { none, zero, zero, zero, zero, zero, zero, zero, zero, zero }, s1 = s0;
+    const float r20 = r2[0], r21 = need1 ? r2[1] : 0.0f;
+    const unsigned heads = (need0 | need1) & STEERB_SUM_HEADING;
+    const v8i lane = { 0, 1, 2, 3, 0, 1, 2, 3 }, self = { (int32_t)sa, (int32_t)sa, (int32_t)sa, (int32_t)sa,
+                                                           (int32_t)sb, (int32_t)sb, (int32_t)sb, (int32_t)sb };
+    for (int q = 0; q < w->nruns; q++) {
+        const struct steerG_Run *r = &w->runs[q];
+        const v8f qx = pair8(pa[0] - r->shift[0], pb[0] - r->shift[0]);
+        const v8f qy = pair8(pa[1] - r->shift[1], pb[1] - r->shift[1]);
+        const v8f qz = pair8(pa[2] - r->shift[2], pb[2] - r->shift[2]);
+        for (uint32_t j = r->b; j < r->e; j += 4) {
+            v8i valid = (lane < (int32_t)(r->e - j)) & (lane + (int32_t)j != self);
+            CANDIDATES(load4x2, j, valid, qx, qy, qz, zero);
+        }
+    }
+    finish_half(&s0, 0, need0, d3, &outa[0]);
+    finish_half(&s0, 1, need0, d3, &outb[0]);
+    if (need1) {
+        finish_half(&s1, 0, need1, d3, &outa[1]);
+        finish_half(&s1, 1, need1, d3, &outb[1]);
+    }
+}
+#define STEERG_PAIRS 1
+#endif
+
 enum { FLOCK_NEAR = STEERB_SUM_PUSH, FLOCK_FAR = STEERB_SUM_COUNT | STEERB_SUM_OFFSET | STEERB_SUM_HEADING };
 
-static void summaries_dim(const steer_World *w, const float p[3], int nslots, const float *r2,
-                          const uint8_t *needs, steerB_Summary *out, const bool d3)
+// One agent's slots (pb NULL: pass_kernel) or two agents' (pair_kernel),
+// the kernel inlined for the brain's usual needs.
+__attribute__((always_inline)) static inline void
+slots(const steer_World *w, const float pa[3], const float pb[3], uint32_t sa, uint32_t sb, const float *r2,
+      unsigned need0, unsigned need1, const bool d3, steerB_Summary *outa, steerB_Summary *outb, const bool pair)
+{
+#ifdef STEERG_PAIRS
+    if (pair) {
+        pair_kernel(w, pa, pb, sa, sb, r2, need0, need1, d3, outa, outb);
+        return;
+    }
+#endif
+    (void)pb; (void)sa; (void)sb; (void)outb; (void)pair;
+    pass_kernel(w, pa, r2, need0, need1, d3, outa);
+}
+
+__attribute__((always_inline)) static inline void
+summaries_dim(const steer_World *w, const float pa[3], const float pb[3], uint32_t sa, uint32_t sb, int nslots,
+              const float *r2, const uint8_t *needs, steerB_Summary *outa, steerB_Summary *outb, const bool d3,
+              const bool pair)
 {
     if (nslots == 2 && needs[0] == FLOCK_NEAR && needs[1] == FLOCK_FAR) {
-        pass_kernel(w, p, r2, FLOCK_NEAR, FLOCK_FAR, d3, out);
+        slots(w, pa, pb, sa, sb, r2, FLOCK_NEAR, FLOCK_FAR, d3, outa, outb, pair);
         return;
     }
     if (nslots == 2 && needs[0] == FLOCK_FAR && needs[1] == FLOCK_NEAR) {
-        pass_kernel(w, p, r2, FLOCK_FAR, FLOCK_NEAR, d3, out);
+        slots(w, pa, pb, sa, sb, r2, FLOCK_FAR, FLOCK_NEAR, d3, outa, outb, pair);
         return;
     }
     for (int k = 0; k < nslots; k++) {
+        steerB_Summary *ob = pair ? outb + k : NULL;
         switch (needs[k]) {
-        case FLOCK_NEAR: pass_kernel(w, p, r2 + k, FLOCK_NEAR, 0, d3, out + k); break;
-        case FLOCK_FAR: pass_kernel(w, p, r2 + k, FLOCK_FAR, 0, d3, out + k); break;
-        default: pass_kernel(w, p, r2 + k, STEERB_SUM_ALL, 0, d3, out + k); break;
+        case FLOCK_NEAR: slots(w, pa, pb, sa, sb, r2 + k, FLOCK_NEAR, 0, d3, outa + k, ob, pair); break;
+        case FLOCK_FAR: slots(w, pa, pb, sa, sb, r2 + k, FLOCK_FAR, 0, d3, outa + k, ob, pair); break;
+        default: slots(w, pa, pb, sa, sb, r2 + k, STEERB_SUM_ALL, 0, d3, outa + k, ob, pair); break;
         }
     }
+}
+
+static void summaries_one(const steer_World *w, const float p[3], int nslots, const float *r2, const uint8_t *needs,
+                          steerB_Summary *out)
+{
+    if (w->dim == 3) summaries_dim(w, p, NULL, 0, 0, nslots, r2, needs, out, NULL, true, false);
+    else summaries_dim(w, p, NULL, 0, 0, nslots, r2, needs, out, NULL, false, false);
 }
 
 void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
@@ -550,11 +644,43 @@ void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslot
     // infinite), cheaper than comparing indices in every block
     float keep = w->grid.sp[0][slot];
     w->grid.sp[0][slot] = 1e30f;
-    if (w->dim == 3) summaries_dim(w, p, nslots, r2, needs, out, true);
-    else summaries_dim(w, p, nslots, r2, needs, out, false);
+    summaries_one(w, p, nslots, r2, needs, out);
     w->grid.sp[0][slot] = keep;
 }
+
+#ifdef STEERG_PAIRS
+__attribute__((target("avx2"))) static void summaries_pair(const steer_World *w, const float pa[3],
+                                                            const float pb[3], uint32_t sa, uint32_t sb, int nslots,
+                                                            const float *r2, const uint8_t *needs,
+                                                            steerB_Summary *outa, steerB_Summary *outb)
+{
+    if (w->dim == 3) summaries_dim(w, pa, pb, sa, sb, nslots, r2, needs, outa, outb, true, true);
+    else summaries_dim(w, pa, pb, sa, sb, nslots, r2, needs, outa, outb, false, true);
+}
+
+bool steerG_wide_available(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
 #else
+bool steerG_wide_available(void) { return false; }
+#endif
+
+void steerG_summaries2(steer_World *w, const float pa[3], uint32_t sa, const float pb[3], uint32_t sb, int nslots,
+                       const float *r2, const uint8_t *needs, steerB_Summary *outa, steerB_Summary *outb)
+{
+#ifdef STEERG_PAIRS
+    if (w->wide) {
+        summaries_pair(w, pa, pb, sa, sb, nslots, r2, needs, outa, outb);
+        return;
+    }
+#endif
+    steerG_summaries(w, pa, sa, nslots, r2, needs, outa);
+    steerG_summaries(w, pb, sb, nslots, r2, needs, outb);
+}
+#else
+bool steerG_wide_available(void) { return false; }
 void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
                       const uint8_t *needs, steerB_Summary *out)
 {
@@ -580,5 +706,11 @@ void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslot
             }
         }
     }
+}
+void steerG_summaries2(steer_World *w, const float pa[3], uint32_t sa, const float pb[3], uint32_t sb, int nslots,
+                       const float *r2, const uint8_t *needs, steerB_Summary *outa, steerB_Summary *outb)
+{
+    steerG_summaries(w, pa, sa, nslots, r2, needs, outa);
+    steerG_summaries(w, pb, sb, nslots, r2, needs, outb);
 }
 #endif

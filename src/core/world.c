@@ -81,6 +81,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
     w->wrap = d.wrap;
     w->record = !d.no_record;
     w->reorder_period = d.reorder_period == 0 ? 16 : d.reorder_period;
+    w->wide = steerG_wide_available();
     if (!(d.stuck_window >= 0) || !isfinite(d.stuck_window) || !(d.stuck_progress >= 0) || !isfinite(d.stuck_progress) ||
         d.collide_iterations < 0) {
         alloc(d.alloc_ud, w, 0);
@@ -707,6 +708,28 @@ __attribute__((always_inline)) static inline void flush_batch(steerB_Batch *bt, 
     bt->n = 0;
 }
 
+// Queue the agent at grid index it (dense d) in the batch; its lane.
+__attribute__((always_inline)) static inline int queue_agent(steerB_Batch *bt, const steer_World *w,
+                                                             const steerB_Brain *b, uint32_t it, uint32_t d,
+                                                             const int dim)
+{
+    const steerG_Grid *g = &w->grid;
+    int k = bt->n++;
+    bt->brain = b;
+    bt->d[k] = d;
+    // position and heading from the grid's copies (the same values,
+    // already in cache for the neighbour pass)
+    for (int i = 0; i < 3; i++) {
+        bt->p[i][k] = i < dim ? g->sp[i][it] : 0.0f;
+        bt->v[i][k] = i < dim ? w->v[i][d] : 0.0f;
+        bt->h[i][k] = i < dim ? g->sh[i][it] : 0.0f;
+    }
+    bt->mass[k] = w->mass[d];
+    bt->max_speed[k] = w->max_speed[d];
+    bt->max_force[k] = w->max_force[d];
+    return k;
+}
+
 // steer: evaluate every agent's brain into its force slot. Reads the state
 // of tick t only and writes only the agent's own force, memory and stream,
 // so the order of agents does not matter: they are visited cell by cell,
@@ -751,25 +774,28 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, ste
             if (rec) memset(rec, 0, sizeof(float) * 3 * b->nnodes);
             if (batching && b->batch && (b->sense <= 0 || block == 1)) {
                 if (bt->n && bt->brain != b) flush_batch(bt, fuse, dim, wrap);
-                int k = bt->n;
-                bt->brain = b;
-                bt->d[k] = d;
-                // position and heading from the grid's copies (the same
-                // values, already in cache for the neighbour pass)
-                for (int i = 0; i < 3; i++) {
-                    bt->p[i][k] = i < dim ? g->sp[i][it] : 0.0f;
-                    bt->v[i][k] = i < dim ? w->v[i][d] : 0.0f;
-                    bt->h[i][k] = i < dim ? g->sh[i][it] : 0.0f;
-                }
-                bt->mass[k] = w->mass[d];
-                bt->max_speed[k] = w->max_speed[d];
-                bt->max_force[k] = w->max_force[d];
-                if (b->nsums) {
+                // the next agent of the cell, when it has the same brain,
+                // goes with this one through the neighbour pass (w->wide)
+                uint32_t d2 = it + 1 < g->start[cell + 1] ? g->items[it + 1] : d;
+                bool two = w->wide && b->nsums && d2 != d && w->brain[d2] == w->brain[d];
+                if (two && bt->n > STEERB_BATCH - 2) flush_batch(bt, fuse, dim, wrap);
+                int k = queue_agent(bt, w, b, it, d, dim);
+                if (two) {
+                    float *rec2 = w->record && w->rec_stride ? w->rec + (size_t)d2 * w->rec_stride : NULL;
+                    if (rec2) memset(rec2, 0, sizeof(float) * 3 * b->nnodes);
+                    queue_agent(bt, w, b, it + 1, d2, dim);
+                    float qa[3], qb[3];
+                    steerB_lane(bt->p, k, qa);
+                    steerB_lane(bt->p, k + 1, qb);
+                    steerG_summaries2(w, qa, it, qb, it + 1, b->nsums, b->sum_r2, b->sum_need, bt->sums[k],
+                                      bt->sums[k + 1]);
+                    it++;
+                } else if (b->nsums) {
                     float q[3];
                     steerB_lane(bt->p, k, q);
                     steerG_summaries(w, q, it, b->nsums, b->sum_r2, b->sum_need, bt->sums[k]);
                 }
-                if (++bt->n == STEERB_BATCH) flush_batch(bt, fuse, dim, wrap);
+                if (bt->n == STEERB_BATCH) flush_batch(bt, fuse, dim, wrap);
                 continue;
             }
             c.brain = b;

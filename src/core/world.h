@@ -154,6 +154,8 @@ struct steer_World {
     bool any_craft;
     // evaluate every brain one agent at a time (tests and benches compare the batched path with it)
     bool no_batch;
+    // neighbour passes two agents at a time in AVX2 (set where the CPU has it; the same bits either way)
+    bool wide;
 };
 
 // The world's scratch of one 32-bit word per agent (see agent_tmp), or NULL
@@ -307,6 +309,12 @@ typedef struct steerB_Summary steerB_Summary;
 bool steerG_blocks_ok(const steer_World *w);
 void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
                       const uint8_t *needs, steerB_Summary *out);
+// The same for two agents of one cell (same block): one AVX2 pass where the
+// CPU has it (w->wide), with the bits of two single passes.
+void steerG_summaries2(steer_World *w, const float pa[3], uint32_t sa, const float pb[3], uint32_t sb, int nslots,
+                       const float *r2, const uint8_t *needs, steerB_Summary *outa, steerB_Summary *outb);
+// Whether the CPU has AVX2 (the two-agent pass).
+bool steerG_wide_available(void);
 // Keep the block's agents within radius of p (excluding self) in w->scratch.
 int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self);
 

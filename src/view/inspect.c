@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #define MAX_ROWS 48
 
@@ -90,9 +91,8 @@ static int describe(const steer_World *w, uint32_t d, const steerB_Brain *b, con
         if (i == 0) {
             float mf = w->max_force[d], lf = len3(f);
             if (lf > mf * 1.0001f) {
-                char extra[40];
-                snprintf(extra, sizeof extra, "%s%s> max_force %.2f", r->note, r->note[0] ? ", " : "", (double)mf);
-                snprintf(r->note, sizeof r->note, "%s", extra);
+                size_t used = strlen(r->note);
+                snprintf(r->note + used, sizeof r->note - used, "%s> max_force %.2f", used ? ", " : "", (double)mf);
                 r->note_colour = cut;
             }
         }
