@@ -211,6 +211,26 @@ local scenes = {
 
 local updates = {}
 
+-- A label in lines of at most `width` characters: the name, then its
+-- "(...)" from a line of its own, words kept whole.
+local function wrap(text, width)
+  local lines = {}
+  local name, detail = text:match("^(.-) (%(.*)$")
+  for _, part in ipairs(name and { name, detail } or { text }) do
+    local line
+    for word in part:gmatch("%S+") do
+      if line and #line + 1 + #word <= width then
+        line = line .. " " .. word
+      else
+        lines[#lines + 1] = line
+        line = word
+      end
+    end
+    lines[#lines + 1] = line
+  end
+  return lines
+end
+
 return {
   world = { dim = 2, size = { COLS * P, math.ceil(#scenes / COLS) * P }, seed = 13 },
 
@@ -219,7 +239,7 @@ return {
     for i, s in ipairs(scenes) do
       local ox, oy = corner(i)
       local update = s[2](w, ox, oy, "panel" .. i)
-      panels[i] = { label = s[1], x = ox, y = oy }
+      panels[i] = { label = s[1], lines = wrap(s[1], 18), x = ox, y = oy }
       if update then updates[#updates + 1] = update end
     end
   end,
@@ -234,7 +254,10 @@ return {
     for _, p in ipairs(panels) do
       d:line(p.x, p.y, p.x + P, p.y, { 60, 60, 70 })
       d:line(p.x, p.y, p.x, p.y + P, { 60, 60, 70 })
-      d:text(p.x + 1, p.y + P - 1.5, p.label, { 230, 230, 230 })
+      -- the label in lines that fit a panel at the window's opening zoom
+      for i, line in ipairs(p.lines) do
+        d:text(p.x + 1, p.y + P - 1.5 - 2.8 * (i - 1), line, i == 1 and { 230, 230, 230 } or { 160, 165, 180 })
+      end
     end
   end,
 }
