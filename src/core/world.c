@@ -626,47 +626,29 @@ __attribute__((always_inline)) static inline void settle(steer_World *w, uint32_
     for (int i = 0; i < dim; i++) { w->v[i][d] = v[i]; w->p[i][d] = p[i]; }
 }
 
-// One agent, any vehicle (craft.c moves the turn-limited ones).
-__attribute__((always_inline)) static inline void locomote_one(steer_World *w, uint32_t d, const int dim,
-                                                               const bool wrap)
+// p += v dt, wrapped into the world.
+__attribute__((always_inline)) static inline void advance(const steer_World *w, float p[3], const float v[3],
+                                                          const int dim, const bool wrap)
 {
-    float dt = w->dt;
-    float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 }, h[3];
-    for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; p[i] = w->p[i][d]; }
-    bool craft = __builtin_expect(w->any_craft, 0) && steerW_is_craft(w, d);
-    if (craft) {
-        steerW_craft_step(w, d, f, v, h);
-    } else {
-        v3_truncate(f, w->max_force[d]);
-        v3_madd(v, f, dt / w->mass[d]);
-        v3_truncate(v, w->max_speed[d]);
-    }
-    v3_madd(p, v, dt);
+    v3_madd(p, v, w->dt);
     if (wrap)
         for (int i = 0; i < dim; i++) p[i] = wrap_into(p[i], w->origin[i], w->size[i]);
-    settle(w, d, v, p, craft ? h : NULL, dim);
 }
 
-// Up to STEERB_BATCH agents, the same arithmetic as locomote_one in stages
-// over the batch: each agent's step is a chain of square roots and
-// divisions, and stages let the chains of different agents overlap
-// instead of each waiting for the last. Worlds with craft take one agent
-// at a time.
-__attribute__((always_inline)) static inline void locomote_batch(steer_World *w, const uint32_t *ds, int n,
-                                                                 const int dim, const bool wrap)
+// Point vehicles ds[0..n-1] (n <= STEERB_BATCH) in stages over the batch:
+// each agent's step is a chain of square roots and divisions, and stages
+// let the chains of different agents overlap instead of each waiting for
+// the last.
+__attribute__((always_inline)) static inline void locomote_points(steer_World *w, const uint32_t *ds, int n,
+                                                                  const int dim, const bool wrap)
 {
-    if (__builtin_expect(w->any_craft, 0)) {
-        for (int k = 0; k < n; k++) locomote_one(w, ds[k], dim, wrap);
-        return;
-    }
-    float dt = w->dt;
     steerB_Lanes V;
     for (int k = 0; k < n; k++) {
         uint32_t d = ds[k];
         float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 };
         for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; }
         v3_truncate(f, w->max_force[d]);
-        v3_madd(v, f, dt / w->mass[d]);
+        v3_madd(v, f, w->dt / w->mass[d]);
         steerB_set_lane(V, k, v);
     }
     for (int k = 0; k < n; k++) {
@@ -675,10 +657,34 @@ __attribute__((always_inline)) static inline void locomote_batch(steer_World *w,
         steerB_lane(V, k, v);
         v3_truncate(v, w->max_speed[d]);
         for (int i = 0; i < dim; i++) p[i] = w->p[i][d];
-        v3_madd(p, v, dt);
-        if (wrap)
-            for (int i = 0; i < dim; i++) p[i] = wrap_into(p[i], w->origin[i], w->size[i]);
+        advance(w, p, v, dim, wrap);
         settle(w, d, v, p, NULL, dim);
+    }
+}
+
+// A turn-limited vehicle (craft.c).
+__attribute__((always_inline)) static inline void locomote_craft(steer_World *w, uint32_t d, const int dim,
+                                                                 const bool wrap)
+{
+    float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 }, h[3];
+    for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; p[i] = w->p[i][d]; }
+    steerW_craft_step(w, d, f, v, h);
+    advance(w, p, v, dim, wrap);
+    settle(w, d, v, p, h, dim);
+}
+
+// Up to STEERB_BATCH agents, any vehicles: worlds with craft take one
+// agent at a time.
+__attribute__((always_inline)) static inline void locomote_batch(steer_World *w, const uint32_t *ds, int n,
+                                                                 const int dim, const bool wrap)
+{
+    if (__builtin_expect(!w->any_craft, 1)) {
+        locomote_points(w, ds, n, dim, wrap);
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        if (steerW_is_craft(w, ds[k])) locomote_craft(w, ds[k], dim, wrap);
+        else locomote_points(w, ds + k, 1, dim, wrap);
     }
 }
 
@@ -706,6 +712,15 @@ __attribute__((always_inline)) static inline void flush_batch(steerB_Batch *bt, 
     }
     if (fuse) locomote_batch(w, bt->d, bt->n, dim, wrap);
     bt->n = 0;
+}
+
+// The agent's row of recorded node outputs, cleared (NULL when the world
+// does not record): nodes a combiner skips this tick must not show an old output.
+static inline float *clear_record(steer_World *w, uint32_t d, const steerB_Brain *b)
+{
+    float *rec = w->record && w->rec_stride ? w->rec + (size_t)d * w->rec_stride : NULL;
+    if (rec) memset(rec, 0, sizeof(float) * 3 * b->nnodes);
+    return rec;
 }
 
 // Queue the agent at grid index it (dense d) in the batch; its lane.
@@ -764,14 +779,12 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, ste
             if (!w->brain[d]) {
                 steerW_store(w->f, d, zero);
                 w->flags[d] &= (uint8_t)~STEER_AF_FACING;
-                if (fuse) locomote_one(w, d, dim, wrap);
+                if (fuse) locomote_batch(w, &d, 1, dim, wrap);
                 continue;
             }
             const steerB_Brain *b = w->brains[w->brain[d]];
             if (b->sense > 0 && block == 2) block = steerG_block(w, cell);
-            float *rec = w->record && w->rec_stride ? w->rec + (size_t)d * w->rec_stride : NULL;
-            // nodes a combiner skips this tick must not show an old output
-            if (rec) memset(rec, 0, sizeof(float) * 3 * b->nnodes);
+            float *rec = clear_record(w, d, b);
             if (batching && b->batch && (b->sense <= 0 || block == 1)) {
                 if (bt->n && bt->brain != b) flush_batch(bt, fuse, dim, wrap);
                 // the next agent of the cell, when it has the same brain,
@@ -781,8 +794,7 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, ste
                 if (two && bt->n > STEERB_BATCH - 2) flush_batch(bt, fuse, dim, wrap);
                 int k = queue_agent(bt, w, b, it, d, dim);
                 if (two) {
-                    float *rec2 = w->record && w->rec_stride ? w->rec + (size_t)d2 * w->rec_stride : NULL;
-                    if (rec2) memset(rec2, 0, sizeof(float) * 3 * b->nnodes);
+                    clear_record(w, d2, b);
                     queue_agent(bt, w, b, it + 1, d2, dim);
                     float qa[3], qb[3];
                     steerB_lane(bt->p, k, qa);
@@ -836,7 +848,7 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, ste
                 for (int i = 0; i < dim; i++) w->face[i][d] = c.face[i];
                 w->flags[d] |= STEER_AF_FACING;
             }
-            if (fuse) locomote_one(w, d, dim, wrap);
+            if (fuse) locomote_batch(w, &d, 1, dim, wrap);
         }
     }
     if (bt->n) flush_batch(bt, fuse, dim, wrap);
