@@ -118,13 +118,8 @@ static void circle_batch_2d(steerB_Batch *bt, const steerB_Node *n, const Wander
     }
     const float step = p->jitter * bt->dt, radius = p->radius, dist = p->distance;
     for (int k = 0; k < m; k++) {
-        uint32_t x = r[k];
-        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
-        float ux = (float)(int32_t)(x >> 8) * (1.0f / 16777216.0f);
-        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
-        float uy = (float)(int32_t)(x >> 8) * (1.0f / 16777216.0f);
-        r[k] = x;
-        float a = t0[k] + (2.0f * ux - 1.0f) * step, b = t1[k] + (2.0f * uy - 1.0f) * step, c = t2[k];
+        float ux = signed_unit(&r[k]), uy = signed_unit(&r[k]);
+        float a = t0[k] + ux * step, b = t1[k] + uy * step, c = t2[k];
         float l2 = a * a + b * b + c * c;
         rare[k] = (l2 <= STEER_EPS2) | (l2 > FLT_MAX); // no branch: the loop vectorises
         float inv = 1.0f / sqrtf(l2);
