@@ -116,7 +116,6 @@ bool steerV_to_world(const steerV_View *v, double x, double y, double out[3])
 static void extent(const steer_World *w, double lo[3], double hi[3])
 {
     for (int i = 0; i < 3; i++) { lo[i] = 1e30; hi[i] = -1e30; }
-    bool any = false;
     for (int i = 0; i < w->dim; i++)
         if (w->size[i] > 0) { lo[i] = w->origin[i]; hi[i] = w->origin[i] + w->size[i]; }
     for (uint32_t d = 0; d < w->count; d++)
@@ -124,7 +123,6 @@ static void extent(const steer_World *w, double lo[3], double hi[3])
             if (!(w->size[i] > 0)) {
                 lo[i] = fmin(lo[i], w->p[i][d]);
                 hi[i] = fmax(hi[i], w->p[i][d]);
-                any = true;
             }
     for (uint32_t s = 0; s < w->geo.nshapes; s++) {
         const steerW_Shape *sh = &w->geo.shapes[s];
@@ -134,10 +132,8 @@ static void extent(const steer_World *w, double lo[3], double hi[3])
             float r = sh->kind == STEER_SHAPE_CIRCLE ? sh->r : 0;
             lo[i] = fmin(lo[i], fmin(a, b) - r);
             hi[i] = fmax(hi[i], fmax(a, b) + r);
-            any = true;
         }
     }
-    (void)any;
     for (int i = 0; i < 3; i++) {
         if (i >= w->dim || lo[i] > hi[i]) { lo[i] = -10; hi[i] = 10; }
         if (hi[i] - lo[i] < 1) { lo[i] -= 0.5; hi[i] += 0.5; }
