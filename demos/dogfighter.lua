@@ -19,7 +19,7 @@ local steer = require "steer"
 local fighter = require "steer.archetypes.fighter"
 
 local TEAMS = {
-  red = { enemy = "blue", x = -900, colour = { 255, 90, 70 } },
+  red = { enemy = "blue", x = -900, colour = { 255, 95, 80 } }, -- the viewer's red and blue
   blue = { enemy = "red", x = 900, colour = { 90, 160, 255 } },
 }
 -- teams in a fixed order: pairs() would visit them in an order that
