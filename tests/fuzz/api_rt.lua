@@ -1,0 +1,118 @@
+-- SPDX-License-Identifier: MIT
+-- api_rt.lua — what a generated program (api_gen.lua) runs its statements
+-- through, and the promises it checks on the way:
+--   * an error is a message that starts with the caller's file:line;
+--   * after every step, every agent's position, velocity and heading are
+--     finite and the world's count is the number of agents it iterates;
+--   * no agent is lost: every agent spawned and not removed is alive.
+-- A broken promise raises a Failure, which no rt.try swallows; steer-fuzz
+-- reports it with the seed (and a crash or a hang is reported by the driver).
+local rt = {}
+
+local Failure = setmetatable({}, { __tostring = function() return "Failure" end })
+Failure.__index = Failure
+Failure.__tostring = function(f) return f.msg end
+rt.Failure = Failure
+
+local VERBOSE = os.getenv("STEER_FUZZ_VERBOSE")
+local MAX_AGENTS = 3000 -- spawning handlers must not grow a program without end
+
+local tracked = {} -- { agent = a, world = w } of every spawn
+local removed = {} -- handles removed through rt.remove
+rt.errors, rt.steps = 0, 0
+
+function rt.fail(msg)
+  error(setmetatable({ msg = msg }, Failure), 0)
+end
+
+local function is_failure(e) return getmetatable(e) == Failure end
+rt.is_failure = is_failure
+
+-- Run one statement. An error is fine (hostile input should raise), but it
+-- must say where: "chunk:line: message".
+function rt.try(f)
+  local ok, err = pcall(f)
+  if ok then return end
+  if is_failure(err) then error(err, 0) end
+  rt.errors = rt.errors + 1
+  if VERBOSE then io.stderr:write("error: ", tostring(err), "\n") end
+  if type(err) ~= "string" then
+    rt.fail("an error that is not a message: " .. type(err) .. " " .. tostring(err))
+  end
+  if not err:find("^[^\n]-:%d+: ") then
+    rt.fail("an error without file:line: " .. err)
+  end
+end
+
+local function finite(...)
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge then return false end
+  end
+  return true
+end
+
+function rt.check(w)
+  if type(w) ~= "userdata" then return end
+  local n = 0
+  for a in w:agents() do
+    n = n + 1
+    if not finite(a:xy()) then rt.fail(string.format("agent %d: position not finite: %s", a.id, tostring(a.position))) end
+    if not finite(a:vxy()) then rt.fail(string.format("agent %d: velocity not finite: %s", a.id, tostring(a.velocity))) end
+    local h = a.heading
+    if not finite(h.x, h.y, h.z) then rt.fail(string.format("agent %d: heading not finite: %s", a.id, tostring(h))) end
+  end
+  if n ~= w.count then rt.fail(string.format("w.count is %d but w:agents() gives %d", w.count, n)) end
+  for _, t in ipairs(tracked) do
+    if t.world == w and not removed[t.agent.id] and not t.agent.alive then
+      rt.fail(string.format("agent %d was lost (never removed, no longer alive)", t.agent.id))
+    end
+  end
+  local hash = w:hash()
+  if type(hash) ~= "string" then rt.fail("w:hash() is not a string") end
+end
+
+function rt.spawn(w, a, b)
+  if type(w) == "userdata" and w.count >= MAX_AGENTS then return nil end
+  local agent
+  if b ~= nil then agent = w:spawn(a, b) else agent = w:spawn(a) end
+  tracked[#tracked + 1] = { agent = agent, world = w }
+  return agent
+end
+
+function rt.remove(a)
+  a:remove()
+  removed[a.id] = true
+end
+
+function rt.step(w, n)
+  local ok, err = pcall(function() w:step(n) end)
+  rt.steps = rt.steps + 1
+  rt.check(w)
+  if not ok then error(err, 0) end
+end
+
+function rt.contributions(a)
+  for name, f in pairs(a:contributions()) do
+    if type(name) ~= "string" then rt.fail("contributions: a key that is not a name: " .. tostring(name)) end
+    if not finite(f.x, f.y, f.z) then rt.fail("contributions: " .. name .. " is not finite: " .. tostring(f)) end
+  end
+end
+
+-- Use query results: walk tables, call iterators a few times.
+function rt.touch(...)
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    if type(v) == "table" then
+      for _, x in pairs(v) do local _ = tostring(x) end
+    elseif type(v) == "function" then
+      for _ = 1, 3 do if v() == nil then break end end
+    end
+  end
+end
+
+function rt.finish(worlds)
+  for _, w in pairs(worlds) do rt.check(w) end
+end
+
+return rt

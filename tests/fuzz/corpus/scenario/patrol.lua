@@ -1,0 +1,123 @@
+-- SPDX-License-Identifier: MIT
+-- patrol.lua — guards on their rounds in a small compound, and an intruder.
+--
+-- Four guards (lua/steer/archetypes/guard.lua) patrol their routes. Each
+-- sees ahead in a cone, and not through walls. When one sees the intruder
+-- it gives chase; when the intruder slips out of sight the guard goes to
+-- where it was last seen, searches a while, and returns to its route.
+-- The intruder sneaks along a path through the compound — or, in the
+-- viewer, follows the mouse. The view cones and each guard's mode are drawn.
+--
+-- Try: widen guard.params.view_angle or slow the guards in guard.lua and
+-- save: every guard takes the change on the next tick, where it stands.
+--
+-- Headless: steer run --headless --ticks 1800 demos/patrol.lua
+
+local steer = require "steer"
+local guard = require "steer.archetypes.guard"
+
+local SIZE = 80
+
+-- The compound: an outer fence with gaps, and two buildings.
+local WALLS = {
+  { { 5, 5 }, { 35, 5 } }, { { 45, 5 }, { 75, 5 } },
+  { { 75, 5 }, { 75, 75 } }, { { 75, 75 }, { 5, 75 } },
+  { { 5, 75 }, { 5, 45 } }, { { 5, 35 }, { 5, 5 } },
+}
+local BUILDINGS = { { { 20, 20 }, { 32, 32 } }, { { 48, 44 }, { 62, 58 } } }
+
+local ROUTES = {
+  { { 12, 12 }, { 40, 12 }, { 40, 38 }, { 12, 38 } },
+  { { 68, 12 }, { 68, 38 }, { 42, 38 }, { 42, 12 } },
+  { { 12, 68 }, { 12, 42 }, { 40, 42 }, { 40, 68 } },
+  { { 68, 68 }, { 42, 68 }, { 42, 64 }, { 68, 64 } },
+}
+
+-- The intruder's sneaking route: in at the south gap, round the buildings,
+-- out at the west gap.
+local SNEAK = { { 40, -4 }, { 40, 8 }, { 44, 36 }, { 66, 40 }, { 44, 62 }, { 16, 44 }, { 2, 40 }, { -6, 40 } }
+
+local intruder
+
+local function spawn_intruder(w)
+  intruder = w:spawn{
+    position = SNEAK[1], tag = "intruder", max_speed = 2.4, max_force = 8, radius = 0.45,
+    brain = steer.priority{
+      steer.avoid_walls{ whiskers = 3, length = 2 },
+      steer.blend{
+        { steer.follow_path{ path = SNEAK, radius = 1 }, 1 },
+        { steer.evade{ panic_radius = 6 }, 1.5 }, -- a.target: the nearest guard, set in update
+      },
+    },
+  }
+end
+
+local caught, escapes = 0, 0
+local respawn_at -- after a catch or an escape, the next intruder comes later
+
+return {
+  world = { dim = 2, size = { SIZE, SIZE }, origin = { -10, -10 }, seed = 11 },
+
+  setup = function(w)
+    for _, wall in ipairs(WALLS) do w:add_wall{ from = wall[1], to = wall[2] } end
+    for _, b in ipairs(BUILDINGS) do w:add_box{ min = b[1], max = b[2] } end
+    for _, route in ipairs(ROUTES) do guard.spawn(w, { route = route }) end
+    spawn_intruder(w)
+  end,
+
+  update = function(w)
+    if not intruder.alive then
+      if w.time >= respawn_at then spawn_intruder(w) end
+      return
+    end
+    local mouse = w.mouse -- in the viewer: the intruder follows the mouse
+    if mouse then intruder.position = mouse end
+    local near = w:neighbors(intruder.position, 8, "guard")[1]
+    intruder.target = near
+    for g in w:agents("guard") do
+      if g.position:dist(intruder.position) < guard.params.catch_distance then
+        caught = caught + 1
+        print(("patrol: caught at t=%.1f s (%d caught, %d escaped)"):format(w.time, caught, escapes))
+        intruder:remove()
+        respawn_at = w.time + 10
+        return
+      end
+    end
+    local x = intruder:xy()
+    if x < -5 then
+      escapes = escapes + 1
+      print(("patrol: escaped at t=%.1f s (%d caught, %d escaped)"):format(w.time, caught, escapes))
+      intruder:remove()
+      respawn_at = w.time + 10
+    end
+  end,
+
+  draw = function(d, w)
+    local half = guard.params.view_angle / 2
+    for g in w:agents("guard") do
+      local x, y = g:xy()
+      local h = g.heading
+      local a = math.atan(h.y, h.x)
+      local r = guard.params.view_range
+      local colour = g.data.mode == "pursue" and { 255, 80, 60 } or { 120, 200, 255 }
+      d:line(x, y, x + r * math.cos(a - half), y + r * math.sin(a - half), colour)
+      d:line(x, y, x + r * math.cos(a + half), y + r * math.sin(a + half), colour)
+      d:text(x + 1, y + 1, g.data.mode, colour)
+    end
+    for _, route in ipairs(ROUTES) do
+      for i = 1, #route do
+        local p, q = route[i], route[i % #route + 1]
+        d:line(p[1], p[2], q[1], q[2], { 80, 80, 110 })
+      end
+    end
+    d:text(-8, 72, ("caught %d  escaped %d"):format(caught, escapes), { 255, 255, 255 })
+  end,
+
+  reload = function(w)
+    -- The guards rebind by archetype name. This file's locals start afresh
+    -- on a reload (the tallies too): find the intruder in the world and
+    -- give it the new version's brain.
+    for a in w:agents("intruder") do a:remove() end
+    spawn_intruder(w)
+  end,
+}

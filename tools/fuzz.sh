@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Fuzzing steer (docs/fuzzing.md). The libFuzzer targets live in a build of
+# their own: clang, ASan+UBSan, coverage (build-fuzz, -Dfuzz=true).
+#   tools/fuzz.sh setup                  install clang's fuzzer runtime, configure and build build-fuzz
+#   tools/fuzz.sh smoke [SECONDS]        each target SECONDS (default 12) from the committed corpus;
+#                                        prints "N passed, N failed" (targets) and fails on any finding
+#   tools/fuzz.sh run TARGET [SECONDS] [JOBS]
+#                                        a long run (default an hour, one job); new inputs go to
+#                                        fuzz-work/TARGET, findings to fuzz-findings/
+#   tools/fuzz.sh merge TARGET           fold fuzz-work/TARGET's new coverage into the committed corpus
+#   tools/fuzz.sh seeds FROM TO          steer-fuzz (random programs, not coverage-guided) over a seed
+#                                        range in the ASan+UBSan build
+# TARGET: api, grid, message, scenario.
+set -u
+cd "$(dirname "$0")/.."
+build=${STEER_FUZZ_BUILD:-build-fuzz}
+targets="api grid message scenario"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+
+setup() {
+    pkgs="clang libclang-rt-14-dev"
+    missing=""
+    for p in $pkgs; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+    done
+    if [ -n "$missing" ]; then
+        sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null || exit 1
+    fi
+    if [ ! -f "$build/build.ninja" ]; then
+        CC=clang meson setup "$build" -Dbuildtype=debug -Doptimization=1 -Db_sanitize=address,undefined \
+            -Db_lundef=false -Dfuzz=true -Dviewer=disabled >/dev/null || exit 1
+    fi
+    ninja -C "$build" tests/fuzz/fuzz_api tests/fuzz/fuzz_grid tests/fuzz/fuzz_message tests/fuzz/fuzz_scenario \
+        tests/fuzz/steer-fuzz >/dev/null || exit 1
+}
+
+# libFuzzer's options for every run: a hang of 10 s is a finding; inputs up
+# to 4 KiB (a scenario up to 16 KiB)
+flags() {
+    case "$1" in
+    scenario) echo "-timeout=10 -max_len=16384 -rss_limit_mb=2048" ;;
+    *) echo "-timeout=10 -max_len=4096 -rss_limit_mb=2048" ;;
+    esac
+}
+
+case "${1:-}" in
+setup) setup ;;
+smoke)
+    setup
+    seconds=${2:-12}
+    passed=0
+    failed=0
+    work=$(mktemp -d)
+    mkdir -p fuzz-findings
+    for t in $targets; do
+        mkdir -p "$work/$t"
+        # shellcheck disable=SC2046
+        if "$build/tests/fuzz/fuzz_$t" $(flags "$t") -max_total_time="$seconds" -print_final_stats=1 \
+            -artifact_prefix="fuzz-findings/$t-" "$work/$t" "tests/fuzz/corpus/$t" >"$work/$t.log" 2>&1; then
+            passed=$((passed + 1))
+            echo "fuzz smoke $t: ok ($(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/$t.log" | grep -o '[0-9]*$') runs)"
+        else
+            failed=$((failed + 1))
+            echo "fuzz smoke $t: FAILED"
+            grep -E "ERROR|runtime error|fuzz_[a-z]+:|Test unit written" "$work/$t.log" | head -20
+        fi
+    done
+    rm -rf "$work"
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    ;;
+run)
+    t=${2:?target: $targets}
+    setup
+    mkdir -p "fuzz-work/$t" fuzz-findings
+    jobs=${4:-1}
+    parallel=""
+    [ "$jobs" -gt 1 ] && parallel="-jobs=$jobs -workers=$jobs" # each job logs to fuzz-N.log
+    # shellcheck disable=SC2046,SC2086
+    exec "$build/tests/fuzz/fuzz_$t" $(flags "$t") -max_total_time="${3:-3600}" $parallel \
+        -print_final_stats=1 -artifact_prefix="fuzz-findings/$t-" "fuzz-work/$t" "tests/fuzz/corpus/$t"
+    ;;
+merge)
+    t=${2:?target: $targets}
+    setup
+    mkdir -p "fuzz-work/$t"
+    # shellcheck disable=SC2046
+    exec "$build/tests/fuzz/fuzz_$t" $(flags "$t") -merge=1 "tests/fuzz/corpus/$t" "fuzz-work/$t"
+    ;;
+seeds)
+    tools/setup.sh build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false || exit 1
+    exec build-asan/tests/fuzz/steer-fuzz "${2:?FROM}" "${3:?TO}"
+    ;;
+*)
+    sed -n '3,16p' "$0"
+    exit 2
+    ;;
+esac
