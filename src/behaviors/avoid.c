@@ -75,8 +75,8 @@ static void random_side(steerB_Ctx *c, const float u[3], float out[3])
     }
     v3_cross(up, u, side);
     float phi = steer_rng32_unit(c->rng) * 6.2831853f;
-    v3_scale(out, side, cosf(phi));
-    v3_madd(out, up, sinf(phi));
+    v3_scale(out, side, steerM_cosf(phi));
+    v3_madd(out, up, steerM_sinf(phi));
 }
 
 // Shape identity in float memory: index + 1 (exact below 2^24 shapes) and
@@ -549,17 +549,17 @@ static void whisker(const steerB_Ctx *c, const AvoidWalls *p, int k, int n, cons
 {
     if (dim2(c->w) || n < 3) {
         float a = n > 1 ? -0.5f * p->spread + p->spread * (float)k / (float)(n - 1) : 0.0f;
-        v3_scale(dir, c->h, cosf(a));
-        v3_madd(dir, side, sinf(a));
+        v3_scale(dir, c->h, steerM_cosf(a));
+        v3_madd(dir, side, steerM_sinf(a));
         return;
     }
     if (k == 0) { v3_copy(dir, c->h); return; }
     float half = 0.5f * p->spread, phi = 6.2831853f * (float)(k - 1) / (float)(n - 1);
     float ring[3];
-    v3_scale(ring, side, cosf(phi));
-    v3_madd(ring, up, sinf(phi));
-    v3_scale(dir, c->h, cosf(half));
-    v3_madd(dir, ring, sinf(half));
+    v3_scale(ring, side, steerM_cosf(phi));
+    v3_madd(ring, up, steerM_sinf(phi));
+    v3_scale(dir, c->h, steerM_cosf(half));
+    v3_madd(dir, ring, steerM_sinf(half));
 }
 
 // The escape direction along walls whose summed push is along unit nrm:
@@ -653,8 +653,8 @@ static void walls_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
                 // of a wall) on a circle about a whisker length across
                 float turn = -m[W_HAND] * c->max_speed / (0.5f * p->length) * c->dt;
                 float *t = m + W_SIDE, x = t[0], y = t[1];
-                t[0] = x * cosf(turn) - y * sinf(turn);
-                t[1] = x * sinf(turn) + y * cosf(turn);
+                t[0] = x * steerM_cosf(turn) - y * steerM_sinf(turn);
+                t[1] = x * steerM_sinf(turn) + y * steerM_cosf(turn);
             }
             v3_copy(desired, m + W_SIDE);
         }

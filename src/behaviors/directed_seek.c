@@ -62,7 +62,7 @@ static float dot2(const float a[2], const float b[2]) { return a[0] * b[0] + a[1
 // The angle from a to b turning `turn` (+1 counter-clockwise), in [0, 2 pi).
 static float turn_angle(const float a[2], const float b[2], int turn)
 {
-    float ang = atan2f(cross2(a, b), dot2(a, b)) * (float)turn;
+    float ang = steerM_atan2f(cross2(a, b), dot2(a, b)) * (float)turn;
     if (ang < 0.0f) ang += TAU;
     return ang < TAU ? ang : 0.0f;
 }
@@ -87,7 +87,7 @@ static bool tangent(Path *p, float r)
         p->t[0] = u[0]; p->t[1] = u[1];
     } else {
         if (dist <= 2.0f * r) return false;
-        float al = asinf(2.0f * r / dist) * (float)p->turn_a, c = cosf(al), sn = sinf(al);
+        float al = steerM_asinf(2.0f * r / dist) * (float)p->turn_a, c = steerM_cosf(al), sn = steerM_sinf(al);
         p->t[0] = c * u[0] - sn * u[1];
         p->t[1] = sn * u[0] + c * u[1];
     }

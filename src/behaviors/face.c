@@ -33,7 +33,7 @@ static void turn_toward(steerB_Ctx *c, const float want[3], float step)
     c->facing = true;
     if (v3_normalize(h) == 0.0f) { v3_copy(c->face, want); return; }
     float cosang = v3_dot(h, want);
-    if (step >= 0.5f * TAU || cosang >= cosf(step)) { v3_copy(c->face, want); return; }
+    if (step >= 0.5f * TAU || cosang >= steerM_cosf(step)) { v3_copy(c->face, want); return; }
     // e: the unit direction in the plane of h and want, perpendicular to h
     float e[3];
     v3_copy(e, want);
@@ -43,8 +43,8 @@ static void turn_toward(steerB_Ctx *c, const float want[3], float step)
         steerB_frame(c, e, up);
         if (v3_normalize(e) == 0.0f) { v3_copy(c->face, h); return; }
     }
-    v3_scale(c->face, h, cosf(step));
-    v3_madd(c->face, e, sinf(step));
+    v3_scale(c->face, h, steerM_cosf(step));
+    v3_madd(c->face, e, steerM_sinf(step));
     if (v3_normalize(c->face) == 0.0f) v3_copy(c->face, h);
 }
 

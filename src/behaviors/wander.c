@@ -33,12 +33,12 @@ static void wander_init(steerB_Ctx *c, const steerB_Node *n)
     if (p->variant != 0) { t[0] = t[1] = t[2] = 0.0f; return; }
     if (c->w->dim == 2) {
         float phi = steer_rng32_unit(c->rng) * 6.2831853f;
-        v3_set(t, p->radius * cosf(phi), p->radius * sinf(phi), 0.0f);
+        v3_set(t, p->radius * steerM_cosf(phi), p->radius * steerM_sinf(phi), 0.0f);
     } else {
         // a uniform direction on the sphere
         float z = signed_unit(c->rng), phi = steer_rng32_unit(c->rng) * 6.2831853f;
         float r = sqrtf(1.0f - z * z);
-        v3_set(t, p->radius * r * cosf(phi), p->radius * r * sinf(phi), p->radius * z);
+        v3_set(t, p->radius * r * steerM_cosf(phi), p->radius * r * steerM_sinf(phi), p->radius * z);
     }
 }
 

@@ -209,16 +209,16 @@ static void round_disc(const steer_World *w, const float a[3], const float b[3],
         }
     }
     float lb = v3_len(qb);
-    float theta_b = atan2f(v3_dot(qb, e2), v3_dot(qb, e1)); // in [0, pi]
-    float alpha_a = la > rho ? acosf(rho / la) : 0.0f, alpha_b = lb > rho ? acosf(rho / lb) : 0.0f;
+    float theta_b = steerM_atan2f(v3_dot(qb, e2), v3_dot(qb, e1)); // in [0, pi]
+    float alpha_a = la > rho ? steerM_acosf(rho / la) : 0.0f, alpha_b = lb > rho ? steerM_acosf(rho / lb) : 0.0f;
     const float two_pi = 6.2831853f, third = 2.0943951f; // 2 pi, 2 pi / 3
     float sweep = (sigma > 0.0f ? theta_b : two_pi - theta_b) - alpha_a - alpha_b;
     if (sweep < 0.0f) sweep = 0.0f;
     float half = sweep <= third ? 0.5f * sweep : 0.5f * third;
-    float angle = sigma * (alpha_a + half), dist = rho / cosf(half);
+    float angle = sigma * (alpha_a + half), dist = rho / steerM_cosf(half);
     v3_copy(e, q);
-    v3_madd(e, e1, dist * cosf(angle));
-    v3_madd(e, e2, dist * sinf(angle));
+    v3_madd(e, e1, dist * steerM_cosf(angle));
+    v3_madd(e, e2, dist * steerM_sinf(angle));
     if (w->dim == 2) e[2] = 0.0f;
     float d1[3], d2[3];
     v3_sub(d1, e, a);

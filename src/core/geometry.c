@@ -187,7 +187,7 @@ static int rebuild(steer_World *w)
     // overflow a float or an int
     double volume = 1;
     for (int k = 0; k < dim; k++) volume *= (double)hi[k] - (double)lo[k] + 1e-3;
-    double cell = pow(volume / (double)finite, 1.0 / dim);
+    double cell = steerM_root(volume / (double)finite, dim);
     if (!(cell > 1e-3)) cell = 1e-3;
     uint32_t cells = 1;
     for (int k = 0; k < 3; k++) {

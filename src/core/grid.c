@@ -118,7 +118,7 @@ int steerG_build(steer_World *w, float cell)
             }
             // far wider than the grid may be: narrow to the bulk (the test
             // is in double, where the extent cannot overflow)
-            double want = cell * pow(4.0 * n + 64.0, 1.0 / w->dim);
+            double want = cell * steerM_root(4.0 * n + 64.0, w->dim);
             if ((double)hi[i] - (double)lo[i] > 16.0 * want) narrow_axis(a, n, &lo[i], &hi[i], want);
             ext[i] = hi[i] - lo[i];
             if (!(ext[i] <= FLT_MAX)) ext[i] = FLT_MAX;

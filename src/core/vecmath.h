@@ -5,6 +5,8 @@
 #ifndef STEER_VECMATH_H
 #define STEER_VECMATH_H
 
+#include "pmath.h"
+
 #include <float.h>
 #include <math.h>
 
@@ -124,10 +126,10 @@ static inline float v3_turn_toward(float o[3], const float h[3], const float wan
         v3_copy(e, side);
         across = 0.0f;
     }
-    float angle = atan2f(across, along);
+    float angle = steerM_atan2f(across, along);
     float step = angle < max_angle ? angle : max_angle;
-    v3_scale(o, h, cosf(step));
-    v3_madd(o, e, sinf(step));
+    v3_scale(o, h, steerM_cosf(step));
+    v3_madd(o, e, steerM_sinf(step));
     if (v3_normalize(o) == 0.0f) v3_copy(o, h);
     return step;
 }
