@@ -125,20 +125,21 @@ local World = {}
 function World:step(n) end
 
 ---Arguments of `w:spawn{...}`. Unknown fields raise; every field is checked
----before the world changes.
+---before the world changes. Vehicle numbers have closed ranges (docs/api.md,
+---"Number ranges"): the same for spawn, an archetype's vehicle and agent fields.
 ---@class steer.SpawnDesc
 ---@field position? steer.VecLike metres; default {0, 0[, 0]}
 ---@field velocity? steer.VecLike metres per second; default zero. The heading starts along it (+x when zero). Not clamped to max_speed until the first tick.
----@field mass? number kilograms, > 0; default 1
----@field max_speed? number metres per second, >= 0; default 1
----@field max_force? number newtons, >= 0; default 1
----@field radius? number body radius in metres, >= 0; default 0.5 (used by avoidance, ray casts and the collide pass)
+---@field mass? number kilograms, 1e-6 to 1e30; default 1
+---@field max_speed? number metres per second, 0 or 1e-6 to 1e30; default 1
+---@field max_force? number newtons, 0 or 1e-6 to 1e30; default 1
+---@field radius? number body radius in metres, 0 or 1e-6 to 1e30; default 0.5 (used by avoidance, ray casts and the collide pass)
 ---@field brain? steer.Behavior behaviour or combiner tree that steers the agent; default nil (no force)
 ---@field tag? string group name for `w:agents(tag)`, `w:neighbors(..., tag)` and flocking `tag` fields; default nil
 ---@field model? "point"|"craft" vehicle model; default "point". "craft": forward-only, turn-limited (needs min_turn_radius)
----@field min_turn_radius? number metres, > 0: the tightest turn (a craft flies by it; directed_seek plans with it); default nil
+---@field min_turn_radius? number metres, 1e-6 to 1e30: the tightest turn (a craft flies by it; directed_seek plans with it); default nil
 ---@field min_speed? number metres per second, >= 0 and <= max_speed; crafts only; default 0
----@field max_turn_accel? number m/s^2, >= 0: the radius grows with speed, max(min_turn_radius, v^2 / max_turn_accel); default 0 (constant)
+---@field max_turn_accel? number m/s^2, 0 or 1e-6 to 1e30: the radius grows with speed, max(min_turn_radius, v^2 / max_turn_accel); default 0 (constant)
 ---@field target? steer.Target initial `agent.target` (a vector or a live agent); default nil
 ---@field data? table initial `agent.data`
 ---@field think? fun(agent: steer.Agent, dt: number) Lua called `think_hz` times per second after a tick (first call after a random fraction of the period); may spawn, remove and query. default nil
@@ -247,10 +248,10 @@ function World:bytes() end
 ---@field tag string|nil group name; writable
 ---@field alive boolean false once removed; read-only, never raises
 ---@field brain steer.Behavior|nil the steering tree; writable (nil = no force)
----@field max_speed number metres per second, >= 0; writable
----@field max_force number newtons, >= 0; writable
----@field radius number metres, >= 0; writable
----@field mass number kilograms, > 0; writable
+---@field max_speed number metres per second, 0 or 1e-6 to 1e30; writable
+---@field max_force number newtons, 0 or 1e-6 to 1e30; writable
+---@field radius number metres, 0 or 1e-6 to 1e30; writable
+---@field mass number kilograms, 1e-6 to 1e30; writable
 ---@field target steer.Vec|steer.Agent|nil the slot behaviours read when their own target is nil; writable (a vector, a live agent other than itself, or nil)
 ---@field data table the script's own per-agent table: created on first read, writable, dropped on removal
 ---@field think fun(agent: steer.Agent, dt: number)|nil Lua function called think_hz times per second after a tick; writable (nil stops it)

@@ -69,10 +69,10 @@ static void interpose_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 static const steerB_Field interpose_fields[] = {
     { "a", STEERB_TARGET, offsetof(Interpose, a), 0, 0, 0, false, TARGET_EXPECT, NULL },
     { "b", STEERB_TARGET, offsetof(Interpose, b), 0, 0, 0, false, TARGET_EXPECT, NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(Interpose, slow_radius), 5, 0, 1e30f, true, "a number > 0", NULL },
-    { "speed", STEERB_NUMBER, offsetof(Interpose, speed), 0, 0, 1e30f, false, "a number >= 0 (0 = the agent's max_speed)", NULL },
+    { "slow_radius", STEERB_NUMBER, offsetof(Interpose, slow_radius), 5, 1e-6f, 1e30f, false, "a number >= 1e-6 and <= 1e30", NULL },
+    { "speed", STEERB_NUMBER, offsetof(Interpose, speed), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (0 = the agent's max_speed)", NULL },
     { "max_prediction", STEERB_NUMBER, offsetof(Interpose, max_prediction), 0, 0, 1e30f, false,
-      "a number of seconds >= 0 (0 = no limit)", NULL },
+      "a number of seconds >= 0 and <= 1e30 (0 = no limit)", NULL },
     { 0 }
 };
 
@@ -124,10 +124,10 @@ static const steerB_Field offset_pursuit_fields[] = {
     { "target", STEERB_TARGET, offsetof(OffsetPursuit, target), 0, 0, 0, false, TARGET_EXPECT, NULL },
     { "offset", STEERB_VECTOR, offsetof(OffsetPursuit, offset), 0, 0, 0, false,
       "a vector {x, y [, z]} in the leader's frame (x forward, y left, z up)", NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(OffsetPursuit, slow_radius), 5, 0, 1e30f, true, "a number > 0", NULL },
-    { "speed", STEERB_NUMBER, offsetof(OffsetPursuit, speed), 0, 0, 1e30f, false, "a number >= 0 (0 = the agent's max_speed)", NULL },
+    { "slow_radius", STEERB_NUMBER, offsetof(OffsetPursuit, slow_radius), 5, 1e-6f, 1e30f, false, "a number >= 1e-6 and <= 1e30", NULL },
+    { "speed", STEERB_NUMBER, offsetof(OffsetPursuit, speed), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (0 = the agent's max_speed)", NULL },
     { "max_prediction", STEERB_NUMBER, offsetof(OffsetPursuit, max_prediction), 0, 0, 1e30f, false,
-      "a number of seconds >= 0 (0 = no limit)", NULL },
+      "a number of seconds >= 0 and <= 1e30 (0 = no limit)", NULL },
     { 0 }
 };
 

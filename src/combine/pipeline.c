@@ -177,7 +177,7 @@ static const steerB_Field pipeline_fields[] = {
     { "actuator", STEERB_CHILDREN, 0, 0, 0, 1, false, "one behaviour", NULL },
     { "fallback", STEERB_CHILDREN, 0, 0, 0, 1, false, "one behaviour", NULL },
     { "passes", STEERB_NUMBER, offsetof(Pipeline, passes), 4, 1, STEERC_MAX_VIA + 1, false,
-      "a whole number from 1 to 16", NULL },
+      "a whole number >= 1 and <= 16", NULL },
     { 0 }
 };
 
@@ -275,7 +275,7 @@ static void decompose_path_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 
 static const steerB_Field decompose_path_fields[] = {
     { "path", STEERB_POINTS, offsetof(DecomposePath, path), 0, 1, 0, false, "a list of at least one point", NULL },
-    { "radius", STEERB_NUMBER, offsetof(DecomposePath, radius), 1, 0, 1e30f, true, "a number > 0 (metres)", NULL },
+    { "radius", STEERB_NUMBER, offsetof(DecomposePath, radius), 1, 1e-6f, 1e30f, false, "a number >= 1e-6 and <= 1e30 (metres)", NULL },
     { 0 }
 };
 

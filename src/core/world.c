@@ -342,10 +342,13 @@ static void set_brain(steer_World *w, uint32_t d, int id)
 
 // ---- spawn and remove --------------------------------------------------
 
+// Vehicle numbers lie in [STEERW_PARAM_MIN, STEERW_PARAM_MAX] (or are 0 where
+// 0 is allowed): a tinier positive value would turn into 0 or a denormal
+// float that divides to infinity, a huger one overflows a float when two
+// radii or speeds are added.
 static bool check_param(double v, bool allow_zero)
 {
-    // a positive double too small for a float would become 0: refuse it too
-    return storable(v) && (allow_zero ? v >= 0 : v > 0) && ((float)v > 0.0f) == (v > 0);
+    return (allow_zero && v == 0) || (v >= STEERW_PARAM_MIN && v <= STEERW_PARAM_MAX);
 }
 
 int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
@@ -988,8 +991,14 @@ static int pass_collide(steer_World *w, uint32_t n)
             }
         }
         if (!any) break;
-        for (uint32_t d = 0; d < n; d++)
-            for (int i = 0; i < dim; i++) w->p[i][d] += w->push[i][d];
+        // radii are at most STEERW_PARAM_MAX, so pushes are finite; an agent
+        // near the float limit that a push would carry past it stays put
+        for (uint32_t d = 0; d < n; d++) {
+            float p[3];
+            steerW_load(w->p, d, p);
+            for (int i = 0; i < dim; i++) p[i] += w->push[i][d];
+            if (v3_finite(p)) steerW_store(w->p, d, p);
+        }
     }
     // shapes last: they always win
     if (w->geo.live) {
@@ -1285,7 +1294,7 @@ int steer_world_neighbors(steer_World *w, const double pos[3], double radius, co
     int m = 0;
     for (int i = 0; i < k; i++)
         if (!tag || w->tag[w->scratch[i].d] == tid) w->scratch[m++] = w->scratch[i];
-    if (sorted) qsort(w->scratch, (size_t)m, sizeof *w->scratch, cmp_nb);
+    if (sorted && m > 1) qsort(w->scratch, (size_t)m, sizeof *w->scratch, cmp_nb); // no scratch yet in an empty world
     for (int i = 0; i < m && i < cap; i++) out[i] = steerW_handle(w, w->scratch[i].d);
     return m;
 }

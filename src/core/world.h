@@ -231,6 +231,12 @@ int steerW_tag_id(steer_World *w, const char *tag);
 // Look a tag up without interning: id, 0 for NULL, -1 when unknown.
 int steerW_tag_find(const steer_World *w, const char *tag);
 
+// The range of an agent's mass, max_speed, max_force and radius (the last
+// three may also be 0), shared by steer_spawn, steer_agent_set_param and the
+// Lua bindings' messages.
+#define STEERW_PARAM_MIN 1e-6
+#define STEERW_PARAM_MAX 1e30
+
 // A grid cell index from its coordinate in cells, clamped to [0, n) in
 // float before the conversion: a point far outside would overflow an int
 // (and NaN gives 0). n <= 2^24, so (float)n is exact.

@@ -61,26 +61,48 @@ static int agent_remove(lua_State *L)
     return 0;
 }
 
+// The table being filled (at `out`) and, per name, the last number used
+// for it (at `used`).
+typedef struct Contributions {
+    lua_State *L;
+    int out, used;
+} Contributions;
+
 static void add_contribution(void *ud, const char *name, const double f[3])
 {
-    lua_State *L = ud;
-    // several nodes may share a name: later ones get "#2", "#3" appended
-    char key[128];
-    snprintf(key, sizeof key, "%s", name);
-    for (int n = 2; lua_getfield(L, -1, key) != LUA_TNIL; n++) {
-        lua_pop(L, 1);
-        snprintf(key, sizeof key, "%s#%d", name, n);
+    const Contributions *c = ud;
+    lua_State *L = c->L;
+    // several nodes may share a name: later ones get "#2", "#3" appended.
+    // Numbering goes on from the last one used for the name, so n nodes of
+    // one name cost O(n), not O(n^2); a number may still be taken by a node
+    // whose own name is "seek#2", hence the loop.
+    lua_getfield(L, c->used, name);
+    lua_Integer n = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    for (;;) {
+        n++;
+        if (n == 1) lua_pushstring(L, name);
+        else lua_pushfstring(L, "%s#%I", name, n); // never cut short: a cut key could repeat forever
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, c->out) == LUA_TNIL) break;
+        lua_pop(L, 2);
     }
     lua_pop(L, 1);
     steerL_pushvec(L, f[0], f[1], f[2]);
-    lua_setfield(L, -2, key);
+    lua_rawset(L, c->out);
+    lua_pushinteger(L, n);
+    lua_setfield(L, c->used, name);
 }
 
 static int agent_contributions(lua_State *L)
 {
     steerL_Agent *a = steerL_checkagent(L, 1, FN ":contributions");
+    lua_settop(L, 1);
     lua_newtable(L);
-    steer_agent_contributions(a->world->w, a->id, add_contribution, L);
+    lua_newtable(L);
+    Contributions c = { L, 2, 3 };
+    steer_agent_contributions(a->world->w, a->id, add_contribution, &c);
+    lua_settop(L, 2);
     return 1;
 }
 
@@ -162,14 +184,11 @@ static int agent_index(lua_State *L)
     return 1;
 }
 
-static void set_param(lua_State *L, steerL_Agent *a, steer_Param p, const char *field, double min, int open)
+static void set_param(lua_State *L, steerL_Agent *a, steer_Param p, const char *field)
 {
-    int ok;
-    double v = lua_tonumberx(L, 3, &ok);
-    if (!ok || !isfinite(v) || (open ? v <= min : v < min))
-        steerL_field_error(L, FN, field, open ? "a number > 0" : "a number >= 0", 3);
-    if (steer_agent_set_param(a->world->w, a->id, p, v) != STEER_OK) // a float cannot hold it
-        steerL_field_error(L, FN, field, open ? "a number > 0 and at most 3.4e38" : "a number >= 0 and at most 3.4e38", 3);
+    double v = steerL_vehicle_number(L, 3, FN, field); // the core's range too
+    int st = steer_agent_set_param(a->world->w, a->id, p, v);
+    if (st != STEER_OK) luaL_error(L, "%s: field '%s': could not set it (%s)", FN, field, steerL_status_text(st));
 }
 
 static int agent_newindex(lua_State *L)
@@ -187,10 +206,10 @@ static int agent_newindex(lua_State *L)
         steer_Prop p = k[0] == 'p' ? STEER_PROP_POSITION : k[0] == 'v' ? STEER_PROP_VELOCITY : STEER_PROP_HEADING;
         if (steer_agent_set_vec(w, a->id, p, v) != STEER_OK)
             steerL_field_error(L, FN, k, "a non-zero vector", 3);
-    } else if (strcmp(k, "mass") == 0) set_param(L, a, STEER_PARAM_MASS, k, 0, 1);
-    else if (strcmp(k, "max_speed") == 0) set_param(L, a, STEER_PARAM_MAX_SPEED, k, 0, 0);
-    else if (strcmp(k, "max_force") == 0) set_param(L, a, STEER_PARAM_MAX_FORCE, k, 0, 0);
-    else if (strcmp(k, "radius") == 0) set_param(L, a, STEER_PARAM_RADIUS, k, 0, 0);
+    } else if (strcmp(k, "mass") == 0) set_param(L, a, STEER_PARAM_MASS, k);
+    else if (strcmp(k, "max_speed") == 0) set_param(L, a, STEER_PARAM_MAX_SPEED, k);
+    else if (strcmp(k, "max_force") == 0) set_param(L, a, STEER_PARAM_MAX_FORCE, k);
+    else if (strcmp(k, "radius") == 0) set_param(L, a, STEER_PARAM_RADIUS, k);
     else if (strcmp(k, "tag") == 0) {
         if (!lua_isnil(L, 3) && lua_type(L, 3) != LUA_TSTRING) steerL_field_error(L, FN, k, "a string or nil", 3);
         int st = steer_agent_set_tag(w, a->id, lua_tostring(L, 3));
@@ -221,7 +240,7 @@ static int agent_newindex(lua_State *L)
         } else {
             int ok;
             double v = lua_tonumberx(L, 3, &ok);
-            if (!ok || !(v >= 1e-6 && v <= 1e6)) steerL_field_error(L, FN, k, "a number of calls per second from 1e-06 to 1e+06", 3);
+            if (!ok || !(v >= 1e-6 && v <= 1e6)) steerL_field_error(L, FN, k, STEERL_THINK_HZ, 3);
             if (!ref) return luaL_error(L, "%s: field 'think_hz': set a.think (a function) first", FN);
             steerL_uv_field(L, wi, "think");
             lua_rawgeti(L, -1, (lua_Integer)a->id);

@@ -22,25 +22,6 @@
 #define REG_ARCHETYPES "steer.archetypes"
 #define REG_VERSION "steer.archetype_version"
 
-// The vehicle fields an archetype may set, with their checks; further
-// spawn fields (such as `model`) pass through and are checked at spawn.
-typedef struct VehicleField {
-    const char *name;
-    double min;
-    int open_min;
-    const char *expected;
-} VehicleField;
-
-static const VehicleField vehicle_numbers[] = {
-    { "mass", 0, 1, "a number > 0" },
-    { "max_speed", 0, 0, "a number >= 0" },
-    { "max_force", 0, 0, "a number >= 0" },
-    { "radius", 0, 0, "a number >= 0" },
-    { "min_turn_radius", 0, 1, "a number of metres > 0" },
-    { "min_speed", 0, 0, "a number >= 0" },
-    { "max_turn_accel", 0, 0, "a number of m/s^2 >= 0" },
-    { NULL, 0, 0, NULL },
-};
 // Fields of the spawn descriptor that describe a vehicle rather than one
 // agent's state; the archetype's `vehicle` table takes these.
 static const char *const vehicle_fields[] = { "mass", "max_speed", "max_force", "radius", "model",
@@ -89,24 +70,14 @@ static int archetype_new(lua_State *L)
     if (t != LUA_TNIL) {
         if (t != LUA_TTABLE) steerL_field_error(L, fn, "vehicle", "a table of vehicle fields", -1);
         steerL_check_fields(L, -1, "steer.archetype: field 'vehicle'", vehicle_fields, 0);
-        for (int i = 0; vehicle_numbers[i].name; i++) {
-            const VehicleField *f = &vehicle_numbers[i];
-            lua_getfield(L, -1, f->name);
-            bool present = !lua_isnil(L, -1);
-            lua_pop(L, 1);
-            if (!present) continue;
-            double v = steerL_optnumber(L, lua_gettop(L), "steer.archetype: field 'vehicle'", f->name, 0, f->min,
-                                        f->open_min, f->expected);
-            lua_pushnumber(L, v);
-            lua_setfield(L, -3, f->name);
+        for (int i = 0; vehicle_fields[i]; i++) { // each read once: what is checked is what is kept
+            lua_getfield(L, -1, vehicle_fields[i]);
+            lua_setfield(L, -3, vehicle_fields[i]);
         }
-        if (lua_getfield(L, -1, "model") != LUA_TNIL) {
-            if (lua_type(L, -1) != LUA_TSTRING)
-                steerL_field_error(L, "steer.archetype: field 'vehicle'", "model", "a string (a vehicle model)", -1);
-            lua_setfield(L, -3, "model");
-        } else {
-            lua_pop(L, 1);
-        }
+        // spawn's own checks, so an archetype holds only what spawns (and rebinds)
+        steer_AgentDesc d;
+        steer_CraftDesc craft;
+        steerL_vehicle_desc(L, lua_gettop(L) - 1, "steer.archetype: field 'vehicle'", &d, &craft);
     }
     lua_pop(L, 1);
     lua_setfield(L, 2, "vehicle");
@@ -121,8 +92,7 @@ static int archetype_new(lua_State *L)
     lua_setfield(L, 2, "think");
     if (lua_getfield(L, 1, "think_hz") != LUA_TNIL) {
         if (!has_think) return luaL_error(L, "%s: field 'think_hz' given without 'think' (a function(agent, dt))", fn);
-        double hz = steerL_optnumber(L, 1, fn, "think_hz", 10, 0, 1, "a number of calls per second from 1e-06 to 1e+06");
-        if (hz > 1e6 || hz < 1e-6) steerL_field_error(L, fn, "think_hz", "a number of calls per second from 1e-06 to 1e+06", -1);
+        steerL_optnumber(L, 1, fn, "think_hz", 10, 1e-6, 1e6, STEERL_THINK_HZ);
     }
     lua_setfield(L, 2, "think_hz");
     if (lua_getfield(L, 1, "tag") != LUA_TNIL && lua_type(L, -1) != LUA_TSTRING)
@@ -277,8 +247,19 @@ static void apply(lua_State *L, int agent, int arch, int over)
     }
 }
 
+// apply() under lua_pcall: the agent at 1, the archetype at 2, the
+// override set (or nil) at 3.
+static int apply_protected(lua_State *L)
+{
+    apply(L, 1, 2, lua_istable(L, 3) ? 3 : 0);
+    return 0;
+}
+
 // Called by w:step (world at 1) before stepping: rebind the agents of every
 // archetype whose name was defined again since this world last looked.
+// An agent that refuses a new definition (its brain cannot run here, say)
+// keeps what it had; the first such error is raised after every agent was
+// visited and the names marked as seen, so the next w:step steps.
 void steerL_rebind_archetypes(lua_State *L, int world_idx)
 {
     int top = lua_gettop(L);
@@ -314,6 +295,7 @@ void steerL_rebind_archetypes(lua_State *L, int world_idx)
         lua_pushvalue(L, -1);
         lua_rawseti(L, top + 6, ++n);
     }
+    lua_pushnil(L); // top+7: the first error
     for (lua_Integer i = 1; i <= n; i++) {
         lua_rawgeti(L, top + 6, i); // id
         lua_Integer id = lua_tointeger(L, -1);
@@ -321,10 +303,16 @@ void steerL_rebind_archetypes(lua_State *L, int world_idx)
         lua_rawgeti(L, top + 4, id); // name
         if (lua_gettable(L, top + 3) != LUA_TUSERDATA) { lua_pop(L, 1); continue; }
         int arch = lua_gettop(L);
+        lua_pushcfunction(L, apply_protected);
         steerL_pushagent(L, world_idx, (steer_Agent)id);
-        int agent = lua_gettop(L);
-        int over = lua_rawgeti(L, top + 5, id) == LUA_TTABLE ? lua_gettop(L) : 0;
-        apply(L, agent, arch, over);
+        lua_pushvalue(L, arch);
+        lua_rawgeti(L, top + 5, id);
+        if (lua_pcall(L, 3, 0, 0) != LUA_OK && lua_isnil(L, top + 7)) {
+            def_field(L, arch, "name");
+            lua_pushfstring(L, "steer.world:step: archetype '%s' (defined again) could not be applied to agent %I: %s",
+                            lua_tostring(L, -1), id, lua_tostring(L, -2));
+            lua_replace(L, top + 7);
+        }
         lua_settop(L, arch - 1);
     }
     // this world is now up to date with those names
@@ -334,6 +322,13 @@ void steerL_rebind_archetypes(lua_State *L, int world_idx)
         lua_pushinteger(L, check_archetype(L, -2)->version);
         lua_rawset(L, top + 1);
         lua_pop(L, 1);
+    }
+    if (!lua_isnil(L, top + 7)) {
+        lua_pushvalue(L, top + 7);
+        luaL_where(L, 1); // the script's w:step
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+        lua_error(L);
     }
     lua_settop(L, top);
 }

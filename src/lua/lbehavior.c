@@ -199,9 +199,9 @@ static void add_children(lua_State *L, const char *fn, steer_Behavior *b, int t,
     lua_pop(L, 1);
 }
 
-static int construct(lua_State *L)
+int steerL_construct(lua_State *L, const void *kind, const char *extra)
 {
-    const steerB_Kind *k = lua_touserdata(L, lua_upvalueindex(1));
+    const steerB_Kind *k = kind;
     char fn[48];
     snprintf(fn, sizeof fn, "steer.%s", k->name);
     // steer.custom(fn): the one kind whose natural argument is a function
@@ -223,8 +223,9 @@ static int construct(lua_State *L)
     // accepted names: the kind's fields and "name"
     const char *known[32];
     int nk = 0;
-    for (const steerB_Field *f = k->fields; f && f->name && nk < 30; f++) known[nk++] = f->name;
+    for (const steerB_Field *f = k->fields; f && f->name && nk < 29; f++) known[nk++] = f->name;
     known[nk++] = "name";
+    if (extra) known[nk++] = extra;
     known[nk] = NULL;
     bool list = k->children == STEERB_WEIGHTED || k->children == STEERB_LIST;
     steerL_check_fields(L, 1, fn, known, list);
@@ -261,6 +262,8 @@ static int construct(lua_State *L)
     lua_settop(L, self);
     return 1;
 }
+
+static int construct(lua_State *L) { return steerL_construct(L, lua_touserdata(L, lua_upvalueindex(1)), NULL); }
 
 // Push the constructor of kind k (a built-in or a host's kind).
 void steerL_push_constructor(lua_State *L, const void *kind)

@@ -24,9 +24,9 @@ bool steerL_craft_desc(lua_State *L, int t, const char *fn, steer_CraftDesc *out
     if (lua_getfield(L, t, "model") != LUA_TNIL) out->model = (steer_Model)check_model(L, -1, fn, "model");
     lua_pop(L, 1);
     bool craft = out->model == STEER_MODEL_CRAFT;
-    out->min_turn_radius = steerL_optnumber(L, t, fn, "min_turn_radius", 0, 0, 1, "a number of metres > 0");
-    out->max_turn_accel = steerL_optnumber(L, t, fn, "max_turn_accel", 0, 0, 0, "a number of m/s^2 >= 0 (0: a constant radius)");
-    out->min_speed = steerL_optnumber(L, t, fn, "min_speed", 0, 0, 0, "a number >= 0 and <= max_speed");
+    out->min_turn_radius = steerL_opt_vehicle(L, t, fn, "min_turn_radius", 0);
+    out->max_turn_accel = steerL_opt_vehicle(L, t, fn, "max_turn_accel", 0);
+    out->min_speed = steerL_optnumber(L, t, fn, "min_speed", 0, 0, 1e30, "a number >= 0 and <= max_speed");
     if (out->min_turn_radius == 0 && (craft || out->max_turn_accel > 0)) {
         lua_getfield(L, t, "min_turn_radius");
         steerL_field_error(L, fn, "min_turn_radius",
@@ -34,7 +34,7 @@ bool steerL_craft_desc(lua_State *L, int t, const char *fn, steer_CraftDesc *out
     }
     if (lua_getfield(L, t, "min_speed") != LUA_TNIL && !craft)
         steerL_field_error(L, fn, "min_speed", "nil (only a craft, model = \"craft\", has a min_speed)", -1);
-    double top = steerL_optnumber(L, t, fn, "max_speed", 1, 0, 0, "a number >= 0");
+    double top = steerL_opt_vehicle(L, t, fn, "max_speed", 1);
     if (out->min_speed > top) steerL_field_error(L, fn, "min_speed", "a number >= 0 and <= max_speed", -1);
     lua_pop(L, 1);
     return craft || out->min_turn_radius > 0;
@@ -74,12 +74,8 @@ int steerL_agent_turn_newindex(lua_State *L, steerL_Agent *a, const char *k)
             steer_agent_set_craft(a->world->w, a->id, NULL);
             return 1;
         }
-        int ok;
-        double r = lua_tonumberx(L, 3, &ok);
-        if (!ok || !isfinite(r) || !(r > 0) || r > 3e38)
-            steerL_field_error(L, fn, k, has && c.model == STEER_MODEL_CRAFT ? "a number of metres > 0 (a craft needs one)"
-                                                                               : "a number of metres > 0, or nil", 3);
-        c.min_turn_radius = r;
+        if (lua_isnil(L, 3)) steerL_field_error(L, fn, k, "a number of metres > 0 (a craft needs one)", 3);
+        c.min_turn_radius = steerL_vehicle_number(L, 3, fn, k);
     } else if (strcmp(k, "min_speed") == 0 || strcmp(k, "max_turn_accel") == 0) {
         int ok;
         double v = lua_tonumberx(L, 3, &ok), top;
@@ -88,8 +84,8 @@ int steerL_agent_turn_newindex(lua_State *L, steerL_Agent *a, const char *k)
         if (speed && !(has && c.model == STEER_MODEL_CRAFT))
             return luaL_error(L, "%s: field 'min_speed': only a craft has one (set a.model = \"craft\" first)", fn);
         if (!has) return luaL_error(L, "%s: field '%s': set a.min_turn_radius first", fn, k);
-        if (!ok || !isfinite(v) || v < 0 || v > 3e38 || (speed && v > top))
-            steerL_field_error(L, fn, k, speed ? "a number >= 0 and <= max_speed" : "a number of m/s^2 >= 0", 3);
+        if (!speed) v = steerL_vehicle_number(L, 3, fn, k);
+        else if (!ok || !(v >= 0) || v > top) steerL_field_error(L, fn, k, "a number >= 0 and <= max_speed", 3);
         if (speed) c.min_speed = v;
         else c.max_turn_accel = v;
     } else {
@@ -189,13 +185,11 @@ static int directed_seek_plan(lua_State *L)
         if (zero && (i == 1 || i == 3)) steerL_field_error(L, fn, vecs[i], "a non-zero vector", -1);
         lua_pop(L, 1);
     }
-    double r = steerL_optnumber(L, 1, fn, "min_turn_radius", 0, 0, 1, "a number of metres > 0");
-    if (r == 0) {
-        lua_getfield(L, 1, "min_turn_radius");
-        steerL_field_error(L, fn, "min_turn_radius", "a number of metres > 0", -1);
-    }
-    double speed = steerL_optnumber(L, 1, fn, "speed", 0, 0, 0, "a number >= 0");
-    double dt = steerL_optnumber(L, 1, fn, "dt", 1.0 / 60.0, 0, 0, "a number of seconds >= 0");
+    lua_getfield(L, 1, "min_turn_radius");
+    double r = steerL_vehicle_number(L, -1, fn, "min_turn_radius");
+    lua_pop(L, 1);
+    double speed = steerL_optnumber(L, 1, fn, "speed", 0, 0, 1e30, "a number >= 0 and <= 1e30");
+    double dt = steerL_optnumber(L, 1, fn, "dt", 1.0 / 60.0, 0, 1e30, "a number of seconds >= 0 and <= 1e30");
     bool opposite = true;
     if (lua_getfield(L, 1, "opposite") != LUA_TNIL) {
         if (!lua_isboolean(L, -1)) steerL_field_error(L, fn, "opposite", "a boolean", -1);

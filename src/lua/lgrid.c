@@ -87,13 +87,16 @@ static float user_cost(lua_State *L, int idx, const char *fn, const char *what)
     return v >= FLT_MAX ? INFINITY : (float)v;
 }
 
-static void apply_costs(lua_State *L, steerN_Grid *g, const char *fn, int map, int costs)
+// The costs given by `costs` (a table of rows or a function(i, j, char))
+// over the map's characters `cells` (row j of the map from (j - 1) * nx).
+// A costs function may do anything, edit the map too: everything it could
+// change was copied into C memory before the first call.
+static void apply_costs(lua_State *L, steerN_Grid *g, const char *fn, const char *cells, int costs)
 {
     bool call = lua_isfunction(L, costs);
     char what[96];
     for (int j = 1; j <= g->ny; j++) {
-        lua_rawgeti(L, map, j);
-        const char *line = lua_tostring(L, -1);
+        const char *line = cells + (size_t)(j - 1) * (size_t)g->nx;
         if (!call) {
             lua_rawgeti(L, costs, j);
             if (!lua_istable(L, -1) || luaL_len(L, -1) != g->nx)
@@ -116,7 +119,7 @@ static void apply_costs(lua_State *L, steerN_Grid *g, const char *fn, int map, i
             if (line[i - 1] != '#') g->cost[(size_t)cell_y(g, j) * (size_t)g->nx + (size_t)(i - 1)] = c;
             if (c < g->min_cost) g->min_cost = c;
         }
-        lua_pop(L, call ? 1 : 2);
+        if (!call) lua_pop(L, 1);
     }
 }
 
@@ -130,7 +133,7 @@ static int grid_new(lua_State *L)
     }
     lua_settop(L, 1);
     steerL_check_fields(L, 1, fn, fields, 0);
-    double cell = steerL_optnumber(L, 1, fn, "cell", 1, 0, 1, "a number > 0 (metres)");
+    double cell = steerL_optnumber(L, 1, fn, "cell", 1, 1e-6, 1e30, "a number of metres >= 1e-6 and <= 1e30");
     double origin[3] = { 0, 0, 0 };
     if (lua_getfield(L, 1, "origin") != LUA_TNIL) check_vec(L, -1, fn, "origin", origin);
     lua_pop(L, 1);
@@ -138,13 +141,15 @@ static int grid_new(lua_State *L)
     int map = 2;
     lua_getfield(L, 1, "map");
     if (!lua_istable(L, map)) steerL_field_error(L, fn, "map", map_expect, map);
-    if (luaL_len(L, map) < 1) return luaL_error(L, "%s: field 'map' expected %s, got an empty list", fn, map_expect);
-    lua_Integer ny = luaL_len(L, map);
+    lua_Integer ny = (lua_Integer)lua_rawlen(L, map); // raw: no __len runs while the map is read
+    if (ny < 1) return luaL_error(L, "%s: field 'map' expected %s, got an empty list", fn, map_expect);
     size_t nx = lua_rawgeti(L, map, 1) == LUA_TSTRING ? lua_rawlen(L, -1) : 0;
     lua_pop(L, 1);
     // before reading the lines: the same long string may be every line
-    if (nx > 65536 || ny > 65536 || (double)nx * (double)ny > 1e8)
-        return luaL_error(L, "%s: field 'map' is too large (%d x %d cells; at most 1e8)", fn, (int)nx, (int)ny);
+    if (nx > 65536 || ny > 65536 || (double)nx * (double)ny > (double)(1 << 24))
+        return luaL_error(L, "%s: field 'map' is too large (%d x %d cells; at most 2^24)", fn, (int)nx, (int)ny);
+    // the lines, checked and copied: nothing below reads the map table again
+    char *cells = lua_newuserdatauv(L, nx * (size_t)ny + 1, 0); // 3, freed by the GC
     for (lua_Integer j = 1; j <= ny; j++) {
         lua_rawgeti(L, map, j);
         size_t len;
@@ -154,7 +159,6 @@ static int grid_new(lua_State *L)
             return luaL_error(L, "%s: field 'map' line %d expected a non-empty string, got %s", fn, (int)j,
                               steerL_describe(L, -1, buf, sizeof buf));
         }
-        if (j == 1) nx = len;
         if (len != nx)
             return luaL_error(L, "%s: field 'map' line %d has %d characters, expected %d like line 1 (a ragged map)",
                               fn, (int)j, (int)len, (int)nx);
@@ -162,11 +166,10 @@ static int grid_new(lua_State *L)
             if (char_cost(line[i]) < 0)
                 return luaL_error(L, "%s: field 'map' line %d column %d has unknown character '%c' (expected '.' "
                                      "open, '#' blocked or a digit 1-9: a cost)", fn, (int)j, (int)i + 1, line[i]);
+        memcpy(cells + (size_t)(j - 1) * nx, line, nx);
         lua_pop(L, 1);
     }
-    if ((double)nx * (double)ny > (double)(1 << 24))
-        return luaL_error(L, "%s: field 'map' is too large (%d x %d cells; at most 2^24)", fn, (int)nx, (int)ny);
-    int costs = 3;
+    int costs = 4;
     lua_getfield(L, 1, "costs");
     if (!lua_isnil(L, costs) && !lua_istable(L, costs) && !lua_isfunction(L, costs))
         steerL_field_error(L, fn, "costs", "a list of rows of numbers (the map's shape) or a function(i, j, char)", costs);
@@ -188,15 +191,12 @@ static int grid_new(lua_State *L)
     if (steerN_grid_init(&ug->g, (int)nx, (int)ny, cell, origin)) return luaL_error(L, "%s: out of memory", fn);
     ug->shown.grid = &ug->g;
     steerN_Grid *g = &ug->g;
-    for (int j = 1; j <= (int)ny; j++) {
-        lua_rawgeti(L, map, j);
-        const char *line = lua_tostring(L, -1);
-        for (int i = 0; i < (int)nx; i++) g->cost[(size_t)cell_y(g, j) * nx + (size_t)i] = (float)char_cost(line[i]);
-        lua_pop(L, 1);
-    }
+    for (int j = 1; j <= (int)ny; j++)
+        for (int i = 0; i < (int)nx; i++)
+            g->cost[(size_t)cell_y(g, j) * nx + (size_t)i] = (float)char_cost(cells[(size_t)(j - 1) * nx + (size_t)i]);
     for (size_t c = 0; c < nx * (size_t)ny; c++)
         if (g->cost[c] < g->min_cost) g->min_cost = g->cost[c];
-    if (!lua_isnil(L, costs)) apply_costs(L, g, fn, map, costs);
+    if (!lua_isnil(L, costs)) apply_costs(L, g, fn, cells, costs);
     lua_settop(L, self);
     return 1;
 }
@@ -637,34 +637,25 @@ static int grid_tostring(lua_State *L)
 
 // ---- steer.follow_flow and w:add_grid ----------------------------------------
 
-// steer.follow_flow and steer.decompose_flow: the generic constructor
-// (upvalue 1) builds the behaviour from every other field; the field
-// itself is a pointer the kinds table cannot describe.
+// steer.follow_flow and steer.decompose_flow: the generic constructor of
+// the kind (upvalue 1) builds the behaviour from every other field; the
+// field itself is a pointer the kinds table cannot describe.
 static int flow_behavior_new(lua_State *L)
 {
     const char *fn = lua_tostring(L, lua_upvalueindex(2));
     steerL_check_unsandboxed(L, fn, "the flow field is the mod's memory, freed with it while the agent steers on; "
                                     "use f:direction(p) in update");
-    if (!lua_istable(L, 1)) {
-        char buf[64];
-        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));
-    }
-    lua_settop(L, 1);
+    steerL_construct(L, lua_touserdata(L, lua_upvalueindex(1)), "field"); // unknown names first
+    int self = lua_gettop(L);
     lua_getfield(L, 1, "field");
-    LFlow *uf = luaL_testudata(L, 2, STEERL_FLOW);
-    if (!uf) steerL_field_error(L, fn, "field", "a flow field (g:flow_field{goal = pos})", 2);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_newtable(L);
-    steerL_copy_table(L, 1, -1);
-    lua_pushnil(L);
-    lua_setfield(L, -2, "field");
-    lua_call(L, 1, 1);
-    steerL_Behavior *ub = luaL_checkudata(L, -1, STEERL_BEHAVIOR);
+    LFlow *uf = luaL_testudata(L, -1, STEERL_FLOW);
+    if (!uf) steerL_field_error(L, fn, "field", "a flow field (g:flow_field{goal = pos})", -1);
+    steerL_Behavior *ub = luaL_checkudata(L, self, STEERL_BEHAVIOR);
     steerB_flow_bind(ub->b, &uf->f);
-    lua_getiuservalue(L, -1, 1);
-    lua_pushvalue(L, 2);
+    lua_getiuservalue(L, self, 1);
+    lua_pushvalue(L, -2);
     lua_setfield(L, -2, "field"); // the behaviour keeps its field alive
-    lua_pop(L, 1);
+    lua_settop(L, self);
     return 1;
 }
 
@@ -720,11 +711,11 @@ void steerL_open_grid(lua_State *L)
     steerL_newclass(L, STEERL_FLOW, flow_meta, flow_methods, flow_index);
     lua_pushcfunction(L, grid_new);
     lua_setfield(L, -2, "grid");
-    steerL_push_constructor(L, &steerB_follow_flow);
+    lua_pushlightuserdata(L, (void *)(uintptr_t)&steerB_follow_flow);
     lua_pushliteral(L, "steer.follow_flow");
     lua_pushcclosure(L, flow_behavior_new, 2);
     lua_setfield(L, -2, "follow_flow");
-    steerL_push_constructor(L, &steerB_decompose_flow);
+    lua_pushlightuserdata(L, (void *)(uintptr_t)&steerB_decompose_flow);
     lua_pushliteral(L, "steer.decompose_flow");
     lua_pushcclosure(L, flow_behavior_new, 2);
     lua_setfield(L, -2, "decompose_flow");

@@ -65,9 +65,25 @@ void steerL_checkvec(lua_State *L, int idx, double out[3], const char *fn, const
 void steerL_pushvec(lua_State *L, double x, double y, double z);
 
 // Number field of a descriptor table at `t`: returns def when absent; raises
-// when not a finite number or below min (or at min when open).
-double steerL_optnumber(lua_State *L, int t, const char *fn, const char *field, double def, double min, int open_min,
+// "FN: field 'FIELD' expected EXPECTED, got ..." unless it is a number in
+// [min, max]. EXPECTED states that range (a positive minimum is a real one,
+// such as 1e-6, never "> 0": a float would turn 1e-300 into 0).
+double steerL_optnumber(lua_State *L, int t, const char *fn, const char *field, double def, double min, double max,
                         const char *expected);
+// The vehicle numbers of w:spawn, an archetype's vehicle and the agent's
+// fields (mass, max_speed, max_force, radius, min_turn_radius,
+// max_turn_accel): the number at idx if it is in the field's range, else
+// raise "FN: field 'FIELD' expected <the range>, got ...". One rule per
+// field, so every way of giving a vehicle accepts the same values.
+double steerL_vehicle_number(lua_State *L, int idx, const char *fn, const char *field);
+// The same for field `field` of the table at t: def when absent.
+double steerL_opt_vehicle(lua_State *L, int t, const char *fn, const char *field, double def);
+// What the vehicle field `field` accepts ("a number >= 1e-6 and <= 1e30").
+const char *steerL_vehicle_range(const char *field);
+
+// What think_hz accepts (a.think_hz, w:spawn, steer.archetype).
+#define STEERL_THINK_HZ "a number of calls per second from 1e-06 to 1e+06"
+
 // Raise for any key of table `t` not listed in `known` (NULL-terminated) or
 // not a string; integer keys are allowed when `allow_array` is set.
 void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array);
@@ -106,6 +122,12 @@ void steerL_check_owner(lua_State *L, int agent_idx, const char *fn);
 // Push a world userdata for a world owned by someone else (the engine).
 steerL_World *steerL_push_borrowed_world(lua_State *L, steer_World *w);
 
+// The vehicle of the spawn descriptor (or an archetype's vehicle table) at
+// t: mass, max_speed, max_force and radius into d (defaults where absent),
+// the turn limits into craft; true when the agent gets turn limits. Raises
+// "FN: field ..." for a bad value; spawn and archetypes share it (lworld.c).
+bool steerL_vehicle_desc(lua_State *L, int t, const char *fn, steer_AgentDesc *d, steer_CraftDesc *craft);
+
 // Shared between the world and agent bindings (lworld.c)
 void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx);
 void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st);
@@ -123,6 +145,11 @@ void steerL_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const
 // Set dst[k] = v for every pair of the table at src (a shallow copy).
 void steerL_copy_table(lua_State *L, int src, int dst);
 
+// steer.<kind>{...} for the kind (a steerB_Kind) with its table at 1: the
+// new behaviour on top. `extra` (or NULL) is one more accepted field name
+// that the caller reads itself (follow_flow's `field`). Called directly,
+// never through lua_call, so its errors point at the script's line.
+int steerL_construct(lua_State *L, const void *kind, const char *extra);
 // The Lua constructor of a behaviour kind (a steerB_Kind, built-in or a host's).
 void steerL_push_constructor(lua_State *L, const void *kind);
 

@@ -235,11 +235,8 @@ static int world_new(lua_State *L)
         d.seed = (uint64_t)lua_tointeger(L, -1);
     }
     lua_pop(L, 1);
-    d.dt = steerL_optnumber(L, 1, fn, "dt", 1.0 / 60.0, 0, 1, "a number of seconds > 0");
-    if (d.dt > 1.0 || d.dt < 1e-6) { // stored as a float: a tinier step would be 0
-        lua_getfield(L, 1, "dt");
-        steerL_field_error(L, fn, "dt", "a number of seconds > 0, at least 1e-06 and at most 1", -1);
-    }
+    // stored as a float: a tinier step would be 0
+    d.dt = steerL_optnumber(L, 1, fn, "dt", 1.0 / 60.0, 1e-6, 1, "a number of seconds > 0, at least 1e-06 and at most 1");
     lua_getfield(L, 1, "record");
     if (!lua_isnil(L, -1) && !lua_isboolean(L, -1)) steerL_field_error(L, fn, "record", "a boolean", -1);
     d.no_record = lua_isboolean(L, -1) && !lua_toboolean(L, -1);
@@ -251,8 +248,10 @@ static int world_new(lua_State *L)
         if (!lua_istable(L, -1)) steerL_field_error(L, fn, "stuck", "a table { window = seconds, progress = metres }", -1);
         steerL_check_fields(L, -1, "steer.world: field 'stuck'", stuck_fields, 0);
         int t = lua_gettop(L);
-        d.stuck_window = steerL_optnumber(L, t, "steer.world: field 'stuck'", "window", 2, 0, 1, "a number of seconds > 0");
-        d.stuck_progress = steerL_optnumber(L, t, "steer.world: field 'stuck'", "progress", 0.5, 0, 1, "a number of metres > 0");
+        d.stuck_window = steerL_optnumber(L, t, "steer.world: field 'stuck'", "window", 2, 1e-6, 1e30,
+                                          "a number of seconds >= 1e-6 and <= 1e30");
+        d.stuck_progress = steerL_optnumber(L, t, "steer.world: field 'stuck'", "progress", 0.5, 1e-6, 1e30,
+                                            "a number of metres >= 1e-6 and <= 1e30");
     }
     lua_pop(L, 1);
     // collide = true, or { iterations = n }
@@ -414,6 +413,15 @@ int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[
     return 0;
 }
 
+bool steerL_vehicle_desc(lua_State *L, int t, const char *fn, steer_AgentDesc *d, steer_CraftDesc *craft)
+{
+    d->mass = steerL_opt_vehicle(L, t, fn, "mass", 1);
+    d->max_speed = steerL_opt_vehicle(L, t, fn, "max_speed", 1);
+    d->max_force = steerL_opt_vehicle(L, t, fn, "max_force", 1);
+    d->radius = steerL_opt_vehicle(L, t, fn, "radius", 0.5);
+    return steerL_craft_desc(L, t, fn, craft);
+}
+
 static int world_spawn(lua_State *L)
 {
     const char *fn = "steer.world:spawn";
@@ -430,10 +438,8 @@ static int world_spawn(lua_State *L)
     if (lua_getfield(L, 2, "position") != LUA_TNIL) steerL_checkvec(L, -1, d.position, fn, "position");
     if (lua_getfield(L, 2, "velocity") != LUA_TNIL) steerL_checkvec(L, -1, d.velocity, fn, "velocity");
     lua_pop(L, 2);
-    d.mass = steerL_optnumber(L, 2, fn, "mass", 1, 0, 1, "a number > 0");
-    d.max_speed = steerL_optnumber(L, 2, fn, "max_speed", 1, 0, 0, "a number >= 0");
-    d.max_force = steerL_optnumber(L, 2, fn, "max_force", 1, 0, 0, "a number >= 0");
-    d.radius = steerL_optnumber(L, 2, fn, "radius", 0.5, 0, 0, "a number >= 0");
+    steer_CraftDesc craft;
+    bool turns = steerL_vehicle_desc(L, 2, fn, &d, &craft);
     // zero means default in the C descriptor: explicit zeros are set after spawning
     bool zero_speed = d.max_speed == 0, zero_force = d.max_force == 0, zero_radius = d.radius == 0;
     if (lua_getfield(L, 2, "tag") != LUA_TNIL) {
@@ -446,8 +452,6 @@ static int world_spawn(lua_State *L)
         if (!d.brain) steerL_field_error(L, fn, "brain", "a behaviour or combiner", -1);
         brain_idx = lua_gettop(L);
     }
-    steer_CraftDesc craft;
-    bool turns = steerL_craft_desc(L, 2, fn, &craft);
     double tp[3];
     steer_Agent ta;
     int has_point;
@@ -459,13 +463,10 @@ static int world_spawn(lua_State *L)
         if (!lua_isfunction(L, -1)) steerL_field_error(L, fn, "think", "a function(agent, dt)", -1);
         think_idx = lua_gettop(L);
     }
-    double think_hz = steerL_optnumber(L, 2, fn, "think_hz", 10, 0, 1, "a number of calls per second > 0");
+    // the period is a float: 1 / 1e-40 would be infinite
+    double think_hz = steerL_optnumber(L, 2, fn, "think_hz", 10, 1e-6, 1e6, STEERL_THINK_HZ);
     if (!think_idx && lua_getfield(L, 2, "think_hz") != LUA_TNIL)
         return luaL_error(L, "%s: field 'think_hz' given without 'think' (a function(agent, dt))", fn);
-    if (think_hz > 1e6 || think_hz < 1e-6) { // the period is a float: 1 / 1e-40 would be infinite
-        lua_getfield(L, 2, "think_hz");
-        steerL_field_error(L, fn, "think_hz", "a number of calls per second from 1e-06 to 1e+06", -1);
-    }
     int data_idx = 0;
     if (lua_getfield(L, 2, "data") != LUA_TNIL) {
         if (!lua_istable(L, -1)) steerL_field_error(L, fn, "data", "a table", -1);
@@ -752,7 +753,7 @@ static int world_add_obstacle(lua_State *L)
     lua_getfield(L, 2, "radius");
     int ok;
     double r = lua_tonumberx(L, -1, &ok);
-    if (!ok || !(r > 0) || !isfinite(r) || r > 3.4e38) steerL_field_error(L, fn, "radius", "a number > 0", -1);
+    if (!ok || !(r >= 1e-6 && r <= 1e30)) steerL_field_error(L, fn, "radius", "a number >= 1e-6 and <= 1e30", -1);
     steer_Shape id;
     int st = steer_add_circle(lw->w, c, r, &id);
     return push_shape(L, fn, st, id);
@@ -837,7 +838,8 @@ static int world_raycast(lua_State *L)
         steerL_field_error(L, fn, NULL, "a non-zero vector as argument 2 (direction)", 3);
     int ok;
     double len = lua_tonumberx(L, 4, &ok);
-    if (!ok || !isfinite(len) || len < 0 || len > 3.4e38) steerL_field_error(L, fn, NULL, "a number >= 0 as argument 3 (length)", 4);
+    if (!ok || !(len >= 0 && len <= 3.4e38))
+        steerL_field_error(L, fn, NULL, "a number >= 0 and <= 3.4e38 as argument 3 (length)", 4);
     unsigned mask = STEER_RAY_ALL;
     steer_Agent ignore = 0;
     if (!lua_isnoneornil(L, 5)) {

@@ -151,7 +151,7 @@ describe("craft locomotion", function()
     expect(function() return w:spawn{ model = "craft", min_turn_radius = 3, max_speed = 2, min_speed = 5 } end)
       :raises("field 'min_speed' expected a number >= 0 and <= max_speed")
     expect(function() return w:spawn{ model = "craft", min_turn_radius = -3 } end)
-      :raises("field 'min_turn_radius' expected a number of metres > 0")
+      :raises("field 'min_turn_radius' expected a number of metres >= 1e-6 and <= 1e30")
     expect(function() return w:spawn{ max_turn_accel = 3 } end):raises("field 'min_turn_radius'")
     local a = w:spawn{}
     expect(function() a.model = "craft" end):raises("steer.agent: field 'model': set a.min_turn_radius first")

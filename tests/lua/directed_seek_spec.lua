@@ -361,7 +361,7 @@ describe("directed_seek input", function()
     expect(function() return steer.directed_seek_plan{ position = { 0, 0 }, direction = { 0, 0 }, target = { 1, 1 },
       heading = { 1, 0 }, min_turn_radius = 2 } end):raises("steer.directed_seek_plan: field 'direction' expected a non-zero vector")
     expect(function() return steer.directed_seek_plan{ position = { 0, 0 }, direction = { 1, 0 }, target = { 1, 1 },
-      heading = { 1, 0 } } end):raises("field 'min_turn_radius' expected a number of metres > 0")
+      heading = { 1, 0 } } end):raises("field 'min_turn_radius' expected a number of metres >= 1e-6")
     local w = steer.world{}
     local a = w:spawn{}
     expect(function() return steer.directed_seek_plan(a, steer.seek{ target = { 1, 1 } }) end)

@@ -218,6 +218,17 @@ function Expect:raises(...)
   return msg
 end
 
+-- As raises, and the message starts with the position of the function
+-- itself (its file:line): write the bad call as a one-line function at the
+-- call site, and its error must point there.
+function Expect:raises_here(...)
+  local msg = self:raises(...)
+  local info = debug.getinfo(self.value, "S")
+  local here = info.short_src .. ":" .. info.linedefined .. ": "
+  if msg:sub(1, #here) ~= here then fail(self, "expected the error to start with %s, got %s", show(here), show(msg)) end
+  return msg
+end
+
 function Expect:succeeds()
   local ok, msg = pcall(self.value)
   if not ok then fail(self, "expected no error, got %s", show(tostring(msg))) end

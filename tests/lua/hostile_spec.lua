@@ -1,0 +1,259 @@
+-- SPDX-License-Identifier: MIT
+-- hostile_spec.lua — scripts that try to break the host (issue 14): huge
+-- and tiny numbers, callbacks that edit what the C side is reading, empty
+-- worlds, brains with thousands of nodes of one name. None may crash, hang,
+-- put NaN or infinity into the world or lose an agent; a bad value gets an
+-- error that names the function and the field, states the accepted range
+-- and points at the script's line.
+--
+-- Run it in the sanitizer build too: the grid callbacks and the empty
+-- world's neighbours were memory and undefined-behaviour errors there.
+local steer = require "steer"
+local spec = require "spec"
+local describe, it, expect = spec.describe, spec.it, spec.expect
+
+-- Every agent's position and velocity are finite numbers.
+local function expect_finite(w, what)
+  for a in w:agents() do
+    local x, y = a:xy()
+    local vx, vy = a:vxy()
+    for _, v in ipairs{ x, y, vx, vy } do
+      if not (v == v and math.abs(v) < math.huge) then
+        spec.fail(what .. ": agent " .. a.id .. " is at " .. tostring(a.position) .. " moving " .. tostring(a.velocity))
+      end
+    end
+  end
+end
+
+describe("huge radii in a collide world (item 1)", function()
+  it("are refused beyond 1e30 with the range, and agents at the limit collide and stay finite", function()
+    local w = steer.world{ collide = true }
+    expect(function() return w:spawn{ position = { 0, 0 }, radius = 3e38 } end):raises_here("steer.world:spawn",
+      "field 'radius' expected 0 or a number >= 1e-6 and <= 1e30", "3e+38")
+    w:spawn{ position = { 0, 0 }, radius = 1e30 }
+    w:spawn{ position = { 0, 0 }, radius = 1e30 }
+    -- at the float limit the pushes of 39 neighbours would overflow: such an agent stays put
+    for _ = 1, 40 do w:spawn{ position = { 3.4028234e38, 0 }, radius = 1e30 } end
+    w:step(1)
+    w:step(3)
+    expect(w.count, "agents"):eq(42)
+    expect_finite(w, "after colliding")
+  end)
+end)
+
+describe("a grid's costs function (item 2)", function()
+  it("may edit the map while the grid is built: the grid keeps the map it was given", function()
+    local map = { "....", "..#.", "...." }
+    local g = steer.grid{ map = map, costs = function(i, j, c) map[2] = {}; return 2 end }
+    expect(g:cost(3, 2), "the wall of the map as given"):eq(math.huge)
+    expect(g:cost(1, 2), "a cost from the function"):eq(2)
+    local row = string.rep(".", 64)
+    local long = { row, row, row }
+    g = steer.grid{ map = long, costs = function(i, j, c) long[2] = "."; long[3] = nil; return i end }
+    expect(g.width, "width"):eq(64)
+    expect(g.height, "height"):eq(3)
+    expect(g:cost(64, 3), "the last cell"):eq(64)
+  end)
+end)
+
+describe("an empty world (item 3)", function()
+  it("has no neighbours anywhere, with or without a tag", function()
+    local w = steer.world{}
+    expect(#w:neighbors({ 0, 0 }, 1), "neighbours"):eq(0)
+    expect(#w:neighbors({ 0, 0 }, 1e300, "x"), "tagged neighbours"):eq(0)
+    local a = w:spawn{}
+    a:remove()
+    expect(#w:neighbors({ 0, 0 }, 10), "after a removal"):eq(0)
+    w:step()
+    expect(#w:neighbors({ 0, 0 }, 10), "after a step"):eq(0)
+  end)
+end)
+
+describe("a:contributions() (item 4)", function()
+  it("lists every node of a 61k-node brain whose nodes share one name", function()
+    local s = steer.seek{ target = { 1, 0 } }
+    local function blend_of(b)
+      local list = {}
+      for i = 1, 39 do list[i] = b end
+      return steer.blend(list)
+    end
+    local w = steer.world{}
+    local a = w:spawn{ brain = blend_of(blend_of(blend_of(s))) }
+    w:step()
+    local c = a:contributions()
+    local n = 0
+    for _ in pairs(c) do n = n + 1 end
+    expect(n, "entries"):eq(1 + 39 + 39 * 39 + 39 * 39 * 39)
+    expect(c["seek#59319"] ~= nil, "the last seek is seek#59319"):truthy()
+    expect(c["seek#59320"], "no more seeks"):eq(nil)
+  end)
+
+  it("keeps names of any length apart (a cut key used to repeat forever)", function()
+    local long = string.rep("x", 300)
+    local w = steer.world{}
+    local brain = steer.blend{ steer.seek{ name = long }, steer.seek{ name = long }, steer.seek{ name = long .. "#2" } }
+    local a = w:spawn{ brain = brain }
+    w:step()
+    local c = a:contributions()
+    local n = 0
+    for _ in pairs(c) do n = n + 1 end
+    expect(n, "entries: the blend and its three seeks"):eq(4)
+    expect(c[long] ~= nil and c[long .. "#2"] ~= nil, "the two of one name"):truthy()
+    expect(c[long .. "#2#2"] ~= nil, "the node named ...#2 moved on"):truthy()
+  end)
+end)
+
+describe("an archetype's vehicle (item 10)", function()
+  it("is checked by spawn's own rules and messages", function()
+    local w = steer.world{}
+    for _, bad in ipairs{ { "max_speed", 1e-300 }, { "mass", 1e-39 }, { "radius", 3.4e38 }, { "max_force", -1 },
+                          { "min_turn_radius", 1e-300 } } do
+      local field, v = bad[1], bad[2]
+      local vehicle = { model = "craft", min_turn_radius = 1 }
+      vehicle[field] = v
+      local spawn_msg = expect(function() return w:spawn(vehicle) end)
+        :raises("steer.world:spawn: field '" .. field .. "' expected")
+      local arch_msg = expect(function() return steer.archetype{ name = "z", vehicle = vehicle } end)
+        :raises("steer.archetype: field 'vehicle': field '" .. field .. "' expected")
+      expect(arch_msg:match("field '" .. field .. "' expected.*$"), field .. ": the same message")
+        :eq(spawn_msg:match("field '" .. field .. "' expected.*$"))
+    end
+    expect(w.count, "no agent from the failed spawns"):eq(0)
+  end)
+
+  it("defined again with a brain its agents cannot take raises once, at the caller's line", function()
+    local w, elsewhere = steer.world{}, steer.world{}
+    local other = elsewhere:spawn{}
+    local z = steer.archetype{ name = "hostile_z", vehicle = { max_speed = 1 } }
+    local a = w:spawn(z)
+    steer.archetype{ name = "hostile_z", vehicle = { max_speed = 2 }, brain = steer.seek{ target = other } }
+    expect(function() return w:step() end):raises_here("steer.world:step", "hostile_z", "another world")
+    w:step()
+    w:step()
+    expect(w.tick, "ticks"):eq(2)
+    expect(w.count, "agents"):eq(1)
+    expect(a.alive, "the agent"):truthy()
+  end)
+end)
+
+describe("steer.follow_flow and steer.decompose_flow (item 11)", function()
+  it("raise at the script's line and list 'field' among the accepted names", function()
+    local g = steer.grid{ map = { "...", "..." } }
+    local f = g:flow_field{ goal = { 0.5, 0.5 } }
+    for _, k in ipairs{ "follow_flow", "decompose_flow" } do
+      expect(function() return steer[k]{ feild = f } end):raises_here("steer." .. k, "unknown field 'feild'", "field")
+      expect(expect(function() return steer[k]{ feild = f } end):raises("expected one of"), k):matches("[:,] field%)")
+      expect(function() return steer[k]{} end):raises_here("steer." .. k, "field 'field' expected a flow field")
+      expect(function() return steer[k]{ field = 3 } end)
+        :raises_here("steer." .. k, "field 'field' expected a flow field", "3")
+    end
+    expect(function() return steer.follow_flow{ field = f, speed = -1 } end):raises_here("steer.follow_flow",
+      "field 'speed'",
+      ">= 0 and <= 1e30", "-1")
+    expect(function() return steer.decompose_flow{ field = f, lookahead = 0 } end):raises_here("steer.decompose_flow",
+      "field 'lookahead'", ">= 1 and <= 1024")
+  end)
+end)
+
+-- The field names of a kind, from its "unknown field" error.
+local function fields_of(kind, args)
+  args.zz_no_such_field = 1
+  local ok, msg = pcall(steer[kind], args)
+  args.zz_no_such_field = nil
+  assert(not ok, kind .. " accepted an unknown field")
+  local list = assert(msg:match("expected one of: ([^)]*)%)"), msg)
+  local names = {}
+  for name in list:gmatch("[%w_]+") do names[#names + 1] = name end
+  return names
+end
+
+describe("number fields (item 12)", function()
+  it("refuse a float's range beyond 1e30 saying so, not contradicting themselves", function()
+    expect(function() return steer.seek{ speed = 3.4e38 } end):raises_here("steer.seek", "field 'speed'",
+      "expected a number >= 0 and <= 1e30", "3.4e+38")
+    local w = steer.world{}
+    for _, field in ipairs{ "max_speed", "max_force", "radius" } do
+      for _, v in ipairs{ 1e-39, 1e-300, 5e-7 } do
+        expect(function() return w:spawn{ [field] = v } end):raises_here("steer.world:spawn", "field '" .. field .. "'",
+          "0 or a number >= 1e-6 and <= 1e30")
+      end
+    end
+    expect(function() return w:spawn{ mass = 1e-300 } end)
+      :raises_here("steer.world:spawn", "field 'mass'", "a number >= 1e-6 and <= 1e30")
+    local a = w:spawn{}
+    expect(function() a.max_speed = 1e-300 end)
+      :raises_here("steer.agent", "field 'max_speed'", "0 or a number >= 1e-6 and <= 1e30")
+    expect(function() a.mass = 2e30 end):raises_here("steer.agent", "field 'mass'", "a number >= 1e-6 and <= 1e30")
+    expect(w.count, "agents"):eq(1)
+  end)
+
+  it("of every kind accept exactly the range their message states, and steer finitely at both ends", function()
+    local g = steer.grid{ map = { "....", ".#..", "...." } }
+    local f = g:flow_field{ goal = { 0.5, 0.5 } }
+    local base = { follow_flow = { field = f }, decompose_flow = { field = f } }
+    local checked = 0
+    for _, kind in ipairs(steer.kinds()) do
+      local function args(field, v)
+        local t = { steer.seek{ target = { 1, 1 } } }
+        local ok = pcall(steer[kind], t)
+        if not ok then t = {} end -- a leaf: named fields only
+        for k, x in pairs(base[kind] or {}) do t[k] = x end
+        if field then t[field] = v end
+        return t
+      end
+      for _, field in ipairs(fields_of(kind, args())) do
+        local refused = "field '" .. field .. "' expected"
+        local ok, msg = pcall(steer[kind], args(field, 3.4e38))
+        local wanted = not ok and msg:find(refused, 1, true) and msg:match("expected (.-), got") or ""
+        if wanted:find("^a [%w ]*number") or wanted:find("^an angle") then
+          local lo, hi = msg:match(">= ([%d%.e%+%-]+) and <= ([%d%.e%+%-]+)")
+          lo, hi = tonumber(lo), tonumber(hi)
+          if not (lo and hi) then spec.fail(kind .. "." .. field .. " does not state its range: " .. msg) end
+          for _, v in ipairs{ lo, hi } do
+            local made, b = pcall(steer[kind], args(field, v))
+            if not made and b:find(refused, 1, true) then
+              spec.fail(kind .. "." .. field .. " refuses " .. v .. ": " .. b)
+            end
+            if made then
+              local w = steer.world{ collide = true }
+              w:add_obstacle{ position = { 3, 0 }, radius = 1 }
+              local t = w:spawn{ position = { 2, 2 }, velocity = { 0, 1 } }
+              for i = 1, 3 do
+                local target = i == 1 and t or { 4, 1 }
+                w:spawn{ position = { i * 0.3, 0 }, velocity = { 1, 0.2 }, brain = b, target = target }
+              end
+              w:step(10)
+              expect_finite(w, kind .. "{ " .. field .. " = " .. v .. " }")
+            end
+          end
+          local below = lo == 0 and -1e-300 or lo * 0.99
+          for _, v in ipairs{ below, hi * 1.01 } do
+            local made, b = pcall(steer[kind], args(field, v))
+            if made or not b:find(refused, 1, true) then
+              spec.fail(kind .. "." .. field .. " = " .. v .. " is outside [" .. lo .. ", " .. hi .. "] but " ..
+                        (made and "accepted" or "refused with: " .. b))
+            end
+          end
+          checked = checked + 1
+        end
+      end
+    end
+    expect(checked, "number fields checked"):gt(60)
+  end)
+
+  it("of the world, grids and shapes state their range too", function()
+    local w = steer.world{}
+    expect(function() return steer.world{ stuck = { window = 1e300 } } end):raises_here("steer.world: field 'stuck'",
+      "field 'window'", ">= 1e-6 and <= 1e30", "1e+300")
+    expect(function() return steer.grid{ map = { "..." }, cell = 1e-300 } end):raises_here("steer.grid", "field 'cell'",
+      ">= 1e-6 and <= 1e30")
+    expect(function() return w:add_obstacle{ position = { 0, 0 }, radius = 1e300 } end)
+      :raises_here("steer.world:add_obstacle",
+      "field 'radius'", ">= 1e-6 and <= 1e30")
+    expect(function() return w:raycast({ 0, 0 }, { 1, 0 }, 1e300) end)
+      :raises_here("steer.world:raycast", "(length)", "<= 3.4e38")
+    expect(function() return steer.directed_seek_plan{ position = { 0, 0 }, direction = { 1, 0 }, target = { 5, 5 },
+      heading = { 1, 0 }, min_turn_radius = 1e-300 } end)
+      :raises_here("steer.directed_seek_plan", "field 'min_turn_radius'", ">= 1e-6")
+  end)
+end)
