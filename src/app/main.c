@@ -262,7 +262,8 @@ static int open_view(Run *r, bool headless, const Options *o, steerV_View **v, c
     if (steer_engine_push_scenario(r->e)) {
         desc.nav = steer_lua_nav(L, -1); // the world's grids and fields, alive as long as the world
         // the scenario's `show`: toggles it starts with, and --show adds to them
-        lua_getfield(L, -2, "show");
+        lua_pushliteral(L, "show"); // raw: an __index of the scenario's could raise outside any pcall
+        lua_rawget(L, -3);
         char why[160];
         if (lua_type(L, -1) == LUA_TSTRING && !steerV_show_check(lua_tostring(L, -1), why, sizeof why)) {
             fprintf(stderr, "steer: %s: the scenario's show: %s\n", r->file, why);

@@ -4,7 +4,11 @@
 //
 // Invariants: a script error never escapes as a crash or a longjmp — every
 // call into Lua is a lua_pcall with a traceback handler, and its message
-// ends up in e->error as "file:line: message". The world outlives reloads:
+// ends up in e->error as "file:line: message". That includes every look
+// into the scenario's values (its table, _G, package, the steer module, the
+// world's metatable): each may have metamethods that raise or yield, so
+// the engine reads them only through protected calls (get_field), and
+// writes into them only raw. The world outlives reloads:
 // a reload runs the scenario file (and the modules it required) anew and
 // swaps the callbacks; it never rebuilds the world. A reload that fails at
 // any point leaves the previous version running exactly as it was: the
@@ -151,16 +155,28 @@ void steerE_message(const char *full, char *out, size_t len)
     out[n] = '\0';
 }
 
-static int keep_error(steer_Engine *e)
+// The same, prefixed with `context` (NULL: none) in both.
+static int keep_error_in(steer_Engine *e, const char *context)
 {
-    const char *full = lua_tostring(e->L, -1);
-    if (!full) full = "(error object is not a string)";
+    lua_State *L = e->L;
+    if (!lua_isstring(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "(error object is not a string)");
+    }
+    if (context) {
+        lua_pushstring(L, context);
+        lua_insert(L, -2);
+        lua_concat(L, 2); // two strings: no metamethod
+    }
+    const char *full = lua_tostring(L, -1);
     steerE_message(full, e->error, sizeof e->error);
     steerE_alloc(e, e->traceback, 0);
     e->traceback = steerE_strdup(e, full);
-    lua_pop(e->L, 1);
+    lua_pop(L, 1);
     return STEER_ESCRIPT;
 }
+
+static int keep_error(steer_Engine *e) { return keep_error_in(e, NULL); }
 
 // Call the function below nargs arguments with the traceback handler.
 static int docall(lua_State *L, int nargs, int nresults)
@@ -171,6 +187,29 @@ static int docall(lua_State *L, int nargs, int nresults)
     int st = lua_pcall(L, nargs, nresults, base);
     lua_remove(L, base);
     return st;
+}
+
+static int index_f(lua_State *L)
+{
+    lua_gettable(L, 1);
+    return 1;
+}
+
+// Push field `name` of the value at idx (`what`: "the scenario", "the
+// world"), looked up protected: an __index of the scenario's may raise or
+// yield. On an error nothing is pushed, and the error is kept naming the
+// file and the field.
+static int get_field(steer_Engine *e, int idx, const char *name, const char *what)
+{
+    lua_State *L = e->L;
+    idx = lua_absindex(L, idx);
+    lua_pushcfunction(L, index_f);
+    lua_pushvalue(L, idx);
+    lua_pushstring(L, name);
+    if (docall(L, 2, 1) == LUA_OK) return STEER_OK;
+    char context[512];
+    snprintf(context, sizeof context, "%s: looking up field '%s' of %s: ", e->file ? e->file : "?", name, what);
+    return keep_error_in(e, context);
 }
 
 // ---- watching files ------------------------------------------------------------
@@ -342,27 +381,28 @@ void steer_engine_free(steer_Engine *e)
 
 // ---- the scenario ----------------------------------------------------------------
 
-// package.path: the host's entries, modules beside the scenario, the steer
-// Lua library, then Lua's default.
-static void set_path(steer_Engine *e, const char *file)
+// package.path: the host's entries (argument 1, or nil), modules beside the
+// scenario (argument 2 is its file), the steer Lua library, then Lua's
+// default. Runs protected: after a failed load, package may be hostile.
+static int set_path(lua_State *L)
 {
-    lua_State *L = e->L;
+    const char *lua_path = lua_tostring(L, 1), *file = lua_tostring(L, 2);
     const char *slash = strrchr(file, '/');
     lua_getglobal(L, "package");
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    if (e->lua_path) {
-        luaL_addstring(&b, e->lua_path);
+    if (lua_path) {
+        luaL_addstring(&b, lua_path);
         luaL_addchar(&b, ';');
     }
     if (slash) luaL_addlstring(&b, file, (size_t)(slash - file) + (slash == file));
     else luaL_addchar(&b, '.');
     luaL_addstring(&b, "/?.lua;" STEER_LUA_DIR "/?.lua;" STEER_LUA_DIR "/?/init.lua;");
-    lua_getfield(L, -2, "path");
-    luaL_addvalue(&b);
+    if (lua_getfield(L, 3, "path") == LUA_TSTRING) luaL_addvalue(&b);
+    else lua_pop(L, 1);
     luaL_pushresult(&b);
-    lua_setfield(L, -2, "path");
-    lua_pop(L, 1);
+    lua_setfield(L, 3, "path");
+    return 0;
 }
 
 // Load and run the file; leave its table on the stack, or fail with the
@@ -380,7 +420,11 @@ static int run_scenario_file(steer_Engine *e)
     }
     static const char *const callbacks[] = { "setup", "update", "draw", "reload", "on_key", NULL };
     for (int i = 0; callbacks[i]; i++) {
-        int t = lua_getfield(L, -1, callbacks[i]);
+        if (get_field(e, -1, callbacks[i], "the scenario") != STEER_OK) {
+            lua_pop(L, 1);
+            return STEER_ESCRIPT;
+        }
+        int t = lua_type(L, -1);
         lua_pop(L, 1);
         if (t != LUA_TNIL && t != LUA_TFUNCTION) {
             lua_pop(L, 1);
@@ -388,7 +432,11 @@ static int run_scenario_file(steer_Engine *e)
                                e->file, callbacks[i], lua_typename(L, t));
         }
     }
-    int t = lua_getfield(L, -1, "world");
+    if (get_field(e, -1, "world", "the scenario") != STEER_OK) {
+        lua_pop(L, 1);
+        return STEER_ESCRIPT;
+    }
+    int t = lua_type(L, -1);
     lua_pop(L, 1);
     if (t != LUA_TNIL && t != LUA_TTABLE) {
         lua_pop(L, 1);
@@ -398,31 +446,44 @@ static int run_scenario_file(steer_Engine *e)
     return STEER_OK;
 }
 
-// steer.world{...} from the scenario (on the stack) with the host's seed.
-static int create_world(steer_Engine *e)
+// Runs protected: steer.world{...} from the scenario (argument 1) with the
+// host's seed (argument 2, or nil); argument 3 is the file. _G, the steer
+// module and the scenario's world table are the scenario's to change.
+static int new_world(lua_State *L)
 {
-    lua_State *L = e->L;
-    int scenario = lua_gettop(L);
+    const char *file = lua_tostring(L, 3);
     lua_getglobal(L, "require");
     lua_pushliteral(L, "steer");
-    if (docall(L, 1, 1) != LUA_OK) return keep_error(e);
+    lua_call(L, 1, 1);
     lua_getfield(L, -1, "world");
-    lua_remove(L, -2);
     lua_newtable(L);
-    if (lua_getfield(L, scenario, "world") == LUA_TTABLE) steerL_copy_table(L, -1, -2);
+    if (lua_getfield(L, 1, "world") == LUA_TTABLE) steerL_copy_table(L, -1, -2); // lua_next: raw
     lua_pop(L, 1);
-    if (e->has_seed) {
-        lua_pushinteger(L, (lua_Integer)e->seed);
-        lua_setfield(L, -2, "seed");
+    if (!lua_isnil(L, 2)) {
+        lua_pushvalue(L, 2);
+        lua_setfield(L, -2, "seed"); // a table of ours
     }
     if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
         // raised from C with no Lua caller: say where the arguments came from
         const char *msg = lua_tostring(L, -1);
-        steerE_fail(e, STEER_ESCRIPT, "%s: in the scenario's 'world' table: %s", e->file, msg ? msg : "?");
-        lua_pop(L, 1);
-        return STEER_ESCRIPT;
+        return luaL_error(L, "%s: in the scenario's 'world' table: %s", file, msg ? msg : "?");
     }
-    e->world = steerL_checkworld(L, -1)->w;
+    if (!luaL_testudata(L, -1, STEERL_WORLD))
+        return luaL_error(L, "%s: steer.world returned %s, not a world", file, luaL_typename(L, -1));
+    steerL_checkworld(L, -1);
+    return 1;
+}
+
+static int create_world(steer_Engine *e, int scenario)
+{
+    lua_State *L = e->L;
+    lua_pushcfunction(L, new_world);
+    lua_pushvalue(L, scenario);
+    if (e->has_seed) lua_pushinteger(L, (lua_Integer)e->seed);
+    else lua_pushnil(L);
+    lua_pushstring(L, e->file);
+    if (docall(L, 3, 1) != LUA_OK) return keep_error(e);
+    e->world = ((steerL_World *)lua_touserdata(L, -1))->w;
     e->dt = steer_world_dt(e->world);
     e->world_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     return STEER_OK;
@@ -432,7 +493,8 @@ static int create_world(steer_Engine *e)
 static int callback(steer_Engine *e, int scenario, const char *name, bool with_dt)
 {
     lua_State *L = e->L;
-    if (lua_getfield(L, scenario, name) != LUA_TFUNCTION) {
+    if (get_field(e, scenario, name, "the scenario") != STEER_OK) return STEER_ESCRIPT;
+    if (lua_type(L, -1) != LUA_TFUNCTION) {
         lua_pop(L, 1);
         return STEER_OK;
     }
@@ -447,12 +509,18 @@ int steer_engine_load(steer_Engine *e, const char *file)
     if (!e || !file) return STEER_EARG;
     if (e->file) return steerE_fail(e, STEER_EARG, "steer_engine_load: a scenario is loaded already (%s)", e->file);
     if (!(e->file = steerE_strdup(e, file))) return STEER_ENOMEM;
-    set_path(e, file);
-    watch_file(e, file, NULL);
     lua_State *L = e->L;
     int top = lua_gettop(L);
-    int st = run_scenario_file(e);
-    if (st == STEER_OK) st = create_world(e);
+    lua_pushcfunction(L, set_path);
+    if (e->lua_path) lua_pushstring(L, e->lua_path);
+    else lua_pushnil(L);
+    lua_pushstring(L, file);
+    int st = docall(L, 2, 0) == LUA_OK ? STEER_OK : keep_error(e);
+    if (st == STEER_OK) {
+        watch_file(e, file, NULL);
+        st = run_scenario_file(e);
+    }
+    if (st == STEER_OK) st = create_world(e, top + 1);
     if (st == STEER_OK) {
         lua_pushvalue(L, top + 1);
         e->scenario_ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -477,9 +545,11 @@ static int one_tick(steer_Engine *e)
     int top = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref);
-    lua_getfield(L, -1, "step");
-    lua_insert(L, -2);
-    int st = docall(L, 1, 0) == LUA_OK ? STEER_OK : keep_error(e);
+    int st = get_field(e, -1, "step", "the world"); // the scenario may change the world's metatable
+    if (st == STEER_OK) {
+        lua_insert(L, -2);
+        st = docall(L, 1, 0) == LUA_OK ? STEER_OK : keep_error(e);
+    }
     if (st == STEER_OK) st = callback(e, top + 1, "update", true);
     lua_settop(L, top);
     if (st != STEER_OK) return st;
@@ -516,12 +586,13 @@ static void snapshot(steer_Engine *e)
     steerL_copy_table(L, -1, -2);
     lua_pop(L, 1);
     // forget the scenario's modules (the watched ones), so the new text
-    // requires them afresh
+    // requires them afresh (raw: package.loaded may have a __newindex)
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     for (int i = 0; i < e->nwatch; i++) {
         if (!e->watch[i].module) continue;
+        lua_pushstring(L, e->watch[i].module);
         lua_pushnil(L);
-        lua_setfield(L, -2, e->watch[i].module);
+        lua_rawset(L, -3);
     }
     lua_pop(L, 1);
     lua_newtable(L);
@@ -530,10 +601,11 @@ static void snapshot(steer_Engine *e)
 }
 
 // Make table `t` hold exactly what the copy at `copy` holds, in place (the
-// table may be held elsewhere).
+// table may be held elsewhere, and have a metatable: raw).
 static void restore_table(lua_State *L, int t, int copy)
 {
     t = lua_absindex(L, t);
+    copy = lua_absindex(L, copy);
     lua_pushnil(L);
     while (lua_next(L, t)) {
         lua_pop(L, 1);
@@ -541,7 +613,12 @@ static void restore_table(lua_State *L, int t, int copy)
         lua_pushnil(L);
         lua_rawset(L, t);
     }
-    steerL_copy_table(L, copy, t);
+    lua_pushnil(L);
+    while (lua_next(L, copy)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, t);
+    }
 }
 
 static void rollback(steer_Engine *e, int base)
@@ -640,13 +717,23 @@ int steer_engine_call(steer_Engine *e, const char *name, int nargs)
         return steerE_fail(e, STEER_EARG, "steer_engine_call: no scenario is loaded");
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
-    if (lua_getfield(L, -1, name) != LUA_TFUNCTION) {
+    if (get_field(e, -1, name, "the scenario") != STEER_OK) {
+        lua_pop(L, 1 + nargs);
+        return STEER_ESCRIPT;
+    }
+    if (lua_type(L, -1) != LUA_TFUNCTION) {
         lua_pop(L, 2 + nargs);
         return STEER_OK;
     }
     lua_remove(L, -2);
     lua_insert(L, -1 - nargs);
     return docall(L, nargs, 0) == LUA_OK ? STEER_OK : keep_error(e);
+}
+
+static int register_kind(lua_State *L)
+{
+    steer_lua_register_host(L, lua_touserdata(L, 1));
+    return 0;
 }
 
 int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc *desc)
@@ -666,8 +753,14 @@ int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc
         return STEER_ENOMEM;
     }
     e->kinds = nk;
+    // protected: the scenario may have set a metatable on its steer table
+    lua_pushcfunction(e->L, register_kind);
+    lua_pushlightuserdata(e->L, k);
+    if (docall(e->L, 1, 0) != LUA_OK) {
+        steer_host_kind_free(k);
+        return keep_error(e);
+    }
     e->kinds[e->nkinds++] = k;
-    steer_lua_register_host(e->L, k);
     steerE_mods_register_kind(e, k);
     return STEER_OK;
 }

@@ -77,6 +77,19 @@ char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *le
 void steerE_mods_tick(steer_Engine *e);
 void steerE_mods_free(steer_Engine *e);
 void steerE_mods_register_kind(steer_Engine *e, const steer_HostKind *k);
+// Raise the mod's stop reason once it was stopped (its CPU budget spent,
+// its memory cap crossed). The sandbox's C loops call it per element: the
+// hook that stops Lua code cannot interrupt a loop that makes no call.
+void steerE_check_stop(lua_State *L);
+// Decode one message (bytes from steer.send's encoder) and push its value; raises a Lua error
+// "corrupt message" on malformed input. Call it protected.
+void steerE_decode_message(lua_State *L, const unsigned char *p, size_t len);
+// Encode the value at idx as steer.send does (nil, booleans, numbers,
+// strings and tables of them; at most 64 KiB, tables nested at most 16
+// deep; metatables ignored). 0: *out (from malloc: free it) holds *len
+// bytes. Nonzero: nothing to free, *err (if err) says why. Raises only
+// for lack of memory.
+int steerE_encode_message(lua_State *L, int idx, unsigned char **out, size_t *len, const char **err);
 
 // sandbox.c: the mods' safe library in a fresh state (pattern functions
 // with a step limit, string building with a size limit, no addresses).

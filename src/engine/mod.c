@@ -13,10 +13,17 @@
 // time — instead a watchdog thread, which wakes every millisecond, arms a
 // hook on every thread the mod is running (the main thread and each
 // coroutine it resumed, tracked by the sandbox's coroutine.resume) once the
-// budget is spent. The hook raises an error at every instruction from
-// then on, so a pcall inside the mod cannot swallow it: the mod unwinds
-// to the engine, which disables it, closes its state and reports why.
-// C functions that the hook cannot interrupt are bounded in sandbox.c.
+// budget is spent. The hook raises an error at every instruction and at
+// every call, of a Lua or a C function, from then on, so a pcall inside the
+// mod cannot swallow it: the mod unwinds to the engine, which disables it,
+// closes its state and reports why.
+//
+// Invariant: the engine touches a mod's values only inside a protected
+// call under the budget (mod_call). Its callbacks table may have an
+// __index that raises, yields or loops, so even looking a callback up is
+// the mod's code. C loops that make no call (the hook cannot interrupt
+// them) are bounded in sandbox.c, or poll the watchdog's verdict through
+// steerE_check_stop.
 #define _XOPEN_SOURCE 700 // realpath
 #include "engine.h"
 
@@ -90,9 +97,17 @@ static void stop_hook(lua_State *L, lua_Debug *ar)
     luaL_error(L, "%s", m->kill_reason);
 }
 
-// A count hook fires only in Lua code: the steer module's C finalisers still
-// run when the state closes, any Lua code stops at its first instruction.
-static void arm(lua_State *L) { lua_sethook(L, stop_hook, LUA_MASKCOUNT, 1); }
+// The count hook stops Lua code at its next instruction, the call hook any
+// call, also of a C function (a loop of table.concat through __index runs
+// no instruction). Lua runs no hook in finalisers: the steer module's C
+// finalisers still run when the state closes.
+static void arm(lua_State *L) { lua_sethook(L, stop_hook, LUA_MASKCOUNT | LUA_MASKCALL, 1); }
+
+void steerE_check_stop(lua_State *L)
+{
+    Mod *m = mod_of(L);
+    if (atomic_load_explicit(&m->killed, memory_order_relaxed)) luaL_error(L, "%s", m->kill_reason);
+}
 
 // Mark the mod killed and arm every thread it runs. Caller holds e->lock.
 static void kill_locked(Mod *m, const char *why)
@@ -216,7 +231,9 @@ static void end_call(Mod *m, double t0)
 }
 
 // Call the function below nargs arguments in the mod, within its budget.
-// Returns 1 if the mod is still enabled afterwards.
+// Returns 1 if the mod is still enabled afterwards. No message handler:
+// only the error's first line is kept, and its traceback would walk the
+// mod's globals once per frame, outside the hook's reach.
 static int mod_call(Mod *m, int nargs)
 {
     if (atomic_load(&m->killed)) { // past its cap outside a call: never armed
@@ -224,38 +241,52 @@ static int mod_call(Mod *m, int nargs)
         return 0;
     }
     lua_State *L = m->L;
-    int base = lua_gettop(L) - nargs;
-    lua_pushcfunction(L, steerE_msghandler);
-    lua_insert(L, base);
+    int base = lua_gettop(L) - nargs - 1;
     double t0 = steerE_now();
     begin_call(m);
-    int st = lua_pcall(L, nargs, 0, base);
+    int st = lua_pcall(L, nargs, 0, 0);
     end_call(m, t0);
     if (atomic_load(&m->killed)) {
         disable(m, m->kill_reason);
         return 0;
     }
     if (st != LUA_OK) {
-        const char *msg = lua_tostring(L, -1);
+        // "FILE:LINE: message" names the mod by its file; any other message
+        // (a yield outside a coroutine, an error in a loaded chunk, an
+        // error object) is prefixed with its name
         char buf[512];
-        steerE_message(msg ? msg : "error", buf, sizeof buf);
+        const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        const char *file = m->root ? m->root : m->main;
+        if (msg && strncmp(msg, file, strlen(file)) == 0) snprintf(buf, sizeof buf, "%s", msg);
+        else if (msg) snprintf(buf, sizeof buf, "mod '%s': %s", m->name, msg);
+        else snprintf(buf, sizeof buf, "mod '%s': (error object is a %s value)", m->name, luaL_typename(L, -1));
         disable(m, buf);
         return 0;
     }
-    lua_settop(L, base - 1);
+    lua_settop(L, base);
     return 1;
 }
 
-// Push callback `name` of the mod; 0 (nothing pushed) if it has none.
-static int push_callback(Mod *m, const char *name)
+// Runs protected under the budget: callback `name` (a light userdata below
+// the arguments) of the mod, looked up here, since the callbacks table's
+// __index is the mod's code, then called with the arguments if it is a
+// function.
+static int call_callback(lua_State *L)
 {
-    lua_rawgeti(m->L, LUA_REGISTRYINDEX, m->cb_ref);
-    if (lua_getfield(m->L, -1, name) != LUA_TFUNCTION) {
-        lua_pop(m->L, 2);
-        return 0;
-    }
-    lua_remove(m->L, -2);
-    return 1;
+    Mod *m = mod_of(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->cb_ref);
+    if (lua_getfield(L, -1, lua_touserdata(L, 1)) != LUA_TFUNCTION) return 0;
+    lua_replace(L, 1);
+    lua_pop(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 0);
+    return 0;
+}
+
+// Push what mod_call needs to call callback `name`; its arguments follow.
+static void push_callback(Mod *m, const char *name)
+{
+    lua_pushcfunction(m->L, call_callback);
+    lua_pushlightuserdata(m->L, (void *)name);
 }
 
 // ---- coroutines: tracked, so the watchdog can arm them ----------------------------
@@ -405,21 +436,31 @@ static int mod_require(lua_State *L)
 }
 
 // ---- messages: plain data copied between mods ---------------------------------------
+//
+// A message is one value: a type byte (LUA_TNIL, ...), then for a boolean
+// a byte 0 or 1; for a number a byte (1: an integer) and the number's 8
+// bytes; for a string its length (a size_t) and its bytes; for a table its
+// keys and values in turn, then END. In the machine's byte order: messages
+// never leave the process. The decoder trusts none of it (steerE_decode_message
+// is fuzzed): every read is checked against the end, and nesting against
+// MAX_DEPTH, so hostile bytes raise "corrupt message".
+
+#define END 0xFF
 
 typedef struct Buf {
     unsigned char *p;
     size_t n, cap;
-    steer_Engine *e;
-    Mod *m;
+    steer_Engine *e; // whose allocator; NULL: libc's
+    Mod *m;          // the sender, whose kill ends a long encoding; may be NULL
 } Buf;
 
 static int put(Buf *b, const void *src, size_t n)
 {
-    if (b->n + n > MAX_MESSAGE) return 0;
+    if (n > MAX_MESSAGE - b->n) return 0;
     if (b->n + n > b->cap) {
         size_t nc = b->cap ? b->cap * 2 : 256;
         while (nc < b->n + n) nc *= 2;
-        unsigned char *np = steerE_alloc(b->e, b->p, nc);
+        unsigned char *np = b->e ? steerE_alloc(b->e, b->p, nc) : realloc(b->p, nc);
         if (!np) return 0;
         b->p = np;
         b->cap = nc;
@@ -430,7 +471,8 @@ static int put(Buf *b, const void *src, size_t n)
 }
 
 // Serialise the value at idx: nil, booleans, numbers, strings and tables of
-// them (no functions, userdata, threads or cycles; metatables are ignored).
+// them (no functions, userdata, threads or cycles; metatables are ignored:
+// lua_next and the lua_to* of strings and numbers run no metamethod).
 static const char *encode(lua_State *L, int idx, Buf *b, int depth)
 {
     idx = lua_absindex(L, idx);
@@ -460,7 +502,8 @@ static const char *encode(lua_State *L, int idx, Buf *b, int depth)
         if (depth >= MAX_DEPTH) return "tables nested too deeply (or a cycle)";
         // lua_next walks a table's empty slots too: a thousand references
         // to a big emptied table take seconds in this one C call
-        if (atomic_load(&b->m->killed)) return "stopped";
+        if (b->m && atomic_load(&b->m->killed)) return "stopped";
+        if (!lua_checkstack(L, 3)) return "tables nested too deeply (or a cycle)";
         if (!put(b, &t, 1)) return "too large";
         lua_pushnil(L);
         while (lua_next(L, idx)) {
@@ -477,56 +520,101 @@ static const char *encode(lua_State *L, int idx, Buf *b, int depth)
             }
             lua_pop(L, 1);
         }
-        unsigned char end = 0xFF;
+        unsigned char end = END;
         return put(b, &end, 1) ? NULL : "too large";
     }
     default: return "only nil, booleans, numbers, strings and tables of them can be sent";
     }
 }
 
-// Rebuild a value from p[*at..len); runs protected in the receiver.
-static void decode(lua_State *L, const unsigned char *p, size_t len, size_t *at)
+int steerE_encode_message(lua_State *L, int idx, unsigned char **out, size_t *len, const char **err)
 {
-    luaL_checkstack(L, 4, "message");
-    if (*at >= len) luaL_error(L, "corrupt message");
-    unsigned char t = p[(*at)++];
+    Buf b = { 0 };
+    const char *why = encode(L, idx, &b, 0);
+    if (why) {
+        free(b.p);
+        *out = NULL;
+        *len = 0;
+        if (err) *err = why;
+        return 1;
+    }
+    *out = b.p;
+    *len = b.n;
+    return 0;
+}
+
+typedef struct Reader {
+    const unsigned char *p;
+    size_t len, at;
+} Reader;
+
+// The next n bytes, or a "corrupt message" error when fewer are left.
+static const unsigned char *take(lua_State *L, Reader *r, size_t n)
+{
+    if (n > r->len - r->at) luaL_error(L, "corrupt message");
+    const unsigned char *q = r->p + r->at;
+    r->at += n;
+    return q;
+}
+
+// Push the value at r->at; runs protected (in the receiver, or the fuzzer).
+static void decode(lua_State *L, Reader *r, int depth)
+{
+    unsigned char t = *take(L, r, 1);
     switch (t) {
     case LUA_TNIL: lua_pushnil(L); break;
-    case LUA_TBOOLEAN: lua_pushboolean(L, p[(*at)++]); break;
+    case LUA_TBOOLEAN: {
+        unsigned char v = *take(L, r, 1);
+        if (v > 1) luaL_error(L, "corrupt message");
+        lua_pushboolean(L, v);
+        break;
+    }
     case LUA_TNUMBER: {
-        unsigned char isint = p[(*at)++];
+        unsigned char isint = *take(L, r, 1);
+        if (isint > 1) luaL_error(L, "corrupt message");
         if (isint) {
             lua_Integer v;
-            memcpy(&v, p + *at, sizeof v);
-            *at += sizeof v;
+            memcpy(&v, take(L, r, sizeof v), sizeof v);
             lua_pushinteger(L, v);
         } else {
             lua_Number v;
-            memcpy(&v, p + *at, sizeof v);
-            *at += sizeof v;
+            memcpy(&v, take(L, r, sizeof v), sizeof v);
             lua_pushnumber(L, v);
         }
         break;
     }
     case LUA_TSTRING: {
         size_t n;
-        memcpy(&n, p + *at, sizeof n);
-        *at += sizeof n;
-        lua_pushlstring(L, (const char *)p + *at, n);
-        *at += n;
+        memcpy(&n, take(L, r, sizeof n), sizeof n);
+        const unsigned char *s = take(L, r, n);
+        lua_pushlstring(L, (const char *)s, n);
         break;
     }
     case LUA_TTABLE:
+        if (depth >= MAX_DEPTH) luaL_error(L, "corrupt message");
+        luaL_checkstack(L, 3, "corrupt message");
         lua_newtable(L);
-        while (*at < len && p[*at] != 0xFF) {
-            decode(L, p, len, at);
-            decode(L, p, len, at);
+        while (*take(L, r, 1) != END) {
+            r->at--;
+            decode(L, r, depth + 1);
+            int kt = lua_type(L, -1); // a key the encoder could have written
+            if ((kt != LUA_TSTRING && kt != LUA_TNUMBER && kt != LUA_TBOOLEAN) ||
+                (kt == LUA_TNUMBER && !lua_isinteger(L, -1) && isnan(lua_tonumber(L, -1))))
+                luaL_error(L, "corrupt message");
+            decode(L, r, depth + 1);
+            if (lua_isnil(L, -1)) luaL_error(L, "corrupt message");
             lua_rawset(L, -3);
         }
-        (*at)++;
         break;
     default: luaL_error(L, "corrupt message");
     }
+}
+
+void steerE_decode_message(lua_State *L, const unsigned char *p, size_t len)
+{
+    Reader r = { p, len, 0 };
+    decode(L, &r, 0);
+    if (r.at != len) luaL_error(L, "corrupt message");
 }
 
 static Mod *find_mod(steer_Engine *e, const char *name)
@@ -791,10 +879,9 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     lua_pushcfunction(m->L, open_mod);
     lua_pushlightuserdata(m->L, m);
     if (!mod_call(m, 1)) return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->name, m->reason);
-    if (push_callback(m, "setup")) {
-        lua_rawgeti(m->L, LUA_REGISTRYINDEX, m->world_ref);
-        if (!mod_call(m, 1)) return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->name, m->reason);
-    }
+    push_callback(m, "setup");
+    lua_rawgeti(m->L, LUA_REGISTRYINDEX, m->world_ref);
+    if (!mod_call(m, 2)) return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->name, m->reason);
     return STEER_OK;
 }
 
@@ -816,8 +903,7 @@ static int deliver(lua_State *L)
         if (!msg_fn) continue;
         lua_pushvalue(L, msg_fn);
         lua_pushstring(L, msg->from);
-        size_t at = 0;
-        decode(L, msg->data, msg->len, &at);
+        steerE_decode_message(L, msg->data, msg->len);
         lua_call(L, 2, 0);
     }
     if (ev_fn) {
@@ -868,18 +954,30 @@ void steerE_mods_tick(steer_Engine *e)
         int ok = mod_call(m, 1);
         clear_inbox(e, m);
         if (!ok) continue;
-        if (push_callback(m, "update")) {
-            lua_rawgeti(m->L, LUA_REGISTRYINDEX, m->world_ref);
-            lua_pushnumber(m->L, dt);
-            mod_call(m, 2);
-        }
+        push_callback(m, "update");
+        lua_rawgeti(m->L, LUA_REGISTRYINDEX, m->world_ref);
+        lua_pushnumber(m->L, dt);
+        mod_call(m, 3);
     }
+}
+
+// Runs protected under the budget: the mod may have set a metatable on its
+// steer table, whose __newindex sees the new constructor.
+static int register_kind(lua_State *L)
+{
+    steer_lua_register_host(L, lua_touserdata(L, 1));
+    return 0;
 }
 
 void steerE_mods_register_kind(steer_Engine *e, const steer_HostKind *k)
 {
-    for (int i = 0; i < e->nmods; i++)
-        if (e->mods[i]->L) steer_lua_register_host(e->mods[i]->L, k);
+    for (int i = 0; i < e->nmods; i++) {
+        Mod *m = e->mods[i];
+        if (!m->L) continue;
+        lua_pushcfunction(m->L, register_kind);
+        lua_pushlightuserdata(m->L, (void *)k);
+        mod_call(m, 1);
+    }
 }
 
 void steerE_mods_free(steer_Engine *e)

@@ -1,18 +1,28 @@
 // SPDX-License-Identifier: MIT
 // sandbox.c — the library a mod sees, made safe.
 //
-// The watchdog (mod.c) can stop any Lua code, but not a single C call, so
-// every C function a mod can reach must finish in bounded time:
+// The watchdog (mod.c) stops any Lua code and any call, also of a C
+// function, but not a single C call in progress, so every C function a mod
+// can reach must finish in bounded time, well under the budget (20 ms) at
+// the default memory cap:
 //  - pattern matching (find, match, gmatch, gsub) is Lua 5.4's matcher
 //    (lstrlib.c, MIT, same structure and semantics) with a step counter:
 //    a call that needs more than MAX_STEPS steps raises an error instead
 //    of backtracking for hours;
 //  - string.rep refuses results above the mod's string limit before it
-//    allocates (everything else that builds strings grows through the
-//    mod's capped allocator); table.move and table.sort, which loop in C,
-//    take at most a million (a quarter million) elements;
-//  - load takes text only; string.dump, dofile, loadfile and
-//    collectgarbage are gone, as are io, os, debug and package;
+//    allocates and copies by doubling (everything else that builds
+//    strings grows through the mod's capped allocator);
+//  - the table functions that loop in C (concat, unpack, move, insert,
+//    remove) look at the watchdog's verdict per element (steerE_check_stop):
+//    with a chain of __index tables each lookup is up to 2000 steps of C
+//    that make no call; table.move takes at most a million elements;
+//    table.sort of more than 32768 elements (or of a table with a
+//    metatable) compares through a C function, a call the hook sees;
+//  - load takes text only, at most 256 KiB of it (the parser cannot be
+//    interrupted); string.pack, unpack and packsize take formats of at
+//    most 64 KiB, string.format quotes (%q) at most 256 KiB per call;
+//    string.dump, dofile, loadfile and collectgarbage are gone, as are io,
+//    os, debug and package;
 //  - setmetatable refuses __gc, and every metatable the mod did not make
 //    (strings', the steer types') is protected, so no finaliser of the
 //    mod's can run when the engine closes its state;
@@ -20,6 +30,7 @@
 #include "engine.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -510,7 +521,8 @@ static int add_value(MatchState *ms, luaL_Buffer *b, const char *s, const char *
         lua_call(L, n, 1);
         break;
     }
-    case LUA_TTABLE:
+    case LUA_TTABLE: // an __index chain: up to 2000 steps a match
+        steerE_check_stop(L);
         push_onecapture(ms, 0, s, e);
         lua_gettable(L, 3);
         break;
@@ -580,30 +592,34 @@ static size_t max_string(lua_State *L)
     return (size_t)lua_tointeger(L, lua_upvalueindex(1));
 }
 
-// string.rep with its result size checked before anything is allocated
+// string.rep with its result size checked before anything is allocated,
+// copied by doubling: Lua's copies the string n times, four million
+// memcpy calls for string.rep("x", 4e6)
 static int str_rep(lua_State *L)
 {
     size_t l, lsep;
-    luaL_checklstring(L, 1, &l);
+    const char *s = luaL_checklstring(L, 1, &l);
     lua_Integer n = luaL_checkinteger(L, 2);
-    luaL_optlstring(L, 3, "", &lsep);
+    const char *sep = luaL_optlstring(L, 3, "", &lsep);
     size_t limit = max_string(L);
-    if (n > 0 && l + lsep == 0) { // Lua's would copy nothing n times: 10^15 loops
+    if (n <= 0 || l + lsep == 0) { // Lua's would copy nothing n times: 10^15 loops
         lua_pushliteral(L, "");
         return 1;
     }
-    if (n > 0) {
-        double total = (double)l * (double)n + (double)lsep * (double)(n - 1);
-        if (total > (double)limit) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "string.rep: a result of %.0f bytes is over the mod's string limit of %zu bytes", total,
-                     limit);
-            return luaL_error(L, "%s", msg);
-        }
+    double total = (double)l * (double)n + (double)lsep * (double)(n - 1);
+    if (total > (double)limit) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "string.rep: a result of %.0f bytes is over the mod's string limit of %zu bytes", total,
+                 limit);
+        return luaL_error(L, "%s", msg);
     }
-    lua_pushvalue(L, lua_upvalueindex(2));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
+    size_t unit = l + lsep, all = unit * (size_t)n; // the last separator is dropped
+    luaL_Buffer b;
+    char *p = luaL_buffinitsize(L, &b, all);
+    memcpy(p, s, l);
+    memcpy(p + l, sep, lsep);
+    for (size_t done = unit; done < all; done *= 2) memcpy(p + done, p, done < all - done ? done : all - done);
+    luaL_pushresultsize(&b, all - lsep);
     return 1;
 }
 
@@ -644,10 +660,15 @@ static int sb_setmetatable(lua_State *L)
 
 // string.format without addresses: no %p, and %s of a table, function,
 // thread or userdata shows what the sandbox's tostring shows.
+// And at most MAX_QUOTED bytes of strings under %q per call: quoting goes
+// a byte at a time (3 MB took 130 ms).
+#define MAX_QUOTED (256 << 10)
+
 static int sb_format(lua_State *L)
 {
-    size_t len;
+    size_t len, quoted = 0;
     const char *fmt = luaL_checklstring(L, 1, &len);
+    int arg = 1;
     for (size_t i = 0; i + 1 < len; i++) {
         if (fmt[i] != '%') continue;
         size_t j = i + 1;
@@ -655,8 +676,11 @@ static int sb_format(lua_State *L)
             i = j;
             continue;
         }
+        arg++;
         while (j < len && strchr("-+ #0123456789.", fmt[j])) j++;
         if (j < len && fmt[j] == 'p') return luaL_error(L, "string.format: '%%p' is not available to mods");
+        if (j < len && fmt[j] == 'q' && lua_type(L, arg) == LUA_TSTRING && (quoted += lua_rawlen(L, arg)) > MAX_QUOTED)
+            return luaL_error(L, "string.format: '%%q' of more than %d bytes in one call", MAX_QUOTED);
         i = j;
     }
     int n = lua_gettop(L);
@@ -675,19 +699,80 @@ static int sb_format(lua_State *L)
     return 1;
 }
 
-// table.move and table.sort loop in C without running Lua code when the
-// tables have no metamethods (table.move({}, 1, 1e9, 1) moves a billion
-// nils, allocating nothing): their element counts are bounded.
+// table.concat, table.unpack and table.move: ltablib.c's, with a look at
+// the stop flag per element (a chain of __index tables makes each lookup
+// up to 2000 steps of C, and no call), on tables only. table.move({}, 1,
+// 1e9, 1) would move a billion nils, allocating nothing: its element count
+// is bounded as well, for a clear error.
 #define MAX_TABLE_OP 1000000
+
+static void add_field(lua_State *L, luaL_Buffer *b, lua_Integer i)
+{
+    steerE_check_stop(L);
+    lua_geti(L, 1, i);
+    if (!lua_isstring(L, -1)) luaL_error(L, "invalid value (at index %I) in table for 'concat'", (LUAI_UACINT)i);
+    luaL_addvalue(b);
+}
+
+static int tab_concat(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer last = luaL_len(L, 1);
+    size_t lsep;
+    const char *sep = luaL_optlstring(L, 2, "", &lsep);
+    lua_Integer i = luaL_optinteger(L, 3, 1);
+    last = luaL_optinteger(L, 4, last);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (; i < last; i++) {
+        add_field(L, &b, i);
+        luaL_addlstring(&b, sep, lsep);
+    }
+    if (i == last) add_field(L, &b, i);
+    luaL_pushresult(&b);
+    return 1;
+}
+
+static int tab_unpack(lua_State *L)
+{
+    lua_Integer i = luaL_optinteger(L, 2, 1);
+    lua_Integer e = luaL_opt(L, luaL_checkinteger, 3, luaL_len(L, 1));
+    if (i > e) return 0;
+    lua_Unsigned n = (lua_Unsigned)e - (lua_Unsigned)i; // the count minus 1, without overflow
+    if (n >= (unsigned)INT_MAX || !lua_checkstack(L, (int)++n)) return luaL_error(L, "too many results to unpack");
+    for (; i < e; i++) {
+        steerE_check_stop(L);
+        lua_geti(L, 1, i);
+    }
+    lua_geti(L, 1, e);
+    return (int)n;
+}
+
+static void move_one(lua_State *L, int to, lua_Integer from_i, lua_Integer to_i)
+{
+    steerE_check_stop(L);
+    lua_geti(L, 1, from_i);
+    lua_seti(L, to, to_i);
+}
 
 static int tab_move(lua_State *L)
 {
-    lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
-    if (e >= f && (lua_Unsigned)e - (lua_Unsigned)f >= MAX_TABLE_OP)
-        return luaL_error(L, "table.move: more than %d elements", MAX_TABLE_OP);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
+    lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3), t = luaL_checkinteger(L, 4);
+    int tt = !lua_isnoneornil(L, 5) ? 5 : 1; // the destination
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, tt, LUA_TTABLE);
+    if (e >= f) {
+        if ((lua_Unsigned)e - (lua_Unsigned)f >= MAX_TABLE_OP)
+            return luaL_error(L, "table.move: more than %d elements", MAX_TABLE_OP);
+        lua_Integer n = e - f + 1;
+        luaL_argcheck(L, t <= LUA_MAXINTEGER - n + 1, 4, "destination wrap around");
+        if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
+            for (lua_Integer i = 0; i < n; i++) move_one(L, tt, f + i, t + i);
+        } else {
+            for (lua_Integer i = n - 1; i >= 0; i--) move_one(L, tt, f + i, t + i);
+        }
+    }
+    lua_pushvalue(L, tt);
     return 1;
 }
 
@@ -711,6 +796,7 @@ static int tab_insert(lua_State *L)
         pos = luaL_checkinteger(L, 2);
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
         for (lua_Integer i = shift_len(L, "table.insert", pos, e); i > pos; i--) {
+            steerE_check_stop(L);
             lua_geti(L, 1, i - 1);
             lua_seti(L, 1, i);
         }
@@ -729,6 +815,7 @@ static int tab_remove(lua_State *L)
     if (pos != size) luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
     lua_geti(L, 1, pos);
     for (shift_len(L, "table.remove", pos, size); pos < size; pos++) {
+        steerE_check_stop(L);
         lua_geti(L, 1, pos + 1);
         lua_seti(L, 1, pos);
     }
@@ -737,10 +824,14 @@ static int tab_remove(lua_State *L)
     return 1;
 }
 
-// Without a comparator, sort compares strings in C: 20000 references to
-// one 2 MiB string took 14 s. When the strings may be that long (or the
-// table has a metatable), this comparator counts the bytes compared.
+// Without a comparator, sort compares in C: 20000 references to one 2 MiB
+// string took 14 s, and a quarter million numbers 150 ms, in a loop that
+// makes no call. Past SORT_IN_C elements (or when the table has a
+// metatable, whose __index chains make each access up to 2000 steps) this
+// comparator, a C function the stop hook sees called, does the comparing,
+// and counts the bytes of strings compared.
 #define MAX_SORT_BYTES (1 << 30)
+#define SORT_IN_C (1 << 15)
 
 static int sort_less(lua_State *L)
 {
@@ -772,7 +863,7 @@ static int tab_sort(lua_State *L)
         }
         double log2n = 1;
         for (lua_Integer k = n; k > 1; k >>= 1) log2n++;
-        if ((double)longest * (double)n * log2n > MAX_SORT_BYTES) {
+        if (n > SORT_IN_C || (double)longest * (double)n * log2n > MAX_SORT_BYTES) {
             lua_settop(L, 1);
             lua_pushinteger(L, MAX_SORT_BYTES);
             lua_pushcclosure(L, sort_less, 1);
@@ -784,12 +875,39 @@ static int tab_sort(lua_State *L)
     return 0;
 }
 
-// load(chunk [, name [, mode [, env]]]): text only, whatever mode says
+// load(chunk [, name [, mode [, env]]]): text only, whatever mode says, and
+// at most MAX_LOAD bytes of it: the parser is C the hook cannot interrupt
+// (4 MB of "1+1+..." take 170 ms).
+#define MAX_LOAD (256 << 10)
+
+// A reader function's pieces, their total counted (upvalue 2).
+static int counted_reader(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_call(L, 0, 1);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        lua_Integer total = lua_tointeger(L, lua_upvalueindex(2)) + (lua_Integer)lua_rawlen(L, -1);
+        if (total > MAX_LOAD) return luaL_error(L, "load: a chunk of more than %d bytes", MAX_LOAD);
+        lua_pushinteger(L, total);
+        lua_replace(L, lua_upvalueindex(2));
+    }
+    return 1;
+}
+
 static int sb_load(lua_State *L)
 {
     int n = lua_gettop(L);
     if (n > 4) lua_settop(L, n = 4);
     while (lua_gettop(L) < 2) lua_pushnil(L);
+    if (lua_type(L, 1) == LUA_TSTRING && lua_rawlen(L, 1) > MAX_LOAD)
+        return luaL_error(L, "load: a chunk of %I bytes is over the mod's limit of %d", (LUAI_UACINT)lua_rawlen(L, 1),
+                          MAX_LOAD);
+    if (lua_type(L, 1) == LUA_TFUNCTION) {
+        lua_pushvalue(L, 1);
+        lua_pushinteger(L, 0);
+        lua_pushcclosure(L, counted_reader, 2);
+        lua_replace(L, 1);
+    }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_pushvalue(L, 1);
     lua_pushvalue(L, 2);
@@ -797,6 +915,22 @@ static int sb_load(lua_State *L)
     if (n >= 4) lua_pushvalue(L, 4);
     lua_call(L, n >= 4 ? 4 : 3, 2);
     return 2;
+}
+
+// string.pack, unpack and packsize (upvalue 1) with formats of at most
+// MAX_FORMAT bytes: 5 MB of spaces took unpack 90 ms.
+#define MAX_FORMAT (64 << 10)
+
+static int sb_pack(lua_State *L)
+{
+    size_t len;
+    luaL_checklstring(L, 1, &len);
+    if (len > MAX_FORMAT) return luaL_error(L, "%s: a format of more than %d bytes", lua_tostring(L, lua_upvalueindex(2)),
+                                            MAX_FORMAT);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
 }
 
 void steerE_open_sandbox(lua_State *L, size_t max_str)
@@ -820,24 +954,28 @@ void steerE_open_sandbox(lua_State *L, size_t max_str)
     };
     luaL_setfuncs(L, patterns, 0);
     lua_pushinteger(L, (lua_Integer)max_str);
-    lua_getfield(L, -2, "rep");
-    lua_pushcclosure(L, str_rep, 2);
+    lua_pushcclosure(L, str_rep, 1);
     lua_setfield(L, -2, "rep");
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
     lua_getfield(L, -1, "format");
     lua_pushcclosure(L, sb_format, 1);
     lua_setfield(L, -2, "format");
+    static const char *const packs[] = { "pack", "unpack", "packsize", NULL };
+    for (int i = 0; packs[i]; i++) {
+        lua_getfield(L, -1, packs[i]);
+        lua_pushfstring(L, "string.%s", packs[i]);
+        lua_pushcclosure(L, sb_pack, 2);
+        lua_setfield(L, -2, packs[i]);
+    }
     lua_pop(L, 1);
     lua_getglobal(L, "table");
-    lua_getfield(L, -1, "move");
-    lua_pushcclosure(L, tab_move, 1);
-    lua_setfield(L, -2, "move");
     lua_getfield(L, -1, "sort");
     lua_pushcclosure(L, tab_sort, 1);
     lua_setfield(L, -2, "sort");
-    static const luaL_Reg shifts[] = { { "insert", tab_insert }, { "remove", tab_remove }, { NULL, NULL } };
-    luaL_setfuncs(L, shifts, 0);
+    static const luaL_Reg loops[] = { { "insert", tab_insert }, { "remove", tab_remove }, { "concat", tab_concat },
+                                      { "unpack", tab_unpack }, { "move", tab_move }, { NULL, NULL } };
+    luaL_setfuncs(L, loops, 0);
     lua_pop(L, 1);
     // strings' metatable is shared by every string of the state: protect it
     lua_pushliteral(L, "");

@@ -455,6 +455,105 @@ static void test_demos_reload(void)
     }
 }
 
+// ---- hostile scenarios (issue 14, item 5 and the engine's audit) ---------------------
+
+static void noop_behaviour(void *ud, const steer_HostCtx *c, double f[3])
+{
+    (void)ud;
+    (void)c;
+    f[0] = f[1] = f[2] = 0;
+}
+
+// The engine looks into a scenario's values only through protected calls:
+// a scenario table whose __index raises or yields, a world metatable, a
+// steer table or a package.loaded changed to raise, end in errors that
+// name the file, never in an abort.
+static void test_hostile_scenarios(void)
+{
+    static const struct {
+        const char *file, *expect;
+    } loads[] = {
+        { "scenario_index_error.lua", "x" },
+        { "scenario_index_yield.lua", "yield" },
+    };
+    for (int i = 0; i < 2; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/hostile/%s", MODS_DIR, loads[i].file);
+        steer_Engine *e;
+        REQUIRE(steer_engine_new(NULL, &e) == STEER_OK, "engine");
+        CHECK(steer_engine_load(e, path) == STEER_ESCRIPT, "%s loaded", loads[i].file);
+        const char *err = steer_engine_error(e);
+        CHECK(strstr(err, loads[i].file) && strstr(err, "field 'setup'") && strstr(err, loads[i].expect),
+              "%s: the error names neither the file, the field nor the cause: %s", loads[i].file, err);
+        // the engine keeps no half-loaded scenario: another load works
+        CHECK(steer_engine_load(e, MODS_DIR "/scenario.lua") == STEER_OK, "then: %s", steer_engine_error(e));
+        CHECK(steer_engine_tick(e, 2) == STEER_OK, "then: %s", steer_engine_error(e));
+        steer_engine_free(e);
+    }
+
+    // after a failed load that left package hostile, the next load still works
+    write_file("spoil.lua", "package.path = nil\n"
+                            "setmetatable(package, { __index = function() error('spoilt') end,\n"
+                            "                        __newindex = function() error('spoilt') end })\n"
+                            "error('failed on purpose')\n");
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(NULL, &e) == STEER_OK, "engine");
+    CHECK(steer_engine_load(e, path_of("spoil.lua")) == STEER_ESCRIPT, "spoil.lua loaded");
+    CHECK(steer_engine_load(e, path_of("spoil.lua")) == STEER_ESCRIPT, "spoil.lua loaded");
+    CHECK(strstr(steer_engine_error(e), "spoilt"), "the second load: %s", steer_engine_error(e));
+    steer_engine_free(e);
+
+    // callbacks looked up at each tick and by the host, the world's methods,
+    // the steer table, package.loaded: each changed to raise after setup
+    write_file("tuning.lua", "return { value = 1 }\n");
+    write_file("turns.lua",
+        "local steer = require 'steer'\n"
+        "local tuning = require 'tuning'\n"
+        "local armed = false\n"
+        "local t = { world = { size = { 10, 10 } },\n"
+        "  setup = function(w) w:spawn{} end,\n"
+        "  arm = function(w) armed = true end,\n"
+        "  step_off = function(w) getmetatable(w).__index = function() error('no methods') end end,\n"
+        "  steer_off = function() setmetatable(steer, { __newindex = function() error('steer frozen') end }) end,\n"
+        "  loaded_off = function()\n"
+        "    setmetatable(package.loaded, { __newindex = function() error('loaded frozen') end })\n"
+        "  end,\n"
+        "}\n"
+        "return setmetatable(t, { __index = function(_, k) if armed then error('late ' .. k) end end })\n");
+    REQUIRE(steer_engine_new(NULL, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, path_of("turns.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_tick(e, 2) == STEER_OK, "%s", steer_engine_error(e));
+    // a failed reload puts package.loaded back raw, under its __newindex
+    CHECK(steer_engine_call(e, "loaded_off", 0) == STEER_OK, "loaded_off: %s", steer_engine_error(e));
+    CHECK(steer_engine_reload(e) == STEER_ESCRIPT, "a reload requiring into a frozen package.loaded succeeded");
+    CHECK(strstr(steer_engine_error(e), "loaded frozen"), "the reload: %s", steer_engine_error(e));
+    // a behaviour registered into a steer table whose __newindex raises
+    CHECK(steer_engine_call(e, "steer_off", 0) == STEER_OK, "steer_off: %s", steer_engine_error(e));
+    static const char *const params[] = { NULL };
+    steer_HostBehaviorDesc hd = { .name = "late", .params = params, .fn = noop_behaviour };
+    CHECK(steer_engine_register_behavior(e, &hd) == STEER_ESCRIPT, "registered into a frozen steer table");
+    CHECK(strstr(steer_engine_error(e), "steer frozen"), "register: %s", steer_engine_error(e));
+    // the host's call of a callback the scenario's __index refuses
+    CHECK(steer_engine_call(e, "arm", 0) == STEER_OK, "arm: %s", steer_engine_error(e));
+    CHECK(steer_engine_call(e, "draw", 0) == STEER_ESCRIPT, "draw's lookup did not fail");
+    CHECK(strstr(steer_engine_error(e), "late draw"), "draw: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 1) == STEER_ESCRIPT, "update's lookup did not fail");
+    CHECK(strstr(steer_engine_error(e), "turns.lua") && strstr(steer_engine_error(e), "late update"), "tick: %s",
+          steer_engine_error(e));
+    steer_engine_free(e);
+
+    // the world's metatable changed so that w.step raises
+    REQUIRE(steer_engine_new(NULL, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, path_of("turns.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    lua_State *L = steer_engine_lua(e);
+    REQUIRE(steer_engine_push_scenario(e), "a scenario");
+    lua_remove(L, -2);
+    CHECK(steer_engine_call(e, "step_off", 1) == STEER_OK, "step_off: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 1) == STEER_ESCRIPT, "w.step's lookup did not fail");
+    CHECK(strstr(steer_engine_error(e), "no methods"), "tick: %s", steer_engine_error(e));
+    steer_engine_free(e);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/steer-engine-%d", (int)getpid());
@@ -471,6 +570,7 @@ int main(void)
     RUN(test_nav_across_reloads);
     RUN(test_allocator_hook);
     RUN(test_demos_reload);
+    RUN(test_hostile_scenarios);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 1;
     return check_report_("engine");

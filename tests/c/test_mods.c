@@ -4,10 +4,15 @@
 // beside it carries on unaffected.
 #include "check.h"
 #include "steer.h"
+#include "../../src/engine/engine.h" // the message codec
+
+#include <lualib.h>
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #ifndef MODS_DIR
@@ -368,8 +373,298 @@ static void test_mods_crossing_their_cap_outside_a_call(void)
     steer_engine_free(e);
 }
 
+// ---- hostile lookups and C loops (issue 14) ------------------------------------------
+
+// A case that hangs fails the test instead of blocking it for ever: past
+// 8 s of CPU time (not wall time, which a busy machine stretches).
+static const char *hung_case;
+
+static void on_limit(int sig)
+{
+    (void)sig;
+    static const char msg[] = "    FAIL: hung in case: ";
+    (void)!write(1, msg, sizeof msg - 1);
+    if (hung_case) (void)!write(1, hung_case, strlen(hung_case));
+    (void)!write(1, "\n", 1);
+    _exit(1);
+}
+
+// The world's hash after `ticks` ticks of the test scenario with the good
+// mod alone: what every run beside an evil mod must end with too.
+static uint64_t good_alone(int ticks)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    if (!e) return 0;
+    int good;
+    steer_engine_load_mod(e, MODS_DIR "/good", NULL, &good);
+    steer_engine_tick(e, ticks);
+    uint64_t h = steer_world_hash(steer_engine_world(e));
+    steer_engine_free(e);
+    return h;
+}
+
+// Run the mod at `path` (named `name`) beside the good mod for `ticks`
+// ticks: the host finishes its ticks, the evil mod (which must load, if
+// `loads`) is disabled with a reason that names it (or its file) and
+// mentions `expect`, and the world ends as it does with the good mod alone.
+static void run_beside_good(const char *what, const char *path, const char *name, const char *expect,
+                            const steer_ModLimits *lim, bool loads, int ticks, uint64_t want)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    int good = -1, evil = -1;
+    REQUIRE(steer_engine_load_mod(e, MODS_DIR "/good", NULL, &good) == STEER_OK, "good mod: %s", steer_engine_error(e));
+    int st = steer_engine_load_mod(e, path, lim, &evil); // may fail: then it is disabled already
+    REQUIRE(evil == 1, "%s: the mod got no id", what);
+    CHECK(st == STEER_OK || !loads, "%s: the mod failed to load: %s", what, steer_engine_error(e));
+    CHECK(steer_engine_tick(e, ticks) == STEER_OK, "%s: the host's tick failed: %s", what, steer_engine_error(e));
+    CHECK(steer_world_tick(steer_engine_world(e)) == (uint64_t)ticks, "%s: the world did not finish its ticks", what);
+    steer_ModInfo gi, ei;
+    steer_engine_mod_info(e, good, &gi);
+    steer_engine_mod_info(e, evil, &ei);
+    CHECK(gi.enabled, "%s: the good mod was disabled: %s", what, gi.reason);
+    CHECK(!ei.enabled, "%s: the evil mod is still enabled", what);
+    CHECK(strstr(ei.reason, name) != NULL, "%s: the reason does not name mod '%s': %s", what, name, ei.reason);
+    CHECK(strstr(ei.reason, expect) != NULL, "%s: the reason does not mention '%s': %s", what, expect, ei.reason);
+    char line[128];
+    snprintf(line, sizeof line, "mod %s disabled", name);
+    CHECK(strstr(log.last, line) != NULL, "%s: not reported in the log (last: '%s')", what, log.last);
+    CHECK(steer_world_hash(steer_engine_world(e)) == want, "%s: the world differs from the good mod's run alone", what);
+    steer_engine_free(e);
+}
+
+static void beside_good(const char *what, const char *path, const char *name, const char *expect,
+                        const steer_ModLimits *lim, bool loads, int ticks, uint64_t want)
+{
+    hung_case = what;
+    struct itimerval limit = { .it_value = { 8, 0 } }, off = { 0 };
+    setitimer(ITIMER_PROF, &limit, NULL);
+    run_beside_good(what, path, name, expect, lim, loads, ticks, want);
+    setitimer(ITIMER_PROF, &off, NULL);
+}
+
+// Items 6-9: the callbacks table's __index raises, yields or loops (for
+// every key, or for update only, after a clean setup), and an endless loop
+// made only of C calls. The lookups run under the mod's budget, and the
+// stop hook sees calls of C functions.
+static void test_hostile_callback_tables(void)
+{
+    static const struct {
+        const char *file, *name, *expect;
+    } cases[] = {
+        { "index_error.lua", "index_error", "gotcha" },
+        { "index_error_update.lua", "index_error_update", "gotcha" },
+        { "index_yield.lua", "index_yield", "yield" },
+        { "index_loop.lua", "index_loop", "CPU budget" },
+        { "index_loop_update.lua", "index_loop_update", "CPU budget" },
+        { "concat_calls.lua", "concat_calls", "CPU budget" },
+    };
+    uint64_t want = good_alone(30);
+    steer_ModLimits lim = { .call_ms = 50 };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/hostile/%s", MODS_DIR, cases[i].file);
+        beside_good(cases[i].file, path, cases[i].name, cases[i].expect, &lim, false, 30, want);
+    }
+}
+
+// C functions whose loops make no call, bounded now: each would run for
+// tens of seconds to minutes within one call (a chain of 1990 __index
+// tables makes every lookup 1990 steps of C). `chain(n, base)` is such a
+// table, reading and writing through to base.
+static void test_c_loops_are_bounded(void)
+{
+    static const char prelude[] =
+        "local function chain(n, base)\n"
+        "  local t = base or {}\n"
+        "  for i = 1, n do t = setmetatable({}, { __index = t, __newindex = t }) end\n"
+        "  return t\n"
+        "end\n";
+    static const struct {
+        const char *what, *code, *expect;
+    } cases[] = {
+        { "table.move through a chain", "local t = chain(1990) op = function() table.move(t, 1, 999999, 1, {}) end",
+          "CPU budget" },
+        { "table.unpack through a chain", "local t = chain(1990) op = function() table.unpack(t, 1, 900000) end",
+          "CPU budget" },
+        { "table.concat through a chain",
+          "local base = {} for i = 1, 1e6 do base[i] = '' end local t = chain(1990, base)\n"
+          "op = function() table.concat(t, '', 1, 1e6) end", "CPU budget" },
+        { "table.insert through a chain",
+          "local t = chain(1990) getmetatable(t).__len = function() return 999999 end\n"
+          "op = function() table.insert(t, 1, 0) end", "CPU budget" },
+        { "table.remove through a chain",
+          "local t = chain(1990) getmetatable(t).__len = function() return 999999 end\n"
+          "op = function() table.remove(t, 1) end", "CPU budget" },
+        { "table.sort through a chain",
+          "local base = {} for i = 1, 1e5 do base[i] = -i end\n"
+          "local t = chain(1990, base) getmetatable(t).__len = function() return 1e5 end\n"
+          "op = function() table.sort(t) end", "CPU budget" },
+        { "gsub with a chain for replacements",
+          "local s, t = string.rep('a', 1e6), chain(1990) op = function() string.gsub(s, '.', t) end", "CPU budget" },
+        { "load of 4 MB of text", "local s = string.rep('x = 1 ', 7e5) op = function() load(s) end", "load" },
+        { "load through a reader of 4 MB",
+          "local s = string.rep(' ', 6000)\n"
+          "op = function() local n = 0 error(select(2, load(function() n = n + 1 if n <= 700 then return s end end))) end",
+          "load" },
+        { "string.unpack of a format of 4 MB", "local s = string.rep(' ', 4e6) op = function() string.unpack(s, '') end",
+          "string.unpack" },
+        { "string.format('%q') of 3 MB", "local s = string.rep('\\0', 3e6) op = function() string.format('%q', s) end",
+          "%q" },
+    };
+    uint64_t want = good_alone(10);
+    // the data is built at load, the loop runs in update
+    steer_ModLimits lim = { .call_ms = 200, .memory = 64u << 20 };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char code[2048];
+        snprintf(code, sizeof code, "%s%s\nreturn { update = function(w) op() end }\n", prelude, cases[i].code);
+        const char *path = write_mod("loops", code);
+        beside_good(cases[i].what, path, "loops", cases[i].expect, &lim, true, 10, want);
+    }
+}
+
+// Messages: a value sent decodes to an equal value; every cut of its bytes
+// and hostile bytes (lengths past the end, nesting past 16 levels, nil or
+// NaN keys, trailing bytes) raise "corrupt message", never read past the
+// end or recurse without bound.
+static int decode_f(lua_State *L)
+{
+    steerE_decode_message(L, lua_touserdata(L, 1), (size_t)lua_tointeger(L, 2));
+    return 1;
+}
+
+static int try_decode(lua_State *L, const unsigned char *p, size_t n)
+{
+    lua_pushcfunction(L, decode_f);
+    lua_pushlightuserdata(L, (void *)p);
+    lua_pushinteger(L, (lua_Integer)n);
+    return lua_pcall(L, 2, 1, 0);
+}
+
+static void test_message_codec(void)
+{
+    lua_State *L = luaL_newstate();
+    REQUIRE(L, "state");
+    luaL_openlibs(L);
+    // 15 levels below the top: the deepest a message may be
+    REQUIRE(luaL_dostring(L, "local t = { s = 'str\\0ing', i = -7, f = 0.5, b = true, [1] = false, [2.5] = 'x' }\n"
+                             "local v = t for i = 1, 15 do v.next = { depth = i } v = v.next end return t") == LUA_OK,
+            "%s", lua_tostring(L, -1));
+    unsigned char *bytes = NULL, *again = NULL;
+    size_t n = 0, n2 = 0;
+    const char *err = NULL;
+    REQUIRE(steerE_encode_message(L, -1, &bytes, &n, &err) == 0, "encode: %s", err);
+    REQUIRE(try_decode(L, bytes, n) == LUA_OK, "decode: %s", lua_tostring(L, -1));
+    CHECK(steerE_encode_message(L, -1, &again, &n2, &err) == 0 && n2 == n, "the round trip changed the size");
+    lua_setglobal(L, "got");
+    lua_setglobal(L, "sent");
+    CHECK(luaL_dostring(L, "local function eq(a, b)\n"
+                           "  if type(a) ~= 'table' or type(b) ~= 'table' then return a == b and math.type(a) == math.type(b) end\n"
+                           "  for k, v in pairs(a) do if not eq(v, b[k]) then return false end end\n"
+                           "  for k in pairs(b) do if a[k] == nil then return false end end\n"
+                           "  return true\n"
+                           "end\n"
+                           "assert(eq(sent, got), 'decode(encode(x)) differs from x')") == LUA_OK,
+          "%s", lua_tostring(L, -1));
+    lua_settop(L, 0);
+    // every proper prefix is corrupt, as is a trailing byte
+    for (size_t cut = 0; cut < n; cut++) {
+        unsigned char *p = malloc(cut ? cut : 1); // exact size: a sanitizer sees reads past it
+        memcpy(p, bytes, cut);
+        int st = try_decode(L, p, cut);
+        CHECK(st != LUA_OK && strstr(lua_tostring(L, -1), "corrupt message"), "a prefix of %zu bytes decoded", cut);
+        lua_settop(L, 0);
+        free(p);
+        if (FAILED()) break;
+    }
+    unsigned char *longer = malloc(n + 1);
+    memcpy(longer, bytes, n);
+    longer[n] = 0;
+    CHECK(try_decode(L, longer, n + 1) != LUA_OK, "trailing bytes decoded");
+    lua_settop(L, 0);
+    free(longer);
+    // hostile bytes
+    enum { T_NIL = LUA_TNIL, T_NUM = LUA_TNUMBER, T_STR = LUA_TSTRING, T_TAB = LUA_TTABLE, END = 0xFF };
+    static unsigned char deep[100000];
+    memset(deep, T_TAB, sizeof deep);
+    CHECK(try_decode(L, deep, sizeof deep) != LUA_OK && strstr(lua_tostring(L, -1), "corrupt message"),
+          "100000 nested tables decoded");
+    lua_settop(L, 0);
+    unsigned char huge[1 + sizeof(size_t) + 4] = { T_STR };
+    memset(huge + 1, 0xFF, sizeof(size_t)); // a length of SIZE_MAX
+    CHECK(try_decode(L, huge, sizeof huge) != LUA_OK, "a string longer than the message decoded");
+    lua_settop(L, 0);
+    unsigned char nil_key[] = { T_TAB, T_NIL, T_NIL, END };
+    CHECK(try_decode(L, nil_key, sizeof nil_key) != LUA_OK && strstr(lua_tostring(L, -1), "corrupt message"),
+          "a nil key decoded");
+    lua_settop(L, 0);
+    unsigned char nan_key[3 + sizeof(double) + 2] = { T_TAB, T_NUM, 0 };
+    double nan = NAN;
+    memcpy(nan_key + 3, &nan, sizeof nan);
+    nan_key[3 + sizeof nan] = T_NIL;
+    nan_key[4 + sizeof nan] = END;
+    CHECK(try_decode(L, nan_key, sizeof nan_key) != LUA_OK && strstr(lua_tostring(L, -1), "corrupt message"),
+          "a NaN key decoded");
+    lua_settop(L, 0);
+    unsigned char unterminated[] = { T_TAB };
+    CHECK(try_decode(L, unterminated, sizeof unterminated) != LUA_OK, "an unterminated table decoded");
+    free(bytes);
+    free(again);
+    lua_close(L);
+}
+
+// A message nested as deep as steer.send allows reaches the other mod.
+static void test_deep_messages(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    char to[512];
+    snprintf(to, sizeof to, "%s", write_mod("deep_to", "local got\n"
+                                          "return { on_message = function(from, m) got = m end,\n"
+                                          "  update = function(w) if w.tick == 3 then\n"
+                                          "    local d = 0 while got do d = d + 1 got = got.next end\n"
+                                          "    assert(d == 16, 'depth ' .. d) end end }\n"));
+    const char *from = write_mod("deep_from", "return { update = function(w) if w.tick == 1 then\n"
+                                              "  local t = {} local v = t for i = 1, 15 do v.next = { i = i } v = v.next end\n"
+                                              "  assert(steer.send('deep_to', t)) end end }\n");
+    int a, b;
+    REQUIRE(steer_engine_load_mod(e, to, NULL, &a) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_load_mod(e, from, NULL, &b) == STEER_OK, "%s", steer_engine_error(e));
+    steer_engine_tick(e, 5);
+    steer_ModInfo ai, bi;
+    steer_engine_mod_info(e, a, &ai);
+    steer_engine_mod_info(e, b, &bi);
+    CHECK(ai.enabled && bi.enabled, "%s %s", ai.reason, bi.reason);
+    steer_engine_free(e);
+}
+
+// The game registers a behaviour after a mod set a metatable on its steer
+// table whose __newindex raises: the mod is disabled, the host goes on.
+static void test_register_into_a_hostile_steer_table(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    const char *path = write_mod("newindex", "setmetatable(steer, { __newindex = function() error('no new names') end })\n"
+                                             "return {}\n");
+    int id;
+    REQUIRE(steer_engine_load_mod(e, path, NULL, &id) == STEER_OK, "%s", steer_engine_error(e));
+    static const char *const params[] = { NULL };
+    steer_HostBehaviorDesc hd = { .name = "late", .params = params, .fn = push_none };
+    CHECK(steer_engine_register_behavior(e, &hd) == STEER_OK, "register: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 2) == STEER_OK, "tick: %s", steer_engine_error(e));
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, id, &mi);
+    CHECK(!mi.enabled && strstr(mi.reason, "no new names"), "the mod: %s", mi.enabled ? "still enabled" : mi.reason);
+    steer_engine_free(e);
+}
+
 int main(void)
 {
+    signal(SIGPROF, on_limit);
     snprintf(tmpdir, sizeof tmpdir, "/tmp/steer-mods-%d", (int)getpid());
     char cmd[300];
     snprintf(cmd, sizeof cmd, "mkdir -p %s", tmpdir);
@@ -382,6 +677,11 @@ int main(void)
     RUN(test_require_stays_inside);
     RUN(test_touch_all);
     RUN(test_mods_crossing_their_cap_outside_a_call);
+    RUN(test_hostile_callback_tables);
+    RUN(test_c_loops_are_bounded);
+    RUN(test_message_codec);
+    RUN(test_deep_messages);
+    RUN(test_register_into_a_hostile_steer_table);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0) return 1;
     return check_report_("mods");
