@@ -3,9 +3,17 @@
 # Install what steer needs on Debian 12 (only what is missing), then
 # configure and build. Used by run-demo.sh, run-tests.sh and CI.
 #   tools/setup.sh [BUILD_DIR [MESON_OPTIONS...]]
+#   tools/setup.sh --packages PACKAGE...   only install these (the checks'
+#                                          compilers: clang, gcc-aarch64-linux-gnu, qemu-user-static)
 set -eu
 cd "$(dirname "$0")/.."
 pkgs="meson ninja-build pkg-config gcc liblua5.4-dev lua5.4 libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb libstb-dev python3"
+only=false
+if [ "${1:-}" = --packages ]; then
+    shift
+    pkgs="$*"
+    only=true
+fi
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -17,6 +25,7 @@ if [ -n "$missing" ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
 fi
+$only && exit 0
 build="${1:-build}"
 [ $# -gt 0 ] && shift
 if [ -f "$build/build.ninja" ]; then

@@ -11,6 +11,7 @@
 #include "../behaviors/behavior.h"
 
 #include <float.h>
+#include <stdlib.h>
 #include <string.h>
 
 void steerG_free(steer_World *w)
@@ -523,10 +524,12 @@ pass_kernel(const steer_World *w, const float p[3], const float *r2, const unsig
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-#if !defined(__clang__)
 // The helpers below take and return 32-byte vectors; they are always
 // inlined into the AVX2 function, so no call passes one across the SSE/AVX
-// ABI boundary GCC warns of (it reports that at the end of the file).
+// ABI boundary GCC and Clang warn of (GCC reports it at the end of the file).
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpsabi"
+#else
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 // Two agents of one cell at once, in one AVX2 vector of eight lanes: lanes
@@ -658,8 +661,12 @@ __attribute__((target("avx2"))) static void summaries_pair(const steer_World *w,
     else summaries_dim(w, pa, pb, sa, sb, nslots, r2, needs, outa, outb, false, true);
 }
 
+// STEER_NO_AVX2=1 (any value but empty or 0) keeps the SSE pass: the same
+// bits, so a run can check that claim on a machine that has AVX2.
 bool steerG_wide_available(void)
 {
+    const char *off = getenv("STEER_NO_AVX2");
+    if (off && *off && strcmp(off, "0") != 0) return false;
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2");
 }
