@@ -87,13 +87,16 @@ typedef struct steer_WorldDesc {
 } steer_WorldDesc;
 
 // Agent descriptor for spawning: zero means default (see steer_spawn).
+// Position and velocity components are finite, at most FLT_MAX in size; the
+// four vehicle numbers, when not 0, are from 1e-6 to 1e30 (a float would make
+// a tinier one 0 or a denormal, and two huger radii or speeds overflow).
 typedef struct steer_AgentDesc {
     double position[3];
     double velocity[3];
-    double mass;          // default 1
-    double max_speed;     // default 1
-    double max_force;     // default 1
-    double radius;        // default 0.5
+    double mass;          // default 1; else 1e-6 to 1e30 kg
+    double max_speed;     // default 1; else 1e-6 to 1e30 m/s
+    double max_force;     // default 1; else 1e-6 to 1e30 N
+    double radius;        // default 0.5; else 1e-6 to 1e30 m
     const char *tag;      // NULL = untagged
     steer_Behavior *brain;// NULL = no brain (drifts)
 } steer_AgentDesc;
@@ -171,6 +174,9 @@ STEER_API int steer_raycast(steer_World *w, const double origin[3], const double
                             unsigned mask, steer_Agent ignore, steer_Hit *hit);
 
 // ---- agents ------------------------------------------------------------
+// STEER_EARG for a non-finite position or velocity or a vehicle number out of
+// its range (see steer_AgentDesc), STEER_EFULL, STEER_ENOMEM, or STEER_EBUSY
+// inside a pass; the world is unchanged then.
 STEER_API int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out);
 STEER_API int steer_remove(steer_World *w, steer_Agent a);        // the handle goes stale at once
 STEER_API bool steer_alive(const steer_World *w, steer_Agent a);
@@ -188,6 +194,8 @@ typedef enum steer_Param {
 STEER_API int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double out[3]);
 STEER_API int steer_agent_set_vec(steer_World *w, steer_Agent a, steer_Prop p, const double v[3]);
 STEER_API int steer_agent_param(const steer_World *w, steer_Agent a, steer_Param p, double *out);
+// mass from 1e-6 to 1e30; max_speed, max_force and radius 0 (no speed, force
+// or body) or from 1e-6 to 1e30; else STEER_EARG and nothing changes.
 STEER_API int steer_agent_set_param(steer_World *w, steer_Agent a, steer_Param p, double v);
 STEER_API int steer_agent_tag(const steer_World *w, steer_Agent a, const char **out);
 STEER_API int steer_agent_set_tag(steer_World *w, steer_Agent a, const char *tag);
@@ -222,6 +230,8 @@ STEER_API void steer_behavior_release(steer_Behavior *b);
 STEER_API const char *steer_behavior_kind(const steer_Behavior *b);
 STEER_API int steer_behavior_set_name(steer_Behavior *b, const char *name);
 STEER_API const char *steer_behavior_name(const steer_Behavior *b);
+// STEER_EARG outside the field's range, which steer_behavior_error() states;
+// a field whose minimum is 0 takes 0 (often "the default") or from 1e-6 up.
 STEER_API int steer_behavior_set_number(steer_Behavior *b, const char *field, double v);
 STEER_API int steer_behavior_set_choice(steer_Behavior *b, const char *field, const char *choice);
 STEER_API int steer_behavior_set_tag(steer_Behavior *b, const char *field, const char *tag);

@@ -6,6 +6,10 @@
 -- Names of the contract (API.md) that are not implemented yet are not
 -- annotated here; docs/api.md lists them as planned.
 -- Units: metres, seconds, radians, kilograms, newtons.
+-- Number ranges (docs/api.md, "Number ranges"): "> 0" means 1e-6 to 1e30;
+-- ">= 0" means 0, or 1e-6 to 1e30 (nothing in between: a float would make
+-- 1e-300 into 0, which often means "the default"); another upper bound
+-- replaces 1e30. Anything else raises, and the message states the range.
 
 ---@meta steer
 
@@ -94,7 +98,7 @@ function Vec:unpack() end
 ---Arguments of `steer.world{...}`. Unknown fields raise.
 ---@class steer.WorldDesc
 ---@field dim? 2|3 dimensions; default 2
----@field size? steer.VecLike extent of the world in metres per axis, each >= 0 (0 = unbounded axis); default {0, 0, 0}. Without wrap, agents may leave it.
+---@field size? steer.VecLike extent of the world in metres per axis, each 0 (unbounded axis) or at least 1e-6; default {0, 0, 0}. Without wrap, agents may leave it.
 ---@field origin? steer.VecLike lower corner of the world in metres; default {0, 0, 0}
 ---@field wrap? boolean toroidal world: positions wrap and distances use the nearest image; needs every size > 0; default false
 ---@field seed? integer seed of the world's random stream (agents' streams derive from it at spawn); default 0
@@ -138,7 +142,7 @@ function World:step(n) end
 ---@field tag? string group name for `w:agents(tag)`, `w:neighbors(..., tag)` and flocking `tag` fields; default nil
 ---@field model? "point"|"craft" vehicle model; default "point". "craft": forward-only, turn-limited (needs min_turn_radius)
 ---@field min_turn_radius? number metres, 1e-6 to 1e30: the tightest turn (a craft flies by it; directed_seek plans with it); default nil
----@field min_speed? number metres per second, >= 0 and <= max_speed; crafts only; default 0
+---@field min_speed? number metres per second, 0 or 1e-6 to max_speed; crafts only; default 0
 ---@field max_turn_accel? number m/s^2, 0 or 1e-6 to 1e30: the radius grows with speed, max(min_turn_radius, v^2 / max_turn_accel); default 0 (constant)
 ---@field target? steer.Target initial `agent.target` (a vector or a live agent); default nil
 ---@field data? table initial `agent.data`
@@ -256,11 +260,10 @@ function World:bytes() end
 ---@field data table the script's own per-agent table: created on first read, writable, dropped on removal
 ---@field think fun(agent: steer.Agent, dt: number)|nil Lua function called think_hz times per second after a tick; writable (nil stops it)
 ---@field think_hz number calls per second of `think`, 0 when it has none; writable (1e-6 to 1e6)
----@field think_hz number calls per second of `think`, 0 when it has none; writable (> 0, <= 1e6)
 ---@field model "point"|"craft" vehicle model; writable ("craft" needs min_turn_radius first)
----@field min_turn_radius number|nil metres, > 0, or nil (no turn limit); writable (a craft cannot drop it)
----@field min_speed number metres per second a craft never goes below (0 for a point mass); writable (crafts, <= max_speed)
----@field max_turn_accel number m/s^2; > 0 makes the radius grow with speed; writable (needs min_turn_radius)
+---@field min_turn_radius number|nil metres, 1e-6 to 1e30, or nil (no turn limit); writable (a craft cannot drop it)
+---@field min_speed number metres per second a craft never goes below, 0 or 1e-6 to max_speed (0 for a point mass); writable (crafts only)
+---@field max_turn_accel number m/s^2, 0 or 1e-6 to 1e30; > 0 makes the radius grow with speed; writable (needs min_turn_radius)
 ---@field turn_radius number|nil the turn radius at the current speed, nil without turn limits; read-only
 local Agent = {}
 
@@ -913,7 +916,7 @@ function steer.debug_draw() end
 ---@field cell? number metres, > 0: the side of a cell; default 1
 ---@field origin? steer.VecLike the lower left corner; default {0, 0}
 ---@field map string[] required: equally long lines, '.' open, '#' blocked, '1'-'9' costs; the first line is the top row
----@field costs? number[][]|fun(i: integer, j: integer, char: string): number|false costs per cell (> 0; math.huge or false blocks), the map's shape
+---@field costs? number[][]|fun(i: integer, j: integer, char: string): number|false costs per cell (1e-6 to 1e30; math.huge or false blocks), the map's shape
 
 ---A navigation grid. Cells are (i, j): column i of line j of the map.
 ---@class steer.Grid
@@ -931,7 +934,7 @@ function Grid:blocked(pos) end
 ---@param j integer
 ---@return number
 function Grid:cost(i, j) end
----Set the cost of cell (i, j) (math.huge or false blocks it); rebuilds the grid's fields and walls.
+---Set the cost of cell (i, j) (1e-6 to 1e30; math.huge or false blocks it); rebuilds the grid's fields and walls.
 ---@param i integer
 ---@param j integer
 ---@param cost number|false
@@ -1113,7 +1116,8 @@ function steer.directed_seek(desc) end
 
 ---The plan `ds` (a steer.directed_seek) makes for `agent` now; or, given a
 ---table, for a pose: `{ position, direction, target, heading,
----min_turn_radius [, speed = 0, dt = 1/60, opposite = true] }`. Nil when
+---min_turn_radius [, speed = 0, dt = 1/60, opposite = true] }` (speed and
+---dt >= 0: they only set the tolerances). Nil when
 ---the behaviour has no target or cannot turn.
 ---@param agent_or_pose steer.Agent|{position: steer.VecLike, direction: steer.VecLike, target: steer.VecLike, heading: steer.VecLike, min_turn_radius: number, speed?: number, dt?: number, opposite?: boolean}
 ---@param ds? steer.Behavior

@@ -75,11 +75,11 @@ static int arrive_check(const void *params, char *msg, size_t len)
 }
 
 static const steerB_Field arrive_fields[] = {
-    { "target", STEERB_TARGET, offsetof(Arrive, target), 0, 0, 0, false, "a vector, an agent or nil (the agent's own target)", NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(Arrive, slow_radius), 5, 1e-6f, 1e30f, false, "a number >= 1e-6 and <= 1e30", NULL },
-    { "stop_radius", STEERB_NUMBER, offsetof(Arrive, stop_radius), 0.1f, 0, 1e30f, false, "a number >= 0 and <= 1e30", NULL },
-    { "speed", STEERB_NUMBER, offsetof(Arrive, speed), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (0 = the agent's max_speed)", NULL },
-    { "ease", STEERB_EASE, offsetof(Arrive, ease), 0, 0, 0, false, "\"linear\", \"smooth\" or a function(f) -> number", ease_names },
+    { "target", STEERB_TARGET, offsetof(Arrive, target), 0, 0, 0, "a vector, an agent or nil (the agent's own target)", NULL },
+    { "slow_radius", STEERB_NUMBER, offsetof(Arrive, slow_radius), 5, 1e-6, 1e30, "a number", NULL },
+    { "stop_radius", STEERB_NUMBER, offsetof(Arrive, stop_radius), 0.1f, 0, 1e30, "a number", NULL },
+    { "speed", STEERB_NUMBER, offsetof(Arrive, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    { "ease", STEERB_EASE, offsetof(Arrive, ease), 0, 0, 0, "\"linear\", \"smooth\" or a function(f) -> number", ease_names },
     { 0 }
 };
 

@@ -511,10 +511,10 @@ static int obstacles_check(const void *params, char *msg, size_t len)
 }
 
 static const steerB_Field obstacles_fields[] = {
-    { "lookahead", STEERB_NUMBER, offsetof(AvoidObstacles, lookahead), 1.0f, 1e-6f, 1e4f, false, "a number of seconds >= 1e-6 and <= 1e4", NULL },
-    { "margin", STEERB_NUMBER, offsetof(AvoidObstacles, margin), 0.25f, 0, 1e30f, false, "a number of metres >= 0 and <= 1e30", NULL },
-    { "stuck_window", STEERB_NUMBER, offsetof(AvoidObstacles, stuck_window), 1.0f, 0, 1e4f, false, "a number of seconds >= 0 and <= 1e4 (0 = never escalate)", NULL },
-    { "stuck_progress", STEERB_NUMBER, offsetof(AvoidObstacles, stuck_progress), 0, 0, 1e30f, false, "a number of metres >= 0 and <= 1e30 (0 = a quarter of what max_speed covers in the window)", NULL },
+    { "lookahead", STEERB_NUMBER, offsetof(AvoidObstacles, lookahead), 1.0f, 1e-6, 1e4, "a number of seconds", NULL },
+    { "margin", STEERB_NUMBER, offsetof(AvoidObstacles, margin), 0.25f, 0, 1e30, "a number of metres", NULL },
+    { "stuck_window", STEERB_NUMBER, offsetof(AvoidObstacles, stuck_window), 1.0f, 0, 1e4, "a number of seconds (0 = never escalate)", NULL },
+    { "stuck_progress", STEERB_NUMBER, offsetof(AvoidObstacles, stuck_progress), 0, 0, 1e30, "a number of metres (0 = a quarter of what max_speed covers in the window)", NULL },
     { 0 }
 };
 
@@ -680,10 +680,10 @@ static int walls_check(const void *params, char *msg, size_t len)
 }
 
 static const steerB_Field walls_fields[] = {
-    { "whiskers", STEERB_NUMBER, offsetof(AvoidWalls, whiskers), 3, 1, 16, false, "a whole number >= 1 and <= 16", NULL },
-    { "length", STEERB_NUMBER, offsetof(AvoidWalls, length), 3, 1e-6f, 1e4f, false, "a number of metres >= 1e-6 and <= 1e4", NULL },
-    { "spread", STEERB_NUMBER, offsetof(AvoidWalls, spread), 1.5707964f, 0, 6.2831853f, false, "an angle in radians >= 0 and <= 6.2831853 (2 pi)", NULL },
-    { "hold", STEERB_NUMBER, offsetof(AvoidWalls, hold), 2.0f, 0, 1e4f, false, "a number of seconds >= 0 and <= 1e4", NULL },
+    { "whiskers", STEERB_NUMBER, offsetof(AvoidWalls, whiskers), 3, 1, 16, "a whole number", NULL },
+    { "length", STEERB_NUMBER, offsetof(AvoidWalls, length), 3, 1e-6, 1e4, "a number of metres", NULL },
+    { "spread", STEERB_NUMBER, offsetof(AvoidWalls, spread), 1.5707964f, 0, 6.2831853, "an angle in radians (2 pi)", NULL },
+    { "hold", STEERB_NUMBER, offsetof(AvoidWalls, hold), 2.0f, 0, 1e4, "a number of seconds", NULL },
     { 0 }
 };
 

@@ -218,12 +218,12 @@ static void avoid_agents_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 static const steerB_Field avoid_agents_fields[] = {
-    { "horizon", STEERB_NUMBER, offsetof(AvoidAgents, horizon), 2, 1e-6f, 1e6f, false, "a number of seconds >= 1e-6 and <= 1e6", NULL },
-    { "responsibility", STEERB_NUMBER, offsetof(AvoidAgents, responsibility), 1, 0, 1, false, "a number >= 0 and <= 1", NULL },
-    { "margin", STEERB_NUMBER, offsetof(AvoidAgents, margin), 0.3f, 0, 1e4f, false, "a number of metres >= 0 and <= 1e4", NULL },
-    { "range", STEERB_NUMBER, offsetof(AvoidAgents, range), 0, 0, 1e4f, false,
-      "a number of metres >= 0 and <= 1e4 (0 = horizon * 6 m/s + 2 m, at most 50 m)", NULL },
-    { "tag", STEERB_TAG, offsetof(AvoidAgents, tag), 0, 0, 0, false, "a string (only agents with this tag) or nil", NULL },
+    { "horizon", STEERB_NUMBER, offsetof(AvoidAgents, horizon), 2, 1e-6, 1e6, "a number of seconds", NULL },
+    { "responsibility", STEERB_NUMBER, offsetof(AvoidAgents, responsibility), 1, 0, 1, "a number", NULL },
+    { "margin", STEERB_NUMBER, offsetof(AvoidAgents, margin), 0.3f, 0, 1e4, "a number of metres", NULL },
+    { "range", STEERB_NUMBER, offsetof(AvoidAgents, range), 0, 0, 1e4,
+      "a number of metres (0 = horizon * 6 m/s + 2 m, at most 50 m)", NULL },
+    { "tag", STEERB_TAG, offsetof(AvoidAgents, tag), 0, 0, 0, "a string (only agents with this tag) or nil", NULL },
     { 0 }
 };
 

@@ -26,6 +26,37 @@ const steerB_Field *steerB_find_field(const steerB_Kind *k, const char *name)
     return NULL;
 }
 
+// The shortest text that reads back as bound v, exponent without '+' and
+// leading zeros (1e-6, 1e30).
+static void put_bound(char *out, size_t len, double v)
+{
+    for (int p = 1; p <= 17; p++) {
+        snprintf(out, len, "%.*g", p, v);
+        if (strtod(out, NULL) == v) break;
+    }
+    char *e = strchr(out, 'e');
+    if (!e) return;
+    char *to = e + 1 + (e[1] == '-'), *from = e + 2;
+    while (*from == '0' && from[1]) from++;
+    memmove(to, from, strlen(from) + 1);
+}
+
+const char *steerB_range_text(char *buf, size_t len, const char *what, double min, double max)
+{
+    const char *note = strstr(what, " (");
+    int n = note ? (int)(note - what) : (int)strlen(what);
+    char lo[32], hi[32];
+    put_bound(lo, sizeof lo, min == 0 ? STEERW_PARAM_MIN : min);
+    put_bound(hi, sizeof hi, max);
+    snprintf(buf, len, "%s%.*s >= %s and <= %s%s", min == 0 ? "0 or " : "", n, what, lo, hi, note ? note : "");
+    return buf;
+}
+
+const char *steerB_expect(const steerB_Field *f, char *buf, size_t len)
+{
+    return f->type == STEERB_NUMBER ? steerB_range_text(buf, len, f->expect, f->min, f->max) : f->expect;
+}
+
 const char *const *steer_kinds(void)
 {
     static const char *names[64];
@@ -134,7 +165,11 @@ static const steerB_Field *settable(steer_Behavior *b, const char *field, steerB
     if (b->frozen) { fail(b, STEER_EARG, "behaviour is in use as a brain and cannot change"); return NULL; }
     const steerB_Field *f = field ? steerB_find_field(b->kind, field) : NULL;
     if (!f) { fail(b, STEER_EARG, "%s has no field '%s'", b->kind->name, field ? field : "(null)"); return NULL; }
-    if (f->type != t1 && f->type != t2) { fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect); return NULL; }
+    if (f->type != t1 && f->type != t2) {
+        char buf[160];
+        fail(b, STEER_EARG, "field '%s' expects %s", f->name, steerB_expect(f, buf, sizeof buf));
+        return NULL;
+    }
     *st = STEER_OK;
     return f;
 }
@@ -144,8 +179,9 @@ int steer_behavior_set_number(steer_Behavior *b, const char *field, double v)
     int st;
     const steerB_Field *f = settable(b, field, STEERB_NUMBER, STEERB_NUMBER, &st);
     if (!f) return st;
-    bool ok = isfinite(v) && v <= f->max && (f->open_min ? v > f->min : v >= f->min);
-    if (!ok) return fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
+    char buf[160];
+    if (!steerB_number_ok(v, f->min, f->max))
+        return fail(b, STEER_EARG, "field '%s' expects %s", f->name, steerB_expect(f, buf, sizeof buf));
     // cross-field checks wait for the whole tree (steerB_compile), since
     // fields arrive one at a time in any order
     *(float *)(void *)(b->params + f->offset) = (float)v;

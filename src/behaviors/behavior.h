@@ -24,7 +24,7 @@
 #define STEERB_MAX_NODES 65535  // nodes of a flattened brain (child indices are 16-bit)
 
 typedef enum steerB_FieldType {
-    STEERB_NUMBER,   // float at offset; range [min, max], `open_min` excludes min
+    STEERB_NUMBER,   // float at offset; range [min, max] by steerB_number_ok
     STEERB_TARGET,   // steerB_Target at offset
     STEERB_CHOICE,   // uint8 index into choices at offset
     STEERB_TAG,      // uint16 tag id at offset (interned when the brain is compiled)
@@ -41,9 +41,12 @@ typedef struct steerB_Field {
     const char *name;
     steerB_FieldType type;
     uint16_t offset;
-    float def, min, max;
-    bool open_min;
-    const char *expect;         // what a user must give, for error messages
+    float def;
+    double min, max; // as written, so that messages quote them exactly
+    // What a user must give, for error messages. A number field's names
+    // what the number is ("a number of seconds"), optionally followed by a
+    // note in parentheses; steerB_expect inserts the range before the note.
+    const char *expect;
     const char *const *choices; // STEERB_CHOICE: NULL-terminated
 } steerB_Field;
 
@@ -273,6 +276,24 @@ struct steer_Behavior {
     char error[200];
     _Alignas(double) unsigned char params[STEERB_PARAMS];
 };
+
+// The one rule for a number a script or host gives (behaviour fields, the
+// vehicle, the bindings' own arguments): within [min, max], and when min is
+// 0, either 0 or at least STEERW_PARAM_MIN. A positive value below that
+// would become 0 as a float, and 0 often means "the default" (the agent's
+// max_speed, automatic), or a denormal that divides to infinity.
+static inline bool steerB_number_ok(double v, double min, double max)
+{
+    return v >= min && v <= max && (v == 0 || min != 0 || v >= STEERW_PARAM_MIN);
+}
+// What a number in [min, max] under that rule is, for an error message:
+// "[0 or ]WHAT >= LO and <= HI[ (NOTE)]" from what = "WHAT[ (NOTE)]", with
+// the bounds written as the shortest text that reads back as them. Into
+// buf (len bytes); returns buf.
+const char *steerB_range_text(char *buf, size_t len, const char *what, double min, double max);
+// A field's expectation: steerB_range_text for a number field, its expect
+// otherwise. Into buf (for a number field); returns the text.
+const char *steerB_expect(const steerB_Field *f, char *buf, size_t len);
 
 extern const steerB_Kind *const steerB_kinds[];
 const steerB_Kind *steerB_find_kind(const char *name);

@@ -50,8 +50,8 @@ static void contain_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 static const steerB_Field contain_fields[] = {
-    { "margin", STEERB_NUMBER, offsetof(Contain, margin), 2, 0, 1e30f, false, "a number of metres >= 0 and <= 1e30", NULL },
-    { "lookahead", STEERB_NUMBER, offsetof(Contain, lookahead), 0.5f, 0, 1e4f, false, "a number of seconds >= 0 and <= 1e4", NULL },
+    { "margin", STEERB_NUMBER, offsetof(Contain, margin), 2, 0, 1e30, "a number of metres", NULL },
+    { "lookahead", STEERB_NUMBER, offsetof(Contain, lookahead), 0.5f, 0, 1e4, "a number of seconds", NULL },
     { 0 }
 };
 

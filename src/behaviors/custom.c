@@ -34,7 +34,7 @@ static int custom_check(const void *params, char *msg, size_t len)
 }
 
 static const steerB_Field custom_fields[] = {
-    { "fn", STEERB_CALLBACK, offsetof(Custom, ref), 0, 0, 0, false, "a function(agent, dt) returning fx, fy [, fz]", NULL },
+    { "fn", STEERB_CALLBACK, offsetof(Custom, ref), 0, 0, 0, "a function(agent, dt) returning fx, fy [, fz]", NULL },
     { 0 }
 };
 

@@ -328,12 +328,12 @@ static int directed_seek_check(const void *params, char *msg, size_t len)
 }
 
 static const steerB_Field directed_seek_fields[] = {
-    { "target", STEERB_TARGET, offsetof(Directed, target), 0, 0, 0, false, "a vector, an agent or nil (the agent's own target)", NULL },
-    { "heading", STEERB_VECTOR, offsetof(Directed, heading), 0, 0, 0, false, "a vector (the direction to arrive in)", NULL },
-    { "min_turn_radius", STEERB_NUMBER, offsetof(Directed, min_turn_radius), 0, 0, 1e30f, false, "a number of metres >= 0 and <= 1e30 (0 = the agent's own)", NULL },
-    { "speed", STEERB_NUMBER, offsetof(Directed, speed), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (0 = the agent's max_speed)", NULL },
-    { "behind", STEERB_NUMBER, offsetof(Directed, behind), 0, 0, 1e30f, false, "a number of metres >= 0 and <= 1e30 (the waypoint is that far back from the target along heading)", NULL },
-    { "opposite", STEERB_BOOL, offsetof(Directed, opposite), 1, 0, 0, false, "a boolean (consider the opposite waypoint circle)", NULL },
+    { "target", STEERB_TARGET, offsetof(Directed, target), 0, 0, 0, "a vector, an agent or nil (the agent's own target)", NULL },
+    { "heading", STEERB_VECTOR, offsetof(Directed, heading), 0, 0, 0, "a vector (the direction to arrive in)", NULL },
+    { "min_turn_radius", STEERB_NUMBER, offsetof(Directed, min_turn_radius), 0, 0, 1e30, "a number of metres (0 = the agent's own)", NULL },
+    { "speed", STEERB_NUMBER, offsetof(Directed, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    { "behind", STEERB_NUMBER, offsetof(Directed, behind), 0, 0, 1e30, "a number of metres (the waypoint is that far back from the target along heading)", NULL },
+    { "opposite", STEERB_BOOL, offsetof(Directed, opposite), 1, 0, 0, "a boolean (consider the opposite waypoint circle)", NULL },
     { 0 }
 };
 

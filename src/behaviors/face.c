@@ -84,10 +84,10 @@ static void look_where_going_eval(steerB_Ctx *c, const steerB_Node *n, float out
     turn_toward(c, dir, p->turn_rate * c->dt * k);
 }
 
-#define TURN_RATE_FIELD { "turn_rate", STEERB_NUMBER, offsetof(Face, turn_rate), TAU, 1e-6f, 1e30f, false, "a number of radians per second >= 1e-6 and <= 1e30", NULL }
+#define TURN_RATE_FIELD { "turn_rate", STEERB_NUMBER, offsetof(Face, turn_rate), TAU, 1e-6, 1e30, "a number of radians per second", NULL }
 
 static const steerB_Field face_fields[] = {
-    { "target", STEERB_TARGET, offsetof(Face, target), 0, 0, 0, false, "a vector, an agent or nil (the agent's own target)", NULL },
+    { "target", STEERB_TARGET, offsetof(Face, target), 0, 0, 0, "a vector, an agent or nil (the agent's own target)", NULL },
     TURN_RATE_FIELD,
     { 0 }
 };

@@ -132,8 +132,8 @@ static void cohesion_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes 
 }
 
 static const steerB_Field flock_fields[] = {
-    { "radius", STEERB_NUMBER, offsetof(Flock, radius), 5, 1e-6f, 1e30f, false, "a number >= 1e-6 and <= 1e30", NULL },
-    { "tag", STEERB_TAG, offsetof(Flock, tag), 0, 0, 0, false, "a string (only neighbours with this tag) or nil", NULL },
+    { "radius", STEERB_NUMBER, offsetof(Flock, radius), 5, 1e-6, 1e30, "a number", NULL },
+    { "tag", STEERB_TAG, offsetof(Flock, tag), 0, 0, 0, "a string (only neighbours with this tag) or nil", NULL },
     { 0 }
 };
 

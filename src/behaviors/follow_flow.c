@@ -124,10 +124,10 @@ static void follow_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 static const steerB_Field follow_flow_fields[] = {
-    { "speed", STEERB_NUMBER, offsetof(FollowFlow, speed), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (0 = the agent's max_speed)", NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(FollowFlow, slow_radius), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (metres; 0 = automatic)", NULL },
-    { "stop_radius", STEERB_NUMBER, offsetof(FollowFlow, stop_radius), 0.2f, 0, 1e30f, false, "a number >= 0 and <= 1e30 (metres)", NULL },
-    { "clearance", STEERB_NUMBER, offsetof(FollowFlow, clearance), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (metres kept from blocked cells beyond the agent's radius)", NULL },
+    { "speed", STEERB_NUMBER, offsetof(FollowFlow, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    { "slow_radius", STEERB_NUMBER, offsetof(FollowFlow, slow_radius), 0, 0, 1e30, "a number (metres; 0 = automatic)", NULL },
+    { "stop_radius", STEERB_NUMBER, offsetof(FollowFlow, stop_radius), 0.2f, 0, 1e30, "a number (metres)", NULL },
+    { "clearance", STEERB_NUMBER, offsetof(FollowFlow, clearance), 0, 0, 1e30, "a number (metres kept from blocked cells beyond the agent's radius)", NULL },
     { 0 }
 };
 
@@ -179,7 +179,7 @@ static void decompose_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 }
 
 static const steerB_Field decompose_flow_fields[] = {
-    { "lookahead", STEERB_NUMBER, offsetof(DecomposeFlow, lookahead), 8, 1, 1024, false, "a number of cells >= 1 and <= 1024", NULL },
+    { "lookahead", STEERB_NUMBER, offsetof(DecomposeFlow, lookahead), 8, 1, 1024, "a number of cells", NULL },
     { 0 }
 };
 

@@ -67,12 +67,12 @@ static void interpose_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 static const steerB_Field interpose_fields[] = {
-    { "a", STEERB_TARGET, offsetof(Interpose, a), 0, 0, 0, false, TARGET_EXPECT, NULL },
-    { "b", STEERB_TARGET, offsetof(Interpose, b), 0, 0, 0, false, TARGET_EXPECT, NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(Interpose, slow_radius), 5, 1e-6f, 1e30f, false, "a number >= 1e-6 and <= 1e30", NULL },
-    { "speed", STEERB_NUMBER, offsetof(Interpose, speed), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (0 = the agent's max_speed)", NULL },
-    { "max_prediction", STEERB_NUMBER, offsetof(Interpose, max_prediction), 0, 0, 1e30f, false,
-      "a number of seconds >= 0 and <= 1e30 (0 = no limit)", NULL },
+    { "a", STEERB_TARGET, offsetof(Interpose, a), 0, 0, 0, TARGET_EXPECT, NULL },
+    { "b", STEERB_TARGET, offsetof(Interpose, b), 0, 0, 0, TARGET_EXPECT, NULL },
+    { "slow_radius", STEERB_NUMBER, offsetof(Interpose, slow_radius), 5, 1e-6, 1e30, "a number", NULL },
+    { "speed", STEERB_NUMBER, offsetof(Interpose, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    { "max_prediction", STEERB_NUMBER, offsetof(Interpose, max_prediction), 0, 0, 1e30,
+      "a number of seconds (0 = no limit)", NULL },
     { 0 }
 };
 
@@ -121,13 +121,13 @@ static void offset_pursuit_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 }
 
 static const steerB_Field offset_pursuit_fields[] = {
-    { "target", STEERB_TARGET, offsetof(OffsetPursuit, target), 0, 0, 0, false, TARGET_EXPECT, NULL },
-    { "offset", STEERB_VECTOR, offsetof(OffsetPursuit, offset), 0, 0, 0, false,
+    { "target", STEERB_TARGET, offsetof(OffsetPursuit, target), 0, 0, 0, TARGET_EXPECT, NULL },
+    { "offset", STEERB_VECTOR, offsetof(OffsetPursuit, offset), 0, 0, 0,
       "a vector {x, y [, z]} in the leader's frame (x forward, y left, z up)", NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(OffsetPursuit, slow_radius), 5, 1e-6f, 1e30f, false, "a number >= 1e-6 and <= 1e30", NULL },
-    { "speed", STEERB_NUMBER, offsetof(OffsetPursuit, speed), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (0 = the agent's max_speed)", NULL },
-    { "max_prediction", STEERB_NUMBER, offsetof(OffsetPursuit, max_prediction), 0, 0, 1e30f, false,
-      "a number of seconds >= 0 and <= 1e30 (0 = no limit)", NULL },
+    { "slow_radius", STEERB_NUMBER, offsetof(OffsetPursuit, slow_radius), 5, 1e-6, 1e30, "a number", NULL },
+    { "speed", STEERB_NUMBER, offsetof(OffsetPursuit, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    { "max_prediction", STEERB_NUMBER, offsetof(OffsetPursuit, max_prediction), 0, 0, 1e30,
+      "a number of seconds (0 = no limit)", NULL },
     { 0 }
 };
 
@@ -151,7 +151,7 @@ static void match_velocity_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 }
 
 static const steerB_Field match_velocity_fields[] = {
-    { "target", STEERB_TARGET, offsetof(MatchVelocity, target), 0, 0, 0, false, TARGET_EXPECT, NULL },
+    { "target", STEERB_TARGET, offsetof(MatchVelocity, target), 0, 0, 0, TARGET_EXPECT, NULL },
     { 0 }
 };
 

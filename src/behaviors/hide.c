@@ -176,11 +176,11 @@ static void hide_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 static const steerB_Field hide_fields[] = {
-    { "target", STEERB_TARGET, offsetof(Hide, target), 0, 0, 0, false, "a vector, an agent or nil (the agent's own target)", NULL },
-    { "radius", STEERB_NUMBER, offsetof(Hide, radius), 20, 1e-6f, 1e30f, false, "a number of metres >= 1e-6 and <= 1e30", NULL },
-    { "margin", STEERB_NUMBER, offsetof(Hide, margin), 1, 0, 1e30f, false, "a number of metres >= 0 and <= 1e30", NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(Hide, slow_radius), 2, 1e-6f, 1e30f, false, "a number of metres >= 1e-6 and <= 1e30", NULL },
-    { "max_prediction", STEERB_NUMBER, offsetof(Hide, max_prediction), 1, 0, 1e30f, false, "a number of seconds >= 0 and <= 1e30", NULL },
+    { "target", STEERB_TARGET, offsetof(Hide, target), 0, 0, 0, "a vector, an agent or nil (the agent's own target)", NULL },
+    { "radius", STEERB_NUMBER, offsetof(Hide, radius), 20, 1e-6, 1e30, "a number of metres", NULL },
+    { "margin", STEERB_NUMBER, offsetof(Hide, margin), 1, 0, 1e30, "a number of metres", NULL },
+    { "slow_radius", STEERB_NUMBER, offsetof(Hide, slow_radius), 2, 1e-6, 1e30, "a number of metres", NULL },
+    { "max_prediction", STEERB_NUMBER, offsetof(Hide, max_prediction), 1, 0, 1e30, "a number of seconds", NULL },
     { 0 }
 };
 

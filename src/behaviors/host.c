@@ -113,10 +113,10 @@ int steer_host_kind_new(const steer_HostBehaviorDesc *desc, steer_HostKind **out
         ok = (k->names[i + 1] = dup(desc->params[i])) != NULL;
         double def = desc->defaults ? desc->defaults[i] : 0.0;
         k->fields[i] = (steerB_Field){ k->names[i + 1], STEERB_NUMBER, (uint16_t)(offsetof(HostParams, v) + i * sizeof(float)),
-                                       (float)def, -1e30f, 1e30f, false, "a number >= -1e30 and <= 1e30", NULL };
+                                       (float)def, -1e30, 1e30, "a number", NULL };
     }
     if (desc->target)
-        k->fields[np] = (steerB_Field){ "target", STEERB_TARGET, offsetof(HostParams, target), 0, 0, 0, false,
+        k->fields[np] = (steerB_Field){ "target", STEERB_TARGET, offsetof(HostParams, target), 0, 0, 0,
                                         "a vector, an agent or nil (the agent's own target)", NULL };
     if (!ok) {
         steer_host_kind_free(k);

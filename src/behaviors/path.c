@@ -324,15 +324,15 @@ static int follow_check(const void *params, char *msg, size_t len)
 }
 
 static const steerB_Field follow_fields[] = {
-    { "path", STEERB_POINTS, offsetof(FollowPath, path), 0, 2, 0, false, "a list of at least 2 points", NULL },
-    { "loop", STEERB_BOOL, offsetof(FollowPath, loop), 0, 0, 0, false, "a boolean", NULL },
-    { "radius", STEERB_NUMBER, offsetof(FollowPath, radius), 1, 0, 1e30f, false, "a number >= 0 and <= 1e30 (metres)", NULL },
-    { "predict", STEERB_NUMBER, offsetof(FollowPath, predict), 0.5f, 0, 1e30f, false, "a number of seconds >= 0 and <= 1e30", NULL },
-    { "ahead", STEERB_NUMBER, offsetof(FollowPath, ahead), 1, 0, 1e30f, false, "a number >= 0 and <= 1e30 (metres)", NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(FollowPath, slow_radius), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (metres; 0 = automatic)", NULL },
-    { "stop_radius", STEERB_NUMBER, offsetof(FollowPath, stop_radius), 0.1f, 0, 1e30f, false, "a number >= 0 and <= 1e30 (metres)", NULL },
-    { "speed", STEERB_NUMBER, offsetof(FollowPath, speed), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (0 = the agent's max_speed)", NULL },
-    { "join", STEERB_CHOICE, offsetof(FollowPath, join), 0, 0, 0, false, "\"start\" or \"nearest\"", join_names },
+    { "path", STEERB_POINTS, offsetof(FollowPath, path), 0, 2, 0, "a list of at least 2 points", NULL },
+    { "loop", STEERB_BOOL, offsetof(FollowPath, loop), 0, 0, 0, "a boolean", NULL },
+    { "radius", STEERB_NUMBER, offsetof(FollowPath, radius), 1, 0, 1e30, "a number (metres)", NULL },
+    { "predict", STEERB_NUMBER, offsetof(FollowPath, predict), 0.5f, 0, 1e30, "a number of seconds", NULL },
+    { "ahead", STEERB_NUMBER, offsetof(FollowPath, ahead), 1, 0, 1e30, "a number (metres)", NULL },
+    { "slow_radius", STEERB_NUMBER, offsetof(FollowPath, slow_radius), 0, 0, 1e30, "a number (metres; 0 = automatic)", NULL },
+    { "stop_radius", STEERB_NUMBER, offsetof(FollowPath, stop_radius), 0.1f, 0, 1e30, "a number (metres)", NULL },
+    { "speed", STEERB_NUMBER, offsetof(FollowPath, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    { "join", STEERB_CHOICE, offsetof(FollowPath, join), 0, 0, 0, "\"start\" or \"nearest\"", join_names },
     { 0 }
 };
 
@@ -436,13 +436,13 @@ static int patrol_check(const void *params, char *msg, size_t len)
 }
 
 static const steerB_Field patrol_fields[] = {
-    { "points", STEERB_POINTS, offsetof(Patrol, points), 0, 2, 0, false, "a list of at least 2 points", NULL },
-    { "loop", STEERB_BOOL, offsetof(Patrol, loop), 1, 0, 0, false, "a boolean", NULL },
-    { "pause", STEERB_NUMBER, offsetof(Patrol, pause), 0, 0, 1e30f, false, "a number of seconds >= 0 and <= 1e30", NULL },
-    { "mode", STEERB_CHOICE, offsetof(Patrol, mode), 0, 0, 0, false, "\"loop\" or \"pingpong\"", mode_names },
-    { "slow_radius", STEERB_NUMBER, offsetof(Patrol, slow_radius), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (metres; 0 = automatic)", NULL },
-    { "stop_radius", STEERB_NUMBER, offsetof(Patrol, stop_radius), 0.2f, 0, 1e30f, false, "a number >= 0 and <= 1e30 (metres)", NULL },
-    { "speed", STEERB_NUMBER, offsetof(Patrol, speed), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (0 = the agent's max_speed)", NULL },
+    { "points", STEERB_POINTS, offsetof(Patrol, points), 0, 2, 0, "a list of at least 2 points", NULL },
+    { "loop", STEERB_BOOL, offsetof(Patrol, loop), 1, 0, 0, "a boolean", NULL },
+    { "pause", STEERB_NUMBER, offsetof(Patrol, pause), 0, 0, 1e30, "a number of seconds", NULL },
+    { "mode", STEERB_CHOICE, offsetof(Patrol, mode), 0, 0, 0, "\"loop\" or \"pingpong\"", mode_names },
+    { "slow_radius", STEERB_NUMBER, offsetof(Patrol, slow_radius), 0, 0, 1e30, "a number (metres; 0 = automatic)", NULL },
+    { "stop_radius", STEERB_NUMBER, offsetof(Patrol, stop_radius), 0.2f, 0, 1e30, "a number (metres)", NULL },
+    { "speed", STEERB_NUMBER, offsetof(Patrol, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
     { 0 }
 };
 

@@ -15,10 +15,10 @@ typedef struct Chase {
 } Chase;
 STEERB_CHECK_SIZE(Chase);
 
-#define TARGET_FIELD { "target", STEERB_TARGET, offsetof(Chase, target), 0, 0, 0, false, "a vector, an agent or nil (the agent's own target)", NULL }
-#define SPEED_FIELD { "speed", STEERB_NUMBER, offsetof(Chase, speed), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (0 = the agent's max_speed)", NULL }
-#define PANIC_FIELD { "panic_radius", STEERB_NUMBER, offsetof(Chase, panic_radius), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (0 = flee at any distance)", NULL }
-#define PREDICT_FIELD { "max_prediction", STEERB_NUMBER, offsetof(Chase, max_prediction), 1, 0, 1e30f, false, "a number of seconds >= 0 and <= 1e30", NULL }
+#define TARGET_FIELD { "target", STEERB_TARGET, offsetof(Chase, target), 0, 0, 0, "a vector, an agent or nil (the agent's own target)", NULL }
+#define SPEED_FIELD { "speed", STEERB_NUMBER, offsetof(Chase, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL }
+#define PANIC_FIELD { "panic_radius", STEERB_NUMBER, offsetof(Chase, panic_radius), 0, 0, 1e30, "a number (0 = flee at any distance)", NULL }
+#define PREDICT_FIELD { "max_prediction", STEERB_NUMBER, offsetof(Chase, max_prediction), 1, 0, 1e30, "a number of seconds", NULL }
 
 static float desired_speed(const steerB_Ctx *c, const Chase *p)
 {

@@ -166,13 +166,13 @@ static void wander_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes ou
 }
 
 static const steerB_Field wander_fields[] = {
-    { "variant", STEERB_CHOICE, offsetof(Wander, variant), 0, 0, 0, false, "\"circle\" or \"turn\"", variants },
-    { "distance", STEERB_NUMBER, offsetof(Wander, distance), 5, 0, 1e30f, false, "a number >= 0 and <= 1e30", NULL },
-    { "radius", STEERB_NUMBER, offsetof(Wander, radius), 1, 1e-6f, 1e30f, false, "a number >= 1e-6 and <= 1e30", NULL },
-    { "jitter", STEERB_NUMBER, offsetof(Wander, jitter), 5, 0, 1e30f, false, "a number >= 0 and <= 1e30 (metres per second)", NULL },
-    { "max_turn_rate", STEERB_NUMBER, offsetof(Wander, max_turn_rate), 1, 0, 1e30f, false, "a number >= 0 and <= 1e30 (radians per second)", NULL },
-    { "max_turn_change", STEERB_NUMBER, offsetof(Wander, max_turn_change), 2, 0, 1e30f, false, "a number >= 0 and <= 1e30 (radians per second, per second)", NULL },
-    { "speed", STEERB_NUMBER, offsetof(Wander, speed), 0, 0, 1e30f, false, "a number >= 0 and <= 1e30 (0 = the agent's max_speed)", NULL },
+    { "variant", STEERB_CHOICE, offsetof(Wander, variant), 0, 0, 0, "\"circle\" or \"turn\"", variants },
+    { "distance", STEERB_NUMBER, offsetof(Wander, distance), 5, 0, 1e30, "a number", NULL },
+    { "radius", STEERB_NUMBER, offsetof(Wander, radius), 1, 1e-6, 1e30, "a number", NULL },
+    { "jitter", STEERB_NUMBER, offsetof(Wander, jitter), 5, 0, 1e30, "a number (metres per second)", NULL },
+    { "max_turn_rate", STEERB_NUMBER, offsetof(Wander, max_turn_rate), 1, 0, 1e30, "a number (radians per second)", NULL },
+    { "max_turn_change", STEERB_NUMBER, offsetof(Wander, max_turn_change), 2, 0, 1e30, "a number (radians per second, per second)", NULL },
+    { "speed", STEERB_NUMBER, offsetof(Wander, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
     { 0 }
 };
 

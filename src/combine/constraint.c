@@ -337,8 +337,8 @@ static void avoid_obstacle_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 static void wall_eval(steerB_Ctx *c, const steerB_Node *n, float out[3]) { constrain(c, n, WALLS, out); }
 
 static const steerB_Field constraint_fields[] = {
-    { "margin", STEERB_NUMBER, offsetof(Constraint, margin), 0.5f, 0, 1e30f, false,
-      "a number >= 0 and <= 1e30 (metres of clearance beyond the agent's radius)", NULL },
+    { "margin", STEERB_NUMBER, offsetof(Constraint, margin), 0.5f, 0, 1e30,
+      "a number (metres of clearance beyond the agent's radius)", NULL },
     { 0 }
 };
 

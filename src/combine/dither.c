@@ -32,7 +32,7 @@ static void dither_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 static const steerB_Field dither_fields[] = {
-    { "epsilon", STEERB_NUMBER, offsetof(Dither, epsilon), 1e-3f, 0, 1e30f, false, "a number >= 0 and <= 1e30", NULL },
+    { "epsilon", STEERB_NUMBER, offsetof(Dither, epsilon), 1e-3f, 0, 1e30, "a number", NULL },
     { 0 }
 };
 

@@ -168,16 +168,16 @@ static const char *const decomposer_kinds[] = { "decompose_path", "decompose_flo
 static const char *const constraint_kinds[] = { "avoid_obstacle_constraint", "wall_constraint", NULL };
 
 static const steerB_Field pipeline_fields[] = {
-    { "targeters", STEERB_CHILDREN, 0, 0, 0, 0, false,
+    { "targeters", STEERB_CHILDREN, 0, 0, 0, 0,
       "a list of targeters (steer.target_position, steer.target_velocity)", targeter_kinds },
-    { "decomposers", STEERB_CHILDREN, 0, 0, 0, 0, false, "a list of decomposers (steer.decompose_path, steer.decompose_flow)",
+    { "decomposers", STEERB_CHILDREN, 0, 0, 0, 0, "a list of decomposers (steer.decompose_path, steer.decompose_flow)",
       decomposer_kinds },
-    { "constraints", STEERB_CHILDREN, 0, 0, 0, 0, false,
+    { "constraints", STEERB_CHILDREN, 0, 0, 0, 0,
       "a list of constraints (steer.avoid_obstacle_constraint, steer.wall_constraint)", constraint_kinds },
-    { "actuator", STEERB_CHILDREN, 0, 0, 0, 1, false, "one behaviour", NULL },
-    { "fallback", STEERB_CHILDREN, 0, 0, 0, 1, false, "one behaviour", NULL },
-    { "passes", STEERB_NUMBER, offsetof(Pipeline, passes), 4, 1, STEERC_MAX_VIA + 1, false,
-      "a whole number >= 1 and <= 16", NULL },
+    { "actuator", STEERB_CHILDREN, 0, 0, 0, 1, "one behaviour", NULL },
+    { "fallback", STEERB_CHILDREN, 0, 0, 0, 1, "one behaviour", NULL },
+    { "passes", STEERB_NUMBER, offsetof(Pipeline, passes), 4, 1, STEERC_MAX_VIA + 1,
+      "a whole number", NULL },
     { 0 }
 };
 
@@ -209,7 +209,7 @@ static void target_position_eval(steerB_Ctx *c, const steerB_Node *n, float out[
 }
 
 static const steerB_Field target_position_fields[] = {
-    { "target", STEERB_TARGET, offsetof(TargetPosition, target), 0, 0, 0, false,
+    { "target", STEERB_TARGET, offsetof(TargetPosition, target), 0, 0, 0,
       "a vector, an agent or nil (the agent's own target)", NULL },
     { 0 }
 };
@@ -232,7 +232,7 @@ static void target_velocity_eval(steerB_Ctx *c, const steerB_Node *n, float out[
 }
 
 static const steerB_Field target_velocity_fields[] = {
-    { "velocity", STEERB_VECTOR, offsetof(TargetVelocity, velocity), 0, 0, 0, false, "a vector (m/s)", NULL },
+    { "velocity", STEERB_VECTOR, offsetof(TargetVelocity, velocity), 0, 0, 0, "a vector (m/s)", NULL },
     { 0 }
 };
 
@@ -274,8 +274,8 @@ static void decompose_path_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 }
 
 static const steerB_Field decompose_path_fields[] = {
-    { "path", STEERB_POINTS, offsetof(DecomposePath, path), 0, 1, 0, false, "a list of at least one point", NULL },
-    { "radius", STEERB_NUMBER, offsetof(DecomposePath, radius), 1, 1e-6f, 1e30f, false, "a number >= 1e-6 and <= 1e30 (metres)", NULL },
+    { "path", STEERB_POINTS, offsetof(DecomposePath, path), 0, 1, 0, "a list of at least one point", NULL },
+    { "radius", STEERB_NUMBER, offsetof(DecomposePath, radius), 1, 1e-6, 1e30, "a number (metres)", NULL },
     { 0 }
 };
 

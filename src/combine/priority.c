@@ -84,10 +84,10 @@ static void priority_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 static const steerB_Field priority_fields[] = {
-    { "epsilon", STEERB_NUMBER, offsetof(Priority, epsilon), 1e-3f, 0, 1e30f, false, "a number >= 0 and <= 1e30", NULL },
-    { "margin", STEERB_NUMBER, offsetof(Priority, margin), 0, 0, 1e30f, false,
-      "a number >= 0 and <= 1e30 (a challenger must be this many times as strong as the winner)", NULL },
-    { "hold", STEERB_NUMBER, offsetof(Priority, hold), 0, 0, 1e30f, false, "a number of seconds >= 0 and <= 1e30", NULL },
+    { "epsilon", STEERB_NUMBER, offsetof(Priority, epsilon), 1e-3f, 0, 1e30, "a number", NULL },
+    { "margin", STEERB_NUMBER, offsetof(Priority, margin), 0, 0, 1e30,
+      "a number (a challenger must be this many times as strong as the winner)", NULL },
+    { "hold", STEERB_NUMBER, offsetof(Priority, hold), 0, 0, 1e30, "a number of seconds", NULL },
     { 0 }
 };
 

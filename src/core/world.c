@@ -348,7 +348,7 @@ static void set_brain(steer_World *w, uint32_t d, int id)
 // radii or speeds are added.
 static bool check_param(double v, bool allow_zero)
 {
-    return (allow_zero && v == 0) || (v >= STEERW_PARAM_MIN && v <= STEERW_PARAM_MAX);
+    return steerB_number_ok(v, allow_zero ? 0 : STEERW_PARAM_MIN, STEERW_PARAM_MAX);
 }
 
 int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)

@@ -238,9 +238,7 @@ static int agent_newindex(lua_State *L)
             if (!lua_isnil(L, 3) && !lua_isfunction(L, 3)) steerL_field_error(L, FN, k, "a function(agent, dt) or nil", 3);
             steerL_set_think(L, wi, a->id, 3, hz);
         } else {
-            int ok;
-            double v = lua_tonumberx(L, 3, &ok);
-            if (!ok || !(v >= 1e-6 && v <= 1e6)) steerL_field_error(L, FN, k, STEERL_THINK_HZ, 3);
+            double v = steerL_checkrange(L, 3, FN, k, STEERL_THINK_HZ, STEERL_THINK_HZ_MIN, STEERL_THINK_HZ_MAX);
             if (!ref) return luaL_error(L, "%s: field 'think_hz': set a.think (a function) first", FN);
             steerL_uv_field(L, wi, "think");
             lua_rawgeti(L, -1, (lua_Integer)a->id);

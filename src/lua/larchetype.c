@@ -92,7 +92,7 @@ static int archetype_new(lua_State *L)
     lua_setfield(L, 2, "think");
     if (lua_getfield(L, 1, "think_hz") != LUA_TNIL) {
         if (!has_think) return luaL_error(L, "%s: field 'think_hz' given without 'think' (a function(agent, dt))", fn);
-        steerL_optnumber(L, 1, fn, "think_hz", 10, 1e-6, 1e6, STEERL_THINK_HZ);
+        steerL_optnumber(L, 1, fn, "think_hz", 10, STEERL_THINK_HZ_MIN, STEERL_THINK_HZ_MAX, STEERL_THINK_HZ);
     }
     lua_setfield(L, 2, "think_hz");
     if (lua_getfield(L, 1, "tag") != LUA_TNIL && lua_type(L, -1) != LUA_TSTRING)

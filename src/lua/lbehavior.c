@@ -59,11 +59,11 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
     char buf[64];
     switch (f->type) {
     case STEERB_NUMBER: {
-        int ok;
-        double x = lua_tonumberx(L, v, &ok);
-        if (!ok || lua_type(L, v) != LUA_TNUMBER) steerL_field_error(L, fn, f->name, f->expect, v);
-        st = steer_behavior_set_number(b, f->name, x);
-        if (st && strstr(steer_behavior_error(b), "expects")) steerL_field_error(L, fn, f->name, f->expect, v);
+        char expect[160];
+        steerB_expect(f, expect, sizeof expect);
+        if (lua_type(L, v) != LUA_TNUMBER) steerL_field_error(L, fn, f->name, expect, v);
+        st = steer_behavior_set_number(b, f->name, lua_tonumber(L, v));
+        if (st && strstr(steer_behavior_error(b), "expects")) steerL_field_error(L, fn, f->name, expect, v);
         break;
     }
     case STEERB_TARGET: {

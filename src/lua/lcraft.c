@@ -4,11 +4,24 @@
 // steer.directed_seek_plan (what directed seek decides, for tests and
 // debug drawing).
 #include "lutil.h"
+#include "../behaviors/behavior.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define MODEL_EXPECTED "\"point\" or \"craft\""
+// min_speed's range has the agent's max_speed for its top (steerB_number_ok)
+#define MIN_SPEED_EXPECTED "0 or a number >= 1e-6 and <= max_speed"
+
+// Raise for a missing min_turn_radius (the value at idx), `why` it is needed.
+static int no_turn_radius(lua_State *L, const char *fn, int idx, const char *why)
+{
+    char what[96], expected[160];
+    snprintf(what, sizeof what, "a number of metres (%s)", why);
+    steerB_range_text(expected, sizeof expected, what, STEERW_PARAM_MIN, STEERW_PARAM_MAX);
+    return steerL_field_error(L, fn, "min_turn_radius", expected, idx);
+}
 
 static int check_model(lua_State *L, int idx, const char *fn, const char *field)
 {
@@ -26,17 +39,19 @@ bool steerL_craft_desc(lua_State *L, int t, const char *fn, steer_CraftDesc *out
     bool craft = out->model == STEER_MODEL_CRAFT;
     out->min_turn_radius = steerL_opt_vehicle(L, t, fn, "min_turn_radius", 0);
     out->max_turn_accel = steerL_opt_vehicle(L, t, fn, "max_turn_accel", 0);
-    out->min_speed = steerL_optnumber(L, t, fn, "min_speed", 0, 0, 1e30, "a number >= 0 and <= max_speed");
+    double top = steerL_opt_vehicle(L, t, fn, "max_speed", 1);
+    if (lua_getfield(L, t, "min_speed") != LUA_TNIL) {
+        if (!craft)
+            steerL_field_error(L, fn, "min_speed", "nil (only a craft, model = \"craft\", has a min_speed)", -1);
+        out->min_speed = lua_tonumber(L, -1);
+        if (lua_type(L, -1) != LUA_TNUMBER || !steerB_number_ok(out->min_speed, 0, top))
+            steerL_field_error(L, fn, "min_speed", MIN_SPEED_EXPECTED, -1);
+    }
+    lua_pop(L, 1);
     if (out->min_turn_radius == 0 && (craft || out->max_turn_accel > 0)) {
         lua_getfield(L, t, "min_turn_radius");
-        steerL_field_error(L, fn, "min_turn_radius",
-                           craft ? "a number of metres > 0 (a craft needs one)" : "a number of metres > 0 (with max_turn_accel)", -1);
+        no_turn_radius(L, fn, -1, craft ? "a craft needs one" : "with max_turn_accel");
     }
-    if (lua_getfield(L, t, "min_speed") != LUA_TNIL && !craft)
-        steerL_field_error(L, fn, "min_speed", "nil (only a craft, model = \"craft\", has a min_speed)", -1);
-    double top = steerL_opt_vehicle(L, t, fn, "max_speed", 1);
-    if (out->min_speed > top) steerL_field_error(L, fn, "min_speed", "a number >= 0 and <= max_speed", -1);
-    lua_pop(L, 1);
     return craft || out->min_turn_radius > 0;
 }
 
@@ -74,18 +89,18 @@ int steerL_agent_turn_newindex(lua_State *L, steerL_Agent *a, const char *k)
             steer_agent_set_craft(a->world->w, a->id, NULL);
             return 1;
         }
-        if (lua_isnil(L, 3)) steerL_field_error(L, fn, k, "a number of metres > 0 (a craft needs one)", 3);
+        if (lua_isnil(L, 3)) no_turn_radius(L, fn, 3, "a craft needs one");
         c.min_turn_radius = steerL_vehicle_number(L, 3, fn, k);
     } else if (strcmp(k, "min_speed") == 0 || strcmp(k, "max_turn_accel") == 0) {
-        int ok;
-        double v = lua_tonumberx(L, 3, &ok), top;
+        double v = lua_tonumber(L, 3), top;
         steer_agent_param(a->world->w, a->id, STEER_PARAM_MAX_SPEED, &top);
         bool speed = k[1] == 'i';
         if (speed && !(has && c.model == STEER_MODEL_CRAFT))
             return luaL_error(L, "%s: field 'min_speed': only a craft has one (set a.model = \"craft\" first)", fn);
         if (!has) return luaL_error(L, "%s: field '%s': set a.min_turn_radius first", fn, k);
         if (!speed) v = steerL_vehicle_number(L, 3, fn, k);
-        else if (!ok || !(v >= 0) || v > top) steerL_field_error(L, fn, k, "a number >= 0 and <= max_speed", 3);
+        else if (lua_type(L, 3) != LUA_TNUMBER || !steerB_number_ok(v, 0, top))
+            steerL_field_error(L, fn, k, MIN_SPEED_EXPECTED, 3);
         if (speed) c.min_speed = v;
         else c.max_turn_accel = v;
     } else {
@@ -188,8 +203,8 @@ static int directed_seek_plan(lua_State *L)
     lua_getfield(L, 1, "min_turn_radius");
     double r = steerL_vehicle_number(L, -1, fn, "min_turn_radius");
     lua_pop(L, 1);
-    double speed = steerL_optnumber(L, 1, fn, "speed", 0, 0, 1e30, "a number >= 0 and <= 1e30");
-    double dt = steerL_optnumber(L, 1, fn, "dt", 1.0 / 60.0, 0, 1e30, "a number of seconds >= 0 and <= 1e30");
+    double speed = steerL_optnumber(L, 1, fn, "speed", 0, 0, 1e30, "a number");
+    double dt = steerL_optnumber(L, 1, fn, "dt", 1.0 / 60.0, 0, 1e30, "a number of seconds");
     bool opposite = true;
     if (lua_getfield(L, 1, "opposite") != LUA_TNIL) {
         if (!lua_isboolean(L, -1)) steerL_field_error(L, fn, "opposite", "a boolean", -1);

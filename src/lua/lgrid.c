@@ -23,7 +23,7 @@
 #include "../nav/nav.h"
 #include "../behaviors/behavior.h"
 
-#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,18 +73,21 @@ static double char_cost(char ch)
     return -1;
 }
 
-// A cost given by the user: a number > 0 (math.huge blocks) or false.
+// A cost given by the user: a number in [1e-6, 1e30], the range of every
+// positive number the bindings take (a tinier one would be a float's 0, a
+// free cell), or math.huge or false: blocked.
 static float user_cost(lua_State *L, int idx, const char *fn, const char *what)
 {
     if (lua_type(L, idx) == LUA_TBOOLEAN && !lua_toboolean(L, idx)) return INFINITY;
-    int ok;
-    double v = lua_tonumberx(L, idx, &ok);
-    if (!ok || !(v > 0)) {
-        char buf[64];
-        luaL_error(L, "%s: %s expected a number > 0 (math.huge or false: blocked), got %s", fn, what,
-                   steerL_describe(L, idx, buf, sizeof buf));
+    double v = lua_tonumber(L, idx);
+    if (lua_type(L, idx) == LUA_TNUMBER && v == HUGE_VAL) return INFINITY;
+    if (lua_type(L, idx) != LUA_TNUMBER || !steerB_number_ok(v, STEERW_PARAM_MIN, STEERW_PARAM_MAX)) {
+        char buf[64], expected[96];
+        steerB_range_text(expected, sizeof expected, "a number (math.huge or false: blocked)", STEERW_PARAM_MIN,
+                          STEERW_PARAM_MAX);
+        luaL_error(L, "%s: %s expected %s, got %s", fn, what, expected, steerL_describe(L, idx, buf, sizeof buf));
     }
-    return v >= FLT_MAX ? INFINITY : (float)v;
+    return (float)v;
 }
 
 // The costs given by `costs` (a table of rows or a function(i, j, char))
@@ -133,7 +136,7 @@ static int grid_new(lua_State *L)
     }
     lua_settop(L, 1);
     steerL_check_fields(L, 1, fn, fields, 0);
-    double cell = steerL_optnumber(L, 1, fn, "cell", 1, 1e-6, 1e30, "a number of metres >= 1e-6 and <= 1e30");
+    double cell = steerL_optnumber(L, 1, fn, "cell", 1, 1e-6, 1e30, "a number of metres");
     double origin[3] = { 0, 0, 0 };
     if (lua_getfield(L, 1, "origin") != LUA_TNIL) check_vec(L, -1, fn, "origin", origin);
     lua_pop(L, 1);

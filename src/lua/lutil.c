@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // lutil.c — argument checking shared by every binding file.
 #include "lutil.h"
+#include "../behaviors/behavior.h"
 #include "../core/world.h"
 
 #include <float.h>
@@ -94,58 +95,50 @@ void steerL_pushvec(lua_State *L, double x, double y, double z)
     luaL_setmetatable(L, STEERL_VEC);
 }
 
-double steerL_optnumber(lua_State *L, int t, const char *fn, const char *field, double def, double min, double max,
-                        const char *expected)
+double steerL_checkrange(lua_State *L, int idx, const char *fn, const char *field, const char *what, double min,
+                         double max)
 {
-    int ty = lua_getfield(L, t, field);
-    if (ty == LUA_TNIL) { lua_pop(L, 1); return def; }
-    double v = lua_tonumber(L, -1);
-    if (ty != LUA_TNUMBER || !(v >= min && v <= max))
-        steerL_field_error(L, fn, field, expected, -1);
+    double v = lua_tonumber(L, idx);
+    if (lua_type(L, idx) != LUA_TNUMBER || !steerB_number_ok(v, min, max)) {
+        char expected[160];
+        steerL_field_error(L, fn, field, steerB_range_text(expected, sizeof expected, what, min, max), idx);
+    }
+    return v;
+}
+
+double steerL_optnumber(lua_State *L, int t, const char *fn, const char *field, double def, double min, double max,
+                        const char *what)
+{
+    if (lua_getfield(L, t, field) == LUA_TNIL) {
+        lua_pop(L, 1);
+        return def;
+    }
+    double v = steerL_checkrange(L, -1, fn, field, what, min, max);
     lua_pop(L, 1);
     return v;
 }
 
-// STEERW_PARAM_MIN and STEERW_PARAM_MAX as written in world.h.
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define FROM_TO ">= " STR(STEERW_PARAM_MIN) " and <= " STR(STEERW_PARAM_MAX)
-
+// The vehicle numbers: a minimum of 0 admits 0 (no speed, force or radius,
+// a constant turn radius) and then STEERW_PARAM_MIN, as steer_spawn does.
 static const struct VehicleRule {
     const char *field;
-    bool zero; // 0 is allowed (and means what it says: no speed, force or radius)
-    const char *expected;
+    double min;
+    const char *what;
 } vehicle_rules[] = {
-    { "mass", false, "a number " FROM_TO },
-    { "max_speed", true, "0 or a number " FROM_TO },
-    { "max_force", true, "0 or a number " FROM_TO },
-    { "radius", true, "0 or a number " FROM_TO },
-    { "min_turn_radius", false, "a number of metres " FROM_TO },
-    { "max_turn_accel", true, "0 (a constant turn radius) or a number of m/s^2 " FROM_TO },
-    { NULL, false, NULL },
+    { "mass", STEERW_PARAM_MIN, "a number" },
+    { "max_speed", 0, "a number" },
+    { "max_force", 0, "a number" },
+    { "radius", 0, "a number" },
+    { "min_turn_radius", STEERW_PARAM_MIN, "a number of metres" },
+    { "max_turn_accel", 0, "a number of m/s^2 (0 = a constant turn radius)" },
+    { NULL, 0, NULL },
 };
-
-static const struct VehicleRule *vehicle_rule(const char *field)
-{
-    const struct VehicleRule *r = vehicle_rules;
-    while (r->field && strcmp(r->field, field) != 0) r++;
-    return r->field ? r : NULL;
-}
-
-const char *steerL_vehicle_range(const char *field)
-{
-    const struct VehicleRule *r = vehicle_rule(field);
-    return r ? r->expected : "a number";
-}
 
 double steerL_vehicle_number(lua_State *L, int idx, const char *fn, const char *field)
 {
-    const struct VehicleRule *r = vehicle_rule(field);
-    double v = lua_tonumber(L, idx);
-    bool ok = lua_type(L, idx) == LUA_TNUMBER && r &&
-              ((r->zero && v == 0) || (v >= STEERW_PARAM_MIN && v <= STEERW_PARAM_MAX));
-    if (!ok) steerL_field_error(L, fn, field, steerL_vehicle_range(field), idx);
-    return v;
+    const struct VehicleRule *r = vehicle_rules;
+    while (r->field && strcmp(r->field, field) != 0) r++;
+    return steerL_checkrange(L, idx, fn, field, r->field ? r->what : "a number", r->min, STEERW_PARAM_MAX);
 }
 
 double steerL_opt_vehicle(lua_State *L, int t, const char *fn, const char *field, double def)

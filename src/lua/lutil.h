@@ -64,25 +64,30 @@ void steerL_checkvec(lua_State *L, int idx, double out[3], const char *fn, const
 // Push a new steer.vec.
 void steerL_pushvec(lua_State *L, double x, double y, double z);
 
-// Number field of a descriptor table at `t`: returns def when absent; raises
-// "FN: field 'FIELD' expected EXPECTED, got ..." unless it is a number in
-// [min, max]. EXPECTED states that range (a positive minimum is a real one,
-// such as 1e-6, never "> 0": a float would turn 1e-300 into 0).
+// The number at idx if it is in [min, max] by the one rule of
+// steerB_number_ok (a minimum of 0 admits 0, then 1e-6), else raise
+// "FN: field 'FIELD' expected <the range>, got ..." (FIELD NULL: "FN:
+// expected ..."). `what` says what the number is, with an optional note in
+// parentheses ("a number of seconds (0 = never)"); the range is written
+// from min and max (steerB_range_text), so it always states what is checked.
+double steerL_checkrange(lua_State *L, int idx, const char *fn, const char *field, const char *what, double min,
+                         double max);
+// The same for field `field` of the descriptor table at t: def when absent.
 double steerL_optnumber(lua_State *L, int t, const char *fn, const char *field, double def, double min, double max,
-                        const char *expected);
+                        const char *what);
 // The vehicle numbers of w:spawn, an archetype's vehicle and the agent's
 // fields (mass, max_speed, max_force, radius, min_turn_radius,
-// max_turn_accel): the number at idx if it is in the field's range, else
-// raise "FN: field 'FIELD' expected <the range>, got ...". One rule per
-// field, so every way of giving a vehicle accepts the same values.
+// max_turn_accel): the number at idx if it is in the field's range (that of
+// steer_spawn), else raise as steerL_checkrange. One rule per field, so
+// every way of giving a vehicle accepts the same values.
 double steerL_vehicle_number(lua_State *L, int idx, const char *fn, const char *field);
 // The same for field `field` of the table at t: def when absent.
 double steerL_opt_vehicle(lua_State *L, int t, const char *fn, const char *field, double def);
-// What the vehicle field `field` accepts ("a number >= 1e-6 and <= 1e30").
-const char *steerL_vehicle_range(const char *field);
 
 // What think_hz accepts (a.think_hz, w:spawn, steer.archetype).
-#define STEERL_THINK_HZ "a number of calls per second from 1e-06 to 1e+06"
+#define STEERL_THINK_HZ "a number of calls per second"
+#define STEERL_THINK_HZ_MIN 1e-6
+#define STEERL_THINK_HZ_MAX 1e6
 
 // Raise for any key of table `t` not listed in `known` (NULL-terminated) or
 // not a string; integer keys are allowed when `allow_array` is set.

@@ -8,7 +8,9 @@
 // userdata, weak, so one agent is always the same Lua value).
 #include "lutil.h"
 #include "steer_lua.h"
+#include "../behaviors/behavior.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,7 +218,8 @@ static int world_new(lua_State *L)
         double s[3];
         steerL_checkvec(L, -1, s, fn, "size");
         for (int i = 0; i < d.dim; i++)
-            if (s[i] < 0) steerL_field_error(L, fn, "size", "a vector of sizes >= 0 (0 = unbounded axis)", -1);
+            if (!steerB_number_ok(s[i], 0, FLT_MAX))
+                steerL_field_error(L, fn, "size", "a vector of sizes, each 0 (an unbounded axis) or at least 1e-6", -1);
         memcpy(d.size, s, sizeof s);
     }
     lua_pop(L, 1);
@@ -236,7 +239,7 @@ static int world_new(lua_State *L)
     }
     lua_pop(L, 1);
     // stored as a float: a tinier step would be 0
-    d.dt = steerL_optnumber(L, 1, fn, "dt", 1.0 / 60.0, 1e-6, 1, "a number of seconds > 0, at least 1e-06 and at most 1");
+    d.dt = steerL_optnumber(L, 1, fn, "dt", 1.0 / 60.0, 1e-6, 1, "a number of seconds");
     lua_getfield(L, 1, "record");
     if (!lua_isnil(L, -1) && !lua_isboolean(L, -1)) steerL_field_error(L, fn, "record", "a boolean", -1);
     d.no_record = lua_isboolean(L, -1) && !lua_toboolean(L, -1);
@@ -249,9 +252,9 @@ static int world_new(lua_State *L)
         steerL_check_fields(L, -1, "steer.world: field 'stuck'", stuck_fields, 0);
         int t = lua_gettop(L);
         d.stuck_window = steerL_optnumber(L, t, "steer.world: field 'stuck'", "window", 2, 1e-6, 1e30,
-                                          "a number of seconds >= 1e-6 and <= 1e30");
+                                          "a number of seconds");
         d.stuck_progress = steerL_optnumber(L, t, "steer.world: field 'stuck'", "progress", 0.5, 1e-6, 1e30,
-                                            "a number of metres >= 1e-6 and <= 1e30");
+                                            "a number of metres");
     }
     lua_pop(L, 1);
     // collide = true, or { iterations = n }
@@ -464,7 +467,8 @@ static int world_spawn(lua_State *L)
         think_idx = lua_gettop(L);
     }
     // the period is a float: 1 / 1e-40 would be infinite
-    double think_hz = steerL_optnumber(L, 2, fn, "think_hz", 10, 1e-6, 1e6, STEERL_THINK_HZ);
+    double think_hz =
+        steerL_optnumber(L, 2, fn, "think_hz", 10, STEERL_THINK_HZ_MIN, STEERL_THINK_HZ_MAX, STEERL_THINK_HZ);
     if (!think_idx && lua_getfield(L, 2, "think_hz") != LUA_TNIL)
         return luaL_error(L, "%s: field 'think_hz' given without 'think' (a function(agent, dt))", fn);
     int data_idx = 0;
@@ -751,9 +755,7 @@ static int world_add_obstacle(lua_State *L)
     double c[3];
     desc_vec(L, fn, "position", c);
     lua_getfield(L, 2, "radius");
-    int ok;
-    double r = lua_tonumberx(L, -1, &ok);
-    if (!ok || !(r >= 1e-6 && r <= 1e30)) steerL_field_error(L, fn, "radius", "a number >= 1e-6 and <= 1e30", -1);
+    double r = steerL_checkrange(L, -1, fn, "radius", "a number of metres", 1e-6, 1e30);
     steer_Shape id;
     int st = steer_add_circle(lw->w, c, r, &id);
     return push_shape(L, fn, st, id);

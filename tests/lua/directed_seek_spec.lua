@@ -355,7 +355,7 @@ describe("directed_seek input", function()
     expect(function() return steer.directed_seek{ target = { 1, 2 }, heading = "north" } end)
       :raises("steer.directed_seek: field 'heading' expected a vector")
     expect(function() return steer.directed_seek{ target = { 1, 2 }, heading = { 1, 0 }, min_turn_radius = -1 } end)
-      :raises("field 'min_turn_radius' expected a number of metres >= 0")
+      :raises("field 'min_turn_radius' expected 0 or a number of metres >= 1e-6 and <= 1e30")
     expect(function() return steer.directed_seek{ heading = { 1, 0 }, opposite = 1 } end)
       :raises("field 'opposite' expected a boolean")
     expect(function() return steer.directed_seek_plan{ position = { 0, 0 }, direction = { 0, 0 }, target = { 1, 1 },

@@ -148,8 +148,7 @@ describe("steer.follow_flow and steer.decompose_flow (item 11)", function()
         :raises_here("steer." .. k, "field 'field' expected a flow field", "3")
     end
     expect(function() return steer.follow_flow{ field = f, speed = -1 } end):raises_here("steer.follow_flow",
-      "field 'speed'",
-      ">= 0 and <= 1e30", "-1")
+      "field 'speed'", "0 or a number >= 1e-6 and <= 1e30", "-1")
     expect(function() return steer.decompose_flow{ field = f, lookahead = 0 } end):raises_here("steer.decompose_flow",
       "field 'lookahead'", ">= 1 and <= 1024")
   end)
@@ -170,7 +169,7 @@ end
 describe("number fields (item 12)", function()
   it("refuse a float's range beyond 1e30 saying so, not contradicting themselves", function()
     expect(function() return steer.seek{ speed = 3.4e38 } end):raises_here("steer.seek", "field 'speed'",
-      "expected a number >= 0 and <= 1e30", "3.4e+38")
+      "expected 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed)", "3.4e+38")
     local w = steer.world{}
     for _, field in ipairs{ "max_speed", "max_force", "radius" } do
       for _, v in ipairs{ 1e-39, 1e-300, 5e-7 } do
@@ -187,11 +186,11 @@ describe("number fields (item 12)", function()
     expect(w.count, "agents"):eq(1)
   end)
 
-  it("of every kind accept exactly the range their message states, and steer finitely at both ends", function()
+  it("of every kind accept exactly the range their message states, and steer finitely at its ends", function()
     local g = steer.grid{ map = { "....", ".#..", "...." } }
     local f = g:flow_field{ goal = { 0.5, 0.5 } }
     local base = { follow_flow = { field = f }, decompose_flow = { field = f } }
-    local checked = 0
+    local checked, zeros = 0, 0
     for _, kind in ipairs(steer.kinds()) do
       local function args(field, v)
         local t = { steer.seek{ target = { 1, 1 } } }
@@ -202,18 +201,32 @@ describe("number fields (item 12)", function()
         return t
       end
       for _, field in ipairs(fields_of(kind, args())) do
+        local name = kind .. "." .. field
         local refused = "field '" .. field .. "' expected"
         local ok, msg = pcall(steer[kind], args(field, 3.4e38))
         local wanted = not ok and msg:find(refused, 1, true) and msg:match("expected (.-), got") or ""
-        if wanted:find("^a [%w ]*number") or wanted:find("^an angle") then
+        local what = wanted:gsub("^0 or ", "")
+        if what:find("^a [%w ]*number") or what:find("^an angle") then
           local lo, hi = msg:match(">= ([%d%.e%+%-]+) and <= ([%d%.e%+%-]+)")
           lo, hi = tonumber(lo), tonumber(hi)
-          if not (lo and hi) then spec.fail(kind .. "." .. field .. " does not state its range: " .. msg) end
-          for _, v in ipairs{ lo, hi } do
-            local made, b = pcall(steer[kind], args(field, v))
-            if not made and b:find(refused, 1, true) then
-              spec.fail(kind .. "." .. field .. " refuses " .. v .. ": " .. b)
+          if not (lo and hi) then spec.fail(name .. " does not state its range: " .. msg) end
+          -- a field that takes 0 (which often means "the default") takes
+          -- nothing between 0 and 1e-6, where a float would make it 0
+          local zero = pcall(steer[kind], args(field, 0))
+          local accept, refuse = { lo, hi }, { hi * 1.01 }
+          if zero then
+            zeros = zeros + 1
+            if not wanted:find("^0 or ") or lo ~= 1e-6 then
+              spec.fail(name .. " takes 0 but does not say \"0 or\" and 1e-6: " .. msg)
             end
+            accept[#accept + 1] = 0
+            for _, v in ipairs{ -1e-300, 1e-300, 1e-7, lo * 0.99 } do refuse[#refuse + 1] = v end
+          else
+            refuse[#refuse + 1] = lo > 0 and lo * 0.99 or lo * 1.01
+          end
+          for _, v in ipairs(accept) do
+            local made, b = pcall(steer[kind], args(field, v))
+            if not made and b:find(refused, 1, true) then spec.fail(name .. " refuses " .. v .. ": " .. b) end
             if made then
               local w = steer.world{ collide = true }
               w:add_obstacle{ position = { 3, 0 }, radius = 1 }
@@ -226,12 +239,14 @@ describe("number fields (item 12)", function()
               expect_finite(w, kind .. "{ " .. field .. " = " .. v .. " }")
             end
           end
-          local below = lo == 0 and -1e-300 or lo * 0.99
-          for _, v in ipairs{ below, hi * 1.01 } do
+          for _, v in ipairs(refuse) do
             local made, b = pcall(steer[kind], args(field, v))
             if made or not b:find(refused, 1, true) then
-              spec.fail(kind .. "." .. field .. " = " .. v .. " is outside [" .. lo .. ", " .. hi .. "] but " ..
+              spec.fail(name .. " = " .. v .. " is outside " .. wanted .. " but " ..
                         (made and "accepted" or "refused with: " .. b))
+            end
+            if not made and not b:find(wanted, 1, true) then
+              spec.fail(name .. " = " .. v .. " is refused with another range: " .. b)
             end
           end
           checked = checked + 1
@@ -239,6 +254,49 @@ describe("number fields (item 12)", function()
       end
     end
     expect(checked, "number fields checked"):gt(60)
+    expect(zeros, "fields that take 0 checked"):gt(40)
+  end)
+
+  it("elsewhere that take 0 take nothing between 0 and 1e-6, and say so", function()
+    local w = steer.world{}
+    local craft = { model = "craft", min_turn_radius = 1, max_speed = 2 }
+    local function with(t, k, v)
+      local c = {}
+      for key, x in pairs(t) do c[key] = x end
+      c[k] = v
+      return c
+    end
+    for _, v in ipairs{ 1e-300, 1e-7 } do
+      for _, field in ipairs{ "max_speed", "max_force", "radius", "max_turn_accel", "min_speed" } do
+        expect(function() return w:spawn(with(craft, field, v)) end)
+          :raises_here("steer.world:spawn", "field '" .. field .. "' expected 0 or a number")
+        expect(function() return steer.archetype{ name = "tiny", vehicle = with(craft, field, v) } end)
+          :raises_here("steer.archetype", "field '" .. field .. "' expected 0 or a number")
+      end
+      local a = w:spawn(craft)
+      for _, field in ipairs{ "max_speed", "max_force", "radius", "max_turn_accel", "min_speed" } do
+        expect(function() a[field] = v end):raises_here("steer.agent", "field '" .. field .. "' expected 0 or a number")
+      end
+      expect(function() return steer.world{ size = { 10, v } } end)
+        :raises_here("steer.world", "field 'size' expected", "each 0 (an unbounded axis) or at least 1e-6")
+      for _, field in ipairs{ "speed", "dt" } do
+        expect(function() return steer.directed_seek_plan{ position = { 0, 0 }, direction = { 1, 0 },
+          target = { 5, 5 }, heading = { 1, 0 }, min_turn_radius = 1, [field] = v } end)
+          :raises_here("steer.directed_seek_plan", "field '" .. field .. "' expected 0 or a number", ">= 1e-6")
+      end
+      expect(function() return steer.grid{ map = { "..." }, costs = { { 1, v, 1 } } } end)
+        :raises_here("steer.grid", "field 'costs'", "expected a number >= 1e-6 and <= 1e30")
+      local g = steer.grid{ map = { "..." } }
+      expect(function() g:set(1, 1, v) end):raises_here("steer.grid:set", "expected a number >= 1e-6 and <= 1e30")
+    end
+    -- and 0 itself
+    for _, field in ipairs{ "max_speed", "max_force", "radius", "max_turn_accel", "min_speed" } do
+      expect(w:spawn(with(craft, field, 0))[field], field .. " = 0"):eq(0)
+      steer.archetype{ name = "zero", vehicle = with(craft, field, 0) }
+    end
+    expect(steer.world{ size = { 10, 0 } }.count, "a world with an unbounded axis"):eq(0)
+    expect(type(steer.directed_seek_plan{ position = { 0, 0 }, direction = { 1, 0 }, target = { 5, 5 },
+      heading = { 1, 0 }, min_turn_radius = 1, speed = 0, dt = 0 }), "a plan at speed 0, dt 0"):eq("table")
   end)
 
   it("of the world, grids and shapes state their range too", function()

@@ -610,7 +610,8 @@ describe("bad input", function()
     raises(function() steer.grid{ map = { "..." }, cell = 0 } end, "steer.grid", "field 'cell'", ">= 1e-6")
     raises(function() steer.grid{ map = { "..." }, cell = -1 } end, "field 'cell'")
     raises(function() steer.grid{ map = { "..." }, size = 3 } end, "unknown field 'size'")
-    raises(function() steer.grid{ map = { "..." }, costs = { { 1, 0, 1 } } } end, "field 'costs'", "> 0")
+    raises(function() steer.grid{ map = { "..." }, costs = { { 1, 0, 1 } } } end, "field 'costs'",
+      "a number >= 1e-6 and <= 1e30 (math.huge or false: blocked)")
     raises(function() steer.grid{ map = { "..." }, costs = { { 1, 1 } } } end, "field 'costs' row 1")
     raises(function() steer.grid{ map = { "..." }, costs = function() return "x" end } end, "field 'costs' function")
     local g = steer.grid{ map = { "....", ".#.." } }
