@@ -3,8 +3,10 @@
 # Fuzzing steer (docs/fuzzing.md). The libFuzzer targets live in a build of
 # their own: clang, ASan+UBSan, coverage (build-fuzz, -Dfuzz=true).
 #   tools/fuzz.sh setup                  install clang's fuzzer runtime, configure and build build-fuzz
-#   tools/fuzz.sh smoke [SECONDS]        each target SECONDS (default 12) from the committed corpus;
-#                                        prints "N passed, N failed" (targets) and fails on any finding
+#   tools/fuzz.sh smoke [SECONDS [RESULTS]]
+#                                        each target SECONDS (default 12) from the committed corpus;
+#                                        prints "N passed, N failed" (targets) and fails on any finding;
+#                                        RESULTS gets one line per target in meson's testlog.json form
 #   tools/fuzz.sh run TARGET [SECONDS] [JOBS]
 #                                        a long run (default an hour, one job); new inputs go to
 #                                        fuzz-work/TARGET, findings to fuzz-findings/
@@ -20,17 +22,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
 setup() {
-    pkgs="clang libclang-rt-14-dev"
-    missing=""
-    for p in $pkgs; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-    done
-    if [ -n "$missing" ]; then
-        sudo=""
-        [ "$(id -u)" -eq 0 ] || sudo="sudo"
-        $sudo apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null || exit 1
-    fi
+    tools/setup.sh --packages clang libclang-rt-14-dev meson ninja-build pkg-config liblua5.4-dev || exit 1
     if [ ! -f "$build/build.ninja" ]; then
         CC=clang meson setup "$build" -Dbuildtype=debug -Doptimization=1 -Db_sanitize=address,undefined \
             -Db_lundef=false -Dfuzz=true -Dviewer=disabled >/dev/null || exit 1
@@ -53,6 +45,8 @@ setup) setup ;;
 smoke)
     setup
     seconds=${2:-12}
+    results=${3:-/dev/null}
+    : >"$results"
     passed=0
     failed=0
     work=$(mktemp -d)
@@ -64,9 +58,11 @@ smoke)
             -artifact_prefix="fuzz-findings/$t-" "$work/$t" "tests/fuzz/corpus/$t" >"$work/$t.log" 2>&1; then
             passed=$((passed + 1))
             echo "fuzz smoke $t: ok ($(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/$t.log" | grep -o '[0-9]*$') runs)"
+            printf '{"name": "fuzz-smoke-%s", "result": "OK"}\n' "$t" >>"$results"
         else
             failed=$((failed + 1))
             echo "fuzz smoke $t: FAILED"
+            printf '{"name": "fuzz-smoke-%s", "result": "FAIL"}\n' "$t" >>"$results"
             grep -E "ERROR|runtime error|fuzz_[a-z]+:|Test unit written" "$work/$t.log" | head -20
         fi
     done
@@ -97,7 +93,7 @@ seeds)
     exec build-asan/tests/fuzz/steer-fuzz "${2:?FROM}" "${3:?TO}"
     ;;
 *)
-    sed -n '3,16p' "$0"
+    sed -n '3,18p' "$0"
     exit 2
     ;;
 esac
