@@ -62,16 +62,18 @@ static int agent_remove(lua_State *L)
 }
 
 // The table being filled (at `out`) and, per name, the last number used
-// for it (at `used`).
+// for it (at `used`); `work` polls a stop hook (a brain may have 60k nodes).
 typedef struct Contributions {
     lua_State *L;
     int out, used;
+    size_t work;
 } Contributions;
 
 static void add_contribution(void *ud, const char *name, const double f[3])
 {
-    const Contributions *c = ud;
+    Contributions *c = ud;
     lua_State *L = c->L;
+    steerL_poll(L, &c->work, 1);
     // several nodes may share a name: later ones get "#2", "#3" appended.
     // Numbering goes on from the last one used for the name, so n nodes of
     // one name cost O(n), not O(n^2); a number may still be taken by a node
@@ -100,7 +102,7 @@ static int agent_contributions(lua_State *L)
     lua_settop(L, 1);
     lua_newtable(L);
     lua_newtable(L);
-    Contributions c = { L, 2, 3 };
+    Contributions c = { L, 2, 3, 0 };
     steer_agent_contributions(a->world->w, a->id, add_contribution, &c);
     lua_settop(L, 2);
     return 1;

@@ -167,8 +167,10 @@ void steerL_archetype_desc(lua_State *L)
     lua_newtable(L); // 6: the fields of this agent's own
     bool overridden = false;
     if (lua_istable(L, 3)) {
+        size_t work = 0;
         lua_pushnil(L);
         while (lua_next(L, 3)) {
+            steerL_poll(L, &work, 1);
             lua_pushvalue(L, -2);
             lua_insert(L, -2);
             lua_settable(L, 5);

@@ -103,10 +103,12 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
         break;
     case STEERB_POINTS: {
         if (!lua_istable(L, v)) steerL_field_error(L, fn, f->name, f->expect, v);
-        lua_Integer n = luaL_len(L, v);
+        lua_Integer n = (lua_Integer)lua_rawlen(L, v);
         if (n < (lua_Integer)f->min || n > 1000000) steerL_field_error(L, fn, f->name, f->expect, v);
         double *xyz = lua_newuserdatauv(L, sizeof(double) * 3 * (size_t)(n ? n : 1), 0); // freed by the GC
+        size_t work = 0;
         for (lua_Integer i = 1; i <= n; i++) {
+            steerL_poll(L, &work, 1);
             lua_rawgeti(L, v, i);
             if (!steerL_tovec(L, -1, xyz + 3 * (i - 1))) {
                 char exp[160];
@@ -129,8 +131,10 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
         }
         if (!lua_istable(L, v)) steerL_field_error(L, fn, f->name, f->expect, v);
         lua_getfield(L, uv, "kids");
-        lua_Integer n = luaL_len(L, v);
+        lua_Integer n = (lua_Integer)lua_rawlen(L, v);
+        size_t work = 0;
         for (lua_Integer i = 1; i <= n; i++) {
+            steerL_poll(L, &work, 1);
             lua_rawgeti(L, v, i);
             steer_Behavior *c = steerL_tobehavior(L, -1);
             if (!c) {
@@ -139,7 +143,7 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
                 steerL_field_error(L, fn, f->name, exp, -1);
             }
             if (steer_behavior_add_child_to(b, f->name, c)) setter_error(L, fn, b);
-            lua_rawseti(L, -2, (lua_Integer)luaL_len(L, -2) + 1); // keep the child alive
+            lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1); // keep the child alive
         }
         lua_pop(L, 1);
         break;
@@ -170,9 +174,11 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
 
 static void add_children(lua_State *L, const char *fn, steer_Behavior *b, int t, int uv)
 {
-    lua_Integer n = luaL_len(L, t);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, t);
     lua_getfield(L, uv, "kids");
+    size_t work = 0;
     for (lua_Integer i = 1; i <= n; i++) {
+        steerL_poll(L, &work, 1);
         lua_rawgeti(L, t, i);
         double weight = 1.0;
         int child_idx = lua_gettop(L);
@@ -229,9 +235,9 @@ int steerL_construct(lua_State *L, const void *kind, const char *extra)
     known[nk] = NULL;
     bool list = k->children == STEERB_WEIGHTED || k->children == STEERB_LIST;
     steerL_check_fields(L, 1, fn, known, list);
-    if (!list && luaL_len(L, 1) > 0)
+    if (!list && lua_rawlen(L, 1) > 0)
         return luaL_error(L, "%s: takes only named fields, got a list entry", fn);
-    if (list && luaL_len(L, 1) == 0)
+    if (list && lua_rawlen(L, 1) == 0)
         return luaL_error(L, "%s: expected at least one child behaviour", fn);
 
     steerL_Behavior *ub = lua_newuserdatauv(L, sizeof *ub, 1);

@@ -98,11 +98,13 @@ static void apply_costs(lua_State *L, steerN_Grid *g, const char *fn, const char
 {
     bool call = lua_isfunction(L, costs);
     char what[96];
+    size_t work = 0;
     for (int j = 1; j <= g->ny; j++) {
         const char *line = cells + (size_t)(j - 1) * (size_t)g->nx;
         if (!call) {
+            steerL_poll(L, &work, (size_t)g->nx);
             lua_rawgeti(L, costs, j);
-            if (!lua_istable(L, -1) || luaL_len(L, -1) != g->nx)
+            if (!lua_istable(L, -1) || lua_rawlen(L, -1) != (size_t)g->nx)
                 luaL_error(L, "%s: field 'costs' row %d expected a list of %d numbers (the map's shape)", fn, j, g->nx);
         }
         for (int i = 1; i <= g->nx; i++) {
@@ -153,7 +155,9 @@ static int grid_new(lua_State *L)
         return luaL_error(L, "%s: field 'map' is too large (%d x %d cells; at most 2^24)", fn, (int)nx, (int)ny);
     // the lines, checked and copied: nothing below reads the map table again
     char *cells = lua_newuserdatauv(L, nx * (size_t)ny + 1, 0); // 3, freed by the GC
+    size_t work = 0;
     for (lua_Integer j = 1; j <= ny; j++) {
+        steerL_poll(L, &work, nx);
         lua_rawgeti(L, map, j);
         size_t len;
         const char *line = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
@@ -470,10 +474,12 @@ static int grid_walls(lua_State *L)
 static uint32_t read_goals(lua_State *L, const steerN_Grid *g, int idx, bool list, const char *fn, const char *arg,
                            double **out)
 {
-    lua_Integer n = list ? luaL_len(L, idx) : 1;
+    lua_Integer n = list ? (lua_Integer)lua_rawlen(L, idx) : 1;
     if (list && (n < 1 || n > 1000000)) steerL_field_error(L, fn, arg, "a non-empty list of vectors", idx);
     double *goals = lua_newuserdatauv(L, sizeof *goals * 2 * (size_t)n, 0); // freed by the GC
+    size_t work = 0;
     for (lua_Integer i = 1; i <= n; i++) {
+        steerL_poll(L, &work, 1);
         double p[3];
         char what[64];
         if (list) snprintf(what, sizeof what, "%s[%d]", arg, (int)i);

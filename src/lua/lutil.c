@@ -66,12 +66,15 @@ int steerL_tovec(lua_State *L, int idx, double out[3])
         return fabs(out[0]) <= FLT_MAX && fabs(out[1]) <= FLT_MAX && fabs(out[2]) <= FLT_MAX;
     }
     if (!lua_istable(L, idx)) return 0;
-    // {x, y [, z]} or {x = , y = [, z = ]}
+    // {x, y [, z]} or {x = , y = [, z = ]}, read raw: plain data, so no
+    // __index runs (a list of a million points behind __index chains was
+    // minutes of C in one call)
     for (int i = 0; i < 3; i++) {
         int t = lua_rawgeti(L, idx, i + 1);
         if (t == LUA_TNIL) {
             lua_pop(L, 1);
-            t = lua_getfield(L, idx, i == 0 ? "x" : i == 1 ? "y" : "z");
+            lua_pushstring(L, i == 0 ? "x" : i == 1 ? "y" : "z");
+            t = lua_rawget(L, idx);
         }
         if (t == LUA_TNIL && i == 2) { out[2] = 0; lua_pop(L, 1); break; }
         if (t != LUA_TNUMBER) { lua_pop(L, 1); return 0; }
@@ -152,12 +155,29 @@ double steerL_opt_vehicle(lua_State *L, int t, const char *fn, const char *field
     return v;
 }
 
+static int poll_point(lua_State *L)
+{
+    (void)L;
+    return 0;
+}
+
+void steerL_poll(lua_State *L, size_t *work, size_t units)
+{
+    *work += units;
+    if (*work < STEERL_POLL_WORK) return;
+    *work = 0;
+    lua_pushcfunction(L, poll_point);
+    lua_call(L, 0, 0);
+}
+
 void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array)
 {
     t = lua_absindex(L, t);
+    size_t work = 0;
     lua_pushnil(L);
     while (lua_next(L, t)) {
         lua_pop(L, 1);
+        steerL_poll(L, &work, 1);
         if (lua_type(L, -1) == LUA_TNUMBER && allow_array && lua_isinteger(L, -1)) continue;
         if (lua_type(L, -1) != LUA_TSTRING) {
             char buf[64];

@@ -89,6 +89,16 @@ double steerL_opt_vehicle(lua_State *L, int t, const char *fn, const char *field
 #define STEERL_THINK_HZ_MIN 1e-6
 #define STEERL_THINK_HZ_MAX 1e6
 
+// Lists and vectors a binding takes are plain data: read raw (lua_rawlen,
+// lua_rawgeti, lua_rawget), so no metamethod runs per element. A loop over
+// a caller's data can still be long (a million points, a map of 2^24
+// cells) and makes no call, and a stop hook (a mod's watchdog, lua.c's
+// interrupt) stops code only at a call or an instruction: such a loop adds
+// its work here, and every STEERL_POLL_WORK units an empty C function is
+// called, a call the hook sees.
+#define STEERL_POLL_WORK 4096
+void steerL_poll(lua_State *L, size_t *work, size_t units);
+
 // Raise for any key of table `t` not listed in `known` (NULL-terminated) or
 // not a string; integer keys are allowed when `allow_array` is set.
 void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array);

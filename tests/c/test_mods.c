@@ -449,11 +449,24 @@ static void beside_good(const char *what, const char *path, const char *name, co
 // every key, or for update only, after a clean setup), and an endless loop
 // made only of C calls. The lookups run under the mod's budget, and the
 // stop hook sees calls of C functions.
+// Mods of tests/mods/hostile, each run beside the good mod.
+typedef struct HostileFile {
+    const char *file, *name, *expect;
+} HostileFile;
+
+static void hostile_files(const HostileFile *cases, size_t n, const steer_ModLimits *lim, bool loads, int ticks)
+{
+    uint64_t want = good_alone(ticks);
+    for (size_t i = 0; i < n; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/hostile/%s", MODS_DIR, cases[i].file);
+        beside_good(cases[i].file, path, cases[i].name, cases[i].expect, lim, loads, ticks, want);
+    }
+}
+
 static void test_hostile_callback_tables(void)
 {
-    static const struct {
-        const char *file, *name, *expect;
-    } cases[] = {
+    static const HostileFile cases[] = {
         { "index_error.lua", "index_error", "gotcha" },
         { "index_error_update.lua", "index_error_update", "gotcha" },
         { "index_yield.lua", "index_yield", "yield" },
@@ -461,13 +474,8 @@ static void test_hostile_callback_tables(void)
         { "index_loop_update.lua", "index_loop_update", "CPU budget" },
         { "concat_calls.lua", "concat_calls", "CPU budget" },
     };
-    uint64_t want = good_alone(30);
     steer_ModLimits lim = { .call_ms = 50 };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/hostile/%s", MODS_DIR, cases[i].file);
-        beside_good(cases[i].file, path, cases[i].name, cases[i].expect, &lim, false, 30, want);
-    }
+    hostile_files(cases, sizeof cases / sizeof cases[0], &lim, false, 30);
 }
 
 // C functions whose loops make no call, bounded now: each would run for
@@ -523,6 +531,21 @@ static void test_c_loops_are_bounded(void)
         const char *path = write_mod("loops", code);
         beside_good(cases[i].what, path, "loops", cases[i].expect, &lim, true, 10, want);
     }
+}
+
+// The steer bindings' loops over a caller's list (a patrol's points, a
+// flow field's goals): with each element behind a chain of 1990 __index
+// tables, reading them through the chain took minutes of C within one call.
+// The bindings read plain lists raw: the first element is refused at once.
+static void test_binding_lists_are_raw(void)
+{
+    static const HostileFile cases[] = {
+        { "chain_points.lua", "chain_points", "point 1 is not a finite vector" },
+        { "chain_goals.lua", "chain_goals", "field 'goals[1]' expected a vector" },
+    };
+    // a million list slots: more than the default cap
+    steer_ModLimits lim = { .call_ms = 50, .memory = 64u << 20 };
+    hostile_files(cases, sizeof cases / sizeof cases[0], &lim, true, 10);
 }
 
 // Messages: a value sent decodes to an equal value; every cut of its bytes
@@ -679,6 +702,7 @@ int main(void)
     RUN(test_mods_crossing_their_cap_outside_a_call);
     RUN(test_hostile_callback_tables);
     RUN(test_c_loops_are_bounded);
+    RUN(test_binding_lists_are_raw);
     RUN(test_message_codec);
     RUN(test_deep_messages);
     RUN(test_register_into_a_hostile_steer_table);

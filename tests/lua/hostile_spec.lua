@@ -69,16 +69,18 @@ describe("an empty world (item 3)", function()
   end)
 end)
 
+-- A blend of n copies of the behaviour b.
+local function blend_of(n, b)
+  local list = {}
+  for i = 1, n do list[i] = b end
+  return steer.blend(list)
+end
+
 describe("a:contributions() (item 4)", function()
   it("lists every node of a 61k-node brain whose nodes share one name", function()
     local s = steer.seek{ target = { 1, 0 } }
-    local function blend_of(b)
-      local list = {}
-      for i = 1, 39 do list[i] = b end
-      return steer.blend(list)
-    end
     local w = steer.world{}
-    local a = w:spawn{ brain = blend_of(blend_of(blend_of(s))) }
+    local a = w:spawn{ brain = blend_of(39, blend_of(39, blend_of(39, s))) }
     w:step()
     local c = a:contributions()
     local n = 0
@@ -313,5 +315,60 @@ describe("number fields (item 12)", function()
     expect(function() return steer.directed_seek_plan{ position = { 0, 0 }, direction = { 1, 0 }, target = { 5, 5 },
       heading = { 1, 0 }, min_turn_radius = 1e-300 } end)
       :raises_here("steer.directed_seek_plan", "field 'min_turn_radius'", ">= 1e-6")
+  end)
+end)
+
+describe("lists and vectors a binding takes (plain data)", function()
+  it("are read raw: no __index or __len of the caller's runs for an element", function()
+    local proxy = setmetatable({}, { __index = { x = 1, y = 2 } })
+    expect(function() return steer.seek{ target = proxy } end):raises_here("steer.seek", "field 'target'", "got a table")
+    expect(function() return steer.patrol{ points = { { 0, 0 }, proxy } } end)
+      :raises_here("steer.patrol", "field 'points'", "point 2 is not a finite vector")
+    local hidden = setmetatable({}, { __index = { { 0, 0 }, { 1, 1 } }, __len = function() return 2 end })
+    expect(function() return steer.patrol{ points = hidden } end)
+      :raises_here("steer.patrol", "field 'points'", "a list of at least 2 points")
+    local g = steer.grid{ map = { "....", "...." } }
+    expect(function() return g:flow_field{ goals = hidden } end)
+      :raises_here("steer.grid:flow_field", "field 'goals'", "a non-empty list of vectors")
+    -- a plain vector with a metatable of its own is still a vector
+    local vec = setmetatable({ x = 1.5, y = 1.5 }, { __index = function() error("looked up") end })
+    expect(g:flow_field{ goals = { vec } }:direction(vec), "a flow field to a plain goal"):ne(nil)
+  end)
+
+  -- A loop of a binding over a long list makes no call of its own; a stop
+  -- hook (a mod's watchdog, lua.c's interrupt) acts only at a call. The
+  -- binding runs in a coroutine whose call hook raises at the first call
+  -- made inside it.
+  local function stopped_inside(binding, ...)
+    local args = table.pack(...)
+    local co = coroutine.create(function() return binding(table.unpack(args, 1, args.n)) end)
+    local inside = false
+    debug.sethook(co, function()
+      local f = debug.getinfo(2, "f").func
+      if f == binding then inside = true elseif inside then error("stopped inside", 0) end
+    end, "c")
+    return select(2, coroutine.resume(co))
+  end
+
+  it("offer a stop hook a call while they run through long lists", function()
+    local row, map = string.rep(".", 512), {}
+    for j = 1, 512 do map[j] = row end
+    expect(stopped_inside(steer.grid, { map = map }), "steer.grid, 512 x 512 cells"):eq("stopped inside")
+    local points = {}
+    for i = 1, 5000 do points[i] = { i % 4 + 0.5, 0.5 } end
+    expect(stopped_inside(steer.patrol, { points = points }), "steer.patrol, 5000 points"):eq("stopped inside")
+    local g = steer.grid{ map = { "....", "...." } }
+    expect(stopped_inside(g.flow_field, g, { goals = points }), "g:flow_field, 5000 goals"):eq("stopped inside")
+    local kids = {}
+    for i = 1, 5000 do kids[i] = steer.seek{} end
+    expect(stopped_inside(steer.priority, kids), "steer.priority, a table of 5000 entries"):eq("stopped inside")
+    local w = steer.world{}
+    local a = w:spawn{ brain = blend_of(20, blend_of(20, blend_of(20, kids[1]))) }
+    w:step()
+    expect(stopped_inside(a.contributions, a), "a:contributions, 8421 nodes"):eq("stopped inside")
+    local over = {}
+    for i = 1, 5000 do over["k" .. i] = i end
+    expect(stopped_inside(w.spawn, w, steer.archetype{ name = "plain" }, over), "w:spawn, 5000 overrides")
+      :eq("stopped inside")
   end)
 end)
