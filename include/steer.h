@@ -381,13 +381,17 @@ STEER_API int steer_engine_mod_info(const steer_Engine *e, int id, steer_ModInfo
 // mass may carry a turn radius too: it flies as before, and directed seek
 // plans with the radius.
 typedef enum steer_Model { STEER_MODEL_POINT = 0, STEER_MODEL_CRAFT = 1 } steer_Model;
+// The numbers follow steer_spawn's rule for vehicle numbers: from 1e-6 to
+// 1e30, or 0 where 0 is allowed (nothing in between).
 typedef struct steer_CraftDesc {
     steer_Model model;
-    double min_speed;       // >= 0, m/s (crafts only)
-    double min_turn_radius; // > 0, metres
-    double max_turn_accel;  // >= 0, m/s^2; > 0: the radius at speed v is max(min_turn_radius, v^2 / max_turn_accel)
+    double min_speed;       // 0 or 1e-6 to 1e30, m/s (crafts only; a point's is 0)
+    double min_turn_radius; // 1e-6 to 1e30, metres
+    double max_turn_accel;  // 0 or 1e-6 to 1e30, m/s^2; > 0: the radius at speed v is max(min_turn_radius, v^2 / max_turn_accel)
 } steer_CraftDesc;
 // Give the agent turn limits (NULL: a plain point mass again, no turn radius).
+// STEER_EARG for a number out of its range, an unknown model or a point
+// with a min_speed; the agent is unchanged then.
 STEER_API int steer_agent_set_craft(steer_World *w, steer_Agent a, const steer_CraftDesc *desc);
 // 1 and *out filled when the agent has turn limits, 0 when it has none, or an error.
 STEER_API int steer_agent_craft(const steer_World *w, steer_Agent a, steer_CraftDesc *out);

@@ -211,6 +211,56 @@ static void test_tiny_rates(void)
     steer_world_free(w);
 }
 
+// steer_agent_set_craft takes the vehicle numbers' rule (steer_spawn's):
+// min_turn_radius from 1e-6 to 1e30, min_speed and max_turn_accel 0 or
+// from 1e-6 to 1e30. A refused value changes nothing; agents at the ends
+// of the ranges fly finitely.
+static void test_craft_ranges(void)
+{
+    steer_World *w = new_world(NULL);
+    REQUIRE(w, "world");
+    steer_Agent a;
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .velocity = { 1, 0, 0 }, .max_speed = 2, .max_force = 1 }, &a) == STEER_OK,
+            "spawn");
+    const steer_CraftDesc base = { STEER_MODEL_CRAFT, 0.5, 3, 2 };
+    REQUIRE(steer_agent_set_craft(w, a, &base) == STEER_OK, "a craft");
+    static const double bad[] = { 1e-7, 1e-300, 1e31, 3e38, -1e-6, -1, INFINITY, NAN };
+    static const double ends[] = { 1e-6, 1e30 };
+    for (int field = 0; field < 3; field++) {
+        static const char *const names[] = { "min_speed", "min_turn_radius", "max_turn_accel" };
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0] + 1; i++) {
+            steer_CraftDesc d = base;
+            double *v = field == 0 ? &d.min_speed : field == 1 ? &d.min_turn_radius : &d.max_turn_accel;
+            *v = i < sizeof bad / sizeof bad[0] ? bad[i] : 0;
+            bool zero_ok = field != 1 && *v == 0;
+            int st = steer_agent_set_craft(w, a, &d);
+            CHECK(zero_ok ? st == STEER_OK : st == STEER_EARG, "%s = %g: status %d", names[field], *v, st);
+            steer_CraftDesc got;
+            REQUIRE(steer_agent_craft(w, a, &got) == 1, "the craft's limits");
+            if (!zero_ok)
+                CHECK(got.min_speed == base.min_speed && got.min_turn_radius == base.min_turn_radius &&
+                          got.max_turn_accel == base.max_turn_accel,
+                      "%s = %g changed the limits", names[field], *v);
+            REQUIRE(steer_agent_set_craft(w, a, &base) == STEER_OK, "back to the base");
+        }
+        for (int e = 0; e < 2; e++) {
+            steer_CraftDesc d = base;
+            *(field == 0 ? &d.min_speed : field == 1 ? &d.min_turn_radius : &d.max_turn_accel) = ends[e];
+            CHECK(steer_agent_set_craft(w, a, &d) == STEER_OK, "%s = %g refused", names[field], ends[e]);
+            CHECK(steer_world_step(w, 5) == STEER_OK, "step");
+            double p[3], vel[3];
+            steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+            steer_agent_vec(w, a, STEER_PROP_VELOCITY, vel);
+            CHECK(isfinite(p[0] + p[1] + p[2] + vel[0] + vel[1] + vel[2]), "%s = %g: the craft left the finite",
+                  names[field], ends[e]);
+            REQUIRE(steer_agent_set_craft(w, a, &base) == STEER_OK, "back to the base");
+        }
+    }
+    // a point mass has no min_speed
+    CHECK(steer_agent_set_craft(w, a, &(steer_CraftDesc){ STEER_MODEL_POINT, 1, 3, 0 }) == STEER_EARG, "a point's min_speed");
+    steer_world_free(w);
+}
+
 // The fullest cell of the world's grid.
 static uint32_t fullest_cell(const steer_World *w)
 {
@@ -344,6 +394,7 @@ int main(void)
     RUN(test_forged_handle);
     RUN(test_storage_order);
     RUN(test_tiny_rates);
+    RUN(test_craft_ranges);
     RUN(test_far_outlier);
     RUN(test_huge_shapes);
     RUN(test_no_allocation_in_ticks);
