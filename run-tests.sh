@@ -23,7 +23,8 @@ tools/setup.sh --packages clang gcc-aarch64-linux-gnu qemu-user-static || exit 1
 tools/setup.sh "$rel" || exit 1
 tools/setup.sh "$asan" -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false || exit 1
 CC=clang tools/setup.sh "$clang" -Dtests=false || exit 1
-rm -f "$clang/hashes.json" "$arm/cross-hashes.json" "$arm/meson-logs/testlog.json" "$fuzz/fuzz-smoke.json"
+rm -f "$rel/meson-logs/testlog.json" "$asan/meson-logs/testlog.json" "$clang/hashes.json" "$arm/cross-hashes.json" \
+    "$arm/meson-logs/testlog.json" "$fuzz/fuzz-smoke.json"
 status=0
 meson test -C "$rel" --print-errorlogs || status=1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

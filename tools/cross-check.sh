@@ -18,7 +18,7 @@ if [ ! -f "$cross/build.ninja" ]; then
     meson setup "$cross" --cross-file tools/aarch64-linux-gnu.ini -Dcore_only=true >/dev/null || exit 1
 fi
 ninja -C "$cross" >/dev/null || exit 1
-[ -x "$native/tests/test-hashes" ] || ninja -C "$native" tests/test-hashes >/dev/null || exit 1
+ninja -C "$native" tests/test-hashes >/dev/null || exit 1
 status=0
 # qemu runs the tests several times slower than the machine
 meson test -C "$cross" --print-errorlogs --timeout-multiplier 4 || status=1

@@ -89,8 +89,9 @@ merge)
     exec "$build/tests/fuzz/fuzz_$t" $(flags "$t") -merge=1 "tests/fuzz/corpus/$t" "fuzz-work/$t"
     ;;
 seeds)
-    tools/setup.sh build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false || exit 1
-    exec build-asan/tests/fuzz/steer-fuzz "${2:?FROM}" "${3:?TO}"
+    asan=${STEER_BUILD_ASAN:-build-asan}
+    tools/setup.sh "$asan" -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false || exit 1
+    exec "$asan/tests/fuzz/steer-fuzz" "${2:?FROM}" "${3:?TO}"
     ;;
 *)
     sed -n '3,18p' "$0"
