@@ -280,7 +280,7 @@ describe("number fields (item 12)", function()
         expect(function() a[field] = v end):raises_here("steer.agent", "field '" .. field .. "' expected 0 or a number")
       end
       expect(function() return steer.world{ size = { 10, v } } end)
-        :raises_here("steer.world", "field 'size' expected", "each 0 (an unbounded axis) or at least 1e-6")
+        :raises_here("steer.world", "field 'size' expected", "each 0 or a size >= 1e-6 and <= 1e30")
       for _, field in ipairs{ "speed", "dt" } do
         expect(function() return steer.directed_seek_plan{ position = { 0, 0 }, direction = { 1, 0 },
           target = { 5, 5 }, heading = { 1, 0 }, min_turn_radius = 1, [field] = v } end)
@@ -297,6 +297,12 @@ describe("number fields (item 12)", function()
       steer.archetype{ name = "zero", vehicle = with(craft, field, 0) }
     end
     expect(steer.world{ size = { 10, 0 } }.count, "a world with an unbounded axis"):eq(0)
+    -- and past the top of the range, which the message states
+    for _, v in ipairs{ 1.0000001e30, 1e35, 3.4e38 } do
+      expect(function() return steer.world{ size = { v, 10 } } end)
+        :raises_here("steer.world", "field 'size' expected", "<= 1e30")
+    end
+    expect(steer.world{ size = { 1e30, 10 } }.count, "a world 1e30 wide"):eq(0)
     expect(type(steer.directed_seek_plan{ position = { 0, 0 }, direction = { 1, 0 }, target = { 5, 5 },
       heading = { 1, 0 }, min_turn_radius = 1, speed = 0, dt = 0 }), "a plan at speed 0, dt 0"):eq("table")
   end)
