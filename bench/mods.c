@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // steer-bench-mods: what running Lua as a sandboxed mod costs over running
-// the same Lua in a plain state (the bound: at most 5% of the mod's own run
-// time), the fixed cost per call into a mod, and the sandbox's
-// step-counting pattern matcher against Lua's own.
+// the same Lua in a plain state, per unit of the work mod's mix and per
+// instruction of a bare loop (a mod's threads carry a count hook, which
+// makes Lua 5.4 look at hooks before every instruction), the fixed cost
+// per call into a mod, and the sandbox's step-counting pattern matcher
+// against Lua's own. Times are the main thread's CPU time (the watchdog's
+// thread is not counted), medians of ROUNDS runs.
 //
 //   steer-bench-mods [DIR]   DIR holds scenario.lua and work.lua
 //                            (default: the source tree's bench/mods)
@@ -25,7 +28,18 @@
 
 #define ROUNDS 7
 #define TICKS 300
+#define LOOP 2000000 // iterations of the bare loop, two instructions each (ADD, FORLOOP)
+#define LOOP_TICKS 20
+#define BARE_LOOP (-1) // engine_ms and plain_ms: the bare loop's mod instead of the work mod
+#define NO_MOD (-2)
 
+// Seconds of this thread's CPU time: a busy machine's waits do not count.
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static char *slurp(const char *path)
 {
@@ -41,26 +55,32 @@ static char *slurp(const char *path)
     return strdup(buf);
 }
 
-// The work mod's text with WORK set.
+// The work mod's text with WORK set, or the bare loop's mod.
 static const char *work_mod(const char *dir, int work)
 {
+    static char out[1 << 16];
+    if (work == BARE_LOOP) {
+        snprintf(out, sizeof out,
+                 "return { update = function() local s = 0 for i = 1, %d do s = s + i end SINK = s end }\n", LOOP);
+        return out;
+    }
     char path[1024];
     snprintf(path, sizeof path, "%s/work.lua", dir);
     char *text = slurp(path);
-    static char out[1 << 16];
     snprintf(out, sizeof out, "local WORK = %d\n%s", work, text);
     free(text);
     return out;
 }
 
-// Median time (ms) of TICKS engine ticks, with the work mod when work >= 0.
+// Median time (ms) of `ticks` engine ticks, with the work mod (or the bare
+// loop's) unless NO_MOD.
 static double engine_ms(const char *dir, const char *scn, int work, int ticks)
 {
     double t[ROUNDS];
     char scenario[1024], mod[1024];
     snprintf(scenario, sizeof scenario, "%s/%s.lua", dir, scn);
     snprintf(mod, sizeof mod, "/tmp/steer-bench-work-%d.lua", (int)getpid());
-    if (work >= 0) {
+    if (work != NO_MOD) {
         FILE *f = fopen(mod, "w");
         fputs(work_mod(dir, work), f);
         fclose(f);
@@ -73,22 +93,22 @@ static double engine_ms(const char *dir, const char *scn, int work, int ticks)
             exit(1);
         }
         steer_ModLimits lim = { .call_ms = 1000 };
-        if (work >= 0 && steer_engine_load_mod(e, mod, &lim, NULL) != STEER_OK) {
+        if (work != NO_MOD && steer_engine_load_mod(e, mod, &lim, NULL) != STEER_OK) {
             fprintf(stderr, "%s\n", steer_engine_error(e));
             exit(1);
         }
         steer_engine_tick(e, 10); // warm up
-        double t0 = bench_now();
+        double t0 = cpu_now();
         steer_engine_tick(e, ticks);
-        t[r] = (bench_now() - t0) * 1e3;
+        t[r] = (cpu_now() - t0) * 1e3;
         steer_engine_free(e);
     }
     remove(mod);
     return bench_median(t, ROUNDS);
 }
 
-// The same update function called TICKS times in a plain Lua state.
-static double plain_ms(const char *dir, int work)
+// The same update function called `ticks` times in a plain Lua state.
+static double plain_ms(const char *dir, int work, int ticks)
 {
     double t[ROUNDS];
     for (int r = 0; r < ROUNDS; r++) {
@@ -104,14 +124,14 @@ static double plain_ms(const char *dir, int work)
             lua_pushvalue(L, fn);
             lua_pcall(L, 0, 0, 0);
         }
-        double t0 = bench_now();
-        for (int i = 0; i < TICKS; i++) {
+        double t0 = cpu_now();
+        for (int i = 0; i < ticks; i++) {
             lua_pushvalue(L, fn);
             lua_pushnil(L);
             lua_pushnumber(L, 1.0 / 60);
             lua_pcall(L, 2, 0, 0);
         }
-        t[r] = (bench_now() - t0) * 1e3;
+        t[r] = (cpu_now() - t0) * 1e3;
         lua_close(L);
     }
     return bench_median(t, ROUNDS);
@@ -134,9 +154,9 @@ static double pattern_us(int sandboxed)
         lua_State *L = luaL_newstate();
         luaL_openlibs(L);
         luaL_loadstring(L, code);
-        t0 = bench_now();
+        t0 = cpu_now();
         lua_pcall(L, 0, 1, 0);
-        t1 = bench_now();
+        t1 = cpu_now();
         lua_close(L);
     } else {
         // as a mod: the chunk runs at load, inside the sandbox
@@ -151,9 +171,9 @@ static double pattern_us(int sandboxed)
         steer_engine_load(e, scenario);
         steer_ModLimits lim = { .call_ms = 10000 };
         // the chunk's result is not a table: time the load anyway
-        t0 = bench_now();
+        t0 = cpu_now();
         steer_engine_load_mod(e, path, &lim, NULL);
-        t1 = bench_now();
+        t1 = cpu_now();
         steer_engine_free(e);
         remove(path);
     }
@@ -165,15 +185,20 @@ int main(int argc, char **argv)
     const char *dir = argc > 1 ? argv[1] : BENCH_MODS_DIR;
     printf("steer-bench-mods: median of %d rounds of %d ticks\n", ROUNDS, TICKS);
     enum { CALL_TICKS = 100000 };
-    double none = engine_ms(dir, "empty", -1, CALL_TICKS), idle = engine_ms(dir, "empty", 0, CALL_TICKS);
+    double none = engine_ms(dir, "empty", NO_MOD, CALL_TICKS), idle = engine_ms(dir, "empty", 0, CALL_TICKS);
     printf("  fixed cost per call into a mod %6.3f us (an empty world, a mod with an empty update:\n"
            "                                 2 calls per tick, events and messages, then update)\n",
            (idle - none) / CALL_TICKS * 1e3 / 2);
-    double base = engine_ms(dir, "scenario", -1, TICKS);
+    double base = engine_ms(dir, "scenario", NO_MOD, TICKS);
     printf("  engine without mods          %8.3f ms per tick (200 wanderers)\n", base / TICKS);
+    double loop_plain = plain_ms(dir, BARE_LOOP, LOOP_TICKS);
+    double loop_mod = engine_ms(dir, "scenario", BARE_LOOP, LOOP_TICKS) - base / TICKS * LOOP_TICKS;
+    printf("  a bare loop: plain Lua %6.3f ns per instruction, as a mod %6.3f ns, overhead %+5.1f%%\n",
+           loop_plain / LOOP_TICKS / (2.0 * LOOP) * 1e6, loop_mod / LOOP_TICKS / (2.0 * LOOP) * 1e6,
+           (loop_mod - loop_plain) / loop_plain * 100);
     static const int works[] = { 2000, 20000, 200000 };
     for (int i = 0; i < 3; i++) {
-        double plain = plain_ms(dir, works[i]);
+        double plain = plain_ms(dir, works[i], TICKS);
         double mod = engine_ms(dir, "scenario", works[i], TICKS) - base;
         printf("  work %6d: plain Lua %8.3f ms/tick, as a mod %8.3f ms/tick, overhead %+5.1f%%\n", works[i],
                plain / TICKS, mod / TICKS, (mod - plain) / plain * 100);

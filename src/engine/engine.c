@@ -613,12 +613,7 @@ static void restore_table(lua_State *L, int t, int copy)
         lua_pushnil(L);
         lua_rawset(L, t);
     }
-    lua_pushnil(L);
-    while (lua_next(L, copy)) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, t);
-    }
+    steerL_copy_table(L, copy, t);
 }
 
 static void rollback(steer_Engine *e, int base)

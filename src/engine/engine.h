@@ -77,9 +77,10 @@ char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *le
 void steerE_mods_tick(steer_Engine *e);
 void steerE_mods_free(steer_Engine *e);
 void steerE_mods_register_kind(steer_Engine *e, const steer_HostKind *k);
-// Raise the mod's stop reason once it was stopped (its CPU budget spent,
-// its memory cap crossed). The sandbox's C loops call it per element: the
-// hook that stops Lua code cannot interrupt a loop that makes no call.
+// Once the mod was stopped (its CPU budget spent, its memory cap crossed),
+// arm the stop hook on L, the running thread, and raise the reason. The
+// mod's count hook calls it; so do the sandbox's C loops, per element or
+// per call, since a loop that runs no Lua instruction never reaches the hook.
 void steerE_check_stop(lua_State *L);
 // Decode one message (bytes from steer.send's encoder) and push its value; raises a Lua error
 // "corrupt message" on malformed input. Call it protected.

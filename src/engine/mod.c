@@ -8,22 +8,29 @@
 // into the mod (loading it, setup, the tick's events and messages, update)
 // has a CPU budget, counted on the calling thread's CPU clock, so a
 // machine busy with other work (time the thread spends waiting for a core)
-// does not stop a mod that keeps to it. No hook runs while a mod is within its budget — a
-// count hook on every instruction would cost more than half the mod's run
-// time — instead a watchdog thread, which wakes every millisecond, arms a
-// hook on every thread the mod is running (the main thread and each
-// coroutine it resumed, tracked by the sandbox's coroutine.resume) once the
-// budget is spent. The hook raises an error at every instruction and at
-// every call, of a Lua or a C function, from then on, so a pcall inside the
-// mod cannot swallow it: the mod unwinds to the engine, which disables it,
-// closes its state and reports why.
+// does not stop a mod that keeps to it. A watchdog thread, which wakes
+// every millisecond, reads that clock and, once the budget is spent, only
+// decides: it writes the reason and sets the mod's `killed` flag. It never
+// touches a Lua state: Lua states are not thread-safe, and lua_sethook from
+// another thread races with the owner pushing and freeing call frames.
+//
+// The mod's own thread acts on the verdict. Its main thread carries a
+// permanent count hook from the state's creation (coroutines inherit it
+// when created) that looks at the flag every WATCH_COUNT instructions; C
+// loops that run no instruction look at it themselves (steerE_check_stop in
+// the sandbox, the bindings' steerL_poll through the registry's
+// STEERL_POLL). Once it sees the flag, the thread re-arms the hook on
+// itself to fire at every instruction and every call, of a Lua or a C
+// function, and raises, so a pcall inside the mod cannot swallow it: the
+// mod unwinds to the engine, which disables it, closes its state and
+// reports why.
 //
 // Invariant: the engine touches a mod's values only inside a protected
 // call under the budget (mod_call). Its callbacks table may have an
 // __index that raises, yields or loops, so even looking a callback up is
-// the mod's code. C loops that make no call (the hook cannot interrupt
-// them) are bounded in sandbox.c, or poll the watchdog's verdict through
-// steerE_check_stop.
+// the mod's code. Every C loop a mod can drive, also through metamethods
+// or functions of its own that are C functions (a sort comparator, a gsub
+// replacement, a reader), is bounded in sandbox.c or polls the verdict.
 #define _XOPEN_SOURCE 700 // realpath
 #include "engine.h"
 
@@ -40,7 +47,7 @@
 #define DEFAULT_CALL_MS 20.0
 #define DEFAULT_AGENTS 1000
 #define DEFAULT_PRINTS 20
-#define MAX_RUNNING 64          // nested coroutine resumes
+#define WATCH_COUNT 1000        // instructions between two looks at the verdict
 #define MAX_FILE (1u << 20)     // a mod's source file
 #define MAX_MESSAGE (64u << 10) // bytes of one message
 #define MAX_INBOX 256           // messages waiting per mod
@@ -77,10 +84,10 @@ struct Mod {
     unsigned long call;     // calls begun; the watchdog's first look at one reads the clock
     unsigned long seen;     // the call the watchdog has a reading of
     double cpu_start;       // that reading
+    // the verdict: kill_reason is written once, under e->lock, before
+    // `killed` is stored with release; read only after an acquire load
     atomic_bool killed;
     char kill_reason[160];
-    lua_State *running[MAX_RUNNING];
-    int nrunning;
     Msg inbox[MAX_INBOX];
     int ninbox;
     size_t inbox_bytes;
@@ -90,32 +97,43 @@ struct Mod {
 
 static Mod *mod_of(lua_State *L) { return *(Mod **)lua_getextraspace(L); }
 
-static void stop_hook(lua_State *L, lua_Debug *ar)
+// The hook of every thread of a mod. Until the mod is killed it runs every
+// WATCH_COUNT instructions and returns.
+static void watch_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
-    Mod *m = mod_of(L);
-    luaL_error(L, "%s", m->kill_reason);
+    steerE_check_stop(L);
 }
 
 // The count hook stops Lua code at its next instruction, the call hook any
 // call, also of a C function (a loop of table.concat through __index runs
-// no instruction). Lua runs no hook in finalisers: the steer module's C
-// finalisers still run when the state closes.
-static void arm(lua_State *L) { lua_sethook(L, stop_hook, LUA_MASKCOUNT | LUA_MASKCALL, 1); }
+// no instruction). Only ever on the mod's own thread (the one running L).
+// Lua runs no hook in finalisers: the steer module's C finalisers still
+// run when the state closes.
+static void arm(lua_State *L) { lua_sethook(L, watch_hook, LUA_MASKCOUNT | LUA_MASKCALL, 1); }
 
 void steerE_check_stop(lua_State *L)
 {
     Mod *m = mod_of(L);
-    if (atomic_load_explicit(&m->killed, memory_order_relaxed)) luaL_error(L, "%s", m->kill_reason);
+    if (!atomic_load_explicit(&m->killed, memory_order_acquire)) return;
+    arm(L);
+    luaL_error(L, "%s", m->kill_reason);
 }
 
-// Mark the mod killed and arm every thread it runs. Caller holds e->lock.
+// The bindings' loops call this every few thousand elements (steerL_poll).
+static int poll_stop(lua_State *L)
+{
+    steerE_check_stop(L);
+    return 0;
+}
+
+// Mark the mod killed; its own thread stops at its next look. Caller holds
+// e->lock (so the reason is written once).
 static void kill_locked(Mod *m, const char *why)
 {
-    if (atomic_load(&m->killed)) return;
+    if (atomic_load_explicit(&m->killed, memory_order_relaxed)) return;
     snprintf(m->kill_reason, sizeof m->kill_reason, "mod '%s' stopped: %s", m->name, why);
-    atomic_store(&m->killed, true);
-    for (int i = 0; i < m->nrunning; i++) arm(m->running[i]);
+    atomic_store_explicit(&m->killed, true, memory_order_release);
 }
 
 // A CPU clock in seconds.
@@ -199,7 +217,8 @@ static void disable(Mod *m, const char *why)
     if (m->L) {
         // no more of the mod's code runs: the call is over, the sandbox
         // allows no __gc of the mod's, and should any Lua code run while
-        // the state closes, the armed hook stops it at once
+        // the state closes, the armed hook stops it at once (this is the
+        // thread that runs the mod)
         pthread_mutex_lock(&m->e->lock);
         kill_locked(m, "disabled");
         arm(m->L);
@@ -216,8 +235,6 @@ static void begin_call(Mod *m)
     m->in_call = true;
     if (pthread_getcpuclockid(pthread_self(), &m->clock) != 0) m->clock = CLOCK_MONOTONIC;
     m->call++;
-    m->running[0] = m->L;
-    m->nrunning = 1;
     pthread_mutex_unlock(&m->e->lock);
 }
 
@@ -225,7 +242,6 @@ static void end_call(Mod *m, double t0)
 {
     pthread_mutex_lock(&m->e->lock);
     m->in_call = false;
-    m->nrunning = 0;
     pthread_mutex_unlock(&m->e->lock);
     m->cpu += steerE_now() - t0;
 }
@@ -236,7 +252,7 @@ static void end_call(Mod *m, double t0)
 // mod's globals once per frame, outside the hook's reach.
 static int mod_call(Mod *m, int nargs)
 {
-    if (atomic_load(&m->killed)) { // past its cap outside a call: never armed
+    if (atomic_load_explicit(&m->killed, memory_order_acquire)) { // past its cap outside a call
         disable(m, m->kill_reason);
         return 0;
     }
@@ -246,19 +262,17 @@ static int mod_call(Mod *m, int nargs)
     begin_call(m);
     int st = lua_pcall(L, nargs, 0, 0);
     end_call(m, t0);
-    if (atomic_load(&m->killed)) {
+    if (atomic_load_explicit(&m->killed, memory_order_acquire)) {
         disable(m, m->kill_reason);
         return 0;
     }
     if (st != LUA_OK) {
-        // "FILE:LINE: message" names the mod by its file; any other message
-        // (a yield outside a coroutine, an error in a loaded chunk, an
-        // error object) is prefixed with its name
+        // always prefixed with the mod's name: Lua's "FILE:LINE:" shortens
+        // a long path to "...TAIL", which may not name the mod, and some
+        // errors have no position (a yield outside a coroutine, an error
+        // object)
         char buf[512];
-        const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        const char *file = m->root ? m->root : m->main;
-        if (msg && strncmp(msg, file, strlen(file)) == 0) snprintf(buf, sizeof buf, "%s", msg);
-        else if (msg) snprintf(buf, sizeof buf, "mod '%s': %s", m->name, msg);
+        if (lua_type(L, -1) == LUA_TSTRING) snprintf(buf, sizeof buf, "mod '%s': %s", m->name, lua_tostring(L, -1));
         else snprintf(buf, sizeof buf, "mod '%s': (error object is a %s value)", m->name, luaL_typename(L, -1));
         disable(m, buf);
         return 0;
@@ -289,73 +303,6 @@ static void push_callback(Mod *m, const char *name)
     lua_pushlightuserdata(m->L, (void *)name);
 }
 
-// ---- coroutines: tracked, so the watchdog can arm them ----------------------------
-
-static int track(lua_State *L, lua_State *co)
-{
-    Mod *m = mod_of(L);
-    pthread_mutex_lock(&m->e->lock);
-    int ok = m->nrunning < MAX_RUNNING;
-    if (ok) {
-        m->running[m->nrunning++] = co;
-        if (atomic_load(&m->killed)) arm(co);
-    }
-    pthread_mutex_unlock(&m->e->lock);
-    return ok;
-}
-
-static void untrack(lua_State *L)
-{
-    Mod *m = mod_of(L);
-    pthread_mutex_lock(&m->e->lock);
-    if (m->nrunning > 1) m->nrunning--;
-    pthread_mutex_unlock(&m->e->lock);
-}
-
-// coroutine.resume and coroutine.close: the original (upvalue 1) with the
-// coroutine on the running list while it runs.
-static int tracked_call(lua_State *L)
-{
-    lua_State *co = lua_tothread(L, 1);
-    if (!co) return luaL_typeerror(L, 1, "coroutine");
-    if (!track(L, co)) return luaL_error(L, "coroutine: more than %d nested resumes", MAX_RUNNING);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    int st = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
-    untrack(L);
-    if (st != LUA_OK) return lua_error(L);
-    return lua_gettop(L);
-}
-
-static void wrap_coroutines(lua_State *L)
-{
-    lua_getglobal(L, "coroutine");
-    static const char *const names[] = { "resume", "close", NULL };
-    for (int i = 0; names[i]; i++) {
-        lua_getfield(L, -1, names[i]);
-        lua_pushcclosure(L, tracked_call, 1);
-        lua_setfield(L, -2, names[i]);
-    }
-    lua_pop(L, 1);
-    // coroutine.wrap on top of the tracked resume
-    static const char wrap[] =
-        "local create, resume, pack, unpack, error = coroutine.create, coroutine.resume, table.pack, table.unpack, error\n"
-        "return function(f)\n"
-        "  local co = create(f)\n"
-        "  return function(...)\n"
-        "    local r = pack(resume(co, ...))\n"
-        "    if r[1] then return unpack(r, 2, r.n) end\n"
-        "    error(r[2], 2)\n"
-        "  end\n"
-        "end\n";
-    if (luaL_loadbufferx(L, wrap, sizeof wrap - 1, "=coroutine.wrap", "t") == LUA_OK && lua_pcall(L, 0, 1, 0) == LUA_OK) {
-        lua_getglobal(L, "coroutine");
-        lua_insert(L, -2);
-        lua_setfield(L, -2, "wrap");
-    }
-    lua_pop(L, 1);
-}
-
 // ---- the mod's own library --------------------------------------------------------
 
 // print: one log line per call, within the mod's allowance of lines per
@@ -367,6 +314,7 @@ static int mod_print(lua_State *L)
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     for (int i = 1; i <= n; i++) {
+        steerE_check_stop(L); // a million arguments, each a __tostring of the mod's
         if (i > 1) luaL_addchar(&b, '\t');
         lua_getglobal(L, "tostring");
         lua_pushvalue(L, i);
@@ -722,7 +670,6 @@ static void quota_note(void *ud, steer_Agent a)
 static int open_mod(lua_State *L)
 {
     Mod *m = lua_touserdata(L, 1);
-    *(Mod **)lua_getextraspace(L) = m;
     lua_pushboolean(L, 1);
     lua_setfield(L, LUA_REGISTRYINDEX, STEERL_SANDBOX);
     static const luaL_Reg libs[] = {
@@ -735,7 +682,8 @@ static int open_mod(lua_State *L)
         lua_pop(L, 1);
     }
     steerE_open_sandbox(L, m->cap / 4);
-    wrap_coroutines(L);
+    lua_pushcfunction(L, poll_stop);
+    lua_setfield(L, LUA_REGISTRYINDEX, STEERL_POLL);
     lua_pushcfunction(L, mod_print);
     lua_setglobal(L, "print");
     lua_pushcfunction(L, mod_require);
@@ -876,6 +824,9 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
         disable(m, "out of memory creating its state");
         return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->name, m->reason);
     }
+    // before any code of the mod's: every thread it creates inherits both
+    *(Mod **)lua_getextraspace(m->L) = m;
+    lua_sethook(m->L, watch_hook, LUA_MASKCOUNT, WATCH_COUNT);
     lua_pushcfunction(m->L, open_mod);
     lua_pushlightuserdata(m->L, m);
     if (!mod_call(m, 1)) return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->name, m->reason);
@@ -898,9 +849,12 @@ static int deliver(lua_State *L)
     int cb = lua_gettop(L);
     if (lua_getfield(L, cb, "on_message") == LUA_TFUNCTION) msg_fn = lua_gettop(L);
     if (lua_getfield(L, cb, "on_event") == LUA_TFUNCTION) ev_fn = lua_gettop(L);
+    // the callbacks may be C functions (on_event = print): a loop of calls
+    // that runs no instruction looks at the verdict itself
     for (int i = 0; i < m->ninbox; i++) {
         Msg *msg = &m->inbox[i];
         if (!msg_fn) continue;
+        steerE_check_stop(L);
         lua_pushvalue(L, msg_fn);
         lua_pushstring(L, msg->from);
         steerE_decode_message(L, msg->data, msg->len);
@@ -913,6 +867,7 @@ static int deliver(lua_State *L)
         int w = lua_gettop(L);
         for (int i = 0; i < n; i++) {
             if (!steer_alive(m->e->world, ev[i].agent)) continue;
+            steerE_check_stop(L);
             lua_pushvalue(L, ev_fn);
             lua_pushstring(L, steerL_event_name(ev[i].type));
             steerL_pushagent(L, w, ev[i].agent);

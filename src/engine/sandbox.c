@@ -1,23 +1,31 @@
 // SPDX-License-Identifier: MIT
 // sandbox.c — the library a mod sees, made safe.
 //
-// The watchdog (mod.c) stops any Lua code and any call, also of a C
-// function, but not a single C call in progress, so every C function a mod
-// can reach must finish in bounded time, well under the budget (20 ms) at
-// the default memory cap:
+// A mod is stopped by its own thread (mod.c): a count hook looks at the
+// watchdog's verdict every thousand Lua instructions, and once the mod is
+// killed the thread stops at every instruction and every call. A C
+// function runs no instruction, so every C function a mod can reach must
+// finish in bounded time, well under the budget (20 ms) at the default
+// memory cap, and every C loop that calls the mod's functions or
+// metamethods (which may be C functions too, a loop of calls running no
+// instruction) looks at the verdict itself (steerE_check_stop); so do the
+// costlier functions on entry, so that a Lua loop of them stops at the
+// next one:
 //  - pattern matching (find, match, gmatch, gsub) is Lua 5.4's matcher
 //    (lstrlib.c, MIT, same structure and semantics) with a step counter:
 //    a call that needs more than MAX_STEPS steps raises an error instead
-//    of backtracking for hours;
+//    of backtracking for hours, and the verdict is looked at every
+//    STOP_STEPS steps; gsub looks at it before each replacement;
 //  - string.rep refuses results above the mod's string limit before it
 //    allocates and copies by doubling (everything else that builds
 //    strings grows through the mod's capped allocator);
 //  - the table functions that loop in C (concat, unpack, move, insert,
-//    remove) look at the watchdog's verdict per element (steerE_check_stop):
-//    with a chain of __index tables each lookup is up to 2000 steps of C
-//    that make no call; table.move takes at most a million elements;
-//    table.sort of more than 32768 elements (or of a table with a
-//    metatable) compares through a C function, a call the hook sees;
+//    remove) look at the verdict per element: with a chain of __index
+//    tables each lookup is up to 2000 steps of C that run no instruction;
+//    table.move takes at most a million elements; table.sort of more than
+//    32768 elements (or of a table with a metatable, or of values that
+//    compare through __lt) compares through a C function that looks at
+//    the verdict, as does a comparator that is a C function;
 //  - load takes text only, at most 256 KiB of it (the parser cannot be
 //    interrupted); string.pack, unpack and packsize take formats of at
 //    most 64 KiB, string.format quotes (%q) at most 256 KiB per call;
@@ -35,6 +43,7 @@
 #include <string.h>
 
 #define MAX_STEPS 2000000L
+#define STOP_STEPS 1024 // steps between two looks at the verdict (a power of 2)
 #define LUA_MAXCAPTURES 32
 #define L_ESC '%'
 #define SPECIALS "^$*+?.([%-"
@@ -61,7 +70,8 @@ static const char *match(MatchState *ms, const char *s, const char *p);
 
 static void step(MatchState *ms)
 {
-    if (--ms->steps < 0)
+    if ((--ms->steps & (STOP_STEPS - 1)) == 0) steerE_check_stop(ms->L);
+    if (ms->steps < 0)
         luaL_error(ms->L, "pattern matching took more than %d steps (simplify the pattern or the subject)", (int)MAX_STEPS);
 }
 
@@ -515,7 +525,8 @@ static int add_value(MatchState *ms, luaL_Buffer *b, const char *s, const char *
 {
     lua_State *L = ms->L;
     switch (tr) {
-    case LUA_TFUNCTION: {
+    case LUA_TFUNCTION: { // a C function (string.upper) runs no instruction
+        steerE_check_stop(L);
         lua_pushvalue(L, 3);
         int n = push_captures(ms, s, e);
         lua_call(L, n, 1);
@@ -602,6 +613,7 @@ static int str_rep(lua_State *L)
     lua_Integer n = luaL_checkinteger(L, 2);
     const char *sep = luaL_optlstring(L, 3, "", &lsep);
     size_t limit = max_string(L);
+    steerE_check_stop(L);
     if (n <= 0 || l + lsep == 0) { // Lua's would copy nothing n times: 10^15 loops
         lua_pushliteral(L, "");
         return 1;
@@ -684,9 +696,11 @@ static int sb_format(lua_State *L)
         i = j;
     }
     int n = lua_gettop(L);
+    steerE_check_stop(L);
     for (int i = 2; i <= n; i++) {
         int t = lua_type(L, i);
         if (t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TTHREAD || t == LUA_TUSERDATA || t == LUA_TLIGHTUSERDATA) {
+            steerE_check_stop(L); // each may be a __tostring that is a C function
             lua_pushcfunction(L, sb_tostring);
             lua_pushvalue(L, i);
             lua_call(L, 1, 1);
@@ -826,15 +840,17 @@ static int tab_remove(lua_State *L)
 
 // Without a comparator, sort compares in C: 20000 references to one 2 MiB
 // string took 14 s, and a quarter million numbers 150 ms, in a loop that
-// makes no call. Past SORT_IN_C elements (or when the table has a
-// metatable, whose __index chains make each access up to 2000 steps) this
-// comparator, a C function the stop hook sees called, does the comparing,
-// and counts the bytes of strings compared.
+// runs no instruction. Past SORT_IN_C elements (or when the table has a
+// metatable, whose __index chains make each access up to 2000 steps, or
+// holds values compared through __lt, which may be a C function) this
+// comparator does the comparing: it looks at the verdict, and counts the
+// bytes of strings compared.
 #define MAX_SORT_BYTES (1 << 30)
 #define SORT_IN_C (1 << 15)
 
 static int sort_less(lua_State *L)
 {
+    steerE_check_stop(L);
     if (lua_type(L, 1) == LUA_TSTRING && lua_type(L, 2) == LUA_TSTRING) {
         size_t la = lua_rawlen(L, 1), lb = lua_rawlen(L, 2);
         lua_Integer left = lua_tointeger(L, lua_upvalueindex(1)) - (lua_Integer)(la < lb ? la : lb) - 1;
@@ -846,19 +862,36 @@ static int sort_less(lua_State *L)
     return 1;
 }
 
+// A comparator that is a C function (upvalue 1), called after a look at
+// the verdict: Lua's sort calls it in a loop that runs no instruction.
+static int sort_call(lua_State *L)
+{
+    steerE_check_stop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
 static int tab_sort(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer n = luaL_len(L, 1);
     if (n > MAX_TABLE_OP / 4) return luaL_error(L, "table.sort: more than %d elements", MAX_TABLE_OP / 4);
-    if (lua_isnoneornil(L, 2)) {
+    steerE_check_stop(L);
+    if (lua_iscfunction(L, 2)) {
+        lua_settop(L, 2);
+        lua_pushcclosure(L, sort_call, 1);
+    } else if (lua_isnoneornil(L, 2)) {
         size_t longest = 0;
         if (lua_getmetatable(L, 1)) { // its elements may come through __index
             lua_pop(L, 1);
             longest = MAX_SORT_BYTES;
         }
         for (lua_Integer i = 1; i <= n && longest < MAX_SORT_BYTES; i++) {
-            if (lua_rawgeti(L, 1, i) == LUA_TSTRING && lua_rawlen(L, -1) > longest) longest = lua_rawlen(L, -1);
+            int t = lua_rawgeti(L, 1, i);
+            if (t == LUA_TSTRING && lua_rawlen(L, -1) > longest) longest = lua_rawlen(L, -1);
+            else if (t != LUA_TSTRING && t != LUA_TNUMBER) longest = MAX_SORT_BYTES; // compared through __lt
             lua_pop(L, 1);
         }
         double log2n = 1;
@@ -883,6 +916,7 @@ static int tab_sort(lua_State *L)
 // A reader function's pieces, their total counted (upvalue 2).
 static int counted_reader(lua_State *L)
 {
+    steerE_check_stop(L); // the reader may be a C function: the parser calls it in a loop
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_call(L, 0, 1);
     if (lua_type(L, -1) == LUA_TSTRING) {
@@ -897,6 +931,7 @@ static int counted_reader(lua_State *L)
 static int sb_load(lua_State *L)
 {
     int n = lua_gettop(L);
+    steerE_check_stop(L);
     if (n > 4) lua_settop(L, n = 4);
     while (lua_gettop(L) < 2) lua_pushnil(L);
     if (lua_type(L, 1) == LUA_TSTRING && lua_rawlen(L, 1) > MAX_LOAD)
@@ -925,6 +960,7 @@ static int sb_pack(lua_State *L)
 {
     size_t len;
     luaL_checklstring(L, 1, &len);
+    steerE_check_stop(L);
     if (len > MAX_FORMAT) return luaL_error(L, "%s: a format of more than %d bytes", lua_tostring(L, lua_upvalueindex(2)),
                                             MAX_FORMAT);
     lua_pushvalue(L, lua_upvalueindex(1));

@@ -101,8 +101,8 @@ static void apply_costs(lua_State *L, steerN_Grid *g, const char *fn, const char
     size_t work = 0;
     for (int j = 1; j <= g->ny; j++) {
         const char *line = cells + (size_t)(j - 1) * (size_t)g->nx;
+        steerL_poll(L, &work, (size_t)g->nx); // a costs function may be a C function: no instruction
         if (!call) {
-            steerL_poll(L, &work, (size_t)g->nx);
             lua_rawgeti(L, costs, j);
             if (!lua_istable(L, -1) || lua_rawlen(L, -1) != (size_t)g->nx)
                 luaL_error(L, "%s: field 'costs' row %d expected a list of %d numbers (the map's shape)", fn, j, g->nx);

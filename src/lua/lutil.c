@@ -166,7 +166,10 @@ void steerL_poll(lua_State *L, size_t *work, size_t units)
     *work += units;
     if (*work < STEERL_POLL_WORK) return;
     *work = 0;
-    lua_pushcfunction(L, poll_point);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_POLL) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        lua_pushcfunction(L, poll_point);
+    }
     lua_call(L, 0, 0);
 }
 
@@ -252,7 +255,7 @@ void steerL_copy_table(lua_State *L, int src, int dst)
     while (lua_next(L, src)) {
         lua_pushvalue(L, -2);
         lua_insert(L, -2);
-        lua_settable(L, dst);
+        lua_rawset(L, dst);
     }
 }
 

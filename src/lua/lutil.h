@@ -92,11 +92,13 @@ double steerL_opt_vehicle(lua_State *L, int t, const char *fn, const char *field
 // Lists and vectors a binding takes are plain data: read raw (lua_rawlen,
 // lua_rawgeti, lua_rawget), so no metamethod runs per element. A loop over
 // a caller's data can still be long (a million points, a map of 2^24
-// cells) and makes no call, and a stop hook (a mod's watchdog, lua.c's
-// interrupt) stops code only at a call or an instruction: such a loop adds
-// its work here, and every STEERL_POLL_WORK units an empty C function is
-// called, a call the hook sees.
+// cells) and runs no Lua instruction, where a stop hook cannot act: such a
+// loop adds its work here, and every STEERL_POLL_WORK units the C function
+// stored under the registry's STEERL_POLL is called (the engine stores a
+// mod's look at its stop flag there), or else an empty one: either is a
+// call that a call hook (lua.c's interrupt) sees.
 #define STEERL_POLL_WORK 4096
+#define STEERL_POLL "steer.poll"
 void steerL_poll(lua_State *L, size_t *work, size_t units);
 
 // Raise for any key of table `t` not listed in `known` (NULL-terminated) or
@@ -157,7 +159,8 @@ const char *steerL_event_name(steer_EventType t); // "arrive", "stuck", ...
 // index function for names it does not handle itself).
 void steerL_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods, lua_CFunction index);
 
-// Set dst[k] = v for every pair of the table at src (a shallow copy).
+// Set dst[k] = v for every pair of the table at src (a shallow copy),
+// raw on both sides: no metamethod of either table runs.
 void steerL_copy_table(lua_State *L, int src, int dst);
 
 // steer.<kind>{...} for the kind (a steerB_Kind) with its table at 1: the

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef MODS_DIR
@@ -548,6 +549,101 @@ static void test_binding_lists_are_raw(void)
     hostile_files(cases, sizeof cases / sizeof cases[0], &lim, true, 10);
 }
 
+// A mod is stopped by its own thread, which looks at the watchdog's verdict
+// every thousand Lua instructions: a loop of C calls driven by a C function
+// runs no instruction, so each such driver looks at the verdict itself.
+// Each update below runs fewer than a thousand instructions and, unstopped,
+// seconds of C: a sort through a C comparator, a gsub through a C
+// replacement, a grid's costs function that is a C function. Stopped at
+// the budget (50 ms), the tick takes a fraction of a second of CPU time.
+static double thread_cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void test_c_calls_stop_at_the_budget(void)
+{
+    static const struct {
+        const char *what, *code;
+    } cases[] = {
+        { "table.sort through a C comparator",
+          "local t = {} for i = 1, 2e5 do t[i] = (i * 7919) % 2e5 end\n"
+          "op = function() for i = 1, 40 do table.sort(t, math.ult) end end" },
+        { "gsub through a C replacement",
+          "local s = string.rep('ab', 4e5)\n"
+          "op = function() for i = 1, 40 do string.gsub(s, '.', string.upper) end end" },
+        { "a grid's costs function that is a C function",
+          "local rows, r = {}, string.rep('.', 500) for j = 1, 500 do rows[j] = r end\n"
+          "op = function() for i = 1, 40 do steer.grid{ map = rows, costs = math.abs } end end" },
+    };
+    steer_ModLimits lim = { .call_ms = 50, .memory = 64u << 20 };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Log log = { 0 };
+        steer_Engine *e = engine(&log);
+        REQUIRE(e, "engine and scenario");
+        char code[1024];
+        snprintf(code, sizeof code, "%s\nreturn { update = function(w) op() end }\n", cases[i].code);
+        int id;
+        REQUIRE(steer_engine_load_mod(e, write_mod("ccalls", code), &lim, &id) == STEER_OK, "%s: %s", cases[i].what,
+                steer_engine_error(e));
+        hung_case = cases[i].what;
+        struct itimerval limit = { .it_value = { 8, 0 } }, off = { 0 };
+        setitimer(ITIMER_PROF, &limit, NULL);
+        double t0 = thread_cpu();
+        CHECK(steer_engine_tick(e, 1) == STEER_OK, "%s: the tick failed: %s", cases[i].what, steer_engine_error(e));
+        double spent = thread_cpu() - t0;
+        setitimer(ITIMER_PROF, &off, NULL);
+        steer_ModInfo mi;
+        steer_engine_mod_info(e, id, &mi);
+        CHECK(!mi.enabled && strstr(mi.reason, "CPU budget"), "%s: %s", cases[i].what,
+              mi.enabled ? "still enabled" : mi.reason);
+        CHECK(spent < 1.0, "%s: the tick took %.2f s of CPU time past a budget of 50 ms", cases[i].what, spent);
+        steer_engine_free(e);
+    }
+}
+
+// A mod's error is reported as "mod 'NAME': " and Lua's message, whatever
+// the length of its path (Lua shortens a long one to "...TAIL", which may
+// not name the mod).
+static void test_errors_name_the_mod(void)
+{
+    char dir[512], cmd[700];
+    snprintf(dir, sizeof dir, "%s/a_directory_with_a_rather_long_name/and_another_one_below_it/and_a_third", tmpdir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/longpath", dir);
+    REQUIRE(system(cmd) == 0, "mkdir");
+    static const char text[] = "local x = 1\nerror('boom')\n";
+    write_mod("shortpath", text);
+    char path[700];
+    snprintf(path, sizeof path, "%s/longpath/init.lua", dir);
+    REQUIRE(strlen(path) > 60, "the path is short: %s", path); // Lua shortens it
+    FILE *f = fopen(path, "w");
+    REQUIRE(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+    static const char *const names[] = { "shortpath", "longpath" };
+    for (int i = 0; i < 2; i++) {
+        Log log = { 0 };
+        steer_Engine *e = engine(&log);
+        REQUIRE(e, "engine and scenario");
+        char mod[700], want[64], line[128];
+        if (i == 0) snprintf(mod, sizeof mod, "%s/shortpath.lua", tmpdir);
+        else snprintf(mod, sizeof mod, "%s/longpath", dir);
+        int id = -1;
+        CHECK(steer_engine_load_mod(e, mod, NULL, &id) != STEER_OK, "%s loaded", names[i]);
+        steer_ModInfo mi;
+        steer_engine_mod_info(e, id, &mi);
+        snprintf(want, sizeof want, "mod '%s': ", names[i]);
+        const char *where = i ? "/longpath/init.lua:2: boom" : "/shortpath.lua:2: boom";
+        CHECK(strncmp(mi.reason, want, strlen(want)) == 0 && strstr(mi.reason, where), "%s: reason '%s'", names[i],
+              mi.reason);
+        snprintf(line, sizeof line, "mod %s disabled: %s", names[i], want);
+        CHECK(strstr(log.last, line), "%s: log '%s'", names[i], log.last);
+        steer_engine_free(e);
+    }
+}
+
 // Messages: a value sent decodes to an equal value; every cut of its bytes
 // and hostile bytes (lengths past the end, nesting past 16 levels, nil or
 // NaN keys, trailing bytes) raise "corrupt message", never read past the
@@ -703,6 +799,8 @@ int main(void)
     RUN(test_hostile_callback_tables);
     RUN(test_c_loops_are_bounded);
     RUN(test_binding_lists_are_raw);
+    RUN(test_c_calls_stop_at_the_budget);
+    RUN(test_errors_name_the_mod);
     RUN(test_message_codec);
     RUN(test_deep_messages);
     RUN(test_register_into_a_hostile_steer_table);
