@@ -296,7 +296,10 @@ static void after_edit(lua_State *L, int gi, const char *fn)
     lua_pushnil(L);
     while (lua_next(L, -2)) {
         lua_pop(L, 1);
-        if (steerN_flow_refresh(&check_flow(L, -1)->f)) luaL_error(L, "%s: out of memory rebuilding a flow field", fn);
+        // a collected field stays a key of the weak table until the next
+        // cycle after its __gc ran (Lua 5.4, §2.5.4): freed, it has no grid
+        LFlow *uf = check_flow(L, -1);
+        if (uf->f.grid && steerN_flow_refresh(&uf->f)) luaL_error(L, "%s: out of memory rebuilding a flow field", fn);
     }
     lua_pop(L, 1);
     lua_getfield(L, uv, "worlds");

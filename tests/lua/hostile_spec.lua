@@ -56,6 +56,21 @@ describe("a grid's costs function (item 2)", function()
   end)
 end)
 
+describe("a grid whose flow field was collected (found by steer-fuzz, seed 8604)", function()
+  it("can still be edited: the freed field is skipped, the live ones follow the edit", function()
+    local g = steer.grid{ map = { "....", "....", "...." } }
+    local live = g:flow_field{ goal = g:center(4, 3) }
+    do local _ = g:flow_field{ goal = g:center(1, 1) } end
+    -- the collected field's __gc ran; its key stays in the grid's weak
+    -- table until the next cycle, and an edit walks that table
+    collectgarbage()
+    g:block(g:center(3, 3), true)
+    expect(g:blocked(g:center(3, 3)), "the edited cell"):eq(true)
+    local d = live:direction(g:center(2, 3))
+    expect(d.x == d.x and d.y == d.y, "a finite direction from the live field"):eq(true)
+  end)
+end)
+
 describe("an empty world (item 3)", function()
   it("has no neighbours anywhere, with or without a tag", function()
     local w = steer.world{}
