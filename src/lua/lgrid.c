@@ -306,7 +306,8 @@ static void after_edit(lua_State *L, int gi, const char *fn)
     lua_pushnil(L);
     while (lua_next(L, -2)) {
         lua_pop(L, 1);
-        sync_walls(L, gi, lua_gettop(L), fn);
+        const steerL_World *lw = luaL_testudata(L, -1, STEERL_WORLD);
+        if (lw && lw->w) sync_walls(L, gi, lua_gettop(L), fn); // the same for a collected world
     }
     lua_pop(L, 2);
 }

@@ -56,8 +56,8 @@ describe("a grid's costs function (item 2)", function()
   end)
 end)
 
-describe("a grid whose flow field was collected (found by steer-fuzz, seed 8604)", function()
-  it("can still be edited: the freed field is skipped, the live ones follow the edit", function()
+describe("a grid edited after one of its flow fields or worlds was collected (steer-fuzz seed 8604)", function()
+  it("skips the freed field; the live ones follow the edit", function()
     local g = steer.grid{ map = { "....", "....", "...." } }
     local live = g:flow_field{ goal = g:center(4, 3) }
     do local _ = g:flow_field{ goal = g:center(1, 1) } end
@@ -68,6 +68,16 @@ describe("a grid whose flow field was collected (found by steer-fuzz, seed 8604)
     expect(g:blocked(g:center(3, 3)), "the edited cell"):eq(true)
     local d = live:direction(g:center(2, 3))
     expect(d.x == d.x and d.y == d.y, "a finite direction from the live field"):eq(true)
+  end)
+  it("skips the freed world; the live one gets the new walls", function()
+    local g = steer.grid{ map = { "....", "....", "...." } }
+    local w = steer.world{}
+    w:add_grid(g)
+    do steer.world{}:add_grid(g) end
+    collectgarbage()
+    g:block(g:center(3, 3), true)
+    local hit = w:raycast(g:center(1, 3), { 1, 0 }, 10)
+    expect(hit ~= nil, "a ray into the new wall"):eq(true)
   end)
 end)
 
