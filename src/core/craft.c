@@ -25,7 +25,6 @@
 // by its generation.
 #include "world.h"
 #include "vecmath.h"
-#include "../behaviors/behavior.h"
 
 #define GRAVITY 9.81f
 #define ROLL_RATE 3.0f // rad/s
@@ -109,15 +108,6 @@ void steerW_craft_free(steer_World *w) { steerW_free(w, w->turn); }
 
 // ---- the public API ----------------------------------------------------
 
-// The vehicle numbers' rule (steer_spawn's): from STEERW_PARAM_MIN to
-// STEERW_PARAM_MAX, or 0 where 0 is allowed. A tinier positive value would
-// be 0 or a denormal as a float (a turn radius that divides to infinity), a
-// huger one overflows when squared speeds meet it.
-static bool craft_number_ok(double v, bool allow_zero)
-{
-    return steerB_number_ok(v, allow_zero ? 0 : STEERW_PARAM_MIN, STEERW_PARAM_MAX);
-}
-
 int steer_agent_set_craft(steer_World *w, steer_Agent a, const steer_CraftDesc *desc)
 {
     if (w->in_tick) return STEER_EBUSY;
@@ -128,8 +118,8 @@ int steer_agent_set_craft(steer_World *w, steer_Agent a, const steer_CraftDesc *
         if (s < w->cap_turn) w->turn[s].gen = 0;
         return STEER_OK;
     }
-    if ((desc->model != STEER_MODEL_POINT && desc->model != STEER_MODEL_CRAFT) || !craft_number_ok(desc->min_speed, true) ||
-        !craft_number_ok(desc->min_turn_radius, false) || !craft_number_ok(desc->max_turn_accel, true) ||
+    if ((desc->model != STEER_MODEL_POINT && desc->model != STEER_MODEL_CRAFT) || !steerW_param_ok(desc->min_speed, true) ||
+        !steerW_param_ok(desc->min_turn_radius, false) || !steerW_param_ok(desc->max_turn_accel, true) ||
         (desc->model == STEER_MODEL_POINT && desc->min_speed > 0))
         return STEER_EARG;
     if (s >= w->cap_turn) {

@@ -346,7 +346,7 @@ static void set_brain(steer_World *w, uint32_t d, int id)
 // 0 is allowed): a tinier positive value would turn into 0 or a denormal
 // float that divides to infinity, a huger one overflows a float when two
 // radii or speeds are added.
-static bool check_param(double v, bool allow_zero)
+bool steerW_param_ok(double v, bool allow_zero)
 {
     return steerB_number_ok(v, allow_zero ? 0 : STEERW_PARAM_MIN, STEERW_PARAM_MAX);
 }
@@ -360,8 +360,8 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
     if (a.max_speed == 0) a.max_speed = 1;
     if (a.max_force == 0) a.max_force = 1;
     if (a.radius == 0) a.radius = 0.5;
-    if (!finite3(a.position) || !finite3(a.velocity) || !check_param(a.mass, false) ||
-        !check_param(a.max_speed, true) || !check_param(a.max_force, true) || !check_param(a.radius, true))
+    if (!finite3(a.position) || !finite3(a.velocity) || !steerW_param_ok(a.mass, false) ||
+        !steerW_param_ok(a.max_speed, true) || !steerW_param_ok(a.max_force, true) || !steerW_param_ok(a.radius, true))
         return STEER_EARG;
     if (w->count >= UINT32_MAX / 2) return STEER_EFULL;
     int st = reserve_agents(w, w->count + 1);
@@ -1437,7 +1437,7 @@ int steer_agent_set_param(steer_World *w, steer_Agent a, steer_Param p, double v
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     float *arr = param_array(w, p);
-    if (!arr || !check_param(v, p != STEER_PARAM_MASS)) return STEER_EARG;
+    if (!arr || !steerW_param_ok(v, p != STEER_PARAM_MASS)) return STEER_EARG;
     arr[d] = (float)v;
     return STEER_OK;
 }

@@ -236,6 +236,9 @@ int steerW_tag_find(const steer_World *w, const char *tag);
 // Lua bindings' messages.
 #define STEERW_PARAM_MIN 1e-6
 #define STEERW_PARAM_MAX 1e30
+// Whether v is such a number (0 too when allow_zero): steer_spawn's,
+// steer_agent_set_param's and steer_agent_set_craft's one check.
+bool steerW_param_ok(double v, bool allow_zero);
 
 // A grid cell index from its coordinate in cells, clamped to [0, n) in
 // float before the conversion: a point far outside would overflow an int
