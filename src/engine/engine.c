@@ -725,7 +725,7 @@ int steer_engine_call(steer_Engine *e, const char *name, int nargs)
     return docall(L, nargs, 0) == LUA_OK ? STEER_OK : keep_error(e);
 }
 
-static int register_kind(lua_State *L)
+int steerE_register_kind(lua_State *L)
 {
     steer_lua_register_host(L, lua_touserdata(L, 1));
     return 0;
@@ -749,7 +749,7 @@ int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc
     }
     e->kinds = nk;
     // protected: the scenario may have set a metatable on its steer table
-    lua_pushcfunction(e->L, register_kind);
+    lua_pushcfunction(e->L, steerE_register_kind);
     lua_pushlightuserdata(e->L, k);
     if (docall(e->L, 1, 0) != LUA_OK) {
         steer_host_kind_free(k);

@@ -77,6 +77,10 @@ char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *le
 void steerE_mods_tick(steer_Engine *e);
 void steerE_mods_free(steer_Engine *e);
 void steerE_mods_register_kind(steer_Engine *e, const steer_HostKind *k);
+// A lua_CFunction: steer_lua_register_host of the kind (light userdata at
+// 1), for a protected call, since the state's steer table may have a
+// __newindex of the script's or the mod's.
+int steerE_register_kind(lua_State *L);
 // Once the mod was stopped (its CPU budget spent, its memory cap crossed),
 // arm the stop hook on L, the running thread, and raise the reason. The
 // mod's count hook calls it; so do the sandbox's C loops, per element or

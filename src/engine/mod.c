@@ -916,20 +916,13 @@ void steerE_mods_tick(steer_Engine *e)
     }
 }
 
-// Runs protected under the budget: the mod may have set a metatable on its
-// steer table, whose __newindex sees the new constructor.
-static int register_kind(lua_State *L)
-{
-    steer_lua_register_host(L, lua_touserdata(L, 1));
-    return 0;
-}
-
 void steerE_mods_register_kind(steer_Engine *e, const steer_HostKind *k)
 {
     for (int i = 0; i < e->nmods; i++) {
         Mod *m = e->mods[i];
         if (!m->L) continue;
-        lua_pushcfunction(m->L, register_kind);
+        // under the budget: the mod's steer table may have a __newindex
+        lua_pushcfunction(m->L, steerE_register_kind);
         lua_pushlightuserdata(m->L, (void *)k);
         mod_call(m, 1);
     }

@@ -762,6 +762,8 @@ static int tab_unpack(lua_State *L)
     return (int)n;
 }
 
+// t[to_i] = table 1's [from_i], after a look at the verdict: the one step
+// of table.move, insert and remove.
 static void move_one(lua_State *L, int to, lua_Integer from_i, lua_Integer to_i)
 {
     steerE_check_stop(L);
@@ -809,11 +811,7 @@ static int tab_insert(lua_State *L)
     case 3:
         pos = luaL_checkinteger(L, 2);
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
-        for (lua_Integer i = shift_len(L, "table.insert", pos, e); i > pos; i--) {
-            steerE_check_stop(L);
-            lua_geti(L, 1, i - 1);
-            lua_seti(L, 1, i);
-        }
+        for (lua_Integer i = shift_len(L, "table.insert", pos, e); i > pos; i--) move_one(L, 1, i - 1, i);
         break;
     default: return luaL_error(L, "wrong number of arguments to 'insert'");
     }
@@ -828,11 +826,7 @@ static int tab_remove(lua_State *L)
     lua_Integer pos = luaL_optinteger(L, 2, size);
     if (pos != size) luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
     lua_geti(L, 1, pos);
-    for (shift_len(L, "table.remove", pos, size); pos < size; pos++) {
-        steerE_check_stop(L);
-        lua_geti(L, 1, pos + 1);
-        lua_seti(L, 1, pos);
-    }
+    for (shift_len(L, "table.remove", pos, size); pos < size; pos++) move_one(L, 1, pos + 1, pos);
     lua_pushnil(L);
     lua_seti(L, 1, pos);
     return 1;
