@@ -14,6 +14,15 @@
 // min_speed's range has the agent's max_speed for its top (steerB_number_ok)
 #define MIN_SPEED_EXPECTED "0 or a number >= 1e-6 and <= max_speed"
 
+// The min_speed at idx, checked against the agent's max_speed `top`.
+static double check_min_speed(lua_State *L, int idx, const char *fn, const char *field, double top)
+{
+    double v = lua_tonumber(L, idx);
+    if (lua_type(L, idx) != LUA_TNUMBER || !steerB_number_ok(v, 0, top))
+        steerL_field_error(L, fn, field, MIN_SPEED_EXPECTED, idx);
+    return v;
+}
+
 // Raise for a missing min_turn_radius (the value at idx), `why` it is needed.
 static int no_turn_radius(lua_State *L, const char *fn, int idx, const char *why)
 {
@@ -43,9 +52,7 @@ bool steerL_craft_desc(lua_State *L, int t, const char *fn, steer_CraftDesc *out
     if (lua_getfield(L, t, "min_speed") != LUA_TNIL) {
         if (!craft)
             steerL_field_error(L, fn, "min_speed", "nil (only a craft, model = \"craft\", has a min_speed)", -1);
-        out->min_speed = lua_tonumber(L, -1);
-        if (lua_type(L, -1) != LUA_TNUMBER || !steerB_number_ok(out->min_speed, 0, top))
-            steerL_field_error(L, fn, "min_speed", MIN_SPEED_EXPECTED, -1);
+        out->min_speed = check_min_speed(L, -1, fn, "min_speed", top);
     }
     lua_pop(L, 1);
     if (out->min_turn_radius == 0 && (craft || out->max_turn_accel > 0)) {
@@ -92,15 +99,13 @@ int steerL_agent_turn_newindex(lua_State *L, steerL_Agent *a, const char *k)
         if (lua_isnil(L, 3)) no_turn_radius(L, fn, 3, "a craft needs one");
         c.min_turn_radius = steerL_vehicle_number(L, 3, fn, k);
     } else if (strcmp(k, "min_speed") == 0 || strcmp(k, "max_turn_accel") == 0) {
-        double v = lua_tonumber(L, 3), top;
+        double v, top;
         steer_agent_param(a->world->w, a->id, STEER_PARAM_MAX_SPEED, &top);
         bool speed = k[1] == 'i';
         if (speed && !(has && c.model == STEER_MODEL_CRAFT))
             return luaL_error(L, "%s: field 'min_speed': only a craft has one (set a.model = \"craft\" first)", fn);
         if (!has) return luaL_error(L, "%s: field '%s': set a.min_turn_radius first", fn, k);
-        if (!speed) v = steerL_vehicle_number(L, 3, fn, k);
-        else if (lua_type(L, 3) != LUA_TNUMBER || !steerB_number_ok(v, 0, top))
-            steerL_field_error(L, fn, k, MIN_SPEED_EXPECTED, 3);
+        v = speed ? check_min_speed(L, 3, fn, k, top) : steerL_vehicle_number(L, 3, fn, k);
         if (speed) c.min_speed = v;
         else c.max_turn_accel = v;
     } else {
