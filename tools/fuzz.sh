@@ -40,6 +40,13 @@ flags() {
     esac
 }
 
+# The inputs a run starts from: the committed corpus, and for scenario the
+# demos too (read in place, not copied into the corpus).
+inputs() {
+    echo "tests/fuzz/corpus/$1"
+    [ "$1" = scenario ] && echo demos
+}
+
 case "${1:-}" in
 setup) setup ;;
 smoke)
@@ -55,7 +62,7 @@ smoke)
         mkdir -p "$work/$t"
         # shellcheck disable=SC2046
         if "$build/tests/fuzz/fuzz_$t" $(flags "$t") -max_total_time="$seconds" -print_final_stats=1 \
-            -artifact_prefix="fuzz-findings/$t-" "$work/$t" "tests/fuzz/corpus/$t" >"$work/$t.log" 2>&1; then
+            -artifact_prefix="fuzz-findings/$t-" "$work/$t" $(inputs "$t") >"$work/$t.log" 2>&1; then
             passed=$((passed + 1))
             echo "fuzz smoke $t: ok ($(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/$t.log" | grep -o '[0-9]*$') runs)"
             printf '{"name": "fuzz-smoke-%s", "result": "OK"}\n' "$t" >>"$results"
@@ -79,7 +86,7 @@ run)
     [ "$jobs" -gt 1 ] && parallel="-jobs=$jobs -workers=$jobs" # each job logs to fuzz-N.log
     # shellcheck disable=SC2046,SC2086
     exec "$build/tests/fuzz/fuzz_$t" $(flags "$t") -max_total_time="${3:-3600}" $parallel \
-        -print_final_stats=1 -artifact_prefix="fuzz-findings/$t-" "fuzz-work/$t" "tests/fuzz/corpus/$t"
+        -print_final_stats=1 -artifact_prefix="fuzz-findings/$t-" "fuzz-work/$t" $(inputs "$t")
     ;;
 merge)
     t=${2:?target: $targets}
