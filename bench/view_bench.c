@@ -6,7 +6,7 @@
 // field under G and L. Prints figures; asserts nothing.
 //   steer-view-bench [FRAMES [DIM AGENTS]]   (one case only, for a profiler)
 #include "view.h"
-#include "../src/nav/nav.h"
+#include "../src/nav/layers.h"
 
 #include <SDL.h>
 

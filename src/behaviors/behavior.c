@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// behavior.c — building behaviour trees, flattening them into brains, and
-// the helpers every behaviour shares (targets, frames, evaluation).
+// behavior.c — building behaviour trees (the steer_behavior_* API), and the
+// helpers every behaviour shares (targets, frames). Flattening a tree into
+// a brain is the core's (src/core/brain.c).
 #include "behavior.h"
-#include "../combine/pipeline.h"
+#include "goal.h"
 #include "../core/rng.h"
 
 #include <stdarg.h>
@@ -69,15 +70,6 @@ const char *const *steer_kinds(void)
 }
 
 // ---- behaviour trees ---------------------------------------------------
-
-static int fail(steer_Behavior *b, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b->error, sizeof b->error, fmt, ap);
-    va_end(ap);
-    return code;
-}
 
 int steer_behavior_new(const char *kind, steer_Behavior **out)
 {
@@ -153,7 +145,7 @@ static int dup_into(char **dst, const char *s)
 
 int steer_behavior_set_name(steer_Behavior *b, const char *name)
 {
-    if (b->frozen) return fail(b, STEER_EARG, "behaviour is in use as a brain and cannot change");
+    if (b->frozen) return steerB_fail(b, STEER_EARG, "behaviour is in use as a brain and cannot change");
     return dup_into(&b->name, name);
 }
 
@@ -162,12 +154,12 @@ int steer_behavior_set_name(steer_Behavior *b, const char *name)
 static const steerB_Field *settable(steer_Behavior *b, const char *field, steerB_FieldType t1, steerB_FieldType t2, int *st)
 {
     *st = STEER_EARG;
-    if (b->frozen) { fail(b, STEER_EARG, "behaviour is in use as a brain and cannot change"); return NULL; }
+    if (b->frozen) { steerB_fail(b, STEER_EARG, "behaviour is in use as a brain and cannot change"); return NULL; }
     const steerB_Field *f = field ? steerB_find_field(b->kind, field) : NULL;
-    if (!f) { fail(b, STEER_EARG, "%s has no field '%s'", b->kind->name, field ? field : "(null)"); return NULL; }
+    if (!f) { steerB_fail(b, STEER_EARG, "%s has no field '%s'", b->kind->name, field ? field : "(null)"); return NULL; }
     if (f->type != t1 && f->type != t2) {
         char buf[160];
-        fail(b, STEER_EARG, "field '%s' expects %s", f->name, steerB_expect(f, buf, sizeof buf));
+        steerB_fail(b, STEER_EARG, "field '%s' expects %s", f->name, steerB_expect(f, buf, sizeof buf));
         return NULL;
     }
     *st = STEER_OK;
@@ -181,7 +173,7 @@ int steer_behavior_set_number(steer_Behavior *b, const char *field, double v)
     if (!f) return st;
     char buf[160];
     if (!steerB_number_ok(v, f->min, f->max))
-        return fail(b, STEER_EARG, "field '%s' expects %s", f->name, steerB_expect(f, buf, sizeof buf));
+        return steerB_fail(b, STEER_EARG, "field '%s' expects %s", f->name, steerB_expect(f, buf, sizeof buf));
     // cross-field checks wait for the whole tree (steerB_compile), since
     // fields arrive one at a time in any order
     *(float *)(void *)(b->params + f->offset) = (float)v;
@@ -202,7 +194,7 @@ int steer_behavior_set_choice(steer_Behavior *b, const char *field, const char *
             return STEER_OK;
         }
     }
-    return fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
+    return steerB_fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
 }
 
 int steer_behavior_set_callback(steer_Behavior *b, const char *field, int ref)
@@ -224,7 +216,7 @@ int steer_behavior_set_tag(steer_Behavior *b, const char *field, const char *tag
     int idx = 0;
     for (const steerB_Field *g = b->kind->fields; g != f; g++)
         if (g->type == STEERB_TAG) idx++;
-    if (idx >= 4) return fail(b, STEER_EARG, "too many tag fields");
+    if (idx >= 4) return steerB_fail(b, STEER_EARG, "too many tag fields");
     return dup_into(&b->tags[idx], tag);
 }
 
@@ -234,7 +226,7 @@ int steer_behavior_set_target_point(steer_Behavior *b, const char *field, const 
     const steerB_Field *f = settable(b, field, STEERB_TARGET, STEERB_TARGET, &st);
     if (!f) return st;
     if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
-        return fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
+        return steerB_fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
     steerB_Target *t = (steerB_Target *)(void *)(b->params + f->offset);
     t->kind = STEER_TARGET_POINT;
     for (int i = 0; i < 3; i++) t->p[i] = (float)p[i];
@@ -260,7 +252,7 @@ int steer_behavior_set_vector(steer_Behavior *b, const char *field, const double
     if (!f) return st;
     float *at = (float *)(void *)(b->params + f->offset);
     for (int i = 0; i < 3; i++) {
-        if (!isfinite(v[i]) || fabs(v[i]) > 3.4e38) return fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
+        if (!isfinite(v[i]) || fabs(v[i]) > 3.4e38) return steerB_fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
         at[i] = (float)v[i];
     }
     return STEER_OK;
@@ -280,13 +272,13 @@ int steer_behavior_set_points(steer_Behavior *b, const char *field, const double
     int st;
     const steerB_Field *f = settable(b, field, STEERB_POINTS, STEERB_POINTS, &st);
     if (!f) return st;
-    if (n < (int)f->min || n > 1000000) return fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
+    if (n < (int)f->min || n > 1000000) return steerB_fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
     float *pts = malloc(sizeof(float) * 3 * (size_t)(n ? n : 1));
     if (!pts) return STEER_ENOMEM;
     for (int i = 0; i < 3 * n; i++) {
         if (!isfinite(xyz[i]) || fabs(xyz[i]) > 3.4e38) {
             free(pts);
-            return fail(b, STEER_EARG, "field '%s' expects %s (point %d is not finite)", f->name, f->expect, i / 3 + 1);
+            return steerB_fail(b, STEER_EARG, "field '%s' expects %s (point %d is not finite)", f->name, f->expect, i / 3 + 1);
         }
         pts[i] = (float)xyz[i];
     }
@@ -318,9 +310,9 @@ int steer_behavior_add_child_to(steer_Behavior *parent, const char *field, steer
     bool kind_ok = !f->choices || !child;
     for (int i = 0; !kind_ok && f->choices[i]; i++) kind_ok = strcmp(f->choices[i], child->kind->name) == 0;
     if (!kind_ok)
-        return fail(parent, STEER_EARG, "field '%s' expects %s, got steer.%s", f->name, f->expect, child->kind->name);
+        return steerB_fail(parent, STEER_EARG, "field '%s' expects %s, got steer.%s", f->name, f->expect, child->kind->name);
     if (f->max > 0 && have >= (int)f->max)
-        return fail(parent, STEER_EARG, "field '%s' expects %s, got more than %d", f->name, f->expect, (int)f->max);
+        return steerB_fail(parent, STEER_EARG, "field '%s' expects %s, got more than %d", f->name, f->expect, (int)f->max);
     return add_child(parent, child, 1.0, role);
 }
 
@@ -360,19 +352,19 @@ static int reaches(steer_Behavior *from, steer_Behavior *target)
 
 static int add_child(steer_Behavior *parent, steer_Behavior *child, double weight, uint8_t role)
 {
-    if (parent->frozen) return fail(parent, STEER_EARG, "behaviour is in use as a brain and cannot change");
-    if (parent->kind->children == STEERB_LEAF) return fail(parent, STEER_EARG, "%s takes no children", parent->kind->name);
-    if (!child) return fail(parent, STEER_EARG, "child is missing");
-    if (!isfinite(weight) || fabs(weight) > FLT_MAX) return fail(parent, STEER_EARG, "weight must be a finite number (within the float range)");
-    if (parent->nkids >= STEERB_MAX_CHILDREN) return fail(parent, STEER_EFULL, "at most %d children", STEERB_MAX_CHILDREN);
+    if (parent->frozen) return steerB_fail(parent, STEER_EARG, "behaviour is in use as a brain and cannot change");
+    if (parent->kind->children == STEERB_LEAF) return steerB_fail(parent, STEER_EARG, "%s takes no children", parent->kind->name);
+    if (!child) return steerB_fail(parent, STEER_EARG, "child is missing");
+    if (!isfinite(weight) || fabs(weight) > FLT_MAX) return steerB_fail(parent, STEER_EARG, "weight must be a finite number (within the float range)");
+    if (parent->nkids >= STEERB_MAX_CHILDREN) return steerB_fail(parent, STEER_EFULL, "at most %d children", STEERB_MAX_CHILDREN);
     // evaluation recurses once per level: refuse a tree too deep for it
     if (child->height >= STEERB_MAX_DEPTH)
-        return fail(parent, STEER_EARG, "child %s is nested %d levels deep; expected at most %d (trees nest at most %d levels)",
+        return steerB_fail(parent, STEER_EARG, "child %s is nested %d levels deep; expected at most %d (trees nest at most %d levels)",
                     steer_behavior_name(child), child->height, STEERB_MAX_DEPTH - 1, STEERB_MAX_DEPTH);
     // a behaviour cannot contain itself
     int found = reaches(child, parent);
     if (found < 0) return STEER_ENOMEM;
-    if (found) return fail(parent, STEER_EARG, "a combiner cannot contain itself");
+    if (found) return steerB_fail(parent, STEER_EARG, "a combiner cannot contain itself");
     steer_Behavior **k = realloc(parent->kids, sizeof *k * (parent->nkids + 1u));
     if (!k) return STEER_ENOMEM;
     parent->kids = k;
@@ -391,174 +383,24 @@ static int add_child(steer_Behavior *parent, steer_Behavior *child, double weigh
     return STEER_OK;
 }
 
-// ---- compile -----------------------------------------------------------
+// ---- evaluation helpers ------------------------------------------------
 
-// Count the nodes of the flattened tree into *n (a behaviour shared by
-// several parents counts once per parent); false as soon as it is deeper
-// than STEERB_MAX_DEPTH or has more than STEERB_MAX_NODES, so a DAG that
-// would flatten to millions of nodes costs at most that many steps.
-static bool count_nodes(const steer_Behavior *b, int depth, uint32_t *n)
+// The target of a behaviour whose target is the agent's own slot, while a
+// pipeline runs it: the goal's first route point, or false when the goal
+// has no position.
+static bool goal_target(const steerB_Ctx *c, float off[3], float vel[3])
 {
-    if (depth > STEERB_MAX_DEPTH || ++*n > STEERB_MAX_NODES) return false;
-    for (uint16_t i = 0; i < b->nkids; i++)
-        if (!count_nodes(b->kids[i], depth + 1, n)) return false;
+    const steerC_Goal *g = c->goal;
+    if (!(g->has & STEERC_GOAL_POSITION)) return false;
+    if (g->nvia) {
+        v3_sub(off, g->via[0], c->p);
+        v3_zero(vel); // a via point stands still
+    } else {
+        v3_sub(off, g->p, c->p);
+        v3_copy(vel, g->pv);
+    }
     return true;
 }
-
-typedef struct Flat {
-    steer_World *w;
-    steer_Behavior *root;
-    steerB_Brain *br;
-    uint32_t next, next_kid;
-    bool ok, bad;
-} Flat;
-
-// A node fails its checks: its own error says why, and the root's (which
-// the caller reports) names the node too.
-static void flat_fail(Flat *fl, steer_Behavior *b, const char *msg)
-{
-    fail(b, STEER_EARG, "%s", msg);
-    if (!fl->bad && b != fl->root) fail(fl->root, STEER_EARG, "%s: %s", steer_behavior_name(b), msg);
-    fl->bad = true;
-}
-
-static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
-{
-    uint32_t i = fl->next++;
-    steerB_Node *n = &fl->br->nodes[i];
-    b->frozen = true;
-    n->kind = b->kind;
-    n->name = steer_behavior_name(b);
-    n->weight = weight;
-    n->mem = fl->br->mem_floats;
-    fl->br->mem_floats += b->kind->mem_floats;
-    memcpy(n->params, b->params, STEERB_PARAMS);
-    char msg[160];
-    if (b->kind->check && !b->kind->check(b->params, msg, sizeof msg)) flat_fail(fl, b, msg);
-    // a handle names an agent of one world only (in another it is stale, or another agent)
-    if (b->target_world && b->target_world != fl->w)
-        flat_fail(fl, b, "it targets an agent of another world; expected an agent of this world");
-    // tags become the world's tag ids
-    int t = 0;
-    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
-        if (f->type != STEERB_TAG) continue;
-        int id = b->tags[t] ? steerW_tag_id(fl->w, b->tags[t]) : 0;
-        if (id == STEER_EFULL) flat_fail(fl, b, "the world already has 65535 distinct tags, the most it can hold");
-        else if (id < 0) fl->ok = false;
-        *(uint16_t *)(void *)(n->params + f->offset) = (uint16_t)(id < 0 ? 0 : id);
-        t++;
-    }
-    n->sum = STEERB_NO_SUM;
-    if (b->kind->faces) fl->br->faces = true;
-    if (b->kind->sense) {
-        steerB_Brain *br = fl->br;
-        float r = b->kind->sense(n);
-        if (r > br->sense) br->sense = r;
-        // untagged summary nodes share a slot per radius
-        bool tagged = false;
-        for (const steerB_Field *f = b->kind->fields; f && f->name; f++)
-            if (f->type == STEERB_TAG && *(const uint16_t *)(const void *)(n->params + f->offset)) tagged = true;
-        if (b->kind->summary && !tagged) {
-            for (uint8_t k = 0; k < br->nsums; k++)
-                if (br->sum_r2[k] == r * r) n->sum = k;
-            if (n->sum == STEERB_NO_SUM && br->nsums < STEERB_MAX_SUMS) {
-                n->sum = br->nsums;
-                br->sum_r2[br->nsums++] = r * r;
-            }
-            if (n->sum != STEERB_NO_SUM) br->sum_need[n->sum] |= b->kind->summary;
-        }
-        if (n->sum == STEERB_NO_SUM) br->list = true;
-    }
-    n->nchild = b->nkids;
-    n->first = (uint16_t)fl->next_kid;
-    fl->next_kid += b->nkids;
-    for (uint16_t k = 0; k < b->nkids; k++) {
-        uint32_t c = flatten(fl, b->kids[k], b->kid_weights[k]);
-        // nodes may have moved? no: the node array is allocated up front
-        fl->br->kids[fl->br->nodes[i].first + k] = (uint16_t)c;
-        fl->br->kid_roles[fl->br->nodes[i].first + k] = b->kid_roles[k];
-    }
-    return i;
-}
-
-steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
-{
-    *status = STEER_ENOMEM;
-    uint32_t n = 0;
-    if (!count_nodes(root, 1, &n)) {
-        *status = STEER_EARG;
-        if (n > STEERB_MAX_NODES)
-            fail(root, STEER_EARG, "the brain flattens to more than %d nodes (a behaviour shared by several parents "
-                 "counts once per parent)", STEERB_MAX_NODES);
-        else
-            fail(root, STEER_EARG, "the brain is nested more than %d levels deep", STEERB_MAX_DEPTH);
-        return NULL;
-    }
-    steerB_Brain *br = steerW_realloc(w, NULL, sizeof *br);
-    if (!br) return NULL;
-    memset(br, 0, sizeof *br);
-    br->nodes = steerW_realloc(w, NULL, sizeof *br->nodes * n);
-    br->kids = steerW_realloc(w, NULL, sizeof *br->kids * n);
-    br->kid_roles = steerW_realloc(w, NULL, n);
-    if (!br->nodes || !br->kids || !br->kid_roles) { steerB_brain_free(w, br); return NULL; }
-    memset(br->nodes, 0, sizeof *br->nodes * n);
-    Flat fl = { w, root, br, 0, 0, true, false };
-    flatten(&fl, root, 1.0f);
-    br->nnodes = n;
-    br->batch = !br->list && !br->faces;
-    for (uint32_t i = 0; i < n; i++)
-        if (!br->nodes[i].kind->eval_batch) br->batch = false;
-    if (!fl.ok || fl.bad) {
-        if (fl.bad) *status = STEER_EARG;
-        steerB_brain_free(w, br);
-        return NULL;
-    }
-    *status = STEER_OK;
-    steer_behavior_retain(root);
-    br->root = root;
-    return br;
-}
-
-void steerB_brain_free(steer_World *w, steerB_Brain *b)
-{
-    if (!b) return;
-    steer_behavior_release(b->root);
-    steerW_free(w, b->nodes);
-    steerW_free(w, b->kids);
-    steerW_free(w, b->kid_roles);
-    steerW_free(w, b);
-}
-
-static void load_ctx(steer_World *w, uint32_t d, steerB_Ctx *c)
-{
-    memset(c, 0, sizeof *c);
-    c->w = w;
-    c->brain = w->brains[w->brain[d]];
-    c->d = d;
-    c->dt = w->dt;
-    steerW_load(w->p, d, c->p);
-    steerW_load(w->v, d, c->v);
-    steerW_load(w->h, d, c->h);
-    c->mass = w->mass[d];
-    c->max_speed = w->max_speed[d];
-    c->max_force = w->max_force[d];
-    c->radius = w->radius[d];
-    c->mem = steerW_mem(w, d);
-    c->rng = &w->rng32[d];
-}
-
-void steerB_init_agent(steer_World *w, uint32_t d)
-{
-    if (!w->brain[d]) return;
-    steerB_Ctx c;
-    load_ctx(w, d, &c);
-    for (uint32_t i = 0; i < c.brain->nnodes; i++) {
-        const steerB_Node *n = &c.brain->nodes[i];
-        if (n->kind->init) n->kind->init(&c, n);
-    }
-}
-
-// ---- evaluation helpers ------------------------------------------------
 
 bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float vel[3])
 {
@@ -567,7 +409,7 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
     const float *point = t->p;
     steer_Agent agent = t->agent;
     float slot[3];
-    if (kind == STEER_TARGET_SLOT && c->goal) return steerC_goal_target(c, off, vel); // inside a pipeline
+    if (kind == STEER_TARGET_SLOT && c->goal) return goal_target(c, off, vel); // inside a pipeline
     if (kind == STEER_TARGET_SLOT) {
         uint8_t fl = w->flags[c->d];
         if (fl & STEER_AF_TARGET_POINT) {
@@ -603,26 +445,6 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
     steerW_delta(w, c->p, p, off);
     steerW_load(w->v, (uint32_t)d, vel);
     return true;
-}
-
-const steerB_Summary *steerB_summary(const steerB_Ctx *c, const steerB_Node *n, float radius, uint16_t tag,
-                                     steerB_Summary *tmp)
-{
-    if (n->sum != STEERB_NO_SUM) return &c->sums[n->sum];
-    memset(tmp, 0, sizeof *tmp);
-    float r2 = radius * radius;
-    const float *hx = c->w->h[0], *hy = c->w->h[1], *hz = c->w->h[2];
-    for (int i = 0; i < c->nn; i++) {
-        const steerB_Neighbor *nb = &c->nb[i];
-        if (!(nb->d2 < r2) || (tag && c->w->tag[nb->d] != tag)) continue;
-        tmp->n += 1.0f;
-        v3_add(tmp->off, tmp->off, nb->off);
-        tmp->head[0] += hx[nb->d];
-        tmp->head[1] += hy[nb->d];
-        if (hz) tmp->head[2] += hz[nb->d];
-        if (nb->d2 >= FLT_MIN) v3_madd(tmp->push, nb->off, -1.0f / nb->d2); // denormal: 1/d2 overflows
-    }
-    return tmp;
 }
 
 void steerB_frame_of(int dim, const float h[3], float side[3], float up[3])

@@ -1,157 +1,17 @@
 // SPDX-License-Identifier: MIT
-// behavior.h — how behaviours and combiners are described, built and run.
+// behavior.h — what behaviours and combiners are written with: the kinds'
+// list, field lookup and error texts, target resolution, the velocity-
+// tracking law, the agent's frame, and helpers for batched kernels. The
+// contract they implement (kinds, fields, nodes, brains, the evaluation
+// context) is the core's: src/core/brain.h.
 //
-// A kind (seek, arrive, blend, ...) is one static steerB_Kind: its name,
-// its fields as data (so the C setters and the Lua constructors parse them
-// with one generic routine), its evaluation function, and how much
-// per-agent memory it keeps. kinds.c lists every kind once; nothing else
-// has to change when a kind is added.
-//
-// A steer_Behavior is the tree a script builds. When an agent is given one
-// as its brain, the world flattens it into a steerB_Brain: nodes in
-// depth-first order, each with its parameters copied, its offset into the
-// agent's memory, and its children's node indices.
+// kinds.c lists every kind once; nothing else has to change when a kind is
+// added.
 #ifndef STEER_BEHAVIOR_H
 #define STEER_BEHAVIOR_H
 
-#include "../core/world.h"
-#include "../core/vecmath.h"
+#include "../core/brain.h"
 #include <stddef.h>
-
-#define STEERB_PARAMS 96   // bytes of parameters a node holds inline
-#define STEERB_MAX_CHILDREN 64
-#define STEERB_MAX_DEPTH 64     // levels of a behaviour tree (evaluation recurses per level)
-#define STEERB_MAX_NODES 65535  // nodes of a flattened brain (child indices are 16-bit)
-
-typedef enum steerB_FieldType {
-    STEERB_NUMBER,   // float at offset; range [min, max] by steerB_number_ok
-    STEERB_TARGET,   // steerB_Target at offset
-    STEERB_CHOICE,   // uint8 index into choices at offset
-    STEERB_TAG,      // uint16 tag id at offset (interned when the brain is compiled)
-    STEERB_CALLBACK, // int host reference at offset (0 none)
-    STEERB_EASE,     // a choice ("linear", "smooth") or a callback: steerB_Ease at offset
-    STEERB_VECTOR,   // float[3] at offset (z = 0 in 2D)
-    STEERB_BOOL,     // uint8 0/1 at offset
-    STEERB_POINTS,   // steerB_Points at offset: a list of points the behaviour owns
-    STEERB_CHILDREN  // a named list of child behaviours; children carry the field's role;
-                     // max > 0 caps their number, choices (kind names) limits their kinds
-} steerB_FieldType;
-
-typedef struct steerB_Field {
-    const char *name;
-    steerB_FieldType type;
-    uint16_t offset;
-    float def;
-    double min, max; // as written, so that messages quote them exactly
-    // What a user must give, for error messages. A number field's names
-    // what the number is ("a number of seconds"), optionally followed by a
-    // note in parentheses; steerB_expect inserts the range before the note.
-    const char *expect;
-    const char *const *choices; // STEERB_CHOICE: NULL-terminated
-} steerB_Field;
-
-typedef struct steerB_Target {
-    uint8_t kind;   // steer_TargetKind
-    float p[3];
-    steer_Agent agent;
-} steerB_Target;
-
-typedef struct steerB_Points {
-    const float *p;  // n points of 3 floats, owned by the steer_Behavior
-    uint32_t n;
-} steerB_Points;
-
-typedef struct steerB_Ease {
-    uint8_t curve;  // 0 linear, 1 smooth, 2 callback
-    int ref;
-} steerB_Ease;
-
-typedef struct steerB_Neighbor {
-    uint32_t d;     // dense index of the neighbour
-    float off[3];   // its position minus ours (minimum image)
-    float d2;       // squared distance
-} steerB_Neighbor;
-
-// What the flock family reads of the neighbours within a radius: their
-// count, the sum of their offsets, of their headings, and the separation
-// push (sum of -offset / distance^2 over the neighbours not on top of us).
-typedef struct steerB_Summary {
-    float n;
-    float off[3], head[3], push[3];
-} steerB_Summary;
-
-enum {
-    STEERB_SUM_COUNT = 1, STEERB_SUM_OFFSET = 2, STEERB_SUM_HEADING = 4, STEERB_SUM_PUSH = 8,
-    STEERB_SUM_ALL = 15
-};
-
-#define STEERB_MAX_SUMS 4
-#define STEERB_NO_SUM 0xFF
-
-typedef struct steerB_Node steerB_Node;
-
-// Everything one agent's evaluation may read: its own state at tick t, its
-// memory and stream, and its neighbours gathered once for the whole brain.
-typedef struct steerB_Ctx {
-    steer_World *w;
-    const steerB_Brain *brain;
-    uint32_t d;
-    float p[3], v[3], h[3];
-    float mass, max_speed, max_force, radius;
-    float dt;
-    float *mem;
-    uint32_t *rng;
-    float *rec;
-    const steerB_Neighbor *nb;
-    int nn;
-    steerB_Summary sums[STEERB_MAX_SUMS]; // the brain's summary slots for this agent
-    // Orientation-only behaviours (face, look_where_going) write the
-    // heading the agent should have after this tick; locomotion applies it
-    // instead of deriving the heading from the velocity.
-    float face[3];
-    bool facing;
-    // While a steer.pipeline runs its parts: its goal, a steerC_Goal
-    // (src/combine/pipeline.h) the parts read and write; a behaviour whose
-    // target is the agent's own slot steers to the goal instead (see
-    // steerB_target). NULL outside a pipeline; the pipeline restores it.
-    void *goal;
-} steerB_Ctx;
-
-typedef void (*steerB_EvalFn)(steerB_Ctx *c, const steerB_Node *n, float out[3]);
-
-// A batch: up to STEERB_BATCH agents of one brain, evaluated node by node
-// instead of agent by agent (see pass_steer in world.c). It holds what a
-// batched node may read: each agent's own state at tick t, its summary
-// slots, and (through d) its memory and stream. Nothing of other agents,
-// so a world whose brains all run batched may integrate each agent as soon
-// as its force is known.
-#define STEERB_BATCH 32
-typedef float steerB_Lanes[3][STEERB_BATCH]; // one vector per agent, by component
-
-typedef struct steerB_Batch {
-    steer_World *w;
-    const steerB_Brain *brain;
-    int n;
-    float dt;
-    uint32_t d[STEERB_BATCH];
-    steerB_Lanes p, v, h;
-    float mass[STEERB_BATCH], max_speed[STEERB_BATCH], max_force[STEERB_BATCH];
-    steerB_Summary sums[STEERB_BATCH][STEERB_MAX_SUMS];
-} steerB_Batch;
-
-// Evaluate a node for every agent of the batch into out. It must give, bit
-// for bit, what eval gives one agent at a time: both call the same inline
-// force function, so the path taken never changes a trajectory.
-typedef void (*steerB_BatchFn)(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out);
-
-static inline void steerB_lane(steerB_Lanes l, int k, float o[3]) // not const: C17 would warn at every call
-{
-    o[0] = l[0][k]; o[1] = l[1][k]; o[2] = l[2][k];
-}
-static inline void steerB_set_lane(steerB_Lanes l, int k, const float a[3])
-{
-    l[0][k] = a[0]; l[1][k] = a[1]; l[2][k] = a[2];
-}
 
 // Batched kernels write their arithmetic as loops over lanes in stages:
 // every operation of a stage runs on every lane and results go through
@@ -195,97 +55,6 @@ static inline void steerB_truncate_lanes(steerB_Lanes l, const float *max, int n
     }
 }
 
-// How a kind takes children: none, a list of {behaviour, weight}, a plain
-// list, or only through its STEERB_CHILDREN fields.
-typedef enum steerB_Children { STEERB_LEAF = 0, STEERB_WEIGHTED, STEERB_LIST, STEERB_NAMED } steerB_Children;
-
-typedef struct steerB_Kind {
-    const char *name;
-    const steerB_Field *fields;   // terminated by a NULL name
-    steerB_EvalFn eval;
-    steerB_Children children;
-    uint16_t mem_floats;          // per-agent memory this node needs
-    // Initialise this node's memory for an agent (NULL: zeros).
-    void (*init)(steerB_Ctx *c, const steerB_Node *n);
-    // Radius of neighbours this node reads (NULL: none).
-    float (*sense)(const steerB_Node *n);
-    // Cross-field checks after construction; writes a message, returns 0 if bad.
-    int (*check)(const void *params, char *msg, size_t len);
-    // The node reads its neighbours only through these parts of a
-    // steerB_Summary within its sense radius (STEERB_SUM_*, 0: not at all):
-    // the engine then computes them in a vectorised pass per radius,
-    // without a neighbour list.
-    uint8_t summary;
-    // The node may set the agent's facing (ctx face/facing) instead of
-    // letting the heading follow the velocity.
-    bool faces;
-    // A kind the host defined at run time (host.c): its definition.
-    const void *host;
-    // The node for a whole batch (NULL: not batchable). Only for kinds
-    // that read nothing but the batch; a brain runs batched when all its
-    // nodes have one.
-    steerB_BatchFn eval_batch;
-} steerB_Kind;
-
-
-
-struct steerB_Node {
-    const steerB_Kind *kind;
-    const char *name;     // points into the brain's behaviour tree (kept alive)
-    float weight;         // given by the parent: blend weight or probability
-    uint32_t mem;         // offset of this node's memory in the agent's memory
-    uint16_t nchild;
-    uint16_t first;       // index into brain->kids of the first child
-    uint8_t sum;          // summary slot in the brain, or STEERB_NO_SUM
-    _Alignas(double) unsigned char params[STEERB_PARAMS];
-};
-
-struct steerB_Brain {
-    steer_Behavior *root; // retained (and with it every node's points)
-    steerB_Node *nodes;
-    uint16_t *kids;
-    uint8_t *kid_roles;   // per entry of kids: the role of the child (see steer_Behavior)
-    uint32_t nnodes;
-    uint32_t mem_floats;
-    float sense;          // largest neighbour radius of any node
-    uint32_t users;       // agents using this brain
-    bool list;            // some node reads the neighbour list itself
-    bool faces;           // some node may set the facing
-    bool batch;           // every node has eval_batch and reads summaries only: runs batched
-    uint8_t nsums;        // summary slots (distinct untagged summary radii)
-    float sum_r2[STEERB_MAX_SUMS];
-    uint8_t sum_need[STEERB_MAX_SUMS]; // the parts of each slot its nodes read
-};
-
-struct steer_Behavior {
-    const steerB_Kind *kind;
-    int refs;
-    bool frozen;          // in use as a brain: no more changes
-    char *name;
-    float weight;
-    steer_Behavior **kids;
-    float *kid_weights;
-    uint8_t *kid_roles;   // index of the STEERB_CHILDREN field a child came from (0: the plain list)
-    uint16_t nkids;
-    uint16_t height;      // levels of the tree below and including this node, as of its children's adds
-    bool seen;            // a mark of the walk in add_child (clear between walks)
-    steer_Behavior *next_dead; // the list of nodes steer_behavior_release frees
-    const steer_World *target_world; // the world of the agents in its target fields (set by the bindings)
-    char *tags[4];        // tag field values by field order (interned at compile)
-    float *points;        // the STEERB_POINTS field's points (3 floats each)
-    char error[200];
-    _Alignas(double) unsigned char params[STEERB_PARAMS];
-};
-
-// The one rule for a number a script or host gives (behaviour fields, the
-// vehicle, the bindings' own arguments): within [min, max], and when min is
-// 0, either 0 or at least STEERW_PARAM_MIN. A positive value below that
-// would become 0 as a float, and 0 often means "the default" (the agent's
-// max_speed, automatic), or a denormal that divides to infinity.
-static inline bool steerB_number_ok(double v, double min, double max)
-{
-    return v >= min && v <= max && (v == 0 || min != 0 || v >= STEERW_PARAM_MIN);
-}
 // What a number in [min, max] under that rule is, for an error message:
 // "[0 or ]WHAT >= LO and <= HI[ (NOTE)]" from what = "WHAT[ (NOTE)]", with
 // the bounds written as the shortest text that reads back as them. Into
@@ -302,20 +71,6 @@ const steerB_Field *steerB_find_field(const steerB_Kind *k, const char *name);
 int steerB_new(const steerB_Kind *k, steer_Behavior **out);
 // The steerB_Kind of a host kind (host.c).
 const void *steerB_host_kind(const steer_HostKind *k);
-
-// Evaluate node `i` of the context's brain, recording its output when the
-// world records. Nodes guard their own divisions; the steer pass checks the
-// brain's final force once and drops a non-finite one, so NaN or infinity
-// from a host callback never reaches the world.
-static inline void steerB_eval(steerB_Ctx *c, uint32_t i, float out[3]);
-
-// Flatten a behaviour tree into a brain for world w; NULL on failure with
-// *status STEER_ENOMEM, or STEER_EARG when a node fails its cross-field
-// check (the node's steer_behavior_error() says why).
-steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status);
-void steerB_brain_free(steer_World *w, steerB_Brain *b);
-// Initialise an agent's memory for its brain.
-void steerB_init_agent(steer_World *w, uint32_t d);
 
 // Resolve a target field: false when there is none (then behaviours give 0).
 // pos is the target position (relative displacement in `off`), vel its velocity.
@@ -335,37 +90,14 @@ static inline void steerB_track(const steerB_Ctx *c, const float desired[3], flo
 {
     steerB_track_v(c->v, c->max_speed, c->max_force, desired, out);
 }
-// The neighbour summary of a summary node: its precomputed slot, or (when
-// the node is tagged or the brain ran out of slots) computed from the
-// neighbour list into *tmp.
-const steerB_Summary *steerB_summary(const steerB_Ctx *c, const steerB_Node *n, float radius, uint16_t tag,
-                                     steerB_Summary *tmp);
 // Side and up vectors of the agent's frame from its heading.
 void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]);
 void steerB_frame_of(int dim, const float h[3], float side[3], float up[3]);
 
-static inline void steerB_eval(steerB_Ctx *c, uint32_t i, float out[3])
-{
-    const steerB_Node *n = &c->brain->nodes[i];
-    n->kind->eval(c, n, out);
-    if (c->rec) v3_copy(c->rec + 3 * i, out);
-}
-
-// Evaluate node i for the whole batch, recording each agent's output when
-// the world records.
-static inline void steerB_eval_batch(steerB_Batch *bt, uint32_t i, steerB_Lanes out)
-{
-    const steerB_Node *n = &bt->brain->nodes[i];
-    n->kind->eval_batch(bt, n, out);
-    steer_World *w = bt->w;
-    if (w->record && w->rec_stride)
-        for (int k = 0; k < bt->n; k++) {
-            float *r = w->rec + (size_t)bt->d[k] * w->rec_stride + 3 * i;
-            r[0] = out[0][k]; r[1] = out[1][k]; r[2] = out[2][k];
-        }
-}
-
-#define STEERB_PARAMS_OF(n, T) ((const T *)(const void *)(n)->params)
-#define STEERB_CHECK_SIZE(T) _Static_assert(sizeof(T) <= STEERB_PARAMS, #T " too large")
+// The flow family (follow_flow.c): point a follow_flow or decompose_flow
+// behaviour at its field; the caller keeps the field alive as long as the
+// behaviour.
+struct steerN_Flow;
+void steerB_flow_bind(steer_Behavior *b, const struct steerN_Flow *f);
 
 #endif

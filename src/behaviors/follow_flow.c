@@ -19,7 +19,7 @@
 // and keep out of blocked cells (their centres; `clearance` keeps more).
 // The field is read only; many agents and worlds may share it.
 #include "behavior.h"
-#include "../combine/pipeline.h"
+#include "goal.h"
 #include "../nav/nav.h"
 
 #include <string.h>

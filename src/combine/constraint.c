@@ -37,7 +37,8 @@
 // distance along a leg (a convex function of the leg parameter) is
 // minimised by golden-section search. No allocation: shape queries go
 // through the world's reusable buffer (steerW_shapes_near).
-#include "pipeline.h"
+#include "../behaviors/behavior.h"
+#include "../behaviors/goal.h"
 
 #include <float.h>
 

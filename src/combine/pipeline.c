@@ -24,7 +24,8 @@
 //
 // Memory: none for the pipeline; one float (the waypoint cursor) per
 // decompose_path. No allocation: the goal and its route are on the stack.
-#include "pipeline.h"
+#include "../behaviors/behavior.h"
+#include "../behaviors/goal.h"
 
 #include <stdio.h>
 
@@ -33,20 +34,6 @@ enum { ROLE_TARGETER = 1, ROLE_DECOMPOSER, ROLE_CONSTRAINT, ROLE_ACTUATOR, ROLE_
 
 typedef struct Pipeline { float passes; } Pipeline;
 STEERB_CHECK_SIZE(Pipeline);
-
-bool steerC_goal_target(const steerB_Ctx *c, float off[3], float vel[3])
-{
-    const steerC_Goal *g = c->goal;
-    if (!(g->has & STEERC_GOAL_POSITION)) return false;
-    if (g->nvia) {
-        v3_sub(off, g->via[0], c->p);
-        v3_zero(vel); // a via point stands still
-    } else {
-        v3_sub(off, g->p, c->p);
-        v3_copy(vel, g->pv);
-    }
-    return true;
-}
 
 // The agent's own target as behaviours outside this pipeline see it.
 static bool slot_target(steerB_Ctx *c, void *outer, float off[3], float vel[3])

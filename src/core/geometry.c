@@ -11,7 +11,7 @@
 // steady state: buffers grow only when the geometry grows.
 #include "world.h"
 #include "vecmath.h"
-#include "../behaviors/behavior.h"
+#include "neighbors.h"
 
 #include <float.h>
 #include <string.h>

@@ -8,7 +8,8 @@
 // to the grid and test true distances, so correctness never depends on
 // the cell size, only speed does.
 #include "world.h"
-#include "../behaviors/behavior.h"
+#include "neighbors.h"
+#include "vecmath.h"
 
 #include <float.h>
 #include <stdlib.h>

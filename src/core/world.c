@@ -7,7 +7,7 @@
 // Agents spawned during a tick are appended past the count the tick
 // captured, so they join at the next tick and are never visited twice.
 #include "world.h"
-#include "../behaviors/behavior.h"
+#include "brain.h"
 #include "rng.h"
 #include "vecmath.h"
 

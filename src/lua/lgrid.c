@@ -20,7 +20,7 @@
 // value's "grids" table so that no listed grid is collected before it.
 #include "lutil.h"
 #include "steer_lua.h"
-#include "../nav/nav.h"
+#include "../nav/layers.h"
 #include "../behaviors/behavior.h"
 
 #include <math.h>

@@ -6,7 +6,7 @@
 #define STEER_LUTIL_H
 
 #include "steer.h"
-#include "../nav/nav.h"
+#include "../nav/layers.h"
 #include <lua.h>
 #include <lauxlib.h>
 

@@ -149,27 +149,4 @@ static inline double steerN_flow_dist(const steerN_Flow *f, uint32_t c)
 // and the goal point when p is in a goal cell (return 1 then, else 0).
 int steerN_flow_sample(const steerN_Flow *f, const double p[2], double dir[2], double *left, double goal[2]);
 
-// The flow family of behaviours (src/behaviors/follow_flow.c): point a
-// follow_flow or decompose_flow behaviour at its field; the caller keeps
-// the field alive as long as the behaviour.
-typedef struct steer_Behavior steer_Behavior;
-void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *f);
-
-// ---- what a viewer draws --------------------------------------------------------
-
-// A grid and the flow fields alive on it, and the grids attached to a
-// world (w:add_grid): kept by the Lua bindings (src/lua/lgrid.c), read by
-// the viewer each frame without calling into Lua. A field is listed from
-// its creation until it is collected; a world holds its grids (and keeps
-// them alive) until it is collected itself.
-typedef struct steerN_Shown {
-    const steerN_Grid *grid;
-    const steerN_Flow **flows;
-    uint32_t nflows, cap;
-} steerN_Shown;
-typedef struct steerN_Layers {
-    const steerN_Shown **grids;
-    uint32_t n, cap;
-} steerN_Layers;
-
 #endif

@@ -8,7 +8,7 @@
 // Everything comes from the world's per-node records (the same numbers
 // a:contributions() returns): a node a combiner skipped records zero.
 #include "viewint.h"
-#include "../behaviors/behavior.h"
+#include "../core/brain.h"
 
 #include <math.h>
 #include <stdarg.h>

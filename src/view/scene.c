@@ -6,7 +6,7 @@
 // dense arrays, as oriented triangles (2D) or small depth-sorted aircraft
 // banked by their up vector (3D).
 #include "viewint.h"
-#include "../behaviors/behavior.h"
+#include "../core/brain.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 
 #include "view.h"
 #include "../core/world.h"
-#include "../nav/nav.h"
+#include "../nav/layers.h"
 
 #include <SDL.h>
 #include <SDL_ttf.h>

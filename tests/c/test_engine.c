@@ -8,7 +8,7 @@
 #include "steer.h"
 
 #include "steer_lua.h"
-#include "../../src/nav/nav.h"
+#include "../../src/nav/layers.h"
 
 #include <lauxlib.h>
 

@@ -13,7 +13,7 @@
 #include "../c/check.h"
 #include "steer_lua.h"
 #include "view.h"
-#include "../../src/nav/nav.h"
+#include "../../src/nav/layers.h"
 
 #include <lauxlib.h>
 #include <lualib.h>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// pipeline.h — the protocol between steer.pipeline and its parts.
+// goal.h — the protocol between steer.pipeline (src/combine/pipeline.c) and
+// its parts, which are behaviours (targeters, decomposers such as
+// decompose_flow, constraints, actuators).
 //
 // A steering pipeline (Millington & Funge, AI for Games, 3.4.5) runs four
 // kinds of parts in turn: targeters say what the goal is, decomposers
@@ -13,10 +15,10 @@
 // (the agent's position plus a minimum-image displacement), so routes never
 // straddle the seam of a torus; `nvia <= STEERC_MAX_VIA`; a channel's
 // values are meaningful only while its bit is set in `has`.
-#ifndef STEER_PIPELINE_H
-#define STEER_PIPELINE_H
+#ifndef STEER_GOAL_H
+#define STEER_GOAL_H
 
-#include "../behaviors/behavior.h"
+#include "../core/brain.h"
 
 // Channels of a goal; each is optional.
 enum {
@@ -49,9 +51,5 @@ typedef struct steerC_Goal {
     void *outer;
 } steerC_Goal;
 
-// The target of a behaviour whose target is the agent's own slot, while a
-// pipeline runs it (steerB_target calls this when ctx->goal is set): the
-// goal's position, or false when the goal has none.
-bool steerC_goal_target(const steerB_Ctx *c, float off[3], float vel[3]);
 
 #endif

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// brain.c — flattening a behaviour tree into a brain, initialising an
+// agent's memory for it, and the neighbour summaries nodes read.
+#include "brain.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int steerB_fail(steer_Behavior *b, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->error, sizeof b->error, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+// ---- compile -----------------------------------------------------------
+
+// Count the nodes of the flattened tree into *n (a behaviour shared by
+// several parents counts once per parent); false as soon as it is deeper
+// than STEERB_MAX_DEPTH or has more than STEERB_MAX_NODES, so a DAG that
+// would flatten to millions of nodes costs at most that many steps.
+static bool count_nodes(const steer_Behavior *b, int depth, uint32_t *n)
+{
+    if (depth > STEERB_MAX_DEPTH || ++*n > STEERB_MAX_NODES) return false;
+    for (uint16_t i = 0; i < b->nkids; i++)
+        if (!count_nodes(b->kids[i], depth + 1, n)) return false;
+    return true;
+}
+
+typedef struct Flat {
+    steer_World *w;
+    steer_Behavior *root;
+    steerB_Brain *br;
+    uint32_t next, next_kid;
+    bool ok, bad;
+} Flat;
+
+// A node fails its checks: its own error says why, and the root's (which
+// the caller reports) names the node too.
+static void flat_fail(Flat *fl, steer_Behavior *b, const char *msg)
+{
+    steerB_fail(b, STEER_EARG, "%s", msg);
+    if (!fl->bad && b != fl->root) steerB_fail(fl->root, STEER_EARG, "%s: %s", steer_behavior_name(b), msg);
+    fl->bad = true;
+}
+
+static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
+{
+    uint32_t i = fl->next++;
+    steerB_Node *n = &fl->br->nodes[i];
+    b->frozen = true;
+    n->kind = b->kind;
+    n->name = steer_behavior_name(b);
+    n->weight = weight;
+    n->mem = fl->br->mem_floats;
+    fl->br->mem_floats += b->kind->mem_floats;
+    memcpy(n->params, b->params, STEERB_PARAMS);
+    char msg[160];
+    if (b->kind->check && !b->kind->check(b->params, msg, sizeof msg)) flat_fail(fl, b, msg);
+    // a handle names an agent of one world only (in another it is stale, or another agent)
+    if (b->target_world && b->target_world != fl->w)
+        flat_fail(fl, b, "it targets an agent of another world; expected an agent of this world");
+    // tags become the world's tag ids
+    int t = 0;
+    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
+        if (f->type != STEERB_TAG) continue;
+        int id = b->tags[t] ? steerW_tag_id(fl->w, b->tags[t]) : 0;
+        if (id == STEER_EFULL) flat_fail(fl, b, "the world already has 65535 distinct tags, the most it can hold");
+        else if (id < 0) fl->ok = false;
+        *(uint16_t *)(void *)(n->params + f->offset) = (uint16_t)(id < 0 ? 0 : id);
+        t++;
+    }
+    n->sum = STEERB_NO_SUM;
+    if (b->kind->faces) fl->br->faces = true;
+    if (b->kind->sense) {
+        steerB_Brain *br = fl->br;
+        float r = b->kind->sense(n);
+        if (r > br->sense) br->sense = r;
+        // untagged summary nodes share a slot per radius
+        bool tagged = false;
+        for (const steerB_Field *f = b->kind->fields; f && f->name; f++)
+            if (f->type == STEERB_TAG && *(const uint16_t *)(const void *)(n->params + f->offset)) tagged = true;
+        if (b->kind->summary && !tagged) {
+            for (uint8_t k = 0; k < br->nsums; k++)
+                if (br->sum_r2[k] == r * r) n->sum = k;
+            if (n->sum == STEERB_NO_SUM && br->nsums < STEERB_MAX_SUMS) {
+                n->sum = br->nsums;
+                br->sum_r2[br->nsums++] = r * r;
+            }
+            if (n->sum != STEERB_NO_SUM) br->sum_need[n->sum] |= b->kind->summary;
+        }
+        if (n->sum == STEERB_NO_SUM) br->list = true;
+    }
+    n->nchild = b->nkids;
+    n->first = (uint16_t)fl->next_kid;
+    fl->next_kid += b->nkids;
+    for (uint16_t k = 0; k < b->nkids; k++) {
+        uint32_t c = flatten(fl, b->kids[k], b->kid_weights[k]);
+        // nodes may have moved? no: the node array is allocated up front
+        fl->br->kids[fl->br->nodes[i].first + k] = (uint16_t)c;
+        fl->br->kid_roles[fl->br->nodes[i].first + k] = b->kid_roles[k];
+    }
+    return i;
+}
+
+steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
+{
+    *status = STEER_ENOMEM;
+    uint32_t n = 0;
+    if (!count_nodes(root, 1, &n)) {
+        *status = STEER_EARG;
+        if (n > STEERB_MAX_NODES)
+            steerB_fail(root, STEER_EARG, "the brain flattens to more than %d nodes (a behaviour shared by several parents "
+                 "counts once per parent)", STEERB_MAX_NODES);
+        else
+            steerB_fail(root, STEER_EARG, "the brain is nested more than %d levels deep", STEERB_MAX_DEPTH);
+        return NULL;
+    }
+    steerB_Brain *br = steerW_realloc(w, NULL, sizeof *br);
+    if (!br) return NULL;
+    memset(br, 0, sizeof *br);
+    br->nodes = steerW_realloc(w, NULL, sizeof *br->nodes * n);
+    br->kids = steerW_realloc(w, NULL, sizeof *br->kids * n);
+    br->kid_roles = steerW_realloc(w, NULL, n);
+    if (!br->nodes || !br->kids || !br->kid_roles) { steerB_brain_free(w, br); return NULL; }
+    memset(br->nodes, 0, sizeof *br->nodes * n);
+    Flat fl = { w, root, br, 0, 0, true, false };
+    flatten(&fl, root, 1.0f);
+    br->nnodes = n;
+    br->batch = !br->list && !br->faces;
+    for (uint32_t i = 0; i < n; i++)
+        if (!br->nodes[i].kind->eval_batch) br->batch = false;
+    if (!fl.ok || fl.bad) {
+        if (fl.bad) *status = STEER_EARG;
+        steerB_brain_free(w, br);
+        return NULL;
+    }
+    *status = STEER_OK;
+    steer_behavior_retain(root);
+    br->root = root;
+    return br;
+}
+
+void steerB_brain_free(steer_World *w, steerB_Brain *b)
+{
+    if (!b) return;
+    steer_behavior_release(b->root);
+    steerW_free(w, b->nodes);
+    steerW_free(w, b->kids);
+    steerW_free(w, b->kid_roles);
+    steerW_free(w, b);
+}
+
+static void load_ctx(steer_World *w, uint32_t d, steerB_Ctx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->w = w;
+    c->brain = w->brains[w->brain[d]];
+    c->d = d;
+    c->dt = w->dt;
+    steerW_load(w->p, d, c->p);
+    steerW_load(w->v, d, c->v);
+    steerW_load(w->h, d, c->h);
+    c->mass = w->mass[d];
+    c->max_speed = w->max_speed[d];
+    c->max_force = w->max_force[d];
+    c->radius = w->radius[d];
+    c->mem = steerW_mem(w, d);
+    c->rng = &w->rng32[d];
+}
+
+void steerB_init_agent(steer_World *w, uint32_t d)
+{
+    if (!w->brain[d]) return;
+    steerB_Ctx c;
+    load_ctx(w, d, &c);
+    for (uint32_t i = 0; i < c.brain->nnodes; i++) {
+        const steerB_Node *n = &c.brain->nodes[i];
+        if (n->kind->init) n->kind->init(&c, n);
+    }
+}
+
+// ---- evaluation ----------------------------------------------------------
+
+const steerB_Summary *steerB_summary(const steerB_Ctx *c, const steerB_Node *n, float radius, uint16_t tag,
+                                     steerB_Summary *tmp)
+{
+    if (n->sum != STEERB_NO_SUM) return &c->sums[n->sum];
+    memset(tmp, 0, sizeof *tmp);
+    float r2 = radius * radius;
+    const float *hx = c->w->h[0], *hy = c->w->h[1], *hz = c->w->h[2];
+    for (int i = 0; i < c->nn; i++) {
+        const steerB_Neighbor *nb = &c->nb[i];
+        if (!(nb->d2 < r2) || (tag && c->w->tag[nb->d] != tag)) continue;
+        tmp->n += 1.0f;
+        v3_add(tmp->off, tmp->off, nb->off);
+        tmp->head[0] += hx[nb->d];
+        tmp->head[1] += hy[nb->d];
+        if (hz) tmp->head[2] += hz[nb->d];
+        if (nb->d2 >= FLT_MIN) v3_madd(tmp->push, nb->off, -1.0f / nb->d2); // denormal: 1/d2 overflows
+    }
+    return tmp;
+}
