@@ -3,7 +3,8 @@
 -- with (almost) zero speed, without sailing past the slow circle, for each
 -- ease curve (the built-in ones and a Lua function); the "arrive" event
 -- fires once per arrival; one shared brain serves many agents, each with
--- its own target slot.
+-- its own target slot, and a new target inside the slow circle is reached
+-- and fires the event again.
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
@@ -131,5 +132,24 @@ describe("arrive", function()
     w2:spawn{ position = { 2, 0 }, max_speed = 3, max_force = 6,
               brain = steer.arrive{ target = { 0, 0 }, ease = function() error("no ease today") end } }
     expect(function() w2:step() end):raises("ease", "no ease today")
+  end)
+end)
+
+describe("arrive with a new target inside slow_radius", function()
+  it("goes to the new target and fires arrive again", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ position = { 0, 0 }, max_speed = 2, max_force = 4,
+                       brain = steer.arrive{ slow_radius = 5, stop_radius = 0.2 } }
+    local arrivals = 0
+    w:on("arrive", function() arrivals = arrivals + 1 end)
+    a.target = { 3, 0 }
+    w:step(60 * 10)
+    expect(arrivals, "arrivals at the first target"):eq(1)
+    a.target = { 3, 2 } -- 2 m away: inside slow_radius of the first
+    w:step(60 * 10)
+    expect(a.position:dist(steer.vec(3, 2)), "distance to the new target"):lt(0.2)
+    expect(arrivals, "arrivals after the second target"):eq(2)
+    w:step(60 * 5)
+    expect(arrivals, "standing at the target fires nothing more"):eq(2)
   end)
 end)

@@ -4,6 +4,8 @@
 -- normal, harder the deeper the whisker is in; a wall met head-on or a
 -- concave 90-degree corner, where the side whiskers cancel, does not hold
 -- the agent: it chooses a turning side, keeps it, and leaves the corner.
+-- A wall whose ends are one point as floats is refused; a short one still
+-- stops an agent.
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
@@ -122,5 +124,26 @@ describe("avoid_walls", function()
     expect(function() steer.avoid_walls{ whiskers = 17 } end, "whiskers = 17"):raises("whiskers")
     expect(function() steer.avoid_walls{ length = 0 } end, "length = 0"):raises("length")
     expect(function() steer.avoid_walls{ spread = 7 } end, "spread = 7"):raises("spread")
+  end)
+end)
+
+describe("degenerate walls", function()
+  it("whose end points are equal once stored as floats are refused", function()
+    local w = steer.world{ seed = 1, collide = true }
+    expect(function() return w:add_wall{ from = { 0, 0 }, to = { 1e-50, 0 } } end):raises_here("steer.world:add_wall",
+      "'from' and 'to'", "expected two different points")
+    expect(function() return w:add_wall{ from = { 1, 1 }, to = { 1 + 1e-12, 1 } } end)
+      :raises_here("two different points")
+    expect(function() return w:add_wall{ from = { -3e38, 0 }, to = { 3e38, 0 } } end):raises_here("1.8e19 apart")
+    expect(w:raycast({ -1, 0 }, { 1, 0 }, 2), "no wall added"):eq(nil)
+  end)
+
+  it("a short wall still stops an agent, with finite state", function()
+    local w = steer.world{ seed = 1, collide = true }
+    w:add_wall{ from = { 0, -1e-3 }, to = { 0, 1e-3 } }
+    local a = w:spawn{ position = { -0.2, 0 }, velocity = { 1, 0 }, radius = 0.5 }
+    w:step(10)
+    expect(a.position.x, "x"):finite()
+    expect(a.position.x, "kept out of the wall"):le(-0.5 + 1e-4)
   end)
 end)

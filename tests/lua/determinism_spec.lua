@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: MIT
 -- determinism_spec.lua — same seed, same inputs: the same world, bit for
 -- bit (replays, lockstep networking and the scenario hashes rely on it);
--- another seed: another world (wander draws from the seed).
+-- another seed: another world (wander draws from the seed); w:hash() sees
+-- shapes, target flags and think timers.
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
@@ -71,5 +72,37 @@ describe("determinism", function()
       break
     end
     expect(a:hash(), "one velocity changed"):ne(b:hash())
+  end)
+end)
+
+describe("w:hash()", function()
+  local function pair()
+    local a, b = steer.world{ seed = 3 }, steer.world{ seed = 3 }
+    return a, b, a:spawn{ position = { 1, 2 } }, b:spawn{ position = { 1, 2 } }
+  end
+
+  it("covers shapes", function()
+    local a, b = pair()
+    expect(a:hash(), "same to start"):eq(b:hash())
+    a:add_obstacle{ position = { 5, 5 }, radius = 1 }
+    expect(a:hash(), "one world has an obstacle"):ne(b:hash())
+    b:add_obstacle{ position = { 5, 5 }, radius = 2 }
+    expect(a:hash(), "obstacles of other radii"):ne(b:hash())
+  end)
+
+  it("covers the target flags (a target at the origin is not no target)", function()
+    local a, b, x = pair()
+    x.target = { 0, 0 }
+    expect(a:hash(), "target set"):ne(b:hash())
+  end)
+
+  it("covers think timers", function()
+    local a, b, x, y = pair()
+    local f = function() end
+    x.think = f
+    expect(a:hash(), "one thinks"):ne(b:hash())
+    y.think = f
+    y.think_hz = 20
+    expect(a:hash(), "thinks at another rate"):ne(b:hash())
   end)
 end)

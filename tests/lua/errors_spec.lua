@@ -2,7 +2,7 @@
 -- errors_spec.lua — bad arguments raise errors a person can act on: the
 -- message names the function, the field and what was expected, shows what
 -- was given, and points at the caller's file:line. And a failed call
--- changes nothing.
+-- changes nothing; a callback's error that is not a string is still shown.
 --
 -- Each bad call is written as a one-line function at the call site, so the
 -- line the function was defined on is the line the error must point at.
@@ -168,5 +168,32 @@ describe("a failed call", function()
     expect(a.max_speed, "max_speed"):eq(3)
     expect(a.position == steer.vec(1, 2), "position"):truthy()
     expect(world:hash(), "hash"):eq(hash)
+  end)
+end)
+
+describe("failed setters and error objects", function()
+  it("a value the float storage cannot hold raises instead of being ignored", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ mass = 2, max_speed = 3 }
+    expect(function() a.mass = 1e300 end):raises_here("steer.agent", "field 'mass'", "<= 1e30", "1e+300")
+    expect(function() a.max_speed = 1e-50 end):raises_here("field 'max_speed'", "1e-50")
+    expect(a.mass, "mass unchanged"):eq(2)
+    expect(a.max_speed, "max_speed unchanged"):eq(3)
+  end)
+
+  it("a callback's error that is not a string is shown, never as (null)", function()
+    local w = steer.world{ seed = 1 }
+    w:spawn{ think = function() error(setmetatable({}, { __tostring = function() return "a table error" end })) end,
+             think_hz = 1000 }
+    local msg = expect(function() w:step() end):raises("think", "a table error")
+    expect(msg:find("(null)", 1, true), "no (null) in " .. msg):eq(nil)
+    local w2 = steer.world{ seed = 1 }
+    w2:spawn{ brain = steer.custom(function() error({}) end) }
+    msg = expect(function() w2:step() end):raises("steer.custom function", "table")
+    expect(msg:find("(null)", 1, true), "no (null) in " .. msg):eq(nil)
+    local w3 = steer.world{ seed = 1 }
+    w3:spawn{ brain = steer.arrive{ target = { 1, 0 }, ease = function() error(false) end } }
+    msg = expect(function() w3:step() end):raises("ease function", "false")
+    expect(msg:find("(null)", 1, true), "no (null) in " .. msg):eq(nil)
   end)
 end)

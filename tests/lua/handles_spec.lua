@@ -2,7 +2,8 @@
 -- handles_spec.lua — agent handles from a script's point of view: a removed
 -- agent's handle says so (a.alive) and raises on any other use instead of
 -- quietly naming a newer agent; loops over w:agents() survive spawning and
--- removing inside the loop.
+-- removing inside the loop; an agent of another world is refused wherever
+-- a handle is taken.
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
@@ -137,5 +138,51 @@ describe("w:agents()", function()
     n = 0
     for _ in w:agents("nobody") do n = n + 1 end
     expect(n, "agents of an unknown tag"):eq(0)
+  end)
+end)
+
+describe("agents of another world", function()
+  -- the first agent of each world has the same handle: without a check,
+  -- w2's agent would silently name w1's
+  local w1, w2 = steer.world{ seed = 1 }, steer.world{ seed = 2 }
+  local mine, other = w1:spawn{ position = { 5, 0 } }, w1:spawn{ position = { 0, 5 } }
+  local foreign = w2:spawn{ position = { -50, 0 } }
+
+  it("are refused as an agent's target", function()
+    expect(function() other.target = foreign end)
+      :raises_here("steer.agent", "field 'target'", "a live agent of this world")
+    expect(function() return w1:spawn{ target = foreign } end)
+      :raises_here("steer.world:spawn", "field 'target'", "of this world")
+    expect(other.target, "target unchanged"):eq(nil)
+  end)
+
+  it("are refused as a raycast's ignore", function()
+    expect(function() return w1:raycast({ 0, 0 }, { 1, 0 }, 10, { ignore = foreign }) end)
+      :raises_here("steer.world:raycast",
+      "field 'ignore'", "an agent of this world")
+  end)
+
+  it("are refused in a brain's target fields when the brain is given to this world", function()
+    local seek = steer.seek{ target = foreign, name = "chase" }
+    local msg = expect(function() return w1:spawn{ brain = seek } end)
+      :raises_here("steer.world:spawn", "field 'brain'", "chase",
+      "another world", "expected an agent of this world")
+    expect(msg, "message"):contains("chase")
+    expect(function() other.brain = steer.blend{ steer.interpose{ a = foreign, b = { 0, 0 } } } end)
+      :raises_here("field 'brain'",
+      "interpose", "another world")
+    expect(function() other.brain = steer.offset_pursuit{ target = foreign, offset = { -1, 0 } } end):raises_here(
+      "field 'brain'", "another world")
+    expect(other.brain, "brain unchanged"):eq(nil)
+    -- in its own world the same brain is fine
+    local chaser = w2:spawn{ brain = seek }
+    w2:step()
+    expect(chaser.velocity.x, "chases the agent of its own world (to the west)"):lt(0)
+    expect(mine.position.x, "w1 untouched"):eq(5)
+  end)
+
+  it("and one behaviour cannot target agents of two worlds", function()
+    expect(function() return steer.interpose{ a = mine, b = foreign } end):raises_here("steer.interpose", "field 'b'",
+      "same world")
   end)
 end)

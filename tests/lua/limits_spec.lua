@@ -5,7 +5,9 @@
 -- locomotion pass truncates it to max_force (a lone seek reversing
 -- direction asks for up to 2 * max_force). So the guarantees a game can
 -- rely on are checked on the motion itself: speed <= max_speed, and the
--- velocity change per tick <= max_force / mass * dt.
+-- velocity change per tick <= max_force / mass * dt. The numbers at their
+-- extremes too: huge velocities keep their direction, a move longer than a
+-- wrapped world lands where it ends, rates too small for a float are refused.
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
@@ -96,5 +98,73 @@ describe("vehicle limits", function()
     expect(a.speed, "speed"):eq(0)
     -- velocity is clipped before it moves the agent, even on the first tick
     expect(a.position:dist({ 3, 3 }), "distance moved"):eq(0)
+  end)
+end)
+
+describe("tiny think_hz and dt", function()
+  it("are refused where the float conversion would give 0 or infinity", function()
+    expect(function() return steer.world{ dt = 1e-50 } end)
+      :raises_here("steer.world", "field 'dt'", ">= 1e-6 and <= 1", "1e-50")
+    local w = steer.world{ seed = 1 }
+    local f = function() end
+    expect(function() return w:spawn{ think = f, think_hz = 1e-300 } end)
+      :raises_here("steer.world:spawn", "field 'think_hz'", "a number of calls per second >= 1e-6 and <= 1e6")
+    local a = w:spawn{ think = f, think_hz = 1 }
+    expect(function() a.think_hz = 1e-40 end)
+      :raises_here("steer.agent", "field 'think_hz'", "a number of calls per second >= 1e-6 and <= 1e6")
+    expect(a.think_hz, "unchanged"):eq(1)
+  end)
+
+  it("a slow thinker thinks rarely, never every tick", function()
+    local w = steer.world{ seed = 1 }
+    local calls = 0
+    w:spawn{ think = function() calls = calls + 1 end, think_hz = 1e-6 }
+    w:step(600)
+    expect(calls, "thinks in 10 s at one per 11.6 days"):le(1)
+  end)
+end)
+
+describe("torus wrap", function()
+  it("of a move longer than the world lands where the move ends, not at the origin", function()
+    local w = steer.world{ size = { 10, 10 }, wrap = true, seed = 1 }
+    local a = w:spawn{ position = { 2, 5 }, velocity = { 900, -1200 }, max_speed = 2000 }
+    w:step()
+    -- 2 + 15 = 17 -> 7; 5 - 20 = -15 -> 5
+    expect(a.position.x, "x"):near(7, 1e-3)
+    expect(a.position.y, "y"):near(5, 1e-3)
+  end)
+
+  it("puts an agent spawned outside the bounds into the world", function()
+    local w = steer.world{ size = { 10, 10 }, origin = { -5, 0 }, wrap = true, seed = 1 }
+    local a = w:spawn{ position = { 23, -4 } }
+    expect(a.position.x, "x"):near(3, 1e-5)
+    expect(a.position.y, "y"):near(6, 1e-5)
+  end)
+end)
+
+describe("huge but finite vectors", function()
+  it("normalise to a unit heading instead of a zero one", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ velocity = { 0, 3e38 } }
+    expect(a.heading.y, "heading from a huge spawn velocity"):near(1, 1e-6)
+    a.heading = { -1e30, 0 }
+    expect(a.heading.x, "a huge heading set"):near(-1, 1e-6)
+    a.velocity = { 1e30, 1e30 }
+    expect(a.heading.x, "heading from a huge velocity"):near(math.sqrt(0.5), 1e-6)
+  end)
+
+  it("are truncated to max_speed along their direction, not to zero", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{ velocity = { 2e30, 0 }, max_speed = 3 }
+    w:step()
+    expect(a.velocity.x, "speed after the step"):near(3, 1e-5)
+    expect(a.position.x, "moved"):near(3 / 60, 1e-5)
+  end)
+
+  it("a zero heading is refused, naming the field", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{}
+    expect(function() a.heading = { 0, 0 } end):raises_here("field 'heading'", "a non-zero vector")
+    expect(a.heading.x, "unchanged"):eq(1)
   end)
 end)

@@ -2,7 +2,9 @@
 -- nan_spec.lua — no NaN, ever. Coincident agents are the classic source
 -- (a direction from a zero offset), and one NaN spreads through every
 -- neighbour sum until the whole world is NaN, so every behaviour that
--- divides by a distance is run with agents stacked on one point.
+-- divides by a distance is run with agents stacked on one point, a
+-- denormal distance apart, and parked at 1e30 (a squared distance that
+-- overflows a float).
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
@@ -97,6 +99,51 @@ describe("no NaN", function()
     if ok then
       local x = a:xy()
       expect(finite(x), "x of an agent spawned at 1e39 reads back as " .. tostring(x)):truthy()
+    end
+  end)
+end)
+
+describe("separation from an agent a denormal distance away", function()
+  for _, tag in ipairs{ false, true } do
+    it("pushes away from the others with finite contributions" .. (tag and " (tagged: the list path)" or ""), function()
+      local w = steer.world{ seed = 1 }
+      local brain = steer.separation{ radius = 3, tag = tag and "t" or nil, name = "sep" }
+      local a = w:spawn{ position = { 0, 0 }, brain = brain, tag = "t" }
+      w:spawn{ position = { 1e-20, 0 }, tag = "t" } -- distance squared 1e-40: 1/d2 overflows a float
+      w:spawn{ position = { 0, 1 }, tag = "t" }
+      w:step()
+      local c = a:contributions()
+      expect(c.sep.x, "contribution x"):finite()
+      expect(c.sep.y, "contribution y"):finite()
+      expect(a.velocity.y, "moves away from the agent at (0, 1)"):lt(0)
+    end)
+  end
+
+  it("blend weights beyond the float range are refused", function()
+    expect(function() return steer.blend{ { steer.seek{}, 1e300 } } end):raises_here("steer.blend", "entry 1", "finite")
+  end)
+end)
+
+describe("an agent parked at 1e30", function()
+  it("steers toward or away from what it should (its squared distance overflows a float)", function()
+    for _, far in ipairs{ 1e30, 2e19, -3e38 } do
+      local w = steer.world{ seed = 1, collide = true }
+      w:add_obstacle{ position = { 5, 5 }, radius = 1 }
+      local o = w:spawn{ position = { 0, 0 } }
+      local seek = w:spawn{ position = { far, 0 }, brain = steer.seek{ target = { 0, 0 } } }
+      local arrive = w:spawn{ position = { far, 0 }, brain = steer.arrive{ target = { 0, 0 } } }
+      local pursue = w:spawn{ position = { far, 0 }, brain = steer.pursue{ target = o } }
+      local flee = w:spawn{ position = { far, 0 }, brain = steer.flee{ target = { 0, 0 } } }
+      local chaser = w:spawn{ position = { 0, 1 }, brain = steer.seek{ target = seek } }
+      w:step(3)
+      local toward = far > 0 and -1 or 1
+      for name, a in pairs{ seek = seek, arrive = arrive, pursue = pursue, chaser = chaser } do
+        local sign = name == "chaser" and -toward or toward
+        expect(a.velocity.x * sign, name .. " at " .. far .. ": velocity toward the target"):gt(0.01)
+        expect(a.velocity.y, name .. ": no sideways velocity"):near(0, 1e-6)
+      end
+      expect(flee.velocity.x * toward, "flee at " .. far .. ": velocity away"):lt(-0.01)
+      expect(w:raycast({ 5, 20 }, { 0, -1 }, 30).distance, "the obstacle still found by a ray"):near(14, 1e-4)
     end
   end)
 end)

@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: MIT
 -- neighbors_spec.lua — w:neighbors(position, radius [, tag]): the agents
 -- within the radius, nearest first, only of the tag when one is given, and
--- always up to date with spawns, moves and removals made since the last tick.
+-- always up to date with spawns, moves and removals made since the last tick;
+-- a world interns up to 65535 tag names.
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
@@ -78,5 +79,21 @@ describe("w:neighbors", function()
     for _, r in ipairs{ 1e3, 1e6, 1e9, 1e12, 1e30 } do
       expect(#w:neighbors({ 0, 0 }, r), "agents within " .. r):eq(10)
     end
+  end)
+end)
+
+describe("tags", function()
+  it("intern up to 65535 distinct names, then refuse with a clear error", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{}
+    for i = 1, 65535 do a.tag = "t" .. i end
+    expect(a.tag, "the last tag set"):eq("t65535")
+    local msg = expect(function() a.tag = "one too many" end):raises_here("field 'tag'", "65535 distinct tags")
+    expect(a.tag, "unchanged"):eq("t65535")
+    a.tag = "t17" -- known names still work
+    expect(#w:neighbors({ 0, 0 }, 1, "t17"), "found by its tag"):eq(1)
+    expect(function() return w:spawn{ tag = "another new one" } end)
+      :raises_here("steer.world:spawn", "65535 distinct tags")
+    expect(msg, "message"):contains("could not set it")
   end)
 end)
