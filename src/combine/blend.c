@@ -35,4 +35,4 @@ static void blend_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out
 }
 
 const steerB_Kind steerB_blend = { .name = "blend", .eval = blend_eval, .children = STEERB_WEIGHTED,
-                                   .eval_batch = blend_batch };
+                                   .eval_batch = blend_batch, .explain = STEERB_EXPLAIN_SUM };

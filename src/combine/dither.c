@@ -37,5 +37,6 @@ static const steerB_Field dither_fields[] = {
 };
 
 const steerB_Kind steerB_dither = {
-    .name = "dither", .fields = dither_fields, .eval = dither_eval, .children = STEERB_WEIGHTED
+    .name = "dither", .fields = dither_fields, .eval = dither_eval, .children = STEERB_WEIGHTED,
+    .explain = STEERB_EXPLAIN_WINNER
 };

@@ -93,5 +93,5 @@ static const steerB_Field priority_fields[] = {
 
 const steerB_Kind steerB_priority = {
     .name = "priority", .fields = priority_fields, .eval = priority_eval, .children = STEERB_LIST,
-    .mem_floats = 2, .init = priority_init
+    .mem_floats = 2, .init = priority_init, .explain = STEERB_EXPLAIN_WINNER
 };

@@ -140,6 +140,15 @@ static inline void steerB_set_lane(steerB_Lanes l, int k, const float a[3])
 // list, or only through its STEERB_CHILDREN fields.
 typedef enum steerB_Children { STEERB_LEAF = 0, STEERB_WEIGHTED, STEERB_LIST, STEERB_NAMED } steerB_Children;
 
+// What a combiner's recorded output says of its children, for a debug view
+// (the viewer's inspector) that knows no kind by name.
+typedef enum steerB_Explain {
+    STEERB_EXPLAIN_NONE = 0, // nothing beyond the forces themselves
+    STEERB_EXPLAIN_WINNER,   // it passes one child's force on unchanged (priority, dither): that child won
+    STEERB_EXPLAIN_SUM       // it sums its children's forces times their weights, then truncates:
+                             // the difference is what truncation cut
+} steerB_Explain;
+
 typedef struct steerB_Kind {
     const char *name;
     const steerB_Field *fields;   // terminated by a NULL name
@@ -166,6 +175,8 @@ typedef struct steerB_Kind {
     // that read nothing but the batch; a brain runs batched when all its
     // nodes have one.
     steerB_BatchFn eval_batch;
+    // How a debug view reads the node's output against its children's.
+    steerB_Explain explain;
 } steerB_Kind;
 
 

@@ -38,7 +38,8 @@ typedef struct Row {
 } Row;
 
 // The tree in display order (the brain's depth-first order) with what each
-// combiner did: a priority's winner, a sum's truncation.
+// combiner did, as its kind explains it (steerB_Kind.explain): which child
+// won a priority or a dither, how much truncation cut of a sum.
 static int describe(const steer_World *w, uint32_t d, const steerB_Brain *b, const float *rec, Row *rows)
 {
     int depth[256];
@@ -62,8 +63,7 @@ static int describe(const steer_World *w, uint32_t d, const steerB_Brain *b, con
         const steerB_Node *node = &b->nodes[i];
         const float *f = rec ? rec + 3 * i : NULL;
         if (!f) continue;
-        const char *kind = node->kind->name;
-        if (strcmp(kind, "priority") == 0) {
+        if (node->kind->explain == STEERB_EXPLAIN_WINNER) {
             // the winner passes its force on unchanged: the child equal to the output
             for (uint16_t k = 0; k < node->nchild; k++) {
                 const float *cf = rec + 3 * b->kids[node->first + k];
@@ -75,15 +75,14 @@ static int describe(const steer_World *w, uint32_t d, const steerB_Brain *b, con
                 }
             }
             if (!r->note[0]) snprintf(r->note, sizeof r->note, "no child over epsilon");
-        } else if (node->kind->children == STEERB_WEIGHTED) {
+        } else if (node->kind->explain == STEERB_EXPLAIN_SUM) {
             float raw[3] = { 0, 0, 0 };
             for (uint16_t k = 0; k < node->nchild; k++) {
                 uint16_t c = b->kids[node->first + k];
-                float wgt = strcmp(kind, "dither") == 0 ? 1.0f : b->nodes[c].weight;
-                for (int j = 0; j < 3; j++) raw[j] += wgt * rec[3 * c + j];
+                for (int j = 0; j < 3; j++) raw[j] += b->nodes[c].weight * rec[3 * c + j];
             }
             float lr = len3(raw), lo = len3(f);
-            if (strcmp(kind, "dither") != 0 && lr > lo + 1e-4f * (1 + lr)) {
+            if (lr > lo + 1e-4f * (1 + lr)) {
                 snprintf(r->note, sizeof r->note, "cut %.2f of %.2f", (double)(lr - lo), (double)lr);
                 r->note_colour = cut;
             }
@@ -100,6 +99,18 @@ static int describe(const steer_World *w, uint32_t d, const steerB_Brain *b, con
         if (i > 0 && len3(f) == 0 && !r->note[0]) snprintf(r->note, sizeof r->note, "quiet / not run");
     }
     return nrows;
+}
+
+int steerV_explain(steer_World *w, steer_Agent a, char (*notes)[64], int cap)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0 || !w->brain[d] || !w->record || !w->rec_stride) return 0;
+    const steerB_Brain *b = w->brains[w->brain[d]];
+    Row rows[MAX_ROWS];
+    int n = describe(w, (uint32_t)d, b, w->rec + (size_t)d * w->rec_stride, rows);
+    if (n > cap) n = cap;
+    for (int i = 0; i < n; i++) snprintf(notes[i], sizeof notes[i], "%s", rows[i].note);
+    return n;
 }
 
 // An arrow from the agent for a force: max_force is 70 points long.

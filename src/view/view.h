@@ -58,6 +58,11 @@ bool steerV_project(const steerV_View *v, const double p[3], double *x, double *
 void steerV_output_size(const steerV_View *v, int *w, int *h);
 // Select an agent for the inspector (0: none), as a click on it does.
 void steerV_select(steerV_View *v, steer_Agent a);
+// What the inspector writes beside each node of a's brain, in the brain's
+// depth-first order: which child won a priority, what truncation cut
+// (empty: nothing to say). Returns the nodes written (at most cap); 0 when
+// a is stale, has no brain, or the world does not record.
+int steerV_explain(steer_World *w, steer_Agent a, char (*notes)[64], int cap);
 // Milliseconds the last frames took to draw and present (a moving average;
 // ticks and any frame-rate wait excluded).
 double steerV_draw_ms(const steerV_View *v);

@@ -561,6 +561,41 @@ static void frames(steerV_View *v, int n)
 
 // High-DPI: the ratio of output pixels to window points that scales the
 // mouse (no high-DPI display here: the arithmetic, on the sizes SDL gives).
+// The inspector's notes come from each kind's explain field, not its name:
+// a priority and a dither name the child that won, a blend what its
+// truncation cut. Needs no display.
+static void test_explain(void)
+{
+    lua_State *L = luaL_newstate();
+    luaL_openlibs(L);
+    steer_lua_preload(L);
+    int ok = luaL_dostring(L, "local steer = require 'steer'\n"
+        "local w = steer.world{ dim = 2, size = {100, 100}, record = true }\n"
+        "local quiet = steer.seek{ target = {10, 10}, name = 'quiet' }\n"  // on its target: no force
+        "local brain = steer.blend{\n"
+        "  { steer.priority{ quiet, steer.seek{ target = {90, 50}, name = 'east' } }, 1 },\n"
+        "  { steer.dither{ { steer.flee{ target = {10, 90}, name = 'away' }, 1 } }, 1 },\n"
+        "  { steer.seek{ target = {10, 90}, name = 'north' }, 5 },\n"
+        "}\n"
+        "local a = w:spawn{ position = {10, 10}, max_speed = 2, max_force = 1, brain = brain }\n"
+        "w:step(1)\n"
+        "return w, a.id") == LUA_OK;
+    REQUIRE(ok, "the world builds: %s", ok ? "" : lua_tostring(L, -1));
+    steer_World *w = steer_lua_toworld(L, -2);
+    steer_Agent a = (steer_Agent)lua_tointeger(L, -1);
+    char notes[8][64];
+    int n = steerV_explain(w, a, notes, 8);
+    // depth-first: blend, priority, quiet, east, dither, away, north
+    REQUIRE(n == 7, "seven nodes explained, got %d", n);
+    CHECK(strstr(notes[0], "cut") != NULL, "the blend says what truncation cut: '%s'", notes[0]);
+    CHECK(strcmp(notes[1], "east won (child 2)") == 0, "the priority names its winner: '%s'", notes[1]);
+    CHECK(strcmp(notes[4], "away won (child 1)") == 0, "the dither names its winner: '%s'", notes[4]);
+    CHECK(strcmp(notes[2], "quiet / not run") == 0, "a quiet child says so: '%s'", notes[2]);
+    steer_world_set_record(w, false);
+    CHECK(steerV_explain(w, a, notes, 8) == 0, "nothing to explain without recording");
+    lua_close(L);
+}
+
 static void test_pixel_ratio(void)
 {
     CHECK(steerV_pixel_ratio(1280, 720, 1280, 720) == 1, "a plain display: 1");
@@ -784,6 +819,7 @@ int main(int argc, char **argv)
     }
     if (argc >= 4 && strcmp(argv[1], "--cli") == 0) return cli(argv[2], argv[3], expect_error, no_display);
     RUN(test_pixel_ratio);
+    RUN(test_explain);
     RUN(test_show_names);
     RUN(test_frame);
     if (skipped) {
