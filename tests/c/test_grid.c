@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // test_grid.c — neighbour queries equal brute force (and the vector
-// helpers they are built on behave at zero).
+// helpers they are built on behave at zero); an agent at 1e30 and shapes
+// across the float range leave the grids usable.
 //
 // The grid is an index: it may change how fast neighbours are found, never
 // which. So every query path is compared with an O(n^2) scan on random
@@ -13,6 +14,7 @@
 #include "steer.h"
 #include "behaviors/behavior.h" // world.h and the neighbour record
 #include "check.h"
+#include "make.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -271,6 +273,73 @@ static void test_vecmath(void)
     CHECK(!v3_finite(inf) && !v3_finite(nan) && v3_finite(c), "v3_finite");
 }
 
+// The fullest cell of the world's grid.
+static uint32_t fullest_cell(const steer_World *w)
+{
+    uint32_t most = 0;
+    for (uint32_t c = 0; c < w->grid.ncells; c++)
+        if (w->grid.start[c + 1] - w->grid.start[c] > most) most = w->grid.start[c + 1] - w->grid.start[c];
+    return most;
+}
+
+// One agent parked at 1e30 in an unbounded world: the others keep cells of
+// their own (not one cell for all: O(n^2)), and queries still find it.
+static void test_far_outlier(void)
+{
+    const double far[][2] = { { 1e30, -1e30 }, { -3e38, 3e38 }, { 1e6, 0 } };
+    for (int f = 0; f < 3; f++) {
+        steer_World *w = test_world(NULL);
+        REQUIRE(w, "world");
+        steer_Behavior *sep = test_behavior("separation");
+        steer_behavior_set_number(sep, "radius", 2);
+        for (int i = 0; i < 2000; i++) {
+            steer_AgentDesc ad = { .brain = sep };
+            ad.position[0] = test_uniform(0, 100);
+            ad.position[1] = test_uniform(0, 100);
+            steer_spawn(w, &ad, NULL);
+        }
+        steer_Agent out;
+        steer_spawn(w, &(steer_AgentDesc){ .brain = sep, .position = { far[f][0], far[f][1] } }, &out);
+        steer_world_step(w, 2);
+        CHECK(fullest_cell(w) <= 40, "outlier at (%g, %g): %u agents in one cell of %u", far[f][0], far[f][1],
+              fullest_cell(w), w->grid.ncells);
+        steer_Agent found[4];
+        int k = steer_world_neighbors(w, (double[3]){ far[f][0], far[f][1], 0 }, 1.0, NULL, false, found, 4);
+        CHECK(k == 1 && found[0] == out, "the outlier found by a query at its position: %d", k);
+        double p[3];
+        steer_agent_vec(w, out, STEER_PROP_POSITION, p);
+        CHECK(p[0] == (float)far[f][0] && p[1] == (float)far[f][1], "the outlier stays put");
+        steer_behavior_release(sep);
+        steer_world_free(w);
+    }
+}
+
+// Shapes spanning the whole float range (and one far away) keep the shape
+// grid usable: rays hit what they should, agents are kept out.
+static void test_huge_shapes(void)
+{
+    steer_WorldDesc wd = { .collide = true };
+    steer_World *w = test_world(&wd);
+    REQUIRE(w, "world");
+    steer_Shape floor_box, ball, far;
+    REQUIRE(steer_add_box(w, (double[3]){ -3e38, -1, 0 }, (double[3]){ 3e38, 1, 0 }, &floor_box) == STEER_OK, "box");
+    REQUIRE(steer_add_circle(w, (double[3]){ 0, 10, 0 }, 1, &ball) == STEER_OK, "circle");
+    REQUIRE(steer_add_circle(w, (double[3]){ 1e30, -1e30, 0 }, 1, &far) == STEER_OK, "far circle");
+    steer_Hit hit;
+    int st = steer_raycast(w, (double[3]){ 0, 20, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, 0, &hit);
+    CHECK(st == 1 && hit.shape == ball && fabs(hit.point[1] - 11) < 1e-4, "ray onto the circle: %d, y %g", st, hit.point[1]);
+    st = steer_raycast(w, (double[3]){ 5, 5, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, 0, &hit);
+    CHECK(st == 1 && hit.shape == floor_box && fabs(hit.point[1] - 1) < 1e-4, "ray onto the box: %d, y %g", st,
+          hit.point[1]);
+    steer_Agent a;
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 2, 1.2 }, .radius = 0.5 }, &a) == STEER_OK, "spawn");
+    CHECK(steer_world_step(w, 1) == STEER_OK, "step");
+    double p[3];
+    steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+    CHECK(p[1] >= 1.5 - 1e-4, "agent pushed out of the box: y %g", p[1]);
+    steer_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_vecmath);
@@ -290,5 +359,7 @@ int main(void)
     RUN(test_separation_2d_bounded);
     RUN(test_separation_3d_wrap);
     RUN(test_huge_radius);
+    RUN(test_far_outlier);
+    RUN(test_huge_shapes);
     return check_report_("grid");
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // test_handles.c — agent handles and storage: stale handles fail loudly,
 // reused slots never alias, and no agent is lost or mixed up by removal,
-// compaction or the periodic spatial re-sort.
+// compaction or the periodic spatial re-sort (which changes no bit of the
+// simulation), a forged handle is no agent, and the live list comes in one pass.
 //
 // The core moves agents around in dense storage (swap on compaction,
 // re-sort by grid cell every few ticks) while handles must keep naming the
@@ -9,6 +10,7 @@
 // hold (a unique position and tag) and compare after every operation.
 #include "steer.h"
 #include "check.h"
+#include "make.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -194,6 +196,119 @@ static void test_remove_all_and_refill(void)
     steer_world_free(w);
 }
 
+// A handle with the generation a free slot will hand out next is not a
+// live agent: its dense index is the free list's link, not an agent.
+static void test_forged_handle(void)
+{
+    steer_World *w = test_world(NULL);
+    REQUIRE(w, "world");
+    steer_Agent a, b;
+    REQUIRE(steer_spawn(w, NULL, &a) == STEER_OK && steer_spawn(w, NULL, &b) == STEER_OK, "spawn");
+    steer_Agent next = a + ((steer_Agent)1 << 32); // same slot, the generation after a's
+    REQUIRE(steer_remove(w, a) == STEER_OK, "remove a");
+    CHECK(!steer_alive(w, next), "alive before compaction");
+    steer_world_step(w, 1); // compaction puts a's slot on the free list
+    CHECK(!steer_alive(w, next), "alive after compaction");
+    double p[3];
+    CHECK(steer_agent_vec(w, next, STEER_PROP_POSITION, p) == STEER_ESTALE, "position of a forged handle");
+    CHECK(steer_agent_set_target(w, b, NULL, next) == STEER_ESTALE, "a forged handle as a target");
+    steer_world_free(w);
+}
+
+// A flock (separation, alignment, cohesion, wander) in a torus, with
+// removals so that storage order differs from handle order, run with the
+// periodic re-sort every tick, at the default period, and never (and with
+// collisions): every agent's state and the hash must be the same bits.
+static uint64_t flock_run(int reorder_period, bool collide, steer_Agent *keep, double (*pos)[3], int nkeep)
+{
+    steer_WorldDesc wd = { 0 };
+    wd.size[0] = wd.size[1] = 40;
+    wd.wrap = true;
+    wd.seed = 11;
+    wd.reorder_period = reorder_period;
+    wd.collide = collide;
+    steer_World *w = test_world(&wd);
+    if (!w) return 0;
+    steer_Behavior *root = test_behavior("blend");
+    const char *kinds[] = { "separation", "alignment", "cohesion", "wander" };
+    for (int i = 0; i < 4; i++) {
+        steer_Behavior *k = test_behavior(kinds[i]);
+        steer_behavior_add_child(root, k, i == 0 ? 1.5 : 1.0);
+        steer_behavior_release(k);
+    }
+    steer_Agent all[400];
+    for (int i = 0; i < 400; i++) {
+        steer_AgentDesc ad = { .brain = root, .max_speed = 2, .radius = 0.3 };
+        ad.position[0] = (i * 7919 % 400) / 10.0;
+        ad.position[1] = (i * 104729 % 400) / 10.0;
+        ad.velocity[0] = 1;
+        steer_spawn(w, &ad, &all[i]);
+    }
+    steer_world_step(w, 5);
+    for (int i = 0; i < 400; i += 3) steer_remove(w, all[i]);
+    // the events too, in the order the host gets them (FNV-1a over each step's)
+    uint64_t events = 0xCBF29CE484222325ull;
+    for (int t = 0; t < 300; t++) {
+        steer_world_step(w, 1);
+        int ne;
+        const steer_Event *ev = steer_world_events(w, &ne);
+        for (int i = 0; i < ne; i++) {
+            uint64_t x[3] = { (uint64_t)ev[i].type, ev[i].agent, ev[i].other };
+            const unsigned char *c = (const unsigned char *)x;
+            for (size_t j = 0; j < sizeof x; j++) events = (events ^ c[j]) * 0x100000001B3ull;
+        }
+    }
+    for (int i = 0, k = 0; i < 400 && k < nkeep; i++) {
+        if (i % 3 == 0) continue;
+        keep[k] = all[i];
+        steer_agent_vec(w, keep[k], STEER_PROP_POSITION, pos[2 * k]);
+        steer_agent_vec(w, keep[k], STEER_PROP_VELOCITY, pos[2 * k + 1]);
+        k++;
+    }
+    uint64_t h = steer_world_hash(w) ^ events;
+    steer_behavior_release(root);
+    steer_world_free(w);
+    return h;
+}
+
+static void test_storage_order(void)
+{
+    for (int collide = 0; collide < 2; collide++) {
+        steer_Agent ka[266], kb[266]; // the agents left
+        double pa[532][3], pb[532][3]; // position, velocity
+        const int periods[] = { 1, 0, -1 };
+        uint64_t ref = flock_run(periods[0], collide, ka, pa, 266);
+        for (int r = 1; r < 3; r++) {
+            uint64_t h = flock_run(periods[r], collide, kb, pb, 266);
+            CHECK(h == ref, "collide %d: hash with reorder period %d differs from every tick", collide, periods[r]);
+            for (int i = 0; i < 532 && !FAILED(); i++)
+                CHECK(ka[i / 2] == kb[i / 2] && memcmp(pa[i], pb[i], sizeof pa[i]) == 0,
+                      "collide %d, period %d: agent %d at (%.9g, %.9g), not (%.9g, %.9g)", collide, periods[r], i,
+                      pb[i][0], pb[i][1], pa[i][0], pa[i][1]);
+        }
+    }
+}
+
+// The live handles in one pass, also while removed agents await compaction.
+static void test_agents_list(void)
+{
+    steer_World *w = test_world(NULL);
+    REQUIRE(w, "world");
+    steer_Agent all[10], out[10];
+    for (int i = 0; i < 10; i++) steer_spawn(w, NULL, &all[i]);
+    steer_remove(w, all[3]);
+    steer_remove(w, all[7]);
+    int n = steer_world_agents(w, out, 10);
+    CHECK(n == 8, "count %d", n);
+    for (int i = 0, k = 0; i < 10 && !FAILED(); i++) {
+        if (i == 3 || i == 7) continue;
+        CHECK(out[k] == all[i] && steer_world_agent_at(w, k) == all[i], "agent %d", k);
+        k++;
+    }
+    CHECK(steer_world_agents(w, out, 2) == 8 && out[1] == all[1], "a short buffer gets the first ones, the count all");
+    steer_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_stale_after_remove);
@@ -202,5 +317,8 @@ int main(void)
     RUN(test_churn_reorder_every_tick);
     RUN(test_churn_no_reorder);
     RUN(test_remove_all_and_refill);
+    RUN(test_forged_handle);
+    RUN(test_storage_order);
+    RUN(test_agents_list);
     return check_report_("handles");
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // test_sim.c — properties of the tick as a whole: determinism, the
-// vehicle limits and freedom from NaN.
+// vehicle limits, freedom from NaN and from allocation after a warm-up,
+// and rates or craft limits a float cannot hold refused.
 //
 // Replays, networking and the scenario tests rely on "same seed, same
 // inputs, same build: the same trajectory, bit for bit"; games rely on an
@@ -9,6 +10,7 @@
 // the whole world, so coincident agents (the usual source) must not make one.
 #include "steer.h"
 #include "check.h"
+#include "make.h"
 #include "behaviors/behavior.h" // no_batch: the one-agent-at-a-time path, to compare with
 
 #include <math.h>
@@ -407,6 +409,110 @@ static void test_batch_2d(void) { batch_as_one_by_one(2, false); }
 static void test_batch_3d(void) { batch_as_one_by_one(3, false); }
 static void test_batch_beside_unbatched(void) { batch_as_one_by_one(2, true); }
 
+// Rates and steps stored as floats must not become 0 or infinite.
+static void test_tiny_rates(void)
+{
+    steer_World *w = NULL;
+    CHECK(steer_world_new(&(steer_WorldDesc){ .dt = 1e-50 }, &w) == STEER_EARG, "dt 1e-50 (0 as a float)");
+    steer_world_free(w);
+    w = test_world(NULL);
+    REQUIRE(w, "world");
+    steer_Agent a;
+    REQUIRE(steer_spawn(w, NULL, &a) == STEER_OK, "spawn");
+    CHECK(steer_agent_set_think(w, a, 1, 1e-300) == STEER_EARG, "think at 1e-300 Hz (an infinite period)");
+    CHECK(steer_agent_set_think(w, a, 1, 1e300) == STEER_EARG, "think at 1e300 Hz (an infinite rate)");
+    CHECK(steer_agent_set_think(w, a, 1, 1e-6) == STEER_OK, "think at 1e-6 Hz");
+    steer_world_free(w);
+}
+
+// steer_agent_set_craft takes the vehicle numbers' rule (steer_spawn's):
+// min_turn_radius from 1e-6 to 1e30, min_speed and max_turn_accel 0 or
+// from 1e-6 to 1e30. A refused value changes nothing; agents at the ends
+// of the ranges fly finitely.
+static void test_craft_ranges(void)
+{
+    steer_World *w = test_world(NULL);
+    REQUIRE(w, "world");
+    steer_Agent a;
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .velocity = { 1, 0, 0 }, .max_speed = 2, .max_force = 1 }, &a) == STEER_OK,
+            "spawn");
+    const steer_CraftDesc base = { STEER_MODEL_CRAFT, 0.5, 3, 2 };
+    REQUIRE(steer_agent_set_craft(w, a, &base) == STEER_OK, "a craft");
+    static const double bad[] = { 1e-7, 1e-300, 1e31, 3e38, -1e-6, -1, INFINITY, NAN };
+    static const double ends[] = { 1e-6, 1e30 };
+    for (int field = 0; field < 3; field++) {
+        static const char *const names[] = { "min_speed", "min_turn_radius", "max_turn_accel" };
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0] + 1; i++) {
+            steer_CraftDesc d = base;
+            double *v = field == 0 ? &d.min_speed : field == 1 ? &d.min_turn_radius : &d.max_turn_accel;
+            *v = i < sizeof bad / sizeof bad[0] ? bad[i] : 0;
+            bool zero_ok = field != 1 && *v == 0;
+            int st = steer_agent_set_craft(w, a, &d);
+            CHECK(zero_ok ? st == STEER_OK : st == STEER_EARG, "%s = %g: status %d", names[field], *v, st);
+            steer_CraftDesc got;
+            REQUIRE(steer_agent_craft(w, a, &got) == 1, "the craft's limits");
+            if (!zero_ok)
+                CHECK(got.min_speed == base.min_speed && got.min_turn_radius == base.min_turn_radius &&
+                          got.max_turn_accel == base.max_turn_accel,
+                      "%s = %g changed the limits", names[field], *v);
+            REQUIRE(steer_agent_set_craft(w, a, &base) == STEER_OK, "back to the base");
+        }
+        for (int e = 0; e < 2; e++) {
+            steer_CraftDesc d = base;
+            *(field == 0 ? &d.min_speed : field == 1 ? &d.min_turn_radius : &d.max_turn_accel) = ends[e];
+            CHECK(steer_agent_set_craft(w, a, &d) == STEER_OK, "%s = %g refused", names[field], ends[e]);
+            CHECK(steer_world_step(w, 5) == STEER_OK, "step");
+            double p[3], vel[3];
+            steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+            steer_agent_vec(w, a, STEER_PROP_VELOCITY, vel);
+            CHECK(isfinite(p[0] + p[1] + p[2] + vel[0] + vel[1] + vel[2]), "%s = %g: the craft left the finite",
+                  names[field], ends[e]);
+            REQUIRE(steer_agent_set_craft(w, a, &base) == STEER_OK, "back to the base");
+        }
+    }
+    // a point mass has no min_speed
+    CHECK(steer_agent_set_craft(w, a, &(steer_CraftDesc){ STEER_MODEL_POINT, 1, 3, 0 }) == STEER_EARG, "a point's min_speed");
+    steer_world_free(w);
+}
+
+static int allocations;
+
+static void *counting_alloc(void *ud, void *p, size_t size)
+{
+    (void)ud;
+    if (size == 0) { free(p); return NULL; }
+    allocations++;
+    return realloc(p, size);
+}
+
+// After a warm-up the tick allocates nothing, re-sorts included (the
+// periodic reorder used to malloc its scratch every 16 ticks).
+static void test_no_allocation_in_ticks(void)
+{
+    steer_WorldDesc wd = { .alloc = counting_alloc, .seed = 5, .size = { 60, 60 }, .wrap = true, .reorder_period = 4 };
+    steer_World *w = test_world(&wd);
+    REQUIRE(w, "world");
+    steer_Behavior *root = behavior("blend");
+    const char *kinds[] = { "separation", "cohesion", "wander" };
+    for (int i = 0; i < 3; i++) {
+        steer_Behavior *k = behavior(kinds[i]);
+        steer_behavior_add_child(root, k, 1.0);
+        steer_behavior_release(k);
+    }
+    for (int i = 0; i < 1000; i++) {
+        steer_AgentDesc ad = { .brain = root };
+        ad.position[0] = test_uniform(0, 60);
+        ad.position[1] = test_uniform(0, 60);
+        steer_spawn(w, &ad, NULL);
+    }
+    steer_world_step(w, 20);
+    allocations = 0;
+    steer_world_step(w, 64);
+    CHECK(allocations == 0, "%d allocations in 64 ticks after the warm-up", allocations);
+    steer_behavior_release(root);
+    steer_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_same_seed_same_hash);
@@ -422,5 +528,8 @@ int main(void)
     RUN(test_batch_beside_unbatched);
     RUN(test_wide_2d);
     RUN(test_wide_3d);
+    RUN(test_tiny_rates);
+    RUN(test_craft_ranges);
+    RUN(test_no_allocation_in_ticks);
     return check_report_("sim");
 }
