@@ -11,6 +11,7 @@
 // target was then, so that a target moved by more than stop_radius is a
 // new arrival even when it is still inside slow_radius.
 #include "behavior.h"
+#include "laws.h"
 
 #include <stdio.h>
 
@@ -56,7 +57,7 @@ static void arrive_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         v3_copy(was, at);
     } else {
         if (dist > p->slow_radius) *inside = 0.0f;
-        float top = p->speed > 0.0f && p->speed < c->max_speed ? p->speed : c->max_speed;
+        float top = steerB_cruise(p->speed, c->max_speed);
         float s = top;
         if (dist < p->slow_radius) s = top * ease(c, &p->ease, dist / p->slow_radius);
         v3_scale(desired, off, s / dist);

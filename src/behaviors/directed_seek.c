@@ -36,6 +36,7 @@
 // d_W (onto a moving target's tail), and after a moving agent the wanted
 // speed closes the gap to W and then matches the target's.
 #include "behavior.h"
+#include "laws.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -243,7 +244,7 @@ static float plan_radius(const steerB_Ctx *c, const Directed *p, float speed, fl
 // holds station.
 static float wanted_speed(const steerB_Ctx *c, const Directed *p, const float off[3], float tspeed)
 {
-    float s = p->speed > 0.0f && p->speed < c->max_speed ? p->speed : c->max_speed;
+    float s = steerB_cruise(p->speed, c->max_speed);
     if (!(p->speed > 0.0f) && tspeed > 0.0f) {
         float gap = v3_len(off);
         s = tspeed + (v3_dot(off, c->h) >= 0.0f ? gap : -gap) / CLOSE_TIME;

@@ -20,6 +20,7 @@
 // The field is read only; many agents and worlds may share it.
 #include "behavior.h"
 #include "goal.h"
+#include "laws.h"
 #include "../nav/nav.h"
 
 #include <string.h>
@@ -84,7 +85,7 @@ static void follow_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     double pos[2] = { c->p[0], c->p[1] }, dir[2], left, goal[2];
     bool at_goal = steerN_flow_sample(p->field, pos, dir, &left, goal) == 1;
     if (dir[0] == 0 && dir[1] == 0 && !at_goal) return; // no way to a goal from here
-    float cruise = p->speed > 0.0f && p->speed < c->max_speed ? p->speed : c->max_speed;
+    float cruise = steerB_cruise(p->speed, c->max_speed);
     // braking distance: given, or the shortest the force law follows
     // without overshooting (as follow_path's: 4 cruise / K)
     float slow = p->slow_radius;

@@ -15,13 +15,9 @@
 // All three are pure functions of tick t's state (no memory). A target
 // that cannot be resolved (none, removed, or the agent itself) gives zero.
 #include "behavior.h"
+#include "laws.h"
 
 #define TARGET_EXPECT "a vector, an agent or nil (the agent's own target)"
-
-static float cruise(const steerB_Ctx *c, float speed)
-{
-    return speed > 0.0f && speed < c->max_speed ? speed : c->max_speed;
-}
 
 static float prediction(const steerB_Ctx *c, float dist, float max_prediction)
 {
@@ -33,7 +29,7 @@ static float prediction(const steerB_Ctx *c, float dist, float max_prediction)
 static void arrive_moving(const steerB_Ctx *c, const float off[3], const float vel[3], float slow_radius, float speed,
                           float out[3])
 {
-    float top = cruise(c, speed), desired[3];
+    float top = steerB_cruise(speed, c->max_speed), desired[3];
     v3_copy(desired, vel);
     float dist = v3_len(off);
     if (dist > 0.0f) {

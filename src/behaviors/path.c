@@ -29,6 +29,7 @@
 // and a path of one repeated point give finite forces; a tick scans at most
 // PATH_SCAN segments per window, whatever the length of the path.
 #include "behavior.h"
+#include "laws.h"
 
 #include <stdio.h>
 
@@ -181,11 +182,6 @@ static float arc_to_end(const Route *r, uint32_t seg, float t, float limit)
     return arc > limit ? -1.0f : arc;
 }
 
-static float cruise_speed(const steerB_Ctx *c, float speed)
-{
-    return speed > 0.0f && speed < c->max_speed ? speed : c->max_speed;
-}
-
 // The braking distance: slow_radius when given, else (0) the shortest one
 // whose linear braking the force law follows without overshooting. The
 // law is dv/dt = K (desired - v) with K = max_force / (max_speed * mass);
@@ -260,7 +256,7 @@ static void follow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     // Braking for an open path's end: the distance left is the arc from the
     // cursor to the end plus the agent's distance from the cursor (never
     // less than the straight distance to the end, so braking is never late).
-    float cruise = cruise_speed(c, p->speed), s = cruise;
+    float cruise = steerB_cruise(p->speed, c->max_speed), s = cruise;
     float slow = braking_distance(c, p->slow_radius, cruise);
     if (!p->loop) {
         float arc = arc_to_end(&r, cur.seg, cur.t, slow);
@@ -404,7 +400,7 @@ static void patrol_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     float off[3];
     rel_point(&r, c->p, (uint32_t)m[PT_INDEX], off);
     float dist = v3_len(off);
-    float cruise = cruise_speed(c, p->speed), slow = braking_distance(c, p->slow_radius, cruise);
+    float cruise = steerB_cruise(p->speed, c->max_speed), slow = braking_distance(c, p->slow_radius, cruise);
     if (m[PT_STATE] == PT_DONE && dist > slow) m[PT_STATE] = PT_GOING; // pushed away: arrive again
     if (dist <= p->stop_radius) {
         if (m[PT_STATE] == PT_GOING) {

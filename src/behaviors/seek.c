@@ -6,6 +6,7 @@
 // for max_force. Pursue and evade aim at where a moving target will be
 // after T = min(distance / max_speed, max_prediction).
 #include "behavior.h"
+#include "laws.h"
 
 typedef struct Chase {
     steerB_Target target;
@@ -20,11 +21,6 @@ STEERB_CHECK_SIZE(Chase);
 #define PANIC_FIELD { "panic_radius", STEERB_NUMBER, offsetof(Chase, panic_radius), 0, 0, 1e30, "a number (0 = flee at any distance)", NULL }
 #define PREDICT_FIELD { "max_prediction", STEERB_NUMBER, offsetof(Chase, max_prediction), 1, 0, 1e30, "a number of seconds", NULL }
 
-static float desired_speed(const steerB_Ctx *c, const Chase *p)
-{
-    return p->speed > 0.0f && p->speed < c->max_speed ? p->speed : c->max_speed;
-}
-
 // Steer toward (sign = 1) or away from (sign = -1) a point at offset `off`.
 static void chase(steerB_Ctx *c, const Chase *p, const float off[3], float sign, float out[3])
 {
@@ -36,7 +32,7 @@ static void chase(steerB_Ctx *c, const Chase *p, const float off[3], float sign,
         if (sign < 0.0f) sign = -sign;
     }
     float desired[3];
-    v3_scale(desired, dir, sign * desired_speed(c, p));
+    v3_scale(desired, dir, sign * steerB_cruise(p->speed, c->max_speed));
     steerB_track(c, desired, out);
 }
 

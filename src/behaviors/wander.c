@@ -13,6 +13,7 @@
 // deterministic in any evaluation order. Memory: three floats, the circle
 // target (circle) or the yaw and pitch rates (turn).
 #include "behavior.h"
+#include "laws.h"
 #include "../core/rng.h"
 
 typedef struct Wander {
@@ -76,7 +77,7 @@ static inline void turn_force(const Wander *p, int dim, float dt, const float h[
     float side[3], up[3];
     steerB_frame_of(dim, h, side, up);
     float speed = v3_len(v);
-    float cruise = p->speed > 0.0f && p->speed < max_speed ? p->speed : max_speed;
+    float cruise = steerB_cruise(p->speed, max_speed);
     // centripetal part: m * speed * rate, sideways (and up in 3D)
     v3_scale(out, side, mass * speed * rate[0]);
     if (dim == 3) v3_madd(out, up, mass * speed * rate[1]);
