@@ -10,6 +10,7 @@
 //   steer-bench-mods [DIR]   DIR holds scenario.lua and work.lua
 //                            (default: the source tree's bench/mods)
 #include "steer.h"
+#include "steer_engine.h"
 #include "timing.h"
 #include "steer_lua.h"
 

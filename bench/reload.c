@@ -7,6 +7,7 @@
 //
 //   steer-bench-reload [DEMO.lua ...]   (default: every demo in demos/)
 #include "steer.h"
+#include "steer_engine.h"
 #include "timing.h"
 
 #include <stdio.h>

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-// steer.h — the public C API of the steer engine, for embedding it in a game.
+// steer.h — the public C API of steer's core, for embedding it in a game:
+// worlds, agents, static geometry, behaviours and combiners, host-written
+// behaviours, craft and directed seek plans. No Lua here: the engine that
+// runs scenarios, hot reload and mods is steer_engine.h, the Lua module
+// steer_lua.h, the debug-draw list steer_draw.h.
 //
 // This header is the reference: one line per function says what it does.
 // Every function returns a status (STEER_OK or a negative STEER_E*) or a
@@ -258,7 +262,7 @@ STEER_API const char *const *steer_kinds(void);
 // and per-agent memory. Scripts build it like a built-in one
 // (`steer.NAME{ param = 1, target = ..., name = "..." }`) once it is
 // registered with a Lua state (steer_lua_register_host in steer_lua.h, or
-// steer_engine_register_behavior); combiners nest it and the inspector shows
+// steer_engine_register_behavior in steer_engine.h); combiners nest it and the inspector shows
 // its output. The function runs during the steer pass, once per agent per
 // tick: it may read agents (steer_agent_vec) but must not query neighbours,
 // change the world or block.
@@ -293,85 +297,6 @@ STEER_API void steer_host_kind_free(steer_HostKind *k);
 STEER_API const char *steer_host_kind_name(const steer_HostKind *k);
 STEER_API int steer_behavior_new_host(const steer_HostKind *k, steer_Behavior **out);
 
-// ---- the engine: a scenario, its Lua state, hot reload and mods --------
-// What `steer run` is made of, for a game that owns its loop: it loads a
-// scenario (a Lua file returning { world, setup, update, draw, reload }),
-// ticks it, reloads it when its files change, and runs mods in sandboxes.
-// No global state: engines in one process are independent. Every call
-// returns STEER_OK or an error; steer_engine_error() then says what failed
-// as "file:line: message" where a script was at fault.
-typedef struct steer_Engine steer_Engine;
-
-typedef struct steer_EngineDesc {
-    steer_AllocFn alloc;   // for the engine, its Lua states and its world (NULL: libc)
-    void *alloc_ud;
-    steer_LogFn log;       // reload lines, mods' print output, mod failures (NULL: stderr)
-    void *log_ud;
-    const char *lua_path;  // extra package.path templates for the scenario ("dir/?.lua;...")
-    bool has_seed;         // override the scenario's world seed with `seed`
-    uint64_t seed;
-} steer_EngineDesc;
-
-enum { STEER_ESCRIPT = -7, STEER_EMOD = -8 }; // a script failed (see steer_engine_error); a mod failed or was stopped
-
-STEER_API int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out);
-STEER_API void steer_engine_free(steer_Engine *e);
-// Run the scenario file, create its world and call its setup(w).
-STEER_API int steer_engine_load(steer_Engine *e, const char *file);
-// n ticks: each is the world's step (its event handlers run), the
-// scenario's update(w, dt), then each mod's on_event and update.
-STEER_API int steer_engine_tick(steer_Engine *e, int n);
-// Reload the scenario as a transaction: compile and run the file and every
-// module it required anew; only if all of it succeeds (and its reload(w))
-// does it replace the running version. Agents, a.data and targets stay;
-// archetypes rebind by name on the next tick. On failure the last good
-// version keeps running and the error is kept.
-STEER_API int steer_engine_reload(steer_Engine *e);
-// Reload if the scenario or any module it required changed on disk since
-// the last look: 1 reloaded, 0 nothing changed, or the reload's error.
-STEER_API int steer_engine_poll(steer_Engine *e);
-// The files watched for changes (the scenario first), or NULL past the end.
-STEER_API const char *steer_engine_watched(const steer_Engine *e, int i);
-STEER_API steer_World *steer_engine_world(steer_Engine *e);
-STEER_API const char *steer_engine_error(const steer_Engine *e);
-// Make a host behaviour kind available to the scenario and to later mods as steer.NAME.
-STEER_API int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc *desc);
-// Called after every tick with each event of that tick.
-typedef void (*steer_EventFn)(void *ud, const steer_Event *ev);
-STEER_API int steer_engine_subscribe(steer_Engine *e, steer_EventFn fn, void *ud);
-
-// All live agents' states at once, in storage order: writes up to `cap`,
-// returns how many agents there are.
-typedef struct steer_AgentState {
-    steer_Agent id;
-    float position[3], velocity[3], heading[3], up[3];
-    float radius;
-    const char *tag;       // NULL when untagged; valid while the world lives
-} steer_AgentState;
-STEER_API int steer_engine_states(steer_Engine *e, steer_AgentState *out, int cap);
-
-// Mods: Lua in a sandbox of its own (see docs/mods.md). A mod is a file
-// NAME.lua (no modules) or a directory NAME/ with init.lua (its modules
-// beside it, for require), returning a table of
-// optional callbacks setup(w), update(w, dt), on_event(name, agent, other),
-// on_message(from, data). Zero limits mean the defaults.
-typedef struct steer_ModLimits {
-    size_t memory;         // bytes of Lua memory (default 16 MiB)
-    double call_ms;        // CPU per call into the mod (default 20 ms)
-    int agents;            // live agents it may have spawned (default 1000)
-    int prints;            // lines of print per second of simulated time (default 20)
-    bool touch_all;        // may change and remove agents it did not spawn (default: only its own)
-} steer_ModLimits;
-STEER_API int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id);
-typedef struct steer_ModInfo {
-    const char *name;
-    bool enabled;
-    const char *reason;    // why it was disabled ("file:line: message" or the limit it broke), "" while enabled
-    size_t memory;         // Lua bytes in use
-    double cpu_ms;         // CPU spent in it so far
-} steer_ModInfo;
-STEER_API int steer_engine_mod_count(const steer_Engine *e);
-STEER_API int steer_engine_mod_info(const steer_Engine *e, int id, steer_ModInfo *out);
 // ---- turn-limited craft ------------------------------------------------
 // A craft flies forward only, between min_speed and max_speed, and turns no
 // sharper than its turn radius: the force asks for a velocity, the heading

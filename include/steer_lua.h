@@ -18,18 +18,6 @@ STEER_API void steer_lua_preload(lua_State *L);
 // state, now and in a module opened later. The kind must outlive the state.
 STEER_API void steer_lua_register_host(lua_State *L, const steer_HostKind *k);
 
-// The engine's Lua state (steer_engine_* in steer.h), for a host or a
-// viewer that calls the scenario's other callbacks (draw, on_key) itself.
-STEER_API lua_State *steer_engine_lua(steer_Engine *e);
-// Push the scenario table and the world; 0 (nothing pushed) before a load.
-STEER_API int steer_engine_push_scenario(steer_Engine *e);
-// Call the scenario's callback `name` with the nargs values on top of the
-// engine's stack (popped): STEER_OK also when it has no such callback;
-// on a script error STEER_ESCRIPT, the error kept as steer_engine_error says.
-STEER_API int steer_engine_call(steer_Engine *e, const char *name, int nargs);
-// The last error with its Lua traceback (steer_engine_error is its first line).
-STEER_API const char *steer_engine_traceback(const steer_Engine *e);
-
 // For a host that shows the world (the viewer): the world of a steer.world
 // userdata at idx, or NULL when it is not one.
 STEER_API steer_World *steer_lua_toworld(lua_State *L, int idx);

@@ -17,6 +17,7 @@
 // Built against the installed library, it is compiled with
 //   cc embed.c $(pkg-config --cflags --libs steer)
 #include <steer.h>
+#include <steer_engine.h>
 #ifdef STEER_VIEWER
 #include "view.h"
 #endif

@@ -13,6 +13,7 @@
 // window; there a script error stops the simulation and shows over the
 // world instead of ending the program, until a reload fixes it.
 #include "steer.h"
+#include "steer_engine.h"
 #include "steer_lua.h"
 #ifdef STEER_VIEWER
 #include "view.h"

@@ -5,6 +5,7 @@
 #define STEER_ENGINE_INTERNAL_H
 
 #include "steer.h"
+#include "steer_engine.h"
 #include "steer_lua.h"
 #include "../lua/lutil.h"
 

@@ -6,6 +6,7 @@
 // two engines in one process that do not touch each other.
 #include "check.h"
 #include "steer.h"
+#include "steer_engine.h"
 
 #include "steer_lua.h"
 #include "../../src/nav/layers.h"

@@ -4,6 +4,7 @@
 // beside it carries on unaffected.
 #include "check.h"
 #include "steer.h"
+#include "steer_engine.h"
 #include "../../src/engine/engine.h" // the message codec
 
 #include <lualib.h>

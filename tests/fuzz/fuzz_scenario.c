@@ -7,6 +7,7 @@
 // os or require: random text must not touch the machine), a cap on its
 // memory and on the Lua instructions it runs.
 #include "steer.h"
+#include "steer_engine.h"
 #include "steer_lua.h"
 
 #include <lauxlib.h>
