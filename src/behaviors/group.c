@@ -33,7 +33,7 @@ static void arrive_moving(const steerB_Ctx *c, const float off[3], const float v
     v3_copy(desired, vel);
     float dist = v3_len(off);
     if (dist > 0.0f) {
-        float s = dist < slow_radius ? top * dist / slow_radius : top;
+        float s = steerB_brake(top, dist, slow_radius, STEERB_SPEED_FIRST);
         v3_madd(desired, off, s / dist);
     }
     v3_truncate(desired, top);

@@ -17,6 +17,7 @@
 // new spot must be nearer by a fifth to win; and the side it goes round a
 // circle on, kept while it goes round.
 #include "behavior.h"
+#include "laws.h"
 
 #include <float.h>
 
@@ -167,8 +168,7 @@ static void hide_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
             v3_zero(m + H_ROUND);
         }
     }
-    float speed = c->max_speed;
-    if (!round && dist < p->slow_radius) speed *= dist / p->slow_radius;
+    float speed = round ? c->max_speed : steerB_brake(c->max_speed, dist, p->slow_radius, STEERB_RATIO_FIRST);
     if (v3_normalize(dir) == 0.0f) speed = 0.0f;
     v3_scale(desired, dir, speed);
     steerB_track(c, desired, out);

@@ -268,7 +268,7 @@ static void follow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
                 steerB_track(c, zero, out);
                 return;
             }
-            if (left < slow) s = cruise * left / slow;
+            s = steerB_brake(cruise, left, slow, STEERB_SPEED_FIRST);
         }
         if (arc < 0.0f || arc + d_cur > slow) m[FP_ARRIVED] = 0.0f;
     }
@@ -278,7 +278,7 @@ static void follow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         // no length to follow (a loop of one repeated point): arrive there
         float dist = v3_len(carrot);
         if (dist <= p->stop_radius) { steerB_track(c, zero, out); return; }
-        if (dist < slow && dist * cruise < s * slow) s = cruise * dist / slow;
+        if (dist < slow && dist * cruise < s * slow) s = steerB_brake(cruise, dist, slow, STEERB_SPEED_FIRST);
     }
     bool on_track = !at_end && fut.d2 <= p->radius * p->radius && v3_dot(c->v, tangent) > 0.0f;
     if (on_track) {
@@ -419,7 +419,7 @@ static void patrol_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         if (m[PT_STATE] != PT_GOING || dist <= p->stop_radius) { steerB_track(c, zero, out); return; }
     }
     // arrive (linear braking inside the braking distance)
-    float s = dist < slow ? cruise * dist / slow : cruise;
+    float s = steerB_brake(cruise, dist, slow, STEERB_SPEED_FIRST);
     float desired[3];
     v3_scale(desired, off, dist > 0.0f ? s / dist : 0.0f);
     steerB_track(c, desired, out);

@@ -26,6 +26,7 @@
 // decompose_path. No allocation: the goal and its route are on the stack.
 #include "../behaviors/behavior.h"
 #include "../behaviors/goal.h"
+#include "../behaviors/laws.h"
 
 #include <stdio.h>
 
@@ -73,7 +74,7 @@ static void default_actuator(steerB_Ctx *c, const steerC_Goal *g, float out[3])
         float dist = v3_normalize(off), speed = c->max_speed;
         if (!g->nvia) {
             float brake = c->max_force > 0.0f ? c->max_speed * c->max_speed * c->mass / (2.0f * c->max_force) : 0.0f;
-            if (dist < brake) speed *= dist / brake;
+            speed = steerB_brake(speed, dist, brake, STEERB_RATIO_FIRST);
         }
         v3_scale(desired, off, speed);
     } else if (g->has & STEERC_GOAL_VELOCITY) {
