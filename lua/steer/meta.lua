@@ -21,13 +21,6 @@
 ---agent's own `agent.target` slot (so one brain serves many agents).
 ---@alias steer.Target steer.VecLike|steer.Agent|nil
 
----The braking curve of `steer.arrive`: f(x) with x = distance / slow_radius
----in [0, 1) and the result clamped to [0, 1]. A function is the slow path:
----one Lua call per braking agent per tick.
----@alias steer.Ease "linear"|"smooth"|fun(f: number): number
-
----@alias steer.WanderVariant "circle"|"turn"
-
 ---Events `w:on` accepts. "lost_target" is accepted but not raised yet.
 ---@alias steer.Event "arrive"|"lost_target"|"collide"|"stuck"
 
@@ -309,62 +302,63 @@ function Agent:contributions() end
 
 ---`steer.seek`: desired velocity toward the target at full speed.
 ---@class steer.SeekDesc: steer.BehaviorDesc
----@field target? steer.Target point or agent to reach; default nil (the agent's `target`)
----@field speed? number desired speed in m/s, >= 0; default 0 (= the agent's max_speed; larger values are capped to it)
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- point or agent to reach
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- desired speed in m/s; larger values are capped to max_speed
 
 ---`steer.flee`: desired velocity away from the target at full speed.
 ---@class steer.FleeDesc: steer.BehaviorDesc
----@field target? steer.Target point or agent to flee; default nil (the agent's `target`)
----@field panic_radius? number metres, >= 0: flee only while closer than this; default 0 (flee at any distance)
----@field speed? number desired speed in m/s, >= 0; default 0 (= max_speed)
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- point or agent to flee
+---@field panic_radius? number 0 or a number >= 1e-6 and <= 1e30 (0 = flee at any distance); default 0 -- metres: flee only while closer than this
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- desired speed in m/s
 
 ---`steer.pursue`: seek where a moving target will be in
 ---T = min(distance / max_speed, max_prediction) seconds.
 ---@class steer.PursueDesc: steer.BehaviorDesc
----@field target? steer.Target agent (or point: then like seek) to chase; default nil (the agent's `target`)
----@field max_prediction? number seconds, >= 0: the longest look-ahead; default 1
----@field speed? number desired speed in m/s, >= 0; default 0 (= max_speed)
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- agent (or point: then like seek) to chase
+---@field max_prediction? number 0 or a number of seconds >= 1e-6 and <= 1e30; default 1 -- the longest look-ahead
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- desired speed in m/s
 
 ---`steer.evade`: flee from where a moving target will be in
 ---T = min(distance / max_speed, max_prediction) seconds.
 ---@class steer.EvadeDesc: steer.BehaviorDesc
----@field target? steer.Target agent (or point) to evade; default nil (the agent's `target`)
----@field max_prediction? number seconds, >= 0; default 1
----@field panic_radius? number metres, >= 0: evade only while the target is closer than this; default 0 (any distance)
----@field speed? number desired speed in m/s, >= 0; default 0 (= max_speed)
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- agent (or point) to evade
+---@field max_prediction? number 0 or a number of seconds >= 1e-6 and <= 1e30; default 1
+---@field panic_radius? number 0 or a number >= 1e-6 and <= 1e30 (0 = flee at any distance); default 0 -- metres: evade only while the target is closer than this
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- desired speed in m/s
 
 ---`steer.arrive`: seek that brakes inside slow_radius and stands still
 ---inside stop_radius (raising the "arrive" event once per arrival).
 ---@class steer.ArriveDesc: steer.BehaviorDesc
----@field target? steer.Target point or agent to reach; default nil (the agent's `target`)
----@field slow_radius? number metres, > 0: braking starts here; default 5
----@field stop_radius? number metres, >= 0 and < slow_radius: desired velocity is zero inside; default 0.1
----@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
----@field ease? steer.Ease braking curve: speed = cruise * ease(distance / slow_radius); default "linear"
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- point or agent to reach
+---@field slow_radius? number a number >= 1e-6 and <= 1e30; default 5 -- metres: braking starts here
+---@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30; default 0.1 -- metres, < slow_radius: desired velocity is zero inside
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- cruise speed in m/s
+---@field ease? "linear"|"smooth"|fun(x: number): number default "linear" -- braking curve: speed = cruise * ease(x), x = distance / slow_radius in [0, 1), the result clamped to [0, 1]; a function is the slow path (one Lua call per braking agent per tick)
 
 ---`steer.wander`: random steering drawn from the agent's own random stream.
 ---@class steer.WanderDesc: steer.BehaviorDesc
----@field variant? steer.WanderVariant "circle" (Reynolds' jittered circle) or "turn" (random turn rate); default "circle"
----@field distance? number circle: metres ahead of the agent the circle sits, >= 0; default 5
----@field radius? number circle: circle radius in metres, > 0; default 1
----@field jitter? number circle: metres per second the point may move on each axis, >= 0; default 5
----@field max_turn_rate? number turn: radians per second, >= 0; default 1
----@field max_turn_change? number turn: radians per second per second, >= 0; default 2
----@field speed? number turn: cruise speed in m/s, >= 0; default 0 (= max_speed)
-
----Fields of `steer.separation`, `steer.alignment` and `steer.cohesion`.
----@class steer.FlockDesc: steer.BehaviorDesc
----@field radius? number metres, > 0: neighbours strictly closer count; default 5
----@field tag? string only neighbours with this tag count; default nil (all)
+---@field variant? "circle"|"turn" default "circle" -- "circle" (Reynolds' jittered circle) or "turn" (random turn rate)
+---@field distance? number 0 or a number >= 1e-6 and <= 1e30; default 5 -- circle: metres ahead of the agent the circle sits
+---@field radius? number a number >= 1e-6 and <= 1e30; default 1 -- circle: circle radius in metres
+---@field jitter? number 0 or a number >= 1e-6 and <= 1e30 (metres per second); default 5 -- circle: how far the point may move on each axis
+---@field max_turn_rate? number 0 or a number >= 1e-6 and <= 1e30 (radians per second); default 1 -- turn
+---@field max_turn_change? number 0 or a number >= 1e-6 and <= 1e30 (radians per second, per second); default 2 -- turn
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- turn: cruise speed in m/s
 
 ---`steer.separation`: push away from neighbours, -offset/distance² each.
----@class steer.SeparationDesc: steer.FlockDesc
+---@class steer.SeparationDesc: steer.BehaviorDesc
+---@field radius? number a number >= 1e-6 and <= 1e30; default 5 -- metres: neighbours strictly closer count
+---@field tag? string a string (only neighbours with this tag) or nil; default nil
 
 ---`steer.alignment`: mean neighbour heading minus own heading.
----@class steer.AlignmentDesc: steer.FlockDesc
+---@class steer.AlignmentDesc: steer.BehaviorDesc
+---@field radius? number a number >= 1e-6 and <= 1e30; default 5 -- metres: neighbours strictly closer count
+---@field tag? string a string (only neighbours with this tag) or nil; default nil
 
 ---`steer.cohesion`: seek the centre of the neighbours.
----@class steer.CohesionDesc: steer.FlockDesc
+---@class steer.CohesionDesc: steer.BehaviorDesc
+---@field radius? number a number >= 1e-6 and <= 1e30; default 5 -- metres: neighbours strictly closer count
+---@field tag? string a string (only neighbours with this tag) or nil; default nil
 
 ---`steer.blend{ {b1, w1}, {b2, w2}, ..., name = }`: at least one entry, at
 ---most 64; weights are finite numbers (negative allowed).
@@ -462,10 +456,6 @@ function steer.custom(fn) end
 
 -- ---- paths and patrols ----------------------------------------
 
----@alias steer.PathJoin "start"|"nearest"
-
----@alias steer.PatrolMode "loop"|"pingpong"
-
 ---`steer.follow_path`: Reynolds' predictive path following. The agent's
 ---position `predict` s ahead is projected onto the path, searching forward
 ---from a per-agent cursor that never moves back. While that prediction is
@@ -473,15 +463,15 @@ function steer.custom(fn) end
 ---Otherwise the agent seeks a point `ahead` m further along the path. An
 ---open path ends with braking to its last point and one "arrive" event.
 ---@class steer.FollowPathDesc: steer.BehaviorDesc
----@field path steer.VecLike[] required: at least 2 finite points (repeats allowed); e.g. the result of `g:path(from, to)`
----@field loop? boolean after the last point comes the first (no end, no events); default false
----@field radius? number metres, >= 0: half-width of the corridor (a tube in 3D); 0 = always aim along the path; default 1
----@field predict? number seconds, >= 0: how far ahead the position is predicted; default 0.5
----@field ahead? number metres, >= 0: how far past the projection the agent aims when it corrects; default 1
----@field slow_radius? number metres, >= 0: braking distance before an open path's end, measured along the path; 0 = automatic (4 * cruise * max_speed * mass / max_force, no overshoot); default 0
----@field stop_radius? number metres, >= 0 (and < slow_radius when that is given): desired velocity zero and "arrive" inside this of the end; default 0.1
----@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
----@field join? steer.PathJoin where the cursor starts: "start" (the first point) or "nearest" (the nearest point of the whole path when the brain is assigned); default "start"
+---@field path steer.VecLike[] required: a list of at least 2 points -- finite points, repeats allowed; e.g. the result of `g:path(from, to)`
+---@field loop? boolean a boolean; default false -- after the last point comes the first (no end, no events)
+---@field radius? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 1 -- half-width of the corridor (a tube in 3D); 0 = always aim along the path
+---@field predict? number 0 or a number of seconds >= 1e-6 and <= 1e30; default 0.5 -- how far ahead the position is predicted
+---@field ahead? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 1 -- how far past the projection the agent aims when it corrects
+---@field slow_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres; 0 = automatic); default 0 -- braking distance before an open path's end, measured along the path; automatic: 4 * cruise * max_speed * mass / max_force, no overshoot
+---@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 0.1 -- < slow_radius when that is given: desired velocity zero and "arrive" inside this of the end
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- cruise speed in m/s
+---@field join? "start"|"nearest" default "start" -- where the cursor starts: "start" (the first point) or "nearest" (the nearest point of the whole path when the brain is assigned)
 
 ---`steer.patrol`: arrive at each point in turn, raising "arrive" at each
 ---one and holding still there for `pause` seconds. Order: "loop"
@@ -489,13 +479,13 @@ function steer.custom(fn) end
 ---patrol stops at its last point and a ping-pong patrol after one round
 ---trip, back at its first point.
 ---@class steer.PatrolDesc: steer.BehaviorDesc
----@field points steer.VecLike[] required: at least 2 finite points (repeats allowed, each raises its own event)
----@field loop? boolean repeat forever; false: stop at the last point (loop mode) or after one round trip (ping-pong); default true
----@field pause? number seconds, >= 0: how long the agent holds still at each point; default 0
----@field mode? steer.PatrolMode visiting order; default "loop"
----@field slow_radius? number metres, >= 0: braking distance; 0 = automatic (the shortest without overshoot); default 0
----@field stop_radius? number metres, >= 0 (and < slow_radius when that is given): a point counts as reached inside this; default 0.2
----@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
+---@field points steer.VecLike[] required: a list of at least 2 points -- finite points, repeats allowed (each raises its own event)
+---@field loop? boolean a boolean; default true -- repeat forever; false: stop at the last point (loop mode) or after one round trip (ping-pong)
+---@field pause? number 0 or a number of seconds >= 1e-6 and <= 1e30; default 0 -- how long the agent holds still at each point
+---@field mode? "loop"|"pingpong" default "loop" -- visiting order
+---@field slow_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres; 0 = automatic); default 0 -- braking distance; automatic: the shortest without overshoot
+---@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 0.2 -- < slow_radius when that is given: a point counts as reached inside this
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- cruise speed in m/s
 
 ---Follow a polyline inside a corridor (Reynolds). Each agent keeps its own
 ---place on the path, so one brain serves many agents. Raises, naming the
@@ -521,37 +511,37 @@ function steer.patrol(desc) end
 ---while that threat lasts; escalates (sidestep, then follow the surface)
 ---when the agent makes no progress.
 ---@class steer.AvoidObstaclesDesc: steer.BehaviorDesc
----@field lookahead? number seconds of straight-line motion tested, > 0 (at most 1e4); default 1
----@field margin? number metres of clearance wanted beyond touching, >= 0; default 0.25
----@field stuck_window? number seconds per progress check, >= 0 and 0 or >= lookahead / 4; 0 turns the escalation off; default 1
----@field stuck_progress? number metres the agent must gain along the way it meant to go per window while avoiding, >= 0; default 0 (= a quarter of what max_speed covers in the window)
+---@field lookahead? number a number of seconds >= 1e-6 and <= 1e4; default 1 -- straight-line motion tested
+---@field margin? number 0 or a number of metres >= 1e-6 and <= 1e30; default 0.25 -- clearance wanted beyond touching
+---@field stuck_window? number 0 or a number of seconds >= 1e-6 and <= 1e4 (0 = never escalate); default 1 -- per progress check; 0 or >= lookahead / 4
+---@field stuck_progress? number 0 or a number of metres >= 1e-6 and <= 1e30 (0 = a quarter of what max_speed covers in the window); default 0 -- the agent must gain along the way it meant to go per window while avoiding
 
 ---`steer.avoid_walls`: ray whiskers cast against the world's shapes; each
 ---hit pushes along the hit normal in proportion to the whisker's
 ---penetration. A wall met head-on or a concave corner makes the agent pick
 ---a hand and escape along the walls instead of dithering.
 ---@class steer.AvoidWallsDesc: steer.BehaviorDesc
----@field whiskers? integer number of rays, a whole number from 1 to 16; default 3 (with an odd count one runs along the heading)
----@field length? number metres each whisker reaches, > 0 (at most 1e4); default 3
----@field spread? number total angle of the fan in radians, 0 to 2 pi; default pi/2. In 3D with 3 or more whiskers: one along the heading, the rest on a cone of half this angle
----@field hold? number seconds the corner escape outlives the last whisker touch, >= 0; default 2
+---@field whiskers? integer a whole number >= 1 and <= 16; default 3 -- number of rays (with an odd count one runs along the heading)
+---@field length? number a number of metres >= 1e-6 and <= 1e4; default 3 -- each whisker reaches
+---@field spread? number 0 or an angle in radians >= 1e-6 and <= 6.2831853 (2 pi); default 1.5707964 -- the fan's total angle (the default is pi/2); in 3D with 3 or more whiskers: one along the heading, the rest on a cone of half this angle
+---@field hold? number 0 or a number of seconds >= 1e-6 and <= 1e4; default 2 -- the corner escape outlives the last whisker touch
 
 ---`steer.hide`: go to the hiding spot behind the nearest obstacle (circle,
 ---sphere or box) as seen from the pursuer, braking there; evade the pursuer
 ---when no obstacle is within `radius`.
 ---@class steer.HideDesc: steer.BehaviorDesc
----@field target? steer.Target the pursuer: an agent (or a point); default nil (the agent's `target`)
----@field radius? number metres, > 0: obstacles whose surface is this close to the agent are considered; default 20
----@field margin? number metres of clearance between the obstacle's surface and the agent's body at the spot, >= 0; default 1
----@field slow_radius? number metres, > 0: the agent brakes linearly inside this distance of the spot; default 2
----@field max_prediction? number seconds, >= 0: when evading, the pursuer's position is predicted min(distance / max_speed, this) ahead; default 1
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- the pursuer: an agent (or a point)
+---@field radius? number a number of metres >= 1e-6 and <= 1e30; default 20 -- obstacles whose surface is this close to the agent are considered
+---@field margin? number 0 or a number of metres >= 1e-6 and <= 1e30; default 1 -- clearance between the obstacle's surface and the agent's body at the spot
+---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 2 -- the agent brakes linearly inside this distance of the spot
+---@field max_prediction? number 0 or a number of seconds >= 1e-6 and <= 1e30; default 1 -- when evading, the pursuer's position is predicted min(distance / max_speed, this) ahead
 
 ---`steer.contain`: stay inside the world's bounds (axes of size 0 are
 ---unbounded; a wrapped world gives zero), pushing inward when the agent's
 ---body, now or `lookahead` seconds ahead, comes within `margin` of a bound.
 ---@class steer.ContainDesc: steer.BehaviorDesc
----@field margin? number metres from a bound where the push starts, >= 0; default 2
----@field lookahead? number seconds of velocity used to predict the position, >= 0 (at most 1e4); default 0.5
+---@field margin? number 0 or a number of metres >= 1e-6 and <= 1e30; default 2 -- from a bound where the push starts
+---@field lookahead? number 0 or a number of seconds >= 1e-6 and <= 1e4; default 0.5 -- of velocity used to predict the position
 
 ---Avoid static shapes by collision prediction; keeps its side; escapes dead ends.
 ---@param desc? steer.AvoidObstaclesDesc
@@ -584,51 +574,51 @@ function steer.contain(desc) end
 ---head-on and too close to dodge in time, also makes the agent brake. Two
 ---agents open (r_a + r_b) of each gap between them.
 ---@class steer.AvoidAgentsDesc: steer.BehaviorDesc
----@field horizon? number seconds of constant-velocity prediction, > 0 (at most 1e6); default 2
----@field responsibility? number share of each gap this agent opens, in [0, 1]: 0 never yields (zero force), 1 acts as if alone; default 1
----@field margin? number metres of clearance kept beyond touching, >= 0; default 0.3
----@field range? number metres, [0, 10000]: neighbours farther than this are not seen; default 0 (= horizon * 6 m/s + 2 m, at most 50 m)
----@field tag? string only agents with this tag are avoided; default nil (all)
+---@field horizon? number a number of seconds >= 1e-6 and <= 1e6; default 2 -- of constant-velocity prediction
+---@field responsibility? number 0 or a number >= 1e-6 and <= 1; default 1 -- share of each gap this agent opens: 0 never yields (zero force), 1 acts as if alone
+---@field margin? number 0 or a number of metres >= 1e-6 and <= 1e4; default 0.3 -- clearance kept beyond touching
+---@field range? number 0 or a number of metres >= 1e-6 and <= 1e4 (0 = horizon * 6 m/s + 2 m, at most 50 m); default 0 -- neighbours farther than this are not seen
+---@field tag? string a string (only agents with this tag) or nil; default nil
 
 ---`steer.interpose`: get between `a` and `b`. Their midpoint is predicted
 ---distance / max_speed ahead (at most `max_prediction` when > 0), and the
 ---agent arrives there with the midpoint's velocity fed forward.
 ---@class steer.InterposeDesc: steer.BehaviorDesc
----@field a? steer.Target first side: an agent or a point; default nil (the agent's `target`)
----@field b? steer.Target second side: an agent or a point; default nil (the agent's `target`)
----@field slow_radius? number metres, > 0: inside it the arrive term slows linearly; default 5
----@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
----@field max_prediction? number seconds, >= 0: cap on the prediction time; default 0 (no cap)
+---@field a? steer.Target a vector, an agent or nil (the agent's own target); default nil -- first side: an agent or a point
+---@field b? steer.Target a vector, an agent or nil (the agent's own target); default nil -- second side: an agent or a point
+---@field slow_radius? number a number >= 1e-6 and <= 1e30; default 5 -- metres: inside it the arrive term slows linearly
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- cruise speed in m/s
+---@field max_prediction? number 0 or a number of seconds >= 1e-6 and <= 1e30 (0 = no limit); default 0 -- cap on the prediction time
 
 ---`steer.offset_pursuit`: hold a slot in the leader's frame (x forward,
 ---y left, z up; z ignored in 2D), predicted distance / max_speed ahead,
 ---arriving there with the leader's velocity fed forward. A point target
 ---uses the world's axes as its frame.
 ---@class steer.OffsetPursuitDesc: steer.BehaviorDesc
----@field target? steer.Target the leader: an agent (or a point); default nil (the agent's `target`)
----@field offset? steer.VecLike the slot in the leader's frame, metres: {forward, left [, up]}; default {0, 0, 0}
----@field slow_radius? number metres, > 0: inside it the arrive term slows linearly; default 5
----@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
----@field max_prediction? number seconds, >= 0: cap on the prediction time; default 0 (no cap)
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- the leader: an agent (or a point)
+---@field offset? steer.VecLike a vector {x, y [, z]} in the leader's frame (x forward, y left, z up); default {0, 0, 0} -- metres
+---@field slow_radius? number a number >= 1e-6 and <= 1e30; default 5 -- metres: inside it the arrive term slows linearly
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- cruise speed in m/s
+---@field max_prediction? number 0 or a number of seconds >= 1e-6 and <= 1e30 (0 = no limit); default 0 -- cap on the prediction time
 
 ---`steer.match_velocity`: track the target's velocity (capped at
 ---max_speed); a point target has velocity zero, so the agent stops.
 ---@class steer.MatchVelocityDesc: steer.BehaviorDesc
----@field target? steer.Target an agent (or a point); default nil (the agent's `target`)
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- an agent (a point has velocity zero: the agent stops)
 
 ---`steer.face`: orientation only, zero force. Turn the heading toward the
 ---target by at most `turn_rate * dt` per tick (in 3D in the plane of the
 ---two directions); a target exactly behind turns the agent left; standing
 ---on the target holds the heading.
 ---@class steer.FaceDesc: steer.BehaviorDesc
----@field target? steer.Target what to face: a vector or an agent; default nil (the agent's `target`)
----@field turn_rate? number radians per second, > 0; default 2 pi
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- what to face
+---@field turn_rate? number a number of radians per second >= 1e-6 and <= 1e30; default 6.2831855 -- 2 pi by default
 
 ---`steer.look_where_going`: orientation only, zero force. Turn the heading
 ---toward the velocity by at most `turn_rate * dt` per tick, more slowly
 ---below 5% of max_speed; at rest the heading is held.
 ---@class steer.LookWhereGoingDesc: steer.BehaviorDesc
----@field turn_rate? number radians per second, > 0; default 2 pi
+---@field turn_rate? number a number of radians per second >= 1e-6 and <= 1e30; default 6.2831855 -- 2 pi by default
 
 ---Avoid other moving agents by predicting their closest approach.
 ---@param desc? steer.AvoidAgentsDesc
@@ -679,52 +669,49 @@ function steer.look_where_going(desc) end
 ---at most 64.
 ---@class steer.DitherDesc: steer.BehaviorDesc
 ---@field [integer] steer.DitherEntry
----@field epsilon? number newtons, >= 0: a tried child wins when its force is longer than this; default 1e-3
+---@field epsilon? number 0 or a number >= 1e-6 and <= 1e30; default 0.001 -- newtons: a tried child wins when its force is longer than this
 
 ---`steer.priority{ b1, b2, ..., epsilon = , margin = , hold = , name = }`:
 ---at least one child, at most 64. margin = 0 and hold = 0 is the plain
 ---priority.
 ---@class steer.PriorityDesc: steer.BehaviorDesc
 ---@field [integer] steer.Behavior
----@field epsilon? number newtons, >= 0: a child is a candidate when its force is longer than this; default 1e-3
----@field margin? number a factor, >= 0: a challenger takes over from a winner that still asks only when its force is longer than margin times the winner's; default 0
----@field hold? number seconds, >= 0: a new winner keeps winning at least this long (at most one switch per hold); default 0
-
----Targeters of a pipeline: they set the goal's channels.
----@alias steer.Targeter steer.Behavior a `steer.target_position` or `steer.target_velocity`
-
----Decomposers of a pipeline: they replace the goal position by a sub-goal.
----@alias steer.Decomposer steer.Behavior a `steer.decompose_path`
-
----Constraints of a pipeline: they bend the route round the world's shapes.
----@alias steer.Constraint steer.Behavior a `steer.avoid_obstacle_constraint` or `steer.wall_constraint`
+---@field epsilon? number 0 or a number >= 1e-6 and <= 1e30; default 0.001 -- newtons: a child is a candidate when its force is longer than this
+---@field margin? number 0 or a number >= 1e-6 and <= 1e30 (a challenger must be this many times as strong as the winner); default 0 -- a factor: a challenger takes over from a winner that still asks only when its force is longer than margin times the winner's
+---@field hold? number 0 or a number of seconds >= 1e-6 and <= 1e30; default 0 -- a new winner keeps winning at least this long (at most one switch per hold)
 
 ---`steer.pipeline{ targeters = , decomposers = , constraints = , actuator = , fallback = , passes = , name = }`.
----Each list field also takes a single behaviour.
+---Each list field also takes a single behaviour. Targeters set the goal's
+---channels; decomposers replace the goal position by a sub-goal; constraints
+---bend the route round the world's shapes.
 ---@class steer.PipelineDesc: steer.BehaviorDesc
----@field targeters? steer.Targeter[]|steer.Targeter run in order; a channel set by an earlier one is kept; default none: the goal is the agent's own `a.target`
----@field decomposers? steer.Decomposer[]|steer.Decomposer run in order after the targeters; default none
----@field constraints? steer.Constraint[]|steer.Constraint checked in order every pass; default none (the straight route is accepted)
----@field actuator? steer.Behavior one behaviour; a nil target in it reads the route's first point; default: built-in (full speed to via points, braking within the stopping distance at the goal, or tracking a velocity goal)
----@field fallback? steer.Behavior one behaviour, run when the route is blocked or the passes run out; a nil target in it reads the goal before the constraints; default: brake
----@field passes? integer 1..16: constraint rounds (a route gains at most passes - 1 via points); default 4
+---@field targeters? steer.Behavior[]|steer.Behavior a list of targeters (steer.target_position, steer.target_velocity); default none -- run in order; a channel set by an earlier one is kept; none: the goal is the agent's own `a.target`
+---@field decomposers? steer.Behavior[]|steer.Behavior a list of decomposers (steer.decompose_path, steer.decompose_flow); default none -- run in order after the targeters
+---@field constraints? steer.Behavior[]|steer.Behavior a list of constraints (steer.avoid_obstacle_constraint, steer.wall_constraint); default none -- checked in order every pass; none: the straight route is accepted
+---@field actuator? steer.Behavior one behaviour; default none -- a nil target in it reads the route's first point; none: built-in (full speed to via points, braking within the stopping distance at the goal, or tracking a velocity goal)
+---@field fallback? steer.Behavior one behaviour; default none -- run when the route is blocked or the passes run out; a nil target in it reads the goal before the constraints; none: brake
+---@field passes? integer a whole number >= 1 and <= 16; default 4 -- constraint rounds (a route gains at most passes - 1 via points)
 
 ---`steer.target_position`: the goal position.
 ---@class steer.TargetPositionDesc: steer.BehaviorDesc
----@field target? steer.Target a point, an agent (also its velocity, as the goal point's motion) or nil (the agent's own `a.target`, or an enclosing pipeline's route); default nil
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- an agent also gives its velocity, as the goal point's motion; nil: the agent's own `a.target`, or an enclosing pipeline's route
 
 ---`steer.target_velocity`: the goal velocity.
 ---@class steer.TargetVelocityDesc: steer.BehaviorDesc
----@field velocity? steer.VecLike m/s; default {0, 0, 0} (stand still)
+---@field velocity? steer.VecLike a vector (m/s); default {0, 0, 0} -- the default stands still
 
 ---`steer.decompose_path`: reach the goal by way of waypoints.
 ---@class steer.DecomposePathDesc: steer.BehaviorDesc
----@field path steer.VecLike[] required: at least 1 finite point, visited in order before the goal
----@field radius? number metres, > 0: a waypoint counts as reached inside this; default 1
+---@field path steer.VecLike[] required: a list of at least one point -- finite points, visited in order before the goal
+---@field radius? number a number >= 1e-6 and <= 1e30 (metres); default 1 -- a waypoint counts as reached inside this
 
----`steer.avoid_obstacle_constraint` / `steer.wall_constraint`.
----@class steer.ConstraintDesc: steer.BehaviorDesc
----@field margin? number metres, >= 0: clearance kept beyond the agent's radius; default 0.5
+---`steer.avoid_obstacle_constraint`: keep the route clear of circles and spheres.
+---@class steer.AvoidObstacleConstraintDesc: steer.BehaviorDesc
+---@field margin? number 0 or a number >= 1e-6 and <= 1e30 (metres of clearance beyond the agent's radius); default 0.5
+
+---`steer.wall_constraint`: keep the route clear of walls, boxes and planes.
+---@class steer.WallConstraintDesc: steer.BehaviorDesc
+---@field margin? number 0 or a number >= 1e-6 and <= 1e30 (metres of clearance beyond the agent's radius); default 0.5
 
 ---The weighted truncated running sum: children in order spend the
 ---max_force budget; the one that overshoots is scaled so the sum lands on
@@ -776,14 +763,14 @@ function steer.decompose_path(desc) end
 
 ---Pipeline constraint for circles (spheres in 3D): keeps the route
 ---`radius + margin` from them, adding via points round them.
----@param desc? steer.ConstraintDesc
+---@param desc? steer.AvoidObstacleConstraintDesc
 ---@return steer.Behavior
 function steer.avoid_obstacle_constraint(desc) end
 
 ---Pipeline constraint for wall segments and boxes (and planes in 3D, which
 ---block a route that crosses them): keeps the route `radius + margin` from
 ---them, adding via points round their ends and corners.
----@param desc? steer.ConstraintDesc
+---@param desc? steer.WallConstraintDesc
 ---@return steer.Behavior
 function steer.wall_constraint(desc) end
 
@@ -1006,10 +993,10 @@ function steer.grid(desc) end
 ---`steer.follow_flow`: steer along a flow field, interpolated between cells, braking along it, arriving at the goal point, keeping clear of blocked cells.
 ---@class steer.FollowFlowDesc: steer.BehaviorDesc
 ---@field field steer.FlowField required
----@field speed? number cruise speed in m/s, >= 0; default 0 (= max_speed)
----@field slow_radius? number metres, >= 0: braking distance along the field; 0 = automatic; default 0
----@field stop_radius? number metres, >= 0: arrival radius around the goal point; default 0.2
----@field clearance? number metres, >= 0: distance kept from blocked cells beyond the agent's radius; default 0
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- cruise speed in m/s
+---@field slow_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres; 0 = automatic); default 0 -- braking distance along the field
+---@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 0.2 -- arrival radius around the goal point
+---@field clearance? number 0 or a number >= 1e-6 and <= 1e30 (metres kept from blocked cells beyond the agent's radius); default 0
 
 ---Follow a flow field; one brain serves any number of agents.
 ---@param desc steer.FollowFlowDesc
@@ -1019,7 +1006,7 @@ function steer.follow_flow(desc) end
 ---`steer.decompose_flow`: a pipeline decomposer; a goal out of sight becomes the furthest visible point along the field.
 ---@class steer.DecomposeFlowDesc: steer.BehaviorDesc
 ---@field field steer.FlowField required
----@field lookahead? number cells walked along the field, 1 to 1024; default 8
+---@field lookahead? number a number of cells >= 1 and <= 1024; default 8 -- walked along the field
 
 ---A pipeline decomposer planning on a flow field (string-pulled sub-goals).
 ---@param desc steer.DecomposeFlowDesc
@@ -1080,12 +1067,12 @@ steer.mod_name = nil
 ---turning no tighter than the turn radius (Jakob's stateless 3-segment
 ---paths: turn, tangent, turn; the path with the least total turning wins).
 ---@class steer.DirectedSeekDesc: steer.BehaviorDesc
----@field target? steer.Target the waypoint W: a vector or an agent; default nil (the agent's `target`)
----@field heading? steer.VecLike direction to arrive in, d_W (required with a point target); default: the target agent's direction of travel
----@field min_turn_radius? number metres, >= 0; default 0 (the agent's own: min_turn_radius at the larger of its speed and `speed`, never tighter than m v^2 / max_force)
----@field speed? number the speed to fly and arrive at, >= 0; default 0 (max_speed; after a moving agent, its speed plus the gap to W over 2 s, so it closes in and holds station)
----@field behind? number metres, >= 0: the waypoint W is this far back from the target along the heading (onto a tail); default 0
----@field opposite? boolean also consider the waypoint circle on the far side of W (k'_W); default true
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- the waypoint W
+---@field heading? steer.VecLike a vector (the direction to arrive in); default {0, 0, 0} -- d_W (required with a point target); when zero: the target agent's direction of travel
+---@field min_turn_radius? number 0 or a number of metres >= 1e-6 and <= 1e30 (0 = the agent's own); default 0 -- the agent's own: min_turn_radius at the larger of its speed and `speed`, never tighter than m v^2 / max_force
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- the speed to fly and arrive at; 0: max_speed, and after a moving agent its speed plus the gap to W over 2 s, so it closes in and holds station
+---@field behind? number 0 or a number of metres >= 1e-6 and <= 1e30 (the waypoint is that far back from the target along heading); default 0 -- onto a tail
+---@field opposite? boolean a boolean (consider the opposite waypoint circle); default true -- also the waypoint circle on the far side of W (k'_W)
 
 ---Arrive at a point travelling in a given direction, within a turn radius.
 ---@param desc steer.DirectedSeekDesc
@@ -1140,5 +1127,8 @@ function fighter.think(a, dt) end
 ---@param fields steer.SpawnDesc|{team: string, enemy: string}
 ---@return steer.Agent
 function fighter.spawn(w, fields) end
+
+-- ---- kinds not described above (written by tools/gen_meta.c; describe them above) ----
+-- ---- end of the kinds written by tools/gen_meta.c ----
 
 return steer
