@@ -66,13 +66,8 @@ static void random_side(steerB_Ctx *c, const float u[3], float out[3])
         if (v3_normalize(out) == 0.0f) v3_set(out, 0.0f, s, 0.0f);
         return;
     }
-    float ref[3] = { 0.0f, 0.0f, 1.0f }, side[3], up[3];
-    v3_cross(side, ref, u);
-    if (v3_normalize(side) == 0.0f) {
-        v3_set(ref, 0.0f, 1.0f, 0.0f);
-        v3_cross(side, u, ref);
-        if (v3_normalize(side) == 0.0f) v3_set(side, 1.0f, 0.0f, 0.0f);
-    }
+    float side[3], up[3];
+    if (v3_side3(side, u) == 0.0f) v3_set(side, 1.0f, 0.0f, 0.0f);
     v3_cross(up, u, side);
     float phi = steer_rng32_unit(c->rng) * 6.2831853f;
     v3_scale(out, side, steerM_cosf(phi));
@@ -437,7 +432,8 @@ static void escalate(steerB_Ctx *c, const AvoidObstacles *p, float *m, bool acti
             return;
         }
         if (dim2(c->w)) {
-            float left[3] = { -nrm[1], nrm[0], 0.0f };
+            float left[3];
+            v3_left(left, nrm);
             if (m[M_HAND] == 0.0f) m[M_HAND] = v3_dot(dir, left) < 0.0f ? -1.0f : 1.0f;
             v3_scale(tan, left, m[M_HAND]);
         } else if (v3_perp_to(tan, dir, nrm) <= 1e-3f && v3_perp_to(tan, intent, nrm) <= 1e-3f) {
@@ -567,7 +563,8 @@ static void whisker(const steerB_Ctx *c, const AvoidWalls *p, int k, int n, cons
 static void along_walls(steerB_Ctx *c, float *m, const float nrm[3], float out[3])
 {
     if (dim2(c->w)) {
-        float left[3] = { -nrm[1], nrm[0], 0.0f };
+        float left[3];
+        v3_left(left, nrm);
         v3_scale(out, left, -m[W_HAND]);
         return;
     }
@@ -608,7 +605,8 @@ static void walls_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         float t[3];
         v3_copy(m + W_INTENT, c->h);
         if (dim2(c->w)) {
-            float left[3] = { -nrm[1], nrm[0], 0.0f };
+            float left[3];
+            v3_left(left, nrm);
             float lean = v3_dot(left, c->h);
             m[W_HAND] = lean > 1e-3f ? -1.0f : lean < -1e-3f ? 1.0f : steer_rng32_unit(c->rng) < 0.5f ? -1.0f : 1.0f;
         } else {

@@ -192,7 +192,7 @@ static void plan(const float rel[3], const float h[3], const float dw[3], float 
     // side the agent heads to; failing that, any perpendicular
     float scale = v3_len(rel) + r;
     if (v3_perp_to(pl->fy, rel, dw) <= 1e-5f * scale && v3_perp_to(pl->fy, h, dw) <= 1e-5f) {
-        if (planar) v3_set(pl->fy, -dw[1], dw[0], 0.0f);
+        if (planar) v3_left(pl->fy, dw);
         else steerW_derived_up(dw, pl->fy);
     }
     float a2[2] = { v3_dot(rel, pl->fx), v3_dot(rel, pl->fy) };

@@ -54,7 +54,7 @@ static inline void circle_force(const Wander *p, int dim, float dt, const float 
     if (l == 0.0f) v3_set(t, 1.0f, 0.0f, 0.0f);
     v3_scale(t, t, p->radius);
     float side[3], up[3];
-    steerB_frame_of(dim, h, side, up);
+    v3_frame(side, up, dim, h);
     v3_scale(out, h, t[0] + p->distance);
     v3_madd(out, side, t[1]);
     if (dim == 3) v3_madd(out, up, t[2]);
@@ -75,7 +75,7 @@ static inline void turn_force(const Wander *p, int dim, float dt, const float h[
     if (dim == 3)
         rate[1] = clampf(rate[1] + signed_unit(rng) * step, -p->max_turn_rate, p->max_turn_rate);
     float side[3], up[3];
-    steerB_frame_of(dim, h, side, up);
+    v3_frame(side, up, dim, h);
     float speed = v3_len(v);
     float cruise = steerB_cruise(p->speed, max_speed);
     // centripetal part: m * speed * rate, sideways (and up in 3D)

@@ -196,19 +196,7 @@ static void round_disc(const steer_World *w, const float a[3], const float b[3],
     // e2: the part of qb across e1 (any perpendicular when they line up)
     v3_copy(e2, qb);
     v3_madd(e2, e1, -v3_dot(qb, e1));
-    if (v3_normalize(e2) == 0.0f) {
-        if (w->dim == 2) {
-            v3_set(e2, -e1[1], e1[0], 0.0f);
-        } else {
-            float ref[3] = { 0.0f, 0.0f, 1.0f };
-            v3_cross(e2, ref, e1);
-            if (v3_normalize(e2) == 0.0f) {
-                v3_set(ref, 0.0f, 1.0f, 0.0f);
-                v3_cross(e2, e1, ref);
-                v3_normalize(e2);
-            }
-        }
-    }
+    if (v3_normalize(e2) == 0.0f) v3_side(e2, w->dim, e1);
     float lb = v3_len(qb);
     float theta_b = steerM_atan2f(v3_dot(qb, e2), v3_dot(qb, e1)); // in [0, pi]
     float alpha_a = la > rho ? steerM_acosf(rho / la) : 0.0f, alpha_b = lb > rho ? steerM_acosf(rho / lb) : 0.0f;

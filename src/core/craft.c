@@ -77,7 +77,7 @@ void steerW_craft_step(steer_World *w, uint32_t d, const float fin[3], float v[3
     next = next < low ? low : next > top ? top : next;
     // turn toward it, no sharper than the radius at the current speed allows
     float r = steerW_turn_radius(t, speed), side[3];
-    if (w->dim == 2) v3_set(side, -old[1], old[0], 0.0f);
+    if (w->dim == 2) v3_left(side, old);
     else v3_copy(side, t->up);
     float step = r > 0.0f ? speed * dt / r : 0.0f;
     float turned = v3_turn_toward(h, old, want, step, side);

@@ -316,7 +316,7 @@ void steerW_closest(const steer_World *w, const steerW_Shape *s, const float p[3
         v3_sub(d, p, out);
         if (v3_normalize(d) == 0.0f) {
             // on the wall: its left side by convention
-            v3_set(d, -ab[1], ab[0], 0.0f);
+            v3_left(d, ab);
             v3_normalize(d);
         }
         v3_copy(normal, d);

@@ -106,6 +106,44 @@ static inline float v3_perp_to(float o[3], const float a[3], const float u[3])
     return l;
 }
 
+// The perpendicular frame of a heading, built one way everywhere (the
+// behaviours' steerB_frame, the whiskers, wander, the constraint's arcs,
+// the craft's turn): in 2D the side is the heading's left (its normal in
+// the XY plane, as long as the heading) and up is +z; in 3D the side is
+// the world's up (+z) x h normalised, or h x y when h is vertical, and up
+// is h x side.
+
+// a turned a quarter counter-clockwise in the XY plane (2D: its left).
+static inline void v3_left(float o[3], const float a[3]) { v3_set(o, -a[1], a[0], 0.0f); }
+
+// The 3D side of heading h (see above); returns its length before
+// normalising, 0 (and a zero side) when h is zero.
+static inline float v3_side3(float side[3], const float h[3])
+{
+    float ref[3] = { 0.0f, 0.0f, 1.0f };
+    v3_cross(side, ref, h);
+    float l = v3_normalize(side);
+    if (l != 0.0f) return l;
+    v3_set(ref, 0.0f, 1.0f, 0.0f);
+    v3_cross(side, h, ref);
+    return v3_normalize(side);
+}
+
+// The side of heading h in a world of `dim` dimensions.
+static inline void v3_side(float side[3], int dim, const float h[3])
+{
+    if (dim == 2) v3_left(side, h);
+    else v3_side3(side, h);
+}
+
+// The frame (side, up) of heading h in a world of `dim` dimensions.
+static inline void v3_frame(float side[3], float up[3], int dim, const float h[3])
+{
+    v3_side(side, dim, h);
+    if (dim == 2) v3_set(up, 0.0f, 0.0f, 1.0f);
+    else v3_cross(up, h, side);
+}
+
 // One test for all three components: an infinity or NaN anywhere makes
 // the product with zero a NaN, which compares unequal to zero.
 static inline int v3_finite(const float a[3])
