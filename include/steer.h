@@ -6,8 +6,8 @@
 // steer_lua.h, the debug-draw list steer_draw.h.
 //
 // This header is the reference: one line per function says what it does.
-// Every function returns a status (STEER_OK or a negative STEER_E*) or a
-// value; none aborts, exits or longjmps. Agents are named by handles
+// Every function returns a status (a steer_Status as an int: STEER_OK or a
+// negative STEER_E*) or a value; none aborts, exits or longjmps. Agents are named by handles
 // (index + generation): a removed agent's handle goes stale and every call
 // with it fails with STEER_ESTALE, it never names another agent.
 // Units: metres, seconds, radians. 2D worlds use x, y; 3D worlds x, y, z.
@@ -28,15 +28,19 @@
 
 #define STEER_VERSION "0.1.0"
 
-enum {
+// The status every int-returning function returns (or a count, where its
+// comment says so): STEER_OK or one of these negative codes.
+typedef enum steer_Status {
     STEER_OK = 0,
-    STEER_EARG = -1,     // an argument is out of range, NaN or infinite
-    STEER_ESTALE = -2,   // the agent handle names a removed agent
-    STEER_ENOMEM = -3,   // the allocator failed; nothing changed
-    STEER_EFULL = -4,    // a fixed limit (agents, brains, tags) is reached
-    STEER_ECALLBACK = -5,// a host callback failed during a tick
-    STEER_EBUSY = -6     // not allowed while a tick runs (from a custom behaviour or ease function)
-};
+    STEER_EARG = -1,      // an argument is out of range, NaN or infinite
+    STEER_ESTALE = -2,    // the agent handle names a removed agent
+    STEER_ENOMEM = -3,    // the allocator failed; nothing changed
+    STEER_EFULL = -4,     // a fixed limit (agents, brains, tags) is reached
+    STEER_ECALLBACK = -5, // a host callback failed during a tick
+    STEER_EBUSY = -6,     // not allowed while a tick runs (from a custom behaviour or ease function)
+    STEER_ESCRIPT = -7,   // the engine: a script failed (see steer_engine_error in steer_engine.h)
+    STEER_EMOD = -8       // the engine: a mod failed or was stopped
+} steer_Status;
 
 typedef struct steer_World steer_World;
 typedef struct steer_Behavior steer_Behavior;

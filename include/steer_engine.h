@@ -27,8 +27,6 @@ typedef struct steer_EngineDesc {
     uint64_t seed;
 } steer_EngineDesc;
 
-enum { STEER_ESCRIPT = -7, STEER_EMOD = -8 }; // a script failed (see steer_engine_error); a mod failed or was stopped
-
 STEER_API int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out);
 STEER_API void steer_engine_free(steer_Engine *e);
 // Run the scenario file, create its world and call its setup(w).
