@@ -10,6 +10,10 @@
 -- ">= 0" means 0, or 1e-6 to 1e30 (nothing in between: a float would make
 -- 1e-300 into 0, which often means "the default"); another upper bound
 -- replaces 1e30. Anything else raises, and the message states the range.
+-- The ---@field lines of the constructor tables (steer.<Kind>Desc) are
+-- written from the kinds' field tables by tools/gen_meta.c: run
+-- `ninja -C build meta` after changing a field; only a note after " -- " on
+-- such a line is hand-written (the test meta_annotations checks the rest).
 
 ---@meta steer
 
