@@ -19,7 +19,7 @@ asan="${STEER_BUILD_ASAN:-build-asan}"
 clang="${STEER_BUILD_CLANG:-build-clang}"
 arm="${STEER_BUILD_AARCH64:-build-aarch64}"
 fuzz="${STEER_FUZZ_BUILD:-build-fuzz}"
-tools/setup.sh --packages clang gcc-aarch64-linux-gnu qemu-user-static || exit 1
+tools/setup.sh --packages clang clang-format gcc-aarch64-linux-gnu qemu-user-static || exit 1
 tools/setup.sh "$rel" || exit 1
 tools/setup.sh "$asan" -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false || exit 1
 CC=clang tools/setup.sh "$clang" -Dtests=false || exit 1

@@ -4,7 +4,7 @@
 # configure and build. Used by run-demo.sh, run-tests.sh and CI.
 #   tools/setup.sh [BUILD_DIR [MESON_OPTIONS...]]
 #   tools/setup.sh --packages PACKAGE...   only install these (the checks'
-#                                          compilers: clang, gcc-aarch64-linux-gnu, qemu-user-static)
+#                                          tools: clang, clang-format, gcc-aarch64-linux-gnu, qemu-user-static)
 set -eu
 cd "$(dirname "$0")/.."
 pkgs="meson ninja-build pkg-config gcc liblua5.4-dev lua5.4 libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb libstb-dev python3"
