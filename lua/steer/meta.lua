@@ -334,8 +334,8 @@ function Agent:contributions() end
 ---inside stop_radius (raising the "arrive" event once per arrival).
 ---@class steer.ArriveDesc: steer.BehaviorDesc
 ---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- point or agent to reach
----@field slow_radius? number a number >= 1e-6 and <= 1e30; default 5 -- metres: braking starts here
----@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30; default 0.1 -- metres, < slow_radius: desired velocity is zero inside
+---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 5 -- metres: braking starts here
+---@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 0.1 -- metres, < slow_radius: desired velocity is zero inside
 ---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- cruise speed in m/s
 ---@field ease? "linear"|"smooth"|fun(x: number): number default "linear" -- braking curve: speed = cruise * ease(x), x = distance / slow_radius in [0, 1), the result clamped to [0, 1]; a function is the slow path (one Lua call per braking agent per tick)
 
@@ -590,7 +590,7 @@ function steer.contain(desc) end
 ---@class steer.InterposeDesc: steer.BehaviorDesc
 ---@field a? steer.Target a vector, an agent or nil (the agent's own target); default nil -- first side: an agent or a point
 ---@field b? steer.Target a vector, an agent or nil (the agent's own target); default nil -- second side: an agent or a point
----@field slow_radius? number a number >= 1e-6 and <= 1e30; default 5 -- metres: inside it the arrive term slows linearly
+---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 5 -- metres: inside it the arrive term slows linearly
 ---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- cruise speed in m/s
 ---@field max_prediction? number 0 or a number of seconds >= 1e-6 and <= 1e30 (0 = no limit); default 0 -- cap on the prediction time
 
@@ -601,7 +601,7 @@ function steer.contain(desc) end
 ---@class steer.OffsetPursuitDesc: steer.BehaviorDesc
 ---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- the leader: an agent (or a point)
 ---@field offset? steer.VecLike a vector {x, y [, z]} in the leader's frame (x forward, y left, z up); default {0, 0, 0} -- metres
----@field slow_radius? number a number >= 1e-6 and <= 1e30; default 5 -- metres: inside it the arrive term slows linearly
+---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 5 -- metres: inside it the arrive term slows linearly
 ---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- cruise speed in m/s
 ---@field max_prediction? number 0 or a number of seconds >= 1e-6 and <= 1e30 (0 = no limit); default 0 -- cap on the prediction time
 

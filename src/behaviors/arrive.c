@@ -11,6 +11,7 @@
 // target was then, so that a target moved by more than stop_radius is a
 // new arrival even when it is still inside slow_radius.
 #include "behavior.h"
+#include "fields.h"
 #include "laws.h"
 
 #include <stdio.h>
@@ -76,10 +77,10 @@ static int arrive_check(const void *params, char *msg, size_t len)
 }
 
 static const steerB_Field arrive_fields[] = {
-    { "target", STEERB_TARGET, offsetof(Arrive, target), 0, 0, 0, "a vector, an agent or nil (the agent's own target)", NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(Arrive, slow_radius), 5, 1e-6, 1e30, "a number", NULL },
-    { "stop_radius", STEERB_NUMBER, offsetof(Arrive, stop_radius), 0.1f, 0, 1e30, "a number", NULL },
-    { "speed", STEERB_NUMBER, offsetof(Arrive, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    STEERB_TARGET_ROW(Arrive, target, "target"),
+    STEERB_SLOW_RADIUS_ROW(Arrive, 5),
+    STEERB_STOP_RADIUS_ROW(Arrive, 0.1f),
+    STEERB_SPEED_ROW(Arrive),
     { "ease", STEERB_EASE, offsetof(Arrive, ease), 0, 0, 0, "\"linear\", \"smooth\" or a function(f) -> number", ease_names },
     { 0 }
 };

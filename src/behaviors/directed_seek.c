@@ -36,6 +36,7 @@
 // d_W (onto a moving target's tail), and after a moving agent the wanted
 // speed closes the gap to W and then matches the target's.
 #include "behavior.h"
+#include "fields.h"
 #include "laws.h"
 
 #include <stdio.h>
@@ -329,10 +330,10 @@ static int directed_seek_check(const void *params, char *msg, size_t len)
 }
 
 static const steerB_Field directed_seek_fields[] = {
-    { "target", STEERB_TARGET, offsetof(Directed, target), 0, 0, 0, "a vector, an agent or nil (the agent's own target)", NULL },
+    STEERB_TARGET_ROW(Directed, target, "target"),
     { "heading", STEERB_VECTOR, offsetof(Directed, heading), 0, 0, 0, "a vector (the direction to arrive in)", NULL },
     { "min_turn_radius", STEERB_NUMBER, offsetof(Directed, min_turn_radius), 0, 0, 1e30, "a number of metres (0 = the agent's own)", NULL },
-    { "speed", STEERB_NUMBER, offsetof(Directed, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    STEERB_SPEED_ROW(Directed),
     { "behind", STEERB_NUMBER, offsetof(Directed, behind), 0, 0, 1e30, "a number of metres (the waypoint is that far back from the target along heading)", NULL },
     { "opposite", STEERB_BOOL, offsetof(Directed, opposite), 1, 0, 0, "a boolean (consider the opposite waypoint circle)", NULL },
     { 0 }

@@ -20,6 +20,7 @@
 // decides. Put them in a blend: a priority skips children after the first
 // that gives a force, and these give none.
 #include "behavior.h"
+#include "fields.h"
 
 #define TAU 6.2831853f
 #define SETTLE 0.05f // fraction of max_speed below which the turn rate fades
@@ -87,7 +88,7 @@ static void look_where_going_eval(steerB_Ctx *c, const steerB_Node *n, float out
 #define TURN_RATE_FIELD { "turn_rate", STEERB_NUMBER, offsetof(Face, turn_rate), TAU, 1e-6, 1e30, "a number of radians per second", NULL }
 
 static const steerB_Field face_fields[] = {
-    { "target", STEERB_TARGET, offsetof(Face, target), 0, 0, 0, "a vector, an agent or nil (the agent's own target)", NULL },
+    STEERB_TARGET_ROW(Face, target, "target"),
     TURN_RATE_FIELD,
     { 0 }
 };

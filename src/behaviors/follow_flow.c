@@ -19,6 +19,7 @@
 // and keep out of blocked cells (their centres; `clearance` keeps more).
 // The field is read only; many agents and worlds may share it.
 #include "behavior.h"
+#include "fields.h"
 #include "goal.h"
 #include "laws.h"
 #include "../nav/nav.h"
@@ -125,9 +126,9 @@ static void follow_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 static const steerB_Field follow_flow_fields[] = {
-    { "speed", STEERB_NUMBER, offsetof(FollowFlow, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(FollowFlow, slow_radius), 0, 0, 1e30, "a number (metres; 0 = automatic)", NULL },
-    { "stop_radius", STEERB_NUMBER, offsetof(FollowFlow, stop_radius), 0.2f, 0, 1e30, "a number (metres)", NULL },
+    STEERB_SPEED_ROW(FollowFlow),
+    STEERB_AUTO_SLOW_RADIUS_ROW(FollowFlow),
+    STEERB_STOP_RADIUS_ROW(FollowFlow, 0.2f),
     { "clearance", STEERB_NUMBER, offsetof(FollowFlow, clearance), 0, 0, 1e30, "a number (metres kept from blocked cells beyond the agent's radius)", NULL },
     { 0 }
 };

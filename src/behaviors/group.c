@@ -15,9 +15,8 @@
 // All three are pure functions of tick t's state (no memory). A target
 // that cannot be resolved (none, removed, or the agent itself) gives zero.
 #include "behavior.h"
+#include "fields.h"
 #include "laws.h"
-
-#define TARGET_EXPECT "a vector, an agent or nil (the agent's own target)"
 
 static float prediction(const steerB_Ctx *c, float dist, float max_prediction)
 {
@@ -63,10 +62,10 @@ static void interpose_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 static const steerB_Field interpose_fields[] = {
-    { "a", STEERB_TARGET, offsetof(Interpose, a), 0, 0, 0, TARGET_EXPECT, NULL },
-    { "b", STEERB_TARGET, offsetof(Interpose, b), 0, 0, 0, TARGET_EXPECT, NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(Interpose, slow_radius), 5, 1e-6, 1e30, "a number", NULL },
-    { "speed", STEERB_NUMBER, offsetof(Interpose, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    STEERB_TARGET_ROW(Interpose, a, "a"),
+    STEERB_TARGET_ROW(Interpose, b, "b"),
+    STEERB_SLOW_RADIUS_ROW(Interpose, 5),
+    STEERB_SPEED_ROW(Interpose),
     { "max_prediction", STEERB_NUMBER, offsetof(Interpose, max_prediction), 0, 0, 1e30,
       "a number of seconds (0 = no limit)", NULL },
     { 0 }
@@ -117,11 +116,11 @@ static void offset_pursuit_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 }
 
 static const steerB_Field offset_pursuit_fields[] = {
-    { "target", STEERB_TARGET, offsetof(OffsetPursuit, target), 0, 0, 0, TARGET_EXPECT, NULL },
+    STEERB_TARGET_ROW(OffsetPursuit, target, "target"),
     { "offset", STEERB_VECTOR, offsetof(OffsetPursuit, offset), 0, 0, 0,
       "a vector {x, y [, z]} in the leader's frame (x forward, y left, z up)", NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(OffsetPursuit, slow_radius), 5, 1e-6, 1e30, "a number", NULL },
-    { "speed", STEERB_NUMBER, offsetof(OffsetPursuit, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    STEERB_SLOW_RADIUS_ROW(OffsetPursuit, 5),
+    STEERB_SPEED_ROW(OffsetPursuit),
     { "max_prediction", STEERB_NUMBER, offsetof(OffsetPursuit, max_prediction), 0, 0, 1e30,
       "a number of seconds (0 = no limit)", NULL },
     { 0 }
@@ -147,7 +146,7 @@ static void match_velocity_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 }
 
 static const steerB_Field match_velocity_fields[] = {
-    { "target", STEERB_TARGET, offsetof(MatchVelocity, target), 0, 0, 0, TARGET_EXPECT, NULL },
+    STEERB_TARGET_ROW(MatchVelocity, target, "target"),
     { 0 }
 };
 

@@ -17,6 +17,7 @@
 // new spot must be nearer by a fifth to win; and the side it goes round a
 // circle on, kept while it goes round.
 #include "behavior.h"
+#include "fields.h"
 #include "laws.h"
 
 #include <float.h>
@@ -176,10 +177,10 @@ static void hide_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 static const steerB_Field hide_fields[] = {
-    { "target", STEERB_TARGET, offsetof(Hide, target), 0, 0, 0, "a vector, an agent or nil (the agent's own target)", NULL },
+    STEERB_TARGET_ROW(Hide, target, "target"),
     { "radius", STEERB_NUMBER, offsetof(Hide, radius), 20, 1e-6, 1e30, "a number of metres", NULL },
     { "margin", STEERB_NUMBER, offsetof(Hide, margin), 1, 0, 1e30, "a number of metres", NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(Hide, slow_radius), 2, 1e-6, 1e30, "a number of metres", NULL },
+    STEERB_SLOW_RADIUS_ROW(Hide, 2),
     { "max_prediction", STEERB_NUMBER, offsetof(Hide, max_prediction), 1, 0, 1e30, "a number of seconds", NULL },
     { 0 }
 };

@@ -9,6 +9,7 @@
 // and shown by the inspector. The host's function runs on the steer pass:
 // it must not change the world, like every behaviour.
 #include "behavior.h"
+#include "fields.h"
 #include "../core/world.h"
 
 #include <math.h>
@@ -116,8 +117,7 @@ int steer_host_kind_new(const steer_HostBehaviorDesc *desc, steer_HostKind **out
                                        (float)def, -1e30, 1e30, "a number", NULL };
     }
     if (desc->target)
-        k->fields[np] = (steerB_Field){ "target", STEERB_TARGET, offsetof(HostParams, target), 0, 0, 0,
-                                        "a vector, an agent or nil (the agent's own target)", NULL };
+        k->fields[np] = (steerB_Field)STEERB_TARGET_ROW(HostParams, target, "target");
     if (!ok) {
         steer_host_kind_free(k);
         return STEER_ENOMEM;

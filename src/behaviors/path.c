@@ -29,6 +29,7 @@
 // and a path of one repeated point give finite forces; a tick scans at most
 // PATH_SCAN segments per window, whatever the length of the path.
 #include "behavior.h"
+#include "fields.h"
 #include "laws.h"
 
 #include <stdio.h>
@@ -325,9 +326,9 @@ static const steerB_Field follow_fields[] = {
     { "radius", STEERB_NUMBER, offsetof(FollowPath, radius), 1, 0, 1e30, "a number (metres)", NULL },
     { "predict", STEERB_NUMBER, offsetof(FollowPath, predict), 0.5f, 0, 1e30, "a number of seconds", NULL },
     { "ahead", STEERB_NUMBER, offsetof(FollowPath, ahead), 1, 0, 1e30, "a number (metres)", NULL },
-    { "slow_radius", STEERB_NUMBER, offsetof(FollowPath, slow_radius), 0, 0, 1e30, "a number (metres; 0 = automatic)", NULL },
-    { "stop_radius", STEERB_NUMBER, offsetof(FollowPath, stop_radius), 0.1f, 0, 1e30, "a number (metres)", NULL },
-    { "speed", STEERB_NUMBER, offsetof(FollowPath, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    STEERB_AUTO_SLOW_RADIUS_ROW(FollowPath),
+    STEERB_STOP_RADIUS_ROW(FollowPath, 0.1f),
+    STEERB_SPEED_ROW(FollowPath),
     { "join", STEERB_CHOICE, offsetof(FollowPath, join), 0, 0, 0, "\"start\" or \"nearest\"", join_names },
     { 0 }
 };
@@ -436,9 +437,9 @@ static const steerB_Field patrol_fields[] = {
     { "loop", STEERB_BOOL, offsetof(Patrol, loop), 1, 0, 0, "a boolean", NULL },
     { "pause", STEERB_NUMBER, offsetof(Patrol, pause), 0, 0, 1e30, "a number of seconds", NULL },
     { "mode", STEERB_CHOICE, offsetof(Patrol, mode), 0, 0, 0, "\"loop\" or \"pingpong\"", mode_names },
-    { "slow_radius", STEERB_NUMBER, offsetof(Patrol, slow_radius), 0, 0, 1e30, "a number (metres; 0 = automatic)", NULL },
-    { "stop_radius", STEERB_NUMBER, offsetof(Patrol, stop_radius), 0.2f, 0, 1e30, "a number (metres)", NULL },
-    { "speed", STEERB_NUMBER, offsetof(Patrol, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    STEERB_AUTO_SLOW_RADIUS_ROW(Patrol),
+    STEERB_STOP_RADIUS_ROW(Patrol, 0.2f),
+    STEERB_SPEED_ROW(Patrol),
     { 0 }
 };
 

@@ -6,6 +6,7 @@
 // for max_force. Pursue and evade aim at where a moving target will be
 // after T = min(distance / max_speed, max_prediction).
 #include "behavior.h"
+#include "fields.h"
 #include "laws.h"
 
 typedef struct Chase {
@@ -16,8 +17,8 @@ typedef struct Chase {
 } Chase;
 STEERB_CHECK_SIZE(Chase);
 
-#define TARGET_FIELD { "target", STEERB_TARGET, offsetof(Chase, target), 0, 0, 0, "a vector, an agent or nil (the agent's own target)", NULL }
-#define SPEED_FIELD { "speed", STEERB_NUMBER, offsetof(Chase, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL }
+#define TARGET_FIELD STEERB_TARGET_ROW(Chase, target, "target")
+#define SPEED_FIELD STEERB_SPEED_ROW(Chase)
 #define PANIC_FIELD { "panic_radius", STEERB_NUMBER, offsetof(Chase, panic_radius), 0, 0, 1e30, "a number (0 = flee at any distance)", NULL }
 #define PREDICT_FIELD { "max_prediction", STEERB_NUMBER, offsetof(Chase, max_prediction), 1, 0, 1e30, "a number of seconds", NULL }
 

@@ -13,6 +13,7 @@
 // deterministic in any evaluation order. Memory: three floats, the circle
 // target (circle) or the yaw and pitch rates (turn).
 #include "behavior.h"
+#include "fields.h"
 #include "laws.h"
 #include "../core/rng.h"
 
@@ -173,7 +174,7 @@ static const steerB_Field wander_fields[] = {
     { "jitter", STEERB_NUMBER, offsetof(Wander, jitter), 5, 0, 1e30, "a number (metres per second)", NULL },
     { "max_turn_rate", STEERB_NUMBER, offsetof(Wander, max_turn_rate), 1, 0, 1e30, "a number (radians per second)", NULL },
     { "max_turn_change", STEERB_NUMBER, offsetof(Wander, max_turn_change), 2, 0, 1e30, "a number (radians per second, per second)", NULL },
-    { "speed", STEERB_NUMBER, offsetof(Wander, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL },
+    STEERB_SPEED_ROW(Wander),
     { 0 }
 };
 

@@ -26,6 +26,7 @@
 // decompose_path. No allocation: the goal and its route are on the stack.
 #include "../behaviors/behavior.h"
 #include "../behaviors/goal.h"
+#include "../behaviors/fields.h"
 #include "../behaviors/laws.h"
 
 #include <stdio.h>
@@ -197,8 +198,7 @@ static void target_position_eval(steerB_Ctx *c, const steerB_Node *n, float out[
 }
 
 static const steerB_Field target_position_fields[] = {
-    { "target", STEERB_TARGET, offsetof(TargetPosition, target), 0, 0, 0,
-      "a vector, an agent or nil (the agent's own target)", NULL },
+    STEERB_TARGET_ROW(TargetPosition, target, "target"),
     { 0 }
 };
 
