@@ -61,9 +61,12 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
     case STEERB_NUMBER: {
         char expect[160];
         steerB_expect(f, expect, sizeof expect);
-        if (lua_type(L, v) != LUA_TNUMBER) steerL_field_error(L, fn, f->name, expect, v);
+        // the range is checked here, by the core's own test, so that a
+        // failure of the setter below is never the value's (the binding
+        // does not read the C error text to tell)
+        if (lua_type(L, v) != LUA_TNUMBER || !steerB_number_ok(lua_tonumber(L, v), f->min, f->max))
+            steerL_field_error(L, fn, f->name, expect, v);
         st = steer_behavior_set_number(b, f->name, lua_tonumber(L, v));
-        if (st && strstr(steer_behavior_error(b), "expects")) steerL_field_error(L, fn, f->name, expect, v);
         break;
     }
     case STEERB_TARGET: {
