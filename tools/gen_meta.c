@@ -80,7 +80,10 @@ static void class_name(const char *kind, char *out, size_t len)
 {
     size_t o = (size_t)snprintf(out, len, "steer.");
     for (int up = 1; *kind && o + 5 < len; kind++) {
-        if (*kind == '_') { up = 1; continue; }
+        if (*kind == '_') {
+            up = 1;
+            continue;
+        }
         out[o++] = up && *kind >= 'a' && *kind <= 'z' ? (char)(*kind - 'a' + 'A') : *kind;
         up = 0;
     }
@@ -113,10 +116,7 @@ static void put_float(Buf *b, float v)
     put(b, "%s", t);
 }
 
-static bool required(const steerB_Field *f)
-{
-    return f->type == STEERB_POINTS && f->min > 0;
-}
+static bool required(const steerB_Field *f) { return f->type == STEERB_POINTS && f->min > 0; }
 
 static void put_type(Buf *b, const steerB_Field *f)
 {
@@ -145,8 +145,7 @@ static void put_doc(Buf *b, const steerB_Field *f)
         put(b, "required: %s", f->expect);
         return;
     }
-    if (f->type != STEERB_CHOICE && f->type != STEERB_EASE)
-        put(b, "%s; ", steerB_expect(f, range, sizeof range));
+    if (f->type != STEERB_CHOICE && f->type != STEERB_EASE) put(b, "%s; ", steerB_expect(f, range, sizeof range));
     put(b, "default ");
     switch (f->type) {
     case STEERB_NUMBER: put_float(b, f->def); break;
@@ -176,15 +175,9 @@ typedef struct Line {
     size_t len;
 } Line;
 
-static bool starts(Line l, const char *p)
-{
-    return l.len >= strlen(p) && strncmp(l.s, p, strlen(p)) == 0;
-}
+static bool starts(Line l, const char *p) { return l.len >= strlen(p) && strncmp(l.s, p, strlen(p)) == 0; }
 
-static bool is(Line l, const char *p)
-{
-    return l.len == strlen(p) && strncmp(l.s, p, l.len) == 0;
-}
+static bool is(Line l, const char *p) { return l.len == strlen(p) && strncmp(l.s, p, l.len) == 0; }
 
 // The name a `---@field` line annotates (without "?").
 static size_t field_name(Line l, const char **name)
@@ -236,7 +229,8 @@ static void put_stub(Buf *b, const steerB_Kind *k)
     char c[96];
     class_name(k->name, c, sizeof c);
     put(b, "\n---`steer.%s`.\n---@class %s: steer.BehaviorDesc\n", k->name, c);
-    if (k->children == STEERB_WEIGHTED) put(b, "---@field [integer] {[1]: steer.Behavior, [2]: number}|steer.Behavior\n");
+    if (k->children == STEERB_WEIGHTED)
+        put(b, "---@field [integer] {[1]: steer.Behavior, [2]: number}|steer.Behavior\n");
     if (k->children == STEERB_LIST) put(b, "---@field [integer] steer.Behavior\n");
     for (const steerB_Field *f = k->fields; f && f->name; f++) put_field(b, f, NULL, 0);
     bool must = k->children == STEERB_WEIGHTED || k->children == STEERB_LIST;
@@ -324,23 +318,23 @@ int main(int argc, char **argv)
     const char *meta = argv[check ? 2 : 1];
     char *src = slurp(meta);
     char *gen = generate(src);
-    if (check) {
-        if (strcmp(src, gen) == 0) return 0;
+    int status = 0;
+    if (check && strcmp(src, gen) != 0) {
         const char *a = src, *g = gen, *a0 = src, *g0 = gen;
         int line = 1;
         for (; *a && *a == *g; a++, g++)
             if (*a == '\n') line++, a0 = a + 1, g0 = g + 1;
-        fprintf(stderr, "%s:%d: the annotations differ from what the kinds table gives.\n  is:     %.*s\n"
+        fprintf(stderr,
+                "%s:%d: the annotations differ from what the kinds table gives.\n  is:     %.*s\n"
                 "  wants:  %.*s\nTo rewrite them run\n  %s\n",
                 meta, line, (int)strcspn(a0, "\n"), a0, (int)strcspn(g0, "\n"), g0, argv[3]);
-        return 1;
-    }
-    const char *to = argc == 3 ? argv[2] : meta;
-    if (argc == 3 || strcmp(src, gen) != 0) {
+        status = 1;
+    } else if (!check && (argc == 3 || strcmp(src, gen) != 0)) {
+        const char *to = argc == 3 ? argv[2] : meta;
         FILE *f = fopen(to, "wb");
         if (!f || fwrite(gen, 1, strlen(gen), f) != strlen(gen) || fclose(f) != 0) die("cannot write %s", to);
     }
     free(src);
     free(gen);
-    return 0;
+    return status;
 }
