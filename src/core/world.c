@@ -113,14 +113,10 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
 void steer_world_free(steer_World *w)
 {
     if (!w) return;
-    for (int i = 0; i < 3; i++) {
-        steerW_free(w, w->p[i]); steerW_free(w, w->v[i]); steerW_free(w, w->h[i]);
-        steerW_free(w, w->f[i]); steerW_free(w, w->tq[i]); steerW_free(w, w->face[i]);
-        steerW_free(w, w->push[i]);
-    }
-    void *arrays[] = { w->mass, w->max_speed, w->max_force, w->radius, w->slot, w->rng32,
-                       w->tag, w->brain, w->flags, w->mem, w->rec, w->gen, w->dense_of,
-                       w->scratch, w->events, w->out_events, w->thinkers, w->agent_tmp };
+    steerW_Array cols[STEERW_MAX_ARRAYS];
+    for (int k = 0, n = steerW_arrays(w, cols); k < n; k++) steerW_free(w, cols[k].base);
+    for (int i = 0; i < 3; i++) steerW_free(w, w->push[i]);
+    void *arrays[] = { w->gen, w->dense_of, w->scratch, w->events, w->out_events, w->thinkers, w->agent_tmp };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerW_free(w, arrays[i]);
     for (uint32_t i = 1; i < w->ntags; i++) steerW_free(w, w->tags[i]);
     steerW_free(w, w->tags);
@@ -135,12 +131,84 @@ void steer_world_free(steer_World *w)
 
 // ---- storage growth ----------------------------------------------------
 
-static bool grow(steer_World *w, void **p, size_t elem, uint32_t old_cap, uint32_t cap)
+#define COLUMN(name, field, elem, shape, role, bits)                                                          \
+    { name, offsetof(steer_World, field), 0, sizeof(elem), shape, role, bits }
+#define ONE(name, field, role) COLUMN(name, field, *((steer_World *)0)->field, STEERW_COL_ONE, role, 0)
+#define AXES(name, field, role) COLUMN(name, field, *((steer_World *)0)->field[0], STEERW_COL_AXES, role, 0)
+#define ROW(name, field, stride, role)                                                                        \
+    { name, offsetof(steer_World, field), offsetof(steer_World, stride), sizeof *((steer_World *)0)->field,   \
+      STEERW_COL_ROW, role, 0 }
+
+// Every per-agent column, in the order of the state hash (see steerW_arrays).
+const steerW_Column steerW_columns[] = {
+    AXES("position", p, STEERW_COL_STATE),
+    AXES("velocity", v, STEERW_COL_STATE),
+    AXES("heading", h, STEERW_COL_STATE),
+    AXES("force", f, STEERW_COL_KEPT),
+    AXES("target", tq, STEERW_COL_STATE),
+    AXES("facing", face, STEERW_COL_TICK),
+    ONE("mass", mass, STEERW_COL_STATE),
+    ONE("max_speed", max_speed, STEERW_COL_STATE),
+    ONE("max_force", max_force, STEERW_COL_STATE),
+    ONE("radius", radius, STEERW_COL_STATE),
+    ONE("slot", slot, STEERW_COL_KEPT),
+    ONE("rng", rng32, STEERW_COL_STATE),
+    ONE("tag", tag, STEERW_COL_STATE),
+    ONE("brain", brain, STEERW_COL_STATE),
+    COLUMN("flags", flags, *((steer_World *)0)->flags, STEERW_COL_ONE, STEERW_COL_STATE,
+           STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT | STEER_AF_TOUCHING),
+    ROW("memory", mem, mem_stride, STEERW_COL_STATE),
+    ROW("record", rec, rec_stride, STEERW_COL_KEPT),
+};
+#undef COLUMN
+#undef ONE
+#undef AXES
+#undef ROW
+const int steerW_ncolumns = (int)(sizeof steerW_columns / sizeof steerW_columns[0]);
+_Static_assert(sizeof steerW_columns / sizeof steerW_columns[0] * 3 <= STEERW_MAX_ARRAYS, "STEERW_MAX_ARRAYS");
+
+// Where the world keeps the pointer to column c's array `axis`.
+static void *column_at(steer_World *w, const steerW_Column *c, int axis)
 {
-    void *n = steerW_realloc(w, *p, elem * cap);
+    return (char *)w + c->at + (size_t)axis * sizeof(void *);
+}
+
+static steerW_Array column_array(const steer_World *w, const steerW_Column *c, int axis)
+{
+    steerW_Array a = { c, axis, NULL, c->size };
+    memcpy(&a.base, (const char *)w + c->at + (size_t)axis * sizeof(void *), sizeof a.base);
+    if (c->shape == STEERW_COL_ROW) {
+        uint32_t stride;
+        memcpy(&stride, (const char *)w + c->stride_at, sizeof stride);
+        a.bytes *= stride;
+    }
+    return a;
+}
+
+// Whether the array is there and carries its agents' data (a tick's scratch does not).
+static bool carries(const steerW_Array *a) { return a->bytes && a->col->role != STEERW_COL_TICK; }
+
+int steerW_arrays(const steer_World *w, steerW_Array out[STEERW_MAX_ARRAYS])
+{
+    int n = 0;
+    for (int i = 0; i < w->dim; i++)
+        for (int k = 0; k < steerW_ncolumns; k++)
+            if (steerW_columns[k].shape == STEERW_COL_AXES) out[n++] = column_array(w, &steerW_columns[k], i);
+    for (int k = 0; k < steerW_ncolumns; k++)
+        if (steerW_columns[k].shape != STEERW_COL_AXES) out[n++] = column_array(w, &steerW_columns[k], 0);
+    return n;
+}
+
+// Grow the array whose pointer is at `at` (any object pointer) from old_cap
+// to cap elements of `elem` bytes, zeroing the new ones.
+static bool grow(steer_World *w, void *at, size_t elem, uint32_t old_cap, uint32_t cap)
+{
+    void *p;
+    memcpy(&p, at, sizeof p);
+    void *n = steerW_realloc(w, p, elem * cap);
     if (!n) return false;
     memset((char *)n + elem * old_cap, 0, elem * (cap - old_cap));
-    *p = n;
+    memcpy(at, &n, sizeof n);
     return true;
 }
 
@@ -158,26 +226,34 @@ static int reserve_agents(steer_World *w, uint32_t need)
 
 static int reserve_exact(steer_World *w, uint32_t cap)
 {
-    uint32_t old = w->cap;
-    int dims = w->dim;
-    for (int i = 0; i < dims; i++) {
-        if (!grow(w, (void **)&w->p[i], sizeof(float), old, cap) || !grow(w, (void **)&w->v[i], sizeof(float), old, cap) ||
-            !grow(w, (void **)&w->h[i], sizeof(float), old, cap) || !grow(w, (void **)&w->f[i], sizeof(float), old, cap) ||
-            !grow(w, (void **)&w->tq[i], sizeof(uint32_t), old, cap))
-            return STEER_ENOMEM;
+    steerW_Array cols[STEERW_MAX_ARRAYS];
+    for (int k = 0, n = steerW_arrays(w, cols); k < n; k++) {
+        const steerW_Array *a = &cols[k];
+        // a row of stride 0 does not exist yet; a tick's scratch only once it is in use
+        if (!a->bytes || (a->col->role == STEERW_COL_TICK && !column_array(w, a->col, 0).base)) continue;
+        if (!grow(w, column_at(w, a->col, a->axis), a->bytes, w->cap, cap)) return STEER_ENOMEM;
     }
-    if (!grow(w, (void **)&w->mass, sizeof(float), old, cap) || !grow(w, (void **)&w->max_speed, sizeof(float), old, cap) ||
-        !grow(w, (void **)&w->max_force, sizeof(float), old, cap) || !grow(w, (void **)&w->radius, sizeof(float), old, cap) ||
-        !grow(w, (void **)&w->slot, sizeof(uint32_t), old, cap) ||
-        !grow(w, (void **)&w->rng32, sizeof(uint32_t), old, cap) || !grow(w, (void **)&w->tag, sizeof(uint16_t), old, cap) ||
-        !grow(w, (void **)&w->brain, sizeof(uint16_t), old, cap) || !grow(w, (void **)&w->flags, 1, old, cap))
-        return STEER_ENOMEM;
-    for (int i = 0; i < w->dim && w->face[0]; i++)
-        if (!grow(w, (void **)&w->face[i], sizeof(float), old, cap)) return STEER_ENOMEM;
-    if (w->mem_stride && !grow(w, (void **)&w->mem, sizeof(float) * w->mem_stride, old, cap)) return STEER_ENOMEM;
-    if (w->rec_stride && !grow(w, (void **)&w->rec, sizeof(float) * w->rec_stride, old, cap)) return STEER_ENOMEM;
     w->cap = cap;
     return STEER_OK;
+}
+
+// The handle table's room for `cap` slots.
+static int reserve_slots(steer_World *w, uint32_t cap)
+{
+    if (!grow(w, &w->gen, sizeof(uint32_t), w->cap_slots, cap) ||
+        !grow(w, &w->dense_of, sizeof(uint32_t), w->cap_slots, cap))
+        return STEER_ENOMEM;
+    w->cap_slots = cap;
+    return STEER_OK;
+}
+
+// Zero every column of dense agent d (a reused row may hold a moved agent's
+// old data).
+static void clear_agent(steer_World *w, uint32_t d)
+{
+    steerW_Array cols[STEERW_MAX_ARRAYS];
+    for (int k = 0, n = steerW_arrays(w, cols); k < n; k++)
+        if (carries(&cols[k])) memset(cols[k].base + d * cols[k].bytes, 0, cols[k].bytes);
 }
 
 // Widen the per-agent memory or record stride, keeping each agent's data.
@@ -376,19 +452,15 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
         s = w->free_head;
         w->free_head = w->dense_of[s];
     } else {
-        if (w->nslots == w->cap_slots) {
-            uint32_t cap = w->cap_slots ? w->cap_slots * 2 : 64;
-            if (!grow(w, (void **)&w->gen, sizeof(uint32_t), w->cap_slots, cap) ||
-                !grow(w, (void **)&w->dense_of, sizeof(uint32_t), w->cap_slots, cap))
-                return STEER_ENOMEM;
-            w->cap_slots = cap;
-        }
+        if (w->nslots == w->cap_slots && reserve_slots(w, w->cap_slots ? w->cap_slots * 2 : 64) != STEER_OK)
+            return STEER_ENOMEM;
         s = w->nslots++;
         w->gen[s] = 0;
     }
     w->gen[s]++;
     if (w->gen[s] == 0) w->gen[s] = 1;
     uint32_t d = w->count++;
+    clear_agent(w, d);
     w->dense_of[s] = d;
     w->slot[d] = s;
     float pos[3], vel[3];
@@ -400,28 +472,19 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
     float hd[3] = { vel[0], vel[1], vel[2] };
     if (v3_normalize(hd) == 0.0f) v3_set(hd, 1, 0, 0);
     steerW_store(w->h, d, hd);
-    float zero[3] = { 0, 0, 0 };
-    steerW_store(w->f, d, zero);
-    steerW_set_target_point(w, d, zero);
     w->mass[d] = (float)a.mass;
     w->max_speed[d] = (float)a.max_speed;
     w->max_force[d] = (float)a.max_force;
     w->radius[d] = (float)a.radius;
     w->tag[d] = (uint16_t)tag;
-    w->flags[d] = 0;
-    w->brain[d] = 0;
     // Each agent's stream comes from the world's, so spawning order alone
     // decides every agent's randomness.
     uint32_t r = (uint32_t)(steer_rng64(&w->rng) >> 32);
     w->rng32[d] = r ? r : 0x9E3779B9u;
-    if (w->mem_stride) {
-        // a reused row may hold a moved agent's old data
+    if (w->mem_base) {
         float *row = w->mem + (size_t)d * w->mem_stride;
-        memset(row, 0, sizeof(float) * w->mem_stride);
-        if (w->mem_base) {
-            for (int i = 0; i < w->dim; i++) row[i] = pos[i];
-            row[w->dim] = -1.0f; // no goal distance yet
-        }
+        for (int i = 0; i < w->dim; i++) row[i] = pos[i];
+        row[w->dim] = -1.0f; // no goal distance yet
     }
     set_brain(w, d, bid);
     w->grid_fresh = false;
@@ -446,21 +509,14 @@ int steer_remove(steer_World *w, steer_Agent a)
 
 bool steer_alive(const steer_World *w, steer_Agent a) { return steerW_dense(w, a) >= 0; }
 
-// Move dense agent `from` into index `to` (all components).
-static void move_agent(steer_World *w, uint32_t to, uint32_t from)
+// Move dense agent `from` into index `to` (every column that moves, as
+// steerW_arrays lists them in cols[0..n)).
+static void move_agent(steer_World *w, const steerW_Array *cols, int n, uint32_t to, uint32_t from)
 {
-    for (int i = 0; i < w->dim; i++) {
-        w->p[i][to] = w->p[i][from]; w->v[i][to] = w->v[i][from]; w->h[i][to] = w->h[i][from];
-        w->f[i][to] = w->f[i][from]; w->tq[i][to] = w->tq[i][from];
+    for (int k = 0; k < n; k++) {
+        size_t b = cols[k].bytes;
+        if (carries(&cols[k])) memcpy(cols[k].base + to * b, cols[k].base + from * b, b);
     }
-    w->mass[to] = w->mass[from]; w->max_speed[to] = w->max_speed[from];
-    w->max_force[to] = w->max_force[from]; w->radius[to] = w->radius[from];
-    w->slot[to] = w->slot[from]; w->rng32[to] = w->rng32[from];
-    w->tag[to] = w->tag[from]; w->brain[to] = w->brain[from]; w->flags[to] = w->flags[from];
-    if (w->mem_stride)
-        memcpy(w->mem + (size_t)to * w->mem_stride, w->mem + (size_t)from * w->mem_stride, sizeof(float) * w->mem_stride);
-    if (w->rec_stride)
-        memcpy(w->rec + (size_t)to * w->rec_stride, w->rec + (size_t)from * w->rec_stride, sizeof(float) * w->rec_stride);
     w->dense_of[w->slot[to]] = to;
 }
 
@@ -469,6 +525,8 @@ static void move_agent(steer_World *w, uint32_t to, uint32_t from)
 static void compact(steer_World *w)
 {
     if (!w->dead) return;
+    steerW_Array cols[STEERW_MAX_ARRAYS];
+    int ncols = steerW_arrays(w, cols);
     uint32_t o = 0;
     for (uint32_t d = 0; d < w->count; d++) {
         if (w->flags[d] & STEER_AF_DEAD) {
@@ -477,7 +535,7 @@ static void compact(steer_World *w)
             w->free_head = w->slot[d];
             continue;
         }
-        if (o != d) move_agent(w, o, d);
+        if (o != d) move_agent(w, cols, ncols, o, d);
         o++;
     }
     w->count = o;
@@ -486,14 +544,27 @@ static void compact(steer_World *w)
 
 // ---- spatial re-sort ---------------------------------------------------
 
-// Gather a[items[k]] into position k for 32-bit elements (floats and
-// integers alike: moved as bits, never as float values).
+// Gather a[items[k]] into position k for 32-, 16- and 8-bit elements
+// (floats and integers alike: moved as bits, never as float values).
 static void permute32(void *a, const uint32_t *items, uint32_t *tmp, uint32_t n)
 {
-    if (!a) return;
     uint32_t *x = a;
     for (uint32_t k = 0; k < n; k++) tmp[k] = x[items[k]];
     memcpy(x, tmp, sizeof(uint32_t) * n);
+}
+
+static void permute16(void *a, const uint32_t *items, uint32_t *tmp, uint32_t n)
+{
+    uint16_t *x = a, *t = (uint16_t *)(void *)tmp;
+    for (uint32_t k = 0; k < n; k++) t[k] = x[items[k]];
+    memcpy(x, t, sizeof(uint16_t) * n);
+}
+
+static void permute8(void *a, const uint32_t *items, uint32_t *tmp, uint32_t n)
+{
+    uint8_t *x = a, *t = (uint8_t *)(void *)tmp;
+    for (uint32_t k = 0; k < n; k++) t[k] = x[items[k]];
+    memcpy(x, t, n);
 }
 
 // The same for one column of rows `stride` words apart (brain memory and
@@ -528,25 +599,21 @@ static void reorder(steer_World *w)
     uint32_t *items = w->grid.items;
     uint32_t *tmp = n ? steerW_agent_tmp(w) : NULL;
     if (!tmp) return;
-    for (int i = 0; i < w->dim; i++) {
-        permute32(w->p[i], items, tmp, n); permute32(w->v[i], items, tmp, n); permute32(w->h[i], items, tmp, n);
-        permute32(w->f[i], items, tmp, n); permute32(w->tq[i], items, tmp, n);
+    steerW_Array cols[STEERW_MAX_ARRAYS];
+    for (int c = 0, ncols = steerW_arrays(w, cols); c < ncols; c++) {
+        const steerW_Array *a = &cols[c];
+        if (!carries(a)) continue;
+        if (a->col->shape == STEERW_COL_ROW) {
+            uint32_t stride = (uint32_t)(a->bytes / sizeof(float));
+            for (uint32_t j = 0; j < stride; j++) permute_column((float *)(void *)a->base, stride, j, items, tmp, n);
+        } else if (a->bytes == 4) {
+            permute32(a->base, items, tmp, n);
+        } else if (a->bytes == 2) {
+            permute16(a->base, items, tmp, n);
+        } else {
+            permute8(a->base, items, tmp, n);
+        }
     }
-    permute32(w->mass, items, tmp, n); permute32(w->max_speed, items, tmp, n);
-    permute32(w->max_force, items, tmp, n); permute32(w->radius, items, tmp, n);
-    permute32(w->slot, items, tmp, n); permute32(w->rng32, items, tmp, n);
-    {
-        uint16_t *t16 = (uint16_t *)(void *)tmp;
-        for (uint32_t k = 0; k < n; k++) t16[k] = w->tag[items[k]];
-        memcpy(w->tag, t16, sizeof(uint16_t) * n);
-        for (uint32_t k = 0; k < n; k++) t16[k] = w->brain[items[k]];
-        memcpy(w->brain, t16, sizeof(uint16_t) * n);
-        uint8_t *t8 = (uint8_t *)(void *)tmp;
-        for (uint32_t k = 0; k < n; k++) t8[k] = w->flags[items[k]];
-        memcpy(w->flags, t8, n);
-    }
-    for (uint32_t j = 0; j < w->mem_stride; j++) permute_column(w->mem, w->mem_stride, j, items, tmp, n);
-    for (uint32_t j = 0; j < w->rec_stride; j++) permute_column(w->rec, w->rec_stride, j, items, tmp, n);
     for (uint32_t k = 0; k < n; k++) { w->dense_of[w->slot[k]] = k; items[k] = k; }
 }
 
@@ -1243,17 +1310,22 @@ int steer_world_agents(const steer_World *w, steer_Agent *out, int cap)
     return k;
 }
 
-size_t steer_world_brain_bytes(const steer_World *w)
+// The columns' bytes per agent: rows (brain memory and records) or the rest
+// (a tick's scratch is not counted).
+static size_t column_bytes(const steer_World *w, bool rows)
 {
-    return (size_t)w->cap * sizeof(float) * (w->mem_stride + w->rec_stride);
+    steerW_Array cols[STEERW_MAX_ARRAYS];
+    size_t per = 0;
+    for (int k = 0, n = steerW_arrays(w, cols); k < n; k++)
+        if (carries(&cols[k]) && (cols[k].col->shape == STEERW_COL_ROW) == rows) per += cols[k].bytes;
+    return per;
 }
+
+size_t steer_world_brain_bytes(const steer_World *w) { return (size_t)w->cap * column_bytes(w, true); }
 
 size_t steer_world_bytes(const steer_World *w)
 {
-    size_t per = (size_t)w->dim * 5 * sizeof(float);           // p v h f, target slot
-    per += 4 * sizeof(float);                                  // mass, speed, force, radius
-    per += 2 * sizeof(uint32_t) + 2 * sizeof(uint16_t) + 1;    // slot, rng, tag, brain, flags
-    size_t b = sizeof *w + (size_t)w->cap * per + steer_world_brain_bytes(w);
+    size_t b = sizeof *w + (size_t)w->cap * column_bytes(w, false) + steer_world_brain_bytes(w);
     b += (size_t)w->cap_slots * 2 * sizeof(uint32_t);          // generation, dense index
     b += (size_t)w->grid.cap_items * (sizeof(uint32_t) + (w->grid.sh[0] ? 2u : 1u) * (size_t)w->dim * sizeof(float));
     b += (size_t)w->grid.cap_cells * sizeof(uint32_t);
@@ -1313,6 +1385,8 @@ uint64_t steer_world_hash(const steer_World *w)
     uint64_t h = 0xCBF29CE484222325ull;
     h = fnv(h, &w->tick, sizeof w->tick);
     h = fnv(h, &w->rng, sizeof w->rng);
+    steerW_Array cols[STEERW_MAX_ARRAYS];
+    int ncols = steerW_arrays(w, cols);
     // in handle order: the storage order changes with removals and re-sorts
     for (uint32_t s = 0; s < w->nslots; s++) {
         steer_Agent a = ((uint64_t)w->gen[s] << 32) | s;
@@ -1320,16 +1394,17 @@ uint64_t steer_world_hash(const steer_World *w)
         if (dd < 0) continue;
         uint32_t d = (uint32_t)dd;
         h = fnv(h, &a, sizeof a);
-        for (int i = 0; i < w->dim; i++) {
-            h = fnv(h, &w->p[i][d], 4); h = fnv(h, &w->v[i][d], 4); h = fnv(h, &w->h[i][d], 4);
-            h = fnv(h, &w->tq[i][d], 4);
+        for (int k = 0; k < ncols; k++) {
+            const steerW_Array *c = &cols[k];
+            if (!c->bytes || c->col->role != STEERW_COL_STATE) continue;
+            const char *e = c->base + d * c->bytes;
+            if (c->col->state_bits) {
+                uint8_t kept = (uint8_t)(*e & c->col->state_bits);
+                h = fnv(h, &kept, 1);
+            } else {
+                h = fnv(h, e, c->bytes);
+            }
         }
-        h = fnv(h, &w->mass[d], 4); h = fnv(h, &w->max_speed[d], 4); h = fnv(h, &w->max_force[d], 4);
-        h = fnv(h, &w->radius[d], 4); h = fnv(h, &w->rng32[d], 4);
-        h = fnv(h, &w->tag[d], 2); h = fnv(h, &w->brain[d], 2);
-        uint8_t kept = w->flags[d] & (STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT | STEER_AF_TOUCHING);
-        h = fnv(h, &kept, 1);
-        if (w->mem_stride) h = fnv(h, w->mem + (size_t)d * w->mem_stride, 4 * w->mem_stride);
         const steerW_Turn *turn = w->turn ? steerW_turn(w, d) : NULL; // craft.c
         if (turn) { h = fnv(h, &turn->craft, 1); h = fnv(h, &turn->min_speed, 12); h = fnv(h, turn->up, 12); }
     }
@@ -1579,12 +1654,7 @@ int steer_world_reserve(steer_World *w, int agents)
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     if (agents < 0) return STEER_EARG;
     uint32_t n = (uint32_t)agents;
-    if (n > w->cap_slots) {
-        if (!grow(w, (void **)&w->gen, sizeof(uint32_t), w->cap_slots, n) ||
-            !grow(w, (void **)&w->dense_of, sizeof(uint32_t), w->cap_slots, n))
-            return STEER_ENOMEM;
-        w->cap_slots = n;
-    }
+    if (n > w->cap_slots && reserve_slots(w, n) != STEER_OK) return STEER_ENOMEM;
     return n > w->cap ? reserve_exact(w, n) : STEER_OK;
 }
 

@@ -158,6 +158,42 @@ struct steer_World {
     bool wide;
 };
 
+// The per-agent columns of the dense storage, listed once (steerW_columns,
+// world.c): storage growth, compaction, the re-sort, the state hash and the
+// byte count walk that table, so a new per-agent value is a field above and
+// a row there. A column is one array with one element per agent, one array
+// per axis of the world (x, y and in 3D z: a `float *f[3]` field), or one
+// array of rows, `stride` elements per agent (brain memory and records).
+enum { STEERW_COL_ONE, STEERW_COL_AXES, STEERW_COL_ROW };
+enum {
+    STEERW_COL_STATE, // the agent's state: moves with the agent and is hashed
+    STEERW_COL_KEPT,  // moves with the agent, not hashed (recomputed each tick, or bookkeeping)
+    STEERW_COL_TICK   // one tick's scratch: grows with the storage once allocated, never moves
+};
+typedef struct steerW_Column {
+    const char *name;
+    size_t at;          // offsetof(steer_World, the pointer); per axis: the first of three
+    size_t stride_at;   // a row column: offsetof(steer_World, its uint32_t stride)
+    uint8_t size;       // bytes per element
+    uint8_t shape;      // STEERW_COL_ONE / AXES / ROW
+    uint8_t role;       // STEERW_COL_STATE / KEPT / TICK
+    uint8_t state_bits; // a column of flag bytes: the bits that are state (0: every bit)
+} steerW_Column;
+extern const steerW_Column steerW_columns[];
+extern const int steerW_ncolumns;
+// One array of a column as the walks see it.
+#define STEERW_MAX_ARRAYS 64
+typedef struct steerW_Array {
+    const steerW_Column *col;
+    int axis;           // which of a per-axis column's arrays (0 otherwise)
+    char *base;         // the array, NULL when not allocated
+    size_t bytes;       // bytes per agent: the element size times the row's stride (0: no row)
+} steerW_Array;
+// The arrays of every column in the one order all walks use (the state
+// hash's): axis by axis the per-axis columns, then the others as the table
+// lists them. Returns how many.
+int steerW_arrays(const steer_World *w, steerW_Array out[STEERW_MAX_ARRAYS]);
+
 // The world's scratch of one 32-bit word per agent (see agent_tmp), or NULL
 // when out of memory.
 uint32_t *steerW_agent_tmp(steer_World *w);
