@@ -447,22 +447,4 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
     return true;
 }
 
-void steerB_frame_of(int dim, const float h[3], float side[3], float up[3])
-{
-    if (dim == 2) {
-        v3_set(side, -h[1], h[0], 0.0f);
-        v3_set(up, 0.0f, 0.0f, 1.0f);
-        return;
-    }
-    // 3D: side from world up (z), falling back to y when heading is vertical
-    float ref[3] = { 0.0f, 0.0f, 1.0f };
-    v3_cross(side, ref, h);
-    if (v3_normalize(side) == 0.0f) {
-        v3_set(ref, 0.0f, 1.0f, 0.0f);
-        v3_cross(side, h, ref);
-        v3_normalize(side);
-    }
-    v3_cross(up, h, side);
-}
-
-void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]) { steerB_frame_of(c->w->dim, c->h, side, up); }
+void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]) { v3_frame(side, up, c->w->dim, c->h); }

@@ -90,9 +90,8 @@ static inline void steerB_track(const steerB_Ctx *c, const float desired[3], flo
 {
     steerB_track_v(c->v, c->max_speed, c->max_force, desired, out);
 }
-// Side and up vectors of the agent's frame from its heading.
+// Side and up vectors of the agent's frame from its heading (v3_frame).
 void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]);
-void steerB_frame_of(int dim, const float h[3], float side[3], float up[3]);
 
 // The flow family (follow_flow.c): point a follow_flow or decompose_flow
 // behaviour at its field; the caller keeps the field alive as long as the
