@@ -125,17 +125,23 @@ typedef struct steer_Event {
 
 // ---- world -------------------------------------------------------------
 STEER_API int steer_world_new(const steer_WorldDesc *desc, steer_World **out);
+// Free the world, its agents and shapes, and release the brains it holds; NULL is ignored.
 STEER_API void steer_world_free(steer_World *w);
 STEER_API int steer_world_step(steer_World *w, int ticks);       // advance n fixed ticks
+// 2 or 3.
 STEER_API int steer_world_dim(const steer_World *w);
+// The fixed tick, seconds.
 STEER_API double steer_world_dt(const steer_World *w);
+// Ticks stepped since the world was made.
 STEER_API uint64_t steer_world_tick(const steer_World *w);
 STEER_API uint64_t steer_world_seed(const steer_World *w);         // the seed it was made with
 STEER_API int steer_world_count(const steer_World *w);            // live agents
 STEER_API uint64_t steer_world_hash(const steer_World *w);        // digest of the whole state
 STEER_API const char *steer_world_error(const steer_World *w);    // last callback failure or ""
 STEER_API int steer_world_set_record(steer_World *w, bool on);    // record per-node outputs (allocates)
+// Whether per-node outputs are recorded.
 STEER_API bool steer_world_record(const steer_World *w);
+// The bounds the world was made with (a size of 0: an unbounded axis) and whether they wrap.
 STEER_API void steer_world_bounds(const steer_World *w, double origin[3], double size[3], bool *wrap);
 // Whether an agent of the world still has this brain (brains no agent uses
 // are freed at the next tick; a host may drop its reference then).
@@ -161,12 +167,18 @@ typedef uint64_t steer_Shape;
 typedef enum steer_ShapeKind {
     STEER_SHAPE_CIRCLE = 1, STEER_SHAPE_SEGMENT, STEER_SHAPE_PLANE, STEER_SHAPE_BOX
 } steer_ShapeKind;
+// Add a circle (a sphere in 3D) of radius > 0; STEER_EBUSY during a tick.
 STEER_API int steer_add_circle(steer_World *w, const double centre[3], double radius, steer_Shape *out);
+// Add a wall: the 2D segment from..to.
 STEER_API int steer_add_wall(steer_World *w, const double from[3], const double to[3], steer_Shape *out);
+// Add a plane through point with normal (3D).
 STEER_API int steer_add_plane(steer_World *w, const double point[3], const double normal[3], steer_Shape *out);
+// Add an axis-aligned box from its lower to its upper corner.
 STEER_API int steer_add_box(steer_World *w, const double lo[3], const double hi[3], steer_Shape *out);
 STEER_API int steer_remove_shape(steer_World *w, steer_Shape s);   // not during a tick
+// Whether the handle names a shape not removed.
 STEER_API bool steer_shape_alive(const steer_World *w, steer_Shape s);
+// Live shapes.
 STEER_API int steer_world_shape_count(const steer_World *w);
 
 // Ray casts: what to test, and what was hit first.
@@ -187,6 +199,7 @@ STEER_API int steer_raycast(steer_World *w, const double origin[3], const double
 // inside a pass; the world is unchanged then.
 STEER_API int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out);
 STEER_API int steer_remove(steer_World *w, steer_Agent a);        // the handle goes stale at once
+// Whether the handle names a live agent (false once it is removed).
 STEER_API bool steer_alive(const steer_World *w, steer_Agent a);
 
 // STEER_PROP_UP is read-only: the agent's up vector, perpendicular to its
@@ -199,23 +212,32 @@ typedef enum steer_Prop {
 typedef enum steer_Param {
     STEER_PARAM_MASS, STEER_PARAM_MAX_SPEED, STEER_PARAM_MAX_FORCE, STEER_PARAM_RADIUS
 } steer_Param;
+// Read a vector property into out; STEER_ESTALE for a removed agent.
 STEER_API int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double out[3]);
+// Set position, velocity or heading (force and up are read-only: STEER_EARG).
 STEER_API int steer_agent_set_vec(steer_World *w, steer_Agent a, steer_Prop p, const double v[3]);
+// Read a vehicle number (mass, max_speed, max_force, radius).
 STEER_API int steer_agent_param(const steer_World *w, steer_Agent a, steer_Param p, double *out);
 // mass from 1e-6 to 1e30; max_speed, max_force and radius 0 (no speed, force
 // or body) or from 1e-6 to 1e30; else STEER_EARG and nothing changes.
 STEER_API int steer_agent_set_param(steer_World *w, steer_Agent a, steer_Param p, double v);
+// The agent's tag (NULL when untagged), valid while the world lives.
 STEER_API int steer_agent_tag(const steer_World *w, steer_Agent a, const char **out);
+// Tag the agent (NULL: untagged); STEER_EFULL past the world's limit of tags.
 STEER_API int steer_agent_set_tag(steer_World *w, steer_Agent a, const char *tag);
+// The agent's brain (NULL: none), not retained for the caller.
 STEER_API int steer_agent_brain(const steer_World *w, steer_Agent a, steer_Behavior **out);
+// Give the agent a brain (NULL: none); the world keeps it alive while an agent uses it.
 STEER_API int steer_agent_set_brain(steer_World *w, steer_Agent a, steer_Behavior *brain);
 // The agent's own target slot: a point, an agent, or none (both NULL / 0).
 STEER_API int steer_agent_set_target(steer_World *w, steer_Agent a, const double *point, steer_Agent other);
+// Read the target slot: *kind is a steer_TargetKind (STEER_TARGET_SLOT: none set).
 STEER_API int steer_agent_target(const steer_World *w, steer_Agent a, double point[3], steer_Agent *other, int *kind);
 // Think at `hz` times per second through hooks.think with host reference
 // `ref` (ref 0 or hz 0 stops thinking). The first think comes after a random
 // fraction of the period (world RNG), so thinkers spread over ticks.
 STEER_API int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz);
+// The agent's think reference and rate (both 0 when it does not think).
 STEER_API int steer_agent_think(const steer_World *w, steer_Agent a, int *ref, double *hz);
 // Make room for `agents` agents in all, so spawning them allocates nothing.
 STEER_API int steer_world_reserve(steer_World *w, int agents);
@@ -232,21 +254,34 @@ STEER_API int steer_agent_contributions(const steer_World *w, steer_Agent a,
 // a world keeps the brains its agents use alive.
 typedef enum steer_TargetKind { STEER_TARGET_SLOT = 0, STEER_TARGET_POINT, STEER_TARGET_AGENT } steer_TargetKind;
 
+// A new behaviour of a kind (steer_kinds() lists them) with one reference; STEER_EARG for an unknown kind.
 STEER_API int steer_behavior_new(const char *kind, steer_Behavior **out);
+// Take a reference.
 STEER_API void steer_behavior_retain(steer_Behavior *b);
+// Drop a reference; the last one frees it and releases its children. NULL is ignored.
 STEER_API void steer_behavior_release(steer_Behavior *b);
+// Its kind name.
 STEER_API const char *steer_behavior_kind(const steer_Behavior *b);
+// Name the node (the inspector and contributions show it); not once it is a brain.
 STEER_API int steer_behavior_set_name(steer_Behavior *b, const char *name);
+// Its name, or its kind's when it has none.
 STEER_API const char *steer_behavior_name(const steer_Behavior *b);
 // STEER_EARG outside the field's range, which steer_behavior_error() states;
 // a field whose minimum is 0 takes 0 (often "the default") or from 1e-6 up.
 STEER_API int steer_behavior_set_number(steer_Behavior *b, const char *field, double v);
+// Set a field that takes one of named choices (a path's join, an ease mode).
 STEER_API int steer_behavior_set_choice(steer_Behavior *b, const char *field, const char *choice);
+// Set a tag field (flocking's `tag`: only neighbours with it count; NULL: any).
 STEER_API int steer_behavior_set_tag(steer_Behavior *b, const char *field, const char *tag);
+// Set a callback field to the host reference ref (hooks.custom and hooks.ease call it).
 STEER_API int steer_behavior_set_callback(steer_Behavior *b, const char *field, int ref);
+// Set a target field to a fixed point.
 STEER_API int steer_behavior_set_target_point(steer_Behavior *b, const char *field, const double p[3]);
+// Set a target field to follow an agent.
 STEER_API int steer_behavior_set_target_agent(steer_Behavior *b, const char *field, steer_Agent a);
+// Set a vector field.
 STEER_API int steer_behavior_set_vector(steer_Behavior *b, const char *field, const double v[3]);
+// Set a boolean field.
 STEER_API int steer_behavior_set_bool(steer_Behavior *b, const char *field, bool v);
 // A list of n points (x, y, z each) for a path or patrol; copied.
 STEER_API int steer_behavior_set_points(steer_Behavior *b, const char *field, const double *xyz, int n);
@@ -297,8 +332,11 @@ typedef struct steer_HostBehaviorDesc {
 typedef struct steer_HostKind steer_HostKind;
 // Both copy what they need of desc. Free a kind only when no behaviour of it is left.
 STEER_API int steer_host_kind_new(const steer_HostBehaviorDesc *desc, steer_HostKind **out);
+// Free a host kind; NULL is ignored.
 STEER_API void steer_host_kind_free(steer_HostKind *k);
+// The kind's name.
 STEER_API const char *steer_host_kind_name(const steer_HostKind *k);
+// A new behaviour of a host kind, its parameters at their defaults, with one reference.
 STEER_API int steer_behavior_new_host(const steer_HostKind *k, steer_Behavior **out);
 
 // ---- turn-limited craft ------------------------------------------------

@@ -27,7 +27,9 @@ typedef struct steer_EngineDesc {
     uint64_t seed;
 } steer_EngineDesc;
 
+// A new engine, no scenario loaded yet.
 STEER_API int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out);
+// Stop its mods and free the engine, its Lua states and its world; NULL is ignored.
 STEER_API void steer_engine_free(steer_Engine *e);
 // Run the scenario file, create its world and call its setup(w).
 STEER_API int steer_engine_load(steer_Engine *e, const char *file);
@@ -45,12 +47,15 @@ STEER_API int steer_engine_reload(steer_Engine *e);
 STEER_API int steer_engine_poll(steer_Engine *e);
 // The files watched for changes (the scenario first), or NULL past the end.
 STEER_API const char *steer_engine_watched(const steer_Engine *e, int i);
+// The scenario's world (NULL before a load); it outlives reloads.
 STEER_API steer_World *steer_engine_world(steer_Engine *e);
+// Why the last call failed ("file:line: message" for a script), or "".
 STEER_API const char *steer_engine_error(const steer_Engine *e);
 // Make a host behaviour kind available to the scenario and to later mods as steer.NAME.
 STEER_API int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc *desc);
 // Called after every tick with each event of that tick.
 typedef void (*steer_EventFn)(void *ud, const steer_Event *ev);
+// Add an event listener (at most 16: STEER_EFULL).
 STEER_API int steer_engine_subscribe(steer_Engine *e, steer_EventFn fn, void *ud);
 
 // All live agents' states at once, in storage order: writes up to `cap`,
@@ -61,6 +66,7 @@ typedef struct steer_AgentState {
     float radius;
     const char *tag;       // NULL when untagged; valid while the world lives
 } steer_AgentState;
+// Fill out with up to cap agents' states; returns how many agents there are.
 STEER_API int steer_engine_states(steer_Engine *e, steer_AgentState *out, int cap);
 
 // Mods: Lua in a sandbox of its own (see docs/mods.md). A mod is a file
@@ -75,6 +81,7 @@ typedef struct steer_ModLimits {
     int prints;            // lines of print per second of simulated time (default 20)
     bool touch_all;        // may change and remove agents it did not spawn (default: only its own)
 } steer_ModLimits;
+// Load a mod (after the scenario) under limits (NULL: defaults) and run its setup; *id (if id) names it.
 STEER_API int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id);
 typedef struct steer_ModInfo {
     const char *name;
@@ -83,7 +90,9 @@ typedef struct steer_ModInfo {
     size_t memory;         // Lua bytes in use
     double cpu_ms;         // CPU spent in it so far
 } steer_ModInfo;
+// Mods loaded, running or disabled (ids 0 to count - 1).
 STEER_API int steer_engine_mod_count(const steer_Engine *e);
+// What mod `id` is doing: running or why it was disabled, its memory and CPU.
 STEER_API int steer_engine_mod_info(const steer_Engine *e, int id, steer_ModInfo *out);
 
 // ---- the engine's Lua state --------------------------------------------

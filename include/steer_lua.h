@@ -27,12 +27,12 @@ STEER_API void steer_lua_set_mouse(lua_State *L, int world_idx, const double *po
 // Push a `d` for a scenario's draw(d, w) that records into the host's list;
 // the list must outlive every use of the value.
 STEER_API void steer_lua_pushdraw(lua_State *L, steer_DrawList *list);
+struct steerN_Layers;
 // The grids the world at idx was given (w:add_grid) and the flow fields
 // built on them, for a viewer to draw without calling into Lua (the type
-// is the engine's own, src/nav/nav.h): valid while the world lives and
+// is the engine's own, src/nav/layers.h): valid while the world lives and
 // kept up to date as grids are added and fields collected; NULL when idx
 // is not a world.
-struct steerN_Layers;
 STEER_API const struct steerN_Layers *steer_lua_nav(lua_State *L, int idx);
 
 #endif
