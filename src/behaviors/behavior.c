@@ -390,8 +390,8 @@ static int add_child(steer_Behavior *parent, steer_Behavior *child, double weigh
 // has no position.
 static bool goal_target(const steerB_Ctx *c, float off[3], float vel[3])
 {
-    const steerC_Goal *g = c->goal;
-    if (!(g->has & STEERC_GOAL_POSITION)) return false;
+    const steerB_Goal *g = c->goal;
+    if (!(g->has & STEERB_GOAL_POSITION)) return false;
     if (g->nvia) {
         v3_sub(off, g->via[0], c->p);
         v3_zero(vel); // a via point stands still

@@ -153,8 +153,8 @@ static void decompose_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 {
     v3_zero(out);
     const DecomposeFlow *p = STEERB_PARAMS_OF(n, DecomposeFlow);
-    steerC_Goal *goal = c->goal;
-    if (!goal || !(goal->has & STEERC_GOAL_POSITION) || !p->field) return;
+    steerB_Goal *goal = c->goal;
+    if (!goal || !(goal->has & STEERB_GOAL_POSITION) || !p->field) return;
     const steerN_Flow *f = p->field;
     const steerN_Grid *g = f->grid;
     double a[2] = { c->p[0], c->p[1] }, b[2] = { goal->p[0], goal->p[1] };

@@ -13,7 +13,7 @@
 //
 // Invariants: every point of a goal is in the agent's unwrapped frame
 // (the agent's position plus a minimum-image displacement), so routes never
-// straddle the seam of a torus; `nvia <= STEERC_MAX_VIA`; a channel's
+// straddle the seam of a torus; `nvia <= STEERB_MAX_VIA`; a channel's
 // values are meaningful only while its bit is set in `has`.
 #ifndef STEER_GOAL_H
 #define STEER_GOAL_H
@@ -22,34 +22,34 @@
 
 // Channels of a goal; each is optional.
 enum {
-    STEERC_GOAL_POSITION = 1,    // p: where to be (pv: how that point moves)
-    STEERC_GOAL_VELOCITY = 2,    // v: the velocity to have
-    STEERC_GOAL_ORIENTATION = 4  // h: the heading to have (unit)
+    STEERB_GOAL_POSITION = 1,    // p: where to be (pv: how that point moves)
+    STEERB_GOAL_VELOCITY = 2,    // v: the velocity to have
+    STEERB_GOAL_ORIENTATION = 4  // h: the heading to have (unit)
 };
 
-// What a constraint reports after checking the route (steerC_Goal.status).
+// What a constraint reports after checking the route (steerB_Goal.status).
 enum {
-    STEERC_ROUTE_CHANGED = 1,    // it found a violation and inserted a via point
-    STEERC_ROUTE_BLOCKED = 2     // it found a violation no via point can fix
+    STEERB_ROUTE_CHANGED = 1,    // it found a violation and inserted a via point
+    STEERB_ROUTE_BLOCKED = 2     // it found a violation no via point can fix
 };
 
 // Route points a constraint may insert; bounds the pipeline's `passes`.
-#define STEERC_MAX_VIA 15
+#define STEERB_MAX_VIA 15
 
-typedef struct steerC_Goal {
-    uint8_t has;       // STEERC_GOAL_* channels set
+typedef struct steerB_Goal {
+    uint8_t has;       // STEERB_GOAL_* channels set
     uint8_t nvia;      // via points before the goal position, in travel order
-    uint8_t status;    // written by constraints: STEERC_ROUTE_*
+    uint8_t status;    // written by constraints: STEERB_ROUTE_*
     float p[3], pv[3]; // position channel
     float v[3];        // velocity channel
     float h[3];        // orientation channel
     // The route the constraints check: the agent's position, via[0], ...,
     // via[nvia - 1], then p. The actuator steers to the first of them.
-    float via[STEERC_MAX_VIA][3];
+    float via[STEERB_MAX_VIA][3];
     // The goal of an enclosing pipeline (or NULL): parts resolve a nil
     // target against it, as any behaviour of the enclosing pipeline would.
     void *outer;
-} steerC_Goal;
+} steerB_Goal;
 
 
 #endif

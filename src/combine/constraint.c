@@ -300,8 +300,8 @@ static bool detour(steer_World *w, unsigned what, const steerW_Shape *s, const L
 static void constrain(steerB_Ctx *c, const steerB_Node *n, unsigned what, float out[3])
 {
     v3_zero(out);
-    steerC_Goal *g = c->goal;
-    if (!g || !(g->has & STEERC_GOAL_POSITION)) return;
+    steerB_Goal *g = c->goal;
+    if (!g || !(g->has & STEERB_GOAL_POSITION)) return;
     steer_World *w = c->w;
     float clear = c->radius + STEERB_PARAMS_OF(n, Constraint)->margin;
     int npts = g->nvia + 2;
@@ -310,14 +310,14 @@ static void constrain(steerB_Ctx *c, const steerB_Node *n, unsigned what, float 
         int first = first_violation(w, what, &leg, clear);
         if (first == -1) continue;
         float e[3] = { 0, 0, 0 };
-        if (first == -2 || g->nvia >= STEERC_MAX_VIA || !detour(w, what, &w->geo.shapes[first], &leg, clear, e)) {
-            g->status |= STEERC_ROUTE_BLOCKED;
+        if (first == -2 || g->nvia >= STEERB_MAX_VIA || !detour(w, what, &w->geo.shapes[first], &leg, clear, e)) {
+            g->status |= STEERB_ROUTE_BLOCKED;
             return;
         }
         memmove(g->via[j + 1], g->via[j], sizeof g->via[0] * (size_t)(g->nvia - j));
         v3_copy(g->via[j], e);
         g->nvia++;
-        g->status |= STEERC_ROUTE_CHANGED;
+        g->status |= STEERB_ROUTE_CHANGED;
         return;
     }
 }

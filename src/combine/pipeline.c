@@ -66,10 +66,10 @@ static int find_role(const steerB_Ctx *c, const steerB_Node *n, uint8_t role)
 // Without an actuator: full speed to a via point; toward the goal
 // position, slowing linearly inside the agent's own stopping distance
 // (max_speed^2 m / 2 max_force); a goal with only a velocity is tracked.
-static void default_actuator(steerB_Ctx *c, const steerC_Goal *g, float out[3])
+static void default_actuator(steerB_Ctx *c, const steerB_Goal *g, float out[3])
 {
     float desired[3] = { 0, 0, 0 };
-    if (g->has & STEERC_GOAL_POSITION) {
+    if (g->has & STEERB_GOAL_POSITION) {
         float off[3];
         v3_sub(off, g->nvia ? g->via[0] : g->p, c->p);
         float dist = v3_normalize(off), speed = c->max_speed;
@@ -78,7 +78,7 @@ static void default_actuator(steerB_Ctx *c, const steerC_Goal *g, float out[3])
             speed = steerB_brake(speed, dist, brake, STEERB_RATIO_FIRST);
         }
         v3_scale(desired, off, speed);
-    } else if (g->has & STEERC_GOAL_VELOCITY) {
+    } else if (g->has & STEERB_GOAL_VELOCITY) {
         v3_copy(desired, g->v);
     } else {
         v3_zero(out);
@@ -91,7 +91,7 @@ static void pipeline_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Pipeline *p = STEERB_PARAMS_OF(n, Pipeline);
     void *outer = c->goal;
-    steerC_Goal goal;
+    steerB_Goal goal;
     memset(&goal, 0, sizeof goal);
     goal.outer = outer;
     c->goal = &goal;
@@ -101,7 +101,7 @@ static void pipeline_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     } else {
         float off[3], vel[3];
         if (slot_target(c, outer, off, vel)) {
-            goal.has = STEERC_GOAL_POSITION;
+            goal.has = STEERB_GOAL_POSITION;
             v3_add(goal.p, c->p, off);
             v3_copy(goal.pv, vel);
         }
@@ -110,8 +110,8 @@ static void pipeline_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 
     // constraints: bend the route until a whole round finds nothing
     bool ok = true;
-    steerC_Goal route = goal;
-    if ((goal.has & STEERC_GOAL_POSITION) && find_role(c, n, ROLE_CONSTRAINT) >= 0) {
+    steerB_Goal route = goal;
+    if ((goal.has & STEERB_GOAL_POSITION) && find_role(c, n, ROLE_CONSTRAINT) >= 0) {
         const steerB_Brain *b = c->brain;
         int passes = (int)p->passes;
         ok = false;
@@ -123,8 +123,8 @@ static void pipeline_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
                 float ignored[3];
                 route.status = 0;
                 steerB_eval(c, b->kids[n->first + k], ignored);
-                blocked = route.status & STEERC_ROUTE_BLOCKED;
-                changed = route.status & STEERC_ROUTE_CHANGED;
+                blocked = route.status & STEERB_ROUTE_BLOCKED;
+                changed = route.status & STEERB_ROUTE_CHANGED;
             }
             if (blocked) break;
             if (!changed) { ok = true; break; }
@@ -165,7 +165,7 @@ static const steerB_Field pipeline_fields[] = {
       "a list of constraints (steer.avoid_obstacle_constraint, steer.wall_constraint)", constraint_kinds },
     { "actuator", STEERB_CHILDREN, 0, 0, 0, 1, "one behaviour", NULL },
     { "fallback", STEERB_CHILDREN, 0, 0, 0, 1, "one behaviour", NULL },
-    { "passes", STEERB_NUMBER, offsetof(Pipeline, passes), 4, 1, STEERC_MAX_VIA + 1,
+    { "passes", STEERB_NUMBER, offsetof(Pipeline, passes), 4, 1, STEERB_MAX_VIA + 1,
       "a whole number", NULL },
     { 0 }
 };
@@ -185,14 +185,14 @@ STEERB_CHECK_SIZE(TargetPosition);
 static void target_position_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     v3_zero(out);
-    steerC_Goal *g = c->goal;
-    if (!g || (g->has & STEERC_GOAL_POSITION)) return;
+    steerB_Goal *g = c->goal;
+    if (!g || (g->has & STEERB_GOAL_POSITION)) return;
     float off[3], vel[3];
     c->goal = g->outer;
     bool ok = steerB_target(c, &STEERB_PARAMS_OF(n, TargetPosition)->target, off, vel);
     c->goal = g;
     if (!ok) return;
-    g->has |= STEERC_GOAL_POSITION;
+    g->has |= STEERB_GOAL_POSITION;
     v3_add(g->p, c->p, off);
     v3_copy(g->pv, vel);
 }
@@ -212,9 +212,9 @@ STEERB_CHECK_SIZE(TargetVelocity);
 static void target_velocity_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     v3_zero(out);
-    steerC_Goal *g = c->goal;
-    if (!g || (g->has & STEERC_GOAL_VELOCITY)) return;
-    g->has |= STEERC_GOAL_VELOCITY;
+    steerB_Goal *g = c->goal;
+    if (!g || (g->has & STEERB_GOAL_VELOCITY)) return;
+    g->has |= STEERB_GOAL_VELOCITY;
     v3_copy(g->v, STEERB_PARAMS_OF(n, TargetVelocity)->velocity);
     if (c->w->dim == 2) g->v[2] = 0.0f;
 }
@@ -244,8 +244,8 @@ static void decompose_path_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 {
     v3_zero(out);
     const DecomposePath *p = STEERB_PARAMS_OF(n, DecomposePath);
-    steerC_Goal *g = c->goal;
-    if (!g || !(g->has & STEERC_GOAL_POSITION)) return;
+    steerB_Goal *g = c->goal;
+    if (!g || !(g->has & STEERB_GOAL_POSITION)) return;
     float *cursor = c->mem + n->mem;
     uint32_t k = *cursor >= 0.0f && *cursor < (float)p->path.n ? (uint32_t)*cursor : p->path.n;
     float off[3];

@@ -93,7 +93,7 @@ typedef struct steerB_Ctx {
     // instead of deriving the heading from the velocity.
     float face[3];
     bool facing;
-    // While a steer.pipeline runs its parts: its goal, a steerC_Goal
+    // While a steer.pipeline runs its parts: its goal, a steerB_Goal
     // (the behaviours' goal.h) the parts read and write; a behaviour whose
     // target is the agent's own slot steers to the goal instead (see
     // steerB_target). NULL outside a pipeline; the pipeline restores it.
