@@ -13,6 +13,7 @@
 
 #include "steer.h"
 #include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -194,6 +195,36 @@ typedef struct steerW_Array {
 // lists them. Returns how many.
 int steerW_arrays(const steer_World *w, steerW_Array out[STEERW_MAX_ARRAYS]);
 
+// Storage between ticks (world.c): drop the agents flagged dead, keeping the
+// order of the living; free the brains no agent uses; re-sort the columns
+// into the order of the grid's items (needs a fresh grid).
+void steerW_compact(steer_World *w);
+void steerW_collect_brains(steer_World *w);
+void steerW_reorder(steer_World *w);
+// The brain id of a behaviour tree, compiling it on first use (0 for NULL),
+// or a negative status; and giving dense agent d that brain.
+int steerW_brain_id(steer_World *w, steer_Behavior *b);
+void steerW_set_brain(steer_World *w, uint32_t d, int id);
+
+// Finite and representable in the float storage (a double above FLT_MAX
+// would silently become infinity).
+static inline bool steerW_storable(double v) { return isfinite(v) && fabs(v) <= FLT_MAX; }
+static inline bool steerW_finite3(const double v[3])
+{
+    return steerW_storable(v[0]) && steerW_storable(v[1]) && steerW_storable(v[2]);
+}
+// x wrapped into [lo, lo + L): one add or subtract for an ordinary step, the
+// floor formula for a jump of more than a period; lo only when rounding
+// lands on the upper edge (the same point) or x is not finite.
+static inline float steerW_wrap_into(float x, float lo, float L)
+{
+    if (x < lo) x += L;
+    else if (x >= lo + L) x -= L;
+    if (x >= lo && x < lo + L) return x;
+    x -= L * floorf((x - lo) / L);
+    return x >= lo && x < lo + L ? x : lo;
+}
+
 // The world's scratch of one 32-bit word per agent (see agent_tmp), or NULL
 // when out of memory.
 uint32_t *steerW_agent_tmp(steer_World *w);
@@ -221,7 +252,7 @@ static inline float *steerW_mem(const steer_World *w, uint32_t d)
 {
     return w->mem_stride ? w->mem + (size_t)d * w->mem_stride + w->mem_base : NULL;
 }
-// The up vector of a frame with forward h when nothing banks it (world.c).
+// The up vector of a frame with forward h when nothing banks it (agent.c).
 void steerW_derived_up(const float h[3], float up[3]);
 static inline void steerW_load(float *const arr[3], uint32_t d, float o[3])
 {
