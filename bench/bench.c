@@ -262,7 +262,7 @@ static int run_crossing(int n, int max_ticks, double avoid_weight)
                                .radius = CROSS_RADIUS, .brain = brain };
         must(steer_spawn(w, &ad, &agents[i]), "spawn");
         double g[3] = { -x, -y, 0 };
-        must(steer_agent_set_target(w, agents[i], g, 0), "target");
+        must(steer_agent_set_target(w, agents[i], g, STEER_NO_AGENT), "target");
         goal[2 * i] = -x;
         goal[2 * i + 1] = -y;
     }

@@ -243,7 +243,7 @@ static void bench_walls(int n, int rays)
     int segments = steer_world_shape_count(w);
     steer_Hit hit;
     double o[3] = { 0, 0, 0 }, d[3] = { 1, 0, 0 };
-    steer_raycast(w, o, d, 1, STEER_RAY_SHAPES, 0, &hit); // builds the shape grid
+    steer_raycast(w, o, d, 1, STEER_RAY_SHAPES, STEER_NO_AGENT, &hit); // builds the shape grid
     double built = bench_now_ms() - t0;
     int hits = 0;
     t0 = bench_now_ms();
@@ -256,7 +256,7 @@ static void bench_walls(int n, int rays)
         double p[2], a = (double)(xs32(&rng) >> 8) / 16777216.0 * 6.283185307179586;
         steerN_center(&g, x, y, p);
         double origin[3] = { p[0], p[1], 0 }, dir[3] = { cos(a), sin(a), 0 };
-        hits += steer_raycast(w, origin, dir, 20, STEER_RAY_SHAPES, 0, &hit) == 1;
+        hits += steer_raycast(w, origin, dir, 20, STEER_RAY_SHAPES, STEER_NO_AGENT, &hit) == 1;
     }
     double ms = bench_now_ms() - t0;
     printf("walls n=%d segments=%d add_ms=%.1f with_shape_grid_ms=%.1f raycasts_per_s=%.0f hits=%d/%d\n", n, segments,

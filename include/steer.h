@@ -45,9 +45,14 @@ typedef enum steer_Status {
 typedef struct steer_World steer_World;
 typedef struct steer_Behavior steer_Behavior;
 
-// An agent handle: generation in the high 32 bits, slot in the low 32.
-// 0 is never a valid handle.
-typedef uint64_t steer_Agent;
+// An agent handle: generation in the high 32 bits of `id`, slot in the low
+// 32. A struct, not an integer, so a shape handle (or any number) passed
+// where an agent is expected does not compile. The zero value,
+// STEER_NO_AGENT or (steer_Agent){ 0 }, is never a valid handle: it means
+// "none" wherever the API takes or returns an optional agent. Compare
+// handles by their ids (a.id == b.id); the Lua binding's agent.id is `id`.
+typedef struct steer_Agent { uint64_t id; } steer_Agent;
+#define STEER_NO_AGENT ((steer_Agent){ 0 })
 
 // Allocator hook: realloc semantics (size 0 frees). NULL means libc.
 typedef void *(*steer_AllocFn)(void *ud, void *ptr, size_t size);
@@ -114,7 +119,7 @@ typedef enum steer_EventType {
     STEER_EVENT_ARRIVE = 1, // an arrive behaviour brought the agent inside its stop radius
     STEER_EVENT_LOST_TARGET = 2, // the agent's target agent was removed
     STEER_EVENT_STUCK = 3,       // no progress toward its goal over the stuck window (see steer_WorldDesc)
-    STEER_EVENT_COLLIDE = 4      // the non-penetration pass pushed the agent out of a shape (other = 0) or agent
+    STEER_EVENT_COLLIDE = 4      // the non-penetration pass pushed the agent out of a shape (other: STEER_NO_AGENT) or agent
 } steer_EventType;
 
 typedef struct steer_Event {
@@ -150,7 +155,7 @@ STEER_API size_t steer_world_bytes(const steer_World *w);        // heap bytes t
 STEER_API size_t steer_world_brain_bytes(const steer_World *w);  // of those, per-agent brain memory
 // Events of the last step; the array stays valid until the next step.
 STEER_API const steer_Event *steer_world_events(const steer_World *w, int *count);
-// The i-th live agent (0 <= i < count) in storage order; 0 when out of range.
+// The i-th live agent (0 <= i < count) in storage order; STEER_NO_AGENT when out of range.
 STEER_API steer_Agent steer_world_agent_at(const steer_World *w, int i);
 // The live agents' handles in agent_at order, up to cap of them, in one pass;
 // returns how many agents there are.
@@ -163,7 +168,11 @@ STEER_API int steer_world_neighbors(steer_World *w, const double pos[3], double 
 // ---- static geometry ---------------------------------------------------
 // Shapes are named by handles like agents. Circles are spheres in 3D; walls
 // are 2D segments; planes are 3D; boxes are axis-aligned in both.
-typedef uint64_t steer_Shape;
+// A shape handle: the same layout as steer_Agent (generation high, slot low)
+// and a type of its own, so it cannot stand for an agent. The zero value,
+// STEER_NO_SHAPE or (steer_Shape){ 0 }, is never a valid handle ("none").
+typedef struct steer_Shape { uint64_t id; } steer_Shape;
+#define STEER_NO_SHAPE ((steer_Shape){ 0 })
 typedef enum steer_ShapeKind {
     STEER_SHAPE_CIRCLE = 1, STEER_SHAPE_SEGMENT, STEER_SHAPE_PLANE, STEER_SHAPE_BOX
 } steer_ShapeKind;
@@ -185,11 +194,11 @@ STEER_API int steer_world_shape_count(const steer_World *w);
 enum { STEER_RAY_SHAPES = 1, STEER_RAY_AGENTS = 2, STEER_RAY_ALL = 3 };
 typedef struct steer_Hit {
     double point[3], normal[3], distance;
-    steer_Agent agent;   // the agent hit, or 0
-    steer_Shape shape;   // the shape hit, or 0
+    steer_Agent agent;   // the agent hit, or STEER_NO_AGENT
+    steer_Shape shape;   // the shape hit, or STEER_NO_SHAPE
 } steer_Hit;
 // Cast from origin along direction (any length > 0) up to `length`, skipping
-// agent `ignore`. Returns 1 with *hit filled, 0 for no hit, or an error.
+// agent `ignore` (STEER_NO_AGENT: none). Returns 1 with *hit filled, 0 for no hit, or an error.
 STEER_API int steer_raycast(steer_World *w, const double origin[3], const double direction[3], double length,
                             unsigned mask, steer_Agent ignore, steer_Hit *hit);
 
@@ -229,7 +238,7 @@ STEER_API int steer_agent_set_tag(steer_World *w, steer_Agent a, const char *tag
 STEER_API int steer_agent_brain(const steer_World *w, steer_Agent a, steer_Behavior **out);
 // Give the agent a brain (NULL: none); the world keeps it alive while an agent uses it.
 STEER_API int steer_agent_set_brain(steer_World *w, steer_Agent a, steer_Behavior *brain);
-// The agent's own target slot: a point, an agent, or none (both NULL / 0).
+// The agent's own target slot: a point, an agent, or none (NULL / STEER_NO_AGENT).
 STEER_API int steer_agent_set_target(steer_World *w, steer_Agent a, const double *point, steer_Agent other);
 // Read the target slot: *kind is a steer_TargetKind (STEER_TARGET_SLOT: none set).
 STEER_API int steer_agent_target(const steer_World *w, steer_Agent a, double point[3], steer_Agent *other, int *kind);

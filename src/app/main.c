@@ -284,7 +284,7 @@ static int open_view(Run *r, bool headless, const Options *o, steerV_View **v, c
     // --select N: the agent in slot N - 1, the N-th spawned while none was removed
     for (int i = 0; st == STEER_OK && o->select > 0 && i < steer_world_count(w); i++) {
         steer_Agent a = steer_world_agent_at(w, i);
-        if ((uint32_t)a == (uint64_t)(o->select - 1)) steerV_select(*v, a);
+        if ((uint32_t)a.id == (uint64_t)(o->select - 1)) steerV_select(*v, a);
     }
     return st;
 }

@@ -53,7 +53,7 @@ static void arrive_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     if (v3_len2(moved) > p->stop_radius * p->stop_radius) *inside = 0.0f;
     float desired[3] = { 0, 0, 0 };
     if (dist <= p->stop_radius) {
-        if (*inside == 0.0f) steerW_event(c->w, STEER_EVENT_ARRIVE, c->d, 0);
+        if (*inside == 0.0f) steerW_event(c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
         *inside = 1.0f;
         v3_copy(was, at);
     } else {

@@ -93,7 +93,7 @@ static bool sooner(const steer_World *w, const Threat *x, const Threat *best)
 {
     if (x->t != best->t) return x->t < best->t;
     if (x->d2 != best->d2) return x->d2 < best->d2;
-    return steerW_handle(w, x->d) < steerW_handle(w, best->d);
+    return steerW_handle(w, x->d).id < steerW_handle(w, best->d).id;
 }
 
 // Unit direction to the right of the relative velocity (z x dv; y x dv
@@ -152,7 +152,7 @@ static bool threat(const steerB_Ctx *c, const AvoidAgents *p, const float off[3]
     if (len <= 1e-4f * rs) v3_zero(x->u);
     if (v3_len2(x->u) == 0.0f && !right_of(dv, x->u)) {
         // same place, same velocity: split along x by handle order
-        bool low = steerW_handle(c->w, c->d) < steerW_handle(c->w, d);
+        bool low = steerW_handle(c->w, c->d).id < steerW_handle(c->w, d).id;
         v3_set(x->u, low ? 1.0f : -1.0f, 0.0f, 0.0f);
     }
     x->d2 = d2;

@@ -230,7 +230,7 @@ int steer_behavior_set_target_point(steer_Behavior *b, const char *field, const 
     steerB_Target *t = (steerB_Target *)(void *)(b->params + f->offset);
     t->kind = STEER_TARGET_POINT;
     for (int i = 0; i < 3; i++) t->p[i] = (float)p[i];
-    t->agent = 0;
+    t->agent = STEER_NO_AGENT;
     return STEER_OK;
 }
 
@@ -240,7 +240,7 @@ int steer_behavior_set_target_agent(steer_Behavior *b, const char *field, steer_
     const steerB_Field *f = settable(b, field, STEERB_TARGET, STEERB_TARGET, &st);
     if (!f) return st;
     steerB_Target *t = (steerB_Target *)(void *)(b->params + f->offset);
-    t->kind = a ? STEER_TARGET_AGENT : STEER_TARGET_SLOT;
+    t->kind = a.id ? STEER_TARGET_AGENT : STEER_TARGET_SLOT;
     t->agent = a;
     return STEER_OK;
 }

@@ -18,14 +18,14 @@
 steer_Agent steer_world_agent_at(const steer_World *w, int i)
 {
     // skip dead agents that still await compaction
-    if (i < 0) return 0;
+    if (i < 0) return STEER_NO_AGENT;
     uint32_t k = 0;
-    if (!w->dead) return (uint32_t)i < w->count ? steerW_handle(w, (uint32_t)i) : 0;
+    if (!w->dead) return (uint32_t)i < w->count ? steerW_handle(w, (uint32_t)i) : STEER_NO_AGENT;
     for (uint32_t d = 0; d < w->count; d++) {
         if (w->flags[d] & STEER_AF_DEAD) continue;
         if (k++ == (uint32_t)i) return steerW_handle(w, d);
     }
-    return 0;
+    return STEER_NO_AGENT;
 }
 
 int steer_world_agents(const steer_World *w, steer_Agent *out, int cap)
@@ -216,7 +216,7 @@ int steer_agent_set_target(steer_World *w, steer_Agent a, const double *point, s
         v3_set(v, (float)point[0], (float)point[1], w->dim == 3 ? (float)point[2] : 0.0f);
         steerW_set_target_point(w, (uint32_t)d, v);
         fl |= STEER_AF_TARGET_POINT;
-    } else if (other) {
+    } else if (other.id) {
         if (steerW_dense(w, other) < 0) return STEER_ESTALE;
         steerW_set_target_agent(w, (uint32_t)d, other);
         fl |= STEER_AF_TARGET_AGENT;
@@ -233,7 +233,7 @@ int steer_agent_target(const steer_World *w, steer_Agent a, double point[3], ste
     if (d < 0) return STEER_ESTALE;
     uint8_t fl = w->flags[d];
     for (int i = 0; i < 3; i++) point[i] = 0;
-    *other = 0;
+    *other = STEER_NO_AGENT;
     *kind = STEER_TARGET_SLOT;
     if (fl & STEER_AF_TARGET_POINT) {
         float v[3];
@@ -259,7 +259,7 @@ int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz)
     if (!isfinite(hz) || hz < 0 || (hz > 0 && !(isfinite((float)(1.0 / hz)) && isfinite((float)hz)))) return STEER_EARG;
     struct steerW_Thinker *t = NULL;
     for (uint32_t i = 0; i < w->nthinkers; i++)
-        if (w->thinkers[i].agent == a) { t = &w->thinkers[i]; break; }
+        if (w->thinkers[i].agent.id == a.id) { t = &w->thinkers[i]; break; }
     if (ref == 0 || hz == 0) {
         if (t) t->ref = 0;
         return STEER_OK;
@@ -291,7 +291,7 @@ int steer_agent_think(const steer_World *w, steer_Agent a, int *ref, double *hz)
     *ref = 0;
     *hz = 0;
     for (uint32_t i = 0; i < w->nthinkers; i++)
-        if (w->thinkers[i].agent == a && w->thinkers[i].ref) {
+        if (w->thinkers[i].agent.id == a.id && w->thinkers[i].ref) {
             *ref = w->thinkers[i].ref;
             *hz = w->thinkers[i].hz;
         }

@@ -113,7 +113,7 @@ int steer_agent_set_craft(steer_World *w, steer_Agent a, const steer_CraftDesc *
     if (w->in_tick) return STEER_EBUSY;
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
-    uint32_t s = (uint32_t)a;
+    uint32_t s = (uint32_t)a.id;
     if (!desc) {
         if (s < w->cap_turn) w->turn[s].gen = 0;
         return STEER_OK;

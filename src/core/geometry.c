@@ -18,6 +18,12 @@
 
 static bool fin(double v) { return isfinite(v) && fabs(v) <= FLT_MAX; }
 
+// The handle of shape slot s: its generation high, the slot low.
+static steer_Shape shape_handle(const steerW_Geometry *g, uint32_t s)
+{
+    return (steer_Shape){ ((uint64_t)g->shapes[s].gen << 32) | s };
+}
+
 static int add_shape(steer_World *w, const steerW_Shape *sh, steer_Shape *out)
 {
     if (w->in_tick) return STEER_EBUSY;
@@ -51,13 +57,13 @@ static int add_shape(steer_World *w, const steerW_Shape *sh, steer_Shape *out)
     g->shapes[s].alive = 1;
     g->live++;
     g->dirty = true;
-    if (out) *out = ((uint64_t)gen << 32) | s;
+    if (out) *out = shape_handle(g, s);
     return STEER_OK;
 }
 
 int steer_add_circle(steer_World *w, const double c[3], double r, steer_Shape *out)
 {
-    if (out) *out = 0;
+    if (out) *out = STEER_NO_SHAPE;
     if (!fin(c[0]) || !fin(c[1]) || !fin(c[2]) || !fin(r) || r <= 0) return STEER_EARG;
     steerW_Shape sh = { .kind = STEER_SHAPE_CIRCLE, .r = (float)r };
     for (int i = 0; i < w->dim; i++) sh.a[i] = (float)c[i];
@@ -66,7 +72,7 @@ int steer_add_circle(steer_World *w, const double c[3], double r, steer_Shape *o
 
 int steer_add_wall(steer_World *w, const double a[3], const double b[3], steer_Shape *out)
 {
-    if (out) *out = 0;
+    if (out) *out = STEER_NO_SHAPE;
     if (w->dim != 2) return STEER_EARG;
     for (int i = 0; i < 2; i++)
         if (!fin(a[i]) || !fin(b[i])) return STEER_EARG;
@@ -78,7 +84,7 @@ int steer_add_wall(steer_World *w, const double a[3], const double b[3], steer_S
 
 int steer_add_plane(steer_World *w, const double point[3], const double normal[3], steer_Shape *out)
 {
-    if (out) *out = 0;
+    if (out) *out = STEER_NO_SHAPE;
     if (w->dim != 3) return STEER_EARG;
     steerW_Shape sh = { .kind = STEER_SHAPE_PLANE };
     for (int i = 0; i < 3; i++) {
@@ -92,7 +98,7 @@ int steer_add_plane(steer_World *w, const double point[3], const double normal[3
 
 int steer_add_box(steer_World *w, const double lo[3], const double hi[3], steer_Shape *out)
 {
-    if (out) *out = 0;
+    if (out) *out = STEER_NO_SHAPE;
     steerW_Shape sh = { .kind = STEER_SHAPE_BOX };
     for (int i = 0; i < w->dim; i++) {
         if (!fin(lo[i]) || !fin(hi[i]) || !(lo[i] < hi[i])) return STEER_EARG;
@@ -104,9 +110,9 @@ int steer_add_box(steer_World *w, const double lo[3], const double hi[3], steer_
 
 static steerW_Shape *shape_of(const steer_World *w, steer_Shape s)
 {
-    uint32_t i = (uint32_t)s, gen = (uint32_t)(s >> 32);
+    uint32_t i = (uint32_t)s.id, gen = (uint32_t)(s.id >> 32);
     const steerW_Geometry *g = &w->geo;
-    if (s == 0 || i >= g->nshapes || !g->shapes[i].alive || g->shapes[i].gen != gen) return NULL;
+    if (s.id == 0 || i >= g->nshapes || !g->shapes[i].alive || g->shapes[i].gen != gen) return NULL;
     return &g->shapes[i];
 }
 
@@ -116,7 +122,7 @@ int steer_remove_shape(steer_World *w, steer_Shape s)
     if (!sh) return STEER_ESTALE;
     if (w->in_tick) return STEER_EBUSY;
     sh->alive = 0;
-    uint32_t i = (uint32_t)s;
+    uint32_t i = (uint32_t)s.id;
     w->geo.next_free[i] = w->geo.free_head;
     w->geo.free_head = i;
     w->geo.live--;
@@ -504,8 +510,8 @@ int steer_raycast(steer_World *w, const double origin[3], const double direction
     float best = (float)length;
     bool found = false;
     float bn[3] = { 0, 0, 0 };
-    steer_Agent ba = 0;
-    steer_Shape bs = 0;
+    steer_Agent ba = STEER_NO_AGENT;
+    steer_Shape bs = STEER_NO_SHAPE;
     if (mask & STEER_RAY_SHAPES) {
         int st = steerW_geometry_ready(w);
         if (st) return st;
@@ -513,7 +519,7 @@ int steer_raycast(steer_World *w, const double origin[3], const double direction
         uint32_t s;
         if (steerW_ray_shapes(w, o, dir, best, &hit_t, bn, &s)) {
             best = hit_t;
-            bs = ((uint64_t)w->geo.shapes[s].gen << 32) | s;
+            bs = shape_handle(&w->geo, s);
             found = true;
         }
     }
@@ -531,14 +537,14 @@ int steer_raycast(steer_World *w, const double origin[3], const double direction
         for (int i = 0; i < st; i++) {
             uint32_t d = w->scratch[i].d;
             steer_Agent a = steerW_handle(w, d);
-            if (a == ignore) continue;
+            if (a.id == ignore.id) continue;
             float p[3], t, nn[3];
             steerW_load(w->p, d, p);
             if (ray_sphere(o, dir, p, w->radius[d], &t, nn) && t <= best) {
                 best = t;
                 v3_copy(bn, nn);
                 ba = a;
-                bs = 0;
+                bs = STEER_NO_SHAPE;
                 found = true;
             }
         }

@@ -432,7 +432,7 @@ static int pass_collide(steer_World *w, uint32_t n)
             int k = steerG_gather(w, p, w->radius[d] + maxr, d);
             if (k < 0) return STEER_ENOMEM;
             float deepest = 0.0f;
-            steer_Agent other = 0;
+            steer_Agent other = STEER_NO_AGENT;
             for (int j = 0; j < k; j++) {
                 const steerB_Neighbor *nb = &w->scratch[j];
                 float reach = w->radius[d] + w->radius[nb->d];
@@ -472,7 +472,7 @@ static int pass_collide(steer_World *w, uint32_t n)
             float deepest = push_out_of_shapes(w, p, v, w->radius[d]);
             if (deepest > 0.0f) {
                 push_out_of_shapes(w, p, v, w->radius[d]); // a corner: a second push
-                touch(w, d, 0);
+                touch(w, d, STEER_NO_AGENT);
                 if (v3_finite(p) && v3_finite(v)) {
                     steerW_store(w->p, d, p);
                     steerW_store(w->v, d, v);
@@ -535,7 +535,7 @@ static void pass_stuck(steer_World *w, uint32_t n)
             progress = v3_len(off);
         }
         float effort = row[dim + 2] / row[dim + 1];
-        if (effort > 0.25f && progress < w->stuck_progress) steerW_event(w, STEER_EVENT_STUCK, d, 0);
+        if (effort > 0.25f && progress < w->stuck_progress) steerW_event(w, STEER_EVENT_STUCK, d, STEER_NO_AGENT);
         for (int i = 0; i < dim; i++) row[i] = p[i];
         row[dim] = goal;
         row[dim + 1] = 0.0f;
@@ -579,10 +579,10 @@ static int pass_think(steer_World *w)
 static int cmp_event(const void *a, const void *b)
 {
     const steer_Event *x = a, *y = b;
-    uint32_t sx = (uint32_t)x->agent, sy = (uint32_t)y->agent;
+    uint32_t sx = (uint32_t)x->agent.id, sy = (uint32_t)y->agent.id;
     if (sx != sy) return sx < sy ? -1 : 1;
     if (x->type != y->type) return x->type < y->type ? -1 : 1;
-    return x->other < y->other ? -1 : x->other > y->other;
+    return x->other.id < y->other.id ? -1 : x->other.id > y->other.id;
 }
 
 static int tick(steer_World *w)

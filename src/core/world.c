@@ -490,7 +490,7 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
 {
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     steer_AgentDesc a = desc ? *desc : (steer_AgentDesc){0};
-    if (out) *out = 0;
+    if (out) *out = STEER_NO_AGENT;
     if (a.mass == 0) a.mass = 1;
     if (a.max_speed == 0) a.max_speed = 1;
     if (a.max_force == 0) a.max_force = 1;
@@ -560,7 +560,7 @@ int steer_remove(steer_World *w, steer_Agent a)
     w->dead++;
     w->grid_fresh = false;
     // bump the generation now: the handle is stale from this moment on
-    uint32_t s = (uint32_t)a;
+    uint32_t s = (uint32_t)a.id;
     w->gen[s]++;
     if (w->gen[s] == 0) w->gen[s] = 1;
     return STEER_OK;
@@ -694,11 +694,11 @@ uint64_t steer_world_hash(const steer_World *w)
     int ncols = steerW_arrays(w, cols);
     // in handle order: the storage order changes with removals and re-sorts
     for (uint32_t s = 0; s < w->nslots; s++) {
-        steer_Agent a = ((uint64_t)w->gen[s] << 32) | s;
+        steer_Agent a = steerW_slot_handle(w, s);
         int64_t dd = steerW_dense(w, a);
         if (dd < 0) continue;
         uint32_t d = (uint32_t)dd;
-        h = fnv(h, &a, sizeof a);
+        h = fnv(h, &a.id, sizeof a.id);
         for (int k = 0; k < ncols; k++) {
             const steerW_Array *c = &cols[k];
             if (!c->bytes || c->col->role != STEERW_COL_STATE) continue;
@@ -723,7 +723,7 @@ uint64_t steer_world_hash(const steer_World *w)
     for (uint32_t i = 0; i < w->nthinkers; i++) {
         const struct steerW_Thinker *t = &w->thinkers[i];
         if (!t->ref) continue;
-        h = fnv(h, &t->agent, sizeof t->agent); h = fnv(h, &t->period, 4); h = fnv(h, &t->elapsed, 4);
+        h = fnv(h, &t->agent.id, sizeof t->agent.id); h = fnv(h, &t->period, 4); h = fnv(h, &t->elapsed, 4);
         h = fnv(h, &t->since, sizeof t->since); h = fnv(h, &t->hz, sizeof t->hz);
     }
     return h;

@@ -236,16 +236,20 @@ void steerW_free(steer_World *w, void *p);
 // the dense index must point back at the slot.
 static inline int64_t steerW_dense(const steer_World *w, steer_Agent a)
 {
-    uint32_t s = (uint32_t)a, g = (uint32_t)(a >> 32);
-    if (a == 0 || s >= w->nslots || w->gen[s] != g) return -1;
+    uint32_t s = (uint32_t)a.id, g = (uint32_t)(a.id >> 32);
+    if (a.id == 0 || s >= w->nslots || w->gen[s] != g) return -1;
     uint32_t d = w->dense_of[s];
     if (d >= w->count || w->slot[d] != s || (w->flags[d] & STEER_AF_DEAD)) return -1;
     return d;
 }
+// The handle of slot s at its current generation (high 32 bits), the slot low.
+static inline steer_Agent steerW_slot_handle(const steer_World *w, uint32_t s)
+{
+    return (steer_Agent){ ((uint64_t)w->gen[s] << 32) | s };
+}
 static inline steer_Agent steerW_handle(const steer_World *w, uint32_t d)
 {
-    uint32_t s = w->slot[d];
-    return ((uint64_t)w->gen[s] << 32) | s;
+    return steerW_slot_handle(w, w->slot[d]);
 }
 // The agent's brain memory (past the world's own floats), or NULL.
 static inline float *steerW_mem(const steer_World *w, uint32_t d)
@@ -277,12 +281,12 @@ static inline void steerW_set_target_point(steer_World *w, uint32_t d, const flo
 }
 static inline steer_Agent steerW_target_agent(const steer_World *w, uint32_t d)
 {
-    return (uint64_t)w->tq[0][d] | (uint64_t)w->tq[1][d] << 32;
+    return (steer_Agent){ (uint64_t)w->tq[0][d] | (uint64_t)w->tq[1][d] << 32 };
 }
 static inline void steerW_set_target_agent(steer_World *w, uint32_t d, steer_Agent a)
 {
-    w->tq[0][d] = (uint32_t)a;
-    w->tq[1][d] = (uint32_t)(a >> 32);
+    w->tq[0][d] = (uint32_t)a.id;
+    w->tq[1][d] = (uint32_t)(a.id >> 32);
     if (w->tq[2]) w->tq[2][d] = 0;
 }
 // Displacement from a to b; the minimum image on a torus.

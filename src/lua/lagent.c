@@ -19,14 +19,14 @@ static int world_of(lua_State *L, int idx)
 static void push_prop(lua_State *L, steerL_Agent *a, steer_Prop p)
 {
     double v[3];
-    steer_agent_vec(a->world->w, a->id, p, v);
+    steer_agent_vec(a->world->w, a->handle, p, v);
     steerL_pushvec(L, v[0], v[1], v[2]);
 }
 
 static int push_param(lua_State *L, steerL_Agent *a, steer_Param p)
 {
     double v;
-    steer_agent_param(a->world->w, a->id, p, &v);
+    steer_agent_param(a->world->w, a->handle, p, &v);
     lua_pushnumber(L, v);
     return 1;
 }
@@ -35,7 +35,7 @@ static int push_param(lua_State *L, steerL_Agent *a, steer_Param p)
 static int push_numbers(lua_State *L, steerL_Agent *a, steer_Prop p)
 {
     double v[3];
-    steer_agent_vec(a->world->w, a->id, p, v);
+    steer_agent_vec(a->world->w, a->handle, p, v);
     int n = a->world->dim;
     for (int i = 0; i < n; i++) lua_pushnumber(L, v[i]);
     return n;
@@ -56,8 +56,8 @@ static int agent_remove(lua_State *L)
     steerL_check_writable(L, a->world, FN ":remove");
     steerL_check_owner(L, 1, FN ":remove");
     int w = world_of(L, 1);
-    steer_remove(a->world->w, a->id);
-    steerL_forget_agent(L, w, a->id);
+    steer_remove(a->world->w, a->handle);
+    steerL_forget_agent(L, w, a->handle);
     return 0;
 }
 
@@ -103,7 +103,7 @@ static int agent_contributions(lua_State *L)
     lua_newtable(L);
     lua_newtable(L);
     Contributions c = { L, 2, 3, 0 };
-    steer_agent_contributions(a->world->w, a->id, add_contribution, &c);
+    steer_agent_contributions(a->world->w, a->handle, add_contribution, &c);
     lua_settop(L, 2);
     return 1;
 }
@@ -118,10 +118,10 @@ static int agent_index(lua_State *L)
     steerL_Agent *a = luaL_checkudata(L, 1, STEERL_AGENT);
     const char *k = luaL_checkstring(L, 2);
     if (strcmp(k, "alive") == 0) {
-        lua_pushboolean(L, a->world->w && steer_alive(a->world->w, a->id));
+        lua_pushboolean(L, a->world->w && steer_alive(a->world->w, a->handle));
         return 1;
     }
-    if (strcmp(k, "id") == 0) { lua_pushinteger(L, (lua_Integer)a->id); return 1; }
+    if (strcmp(k, "id") == 0) { lua_pushinteger(L, (lua_Integer)a->handle.id); return 1; }
     // methods are looked up before the liveness check so that a stale
     // handle's method call raises with the method's own message
     lua_pushvalue(L, lua_upvalueindex(1));
@@ -138,7 +138,7 @@ static int agent_index(lua_State *L)
     else if (strcmp(k, "world") == 0) lua_pushvalue(L, world_of(L, 1));
     else if (strcmp(k, "speed") == 0) {
         double v[3];
-        steer_agent_vec(w, a->id, STEER_PROP_VELOCITY, v);
+        steer_agent_vec(w, a->handle, STEER_PROP_VELOCITY, v);
         lua_pushnumber(L, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
     } else if (strcmp(k, "mass") == 0) push_param(L, a, STEER_PARAM_MASS);
     else if (strcmp(k, "max_speed") == 0) push_param(L, a, STEER_PARAM_MAX_SPEED);
@@ -146,11 +146,11 @@ static int agent_index(lua_State *L)
     else if (strcmp(k, "radius") == 0) push_param(L, a, STEER_PARAM_RADIUS);
     else if (strcmp(k, "tag") == 0) {
         const char *t;
-        steer_agent_tag(w, a->id, &t);
+        steer_agent_tag(w, a->handle, &t);
         if (t) lua_pushstring(L, t); else lua_pushnil(L);
     } else if (strcmp(k, "brain") == 0) {
         steer_Behavior *b;
-        steer_agent_brain(w, a->id, &b);
+        steer_agent_brain(w, a->handle, &b);
         if (!b) { lua_pushnil(L); return 1; }
         steerL_uv_field(L, world_of(L, 1), "brains");
         lua_pushlightuserdata(L, b);
@@ -159,26 +159,26 @@ static int agent_index(lua_State *L)
         double p[3];
         steer_Agent other;
         int kind;
-        steer_agent_target(w, a->id, p, &other, &kind);
+        steer_agent_target(w, a->handle, p, &other, &kind);
         if (kind == STEER_TARGET_POINT) steerL_pushvec(L, p[0], p[1], p[2]);
         else if (kind == STEER_TARGET_AGENT) steerL_pushagent(L, world_of(L, 1), other);
         else lua_pushnil(L);
     } else if (strcmp(k, "think") == 0) {
         steerL_uv_field(L, world_of(L, 1), "think");
-        lua_rawgeti(L, -1, (lua_Integer)a->id);
+        lua_rawgeti(L, -1, (lua_Integer)a->handle.id);
     } else if (strcmp(k, "think_hz") == 0) {
         int ref;
         double hz;
-        steer_agent_think(w, a->id, &ref, &hz);
+        steer_agent_think(w, a->handle, &ref, &hz);
         lua_pushnumber(L, hz);
     } else if (strcmp(k, "data") == 0) {
         // created on first use, dropped when the agent is removed
         steerL_uv_field(L, world_of(L, 1), "data");
-        if (lua_rawgeti(L, -1, (lua_Integer)a->id) == LUA_TNIL) {
+        if (lua_rawgeti(L, -1, (lua_Integer)a->handle.id) == LUA_TNIL) {
             lua_pop(L, 1);
             lua_newtable(L);
             lua_pushvalue(L, -1);
-            lua_rawseti(L, -3, (lua_Integer)a->id);
+            lua_rawseti(L, -3, (lua_Integer)a->handle.id);
         }
     } else if (!steerL_agent_turn_index(L, a, k)) {
         lua_pushnil(L);
@@ -189,7 +189,7 @@ static int agent_index(lua_State *L)
 static void set_param(lua_State *L, steerL_Agent *a, steer_Param p, const char *field)
 {
     double v = steerL_vehicle_number(L, 3, FN, field); // the core's range too
-    int st = steer_agent_set_param(a->world->w, a->id, p, v);
+    int st = steer_agent_set_param(a->world->w, a->handle, p, v);
     if (st != STEER_OK) luaL_error(L, "%s: field '%s': could not set it (%s)", FN, field, steerL_status_text(st));
 }
 
@@ -206,7 +206,7 @@ static int agent_newindex(lua_State *L)
         double v[3];
         steerL_checkvec(L, 3, v, FN, k);
         steer_Prop p = k[0] == 'p' ? STEER_PROP_POSITION : k[0] == 'v' ? STEER_PROP_VELOCITY : STEER_PROP_HEADING;
-        if (steer_agent_set_vec(w, a->id, p, v) != STEER_OK)
+        if (steer_agent_set_vec(w, a->handle, p, v) != STEER_OK)
             steerL_field_error(L, FN, k, "a non-zero vector", 3);
     } else if (strcmp(k, "mass") == 0) set_param(L, a, STEER_PARAM_MASS, k);
     else if (strcmp(k, "max_speed") == 0) set_param(L, a, STEER_PARAM_MAX_SPEED, k);
@@ -214,12 +214,12 @@ static int agent_newindex(lua_State *L)
     else if (strcmp(k, "radius") == 0) set_param(L, a, STEER_PARAM_RADIUS, k);
     else if (strcmp(k, "tag") == 0) {
         if (!lua_isnil(L, 3) && lua_type(L, 3) != LUA_TSTRING) steerL_field_error(L, FN, k, "a string or nil", 3);
-        int st = steer_agent_set_tag(w, a->id, lua_tostring(L, 3));
+        int st = steer_agent_set_tag(w, a->handle, lua_tostring(L, 3));
         if (st != STEER_OK) return luaL_error(L, "%s: field 'tag': could not set it (%s)", FN, steerL_status_text(st));
     } else if (strcmp(k, "brain") == 0) {
         steer_Behavior *b = steerL_tobehavior(L, 3);
         if (!b && !lua_isnil(L, 3)) steerL_field_error(L, FN, k, "a behaviour, a combiner or nil", 3);
-        int st = steer_agent_set_brain(w, a->id, b);
+        int st = steer_agent_set_brain(w, a->handle, b);
         if (st != STEER_OK) steerL_brain_error(L, FN, b, st);
         if (b) steerL_keep_brain(L, world_of(L, 1), 3);
     } else if (strcmp(k, "target") == 0) {
@@ -227,30 +227,30 @@ static int agent_newindex(lua_State *L)
         steer_Agent other;
         int has_point;
         if (!steerL_totarget(L, 3, a->world, p, &other, &has_point)) steerL_field_error(L, FN, k, "a vector, a live agent of this world or nil", 3);
-        if (other == a->id) return luaL_error(L, "%s: field 'target': an agent cannot target itself", FN);
-        int st = steer_agent_set_target(w, a->id, has_point ? p : NULL, other);
+        if (other.id == a->handle.id) return luaL_error(L, "%s: field 'target': an agent cannot target itself", FN);
+        int st = steer_agent_set_target(w, a->handle, has_point ? p : NULL, other);
         if (st != STEER_OK) return luaL_error(L, "%s: field 'target': could not set it (%s)", FN, steerL_status_text(st));
     } else if (strcmp(k, "think") == 0 || strcmp(k, "think_hz") == 0) {
         int ref;
         double hz;
-        steer_agent_think(w, a->id, &ref, &hz);
+        steer_agent_think(w, a->handle, &ref, &hz);
         if (hz == 0) hz = 10;
         int wi = world_of(L, 1);
         if (k[5] == 0) {
             if (!lua_isnil(L, 3) && !lua_isfunction(L, 3)) steerL_field_error(L, FN, k, "a function(agent, dt) or nil", 3);
-            steerL_set_think(L, wi, a->id, 3, hz);
+            steerL_set_think(L, wi, a->handle, 3, hz);
         } else {
             double v = steerL_checkrange(L, 3, FN, k, STEERL_THINK_HZ, STEERL_THINK_HZ_MIN, STEERL_THINK_HZ_MAX);
             if (!ref) return luaL_error(L, "%s: field 'think_hz': set a.think (a function) first", FN);
             steerL_uv_field(L, wi, "think");
-            lua_rawgeti(L, -1, (lua_Integer)a->id);
-            steerL_set_think(L, wi, a->id, -1, v);
+            lua_rawgeti(L, -1, (lua_Integer)a->handle.id);
+            steerL_set_think(L, wi, a->handle, -1, v);
         }
     } else if (strcmp(k, "data") == 0) {
         if (!lua_istable(L, 3)) steerL_field_error(L, FN, k, "a table", 3);
         steerL_uv_field(L, world_of(L, 1), "data");
         lua_pushvalue(L, 3);
-        lua_rawseti(L, -2, (lua_Integer)a->id);
+        lua_rawseti(L, -2, (lua_Integer)a->handle.id);
     } else if (!steerL_agent_turn_newindex(L, a, k)) {
         return luaL_error(L, "%s: field '%s' is read-only or unknown (writable: position, velocity, heading, "
                              "mass, max_speed, max_force, radius, tag, brain, target, data, think, think_hz, "
@@ -262,15 +262,15 @@ static int agent_newindex(lua_State *L)
 static int agent_eq(lua_State *L)
 {
     steerL_Agent *a = steerL_toagent(L, 1), *b = steerL_toagent(L, 2);
-    lua_pushboolean(L, a && b && a->id == b->id && a->world == b->world);
+    lua_pushboolean(L, a && b && a->handle.id == b->handle.id && a->world == b->world);
     return 1;
 }
 
 static int agent_tostring(lua_State *L)
 {
     steerL_Agent *a = luaL_checkudata(L, 1, STEERL_AGENT);
-    bool alive = a->world->w && steer_alive(a->world->w, a->id);
-    lua_pushfstring(L, "steer.agent(%I%s)", (lua_Integer)a->id, alive ? "" : ", removed");
+    bool alive = a->world->w && steer_alive(a->world->w, a->handle);
+    lua_pushfstring(L, "steer.agent(%I%s)", (lua_Integer)a->handle.id, alive ? "" : ", removed");
     return 1;
 }
 

@@ -195,12 +195,12 @@ void steerL_archetype_bind(lua_State *L, int world_idx, int arch, int own, steer
 {
     steerL_uv_field(L, world_idx, "arch");
     def_field(L, arch, "name");
-    lua_rawseti(L, -2, (lua_Integer)id);
+    lua_rawseti(L, -2, (lua_Integer)id.id);
     lua_pop(L, 1);
     if (!lua_isnil(L, own)) {
         steerL_uv_field(L, world_idx, "arch_over");
         lua_pushvalue(L, own);
-        lua_rawseti(L, -2, (lua_Integer)id);
+        lua_rawseti(L, -2, (lua_Integer)id.id);
         lua_pop(L, 1);
     }
     steerL_uv_field(L, world_idx, "arch_seen");
@@ -306,7 +306,7 @@ void steerL_rebind_archetypes(lua_State *L, int world_idx)
         if (lua_gettable(L, top + 3) != LUA_TUSERDATA) { lua_pop(L, 1); continue; }
         int arch = lua_gettop(L);
         lua_pushcfunction(L, apply_protected);
-        steerL_pushagent(L, world_idx, (steer_Agent)id);
+        steerL_pushagent(L, world_idx, (steer_Agent){ (uint64_t)id });
         lua_pushvalue(L, arch);
         lua_rawgeti(L, top + 5, id);
         if (lua_pcall(L, 3, 0, 0) != LUA_OK && lua_isnil(L, top + 7)) {

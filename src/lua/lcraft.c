@@ -67,14 +67,14 @@ bool steerL_craft_desc(lua_State *L, int t, const char *fn, steer_CraftDesc *out
 int steerL_agent_turn_index(lua_State *L, steerL_Agent *a, const char *k)
 {
     steer_CraftDesc c;
-    int has = steer_agent_craft(a->world->w, a->id, &c) == 1;
+    int has = steer_agent_craft(a->world->w, a->handle, &c) == 1;
     if (strcmp(k, "model") == 0) lua_pushstring(L, has && c.model == STEER_MODEL_CRAFT ? "craft" : "point");
     else if (strcmp(k, "min_turn_radius") == 0) has ? lua_pushnumber(L, c.min_turn_radius) : lua_pushnil(L);
     else if (strcmp(k, "min_speed") == 0) lua_pushnumber(L, has ? c.min_speed : 0);
     else if (strcmp(k, "max_turn_accel") == 0) lua_pushnumber(L, has ? c.max_turn_accel : 0);
     else if (strcmp(k, "turn_radius") == 0) {
         double r;
-        steer_agent_turn_radius(a->world->w, a->id, &r);
+        steer_agent_turn_radius(a->world->w, a->handle, &r);
         has ? lua_pushnumber(L, r) : lua_pushnil(L);
     } else return 0;
     return 1;
@@ -84,7 +84,7 @@ int steerL_agent_turn_newindex(lua_State *L, steerL_Agent *a, const char *k)
 {
     const char *fn = "steer.agent";
     steer_CraftDesc c;
-    bool has = steer_agent_craft(a->world->w, a->id, &c) == 1;
+    bool has = steer_agent_craft(a->world->w, a->handle, &c) == 1;
     if (!has) memset(&c, 0, sizeof c);
     if (strcmp(k, "model") == 0) {
         c.model = (steer_Model)check_model(L, 3, fn, k);
@@ -93,14 +93,14 @@ int steerL_agent_turn_newindex(lua_State *L, steerL_Agent *a, const char *k)
         if (c.model == STEER_MODEL_POINT) c.min_speed = 0;
     } else if (strcmp(k, "min_turn_radius") == 0) {
         if (lua_isnil(L, 3) && !(has && c.model == STEER_MODEL_CRAFT)) {
-            steer_agent_set_craft(a->world->w, a->id, NULL);
+            steer_agent_set_craft(a->world->w, a->handle, NULL);
             return 1;
         }
         if (lua_isnil(L, 3)) no_turn_radius(L, fn, 3, "a craft needs one");
         c.min_turn_radius = steerL_vehicle_number(L, 3, fn, k);
     } else if (strcmp(k, "min_speed") == 0 || strcmp(k, "max_turn_accel") == 0) {
         double v, top;
-        steer_agent_param(a->world->w, a->id, STEER_PARAM_MAX_SPEED, &top);
+        steer_agent_param(a->world->w, a->handle, STEER_PARAM_MAX_SPEED, &top);
         bool speed = k[1] == 'i';
         if (speed && !(has && c.model == STEER_MODEL_CRAFT))
             return luaL_error(L, "%s: field 'min_speed': only a craft has one (set a.model = \"craft\" first)", fn);
@@ -111,7 +111,7 @@ int steerL_agent_turn_newindex(lua_State *L, steerL_Agent *a, const char *k)
     } else {
         return 0;
     }
-    if (steer_agent_set_craft(a->world->w, a->id, &c) != STEER_OK)
+    if (steer_agent_set_craft(a->world->w, a->handle, &c) != STEER_OK)
         luaL_error(L, "%s: field '%s': could not set the turn limits (out of memory)", fn, k);
     return 1;
 }
@@ -182,7 +182,7 @@ static int directed_seek_plan(lua_State *L)
                               steerL_describe(L, 2, buf, sizeof buf));
         }
         steerL_check_writable(L, a->world, fn);
-        if (steer_agent_directed_seek_plan(a->world->w, a->id, b, &plan) != 1) {
+        if (steer_agent_directed_seek_plan(a->world->w, a->handle, b, &plan) != 1) {
             lua_pushnil(L);
             return 1;
         }

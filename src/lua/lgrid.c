@@ -243,7 +243,7 @@ static int add_wall(void *ud, const double a[2], const double b[2])
 {
     WallCtx *c = ud;
     double a3[3] = { a[0], a[1], 0 }, b3[3] = { b[0], b[1], 0 };
-    steer_Shape id = 0;
+    steer_Shape id = STEER_NO_SHAPE;
     c->st = steer_add_wall(c->w, a3, b3, &id);
     if (c->st) return 1;
     c->out->id[c->out->n++] = id;

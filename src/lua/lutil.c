@@ -216,8 +216,8 @@ steerL_Agent *steerL_toagent(lua_State *L, int idx) { return luaL_testudata(L, i
 steerL_Agent *steerL_checkagent(lua_State *L, int idx, const char *what)
 {
     steerL_Agent *a = luaL_checkudata(L, idx, STEERL_AGENT);
-    if (!a->world->w || !steer_alive(a->world->w, a->id))
-        luaL_error(L, "%s: stale handle: agent %I was removed (check a.alive)", what, (lua_Integer)a->id);
+    if (!a->world->w || !steer_alive(a->world->w, a->handle))
+        luaL_error(L, "%s: stale handle: agent %I was removed (check a.alive)", what, (lua_Integer)a->handle.id);
     return a;
 }
 

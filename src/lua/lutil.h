@@ -41,7 +41,7 @@ typedef struct steerL_World {
 } steerL_World;
 
 typedef struct steerL_Agent {
-    steer_Agent id;
+    steer_Agent handle;    // Lua's agent.id is handle.id
     steerL_World *world;   // kept alive by the agent's user value
 } steerL_Agent;
 

@@ -87,7 +87,7 @@ static int hook_ease(void *ud, int ref, double x, double *out)
 static int call_custom(lua_State *L)
 {
     lua_rawgeti(L, LUA_REGISTRYINDEX, lua_tointeger(L, 2));
-    steerL_pushagent(L, 1, (steer_Agent)lua_tointeger(L, 3));
+    steerL_pushagent(L, 1, (steer_Agent){ (uint64_t)lua_tointeger(L, 3) });
     lua_pushvalue(L, 4);
     lua_call(L, 2, 3);
     return 3;
@@ -98,7 +98,7 @@ static int call_think(lua_State *L)
     steerL_uv_field(L, 1, "think");
     lua_rawgeti(L, -1, lua_tointeger(L, 2));
     if (!lua_isfunction(L, -1)) return 0;
-    steerL_pushagent(L, 1, (steer_Agent)lua_tointeger(L, 3));
+    steerL_pushagent(L, 1, (steer_Agent){ (uint64_t)lua_tointeger(L, 3) });
     lua_pushvalue(L, 4);
     lua_call(L, 2, 0);
     return 0;
@@ -112,7 +112,7 @@ static bool push_call(lua_State *L, lua_CFunction fn, lua_Integer key, steer_Age
     lua_pushcfunction(L, fn);
     lua_pushvalue(L, 1); // w:step keeps the world at stack index 1 while the tick runs
     lua_pushinteger(L, key);
-    lua_pushinteger(L, (lua_Integer)a);
+    lua_pushinteger(L, (lua_Integer)a.id);
     lua_pushnumber(L, dt);
     return true;
 }
@@ -165,7 +165,7 @@ static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double d
     (void)w;
     steerL_World *lw = ud;
     lua_State *L = lw->L;
-    if (!push_call(L, call_think, (lua_Integer)a, a, dt)) {
+    if (!push_call(L, call_think, (lua_Integer)a.id, a, dt)) {
         cb_fail(lw, "think", "out of Lua stack");
         return 1;
     }
@@ -185,7 +185,7 @@ void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, d
     fn_idx = lua_absindex(L, fn_idx);
     steerL_uv_field(L, world_idx, "think");
     lua_pushvalue(L, fn_idx);
-    lua_rawseti(L, -2, (lua_Integer)id);
+    lua_rawseti(L, -2, (lua_Integer)id.id);
     lua_pop(L, 1);
     int st = steer_agent_set_think(lw->w, id, lua_isfunction(L, fn_idx) ? 1 : 0, hz);
     if (st != STEER_OK) luaL_error(L, "steer.agent: field 'think': could not set it (%s)", steerL_status_text(st));
@@ -331,7 +331,7 @@ void steerL_check_owner(lua_State *L, int agent_idx, const char *fn)
     if (!a || !a->world->own_only) return;
     lua_getiuservalue(L, agent_idx, 1); // the world
     steerL_uv_field(L, -1, "owned");
-    int mine = lua_rawgeti(L, -1, (lua_Integer)a->id) != LUA_TNIL;
+    int mine = lua_rawgeti(L, -1, (lua_Integer)a->handle.id) != LUA_TNIL;
     lua_pop(L, 3);
     if (!mine) luaL_error(L, "%s: this mod may change only the agents it spawned", fn);
 }
@@ -369,19 +369,19 @@ void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id)
 {
     world_idx = lua_absindex(L, world_idx);
     steerL_uv_field(L, world_idx, "handles");
-    if (lua_rawgeti(L, -1, (lua_Integer)id) == LUA_TUSERDATA) {
+    if (lua_rawgeti(L, -1, (lua_Integer)id.id) == LUA_TUSERDATA) {
         lua_remove(L, -2);
         return;
     }
     lua_pop(L, 1);
     steerL_Agent *a = lua_newuserdatauv(L, sizeof *a, 1);
-    a->id = id;
+    a->handle = id;
     a->world = lua_touserdata(L, world_idx);
     luaL_setmetatable(L, STEERL_AGENT);
     lua_pushvalue(L, world_idx);
     lua_setiuservalue(L, -2, 1);
     lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, (lua_Integer)id);
+    lua_rawseti(L, -3, (lua_Integer)id.id);
     lua_remove(L, -2);
 }
 
@@ -407,13 +407,13 @@ void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st)
 // A handle means nothing in another world (it may even name another agent).
 int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[3], steer_Agent *agent, int *has_point)
 {
-    *agent = 0;
+    *agent = STEER_NO_AGENT;
     *has_point = 0;
     if (lua_isnoneornil(L, idx)) return 1;
     steerL_Agent *a = steerL_toagent(L, idx);
     if (a) {
-        if (a->world != lw || !a->world->w || !steer_alive(a->world->w, a->id)) return 0;
-        *agent = a->id;
+        if (a->world != lw || !a->world->w || !steer_alive(a->world->w, a->handle)) return 0;
+        *agent = a->handle;
         return 1;
     }
     if (steerL_tovec(L, idx, point)) { *has_point = 1; return 1; }
@@ -495,14 +495,14 @@ static int world_spawn(lua_State *L)
         steer_remove(lw->w, id);
         return luaL_error(L, "%s: could not give the agent its turn limits (out of memory)", fn);
     }
-    if ((has_point || ta) && (st = steer_agent_set_target(lw->w, id, has_point ? tp : NULL, ta)) != STEER_OK)
+    if ((has_point || ta.id) && (st = steer_agent_set_target(lw->w, id, has_point ? tp : NULL, ta)) != STEER_OK)
         return luaL_error(L, "%s: field 'target': could not set it (%s)", fn, steerL_status_text(st));
     if (brain_idx) steerL_keep_brain(L, 1, brain_idx);
     if (think_idx) steerL_set_think(L, 1, id, think_idx, think_hz);
     if (data_idx) {
         steerL_uv_field(L, 1, "data");
         lua_pushvalue(L, data_idx);
-        lua_rawseti(L, -2, (lua_Integer)id);
+        lua_rawseti(L, -2, (lua_Integer)id.id);
         lua_pop(L, 1);
     }
     if (from_arch) steerL_archetype_bind(L, 1, 3, 4, id);
@@ -510,7 +510,7 @@ static int world_spawn(lua_State *L)
     if (lw->own_only) {
         steerL_uv_field(L, 1, "owned");
         lua_pushboolean(L, 1);
-        lua_rawseti(L, -2, (lua_Integer)id);
+        lua_rawseti(L, -2, (lua_Integer)id.id);
         lua_pop(L, 1);
     }
     steerL_pushagent(L, 1, id);
@@ -524,7 +524,7 @@ void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id)
     for (int i = 0; i < 5; i++) {
         steerL_uv_field(L, world_idx, tables[i]);
         lua_pushnil(L);
-        lua_rawseti(L, -2, (lua_Integer)id);
+        lua_rawseti(L, -2, (lua_Integer)id.id);
         lua_pop(L, 1);
     }
 }
@@ -556,7 +556,7 @@ static int dispatch_events(lua_State *L)
         if (!steer_alive(lw->w, ev[i].agent)) { lua_pop(L, 1); continue; }
         steerL_pushagent(L, 1, ev[i].agent);
         int nargs = 1;
-        if (ev[i].other && steer_alive(lw->w, ev[i].other)) { steerL_pushagent(L, 1, ev[i].other); nargs++; }
+        if (ev[i].other.id && steer_alive(lw->w, ev[i].other)) { steerL_pushagent(L, 1, ev[i].other); nargs++; }
         lua_call(L, nargs, 0);
     }
     lua_pop(L, 1);
@@ -745,7 +745,7 @@ static int push_shape(lua_State *L, const char *fn, int st, steer_Shape id)
 {
     if (st == STEER_ENOMEM) return luaL_error(L, "%s: out of memory", fn);
     if (st != STEER_OK) return luaL_error(L, "%s: invalid shape", fn);
-    lua_pushinteger(L, (lua_Integer)id);
+    lua_pushinteger(L, (lua_Integer)id.id);
     return 1;
 }
 
@@ -826,7 +826,7 @@ static int world_remove_shape(lua_State *L)
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_check_writable(L, lw, "steer.world:remove_shape");
     if (!lua_isinteger(L, 2)) steerL_field_error(L, "steer.world:remove_shape", NULL, "a shape id as argument 1", 2);
-    int st = steer_remove_shape(lw->w, (steer_Shape)lua_tointeger(L, 2));
+    int st = steer_remove_shape(lw->w, (steer_Shape){ (uint64_t)lua_tointeger(L, 2) });
     if (st == STEER_ESTALE) return luaL_error(L, "steer.world:remove_shape: no such shape (already removed?)");
     if (st != STEER_OK) return luaL_error(L, "steer.world:remove_shape: cannot remove a shape during a tick");
     return 0;
@@ -847,7 +847,7 @@ static int world_raycast(lua_State *L)
     if (!ok || !(len >= 0 && len <= 3.4e38))
         steerL_field_error(L, fn, NULL, "a number >= 0 and <= 3.4e38 as argument 3 (length)", 4);
     unsigned mask = STEER_RAY_ALL;
-    steer_Agent ignore = 0;
+    steer_Agent ignore = STEER_NO_AGENT;
     if (!lua_isnoneornil(L, 5)) {
         static const char *const opts[] = { "agents", "shapes", "ignore", NULL };
         if (!lua_istable(L, 5)) steerL_field_error(L, fn, NULL, "an options table or nil as argument 4", 5);
@@ -857,7 +857,7 @@ static int world_raycast(lua_State *L)
         if (lua_getfield(L, 5, "ignore") != LUA_TNIL) {
             steerL_Agent *a = steerL_toagent(L, -1);
             if (!a || a->world != lw) steerL_field_error(L, fn, "ignore", "an agent of this world", -1);
-            ignore = a->id;
+            ignore = a->handle;
         }
         lua_pop(L, 3);
     }
@@ -872,12 +872,12 @@ static int world_raycast(lua_State *L)
     lua_setfield(L, -2, "normal");
     lua_pushnumber(L, hit.distance);
     lua_setfield(L, -2, "distance");
-    if (hit.agent) {
+    if (hit.agent.id) {
         steerL_pushagent(L, 1, hit.agent);
         lua_setfield(L, -2, "agent");
     }
-    if (hit.shape) {
-        lua_pushinteger(L, (lua_Integer)hit.shape);
+    if (hit.shape.id) {
+        lua_pushinteger(L, (lua_Integer)hit.shape.id);
         lua_setfield(L, -2, "shape");
     }
     return 1;

@@ -146,7 +146,7 @@ void steerV_inspect(steerV_View *v)
     steer_World *w = v->w;
     int64_t dd = steerW_dense(w, v->selected);
     if (dd < 0) {
-        v->selected = 0;
+        v->selected = STEER_NO_AGENT;
         return;
     }
     uint32_t d = (uint32_t)dd;
@@ -182,7 +182,7 @@ void steerV_inspect(steerV_View *v)
     }
     // the target slot
     double tp[3];
-    steer_Agent ta = 0;
+    steer_Agent ta = STEER_NO_AGENT;
     int tkind = 0;
     steer_agent_target(w, v->selected, tp, &ta, &tkind);
     if (tkind == STEER_TARGET_AGENT) steer_agent_vec(w, ta, STEER_PROP_POSITION, tp);
@@ -253,7 +253,7 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
     const char *tag = NULL;
     steer_agent_tag(w, v->selected, &tag);
     SDL_Color white = { 235, 238, 245, 255 }, grey = { 160, 165, 180, 255 };
-    panel_line(v, tx, &ty, (SDL_Color){ 255, 230, 120, 255 }, "agent #%u%s%s%s", (unsigned)(uint32_t)v->selected + 1,
+    panel_line(v, tx, &ty, (SDL_Color){ 255, 230, 120, 255 }, "agent #%u%s%s%s", (unsigned)(uint32_t)v->selected.id + 1,
                tag ? "  tag " : "", tag ? tag : "", v->follow ? "  (following)" : "");
     float speed = len3(vel), lf = len3(f);
     panel_line(v, tx, &ty, white, "speed %.2f / %.2f   force %.2f / %.2f", (double)speed, (double)ms, (double)lf,
@@ -264,7 +264,7 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
         panel_line(v, tx, &ty, grey, "at (%.1f, %.1f)  heading %.0f deg", (double)p[0], (double)p[1],
                    atan2((double)w->h[1][d], (double)w->h[0][d]) * 180 / STEERV_PI);
     if (tkind == STEER_TARGET_AGENT)
-        panel_line(v, tx, &ty, grey, "target: agent #%u, %.1f m away", (unsigned)(uint32_t)ta + 1,
+        panel_line(v, tx, &ty, grey, "target: agent #%u, %.1f m away", (unsigned)(uint32_t)ta.id + 1,
                    sqrt(pow(tp[0] - p[0], 2) + pow(tp[1] - p[1], 2) + pow(tp[2] - p[2], 2)));
     else if (tkind == STEER_TARGET_POINT)
         panel_line(v, tx, &ty, grey, "target: point (%.1f, %.1f), %.1f m away", tp[0], tp[1],

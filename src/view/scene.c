@@ -793,7 +793,7 @@ static void sample_trails(steerV_View *v)
         steerW_load((float *const *)w->p, d, p);
         float *ring = t->p + (size_t)s * STEERV_TRAIL_LEN * 3;
         steer_Agent a = steerW_handle(w, d);
-        if (t->who[s] != a) {
+        if (t->who[s].id != a.id) {
             t->who[s] = a;
             for (int k = 0; k < STEERV_TRAIL_LEN; k++) memcpy(ring + 3 * k, p, sizeof p);
         }
@@ -809,7 +809,7 @@ static void draw_trails(steerV_View *v)
     if (!t->p) return;
     float jump = w->wrap ? 0.5f * fminf(w->size[0], w->size[1]) : 1e30f; // a wrap is not a stroke
     for (uint32_t s = 0; s < STEERV_TRAIL_MAX; s++) {
-        int64_t d = t->who[s] ? steerW_dense(w, t->who[s]) : -1;
+        int64_t d = t->who[s].id ? steerW_dense(w, t->who[s]) : -1;
         if (d < 0) continue;
         const float *ring = t->p + (size_t)s * STEERV_TRAIL_LEN * 3;
         SDL_Color c = steerV_tag_colour(w, w->tag[d]);

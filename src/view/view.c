@@ -238,7 +238,7 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
     case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: v->speed = fmin(v->speed * 2, 64); break;
     case SDLK_MINUS: case SDLK_KP_MINUS: v->speed = fmax(v->speed / 2, 1.0 / 64); break;
     case SDLK_r: if (v->host.reload) v->host.reload(v->host.ud); break;
-    case SDLK_f: v->follow = !v->follow && v->selected; v->fit_agents = false; break;
+    case SDLK_f: v->follow = !v->follow && v->selected.id; v->fit_agents = false; break;
     case SDLK_v: v->show_vectors = !v->show_vectors; break;
     case SDLK_g: v->show_grid = !v->show_grid; break;
     case SDLK_o: v->show_shapes = !v->show_shapes; break;
@@ -268,8 +268,8 @@ static void on_click(steerV_View *v, int x, int y)
     double px, py;
     to_pixels(v, x, y, &px, &py);
     int64_t d = steerV_pick(v, (float)px, (float)py, PICK_RADIUS * (float)v->dpi);
-    v->selected = d >= 0 ? steerW_handle(v->w, (uint32_t)d) : 0;
-    if (!v->selected) v->follow = false;
+    v->selected = d >= 0 ? steerW_handle(v->w, (uint32_t)d) : STEER_NO_AGENT;
+    if (!v->selected.id) v->follow = false;
 }
 
 static bool events(steerV_View *v)
@@ -521,7 +521,7 @@ static void render(steerV_View *v)
     SDL_SetRenderDrawColor(v->ren, 22, 24, 31, 255);
     SDL_RenderClear(v->ren);
     steerV_draw_scene(v);
-    if (v->selected) steerV_inspect(v);
+    if (v->selected.id) steerV_inspect(v);
     hud(v);
     help(v);
     error_overlay(v);

@@ -203,7 +203,7 @@ static void test_reload_transaction(void)
     CHECK(log.ok == 1, "one 'reload ok' line");
     REQUIRE(steer_engine_states(e, after, 5) == 5, "still 5 agents");
     for (int i = 0; i < 5; i++) {
-        CHECK(before[i].id == after[i].id && before[i].position[0] == after[i].position[0],
+        CHECK(before[i].id.id == after[i].id.id && before[i].position[0] == after[i].position[0],
               "agent %d moved or changed across the reload", i);
     }
     REQUIRE(steer_engine_tick(e, 180) == STEER_OK, "%s", steer_engine_error(e));

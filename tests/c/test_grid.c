@@ -69,7 +69,7 @@ static double dist(const Setup *s, const double a[3], const double b[3])
 static int index_of(const steer_Agent *ids, int n, steer_Agent a)
 {
     for (int k = 0; k < n; k++)
-        if (ids[k] == a) return k;
+        if (ids[k].id == a.id) return k;
     return -1;
 }
 
@@ -84,7 +84,7 @@ static void compare_query(const Setup *s, steer_World *w, const steer_Agent *ids
     double last = -1;
     for (int i = 0; i < m; i++) {
         int k = index_of(ids, s->n, out[i]);
-        REQUIRE(k >= 0, "neighbors returned an unknown handle %llx", (unsigned long long)out[i]);
+        REQUIRE(k >= 0, "neighbors returned an unknown handle %llx", (unsigned long long)out[i].id);
         CHECK(!found[k], "agent %d listed twice", k);
         found[k] = true;
         double d = dist(s, q, pos[k]);
@@ -305,7 +305,7 @@ static void test_far_outlier(void)
               fullest_cell(w), w->grid.ncells);
         steer_Agent found[4];
         int k = steer_world_neighbors(w, (double[3]){ far[f][0], far[f][1], 0 }, 1.0, NULL, false, found, 4);
-        CHECK(k == 1 && found[0] == out, "the outlier found by a query at its position: %d", k);
+        CHECK(k == 1 && found[0].id == out.id, "the outlier found by a query at its position: %d", k);
         double p[3];
         steer_agent_vec(w, out, STEER_PROP_POSITION, p);
         CHECK(p[0] == (float)far[f][0] && p[1] == (float)far[f][1], "the outlier stays put");
@@ -326,10 +326,10 @@ static void test_huge_shapes(void)
     REQUIRE(steer_add_circle(w, (double[3]){ 0, 10, 0 }, 1, &ball) == STEER_OK, "circle");
     REQUIRE(steer_add_circle(w, (double[3]){ 1e30, -1e30, 0 }, 1, &far) == STEER_OK, "far circle");
     steer_Hit hit;
-    int st = steer_raycast(w, (double[3]){ 0, 20, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, 0, &hit);
-    CHECK(st == 1 && hit.shape == ball && fabs(hit.point[1] - 11) < 1e-4, "ray onto the circle: %d, y %g", st, hit.point[1]);
-    st = steer_raycast(w, (double[3]){ 5, 5, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, 0, &hit);
-    CHECK(st == 1 && hit.shape == floor_box && fabs(hit.point[1] - 1) < 1e-4, "ray onto the box: %d, y %g", st,
+    int st = steer_raycast(w, (double[3]){ 0, 20, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, STEER_NO_AGENT, &hit);
+    CHECK(st == 1 && hit.shape.id == ball.id && fabs(hit.point[1] - 11) < 1e-4, "ray onto the circle: %d, y %g", st, hit.point[1]);
+    st = steer_raycast(w, (double[3]){ 5, 5, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, STEER_NO_AGENT, &hit);
+    CHECK(st == 1 && hit.shape.id == floor_box.id && fabs(hit.point[1] - 1) < 1e-4, "ray onto the box: %d, y %g", st,
           hit.point[1]);
     steer_Agent a;
     REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 2, 1.2 }, .radius = 0.5 }, &a) == STEER_OK, "spawn");

@@ -3,6 +3,8 @@
 // reused slots never alias, and no agent is lost or mixed up by removal,
 // compaction or the periodic spatial re-sort (which changes no bit of the
 // simulation), a forged handle is no agent, and the live list comes in one pass.
+// Agent and shape handles are distinct types (a compile-time check) whose
+// zero value means "none" wherever the API says so.
 //
 // The core moves agents around in dense storage (swap on compaction,
 // re-sort by grid cell every few ticks) while handles must keep naming the
@@ -15,6 +17,17 @@
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
+
+// A shape handle (or a bare integer) passed where an agent is expected must
+// not compile; C can show that only at compile time. The layout is the
+// integer's, so the bits seen from Lua (agent.id) and in hashes stay the same.
+#if defined(__GNUC__)
+_Static_assert(!__builtin_types_compatible_p(steer_Agent, steer_Shape), "agent and shape handles are one type");
+_Static_assert(!__builtin_types_compatible_p(steer_Agent, uint64_t), "an integer passes for an agent handle");
+_Static_assert(!__builtin_types_compatible_p(steer_Shape, uint64_t), "an integer passes for a shape handle");
+#endif
+_Static_assert(sizeof(steer_Agent) == sizeof(uint64_t), "an agent handle is not one 64-bit id");
+_Static_assert(sizeof(steer_Shape) == sizeof(uint64_t), "a shape handle is not one 64-bit id");
 
 static steer_World *new_world(int reorder_period)
 {
@@ -33,7 +46,7 @@ static void test_stale_after_remove(void)
     REQUIRE(w, "world");
     steer_Agent a, b;
     REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 1, 2 } }, &a) == STEER_OK, "spawn a");
-    CHECK(a != 0, "0 is never a valid handle");
+    CHECK(a.id != 0, "0 is never a valid handle");
     CHECK(steer_alive(w, a), "a is alive after spawn");
     CHECK(steer_remove(w, a) == STEER_OK, "remove a");
     CHECK(!steer_alive(w, a), "a is stale right after remove");
@@ -46,7 +59,7 @@ static void test_stale_after_remove(void)
     CHECK(steer_agent_set_param(w, a, STEER_PARAM_MASS, 2) == STEER_ESTALE, "set_param");
     CHECK(steer_agent_tag(w, a, &tag) == STEER_ESTALE, "tag");
     CHECK(steer_agent_brain(w, a, &br) == STEER_ESTALE, "brain");
-    CHECK(steer_agent_set_target(w, a, (double[3]){ 0, 0, 0 }, 0) == STEER_ESTALE, "set_target");
+    CHECK(steer_agent_set_target(w, a, (double[3]){ 0, 0, 0 }, STEER_NO_AGENT) == STEER_ESTALE, "set_target");
     CHECK(steer_remove(w, a) == STEER_ESTALE, "a second remove");
     CHECK(steer_world_count(w) == 0, "count after remove is %d", steer_world_count(w));
 
@@ -55,7 +68,7 @@ static void test_stale_after_remove(void)
     steer_world_step(w, 3);
     steer_Agent c;
     REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 7, 8 } }, &c) == STEER_OK, "spawn c");
-    CHECK(b != a && c != a, "a new agent got the removed agent's handle");
+    CHECK(b.id != a.id && c.id != a.id, "a new agent got the removed agent's handle");
     CHECK(!steer_alive(w, a), "a came back to life after its slot was reused");
     CHECK(steer_agent_vec(w, a, STEER_PROP_POSITION, v) == STEER_ESTALE, "a names b or c");
     CHECK(steer_remove(w, a) == STEER_ESTALE, "removing through a stale handle must not remove the new agent");
@@ -79,14 +92,14 @@ static void test_reuse_never_aliases(void)
     REQUIRE(w, "world");
     enum { N = 2000 };
     static steer_Agent dead[N];
-    steer_Agent live = 0;
+    steer_Agent live = STEER_NO_AGENT;
     for (int i = 0; i < N && !FAILED(); i++) {
         steer_Agent a;
         REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { i, 0 } }, &a) == STEER_OK, "spawn %d", i);
-        for (int j = 0; j < i; j++) REQUIRE(a != dead[j], "spawn %d reused dead handle %d", i, j);
-        if (live) { steer_remove(w, live); dead[i - 1] = live; }
+        for (int j = 0; j < i; j++) REQUIRE(a.id != dead[j].id, "spawn %d reused dead handle %d", i, j);
+        if (live.id) { steer_remove(w, live); dead[i - 1] = live; }
         live = a;
-        dead[i] = 0;
+        dead[i] = STEER_NO_AGENT;
         if (i % 7 == 0) steer_world_step(w, 1);
     }
     for (int j = 0; j < N - 1; j++) CHECK(!steer_alive(w, dead[j]), "handle %d is alive again", j);
@@ -128,11 +141,11 @@ static void check_model(steer_World *w, const Model *m, int n, int step)
     for (int k = 0; k < steer_world_count(w); k++) {
         steer_Agent a = steer_world_agent_at(w, k);
         int found = 0;
-        for (int i = 0; i < n; i++) found += m[i].alive && m[i].id == a;
+        for (int i = 0; i < n; i++) found += m[i].alive && m[i].id.id == a.id;
         CHECK(found == 1, "step %d: agent_at(%d) names %d live agents", step, k, found);
         seen++;
     }
-    CHECK(steer_world_agent_at(w, live) == 0, "step %d: agent_at(count) is not 0", step);
+    CHECK(steer_world_agent_at(w, live).id == 0, "step %d: agent_at(count) is not 0", step);
     CHECK(seen == live, "step %d: enumerated %d of %d", step, seen, live);
 }
 
@@ -204,7 +217,7 @@ static void test_forged_handle(void)
     REQUIRE(w, "world");
     steer_Agent a, b;
     REQUIRE(steer_spawn(w, NULL, &a) == STEER_OK && steer_spawn(w, NULL, &b) == STEER_OK, "spawn");
-    steer_Agent next = a + ((steer_Agent)1 << 32); // same slot, the generation after a's
+    steer_Agent next = { a.id + ((uint64_t)1 << 32) }; // same slot, the generation after a's
     REQUIRE(steer_remove(w, a) == STEER_OK, "remove a");
     CHECK(!steer_alive(w, next), "alive before compaction");
     steer_world_step(w, 1); // compaction puts a's slot on the free list
@@ -253,7 +266,7 @@ static uint64_t flock_run(int reorder_period, bool collide, steer_Agent *keep, d
         int ne;
         const steer_Event *ev = steer_world_events(w, &ne);
         for (int i = 0; i < ne; i++) {
-            uint64_t x[3] = { (uint64_t)ev[i].type, ev[i].agent, ev[i].other };
+            uint64_t x[3] = { (uint64_t)ev[i].type, ev[i].agent.id, ev[i].other.id };
             const unsigned char *c = (const unsigned char *)x;
             for (size_t j = 0; j < sizeof x; j++) events = (events ^ c[j]) * 0x100000001B3ull;
         }
@@ -282,7 +295,7 @@ static void test_storage_order(void)
             uint64_t h = flock_run(periods[r], collide, kb, pb, 266);
             CHECK(h == ref, "collide %d: hash with reorder period %d differs from every tick", collide, periods[r]);
             for (int i = 0; i < 532 && !FAILED(); i++)
-                CHECK(ka[i / 2] == kb[i / 2] && memcmp(pa[i], pb[i], sizeof pa[i]) == 0,
+                CHECK(ka[i / 2].id == kb[i / 2].id && memcmp(pa[i], pb[i], sizeof pa[i]) == 0,
                       "collide %d, period %d: agent %d at (%.9g, %.9g), not (%.9g, %.9g)", collide, periods[r], i,
                       pb[i][0], pb[i][1], pa[i][0], pa[i][1]);
         }
@@ -302,10 +315,58 @@ static void test_agents_list(void)
     CHECK(n == 8, "count %d", n);
     for (int i = 0, k = 0; i < 10 && !FAILED(); i++) {
         if (i == 3 || i == 7) continue;
-        CHECK(out[k] == all[i] && steer_world_agent_at(w, k) == all[i], "agent %d", k);
+        CHECK(out[k].id == all[i].id && steer_world_agent_at(w, k).id == all[i].id, "agent %d", k);
         k++;
     }
-    CHECK(steer_world_agents(w, out, 2) == 8 && out[1] == all[1], "a short buffer gets the first ones, the count all");
+    CHECK(steer_world_agents(w, out, 2) == 8 && out[1].id == all[1].id, "a short buffer gets the first ones, the count all");
+    steer_world_free(w);
+}
+
+// The zero handle is "none": never alive, refused as stale, what lookups
+// that find nothing and failed adds return, and "no target" / "ignore nobody".
+static void test_zero_is_none(void)
+{
+    steer_World *w = test_world(NULL);
+    REQUIRE(w, "world");
+    CHECK(STEER_NO_AGENT.id == 0 && STEER_NO_SHAPE.id == 0, "the none handles are the zero values");
+    double v[3];
+    CHECK(!steer_alive(w, STEER_NO_AGENT), "no agent is alive");
+    CHECK(steer_agent_vec(w, STEER_NO_AGENT, STEER_PROP_POSITION, v) == STEER_ESTALE, "no agent has a position");
+    CHECK(steer_remove(w, STEER_NO_AGENT) == STEER_ESTALE, "no agent to remove");
+    CHECK(!steer_shape_alive(w, STEER_NO_SHAPE), "no shape is alive");
+    CHECK(steer_remove_shape(w, STEER_NO_SHAPE) == STEER_ESTALE, "no shape to remove");
+
+    // failed adds and spawns hand back none
+    steer_Shape s = { 7 };
+    CHECK(steer_add_circle(w, (double[3]){ 0, 0, 0 }, -1, &s) == STEER_EARG && s.id == 0, "a refused circle is none");
+    steer_Agent a = { 7 };
+    CHECK(steer_spawn(w, &(steer_AgentDesc){ .mass = -1 }, &a) == STEER_EARG && a.id == 0, "a refused spawn is none");
+
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 10, 0 } }, &a) == STEER_OK && a.id != 0, "spawn a");
+    steer_Agent b;
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 20, 0 } }, &b) == STEER_OK, "spawn b");
+    REQUIRE(steer_add_circle(w, (double[3]){ 30, 0, 0 }, 1, &s) == STEER_OK && s.id != 0, "circle");
+    CHECK(steer_world_agent_at(w, 2).id == 0 && steer_world_agent_at(w, -1).id == 0, "agent_at out of range is none");
+
+    // a target slot set to none holds no agent
+    double p[3];
+    steer_Agent other;
+    int kind;
+    REQUIRE(steer_agent_set_target(w, a, NULL, b) == STEER_OK, "a targets b");
+    steer_agent_target(w, a, p, &other, &kind);
+    CHECK(kind == STEER_TARGET_AGENT && other.id == b.id, "the target is b");
+    REQUIRE(steer_agent_set_target(w, a, NULL, STEER_NO_AGENT) == STEER_OK, "a targets none");
+    steer_agent_target(w, a, p, &other, &kind);
+    CHECK(kind == STEER_TARGET_SLOT && other.id == 0, "no target: kind %d, other %llx", kind,
+          (unsigned long long)other.id);
+
+    // a ray along +x: ignoring none hits a; a hit agent names no shape, a hit shape no agent
+    steer_Hit hit;
+    const double o[3] = { 0, 0, 0 }, dir[3] = { 1, 0, 0 };
+    CHECK(steer_raycast(w, o, dir, 100, STEER_RAY_ALL, STEER_NO_AGENT, &hit) == 1 && hit.agent.id == a.id &&
+              hit.shape.id == 0, "the ray hits a and no shape");
+    CHECK(steer_raycast(w, o, dir, 100, STEER_RAY_SHAPES, STEER_NO_AGENT, &hit) == 1 && hit.shape.id == s.id &&
+              hit.agent.id == 0, "the ray hits the circle and no agent");
     steer_world_free(w);
 }
 
@@ -320,5 +381,6 @@ int main(void)
     RUN(test_forged_handle);
     RUN(test_storage_order);
     RUN(test_agents_list);
+    RUN(test_zero_is_none);
     return check_report_("handles");
 }

@@ -86,7 +86,7 @@ static steer_Agent spawn(steer_World *w, const double p[3], const double v[3], d
 {
     steer_AgentDesc d = { .position = { p[0], p[1], p[2] }, .velocity = { v[0], v[1], v[2] }, .mass = 1,
                           .max_speed = max_speed, .max_force = max_force, .radius = 0.5, .brain = brain };
-    steer_Agent a = 0;
+    steer_Agent a = STEER_NO_AGENT;
     if (steer_spawn(w, &d, &a) != STEER_OK) exit(EXIT_FAILURE);
     return a;
 }
@@ -155,7 +155,7 @@ static steer_World *crowd(void)
         double p[3] = { east ? between(&s, 0, 8) : between(&s, 42, 50), between(&s, -10, 16), 0 };
         double v[3] = { east ? 1 : -1, 0, 0 }, goal[3] = { east ? 50 : 0, between(&s, -10, 16), 0 };
         steer_Agent a = spawn(w, p, v, 2, 3, pri);
-        steer_agent_set_target(w, a, goal, 0);
+        steer_agent_set_target(w, a, goal, STEER_NO_AGENT);
     }
     steer_behavior_release(pri);
     return w;
@@ -197,7 +197,7 @@ static steer_World *crafts2d(void)
         steerM_sincosf((float)between(&s, -PI, PI), &sn, &cs);
         double v[3] = { 5.0 * cs, 5.0 * sn, 0 };
         steer_Agent a = spawn(w, p, v, 8, 12, i % 2 ? seeker : roamer);
-        steer_agent_set_target(w, a, goal, 0);
+        steer_agent_set_target(w, a, goal, STEER_NO_AGENT);
         if (i % 4 != 3) steer_agent_set_craft(w, a, &craft);
     }
     steer_behavior_release(seeker);
@@ -232,7 +232,7 @@ static steer_World *crafts3d(void)
         double goal[3] = { between(&s, 0, 100), between(&s, 20, 80), between(&s, 10, 70) };
         double v[3] = { between(&s, -6, 6), between(&s, -6, 6), between(&s, -2, 2) };
         steer_Agent a = spawn(w, p, v, 10, 15, i % 2 ? seeker : roamer);
-        steer_agent_set_target(w, a, goal, 0);
+        steer_agent_set_target(w, a, goal, STEER_NO_AGENT);
         if (i % 3 != 2) steer_agent_set_craft(w, a, &craft);
     }
     // and three point masses dead on for a sphere's centre: no side to
@@ -242,7 +242,7 @@ static steer_World *crafts3d(void)
         double p[3] = { 8 + 12 * i - 20, 50 + 10 * (i % 3 - 1), 40 + 8 * (i % 2) }, v[3] = { 5, 0, 0 };
         double goal[3] = { p[0] + 60, p[1], p[2] };
         steer_Agent a = spawn(w, p, v, 6, 10, straight);
-        steer_agent_set_target(w, a, goal, 0);
+        steer_agent_set_target(w, a, goal, STEER_NO_AGENT);
     }
     steer_behavior_release(straight);
     steer_behavior_release(seeker);
@@ -269,7 +269,7 @@ static steer_World *pipeline_world(int dim)
         double goal[3] = { between(&s, 50, 56), between(&s, -6, 6), dim == 3 ? between(&s, -2, 2) : 0 };
         double v[3] = { 0, 0, 0 };
         steer_Agent a = spawn(w, p, v, 3, 6, pipe);
-        steer_agent_set_target(w, a, goal, 0);
+        steer_agent_set_target(w, a, goal, STEER_NO_AGENT);
     }
     steer_behavior_release(pipe);
     return w;

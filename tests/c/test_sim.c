@@ -194,7 +194,7 @@ static void test_limits(void)
         d.brain = brains[i % 2];
         REQUIRE(steer_spawn(w, &d, &ids[i]) == STEER_OK, "spawn");
         double t[3] = { test_uniform(0, 60), test_uniform(0, 60), 0 };
-        steer_agent_set_target(w, ids[i], t, 0);
+        steer_agent_set_target(w, ids[i], t, STEER_NO_AGENT);
     }
     double dt = steer_world_dt(w);
     double worst_speed = 0, worst_accel = 0;
@@ -259,7 +259,7 @@ static void coincident(int dim)
     }
     // targets: the own position (a point) or a coincident agent
     for (int i = 0; i < NB * PER; i++) {
-        if (i % 2) steer_agent_set_target(w, ids[i], at, 0);
+        if (i % 2) steer_agent_set_target(w, ids[i], at, STEER_NO_AGENT);
         else steer_agent_set_target(w, ids[i], NULL, ids[(i + 1) % (NB * PER)]);
     }
     for (int t = 0; t < 300 && !FAILED(); t++) {
@@ -290,14 +290,14 @@ static void test_out_of_float_range(void)
 {
     steer_World *w = NULL;
     REQUIRE(steer_world_new(NULL, &w) == STEER_OK, "world");
-    steer_Agent a = 0;
+    steer_Agent a = STEER_NO_AGENT;
     int st = steer_spawn(w, &(steer_AgentDesc){ .position = { 1e39, 0 } }, &a);
     if (st == STEER_OK) {
         double p[3];
         steer_agent_vec(w, a, STEER_PROP_POSITION, p);
         CHECK(finite3(p), "spawn at x = 1e39 was accepted and stored as (%g, %g)", p[0], p[1]);
     }
-    steer_Agent b = 0;
+    steer_Agent b = STEER_NO_AGENT;
     REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 1, 1 } }, &b) == STEER_OK, "spawn");
     st = steer_agent_set_vec(w, b, STEER_PROP_VELOCITY, (double[3]){ -1e40, 0, 0 });
     double v[3];

@@ -134,7 +134,7 @@ static void check_agents(Host *h, steerV_View *v, const Image *im, steer_Agent s
     int n = steer_world_count(w), seen = 0;
     for (int i = 0; i < n; i++) {
         steer_Agent a = steer_world_agent_at(w, i);
-        if (a == skip) continue;
+        if (a.id == skip.id) continue;
         double p[3], x, y;
         const char *tag;
         steer_agent_vec(w, a, STEER_PROP_POSITION, p);
@@ -210,7 +210,7 @@ static void test_frame(void)
     int w, hh;
     steerV_output_size(v, &w, &hh);
     CHECK(im.w == w && im.h == hh, "the PNG has the frame's size: %dx%d vs %dx%d", im.w, im.h, w, hh);
-    check_agents(&h, v, &im, 0);
+    check_agents(&h, v, &im, STEER_NO_AGENT);
     CHECK(steerV_has_font(v), "the font (fonts-dejavu-core) is found");
     CHECK(bright(&im, 0, 0, 260, 50) > 80, "the HUD's corner holds text: %d bright pixels", bright(&im, 0, 0, 260, 50));
     // the scenario's green circle around the blue agent at (50, 30), radius 6
@@ -238,7 +238,7 @@ static void test_inspector(void)
     steerV_select(v, a);
     Image before, after;
     REQUIRE(shot(v, "test-view-inspect.png", &after), "a screenshot with the inspector");
-    steerV_select(v, 0);
+    steerV_select(v, STEER_NO_AGENT);
     REQUIRE(shot(v, "test-view-plain.png", &before), "a screenshot without it");
     int iw = after.w;
     int panel = bright(&after, iw - 480, 0, iw, 300), none = bright(&before, iw - 480, 0, iw, 300);
@@ -298,7 +298,7 @@ static void test_error(void)
     Image im;
     REQUIRE(shot(v, "test-view-error.png", &im), "a screenshot with the error");
     CHECK(reddish(&im) > 20000, "the error overlay is drawn: %d pixels", reddish(&im));
-    check_agents(&h, v, &im, 0);
+    check_agents(&h, v, &im, STEER_NO_AGENT);
     stbi_image_free(im.px);
     // the reload fixed it: ticks resume
     h.error[0] = '\0';
@@ -582,7 +582,7 @@ static void test_explain(void)
         "return w, a.id") == LUA_OK;
     REQUIRE(ok, "the world builds: %s", ok ? "" : lua_tostring(L, -1));
     steer_World *w = steer_lua_toworld(L, -2);
-    steer_Agent a = (steer_Agent)lua_tointeger(L, -1);
+    steer_Agent a = { (uint64_t)lua_tointeger(L, -1) };
     char notes[8][64];
     int n = steerV_explain(w, a, notes, 8);
     // depth-first: blend, priority, quiet, east, dither, away, north
@@ -798,7 +798,7 @@ static int cli(const char *exe, const char *scenario, bool expect_error, bool no
     } else {
         CHECK(st == 0, "%s exits 0: %d", cmd, st);
     }
-    check_agents(&h, v, &im, 0);
+    check_agents(&h, v, &im, STEER_NO_AGENT);
     CHECK(bright(&im, 0, 0, 260, 50) > 80, "the HUD's corner holds text");
     printf("%s - steer run%s: agents in the PNG where the world has them%s\n", check_failures_ ? "FAIL" : "ok",
            no_display ? " without a display" : use_window ? " (window) --screenshot" : " --headless --screenshot",
