@@ -58,7 +58,9 @@
 static uint32_t xs32(uint32_t *s)
 {
     uint32_t x = *s;
-    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
     return *s = x;
 }
 static double unit(uint32_t *s) { return (double)(xs32(s) >> 8) / 16777216.0; }
@@ -66,13 +68,19 @@ static double unit(uint32_t *s) { return (double)(xs32(s) >> 8) / 16777216.0; }
 static steer_Behavior *leaf(const char *kind)
 {
     steer_Behavior *b;
-    if (steer_behavior_new(kind, &b) != STEER_OK) { fprintf(stderr, "steer-bench: no kind %s\n", kind); exit(1); }
+    if (steer_behavior_new(kind, &b) != STEER_OK) {
+        fprintf(stderr, "steer-bench: no kind %s\n", kind);
+        exit(1);
+    }
     return b;
 }
 
 static void must(int st, const char *what)
 {
-    if (st != STEER_OK) { fprintf(stderr, "steer-bench: %s failed (%d)\n", what, st); exit(1); }
+    if (st != STEER_OK) {
+        fprintf(stderr, "steer-bench: %s failed (%d)\n", what, st);
+        exit(1);
+    }
 }
 
 // The brain of BENCH.md, built from the engine's own behaviours.
@@ -90,12 +98,17 @@ static steer_Behavior *flock_brain(void)
     must(steer_behavior_add_child(blend, ali, 1.0), "blend");
     must(steer_behavior_add_child(blend, coh, 1.0), "blend");
     must(steer_behavior_add_child(blend, wan, 0.2), "blend");
-    steer_behavior_release(sep); steer_behavior_release(ali);
-    steer_behavior_release(coh); steer_behavior_release(wan);
+    steer_behavior_release(sep);
+    steer_behavior_release(ali);
+    steer_behavior_release(coh);
+    steer_behavior_release(wan);
     return blend;
 }
 
-typedef struct Result { double median, min, max, neighbors, speed; size_t bytes, brain_bytes; } Result;
+typedef struct Result {
+    double median, min, max, neighbors, speed;
+    size_t bytes, brain_bytes;
+} Result;
 
 static int run_engine(int n, int ticks, int reorder, bool no_batch, Result *r)
 {
@@ -118,8 +131,13 @@ static int run_engine(int n, int ticks, int reorder, bool no_batch, Result *r)
         double px = unit(&s) * L, py = unit(&s) * L, th = unit(&s) * 2 * M_PI;
         (void)unit(&s); // phi: the engine draws the wander angle from the agent's own stream
         uint32_t own = xs32(&s);
-        steer_AgentDesc ad = { .position = { px, py, 0 }, .velocity = { cos(th), sin(th), 0 },
-                               .mass = 1, .max_speed = 2, .max_force = 0.5, .radius = 0.5, .brain = brain };
+        steer_AgentDesc ad = { .position = { px, py, 0 },
+                               .velocity = { cos(th), sin(th), 0 },
+                               .mass = 1,
+                               .max_speed = 2,
+                               .max_force = 0.5,
+                               .radius = 0.5,
+                               .brain = brain };
         steer_Agent a;
         must(steer_spawn(w, &ad, &a), "spawn");
         must(steer_agent_set_rng(w, a, own ? own : 0x9E3779B9u), "rng");
@@ -258,8 +276,12 @@ static int run_crossing(int n, int max_ticks, double avoid_weight)
     for (int i = 0; i < n; i++) {
         double th = 2 * M_PI * i / n;
         double x = R * cos(th), y = R * sin(th);
-        steer_AgentDesc ad = { .position = { x, y, 0 }, .mass = 1, .max_speed = CROSS_SPEED, .max_force = 4,
-                               .radius = CROSS_RADIUS, .brain = brain };
+        steer_AgentDesc ad = { .position = { x, y, 0 },
+                               .mass = 1,
+                               .max_speed = CROSS_SPEED,
+                               .max_force = 4,
+                               .radius = CROSS_RADIUS,
+                               .brain = brain };
         must(steer_spawn(w, &ad, &agents[i]), "spawn");
         double g[3] = { -x, -y, 0 };
         must(steer_agent_set_target(w, agents[i], g, STEER_NO_AGENT), "target");
@@ -295,7 +317,13 @@ static int run_crossing(int n, int max_ticks, double avoid_weight)
            "arrived=%d mean_ms=%.3f max_ms=%.3f circle_radius_m=%.1f avoid_weight=%g\n",
            n, ticks, t[ticks / 2], collisions, completion, deepest, done, sum / ticks, t[ticks - 1], R, avoid_weight);
     fflush(stdout);
-    free(t); free(o.start); free(o.next); free(arrived); free(xy); free(goal); free(agents);
+    free(t);
+    free(o.start);
+    free(o.next);
+    free(arrived);
+    free(xy);
+    free(goal);
+    free(agents);
     steer_world_free(w);
     steer_behavior_release(brain);
     return 0;
@@ -355,8 +383,8 @@ int main(int argc, char **argv)
         if (fused) {
             fused_Stats f;
             if (fused_flock_run(n, ticks, &f) == 0)
-                printf(" fused_median_ms=%.3f ratio=%.2f fused_mean_neighbors=%.2f fused_mean_speed=%.3f",
-                       f.median_ms, e.median / f.median_ms, f.mean_neighbors, f.mean_speed);
+                printf(" fused_median_ms=%.3f ratio=%.2f fused_mean_neighbors=%.2f fused_mean_speed=%.3f", f.median_ms,
+                       e.median / f.median_ms, f.mean_neighbors, f.mean_speed);
         }
         printf("\n");
         fflush(stdout);

@@ -33,7 +33,9 @@
 static uint32_t next(uint32_t *s)
 {
     uint32_t x = *s;
-    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
     return *s = x;
 }
 static double uniform(uint32_t *s) { return (double)(next(s) >> 8) / 16777216.0; }
@@ -71,8 +73,11 @@ static double run_world(int kind, int n, int ticks)
     for (int i = 0; i < n; i++) {
         double p[3], th;
         pose(&s, p, &th);
-        steer_AgentDesc ad = { .position = { p[0], p[1], 0 }, .velocity = { SPEED * cos(th), SPEED * sin(th), 0 },
-                               .max_speed = SPEED, .max_force = 50, .brain = ds };
+        steer_AgentDesc ad = { .position = { p[0], p[1], 0 },
+                               .velocity = { SPEED * cos(th), SPEED * sin(th), 0 },
+                               .max_speed = SPEED,
+                               .max_force = 50,
+                               .brain = ds };
         steer_Agent a;
         if (steer_spawn(w, &ad, &a) != STEER_OK) return -1;
         if (kind != POINT && steer_agent_set_craft(w, a, &cd) != STEER_OK) return -1;

@@ -46,8 +46,8 @@ typedef struct World {
     // the per-cell shift trick no longer gives the minimum image, so pairs
     // are wrapped explicitly instead.
     int small;
-    State a; // integrated state; the fused pass writes it
-    State b; // start-of-tick copy sorted by cell; the fused pass reads it
+    State a;        // integrated state; the fused pass writes it
+    State b;        // start-of-tick copy sorted by cell; the fused pass reads it
     float *hx, *hy; // headings of b, so each is normalised once, not per pair
     int *cell, *start, *fill;
 } World;
@@ -69,27 +69,21 @@ static uint32_t xs32(uint32_t *x)
     return v;
 }
 
-static float unif(uint32_t *x)
-{
-    return (float)(xs32(x) >> 8) * (1.0f / 16777216.0f);
-}
+static float unif(uint32_t *x) { return (float)(xs32(x) >> 8) * (1.0f / 16777216.0f); }
 
 static float wrap(float p, float L)
 {
-    if (p < 0.0f)
-        p += L;
+    if (p < 0.0f) p += L;
     // Also catches -tiny + L rounding up to exactly L.
-    if (p >= L)
-        p -= L;
+    if (p >= L) p -= L;
     return p;
 }
 
 static void *alloc_state(State *st, size_t n)
 {
-    float **f[6] = {&st->px, &st->py, &st->vx, &st->vy, &st->tx, &st->ty};
+    float **f[6] = { &st->px, &st->py, &st->vx, &st->vy, &st->tx, &st->ty };
     for (int k = 0; k < 6; k++)
-        if (!(*f[k] = calloc(n, sizeof(float))))
-            return NULL;
+        if (!(*f[k] = calloc(n, sizeof(float)))) return NULL;
     return st->s = calloc(n, sizeof(uint32_t));
 }
 
@@ -121,8 +115,7 @@ static int world_init(World *w, int n)
     w->n = n;
     double L = sqrt((double)n * 3.14159265358979323846 * 25.0 / 10.0);
     int nc = (int)floor(L / RADIUS);
-    if (nc < 3)
-        nc = 3;
+    if (nc < 3) nc = 3;
     w->L = (float)L;
     w->nc = nc;
     w->inv_cs = (float)(nc / L);
@@ -132,12 +125,9 @@ static int world_init(World *w, int n)
     // The vector loop reads up to LANES - 1 agents past a run's end, so the
     // arrays it reads are padded (with zeros, which are harmless).
     size_t ng = un + LANES;
-    if (!alloc_state(&w->a, un) || !alloc_state(&w->b, ng)
-        || !(w->hx = calloc(ng, sizeof(float)))
-        || !(w->hy = calloc(ng, sizeof(float)))
-        || !(w->cell = malloc(un * sizeof(int)))
-        || !(w->start = malloc((ncells + 1) * sizeof(int)))
-        || !(w->fill = malloc(ncells * sizeof(int)))) {
+    if (!alloc_state(&w->a, un) || !alloc_state(&w->b, ng) || !(w->hx = calloc(ng, sizeof(float))) ||
+        !(w->hy = calloc(ng, sizeof(float))) || !(w->cell = malloc(un * sizeof(int))) ||
+        !(w->start = malloc((ncells + 1) * sizeof(int))) || !(w->fill = malloc(ncells * sizeof(int)))) {
         world_free(w);
         return -1;
     }
@@ -167,18 +157,15 @@ static void build_grid(World *w)
 {
     const int n = w->n, nc = w->nc, ncells = nc * nc;
     const float inv = w->inv_cs;
-    int *restrict cell = w->cell, *restrict start = w->start,
-                  *restrict fill = w->fill;
+    int *restrict cell = w->cell, *restrict start = w->start, *restrict fill = w->fill;
     const State a = w->a, b = w->b;
 
     memset(start, 0, (size_t)(ncells + 1) * sizeof(int));
     for (int i = 0; i < n; i++) {
         int cx = (int)(a.px[i] * inv), cy = (int)(a.py[i] * inv);
         // p * inv can round up to nc when p is just below L.
-        if (cx >= nc)
-            cx = nc - 1;
-        if (cy >= nc)
-            cy = nc - 1;
+        if (cx >= nc) cx = nc - 1;
+        if (cy >= nc) cy = nc - 1;
         int c = cy * nc + cx;
         cell[i] = c;
         start[c + 1]++;
@@ -229,13 +216,13 @@ static int stencil(const World *w, int cx, int cy, Range *r)
         }
         const int *row = start + y * nc;
         if (cx > 0 && cx < nc - 1) {
-            r[k++] = (Range){row[cx - 1], row[cx + 2], 0.0f, sy};
+            r[k++] = (Range){ row[cx - 1], row[cx + 2], 0.0f, sy };
         } else if (cx == 0) {
-            r[k++] = (Range){row[nc - 1], row[nc], -L, sy};
-            r[k++] = (Range){row[0], row[2], 0.0f, sy};
+            r[k++] = (Range){ row[nc - 1], row[nc], -L, sy };
+            r[k++] = (Range){ row[0], row[2], 0.0f, sy };
         } else {
-            r[k++] = (Range){row[nc - 2], row[nc], 0.0f, sy};
-            r[k++] = (Range){row[0], row[1], L, sy};
+            r[k++] = (Range){ row[nc - 2], row[nc], 0.0f, sy };
+            r[k++] = (Range){ row[0], row[1], L, sy };
         }
     }
     return k;
@@ -247,10 +234,8 @@ typedef struct Acc {
 
 static float min_image(float d, float L)
 {
-    if (d >= 0.5f * L)
-        return d - L;
-    if (d < -0.5f * L)
-        return d + L;
+    if (d >= 0.5f * L) return d - L;
+    if (d < -0.5f * L) return d + L;
     return d;
 }
 
@@ -258,13 +243,12 @@ static float min_image(float d, float L)
 // runs r. Scalar: the fallback without vector extensions, and the path for
 // small worlds, where each pair is wrapped because the shifts do not give
 // the minimum image (only worlds of under ~30 agents).
-static Acc sums_scalar(World *w, const Range *r, int nr, int self,
-                       float pix, float piy)
+static Acc sums_scalar(World *w, const Range *r, int nr, int self, float pix, float piy)
 {
     const float *x = w->b.px, *y = w->b.py, *hx = w->hx, *hy = w->hy;
     const int small = w->small;
     const float L = w->L;
-    Acc a = {0};
+    Acc a = { 0 };
     for (int q = 0; q < nr; q++) {
         const float qx = small ? pix : pix - r[q].sx;
         const float qy = small ? piy : piy - r[q].sy;
@@ -305,18 +289,14 @@ typedef struct Acc4 {
     v4f hx, hy, cx, cy, sx, sy;
 } Acc4;
 
-static float hsum(v4f v)
-{
-    return (v[0] + v[1]) + (v[2] + v[3]);
-}
+static float hsum(v4f v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
 // One block of 4 candidates starting at j; `valid` masks off lanes past the
 // end of a run (the arrays are padded, so reading them is safe). Lanes
 // outside add exact zeros, so each lane's sum is the same as with a branch.
-__attribute__((always_inline)) static inline void
-block(const World *w, int j, float qx, float qy, v4i valid, Acc4 *a)
+__attribute__((always_inline)) static inline void block(const World *w, int j, float qx, float qy, v4i valid, Acc4 *a)
 {
-    const v4f one = {1.0f, 1.0f, 1.0f, 1.0f};
+    const v4f one = { 1.0f, 1.0f, 1.0f, 1.0f };
     v4f px, py, phx, phy;
     memcpy(&px, w->b.px + j, sizeof px);
     memcpy(&py, w->b.py + j, sizeof py);
@@ -337,31 +317,33 @@ block(const World *w, int j, float qx, float qy, v4i valid, Acc4 *a)
 }
 
 // As sums_scalar, 4 candidates at a time.
-__attribute__((always_inline)) static inline Acc
-sums(World *w, const Range *r, int nr, int self, float pix, float piy)
+__attribute__((always_inline)) static inline Acc sums(World *w, const Range *r, int nr, int self, float pix, float piy)
 {
-    if (w->small)
-        return sums_scalar(w, r, nr, self, pix, piy);
+    if (w->small) return sums_scalar(w, r, nr, self, pix, piy);
     // Self is excluded by parking it out of range for the scan, which is
     // cheaper than an index compare in every block and stays exact.
     const float keep = w->b.px[self];
     w->b.px[self] = FAR;
-    Acc4 a = {0};
-    const v4i all = {-1, -1, -1, -1}, lane = {0, 1, 2, 3};
+    Acc4 a = { 0 };
+    const v4i all = { -1, -1, -1, -1 }, lane = { 0, 1, 2, 3 };
     for (int q = 0; q < nr; q++) {
         const float qx = pix - r[q].sx, qy = piy - r[q].sy;
         const int e = r[q].e;
         int j = r[q].b;
-        for (; j + LANES <= e; j += LANES)
-            block(w, j, qx, qy, all, &a);
+        for (; j + LANES <= e; j += LANES) block(w, j, qx, qy, all, &a);
         if (j < e) {
             const int left = e - j;
             block(w, j, qx, qy, lane < left, &a);
         }
     }
     w->b.px[self] = keep;
-    return (Acc){(float)((a.n[0] + a.n[1]) + (a.n[2] + a.n[3])), hsum(a.hx),
-                 hsum(a.hy), hsum(a.cx), hsum(a.cy), hsum(a.sx), hsum(a.sy)};
+    return (Acc){ (float)((a.n[0] + a.n[1]) + (a.n[2] + a.n[3])),
+                  hsum(a.hx),
+                  hsum(a.hy),
+                  hsum(a.cx),
+                  hsum(a.cy),
+                  hsum(a.sx),
+                  hsum(a.sy) };
 }
 #else
 #define sums sums_scalar
@@ -476,8 +458,7 @@ static void tick(World *w)
         for (int cx = 0; cx < nc; cx++) {
             const int c = cy * nc + cx;
             const int i0 = start[c], i1 = start[c + 1];
-            if (i0 == i1)
-                continue;
+            if (i0 == i1) continue;
             Range r[6];
             const int nr = stencil(w, cx, cy, r);
             for (int i = i0; i < i1; i++) {
@@ -490,8 +471,7 @@ static void tick(World *w)
             }
         }
     }
-    if (k)
-        integrate(w, base, k, s);
+    if (k) integrate(w, base, k, s);
 }
 
 // Untimed: the neighbour count of the final state needs a grid of the final
@@ -505,12 +485,10 @@ static double mean_neighbors(World *w)
         for (int cx = 0; cx < nc; cx++) {
             const int c = cy * nc + cx;
             const int i0 = w->start[c], i1 = w->start[c + 1];
-            if (i0 == i1)
-                continue;
+            if (i0 == i1) continue;
             Range r[6];
             const int nr = stencil(w, cx, cy, r);
-            for (int i = i0; i < i1; i++)
-                total += sums(w, r, nr, i, w->b.px[i], w->b.py[i]).n;
+            for (int i = i0; i < i1; i++) total += sums(w, r, nr, i, w->b.px[i], w->b.py[i]).n;
         }
     }
     return total / w->n;
@@ -519,19 +497,15 @@ static double mean_neighbors(World *w)
 static double mean_speed(const World *w)
 {
     double total = 0.0;
-    for (int i = 0; i < w->n; i++)
-        total += sqrt((double)w->a.vx[i] * w->a.vx[i]
-                      + (double)w->a.vy[i] * w->a.vy[i]);
+    for (int i = 0; i < w->n; i++) total += sqrt((double)w->a.vx[i] * w->a.vx[i] + (double)w->a.vy[i] * w->a.vy[i]);
     return total / w->n;
 }
 
 int fused_flock_run(int n, int ticks, fused_Stats *out)
 {
-    if (n < 1 || ticks < 0 || !out)
-        return -1;
+    if (n < 1 || ticks < 0 || !out) return -1;
     World w;
-    if (world_init(&w, n) != 0)
-        return -1;
+    if (world_init(&w, n) != 0) return -1;
     // Allocated up front so nothing is allocated while timing.
     double *times = malloc((size_t)(ticks > 0 ? ticks : 1) * sizeof(double));
     if (!times) {
@@ -539,8 +513,7 @@ int fused_flock_run(int n, int ticks, fused_Stats *out)
         return -1;
     }
 
-    for (int t = 0; t < WARMUP_TICKS; t++)
-        tick(&w);
+    for (int t = 0; t < WARMUP_TICKS; t++) tick(&w);
     for (int t = 0; t < ticks; t++) {
         const double t0 = bench_now_ms();
         tick(&w);
@@ -552,8 +525,7 @@ int fused_flock_run(int n, int ticks, fused_Stats *out)
         qsort(times, (size_t)ticks, sizeof(double), bench_cmp_double);
         out->min_ms = times[0];
         out->max_ms = times[ticks - 1];
-        out->median_ms = ticks % 2 ? times[ticks / 2]
-                                   : 0.5 * (times[ticks / 2 - 1] + times[ticks / 2]);
+        out->median_ms = ticks % 2 ? times[ticks / 2] : 0.5 * (times[ticks / 2 - 1] + times[ticks / 2]);
     }
     out->mean_speed = mean_speed(&w);
     out->mean_neighbors = mean_neighbors(&w);

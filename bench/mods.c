@@ -141,15 +141,14 @@ static double plain_ms(const char *dir, int work, int ticks)
 // string.find with a pattern, in a plain state and in a mod's sandbox.
 static double pattern_us(int sandboxed)
 {
-    static const char code[] =
-        "local s = string.rep('the quick brown fox jumps over the lazy dog ', 200)\n"
-        "local n = 0\n"
-        "for i = 1, 200 do\n"
-        "  for w in s:gmatch('%a+') do n = n + #w end\n"
-        "  n = n + #s:gsub('(%w+) (%w+)', '%2 %1')\n"
-        "  n = n + (s:find('lazy%s+cat') or 0)\n"
-        "end\n"
-        "return n\n";
+    static const char code[] = "local s = string.rep('the quick brown fox jumps over the lazy dog ', 200)\n"
+                               "local n = 0\n"
+                               "for i = 1, 200 do\n"
+                               "  for w in s:gmatch('%a+') do n = n + #w end\n"
+                               "  n = n + #s:gsub('(%w+) (%w+)', '%2 %1')\n"
+                               "  n = n + (s:find('lazy%s+cat') or 0)\n"
+                               "end\n"
+                               "return n\n";
     double t0 = 0, t1 = 0;
     if (!sandboxed) {
         lua_State *L = luaL_newstate();

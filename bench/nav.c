@@ -33,7 +33,9 @@ extern const steerB_Kind steerB_follow_flow;
 static uint32_t xs32(uint32_t *s)
 {
     uint32_t x = *s;
-    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
     return *s = x;
 }
 
@@ -58,7 +60,11 @@ static void open_near(const steerN_Grid *g, int *x, int *y)
     for (int r = 0; r < g->nx; r++)
         for (int k = -r; k <= r; k += r ? 2 * r : 1)
             for (int dy = -r; dy <= r; dy++)
-                if (steerN_open(g, *x + k, *y + dy)) { *x += k; *y += dy; return; }
+                if (steerN_open(g, *x + k, *y + dy)) {
+                    *x += k;
+                    *y += dy;
+                    return;
+                }
     die("no open cell");
 }
 
@@ -116,8 +122,8 @@ static void bench_build(int n, int runs)
     }
     double mr = bench_median(rep, moves), mb = bench_median(reb, moves);
     printf("goal_move n=%d step_cells<=2 moves=%d repaired=%d median_ms=%.4f rebuild_ms=%.2f ratio=%.0f "
-           "mean_touched_per_repair=%.0f\n", n, moves, repaired, mr, mb, mr > 0 ? mb / mr : 0.0,
-           repaired ? (double)touched / repaired : 0.0);
+           "mean_touched_per_repair=%.0f\n",
+           n, moves, repaired, mr, mb, mr > 0 ? mb / mr : 0.0, repaired ? (double)touched / repaired : 0.0);
     steerN_flow_free(&fresh);
     steerN_flow_free(&f);
     steerN_grid_free(&g);
@@ -187,7 +193,10 @@ static void maze_grid(steerN_Grid *g, int n, uint32_t *rng)
             int x = rx + steerN_dx[d], y = ry + steerN_dy[d];
             if (x >= 0 && y >= 0 && x < rooms && y < rooms && !seen[y * rooms + x]) opts[k++] = d;
         }
-        if (!k) { top--; continue; }
+        if (!k) {
+            top--;
+            continue;
+        }
         int d = opts[xs32(rng) % (uint32_t)k], x = rx + steerN_dx[d], y = ry + steerN_dy[d];
         seen[y * rooms + x] = 1;
         g->cost[(size_t)(2 * y + 1) * (size_t)n + (size_t)(2 * x + 1)] = 1;
@@ -215,7 +224,10 @@ static void bench_astar(int n, int queries)
         steerN_center(&g, bx, by, b);
         int r = steerN_path(&g, a, b, &cost);
         if (r < 0) die("out of memory");
-        if (r) { found++; cells += cost; }
+        if (r) {
+            found++;
+            cells += cost;
+        }
     }
     double ms = bench_now_ms() - t0;
     printf("astar n=%d maze queries=%d found=%d queries_per_s=%.0f mean_path_m=%.0f\n", n, queries, found,
@@ -270,7 +282,10 @@ int main(int argc, char **argv)
     int runs = 5;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
-        else { fprintf(stderr, "usage: steer-bench-nav [--runs R]\n"); return 2; }
+        else {
+            fprintf(stderr, "usage: steer-bench-nav [--runs R]\n");
+            return 2;
+        }
     }
     if (runs < 1 || runs > 32) runs = 5;
     bench_build(256, runs);

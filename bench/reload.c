@@ -24,7 +24,6 @@
 
 #define ROUNDS 9
 
-
 static void quiet(void *ud, int level, const char *msg)
 {
     (void)ud;
@@ -72,8 +71,8 @@ int main(int argc, char **argv)
         for (int i = 1; i < argc; i++) bench(argv[i]);
         return 0;
     }
-    static const char *const demos[] = { "flock", "arrive", "pursuit", "patrol", "crowd", "gallery", "zombie_horde",
-                                         "directed_seek", "dogfighter", NULL };
+    static const char *const demos[] = { "flock",   "arrive",       "pursuit",       "patrol",     "crowd",
+                                         "gallery", "zombie_horde", "directed_seek", "dogfighter", NULL };
     for (int i = 0; demos[i]; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s.lua", DEMOS_DIR, demos[i]);

@@ -51,7 +51,9 @@ typedef struct steer_Behavior steer_Behavior;
 // STEER_NO_AGENT or (steer_Agent){ 0 }, is never a valid handle: it means
 // "none" wherever the API takes or returns an optional agent. Compare
 // handles by their ids (a.id == b.id); the Lua binding's agent.id is `id`.
-typedef struct steer_Agent { uint64_t id; } steer_Agent;
+typedef struct steer_Agent {
+    uint64_t id;
+} steer_Agent;
 #define STEER_NO_AGENT ((steer_Agent){ 0 })
 
 // Allocator hook: realloc semantics (size 0 frees). NULL means libc.
@@ -74,13 +76,13 @@ typedef struct steer_Hooks {
 
 // World descriptor: zero means default for every field.
 typedef struct steer_WorldDesc {
-    int dim;              // 2 (default) or 3
-    double size[3];       // extent of the bounds from origin; 0 = unbounded axis
-    double origin[3];     // lower corner of the bounds
-    bool wrap;            // periodic bounds (a torus); needs every size > 0
-    uint64_t seed;        // world RNG seed (0 means 1)
-    double dt;            // fixed tick, seconds (default 1/60)
-    bool no_record;       // do not record per-node outputs (saves memory and time)
+    int dim;          // 2 (default) or 3
+    double size[3];   // extent of the bounds from origin; 0 = unbounded axis
+    double origin[3]; // lower corner of the bounds
+    bool wrap;        // periodic bounds (a torus); needs every size > 0
+    uint64_t seed;    // world RNG seed (0 means 1)
+    double dt;        // fixed tick, seconds (default 1/60)
+    bool no_record;   // do not record per-node outputs (saves memory and time)
     // Stuck detection (off when window is 0): an agent that pushes (mean
     // force above a quarter of max_force) but gains less than `progress`
     // metres toward its target (or from where it was, without a target)
@@ -91,7 +93,7 @@ typedef struct steer_WorldDesc {
     // relaxation passes (default 2).
     bool collide;
     int collide_iterations;
-    int reorder_period;   // ticks between spatial re-sorts of agent storage (default 16, <0 never)
+    int reorder_period; // ticks between spatial re-sorts of agent storage (default 16, <0 never)
     steer_AllocFn alloc;
     void *alloc_ud;
     steer_LogFn log;
@@ -106,20 +108,20 @@ typedef struct steer_WorldDesc {
 typedef struct steer_AgentDesc {
     double position[3];
     double velocity[3];
-    double mass;          // default 1; else 1e-6 to 1e30 kg
-    double max_speed;     // default 1; else 1e-6 to 1e30 m/s
-    double max_force;     // default 1; else 1e-6 to 1e30 N
-    double radius;        // default 0.5; else 1e-6 to 1e30 m
-    const char *tag;      // NULL = untagged
-    steer_Behavior *brain;// NULL = no brain (drifts)
+    double mass;           // default 1; else 1e-6 to 1e30 kg
+    double max_speed;      // default 1; else 1e-6 to 1e30 m/s
+    double max_force;      // default 1; else 1e-6 to 1e30 N
+    double radius;         // default 0.5; else 1e-6 to 1e30 m
+    const char *tag;       // NULL = untagged
+    steer_Behavior *brain; // NULL = no brain (drifts)
 } steer_AgentDesc;
 
 // Events queued during a tick and handed out after it.
 typedef enum steer_EventType {
-    STEER_EVENT_ARRIVE = 1, // an arrive behaviour brought the agent inside its stop radius
+    STEER_EVENT_ARRIVE = 1,      // an arrive behaviour brought the agent inside its stop radius
     STEER_EVENT_LOST_TARGET = 2, // the agent's target agent was removed
     STEER_EVENT_STUCK = 3,       // no progress toward its goal over the stuck window (see steer_WorldDesc)
-    STEER_EVENT_COLLIDE = 4      // the non-penetration pass pushed the agent out of a shape (other: STEER_NO_AGENT) or agent
+    STEER_EVENT_COLLIDE = 4 // the non-penetration pass pushed the agent out of a shape (other: STEER_NO_AGENT) or agent
 } steer_EventType;
 
 typedef struct steer_Event {
@@ -132,18 +134,18 @@ typedef struct steer_Event {
 STEER_API int steer_world_new(const steer_WorldDesc *desc, steer_World **out);
 // Free the world, its agents and shapes, and release the brains it holds; NULL is ignored.
 STEER_API void steer_world_free(steer_World *w);
-STEER_API int steer_world_step(steer_World *w, int ticks);       // advance n fixed ticks
+STEER_API int steer_world_step(steer_World *w, int ticks); // advance n fixed ticks
 // 2 or 3.
 STEER_API int steer_world_dim(const steer_World *w);
 // The fixed tick, seconds.
 STEER_API double steer_world_dt(const steer_World *w);
 // Ticks stepped since the world was made.
 STEER_API uint64_t steer_world_tick(const steer_World *w);
-STEER_API uint64_t steer_world_seed(const steer_World *w);         // the seed it was made with
-STEER_API int steer_world_count(const steer_World *w);            // live agents
-STEER_API uint64_t steer_world_hash(const steer_World *w);        // digest of the whole state
-STEER_API const char *steer_world_error(const steer_World *w);    // last callback failure or ""
-STEER_API int steer_world_set_record(steer_World *w, bool on);    // record per-node outputs (allocates)
+STEER_API uint64_t steer_world_seed(const steer_World *w);     // the seed it was made with
+STEER_API int steer_world_count(const steer_World *w);         // live agents
+STEER_API uint64_t steer_world_hash(const steer_World *w);     // digest of the whole state
+STEER_API const char *steer_world_error(const steer_World *w); // last callback failure or ""
+STEER_API int steer_world_set_record(steer_World *w, bool on); // record per-node outputs (allocates)
 // Whether per-node outputs are recorded.
 STEER_API bool steer_world_record(const steer_World *w);
 // The bounds the world was made with (a size of 0: an unbounded axis) and whether they wrap.
@@ -151,8 +153,8 @@ STEER_API void steer_world_bounds(const steer_World *w, double origin[3], double
 // Whether an agent of the world still has this brain (brains no agent uses
 // are freed at the next tick; a host may drop its reference then).
 STEER_API bool steer_world_uses_brain(const steer_World *w, const steer_Behavior *b);
-STEER_API size_t steer_world_bytes(const steer_World *w);        // heap bytes the world holds
-STEER_API size_t steer_world_brain_bytes(const steer_World *w);  // of those, per-agent brain memory
+STEER_API size_t steer_world_bytes(const steer_World *w);       // heap bytes the world holds
+STEER_API size_t steer_world_brain_bytes(const steer_World *w); // of those, per-agent brain memory
 // Events of the last step; the array stays valid until the next step.
 STEER_API const steer_Event *steer_world_events(const steer_World *w, int *count);
 // The i-th live agent (0 <= i < count) in storage order; STEER_NO_AGENT when out of range.
@@ -162,8 +164,8 @@ STEER_API steer_Agent steer_world_agent_at(const steer_World *w, int i);
 STEER_API int steer_world_agents(const steer_World *w, steer_Agent *out, int cap);
 // Agents within `radius` of `pos` (optionally only `tag`), nearest first when
 // `sorted`. Writes up to `cap` handles, returns how many there are in all.
-STEER_API int steer_world_neighbors(steer_World *w, const double pos[3], double radius,
-                                    const char *tag, bool sorted, steer_Agent *out, int cap);
+STEER_API int steer_world_neighbors(steer_World *w, const double pos[3], double radius, const char *tag, bool sorted,
+                                    steer_Agent *out, int cap);
 
 // ---- static geometry ---------------------------------------------------
 // Shapes are named by handles like agents. Circles are spheres in 3D; walls
@@ -171,10 +173,15 @@ STEER_API int steer_world_neighbors(steer_World *w, const double pos[3], double 
 // A shape handle: the same layout as steer_Agent (generation high, slot low)
 // and a type of its own, so it cannot stand for an agent. The zero value,
 // STEER_NO_SHAPE or (steer_Shape){ 0 }, is never a valid handle ("none").
-typedef struct steer_Shape { uint64_t id; } steer_Shape;
+typedef struct steer_Shape {
+    uint64_t id;
+} steer_Shape;
 #define STEER_NO_SHAPE ((steer_Shape){ 0 })
 typedef enum steer_ShapeKind {
-    STEER_SHAPE_CIRCLE = 1, STEER_SHAPE_SEGMENT, STEER_SHAPE_PLANE, STEER_SHAPE_BOX
+    STEER_SHAPE_CIRCLE = 1,
+    STEER_SHAPE_SEGMENT,
+    STEER_SHAPE_PLANE,
+    STEER_SHAPE_BOX
 } steer_ShapeKind;
 // Add a circle (a sphere in 3D) of radius > 0; STEER_EBUSY during a tick.
 STEER_API int steer_add_circle(steer_World *w, const double centre[3], double radius, steer_Shape *out);
@@ -184,7 +191,7 @@ STEER_API int steer_add_wall(steer_World *w, const double from[3], const double 
 STEER_API int steer_add_plane(steer_World *w, const double point[3], const double normal[3], steer_Shape *out);
 // Add an axis-aligned box from its lower to its upper corner.
 STEER_API int steer_add_box(steer_World *w, const double lo[3], const double hi[3], steer_Shape *out);
-STEER_API int steer_remove_shape(steer_World *w, steer_Shape s);   // not during a tick
+STEER_API int steer_remove_shape(steer_World *w, steer_Shape s); // not during a tick
 // Whether the handle names a shape not removed.
 STEER_API bool steer_shape_alive(const steer_World *w, steer_Shape s);
 // Live shapes.
@@ -194,8 +201,8 @@ STEER_API int steer_world_shape_count(const steer_World *w);
 enum { STEER_RAY_SHAPES = 1, STEER_RAY_AGENTS = 2, STEER_RAY_ALL = 3 };
 typedef struct steer_Hit {
     double point[3], normal[3], distance;
-    steer_Agent agent;   // the agent hit, or STEER_NO_AGENT
-    steer_Shape shape;   // the shape hit, or STEER_NO_SHAPE
+    steer_Agent agent; // the agent hit, or STEER_NO_AGENT
+    steer_Shape shape; // the shape hit, or STEER_NO_SHAPE
 } steer_Hit;
 // Cast from origin along direction (any length > 0) up to `length`, skipping
 // agent `ignore` (STEER_NO_AGENT: none). Returns 1 with *hit filled, 0 for no hit, or an error.
@@ -207,7 +214,7 @@ STEER_API int steer_raycast(steer_World *w, const double origin[3], const double
 // its range (see steer_AgentDesc), STEER_EFULL, STEER_ENOMEM, or STEER_EBUSY
 // inside a pass; the world is unchanged then.
 STEER_API int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out);
-STEER_API int steer_remove(steer_World *w, steer_Agent a);        // the handle goes stale at once
+STEER_API int steer_remove(steer_World *w, steer_Agent a); // the handle goes stale at once
 // Whether the handle names a live agent (false once it is removed).
 STEER_API bool steer_alive(const steer_World *w, steer_Agent a);
 
@@ -216,10 +223,17 @@ STEER_API bool steer_alive(const steer_World *w, steer_Agent a);
 // point-mass agent it is the world's up (+z) made perpendicular to the
 // heading; a craft that banks rolls it into its turns.
 typedef enum steer_Prop {
-    STEER_PROP_POSITION, STEER_PROP_VELOCITY, STEER_PROP_HEADING, STEER_PROP_FORCE, STEER_PROP_UP
+    STEER_PROP_POSITION,
+    STEER_PROP_VELOCITY,
+    STEER_PROP_HEADING,
+    STEER_PROP_FORCE,
+    STEER_PROP_UP
 } steer_Prop;
 typedef enum steer_Param {
-    STEER_PARAM_MASS, STEER_PARAM_MAX_SPEED, STEER_PARAM_MAX_FORCE, STEER_PARAM_RADIUS
+    STEER_PARAM_MASS,
+    STEER_PARAM_MAX_SPEED,
+    STEER_PARAM_MAX_FORCE,
+    STEER_PARAM_RADIUS
 } steer_Param;
 // Read a vector property into out; STEER_ESTALE for a removed agent.
 STEER_API int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double out[3]);
@@ -321,20 +335,20 @@ typedef struct steer_HostCtx {
     steer_Agent agent;
     double position[3], velocity[3], heading[3];
     double mass, max_speed, max_force, radius, dt;
-    bool has_target;                 // the target resolved (a live agent, a point, a set slot)
+    bool has_target; // the target resolved (a live agent, a point, a set slot)
     double target[3], target_velocity[3];
-    const double *params;            // this node's parameters, in the descriptor's order
-    float *memory;                   // this agent's `memory` floats (zero at first), or NULL
+    const double *params; // this node's parameters, in the descriptor's order
+    float *memory;        // this agent's `memory` floats (zero at first), or NULL
 } steer_HostCtx;
 // Write the steering force into `force` (left at zero: no force). A
 // non-finite force is dropped.
 typedef void (*steer_HostFn)(void *ud, const steer_HostCtx *ctx, double force[3]);
 typedef struct steer_HostBehaviorDesc {
-    const char *name;             // the kind name: an identifier, not a built-in kind's
-    const char *const *params;    // NULL-terminated parameter names (at most 16; not "target" or "name")
-    const double *defaults;       // one default per parameter, or NULL for zeros
-    bool target;                  // takes a `target` field
-    int memory;                   // per-agent floats, 0..STEER_HOST_MAX_MEMORY
+    const char *name;          // the kind name: an identifier, not a built-in kind's
+    const char *const *params; // NULL-terminated parameter names (at most 16; not "target" or "name")
+    const double *defaults;    // one default per parameter, or NULL for zeros
+    bool target;               // takes a `target` field
+    int memory;                // per-agent floats, 0..STEER_HOST_MAX_MEMORY
     steer_HostFn fn;
     void *ud;
 } steer_HostBehaviorDesc;
@@ -363,7 +377,8 @@ typedef struct steer_CraftDesc {
     steer_Model model;
     double min_speed;       // 0 or 1e-6 to 1e30, m/s (crafts only; a point's is 0)
     double min_turn_radius; // 1e-6 to 1e30, metres
-    double max_turn_accel;  // 0 or 1e-6 to 1e30, m/s^2; > 0: the radius at speed v is max(min_turn_radius, v^2 / max_turn_accel)
+    double max_turn_accel;  // 0 or 1e-6 to 1e30, m/s^2; > 0: the radius at speed v is max(min_turn_radius, v^2 /
+                            // max_turn_accel)
 } steer_CraftDesc;
 // Give the agent turn limits (NULL: a plain point mass again, no turn radius).
 // STEER_EARG for a number out of its range, an unknown model or a point
@@ -381,16 +396,16 @@ STEER_API int steer_agent_turn_radius(const steer_World *w, steer_Agent a, doubl
 // heading (the XY plane in 2D), whose normal is axis_x x axis_y, and turns
 // are +1 counter-clockwise about that normal, -1 clockwise.
 typedef struct steer_SeekPlan {
-    int stage;              // 1: turning onto the tangent, 2: on it, 3: the final turn
-    int cross;              // 0: a direct tangent (both turns alike), 1: a cross tangent
-    int opposite;           // 1: the waypoint circle in the half-plane away from the agent (k'_W)
-    double radius;          // the turn radius planned with
-    double total_angle;     // the path's total turning, radians
-    double aim[3];          // the steering direction d_s
+    int stage;                                  // 1: turning onto the tangent, 2: on it, 3: the final turn
+    int cross;                                  // 0: a direct tangent (both turns alike), 1: a cross tangent
+    int opposite;                               // 1: the waypoint circle in the half-plane away from the agent (k'_W)
+    double radius;                              // the turn radius planned with
+    double total_angle;                         // the path's total turning, radians
+    double aim[3];                              // the steering direction d_s
     double agent_center[3], waypoint_center[3]; // the path's two circles
     int agent_turn, waypoint_turn;
-    double from[3], to[3];  // the straight segment (tangent points)
-    double circles[4][3];   // centres of k_A+ (turn +1), k_A- (turn -1), k_W and k'_W
+    double from[3], to[3];       // the straight segment (tangent points)
+    double circles[4][3];        // centres of k_A+ (turn +1), k_A- (turn -1), k_W and k'_W
     double axis_x[3], axis_y[3]; // the plane: axis_x = target heading, axis_y toward the agent
 } steer_SeekPlan;
 // The plan for an agent at `position` with unit `direction` and `speed`,
@@ -402,6 +417,7 @@ STEER_API int steer_directed_seek_plan(const double position[3], const double di
 // The plan a directed_seek behaviour makes for the agent's current state
 // (its radius rule, target and heading resolved as in a tick). Returns 1 with
 // *out filled, 0 when the behaviour has no target or cannot turn, or an error.
-STEER_API int steer_agent_directed_seek_plan(steer_World *w, steer_Agent a, const steer_Behavior *b, steer_SeekPlan *out);
+STEER_API int steer_agent_directed_seek_plan(steer_World *w, steer_Agent a, const steer_Behavior *b,
+                                             steer_SeekPlan *out);
 
 #endif

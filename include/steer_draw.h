@@ -9,15 +9,19 @@
 #include "steer.h"
 
 typedef enum steer_DrawKind {
-    STEER_DRAW_LINE = 1, STEER_DRAW_ARROW, STEER_DRAW_CIRCLE, STEER_DRAW_POINT, STEER_DRAW_TEXT
+    STEER_DRAW_LINE = 1,
+    STEER_DRAW_ARROW,
+    STEER_DRAW_CIRCLE,
+    STEER_DRAW_POINT,
+    STEER_DRAW_TEXT
 } steer_DrawKind;
 
 typedef struct steer_DrawCmd {
-    uint8_t kind;         // steer_DrawKind
+    uint8_t kind; // steer_DrawKind
     uint8_t rgba[4];
-    float a[3], b[3];     // line and arrow ends; circle, point and text at a
-    float r;              // circle radius (metres)
-    uint32_t text;        // TEXT: offset of its NUL-terminated string in the list's text
+    float a[3], b[3]; // line and arrow ends; circle, point and text at a
+    float r;          // circle radius (metres)
+    uint32_t text;    // TEXT: offset of its NUL-terminated string in the list's text
 } steer_DrawCmd;
 
 typedef struct steer_DrawList {
@@ -31,8 +35,8 @@ typedef struct steer_DrawList {
 // draws in a runaway loop must not eat the machine's memory).
 #define STEER_DRAW_MAX (1u << 20)
 
-STEER_API void steer_draw_clear(steer_DrawList *d);                  // keeps the memory
-STEER_API void steer_draw_free(steer_DrawList *d);                   // frees it; the list is empty after
+STEER_API void steer_draw_clear(steer_DrawList *d); // keeps the memory
+STEER_API void steer_draw_free(steer_DrawList *d);  // frees it; the list is empty after
 // Append a command (text: the string of a TEXT command, copied).
 // STEER_ENOMEM when out of memory, STEER_EFULL past STEER_DRAW_MAX.
 STEER_API int steer_draw_push(steer_DrawList *d, const steer_DrawCmd *c, const char *text);

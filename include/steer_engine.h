@@ -18,12 +18,12 @@
 typedef struct steer_Engine steer_Engine;
 
 typedef struct steer_EngineDesc {
-    steer_AllocFn alloc;   // for the engine, its Lua states and its world (NULL: libc)
+    steer_AllocFn alloc; // for the engine, its Lua states and its world (NULL: libc)
     void *alloc_ud;
-    steer_LogFn log;       // reload lines, mods' print output, mod failures (NULL: stderr)
+    steer_LogFn log; // reload lines, mods' print output, mod failures (NULL: stderr)
     void *log_ud;
-    const char *lua_path;  // extra package.path templates for the scenario ("dir/?.lua;...")
-    bool has_seed;         // override the scenario's world seed with `seed`
+    const char *lua_path; // extra package.path templates for the scenario ("dir/?.lua;...")
+    bool has_seed;        // override the scenario's world seed with `seed`
     uint64_t seed;
 } steer_EngineDesc;
 
@@ -64,7 +64,7 @@ typedef struct steer_AgentState {
     steer_Agent id;
     float position[3], velocity[3], heading[3], up[3];
     float radius;
-    const char *tag;       // NULL when untagged; valid while the world lives
+    const char *tag; // NULL when untagged; valid while the world lives
 } steer_AgentState;
 // Fill out with up to cap agents' states; returns how many agents there are.
 STEER_API int steer_engine_states(steer_Engine *e, steer_AgentState *out, int cap);
@@ -75,20 +75,20 @@ STEER_API int steer_engine_states(steer_Engine *e, steer_AgentState *out, int ca
 // optional callbacks setup(w), update(w, dt), on_event(name, agent, other),
 // on_message(from, data). Zero limits mean the defaults.
 typedef struct steer_ModLimits {
-    size_t memory;         // bytes of Lua memory (default 16 MiB)
-    double call_ms;        // CPU per call into the mod (default 20 ms)
-    int agents;            // live agents it may have spawned (default 1000)
-    int prints;            // lines of print per second of simulated time (default 20)
-    bool touch_all;        // may change and remove agents it did not spawn (default: only its own)
+    size_t memory;  // bytes of Lua memory (default 16 MiB)
+    double call_ms; // CPU per call into the mod (default 20 ms)
+    int agents;     // live agents it may have spawned (default 1000)
+    int prints;     // lines of print per second of simulated time (default 20)
+    bool touch_all; // may change and remove agents it did not spawn (default: only its own)
 } steer_ModLimits;
 // Load a mod (after the scenario) under limits (NULL: defaults) and run its setup; *id (if id) names it.
 STEER_API int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id);
 typedef struct steer_ModInfo {
     const char *name;
     bool enabled;
-    const char *reason;    // why it was disabled ("file:line: message" or the limit it broke), "" while enabled
-    size_t memory;         // Lua bytes in use
-    double cpu_ms;         // CPU spent in it so far
+    const char *reason; // why it was disabled ("file:line: message" or the limit it broke), "" while enabled
+    size_t memory;      // Lua bytes in use
+    double cpu_ms;      // CPU spent in it so far
 } steer_ModInfo;
 // Mods loaded, running or disabled (ids 0 to count - 1).
 STEER_API int steer_engine_mod_count(const steer_Engine *e);

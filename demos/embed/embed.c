@@ -91,7 +91,8 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--screenshot") == 0 && i + 1 < argc) shot = argv[++i];
         else if (argv[i][0] != '-') scenario = argv[i];
         else {
-            fprintf(stderr, "usage: embed [--ticks N] [--mods DIR] [--strict] [--view] [--screenshot OUT.png] [SCENARIO]\n");
+            fprintf(stderr,
+                    "usage: embed [--ticks N] [--mods DIR] [--strict] [--view] [--screenshot OUT.png] [SCENARIO]\n");
             return 2;
         }
     }
@@ -103,7 +104,9 @@ int main(int argc, char **argv)
     Pasture pasture = { 120, 80 };
     static const char *const params[] = { "margin", NULL };
     static const double defaults[] = { 5 };
-    steer_HostBehaviorDesc fence_desc = { .name = "fence", .params = params, .defaults = defaults, .fn = fence, .ud = &pasture };
+    steer_HostBehaviorDesc fence_desc = {
+        .name = "fence", .params = params, .defaults = defaults, .fn = fence, .ud = &pasture
+    };
     if (steer_engine_register_behavior(e, &fence_desc) != STEER_OK || steer_engine_load(e, scenario) != STEER_OK) {
         fprintf(stderr, "embed: %s\n", steer_engine_error(e));
         steer_engine_free(e);
@@ -178,8 +181,8 @@ int main(int argc, char **argv)
         steer_ModInfo mi;
         steer_engine_mod_info(e, i, &mi);
         if (!mi.enabled && strict) status = 1;
-        printf("[game] mod %s: %s%s, %.1f ms of CPU, %zu KiB of Lua\n", mi.name, mi.enabled ? "running" : "disabled: ",
-               mi.reason, mi.cpu_ms, mi.memory / 1024);
+        printf("[game] mod %s: %s%s, %.1f ms of CPU, %zu KiB of Lua\n", mi.name,
+               mi.enabled ? "running" : "disabled: ", mi.reason, mi.cpu_ms, mi.memory / 1024);
     }
     free(states);
     steer_engine_free(e);

@@ -41,35 +41,34 @@ enum { EXIT_SCRIPT = 1, EXIT_USAGE = 2 };
 #define MAX_LAG 0.25
 #define MAX_MODS 32
 
-static const char usage_text[] =
-    "usage: steer COMMAND [OPTIONS]\n"
-    "\n"
-    "commands:\n"
-    "  run [OPTIONS] FILE.lua   run a scenario (a Lua file returning a table of\n"
-    "                           callbacks: world, setup, update, draw, reload, on_key)\n"
-    "\n"
-    "options of run:\n"
-    "  --headless               no window (without a display, a run falls back to\n"
-    "                           headless: 600 ticks, a summary and a PNG)\n"
-    "  --ticks N                stop after N ticks (headless: as fast as possible; in a\n"
-    "                           window: at the first error too), print a summary;\n"
-    "                           without it the scenario runs in real time until\n"
-    "                           interrupted (Ctrl-C) and reloads FILE (and the modules\n"
-    "                           it required) when one is saved\n"
-    "  --seed S                 override the scenario's world seed (an integer)\n"
-    "  --screenshot OUT.png     write the last frame (window or headless) as a PNG\n"
-    "  --select N               open the inspector on the N-th agent spawned\n"
-    "  --show LIST              start with these viewer toggles on (window or\n"
-    "                           screenshot), comma-separated: grid (G: the\n"
-    "                           scenario's grid cells), flow (L: flow-field arrows),\n"
-    "                           vectors (V), trails (T), help (H)\n"
-    "  --mod PATH               run a mod (NAME.lua or a directory NAME/ with\n"
-    "                           init.lua) in a sandbox; may be given several times\n"
-    "\n"
-    "  -h, --help               show this text\n"
-    "  --version                show the version\n"
-    "\n"
-    "exit status: 0 success, 1 scenario error, 2 bad usage\n";
+static const char usage_text[] = "usage: steer COMMAND [OPTIONS]\n"
+                                 "\n"
+                                 "commands:\n"
+                                 "  run [OPTIONS] FILE.lua   run a scenario (a Lua file returning a table of\n"
+                                 "                           callbacks: world, setup, update, draw, reload, on_key)\n"
+                                 "\n"
+                                 "options of run:\n"
+                                 "  --headless               no window (without a display, a run falls back to\n"
+                                 "                           headless: 600 ticks, a summary and a PNG)\n"
+                                 "  --ticks N                stop after N ticks (headless: as fast as possible; in a\n"
+                                 "                           window: at the first error too), print a summary;\n"
+                                 "                           without it the scenario runs in real time until\n"
+                                 "                           interrupted (Ctrl-C) and reloads FILE (and the modules\n"
+                                 "                           it required) when one is saved\n"
+                                 "  --seed S                 override the scenario's world seed (an integer)\n"
+                                 "  --screenshot OUT.png     write the last frame (window or headless) as a PNG\n"
+                                 "  --select N               open the inspector on the N-th agent spawned\n"
+                                 "  --show LIST              start with these viewer toggles on (window or\n"
+                                 "                           screenshot), comma-separated: grid (G: the\n"
+                                 "                           scenario's grid cells), flow (L: flow-field arrows),\n"
+                                 "                           vectors (V), trails (T), help (H)\n"
+                                 "  --mod PATH               run a mod (NAME.lua or a directory NAME/ with\n"
+                                 "                           init.lua) in a sandbox; may be given several times\n"
+                                 "\n"
+                                 "  -h, --help               show this text\n"
+                                 "  --version                show the version\n"
+                                 "\n"
+                                 "exit status: 0 success, 1 scenario error, 2 bad usage\n";
 
 // ---- signals -------------------------------------------------------------
 
@@ -118,15 +117,12 @@ typedef struct Run {
     steer_Engine *e;
     const char *file;
     double dt;
-    long long ticks;    // ticks run by the loop so far
-    char error[4096];   // in a window: the error shown over the world, "" when none
+    long long ticks;  // ticks run by the loop so far
+    char error[4096]; // in a window: the error shown over the world, "" when none
 } Run;
 
 // A failure of the engine: its message with the traceback, on stderr.
-static void report(Run *r)
-{
-    fprintf(stderr, "steer: %s\n", steer_engine_traceback(r->e));
-}
+static void report(Run *r) { fprintf(stderr, "steer: %s\n", steer_engine_traceback(r->e)); }
 
 static int tick(Run *r)
 {
@@ -168,15 +164,15 @@ static int loop(Run *r, long long ticks)
 
 // ---- the viewer ----------------------------------------------------------------
 typedef struct Options {
-    long long ticks;        // < 0: real time
+    long long ticks; // < 0: real time
     bool headless;
     const char *screenshot; // or NULL
     int has_seed;
     long long seed;
     const char *mods[MAX_MODS];
     int nmods;
-    long long select;       // > 0: inspect the select-th agent spawned
-    const char *show;       // the viewer's toggles to start with, or NULL
+    long long select; // > 0: inspect the select-th agent spawned
+    const char *show; // the viewer's toggles to start with, or NULL
 } Options;
 
 #ifdef STEER_VIEWER
@@ -277,8 +273,13 @@ static int open_view(Run *r, bool headless, const Options *o, steerV_View **v, c
         }
         lua_pop(L, 3);
     }
-    steerV_Host host = { .ud = r, .tick = host_tick, .reload = host_reload, .draw = host_draw, .key = host_key,
-                         .mouse = host_mouse, .error = host_error };
+    steerV_Host host = { .ud = r,
+                         .tick = host_tick,
+                         .reload = host_reload,
+                         .draw = host_draw,
+                         .key = host_key,
+                         .mouse = host_mouse,
+                         .error = host_error };
     steer_World *w = steer_engine_world(r->e);
     int st = steerV_open(&desc, w, &host, v, err, errlen);
     // --select N: the agent in slot N - 1, the N-th spawned while none was removed
@@ -347,12 +348,12 @@ static int loop_window(Run *r, const Options *o, char *err, size_t errlen)
 }
 #endif
 
-
 static int run(const char *file, Options o)
 {
     long long ticks = o.ticks;
     steer_EngineDesc desc = { .lua_path = STEER_SOURCE_ROOT "/lua/?.lua;" STEER_SOURCE_ROOT "/lua/?/init.lua",
-                              .has_seed = o.has_seed, .seed = (uint64_t)o.seed };
+                              .has_seed = o.has_seed,
+                              .seed = (uint64_t)o.seed };
     Run r = { .file = file };
     if (steer_engine_new(&desc, &r.e) != STEER_OK) {
         fprintf(stderr, "steer: cannot create the engine: out of memory\n");
@@ -505,8 +506,14 @@ static int cmd_run(int argc, char **argv)
     if (!headless) fprintf(stderr, "steer: this steer was built without the viewer (SDL2), running headless\n");
     headless = 1;
 #endif
-    Options o = { .ticks = ticks, .headless = headless, .screenshot = screenshot, .has_seed = has_seed,
-                  .seed = seed, .nmods = nmods, .select = select, .show = show };
+    Options o = { .ticks = ticks,
+                  .headless = headless,
+                  .screenshot = screenshot,
+                  .has_seed = has_seed,
+                  .seed = seed,
+                  .nmods = nmods,
+                  .select = select,
+                  .show = show };
     memcpy(o.mods, mods, (size_t)nmods * sizeof *mods);
     return run(file, o);
 }

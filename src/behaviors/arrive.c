@@ -45,7 +45,10 @@ static void arrive_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Arrive *p = STEERB_PARAMS_OF(n, Arrive);
     float off[3], vel[3];
-    if (!steerB_target(c, &p->target, off, vel)) { v3_zero(out); return; }
+    if (!steerB_target(c, &p->target, off, vel)) {
+        v3_zero(out);
+        return;
+    }
     float dist = v3_len(off);
     float *inside = c->mem + n->mem, *was = inside + 1, at[3], moved[3];
     v3_add(at, c->p, off);
@@ -70,19 +73,21 @@ static int arrive_check(const void *params, char *msg, size_t len)
 {
     const Arrive *p = params;
     if (p->stop_radius >= p->slow_radius) {
-        snprintf(msg, len, "stop_radius (%g) must be smaller than slow_radius (%g)", (double)p->stop_radius, (double)p->slow_radius);
+        snprintf(msg, len, "stop_radius (%g) must be smaller than slow_radius (%g)", (double)p->stop_radius,
+                 (double)p->slow_radius);
         return 0;
     }
     return 1;
 }
 
-static const steerB_Field arrive_fields[] = {
-    STEERB_TARGET_ROW(Arrive, target, "target"),
-    STEERB_SLOW_RADIUS_ROW(Arrive, 5),
-    STEERB_STOP_RADIUS_ROW(Arrive, 0.1f),
-    STEERB_SPEED_ROW(Arrive),
-    { "ease", STEERB_EASE, offsetof(Arrive, ease), 0, 0, 0, "\"linear\", \"smooth\" or a function(f) -> number", ease_names },
-    { 0 }
-};
+static const steerB_Field arrive_fields[] = { STEERB_TARGET_ROW(Arrive, target, "target"),
+                                              STEERB_SLOW_RADIUS_ROW(Arrive, 5),
+                                              STEERB_STOP_RADIUS_ROW(Arrive, 0.1f),
+                                              STEERB_SPEED_ROW(Arrive),
+                                              { "ease", STEERB_EASE, offsetof(Arrive, ease), 0, 0, 0,
+                                                "\"linear\", \"smooth\" or a function(f) -> number", ease_names },
+                                              { 0 } };
 
-const steerB_Kind steerB_arrive = { .name = "arrive", .fields = arrive_fields, .eval = arrive_eval, .mem_floats = 4, .check = arrive_check };
+const steerB_Kind steerB_arrive = {
+    .name = "arrive", .fields = arrive_fields, .eval = arrive_eval, .mem_floats = 4, .check = arrive_check
+};

@@ -91,10 +91,10 @@ static int64_t remembered(const steer_World *w, const float *tag)
 // ---- contact prediction ----------------------------------------------------
 
 typedef struct Contact {
-    bool inside;    // the grown shape already contains p
-    float tc;       // time of contact (0 when inside)
-    float need;     // how deep the path dips into the grown shape at closest approach (or is inside now)
-    float away[3];  // unit: from the shape toward the agent's side (zero: no side, dead centre)
+    bool inside;   // the grown shape already contains p
+    float tc;      // time of contact (0 when inside)
+    float need;    // how deep the path dips into the grown shape at closest approach (or is inside now)
+    float away[3]; // unit: from the shape toward the agent's side (zero: no side, dead centre)
 } Contact;
 
 static float sdist_at(const steer_World *w, const steerW_Shape *s, const float p[3], const float v[3], float t)
@@ -161,18 +161,25 @@ static bool shape_contact(const steer_World *w, const steerW_Shape *s, const flo
     float f1 = sdist_at(w, s, p, v, x1), f2 = sdist_at(w, s, p, v, x2);
     for (int i = 0; i < 28 && b - a > 1e-5f * T; i++) {
         if (f1 <= f2) {
-            b = x2; x2 = x1; f2 = f1;
+            b = x2;
+            x2 = x1;
+            f2 = f1;
             x1 = b - g * (b - a);
             f1 = sdist_at(w, s, p, v, x1);
         } else {
-            a = x1; x1 = x2; f1 = f2;
+            a = x1;
+            x1 = x2;
+            f1 = f2;
             x2 = a + g * (b - a);
             f2 = sdist_at(w, s, p, v, x2);
         }
     }
     float ts = 0.5f * (a + b), fmin = sdist_at(w, s, p, v, ts) - R;
     float fT = sdist_at(w, s, p, v, T) - R;
-    if (fT < fmin) { ts = T; fmin = fT; }
+    if (fT < fmin) {
+        ts = T;
+        fmin = fT;
+    }
     if (fmin >= 0.0f) return false;
     // bisection for the first contact on [0, ts]: f(0) > 0 > f(ts)
     float lo = 0.0f, hi = ts;
@@ -216,18 +223,18 @@ typedef struct AvoidObstacles {
 STEERB_CHECK_SIZE(AvoidObstacles);
 
 enum {
-    M_SHAPE = 0,      // the current threat: index + 1, generation (0: none)
-    M_SIDE = 2,       // [3] unit side the agent passes it on
-    M_SINCE = 5,      // seconds since the threat was last seen
-    M_INTENT = 6,     // [3] unit direction the agent meant to go (the velocity when the episode began)
-    M_ANCHOR = 9,     // [3] position at the start of the progress window
-    M_TIMER = 12,     // seconds into the window
-    M_ACTIVE = 13,    // seconds of the window in which the behaviour acted
-    M_MODE = 14,      // 0 avoid, 1 sidestep, 2 follow the surface
-    M_MODE_T = 15,    // seconds in the current mode
-    M_DIR = 16,       // [3] sidestep direction / follow tangent
-    M_HAND = 19,      // 2D follow: which hand is on the wall (+1 / -1)
-    M_START = 20,     // [3] where the sidestep began
+    M_SHAPE = 0,   // the current threat: index + 1, generation (0: none)
+    M_SIDE = 2,    // [3] unit side the agent passes it on
+    M_SINCE = 5,   // seconds since the threat was last seen
+    M_INTENT = 6,  // [3] unit direction the agent meant to go (the velocity when the episode began)
+    M_ANCHOR = 9,  // [3] position at the start of the progress window
+    M_TIMER = 12,  // seconds into the window
+    M_ACTIVE = 13, // seconds of the window in which the behaviour acted
+    M_MODE = 14,   // 0 avoid, 1 sidestep, 2 follow the surface
+    M_MODE_T = 15, // seconds in the current mode
+    M_DIR = 16,    // [3] sidestep direction / follow tangent
+    M_HAND = 19,   // 2D follow: which hand is on the wall (+1 / -1)
+    M_START = 20,  // [3] where the sidestep began
     M_FLOATS = 23
 };
 
@@ -254,13 +261,19 @@ static void find_threats(steerB_Ctx *c, const float v[3], float R, float T, int6
         Contact ct;
         if (!shape_contact(w, &w->geo.shapes[s], c->p, v, R, T, &ct)) continue;
         if (ct.inside) {
-            if (!th->inside || ct.need > th->in.need) { th->in = ct; th->inside = true; }
+            if (!th->inside || ct.need > th->in.need) {
+                th->in = ct;
+                th->inside = true;
+            }
             continue;
         }
         // the earliest contact; the remembered threat wins a (near) tie
-        bool better = !th->ahead || ct.tc < th->a.tc - 1e-4f ||
-                      (ct.tc <= th->a.tc + 1e-4f && (int64_t)s == prefer);
-        if (better) { th->a = ct; th->ahead = true; th->ahead_shape = s; }
+        bool better = !th->ahead || ct.tc < th->a.tc - 1e-4f || (ct.tc <= th->a.tc + 1e-4f && (int64_t)s == prefer);
+        if (better) {
+            th->a = ct;
+            th->ahead = true;
+            th->ahead_shape = s;
+        }
     }
 }
 
@@ -335,7 +348,10 @@ static bool nearest_surface(steerB_Ctx *c, float reach, float normal[3], float *
 {
     steer_World *w = c->w;
     float lo[3], hi[3];
-    for (int i = 0; i < 3; i++) { lo[i] = c->p[i] - reach; hi[i] = c->p[i] + reach; }
+    for (int i = 0; i < 3; i++) {
+        lo[i] = c->p[i] - reach;
+        hi[i] = c->p[i] + reach;
+    }
     if (dim2(w)) lo[2] = hi[2] = 0.0f;
     int k = steerW_shapes_near(w, lo, hi);
     float best = reach;
@@ -509,15 +525,19 @@ static int obstacles_check(const void *params, char *msg, size_t len)
 static const steerB_Field obstacles_fields[] = {
     { "lookahead", STEERB_NUMBER, offsetof(AvoidObstacles, lookahead), 1.0f, 1e-6, 1e4, "a number of seconds", NULL },
     { "margin", STEERB_NUMBER, offsetof(AvoidObstacles, margin), 0.25f, 0, 1e30, "a number of metres", NULL },
-    { "stuck_window", STEERB_NUMBER, offsetof(AvoidObstacles, stuck_window), 1.0f, 0, 1e4, "a number of seconds (0 = never escalate)", NULL },
-    { "stuck_progress", STEERB_NUMBER, offsetof(AvoidObstacles, stuck_progress), 0, 0, 1e30, "a number of metres (0 = a quarter of what max_speed covers in the window)", NULL },
+    { "stuck_window", STEERB_NUMBER, offsetof(AvoidObstacles, stuck_window), 1.0f, 0, 1e4,
+      "a number of seconds (0 = never escalate)", NULL },
+    { "stuck_progress", STEERB_NUMBER, offsetof(AvoidObstacles, stuck_progress), 0, 0, 1e30,
+      "a number of metres (0 = a quarter of what max_speed covers in the window)", NULL },
     { 0 }
 };
 
-const steerB_Kind steerB_avoid_obstacles = {
-    .name = "avoid_obstacles", .fields = obstacles_fields, .eval = obstacles_eval,
-    .mem_floats = M_FLOATS, .init = obstacles_init, .check = obstacles_check
-};
+const steerB_Kind steerB_avoid_obstacles = { .name = "avoid_obstacles",
+                                             .fields = obstacles_fields,
+                                             .eval = obstacles_eval,
+                                             .mem_floats = M_FLOATS,
+                                             .init = obstacles_init,
+                                             .check = obstacles_check };
 
 // ---- avoid_walls ---------------------------------------------------------
 
@@ -549,7 +569,10 @@ static void whisker(const steerB_Ctx *c, const AvoidWalls *p, int k, int n, cons
         v3_madd(dir, side, steerM_sinf(a));
         return;
     }
-    if (k == 0) { v3_copy(dir, c->h); return; }
+    if (k == 0) {
+        v3_copy(dir, c->h);
+        return;
+    }
     float half = 0.5f * p->spread, phi = 6.2831853f * (float)(k - 1) / (float)(n - 1);
     float ring[3];
     v3_scale(ring, side, steerM_cosf(phi));
@@ -680,12 +703,12 @@ static int walls_check(const void *params, char *msg, size_t len)
 static const steerB_Field walls_fields[] = {
     { "whiskers", STEERB_NUMBER, offsetof(AvoidWalls, whiskers), 3, 1, 16, "a whole number", NULL },
     { "length", STEERB_NUMBER, offsetof(AvoidWalls, length), 3, 1e-6, 1e4, "a number of metres", NULL },
-    { "spread", STEERB_NUMBER, offsetof(AvoidWalls, spread), 1.5707964f, 0, 6.2831853, "an angle in radians (2 pi)", NULL },
+    { "spread", STEERB_NUMBER, offsetof(AvoidWalls, spread), 1.5707964f, 0, 6.2831853, "an angle in radians (2 pi)",
+      NULL },
     { "hold", STEERB_NUMBER, offsetof(AvoidWalls, hold), 2.0f, 0, 1e4, "a number of seconds", NULL },
     { 0 }
 };
 
 const steerB_Kind steerB_avoid_walls = {
-    .name = "avoid_walls", .fields = walls_fields, .eval = walls_eval,
-    .mem_floats = W_FLOATS, .check = walls_check
+    .name = "avoid_walls", .fields = walls_fields, .eval = walls_eval, .mem_floats = W_FLOATS, .check = walls_check
 };

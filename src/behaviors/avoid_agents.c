@@ -79,11 +79,11 @@ static float avoid_range(const AvoidAgents *p)
 static float avoid_sense(const steerB_Node *n) { return avoid_range(STEERB_PARAMS_OF(n, AvoidAgents)); }
 
 typedef struct Threat {
-    float t;              // seconds left to open the gap (0: touching now)
-    float gap;            // metres to open
-    float u[3];           // unit direction to open it in
-    float d2;             // squared distance now (tie-break)
-    float dv[3];          // its velocity relative to ours
+    float t;     // seconds left to open the gap (0: touching now)
+    float gap;   // metres to open
+    float u[3];  // unit direction to open it in
+    float d2;    // squared distance now (tie-break)
+    float dv[3]; // its velocity relative to ours
     uint32_t d;
 } Threat;
 

@@ -99,7 +99,10 @@ int steerB_new(const steerB_Kind *k, steer_Behavior **out)
     return STEER_OK;
 }
 
-void steer_behavior_retain(steer_Behavior *b) { if (b) b->refs++; }
+void steer_behavior_retain(steer_Behavior *b)
+{
+    if (b) b->refs++;
+}
 
 // Without recursion: a chain built top-down through the C API may be
 // deeper than the stack. Dying nodes wait in a list linked through `next_dead`.
@@ -151,12 +154,19 @@ int steer_behavior_set_name(steer_Behavior *b, const char *name)
 
 // Look a field up for a setter: must exist, have one of two types, and the
 // behaviour must not be in use yet.
-static const steerB_Field *settable(steer_Behavior *b, const char *field, steerB_FieldType t1, steerB_FieldType t2, int *st)
+static const steerB_Field *settable(steer_Behavior *b, const char *field, steerB_FieldType t1, steerB_FieldType t2,
+                                    int *st)
 {
     *st = STEER_EARG;
-    if (b->frozen) { steerB_fail(b, STEER_EARG, "behaviour is in use as a brain and cannot change"); return NULL; }
+    if (b->frozen) {
+        steerB_fail(b, STEER_EARG, "behaviour is in use as a brain and cannot change");
+        return NULL;
+    }
     const steerB_Field *f = field ? steerB_find_field(b->kind, field) : NULL;
-    if (!f) { steerB_fail(b, STEER_EARG, "%s has no field '%s'", b->kind->name, field ? field : "(null)"); return NULL; }
+    if (!f) {
+        steerB_fail(b, STEER_EARG, "%s has no field '%s'", b->kind->name, field ? field : "(null)");
+        return NULL;
+    }
     if (f->type != t1 && f->type != t2) {
         char buf[160];
         steerB_fail(b, STEER_EARG, "field '%s' expects %s", f->name, steerB_expect(f, buf, sizeof buf));
@@ -252,7 +262,8 @@ int steer_behavior_set_vector(steer_Behavior *b, const char *field, const double
     if (!f) return st;
     float *at = (float *)(void *)(b->params + f->offset);
     for (int i = 0; i < 3; i++) {
-        if (!isfinite(v[i]) || fabs(v[i]) > 3.4e38) return steerB_fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
+        if (!isfinite(v[i]) || fabs(v[i]) > 3.4e38)
+            return steerB_fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
         at[i] = (float)v[i];
     }
     return STEER_OK;
@@ -278,7 +289,8 @@ int steer_behavior_set_points(steer_Behavior *b, const char *field, const double
     for (int i = 0; i < 3 * n; i++) {
         if (!isfinite(xyz[i]) || fabs(xyz[i]) > 3.4e38) {
             free(pts);
-            return steerB_fail(b, STEER_EARG, "field '%s' expects %s (point %d is not finite)", f->name, f->expect, i / 3 + 1);
+            return steerB_fail(b, STEER_EARG, "field '%s' expects %s (point %d is not finite)", f->name, f->expect,
+                               i / 3 + 1);
         }
         pts[i] = (float)xyz[i];
     }
@@ -310,9 +322,11 @@ int steer_behavior_add_child_to(steer_Behavior *parent, const char *field, steer
     bool kind_ok = !f->choices || !child;
     for (int i = 0; !kind_ok && f->choices[i]; i++) kind_ok = strcmp(f->choices[i], child->kind->name) == 0;
     if (!kind_ok)
-        return steerB_fail(parent, STEER_EARG, "field '%s' expects %s, got steer.%s", f->name, f->expect, child->kind->name);
+        return steerB_fail(parent, STEER_EARG, "field '%s' expects %s, got steer.%s", f->name, f->expect,
+                           child->kind->name);
     if (f->max > 0 && have >= (int)f->max)
-        return steerB_fail(parent, STEER_EARG, "field '%s' expects %s, got more than %d", f->name, f->expect, (int)f->max);
+        return steerB_fail(parent, STEER_EARG, "field '%s' expects %s, got more than %d", f->name, f->expect,
+                           (int)f->max);
     return add_child(parent, child, 1.0, role);
 }
 
@@ -353,14 +367,18 @@ static int reaches(steer_Behavior *from, steer_Behavior *target)
 static int add_child(steer_Behavior *parent, steer_Behavior *child, double weight, uint8_t role)
 {
     if (parent->frozen) return steerB_fail(parent, STEER_EARG, "behaviour is in use as a brain and cannot change");
-    if (parent->kind->children == STEERB_LEAF) return steerB_fail(parent, STEER_EARG, "%s takes no children", parent->kind->name);
+    if (parent->kind->children == STEERB_LEAF)
+        return steerB_fail(parent, STEER_EARG, "%s takes no children", parent->kind->name);
     if (!child) return steerB_fail(parent, STEER_EARG, "child is missing");
-    if (!isfinite(weight) || fabs(weight) > FLT_MAX) return steerB_fail(parent, STEER_EARG, "weight must be a finite number (within the float range)");
-    if (parent->nkids >= STEERB_MAX_CHILDREN) return steerB_fail(parent, STEER_EFULL, "at most %d children", STEERB_MAX_CHILDREN);
+    if (!isfinite(weight) || fabs(weight) > FLT_MAX)
+        return steerB_fail(parent, STEER_EARG, "weight must be a finite number (within the float range)");
+    if (parent->nkids >= STEERB_MAX_CHILDREN)
+        return steerB_fail(parent, STEER_EFULL, "at most %d children", STEERB_MAX_CHILDREN);
     // evaluation recurses once per level: refuse a tree too deep for it
     if (child->height >= STEERB_MAX_DEPTH)
-        return steerB_fail(parent, STEER_EARG, "child %s is nested %d levels deep; expected at most %d (trees nest at most %d levels)",
-                    steer_behavior_name(child), child->height, STEERB_MAX_DEPTH - 1, STEERB_MAX_DEPTH);
+        return steerB_fail(parent, STEER_EARG,
+                           "child %s is nested %d levels deep; expected at most %d (trees nest at most %d levels)",
+                           steer_behavior_name(child), child->height, STEERB_MAX_DEPTH - 1, STEERB_MAX_DEPTH);
     // a behaviour cannot contain itself
     int found = reaches(child, parent);
     if (found < 0) return STEER_ENOMEM;

@@ -79,7 +79,7 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
 // The shared velocity-tracking law: the force that turns velocity v into
 // `desired`, scaled so that an error of max_speed asks for max_force.
 static inline void steerB_track_v(const float v[3], float max_speed, float max_force, const float desired[3],
-                                   float out[3])
+                                  float out[3])
 {
     float k = max_speed > 0.0f ? max_force / max_speed : 0.0f;
     float e[3];

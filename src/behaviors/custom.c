@@ -9,7 +9,9 @@
 
 #include <stdio.h>
 
-typedef struct Custom { int ref; } Custom;
+typedef struct Custom {
+    int ref;
+} Custom;
 STEERB_CHECK_SIZE(Custom);
 
 static void custom_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
@@ -33,9 +35,10 @@ static int custom_check(const void *params, char *msg, size_t len)
     return 1;
 }
 
-static const steerB_Field custom_fields[] = {
-    { "fn", STEERB_CALLBACK, offsetof(Custom, ref), 0, 0, 0, "a function(agent, dt) returning fx, fy [, fz]", NULL },
-    { 0 }
-};
+static const steerB_Field custom_fields[] = { { "fn", STEERB_CALLBACK, offsetof(Custom, ref), 0, 0, 0,
+                                                "a function(agent, dt) returning fx, fy [, fz]", NULL },
+                                              { 0 } };
 
-const steerB_Kind steerB_custom = { .name = "custom", .fields = custom_fields, .eval = custom_eval, .check = custom_check };
+const steerB_Kind steerB_custom = {
+    .name = "custom", .fields = custom_fields, .eval = custom_eval, .check = custom_check
+};

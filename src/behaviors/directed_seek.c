@@ -47,17 +47,22 @@
 
 typedef struct Directed {
     steerB_Target target;
-    float heading[3];       // d_W; zero: the target agent's direction of travel
-    float min_turn_radius;  // 0: the agent's own turn radius rule
-    float speed;            // 0: max_speed
-    float behind;           // the waypoint is this far back from the target along d_W
-    uint8_t opposite;       // consider k'_W
+    float heading[3];      // d_W; zero: the target agent's direction of travel
+    float min_turn_radius; // 0: the agent's own turn radius rule
+    float speed;           // 0: max_speed
+    float behind;          // the waypoint is this far back from the target along d_W
+    uint8_t opposite;      // consider k'_W
 } Directed;
 STEERB_CHECK_SIZE(Directed);
 
 // ---- the plan in the steering plane ------------------------------------
 
-static void left2(float o[2], const float v[2]) { float x = v[0]; o[0] = -v[1]; o[1] = x; }
+static void left2(float o[2], const float v[2])
+{
+    float x = v[0];
+    o[0] = -v[1];
+    o[1] = x;
+}
 static float cross2(const float a[2], const float b[2]) { return a[0] * b[1] - a[1] * b[0]; }
 static float dot2(const float a[2], const float b[2]) { return a[0] * b[0] + a[1] * b[1]; }
 
@@ -71,10 +76,10 @@ static float turn_angle(const float a[2], const float b[2], int turn)
 
 typedef struct Path {
     int turn_a, turn_w, opposite;
-    float ca[2], cw[2];     // circle centres
-    float t[2];             // tangent direction
-    float pa[2], pw[2];     // tangent points
-    float phi_a, phi;       // first turn (snapped), total
+    float ca[2], cw[2]; // circle centres
+    float t[2];         // tangent direction
+    float pa[2], pw[2]; // tangent points
+    float phi_a, phi;   // first turn (snapped), total
 } Path;
 
 // The admissible tangent from circle (ca, turn_a) to (cw, turn_w), both of
@@ -86,7 +91,8 @@ static bool tangent(Path *p, float r)
     if (!(dist > 0.0f)) return false;
     float u[2] = { s[0] / dist, s[1] / dist };
     if (p->turn_a == p->turn_w) {
-        p->t[0] = u[0]; p->t[1] = u[1];
+        p->t[0] = u[0];
+        p->t[1] = u[1];
     } else {
         if (dist <= 2.0f * r) return false;
         float al = steerM_asinf(2.0f * r / dist) * (float)p->turn_a, c = steerM_cosf(al), sn = steerM_sinf(al);
@@ -116,7 +122,10 @@ static void plan2(const float a[2], const float da[2], float r, float tol_pos, f
     const float dw[2] = { 1.0f, 0.0f };
     float n[2];
     left2(n, da);
-    for (int i = 0; i < 2; i++) { out->kap[i] = a[i] + r * n[i]; out->kam[i] = a[i] - r * n[i]; }
+    for (int i = 0; i < 2; i++) {
+        out->kap[i] = a[i] + r * n[i];
+        out->kam[i] = a[i] - r * n[i];
+    }
     const float kw[2] = { 0.0f, r }, kw2[2] = { 0.0f, -r };
     // the candidates in order of preference: direct k_W, cross k_W, direct k'_W, cross k'_W
     const float *from[4] = { out->kap, out->kam, out->kam, out->kap };
@@ -125,7 +134,10 @@ static void plan2(const float a[2], const float da[2], float r, float tol_pos, f
     bool have = false;
     for (int k = 0; k < (opposite ? 4 : 2); k++) {
         Path p = { .turn_a = turn[k], .turn_w = k < 2 ? 1 : -1, .opposite = k >= 2 };
-        for (int i = 0; i < 2; i++) { p.ca[i] = from[k][i]; p.cw[i] = k < 2 ? kw[i] : kw2[i]; }
+        for (int i = 0; i < 2; i++) {
+            p.ca[i] = from[k][i];
+            p.cw[i] = k < 2 ? kw[i] : kw2[i];
+        }
         float s[2] = { p.cw[0] - p.ca[0], p.cw[1] - p.ca[1] }, s2 = dot2(s, s);
         bool final = s2 <= tol_pos * tol_pos;
         if (!final && s2 <= 9.0f * tol_pos * tol_pos && (k == 0 || k == 2)) {
@@ -138,14 +150,24 @@ static void plan2(const float a[2], const float da[2], float r, float tol_pos, f
         if ((k == 0 || k == 2) && final) {
             // stage III: on the waypoint circle; turn toward d_W
             out->stage = 3;
-            p.t[0] = dw[0]; p.t[1] = dw[1];
-            for (int i = 0; i < 2; i++) { p.pa[i] = a[i]; p.pw[i] = a[i]; }
+            p.t[0] = dw[0];
+            p.t[1] = dw[1];
+            for (int i = 0; i < 2; i++) {
+                p.pa[i] = a[i];
+                p.pw[i] = a[i];
+            }
             float phi = turn_angle(da, dw, p.turn_w);
             p.phi_a = 0.0f;
             p.phi = phi > TAU - tol_ang ? 0.0f : phi;
             out->path = p;
-            if (phi <= HALF_PI || phi > TAU - tol_ang) { out->aim[0] = dw[0]; out->aim[1] = dw[1]; }
-            else { left2(out->aim, da); out->aim[0] *= (float)p.turn_w; out->aim[1] *= (float)p.turn_w; }
+            if (phi <= HALF_PI || phi > TAU - tol_ang) {
+                out->aim[0] = dw[0];
+                out->aim[1] = dw[1];
+            } else {
+                left2(out->aim, da);
+                out->aim[0] *= (float)p.turn_w;
+                out->aim[1] *= (float)p.turn_w;
+            }
             return;
         }
         if (!tangent(&p, r)) continue;
@@ -154,16 +176,21 @@ static void plan2(const float a[2], const float da[2], float r, float tol_pos, f
         if (phi_w > TAU - tol_ang) phi_w = 0.0f;
         p.phi_a = phi_a;
         p.phi = phi_a + phi_w;
-        if (!have || p.phi < best.phi) { best = p; have = true; }
+        if (!have || p.phi < best.phi) {
+            best = p;
+            have = true;
+        }
     }
     // (the direct path to k_W always exists once stage III is ruled out)
     out->path = best;
     out->stage = best.phi_a <= tol_ang ? 2 : 1;
     if (out->stage == 2 || best.phi_a <= HALF_PI) {
-        out->aim[0] = best.t[0]; out->aim[1] = best.t[1];
+        out->aim[0] = best.t[0];
+        out->aim[1] = best.t[1];
     } else {
         left2(out->aim, da);
-        out->aim[0] *= (float)best.turn_a; out->aim[1] *= (float)best.turn_a;
+        out->aim[0] *= (float)best.turn_a;
+        out->aim[1] *= (float)best.turn_a;
     }
 }
 
@@ -200,8 +227,13 @@ static void plan(const float rel[3], const float h[3], const float dw[3], float 
     if (a2[1] < 0.0f) a2[1] = 0.0f;
     float d2[2] = { v3_dot(h, pl->fx), v3_dot(h, pl->fy) };
     float len = sqrtf(dot2(d2, d2));
-    if (len > 1e-6f) { d2[0] /= len; d2[1] /= len; }
-    else { d2[0] = 1.0f; d2[1] = 0.0f; } // heading across the plane: any in-plane start
+    if (len > 1e-6f) {
+        d2[0] /= len;
+        d2[1] /= len;
+    } else {
+        d2[0] = 1.0f;
+        d2[1] = 0.0f;
+    } // heading across the plane: any in-plane start
     pl->r = r;
     plan2(a2, d2, r, tol_pos, tol_ang, opposite, &pl->p2);
 }
@@ -323,7 +355,8 @@ static int directed_seek_check(const void *params, char *msg, size_t len)
 {
     const Directed *p = params;
     if (p->target.kind == STEER_TARGET_POINT && v3_len2(p->heading) == 0.0f) {
-        snprintf(msg, len, "field 'heading' expected a non-zero vector (the direction to arrive in) with a point target");
+        snprintf(msg, len,
+                 "field 'heading' expected a non-zero vector (the direction to arrive in) with a point target");
         return 0;
     }
     return 1;
@@ -332,10 +365,13 @@ static int directed_seek_check(const void *params, char *msg, size_t len)
 static const steerB_Field directed_seek_fields[] = {
     STEERB_TARGET_ROW(Directed, target, "target"),
     { "heading", STEERB_VECTOR, offsetof(Directed, heading), 0, 0, 0, "a vector (the direction to arrive in)", NULL },
-    { "min_turn_radius", STEERB_NUMBER, offsetof(Directed, min_turn_radius), 0, 0, 1e30, "a number of metres (0 = the agent's own)", NULL },
+    { "min_turn_radius", STEERB_NUMBER, offsetof(Directed, min_turn_radius), 0, 0, 1e30,
+      "a number of metres (0 = the agent's own)", NULL },
     STEERB_SPEED_ROW(Directed),
-    { "behind", STEERB_NUMBER, offsetof(Directed, behind), 0, 0, 1e30, "a number of metres (the waypoint is that far back from the target along heading)", NULL },
-    { "opposite", STEERB_BOOL, offsetof(Directed, opposite), 1, 0, 0, "a boolean (consider the opposite waypoint circle)", NULL },
+    { "behind", STEERB_NUMBER, offsetof(Directed, behind), 0, 0, 1e30,
+      "a number of metres (the waypoint is that far back from the target along heading)", NULL },
+    { "opposite", STEERB_BOOL, offsetof(Directed, opposite), 1, 0, 0,
+      "a boolean (consider the opposite waypoint circle)", NULL },
     { 0 }
 };
 
@@ -349,7 +385,11 @@ static void export_plan(const Plan *pl, steer_SeekPlan *o)
 {
     const Plan2 *q = &pl->p2;
     float v[3], kw[2] = { 0.0f, pl->r }, kw2[2] = { 0.0f, -pl->r };
-#define PUT(dst, src2, point) do { to_world(pl, src2, point, v); for (int i_ = 0; i_ < 3; i_++) (dst)[i_] = v[i_]; } while (0)
+#define PUT(dst, src2, point)                             \
+    do {                                                  \
+        to_world(pl, src2, point, v);                     \
+        for (int i_ = 0; i_ < 3; i_++) (dst)[i_] = v[i_]; \
+    } while (0)
     memset(o, 0, sizeof *o);
     o->stage = q->stage;
     o->cross = q->path.turn_a != q->path.turn_w;
@@ -368,7 +408,10 @@ static void export_plan(const Plan *pl, steer_SeekPlan *o)
 #undef PUT
     o->agent_turn = q->path.turn_a;
     o->waypoint_turn = q->path.turn_w;
-    for (int i = 0; i < 3; i++) { o->axis_x[i] = pl->fx[i]; o->axis_y[i] = pl->fy[i]; }
+    for (int i = 0; i < 3; i++) {
+        o->axis_x[i] = pl->fx[i];
+        o->axis_y[i] = pl->fy[i];
+    }
 }
 
 static bool finite3d(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }

@@ -32,9 +32,15 @@ static void turn_toward(steerB_Ctx *c, const float want[3], float step)
     float h[3];
     v3_copy(h, c->h);
     c->facing = true;
-    if (v3_normalize(h) == 0.0f) { v3_copy(c->face, want); return; }
+    if (v3_normalize(h) == 0.0f) {
+        v3_copy(c->face, want);
+        return;
+    }
     float cosang = v3_dot(h, want);
-    if (step >= 0.5f * TAU || cosang >= steerM_cosf(step)) { v3_copy(c->face, want); return; }
+    if (step >= 0.5f * TAU || cosang >= steerM_cosf(step)) {
+        v3_copy(c->face, want);
+        return;
+    }
     // e: the unit direction in the plane of h and want, perpendicular to h
     float e[3];
     v3_copy(e, want);
@@ -42,7 +48,10 @@ static void turn_toward(steerB_Ctx *c, const float want[3], float step)
     if (v3_normalize(e) == 0.0f) {
         float up[3];
         steerB_frame(c, e, up);
-        if (v3_normalize(e) == 0.0f) { v3_copy(c->face, h); return; }
+        if (v3_normalize(e) == 0.0f) {
+            v3_copy(c->face, h);
+            return;
+        }
     }
     v3_scale(c->face, h, steerM_cosf(step));
     v3_madd(c->face, e, steerM_sinf(step));
@@ -58,7 +67,7 @@ static void hold(steerB_Ctx *c)
 
 typedef struct Face {
     steerB_Target target;
-    float turn_rate;      // rad/s
+    float turn_rate; // rad/s
 } Face;
 STEERB_CHECK_SIZE(Face);
 
@@ -68,7 +77,10 @@ static void face_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     v3_zero(out);
     float off[3], vel[3];
     if (!steerB_target(c, &p->target, off, vel)) return;
-    if (v3_normalize(off) == 0.0f) { hold(c); return; }
+    if (v3_normalize(off) == 0.0f) {
+        hold(c);
+        return;
+    }
     turn_toward(c, off, p->turn_rate * c->dt);
 }
 
@@ -79,19 +91,21 @@ static void look_where_going_eval(steerB_Ctx *c, const steerB_Node *n, float out
     float dir[3];
     v3_copy(dir, c->v);
     float speed = v3_normalize(dir);
-    if (speed == 0.0f) { hold(c); return; }
+    if (speed == 0.0f) {
+        hold(c);
+        return;
+    }
     float settle = SETTLE * c->max_speed;
     float k = settle > 0.0f && speed < settle ? speed / settle : 1.0f;
     turn_toward(c, dir, p->turn_rate * c->dt * k);
 }
 
-#define TURN_RATE_FIELD { "turn_rate", STEERB_NUMBER, offsetof(Face, turn_rate), TAU, 1e-6, 1e30, "a number of radians per second", NULL }
+// clang-format off
+#define TURN_RATE_FIELD \
+    { "turn_rate", STEERB_NUMBER, offsetof(Face, turn_rate), TAU, 1e-6, 1e30, "a number of radians per second", NULL }
+// clang-format on
 
-static const steerB_Field face_fields[] = {
-    STEERB_TARGET_ROW(Face, target, "target"),
-    TURN_RATE_FIELD,
-    { 0 }
-};
+static const steerB_Field face_fields[] = { STEERB_TARGET_ROW(Face, target, "target"), TURN_RATE_FIELD, { 0 } };
 static const steerB_Field look_where_going_fields[] = { TURN_RATE_FIELD, { 0 } };
 
 const steerB_Kind steerB_face = { .name = "face", .fields = face_fields, .eval = face_eval, .faces = true };

@@ -10,25 +10,37 @@
 
 #define STEERB_TARGET_EXPECT "a vector, an agent or nil (the agent's own target)"
 
+// clang-format off (one row per line, as in the kinds' tables)
 // A target named `name` in member `member` of T (most kinds: "target").
-#define STEERB_TARGET_ROW(T, member, name) \
-    { name, STEERB_TARGET, offsetof(T, member), 0, 0, 0, STEERB_TARGET_EXPECT, NULL }
+#define STEERB_TARGET_ROW(T, member, name)                                            \
+    {                                                                                 \
+        name, STEERB_TARGET, offsetof(T, member), 0, 0, 0, STEERB_TARGET_EXPECT, NULL \
+    }
 
 // The desired speed of the cruise-speed law (steerB_cruise): 0 = max_speed.
-#define STEERB_SPEED_ROW(T) \
-    { "speed", STEERB_NUMBER, offsetof(T, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL }
+#define STEERB_SPEED_ROW(T)                                                                                  \
+    {                                                                                                        \
+        "speed", STEERB_NUMBER, offsetof(T, speed), 0, 0, 1e30, "a number (0 = the agent's max_speed)", NULL \
+    }
 
 // The braking distance of arrive's law (steerB_brake), given.
-#define STEERB_SLOW_RADIUS_ROW(T, def) \
-    { "slow_radius", STEERB_NUMBER, offsetof(T, slow_radius), def, 1e-6, 1e30, "a number of metres", NULL }
+#define STEERB_SLOW_RADIUS_ROW(T, def)                                                                      \
+    {                                                                                                       \
+        "slow_radius", STEERB_NUMBER, offsetof(T, slow_radius), def, 1e-6, 1e30, "a number of metres", NULL \
+    }
 
 // The braking distance, or 0 for the shortest the force law follows
 // without overshooting (follow_path, patrol, follow_flow).
-#define STEERB_AUTO_SLOW_RADIUS_ROW(T) \
-    { "slow_radius", STEERB_NUMBER, offsetof(T, slow_radius), 0, 0, 1e30, "a number (metres; 0 = automatic)", NULL }
+#define STEERB_AUTO_SLOW_RADIUS_ROW(T)                                                                               \
+    {                                                                                                                \
+        "slow_radius", STEERB_NUMBER, offsetof(T, slow_radius), 0, 0, 1e30, "a number (metres; 0 = automatic)", NULL \
+    }
 
 // The distance inside which the goal counts as reached.
-#define STEERB_STOP_RADIUS_ROW(T, def) \
-    { "stop_radius", STEERB_NUMBER, offsetof(T, stop_radius), def, 0, 1e30, "a number (metres)", NULL }
+#define STEERB_STOP_RADIUS_ROW(T, def)                                                                  \
+    {                                                                                                   \
+        "stop_radius", STEERB_NUMBER, offsetof(T, stop_radius), def, 0, 1e30, "a number (metres)", NULL \
+    }
+// clang-format on
 
 #endif

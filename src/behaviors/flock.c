@@ -27,7 +27,10 @@ static float flock_sense(const steerB_Node *n) { return STEERB_PARAMS_OF(n, Floc
 // The forces from a summary, shared by the one-agent and the batch paths.
 static inline void alignment_force(const steerB_Summary *s, const float h[3], float out[3])
 {
-    if (s->n == 0.0f) { v3_zero(out); return; }
+    if (s->n == 0.0f) {
+        v3_zero(out);
+        return;
+    }
     v3_scale(out, s->head, 1.0f / s->n);
     v3_sub(out, out, h);
 }
@@ -35,7 +38,10 @@ static inline void alignment_force(const steerB_Summary *s, const float h[3], fl
 static inline void cohesion_force(const steerB_Summary *s, const float v[3], float max_speed, float max_force,
                                   float out[3])
 {
-    if (s->n == 0.0f) { v3_zero(out); return; }
+    if (s->n == 0.0f) {
+        v3_zero(out);
+        return;
+    }
     float desired[3];
     v3_scale(desired, s->off, 1.0f / s->n);
     v3_normalize(desired);
@@ -137,6 +143,21 @@ static const steerB_Field flock_fields[] = {
     { 0 }
 };
 
-const steerB_Kind steerB_separation = { .name = "separation", .fields = flock_fields, .eval = separation_eval, .sense = flock_sense, .summary = STEERB_SUM_PUSH, .eval_batch = separation_batch };
-const steerB_Kind steerB_alignment = { .name = "alignment", .fields = flock_fields, .eval = alignment_eval, .sense = flock_sense, .summary = STEERB_SUM_COUNT | STEERB_SUM_HEADING, .eval_batch = alignment_batch };
-const steerB_Kind steerB_cohesion = { .name = "cohesion", .fields = flock_fields, .eval = cohesion_eval, .sense = flock_sense, .summary = STEERB_SUM_COUNT | STEERB_SUM_OFFSET, .eval_batch = cohesion_batch };
+const steerB_Kind steerB_separation = { .name = "separation",
+                                        .fields = flock_fields,
+                                        .eval = separation_eval,
+                                        .sense = flock_sense,
+                                        .summary = STEERB_SUM_PUSH,
+                                        .eval_batch = separation_batch };
+const steerB_Kind steerB_alignment = { .name = "alignment",
+                                       .fields = flock_fields,
+                                       .eval = alignment_eval,
+                                       .sense = flock_sense,
+                                       .summary = STEERB_SUM_COUNT | STEERB_SUM_HEADING,
+                                       .eval_batch = alignment_batch };
+const steerB_Kind steerB_cohesion = { .name = "cohesion",
+                                      .fields = flock_fields,
+                                      .eval = cohesion_eval,
+                                      .sense = flock_sense,
+                                      .summary = STEERB_SUM_COUNT | STEERB_SUM_OFFSET,
+                                      .eval_batch = cohesion_batch };

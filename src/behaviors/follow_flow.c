@@ -34,10 +34,7 @@ STEERB_CHECK_SIZE(FollowFlow);
 
 enum { FF_ARRIVED, FF_MEM };
 
-void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *f)
-{
-    memcpy(b->params, &f, sizeof f);
-}
+void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *f) { memcpy(b->params, &f, sizeof f); }
 
 // Keep out of the blocked cells around the agent's cell: toward each one
 // the desired velocity may close the gap (distance minus `keep`) at most
@@ -90,8 +87,7 @@ static void follow_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     // braking distance: given, or the shortest the force law follows
     // without overshooting (as follow_path's: 4 cruise / K)
     float slow = p->slow_radius;
-    if (!(slow > 0.0f))
-        slow = c->max_force > 0.0f ? 4.0f * cruise * c->max_speed * c->mass / c->max_force : 1e30f;
+    if (!(slow > 0.0f)) slow = c->max_force > 0.0f ? 4.0f * cruise * c->max_speed * c->mass / c->max_force : 1e30f;
     if (!(slow > 0.0f)) slow = 1e-3f;
     if (at_goal && left <= p->stop_radius) {
         if (m[FF_ARRIVED] == 0.0f) steerW_event(c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
@@ -129,18 +125,20 @@ static const steerB_Field follow_flow_fields[] = {
     STEERB_SPEED_ROW(FollowFlow),
     STEERB_AUTO_SLOW_RADIUS_ROW(FollowFlow),
     STEERB_STOP_RADIUS_ROW(FollowFlow, 0.2f),
-    { "clearance", STEERB_NUMBER, offsetof(FollowFlow, clearance), 0, 0, 1e30, "a number (metres kept from blocked cells beyond the agent's radius)", NULL },
+    { "clearance", STEERB_NUMBER, offsetof(FollowFlow, clearance), 0, 0, 1e30,
+      "a number (metres kept from blocked cells beyond the agent's radius)", NULL },
     { 0 }
 };
 
-const steerB_Kind steerB_follow_flow = { .name = "follow_flow", .fields = follow_flow_fields,
-                                         .eval = follow_flow_eval, .mem_floats = FF_MEM };
+const steerB_Kind steerB_follow_flow = {
+    .name = "follow_flow", .fields = follow_flow_fields, .eval = follow_flow_eval, .mem_floats = FF_MEM
+};
 
 // ---- decompose_flow ------------------------------------------------------------
 
 typedef struct DecomposeFlow {
     const steerN_Flow *field;
-    float lookahead;          // cells walked along the field
+    float lookahead; // cells walked along the field
 } DecomposeFlow;
 STEERB_CHECK_SIZE(DecomposeFlow);
 
@@ -181,9 +179,9 @@ static void decompose_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 }
 
 static const steerB_Field decompose_flow_fields[] = {
-    { "lookahead", STEERB_NUMBER, offsetof(DecomposeFlow, lookahead), 8, 1, 1024, "a number of cells", NULL },
-    { 0 }
+    { "lookahead", STEERB_NUMBER, offsetof(DecomposeFlow, lookahead), 8, 1, 1024, "a number of cells", NULL }, { 0 }
 };
 
-const steerB_Kind steerB_decompose_flow = { .name = "decompose_flow", .fields = decompose_flow_fields,
+const steerB_Kind steerB_decompose_flow = { .name = "decompose_flow",
+                                            .fields = decompose_flow_fields,
                                             .eval = decompose_flow_eval };

@@ -22,15 +22,15 @@
 
 // Channels of a goal; each is optional.
 enum {
-    STEERB_GOAL_POSITION = 1,    // p: where to be (pv: how that point moves)
-    STEERB_GOAL_VELOCITY = 2,    // v: the velocity to have
-    STEERB_GOAL_ORIENTATION = 4  // h: the heading to have (unit)
+    STEERB_GOAL_POSITION = 1,   // p: where to be (pv: how that point moves)
+    STEERB_GOAL_VELOCITY = 2,   // v: the velocity to have
+    STEERB_GOAL_ORIENTATION = 4 // h: the heading to have (unit)
 };
 
 // What a constraint reports after checking the route (steerB_Goal.status).
 enum {
-    STEERB_ROUTE_CHANGED = 1,    // it found a violation and inserted a via point
-    STEERB_ROUTE_BLOCKED = 2     // it found a violation no via point can fix
+    STEERB_ROUTE_CHANGED = 1, // it found a violation and inserted a via point
+    STEERB_ROUTE_BLOCKED = 2  // it found a violation no via point can fix
 };
 
 // Route points a constraint may insert; bounds the pipeline's `passes`.
@@ -50,6 +50,5 @@ typedef struct steerB_Goal {
     // target against it, as any behaviour of the enclosing pipeline would.
     void *outer;
 } steerB_Goal;
-
 
 #endif

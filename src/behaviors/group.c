@@ -51,7 +51,10 @@ static void interpose_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Interpose *p = STEERB_PARAMS_OF(n, Interpose);
     float oa[3], va[3], ob[3], vb[3];
-    if (!steerB_target(c, &p->a, oa, va) || !steerB_target(c, &p->b, ob, vb)) { v3_zero(out); return; }
+    if (!steerB_target(c, &p->a, oa, va) || !steerB_target(c, &p->b, ob, vb)) {
+        v3_zero(out);
+        return;
+    }
     float mid[3], vm[3];
     v3_add(mid, oa, ob);
     v3_scale(mid, mid, 0.5f);
@@ -61,15 +64,13 @@ static void interpose_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     arrive_moving(c, mid, vm, p->slow_radius, p->speed, out);
 }
 
-static const steerB_Field interpose_fields[] = {
-    STEERB_TARGET_ROW(Interpose, a, "a"),
-    STEERB_TARGET_ROW(Interpose, b, "b"),
-    STEERB_SLOW_RADIUS_ROW(Interpose, 5),
-    STEERB_SPEED_ROW(Interpose),
-    { "max_prediction", STEERB_NUMBER, offsetof(Interpose, max_prediction), 0, 0, 1e30,
-      "a number of seconds (0 = no limit)", NULL },
-    { 0 }
-};
+static const steerB_Field interpose_fields[] = { STEERB_TARGET_ROW(Interpose, a, "a"),
+                                                 STEERB_TARGET_ROW(Interpose, b, "b"),
+                                                 STEERB_SLOW_RADIUS_ROW(Interpose, 5),
+                                                 STEERB_SPEED_ROW(Interpose),
+                                                 { "max_prediction", STEERB_NUMBER, offsetof(Interpose, max_prediction),
+                                                   0, 0, 1e30, "a number of seconds (0 = no limit)", NULL },
+                                                 { 0 } };
 
 const steerB_Kind steerB_interpose = { .name = "interpose", .fields = interpose_fields, .eval = interpose_eval };
 
@@ -77,7 +78,7 @@ const steerB_Kind steerB_interpose = { .name = "interpose", .fields = interpose_
 
 typedef struct OffsetPursuit {
     steerB_Target target;
-    float offset[3];      // leader frame: x forward, y left, z up
+    float offset[3]; // leader frame: x forward, y left, z up
     float slow_radius, speed, max_prediction;
 } OffsetPursuit;
 STEERB_CHECK_SIZE(OffsetPursuit);
@@ -95,7 +96,10 @@ static void offset_pursuit_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 {
     const OffsetPursuit *p = STEERB_PARAMS_OF(n, OffsetPursuit);
     float off[3], vel[3];
-    if (!steerB_target(c, &p->target, off, vel)) { v3_zero(out); return; }
+    if (!steerB_target(c, &p->target, off, vel)) {
+        v3_zero(out);
+        return;
+    }
     // the leader's frame, built as the agent's own is (steerB_frame); a
     // point has no heading, so its frame is the world's axes
     float fwd[3] = { 1, 0, 0 }, side[3] = { 0, 1, 0 }, up[3] = { 0, 0, 1 };
@@ -126,7 +130,9 @@ static const steerB_Field offset_pursuit_fields[] = {
     { 0 }
 };
 
-const steerB_Kind steerB_offset_pursuit = { .name = "offset_pursuit", .fields = offset_pursuit_fields, .eval = offset_pursuit_eval };
+const steerB_Kind steerB_offset_pursuit = { .name = "offset_pursuit",
+                                            .fields = offset_pursuit_fields,
+                                            .eval = offset_pursuit_eval };
 
 // ---- match_velocity -----------------------------------------------------
 
@@ -140,14 +146,16 @@ static void match_velocity_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 {
     const MatchVelocity *p = STEERB_PARAMS_OF(n, MatchVelocity);
     float off[3], vel[3];
-    if (!steerB_target(c, &p->target, off, vel)) { v3_zero(out); return; }
+    if (!steerB_target(c, &p->target, off, vel)) {
+        v3_zero(out);
+        return;
+    }
     v3_truncate(vel, c->max_speed);
     steerB_track(c, vel, out);
 }
 
-static const steerB_Field match_velocity_fields[] = {
-    STEERB_TARGET_ROW(MatchVelocity, target, "target"),
-    { 0 }
-};
+static const steerB_Field match_velocity_fields[] = { STEERB_TARGET_ROW(MatchVelocity, target, "target"), { 0 } };
 
-const steerB_Kind steerB_match_velocity = { .name = "match_velocity", .fields = match_velocity_fields, .eval = match_velocity_eval };
+const steerB_Kind steerB_match_velocity = { .name = "match_velocity",
+                                            .fields = match_velocity_fields,
+                                            .eval = match_velocity_eval };

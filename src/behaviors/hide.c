@@ -23,11 +23,11 @@
 #include <float.h>
 
 typedef struct Hide {
-    steerB_Target target;  // the pursuer
-    float radius;          // search radius for obstacles, metres
-    float margin;          // clearance behind the obstacle, metres
-    float slow_radius;     // braking distance at the spot, metres
-    float max_prediction;  // evade: seconds of the pursuer's motion predicted
+    steerB_Target target; // the pursuer
+    float radius;         // search radius for obstacles, metres
+    float margin;         // clearance behind the obstacle, metres
+    float slow_radius;    // braking distance at the spot, metres
+    float max_prediction; // evade: seconds of the pursuer's motion predicted
 } Hide;
 STEERB_CHECK_SIZE(Hide);
 

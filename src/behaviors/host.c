@@ -113,11 +113,12 @@ int steer_host_kind_new(const steer_HostBehaviorDesc *desc, steer_HostKind **out
     for (int i = 0; ok && i < np; i++) {
         ok = (k->names[i + 1] = dup(desc->params[i])) != NULL;
         double def = desc->defaults ? desc->defaults[i] : 0.0;
-        k->fields[i] = (steerB_Field){ k->names[i + 1], STEERB_NUMBER, (uint16_t)(offsetof(HostParams, v) + i * sizeof(float)),
-                                       (float)def, -1e30, 1e30, "a number", NULL };
+        k->fields[i] =
+            (steerB_Field){ k->names[i + 1], STEERB_NUMBER, (uint16_t)(offsetof(HostParams, v) + i * sizeof(float)),
+                            (float)def,      -1e30,         1e30,
+                            "a number",      NULL };
     }
-    if (desc->target)
-        k->fields[np] = (steerB_Field)STEERB_TARGET_ROW(HostParams, target, "target");
+    if (desc->target) k->fields[np] = (steerB_Field)STEERB_TARGET_ROW(HostParams, target, "target");
     if (!ok) {
         steer_host_kind_free(k);
         return STEER_ENOMEM;

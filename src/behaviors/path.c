@@ -41,8 +41,8 @@
 typedef struct Route {
     const steer_World *w;
     const float *pts;
-    uint32_t n;      // points
-    uint32_t nseg;   // segments: n - 1, or n on a loop (the last joins the first)
+    uint32_t n;    // points
+    uint32_t nseg; // segments: n - 1, or n on a loop (the last joins the first)
     bool loop;
 } Route;
 
@@ -163,7 +163,10 @@ static bool walk(const Route *r, const float from[3], uint32_t seg, float t, flo
         v3_copy(a, b);
         t = 0.0f;
         if (++k == r->nseg) {
-            if (!r->loop) { at_end = !placed; break; }
+            if (!r->loop) {
+                at_end = !placed;
+                break;
+            }
             k = 0;
         }
     }
@@ -230,7 +233,10 @@ static void follow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     const FollowPath *p = STEERB_PARAMS_OF(n, FollowPath);
     float *m = c->mem + n->mem;
     Route r = route(c->w, &p->path, p->loop);
-    if (r.nseg == 0) { v3_zero(out); return; }
+    if (r.nseg == 0) {
+        v3_zero(out);
+        return;
+    }
     uint32_t seg = m[FP_SEG] >= 0.0f && m[FP_SEG] < (float)r.nseg ? (uint32_t)m[FP_SEG] : 0;
     float t = clampf(m[FP_T], 0.0f, 1.0f);
     float zero[3] = { 0, 0, 0 };
@@ -278,7 +284,10 @@ static void follow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     if (tangent[0] == 0.0f && tangent[1] == 0.0f && tangent[2] == 0.0f) {
         // no length to follow (a loop of one repeated point): arrive there
         float dist = v3_len(carrot);
-        if (dist <= p->stop_radius) { steerB_track(c, zero, out); return; }
+        if (dist <= p->stop_radius) {
+            steerB_track(c, zero, out);
+            return;
+        }
         if (dist < slow && dist * cruise < s * slow) s = steerB_brake(cruise, dist, slow, STEERB_SPEED_FIRST);
     }
     bool on_track = !at_end && fut.d2 <= p->radius * p->radius && v3_dot(c->v, tangent) > 0.0f;
@@ -299,8 +308,8 @@ static void follow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 // Shared by follow_path and patrol: enough points, and radii in order.
-static int check_route(const char *field, const steerB_Points *pts, float slow_radius, float stop_radius,
-                       char *msg, size_t len)
+static int check_route(const char *field, const steerB_Points *pts, float slow_radius, float stop_radius, char *msg,
+                       size_t len)
 {
     if (pts->n < 2) {
         snprintf(msg, len, "field '%s' expects a list of at least 2 points, got %u", field, (unsigned)pts->n);
@@ -333,8 +342,12 @@ static const steerB_Field follow_fields[] = {
     { 0 }
 };
 
-const steerB_Kind steerB_follow_path = { .name = "follow_path", .fields = follow_fields, .eval = follow_eval,
-                                         .mem_floats = FP_MEM, .init = follow_init, .check = follow_check };
+const steerB_Kind steerB_follow_path = { .name = "follow_path",
+                                         .fields = follow_fields,
+                                         .eval = follow_eval,
+                                         .mem_floats = FP_MEM,
+                                         .init = follow_init,
+                                         .check = follow_check };
 
 // ---- patrol --------------------------------------------------------------
 
@@ -385,7 +398,10 @@ static void patrol_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     float *m = c->mem + n->mem;
     float zero[3] = { 0, 0, 0 };
     uint32_t np = p->points.n;
-    if (np == 0) { v3_zero(out); return; }
+    if (np == 0) {
+        v3_zero(out);
+        return;
+    }
     if (!(m[PT_INDEX] >= 0.0f && m[PT_INDEX] < (float)np)) m[PT_INDEX] = 0.0f;
     Route r = route(c->w, &p->points, p->loop);
 
@@ -393,7 +409,10 @@ static void patrol_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         // hold still; the pause ends on the tick where less than half a
         // tick of it is left, so `pause` seconds are held to the tick
         m[PT_TIMER] -= c->dt;
-        if (m[PT_TIMER] > 0.5f * c->dt) { steerB_track(c, zero, out); return; }
+        if (m[PT_TIMER] > 0.5f * c->dt) {
+            steerB_track(c, zero, out);
+            return;
+        }
         m[PT_STATE] = patrol_next(p, m) ? PT_GOING : PT_DONE;
         m[PT_TIMER] = 0.0f;
     }
@@ -417,7 +436,10 @@ static void patrol_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
                 dist = v3_len(off);
             }
         }
-        if (m[PT_STATE] != PT_GOING || dist <= p->stop_radius) { steerB_track(c, zero, out); return; }
+        if (m[PT_STATE] != PT_GOING || dist <= p->stop_radius) {
+            steerB_track(c, zero, out);
+            return;
+        }
     }
     // arrive (linear braking inside the braking distance)
     float s = steerB_brake(cruise, dist, slow, STEERB_SPEED_FIRST);
@@ -443,5 +465,9 @@ static const steerB_Field patrol_fields[] = {
     { 0 }
 };
 
-const steerB_Kind steerB_patrol = { .name = "patrol", .fields = patrol_fields, .eval = patrol_eval,
-                                    .mem_floats = PT_MEM, .init = patrol_init, .check = patrol_check };
+const steerB_Kind steerB_patrol = { .name = "patrol",
+                                    .fields = patrol_fields,
+                                    .eval = patrol_eval,
+                                    .mem_floats = PT_MEM,
+                                    .init = patrol_init,
+                                    .check = patrol_check };

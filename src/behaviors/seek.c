@@ -19,8 +19,12 @@ STEERB_CHECK_SIZE(Chase);
 
 #define TARGET_FIELD STEERB_TARGET_ROW(Chase, target, "target")
 #define SPEED_FIELD STEERB_SPEED_ROW(Chase)
-#define PANIC_FIELD { "panic_radius", STEERB_NUMBER, offsetof(Chase, panic_radius), 0, 0, 1e30, "a number (0 = flee at any distance)", NULL }
-#define PREDICT_FIELD { "max_prediction", STEERB_NUMBER, offsetof(Chase, max_prediction), 1, 0, 1e30, "a number of seconds", NULL }
+// clang-format off
+#define PANIC_FIELD \
+    { "panic_radius", STEERB_NUMBER, offsetof(Chase, panic_radius), 0, 0, 1e30, "a number (0 = flee at any distance)", NULL }
+#define PREDICT_FIELD \
+    { "max_prediction", STEERB_NUMBER, offsetof(Chase, max_prediction), 1, 0, 1e30, "a number of seconds", NULL }
+// clang-format on
 
 // Steer toward (sign = 1) or away from (sign = -1) a point at offset `off`.
 static void chase(steerB_Ctx *c, const Chase *p, const float off[3], float sign, float out[3])
@@ -28,8 +32,8 @@ static void chase(steerB_Ctx *c, const Chase *p, const float off[3], float sign,
     float dir[3];
     v3_copy(dir, off);
     if (v3_normalize(dir) == 0.0f) {
-        if (sign > 0.0f) { v3_zero(dir); } // on the target: brake
-        else v3_copy(dir, c->h);           // on the threat: flee straight ahead
+        if (sign > 0.0f) v3_zero(dir); // on the target: brake
+        else v3_copy(dir, c->h);       // on the threat: flee straight ahead
         if (sign < 0.0f) sign = -sign;
     }
     float desired[3];
@@ -50,7 +54,10 @@ static void seek_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Chase *p = STEERB_PARAMS_OF(n, Chase);
     float off[3], vel[3];
-    if (!steerB_target(c, &p->target, off, vel)) { v3_zero(out); return; }
+    if (!steerB_target(c, &p->target, off, vel)) {
+        v3_zero(out);
+        return;
+    }
     chase(c, p, off, 1.0f, out);
 }
 
@@ -63,7 +70,10 @@ static void flee_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Chase *p = STEERB_PARAMS_OF(n, Chase);
     float off[3], vel[3];
-    if (!steerB_target(c, &p->target, off, vel) || !panicked(p, off)) { v3_zero(out); return; }
+    if (!steerB_target(c, &p->target, off, vel) || !panicked(p, off)) {
+        v3_zero(out);
+        return;
+    }
     chase(c, p, off, -1.0f, out);
 }
 
@@ -71,7 +81,10 @@ static void pursue_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Chase *p = STEERB_PARAMS_OF(n, Chase);
     float off[3], vel[3];
-    if (!steerB_target(c, &p->target, off, vel)) { v3_zero(out); return; }
+    if (!steerB_target(c, &p->target, off, vel)) {
+        v3_zero(out);
+        return;
+    }
     predict(c, p, off, vel);
     chase(c, p, off, 1.0f, out);
 }
@@ -80,7 +93,10 @@ static void evade_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Chase *p = STEERB_PARAMS_OF(n, Chase);
     float off[3], vel[3];
-    if (!steerB_target(c, &p->target, off, vel) || !panicked(p, off)) { v3_zero(out); return; }
+    if (!steerB_target(c, &p->target, off, vel) || !panicked(p, off)) {
+        v3_zero(out);
+        return;
+    }
     predict(c, p, off, vel);
     chase(c, p, off, -1.0f, out);
 }

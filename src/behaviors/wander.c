@@ -32,7 +32,10 @@ static void wander_init(steerB_Ctx *c, const steerB_Node *n)
 {
     const Wander *p = STEERB_PARAMS_OF(n, Wander);
     float *t = c->mem + n->mem;
-    if (p->variant != 0) { t[0] = t[1] = t[2] = 0.0f; return; }
+    if (p->variant != 0) {
+        t[0] = t[1] = t[2] = 0.0f;
+        return;
+    }
     if (c->w->dim == 2) {
         float phi = steer_rng32_unit(c->rng) * 6.2831853f;
         v3_set(t, p->radius * steerM_cosf(phi), p->radius * steerM_sinf(phi), 0.0f);
@@ -73,8 +76,7 @@ static inline void turn_force(const Wander *p, int dim, float dt, const float h[
 {
     float step = p->max_turn_change * dt;
     rate[0] = clampf(rate[0] + signed_unit(rng) * step, -p->max_turn_rate, p->max_turn_rate);
-    if (dim == 3)
-        rate[1] = clampf(rate[1] + signed_unit(rng) * step, -p->max_turn_rate, p->max_turn_rate);
+    if (dim == 3) rate[1] = clampf(rate[1] + signed_unit(rng) * step, -p->max_turn_rate, p->max_turn_rate);
     float side[3], up[3];
     v3_frame(side, up, dim, h);
     float speed = v3_len(v);
@@ -115,7 +117,9 @@ static void circle_batch_2d(steerB_Batch *bt, const steerB_Node *n, const Wander
     int rare[STEERB_BATCH];
     for (int k = 0; k < m; k++) {
         row[k] = steerW_mem(w, bt->d[k]) + n->mem;
-        t0[k] = row[k][0]; t1[k] = row[k][1]; t2[k] = row[k][2];
+        t0[k] = row[k][0];
+        t1[k] = row[k][1];
+        t2[k] = row[k][2];
         r[k] = w->rng32[bt->d[k]];
     }
     const float step = p->jitter * bt->dt, radius = p->radius, dist = p->distance;
@@ -125,8 +129,12 @@ static void circle_batch_2d(steerB_Batch *bt, const steerB_Node *n, const Wander
         float l2 = a * a + b * b + c * c;
         rare[k] = (l2 <= STEER_EPS2) | (l2 > FLT_MAX); // no branch: the loop vectorises
         float inv = 1.0f / sqrtf(l2);
-        a = a * inv * radius; b = b * inv * radius; c = c * inv * radius;
-        t0[k] = a; t1[k] = b; t2[k] = c;
+        a = a * inv * radius;
+        b = b * inv * radius;
+        c = c * inv * radius;
+        t0[k] = a;
+        t1[k] = b;
+        t2[k] = c;
         float h0 = bt->h[0][k], h1 = bt->h[1][k], h2 = bt->h[2][k], ahead = a + dist;
         out[0][k] = h0 * ahead + -h1 * b;
         out[1][k] = h1 * ahead + h0 * b;
@@ -141,7 +149,9 @@ static void circle_batch_2d(steerB_Batch *bt, const steerB_Node *n, const Wander
             steerB_set_lane(out, k, o);
             continue;
         }
-        row[k][0] = t0[k]; row[k][1] = t1[k]; row[k][2] = t2[k];
+        row[k][0] = t0[k];
+        row[k][1] = t1[k];
+        row[k][2] = t2[k];
         w->rng32[d] = r[k];
     }
 }
@@ -151,7 +161,10 @@ static void wander_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes ou
     const Wander *p = STEERB_PARAMS_OF(n, Wander);
     steer_World *w = bt->w;
     int dim = w->dim;
-    if (p->variant == 0 && dim == 2) { circle_batch_2d(bt, n, p, out); return; }
+    if (p->variant == 0 && dim == 2) {
+        circle_batch_2d(bt, n, p, out);
+        return;
+    }
     for (int k = 0; k < bt->n; k++) {
         uint32_t d = bt->d[k];
         float *m = steerW_mem(w, d) + n->mem, h[3], o[3];
@@ -172,11 +185,17 @@ static const steerB_Field wander_fields[] = {
     { "distance", STEERB_NUMBER, offsetof(Wander, distance), 5, 0, 1e30, "a number", NULL },
     { "radius", STEERB_NUMBER, offsetof(Wander, radius), 1, 1e-6, 1e30, "a number", NULL },
     { "jitter", STEERB_NUMBER, offsetof(Wander, jitter), 5, 0, 1e30, "a number (metres per second)", NULL },
-    { "max_turn_rate", STEERB_NUMBER, offsetof(Wander, max_turn_rate), 1, 0, 1e30, "a number (radians per second)", NULL },
-    { "max_turn_change", STEERB_NUMBER, offsetof(Wander, max_turn_change), 2, 0, 1e30, "a number (radians per second, per second)", NULL },
+    { "max_turn_rate", STEERB_NUMBER, offsetof(Wander, max_turn_rate), 1, 0, 1e30, "a number (radians per second)",
+      NULL },
+    { "max_turn_change", STEERB_NUMBER, offsetof(Wander, max_turn_change), 2, 0, 1e30,
+      "a number (radians per second, per second)", NULL },
     STEERB_SPEED_ROW(Wander),
     { 0 }
 };
 
-const steerB_Kind steerB_wander = { .name = "wander", .fields = wander_fields, .eval = wander_eval, .mem_floats = 3, .init = wander_init,
-                                  .eval_batch = wander_batch };
+const steerB_Kind steerB_wander = { .name = "wander",
+                                    .fields = wander_fields,
+                                    .eval = wander_eval,
+                                    .mem_floats = 3,
+                                    .init = wander_init,
+                                    .eval_batch = wander_batch };

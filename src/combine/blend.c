@@ -34,5 +34,8 @@ static void blend_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out
     steerB_truncate_lanes(out, bt->max_force, m);
 }
 
-const steerB_Kind steerB_blend = { .name = "blend", .eval = blend_eval, .children = STEERB_WEIGHTED,
-                                   .eval_batch = blend_batch, .explain = STEERB_EXPLAIN_SUM };
+const steerB_Kind steerB_blend = { .name = "blend",
+                                   .eval = blend_eval,
+                                   .children = STEERB_WEIGHTED,
+                                   .eval_batch = blend_batch,
+                                   .explain = STEERB_EXPLAIN_SUM };

@@ -42,7 +42,9 @@
 
 #include <float.h>
 
-typedef struct Constraint { float margin; } Constraint;
+typedef struct Constraint {
+    float margin;
+} Constraint;
 STEERB_CHECK_SIZE(Constraint);
 
 enum { OBSTACLES = 1, WALLS = 2 };
@@ -89,18 +91,33 @@ static float segment_segment(const float p[3], const float q[3], const float a[3
     float den = cross2(r, s);
     if (den != 0.0f) {
         float t = cross2(ap, s) / den, u = cross2(ap, r) / den;
-        if (t >= 0.0f && t <= 1.0f && u >= 0.0f && u <= 1.0f) { *t_out = t; return 0.0f; }
+        if (t >= 0.0f && t <= 1.0f && u >= 0.0f && u <= 1.0f) {
+            *t_out = t;
+            return 0.0f;
+        }
     }
     // no crossing: the closest pair has an endpoint of one segment
     float best = FLT_MAX, t, d2;
     d2 = point_segment2(p, a, b, NULL);
-    if (d2 < best) { best = d2; *t_out = 0.0f; }
+    if (d2 < best) {
+        best = d2;
+        *t_out = 0.0f;
+    }
     d2 = point_segment2(q, a, b, NULL);
-    if (d2 < best) { best = d2; *t_out = 1.0f; }
+    if (d2 < best) {
+        best = d2;
+        *t_out = 1.0f;
+    }
     d2 = point_segment2(a, p, q, &t);
-    if (d2 < best) { best = d2; *t_out = t; }
+    if (d2 < best) {
+        best = d2;
+        *t_out = t;
+    }
     d2 = point_segment2(b, p, q, &t);
-    if (d2 < best) { best = d2; *t_out = t; }
+    if (d2 < best) {
+        best = d2;
+        *t_out = t;
+    }
     return sqrtf(best);
 }
 
@@ -120,10 +137,8 @@ static float shape_distance(const steer_World *w, const steerW_Shape *s, const f
 static float leg_distance(const steer_World *w, const steerW_Shape *s, const float a[3], const float b[3], float *t_out)
 {
     switch (s->kind) {
-    case STEER_SHAPE_CIRCLE:
-        return sqrtf(point_segment2(s->a, a, b, t_out)) - s->r;
-    case STEER_SHAPE_SEGMENT:
-        return segment_segment(a, b, s->a, s->b, t_out);
+    case STEER_SHAPE_CIRCLE: return sqrtf(point_segment2(s->a, a, b, t_out)) - s->r;
+    case STEER_SHAPE_SEGMENT: return segment_segment(a, b, s->a, s->b, t_out);
     case STEER_SHAPE_PLANE: {
         float da = shape_distance(w, s, a), db = shape_distance(w, s, b);
         *t_out = da <= db ? 0.0f : 1.0f;
@@ -134,23 +149,41 @@ static float leg_distance(const steer_World *w, const steerW_Shape *s, const flo
         float lo = 0.0f, hi = 1.0f, ab[3], x[3];
         v3_sub(ab, b, a);
         float m1 = hi - g * (hi - lo), m2 = lo + g * (hi - lo), f1, f2;
-        v3_copy(x, a); v3_madd(x, ab, m1); f1 = shape_distance(w, s, x);
-        v3_copy(x, a); v3_madd(x, ab, m2); f2 = shape_distance(w, s, x);
+        v3_copy(x, a);
+        v3_madd(x, ab, m1);
+        f1 = shape_distance(w, s, x);
+        v3_copy(x, a);
+        v3_madd(x, ab, m2);
+        f2 = shape_distance(w, s, x);
         for (int i = 0; i < 40; i++) {
             if (f1 <= f2) {
-                hi = m2; m2 = m1; f2 = f1;
+                hi = m2;
+                m2 = m1;
+                f2 = f1;
                 m1 = hi - g * (hi - lo);
-                v3_copy(x, a); v3_madd(x, ab, m1); f1 = shape_distance(w, s, x);
+                v3_copy(x, a);
+                v3_madd(x, ab, m1);
+                f1 = shape_distance(w, s, x);
             } else {
-                lo = m1; m1 = m2; f1 = f2;
+                lo = m1;
+                m1 = m2;
+                f1 = f2;
                 m2 = lo + g * (hi - lo);
-                v3_copy(x, a); v3_madd(x, ab, m2); f2 = shape_distance(w, s, x);
+                v3_copy(x, a);
+                v3_madd(x, ab, m2);
+                f2 = shape_distance(w, s, x);
             }
         }
         float best = f1 <= f2 ? f1 : f2, tb = f1 <= f2 ? m1 : m2;
         float fa = shape_distance(w, s, a), fb = shape_distance(w, s, b);
-        if (fa <= best) { best = fa; tb = 0.0f; }
-        if (fb < best) { best = fb; tb = 1.0f; }
+        if (fa <= best) {
+            best = fa;
+            tb = 0.0f;
+        }
+        if (fb < best) {
+            best = fb;
+            tb = 1.0f;
+        }
         *t_out = tb;
         return best;
     }
@@ -325,15 +358,14 @@ static void constrain(steerB_Ctx *c, const steerB_Node *n, unsigned what, float 
 static void avoid_obstacle_eval(steerB_Ctx *c, const steerB_Node *n, float out[3]) { constrain(c, n, OBSTACLES, out); }
 static void wall_eval(steerB_Ctx *c, const steerB_Node *n, float out[3]) { constrain(c, n, WALLS, out); }
 
-static const steerB_Field constraint_fields[] = {
-    { "margin", STEERB_NUMBER, offsetof(Constraint, margin), 0.5f, 0, 1e30,
-      "a number (metres of clearance beyond the agent's radius)", NULL },
-    { 0 }
-};
+static const steerB_Field constraint_fields[] = { { "margin", STEERB_NUMBER, offsetof(Constraint, margin), 0.5f, 0,
+                                                    1e30, "a number (metres of clearance beyond the agent's radius)",
+                                                    NULL },
+                                                  { 0 } };
 
-const steerB_Kind steerB_avoid_obstacle_constraint = {
-    .name = "avoid_obstacle_constraint", .fields = constraint_fields, .eval = avoid_obstacle_eval
-};
-const steerB_Kind steerB_wall_constraint = {
-    .name = "wall_constraint", .fields = constraint_fields, .eval = wall_eval
-};
+const steerB_Kind steerB_avoid_obstacle_constraint = { .name = "avoid_obstacle_constraint",
+                                                       .fields = constraint_fields,
+                                                       .eval = avoid_obstacle_eval };
+const steerB_Kind steerB_wall_constraint = { .name = "wall_constraint",
+                                             .fields = constraint_fields,
+                                             .eval = wall_eval };

@@ -13,7 +13,9 @@
 #include "../behaviors/behavior.h"
 #include "../core/rng.h"
 
-typedef struct Dither { float epsilon; } Dither;
+typedef struct Dither {
+    float epsilon;
+} Dither;
 STEERB_CHECK_SIZE(Dither);
 
 static void dither_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
@@ -32,11 +34,11 @@ static void dither_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 static const steerB_Field dither_fields[] = {
-    { "epsilon", STEERB_NUMBER, offsetof(Dither, epsilon), 1e-3f, 0, 1e30, "a number", NULL },
-    { 0 }
+    { "epsilon", STEERB_NUMBER, offsetof(Dither, epsilon), 1e-3f, 0, 1e30, "a number", NULL }, { 0 }
 };
 
-const steerB_Kind steerB_dither = {
-    .name = "dither", .fields = dither_fields, .eval = dither_eval, .children = STEERB_WEIGHTED,
-    .explain = STEERB_EXPLAIN_WINNER
-};
+const steerB_Kind steerB_dither = { .name = "dither",
+                                    .fields = dither_fields,
+                                    .eval = dither_eval,
+                                    .children = STEERB_WEIGHTED,
+                                    .explain = STEERB_EXPLAIN_WINNER };

@@ -34,7 +34,9 @@
 // Children's roles: 1 + the index of their CHILDREN field in pipeline_fields.
 enum { ROLE_TARGETER = 1, ROLE_DECOMPOSER, ROLE_CONSTRAINT, ROLE_ACTUATOR, ROLE_FALLBACK };
 
-typedef struct Pipeline { float passes; } Pipeline;
+typedef struct Pipeline {
+    float passes;
+} Pipeline;
 STEERB_CHECK_SIZE(Pipeline);
 
 // The agent's own target as behaviours outside this pipeline see it.
@@ -127,7 +129,10 @@ static void pipeline_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
                 changed = route.status & STEERB_ROUTE_CHANGED;
             }
             if (blocked) break;
-            if (!changed) { ok = true; break; }
+            if (!changed) {
+                ok = true;
+                break;
+            }
         }
     }
 
@@ -157,27 +162,29 @@ static const char *const decomposer_kinds[] = { "decompose_path", "decompose_flo
 static const char *const constraint_kinds[] = { "avoid_obstacle_constraint", "wall_constraint", NULL };
 
 static const steerB_Field pipeline_fields[] = {
-    { "targeters", STEERB_CHILDREN, 0, 0, 0, 0,
-      "a list of targeters (steer.target_position, steer.target_velocity)", targeter_kinds },
+    { "targeters", STEERB_CHILDREN, 0, 0, 0, 0, "a list of targeters (steer.target_position, steer.target_velocity)",
+      targeter_kinds },
     { "decomposers", STEERB_CHILDREN, 0, 0, 0, 0, "a list of decomposers (steer.decompose_path, steer.decompose_flow)",
       decomposer_kinds },
     { "constraints", STEERB_CHILDREN, 0, 0, 0, 0,
       "a list of constraints (steer.avoid_obstacle_constraint, steer.wall_constraint)", constraint_kinds },
     { "actuator", STEERB_CHILDREN, 0, 0, 0, 1, "one behaviour", NULL },
     { "fallback", STEERB_CHILDREN, 0, 0, 0, 1, "one behaviour", NULL },
-    { "passes", STEERB_NUMBER, offsetof(Pipeline, passes), 4, 1, STEERB_MAX_VIA + 1,
-      "a whole number", NULL },
+    { "passes", STEERB_NUMBER, offsetof(Pipeline, passes), 4, 1, STEERB_MAX_VIA + 1, "a whole number", NULL },
     { 0 }
 };
 
-const steerB_Kind steerB_pipeline = {
-    .name = "pipeline", .fields = pipeline_fields, .eval = pipeline_eval, .children = STEERB_NAMED,
-    .check = pipeline_check
-};
+const steerB_Kind steerB_pipeline = { .name = "pipeline",
+                                      .fields = pipeline_fields,
+                                      .eval = pipeline_eval,
+                                      .children = STEERB_NAMED,
+                                      .check = pipeline_check };
 
 // ---- targeters -------------------------------------------------------------
 
-typedef struct TargetPosition { steerB_Target target; } TargetPosition;
+typedef struct TargetPosition {
+    steerB_Target target;
+} TargetPosition;
 STEERB_CHECK_SIZE(TargetPosition);
 
 // The target's position (and, for an agent, its velocity as the motion of
@@ -197,16 +204,15 @@ static void target_position_eval(steerB_Ctx *c, const steerB_Node *n, float out[
     v3_copy(g->pv, vel);
 }
 
-static const steerB_Field target_position_fields[] = {
-    STEERB_TARGET_ROW(TargetPosition, target, "target"),
-    { 0 }
-};
+static const steerB_Field target_position_fields[] = { STEERB_TARGET_ROW(TargetPosition, target, "target"), { 0 } };
 
-const steerB_Kind steerB_target_position = {
-    .name = "target_position", .fields = target_position_fields, .eval = target_position_eval
-};
+const steerB_Kind steerB_target_position = { .name = "target_position",
+                                             .fields = target_position_fields,
+                                             .eval = target_position_eval };
 
-typedef struct TargetVelocity { float velocity[3]; } TargetVelocity;
+typedef struct TargetVelocity {
+    float velocity[3];
+} TargetVelocity;
 STEERB_CHECK_SIZE(TargetVelocity);
 
 static void target_velocity_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
@@ -220,13 +226,12 @@ static void target_velocity_eval(steerB_Ctx *c, const steerB_Node *n, float out[
 }
 
 static const steerB_Field target_velocity_fields[] = {
-    { "velocity", STEERB_VECTOR, offsetof(TargetVelocity, velocity), 0, 0, 0, "a vector (m/s)", NULL },
-    { 0 }
+    { "velocity", STEERB_VECTOR, offsetof(TargetVelocity, velocity), 0, 0, 0, "a vector (m/s)", NULL }, { 0 }
 };
 
-const steerB_Kind steerB_target_velocity = {
-    .name = "target_velocity", .fields = target_velocity_fields, .eval = target_velocity_eval
-};
+const steerB_Kind steerB_target_velocity = { .name = "target_velocity",
+                                             .fields = target_velocity_fields,
+                                             .eval = target_velocity_eval };
 
 // ---- decomposers -----------------------------------------------------------
 
@@ -276,7 +281,8 @@ static int decompose_path_check(const void *params, char *msg, size_t len)
     return 1;
 }
 
-const steerB_Kind steerB_decompose_path = {
-    .name = "decompose_path", .fields = decompose_path_fields, .eval = decompose_path_eval, .mem_floats = 1,
-    .check = decompose_path_check
-};
+const steerB_Kind steerB_decompose_path = { .name = "decompose_path",
+                                            .fields = decompose_path_fields,
+                                            .eval = decompose_path_eval,
+                                            .mem_floats = 1,
+                                            .check = decompose_path_check };

@@ -25,7 +25,9 @@
 // it has won (seconds; starts "long enough" so the first pick is free).
 #include "../behaviors/behavior.h"
 
-typedef struct Priority { float epsilon, margin, hold; } Priority;
+typedef struct Priority {
+    float epsilon, margin, hold;
+} Priority;
 STEERB_CHECK_SIZE(Priority);
 
 #define HELD_LONG 1e30f // a hold no `hold` field reaches: take over at once
@@ -53,7 +55,10 @@ static void priority_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     for (uint16_t k = 0; k < n->nchild; k++) {
         steerB_eval(c, b->kids[n->first + k], f);
         if (k == cur) v3_copy(wf, f);
-        if (v3_len2(f) > e2) { pick = k; break; }
+        if (v3_len2(f) > e2) {
+            pick = k;
+            break;
+        }
     }
     if (pick == n->nchild) v3_zero(f);
     if (plain) {
@@ -91,7 +96,10 @@ static const steerB_Field priority_fields[] = {
     { 0 }
 };
 
-const steerB_Kind steerB_priority = {
-    .name = "priority", .fields = priority_fields, .eval = priority_eval, .children = STEERB_LIST,
-    .mem_floats = 2, .init = priority_init, .explain = STEERB_EXPLAIN_WINNER
-};
+const steerB_Kind steerB_priority = { .name = "priority",
+                                      .fields = priority_fields,
+                                      .eval = priority_eval,
+                                      .children = STEERB_LIST,
+                                      .mem_floats = 2,
+                                      .init = priority_init,
+                                      .explain = STEERB_EXPLAIN_WINNER };

@@ -47,6 +47,5 @@ static void truncated_sum_eval(steerB_Ctx *c, const steerB_Node *n, float out[3]
 }
 
 const steerB_Kind steerB_truncated_sum = {
-    .name = "truncated_sum", .eval = truncated_sum_eval, .children = STEERB_WEIGHTED,
-    .explain = STEERB_EXPLAIN_SUM
+    .name = "truncated_sum", .eval = truncated_sum_eval, .children = STEERB_WEIGHTED, .explain = STEERB_EXPLAIN_SUM
 };

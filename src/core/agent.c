@@ -209,7 +209,7 @@ int steer_agent_set_target(steer_World *w, steer_Agent a, const double *point, s
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
-    uint8_t fl = w->flags[d] & (uint8_t)~(STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT);
+    uint8_t fl = w->flags[d] & (uint8_t) ~(STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT);
     float v[3] = { 0, 0, 0 };
     if (point) {
         if (!steerW_finite3(point)) return STEER_EARG;
@@ -259,7 +259,10 @@ int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz)
     if (!isfinite(hz) || hz < 0 || (hz > 0 && !(isfinite((float)(1.0 / hz)) && isfinite((float)hz)))) return STEER_EARG;
     struct steerW_Thinker *t = NULL;
     for (uint32_t i = 0; i < w->nthinkers; i++)
-        if (w->thinkers[i].agent.id == a.id) { t = &w->thinkers[i]; break; }
+        if (w->thinkers[i].agent.id == a.id) {
+            t = &w->thinkers[i];
+            break;
+        }
     if (ref == 0 || hz == 0) {
         if (t) t->ref = 0;
         return STEER_OK;
@@ -306,7 +309,8 @@ int steer_agent_set_rng(steer_World *w, steer_Agent a, uint32_t state)
     w->rng32[d] = state ? state : 0x9E3779B9u;
     // memory seeded from the old stream (a wander angle) is drawn again
     if (w->brain[d]) {
-        if (w->mem_stride > w->mem_base) memset(steerW_mem(w, (uint32_t)d), 0, sizeof(float) * (w->mem_stride - w->mem_base));
+        if (w->mem_stride > w->mem_base)
+            memset(steerW_mem(w, (uint32_t)d), 0, sizeof(float) * (w->mem_stride - w->mem_base));
         steerB_init_agent(w, (uint32_t)d);
     }
     return STEER_OK;

@@ -113,10 +113,11 @@ steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
     if (!count_nodes(root, 1, &n)) {
         *status = STEER_EARG;
         if (n > STEERB_MAX_NODES)
-            steerB_fail(root, STEER_EARG, "the brain flattens to more than %d nodes (a behaviour shared by several parents "
-                 "counts once per parent)", STEERB_MAX_NODES);
-        else
-            steerB_fail(root, STEER_EARG, "the brain is nested more than %d levels deep", STEERB_MAX_DEPTH);
+            steerB_fail(root, STEER_EARG,
+                        "the brain flattens to more than %d nodes (a behaviour shared by several parents "
+                        "counts once per parent)",
+                        STEERB_MAX_NODES);
+        else steerB_fail(root, STEER_EARG, "the brain is nested more than %d levels deep", STEERB_MAX_DEPTH);
         return NULL;
     }
     steerB_Brain *br = steerW_realloc(w, NULL, sizeof *br);
@@ -125,7 +126,10 @@ steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
     br->nodes = steerW_realloc(w, NULL, sizeof *br->nodes * n);
     br->kids = steerW_realloc(w, NULL, sizeof *br->kids * n);
     br->kid_roles = steerW_realloc(w, NULL, n);
-    if (!br->nodes || !br->kids || !br->kid_roles) { steerB_brain_free(w, br); return NULL; }
+    if (!br->nodes || !br->kids || !br->kid_roles) {
+        steerB_brain_free(w, br);
+        return NULL;
+    }
     memset(br->nodes, 0, sizeof *br->nodes * n);
     Flat fl = { w, root, br, 0, 0, true, false };
     flatten(&fl, root, 1.0f);

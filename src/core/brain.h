@@ -23,10 +23,10 @@
 #include "vecmath.h"
 #include <stddef.h>
 
-#define STEERB_PARAMS 96   // bytes of parameters a node holds inline
+#define STEERB_PARAMS 96 // bytes of parameters a node holds inline
 #define STEERB_MAX_CHILDREN 64
-#define STEERB_MAX_DEPTH 64     // levels of a behaviour tree (evaluation recurses per level)
-#define STEERB_MAX_NODES 65535  // nodes of a flattened brain (child indices are 16-bit)
+#define STEERB_MAX_DEPTH 64    // levels of a behaviour tree (evaluation recurses per level)
+#define STEERB_MAX_NODES 65535 // nodes of a flattened brain (child indices are 16-bit)
 
 typedef enum steerB_FieldType {
     STEERB_NUMBER,   // float at offset; range [min, max] by steerB_number_ok
@@ -56,18 +56,18 @@ typedef struct steerB_Field {
 } steerB_Field;
 
 typedef struct steerB_Target {
-    uint8_t kind;   // steer_TargetKind
+    uint8_t kind; // steer_TargetKind
     float p[3];
     steer_Agent agent;
 } steerB_Target;
 
 typedef struct steerB_Points {
-    const float *p;  // n points of 3 floats, owned by the steer_Behavior
+    const float *p; // n points of 3 floats, owned by the steer_Behavior
     uint32_t n;
 } steerB_Points;
 
 typedef struct steerB_Ease {
-    uint8_t curve;  // 0 linear, 1 smooth, 2 callback
+    uint8_t curve; // 0 linear, 1 smooth, 2 callback
     int ref;
 } steerB_Ease;
 
@@ -129,11 +129,15 @@ typedef void (*steerB_BatchFn)(steerB_Batch *bt, const steerB_Node *n, steerB_La
 
 static inline void steerB_lane(steerB_Lanes l, int k, float o[3]) // not const: C17 would warn at every call
 {
-    o[0] = l[0][k]; o[1] = l[1][k]; o[2] = l[2][k];
+    o[0] = l[0][k];
+    o[1] = l[1][k];
+    o[2] = l[2][k];
 }
 static inline void steerB_set_lane(steerB_Lanes l, int k, const float a[3])
 {
-    l[0][k] = a[0]; l[1][k] = a[1]; l[2][k] = a[2];
+    l[0][k] = a[0];
+    l[1][k] = a[1];
+    l[2][k] = a[2];
 }
 
 // How a kind takes children: none, a list of {behaviour, weight}, a plain
@@ -151,10 +155,10 @@ typedef enum steerB_Explain {
 
 typedef struct steerB_Kind {
     const char *name;
-    const steerB_Field *fields;   // terminated by a NULL name
+    const steerB_Field *fields; // terminated by a NULL name
     steerB_EvalFn eval;
     steerB_Children children;
-    uint16_t mem_floats;          // per-agent memory this node needs
+    uint16_t mem_floats; // per-agent memory this node needs
     // Initialise this node's memory for an agent (NULL: zeros).
     void (*init)(steerB_Ctx *c, const steerB_Node *n);
     // Radius of neighbours this node reads (NULL: none).
@@ -179,16 +183,14 @@ typedef struct steerB_Kind {
     steerB_Explain explain;
 } steerB_Kind;
 
-
-
 struct steerB_Node {
     const steerB_Kind *kind;
-    const char *name;     // points into the brain's behaviour tree (kept alive)
-    float weight;         // given by the parent: blend weight or probability
-    uint32_t mem;         // offset of this node's memory in the agent's memory
+    const char *name; // points into the brain's behaviour tree (kept alive)
+    float weight;     // given by the parent: blend weight or probability
+    uint32_t mem;     // offset of this node's memory in the agent's memory
     uint16_t nchild;
-    uint16_t first;       // index into brain->kids of the first child
-    uint8_t sum;          // summary slot in the brain, or STEERB_NO_SUM
+    uint16_t first; // index into brain->kids of the first child
+    uint8_t sum;    // summary slot in the brain, or STEERB_NO_SUM
     _Alignas(double) unsigned char params[STEERB_PARAMS];
 };
 
@@ -196,15 +198,15 @@ struct steerB_Brain {
     steer_Behavior *root; // retained (and with it every node's points)
     steerB_Node *nodes;
     uint16_t *kids;
-    uint8_t *kid_roles;   // per entry of kids: the role of the child (see steer_Behavior)
+    uint8_t *kid_roles; // per entry of kids: the role of the child (see steer_Behavior)
     uint32_t nnodes;
     uint32_t mem_floats;
-    float sense;          // largest neighbour radius of any node
-    uint32_t users;       // agents using this brain
-    bool list;            // some node reads the neighbour list itself
-    bool faces;           // some node may set the facing
-    bool batch;           // every node has eval_batch and reads summaries only: runs batched
-    uint8_t nsums;        // summary slots (distinct untagged summary radii)
+    float sense;    // largest neighbour radius of any node
+    uint32_t users; // agents using this brain
+    bool list;      // some node reads the neighbour list itself
+    bool faces;     // some node may set the facing
+    bool batch;     // every node has eval_batch and reads summaries only: runs batched
+    uint8_t nsums;  // summary slots (distinct untagged summary radii)
     float sum_r2[STEERB_MAX_SUMS];
     uint8_t sum_need[STEERB_MAX_SUMS]; // the parts of each slot its nodes read
 };
@@ -212,19 +214,19 @@ struct steerB_Brain {
 struct steer_Behavior {
     const steerB_Kind *kind;
     int refs;
-    bool frozen;          // in use as a brain: no more changes
+    bool frozen; // in use as a brain: no more changes
     char *name;
     float weight;
     steer_Behavior **kids;
     float *kid_weights;
-    uint8_t *kid_roles;   // index of the STEERB_CHILDREN field a child came from (0: the plain list)
+    uint8_t *kid_roles; // index of the STEERB_CHILDREN field a child came from (0: the plain list)
     uint16_t nkids;
-    uint16_t height;      // levels of the tree below and including this node, as of its children's adds
-    bool seen;            // a mark of the walk in add_child (clear between walks)
-    steer_Behavior *next_dead; // the list of nodes steer_behavior_release frees
+    uint16_t height;                 // levels of the tree below and including this node, as of its children's adds
+    bool seen;                       // a mark of the walk in add_child (clear between walks)
+    steer_Behavior *next_dead;       // the list of nodes steer_behavior_release frees
     const steer_World *target_world; // the world of the agents in its target fields (set by the bindings)
-    char *tags[4];        // tag field values by field order (interned at compile)
-    float *points;        // the STEERB_POINTS field's points (3 floats each)
+    char *tags[4];                   // tag field values by field order (interned at compile)
+    float *points;                   // the STEERB_POINTS field's points (3 floats each)
     char error[200];
     _Alignas(double) unsigned char params[STEERB_PARAMS];
 };
@@ -280,12 +282,13 @@ static inline void steerB_eval_batch(steerB_Batch *bt, uint32_t i, steerB_Lanes 
     if (w->record && w->rec_stride)
         for (int k = 0; k < bt->n; k++) {
             float *r = w->rec + (size_t)bt->d[k] * w->rec_stride + 3 * i;
-            r[0] = out[0][k]; r[1] = out[1][k]; r[2] = out[2][k];
+            r[0] = out[0][k];
+            r[1] = out[1][k];
+            r[2] = out[2][k];
         }
 }
 
 #define STEERB_PARAMS_OF(n, T) ((const T *)(const void *)(n)->params)
 #define STEERB_CHECK_SIZE(T) _Static_assert(sizeof(T) <= STEERB_PARAMS, #T " too large")
-
 
 #endif

@@ -118,9 +118,9 @@ int steer_agent_set_craft(steer_World *w, steer_Agent a, const steer_CraftDesc *
         if (s < w->cap_turn) w->turn[s].gen = 0;
         return STEER_OK;
     }
-    if ((desc->model != STEER_MODEL_POINT && desc->model != STEER_MODEL_CRAFT) || !steerW_param_ok(desc->min_speed, true) ||
-        !steerW_param_ok(desc->min_turn_radius, false) || !steerW_param_ok(desc->max_turn_accel, true) ||
-        (desc->model == STEER_MODEL_POINT && desc->min_speed > 0))
+    if ((desc->model != STEER_MODEL_POINT && desc->model != STEER_MODEL_CRAFT) ||
+        !steerW_param_ok(desc->min_speed, true) || !steerW_param_ok(desc->min_turn_radius, false) ||
+        !steerW_param_ok(desc->max_turn_accel, true) || (desc->model == STEER_MODEL_POINT && desc->min_speed > 0))
         return STEER_EARG;
     if (s >= w->cap_turn) {
         uint32_t cap = w->cap_slots > s ? w->cap_slots : s + 1;

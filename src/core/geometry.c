@@ -77,7 +77,10 @@ int steer_add_wall(steer_World *w, const double a[3], const double b[3], steer_S
     for (int i = 0; i < 2; i++)
         if (!fin(a[i]) || !fin(b[i])) return STEER_EARG;
     steerW_Shape sh = { .kind = STEER_SHAPE_SEGMENT };
-    for (int i = 0; i < 2; i++) { sh.a[i] = (float)a[i]; sh.b[i] = (float)b[i]; }
+    for (int i = 0; i < 2; i++) {
+        sh.a[i] = (float)a[i];
+        sh.b[i] = (float)b[i];
+    }
     if (!steerW_wall_ok(sh.a, sh.b)) return STEER_EARG;
     return add_shape(w, &sh, out);
 }
@@ -140,7 +143,10 @@ static void shape_aabb(const steer_World *w, const steerW_Shape *s, float lo[3],
 {
     switch (s->kind) {
     case STEER_SHAPE_CIRCLE:
-        for (int i = 0; i < 3; i++) { lo[i] = s->a[i] - s->r; hi[i] = s->a[i] + s->r; }
+        for (int i = 0; i < 3; i++) {
+            lo[i] = s->a[i] - s->r;
+            hi[i] = s->a[i] + s->r;
+        }
         break;
     case STEER_SHAPE_SEGMENT:
         for (int i = 0; i < 3; i++) {
@@ -149,7 +155,10 @@ static void shape_aabb(const steer_World *w, const steerW_Shape *s, float lo[3],
         }
         break;
     default: // box
-        for (int i = 0; i < 3; i++) { lo[i] = s->a[i]; hi[i] = s->b[i]; }
+        for (int i = 0; i < 3; i++) {
+            lo[i] = s->a[i];
+            hi[i] = s->b[i];
+        }
         break;
     }
     if (w->dim == 2) lo[2] = hi[2] = 0.0f;
@@ -187,7 +196,10 @@ static int rebuild(steer_World *w)
         }
         g->planes[g->nplanes++] = i;
     }
-    if (!finite) { g->ncells = 0; return STEER_OK; }
+    if (!finite) {
+        g->ncells = 0;
+        return STEER_OK;
+    }
     int dim = w->dim;
     // in double: extents up to 2 * FLT_MAX, and their ratios, must not
     // overflow a float or an int
@@ -246,10 +258,7 @@ static int rebuild(steer_World *w)
     return STEER_OK;
 }
 
-int steerW_geometry_ready(steer_World *w)
-{
-    return w->geo.dirty ? rebuild(w) : STEER_OK;
-}
+int steerW_geometry_ready(steer_World *w) { return w->geo.dirty ? rebuild(w) : STEER_OK; }
 
 static bool push_found(steer_World *w, int k, uint32_t s)
 {
@@ -350,8 +359,16 @@ void steerW_closest(const steer_World *w, const steerW_Shape *s, const float p[3
             float best = FLT_MAX, sign = 1.0f;
             for (int i = 0; i < w->dim; i++) {
                 float a = p[i] - s->a[i], b = s->b[i] - p[i];
-                if (a < best) { best = a; axis = i; sign = -1.0f; }
-                if (b < best) { best = b; axis = i; sign = 1.0f; }
+                if (a < best) {
+                    best = a;
+                    axis = i;
+                    sign = -1.0f;
+                }
+                if (b < best) {
+                    best = b;
+                    axis = i;
+                    sign = 1.0f;
+                }
             }
             v3_copy(out, p);
             out[axis] = sign > 0 ? s->b[axis] : s->a[axis];
@@ -440,8 +457,17 @@ bool steerW_ray_shape(const steer_World *w, const steerW_Shape *s, const float o
             float inv = 1.0f / dir[i];
             float ta = (s->a[i] - o[i]) * inv, tb = (s->b[i] - o[i]) * inv;
             float sg = -1.0f;
-            if (ta > tb) { float x = ta; ta = tb; tb = x; sg = 1.0f; }
-            if (ta > t0) { t0 = ta; axis = i; sign = sg; }
+            if (ta > tb) {
+                float x = ta;
+                ta = tb;
+                tb = x;
+                sg = 1.0f;
+            }
+            if (ta > t0) {
+                t0 = ta;
+                axis = i;
+                sign = sg;
+            }
             if (tb < t1) t1 = tb;
             if (t0 > t1) return false;
         }
@@ -459,8 +485,8 @@ bool steerW_ray_shape(const steer_World *w, const steerW_Shape *s, const float o
 // The nearest shape hit within `length`, walking the ray in pieces about a
 // grid cell long so a long ray over a big world tests only the shapes near
 // it, and stops at the first piece that has a hit.
-bool steerW_ray_shapes(steer_World *w, const float o[3], const float dir[3], float length, float *t_out,
-                       float n_out[3], uint32_t *shape)
+bool steerW_ray_shapes(steer_World *w, const float o[3], const float dir[3], float length, float *t_out, float n_out[3],
+                       uint32_t *shape)
 {
     const steerW_Geometry *g = &w->geo;
     float step = g->ncells ? g->cell[0] : length;
@@ -477,7 +503,10 @@ bool steerW_ray_shapes(steer_World *w, const float o[3], const float dir[3], flo
         v3_madd(a, dir, t0);
         v3_copy(b, o);
         v3_madd(b, dir, t1);
-        for (int i = 0; i < 3; i++) { lo[i] = a[i] < b[i] ? a[i] : b[i]; hi[i] = a[i] < b[i] ? b[i] : a[i]; }
+        for (int i = 0; i < 3; i++) {
+            lo[i] = a[i] < b[i] ? a[i] : b[i];
+            hi[i] = a[i] < b[i] ? b[i] : a[i];
+        }
         int n = steerW_shapes_near(w, lo, hi);
         for (int i = 0; i < n; i++) {
             float t, nn[3];

@@ -19,7 +19,10 @@ void steerG_free(steer_World *w)
 {
     steerW_free(w, w->grid.start);
     steerW_free(w, w->grid.items);
-    for (int i = 0; i < 3; i++) { steerW_free(w, w->grid.sp[i]); steerW_free(w, w->grid.sh[i]); }
+    for (int i = 0; i < 3; i++) {
+        steerW_free(w, w->grid.sp[i]);
+        steerW_free(w, w->grid.sh[i]);
+    }
     memset(&w->grid, 0, sizeof w->grid);
 }
 
@@ -50,19 +53,33 @@ static void sort_cells(const steer_World *w, steerG_Grid *g)
         uint32_t last = slot[g->items[b]]; // the largest slot so far (stays so after an insertion)
         for (uint32_t k = b + 1; k < e; k++) {
             uint32_t d = g->items[k], s = slot[d];
-            if (s > last) { last = s; continue; }
+            if (s > last) {
+                last = s;
+                continue;
+            }
             float px = g->sp[0][k], py = g->sp[1][k], hx = g->sh[0][k], hy = g->sh[1][k];
             float pz = sp2 ? sp2[k] : 0.0f, hz = sp2 ? sh2[k] : 0.0f;
             uint32_t j = k;
             for (; j > b && slot[g->items[j - 1]] > s; j--) {
                 g->items[j] = g->items[j - 1];
-                g->sp[0][j] = g->sp[0][j - 1]; g->sp[1][j] = g->sp[1][j - 1];
-                g->sh[0][j] = g->sh[0][j - 1]; g->sh[1][j] = g->sh[1][j - 1];
-                if (sp2) { sp2[j] = sp2[j - 1]; sh2[j] = sh2[j - 1]; }
+                g->sp[0][j] = g->sp[0][j - 1];
+                g->sp[1][j] = g->sp[1][j - 1];
+                g->sh[0][j] = g->sh[0][j - 1];
+                g->sh[1][j] = g->sh[1][j - 1];
+                if (sp2) {
+                    sp2[j] = sp2[j - 1];
+                    sh2[j] = sh2[j - 1];
+                }
             }
             g->items[j] = d;
-            g->sp[0][j] = px; g->sp[1][j] = py; g->sh[0][j] = hx; g->sh[1][j] = hy;
-            if (sp2) { sp2[j] = pz; sh2[j] = hz; }
+            g->sp[0][j] = px;
+            g->sp[1][j] = py;
+            g->sh[0][j] = hx;
+            g->sh[1][j] = hy;
+            if (sp2) {
+                sp2[j] = pz;
+                sh2[j] = hz;
+            }
         }
     }
 }
@@ -92,7 +109,10 @@ static void narrow_axis(const float *x, uint32_t n, float *lo, float *hi, double
         for (int i = 0, j = 0; j < 256; j++) {
             sum += hist[j];
             while (sum - hist[i] >= keep && i < j) sum -= hist[i++];
-            if (sum >= keep && (best_i < 0 || j - i < best_j - best_i)) { best_i = i; best_j = j; }
+            if (sum >= keep && (best_i < 0 || j - i < best_j - best_i)) {
+                best_i = i;
+                best_j = j;
+            }
         }
         if (best_i < 0 || best_j - best_i >= 128) return; // no narrower box holds them
         // an end bin keeps its end: a + 256 * width may round off the box
@@ -108,7 +128,10 @@ int steerG_build(steer_World *w, float cell)
     if (!(cell > 0)) cell = 1.0f;
     float lo[3] = { 0, 0, 0 }, ext[3] = { 0, 0, 0 };
     if (w->wrap) {
-        for (int i = 0; i < w->dim; i++) { lo[i] = w->origin[i]; ext[i] = w->size[i]; }
+        for (int i = 0; i < w->dim; i++) {
+            lo[i] = w->origin[i];
+            ext[i] = w->size[i];
+        }
     } else if (n) {
         float hi[3] = { -FLT_MAX, -FLT_MAX, -FLT_MAX };
         lo[0] = lo[1] = lo[2] = FLT_MAX;
@@ -163,7 +186,10 @@ int steerG_build(steer_World *w, float cell)
         g->items = it;
         for (int i = 0; i < w->dim; i++) {
             float *a = steerW_realloc(w, g->sp[i], bytes), *h;
-            if (a) { memset(a, 0, bytes); g->sp[i] = a; }
+            if (a) {
+                memset(a, 0, bytes);
+                g->sp[i] = a;
+            }
             h = a ? steerW_realloc(w, g->sh[i], bytes) : NULL;
             if (!h) return STEER_ENOMEM;
             memset(h, 0, bytes);
@@ -194,7 +220,10 @@ int steerG_build(steer_World *w, float cell)
         g->sp[1][k] = p[1];
         g->sh[0][k] = w->h[0][d];
         g->sh[1][k] = w->h[1][d];
-        if (g->sp[2]) { g->sp[2][k] = p[2]; g->sh[2][k] = w->h[2][d]; }
+        if (g->sp[2]) {
+            g->sp[2][k] = p[2];
+            g->sh[2][k] = w->h[2][d];
+        }
     }
     for (uint32_t c = cells; c > 0; c--) g->start[c] = g->start[c - 1];
     g->start[0] = 0;
@@ -230,14 +259,21 @@ static inline int scan_cell(steer_World *w, uint32_t c, const float p[3], float 
         if (j == self || (flags[j] & STEER_AF_DEAD)) continue;
         float dx = px[j] - p[0], dy = py[j] - p[1], dz = pz ? pz[j] - p[2] : 0.0f;
         if (wrap) {
-            if (dx >= 0.5f * Lx) dx -= Lx; else if (dx < -0.5f * Lx) dx += Lx;
-            if (dy >= 0.5f * Ly) dy -= Ly; else if (dy < -0.5f * Ly) dy += Ly;
-            if (pz) { if (dz >= 0.5f * Lz) dz -= Lz; else if (dz < -0.5f * Lz) dz += Lz; }
+            if (dx >= 0.5f * Lx) dx -= Lx;
+            else if (dx < -0.5f * Lx) dx += Lx;
+            if (dy >= 0.5f * Ly) dy -= Ly;
+            else if (dy < -0.5f * Ly) dy += Ly;
+            if (pz) {
+                if (dz >= 0.5f * Lz) dz -= Lz;
+                else if (dz < -0.5f * Lz) dz += Lz;
+            }
         }
         float d2 = dx * dx + dy * dy + dz * dz;
         if (d2 < r2) {
             out[k].d = j;
-            out[k].off[0] = dx; out[k].off[1] = dy; out[k].off[2] = dz;
+            out[k].off[0] = dx;
+            out[k].off[1] = dy;
+            out[k].off[2] = dz;
             out[k].d2 = d2;
             k++;
         }
@@ -250,7 +286,11 @@ static inline int scan_cell(steer_World *w, uint32_t c, const float p[3], float 
 static void axis_range(const steerG_Grid *g, bool wrap, int axis, float x, float r, int *first, int *count)
 {
     int n = g->n[axis];
-    if (n == 1) { *first = 0; *count = 1; return; }
+    if (n == 1) {
+        *first = 0;
+        *count = 1;
+        return;
+    }
     // clamp in float first: a huge radius or a point far outside the grid
     // must not overflow the int conversion
     float flo = floorf((x - r - g->lo[axis]) * g->inv[axis]), fhi = floorf((x + r - g->lo[axis]) * g->inv[axis]);
@@ -258,7 +298,11 @@ static void axis_range(const steerG_Grid *g, bool wrap, int axis, float x, float
     int lo = !(flo > -lim) ? -(int)lim : flo > 2.0f * lim ? 2 * (int)lim : (int)flo;
     int hi = !(fhi > -lim) ? -(int)lim : fhi > 2.0f * lim ? 2 * (int)lim : (int)fhi;
     if (wrap) {
-        if (hi - lo + 1 >= n) { *first = 0; *count = n; return; }
+        if (hi - lo + 1 >= n) {
+            *first = 0;
+            *count = n;
+            return;
+        }
         *first = ((lo % n) + n) % n;
         *count = hi - lo + 1;
     } else {
@@ -324,7 +368,8 @@ __attribute__((always_inline)) static inline int block_dim(steer_World *w, uint3
     const steerG_Grid *g = &w->grid;
     int n0 = g->n[0], n1 = g->n[1], n2 = g->n[2];
     if (!steerG_blocks_ok(w)) return 0;
-    int cx = (int)(c % (uint32_t)n0), cy = (int)((c / (uint32_t)n0) % (uint32_t)n1), cz = (int)(c / ((uint32_t)n0 * (uint32_t)n1));
+    int cx = (int)(c % (uint32_t)n0), cy = (int)((c / (uint32_t)n0) % (uint32_t)n1),
+        cz = (int)(c / ((uint32_t)n0 * (uint32_t)n1));
     int z0 = dim == 3 ? -1 : 0, z1 = dim == 3 ? 1 : 0;
     int nr = 0;
     uint32_t total = 0;
@@ -352,14 +397,18 @@ __attribute__((always_inline)) static inline int block_dim(steer_World *w, uint3
             struct steerG_Run *r = &w->runs[nr++];
             r->b = g->start[row + (uint32_t)a];
             r->e = g->start[row + (uint32_t)b + 1];
-            r->shift[0] = 0.0f; r->shift[1] = sy; r->shift[2] = sz;
+            r->shift[0] = 0.0f;
+            r->shift[1] = sy;
+            r->shift[2] = sz;
             total += r->e - r->b;
             if (w->wrap && (x0 < 0 || x1 >= n0)) {
                 uint32_t x = x0 < 0 ? (uint32_t)(n0 - 1) : 0u;
                 r = &w->runs[nr++];
                 r->b = g->start[row + x];
                 r->e = g->start[row + x + 1];
-                r->shift[0] = x0 < 0 ? -Lx : Lx; r->shift[1] = sy; r->shift[2] = sz;
+                r->shift[0] = x0 < 0 ? -Lx : Lx;
+                r->shift[1] = sy;
+                r->shift[2] = sz;
                 total += r->e - r->b;
             }
         }
@@ -429,49 +478,56 @@ static inline float hsum4(v4f v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 // Sums of one summary slot; `need` (constant after inlining) says which.
 // (The count is kept in integers: a true lane of a mask is -1, so the
 // count is minus the sum of the masks; exact, as the float sum of ones is.)
-typedef struct Sums4 { v4i n; v4f ox, oy, oz, hx, hy, hz, px, py, pz; } Sums4;
+typedef struct Sums4 {
+    v4i n;
+    v4f ox, oy, oz, hx, hy, hz, px, py, pz;
+} Sums4;
 
 // The candidates of the lanes `in` into the sums s, for any vector width
 // (the operations are the same lane by lane). For the push, 1/d2 where it
 // counts; a lane on top of us (or so near that 1/d2 would overflow: d2
 // denormal) divides anyway, which IEEE makes an infinity (no trap) that
 // the mask then drops.
-#define ACCUMULATE(s, need, d3, in, d2, dx, dy, dz, hx, hy, hz)                      \
-    do {                                                                             \
-        if ((need) & STEERB_SUM_COUNT) (s)->n -= (in);                               \
-        if ((need) & STEERB_SUM_OFFSET) {                                            \
-            (s)->ox += MASKV(in, dx); (s)->oy += MASKV(in, dy);                      \
-            if (d3) (s)->oz += MASKV(in, dz);                                        \
-        }                                                                            \
-        if ((need) & STEERB_SUM_HEADING) {                                           \
-            (s)->hx += MASKV(in, hx); (s)->hy += MASKV(in, hy);                      \
-            if (d3) (s)->hz += MASKV(in, hz);                                        \
-        }                                                                            \
-        if ((need) & STEERB_SUM_PUSH) {                                              \
-            __typeof__(d2) inv_ = MASKV((in) & ((d2) >= FLT_MIN), 1.0f / (d2));      \
-            (s)->px -= (dx) * inv_; (s)->py -= (dy) * inv_;                          \
-            if (d3) (s)->pz -= (dz) * inv_;                                          \
-        }                                                                            \
+#define ACCUMULATE(s, need, d3, in, d2, dx, dy, dz, hx, hy, hz)                 \
+    do {                                                                        \
+        if ((need)&STEERB_SUM_COUNT) (s)->n -= (in);                            \
+        if ((need)&STEERB_SUM_OFFSET) {                                         \
+            (s)->ox += MASKV(in, dx);                                           \
+            (s)->oy += MASKV(in, dy);                                           \
+            if (d3) (s)->oz += MASKV(in, dz);                                   \
+        }                                                                       \
+        if ((need)&STEERB_SUM_HEADING) {                                        \
+            (s)->hx += MASKV(in, hx);                                           \
+            (s)->hy += MASKV(in, hy);                                           \
+            if (d3) (s)->hz += MASKV(in, hz);                                   \
+        }                                                                       \
+        if ((need)&STEERB_SUM_PUSH) {                                           \
+            __typeof__(d2) inv_ = MASKV((in) & ((d2) >= FLT_MIN), 1.0f / (d2)); \
+            (s)->px -= (dx)*inv_;                                               \
+            (s)->py -= (dy)*inv_;                                               \
+            if (d3) (s)->pz -= (dz)*inv_;                                       \
+        }                                                                       \
     } while (0)
 
 // One block of candidates from j (the lanes of `valid`) into the sums s0
 // and s1 of a kernel below, whose locals it reads (X.. HZ, r20, r21,
 // need0, need1, d3, heads); `load` loads the block for the vector width.
-#define CANDIDATES(load, j, valid, qx, qy, qz, zero)                                              \
-    do {                                                                                          \
-        __typeof__((zero) * 1.0f) dx = load(X + (j)) - (qx), dy = load(Y + (j)) - (qy), dz = (zero); \
-        __typeof__((zero) * 1.0f) hx = (zero), hy = (zero), hz = (zero), d2 = dx * dx + dy * dy; \
-        if (d3) {                                                                                 \
-            dz = load(Z + (j)) - (qz);                                                            \
-            d2 += dz * dz;                                                                        \
-        }                                                                                         \
-        if (heads) {                                                                              \
-            hx = load(HX + (j)); hy = load(HY + (j));                                             \
-            if (d3) hz = load(HZ + (j));                                                          \
-        }                                                                                         \
-        __typeof__(valid) in0 = (valid) & (d2 < r20), in1 = (valid) & (d2 < r21);                 \
-        ACCUMULATE(&s0, need0, d3, in0, d2, dx, dy, dz, hx, hy, hz);                              \
-        if (need1) ACCUMULATE(&s1, need1, d3, in1, d2, dx, dy, dz, hx, hy, hz);                   \
+#define CANDIDATES(load, j, valid, qx, qy, qz, zero)                                               \
+    do {                                                                                           \
+        __typeof__((zero)*1.0f) dx = load(X + (j)) - (qx), dy = load(Y + (j)) - (qy), dz = (zero); \
+        __typeof__((zero)*1.0f) hx = (zero), hy = (zero), hz = (zero), d2 = dx * dx + dy * dy;     \
+        if (d3) {                                                                                  \
+            dz = load(Z + (j)) - (qz);                                                             \
+            d2 += dz * dz;                                                                         \
+        }                                                                                          \
+        if (heads) {                                                                               \
+            hx = load(HX + (j));                                                                   \
+            hy = load(HY + (j));                                                                   \
+            if (d3) hz = load(HZ + (j));                                                           \
+        }                                                                                          \
+        __typeof__(valid) in0 = (valid) & (d2 < r20), in1 = (valid) & (d2 < r21);                  \
+        ACCUMULATE(&s0, need0, d3, in0, d2, dx, dy, dz, hx, hy, hz);                               \
+        if (need1) ACCUMULATE(&s1, need1, d3, in1, d2, dx, dy, dz, hx, hy, hz);                    \
     } while (0)
 
 // Reduce the lanes of the sums the slot needs (the others stay zero).
@@ -481,15 +537,18 @@ __attribute__((always_inline)) static inline void finish(const Sums4 *a, const u
     memset(out, 0, sizeof *out);
     if (need & STEERB_SUM_COUNT) out->n = (float)((a->n[0] + a->n[1]) + (a->n[2] + a->n[3]));
     if (need & STEERB_SUM_OFFSET) {
-        out->off[0] = hsum4(a->ox); out->off[1] = hsum4(a->oy);
+        out->off[0] = hsum4(a->ox);
+        out->off[1] = hsum4(a->oy);
         if (d3) out->off[2] = hsum4(a->oz);
     }
     if (need & STEERB_SUM_HEADING) {
-        out->head[0] = hsum4(a->hx); out->head[1] = hsum4(a->hy);
+        out->head[0] = hsum4(a->hx);
+        out->head[1] = hsum4(a->hy);
         if (d3) out->head[2] = hsum4(a->hz);
     }
     if (need & STEERB_SUM_PUSH) {
-        out->push[0] = hsum4(a->px); out->push[1] = hsum4(a->py);
+        out->push[0] = hsum4(a->px);
+        out->push[1] = hsum4(a->py);
         if (d3) out->push[2] = hsum4(a->pz);
     }
 }
@@ -499,9 +558,9 @@ __attribute__((always_inline)) static inline void finish(const Sums4 *a, const u
 // stay in registers and unneeded sums cost nothing. Two slots in one pass
 // is the common flock: separation at one radius, alignment and cohesion at
 // another.
-__attribute__((always_inline)) static inline void
-pass_kernel(const steer_World *w, const float p[3], const float *r2, const unsigned need0,
-            const unsigned need1, const bool d3, steerB_Summary *out)
+__attribute__((always_inline)) static inline void pass_kernel(const steer_World *w, const float p[3], const float *r2,
+                                                              const unsigned need0, const unsigned need1, const bool d3,
+                                                              steerB_Summary *out)
 {
     const steerG_Grid *g = &w->grid;
     const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
@@ -540,7 +599,10 @@ pass_kernel(const steer_World *w, const float p[3], const float *r2, const unsig
 // agent is left out of its own half by a mask (pass_kernel parks it).
 typedef float v8f __attribute__((vector_size(32)));
 typedef int32_t v8i __attribute__((vector_size(32)));
-typedef struct Sums8 { v8i n; v8f ox, oy, oz, hx, hy, hz, px, py, pz; } Sums8;
+typedef struct Sums8 {
+    v8i n;
+    v8f ox, oy, oz, hx, hy, hz, px, py, pz;
+} Sums8;
 
 // Four candidates in both halves (one 16-byte load, broadcast).
 __attribute__((always_inline)) static inline v8f load4x2(const float *a)
@@ -550,11 +612,14 @@ __attribute__((always_inline)) static inline v8f load4x2(const float *a)
 }
 __attribute__((always_inline)) static inline v8f pair8(float a, float b) { return (v8f){ a, a, a, a, b, b, b, b }; }
 // Half h of an eight-lane sum, as pass_kernel's four lanes.
-#define HALF(v, h) { (v)[4 * (h)], (v)[4 * (h) + 1], (v)[4 * (h) + 2], (v)[4 * (h) + 3] }
+#define HALF(v, h)                                                         \
+    {                                                                      \
+        (v)[4 * (h)], (v)[4 * (h) + 1], (v)[4 * (h) + 2], (v)[4 * (h) + 3] \
+    }
 __attribute__((always_inline)) static inline void finish_half(const Sums8 *a, int h, const unsigned need, const bool d3,
                                                               steerB_Summary *out)
 {
-    Sums4 s = { HALF(a->n, h), HALF(a->ox, h), HALF(a->oy, h), HALF(a->oz, h), HALF(a->hx, h),
+    Sums4 s = { HALF(a->n, h),  HALF(a->ox, h), HALF(a->oy, h), HALF(a->oz, h), HALF(a->hx, h),
                 HALF(a->hy, h), HALF(a->hz, h), HALF(a->px, h), HALF(a->py, h), HALF(a->pz, h) };
     finish(&s, need, d3, out);
 }
@@ -572,7 +637,7 @@ pair_kernel(const steer_World *w, const float pa[3], const float pb[3], uint32_t
     const float r20 = r2[0], r21 = need1 ? r2[1] : 0.0f;
     const unsigned heads = (need0 | need1) & STEERB_SUM_HEADING;
     const v8i lane = { 0, 1, 2, 3, 0, 1, 2, 3 }, self = { (int32_t)sa, (int32_t)sa, (int32_t)sa, (int32_t)sa,
-                                                           (int32_t)sb, (int32_t)sb, (int32_t)sb, (int32_t)sb };
+                                                          (int32_t)sb, (int32_t)sb, (int32_t)sb, (int32_t)sb };
     for (int q = 0; q < w->nruns; q++) {
         const struct steerG_Run *r = &w->runs[q];
         const v8f qx = pair8(pa[0] - r->shift[0], pb[0] - r->shift[0]);
@@ -597,9 +662,10 @@ enum { FLOCK_NEAR = STEERB_SUM_PUSH, FLOCK_FAR = STEERB_SUM_COUNT | STEERB_SUM_O
 
 // One agent's slots (pb NULL: pass_kernel) or two agents' (pair_kernel),
 // the kernel inlined for the brain's usual needs.
-__attribute__((always_inline)) static inline void
-slots(const steer_World *w, const float pa[3], const float pb[3], uint32_t sa, uint32_t sb, const float *r2,
-      unsigned need0, unsigned need1, const bool d3, steerB_Summary *outa, steerB_Summary *outb, const bool pair)
+__attribute__((always_inline)) static inline void slots(const steer_World *w, const float pa[3], const float pb[3],
+                                                        uint32_t sa, uint32_t sb, const float *r2, unsigned need0,
+                                                        unsigned need1, const bool d3, steerB_Summary *outa,
+                                                        steerB_Summary *outb, const bool pair)
 {
 #ifdef STEERG_PAIRS
     if (pair) {
@@ -607,14 +673,19 @@ slots(const steer_World *w, const float pa[3], const float pb[3], uint32_t sa, u
         return;
     }
 #endif
-    (void)pb; (void)sa; (void)sb; (void)outb; (void)pair;
+    (void)pb;
+    (void)sa;
+    (void)sb;
+    (void)outb;
+    (void)pair;
     pass_kernel(w, pa, r2, need0, need1, d3, outa);
 }
 
-__attribute__((always_inline)) static inline void
-summaries_dim(const steer_World *w, const float pa[3], const float pb[3], uint32_t sa, uint32_t sb, int nslots,
-              const float *r2, const uint8_t *needs, steerB_Summary *outa, steerB_Summary *outb, const bool d3,
-              const bool pair)
+__attribute__((always_inline)) static inline void summaries_dim(const steer_World *w, const float pa[3],
+                                                                const float pb[3], uint32_t sa, uint32_t sb, int nslots,
+                                                                const float *r2, const uint8_t *needs,
+                                                                steerB_Summary *outa, steerB_Summary *outb,
+                                                                const bool d3, const bool pair)
 {
     if (nslots == 2 && needs[0] == FLOCK_NEAR && needs[1] == FLOCK_FAR) {
         slots(w, pa, pb, sa, sb, r2, FLOCK_NEAR, FLOCK_FAR, d3, outa, outb, pair);
@@ -653,10 +724,10 @@ void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslot
 }
 
 #ifdef STEERG_PAIRS
-__attribute__((target("avx2"))) static void summaries_pair(const steer_World *w, const float pa[3],
-                                                            const float pb[3], uint32_t sa, uint32_t sb, int nslots,
-                                                            const float *r2, const uint8_t *needs,
-                                                            steerB_Summary *outa, steerB_Summary *outb)
+__attribute__((target("avx2"))) static void summaries_pair(const steer_World *w, const float pa[3], const float pb[3],
+                                                           uint32_t sa, uint32_t sb, int nslots, const float *r2,
+                                                           const uint8_t *needs, steerB_Summary *outa,
+                                                           steerB_Summary *outb)
 {
     if (w->dim == 3) summaries_dim(w, pa, pb, sa, sb, nslots, r2, needs, outa, outb, true, true);
     else summaries_dim(w, pa, pb, sa, sb, nslots, r2, needs, outa, outb, false, true);
@@ -708,9 +779,17 @@ void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslot
                 if (!(d2 < r2[k])) continue;
                 steerB_Summary *s = &out[k];
                 s->n += 1.0f;
-                s->off[0] += dx; s->off[1] += dy; s->off[2] += dz;
-                s->head[0] += HX[j]; s->head[1] += HY[j]; s->head[2] += HZ ? HZ[j] : 0.0f;
-                if (d2 >= FLT_MIN) { s->push[0] -= dx / d2; s->push[1] -= dy / d2; s->push[2] -= dz / d2; }
+                s->off[0] += dx;
+                s->off[1] += dy;
+                s->off[2] += dz;
+                s->head[0] += HX[j];
+                s->head[1] += HY[j];
+                s->head[2] += HZ ? HZ[j] : 0.0f;
+                if (d2 >= FLT_MIN) {
+                    s->push[0] -= dx / d2;
+                    s->push[1] -= dy / d2;
+                    s->push[2] -= dz / d2;
+                }
             }
         }
     }

@@ -9,9 +9,9 @@
 #include <stdint.h>
 
 typedef struct steerB_Neighbor {
-    uint32_t d;     // dense index of the neighbour
-    float off[3];   // its position minus ours (minimum image)
-    float d2;       // squared distance
+    uint32_t d;   // dense index of the neighbour
+    float off[3]; // its position minus ours (minimum image)
+    float d2;     // squared distance
 } steerB_Neighbor;
 
 // What the flock family reads of the neighbours within a radius: their
@@ -22,10 +22,7 @@ typedef struct steerB_Summary {
     float off[3], head[3], push[3];
 } steerB_Summary;
 
-enum {
-    STEERB_SUM_COUNT = 1, STEERB_SUM_OFFSET = 2, STEERB_SUM_HEADING = 4, STEERB_SUM_PUSH = 8,
-    STEERB_SUM_ALL = 15
-};
+enum { STEERB_SUM_COUNT = 1, STEERB_SUM_OFFSET = 2, STEERB_SUM_HEADING = 4, STEERB_SUM_PUSH = 8, STEERB_SUM_ALL = 15 };
 
 #define STEERB_MAX_SUMS 4
 #define STEERB_NO_SUM 0xFF

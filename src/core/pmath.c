@@ -25,14 +25,19 @@
 static double sin_poly(double r)
 {
     double z = r * r;
-    return r + r * z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 +
-           z * (-1.0 / 39916800 + z * (1.0 / 6227020800.0))))));
+    return r + r * z *
+                   (-1.0 / 6 +
+                    z * (1.0 / 120 +
+                         z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800 + z * (1.0 / 6227020800.0))))));
 }
 static double cos_poly(double r)
 {
     double z = r * r;
-    return 1.0 + z * (-1.0 / 2 + z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800 +
-           z * (1.0 / 479001600.0 + z * (-1.0 / 87178291200.0)))))));
+    return 1.0 +
+           z * (-1.0 / 2 +
+                z * (1.0 / 24 +
+                     z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800 + z * (1.0 / 479001600.0 +
+                                                                                     z * (-1.0 / 87178291200.0)))))));
 }
 
 // 2/pi in binary: word j holds bits 32j+1 .. 32j+32 after the point, enough
@@ -64,7 +69,10 @@ static double reduce_large(float x, int *quadrant)
     int64_t f = (int64_t)(q - (n << 62));
     double r = (double)f * 0x1.921fb54442d18p-62; // f * pi/2 / 2^62
     *quadrant = (int)(n & 3);
-    if (x < 0) { r = -r; *quadrant = (4 - *quadrant) & 3; }
+    if (x < 0) {
+        r = -r;
+        *quadrant = (4 - *quadrant) & 3;
+    }
     return r;
 }
 
@@ -82,16 +90,35 @@ static double reduce(float x, int *quadrant)
 
 void steerM_sincosf(float x, float *s, float *c)
 {
-    if (!(fabsf(x) <= FLT_MAX)) { *s = *c = x - x; return; } // NaN, or infinity: NaN
+    if (!(fabsf(x) <= FLT_MAX)) {
+        *s = *c = x - x;
+        return;
+    } // NaN, or infinity: NaN
     // below 2^-12, sin x rounds to x (and keeps the sign of a zero), cos x to 1
-    if (fabsf(x) < 0x1p-12f) { *s = x; *c = 1.0f; return; }
+    if (fabsf(x) < 0x1p-12f) {
+        *s = x;
+        *c = 1.0f;
+        return;
+    }
     int n;
     double r = reduce(x, &n), sr = sin_poly(r), cr = cos_poly(r);
     switch (n) {
-    case 0: *s = (float)sr; *c = (float)cr; break;
-    case 1: *s = (float)cr; *c = (float)-sr; break;
-    case 2: *s = (float)-sr; *c = (float)-cr; break;
-    default: *s = (float)-cr; *c = (float)sr; break;
+    case 0:
+        *s = (float)sr;
+        *c = (float)cr;
+        break;
+    case 1:
+        *s = (float)cr;
+        *c = (float)-sr;
+        break;
+    case 2:
+        *s = (float)-sr;
+        *c = (float)-cr;
+        break;
+    default:
+        *s = (float)-cr;
+        *c = (float)sr;
+        break;
     }
 }
 
@@ -119,8 +146,10 @@ static double atan01(double t)
     t = t / (1.0 + sqrt(1.0 + t * t));
     t = t / (1.0 + sqrt(1.0 + t * t));
     double z = t * t;
-    return 4.0 * (t + t * z * (-1.0 / 3 + z * (1.0 / 5 + z * (-1.0 / 7 + z * (1.0 / 9 + z * (-1.0 / 11 +
-                  z * (1.0 / 13 + z * (-1.0 / 15))))))));
+    return 4.0 * (t + t * z *
+                          (-1.0 / 3 +
+                           z * (1.0 / 5 +
+                                z * (-1.0 / 7 + z * (1.0 / 9 + z * (-1.0 / 11 + z * (1.0 / 13 + z * (-1.0 / 15))))))));
 }
 
 // atan2 in double for numbers that are not NaN, with C's signs and
@@ -168,7 +197,10 @@ float steerM_acosf(float x)
 static double cbrt_pos(double x)
 {
     int shift = 0;
-    if (x < DBL_MIN) { x *= 0x1p54; shift = -18; } // subnormal: exact scaling
+    if (x < DBL_MIN) {
+        x *= 0x1p54;
+        shift = -18;
+    } // subnormal: exact scaling
     uint64_t u;
     memcpy(&u, &x, sizeof u);
     int e = (int)((u >> 52) & 0x7ff) - 1023, rem = ((e % 3) + 3) % 3, q = (e - rem) / 3 + shift;

@@ -18,14 +18,18 @@ static inline uint64_t steer_splitmix64(uint64_t *s)
 static inline uint64_t steer_rng64(uint64_t *s)
 {
     uint64_t x = *s;
-    x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
     *s = x;
     return x * 0x2545F4914F6CDD1Dull;
 }
 static inline uint32_t steer_rng32(uint32_t *s)
 {
     uint32_t x = *s;
-    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
     *s = x;
     return x;
 }
@@ -36,6 +40,9 @@ static inline float steer_rng32_unit(uint32_t *s)
 {
     return (float)(int32_t)(steer_rng32(s) >> 8) * (1.0f / 16777216.0f);
 }
-static inline double steer_rng64_unit(uint64_t *s) { return (double)(steer_rng64(s) >> 11) * (1.0 / 9007199254740992.0); }
+static inline double steer_rng64_unit(uint64_t *s)
+{
+    return (double)(steer_rng64(s) >> 11) * (1.0 / 9007199254740992.0);
+}
 
 #endif

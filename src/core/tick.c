@@ -56,15 +56,17 @@ static void summaries_from_list(steerB_Ctx *c)
 
 static inline void load_dim(float *const arr[3], uint32_t d, float o[3], const int dim)
 {
-    o[0] = arr[0][d]; o[1] = arr[1][d]; o[2] = dim == 3 ? arr[2][d] : 0.0f;
+    o[0] = arr[0][d];
+    o[1] = arr[1][d];
+    o[2] = dim == 3 ? arr[2][d] : 0.0f;
 }
 
 // Locomotion: forward Euler as the seeds give it, then the heading follows
 // the velocity (see pass_locomote). The last stage, shared by both paths
 // below: keep the old state rather than poison the world with a non-finite
 // one, set the heading and store.
-__attribute__((always_inline)) static inline void settle(steer_World *w, uint32_t d, const float v[3],
-                                                         const float p[3], const float *craft_h, const int dim)
+__attribute__((always_inline)) static inline void settle(steer_World *w, uint32_t d, const float v[3], const float p[3],
+                                                         const float *craft_h, const int dim)
 {
     if (!v3_finite(v) || !v3_finite(p)) return;
     float s2 = v3_len2(v), h[3];
@@ -89,7 +91,10 @@ __attribute__((always_inline)) static inline void settle(steer_World *w, uint32_
         }
         for (int i = 0; i < dim; i++) w->h[i][d] = h[i];
     }
-    for (int i = 0; i < dim; i++) { w->v[i][d] = v[i]; w->p[i][d] = p[i]; }
+    for (int i = 0; i < dim; i++) {
+        w->v[i][d] = v[i];
+        w->p[i][d] = p[i];
+    }
 }
 
 // p += v dt, wrapped into the world.
@@ -112,7 +117,10 @@ __attribute__((always_inline)) static inline void locomote_points(steer_World *w
     for (int k = 0; k < n; k++) {
         uint32_t d = ds[k];
         float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 };
-        for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; }
+        for (int i = 0; i < dim; i++) {
+            f[i] = w->f[i][d];
+            v[i] = w->v[i][d];
+        }
         v3_truncate(f, w->max_force[d]);
         v3_madd(v, f, w->dt / w->mass[d]);
         steerB_set_lane(V, k, v);
@@ -133,7 +141,11 @@ __attribute__((always_inline)) static inline void locomote_craft(steer_World *w,
                                                                  const bool wrap)
 {
     float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 }, h[3];
-    for (int i = 0; i < dim; i++) { f[i] = w->f[i][d]; v[i] = w->v[i][d]; p[i] = w->p[i][d]; }
+    for (int i = 0; i < dim; i++) {
+        f[i] = w->f[i][d];
+        v[i] = w->v[i][d];
+        p[i] = w->p[i][d];
+    }
     steerW_craft_step(w, d, f, v, h);
     advance(w, p, v, dim, wrap);
     settle(w, d, v, p, h, dim);
@@ -190,9 +202,8 @@ static inline float *clear_record(steer_World *w, uint32_t d, const steerB_Brain
 }
 
 // Queue the agent at grid index it (dense d) in the batch; its lane.
-__attribute__((always_inline)) static inline int queue_agent(steerB_Batch *bt, const steer_World *w,
-                                                             const steerB_Brain *b, uint32_t it, uint32_t d,
-                                                             const int dim)
+__attribute__((always_inline)) static inline int
+queue_agent(steerB_Batch *bt, const steer_World *w, const steerB_Brain *b, uint32_t it, uint32_t d, const int dim)
 {
     const steerG_Grid *g = &w->grid;
     int k = bt->n++;
@@ -223,8 +234,8 @@ __attribute__((always_inline)) static inline int queue_agent(steerB_Batch *bt, c
 // runs batched, nothing reads another agent's live state during the pass
 // (neighbour summaries read the grid's copies), so `fuse` moves each agent
 // as soon as its force is known and the locomote pass is skipped.
-__attribute__((always_inline)) static inline int steer_cells(steer_World *w, steerB_Batch *bt, bool fuse,
-                                                             const int dim, const bool wrap)
+__attribute__((always_inline)) static inline int steer_cells(steer_World *w, steerB_Batch *bt, bool fuse, const int dim,
+                                                             const bool wrap)
 {
     steerB_Ctx c;
     memset(&c, 0, sizeof c);
@@ -298,7 +309,10 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, ste
                 } else {
                     // a torus too small for a ring of distinct cells: list, then summaries from it
                     c.nn = block == 0 ? steerG_gather(w, c.p, b->sense, d) : -1;
-                    if (c.nn < 0) { status = STEER_ENOMEM; c.nn = 0; }
+                    if (c.nn < 0) {
+                        status = STEER_ENOMEM;
+                        c.nn = 0;
+                    }
                     c.nb = w->scratch;
                     summaries_from_list(&c);
                 }
@@ -371,7 +385,10 @@ static void pass_locomote(steer_World *w, uint32_t n)
 static float push_out_of_shapes(steer_World *w, float p[3], float v[3], float r)
 {
     float lo[3], hi[3], deepest = 0.0f;
-    for (int i = 0; i < 3; i++) { lo[i] = p[i] - r; hi[i] = p[i] + r; }
+    for (int i = 0; i < 3; i++) {
+        lo[i] = p[i] - r;
+        hi[i] = p[i] + r;
+    }
     int n = steerW_shapes_near(w, lo, hi);
     for (int k = 0; k < n; k++) {
         const steerW_Shape *s = &w->geo.shapes[w->geo.found[k]];
@@ -446,7 +463,10 @@ static int pass_collide(steer_World *w, uint32_t n)
                 }
                 float overlap = reach - dist;
                 for (int i = 0; i < dim; i++) w->push[i][d] -= dir[i] * 0.5f * overlap;
-                if (overlap > deepest) { deepest = overlap; other = steerW_handle(w, nb->d); }
+                if (overlap > deepest) {
+                    deepest = overlap;
+                    other = steerW_handle(w, nb->d);
+                }
             }
             if (deepest > 0.0f) {
                 any = true;
@@ -482,7 +502,7 @@ static int pass_collide(steer_World *w, uint32_t n)
     }
     // contact state for the next tick: touching now, or not
     for (uint32_t d = 0; d < n; d++) {
-        uint8_t f = w->flags[d] & (uint8_t)~(STEER_AF_TOUCHING | STEER_AF_TOUCHED);
+        uint8_t f = w->flags[d] & (uint8_t) ~(STEER_AF_TOUCHING | STEER_AF_TOUCHED);
         if (w->flags[d] & STEER_AF_TOUCHED) f |= STEER_AF_TOUCHING;
         w->flags[d] = f;
     }
@@ -617,7 +637,10 @@ static int tick(steer_World *w)
         uint32_t need = w->nout_events + w->nevents;
         if (need > w->cap_out_events) {
             steer_Event *e = steerW_realloc(w, w->out_events, sizeof *e * need);
-            if (e) { w->out_events = e; w->cap_out_events = need; }
+            if (e) {
+                w->out_events = e;
+                w->cap_out_events = need;
+            }
         }
         if (need <= w->cap_out_events) {
             // in handle order: the passes emit in storage order, which must
@@ -645,4 +668,3 @@ int steer_world_step(steer_World *w, int ticks)
     if (st == STEER_OK && w->error[0]) st = STEER_ECALLBACK;
     return st;
 }
-

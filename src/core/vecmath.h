@@ -20,19 +20,44 @@
 #define STEER_COLD
 #endif
 
-static inline void v3_set(float o[3], float x, float y, float z) { o[0] = x; o[1] = y; o[2] = z; }
-static inline void v3_copy(float o[3], const float a[3]) { o[0] = a[0]; o[1] = a[1]; o[2] = a[2]; }
+static inline void v3_set(float o[3], float x, float y, float z)
+{
+    o[0] = x;
+    o[1] = y;
+    o[2] = z;
+}
+static inline void v3_copy(float o[3], const float a[3])
+{
+    o[0] = a[0];
+    o[1] = a[1];
+    o[2] = a[2];
+}
 static inline void v3_zero(float o[3]) { o[0] = o[1] = o[2] = 0.0f; }
 static inline void v3_add(float o[3], const float a[3], const float b[3])
-{ o[0] = a[0] + b[0]; o[1] = a[1] + b[1]; o[2] = a[2] + b[2]; }
+{
+    o[0] = a[0] + b[0];
+    o[1] = a[1] + b[1];
+    o[2] = a[2] + b[2];
+}
 static inline void v3_sub(float o[3], const float a[3], const float b[3])
-{ o[0] = a[0] - b[0]; o[1] = a[1] - b[1]; o[2] = a[2] - b[2]; }
+{
+    o[0] = a[0] - b[0];
+    o[1] = a[1] - b[1];
+    o[2] = a[2] - b[2];
+}
 static inline void v3_scale(float o[3], const float a[3], float s)
-{ o[0] = a[0] * s; o[1] = a[1] * s; o[2] = a[2] * s; }
+{
+    o[0] = a[0] * s;
+    o[1] = a[1] * s;
+    o[2] = a[2] * s;
+}
 static inline void v3_madd(float o[3], const float a[3], float s)
-{ o[0] += a[0] * s; o[1] += a[1] * s; o[2] += a[2] * s; }
-static inline float v3_dot(const float a[3], const float b[3])
-{ return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+{
+    o[0] += a[0] * s;
+    o[1] += a[1] * s;
+    o[2] += a[2] * s;
+}
+static inline float v3_dot(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static inline float v3_len2(const float a[3]) { return v3_dot(a, a); }
 // The length of a vector whose squared length overflows (a component above
 // about 1.8e19: an agent parked at 1e30): scaled down by its largest
@@ -52,7 +77,9 @@ static inline float v3_len(const float a[3])
 static inline void v3_cross(float o[3], const float a[3], const float b[3])
 {
     float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
-    o[0] = x; o[1] = y; o[2] = z;
+    o[0] = x;
+    o[1] = y;
+    o[2] = z;
 }
 // v3_normalize's rare cases: a (near) zero vector becomes zero and 0 is
 // returned; one whose squared length overflows (a component above about
@@ -61,7 +88,10 @@ static inline void v3_cross(float o[3], const float a[3], const float b[3])
 STEER_COLD static float v3_normalize_rare(float a[3], float l2)
 {
     float m = fmaxf(fabsf(a[0]), fmaxf(fabsf(a[1]), fabsf(a[2])));
-    if (l2 <= STEER_EPS2 || !(m <= FLT_MAX)) { v3_zero(a); return 0.0f; }
+    if (l2 <= STEER_EPS2 || !(m <= FLT_MAX)) {
+        v3_zero(a);
+        return 0.0f;
+    }
     v3_scale(a, a, 1.0f / m);
     float l = sqrtf(v3_len2(a));
     v3_scale(a, a, 1.0f / l);
@@ -79,7 +109,10 @@ static inline float v3_normalize(float a[3])
 // v3_truncate's rare cases: a zero or negative max, a squared length that overflows.
 STEER_COLD static void v3_truncate_rare(float a[3], float l2, float max)
 {
-    if (max <= 0.0f) { v3_zero(a); return; }
+    if (max <= 0.0f) {
+        v3_zero(a);
+        return;
+    }
     v3_normalize_rare(a, l2); // overflowed: max / sqrt(l2) would be 0
     v3_scale(a, a, max);
 }
@@ -90,7 +123,10 @@ STEER_COLD static void v3_truncate_rare(float a[3], float l2, float max)
 static inline void v3_truncate(float a[3], float max)
 {
     float l2 = v3_len2(a), m2 = max * max;
-    if (l2 > m2 && (max <= 0.0f || l2 > FLT_MAX)) { v3_truncate_rare(a, l2, max); return; }
+    if (l2 > m2 && (max <= 0.0f || l2 > FLT_MAX)) {
+        v3_truncate_rare(a, l2, max);
+        return;
+    }
     float q = max / sqrtf(l2);
     v3_scale(a, a, l2 > m2 ? q : 1.0f);
 }
@@ -146,21 +182,24 @@ static inline void v3_frame(float side[3], float up[3], int dim, const float h[3
 
 // One test for all three components: an infinity or NaN anywhere makes
 // the product with zero a NaN, which compares unequal to zero.
-static inline int v3_finite(const float a[3])
-{ return (a[0] + a[1] + a[2]) * 0.0f == 0.0f; }
+static inline int v3_finite(const float a[3]) { return (a[0] + a[1] + a[2]) * 0.0f == 0.0f; }
 
 // Turn unit vector h toward the direction of `want` by at most max_angle
 // radians, in the plane of the two, into o (unit). A want straight behind
 // turns toward `side` (unit, perpendicular to h); a zero want keeps h.
 // Returns the angle turned.
-static inline float v3_turn_toward(float o[3], const float h[3], const float want[3], float max_angle, const float side[3])
+static inline float v3_turn_toward(float o[3], const float h[3], const float want[3], float max_angle,
+                                   const float side[3])
 {
     float along = v3_dot(want, h), e[3];
     v3_copy(e, want);
     v3_madd(e, h, -along);
     float across = v3_normalize(e);
     if (across <= 1e-6f * fabsf(along) || across == 0.0f) {
-        if (!(along < 0.0f)) { v3_copy(o, h); return 0.0f; }
+        if (!(along < 0.0f)) {
+            v3_copy(o, h);
+            return 0.0f;
+        }
         v3_copy(e, side);
         across = 0.0f;
     }

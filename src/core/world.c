@@ -22,12 +22,18 @@
 static void *default_alloc(void *ud, void *p, size_t size)
 {
     (void)ud;
-    if (size == 0) { free(p); return NULL; }
+    if (size == 0) {
+        free(p);
+        return NULL;
+    }
     return realloc(p, size);
 }
 
 void *steerW_realloc(steer_World *w, void *p, size_t size) { return w->alloc(w->alloc_ud, p, size); }
-void steerW_free(steer_World *w, void *p) { if (p) w->alloc(w->alloc_ud, p, 0); }
+void steerW_free(steer_World *w, void *p)
+{
+    if (p) w->alloc(w->alloc_ud, p, 0);
+}
 
 void steerW_error(steer_World *w, const char *fmt, ...)
 {
@@ -42,7 +48,7 @@ void steerW_error(steer_World *w, const char *fmt, ...)
 
 int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
 {
-    steer_WorldDesc d = desc ? *desc : (steer_WorldDesc){0};
+    steer_WorldDesc d = desc ? *desc : (steer_WorldDesc){ 0 };
     *out = NULL;
     if (d.dim == 0) d.dim = 2;
     if (d.dim != 2 && d.dim != 3) return STEER_EARG;
@@ -67,8 +73,8 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
     w->record = !d.no_record;
     w->reorder_period = d.reorder_period == 0 ? 16 : d.reorder_period;
     w->wide = steerG_wide_available();
-    if (!(d.stuck_window >= 0) || !isfinite(d.stuck_window) || !(d.stuck_progress >= 0) || !isfinite(d.stuck_progress) ||
-        d.collide_iterations < 0) {
+    if (!(d.stuck_window >= 0) || !isfinite(d.stuck_window) || !(d.stuck_progress >= 0) ||
+        !isfinite(d.stuck_progress) || d.collide_iterations < 0) {
         alloc(d.alloc_ud, w, 0);
         return STEER_EARG;
     }
@@ -116,13 +122,17 @@ void steer_world_free(steer_World *w)
 
 // ---- storage growth ----------------------------------------------------
 
-#define COLUMN(name, field, elem, shape, role, bits)                                                          \
-    { name, offsetof(steer_World, field), 0, sizeof(elem), shape, role, bits }
+#define COLUMN(name, field, elem, shape, role, bits)                           \
+    {                                                                          \
+        name, offsetof(steer_World, field), 0, sizeof(elem), shape, role, bits \
+    }
 #define ONE(name, field, role) COLUMN(name, field, *((steer_World *)0)->field, STEERW_COL_ONE, role, 0)
 #define AXES(name, field, role) COLUMN(name, field, *((steer_World *)0)->field[0], STEERW_COL_AXES, role, 0)
 #define ROW(name, field, stride, role)                                                                        \
-    { name, offsetof(steer_World, field), offsetof(steer_World, stride), sizeof *((steer_World *)0)->field,   \
-      STEERW_COL_ROW, role, 0 }
+    {                                                                                                         \
+        name, offsetof(steer_World, field), offsetof(steer_World, stride), sizeof *((steer_World *)0)->field, \
+            STEERW_COL_ROW, role, 0                                                                           \
+    }
 
 // Every per-agent column, in the order of the state hash (see steerW_arrays).
 const steerW_Column steerW_columns[] = {
@@ -281,7 +291,7 @@ size_t steer_world_brain_bytes(const steer_World *w) { return (size_t)w->cap * c
 size_t steer_world_bytes(const steer_World *w)
 {
     size_t b = sizeof *w + (size_t)w->cap * column_bytes(w, false) + steer_world_brain_bytes(w);
-    b += (size_t)w->cap_slots * 2 * sizeof(uint32_t);          // generation, dense index
+    b += (size_t)w->cap_slots * 2 * sizeof(uint32_t); // generation, dense index
     b += (size_t)w->grid.cap_items * (sizeof(uint32_t) + (w->grid.sh[0] ? 2u : 1u) * (size_t)w->dim * sizeof(float));
     b += (size_t)w->grid.cap_cells * sizeof(uint32_t);
     b += (size_t)w->cap_scratch * sizeof(steerB_Neighbor);
@@ -320,7 +330,10 @@ bool steer_world_record(const steer_World *w) { return w->record; }
 
 void steer_world_bounds(const steer_World *w, double origin[3], double size[3], bool *wrap)
 {
-    for (int i = 0; i < 3; i++) { origin[i] = w->origin[i]; size[i] = w->size[i]; }
+    for (int i = 0; i < 3; i++) {
+        origin[i] = w->origin[i];
+        size[i] = w->size[i];
+    }
     *wrap = w->wrap;
 }
 
@@ -400,7 +413,10 @@ int steerW_brain_id(steer_World *w, steer_Behavior *b)
     if (!b) return 0;
     uint32_t hole = 0;
     for (uint32_t i = 1; i < w->nbrains; i++) {
-        if (!w->brains[i]) { if (!hole) hole = i; continue; }
+        if (!w->brains[i]) {
+            if (!hole) hole = i;
+            continue;
+        }
         if (w->brains[i]->root == b) return (int)i;
     }
     if (!hole && w->nbrains >= UINT16_MAX) return STEER_EFULL;
@@ -416,7 +432,10 @@ int steerW_brain_id(steer_World *w, steer_Behavior *b)
     if (!n) {
         n = w->nbrains ? w->nbrains : 1;
         steerB_Brain **a = steerW_realloc(w, w->brains, sizeof *a * (n + 1));
-        if (!a) { steerB_brain_free(w, br); return STEER_ENOMEM; }
+        if (!a) {
+            steerB_brain_free(w, br);
+            return STEER_ENOMEM;
+        }
         a[0] = NULL;
         w->brains = a;
         w->nbrains = n + 1;
@@ -424,7 +443,10 @@ int steerW_brain_id(steer_World *w, steer_Behavior *b)
     if (br->faces && !w->face[0]) {
         for (int i = 0; i < w->dim; i++) {
             w->face[i] = steerW_realloc(w, NULL, sizeof(float) * (w->cap ? w->cap : 1));
-            if (!w->face[i]) { steerB_brain_free(w, br); return STEER_ENOMEM; }
+            if (!w->face[i]) {
+                steerB_brain_free(w, br);
+                return STEER_ENOMEM;
+            }
         }
     }
     w->brains[n] = br;
@@ -489,7 +511,7 @@ bool steerW_param_ok(double v, bool allow_zero)
 int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
 {
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
-    steer_AgentDesc a = desc ? *desc : (steer_AgentDesc){0};
+    steer_AgentDesc a = desc ? *desc : (steer_AgentDesc){ 0 };
     if (out) *out = STEER_NO_AGENT;
     if (a.mass == 0) a.mass = 1;
     if (a.max_speed == 0) a.max_speed = 1;
@@ -523,7 +545,10 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
     w->dense_of[s] = d;
     w->slot[d] = s;
     float pos[3], vel[3];
-    for (int i = 0; i < 3; i++) { pos[i] = (float)a.position[i]; vel[i] = (float)a.velocity[i]; }
+    for (int i = 0; i < 3; i++) {
+        pos[i] = (float)a.position[i];
+        vel[i] = (float)a.velocity[i];
+    }
     if (w->dim == 2) pos[2] = vel[2] = 0;
     for (int i = 0; i < w->dim && w->wrap; i++) pos[i] = steerW_wrap_into(pos[i], w->origin[i], w->size[i]);
     steerW_store(w->p, d, pos);
@@ -673,7 +698,10 @@ void steerW_reorder(steer_World *w)
             permute8(a->base, items, tmp, n);
         }
     }
-    for (uint32_t k = 0; k < n; k++) { w->dense_of[w->slot[k]] = k; items[k] = k; }
+    for (uint32_t k = 0; k < n; k++) {
+        w->dense_of[w->slot[k]] = k;
+        items[k] = k;
+    }
 }
 
 // ---- hash ----------------------------------------------------------------
@@ -681,7 +709,10 @@ void steerW_reorder(steer_World *w)
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++) { h ^= c[i]; h *= 0x100000001B3ull; }
+    for (size_t i = 0; i < n; i++) {
+        h ^= c[i];
+        h *= 0x100000001B3ull;
+    }
     return h;
 }
 
@@ -711,21 +742,31 @@ uint64_t steer_world_hash(const steer_World *w)
             }
         }
         const steerW_Turn *turn = w->turn ? steerW_turn(w, d) : NULL; // craft.c
-        if (turn) { h = fnv(h, &turn->craft, 1); h = fnv(h, &turn->min_speed, 12); h = fnv(h, turn->up, 12); }
+        if (turn) {
+            h = fnv(h, &turn->craft, 1);
+            h = fnv(h, &turn->min_speed, 12);
+            h = fnv(h, turn->up, 12);
+        }
     }
     // the static geometry and the think timers (not the host's function refs)
     for (uint32_t i = 0; i < w->geo.nshapes; i++) {
         const steerW_Shape *s = &w->geo.shapes[i];
         if (!s->alive) continue;
-        h = fnv(h, &i, sizeof i); h = fnv(h, &s->gen, sizeof s->gen); h = fnv(h, &s->kind, 1);
-        h = fnv(h, s->a, sizeof s->a); h = fnv(h, s->b, sizeof s->b); h = fnv(h, &s->r, sizeof s->r);
+        h = fnv(h, &i, sizeof i);
+        h = fnv(h, &s->gen, sizeof s->gen);
+        h = fnv(h, &s->kind, 1);
+        h = fnv(h, s->a, sizeof s->a);
+        h = fnv(h, s->b, sizeof s->b);
+        h = fnv(h, &s->r, sizeof s->r);
     }
     for (uint32_t i = 0; i < w->nthinkers; i++) {
         const struct steerW_Thinker *t = &w->thinkers[i];
         if (!t->ref) continue;
-        h = fnv(h, &t->agent.id, sizeof t->agent.id); h = fnv(h, &t->period, 4); h = fnv(h, &t->elapsed, 4);
-        h = fnv(h, &t->since, sizeof t->since); h = fnv(h, &t->hz, sizeof t->hz);
+        h = fnv(h, &t->agent.id, sizeof t->agent.id);
+        h = fnv(h, &t->period, 4);
+        h = fnv(h, &t->elapsed, 4);
+        h = fnv(h, &t->since, sizeof t->since);
+        h = fnv(h, &t->hz, sizeof t->hz);
     }
     return h;
 }
-

@@ -22,12 +22,12 @@ typedef struct steerB_Neighbor steerB_Neighbor;
 
 // Agent flag bits.
 enum {
-    STEER_AF_DEAD = 1,        // removed; compacted away before the next tick
-    STEER_AF_TARGET_POINT = 2,// the target slot holds a point
-    STEER_AF_TARGET_AGENT = 4,// the target slot holds an agent handle
-    STEER_AF_FACING = 8,      // this tick's brain chose a facing (see face[])
-    STEER_AF_TOUCHING = 16,   // in contact at the end of the last tick (collide pass)
-    STEER_AF_TOUCHED = 32     // in contact during this tick's collide pass
+    STEER_AF_DEAD = 1,         // removed; compacted away before the next tick
+    STEER_AF_TARGET_POINT = 2, // the target slot holds a point
+    STEER_AF_TARGET_AGENT = 4, // the target slot holds an agent handle
+    STEER_AF_FACING = 8,       // this tick's brain chose a facing (see face[])
+    STEER_AF_TOUCHING = 16,    // in contact at the end of the last tick (collide pass)
+    STEER_AF_TOUCHED = 32      // in contact during this tick's collide pass
 };
 
 #define STEERG_PAD 4
@@ -46,26 +46,26 @@ typedef struct steerG_Grid {
 } steerG_Grid;
 
 typedef struct steerW_Shape {
-    uint8_t kind;         // steer_ShapeKind
+    uint8_t kind; // steer_ShapeKind
     uint8_t alive;
     uint32_t gen;
-    float a[3];           // circle centre, segment start, plane point, box lower corner
-    float b[3];           // segment end, plane normal (unit), box upper corner
-    float r;              // circle radius
+    float a[3]; // circle centre, segment start, plane point, box lower corner
+    float b[3]; // segment end, plane normal (unit), box upper corner
+    float r;    // circle radius
 } steerW_Shape;
 
 typedef struct steerW_Geometry {
     steerW_Shape *shapes;
     uint32_t *next_free, *stamp;
     uint32_t nshapes, cap, live, free_head, stamp_now;
-    uint32_t *planes;     // unbounded shapes, checked by every query
+    uint32_t *planes; // unbounded shapes, checked by every query
     uint32_t nplanes, cap_planes;
-    bool dirty;           // the grid below must be rebuilt before a query
+    bool dirty; // the grid below must be rebuilt before a query
     int n[3];
     float lo[3], cell[3];
     uint32_t *start, *items;
     uint32_t ncells, cap_items;
-    uint32_t *found;      // result buffer of steerW_shapes_near
+    uint32_t *found; // result buffer of steerW_shapes_near
     uint32_t cap_found;
 } steerW_Geometry;
 
@@ -77,8 +77,8 @@ struct steer_World {
     bool in_tick;
     float origin[3], size[3];
     uint64_t tick;
-    uint64_t rng;          // the world's stream
-    uint64_t seed;         // as given (0 means 1)
+    uint64_t rng;  // the world's stream
+    uint64_t seed; // as given (0 means 1)
     int reorder_period;
 
     steer_AllocFn alloc;
@@ -97,24 +97,24 @@ struct steer_World {
     uint32_t *rng32;       // per-agent stream
     uint16_t *tag, *brain; // tag id (0 none), brain id (0 none)
     uint8_t *flags;
-    float *face[3];        // facing chosen by the steer pass for locomotion; exists
-                           // once a brain that faces is in use, transient per tick
-    float *mem;            // brain memory, mem_stride floats per agent
-    float *rec;            // recorded node outputs, rec_stride floats per agent
+    float *face[3]; // facing chosen by the steer pass for locomotion; exists
+                    // once a brain that faces is in use, transient per tick
+    float *mem;     // brain memory, mem_stride floats per agent
+    float *rec;     // recorded node outputs, rec_stride floats per agent
     uint32_t mem_stride, rec_stride;
-    uint32_t mem_base;     // world-owned floats at the start of each memory row (stuck watch)
+    uint32_t mem_base; // world-owned floats at the start of each memory row (stuck watch)
     float stuck_window, stuck_progress;
     bool collide;
     int collide_iterations;
-    float *push[3];        // the collide pass's corrections (transient)
+    float *push[3]; // the collide pass's corrections (transient)
     uint32_t push_cap;
-    uint32_t rec_need;     // record floats the brains in use need
-    uint32_t dead;         // agents flagged dead, awaiting compaction
+    uint32_t rec_need; // record floats the brains in use need
+    uint32_t dead;     // agents flagged dead, awaiting compaction
 
     // handle table; a free slot's dense_of holds the next free slot
     uint32_t *gen, *dense_of; // per slot
     uint32_t nslots, cap_slots;
-    uint32_t free_head;       // first free slot, UINT32_MAX when none
+    uint32_t free_head; // first free slot, UINT32_MAX when none
 
     // tags (id 0 = untagged); tag_hash: ids by string hash, open addressing (0 empty)
     char **tags;
@@ -128,25 +128,33 @@ struct steer_World {
 
     steerW_Geometry geo;
     steerG_Grid grid;
-    bool grid_fresh;       // the grid matches the current positions (for host queries)
-    float sense_radius;    // largest neighbour radius of any brain in use
+    bool grid_fresh;    // the grid matches the current positions (for host queries)
+    float sense_radius; // largest neighbour radius of any brain in use
 
     steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
     uint32_t cap_scratch;
-    uint32_t *agent_tmp;      // one word per agent: each agent's cell while the grid is built,
-    size_t cap_agent_tmp;     // then the re-sort's scratch (kept: no allocation in the tick)
+    uint32_t *agent_tmp;  // one word per agent: each agent's cell while the grid is built,
+    size_t cap_agent_tmp; // then the re-sort's scratch (kept: no allocation in the tick)
     // one cell's neighbourhood as runs of the sorted grid arrays, each with
     // the shift that carries it across the torus seam (see steerG_block)
-    struct steerG_Run { uint32_t b, e; float shift[3]; } runs[18];
+    struct steerG_Run {
+        uint32_t b, e;
+        float shift[3];
+    } runs[18];
     int nruns;
 
     // thinkers: only agents that think pay for a timer
-    struct steerW_Thinker { steer_Agent agent; int ref; float period, elapsed; double since, hz; } *thinkers;
+    struct steerW_Thinker {
+        steer_Agent agent;
+        int ref;
+        float period, elapsed;
+        double since, hz;
+    } * thinkers;
     uint32_t nthinkers, cap_thinkers;
 
     steer_Event *events;
     uint32_t nevents, cap_events;
-    steer_Event *out_events;  // the last step's events, handed to the host
+    steer_Event *out_events; // the last step's events, handed to the host
     uint32_t nout_events, cap_out_events;
 
     // turn-limited vehicles (craft.c), by handle slot; any_craft: some agent is a craft
@@ -186,9 +194,9 @@ extern const int steerW_ncolumns;
 #define STEERW_MAX_ARRAYS 64
 typedef struct steerW_Array {
     const steerW_Column *col;
-    int axis;           // which of a per-axis column's arrays (0 otherwise)
-    char *base;         // the array, NULL when not allocated
-    size_t bytes;       // bytes per agent: the element size times the row's stride (0: no row)
+    int axis;     // which of a per-axis column's arrays (0 otherwise)
+    char *base;   // the array, NULL when not allocated
+    size_t bytes; // bytes per agent: the element size times the row's stride (0: no row)
 } steerW_Array;
 // The arrays of every column in the one order all walks use (the state
 // hash's): axis by axis the per-axis columns, then the others as the table
@@ -247,10 +255,7 @@ static inline steer_Agent steerW_slot_handle(const steer_World *w, uint32_t s)
 {
     return (steer_Agent){ ((uint64_t)w->gen[s] << 32) | s };
 }
-static inline steer_Agent steerW_handle(const steer_World *w, uint32_t d)
-{
-    return steerW_slot_handle(w, w->slot[d]);
-}
+static inline steer_Agent steerW_handle(const steer_World *w, uint32_t d) { return steerW_slot_handle(w, w->slot[d]); }
 // The agent's brain memory (past the world's own floats), or NULL.
 static inline float *steerW_mem(const steer_World *w, uint32_t d)
 {
@@ -260,11 +265,15 @@ static inline float *steerW_mem(const steer_World *w, uint32_t d)
 void steerW_derived_up(const float h[3], float up[3]);
 static inline void steerW_load(float *const arr[3], uint32_t d, float o[3])
 {
-    o[0] = arr[0][d]; o[1] = arr[1][d]; o[2] = arr[2] ? arr[2][d] : 0.0f;
+    o[0] = arr[0][d];
+    o[1] = arr[1][d];
+    o[2] = arr[2] ? arr[2][d] : 0.0f;
 }
 static inline void steerW_store(float *const arr[3], uint32_t d, const float v[3])
 {
-    arr[0][d] = v[0]; arr[1][d] = v[1]; if (arr[2]) arr[2][d] = v[2];
+    arr[0][d] = v[0];
+    arr[1][d] = v[1];
+    if (arr[2]) arr[2][d] = v[2];
 }
 // The target slot shares one store between a point and an agent handle
 // (the flags say which), which saves a handle's worth of bytes per agent.
@@ -315,19 +324,16 @@ bool steerW_param_ok(double v, bool allow_zero);
 // float before the conversion: a point far outside would overflow an int
 // (and NaN gives 0). n <= 2^24, so (float)n is exact.
 #define STEERW_MAX_AXIS_CELLS 16777216
-static inline int steerW_cell_index(float f, int n)
-{
-    return !(f >= 0.0f) ? 0 : f < (float)n ? (int)f : n - 1;
-}
+static inline int steerW_cell_index(float f, int n) { return !(f >= 0.0f) ? 0 : f < (float)n ? (int)f : n - 1; }
 // Turn limits (craft.c). An agent with turn data has a minimum turn radius
 // (directed seek plans with it); a craft also flies by it. The record lives
 // by handle slot, so it never moves with the dense arrays; it belongs to
 // the agent while its generation matches the slot's.
 typedef struct steerW_Turn {
-    uint32_t gen;            // the slot's generation it was set for (0: none)
-    uint8_t craft;           // 1: craft locomotion; 0: a point mass with a turn radius
+    uint32_t gen;  // the slot's generation it was set for (0: none)
+    uint8_t craft; // 1: craft locomotion; 0: a point mass with a turn radius
     float min_speed, min_turn_radius, max_turn_accel;
-    float up[3];             // the banked up vector (3D crafts)
+    float up[3]; // the banked up vector (3D crafts)
 } steerW_Turn;
 static inline const steerW_Turn *steerW_turn(const steer_World *w, uint32_t d)
 {
@@ -355,7 +361,7 @@ static inline bool steerW_wall_ok(const float a[3], const float b[3])
     float ex = b[0] - a[0], ey = b[1] - a[1], l2 = ex * ex + ey * ey;
     return l2 >= FLT_MIN && l2 <= FLT_MAX;
 }
-int steerW_geometry_ready(steer_World *w);      // rebuild the shape grid if needed
+int steerW_geometry_ready(steer_World *w); // rebuild the shape grid if needed
 void steerW_geometry_free(steer_World *w);
 // Shapes whose boxes overlap [lo, hi] (and every plane) into w->geo.found;
 // returns how many, or -1 when out of memory. Needs steerW_geometry_ready.

@@ -691,7 +691,10 @@ steer_World *steer_engine_world(steer_Engine *e) { return e ? e->world : NULL; }
 
 const char *steer_engine_error(const steer_Engine *e) { return e ? e->error : "no engine"; }
 
-const char *steer_engine_traceback(const steer_Engine *e) { return e && e->traceback ? e->traceback : e ? e->error : ""; }
+const char *steer_engine_traceback(const steer_Engine *e)
+{
+    return e && e->traceback ? e->traceback : e ? e->error : "";
+}
 
 lua_State *steer_engine_lua(steer_Engine *e) { return e ? e->L : NULL; }
 
@@ -740,7 +743,8 @@ int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc
     steer_HostKind *k;
     int st = steer_host_kind_new(desc, &k);
     if (st != STEER_OK)
-        return steerE_fail(e, st, "steer_engine_register_behavior: bad descriptor for '%s' (name, parameters, memory or fn)",
+        return steerE_fail(e, st,
+                           "steer_engine_register_behavior: bad descriptor for '%s' (name, parameters, memory or fn)",
                            desc->name ? desc->name : "(null)");
     steer_HostKind **nk = steerE_alloc(e, e->kinds, (size_t)(e->nkinds + 1) * sizeof *nk);
     if (!nk) {
@@ -780,7 +784,8 @@ int steer_engine_states(steer_Engine *e, steer_AgentState *out, int cap)
         steer_Agent a = steer_world_agent_at(e->world, i);
         double v[3], r = 0;
         s->id = a;
-        static const steer_Prop props[4] = { STEER_PROP_POSITION, STEER_PROP_VELOCITY, STEER_PROP_HEADING, STEER_PROP_UP };
+        static const steer_Prop props[4] = { STEER_PROP_POSITION, STEER_PROP_VELOCITY, STEER_PROP_HEADING,
+                                             STEER_PROP_UP };
         float *dst[4] = { s->position, s->velocity, s->heading, s->up };
         for (int p = 0; p < 4; p++) {
             steer_agent_vec(e->world, a, props[p], v);

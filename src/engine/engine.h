@@ -18,7 +18,7 @@ typedef struct Mod Mod;
 
 typedef struct Watch {
     char *path;
-    char *module;          // the name `require` found it by; NULL for the scenario
+    char *module; // the name `require` found it by; NULL for the scenario
     long long mtime_ns, size;
 } Watch;
 
@@ -32,24 +32,27 @@ struct steer_Engine {
     uint64_t seed;
 
     lua_State *L;
-    steerL_Host host;      // the hooks the scenario's worlds use
-    char *file;            // the scenario
-    int scenario_ref;      // registry refs: the scenario table, the world userdata
+    steerL_Host host; // the hooks the scenario's worlds use
+    char *file;       // the scenario
+    int scenario_ref; // registry refs: the scenario table, the world userdata
     int world_ref;
     steer_World *world;
     double dt;
     char error[1024];
     char *traceback;
 
-    Watch *watch;          // the scenario, then each module it required
+    Watch *watch; // the scenario, then each module it required
     int nwatch, capwatch;
-    int inotify_fd;        // -1: poll modification times
-    double changed_at;     // when a change was seen and not yet reloaded (0 none)
+    int inotify_fd;    // -1: poll modification times
+    double changed_at; // when a change was seen and not yet reloaded (0 none)
     double next_look;
 
     steer_HostKind **kinds;
     int nkinds;
-    struct { steer_EventFn fn; void *ud; } subs[16];
+    struct {
+        steer_EventFn fn;
+        void *ud;
+    } subs[16];
     int nsubs;
 
     Mod **mods;
@@ -57,7 +60,7 @@ struct steer_Engine {
     pthread_t watchdog;
     bool watchdog_running;
     atomic_bool stopping;
-    pthread_mutex_t lock;  // guards each mod's call state against the watchdog
+    pthread_mutex_t lock; // guards each mod's call state against the watchdog
 };
 
 double steerE_now(void);

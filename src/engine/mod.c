@@ -47,13 +47,13 @@
 #define DEFAULT_CALL_MS 20.0
 #define DEFAULT_AGENTS 1000
 #define DEFAULT_PRINTS 20
-#define WATCH_COUNT 1000        // instructions between two looks at the verdict
-#define MAX_FILE (1u << 20)     // a mod's source file
-#define MAX_MESSAGE (64u << 10) // bytes of one message
-#define MAX_INBOX 256           // messages waiting per mod
+#define WATCH_COUNT 1000             // instructions between two looks at the verdict
+#define MAX_FILE (1u << 20)          // a mod's source file
+#define MAX_MESSAGE (64u << 10)      // bytes of one message
+#define MAX_INBOX 256                // messages waiting per mod
 #define MAX_INBOX_BYTES (256u << 10) // their bytes: the receiver pays for decoding them
-#define MAX_DEPTH 16            // nesting of a message's tables
-#define RESERVE (64u << 10)     // past the cap, for a killed mod's last allocations
+#define MAX_DEPTH 16                 // nesting of a message's tables
+#define RESERVE (64u << 10)          // past the cap, for a killed mod's last allocations
 #define REG_MOD "steer.mod"
 
 typedef struct Msg {
@@ -67,7 +67,7 @@ struct Mod {
     char *name, *root, *main;
     lua_State *L;
     size_t used, cap;
-    double budget;          // seconds per call
+    double budget; // seconds per call
     int agent_cap;
     bool touch_all;
     steer_Agent *agents;
@@ -80,10 +80,10 @@ struct Mod {
     double cpu;
     // the call in progress, shared with the watchdog under e->lock
     bool in_call;
-    clockid_t clock;        // the calling thread's CPU clock
-    unsigned long call;     // calls begun; the watchdog's first look at one reads the clock
-    unsigned long seen;     // the call the watchdog has a reading of
-    double cpu_start;       // that reading
+    clockid_t clock;    // the calling thread's CPU clock
+    unsigned long call; // calls begun; the watchdog's first look at one reads the clock
+    unsigned long seen; // the call the watchdog has a reading of
+    double cpu_start;   // that reading
     // the verdict: kill_reason is written once, under e->lock, before
     // `killed` is stored with release; read only after an acquire load
     atomic_bool killed;
@@ -347,15 +347,18 @@ static int mod_require(lua_State *L)
     const char *name = luaL_checklstring(L, 1, &len);
     bool ok = len > 0 && len < 200 && name[0] != '.';
     for (size_t i = 0; ok && i < len; i++)
-        ok = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= '0' && name[i] <= '9') ||
-             name[i] == '_' || (name[i] == '.' && name[i + 1] != '.' && name[i + 1] != '\0');
+        ok = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+             (name[i] >= '0' && name[i] <= '9') || name[i] == '_' ||
+             (name[i] == '.' && name[i + 1] != '.' && name[i + 1] != '\0');
     if (!ok) return luaL_error(L, "require: '%s' is not a module name of this mod (letters, digits, _ and .)", name);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE); // steer and the libraries are there too
     if (lua_getfield(L, -1, name) != LUA_TNIL) return 1;
     lua_pop(L, 1);
     if (!m->root) // its directory is not its own: other mods, the game's files
-        return luaL_error(L, "require: module '%s' not found: mod '%s' is a single file (a mod with modules is a "
-                             "directory NAME/ with init.lua)", name, m->name);
+        return luaL_error(L,
+                          "require: module '%s' not found: mod '%s' is a single file (a mod with modules is a "
+                          "directory NAME/ with init.lua)",
+                          name, m->name);
     char path[4096];
     int n = snprintf(path, sizeof path, "%s/", m->root);
     for (size_t i = 0; i < len && n < (int)sizeof path - 8; i++) path[n++] = name[i] == '.' ? '/' : name[i];
@@ -367,7 +370,9 @@ static int mod_require(lua_State *L)
                   strncmp(real, real_root, rl = strlen(real_root)) == 0 && real[rl] == '/';
     size_t flen;
     char *text = inside ? steerE_read_file(m->e, path, MAX_FILE, &flen) : NULL;
-    if (!text) return luaL_error(L, "require: module '%s' not found in mod '%s' (mods may require only their own files)", name, m->name);
+    if (!text)
+        return luaL_error(L, "require: module '%s' not found in mod '%s' (mods may require only their own files)", name,
+                          m->name);
     lua_pushfstring(L, "@%s", path);
     int st = luaL_loadbufferx(L, text, flen, lua_tostring(L, -1), "t");
     steerE_alloc(m->e, text, 0);
@@ -629,7 +634,10 @@ static int mod_random(lua_State *L)
     switch (lua_gettop(L)) {
     case 0: lua_pushnumber(L, r); return 1;
     case 1: hi = luaL_checkinteger(L, 1); break;
-    case 2: lo = luaL_checkinteger(L, 1); hi = luaL_checkinteger(L, 2); break;
+    case 2:
+        lo = luaL_checkinteger(L, 1);
+        hi = luaL_checkinteger(L, 2);
+        break;
     default: return luaL_error(L, "math.random: wrong number of arguments");
     }
     luaL_argcheck(L, lo <= hi, lua_gettop(L), "interval is empty");
@@ -673,9 +681,13 @@ static int open_mod(lua_State *L)
     lua_pushboolean(L, 1);
     lua_setfield(L, LUA_REGISTRYINDEX, STEERL_SANDBOX);
     static const luaL_Reg libs[] = {
-        { LUA_GNAME, luaopen_base }, { LUA_COLIBNAME, luaopen_coroutine }, { LUA_TABLIBNAME, luaopen_table },
-        { LUA_STRLIBNAME, luaopen_string }, { LUA_MATHLIBNAME, luaopen_math }, { LUA_UTF8LIBNAME, luaopen_utf8 },
-        { NULL, NULL }
+        { LUA_GNAME, luaopen_base },
+        { LUA_COLIBNAME, luaopen_coroutine },
+        { LUA_TABLIBNAME, luaopen_table },
+        { LUA_STRLIBNAME, luaopen_string },
+        { LUA_MATHLIBNAME, luaopen_math },
+        { LUA_UTF8LIBNAME, luaopen_utf8 },
+        { NULL, NULL },
     };
     for (const luaL_Reg *l = libs; l->func; l++) {
         luaL_requiref(L, l->name, l->func, 1);
@@ -749,7 +761,8 @@ static void free_mod(steer_Engine *e, Mod *m)
 int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id)
 {
     if (!e || !path) return STEER_EARG;
-    if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: load a scenario first (mods act on its world)");
+    if (!e->world)
+        return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: load a scenario first (mods act on its world)");
     steer_ModLimits lim = { 0 };
     if (limits) lim = *limits;
     if (lim.call_ms < 0 || !isfinite(lim.call_ms) || lim.agents < 0 || lim.prints < 0)
@@ -838,7 +851,6 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
 
 // ---- each tick -------------------------------------------------------------------------
 
-
 // The tick's messages and events in one protected C call inside the mod
 // (so that a memory error while building them is the mod's, not ours).
 static int deliver(lua_State *L)
@@ -901,7 +913,8 @@ void steerE_mods_tick(steer_Engine *e)
         m->print_tokens += m->print_rate * dt;
         if (m->print_tokens > m->print_rate) m->print_tokens = m->print_rate;
         if (m->suppressed && m->print_tokens >= 1.0) {
-            steerE_log(e, 1, "[%s] %ld lines of print suppressed (limit %.0f per second)", m->name, m->suppressed, m->print_rate);
+            steerE_log(e, 1, "[%s] %ld lines of print suppressed (limit %.0f per second)", m->name, m->suppressed,
+                       m->print_rate);
             m->suppressed = 0;
         }
         lua_pushcfunction(m->L, deliver);

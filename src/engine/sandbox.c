@@ -46,10 +46,7 @@
 // every LPATTERN_POLL_STEPS of them.
 static const lpattern_Limits pattern_limits = { .max_steps = 2000000L, .poll = steerE_check_stop };
 
-static size_t max_string(lua_State *L)
-{
-    return (size_t)lua_tointeger(L, lua_upvalueindex(1));
-}
+static size_t max_string(lua_State *L) { return (size_t)lua_tointeger(L, lua_upvalueindex(1)); }
 
 // string.rep with its result size checked before anything is allocated,
 // copied by doubling: Lua's copies the string n times, four million
@@ -69,8 +66,8 @@ static int str_rep(lua_State *L)
     double total = (double)l * (double)n + (double)lsep * (double)(n - 1);
     if (total > (double)limit) {
         char msg[128];
-        snprintf(msg, sizeof msg, "string.rep: a result of %.0f bytes is over the mod's string limit of %zu bytes", total,
-                 limit);
+        snprintf(msg, sizeof msg, "string.rep: a result of %.0f bytes is over the mod's string limit of %zu bytes",
+                 total, limit);
         return luaL_error(L, "%s", msg);
     }
     size_t unit = l + lsep, all = unit * (size_t)n; // the last separator is dropped
@@ -109,7 +106,8 @@ static int sb_setmetatable(lua_State *L)
     luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
     if (t == LUA_TTABLE) {
         lua_pushliteral(L, "__gc");
-        if (lua_rawget(L, 2) != LUA_TNIL) return luaL_error(L, "setmetatable: __gc metamethods are not available to mods");
+        if (lua_rawget(L, 2) != LUA_TNIL)
+            return luaL_error(L, "setmetatable: __gc metamethods are not available to mods");
         lua_pop(L, 1);
     }
     if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL) return luaL_error(L, "cannot change a protected metatable");
@@ -147,7 +145,8 @@ static int sb_format(lua_State *L)
     steerE_check_stop(L);
     for (int i = 2; i <= n; i++) {
         int t = lua_type(L, i);
-        if (t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TTHREAD || t == LUA_TUSERDATA || t == LUA_TLIGHTUSERDATA) {
+        if (t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TTHREAD || t == LUA_TUSERDATA ||
+            t == LUA_TLIGHTUSERDATA) {
             steerE_check_stop(L); // each may be a __tostring that is a C function
             lua_pushcfunction(L, sb_tostring);
             lua_pushvalue(L, i);
@@ -296,7 +295,8 @@ static int sort_less(lua_State *L)
     if (lua_type(L, 1) == LUA_TSTRING && lua_type(L, 2) == LUA_TSTRING) {
         size_t la = lua_rawlen(L, 1), lb = lua_rawlen(L, 2);
         lua_Integer left = lua_tointeger(L, lua_upvalueindex(1)) - (lua_Integer)(la < lb ? la : lb) - 1;
-        if (left < 0) return luaL_error(L, "table.sort: comparing its strings takes more than %d bytes", MAX_SORT_BYTES);
+        if (left < 0)
+            return luaL_error(L, "table.sort: comparing its strings takes more than %d bytes", MAX_SORT_BYTES);
         lua_pushinteger(L, left);
         lua_replace(L, lua_upvalueindex(1));
     }
@@ -403,8 +403,8 @@ static int sb_pack(lua_State *L)
     size_t len;
     luaL_checklstring(L, 1, &len);
     steerE_check_stop(L);
-    if (len > MAX_FORMAT) return luaL_error(L, "%s: a format of more than %d bytes", lua_tostring(L, lua_upvalueindex(2)),
-                                            MAX_FORMAT);
+    if (len > MAX_FORMAT)
+        return luaL_error(L, "%s: a format of more than %d bytes", lua_tostring(L, lua_upvalueindex(2)), MAX_FORMAT);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
@@ -449,7 +449,7 @@ void steerE_open_sandbox(lua_State *L, size_t max_str)
     lua_pushcclosure(L, tab_sort, 1);
     lua_setfield(L, -2, "sort");
     static const luaL_Reg loops[] = { { "insert", tab_insert }, { "remove", tab_remove }, { "concat", tab_concat },
-                                      { "unpack", tab_unpack }, { "move", tab_move }, { NULL, NULL } };
+                                      { "unpack", tab_unpack }, { "move", tab_move },     { NULL, NULL } };
     luaL_setfuncs(L, loops, 0);
     lua_pop(L, 1);
     // strings' metatable is shared by every string of the state: protect it

@@ -109,8 +109,12 @@ static int agent_contributions(lua_State *L)
 }
 
 static const luaL_Reg agent_methods[] = {
-    { "xy", agent_xy }, { "vxy", agent_vxy }, { "force", agent_force }, { "remove", agent_remove },
-    { "contributions", agent_contributions }, { NULL, NULL }
+    { "xy", agent_xy },
+    { "vxy", agent_vxy },
+    { "force", agent_force },
+    { "remove", agent_remove },
+    { "contributions", agent_contributions },
+    { NULL, NULL },
 };
 
 static int agent_index(lua_State *L)
@@ -121,7 +125,10 @@ static int agent_index(lua_State *L)
         lua_pushboolean(L, a->world->w && steer_alive(a->world->w, a->handle));
         return 1;
     }
-    if (strcmp(k, "id") == 0) { lua_pushinteger(L, (lua_Integer)a->handle.id); return 1; }
+    if (strcmp(k, "id") == 0) {
+        lua_pushinteger(L, (lua_Integer)a->handle.id);
+        return 1;
+    }
     // methods are looked up before the liveness check so that a stale
     // handle's method call raises with the method's own message
     lua_pushvalue(L, lua_upvalueindex(1));
@@ -147,11 +154,15 @@ static int agent_index(lua_State *L)
     else if (strcmp(k, "tag") == 0) {
         const char *t;
         steer_agent_tag(w, a->handle, &t);
-        if (t) lua_pushstring(L, t); else lua_pushnil(L);
+        if (t) lua_pushstring(L, t);
+        else lua_pushnil(L);
     } else if (strcmp(k, "brain") == 0) {
         steer_Behavior *b;
         steer_agent_brain(w, a->handle, &b);
-        if (!b) { lua_pushnil(L); return 1; }
+        if (!b) {
+            lua_pushnil(L);
+            return 1;
+        }
         steerL_uv_field(L, world_of(L, 1), "brains");
         lua_pushlightuserdata(L, b);
         lua_rawget(L, -2);
@@ -206,8 +217,7 @@ static int agent_newindex(lua_State *L)
         double v[3];
         steerL_checkvec(L, 3, v, FN, k);
         steer_Prop p = k[0] == 'p' ? STEER_PROP_POSITION : k[0] == 'v' ? STEER_PROP_VELOCITY : STEER_PROP_HEADING;
-        if (steer_agent_set_vec(w, a->handle, p, v) != STEER_OK)
-            steerL_field_error(L, FN, k, "a non-zero vector", 3);
+        if (steer_agent_set_vec(w, a->handle, p, v) != STEER_OK) steerL_field_error(L, FN, k, "a non-zero vector", 3);
     } else if (strcmp(k, "mass") == 0) set_param(L, a, STEER_PARAM_MASS, k);
     else if (strcmp(k, "max_speed") == 0) set_param(L, a, STEER_PARAM_MAX_SPEED, k);
     else if (strcmp(k, "max_force") == 0) set_param(L, a, STEER_PARAM_MAX_FORCE, k);
@@ -226,10 +236,12 @@ static int agent_newindex(lua_State *L)
         double p[3];
         steer_Agent other;
         int has_point;
-        if (!steerL_totarget(L, 3, a->world, p, &other, &has_point)) steerL_field_error(L, FN, k, "a vector, a live agent of this world or nil", 3);
+        if (!steerL_totarget(L, 3, a->world, p, &other, &has_point))
+            steerL_field_error(L, FN, k, "a vector, a live agent of this world or nil", 3);
         if (other.id == a->handle.id) return luaL_error(L, "%s: field 'target': an agent cannot target itself", FN);
         int st = steer_agent_set_target(w, a->handle, has_point ? p : NULL, other);
-        if (st != STEER_OK) return luaL_error(L, "%s: field 'target': could not set it (%s)", FN, steerL_status_text(st));
+        if (st != STEER_OK)
+            return luaL_error(L, "%s: field 'target': could not set it (%s)", FN, steerL_status_text(st));
     } else if (strcmp(k, "think") == 0 || strcmp(k, "think_hz") == 0) {
         int ref;
         double hz;
@@ -237,7 +249,8 @@ static int agent_newindex(lua_State *L)
         if (hz == 0) hz = 10;
         int wi = world_of(L, 1);
         if (k[5] == 0) {
-            if (!lua_isnil(L, 3) && !lua_isfunction(L, 3)) steerL_field_error(L, FN, k, "a function(agent, dt) or nil", 3);
+            if (!lua_isnil(L, 3) && !lua_isfunction(L, 3))
+                steerL_field_error(L, FN, k, "a function(agent, dt) or nil", 3);
             steerL_set_think(L, wi, a->handle, 3, hz);
         } else {
             double v = steerL_checkrange(L, 3, FN, k, STEERL_THINK_HZ, STEERL_THINK_HZ_MIN, STEERL_THINK_HZ_MAX);
@@ -252,9 +265,11 @@ static int agent_newindex(lua_State *L)
         lua_pushvalue(L, 3);
         lua_rawseti(L, -2, (lua_Integer)a->handle.id);
     } else if (!steerL_agent_turn_newindex(L, a, k)) {
-        return luaL_error(L, "%s: field '%s' is read-only or unknown (writable: position, velocity, heading, "
-                             "mass, max_speed, max_force, radius, tag, brain, target, data, think, think_hz, "
-                             "model, min_turn_radius, min_speed, max_turn_accel)", FN, k);
+        return luaL_error(L,
+                          "%s: field '%s' is read-only or unknown (writable: position, velocity, heading, "
+                          "mass, max_speed, max_force, radius, tag, brain, target, data, think, think_hz, "
+                          "model, min_turn_radius, min_speed, max_turn_accel)",
+                          FN, k);
     }
     return 0;
 }
@@ -277,7 +292,10 @@ static int agent_tostring(lua_State *L)
 void steerL_open_agent(lua_State *L)
 {
     static const luaL_Reg meta[] = {
-        { "__newindex", agent_newindex }, { "__eq", agent_eq }, { "__tostring", agent_tostring }, { NULL, NULL }
+        { "__newindex", agent_newindex },
+        { "__eq", agent_eq },
+        { "__tostring", agent_tostring },
+        { NULL, NULL },
     };
     steerL_newclass(L, STEERL_AGENT, meta, agent_methods, agent_index);
 }

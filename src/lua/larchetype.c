@@ -24,8 +24,9 @@
 
 // Fields of the spawn descriptor that describe a vehicle rather than one
 // agent's state; the archetype's `vehicle` table takes these.
-static const char *const vehicle_fields[] = { "mass", "max_speed", "max_force", "radius", "model",
-                                              "min_turn_radius", "min_speed", "max_turn_accel", NULL };
+static const char *const vehicle_fields[] = { "mass",      "max_speed",      "max_force",
+                                              "radius",    "model",          "min_turn_radius",
+                                              "min_speed", "max_turn_accel", NULL };
 // What a rebind re-applies: the numbers above are written through the
 // agent's own setters, in this order, then the brain and think.
 static const char *const rebind_fields[] = { "mass", "max_speed", "max_force", "radius", NULL };
@@ -56,7 +57,8 @@ static int archetype_new(lua_State *L)
     const char *fn = "steer.archetype";
     if (!lua_istable(L, 1)) {
         char buf[64];
-        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));
+        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn,
+                          steerL_describe(L, 1, buf, sizeof buf));
     }
     steerL_check_fields(L, 1, fn, archetype_fields, 0);
     lua_settop(L, 1);
@@ -88,7 +90,9 @@ static int archetype_new(lua_State *L)
     if (lua_getfield(L, 1, "think") != LUA_TNIL && !lua_isfunction(L, -1))
         steerL_field_error(L, fn, "think", "a function(agent, dt)", -1);
     bool has_think = !lua_isnil(L, -1);
-    if (has_think) steerL_check_unsandboxed(L, "steer.archetype: field 'think'", "per-agent Lua runs in the scenario; use update(w, dt)");
+    if (has_think)
+        steerL_check_unsandboxed(L, "steer.archetype: field 'think'",
+                                 "per-agent Lua runs in the scenario; use update(w, dt)");
     lua_setfield(L, 2, "think");
     if (lua_getfield(L, 1, "think_hz") != LUA_TNIL) {
         if (!has_think) return luaL_error(L, "%s: field 'think_hz' given without 'think' (a function(agent, dt))", fn);
@@ -157,8 +161,10 @@ void steerL_archetype_desc(lua_State *L)
 {
     if (!lua_isnoneornil(L, 3) && !lua_istable(L, 3)) {
         char buf[64];
-        luaL_error(L, "steer.world:spawn: argument 2 (the fields that override the archetype's) expected a table or nil, "
-                      "got %s", steerL_describe(L, 3, buf, sizeof buf));
+        luaL_error(L,
+                   "steer.world:spawn: argument 2 (the fields that override the archetype's) expected a table or nil, "
+                   "got %s",
+                   steerL_describe(L, 3, buf, sizeof buf));
     }
     lua_settop(L, 3);
     push_current(L, 2); // 4: the newest definition under the name
@@ -219,19 +225,31 @@ static void apply(lua_State *L, int agent, int arch, int over)
 {
     def_field(L, arch, "vehicle");
     for (int i = 0; rebind_fields[i]; i++) {
-        if (over && lua_getfield(L, over, rebind_fields[i]) != LUA_TNIL) { lua_pop(L, 1); continue; }
+        if (over && lua_getfield(L, over, rebind_fields[i]) != LUA_TNIL) {
+            lua_pop(L, 1);
+            continue;
+        }
         if (over) lua_pop(L, 1);
-        if (lua_getfield(L, -1, rebind_fields[i]) == LUA_TNIL) { lua_pop(L, 1); continue; }
+        if (lua_getfield(L, -1, rebind_fields[i]) == LUA_TNIL) {
+            lua_pop(L, 1);
+            continue;
+        }
         lua_setfield(L, agent, rebind_fields[i]);
     }
     lua_pop(L, 1);
     static const char *const parts[] = { "brain", "think", NULL };
     for (int i = 0; parts[i]; i++) {
-        if (over && lua_getfield(L, over, parts[i]) != LUA_TNIL) { lua_pop(L, 1); continue; }
+        if (over && lua_getfield(L, over, parts[i]) != LUA_TNIL) {
+            lua_pop(L, 1);
+            continue;
+        }
         if (over) lua_pop(L, 1);
         // an archetype without a brain leaves the brain to its think, which
         // switches brains itself: the agent keeps the one it has
-        if (def_field(L, arch, parts[i]) == LUA_TNIL && i == 0) { lua_pop(L, 1); continue; }
+        if (def_field(L, arch, parts[i]) == LUA_TNIL && i == 0) {
+            lua_pop(L, 1);
+            continue;
+        }
         lua_setfield(L, agent, parts[i]);
     }
     bool own_hz = false;
@@ -241,7 +259,9 @@ static void apply(lua_State *L, int agent, int arch, int over)
     }
     def_field(L, arch, "think");
     bool has_think = !lua_isnil(L, -1);
-    if (has_think) steerL_check_unsandboxed(L, "steer.archetype: field 'think'", "per-agent Lua runs in the scenario; use update(w, dt)");
+    if (has_think)
+        steerL_check_unsandboxed(L, "steer.archetype: field 'think'",
+                                 "per-agent Lua runs in the scenario; use update(w, dt)");
     lua_pop(L, 1);
     if (!own_hz && has_think) {
         if (def_field(L, arch, "think_hz") != LUA_TNIL) lua_setfield(L, agent, "think_hz");
@@ -268,16 +288,18 @@ void steerL_rebind_archetypes(lua_State *L, int world_idx)
     world_idx = lua_absindex(L, world_idx);
     steerL_uv_field(L, world_idx, "arch_seen"); // top+1
     lua_pushnil(L);
-    if (lua_next(L, top + 1) == 0) { lua_settop(L, top); return; } // no archetype agents
+    if (lua_next(L, top + 1) == 0) {
+        lua_settop(L, top);
+        return;
+    } // no archetype agents
     lua_settop(L, top + 1);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, REG_ARCHETYPES); // top+2
-    lua_newtable(L);                                         // top+3: name -> newest, for the changed ones
+    lua_newtable(L);                                        // top+3: name -> newest, for the changed ones
     bool any = false;
     lua_pushnil(L);
     while (lua_next(L, top + 1)) {
         lua_pushvalue(L, -2);
-        if (lua_gettable(L, top + 2) == LUA_TUSERDATA &&
-            check_archetype(L, -1)->version != lua_tointeger(L, -2)) {
+        if (lua_gettable(L, top + 2) == LUA_TUSERDATA && check_archetype(L, -1)->version != lua_tointeger(L, -2)) {
             lua_pushvalue(L, -3);
             lua_pushvalue(L, -2);
             lua_settable(L, top + 3);
@@ -285,7 +307,10 @@ void steerL_rebind_archetypes(lua_State *L, int world_idx)
         }
         lua_pop(L, 2);
     }
-    if (!any) { lua_settop(L, top); return; }
+    if (!any) {
+        lua_settop(L, top);
+        return;
+    }
     steerL_uv_field(L, world_idx, "arch");      // top+4: id -> name
     steerL_uv_field(L, world_idx, "arch_over"); // top+5: id -> override set
     // collect first: setting fields must not disturb the traversal
@@ -303,7 +328,10 @@ void steerL_rebind_archetypes(lua_State *L, int world_idx)
         lua_Integer id = lua_tointeger(L, -1);
         lua_pop(L, 1);
         lua_rawgeti(L, top + 4, id); // name
-        if (lua_gettable(L, top + 3) != LUA_TUSERDATA) { lua_pop(L, 1); continue; }
+        if (lua_gettable(L, top + 3) != LUA_TUSERDATA) {
+            lua_pop(L, 1);
+            continue;
+        }
         int arch = lua_gettop(L);
         lua_pushcfunction(L, apply_protected);
         steerL_pushagent(L, world_idx, (steer_Agent){ (uint64_t)id });
@@ -361,8 +389,9 @@ static int archetype_index(lua_State *L)
 static int archetype_newindex(lua_State *L)
 {
     check_archetype(L, 1);
-    return luaL_error(L, "steer.archetype: an archetype cannot be changed; define it again with steer.archetype{ name = ... } "
-                         "(its agents rebind on the next tick)");
+    return luaL_error(
+        L, "steer.archetype: an archetype cannot be changed; define it again with steer.archetype{ name = ... } "
+           "(its agents rebind on the next tick)");
 }
 
 static int archetype_tostring(lua_State *L)

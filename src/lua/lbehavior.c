@@ -75,7 +75,8 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
             if (!a->world->w || !steer_alive(a->world->w, a->handle))
                 luaL_error(L, "%s: field '%s' got a removed agent", fn, f->name);
             if (b->target_world && b->target_world != a->world->w)
-                luaL_error(L, "%s: field '%s' expected an agent of the same world as the behaviour's other targets", fn, f->name);
+                luaL_error(L, "%s: field '%s' expected an agent of the same world as the behaviour's other targets", fn,
+                           f->name);
             st = steer_behavior_set_target_agent(b, f->name, a->handle);
             b->target_world = a->world->w; // a brain refuses to run in another world
         } else {
@@ -202,7 +203,8 @@ static void add_children(lua_State *L, const char *fn, steer_Behavior *b, int t,
                        b->kind->children == STEERB_WEIGHTED ? "{behaviour, weight} or a behaviour" : "a behaviour",
                        steerL_describe(L, child_idx, buf, sizeof buf));
         }
-        if (steer_behavior_add_child(b, c, weight)) luaL_error(L, "%s: entry %d: %s", fn, (int)i, steer_behavior_error(b));
+        if (steer_behavior_add_child(b, c, weight))
+            luaL_error(L, "%s: entry %d: %s", fn, (int)i, steer_behavior_error(b));
         lua_rawseti(L, -2, i); // keep the child's userdata alive
     }
     lua_pop(L, 1);
@@ -226,7 +228,8 @@ int steerL_construct(lua_State *L, const void *kind, const char *extra)
     }
     if (!lua_istable(L, 1)) {
         char buf[64];
-        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));
+        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn,
+                          steerL_describe(L, 1, buf, sizeof buf));
     }
     lua_settop(L, 1);
     // accepted names: the kind's fields and "name"
@@ -238,18 +241,18 @@ int steerL_construct(lua_State *L, const void *kind, const char *extra)
     known[nk] = NULL;
     bool list = k->children == STEERB_WEIGHTED || k->children == STEERB_LIST;
     steerL_check_fields(L, 1, fn, known, list);
-    if (!list && lua_rawlen(L, 1) > 0)
-        return luaL_error(L, "%s: takes only named fields, got a list entry", fn);
-    if (list && lua_rawlen(L, 1) == 0)
-        return luaL_error(L, "%s: expected at least one child behaviour", fn);
+    if (!list && lua_rawlen(L, 1) > 0) return luaL_error(L, "%s: takes only named fields, got a list entry", fn);
+    if (list && lua_rawlen(L, 1) == 0) return luaL_error(L, "%s: expected at least one child behaviour", fn);
 
     steerL_Behavior *ub = lua_newuserdatauv(L, sizeof *ub, 1);
     ub->b = NULL;
     luaL_setmetatable(L, STEERL_BEHAVIOR);
     int self = lua_gettop(L);
     lua_createtable(L, 0, 2);
-    lua_newtable(L); lua_setfield(L, -2, "kids");
-    lua_newtable(L); lua_setfield(L, -2, "refs");
+    lua_newtable(L);
+    lua_setfield(L, -2, "kids");
+    lua_newtable(L);
+    lua_setfield(L, -2, "refs");
     int uv = lua_gettop(L);
     lua_pushvalue(L, uv);
     lua_setiuservalue(L, self, 1);
@@ -261,7 +264,8 @@ int steerL_construct(lua_State *L, const void *kind, const char *extra)
     }
     if (lua_getfield(L, 1, "name") != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TSTRING) steerL_field_error(L, fn, "name", "a string", -1);
-        if (steer_behavior_set_name(ub->b, lua_tostring(L, -1)) != STEER_OK) return luaL_error(L, "%s: out of memory", fn);
+        if (steer_behavior_set_name(ub->b, lua_tostring(L, -1)) != STEER_OK)
+            return luaL_error(L, "%s: out of memory", fn);
     }
     lua_pop(L, 1);
     // cross-field checks once every field is in (e.g. stop_radius < slow_radius)
@@ -284,7 +288,10 @@ void steerL_push_constructor(lua_State *L, const void *kind)
 void steerL_open_behavior(lua_State *L)
 {
     static const luaL_Reg meta[] = {
-        { "__gc", behavior_gc }, { "__tostring", behavior_tostring }, { "__index", behavior_index }, { NULL, NULL }
+        { "__gc", behavior_gc },
+        { "__tostring", behavior_tostring },
+        { "__index", behavior_index },
+        { NULL, NULL },
     };
     steerL_newclass(L, STEERL_BEHAVIOR, meta, NULL, NULL);
     for (int i = 0; steerB_kinds[i]; i++) {

@@ -164,8 +164,8 @@ static void push_plan(lua_State *L, const steer_SeekPlan *p)
     set_vec(L, "normal", n);
 }
 
-static const char *const plan_fields[] = { "position", "direction", "speed", "target", "heading", "min_turn_radius",
-                                           "dt", "opposite", NULL };
+static const char *const plan_fields[] = { "position",        "direction", "speed",    "target", "heading",
+                                           "min_turn_radius", "dt",        "opposite", NULL };
 
 // steer.directed_seek_plan(agent, behaviour) or steer.directed_seek_plan{ position, direction, target, heading,
 // min_turn_radius [, speed, dt, opposite] }

@@ -18,7 +18,7 @@
 #define STEERL_DRAW "steer.draw"
 
 typedef struct Draw {
-    steer_DrawList *list;  // the host's list, or `own`
+    steer_DrawList *list; // the host's list, or `own`
     steer_DrawList own;
 } Draw;
 
@@ -156,10 +156,7 @@ static int draw_len(lua_State *L)
     return 1;
 }
 
-static void push_point(lua_State *L, const float p[3])
-{
-    steerL_pushvec(L, p[0], p[1], p[2]);
-}
+static void push_point(lua_State *L, const float p[3]) { steerL_pushvec(L, p[0], p[1], p[2]); }
 
 // d:commands() -> { {kind=, a=, b=, r=, text=, colour={r,g,b,a}}, ... }:
 // what was recorded, for tests and for hosts that draw it themselves.
@@ -213,8 +210,8 @@ static Draw *newdraw(lua_State *L)
     if (luaL_newmetatable(L, STEERL_DRAW)) {
         static const luaL_Reg meta[] = { { "__gc", draw_gc }, { "__len", draw_len }, { NULL, NULL } };
         static const luaL_Reg methods[] = {
-            { "line", draw_line }, { "arrow", draw_arrow }, { "circle", draw_circle }, { "point", draw_point },
-            { "text", draw_text }, { "clear", draw_clear }, { "commands", draw_commands }, { NULL, NULL }
+            { "line", draw_line }, { "arrow", draw_arrow }, { "circle", draw_circle },     { "point", draw_point },
+            { "text", draw_text }, { "clear", draw_clear }, { "commands", draw_commands }, { NULL, NULL },
         };
         luaL_setfuncs(L, meta, 0);
         luaL_newlib(L, methods);

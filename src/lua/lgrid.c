@@ -33,12 +33,18 @@
 
 typedef struct LGrid {
     steerN_Grid g;
-    int batch;       // inside g:batch(fn): edits wait for its end
-    bool edited;     // an edit is waiting
+    int batch;   // inside g:batch(fn): edits wait for its end
+    bool edited; // an edit is waiting
     steerN_Shown shown;
 } LGrid;
-typedef struct LFlow { steerN_Flow f; LGrid *grid; } LFlow;
-typedef struct LWalls { uint32_t n; steer_Shape id[]; } LWalls;
+typedef struct LFlow {
+    steerN_Flow f;
+    LGrid *grid;
+} LFlow;
+typedef struct LWalls {
+    uint32_t n;
+    steer_Shape id[];
+} LWalls;
 
 extern const steerB_Kind steerB_follow_flow, steerB_decompose_flow;
 
@@ -134,7 +140,8 @@ static int grid_new(lua_State *L)
     const char *fn = "steer.grid";
     if (!lua_istable(L, 1)) {
         char buf[64];
-        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));
+        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn,
+                          steerL_describe(L, 1, buf, sizeof buf));
     }
     lua_settop(L, 1);
     steerL_check_fields(L, 1, fn, fields, 0);
@@ -142,7 +149,8 @@ static int grid_new(lua_State *L)
     double origin[3] = { 0, 0, 0 };
     if (lua_getfield(L, 1, "origin") != LUA_TNIL) check_vec(L, -1, fn, "origin", origin);
     lua_pop(L, 1);
-    const char *map_expect = "a non-empty list of equally long, non-empty strings ('.' open, '#' blocked, '1'-'9' costs)";
+    const char *map_expect =
+        "a non-empty list of equally long, non-empty strings ('.' open, '#' blocked, '1'-'9' costs)";
     int map = 2;
     lua_getfield(L, 1, "map");
     if (!lua_istable(L, map)) steerL_field_error(L, fn, "map", map_expect, map);
@@ -171,15 +179,18 @@ static int grid_new(lua_State *L)
                               fn, (int)j, (int)len, (int)nx);
         for (size_t i = 0; i < len; i++)
             if (char_cost(line[i]) < 0)
-                return luaL_error(L, "%s: field 'map' line %d column %d has unknown character '%c' (expected '.' "
-                                     "open, '#' blocked or a digit 1-9: a cost)", fn, (int)j, (int)i + 1, line[i]);
+                return luaL_error(L,
+                                  "%s: field 'map' line %d column %d has unknown character '%c' (expected '.' "
+                                  "open, '#' blocked or a digit 1-9: a cost)",
+                                  fn, (int)j, (int)i + 1, line[i]);
         memcpy(cells + (size_t)(j - 1) * nx, line, nx);
         lua_pop(L, 1);
     }
     int costs = 4;
     lua_getfield(L, 1, "costs");
     if (!lua_isnil(L, costs) && !lua_istable(L, costs) && !lua_isfunction(L, costs))
-        steerL_field_error(L, fn, "costs", "a list of rows of numbers (the map's shape) or a function(i, j, char)", costs);
+        steerL_field_error(L, fn, "costs", "a list of rows of numbers (the map's shape) or a function(i, j, char)",
+                           costs);
 
     LGrid *ug = lua_newuserdatauv(L, sizeof *ug + steerL_mod_pays(L, nx * (size_t)ny * 32), 1);
     memset(ug, 0, sizeof *ug);
@@ -230,11 +241,16 @@ static void *room(void *items, uint32_t n, uint32_t *cap, size_t size)
 
 // ---- edits: then every field is rebuilt and every world's walls replaced ------
 
-typedef struct WallCtx { steer_World *w; LWalls *out; int st; } WallCtx;
+typedef struct WallCtx {
+    steer_World *w;
+    LWalls *out;
+    int st;
+} WallCtx;
 
 static int count_wall(void *ud, const double a[2], const double b[2])
 {
-    (void)a; (void)b;
+    (void)a;
+    (void)b;
     ((WallCtx *)ud)->out->n++;
     return 0;
 }
@@ -277,7 +293,7 @@ static void sync_walls(lua_State *L, int gi, int wi, const char *fn)
     lua_rawset(L, -4); // worlds[world] = walls, before any error so removal stays possible
     if (steerN_walls(g, add_wall, &c))
         luaL_error(L, "%s: %s", fn,
-                   c.st == STEER_ENOMEM ? "out of memory"
+                   c.st == STEER_ENOMEM  ? "out of memory"
                    : c.st == STEER_EBUSY ? "cannot add walls now (inside a step)"
                                          : "the grid's walls lie beyond the coordinates a world can store");
     lua_pop(L, 3);
@@ -495,8 +511,7 @@ static uint32_t read_goals(lua_State *L, const steerN_Grid *g, int idx, bool lis
         check_inside(L, g, fn, what, p);
         int x, y;
         steerN_cell_of(g, p, &x, &y);
-        if (!steerN_open(g, x, y))
-            luaL_error(L, "%s: %s (%f, %f) is in a blocked cell", fn, what, p[0], p[1]);
+        if (!steerN_open(g, x, y)) luaL_error(L, "%s: %s (%f, %f) is in a blocked cell", fn, what, p[0], p[1]);
         goals[2 * i - 2] = p[0];
         goals[2 * i - 1] = p[1];
     }
@@ -656,8 +671,9 @@ static int grid_tostring(lua_State *L)
 static int flow_behavior_new(lua_State *L)
 {
     const char *fn = lua_tostring(L, lua_upvalueindex(2));
-    steerL_check_unsandboxed(L, fn, "the flow field is the mod's memory, freed with it while the agent steers on; "
-                                    "use f:direction(p) in update");
+    steerL_check_unsandboxed(L, fn,
+                             "the flow field is the mod's memory, freed with it while the agent steers on; "
+                             "use f:direction(p) in update");
     steerL_construct(L, lua_touserdata(L, lua_upvalueindex(1)), "field"); // unknown names first
     int self = lua_gettop(L);
     lua_getfield(L, 1, "field");
@@ -711,14 +727,26 @@ void steerL_open_grid(lua_State *L)
 {
     static const luaL_Reg grid_meta[] = { { "__gc", grid_gc }, { "__tostring", grid_tostring }, { NULL, NULL } };
     static const luaL_Reg grid_methods[] = {
-        { "blocked", grid_blocked }, { "cost", grid_cost }, { "set", grid_set }, { "block", grid_block },
-        { "cell_at", grid_cell }, { "center", grid_center }, { "line_of_sight", grid_line_of_sight },
-        { "path", grid_path }, { "walls", grid_walls }, { "batch", grid_batch }, { "flow_field", grid_flow_field }, { NULL, NULL }
+        { "blocked", grid_blocked },
+        { "cost", grid_cost },
+        { "set", grid_set },
+        { "block", grid_block },
+        { "cell_at", grid_cell },
+        { "center", grid_center },
+        { "line_of_sight", grid_line_of_sight },
+        { "path", grid_path },
+        { "walls", grid_walls },
+        { "batch", grid_batch },
+        { "flow_field", grid_flow_field },
+        { NULL, NULL },
     };
     static const luaL_Reg flow_meta[] = { { "__gc", flow_gc }, { "__tostring", flow_tostring }, { NULL, NULL } };
     static const luaL_Reg flow_methods[] = {
-        { "set_goal", flow_set_goal }, { "set_goals", flow_set_goals }, { "direction", flow_direction },
-        { "distance", flow_distance }, { NULL, NULL }
+        { "set_goal", flow_set_goal },
+        { "set_goals", flow_set_goals },
+        { "direction", flow_direction },
+        { "distance", flow_distance },
+        { NULL, NULL },
     };
     steerL_newclass(L, STEERL_GRID, grid_meta, grid_methods, grid_index);
     steerL_newclass(L, STEERL_FLOW, flow_meta, flow_methods, flow_index);

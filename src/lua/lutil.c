@@ -55,7 +55,9 @@ int steerL_field_error(lua_State *L, const char *fn, const char *field, const ch
                       steerL_describe(L, got_idx, buf, sizeof buf));
 }
 
-typedef struct { double v[3]; } Vec;
+typedef struct {
+    double v[3];
+} Vec;
 
 int steerL_tovec(lua_State *L, int idx, double out[3])
 {
@@ -76,8 +78,15 @@ int steerL_tovec(lua_State *L, int idx, double out[3])
             lua_pushstring(L, i == 0 ? "x" : i == 1 ? "y" : "z");
             t = lua_rawget(L, idx);
         }
-        if (t == LUA_TNIL && i == 2) { out[2] = 0; lua_pop(L, 1); break; }
-        if (t != LUA_TNUMBER) { lua_pop(L, 1); return 0; }
+        if (t == LUA_TNIL && i == 2) {
+            out[2] = 0;
+            lua_pop(L, 1);
+            break;
+        }
+        if (t != LUA_TNUMBER) {
+            lua_pop(L, 1);
+            return 0;
+        }
         out[i] = lua_tonumber(L, -1);
         lua_pop(L, 1);
         if (!isfinite(out[i]) || fabs(out[i]) > FLT_MAX) return 0; // the world stores floats
@@ -94,7 +103,9 @@ void steerL_checkvec(lua_State *L, int idx, double out[3], const char *fn, const
 void steerL_pushvec(lua_State *L, double x, double y, double z)
 {
     Vec *u = lua_newuserdatauv(L, sizeof *u, 0);
-    u->v[0] = x; u->v[1] = y; u->v[2] = z;
+    u->v[0] = x;
+    u->v[1] = y;
+    u->v[2] = z;
     luaL_setmetatable(L, STEERL_VEC);
 }
 
@@ -189,7 +200,10 @@ void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const 
         const char *k = lua_tostring(L, -1);
         int ok = 0;
         for (int i = 0; known[i]; i++)
-            if (strcmp(known[i], k) == 0) { ok = 1; break; }
+            if (strcmp(known[i], k) == 0) {
+                ok = 1;
+                break;
+            }
         if (!ok) {
             // list the accepted names so the fix is obvious
             luaL_Buffer b;
@@ -243,8 +257,10 @@ void steerL_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const
 void steerL_check_writable(lua_State *L, const steerL_World *lw, const char *fn)
 {
     if (lw->in_pass)
-        luaL_error(L, "%s: not allowed during the steer pass: a custom behaviour or ease function may only read "
-                      "agents (change or query the world in think, update or an event handler)", fn);
+        luaL_error(L,
+                   "%s: not allowed during the steer pass: a custom behaviour or ease function may only read "
+                   "agents (change or query the world in think, update or an event handler)",
+                   fn);
 }
 
 void steerL_copy_table(lua_State *L, int src, int dst)

@@ -18,11 +18,11 @@
 
 typedef struct steerL_World {
     steer_World *w;
-    lua_State *L;          // main thread, for host callbacks during a tick
+    lua_State *L; // main thread, for host callbacks during a tick
     int dim;
-    char cb_error[512];    // first callback error of the running step
-    bool stepping;         // inside w:step (callbacks may not step again)
-    bool in_pass;          // inside a custom behaviour or ease function: read-only world
+    char cb_error[512]; // first callback error of the running step
+    bool stepping;      // inside w:step (callbacks may not step again)
+    bool in_pass;       // inside a custom behaviour or ease function: read-only world
     // A mod's view of the engine's world (steerL_push_borrowed_world): the
     // world belongs to the engine, so this userdata never frees it, and the
     // mod may not step it, subscribe to it or change its geometry.
@@ -41,8 +41,8 @@ typedef struct steerL_World {
 } steerL_World;
 
 typedef struct steerL_Agent {
-    steer_Agent handle;    // Lua's agent.id is handle.id
-    steerL_World *world;   // kept alive by the agent's user value
+    steer_Agent handle;  // Lua's agent.id is handle.id
+    steerL_World *world; // kept alive by the agent's user value
 } steerL_Agent;
 
 typedef struct steerL_Behavior {
@@ -106,10 +106,10 @@ void steerL_poll(lua_State *L, size_t *work, size_t units);
 void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array);
 
 steerL_Agent *steerL_checkagent(lua_State *L, int idx, const char *what); // live agent or raise naming `what`
-steerL_Agent *steerL_toagent(lua_State *L, int idx);          // any agent userdata or NULL
+steerL_Agent *steerL_toagent(lua_State *L, int idx);                      // any agent userdata or NULL
 void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id);
 steerL_World *steerL_checkworld(lua_State *L, int idx);
-steer_Behavior *steerL_tobehavior(lua_State *L, int idx);      // or NULL
+steer_Behavior *steerL_tobehavior(lua_State *L, int idx); // or NULL
 
 // Raise unless the world may change now: a custom behaviour or an ease
 // function runs inside the steer pass and may only read.
@@ -157,7 +157,8 @@ const char *steerL_event_name(steer_EventType t); // "arrive", "stuck", ...
 // Create the metatable `name` with the metamethods `meta` and an __index
 // closure `index` whose upvalue is a table of `methods` (looked up by the
 // index function for names it does not handle itself).
-void steerL_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods, lua_CFunction index);
+void steerL_newclass(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods,
+                     lua_CFunction index);
 
 // Set dst[k] = v for every pair of the table at src (a shallow copy),
 // raw on both sides: no metamethod of either table runs.
@@ -184,7 +185,7 @@ int steerL_debug_draw(lua_State *L);
 // Turn limits (lcraft.c): read model, min_turn_radius, min_speed and
 // max_turn_accel of the table at t; true when the agent gets turn limits.
 bool steerL_craft_desc(lua_State *L, int t, const char *fn, steer_CraftDesc *out);
-void steerL_open_craft(lua_State *L);      // steer.directed_seek_plan
+void steerL_open_craft(lua_State *L);                                         // steer.directed_seek_plan
 int steerL_agent_turn_index(lua_State *L, steerL_Agent *a, const char *k);    // 1 when k is a turn field
 int steerL_agent_turn_newindex(lua_State *L, steerL_Agent *a, const char *k); // 1 when k is a turn field
 
@@ -192,8 +193,8 @@ int steerL_agent_turn_newindex(lua_State *L, steerL_Agent *a, const char *k); //
 void steerL_open_vec(lua_State *L);
 void steerL_open_world(lua_State *L);
 void steerL_open_agent(lua_State *L);
-void steerL_open_behavior(lua_State *L);   // adds constructors to the table on top
+void steerL_open_behavior(lua_State *L);         // adds constructors to the table on top
 void steerL_add_host_constructors(lua_State *L); // and those of the host's kinds
-void steerL_open_grid(lua_State *L);       // steer.grid, flow fields, follow_flow, w:add_grid (lgrid.c)
+void steerL_open_grid(lua_State *L);             // steer.grid, flow fields, follow_flow, w:add_grid (lgrid.c)
 
 #endif

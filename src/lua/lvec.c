@@ -7,7 +7,9 @@
 #include <math.h>
 #include <stdio.h>
 
-typedef struct { double v[3]; } Vec;
+typedef struct {
+    double v[3];
+} Vec;
 
 static Vec *checkv(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_VEC); }
 
@@ -56,7 +58,8 @@ static int vec_new(lua_State *L)
 static int vec_add(lua_State *L)
 {
     double a[3], b[3];
-    operand(L, 1, a, "+"); operand(L, 2, b, "+");
+    operand(L, 1, a, "+");
+    operand(L, 2, b, "+");
     steerL_pushvec(L, a[0] + b[0], a[1] + b[1], a[2] + b[2]);
     return 1;
 }
@@ -64,7 +67,8 @@ static int vec_add(lua_State *L)
 static int vec_sub(lua_State *L)
 {
     double a[3], b[3];
-    operand(L, 1, a, "-"); operand(L, 2, b, "-");
+    operand(L, 1, a, "-");
+    operand(L, 2, b, "-");
     steerL_pushvec(L, a[0] - b[0], a[1] - b[1], a[2] - b[2]);
     return 1;
 }
@@ -72,8 +76,15 @@ static int vec_sub(lua_State *L)
 static int vec_mul(lua_State *L)
 {
     double a[3], s;
-    if (lua_type(L, 1) == LUA_TNUMBER) { finite_num(L, 1, "steer.vec *"); s = lua_tonumber(L, 1); operand(L, 2, a, "*"); }
-    else { operand(L, 1, a, "*"); finite_num(L, 2, "steer.vec *"); s = lua_tonumber(L, 2); }
+    if (lua_type(L, 1) == LUA_TNUMBER) {
+        finite_num(L, 1, "steer.vec *");
+        s = lua_tonumber(L, 1);
+        operand(L, 2, a, "*");
+    } else {
+        operand(L, 1, a, "*");
+        finite_num(L, 2, "steer.vec *");
+        s = lua_tonumber(L, 2);
+    }
     steerL_pushvec(L, a[0] * s, a[1] * s, a[2] * s);
     return 1;
 }
@@ -105,8 +116,16 @@ static int vec_eq(lua_State *L)
 
 static double len2(const double *v) { return v[0] * v[0] + v[1] * v[1] + v[2] * v[2]; }
 
-static int vec_len(lua_State *L) { lua_pushnumber(L, sqrt(len2(checkv(L, 1)->v))); return 1; }
-static int vec_len2(lua_State *L) { lua_pushnumber(L, len2(checkv(L, 1)->v)); return 1; }
+static int vec_len(lua_State *L)
+{
+    lua_pushnumber(L, sqrt(len2(checkv(L, 1)->v)));
+    return 1;
+}
+static int vec_len2(lua_State *L)
+{
+    lua_pushnumber(L, len2(checkv(L, 1)->v));
+    return 1;
+}
 
 static int vec_normalized(lua_State *L)
 {
@@ -120,7 +139,8 @@ static int vec_normalized(lua_State *L)
 static int vec_dot(lua_State *L)
 {
     double a[3], b[3];
-    operand(L, 1, a, "dot"); operand(L, 2, b, "dot");
+    operand(L, 1, a, "dot");
+    operand(L, 2, b, "dot");
     lua_pushnumber(L, a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
     return 1;
 }
@@ -128,7 +148,8 @@ static int vec_dot(lua_State *L)
 static int vec_cross(lua_State *L)
 {
     double a[3], b[3];
-    operand(L, 1, a, "cross"); operand(L, 2, b, "cross");
+    operand(L, 1, a, "cross");
+    operand(L, 2, b, "cross");
     steerL_pushvec(L, a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]);
     return 1;
 }
@@ -136,7 +157,8 @@ static int vec_cross(lua_State *L)
 static int vec_dist(lua_State *L)
 {
     double a[3], b[3];
-    operand(L, 1, a, "dist"); operand(L, 2, b, "dist");
+    operand(L, 1, a, "dist");
+    operand(L, 2, b, "dist");
     double d[3] = { a[0] - b[0], a[1] - b[1], a[2] - b[2] };
     lua_pushnumber(L, sqrt(len2(d)));
     return 1;
@@ -159,7 +181,9 @@ static int vec_truncated(lua_State *L)
 static int vec_unpack(lua_State *L)
 {
     Vec *a = checkv(L, 1);
-    lua_pushnumber(L, a->v[0]); lua_pushnumber(L, a->v[1]); lua_pushnumber(L, a->v[2]);
+    lua_pushnumber(L, a->v[0]);
+    lua_pushnumber(L, a->v[1]);
+    lua_pushnumber(L, a->v[2]);
     return 3;
 }
 
@@ -174,9 +198,9 @@ static int vec_tostring(lua_State *L)
 }
 
 static const luaL_Reg methods[] = {
-    { "len", vec_len }, { "len2", vec_len2 }, { "normalized", vec_normalized }, { "dot", vec_dot },
-    { "cross", vec_cross }, { "dist", vec_dist }, { "truncated", vec_truncated }, { "unpack", vec_unpack },
-    { NULL, NULL }
+    { "len", vec_len },     { "len2", vec_len2 }, { "normalized", vec_normalized }, { "dot", vec_dot },
+    { "cross", vec_cross }, { "dist", vec_dist }, { "truncated", vec_truncated },   { "unpack", vec_unpack },
+    { NULL, NULL },
 };
 
 static int vec_index(lua_State *L)
@@ -199,9 +223,9 @@ static int vec_newindex(lua_State *L)
 }
 
 static const luaL_Reg metamethods[] = {
-    { "__add", vec_add }, { "__sub", vec_sub }, { "__mul", vec_mul }, { "__div", vec_div },
-    { "__unm", vec_unm }, { "__eq", vec_eq }, { "__len", vec_len }, { "__tostring", vec_tostring },
-    { "__newindex", vec_newindex }, { NULL, NULL }
+    { "__add", vec_add },           { "__sub", vec_sub }, { "__mul", vec_mul }, { "__div", vec_div },
+    { "__unm", vec_unm },           { "__eq", vec_eq },   { "__len", vec_len }, { "__tostring", vec_tostring },
+    { "__newindex", vec_newindex }, { NULL, NULL },
 };
 
 void steerL_open_vec(lua_State *L)

@@ -16,11 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const world_fields[] = { "dim", "size", "origin", "wrap", "seed", "dt", "record", "stuck",
-                                            "collide", NULL };
-static const char *const spawn_fields[] = { "position", "velocity", "mass", "max_speed", "max_force", "radius",
-                                            "brain", "tag", "model", "target", "data", "think", "think_hz",
-                                            "min_turn_radius", "min_speed", "max_turn_accel", NULL };
+static const char *const world_fields[] = { "dim", "size",   "origin", "wrap",    "seed",
+                                            "dt",  "record", "stuck",  "collide", NULL };
+static const char *const spawn_fields[] = { "position",       "velocity", "mass",     "max_speed",       "max_force",
+                                            "radius",         "brain",    "tag",      "model",           "target",
+                                            "data",           "think",    "think_hz", "min_turn_radius", "min_speed",
+                                            "max_turn_accel", NULL };
 
 // ---- host callbacks (run inside a tick) --------------------------------
 
@@ -71,7 +72,8 @@ static int hook_ease(void *ud, int ref, double x, double *out)
     if (!ok || !isfinite(*out)) {
         char buf[64];
         char msg[128];
-        snprintf(msg, sizeof msg, "expected to return a finite number, returned %s", steerL_describe(L, -1, buf, sizeof buf));
+        snprintf(msg, sizeof msg, "expected to return a finite number, returned %s",
+                 steerL_describe(L, -1, buf, sizeof buf));
         cb_fail(lw, "steer.arrive ease function", msg);
         lua_pop(L, 1);
         return 1;
@@ -180,7 +182,8 @@ static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double d
 // Give an agent a think function at hz (nil stops it).
 void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, double hz)
 {
-    if (!lua_isnil(L, fn_idx)) steerL_check_unsandboxed(L, "think", "per-agent Lua runs in the scenario; use update(w, dt)");
+    if (!lua_isnil(L, fn_idx))
+        steerL_check_unsandboxed(L, "think", "per-agent Lua runs in the scenario; use update(w, dt)");
     steerL_World *lw = lua_touserdata(L, world_idx);
     fn_idx = lua_absindex(L, fn_idx);
     steerL_uv_field(L, world_idx, "think");
@@ -198,10 +201,14 @@ static steerL_World *new_world_ud(lua_State *L);
 static int world_new(lua_State *L)
 {
     const char *fn = "steer.world";
-    if (lua_isnoneornil(L, 1)) { lua_settop(L, 0); lua_newtable(L); }
+    if (lua_isnoneornil(L, 1)) {
+        lua_settop(L, 0);
+        lua_newtable(L);
+    }
     if (!lua_istable(L, 1)) {
         char buf[64];
-        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 1, buf, sizeof buf));
+        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn,
+                          steerL_describe(L, 1, buf, sizeof buf));
     }
     steerL_check_fields(L, 1, fn, world_fields, 0);
     steer_WorldDesc d = { 0 };
@@ -252,13 +259,14 @@ static int world_new(lua_State *L)
     // stuck = { window = s, progress = m } turns the progress watch on
     if (lua_getfield(L, 1, "stuck") != LUA_TNIL) {
         static const char *const stuck_fields[] = { "window", "progress", NULL };
-        if (!lua_istable(L, -1)) steerL_field_error(L, fn, "stuck", "a table { window = seconds, progress = metres }", -1);
+        if (!lua_istable(L, -1))
+            steerL_field_error(L, fn, "stuck", "a table { window = seconds, progress = metres }", -1);
         steerL_check_fields(L, -1, "steer.world: field 'stuck'", stuck_fields, 0);
         int t = lua_gettop(L);
-        d.stuck_window = steerL_optnumber(L, t, "steer.world: field 'stuck'", "window", 2, 1e-6, 1e30,
-                                          "a number of seconds");
-        d.stuck_progress = steerL_optnumber(L, t, "steer.world: field 'stuck'", "progress", 0.5, 1e-6, 1e30,
-                                            "a number of metres");
+        d.stuck_window =
+            steerL_optnumber(L, t, "steer.world: field 'stuck'", "window", 2, 1e-6, 1e30, "a number of seconds");
+        d.stuck_progress =
+            steerL_optnumber(L, t, "steer.world: field 'stuck'", "progress", 0.5, 1e-6, 1e30, "a number of metres");
     }
     lua_pop(L, 1);
     // collide = true, or { iterations = n }
@@ -306,14 +314,22 @@ static steerL_World *new_world_ud(lua_State *L)
     memset(lw, 0, sizeof *lw);
     luaL_setmetatable(L, STEERL_WORLD);
     lua_createtable(L, 0, 4);
-    lua_newtable(L); lua_setfield(L, -2, "data");
-    lua_newtable(L); lua_setfield(L, -2, "on");
-    lua_newtable(L); lua_setfield(L, -2, "brains");
-    lua_newtable(L); lua_setfield(L, -2, "think");
-    lua_newtable(L); lua_setfield(L, -2, "arch");      // agent id -> archetype name
-    lua_newtable(L); lua_setfield(L, -2, "arch_over"); // agent id -> fields given at spawn
-    lua_newtable(L); lua_setfield(L, -2, "arch_seen"); // archetype name -> version applied
-    lua_newtable(L); lua_setfield(L, -2, "owned");     // agent id -> true: spawned here (own_only)
+    lua_newtable(L);
+    lua_setfield(L, -2, "data");
+    lua_newtable(L);
+    lua_setfield(L, -2, "on");
+    lua_newtable(L);
+    lua_setfield(L, -2, "brains");
+    lua_newtable(L);
+    lua_setfield(L, -2, "think");
+    lua_newtable(L);
+    lua_setfield(L, -2, "arch"); // agent id -> archetype name
+    lua_newtable(L);
+    lua_setfield(L, -2, "arch_over"); // agent id -> fields given at spawn
+    lua_newtable(L);
+    lua_setfield(L, -2, "arch_seen"); // archetype name -> version applied
+    lua_newtable(L);
+    lua_setfield(L, -2, "owned"); // agent id -> true: spawned here (own_only)
     lua_newtable(L);
     lua_createtable(L, 0, 1);
     lua_pushliteral(L, "v");
@@ -399,7 +415,8 @@ void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx)
 // Raise for a failed brain assignment with the behaviour's own reason.
 void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st)
 {
-    if (st == STEER_EARG) luaL_error(L, "%s: field 'brain': %s: %s", fn, steer_behavior_name(b), steer_behavior_error(b));
+    if (st == STEER_EARG)
+        luaL_error(L, "%s: field 'brain': %s: %s", fn, steer_behavior_name(b), steer_behavior_error(b));
     luaL_error(L, "%s: could not assign the brain (out of memory or too many brains)", fn);
 }
 
@@ -416,7 +433,10 @@ int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[
         *agent = a->handle;
         return 1;
     }
-    if (steerL_tovec(L, idx, point)) { *has_point = 1; return 1; }
+    if (steerL_tovec(L, idx, point)) {
+        *has_point = 1;
+        return 1;
+    }
     return 0;
 }
 
@@ -438,7 +458,8 @@ static int world_spawn(lua_State *L)
     if (from_arch) steerL_archetype_desc(L); // 2: the merged fields, 3: the archetype, 4: the agent's own
     if (!lua_istable(L, 2)) {
         char buf[64];
-        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 2, buf, sizeof buf));
+        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn,
+                          steerL_describe(L, 2, buf, sizeof buf));
     }
     steerL_check_fields(L, 2, fn, spawn_fields, 0);
     steer_AgentDesc d = { 0 };
@@ -552,11 +573,20 @@ static int dispatch_events(lua_State *L)
     steerL_uv_field(L, 1, "on");
     int on = lua_gettop(L);
     for (int i = 0; i < n; i++) {
-        if (lua_getfield(L, on, steerL_event_name(ev[i].type)) != LUA_TFUNCTION) { lua_pop(L, 1); continue; }
-        if (!steer_alive(lw->w, ev[i].agent)) { lua_pop(L, 1); continue; }
+        if (lua_getfield(L, on, steerL_event_name(ev[i].type)) != LUA_TFUNCTION) {
+            lua_pop(L, 1);
+            continue;
+        }
+        if (!steer_alive(lw->w, ev[i].agent)) {
+            lua_pop(L, 1);
+            continue;
+        }
         steerL_pushagent(L, 1, ev[i].agent);
         int nargs = 1;
-        if (ev[i].other.id && steer_alive(lw->w, ev[i].other)) { steerL_pushagent(L, 1, ev[i].other); nargs++; }
+        if (ev[i].other.id && steer_alive(lw->w, ev[i].other)) {
+            steerL_pushagent(L, 1, ev[i].other);
+            nargs++;
+        }
         lua_call(L, nargs, 0);
     }
     lua_pop(L, 1);
@@ -569,7 +599,8 @@ static int world_step(lua_State *L)
     steerL_World *lw = steerL_checkworld(L, 1);
     lua_Integer n = 1;
     if (!lua_isnoneornil(L, 2)) {
-        if (!lua_isinteger(L, 2) || lua_tointeger(L, 2) < 0) steerL_field_error(L, "steer.world:step", NULL, "an integer >= 0 as argument 1 (ticks)", 2);
+        if (!lua_isinteger(L, 2) || lua_tointeger(L, 2) < 0)
+            steerL_field_error(L, "steer.world:step", NULL, "an integer >= 0 as argument 1 (ticks)", 2);
         n = lua_tointeger(L, 2);
     }
     if (lw->stepping)
@@ -617,9 +648,12 @@ static int world_on(lua_State *L)
     int ok = 0;
     for (int i = 0; events[i]; i++) ok |= strcmp(events[i], name) == 0;
     if (!ok)
-        return luaL_error(L, "steer.world:on: argument 1 (event) expected \"arrive\", \"lost_target\", \"stuck\" or "
-                             "\"collide\", got \"%s\"", name);
-    if (!lua_isnil(L, 3) && !lua_isfunction(L, 3)) steerL_field_error(L, "steer.world:on", NULL, "a function or nil as argument 2 (handler)", 3);
+        return luaL_error(L,
+                          "steer.world:on: argument 1 (event) expected \"arrive\", \"lost_target\", \"stuck\" or "
+                          "\"collide\", got \"%s\"",
+                          name);
+    if (!lua_isnil(L, 3) && !lua_isfunction(L, 3))
+        steerL_field_error(L, "steer.world:on", NULL, "a function or nil as argument 2 (handler)", 3);
     steerL_uv_field(L, 1, "on");
     lua_pushvalue(L, 3);
     lua_setfield(L, -2, name);
@@ -668,7 +702,8 @@ static int world_agents(lua_State *L)
     steer_world_agents(lw->w, snap, n); // one pass (agent_at scans past removed agents)
     lua_pushinteger(L, n);
     lua_pushinteger(L, 0);
-    if (lua_isnoneornil(L, 2)) lua_pushnil(L); else lua_pushvalue(L, 2);
+    if (lua_isnoneornil(L, 2)) lua_pushnil(L);
+    else lua_pushvalue(L, 2);
     lua_pushcclosure(L, agents_iter, 5);
     return 1;
 }
@@ -864,7 +899,10 @@ static int world_raycast(lua_State *L)
     steer_Hit hit;
     int st = steer_raycast(lw->w, o, d, len, mask, ignore, &hit);
     if (st < 0) return luaL_error(L, "%s: failed (error %d)", fn, st);
-    if (st == 0) { lua_pushnil(L); return 1; }
+    if (st == 0) {
+        lua_pushnil(L);
+        return 1;
+    }
     lua_createtable(L, 0, 5);
     steerL_pushvec(L, hit.point[0], hit.point[1], hit.point[2]);
     lua_setfield(L, -2, "point");
@@ -884,11 +922,20 @@ static int world_raycast(lua_State *L)
 }
 
 static const luaL_Reg world_methods[] = {
-    { "add_obstacle", world_add_obstacle }, { "add_wall", world_add_wall }, { "add_plane", world_add_plane },
-    { "add_box", world_add_box }, { "remove_shape", world_remove_shape }, { "raycast", world_raycast },
-    { "step", world_step }, { "spawn", world_spawn }, { "agents", world_agents },
-    { "neighbors", world_neighbors }, { "hash", world_hash }, { "on", world_on }, { "bytes", world_bytes },
-    { NULL, NULL }
+    { "add_obstacle", world_add_obstacle },
+    { "add_wall", world_add_wall },
+    { "add_plane", world_add_plane },
+    { "add_box", world_add_box },
+    { "remove_shape", world_remove_shape },
+    { "raycast", world_raycast },
+    { "step", world_step },
+    { "spawn", world_spawn },
+    { "agents", world_agents },
+    { "neighbors", world_neighbors },
+    { "hash", world_hash },
+    { "on", world_on },
+    { "bytes", world_bytes },
+    { NULL, NULL },
 };
 
 static int world_index(lua_State *L)
@@ -939,7 +986,10 @@ static int world_tostring(lua_State *L)
 void steerL_open_world(lua_State *L)
 {
     static const luaL_Reg meta[] = {
-        { "__gc", world_gc }, { "__tostring", world_tostring }, { "__newindex", world_newindex }, { NULL, NULL }
+        { "__gc", world_gc },
+        { "__tostring", world_tostring },
+        { "__newindex", world_newindex },
+        { NULL, NULL },
     };
     steerL_newclass(L, STEERL_WORLD, meta, world_methods, world_index);
     lua_pushcfunction(L, world_new);

@@ -60,8 +60,16 @@ static void push_point(steerN_Grid *g, const double p[2])
 static void route_point(const steerN_Grid *g, uint32_t i, uint32_t n, const double from[2], const double to[2],
                         double out[2])
 {
-    if (i == 0) { out[0] = from[0]; out[1] = from[1]; return; }
-    if (i == n - 1) { out[0] = to[0]; out[1] = to[1]; return; }
+    if (i == 0) {
+        out[0] = from[0];
+        out[1] = from[1];
+        return;
+    }
+    if (i == n - 1) {
+        out[0] = to[0];
+        out[1] = to[1];
+        return;
+    }
     uint32_t c = g->cells[i];
     steerN_center(g, (int)(c % (uint32_t)g->nx), (int)(c / (uint32_t)g->nx), out);
 }
@@ -71,7 +79,10 @@ static int smooth(steerN_Grid *g, uint32_t n, const double from[2], const double
     if (reserve((void **)&g->path, &g->cap_path, 2 * (n > 2 ? n : 2), sizeof *g->path)) return -1;
     g->npath = 0;
     push_point(g, from);
-    if (n < 2) { push_point(g, to); return 0; }
+    if (n < 2) {
+        push_point(g, to);
+        return 0;
+    }
     uint32_t anchor = 0;
     double a[2];
     route_point(g, 0, n, from, to, a);
@@ -133,7 +144,10 @@ int steerN_path(steerN_Grid *g, const double from[2], const double to[2], double
         uint32_t c = steerN_heap_pop(&g->heap, &f);
         if (g->seen[c] != s) continue; // closed already (a stale entry)
         g->seen[c] = s + 1;
-        if (c == goal) { found = true; break; }
+        if (c == goal) {
+            found = true;
+            break;
+        }
         int x = (int)(c % w), y = (int)(c / w);
         double steps[8];
         steerN_steps(g, x, y, steps);

@@ -266,7 +266,9 @@ int steerN_flow_refresh(steerN_Flow *f)
 
 // The window of a repair: the box around both goals, REPAIR_MARGIN cells
 // wider on every side, clipped to the grid.
-typedef struct Window { int x0, y0, x1, y1, w; } Window;
+typedef struct Window {
+    int x0, y0, x1, y1, w;
+} Window;
 
 static uint32_t win_cell(const Window *r, int x, int y) { return (uint32_t)((y - r->y0) * r->w + (x - r->x0)); }
 
@@ -359,8 +361,7 @@ int steerN_flow_set_goal(steerN_Flow *f, const double goal[2])
 
 // A cell's part of the sample at p: its unit direction (in a goal cell,
 // toward the goal from p) and its distance left. False when it has none.
-static bool cell_vector(const steerN_Flow *f, uint32_t c, const double p[2], double v[2], double *left,
-                        int *goal)
+static bool cell_vector(const steerN_Flow *f, uint32_t c, const double p[2], double v[2], double *left, int *goal)
 {
     double d = f->dist[c];
     if (d == INFINITY || f->grid->cost[c] == INFINITY) return false;

@@ -98,8 +98,7 @@ static bool clear(const steerN_Grid *g, int x, int y, double max_cost)
 // The walk along (x0, y0) + t (dx, dy), in cell units: the t at which it
 // first enters a cell that is not clear (blocked, outside, or dearer than
 // max_cost), 0 when it starts in one, INFINITY when none before t = limit.
-static double first_hit(const steerN_Grid *g, double x0, double y0, double dx, double dy, double limit,
-                        double max_cost)
+static double first_hit(const steerN_Grid *g, double x0, double y0, double dx, double dy, double limit, double max_cost)
 {
     int x = (int)floor(x0), y = (int)floor(y0);
     if (!clear(g, x, y, max_cost)) return 0;

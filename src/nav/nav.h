@@ -30,10 +30,10 @@ typedef struct steerN_Heap {
 typedef struct steerN_Grid {
     int nx, ny;
     double origin[2];
-    double cell;           // cell side, metres
-    float *cost;           // nx * ny costs; INFINITY = blocked
-    double min_cost;       // a lower bound of every open cell's cost (A*'s heuristic scale)
-    uint32_t version;      // bumped by every edit
+    double cell;      // cell side, metres
+    float *cost;      // nx * ny costs; INFINITY = blocked
+    double min_cost;  // a lower bound of every open cell's cost (A*'s heuristic scale)
+    uint32_t version; // bumped by every edit
     // A* scratch, allocated by the first query and reused: costs so far,
     // parents, and a stamp per cell telling which query last wrote them
     // (no clearing per query)
@@ -41,9 +41,9 @@ typedef struct steerN_Grid {
     uint32_t *parent, *seen;
     uint32_t stamp;
     steerN_Heap heap;
-    double *path;          // the last path's points (x, y pairs)
+    double *path; // the last path's points (x, y pairs)
     uint32_t npath, cap_path;
-    uint32_t *cells;       // the last grid path's cells, goal first
+    uint32_t *cells; // the last grid path's cells, goal first
     uint32_t cap_cells;
 } steerN_Grid;
 
@@ -103,23 +103,26 @@ void steerN_heap_free(steerN_Heap *h);
 
 // ---- flow fields ------------------------------------------------------------
 
-#define STEERN_NONE 8      // a cell without a direction (goal, blocked or unreachable)
+#define STEERN_NONE 8 // a cell without a direction (goal, blocked or unreachable)
 
-typedef struct steerN_Bucket { uint32_t *item; uint32_t n, cap; } steerN_Bucket;
+typedef struct steerN_Bucket {
+    uint32_t *item;
+    uint32_t n, cap;
+} steerN_Bucket;
 
 typedef struct steerN_Flow {
     steerN_Grid *grid;
-    uint32_t version;      // the grid version the field was built for
-    double *dist;          // integration field minus `bias`, cost-weighted cells; INFINITY unreachable
-    double bias;           // added to every stored distance (see steerN_flow_set_goal)
-    double drift;          // offsets the repairs since the last build added, in cells
-    double *wdist;         // a repair's window distances
-    uint8_t *dir;          // per cell: the neighbour (0..7) to go to, or STEERN_NONE
-    double *goals;         // goal points (x, y pairs)
+    uint32_t version; // the grid version the field was built for
+    double *dist;     // integration field minus `bias`, cost-weighted cells; INFINITY unreachable
+    double bias;      // added to every stored distance (see steerN_flow_set_goal)
+    double drift;     // offsets the repairs since the last build added, in cells
+    double *wdist;    // a repair's window distances
+    uint8_t *dir;     // per cell: the neighbour (0..7) to go to, or STEERN_NONE
+    double *goals;    // goal points (x, y pairs)
     uint32_t *goal_cells;
     uint32_t ngoals, cap_goals;
     steerN_Heap heap;
-    steerN_Bucket *buckets;// Dial's buckets of a build (see flow.c)
+    steerN_Bucket *buckets; // Dial's buckets of a build (see flow.c)
     uint32_t nbuckets;
     uint32_t *mark, stamp; // per cell: touched by the last update
     uint32_t *list;        // the cells the last build or update settled, in order
@@ -138,10 +141,7 @@ int steerN_flow_set_goal(steerN_Flow *f, const double goal[2]);
 int steerN_flow_refresh(steerN_Flow *f);
 void steerN_flow_free(steerN_Flow *f);
 // The distance (metres, cost-weighted) from cell c to the nearest goal.
-static inline double steerN_flow_dist(const steerN_Flow *f, uint32_t c)
-{
-    return f->dist[c] + f->bias;
-}
+static inline double steerN_flow_dist(const steerN_Flow *f, uint32_t c) { return f->dist[c] + f->bias; }
 // The field's direction at world point p, interpolated between the
 // centres of the open, reachable cells around it (unit, or zero where
 // there is no way to a goal); in a goal cell it points at the goal. Also

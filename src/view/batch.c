@@ -140,13 +140,10 @@ void steerV_flush(SDL_Renderer *ren, steerV_Batch *b, SDL_Texture *tex)
 
 // ---- text --------------------------------------------------------------
 
-static const char *const font_paths[] = {
-    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSansMono.ttf",
-    "/usr/local/share/fonts/DejaVuSansMono.ttf",
-    NULL
-};
+static const char *const font_paths[] = { "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+                                          "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                                          "/usr/share/fonts/TTF/DejaVuSansMono.ttf",
+                                          "/usr/local/share/fonts/DejaVuSansMono.ttf", NULL };
 
 // Render the ASCII glyphs of the font at `pt` points into an atlas texture.
 static int make_atlas(steerV_View *v, steerV_Font *f, int pt)
@@ -171,8 +168,8 @@ static int make_atlas(steerV_View *v, steerV_Font *f, int pt)
     }
     int cols = 16, cell_h = TTF_FontHeight(ttf);
     TTF_CloseFont(ttf);
-    SDL_Surface *atlas = SDL_CreateRGBSurfaceWithFormat(0, cols * (cell_w + 1), 6 * (cell_h + 1), 32,
-                                                        SDL_PIXELFORMAT_RGBA32);
+    SDL_Surface *atlas =
+        SDL_CreateRGBSurfaceWithFormat(0, cols * (cell_w + 1), 6 * (cell_h + 1), 32, SDL_PIXELFORMAT_RGBA32);
     if (atlas) SDL_FillRect(atlas, NULL, SDL_MapRGBA(atlas->format, 255, 255, 255, 0));
     for (int i = 0; i < 95; i++) {
         SDL_Rect r = { (i % cols) * (cell_w + 1), (i / cols) * (cell_h + 1), 0, 0 };

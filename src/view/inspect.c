@@ -18,7 +18,7 @@
 #define MAX_ROWS 48
 
 static const SDL_Color node_palette[] = {
-    { 255, 120, 90, 255 }, { 90, 200, 255, 255 }, { 180, 160, 255, 255 }, { 255, 210, 70, 255 },
+    { 255, 120, 90, 255 },  { 90, 200, 255, 255 }, { 180, 160, 255, 255 }, { 255, 210, 70, 255 },
     { 220, 130, 255, 255 }, { 80, 235, 200, 255 }, { 255, 140, 190, 255 }, { 190, 190, 120, 255 },
 };
 
@@ -258,8 +258,7 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
     float speed = len3(vel), lf = len3(f);
     panel_line(v, tx, &ty, white, "speed %.2f / %.2f   force %.2f / %.2f", (double)speed, (double)ms, (double)lf,
                (double)mf);
-    if (w->dim == 3)
-        panel_line(v, tx, &ty, grey, "at (%.1f, %.1f, %.1f)", (double)p[0], (double)p[1], (double)p[2]);
+    if (w->dim == 3) panel_line(v, tx, &ty, grey, "at (%.1f, %.1f, %.1f)", (double)p[0], (double)p[1], (double)p[2]);
     else
         panel_line(v, tx, &ty, grey, "at (%.1f, %.1f)  heading %.0f deg", (double)p[0], (double)p[1],
                    atan2((double)w->h[1][d], (double)w->h[0][d]) * 180 / STEERV_PI);
@@ -269,8 +268,7 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
     else if (tkind == STEER_TARGET_POINT)
         panel_line(v, tx, &ty, grey, "target: point (%.1f, %.1f), %.1f m away", tp[0], tp[1],
                    sqrt(pow(tp[0] - p[0], 2) + pow(tp[1] - p[1], 2) + pow(tp[2] - p[2], 2)));
-    else
-        panel_line(v, tx, &ty, grey, "target: none");
+    else panel_line(v, tx, &ty, grey, "target: none");
     panel_line(v, tx, &ty, grey, "neighbours: %d within %.1f m", nn, sense);
     ty += lh * 0.5f;
     if (!b || !rec) {
@@ -296,8 +294,7 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
         }
         if (parent && parent->kind->children == STEERB_WEIGHTED)
             snprintf(label, sizeof label, "%s x%.3g", name, (double)node->weight);
-        else
-            snprintf(label, sizeof label, "%s", name);
+        else snprintf(label, sizeof label, "%s", name);
         float lx = ind + lh * 0.7f;
         steerV_text(&v->font, &v->ui_text, lx, ty, label, len3(nf) > 0 ? white : grey);
         char num[48];

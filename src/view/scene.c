@@ -16,13 +16,16 @@
 
 static const SDL_Color palette[] = {
     { 120, 200, 255, 255 }, { 255, 170, 60, 255 }, { 120, 230, 120, 255 }, { 255, 100, 110, 255 },
-    { 200, 140, 255, 255 }, { 250, 230, 90, 255 }, { 90, 220, 210, 255 }, { 255, 140, 200, 255 },
+    { 200, 140, 255, 255 }, { 250, 230, 90, 255 }, { 90, 220, 210, 255 },  { 255, 140, 200, 255 },
 };
 
 // A tag named after a colour ("red", "blue", ...) is drawn in that colour,
 // so a scenario's teams look as their names say; other tags take the
 // palette in the order they were first used.
-static const struct { const char *name; SDL_Color c; } named[] = {
+static const struct {
+    const char *name;
+    SDL_Color c;
+} named[] = {
     { "red", { 255, 95, 80, 255 } },     { "blue", { 90, 160, 255, 255 } },   { "green", { 110, 220, 110, 255 } },
     { "yellow", { 250, 225, 80, 255 } }, { "orange", { 255, 165, 60, 255 } }, { "purple", { 190, 130, 255, 255 } },
     { "cyan", { 90, 225, 225, 255 } },   { "pink", { 255, 140, 200, 255 } },  { "white", { 240, 240, 240, 255 } },
@@ -53,7 +56,11 @@ void steerV_camera_update(steerV_View *v)
     // right = fwd x z, up = right x fwd
     double r[3] = { c->fwd[1], -c->fwd[0], 0 };
     double rl = sqrt(r[0] * r[0] + r[1] * r[1]);
-    if (rl < 1e-9) { r[0] = 1; r[1] = 0; rl = 1; }
+    if (rl < 1e-9) {
+        r[0] = 1;
+        r[1] = 0;
+        rl = 1;
+    }
     for (int i = 0; i < 3; i++) c->right[i] = r[i] / rl;
     c->up[0] = c->right[1] * c->fwd[2] - c->right[2] * c->fwd[1];
     c->up[1] = c->right[2] * c->fwd[0] - c->right[0] * c->fwd[2];
@@ -115,9 +122,15 @@ bool steerV_to_world(const steerV_View *v, double x, double y, double out[3])
 // The box to fit: the world's bounds, or where its agents and shapes are.
 static void extent(const steer_World *w, double lo[3], double hi[3])
 {
-    for (int i = 0; i < 3; i++) { lo[i] = 1e30; hi[i] = -1e30; }
+    for (int i = 0; i < 3; i++) {
+        lo[i] = 1e30;
+        hi[i] = -1e30;
+    }
     for (int i = 0; i < w->dim; i++)
-        if (w->size[i] > 0) { lo[i] = w->origin[i]; hi[i] = w->origin[i] + w->size[i]; }
+        if (w->size[i] > 0) {
+            lo[i] = w->origin[i];
+            hi[i] = w->origin[i] + w->size[i];
+        }
     for (uint32_t d = 0; d < w->count; d++)
         for (int i = 0; i < w->dim; i++)
             if (!(w->size[i] > 0)) {
@@ -135,8 +148,14 @@ static void extent(const steer_World *w, double lo[3], double hi[3])
         }
     }
     for (int i = 0; i < 3; i++) {
-        if (i >= w->dim || lo[i] > hi[i]) { lo[i] = -10; hi[i] = 10; }
-        if (hi[i] - lo[i] < 1) { lo[i] -= 0.5; hi[i] += 0.5; }
+        if (i >= w->dim || lo[i] > hi[i]) {
+            lo[i] = -10;
+            hi[i] = 10;
+        }
+        if (hi[i] - lo[i] < 1) {
+            lo[i] -= 0.5;
+            hi[i] += 0.5;
+        }
     }
 }
 
@@ -146,7 +165,10 @@ static bool agents_box(const steer_World *w, double lo[3], double hi[3])
 {
     if (!w->count) return false;
     double r = 0;
-    for (int i = 0; i < 3; i++) { lo[i] = 1e30; hi[i] = -1e30; }
+    for (int i = 0; i < 3; i++) {
+        lo[i] = 1e30;
+        hi[i] = -1e30;
+    }
     for (uint32_t d = 0; d < w->count; d++) {
         for (int i = 0; i < w->dim; i++) {
             lo[i] = fmin(lo[i], w->p[i][d]);
@@ -176,7 +198,10 @@ static void close_in(steerV_View *v, const double lo[3], const double hi[3])
         for (int k = 0; k < 8; k++) {
             double p[3] = { k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2] }, q[3];
             to_camera(c, p, q);
-            if (q[2] < NEAR_Z) { m = fmax(m, 2); continue; }
+            if (q[2] < NEAR_Z) {
+                m = fmax(m, 2);
+                continue;
+            }
             float x, y;
             from_camera(c, q, &x, &y);
             double hw = c->width * 0.5, hh = c->height * 0.5;
@@ -317,11 +342,12 @@ static void draw_grid(steerV_View *v)
         }
         if (w->size[0] > 0 && w->size[1] > 0) {
             float o[3] = { w->origin[0], w->origin[1], 0 }, s[3] = { w->size[0], w->size[1], 0 };
-            float c[4][3] = { { o[0], o[1], 0 }, { o[0] + s[0], o[1], 0 }, { o[0] + s[0], o[1] + s[1], 0 },
-                              { o[0], o[1] + s[1], 0 } };
+            float c[4][3] = {
+                { o[0], o[1], 0 }, { o[0] + s[0], o[1], 0 }, { o[0] + s[0], o[1] + s[1], 0 }, { o[0], o[1] + s[1], 0 }
+            };
             for (int k = 0; k < 4; k++)
                 steerV_world_line(v, b, c[k], c[(k + 1) % 4], 1.5f * dpi,
-                           w->wrap ? rgba(70, 90, 120, 255) : rgba(90, 96, 112, 255), false);
+                                  w->wrap ? rgba(70, 90, 120, 255) : rgba(90, 96, 112, 255), false);
         }
         return;
     }
@@ -341,7 +367,8 @@ static void draw_grid(steerV_View *v)
         hairline(v, p, q, fmod(fabs(y) + step * 0.5, step * 5) < step ? major : minor);
     }
     // axes: x red, y green, z blue, from the origin
-    float o[3] = { 0, 0, (float)z }, ax[3][3] = { { (float)step * 2, 0, (float)z }, { 0, (float)step * 2, (float)z },
+    float o[3] = { 0, 0, (float)z }, ax[3][3] = { { (float)step * 2, 0, (float)z },
+                                                  { 0, (float)step * 2, (float)z },
                                                   { 0, 0, (float)(z + step * 2) } };
     SDL_Color ac[3] = { rgba(200, 80, 80, 255), rgba(80, 200, 80, 255), rgba(80, 120, 230, 255) };
     for (int i = 0; i < 3; i++) steerV_world_line(v, b, o, ax[i], 2 * dpi, ac[i], true);
@@ -380,9 +407,7 @@ static void draw_shapes(steerV_View *v)
             steerV_disc(b, x, y, steerV_world_radius(v, sh->a, sh->r), fill);
             steerV_ring(b, x, y, steerV_world_radius(v, sh->a, sh->r), 1.5f * dpi, edge);
             break;
-        case STEER_SHAPE_SEGMENT:
-            steerV_world_line(v, b, sh->a, sh->b, 3 * dpi, wall, false);
-            break;
+        case STEER_SHAPE_SEGMENT: steerV_world_line(v, b, sh->a, sh->b, 3 * dpi, wall, false); break;
         case STEER_SHAPE_BOX:
             if (w->dim == 3) {
                 draw_box_3d(v, sh->a, sh->b, edge);
@@ -391,7 +416,9 @@ static void draw_shapes(steerV_View *v)
                 steerV_to_screen(v, sh->a, &x0, &y0);
                 steerV_to_screen(v, sh->b, &x1, &y1);
                 steerV_rect(b, x0, y1, x1 - x0, y0 - y1, fill);
-                float c[4][3] = { { sh->a[0], sh->a[1], 0 }, { sh->b[0], sh->a[1], 0 }, { sh->b[0], sh->b[1], 0 },
+                float c[4][3] = { { sh->a[0], sh->a[1], 0 },
+                                  { sh->b[0], sh->a[1], 0 },
+                                  { sh->b[0], sh->b[1], 0 },
                                   { sh->a[0], sh->b[1], 0 } };
                 for (int k = 0; k < 4; k++) steerV_world_line(v, b, c[k], c[(k + 1) % 4], 1.5f * dpi, edge, false);
             }
@@ -447,7 +474,7 @@ static void draw_paths(steerV_View *v)
 
 // ---- navigation: grid cells (G) and flow fields (L) ------------------------------
 
-#define FLOW_ARROWS 20000   // at most this many flow arrows a frame, all fields together
+#define FLOW_ARROWS 20000 // at most this many flow arrows a frame, all fields together
 
 // The cells of g in view, [x0, x1) x [y0, y1), and a cell's side in pixels.
 static bool cells_in_view(const steerV_View *v, const steerN_Grid *g, int *x0, int *y0, int *x1, int *y1, float *px)
@@ -687,12 +714,12 @@ static void draw_agents_3d(steerV_View *v)
         if (n <= 5000 && cp[2] >= NEAR_Z) L = fmax(L, 6.0 * v->dpi * cp[2] / v->cam.focal);
         double pts[6][3];
         for (int i = 0; i < 3; i++) {
-            pts[0][i] = p[i] + h[i] * L;                                 // nose
-            pts[1][i] = p[i] - h[i] * 0.7 * L + s[i] * 0.9 * L;          // wing tip
-            pts[2][i] = p[i] - h[i] * 0.7 * L - s[i] * 0.9 * L;          // other wing tip
-            pts[3][i] = p[i] - h[i] * 0.35 * L;                          // tail notch
-            pts[4][i] = p[i] - h[i] * 0.7 * L + up[i] * 0.5 * L;         // fin top
-            pts[5][i] = p[i] + h[i] * 0.1 * L;                           // fin front
+            pts[0][i] = p[i] + h[i] * L;                         // nose
+            pts[1][i] = p[i] - h[i] * 0.7 * L + s[i] * 0.9 * L;  // wing tip
+            pts[2][i] = p[i] - h[i] * 0.7 * L - s[i] * 0.9 * L;  // other wing tip
+            pts[3][i] = p[i] - h[i] * 0.35 * L;                  // tail notch
+            pts[4][i] = p[i] - h[i] * 0.7 * L + up[i] * 0.5 * L; // fin top
+            pts[5][i] = p[i] + h[i] * 0.1 * L;                   // fin front
         }
         double q[6][3];
         bool ok = true;
@@ -723,7 +750,9 @@ static void draw_agents_3d(steerV_View *v)
         for (uint32_t d = 0; d < n; d++) {
             float p[3], g[3];
             steerW_load(w->p, d, p);
-            g[0] = p[0]; g[1] = p[1]; g[2] = ground;
+            g[0] = p[0];
+            g[1] = p[1];
+            g[2] = ground;
             hairline(v, p, g, rgba(120, 130, 160, 35));
             if (steerV_to_screen(v, g, &x, &y)) steerV_disc(&v->geo, x, y, 2.0f * (float)v->dpi, rgba(0, 0, 0, 110));
         }
@@ -848,7 +877,10 @@ int64_t steerV_pick(const steerV_View *v, float x, float y, float radius)
         if (!steerV_to_screen(v, p, &sx, &sy)) continue;
         float r = fmaxf(steerV_world_radius(v, p, w->radius[d]), 0);
         float dx = sx - x, dy = sy - y, d2 = dx * dx + dy * dy - r * r;
-        if (d2 < best_d2) { best_d2 = d2; best = d; }
+        if (d2 < best_d2) {
+            best_d2 = d2;
+            best = d;
+        }
     }
     return best;
 }

@@ -14,37 +14,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MAX_FRAME 0.25      // a longer frame (a breakpoint, a slow tick) is not caught up
-#define PICK_RADIUS 12.0f   // points around an agent that select it
+#define MAX_FRAME 0.25    // a longer frame (a breakpoint, a slow tick) is not caught up
+#define PICK_RADIUS 12.0f // points around an agent that select it
 
-static const char *const help_lines[] = {
-    "Space   pause / resume",
-    ".       one tick (while paused)",
-    "+ -     simulation speed x2 / /2",
-    "R       reload the scenario",
-    "F       follow (3D: chase) the selected agent",
-    "V       force (red) and velocity (green) of every agent",
-    "G       grid: the scenario's grid cells (w:add_grid), else metres",
-    "O       obstacles and walls",
-    "P       paths and patrol routes",
-    "L       flow fields: an arrow a cell, goals ringed",
-    "T       trails (the first 4096 agents)",
-    "0/Home  fit the agents; pressed again, the whole world",
-    "S       screenshot to a PNG",
-    "H       this help",
-    "Esc     quit",
-    "",
-    "click an agent to inspect it; drag to pan (3D: orbit,",
-    "right-drag pans); wheel zooms at the cursor",
-    NULL
-};
+static const char *const help_lines[] = { "Space   pause / resume",
+                                          ".       one tick (while paused)",
+                                          "+ -     simulation speed x2 / /2",
+                                          "R       reload the scenario",
+                                          "F       follow (3D: chase) the selected agent",
+                                          "V       force (red) and velocity (green) of every agent",
+                                          "G       grid: the scenario's grid cells (w:add_grid), else metres",
+                                          "O       obstacles and walls",
+                                          "P       paths and patrol routes",
+                                          "L       flow fields: an arrow a cell, goals ringed",
+                                          "T       trails (the first 4096 agents)",
+                                          "0/Home  fit the agents; pressed again, the whole world",
+                                          "S       screenshot to a PNG",
+                                          "H       this help",
+                                          "Esc     quit",
+                                          "",
+                                          "click an agent to inspect it; drag to pan (3D: orbit,",
+                                          "right-drag pans); wheel zooms at the cursor",
+                                          NULL };
 
 // The toggles a view can start with (steerV_Desc.show, `steer run --show`).
 static const struct {
     const char *name;
     size_t offset;
 } toggles[] = {
-    { "grid", offsetof(steerV_View, show_grid) }, { "flow", offsetof(steerV_View, show_fields) },
+    { "grid", offsetof(steerV_View, show_grid) },       { "flow", offsetof(steerV_View, show_fields) },
     { "vectors", offsetof(steerV_View, show_vectors) }, { "trails", offsetof(steerV_View, show_trails) },
     { "help", offsetof(steerV_View, show_help) },
 };
@@ -56,8 +54,10 @@ static bool show(steerV_View *v, const char *list, char *err, size_t errlen)
         size_t n = strcspn(s, ","), k = 0, count = sizeof toggles / sizeof toggles[0];
         while (k < count && !(strlen(toggles[k].name) == n && strncmp(s, toggles[k].name, n) == 0)) k++;
         if (k == count) {
-            snprintf(err, errlen, "unknown toggle '%.*s' (expected a comma-separated list of grid, flow, vectors, "
-                                  "trails, help)", (int)n, s);
+            snprintf(err, errlen,
+                     "unknown toggle '%.*s' (expected a comma-separated list of grid, flow, vectors, "
+                     "trails, help)",
+                     (int)n, s);
             return false;
         }
         if (v) *(bool *)(void *)((char *)v + toggles[k].offset) = true;
@@ -234,11 +234,22 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
     switch (k) {
     case SDLK_ESCAPE: return false;
     case SDLK_SPACE: v->paused = !v->paused; break;
-    case SDLK_PERIOD: v->paused = true; v->step_once = true; break;
-    case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: v->speed = fmin(v->speed * 2, 64); break;
-    case SDLK_MINUS: case SDLK_KP_MINUS: v->speed = fmax(v->speed / 2, 1.0 / 64); break;
-    case SDLK_r: if (v->host.reload) v->host.reload(v->host.ud); break;
-    case SDLK_f: v->follow = !v->follow && v->selected.id; v->fit_agents = false; break;
+    case SDLK_PERIOD:
+        v->paused = true;
+        v->step_once = true;
+        break;
+    case SDLK_PLUS:
+    case SDLK_EQUALS:
+    case SDLK_KP_PLUS: v->speed = fmin(v->speed * 2, 64); break;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS: v->speed = fmax(v->speed / 2, 1.0 / 64); break;
+    case SDLK_r:
+        if (v->host.reload) v->host.reload(v->host.ud);
+        break;
+    case SDLK_f:
+        v->follow = !v->follow && v->selected.id;
+        v->fit_agents = false;
+        break;
     case SDLK_v: v->show_vectors = !v->show_vectors; break;
     case SDLK_g: v->show_grid = !v->show_grid; break;
     case SDLK_o: v->show_shapes = !v->show_shapes; break;
@@ -246,7 +257,8 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
     case SDLK_l: v->show_fields = !v->show_fields; break;
     case SDLK_t: v->show_trails = !v->show_trails; break;
     case SDLK_h: v->show_help = !v->show_help; break;
-    case SDLK_0: case SDLK_HOME:
+    case SDLK_0:
+    case SDLK_HOME:
         v->follow = false;
         v->fit_agents = !v->fit_agents;
         steerV_fit(v, !v->fit_agents);
@@ -399,8 +411,7 @@ static void pointer(steerV_View *v)
     to_pixels(v, v->mx, v->my, &px, &py);
     if (!v->headless && v->mouse_in && SDL_GetMouseFocus() == v->window && steerV_to_world(v, px, py, p))
         v->host.mouse(v->host.ud, p);
-    else
-        v->host.mouse(v->host.ud, NULL);
+    else v->host.mouse(v->host.ud, NULL);
 }
 
 static void follow(steerV_View *v)
@@ -480,7 +491,11 @@ static void error_overlay(steerV_View *v)
     // count wrapped lines first, to size the panel
     int lines = 0, col = 0;
     for (const char *s = err; *s; s++) {
-        if (*s == '\n' || col >= cols) { lines++; col = 0; if (*s == '\n') continue; }
+        if (*s == '\n' || col >= cols) {
+            lines++;
+            col = 0;
+            if (*s == '\n') continue;
+        }
         if (*s == '\t') col += 2;
         else col++;
     }
@@ -506,8 +521,14 @@ static void error_overlay(steerV_View *v)
             if (*s == '\0') break;
             if (*s == '\n') continue;
         }
-        if (*s == '\t') { line[n++] = ' '; line[n++] = ' '; col += 2; }
-        else { line[n++] = *s; col++; }
+        if (*s == '\t') {
+            line[n++] = ' ';
+            line[n++] = ' ';
+            col += 2;
+        } else {
+            line[n++] = *s;
+            col++;
+        }
     }
 }
 

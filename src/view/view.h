@@ -19,22 +19,22 @@ typedef struct steerV_View steerV_View;
 
 typedef struct steerV_Host {
     void *ud;
-    int (*tick)(void *ud);                       // one fixed tick; 0 when the scenario failed (see error)
-    void (*reload)(void *ud);                    // the R key: reload the scenario
-    void (*draw)(void *ud, steer_DrawList *d);   // record the scenario's debug drawing into d
-    void (*key)(void *ud, const char *name);     // a key press, by SDL key name in lower case
-    void (*mouse)(void *ud, const double *pos);  // world position under the pointer; NULL when none
-    const char *(*error)(void *ud);              // the error to show over the world, NULL when none
+    int (*tick)(void *ud);                      // one fixed tick; 0 when the scenario failed (see error)
+    void (*reload)(void *ud);                   // the R key: reload the scenario
+    void (*draw)(void *ud, steer_DrawList *d);  // record the scenario's debug drawing into d
+    void (*key)(void *ud, const char *name);    // a key press, by SDL key name in lower case
+    void (*mouse)(void *ud, const double *pos); // world position under the pointer; NULL when none
+    const char *(*error)(void *ud);             // the error to show over the world, NULL when none
 } steerV_Host;
 
 typedef struct steerV_Desc {
-    const char *title;     // the scenario's name, for the window title and the HUD
-    int width, height;     // logical size; 0 means 1280 x 720
-    bool headless;         // no window: SDL's software renderer on a surface
+    const char *title; // the scenario's name, for the window title and the HUD
+    int width, height; // logical size; 0 means 1280 x 720
+    bool headless;     // no window: SDL's software renderer on a surface
     // The world's navigation grids and flow fields, drawn with G and L
     // (steer_lua_nav gives a Lua world's); NULL: none.
     const struct steerN_Layers *nav;
-    const char *show;      // toggles on from the start (see steerV_show_check); NULL: none
+    const char *show; // toggles on from the start (see steerV_show_check); NULL: none
 } steerV_Desc;
 
 // Open a view of w. On failure returns a status and writes why into err

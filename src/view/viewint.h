@@ -17,7 +17,7 @@
 typedef struct steerV_Batch {
     SDL_Vertex *v;
     int n, cap;
-    bool failed;          // out of memory: the rest of the frame is dropped
+    bool failed; // out of memory: the rest of the frame is dropped
 } steerV_Batch;
 
 // One-pixel lines drawn before the batches (see hairline in scene.c).
@@ -36,7 +36,7 @@ typedef struct steerV_Font {
     SDL_Rect glyph[95];
     int advance[95];
     int height, ascent;
-    int pt;               // point size it was made at (remade when the DPI scale changes)
+    int pt; // point size it was made at (remade when the DPI scale changes)
 } steerV_Font;
 
 // Trails: the last TRAIL_LEN sampled positions of the agents in the first
@@ -44,8 +44,8 @@ typedef struct steerV_Font {
 #define STEERV_TRAIL_LEN 48
 #define STEERV_TRAIL_MAX 4096
 typedef struct steerV_Trails {
-    float *p;             // TRAIL_MAX x TRAIL_LEN x 3
-    steer_Agent *who;     // the agent each slot's ring belongs to (0: none)
+    float *p;         // TRAIL_MAX x TRAIL_LEN x 3
+    steer_Agent *who; // the agent each slot's ring belongs to (0: none)
     uint64_t last_tick;
     int head, filled;
 } steerV_Trails;
@@ -57,7 +57,7 @@ typedef struct steerV_Camera {
     double target[3], yaw, pitch, dist;
     // derived each frame for 3D: eye and basis, focal length in pixels
     double eye[3], right[3], up[3], fwd[3], focal;
-    int width, height;    // output pixels
+    int width, height; // output pixels
 } steerV_Camera;
 
 struct steerV_View {
@@ -68,16 +68,16 @@ struct steerV_View {
     bool headless;
     SDL_Window *window;
     SDL_Renderer *ren;
-    SDL_Surface *surface;     // headless target
+    SDL_Surface *surface; // headless target
     char font_path[256];
-    steerV_Font font, label;  // the UI's text, and the scenario's labels in the world
-    double dpi;               // output pixels per window point
+    steerV_Font font, label; // the UI's text, and the scenario's labels in the world
+    double dpi;              // output pixels per window point
     steerV_Camera cam;
-    bool fit_agents;          // 0/Home (or the opening) framed the agents, and the camera has not moved since
+    bool fit_agents; // 0/Home (or the opening) framed the agents, and the camera has not moved since
 
     steerV_Batch geo, text, ui, ui_text;
     steerV_Lines hair;
-    steer_DrawList shown, scratch;   // the scenario's drawing: last good and in progress
+    steer_DrawList shown, scratch; // the scenario's drawing: last good and in progress
 
     // clock
     Uint64 last;
@@ -92,7 +92,7 @@ struct steerV_View {
     bool follow;
 
     // pointer
-    int mx, my;               // window points
+    int mx, my; // window points
     bool mouse_in;
     int drag_button, drag_x, drag_y;
     bool dragged;
@@ -115,7 +115,7 @@ void steerV_flush(SDL_Renderer *ren, steerV_Batch *b, SDL_Texture *tex);
 // Text in the font's atlas at (x, y) (top left), returns the advance in pixels.
 int steerV_text(const steerV_Font *f, steerV_Batch *b, float x, float y, const char *s, SDL_Color c);
 int steerV_text_width(const steerV_Font *f, const char *s);
-int steerV_font_open(steerV_View *v);   // (re)make the atlas for the current DPI; 0 without a font
+int steerV_font_open(steerV_View *v); // (re)make the atlas for the current DPI; 0 without a font
 void steerV_font_free(steerV_View *v);
 
 // scene.c: the world and the scenario's drawing

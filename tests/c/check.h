@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int check_failures_;     // in the running test
+static int check_failures_; // in the running test
 static int check_passed_, check_failed_;
 
 static inline void check_fail_(const char *file, int line, const char *fmt, ...)
@@ -29,32 +29,35 @@ static inline void check_fail_(const char *file, int line, const char *fmt, ...)
 }
 
 // CHECK(cond, "what went wrong, with %g values", ...)
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) check_fail_(__FILE__, __LINE__, __VA_ARGS__);             \
+#define CHECK(cond, ...)                                           \
+    do {                                                           \
+        if (!(cond)) check_fail_(__FILE__, __LINE__, __VA_ARGS__); \
     } while (0)
 
 // A check that ends the test at once: later lines depend on it.
-#define REQUIRE(cond, ...)                                                     \
-    do {                                                                       \
-        if (!(cond)) { check_fail_(__FILE__, __LINE__, __VA_ARGS__); return; } \
+#define REQUIRE(cond, ...)                                \
+    do {                                                  \
+        if (!(cond)) {                                    \
+            check_fail_(__FILE__, __LINE__, __VA_ARGS__); \
+            return;                                       \
+        }                                                 \
     } while (0)
 
 // Stop a loop early when it has failed already; keeps logs short.
 #define FAILED() (check_failures_ > 0)
 
-#define RUN(fn)                                                                \
-    do {                                                                       \
-        check_failures_ = 0;                                                   \
-        fn();                                                                  \
-        if (check_failures_) {                                                 \
-            check_failed_++;                                                   \
-            printf("FAIL - %s (%d failed checks)\n", #fn, check_failures_);    \
-        } else {                                                               \
-            check_passed_++;                                                   \
-            printf("ok - %s\n", #fn);                                          \
-        }                                                                      \
-        fflush(stdout);                                                        \
+#define RUN(fn)                                                             \
+    do {                                                                    \
+        check_failures_ = 0;                                                \
+        fn();                                                               \
+        if (check_failures_) {                                              \
+            check_failed_++;                                                \
+            printf("FAIL - %s (%d failed checks)\n", #fn, check_failures_); \
+        } else {                                                            \
+            check_passed_++;                                                \
+            printf("ok - %s\n", #fn);                                       \
+        }                                                                   \
+        fflush(stdout);                                                     \
     } while (0)
 
 static inline int check_report_(const char *suite)

@@ -84,21 +84,22 @@ static void orbit(void *ud, const steer_HostCtx *c, double f[3])
 static void test_host_behaviour(void)
 {
     write_file("orbit.lua",
-        "local steer = require 'steer'\n"
-        "return {\n"
-        "  world = { size = { 100, 100 }, seed = 2 },\n"
-        "  setup = function(w)\n"
-        "    local b = steer.orbit{ radius = 10, target = { 50, 50 }, name = 'circle' }\n"
-        "    assert(not pcall(steer.orbit, { radius = 'x' }))\n"
-        "    assert(not pcall(steer.orbit, { speed = 1 }))\n"
-        "    w:spawn{ position = { 62, 50 }, max_speed = 3, max_force = 20, brain = steer.blend{ { b, 1 } } }\n"
-        "  end,\n"
-        "}\n");
+               "local steer = require 'steer'\n"
+               "return {\n"
+               "  world = { size = { 100, 100 }, seed = 2 },\n"
+               "  setup = function(w)\n"
+               "    local b = steer.orbit{ radius = 10, target = { 50, 50 }, name = 'circle' }\n"
+               "    assert(not pcall(steer.orbit, { radius = 'x' }))\n"
+               "    assert(not pcall(steer.orbit, { speed = 1 }))\n"
+               "    w:spawn{ position = { 62, 50 }, max_speed = 3, max_force = 20, brain = steer.blend{ { b, 1 } } }\n"
+               "  end,\n"
+               "}\n");
     static const char *const params[] = { "radius", NULL };
     static const double defaults[] = { 5 };
     int calls = 0;
-    steer_HostBehaviorDesc hd = { .name = "orbit", .params = params, .defaults = defaults, .target = true,
-                                  .memory = 1, .fn = orbit, .ud = &calls };
+    steer_HostBehaviorDesc hd = {
+        .name = "orbit", .params = params, .defaults = defaults, .target = true, .memory = 1, .fn = orbit, .ud = &calls
+    };
     steer_Engine *e;
     REQUIRE(steer_engine_new(NULL, &e) == STEER_OK, "engine");
     REQUIRE(steer_engine_register_behavior(e, &hd) == STEER_OK, "register: %s", steer_engine_error(e));
@@ -125,7 +126,8 @@ static void count_arrivals(void *ud, const steer_Event *ev)
 
 static void test_states_and_events(void)
 {
-    write_file("arrive.lua",
+    write_file(
+        "arrive.lua",
         "local steer = require 'steer'\n"
         "return {\n"
         "  world = { size = { 100, 100 } },\n"
@@ -162,21 +164,22 @@ static const char *scenario_v(int speed, const char *extra)
 {
     static char text[2048];
     snprintf(text, sizeof text,
-        "local steer = require 'steer'\n"
-        "local tuning = require 'tuning'\n"
-        "local runner = steer.archetype{ name = 'runner', vehicle = { max_speed = %d, max_force = 10 },\n"
-        "                 brain = steer.seek{} }\n"
-        "%s\n"
-        "return {\n"
-        "  world = { size = { 1000, 100 } },\n"
-        "  setup = function(w)\n"
-        "    for i = 1, 5 do\n"
-        "      local a = w:spawn(runner, { position = { 10, 10 * i }, target = { 900, 10 * i } })\n"
-        "      a.data.id = i\n"
-        "    end\n"
-        "  end,\n"
-        "  update = function(w) TUNING = tuning.value end,\n"
-        "}\n", speed, extra);
+             "local steer = require 'steer'\n"
+             "local tuning = require 'tuning'\n"
+             "local runner = steer.archetype{ name = 'runner', vehicle = { max_speed = %d, max_force = 10 },\n"
+             "                 brain = steer.seek{} }\n"
+             "%s\n"
+             "return {\n"
+             "  world = { size = { 1000, 100 } },\n"
+             "  setup = function(w)\n"
+             "    for i = 1, 5 do\n"
+             "      local a = w:spawn(runner, { position = { 10, 10 * i }, target = { 900, 10 * i } })\n"
+             "      a.data.id = i\n"
+             "    end\n"
+             "  end,\n"
+             "  update = function(w) TUNING = tuning.value end,\n"
+             "}\n",
+             speed, extra);
     return text;
 }
 
@@ -189,7 +192,8 @@ static void test_reload_transaction(void)
     steer_Engine *e;
     REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
     REQUIRE(steer_engine_load(e, path_of("runner.lua")) == STEER_OK, "%s", steer_engine_error(e));
-    CHECK(steer_engine_watched(e, 1) && strstr(steer_engine_watched(e, 1), "tuning.lua"), "the required module is watched");
+    CHECK(steer_engine_watched(e, 1) && strstr(steer_engine_watched(e, 1), "tuning.lua"),
+          "the required module is watched");
     REQUIRE(steer_engine_tick(e, 180) == STEER_OK, "%s", steer_engine_error(e));
     steer_AgentState before[5], after[5];
     REQUIRE(steer_engine_states(e, before, 5) == 5, "5 agents");
@@ -227,7 +231,8 @@ static void test_reload_transaction(void)
     // a syntax error is refused the same way
     write_file("runner.lua", "return {");
     CHECK(steer_engine_reload(e) == STEER_ESCRIPT, "a syntax error reloaded");
-    CHECK(strstr(steer_engine_error(e), "runner.lua:1:") != NULL, "syntax error without file:line: %s", steer_engine_error(e));
+    CHECK(strstr(steer_engine_error(e), "runner.lua:1:") != NULL, "syntax error without file:line: %s",
+          steer_engine_error(e));
 
     // fixing it recovers; a changed module is taken too
     write_file("tuning.lua", "return { value = 2 }\n");
@@ -268,8 +273,8 @@ static void test_poll_sees_replaced_directories(void)
 {
     char lib[300], cmd[2048];
     snprintf(lib, sizeof lib, "%s-lib", dir); // outside every watched directory
-    snprintf(cmd, sizeof cmd, "rm -rf %s %s-old && mkdir -p %s && echo 'return { value = 1 }' > %s/tuning.lua", lib, lib,
-             lib, lib);
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s-old && mkdir -p %s && echo 'return { value = 1 }' > %s/tuning.lua", lib,
+             lib, lib, lib);
     REQUIRE(system(cmd) == 0, "mkdir");
     write_file("runner.lua", scenario_v(2, ""));
     char path[400];
@@ -306,7 +311,8 @@ static void test_failed_reload_forgets_new_modules(void)
     write_file("lazy.lua", "local late = require 'late'\nerror('broken')\n");
     CHECK(steer_engine_reload(e) == STEER_ESCRIPT, "a broken reload succeeded");
     lua_State *L = steer_engine_lua(e);
-    REQUIRE(luaL_dostring(L, "return package.loaded.late == nil, require('late').runs") == LUA_OK, "%s", lua_tostring(L, -1));
+    REQUIRE(luaL_dostring(L, "return package.loaded.late == nil, require('late').runs") == LUA_OK, "%s",
+            lua_tostring(L, -1));
     CHECK(lua_toboolean(L, -2), "the failed reload's module stayed in package.loaded");
     CHECK(lua_tointeger(L, -1) == 2, "late.lua ran %d times, not afresh", (int)lua_tointeger(L, -1));
     lua_pop(L, 2);
@@ -371,7 +377,8 @@ static void test_two_engines(void)
     write_file("runner.lua", scenario_v(2, ""));
     steer_Engine *a, *b, *c;
     REQUIRE(steer_engine_new(NULL, &a) == STEER_OK && steer_engine_new(NULL, &b) == STEER_OK &&
-            steer_engine_new(NULL, &c) == STEER_OK, "engines");
+                steer_engine_new(NULL, &c) == STEER_OK,
+            "engines");
     REQUIRE(steer_engine_load(a, path_of("runner.lua")) == STEER_OK, "%s", steer_engine_error(a));
     REQUIRE(steer_engine_load(b, path_of("runner.lua")) == STEER_OK, "%s", steer_engine_error(b));
     // a alone for 100 ticks; b interleaved with c, which fails to load
@@ -435,7 +442,8 @@ static void quiet(void *ud, int level, const char *msg)
 
 static void test_demos_reload(void)
 {
-    static const char *const demos[] = { "flock", "arrive", "pursuit", "patrol", "crowd", "gallery", "zombie_horde", NULL };
+    static const char *const demos[] = { "flock", "arrive",  "pursuit",      "patrol",
+                                         "crowd", "gallery", "zombie_horde", NULL };
     for (int i = 0; demos[i]; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s.lua", DEMOS_DIR, demos[i]);
@@ -449,8 +457,8 @@ static void test_demos_reload(void)
             CHECK(steer_engine_reload(e) == STEER_OK, "%s: reload: %s", demos[i], steer_engine_error(e));
             CHECK(steer_engine_tick(e, 30) == STEER_OK, "%s: after the reload: %s", demos[i], steer_engine_error(e));
             // a demo may respawn a few of its own on reload, never lose its world
-            CHECK(steer_world_count(steer_engine_world(e)) >= n - 1, "%s: %d agents before the reload, %d after", demos[i],
-                  n, steer_world_count(steer_engine_world(e)));
+            CHECK(steer_world_count(steer_engine_world(e)) >= n - 1, "%s: %d agents before the reload, %d after",
+                  demos[i], n, steer_world_count(steer_engine_world(e)));
         }
         steer_engine_free(e);
     }
@@ -507,7 +515,8 @@ static void test_hostile_scenarios(void)
     // callbacks looked up at each tick and by the host, the world's methods,
     // the steer table, package.loaded: each changed to raise after setup
     write_file("tuning.lua", "return { value = 1 }\n");
-    write_file("turns.lua",
+    write_file(
+        "turns.lua",
         "local steer = require 'steer'\n"
         "local tuning = require 'tuning'\n"
         "local armed = false\n"

@@ -26,7 +26,7 @@
 typedef struct Setup {
     int dim;
     bool wrap;
-    double size;       // per axis (0: unbounded)
+    double size; // per axis (0: unbounded)
     int n;
 } Setup;
 
@@ -45,7 +45,10 @@ static steer_World *make_world(const Setup *s, steer_Behavior *brain, steer_Agen
         for (int i = 0; i < s->dim; i++) ad.position[i] = (float)test_uniform(0, extent);
         ad.tag = k % 3 == 0 ? "red" : NULL;
         ad.brain = brain;
-        if (steer_spawn(w, &ad, &ids[k]) != STEER_OK) { steer_world_free(w); return NULL; }
+        if (steer_spawn(w, &ad, &ids[k]) != STEER_OK) {
+            steer_world_free(w);
+            return NULL;
+        }
         steer_agent_vec(w, ids[k], STEER_PROP_POSITION, pos[k]);
     }
     return w;
@@ -96,7 +99,9 @@ static void compare_query(const Setup *s, steer_World *w, const steer_Agent *ids
     for (int k = 0; k < s->n; k++) {
         if (tag && k % 3 != 0) continue;
         double d = dist(s, q, pos[k]);
-        if (d < r - HAIR) CHECK(found[k], "agent %d at distance %.9g < radius %g was missed (dim %d, wrap %d)", k, d, r, s->dim, s->wrap);
+        if (d < r - HAIR)
+            CHECK(found[k], "agent %d at distance %.9g < radius %g was missed (dim %d, wrap %d)", k, d, r, s->dim,
+                  s->wrap);
     }
 }
 
@@ -168,8 +173,10 @@ static void block_case(const Setup *s, float radius)
             for (int j = 0; j < s->n; j++) {
                 if (j == self) continue;
                 double bd = dist(s, pos[self], pos[j]);
-                if (bd < radius - HAIR) CHECK(found[j], "agent %d misses neighbour %d at %.9g < %g", self, j, bd, (double)radius);
-                if (bd > radius + HAIR) CHECK(!found[j], "agent %d got far agent %d at %.9g > %g", self, j, bd, (double)radius);
+                if (bd < radius - HAIR)
+                    CHECK(found[j], "agent %d misses neighbour %d at %.9g < %g", self, j, bd, (double)radius);
+                if (bd > radius + HAIR)
+                    CHECK(!found[j], "agent %d got far agent %d at %.9g > %g", self, j, bd, (double)radius);
             }
         }
     }
@@ -207,7 +214,10 @@ static void separation_case(const Setup *s, double radius)
             if (d >= radius || d == 0) continue;
             for (int a = 0; a < s->dim; a++) {
                 double o = pos[j][a] - pos[k][a];
-                if (s->wrap) { if (o >= 0.5 * s->size) o -= s->size; else if (o < -0.5 * s->size) o += s->size; }
+                if (s->wrap) {
+                    if (o >= 0.5 * s->size) o -= s->size;
+                    else if (o < -0.5 * s->size) o += s->size;
+                }
                 want[a] -= o / (d * d);
             }
         }
@@ -215,9 +225,12 @@ static void separation_case(const Setup *s, double radius)
         double got[3];
         steer_agent_vec(w, ids[k], STEER_PROP_FORCE, got);
         double err = 0, mag = 0;
-        for (int a = 0; a < 3; a++) { err += (got[a] - want[a]) * (got[a] - want[a]); mag += want[a] * want[a]; }
-        CHECK(sqrt(err) <= 1e-3 * (1 + sqrt(mag)), "agent %d: separation (%g, %g, %g), brute force (%g, %g, %g)",
-              k, got[0], got[1], got[2], want[0], want[1], want[2]);
+        for (int a = 0; a < 3; a++) {
+            err += (got[a] - want[a]) * (got[a] - want[a]);
+            mag += want[a] * want[a];
+        }
+        CHECK(sqrt(err) <= 1e-3 * (1 + sqrt(mag)), "agent %d: separation (%g, %g, %g), brute force (%g, %g, %g)", k,
+              got[0], got[1], got[2], want[0], want[1], want[2]);
         compared++;
     }
     CHECK(FAILED() || compared > s->n / 2, "only %d of %d agents were unambiguous", compared, s->n);
@@ -260,7 +273,8 @@ static void test_vecmath(void)
           (double)v[0], (double)v[1], (double)l);
     float t[3] = { 3, 4, 0 };
     v3_truncate(t, 2.5f);
-    CHECK(fabsf(t[0] - 1.5f) < 1e-6f && fabsf(t[1] - 2.0f) < 1e-6f, "truncate((3, 4), 2.5) = (%g, %g)", (double)t[0], (double)t[1]);
+    CHECK(fabsf(t[0] - 1.5f) < 1e-6f && fabsf(t[1] - 2.0f) < 1e-6f, "truncate((3, 4), 2.5) = (%g, %g)", (double)t[0],
+          (double)t[1]);
     float u[3] = { 3, 4, 0 };
     v3_truncate(u, 0.0f);
     CHECK(u[0] == 0 && u[1] == 0, "truncate to 0 = (%g, %g)", (double)u[0], (double)u[1]);
@@ -326,8 +340,10 @@ static void test_huge_shapes(void)
     REQUIRE(steer_add_circle(w, (double[3]){ 0, 10, 0 }, 1, &ball) == STEER_OK, "circle");
     REQUIRE(steer_add_circle(w, (double[3]){ 1e30, -1e30, 0 }, 1, &far) == STEER_OK, "far circle");
     steer_Hit hit;
-    int st = steer_raycast(w, (double[3]){ 0, 20, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, STEER_NO_AGENT, &hit);
-    CHECK(st == 1 && hit.shape.id == ball.id && fabs(hit.point[1] - 11) < 1e-4, "ray onto the circle: %d, y %g", st, hit.point[1]);
+    int st =
+        steer_raycast(w, (double[3]){ 0, 20, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, STEER_NO_AGENT, &hit);
+    CHECK(st == 1 && hit.shape.id == ball.id && fabs(hit.point[1] - 11) < 1e-4, "ray onto the circle: %d, y %g", st,
+          hit.point[1]);
     st = steer_raycast(w, (double[3]){ 5, 5, 0 }, (double[3]){ 0, -1, 0 }, 100, STEER_RAY_ALL, STEER_NO_AGENT, &hit);
     CHECK(st == 1 && hit.shape.id == floor_box.id && fabs(hit.point[1] - 1) < 1e-4, "ray onto the box: %d, y %g", st,
           hit.point[1]);

@@ -97,7 +97,10 @@ static void test_reuse_never_aliases(void)
         steer_Agent a;
         REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { i, 0 } }, &a) == STEER_OK, "spawn %d", i);
         for (int j = 0; j < i; j++) REQUIRE(a.id != dead[j].id, "spawn %d reused dead handle %d", i, j);
-        if (live.id) { steer_remove(w, live); dead[i - 1] = live; }
+        if (live.id) {
+            steer_remove(w, live);
+            dead[i - 1] = live;
+        }
         live = a;
         dead[i] = STEER_NO_AGENT;
         if (i % 7 == 0) steer_world_step(w, 1);
@@ -132,7 +135,8 @@ static void check_model(steer_World *w, const Model *m, int n, int step)
               p[1], m[i].x, m[i].y);
         steer_agent_tag(w, m[i].id, &tag);
         CHECK((tag == NULL) == (m[i].tag == NULL) && (!tag || strcmp(tag, m[i].tag) == 0),
-              "step %d: agent %d has tag %s, expected %s", step, i, tag ? tag : "(none)", m[i].tag ? m[i].tag : "(none)");
+              "step %d: agent %d has tag %s, expected %s", step, i, tag ? tag : "(none)",
+              m[i].tag ? m[i].tag : "(none)");
     }
     CHECK(steer_world_count(w) == live, "step %d: count %d, expected %d", step, steer_world_count(w), live);
     // enumeration lists exactly the live agents, each once (quadratic: not every step)
@@ -287,7 +291,7 @@ static uint64_t flock_run(int reorder_period, bool collide, steer_Agent *keep, d
 static void test_storage_order(void)
 {
     for (int collide = 0; collide < 2; collide++) {
-        steer_Agent ka[266], kb[266]; // the agents left
+        steer_Agent ka[266], kb[266];  // the agents left
         double pa[532][3], pb[532][3]; // position, velocity
         const int periods[] = { 1, 0, -1 };
         uint64_t ref = flock_run(periods[0], collide, ka, pa, 266);
@@ -318,7 +322,8 @@ static void test_agents_list(void)
         CHECK(out[k].id == all[i].id && steer_world_agent_at(w, k).id == all[i].id, "agent %d", k);
         k++;
     }
-    CHECK(steer_world_agents(w, out, 2) == 8 && out[1].id == all[1].id, "a short buffer gets the first ones, the count all");
+    CHECK(steer_world_agents(w, out, 2) == 8 && out[1].id == all[1].id,
+          "a short buffer gets the first ones, the count all");
     steer_world_free(w);
 }
 
@@ -364,9 +369,11 @@ static void test_zero_is_none(void)
     steer_Hit hit;
     const double o[3] = { 0, 0, 0 }, dir[3] = { 1, 0, 0 };
     CHECK(steer_raycast(w, o, dir, 100, STEER_RAY_ALL, STEER_NO_AGENT, &hit) == 1 && hit.agent.id == a.id &&
-              hit.shape.id == 0, "the ray hits a and no shape");
+              hit.shape.id == 0,
+          "the ray hits a and no shape");
     CHECK(steer_raycast(w, o, dir, 100, STEER_RAY_SHAPES, STEER_NO_AGENT, &hit) == 1 && hit.shape.id == s.id &&
-              hit.agent.id == 0, "the ray hits the circle and no agent");
+              hit.agent.id == 0,
+          "the ray hits the circle and no agent");
     steer_world_free(w);
 }
 

@@ -84,8 +84,13 @@ static steer_World *world(int dim, double size, bool wrap, bool collide, uint64_
 static steer_Agent spawn(steer_World *w, const double p[3], const double v[3], double max_speed, double max_force,
                          steer_Behavior *brain)
 {
-    steer_AgentDesc d = { .position = { p[0], p[1], p[2] }, .velocity = { v[0], v[1], v[2] }, .mass = 1,
-                          .max_speed = max_speed, .max_force = max_force, .radius = 0.5, .brain = brain };
+    steer_AgentDesc d = { .position = { p[0], p[1], p[2] },
+                          .velocity = { v[0], v[1], v[2] },
+                          .mass = 1,
+                          .max_speed = max_speed,
+                          .max_force = max_force,
+                          .radius = 0.5,
+                          .brain = brain };
     steer_Agent a = STEER_NO_AGENT;
     if (steer_spawn(w, &d, &a) != STEER_OK) exit(EXIT_FAILURE);
     return a;
@@ -127,7 +132,9 @@ static steer_World *flock(int dim)
         float sn, cs, sp = 0.0f, cp = 1.0f;
         steerM_sincosf((float)(unit(&s) * 2 * PI), &sn, &cs);
         if (dim == 3) steerM_sincosf((float)(unit(&s) * PI - PI / 2), &sp, &cp);
-        v[0] = (double)cs * cp; v[1] = (double)sn * cp; v[2] = sp;
+        v[0] = (double)cs * cp;
+        v[1] = (double)sn * cp;
+        v[2] = sp;
         steer_Agent a = spawn(w, p, v, 2, 0.5, blend);
         uint32_t own = steer_rng32(&s);
         steer_agent_set_rng(w, a, own ? own : 0x9E3779B9u);
@@ -277,10 +284,14 @@ static steer_World *pipeline_world(int dim)
 static steer_World *pipeline2d(void) { return pipeline_world(2); }
 static steer_World *pipeline3d(void) { return pipeline_world(3); }
 
-typedef struct Workload { const char *name; steer_World *(*make)(void); int ticks; } Workload;
+typedef struct Workload {
+    const char *name;
+    steer_World *(*make)(void);
+    int ticks;
+} Workload;
 static const Workload workloads[] = {
-    { "flock2d", flock2d, 300 }, { "flock3d", flock3d, 200 }, { "crowd", crowd, 600 },
-    { "crafts2d", crafts2d, 900 }, { "crafts3d", crafts3d, 900 }, { "pipeline2d", pipeline2d, 900 },
+    { "flock2d", flock2d, 300 },       { "flock3d", flock3d, 200 },   { "crowd", crowd, 600 },
+    { "crafts2d", crafts2d, 900 },     { "crafts3d", crafts3d, 900 }, { "pipeline2d", pipeline2d, 900 },
     { "pipeline3d", pipeline3d, 900 },
 };
 enum { NWORK = sizeof workloads / sizeof workloads[0] };
@@ -290,7 +301,7 @@ static uint64_t run(const Workload *wl, int *alive, int *finite, int *moved)
     steer_World *w = wl->make();
     int n = steer_world_count(w);
     steer_Agent *ids = malloc(sizeof *ids * (size_t)n);
-    double (*p0)[3] = malloc(sizeof *p0 * (size_t)n);
+    double(*p0)[3] = malloc(sizeof *p0 * (size_t)n);
     if (!ids || !p0) exit(EXIT_FAILURE);
     steer_world_agents(w, ids, n);
     for (int i = 0; i < n; i++) steer_agent_vec(w, ids[i], STEER_PROP_POSITION, p0[i]);

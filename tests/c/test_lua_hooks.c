@@ -22,7 +22,10 @@ static bool refuse;
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     (void)ud;
-    if (nsize == 0) { free(ptr); return NULL; }
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
     if (refuse && (!ptr || nsize > osize)) return NULL;
     return realloc(ptr, nsize);
 }
@@ -50,19 +53,17 @@ static bool run(const char *script)
 
 // The agent's userdata is collected (the handles table is weak), so the
 // callback must build a new one while memory is refused.
-static const char *const prologue =
-    "local steer = require 'steer'\n"
-    "local w = steer.world{ seed = 1 }\n";
-static const char *const epilogue =
-    "w:step()\n" // warm up: every table and call frame the step needs exists
-    "collectgarbage() collectgarbage()\n"
-    "fail_memory(true)\n"
-    "local ok, err = pcall(w.step, w)\n"
-    "fail_memory(false)\n"
-    "assert(not ok, 'the step under memory failure did not fail')\n"
-    "local ok2, err2 = pcall(w.step, w)\n"
-    "assert(ok2, 'the next step failed too: ' .. tostring(err2))\n"
-    "return calls > 0\n";
+static const char *const prologue = "local steer = require 'steer'\n"
+                                    "local w = steer.world{ seed = 1 }\n";
+static const char *const epilogue = "w:step()\n" // warm up: every table and call frame the step needs exists
+                                    "collectgarbage() collectgarbage()\n"
+                                    "fail_memory(true)\n"
+                                    "local ok, err = pcall(w.step, w)\n"
+                                    "fail_memory(false)\n"
+                                    "assert(not ok, 'the step under memory failure did not fail')\n"
+                                    "local ok2, err2 = pcall(w.step, w)\n"
+                                    "assert(ok2, 'the next step failed too: ' .. tostring(err2))\n"
+                                    "return calls > 0\n";
 
 // The script: the prologue, lines that spawn an agent whose callback
 // counts its calls in `calls`, the epilogue.

@@ -90,8 +90,7 @@ static const Case cases[] = {
     { "string.rep of 2^31 bytes", "local s = string.rep('x', 2^31)", "string limit" },
     { "string.rep of the empty string 10^15 times", "assert(string.rep('', 1e15) == '') error('rep returned')",
       "rep returned" },
-    { "a pattern that backtracks for ever",
-      "string.find(string.rep('a', 40), string.rep('a*', 9) .. 'b')", "steps" },
+    { "a pattern that backtracks for ever", "string.find(string.rep('a', 40), string.rep('a*', 9) .. 'b')", "steps" },
     { "load of string.dump", "local f = function() end\nload(string.dump(f))", "dump" },
     { "a binary chunk", "assert(load('\\27LuaT\\0\\25\\147\\r\\n\\26\\n'))", "binary" },
     { "io.open", "io.open('/etc/passwd')", "io" },
@@ -101,7 +100,8 @@ static const Case cases[] = {
     { "package.loadlib", "package.loadlib('libc.so.6', 'system')", "package" },
     { "debug.getregistry", "debug.getregistry()", "debug" },
     { "a __gc metamethod", "setmetatable({}, { __gc = function() while true do end end })", "__gc" },
-    { "a __gc slipped into a steer type", "getmetatable(steer.vec(1, 2)).__gc = function() while true do end end", "index" },
+    { "a __gc slipped into a steer type", "getmetatable(steer.vec(1, 2)).__gc = function() while true do end end",
+      "index" },
     { "changing the string metatable", "getmetatable('').__index = { upper = function() end }", "index" },
     { "an error object whose __tostring loops",
       "error(setmetatable({}, { __tostring = function() while true do end end }))", "error object is a table" },
@@ -111,14 +111,18 @@ static const Case cases[] = {
     { "string.format('%p')", "string.format('%p', {})", "not available to mods" },
     { "addresses through tostring, print and format",
       "local seen = tostring({}) .. tostring(print) .. string.format('%s %10s', {}, coroutine.create(print))\n"
-      "assert(not seen:find('0x'), seen) error('no address: ' .. seen)", "no address: tablefunctiontable     thread" },
+      "assert(not seen:find('0x'), seen) error('no address: ' .. seen)",
+      "no address: tablefunctiontable     thread" },
     { "stepping the world", "return { update = function(w) w:step() end }", "not available to mods" },
-    { "a Lua think on an agent", "return { setup = function(w) w:spawn{ think = function() end } end }", "not available to mods" },
-    { "removing the game's agents", "return { update = function(w) for a in w:agents('wanderer') do a:remove() end end }",
+    { "a Lua think on an agent", "return { setup = function(w) w:spawn{ think = function() end } end }",
+      "not available to mods" },
+    { "removing the game's agents",
+      "return { update = function(w) for a in w:agents('wanderer') do a:remove() end end }",
       "only the agents it spawned" },
     { "steering the game's agents", "return { update = function(w) for a in w:agents() do a.max_speed = 100 end end }",
       "only the agents it spawned" },
-    { "forged lines in the log", "print('a\\nmod good disabled: forged') error('b\\nmod good disabled: forged')", "forged" },
+    { "forged lines in the log", "print('a\\nmod good disabled: forged') error('b\\nmod good disabled: forged')",
+      "forged" },
     { "spawning without end", "return { update = function(w) for i = 1, 100 do w:spawn{} end end }", "quota" },
     { "switching the world's recording", "return { update = function(w) w.record = not w.record end }",
       "not available to mods" },
@@ -127,27 +131,32 @@ static const Case cases[] = {
       "return { setup = function(w)\n"
       "  w:spawn{ position = { 1, 1 }, brain = steer.follow_flow{ field = g:flow_field{ goal = { 3, 1 } } } }\n"
       "  error('gone')\n"
-      "end }", "not available to mods" },
+      "end }",
+      "not available to mods" },
     { "a __gc slipped into a grid",
       "local g = steer.grid{ map = { '..' } }\n"
       "getmetatable(g).__gc = function() while true do end end\n"
-      "g = nil while true do local t = {} end", "index" },
+      "g = nil while true do local t = {} end",
+      "index" },
     { "a draw list growing in C memory",
-      "local d, s = steer.debug_draw(), string.rep('x', 4096) for i = 1, 1e4 do d:text({ 0, 0 }, s) end", "debug_draw" },
+      "local d, s = steer.debug_draw(), string.rep('x', 4096) for i = 1, 1e4 do d:text({ 0, 0 }, s) end",
+      "debug_draw" },
     { "table.remove under a lying __len",
       "table.remove(setmetatable({}, { __len = function() return 1 << 40 end }), 1)", "table.remove" },
     { "table.insert under a lying __len",
       "table.insert(setmetatable({}, { __len = function() return 1 << 40 end }), 1, 0)", "table.insert" },
-    { "gsub with a replacement of empty captures",
-      "string.gsub(string.rep('a', 1e6), '', string.rep('%0', 5e5))", "steps|CPU budget" },
-    { "a bracket class a million long",
-      "string.find(string.rep('a', 1e6), '[' .. string.rep('b', 1e6) .. 'a]*$')", "steps|CPU budget" },
+    { "gsub with a replacement of empty captures", "string.gsub(string.rep('a', 1e6), '', string.rep('%0', 5e5))",
+      "steps|CPU budget" },
+    { "a bracket class a million long", "string.find(string.rep('a', 1e6), '[' .. string.rep('b', 1e6) .. 'a]*$')",
+      "steps|CPU budget" },
     { "back references over long captures", "string.find(string.rep('a', 3e5), '^(a*)%1b')", "steps" },
     { "grids beyond the memory cap",
       "local rows, r = {}, string.rep('.', 1000) for j = 1, 1000 do rows[j] = r end\n"
-      "local keep = {} for i = 1, 10 do keep[i] = steer.grid{ map = rows } end", "memory cap" },
+      "local keep = {} for i = 1, 10 do keep[i] = steer.grid{ map = rows } end",
+      "memory cap" },
     { "a grid map of huge rows",
-      "local rows, r = {}, string.rep('.', 1 << 20) for j = 1, 60000 do rows[j] = r end steer.grid{ map = rows }", "too large" },
+      "local rows, r = {}, string.rep('.', 1 << 20) for j = 1, 60000 do rows[j] = r end steer.grid{ map = rows }",
+      "too large" },
 };
 
 // Mod names must be unique per engine: each case is loaded as "evil".
@@ -182,7 +191,8 @@ static void run_case(const Case *c)
     if (bar) *bar = '\0';
     int mentioned = strstr(ei.reason, alt) || (bar && strstr(ei.reason, bar + 1));
     CHECK(mentioned, "%s: reason '%s' does not mention '%s'", c->what, ei.reason, c->expect);
-    CHECK(strstr(log.last, "evil") != NULL, "%s: the failure was not reported in the log (last: '%s')", c->what, log.last);
+    CHECK(strstr(log.last, "evil") != NULL, "%s: the failure was not reported in the log (last: '%s')", c->what,
+          log.last);
     CHECK(!log.forged && !strchr(ei.reason, '\n'), "%s: a line of the log was forged", c->what);
     // the good mod's seeker still moves toward its goal
     int n = steer_world_count(steer_engine_world(e));
@@ -227,13 +237,13 @@ static void test_messages_are_copies(void)
     REQUIRE(e, "engine and scenario");
     int good, listener;
     REQUIRE(steer_engine_load_mod(e, MODS_DIR "/good", NULL, &good) == STEER_OK, "%s", steer_engine_error(e));
-    const char *path = write_mod("listener",
-        "local got = 0\n"
-        "return { on_message = function(from, data)\n"
-        "  assert(from == 'good' and data.hello == 'world' and data.n == 5 and #data.list == 3)\n"
-        "  got = got + 1 print('got ' .. got)\n"
-        "  assert(not steer.send('good', { f = print }) )\n"
-        "end }\n");
+    const char *path =
+        write_mod("listener", "local got = 0\n"
+                              "return { on_message = function(from, data)\n"
+                              "  assert(from == 'good' and data.hello == 'world' and data.n == 5 and #data.list == 3)\n"
+                              "  got = got + 1 print('got ' .. got)\n"
+                              "  assert(not steer.send('good', { f = print }) )\n"
+                              "end }\n");
     REQUIRE(steer_engine_load_mod(e, path, NULL, &listener) == STEER_OK, "%s", steer_engine_error(e));
     steer_engine_tick(e, 10);
     steer_ModInfo li;
@@ -253,8 +263,9 @@ static void test_require_stays_inside(void)
 {
     char dir[300], cmd[2048];
     snprintf(dir, sizeof dir, "%s/linker", tmpdir);
-    snprintf(cmd, sizeof cmd, "mkdir -p %s && ln -sf %s/secret.lua %s/outside.lua && rm -f %s/pipe.lua && mkfifo %s/pipe.lua",
-             dir, tmpdir, dir, dir, dir);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s && ln -sf %s/secret.lua %s/outside.lua && rm -f %s/pipe.lua && mkfifo %s/pipe.lua", dir,
+             tmpdir, dir, dir, dir);
     REQUIRE(system(cmd) == 0, "links");
     write_mod("secret", "return 'another mod or the game'");
     static const char *const tries[] = { "outside", "pipe" };
@@ -289,14 +300,16 @@ static void test_message_floods(void)
     Log log = { 0 };
     steer_Engine *e = engine(&log);
     REQUIRE(e, "engine and scenario");
-    const char *victim = write_mod("victim", "local n = 0\n"
-                                             "return { on_message = function() n = n + 1 end,\n"
-                                             "  update = function() assert(n <= 8, 'got ' .. n .. ' messages') n = 0 end }\n");
+    const char *victim =
+        write_mod("victim", "local n = 0\n"
+                            "return { on_message = function() n = n + 1 end,\n"
+                            "  update = function() assert(n <= 8, 'got ' .. n .. ' messages') n = 0 end }\n");
     steer_ModLimits vl = { .call_ms = 1000 };
     int v, f;
     REQUIRE(steer_engine_load_mod(e, victim, &vl, &v) == STEER_OK, "%s", steer_engine_error(e));
-    const char *flood = write_mod("flood", "local t = {} for i = 1, 5000 do t[i] = {} end\n"
-                                           "return { update = function() for i = 1, 256 do steer.send('victim', t) end end }\n");
+    const char *flood =
+        write_mod("flood", "local t = {} for i = 1, 5000 do t[i] = {} end\n"
+                           "return { update = function() for i = 1, 256 do steer.send('victim', t) end end }\n");
     steer_ModLimits fl = { .call_ms = 5000 };
     REQUIRE(steer_engine_load_mod(e, flood, &fl, &f) == STEER_OK, "%s", steer_engine_error(e));
     tick_then_enabled(e, v, 3, "the flood's receiver was disabled");
@@ -309,7 +322,8 @@ static void test_spawn_remove_cycles(void)
     Log log = { 0 };
     steer_Engine *e = engine(&log);
     REQUIRE(e, "engine and scenario");
-    const char *path = write_mod("cycler", "return { update = function(w) for i = 1, 1000 do w:spawn{}:remove() end end }\n");
+    const char *path =
+        write_mod("cycler", "return { update = function(w) for i = 1, 1000 do w:spawn{}:remove() end end }\n");
     steer_ModLimits lim = { .memory = 1u << 20, .call_ms = 1000 };
     int id;
     REQUIRE(steer_engine_load_mod(e, path, &lim, &id) == STEER_OK, "%s", steer_engine_error(e));
@@ -322,7 +336,8 @@ static void test_touch_all(void)
     Log log = { 0 };
     steer_Engine *e = engine(&log);
     REQUIRE(e, "engine and scenario");
-    const char *path = write_mod("tuner", "return { update = function(w) for a in w:agents('wanderer') do a.max_speed = 0.5 end end }");
+    const char *path = write_mod(
+        "tuner", "return { update = function(w) for a in w:agents('wanderer') do a.max_speed = 0.5 end end }");
     steer_ModLimits lim = { .touch_all = true };
     int id;
     REQUIRE(steer_engine_load_mod(e, path, &lim, &id) == STEER_OK, "%s", steer_engine_error(e));
@@ -486,12 +501,11 @@ static void test_hostile_callback_tables(void)
 // table, reading and writing through to base.
 static void test_c_loops_are_bounded(void)
 {
-    static const char prelude[] =
-        "local function chain(n, base)\n"
-        "  local t = base or {}\n"
-        "  for i = 1, n do t = setmetatable({}, { __index = t, __newindex = t }) end\n"
-        "  return t\n"
-        "end\n";
+    static const char prelude[] = "local function chain(n, base)\n"
+                                  "  local t = base or {}\n"
+                                  "  for i = 1, n do t = setmetatable({}, { __index = t, __newindex = t }) end\n"
+                                  "  return t\n"
+                                  "end\n";
     static const struct {
         const char *what, *code, *expect;
     } cases[] = {
@@ -501,26 +515,31 @@ static void test_c_loops_are_bounded(void)
           "CPU budget" },
         { "table.concat through a chain",
           "local base = {} for i = 1, 1e6 do base[i] = '' end local t = chain(1990, base)\n"
-          "op = function() table.concat(t, '', 1, 1e6) end", "CPU budget" },
+          "op = function() table.concat(t, '', 1, 1e6) end",
+          "CPU budget" },
         { "table.insert through a chain",
           "local t = chain(1990) getmetatable(t).__len = function() return 999999 end\n"
-          "op = function() table.insert(t, 1, 0) end", "CPU budget" },
+          "op = function() table.insert(t, 1, 0) end",
+          "CPU budget" },
         { "table.remove through a chain",
           "local t = chain(1990) getmetatable(t).__len = function() return 999999 end\n"
-          "op = function() table.remove(t, 1) end", "CPU budget" },
+          "op = function() table.remove(t, 1) end",
+          "CPU budget" },
         { "table.sort through a chain",
           "local base = {} for i = 1, 1e5 do base[i] = -i end\n"
           "local t = chain(1990, base) getmetatable(t).__len = function() return 1e5 end\n"
-          "op = function() table.sort(t) end", "CPU budget" },
+          "op = function() table.sort(t) end",
+          "CPU budget" },
         { "gsub with a chain for replacements",
           "local s, t = string.rep('a', 1e6), chain(1990) op = function() string.gsub(s, '.', t) end", "CPU budget" },
         { "load of 4 MB of text", "local s = string.rep('x = 1 ', 7e5) op = function() load(s) end", "load" },
         { "load through a reader of 4 MB",
           "local s = string.rep(' ', 6000)\n"
-          "op = function() local n = 0 error(select(2, load(function() n = n + 1 if n <= 700 then return s end end))) end",
+          "op = function() local n = 0 error(select(2, load(function() n = n + 1 if n <= 700 then return s end end))) "
+          "end",
           "load" },
-        { "string.unpack of a format of 4 MB", "local s = string.rep(' ', 4e6) op = function() string.unpack(s, '') end",
-          "string.unpack" },
+        { "string.unpack of a format of 4 MB",
+          "local s = string.rep(' ', 4e6) op = function() string.unpack(s, '') end", "string.unpack" },
         { "string.format('%q') of 3 MB", "local s = string.rep('\\0', 3e6) op = function() string.format('%q', s) end",
           "%q" },
     };
@@ -571,9 +590,8 @@ static void test_c_calls_stop_at_the_budget(void)
     static const struct {
         const char *what, *code;
     } cases[] = {
-        { "table.sort through a C comparator",
-          "local t = {} for i = 1, 2e5 do t[i] = (i * 7919) % 2e5 end\n"
-          "op = function() for i = 1, 40 do table.sort(t, math.ult) end end" },
+        { "table.sort through a C comparator", "local t = {} for i = 1, 2e5 do t[i] = (i * 7919) % 2e5 end\n"
+                                               "op = function() for i = 1, 40 do table.sort(t, math.ult) end end" },
         { "gsub through a C replacement",
           "local s = string.rep('ab', 4e5)\n"
           "op = function() for i = 1, 40 do string.gsub(s, '.', string.upper) end end" },
@@ -682,13 +700,15 @@ static void test_message_codec(void)
     CHECK(steerE_encode_message(L, -1, &again, &n2, &err) == 0 && n2 == n, "the round trip changed the size");
     lua_setglobal(L, "got");
     lua_setglobal(L, "sent");
-    CHECK(luaL_dostring(L, "local function eq(a, b)\n"
-                           "  if type(a) ~= 'table' or type(b) ~= 'table' then return a == b and math.type(a) == math.type(b) end\n"
-                           "  for k, v in pairs(a) do if not eq(v, b[k]) then return false end end\n"
-                           "  for k in pairs(b) do if a[k] == nil then return false end end\n"
-                           "  return true\n"
-                           "end\n"
-                           "assert(eq(sent, got), 'decode(encode(x)) differs from x')") == LUA_OK,
+    CHECK(luaL_dostring(
+              L,
+              "local function eq(a, b)\n"
+              "  if type(a) ~= 'table' or type(b) ~= 'table' then return a == b and math.type(a) == math.type(b) end\n"
+              "  for k, v in pairs(a) do if not eq(v, b[k]) then return false end end\n"
+              "  for k in pairs(b) do if a[k] == nil then return false end end\n"
+              "  return true\n"
+              "end\n"
+              "assert(eq(sent, got), 'decode(encode(x)) differs from x')") == LUA_OK,
           "%s", lua_tostring(L, -1));
     lua_settop(L, 0);
     // every proper prefix is corrupt, as is a trailing byte
@@ -744,14 +764,16 @@ static void test_deep_messages(void)
     steer_Engine *e = engine(&log);
     REQUIRE(e, "engine and scenario");
     char to[512];
-    snprintf(to, sizeof to, "%s", write_mod("deep_to", "local got\n"
-                                          "return { on_message = function(from, m) got = m end,\n"
-                                          "  update = function(w) if w.tick == 3 then\n"
-                                          "    local d = 0 while got do d = d + 1 got = got.next end\n"
-                                          "    assert(d == 16, 'depth ' .. d) end end }\n"));
-    const char *from = write_mod("deep_from", "return { update = function(w) if w.tick == 1 then\n"
-                                              "  local t = {} local v = t for i = 1, 15 do v.next = { i = i } v = v.next end\n"
-                                              "  assert(steer.send('deep_to', t)) end end }\n");
+    snprintf(to, sizeof to, "%s",
+             write_mod("deep_to", "local got\n"
+                                  "return { on_message = function(from, m) got = m end,\n"
+                                  "  update = function(w) if w.tick == 3 then\n"
+                                  "    local d = 0 while got do d = d + 1 got = got.next end\n"
+                                  "    assert(d == 16, 'depth ' .. d) end end }\n"));
+    const char *from =
+        write_mod("deep_from", "return { update = function(w) if w.tick == 1 then\n"
+                               "  local t = {} local v = t for i = 1, 15 do v.next = { i = i } v = v.next end\n"
+                               "  assert(steer.send('deep_to', t)) end end }\n");
     int a, b;
     REQUIRE(steer_engine_load_mod(e, to, NULL, &a) == STEER_OK, "%s", steer_engine_error(e));
     REQUIRE(steer_engine_load_mod(e, from, NULL, &b) == STEER_OK, "%s", steer_engine_error(e));
@@ -770,8 +792,9 @@ static void test_register_into_a_hostile_steer_table(void)
     Log log = { 0 };
     steer_Engine *e = engine(&log);
     REQUIRE(e, "engine and scenario");
-    const char *path = write_mod("newindex", "setmetatable(steer, { __newindex = function() error('no new names') end })\n"
-                                             "return {}\n");
+    const char *path =
+        write_mod("newindex", "setmetatable(steer, { __newindex = function() error('no new names') end })\n"
+                              "return {}\n");
     int id;
     REQUIRE(steer_engine_load_mod(e, path, NULL, &id) == STEER_OK, "%s", steer_engine_error(e));
     static const char *const params[] = { NULL };

@@ -55,7 +55,8 @@ static void brute_distances(const steerN_Grid *g, int goal, double dist[CELLS])
                     int nx = x + dx, ny = y + dy;
                     if ((!dx && !dy) || !open_cell(g, nx, ny)) continue;
                     if (dx && dy && (!open_cell(g, nx, y) || !open_cell(g, x, ny))) continue;
-                    double step = (dx && dy ? SQRT2 : 1.0) * g->cell * 0.5 * ((double)g->cost[c] + g->cost[ny * NX + nx]);
+                    double step =
+                        (dx && dy ? SQRT2 : 1.0) * g->cell * 0.5 * ((double)g->cost[c] + g->cost[ny * NX + nx]);
                     if (dist[c] + step < dist[ny * NX + nx] - 1e-12) {
                         dist[ny * NX + nx] = dist[c] + step;
                         changed = true;
@@ -113,8 +114,8 @@ static void test_flow_matches_brute_force(void)
         REQUIRE(steerN_flow_build(&f, p, 1) == 0, "out of memory");
         for (int c = 0; c < CELLS; c++) {
             double d = open_cell(&g, c % NX, c / NX) ? steerN_flow_dist(&f, (uint32_t)c) : truth[c];
-            CHECK(d == truth[c] || fabs(d - truth[c]) <= 1e-9 * (1 + truth[c]), "grid %d cell %d: %.17g, truth %.17g", k,
-                  c, d, truth[c]);
+            CHECK(d == truth[c] || fabs(d - truth[c]) <= 1e-9 * (1 + truth[c]), "grid %d cell %d: %.17g, truth %.17g",
+                  k, c, d, truth[c]);
         }
         check_descent(&f, "built");
         // A* from random cells to the goal costs the same
@@ -162,7 +163,8 @@ static void test_repair_keeps_descent(void)
             if (!open_cell(&g, x, y)) continue;
             goal = y * NX + x;
             // anywhere inside the goal cell
-            double q[2] = { g.origin[0] + (x + test_uniform(0, 1)) * g.cell, g.origin[1] + (y + test_uniform(0, 1)) * g.cell };
+            double q[2] = { g.origin[0] + (x + test_uniform(0, 1)) * g.cell,
+                            g.origin[1] + (y + test_uniform(0, 1)) * g.cell };
             REQUIRE(steerN_flow_set_goal(&f, q) == 0, "out of memory");
             repairs += f.incremental;
             double truth[CELLS];
@@ -182,12 +184,18 @@ static void test_repair_keeps_descent(void)
     }
 }
 
-typedef struct WallLog { double seg[4 * 2 * CELLS][4]; int n; } WallLog;
+typedef struct WallLog {
+    double seg[4 * 2 * CELLS][4];
+    int n;
+} WallLog;
 
 static int log_wall(void *ud, const double a[2], const double b[2])
 {
     WallLog *l = ud;
-    l->seg[l->n][0] = a[0]; l->seg[l->n][1] = a[1]; l->seg[l->n][2] = b[0]; l->seg[l->n][3] = b[1];
+    l->seg[l->n][0] = a[0];
+    l->seg[l->n][1] = a[1];
+    l->seg[l->n][2] = b[0];
+    l->seg[l->n][3] = b[1];
     l->n++;
     return 0;
 }

@@ -31,13 +31,21 @@ static double ulps(float got, double want)
 
 // The worst error of one function over a set of inputs, and how many
 // results are not the correctly rounded float (the reference rounded).
-typedef struct Worst { double ulps; float at, at2; long not_nearest, n; } Worst;
+typedef struct Worst {
+    double ulps;
+    float at, at2;
+    long not_nearest, n;
+} Worst;
 static void note(Worst *w, float got, double want, float x, float x2)
 {
     double e = ulps(got, want);
     w->n++;
     w->not_nearest += got != (float)want;
-    if (e > w->ulps || isnan(e)) { w->ulps = e; w->at = x; w->at2 = x2; }
+    if (e > w->ulps || isnan(e)) {
+        w->ulps = e;
+        w->at = x;
+        w->at2 = x2;
+    }
 }
 
 static void report(const char *what, const Worst *w, double bound)
@@ -80,8 +88,9 @@ static void test_sin_cos_large(void)
         sin_cos_at(&ws, &wc, (i & 1) ? -from_bits(u) : from_bits(u));
     }
     // the multiples of pi/2 nearest to floats, where the reduction cancels most
-    static const float hard[] = { 1.5707964f, 3.1415927f, 4.7123890f, 6.2831855f, 1.0e22f, 3.37028055e12f,
-                                  0x1.921fb6p+24f, 0x1.921fb6p+27f, 0x1.921fb6p+28f, 102951.68f, 8.9802831e9f };
+    static const float hard[] = { 1.5707964f,      3.1415927f,     4.7123890f,      6.2831855f,
+                                  1.0e22f,         3.37028055e12f, 0x1.921fb6p+24f, 0x1.921fb6p+27f,
+                                  0x1.921fb6p+28f, 102951.68f,     8.9802831e9f };
     for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++) sin_cos_at(&ws, &wc, hard[i]);
     report("sin", &ws, 1.0);
     report("cos", &wc, 1.0);
@@ -129,16 +138,30 @@ static void test_atan2(void)
     report("atan2", &w, 1.0);
     // the axes and the quadrants, as C's atan2 defines them
     const float pi = (float)PI_D, pi_2 = (float)(PI_D / 2), pi_4 = (float)(PI_D / 4);
-    static const float in[][2] = { { 0, 1 }, { 0, -1 }, { -0.0f, 1 }, { -0.0f, -1 }, { 1, 0 }, { -1, 0 },
-                                   { 0, 0 }, { 0, -0.0f }, { -0.0f, -0.0f }, { 1, 1 }, { 1, -1 }, { -1, -1 },
-                                   { -1, 1 }, { INFINITY, 5 }, { 5, -INFINITY }, { INFINITY, INFINITY },
-                                   { -INFINITY, -INFINITY }, { 3, 4 } };
-    const float out[] = { 0, pi, -0.0f, -pi, pi_2, -pi_2, 0, pi, -pi, pi_4, 3 * pi_4, -3 * pi_4, -pi_4, pi_2, pi,
-                          pi_4, -3 * pi_4, (float)atan2(3.0, 4.0) };
+    static const float in[][2] = { { 0, 1 },
+                                   { 0, -1 },
+                                   { -0.0f, 1 },
+                                   { -0.0f, -1 },
+                                   { 1, 0 },
+                                   { -1, 0 },
+                                   { 0, 0 },
+                                   { 0, -0.0f },
+                                   { -0.0f, -0.0f },
+                                   { 1, 1 },
+                                   { 1, -1 },
+                                   { -1, -1 },
+                                   { -1, 1 },
+                                   { INFINITY, 5 },
+                                   { 5, -INFINITY },
+                                   { INFINITY, INFINITY },
+                                   { -INFINITY, -INFINITY },
+                                   { 3, 4 } };
+    const float out[] = { 0,    pi,       -0.0f,     -pi,   pi_2, -pi_2, 0,    pi,        -pi,
+                          pi_4, 3 * pi_4, -3 * pi_4, -pi_4, pi_2, pi,    pi_4, -3 * pi_4, (float)atan2(3.0, 4.0) };
     for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
         float got = steerM_atan2f(in[i][0], in[i][1]);
-        CHECK(got == out[i] && signbit(got) == signbit(out[i]), "atan2(%g, %g) = %.9g, expected %.9g",
-              (double)in[i][0], (double)in[i][1], (double)got, (double)out[i]);
+        CHECK(got == out[i] && signbit(got) == signbit(out[i]), "atan2(%g, %g) = %.9g, expected %.9g", (double)in[i][0],
+              (double)in[i][1], (double)got, (double)out[i]);
     }
     CHECK(isnan(steerM_atan2f(NAN, 1)) && isnan(steerM_atan2f(1, NAN)), "atan2 with a NaN");
 }
@@ -171,7 +194,10 @@ static void test_root(void)
         double x = ldexp(test_uniform(0.5, 1), (int)(test_rand64() % 2100) - 1070);
         double want = cbrt(x), got = steerM_root(x, 3);
         double e = fabs(got - want) / want;
-        if (e > worst) { worst = e; at = x; }
+        if (e > worst) {
+            worst = e;
+            at = x;
+        }
     }
     printf("    cbrt: max relative error %.3g (at %.17g)\n", worst, at);
     CHECK(worst <= 0x1p-50, "cube root: relative error %g at %.17g", worst, at);

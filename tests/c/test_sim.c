@@ -149,7 +149,8 @@ static void test_order_independent(void)
             steer_agent_vec(b, ib[i], STEER_PROP_POSITION, pb);
             double d = hypot(pa[0] - pb[0], pa[1] - pb[1]);
             if (d > 40) d = 80 - d; // across the seam
-            CHECK(d < 1e-4, "tick %d agent %d: (%g, %g) re-sorted vs (%g, %g) not", t + 1, i, pa[0], pa[1], pb[0], pb[1]);
+            CHECK(d < 1e-4, "tick %d agent %d: (%g, %g) re-sorted vs (%g, %g) not", t + 1, i, pa[0], pa[1], pb[0],
+                  pb[1]);
             if (FAILED()) break;
         }
     }
@@ -238,15 +239,23 @@ static void coincident(int dim)
     wd.seed = 4;
     steer_World *w = NULL;
     REQUIRE(steer_world_new(&wd, &w) == STEER_OK, "world");
-    const char *kinds[] = { "separation", "alignment", "cohesion", "seek", "flee", "arrive", "pursue", "evade", "wander" };
+    const char *kinds[] = {
+        "separation", "alignment", "cohesion", "seek", "flee", "arrive", "pursue", "evade", "wander"
+    };
     steer_Behavior *blend = behavior("blend");
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         steer_Behavior *b = behavior(kinds[k]);
         steer_behavior_add_child(blend, b, 1.0);
         steer_behavior_release(b);
     }
-    steer_Behavior *brains[] = { blend, behavior("separation"), behavior("cohesion"), behavior("alignment"),
-                                 behavior("seek"), behavior("flee"), behavior("arrive"), behavior("pursue"),
+    steer_Behavior *brains[] = { blend,
+                                 behavior("separation"),
+                                 behavior("cohesion"),
+                                 behavior("alignment"),
+                                 behavior("seek"),
+                                 behavior("flee"),
+                                 behavior("arrive"),
+                                 behavior("pursue"),
                                  behavior("evade") };
     enum { NB = sizeof brains / sizeof brains[0], PER = 4 };
     steer_Agent ids[NB * PER];
@@ -271,8 +280,9 @@ static void coincident(int dim)
             steer_agent_vec(w, ids[i], STEER_PROP_HEADING, h);
             steer_agent_vec(w, ids[i], STEER_PROP_FORCE, f);
             CHECK(finite3(p) && finite3(v) && finite3(h) && finite3(f),
-                  "dim %d tick %d agent %d (%s): p (%g, %g, %g) v (%g, %g, %g) h (%g, %g, %g) f (%g, %g, %g)", dim, t, i,
-                  steer_behavior_kind(brains[i / PER]), p[0], p[1], p[2], v[0], v[1], v[2], h[0], h[1], h[2], f[0], f[1], f[2]);
+                  "dim %d tick %d agent %d (%s): p (%g, %g, %g) v (%g, %g, %g) h (%g, %g, %g) f (%g, %g, %g)", dim, t,
+                  i, steer_behavior_kind(brains[i / PER]), p[0], p[1], p[2], v[0], v[1], v[2], h[0], h[1], h[2], f[0],
+                  f[1], f[2]);
             double hl = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
             CHECK(fabs(hl - 1) < 1e-4, "dim %d tick %d agent %d: heading length %g", dim, t, i, hl);
         }
@@ -434,7 +444,8 @@ static void test_craft_ranges(void)
     steer_World *w = test_world(NULL);
     REQUIRE(w, "world");
     steer_Agent a;
-    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .velocity = { 1, 0, 0 }, .max_speed = 2, .max_force = 1 }, &a) == STEER_OK,
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .velocity = { 1, 0, 0 }, .max_speed = 2, .max_force = 1 }, &a) ==
+                STEER_OK,
             "spawn");
     const steer_CraftDesc base = { STEER_MODEL_CRAFT, 0.5, 3, 2 };
     REQUIRE(steer_agent_set_craft(w, a, &base) == STEER_OK, "a craft");
@@ -471,7 +482,8 @@ static void test_craft_ranges(void)
         }
     }
     // a point mass has no min_speed
-    CHECK(steer_agent_set_craft(w, a, &(steer_CraftDesc){ STEER_MODEL_POINT, 1, 3, 0 }) == STEER_EARG, "a point's min_speed");
+    CHECK(steer_agent_set_craft(w, a, &(steer_CraftDesc){ STEER_MODEL_POINT, 1, 3, 0 }) == STEER_EARG,
+          "a point's min_speed");
     steer_world_free(w);
 }
 
@@ -480,7 +492,10 @@ static int allocations;
 static void *counting_alloc(void *ud, void *p, size_t size)
 {
     (void)ud;
-    if (size == 0) { free(p); return NULL; }
+    if (size == 0) {
+        free(p);
+        return NULL;
+    }
     allocations++;
     return realloc(p, size);
 }

@@ -122,8 +122,7 @@ int main(int argc, char **argv)
         char name[64];
         snprintf(name, sizeof name, "@fuzz_%lld.lua", seed);
         alarm((unsigned)timeout);
-        if (fuzz_run(FUZZ_DIR, name, text, &stats, why, sizeof why))
-            printf("steer-fuzz: seed %lld: %s\n", seed, why);
+        if (fuzz_run(FUZZ_DIR, name, text, &stats, why, sizeof why)) printf("steer-fuzz: seed %lld: %s\n", seed, why);
         alarm(0);
         free(text);
     }

@@ -26,20 +26,19 @@ static int decode(lua_State *L)
 // Two decoded values are the same data: same types, numbers of the same
 // subtype and bits (NaN equal to NaN, -0.0 unlike 0.0), tables with the same
 // keys and equal values.
-static const char same_src[] =
-    "local function same(a, b)\n"
-    "  if type(a) ~= type(b) then return false end\n"
-    "  if type(a) == 'number' then\n"
-    "    if math.type(a) ~= math.type(b) then return false end\n"
-    "    if a ~= a then return b ~= b end\n"
-    "    return a == b and (a ~= 0 or 1 / a == 1 / b)\n"
-    "  end\n"
-    "  if type(a) ~= 'table' then return a == b end\n"
-    "  for k, v in next, a do if not same(v, rawget(b, k)) then return false end end\n"
-    "  for k in next, b do if rawget(a, k) == nil then return false end end\n"
-    "  return true\n"
-    "end\n"
-    "return same\n";
+static const char same_src[] = "local function same(a, b)\n"
+                               "  if type(a) ~= type(b) then return false end\n"
+                               "  if type(a) == 'number' then\n"
+                               "    if math.type(a) ~= math.type(b) then return false end\n"
+                               "    if a ~= a then return b ~= b end\n"
+                               "    return a == b and (a ~= 0 or 1 / a == 1 / b)\n"
+                               "  end\n"
+                               "  if type(a) ~= 'table' then return a == b end\n"
+                               "  for k, v in next, a do if not same(v, rawget(b, k)) then return false end end\n"
+                               "  for k in next, b do if rawget(a, k) == nil then return false end end\n"
+                               "  return true\n"
+                               "end\n"
+                               "return same\n";
 
 // Decode the n bytes at p, protected: 1 and the value pushed, or 0 and the
 // error message pushed.

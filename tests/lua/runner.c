@@ -21,8 +21,6 @@
 #define SPEC_LUA_DIR "tests/lua"
 #endif
 
-
-
 // A traceback for errors outside any `it` block (a typo at the top of a
 // spec file), in the shape of lua.c's msghandler.
 static int msghandler(lua_State *L)

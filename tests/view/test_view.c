@@ -140,11 +140,11 @@ static void check_agents(Host *h, steerV_View *v, const Image *im, steer_Agent s
         steer_agent_vec(w, a, STEER_PROP_POSITION, p);
         steer_agent_tag(w, a, &tag);
         CHECK(steerV_project(v, p, &x, &y), "agent %d projects into the frame", i);
-        CHECK(x >= 0 && y >= 0 && x < im->w && y < im->h, "agent %d at (%g, %g) lands in the frame: (%g, %g)", i,
-              p[0], p[1], x, y);
+        CHECK(x >= 0 && y >= 0 && x < im->w && y < im->h, "agent %d at (%g, %g) lands in the frame: (%g, %g)", i, p[0],
+              p[1], x, y);
         const int *rgb = tag_rgb[strcmp(tag, "one") == 0 ? 0 : 1];
-        CHECK(colour_near(im, x, y, rgb), "agent %d (%s) at (%g, %g) is drawn at pixel (%.0f, %.0f): found %d %d %d",
-              i, tag, p[0], p[1], x, y, pixel(im, (int)x, (int)y)[0], pixel(im, (int)x, (int)y)[1],
+        CHECK(colour_near(im, x, y, rgb), "agent %d (%s) at (%g, %g) is drawn at pixel (%.0f, %.0f): found %d %d %d", i,
+              tag, p[0], p[1], x, y, pixel(im, (int)x, (int)y)[0], pixel(im, (int)x, (int)y)[1],
               pixel(im, (int)x, (int)y)[2]);
         seen++;
     }
@@ -427,8 +427,8 @@ static void test_nav(void)
     steerN_center(g, 15, 7, open);
     steerV_project(v, open, &x, &y);
     gp = pixel(&grid, (int)x, (int)y);
-    CHECK(!same_rgb(gp, background) && gp[0] > gp[2] + 20, "G: a cell of cost 5 is tinted warm: %d %d %d", gp[0],
-          gp[1], gp[2]);
+    CHECK(!same_rgb(gp, background) && gp[0] > gp[2] + 20, "G: a cell of cost 5 is tinted warm: %d %d %d", gp[0], gp[1],
+          gp[2]);
     // L: arrows in the open cells, none in the blocked ones
     int arrows = 0, cells = 0, blocked_drawn = 0;
     for (int cy = 0; cy < g->ny; cy++)
@@ -439,8 +439,8 @@ static void test_nav(void)
             int changed = 0;
             for (int dy = -6; dy <= 6; dy++)
                 for (int dx = -6; dx <= 6; dx++)
-                    changed += memcmp(pixel(&flow, (int)x + dx, (int)y + dy), pixel(&none, (int)x + dx, (int)y + dy),
-                                      3) != 0;
+                    changed +=
+                        memcmp(pixel(&flow, (int)x + dx, (int)y + dy), pixel(&none, (int)x + dx, (int)y + dy), 3) != 0;
             bool is_open = g->cost[cy * g->nx + cx] < INFINITY;
             cells += is_open;
             arrows += is_open && changed > 8;
@@ -508,8 +508,10 @@ static void test_fit_3d(void)
         CHECK(steerV_project(v, p, &x, &y) && x > 0 && y > 0 && x < im.w && y < im.h,
               "fighter %d is in the frame: (%.0f, %.0f)", i, x, y);
         // a team's colour, as its tag's name says
-        CHECK(tinted_near(&im, x, y, team_rgb[strcmp(tag, "red") == 0 ? 0 : 1]), "fighter %d (%s) at (%.0f, %.0f) "
-              "is not drawn in its team's colour", i, tag, x, y);
+        CHECK(tinted_near(&im, x, y, team_rgb[strcmp(tag, "red") == 0 ? 0 : 1]),
+              "fighter %d (%s) at (%.0f, %.0f) "
+              "is not drawn in its team's colour",
+              i, tag, x, y);
     }
     stbi_image_free(im.px);
     steerV_close(v);
@@ -569,17 +571,18 @@ static void test_explain(void)
     lua_State *L = luaL_newstate();
     luaL_openlibs(L);
     steer_lua_preload(L);
-    int ok = luaL_dostring(L, "local steer = require 'steer'\n"
-        "local w = steer.world{ dim = 2, size = {100, 100}, record = true }\n"
-        "local quiet = steer.seek{ target = {10, 10}, name = 'quiet' }\n"  // on its target: no force
-        "local brain = steer.blend{\n"
-        "  { steer.priority{ quiet, steer.seek{ target = {90, 50}, name = 'east' } }, 1 },\n"
-        "  { steer.dither{ { steer.flee{ target = {10, 90}, name = 'away' }, 1 } }, 1 },\n"
-        "  { steer.seek{ target = {10, 90}, name = 'north' }, 5 },\n"
-        "}\n"
-        "local a = w:spawn{ position = {10, 10}, max_speed = 2, max_force = 1, brain = brain }\n"
-        "w:step(1)\n"
-        "return w, a.id") == LUA_OK;
+    int ok =
+        luaL_dostring(L, "local steer = require 'steer'\n"
+                         "local w = steer.world{ dim = 2, size = {100, 100}, record = true }\n"
+                         "local quiet = steer.seek{ target = {10, 10}, name = 'quiet' }\n" // on its target: no force
+                         "local brain = steer.blend{\n"
+                         "  { steer.priority{ quiet, steer.seek{ target = {90, 50}, name = 'east' } }, 1 },\n"
+                         "  { steer.dither{ { steer.flee{ target = {10, 90}, name = 'away' }, 1 } }, 1 },\n"
+                         "  { steer.seek{ target = {10, 90}, name = 'north' }, 5 },\n"
+                         "}\n"
+                         "local a = w:spawn{ position = {10, 10}, max_speed = 2, max_force = 1, brain = brain }\n"
+                         "w:step(1)\n"
+                         "return w, a.id") == LUA_OK;
     REQUIRE(ok, "the world builds: %s", ok ? "" : lua_tostring(L, -1));
     steer_World *w = steer_lua_toworld(L, -2);
     steer_Agent a = { (uint64_t)lua_tointeger(L, -1) };
@@ -661,8 +664,13 @@ static void test_controls(void)
     if (skipped || !use_window) return;
     Host h = { 0 };
     REQUIRE(load(&h, scenario_path), "the scenario loads");
-    steerV_Host host = { .ud = &h, .tick = host_tick, .draw = host_draw, .error = host_error, .key = host_key,
-                         .mouse = host_mouse, .reload = host_reload };
+    steerV_Host host = { .ud = &h,
+                         .tick = host_tick,
+                         .draw = host_draw,
+                         .error = host_error,
+                         .key = host_key,
+                         .mouse = host_mouse,
+                         .reload = host_reload };
     steerV_Desc desc = { .title = "still" };
     steerV_View *v;
     char err[256];
@@ -699,8 +707,8 @@ static void test_controls(void)
           bright(&im, im.w - 480, 0, im.w, 120));
     stbi_image_free(im.px);
     CHECK(mouse_calls > 0 && fabs(last_mouse[0] - p[0]) < 1.5 && fabs(last_mouse[1] - p[1]) < 1.5,
-          "the pointer's world position reaches the host: (%g, %g) for an agent at (%g, %g), %d calls",
-          last_mouse[0], last_mouse[1], p[0], p[1], mouse_calls);
+          "the pointer's world position reaches the host: (%g, %g) for an agent at (%g, %g), %d calls", last_mouse[0],
+          last_mouse[1], p[0], p[1], mouse_calls);
     // the wheel zooms about the cursor: the agent under it stays put
     double x0, y0, x1, y1, far[3] = { p[0] + 20, p[1], p[2] }, fx0, fy0, fx1, fy1;
     steerV_project(v, p, &x0, &y0);
@@ -721,8 +729,8 @@ static void test_controls(void)
     push_key(SDLK_f);
     frames(v, 2);
     steerV_project(v, p, &x1, &y1);
-    CHECK(fabs(x1 - ow / 2.0) < 2 && fabs(y1 - oh / 2.0) < 2, "F centres the selected agent: (%.0f, %.0f) in %dx%d",
-          x1, y1, ow, oh);
+    CHECK(fabs(x1 - ow / 2.0) < 2 && fabs(y1 - oh / 2.0) < 2, "F centres the selected agent: (%.0f, %.0f) in %dx%d", x1,
+          y1, ow, oh);
     push_key(SDLK_r);
     frames(v, 1);
     CHECK(reloads == 1, "R calls the host's reload: %d", reloads);
@@ -771,8 +779,7 @@ static int cli(const char *exe, const char *scenario, bool expect_error, bool no
             said[n] = '\0';
             fclose(f);
         }
-        CHECK(strstr(said, "no display") && strstr(said, "running headless"), "it says why it runs headless: %s",
-              said);
+        CHECK(strstr(said, "no display") && strstr(said, "running headless"), "it says why it runs headless: %s", said);
     }
     Image im;
     int comp;
@@ -801,7 +808,9 @@ static int cli(const char *exe, const char *scenario, bool expect_error, bool no
     check_agents(&h, v, &im, STEER_NO_AGENT);
     CHECK(bright(&im, 0, 0, 260, 50) > 80, "the HUD's corner holds text");
     printf("%s - steer run%s: agents in the PNG where the world has them%s\n", check_failures_ ? "FAIL" : "ok",
-           no_display ? " without a display" : use_window ? " (window) --screenshot" : " --headless --screenshot",
+           no_display   ? " without a display"
+           : use_window ? " (window) --screenshot"
+                        : " --headless --screenshot",
            expect_error ? ", and the error over them" : "");
     steerV_close(v);
     lua_close(h.L);
