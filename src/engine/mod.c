@@ -33,11 +33,11 @@
 // replacement, a reader), is bounded in sandbox.c or polls the verdict.
 #define _XOPEN_SOURCE 700 // realpath
 #include "engine.h"
+#include "../lua/ldata.h"
 
 #include <lualib.h>
 
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,184 +390,42 @@ static int mod_require(lua_State *L)
 
 // ---- messages: plain data copied between mods ---------------------------------------
 //
-// A message is one value: a type byte (LUA_TNIL, ...), then for a boolean
-// a byte 0 or 1; for a number a byte (1: an integer) and the number's 8
-// bytes; for a string its length (a size_t) and its bytes; for a table its
-// keys and values in turn, then END. In the machine's byte order: messages
-// never leave the process. The decoder trusts none of it (steerE_decode_message
+// A message is one value of plain data in the codec of src/lua/ldata.c (the
+// same as a.data's in a snapshot), copied: a table met twice is sent twice,
+// a cycle is too deep. The decoder trusts none of it (steerE_decode_message
 // is fuzzed): every read is checked against the end, and nesting against
 // MAX_DEPTH, so hostile bytes raise "corrupt message".
 
-#define END 0xFF
+static const steerL_DataOptions message_options = {
+    .max_bytes = MAX_MESSAGE,
+    .max_depth = MAX_DEPTH,
+    .noun = "message",
+    .verb = "sent",
+};
 
-typedef struct Buf {
-    unsigned char *p;
-    size_t n, cap;
-    steer_Engine *e; // whose allocator; NULL: libc's
-    Mod *m;          // the sender, whose kill ends a long encoding; may be NULL
-} Buf;
-
-static int put(Buf *b, const void *src, size_t n)
+// What steer.send says of data it cannot send.
+static const char *message_error(steerL_DataStatus st)
 {
-    if (n > MAX_MESSAGE - b->n) return 0;
-    if (b->n + n > b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 256;
-        while (nc < b->n + n) nc *= 2;
-        unsigned char *np = b->e ? steerE_alloc(b->e, b->p, nc) : realloc(b->p, nc);
-        if (!np) return 0;
-        b->p = np;
-        b->cap = nc;
-    }
-    memcpy(b->p + b->n, src, n);
-    b->n += n;
-    return 1;
-}
-
-// Serialise the value at idx: nil, booleans, numbers, strings and tables of
-// them (no functions, userdata, threads or cycles; metatables are ignored:
-// lua_next and the lua_to* of strings and numbers run no metamethod).
-static const char *encode(lua_State *L, int idx, Buf *b, int depth)
-{
-    idx = lua_absindex(L, idx);
-    unsigned char t = (unsigned char)lua_type(L, idx);
-    switch (t) {
-    case LUA_TNIL: return put(b, &t, 1) ? NULL : "too large";
-    case LUA_TBOOLEAN: {
-        unsigned char v[2] = { t, (unsigned char)lua_toboolean(L, idx) };
-        return put(b, v, 2) ? NULL : "too large";
-    }
-    case LUA_TNUMBER: {
-        unsigned char isint = (unsigned char)lua_isinteger(L, idx);
-        if (!put(b, &t, 1) || !put(b, &isint, 1)) return "too large";
-        if (isint) {
-            lua_Integer v = lua_tointeger(L, idx);
-            return put(b, &v, sizeof v) ? NULL : "too large";
-        }
-        lua_Number v = lua_tonumber(L, idx);
-        return put(b, &v, sizeof v) ? NULL : "too large";
-    }
-    case LUA_TSTRING: {
-        size_t n;
-        const char *s = lua_tolstring(L, idx, &n);
-        return put(b, &t, 1) && put(b, &n, sizeof n) && put(b, s, n) ? NULL : "too large";
-    }
-    case LUA_TTABLE: {
-        if (depth >= MAX_DEPTH) return "tables nested too deeply (or a cycle)";
-        // lua_next walks a table's empty slots too: a thousand references
-        // to a big emptied table take seconds in this one C call
-        if (b->m && atomic_load(&b->m->killed)) return "stopped";
-        if (!lua_checkstack(L, 3)) return "tables nested too deeply (or a cycle)";
-        if (!put(b, &t, 1)) return "too large";
-        lua_pushnil(L);
-        while (lua_next(L, idx)) {
-            int kt = lua_type(L, -2);
-            if (kt != LUA_TSTRING && kt != LUA_TNUMBER && kt != LUA_TBOOLEAN) {
-                lua_pop(L, 2);
-                return "table keys must be strings, numbers or booleans";
-            }
-            const char *err = encode(L, -2, b, depth + 1);
-            if (!err) err = encode(L, -1, b, depth + 1);
-            if (err) {
-                lua_pop(L, 2);
-                return err;
-            }
-            lua_pop(L, 1);
-        }
-        unsigned char end = END;
-        return put(b, &end, 1) ? NULL : "too large";
-    }
-    default: return "only nil, booleans, numbers, strings and tables of them can be sent";
+    switch (st) {
+    case STEERL_DATA_BAD_VALUE: return "only nil, booleans, numbers, strings and tables of them can be sent";
+    case STEERL_DATA_BAD_KEY: return "table keys must be strings, numbers or booleans";
+    case STEERL_DATA_TOO_DEEP: return "tables nested too deeply (or a cycle)";
+    case STEERL_DATA_STOPPED: return "stopped";
+    case STEERL_DATA_NO_MEMORY: return "out of memory";
+    default: return "too large";
     }
 }
 
 int steerE_encode_message(lua_State *L, int idx, unsigned char **out, size_t *len, const char **err)
 {
-    Buf b = { 0 };
-    const char *why = encode(L, idx, &b, 0);
-    if (why) {
-        free(b.p);
-        *out = NULL;
-        *len = 0;
-        if (err) *err = why;
-        return 1;
-    }
-    *out = b.p;
-    *len = b.n;
-    return 0;
-}
-
-typedef struct Reader {
-    const unsigned char *p;
-    size_t len, at;
-} Reader;
-
-// The next n bytes, or a "corrupt message" error when fewer are left.
-static const unsigned char *take(lua_State *L, Reader *r, size_t n)
-{
-    if (n > r->len - r->at) luaL_error(L, "corrupt message");
-    const unsigned char *q = r->p + r->at;
-    r->at += n;
-    return q;
-}
-
-// Push the value at r->at; runs protected (in the receiver, or the fuzzer).
-static void decode(lua_State *L, Reader *r, int depth)
-{
-    unsigned char t = *take(L, r, 1);
-    switch (t) {
-    case LUA_TNIL: lua_pushnil(L); break;
-    case LUA_TBOOLEAN: {
-        unsigned char v = *take(L, r, 1);
-        if (v > 1) luaL_error(L, "corrupt message");
-        lua_pushboolean(L, v);
-        break;
-    }
-    case LUA_TNUMBER: {
-        unsigned char isint = *take(L, r, 1);
-        if (isint > 1) luaL_error(L, "corrupt message");
-        if (isint) {
-            lua_Integer v;
-            memcpy(&v, take(L, r, sizeof v), sizeof v);
-            lua_pushinteger(L, v);
-        } else {
-            lua_Number v;
-            memcpy(&v, take(L, r, sizeof v), sizeof v);
-            lua_pushnumber(L, v);
-        }
-        break;
-    }
-    case LUA_TSTRING: {
-        size_t n;
-        memcpy(&n, take(L, r, sizeof n), sizeof n);
-        const unsigned char *s = take(L, r, n);
-        lua_pushlstring(L, (const char *)s, n);
-        break;
-    }
-    case LUA_TTABLE:
-        if (depth >= MAX_DEPTH) luaL_error(L, "corrupt message");
-        luaL_checkstack(L, 3, "corrupt message");
-        lua_newtable(L);
-        while (*take(L, r, 1) != END) {
-            r->at--;
-            decode(L, r, depth + 1);
-            int kt = lua_type(L, -1); // a key the encoder could have written
-            if ((kt != LUA_TSTRING && kt != LUA_TNUMBER && kt != LUA_TBOOLEAN) ||
-                (kt == LUA_TNUMBER && !lua_isinteger(L, -1) && isnan(lua_tonumber(L, -1))))
-                luaL_error(L, "corrupt message");
-            decode(L, r, depth + 1);
-            if (lua_isnil(L, -1)) luaL_error(L, "corrupt message");
-            lua_rawset(L, -3);
-        }
-        break;
-    default: luaL_error(L, "corrupt message");
-    }
+    steerL_DataStatus st = steerL_data_encode(L, idx, &message_options, out, len, NULL);
+    if (st != STEERL_DATA_OK && err) *err = message_error(st);
+    return st != STEERL_DATA_OK;
 }
 
 void steerE_decode_message(lua_State *L, const unsigned char *p, size_t len)
 {
-    Reader r = { p, len, 0 };
-    decode(L, &r, 0);
-    if (r.at != len) luaL_error(L, "corrupt message");
+    steerL_data_decode(L, p, len, &message_options);
 }
 
 static Mod *find_mod(steer_Engine *e, const char *name)
@@ -576,6 +434,10 @@ static Mod *find_mod(steer_Engine *e, const char *name)
         if (strcmp(e->mods[i]->name, name) == 0) return e->mods[i];
     return NULL;
 }
+
+static void *engine_alloc(void *e, void *p, size_t size) { return steerE_alloc(e, p, size); }
+
+static int mod_stopped(void *m) { return atomic_load(&((Mod *)m)->killed); }
 
 // steer.send(mod_name, data) -> true if queued for that (enabled) mod
 static int mod_send(lua_State *L)
@@ -588,26 +450,30 @@ static int mod_send(lua_State *L)
         lua_pushboolean(L, 0);
         return 1;
     }
-    Buf b = { .e = m->e, .m = m };
-    const char *err = encode(L, 2, &b, 0);
-    if (err) {
-        steerE_alloc(m->e, b.p, 0);
-        return luaL_error(L, "steer.send: argument 'data': %s (at most %d bytes)", err, (int)MAX_MESSAGE);
-    }
-    if (r->inbox_bytes + b.n > MAX_INBOX_BYTES) { // a flood would spend the receiver's budget
-        steerE_alloc(m->e, b.p, 0);
+    steerL_DataOptions o = message_options;
+    o.alloc = engine_alloc; // the engine keeps the message: not the mod's memory
+    o.alloc_ud = m->e;
+    o.stop = mod_stopped; // a kill ends a long encoding
+    o.stop_ud = m;
+    unsigned char *data;
+    size_t n;
+    steerL_DataStatus st = steerL_data_encode(L, 2, &o, &data, &n, NULL);
+    if (st != STEERL_DATA_OK)
+        return luaL_error(L, "steer.send: argument 'data': %s (at most %d bytes)", message_error(st), (int)MAX_MESSAGE);
+    if (r->inbox_bytes + n > MAX_INBOX_BYTES) { // a flood would spend the receiver's budget
+        steerE_alloc(m->e, data, 0);
         lua_pushboolean(L, 0);
         return 1;
     }
     Msg *msg = &r->inbox[r->ninbox];
     if (!(msg->from = steerE_strdup(m->e, m->name))) {
-        steerE_alloc(m->e, b.p, 0);
+        steerE_alloc(m->e, data, 0);
         return luaL_error(L, "steer.send: out of memory");
     }
-    msg->data = b.p;
-    msg->len = b.n;
+    msg->data = data;
+    msg->len = n;
     r->ninbox++;
-    r->inbox_bytes += b.n;
+    r->inbox_bytes += n;
     lua_pushboolean(L, 1);
     return 1;
 }
