@@ -44,6 +44,7 @@ typedef enum steer_Status {
 
 typedef struct steer_World steer_World;
 typedef struct steer_Behavior steer_Behavior;
+typedef struct steer_HostKind steer_HostKind; // a behaviour kind the host defined (see below)
 
 // An agent handle: generation in the high 32 bits of `id`, slot in the low
 // 32. A struct, not an integer, so a shape handle (or any number) passed
@@ -72,6 +73,9 @@ typedef struct steer_Hooks {
     // The think pass: called after a tick for each agent whose think timer
     // elapsed, with the time since its last think. May spawn, remove and query.
     int (*think)(void *ud, int ref, steer_World *w, steer_Agent a, double dt);
+    // steer_world_load: the host kind of this name (NULL: none), for
+    // snapshots whose brains use kinds the host defined. NULL: built-ins only.
+    const steer_HostKind *(*find_kind)(void *ud, const char *name);
 } steer_Hooks;
 
 // World descriptor: zero means default for every field.
@@ -166,6 +170,35 @@ STEER_API int steer_world_agents(const steer_World *w, steer_Agent *out, int cap
 // `sorted`. Writes up to `cap` handles, returns how many there are in all.
 STEER_API int steer_world_neighbors(steer_World *w, const double pos[3], double radius, const char *tag, bool sorted,
                                     steer_Agent *out, int cap);
+
+// ---- snapshots ---------------------------------------------------------
+// A snapshot is the whole world in bytes: every option, the tick, the
+// random streams, the handle table (a handle taken before the save names
+// the same agent after the load, a stale one stays stale, the next spawn
+// gets the handle it would have had), every agent's state and behaviour
+// memory, tags, brains as behaviour trees (shared subtrees and brains stay
+// shared), think timers, turn limits and the static geometry. Stepping a
+// loaded world gives, bit for bit, what stepping the saved one would have.
+// Not saved: the last step's events, the recorded node outputs (zero until
+// the next tick), and any pointer a binding put into a behaviour (a
+// follow_flow's field is unbound after a load: the host binds it again).
+// Host references (callbacks, eases, think refs) are saved as the numbers
+// they are: the host promises they mean the same after the load. Host kinds
+// are saved by name and found again through hooks.find_kind. The format is
+// versioned, little-endian and checksummed (docs/architecture.md,
+// "Snapshots"). None of the three may run during a tick (STEER_EBUSY).
+//
+// A writer for steer_world_save: 0 when the bytes were taken, anything else aborts the save.
+typedef int (*steer_WriteFn)(void *ud, const void *data, size_t len);
+// Save the world through `write`, in a few large pieces; STEER_ECALLBACK when the writer failed.
+STEER_API int steer_world_save(const steer_World *w, steer_WriteFn write, void *ud);
+// Save into buf (cap bytes), *len = the size; STEER_EFULL, *len = the size needed, when cap is short (buf may be NULL).
+STEER_API int steer_world_save_buffer(const steer_World *w, void *buf, size_t cap, size_t *len);
+// A new world from a snapshot. Of `hooks` only alloc, log and hooks are used (NULL: defaults); every
+// other option comes from the snapshot. On failure (STEER_EARG: bad input; STEER_ENOMEM) nothing is
+// allocated, *out is untouched and err (errlen bytes, may be NULL) says what is wrong.
+STEER_API int steer_world_load(const steer_WorldDesc *hooks, const void *data, size_t len, steer_World **out, char *err,
+                               size_t errlen);
 
 // ---- static geometry ---------------------------------------------------
 // Shapes are named by handles like agents. Circles are spheres in 3D; walls
@@ -352,7 +385,6 @@ typedef struct steer_HostBehaviorDesc {
     steer_HostFn fn;
     void *ud;
 } steer_HostBehaviorDesc;
-typedef struct steer_HostKind steer_HostKind;
 // Both copy what they need of desc. Free a kind only when no behaviour of it is left.
 STEER_API int steer_host_kind_new(const steer_HostBehaviorDesc *desc, steer_HostKind **out);
 // Free a host kind; NULL is ignored.
