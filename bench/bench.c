@@ -7,6 +7,7 @@
 //
 //   steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K] [--no-batch]
 //   steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W]
+//   steer-bench snapshot [--n N] [--runs R]   (the flock saved and loaded: save_ms, load_ms, bytes_per_agent)
 //
 // --avoid-weight W sets the blend weight of avoid_agents in the crossing
 // brain (default 3; 0 drops it: the arrive-only baseline).
@@ -110,7 +111,8 @@ typedef struct Result {
     size_t bytes, brain_bytes;
 } Result;
 
-static int run_engine(int n, int ticks, int reorder, bool no_batch, Result *r)
+// BENCH.md's flock of n agents, warmed up.
+static steer_World *flock_world(int n, int reorder, bool no_batch)
 {
     double L = sqrt(n * M_PI * 25.0 / 10.0);
     steer_WorldDesc wd = { 0 };
@@ -143,6 +145,13 @@ static int run_engine(int n, int ticks, int reorder, bool no_batch, Result *r)
         must(steer_agent_set_rng(w, a, own ? own : 0x9E3779B9u), "rng");
     }
     must(steer_world_step(w, WARMUP), "warm-up");
+    steer_behavior_release(brain);
+    return w;
+}
+
+static int run_engine(int n, int ticks, int reorder, bool no_batch, Result *r)
+{
+    steer_World *w = flock_world(n, reorder, no_batch);
     double *t = malloc(sizeof *t * (size_t)ticks);
     if (!t) return -1;
     for (int i = 0; i < ticks; i++) {
@@ -172,7 +181,51 @@ static int run_engine(int n, int ticks, int reorder, bool no_batch, Result *r)
     r->bytes = steer_world_bytes(w);
     r->brain_bytes = steer_world_brain_bytes(w);
     steer_world_free(w);
-    steer_behavior_release(brain);
+    return 0;
+}
+
+// ---- snapshot ------------------------------------------------------------
+
+// steer-bench snapshot: save and load BENCH.md's warmed-up flock, each
+// timed `runs` times; prints the medians and the snapshot's bytes per agent.
+static int snapshot_main(int argc, char **argv)
+{
+    int n = 100000, runs = 9;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--n") && i + 1 < argc) n = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
+    }
+    if (n < 1 || runs < 1) return 2;
+    steer_World *w = flock_world(n, 16, false);
+    size_t cap = 0, len = 0;
+    steer_world_save_buffer(w, NULL, 0, &cap);
+    unsigned char *buf = malloc(cap);
+    double *ts = malloc(sizeof *ts * (size_t)runs), *tl = malloc(sizeof *tl * (size_t)runs);
+    if (!buf || !ts || !tl) return 1;
+    char err[256];
+    for (int r = 0; r < runs; r++) {
+        double t0 = bench_now_ms();
+        must(steer_world_save_buffer(w, buf, cap, &len), "save");
+        ts[r] = bench_now_ms() - t0;
+        steer_World *v = NULL;
+        t0 = bench_now_ms();
+        if (steer_world_load(NULL, buf, len, &v, err, sizeof err) != STEER_OK) {
+            fprintf(stderr, "steer-bench: load: %s\n", err);
+            return 1;
+        }
+        tl[r] = bench_now_ms() - t0;
+        if (steer_world_hash(v) != steer_world_hash(w)) {
+            fprintf(stderr, "steer-bench: the loaded world's hash differs\n");
+            return 1;
+        }
+        steer_world_free(v);
+    }
+    printf("snapshot n=%d runs=%d save_ms=%.3f load_ms=%.3f bytes=%zu bytes_per_agent=%.1f\n", n, runs,
+           bench_median(ts, runs), bench_median(tl, runs), len, (double)len / n);
+    free(buf);
+    free(ts);
+    free(tl);
+    steer_world_free(w);
     return 0;
 }
 
@@ -333,7 +386,8 @@ static int usage(void)
 {
     fprintf(stderr, "usage: steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K] [--no-batch]\n"
                     "       steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W]\n"
-                    "       steer-bench craft [--n N] [--ticks T] [--runs R]\n");
+                    "       steer-bench craft [--n N] [--ticks T] [--runs R]\n"
+                    "       steer-bench snapshot [--n N] [--runs R]\n");
     return 2;
 }
 
@@ -360,6 +414,7 @@ int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "craft") == 0) return steer_bench_craft(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "crossing") == 0) return crossing_main(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "snapshot") == 0) return snapshot_main(argc, argv);
     if (argc < 2 || strcmp(argv[1], "flock") != 0) return usage();
     int n = 10000, ticks = 200, runs = 1, fused = 1, reorder = 0;
     bool no_batch = false;
