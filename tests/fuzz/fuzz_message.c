@@ -2,7 +2,8 @@
 // fuzz_message.c — libFuzzer: the codec that copies steer.send's data
 // between mods. Any bytes must decode to a value or raise "corrupt
 // message" (never read past the end, never recurse without bound); a value
-// that decodes must encode again, and decode to the same value.
+// that decodes must encode again, to the same bytes, and decode to the same
+// value.
 #include "../../src/engine/engine.h"
 
 #include <lauxlib.h>
@@ -71,6 +72,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         // whatever decodes is a message the encoder could have written
         if (steerE_encode_message(L, first, &out, &len, &err) != 0) {
             fprintf(stderr, "fuzz_message: a decoded value does not encode: %s\n", err ? err : "?");
+            abort();
+        }
+        // the bytes are canonical: the same value, the same bytes
+        if (len != size || memcmp(out, copy, size) != 0) {
+            fprintf(stderr, "fuzz_message: encode(decode(bytes)) is not the bytes\n");
             abort();
         }
         if (!decode_protected(L, out, len)) {
