@@ -13,11 +13,11 @@
 #   tools/fuzz.sh merge TARGET           fold fuzz-work/TARGET's new coverage into the committed corpus
 #   tools/fuzz.sh seeds FROM TO          steer-fuzz (random programs, not coverage-guided) over a seed
 #                                        range in the ASan+UBSan build
-# TARGET: api, grid, message, data, scenario.
+# TARGET: api, grid, message, data, scenario, snapshot.
 set -u
 cd "$(dirname "$0")/.."
 build=${STEER_FUZZ_BUILD:-build-fuzz}
-targets="api grid message data scenario"
+targets="api grid message data scenario snapshot"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
@@ -27,15 +27,15 @@ setup() {
         CC=clang meson setup "$build" -Dbuildtype=debug -Doptimization=1 -Db_sanitize=address,undefined \
             -Db_lundef=false -Dfuzz=true -Dviewer=disabled >/dev/null || exit 1
     fi
-    ninja -C "$build" tests/fuzz/fuzz_api tests/fuzz/fuzz_grid tests/fuzz/fuzz_message tests/fuzz/fuzz_data tests/fuzz/fuzz_scenario \
+    ninja -C "$build" tests/fuzz/fuzz_api tests/fuzz/fuzz_grid tests/fuzz/fuzz_message tests/fuzz/fuzz_data tests/fuzz/fuzz_scenario tests/fuzz/fuzz_snapshot \
         tests/fuzz/steer-fuzz >/dev/null || exit 1
 }
 
 # libFuzzer's options for every run: a hang of 10 s is a finding; inputs up
-# to 4 KiB (a scenario up to 16 KiB)
+# to 4 KiB (a scenario or a snapshot up to 16 KiB)
 flags() {
     case "$1" in
-    scenario) echo "-timeout=10 -max_len=16384 -rss_limit_mb=2048" ;;
+    scenario | snapshot) echo "-timeout=10 -max_len=16384 -rss_limit_mb=2048" ;;
     *) echo "-timeout=10 -max_len=4096 -rss_limit_mb=2048" ;;
     esac
 }

@@ -82,7 +82,7 @@ static float shape_gen(const steer_World *w, uint32_t s) { return (float)(w->geo
 // The remembered shape if it still exists, else -1.
 static int64_t remembered(const steer_World *w, const float *tag)
 {
-    if (!(tag[0] >= 1.0f)) return -1;
+    if (!(tag[0] >= 1.0f && tag[0] <= (float)w->geo.nshapes)) return -1; // (a loaded row may hold any number)
     uint32_t s = (uint32_t)tag[0] - 1u;
     if (s >= w->geo.nshapes || !w->geo.shapes[s].alive || shape_gen(w, s) != tag[1]) return -1;
     return s;
@@ -383,7 +383,7 @@ static void escalate(steerB_Ctx *c, const AvoidObstacles *p, float *m, bool acti
                      float R, float out[3])
 {
     float *intent = m + M_INTENT;
-    int mode = (int)m[M_MODE];
+    int mode = m[M_MODE] == 1.0f ? 1 : m[M_MODE] == 2.0f ? 2 : 0; // (a loaded row may hold any number)
     bool episode = m[M_SHAPE] >= 1.0f;
     if (mode == 0 && !episode && speed > 0.05f * c->max_speed) v3_copy(intent, vhat);
     if (v3_len2(intent) < 0.5f) {

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "make.h"
 #include "core/world.h"
+#include "snapshot_util.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -49,40 +50,6 @@ static steer_Agent spawn(steer_World *w, double x, double y, double z, steer_Beh
     steer_Agent a;
     must(steer_spawn(w, &d, &a), "spawn");
     return a;
-}
-
-// ---- host hooks: a think callback and a host kind ---------------------
-
-static int think(void *ud, int ref, steer_World *w, steer_Agent a, double dt)
-{
-    (void)ud;
-    double p[3], t[3] = { ref * 3.0 + dt, 4.0, 0 };
-    steer_agent_vec(w, a, STEER_PROP_POSITION, p);
-    t[1] += p[0] * 0.25;
-    return steer_agent_set_target(w, a, t, STEER_NO_AGENT);
-}
-
-static void orbit(void *ud, const steer_HostCtx *c, double f[3])
-{
-    (void)ud;
-    f[0] = -c->position[1] * c->params[0];
-    f[1] = c->position[0] * c->params[0];
-    if (c->memory) c->memory[0] += 1.0f;
-}
-
-static steer_HostKind *orbit_kind;
-static const steer_HostKind *find_kind(void *ud, const char *name)
-{
-    (void)ud;
-    return strcmp(name, "orbit") == 0 ? orbit_kind : NULL;
-}
-
-static steer_WorldDesc hooks(void)
-{
-    steer_WorldDesc d = { 0 };
-    d.hooks.think = think;
-    d.hooks.find_kind = find_kind;
-    return d;
 }
 
 // ---- the worlds --------------------------------------------------------
@@ -344,21 +311,6 @@ static int child(const char *path, int ticks)
 
 // ---- bad input ---------------------------------------------------------
 
-// The checksum as the format defines it (FNV-1a over 64-bit little-endian
-// words of bytes 12 .. len-8, the tail zero-padded, then the length).
-static void fix_checksum(unsigned char *b, size_t len)
-{
-    uint64_t h = 0xCBF29CE484222325ull, n = len - 20;
-    const unsigned char *p = b + 12;
-    for (size_t at = 0; at < n; at += 8) {
-        uint64_t v = 0;
-        for (int i = 7; i >= 0; i--) v = v << 8 | (at + (size_t)i < n ? p[at + (size_t)i] : 0);
-        h = (h ^ v) * 0x100000001B3ull;
-    }
-    h = (h ^ n) * 0x100000001B3ull;
-    for (int i = 0; i < 8; i++) b[len - 8 + (size_t)i] = (unsigned char)(h >> (8 * i));
-}
-
 // A load that must fail with a message; returns whether it did.
 static bool refused(const unsigned char *b, size_t len, const char *what, char *err, size_t errlen)
 {
@@ -505,13 +457,37 @@ static void test_unknown_kind(void)
     steer_world_free(w);
 }
 
+// Small snapshots of each world (a few agents left) for the fuzz target's
+// corpus (tests/fuzz/corpus/snapshot).
+static int corpus(const char *dir)
+{
+    for (int k = 0; k < NBUILDS; k++) {
+        steer_World *w = builds[k]();
+        must(steer_world_step(w, 30), "step");
+        while (steer_world_count(w) > 12) cull(w, 2);
+        must(steer_world_step(w, 2), "step");
+        cull(w, 5);
+        size_t len;
+        unsigned char *b = save(w, &len);
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.snap", dir, names[k]);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(b, 1, len, f) != len) return EXIT_FAILURE;
+        fclose(f);
+        printf("%s: %zu bytes\n", path, len);
+        free(b);
+        steer_world_free(w);
+    }
+    return EXIT_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
     self = argv[0];
-    const char *params[] = { "k", NULL };
-    steer_HostBehaviorDesc hd = { .name = "orbit", .params = params, .memory = 1, .fn = orbit };
-    must(steer_host_kind_new(&hd, &orbit_kind), "host kind");
+    orbit_register();
+    if (!orbit_kind) return EXIT_FAILURE;
     if (argc == 4 && strcmp(argv[1], "--child") == 0) return child(argv[2], atoi(argv[3]));
+    if (argc == 3 && strcmp(argv[1], "--corpus") == 0) return corpus(argv[2]);
     RUN(test_roundtrip);
     RUN(test_save_api);
     RUN(test_fresh_process);
