@@ -199,6 +199,9 @@ STEER_API int steer_world_save_buffer(const steer_World *w, void *buf, size_t ca
 // allocated, *out is untouched and err (errlen bytes, may be NULL) says what is wrong.
 STEER_API int steer_world_load(const steer_WorldDesc *hooks, const void *data, size_t len, steer_World **out, char *err,
                                size_t errlen);
+// Replace w's whole state by a snapshot's, in place (w keeps its address, allocator, log and hooks): a
+// rewind. On failure w is unchanged and err says why. The snapshot may have another dim or other options.
+STEER_API int steer_world_restore(steer_World *w, const void *data, size_t len, char *err, size_t errlen);
 
 // ---- static geometry ---------------------------------------------------
 // Shapes are named by handles like agents. Circles are spheres in 3D; walls

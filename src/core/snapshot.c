@@ -1142,3 +1142,21 @@ int steer_world_load(const steer_WorldDesc *hooks, const void *data, size_t len,
     }
     return in.oom ? STEER_ENOMEM : STEER_EARG;
 }
+
+int steer_world_restore(steer_World *w, const void *data, size_t len, char *err, size_t errlen)
+{
+    if (w->in_tick) return STEER_EBUSY;
+    steer_WorldDesc hooks = {
+        .alloc = w->alloc, .alloc_ud = w->alloc_ud, .log = w->log, .log_ud = w->log_ud, .hooks = w->hooks
+    };
+    steer_World *fresh;
+    int st = steer_world_load(&hooks, data, len, &fresh, err, errlen);
+    if (st != STEER_OK) return st;
+    // swap the contents: w keeps its address (the host's pointers to it
+    // stay good), and freeing the other shell frees what w held before
+    steer_World old = *w;
+    *w = *fresh;
+    *fresh = old;
+    steer_world_free(fresh);
+    return STEER_OK;
+}
