@@ -95,6 +95,21 @@ STEER_API int steer_engine_mod_count(const steer_Engine *e);
 // What mod `id` is doing: running or why it was disabled, its memory and CPU.
 STEER_API int steer_engine_mod_info(const steer_Engine *e, int id, steer_ModInfo *out);
 
+// ---- snapshots ----------------------------------------------------------
+// A snapshot of a running scenario: its world (w:save: agents, a.data,
+// archetypes by name), the scenario's own state (its optional save(w) ->
+// data, given back to load(w, data)) and each mod's (save() -> data, given
+// back to load(data), kept under the mod's name). Data is plain (nil,
+// booleans, numbers, strings, tables; shared subtables and cycles kept).
+// Event handlers and mods' other Lua state are code, not saved.
+//
+// Save the running scenario through `write` (steer.h's writer), as one versioned container.
+STEER_API int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud);
+// Restore a steer_engine_save snapshot in place (the world stays the same Lua value); a malformed one changes nothing.
+STEER_API int steer_engine_restore(steer_Engine *e, const void *data, size_t len);
+// steer_engine_load, but the world and the scenario's state come from a snapshot instead of setup(w).
+STEER_API int steer_engine_load_snapshot(steer_Engine *e, const char *file, const void *data, size_t len);
+
 // ---- the engine's Lua state --------------------------------------------
 // For a host or a viewer that calls the scenario's other callbacks (draw,
 // on_key) itself, with lua.h; a host that does not needs no Lua headers.

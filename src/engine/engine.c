@@ -156,7 +156,7 @@ void steerE_message(const char *full, char *out, size_t len)
 }
 
 // The same, prefixed with `context` (NULL: none) in both.
-static int keep_error_in(steer_Engine *e, const char *context)
+int steerE_keep_error_in(steer_Engine *e, const char *context)
 {
     lua_State *L = e->L;
     if (!lua_isstring(L, -1)) {
@@ -176,10 +176,10 @@ static int keep_error_in(steer_Engine *e, const char *context)
     return STEER_ESCRIPT;
 }
 
-static int keep_error(steer_Engine *e) { return keep_error_in(e, NULL); }
+int steerE_keep_error(steer_Engine *e) { return steerE_keep_error_in(e, NULL); }
 
 // Call the function below nargs arguments with the traceback handler.
-static int docall(lua_State *L, int nargs, int nresults)
+int steerE_docall(lua_State *L, int nargs, int nresults)
 {
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, steerE_msghandler);
@@ -199,17 +199,17 @@ static int index_f(lua_State *L)
 // world"), looked up protected: an __index of the scenario's may raise or
 // yield. On an error nothing is pushed, and the error is kept naming the
 // file and the field.
-static int get_field(steer_Engine *e, int idx, const char *name, const char *what)
+int steerE_get_field(steer_Engine *e, int idx, const char *name, const char *what)
 {
     lua_State *L = e->L;
     idx = lua_absindex(L, idx);
     lua_pushcfunction(L, index_f);
     lua_pushvalue(L, idx);
     lua_pushstring(L, name);
-    if (docall(L, 2, 1) == LUA_OK) return STEER_OK;
+    if (steerE_docall(L, 2, 1) == LUA_OK) return STEER_OK;
     char context[512];
     snprintf(context, sizeof context, "%s: looking up field '%s' of %s: ", e->file ? e->file : "?", name, what);
-    return keep_error_in(e, context);
+    return steerE_keep_error_in(e, context);
 }
 
 // ---- watching files ------------------------------------------------------------
@@ -411,16 +411,16 @@ static int set_path(lua_State *L)
 static int run_scenario_file(steer_Engine *e)
 {
     lua_State *L = e->L;
-    if (luaL_loadfile(L, e->file) != LUA_OK) return keep_error(e);
-    if (docall(L, 0, 1) != LUA_OK) return keep_error(e);
+    if (luaL_loadfile(L, e->file) != LUA_OK) return steerE_keep_error(e);
+    if (steerE_docall(L, 0, 1) != LUA_OK) return steerE_keep_error(e);
     if (!lua_istable(L, -1)) {
         const char *tn = luaL_typename(L, -1);
         lua_pop(L, 1);
         return steerE_fail(e, STEER_ESCRIPT, "%s: expected the file to return a scenario table, got %s", e->file, tn);
     }
-    static const char *const callbacks[] = { "setup", "update", "draw", "reload", "on_key", NULL };
+    static const char *const callbacks[] = { "setup", "update", "draw", "reload", "on_key", "save", "load", NULL };
     for (int i = 0; callbacks[i]; i++) {
-        if (get_field(e, -1, callbacks[i], "the scenario") != STEER_OK) {
+        if (steerE_get_field(e, -1, callbacks[i], "the scenario") != STEER_OK) {
             lua_pop(L, 1);
             return STEER_ESCRIPT;
         }
@@ -432,7 +432,7 @@ static int run_scenario_file(steer_Engine *e)
                                e->file, callbacks[i], lua_typename(L, t));
         }
     }
-    if (get_field(e, -1, "world", "the scenario") != STEER_OK) {
+    if (steerE_get_field(e, -1, "world", "the scenario") != STEER_OK) {
         lua_pop(L, 1);
         return STEER_ESCRIPT;
     }
@@ -482,7 +482,7 @@ static int create_world(steer_Engine *e, int scenario)
     if (e->has_seed) lua_pushinteger(L, (lua_Integer)e->seed);
     else lua_pushnil(L);
     lua_pushstring(L, e->file);
-    if (docall(L, 3, 1) != LUA_OK) return keep_error(e);
+    if (steerE_docall(L, 3, 1) != LUA_OK) return steerE_keep_error(e);
     e->world = ((steerL_World *)lua_touserdata(L, -1))->w;
     e->dt = steer_world_dt(e->world);
     e->world_ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -493,18 +493,20 @@ static int create_world(steer_Engine *e, int scenario)
 static int callback(steer_Engine *e, int scenario, const char *name, bool with_dt)
 {
     lua_State *L = e->L;
-    if (get_field(e, scenario, name, "the scenario") != STEER_OK) return STEER_ESCRIPT;
+    if (steerE_get_field(e, scenario, name, "the scenario") != STEER_OK) return STEER_ESCRIPT;
     if (lua_type(L, -1) != LUA_TFUNCTION) {
         lua_pop(L, 1);
         return STEER_OK;
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref);
     if (with_dt) lua_pushnumber(L, e->dt);
-    if (docall(L, with_dt ? 2 : 1, 0) != LUA_OK) return keep_error(e);
+    if (steerE_docall(L, with_dt ? 2 : 1, 0) != LUA_OK) return steerE_keep_error(e);
     return STEER_OK;
 }
 
-int steer_engine_load(steer_Engine *e, const char *file)
+// Run the scenario's file and create its world; then its setup(w), or
+// (snapshot non-NULL) the snapshot's state in place of what setup makes.
+static int load_scenario(steer_Engine *e, const char *file, const void *snapshot, size_t len)
 {
     if (!e || !file) return STEER_EARG;
     if (e->file) return steerE_fail(e, STEER_EARG, "steer_engine_load: a scenario is loaded already (%s)", e->file);
@@ -515,7 +517,7 @@ int steer_engine_load(steer_Engine *e, const char *file)
     if (e->lua_path) lua_pushstring(L, e->lua_path);
     else lua_pushnil(L);
     lua_pushstring(L, file);
-    int st = docall(L, 2, 0) == LUA_OK ? STEER_OK : keep_error(e);
+    int st = steerE_docall(L, 2, 0) == LUA_OK ? STEER_OK : steerE_keep_error(e);
     if (st == STEER_OK) {
         watch_file(e, file, NULL);
         st = run_scenario_file(e);
@@ -524,7 +526,7 @@ int steer_engine_load(steer_Engine *e, const char *file)
     if (st == STEER_OK) {
         lua_pushvalue(L, top + 1);
         e->scenario_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-        st = callback(e, top + 1, "setup", false);
+        st = snapshot ? steer_engine_restore(e, snapshot, len) : callback(e, top + 1, "setup", false);
     }
     lua_settop(L, top);
     if (st != STEER_OK) {
@@ -539,16 +541,24 @@ int steer_engine_load(steer_Engine *e, const char *file)
     return st;
 }
 
+int steer_engine_load(steer_Engine *e, const char *file) { return load_scenario(e, file, NULL, 0); }
+
+int steer_engine_load_snapshot(steer_Engine *e, const char *file, const void *data, size_t len)
+{
+    if (!data) return STEER_EARG;
+    return load_scenario(e, file, data, len);
+}
+
 static int one_tick(steer_Engine *e)
 {
     lua_State *L = e->L;
     int top = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref);
-    int st = get_field(e, -1, "step", "the world"); // the scenario may change the world's metatable
+    int st = steerE_get_field(e, -1, "step", "the world"); // the scenario may change the world's metatable
     if (st == STEER_OK) {
         lua_insert(L, -2);
-        st = docall(L, 1, 0) == LUA_OK ? STEER_OK : keep_error(e);
+        st = steerE_docall(L, 1, 0) == LUA_OK ? STEER_OK : steerE_keep_error(e);
     }
     if (st == STEER_OK) st = callback(e, top + 1, "update", true);
     lua_settop(L, top);
@@ -715,7 +725,7 @@ int steer_engine_call(steer_Engine *e, const char *name, int nargs)
         return steerE_fail(e, STEER_EARG, "steer_engine_call: no scenario is loaded");
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
-    if (get_field(e, -1, name, "the scenario") != STEER_OK) {
+    if (steerE_get_field(e, -1, name, "the scenario") != STEER_OK) {
         lua_pop(L, 1 + nargs);
         return STEER_ESCRIPT;
     }
@@ -725,7 +735,7 @@ int steer_engine_call(steer_Engine *e, const char *name, int nargs)
     }
     lua_remove(L, -2);
     lua_insert(L, -1 - nargs);
-    return docall(L, nargs, 0) == LUA_OK ? STEER_OK : keep_error(e);
+    return steerE_docall(L, nargs, 0) == LUA_OK ? STEER_OK : steerE_keep_error(e);
 }
 
 int steerE_register_kind(lua_State *L)
@@ -755,9 +765,9 @@ int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc
     // protected: the scenario may have set a metatable on its steer table
     lua_pushcfunction(e->L, steerE_register_kind);
     lua_pushlightuserdata(e->L, k);
-    if (docall(e->L, 1, 0) != LUA_OK) {
+    if (steerE_docall(e->L, 1, 0) != LUA_OK) {
         steer_host_kind_free(k);
-        return keep_error(e);
+        return steerE_keep_error(e);
     }
     e->kinds[e->nkinds++] = k;
     steerE_mods_register_kind(e, k);

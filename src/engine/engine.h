@@ -74,6 +74,16 @@ int steerE_fail(steer_Engine *e, int status, const char *fmt, ...);
 int steerE_msghandler(lua_State *L);
 // The first part of a handled error (up to its traceback) into out.
 void steerE_message(const char *full, char *out, size_t len);
+// The error on top of the stack (popped) as the engine's error, prefixed with context (NULL: none):
+// STEER_ESCRIPT.
+int steerE_keep_error_in(steer_Engine *e, const char *context);
+int steerE_keep_error(steer_Engine *e);
+// lua_pcall of the function below nargs arguments, with steerE_msghandler.
+int steerE_docall(lua_State *L, int nargs, int nresults);
+// Push field `name` of the value at idx, looked up protected (an __index
+// may raise); on an error nothing is pushed and the error is kept, naming
+// `what` ("the scenario", "the world").
+int steerE_get_field(steer_Engine *e, int idx, const char *name, const char *what);
 // Read a whole file (at most `max` bytes) with the engine's allocator.
 char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len);
 
@@ -99,6 +109,17 @@ void steerE_decode_message(lua_State *L, const unsigned char *p, size_t len);
 // bytes. Nonzero: nothing to free, *err (if err) says why. Raises only
 // for lack of memory.
 int steerE_encode_message(lua_State *L, int idx, unsigned char **out, size_t *len, const char **err);
+
+// Each enabled mod's save(), encoded in the mod's state under its budget:
+// emit(ud, name, bytes, len) for each mod that has a save; a nonzero
+// return from emit ends the walk with that status. A mod whose save fails
+// is disabled (as any failing callback), and left out.
+int steerE_mods_save(steer_Engine *e, int (*emit)(void *ud, const char *name, const unsigned char *p, size_t len),
+                     void *ud);
+// The data saved for mod `name` to its load(data), under its budget; a
+// mod not loaded now, disabled or without load is skipped (0). Nonzero
+// when the mod failed (it is disabled then, as for any callback).
+int steerE_mod_load(steer_Engine *e, const char *name, const unsigned char *p, size_t len);
 
 // sandbox.c: the mods' safe library in a fresh state (pattern functions
 // with a step limit, string building with a size limit, no addresses).

@@ -820,6 +820,90 @@ void steerE_mods_free(steer_Engine *e)
     e->nmods = 0;
 }
 
+// ---- snapshots: each mod's own state -------------------------------------------------
+//
+// A mod's save() returns plain data (shared subtables and cycles kept),
+// encoded inside the mod's call, under its budget, into the engine's
+// memory; load(data) gets it back decoded in the mod's state. The engine
+// keeps each mod's bytes under the mod's name (steer_engine_save).
+
+static const steerL_DataOptions mod_data_options = {
+    .shared = true,
+    .where = "save()",
+    .noun = "mod data",
+};
+
+typedef struct ModData {
+    unsigned char *bytes; // NULL: the mod has no save
+    size_t len;
+    const unsigned char *in; // what load gets
+    size_t inlen;
+} ModData;
+
+// Runs protected under the budget: the mod's save(), its result encoded.
+static int save_f(lua_State *L)
+{
+    Mod *m = mod_of(L);
+    ModData *out = lua_touserdata(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->cb_ref);
+    if (lua_getfield(L, -1, "save") != LUA_TFUNCTION) return 0;
+    lua_call(L, 0, 1);
+    steerL_DataOptions o = mod_data_options;
+    o.alloc = engine_alloc;
+    o.alloc_ud = m->e;
+    o.stop = mod_stopped;
+    o.stop_ud = m;
+    steerL_DataError err;
+    if (steerL_data_encode(L, -1, &o, &out->bytes, &out->len, &err) != STEERL_DATA_OK)
+        return luaL_error(L, "%s", err.message);
+    return 0;
+}
+
+// Runs protected under the budget: the saved data decoded, to the mod's load(data).
+static int load_f(lua_State *L)
+{
+    Mod *m = mod_of(L);
+    const ModData *d = lua_touserdata(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->cb_ref);
+    if (lua_getfield(L, -1, "load") != LUA_TFUNCTION) return 0;
+    steerL_data_decode(L, d->in, d->inlen, &mod_data_options);
+    lua_call(L, 1, 0);
+    return 0;
+}
+
+int steerE_mods_save(steer_Engine *e, int (*emit)(void *ud, const char *name, const unsigned char *p, size_t len),
+                     void *ud)
+{
+    for (int i = 0; i < e->nmods; i++) {
+        Mod *m = e->mods[i];
+        if (!m->enabled) continue;
+        ModData d = { 0 };
+        lua_pushcfunction(m->L, save_f);
+        lua_pushlightuserdata(m->L, &d);
+        if (!mod_call(m, 1) || !d.bytes) {
+            steerE_alloc(e, d.bytes, 0);
+            continue;
+        }
+        int st = emit(ud, m->name, d.bytes, d.len);
+        steerE_alloc(e, d.bytes, 0);
+        if (st != 0) return st;
+    }
+    return 0;
+}
+
+int steerE_mod_load(steer_Engine *e, const char *name, const unsigned char *p, size_t len)
+{
+    Mod *m = find_mod(e, name);
+    if (!m || !m->enabled) {
+        steerE_log(e, 1, "snapshot: mod %s is not running: its saved data is left out", name);
+        return 0;
+    }
+    ModData d = { .in = p, .inlen = len };
+    lua_pushcfunction(m->L, load_f);
+    lua_pushlightuserdata(m->L, &d);
+    return mod_call(m, 1) ? 0 : STEER_EMOD;
+}
+
 int steer_engine_mod_count(const steer_Engine *e) { return e ? e->nmods : 0; }
 
 int steer_engine_mod_info(const steer_Engine *e, int id, steer_ModInfo *out)

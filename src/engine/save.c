@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+// save.c — a running scenario as one snapshot (steer_engine_save) and back
+// in place (steer_engine_restore): the world through its Lua methods
+// (w:save, w:restore, so a.data and archetypes come along), the scenario's
+// own state (its save(w) -> data, load(w, data)) and each mod's (save() ->
+// data, load(data)), kept under the mod's name.
+//
+// The container, little-endian: the magic "STEERENG", a u32 version, a u32
+// count of sections, then each section as a u8 kind (1 the world, 2 the
+// scenario, 3 a mod), a u8 name length and the name (a mod's; empty for the
+// others), a u64 length and the bytes. The world's bytes are a world
+// snapshot (steer.h: versioned and checksummed on their own); the others
+// are plain data (src/lua/ldata.h, shared tables kept). The whole container
+// is checked before anything is restored, so a malformed one changes
+// nothing; the world's bytes are checked by w:restore, which is all or
+// nothing too.
+//
+// Invariant: the world stays the same Lua value (the scenario's and the
+// mods' references to it stay good): a restore is in place, never a new world.
+#include "engine.h"
+#include "../lua/ldata.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC "STEERENG"
+#define VERSION 1u
+#define HEADER 16
+#define MAX_SECTIONS 256
+
+enum { SECTION_WORLD = 1, SECTION_SCENARIO = 2, SECTION_MOD = 3 };
+
+typedef struct Section {
+    int kind;
+    char name[256];
+    const unsigned char *p;
+    size_t len;
+} Section;
+
+// ---- saving ------------------------------------------------------------------------
+
+typedef struct Out {
+    steer_WriteFn write;
+    void *ud;
+    bool failed;
+} Out;
+
+static void put(Out *o, const void *p, size_t n)
+{
+    if (!o->failed && n && o->write(o->ud, p, n) != 0) o->failed = true;
+}
+
+static void put_le(Out *o, uint64_t v, int bytes)
+{
+    unsigned char b[8];
+    for (int i = 0; i < bytes; i++) b[i] = (unsigned char)(v >> (8 * i));
+    put(o, b, (size_t)bytes);
+}
+
+static void put_section(Out *o, int kind, const char *name, const void *p, size_t len)
+{
+    size_t n = strlen(name);
+    put_le(o, (uint64_t)kind, 1);
+    put_le(o, n, 1);
+    put(o, name, n);
+    put_le(o, len, 8);
+    put(o, p, len);
+}
+
+typedef struct Collected {
+    steer_Engine *e;
+    Section mods[MAX_SECTIONS];
+    int nmods;
+} Collected;
+
+// steerE_mods_save's emit: a copy of each mod's bytes until they are written.
+static int collect(void *ud, const char *name, const unsigned char *p, size_t len)
+{
+    Collected *c = ud;
+    if (c->nmods == MAX_SECTIONS - 2) return STEER_EFULL;
+    unsigned char *copy = steerE_alloc(c->e, NULL, len ? len : 1);
+    if (!copy) return STEER_ENOMEM;
+    memcpy(copy, p, len);
+    Section *s = &c->mods[c->nmods++];
+    s->kind = SECTION_MOD;
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->p = copy;
+    s->len = len;
+    return 0;
+}
+
+// Runs protected: the scenario's save(w) (scenario at 1, world at 2) and
+// its result encoded into *out (argument 3); nothing when it has no save.
+static int scenario_save_f(lua_State *L)
+{
+    Section *out = lua_touserdata(L, 3);
+    lua_getfield(L, 1, "save");
+    if (lua_type(L, -1) != LUA_TFUNCTION) return 0;
+    lua_pushvalue(L, 2);
+    lua_call(L, 1, 1);
+    steerL_DataOptions o = { .shared = true, .where = "the scenario's save(w)" };
+    steerL_DataError err;
+    unsigned char *bytes;
+    if (steerL_data_encode(L, -1, &o, &bytes, &out->len, &err) != STEERL_DATA_OK)
+        return luaL_error(L, "%s", err.message);
+    out->p = bytes;
+    return 0;
+}
+
+// Push the world's method `name` and the world, for a call; on failure
+// nothing is pushed and the error is kept, naming `fn`.
+static int world_method(steer_Engine *e, const char *name, const char *fn)
+{
+    lua_State *L = e->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref);
+    if (steerE_get_field(e, -1, name, "the world") != STEER_OK) {
+        lua_pop(L, 1);
+        return STEER_ESCRIPT;
+    }
+    if (lua_type(L, -1) != LUA_TFUNCTION) {
+        lua_pop(L, 2);
+        return steerE_fail(e, STEER_ESCRIPT,
+                           "%s: the world has no %s method (w:%s, of the Lua bindings, is missing from this build)", fn,
+                           name, name);
+    }
+    lua_insert(L, -2);
+    return STEER_OK;
+}
+
+// Push the world's w:save() string, or keep the error.
+static int world_bytes(steer_Engine *e)
+{
+    lua_State *L = e->L;
+    if (world_method(e, "save", "steer_engine_save") != STEER_OK) return STEER_ESCRIPT;
+    if (steerE_docall(L, 1, 1) != LUA_OK) return steerE_keep_error_in(e, "steer_engine_save: w:save(): ");
+    if (lua_type(L, -1) != LUA_TSTRING) {
+        lua_pop(L, 1);
+        return steerE_fail(e, STEER_ESCRIPT, "steer_engine_save: w:save() returned no string");
+    }
+    return STEER_OK;
+}
+
+int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
+{
+    if (!e || !write) return STEER_EARG;
+    if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_save: no scenario is loaded");
+    lua_State *L = e->L;
+    int top = lua_gettop(L);
+    Section scenario = { .kind = SECTION_SCENARIO };
+    Collected *mods = steerE_alloc(e, NULL, sizeof *mods);
+    if (!mods) return STEER_ENOMEM;
+    mods->e = e;
+    mods->nmods = 0;
+    int st = world_bytes(e);
+    if (st == STEER_OK) {
+        lua_pushcfunction(L, scenario_save_f);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref);
+        lua_pushlightuserdata(L, &scenario);
+        if (steerE_docall(L, 3, 0) != LUA_OK) st = steerE_keep_error(e);
+    }
+    if (st == STEER_OK) {
+        st = steerE_mods_save(e, collect, mods);
+        if (st != STEER_OK)
+            steerE_fail(e, st, "steer_engine_save: the mods' data: %s",
+                        st == STEER_EFULL ? "too many mods" : "out of memory");
+    }
+    if (st == STEER_OK) {
+        size_t wlen;
+        const char *wp = lua_tolstring(L, top + 1, &wlen);
+        Out o = { write, ud, false };
+        put(&o, MAGIC, 8);
+        put_le(&o, VERSION, 4);
+        put_le(&o, (uint64_t)(1 + (scenario.p != NULL) + mods->nmods), 4);
+        put_section(&o, SECTION_WORLD, "", wp, wlen);
+        if (scenario.p) put_section(&o, SECTION_SCENARIO, "", scenario.p, scenario.len);
+        for (int i = 0; i < mods->nmods; i++)
+            put_section(&o, SECTION_MOD, mods->mods[i].name, mods->mods[i].p, mods->mods[i].len);
+        if (o.failed) st = steerE_fail(e, STEER_ECALLBACK, "steer_engine_save: the writer failed");
+    }
+    free((void *)scenario.p); // steerL_data_encode's default allocator
+    for (int i = 0; i < mods->nmods; i++) steerE_alloc(e, (void *)mods->mods[i].p, 0);
+    steerE_alloc(e, mods, 0);
+    lua_settop(L, top);
+    return st;
+}
+
+// ---- restoring ---------------------------------------------------------------------
+
+static uint64_t get_le(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+// Split the container into sections (at most cap), or say what is wrong.
+static int parse(steer_Engine *e, const unsigned char *p, size_t len, Section *out, int cap, int *n)
+{
+    const char *fn = "steer_engine_restore";
+    if (len < HEADER || memcmp(p, MAGIC, 8) != 0)
+        return steerE_fail(e, STEER_EARG, "%s: not an engine snapshot (no STEERENG header)", fn);
+    uint32_t version = (uint32_t)get_le(p + 8, 4), count = (uint32_t)get_le(p + 12, 4);
+    if (version != VERSION)
+        return steerE_fail(e, STEER_EARG, "%s: engine snapshot version %u, this steer reads version %u", fn, version,
+                           VERSION);
+    if (count == 0 || count > (uint32_t)cap)
+        return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (%u sections)", fn, count);
+    size_t at = HEADER;
+    for (uint32_t i = 0; i < count; i++) {
+        Section *s = &out[i];
+        if (len - at < 2) return steerE_fail(e, STEER_EARG, "%s: truncated engine snapshot (section %u)", fn, i);
+        s->kind = p[at];
+        size_t nl = p[at + 1];
+        at += 2;
+        if (len - at < nl + 8) return steerE_fail(e, STEER_EARG, "%s: truncated engine snapshot (section %u)", fn, i);
+        memcpy(s->name, p + at, nl);
+        s->name[nl] = '\0';
+        at += nl;
+        uint64_t sl = get_le(p + at, 8);
+        at += 8;
+        if (sl > len - at) return steerE_fail(e, STEER_EARG, "%s: truncated engine snapshot (section %u)", fn, i);
+        s->p = p + at;
+        s->len = (size_t)sl;
+        at += (size_t)sl;
+        bool first = i == 0;
+        if ((s->kind == SECTION_WORLD) != first || s->kind < SECTION_WORLD || s->kind > SECTION_MOD ||
+            (s->kind == SECTION_MOD) != (nl > 0) || memchr(s->name, '\0', nl))
+            return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (section %u)", fn, i);
+    }
+    if (at != len)
+        return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (%zu bytes past the end)", fn, len - at);
+    *n = (int)count;
+    return STEER_OK;
+}
+
+// Runs protected: the scenario (1) gets load(w, data) with the world (2)
+// and the data decoded from the section (3), if it has a load.
+static int scenario_load_f(lua_State *L)
+{
+    const Section *s = lua_touserdata(L, 3);
+    lua_getfield(L, 1, "load");
+    if (lua_type(L, -1) != LUA_TFUNCTION) return 0;
+    lua_pushvalue(L, 2);
+    steerL_DataOptions o = { .shared = true, .where = "the scenario's data", .noun = "scenario data" };
+    steerL_data_decode(L, s->p, s->len, &o);
+    lua_call(L, 2, 0);
+    return 0;
+}
+
+// w:restore(bytes) on the scenario's world, in place.
+static int world_restore(steer_Engine *e, const Section *s)
+{
+    lua_State *L = e->L;
+    if (world_method(e, "restore", "steer_engine_restore") != STEER_OK) return STEER_ESCRIPT;
+    lua_pushlstring(L, (const char *)s->p, s->len);
+    if (steerE_docall(L, 2, 0) != LUA_OK) return steerE_keep_error_in(e, "steer_engine_restore: w:restore(): ");
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref); // the same userdata, the same world, new contents
+    e->world = ((steerL_World *)lua_touserdata(L, -1))->w;
+    lua_pop(L, 1);
+    e->dt = steer_world_dt(e->world);
+    return STEER_OK;
+}
+
+int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
+{
+    if (!e || !data) return STEER_EARG;
+    if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_restore: no scenario is loaded");
+    Section *sections = steerE_alloc(e, NULL, MAX_SECTIONS * sizeof *sections);
+    if (!sections) return STEER_ENOMEM;
+    int n = 0, st = parse(e, data, len, sections, MAX_SECTIONS, &n);
+    if (st == STEER_OK) st = world_restore(e, &sections[0]);
+    lua_State *L = e->L;
+    for (int i = 1; st == STEER_OK && i < n; i++) {
+        const Section *s = &sections[i];
+        if (s->kind == SECTION_MOD) {
+            // a mod that fails is disabled and reported; the restore goes on
+            steerE_mod_load(e, s->name, s->p, s->len);
+            continue;
+        }
+        lua_pushcfunction(L, scenario_load_f);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref);
+        lua_pushlightuserdata(L, (void *)s);
+        if (steerE_docall(L, 3, 0) != LUA_OK) st = steerE_keep_error(e);
+    }
+    steerE_alloc(e, sections, 0);
+    return st;
+}
