@@ -310,7 +310,10 @@ static void test_fresh_process(void)
         REQUIRE(f && fwrite(bytes, 1, len, f) == len, "writing %s", path);
         fclose(f);
         must(steer_world_step(w, M_TICKS), "step");
-        snprintf(cmd, sizeof cmd, "'%s' --child %s %d", self, path, M_TICKS);
+        // under a cross build's emulator the child runs through it too
+        const char *wrap = getenv("STEER_EXE_WRAPPER");
+        snprintf(cmd, sizeof cmd, "%s%s%s'%s' --child %s %d", wrap ? "'" : "", wrap ? wrap : "", wrap ? "' " : "", self,
+                 path, M_TICKS);
         FILE *p = popen(cmd, "r");
         unsigned long long h = 0;
         REQUIRE(p, "popen");
