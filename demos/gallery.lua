@@ -42,6 +42,8 @@ local function shown(w, fields)
   return w:spawn(fields)
 end
 
+local scenario -- the table this file returns (below)
+
 -- Each entry: a label and a setup function (w, ox, oy, tag) -> update fn or nil.
 local scenes = {
   { "seek", function(w, ox, oy)
@@ -196,16 +198,10 @@ local scenes = {
     end
   end },
   { "custom (a Lua spiral)", function(w, ox, oy)
-    local cx, cy = ox + P / 2, oy + P / 2
-    shown(w, { position = at(ox, oy, 0.7, 0.5), max_speed = 3, brain = steer.custom(function(a)
-      local x, y = a:xy()
-      local vx, vy = a:vxy()
-      -- toward a circle of radius 8 round the centre, and along it
-      local dx, dy = x - cx, y - cy
-      local d = math.sqrt(dx * dx + dy * dy) + 1e-9
-      local tx, ty = -dy / d * 3 - dx / d * (d - 8), dx / d * 3 - dy / d * (d - 8)
-      return 2 * (tx - vx), 2 * (ty - vy)
-    end) })
+    -- the function is the scenario's `spiral`, so that a snapshot (w:save)
+    -- can name it; the centre it circles is the agent's data
+    shown(w, { position = at(ox, oy, 0.7, 0.5), max_speed = 3, data = { centre = { ox + P / 2, oy + P / 2 } },
+      brain = steer.custom(scenario.spiral) })
   end },
 }
 
@@ -231,7 +227,7 @@ local function wrap(text, width)
   return lines
 end
 
-return {
+scenario = {
   world = { dim = 2, size = { COLS * P, math.ceil(#scenes / COLS) * P }, seed = 13 },
 
   setup = function(w)
@@ -260,4 +256,17 @@ return {
       end
     end
   end,
+
+  -- steer.custom's function in the custom panel: toward a circle of radius
+  -- 8 round the centre in a.data, and along it
+  spiral = function(a)
+    local cx, cy = a.data.centre[1], a.data.centre[2]
+    local x, y = a:xy()
+    local vx, vy = a:vxy()
+    local dx, dy = x - cx, y - cy
+    local d = math.sqrt(dx * dx + dy * dy) + 1e-9
+    local tx, ty = -dy / d * 3 - dx / d * (d - 8), dx / d * 3 - dy / d * (d - 8)
+    return 2 * (tx - vx), 2 * (ty - vy)
+  end,
 }
+return scenario

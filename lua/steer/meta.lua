@@ -232,6 +232,17 @@ function World:raycast(origin, direction, length, opts) end
 ---@return integer brain_bytes
 function World:bytes() end
 
+---The whole world as one string (a snapshot): the core's state bit for bit,
+---each agent's `a.data` (plain data; shared tables and cycles kept), which
+---archetype it came from, and its think, custom and ease functions by name
+---(an archetype's, or a key path in a module table or in `opts.roots`).
+---Event handlers (w:on) and recorded outputs are not saved. Raises, naming
+---the agent and the key path, for a.data that is not plain data or a
+---function that has no name. See docs/api.md, "Snapshots".
+---@param opts? { roots: table<string, table> } tables that name functions, e.g. `{ scenario = t }`
+---@return string snapshot
+function World:save(opts) end
+
 -- ---- steer.Agent -------------------------------------------------------------
 
 ---An agent handle (userdata). One agent is always the same Lua value.
@@ -392,6 +403,15 @@ function steer.vec(x, y, z) end
 ---@param desc? steer.WorldDesc
 ---@return steer.World
 function steer.world(desc) end
+
+---A new world from a snapshot of w:save. The archetypes and modules whose
+---functions the snapshot names must be defined or required first (and the
+---same `opts.roots` given); anything that is not an intact snapshot is
+---refused with a message saying what is wrong, and no world is made.
+---@param snapshot string
+---@param opts? { roots: table<string, table> }
+---@return steer.World
+function steer.load(snapshot, opts) end
 
 ---Names of every behaviour and combiner constructor, in registration order.
 ---@return string[]

@@ -18,6 +18,7 @@
 // (LGrid.shown, a field leaves it when collected), and each world lists
 // the grids it was given (steerL_World.nav), holding them in its user
 // value's "grids" table so that no listed grid is collected before it.
+#include "lsnapshot.h"
 #include "lutil.h"
 #include "steer_lua.h"
 #include "../nav/layers.h"
@@ -134,6 +135,28 @@ static void apply_costs(lua_State *L, steerN_Grid *g, const char *fn, const char
     }
 }
 
+// A new grid userdata of nx x ny cells (their costs still to set), on top.
+static LGrid *new_grid(lua_State *L, const char *fn, int nx, int ny, double cell, const double origin[2])
+{
+    LGrid *ug = lua_newuserdatauv(L, sizeof *ug + steerL_mod_pays(L, (size_t)nx * (size_t)ny * 32), 1);
+    memset(ug, 0, sizeof *ug);
+    luaL_setmetatable(L, STEERL_GRID);
+    int self = lua_gettop(L);
+    lua_createtable(L, 0, 2);
+    for (int k = 0; k < 2; k++) {
+        lua_newtable(L);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_setfield(L, -2, k ? "worlds" : "fields");
+    }
+    lua_setiuservalue(L, self, 1);
+    if (steerN_grid_init(&ug->g, nx, ny, cell, origin)) luaL_error(L, "%s: out of memory", fn);
+    ug->shown.grid = &ug->g;
+    return ug;
+}
+
 static int grid_new(lua_State *L)
 {
     static const char *const fields[] = { "cell", "origin", "map", "costs", NULL };
@@ -192,22 +215,8 @@ static int grid_new(lua_State *L)
         steerL_field_error(L, fn, "costs", "a list of rows of numbers (the map's shape) or a function(i, j, char)",
                            costs);
 
-    LGrid *ug = lua_newuserdatauv(L, sizeof *ug + steerL_mod_pays(L, nx * (size_t)ny * 32), 1);
-    memset(ug, 0, sizeof *ug);
-    luaL_setmetatable(L, STEERL_GRID);
+    LGrid *ug = new_grid(L, fn, (int)nx, (int)ny, cell, origin);
     int self = lua_gettop(L);
-    lua_createtable(L, 0, 2);
-    for (int k = 0; k < 2; k++) {
-        lua_newtable(L);
-        lua_createtable(L, 0, 1);
-        lua_pushliteral(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
-        lua_setfield(L, -2, k ? "worlds" : "fields");
-    }
-    lua_setiuservalue(L, self, 1);
-    if (steerN_grid_init(&ug->g, (int)nx, (int)ny, cell, origin)) return luaL_error(L, "%s: out of memory", fn);
-    ug->shown.grid = &ug->g;
     steerN_Grid *g = &ug->g;
     for (int j = 1; j <= (int)ny; j++)
         for (int i = 0; i < (int)nx; i++)
@@ -519,6 +528,33 @@ static uint32_t read_goals(lua_State *L, const steerN_Grid *g, int idx, bool lis
     return (uint32_t)n;
 }
 
+// A new flow field of the grid at gi toward n goals, on top; listed by its
+// grid (rebuilt after edits) and for the viewer.
+static LFlow *new_flow(lua_State *L, int gi, const char *fn, const double *goals, uint32_t n)
+{
+    gi = lua_absindex(L, gi);
+    LGrid *ug = check_grid(L, gi);
+    LFlow *uf = lua_newuserdatauv(L, sizeof *uf + steerL_mod_pays(L, (size_t)ug->g.nx * (size_t)ug->g.ny * 32), 1);
+    memset(uf, 0, sizeof *uf);
+    luaL_setmetatable(L, STEERL_FLOW);
+    lua_pushvalue(L, gi);
+    lua_setiuservalue(L, -2, 1);
+    if (steerN_flow_init(&uf->f, &ug->g) || steerN_flow_build(&uf->f, goals, n)) luaL_error(L, "%s: out of memory", fn);
+    uf->grid = ug;
+    steerN_Shown *s = &ug->shown;
+    const steerN_Flow **flows = room((void *)s->flows, s->nflows, &s->cap, sizeof *flows);
+    if (!flows) luaL_error(L, "%s: out of memory", fn);
+    s->flows = flows;
+    flows[s->nflows++] = &uf->f;
+    lua_getiuservalue(L, gi, 1);
+    lua_getfield(L, -1, "fields");
+    lua_pushvalue(L, -3);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 2);
+    return uf;
+}
+
 static int grid_flow_field(lua_State *L)
 {
     static const char *const fields[] = { "goal", "goals", NULL };
@@ -539,25 +575,7 @@ static int grid_flow_field(lua_State *L)
     double *goals;
     uint32_t n = lua_isnil(L, 4) ? read_goals(L, &ug->g, 3, false, fn, "goal", &goals)
                                  : read_goals(L, &ug->g, 4, true, fn, "goals", &goals);
-    LFlow *uf = lua_newuserdatauv(L, sizeof *uf + steerL_mod_pays(L, (size_t)ug->g.nx * (size_t)ug->g.ny * 32), 1);
-    memset(uf, 0, sizeof *uf);
-    luaL_setmetatable(L, STEERL_FLOW);
-    lua_pushvalue(L, 1);
-    lua_setiuservalue(L, -2, 1);
-    if (steerN_flow_init(&uf->f, &ug->g) || steerN_flow_build(&uf->f, goals, n))
-        return luaL_error(L, "%s: out of memory", fn);
-    uf->grid = ug;
-    steerN_Shown *s = &ug->shown;
-    const steerN_Flow **flows = room((void *)s->flows, s->nflows, &s->cap, sizeof *flows);
-    if (!flows) return luaL_error(L, "%s: out of memory", fn);
-    s->flows = flows;
-    flows[s->nflows++] = &uf->f;
-    lua_getiuservalue(L, 1, 1);
-    lua_getfield(L, -1, "fields");
-    lua_pushvalue(L, -3);
-    lua_pushboolean(L, 1);
-    lua_rawset(L, -3);
-    lua_pop(L, 2);
+    new_flow(L, 1, fn, goals, n);
     return 1;
 }
 
@@ -688,6 +706,30 @@ static int flow_behavior_new(lua_State *L)
     return 1;
 }
 
+// The world at wi lists the grid at gi (once) and holds it: the viewer draws it.
+static void attach(lua_State *L, int wi, int gi, const char *fn)
+{
+    steerL_World *lw = steerL_checkworld(L, wi);
+    LGrid *ug = check_grid(L, gi);
+    for (uint32_t i = 0; i < lw->nav.n; i++)
+        if (lw->nav.grids[i] == &ug->shown) return;
+    lua_getiuservalue(L, wi, 1);
+    if (lua_getfield(L, -1, "grids") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -3, "grids");
+    }
+    lua_pushvalue(L, gi);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 2);
+    const steerN_Shown **grids = room((void *)lw->nav.grids, lw->nav.n, &lw->nav.cap, sizeof *grids);
+    if (!grids) luaL_error(L, "%s: out of memory", fn);
+    lw->nav.grids = grids;
+    grids[lw->nav.n++] = &ug->shown;
+}
+
 static int world_add_grid(lua_State *L)
 {
     const char *fn = "steer.world:add_grid";
@@ -696,25 +738,277 @@ static int world_add_grid(lua_State *L)
     check_grid(L, 2);
     if (lw->dim != 2) return luaL_error(L, "%s: grids are for 2D worlds", fn);
     sync_walls(L, 2, 1, fn);
-    // the world lists the grid (once) and holds it: the viewer draws it
-    LGrid *ug = check_grid(L, 2);
-    for (uint32_t i = 0; i < lw->nav.n; i++)
-        if (lw->nav.grids[i] == &ug->shown) return 0;
-    lua_getiuservalue(L, 1, 1);
-    if (lua_getfield(L, -1, "grids") != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, -3, "grids");
-    }
-    lua_pushvalue(L, 2);
-    lua_pushboolean(L, 1);
-    lua_rawset(L, -3);
-    const steerN_Shown **grids = room((void *)lw->nav.grids, lw->nav.n, &lw->nav.cap, sizeof *grids);
-    if (!grids) return luaL_error(L, "%s: out of memory", fn);
-    lw->nav.grids = grids;
-    grids[lw->nav.n++] = &ug->shown;
+    attach(L, 1, 2, fn);
     return 0;
+}
+
+// ---- snapshots (lsnapshot.c) ---------------------------------------------------
+
+// Numbers as little-endian bytes in a string, whatever the host, so that
+// a snapshot reads the same on every machine.
+static void push_le(lua_State *L, const void *v, size_t n, int size)
+{
+    luaL_Buffer b;
+    size_t bytes = n * (size_t)size;
+    unsigned char *p = (unsigned char *)luaL_buffinitsize(L, &b, bytes);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u;
+        if (size == 8) {
+            memcpy(&u, (const double *)v + i, 8);
+        } else {
+            uint32_t u32;
+            memcpy(&u32, (const float *)v + i, 4);
+            u = u32;
+        }
+        for (int k = 0; k < size; k++) p[(size_t)size * i + (size_t)k] = (unsigned char)(u >> (8 * k));
+    }
+    luaL_pushresultsize(&b, bytes);
+}
+static void push_doubles(lua_State *L, const double *v, size_t n) { push_le(L, v, n, 8); }
+static void push_floats(lua_State *L, const float *v, size_t n) { push_le(L, v, n, 4); }
+
+// Field k of the table at t as a string of exactly n numbers of `size`
+// bytes (8: doubles, 4: floats) into out, or raise.
+static void get_numbers(lua_State *L, int t, const char *k, void *out, size_t n, int size, const char *fn)
+{
+    size_t len;
+    lua_getfield(L, t, k);
+    const unsigned char *p = (const unsigned char *)lua_tolstring(L, -1, &len);
+    if (lua_type(L, -1) != LUA_TSTRING || len != n * (size_t)size)
+        luaL_error(L, "%s: corrupt snapshot (a grid's '%s' has %d bytes, expected %d)", fn, k, (int)len,
+                   (int)(n * (size_t)size));
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = 0;
+        for (int b = size - 1; b >= 0; b--) u = u << 8 | p[(size_t)size * i + (size_t)b];
+        if (size == 8) memcpy((double *)out + i, &u, 8);
+        else {
+            uint32_t u32 = (uint32_t)u;
+            memcpy((float *)out + i, &u32, 4);
+        }
+    }
+    lua_pop(L, 1);
+}
+
+static double get_number(lua_State *L, int t, const char *k, const char *fn)
+{
+    if (lua_getfield(L, t, k) != LUA_TNUMBER) luaL_error(L, "%s: corrupt snapshot (a grid's '%s' is missing)", fn, k);
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+static void save_flow(lua_State *L, const steerN_Flow *f)
+{
+    size_t cells = (size_t)f->grid->nx * (size_t)f->grid->ny;
+    lua_createtable(L, 0, 6);
+    push_doubles(L, f->goals, 2 * (size_t)f->ngoals);
+    lua_setfield(L, -2, "goals");
+    push_doubles(L, f->dist, cells);
+    lua_setfield(L, -2, "dist");
+    lua_pushlstring(L, (const char *)f->dir, cells);
+    lua_setfield(L, -2, "dir");
+    lua_pushnumber(L, f->bias);
+    lua_setfield(L, -2, "bias");
+    lua_pushnumber(L, f->drift);
+    lua_setfield(L, -2, "drift");
+    lua_pushinteger(L, f->version);
+    lua_setfield(L, -2, "version");
+}
+
+// Grid ug into the list at `list` (once): its index there.
+static lua_Integer save_grid(lua_State *L, int wi, int list, int seen, LGrid *ug, bool attached)
+{
+    lua_pushlightuserdata(L, ug);
+    if (lua_rawget(L, seen) == LUA_TNUMBER) {
+        lua_Integer i = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        return i;
+    }
+    lua_pop(L, 1);
+    const steerN_Grid *g = &ug->g;
+    lua_Integer i = (lua_Integer)lua_rawlen(L, list) + 1;
+    lua_pushlightuserdata(L, ug);
+    lua_pushinteger(L, i);
+    lua_rawset(L, seen);
+    lua_createtable(L, 0, 10);
+    lua_pushinteger(L, g->nx);
+    lua_setfield(L, -2, "nx");
+    lua_pushinteger(L, g->ny);
+    lua_setfield(L, -2, "ny");
+    lua_pushnumber(L, g->cell);
+    lua_setfield(L, -2, "cell");
+    push_doubles(L, g->origin, 2);
+    lua_setfield(L, -2, "origin");
+    lua_pushnumber(L, g->min_cost);
+    lua_setfield(L, -2, "min_cost");
+    lua_pushinteger(L, g->version);
+    lua_setfield(L, -2, "version");
+    push_floats(L, g->cost, (size_t)g->nx * (size_t)g->ny);
+    lua_setfield(L, -2, "costs");
+    lua_pushboolean(L, attached);
+    lua_setfield(L, -2, "attached");
+    lua_createtable(L, (int)ug->shown.nflows, 0);
+    for (uint32_t k = 0; k < ug->shown.nflows; k++) {
+        save_flow(L, ug->shown.flows[k]);
+        lua_rawseti(L, -2, (lua_Integer)k + 1);
+    }
+    lua_setfield(L, -2, "flows");
+    // the wall shapes the grid put into this world (the core saved them)
+    lua_getiuservalue(L, wi, 1);
+    lua_getfield(L, -1, "grids"); // the world's grids table holds ours: find our userdata there
+    lua_remove(L, -2);
+    bool walls = false;
+    if (lua_istable(L, -1)) {
+        lua_pushnil(L);
+        while (!walls && lua_next(L, -2)) {
+            lua_pop(L, 1);
+            if (lua_touserdata(L, -1) != ug) continue;
+            lua_getiuservalue(L, -1, 1);
+            lua_getfield(L, -1, "worlds");
+            lua_pushvalue(L, wi);
+            if (lua_rawget(L, -2) == LUA_TUSERDATA) {
+                const LWalls *lwl = lua_touserdata(L, -1);
+                lua_createtable(L, (int)lwl->n, 0);
+                for (uint32_t k = 0; k < lwl->n; k++) {
+                    lua_pushinteger(L, (lua_Integer)lwl->id[k].id);
+                    lua_rawseti(L, -2, (lua_Integer)k + 1);
+                }
+                lua_setfield(L, -7, "walls");
+            }
+            lua_pop(L, 4);
+            walls = true;
+        }
+    }
+    lua_pop(L, 1);
+    lua_rawseti(L, list, i);
+    return i;
+}
+
+void steerL_grids_save(lua_State *L, int wi, int flows)
+{
+    wi = lua_absindex(L, wi);
+    flows = lua_absindex(L, flows);
+    steerL_World *lw = steerL_checkworld(L, wi);
+    lua_newtable(L); // the grids
+    int list = lua_gettop(L);
+    lua_newtable(L); // LGrid -> index
+    int seen = list + 1;
+    for (uint32_t i = 0; i < lw->nav.n; i++) {
+        const steerN_Shown *sh = lw->nav.grids[i];
+        save_grid(L, wi, list, seen, (LGrid *)(void *)((char *)(uintptr_t)sh - offsetof(LGrid, shown)), true);
+    }
+    lua_newtable(L); // the pairs
+    lua_Integer n = (lua_Integer)lua_rawlen(L, flows);
+    for (lua_Integer k = 1; k <= n; k++) {
+        lua_rawgeti(L, flows, k);
+        const LFlow *uf = lua_touserdata(L, -1); // f is its first member
+        lua_pop(L, 1);
+        lua_Integer gi = save_grid(L, wi, list, seen, uf->grid, false), fi = 0;
+        for (uint32_t j = 0; j < uf->grid->shown.nflows; j++)
+            if (uf->grid->shown.flows[j] == &uf->f) fi = (lua_Integer)j + 1;
+        lua_createtable(L, 2, 0);
+        lua_pushinteger(L, gi);
+        lua_rawseti(L, -2, 1);
+        lua_pushinteger(L, fi);
+        lua_rawseti(L, -2, 2);
+        lua_rawseti(L, -2, k);
+    }
+    lua_remove(L, seen);
+}
+
+static void load_flow(lua_State *L, int gi, int t, const char *fn)
+{
+    const steerN_Grid *g = &check_grid(L, gi)->g;
+    size_t cells = (size_t)g->nx * (size_t)g->ny, len;
+    lua_getfield(L, t, "goals");
+    lua_tolstring(L, -1, &len);
+    lua_pop(L, 1);
+    if (len == 0 || len % 16 || len / 16 > 1000000)
+        luaL_error(L, "%s: corrupt snapshot (a flow field's goals are %d bytes)", fn, (int)len);
+    uint32_t n = (uint32_t)(len / 16);
+    double *goals = lua_newuserdatauv(L, 16 * (size_t)n, 0);
+    get_numbers(L, t, "goals", goals, 2 * (size_t)n, 8, fn);
+    for (uint32_t i = 0; i < n; i++) {
+        int x, y;
+        if (!steerN_cell_of(g, goals + 2 * i, &x, &y) || !steerN_open(g, x, y))
+            luaL_error(L, "%s: corrupt snapshot (a flow field's goal is not in an open cell of its grid)", fn);
+    }
+    LFlow *uf = new_flow(L, gi, fn, goals, n);
+    lua_remove(L, -2);
+    // as it was, repairs and all: a rebuild could differ in the last bits
+    get_numbers(L, t, "dist", uf->f.dist, cells, 8, fn);
+    lua_getfield(L, t, "dir");
+    const char *dir = lua_tolstring(L, -1, &len);
+    if (!dir || len != cells) luaL_error(L, "%s: corrupt snapshot (a flow field's directions)", fn);
+    for (size_t c = 0; c < cells; c++)
+        if ((unsigned char)dir[c] > STEERN_NONE) luaL_error(L, "%s: corrupt snapshot (a flow field's directions)", fn);
+    memcpy(uf->f.dir, dir, cells);
+    lua_pop(L, 1);
+    uf->f.bias = get_number(L, t, "bias", fn);
+    uf->f.drift = get_number(L, t, "drift", fn);
+    uf->f.version = (uint32_t)get_number(L, t, "version", fn);
+}
+
+void steerL_grids_load(lua_State *L, int wi, int desc, const char *fn)
+{
+    wi = lua_absindex(L, wi);
+    desc = lua_absindex(L, desc);
+    lua_newtable(L);
+    int out = lua_gettop(L);
+    lua_Integer n = lua_istable(L, desc) ? (lua_Integer)lua_rawlen(L, desc) : 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, desc, i) != LUA_TTABLE) luaL_error(L, "%s: corrupt snapshot (grid %d)", fn, (int)i);
+        int t = lua_gettop(L);
+        double nx = get_number(L, t, "nx", fn), ny = get_number(L, t, "ny", fn), cell = get_number(L, t, "cell", fn);
+        if (!(nx >= 1 && ny >= 1 && nx <= 65536 && ny <= 65536 && nx * ny <= (double)(1 << 24)) ||
+            !steerB_number_ok(cell, 1e-6, 1e30))
+            luaL_error(L, "%s: corrupt snapshot (grid %d's size)", fn, (int)i);
+        double origin[2];
+        get_numbers(L, t, "origin", origin, 2, 8, fn);
+        LGrid *ug = new_grid(L, fn, (int)nx, (int)ny, cell, origin);
+        int gi = lua_gettop(L);
+        get_numbers(L, t, "costs", ug->g.cost, (size_t)ug->g.nx * (size_t)ug->g.ny, 4, fn);
+        ug->g.min_cost = get_number(L, t, "min_cost", fn);
+        ug->g.version = (uint32_t)get_number(L, t, "version", fn);
+        lua_newtable(L); // the flow fields, in their order
+        if (lua_getfield(L, t, "flows") == LUA_TTABLE) {
+            for (lua_Integer k = 1; k <= (lua_Integer)lua_rawlen(L, -1); k++) {
+                if (lua_rawgeti(L, -1, k) != LUA_TTABLE) luaL_error(L, "%s: corrupt snapshot (a flow field)", fn);
+                load_flow(L, gi, lua_gettop(L), fn);
+                lua_rawseti(L, -4, k);
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+        if (lua_getfield(L, t, "walls") == LUA_TTABLE) {
+            lua_Integer nw = (lua_Integer)lua_rawlen(L, -1);
+            LWalls *walls = lua_newuserdatauv(L, sizeof *walls + sizeof walls->id[0] * (size_t)nw, 0);
+            walls->n = 0;
+            for (lua_Integer k = 1; k <= nw; k++) {
+                lua_rawgeti(L, -2, k);
+                walls->id[walls->n++] = (steer_Shape){ (uint64_t)lua_tointeger(L, -1) };
+                lua_pop(L, 1);
+            }
+            lua_getiuservalue(L, gi, 1);
+            lua_getfield(L, -1, "worlds");
+            lua_pushvalue(L, wi);
+            lua_pushvalue(L, -4);
+            lua_rawset(L, -3);
+            lua_pop(L, 3);
+        }
+        lua_pop(L, 1);
+        lua_getfield(L, t, "attached");
+        if (lua_toboolean(L, -1)) attach(L, wi, gi, fn);
+        lua_pop(L, 1);
+        lua_rawseti(L, out, i); // the flow list
+        lua_settop(L, out);
+    }
+}
+
+const struct steerN_Flow *steerL_toflow(lua_State *L, int idx)
+{
+    const LFlow *uf = luaL_testudata(L, idx, STEERL_FLOW);
+    return uf ? &uf->f : NULL;
 }
 
 const struct steerN_Layers *steer_lua_nav(lua_State *L, int idx)

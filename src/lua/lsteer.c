@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // lsteer.c — luaopen_steer: the one entry point that registers every type.
 // `require "steer"` finds it in steer.so; the `steer` program preloads it.
+#include "lsnapshot.h"
 #include "lutil.h"
 #include "steer_lua.h"
 
@@ -24,6 +25,7 @@ STEER_API int luaopen_steer(lua_State *L)
     steerL_open_behavior(L);
     steerL_open_archetype(L);
     steerL_open_grid(L);
+    steerL_open_snapshot(L);
     steerL_open_craft(L);
     steerL_add_host_constructors(L);
     lua_pushcfunction(L, kinds);

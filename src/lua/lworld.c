@@ -6,6 +6,7 @@
 // (event name -> handler), `brains` (C behaviour -> its userdata, so brains
 // in use outlive the script's variables) and `handles` (agent id -> agent
 // userdata, weak, so one agent is always the same Lua value).
+#include "lsnapshot.h"
 #include "lutil.h"
 #include "steer_lua.h"
 #include "../behaviors/behavior.h"
@@ -288,23 +289,29 @@ static int world_new(lua_State *L)
     }
     lua_pop(L, 1);
 
-    steerL_World *lw = new_world_ud(L);
+    steerL_World *lw = steerL_new_world(L, &d);
     lw->dim = d.dim;
-    d.hooks.ud = lw;
-    d.hooks.ease = hook_ease;
-    d.hooks.think = hook_think;
-    d.hooks.custom = hook_custom;
+    if (steer_world_new(&d, &lw->w) != STEER_OK) return luaL_error(L, "%s: could not create the world", fn);
+    return 1;
+}
+
+steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d)
+{
+    steerL_World *lw = new_world_ud(L);
+    d->hooks.ud = lw;
+    d->hooks.ease = hook_ease;
+    d->hooks.think = hook_think;
+    d->hooks.custom = hook_custom;
     // a host (the engine) may give the allocator and log hooks its worlds use
     if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_HOST) == LUA_TLIGHTUSERDATA) {
         const steerL_Host *h = lua_touserdata(L, -1);
-        d.alloc = h->alloc;
-        d.alloc_ud = h->alloc_ud;
-        d.log = h->log;
-        d.log_ud = h->log_ud;
+        d->alloc = h->alloc;
+        d->alloc_ud = h->alloc_ud;
+        d->log = h->log;
+        d->log_ud = h->log_ud;
     }
     lua_pop(L, 1);
-    if (steer_world_new(&d, &lw->w) != STEER_OK) return luaL_error(L, "%s: could not create the world", fn);
-    return 1;
+    return lw;
 }
 
 // A world userdata with its user value table, not yet holding a world.

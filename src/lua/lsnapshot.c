@@ -1,0 +1,985 @@
+// SPDX-License-Identifier: MIT
+// lsnapshot.c — w:save() -> string and steer.load(string [, opts]) -> world.
+//
+// A Lua snapshot is the core's (steer_world_save) plus what only the Lua
+// side knows, in one string, little-endian:
+//   "STEERLUA", u32 version, u64 n, n bytes of the core's snapshot,
+//   u64 m, m bytes of the Lua section, u64 FNV-1a of every byte before it.
+// The Lua section is one plain-data value (ldata.h, shared tables kept):
+//   { v = 1,
+//     fns = { [k] = name },            -- the Lua functions, by name (below)
+//     data = { [agent id] = a.data },  -- shared subtables and cycles kept
+//     think = { [agent id] = k },
+//     arch = { [agent id] = archetype name }, arch_over = { [id] = { field = true } },
+//     arch_defs = { [name] = the archetype's definition as a string },
+//     grids = { ... },                 -- lgrid.c: costs, flow fields, wall ids
+//     bind = { [node] = { grid, field } } } -- follow_flow nodes' fields
+// Functions are code, not data: each is saved as a name under which a
+// fresh Lua state finds it again, tried in this order (the first wins):
+//   { "archetype", NAME, "think" }       its think
+//   { "archetype", NAME, "brain", i }    the i-th callback of its brain
+//   { "root", ROOT, key, ... }           a table given as opts.roots[ROOT]
+//   { "module", MOD, key, ... }          package.loaded[MOD], by key path
+// The core saves a callback as the number the host gave it (here a
+// registry ref, which means nothing in another state): a save writes the
+// function's k there instead (and puts the refs back), a load makes new
+// refs and writes them into the trees and their compiled brains. Nodes are
+// numbered as the core lists them: brains by id, each tree in post-order,
+// each node once.
+#include "lsnapshot.h"
+#include "ldata.h"
+#include "../behaviors/behavior.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC "STEERLUA"
+#define VERSION 1u
+#define HEAD 20u // magic, version, the core's length
+#define REG_HELPER "steer.snapshot"
+#define REG_ARCHETYPES "steer.archetypes"
+#define REG_HOST_KINDS "steer.host_kinds"
+#define BYTES "steer.snapshot_bytes"
+#define HOLDER "steer.snapshot_refs"
+
+extern const steerB_Kind steerB_follow_flow, steerB_decompose_flow;
+
+// ---- the Lua half: names of functions ------------------------------------
+
+// Run with the C helpers tree_fns and digest as arguments; returns the
+// table of functions below (in pieces: C99 promises strings of 4095 bytes).
+static const char *const helper_lua[] = {
+    "local tree_fns, digest = ...\n"
+    "local next, type, ipairs, rawget, sort, concat, fmt, mtype, unpack =\n"
+    "  next, type, ipairs, rawget, table.sort, table.concat, string.format, math.type, table.unpack\n"
+    "local M = {}\n"
+    // string and integer keys in one order, whatever the process's hashing
+    "local function keys(t)\n"
+    "  local ks = {}\n"
+    "  for k in next, t do\n"
+    "    if type(k) == 'string' or mtype(k) == 'integer' then ks[#ks + 1] = k end\n"
+    "  end\n"
+    "  sort(ks, function(a, b)\n"
+    "    if type(a) ~= type(b) then return type(a) == 'number' end\n"
+    "    return a < b\n"
+    "  end)\n"
+    "  return ks\n"
+    "end\n"
+    "function M.show(name)\n"
+    "  if name[1] == 'archetype' then\n"
+    "    if name[3] == 'think' then return fmt(\"archetype '%s''s think\", name[2]) end\n"
+    "    return fmt(\"function %s of archetype '%s''s brain\", name[4], name[2])\n"
+    "  end\n"
+    "  local out = { name[1] == 'module' and 'module ' .. name[2] .. ' ' or name[2] }\n"
+    "  for i = 3, #name do\n"
+    "    local k = name[i]\n"
+    "    if type(k) == 'string' and k:match('^[%a_][%w_]*$') then out[#out + 1] = '.' .. k\n"
+    "    elseif type(k) == 'string' then out[#out + 1] = fmt('[%q]', k)\n"
+    "    else out[#out + 1] = '[' .. k .. ']' end\n"
+    "  end\n"
+    "  return concat(out)\n"
+    "end\n",
+    // wanted: k -> function; returns k -> name, or nil and the first k without one
+    "function M.names(wanted, archetypes, roots, loaded)\n"
+    "  local index, names, left = {}, {}, #wanted\n"
+    "  for k, f in ipairs(wanted) do index[f] = k end\n"
+    "  local function found(f, name)\n"
+    "    local k = index[f]\n"
+    "    if k and not names[k] then names[k], left = name, left - 1 end\n"
+    "  end\n"
+    "  for _, an in ipairs(keys(archetypes)) do\n"
+    "    local a = archetypes[an]\n"
+    "    if a.think then found(a.think, { 'archetype', an, 'think' }) end\n"
+    "    if a.brain then\n"
+    "      for i, f in ipairs(tree_fns(a.brain)) do found(f, { 'archetype', an, 'brain', i }) end\n"
+    "    end\n"
+    "  end\n"
+    "  local seen = { [loaded] = true }\n"
+    "  local function walk(t, name, depth)\n"
+    "    if left == 0 or seen[t] then return end\n"
+    "    seen[t] = true\n"
+    "    for _, k in ipairs(keys(t)) do\n"
+    "      local v = rawget(t, k)\n"
+    "      name[#name + 1] = k\n"
+    "      if type(v) == 'function' then found(v, { unpack(name) })\n"
+    "      elseif type(v) == 'table' and depth < 4 then walk(v, name, depth + 1) end\n"
+    "      name[#name] = nil\n"
+    "    end\n"
+    "  end\n"
+    "  for _, rn in ipairs(keys(roots)) do\n"
+    "    if type(roots[rn]) == 'table' then walk(roots[rn], { 'root', rn }, 1) end\n"
+    "  end\n"
+    "  local mods = keys(loaded)\n"
+    "  for i, mn in ipairs(mods) do if mn == '_G' then table.remove(mods, i) mods[#mods + 1] = mn break end end\n"
+    "  for _, mn in ipairs(mods) do\n"
+    "    local m = rawget(loaded, mn)\n"
+    "    if type(m) == 'function' then found(m, { 'module', mn })\n"
+    "    elseif type(m) == 'table' then walk(m, { 'module', mn }, 1) end\n"
+    "  end\n"
+    "  for k = 1, #wanted do if not names[k] then return nil, k end end\n"
+    "  return names\n"
+    "end\n",
+    // names: k -> name; returns k -> function, or nil and what is wrong,
+    "function M.resolve(names, archetypes, roots, loaded)\n"
+    "  local fns = {}\n"
+    "  if type(names) ~= 'table' then return nil, 'corrupt snapshot (no function list)' end\n"
+    "  for k = 1, #names do\n"
+    "    local name, f = names[k]\n"
+    "    if type(name) ~= 'table' or type(name[1]) ~= 'string' or type(name[2]) ~= 'string' then\n"
+    "      return nil, 'corrupt snapshot (function ' .. k .. ' has no name)'\n"
+    "    end\n"
+    "    if name[1] == 'archetype' then\n"
+    "      local a = archetypes[name[2]]\n"
+    "      if not a then\n"
+    "        return nil, fmt(\"archetype '%s' is not defined (define it, or require its module, before \"\n"
+    "          .. 'steer.load)', name[2])\n"
+    "      end\n"
+    "      if name[3] == 'think' then f = a.think\n"
+    "      elseif a.brain and mtype(name[4]) == 'integer' then f = tree_fns(a.brain)[name[4]] end\n"
+    "    else\n"
+    "      local t\n"
+    "      if name[1] == 'module' then\n"
+    "        t = rawget(loaded, name[2])\n"
+    "        if t == nil then return nil, fmt(\"module '%s' is not loaded (require it before steer.load)\", name[2]) "
+    "end\n"
+    "      elseif name[1] == 'root' then\n"
+    "        t = roots[name[2]]\n"
+    "        if t == nil then\n"
+    "          return nil, fmt(\"the snapshot names functions in a table '%s': give it as \"\n"
+    "            .. 'steer.load(s, { roots = { %s = t } })', name[2], name[2])\n"
+    "        end\n"
+    "      else\n"
+    "        return nil, 'corrupt snapshot (function ' .. k .. ' has no name)'\n"
+    "      end\n"
+    "      for i = 3, #name do t = type(t) == 'table' and rawget(t, name[i]) or nil end\n"
+    "      f = t\n"
+    "    end\n"
+    "    if type(f) ~= 'function' then\n"
+    "      return nil, M.show(name) .. ' is not a function in this Lua state (the snapshot calls it)'\n"
+    "    end\n"
+    "    fns[k] = f\n"
+    "  end\n"
+    "  return fns\n"
+    "end\n",
+    // what an agent of the archetype gets from it, as one string,
+    "function M.definition(a)\n"
+    "  if not a then return '' end\n"
+    "  local v, out = a.vehicle, { a.brain and digest(a.brain) or '', tostring(a.tag), fmt('%a', a.think_hz or 0) }\n"
+    "  for _, k in ipairs(keys(v)) do out[#out + 1] = k .. '=' .. (mtype(v[k]) == 'float' and fmt('%a', v[k]) or \n"
+    "    tostring(v[k])) end\n"
+    "  return concat(out, '\\n')\n"
+    "end\n",
+    // the archetypes the agents of arch (id -> name) name: first missing one
+    "function M.missing(arch, archetypes)\n"
+    "  if type(arch) ~= 'table' then return nil end\n"
+    "  local ids = keys(arch)\n"
+    "  for _, id in ipairs(ids) do\n"
+    "    local n = arch[id]\n"
+    "    if type(n) ~= 'string' then return id, '?' end\n"
+    "    if not archetypes[n] then return id, n end\n"
+    "  end\n"
+    "end\n"
+    "return M\n",
+    NULL,
+};
+
+// ---- byte boxes: malloc'd memory a raise cannot leak -------------------------
+
+typedef struct Bytes {
+    unsigned char *p;
+    size_t n, cap;
+    bool oom;
+} Bytes;
+
+static int bytes_gc(lua_State *L)
+{
+    Bytes *b = lua_touserdata(L, 1);
+    free(b->p);
+    b->p = NULL;
+    return 0;
+}
+
+static Bytes *new_bytes(lua_State *L)
+{
+    Bytes *b = lua_newuserdatauv(L, sizeof *b, 0);
+    memset(b, 0, sizeof *b);
+    luaL_setmetatable(L, BYTES);
+    return b;
+}
+
+// Append len bytes (never raises: a failure sets oom); also a steer_WriteFn.
+static int bytes_add(void *ud, const void *data, size_t len)
+{
+    Bytes *b = ud;
+    if (b->oom) return 1;
+    if (b->n + len > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->n + len) cap *= 2;
+        unsigned char *p = realloc(b->p, cap);
+        if (!p) {
+            b->oom = true;
+            return 1;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    if (len) memcpy(b->p + b->n, data, len);
+    b->n += len;
+    return 0;
+}
+
+static void bytes_le(Bytes *b, uint64_t v, int n)
+{
+    unsigned char x[8];
+    for (int i = 0; i < n; i++) x[i] = (unsigned char)(v >> (8 * i));
+    bytes_add(b, x, (size_t)n);
+}
+
+static uint64_t get_le(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+static uint64_t fnv(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    return h;
+}
+
+// ---- walking the world's trees as the core lists them ----------------------
+
+typedef struct Walk Walk;
+struct Walk {
+    lua_State *L;
+    void (*visit)(Walk *wk, steer_Behavior *b);
+    int seen;             // node -> its post-order index
+    steer_Behavior *root; // the tree being walked
+    lua_Integer node;     // post-order index of the next node (1-based)
+    int a, b, c, d, e;    // stack indices the visit uses
+    Bytes *out;           // digest
+};
+
+static void walk(Walk *wk, steer_Behavior *b)
+{
+    lua_State *L = wk->L;
+    lua_pushlightuserdata(L, b);
+    int seen = lua_rawget(L, wk->seen) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (seen) return;
+    for (uint16_t i = 0; i < b->nkids; i++) walk(wk, b->kids[i]);
+    lua_pushlightuserdata(L, b);
+    lua_pushinteger(L, wk->node);
+    lua_rawset(L, wk->seen);
+    wk->visit(wk, b);
+    wk->node++;
+}
+
+static void walk_world(Walk *wk, steer_World *w)
+{
+    lua_newtable(wk->L);
+    wk->seen = lua_gettop(wk->L);
+    wk->node = 1;
+    for (uint32_t i = 1; i < w->nbrains; i++)
+        if (w->brains[i]) walk(wk, wk->root = w->brains[i]->root);
+    lua_remove(wk->L, wk->seen);
+}
+
+// Where field f of params p holds a host reference (a callback, or an
+// ease that is one): *off, and true.
+static bool ref_field(const unsigned char *params, const steerB_Field *f, size_t *off)
+{
+    if (f->type == STEERB_CALLBACK) {
+        *off = f->offset;
+        return true;
+    }
+    if (f->type != STEERB_EASE) return false;
+    steerB_Ease e;
+    memcpy(&e, params + f->offset, sizeof e);
+    *off = f->offset + offsetof(steerB_Ease, ref);
+    return e.curve == 2;
+}
+
+// The next field from *f on that holds a host reference other than 0:
+// where (*off) and which (*v); false after the last.
+static bool next_ref(const steer_Behavior *b, const steerB_Field **f, size_t *off, int32_t *v)
+{
+    for (; *f && (*f)->name; (*f)++) {
+        if (!ref_field(b->params, *f, off)) continue;
+        memcpy(v, b->params + *off, 4);
+        if (*v != 0) {
+            (*f)++;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool is_flow(const steer_Behavior *b)
+{
+    return b->kind == &steerB_follow_flow || b->kind == &steerB_decompose_flow;
+}
+
+// ---- digests: a tree's structure and parameters, refs left out -------------
+
+static void digest_visit(Walk *wk, steer_Behavior *b)
+{
+    Bytes *o = wk->out;
+    bytes_add(o, b->kind->name, strlen(b->kind->name) + 1);
+    const char *name = b->name ? b->name : "";
+    bytes_add(o, name, strlen(name) + 1);
+    int tag = 0;
+    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
+        const unsigned char *at = b->params + f->offset;
+        size_t off;
+        switch (f->type) {
+        case STEERB_NUMBER: bytes_add(o, at, 4); break;
+        case STEERB_TARGET: {
+            steerB_Target t;
+            memcpy(&t, at, sizeof t);
+            bytes_add(o, &t.kind, 1);
+            bytes_add(o, t.p, sizeof t.p);
+            bytes_le(o, t.agent.id, 8);
+            break;
+        }
+        case STEERB_CHOICE:
+        case STEERB_BOOL: bytes_add(o, at, 1); break;
+        case STEERB_TAG: {
+            const char *s = tag < 4 && b->tags[tag] ? b->tags[tag] : "";
+            tag++;
+            bytes_add(o, s, strlen(s) + 1);
+            break;
+        }
+        case STEERB_CALLBACK:
+        case STEERB_EASE: {
+            int32_t ref = 0;
+            if (ref_field(b->params, f, &off)) memcpy(&ref, b->params + off, 4);
+            uint8_t has = ref != 0;
+            bytes_add(o, &has, 1);
+            if (f->type == STEERB_EASE) bytes_add(o, at, 1);
+            break;
+        }
+        case STEERB_VECTOR: bytes_add(o, at, 12); break;
+        case STEERB_POINTS: {
+            steerB_Points p;
+            memcpy(&p, at, sizeof p);
+            bytes_le(o, p.n, 4);
+            if (p.n) bytes_add(o, p.p, sizeof(float) * 3 * p.n);
+            break;
+        }
+        case STEERB_CHILDREN: break;
+        }
+    }
+    bytes_le(o, b->nkids, 2);
+    for (uint16_t i = 0; i < b->nkids; i++) {
+        lua_pushlightuserdata(wk->L, b->kids[i]);
+        lua_rawget(wk->L, wk->seen);
+        bytes_le(o, (uint64_t)lua_tointeger(wk->L, -1), 4);
+        lua_pop(wk->L, 1);
+        bytes_add(o, &b->kid_weights[i], 4);
+        bytes_add(o, &b->kid_roles[i], 1);
+    }
+}
+
+// digest(behaviour) -> string (for the helper)
+static int digest(lua_State *L)
+{
+    steer_Behavior *b = steerL_tobehavior(L, 1);
+    if (!b) return luaL_error(L, "steer.load: an archetype's brain is not a behaviour");
+    Walk wk = { .L = L, .visit = digest_visit, .node = 1 };
+    wk.out = new_bytes(L);
+    lua_newtable(L);
+    wk.seen = lua_gettop(L);
+    walk(&wk, b);
+    if (wk.out->oom) return luaL_error(L, "steer.load: out of memory");
+    lua_pushlstring(L, (const char *)wk.out->p, wk.out->n);
+    return 1;
+}
+
+static void fns_visit(Walk *wk, steer_Behavior *b)
+{
+    lua_State *L = wk->L;
+    const steerB_Field *f = b->kind->fields;
+    size_t off;
+    int32_t ref;
+    while (next_ref(b, &f, &off, &ref)) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+        lua_rawseti(L, wk->a, (lua_Integer)lua_rawlen(L, wk->a) + 1);
+    }
+}
+
+// tree_fns(behaviour) -> the Lua functions of its callbacks, in node order
+static int tree_fns(lua_State *L)
+{
+    steer_Behavior *b = steerL_tobehavior(L, 1);
+    lua_newtable(L);
+    if (!b) return 1;
+    Walk wk = { .L = L, .visit = fns_visit, .node = 1, .a = lua_gettop(L) };
+    lua_newtable(L);
+    wk.seen = lua_gettop(L);
+    walk(&wk, b);
+    lua_settop(L, wk.a);
+    return 1;
+}
+
+static const char *read_helper(lua_State *L, void *ud, size_t *size)
+{
+    (void)L;
+    const char *p = helper_lua[(*(int *)ud)++];
+    *size = p ? strlen(p) : 0;
+    return p;
+}
+
+// Push function `name` of the helper table (made once per Lua state).
+static void helper(lua_State *L, const char *name)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_HELPER) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        int piece = 0;
+        if (lua_load(L, read_helper, &piece, "=steer.snapshot", "t") != LUA_OK) lua_error(L);
+        lua_pushcfunction(L, tree_fns);
+        lua_pushcfunction(L, digest);
+        lua_call(L, 2, 1);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, REG_HELPER);
+    }
+    lua_getfield(L, -1, name);
+    lua_remove(L, -2);
+}
+
+// Push the registry's archetypes (name -> archetype), package.loaded, and
+// the roots of the options table at opts (or an empty table).
+static void push_places(lua_State *L, int opts, const char *fn)
+{
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, REG_ARCHETYPES);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    if (lua_istable(L, opts)) {
+        static const char *const fields[] = { "roots", NULL };
+        steerL_check_fields(L, opts, fn, fields, 0);
+        if (lua_getfield(L, opts, "roots") != LUA_TNIL && !lua_istable(L, -1))
+            steerL_field_error(L, fn, "roots", "a table of named tables ({ scenario = t })", -1);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            lua_newtable(L);
+        }
+    } else if (!lua_isnoneornil(L, opts)) {
+        steerL_field_error(L, fn, NULL, "an options table or nil as the last argument", opts);
+    } else {
+        lua_newtable(L);
+    }
+}
+
+// ---- w:save ----------------------------------------------------------------
+
+// Save: a: fn -> k, b: k -> fn, c: k -> where it is first used (text), d:
+// k -> the tree (or nil), e: the flow fields of follow_flow nodes, in order,
+// and the top: node -> index into e.
+static lua_Integer fn_index(Walk *wk, const char *use)
+{
+    lua_State *L = wk->L;
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, wk->a) == LUA_TNUMBER) {
+        lua_Integer k = lua_tointeger(L, -1);
+        lua_pop(L, 2);
+        return k;
+    }
+    lua_pop(L, 1);
+    lua_Integer k = (lua_Integer)lua_rawlen(L, wk->b) + 1;
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, wk->b, k);
+    lua_pushinteger(L, k);
+    lua_rawset(L, wk->a);
+    lua_pushstring(L, use);
+    lua_rawseti(L, wk->c, k);
+    if (wk->root) {
+        lua_pushlightuserdata(L, wk->root);
+        lua_rawseti(L, wk->d, k);
+    }
+    return k;
+}
+
+static void save_visit(Walk *wk, steer_Behavior *b)
+{
+    lua_State *L = wk->L;
+    const steerB_Field *f = b->kind->fields;
+    size_t off;
+    int32_t ref;
+    while (next_ref(b, &f, &off, &ref)) {
+        char use[160];
+        snprintf(use, sizeof use, "brain node '%s' (%s)", steer_behavior_name(b), b->kind->name);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+        fn_index(wk, use);
+    }
+    const void *flow = NULL;
+    if (is_flow(b)) memcpy(&flow, b->params, sizeof flow);
+    if (flow) {
+        lua_Integer n = (lua_Integer)lua_rawlen(L, wk->e) + 1;
+        lua_pushlightuserdata(L, (void *)(uintptr_t)flow);
+        lua_rawseti(L, wk->e, n);
+        lua_pushinteger(L, n);
+        lua_rawseti(L, wk->e + 1, wk->node);
+    }
+}
+
+// Write k into each callback (patch, a: fn -> k) or put the refs back
+// (restore: a is the table of address -> old ref that patch filled).
+static void patch_visit(Walk *wk, steer_Behavior *b)
+{
+    lua_State *L = wk->L;
+    const steerB_Field *f = b->kind->fields;
+    size_t off;
+    int32_t ref;
+    while (next_ref(b, &f, &off, &ref)) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+        lua_rawget(L, wk->a);
+        int32_t k = (int32_t)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        lua_pushlightuserdata(L, b->params + off);
+        lua_pushinteger(L, ref);
+        lua_rawset(L, wk->b);
+        memcpy(b->params + off, &k, 4);
+    }
+}
+
+// The agents, in storage order, as a userdata array on top.
+static steer_Agent *agents(lua_State *L, steer_World *w, int *n)
+{
+    *n = steer_world_count(w);
+    steer_Agent *ids = lua_newuserdatauv(L, sizeof *ids * (size_t)(*n ? *n : 1), 0);
+    steer_world_agents(w, ids, *n);
+    return ids;
+}
+
+// Raise for function k that has no name: where it is used.
+static int unnamed(lua_State *L, Walk *wk, steer_World *w, lua_Integer k)
+{
+    const char *use = (lua_rawgeti(L, wk->c, k), lua_tostring(L, -1));
+    lua_Integer who = 0;
+    if (lua_rawgeti(L, wk->d, k) == LUA_TLIGHTUSERDATA) {
+        const void *root = lua_touserdata(L, -1);
+        int n;
+        steer_Agent *ids = agents(L, w, &n);
+        for (int i = 0; i < n && !who; i++) {
+            steer_Behavior *b;
+            steer_agent_brain(w, ids[i], &b);
+            if (b == root) who = (lua_Integer)ids[i].id;
+        }
+    }
+    const char *hint = "keep it in the scenario's table, a module's table or an archetype so a load can find it";
+    if (who)
+        return luaL_error(L,
+                          "steer.world:save: agent %I's %s holds a Lua function that no archetype or module table "
+                          "holds; %s",
+                          who, use, hint);
+    return luaL_error(L, "steer.world:save: %s holds a Lua function that no archetype or module table holds; %s", use,
+                      hint);
+}
+
+// Raise for a.data that is not plain data, naming the agent and the key path.
+static int bad_data(lua_State *L, steer_World *w, int data, const steerL_DataError *whole)
+{
+    int n;
+    steer_Agent *ids = agents(L, w, &n);
+    for (int i = 0; i < n; i++) {
+        if (lua_rawgeti(L, data, (lua_Integer)ids[i].id) == LUA_TNIL) {
+            lua_pop(L, 1);
+            continue;
+        }
+        char where[64];
+        snprintf(where, sizeof where, "agent %lld's a.data", (long long)ids[i].id);
+        steerL_DataOptions o = { .shared = true, .where = where };
+        unsigned char *out;
+        size_t len;
+        steerL_DataError err;
+        if (steerL_data_encode(L, -1, &o, &out, &len, &err) == STEERL_DATA_OK) free(out);
+        else if (err.status != STEERL_DATA_NO_MEMORY) return luaL_error(L, "steer.world:save: %s", err.message);
+        lua_pop(L, 1);
+    }
+    return luaL_error(L, "steer.world:save: %s", whole->message);
+}
+
+static int world_save(lua_State *L)
+{
+    const char *fn = "steer.world:save";
+    steerL_check_unsandboxed(L, "w:save", "the world belongs to the game");
+    steerL_World *lw = steerL_checkworld(L, 1);
+    if (lw->stepping || lw->in_pass) return luaL_error(L, "%s: cannot save during a step", fn);
+    lua_settop(L, 2);
+    push_places(L, 2, fn); // 3 archetypes, 4 package.loaded, 5 roots
+    steer_World *w = lw->w;
+    Walk wk = { .L = L, .visit = save_visit };
+    for (int i = 0; i < 6; i++) lua_newtable(L);
+    wk.a = 6, wk.b = 7, wk.c = 8, wk.d = 9, wk.e = 10; // and 11: node -> index into e
+    walk_world(&wk, w);
+    // think functions, after the trees' callbacks
+    lua_newtable(L); // 12: id -> k
+    int n;
+    steer_Agent *ids = agents(L, w, &n);
+    steerL_uv_field(L, 1, "think");
+    wk.root = NULL;
+    for (int i = 0; i < n; i++) {
+        if (lua_rawgeti(L, -1, (lua_Integer)ids[i].id) != LUA_TFUNCTION) {
+            lua_pop(L, 1);
+            continue;
+        }
+        char use[64];
+        snprintf(use, sizeof use, "agent %lld's think", (long long)ids[i].id);
+        lua_pushinteger(L, fn_index(&wk, use)); // takes the function
+        lua_rawseti(L, 12, (lua_Integer)ids[i].id);
+    }
+    lua_settop(L, 12);
+    // their names
+    helper(L, "names");
+    lua_pushvalue(L, wk.b);
+    lua_pushvalue(L, 3);
+    lua_pushvalue(L, 5);
+    lua_pushvalue(L, 4);
+    lua_call(L, 4, 2);
+    if (lua_isnil(L, -2)) return unnamed(L, &wk, w, lua_tointeger(L, -1));
+    lua_pop(L, 1); // 13: k -> name
+    // the section
+    lua_createtable(L, 0, 10); // 14
+    lua_pushinteger(L, 1);
+    lua_setfield(L, 14, "v");
+    lua_pushvalue(L, 13);
+    lua_setfield(L, 14, "fns");
+    lua_pushvalue(L, 12);
+    lua_setfield(L, 14, "think");
+    static const char *const kept[] = { "data", "arch", "arch_over", NULL };
+    for (int i = 0; kept[i]; i++) {
+        steerL_uv_field(L, 1, kept[i]);
+        lua_setfield(L, 14, kept[i]);
+    }
+    lua_newtable(L); // the definitions of the archetypes in use
+    steerL_uv_field(L, 1, "arch_seen");
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        lua_pop(L, 1);
+        helper(L, "definition");
+        lua_pushvalue(L, -2);
+        lua_gettable(L, 3);
+        lua_call(L, 1, 1);
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -5);
+    }
+    lua_pop(L, 1);
+    lua_setfield(L, 14, "arch_defs");
+    steerL_grids_save(L, 1, wk.e); // 15 the grids, 16 a {grid, field} pair per entry of e
+    lua_newtable(L);               // 17: node -> its pair
+    lua_pushnil(L);
+    while (lua_next(L, 11)) {
+        lua_rawget(L, 16);
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, 17);
+    }
+    lua_setfield(L, 14, "bind");
+    lua_pop(L, 1);
+    lua_setfield(L, 14, "grids");
+    // the core's bytes, with the refs replaced by k for as long as it takes
+    Bytes *core = new_bytes(L); // 15
+    Bytes *lua = new_bytes(L);  // 16
+    lua_newtable(L);            // 17: where -> old ref
+    Walk patch = { .L = L, .visit = patch_visit, .a = wk.a, .b = 17 };
+    walk_world(&patch, w);
+    int st = steer_world_save(w, bytes_add, core);
+    lua_pushnil(L);
+    while (lua_next(L, 17)) {
+        int32_t ref = (int32_t)lua_tointeger(L, -1);
+        memcpy(lua_touserdata(L, -2), &ref, 4);
+        lua_pop(L, 1);
+    }
+    if (st == STEER_EBUSY) return luaL_error(L, "%s: cannot save during a step", fn);
+    if (st != STEER_OK || core->oom) return luaL_error(L, "%s: out of memory", fn);
+    steerL_DataOptions o = { .shared = true, .where = "the snapshot" };
+    steerL_DataError err;
+    steerL_DataStatus ds = steerL_data_encode(L, 14, &o, &lua->p, &lua->n, &err);
+    if (ds == STEERL_DATA_NO_MEMORY) return luaL_error(L, "%s: out of memory", fn);
+    if (ds != STEERL_DATA_OK) {
+        lua_getfield(L, 14, "data");
+        return bad_data(L, w, lua_gettop(L), &err);
+    }
+    lua->cap = lua->n;
+    Bytes *all = new_bytes(L);
+    bytes_add(all, MAGIC, 8);
+    bytes_le(all, VERSION, 4);
+    bytes_le(all, core->n, 8);
+    bytes_add(all, core->p, core->n);
+    bytes_le(all, lua->n, 8);
+    bytes_add(all, lua->p, lua->n);
+    bytes_le(all, fnv(all->p, all->n), 8);
+    if (all->oom) return luaL_error(L, "%s: out of memory", fn);
+    lua_pushlstring(L, (const char *)all->p, all->n);
+    return 1;
+}
+
+// ---- steer.load ------------------------------------------------------------
+
+static int decode(lua_State *L)
+{
+    steerL_DataOptions o = { .shared = true, .where = "steer.load", .noun = "snapshot" };
+    steerL_data_decode(L, lua_touserdata(L, 1), (size_t)lua_tointeger(L, 2), &o);
+    return 1;
+}
+
+static const steer_HostKind *find_kind(void *ud, const char *name)
+{
+    lua_State *L = ((steerL_World *)ud)->L;
+    const steer_HostKind *k = NULL;
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_HOST_KINDS) == LUA_TTABLE &&
+        lua_getfield(L, -1, name) == LUA_TLIGHTUSERDATA)
+        k = ((const steerB_Kind *)lua_touserdata(L, -1))->host;
+    lua_settop(L, lua_gettop(L) - (lua_istable(L, -1) ? 1 : 2));
+    return k;
+}
+
+static int holder_gc(lua_State *L)
+{
+    lua_getiuservalue(L, 1, 1);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, i);
+        luaL_unref(L, LUA_REGISTRYINDEX, (int)lua_tointeger(L, -1));
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+// Load: a: k -> function, b: k -> its new ref (the holder's list is c),
+// d: node -> { grid, field }, e: grid -> its fields.
+static void load_visit(Walk *wk, steer_Behavior *b)
+{
+    lua_State *L = wk->L;
+    const steerB_Field *f = b->kind->fields;
+    size_t off;
+    int32_t k;
+    while (next_ref(b, &f, &off, &k)) {
+        if (lua_rawgeti(L, wk->a, k) != LUA_TFUNCTION)
+            luaL_error(L, "steer.load: corrupt snapshot (node %I calls function %d, which it does not name)", wk->node,
+                       (int)k);
+        if (lua_rawgeti(L, wk->b, k) == LUA_TNIL) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, -1);
+            lua_pushinteger(L, luaL_ref(L, LUA_REGISTRYINDEX));
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, wk->c, (lua_Integer)lua_rawlen(L, wk->c) + 1);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, wk->b, k);
+        }
+        int32_t ref = (int32_t)lua_tointeger(L, -1);
+        lua_pop(L, 2);
+        memcpy(b->params + off, &ref, 4);
+    }
+    if (!is_flow(b) || lua_rawgeti(L, wk->d, wk->node) == LUA_TNIL) {
+        if (is_flow(b)) lua_pop(L, 1);
+        return;
+    }
+    const steerN_Flow *flow = NULL;
+    if (lua_istable(L, -1) && lua_rawgeti(L, -1, 1) == LUA_TNUMBER && lua_rawgeti(L, wk->e, lua_tointeger(L, -1)) &&
+        lua_istable(L, -1) && lua_rawgeti(L, -3, 2) == LUA_TNUMBER && lua_rawgeti(L, -2, lua_tointeger(L, -1)))
+        flow = steerL_toflow(L, -1);
+    if (!flow) luaL_error(L, "steer.load: corrupt snapshot (node %I's flow field)", wk->node);
+    steerB_flow_bind(b, flow);
+    lua_pop(L, 5);
+}
+
+// A compiled brain's copy of what the load wrote into its tree (the node
+// order is flatten's in brain.c: depth first, parents before children).
+static uint32_t sync(steerB_Brain *br, const steer_Behavior *b, uint32_t i)
+{
+    steerB_Node *n = &br->nodes[i];
+    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
+        size_t off;
+        if (ref_field(b->params, f, &off)) memcpy(n->params + off, b->params + off, 4);
+    }
+    if (is_flow(b)) memcpy(n->params, b->params, sizeof(void *));
+    uint32_t next = i + 1;
+    for (uint16_t k = 0; k < b->nkids; k++) next = sync(br, b->kids[k], next);
+    return next;
+}
+
+// Field k of the section at s into the world's user value table (at uv),
+// which must be a table (or absent).
+static void restore_field(lua_State *L, int s, int uv, const char *k)
+{
+    int t = lua_getfield(L, s, k);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (t != LUA_TTABLE) luaL_error(L, "steer.load: corrupt snapshot (its '%s')", k);
+    lua_setfield(L, uv, k);
+}
+
+static int load(lua_State *L)
+{
+    const char *fn = "steer.load";
+    steerL_check_unsandboxed(L, fn, "the world belongs to the game");
+    if (lua_type(L, 1) != LUA_TSTRING) steerL_field_error(L, fn, NULL, "a snapshot (a string from w:save)", 1);
+    size_t n;
+    const unsigned char *s = (const unsigned char *)lua_tolstring(L, 1, &n);
+    lua_settop(L, 2);
+    push_places(L, 2, fn); // 3 archetypes, 4 package.loaded, 5 roots
+    if (n < 8 || memcmp(s, MAGIC, 8) != 0)
+        return luaL_error(L, "%s: not a steer snapshot (it does not begin with %s)", fn, MAGIC);
+    if (n < HEAD + 16) return luaL_error(L, "%s: the snapshot is truncated (%d bytes)", fn, (int)n);
+    uint32_t version = (uint32_t)get_le(s + 8, 4);
+    if (version != VERSION)
+        return luaL_error(L, "%s: snapshot version %d; this build reads version %d", fn, (int)version, (int)VERSION);
+    uint64_t ncore = get_le(s + 12, 8), nlua = ncore <= n - HEAD - 16 ? get_le(s + HEAD + ncore, 8) : 0;
+    if (ncore > n - HEAD - 16 || nlua != n - HEAD - 16 - ncore)
+        return luaL_error(L, "%s: the snapshot is truncated or has bytes past its end (%d bytes)", fn, (int)n);
+    if (fnv(s, n - 8) != get_le(s + n - 8, 8))
+        return luaL_error(L, "%s: checksum mismatch (the snapshot is corrupted)", fn);
+    // the Lua section first: nothing is built unless it reads and its names resolve
+    lua_pushcfunction(L, decode);
+    lua_pushlightuserdata(L, (void *)(uintptr_t)(s + HEAD + ncore + 8));
+    lua_pushinteger(L, (lua_Integer)nlua);
+    if (lua_pcall(L, 2, 1, 0) != LUA_OK) return luaL_error(L, "%s", lua_tostring(L, -1));
+    if (!lua_istable(L, 6)) return luaL_error(L, "%s: corrupt snapshot (its Lua section is not a table)", fn);
+    helper(L, "missing");
+    lua_getfield(L, 6, "arch");
+    lua_pushvalue(L, 3);
+    lua_call(L, 2, 2);
+    if (!lua_isnil(L, -2))
+        return luaL_error(L,
+                          "%s: agent %I was spawned from archetype '%s', which is not defined (define it, or require "
+                          "its module, before steer.load)",
+                          fn, lua_tointeger(L, -2), lua_tostring(L, -1));
+    lua_pop(L, 2);
+    helper(L, "resolve");
+    lua_getfield(L, 6, "fns");
+    lua_pushvalue(L, 3);
+    lua_pushvalue(L, 5);
+    lua_pushvalue(L, 4);
+    lua_call(L, 4, 2);
+    if (lua_isnil(L, -2)) return luaL_error(L, "%s: %s", fn, lua_tostring(L, -1));
+    lua_pop(L, 1); // 7: k -> function
+    // the world
+    steer_WorldDesc d = { 0 };
+    steerL_World *lw = steerL_new_world(L, &d); // 8
+    d.hooks.find_kind = find_kind;
+    char err[256];
+    int st = steer_world_load(&d, s + HEAD, (size_t)ncore, &lw->w, err, sizeof err);
+    if (st == STEER_ENOMEM) return luaL_error(L, "%s: out of memory", fn);
+    if (st != STEER_OK) return luaL_error(L, "%s: %s", fn, err);
+    steer_World *w = lw->w;
+    lw->dim = steer_world_dim(w);
+    // its grids and flow fields, then the trees' callbacks and fields
+    lua_getfield(L, 6, "grids");
+    steerL_grids_load(L, 8, -1, fn); // 10: grid -> its fields
+    lua_newuserdatauv(L, 0, 1);      // 11: the holder of the new refs
+    luaL_setmetatable(L, HOLDER);
+    lua_newtable(L); // 12: its refs
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, 11, 1);
+    lua_newtable(L);                                // 13: k -> ref
+    if (lua_getfield(L, 6, "bind") != LUA_TTABLE) { // 14
+        lua_pop(L, 1);
+        lua_newtable(L);
+    }
+    Walk wk = { .L = L, .visit = load_visit, .a = 7, .b = 13, .c = 12, .d = 14, .e = 10 };
+    walk_world(&wk, w);
+    for (uint32_t i = 1; i < w->nbrains; i++)
+        if (w->brains[i]) sync(w->brains[i], w->brains[i]->root, 0);
+    // one userdata per tree, holding the refs (and through them the fields)
+    lua_getiuservalue(L, 8, 1);    // 15
+    lua_getfield(L, 15, "brains"); // 16
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        if (!w->brains[i]) continue;
+        steer_Behavior *root = w->brains[i]->root;
+        lua_pushlightuserdata(L, root);
+        if (lua_rawget(L, 16) != LUA_TNIL) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pop(L, 1);
+        steerL_Behavior *ub = lua_newuserdatauv(L, sizeof *ub, 1);
+        ub->b = root;
+        steer_behavior_retain(root);
+        luaL_setmetatable(L, STEERL_BEHAVIOR);
+        lua_createtable(L, 0, 4);
+        lua_newtable(L);
+        lua_setfield(L, -2, "kids");
+        lua_newtable(L);
+        lua_setfield(L, -2, "refs"); // the holder's, not its own
+        lua_pushvalue(L, 11);
+        lua_setfield(L, -2, "holder");
+        lua_pushvalue(L, 10);
+        lua_setfield(L, -2, "fields");
+        lua_setiuservalue(L, -2, 1);
+        lua_pushlightuserdata(L, root);
+        lua_insert(L, -2);
+        lua_rawset(L, 16);
+    }
+    // the agents' Lua state
+    restore_field(L, 6, 15, "data");
+    restore_field(L, 6, 15, "arch");
+    restore_field(L, 6, 15, "arch_over");
+    if (lua_getfield(L, 6, "think") == LUA_TTABLE) { // 17
+        lua_getfield(L, 15, "think");
+        lua_pushnil(L);
+        while (lua_next(L, 17)) {
+            if (!lua_isinteger(L, -2) || lua_rawget(L, 7) != LUA_TFUNCTION)
+                return luaL_error(L, "%s: corrupt snapshot (a think function)", fn);
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, 18);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    // an archetype defined as it was at the save keeps its agents as they
+    // were; one defined otherwise since is applied on the next step, as a
+    // hot reload does (lua/larchetype.c)
+    lua_getfield(L, 15, "arch_seen"); // 17
+    if (lua_getfield(L, 6, "arch_defs") == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, 18)) {
+            lua_pushvalue(L, -2);
+            if (lua_gettable(L, 3) != LUA_TUSERDATA) { // no agent of it is left
+                lua_pop(L, 2);
+                continue;
+            }
+            helper(L, "definition");
+            lua_pushvalue(L, -2);
+            lua_call(L, 1, 1);
+            bool same = lua_rawequal(L, -1, -3);
+            lua_pop(L, 1);
+            lua_getfield(L, -1, "version");
+            lua_Integer version = same ? lua_tointeger(L, -1) : 0;
+            lua_pop(L, 3);
+            lua_pushvalue(L, -1);
+            lua_pushinteger(L, version);
+            lua_rawset(L, 17);
+        }
+    }
+    lua_settop(L, 8);
+    return 1;
+}
+
+void steerL_open_snapshot(lua_State *L)
+{
+    luaL_newmetatable(L, BYTES);
+    lua_pushcfunction(L, bytes_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, HOLDER);
+    lua_pushcfunction(L, holder_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pop(L, 1);
+    lua_pushcfunction(L, load);
+    lua_setfield(L, -2, "load");
+    // w:save joins the world's methods (the upvalue of its __index)
+    luaL_getmetatable(L, STEERL_WORLD);
+    lua_getfield(L, -1, "__index");
+    if (lua_getupvalue(L, -1, 1)) {
+        lua_pushcfunction(L, world_save);
+        lua_setfield(L, -2, "save");
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 2);
+}

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// lsnapshot.h — w:save() and steer.load(s) (lsnapshot.c), and what they
+// need of the other binding files: a world userdata with the bindings'
+// hooks (lworld.c), the grids and flow fields as plain data (lgrid.c).
+#ifndef STEER_LSNAPSHOT_H
+#define STEER_LSNAPSHOT_H
+
+#include "lutil.h"
+
+// A new world userdata on top, not yet holding a world; d gets the
+// bindings' hooks (ud, ease, think, custom) and the host's allocator and log.
+steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d);
+
+// Push the plain-data list of the grids the world at wi holds (w:add_grid)
+// or the flow fields in the list at flows use (a list of light userdata of
+// steerN_Flow, as bound in brains), and then a list parallel to `flows` of
+// {grid index, field index} pairs.
+void steerL_grids_save(lua_State *L, int wi, int flows);
+// Rebuild the grids of such a list (at desc) for the world at wi, which
+// gets back the walls it had (not added again) and the grids it held; push
+// the list of the grids' lists of flow field userdata. Raises "FN: ..." on
+// a malformed list.
+void steerL_grids_load(lua_State *L, int wi, int desc, const char *fn);
+// The flow field of a steer.flow_field userdata (for binding), or NULL.
+const struct steerN_Flow *steerL_toflow(lua_State *L, int idx);
+
+// Adds w:save to the world's methods and load to the table on top.
+void steerL_open_snapshot(lua_State *L);
+
+#endif

@@ -1,0 +1,219 @@
+-- SPDX-License-Identifier: MIT
+-- snapshot_spec.lua — w:save() and steer.load(s): every demo, N ticks,
+-- saved, loaded and stepped M ticks, gives the hash of N + M ticks without
+-- the break, in this process and in a fresh one (this runner again, as a
+-- child, STEER_SPEC); a loaded world saves to the same bytes; a.data keeps
+-- its shared tables and cycles; and every way a save or a load can go
+-- wrong raises a message that says what and where.
+local steer = require "steer"
+local spec = require "spec"
+local describe, it, expect = spec.describe, spec.it, spec.expect
+
+local root = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
+package.path = root .. "/?.lua;" .. package.path -- the demos as modules: require "demos.flock"
+local child = os.getenv("STEER_SPEC")
+
+local demos = { "flock", "arrive", "pursuit", "crowd", "gallery", "directed_seek" }
+-- These keep Lua values of the world in a.data (the guard archetype its
+-- patrol brain, the zombie its flow field and player, the fighter its foe):
+-- not plain data, so w:save refuses them, naming the agent and the key.
+local not_plain = { patrol = "a.data.patrol: a userdata", zombie_horde = "a.data.field: a userdata",
+                    dogfighter = "a.data.foe: a userdata" }
+local N, M = 150, 90
+
+-- The demo's world after n engine ticks (step, then the scenario's update).
+local function run_demo(name, n)
+  local sc = require("demos." .. name)
+  local desc = {}
+  for k, v in pairs(sc.world or {}) do desc[k] = v end
+  local w = steer.world(desc)
+  if sc.setup then sc.setup(w) end
+  for _ = 1, n do
+    w:step()
+    if sc.update then sc.update(w, w.dt) end
+  end
+  return w
+end
+
+local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+local function write(path, s)
+  local f = assert(io.open(path, "wb"))
+  f:write(s)
+  f:close()
+end
+
+-- In a fresh process: require the demo's module, load the snapshot, step
+-- m ticks; returns the hash (or nil and the output).
+local function fresh(name, snapshot, m)
+  local dir = os.tmpname()
+  os.remove(dir)
+  assert(os.execute("mkdir " .. quote(dir)))
+  write(dir .. "/snap.bin", snapshot)
+  write(dir .. "/child_spec.lua", ([[
+package.path = %q .. "/?.lua;" .. package.path
+local steer = require "steer"
+local spec = require "spec"
+require("demos." .. %q)
+spec.it("continues", function()
+  local f = assert(io.open(%q, "rb"))
+  local s = f:read("a")
+  f:close()
+  local w = steer.load(s)
+  print("RESAVED " .. tostring(w:save() == s))
+  w:step(%d)
+  print("HASH " .. w:hash())
+end)
+]]):format(root, name, dir .. "/snap.bin", m))
+  local p = assert(io.popen(quote(child) .. " " .. quote(dir .. "/child_spec.lua") .. " 2>&1"))
+  local out = p:read("a")
+  p:close()
+  os.execute("rm -r " .. quote(dir))
+  return out:match("HASH (%x+)"), out
+end
+
+describe("w:save and steer.load", function()
+  it("have the child runner", function() expect(child, "STEER_SPEC"):type("string") end)
+
+  for _, name in ipairs(demos) do
+    it(name .. ": N ticks, save, load, M ticks is N + M ticks, here and in a fresh process", function()
+      local w = run_demo(name, N)
+      local s = w:save()
+      expect(#s, "snapshot bytes"):gt(0)
+      local loaded = steer.load(s)
+      expect(loaded:hash(), "hash right after the load"):eq(w:hash())
+      expect(loaded:save() == s, "save -> load -> save gives the same bytes"):truthy()
+      w:step(M)
+      loaded:step(M)
+      expect(loaded:hash(), "in this process after M ticks"):eq(w:hash())
+      local h, out = fresh(name, s, M)
+      expect(h, "the child's hash; its output:\n" .. tostring(out)):eq(w:hash())
+      expect(out, "the child saved the same bytes"):contains("RESAVED true")
+    end)
+  end
+
+  for name, what in pairs(not_plain) do
+    it(name .. ": refused, naming the agent and the value that is not plain data", function()
+      local w = run_demo(name, 10)
+      local ok, err = pcall(function() return w:save() end)
+      expect(ok):eq(false)
+      expect(err):contains("snapshot_spec.lua:", "steer.world:save: agent ", what, "cannot be saved")
+    end)
+  end
+
+  it("keep a.data: values, shared subtables and cycles, and one brain value per tree", function()
+    local w = steer.world{ seed = 2 }
+    local brain = steer.seek{}
+    local shared = { x = 1.5, tags = { "a", "b" } }
+    local a = w:spawn{ brain = brain, target = { 5, 5 }, data = { n = 3, s = "text", flag = false, shared = shared } }
+    a.data.again = shared
+    a.data.self = a.data
+    local b = w:spawn{ brain = brain, data = { other = shared } }
+    local w2 = steer.load(w:save())
+    local a2, b2
+    for x in w2:agents() do
+      if x.id == a.id then a2 = x elseif x.id == b.id then b2 = x end
+    end
+    local d = a2.data
+    expect(d.n):eq(3)
+    expect(d.s):eq("text")
+    expect(d.flag):eq(false)
+    expect(d.shared.x):eq(1.5)
+    expect(d.shared.tags[2]):eq("b")
+    expect(rawequal(d.shared, d.again), "a shared subtable stays shared"):truthy()
+    expect(rawequal(d.self, d), "a cycle stays a cycle"):truthy()
+    expect(rawequal(b2.data.other, d.shared), "and so between agents"):truthy()
+    expect(a2.brain == b2.brain, "agents that shared a brain share one"):truthy()
+    expect(a2.brain.kind):eq("seek")
+  end)
+
+  it("raise for a function in a.data, naming the agent and the key path", function()
+    local w = steer.world{}
+    w:spawn{}
+    local a = w:spawn{ data = { path = { 1, 2, { fn = print } } } }
+    local ok, err = pcall(function() return w:save() end)
+    expect(ok):eq(false)
+    expect(err):contains("snapshot_spec.lua:", "steer.world:save: agent " .. a.id .. "'s a.data.path[3].fn: ",
+      "a function cannot be saved")
+  end)
+
+  it("raise for a function that nothing names, saying where it is", function()
+    local w = steer.world{}
+    local a = w:spawn{ brain = steer.custom{ fn = function() return 0, 0 end, name = "spiral" } }
+    local ok, err = pcall(function() return w:save() end)
+    expect(ok):eq(false)
+    expect(err):contains("snapshot_spec.lua:", "agent " .. a.id .. "'s brain node 'spiral' (custom) holds a Lua function",
+      "no archetype or module table holds")
+    w = steer.world{}
+    local t = w:spawn{ think = function() end }
+    ok, err = pcall(function() return w:save() end)
+    expect(err):contains("agent " .. t.id .. "'s think holds a Lua function")
+  end)
+
+  it("name functions by the tables in opts.roots, and need them again at load", function()
+    local mine = { inner = { push = function() return 1, 0 end } }
+    local w = steer.world{}
+    w:spawn{ brain = steer.custom(mine.inner.push), max_speed = 2 }
+    local s = w:save{ roots = { mine = mine } }
+    local w2 = steer.load(s, { roots = { mine = mine } })
+    w:step(10)
+    w2:step(10)
+    expect(w2:hash()):eq(w:hash())
+    local ok, err = pcall(function() return steer.load(s) end)
+    expect(ok):eq(false)
+    expect(err):contains("snapshot_spec.lua:", "steer.load: ", "'mine'")
+    ok, err = pcall(function() return steer.load(s, { roots = { mine = {} } }) end)
+    expect(err):contains("mine.inner.push is not a function")
+  end)
+
+  it("give agents their archetype back by name: as saved when unchanged, the new definition when redefined",
+    function()
+      local def = { name = "snap_spec", vehicle = { max_speed = 2 }, brain = steer.wander{} }
+      local arch = steer.archetype(def)
+      local w = steer.world{ seed = 4 }
+      local a = w:spawn(arch, { position = { 1, 1 } })
+      w:step(20)
+      local s = w:save()
+      local w2 = steer.load(s)
+      w:step(20)
+      w2:step(20)
+      expect(w2:hash(), "unchanged: exactly as saved"):eq(w:hash())
+      local registry = debug.getregistry()["steer.archetypes"]
+      registry.snap_spec = nil
+      local ok, err = pcall(function() return steer.load(s) end)
+      expect(ok):eq(false)
+      expect(err):contains("snapshot_spec.lua:", "agent " .. a.id .. " was spawned from archetype 'snap_spec'",
+        "not defined")
+      local seek = steer.seek{}
+      steer.archetype{ name = "snap_spec", vehicle = { max_speed = 3 }, brain = seek }
+      local w3 = steer.load(s)
+      w3:step(1)
+      for x in w3:agents() do
+        expect(x.brain, "the redefined brain"):eq(seek)
+        expect(x.max_speed):eq(3)
+      end
+    end)
+
+  it("refuse what is not an intact snapshot, naming what is wrong", function()
+    local w = steer.world{}
+    w:spawn{ data = { n = 1 } }
+    local s = w:save()
+    local function refuse(input, ...)
+      local ok, err = pcall(function() return steer.load(input) end)
+      expect(ok, "refused"):eq(false)
+      expect(err):contains("snapshot_spec.lua:", "steer.load: ", ...)
+    end
+    refuse("hello", "not a steer snapshot")
+    refuse(s:sub(1, 12), "truncated")
+    refuse(s:sub(1, #s - 1), "truncated")
+    refuse(s .. "x", "bytes past its end")
+    local mid = #s // 2
+    refuse(s:sub(1, mid - 1) .. string.char((s:byte(mid) + 1) % 256) .. s:sub(mid + 1), "checksum mismatch")
+    refuse(s:sub(1, 8) .. "\2\0\0\0" .. s:sub(13), "version 2")
+    local ok, err = pcall(function() return steer.load(42) end)
+    expect(ok):eq(false)
+    expect(err):contains("steer.load", "a snapshot")
+    -- every shorter prefix is refused, none crashes
+    for n = 0, #s - 1, 7 do expect((pcall(steer.load, s:sub(1, n))), "prefix of " .. n):eq(false) end
+  end)
+end)
