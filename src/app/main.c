@@ -64,6 +64,14 @@ static const char usage_text[] = "usage: steer COMMAND [OPTIONS]\n"
                                  "                           vectors (V), trails (T), help (H)\n"
                                  "  --mod PATH               run a mod (NAME.lua or a directory NAME/ with\n"
                                  "                           init.lua) in a sandbox; may be given several times\n"
+                                 "  --load SNAPSHOT          start from a snapshot (saved with F5 or W in the\n"
+                                 "                           viewer, or steer_engine_save) instead of setup: FILE\n"
+                                 "                           defines the archetypes and callbacks, the snapshot\n"
+                                 "                           the world, the scenario's and the mods' state\n"
+                                 "  --rewind-to T            with --headless --ticks N: run N ticks keeping the\n"
+                                 "                           viewer's ring of snapshots, rewind to the one at or\n"
+                                 "                           before T seconds, run on to N again and check that\n"
+                                 "                           the hash is the uninterrupted run's (exit 1 if not)\n"
                                  "\n"
                                  "  -h, --help               show this text\n"
                                  "  --version                show the version\n"
@@ -173,6 +181,8 @@ typedef struct Options {
     int nmods;
     long long select; // > 0: inspect the select-th agent spawned
     const char *show; // the viewer's toggles to start with, or NULL
+    const char *load; // a snapshot to start from, or NULL
+    double rewind_to; // < 0: none
 } Options;
 
 #ifdef STEER_VIEWER
@@ -242,6 +252,23 @@ static const char *host_error(void *ud)
     return r->error[0] ? r->error : NULL;
 }
 
+// Rewind and F5: the engine's snapshot of the whole run.
+static int host_save(void *ud, steer_WriteFn write, void *write_ud)
+{
+    Run *r = ud;
+    if (steer_engine_save(r->e, write, write_ud) == STEER_OK) return 0;
+    fprintf(stderr, "steer: snapshot: %s\n", steer_engine_error(r->e));
+    return 1;
+}
+
+static int host_restore(void *ud, const unsigned char *bytes, size_t len, char *err, size_t errlen)
+{
+    Run *r = ud;
+    if (steer_engine_restore(r->e, bytes, len) == STEER_OK) return 0;
+    snprintf(err, errlen, "%s", steer_engine_error(r->e));
+    return 1;
+}
+
 static const char *scenario_name(const char *file, char *buf, size_t len)
 {
     const char *base = strrchr(file, '/');
@@ -279,7 +306,9 @@ static int open_view(Run *r, bool headless, const Options *o, steerV_View **v, c
                          .draw = host_draw,
                          .key = host_key,
                          .mouse = host_mouse,
-                         .error = host_error };
+                         .error = host_error,
+                         .save = host_save,
+                         .restore = host_restore };
     steer_World *w = steer_engine_world(r->e);
     int st = steerV_open(&desc, w, &host, v, err, errlen);
     // --select N: the agent in slot N - 1, the N-th spawned while none was removed
@@ -317,6 +346,43 @@ static int headless_screenshot(Run *r, const Options *o)
     return ok ? EXIT_SUCCESS : EXIT_SCRIPT;
 }
 
+// --rewind-to: `ticks` ticks through a headless view (its ring keeps the
+// snapshots), a rewind to time t, and on to the same tick: the hash must
+// be the uninterrupted run's. Returns the exit status.
+static int rewind_check(Run *r, const Options *o, long long ticks)
+{
+    steerV_View *v;
+    char err[256];
+    if (open_view(r, true, o, &v, err, sizeof err) != STEER_OK) {
+        fprintf(stderr, "steer: --rewind-to: %s\n", err);
+        return EXIT_SCRIPT;
+    }
+    steer_World *w = steer_engine_world(r->e);
+    uint64_t end = steer_world_tick(w) + (uint64_t)ticks;
+    double start = now();
+    int status = EXIT_SUCCESS;
+    if (steerV_run(v, (int)ticks) != (int)ticks) status = EXIT_SCRIPT;
+    uint64_t want = steer_world_hash(w);
+    if (status == EXIT_SUCCESS && steerV_rewind_to(v, o->rewind_to) != 0) {
+        fprintf(stderr, "steer: --rewind-to %g: no snapshot that old in the ring\n", o->rewind_to);
+        status = EXIT_SCRIPT;
+    }
+    if (status == EXIT_SUCCESS) {
+        uint64_t from = steer_world_tick(w);
+        if (steerV_run(v, (int)(end - from)) != (int)(end - from)) status = EXIT_SCRIPT;
+        uint64_t got = steer_world_hash(w);
+        printf("steer: rewound to tick %llu (%.2f s), ran on to tick %llu: hash %016llx, uninterrupted %016llx: %s\n",
+               (unsigned long long)from, (double)from * r->dt, (unsigned long long)end, (unsigned long long)got,
+               (unsigned long long)want, got == want ? "the same" : "DIFFERENT");
+        if (got != want) status = EXIT_SCRIPT;
+    }
+    if (status != EXIT_SUCCESS && r->error[0]) fprintf(stderr, "steer: %s\n", r->error);
+    if (o->screenshot && !write_screenshot(v, o->screenshot)) status = EXIT_SCRIPT;
+    steerV_close(v);
+    summary(r, (now() - start) * 1e3);
+    return status;
+}
+
 // Run in a window until Esc, or until `ticks` when given (or, then, the
 // first error); reload on save.
 // Returns -1 when no window can be opened (no display), with the reason.
@@ -348,6 +414,24 @@ static int loop_window(Run *r, const Options *o, char *err, size_t errlen)
 }
 #endif
 
+// The whole snapshot file (malloc'd), or NULL with the reason on stderr.
+static unsigned char *read_snapshot(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    long n = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+        fclose(f);
+        *len = (size_t)n;
+        return buf;
+    }
+    fprintf(stderr, "steer: --load: cannot read %s: %s\n", path, f ? "read error" : strerror(errno));
+    free(buf);
+    if (f) fclose(f);
+    return NULL;
+}
+
 static int run(const char *file, Options o)
 {
     long long ticks = o.ticks;
@@ -365,13 +449,25 @@ static int run(const char *file, Options o)
         setvbuf(stdout, NULL, _IOLBF, 0);
     }
     int status = EXIT_SCRIPT;
-    if (steer_engine_load(r.e, file) != STEER_OK) goto fail;
+    size_t snapshot_len = 0;
+    unsigned char *snapshot = o.load ? read_snapshot(o.load, &snapshot_len) : NULL;
+    if (o.load && !snapshot) {
+        steer_engine_free(r.e);
+        return EXIT_SCRIPT;
+    }
+    if ((snapshot ? steer_engine_load_snapshot(r.e, file, snapshot, snapshot_len) : steer_engine_load(r.e, file)) !=
+        STEER_OK)
+        goto fail;
     r.dt = steer_world_dt(steer_engine_world(r.e));
     for (int i = 0; i < o.nmods; i++) {
         // a mod that fails is disabled and reported; the run goes on
         if (steer_engine_load_mod(r.e, o.mods[i], NULL, NULL) != STEER_OK)
             fprintf(stderr, "steer: %s\n", steer_engine_error(r.e));
     }
+    // the mods ran their setup: the snapshot once more, for their saved state
+    if (snapshot && o.nmods > 0 && steer_engine_restore(r.e, snapshot, snapshot_len) != STEER_OK) goto fail;
+    free(snapshot);
+    snapshot = NULL;
     catch_signals();
 #ifdef STEER_VIEWER
     char why[300], name[128], png[160];
@@ -390,6 +486,11 @@ static int run(const char *file, Options o)
         fprintf(stderr, "steer: %s: running headless for %lld ticks instead, then writing %s\n", why, ticks,
                 o.screenshot);
     }
+    if (o.rewind_to >= 0) {
+        status = rewind_check(&r, &o, ticks);
+        steer_engine_free(r.e);
+        return status;
+    }
 #endif
     status = loop(&r, ticks);
     if (status != EXIT_SUCCESS) goto fail;
@@ -401,6 +502,7 @@ static int run(const char *file, Options o)
 
 fail:
     report(&r);
+    free(snapshot);
     steer_engine_free(r.e);
     return EXIT_SCRIPT;
 }
@@ -454,6 +556,8 @@ static int cmd_run(int argc, char **argv)
     const char *mods[MAX_MODS];
     int nmods = 0;
     long long select = 0;
+    const char *load = NULL;
+    double rewind_to = -1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
         int missing = 0;
@@ -487,6 +591,19 @@ static int cmd_run(int argc, char **argv)
             if (!steerV_show_check(v, why, sizeof why)) return usage_error("--show: %s", why);
 #endif
             show = v;
+        } else if ((v = option_value(argc, argv, &i, "--load", &missing))) {
+            if (missing || !*v) return usage_error("--load needs a snapshot file: --load FILE");
+            load = v;
+        } else if ((v = option_value(argc, argv, &i, "--rewind-to", &missing))) {
+            if (missing) return usage_error("--rewind-to needs a time in seconds: --rewind-to T");
+            char *end;
+            errno = 0;
+            rewind_to = strtod(v, &end);
+            if (errno || end == v || *end || !(rewind_to >= 0))
+                return usage_error("--rewind-to expects a time in seconds >= 0, got '%s'", v);
+#ifndef STEER_VIEWER
+            return usage_error("--rewind-to is not available: this steer was built without the viewer (SDL2)");
+#endif
         } else if ((v = option_value(argc, argv, &i, "--mod", &missing))) {
             if (missing || !*v) return usage_error("--mod needs a path: --mod NAME.lua or --mod DIR");
             if (nmods == MAX_MODS) return usage_error("at most %d mods", MAX_MODS);
@@ -502,6 +619,9 @@ static int cmd_run(int argc, char **argv)
         }
     }
     if (!file) return usage_error("%s", "run expects a scenario file: steer run [OPTIONS] FILE.lua");
+    if (rewind_to >= 0 && (!headless || ticks < 0))
+        return usage_error(
+            "--rewind-to goes with --headless --ticks N: steer run --headless --ticks N --rewind-to T FILE");
 #ifndef STEER_VIEWER
     if (!headless) fprintf(stderr, "steer: this steer was built without the viewer (SDL2), running headless\n");
     headless = 1;
@@ -513,7 +633,9 @@ static int cmd_run(int argc, char **argv)
                   .seed = seed,
                   .nmods = nmods,
                   .select = select,
-                  .show = show };
+                  .show = show,
+                  .load = load,
+                  .rewind_to = rewind_to };
     memcpy(o.mods, mods, (size_t)nmods * sizeof *mods);
     return run(file, o);
 }

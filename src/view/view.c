@@ -30,6 +30,9 @@ static const char *const help_lines[] = { "Space   pause / resume",
                                           "T       trails (the first 4096 agents)",
                                           "0/Home  fit the agents; pressed again, the whole world",
                                           "S       screenshot to a PNG",
+                                          "[ ]     rewind: a snapshot back / forward (Left/Right too)",
+                                          "Bksp    rewind 5 seconds; Space runs on from there",
+                                          "F5 W    save a snapshot file (steer run --load FILE)",
                                           "H       this help",
                                           "Esc     quit",
                                           "",
@@ -117,7 +120,9 @@ int steerV_open(const steerV_Desc *desc, steer_World *w, const steerV_Host *host
     snprintf(v->title, sizeof v->title, "%s", desc->title ? desc->title : "steer");
     v->speed = 1;
     v->show_shapes = v->show_paths = true;
+    steerV_ring_init(v, desc);
     if (desc->show && !show(v, desc->show, err, errlen)) {
+        steerV_ring_free(v);
         free(v);
         return STEER_EARG;
     }
@@ -132,11 +137,13 @@ int steerV_open(const steerV_Desc *desc, steer_World *w, const steerV_Host *host
         SDL_SetHint(SDL_HINT_VIDEO_HIGHDPI_DISABLED, "0");
         if (!SDL_getenv("DISPLAY") && !SDL_getenv("WAYLAND_DISPLAY") && !SDL_getenv("SDL_VIDEODRIVER")) {
             snprintf(err, errlen, "no display (DISPLAY and WAYLAND_DISPLAY are not set)");
+            steerV_ring_free(v);
             free(v);
             return STEER_EARG;
         }
         if (SDL_Init(SDL_INIT_VIDEO) != 0) {
             snprintf(err, errlen, "no display (SDL: %s)", SDL_GetError());
+            steerV_ring_free(v);
             free(v);
             return STEER_EARG;
         }
@@ -145,6 +152,7 @@ int steerV_open(const steerV_Desc *desc, steer_World *w, const steerV_Host *host
             !SDL_getenv("SDL_VIDEODRIVER")) {
             snprintf(err, errlen, "no display (SDL found only the '%s' video driver)", driver);
             SDL_Quit();
+            steerV_ring_free(v);
             free(v);
             return STEER_EARG;
         }
@@ -165,6 +173,7 @@ int steerV_open(const steerV_Desc *desc, steer_World *w, const steerV_Host *host
     v->fit_agents = true;
     // the inspector reads each node's last output
     steer_world_set_record(w, true);
+    steerV_ring_start(v);
     v->last = SDL_GetPerformanceCounter();
     *out = v;
     return STEER_OK;
@@ -179,6 +188,7 @@ void steerV_close(steerV_View *v)
     if (!v) return;
     steerV_font_free(v);
     steerV_trails_free(v);
+    steerV_ring_free(v);
     if (TTF_WasInit()) TTF_Quit();
     if (v->ren) SDL_DestroyRenderer(v->ren);
     if (v->window) SDL_DestroyWindow(v->window);
@@ -264,6 +274,13 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
         steerV_fit(v, !v->fit_agents);
         break;
     case SDLK_s: screenshot_key(v); break;
+    case SDLK_LEFT:
+    case SDLK_LEFTBRACKET: steerV_ring_step(v, -1); break;
+    case SDLK_RIGHT:
+    case SDLK_RIGHTBRACKET: steerV_ring_step(v, 1); break;
+    case SDLK_BACKSPACE: steerV_rewind(v, 5); break;
+    case SDLK_F5:
+    case SDLK_w: steerV_ring_save_file(v); break;
     default: break;
     }
     // the scenario hears every key too (on_key), after the viewer
@@ -383,6 +400,7 @@ static void run_ticks(steerV_View *v, double frame)
             v->acc = 0;
             break;
         }
+        steerV_ring_ticked(v);
     }
     if (n >= budget) v->acc = 0;
     if (n > 0) {
@@ -457,7 +475,8 @@ static void hud(steerV_View *v)
     steerV_text(&v->font, &v->ui_text, 2 * pad, 2 * pad + lh, l2,
                 v->paused ? (SDL_Color){ 255, 210, 90, 255 } : (SDL_Color){ 190, 195, 210, 255 });
     const char *hint = "H: help";
-    steerV_text(&v->font, &v->ui_text, pad, (float)v->cam.height - lh - pad, hint, (SDL_Color){ 120, 125, 140, 255 });
+    steerV_text(&v->font, &v->ui_text, pad, (float)v->cam.height - steerV_timeline_height(v) - lh - pad, hint,
+                (SDL_Color){ 120, 125, 140, 255 });
 }
 
 static void help(steerV_View *v)
@@ -544,6 +563,7 @@ static void render(steerV_View *v)
     steerV_draw_scene(v);
     if (v->selected.id) steerV_inspect(v);
     hud(v);
+    steerV_timeline(v);
     help(v);
     error_overlay(v);
     for (int i = 0; i < v->hair.n; i++) {
@@ -615,6 +635,16 @@ int steerV_screenshot(steerV_View *v, const char *path, char *err, size_t errlen
         return -1;
     }
     return 0;
+}
+
+int steerV_run(steerV_View *v, int n)
+{
+    int done = 0;
+    for (; done < n && !error_of(v); done++) {
+        if (!v->host.tick || !v->host.tick(v->host.ud)) break;
+        steerV_ring_ticked(v);
+    }
+    return done;
 }
 
 bool steerV_project(const steerV_View *v, const double p[3], double *x, double *y)

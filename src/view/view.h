@@ -25,6 +25,11 @@ typedef struct steerV_Host {
     void (*key)(void *ud, const char *name);    // a key press, by SDL key name in lower case
     void (*mouse)(void *ud, const double *pos); // world position under the pointer; NULL when none
     const char *(*error)(void *ud);             // the error to show over the world, NULL when none
+    // Rewind (both or neither; NULL: no rewind): the whole simulation's
+    // state through `write` (0 on success), and back in place from such
+    // bytes (0, or nonzero with the reason in err).
+    int (*save)(void *ud, steer_WriteFn write, void *write_ud);
+    int (*restore)(void *ud, const unsigned char *bytes, size_t len, char *err, size_t errlen);
 } steerV_Host;
 
 typedef struct steerV_Desc {
@@ -35,6 +40,11 @@ typedef struct steerV_Desc {
     // (steer_lua_nav gives a Lua world's); NULL: none.
     const struct steerN_Layers *nav;
     const char *show; // toggles on from the start (see steerV_show_check); NULL: none
+    // The rewind ring (with host.save and host.restore): a snapshot every
+    // ring_every seconds of simulated time (0: 0.5) over the last
+    // ring_seconds (0: 60), in at most ring_bytes (0: 256 MiB).
+    double ring_every, ring_seconds;
+    size_t ring_bytes;
 } steerV_Desc;
 
 // Open a view of w. On failure returns a status and writes why into err
@@ -51,6 +61,25 @@ void steerV_close(steerV_View *v);
 // grid (G), flow (L), vectors (V), trails (T), help (H). False with the
 // reason in err.
 bool steerV_show_check(const char *list, char *err, size_t errlen);
+
+// Run n ticks now, as the clock would (the ring's snapshots included), for
+// tests and headless runs; returns the ticks run (fewer when one failed).
+int steerV_run(steerV_View *v, int n);
+// Rewind: show the newest snapshot at or before simulated time t, or the
+// one `seconds` before now; the next tick runs on from there and drops the
+// snapshots after it. 0, or -1 (none that old, or the restore failed).
+int steerV_rewind_to(steerV_View *v, double t);
+int steerV_rewind(steerV_View *v, double seconds);
+// One snapshot back (dir < 0) or forward (past the newest: back to where
+// browsing began), pausing: the [ and ] keys. 0, or -1 when there is none.
+int steerV_ring_step(steerV_View *v, int dir);
+typedef struct steerV_RingInfo {
+    int count;             // snapshots held
+    int cursor;            // the one shown while browsing, -1 live
+    double oldest, newest; // their simulated times
+    size_t bytes, cap;     // memory the ring holds, and its bound
+} steerV_RingInfo;
+void steerV_ring_info(const steerV_View *v, steerV_RingInfo *out);
 
 // Where a world point lands in the frame, in output pixels (false when it
 // is behind a 3D camera), and the output size: for tests and tools.

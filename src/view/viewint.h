@@ -50,6 +50,26 @@ typedef struct steerV_Trails {
     int head, filled;
 } steerV_Trails;
 
+// Rewind (ring.c): snapshots by the host, the newest `count` of `max`
+// slots from `head`, each buffer reused when its slot comes round again.
+typedef struct steerV_Snap {
+    unsigned char *bytes;
+    size_t len, cap;
+    uint64_t tick;
+    double time;
+} steerV_Snap;
+typedef struct steerV_Ring {
+    steerV_Snap *snaps;
+    int max, head, count;
+    int cursor;       // the entry shown while browsing, -1 live
+    steerV_Snap live; // the state browsing began from
+    bool has_live;
+    double every;       // seconds of simulated time between snapshots
+    uint64_t last_mark; // the mark (time / every) of the newest snapshot
+    size_t used, cap;   // bytes the buffers hold, and their bound
+    char msg[320];      // the last rewind or save's outcome, for the timeline
+} steerV_Ring;
+
 typedef struct steerV_Camera {
     // 2D: the world point at the centre of the frame and pixels per metre
     double cx, cy, scale;
@@ -99,6 +119,7 @@ struct steerV_View {
 
     steer_Agent selected;
     int shots;
+    steerV_Ring ring;
 };
 
 // batch.c
@@ -136,6 +157,15 @@ float steerV_world_radius(const steerV_View *v, const float p[3], float r);
 SDL_Color steerV_tag_colour(const steer_World *w, int tag);
 // The agent (dense index) drawn nearest pixel (x, y) within `radius` pixels, or -1.
 int64_t steerV_pick(const steerV_View *v, float x, float y, float radius);
+
+// ring.c: rewind
+void steerV_ring_init(steerV_View *v, const steerV_Desc *desc);
+void steerV_ring_free(steerV_View *v);
+void steerV_ring_start(steerV_View *v);  // the first snapshot, when the view opens
+void steerV_ring_ticked(steerV_View *v); // after each tick: a snapshot at each mark
+void steerV_ring_save_file(steerV_View *v);
+float steerV_timeline_height(const steerV_View *v); // 0 without rewind
+void steerV_timeline(steerV_View *v);
 
 // inspect.c: the selected agent's brain, forces, target and neighbours
 void steerV_inspect(steerV_View *v);

@@ -751,6 +751,188 @@ static void test_controls(void)
     lua_close(h.L);
 }
 
+// ---- rewind ------------------------------------------------------------------------
+// A C host on steer_world_save / steer_world_restore: the ring takes a
+// snapshot at each half second, steps through them, and a run resumed
+// from a past point reaches the uninterrupted hash.
+
+static int saves;
+static int world_save(void *ud, steer_WriteFn write, void *write_ud)
+{
+    Host *h = ud;
+    saves++;
+    return steer_world_save(steer_lua_toworld(h->L, h->world), write, write_ud);
+}
+
+static int world_restore(void *ud, const unsigned char *bytes, size_t len, char *err, size_t errlen)
+{
+    Host *h = ud;
+    return steer_world_restore(steer_lua_toworld(h->L, h->world), bytes, len, err, errlen);
+}
+
+static steerV_View *rewind_view(Host *h, double seconds, size_t bytes)
+{
+    if (!load(h, SOURCE_DIR "/wander.lua")) return NULL;
+    steerV_Host host = {
+        .ud = h, .tick = host_tick, .draw = host_draw, .error = host_error, .save = world_save, .restore = world_restore
+    };
+    steerV_Desc desc = { .title = "wander", .headless = !use_window, .ring_seconds = seconds, .ring_bytes = bytes };
+    steerV_View *v;
+    char err[256];
+    if (steerV_open(&desc, steer_lua_toworld(h->L, h->world), &host, &v, err, sizeof err) != STEER_OK) {
+        printf("    cannot open the view: %s\n", err);
+        return NULL;
+    }
+    return v;
+}
+
+// Pixels of the timeline's current-point marker (yellow live, orange in the past) in the bottom rows.
+static int marker_pixels(const Image *im, bool past)
+{
+    int n = 0;
+    for (int y = im->h - 70; y < im->h; y++)
+        for (int x = 0; x < im->w; x++) {
+            const unsigned char *p = pixel(im, x, y);
+            if (past ? (p[0] > 240 && p[1] > 140 && p[1] < 180 && p[2] < 80)
+                     : (p[0] > 240 && p[1] > 210 && p[2] > 70 && p[2] < 110))
+                n++;
+        }
+    return n;
+}
+
+// The ring of a fresh view after `ticks` ticks.
+static void ring_after(double seconds, size_t bytes, int ticks, steerV_RingInfo *ri)
+{
+    Host h = { 0 };
+    steerV_View *v = rewind_view(&h, seconds, bytes);
+    memset(ri, 0, sizeof *ri);
+    if (v) {
+        steerV_run(v, ticks);
+        steerV_ring_info(v, ri);
+        steerV_close(v);
+    }
+    if (h.L) lua_close(h.L);
+}
+
+static void test_rewind(void)
+{
+    if (skipped) return;
+    Host h = { 0 };
+    steerV_View *v = rewind_view(&h, 0, 0);
+    REQUIRE(v, "the view opens");
+    steer_World *w = steer_lua_toworld(h.L, h.world);
+    double dt = steer_world_dt(w);
+    int per_mark = (int)lround(0.5 / dt), n = 10 * per_mark; // 5 s
+    saves = 0;
+    CHECK(steerV_run(v, n) == n, "%d ticks run", n);
+    CHECK(saves == 10, "one snapshot a half second: %d in 5 s", saves);
+    steerV_RingInfo ri;
+    steerV_ring_info(v, &ri);
+    CHECK(ri.count == 11 && ri.oldest == 0 && fabs(ri.newest - 5) < 1e-6 && ri.cursor == -1,
+          "11 snapshots from 0 to 5 s: %d, %g to %g", ri.count, ri.oldest, ri.newest);
+    CHECK(ri.bytes > 0 && ri.cap == (size_t)256 << 20, "bytes %zu under a cap of %zu", ri.bytes, ri.cap);
+    uint64_t want = steer_world_hash(w);
+    CHECK(steerV_rewind_to(v, 2.2) == 0, "rewind to 2.2 s");
+    CHECK(steer_world_tick(w) == (uint64_t)(4 * per_mark), "at the snapshot of 2 s: tick %llu",
+          (unsigned long long)steer_world_tick(w));
+    CHECK(steerV_ring_step(v, -1) == 0 && steer_world_tick(w) == (uint64_t)(3 * per_mark), "[ steps back: tick %llu",
+          (unsigned long long)steer_world_tick(w));
+    CHECK(steerV_ring_step(v, 1) == 0 && steerV_ring_step(v, 1) == 0 && steer_world_tick(w) == (uint64_t)(5 * per_mark),
+          "] steps forward: tick %llu", (unsigned long long)steer_world_tick(w));
+    Image im;
+    REQUIRE(shot(v, use_window ? "test-view-rewind-window.png" : "test-view-rewind.png", &im), "a screenshot");
+    CHECK(marker_pixels(&im, true) > 20, "the timeline marks the past point (orange): %d pixels",
+          marker_pixels(&im, true));
+    CHECK(marker_pixels(&im, true) > 20 + 100, "the timeline's line of text is orange too: %d pixels",
+          marker_pixels(&im, true));
+    stbi_image_free(im.px);
+    steerV_ring_info(v, &ri);
+    CHECK(ri.cursor == 5, "browsing entry 5: %d", ri.cursor);
+    // resume from 2.5 s: the entries after it go, the run reaches the same state
+    CHECK(steerV_run(v, n - 5 * per_mark) == n - 5 * per_mark, "run on");
+    CHECK(steer_world_hash(w) == want, "resumed from 2.5 s, at 5 s: the uninterrupted hash");
+    steerV_ring_info(v, &ri);
+    CHECK(ri.count == 11 && ri.cursor == -1, "one history again: %d snapshots, cursor %d", ri.count, ri.cursor);
+    // Backspace: 5 s back, to the start
+    CHECK(steerV_rewind(v, 5) == 0 && steer_world_tick(w) == 0, "5 s back: tick %llu",
+          (unsigned long long)steer_world_tick(w));
+    CHECK(steerV_rewind(v, 1) != 0, "nothing older than the oldest");
+    // forward past the newest: back where browsing began (between two marks)
+    steerV_run(v, 3 * per_mark + 7);
+    uint64_t live = steer_world_hash(w), tick = steer_world_tick(w);
+    CHECK(steerV_ring_step(v, -1) == 0 && steer_world_tick(w) == (uint64_t)(3 * per_mark), "back to 1.5 s");
+    CHECK(steerV_ring_step(v, 1) == 0 && steer_world_tick(w) == tick && steer_world_hash(w) == live,
+          "forward past the newest: the live state again (tick %llu)", (unsigned long long)steer_world_tick(w));
+    CHECK(steerV_ring_step(v, 1) != 0, "nothing newer");
+    // live: the current point is yellow
+    REQUIRE(shot(v, "test-view-rewind-live.png", &im), "a screenshot");
+    CHECK(marker_pixels(&im, false) > 20, "the timeline marks now (yellow): %d", marker_pixels(&im, false));
+    stbi_image_free(im.px);
+    steerV_close(v);
+    lua_close(h.L);
+
+    // the last N seconds only, and the memory bound
+    ring_after(2, 0, n, &ri);
+    CHECK(ri.count == 5 && fabs(ri.oldest - 3) < 1e-6, "2 s kept: %d snapshots from %g s", ri.count, ri.oldest);
+    ring_after(0, 1, 0, &ri);
+    size_t one = ri.bytes;
+    ring_after(0, 3 * one, n, &ri);
+    CHECK(ri.count >= 2 && ri.count <= 3 && ri.bytes <= 3 * one && fabs(ri.newest - 5) < 1e-6,
+          "bounded to %zu bytes: %d snapshots in %zu bytes, the newest kept", 3 * one, ri.count, ri.bytes);
+}
+
+// In a window: [ and ] step while paused, Backspace jumps 5 s back, F5
+// writes a snapshot file.
+static void test_rewind_keys(void)
+{
+    if (skipped || !use_window) return;
+    Host h = { 0 };
+    steerV_View *v = rewind_view(&h, 0, 0);
+    REQUIRE(v, "the view opens");
+    steer_World *w = steer_lua_toworld(h.L, h.world);
+    int per_mark = (int)lround(0.5 / steer_world_dt(w));
+    steerV_run(v, 12 * per_mark + 5);
+    push_key(SDLK_SPACE);
+    frames(v, 1);
+    static const struct {
+        SDL_Keycode key;
+        int mark;
+        const char *what;
+    } steps[] = {
+        { SDLK_LEFTBRACKET, 12, "[ goes to the last snapshot" },
+        { SDLK_LEFT, 11, "Left one more" },
+        { SDLK_RIGHTBRACKET, 12, "] forward" },
+        { SDLK_BACKSPACE, 2, "Backspace: 5 s back" },
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        push_key(steps[i].key);
+        frames(v, 2);
+        CHECK(steer_world_tick(w) == (uint64_t)(steps[i].mark * per_mark), "%s: tick %llu", steps[i].what,
+              (unsigned long long)steer_world_tick(w));
+    }
+    push_key(SDLK_h);
+    frames(v, 1);
+    Image im;
+    REQUIRE(shot(v, "test-view-rewind-keys.png", &im), "a screenshot with the help");
+    stbi_image_free(im.px);
+    push_key(SDLK_h);
+    char path[128];
+    snprintf(path, sizeof path, "steer-wander-%d.snapshot", 2 * per_mark);
+    remove(path);
+    push_key(SDLK_F5);
+    frames(v, 1);
+    FILE *f = fopen(path, "rb");
+    CHECK(f, "F5 writes %s", path);
+    if (f) fclose(f);
+    remove(path);
+    push_key(SDLK_SPACE);
+    frames(v, 5);
+    CHECK(steer_world_tick(w) > (uint64_t)(2 * per_mark), "Space runs on from there: tick %llu",
+          (unsigned long long)steer_world_tick(w));
+    steerV_close(v);
+    lua_close(h.L);
+}
+
 // The `steer` program's screenshot: the same agents where the world has them.
 static int cli(const char *exe, const char *scenario, bool expect_error, bool no_display)
 {
@@ -842,5 +1024,7 @@ int main(int argc, char **argv)
     RUN(test_fit_3d);
     RUN(test_fit_2d);
     RUN(test_controls);
+    RUN(test_rewind);
+    RUN(test_rewind_keys);
     return check_report_(use_window ? "view (window)" : "view");
 }
