@@ -243,6 +243,16 @@ function World:bytes() end
 ---@return string snapshot
 function World:save(opts) end
 
+---The world becomes the snapshot's, in place: a rewind. The same Lua value
+---and world (handles taken before the save work again), the snapshot's
+---agents, a.data, brains and grids; the event handlers w had stay. A
+---snapshot that does not load raises and leaves w as it was. See
+---docs/api.md, "Snapshots".
+---@param snapshot string from w:save
+---@param opts? { roots: table<string, table> } as for steer.load
+---@return steer.World self
+function World:restore(snapshot, opts) end
+
 -- ---- steer.Agent -------------------------------------------------------------
 
 ---An agent handle (userdata). One agent is always the same Lua value.

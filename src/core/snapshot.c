@@ -1152,11 +1152,9 @@ int steer_world_restore(steer_World *w, const void *data, size_t len, char *err,
     steer_World *fresh;
     int st = steer_world_load(&hooks, data, len, &fresh, err, errlen);
     if (st != STEER_OK) return st;
-    // swap the contents: w keeps its address (the host's pointers to it
-    // stay good), and freeing the other shell frees what w held before
-    steer_World old = *w;
-    *w = *fresh;
-    *fresh = old;
+    // w keeps its address (the host's pointers to it stay good), and
+    // freeing the other world frees what w held before
+    steerW_swap(w, fresh);
     steer_world_free(fresh);
     return STEER_OK;
 }

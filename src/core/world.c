@@ -120,6 +120,16 @@ void steer_world_free(steer_World *w)
     w->alloc(w->alloc_ud, w, 0);
 }
 
+void steerW_swap(steer_World *a, steer_World *b)
+{
+    steer_World t = *a;
+    *a = *b;
+    *b = t;
+    // the hosts' parts stay where they were
+    b->alloc = a->alloc, b->alloc_ud = a->alloc_ud, b->log = a->log, b->log_ud = a->log_ud, b->hooks = a->hooks;
+    a->alloc = t.alloc, a->alloc_ud = t.alloc_ud, a->log = t.log, a->log_ud = t.log_ud, a->hooks = t.hooks;
+}
+
 // ---- storage growth ----------------------------------------------------
 
 #define COLUMN(name, field, elem, shape, role, bits)                           \

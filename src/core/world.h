@@ -203,6 +203,11 @@ typedef struct steerW_Array {
 // lists them. Returns how many.
 int steerW_arrays(const steer_World *w, steerW_Array out[STEERW_MAX_ARRAYS]);
 
+// Exchange the whole state of two worlds, each keeping its address, its
+// allocator, its log and its host hooks (a rewind in place: snapshot.c,
+// and the Lua binding's w:restore). Not during a tick.
+void steerW_swap(steer_World *a, steer_World *b);
+
 // Storage between ticks (world.c): drop the agents flagged dead, keeping the
 // order of the living; free the brains no agent uses; re-sort the columns
 // into the order of the grid's items (needs a fresh grid).

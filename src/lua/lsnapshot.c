@@ -961,6 +961,49 @@ static int load(lua_State *L)
     return 1;
 }
 
+// ---- w:restore -------------------------------------------------------------
+
+// w:restore(s [, opts]): the world becomes the snapshot's, in place: the
+// same Lua value, the same C world (a viewer's or host's pointer stays
+// good), its event handlers kept (they are code, not state). The snapshot
+// is loaded beside it first, as steer.load does, so a bad one raises and
+// leaves w as it was; then the two exchange their states and the other
+// one, now holding w's old state, is collected.
+static int world_restore(lua_State *L)
+{
+    const char *fn = "steer.world:restore";
+    steerL_check_unsandboxed(L, "w:restore", "the world belongs to the game");
+    steerL_World *lw = steerL_checkworld(L, 1);
+    if (lw->stepping || lw->in_pass) return luaL_error(L, "%s: cannot restore during a step", fn);
+    if (lw->borrowed) return luaL_error(L, "%s: a mod cannot restore the engine's world", fn);
+    lua_settop(L, 3);
+    lua_pushcfunction(L, load); // 4: the snapshot's world
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
+    if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+        // load's message, raised again here so that it names the caller's line
+        const char *msg = lua_tostring(L, -1), *tail = msg ? strstr(msg, "steer.load: ") : NULL;
+        return luaL_error(L, "%s: %s", fn, tail ? tail + strlen("steer.load: ") : msg ? msg : "failed");
+    }
+    steerL_World *nw = lua_touserdata(L, 4);
+    steerW_swap(lw->w, nw->w);
+    lw->dim = steer_world_dim(lw->w);
+    nw->dim = steer_world_dim(nw->w);
+    steerN_Layers nav = lw->nav;
+    lw->nav = nw->nav;
+    nw->nav = nav;
+    lw->cb_error[0] = 0;
+    // the Lua state follows the C state; the handlers stay with w
+    lua_getiuservalue(L, 1, 1); // 5
+    lua_getiuservalue(L, 4, 1); // 6
+    lua_getfield(L, 5, "on");
+    lua_setfield(L, 6, "on");
+    lua_setiuservalue(L, 1, 1);
+    lua_setiuservalue(L, 4, 1);
+    lua_settop(L, 1);
+    return 1;
+}
+
 void steerL_open_snapshot(lua_State *L)
 {
     luaL_newmetatable(L, BYTES);
@@ -979,6 +1022,8 @@ void steerL_open_snapshot(lua_State *L)
     if (lua_getupvalue(L, -1, 1)) {
         lua_pushcfunction(L, world_save);
         lua_setfield(L, -2, "save");
+        lua_pushcfunction(L, world_restore);
+        lua_setfield(L, -2, "restore");
         lua_pop(L, 1);
     }
     lua_pop(L, 2);
