@@ -68,6 +68,7 @@ static const char usage_text[] = "usage: steer COMMAND [OPTIONS]\n"
                                  "                           viewer, or steer_engine_save) instead of setup: FILE\n"
                                  "                           defines the archetypes and callbacks, the snapshot\n"
                                  "                           the world, the scenario's and the mods' state\n"
+                                 "  --save SNAPSHOT          at the end of the run (--ticks N), save a snapshot\n"
                                  "  --rewind-to T            with --headless --ticks N: run N ticks keeping the\n"
                                  "                           viewer's ring of snapshots, rewind to the one at or\n"
                                  "                           before T seconds, run on to N again and check that\n"
@@ -182,6 +183,7 @@ typedef struct Options {
     long long select; // > 0: inspect the select-th agent spawned
     const char *show; // the viewer's toggles to start with, or NULL
     const char *load; // a snapshot to start from, or NULL
+    const char *save; // where to save one at the end, or NULL
     double rewind_to; // < 0: none
 } Options;
 
@@ -363,7 +365,10 @@ static int rewind_check(Run *r, const Options *o, long long ticks)
     int status = EXIT_SUCCESS;
     if (steerV_run(v, (int)ticks) != (int)ticks) status = EXIT_SCRIPT;
     uint64_t want = steer_world_hash(w);
-    if (status == EXIT_SUCCESS && steerV_rewind_to(v, o->rewind_to) != 0) {
+    if (status == EXIT_SUCCESS && o->rewind_to > (double)end * r->dt) {
+        fprintf(stderr, "steer: --rewind-to %g: past the run's end (%.2f s)\n", o->rewind_to, (double)end * r->dt);
+        status = EXIT_SCRIPT;
+    } else if (status == EXIT_SUCCESS && steerV_rewind_to(v, o->rewind_to) != 0) {
         fprintf(stderr, "steer: --rewind-to %g: no snapshot that old in the ring\n", o->rewind_to);
         status = EXIT_SCRIPT;
     }
@@ -413,6 +418,22 @@ static int loop_window(Run *r, const Options *o, char *err, size_t errlen)
     return status;
 }
 #endif
+
+static int file_write(void *ud, const void *data, size_t len) { return fwrite(data, 1, len, ud) != len; }
+
+// --save: the engine's snapshot of the run into a file; 0 on failure (said on stderr).
+static int save_snapshot(Run *r, const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    int st = f ? steer_engine_save(r->e, file_write, f) : STEER_EARG;
+    if (f && fclose(f) != 0 && st == STEER_OK) st = STEER_ECALLBACK;
+    if (st == STEER_OK) {
+        fprintf(stderr, "steer: saved %s\n", path);
+        return 1;
+    }
+    fprintf(stderr, "steer: --save %s: %s\n", path, f ? steer_engine_error(r->e) : strerror(errno));
+    return 0;
+}
 
 // The whole snapshot file (malloc'd), or NULL with the reason on stderr.
 static unsigned char *read_snapshot(const char *path, size_t *len)
@@ -473,6 +494,7 @@ static int run(const char *file, Options o)
     char why[300], name[128], png[160];
     if (!o.headless) {
         status = loop_window(&r, &o, why, sizeof why);
+        if (status == EXIT_SUCCESS && o.save && !save_snapshot(&r, o.save)) status = EXIT_SCRIPT;
         if (status >= 0) {
             steer_engine_free(r.e);
             return status;
@@ -494,6 +516,10 @@ static int run(const char *file, Options o)
 #endif
     status = loop(&r, ticks);
     if (status != EXIT_SUCCESS) goto fail;
+    if (o.save && !save_snapshot(&r, o.save)) {
+        steer_engine_free(r.e);
+        return EXIT_SCRIPT;
+    }
 #ifdef STEER_VIEWER
     if (o.screenshot) status = headless_screenshot(&r, &o);
 #endif
@@ -556,7 +582,7 @@ static int cmd_run(int argc, char **argv)
     const char *mods[MAX_MODS];
     int nmods = 0;
     long long select = 0;
-    const char *load = NULL;
+    const char *load = NULL, *save = NULL;
     double rewind_to = -1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -594,6 +620,9 @@ static int cmd_run(int argc, char **argv)
         } else if ((v = option_value(argc, argv, &i, "--load", &missing))) {
             if (missing || !*v) return usage_error("--load needs a snapshot file: --load FILE");
             load = v;
+        } else if ((v = option_value(argc, argv, &i, "--save", &missing))) {
+            if (missing || !*v) return usage_error("--save needs a file name: --save FILE");
+            save = v;
         } else if ((v = option_value(argc, argv, &i, "--rewind-to", &missing))) {
             if (missing) return usage_error("--rewind-to needs a time in seconds: --rewind-to T");
             char *end;
@@ -635,6 +664,7 @@ static int cmd_run(int argc, char **argv)
                   .select = select,
                   .show = show,
                   .load = load,
+                  .save = save,
                   .rewind_to = rewind_to };
     memcpy(o.mods, mods, (size_t)nmods * sizeof *mods);
     return run(file, o);

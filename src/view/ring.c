@@ -27,7 +27,7 @@ static bool can_rewind(const steerV_View *v) { return v->host.save && v->host.re
 
 static double now_time(const steerV_View *v) { return (double)steer_world_tick(v->w) * steer_world_dt(v->w); }
 
-static uint64_t mark_of(const steerV_Ring *r, double t) { return (uint64_t)floor(t / r->every + 1e-9); }
+static uint64_t mark_of(const steerV_Ring *r, double t) { return (uint64_t)floor(t / r->every + 1e-6); }
 
 static steerV_Snap *entry(steerV_Ring *r, int i) { return &r->snaps[(r->head + i) % r->max]; }
 
@@ -86,9 +86,7 @@ static bool take(steerV_View *v, steerV_Snap *s)
     s->len = 0;
     s->tick = steer_world_tick(v->w);
     s->time = now_time(v);
-    if (v->host.save(v->host.ud, append, ud) == 0) return true;
-    snprintf(v->ring.msg, sizeof v->ring.msg, "rewind: the snapshot at %.1f s failed", s->time);
-    return false;
+    return v->host.save(v->host.ud, append, ud) == 0;
 }
 
 // Add the world's state as the newest entry, reusing the oldest's buffer
@@ -101,7 +99,12 @@ static void push(steerV_View *v)
         r->count--;
     }
     steerV_Snap *s = entry(r, r->count);
-    if (!take(v, s)) return;
+    if (!take(v, s)) {
+        // the host cannot save this world (it said why): no more tries, no cost
+        r->off = true;
+        snprintf(r->msg, sizeof r->msg, "rewind off: the snapshot at %.1f s failed", s->time);
+        return;
+    }
     r->count++;
     r->last_mark = mark_of(r, s->time);
     while (r->used > r->cap && r->count > 1) {
@@ -119,7 +122,7 @@ void steerV_ring_start(steerV_View *v)
 void steerV_ring_ticked(steerV_View *v)
 {
     steerV_Ring *r = &v->ring;
-    if (!r->max) return;
+    if (!r->max || r->off) return;
     if (r->cursor >= 0) {
         // resuming from a past point: its future is gone
         for (int i = r->cursor + 1; i < r->count; i++) drop_buffer(r, entry(r, i));
@@ -150,7 +153,10 @@ static int show_entry(steerV_View *v, int i)
 {
     steerV_Ring *r = &v->ring;
     if (r->cursor < 0 && !r->has_live && steer_world_tick(v->w) != entry(r, r->count - 1)->tick) {
-        if (!take(v, &r->live)) return -1;
+        if (!take(v, &r->live)) {
+            snprintf(r->msg, sizeof r->msg, "rewind: the snapshot of now failed");
+            return -1;
+        }
         r->has_live = true;
     }
     if (!restore(v, entry(r, i))) return -1;
@@ -182,9 +188,10 @@ int steerV_ring_step(steerV_View *v, int dir)
 int steerV_rewind_to(steerV_View *v, double t)
 {
     steerV_Ring *r = &v->ring;
+    double slack = 0.5 * steer_world_dt(v->w); // times are ticks times dt, rounded
     int i = r->count - 1;
-    while (i > 0 && entry(r, i)->time > t + 1e-9) i--;
-    if (i < 0 || entry(r, i)->time > t + 1e-9) return -1;
+    while (i > 0 && entry(r, i)->time > t + slack) i--;
+    if (i < 0 || entry(r, i)->time > t + slack) return -1;
     return show_entry(v, i);
 }
 

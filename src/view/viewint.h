@@ -64,6 +64,7 @@ typedef struct steerV_Ring {
     int cursor;       // the entry shown while browsing, -1 live
     steerV_Snap live; // the state browsing began from
     bool has_live;
+    bool off;           // a snapshot failed: the ring takes no more
     double every;       // seconds of simulated time between snapshots
     uint64_t last_mark; // the mark (time / every) of the newest snapshot
     size_t used, cap;   // bytes the buffers hold, and their bound

@@ -4,7 +4,8 @@
 -- update checks the invariants every tick (finite state, speed limits, the
 -- count), so `steer run --headless --ticks N` fails (exit 1, FILE:LINE) the
 -- moment one breaks; the driver (scenario_spec.lua) compares the summary
--- hashes of repeated runs.
+-- hashes of repeated runs. Its save and load keep its list of agents
+-- across snapshots (--load, --rewind-to).
 local steer = require "steer"
 
 local agents = {}
@@ -45,5 +46,19 @@ return {
       for i = 20, #agents, 20 do agents[i].target = goal end
     end
     assert(dt == w.dt, "update got dt " .. dt)
+  end,
+
+  -- the scenario's own state for snapshots (steer run --load, rewind): its
+  -- list of agents, as plain data (handles by id)
+  save = function(w)
+    local ids = {}
+    for i, a in ipairs(agents) do ids[i] = a.id end
+    return { ids = ids }
+  end,
+  load = function(w, data)
+    local by_id = {}
+    for a in w:agents() do by_id[a.id] = a end
+    agents = {}
+    for i, id in ipairs(data.ids) do agents[i] = assert(by_id[id], "agent " .. id .. " is in the snapshot") end
   end,
 }

@@ -106,4 +106,58 @@ describe("scenarios", function()
     expect(code, "exit status; output: " .. out):eq(1)
     expect(out, "message"):contains("broken.lua:7:", "deliberate failure at tick 5")
   end)
+  -- Rewind and snapshots through the program: N ticks, back to T through
+  -- the viewer's ring, on to N again; and N ticks, --save, then a fresh
+  -- process with --load and M ticks: both give the uninterrupted hash.
+  local function rewind_cases()
+    local demos = dir .. "/../../demos/"
+    local files = { flock, quote(dir .. "/../view/wander.lua") }
+    for _, name in ipairs { "flock", "crowd", "directed_seek" } do -- the demos whose state is all in the world
+      files[#files + 1] = quote(demos .. name .. ".lua")
+    end
+    return files
+  end
+
+  it("--rewind-to: rewound through the ring and run on, the hash is the uninterrupted one", function()
+    for _, file in ipairs(rewind_cases()) do
+      local plain = hash_of((steer_run("--ticks 240 " .. file)))
+      local out, code = steer_run("--ticks 240 --rewind-to 1.5 " .. file)
+      if out:find("built without the viewer", 1, true) then return end
+      expect(code, "exit status for " .. file .. "; output: " .. out):eq(0)
+      expect(out, file):contains("rewound to tick 90 (1.50 s)", "the same")
+      expect(out:match("hash (%x+), uninterrupted"), file):eq(plain)
+    end
+  end)
+
+  it("--rewind-to needs --headless --ticks and a time within the run", function()
+    local out, code = steer_run("--rewind-to 1 " .. flock)
+    expect(code, out):eq(2)
+    expect(out):contains("--rewind-to goes with --headless --ticks N")
+    out, code = steer_run("--ticks 10 --rewind-to 5 " .. flock)
+    expect(code, out):eq(1)
+    expect(out):contains("past the run's end")
+  end)
+
+  it("--save then --load in a fresh process: the hash of the uninterrupted run", function()
+    local snap = os.tmpname()
+    for _, file in ipairs(rewind_cases()) do
+      local plain = hash_of((steer_run("--ticks 240 " .. file)))
+      local out, code = steer_run("--ticks 120 --save " .. quote(snap) .. " " .. file)
+      expect(code, "save " .. file .. ": " .. out):eq(0)
+      expect(out):contains("saved " .. snap)
+      out, code = steer_run("--ticks 120 --load " .. quote(snap) .. " " .. file)
+      expect(code, "load " .. file .. ": " .. out):eq(0)
+      expect(hash_of(out), "loaded and run on: " .. file):eq(plain)
+    end
+    local f = assert(io.open(snap, "wb"))
+    f:write("STEERENG\1\0\0\0garbage")
+    f:close()
+    local out, code = steer_run("--ticks 1 --load " .. quote(snap) .. " " .. flock)
+    expect(code, out):eq(1)
+    expect(out):contains("engine snapshot")
+    out, code = steer_run("--ticks 1 --load /nonexistent/snap " .. flock)
+    expect(code, out):eq(1)
+    expect(out):contains("cannot read /nonexistent/snap")
+    os.remove(snap)
+  end)
 end)

@@ -973,7 +973,13 @@ static int cli(const char *exe, const char *scenario, bool expect_error, bool no
     // a headless view of the same size over the same world gives the projection
     Host h = { 0 };
     if (!load(&h, scenario)) return 1;
-    steerV_Host host = { .ud = &h, .tick = host_tick, .draw = host_draw, .error = host_error };
+    // with rewind, as the program's: the world is framed above the timeline
+    steerV_Host host = { .ud = &h,
+                         .tick = host_tick,
+                         .draw = host_draw,
+                         .error = host_error,
+                         .save = world_save,
+                         .restore = world_restore };
     steerV_Desc desc = { .title = "still", .headless = true, .width = im.w, .height = im.h };
     steerV_View *v;
     char err[256];
