@@ -5,13 +5,16 @@
 // in a window, drawing and presenting; and a navigation grid with a flow
 // field under G and L. Prints figures; asserts nothing.
 //   steer-view-bench [FRAMES [DIM AGENTS]]   (one case only, for a profiler)
+//   steer-view-bench --rewind [AGENTS]       what the rewind ring adds to the tick
 #include "view.h"
 #include "../src/nav/layers.h"
 
 #include <SDL.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double now(void)
@@ -97,8 +100,101 @@ static double nav_frame_ms(int n, int frames)
     return ms;
 }
 
+// ---- rewind: what the ring of snapshots adds to the tick ----------------------------
+
+static int step_host(void *ud) { return steer_world_step(ud, 1) == STEER_OK; }
+static int save_host(void *ud, steer_WriteFn write, void *wud) { return steer_world_save(ud, write, wud); }
+static int restore_host(void *ud, const unsigned char *b, size_t n, char *err, size_t errlen)
+{
+    return steer_world_restore(ud, b, n, err, errlen);
+}
+
+// A wrapped flock of n (separation, alignment, cohesion, wander), as BENCH.md's.
+static steer_World *flock(int n)
+{
+    double side = sqrt(n * 3.14159265 * 25.0 / 10.0);
+    steer_WorldDesc wd = { .dim = 2, .size = { side, side }, .wrap = true, .seed = 12345, .no_record = true };
+    steer_World *w;
+    if (steer_world_new(&wd, &w) != STEER_OK) return NULL;
+    steer_world_reserve(w, n);
+    static const char *const kinds[] = { "separation", "alignment", "cohesion", "wander" };
+    static const double weights[] = { 1.5, 1, 1, 0.2 }, radii[] = { 2, 5, 5, 1 };
+    steer_Behavior *blend;
+    steer_behavior_new("blend", &blend);
+    for (int k = 0; k < 4; k++) {
+        steer_Behavior *b;
+        steer_behavior_new(kinds[k], &b);
+        steer_behavior_set_number(b, "radius", radii[k]);
+        steer_behavior_add_child(blend, b, weights[k]);
+        steer_behavior_release(b);
+    }
+    unsigned s = 12345;
+    for (int i = 0; i < n; i++) {
+        double u[3];
+        for (int k = 0; k < 3; k++) {
+            s = s * 1103515245u + 12345u;
+            u[k] = (double)(s >> 8) / (double)(1u << 24);
+        }
+        steer_AgentDesc a = { .position = { u[0] * side, u[1] * side },
+                              .velocity = { cos(u[2] * 6.28), sin(u[2] * 6.28) },
+                              .max_speed = 2,
+                              .max_force = 0.5,
+                              .radius = 0.5,
+                              .brain = blend };
+        steer_spawn(w, &a, NULL);
+    }
+    steer_behavior_release(blend);
+    return w;
+}
+
+// ms per tick over `ticks` ticks of a flock of n through a headless view, with or without the ring.
+static double ring_tick_ms(int n, int ticks, bool ring, steerV_RingInfo *info)
+{
+    steer_World *w = flock(n);
+    if (!w) return -1;
+    steerV_Host host = { .ud = w, .tick = step_host };
+    if (ring) {
+        host.save = save_host;
+        host.restore = restore_host;
+    }
+    steerV_Desc desc = { .title = "bench", .headless = true };
+    steerV_View *v;
+    char err[200];
+    double ms = -1;
+    if (steerV_open(&desc, w, &host, &v, err, sizeof err) == STEER_OK) {
+        steer_world_set_record(w, false); // the viewer turns it on for the inspector; BENCH.md's flock has it off
+        steerV_run(v, 60);
+        double t0 = now();
+        steerV_run(v, ticks);
+        ms = (now() - t0) * 1e3 / ticks;
+        if (info) steerV_ring_info(v, info);
+        steerV_close(v);
+    }
+    steer_world_free(w);
+    return ms;
+}
+
+static void rewind_figures(int n, int ticks)
+{
+    double plain = 1e30, with = 1e30;
+    steerV_RingInfo ri = { 0 };
+    for (int rep = 0; rep < 3; rep++) { // alternate, keep the best of each
+        plain = fmin(plain, ring_tick_ms(n, ticks, false, NULL));
+        with = fmin(with, ring_tick_ms(n, ticks, true, &ri));
+    }
+    printf("rewind ring, %d flocking agents, %d ticks (%.0f s): %.3f ms/tick without, %.3f with: %+.1f%%;\n"
+           "  %d snapshots of %.2f MB each, %.1f of %.0f MiB\n",
+           n, ticks, ticks / 60.0, plain, with, (with / plain - 1) * 100, ri.count,
+           ri.count ? (double)ri.bytes / ri.count / 1e6 : 0.0, (double)ri.bytes / 1048576.0,
+           (double)ri.cap / 1048576.0);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--rewind") == 0) {
+        rewind_figures(argc > 2 ? atoi(argv[2]) : 10000, 1200);
+        return 0;
+    }
     int frames = argc > 1 ? atoi(argv[1]) : 30;
     if (frames < 1) frames = 1;
     if (argc > 3) {

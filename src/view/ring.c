@@ -67,7 +67,8 @@ static int append(void *ud, const void *data, size_t len)
     steerV_Snap *s = ((void **)ud)[0];
     steerV_Ring *r = ((void **)ud)[1];
     if (s->len + len > s->cap) {
-        size_t nc = s->cap ? s->cap : 4096;
+        // a first buffer the size of the last snapshot and a little: one allocation, no copies
+        size_t nc = s->cap ? s->cap : r->last_len + r->last_len / 8 + 4096;
         while (nc < s->len + len) nc *= 2;
         unsigned char *nb = realloc(s->bytes, nc);
         if (!nb) return 1;
@@ -99,7 +100,9 @@ static void push(steerV_View *v)
         r->count--;
     }
     steerV_Snap *s = entry(r, r->count);
-    if (!take(v, s)) {
+    bool ok = take(v, s);
+    r->last_len = s->len;
+    if (!ok) {
         // the host cannot save this world (it said why): no more tries, no cost
         r->off = true;
         snprintf(r->msg, sizeof r->msg, "rewind off: the snapshot at %.1f s failed", s->time);

@@ -68,6 +68,7 @@ typedef struct steerV_Ring {
     double every;       // seconds of simulated time between snapshots
     uint64_t last_mark; // the mark (time / every) of the newest snapshot
     size_t used, cap;   // bytes the buffers hold, and their bound
+    size_t last_len;    // the newest snapshot's size: a new buffer's first size
     char msg[320];      // the last rewind or save's outcome, for the timeline
 } steerV_Ring;
 
