@@ -372,6 +372,8 @@ static int rewind_check(Run *r, const Options *o, long long ticks)
         fprintf(stderr, "steer: --rewind-to %g: no snapshot that old in the ring\n", o->rewind_to);
         status = EXIT_SCRIPT;
     }
+    // the picture shows the rewound moment, the timeline pointing into the past
+    if (status == EXIT_SUCCESS && o->screenshot && !write_screenshot(v, o->screenshot)) status = EXIT_SCRIPT;
     if (status == EXIT_SUCCESS) {
         uint64_t from = steer_world_tick(w);
         if (steerV_run(v, (int)(end - from)) != (int)(end - from)) status = EXIT_SCRIPT;
@@ -382,7 +384,6 @@ static int rewind_check(Run *r, const Options *o, long long ticks)
         if (got != want) status = EXIT_SCRIPT;
     }
     if (status != EXIT_SUCCESS && r->error[0]) fprintf(stderr, "steer: %s\n", r->error);
-    if (o->screenshot && !write_screenshot(v, o->screenshot)) status = EXIT_SCRIPT;
     steerV_close(v);
     summary(r, (now() - start) * 1e3);
     return status;
