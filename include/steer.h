@@ -27,6 +27,9 @@
 #endif
 
 #define STEER_VERSION "0.1.0"
+// The most relaxation passes steer_WorldDesc.collide_iterations may ask for
+// (each is a neighbour query per agent).
+#define STEER_MAX_COLLIDE_ITERATIONS 64
 
 // The status every int-returning function returns (or a count, where its
 // comment says so): STEER_OK or one of these negative codes.
@@ -94,7 +97,7 @@ typedef struct steer_WorldDesc {
     double stuck_window, stuck_progress;
     // Hard non-penetration after locomotion: agents never end a tick inside
     // a shape, and overlaps between agents are resolved by `collide_iterations`
-    // relaxation passes (default 2).
+    // relaxation passes (default 2, at most STEER_MAX_COLLIDE_ITERATIONS).
     bool collide;
     int collide_iterations;
     int reorder_period; // ticks between spatial re-sorts of agent storage (default 16, <0 never)
@@ -194,11 +197,17 @@ typedef int (*steer_WriteFn)(void *ud, const void *data, size_t len);
 STEER_API int steer_world_save(const steer_World *w, steer_WriteFn write, void *ud);
 // Save into buf (cap bytes), *len = the size; STEER_EFULL, *len = the size needed, when cap is short (buf may be NULL).
 STEER_API int steer_world_save_buffer(const steer_World *w, void *buf, size_t cap, size_t *len);
+// Save with extra trees (behaviours that may be no agent's brain), nodes shared with the brains kept shared.
+STEER_API int steer_world_save_roots(const steer_World *w, steer_Behavior *const *roots, int nroots,
+                                     steer_WriteFn write, void *ud);
 // A new world from a snapshot. Of `hooks` only alloc, log and hooks are used (NULL: defaults); every
 // other option comes from the snapshot. On failure (STEER_EARG: bad input; STEER_ENOMEM) nothing is
 // allocated, *out is untouched and err (errlen bytes, may be NULL) says what is wrong.
 STEER_API int steer_world_load(const steer_WorldDesc *hooks, const void *data, size_t len, steer_World **out, char *err,
                                size_t errlen);
+// Load, handing back the extra trees in their order: up to cap in roots (each retained: release it), *nroots = all.
+STEER_API int steer_world_load_roots(const steer_WorldDesc *hooks, const void *data, size_t len, steer_World **out,
+                                     steer_Behavior **roots, int cap, int *nroots, char *err, size_t errlen);
 // Replace w's whole state by a snapshot's, in place (w keeps its address, allocator, log and hooks): a
 // rewind. On failure w is unchanged and err says why. The snapshot may have another dim or other options.
 STEER_API int steer_world_restore(steer_World *w, const void *data, size_t len, char *err, size_t errlen);

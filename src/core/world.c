@@ -74,7 +74,8 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
     w->reorder_period = d.reorder_period == 0 ? 16 : d.reorder_period;
     w->wide = steerG_wide_available();
     if (!(d.stuck_window >= 0) || !isfinite(d.stuck_window) || !(d.stuck_progress >= 0) ||
-        !isfinite(d.stuck_progress) || d.collide_iterations < 0) {
+        !isfinite(d.stuck_progress) || d.collide_iterations < 0 ||
+        d.collide_iterations > STEER_MAX_COLLIDE_ITERATIONS) {
         alloc(d.alloc_ud, w, 0);
         return STEER_EARG;
     }

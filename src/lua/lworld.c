@@ -278,7 +278,8 @@ static int world_new(lua_State *L)
             static const char *const collide_fields[] = { "iterations", NULL };
             steerL_check_fields(L, -1, "steer.world: field 'collide'", collide_fields, 0);
             lua_getfield(L, -1, "iterations");
-            if (!lua_isnil(L, -1) && (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > 64))
+            if (!lua_isnil(L, -1) && (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 ||
+                                      lua_tointeger(L, -1) > STEER_MAX_COLLIDE_ITERATIONS))
                 steerL_field_error(L, "steer.world: field 'collide'", "iterations", "an integer from 1 to 64", -1);
             d.collide = true;
             d.collide_iterations = (int)lua_tointeger(L, -1);

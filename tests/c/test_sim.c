@@ -425,6 +425,15 @@ static void test_tiny_rates(void)
     steer_World *w = NULL;
     CHECK(steer_world_new(&(steer_WorldDesc){ .dt = 1e-50 }, &w) == STEER_EARG, "dt 1e-50 (0 as a float)");
     steer_world_free(w);
+    // a pass count that would make one tick run for hours (found by fuzz_snapshot)
+    CHECK(steer_world_new(&(steer_WorldDesc){ .collide = true, .collide_iterations = STEER_MAX_COLLIDE_ITERATIONS + 1 },
+                          &w) == STEER_EARG,
+          "collide_iterations past STEER_MAX_COLLIDE_ITERATIONS");
+    CHECK(steer_world_new(&(steer_WorldDesc){ .collide = true, .collide_iterations = STEER_MAX_COLLIDE_ITERATIONS },
+                          &w) == STEER_OK,
+          "collide_iterations = STEER_MAX_COLLIDE_ITERATIONS");
+    steer_world_free(w);
+    w = NULL;
     w = test_world(NULL);
     REQUIRE(w, "world");
     steer_Agent a;
