@@ -17,6 +17,7 @@
 -- Headless: steer run --headless --ticks 600 demos/arrive.lua
 
 local steer = require "steer"
+local random = require "steer.random" -- a stream a snapshot keeps (math.random's is not)
 
 local COUNT = 24
 local SIZE = 100
@@ -34,15 +35,17 @@ local function make_brain(ease)
 end
 
 -- Targets on a jittered ring, shuffled: the paths cross the middle.
+local rng = random.new(3)
+
 local function deal_targets(w, round)
   local targets = {}
   for i = 1, COUNT do
     local angle = (i + 0.5 * round) / COUNT * 2 * math.pi
-    local r = SIZE * (0.25 + 0.15 * math.random())
+    local r = SIZE * (0.25 + 0.15 * random.float(rng))
     targets[i] = { SIZE / 2 + r * math.cos(angle), SIZE / 2 + r * math.sin(angle) }
   end
   for i = COUNT, 2, -1 do
-    local j = math.random(i)
+    local j = random.int(rng, i)
     targets[i], targets[j] = targets[j], targets[i]
   end
   local i = 0
@@ -65,7 +68,10 @@ local function tally(w, tag)
 end
 
 -- Fires once per arrival (the agent then holds still inside stop_radius).
+local handled -- whether this chunk has set the handler
+
 local function on_arrive(w)
+  handled = true
   w:on("arrive", function(a)
     if not a.data.arrived then a.data.arrived = w.time - a.data.dealt end
   end)
@@ -80,7 +86,7 @@ return {
   world = { dim = 2, size = { SIZE, SIZE }, seed = 3 },
 
   setup = function(w)
-    math.randomseed(3)
+    rng = random.new(3)
     for i = 1, COUNT do
       w:spawn{
         position = { SIZE / 2 + 6 * math.cos(i), SIZE / 2 + 6 * math.sin(i) },
@@ -103,6 +109,15 @@ return {
     round = round + 1
     next_round = w.time + ROUND
     deal_targets(w, round)
+  end,
+
+  -- the script's own state, for a snapshot (--save, --load, the viewer's rewind)
+  save = function() return { round = round, next_round = next_round, rng = rng } end,
+  -- (the brains and a.data come back with the world; a rewind keeps the
+  -- world's event handlers, a fresh process has none yet)
+  load = function(w, data)
+    round, next_round, rng = data.round, data.next_round, data.rng
+    if not handled then on_arrive(w) end
   end,
 
   reload = function(w)

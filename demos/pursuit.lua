@@ -20,6 +20,7 @@
 -- Headless: steer run --headless --ticks 600 demos/pursuit.lua
 
 local steer = require "steer"
+local random = require "steer.random" -- a stream a snapshot keeps (math.random's is not)
 
 local WIDTH, HEIGHT = 120, 80
 local HUNTERS = 4
@@ -56,10 +57,11 @@ local function dist2(ax, ay, bx, by)
 end
 
 -- The best of a few random spots: the one farthest from its nearest hunter.
-local function escape_spot(w)
+-- The stream lives in the prey's a.data, which snapshots and reloads keep.
+local function escape_spot(w, rng)
   local best, best_d2 = nil, -1
   for _ = 1, 16 do
-    local x, y = math.random() * WIDTH, math.random() * HEIGHT
+    local x, y = random.float(rng) * WIDTH, random.float(rng) * HEIGHT
     local near = math.huge
     for h in w:agents("hunter") do
       local hx, hy = h:xy()
@@ -92,7 +94,6 @@ return {
   world = { dim = 2, size = { WIDTH, HEIGHT }, wrap = true, seed = 11 },
 
   setup = function(w)
-    math.randomseed(11)
     for i = 1, HUNTERS do
       local angle = i / HUNTERS * 2 * math.pi
       w:spawn{
@@ -101,7 +102,7 @@ return {
       }
     end
     w:spawn{ position = { WIDTH / 2, HEIGHT / 2 }, velocity = { 1, 0 }, tag = "prey",
-             data = { catches = 0, chase_start = 0 } }
+             data = { catches = 0, chase_start = 0, rng = random.new(11) } }
     prey = bind_brains(w)
   end,
 
@@ -113,12 +114,17 @@ return {
     score.catches = score.catches + 1
     print(("pursuit: caught at %5.1f s by hunter %d after a %4.1f s chase (%d so far)"):format(
       w.time, near[1].data.number, w.time - score.chase_start, score.catches))
-    prey.position = escape_spot(w)
+    prey.position = escape_spot(w, score.rng)
     prey.velocity = { 1, 0 }
     score.chase_start = w.time
   end,
 
   reload = function(w)
     prey = bind_brains(w)
+  end,
+
+  -- after a load or a rewind: the brains are the snapshot's; find the prey again
+  load = function(w)
+    prey = w:agents("prey")()
   end,
 }

@@ -128,12 +128,26 @@ static int world_method(steer_Engine *e, const char *name, const char *fn)
     return STEER_OK;
 }
 
+// The options of w:save and w:restore: the scenario's table names the
+// functions it holds ("scenario.spiral"), so a think or steer.custom
+// function kept there can be saved; { roots = { scenario = T } }.
+static void push_roots(steer_Engine *e)
+{
+    lua_State *L = e->L;
+    lua_createtable(L, 0, 1);
+    lua_createtable(L, 0, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
+    lua_setfield(L, -2, "scenario");
+    lua_setfield(L, -2, "roots");
+}
+
 // Push the world's w:save() string, or keep the error.
 static int world_bytes(steer_Engine *e)
 {
     lua_State *L = e->L;
     if (world_method(e, "save", "steer_engine_save") != STEER_OK) return STEER_ESCRIPT;
-    if (steerE_docall(L, 1, 1) != LUA_OK) return steerE_keep_error_in(e, "steer_engine_save: w:save(): ");
+    push_roots(e);
+    if (steerE_docall(L, 2, 1) != LUA_OK) return steerE_keep_error_in(e, "steer_engine_save: w:save(): ");
     if (lua_type(L, -1) != LUA_TSTRING) {
         lua_pop(L, 1);
         return steerE_fail(e, STEER_ESCRIPT, "steer_engine_save: w:save() returned no string");
@@ -244,7 +258,8 @@ static int scenario_load_f(lua_State *L)
     if (lua_type(L, -1) != LUA_TFUNCTION) return 0;
     lua_pushvalue(L, 2);
     steerL_DataOptions o = { .shared = true, .where = "the scenario's data", .noun = "scenario data" };
-    steerL_data_decode(L, s->p, s->len, &o);
+    if (s) steerL_data_decode(L, s->p, s->len, &o);
+    else lua_pushnil(L); // the scenario saved nothing of its own: load(w, nil) still finds its agents again
     lua_call(L, 2, 0);
     return 0;
 }
@@ -255,7 +270,8 @@ static int world_restore(steer_Engine *e, const Section *s)
     lua_State *L = e->L;
     if (world_method(e, "restore", "steer_engine_restore") != STEER_OK) return STEER_ESCRIPT;
     lua_pushlstring(L, (const char *)s->p, s->len);
-    if (steerE_docall(L, 2, 0) != LUA_OK) return steerE_keep_error_in(e, "steer_engine_restore: w:restore(): ");
+    push_roots(e);
+    if (steerE_docall(L, 3, 0) != LUA_OK) return steerE_keep_error_in(e, "steer_engine_restore: w:restore(): ");
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref); // the same userdata, the same world, new contents
     e->world = ((steerL_World *)lua_touserdata(L, -1))->w;
     lua_pop(L, 1);
@@ -272,6 +288,7 @@ int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
     int n = 0, st = parse(e, data, len, sections, MAX_SECTIONS, &n);
     if (st == STEER_OK) st = world_restore(e, &sections[0]);
     lua_State *L = e->L;
+    const Section *own = NULL; // the scenario's own data, if it saved any
     for (int i = 1; st == STEER_OK && i < n; i++) {
         const Section *s = &sections[i];
         if (s->kind == SECTION_MOD) {
@@ -279,10 +296,13 @@ int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
             steerE_mod_load(e, s->name, s->p, s->len);
             continue;
         }
+        own = s;
+    }
+    if (st == STEER_OK) {
         lua_pushcfunction(L, scenario_load_f);
         lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
         lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref);
-        lua_pushlightuserdata(L, (void *)s);
+        lua_pushlightuserdata(L, (void *)own);
         if (steerE_docall(L, 3, 0) != LUA_OK) st = steerE_keep_error(e);
     }
     steerE_alloc(e, sections, 0);

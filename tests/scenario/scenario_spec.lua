@@ -129,6 +129,29 @@ describe("scenarios", function()
     end
   end)
 
+  -- Demos that keep script state of their own (arrive: its round and a
+  -- steer.random stream, in save/load; pursuit: its stream in the prey's
+  -- a.data) over a run long enough for new rounds and catches after the
+  -- point rewound to or loaded at.
+  it("arrive and pursuit: rewound, and saved then loaded in a fresh process, they run on as uninterrupted", function()
+    local demos = dir .. "/../../demos/"
+    local snap = os.tmpname()
+    for _, name in ipairs { "arrive", "pursuit" } do
+      local file = quote(demos .. name .. ".lua")
+      local plain = hash_of((steer_run("--ticks 900 " .. file)))
+      local out, code = steer_run("--ticks 900 --rewind-to 2 " .. file)
+      if out:find("built without the viewer", 1, true) then return end
+      expect(code, name .. ": " .. out):eq(0)
+      expect(out:match("hash (%x+), uninterrupted"), name .. " rewound"):eq(plain)
+      out, code = steer_run("--ticks 450 --save " .. quote(snap) .. " " .. file)
+      expect(code, name .. " save: " .. out):eq(0)
+      out, code = steer_run("--ticks 450 --load " .. quote(snap) .. " " .. file)
+      expect(code, name .. " load: " .. out):eq(0)
+      expect(hash_of(out), name .. " loaded and run on"):eq(plain)
+    end
+    os.remove(snap)
+  end)
+
   it("--rewind-to needs --headless --ticks and a time within the run", function()
     local out, code = steer_run("--rewind-to 1 " .. flock)
     expect(code, out):eq(2)
