@@ -6,16 +6,20 @@
 -- things it reacts to are dark, and the label names what is shown. Agents
 -- that read other agents (flocking, avoid_agents) only see their own
 -- panel's tag, so the panels do not disturb each other. Moving targets
--- are moved by plain Lua in `update` at a low rate.
+-- are moved by plain Lua in `update` at a low rate. Which agents those
+-- updates move, and their random stream, are the scenario's own state:
+-- `save` and `load` keep them, so a rewind or a load replays the same run.
 --
 -- Headless: steer run --headless --ticks 1200 demos/gallery.lua
 
 local steer = require "steer"
+local random = require "steer.random" -- a stream a snapshot keeps (math.random's is not)
 
 local P = 30     -- panel size in metres
 local COLS = 6
 
-local panels = {} -- { label, x, y, update = fn(w, t) }
+local panels = {} -- { label, lines, x, y }
+local rng = random.new(13) -- the updates' random stream
 
 -- A panel at index i: its corner, and a point in it from fractions.
 local function corner(i)
@@ -44,7 +48,9 @@ end
 
 local scenario -- the table this file returns (below)
 
--- Each entry: a label and a setup function (w, ox, oy, tag) -> update fn or nil.
+-- Each entry: a label, a setup function (w, ox, oy, tag) -> the agents its
+-- update moves (or nil), and that update (w, t, agents, ox, oy), run once a
+-- second with t in seconds.
 local scenes = {
   { "seek", function(w, ox, oy)
     local r = runner(w, ox, oy, "prop")
@@ -58,7 +64,9 @@ local scenes = {
   { "arrive (smooth)", function(w, ox, oy)
     local a = shown(w, { position = at(ox, oy, 0.2, 0.5), brain = steer.arrive{ slow_radius = 8, ease = "smooth" },
       target = at(ox, oy, 0.8, 0.5) })
-    return function(_, t) if t % 8 == 0 then a.target = at(ox, oy, 0.2 + 0.6 * math.random(), 0.2 + 0.6 * math.random()) end end
+    return { a }
+  end, function(_, t, ag, ox, oy)
+    if t % 8 == 0 then ag[1].target = at(ox, oy, 0.2 + 0.6 * random.float(rng), 0.2 + 0.6 * random.float(rng)) end
   end },
   { "pursue", function(w, ox, oy)
     local r = runner(w, ox, oy, "prop")
@@ -120,12 +128,12 @@ local scenes = {
       people[k] = shown(w, { position = at(ox, oy, 0.5 + 0.35 * math.cos(t), 0.5 + 0.35 * math.sin(t)), tag = tag,
         brain = brain, max_speed = 3, radius = 0.6 })
     end
-    return function(_, t)
-      if t % 12 == 0 then
-        for _, a in ipairs(people) do
-          local x, y = a:xy()
-          a.target = { 2 * (ox + P / 2) - x, 2 * (oy + P / 2) - y }
-        end
+    return people
+  end, function(_, t, people, ox, oy)
+    if t % 12 == 0 then
+      for _, a in ipairs(people) do
+        local x, y = a:xy()
+        a.target = { 2 * (ox + P / 2) - x, 2 * (oy + P / 2) - y }
       end
     end
   end },
@@ -175,9 +183,9 @@ local scenes = {
     w:add_wall{ from = at(ox, oy, 0.5, 0.2), to = at(ox, oy, 0.5, 0.8) }
     local a = shown(w, { position = at(ox, oy, 0.2, 0.5), brain = steer.priority{ steer.avoid_walls{ length = 3 },
       steer.arrive{ slow_radius = 4 }, margin = 1.5, hold = 0.3 }, target = at(ox, oy, 0.8, 0.5) })
-    return function(_, t)
-      if t % 10 == 0 then a.target = (t // 10) % 2 == 0 and at(ox, oy, 0.2, 0.5) or at(ox, oy, 0.8, 0.5) end
-    end
+    return { a }
+  end, function(_, t, ag, ox, oy)
+    if t % 10 == 0 then ag[1].target = (t // 10) % 2 == 0 and at(ox, oy, 0.2, 0.5) or at(ox, oy, 0.8, 0.5) end
   end },
   { "truncated_sum (contain first)", function(w, ox, oy)
     shown(w, { position = at(ox, oy, 0.5, 0.5), max_speed = 3, brain = steer.truncated_sum{
@@ -193,9 +201,9 @@ local scenes = {
     local a = shown(w, { position = at(ox, oy, 0.2, 0.5), brain = steer.pipeline{
       constraints = { steer.wall_constraint{ margin = 1 } }, actuator = steer.arrive{ slow_radius = 3 } },
       target = at(ox, oy, 0.8, 0.5) })
-    return function(_, t)
-      if t % 12 == 0 then a.target = (t // 12) % 2 == 0 and at(ox, oy, 0.2, 0.5) or at(ox, oy, 0.8, 0.5) end
-    end
+    return { a }
+  end, function(_, t, ag, ox, oy)
+    if t % 12 == 0 then ag[1].target = (t // 12) % 2 == 0 and at(ox, oy, 0.2, 0.5) or at(ox, oy, 0.8, 0.5) end
   end },
   { "custom (a Lua spiral)", function(w, ox, oy)
     -- the function is the scenario's `spiral`, so that a snapshot (w:save)
@@ -205,7 +213,7 @@ local scenes = {
   end },
 }
 
-local updates = {}
+local moved = {} -- scene index -> the agents its update moves
 
 -- A label in lines of at most `width` characters: the name, then its
 -- "(...)" from a line of its own, words kept whole.
@@ -227,23 +235,49 @@ local function wrap(text, width)
   return lines
 end
 
+-- the panels' frames and labels, for draw (the same after a load)
+for i, sc in ipairs(scenes) do
+  local ox, oy = corner(i)
+  panels[i] = { label = sc[1], lines = wrap(sc[1], 18), x = ox, y = oy }
+end
+
 scenario = {
   world = { dim = 2, size = { COLS * P, math.ceil(#scenes / COLS) * P }, seed = 13 },
 
   setup = function(w)
-    math.randomseed(13)
+    rng = random.new(13)
     for i, s in ipairs(scenes) do
       local ox, oy = corner(i)
-      local update = s[2](w, ox, oy, "panel" .. i)
-      panels[i] = { label = s[1], lines = wrap(s[1], 18), x = ox, y = oy }
-      if update then updates[#updates + 1] = update end
+      moved[i] = s[2](w, ox, oy, "panel" .. i)
     end
   end,
 
   update = function(w)
     if w.tick % 60 ~= 0 then return end -- once a second
     local t = w.tick // 60
-    for _, u in ipairs(updates) do u(w, t) end
+    for i, s in ipairs(scenes) do
+      if s[3] then s[3](w, t, moved[i], corner(i)) end
+    end
+  end,
+
+  -- the script's own state, for a snapshot (--save, --load, the viewer's
+  -- rewind): the stream, and the moved agents by id
+  save = function()
+    local ids = {}
+    for i, ag in pairs(moved) do
+      ids[i] = {}
+      for k, a in ipairs(ag) do ids[i][k] = a.id end
+    end
+    return { rng = rng, moved = ids }
+  end,
+  load = function(w, data)
+    local by_id = {}
+    for a in w:agents() do by_id[a.id] = a end
+    rng, moved = data.rng, {}
+    for i, ids in pairs(data.moved) do
+      moved[i] = {}
+      for k, id in ipairs(ids) do moved[i][k] = by_id[id] end
+    end
   end,
 
   draw = function(d, w)

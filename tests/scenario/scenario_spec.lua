@@ -131,12 +131,14 @@ describe("scenarios", function()
 
   -- Demos that keep script state of their own (arrive: its round and a
   -- steer.random stream, in save/load; pursuit: its stream in the prey's
-  -- a.data) over a run long enough for new rounds and catches after the
-  -- point rewound to or loaded at.
-  it("arrive and pursuit: rewound, and saved then loaded in a fresh process, they run on as uninterrupted", function()
+  -- a.data; gallery: the agents its updates move, by id, and its stream)
+  -- over a run long enough for new rounds, catches and moved targets after
+  -- the point rewound to or loaded at.
+  it("arrive, pursuit, gallery: rewound, and saved then loaded in a fresh process, they run on as uninterrupted",
+     function()
     local demos = dir .. "/../../demos/"
     local snap = os.tmpname()
-    for _, name in ipairs { "arrive", "pursuit" } do
+    for _, name in ipairs { "arrive", "pursuit", "gallery" } do
       local file = quote(demos .. name .. ".lua")
       local plain = hash_of((steer_run("--ticks 900 " .. file)))
       local out, code = steer_run("--ticks 900 --rewind-to 2 " .. file)
