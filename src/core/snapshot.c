@@ -5,6 +5,7 @@
 // dim, the total length, the counts), then the world's options and state,
 // the tags, the behaviour trees (each distinct node once, children before
 // parents, every field by name from its kind's field table), the brains,
+// the extra roots (trees the host saves with the world, version 2 on),
 // the think timers, the shapes, the turn records, the handle table, the
 // per-agent columns as the column table lists them, and a checksum of every
 // byte after the version. Little-endian throughout; no pointer is written.
@@ -23,7 +24,7 @@
 #include <string.h>
 
 #define MAGIC "STEERSNP"
-#define VERSION 1u
+#define VERSION 2u // version 1 had no extra roots; it still loads
 #define HEADER_BYTES 60u
 #define TRAILER_BYTES 8u
 
@@ -311,7 +312,7 @@ static const steerW_Turn *slot_turn(const steer_World *w, uint32_t s)
 }
 
 // Everything but the columns into o; returns false when out of memory.
-static bool stage(Out *o, const steer_World *w, uint32_t counts[8])
+static bool stage(Out *o, const steer_World *w, steer_Behavior *const *roots, uint32_t nroots, uint32_t counts[8])
 {
     uint8_t fl = (w->wrap ? W_WRAP : 0) | (w->record ? W_RECORD : 0) | (w->collide ? W_COLLIDE : 0) |
                  (w->any_craft ? W_ANY_CRAFT : 0);
@@ -333,10 +334,14 @@ static bool stage(Out *o, const steer_World *w, uint32_t counts[8])
     // behaviour trees, then the brains by root
     for (uint32_t i = 1; i < w->nbrains; i++)
         if (w->brains[i] && !list_nodes(o, w->brains[i]->root)) return false;
+    for (uint32_t i = 0; i < nroots; i++)
+        if (!list_nodes(o, roots[i])) return false;
     counts[1] = o->norder;
     for (uint32_t i = 0; i < o->norder; i++) put_node(o, o->order[i]);
     counts[2] = w->nbrains;
     for (uint32_t i = 1; i < w->nbrains; i++) put_u32(o, w->brains[i] ? node_index(o, w->brains[i]->root) + 1 : 0);
+    put_u32(o, nroots);
+    for (uint32_t i = 0; i < nroots; i++) put_u32(o, node_index(o, roots[i]));
     // think timers, in their order (the order of the callbacks)
     counts[3] = w->nthinkers;
     for (uint32_t i = 0; i < w->nthinkers; i++) {
@@ -428,14 +433,18 @@ static int emit_array(steer_WriteFn write, void *ud, Sum *s, const steerW_Array 
     return STEER_OK;
 }
 
-int steer_world_save(const steer_World *w, steer_WriteFn write, void *ud)
+int steer_world_save_roots(const steer_World *w, steer_Behavior *const *roots, int nroots, steer_WriteFn write,
+                           void *ud)
 {
     if (w->in_tick) return STEER_EBUSY;
+    if (nroots < 0 || (nroots && !roots)) return STEER_EARG;
+    for (int i = 0; i < nroots; i++)
+        if (!roots[i]) return STEER_EARG;
     Out o;
     memset(&o, 0, sizeof o);
     o.w = (steer_World *)w; // its allocator: nothing of the world changes
     uint32_t counts[8];
-    if (!stage(&o, w, counts)) {
+    if (!stage(&o, w, roots, (uint32_t)nroots, counts)) {
         out_free(&o);
         return STEER_ENOMEM;
     }
@@ -468,6 +477,11 @@ int steer_world_save(const steer_World *w, steer_WriteFn write, void *ud)
     uint64_t sum = sum_end(&s);
     for (int i = 0; i < 8; i++) tb[i] = (unsigned char)(sum >> (8 * i));
     return emit(write, ud, NULL, tb, 8);
+}
+
+int steer_world_save(const steer_World *w, steer_WriteFn write, void *ud)
+{
+    return steer_world_save_roots(w, NULL, 0, write, ud);
 }
 
 typedef struct Buffer {
@@ -508,6 +522,9 @@ typedef struct In {
     size_t cap_str;
     steer_Behavior **nodes;
     uint32_t nnodes;
+    uint32_t version;
+    uint32_t *roots; // the extra roots' node indices
+    uint32_t nroots;
 } In;
 
 #if defined(__GNUC__)
@@ -1053,6 +1070,21 @@ static bool get_brains(In *in, uint32_t nnodes, uint32_t nbrains)
             return fail(in, "brain %u needs %u floats of memory; the rows hold %u", i, w->mem_base + br->mem_floats,
                         w->mem_stride);
     }
+    if (in->version < 2) return true;
+    in->section = "the extra roots";
+    uint32_t nroots = get_u32(in);
+    if (in->failed) return false;
+    if (nroots > (in->n - in->at) / 4) return fail(in, "snapshot truncated in the extra roots");
+    if (nroots) {
+        in->roots = steerW_realloc(w, NULL, sizeof *in->roots * nroots);
+        if (!in->roots) return oom(in);
+    }
+    for (uint32_t i = 0; i < nroots; i++) {
+        uint32_t root = get_u32(in);
+        if (in->failed) return false;
+        if (root >= nnodes) return fail(in, "extra root %u's tree %u is out of range", i, root);
+        in->roots[in->nroots++] = root;
+    }
     return true;
 }
 
@@ -1062,8 +1094,9 @@ static bool load(In *in, const steer_WorldDesc *hooks, steer_World **out)
     in->section = "the header";
     if (in->n < 12 || memcmp(p, MAGIC, 8) != 0) return fail(in, "not a steer snapshot (no STEERSNP magic)");
     in->at = 8;
-    uint32_t version = get_u32(in);
-    if (version != VERSION) return fail(in, "snapshot version %u; this build reads version %u", version, VERSION);
+    uint32_t version = in->version = get_u32(in);
+    if (version != VERSION && version != 1)
+        return fail(in, "snapshot version %u; this build reads version %u", version, VERSION);
     if (in->n < HEADER_BYTES + TRAILER_BYTES) return fail(in, "snapshot truncated in the header");
     uint32_t dim = get_u32(in);
     uint64_t total = get_u64(in);
@@ -1110,15 +1143,16 @@ static bool load(In *in, const steer_WorldDesc *hooks, steer_World **out)
         return false;
     if (!get_columns(in, c[7])) return false;
     if (in->at != in->n) return fail(in, "the snapshot has %zu bytes past its columns", in->n - in->at);
-    for (uint32_t i = 0; i < in->nnodes; i++) steer_behavior_release(in->nodes[i]); // the brains hold theirs
+    for (uint32_t i = 0; i < in->nroots; i++) steer_behavior_retain(in->nodes[in->roots[i]]); // the caller's
+    for (uint32_t i = 0; i < in->nnodes; i++) steer_behavior_release(in->nodes[i]);           // the brains hold theirs
     in->nnodes = 0;
     *out = w;
     in->w = NULL;
     return true;
 }
 
-int steer_world_load(const steer_WorldDesc *hooks, const void *data, size_t len, steer_World **out, char *err,
-                     size_t errlen)
+int steer_world_load_roots(const steer_WorldDesc *hooks, const void *data, size_t len, steer_World **out,
+                           steer_Behavior **roots, int cap, int *nroots, char *err, size_t errlen)
 {
     In in;
     memset(&in, 0, sizeof in);
@@ -1132,15 +1166,28 @@ int steer_world_load(const steer_WorldDesc *hooks, const void *data, size_t len,
     if (in.w) {
         for (uint32_t i = 0; i < in.nnodes; i++) steer_behavior_release(in.nodes[i]);
         steerW_free(in.w, in.nodes);
+        steerW_free(in.w, in.roots);
         steerW_free(in.w, in.str);
         steer_world_free(in.w);
     }
-    if (ok) {
-        steerW_free(*out, in.nodes);
-        steerW_free(*out, in.str);
-        return STEER_OK;
+    if (!ok) return in.oom ? STEER_ENOMEM : STEER_EARG;
+    // the extra roots: the first cap to the caller, the others let go
+    for (uint32_t i = 0; i < in.nroots; i++) {
+        steer_Behavior *b = in.nodes[in.roots[i]];
+        if (roots && (int)i < cap) roots[i] = b;
+        else steer_behavior_release(b);
     }
-    return in.oom ? STEER_ENOMEM : STEER_EARG;
+    if (nroots) *nroots = (int)in.nroots;
+    steerW_free(*out, in.nodes);
+    steerW_free(*out, in.roots);
+    steerW_free(*out, in.str);
+    return STEER_OK;
+}
+
+int steer_world_load(const steer_WorldDesc *hooks, const void *data, size_t len, steer_World **out, char *err,
+                     size_t errlen)
+{
+    return steer_world_load_roots(hooks, data, len, out, NULL, 0, NULL, err, errlen);
 }
 
 int steer_world_restore(steer_World *w, const void *data, size_t len, char *err, size_t errlen)

@@ -21,7 +21,16 @@
 
 _Static_assert(sizeof(lua_Integer) == 8 && sizeof(lua_Number) == 8, "the format stores 64-bit integers and doubles");
 
-enum { TAG_NIL = 0, TAG_BOOLEAN = 1, TAG_NUMBER = 3, TAG_STRING = 4, TAG_TABLE = 5, TAG_REF = 8, TAG_END = 0xFF };
+enum {
+    TAG_NIL = 0,
+    TAG_BOOLEAN = 1,
+    TAG_NUMBER = 3,
+    TAG_STRING = 4,
+    TAG_TABLE = 5,
+    TAG_REF = 8,
+    TAG_USER = 9,
+    TAG_END = 0xFF
+};
 
 // A table key as it sorts: the canonical order is by rank, then by value.
 enum { RANK_INTEGER, RANK_FLOAT, RANK_STRING, RANK_BOOLEAN };
@@ -333,9 +342,22 @@ static void encode_value(Enc *e, int idx, int depth)
     }
     case LUA_TTABLE: encode_table(e, idx, depth); break;
     default: {
+        const char *why = NULL;
+        if (t == LUA_TUSERDATA && e->o->ref_encode) {
+            uint64_t index = 0;
+            int kind = e->o->ref_encode(e->o->ref_ud, L, idx, &index, &why);
+            if (kind > 0 && kind < 256) {
+                put_byte(e, TAG_USER);
+                put_byte(e, (unsigned)kind);
+                put_varint(e, index);
+                break;
+            }
+        }
         char what[160];
-        snprintf(what, sizeof what, "%s cannot be %s (plain data only: nil, booleans, numbers, strings, tables)",
-                 article(t), e->o->verb ? e->o->verb : "saved");
+        if (why) snprintf(what, sizeof what, "%s cannot be %s", why, e->o->verb ? e->o->verb : "saved");
+        else
+            snprintf(what, sizeof what, "%s cannot be %s (plain data only: nil, booleans, numbers, strings, tables)",
+                     article(t), e->o->verb ? e->o->verb : "saved");
         refuse(e, STEERL_DATA_BAD_VALUE, depth, what);
     }
     }
@@ -532,6 +554,12 @@ static void decode_value(Dec *d, int depth)
         uint64_t i = take_varint(d);
         if (i < 1 || i > (uint64_t)d->ntables) corrupt(d, "a back-reference to no table");
         lua_rawgeti(d->L, d->refs, (lua_Integer)i);
+    } else if (tag == TAG_USER) {
+        if (!d->o->ref_decode) corrupt(d, "a reference where there are none");
+        unsigned kind = *take(d, 1, "a reference runs past the end");
+        if (kind == 0) corrupt(d, "a reference of kind 0");
+        uint64_t i = take_varint(d);
+        d->o->ref_decode(d->o->ref_ud, d->L, (int)kind, i);
     } else {
         decode_scalar(d, tag, NULL);
     }

@@ -22,6 +22,8 @@
 //   5 table        keys and values in turn, then the byte 0xFF
 //   8 back-reference  (only with `shared`) the varint index of a table
 //                  written before, counting tables in the order they begin
+//   9 reference    (only with the ref hooks) a userdata the hooks name: a
+//                  byte, its kind (1 to 255), and a varint, its index
 // Varints are minimal (no trailing zero groups), so each value has one form.
 #ifndef STEER_LDATA_H
 #define STEER_LDATA_H
@@ -49,11 +51,18 @@ typedef struct steerL_DataOptions {
     void *alloc_ud;
     int (*stop)(void *ud); // looked at per table; nonzero ends the encoding (STEERL_DATA_STOPPED)
     void *stop_ud;
+    // Snapshots only (NULL: a userdata is refused, as in messages). ref_encode names the userdata at idx
+    // as a reference: returns its kind (1 to 255) and sets *index, or returns 0 to refuse it (*why, if
+    // set, says what it is: "an agent of another world"); it must not raise but for memory. ref_decode
+    // pushes the value of a reference, or raises.
+    int (*ref_encode)(void *ud, lua_State *L, int idx, uint64_t *index, const char **why);
+    void (*ref_decode)(void *ud, lua_State *L, int kind, uint64_t index);
+    void *ref_ud;
 } steerL_DataOptions;
 
 typedef enum steerL_DataStatus {
     STEERL_DATA_OK = 0,
-    STEERL_DATA_BAD_VALUE, // a function, userdata or thread
+    STEERL_DATA_BAD_VALUE, // a function, userdata (that ref_encode does not name) or thread
     STEERL_DATA_BAD_KEY,   // a key that is not a string, a number or a boolean
     STEERL_DATA_TOO_DEEP,  // tables nested past max_depth (without `shared`, maybe a cycle)
     STEERL_DATA_TOO_LARGE, // more than max_bytes

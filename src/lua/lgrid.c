@@ -900,12 +900,14 @@ void steerL_grids_save(lua_State *L, int wi, int flows)
     lua_newtable(L); // the pairs
     lua_Integer n = (lua_Integer)lua_rawlen(L, flows);
     for (lua_Integer k = 1; k <= n; k++) {
-        lua_rawgeti(L, flows, k);
-        const LFlow *uf = lua_touserdata(L, -1); // f is its first member
+        // a bound field's steerN_Flow (f is LFlow's first member), or a grid or field userdata (a.data's)
+        const LFlow *uf =
+            lua_rawgeti(L, flows, k) == LUA_TLIGHTUSERDATA ? lua_touserdata(L, -1) : luaL_testudata(L, -1, STEERL_FLOW);
+        LGrid *ug = uf ? uf->grid : check_grid(L, -1);
         lua_pop(L, 1);
-        lua_Integer gi = save_grid(L, wi, list, seen, uf->grid, false), fi = 0;
-        for (uint32_t j = 0; j < uf->grid->shown.nflows; j++)
-            if (uf->grid->shown.flows[j] == &uf->f) fi = (lua_Integer)j + 1;
+        lua_Integer gi = save_grid(L, wi, list, seen, ug, false), fi = 0;
+        for (uint32_t j = 0; uf && j < ug->shown.nflows; j++)
+            if (ug->shown.flows[j] == &uf->f) fi = (lua_Integer)j + 1;
         lua_createtable(L, 2, 0);
         lua_pushinteger(L, gi);
         lua_rawseti(L, -2, 1);
@@ -970,7 +972,9 @@ void steerL_grids_load(lua_State *L, int wi, int desc, const char *fn)
         get_numbers(L, t, "costs", ug->g.cost, (size_t)ug->g.nx * (size_t)ug->g.ny, 4, fn);
         ug->g.min_cost = get_number(L, t, "min_cost", fn);
         ug->g.version = (uint32_t)get_number(L, t, "version", fn);
-        lua_newtable(L); // the flow fields, in their order
+        lua_newtable(L); // the flow fields, in their order, and at 0 the grid
+        lua_pushvalue(L, gi);
+        lua_rawseti(L, -2, 0);
         if (lua_getfield(L, t, "flows") == LUA_TTABLE) {
             for (lua_Integer k = 1; k <= (lua_Integer)lua_rawlen(L, -1); k++) {
                 if (lua_rawgeti(L, -1, k) != LUA_TTABLE) luaL_error(L, "%s: corrupt snapshot (a flow field)", fn);
@@ -1004,6 +1008,8 @@ void steerL_grids_load(lua_State *L, int wi, int desc, const char *fn)
         lua_settop(L, out);
     }
 }
+
+bool steerL_isgrid(lua_State *L, int idx) { return luaL_testudata(L, idx, STEERL_GRID) != NULL; }
 
 const struct steerN_Flow *steerL_toflow(lua_State *L, int idx)
 {

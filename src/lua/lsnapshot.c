@@ -34,8 +34,8 @@
 #include <string.h>
 
 #define MAGIC "STEERLUA"
-#define VERSION 1u
-#define HEAD 20u // magic, version, the core's length
+#define VERSION 2u // 1: a.data as plain data in the section, no references
+#define HEAD 20u   // magic, version, the core's length
 #define REG_HELPER "steer.snapshot"
 #define REG_ARCHETYPES "steer.archetypes"
 #define REG_HOST_KINDS "steer.host_kinds"
@@ -255,11 +255,13 @@ typedef struct Walk Walk;
 struct Walk {
     lua_State *L;
     void (*visit)(Walk *wk, steer_Behavior *b);
-    int seen;             // node -> its post-order index
-    steer_Behavior *root; // the tree being walked
-    lua_Integer node;     // post-order index of the next node (1-based)
-    int a, b, c, d, e;    // stack indices the visit uses
-    Bytes *out;           // digest
+    int seen;               // node -> its post-order index
+    steer_Behavior *root;   // the tree being walked
+    lua_Integer node;       // post-order index of the next node (1-based)
+    int a, b, c, d, e;      // stack indices the visit uses
+    Bytes *out;             // digest
+    steer_Behavior **roots; // the extra trees (a.data's), walked after the brains
+    int nroots;
 };
 
 static void walk(Walk *wk, steer_Behavior *b)
@@ -284,6 +286,7 @@ static void walk_world(Walk *wk, steer_World *w)
     wk->node = 1;
     for (uint32_t i = 1; i < w->nbrains; i++)
         if (w->brains[i]) walk(wk, wk->root = w->brains[i]->root);
+    for (int i = 0; i < wk->nroots; i++) walk(wk, wk->root = wk->roots[i]);
     lua_remove(wk->L, wk->seen);
 }
 
@@ -471,6 +474,96 @@ static void push_places(lua_State *L, int opts, const char *fn)
     }
 }
 
+// ---- references in a.data ---------------------------------------------------
+
+// a.data may hold, besides plain data, the world's own Lua values; the
+// codec (ldata.h) writes each as a reference (kind, index):
+//   agent  of this world: its handle id (a stale one stays stale)
+//   tree   a behaviour: the index of an extra root of the core's snapshot
+//          (so a brain's tree is the brain again, and shared stays shared)
+//   grid, field  the index into the section's `refs`, a {grid, field}
+//          pair into its `grids` (field 0: the grid itself)
+enum { REF_AGENT = 1, REF_TREE, REF_GRID, REF_FIELD };
+
+// The save's state, in the registry under &refs_key while the codec runs
+// (its own protected call has a stack frame of its own): [1] value or
+// node -> its index, [2] the trees, [3] the grids and fields, in order.
+static const char refs_key = 0;
+
+static int ref_encode(void *ud, lua_State *L, int idx, uint64_t *index, const char **why)
+{
+    steerL_Agent *a = steerL_toagent(L, idx);
+    if (a) {
+        if (a->world != ud) {
+            *why = "an agent of another world";
+            return 0;
+        }
+        *index = a->handle.id;
+        return REF_AGENT;
+    }
+    steer_Behavior *b = steerL_tobehavior(L, idx);
+    int kind = b ? REF_TREE : steerL_isgrid(L, idx) ? REF_GRID : steerL_toflow(L, idx) ? REF_FIELD : 0;
+    if (!kind) return 0;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &refs_key);
+    int state = lua_gettop(L);
+    lua_rawgeti(L, state, 1);
+    if (b) lua_pushlightuserdata(L, b);
+    else lua_pushvalue(L, idx);
+    if (lua_rawget(L, -2) != LUA_TNUMBER) {
+        lua_pop(L, 1);
+        lua_rawgeti(L, state, kind == REF_TREE ? 2 : 3);
+        lua_Integer n = (lua_Integer)lua_rawlen(L, -1) + 1;
+        lua_pushvalue(L, idx);
+        lua_rawseti(L, -2, n);
+        lua_pop(L, 1);
+        if (b) lua_pushlightuserdata(L, b);
+        else lua_pushvalue(L, idx);
+        lua_pushinteger(L, n);
+        lua_rawset(L, -3);
+        lua_pushinteger(L, n);
+    }
+    *index = (uint64_t)lua_tointeger(L, -1);
+    lua_settop(L, state - 1);
+    return kind;
+}
+
+// Decoding runs in data_load's frame: 3 the world, 4 the trees, 5 the
+// section's refs, 6 the grids' lists of fields (the grid at 0).
+static void ref_decode(void *ud, lua_State *L, int kind, uint64_t index)
+{
+    (void)ud;
+    luaL_checkstack(L, 4, "steer.load");
+    const char *what = "a reference of an unknown kind";
+    if (kind == REF_AGENT && index > 0) {
+        steerL_pushagent(L, 3, (steer_Agent){ index });
+        return;
+    }
+    if (kind == REF_TREE) {
+        if (index <= lua_rawlen(L, 4) && lua_rawgeti(L, 4, (lua_Integer)index) == LUA_TUSERDATA) return;
+        what = "a reference to a tree it does not hold";
+    } else if (kind == REF_GRID || kind == REF_FIELD) {
+        int top = lua_gettop(L);
+        if (index <= lua_rawlen(L, 5) && lua_rawgeti(L, 5, (lua_Integer)index) == LUA_TTABLE &&
+            lua_rawgeti(L, -1, 1) == LUA_TNUMBER && lua_rawgeti(L, 6, lua_tointeger(L, -1)) == LUA_TTABLE &&
+            lua_rawgeti(L, top + 1, 2) == LUA_TNUMBER && (lua_tointeger(L, -1) == 0) == (kind == REF_GRID) &&
+            lua_rawgeti(L, top + 3, lua_tointeger(L, -1)) == LUA_TUSERDATA) {
+            lua_replace(L, top + 1);
+            lua_settop(L, top + 1);
+            return;
+        }
+        what = "a reference to a grid or field it does not hold";
+    }
+    luaL_error(L, "steer.load: corrupt snapshot (a.data holds %s)", what);
+}
+
+// data_load(bytes, len, world, trees, refs, grids) -> the agents' a.data
+static int data_load(lua_State *L)
+{
+    steerL_DataOptions o = { .shared = true, .where = "steer.load", .noun = "snapshot", .ref_decode = ref_decode };
+    steerL_data_decode(L, lua_touserdata(L, 1), (size_t)lua_tointeger(L, 2), &o);
+    return 1;
+}
+
 // ---- w:save ----------------------------------------------------------------
 
 // Save: a: fn -> k, b: k -> fn, c: k -> where it is first used (text), d:
@@ -578,10 +671,12 @@ static int unnamed(lua_State *L, Walk *wk, steer_World *w, lua_Integer k)
 }
 
 // Raise for a.data that is not plain data, naming the agent and the key path.
-static int bad_data(lua_State *L, steer_World *w, int data, const steerL_DataError *whole)
+static int bad_data(lua_State *L, steerL_World *lw, int data, const steerL_DataError *whole)
 {
+    steer_World *w = lw->w;
     int n;
     steer_Agent *ids = agents(L, w, &n);
+    steerL_DataError err = *whole;
     for (int i = 0; i < n; i++) {
         if (lua_rawgeti(L, data, (lua_Integer)ids[i].id) == LUA_TNIL) {
             lua_pop(L, 1);
@@ -589,15 +684,17 @@ static int bad_data(lua_State *L, steer_World *w, int data, const steerL_DataErr
         }
         char where[64];
         snprintf(where, sizeof where, "agent %lld's a.data", (long long)ids[i].id);
-        steerL_DataOptions o = { .shared = true, .where = where };
+        steerL_DataOptions o = { .shared = true, .where = where, .ref_encode = ref_encode, .ref_ud = lw };
         unsigned char *out;
         size_t len;
-        steerL_DataError err;
         if (steerL_data_encode(L, -1, &o, &out, &len, &err) == STEERL_DATA_OK) free(out);
-        else if (err.status != STEERL_DATA_NO_MEMORY) return luaL_error(L, "steer.world:save: %s", err.message);
+        else if (err.status != STEERL_DATA_NO_MEMORY) break;
         lua_pop(L, 1);
+        err = *whole;
     }
-    return luaL_error(L, "steer.world:save: %s", whole->message);
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &refs_key);
+    return luaL_error(L, "steer.world:save: %s", err.message);
 }
 
 static int world_save(lua_State *L)
@@ -609,7 +706,38 @@ static int world_save(lua_State *L)
     lua_settop(L, 2);
     push_places(L, 2, fn); // 3 archetypes, 4 package.loaded, 5 roots
     steer_World *w = lw->w;
+    // a.data first: the trees, grids and fields it refers to are saved too
+    lua_createtable(L, 3, 3); // 2 (the options are read): the references' state (refs_key)
+    for (int i = 1; i <= 3; i++) {
+        lua_newtable(L);
+        lua_rawseti(L, -2, i);
+    }
+    lua_replace(L, 2);
+    lua_pushvalue(L, 2);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &refs_key);
+    steerL_uv_field(L, 1, "data"); // 6
+    Bytes *data = new_bytes(L);    // 7
+    steerL_DataOptions o = { .shared = true, .where = "the snapshot", .ref_encode = ref_encode, .ref_ud = lw };
+    steerL_DataError err;
+    steerL_DataStatus ds = steerL_data_encode(L, 6, &o, &data->p, &data->n, &err);
+    if (ds == STEERL_DATA_NO_MEMORY) return luaL_error(L, "%s: out of memory", fn);
+    if (ds != STEERL_DATA_OK) return bad_data(L, lw, 6, &err);
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &refs_key);
+    data->cap = data->n;
+    lua_setfield(L, 2, "data");
+    lua_pop(L, 1);
     Walk wk = { .L = L, .visit = save_visit };
+    lua_rawgeti(L, 2, 2);
+    wk.nroots = (int)lua_rawlen(L, -1);
+    wk.roots = lua_newuserdatauv(L, sizeof *wk.roots * (size_t)(wk.nroots ? wk.nroots : 1), 0);
+    for (int i = 0; i < wk.nroots; i++) {
+        lua_rawgeti(L, -2, i + 1);
+        wk.roots[i] = steerL_tobehavior(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_setfield(L, 2, "roots");
+    lua_pop(L, 1);
     for (int i = 0; i < 6; i++) lua_newtable(L);
     wk.a = 6, wk.b = 7, wk.c = 8, wk.d = 9, wk.e = 10; // and 11: node -> index into e
     walk_world(&wk, w);
@@ -641,13 +769,13 @@ static int world_save(lua_State *L)
     lua_pop(L, 1); // 13: k -> name
     // the section
     lua_createtable(L, 0, 10); // 14
-    lua_pushinteger(L, 1);
+    lua_pushinteger(L, VERSION);
     lua_setfield(L, 14, "v");
     lua_pushvalue(L, 13);
     lua_setfield(L, 14, "fns");
     lua_pushvalue(L, 12);
     lua_setfield(L, 14, "think");
-    static const char *const kept[] = { "data", "arch", "arch_over", NULL };
+    static const char *const kept[] = { "arch", "arch_over", NULL };
     for (int i = 0; kept[i]; i++) {
         steerL_uv_field(L, 1, kept[i]);
         lua_setfield(L, 14, kept[i]);
@@ -667,8 +795,28 @@ static int world_save(lua_State *L)
     }
     lua_pop(L, 1);
     lua_setfield(L, 14, "arch_defs");
+    lua_Integer bound = (lua_Integer)lua_rawlen(L, wk.e), nrefs;
+    lua_rawgeti(L, 2, 3); // a.data's grids and fields join e
+    nrefs = (lua_Integer)lua_rawlen(L, -1);
+    for (lua_Integer i = 1; i <= nrefs; i++) {
+        lua_rawgeti(L, -1, i);
+        lua_rawseti(L, wk.e, bound + i);
+    }
+    lua_pop(L, 1);
     steerL_grids_save(L, 1, wk.e); // 15 the grids, 16 a {grid, field} pair per entry of e
-    lua_newtable(L);               // 17: node -> its pair
+    lua_createtable(L, (int)nrefs, 0);
+    for (lua_Integer i = 1; i <= nrefs; i++) {
+        lua_rawgeti(L, 16, bound + i);
+        lua_rawseti(L, -2, i);
+    }
+    lua_setfield(L, 14, "refs");
+    lua_pushinteger(L, wk.nroots);
+    lua_setfield(L, 14, "trees");
+    lua_getfield(L, 2, "data");
+    lua_pushlstring(L, (const char *)data->p, data->n);
+    lua_setfield(L, 14, "data");
+    lua_pop(L, 1);
+    lua_newtable(L); // 17: node -> its pair
     lua_pushnil(L);
     while (lua_next(L, 11)) {
         lua_rawget(L, 16);
@@ -683,9 +831,9 @@ static int world_save(lua_State *L)
     Bytes *core = new_bytes(L); // 15
     Bytes *lua = new_bytes(L);  // 16
     lua_newtable(L);            // 17: where -> old ref
-    Walk patch = { .L = L, .visit = patch_visit, .a = wk.a, .b = 17 };
+    Walk patch = { .L = L, .visit = patch_visit, .a = wk.a, .b = 17, .roots = wk.roots, .nroots = wk.nroots };
     walk_world(&patch, w);
-    int st = steer_world_save(w, bytes_add, core);
+    int st = steer_world_save_roots(w, wk.roots, wk.nroots, bytes_add, core);
     lua_pushnil(L);
     while (lua_next(L, 17)) {
         int32_t ref = (int32_t)lua_tointeger(L, -1);
@@ -694,14 +842,10 @@ static int world_save(lua_State *L)
     }
     if (st == STEER_EBUSY) return luaL_error(L, "%s: cannot save during a step", fn);
     if (st != STEER_OK || core->oom) return luaL_error(L, "%s: out of memory", fn);
-    steerL_DataOptions o = { .shared = true, .where = "the snapshot" };
-    steerL_DataError err;
-    steerL_DataStatus ds = steerL_data_encode(L, 14, &o, &lua->p, &lua->n, &err);
+    o = (steerL_DataOptions){ .shared = true, .where = "the snapshot" };
+    ds = steerL_data_encode(L, 14, &o, &lua->p, &lua->n, &err);
     if (ds == STEERL_DATA_NO_MEMORY) return luaL_error(L, "%s: out of memory", fn);
-    if (ds != STEERL_DATA_OK) {
-        lua_getfield(L, 14, "data");
-        return bad_data(L, w, lua_gettop(L), &err);
-    }
+    if (ds != STEERL_DATA_OK) return luaL_error(L, "%s: %s", fn, err.message);
     lua->cap = lua->n;
     Bytes *all = new_bytes(L);
     bytes_add(all, MAGIC, 8);
@@ -814,6 +958,22 @@ static void restore_field(lua_State *L, int s, int uv, const char *k)
     lua_setfield(L, uv, k);
 }
 
+// The user value of a loaded tree's userdata (on top): the callbacks' refs
+// are the holder's (at holder), the fields those of the grids (at fields).
+static void tree_uv(lua_State *L, int fields, int holder)
+{
+    lua_createtable(L, 0, 4);
+    lua_newtable(L);
+    lua_setfield(L, -2, "kids");
+    lua_newtable(L);
+    lua_setfield(L, -2, "refs"); // the holder's, not its own
+    lua_pushvalue(L, holder);
+    lua_setfield(L, -2, "holder");
+    lua_pushvalue(L, fields);
+    lua_setfield(L, -2, "fields");
+    lua_setiuservalue(L, -2, 1);
+}
+
 static int load(lua_State *L)
 {
     const char *fn = "steer.load";
@@ -858,14 +1018,36 @@ static int load(lua_State *L)
     lua_call(L, 4, 2);
     if (lua_isnil(L, -2)) return luaL_error(L, "%s: %s", fn, lua_tostring(L, -1));
     lua_pop(L, 1); // 7: k -> function
+    // a.data's trees: a value for each made before the load, which gives them out retained
+    int isnum, nroots = (int)(lua_getfield(L, 6, "trees"), lua_tointegerx(L, -1, &isnum));
+    if (!isnum || nroots < 0 || (size_t)nroots > ncore / 4)
+        return luaL_error(L, "%s: corrupt snapshot (its count of trees)", fn);
+    lua_createtable(L, nroots, 1); // 2 (the options are read): the trees
+    lua_replace(L, 2);
+    lua_pop(L, 1);
+    steer_Behavior **roots = lua_newuserdatauv(L, sizeof *roots * (size_t)(nroots ? nroots : 1), 0);
+    lua_setfield(L, 2, "roots");
+    for (int i = 1; i <= nroots; i++) {
+        steerL_Behavior *ub = lua_newuserdatauv(L, sizeof *ub, 1);
+        ub->b = NULL;
+        luaL_setmetatable(L, STEERL_BEHAVIOR);
+        lua_rawseti(L, 2, i);
+    }
     // the world
     steer_WorldDesc d = { 0 };
     steerL_World *lw = steerL_new_world(L, &d); // 8
     d.hooks.find_kind = find_kind;
     char err[256];
-    int st = steer_world_load(&d, s + HEAD, (size_t)ncore, &lw->w, err, sizeof err);
+    int got = 0;
+    int st = steer_world_load_roots(&d, s + HEAD, (size_t)ncore, &lw->w, roots, nroots, &got, err, sizeof err);
     if (st == STEER_ENOMEM) return luaL_error(L, "%s: out of memory", fn);
     if (st != STEER_OK) return luaL_error(L, "%s: %s", fn, err);
+    for (int i = 0; i < nroots && i < got; i++) {
+        lua_rawgeti(L, 2, i + 1);
+        ((steerL_Behavior *)lua_touserdata(L, -1))->b = roots[i];
+        lua_pop(L, 1);
+    }
+    if (got != nroots) return luaL_error(L, "%s: corrupt snapshot (%d trees for a.data, not %d)", fn, got, nroots);
     steer_World *w = lw->w;
     lw->dim = steer_world_dim(w);
     // its grids and flow fields, then the trees' callbacks and fields
@@ -882,6 +1064,8 @@ static int load(lua_State *L)
         lua_newtable(L);
     }
     Walk wk = { .L = L, .visit = load_visit, .a = 7, .b = 13, .c = 12, .d = 14, .e = 10 };
+    wk.roots = roots;
+    wk.nroots = nroots;
     walk_world(&wk, w);
     for (uint32_t i = 1; i < w->nbrains; i++)
         if (w->brains[i]) sync(w->brains[i], w->brains[i]->root, 0);
@@ -901,22 +1085,42 @@ static int load(lua_State *L)
         ub->b = root;
         steer_behavior_retain(root);
         luaL_setmetatable(L, STEERL_BEHAVIOR);
-        lua_createtable(L, 0, 4);
-        lua_newtable(L);
-        lua_setfield(L, -2, "kids");
-        lua_newtable(L);
-        lua_setfield(L, -2, "refs"); // the holder's, not its own
-        lua_pushvalue(L, 11);
-        lua_setfield(L, -2, "holder");
-        lua_pushvalue(L, 10);
-        lua_setfield(L, -2, "fields");
-        lua_setiuservalue(L, -2, 1);
+        tree_uv(L, 10, 11);
         lua_pushlightuserdata(L, root);
         lua_insert(L, -2);
         lua_rawset(L, 16);
     }
+    // a.data's trees: a brain's own value when it is one
+    for (int i = 1; i <= nroots; i++) {
+        lua_pushlightuserdata(L, roots[i - 1]);
+        if (lua_rawget(L, 16) == LUA_TUSERDATA) {
+            lua_rawseti(L, 2, i); // the placeholder lets its tree go
+            continue;
+        }
+        lua_pop(L, 1);
+        lua_rawgeti(L, 2, i);
+        tree_uv(L, 10, 11);
+        lua_pop(L, 1);
+    }
     // the agents' Lua state
-    restore_field(L, 6, 15, "data");
+    lua_pushcfunction(L, data_load); // a.data, its references now resolvable
+    lua_getfield(L, 6, "data");
+    size_t ndata;
+    const char *data = lua_tolstring(L, -1, &ndata);
+    if (!data) return luaL_error(L, "%s: corrupt snapshot (its a.data)", fn);
+    lua_pushlightuserdata(L, (void *)(uintptr_t)data);
+    lua_replace(L, -2);
+    lua_pushinteger(L, (lua_Integer)ndata);
+    lua_pushvalue(L, 8);
+    lua_pushvalue(L, 2);
+    if (lua_getfield(L, 6, "refs") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+    }
+    lua_pushvalue(L, 10);
+    if (lua_pcall(L, 6, 1, 0) != LUA_OK) return luaL_error(L, "%s", lua_tostring(L, -1));
+    if (!lua_istable(L, -1)) return luaL_error(L, "%s: corrupt snapshot (its a.data)", fn);
+    lua_setfield(L, 15, "data");
     restore_field(L, 6, 15, "arch");
     restore_field(L, 6, 15, "arch_over");
     if (lua_getfield(L, 6, "think") == LUA_TTABLE) { // 17
@@ -998,6 +1202,19 @@ static int world_restore(lua_State *L)
     lua_getiuservalue(L, 4, 1); // 6
     lua_getfield(L, 5, "on");
     lua_setfield(L, 6, "on");
+    // the agents the load made (a.data's) are w's now
+    lua_getfield(L, 6, "handles");
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        steerL_Agent *a = steerL_toagent(L, -1);
+        if (a) {
+            a->world = lw;
+            lua_pushvalue(L, 1);
+            lua_setiuservalue(L, -2, 1);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
     lua_setiuservalue(L, 1, 1);
     lua_setiuservalue(L, 4, 1);
     lua_settop(L, 1);

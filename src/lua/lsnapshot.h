@@ -13,16 +13,20 @@ steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d);
 
 // Push the plain-data list of the grids the world at wi holds (w:add_grid)
 // or the flow fields in the list at flows use (a list of light userdata of
-// steerN_Flow, as bound in brains), and then a list parallel to `flows` of
-// {grid index, field index} pairs.
+// steerN_Flow, as bound in brains, or grid and field userdata), and then a
+// list parallel to `flows` of {grid index, field index} pairs (field index
+// 0 for a grid).
 void steerL_grids_save(lua_State *L, int wi, int flows);
 // Rebuild the grids of such a list (at desc) for the world at wi, which
 // gets back the walls it had (not added again) and the grids it held; push
-// the list of the grids' lists of flow field userdata. Raises "FN: ..." on
+// the list of the grids' lists of flow field userdata (each list holds its
+// grid userdata at index 0). Raises "FN: ..." on
 // a malformed list.
 void steerL_grids_load(lua_State *L, int wi, int desc, const char *fn);
 // The flow field of a steer.flow_field userdata (for binding), or NULL.
 const struct steerN_Flow *steerL_toflow(lua_State *L, int idx);
+// Whether the value at idx is a steer.grid.
+bool steerL_isgrid(lua_State *L, int idx);
 
 // Adds w:save to the world's methods and load to the table on top.
 void steerL_open_snapshot(lua_State *L);

@@ -17,11 +17,47 @@
 
 #include <string.h>
 
-// opts at idx (a table or none): shared, max_bytes, max_depth, where
+// The reference hooks a snapshot sets, on "boxes": box(n) is a userdata
+// holding the integer n; a box is reference (7, n), a negative one refused.
+static int box(lua_State *L)
+{
+    lua_Integer n = luaL_checkinteger(L, 1);
+    *(lua_Integer *)lua_newuserdatauv(L, sizeof n, 0) = n;
+    luaL_setmetatable(L, "test.box");
+    return 1;
+}
+
+static int box_encode(void *ud, lua_State *L, int idx, uint64_t *index, const char **why)
+{
+    (void)ud;
+    const lua_Integer *n = luaL_testudata(L, idx, "test.box");
+    if (!n || *n < 0) {
+        if (n) *why = "a negative box";
+        return 0;
+    }
+    *index = (uint64_t)*n;
+    return 7;
+}
+
+static void box_decode(void *ud, lua_State *L, int kind, uint64_t index)
+{
+    (void)ud;
+    if (kind != 7) luaL_error(L, "a reference of kind %d", kind);
+    lua_pushcfunction(L, box);
+    lua_pushinteger(L, (lua_Integer)index);
+    lua_call(L, 1, 1);
+}
+
+// opts at idx (a table or none): shared, max_bytes, max_depth, where, refs (the box hooks)
 static steerL_DataOptions options(lua_State *L, int idx)
 {
     steerL_DataOptions o = { 0 };
     if (lua_type(L, idx) != LUA_TTABLE) return o;
+    if (lua_getfield(L, idx, "refs") != LUA_TNIL) {
+        o.ref_encode = box_encode;
+        o.ref_decode = box_decode;
+    }
+    lua_pop(L, 1);
     lua_getfield(L, idx, "shared");
     o.shared = lua_toboolean(L, -1);
     lua_getfield(L, idx, "max_bytes");
@@ -99,6 +135,9 @@ static lua_State *state(void)
     luaL_openlibs(L);
     lua_register(L, "enc", enc);
     lua_register(L, "dec", dec);
+    lua_register(L, "box", box);
+    luaL_newmetatable(L, "test.box");
+    lua_pop(L, 1);
     if (luaL_dostring(L, prelude) != LUA_OK) {
         fprintf(stderr, "%s\n", lua_tostring(L, -1));
         lua_close(L);
@@ -262,7 +301,10 @@ static void test_malformed_bytes_are_refused(void)
               "  assert(not ok and err:find(why, 1, true), why .. ': ' .. tostring(err))\n"
               "end\n"
               "bad('', 'past the end')\n"
-              "bad('\\9', 'unknown tag')\n"
+              "bad('\\6', 'unknown tag')\n"
+              "bad('\\9\\7\\1', 'a reference where there are none')\n"
+              "bad('\\9\\0\\1', 'a reference of kind 0', { refs = true })\n"
+              "bad('\\9\\7', 'past the end', { refs = true })\n"
               "bad('\\1\\2', 'neither 0 nor 1')\n"
               "bad('\\3\\2', 'neither integer nor float')\n"
               "bad('\\3\\1\\128\\0', 'shortest form')\n"
@@ -282,7 +324,7 @@ static void test_malformed_bytes_are_refused(void)
               "bad(string.rep('\\5\\1\\1', 201) .. string.rep('\\255', 202), 'nested too deeply')\n"
               "bad(string.rep('\\5\\1\\1', 17) .. '\\0' .. string.rep('\\255', 17), 'nested too deeply',\n"
               "  { max_depth = 16 })\n"
-              "local ok, err = pcall(dec, '\\9', { where = 'agent 3' })\n"
+              "local ok, err = pcall(dec, '\\6', { where = 'agent 3' })\n"
               "assert(err:find('agent 3: corrupt data (an unknown tag)', 1, true), err)\n");
 }
 
@@ -302,6 +344,31 @@ static void *counting_alloc(void *ud, void *p, size_t n)
 }
 
 static int always(void *ud) { return *(int *)ud; }
+
+// Snapshots only: a userdata the hooks name is a reference, kept and
+// canonical; without the hooks (messages) a userdata is refused as before.
+static void test_references(void)
+{
+    LUA_CHECK("local refs = { refs = true, shared = true }\n"
+              "local b = box(300)\n"
+              "local s = assert(enc({ b, { x = b }, k = box(0) }, refs))\n"
+              "local got = dec(s, refs)\n"
+              "assert(type(got[1]) == 'userdata' and got[2].x ~= nil and got.k ~= nil)\n"
+              "assert(enc(got, refs) == s, 'decode -> encode gives the bytes back')\n"
+              "local v, err, st = enc({ a = { box(-1) } }, refs)\n"
+              "assert(v == nil and st == 'bad value' and err:find('data.a[1]: a negative box cannot be saved', 1, "
+              "true), err)\n"
+              "v, err = enc({ a = io.stdout }, refs)\n"
+              "assert(v == nil and err:find('data.a: a userdata cannot be saved (plain data', 1, true), err)\n"
+              "v, err = enc({ f = print }, refs)\n"
+              "assert(v == nil and err:find('data.f: a function cannot be saved', 1, true), err)\n"
+              "v, err = enc({ b })\n"
+              "assert(v == nil and err:find('data[1]: a userdata cannot be saved', 1, true), err)\n"
+              "local ok, e = pcall(dec, s, { shared = true })\n"
+              "assert(not ok and e:find('a reference where there are none', 1, true), e)\n"
+              "ok, e = pcall(dec, '\\9\\8\\1', refs)\n"
+              "assert(not ok and e:find('a reference of kind 8', 1, true), e)\n");
+}
 
 static void test_allocator_and_stop(void)
 {
@@ -338,6 +405,7 @@ int main(void)
     RUN(test_errors_name_the_path);
     RUN(test_bytes_are_canonical);
     RUN(test_malformed_bytes_are_refused);
+    RUN(test_references);
     RUN(test_allocator_and_stop);
     return check_report_("data");
 }

@@ -7,6 +7,7 @@
 // bytes, another version, a failing allocator): refused with a message.
 #include "check.h"
 #include "make.h"
+#include "core/brain.h"
 #include "core/world.h"
 #include "snapshot_util.h"
 
@@ -405,14 +406,87 @@ static void test_corrupted(void)
     }
     printf("    %d of %zu fixed-up flips loaded (harmless values)\n", loaded, len - 20);
     memcpy(c, b, len);
-    c[8] = 2;
-    CHECK(refused(c, len, "version", err, sizeof err) && strstr(err, "snapshot version 2; this build reads version 1"),
+    c[8] = 3;
+    CHECK(refused(c, len, "version", err, sizeof err) && strstr(err, "snapshot version 3; this build reads version 2"),
           "version: %s", err);
     memcpy(c, b, len);
     c[0] = 'X';
     CHECK(refused(c, len, "magic", err, sizeof err) && strstr(err, "not a steer snapshot"), "magic: %s", err);
     free(c);
     free(b);
+}
+
+// ---- extra roots: trees saved with the world that may be no agent's brain
+
+typedef struct Mem {
+    unsigned char *b;
+    size_t n;
+} Mem;
+
+static int to_mem(void *ud, const void *data, size_t len)
+{
+    Mem *m = ud;
+    unsigned char *b = realloc(m->b, m->n + len);
+    if (!b) return 1;
+    memcpy(b + m->n, data, len);
+    m->b = b;
+    m->n += len;
+    return 0;
+}
+
+static void test_extra_roots(void)
+{
+    steer_World *w = mixed();
+    steer_Agent ids[1];
+    steer_world_agents(w, ids, 1);
+    steer_Behavior *brain;
+    steer_agent_brain(w, ids[0], &brain);
+    // one tree that holds a brain as its child, one of its own, and the brain itself
+    steer_Behavior *spare = leaf("blend");
+    steer_behavior_retain(brain);
+    adopt(spare, brain, 0.5);
+    adopt(spare, leaf("wander"), 2);
+    steer_Behavior *roots[3] = { spare, leaf("seek"), brain };
+    Mem m = { 0 };
+    CHECK(steer_world_save_roots(w, roots, 3, to_mem, &m) == STEER_OK, "save with extra roots");
+    steer_Behavior *null_root = NULL;
+    CHECK(steer_world_save_roots(w, &null_root, 1, to_mem, &(Mem){ 0 }) == STEER_EARG, "a NULL root is refused");
+    steer_WorldDesc d = hooks();
+    steer_World *w2 = NULL;
+    steer_Behavior *got[3] = { NULL };
+    int n = 0;
+    char err[256];
+    CHECK(steer_world_load_roots(&d, m.b, m.n, &w2, got, 3, &n, err, sizeof err) == STEER_OK, "load: %s", err);
+    CHECK(n == 3, "three extra roots: %d", n);
+    if (w2 && n == 3) {
+        steer_Behavior *brain2;
+        steer_agent_brain(w2, ids[0], &brain2);
+        CHECK(got[2] == brain2, "the brain among the roots is the loaded brain");
+        CHECK(got[0]->nkids == 2 && got[0]->kids[0] == brain2, "a subtree shared with a brain stays shared");
+        CHECK(strcmp(steer_behavior_kind(got[1]), "seek") == 0, "a tree of its own");
+        Mem m2 = { 0 };
+        CHECK(steer_world_save_roots(w2, got, 3, to_mem, &m2) == STEER_OK && m2.n == m.n && memcmp(m2.b, m.b, m.n) == 0,
+              "save -> load -> save gives the same bytes");
+        free(m2.b);
+        for (int i = 0; i < 3; i++) steer_behavior_release(got[i]);
+        steer_world_free(w2);
+    }
+    // a short list takes the first ones (the others are let go); a plain load none
+    w2 = NULL;
+    CHECK(steer_world_load_roots(&d, m.b, m.n, &w2, got, 1, &n, err, sizeof err) == STEER_OK && n == 3, "cap 1: %d", n);
+    if (w2) {
+        steer_behavior_release(got[0]);
+        steer_world_free(w2);
+    }
+    w2 = load(m.b, m.n);
+    CHECK(w2 != NULL, "steer_world_load reads it too");
+    steer_world_free(w2);
+    // a truncated root list is refused
+    CHECK(steer_world_load_roots(&d, m.b, m.n - 9, &w2, got, 3, &n, err, sizeof err) == STEER_EARG, "truncated");
+    free(m.b);
+    steer_behavior_release(roots[0]);
+    steer_behavior_release(roots[1]);
+    steer_world_free(w);
 }
 
 static void test_random(void)
@@ -526,6 +600,7 @@ int main(int argc, char **argv)
     RUN(test_fresh_process);
     RUN(test_truncated);
     RUN(test_corrupted);
+    RUN(test_extra_roots);
     RUN(test_random);
     RUN(test_out_of_memory);
     RUN(test_unknown_kind);
