@@ -233,12 +233,14 @@ function World:raycast(origin, direction, length, opts) end
 function World:bytes() end
 
 ---The whole world as one string (a snapshot): the core's state bit for bit,
----each agent's `a.data` (plain data; shared tables and cycles kept), which
----archetype it came from, and its think, custom and ease functions by name
----(an archetype's, or a key path in a module table or in `opts.roots`).
----Event handlers (w:on) and recorded outputs are not saved. Raises, naming
----the agent and the key path, for a.data that is not plain data or a
----function that has no name. See docs/api.md, "Snapshots".
+---each agent's `a.data` (plain data, shared tables and cycles kept, and
+---references to the world's agents, behaviour trees, grids and flow fields,
+---which load as the loaded world's), which archetype it came from, and its
+---think, custom and ease functions by name (an archetype's, or a key path in
+---a module table or in `opts.roots`). Event handlers (w:on) and recorded
+---outputs are not saved. Raises, naming the agent and the key path, for
+---a.data holding a function, thread, other userdata or another world's
+---agent, or a function that has no name. See docs/api.md, "Snapshots".
 ---@param opts? { roots: table<string, table> } tables that name functions, e.g. `{ scenario = t }`
 ---@return string snapshot
 function World:save(opts) end

@@ -6,9 +6,11 @@
 //   "STEERLUA", u32 version, u64 n, n bytes of the core's snapshot,
 //   u64 m, m bytes of the Lua section, u64 FNV-1a of every byte before it.
 // The Lua section is one plain-data value (ldata.h, shared tables kept):
-//   { v = 1,
+//   { v = 2,
 //     fns = { [k] = name },            -- the Lua functions, by name (below)
-//     data = { [agent id] = a.data },  -- shared subtables and cycles kept
+//     data = the bytes of { [agent id] = a.data } -- its own codec value, with
+//                                      -- references (below), decoded last
+//     trees = n, refs = { {grid, field} }, -- what a.data's references name
 //     think = { [agent id] = k },
 //     arch = { [agent id] = archetype name }, arch_over = { [id] = { field = true } },
 //     arch_defs = { [name] = the archetype's definition as a string },
