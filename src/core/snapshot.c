@@ -927,6 +927,7 @@ static bool get_columns(In *in, uint32_t ndir)
         size_t total = (size_t)n * a->bytes;
         const unsigned char *p = take(in, total);
         if (!p) return false;
+        if (total == 0) continue; // no agents: the array may be unallocated (memcpy takes no NULL)
         size_t elem = a->col->size;
         if (little_endian() || elem == 1) {
             memcpy(a->base, p, total);
