@@ -255,6 +255,13 @@ function World:save(opts) end
 ---@return steer.World self
 function World:restore(snapshot, opts) end
 
+---The tree of a brain w runs that `tree` is the same as (structure,
+---parameters, functions, flow fields), else `tree`: a loaded world's brains
+---are copies, and a cache of trees finds them with it. See docs/api.md, "Snapshots".
+---@param tree steer.Behavior
+---@return steer.Behavior
+function World:same_brain(tree) end
+
 -- ---- steer.Agent -------------------------------------------------------------
 
 ---An agent handle (userdata). One agent is always the same Lua value.

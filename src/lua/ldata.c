@@ -10,6 +10,7 @@
 // process's string hash seed, the bytes must not. The C recursion is
 // bounded by max_depth (at most STEERL_DATA_DEPTH_MAX) in both directions.
 #include "ldata.h"
+#include "lutil.h"
 
 #include <lauxlib.h>
 
@@ -29,6 +30,7 @@ enum {
     TAG_TABLE = 5,
     TAG_REF = 8,
     TAG_USER = 9,
+    TAG_VEC = 10,
     TAG_END = 0xFF
 };
 
@@ -192,13 +194,21 @@ static void put_integer(Enc *e, lua_Integer v)
     put_varint(e, (u << 1) ^ (0 - (u >> 63))); // zigzag: small negatives stay short
 }
 
-static void put_float(Enc *e, lua_Number v)
+// A double's 8 bytes, little-endian.
+static void put_float64(Enc *e, lua_Number v)
 {
     uint64_t u;
     memcpy(&u, &v, sizeof u);
-    unsigned char b[10] = { TAG_NUMBER, 0 };
-    for (int j = 0; j < 8; j++) b[2 + j] = (unsigned char)(u >> (8 * j));
+    unsigned char b[8];
+    for (int j = 0; j < 8; j++) b[j] = (unsigned char)(u >> (8 * j));
     put(e, b, sizeof b);
+}
+
+static void put_float(Enc *e, lua_Number v)
+{
+    put_byte(e, TAG_NUMBER);
+    put_byte(e, 0);
+    put_float64(e, v);
 }
 
 static void put_string(Enc *e, const char *s, size_t n)
@@ -343,6 +353,12 @@ static void encode_value(Enc *e, int idx, int depth)
     case LUA_TTABLE: encode_table(e, idx, depth); break;
     default: {
         const char *why = NULL;
+        double v[3];
+        if (t == LUA_TUSERDATA && e->o->ref_encode && luaL_testudata(L, idx, STEERL_VEC) && steerL_tovec(L, idx, v)) {
+            put_byte(e, TAG_VEC);
+            for (int i = 0; i < 3; i++) put_float64(e, v[i]);
+            break;
+        }
         if (t == LUA_TUSERDATA && e->o->ref_encode) {
             uint64_t index = 0;
             int kind = e->o->ref_encode(e->o->ref_ud, L, idx, &index, &why);
@@ -467,6 +483,17 @@ static uint64_t take_varint(Dec *d)
     }
 }
 
+// A double's 8 bytes, little-endian.
+static lua_Number take_float64(Dec *d, const char *what)
+{
+    const unsigned char *b = take(d, 8, what);
+    uint64_t u = 0;
+    for (int j = 0; j < 8; j++) u |= (uint64_t)b[j] << (8 * j);
+    lua_Number v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
 // Push the scalar (nil, boolean, number, string) with tag t; fill k, if
 // not NULL, with it as a key.
 static void decode_scalar(Dec *d, unsigned t, Key *k)
@@ -490,11 +517,7 @@ static void decode_scalar(Dec *d, unsigned t, Key *k)
             lua_pushinteger(L, v);
             if (k) k->rank = RANK_INTEGER, k->i = v;
         } else {
-            const unsigned char *b = take(d, 8, "a number runs past the end");
-            uint64_t u = 0;
-            for (int j = 0; j < 8; j++) u |= (uint64_t)b[j] << (8 * j);
-            lua_Number v;
-            memcpy(&v, &u, sizeof v);
+            lua_Number v = take_float64(d, "a number runs past the end");
             lua_pushnumber(L, v);
             if (k) k->rank = RANK_FLOAT, k->d = v;
         }
@@ -560,6 +583,14 @@ static void decode_value(Dec *d, int depth)
         if (kind == 0) corrupt(d, "a reference of kind 0");
         uint64_t i = take_varint(d);
         d->o->ref_decode(d->o->ref_ud, d->L, (int)kind, i);
+    } else if (tag == TAG_VEC) {
+        if (!d->o->ref_decode) corrupt(d, "a vector where there are none");
+        double v[3];
+        for (int i = 0; i < 3; i++) {
+            v[i] = take_float64(d, "a vector runs past the end");
+            if (!isfinite(v[i])) corrupt(d, "a vector that is not finite");
+        }
+        steerL_pushvec(d->L, v[0], v[1], v[2]);
     } else {
         decode_scalar(d, tag, NULL);
     }

@@ -24,6 +24,8 @@
 //                  written before, counting tables in the order they begin
 //   9 reference    (only with the ref hooks) a userdata the hooks name: a
 //                  byte, its kind (1 to 255), and a varint, its index
+//  10 vector       (only with the ref hooks) a steer.vec: its x, y and z as
+//                  doubles (8 bytes each); it decodes to a new steer.vec
 // Varints are minimal (no trailing zero groups), so each value has one form.
 #ifndef STEER_LDATA_H
 #define STEER_LDATA_H
@@ -51,10 +53,10 @@ typedef struct steerL_DataOptions {
     void *alloc_ud;
     int (*stop)(void *ud); // looked at per table; nonzero ends the encoding (STEERL_DATA_STOPPED)
     void *stop_ud;
-    // Snapshots only (NULL: a userdata is refused, as in messages). ref_encode names the userdata at idx
-    // as a reference: returns its kind (1 to 255) and sets *index, or returns 0 to refuse it (*why, if
-    // set, says what it is: "an agent of another world"); it must not raise but for memory. ref_decode
-    // pushes the value of a reference, or raises.
+    // Snapshots only (NULL: a userdata is refused, as in messages; with them a steer.vec is written as a
+    // vector, tag 10). ref_encode names the userdata at idx as a reference: returns its kind (1 to 255)
+    // and sets *index, or returns 0 to refuse it (*why, if set, says what it is: "an agent of another
+    // world"); it must not raise but for memory. ref_decode pushes the value of a reference, or raises.
     int (*ref_encode)(void *ud, lua_State *L, int idx, uint64_t *index, const char **why);
     void (*ref_decode)(void *ud, lua_State *L, int kind, uint64_t index);
     void *ref_ud;

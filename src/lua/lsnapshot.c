@@ -12,6 +12,8 @@
 //                                      -- references (below), decoded last
 //     trees = n, refs = { {grid, field} }, -- what a.data's references name
 //     think = { [agent id] = k },
+//     named = { [k] = name },          -- the k-th brain's tree (brains in id
+//                                      -- order), when something names it
 //     arch = { [agent id] = archetype name }, arch_over = { [id] = { field = true } },
 //     arch_defs = { [name] = the archetype's definition as a string },
 //     grids = { ... },                 -- lgrid.c: costs, flow fields, wall ids
@@ -28,6 +30,10 @@
 // refs and writes them into the trees and their compiled brains. Nodes are
 // numbered as the core lists them: brains by id, each tree in post-order,
 // each node once.
+// A brain's tree is named the same way (its archetype's brain, a root's or
+// a module's key path) when one holds it; a load gives the brain that tree
+// back when it is still the same (adopt_named), so thinks that assign it
+// find their brain again.
 #include "lsnapshot.h"
 #include "ldata.h"
 #include "../behaviors/behavior.h"
@@ -81,9 +87,11 @@ static const char *const helper_lua[] = {
     "  end\n"
     "  return concat(out)\n"
     "end\n",
-    // wanted: k -> function; returns k -> name, or nil and the first k without one
-    "function M.names(wanted, archetypes, roots, loaded)\n"
+    // wanted: k -> function (or, with trees, k -> tree); returns k -> name,
+    // or nil and the first k without one (a tree may have none)
+    "function M.names(wanted, archetypes, roots, loaded, trees)\n"
     "  local index, names, left = {}, {}, #wanted\n"
+    "  local kind = trees and 'userdata' or 'function'\n"
     "  for k, f in ipairs(wanted) do index[f] = k end\n"
     "  local function found(f, name)\n"
     "    local k = index[f]\n"
@@ -91,9 +99,13 @@ static const char *const helper_lua[] = {
     "  end\n"
     "  for _, an in ipairs(keys(archetypes)) do\n"
     "    local a = archetypes[an]\n"
-    "    if a.think then found(a.think, { 'archetype', an, 'think' }) end\n"
-    "    if a.brain then\n"
-    "      for i, f in ipairs(tree_fns(a.brain)) do found(f, { 'archetype', an, 'brain', i }) end\n"
+    "    if trees then\n"
+    "      if a.brain then found(a.brain, { 'archetype', an, 'brain' }) end\n"
+    "    else\n"
+    "      if a.think then found(a.think, { 'archetype', an, 'think' }) end\n"
+    "      if a.brain then\n"
+    "        for i, f in ipairs(tree_fns(a.brain)) do found(f, { 'archetype', an, 'brain', i }) end\n"
+    "      end\n"
     "    end\n"
     "  end\n"
     "  local seen = { [loaded] = true }\n"
@@ -103,7 +115,7 @@ static const char *const helper_lua[] = {
     "    for _, k in ipairs(keys(t)) do\n"
     "      local v = rawget(t, k)\n"
     "      name[#name + 1] = k\n"
-    "      if type(v) == 'function' then found(v, { unpack(name) })\n"
+    "      if type(v) == kind then found(v, { unpack(name) })\n"
     "      elseif type(v) == 'table' and depth < 4 then walk(v, name, depth + 1) end\n"
     "      name[#name] = nil\n"
     "    end\n"
@@ -115,49 +127,55 @@ static const char *const helper_lua[] = {
     "  for i, mn in ipairs(mods) do if mn == '_G' then table.remove(mods, i) mods[#mods + 1] = mn break end end\n"
     "  for _, mn in ipairs(mods) do\n"
     "    local m = rawget(loaded, mn)\n"
-    "    if type(m) == 'function' then found(m, { 'module', mn })\n"
+    "    if type(m) == 'function' and not trees then found(m, { 'module', mn })\n"
     "    elseif type(m) == 'table' then walk(m, { 'module', mn }, 1) end\n"
     "  end\n"
+    "  if trees then return names end\n"
     "  for k = 1, #wanted do if not names[k] then return nil, k end end\n"
     "  return names\n"
+    "end\n",
+    // name (the k-th) -> what it names in this state (nil if nothing), or
+    // nil and what is wrong with the name or its archetype, module or root
+    "function M.lookup(name, archetypes, roots, loaded, k)\n"
+    "  if type(name) ~= 'table' or type(name[1]) ~= 'string' or type(name[2]) ~= 'string' then\n"
+    "    return nil, 'corrupt snapshot (function ' .. k .. ' has no name)'\n"
+    "  end\n"
+    "  if name[1] == 'archetype' then\n"
+    "    local a = archetypes[name[2]]\n"
+    "    if not a then\n"
+    "      return nil, fmt(\"archetype '%s' is not defined (define it, or require its module, before \"\n"
+    "        .. 'steer.load)', name[2])\n"
+    "    end\n"
+    "    if name[3] == 'think' then return a.think end\n"
+    "    if name[3] == 'brain' and name[4] == nil then return a.brain end\n"
+    "    if a.brain and mtype(name[4]) == 'integer' then return tree_fns(a.brain)[name[4]] end\n"
+    "    return nil\n"
+    "  end\n"
+    "  local t\n"
+    "  if name[1] == 'module' then\n"
+    "    t = rawget(loaded, name[2])\n"
+    "    if t == nil then return nil, fmt(\"module '%s' is not loaded (require it before steer.load)\", name[2]) end\n"
+    "  elseif name[1] == 'root' then\n"
+    "    t = roots[name[2]]\n"
+    "    if t == nil then\n"
+    "      return nil, fmt(\"the snapshot names functions in a table '%s': give it as \"\n"
+    "        .. 'steer.load(s, { roots = { %s = t } })', name[2], name[2])\n"
+    "    end\n"
+    "  else\n"
+    "    return nil, 'corrupt snapshot (function ' .. k .. ' has no name)'\n"
+    "  end\n"
+    "  for i = 3, #name do t = type(t) == 'table' and rawget(t, name[i]) or nil end\n"
+    "  return t\n"
     "end\n",
     // names: k -> name; returns k -> function, or nil and what is wrong,
     "function M.resolve(names, archetypes, roots, loaded)\n"
     "  local fns = {}\n"
     "  if type(names) ~= 'table' then return nil, 'corrupt snapshot (no function list)' end\n"
     "  for k = 1, #names do\n"
-    "    local name, f = names[k]\n"
-    "    if type(name) ~= 'table' or type(name[1]) ~= 'string' or type(name[2]) ~= 'string' then\n"
-    "      return nil, 'corrupt snapshot (function ' .. k .. ' has no name)'\n"
-    "    end\n"
-    "    if name[1] == 'archetype' then\n"
-    "      local a = archetypes[name[2]]\n"
-    "      if not a then\n"
-    "        return nil, fmt(\"archetype '%s' is not defined (define it, or require its module, before \"\n"
-    "          .. 'steer.load)', name[2])\n"
-    "      end\n"
-    "      if name[3] == 'think' then f = a.think\n"
-    "      elseif a.brain and mtype(name[4]) == 'integer' then f = tree_fns(a.brain)[name[4]] end\n"
-    "    else\n"
-    "      local t\n"
-    "      if name[1] == 'module' then\n"
-    "        t = rawget(loaded, name[2])\n"
-    "        if t == nil then return nil, fmt(\"module '%s' is not loaded (require it before steer.load)\", name[2]) "
-    "end\n"
-    "      elseif name[1] == 'root' then\n"
-    "        t = roots[name[2]]\n"
-    "        if t == nil then\n"
-    "          return nil, fmt(\"the snapshot names functions in a table '%s': give it as \"\n"
-    "            .. 'steer.load(s, { roots = { %s = t } })', name[2], name[2])\n"
-    "        end\n"
-    "      else\n"
-    "        return nil, 'corrupt snapshot (function ' .. k .. ' has no name)'\n"
-    "      end\n"
-    "      for i = 3, #name do t = type(t) == 'table' and rawget(t, name[i]) or nil end\n"
-    "      f = t\n"
-    "    end\n"
+    "    local f, err = M.lookup(names[k], archetypes, roots, loaded, k)\n"
+    "    if err then return nil, err end\n"
     "    if type(f) ~= 'function' then\n"
-    "      return nil, M.show(name) .. ' is not a function in this Lua state (the snapshot calls it)'\n"
+    "      return nil, M.show(names[k]) .. ' is not a function in this Lua state (the snapshot calls it)'\n"
     "    end\n"
     "    fns[k] = f\n"
     "  end\n"
@@ -388,18 +406,26 @@ static void digest_visit(Walk *wk, steer_Behavior *b)
     }
 }
 
-// digest(behaviour) -> string (for the helper)
-static int digest(lua_State *L)
+// Push the digest of tree b, a string.
+static void push_digest(lua_State *L, steer_Behavior *b)
 {
-    steer_Behavior *b = steerL_tobehavior(L, 1);
-    if (!b) return luaL_error(L, "steer.load: an archetype's brain is not a behaviour");
     Walk wk = { .L = L, .visit = digest_visit, .node = 1 };
     wk.out = new_bytes(L);
     lua_newtable(L);
     wk.seen = lua_gettop(L);
     walk(&wk, b);
-    if (wk.out->oom) return luaL_error(L, "steer.load: out of memory");
+    if (wk.out->oom) luaL_error(L, "steer.load: out of memory");
     lua_pushlstring(L, (const char *)wk.out->p, wk.out->n);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+}
+
+// digest(behaviour) -> string (for the helper)
+static int digest(lua_State *L)
+{
+    steer_Behavior *b = steerL_tobehavior(L, 1);
+    if (!b) return luaL_error(L, "steer.load: an archetype's brain is not a behaviour");
+    push_digest(L, b);
     return 1;
 }
 
@@ -699,6 +725,32 @@ static int bad_data(lua_State *L, steerL_World *lw, int data, const steerL_DataE
     return luaL_error(L, "steer.world:save: %s", err.message);
 }
 
+// Push the names of the brains' trees (k -> name, k counting the brains in
+// id order) that an archetype, a module's table or opts.roots holds: a
+// load takes those trees back (adopt_named). Places at 3, 4, 5 as in save.
+static void tree_names(lua_State *L, steer_World *w)
+{
+    helper(L, "names");
+    lua_newtable(L);
+    steerL_uv_field(L, 1, "brains");
+    lua_Integer k = 0;
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        if (!w->brains[i]) continue;
+        lua_pushlightuserdata(L, w->brains[i]->root);
+        if (lua_rawget(L, -2) == LUA_TNIL) {
+            lua_pop(L, 1);
+            lua_pushboolean(L, 0); // keeps k in step; names no tree
+        }
+        lua_rawseti(L, -3, ++k);
+    }
+    lua_pop(L, 1);
+    lua_pushvalue(L, 3);
+    lua_pushvalue(L, 5);
+    lua_pushvalue(L, 4);
+    lua_pushboolean(L, 1);
+    lua_call(L, 5, 1);
+}
+
 static int world_save(lua_State *L)
 {
     const char *fn = "steer.world:save";
@@ -777,6 +829,8 @@ static int world_save(lua_State *L)
     lua_setfield(L, 14, "fns");
     lua_pushvalue(L, 12);
     lua_setfield(L, 14, "think");
+    tree_names(L, w);
+    lua_setfield(L, 14, "named");
     static const char *const kept[] = { "arch", "arch_over", NULL };
     for (int i = 0; kept[i]; i++) {
         steerL_uv_field(L, 1, kept[i]);
@@ -933,18 +987,104 @@ static void load_visit(Walk *wk, steer_Behavior *b)
 }
 
 // A compiled brain's copy of what the load wrote into its tree (the node
-// order is flatten's in brain.c: depth first, parents before children).
-static uint32_t sync(steerB_Brain *br, const steer_Behavior *b, uint32_t i)
+// order is flatten's in brain.c: depth first, parents before children),
+// and of what points into the tree (names, points): so a brain also takes
+// another tree of the same digest (adopt) as its own.
+static uint32_t sync(steerB_Brain *br, steer_Behavior *b, uint32_t i)
 {
     steerB_Node *n = &br->nodes[i];
+    b->frozen = true;
+    n->name = steer_behavior_name(b);
     for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
         size_t off;
         if (ref_field(b->params, f, &off)) memcpy(n->params + off, b->params + off, 4);
+        if (f->type == STEERB_POINTS) memcpy(n->params + f->offset, b->params + f->offset, sizeof(steerB_Points));
     }
     if (is_flow(b)) memcpy(n->params, b->params, sizeof(void *));
     uint32_t next = i + 1;
     for (uint16_t k = 0; k < b->nkids; k++) next = sync(br, b->kids[k], next);
     return next;
+}
+
+// Whether tree t can stand for c, a tree of the same digest (the caller
+// compares those), in world w: node for node its callbacks call the same
+// functions, its flow nodes follow the same fields, and it targets no
+// agent of another world.
+static bool fits(lua_State *L, const steer_Behavior *c, const steer_Behavior *t, const steer_World *w)
+{
+    if (c->kind != t->kind || c->nkids != t->nkids || (t->target_world && t->target_world != w)) return false;
+    if (is_flow(c) && memcmp(c->params, t->params, sizeof(void *)) != 0) return false;
+    const steerB_Field *fc = c->kind->fields, *ft = t->kind->fields;
+    size_t off;
+    int32_t rc, rt;
+    for (;;) {
+        bool more = next_ref(c, &fc, &off, &rc);
+        if (more != next_ref(t, &ft, &off, &rt)) return false;
+        if (!more) break;
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rc);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rt);
+        bool same = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+        if (!same) return false;
+    }
+    for (uint16_t i = 0; i < c->nkids; i++)
+        if (!fits(L, c->kids[i], t->kids[i], w)) return false;
+    return true;
+}
+
+// A brain whose tree the snapshot names (an archetype's brain, a tree in a
+// module's table or in opts.roots: `named`, k -> name, k counting the
+// brains in id order) takes the tree of that name in this Lua state back
+// when it has the digest of the loaded copy and fits it: the agents'
+// thinks assign that tree, and so find their brain (and its memory)
+// again, as in the saving process. A tree defined otherwise since keeps
+// the copy. At the top: trees (a.data's), brains (the world's, root ->
+// its value) as in load.
+static void adopt_named(lua_State *L, steer_World *w, int section, int trees, int brains)
+{
+    int top = lua_gettop(L);
+    if (lua_getfield(L, section, "named") != LUA_TTABLE) {
+        lua_settop(L, top);
+        return;
+    }
+    lua_Integer k = 0;
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        steerB_Brain *br = w->brains[i];
+        if (!br) continue;
+        lua_settop(L, top + 1);
+        if (lua_rawgeti(L, top + 1, ++k) != LUA_TTABLE) continue;
+        helper(L, "lookup");
+        lua_insert(L, -2);
+        lua_pushvalue(L, 3);
+        lua_pushvalue(L, 5);
+        lua_pushvalue(L, 4);
+        lua_pushinteger(L, k);
+        lua_call(L, 5, 1); // top + 2: the named value
+        steer_Behavior *t = steerL_tobehavior(L, -1), *copy = br->root;
+        if (!t || t == copy || steer_world_uses_brain(w, t) || !fits(L, copy, t, w)) continue;
+        push_digest(L, copy);
+        push_digest(L, t);
+        if (!lua_rawequal(L, -1, -2)) continue;
+        steer_behavior_retain(t);
+        br->root = t;
+        sync(br, t, 0);
+        lua_pushlightuserdata(L, copy);
+        lua_pushnil(L);
+        lua_rawset(L, brains);
+        lua_pushlightuserdata(L, t);
+        lua_pushvalue(L, top + 2);
+        lua_rawset(L, brains);
+        for (lua_Integer j = 1; j <= (lua_Integer)lua_rawlen(L, trees); j++) {
+            lua_rawgeti(L, trees, j);
+            bool was = steerL_tobehavior(L, -1) == copy;
+            lua_pop(L, 1);
+            if (!was) continue;
+            lua_pushvalue(L, top + 2);
+            lua_rawseti(L, trees, j);
+        }
+        steer_behavior_release(copy);
+    }
+    lua_settop(L, top);
 }
 
 // Field k of the section at s into the world's user value table (at uv),
@@ -1104,6 +1244,7 @@ static int load(lua_State *L)
         tree_uv(L, 10, 11);
         lua_pop(L, 1);
     }
+    adopt_named(L, w, 6, 2, 16);
     // the agents' Lua state
     lua_pushcfunction(L, data_load); // a.data, its references now resolvable
     lua_getfield(L, 6, "data");
@@ -1164,6 +1305,35 @@ static int load(lua_State *L)
         }
     }
     lua_settop(L, 8);
+    return 1;
+}
+
+// ---- w:same_brain ----------------------------------------------------------
+
+// w:same_brain(t) -> the tree of a brain w runs that t is the same as (its
+// digest, and it fits: the same functions, the same flow fields), or t. A
+// script that builds its trees where no module table can hold them (a
+// cache keyed by a flow field) finds the loaded world's brains with it.
+static int world_same_brain(lua_State *L)
+{
+    steerL_World *lw = steerL_checkworld(L, 1);
+    steer_Behavior *t = steerL_tobehavior(L, 2);
+    if (!t) steerL_field_error(L, "steer.world:same_brain", NULL, "a behaviour tree as argument 1", 2);
+    lua_settop(L, 2);
+    steer_World *w = lw->w;
+    steerL_uv_field(L, 1, "brains"); // 3
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        steer_Behavior *r = w->brains[i] ? w->brains[i]->root : NULL;
+        if (!r || r == t || !fits(L, r, t, w)) continue;
+        if (lua_gettop(L) == 3) push_digest(L, t); // 4
+        push_digest(L, r);
+        bool same = lua_rawequal(L, -1, 4);
+        lua_pop(L, 1);
+        lua_pushlightuserdata(L, r);
+        if (same && lua_rawget(L, 3) == LUA_TUSERDATA) return 1;
+        lua_settop(L, 4);
+    }
+    lua_settop(L, 2);
     return 1;
 }
 
@@ -1243,6 +1413,8 @@ void steerL_open_snapshot(lua_State *L)
         lua_setfield(L, -2, "save");
         lua_pushcfunction(L, world_restore);
         lua_setfield(L, -2, "restore");
+        lua_pushcfunction(L, world_same_brain);
+        lua_setfield(L, -2, "same_brain");
         lua_pop(L, 1);
     }
     lua_pop(L, 2);

@@ -25,10 +25,13 @@ M.params = {
 
 M.vehicle = { max_speed = 2.2, max_force = 7, radius = 0.4, mass = 1 }
 
--- The two brains for one flow field, built once per field.
+-- The two brains for one flow field, built once per field. A world loaded
+-- from a snapshot already runs them (copies, bound to its own field, with
+-- their behaviour memory): w:same_brain finds those, so its zombies keep
+-- their brains; trees defined otherwise since (a hot reload) are new.
 local cache = setmetatable({}, { __mode = "k" })
 
-function M.brains(field)
+function M.brains(field, w)
   local b = cache[field]
   if b then return b end
   local p = M.params
@@ -48,6 +51,7 @@ function M.brains(field)
     follow = crowd(steer.follow_flow{ field = field, stop_radius = 1, name = "flow" }, "follow flow"),
     chase = crowd(steer.pursue{ max_prediction = 0.8, name = "pursue" }, "chase"),
   }
+  if w then b.follow, b.chase = w:same_brain(b.follow), w:same_brain(b.chase) end
   cache[field] = b
   return b
 end
@@ -73,7 +77,7 @@ function M.sees_player(a)
 end
 
 function M.think(a)
-  local b = M.brains(a.data.field)
+  local b = M.brains(a.data.field, a.world)
   local player = M.sees_player(a)
   if player then
     a.target = player
@@ -95,7 +99,7 @@ function M.spawn(w, field, fields)
   data.field = field
   f.data = data
   f.tag = f.tag or "zombie"
-  f.brain = M.brains(field).follow
+  f.brain = M.brains(field, w).follow
   return w:spawn(M.archetype, f)
 end
 
