@@ -19,7 +19,7 @@ local meta, api = slurp("lua/steer/meta.lua"), slurp("docs/api.md")
 -- A method we cannot list from Lua (World and Agent use __index functions):
 -- probed instead, so a name here that the bindings lack fails too.
 local world_methods = { "step", "spawn", "agents", "neighbors", "hash", "on", "bytes", "add_obstacle",
-  "add_wall", "add_plane", "add_box", "remove_shape", "raycast", "save", "restore" }
+  "add_wall", "add_plane", "add_box", "remove_shape", "raycast", "save", "restore", "same_brain" }
 local agent_methods = { "xy", "vxy", "force", "remove", "contributions" }
 local agent_fields = { "id", "alive", "position", "velocity", "heading", "up", "speed", "world", "tag", "brain",
   "max_speed", "max_force", "radius", "mass", "target", "data", "think", "think_hz" }
