@@ -77,6 +77,13 @@ static uint64_t sum_end(Sum *s)
     return (h ^ s->n) * 0x100000001B3ull;
 }
 
+uint64_t steerW_checksum(const void *data, size_t len)
+{
+    Sum s = { 0xCBF29CE484222325ull, 0, { 0 }, 0 };
+    sum_add(&s, data, len);
+    return sum_end(&s);
+}
+
 static bool little_endian(void)
 {
     const uint16_t one = 1;
@@ -1105,9 +1112,7 @@ static bool load(In *in, const steer_WorldDesc *hooks, steer_World **out)
     for (int i = 0; i < 8; i++) c[i] = get_u32(in);
     if (total != in->n)
         return fail(in, "snapshot truncated: %zu bytes of the %llu it had", in->n, (unsigned long long)total);
-    Sum s = { 0xCBF29CE484222325ull, 0, { 0 }, 0 };
-    sum_add(&s, p + 12, in->n - 12 - TRAILER_BYTES);
-    if (sum_end(&s) != le64(p + in->n - TRAILER_BYTES))
+    if (steerW_checksum(p + 12, in->n - 12 - TRAILER_BYTES) != le64(p + in->n - TRAILER_BYTES))
         return fail(in, "checksum mismatch (the snapshot is corrupted)");
     in->n -= TRAILER_BYTES;
     if (dim != 2 && dim != 3) return fail(in, "the snapshot's world has %u dimensions", dim);

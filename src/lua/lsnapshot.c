@@ -4,7 +4,8 @@
 // A Lua snapshot is the core's (steer_world_save) plus what only the Lua
 // side knows, in one string, little-endian:
 //   "STEERLUA", u32 version, u64 n, n bytes of the core's snapshot,
-//   u64 m, m bytes of the Lua section, u64 FNV-1a of every byte before it.
+//   u64 m, m bytes of the Lua section, u64 checksum (steerW_checksum) of
+//   m and the section (the core's bytes have their own).
 // The Lua section is one plain-data value (ldata.h, shared tables kept):
 //   { v = 2,
 //     fns = { [k] = name },            -- the Lua functions, by name (below)
@@ -42,7 +43,7 @@
 #include <string.h>
 
 #define MAGIC "STEERLUA"
-#define VERSION 2u // 1: a.data as plain data in the section, no references
+#define VERSION 3u // 1: a.data as plain data in the section, no references; 2: a byte-wise checksum of all
 #define HEAD 20u   // magic, version, the core's length
 #define REG_HELPER "steer.snapshot"
 #define REG_ARCHETYPES "steer.archetypes"
@@ -260,13 +261,6 @@ static uint64_t get_le(const unsigned char *p, int n)
     uint64_t v = 0;
     for (int i = n - 1; i >= 0; i--) v = v << 8 | p[i];
     return v;
-}
-
-static uint64_t fnv(const unsigned char *p, size_t n)
-{
-    uint64_t h = 0xCBF29CE484222325ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
-    return h;
 }
 
 // ---- walking the world's trees as the core lists them ----------------------
@@ -884,12 +878,15 @@ static int world_save(lua_State *L)
     lua_pop(L, 1);
     lua_setfield(L, 14, "grids");
     // the core's bytes, with the refs replaced by k for as long as it takes
-    Bytes *core = new_bytes(L); // 15
-    Bytes *lua = new_bytes(L);  // 16
-    lua_newtable(L);            // 17: where -> old ref
+    Bytes *all = new_bytes(L); // 15: the header, then the core's bytes straight in
+    Bytes *lua = new_bytes(L); // 16
+    bytes_add(all, MAGIC, 8);
+    bytes_le(all, VERSION, 4);
+    bytes_le(all, 0, 8); // the core's length, below
+    lua_newtable(L);     // 17: where -> old ref
     Walk patch = { .L = L, .visit = patch_visit, .a = wk.a, .b = 17, .roots = wk.roots, .nroots = wk.nroots };
     walk_world(&patch, w);
-    int st = steer_world_save_roots(w, wk.roots, wk.nroots, bytes_add, core);
+    int st = steer_world_save_roots(w, wk.roots, wk.nroots, bytes_add, all);
     lua_pushnil(L);
     while (lua_next(L, 17)) {
         int32_t ref = (int32_t)lua_tointeger(L, -1);
@@ -897,20 +894,18 @@ static int world_save(lua_State *L)
         lua_pop(L, 1);
     }
     if (st == STEER_EBUSY) return luaL_error(L, "%s: cannot save during a step", fn);
-    if (st != STEER_OK || core->oom) return luaL_error(L, "%s: out of memory", fn);
+    if (st != STEER_OK || all->oom) return luaL_error(L, "%s: out of memory", fn);
+    size_t ncore = all->n - HEAD;
+    for (int i = 0; i < 8; i++) all->p[12 + i] = (unsigned char)((uint64_t)ncore >> (8 * i));
     o = (steerL_DataOptions){ .shared = true, .where = "the snapshot" };
     ds = steerL_data_encode(L, 14, &o, &lua->p, &lua->n, &err);
     if (ds == STEERL_DATA_NO_MEMORY) return luaL_error(L, "%s: out of memory", fn);
     if (ds != STEERL_DATA_OK) return luaL_error(L, "%s: %s", fn, err.message);
     lua->cap = lua->n;
-    Bytes *all = new_bytes(L);
-    bytes_add(all, MAGIC, 8);
-    bytes_le(all, VERSION, 4);
-    bytes_le(all, core->n, 8);
-    bytes_add(all, core->p, core->n);
     bytes_le(all, lua->n, 8);
     bytes_add(all, lua->p, lua->n);
-    bytes_le(all, fnv(all->p, all->n), 8);
+    // the core's bytes carry their own checksum (steer_world_load checks it)
+    bytes_le(all, steerW_checksum(all->p + HEAD + ncore, 8 + lua->n), 8);
     if (all->oom) return luaL_error(L, "%s: out of memory", fn);
     lua_pushlstring(L, (const char *)all->p, all->n);
     return 1;
@@ -1134,7 +1129,7 @@ static int load(lua_State *L)
     uint64_t ncore = get_le(s + 12, 8), nlua = ncore <= n - HEAD - 16 ? get_le(s + HEAD + ncore, 8) : 0;
     if (ncore > n - HEAD - 16 || nlua != n - HEAD - 16 - ncore)
         return luaL_error(L, "%s: the snapshot is truncated or has bytes past its end (%d bytes)", fn, (int)n);
-    if (fnv(s, n - 8) != get_le(s + n - 8, 8))
+    if (steerW_checksum(s + HEAD + ncore, 8 + nlua) != get_le(s + n - 8, 8))
         return luaL_error(L, "%s: checksum mismatch (the snapshot is corrupted)", fn);
     // the Lua section first: nothing is built unless it reads and its names resolve
     lua_pushcfunction(L, decode);

@@ -354,7 +354,7 @@ describe("w:save and steer.load", function()
     refuse(s .. "x", "bytes past its end")
     local mid = #s // 2
     refuse(s:sub(1, mid - 1) .. string.char((s:byte(mid) + 1) % 256) .. s:sub(mid + 1), "checksum mismatch")
-    refuse(s:sub(1, 8) .. "\3\0\0\0" .. s:sub(13), "version 3")
+    refuse(s:sub(1, 8) .. "\4\0\0\0" .. s:sub(13), "version 4")
     local ok, err = pcall(function() return steer.load(42) end)
     expect(ok):eq(false)
     expect(err):contains("steer.load", "a snapshot")
