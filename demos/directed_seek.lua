@@ -46,9 +46,12 @@ local function aim_at(f, k)
   f.agent.target = pose[1]
 end
 
+-- A flier's state is its a.data, so that a snapshot (--save, --load, the
+-- viewer's rewind) keeps it with the agent.
 local function spawn(w, fields, radius, colour, start)
   local a = w:spawn(fields)
   local f = { agent = a, radius = radius, colour = colour, trail = {}, arrivals = 0 }
+  a.data = f
   fliers[#fliers + 1] = f
   aim_at(f, start)
   return f
@@ -74,6 +77,11 @@ return {
       min_turn_radius = RADIUS, min_speed = SPEED * 0.6, radius = 1, tag = "craft" }, nil, { 255, 210, 80 }, 1)
     spawn(w, { position = { 60, 60 }, velocity = { 0, -6 }, max_speed = 6, max_force = 20, radius = 0.6,
       tag = "point" }, 6, { 120, 200, 255 }, 4)
+  end,
+
+  -- after a load or a rewind: the fliers are the agents' a.data, craft first
+  load = function(w)
+    fliers = { w:agents("craft")().data, w:agents("point")().data }
   end,
 
   update = function(w)

@@ -113,6 +113,19 @@ return {
     d:text(-8, 72, ("caught %d  escaped %d"):format(caught, escapes), { 255, 255, 255 })
   end,
 
+  -- the script's own state, for a snapshot (--save, --load, the viewer's
+  -- rewind): the tallies, when the next intruder comes, and which agent it is
+  save = function()
+    return { caught = caught, escapes = escapes, respawn_at = respawn_at, intruder = intruder.id }
+  end,
+  load = function(w, data)
+    caught, escapes, respawn_at = data.caught, data.escapes, data.respawn_at
+    intruder = { alive = false } -- removed before the save: the next one comes at respawn_at
+    for a in w:agents("intruder") do
+      if a.id == data.intruder then intruder = a end
+    end
+  end,
+
   reload = function(w)
     -- The guards rebind by archetype name. This file's locals start afresh
     -- on a reload (the tallies too): find the intruder in the world and

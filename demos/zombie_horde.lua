@@ -105,6 +105,16 @@ return {
       #w:neighbors(player.position, 6, "zombie")), { 255, 255, 255 })
   end,
 
+  -- a snapshot (--save, --load, the viewer's rewind) holds the field and the
+  -- player in the zombies' a.data: find them there again
+  save = function() return { last_track = state.last_track } end,
+  load = function(w, data)
+    state.player = w:agents("player")()
+    state.field = w:agents("zombie")().data.field
+    state.grid = state.field.grid
+    state.last_track = data.last_track
+  end,
+
   reload = function(w)
     -- zombies rebind by archetype name; the grid, the field and the player stay
     state.last_track = w.time - 1

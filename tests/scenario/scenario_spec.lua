@@ -129,25 +129,30 @@ describe("scenarios", function()
     end
   end)
 
-  -- Demos that keep script state of their own (arrive: its round and a
+  -- Every demo that keeps script state of its own (arrive: its round and a
   -- steer.random stream, in save/load; pursuit: its stream in the prey's
-  -- a.data; gallery: the agents its updates move, by id, and its stream)
-  -- over a run long enough for new rounds, catches and moved targets after
-  -- the point rewound to or loaded at.
-  it("arrive, pursuit, gallery: rewound, and saved then loaded in a fresh process, they run on as uninterrupted",
+  -- a.data; gallery: the agents its updates move, by id; patrol: its
+  -- tallies and intruder; zombie_horde: the field and player, found again
+  -- in the zombies' a.data; directed_seek: its fliers, which are the
+  -- agents' a.data; dogfighter: the fighters' trees, by name), over a run
+  -- long enough for new rounds, catches and waypoints after the point
+  -- rewound to or loaded at (zombie_horde's 2000 agents run shorter).
+  it("every demo with state of its own: rewound, and saved then loaded in a fresh process, it runs on as uninterrupted",
      function()
     local demos = dir .. "/../../demos/"
     local snap = os.tmpname()
-    for _, name in ipairs { "arrive", "pursuit", "gallery" } do
+    for _, case in ipairs { { "arrive", 900 }, { "pursuit", 900 }, { "gallery", 900 }, { "patrol", 900 },
+                            { "directed_seek", 900 }, { "dogfighter", 600 }, { "zombie_horde", 300 } } do
+      local name, n = case[1], case[2]
       local file = quote(demos .. name .. ".lua")
-      local plain = hash_of((steer_run("--ticks 900 " .. file)))
-      local out, code = steer_run("--ticks 900 --rewind-to 2 " .. file)
+      local plain = hash_of((steer_run("--ticks " .. n .. " " .. file)))
+      local out, code = steer_run("--ticks " .. n .. " --rewind-to 2 " .. file)
       if out:find("built without the viewer", 1, true) then return end
       expect(code, name .. ": " .. out):eq(0)
       expect(out:match("hash (%x+), uninterrupted"), name .. " rewound"):eq(plain)
-      out, code = steer_run("--ticks 450 --save " .. quote(snap) .. " " .. file)
+      out, code = steer_run("--ticks " .. n // 2 .. " --save " .. quote(snap) .. " " .. file)
       expect(code, name .. " save: " .. out):eq(0)
-      out, code = steer_run("--ticks 450 --load " .. quote(snap) .. " " .. file)
+      out, code = steer_run("--ticks " .. n - n // 2 .. " --load " .. quote(snap) .. " " .. file)
       expect(code, name .. " load: " .. out):eq(0)
       expect(hash_of(out), name .. " loaded and run on"):eq(plain)
     end
