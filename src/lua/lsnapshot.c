@@ -743,6 +743,26 @@ static void tree_names(lua_State *L, steer_World *w)
     lua_pushvalue(L, 4);
     lua_pushboolean(L, 1);
     lua_call(L, 5, 1);
+    // a copy a load kept in place of its named tree (adopt_named) keeps its
+    // name, so that the snapshot saves to the same bytes again
+    int named = lua_gettop(L);
+    steerL_uv_field(L, 1, "tree_names");
+    if (lua_istable(L, -1)) {
+        k = 0;
+        for (uint32_t i = 1; i < w->nbrains; i++) {
+            if (!w->brains[i]) continue;
+            ++k;
+            if (lua_rawgeti(L, named, k) != LUA_TNIL) {
+                lua_pop(L, 1);
+                continue;
+            }
+            lua_pop(L, 1);
+            lua_pushlightuserdata(L, w->brains[i]->root);
+            if (lua_rawget(L, -2) != LUA_TNIL) lua_rawseti(L, named, k);
+            else lua_pop(L, 1);
+        }
+    }
+    lua_settop(L, named);
 }
 
 static int world_save(lua_State *L)
@@ -1027,15 +1047,70 @@ static bool fits(lua_State *L, const steer_Behavior *c, const steer_Behavior *t,
     return true;
 }
 
+// Mark every node of tree b in the set at `set` (lightuserdata -> true),
+// each shared node once.
+static void mark_nodes(lua_State *L, int set, const steer_Behavior *b)
+{
+    lua_pushlightuserdata(L, (void *)b);
+    if (lua_rawget(L, set) != LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pop(L, 1);
+    lua_pushlightuserdata(L, (void *)b);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, set);
+    for (uint16_t k = 0; k < b->nkids; k++) mark_nodes(L, set, b->kids[k]);
+}
+
+// The name (entry k of the snapshot's `named`, at named) of a copy the
+// load keeps, into the world's "tree_names" (at names): copy -> name.
+static void keep_name(lua_State *L, int names, const steer_Behavior *copy, int named, lua_Integer k)
+{
+    lua_pushlightuserdata(L, (void *)copy);
+    lua_rawgeti(L, named, k);
+    lua_rawset(L, names);
+}
+
+// Whether the loaded world's trees other than brain `self` (the other
+// brains' and the trees of a.data at `trees`, but for `copy` itself) share
+// a node with `copy`: then copy stays, so that the sharing stays too.
+static bool shared_elsewhere(lua_State *L, const steer_World *w, uint32_t self, const steer_Behavior *copy, int trees)
+{
+    lua_newtable(L); // the others' nodes
+    int set = lua_gettop(L);
+    for (uint32_t j = 1; j < w->nbrains; j++)
+        if (j != self && w->brains[j]) mark_nodes(L, set, w->brains[j]->root);
+    for (lua_Integer j = 1; j <= (lua_Integer)lua_rawlen(L, trees); j++) {
+        lua_rawgeti(L, trees, j);
+        const steer_Behavior *t = steerL_tobehavior(L, -1);
+        lua_pop(L, 1);
+        if (t && t != copy) mark_nodes(L, set, t);
+    }
+    lua_newtable(L); // copy's nodes
+    mark_nodes(L, set + 1, copy);
+    bool shared = false;
+    lua_pushnil(L);
+    while (!shared && lua_next(L, set + 1)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        shared = lua_rawget(L, set) != LUA_TNIL;
+        lua_pop(L, 1);
+    }
+    lua_settop(L, set - 1);
+    return shared;
+}
+
 // A brain whose tree the snapshot names (an archetype's brain, a tree in a
 // module's table or in opts.roots: `named`, k -> name, k counting the
 // brains in id order) takes the tree of that name in this Lua state back
 // when it has the digest of the loaded copy and fits it: the agents'
 // thinks assign that tree, and so find their brain (and its memory)
 // again, as in the saving process. A tree defined otherwise since keeps
-// the copy. At the top: trees (a.data's), brains (the world's, root ->
-// its value) as in load.
-static void adopt_named(lua_State *L, steer_World *w, int section, int trees, int brains)
+// the copy, and so does a copy that shares nodes with another loaded tree
+// (taking the named one would split what the snapshot shared). At the top:
+// trees (a.data's), brains (the world's, root -> its value) as in load.
+static void adopt_named(lua_State *L, steer_World *w, int section, int trees, int brains, int names)
 {
     int top = lua_gettop(L);
     if (lua_getfield(L, section, "named") != LUA_TTABLE) {
@@ -1056,7 +1131,11 @@ static void adopt_named(lua_State *L, steer_World *w, int section, int trees, in
         lua_pushinteger(L, k);
         lua_call(L, 5, 1); // top + 2: the named value
         steer_Behavior *t = steerL_tobehavior(L, -1), *copy = br->root;
-        if (!t || t == copy || steer_world_uses_brain(w, t) || !fits(L, copy, t, w)) continue;
+        if (!t || t == copy || steer_world_uses_brain(w, t) || !fits(L, copy, t, w) ||
+            shared_elsewhere(L, w, i, copy, trees)) {
+            keep_name(L, names, copy, top + 1, k);
+            continue;
+        }
         push_digest(L, copy);
         push_digest(L, t);
         if (!lua_rawequal(L, -1, -2)) continue;
@@ -1239,7 +1318,11 @@ static int load(lua_State *L)
         tree_uv(L, 10, 11);
         lua_pop(L, 1);
     }
-    adopt_named(L, w, 6, 2, 16);
+    lua_newtable(L); // the names of the copies kept (tree_names): saved again as they were
+    lua_pushvalue(L, -1);
+    lua_setfield(L, 15, "tree_names");
+    adopt_named(L, w, 6, 2, 16, lua_gettop(L));
+    lua_pop(L, 1);
     // the agents' Lua state
     lua_pushcfunction(L, data_load); // a.data, its references now resolvable
     lua_getfield(L, 6, "data");

@@ -432,8 +432,10 @@ function G:statement()
   elseif r < 95 then
     return string.format("rt.touch(%s + %s, %s:len(), %s:normalized())", self:vec(), self:vec(),
       "steer.vec(" .. self:num() .. ", " .. self:num() .. ")", "steer.vec(" .. self:num() .. ", 0)")
-  elseif r < 97 then
+  elseif r < 96 then
     return string.format("W[%d] = %s", self:int(2, 3), self:world_desc())
+  elseif r < 97 then
+    return string.format("rt.snapshot(%s, %s)", self:ref("W"), self:pick({ "true", "false" }))
   else
     return string.format("%s.think = %s", a, self:think_fn())
   end

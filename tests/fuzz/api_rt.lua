@@ -4,7 +4,9 @@
 --   * an error is a message that starts with the caller's file:line;
 --   * after every step, every agent's position, velocity and heading are
 --     finite and the world's count is the number of agents it iterates;
---   * no agent is lost: every agent spawned and not removed is alive.
+--   * no agent is lost: every agent spawned and not removed is alive;
+--   * a snapshot (w:save) loads to the same hash and saves to the same
+--     bytes again, and w:restore puts the world back to that hash.
 -- A broken promise raises a Failure, which no rt.try swallows; steer-fuzz
 -- reports it with the seed (and a crash or a hang is reported by the driver).
 local rt = {}
@@ -108,6 +110,23 @@ function rt.touch(...)
     elseif type(v) == "function" then
       for _ = 1, 3 do if v() == nil then break end end
     end
+  end
+end
+
+-- A snapshot round trip. A save that raises (an unnamed function, a.data
+-- that is not plain data) is an error like any other.
+function rt.snapshot(w, restore)
+  local s = w:save()
+  local h = w:hash()
+  local w2 = require("steer").load(s)
+  if w2:hash() ~= h then rt.fail("steer.load(w:save()) gives another hash") end
+  if w2:save() ~= s then rt.fail("save -> load -> save gives other bytes") end
+  rt.check(w2)
+  if restore then
+    pcall(w.step, w, 2)
+    w:restore(s)
+    if w:hash() ~= h then rt.fail("w:restore(s) does not give the saved hash back") end
+    rt.check(w)
   end
 end
 
