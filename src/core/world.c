@@ -131,6 +131,20 @@ void steerW_swap(steer_World *a, steer_World *b)
     a->alloc = t.alloc, a->alloc_ud = t.alloc_ud, a->log = t.log, a->log_ud = t.log_ud, a->hooks = t.hooks;
 }
 
+// A brain's tree as flattened (a node shared by two parents is visited
+// twice, as it was compiled), so at most STEERB_MAX_NODES steps.
+static void retarget_tree(steer_Behavior *b, const steer_World *from, const steer_World *to)
+{
+    if (b->target_world == from) b->target_world = to;
+    for (uint16_t k = 0; k < b->nkids; k++) retarget_tree(b->kids[k], from, to);
+}
+
+void steerW_retarget(steer_World *w, const steer_World *from)
+{
+    for (uint32_t i = 1; i < w->nbrains; i++)
+        if (w->brains[i]) retarget_tree(w->brains[i]->root, from, w);
+}
+
 // ---- storage growth ----------------------------------------------------
 
 #define COLUMN(name, field, elem, shape, role, bits)                           \

@@ -212,6 +212,9 @@ uint64_t steerW_checksum(const void *data, size_t len);
 // allocator, its log and its host hooks (a rewind in place: snapshot.c,
 // and the Lua binding's w:restore). Not during a tick.
 void steerW_swap(steer_World *a, steer_World *b);
+// After a swap: the trees of w's brains that name `from` as the world of
+// their target agents (loaded there) name w.
+void steerW_retarget(steer_World *w, const steer_World *from);
 
 // Storage between ticks (world.c): drop the agents flagged dead, keeping the
 // order of the living; free the brains no agent uses; re-sort the columns

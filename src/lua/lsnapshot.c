@@ -1318,6 +1318,8 @@ static int load(lua_State *L)
         tree_uv(L, 10, 11);
         lua_pop(L, 1);
     }
+    lua_pushvalue(L, 2); // a.data's trees, for w:restore (their target world)
+    lua_setfield(L, 15, "data_trees");
     lua_newtable(L); // the names of the copies kept (tree_names): saved again as they were
     lua_pushvalue(L, -1);
     lua_setfield(L, 15, "tree_names");
@@ -1417,6 +1419,41 @@ static int world_same_brain(lua_State *L)
 
 // ---- w:restore -------------------------------------------------------------
 
+// Every node of tree b (each shared node once: `set` marks them) whose
+// target agents are of world `from` takes world `to`.
+static void retarget(lua_State *L, int set, steer_Behavior *b, const steer_World *from, const steer_World *to)
+{
+    lua_pushlightuserdata(L, b);
+    if (lua_rawget(L, set) != LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pop(L, 1);
+    lua_pushlightuserdata(L, b);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, set);
+    if (b->target_world == from) b->target_world = to;
+    for (uint16_t k = 0; k < b->nkids; k++) retarget(L, set, b->kids[k], from, to);
+}
+
+// The trees a load made for a.data (the "data_trees" of the loaded world's
+// user value, at world index w_idx) were made for `from`: they are `to`'s.
+static void retarget_data_trees(lua_State *L, int w_idx, const steer_World *from, const steer_World *to)
+{
+    lua_getiuservalue(L, w_idx, 1);
+    lua_getfield(L, -1, "data_trees");
+    lua_newtable(L);
+    int list = lua_gettop(L) - 1, set = lua_gettop(L);
+    if (lua_istable(L, list))
+        for (lua_Integer i = 1; i <= (lua_Integer)lua_rawlen(L, list); i++) {
+            lua_rawgeti(L, list, i);
+            steer_Behavior *b = steerL_tobehavior(L, -1);
+            lua_pop(L, 1);
+            if (b) retarget(L, set, b, from, to);
+        }
+    lua_pop(L, 3);
+}
+
 // w:restore(s [, opts]): the world becomes the snapshot's, in place: the
 // same Lua value, the same C world (a viewer's or host's pointer stays
 // good), its event handlers kept (they are code, not state). The snapshot
@@ -1441,6 +1478,8 @@ static int world_restore(lua_State *L)
     }
     steerL_World *nw = lua_touserdata(L, 4);
     steerW_swap(lw->w, nw->w);
+    steerW_retarget(lw->w, nw->w); // the trees were loaded for the other address
+    retarget_data_trees(L, 4, nw->w, lw->w);
     lw->dim = steer_world_dim(lw->w);
     nw->dim = steer_world_dim(nw->w);
     steerN_Layers nav = lw->nav;

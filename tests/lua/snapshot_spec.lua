@@ -339,6 +339,20 @@ describe("w:save and steer.load", function()
     expect(got, "the arrive handler survived the restore"):gt(0)
   end)
 
+  it("w:restore: a restored tree that targets an agent belongs to the restored world", function()
+    local w = steer.world{}
+    local leader = w:spawn{ position = { 1, 1 } }
+    w:spawn{ position = { 5, 5 }, brain = steer.seek{ target = leader } }
+    w:step()
+    w:restore(w:save())
+    local br
+    for a in w:agents() do if a.brain then br = a.brain end end
+    local ok, err = pcall(function()
+      return w:spawn{ position = { 3, 3 }, brain = steer.blend{ { br, 1 }, { steer.wander{}, 1 } } }
+    end)
+    expect(ok, "a brain made of the restored tree runs in its world: " .. tostring(err)):eq(true)
+  end)
+
   it("refuse what is not an intact snapshot, naming what is wrong", function()
     local w = steer.world{}
     w:spawn{ data = { n = 1 } }
