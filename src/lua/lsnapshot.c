@@ -1138,7 +1138,10 @@ static void adopt_named(lua_State *L, steer_World *w, int section, int trees, in
         }
         push_digest(L, copy);
         push_digest(L, t);
-        if (!lua_rawequal(L, -1, -2)) continue;
+        if (!lua_rawequal(L, -1, -2)) { // defined otherwise since: the copy stays, with its name
+            keep_name(L, names, copy, top + 1, k);
+            continue;
+        }
         steer_behavior_retain(t);
         br->root = t;
         sync(br, t, 0);
