@@ -1047,20 +1047,18 @@ static bool fits(lua_State *L, const steer_Behavior *c, const steer_Behavior *t,
     return true;
 }
 
-// Mark every node of tree b in the set at `set` (lightuserdata -> true),
-// each shared node once.
-static void mark_nodes(lua_State *L, int set, const steer_Behavior *b)
+static void no_visit(Walk *wk, steer_Behavior *b)
 {
-    lua_pushlightuserdata(L, (void *)b);
-    if (lua_rawget(L, set) != LUA_TNIL) {
-        lua_pop(L, 1);
-        return;
-    }
-    lua_pop(L, 1);
-    lua_pushlightuserdata(L, (void *)b);
-    lua_pushboolean(L, 1);
-    lua_rawset(L, set);
-    for (uint16_t k = 0; k < b->nkids; k++) mark_nodes(L, set, b->kids[k]);
+    (void)wk;
+    (void)b;
+}
+
+// Mark every node of tree b in the set at `set` (the walk's: node -> an
+// index), each shared node once.
+static void mark_nodes(lua_State *L, int set, steer_Behavior *b)
+{
+    Walk wk = { .L = L, .visit = no_visit, .seen = set, .node = 1 };
+    walk(&wk, b);
 }
 
 // The name (entry k of the snapshot's `named`, at named) of a copy the
@@ -1075,7 +1073,7 @@ static void keep_name(lua_State *L, int names, const steer_Behavior *copy, int n
 // Whether the loaded world's trees other than brain `self` (the other
 // brains' and the trees of a.data at `trees`, but for `copy` itself) share
 // a node with `copy`: then copy stays, so that the sharing stays too.
-static bool shared_elsewhere(lua_State *L, const steer_World *w, uint32_t self, const steer_Behavior *copy, int trees)
+static bool shared_elsewhere(lua_State *L, const steer_World *w, uint32_t self, steer_Behavior *copy, int trees)
 {
     lua_newtable(L); // the others' nodes
     int set = lua_gettop(L);
@@ -1083,7 +1081,7 @@ static bool shared_elsewhere(lua_State *L, const steer_World *w, uint32_t self, 
         if (j != self && w->brains[j]) mark_nodes(L, set, w->brains[j]->root);
     for (lua_Integer j = 1; j <= (lua_Integer)lua_rawlen(L, trees); j++) {
         lua_rawgeti(L, trees, j);
-        const steer_Behavior *t = steerL_tobehavior(L, -1);
+        steer_Behavior *t = steerL_tobehavior(L, -1);
         lua_pop(L, 1);
         if (t && t != copy) mark_nodes(L, set, t);
     }
@@ -1422,23 +1420,6 @@ static int world_same_brain(lua_State *L)
 
 // ---- w:restore -------------------------------------------------------------
 
-// Every node of tree b (each shared node once: `set` marks them) whose
-// target agents are of world `from` takes world `to`.
-static void retarget(lua_State *L, int set, steer_Behavior *b, const steer_World *from, const steer_World *to)
-{
-    lua_pushlightuserdata(L, b);
-    if (lua_rawget(L, set) != LUA_TNIL) {
-        lua_pop(L, 1);
-        return;
-    }
-    lua_pop(L, 1);
-    lua_pushlightuserdata(L, b);
-    lua_pushboolean(L, 1);
-    lua_rawset(L, set);
-    if (b->target_world == from) b->target_world = to;
-    for (uint16_t k = 0; k < b->nkids; k++) retarget(L, set, b->kids[k], from, to);
-}
-
 // The trees a load made for a.data (the "data_trees" of the loaded world's
 // user value, at world index w_idx) were made for `from`: they are `to`'s.
 static void retarget_data_trees(lua_State *L, int w_idx, const steer_World *from, const steer_World *to)
@@ -1452,8 +1433,15 @@ static void retarget_data_trees(lua_State *L, int w_idx, const steer_World *from
             lua_rawgeti(L, list, i);
             steer_Behavior *b = steerL_tobehavior(L, -1);
             lua_pop(L, 1);
-            if (b) retarget(L, set, b, from, to);
+            if (b) mark_nodes(L, set, b);
         }
+    // every node of them, each once, whose target agents are of `from`
+    lua_pushnil(L);
+    while (lua_next(L, set)) {
+        lua_pop(L, 1);
+        steer_Behavior *b = lua_touserdata(L, -1);
+        if (b->target_world == from) b->target_world = to;
+    }
     lua_pop(L, 3);
 }
 
