@@ -81,6 +81,28 @@ typedef struct steer_Hooks {
     const steer_HostKind *(*find_kind)(void *ud, const char *name);
 } steer_Hooks;
 
+// ---- threads -------------------------------------------------------------
+// The tick's passes split their agents into items and run them on worker
+// threads: the built-in pool (pthreads), or the host's own job system
+// through the two callbacks below, in the style of Box2D v3's
+// enqueueTask/finishTask. Whatever the thread count and however the host
+// splits the items, the world's state comes out with the same bits.
+
+// The most worker threads a world may use (steer_WorldDesc.threads).
+#define STEER_MAX_THREADS 64
+
+// Run items [begin, end) of a pass as worker `worker`.
+typedef void steer_TaskFn(int begin, int end, int worker, void *task_ctx);
+// The host runs task over the items [0, count), each item once, in ranges
+// of at least min_range items (the last may be shorter), on any of its
+// threads. `worker` must be in [0, threads) and no two ranges running at
+// the same time may share it (the pass keeps scratch per worker). Returns
+// a handle for finish_task, or NULL when every item has already run (a
+// host may simply call task(0, count, 0, task_ctx) and return NULL).
+typedef void *steer_EnqueueTaskFn(steer_TaskFn *task, int count, int min_range, void *task_ctx, void *host_ctx);
+// Wait until every item of the task has run.
+typedef void steer_FinishTaskFn(void *task, void *host_ctx);
+
 // World descriptor: zero means default for every field.
 typedef struct steer_WorldDesc {
     int dim;          // 2 (default) or 3
@@ -106,6 +128,15 @@ typedef struct steer_WorldDesc {
     steer_LogFn log;
     void *log_ud;
     steer_Hooks hooks;
+    // Worker threads for the tick (default 1, at most STEER_MAX_THREADS; a
+    // count above the machine's cores is allowed). Not part of the world's
+    // state: not hashed, not saved, kept by steer_world_restore.
+    int threads;
+    // The host's job system (both or neither; NULL: the built-in pool). See
+    // steer_EnqueueTaskFn. task_ctx is handed to both as host_ctx.
+    steer_EnqueueTaskFn *enqueue_task;
+    steer_FinishTaskFn *finish_task;
+    void *task_ctx;
 } steer_WorldDesc;
 
 // Agent descriptor for spawning: zero means default (see steer_spawn).
@@ -155,6 +186,11 @@ STEER_API const char *steer_world_error(const steer_World *w); // last callback 
 STEER_API int steer_world_set_record(steer_World *w, bool on); // record per-node outputs (allocates)
 // Whether per-node outputs are recorded.
 STEER_API bool steer_world_record(const steer_World *w);
+// Worker threads for the tick, 1 to STEER_MAX_THREADS (STEER_EARG otherwise;
+// STEER_EBUSY during a tick). The trajectory is the same for every count.
+STEER_API int steer_world_set_threads(steer_World *w, int threads);
+// The worker threads the tick may use.
+STEER_API int steer_world_threads(const steer_World *w);
 // The bounds the world was made with (a size of 0: an unbounded axis) and whether they wrap.
 STEER_API void steer_world_bounds(const steer_World *w, double origin[3], double size[3], bool *wrap);
 // Whether an agent of the world still has this brain (brains no agent uses

@@ -257,7 +257,7 @@ static void find_threats(steerB_Ctx *c, const float v[3], float R, float T, int6
     *th = (Threats){ 0 };
     int k = shapes_swept(w, c->p, v, T, R);
     for (int i = 0; i < k; i++) {
-        uint32_t s = w->geo.found[i];
+        uint32_t s = w->loc.found[i];
         Contact ct;
         if (!shape_contact(w, &w->geo.shapes[s], c->p, v, R, T, &ct)) continue;
         if (ct.inside) {
@@ -286,7 +286,7 @@ static bool clear_along(steerB_Ctx *c, const float d[3], float R, float T)
     int k = shapes_swept(w, c->p, v, T, R);
     for (int i = 0; i < k; i++) {
         Contact ct;
-        if (!shape_contact(w, &w->geo.shapes[w->geo.found[i]], c->p, v, R, T, &ct)) continue;
+        if (!shape_contact(w, &w->geo.shapes[w->loc.found[i]], c->p, v, R, T, &ct)) continue;
         if (!ct.inside || v3_dot(ct.away, d) < 0.0f) return false;
     }
     return true;
@@ -357,7 +357,7 @@ static bool nearest_surface(steerB_Ctx *c, float reach, float normal[3], float *
     float best = reach;
     bool found = false;
     for (int i = 0; i < k; i++) {
-        const steerW_Shape *s = &w->geo.shapes[w->geo.found[i]];
+        const steerW_Shape *s = &w->geo.shapes[w->loc.found[i]];
         float d = steerW_signed_distance(w, s, c->p);
         if (d < best) {
             float cp[3];

@@ -92,7 +92,7 @@ static void hide_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     int64_t chosen = -1;
     float kept = -1.0f;
     for (int i = 0; i < k; i++) {
-        uint32_t s = w->geo.found[i];
+        uint32_t s = w->loc.found[i];
         const steerW_Shape *sh = &w->geo.shapes[s];
         float sp[3], to[3];
         if (steerW_signed_distance(w, sh, c->p) > p->radius) continue;

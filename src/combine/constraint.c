@@ -264,7 +264,7 @@ static int first_violation(steer_World *w, unsigned what, const Leg *leg, float 
     int first = -1;
     float first_t = FLT_MAX, first_d = FLT_MAX;
     for (int k = 0; k < found; k++) {
-        const steerW_Shape *s = &w->geo.shapes[w->geo.found[k]];
+        const steerW_Shape *s = &w->geo.shapes[w->loc.found[k]];
         if (!handles(what, s->kind)) continue;
         if (leg->to_goal && shape_distance(w, s, leg->b) < 0.0f) return -2;
         float t, d;
@@ -272,7 +272,7 @@ static int first_violation(steer_World *w, unsigned what, const Leg *leg, float 
         // a wall crossed is worse than one passed too closely: crossings first
         bool before = (d <= 0.0f) != (first_d <= 0.0f) ? d <= 0.0f : t < first_t || (t == first_t && d < first_d);
         if (before) {
-            first = (int)w->geo.found[k];
+            first = (int)w->loc.found[k];
             first_t = t;
             first_d = d;
         }

@@ -67,9 +67,10 @@ int steer_world_neighbors(steer_World *w, const double pos[3], double radius, co
     if (k < 0) return STEER_ENOMEM;
     int m = 0;
     for (int i = 0; i < k; i++)
-        if (!tag || w->tag[w->scratch[i].d] == tid) w->scratch[m++] = w->scratch[i];
-    if (sorted && m > 1) qsort(w->scratch, (size_t)m, sizeof *w->scratch, cmp_nb); // no scratch yet in an empty world
-    for (int i = 0; i < m && i < cap; i++) out[i] = steerW_handle(w, w->scratch[i].d);
+        if (!tag || w->tag[w->loc.scratch[i].d] == tid) w->loc.scratch[m++] = w->loc.scratch[i];
+    if (sorted && m > 1)
+        qsort(w->loc.scratch, (size_t)m, sizeof *w->loc.scratch, cmp_nb); // no scratch yet in an empty world
+    for (int i = 0; i < m && i < cap; i++) out[i] = steerW_handle(w, w->loc.scratch[i].d);
     return m;
 }
 

@@ -106,6 +106,18 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
     return i;
 }
 
+// Whether the node runs host code: a host kind, a callback or an ease function.
+static bool calls_host(const steerB_Node *n)
+{
+    if (n->kind->host) return true;
+    for (const steerB_Field *f = n->kind->fields; f && f->name; f++) {
+        const void *at = n->params + f->offset;
+        if (f->type == STEERB_CALLBACK && *(const int *)at) return true;
+        if (f->type == STEERB_EASE && ((const steerB_Ease *)at)->curve == 2) return true;
+    }
+    return false;
+}
+
 steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
 {
     *status = STEER_ENOMEM;
@@ -135,8 +147,10 @@ steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
     flatten(&fl, root, 1.0f);
     br->nnodes = n;
     br->batch = !br->list && !br->faces;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         if (!br->nodes[i].kind->eval_batch) br->batch = false;
+        if (calls_host(&br->nodes[i])) br->host = true;
+    }
     if (!fl.ok || fl.bad) {
         if (fl.bad) *status = STEER_EARG;
         steerB_brain_free(w, br);

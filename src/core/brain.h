@@ -206,6 +206,8 @@ struct steerB_Brain {
     bool list;      // some node reads the neighbour list itself
     bool faces;     // some node may set the facing
     bool batch;     // every node has eval_batch and reads summaries only: runs batched
+    bool host;      // some node calls the host (a host kind, a callback, an ease function):
+                    // its agents are evaluated on the calling thread, after the others
     uint8_t nsums;  // summary slots (distinct untagged summary radii)
     float sum_r2[STEERB_MAX_SUMS];
     uint8_t sum_need[STEERB_MAX_SUMS]; // the parts of each slot its nodes read

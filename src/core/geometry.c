@@ -41,10 +41,6 @@ static int add_shape(steer_World *w, const steerW_Shape *sh, steer_Shape *out)
             uint32_t *nf = steerW_realloc(w, g->next_free, sizeof *nf * cap);
             if (!nf) return STEER_ENOMEM;
             g->next_free = nf;
-            uint32_t *st = steerW_realloc(w, g->stamp, sizeof *st * cap);
-            if (!st) return STEER_ENOMEM;
-            memset(st + g->cap, 0, sizeof *st * (cap - g->cap));
-            g->stamp = st;
             g->cap = cap;
         }
         s = g->nshapes++;
@@ -262,26 +258,34 @@ int steerW_geometry_ready(steer_World *w) { return w->geo.dirty ? rebuild(w) : S
 
 static bool push_found(steer_World *w, int k, uint32_t s)
 {
-    steerW_Geometry *g = &w->geo;
-    if ((uint32_t)k == g->cap_found) {
-        uint32_t cap = g->cap_found ? g->cap_found * 2 : 64;
-        uint32_t *f = steerW_realloc(w, g->found, sizeof *f * cap);
+    steerW_Local *l = &w->loc;
+    if ((uint32_t)k == l->cap_found) {
+        uint32_t cap = l->cap_found ? l->cap_found * 2 : 64;
+        uint32_t *f = steerW_realloc(w, l->found, sizeof *f * cap);
         if (!f) return false;
-        g->found = f;
-        g->cap_found = cap;
+        l->found = f;
+        l->cap_found = cap;
     }
-    g->found[k] = s;
+    l->found[k] = s;
     return true;
 }
 
 int steerW_shapes_near(steer_World *w, const float lo[3], const float hi[3])
 {
-    steerW_Geometry *g = &w->geo;
+    const steerW_Geometry *g = &w->geo;
+    steerW_Local *l = &w->loc;
     int k = 0;
     // a fresh stamp marks shapes already listed (one shape spans many cells)
-    if (++g->stamp_now == 0) {
-        memset(g->stamp, 0, sizeof *g->stamp * g->cap);
-        g->stamp_now = 1;
+    if (l->cap_stamp < g->cap) {
+        uint32_t *st = steerW_realloc(w, l->stamp, sizeof *st * g->cap);
+        if (!st) return -1;
+        memset(st + l->cap_stamp, 0, sizeof *st * (g->cap - l->cap_stamp));
+        l->stamp = st;
+        l->cap_stamp = g->cap;
+    }
+    if (++l->stamp_now == 0) {
+        memset(l->stamp, 0, sizeof *l->stamp * l->cap_stamp);
+        l->stamp_now = 1;
     }
     for (uint32_t i = 0; i < g->nplanes; i++)
         if (!push_found(w, k++, g->planes[i])) return -1;
@@ -299,8 +303,8 @@ int steerW_shapes_near(steer_World *w, const float lo[3], const float hi[3])
                 uint32_t c = ((uint32_t)z * (uint32_t)g->n[1] + (uint32_t)y) * (uint32_t)g->n[0] + (uint32_t)x;
                 for (uint32_t j = g->start[c]; j < g->start[c + 1]; j++) {
                     uint32_t s = g->items[j];
-                    if (g->stamp[s] == g->stamp_now) continue;
-                    g->stamp[s] = g->stamp_now;
+                    if (l->stamp[s] == l->stamp_now) continue;
+                    l->stamp[s] = l->stamp_now;
                     if (!push_found(w, k++, s)) return -1;
                 }
             }
@@ -510,7 +514,7 @@ bool steerW_ray_shapes(steer_World *w, const float o[3], const float dir[3], flo
         int n = steerW_shapes_near(w, lo, hi);
         for (int i = 0; i < n; i++) {
             float t, nn[3];
-            uint32_t s = w->geo.found[i];
+            uint32_t s = w->loc.found[i];
             if (steerW_ray_shape(w, &w->geo.shapes[s], o, dir, &t, nn) && t <= best) {
                 best = t;
                 v3_copy(n_out, nn);
@@ -564,7 +568,7 @@ int steer_raycast(steer_World *w, const double origin[3], const double direction
         int st = steer_world_neighbors(w, c, 0.5 * best + maxr, NULL, false, NULL, 0);
         if (st < 0) return st;
         for (int i = 0; i < st; i++) {
-            uint32_t d = w->scratch[i].d;
+            uint32_t d = w->loc.scratch[i].d;
             steer_Agent a = steerW_handle(w, d);
             if (a.id == ignore.id) continue;
             float p[3], t, nn[3];
@@ -594,10 +598,8 @@ void steerW_geometry_free(steer_World *w)
     steerW_Geometry *g = &w->geo;
     steerW_free(w, g->shapes);
     steerW_free(w, g->next_free);
-    steerW_free(w, g->stamp);
     steerW_free(w, g->planes);
     steerW_free(w, g->start);
     steerW_free(w, g->items);
-    steerW_free(w, g->found);
     memset(g, 0, sizeof *g);
 }

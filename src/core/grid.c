@@ -233,13 +233,13 @@ int steerG_build(steer_World *w, float cell)
 
 static bool reserve_scratch(steer_World *w, uint32_t need)
 {
-    if (need <= w->cap_scratch) return true;
-    uint32_t cap = w->cap_scratch ? w->cap_scratch : 64;
+    if (need <= w->loc.cap_scratch) return true;
+    uint32_t cap = w->loc.cap_scratch ? w->loc.cap_scratch : 64;
     while (cap < need) cap *= 2;
-    steerB_Neighbor *s = steerW_realloc(w, w->scratch, sizeof *s * cap);
+    steerB_Neighbor *s = steerW_realloc(w, w->loc.scratch, sizeof *s * cap);
     if (!s) return false;
-    w->scratch = s;
-    w->cap_scratch = cap;
+    w->loc.scratch = s;
+    w->loc.cap_scratch = cap;
     return true;
 }
 
@@ -249,7 +249,7 @@ static inline int scan_cell(steer_World *w, uint32_t c, const float p[3], float 
     const steerG_Grid *g = &w->grid;
     uint32_t b = g->start[c], e = g->start[c + 1];
     if (!reserve_scratch(w, (uint32_t)k + (e - b))) return -1;
-    steerB_Neighbor *out = w->scratch;
+    steerB_Neighbor *out = w->loc.scratch;
     const float *px = w->p[0], *py = w->p[1], *pz = w->p[2];
     const uint8_t *flags = w->flags;
     bool wrap = w->wrap;
@@ -394,7 +394,7 @@ __attribute__((always_inline)) static inline int block_dim(steer_World *w, uint3
             int x0 = cx - 1, x1 = cx + 1;
             // the part of the row inside [0, n0), then the wrapped-around cell
             int a = x0 < 0 ? 0 : x0, b = x1 >= n0 ? n0 - 1 : x1;
-            struct steerG_Run *r = &w->runs[nr++];
+            steerG_Run *r = &w->loc.runs[nr++];
             r->b = g->start[row + (uint32_t)a];
             r->e = g->start[row + (uint32_t)b + 1];
             r->shift[0] = 0.0f;
@@ -403,7 +403,7 @@ __attribute__((always_inline)) static inline int block_dim(steer_World *w, uint3
             total += r->e - r->b;
             if (w->wrap && (x0 < 0 || x1 >= n0)) {
                 uint32_t x = x0 < 0 ? (uint32_t)(n0 - 1) : 0u;
-                r = &w->runs[nr++];
+                r = &w->loc.runs[nr++];
                 r->b = g->start[row + x];
                 r->e = g->start[row + x + 1];
                 r->shift[0] = x0 < 0 ? -Lx : Lx;
@@ -413,7 +413,7 @@ __attribute__((always_inline)) static inline int block_dim(steer_World *w, uint3
             }
         }
     }
-    w->nruns = nr;
+    w->loc.nruns = nr;
     return reserve_scratch(w, total) ? 1 : -1;
 }
 
@@ -424,13 +424,13 @@ int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self)
     const steerG_Grid *g = &w->grid;
     const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
     const uint32_t *id = g->items;
-    steerB_Neighbor *out = w->scratch;
+    steerB_Neighbor *out = w->loc.scratch;
     float r2 = radius * radius;
     int k = 0;
     // write every candidate, advance only for the ones that count: no
     // unpredictable branch per candidate
-    for (int q = 0; q < w->nruns; q++) {
-        const struct steerG_Run *r = &w->runs[q];
+    for (int q = 0; q < w->loc.nruns; q++) {
+        const steerG_Run *r = &w->loc.runs[q];
         float px = p[0] - r->shift[0], py = p[1] - r->shift[1];
         if (Z) {
             float pz = p[2] - r->shift[2];
@@ -571,8 +571,8 @@ __attribute__((always_inline)) static inline void pass_kernel(const steer_World 
     const float r20 = r2[0], r21 = need1 ? r2[1] : 0.0f;
     const unsigned heads = (need0 | need1) & STEERB_SUM_HEADING;
     const v4i lane = { 0, 1, 2, 3 };
-    for (int q = 0; q < w->nruns; q++) {
-        const struct steerG_Run *r = &w->runs[q];
+    for (int q = 0; q < w->loc.nruns; q++) {
+        const steerG_Run *r = &w->loc.runs[q];
         const float qx = p[0] - r->shift[0], qy = p[1] - r->shift[1], qz = p[2] - r->shift[2];
         for (uint32_t j = r->b; j < r->e; j += 4) {
             v4i valid = lane < (int32_t)(r->e - j);
@@ -638,8 +638,8 @@ pair_kernel(const steer_World *w, const float pa[3], const float pb[3], uint32_t
     const unsigned heads = (need0 | need1) & STEERB_SUM_HEADING;
     const v8i lane = { 0, 1, 2, 3, 0, 1, 2, 3 }, self = { (int32_t)sa, (int32_t)sa, (int32_t)sa, (int32_t)sa,
                                                           (int32_t)sb, (int32_t)sb, (int32_t)sb, (int32_t)sb };
-    for (int q = 0; q < w->nruns; q++) {
-        const struct steerG_Run *r = &w->runs[q];
+    for (int q = 0; q < w->loc.nruns; q++) {
+        const steerG_Run *r = &w->loc.runs[q];
         const v8f qx = pair8(pa[0] - r->shift[0], pb[0] - r->shift[0]);
         const v8f qy = pair8(pa[1] - r->shift[1], pb[1] - r->shift[1]);
         const v8f qz = pair8(pa[2] - r->shift[2], pb[2] - r->shift[2]);
@@ -768,8 +768,8 @@ void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslot
     const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
     const float *HX = g->sh[0], *HY = g->sh[1], *HZ = g->sh[2];
     memset(out, 0, sizeof *out * (size_t)nslots);
-    for (int q = 0; q < w->nruns; q++) {
-        const struct steerG_Run *r = &w->runs[q];
+    for (int q = 0; q < w->loc.nruns; q++) {
+        const steerG_Run *r = &w->loc.runs[q];
         const float qx = p[0] - r->shift[0], qy = p[1] - r->shift[1], qz = p[2] - r->shift[2];
         for (uint32_t j = r->b; j < r->e; j++) {
             if (j == slot) continue;

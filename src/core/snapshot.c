@@ -786,10 +786,8 @@ static bool get_shapes(In *in, uint32_t nshapes)
     if (nshapes > (in->n - in->at) / 5) return fail(in, "snapshot truncated in the shapes");
     g->shapes = steerW_realloc(w, NULL, sizeof *g->shapes * nshapes);
     g->next_free = steerW_realloc(w, NULL, sizeof *g->next_free * nshapes);
-    g->stamp = steerW_realloc(w, NULL, sizeof *g->stamp * nshapes);
-    if (!g->shapes || !g->next_free || !g->stamp) return oom(in);
+    if (!g->shapes || !g->next_free) return oom(in);
     memset(g->shapes, 0, sizeof *g->shapes * nshapes);
-    memset(g->stamp, 0, sizeof *g->stamp * nshapes);
     g->cap = g->nshapes = nshapes;
     uint32_t dead = 0;
     for (uint32_t i = 0; i < nshapes && !in->failed; i++) {
@@ -993,6 +991,10 @@ static bool get_world(In *in, const steer_WorldDesc *hooks, uint32_t dim)
         d.log = hooks->log;
         d.log_ud = hooks->log_ud;
         d.hooks = hooks->hooks;
+        d.threads = hooks->threads;
+        d.enqueue_task = hooks->enqueue_task;
+        d.finish_task = hooks->finish_task;
+        d.task_ctx = hooks->task_ctx;
     }
     uint32_t fl = get_u8(in);
     d.dim = (int)dim;

@@ -28,14 +28,14 @@ void steerW_delta(const steer_World *w, const float a[3], const float b[3], floa
 
 void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent other)
 {
-    if (w->nevents == w->cap_events) {
-        uint32_t cap = w->cap_events ? w->cap_events * 2 : 64;
-        steer_Event *e = steerW_realloc(w, w->events, sizeof *e * cap);
+    if (w->loc.nevents == w->loc.cap_events) {
+        uint32_t cap = w->loc.cap_events ? w->loc.cap_events * 2 : 64;
+        steer_Event *e = steerW_realloc(w, w->loc.events, sizeof *e * cap);
         if (!e) return; // an event lost to OOM is logged, never a crash
-        w->events = e;
-        w->cap_events = cap;
+        w->loc.events = e;
+        w->loc.cap_events = cap;
     }
-    w->events[w->nevents++] = (steer_Event){ type, steerW_handle(w, d), other };
+    w->loc.events[w->loc.nevents++] = (steer_Event){ type, steerW_handle(w, d), other };
 }
 
 // ---- the steer and locomote passes ------------------------------------
@@ -313,10 +313,10 @@ __attribute__((always_inline)) static inline int steer_cells(steer_World *w, ste
                         status = STEER_ENOMEM;
                         c.nn = 0;
                     }
-                    c.nb = w->scratch;
+                    c.nb = w->loc.scratch;
                     summaries_from_list(&c);
                 }
-                c.nb = w->scratch;
+                c.nb = w->loc.scratch;
             }
             c.facing = false;
             float f[3];
@@ -391,7 +391,7 @@ static float push_out_of_shapes(steer_World *w, float p[3], float v[3], float r)
     }
     int n = steerW_shapes_near(w, lo, hi);
     for (int k = 0; k < n; k++) {
-        const steerW_Shape *s = &w->geo.shapes[w->geo.found[k]];
+        const steerW_Shape *s = &w->geo.shapes[w->loc.found[k]];
         float c[3], nrm[3], d[3];
         steerW_closest(w, s, p, c, nrm);
         v3_sub(d, p, c);
@@ -451,7 +451,7 @@ static int pass_collide(steer_World *w, uint32_t n)
             float deepest = 0.0f;
             steer_Agent other = STEER_NO_AGENT;
             for (int j = 0; j < k; j++) {
-                const steerB_Neighbor *nb = &w->scratch[j];
+                const steerB_Neighbor *nb = &w->loc.scratch[j];
                 float reach = w->radius[d] + w->radius[nb->d];
                 if (!(nb->d2 < reach * reach)) continue;
                 float dist = sqrtf(nb->d2), dir[3];
@@ -633,8 +633,8 @@ static int tick(steer_World *w)
     int ts = pass_think(w);
     if (st == STEER_OK) st = ts;
     // events: hand the tick's events to the host after the tick
-    if (w->nevents) {
-        uint32_t need = w->nout_events + w->nevents;
+    if (w->loc.nevents) {
+        uint32_t need = w->nout_events + w->loc.nevents;
         if (need > w->cap_out_events) {
             steer_Event *e = steerW_realloc(w, w->out_events, sizeof *e * need);
             if (e) {
@@ -645,11 +645,11 @@ static int tick(steer_World *w)
         if (need <= w->cap_out_events) {
             // in handle order: the passes emit in storage order, which must
             // not decide what the host's handlers see first
-            memcpy(w->out_events + w->nout_events, w->events, sizeof *w->events * w->nevents);
-            qsort(w->out_events + w->nout_events, w->nevents, sizeof *w->events, cmp_event);
+            memcpy(w->out_events + w->nout_events, w->loc.events, sizeof *w->loc.events * w->loc.nevents);
+            qsort(w->out_events + w->nout_events, w->loc.nevents, sizeof *w->loc.events, cmp_event);
             w->nout_events = need;
         }
-        w->nevents = 0;
+        w->loc.nevents = 0;
     }
     return st;
 }

@@ -10,6 +10,7 @@
 // anything. Agents spawned during a tick are appended past the count the
 // tick captured, so they join at the next tick and are never visited twice.
 #include "world.h"
+#include "par.h"
 #include "brain.h"
 #include "rng.h"
 #include "vecmath.h"
@@ -29,7 +30,6 @@ static void *default_alloc(void *ud, void *p, size_t size)
     return realloc(p, size);
 }
 
-void *steerW_realloc(steer_World *w, void *p, size_t size) { return w->alloc(w->alloc_ud, p, size); }
 void steerW_free(steer_World *w, void *p)
 {
     if (p) w->alloc(w->alloc_ud, p, 0);
@@ -39,8 +39,14 @@ void steerW_error(steer_World *w, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->error, sizeof w->error, fmt, ap);
+    // a worker's message waits for the calling thread (steerW_par), which logs it
+    char *at = w->worker ? w->loc.error : w->error;
+    vsnprintf(at, sizeof w->error, fmt, ap);
     va_end(ap);
+    if (w->worker) {
+        if (w->loc.status == STEER_OK) w->loc.status = STEER_ECALLBACK;
+        return;
+    }
     if (w->log) w->log(w->log_ud, 2, w->error);
 }
 
@@ -73,6 +79,14 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
     w->record = !d.no_record;
     w->reorder_period = d.reorder_period == 0 ? 16 : d.reorder_period;
     w->wide = steerG_wide_available();
+    if (d.threads < 0 || d.threads > STEER_MAX_THREADS || !d.enqueue_task != !d.finish_task) {
+        alloc(d.alloc_ud, w, 0);
+        return STEER_EARG;
+    }
+    w->threads = d.threads ? d.threads : 1;
+    w->enqueue_task = d.enqueue_task;
+    w->finish_task = d.finish_task;
+    w->task_ctx = d.task_ctx;
     if (!(d.stuck_window >= 0) || !isfinite(d.stuck_window) || !(d.stuck_progress >= 0) ||
         !isfinite(d.stuck_progress) || d.collide_iterations < 0 ||
         d.collide_iterations > STEER_MAX_COLLIDE_ITERATIONS) {
@@ -108,8 +122,9 @@ void steer_world_free(steer_World *w)
     steerW_Array cols[STEERW_MAX_ARRAYS];
     for (int k = 0, n = steerW_arrays(w, cols); k < n; k++) steerW_free(w, cols[k].base);
     for (int i = 0; i < 3; i++) steerW_free(w, w->push[i]);
-    void *arrays[] = { w->gen, w->dense_of, w->scratch, w->events, w->out_events, w->thinkers, w->agent_tmp };
+    void *arrays[] = { w->gen, w->dense_of, w->out_events, w->thinkers, w->agent_tmp };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerW_free(w, arrays[i]);
+    steerW_par_free(w);
     for (uint32_t i = 1; i < w->ntags; i++) steerW_free(w, w->tags[i]);
     steerW_free(w, w->tags);
     steerW_free(w, w->tag_hash);
@@ -129,6 +144,7 @@ void steerW_swap(steer_World *a, steer_World *b)
     // the hosts' parts stay where they were
     b->alloc = a->alloc, b->alloc_ud = a->alloc_ud, b->log = a->log, b->log_ud = a->log_ud, b->hooks = a->hooks;
     a->alloc = t.alloc, a->alloc_ud = t.alloc_ud, a->log = t.log, a->log_ud = t.log_ud, a->hooks = t.hooks;
+    steerW_par_swap(a, b);
 }
 
 // A brain's tree as flattened (a node shared by two parents is visited
@@ -319,8 +335,8 @@ size_t steer_world_bytes(const steer_World *w)
     b += (size_t)w->cap_slots * 2 * sizeof(uint32_t); // generation, dense index
     b += (size_t)w->grid.cap_items * (sizeof(uint32_t) + (w->grid.sh[0] ? 2u : 1u) * (size_t)w->dim * sizeof(float));
     b += (size_t)w->grid.cap_cells * sizeof(uint32_t);
-    b += (size_t)w->cap_scratch * sizeof(steerB_Neighbor);
-    b += (size_t)(w->cap_events + w->cap_out_events) * sizeof(steer_Event);
+    b += (size_t)w->loc.cap_scratch * sizeof(steerB_Neighbor);
+    b += (size_t)(w->loc.cap_events + w->cap_out_events) * sizeof(steer_Event);
     b += (size_t)w->cap_thinkers * sizeof *w->thinkers;
     b += w->cap_agent_tmp * sizeof(uint32_t);
     b += (size_t)w->cap_turn * sizeof *w->turn;

@@ -56,8 +56,8 @@ typedef struct steerW_Shape {
 
 typedef struct steerW_Geometry {
     steerW_Shape *shapes;
-    uint32_t *next_free, *stamp;
-    uint32_t nshapes, cap, live, free_head, stamp_now;
+    uint32_t *next_free;
+    uint32_t nshapes, cap, live, free_head;
     uint32_t *planes; // unbounded shapes, checked by every query
     uint32_t nplanes, cap_planes;
     bool dirty; // the grid below must be rebuilt before a query
@@ -65,9 +65,37 @@ typedef struct steerW_Geometry {
     float lo[3], cell[3];
     uint32_t *start, *items;
     uint32_t ncells, cap_items;
+} steerW_Geometry;
+
+// One cell's neighbourhood as runs of the sorted grid arrays, each with the
+// shift that carries it across the torus seam (see steerG_block).
+typedef struct steerG_Run {
+    uint32_t b, e;
+    float shift[3];
+} steerG_Run;
+
+// What a pass writes besides its agents' own rows: neighbour lists, shape
+// query results, events. One per worker thread: w->loc is the calling
+// thread's, and a pass on another worker runs on a copy of the world whose
+// loc is that worker's (par.c), so a behaviour reads `c->w->loc` without
+// knowing which thread it is on. Everything else in the world is read-only
+// during a parallel pass, but for the rows of the agents the pass owns.
+typedef struct steerW_Local {
+    steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
+    uint32_t cap_scratch;
+    steerG_Run runs[18]; // the current cell's block (steerG_block)
+    int nruns;
     uint32_t *found; // result buffer of steerW_shapes_near
     uint32_t cap_found;
-} steerW_Geometry;
+    uint32_t *stamp; // its marks, one per shape slot (one shape spans many cells)
+    uint32_t cap_stamp, stamp_now;
+    steer_Event *events; // queued by the passes, handed out after the tick
+    uint32_t nevents, cap_events;
+    uint32_t *defer; // steer pass: grid indices of agents whose brains call the host
+    uint32_t ndefer, cap_defer;
+    int status;      // a pass's failure on this worker (STEER_OK: none)
+    char error[256]; // a worker's steerW_error message, logged by the calling thread
+} steerW_Local;
 
 struct steer_World {
     int dim;
@@ -131,17 +159,9 @@ struct steer_World {
     bool grid_fresh;    // the grid matches the current positions (for host queries)
     float sense_radius; // largest neighbour radius of any brain in use
 
-    steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
-    uint32_t cap_scratch;
+    steerW_Local loc;     // the calling thread's scratch (see steerW_Local)
     uint32_t *agent_tmp;  // one word per agent: each agent's cell while the grid is built,
     size_t cap_agent_tmp; // then the re-sort's scratch (kept: no allocation in the tick)
-    // one cell's neighbourhood as runs of the sorted grid arrays, each with
-    // the shift that carries it across the torus seam (see steerG_block)
-    struct steerG_Run {
-        uint32_t b, e;
-        float shift[3];
-    } runs[18];
-    int nruns;
 
     // thinkers: only agents that think pay for a timer
     struct steerW_Thinker {
@@ -152,8 +172,6 @@ struct steer_World {
     } * thinkers;
     uint32_t nthinkers, cap_thinkers;
 
-    steer_Event *events;
-    uint32_t nevents, cap_events;
     steer_Event *out_events; // the last step's events, handed to the host
     uint32_t nout_events, cap_out_events;
 
@@ -165,6 +183,17 @@ struct steer_World {
     bool no_batch;
     // neighbour passes two agents at a time in AVX2 (set where the CPU has it; the same bits either way)
     bool wide;
+
+    // threads (par.c): the host's part, kept by steerW_swap like the allocator
+    int threads;
+    steer_EnqueueTaskFn *enqueue_task;
+    steer_FinishTaskFn *finish_task;
+    void *task_ctx;
+    struct steerW_Pool *pool;   // the pool's lock, and its threads once a parallel pass started them
+    struct steer_World *copies; // workers 1 .. threads-1: their copies of the world, with their scratch
+    int ncopies;
+    int worker;  // which worker this copy of the world runs as (0: the world itself)
+    bool in_par; // a parallel pass runs: allocation takes the pool's lock
 };
 
 // The per-agent columns of the dense storage, listed once (steerW_columns,
@@ -376,7 +405,7 @@ static inline bool steerW_wall_ok(const float a[3], const float b[3])
 }
 int steerW_geometry_ready(steer_World *w); // rebuild the shape grid if needed
 void steerW_geometry_free(steer_World *w);
-// Shapes whose boxes overlap [lo, hi] (and every plane) into w->geo.found;
+// Shapes whose boxes overlap [lo, hi] (and every plane) into w->loc.found;
 // returns how many, or -1 when out of memory. Needs steerW_geometry_ready.
 int steerW_shapes_near(steer_World *w, const float lo[3], const float hi[3]);
 // Closest point of a shape to p and the outward normal there.
@@ -394,7 +423,7 @@ bool steerW_ray_shape(const steer_World *w, const steerW_Shape *s, const float o
 int steerG_build(steer_World *w, float cell);
 void steerG_free(steer_World *w);
 // Gather agents within radius of p (excluding dense index `self`, or
-// UINT32_MAX for none) into w->scratch; returns the count, or -1 on OOM.
+// UINT32_MAX for none) into w->loc.scratch; returns the count, or -1 on OOM.
 int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self);
 // Describe cell c and the ring of cells around it as runs of the sorted
 // grid arrays. Returns 1 when done, 0 when the grid is too small for a ring
@@ -414,7 +443,7 @@ void steerG_summaries2(steer_World *w, const float pa[3], uint32_t sa, const flo
                        const float *r2, const uint8_t *needs, steerB_Summary *outa, steerB_Summary *outb);
 // Whether the CPU has AVX2 (the two-agent pass).
 bool steerG_wide_available(void);
-// Keep the block's agents within radius of p (excluding self) in w->scratch.
+// Keep the block's agents within radius of p (excluding self) in w->loc.scratch.
 int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self);
 
 #endif

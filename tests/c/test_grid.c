@@ -158,7 +158,7 @@ static void block_case(const Setup *s, float radius)
             int self = index_of(ids, s->n, steerW_handle(w, d));
             bool found[MAXN] = { false };
             for (int i = 0; i < k; i++) {
-                const steerB_Neighbor *nb = &w->scratch[i];
+                const steerB_Neighbor *nb = &w->loc.scratch[i];
                 int j = index_of(ids, s->n, steerW_handle(w, nb->d));
                 REQUIRE(j >= 0 && j != self, "bad neighbour %d of %d", j, self);
                 CHECK(!found[j], "neighbour %d listed twice for %d", j, self);

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+// par.c — the worker threads: the built-in pool, the host's job system,
+// and the per-worker copies of the world a parallel pass runs on.
+//
+// The pool (pthreads) has threads - 1 workers; the calling thread is
+// worker 0 and takes items too. Items are handed out one at a time from an
+// atomic counter, so a slow worker does not hold the others up. Between
+// passes a worker spins briefly (a tick has several passes a few hundred
+// microseconds apart), then sleeps on a condition variable.
+#include "par.h"
+#include "neighbors.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Job {
+    steer_World *views[STEER_MAX_THREADS];
+    steerW_ItemFn *fn;
+    void *ctx;
+} Job;
+
+struct steerW_Pool {
+    pthread_mutex_t lock; // the world's allocator and log during a parallel pass
+    bool started;         // the threads below run (not with a host's job system)
+    int nthreads;
+    pthread_t th[STEER_MAX_THREADS];
+    pthread_mutex_t mu;
+    pthread_cond_t wake, done;
+    // the current task, published under mu with a new generation
+    steer_TaskFn *task;
+    void *task_ctx;
+    int count;
+    atomic_uint_fast64_t gen;
+    atomic_int next;    // the next item to hand out
+    atomic_int running; // pool threads still in the current task
+    bool quit;
+};
+
+// Take items of the current task until none are left.
+static void take_items(struct steerW_Pool *p, int worker)
+{
+    for (;;) {
+        int i = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
+        if (i >= p->count) return;
+        p->task(i, i + 1, worker, p->task_ctx);
+    }
+}
+
+typedef struct Start {
+    struct steerW_Pool *pool;
+    int worker;
+} Start;
+
+static void *pool_main(void *arg)
+{
+    Start *s = arg;
+    struct steerW_Pool *p = s->pool;
+    int worker = s->worker;
+    free(s);
+    uint64_t seen = 0;
+    for (;;) {
+        // spin a little for the next pass, then sleep
+        uint64_t g = atomic_load_explicit(&p->gen, memory_order_acquire);
+        for (int spin = 0; g == seen && spin < 4000; spin++) {
+            if (spin > 64) sched_yield();
+            g = atomic_load_explicit(&p->gen, memory_order_acquire);
+        }
+        if (g == seen) {
+            pthread_mutex_lock(&p->mu);
+            while (!p->quit && atomic_load_explicit(&p->gen, memory_order_acquire) == seen)
+                pthread_cond_wait(&p->wake, &p->mu);
+            bool quit = p->quit;
+            g = atomic_load_explicit(&p->gen, memory_order_acquire);
+            pthread_mutex_unlock(&p->mu);
+            if (quit) return NULL;
+        }
+        seen = g;
+        take_items(p, worker);
+        if (atomic_fetch_sub_explicit(&p->running, 1, memory_order_acq_rel) == 1) {
+            pthread_mutex_lock(&p->mu);
+            pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->mu);
+        }
+    }
+}
+
+// Run task over [0, count) on the pool and the calling thread (worker 0).
+static void pool_run(struct steerW_Pool *p, steer_TaskFn *task, int count, void *ctx)
+{
+    p->task = task;
+    p->task_ctx = ctx;
+    p->count = count;
+    atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->running, p->nthreads, memory_order_relaxed);
+    pthread_mutex_lock(&p->mu);
+    atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    take_items(p, 0);
+    // wait for the pool: spin while it finishes its last items, then sleep
+    for (int spin = 0; spin < 4000 && atomic_load_explicit(&p->running, memory_order_acquire); spin++)
+        if (spin > 64) sched_yield();
+    if (atomic_load_explicit(&p->running, memory_order_acquire)) {
+        pthread_mutex_lock(&p->mu);
+        while (atomic_load_explicit(&p->running, memory_order_acquire)) pthread_cond_wait(&p->done, &p->mu);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+static void pool_stop(struct steerW_Pool *p)
+{
+    if (!p->started) return;
+    pthread_mutex_lock(&p->mu);
+    p->quit = true;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < p->nthreads; i++) pthread_join(p->th[i], NULL);
+    p->started = false;
+    p->nthreads = 0;
+    p->quit = false;
+}
+
+// Start the pool's threads for workers 1 .. n-1; false when the system refuses.
+static bool pool_start(struct steerW_Pool *p, int n)
+{
+    for (int k = 1; k < n; k++) {
+        Start *s = malloc(sizeof *s);
+        if (!s) break;
+        s->pool = p;
+        s->worker = k;
+        if (pthread_create(&p->th[p->nthreads], NULL, pool_main, s) != 0) {
+            free(s);
+            break;
+        }
+        p->nthreads++;
+    }
+    p->started = true;
+    if (p->nthreads == n - 1) return true;
+    pool_stop(p);
+    return false;
+}
+
+// ---- the world's side ----------------------------------------------------
+
+void steerW_local_free(steer_World *w, steerW_Local *l)
+{
+    steerW_free(w, l->scratch);
+    steerW_free(w, l->found);
+    steerW_free(w, l->stamp);
+    steerW_free(w, l->events);
+    steerW_free(w, l->defer);
+    memset(l, 0, sizeof *l);
+}
+
+void steerW_par_free(steer_World *w)
+{
+    if (w->pool) {
+        pool_stop(w->pool);
+        pthread_mutex_destroy(&w->pool->lock);
+        pthread_mutex_destroy(&w->pool->mu);
+        pthread_cond_destroy(&w->pool->wake);
+        pthread_cond_destroy(&w->pool->done);
+        steerW_free(w, w->pool);
+        w->pool = NULL;
+    }
+    for (int k = 0; k < w->ncopies; k++) steerW_local_free(w, &w->copies[k].loc);
+    steerW_free(w, w->copies);
+    w->copies = NULL;
+    w->ncopies = 0;
+    steerW_local_free(w, &w->loc);
+}
+
+static void swap_bytes(void *a, void *b, size_t n)
+{
+    unsigned char t[sizeof(steerW_Local)], *x = a, *y = b;
+    for (size_t at = 0; at < n; at += sizeof t) {
+        size_t k = n - at < sizeof t ? n - at : sizeof t;
+        memcpy(t, x + at, k);
+        memcpy(x + at, y + at, k);
+        memcpy(y + at, t, k);
+    }
+}
+
+void steerW_par_swap(steer_World *a, steer_World *b)
+{
+#define KEEP(f) swap_bytes(&a->f, &b->f, sizeof a->f)
+    KEEP(loc);
+    KEEP(threads);
+    KEEP(enqueue_task);
+    KEEP(finish_task);
+    KEEP(task_ctx);
+    KEEP(pool);
+    KEEP(copies);
+    KEEP(ncopies);
+#undef KEEP
+}
+
+int steer_world_set_threads(steer_World *w, int threads)
+{
+    if (threads < 1 || threads > STEER_MAX_THREADS) return STEER_EARG;
+    if (w->in_tick || w->in_par) return STEER_EBUSY;
+    if (w->pool && w->pool->started && w->pool->nthreads != threads - 1) pool_stop(w->pool);
+    w->threads = threads;
+    return STEER_OK;
+}
+
+int steer_world_threads(const steer_World *w) { return w->threads; }
+
+int steerW_par_workers(const steer_World *w, uint32_t nitems)
+{
+    return nitems < (uint32_t)w->threads ? (int)(nitems ? nitems : 1) : w->threads;
+}
+
+steerW_Local *steerW_par_loc(steer_World *w, int k) { return k == 0 ? &w->loc : &w->copies[k - 1].loc; }
+
+// The pool struct (its lock serves a host's job system too), the workers'
+// copies and, without a host job system, the threads. False: run serially.
+static bool ready(steer_World *w, int n)
+{
+    if (!w->pool) {
+        struct steerW_Pool *p = steerW_realloc(w, NULL, sizeof *p);
+        if (!p) return false;
+        memset(p, 0, sizeof *p);
+        atomic_init(&p->gen, 0);
+        atomic_init(&p->next, 0);
+        atomic_init(&p->running, 0);
+        pthread_mutex_init(&p->lock, NULL);
+        pthread_mutex_init(&p->mu, NULL);
+        pthread_cond_init(&p->wake, NULL);
+        pthread_cond_init(&p->done, NULL);
+        w->pool = p;
+    }
+    if (w->ncopies < w->threads - 1) {
+        steer_World *c = steerW_realloc(w, w->copies, sizeof *c * (size_t)(w->threads - 1));
+        if (!c) return false;
+        memset(c + w->ncopies, 0, sizeof *c * (size_t)(w->threads - 1 - w->ncopies));
+        w->copies = c;
+        w->ncopies = w->threads - 1;
+    }
+    if (!w->enqueue_task && !w->pool->started && !pool_start(w->pool, w->threads)) return false;
+    (void)n;
+    return true;
+}
+
+static void run_task(int begin, int end, int worker, void *task_ctx)
+{
+    Job *j = task_ctx;
+    steer_World *v = j->views[worker];
+    for (int i = begin; i < end; i++) j->fn(v, (uint32_t)i, j->ctx);
+}
+
+void *steerW_realloc(steer_World *w, void *p, size_t size)
+{
+    if (!w->in_par) return w->alloc(w->alloc_ud, p, size);
+    pthread_mutex_lock(&w->pool->lock);
+    void *r = w->alloc(w->alloc_ud, p, size);
+    pthread_mutex_unlock(&w->pool->lock);
+    return r;
+}
+
+// Worker k's events onto the world's list.
+static void merge_events(steer_World *w, steerW_Local *l)
+{
+    for (uint32_t i = 0; i < l->nevents; i++) {
+        const steer_Event *e = &l->events[i];
+        if (w->loc.nevents == w->loc.cap_events) {
+            uint32_t cap = w->loc.cap_events ? w->loc.cap_events * 2 : 64;
+            steer_Event *a = steerW_realloc(w, w->loc.events, sizeof *a * cap);
+            if (!a) break; // an event lost to OOM, as in steerW_event
+            w->loc.events = a;
+            w->loc.cap_events = cap;
+        }
+        w->loc.events[w->loc.nevents++] = *e;
+    }
+    l->nevents = 0;
+}
+
+int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx)
+{
+    int n = steerW_par_workers(w, nitems);
+    w->loc.status = STEER_OK;
+    if (n <= 1 || !ready(w, n)) {
+        for (uint32_t i = 0; i < nitems; i++) fn(w, i, ctx);
+    } else {
+        Job job;
+        job.fn = fn;
+        job.ctx = ctx;
+        job.views[0] = w;
+        w->in_par = true;
+        for (int k = 1; k < w->threads; k++) {
+            steer_World *c = &w->copies[k - 1];
+            steerW_Local l = c->loc;
+            *c = *w;
+            c->loc = l;
+            c->loc.status = STEER_OK;
+            c->loc.error[0] = 0;
+            c->worker = k;
+            job.views[k] = c;
+        }
+        if (w->enqueue_task) {
+            void *t = w->enqueue_task(run_task, (int)nitems, 1, &job, w->task_ctx);
+            if (t) w->finish_task(t, w->task_ctx);
+        } else {
+            pool_run(w->pool, run_task, (int)nitems, &job);
+        }
+        w->in_par = false;
+        for (int k = 1; k < w->threads; k++) {
+            steerW_Local *l = &w->copies[k - 1].loc;
+            merge_events(w, l);
+            if (l->status != STEER_OK && w->loc.status == STEER_OK) {
+                w->loc.status = l->status;
+                if (l->error[0]) steerW_error(w, "%s", l->error);
+            }
+        }
+    }
+    int st = w->loc.status;
+    w->loc.status = STEER_OK;
+    return st;
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// par.h — running a pass on the world's worker threads.
+//
+// A pass splits its work into items (agent ranges, cell ranges) and hands
+// them to steerW_par, which runs them on the host's job system or the
+// built-in pool. Each worker runs its items on its own copy of the world
+// struct (same columns, its own steerW_Local), so a pass writes only the
+// rows of its own agents and its worker's scratch. The result of a pass
+// must not depend on which worker ran which item, nor on how many items
+// there are: that is what makes the trajectory the same for any number of
+// threads.
+#ifndef STEER_PAR_H
+#define STEER_PAR_H
+
+#include "world.h"
+
+// One item of a pass, run as the worker whose copy of the world `view` is.
+typedef void steerW_ItemFn(steer_World *view, uint32_t item, void *ctx);
+
+// Run fn over items [0, nitems). Serially on w itself when the world has
+// one thread or there is one item; otherwise on up to w->threads workers,
+// w itself being worker 0 (the calling thread). Afterwards the workers'
+// events are w's, and the first failure any worker noted (steerW_Local
+// status) is returned with its message in w->error. Between ticks too
+// (a host query that rebuilds the grid).
+int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx);
+// How many workers a pass of nitems items would use (1: it runs serially).
+int steerW_par_workers(const steer_World *w, uint32_t nitems);
+// Worker k's scratch (0: w->loc), for passes that merge per-worker results
+// themselves (the steer pass's deferred agents).
+steerW_Local *steerW_par_loc(steer_World *w, int k);
+// Split [0, n) into `parts` ranges as even as can be: the start of part k.
+static inline uint32_t steerW_part(uint32_t n, uint32_t parts, uint32_t k)
+{
+    return (uint32_t)(((uint64_t)n * k) / parts);
+}
+// Free the pool (joining its threads) and the workers' scratch.
+void steerW_par_free(steer_World *w);
+// steerW_swap's part: the threads, the pool and the workers' scratch stay
+// with the world struct they belong to.
+void steerW_par_swap(steer_World *a, steer_World *b);
+// Free one worker's scratch.
+void steerW_local_free(steer_World *w, steerW_Local *l);
+
+#endif
