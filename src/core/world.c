@@ -52,6 +52,17 @@ void steerW_error(steer_World *w, const char *fmt, ...)
 
 // ---- creation ----------------------------------------------------------
 
+// The thread count of a world whose host did not choose: 1, or the
+// STEER_THREADS environment variable (1 to STEER_MAX_THREADS), which lets a
+// test run put every world of a program on several threads.
+static int default_threads(void)
+{
+    const char *e = getenv("STEER_THREADS");
+    char *end;
+    long n = e ? strtol(e, &end, 10) : 0;
+    return e && *e && !*end && n >= 1 && n <= STEER_MAX_THREADS ? (int)n : 1;
+}
+
 int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
 {
     steer_WorldDesc d = desc ? *desc : (steer_WorldDesc){ 0 };
@@ -83,7 +94,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
         alloc(d.alloc_ud, w, 0);
         return STEER_EARG;
     }
-    w->threads = d.threads ? d.threads : 1;
+    w->threads = d.threads ? d.threads : default_threads();
     w->enqueue_task = d.enqueue_task;
     w->finish_task = d.finish_task;
     w->task_ctx = d.task_ctx;
