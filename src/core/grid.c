@@ -10,6 +10,7 @@
 #include "world.h"
 #include "neighbors.h"
 #include "vecmath.h"
+#include "par.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ void steerG_free(steer_World *w)
 {
     steerW_free(w, w->grid.start);
     steerW_free(w, w->grid.items);
+    steerW_free(w, w->grid.counts);
     for (int i = 0; i < 3; i++) {
         steerW_free(w, w->grid.sp[i]);
         steerW_free(w, w->grid.sh[i]);
@@ -43,11 +45,11 @@ static inline uint32_t cell_of(const steerG_Grid *g, const float p[3])
 // leaves storage in this order). Sums over neighbours then add in an order
 // that removals and re-sorts cannot change, so trajectories do not depend
 // on how agents happen to be stored.
-static void sort_cells(const steer_World *w, steerG_Grid *g)
+static void sort_cells(const steer_World *w, steerG_Grid *g, uint32_t c0, uint32_t c1)
 {
     const uint32_t *slot = w->slot;
     float *sp2 = g->sp[2], *sh2 = g->sh[2];
-    for (uint32_t c = 0; c < g->ncells; c++) {
+    for (uint32_t c = c0; c < c1; c++) {
         uint32_t b = g->start[c], e = g->start[c + 1];
         if (e - b < 2) continue;
         uint32_t last = slot[g->items[b]]; // the largest slot so far (stays so after an insertion)
@@ -119,6 +121,116 @@ static void narrow_axis(const float *x, uint32_t n, float *lo, float *hi, double
         if (best_i > 0) *lo = (float)(a + best_i * width);
         if (best_j < 255) *hi = (float)(a + (best_j + 1) * width);
     }
+}
+
+// Agent d's copy at sorted index k.
+static inline void place(const steer_World *w, steerG_Grid *g, uint32_t d, uint32_t k)
+{
+    g->items[k] = d;
+    g->sp[0][k] = w->p[0][d];
+    g->sp[1][k] = w->p[1][d];
+    g->sh[0][k] = w->h[0][d];
+    g->sh[1][k] = w->h[1][d];
+    if (g->sp[2]) {
+        g->sp[2][k] = w->p[2][d];
+        g->sh[2][k] = w->h[2][d];
+    }
+}
+
+// The parallel counting sort: `parts` agent ranges each count their cells
+// (counts[k * cells + c]); cell ranges turn the counts into each part's
+// cursors; each agent range places its agents. Part k's agents of a cell
+// come after part k-1's, so the order is the serial sort's, and the cells'
+// sort by handle slot then makes it independent of storage anyway.
+typedef struct BuildJob {
+    steerG_Grid *g;
+    uint32_t *cell_at, *counts, *sums;
+    uint32_t n, cells, parts;
+} BuildJob;
+
+static void count_part(steer_World *w, uint32_t k, void *ctx)
+{
+    const BuildJob *j = ctx;
+    uint32_t *cnt = j->counts + (size_t)k * j->cells;
+    memset(cnt, 0, sizeof *cnt * j->cells);
+    for (uint32_t d = steerW_part(j->n, j->parts, k), e = steerW_part(j->n, j->parts, k + 1); d < e; d++) {
+        float p[3];
+        steerW_load(w->p, d, p);
+        uint32_t c = cell_of(j->g, p);
+        j->cell_at[d] = c;
+        cnt[c]++;
+    }
+}
+
+static void sum_cells(steer_World *w, uint32_t r, void *ctx)
+{
+    (void)w;
+    const BuildJob *j = ctx;
+    uint32_t sum = 0;
+    for (uint32_t c = steerW_part(j->cells, j->parts, r), e = steerW_part(j->cells, j->parts, r + 1); c < e; c++)
+        for (uint32_t k = 0; k < j->parts; k++) sum += j->counts[(size_t)k * j->cells + c];
+    j->sums[r] = sum;
+}
+
+static void cursor_cells(steer_World *w, uint32_t r, void *ctx)
+{
+    (void)w;
+    const BuildJob *j = ctx;
+    uint32_t at = j->sums[r];
+    for (uint32_t c = steerW_part(j->cells, j->parts, r), e = steerW_part(j->cells, j->parts, r + 1); c < e; c++) {
+        j->g->start[c] = at;
+        for (uint32_t k = 0; k < j->parts; k++) {
+            uint32_t *cnt = &j->counts[(size_t)k * j->cells + c], m = *cnt;
+            *cnt = at;
+            at += m;
+        }
+    }
+}
+
+static void place_part(steer_World *w, uint32_t k, void *ctx)
+{
+    const BuildJob *j = ctx;
+    uint32_t *cur = j->counts + (size_t)k * j->cells;
+    for (uint32_t d = steerW_part(j->n, j->parts, k), e = steerW_part(j->n, j->parts, k + 1); d < e; d++)
+        place(w, j->g, d, cur[j->cell_at[d]]++);
+}
+
+static void sort_part(steer_World *w, uint32_t r, void *ctx)
+{
+    const BuildJob *j = ctx;
+    sort_cells(w, j->g, steerW_part(j->cells, j->parts, r), steerW_part(j->cells, j->parts, r + 1));
+}
+
+// Room for the counts of `parts` parts (false: sort serially).
+static bool reserve_counts(steer_World *w, steerG_Grid *g, uint32_t parts)
+{
+    size_t need = (size_t)parts * g->ncells;
+    if (need > g->cap_counts) {
+        uint32_t *a = steerW_realloc(w, g->counts, sizeof *a * need);
+        if (!a) return false;
+        g->counts = a;
+        g->cap_counts = need;
+    }
+    return true;
+}
+
+static int build_parallel(steer_World *w, steerG_Grid *g, uint32_t *cell_at, uint32_t parts)
+{
+    uint32_t sums[STEERW_MAX_ITEMS];
+    BuildJob j = { g, cell_at, g->counts, sums, w->count, g->ncells, parts };
+    int st = steerW_par(w, parts, count_part, &j);
+    if (st == STEER_OK) st = steerW_par(w, parts, sum_cells, &j);
+    if (st != STEER_OK) return st;
+    for (uint32_t r = 0, at = 0; r < parts; r++) {
+        uint32_t m = sums[r];
+        sums[r] = at;
+        at += m;
+    }
+    st = steerW_par(w, parts, cursor_cells, &j);
+    g->start[g->ncells] = w->count;
+    if (st == STEER_OK) st = steerW_par(w, parts, place_part, &j);
+    if (st == STEER_OK) st = steerW_par(w, parts, sort_part, &j);
+    return st;
 }
 
 int steerG_build(steer_World *w, float cell)
@@ -198,9 +310,12 @@ int steerG_build(steer_World *w, float cell)
         g->cap_items = cap;
     }
     g->ncells = cells;
-    // counting sort: count per cell (remembering each agent's), prefix sums, then place
     uint32_t *cell_at = n ? steerW_agent_tmp(w) : NULL;
     if (n && !cell_at) return STEER_ENOMEM;
+    uint32_t parts = steerW_items(w, n);
+    if (parts > (uint32_t)w->threads) parts = (uint32_t)w->threads;
+    if (parts > 1 && reserve_counts(w, g, parts)) return build_parallel(w, g, cell_at, parts);
+    // counting sort: count per cell (remembering each agent's), prefix sums, then place
     memset(g->start, 0, sizeof(uint32_t) * (cells + 1));
     for (uint32_t d = 0; d < n; d++) {
         float p[3];
@@ -212,23 +327,24 @@ int steerG_build(steer_World *w, float cell)
     // place in index order within each cell, using start[c] as a cursor
     // shifted by one cell so that afterwards start[c] is the cell's start again
     for (uint32_t d = 0; d < n; d++) {
-        float p[3];
-        steerW_load(w->p, d, p);
         uint32_t k = g->start[cell_at[d]]++;
-        g->items[k] = d;
-        g->sp[0][k] = p[0];
-        g->sp[1][k] = p[1];
-        g->sh[0][k] = w->h[0][d];
-        g->sh[1][k] = w->h[1][d];
-        if (g->sp[2]) {
-            g->sp[2][k] = p[2];
-            g->sh[2][k] = w->h[2][d];
-        }
+        place(w, g, d, k);
     }
     for (uint32_t c = cells; c > 0; c--) g->start[c] = g->start[c - 1];
     g->start[0] = 0;
-    sort_cells(w, g);
+    sort_cells(w, g, 0, cells);
     return STEER_OK;
+}
+
+uint32_t steerG_cell_from(const steerG_Grid *g, uint32_t at)
+{
+    uint32_t lo = 0, hi = g->ncells;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g->start[mid] < at) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
 }
 
 static bool reserve_scratch(steer_World *w, uint32_t need)
@@ -558,9 +674,9 @@ __attribute__((always_inline)) static inline void finish(const Sums4 *a, const u
 // stay in registers and unneeded sums cost nothing. Two slots in one pass
 // is the common flock: separation at one radius, alignment and cohesion at
 // another.
-__attribute__((always_inline)) static inline void pass_kernel(const steer_World *w, const float p[3], const float *r2,
-                                                              const unsigned need0, const unsigned need1, const bool d3,
-                                                              steerB_Summary *out)
+__attribute__((always_inline)) static inline void pass_kernel(const steer_World *w, const float p[3], uint32_t self,
+                                                              const float *r2, const unsigned need0,
+                                                              const unsigned need1, const bool d3, steerB_Summary *out)
 {
     const steerG_Grid *g = &w->grid;
     const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
@@ -575,7 +691,8 @@ __attribute__((always_inline)) static inline void pass_kernel(const steer_World 
         const steerG_Run *r = &w->loc.runs[q];
         const float qx = p[0] - r->shift[0], qy = p[1] - r->shift[1], qz = p[2] - r->shift[2];
         for (uint32_t j = r->b; j < r->e; j += 4) {
-            v4i valid = lane < (int32_t)(r->e - j);
+            // the agent itself is masked out: its lane adds exact zeros
+            v4i valid = (lane < (int32_t)(r->e - j)) & (lane + (int32_t)j != (int32_t)self);
             CANDIDATES(load4, j, valid, qx, qy, qz, zero);
         }
     }
@@ -674,11 +791,10 @@ __attribute__((always_inline)) static inline void slots(const steer_World *w, co
     }
 #endif
     (void)pb;
-    (void)sa;
     (void)sb;
     (void)outb;
     (void)pair;
-    pass_kernel(w, pa, r2, need0, need1, d3, outa);
+    pass_kernel(w, pa, sa, r2, need0, need1, d3, outa);
 }
 
 __attribute__((always_inline)) static inline void summaries_dim(const steer_World *w, const float pa[3],
@@ -705,22 +821,18 @@ __attribute__((always_inline)) static inline void summaries_dim(const steer_Worl
     }
 }
 
-static void summaries_one(const steer_World *w, const float p[3], int nslots, const float *r2, const uint8_t *needs,
-                          steerB_Summary *out)
+static void summaries_one(const steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
+                          const uint8_t *needs, steerB_Summary *out)
 {
-    if (w->dim == 3) summaries_dim(w, p, NULL, 0, 0, nslots, r2, needs, out, NULL, true, false);
-    else summaries_dim(w, p, NULL, 0, 0, nslots, r2, needs, out, NULL, false, false);
+    if (w->dim == 3) summaries_dim(w, p, NULL, slot, 0, nslots, r2, needs, out, NULL, true, false);
+    else summaries_dim(w, p, NULL, slot, 0, nslots, r2, needs, out, NULL, false, false);
 }
 
 void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
                       const uint8_t *needs, steerB_Summary *out)
 {
-    // the agent itself is parked far away for the pass (its distance is
-    // infinite), cheaper than comparing indices in every block
-    float keep = w->grid.sp[0][slot];
-    w->grid.sp[0][slot] = 1e30f;
-    summaries_one(w, p, nslots, r2, needs, out);
-    w->grid.sp[0][slot] = keep;
+    // (the grid is shared by the workers: it is only read)
+    summaries_one(w, p, slot, nslots, r2, needs, out);
 }
 
 #ifdef STEERG_PAIRS

@@ -37,8 +37,26 @@ struct steerW_Pool {
     atomic_uint_fast64_t gen;
     atomic_int next;    // the next item to hand out
     atomic_int running; // pool threads still in the current task
-    bool quit;
+    atomic_bool quit;
 };
+
+// Waiting for the next pass or for the pool: SPINS polls, the first with
+// a pause instruction, then yielding the core (a tick's passes follow each
+// other within microseconds, so a sleep would cost more than the wait;
+// between ticks the threads sleep).
+#define SPINS 2000
+static inline void relax(int spin)
+{
+    if (spin < 1000) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield");
+#endif
+    } else {
+        sched_yield();
+    }
+}
 
 // Take items of the current task until none are left.
 static void take_items(struct steerW_Pool *p, int worker)
@@ -65,15 +83,15 @@ static void *pool_main(void *arg)
     for (;;) {
         // spin a little for the next pass, then sleep
         uint64_t g = atomic_load_explicit(&p->gen, memory_order_acquire);
-        for (int spin = 0; g == seen && spin < 4000; spin++) {
-            if (spin > 64) sched_yield();
+        for (int spin = 0; g == seen && spin < SPINS && !atomic_load_explicit(&p->quit, memory_order_relaxed); spin++) {
+            relax(spin);
             g = atomic_load_explicit(&p->gen, memory_order_acquire);
         }
         if (g == seen) {
             pthread_mutex_lock(&p->mu);
-            while (!p->quit && atomic_load_explicit(&p->gen, memory_order_acquire) == seen)
+            while (!atomic_load(&p->quit) && atomic_load_explicit(&p->gen, memory_order_acquire) == seen)
                 pthread_cond_wait(&p->wake, &p->mu);
-            bool quit = p->quit;
+            bool quit = atomic_load(&p->quit);
             g = atomic_load_explicit(&p->gen, memory_order_acquire);
             pthread_mutex_unlock(&p->mu);
             if (quit) return NULL;
@@ -102,8 +120,7 @@ static void pool_run(struct steerW_Pool *p, steer_TaskFn *task, int count, void 
     pthread_mutex_unlock(&p->mu);
     take_items(p, 0);
     // wait for the pool: spin while it finishes its last items, then sleep
-    for (int spin = 0; spin < 4000 && atomic_load_explicit(&p->running, memory_order_acquire); spin++)
-        if (spin > 64) sched_yield();
+    for (int spin = 0; spin < SPINS && atomic_load_explicit(&p->running, memory_order_acquire); spin++) relax(spin);
     if (atomic_load_explicit(&p->running, memory_order_acquire)) {
         pthread_mutex_lock(&p->mu);
         while (atomic_load_explicit(&p->running, memory_order_acquire)) pthread_cond_wait(&p->done, &p->mu);
@@ -115,13 +132,13 @@ static void pool_stop(struct steerW_Pool *p)
 {
     if (!p->started) return;
     pthread_mutex_lock(&p->mu);
-    p->quit = true;
+    atomic_store(&p->quit, true);
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->mu);
     for (int i = 0; i < p->nthreads; i++) pthread_join(p->th[i], NULL);
     p->started = false;
     p->nthreads = 0;
-    p->quit = false;
+    atomic_store(&p->quit, false);
 }
 
 // Start the pool's threads for workers 1 .. n-1; false when the system refuses.
@@ -196,6 +213,7 @@ void steerW_par_swap(steer_World *a, steer_World *b)
     KEEP(pool);
     KEEP(copies);
     KEEP(ncopies);
+    KEEP(grain);
 #undef KEEP
 }
 
@@ -228,6 +246,7 @@ static bool ready(steer_World *w, int n)
         atomic_init(&p->gen, 0);
         atomic_init(&p->next, 0);
         atomic_init(&p->running, 0);
+        atomic_init(&p->quit, false);
         pthread_mutex_init(&p->lock, NULL);
         pthread_mutex_init(&p->mu, NULL);
         pthread_cond_init(&p->wake, NULL);

@@ -29,6 +29,21 @@ int steerW_par_workers(const steer_World *w, uint32_t nitems);
 // Worker k's scratch (0: w->loc), for passes that merge per-worker results
 // themselves (the steer pass's deferred agents).
 steerW_Local *steerW_par_loc(steer_World *w, int k);
+// Agents per item of a pass: below twice this a pass stays on the calling
+// thread (splitting a small world costs more than it gains). The
+// environment variable STEER_PAR_GRAIN sets another for worlds made after
+// (tests split small worlds with it, so the parallel passes run on them).
+#define STEERW_PAR_GRAIN 2048
+// The most items a pass splits into: a few per worker, so that a worker
+// that meets denser cells does not hold the others up.
+#define STEERW_MAX_ITEMS (4 * STEER_MAX_THREADS)
+// How many items a pass over n agents splits into (1: serial).
+static inline uint32_t steerW_items(const steer_World *w, uint32_t n)
+{
+    uint32_t k = n / w->grain, most = 4 * (uint32_t)w->threads;
+    if (w->threads <= 1 || k < 2) return 1;
+    return k < most ? k : most;
+}
 // Split [0, n) into `parts` ranges as even as can be: the start of part k.
 static inline uint32_t steerW_part(uint32_t n, uint32_t parts, uint32_t k)
 {

@@ -8,6 +8,7 @@
 // run after them (think).
 #include "world.h"
 #include "brain.h"
+#include "par.h"
 #include "vecmath.h"
 
 #include <stdlib.h>
@@ -222,6 +223,58 @@ queue_agent(steerB_Batch *bt, const steer_World *w, const steerB_Brain *b, uint3
     return k;
 }
 
+// The agent at grid index it (dense d, brain b) of cell `cell`, evaluated
+// alone: its neighbours (from the cell's block, built on first need),
+// its force and facing and, when fused, its move.
+__attribute__((always_inline)) static inline void steer_one(steer_World *w, steerB_Ctx *c, uint32_t cell, int *block,
+                                                            uint32_t it, uint32_t d, const steerB_Brain *b, float *rec,
+                                                            bool fuse, const int dim, const bool wrap)
+{
+    if (b->sense > 0 && *block == 2) *block = steerG_block(w, cell);
+    c->brain = b;
+    c->d = d;
+    load_dim(w->p, d, c->p, dim);
+    load_dim(w->v, d, c->v, dim);
+    load_dim(w->h, d, c->h, dim);
+    c->mass = w->mass[d];
+    c->max_speed = w->max_speed[d];
+    c->max_force = w->max_force[d];
+    c->radius = w->radius[d];
+    c->mem = steerW_mem(w, d);
+    c->rec = rec;
+    c->rng = &w->rng32[d];
+    c->nn = 0;
+    c->nb = NULL;
+    if (b->sense > 0) {
+        if (*block == 1) {
+            // summaries in one vectorised pass; a list only if some node reads one
+            if (b->nsums) steerG_summaries(w, c->p, it, b->nsums, b->sum_r2, b->sum_need, c->sums);
+            if (b->list) c->nn = steerG_filter(w, c->p, b->sense, d);
+        } else {
+            // a torus too small for a ring of distinct cells: list, then summaries from it
+            c->nn = *block == 0 ? steerG_gather(w, c->p, b->sense, d) : -1;
+            if (c->nn < 0) {
+                w->loc.status = STEER_ENOMEM;
+                c->nn = 0;
+            }
+            c->nb = w->loc.scratch;
+            summaries_from_list(c);
+        }
+        c->nb = w->loc.scratch;
+    }
+    c->facing = false;
+    float f[3];
+    steerB_eval(c, 0, f);
+    store_force(w, d, f, dim);
+    // the facing flag is this agent's own state: set or cleared every tick
+    w->flags[d] &= (uint8_t)~STEER_AF_FACING;
+    if (c->facing && w->face[0] && v3_finite(c->face) && v3_normalize(c->face) > 0.0f) {
+        for (int i = 0; i < dim; i++) w->face[i][d] = c->face[i];
+        w->flags[d] |= STEER_AF_FACING;
+    }
+    if (fuse) locomote_batch(w, &d, 1, dim, wrap);
+}
+
 // steer: evaluate every agent's brain into its force slot. Reads the state
 // of tick t only and writes only the agent's own force, memory and stream,
 // so the order of agents does not matter: they are visited cell by cell,
@@ -234,133 +287,165 @@ queue_agent(steerB_Batch *bt, const steer_World *w, const steerB_Brain *b, uint3
 // runs batched, nothing reads another agent's live state during the pass
 // (neighbour summaries read the grid's copies), so `fuse` moves each agent
 // as soon as its force is known and the locomote pass is skipped.
-__attribute__((always_inline)) static inline int steer_cells(steer_World *w, steerB_Batch *bt, bool fuse, const int dim,
-                                                             const bool wrap)
+//
+// This runs cells [c0, c1), one item of the pass. Agents whose brain calls
+// the host are left for the calling thread (`host`: only those).
+__attribute__((always_inline)) static inline void steer_cells(steer_World *w, uint32_t c0, uint32_t c1, bool host,
+                                                              bool fuse, const int dim, const bool wrap)
 {
+    steerB_Batch bt;
     steerB_Ctx c;
     memset(&c, 0, sizeof c);
     c.w = w;
     c.dt = w->dt;
-    bt->w = w;
-    bt->n = 0;
-    bt->dt = w->dt;
-    bt->brain = NULL;
-    bool batching = !w->no_batch;
-    int status = STEER_OK;
+    bt.w = w;
+    bt.n = 0;
+    bt.dt = w->dt;
+    bt.brain = NULL;
+    bool batching = !w->no_batch && !host;
     const steerG_Grid *g = &w->grid;
-    for (uint32_t cell = 0; cell < g->ncells; cell++) {
+    for (uint32_t cell = c0; cell < c1; cell++) {
         int block = 2; // 2: not built yet for this cell
         for (uint32_t it = g->start[cell]; it < g->start[cell + 1]; it++) {
             uint32_t d = g->items[it];
             float zero[3] = { 0, 0, 0 };
             if (!w->brain[d]) {
+                if (host) continue;
                 steerW_store(w->f, d, zero);
                 w->flags[d] &= (uint8_t)~STEER_AF_FACING;
                 if (fuse) locomote_batch(w, &d, 1, dim, wrap);
                 continue;
             }
             const steerB_Brain *b = w->brains[w->brain[d]];
+            if (b->host != host) continue;
             if (b->sense > 0 && block == 2) block = steerG_block(w, cell);
             float *rec = clear_record(w, d, b);
             if (batching && b->batch && (b->sense <= 0 || block == 1)) {
-                if (bt->n && bt->brain != b) flush_batch(bt, fuse, dim, wrap);
+                if (bt.n && bt.brain != b) flush_batch(&bt, fuse, dim, wrap);
                 // the next agent of the cell, when it has the same brain,
                 // goes with this one through the neighbour pass (w->wide)
                 uint32_t d2 = it + 1 < g->start[cell + 1] ? g->items[it + 1] : d;
                 bool two = w->wide && b->nsums && d2 != d && w->brain[d2] == w->brain[d];
-                if (two && bt->n > STEERB_BATCH - 2) flush_batch(bt, fuse, dim, wrap);
-                int k = queue_agent(bt, w, b, it, d, dim);
+                if (two && bt.n > STEERB_BATCH - 2) flush_batch(&bt, fuse, dim, wrap);
+                int k = queue_agent(&bt, w, b, it, d, dim);
                 if (two) {
                     clear_record(w, d2, b);
-                    queue_agent(bt, w, b, it + 1, d2, dim);
+                    queue_agent(&bt, w, b, it + 1, d2, dim);
                     float qa[3], qb[3];
-                    steerB_lane(bt->p, k, qa);
-                    steerB_lane(bt->p, k + 1, qb);
-                    steerG_summaries2(w, qa, it, qb, it + 1, b->nsums, b->sum_r2, b->sum_need, bt->sums[k],
-                                      bt->sums[k + 1]);
+                    steerB_lane(bt.p, k, qa);
+                    steerB_lane(bt.p, k + 1, qb);
+                    steerG_summaries2(w, qa, it, qb, it + 1, b->nsums, b->sum_r2, b->sum_need, bt.sums[k],
+                                      bt.sums[k + 1]);
                     it++;
                 } else if (b->nsums) {
                     float q[3];
-                    steerB_lane(bt->p, k, q);
-                    steerG_summaries(w, q, it, b->nsums, b->sum_r2, b->sum_need, bt->sums[k]);
+                    steerB_lane(bt.p, k, q);
+                    steerG_summaries(w, q, it, b->nsums, b->sum_r2, b->sum_need, bt.sums[k]);
                 }
-                if (bt->n == STEERB_BATCH) flush_batch(bt, fuse, dim, wrap);
+                if (bt.n == STEERB_BATCH) flush_batch(&bt, fuse, dim, wrap);
                 continue;
             }
-            c.brain = b;
-            c.d = d;
-            load_dim(w->p, d, c.p, dim);
-            load_dim(w->v, d, c.v, dim);
-            load_dim(w->h, d, c.h, dim);
-            c.mass = w->mass[d];
-            c.max_speed = w->max_speed[d];
-            c.max_force = w->max_force[d];
-            c.radius = w->radius[d];
-            c.mem = steerW_mem(w, d);
-            c.rec = rec;
-            c.rng = &w->rng32[d];
-            c.nn = 0;
-            c.nb = NULL;
-            if (b->sense > 0) {
-                if (block == 1) {
-                    // summaries in one vectorised pass; a list only if some node reads one
-                    if (b->nsums) steerG_summaries(w, c.p, it, b->nsums, b->sum_r2, b->sum_need, c.sums);
-                    if (b->list) c.nn = steerG_filter(w, c.p, b->sense, d);
-                } else {
-                    // a torus too small for a ring of distinct cells: list, then summaries from it
-                    c.nn = block == 0 ? steerG_gather(w, c.p, b->sense, d) : -1;
-                    if (c.nn < 0) {
-                        status = STEER_ENOMEM;
-                        c.nn = 0;
-                    }
-                    c.nb = w->loc.scratch;
-                    summaries_from_list(&c);
-                }
-                c.nb = w->loc.scratch;
-            }
-            c.facing = false;
-            float f[3];
-            steerB_eval(&c, 0, f);
-            store_force(w, d, f, dim);
-            // the facing flag is this agent's own state: set or cleared every tick
-            w->flags[d] &= (uint8_t)~STEER_AF_FACING;
-            if (c.facing && w->face[0] && v3_finite(c.face) && v3_normalize(c.face) > 0.0f) {
-                for (int i = 0; i < dim; i++) w->face[i][d] = c.face[i];
-                w->flags[d] |= STEER_AF_FACING;
-            }
-            if (fuse) locomote_batch(w, &d, 1, dim, wrap);
+            steer_one(w, &c, cell, &block, it, d, b, rec, fuse, dim, wrap);
         }
     }
-    if (bt->n) flush_batch(bt, fuse, dim, wrap);
-    return status;
+    if (bt.n) flush_batch(&bt, fuse, dim, wrap);
 }
 
 // Whether this tick may move each agent right after its force (see
-// steer_cells): every brain in use runs batched, and the grid gives every
-// cell a block (so no agent falls back to reading live positions).
+// steer_cells): every brain in use runs batched, none calls the host, and
+// the grid gives every cell a block (so no agent reads live positions).
 static bool can_fuse(const steer_World *w)
 {
     if (w->no_batch || !steerG_blocks_ok(w)) return false;
     for (uint32_t i = 1; i < w->nbrains; i++)
-        if (w->brains[i] && w->brains[i]->users && !w->brains[i]->batch) return false;
+        if (w->brains[i] && w->brains[i]->users && (!w->brains[i]->batch || w->brains[i]->host)) return false;
     return true;
 }
 
+// Whether a brain in use calls the host.
+static bool any_host(const steer_World *w)
+{
+    for (uint32_t i = 1; i < w->nbrains; i++)
+        if (w->brains[i] && w->brains[i]->users && w->brains[i]->host) return true;
+    return false;
+}
+
+typedef struct SteerJob {
+    const uint32_t *bounds; // item k covers cells [bounds[k], bounds[k + 1])
+    bool host, fuse;
+} SteerJob;
+
+static void steer_item(steer_World *w, uint32_t k, void *ctx)
+{
+    const SteerJob *j = ctx;
+    uint32_t c0 = j->bounds[k], c1 = j->bounds[k + 1];
+    if (w->dim == 2) {
+        if (w->wrap) steer_cells(w, c0, c1, j->host, j->fuse, 2, true);
+        else steer_cells(w, c0, c1, j->host, j->fuse, 2, false);
+    } else {
+        if (w->wrap) steer_cells(w, c0, c1, j->host, j->fuse, 3, true);
+        else steer_cells(w, c0, c1, j->host, j->fuse, 3, false);
+    }
+}
+
+// The steer pass: items of whole cells holding about as many agents each,
+// on the workers; then, on the calling thread and in grid order, the
+// agents whose brains call the host (Lua is single-threaded).
 static int pass_steer(steer_World *w, bool fuse)
 {
-    steerB_Batch bt;
-    if (w->dim == 2) return w->wrap ? steer_cells(w, &bt, fuse, 2, true) : steer_cells(w, &bt, fuse, 2, false);
-    return w->wrap ? steer_cells(w, &bt, fuse, 3, true) : steer_cells(w, &bt, fuse, 3, false);
+    const steerG_Grid *g = &w->grid;
+    uint32_t bounds[STEERW_MAX_ITEMS + 1], items = steerW_items(w, w->count);
+    for (uint32_t k = 0; k < items; k++) bounds[k] = steerG_cell_from(g, steerW_part(w->count, items, k));
+    bounds[items] = g->ncells;
+    SteerJob job = { bounds, false, fuse };
+    int st = steerW_par(w, items, steer_item, &job);
+    if (any_host(w)) {
+        const uint32_t all[2] = { 0, g->ncells };
+        SteerJob calls = { all, true, fuse };
+        w->loc.status = STEER_OK;
+        steer_item(w, 0, &calls);
+        if (st == STEER_OK) st = w->loc.status;
+        w->loc.status = STEER_OK;
+    }
+    return st;
 }
 
 // The loop body, inlined with the dimension and wrap as constants.
-__attribute__((always_inline)) static inline void locomote(steer_World *w, uint32_t n, const int dim, const bool wrap)
+__attribute__((always_inline)) static inline void locomote(steer_World *w, uint32_t b, uint32_t e, const int dim,
+                                                           const bool wrap)
 {
     uint32_t ds[STEERB_BATCH];
-    for (uint32_t d0 = 0; d0 < n; d0 += STEERB_BATCH) {
-        int m = n - d0 < STEERB_BATCH ? (int)(n - d0) : STEERB_BATCH;
+    for (uint32_t d0 = b; d0 < e; d0 += STEERB_BATCH) {
+        int m = e - d0 < STEERB_BATCH ? (int)(e - d0) : STEERB_BATCH;
         for (int k = 0; k < m; k++) ds[k] = d0 + (uint32_t)k;
         locomote_batch(w, ds, m, dim, wrap);
+    }
+}
+
+// Item k of a pass over agents [0, count) split into `items` items: its range.
+typedef struct Range {
+    uint32_t n, items;
+} Range;
+static inline void range_of(const Range *r, uint32_t k, uint32_t *b, uint32_t *e)
+{
+    // whole batches, so an item's batches are the ones the serial pass makes
+    uint32_t batches = (r->n + STEERB_BATCH - 1) / STEERB_BATCH;
+    *b = steerW_part(batches, r->items, k) * STEERB_BATCH;
+    *e = steerW_part(batches, r->items, k + 1) * STEERB_BATCH;
+    if (*e > r->n) *e = r->n;
+    if (*b > *e) *b = *e;
+}
+
+static void locomote_item(steer_World *w, uint32_t k, void *ctx)
+{
+    uint32_t b, e;
+    range_of(ctx, k, &b, &e);
+    if (w->dim == 2) {
+        if (w->wrap) locomote(w, b, e, 2, true);
+        else locomote(w, b, e, 2, false);
+    } else {
+        if (w->wrap) locomote(w, b, e, 3, true);
+        else locomote(w, b, e, 3, false);
     }
 }
 
@@ -369,13 +454,8 @@ __attribute__((always_inline)) static inline void locomote(steer_World *w, uint3
 // flipping with the sign of a tiny velocity.
 static void pass_locomote(steer_World *w, uint32_t n)
 {
-    if (w->dim == 2) {
-        if (w->wrap) locomote(w, n, 2, true);
-        else locomote(w, n, 2, false);
-    } else {
-        if (w->wrap) locomote(w, n, 3, true);
-        else locomote(w, n, 3, false);
-    }
+    Range r = { n, steerW_items(w, n) };
+    steerW_par(w, r.items, locomote_item, &r);
 }
 
 // ---- the constraint and watch passes ----------------------------------
@@ -414,6 +494,104 @@ static void touch(steer_World *w, uint32_t d, steer_Agent other)
     w->flags[d] = f | STEER_AF_TOUCHED;
 }
 
+// The collide pass's items, over agents [0, n).
+typedef struct CollideJob {
+    Range r;
+    float maxr;
+    uint8_t any[STEERW_MAX_ITEMS]; // per item: some agent overlapped another
+} CollideJob;
+
+// Each agent's push out of the agents it overlaps, from this iteration's
+// positions (a Jacobi step: nothing moves until every push is known).
+static void overlap_item(steer_World *w, uint32_t k, void *ctx)
+{
+    CollideJob *j = ctx;
+    uint32_t b, e;
+    range_of(&j->r, k, &b, &e);
+    int dim = w->dim;
+    float maxr = j->maxr;
+    for (uint32_t d = b; d < e; d++) {
+        float p[3];
+        steerW_load(w->p, d, p);
+        for (int i = 0; i < dim; i++) w->push[i][d] = 0.0f;
+        int nk = steerG_gather(w, p, w->radius[d] + maxr, d);
+        if (nk < 0) {
+            w->loc.status = STEER_ENOMEM;
+            return;
+        }
+        float deepest = 0.0f;
+        steer_Agent other = STEER_NO_AGENT;
+        for (int q = 0; q < nk; q++) {
+            const steerB_Neighbor *nb = &w->loc.scratch[q];
+            float reach = w->radius[d] + w->radius[nb->d];
+            if (!(nb->d2 < reach * reach)) continue;
+            float dist = sqrtf(nb->d2), dir[3];
+            if (dist > 0.0f) {
+                v3_scale(dir, nb->off, 1.0f / dist);
+            } else {
+                // on top of each other: split along x by handle order, deterministically
+                v3_set(dir, w->slot[d] < w->slot[nb->d] ? 1.0f : -1.0f, 0.0f, 0.0f);
+            }
+            float overlap = reach - dist;
+            for (int i = 0; i < dim; i++) w->push[i][d] -= dir[i] * 0.5f * overlap;
+            if (overlap > deepest) {
+                deepest = overlap;
+                other = steerW_handle(w, nb->d);
+            }
+        }
+        if (deepest > 0.0f) {
+            j->any[k] = 1;
+            touch(w, d, other);
+        }
+    }
+}
+
+// Apply the pushes. Radii are at most STEERW_PARAM_MAX, so pushes are
+// finite; an agent near the float limit that a push would carry past it
+// stays put.
+static void push_item(steer_World *w, uint32_t k, void *ctx)
+{
+    uint32_t b, e;
+    range_of(&((CollideJob *)ctx)->r, k, &b, &e);
+    for (uint32_t d = b; d < e; d++) {
+        float p[3];
+        steerW_load(w->p, d, p);
+        for (int i = 0; i < w->dim; i++) p[i] += w->push[i][d];
+        if (v3_finite(p)) steerW_store(w->p, d, p);
+    }
+}
+
+// Shapes last: they always win. Then the contact state for the next tick
+// (touching now, or not), and positions wrapped back into the world.
+static void shapes_item(steer_World *w, uint32_t k, void *ctx)
+{
+    uint32_t b, e;
+    range_of(&((CollideJob *)ctx)->r, k, &b, &e);
+    int dim = w->dim;
+    for (uint32_t d = b; d < e && w->geo.live; d++) {
+        float p[3], v[3];
+        steerW_load(w->p, d, p);
+        steerW_load(w->v, d, v);
+        float deepest = push_out_of_shapes(w, p, v, w->radius[d]);
+        if (deepest > 0.0f) {
+            push_out_of_shapes(w, p, v, w->radius[d]); // a corner: a second push
+            touch(w, d, STEER_NO_AGENT);
+            if (v3_finite(p) && v3_finite(v)) {
+                steerW_store(w->p, d, p);
+                steerW_store(w->v, d, v);
+            }
+        }
+    }
+    for (uint32_t d = b; d < e; d++) {
+        uint8_t f = w->flags[d] & (uint8_t) ~(STEER_AF_TOUCHING | STEER_AF_TOUCHED);
+        if (w->flags[d] & STEER_AF_TOUCHED) f |= STEER_AF_TOUCHING;
+        w->flags[d] = f;
+    }
+    if (w->wrap)
+        for (uint32_t d = b; d < e; d++)
+            for (int i = 0; i < dim; i++) w->p[i][d] = steerW_wrap_into(w->p[i][d], w->origin[i], w->size[i]);
+}
+
 // collide: the hard non-penetration constraint, after locomotion. Agent
 // overlaps are relaxed in Jacobi passes (corrections from one snapshot,
 // applied together, so the result does not depend on agent order); shapes
@@ -435,91 +613,35 @@ static int pass_collide(steer_World *w, uint32_t n)
         }
         w->push_cap = w->cap;
     }
-    float maxr = 0.0f;
+    CollideJob job;
+    job.r = (Range){ n, steerW_items(w, n) };
+    job.maxr = 0.0f;
     for (uint32_t d = 0; d < n; d++)
-        if (w->radius[d] > maxr) maxr = w->radius[d];
-    for (int it = 0; it < w->collide_iterations && maxr > 0.0f; it++) {
-        int st = steerG_build(w, 2.0f * maxr);
+        if (w->radius[d] > job.maxr) job.maxr = w->radius[d];
+    for (int it = 0; it < w->collide_iterations && job.maxr > 0.0f; it++) {
+        int st = steerG_build(w, 2.0f * job.maxr);
         if (st) return st;
-        for (int i = 0; i < dim; i++) memset(w->push[i], 0, sizeof(float) * n);
+        memset(job.any, 0, sizeof job.any);
+        st = steerW_par(w, job.r.items, overlap_item, &job);
+        if (st) return st;
         bool any = false;
-        for (uint32_t d = 0; d < n; d++) {
-            float p[3];
-            steerW_load(w->p, d, p);
-            int k = steerG_gather(w, p, w->radius[d] + maxr, d);
-            if (k < 0) return STEER_ENOMEM;
-            float deepest = 0.0f;
-            steer_Agent other = STEER_NO_AGENT;
-            for (int j = 0; j < k; j++) {
-                const steerB_Neighbor *nb = &w->loc.scratch[j];
-                float reach = w->radius[d] + w->radius[nb->d];
-                if (!(nb->d2 < reach * reach)) continue;
-                float dist = sqrtf(nb->d2), dir[3];
-                if (dist > 0.0f) {
-                    v3_scale(dir, nb->off, 1.0f / dist);
-                } else {
-                    // on top of each other: split along x by handle order, deterministically
-                    v3_set(dir, w->slot[d] < w->slot[nb->d] ? 1.0f : -1.0f, 0.0f, 0.0f);
-                }
-                float overlap = reach - dist;
-                for (int i = 0; i < dim; i++) w->push[i][d] -= dir[i] * 0.5f * overlap;
-                if (overlap > deepest) {
-                    deepest = overlap;
-                    other = steerW_handle(w, nb->d);
-                }
-            }
-            if (deepest > 0.0f) {
-                any = true;
-                touch(w, d, other);
-            }
-        }
+        for (uint32_t k = 0; k < job.r.items; k++) any |= job.any[k] != 0;
         if (!any) break;
-        // radii are at most STEERW_PARAM_MAX, so pushes are finite; an agent
-        // near the float limit that a push would carry past it stays put
-        for (uint32_t d = 0; d < n; d++) {
-            float p[3];
-            steerW_load(w->p, d, p);
-            for (int i = 0; i < dim; i++) p[i] += w->push[i][d];
-            if (v3_finite(p)) steerW_store(w->p, d, p);
-        }
+        steerW_par(w, job.r.items, push_item, &job);
     }
-    // shapes last: they always win
-    if (w->geo.live) {
-        for (uint32_t d = 0; d < n; d++) {
-            float p[3], v[3];
-            steerW_load(w->p, d, p);
-            steerW_load(w->v, d, v);
-            float deepest = push_out_of_shapes(w, p, v, w->radius[d]);
-            if (deepest > 0.0f) {
-                push_out_of_shapes(w, p, v, w->radius[d]); // a corner: a second push
-                touch(w, d, STEER_NO_AGENT);
-                if (v3_finite(p) && v3_finite(v)) {
-                    steerW_store(w->p, d, p);
-                    steerW_store(w->v, d, v);
-                }
-            }
-        }
-    }
-    // contact state for the next tick: touching now, or not
-    for (uint32_t d = 0; d < n; d++) {
-        uint8_t f = w->flags[d] & (uint8_t) ~(STEER_AF_TOUCHING | STEER_AF_TOUCHED);
-        if (w->flags[d] & STEER_AF_TOUCHED) f |= STEER_AF_TOUCHING;
-        w->flags[d] = f;
-    }
-    if (w->wrap)
-        for (uint32_t d = 0; d < n; d++)
-            for (int i = 0; i < dim; i++) w->p[i][d] = steerW_wrap_into(w->p[i][d], w->origin[i], w->size[i]);
-    return STEER_OK;
+    return steerW_par(w, job.r.items, shapes_item, &job);
 }
 
 // stuck: watch each agent's progress over the stuck window (the world's
 // floats at the start of its memory row: anchor position, distance to its
 // goal then, time, effort).
-static void pass_stuck(steer_World *w, uint32_t n)
+static void stuck_item(steer_World *w, uint32_t k, void *ctx)
 {
     int dim = w->dim;
     float dt = w->dt;
-    for (uint32_t d = 0; d < n; d++) {
+    uint32_t b, e;
+    range_of(ctx, k, &b, &e);
+    for (uint32_t d = b; d < e; d++) {
         if (!w->brain[d]) continue;
         float *row = w->mem + (size_t)d * w->mem_stride;
         float p[3], f[3];
@@ -561,6 +683,12 @@ static void pass_stuck(steer_World *w, uint32_t n)
         row[dim + 1] = 0.0f;
         row[dim + 2] = 0.0f;
     }
+}
+
+static void pass_stuck(steer_World *w, uint32_t n)
+{
+    Range r = { n, steerW_items(w, n) };
+    steerW_par(w, r.items, stuck_item, &r);
 }
 
 // think: after the passes, outside the tick proper, so a host callback may

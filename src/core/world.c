@@ -52,15 +52,16 @@ void steerW_error(steer_World *w, const char *fmt, ...)
 
 // ---- creation ----------------------------------------------------------
 
-// The thread count of a world whose host did not choose: 1, or the
-// STEER_THREADS environment variable (1 to STEER_MAX_THREADS), which lets a
-// test run put every world of a program on several threads.
-static int default_threads(void)
+// A count from the environment (1 to most), or `otherwise`: STEER_THREADS
+// is the thread count of worlds whose host did not choose one (so a test
+// run can put every world of a program on several threads), and
+// STEER_PAR_GRAIN the agents per item of a parallel pass (par.h).
+static int env_count(const char *name, long most, int otherwise)
 {
-    const char *e = getenv("STEER_THREADS");
+    const char *e = getenv(name);
     char *end;
     long n = e ? strtol(e, &end, 10) : 0;
-    return e && *e && !*end && n >= 1 && n <= STEER_MAX_THREADS ? (int)n : 1;
+    return e && *e && !*end && n >= 1 && n <= most ? (int)n : otherwise;
 }
 
 int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
@@ -94,7 +95,8 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
         alloc(d.alloc_ud, w, 0);
         return STEER_EARG;
     }
-    w->threads = d.threads ? d.threads : default_threads();
+    w->threads = d.threads ? d.threads : env_count("STEER_THREADS", STEER_MAX_THREADS, 1);
+    w->grain = (uint32_t)env_count("STEER_PAR_GRAIN", 1 << 20, STEERW_PAR_GRAIN);
     w->enqueue_task = d.enqueue_task;
     w->finish_task = d.finish_task;
     w->task_ctx = d.task_ctx;

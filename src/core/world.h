@@ -43,6 +43,8 @@ typedef struct steerG_Grid {
                           // padded by STEERG_PAD so vector loops may read past a run
     uint32_t cap_cells, cap_items;
     uint32_t ncells;
+    uint32_t *counts; // the parallel sort's counts: one row of cells per part
+    size_t cap_counts;
 } steerG_Grid;
 
 typedef struct steerW_Shape {
@@ -192,8 +194,9 @@ struct steer_World {
     struct steerW_Pool *pool;   // the pool's lock, and its threads once a parallel pass started them
     struct steer_World *copies; // workers 1 .. threads-1: their copies of the world, with their scratch
     int ncopies;
-    int worker;  // which worker this copy of the world runs as (0: the world itself)
-    bool in_par; // a parallel pass runs: allocation takes the pool's lock
+    uint32_t grain; // agents per item of a parallel pass (STEERW_PAR_GRAIN)
+    int worker;     // which worker this copy of the world runs as (0: the world itself)
+    bool in_par;    // a parallel pass runs: allocation takes the pool's lock
 };
 
 // The per-agent columns of the dense storage, listed once (steerW_columns,
@@ -433,6 +436,8 @@ int steerG_block(steer_World *w, uint32_t c);
 // agent at sorted grid index `slot`) for each squared radius r2[k],
 // k < nslots, of the parts needs[k] (see steerB_Summary).
 typedef struct steerB_Summary steerB_Summary;
+// The first cell whose agents start at or after sorted index `at`.
+uint32_t steerG_cell_from(const steerG_Grid *g, uint32_t at);
 // Whether every cell has a block (a torus needs three cells per axis).
 bool steerG_blocks_ok(const steer_World *w);
 void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
