@@ -169,7 +169,7 @@ void steerW_local_free(steer_World *w, steerW_Local *l)
     steerW_free(w, l->found);
     steerW_free(w, l->stamp);
     steerW_free(w, l->events);
-    steerW_free(w, l->defer);
+    steerW_free(w, l->tmp);
     memset(l, 0, sizeof *l);
 }
 
@@ -262,6 +262,20 @@ static bool ready(steer_World *w, int n)
     }
     if (!w->enqueue_task && !w->pool->started && !pool_start(w->pool, w->threads)) return false;
     (void)n;
+    return true;
+}
+
+bool steerW_par_reserve(steer_World *w, uint32_t words)
+{
+    if (w->threads <= 1 || !ready(w, w->threads)) return false;
+    for (int k = 0; k < w->threads - 1; k++) {
+        steerW_Local *l = &w->copies[k].loc;
+        if (l->cap_tmp >= words) continue;
+        uint32_t *t = steerW_realloc(w, l->tmp, sizeof *t * words);
+        if (!t) return false;
+        l->tmp = t;
+        l->cap_tmp = words;
+    }
     return true;
 }
 

@@ -49,6 +49,9 @@ static inline uint32_t steerW_part(uint32_t n, uint32_t parts, uint32_t k)
 {
     return (uint32_t)(((uint64_t)n * k) / parts);
 }
+// Workers 1 and up each get `words` words of steerW_Local tmp, before a
+// pass that needs them (false: out of memory, run the pass serially).
+bool steerW_par_reserve(steer_World *w, uint32_t words);
 // Free the pool (joining its threads) and the workers' scratch.
 void steerW_par_free(steer_World *w);
 // steerW_swap's part: the threads, the pool and the workers' scratch stay

@@ -731,26 +731,59 @@ uint32_t *steerW_agent_tmp(steer_World *w)
 // agent, kept in the world (it grows with the agents, so the tick
 // allocates only when they do); when that cannot be had the re-sort is
 // skipped (it only costs speed).
+// The re-sort's units: each array of a column, and each float of a row
+// column's rows, permuted on its own (so workers can share them out).
+typedef struct ReorderJob {
+    steerW_Array cols[STEERW_MAX_ARRAYS];
+    uint32_t first[STEERW_MAX_ARRAYS + 1]; // the first unit of each array
+    int ncols;
+    uint32_t n;
+} ReorderJob;
+
+static void reorder_unit(steer_World *w, uint32_t u, void *ctx)
+{
+    const ReorderJob *j = ctx;
+    int c = 0;
+    while (j->first[c + 1] <= u) c++;
+    const steerW_Array *a = &j->cols[c];
+    // worker 0's scratch is the world's; another's, its own (steerW_par_reserve)
+    uint32_t *tmp = w->worker ? w->loc.tmp : w->agent_tmp;
+    const uint32_t *items = w->grid.items;
+    if (a->col->shape == STEERW_COL_ROW) {
+        uint32_t stride = (uint32_t)(a->bytes / sizeof(float));
+        permute_column((float *)(void *)a->base, stride, u - j->first[c], items, tmp, j->n);
+    } else if (a->bytes == 4) {
+        permute32(a->base, items, tmp, j->n);
+    } else if (a->bytes == 2) {
+        permute16(a->base, items, tmp, j->n);
+    } else {
+        permute8(a->base, items, tmp, j->n);
+    }
+}
+
 void steerW_reorder(steer_World *w)
 {
     uint32_t n = w->count;
     uint32_t *items = w->grid.items;
-    uint32_t *tmp = n ? steerW_agent_tmp(w) : NULL;
-    if (!tmp) return;
-    steerW_Array cols[STEERW_MAX_ARRAYS];
-    for (int c = 0, ncols = steerW_arrays(w, cols); c < ncols; c++) {
-        const steerW_Array *a = &cols[c];
-        if (!carries(a)) continue;
-        if (a->col->shape == STEERW_COL_ROW) {
-            uint32_t stride = (uint32_t)(a->bytes / sizeof(float));
-            for (uint32_t j = 0; j < stride; j++) permute_column((float *)(void *)a->base, stride, j, items, tmp, n);
-        } else if (a->bytes == 4) {
-            permute32(a->base, items, tmp, n);
-        } else if (a->bytes == 2) {
-            permute16(a->base, items, tmp, n);
-        } else {
-            permute8(a->base, items, tmp, n);
-        }
+    if (!n || !steerW_agent_tmp(w)) return;
+    ReorderJob j;
+    j.n = n;
+    j.ncols = 0;
+    j.first[0] = 0;
+    steerW_Array all[STEERW_MAX_ARRAYS];
+    for (int c = 0, ncols = steerW_arrays(w, all); c < ncols; c++) {
+        if (!carries(&all[c])) continue;
+        uint32_t units = all[c].col->shape == STEERW_COL_ROW ? (uint32_t)(all[c].bytes / sizeof(float)) : 1;
+        j.cols[j.ncols] = all[c];
+        j.first[j.ncols + 1] = j.first[j.ncols] + units;
+        j.ncols++;
+    }
+    // a unit is a pass over every agent: only worlds big enough to split share them out
+    uint32_t units = j.first[j.ncols];
+    if (steerW_items(w, n) > 1 && steerW_par_reserve(w, n)) {
+        steerW_par(w, units, reorder_unit, &j);
+    } else {
+        for (uint32_t u = 0; u < units; u++) reorder_unit(w, u, &j);
     }
     for (uint32_t k = 0; k < n; k++) {
         w->dense_of[w->slot[k]] = k;

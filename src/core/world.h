@@ -93,8 +93,8 @@ typedef struct steerW_Local {
     uint32_t cap_stamp, stamp_now;
     steer_Event *events; // queued by the passes, handed out after the tick
     uint32_t nevents, cap_events;
-    uint32_t *defer; // steer pass: grid indices of agents whose brains call the host
-    uint32_t ndefer, cap_defer;
+    uint32_t *tmp; // one word per agent: the re-sort's scratch on workers 1 and up (steerW_par_reserve)
+    uint32_t cap_tmp;
     int status;      // a pass's failure on this worker (STEER_OK: none)
     char error[256]; // a worker's steerW_error message, logged by the calling thread
 } steerW_Local;
