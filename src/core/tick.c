@@ -328,19 +328,19 @@ __attribute__((always_inline)) static inline void steer_cells(steer_World *w, ui
                 bool two = w->wide && b->nsums && d2 != d && w->brain[d2] == w->brain[d];
                 if (two && bt.n > STEERB_BATCH - 2) flush_batch(&bt, fuse, dim, wrap);
                 int k = queue_agent(&bt, w, b, it, d, dim);
+                // the positions from the grid's copies, not back from the lanes just
+                // written (a wide load of narrow stores stalls)
+                float qa[3], qb[3];
+                load_dim(g->sp, it, qa, dim);
                 if (two) {
                     clear_record(w, d2, b);
                     queue_agent(&bt, w, b, it + 1, d2, dim);
-                    float qa[3], qb[3];
-                    steerB_lane(bt.p, k, qa);
-                    steerB_lane(bt.p, k + 1, qb);
+                    load_dim(g->sp, it + 1, qb, dim);
                     steerG_summaries2(w, qa, it, qb, it + 1, b->nsums, b->sum_r2, b->sum_need, bt.sums[k],
                                       bt.sums[k + 1]);
                     it++;
                 } else if (b->nsums) {
-                    float q[3];
-                    steerB_lane(bt.p, k, q);
-                    steerG_summaries(w, q, it, b->nsums, b->sum_r2, b->sum_need, bt.sums[k]);
+                    steerG_summaries(w, qa, it, b->nsums, b->sum_r2, b->sum_need, bt.sums[k]);
                 }
                 if (bt.n == STEERB_BATCH) flush_batch(&bt, fuse, dim, wrap);
                 continue;
