@@ -5,10 +5,17 @@
 // hand-optimised fused loop (fused.c) measured in the same process run;
 // and the circle-crossing crowd (arrive + avoid_agents).
 //
-//   steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K] [--no-batch]
-//   steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W]
+//   steer-bench flock --n N [--ticks T] [--runs R] [--threads N] [--only steer|fused] [--collide]
+//                     [--reorder K] [--no-batch] [--no-fused]
+//   steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W] [--threads N]
+//   steer-bench craft [--n N] [--ticks T] [--runs R] [--threads N]
 //   steer-bench snapshot [--n N] [--runs R]   (the flock saved and loaded: save_ms, load_ms, bytes_per_agent)
 //
+// --threads N runs the world's tick on N threads (steer_WorldDesc.threads;
+// default 1) and the fused loop on N threads too (its own pthreads). --only
+// runs one of the two (--no-fused is --only steer), so that process runs of
+// each can be interleaved. --collide turns on the world's non-penetration
+// pass; the fused loop has none, so it is not run then.
 // --avoid-weight W sets the blend weight of avoid_agents in the crossing
 // brain (default 3; 0 drops it: the arrive-only baseline).
 // --reorder K re-sorts agent storage by grid cell every K ticks (0: the
@@ -17,7 +24,8 @@
 // batching gains.
 //
 // Prints one line per run and workload:
-//   flock n=N ticks=T median_ms=X min_ms=X max_ms=X bytes_per_agent=B ...
+//   flock n=N ticks=T median_ms=X min_ms=X max_ms=X bytes_per_agent=B ... threads=N fused_median_ms=X ratio=X ...
+//   flock n=N ticks=T threads=N fused_median_ms=X ...       (--only fused)
 //   crossing n=N ticks=T median_ms=X collisions=C completion_s=S ...
 // Figures, not tests: nothing here fails on speed.
 //
@@ -111,9 +119,16 @@ typedef struct Result {
     size_t bytes, brain_bytes;
 } Result;
 
-// BENCH.md's flock of n agents, warmed up.
-static steer_World *flock_world(int n, int reorder, bool no_batch)
+// How a flock world is made: BENCH.md's, and the bench's options.
+typedef struct Flock {
+    int n, reorder, threads;
+    bool no_batch, collide;
+} Flock;
+
+// BENCH.md's flock of f->n agents, warmed up.
+static steer_World *flock_world(const Flock *f)
 {
+    const int n = f->n;
     double L = sqrt(n * M_PI * 25.0 / 10.0);
     steer_WorldDesc wd = { 0 };
     wd.dim = 2;
@@ -122,10 +137,12 @@ static steer_World *flock_world(int n, int reorder, bool no_batch)
     wd.seed = 12345;
     wd.dt = 1.0 / 60.0;
     wd.no_record = true; // the inspector's per-node record is a debugging aid
-    wd.reorder_period = reorder;
+    wd.reorder_period = f->reorder;
+    wd.threads = f->threads;
+    wd.collide = f->collide;
     steer_World *w;
     must(steer_world_new(&wd, &w), "world");
-    w->no_batch = no_batch;
+    w->no_batch = f->no_batch;
     must(steer_world_reserve(w, n), "reserve"); // as a game that knows its population would
     steer_Behavior *brain = flock_brain();
     uint32_t s = 12345;
@@ -149,9 +166,10 @@ static steer_World *flock_world(int n, int reorder, bool no_batch)
     return w;
 }
 
-static int run_engine(int n, int ticks, int reorder, bool no_batch, Result *r)
+static int run_engine(const Flock *f, int ticks, Result *r)
 {
-    steer_World *w = flock_world(n, reorder, no_batch);
+    const int n = f->n;
+    steer_World *w = flock_world(f);
     double *t = malloc(sizeof *t * (size_t)ticks);
     if (!t) return -1;
     for (int i = 0; i < ticks; i++) {
@@ -196,7 +214,7 @@ static int snapshot_main(int argc, char **argv)
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
     }
     if (n < 1 || runs < 1) return 2;
-    steer_World *w = flock_world(n, 16, false);
+    steer_World *w = flock_world(&(Flock){ .n = n, .reorder = 16 });
     size_t cap = 0, len = 0;
     steer_world_save_buffer(w, NULL, 0, &cap);
     unsigned char *buf = malloc(cap);
@@ -302,7 +320,7 @@ static long count_overlaps(Overlaps *o, const double *xy, double *deepest)
     return count;
 }
 
-static int run_crossing(int n, int max_ticks, double avoid_weight)
+static int run_crossing(int n, int max_ticks, double avoid_weight, int threads)
 {
     double R = 1.5 * n / (2 * M_PI);
     double dt = 1.0 / 60.0;
@@ -312,6 +330,7 @@ static int run_crossing(int n, int max_ticks, double avoid_weight)
     wd.seed = 12345;
     wd.dt = dt;
     wd.no_record = true;
+    wd.threads = threads;
     steer_World *w;
     must(steer_world_new(&wd, &w), "world");
     must(steer_world_reserve(w, n), "reserve");
@@ -367,8 +386,9 @@ static int run_crossing(int n, int max_ticks, double avoid_weight)
     for (int i = 0; i < ticks; i++) sum += t[i];
     qsort(t, (size_t)ticks, sizeof *t, bench_cmp_double);
     printf("crossing n=%d ticks=%d median_ms=%.3f collisions=%ld completion_s=%.2f max_overlap_m=%.4f "
-           "arrived=%d mean_ms=%.3f max_ms=%.3f circle_radius_m=%.1f avoid_weight=%g\n",
-           n, ticks, t[ticks / 2], collisions, completion, deepest, done, sum / ticks, t[ticks - 1], R, avoid_weight);
+           "arrived=%d mean_ms=%.3f max_ms=%.3f circle_radius_m=%.1f avoid_weight=%g threads=%d\n",
+           n, ticks, t[ticks / 2], collisions, completion, deepest, done, sum / ticks, t[ticks - 1], R, avoid_weight,
+           threads);
     fflush(stdout);
     free(t);
     free(o.start);
@@ -384,27 +404,37 @@ static int run_crossing(int n, int max_ticks, double avoid_weight)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: steer-bench flock --n N [--ticks T] [--runs R] [--no-fused] [--reorder K] [--no-batch]\n"
-                    "       steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W]\n"
-                    "       steer-bench craft [--n N] [--ticks T] [--runs R]\n"
-                    "       steer-bench snapshot [--n N] [--runs R]\n");
+    fprintf(stderr,
+            "usage: steer-bench flock --n N [--ticks T] [--runs R] [--threads N] [--only steer|fused] [--collide]\n"
+            "                         [--reorder K] [--no-batch] [--no-fused]\n"
+            "       steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W] [--threads N]\n"
+            "       steer-bench craft [--n N] [--ticks T] [--runs R] [--threads N]\n"
+            "       steer-bench snapshot [--n N] [--runs R]\n");
     return 2;
+}
+
+// A thread count argument: 1 to STEER_MAX_THREADS, else 0.
+static int threads_arg(const char *s)
+{
+    int t = atoi(s);
+    return t >= 1 && t <= STEER_MAX_THREADS && t <= FUSED_MAX_THREADS ? t : 0;
 }
 
 static int crossing_main(int argc, char **argv)
 {
-    int n = 100, runs = 1, max_ticks = 0;
+    int n = 100, runs = 1, max_ticks = 0, threads = 1;
     double avoid_weight = 3;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--n") && i + 1 < argc) n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--max-ticks") && i + 1 < argc) max_ticks = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--avoid-weight") && i + 1 < argc) avoid_weight = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = threads_arg(argv[++i]);
         else return usage();
     }
-    if (n < 2 || runs < 1 || max_ticks < 0 || !(avoid_weight >= 0 && avoid_weight < 1e6)) return usage();
+    if (n < 2 || runs < 1 || max_ticks < 0 || !threads || !(avoid_weight >= 0 && avoid_weight < 1e6)) return usage();
     for (int r = 0; r < runs; r++)
-        if (run_crossing(n, max_ticks, avoid_weight)) return 1;
+        if (run_crossing(n, max_ticks, avoid_weight, threads)) return 1;
     return 0;
 }
 
@@ -416,30 +446,49 @@ int main(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "crossing") == 0) return crossing_main(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "snapshot") == 0) return snapshot_main(argc, argv);
     if (argc < 2 || strcmp(argv[1], "flock") != 0) return usage();
-    int n = 10000, ticks = 200, runs = 1, fused = 1, reorder = 0;
-    bool no_batch = false;
+    Flock f = { .n = 10000, .threads = 1 };
+    int ticks = 200, runs = 1, engine = 1, fused = 1;
     for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--n") && i + 1 < argc) n = atoi(argv[++i]);
+        if (!strcmp(argv[i], "--n") && i + 1 < argc) f.n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--ticks") && i + 1 < argc) ticks = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--no-fused")) fused = 0;
-        else if (!strcmp(argv[i], "--reorder") && i + 1 < argc) reorder = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--no-batch")) no_batch = true;
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) f.threads = threads_arg(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+            const char *only = argv[++i];
+            if (strcmp(only, "steer") && strcmp(only, "fused")) return usage();
+            engine = !strcmp(only, "steer");
+            fused = !engine;
+        } else if (!strcmp(argv[i], "--no-fused")) fused = 0;
+        else if (!strcmp(argv[i], "--collide")) f.collide = true;
+        else if (!strcmp(argv[i], "--reorder") && i + 1 < argc) f.reorder = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--no-batch")) f.no_batch = true;
         else return usage();
     }
-    if (n < 1 || ticks < 1 || runs < 1) return usage();
+    if (f.collide) fused = 0; // the fused loop has no collide pass to compare with
+    if (f.n < 1 || ticks < 1 || runs < 1 || !f.threads || !(engine || fused)) return usage();
     for (int r = 0; r < runs; r++) {
-        Result e;
-        if (run_engine(n, ticks, reorder, no_batch, &e)) return 1;
-        size_t per = (e.bytes - e.brain_bytes) / (size_t)n;
-        printf("flock n=%d ticks=%d median_ms=%.3f min_ms=%.3f max_ms=%.3f bytes_per_agent=%zu "
-               "brain_bytes_per_agent=%zu mean_neighbors=%.2f mean_speed=%.3f",
-               n, ticks, e.median, e.min, e.max, per, e.brain_bytes / (size_t)n, e.neighbors, e.speed);
+        Result e = { 0 };
+        if (engine) {
+            if (run_engine(&f, ticks, &e)) return 1;
+            size_t per = (e.bytes - e.brain_bytes) / (size_t)f.n;
+            printf("flock n=%d ticks=%d median_ms=%.3f min_ms=%.3f max_ms=%.3f bytes_per_agent=%zu "
+                   "brain_bytes_per_agent=%zu mean_neighbors=%.2f mean_speed=%.3f threads=%d%s",
+                   f.n, ticks, e.median, e.min, e.max, per, e.brain_bytes / (size_t)f.n, e.neighbors, e.speed,
+                   f.threads, f.collide ? " collide=1" : "");
+        } else {
+            printf("flock n=%d ticks=%d threads=%d", f.n, ticks, f.threads);
+        }
         if (fused) {
-            fused_Stats f;
-            if (fused_flock_run(n, ticks, &f) == 0)
-                printf(" fused_median_ms=%.3f ratio=%.2f fused_mean_neighbors=%.2f fused_mean_speed=%.3f", f.median_ms,
-                       e.median / f.median_ms, f.mean_neighbors, f.mean_speed);
+            fused_Stats fs;
+            if (fused_flock_run(f.n, ticks, f.threads, &fs) != 0) {
+                fprintf(stderr, "steer-bench: the fused loop could not run (memory or threads)\n");
+                return 1;
+            }
+            printf(" fused_median_ms=%.3f", fs.median_ms);
+            if (engine) printf(" ratio=%.2f", e.median / fs.median_ms);
+            printf(" fused_min_ms=%.3f fused_max_ms=%.3f fused_mean_neighbors=%.2f fused_mean_speed=%.3f "
+                   "fused_hash=%016llx",
+                   fs.min_ms, fs.max_ms, fs.mean_neighbors, fs.mean_speed, (unsigned long long)fs.hash);
         }
         printf("\n");
         fflush(stdout);

@@ -2,7 +2,7 @@
 // craft.c — steer-bench craft: what the turn-limited craft model and
 // directed seek cost. Figures, not tests.
 //
-//   steer-bench craft [--n N] [--ticks T] [--runs R]
+//   steer-bench craft [--n N] [--ticks T] [--runs R] [--threads N]
 //
 // Three worlds of N agents (2D, unbounded, no recording), each timed tick
 // by tick after a warm-up; the figure is the median tick divided by N:
@@ -12,7 +12,8 @@
 //   seek    crafts steered by steer.directed_seek (all to one waypoint
 //           from random poses 4 to 40 radii away): a whole tick per agent
 // and one loop of steer_directed_seek_plan calls (the plan alone, through
-// the public API, over the same poses). Prints one line per run:
+// the public API, over the same poses). --threads N runs the worlds' ticks
+// on N threads (the plan loop stays on one). Prints one line per run:
 //   craft n=N ticks=T point_ns=X craft_ns=X craft_extra_ns=X seek_us=X plan_us=X
 // point_ns / craft_ns: ns per agent-tick of the brainless worlds (craft
 // locomotion per agent-tick is craft_ns; craft_extra_ns = craft_ns -
@@ -53,11 +54,12 @@ static void pose(uint32_t *s, double p[3], double *heading)
 enum { POINT, CRAFT, SEEK };
 
 // Median ms of one tick for N agents of the given kind; -1 on failure.
-static double run_world(int kind, int n, int ticks)
+static double run_world(int kind, int n, int ticks, int threads)
 {
     steer_WorldDesc wd = { 0 };
     wd.seed = 1;
     wd.no_record = true;
+    wd.threads = threads;
     steer_World *w;
     if (steer_world_new(&wd, &w) != STEER_OK || steer_world_reserve(w, n) != STEER_OK) return -1;
     steer_Behavior *ds = NULL;
@@ -123,29 +125,30 @@ static double run_plans(int n)
 
 int steer_bench_craft(int argc, char **argv)
 {
-    int n = 10000, ticks = 200, runs = 1;
-    for (int i = 2; i < argc; i++) {
+    int n = 10000, ticks = 200, runs = 1, threads = 1;
+    int ok = 1;
+    for (int i = 2; i < argc && ok; i++) {
         if (!strcmp(argv[i], "--n") && i + 1 < argc) n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--ticks") && i + 1 < argc) ticks = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
-        else {
-            fprintf(stderr, "usage: steer-bench craft [--n N] [--ticks T] [--runs R]\n");
-            return 2;
-        }
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
+        else ok = 0;
     }
-    if (n < 1 || ticks < 1 || runs < 1) {
-        fprintf(stderr, "usage: steer-bench craft [--n N] [--ticks T] [--runs R]\n");
+    if (!ok || n < 1 || ticks < 1 || runs < 1 || threads < 1 || threads > STEER_MAX_THREADS) {
+        fprintf(stderr, "usage: steer-bench craft [--n N] [--ticks T] [--runs R] [--threads N]\n");
         return 2;
     }
     for (int r = 0; r < runs; r++) {
-        double point = run_world(POINT, n, ticks), craft = run_world(CRAFT, n, ticks), seek = run_world(SEEK, n, ticks);
+        double point = run_world(POINT, n, ticks, threads), craft = run_world(CRAFT, n, ticks, threads),
+               seek = run_world(SEEK, n, ticks, threads);
         if (point < 0 || craft < 0 || seek < 0) {
             fprintf(stderr, "steer-bench craft: a world failed\n");
             return 1;
         }
         double point_ns = point * 1e6 / n, craft_ns = craft * 1e6 / n;
-        printf("craft n=%d ticks=%d point_ns=%.1f craft_ns=%.1f craft_extra_ns=%.1f seek_us=%.3f plan_us=%.3f\n", n,
-               ticks, point_ns, craft_ns, craft_ns - point_ns, seek * 1e3 / n, run_plans(n));
+        printf("craft n=%d ticks=%d point_ns=%.1f craft_ns=%.1f craft_extra_ns=%.1f seek_us=%.3f plan_us=%.3f "
+               "threads=%d\n",
+               n, ticks, point_ns, craft_ns, craft_ns - point_ns, seek * 1e3 / n, run_plans(n), threads);
         fflush(stdout);
     }
     return 0;

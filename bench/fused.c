@@ -2,7 +2,9 @@
 // fused.c — the hand-optimised fused C loop for BENCH.md's standard flocking
 // workload: the baseline the engine is compared against in the same process
 // run. It is written for speed only (no generality), so the gap to it is the
-// price of the engine's abstractions.
+// price of the engine's abstractions. On several threads it is the same loop
+// split by hand (see "the same tick on several threads" below), with the
+// same bits as on one.
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 199309L
 #endif
@@ -11,6 +13,10 @@
 #include "timing.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -33,6 +39,12 @@
 // Where the vector loop parks the agent being updated so that it is not its
 // own neighbour: never within radius, and its squared distance stays finite.
 #define FAR 1e18f
+
+#ifdef __GNUC__
+#define ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE
+#endif
 
 typedef struct State {
     float *px, *py, *vx, *vy, *tx, *ty;
@@ -151,31 +163,24 @@ static int world_init(World *w, int n)
     return 0;
 }
 
-// Counting sort of a into b by cell. a is already in last tick's cell order,
-// so the scatter is nearly sequential.
-static void build_grid(World *w)
+// The grid cell of position (x, y).
+static inline int cell_of(float x, float y, float inv_cs, int nc)
 {
-    const int n = w->n, nc = w->nc, ncells = nc * nc;
-    const float inv = w->inv_cs;
-    int *restrict cell = w->cell, *restrict start = w->start, *restrict fill = w->fill;
-    const State a = w->a, b = w->b;
+    int cx = (int)(x * inv_cs), cy = (int)(y * inv_cs);
+    // p * inv can round up to nc when p is just below L.
+    if (cx >= nc) cx = nc - 1;
+    if (cy >= nc) cy = nc - 1;
+    return cy * nc + cx;
+}
 
-    memset(start, 0, (size_t)(ncells + 1) * sizeof(int));
-    for (int i = 0; i < n; i++) {
-        int cx = (int)(a.px[i] * inv), cy = (int)(a.py[i] * inv);
-        // p * inv can round up to nc when p is just below L.
-        if (cx >= nc) cx = nc - 1;
-        if (cy >= nc) cy = nc - 1;
-        int c = cy * nc + cx;
-        cell[i] = c;
-        start[c + 1]++;
-    }
-    for (int c = 0; c < ncells; c++) {
-        start[c + 1] += start[c];
-        fill[c] = start[c];
-    }
+// Copies agents i0 .. i1-1 of a to their sorted places in b (fill: the next
+// free slot of each cell) and stores their headings.
+static inline void scatter(World *w, int i0, int i1, int *restrict fill)
+{
+    const int *restrict cell = w->cell;
+    const State a = w->a, b = w->b;
     float *restrict hx = w->hx, *restrict hy = w->hy;
-    for (int i = 0; i < n; i++) {
+    for (int i = i0; i < i1; i++) {
         const int d = fill[cell[i]]++;
         const float vx = a.vx[i], vy = a.vy[i];
         b.px[d] = a.px[i];
@@ -195,6 +200,27 @@ static void build_grid(World *w)
             hy[d] = vy * r;
         }
     }
+}
+
+// Counting sort of a into b by cell. a is already in last tick's cell order,
+// so the scatter is nearly sequential.
+static void build_grid(World *w)
+{
+    const int n = w->n, nc = w->nc, ncells = nc * nc;
+    const float inv = w->inv_cs, *px = w->a.px, *py = w->a.py;
+    int *restrict cell = w->cell, *restrict start = w->start, *restrict fill = w->fill;
+
+    memset(start, 0, (size_t)(ncells + 1) * sizeof(int));
+    for (int i = 0; i < n; i++) {
+        const int c = cell_of(px[i], py[i], inv, nc);
+        cell[i] = c;
+        start[c + 1]++;
+    }
+    for (int c = 0; c < ncells; c++) {
+        start[c + 1] += start[c];
+        fill[c] = start[c];
+    }
+    scatter(w, 0, n, fill);
 }
 
 // The 3x3 stencil around cell (cx, cy) as at most 6 runs: the three cells of
@@ -294,7 +320,7 @@ static float hsum(v4f v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 // One block of 4 candidates starting at j; `valid` masks off lanes past the
 // end of a run (the arrays are padded, so reading them is safe). Lanes
 // outside add exact zeros, so each lane's sum is the same as with a branch.
-__attribute__((always_inline)) static inline void block(const World *w, int j, float qx, float qy, v4i valid, Acc4 *a)
+ALWAYS_INLINE static inline void block(const World *w, int j, float qx, float qy, v4i valid, Acc4 *a)
 {
     const v4f one = { 1.0f, 1.0f, 1.0f, 1.0f };
     v4f px, py, phx, phy;
@@ -316,27 +342,39 @@ __attribute__((always_inline)) static inline void block(const World *w, int j, f
     a->sy -= dy * inv;
 }
 
-// As sums_scalar, 4 candidates at a time.
-__attribute__((always_inline)) static inline Acc sums(World *w, const Range *r, int nr, int self, float pix, float piy)
+// As sums_scalar, 4 candidates at a time. The agent itself is excluded
+// either by parking it out of range for the scan (park: cheaper than an
+// index compare in every block, but it writes b, so only while one thread
+// scans), or by masking its lane in the one block that holds it. Either way
+// its lane adds exact zeros, so both give the same bits.
+ALWAYS_INLINE static inline Acc sums_vec(World *w, const Range *r, int nr, int self, float pix, float piy,
+                                         const int park)
 {
     if (w->small) return sums_scalar(w, r, nr, self, pix, piy);
-    // Self is excluded by parking it out of range for the scan, which is
-    // cheaper than an index compare in every block and stays exact.
-    const float keep = w->b.px[self];
-    w->b.px[self] = FAR;
+    float keep = 0.0f;
+    if (park) {
+        keep = w->b.px[self];
+        w->b.px[self] = FAR;
+    }
     Acc4 a = { 0 };
     const v4i all = { -1, -1, -1, -1 }, lane = { 0, 1, 2, 3 };
     for (int q = 0; q < nr; q++) {
         const float qx = pix - r[q].sx, qy = piy - r[q].sy;
         const int e = r[q].e;
         int j = r[q].b;
+        if (!park && self >= j && self < e) {
+            const int js = j + (self - j) / LANES * LANES;
+            for (; j < js; j += LANES) block(w, j, qx, qy, all, &a);
+            block(w, j, qx, qy, (lane < e - j) & (lane != self - j), &a);
+            j += LANES;
+        }
         for (; j + LANES <= e; j += LANES) block(w, j, qx, qy, all, &a);
         if (j < e) {
             const int left = e - j;
             block(w, j, qx, qy, lane < left, &a);
         }
     }
-    w->b.px[self] = keep;
+    if (park) w->b.px[self] = keep;
     return (Acc){ (float)((a.n[0] + a.n[1]) + (a.n[2] + a.n[3])),
                   hsum(a.hx),
                   hsum(a.hy),
@@ -345,8 +383,21 @@ __attribute__((always_inline)) static inline Acc sums(World *w, const Range *r, 
                   hsum(a.sx),
                   hsum(a.sy) };
 }
+
+// One thread scanning.
+ALWAYS_INLINE static inline Acc sums(World *w, const Range *r, int nr, int self, float pix, float piy)
+{
+    return sums_vec(w, r, nr, self, pix, piy, 1);
+}
+
+// Several threads scanning the same b: nothing is written.
+ALWAYS_INLINE static inline Acc sums_shared(World *w, const Range *r, int nr, int self, float pix, float piy)
+{
+    return sums_vec(w, r, nr, self, pix, piy, 0);
+}
 #else
 #define sums sums_scalar
+#define sums_shared sums_scalar
 #endif
 
 // Forces, wander and integration of the k sorted agents i0 .. i0+k-1 from
@@ -443,26 +494,28 @@ static void integrate(const World *w, int i0, int k, const Acc *s)
     }
 }
 
-// One tick: sort, then the fused pass over the cells, which computes every
-// force from b and integrates into a. Agents are visited in sorted order, so
-// a batch is always a contiguous run of indices.
-static void tick(World *w)
+// The fused pass over cells c0 .. c1-1, which computes every force from b
+// and integrates into a. Agents are visited in sorted order, so a batch is
+// always a contiguous run of indices. park: see sums_vec. Inlined into each
+// caller, so that each gets the loop for its own park.
+ALWAYS_INLINE static inline void force_cells(World *w, int c0, int c1, const int park)
 {
-    build_grid(w);
-
     const int nc = w->nc;
     const int *start = w->start;
     Acc s[BATCH];
-    int base = 0, k = 0;
-    for (int cy = 0; cy < nc; cy++) {
-        for (int cx = 0; cx < nc; cx++) {
+    int base = start[c0], k = 0;
+    // row by row, as (cx, cy) is what the stencil needs
+    for (int cy = c0 / nc; cy * nc < c1; cy++) {
+        const int x0 = cy * nc < c0 ? c0 - cy * nc : 0, x1 = c1 - cy * nc < nc ? c1 - cy * nc : nc;
+        for (int cx = x0; cx < x1; cx++) {
             const int c = cy * nc + cx;
             const int i0 = start[c], i1 = start[c + 1];
             if (i0 == i1) continue;
             Range r[6];
             const int nr = stencil(w, cx, cy, r);
             for (int i = i0; i < i1; i++) {
-                s[k++] = sums(w, r, nr, i, w->b.px[i], w->b.py[i]);
+                const float pix = w->b.px[i], piy = w->b.py[i];
+                s[k++] = park ? sums(w, r, nr, i, pix, piy) : sums_shared(w, r, nr, i, pix, piy);
                 if (k == BATCH) {
                     integrate(w, base, k, s);
                     base += k;
@@ -472,6 +525,220 @@ static void tick(World *w)
         }
     }
     if (k) integrate(w, base, k, s);
+}
+
+// One tick on one thread: sort, then the fused pass over every cell.
+static void tick(World *w)
+{
+    build_grid(w);
+    force_cells(w, 0, w->nc * w->nc, 1);
+}
+
+// ---- the same tick on several threads --------------------------------------
+//
+// A team of persistent threads (the caller is thread 0) runs each tick in
+// phases separated by a barrier:
+//   count    each thread counts its fixed slice of a per cell, in a row of
+//            its own
+//   sum      the prefix sum over (cell, thread), each thread over a slice of
+//            the cells: its slice's total first, then, after a barrier, the
+//            offsets from the totals of the slices before it
+//   scatter  each thread copies its slice of a into b from its offsets:
+//            the same stable order as the serial sort, so the same b
+//   fused    chunks of cells (about equal agents) handed out by an atomic
+//            counter, so a thread slowed by the machine takes fewer
+// Every agent's arithmetic is the serial loop's, so the state has the same
+// bits for any thread count.
+
+// Spins briefly, then sleeps: phases are microseconds to milliseconds apart.
+#define SPINS 4000
+
+typedef struct Barrier {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    atomic_int n; // atomic only so that a team short of threads can shrink it
+    atomic_int arrived;
+    atomic_uint gen;
+} Barrier;
+
+static void barrier_wait(Barrier *b)
+{
+    const unsigned gen = atomic_load_explicit(&b->gen, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) == atomic_load(&b->n) - 1) {
+        // the last to arrive: nobody can arrive again before gen moves
+        atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
+        pthread_mutex_lock(&b->mu);
+        atomic_store_explicit(&b->gen, gen + 1, memory_order_release);
+        pthread_cond_broadcast(&b->cv);
+        pthread_mutex_unlock(&b->mu);
+        return;
+    }
+    for (int spin = 0; spin < SPINS; spin++) {
+        if (atomic_load_explicit(&b->gen, memory_order_acquire) != gen) return;
+        if (spin > 64) sched_yield();
+    }
+    pthread_mutex_lock(&b->mu);
+    while (atomic_load_explicit(&b->gen, memory_order_acquire) == gen) pthread_cond_wait(&b->cv, &b->mu);
+    pthread_mutex_unlock(&b->mu);
+}
+
+typedef struct Team Team;
+
+typedef struct Member {
+    Team *team;
+    int id;
+} Member;
+
+struct Team {
+    World *w;
+    int nthreads, nchunks;
+    int *counts; // nthreads rows of ncells: counts, then each row's offsets
+    int *totals; // per thread: the agents in its slice of the cells
+    int *chunks; // nchunks + 1 cell boundaries of the fused pass's chunks
+    atomic_int next_chunk;
+    bool quit; // written before the start barrier
+    Barrier bar;
+    pthread_t th[FUSED_MAX_THREADS];
+    Member members[FUSED_MAX_THREADS];
+};
+
+// Thread t's slice of [0, n) out of nthreads.
+static int slice(int n, int t, int nthreads) { return (int)((int64_t)n * t / nthreads); }
+
+// The first cell whose agents start at or after sorted index i.
+static int cell_at(const int *start, int ncells, int i)
+{
+    int lo = 0, hi = ncells;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (start[mid] < i) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static void team_tick(Team *team, int t)
+{
+    World *w = team->w;
+    const int T = team->nthreads, n = w->n, ncells = w->nc * w->nc;
+    const int i0 = slice(n, t, T), i1 = slice(n, t + 1, T);
+    const int c0 = slice(ncells, t, T), c1 = slice(ncells, t + 1, T);
+    int *restrict row = team->counts + (size_t)t * (size_t)ncells;
+
+    // count
+    const int nc = w->nc;
+    const float inv = w->inv_cs, *px = w->a.px, *py = w->a.py;
+    int *restrict cell = w->cell;
+    memset(row, 0, (size_t)ncells * sizeof(int));
+    for (int i = i0; i < i1; i++) {
+        const int c = cell_of(px[i], py[i], inv, nc);
+        cell[i] = c;
+        row[c]++;
+    }
+    barrier_wait(&team->bar);
+
+    // sum: this thread's cells, over every thread's row
+    int total = 0;
+    for (int u = 0; u < T; u++) {
+        const int *r = team->counts + (size_t)u * (size_t)ncells;
+        for (int c = c0; c < c1; c++) total += r[c];
+    }
+    team->totals[t] = total;
+    barrier_wait(&team->bar);
+    int base = 0;
+    for (int u = 0; u < t; u++) base += team->totals[u];
+    for (int c = c0; c < c1; c++) {
+        w->start[c] = base;
+        for (int u = 0; u < T; u++) {
+            int *r = team->counts + (size_t)u * (size_t)ncells + c;
+            const int k = *r;
+            *r = base;
+            base += k;
+        }
+    }
+    if (t == T - 1) w->start[ncells] = n;
+    barrier_wait(&team->bar);
+
+    // scatter; thread 0 also cuts the fused pass into chunks
+    scatter(w, i0, i1, row);
+    if (t == 0) {
+        for (int k = 0; k < team->nchunks; k++) team->chunks[k] = cell_at(w->start, ncells, slice(n, k, team->nchunks));
+        team->chunks[team->nchunks] = ncells;
+        atomic_store_explicit(&team->next_chunk, 0, memory_order_relaxed);
+    }
+    barrier_wait(&team->bar);
+
+    // fused
+    for (;;) {
+        const int k = atomic_fetch_add_explicit(&team->next_chunk, 1, memory_order_relaxed);
+        if (k >= team->nchunks) break;
+        if (team->chunks[k] < team->chunks[k + 1]) force_cells(w, team->chunks[k], team->chunks[k + 1], 0);
+    }
+    barrier_wait(&team->bar);
+}
+
+static void *member_main(void *arg)
+{
+    Member *m = arg;
+    for (;;) {
+        barrier_wait(&m->team->bar); // the tick starts (or the team stops)
+        if (m->team->quit) return NULL;
+        team_tick(m->team, m->id);
+    }
+}
+
+// One tick on the team: the caller is thread 0.
+static void tick_team(Team *team)
+{
+    barrier_wait(&team->bar);
+    team_tick(team, 0);
+}
+
+static void team_stop(Team *team, int started)
+{
+    team->quit = true;
+    barrier_wait(&team->bar); // the start barrier of the threads that run
+    for (int k = 0; k < started; k++) pthread_join(team->th[k], NULL);
+    pthread_mutex_destroy(&team->bar.mu);
+    pthread_cond_destroy(&team->bar.cv);
+    free(team->counts);
+    free(team->totals);
+    free(team->chunks);
+}
+
+// Starts threads 1 .. nthreads-1; -1 if memory or threads run out.
+static int team_start(Team *team, World *w, int nthreads)
+{
+    memset(team, 0, sizeof *team);
+    team->w = w;
+    team->nthreads = nthreads;
+    // a few chunks per thread: enough to even out, few enough to stay cheap
+    team->nchunks = 8 * nthreads;
+    pthread_mutex_init(&team->bar.mu, NULL);
+    pthread_cond_init(&team->bar.cv, NULL);
+    atomic_init(&team->bar.n, nthreads);
+    atomic_init(&team->bar.arrived, 0);
+    atomic_init(&team->bar.gen, 0u);
+    atomic_init(&team->next_chunk, 0);
+    const size_t ncells = (size_t)w->nc * (size_t)w->nc;
+    team->counts = malloc((size_t)nthreads * ncells * sizeof(int));
+    team->totals = malloc((size_t)nthreads * sizeof(int));
+    team->chunks = malloc((size_t)(team->nchunks + 1) * sizeof(int));
+    int started = 0;
+    if (team->counts && team->totals && team->chunks) {
+        for (; started < nthreads - 1; started++) {
+            Member *m = &team->members[started];
+            m->team = team;
+            m->id = started + 1;
+            if (pthread_create(&team->th[started], NULL, member_main, m) != 0) break;
+        }
+    }
+    if (started == nthreads - 1) return 0;
+    // the threads that did start wait at the start barrier: it now waits
+    // for them and the caller only
+    atomic_store(&team->bar.n, started + 1);
+    team_stop(team, started);
+    return -1;
 }
 
 // Untimed: the neighbour count of the final state needs a grid of the final
@@ -501,23 +768,43 @@ static double mean_speed(const World *w)
     return total / w->n;
 }
 
-int fused_flock_run(int n, int ticks, fused_Stats *out)
+// FNV-1a over the final state's bits, to show that the thread count
+// changes none of them.
+static uint64_t state_hash(const World *w)
 {
-    if (n < 1 || ticks < 0 || !out) return -1;
+    const float *f[6] = { w->a.px, w->a.py, w->a.vx, w->a.vy, w->a.tx, w->a.ty };
+    uint64_t h = 14695981039346656037u;
+    for (int k = 0; k < 6; k++) {
+        const unsigned char *p = (const unsigned char *)f[k];
+        for (size_t i = 0; i < (size_t)w->n * sizeof(float); i++) h = (h ^ p[i]) * 1099511628211u;
+    }
+    return h;
+}
+
+int fused_flock_run(int n, int ticks, int threads, fused_Stats *out)
+{
+    if (n < 1 || ticks < 0 || threads < 1 || threads > FUSED_MAX_THREADS || !out) return -1;
     World w;
     if (world_init(&w, n) != 0) return -1;
     // Allocated up front so nothing is allocated while timing.
     double *times = malloc((size_t)(ticks > 0 ? ticks : 1) * sizeof(double));
-    if (!times) {
+    Team *team = threads > 1 ? malloc(sizeof *team) : NULL;
+    if (!times || (threads > 1 && (!team || team_start(team, &w, threads) != 0))) {
+        free(team);
+        free(times);
         world_free(&w);
         return -1;
     }
 
-    for (int t = 0; t < WARMUP_TICKS; t++) tick(&w);
+    for (int t = 0; t < WARMUP_TICKS; t++) team ? tick_team(team) : tick(&w);
     for (int t = 0; t < ticks; t++) {
         const double t0 = bench_now_ms();
-        tick(&w);
+        team ? tick_team(team) : tick(&w);
         times[t] = bench_now_ms() - t0;
+    }
+    if (team) {
+        team_stop(team, threads - 1);
+        free(team);
     }
 
     memset(out, 0, sizeof *out);
@@ -528,6 +815,7 @@ int fused_flock_run(int n, int ticks, fused_Stats *out)
         out->median_ms = ticks % 2 ? times[ticks / 2] : 0.5 * (times[ticks / 2 - 1] + times[ticks / 2]);
     }
     out->mean_speed = mean_speed(&w);
+    out->hash = state_hash(&w);
     out->mean_neighbors = mean_neighbors(&w);
 
     free(times);

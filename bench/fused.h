@@ -7,15 +7,21 @@
 
 #include <stdint.h>
 
+#define FUSED_MAX_THREADS 64
+
 typedef struct fused_Stats {
     double median_ms, min_ms, max_ms, mean_neighbors, mean_speed;
+    uint64_t hash; // of the final state's bits: the same for every thread count
 } fused_Stats;
 
-/* Runs the standard flocking workload with n agents: 20 warm-up ticks, then
-   `ticks` timed ticks (each timed with clock_gettime(CLOCK_MONOTONIC)),
-   returns the stats; mean_neighbors and mean_speed are measured on the state
-   after the last tick (mean neighbour count within radius 5, mean |v|).
-   Returns 0 on success, -1 on allocation failure (or n < 1, ticks < 0). */
-int fused_flock_run(int n, int ticks, fused_Stats *out);
+/* Runs the standard flocking workload with n agents on `threads` threads
+   (1: the serial loop; more: the same loop split by hand over persistent
+   pthreads, the caller being one of them): 20 warm-up ticks, then `ticks`
+   timed ticks (each timed with clock_gettime(CLOCK_MONOTONIC)), returns the
+   stats; mean_neighbors and mean_speed are measured on the state after the
+   last tick (mean neighbour count within radius 5, mean |v|). Returns 0 on
+   success, -1 on allocation failure, if threads cannot be started (or n < 1,
+   ticks < 0, threads outside 1 .. FUSED_MAX_THREADS). */
+int fused_flock_run(int n, int ticks, int threads, fused_Stats *out);
 
 #endif
