@@ -103,9 +103,10 @@ function Vec:unpack() end
 ---@field record? boolean record each brain node's output for `agent:contributions()`; default true
 ---@field collide? boolean|{iterations?: integer} hard non-penetration after locomotion: agents are pushed out of shapes and apart, in `iterations` (1-64, default 2) relaxation passes; "collide" events mark each new contact; default false
 ---@field stuck? {window?: number, progress?: number} emit "stuck" when an agent that pushes gains less than `progress` metres (default 0.5) toward its goal over `window` seconds (default 2); default off
+---@field threads? integer worker threads for the tick, 1-64 (more than the machine's cores is allowed); the trajectory is the same bits for any count; default 1 (or the STEER_THREADS environment variable, or the host's choice: `steer run --threads N`)
 
----A simulation world (userdata). Fields are read-only except `record`;
----assigning any other field raises.
+---A simulation world (userdata). Fields are read-only except `record` and
+---`threads`; assigning any other field raises.
 ---@class steer.World
 ---@field tick integer ticks stepped so far (read-only)
 ---@field time number simulated seconds, tick * dt (read-only)
@@ -114,6 +115,7 @@ function Vec:unpack() end
 ---@field seed integer the seed the world was made with (read-only; 0 reads as 1)
 ---@field count integer live agents (read-only)
 ---@field record boolean whether per-node outputs are recorded (writable; default true)
+---@field threads integer worker threads for the tick, 1-64 (writable between ticks, not from a custom behaviour or ease function; the trajectory is the same for any count; not saved: w:restore keeps it)
 ---@field mouse steer.Vec? in the viewer: the world point under the pointer (3D: on the ground z = 0); nil when none (read-only)
 local World = {}
 
@@ -248,8 +250,8 @@ function World:save(opts) end
 ---The world becomes the snapshot's, in place: a rewind. The same Lua value
 ---and world (handles taken before the save work again), the snapshot's
 ---agents, a.data, brains and grids; the event handlers w had stay. A
----snapshot that does not load raises and leaves w as it was. See
----docs/api.md, "Snapshots".
+---snapshot that does not load raises and leaves w as it was; w keeps its
+---`threads` (a host setting, not in the snapshot). See docs/api.md, "Snapshots".
 ---@param snapshot string from w:save
 ---@param opts? { roots: table<string, table> } as for steer.load
 ---@return steer.World self
@@ -427,8 +429,10 @@ function steer.world(desc) end
 ---functions the snapshot names must be defined or required first (and the
 ---same `opts.roots` given); anything that is not an intact snapshot is
 ---refused with a message saying what is wrong, and no world is made.
+---`opts.threads` is the new world's thread count (1-64; snapshots do not
+---hold one: default 1, or STEER_THREADS, or the host's choice).
 ---@param snapshot string
----@param opts? { roots: table<string, table> }
+---@param opts? { roots?: table<string, table>, threads?: integer }
 ---@return steer.World
 function steer.load(snapshot, opts) end
 

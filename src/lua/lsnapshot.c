@@ -475,14 +475,15 @@ static void helper(lua_State *L, const char *name)
 }
 
 // Push the registry's archetypes (name -> archetype), package.loaded, and
-// the roots of the options table at opts (or an empty table).
-static void push_places(lua_State *L, int opts, const char *fn)
+// the roots of the options table at opts (or an empty table). A load's
+// options may also name the new world's `threads` (read by the caller).
+static void push_places(lua_State *L, int opts, const char *fn, bool load)
 {
     luaL_getsubtable(L, LUA_REGISTRYINDEX, REG_ARCHETYPES);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     if (lua_istable(L, opts)) {
-        static const char *const fields[] = { "roots", NULL };
-        steerL_check_fields(L, opts, fn, fields, 0);
+        static const char *const fields[] = { "roots", NULL }, *const load_fields[] = { "roots", "threads", NULL };
+        steerL_check_fields(L, opts, fn, load ? load_fields : fields, 0);
         if (lua_getfield(L, opts, "roots") != LUA_TNIL && !lua_istable(L, -1))
             steerL_field_error(L, fn, "roots", "a table of named tables ({ scenario = t })", -1);
         if (lua_isnil(L, -1)) {
@@ -772,7 +773,7 @@ static int world_save(lua_State *L)
     steerL_World *lw = steerL_checkworld(L, 1);
     if (lw->stepping || lw->in_pass) return luaL_error(L, "%s: cannot save during a step", fn);
     lua_settop(L, 2);
-    push_places(L, 2, fn); // 3 archetypes, 4 package.loaded, 5 roots
+    push_places(L, 2, fn, false); // 3 archetypes, 4 package.loaded, 5 roots
     steer_World *w = lw->w;
     // a.data first: the trees, grids and fields it refers to are saved too
     lua_createtable(L, 3, 3); // 2 (the options are read): the references' state (refs_key)
@@ -1199,7 +1200,9 @@ static int load(lua_State *L)
     size_t n;
     const unsigned char *s = (const unsigned char *)lua_tolstring(L, 1, &n);
     lua_settop(L, 2);
-    push_places(L, 2, fn); // 3 archetypes, 4 package.loaded, 5 roots
+    push_places(L, 2, fn, true); // 3 archetypes, 4 package.loaded, 5 roots
+    // the threads are the host's choice, not the snapshot's (0: the host's default)
+    int threads = lua_istable(L, 2) ? steerL_optthreads(L, 2, fn) : 0;
     if (n < 8 || memcmp(s, MAGIC, 8) != 0)
         return luaL_error(L, "%s: not a steer snapshot (it does not begin with %s)", fn, MAGIC);
     if (n < HEAD + 16) return luaL_error(L, "%s: the snapshot is truncated (%d bytes)", fn, (int)n);
@@ -1251,7 +1254,7 @@ static int load(lua_State *L)
         lua_rawseti(L, 2, i);
     }
     // the world
-    steer_WorldDesc d = { 0 };
+    steer_WorldDesc d = { .threads = threads };
     steerL_World *lw = steerL_new_world(L, &d); // 8
     d.hooks.find_kind = find_kind;
     char err[256];
@@ -1458,6 +1461,10 @@ static int world_restore(lua_State *L)
     steerL_World *lw = steerL_checkworld(L, 1);
     if (lw->stepping || lw->in_pass) return luaL_error(L, "%s: cannot restore during a step", fn);
     if (lw->borrowed) return luaL_error(L, "%s: a mod cannot restore the engine's world", fn);
+    lua_settop(L, 3);
+    // the world keeps its thread count (a host setting, not in the snapshot)
+    if (lua_istable(L, 3) && lua_getfield(L, 3, "threads") != LUA_TNIL)
+        return luaL_error(L, "%s: field 'threads': w:restore keeps the world's thread count (set w.threads)", fn);
     lua_settop(L, 3);
     lua_pushcfunction(L, load); // 4: the snapshot's world
     lua_pushvalue(L, 2);

@@ -132,6 +132,23 @@ double steerL_optnumber(lua_State *L, int t, const char *fn, const char *field, 
     return v;
 }
 
+int steerL_checkthreads(lua_State *L, int idx, const char *fn, const char *field)
+{
+    if (!lua_isinteger(L, idx) || lua_tointeger(L, idx) < 1 || lua_tointeger(L, idx) > STEER_MAX_THREADS) {
+        char expected[96];
+        snprintf(expected, sizeof expected, "an integer from 1 to %d (worker threads)", STEER_MAX_THREADS);
+        steerL_field_error(L, fn, field, expected, idx);
+    }
+    return (int)lua_tointeger(L, idx);
+}
+
+int steerL_optthreads(lua_State *L, int t, const char *fn)
+{
+    int n = lua_getfield(L, t, "threads") == LUA_TNIL ? 0 : steerL_checkthreads(L, -1, fn, "threads");
+    lua_pop(L, 1);
+    return n;
+}
+
 // The vehicle numbers: a minimum of 0 admits 0 (no speed, force or radius,
 // a constant turn radius) and then STEERW_PARAM_MIN, as steer_spawn does.
 static const struct VehicleRule {

@@ -84,6 +84,13 @@ double steerL_vehicle_number(lua_State *L, int idx, const char *fn, const char *
 // The same for field `field` of the table at t: def when absent.
 double steerL_opt_vehicle(lua_State *L, int t, const char *fn, const char *field, double def);
 
+// Worker threads for a world's tick (steer.world's and steer.load's
+// `threads`, w.threads): the integer at idx, 1 to STEER_MAX_THREADS, else
+// raise "FN: field 'FIELD' expected an integer from 1 to 64 ..., got ...".
+int steerL_checkthreads(lua_State *L, int idx, const char *fn, const char *field);
+// The same for field `threads` of the table at t: 0 (the host's default) when absent.
+int steerL_optthreads(lua_State *L, int t, const char *fn);
+
 // What think_hz accepts (a.think_hz, w:spawn, steer.archetype).
 #define STEERL_THINK_HZ "a number of calls per second"
 #define STEERL_THINK_HZ_MIN 1e-6
@@ -123,15 +130,19 @@ void steerL_check_unsandboxed(lua_State *L, const char *fn, const char *why);
 // C memory behind it (grids, flow fields): 0 outside a sandbox.
 size_t steerL_mod_pays(lua_State *L, size_t bytes);
 #define STEERL_SANDBOX "steer.sandbox"
-// Allocator and log hooks for the worlds a Lua state creates: a light
-// userdata pointing to a steerL_Host under this registry key (the engine
-// sets it; absent means libc and no log).
+// Allocator and log hooks and the default thread count for the worlds a
+// Lua state creates: a light userdata pointing to a steerL_Host under this
+// registry key (the engine sets it; absent means libc, no log and the
+// core's default thread count).
 #define STEERL_HOST "steer.host"
 typedef struct steerL_Host {
     steer_AllocFn alloc;
     void *alloc_ud;
     steer_LogFn log;
     void *log_ud;
+    // Worker threads of the worlds made without a `threads` of their own
+    // (steer.world, steer.load); 0: the core's default (STEER_THREADS, else 1).
+    int threads;
 } steerL_Host;
 // Raise "FN: ..." unless the agent at idx may be changed from this state
 // (a mod limited to its own agents, see own_only).

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const world_fields[] = { "dim", "size",   "origin", "wrap",    "seed",
-                                            "dt",  "record", "stuck",  "collide", NULL };
+static const char *const world_fields[] = { "dim",    "size",  "origin",  "wrap",    "seed", "dt",
+                                            "record", "stuck", "collide", "threads", NULL };
 static const char *const spawn_fields[] = { "position",       "velocity", "mass",     "max_speed",       "max_force",
                                             "radius",         "brain",    "tag",      "model",           "target",
                                             "data",           "think",    "think_hz", "min_turn_radius", "min_speed",
@@ -289,6 +289,7 @@ static int world_new(lua_State *L)
         }
     }
     lua_pop(L, 1);
+    d.threads = steerL_optthreads(L, 1, fn);
 
     steerL_World *lw = steerL_new_world(L, &d);
     lw->dim = d.dim;
@@ -310,6 +311,7 @@ steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d)
         d->alloc_ud = h->alloc_ud;
         d->log = h->log;
         d->log_ud = h->log_ud;
+        if (!d->threads) d->threads = h->threads; // the script did not choose
     }
     lua_pop(L, 1);
     return lw;
@@ -958,6 +960,7 @@ static int world_index(lua_State *L)
     else if (strcmp(k, "seed") == 0) lua_pushinteger(L, (lua_Integer)steer_world_seed(lw->w));
     else if (strcmp(k, "count") == 0) lua_pushinteger(L, steer_world_count(lw->w));
     else if (strcmp(k, "record") == 0) lua_pushboolean(L, steer_world_record(lw->w));
+    else if (strcmp(k, "threads") == 0) lua_pushinteger(L, steer_world_threads(lw->w));
     else if (strcmp(k, "mouse") == 0) {
         lua_getiuservalue(L, 1, 1); // set by the viewer (steer_lua_set_mouse)
         lua_getfield(L, -1, "mouse");
@@ -980,7 +983,14 @@ static int world_newindex(lua_State *L)
             return luaL_error(L, "steer.world: field 'record': out of memory for the record buffer");
         return 0;
     }
-    return luaL_error(L, "steer.world: field '%s' is read-only or unknown (writable: record)", k);
+    if (strcmp(k, "threads") == 0) {
+        steerL_check_unsandboxed(L, "w.threads", "the world's settings belong to the game");
+        int st = steer_world_set_threads(lw->w, steerL_checkthreads(L, 3, "steer.world", "threads"));
+        if (st != STEER_OK)
+            return luaL_error(L, "steer.world: field 'threads': could not set it (%s)", steerL_status_text(st));
+        return 0;
+    }
+    return luaL_error(L, "steer.world: field '%s' is read-only or unknown (writable: record, threads)", k);
 }
 
 static int world_tostring(lua_State *L)

@@ -7,10 +7,11 @@
 -- wrong raises a message that says what and where.
 local steer = require "steer"
 local spec = require "spec"
+local demo = require "demo_run"
 local describe, it, expect = spec.describe, spec.it, spec.expect
 
-local root = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
-package.path = root .. "/?.lua;" .. package.path -- the demos as modules: require "demos.flock"
+local root = demo.root
+local run_demo = demo.run -- the demo's world after n engine ticks (step, then the scenario's update)
 local child = os.getenv("STEER_SPEC")
 
 -- patrol keeps its patrol brain in a.data: saved as a reference to the tree.
@@ -18,23 +19,8 @@ local child = os.getenv("STEER_SPEC")
 -- M.brains): a load gives those brains the module's trees back, by name.
 -- zombie_horde's think assigns trees of a cache keyed by its flow field:
 -- w:same_brain finds the loaded world's copies of them.
-local demos = { "flock", "arrive", "pursuit", "crowd", "gallery", "directed_seek", "patrol", "dogfighter",
-  "zombie_horde" }
+local demos = demo.names
 local N, M = 150, 90
-
--- The demo's world after n engine ticks (step, then the scenario's update).
-local function run_demo(name, n)
-  local sc = require("demos." .. name)
-  local desc = {}
-  for k, v in pairs(sc.world or {}) do desc[k] = v end
-  local w = steer.world(desc)
-  if sc.setup then sc.setup(w) end
-  for _ = 1, n do
-    w:step()
-    if sc.update then sc.update(w, w.dt) end
-  end
-  return w
-end
 
 local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
