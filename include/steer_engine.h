@@ -25,6 +25,10 @@ typedef struct steer_EngineDesc {
     const char *lua_path; // extra package.path templates for the scenario ("dir/?.lua;...")
     bool has_seed;        // override the scenario's world seed with `seed`
     uint64_t seed;
+    // Worker threads for the scenario's world (overriding its `threads`)
+    // and every world it makes without choosing; 0: as the scenario says,
+    // else STEER_THREADS, else 1. At most STEER_MAX_THREADS.
+    int threads;
 } steer_EngineDesc;
 
 // A new engine, no scenario loaded yet.

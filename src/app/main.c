@@ -56,6 +56,8 @@ static const char usage_text[] = "usage: steer COMMAND [OPTIONS]\n"
                                  "                           interrupted (Ctrl-C) and reloads FILE (and the modules\n"
                                  "                           it required) when one is saved\n"
                                  "  --seed S                 override the scenario's world seed (an integer)\n"
+                                 "  --threads N              worker threads for the tick (1 to 64; same trajectory\n"
+                                 "                           for any N); overrides the scenario's `threads`\n"
                                  "  --screenshot OUT.png     write the last frame (window or headless) as a PNG\n"
                                  "  --select N               open the inspector on the N-th agent spawned\n"
                                  "  --show LIST              start with these viewer toggles on (window or\n"
@@ -178,6 +180,7 @@ typedef struct Options {
     const char *screenshot; // or NULL
     int has_seed;
     long long seed;
+    int threads; // 0: the scenario's choice
     const char *mods[MAX_MODS];
     int nmods;
     long long select; // > 0: inspect the select-th agent spawned
@@ -459,7 +462,8 @@ static int run(const char *file, Options o)
     long long ticks = o.ticks;
     steer_EngineDesc desc = { .lua_path = STEER_SOURCE_ROOT "/lua/?.lua;" STEER_SOURCE_ROOT "/lua/?/init.lua",
                               .has_seed = o.has_seed,
-                              .seed = (uint64_t)o.seed };
+                              .seed = (uint64_t)o.seed,
+                              .threads = o.threads };
     Run r = { .file = file };
     if (steer_engine_new(&desc, &r.e) != STEER_OK) {
         fprintf(stderr, "steer: cannot create the engine: out of memory\n");
@@ -577,7 +581,7 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
 static int cmd_run(int argc, char **argv)
 {
     int headless = 0, has_seed = 0;
-    long long ticks = -1, seed = 0;
+    long long ticks = -1, seed = 0, threads = 0;
     const char *screenshot = NULL, *show = NULL;
     const char *file = NULL;
     const char *mods[MAX_MODS];
@@ -598,6 +602,11 @@ static int cmd_run(int argc, char **argv)
             if (missing) return usage_error("--seed needs a value: --seed S");
             if (!parse_integer(v, &seed)) return usage_error("--seed expects an integer, got '%s'", v);
             has_seed = 1;
+        } else if ((v = option_value(argc, argv, &i, "--threads", &missing))) {
+            if (missing) return usage_error("--threads needs a value: --threads N");
+            if (!parse_integer(v, &threads) || threads < 1 || threads > STEER_MAX_THREADS)
+                return usage_error("--threads expects an integer from 1 to %d (worker threads), got '%s'",
+                                   STEER_MAX_THREADS, v);
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
             return EXIT_SUCCESS;
@@ -661,6 +670,7 @@ static int cmd_run(int argc, char **argv)
                   .screenshot = screenshot,
                   .has_seed = has_seed,
                   .seed = seed,
+                  .threads = (int)threads,
                   .nmods = nmods,
                   .select = select,
                   .show = show,

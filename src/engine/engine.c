@@ -326,6 +326,7 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     if (!out) return STEER_EARG;
     steer_EngineDesc d = { 0 };
     if (desc) d = *desc;
+    if (d.threads < 0 || d.threads > STEER_MAX_THREADS) return STEER_EARG;
     steer_Engine *e = d.alloc ? d.alloc(d.alloc_ud, NULL, sizeof *e) : malloc(sizeof *e);
     if (!e) return STEER_ENOMEM;
     memset(e, 0, sizeof *e);
@@ -335,6 +336,7 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     e->log_ud = d.log_ud;
     e->has_seed = d.has_seed;
     e->seed = d.seed;
+    e->threads = d.threads;
     e->scenario_ref = e->world_ref = LUA_NOREF;
     e->inotify_fd = -1;
     atomic_init(&e->stopping, false);
@@ -344,7 +346,7 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     if (!e->L) goto nomem;
     luaL_openlibs(e->L);
     // the scenario's worlds allocate and log through the host's hooks too
-    e->host = (steerL_Host){ e->alloc, e->alloc_ud, e->log, e->log_ud };
+    e->host = (steerL_Host){ e->alloc, e->alloc_ud, e->log, e->log_ud, e->threads };
     lua_pushlightuserdata(e->L, &e->host);
     lua_setfield(e->L, LUA_REGISTRYINDEX, STEERL_HOST);
     steer_lua_preload(e->L);
@@ -447,8 +449,9 @@ static int run_scenario_file(steer_Engine *e)
 }
 
 // Runs protected: steer.world{...} from the scenario (argument 1) with the
-// host's seed (argument 2, or nil); argument 3 is the file. _G, the steer
-// module and the scenario's world table are the scenario's to change.
+// host's seed (argument 2, or nil); argument 3 is the file, argument 4 the
+// host's thread count (or nil). _G, the steer module and the scenario's
+// world table are the scenario's to change.
 static int new_world(lua_State *L)
 {
     const char *file = lua_tostring(L, 3);
@@ -462,6 +465,10 @@ static int new_world(lua_State *L)
     if (!lua_isnil(L, 2)) {
         lua_pushvalue(L, 2);
         lua_setfield(L, -2, "seed"); // a table of ours
+    }
+    if (!lua_isnil(L, 4)) {
+        lua_pushvalue(L, 4);
+        lua_setfield(L, -2, "threads");
     }
     if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
         // raised from C with no Lua caller: say where the arguments came from
@@ -482,7 +489,9 @@ static int create_world(steer_Engine *e, int scenario)
     if (e->has_seed) lua_pushinteger(L, (lua_Integer)e->seed);
     else lua_pushnil(L);
     lua_pushstring(L, e->file);
-    if (steerE_docall(L, 3, 1) != LUA_OK) return steerE_keep_error(e);
+    if (e->threads) lua_pushinteger(L, e->threads);
+    else lua_pushnil(L);
+    if (steerE_docall(L, 4, 1) != LUA_OK) return steerE_keep_error(e);
     e->world = ((steerL_World *)lua_touserdata(L, -1))->w;
     e->dt = steer_world_dt(e->world);
     e->world_ref = luaL_ref(L, LUA_REGISTRYINDEX);

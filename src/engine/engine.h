@@ -30,6 +30,7 @@ struct steer_Engine {
     char *lua_path;
     bool has_seed;
     uint64_t seed;
+    int threads; // 0: the scenario's choice
 
     lua_State *L;
     steerL_Host host; // the hooks the scenario's worlds use

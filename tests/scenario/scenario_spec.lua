@@ -5,6 +5,7 @@
 -- process, a fresh heap), another seed another hash, and a failing script
 -- must exit 1 naming FILE:LINE. Meson passes the program and this folder in
 -- STEER_EXE and STEER_SCENARIO_DIR.
+local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
 
@@ -13,9 +14,10 @@ local dir = os.getenv("STEER_SCENARIO_DIR")
 
 local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
--- Run `steer run --headless ARGS`; returns its output (stdout and stderr) and exit code.
-local function steer_run(args)
-  local p = assert(io.popen(quote(exe) .. " run --headless " .. args .. " 2>&1"))
+-- Run `steer run --headless ARGS` (with the environment assignments ENV,
+-- if given); returns its output (stdout and stderr) and exit code.
+local function steer_run(args, env)
+  local p = assert(io.popen((env and env .. " " or "") .. quote(exe) .. " run --headless " .. args .. " 2>&1"))
   local out = p:read("a")
   local _, _, code = p:close()
   return out, code
@@ -189,5 +191,72 @@ describe("scenarios", function()
     expect(code, out):eq(1)
     expect(out):contains("cannot read /nonexistent/snap")
     os.remove(snap)
+  end)
+
+  -- --threads N: the demos' worlds are small, so each run splits their
+  -- passes into items of one agent (STEER_PAR_GRAIN) for the workers to run.
+  it("--threads N: every demo prints the hash of --threads 1", function()
+    local demos = dir .. "/../../demos/"
+    for _, name in ipairs(require("demo_run").names) do
+      local file = quote(demos .. name .. ".lua")
+      local one = hash_of((steer_run("--ticks 120 --threads 1 " .. file, "STEER_PAR_GRAIN=1")))
+      expect(one, name .. " on one thread"):type("string")
+      for _, n in ipairs { 2, 4 } do
+        local out, code = steer_run("--ticks 120 --threads " .. n .. " " .. file, "STEER_PAR_GRAIN=1")
+        expect(code, name .. ": " .. out):eq(0)
+        expect(hash_of(out), name .. " --threads " .. n .. " vs --threads 1"):eq(one)
+      end
+      expect(hash_of((steer_run("--ticks 120 " .. file))), name .. " without --threads"):eq(one)
+    end
+  end)
+
+  it("--threads N sets the scenario's world (over its own threads), the worlds it makes, and a loaded run's", function()
+    local f = assert(io.open("threads.lua", "w"))
+    f:write([[
+local steer = require "steer"
+return { world = { threads = 2 }, setup = function(w) w:spawn{ velocity = { 1, 0 } } end,
+  update = function(w)
+    if w.tick == 3 then
+      print(("THREADS %d OTHER %d LOADED %d"):format(w.threads, steer.world{}.threads, steer.load(w:save()).threads))
+    end
+  end }
+]])
+    f:close()
+    local default = steer.world{}.threads -- 1, or STEER_THREADS: the child has this environment
+    local out, code = steer_run("--ticks 5 threads.lua")
+    expect(code, out):eq(0)
+    expect(out, "its own threads"):contains(("THREADS 2 OTHER %d LOADED %d"):format(default, default))
+    out = steer_run("--ticks 5 --threads 5 threads.lua")
+    expect(out, "--threads 5"):contains("THREADS 5 OTHER 5 LOADED 5")
+    local snap = os.tmpname()
+    out, code = steer_run("--ticks 2 --threads 7 --save " .. quote(snap) .. " threads.lua")
+    expect(code, out):eq(0)
+    out, code = steer_run("--ticks 2 --threads 3 --load " .. quote(snap) .. " threads.lua")
+    expect(code, out):eq(0)
+    expect(out, "loaded with --threads 3"):contains("THREADS 3 OTHER 3 LOADED 3")
+    os.remove(snap)
+    os.remove("threads.lua")
+  end)
+
+  it("--threads takes 1 to 64, shows in --help, and a mod may not change w.threads", function()
+    for _, bad in ipairs { "0", "65", "-2", "two", "1.5" } do
+      local out, code = steer_run("--threads " .. bad .. " " .. flock)
+      expect(code, bad .. ": " .. out):eq(2)
+      expect(out, bad):contains("--threads expects an integer from 1 to 64 (worker threads), got '" .. bad .. "'")
+    end
+    local out, code = steer_run("--threads")
+    expect(code, out):eq(2)
+    expect(out):contains("--threads needs a value")
+    local p = assert(io.popen(quote(exe) .. " --help"))
+    local help = p:read("a")
+    p:close()
+    expect(help, "--help"):contains("--threads N", "worker threads for the tick")
+    local m = assert(io.open("threads_mod.lua", "w"))
+    m:write("return { setup = function(w) w.threads = 2 end }\n")
+    m:close()
+    out, code = steer_run("--ticks 1 --mod threads_mod.lua " .. flock)
+    os.remove("threads_mod.lua")
+    expect(code, out):eq(0)
+    expect(out, "the mod's failure"):contains("w.threads: not available to mods")
   end)
 end)
