@@ -95,10 +95,11 @@ typedef struct steer_Hooks {
 typedef void steer_TaskFn(int begin, int end, int worker, void *task_ctx);
 // The host runs task over the items [0, count), each item once, in ranges
 // of at least min_range items (the last may be shorter), on any of its
-// threads. `worker` must be in [0, threads) and no two ranges running at
-// the same time may share it (the pass keeps scratch per worker). Returns
-// a handle for finish_task, or NULL when every item has already run (a
-// host may simply call task(0, count, 0, task_ctx) and return NULL).
+// threads and as many at a time as it likes. `worker` is passed through
+// for the host's own use: steer keeps its per-range scratch itself (up to
+// the world's thread count at a time; a range beyond that waits for one).
+// Returns a handle for finish_task, or NULL when every item has already
+// run (a host may simply call task(0, count, 0, task_ctx) and return NULL).
 typedef void *steer_EnqueueTaskFn(steer_TaskFn *task, int count, int min_range, void *task_ctx, void *host_ctx);
 // Wait until every item of the task has run.
 typedef void steer_FinishTaskFn(void *task, void *host_ctx);

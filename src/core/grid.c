@@ -19,11 +19,11 @@
 void steerG_free(steer_World *w)
 {
     steerW_free(w, w->grid.start);
-    steerW_free(w, w->grid.items);
+    steerW_array_free(w, &w->grid.items);
     steerW_free(w, w->grid.counts);
     for (int i = 0; i < 3; i++) {
-        steerW_free(w, w->grid.sp[i]);
-        steerW_free(w, w->grid.sh[i]);
+        steerW_array_free(w, &w->grid.sp[i]);
+        steerW_array_free(w, &w->grid.sh[i]);
     }
     memset(&w->grid, 0, sizeof w->grid);
 }
@@ -292,20 +292,13 @@ int steerG_build(steer_World *w, float cell)
         uint32_t cap = n > 64 ? n : 64;
         // padded: vector loops read up to STEERG_PAD - 1 entries past a run
         size_t bytes = sizeof(float) * (cap + STEERG_PAD);
-        uint32_t *it = steerW_realloc(w, g->items, bytes);
-        if (!it) return STEER_ENOMEM;
-        memset(it, 0, bytes);
-        g->items = it;
+        if (!steerW_array_resize(w, &g->items, bytes)) return STEER_ENOMEM;
+        memset(g->items, 0, bytes);
         for (int i = 0; i < w->dim; i++) {
-            float *a = steerW_realloc(w, g->sp[i], bytes), *h;
-            if (a) {
-                memset(a, 0, bytes);
-                g->sp[i] = a;
-            }
-            h = a ? steerW_realloc(w, g->sh[i], bytes) : NULL;
-            if (!h) return STEER_ENOMEM;
-            memset(h, 0, bytes);
-            g->sh[i] = h;
+            if (!steerW_array_resize(w, &g->sp[i], bytes) || !steerW_array_resize(w, &g->sh[i], bytes))
+                return STEER_ENOMEM;
+            memset(g->sp[i], 0, bytes);
+            memset(g->sh[i], 0, bytes);
         }
         g->cap_items = cap;
     }
@@ -367,12 +360,14 @@ static inline int scan_cell(steer_World *w, uint32_t c, const float p[3], float 
     if (!reserve_scratch(w, (uint32_t)k + (e - b))) return -1;
     steerB_Neighbor *out = w->loc.scratch;
     const float *px = w->p[0], *py = w->p[1], *pz = w->p[2];
-    const uint8_t *flags = w->flags;
+    // no agent is dead during a tick (compaction runs first), and the
+    // passes may be writing the other bits of their own agents' flags
+    const uint8_t *flags = w->in_tick ? NULL : w->flags;
     bool wrap = w->wrap;
     float Lx = w->size[0], Ly = w->size[1], Lz = w->size[2];
     for (uint32_t i = b; i < e; i++) {
         uint32_t j = g->items[i];
-        if (j == self || (flags[j] & STEER_AF_DEAD)) continue;
+        if (j == self || (flags && (flags[j] & STEER_AF_DEAD))) continue;
         float dx = px[j] - p[0], dy = py[j] - p[1], dz = pz ? pz[j] - p[2] : 0.0f;
         if (wrap) {
             if (dx >= 0.5f * Lx) dx -= Lx;

@@ -11,16 +11,24 @@
 #include "neighbors.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+// One parallel pass. A range of items runs on a view of the world held
+// for it alone: `busy` has a bit per view in use, so views are handed out
+// by steer, not by the host's worker index, and any host thread may run
+// any range.
 typedef struct Job {
-    steer_World *views[STEER_MAX_THREADS];
+    steer_World *w;
     steerW_ItemFn *fn;
     void *ctx;
+    int nviews;                // the world and threads - 1 copies
+    atomic_uint_fast64_t busy; // bit k: view k is in use
+    uint64_t pass;             // copies made for another pass are made again
 } Job;
 
 struct steerW_Pool {
@@ -279,11 +287,46 @@ bool steerW_par_reserve(steer_World *w, uint32_t words)
     return true;
 }
 
+// A free view: the world itself (0) or a copy, made for this pass on
+// first use by the thread that holds it (a copy of everything but the
+// scratch, which the world's own holder may be writing meanwhile).
+static steer_World *take_view(Job *j, int *slot)
+{
+    for (int spin = 0;; spin++) {
+        uint_fast64_t b = atomic_load_explicit(&j->busy, memory_order_relaxed);
+        int k = 0;
+        while (k < j->nviews && (b >> k & 1)) k++;
+        if (k == j->nviews) {
+            relax(spin); // more host threads than views: wait for one
+            continue;
+        }
+        if (!atomic_compare_exchange_weak_explicit(&j->busy, &b, b | (uint_fast64_t)1 << k, memory_order_acquire,
+                                                   memory_order_relaxed))
+            continue;
+        *slot = k;
+        if (k == 0) return j->w;
+        steer_World *c = &j->w->copies[k - 1];
+        if (c->loc.pass != j->pass) {
+            const size_t at = offsetof(steer_World, loc), end = at + sizeof c->loc;
+            memcpy(c, j->w, at);
+            memcpy((char *)c + end, (const char *)j->w + end, sizeof *c - end);
+            c->worker = k;
+            c->loc.pass = j->pass;
+            c->loc.status = STEER_OK;
+            c->loc.error[0] = 0;
+        }
+        return c;
+    }
+}
+
 static void run_task(int begin, int end, int worker, void *task_ctx)
 {
+    (void)worker; // views are steer's own (take_view)
     Job *j = task_ctx;
-    steer_World *v = j->views[worker];
+    int slot;
+    steer_World *v = take_view(j, &slot);
     for (int i = begin; i < end; i++) j->fn(v, (uint32_t)i, j->ctx);
+    atomic_fetch_and_explicit(&j->busy, ~((uint_fast64_t)1 << slot), memory_order_release);
 }
 
 void *steerW_realloc(steer_World *w, void *p, size_t size)
@@ -320,20 +363,13 @@ int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx)
         for (uint32_t i = 0; i < nitems; i++) fn(w, i, ctx);
     } else {
         Job job;
+        job.w = w;
         job.fn = fn;
         job.ctx = ctx;
-        job.views[0] = w;
+        job.nviews = w->threads;
+        atomic_init(&job.busy, 0);
+        job.pass = ++w->pass;
         w->in_par = true;
-        for (int k = 1; k < w->threads; k++) {
-            steer_World *c = &w->copies[k - 1];
-            steerW_Local l = c->loc;
-            *c = *w;
-            c->loc = l;
-            c->loc.status = STEER_OK;
-            c->loc.error[0] = 0;
-            c->worker = k;
-            job.views[k] = c;
-        }
         if (w->enqueue_task) {
             void *t = w->enqueue_task(run_task, (int)nitems, 1, &job, w->task_ctx);
             if (t) w->finish_task(t, w->task_ctx);
@@ -341,14 +377,18 @@ int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx)
             pool_run(w->pool, run_task, (int)nitems, &job);
         }
         w->in_par = false;
-        for (int k = 1; k < w->threads; k++) {
-            steerW_Local *l = &w->copies[k - 1].loc;
-            merge_events(w, l);
-            if (l->status != STEER_OK && w->loc.status == STEER_OK) {
-                w->loc.status = l->status;
-                if (l->error[0]) steerW_error(w, "%s", l->error);
-            }
+        // the views' events, their first failure and its message
+        int st = STEER_OK;
+        for (int k = 0; k < w->threads; k++) {
+            steerW_Local *l = k ? &w->copies[k - 1].loc : &w->loc;
+            if (k && l->pass != job.pass) continue;
+            if (k) merge_events(w, l);
+            if (st == STEER_OK) st = l->status;
+            l->status = STEER_OK;
+            if (l->error[0] && !w->error[0]) steerW_error(w, "%s", l->error);
+            l->error[0] = 0;
         }
+        w->loc.status = st;
     }
     int st = w->loc.status;
     w->loc.status = STEER_OK;

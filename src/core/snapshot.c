@@ -1145,7 +1145,7 @@ static bool load(In *in, const steer_WorldDesc *hooks, steer_World **out)
     for (uint32_t i = 1; i < w->nbrains; i++)
         if (w->brains[i] && w->brains[i]->faces && !w->face[0])
             for (int k = 0; k < w->dim; k++)
-                if (!(w->face[k] = steerW_realloc(w, NULL, sizeof(float) * (w->cap ? w->cap : 1)))) return oom(in);
+                if (!steerW_array_resize(w, &w->face[k], sizeof(float) * (w->cap ? w->cap : 1))) return oom(in);
     w->count = count;
     if (!get_thinkers(in, c[3]) || !get_shapes(in, c[4]) || !get_handles(in, nslots) || !get_turns(in, c[5]))
         return false;

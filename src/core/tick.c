@@ -599,18 +599,9 @@ static void shapes_item(steer_World *w, uint32_t k, void *ctx)
 static int pass_collide(steer_World *w, uint32_t n)
 {
     int dim = w->dim;
-    if (!w->push[0]) {
-        for (int i = 0; i < dim; i++) {
-            w->push[i] = steerW_realloc(w, NULL, sizeof(float) * (w->cap ? w->cap : 1));
-            if (!w->push[i]) return STEER_ENOMEM;
-        }
-        w->push_cap = w->cap;
-    } else if (w->push_cap < w->cap) {
-        for (int i = 0; i < dim; i++) {
-            float *a = steerW_realloc(w, w->push[i], sizeof(float) * w->cap);
-            if (!a) return STEER_ENOMEM;
-            w->push[i] = a;
-        }
+    if (!w->push[0] || w->push_cap < w->cap) {
+        for (int i = 0; i < dim; i++)
+            if (!steerW_array_resize(w, &w->push[i], sizeof(float) * (w->cap ? w->cap : 1))) return STEER_ENOMEM;
         w->push_cap = w->cap;
     }
     CollideJob job;

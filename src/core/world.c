@@ -35,15 +35,44 @@ void steerW_free(steer_World *w, void *p)
     if (p) w->alloc(w->alloc_ud, p, 0);
 }
 
+static void *column_at(steer_World *w, const steerW_Column *c, int axis);
+
+size_t steerW_stagger(const steer_World *w, const void *field)
+{
+    size_t slot = (size_t)((const char *)field - (const char *)w) / sizeof(void *);
+    return slot % (4096 / STEERW_STAGGER) * STEERW_STAGGER;
+}
+
+bool steerW_array_resize(steer_World *w, void *field, size_t bytes)
+{
+    char *p;
+    memcpy(&p, field, sizeof p);
+    size_t st = steerW_stagger(w, field);
+    char *n = steerW_realloc(w, p ? p - st : NULL, bytes + st);
+    if (!n) return false;
+    n += st;
+    memcpy(field, &n, sizeof n);
+    return true;
+}
+
+void steerW_array_free(steer_World *w, void *field)
+{
+    char *p;
+    memcpy(&p, field, sizeof p);
+    if (p) steerW_free(w, p - steerW_stagger(w, field));
+    p = NULL;
+    memcpy(field, &p, sizeof p);
+}
+
 void steerW_error(steer_World *w, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    // a worker's message waits for the calling thread (steerW_par), which logs it
-    char *at = w->worker ? w->loc.error : w->error;
+    // during a parallel pass the message waits for the calling thread (steerW_par), which logs it
+    char *at = w->in_par ? w->loc.error : w->error;
     vsnprintf(at, sizeof w->error, fmt, ap);
     va_end(ap);
-    if (w->worker) {
+    if (w->in_par) {
         if (w->loc.status == STEER_OK) w->loc.status = STEER_ECALLBACK;
         return;
     }
@@ -133,9 +162,11 @@ void steer_world_free(steer_World *w)
 {
     if (!w) return;
     steerW_Array cols[STEERW_MAX_ARRAYS];
-    for (int k = 0, n = steerW_arrays(w, cols); k < n; k++) steerW_free(w, cols[k].base);
-    for (int i = 0; i < 3; i++) steerW_free(w, w->push[i]);
-    void *arrays[] = { w->gen, w->dense_of, w->out_events, w->thinkers, w->agent_tmp };
+    for (int k = 0, n = steerW_arrays(w, cols); k < n; k++)
+        steerW_array_free(w, column_at(w, cols[k].col, cols[k].axis));
+    for (int i = 0; i < 3; i++) steerW_array_free(w, &w->push[i]);
+    steerW_array_free(w, &w->agent_tmp);
+    void *arrays[] = { w->gen, w->dense_of, w->out_events, w->thinkers };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerW_free(w, arrays[i]);
     steerW_par_free(w);
     for (uint32_t i = 1; i < w->ntags; i++) steerW_free(w, w->tags[i]);
@@ -280,7 +311,11 @@ static int reserve_exact(steer_World *w, uint32_t cap)
         const steerW_Array *a = &cols[k];
         // a row of stride 0 does not exist yet; a tick's scratch only once it is in use
         if (!a->bytes || (a->col->role == STEERW_COL_TICK && !column_array(w, a->col, 0).base)) continue;
-        if (!grow(w, column_at(w, a->col, a->axis), a->bytes, w->cap, cap)) return STEER_ENOMEM;
+        void *at = column_at(w, a->col, a->axis);
+        if (!steerW_array_resize(w, at, a->bytes * cap)) return STEER_ENOMEM;
+        char *base;
+        memcpy(&base, at, sizeof base);
+        memset(base + a->bytes * w->cap, 0, a->bytes * (cap - w->cap));
     }
     w->cap = cap;
     return STEER_OK;
@@ -318,12 +353,18 @@ static void clear_agent(steer_World *w, uint32_t d)
 static int restride(steer_World *w, float **arr, uint32_t *stride, uint32_t want)
 {
     if (want <= *stride) return STEER_OK;
-    float *n = steerW_realloc(w, NULL, sizeof(float) * want * (w->cap ? w->cap : 1));
-    if (!n) return STEER_ENOMEM;
+    float *old = *arr;
+    *arr = NULL;
+    if (!steerW_array_resize(w, arr, sizeof(float) * want * (w->cap ? w->cap : 1))) {
+        *arr = old;
+        return STEER_ENOMEM;
+    }
+    float *n = *arr;
     memset(n, 0, sizeof(float) * want * (w->cap ? w->cap : 1));
     for (uint32_t d = 0; d < w->count && *stride; d++)
-        memcpy(n + (size_t)d * want, *arr + (size_t)d * *stride, sizeof(float) * *stride);
-    steerW_free(w, *arr);
+        memcpy(n + (size_t)d * want, old + (size_t)d * *stride, sizeof(float) * *stride);
+    *arr = old;
+    steerW_array_free(w, arr);
     *arr = n;
     *stride = want;
     return STEER_OK;
@@ -370,8 +411,7 @@ int steer_world_set_record(steer_World *w, bool on)
 {
     if (w->in_tick) return STEER_EBUSY;
     if (!on) {
-        steerW_free(w, w->rec);
-        w->rec = NULL;
+        steerW_array_free(w, &w->rec);
         w->rec_stride = 0;
         w->record = false;
         return STEER_OK;
@@ -496,8 +536,7 @@ int steerW_brain_id(steer_World *w, steer_Behavior *b)
     }
     if (br->faces && !w->face[0]) {
         for (int i = 0; i < w->dim; i++) {
-            w->face[i] = steerW_realloc(w, NULL, sizeof(float) * (w->cap ? w->cap : 1));
-            if (!w->face[i]) {
+            if (!steerW_array_resize(w, &w->face[i], sizeof(float) * (w->cap ? w->cap : 1))) {
                 steerB_brain_free(w, br);
                 return STEER_ENOMEM;
             }
@@ -718,9 +757,7 @@ uint32_t *steerW_agent_tmp(steer_World *w)
 {
     if (w->cap > w->cap_agent_tmp) {
         // as the agent arrays: it grows when they do
-        uint32_t *t = steerW_realloc(w, w->agent_tmp, sizeof(uint32_t) * w->cap);
-        if (!t) return NULL;
-        w->agent_tmp = t;
+        if (!steerW_array_resize(w, &w->agent_tmp, sizeof(uint32_t) * w->cap)) return NULL;
         w->cap_agent_tmp = w->cap;
     }
     return w->agent_tmp;

@@ -95,6 +95,7 @@ typedef struct steerW_Local {
     uint32_t nevents, cap_events;
     uint32_t *tmp; // one word per agent: the re-sort's scratch on workers 1 and up (steerW_par_reserve)
     uint32_t cap_tmp;
+    uint64_t pass;   // the parallel pass this copy of the world was made for (par.c)
     int status;      // a pass's failure on this worker (STEER_OK: none)
     char error[256]; // a worker's steerW_error message, logged by the calling thread
 } steerW_Local;
@@ -195,6 +196,7 @@ struct steer_World {
     struct steer_World *copies; // workers 1 .. threads-1: their copies of the world, with their scratch
     int ncopies;
     uint32_t grain; // agents per item of a parallel pass (STEERW_PAR_GRAIN)
+    uint64_t pass;  // parallel passes run (par.c)
     int worker;     // which worker this copy of the world runs as (0: the world itself)
     bool in_par;    // a parallel pass runs: allocation takes the pool's lock
 };
@@ -284,15 +286,31 @@ uint32_t *steerW_agent_tmp(steer_World *w);
 // Memory through the world's allocator.
 void *steerW_realloc(steer_World *w, void *p, size_t size);
 void steerW_free(steer_World *w, void *p);
+// The per-agent arrays (the columns, the grid's copies and the tick's
+// scratch) each start at another offset within a page: STEERW_STAGGER
+// bytes times the slot of their pointer in the world struct. Large blocks
+// all start at the same offset of a page otherwise, and a loop that reads
+// one array and writes another at the same index then waits on false
+// store-to-load dependencies (4K aliasing). `field` is the address of the
+// array's pointer inside w.
+#define STEERW_STAGGER 64
+size_t steerW_stagger(const steer_World *w, const void *field);
+// Resize the array at `field` to `bytes` (keeping its contents, as realloc);
+// false when out of memory (the array is unchanged).
+bool steerW_array_resize(steer_World *w, void *field, size_t bytes);
+// Free the array at `field` and set it to NULL.
+void steerW_array_free(steer_World *w, void *field);
 // Dense index of a live handle, or -1. A free slot's dense_of holds the
 // free list, so a forged handle with its generation must not be trusted:
-// the dense index must point back at the slot.
+// the dense index must point back at the slot. No agent is dead during a
+// tick (compaction runs first), when the passes may be writing the other
+// bits of an agent's flags, so the flags are read only between ticks.
 static inline int64_t steerW_dense(const steer_World *w, steer_Agent a)
 {
     uint32_t s = (uint32_t)a.id, g = (uint32_t)(a.id >> 32);
     if (a.id == 0 || s >= w->nslots || w->gen[s] != g) return -1;
     uint32_t d = w->dense_of[s];
-    if (d >= w->count || w->slot[d] != s || (w->flags[d] & STEER_AF_DEAD)) return -1;
+    if (d >= w->count || w->slot[d] != s || (!w->in_tick && (w->flags[d] & STEER_AF_DEAD))) return -1;
     return d;
 }
 // The handle of slot s at its current generation (high 32 bits), the slot low.
