@@ -29,6 +29,12 @@ typedef struct steer_EngineDesc {
     // and every world it makes without choosing; 0: as the scenario says,
     // else STEER_THREADS, else 1. At most STEER_MAX_THREADS.
     int threads;
+    // The host's job system for those worlds' passes, as steer_WorldDesc's
+    // (see steer_EnqueueTaskFn): both or neither; NULL: the built-in pool.
+    // Called from the thread that ticks the engine.
+    steer_EnqueueTaskFn *enqueue_task;
+    steer_FinishTaskFn *finish_task;
+    void *task_ctx;
 } steer_EngineDesc;
 
 // A new engine, no scenario loaded yet.

@@ -326,7 +326,7 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     if (!out) return STEER_EARG;
     steer_EngineDesc d = { 0 };
     if (desc) d = *desc;
-    if (d.threads < 0 || d.threads > STEER_MAX_THREADS) return STEER_EARG;
+    if (d.threads < 0 || d.threads > STEER_MAX_THREADS || !d.enqueue_task != !d.finish_task) return STEER_EARG;
     steer_Engine *e = d.alloc ? d.alloc(d.alloc_ud, NULL, sizeof *e) : malloc(sizeof *e);
     if (!e) return STEER_ENOMEM;
     memset(e, 0, sizeof *e);
@@ -346,7 +346,8 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     if (!e->L) goto nomem;
     luaL_openlibs(e->L);
     // the scenario's worlds allocate and log through the host's hooks too
-    e->host = (steerL_Host){ e->alloc, e->alloc_ud, e->log, e->log_ud, e->threads };
+    e->host = (steerL_Host){ e->alloc,   e->alloc_ud,    e->log,        e->log_ud,
+                             e->threads, d.enqueue_task, d.finish_task, d.task_ctx };
     lua_pushlightuserdata(e->L, &e->host);
     lua_setfield(e->L, LUA_REGISTRYINDEX, STEERL_HOST);
     steer_lua_preload(e->L);

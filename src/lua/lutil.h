@@ -143,6 +143,10 @@ typedef struct steerL_Host {
     // Worker threads of the worlds made without a `threads` of their own
     // (steer.world, steer.load); 0: the core's default (STEER_THREADS, else 1).
     int threads;
+    // The host's job system for those worlds (steer_WorldDesc's; NULL: the built-in pool).
+    steer_EnqueueTaskFn *enqueue_task;
+    steer_FinishTaskFn *finish_task;
+    void *task_ctx;
 } steerL_Host;
 // Raise "FN: ..." unless the agent at idx may be changed from this state
 // (a mod limited to its own agents, see own_only).

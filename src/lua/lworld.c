@@ -312,6 +312,9 @@ steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d)
         d->log = h->log;
         d->log_ud = h->log_ud;
         if (!d->threads) d->threads = h->threads; // the script did not choose
+        d->enqueue_task = h->enqueue_task;
+        d->finish_task = h->finish_task;
+        d->task_ctx = h->task_ctx;
     }
     lua_pop(L, 1);
     return lw;

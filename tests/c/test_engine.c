@@ -395,6 +395,62 @@ static void test_two_engines(void)
     steer_engine_free(c);
 }
 
+// ---- threads: the engine's worlds on the game's job system ------------------------------
+
+typedef struct Jobs {
+    int enqueued, items;
+} Jobs;
+
+// A job system that runs each task at once, on the calling thread, in two
+// ranges (so steer sees ranges of a task, not the whole of it).
+static void *inline_enqueue(steer_TaskFn *task, int count, int min_range, void *task_ctx, void *host_ctx)
+{
+    Jobs *j = host_ctx;
+    j->enqueued++;
+    j->items += count;
+    int half = count / 2 < min_range ? count : count / 2;
+    task(0, half, 0, task_ctx);
+    if (half < count) task(half, count, 1, task_ctx);
+    return NULL;
+}
+static void never_finish(void *task, void *host_ctx)
+{
+    (void)task;
+    (void)host_ctx;
+    CHECK(false, "finish_task called for a task enqueue_task ran at once");
+}
+
+static void test_threads(void)
+{
+    write_file("tuning.lua", "return { value = 1 }\n");
+    write_file("runner.lua", scenario_v(2, ""));
+    steer_Engine *e = NULL;
+    steer_EngineDesc d = { 0 };
+    d.threads = STEER_MAX_THREADS + 1;
+    CHECK(steer_engine_new(&d, &e) == STEER_EARG && !e, "an engine with 65 threads");
+    d.threads = 3;
+    d.enqueue_task = inline_enqueue;
+    CHECK(steer_engine_new(&d, &e) == STEER_EARG && !e, "an engine with enqueue_task and no finish_task");
+    // every item split off, even in the scenario's small world (the grain is read when a world is made)
+    setenv("STEER_PAR_GRAIN", "1", 1);
+    Jobs jobs = { 0, 0 };
+    d.finish_task = never_finish;
+    d.task_ctx = &jobs;
+    steer_Engine *one;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK && steer_engine_new(NULL, &one) == STEER_OK, "engines");
+    REQUIRE(steer_engine_load(e, path_of("runner.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_load(one, path_of("runner.lua")) == STEER_OK, "%s", steer_engine_error(one));
+    unsetenv("STEER_PAR_GRAIN");
+    CHECK(steer_world_threads(steer_engine_world(e)) == 3 && steer_world_threads(steer_engine_world(one)) == 1,
+          "the engine's world has %d threads", steer_world_threads(steer_engine_world(e)));
+    REQUIRE(steer_engine_tick(e, 120) == STEER_OK && steer_engine_tick(one, 120) == STEER_OK, "ticks");
+    CHECK(jobs.enqueued > 0 && jobs.items > jobs.enqueued, "the game's job system ran %d tasks", jobs.enqueued);
+    CHECK(steer_world_hash(steer_engine_world(e)) == steer_world_hash(steer_engine_world(one)),
+          "the game's job system changed the trajectory");
+    steer_engine_free(e);
+    steer_engine_free(one);
+}
+
 // ---- the allocator hook ----------------------------------------------------------------
 
 typedef struct Counting {
@@ -771,6 +827,7 @@ int main(void)
     RUN(test_failed_reload_forgets_new_modules);
     RUN(test_poll_sees_replaced_directories);
     RUN(test_two_engines);
+    RUN(test_threads);
     RUN(test_nav_across_reloads);
     RUN(test_allocator_hook);
     RUN(test_demos_reload);
