@@ -10,8 +10,8 @@
 // and a box, the stuck watch, arrive, agent targets) with agents removed
 // and spawned between steps, host kinds, custom callbacks and easing
 // beside batched brains (they run on the calling thread), host job systems
-// (threads taking random ranges in random order as random workers; all
-// inline), the count changed mid-run, bad counts, the default count
+// (threads taking random ranges in random order; all inline), the count
+// changed mid-run and before every tick, bad counts, the default count
 // (STEER_THREADS) and snapshots (the count is not saved: a load takes its
 // descriptor's, a restore keeps the world's).
 //
@@ -621,6 +621,30 @@ static void test_set_threads(void)
     }
 }
 
+// Before every tick another count (the pool stops and starts again each
+// time, its new threads meeting a pool that has run before).
+static void cycle_threads(steer_World *w, int tick)
+{
+    steer_world_set_threads(w, counts[(tick + 1) % NCOUNTS] + (tick / NCOUNTS) % 2);
+}
+static steer_World *flock_tiny(const steer_WorldDesc *base) { return flock_world(base, 2, 300, false); }
+
+// The count changed before every tick, many times over: the trajectory of
+// one thread (a pool restarted in a bad state shows as a hang or another
+// hash).
+static void test_threads_every_tick(void)
+{
+    Scenario fixed = { "a flock of 300 with its count changed before every tick", flock_tiny, 1000, 1, NULL };
+    Scenario cycled = fixed;
+    cycled.before = cycle_threads;
+    Trace ref = { 0 }, t = { 0 };
+    run(&fixed, NULL, 1, &ref);
+    run(&cycled, NULL, 1, &t);
+    same_trace(&ref, &t, cycled.name);
+    trace_free(&ref);
+    trace_free(&t);
+}
+
 // steer_world_new refuses a count out of range and half a job system.
 static void test_bad_desc(void)
 {
@@ -775,6 +799,7 @@ int main(void)
     RUN(test_mixed);
     RUN(test_host_calls);
     RUN(test_set_threads);
+    RUN(test_threads_every_tick);
     RUN(test_bad_desc);
     RUN(test_default_count);
     RUN(test_snapshots);
