@@ -79,6 +79,7 @@ static void take_items(struct steerW_Pool *p, int worker)
 typedef struct Start {
     struct steerW_Pool *pool;
     int worker;
+    uint64_t seen; // the pool's generation when the thread started (a restarted pool counts on)
 } Start;
 
 static void *pool_main(void *arg)
@@ -86,8 +87,8 @@ static void *pool_main(void *arg)
     Start *s = arg;
     struct steerW_Pool *p = s->pool;
     int worker = s->worker;
+    uint64_t seen = s->seen;
     free(s);
-    uint64_t seen = 0;
     for (;;) {
         // spin a little for the next pass, then sleep
         uint64_t g = atomic_load_explicit(&p->gen, memory_order_acquire);
@@ -157,6 +158,7 @@ static bool pool_start(struct steerW_Pool *p, int n)
         if (!s) break;
         s->pool = p;
         s->worker = k;
+        s->seen = atomic_load_explicit(&p->gen, memory_order_relaxed);
         if (pthread_create(&p->th[p->nthreads], NULL, pool_main, s) != 0) {
             free(s);
             break;
