@@ -357,6 +357,39 @@ static void merge_events(steer_World *w, steerW_Local *l)
     l->nevents = 0;
 }
 
+// Grow the array at *p of *cap elements of `size` bytes to `want` (its
+// contents are scratch: not kept).
+static void reserve(steer_World *w, void *p, uint32_t *cap, uint32_t want, size_t size)
+{
+    if (*cap >= want) return;
+    void *old;
+    memcpy(&old, p, sizeof old);
+    void *n = steerW_realloc(w, old, size * want);
+    if (!n) return; // the view grows it itself when it needs it
+    memcpy(p, &n, sizeof n);
+    *cap = want;
+}
+
+// Give every view the room the largest has: which view runs which item
+// changes from pass to pass, and a view meeting its largest neighbourhood
+// late must not allocate after the world is warm.
+static void even_out(steer_World *w)
+{
+    uint32_t scratch = w->loc.cap_scratch, found = w->loc.cap_found, events = w->loc.cap_events;
+    for (int k = 0; k < w->ncopies; k++) {
+        const steerW_Local *l = &w->copies[k].loc;
+        if (l->cap_scratch > scratch) scratch = l->cap_scratch;
+        if (l->cap_found > found) found = l->cap_found;
+        if (l->cap_events > events) events = l->cap_events;
+    }
+    for (int k = 0; k <= w->ncopies; k++) {
+        steerW_Local *l = k ? &w->copies[k - 1].loc : &w->loc;
+        reserve(w, &l->scratch, &l->cap_scratch, scratch, sizeof *l->scratch);
+        reserve(w, &l->found, &l->cap_found, found, sizeof *l->found);
+        if (k) reserve(w, &l->events, &l->cap_events, events, sizeof *l->events); // the world's own holds them all
+    }
+}
+
 int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx)
 {
     int n = steerW_par_workers(w, nitems);
@@ -390,6 +423,7 @@ int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx)
             if (l->error[0] && !w->error[0]) steerW_error(w, "%s", l->error);
             l->error[0] = 0;
         }
+        even_out(w);
         w->loc.status = st;
     }
     int st = w->loc.status;
