@@ -224,6 +224,7 @@ void steerW_par_swap(steer_World *a, steer_World *b)
     KEEP(copies);
     KEEP(ncopies);
     KEEP(grain);
+    KEEP(pass); // the copies were made for passes this counter numbered
 #undef KEEP
 }
 
