@@ -15,7 +15,6 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 // One parallel pass. A range of items runs on a view of the world held
@@ -31,11 +30,18 @@ typedef struct Job {
     uint64_t pass;             // copies made for another pass are made again
 } Job;
 
+typedef struct Start {
+    struct steerW_Pool *pool;
+    int worker;
+    uint64_t seen; // the pool's generation when the thread started (a restarted pool counts on)
+} Start;
+
 struct steerW_Pool {
     pthread_mutex_t lock; // the world's allocator and log during a parallel pass
     bool started;         // the threads below run (not with a host's job system)
     int nthreads;
     pthread_t th[STEER_MAX_THREADS];
+    Start start[STEER_MAX_THREADS]; // what each thread is told when it starts
     pthread_mutex_t mu;
     pthread_cond_t wake, done;
     // the current task, published under mu with a new generation
@@ -76,19 +82,12 @@ static void take_items(struct steerW_Pool *p, int worker)
     }
 }
 
-typedef struct Start {
-    struct steerW_Pool *pool;
-    int worker;
-    uint64_t seen; // the pool's generation when the thread started (a restarted pool counts on)
-} Start;
-
 static void *pool_main(void *arg)
 {
-    Start *s = arg;
+    const Start *s = arg;
     struct steerW_Pool *p = s->pool;
     int worker = s->worker;
     uint64_t seen = s->seen;
-    free(s);
     for (;;) {
         // spin a little for the next pass, then sleep
         uint64_t g = atomic_load_explicit(&p->gen, memory_order_acquire);
@@ -154,15 +153,9 @@ static void pool_stop(struct steerW_Pool *p)
 static bool pool_start(struct steerW_Pool *p, int n)
 {
     for (int k = 1; k < n; k++) {
-        Start *s = malloc(sizeof *s);
-        if (!s) break;
-        s->pool = p;
-        s->worker = k;
-        s->seen = atomic_load_explicit(&p->gen, memory_order_relaxed);
-        if (pthread_create(&p->th[p->nthreads], NULL, pool_main, s) != 0) {
-            free(s);
-            break;
-        }
+        Start *s = &p->start[p->nthreads];
+        *s = (Start){ p, k, atomic_load_explicit(&p->gen, memory_order_relaxed) };
+        if (pthread_create(&p->th[p->nthreads], NULL, pool_main, s) != 0) break;
         p->nthreads++;
     }
     p->started = true;
@@ -173,7 +166,10 @@ static bool pool_start(struct steerW_Pool *p, int n)
 
 // ---- the world's side ----------------------------------------------------
 
-void steerW_local_free(steer_World *w, steerW_Local *l)
+// View k's scratch: the world's own (0) or copy k's.
+static steerW_Local *view_loc(steer_World *w, int k) { return k ? &w->copies[k - 1].loc : &w->loc; }
+
+static void local_free(steer_World *w, steerW_Local *l)
 {
     steerW_free(w, l->scratch);
     steerW_free(w, l->found);
@@ -194,11 +190,11 @@ void steerW_par_free(steer_World *w)
         steerW_free(w, w->pool);
         w->pool = NULL;
     }
-    for (int k = 0; k < w->ncopies; k++) steerW_local_free(w, &w->copies[k].loc);
+    for (int k = 1; k <= w->ncopies; k++) local_free(w, view_loc(w, k));
     steerW_free(w, w->copies);
     w->copies = NULL;
     w->ncopies = 0;
-    steerW_local_free(w, &w->loc);
+    local_free(w, &w->loc);
 }
 
 static void swap_bytes(void *a, void *b, size_t n)
@@ -239,16 +235,15 @@ int steer_world_set_threads(steer_World *w, int threads)
 
 int steer_world_threads(const steer_World *w) { return w->threads; }
 
-int steerW_par_workers(const steer_World *w, uint32_t nitems)
+// How many workers a pass of nitems items uses (1: it runs serially).
+static int workers(const steer_World *w, uint32_t nitems)
 {
     return nitems < (uint32_t)w->threads ? (int)(nitems ? nitems : 1) : w->threads;
 }
 
-steerW_Local *steerW_par_loc(steer_World *w, int k) { return k == 0 ? &w->loc : &w->copies[k - 1].loc; }
-
 // The pool struct (its lock serves a host's job system too), the workers'
 // copies and, without a host job system, the threads. False: run serially.
-static bool ready(steer_World *w, int n)
+static bool ready(steer_World *w)
 {
     if (!w->pool) {
         struct steerW_Pool *p = steerW_realloc(w, NULL, sizeof *p);
@@ -272,15 +267,14 @@ static bool ready(steer_World *w, int n)
         w->ncopies = w->threads - 1;
     }
     if (!w->enqueue_task && !w->pool->started && !pool_start(w->pool, w->threads)) return false;
-    (void)n;
     return true;
 }
 
 bool steerW_par_reserve(steer_World *w, uint32_t words)
 {
-    if (w->threads <= 1 || !ready(w, w->threads)) return false;
+    if (w->threads <= 1 || !ready(w)) return false;
     for (int k = 0; k < w->threads - 1; k++) {
-        steerW_Local *l = &w->copies[k].loc;
+        steerW_Local *l = view_loc(w, k + 1);
         if (l->cap_tmp >= words) continue;
         uint32_t *t = steerW_realloc(w, l->tmp, sizeof *t * words);
         if (!t) return false;
@@ -376,15 +370,15 @@ static void reserve(steer_World *w, void *p, uint32_t *cap, uint32_t want, size_
 // late must not allocate after the world is warm.
 static void even_out(steer_World *w)
 {
-    uint32_t scratch = w->loc.cap_scratch, found = w->loc.cap_found, events = w->loc.cap_events;
-    for (int k = 0; k < w->ncopies; k++) {
-        const steerW_Local *l = &w->copies[k].loc;
+    uint32_t scratch = 0, found = 0, events = 0;
+    for (int k = 0; k <= w->ncopies; k++) {
+        const steerW_Local *l = view_loc(w, k);
         if (l->cap_scratch > scratch) scratch = l->cap_scratch;
         if (l->cap_found > found) found = l->cap_found;
         if (l->cap_events > events) events = l->cap_events;
     }
     for (int k = 0; k <= w->ncopies; k++) {
-        steerW_Local *l = k ? &w->copies[k - 1].loc : &w->loc;
+        steerW_Local *l = view_loc(w, k);
         reserve(w, &l->scratch, &l->cap_scratch, scratch, sizeof *l->scratch);
         reserve(w, &l->found, &l->cap_found, found, sizeof *l->found);
         if (k) reserve(w, &l->events, &l->cap_events, events, sizeof *l->events); // the world's own holds them all
@@ -393,9 +387,9 @@ static void even_out(steer_World *w)
 
 int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx)
 {
-    int n = steerW_par_workers(w, nitems);
+    int n = workers(w, nitems);
     w->loc.status = STEER_OK;
-    if (n <= 1 || !ready(w, n)) {
+    if (n <= 1 || !ready(w)) {
         for (uint32_t i = 0; i < nitems; i++) fn(w, i, ctx);
     } else {
         Job job;
@@ -416,7 +410,7 @@ int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx)
         // the views' events, their first failure and its message
         int st = STEER_OK;
         for (int k = 0; k < w->threads; k++) {
-            steerW_Local *l = k ? &w->copies[k - 1].loc : &w->loc;
+            steerW_Local *l = view_loc(w, k);
             if (k && l->pass != job.pass) continue;
             if (k) merge_events(w, l);
             if (st == STEER_OK) st = l->status;

@@ -24,11 +24,6 @@ typedef void steerW_ItemFn(steer_World *view, uint32_t item, void *ctx);
 // status) is returned with its message in w->error. Between ticks too
 // (a host query that rebuilds the grid).
 int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx);
-// How many workers a pass of nitems items would use (1: it runs serially).
-int steerW_par_workers(const steer_World *w, uint32_t nitems);
-// Worker k's scratch (0: w->loc), for passes that merge per-worker results
-// themselves (the steer pass's deferred agents).
-steerW_Local *steerW_par_loc(steer_World *w, int k);
 // Agents per item of a pass: below twice this a pass stays on the calling
 // thread (splitting a small world costs more than it gains). The
 // environment variable STEER_PAR_GRAIN sets another for worlds made after
@@ -57,7 +52,5 @@ void steerW_par_free(steer_World *w);
 // steerW_swap's part: the threads, the pool and the workers' scratch stay
 // with the world struct they belong to.
 void steerW_par_swap(steer_World *a, steer_World *b);
-// Free one worker's scratch.
-void steerW_local_free(steer_World *w, steerW_Local *l);
 
 #endif

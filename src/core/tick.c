@@ -223,14 +223,14 @@ queue_agent(steerB_Batch *bt, const steer_World *w, const steerB_Brain *b, uint3
     return k;
 }
 
-// The agent at grid index it (dense d, brain b) of cell `cell`, evaluated
-// alone: its neighbours (from the cell's block, built on first need),
-// its force and facing and, when fused, its move.
-__attribute__((always_inline)) static inline void steer_one(steer_World *w, steerB_Ctx *c, uint32_t cell, int *block,
-                                                            uint32_t it, uint32_t d, const steerB_Brain *b, float *rec,
-                                                            bool fuse, const int dim, const bool wrap)
+// The agent at grid index it (dense d, brain b), evaluated alone: its
+// neighbours (from its cell's block, which the caller built when the brain
+// senses: 1 built, 0 too small a torus, -1 out of memory), its force and
+// facing and, when fused, its move.
+__attribute__((always_inline)) static inline void steer_one(steer_World *w, steerB_Ctx *c, int block, uint32_t it,
+                                                            uint32_t d, const steerB_Brain *b, float *rec, bool fuse,
+                                                            const int dim, const bool wrap)
 {
-    if (b->sense > 0 && *block == 2) *block = steerG_block(w, cell);
     c->brain = b;
     c->d = d;
     load_dim(w->p, d, c->p, dim);
@@ -246,13 +246,13 @@ __attribute__((always_inline)) static inline void steer_one(steer_World *w, stee
     c->nn = 0;
     c->nb = NULL;
     if (b->sense > 0) {
-        if (*block == 1) {
+        if (block == 1) {
             // summaries in one vectorised pass; a list only if some node reads one
             if (b->nsums) steerG_summaries(w, c->p, it, b->nsums, b->sum_r2, b->sum_need, c->sums);
             if (b->list) c->nn = steerG_filter(w, c->p, b->sense, d);
         } else {
             // a torus too small for a ring of distinct cells: list, then summaries from it
-            c->nn = *block == 0 ? steerG_gather(w, c->p, b->sense, d) : -1;
+            c->nn = block == 0 ? steerG_gather(w, c->p, b->sense, d) : -1;
             if (c->nn < 0) {
                 w->loc.status = STEER_ENOMEM;
                 c->nn = 0;
@@ -345,7 +345,7 @@ __attribute__((always_inline)) static inline void steer_cells(steer_World *w, ui
                 if (bt.n == STEERB_BATCH) flush_batch(&bt, fuse, dim, wrap);
                 continue;
             }
-            steer_one(w, &c, cell, &block, it, d, b, rec, fuse, dim, wrap);
+            steer_one(w, &c, block, it, d, b, rec, fuse, dim, wrap);
         }
     }
     if (bt.n) flush_batch(&bt, fuse, dim, wrap);
