@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// crowd_scen.h — the crowd benchmark's scenarios and metrics, shared by
+// `steer-bench crowd` (C, on steer) and the RVO2 peer harness (C++,
+// bench/peers/rvo2_crowd.cpp), so that both run the same scenes and score
+// them with the same code. Plain C99, no steer types: a harness turns a
+// CrowdScene into its own world, steps it, and hands every tick's state to
+// crowd_metrics_tick.
+//
+// Units are metres and seconds; everything is 2D (x, y pairs).
+#ifndef STEER_BENCH_CROWD_SCEN_H
+#define STEER_BENCH_CROWD_SCEN_H
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { CROWD_CIRCLE = 0, CROWD_SEGMENT = 1 };
+
+// CROWD_CIRCLE: a disc of centre c and radius r. CROWD_SEGMENT: a wall from
+// a to b of zero thickness. The fields of the other kind are zero.
+typedef struct CrowdObstacle {
+    int kind;
+    double c[2], r;
+    double a[2], b[2];
+} CrowdObstacle;
+
+// One run's setup. Agents all have mass 1; start and goal hold 2n numbers
+// (x, y per agent), radius and max_speed n. time_limit is the simulated time
+// after which the run counts as "never".
+typedef struct CrowdScene {
+    char name[32];
+    int n;
+    double *start, *goal;
+    double *radius, *max_speed;
+    int nobs;
+    CrowdObstacle *obs;
+    double time_limit;
+} CrowdScene;
+
+// The scenarios, NULL-terminated, in print order.
+extern const char *const crowd_scene_names[];
+// Runs per scenario: 100 for the obstacle fields (the variant seeds the
+// layout), 1 for the others; 0 for an unknown name.
+int crowd_scene_variants(const char *name);
+// Builds variant `variant` (0 .. variants - 1) of a scenario into *out: 0, or
+// -1 for an unknown name or variant (then *out holds nothing to free).
+int crowd_scene_make(const char *name, int variant, CrowdScene *out);
+void crowd_scene_free(CrowdScene *s);
+
+// The score of one run; it copies what it needs of the scene, which may be
+// freed once this is made.
+typedef struct CrowdMetrics CrowdMetrics;
+CrowdMetrics *crowd_metrics_new(const CrowdScene *s, double dt);
+// After every step (not for the starting state): positions, velocities and
+// unit headings (2n numbers each) and the wall time of that step in ms.
+void crowd_metrics_tick(CrowdMetrics *m, const double *pos, const double *vel, const double *heading, double ms);
+// 1 when every agent has arrived and the 10 s settle window after the last
+// arrival has passed, or the time limit is reached; else 0.
+int crowd_metrics_finished(const CrowdMetrics *m);
+// Pools the runs (variants) of one scenario at one dt and prints one line:
+//   crowd system=S method=M scenario=NAME dt=DT n=N runs=R arrived=K/T time_s=X|never
+//     overlap_pairs=P deepest_r=X [obstacle_depth_m=X fields_penetrated=K/R] path_ratio=X
+//     settled_speed=X settled_turn_dps=X settled_speed_max=X settled_turn_max=X ms_per_tick=X
+// (one line; the obstacle keys only for scenes with obstacles; a figure with
+// nothing to measure, such as the settle window of a run that never
+// finished, prints as -). crowd_scen.c's header says what each key means.
+void crowd_metrics_print(FILE *out, CrowdMetrics *const *runs, int nruns, const char *system, const char *method);
+void crowd_metrics_free(CrowdMetrics *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
