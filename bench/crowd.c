@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+// crowd.c — steer-bench crowd: issue 18's crowd scenarios (crowd_scen.c)
+// run on steer the way a script author composes a crowd, scored by the same
+// code the RVO2 peer harness (bench/peers/rvo2_crowd.cpp) uses. Figures, not
+// tests.
+//
+//   steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method blend|priority|orca]
+//                     [--collide] [--threads N] [--variants K] [--horizon T] [--obstacle-horizon T]
+//
+// Every scenario (default all) at each dt (default both; 0.0167 is exactly
+// 1/60 s) runs until crowd_metrics_finished says so (everyone arrived plus
+// the 10 s settle window, or the scenario's time limit) and prints one line
+// (keys in crowd_scen.h). --variants K runs only the first K of a
+// scenario's variants (the obstacle fields have 100). --collide turns on the
+// world's non-penetration pass (the method prints as M+collide).
+//
+// The methods (brain_new), each agent's target its goal:
+//   blend     blend{ avoid_agents{horizon 2}, arrive{slow_radius 3,
+//             stop_radius 0.2} }, all weights 1, plus avoid_obstacles{} and
+//             avoid_walls{} when the scene has obstacles: what
+//             demos/crowd.lua and `steer-bench crossing` do
+//   priority  priority{ avoid_agents, arrive }, after avoid_obstacles and
+//             avoid_walls when the scene has obstacles
+//   orca      reciprocal{ arrive } (with obstacles reciprocal{ priority{
+//             avoid_obstacles, arrive } }); --horizon and --obstacle-horizon
+//             set its numbers, else it keeps its defaults
+// The vehicle: mass 1, the scene's max_speed and radius, max_force 8 x
+// max_speed (one step of 0.25 s can reverse a full-speed velocity).
+#include "steer.h"
+#include "crowd_scen.h"
+#include "timing.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct CrowdOptions {
+    const char *scenario; // NULL: all
+    double dt[2];
+    int ndt;
+    const char *method;
+    bool collide;
+    int threads, variants;            // variants 0: all
+    double horizon, obstacle_horizon; // 0: the behaviour's default
+} CrowdOptions;
+
+static void crowd_must(int st, const char *what)
+{
+    if (st != STEER_OK) {
+        fprintf(stderr, "steer-bench crowd: %s failed (%d)\n", what, st);
+        exit(1);
+    }
+}
+
+static steer_Behavior *node(const char *kind)
+{
+    steer_Behavior *b;
+    crowd_must(steer_behavior_new(kind, &b), kind);
+    return b;
+}
+
+// Adds child to parent with weight 1 and drops the caller's reference.
+static void adopt(steer_Behavior *parent, steer_Behavior *child)
+{
+    crowd_must(steer_behavior_add_child(parent, child, 1), steer_behavior_kind(parent));
+    steer_behavior_release(child);
+}
+
+static steer_Behavior *arrive_node(void)
+{
+    steer_Behavior *b = node("arrive");
+    crowd_must(steer_behavior_set_number(b, "slow_radius", 3), "arrive slow_radius");
+    crowd_must(steer_behavior_set_number(b, "stop_radius", 0.2), "arrive stop_radius");
+    return b;
+}
+
+static steer_Behavior *avoid_agents_node(void)
+{
+    steer_Behavior *b = node("avoid_agents");
+    crowd_must(steer_behavior_set_number(b, "horizon", 2), "avoid_agents horizon");
+    return b;
+}
+
+// The brain every agent of a run shares: the one place that says what each
+// method is. `obstacles`: the scene has circles or walls.
+static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles)
+{
+    if (!strcmp(o->method, "orca")) {
+        steer_Behavior *r;
+        if (steer_behavior_new("reciprocal", &r) != STEER_OK) {
+            fprintf(stderr, "steer-bench crowd: this build has no behaviour kind 'reciprocal' (method orca)\n");
+            exit(2);
+        }
+        if (o->horizon > 0) crowd_must(steer_behavior_set_number(r, "horizon", o->horizon), "reciprocal horizon");
+        if (o->obstacle_horizon > 0)
+            crowd_must(steer_behavior_set_number(r, "obstacle_horizon", o->obstacle_horizon),
+                       "reciprocal obstacle_horizon");
+        steer_Behavior *goal = arrive_node();
+        if (obstacles) {
+            steer_Behavior *p = node("priority");
+            adopt(p, node("avoid_obstacles"));
+            adopt(p, goal);
+            goal = p;
+        }
+        adopt(r, goal);
+        return r;
+    }
+    steer_Behavior *top = node(o->method); // "blend" or "priority", checked by the caller
+    if (obstacles) {
+        adopt(top, node("avoid_obstacles"));
+        adopt(top, node("avoid_walls"));
+    }
+    adopt(top, avoid_agents_node());
+    adopt(top, arrive_node());
+    return top;
+}
+
+// A steer world for the scene: its walls and circles, and its agents with
+// their goals as targets. agents receives the handles.
+static steer_World *scene_world(const CrowdOptions *o, const CrowdScene *s, double dt, steer_Agent *agents)
+{
+    steer_WorldDesc wd = { 0 }; // size 0: unbounded
+    wd.dim = 2;
+    wd.seed = 12345;
+    wd.dt = dt;
+    wd.no_record = true;
+    wd.threads = o->threads;
+    wd.collide = o->collide;
+    steer_World *w;
+    crowd_must(steer_world_new(&wd, &w), "world");
+    crowd_must(steer_world_reserve(w, s->n), "reserve");
+    for (int k = 0; k < s->nobs; k++) {
+        const CrowdObstacle *ob = &s->obs[k];
+        if (ob->kind == CROWD_CIRCLE) {
+            double c[3] = { ob->c[0], ob->c[1], 0 };
+            crowd_must(steer_add_circle(w, c, ob->r, NULL), "circle");
+        } else {
+            double a[3] = { ob->a[0], ob->a[1], 0 }, b[3] = { ob->b[0], ob->b[1], 0 };
+            crowd_must(steer_add_wall(w, a, b, NULL), "wall");
+        }
+    }
+    steer_Behavior *brain = brain_new(o, s->nobs > 0);
+    for (int i = 0; i < s->n; i++) {
+        steer_AgentDesc ad = { .position = { s->start[2 * i], s->start[2 * i + 1], 0 },
+                               .mass = 1,
+                               .max_speed = s->max_speed[i],
+                               .max_force = 8 * s->max_speed[i],
+                               .radius = s->radius[i],
+                               .brain = brain };
+        crowd_must(steer_spawn(w, &ad, &agents[i]), "spawn");
+        double goal[3] = { s->goal[2 * i], s->goal[2 * i + 1], 0 };
+        crowd_must(steer_agent_set_target(w, agents[i], goal, STEER_NO_AGENT), "target");
+    }
+    steer_behavior_release(brain);
+    return w;
+}
+
+// One run of the scene at dt: steps until the metrics call it finished.
+static CrowdMetrics *run_scene(const CrowdOptions *o, const CrowdScene *s, double dt)
+{
+    int n = s->n;
+    steer_Agent *agents = malloc(sizeof *agents * (size_t)n);
+    double *pos = malloc(sizeof *pos * 2 * (size_t)n), *vel = malloc(sizeof *vel * 2 * (size_t)n);
+    double *heading = malloc(sizeof *heading * 2 * (size_t)n);
+    CrowdMetrics *m = crowd_metrics_new(s, dt);
+    if (!agents || !pos || !vel || !heading || !m) {
+        fprintf(stderr, "steer-bench crowd: out of memory\n");
+        exit(1);
+    }
+    steer_World *w = scene_world(o, s, dt, agents);
+    while (!crowd_metrics_finished(m)) {
+        double t0 = bench_now_ms();
+        crowd_must(steer_world_step(w, 1), "step");
+        double ms = bench_now_ms() - t0;
+        for (int i = 0; i < n; i++) {
+            double p[3], v[3], h[3];
+            steer_agent_vec(w, agents[i], STEER_PROP_POSITION, p);
+            steer_agent_vec(w, agents[i], STEER_PROP_VELOCITY, v);
+            steer_agent_vec(w, agents[i], STEER_PROP_HEADING, h);
+            memcpy(&pos[2 * i], p, 2 * sizeof(double));
+            memcpy(&vel[2 * i], v, 2 * sizeof(double));
+            memcpy(&heading[2 * i], h, 2 * sizeof(double));
+        }
+        crowd_metrics_tick(m, pos, vel, heading, ms);
+    }
+    steer_world_free(w);
+    free(agents);
+    free(pos);
+    free(vel);
+    free(heading);
+    return m;
+}
+
+// Every variant (up to --variants) of one scenario at one dt; one line.
+static void run_scenario(const CrowdOptions *o, const char *name, double dt)
+{
+    int nruns = crowd_scene_variants(name);
+    if (o->variants > 0 && o->variants < nruns) nruns = o->variants;
+    CrowdMetrics **runs = malloc(sizeof *runs * (size_t)nruns);
+    if (!runs) exit(1);
+    for (int v = 0; v < nruns; v++) {
+        CrowdScene s;
+        if (crowd_scene_make(name, v, &s)) {
+            fprintf(stderr, "steer-bench crowd: could not build %s variant %d\n", name, v);
+            exit(1);
+        }
+        runs[v] = run_scene(o, &s, dt);
+        crowd_scene_free(&s);
+    }
+    char method[64];
+    snprintf(method, sizeof method, "%s%s", o->method, o->collide ? "+collide" : "");
+    crowd_metrics_print(stdout, runs, nruns, "steer", method);
+    fflush(stdout);
+    for (int v = 0; v < nruns; v++) crowd_metrics_free(runs[v]);
+    free(runs);
+}
+
+static int crowd_usage(void)
+{
+    fprintf(stderr, "usage: steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] "
+                    "[--method blend|priority|orca]\n"
+                    "                         [--collide] [--threads N] [--variants K] [--horizon T] "
+                    "[--obstacle-horizon T]\n"
+                    "scenarios:");
+    for (const char *const *s = crowd_scene_names; *s; s++) fprintf(stderr, " %s", *s);
+    fprintf(stderr, "\n");
+    return 2;
+}
+
+// --dt's value: both, or one step (0.0167 means 1/60 exactly); 0 if bad.
+static int parse_dt(const char *arg, CrowdOptions *o)
+{
+    if (!strcmp(arg, "both")) {
+        o->dt[0] = 1.0 / 60.0;
+        o->dt[1] = 0.25;
+        return o->ndt = 2;
+    }
+    double dt = atof(arg);
+    if (!(dt > 0 && dt <= 1)) return 0;
+    o->dt[0] = fabs(dt - 1.0 / 60.0) < 1e-3 ? 1.0 / 60.0 : dt;
+    return o->ndt = 1;
+}
+
+int steer_bench_crowd(int argc, char **argv)
+{
+    CrowdOptions o = { .method = "blend", .threads = 1 };
+    parse_dt("both", &o);
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(arg, "--collide")) o.collide = true;
+        else if (!val) return crowd_usage();
+        else if (!strcmp(arg, "--scenario")) o.scenario = strcmp(val, "all") ? val : NULL;
+        else if (!strcmp(arg, "--dt")) {
+            if (!parse_dt(val, &o)) return crowd_usage();
+        } else if (!strcmp(arg, "--method")) o.method = val;
+        else if (!strcmp(arg, "--threads")) o.threads = atoi(val);
+        else if (!strcmp(arg, "--variants")) o.variants = atoi(val);
+        else if (!strcmp(arg, "--horizon")) o.horizon = atof(val);
+        else if (!strcmp(arg, "--obstacle-horizon")) o.obstacle_horizon = atof(val);
+        else return crowd_usage();
+        if (strcmp(arg, "--collide")) i++;
+    }
+    bool known_method = !strcmp(o.method, "blend") || !strcmp(o.method, "priority") || !strcmp(o.method, "orca");
+    if (!known_method || o.threads < 1 || o.threads > STEER_MAX_THREADS || o.variants < 0 || o.horizon < 0 ||
+        o.obstacle_horizon < 0 || (o.scenario && !crowd_scene_variants(o.scenario)))
+        return crowd_usage();
+    for (const char *const *name = crowd_scene_names; *name; name++) {
+        if (o.scenario && strcmp(o.scenario, *name)) continue;
+        for (int k = 0; k < o.ndt; k++) run_scenario(&o, *name, o.dt[k]);
+    }
+    return 0;
+}
