@@ -47,6 +47,10 @@
 //                     (its radius minus the distance from its centre to the
 //                     obstacle; into a circle, past its rim)
 //   fields_penetrated runs in which that depth passed 1 mm
+//   walls_crossed     agents whose centre went through a wall from one tick
+//                     to the next (a wall has no inside, so its depth stops
+//                     at the radius: this tells a disc halfway in from one
+//                     that passed through)
 //   path_ratio        mean over arrived agents of the path walked until
 //                     arrival over the straight line from start to goal
 //   settled_*         over the 10 s after the last arrival: the mean speed
@@ -343,6 +347,8 @@ struct CrowdMetrics {
     long settle_ticks, window_ticks, samples;
     double speed_sum, turn_sum, speed_max, turn_max; // over the settle window
     double deepest_r, obstacle_depth;
+    unsigned char *crossed; // n: the agent went through a wall
+    int walls_crossed;
     // distinct overlapping pairs: open addressing on i * n + j + 1 (0: empty)
     uint64_t *pairs;
     long npairs, pair_cap;
@@ -379,6 +385,7 @@ CrowdMetrics *crowd_metrics_new(const CrowdScene *s, double dt)
     m->straight = (double *)malloc((size_t)n * sizeof(double));
     m->path = (double *)calloc((size_t)n, sizeof(double));
     m->arrive_t = (double *)malloc((size_t)n * sizeof(double));
+    m->crossed = (unsigned char *)calloc((size_t)n, 1);
     m->obs = s->nobs ? (CrowdObstacle *)malloc((size_t)s->nobs * sizeof(CrowdObstacle)) : NULL;
     m->nbuckets = 16;
     while (m->nbuckets < 2 * n) m->nbuckets *= 2;
@@ -386,7 +393,7 @@ CrowdMetrics *crowd_metrics_new(const CrowdScene *s, double dt)
     m->link = (int *)malloc((size_t)n * sizeof(int));
     m->pair_cap = 64;
     m->pairs = (uint64_t *)calloc((size_t)m->pair_cap, sizeof(uint64_t));
-    if (!m->goal || !m->radius || !m->prev || !m->heading || !m->straight || !m->path || !m->arrive_t ||
+    if (!m->goal || !m->radius || !m->prev || !m->heading || !m->straight || !m->path || !m->arrive_t || !m->crossed ||
         (s->nobs && !m->obs) || !m->bucket || !m->link || !m->pairs) {
         crowd_metrics_free(m);
         return NULL;
@@ -415,6 +422,7 @@ void crowd_metrics_free(CrowdMetrics *m)
     free(m->heading);
     free(m->path);
     free(m->arrive_t);
+    free(m->crossed);
     free(m->pairs);
     free(m->bucket);
     free(m->link);
@@ -498,6 +506,24 @@ static double obstacle_distance(const CrowdObstacle *o, const double *p)
     return hypot(p[0] - o->a[0] - t * ex, p[1] - o->a[1] - t * ey);
 }
 
+// Which side of the line through a and b the point p lies: the sign of the
+// cross product (b - a) x (p - a).
+static double side_of(const double *a, const double *b, const double *p)
+{
+    return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+}
+
+// Whether the step from p0 to p1 goes through the wall o (strictly: both
+// ends off the wall's line on opposite sides, and the wall's ends on
+// opposite sides of the step).
+static int crosses(const CrowdObstacle *o, const double *p0, const double *p1)
+{
+    if (o->kind != CROWD_SEGMENT) return 0;
+    double s0 = side_of(o->a, o->b, p0), s1 = side_of(o->a, o->b, p1);
+    double sa = side_of(p0, p1, o->a), sb = side_of(p0, p1, o->b);
+    return ((s0 < 0 && s1 > 0) || (s0 > 0 && s1 < 0)) && ((sa < 0 && sb > 0) || (sa > 0 && sb < 0));
+}
+
 // The angle between two headings in degrees (atan2(0, 0) = 0 if either is
 // zero).
 static double turn_deg(const double *h0, const double *h1)
@@ -536,6 +562,10 @@ void crowd_metrics_tick(CrowdMetrics *m, const double *pos, const double *vel, c
         for (int k = 0; k < m->nobs; k++) {
             double depth = m->radius[i] - obstacle_distance(&m->obs[k], p);
             if (depth > m->obstacle_depth) m->obstacle_depth = depth;
+            if (!m->crossed[i] && crosses(&m->obs[k], &m->prev[2 * i], p)) {
+                m->crossed[i] = 1;
+                m->walls_crossed++;
+            }
         }
         if (settling) {
             double speed = hypot(vel[2 * i], vel[2 * i + 1]), turn = turn_deg(&m->heading[2 * i], h) / m->dt;
@@ -590,7 +620,7 @@ void crowd_metrics_print(FILE *out, CrowdMetrics *const *runs, int nruns, const 
     if (nruns <= 0) return;
     const CrowdMetrics *first = runs[0];
     long arrived = 0, pairs = 0, samples = 0, nms = 0, npath = 0;
-    int penetrated = 0;
+    int penetrated = 0, crossed = 0;
     double deepest = 0, depth = 0, path_sum = 0, speed_sum = 0, turn_sum = 0, speed_max = 0, turn_max = 0;
     double *times = (double *)malloc((size_t)nruns * sizeof(double));
     for (int r = 0; r < nruns; r++) nms += runs[r]->nms;
@@ -609,6 +639,7 @@ void crowd_metrics_print(FILE *out, CrowdMetrics *const *runs, int nruns, const 
         if (m->deepest_r > deepest) deepest = m->deepest_r;
         if (m->obstacle_depth > depth) depth = m->obstacle_depth;
         penetrated += m->obstacle_depth > PENETRATED_M;
+        crossed += m->walls_crossed;
         for (int i = 0; i < m->n; i++)
             if (m->arrive_t[i] >= 0 && m->straight[i] > 0) {
                 path_sum += m->path[i] / m->straight[i];
@@ -628,7 +659,9 @@ void crowd_metrics_print(FILE *out, CrowdMetrics *const *runs, int nruns, const 
     if (isinf(time_s)) fputs(" time_s=never", out);
     else fprintf(out, " time_s=%.1f", time_s);
     fprintf(out, " overlap_pairs=%ld deepest_r=%.3f", pairs, deepest);
-    if (first->nobs) fprintf(out, " obstacle_depth_m=%.3f fields_penetrated=%d/%d", depth, penetrated, nruns);
+    if (first->nobs)
+        fprintf(out, " obstacle_depth_m=%.3f fields_penetrated=%d/%d walls_crossed=%d", depth, penetrated, nruns,
+                crossed);
     figure(out, "path_ratio", "%.3f", npath ? path_sum / (double)npath : NAN);
     figure(out, "settled_speed", "%.4f", samples ? speed_sum / (double)samples : NAN);
     figure(out, "settled_turn_dps", "%.2f", samples ? turn_sum / (double)samples : NAN);

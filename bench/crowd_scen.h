@@ -61,8 +61,8 @@ void crowd_metrics_tick(CrowdMetrics *m, const double *pos, const double *vel, c
 int crowd_metrics_finished(const CrowdMetrics *m);
 // Pools the runs (variants) of one scenario at one dt and prints one line:
 //   crowd system=S method=M scenario=NAME dt=DT n=N runs=R arrived=K/T time_s=X|never
-//     overlap_pairs=P deepest_r=X [obstacle_depth_m=X fields_penetrated=K/R] path_ratio=X
-//     settled_speed=X settled_turn_dps=X settled_speed_max=X settled_turn_max=X ms_per_tick=X
+//     overlap_pairs=P deepest_r=X [obstacle_depth_m=X fields_penetrated=K/R walls_crossed=K]
+//     path_ratio=X settled_speed=X settled_turn_dps=X settled_speed_max=X settled_turn_max=X ms_per_tick=X
 // (one line; the obstacle keys only for scenes with obstacles; a figure with
 // nothing to measure, such as the settle window of a run that never
 // finished, prints as -). crowd_scen.c's header says what each key means.
