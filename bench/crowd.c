@@ -248,10 +248,14 @@ int steer_bench_crowd(int argc, char **argv)
     CrowdOptions o = { .method = "blend", .threads = 1 };
     parse_dt("both", &o);
     for (int i = 2; i < argc; i++) {
-        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(arg, "--collide")) o.collide = true;
-        else if (!val) return crowd_usage();
-        else if (!strcmp(arg, "--scenario")) o.scenario = strcmp(val, "all") ? val : NULL;
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--collide")) {
+            o.collide = true;
+            continue;
+        }
+        if (i + 1 >= argc) return crowd_usage();
+        const char *val = argv[++i];
+        if (!strcmp(arg, "--scenario")) o.scenario = strcmp(val, "all") ? val : NULL;
         else if (!strcmp(arg, "--dt")) {
             if (!parse_dt(val, &o)) return crowd_usage();
         } else if (!strcmp(arg, "--method")) o.method = val;
@@ -260,7 +264,6 @@ int steer_bench_crowd(int argc, char **argv)
         else if (!strcmp(arg, "--horizon")) o.horizon = atof(val);
         else if (!strcmp(arg, "--obstacle-horizon")) o.obstacle_horizon = atof(val);
         else return crowd_usage();
-        if (strcmp(arg, "--collide")) i++;
     }
     bool known_method = !strcmp(o.method, "blend") || !strcmp(o.method, "priority") || !strcmp(o.method, "orca");
     if (!known_method || o.threads < 1 || o.threads > STEER_MAX_THREADS || o.variants < 0 || o.horizon < 0 ||
