@@ -1,13 +1,15 @@
 -- SPDX-License-Identifier: MIT
 -- crowd.lua — the circle crossing: pedestrians stand on a circle and each
 -- walks to the point opposite, through everyone else. They give way to
--- each other by unaligned collision avoidance (each takes half the
--- yielding), so the crowd swirls through the middle instead of jamming.
--- Every round prints how long the crossing took and the deepest overlap
--- between two people; then they turn round and cross again.
+-- each other by velocity obstacles (steer.reciprocal: each takes half the
+-- yielding, and everyone passes on the right), so the crowd swirls through
+-- the middle instead of jamming, and nobody walks into anybody. Every round
+-- prints how long the crossing took and the deepest overlap between two
+-- people; then they turn round and cross again.
 --
 -- Try: set pedestrian.params.responsibility to 1 (everyone yields fully)
--- or 0 (nobody does) in lua/steer/archetypes/pedestrian.lua and save.
+-- or 0 (nobody does), or personal_space to 0.8, in
+-- lua/steer/archetypes/pedestrian.lua and save.
 --
 -- Headless: steer run --headless --ticks 3600 demos/crowd.lua
 

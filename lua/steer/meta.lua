@@ -370,6 +370,7 @@ function Agent:contributions() end
 ---@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 0.1 -- metres, < slow_radius: desired velocity is zero inside
 ---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- cruise speed in m/s
 ---@field ease? "linear"|"smooth"|fun(x: number): number default "linear" -- braking curve: speed = cruise * ease(x), x = distance / slow_radius in [0, 1), the result clamped to [0, 1]; a function is the slow path (one Lua call per braking agent per tick)
+---@field free_spot? boolean a boolean; default false -- where still agents nearer the goal hold it, arrive where it touches them (a crowd sharing a goal stands still round it)
 
 ---`steer.wander`: random steering drawn from the agent's own random stream.
 ---@class steer.WanderDesc: steer.BehaviorDesc
@@ -627,6 +628,30 @@ function steer.contain(desc) end
 ---@field range? number 0 or a number of metres >= 1e-6 and <= 1e4 (0 = horizon * 6 m/s + 2 m, at most 50 m); default 0 -- neighbours farther than this are not seen
 ---@field tag? string a string (only agents with this tag) or nil; default nil
 
+---`steer.reciprocal`: optimal reciprocal collision avoidance (ORCA, van
+---den Berg et al. 2011) around the agent's goal. The children's weighted
+---sum (truncated to max_force) is read through the tracking law as the
+---preferred velocity; without children it is the agent's own velocity.
+---Each of the nearest `neighbors` within `range` forbids a half-plane of
+---velocities (this agent taking `responsibility` of the avoidance), each
+---shape within reach in `obstacle_horizon` forbids another that is never
+---given up, and a small linear program picks the permitted velocity
+---nearest the preferred one. The force reaches it within the step when
+---max_force allows. When a neighbour closing in is in the way, the
+---preferred velocity first turns `bias` radians right, so crowds swirl
+---instead of deadlocking; a still neighbour in the way vetoes the turn.
+---@class steer.ReciprocalDesc: steer.BehaviorDesc
+---@field [integer] {[1]: steer.Behavior, [2]: number}|steer.Behavior
+---@field horizon? number a number of seconds >= 0.001 and <= 1e4; default 2 -- of constant-velocity prediction against agents
+---@field obstacle_horizon? number a number of seconds >= 0.001 and <= 1e4; default 1 -- against shapes (at least one step)
+---@field responsibility? number 0 or a number >= 1e-6 and <= 1; default 0.5 -- share of each avoidance this agent takes
+---@field margin? number 0 or a number of metres >= 1e-6 and <= 1e4; default 0 -- clearance kept between two agents beyond touching (personal space)
+---@field range? number 0 or a number of metres >= 1e-6 and <= 1e4 (0 = horizon * 6 m/s + 2 m, at most 50 m); default 0 -- neighbours farther than this are not seen
+---@field neighbors? number 0 or a number of agents >= 1e-6 and <= 48; default 10 -- the nearest this many enter the solve
+---@field bias? number 0 or a number of radians >= 1e-6 and <= 1.5 (how far the agent turns right when someone is in its way); default 0.3 -- 0 turns the convention off
+---@field tag? string a string (only agents with this tag) or nil; default nil
+---@field obstacles? boolean a boolean; default true -- shapes (circles, walls, boxes, planes) enter the solve
+
 ---`steer.interpose`: get between `a` and `b`. Their midpoint is predicted
 ---distance / max_speed ahead (at most `max_prediction` when > 0), and the
 ---agent arrives there with the midpoint's velocity fed forward.
@@ -671,6 +696,11 @@ function steer.contain(desc) end
 ---@param desc? steer.AvoidAgentsDesc
 ---@return steer.Behavior
 function steer.avoid_agents(desc) end
+
+---Avoid other agents and shapes by velocity obstacles (ORCA), around the goal its children steer to.
+---@param desc? steer.ReciprocalDesc
+---@return steer.Behavior
+function steer.reciprocal(desc) end
 
 ---Get between two agents (or points), predicting where they will be.
 ---@param desc? steer.InterposeDesc

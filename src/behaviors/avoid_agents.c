@@ -44,6 +44,7 @@
 //
 // No memory: the behaviour is a pure function of tick t's state.
 #include "behavior.h"
+#include "fields.h"
 
 typedef struct AvoidAgents {
     float horizon;        // seconds of constant-velocity prediction
@@ -54,13 +55,6 @@ typedef struct AvoidAgents {
 } AvoidAgents;
 STEERB_CHECK_SIZE(AvoidAgents);
 
-// range = 0: horizon times a closing speed of 6 m/s (an agent at 2 m/s
-// against one at twice that, the engine's usual speeds), plus 2 m for the
-// radii, capped so that a long horizon does not turn the neighbour grid
-// into one huge cell. Faster crowds set `range` themselves.
-#define AUTO_CLOSING_SPEED 6.0f
-#define AUTO_RADII 2.0f
-#define AUTO_MAX_RANGE 50.0f
 // A sidestep speed of 2 gap / t for t near 0 is unbounded; below this time
 // the request is held at 2 gap / T_FLOOR (still far beyond any max_force,
 // so an overlap is answered with everything the agent has).
@@ -69,12 +63,7 @@ STEERB_CHECK_SIZE(AvoidAgents);
 // that still counts as head-on (about 8 degrees)
 #define HEAD_ON 0.99f
 
-static float avoid_range(const AvoidAgents *p)
-{
-    if (p->range > 0.0f) return p->range;
-    float r = p->horizon * AUTO_CLOSING_SPEED + AUTO_RADII;
-    return r < AUTO_MAX_RANGE ? r : AUTO_MAX_RANGE;
-}
+static float avoid_range(const AvoidAgents *p) { return steerB_avoid_range(p->range, p->horizon); }
 
 static float avoid_sense(const steerB_Node *n) { return avoid_range(STEERB_PARAMS_OF(n, AvoidAgents)); }
 
@@ -221,9 +210,8 @@ static const steerB_Field avoid_agents_fields[] = {
     { "horizon", STEERB_NUMBER, offsetof(AvoidAgents, horizon), 2, 1e-6, 1e6, "a number of seconds", NULL },
     { "responsibility", STEERB_NUMBER, offsetof(AvoidAgents, responsibility), 1, 0, 1, "a number", NULL },
     { "margin", STEERB_NUMBER, offsetof(AvoidAgents, margin), 0.3f, 0, 1e4, "a number of metres", NULL },
-    { "range", STEERB_NUMBER, offsetof(AvoidAgents, range), 0, 0, 1e4,
-      "a number of metres (0 = horizon * 6 m/s + 2 m, at most 50 m)", NULL },
-    { "tag", STEERB_TAG, offsetof(AvoidAgents, tag), 0, 0, 0, "a string (only agents with this tag) or nil", NULL },
+    STEERB_AVOID_RANGE_ROW(AvoidAgents),
+    STEERB_AVOID_TAG_ROW(AvoidAgents),
     { 0 }
 };
 

@@ -90,6 +90,10 @@ static inline void steerB_track(const steerB_Ctx *c, const float desired[3], flo
 {
     steerB_track_v(c->v, c->max_speed, c->max_force, desired, out);
 }
+// A blend's force (blend.c): node n's children's forces times their
+// weights, summed and truncated to max_force. Also the goal of kinds that
+// wrap their children (reciprocal).
+void steerB_blend_sum(steerB_Ctx *c, const steerB_Node *n, float out[3]);
 // Side and up vectors of the agent's frame from its heading (v3_frame).
 void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]);
 

@@ -41,6 +41,30 @@
     {                                                                                                   \
         "stop_radius", STEERB_NUMBER, offsetof(T, stop_radius), def, 0, 1e30, "a number (metres)", NULL \
     }
+
+// The neighbours of the agent-avoidance kinds (avoid_agents, reciprocal):
+// how far they look (steerB_avoid_range) and which agents they avoid.
+#define STEERB_AVOID_RANGE_ROW(T)                                                \
+    {                                                                            \
+        "range", STEERB_NUMBER, offsetof(T, range), 0, 0, 1e4,                   \
+            "a number of metres (0 = horizon * 6 m/s + 2 m, at most 50 m)", NULL \
+    }
+#define STEERB_AVOID_TAG_ROW(T)                                                                           \
+    {                                                                                                     \
+        "tag", STEERB_TAG, offsetof(T, tag), 0, 0, 0, "a string (only agents with this tag) or nil", NULL \
+    }
 // clang-format on
+
+// The range of an agent-avoidance kind: `range` when given; else horizon
+// times a closing speed of 6 m/s (an agent at 2 m/s against one at twice
+// that, the engine's usual speeds) plus 2 m for the radii, capped so that
+// a long horizon does not turn the neighbour grid into one huge cell.
+// Faster crowds set `range` themselves.
+static inline float steerB_avoid_range(float range, float horizon)
+{
+    if (range > 0.0f) return range;
+    float r = horizon * 6.0f + 2.0f;
+    return r < 50.0f ? r : 50.0f;
+}
 
 #endif

@@ -3,7 +3,7 @@
 // agent's max_force (so a blend never asks for more than the vehicle has).
 #include "../behaviors/behavior.h"
 
-static void blend_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
+void steerB_blend_sum(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const steerB_Brain *b = c->brain;
     float sum[3] = { 0, 0, 0 }; // a local: out may alias the record, which would keep the sum in memory
@@ -35,7 +35,7 @@ static void blend_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out
 }
 
 const steerB_Kind steerB_blend = { .name = "blend",
-                                   .eval = blend_eval,
+                                   .eval = steerB_blend_sum,
                                    .children = STEERB_WEIGHTED,
                                    .eval_batch = blend_batch,
                                    .explain = STEERB_EXPLAIN_SUM };

@@ -75,9 +75,10 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
     }
     n->sum = STEERB_NO_SUM;
     if (b->kind->faces) fl->br->faces = true;
-    if (b->kind->sense) {
+    // a node whose options need no neighbours may sense 0: it reads none
+    float r = b->kind->sense ? b->kind->sense(n) : 0.0f;
+    if (r > 0.0f) {
         steerB_Brain *br = fl->br;
-        float r = b->kind->sense(n);
         if (r > br->sense) br->sense = r;
         // untagged summary nodes share a slot per radius
         bool tagged = false;

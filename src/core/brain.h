@@ -161,7 +161,7 @@ typedef struct steerB_Kind {
     uint16_t mem_floats; // per-agent memory this node needs
     // Initialise this node's memory for an agent (NULL: zeros).
     void (*init)(steerB_Ctx *c, const steerB_Node *n);
-    // Radius of neighbours this node reads (NULL: none).
+    // Radius of neighbours this node reads (NULL or 0: none).
     float (*sense)(const steerB_Node *n);
     // Cross-field checks after construction; writes a message, returns 0 if bad.
     int (*check)(const void *params, char *msg, size_t len);
@@ -181,6 +181,9 @@ typedef struct steerB_Kind {
     steerB_BatchFn eval_batch;
     // How a debug view reads the node's output against its children's.
     steerB_Explain explain;
+    // A WEIGHTED or LIST kind that means something without children too
+    // (reciprocal: avoidance alone); the others need at least one.
+    bool children_optional;
 } steerB_Kind;
 
 struct steerB_Node {

@@ -242,7 +242,8 @@ int steerL_construct(lua_State *L, const void *kind, const char *extra)
     bool list = k->children == STEERB_WEIGHTED || k->children == STEERB_LIST;
     steerL_check_fields(L, 1, fn, known, list);
     if (!list && lua_rawlen(L, 1) > 0) return luaL_error(L, "%s: takes only named fields, got a list entry", fn);
-    if (list && lua_rawlen(L, 1) == 0) return luaL_error(L, "%s: expected at least one child behaviour", fn);
+    if (list && !k->children_optional && lua_rawlen(L, 1) == 0)
+        return luaL_error(L, "%s: expected at least one child behaviour", fn);
 
     steerL_Behavior *ub = lua_newuserdatauv(L, sizeof *ub, 1);
     ub->b = NULL;

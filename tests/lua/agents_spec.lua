@@ -10,6 +10,8 @@
 -- says otherwise: a velocity time constant of 0.5 s.
 local steer = require "steer"
 local spec = require "spec"
+local scene = require "scene"
+local deepest_overlap = scene.deepest_overlap
 local describe, it, expect = spec.describe, spec.it, spec.expect
 
 local DT = 1 / 60
@@ -19,23 +21,6 @@ local function finite(x) return x == x and x ~= math.huge and x ~= -math.huge en
 local function angle(a, b)
   local c = a:normalized():dot(b:normalized())
   return math.acos(math.max(-1, math.min(1, c)))
-end
-
--- The deepest overlap among agents (sum of radii minus distance), from
--- plain numbers: 780 pairs a tick for 40 agents stays cheap that way.
-local function deepest_overlap(agents, radius)
-  local xs, ys = {}, {}
-  for i, a in ipairs(agents) do xs[i], ys[i] = a:xy() end
-  local worst, n = 0, #agents
-  for i = 1, n - 1 do
-    local xi, yi = xs[i], ys[i]
-    for j = i + 1, n do
-      local dx, dy = xs[j] - xi, ys[j] - yi
-      local o = 2 * radius - math.sqrt(dx * dx + dy * dy)
-      if o > worst then worst = o end
-    end
-  end
-  return worst
 end
 
 describe("avoid_agents", function()

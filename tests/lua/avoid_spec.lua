@@ -13,16 +13,9 @@
 -- behaviour keeps the agent out.
 local steer = require "steer"
 local spec = require "spec"
+local scene = require "scene"
+local lcg = scene.lcg
 local describe, it, expect = spec.describe, spec.it, spec.expect
-
--- A small deterministic generator, so the field is the same everywhere.
-local function lcg(seed)
-  local s = seed
-  return function(lo, hi)
-    s = (s * 1103515245 + 12345) % 2147483648
-    return lo + (hi - lo) * s / 2147483648
-  end
-end
 
 -- Distance from (x, y) to the segment a-b.
 local function seg_dist(x, y, ax, ay, bx, by)

@@ -1,7 +1,10 @@
 -- SPDX-License-Identifier: MIT
 -- pedestrian.lua — a person in a crowd: walks to a goal (a.target) or along
--- a path, giving way to others by unaligned collision avoidance (each does
--- half the yielding), keeping a little personal space, and off walls.
+-- a path, giving way to others by velocity obstacles (steer.reciprocal,
+-- ORCA: each does half the yielding, passing on the right), keeping
+-- personal space, and off walls (whiskers steer round them, the
+-- solve keeps the person out of them). People sent to one spot stand round
+-- it (arrive's free_spot) instead of pressing in.
 --
 --   local ped = require "steer.archetypes.pedestrian"
 --   w:spawn(ped.archetype, { position = {...}, target = {...} })   -- to a goal
@@ -13,27 +16,25 @@ local M = {}
 M.params = {
   responsibility = 0.5,  -- share of the yielding (0 never yields, 1 does it all)
   horizon = 3,           -- seconds of look-ahead for collisions
-  personal_space = 0.9,  -- metres between centres
+  personal_space = 0.6,  -- metres kept between centres (0.6: shoulder to shoulder; more slows a dense crowd)
 }
 
 M.vehicle = { max_speed = 1.4, max_force = 3, radius = 0.3, mass = 1 }
 
 local function walk(goal)
   local p = M.params
-  return steer.priority{
-    steer.avoid_walls{ whiskers = 3, length = 1.5, name = "walls" },
-    steer.blend{
-      { steer.avoid_agents{ horizon = p.horizon, responsibility = p.responsibility, name = "give way" }, 2 },
-      { steer.separation{ radius = p.personal_space, name = "space" }, 1 },
-      { goal, 1 },
-      name = "walk",
-    },
+  return steer.reciprocal{
+    steer.priority{ steer.avoid_walls{ whiskers = 3, length = 1.5, name = "walls" }, goal, name = "walk" },
+    horizon = p.horizon,
+    responsibility = p.responsibility,
+    margin = math.max(0, p.personal_space - 2 * M.vehicle.radius),
     name = "pedestrian",
   }
 end
 
--- To a.target, braking on arrival.
-M.brain = walk(steer.arrive{ slow_radius = 2, stop_radius = 0.3, name = "to goal" })
+-- To a.target, braking on arrival; where others already stand on it, at
+-- the nearest free spot.
+M.brain = walk(steer.arrive{ slow_radius = 2, stop_radius = 0.3, free_spot = true, name = "to goal" })
 
 M.archetype = steer.archetype{ name = "pedestrian", vehicle = M.vehicle, brain = M.brain }
 
