@@ -76,6 +76,7 @@ typedef struct Reciprocal {
 STEERB_CHECK_SIZE(Reciprocal);
 
 #define MAX_NEIGHBORS 48 // STEERB_ORCA_MAX less room for shapes
+#define NO_AGENT UINT32_MAX
 
 static float reciprocal_range(const Reciprocal *p) { return steerB_avoid_range(p->range, p->horizon); }
 
@@ -95,10 +96,10 @@ static void right_of(const float axis[3], float o[3])
 
 // The half-space against a neighbour at offset `off` (its position minus
 // ours) with relative velocity vrel (ours minus its), radii r, horizon
-// tau, this agent's share. `low`: this agent has the lower handle (splits
-// agents on the same spot, moving alike).
+// tau, this agent's share. `other`: the neighbour's dense index (NO_AGENT
+// for a shape), for the split of agents on the same spot, moving alike.
 static void orca_plane(const steerB_Ctx *c, const float off[3], const float vrel[3], float r, float tau, float share,
-                       bool low, steerB_Plane *pl)
+                       uint32_t other, steerB_Plane *pl)
 {
     float d2 = v3_len2(off), u[3], n[3], w[3];
     if (d2 > r * r) {
@@ -138,7 +139,11 @@ static void orca_plane(const steerB_Ctx *c, const float off[3], const float vrel
         if (wl > 0.0f) v3_scale(n, w, 1.0f / wl);
         else {
             v3_scale(n, off, -1.0f);
-            if (v3_normalize(n) == 0.0f) v3_set(n, low ? -1.0f : 1.0f, 0.0f, 0.0f);
+            if (v3_normalize(n) == 0.0f) {
+                // on the same spot, moving alike: split along x by handle
+                bool low = other == NO_AGENT || steerW_handle(c->w, c->d).id < steerW_handle(c->w, other).id;
+                v3_set(n, low ? -1.0f : 1.0f, 0.0f, 0.0f);
+            }
         }
         v3_scale(u, n, r * inv - wl);
     }
@@ -149,18 +154,25 @@ static void orca_plane(const steerB_Ctx *c, const float off[3], const float vrel
 
 typedef struct Pick {
     float d2;
-    uint32_t id; // handle id: the tie-break
+    uint32_t id; // the tie-break: a shape's index, or an agent's dense index
     int i;       // index into the neighbour list or the found shapes
 } Pick;
 
-static bool before(const Pick *a, const Pick *b) { return a->d2 != b->d2 ? a->d2 < b->d2 : a->id < b->id; }
+// Is a nearer than b? Ties (rare: exact only) go to the lower shape index,
+// or, given the world, the lower handle id of the agents: never to the
+// order in which they were offered.
+static bool before(const steer_World *w, const Pick *a, const Pick *b)
+{
+    if (a->d2 != b->d2) return a->d2 < b->d2;
+    return w ? steerW_handle(w, a->id).id < steerW_handle(w, b->id).id : a->id < b->id;
+}
 
 // Keep the k nearest of the picks offered, in order (k is small).
-static void offer(Pick *best, int *nbest, int k, Pick x)
+static void offer(const steer_World *w, Pick *best, int *nbest, int k, Pick x)
 {
-    if (*nbest == k && !before(&x, &best[k - 1])) return;
+    if (*nbest == k && !before(w, &x, &best[k - 1])) return;
     int j = *nbest < k ? (*nbest)++ : k - 1;
-    while (j > 0 && before(&x, &best[j - 1])) {
+    while (j > 0 && before(w, &x, &best[j - 1])) {
         best[j] = best[j - 1];
         j--;
     }
@@ -187,7 +199,7 @@ static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, in
         uint32_t s = w->loc.found[i];
         float gap = steerW_signed_distance(w, &w->geo.shapes[s], c->p) - c->radius;
         if (!(gap < reach - c->radius)) continue;
-        offer(best, &nbest, cap, (Pick){ .d2 = gap, .id = s, .i = i });
+        offer(NULL, best, &nbest, cap, (Pick){ .d2 = gap, .id = s, .i = i });
     }
     for (int j = 0; j < nbest; j++) gaps[j] = best[j].d2;
     for (int j = 0; j < nbest; j++) {
@@ -196,7 +208,7 @@ static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, in
             float off[3];
             v3_sub(off, s->a, c->p);
             if (w->dim == 2) off[2] = 0.0f;
-            orca_plane(c, off, c->v, c->radius + s->r, tau, 1.0f, true, &pl[j]);
+            orca_plane(c, off, c->v, c->radius + s->r, tau, 1.0f, NO_AGENT, &pl[j]);
             continue;
         }
         float q[3], nrm[3];
@@ -227,9 +239,8 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, ui
         // the list may reach further, for another node of the brain
         if (!(nb->d2 < range2)) continue;
         if (p->tag && w->tag[nb->d] != p->tag) continue;
-        offer(best, &nbest, k, (Pick){ .d2 = nb->d2, .id = steerW_handle(w, nb->d).id, .i = i });
+        offer(w, best, &nbest, k, (Pick){ .d2 = nb->d2, .id = nb->d, .i = i });
     }
-    uint32_t me = steerW_handle(w, c->d).id;
     for (int j = 0; j < nbest; j++) {
         const steerB_Neighbor *nb = &c->nb[best[j].i];
         float vj[3], vrel[3];
@@ -237,8 +248,8 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, ui
         v3_sub(vrel, c->v, vj);
         float still = STILL * w->max_speed[nb->d];
         what[j] = v3_len2(vj) < still * still ? STILL_ONE : v3_dot(vrel, nb->off) > 0.0f ? CLOSING : OTHER;
-        orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, p->responsibility,
-                   me < best[j].id, &pl[j]);
+        orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, p->responsibility, nb->d,
+                   &pl[j]);
     }
     return nbest;
 }
