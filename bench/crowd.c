@@ -21,8 +21,10 @@
 //             demos/crowd.lua and `steer-bench crossing` do
 //   priority  priority{ avoid_agents, arrive }, after avoid_obstacles and
 //             avoid_walls when the scene has obstacles
-//   orca      reciprocal{ arrive } (with obstacles reciprocal{ priority{
-//             avoid_obstacles, arrive } }); --horizon and --obstacle-horizon
+//   orca      reciprocal{ arrive } (among circles reciprocal{ priority{
+//             avoid_obstacles, arrive } }: avoid_obstacles finds the way
+//             round clutter, walls need no more than the solve and the
+//             scene's waypoints); --horizon and --obstacle-horizon
 //             set its numbers, else it keeps its defaults
 // The vehicle: mass 1, the scene's max_speed and radius, max_force 8 x
 // max_speed (one step of 0.25 s can reverse a full-speed velocity).
@@ -85,7 +87,7 @@ static steer_Behavior *avoid_agents_node(void)
 
 // The brain every agent of a run shares: the one place that says what each
 // method is. `obstacles`: the scene has circles or walls.
-static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles)
+static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles, bool circles)
 {
     if (!strcmp(o->method, "orca")) {
         steer_Behavior *r;
@@ -98,7 +100,7 @@ static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles)
             crowd_must(steer_behavior_set_number(r, "obstacle_horizon", o->obstacle_horizon),
                        "reciprocal obstacle_horizon");
         steer_Behavior *goal = arrive_node();
-        if (obstacles) {
+        if (circles) {
             steer_Behavior *p = node("priority");
             adopt(p, node("avoid_obstacles"));
             adopt(p, goal);
@@ -119,7 +121,8 @@ static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles)
 
 // A steer world for the scene: its walls and circles, and its agents with
 // their goals as targets. agents receives the handles.
-static steer_World *scene_world(const CrowdOptions *o, const CrowdScene *s, double dt, steer_Agent *agents)
+static steer_World *scene_world(const CrowdOptions *o, const CrowdScene *s, double dt, steer_Agent *agents,
+                                unsigned char *past)
 {
     steer_WorldDesc wd = { 0 }; // size 0: unbounded
     wd.dim = 2;
@@ -141,7 +144,9 @@ static steer_World *scene_world(const CrowdOptions *o, const CrowdScene *s, doub
             crowd_must(steer_add_wall(w, a, b, NULL), "wall");
         }
     }
-    steer_Behavior *brain = brain_new(o, s->nobs > 0);
+    bool circles = false;
+    for (int k = 0; k < s->nobs; k++) circles |= s->obs[k].kind == CROWD_CIRCLE;
+    steer_Behavior *brain = brain_new(o, s->nobs > 0, circles);
     for (int i = 0; i < s->n; i++) {
         steer_AgentDesc ad = { .position = { s->start[2 * i], s->start[2 * i + 1], 0 },
                                .mass = 1,
@@ -150,7 +155,8 @@ static steer_World *scene_world(const CrowdOptions *o, const CrowdScene *s, doub
                                .radius = s->radius[i],
                                .brain = brain };
         crowd_must(steer_spawn(w, &ad, &agents[i]), "spawn");
-        double goal[3] = { s->goal[2 * i], s->goal[2 * i + 1], 0 };
+        const double *t = crowd_scene_target(s, i, &s->start[2 * i], &past[i]);
+        double goal[3] = { t[0], t[1], 0 };
         crowd_must(steer_agent_set_target(w, agents[i], goal, STEER_NO_AGENT), "target");
     }
     steer_behavior_release(brain);
@@ -169,7 +175,12 @@ static CrowdMetrics *run_scene(const CrowdOptions *o, const CrowdScene *s, doubl
         fprintf(stderr, "steer-bench crowd: out of memory\n");
         exit(1);
     }
-    steer_World *w = scene_world(o, s, dt, agents);
+    unsigned char *past = calloc((size_t)n, 1);
+    if (!past) {
+        fprintf(stderr, "steer-bench crowd: out of memory\n");
+        exit(1);
+    }
+    steer_World *w = scene_world(o, s, dt, agents, past);
     while (!crowd_metrics_finished(m)) {
         double t0 = bench_now_ms();
         crowd_must(steer_world_step(w, 1), "step");
@@ -182,6 +193,13 @@ static CrowdMetrics *run_scene(const CrowdOptions *o, const CrowdScene *s, doubl
             memcpy(&pos[2 * i], p, 2 * sizeof(double));
             memcpy(&vel[2 * i], v, 2 * sizeof(double));
             memcpy(&heading[2 * i], h, 2 * sizeof(double));
+            if (s->via) {
+                // on to the goal once past the waypoint, back to it if pushed back
+                unsigned char was = past[i];
+                const double *t = crowd_scene_target(s, i, p, &past[i]);
+                double goal[3] = { t[0], t[1], 0 };
+                if (past[i] != was) crowd_must(steer_agent_set_target(w, agents[i], goal, STEER_NO_AGENT), "target");
+            }
         }
         crowd_metrics_tick(m, pos, vel, heading, ms);
     }
@@ -190,6 +208,7 @@ static CrowdMetrics *run_scene(const CrowdOptions *o, const CrowdScene *s, doubl
     free(pos);
     free(vel);
     free(heading);
+    free(past);
     return m;
 }
 

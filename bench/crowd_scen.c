@@ -18,9 +18,10 @@
 //               the variant seeding the layout; 300 s
 //   doorway     a wall on x = 0 (y -30 to 30) with a 2 m gap at y in [-1, 1];
 //               5x10 agents each side (spacing 1 m, r 0.3, 1.4 m/s) at
-//               x = -10 and 10, goals mirrored in x; 600 s
+//               x = -10 and 10, goals mirrored in x, by way of the middle of
+//               the gap's right half (they keep right); 600 s
 //   bottleneck  the same wall with a 1.2 m gap; 10x10 agents at (-12, 0) to
-//               the same grid at (12, 0); 600 s
+//               the same grid at (12, 0), by way of the gap; 600 s
 //   hallway4    two corridors 6 m wide and 60 m long crossing at the origin
 //               (four L-shaped corners); four 5x5 groups 25 m out each go to
 //               the same formation at the opposite end; 600 s
@@ -28,7 +29,11 @@
 //               a funnel from (-6, +-8) to (0, +-1.5) and a corridor
 //               y = +-1.5 out to x = 20, to a 10x10 grid at (32, 0): agent i
 //               by angle (from the top) to goal i in row-major order (rows
-//               from the top); 900 s
+//               from the top), by way of the corridor's mouth; 900 s
+//   Waypoints (crowd_scene_target) stand for the route a game's path
+//   planner gives: without them every system pins the agents behind a
+//   doorway's wall on the straight line to their goals, or walks them round
+//   the outside of the funnel.
 //   overtake    a corridor y = +-3 from x = -10 to 110; 10 slow agents
 //               (0.6 m/s) at x = 10 .. 28, 10 fast ones (1.6 m/s) at
 //               x = -8 .. 0, all on y = 0; the slow go 60 m, the fast 100 m,
@@ -53,6 +58,7 @@
 //                     that passed through)
 //   path_ratio        mean over arrived agents of the path walked until
 //                     arrival over the straight line from start to goal
+//                     (by way of the waypoint, where the scene has one)
 //   settled_*         over the 10 s after the last arrival: the mean speed
 //                     (m/s) and heading change (degrees/s) of the agents
 //                     over agent-ticks, and the largest of each
@@ -89,6 +95,27 @@ static int scene_alloc(CrowdScene *s, const char *name, int n, int nobs, double 
         return -1;
     }
     return 0;
+}
+
+// Agent i goes by way of (x, y), until past it along (nx, ny).
+static int waypoint(CrowdScene *s, int i, double x, double y, double nx, double ny)
+{
+    if (!s->via && !(s->via = (double *)calloc((size_t)(4 * s->n), sizeof(double)))) return -1;
+    s->via[4 * i] = x;
+    s->via[4 * i + 1] = y;
+    s->via[4 * i + 2] = nx;
+    s->via[4 * i + 3] = ny;
+    return 0;
+}
+
+const double *crowd_scene_target(const CrowdScene *s, int i, const double pos[2], unsigned char *past)
+{
+    if (!s->via) return &s->goal[2 * i];
+    const double *v = &s->via[4 * i];
+    double dx = pos[0] - v[0], dy = pos[1] - v[1];
+    // past it along the normal, or within 0.5 m of it (arrive stops short of it)
+    *past = dx * v[2] + dy * v[3] > 0 || dx * dx + dy * dy < 0.25;
+    return *past ? &s->goal[2 * i] : v;
 }
 
 static void agent(CrowdScene *s, int i, double sx, double sy, double gx, double gy, double r, double speed)
@@ -209,13 +236,25 @@ static void door_wall(CrowdScene *s, double gap)
     segment(s, 1, 0, 0.5 * gap, 0, 30);
 }
 
+// Every agent by way of the gap, until it is through the wall: the centre
+// of the half on its right (`lane` metres off the centre line), as people
+// keep right in a doorway used both ways (0: the centre).
+static int through_door(CrowdScene *s, double lane)
+{
+    for (int i = 0; i < s->n; i++) {
+        double dir = s->goal[2 * i] > s->start[2 * i] ? 1 : -1;
+        if (waypoint(s, i, 0, -dir * lane, dir, 0)) return -1;
+    }
+    return 0;
+}
+
 static int make_doorway(CrowdScene *s, int variant)
 {
     (void)variant;
     if (scene_alloc(s, "doorway", 100, 2, 600)) return -1;
     door_wall(s, 2);
     mirrored_grids(s, 5, 10, 1, 10, 0.3, 1.4);
-    return 0;
+    return through_door(s, 0.5);
 }
 
 static int make_bottleneck(CrowdScene *s, int variant)
@@ -228,7 +267,7 @@ static int make_bottleneck(CrowdScene *s, int variant)
             double x = grid_at(col, 10, 1), y = grid_at(row, 10, 1);
             agent(s, i, x - 12, y, x + 12, y, 0.3, 1.4);
         }
-    return 0;
+    return through_door(s, 0);
 }
 
 static int make_hallway4(CrowdScene *s, int variant)
@@ -265,6 +304,7 @@ static int make_fanin(CrowdScene *s, int variant)
         double a = PI / 2 + PI * i / 99; // from (0, 30) round the left to (0, -30)
         int row = i / 10, col = i % 10;
         agent(s, i, 30 * cos(a), 30 * sin(a), 32 + grid_at(col, 10, 1), -grid_at(row, 10, 1), 0.3, 1.4);
+        if (waypoint(s, i, 0, 0, 1, 0)) return -1;
     }
     return 0;
 }
@@ -328,6 +368,7 @@ void crowd_scene_free(CrowdScene *s)
     free(s->radius);
     free(s->max_speed);
     free(s->obs);
+    free(s->via);
     memset(s, 0, sizeof *s);
 }
 
@@ -401,7 +442,9 @@ CrowdMetrics *crowd_metrics_new(const CrowdScene *s, double dt)
     if (s->nobs) memcpy(m->obs, s->obs, (size_t)s->nobs * sizeof(CrowdObstacle));
     double max_r = 0;
     for (int i = 0; i < n; i++) {
-        m->straight[i] = hypot(s->goal[2 * i] - s->start[2 * i], s->goal[2 * i + 1] - s->start[2 * i + 1]);
+        const double *a = &s->start[2 * i], *b = &s->goal[2 * i], *v = s->via ? &s->via[4 * i] : NULL;
+        m->straight[i] =
+            v ? hypot(v[0] - a[0], v[1] - a[1]) + hypot(b[0] - v[0], b[1] - v[1]) : hypot(b[0] - a[0], b[1] - a[1]);
         m->arrive_t[i] = -1;
         if (s->radius[i] > max_r) max_r = s->radius[i];
     }

@@ -37,6 +37,7 @@ typedef struct CrowdScene {
     int nobs;
     CrowdObstacle *obs;
     double time_limit;
+    double *via; // NULL, or 4n: per agent a waypoint and a normal (x, y, nx, ny), see crowd_scene_target
 } CrowdScene;
 
 // The scenarios, NULL-terminated, in print order.
@@ -48,6 +49,12 @@ int crowd_scene_variants(const char *name);
 // -1 for an unknown name or variant (then *out holds nothing to free).
 int crowd_scene_make(const char *name, int variant, CrowdScene *out);
 void crowd_scene_free(CrowdScene *s);
+// Where agent i at pos heads now: its waypoint while it is neither past it
+// along the waypoint's normal nor within 0.5 m of it, else its goal (a scene without waypoints:
+// the goal). The route a game's path planner would give through a doorway
+// or into a funnel, the same for every system. *past: set to whether it is
+// past (an agent pushed back heads for the waypoint again).
+const double *crowd_scene_target(const CrowdScene *s, int i, const double pos[2], unsigned char *past);
 
 // The score of one run; it copies what it needs of the scene, which may be
 // freed once this is made.

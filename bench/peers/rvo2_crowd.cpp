@@ -15,7 +15,8 @@
 //   neighborDist, maxNeighbors, timeHorizon, timeHorizonObst: 15 m, 10, 10 s,
 //   10 s (examples/Circle.cc's) for agents of radius 0.5 m and up (the
 //   2 m/s scenes), 5 m, 10, 5 s, 2 s for the pedestrians (radius 0.3 m).
-// - Before each doStep, the preferred velocity: max speed towards the goal,
+// - Before each doStep, the preferred velocity: max speed towards the goal
+//   (towards its waypoint first, where the scene has one: crowd_scene_target),
 //   shortened to land on it when it is nearer than max_speed * dt, zero
 //   within kAtGoal. Method rvo2 adds nothing; rvo2-noise adds the examples'
 //   symmetry-breaking perturbation (Blocks.cc: angle uniform in [0, 2 pi),
@@ -92,11 +93,14 @@ void add_obstacle(RVO::RVOSimulator *sim, const CrowdObstacle *o)
     sim->addObstacle(v);
 }
 
-void set_preferred_velocities(RVO::RVOSimulator *sim, const CrowdScene *s, double dt, std::uint32_t *noise)
+void set_preferred_velocities(RVO::RVOSimulator *sim, const CrowdScene *s, double dt, std::uint32_t *noise,
+                              unsigned char *past)
 {
     for (int i = 0; i < s->n; i++) {
         const RVO::Vector2 &p = sim->getAgentPosition(i);
-        double dx = s->goal[2 * i] - p.x(), dy = s->goal[2 * i + 1] - p.y();
+        double at[2] = { p.x(), p.y() };
+        const double *goal = crowd_scene_target(s, i, at, &past[i]); // a waypoint first, where the scene has one
+        double dx = goal[0] - p.x(), dy = goal[1] - p.y();
         double d = std::sqrt(dx * dx + dy * dy), reach = s->max_speed[i] * dt;
         double scale = d < kAtGoal ? 0.0 : d > reach ? s->max_speed[i] / d : 1.0 / dt;
         RVO::Vector2 pref((float)(dx * scale), (float)(dy * scale));
@@ -130,9 +134,10 @@ CrowdMetrics *run(const CrowdScene *s, double dt, bool with_noise)
         heading[2 * i + 1] = len > 0 ? hy / len : 0.0;
     }
     std::uint32_t noise = kNoiseSeed;
+    std::vector<unsigned char> past((std::size_t)s->n, 0);
     CrowdMetrics *m = crowd_metrics_new(s, dt);
     while (!crowd_metrics_finished(m)) {
-        set_preferred_velocities(&sim, s, dt, with_noise ? &noise : NULL);
+        set_preferred_velocities(&sim, s, dt, with_noise ? &noise : NULL, &past[0]);
         double t0 = bench_now_ms();
         sim.doStep();
         double ms = bench_now_ms() - t0;
