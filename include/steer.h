@@ -157,7 +157,7 @@ typedef struct steer_AgentDesc {
 
 // Events queued during a tick and handed out after it.
 typedef enum steer_EventType {
-    STEER_EVENT_ARRIVE = 1,      // an arrive behaviour brought the agent inside its stop radius
+    STEER_EVENT_ARRIVE = 1,      // an arrive behaviour brought the agent inside its stop radius (or to a free spot)
     STEER_EVENT_LOST_TARGET = 2, // the agent's target agent was removed
     STEER_EVENT_STUCK = 3,       // no progress toward its goal over the stuck window (see steer_WorldDesc)
     STEER_EVENT_COLLIDE = 4 // the non-penetration pass pushed the agent out of a shape (other: STEER_NO_AGENT) or agent

@@ -8,20 +8,21 @@
 //
 // free_spot: in a crowd that shares a goal (a rally point, a counter),
 // only one agent can stand on it. With free_spot on, an agent inside
-// slow_radius that touches an agent standing still nearer the goal than
-// itself takes the spot where it is: it arrives there (the event fires)
-// and stands, instead of pressing into the holders, which jostles them
-// for as long as the scenario runs. The spots fill outward from the goal
-// like a queue round a counter. Touching: within a quarter of its radius
-// of contact. An agent that has taken such a spot keeps it while a still
-// agent nearer the goal is within half a radius of contact (so a nudge does not start it pressing again), and walks on
-// when they leave. Standing still: slower than 5% of its max_speed.
+// slow_radius takes the spot where it is when the goal is held (a still
+// agent stands on it) and it touches a still agent nearer the goal than
+// itself: it arrives there (the event fires) and stands, instead of
+// pressing into the holders, which jostles them for as long as the
+// scenario runs. The spots fill outward from the goal like a queue round a
+// counter. Touching: within a quarter of its radius of contact. It keeps
+// the spot while a still agent nearer the goal is within half a radius of
+// contact (so a nudge does not start it pressing again), and walks on when
+// they leave. Still: slower than 5% of its max_speed.
 //
-// Memory: one float, 1 while the agent is inside stop_radius (2 while it
-// holds a free spot), so that the "arrive" event fires once per arrival,
-// not every tick; and where the target was then, so that a target moved
-// by more than stop_radius is a new arrival even when it is still inside
-// slow_radius.
+// Memory: one float, nonzero once the agent has arrived (HOLDING and
+// LET_GO below for free spots) until it leaves slow_radius, so that the
+// "arrive" event fires once per arrival, not every tick; and where the
+// target was then, so that a target moved by more than stop_radius is a
+// new arrival even when it is still inside slow_radius.
 #include "behavior.h"
 #include "fields.h"
 #include "laws.h"
@@ -55,30 +56,56 @@ static float ease(steerB_Ctx *c, const steerB_Ease *e, float x)
 }
 
 #define STILL 0.05f // of max_speed: standing still
+// The arrival marker (memory float 0): 0 not arrived, 1 at the goal, and
+// with free_spot these two: holding a free spot; and having let one go
+// without leaving slow_radius (still arrived: no second event).
+#define HOLDING 2.0f
+#define LET_GO 3.0f
 #define TOUCH 0.25f // of the radius: near enough to contact to count as touching
 #define KEEP 0.5f   // of the radius: how far from contact a free spot is kept
 
 // Is the goal (at offset off, dist away) held by still agents this one
 // touches, nearer the goal than itself? `slack`: metres beyond contact.
-static bool spot_taken(const steerB_Ctx *c, const float off[3], float dist, float slack)
+// Is a neighbour standing still (slower than STILL of its max_speed; one
+// that cannot move at all counts)?
+static bool still(const steer_World *w, uint32_t d)
 {
-    const steer_World *w = c->w;
-    for (int i = 0; i < c->nn; i++) {
-        const steerB_Neighbor *nb = &c->nb[i];
-        float reach = c->radius + w->radius[nb->d] + slack, vb[3], to_goal[3];
-        if (!(nb->d2 < reach * reach) || !(v3_dot(nb->off, off) > 0.0f)) continue;
-        steerW_load(w->v, nb->d, vb);
-        if (!(v3_len2(vb) < STILL * STILL * w->max_speed[nb->d] * w->max_speed[nb->d])) continue;
-        v3_sub(to_goal, off, nb->off);
-        if (v3_len2(to_goal) < dist * dist) return true;
-    }
-    return false;
+    float v[3], top = STILL * w->max_speed[d];
+    steerW_load(w->v, d, v);
+    return v3_len2(v) <= top * top;
 }
 
+// Is the goal (at offset off, dist away) held, and is this agent at the
+// edge of the holders? Held: a still agent stands on it (within its radius
+// plus stop_radius). At the edge: this agent touches (within `slack`
+// metres of contact) a still agent nearer the goal, ahead of it. A still
+// bystander on an empty goal's way holds nothing.
+static bool spot_taken(const steerB_Ctx *c, const Arrive *p, const float off[3], float dist, float slack)
+{
+    const steer_World *w = c->w;
+    bool held = false, edge = false;
+    for (int i = 0; i < c->nn && !(held && edge); i++) {
+        const steerB_Neighbor *nb = &c->nb[i];
+        float to_goal[3];
+        v3_sub(to_goal, off, nb->off);
+        float g2 = v3_len2(to_goal), on = w->radius[nb->d] + p->stop_radius;
+        bool near_goal = g2 < on * on, nearer = g2 < dist * dist;
+        if (!near_goal && !nearer) continue;
+        float reach = c->radius + w->radius[nb->d] + slack;
+        bool touching = nb->d2 < reach * reach && v3_dot(nb->off, off) > 0.0f;
+        if (!near_goal && !touching) continue;
+        if (!still(w, nb->d)) continue;
+        held |= near_goal;
+        edge |= touching && nearer;
+    }
+    return held && edge;
+}
+
+// With free_spot, the neighbours round the goal: it is within slow_radius.
 static float arrive_sense(const steerB_Node *n)
 {
     const Arrive *p = STEERB_PARAMS_OF(n, Arrive);
-    return p->free_spot ? p->slow_radius : 0.0f;
+    return p->free_spot ? 2.0f * p->slow_radius : 0.0f;
 }
 
 static void arrive_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
@@ -100,12 +127,14 @@ static void arrive_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         *inside = 1.0f;
         v3_copy(was, at);
     } else if (p->free_spot && dist < p->slow_radius &&
-               spot_taken(c, off, dist, (*inside == 2.0f ? KEEP : TOUCH) * c->radius)) {
+               spot_taken(c, p, off, dist, (*inside == HOLDING ? KEEP : TOUCH) * c->radius)) {
         if (*inside == 0.0f) steerW_event(c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
-        *inside = 2.0f;
+        *inside = HOLDING;
         v3_copy(was, at);
     } else {
-        if (dist > p->slow_radius || *inside == 2.0f) *inside = 0.0f;
+        // a spot let go inside slow_radius stays an arrival: no second event
+        if (dist > p->slow_radius) *inside = 0.0f;
+        else if (*inside == HOLDING) *inside = LET_GO;
         float top = steerB_cruise(p->speed, c->max_speed);
         float s = top;
         if (dist < p->slow_radius) s = top * ease(c, &p->ease, dist / p->slow_radius);

@@ -165,6 +165,47 @@ describe("reciprocal", function()
     expect(reached, "fields crossed of " .. fields):ge(fields - 1)
   end)
 
+  it("takes 24 people both ways through a doorway at 60 Hz, never into a jamb at 60 or 4 Hz", function()
+    for _, dt in ipairs{ 1 / 60, 0.25 } do
+      local w = steer.world{ seed = 2, dt = dt }
+      -- a wall on x = 0 with a 2 m gap; each side keeps right (a waypoint in its half)
+      w:add_wall{ from = { 0, -20 }, to = { 0, -1 } }
+      w:add_wall{ from = { 0, 1 }, to = { 0, 20 } }
+      local brain = walker()
+      local people = {}
+      for i = 0, 23 do
+        local side = i < 12 and -1 or 1
+        local row, col = (i % 12) % 4, (i % 12) // 4
+        local y = (row - 1.5) * 1.2
+        people[#people + 1] = { a = w:spawn{ position = { side * (6 + col), y }, max_speed = 1.4, max_force = 11.2,
+                                             radius = 0.3, brain = brain, target = { 0, side * 0.5 } },
+                                side = side, via = steer.vec(0, side * 0.5), goal = steer.vec(-side * (6 + col), y) }
+      end
+      local worst, through = math.huge, 0
+      for _ = 1, 120 / dt do
+        w:step()
+        through = 0
+        for _, p in ipairs(people) do
+          local x, y = p.a:xy()
+          if math.abs(y) >= 1 then worst = math.min(worst, math.abs(x) - 0.3) end
+          for _, e in ipairs{ -1, 1 } do worst = math.min(worst, math.sqrt(x * x + (y - e) ^ 2) - 0.3) end
+          -- through (or in) the gap: on to the goal; pushed back: to the gap again
+          local on = x * p.side < 0 or p.a.position:dist(p.via) < 0.5
+          if on ~= p.on then p.on, p.a.target = on, on and p.goal or p.via end
+          if p.a.position:dist(p.goal) < 1 then through = through + 1 end
+        end
+        if through == #people then break end
+      end
+      expect(worst, ("dt %g: smallest gap to the wall (m)"):format(dt)):ge(-1e-3)
+      if dt < 0.1 then
+        expect(through, "people at their goals on the other side"):eq(#people)
+      else
+        -- two flows meeting in a door can jam at 4 Hz (docs/api.md, reciprocal: limits)
+        expect(through, "people at their goals on the other side at 4 Hz"):ge(#people // 2)
+      end
+    end
+  end)
+
   it("lets agents at packed goals stand still once there", function()
     -- 25 agents close in from a grid 6 m apart to goals 2.1 m apart (radius 1)
     local w = steer.world{ seed = 1 }
