@@ -295,11 +295,11 @@ static void check_random(const Problem *p, Tally *t)
         return;
     }
     double least = ref_least_violation(&R, hard), worst_soft = 0, worst_hard = 0;
-    for (int k = 0; k < p->n; k++) {
-        double m = miss(&R, k, v);
-        if (k < hard) worst_hard = fmax(worst_hard, m);
-        else worst_soft = fmax(worst_soft, m);
-    }
+    // two loops, not one with a branch: Debian 12's aarch64 gcc 12 crashes
+    // vectorising that one at -O3 ("internal compiler error in
+    // vect_transform_reduction")
+    for (int k = 0; k < hard; k++) worst_hard = fmax(worst_hard, miss(&R, k, v));
+    for (int k = hard; k < p->n; k++) worst_soft = fmax(worst_soft, miss(&R, k, v));
     if (least == 0 && ref_feasible(&R, p->n, -hair, -hair)) {
         t->feasible++;
         for (int k = 0; k < p->n; k++) R.shift[k] = 0;
