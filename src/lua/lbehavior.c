@@ -210,18 +210,53 @@ static void add_children(lua_State *L, const char *fn, steer_Behavior *b, int t,
     lua_pop(L, 1);
 }
 
+// steer.custom's arguments as the named table the other kinds take:
+// custom(f) becomes { fn = f }, and { f, name = ... } a copy with f as its
+// fn (the caller's table is left as it was). Anything else is left for the
+// common checks to accept or reject.
+static void custom_args(lua_State *L, const char *fn)
+{
+    if (lua_isfunction(L, 1)) {
+        lua_settop(L, 1);
+        lua_createtable(L, 0, 1);
+        lua_insert(L, 1);
+        lua_setfield(L, 1, "fn");
+        return;
+    }
+    if (!lua_istable(L, 1) || lua_rawlen(L, 1) != 1) return;
+    lua_settop(L, 1);
+    if (lua_rawgeti(L, 1, 1) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pushliteral(L, "fn");
+    if (lua_rawget(L, 1) != LUA_TNIL) luaL_error(L, "%s: give the function once, as entry 1 or as 'fn'", fn);
+    lua_pop(L, 1);
+    lua_newtable(L); // 3: the copy
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        if (lua_isinteger(L, -2) && lua_tointeger(L, -2) == 1) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, 3);
+    }
+    lua_pushvalue(L, 2); // 1: the caller's table, 2: the function, 3: the copy
+    lua_setfield(L, 3, "fn");
+    lua_replace(L, 1);
+    lua_settop(L, 1);
+}
+
 int steerL_construct(lua_State *L, const void *kind, const char *extra)
 {
     const steerB_Kind *k = kind;
     char fn[48];
     snprintf(fn, sizeof fn, "steer.%s", k->name);
-    // steer.custom(fn): the one kind whose natural argument is a function
-    if (lua_isfunction(L, 1) && strcmp(k->name, "custom") == 0) {
-        lua_settop(L, 1);
-        lua_createtable(L, 0, 1);
-        lua_insert(L, 1);
-        lua_setfield(L, 1, "fn");
-    }
+    // steer.custom(fn) and steer.custom{ fn, name = ... }: the one kind whose
+    // natural argument is a function, so it may come first, unnamed
+    if (strcmp(k->name, "custom") == 0) custom_args(L, fn);
     if (lua_isnoneornil(L, 1) && !k->children) {
         lua_settop(L, 0);
         lua_newtable(L);

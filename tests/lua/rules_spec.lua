@@ -126,6 +126,19 @@ describe("steer.custom", function()
     expect(c.north.y, "seek y"):gt(0)
   end)
 
+  it("takes its function as the table's first entry, as meta.lua and the reference show", function()
+    local east = function() return 1, 0 end
+    local desc = { east, name = "east" }
+    local w = steer.world{}
+    local a = w:spawn{ position = { 0, 0 }, max_speed = 2, max_force = 4, brain = steer.custom(desc) }
+    w:step(2)
+    expect(a:contributions().east.x, "custom x"):eq(1)
+    expect(desc[1] == east and desc.fn == nil, "the caller's table is left as it was"):truthy()
+    expect(function() steer.custom{ east, fn = east } end):raises("give the function once")
+    expect(function() steer.custom{ east, speed = 1 } end):raises("unknown field 'speed'")
+    expect(function() steer.custom{ east, east } end):raises("unexpected key")
+  end)
+
   it("reports a function that fails, or returns no numbers, at the step", function()
     local w = steer.world{}
     local a = w:spawn{ brain = steer.custom(function() error("boom") end) }
