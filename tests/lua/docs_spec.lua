@@ -1,7 +1,9 @@
 -- SPDX-License-Identifier: MIT
 -- docs_spec.lua — every public name the bindings offer has a LuaLS
 -- annotation in lua/steer/meta.lua and a line in docs/api.md, so a user
--- who finds a function by completion or in the reference finds it in both.
+-- who finds a function by completion or in the reference finds it in both;
+-- and every ```lua block of README.md and docs/api.md runs with the built
+-- module, so the examples a reader copies cannot rot.
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
@@ -59,5 +61,68 @@ describe("the reference and the annotations", function()
       expect(meta:find("---@field " .. f .. " ", 1, true) ~= nil, "meta.lua annotates a." .. f):truthy()
       expect(api:find("`a." .. f .. "`", 1, true) ~= nil, "api.md lists a." .. f):truthy()
     end
+  end)
+end)
+
+-- The ```lua blocks of a markdown text: { line = its first code line, code }.
+local function lua_blocks(text, rel)
+  local blocks, cur, n = {}, nil, 0
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    n = n + 1
+    if cur then
+      if line:match("^```") then
+        cur.code = table.concat(cur.code, "\n")
+        blocks[#blocks + 1] = cur
+        cur = nil
+      else
+        cur.code[#cur.code + 1] = line
+      end
+    elseif line:match("^```lua%s*$") then
+      cur = { line = n + 1, code = {} }
+    end
+  end
+  assert(not cur, rel .. ": a ```lua block is not closed")
+  return blocks
+end
+
+-- The reference shows many examples as fragments that lean on names defined
+-- around them: a world `w`, an agent `a`, a point `goal`, a `leader` to
+-- follow. Each block runs in an environment of its own whose prelude gives
+-- those names (a block that makes its own shadows them); then the prelude's
+-- world steps, so an event handler or brain the block set on it runs too.
+local function prelude()
+  local w = steer.world{ size = {200, 200}, seed = 1 }
+  local leader = w:spawn{ position = {100, 100}, velocity = {1, 0}, max_speed = 2, max_force = 2 }
+  local a = w:spawn{ position = {90, 100}, max_speed = 3, max_force = 3, target = {150, 150} }
+  return setmetatable({ steer = steer, w = w, a = a, goal = steer.vec(150, 150), leader = leader },
+    { __index = _G })
+end
+
+-- One test per block, named by its file and line ("ok - ... README.md:26").
+-- A block whose first line is `-- (not run)` is listed as skipped; the
+-- comment goes on to say why. There is none today.
+describe("the Lua examples of README.md and docs/api.md", function()
+  local ran = 0
+  for _, rel in ipairs{ "README.md", "docs/api.md" } do
+    for _, b in ipairs(lua_blocks(slurp(rel), rel)) do
+      local name = rel .. ":" .. b.line
+      if b.code:match("^%-%- %(not run%)") then
+        print("skip - " .. name)
+      else
+        ran = ran + 1
+        it("run: " .. name, function()
+          local env = prelude()
+          -- blank lines first, so an error names the line of the markdown file
+          local chunk, err = load(("\n"):rep(b.line - 1) .. b.code, "=" .. rel, "t", env)
+          expect(chunk ~= nil, "compiles: " .. tostring(err)):truthy()
+          chunk()
+          env.w:step(10)
+          expect(env.w.tick, "the prelude's world stepped"):eq(10)
+        end)
+      end
+    end
+  end
+  it("ran the blocks (" .. ran .. ")", function()
+    expect(ran, "```lua blocks run"):gt(4)
   end)
 end)
