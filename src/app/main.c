@@ -29,9 +29,7 @@
 #include <string.h>
 #include <time.h>
 
-#ifndef STEER_SOURCE_ROOT
-#define STEER_SOURCE_ROOT "."
-#endif
+#include <unistd.h>
 
 // Exit statuses: 1 for a failing scenario, 2 for bad usage.
 enum { EXIT_SCRIPT = 1, EXIT_USAGE = 2 };
@@ -457,10 +455,45 @@ static unsigned char *read_snapshot(const char *path, size_t *len)
     return NULL;
 }
 
+// Where the program reads the Lua library (steer.random, the archetypes)
+// before the engine's own STEER_LUA_DIR, the configured prefix's. Meson
+// installs a program as it was built, so the build's `steer` and the
+// installed one are two targets of this file that differ in a define
+// (meson.build, src/app/meson.build), which tells them apart on any
+// platform. The build's has STEER_SOURCE_ROOT and reads the checkout it was
+// built from, so an edit to lua/ needs no install. The installed one never
+// names the checkout: it reads the share/lua/5.4 beside its own bin/ (Linux's
+// /proc/self/exe), so a prefix copied or moved elsewhere still uses its own
+// files, then the configured prefix's. NULL: the engine's path alone.
+static const char *lua_path(char *buf, size_t len)
+{
+#ifdef STEER_SOURCE_ROOT
+    (void)buf, (void)len;
+    return STEER_SOURCE_ROOT "/lua/?.lua;" STEER_SOURCE_ROOT "/lua/?/init.lua";
+#else
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe);
+    if (n <= 0 || (size_t)n >= sizeof exe || STEER_BINDIR[0] == '/' || STEER_LUA_SUBDIR[0] == '/') return NULL;
+    exe[n] = '\0';
+    // the prefix: the program's path less its name and one level per part
+    // of bindir (one for "bin")
+    int up = 1;
+    for (const char *p = STEER_BINDIR; *p; p++) up += *p != '/' && (p[1] == '/' || p[1] == '\0');
+    while (up-- > 0) {
+        char *slash = strrchr(exe, '/');
+        if (!slash) return NULL;
+        *slash = '\0';
+    }
+    int w = snprintf(buf, len, "%s/" STEER_LUA_SUBDIR "/?.lua;%s/" STEER_LUA_SUBDIR "/?/init.lua", exe, exe);
+    return w > 0 && (size_t)w < len ? buf : NULL;
+#endif
+}
+
 static int run(const char *file, Options o)
 {
     long long ticks = o.ticks;
-    steer_EngineDesc desc = { .lua_path = STEER_SOURCE_ROOT "/lua/?.lua;" STEER_SOURCE_ROOT "/lua/?/init.lua",
+    char path_buf[8192];
+    steer_EngineDesc desc = { .lua_path = lua_path(path_buf, sizeof path_buf),
                               .has_seed = o.has_seed,
                               .seed = (uint64_t)o.seed,
                               .threads = o.threads };
