@@ -2,9 +2,8 @@
 -- meta.lua — LuaLS type annotations for `require "steer"` (the C module
 -- steer.so). Never executed: it only tells the language server the names,
 -- types, defaults and units of the Lua API as the bindings implement it
--- today (src/lua/*.c and the field tables in src/behaviors/, src/combine/).
--- Names of the contract (API.md) that are not implemented yet are not
--- annotated here; docs/api.md lists them as planned.
+-- today (src/lua/*.c and the field tables in src/behaviors/, src/combine/);
+-- docs/api.md is the reference they follow. Only built names are annotated.
 -- Units: metres, seconds, radians, kilograms, newtons.
 -- Number ranges (docs/api.md, "Number ranges"): "> 0" means 1e-6 to 1e30;
 -- ">= 0" means 0, or 1e-6 to 1e30 (nothing in between: a float would make
@@ -25,7 +24,10 @@
 ---agent's own `agent.target` slot (so one brain serves many agents).
 ---@alias steer.Target steer.VecLike|steer.Agent|nil
 
----Events `w:on` accepts. "lost_target" is accepted but not raised yet.
+---Events `w:on` accepts. "lost_target": the agent's own `a.target` agent was
+---removed; raised once, when the agent's brain next reads the slot (a
+---behaviour with no `target` of its own), so never for an agent whose brain
+---does not read it.
 ---@alias steer.Event "arrive"|"lost_target"|"collide"|"stuck"
 
 ---An entry of `steer.blend`: `{behaviour, weight}` or a bare behaviour (weight 1).
@@ -98,7 +100,7 @@ function Vec:unpack() end
 ---@field size? steer.VecLike extent of the world in metres per axis, each 0 (unbounded axis) or at least 1e-6; default {0, 0, 0}. Without wrap, agents may leave it.
 ---@field origin? steer.VecLike lower corner of the world in metres; default {0, 0, 0}
 ---@field wrap? boolean toroidal world: positions wrap and distances use the nearest image; needs every size > 0; default false
----@field seed? integer seed of the world's random stream (agents' streams derive from it at spawn); default 0
+---@field seed? integer seed of the world's random stream (agents' streams derive from it at spawn); default 1 (0 is taken as 1)
 ---@field dt? number fixed tick length in seconds, 1e-6 <= dt <= 1; default 1/60 (stored as a 32-bit float)
 ---@field record? boolean record each brain node's output for `agent:contributions()`; default true
 ---@field collide? boolean|{iterations?: integer} hard non-penetration after locomotion: agents are pushed out of shapes and apart, in `iterations` (1-64, default 2) relaxation passes; "collide" events mark each new contact; default false
@@ -127,26 +129,30 @@ local World = {}
 ---@return steer.World self
 function World:step(n) end
 
----Arguments of `w:spawn{...}`. Unknown fields raise; every field is checked
----before the world changes. Vehicle numbers have closed ranges (docs/api.md,
----"Number ranges"): the same for spawn, an archetype's vehicle and agent fields.
----@class steer.SpawnDesc
----@field position? steer.VecLike metres; default {0, 0[, 0]}
----@field velocity? steer.VecLike metres per second; default zero. The heading starts along it (+x when zero). Not clamped to max_speed until the first tick.
+---The spawn fields that describe the body rather than one agent's state:
+---`w:spawn` takes them, and an archetype's `vehicle` holds them.
+---@class steer.VehicleDesc
 ---@field mass? number kilograms, 1e-6 to 1e30; default 1
 ---@field max_speed? number metres per second, 0 or 1e-6 to 1e30; default 1
 ---@field max_force? number newtons, 0 or 1e-6 to 1e30; default 1
 ---@field radius? number body radius in metres, 0 or 1e-6 to 1e30; default 0.5 (used by avoidance, ray casts and the collide pass)
----@field brain? steer.Behavior behaviour or combiner tree that steers the agent; default nil (no force)
----@field tag? string group name for `w:agents(tag)`, `w:neighbors(..., tag)` and flocking `tag` fields; default nil
 ---@field model? "point"|"craft" vehicle model; default "point". "craft": forward-only, turn-limited (needs min_turn_radius)
 ---@field min_turn_radius? number metres, 1e-6 to 1e30: the tightest turn (a craft flies by it; directed_seek plans with it); default nil
 ---@field min_speed? number metres per second, 0 or 1e-6 to max_speed; crafts only; default 0
 ---@field max_turn_accel? number m/s^2, 0 or 1e-6 to 1e30: the radius grows with speed, max(min_turn_radius, v^2 / max_turn_accel); default 0 (constant)
+
+---Arguments of `w:spawn{...}`. Unknown fields raise; every field is checked
+---before the world changes. Vehicle numbers have closed ranges (docs/api.md,
+---"Number ranges"): the same for spawn, an archetype's vehicle and agent fields.
+---@class steer.SpawnDesc: steer.VehicleDesc
+---@field position? steer.VecLike metres; default {0, 0[, 0]}
+---@field velocity? steer.VecLike metres per second; default zero. The heading starts along it (+x when zero). Not clamped to max_speed until the first tick.
+---@field brain? steer.Behavior behaviour or combiner tree that steers the agent; default nil (no force)
+---@field tag? string group name for `w:agents(tag)`, `w:neighbors(..., tag)` and flocking `tag` fields; default nil
 ---@field target? steer.Target initial `agent.target` (a vector or a live agent); default nil
 ---@field data? table initial `agent.data`
 ---@field think? fun(agent: steer.Agent, dt: number) Lua called `think_hz` times per second after a tick (first call after a random fraction of the period); may spawn, remove and query. default nil
----@field think_hz? number calls per second of `think`, 1e-6 to 1e6; default 10 (ignored without `think`)
+---@field think_hz? number calls per second of `think`, 1e-6 to 1e6; default 10 (raises without `think`)
 
 ---Create an agent and return its handle. With an archetype first, spawn
 ---from the newest definition of its name; `fields` override the
@@ -855,7 +861,7 @@ function steer.wall_constraint(desc) end
 
 ---@class steer.ArchetypeDesc
 ---@field name string required, non-empty: agents bind to this name
----@field vehicle? {mass?: number, max_speed?: number, max_force?: number, radius?: number, model?: string} spawn fields of the vehicle
+---@field vehicle? steer.VehicleDesc spawn fields of the vehicle, checked as `w:spawn` checks them
 ---@field brain? steer.Behavior the brain of its agents
 ---@field think? fun(agent: steer.Agent, dt: number) action selection, called think_hz times per second
 ---@field think_hz? number calls per second of think, 1e-6 to 1e6 (needs think); default 10

@@ -85,6 +85,24 @@ describe("a removed agent's handle", function()
     expect(#lost, "lost_target events"):eq(1)
     expect(lost[1] == hunter, "the event names the hunter"):truthy()
   end)
+
+  it("fires \"lost_target\" only for an agent whose brain reads a.target (docs/api.md, Events)", function()
+    local w = steer.world{ seed = 1 }
+    local prey = w:spawn{ position = { 5, 0 } }
+    local drifter = w:spawn{ target = prey } -- no brain
+    local own = w:spawn{ brain = steer.seek{ target = prey }, target = prey } -- names its own target
+    local lost = {}
+    w:on("lost_target", function(a) lost[#lost + 1] = a end)
+    w:step(2)
+    prey:remove()
+    expect(drifter.target == nil and own.target == nil, "a.target reads nil at once"):truthy()
+    w:step(3)
+    expect(#lost, "no brain read the slot"):eq(0)
+    own.brain = steer.seek{} -- reads the slot: the event comes with the first read, however late
+    w:step(3)
+    expect(#lost, "events once a brain read the slot"):eq(1)
+    expect(lost[1] == own, "the event names the agent that read it"):truthy()
+  end)
 end)
 
 describe("w:agents()", function()
