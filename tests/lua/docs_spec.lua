@@ -98,6 +98,26 @@ local function prelude()
     { __index = _G })
 end
 
+-- A block that shows errors puts each message on the line below the call
+-- that raises it, after `--> `, as the user would see it from a script
+-- named game.lua. Such a block runs as game.lua with each of those calls
+-- wrapped in raises(), which checks the message to the letter.
+local function with_raises(code)
+  local lines = {}
+  for line in (code .. "\n"):gmatch("([^\n]*)\n") do lines[#lines + 1] = line end
+  for i = 1, #lines - 1 do
+    local msg = lines[i + 1]:match("^%-%-> (.*)$")
+    if msg then lines[i] = ("raises(function() %s end, %q)"):format(lines[i], msg) end
+  end
+  return table.concat(lines, "\n")
+end
+
+local function raises(f, msg)
+  local ok, err = pcall(f)
+  expect(ok, "raises " .. msg):falsy()
+  expect(err, "the message"):eq(msg)
+end
+
 -- One test per block, named by its file and line ("ok - ... README.md:26").
 -- A block whose first line is `-- (not run)` is listed as skipped; the
 -- comment goes on to say why. There is none today.
@@ -112,8 +132,13 @@ describe("the Lua examples of README.md and docs/api.md", function()
         ran = ran + 1
         it("run: " .. name, function()
           local env = prelude()
-          -- blank lines first, so an error names the line of the markdown file
-          local chunk, err = load(("\n"):rep(b.line - 1) .. b.code, "=" .. rel, "t", env)
+          local code, chunkname = b.code, rel
+          if code:find("\n%-%-> ") then
+            code, chunkname, env.raises = with_raises(code), "game.lua", raises
+          else -- blank lines first, so an error names the line of the markdown file
+            code = ("\n"):rep(b.line - 1) .. code
+          end
+          local chunk, err = load(code, "=" .. chunkname, "t", env)
           expect(chunk ~= nil, "compiles: " .. tostring(err)):truthy()
           chunk()
           env.w:step(10)
