@@ -1,21 +1,55 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # `meson install` into a scratch directory, then use what it installed as a
-# game and a modder would: build the embedding demo against steer.pc, run
-# it with its two mods, and load steer.so into the stock lua5.4.
+# game, a modder and a player would, from a copy of the prefix moved away
+# from where it was configured and from the checkout: build the embedding
+# demo and a Lua host (install_host.c, steer_lua.h) against steer.pc alone,
+# found with PKG_CONFIG_PATH at the prefix's pkgconfig dir; run the demo
+# with its two mods; run the installed `steer` on a demo copied out of the
+# checkout and check it read the installed Lua files; load steer.so into
+# the stock lua5.4.
 set -eu
 build=$1 src=$2
 dest=$build/install-test
 rm -rf "$dest"
 meson install -C "$build" --destdir "$dest" --no-rebuild >/dev/null
-pc=$(dirname "$(find "$dest" -name steer.pc | head -n 1)")
-prefix=$(sed -n 's/^prefix=//p' "$pc/steer.pc")
-# the .pc names the final prefix: point pkg-config at the scratch copy
-cflags=$(PKG_CONFIG_PATH=$pc pkg-config --define-prefix --cflags steer 2>/dev/null || PKG_CONFIG_PATH=$pc pkg-config --cflags steer)
-libs=$(PKG_CONFIG_PATH=$pc pkg-config --libs steer)
-cc -std=c11 -Wall -Wextra -Werror -I"$dest$prefix/include" $cflags "$src/demos/embed/embed.c" \
-   -L"$(dirname "$(find "$dest" -name libsteer.a | head -n 1)")" $libs -o "$dest/embed"
+pc=$(find "$dest" -name steer.pc | head -n 1)
+prefix=$(sed -n 's/^prefix=//p' "$pc")
+libdir=$(sed -n 's/^libdir=${prefix}//p' "$pc")
+# steer.pc lands in <prefix>/<libdir>/pkgconfig, as the README says
+[ "$pc" = "$dest$prefix$libdir/pkgconfig/steer.pc" ] || { echo "steer.pc installed at $pc"; exit 1; }
+moved=$dest/moved
+mv "$dest$prefix" "$moved"
+# a moved prefix's .pc names the old one (meson's -Dpkgconfig.relocatable=true writes one that follows)
+sed -i "s|^prefix=.*|prefix=$moved|" "$moved$libdir/pkgconfig/steer.pc"
+export PKG_CONFIG_PATH="$moved$libdir/pkgconfig"
+cflags=$(pkg-config --cflags steer)
+libs=$(pkg-config --libs steer)
+for host in "$src/demos/embed/embed.c" "$src/tests/install_host.c"; do
+    cc -std=c11 -Wall -Wextra -Werror $cflags "$host" $libs -o "$dest/$(basename "$host" .c)"
+done
 "$dest/embed" --ticks 120 --strict --mods "$src/demos/embed/mods" "$src/demos/embed/scenario.lua"
-so=$(find "$dest" -name steer.so | head -n 1)
+out=$("$dest/install_host")
+case "$out" in "1	"*) echo "install_host: $out" ;; *) echo "install_host printed '$out', not 1 agent and a hash"; exit 1;; esac
+
+# The installed steer names no file of the checkout, and reads the Lua
+# library beside its own bin/ before any other.
+if grep -F -q "$src/lua" "$moved/bin/steer"; then echo "the installed steer names $src/lua"; exit 1; fi
+mkdir "$dest/scenarios"
+cat >"$dest/scenarios/where.lua" <<'EOF'
+print("steer.random from " .. package.searchpath("steer.random", package.path))
+return { world = {} }
+EOF
+where=$("$moved/bin/steer" run --headless --ticks 1 "$dest/scenarios/where.lua" | sed -n 's/^steer.random from //p')
+case "$where" in "$moved/share/lua/5.4/steer/random.lua") ;; *)
+    echo "the installed steer reads the Lua library elsewhere: $where"; exit 1;; esac
+# arrive requires steer.random: the demo runs headless from its copy, to the build's hash
+cp "$src/demos/arrive.lua" "$dest/scenarios/"
+installed=$("$moved/bin/steer" run --headless --ticks 300 "$dest/scenarios/arrive.lua" 2>&1 | sed -n 's/.*hash //p')
+built=$("$build/steer" run --headless --ticks 300 "$src/demos/arrive.lua" 2>&1 | sed -n 's/.*hash //p')
+[ -n "$installed" ] && [ "$installed" = "$built" ] || { echo "installed arrive: '$installed', built: '$built'"; exit 1; }
+echo "installed steer runs arrive.lua from $dest/scenarios: hash $installed"
+
+so=$(find "$moved" -name steer.so | head -n 1)
 case "$so" in */lib/lua/5.4/steer.so) ;; *) echo "steer.so installed at $so, not under lib/lua/5.4"; exit 1;; esac
 LUA_CPATH="$(dirname "$so")/?.so" lua5.4 -e 'local s = require "steer"; local w = s.world{}; w:spawn{}; w:step(10); assert(w.count == 1); print("lua5.4 loads steer " .. s.version)'
