@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bench.c — steer-bench: the benchmark workloads of BENCH.md, run on the
+// bench.c — steer-bench: the benchmark workloads of docs/benchmarks.md, run on the
 // engine exactly as a script author composes them (a world, agents, and a
 // blend of separation, alignment, cohesion and wander), next to the
 // hand-optimised fused loop (fused.c) measured in the same process run;
@@ -64,7 +64,7 @@
 
 #define WARMUP 20
 
-// BENCH.md's master stream: xorshift32, seed 12345, 24-bit uniforms.
+// The standard flock's master stream (docs/benchmarks.md): xorshift32, seed 12345, 24-bit uniforms.
 static uint32_t xs32(uint32_t *s)
 {
     uint32_t x = *s;
@@ -93,7 +93,7 @@ static void must(int st, const char *what)
     }
 }
 
-// The brain of BENCH.md, built from the engine's own behaviours.
+// The standard flock's brain, built from the engine's own behaviours.
 static steer_Behavior *flock_brain(void)
 {
     steer_Behavior *sep = leaf("separation"), *ali = leaf("alignment"), *coh = leaf("cohesion"), *wan = leaf("wander");
@@ -120,13 +120,13 @@ typedef struct Result {
     size_t bytes, brain_bytes;
 } Result;
 
-// How a flock world is made: BENCH.md's, and the bench's options.
+// How a flock world is made: the standard flock's, and the bench's options.
 typedef struct Flock {
     int n, reorder, threads;
     bool no_batch, collide;
 } Flock;
 
-// BENCH.md's flock of f->n agents, warmed up.
+// The standard flock of f->n agents, warmed up.
 static steer_World *flock_world(const Flock *f)
 {
     const int n = f->n;
@@ -183,7 +183,7 @@ static int run_engine(const Flock *f, int ticks, Result *r)
     r->min = t[0];
     r->max = t[ticks - 1];
     free(t);
-    // the same check figures as BENCH.md: mean neighbours within 5, mean speed
+    // the same check figures as docs/benchmarks.md: mean neighbours within 5, mean speed
     double nsum = 0, ssum = 0;
     steer_Agent *buf = malloc(sizeof *buf * (size_t)n);
     for (int i = 0; i < n; i++) {
@@ -205,7 +205,7 @@ static int run_engine(const Flock *f, int ticks, Result *r)
 
 // ---- snapshot ------------------------------------------------------------
 
-// steer-bench snapshot: save and load BENCH.md's warmed-up flock, each
+// steer-bench snapshot: save and load the standard warmed-up flock, each
 // timed `runs` times; prints the medians and the snapshot's bytes per agent.
 static int snapshot_main(int argc, char **argv)
 {

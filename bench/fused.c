@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// fused.c — the hand-optimised fused C loop for BENCH.md's standard flocking
-// workload: the baseline the engine is compared against in the same process
+// fused.c — the hand-optimised fused C loop for the standard flocking
+// workload of docs/benchmarks.md: the baseline the engine is compared against in the same process
 // run. It is written for speed only (no generality), so the gap to it is the
 // price of the engine's abstractions. On several threads it is the same loop
 // split by hand (see "the same tick on several threads" below), with the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// fused.h — the hand-optimised fused C loop for BENCH.md's standard flocking
+// fused.h — the hand-optimised fused C loop for the standard flocking
 // workload, run in the same process as the engine so the two figures are
 // compared under the same machine load.
 #ifndef STEER_BENCH_FUSED_H

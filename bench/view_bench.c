@@ -109,7 +109,7 @@ static int restore_host(void *ud, const unsigned char *b, size_t n, char *err, s
     return steer_world_restore(ud, b, n, err, errlen);
 }
 
-// A wrapped flock of n (separation, alignment, cohesion, wander), as BENCH.md's.
+// A wrapped flock of n (separation, alignment, cohesion, wander), as the standard flock's (docs/benchmarks.md).
 static steer_World *flock(int n)
 {
     double side = sqrt(n * 3.14159265 * 25.0 / 10.0);
@@ -162,7 +162,7 @@ static double ring_tick_ms(int n, int ticks, bool ring, steerV_RingInfo *info)
     char err[200];
     double ms = -1;
     if (steerV_open(&desc, w, &host, &v, err, sizeof err) == STEER_OK) {
-        steer_world_set_record(w, false); // the viewer turns it on for the inspector; BENCH.md's flock has it off
+        steer_world_set_record(w, false); // the viewer turns it on for the inspector; the standard flock has it off
         steerV_run(v, 60);
         double t0 = now();
         steerV_run(v, ticks);

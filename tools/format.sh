@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Format steer's C with the committed .clang-format (STYLE.md rule 13).
+# Format steer's C with the committed .clang-format.
 #   tools/format.sh           format every file in place
 #   tools/format.sh --check   list the files clang-format would change; exit 1 if any
 # The files: *.c and *.h under src/, include/, tests/, bench/, demos/embed/

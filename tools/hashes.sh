@@ -4,7 +4,7 @@
 # each build (and in the first with STEER_NO_AVX2=1, the SSE neighbour
 # pass, and on 2, 3, 4 and 8 threads) and compare the world hashes of their
 # summary lines; the first build's tests/test-hashes prints the C
-# workloads' hashes (BENCH.md's flock and the others of
+# workloads' hashes (the standard flock and the others of
 # tests/c/workloads.h), compared the same way across its runs. A demo runs
 # for the ticks its header names ("-- Headless: steer run --headless
 # --ticks N"), else 600. The thread counts come from STEER_THREADS (the

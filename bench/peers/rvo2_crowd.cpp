@@ -65,7 +65,7 @@ const int kPolygonSides = 16;
 
 const double kTwoPi = 6.283185307179586;
 
-// xorshift32 as shared/BENCH.md has it; a uniform draw in [0, 1) from 24 bits.
+// xorshift32 as docs/benchmarks.md has it; a uniform draw in [0, 1) from 24 bits.
 float uniform(std::uint32_t *state)
 {
     std::uint32_t x = *state;

@@ -9,8 +9,8 @@
 --   random.float(r)      -- [0, 1)
 --   random.int(r, 6)     -- 1 .. 6
 --
--- The stream is BENCH.md's xorshift32 with 24-bit draws: the same numbers
--- on every machine.
+-- The stream is the xorshift32 of docs/benchmarks.md, with 24-bit draws:
+-- the same numbers on every machine.
 local M = {}
 
 -- A new stream from an integer seed (0 is replaced, as xorshift needs).

@@ -4,7 +4,7 @@
 // They read the neighbour list the tick gathered once for the whole brain
 // (as far as the largest radius any node needs) and each keeps only the
 // neighbours inside its own radius and of its tag. Separation pushes with
-// 1/distance per neighbour (-d/|d|^2, as OpenSteer and BENCH.md); a
+// 1/distance per neighbour (-d/|d|^2, as OpenSteer and docs/benchmarks.md); a
 // neighbour exactly on top of us gives no direction and is skipped rather
 // than turned into NaN. Alignment steers the heading toward the mean
 // neighbour heading (mean - own). Cohesion seeks the neighbours' centre

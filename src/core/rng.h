@@ -33,7 +33,7 @@ static inline uint32_t steer_rng32(uint32_t *s)
     *s = x;
     return x;
 }
-// Uniform in [0, 1) from 24 bits, as BENCH.md specifies. (The 24 bits are
+// Uniform in [0, 1) from 24 bits, as docs/benchmarks.md specifies. (The 24 bits are
 // converted as a signed integer: the same value, and a conversion that
 // vector loops have, so loops drawing from many streams vectorise.)
 static inline float steer_rng32_unit(uint32_t *s)

@@ -3,7 +3,7 @@
 // for comparing builds and machines (tools/cross-check.sh runs this program
 // on x86-64 and, cross-compiled, on aarch64 under qemu: the lines must be
 // equal). The workloads reach every transcendental call of the core: the
-// flock of BENCH.md in 2D and 3D (wander), a crowd (avoid_agents and arrive
+// standard flock (docs/benchmarks.md) in 2D and 3D (wander), a crowd (avoid_agents and arrive
 // in a priority, collisions, obstacles), crafts turning (directed seek,
 // face, wander's turn variant, walls and obstacles in 2D and 3D) and the
 // pipeline's constraints. As a test it checks what must hold on any

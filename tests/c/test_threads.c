@@ -3,7 +3,7 @@
 // same world, bit for bit, on 1, 2, 3, 4 and 8 threads and however a
 // host's job system splits the work. A run records after every tick the
 // step's status, its events in order and the world hash (a trace); every
-// thread count must give the trace of one thread. The worlds: BENCH.md's
+// thread count must give the trace of one thread. The worlds: the standard
 // flock big enough that the passes split at the default grain (2D and 3D,
 // with and without collide), every workload of workloads.h (also with
 // collide and the stuck watch on), a mixed world (crafts, circles, walls
@@ -516,7 +516,7 @@ static void same_through_host(const Scenario *sc, const Trace *ref, const int *o
 
 // ---- the tests ----------------------------------------------------------
 
-// BENCH.md's flock at 12,000 agents, 2D and 3D, with and without collide:
+// The standard flock at 12,000 agents, 2D and 3D, with and without collide:
 // the same trace on every count, and through a host's job system, whose
 // tasks show that the passes split at the default grain.
 static void test_big_flock(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // workloads.h — the fixed workloads of the C tests, built through the
-// public API: BENCH.md's flock in 2D and 3D (any size), a crowd (avoid
+// public API: the standard flock (docs/benchmarks.md) in 2D and 3D (any size), a crowd (avoid
 // and arrive in a priority, collisions, posts), crafts turning among walls
 // and obstacles in 2D and 3D, and the pipeline's constraints. test_hashes
 // prints their hashes for comparing builds and machines; test_threads runs
@@ -21,7 +21,7 @@
 
 #define PI 3.14159265358979323846
 
-// The inputs come from xorshift32 (BENCH.md's generator, the engine's
+// The inputs come from xorshift32 (the standard flock's generator, the engine's
 // own) and pmath, so they are the same bits on every machine, as the
 // engine's arithmetic is.
 static double unit(uint32_t *s) { return (double)steer_rng32_unit(s); }
@@ -107,7 +107,7 @@ static void posts(steer_World *w, int n, double x0, double dx, double y0, double
 
 // ---- the workloads -------------------------------------------------------
 
-// BENCH.md's flock of n agents: separation, alignment, cohesion and wander
+// The standard flock of n agents: separation, alignment, cohesion and wander
 // on a torus at 10 agents per circle of radius 5 (a sphere of radius 5 in
 // 3D); collide adds the non-penetration pass.
 static steer_World *flock_world(const steer_WorldDesc *base, int dim, int n, bool collide)
