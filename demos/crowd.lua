@@ -13,7 +13,6 @@
 --
 -- Headless: steer run --headless --ticks 3600 demos/crowd.lua
 
-local steer = require "steer"
 local pedestrian = require "steer.archetypes.pedestrian"
 
 local COUNT = 120
@@ -56,7 +55,7 @@ return {
     end
   end,
 
-  draw = function(d, w)
+  draw = function(d)
     d:circle(C, C, RADIUS, { 70, 70, 90 })
     d:text(1, 2 * C - 2, ("arrived %d / %d"):format(arrived, COUNT), { 255, 255, 255 })
   end,

@@ -106,7 +106,7 @@ return {
     end
   end,
 
-  draw = function(d, w)
+  draw = function(d)
     local grey, green, dim, yellow, white, red = { 110, 110, 120 }, { 90, 220, 120 }, { 40, 100, 60 },
       { 255, 220, 60 }, { 240, 240, 240 }, { 255, 80, 60 }
     for _, f in ipairs(fliers) do

@@ -92,7 +92,7 @@ return {
     d:text(-1950, 1900, ("red %d  blue %d"):format(score.red, score.blue), { 255, 255, 255 })
   end,
 
-  reload = function(w)
+  reload = function()
     -- the fighters rebind to the redefined archetype by name
   end,
 }

@@ -173,8 +173,8 @@ end)
 
 describe("failed setters and error objects", function()
   it("a value the float storage cannot hold raises instead of being ignored", function()
-    local w = steer.world{ seed = 1 }
-    local a = w:spawn{ mass = 2, max_speed = 3 }
+    local world = steer.world{ seed = 1 }
+    local a = world:spawn{ mass = 2, max_speed = 3 }
     expect(function() a.mass = 1e300 end):raises_here("steer.agent", "field 'mass'", "<= 1e30", "1e+300")
     expect(function() a.max_speed = 1e-50 end):raises_here("field 'max_speed'", "1e-50")
     expect(a.mass, "mass unchanged"):eq(2)
@@ -182,10 +182,10 @@ describe("failed setters and error objects", function()
   end)
 
   it("a callback's error that is not a string is shown, never as (null)", function()
-    local w = steer.world{ seed = 1 }
-    w:spawn{ think = function() error(setmetatable({}, { __tostring = function() return "a table error" end })) end,
-             think_hz = 1000 }
-    local msg = expect(function() w:step() end):raises("think", "a table error")
+    local w1 = steer.world{ seed = 1 }
+    w1:spawn{ think = function() error(setmetatable({}, { __tostring = function() return "a table error" end })) end,
+              think_hz = 1000 }
+    local msg = expect(function() w1:step() end):raises("think", "a table error")
     expect(msg:find("(null)", 1, true), "no (null) in " .. msg):eq(nil)
     local w2 = steer.world{ seed = 1 }
     w2:spawn{ brain = steer.custom(function() error({}) end) }

@@ -44,12 +44,12 @@ end)
 describe("a grid's costs function (item 2)", function()
   it("may edit the map while the grid is built: the grid keeps the map it was given", function()
     local map = { "....", "..#.", "...." }
-    local g = steer.grid{ map = map, costs = function(i, j, c) map[2] = {}; return 2 end }
+    local g = steer.grid{ map = map, costs = function() map[2] = {}; return 2 end }
     expect(g:cost(3, 2), "the wall of the map as given"):eq(math.huge)
     expect(g:cost(1, 2), "a cost from the function"):eq(2)
     local row = string.rep(".", 64)
     local long = { row, row, row }
-    g = steer.grid{ map = long, costs = function(i, j, c) long[2] = "."; long[3] = nil; return i end }
+    g = steer.grid{ map = long, costs = function(i) long[2] = "."; long[3] = nil; return i end }
     expect(g.width, "width"):eq(64)
     expect(g.height, "height"):eq(3)
     expect(g:cost(64, 3), "the last cell"):eq(64)

@@ -156,7 +156,7 @@ describe("patrol", function()
     end
     -- without a pause the patrol goes on at once
     local w2 = steer.world{ seed = 1 }
-    local b = w2:spawn{ position = { -3, -3 }, max_speed = 3, max_force = 6, brain = steer.patrol{ points = SQUARE } }
+    w2:spawn{ position = { -3, -3 }, max_speed = 3, max_force = 6, brain = steer.patrol{ points = SQUARE } }
     local t1
     w2:on("arrive", function() t1 = t1 or w2.tick end)
     w2:step(20 * 60)
@@ -195,7 +195,7 @@ describe("patrol", function()
   it("patrols in 3D", function()
     local w = steer.world{ dim = 3, seed = 1, size = { 100, 100, 100 } }
     local pts = { { 0, 0, 0 }, { 8, 0, 4 }, { 8, 8, 8 } }
-    local a = w:spawn{ position = { 0, 0, 0 }, max_speed = 3, max_force = 6, brain = steer.patrol{ points = pts } }
+    w:spawn{ position = { 0, 0, 0 }, max_speed = 3, max_force = 6, brain = steer.patrol{ points = pts } }
     local order = {}
     w:on("arrive", function(agent) order[#order + 1] = (nearest(pts, agent)) end)
     w:step(40 * 60)

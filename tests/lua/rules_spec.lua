@@ -105,7 +105,7 @@ end)
 describe("steer.custom", function()
   it("moves agents by a force computed in Lua", function()
     local w = steer.world{}
-    local home = steer.custom(function(agent, dt)
+    local home = steer.custom(function(agent)
       local x, y = agent:xy()
       local vx, vy = agent:vxy()
       return -2 * x - 2 * vx, -2 * y - 2 * vy -- a damped spring to the origin

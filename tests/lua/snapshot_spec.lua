@@ -165,12 +165,15 @@ describe("w:save and steer.load", function()
     -- functions and coroutines still raise with the agent and the key path
     a.data = { deep = { co = coroutine.create(print) } }
     ok, err = pcall(function() return w:save() end)
+    expect(ok):eq(false)
     expect(err):contains("agent " .. a.id .. "'s a.data.deep.co: a thread cannot be saved")
     a.data = { fn = print }
     ok, err = pcall(function() return w:save() end)
+    expect(ok):eq(false)
     expect(err):contains("agent " .. a.id .. "'s a.data.fn: a function cannot be saved")
     a.data = { file = io.stdout }
     ok, err = pcall(function() return w:save() end)
+    expect(ok):eq(false)
     expect(err):contains("agent " .. a.id .. "'s a.data.file: a userdata cannot be saved")
   end)
 
@@ -244,6 +247,7 @@ describe("w:save and steer.load", function()
     w = steer.world{}
     local t = w:spawn{ think = function() end }
     ok, err = pcall(function() return w:save() end)
+    expect(ok):eq(false)
     expect(err):contains("agent " .. t.id .. "'s think holds a Lua function")
   end)
 
@@ -260,6 +264,7 @@ describe("w:save and steer.load", function()
     expect(ok):eq(false)
     expect(err):contains("snapshot_spec.lua:", "steer.load: ", "'mine'")
     ok, err = pcall(function() return steer.load(s, { roots = { mine = {} } }) end)
+    expect(ok):eq(false)
     expect(err):contains("mine.inner.push is not a function")
   end)
 
@@ -293,8 +298,7 @@ describe("w:save and steer.load", function()
 
   it("w:restore rewinds in place: the same world value, the same bits, the handlers kept", function()
     local w = run_demo("flock", 40)
-    local a
-    for x in w:agents() do a = x break end
+    local a = w:agents()() -- the first agent
     a.data = { laps = 1 }
     local s = w:save()
     w:step(30)

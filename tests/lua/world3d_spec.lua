@@ -33,7 +33,7 @@ describe("3D world", function()
     expect(closest, "closest approach"):lt(0.1)
     -- 13.2 m at 3 m/s, plus the half second of acceleration
     expect(at, "tick when within 0.1 m"):le(6 * 60)
-    local x, y, z = a:xy()
+    local _, _, z = a:xy()
     expect(z, "z"):near(7, 0.1)
   end)
 

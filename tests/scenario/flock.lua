@@ -50,7 +50,7 @@ return {
 
   -- the scenario's own state for snapshots (steer run --load, rewind): its
   -- list of agents, as plain data (handles by id)
-  save = function(w)
+  save = function()
     local ids = {}
     for i, a in ipairs(agents) do ids[i] = a.id end
     return { ids = ids }

@@ -27,7 +27,7 @@ return {
     w:spawn{ position = { 2, 18 }, tag = "one", radius = 0.5 }
   end,
   -- a second field, dropped at once: the tests collect it
-  extra = function(w)
+  extra = function()
     local grid = state.field.grid
     return grid:flow_field{ goal = { 1, 1 } }
   end,

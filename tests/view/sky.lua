@@ -9,5 +9,5 @@ return {
       w:spawn{ position = p, velocity = { 0, 0, 0 }, radius = 1.5, tag = i % 2 == 1 and "one" or "two" }
     end
   end,
-  draw = function(d, w) end,
+  draw = function() end,
 }

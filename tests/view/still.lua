@@ -22,7 +22,7 @@ return {
              brain = steer.priority{ steer.flee{ panic_radius = 0.1 }, steer.blend{ { steer.seek{}, 2 },
                                                                                     { steer.wander{}, 1 } } } }
   end,
-  draw = function(d, w)
+  draw = function(d)
     d:text(2, 58, "still life", { 255, 255, 0 })
     d:circle(50, 30, 6, { 0, 255, 0 })
     d:arrow({ 5, 5 }, { 12, 5 })

@@ -14,5 +14,5 @@ return {
                                     { steer.contain{}, 4 } } }
     end
   end,
-  draw = function(d, w) end,
+  draw = function() end,
 }

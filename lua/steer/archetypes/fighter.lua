@@ -81,7 +81,7 @@ end
 function M.think(a, dt)
   local s, w, p = a.data, a.world, M.params
   local enemies = w:neighbors(a.position, p.sight_range, s.enemy)
-  local mode, target = "patrol", nil
+  local mode, target = "patrol"
   local chaser = threat(a, enemies)
   s.attacking = s.mode == "attack" and (s.attacking or 0) + dt or 0
   if s.extend and s.extend > 0 and not chaser then

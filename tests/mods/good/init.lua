@@ -9,7 +9,7 @@ return {
                            brain = steer.seek{ name = "go" } }
     state.agent.target = helper.goal(0)
   end,
-  update = function(w, dt)
+  update = function()
     state.ticks = state.ticks + 1
     if state.ticks % 30 == 0 then state.agent.target = helper.goal(state.ticks) end
     if state.ticks == 5 then steer.send("listener", { hello = "world", n = state.ticks, list = { 1, 2, 3 } }) end

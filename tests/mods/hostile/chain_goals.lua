@@ -3,7 +3,7 @@
 -- does with a patrol's points.
 local steer = require "steer"
 local goal = { x = 1.5, y = 1.5 }
-for i = 1, 1990 do goal = setmetatable({}, { __index = goal }) end
+for _ = 1, 1990 do goal = setmetatable({}, { __index = goal }) end
 local goals = {}
 for i = 1, 1000000 do goals[i] = goal end
 local grid = steer.grid{ map = { "....", "...." } }

@@ -5,7 +5,7 @@
 -- bindings read lists and vectors raw, so the first point is refused.
 local steer = require "steer"
 local point = { x = 1, y = 1 }
-for i = 1, 1990 do point = setmetatable({}, { __index = point }) end
+for _ = 1, 1990 do point = setmetatable({}, { __index = point }) end
 local points = {}
 for i = 1, 1000000 do points[i] = point end
 return { update = function() steer.patrol{ points = points } end }

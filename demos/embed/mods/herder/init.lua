@@ -36,7 +36,7 @@ return {
     for _, s in ipairs(sheep) do s.target = dog end
   end,
 
-  update = function(w, dt)
+  update = function(w)
     -- the dog circles behind the flock, on the side away from the pen
     local cx, cy = centre()
     local t = w.time * 0.3
