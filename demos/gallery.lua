@@ -280,7 +280,7 @@ scenario = {
     end
   end,
 
-  draw = function(d, w)
+  draw = function(d)
     for _, p in ipairs(panels) do
       d:line(p.x, p.y, p.x + P, p.y, { 60, 60, 70 })
       d:line(p.x, p.y, p.x, p.y + P, { 60, 60, 70 })
