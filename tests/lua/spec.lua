@@ -14,7 +14,15 @@
 -- expectation names the spec line and both values; any other error also
 -- gets a traceback. steer-spec calls report() after the file has run, which
 -- prints "spec: N passed, N failed" and decides the exit status.
+--
+-- Under busted (`busted --lua=lua5.4` in the repository, .busted) the same
+-- specs run as busted's: describe and it are busted's own, a failed
+-- expectation is a busted failure, and report() does nothing (busted counts
+-- and sets the exit status). busted runs a describe's body before its tests,
+-- so what a test needs is made inside the test. busted is known by the
+-- module its runner has loaded before any spec file; steer-spec never loads it.
 local spec = {}
+local busted = package.loaded["busted.runner"] and package.loaded.busted
 
 local passed, failed = 0, 0
 local names = {}
@@ -64,6 +72,8 @@ local function where()
 end
 
 function spec.fail(msg)
+  -- level 0: the message already names the spec's line
+  if busted then busted.fail(where() .. msg, 0) end
   error(setmetatable({ msg = where() .. msg }, Failure), 0)
 end
 
@@ -109,7 +119,15 @@ function spec.report()
   return failed == 0 and passed > 0
 end
 
+if busted then
+  spec.describe, spec.it = busted.describe, busted.it
+  function spec.report() return true end
+end
+
 -- ---- expectations --------------------------------------------------------
+
+-- `not (v < x)` rather than `v >= x`: a NaN value fails every comparison.
+-- luacheck: ignore 581
 
 local Expect = {}
 Expect.__index = Expect
