@@ -89,6 +89,26 @@ describe("steer.archetype", function()
     expect(b.max_speed):eq(4)
   end)
 
+  it("gives a craft its turn limits from the vehicle, and a rebind leaves them as spawned", function()
+    local w = steer.world{}
+    local jet = function(r, accel)
+      return steer.archetype{ name = "spec_jet", vehicle = { model = "craft", min_turn_radius = r, min_speed = 2,
+        max_turn_accel = accel, max_speed = 10, mass = 1 } }
+    end
+    local a = w:spawn(jet(5, 10), { velocity = { 10, 0 } })
+    expect(a.model):eq("craft")
+    expect(a.min_turn_radius):eq(5)
+    expect(a.min_speed):eq(2)
+    expect(a.turn_radius, "max(min_turn_radius, v^2/max_turn_accel) at 10 m/s"):eq(10)
+    jet(8, 20)
+    w:step(1)
+    expect(a.min_turn_radius, "as spawned"):eq(5)
+    expect(a.max_turn_accel, "as spawned"):eq(10)
+    expect(w:spawn(jet(8, 20)).min_turn_radius, "a new agent"):eq(8)
+    expect(function() steer.archetype{ name = "spec_jet", vehicle = { min_speed = 2 } } end)
+      :raises("field 'vehicle'", "min_speed", "craft")
+  end)
+
   it("spawns from the newest definition of the name, even through an old value", function()
     local old = spec_guard(2, steer.seek{})
     spec_guard(6, steer.seek{})
