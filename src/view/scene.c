@@ -229,12 +229,12 @@ void steerV_fit(steerV_View *v, bool world)
     if (v->w->dim != 3) {
         c->cx = (lo[0] + hi[0]) * 0.5;
         c->cy = (lo[1] + hi[1]) * 0.5;
-        // above the timeline, when there is one
-        double below = steerV_timeline_height(v);
+        // below the HUD and above the timeline, when there is one
+        double above = steerV_hud_height(v), below = steerV_timeline_height(v);
         double sx = (double)c->width / ((hi[0] - lo[0]) * 1.08),
-               sy = ((double)c->height - below) / ((hi[1] - lo[1]) * 1.08);
+               sy = ((double)c->height - above - below) / ((hi[1] - lo[1]) * 1.08);
         c->scale = fmin(sx, sy);
-        c->cy -= below * 0.5 / c->scale;
+        c->cy -= (below - above) * 0.5 / c->scale;
     } else {
         for (int i = 0; i < 3; i++) c->target[i] = (lo[i] + hi[i]) * 0.5;
         if (!agents) c->target[2] = fmax(0.0, lo[2]);

@@ -458,6 +458,14 @@ static void follow(steerV_View *v)
 
 // ---- the overlays -------------------------------------------------------------
 
+// The HUD's box at the top left: the title and the clock, and the key for
+// help. steerV_fit frames the world below it, so that it does not cover
+// what a scenario writes at the world's top (a status line).
+float steerV_hud_height(const steerV_View *v)
+{
+    return v->font.atlas ? 2.0f * (float)v->font.height + 24.0f * (float)v->dpi : 0;
+}
+
 static void hud(steerV_View *v)
 {
     if (!v->font.atlas) return;
@@ -467,16 +475,16 @@ static void hud(steerV_View *v)
     else
         snprintf(l1, sizeof l1, "%s   %.0f fps   %.2f ms/tick   %.1f ms/draw", v->title, v->fps, v->tick_ms,
                  v->render_ms);
-    snprintf(l2, sizeof l2, "%d agents   t %.2f s   speed x%g%s", steer_world_count(v->w),
+    snprintf(l2, sizeof l2, "%d agents   t %.2f s   speed x%g%s   ", steer_world_count(v->w),
              (double)steer_world_tick(v->w) * steer_world_dt(v->w), v->speed, v->paused ? "   PAUSED" : "");
-    float wdt = (float)fmax(steerV_text_width(&v->font, l1), steerV_text_width(&v->font, l2));
-    steerV_rect(&v->ui, pad, pad, wdt + 2 * pad, 2 * lh + 2 * pad, (SDL_Color){ 16, 18, 26, 200 });
-    steerV_text(&v->font, &v->ui_text, 2 * pad, 2 * pad - 0, l1, (SDL_Color){ 235, 238, 245, 255 });
+    const char *hint = "H: help";
+    int w2 = steerV_text_width(&v->font, l2);
+    float wdt = (float)fmax(steerV_text_width(&v->font, l1), w2 + steerV_text_width(&v->font, hint));
+    steerV_rect(&v->ui, pad, pad, wdt + 2 * pad, steerV_hud_height(v) - pad, (SDL_Color){ 16, 18, 26, 200 });
+    steerV_text(&v->font, &v->ui_text, 2 * pad, 2 * pad, l1, (SDL_Color){ 235, 238, 245, 255 });
     steerV_text(&v->font, &v->ui_text, 2 * pad, 2 * pad + lh, l2,
                 v->paused ? (SDL_Color){ 255, 210, 90, 255 } : (SDL_Color){ 190, 195, 210, 255 });
-    const char *hint = "H: help";
-    steerV_text(&v->font, &v->ui_text, pad, (float)v->cam.height - steerV_timeline_height(v) - lh - pad, hint,
-                (SDL_Color){ 120, 125, 140, 255 });
+    steerV_text(&v->font, &v->ui_text, 2 * pad + (float)w2, 2 * pad + lh, hint, (SDL_Color){ 120, 125, 140, 255 });
 }
 
 static void help(steerV_View *v)

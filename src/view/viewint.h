@@ -169,6 +169,9 @@ void steerV_ring_save_file(steerV_View *v);
 float steerV_timeline_height(const steerV_View *v); // 0 without rewind
 void steerV_timeline(steerV_View *v);
 
+// view.c: the HUD's height from the top (0 without a font)
+float steerV_hud_height(const steerV_View *v);
+
 // inspect.c: the selected agent's brain, forces, target and neighbours
 void steerV_inspect(steerV_View *v);
 
