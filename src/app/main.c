@@ -333,19 +333,32 @@ static int write_screenshot(steerV_View *v, const char *path)
     return 1;
 }
 
-// The last frame of a headless run, drawn by the software renderer.
-static int headless_screenshot(Run *r, const Options *o)
+static int save_snapshot(Run *r, const char *path);
+
+// A headless run of `ticks` ticks (and --save) with its last frame as a
+// PNG, drawn by the software renderer; with ticks < 0, only the picture of
+// a run already over. The ticks go through the view, as in a window, so
+// that what it gathers tick by tick (trails, the rewind ring) is in the
+// picture; a headless view frames the world at its first frame, the
+// run's last. Returns the exit status.
+static int headless_screenshot(Run *r, const Options *o, long long ticks)
 {
-    const char *path = o->screenshot;
     steerV_View *v;
     char err[256];
     if (open_view(r, true, o, &v, err, sizeof err) != STEER_OK) {
         fprintf(stderr, "steer: --screenshot: %s\n", err);
         return EXIT_SCRIPT;
     }
-    int ok = write_screenshot(v, path);
+    int ok = 1;
+    if (ticks >= 0) {
+        double start = now();
+        while (ok && r->ticks < ticks && !interrupted) ok = steerV_run(v, 1) == 1; // an error is reported
+        if (ok) summary(r, (now() - start) * 1e3);
+        ok = ok && (!o->save || save_snapshot(r, o->save));
+    }
+    ok = ok && write_screenshot(v, o->screenshot);
     steerV_close(v);
-    if (r->error[0]) return EXIT_SCRIPT; // the scenario's draw failed (already reported)
+    if (r->error[0]) return EXIT_SCRIPT; // the scenario's tick or draw failed (already reported)
     return ok ? EXIT_SUCCESS : EXIT_SCRIPT;
 }
 
@@ -551,6 +564,11 @@ static int run(const char *file, Options o)
         steer_engine_free(r.e);
         return status;
     }
+    if (o.screenshot && ticks >= 0) {
+        status = headless_screenshot(&r, &o, ticks);
+        steer_engine_free(r.e);
+        return status;
+    }
 #endif
     status = loop(&r, ticks);
     if (status != EXIT_SUCCESS) goto fail;
@@ -559,7 +577,7 @@ static int run(const char *file, Options o)
         return EXIT_SCRIPT;
     }
 #ifdef STEER_VIEWER
-    if (o.screenshot) status = headless_screenshot(&r, &o);
+    if (o.screenshot) status = headless_screenshot(&r, &o, -1); // a real-time run ended by Ctrl-C
 #endif
     steer_engine_free(r.e);
     return status;

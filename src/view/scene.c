@@ -802,7 +802,10 @@ void steerV_trails_free(steerV_View *v)
 }
 
 // Sample every 4th tick; a slot whose agent changed starts its ring afresh.
-static void sample_trails(steerV_View *v)
+// Called after each tick (a headless run draws only its last frame, and a
+// window may run several ticks a frame) and before drawing, which makes
+// the buffers when T turns trails on.
+void steerV_trails_sample(steerV_View *v)
 {
     steerV_Trails *t = &v->trails;
     const steer_World *w = v->w;
@@ -836,7 +839,7 @@ static void sample_trails(steerV_View *v)
 
 static void draw_trails(steerV_View *v)
 {
-    sample_trails(v);
+    steerV_trails_sample(v);
     const steerV_Trails *t = &v->trails;
     const steer_World *w = v->w;
     if (!t->p) return;

@@ -171,6 +171,7 @@ int steerV_open(const steerV_Desc *desc, steer_World *w, const steerV_Host *host
     steerV_font_open(v);
     steerV_fit(v, false);
     v->fit_agents = true;
+    v->refit = v->headless;
     // the inspector reads each node's last output
     steer_world_set_record(w, true);
     steerV_ring_start(v);
@@ -372,6 +373,13 @@ static bool events(steerV_View *v)
 
 static const char *error_of(steerV_View *v) { return v->host.error ? v->host.error(v->host.ud) : NULL; }
 
+// After each tick: the rewind ring's snapshot, and the trails' sample.
+static void ticked(steerV_View *v)
+{
+    steerV_ring_ticked(v);
+    if (v->show_trails) steerV_trails_sample(v);
+}
+
 static void run_ticks(steerV_View *v, double frame)
 {
     double dt = steer_world_dt(v->w);
@@ -400,7 +408,7 @@ static void run_ticks(steerV_View *v, double frame)
             v->acc = 0;
             break;
         }
-        steerV_ring_ticked(v);
+        ticked(v);
     }
     if (n >= budget) v->acc = 0;
     if (n > 0) {
@@ -565,6 +573,8 @@ static void render(steerV_View *v)
 {
     sizes(v);
     if (!v->headless) steerV_font_open(v); // the DPI may change with the display
+    if (v->refit) steerV_fit(v, false);
+    v->refit = false;
     follow(v);
     SDL_SetRenderDrawColor(v->ren, 22, 24, 31, 255);
     SDL_RenderClear(v->ren);
@@ -650,7 +660,7 @@ int steerV_run(steerV_View *v, int n)
     int done = 0;
     for (; done < n && !error_of(v); done++) {
         if (!v->host.tick || !v->host.tick(v->host.ud)) break;
-        steerV_ring_ticked(v);
+        ticked(v);
     }
     return done;
 }

@@ -96,6 +96,7 @@ struct steerV_View {
     double dpi;              // output pixels per window point
     steerV_Camera cam;
     bool fit_agents; // 0/Home (or the opening) framed the agents, and the camera has not moved since
+    bool refit;      // headless: frame again at the first frame, after the ticks run before it
 
     steerV_Batch geo, text, ui, ui_text;
     steerV_Lines hair;
@@ -151,6 +152,7 @@ bool steerV_to_screen(const steerV_View *v, const float p[3], float *x, float *y
 bool steerV_to_world(const steerV_View *v, double x, double y, double out[3]);
 void steerV_draw_scene(steerV_View *v);
 void steerV_trails_free(steerV_View *v);
+void steerV_trails_sample(steerV_View *v); // after a tick, with trails on
 // A world segment (clipped at the near plane in 3D), as a line or an arrow.
 void steerV_world_line(steerV_View *v, steerV_Batch *b, const float p[3], const float q[3], float width, SDL_Color col,
                        bool arrow);

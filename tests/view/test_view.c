@@ -261,6 +261,44 @@ static void test_inspector(void)
     lua_close(h.L);
 }
 
+// Trails come from the ticks, not the frames: a headless view that runs
+// ticks (steerV_run, as `steer run --headless --screenshot` does) and draws
+// once shows each agent's path; without --show trails, no path.
+static int trail_pixels(bool trails)
+{
+    Host h = { 0 };
+    if (!load(&h, SOURCE_DIR "/wander.lua")) return -1;
+    steerV_Host host = { .ud = &h, .tick = host_tick, .draw = host_draw, .error = host_error };
+    steerV_Desc desc = { .title = "wander", .headless = true, .show = trails ? "trails" : NULL };
+    steerV_View *v;
+    char err[256];
+    if (steerV_open(&desc, steer_lua_toworld(h.L, h.world), &host, &v, err, sizeof err) != STEER_OK) return -1;
+    steerV_run(v, 120);
+    Image im;
+    int n = -1;
+    if (shot(v, trails ? "test-view-trails.png" : "test-view-no-trails.png", &im)) {
+        // lit pixels that are neither background nor text: agents and their trails
+        n = 0;
+        for (int y = 0; y < im.h; y++)
+            for (int x = 0; x < im.w; x++) {
+                const unsigned char *p = pixel(&im, x, y);
+                if (abs(p[0] - 22) + abs(p[1] - 24) + abs(p[2] - 31) > 24) n++;
+            }
+        stbi_image_free(im.px);
+    }
+    steerV_close(v);
+    lua_close(h.L);
+    return n;
+}
+
+static void test_trails(void)
+{
+    if (skipped) return;
+    int with = trail_pixels(true), without = trail_pixels(false);
+    CHECK(without > 0 && with > without + 2000, "the trails of 120 ticks are drawn: %d lit pixels, %d without", with,
+          without);
+}
+
 // A failing tick stops the simulation but not the frames: the error shows
 // over the world, and once the error is gone (a reload) ticks resume.
 static int fail_from = 5;
@@ -1024,6 +1062,7 @@ int main(int argc, char **argv)
         return SKIP;
     }
     RUN(test_inspector);
+    RUN(test_trails);
     RUN(test_error);
     RUN(test_3d);
     RUN(test_nav);
