@@ -37,6 +37,14 @@ static SDL_Vertex *room(steerV_Batch *b, int n)
     return out;
 }
 
+void steerV_batch_move(steerV_Batch *b, int from, float dx, float dy)
+{
+    for (int i = from; i < b->n; i++) {
+        b->v[i].position.x += dx;
+        b->v[i].position.y += dy;
+    }
+}
+
 static void vert(SDL_Vertex *v, float x, float y, SDL_Color c, float u, float t)
 {
     v->position.x = x;

@@ -113,6 +113,32 @@ int steerV_explain(steer_World *w, steer_Agent a, char (*notes)[64], int cap)
     return n;
 }
 
+// Screen points the panel must not cover: the agent and its targets.
+typedef struct Keep {
+    float x[10], y[10];
+    int n;
+} Keep;
+
+static void keep(Keep *k, const steerV_View *v, const float p[3])
+{
+    float x, y;
+    if (k->n < 10 && steerV_to_screen(v, p, &x, &y)) {
+        k->x[k->n] = x;
+        k->y[k->n++] = y;
+    }
+}
+
+// How many of the kept points a panel at (x, y) of size w x h would cover,
+// with a margin round it; the first (the agent, when on screen) counts twice.
+static int covered(const Keep *k, float x, float y, float w, float h, float margin)
+{
+    int n = 0;
+    for (int i = 0; i < k->n; i++)
+        if (k->x[i] > x - margin && k->x[i] < x + w + margin && k->y[i] > y - margin && k->y[i] < y + h + margin)
+            n += i == 0 ? 2 : 1;
+    return n;
+}
+
 // An arrow from the agent for a force: max_force is 70 points long.
 static void force_arrow(steerV_View *v, const float p[3], const float *f, float max_force, float width, SDL_Color c)
 {
@@ -152,7 +178,9 @@ void steerV_inspect(steerV_View *v)
     uint32_t d = (uint32_t)dd;
     float dpi = (float)v->dpi;
     float p[3], vel[3], f[3];
+    Keep kept = { .n = 0 };
     steerW_load(w->p, d, p);
+    keep(&kept, v, p);
     steerW_load(w->v, d, vel);
     steerW_load(w->f, d, f);
     float mf = w->max_force[d], ms = w->max_speed[d];
@@ -189,6 +217,7 @@ void steerV_inspect(steerV_View *v)
     float tq[3] = { (float)tp[0], (float)tp[1], (float)tp[2] };
     if (tkind) {
         float x, y;
+        keep(&kept, v, tq);
         steerV_world_line(v, &v->geo, p, tq, dpi, (SDL_Color){ 255, 230, 120, 150 }, false);
         if (tkind == STEER_TARGET_AGENT && steerV_to_screen(v, tq, &x, &y)) {
             // an agent stays visible inside a ring; a point gets a cross
@@ -215,6 +244,7 @@ void steerV_inspect(steerV_View *v)
             float qf[3] = { (float)q[0], (float)q[1], (float)q[2] }, x, y;
             SDL_Color c = node_colour(i);
             c.a = 160;
+            keep(&kept, v, qf);
             steerV_world_line(v, &v->geo, p, qf, dpi, c, false);
             if (steerV_to_screen(v, qf, &x, &y)) steerV_ring(&v->geo, x, y, 7 * dpi, 2 * dpi, c);
         }
@@ -237,9 +267,29 @@ void steerV_inspect(steerV_View *v)
     float pw = 48.0f * (float)v->font.advance[0] + 2 * pad;
     float px = (float)v->cam.width - pw - pad, py = pad;
     float tx = px + pad, ty = py + pad;
+    int text_from = v->ui_text.n, ui_from = v->ui.n;
     panel_rows(v, w, d, b, rec, rows, nrows, tx, &ty, px, pw, pad, tkind, ta, tp, p, vel, f, nn, sense);
+    float ph = ty - py + pad;
+    // laid out at the top right; moved to another corner (the top left
+    // below the HUD, the bottom right, the bottom left) when it would cover
+    // the agent or a target there, to the corner that covers fewest
+    float top = steerV_hud_height(v) + pad, bottom = (float)v->cam.height - steerV_timeline_height(v) - ph - pad;
+    const float corners[4][2] = { { px, py }, { pad, top }, { px, bottom }, { pad, bottom } };
+    int best = 0, best_n = covered(&kept, px, py, pw, ph, 12 * dpi);
+    for (int c = 1; c < 4 && best_n > 0; c++) {
+        int n = covered(&kept, corners[c][0], corners[c][1], pw, ph, 12 * dpi);
+        if (n < best_n) {
+            best = c;
+            best_n = n;
+        }
+    }
+    float dx = corners[best][0] - px, dy = corners[best][1] - py;
+    steerV_batch_move(&v->ui_text, text_from, dx, dy);
+    steerV_batch_move(&v->ui, ui_from, dx, dy);
+    px += dx;
+    py += dy;
     // the panel's background goes under its text: the scene batch is drawn first
-    steerV_rect(&v->geo, px, py, pw, ty - py + pad, (SDL_Color){ 16, 18, 26, 220 });
+    steerV_rect(&v->geo, px, py, pw, ph, (SDL_Color){ 16, 18, 26, 220 });
     steerV_rect(&v->geo, px, py, pw, 2 * dpi, (SDL_Color){ 255, 230, 120, 255 });
 }
 

@@ -127,6 +127,9 @@ struct steerV_View {
 
 // batch.c
 void steerV_batch_free(steerV_Batch *b);
+// Move the vertices from index `from` on by (dx, dy): what was drawn at one
+// place, laid out before its place was known (the inspector's panel).
+void steerV_batch_move(steerV_Batch *b, int from, float dx, float dy);
 void steerV_tri(steerV_Batch *b, float x0, float y0, float x1, float y1, float x2, float y2, SDL_Color c);
 void steerV_quad(steerV_Batch *b, float x0, float y0, float x1, float y1, float x2, float y2, float x3, float y3,
                  SDL_Color c);

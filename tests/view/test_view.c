@@ -261,6 +261,41 @@ static void test_inspector(void)
     lua_close(h.L);
 }
 
+// The inspector's panel keeps off the agent it inspects and its target:
+// with the agent in the top right corner, where the panel opens, and its
+// target in the bottom right, the panel goes to the left.
+static void test_inspector_place(void)
+{
+    if (skipped) return;
+    Host h = { 0 };
+    REQUIRE(load(&h, SOURCE_DIR "/corner.lua"), "corner.lua loads");
+    steerV_View *v;
+    int sk = 0;
+    REQUIRE(open_view(&h, &v, &sk), "the view opens");
+    steer_World *w = steer_lua_toworld(h.L, h.world);
+    steer_Agent a = steer_world_agent_at(w, 0);
+    host_tick(&h);
+    Image before, after;
+    REQUIRE(shot(v, "test-view-corner-plain.png", &before), "a screenshot without the inspector");
+    steerV_select(v, a);
+    REQUIRE(shot(v, "test-view-corner.png", &after), "a screenshot with it");
+    int iw = after.w, ih = after.h;
+    int panel = bright(&after, 0, 0, iw, ih), none = bright(&before, 0, 0, iw, ih);
+    CHECK(panel > none + 300, "the panel is drawn: %d vs %d bright pixels", panel, none);
+    double p[3], t[3] = { 96, 4, 0 }, x, y, tx, ty;
+    steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+    steerV_project(v, p, &x, &y);
+    steerV_project(v, t, &tx, &ty);
+    CHECK(colour_near(&after, x, y, tag_rgb[0]), "the agent in the top right corner shows at (%.0f, %.0f)", x, y);
+    CHECK(colour_near(&after, tx, ty, (int[]){ 255, 230, 120 }), "its target's cross shows at (%.0f, %.0f)", tx, ty);
+    int left = bright(&after, 0, 0, iw / 2, ih) - bright(&before, 0, 0, iw / 2, ih);
+    CHECK(left > 300, "the panel's text is on the left: %d more bright pixels there", left);
+    stbi_image_free(before.px);
+    stbi_image_free(after.px);
+    steerV_close(v);
+    lua_close(h.L);
+}
+
 // Trails come from the ticks, not the frames: a headless view that runs
 // ticks (steerV_run, as `steer run --headless --screenshot` does) and draws
 // once shows each agent's path; without --show trails, no path.
@@ -1062,6 +1097,7 @@ int main(int argc, char **argv)
         return SKIP;
     }
     RUN(test_inspector);
+    RUN(test_inspector_place);
     RUN(test_trails);
     RUN(test_error);
     RUN(test_3d);
