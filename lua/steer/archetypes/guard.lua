@@ -30,12 +30,12 @@ M.params = {
 M.vehicle = { max_speed = 3.2, max_force = 10, radius = 0.5, mass = 1 }
 
 local function safely(b)
-  -- keeping clear of walls and obstacles comes first
+  -- keeping clear of walls and obstacles comes first; the root keeps its
+  -- kind's name, "priority", for the inspector (the mode is its third child)
   return steer.priority{
     steer.avoid_walls{ whiskers = 3, length = 3, name = "walls" },
     steer.avoid_obstacles{ lookahead = 1, name = "obstacles" },
     b,
-    name = b and tostring(b) or "guard",
   }
 end
 
