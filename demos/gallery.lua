@@ -5,10 +5,16 @@
 -- panel is a tiny scene: the agent being shown is light, the agents and
 -- things it reacts to are dark, and the label names what is shown. Agents
 -- that read other agents (flocking, avoid_agents) only see their own
--- panel's tag, so the panels do not disturb each other. Moving targets
--- are moved by plain Lua in `update` at a low rate. Which agents those
--- updates move, and their random stream, are the scenario's own state:
--- `save` and `load` keep them, so a rewind or a load replays the same run.
+-- panel's tag, so the panels do not disturb each other. Each panel is a
+-- small wrapped world: steer.contain keeps agents inside the world's
+-- bounds only, not a panel's, so `update` brings an agent that leaves its
+-- panel back in at the opposite side (a.data.panel names its panel). The
+-- contain panel sits in the world's bottom right corner, where two of its
+-- edges are the world's; the flock has walls round it, as a wrap would
+-- split it. Moving targets are moved by plain Lua in `update` at a low
+-- rate. Which agents those updates move, and their random stream, are the
+-- scenario's own state: `save` and `load` keep them, so a rewind or a
+-- load replays the same run.
 --
 -- Headless: steer run --headless --ticks 1200 demos/gallery.lua
 
@@ -77,16 +83,21 @@ local scenes = {
     shown(w, { position = at(ox, oy, 0.5, 0.5), brain = steer.priority{ steer.contain{ margin = 1 },
       steer.evade{ panic_radius = 8 } }, target = r })
   end },
-  { "wander (circle)", function(w, ox, oy)
-    shown(w, { position = at(ox, oy, 0.5, 0.5), max_speed = 2,
-      brain = steer.priority{ steer.contain{ margin = 3 }, steer.wander{ variant = "circle" } } })
+  { "contain (the world's edges, right and bottom)", function(w, ox, oy)
+    for k = 1, 5 do
+      shown(w, { position = at(ox, oy, 0.7, 0.3), velocity = { 3 * math.cos(k), 3 * math.sin(k) }, max_speed = 3,
+        brain = steer.blend{ { steer.contain{ margin = 4 }, 3 }, { steer.wander{}, 1 } } })
+    end
   end },
   { "wander (turn rate)", function(w, ox, oy)
     shown(w, { position = at(ox, oy, 0.5, 0.5), max_speed = 2,
       brain = steer.priority{ steer.contain{ margin = 3 }, steer.wander{ variant = "turn" } } })
   end },
   { "separation + alignment + cohesion", function(w, ox, oy, tag)
-    local brain = steer.priority{ steer.contain{ margin = 3 }, steer.blend{
+    -- walls keep the flock whole (neighbours are not seen across a wrap)
+    local corners = { at(ox, oy, 0.05, 0.05), at(ox, oy, 0.95, 0.05), at(ox, oy, 0.95, 0.7), at(ox, oy, 0.05, 0.7) }
+    for k = 1, 4 do w:add_wall{ from = corners[k], to = corners[k % 4 + 1] } end
+    local brain = steer.priority{ steer.avoid_walls{ length = 3 }, steer.blend{
       { steer.separation{ radius = 2, tag = tag }, 1.5 }, { steer.alignment{ radius = 6, tag = tag }, 1 },
       { steer.cohesion{ radius = 6, tag = tag }, 1 }, { steer.wander{}, 0.3 } } }
     for i = 1, 12 do
@@ -155,11 +166,9 @@ local scenes = {
       shown(w, { position = at(ox, oy, 0.2 + 0.02 * k, 0.3), brain = steer.offset_pursuit{ target = leader, offset = off } })
     end
   end },
-  { "contain", function(w, ox, oy)
-    for k = 1, 5 do
-      shown(w, { position = at(ox, oy, 0.5, 0.5), velocity = { 3 * math.cos(k), 3 * math.sin(k) }, max_speed = 3,
-        brain = steer.blend{ { steer.contain{ margin = 4 }, 3 }, { steer.wander{}, 1 } } })
-    end
+  { "wander (circle)", function(w, ox, oy)
+    shown(w, { position = at(ox, oy, 0.5, 0.5), max_speed = 2,
+      brain = steer.priority{ steer.contain{ margin = 3 }, steer.wander{ variant = "circle" } } })
   end },
   { "face (stands, turns to the dot)", function(w, ox, oy)
     local r = runner(w, ox, oy, "prop")
@@ -187,9 +196,10 @@ local scenes = {
   end, function(_, t, ag, ox, oy)
     if t % 10 == 0 then ag[1].target = (t // 10) % 2 == 0 and at(ox, oy, 0.2, 0.5) or at(ox, oy, 0.8, 0.5) end
   end },
-  { "truncated_sum (contain first)", function(w, ox, oy)
+  { "truncated_sum (seek first, then wander)", function(w, ox, oy)
+    local r = runner(w, ox, oy, "prop")
     shown(w, { position = at(ox, oy, 0.5, 0.5), max_speed = 3, brain = steer.truncated_sum{
-      { steer.contain{ margin = 4 }, 1 }, { steer.seek{}, 1 }, { steer.wander{}, 1 } }, target = at(ox, oy, 1.5, 0.5) })
+      { steer.seek{}, 1 }, { steer.wander{ jitter = 20 }, 1 } }, target = r })
   end },
   { "dither (seek 30%, wander 70%)", function(w, ox, oy)
     local r = runner(w, ox, oy, "prop")
@@ -249,10 +259,21 @@ scenario = {
     for i, s in ipairs(scenes) do
       local ox, oy = corner(i)
       moved[i] = s[2](w, ox, oy, "panel" .. i)
+      for a in w:agents() do a.data.panel = a.data.panel or i end
     end
   end,
 
   update = function(w)
+    -- an agent that left its panel comes back in at the opposite side
+    -- (one spawned by someone else, a mod or a test, has no panel)
+    for a in w:agents() do
+      if a.data.panel then
+        local ox, oy = corner(a.data.panel)
+        local x, y = a:xy()
+        local wx, wy = ox + (x - ox) % P, oy + (y - oy) % P
+        if wx ~= x or wy ~= y then a.position = { wx, wy } end
+      end
+    end
     if w.tick % 60 ~= 0 then return end -- once a second
     local t = w.tick // 60
     for i, s in ipairs(scenes) do
