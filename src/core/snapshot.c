@@ -969,7 +969,8 @@ static bool get_columns(In *in, uint32_t ndir)
             return fail(in, "agent %u's brain id %u is out of range", d, (unsigned)b);
         if (b) w->brains[b]->users++;
         if (fl & STEER_AF_DEAD) w->dead++;
-        const float *row = w->mem + (size_t)d * w->mem_stride;
+        // (no row at all when no brain keeps memory: w->mem is NULL then)
+        const float *row = w->mem_stride ? w->mem + (size_t)d * w->mem_stride : NULL;
         for (uint32_t j = 0; j < w->mem_stride; j++)
             if (!steerW_storable(row[j])) return fail(in, "agent %u's behaviour memory is not finite", d);
         uint32_t s = w->slot[d];

@@ -403,3 +403,18 @@ describe("lists and vectors a binding takes (plain data)", function()
       :eq("stopped inside")
   end)
 end)
+
+describe("snapshots of worlds that keep no behaviour memory", function()
+  -- fuzz_api found it (tests/fuzz/corpus/api/api-crash-bcf66838...): a 3D
+  -- world whose agents have no brain keeps no memory rows at all, and the
+  -- loader's check of each agent's row added its offset to that NULL (UB
+  -- that clang's UBSan reports; gcc's does not)
+  it("save and load, agents and all", function()
+    local w = steer.world{ dim = 3 }
+    for i = 1, 5 do w:spawn{ position = { i, -i, 2 * i }, velocity = { 1, 0, -1 } } end
+    w:step(3)
+    local back = steer.load(w:save())
+    expect(back.count, "agents after the load"):eq(5)
+    expect(back:hash(), "hash after the load"):eq(w:hash())
+  end)
+end)
