@@ -7,7 +7,7 @@
 #                                          tools: clang, clang-format, gcc-aarch64-linux-gnu, qemu-user-static)
 set -eu
 cd "$(dirname "$0")/.."
-pkgs="meson ninja-build pkg-config gcc liblua5.4-dev lua5.4 libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb libstb-dev python3 lua-check lua-busted"
+pkgs="meson ninja-build pkg-config gcc liblua5.4-dev lua5.4 libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb libstb-dev python3 lua-check lua-busted luarocks"
 only=false
 if [ "${1:-}" = --packages ]; then
     shift

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `luarocks make` builds and installs the module from a copy of the
+# checkout into a scratch rocks tree, and the stock lua5.4 then requires it
+# from that tree alone: steer.so, an archetype, a world that steps. The
+# rockspec must list every Lua file under lua/ (a new one would otherwise be
+# missing from every rock).
+#   tests/rockspec.sh BUILD_DIR SOURCE_DIR
+set -eu
+build=$1 src=$2
+command -v luarocks >/dev/null || { echo "luarocks is not installed (apt-get install luarocks)"; exit 77; }
+work=$build/rockspec-test
+rm -rf "$work"
+mkdir -p "$work/src"
+# the checkout's files as git has them (no build directories)
+(cd "$src" && git ls-files -z 2>/dev/null || find . -path ./build\* -prune -o -type f -print0) |
+    (cd "$src" && xargs -0 cp --parents -t "$work/src")
+for f in $(cd "$src" && find lua -name '*.lua' | sort); do
+    grep -q "\"$f\"" "$src/steer-dev-1.rockspec" || { echo "steer-dev-1.rockspec does not install $f"; exit 1; }
+done
+(cd "$work/src" && luarocks --lua-version 5.4 make --tree "$work/tree" steer-dev-1.rockspec) >"$work/luarocks.log" 2>&1 ||
+    { cat "$work/luarocks.log"; exit 1; }
+out=$(cd "$work" && env -u LUA_PATH -u LUA_CPATH -u LUA_PATH_5_4 -u LUA_CPATH_5_4 lua5.4 -e "
+    package.path = '$work/tree/share/lua/5.4/?.lua;$work/tree/share/lua/5.4/?/init.lua'
+    package.cpath = '$work/tree/lib/lua/5.4/?.so'
+    local steer = require 'steer'
+    local ped = require 'steer.archetypes.pedestrian'
+    assert(package.searchpath('steer', package.cpath):find('$work/tree', 1, true), 'steer.so from the tree')
+    local w = steer.world{ seed = 3 }
+    for i = 1, 4 do w:spawn(ped.archetype, { position = { i, 0 }, target = { i, 10 } }) end
+    w:step(120)
+    print(w.count, w:hash())")
+echo "$out"
+case "$out" in "4	"[0-9a-f]*) ;; *) echo "the installed rock did not run: '$out'"; exit 1;; esac
