@@ -55,7 +55,6 @@ static float ease(steerB_Ctx *c, const steerB_Ease *e, float x)
     return (float)y;
 }
 
-#define STILL 0.05f // of max_speed: standing still
 // The arrival marker (memory float 0): 0 not arrived, 1 at the goal, and
 // with free_spot these two: holding a free spot; and having let one go
 // without leaving slow_radius (still arrived: no second event).
@@ -63,17 +62,6 @@ static float ease(steerB_Ctx *c, const steerB_Ease *e, float x)
 #define LET_GO 3.0f
 #define TOUCH 0.25f // of the radius: near enough to contact to count as touching
 #define KEEP 0.5f   // of the radius: how far from contact a free spot is kept
-
-// Is the goal (at offset off, dist away) held by still agents this one
-// touches, nearer the goal than itself? `slack`: metres beyond contact.
-// Is a neighbour standing still (slower than STILL of its max_speed; one
-// that cannot move at all counts)?
-static bool still(const steer_World *w, uint32_t d)
-{
-    float v[3], top = STILL * w->max_speed[d];
-    steerW_load(w->v, d, v);
-    return v3_len2(v) <= top * top;
-}
 
 // Is the goal (at offset off, dist away) held, and is this agent at the
 // edge of the holders? Held: a still agent stands on it (within its radius
@@ -94,7 +82,9 @@ static bool spot_taken(const steerB_Ctx *c, const Arrive *p, const float off[3],
         float reach = c->radius + w->radius[nb->d] + slack;
         bool touching = nb->d2 < reach * reach && v3_dot(nb->off, off) > 0.0f;
         if (!near_goal && !touching) continue;
-        if (!still(w, nb->d)) continue;
+        float vb[3];
+        steerW_load(w->v, nb->d, vb);
+        if (!steerB_still(w, nb->d, vb)) continue;
         held |= near_goal;
         edge |= touching && nearer;
     }

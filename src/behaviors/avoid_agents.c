@@ -85,19 +85,6 @@ static bool sooner(const steer_World *w, const Threat *x, const Threat *best)
     return steerW_handle(w, x->d).id < steerW_handle(w, best->d).id;
 }
 
-// Unit direction to the right of the relative velocity (z x dv; y x dv
-// when dv is vertical). It is antisymmetric in dv, so the threat, which
-// sees -dv, takes the opposite one: a head-on pair passes right to right.
-static bool right_of(const float dv[3], float u[3])
-{
-    float ref[3] = { 0.0f, 0.0f, 1.0f };
-    v3_cross(u, ref, dv);
-    if (v3_normalize(u) > 0.0f) return true;
-    v3_set(ref, 0.0f, 1.0f, 0.0f);
-    v3_cross(u, ref, dv);
-    return v3_normalize(u) > 0.0f;
-}
-
 // Is the neighbour at offset `off`, moving at `dv` relative to us, a
 // threat? rh: the two radii (contact); rs: plus the margin (the shell the
 // agent keeps clear). Fills x with the gap to open, where and by when.
@@ -137,9 +124,14 @@ static bool threat(const steerB_Ctx *c, const AvoidAgents *p, const float off[3]
     v3_scale(x->u, from, -1.0f);
     float len = v3_normalize(x->u);
     x->gap = rs - len;
-    // dead centre (to rounding): the deterministic side, not the noise
+    // dead centre (to rounding): the deterministic side, not the noise: the
+    // right of our velocity relative to the threat (of -dv), which the
+    // threat, seeing dv, takes the opposite of, so a head-on pair passes
+    // right to right
     if (len <= 1e-4f * rs) v3_zero(x->u);
-    if (v3_len2(x->u) == 0.0f && !right_of(dv, x->u)) {
+    float back[3];
+    v3_scale(back, dv, -1.0f);
+    if (v3_len2(x->u) == 0.0f && !steerB_right_of(back, x->u)) {
         // same place, same velocity: split along x by handle order
         bool low = steerW_handle(c->w, c->d).id < steerW_handle(c->w, d).id;
         v3_set(x->u, low ? 1.0f : -1.0f, 0.0f, 0.0f);

@@ -94,6 +94,30 @@ static inline void steerB_track(const steerB_Ctx *c, const float desired[3], flo
 // weights, summed and truncated to max_force. Also the goal of kinds that
 // wrap their children (reciprocal).
 void steerB_blend_sum(steerB_Ctx *c, const steerB_Node *n, float out[3]);
+// The unit vector to the right of direction a: a x z (a x y when a is
+// vertical). Antisymmetric in a, so two agents that see each other along
+// opposite directions take opposite sides. False (and o zero) when a is
+// zero. (avoid_agents, reciprocal)
+static inline bool steerB_right_of(const float a[3], float o[3])
+{
+    float up[3] = { 0.0f, 0.0f, 1.0f };
+    v3_cross(o, a, up);
+    if (v3_normalize(o) > 0.0f) return true;
+    v3_set(up, 0.0f, 1.0f, 0.0f);
+    v3_cross(o, a, up);
+    return v3_normalize(o) > 0.0f;
+}
+
+// Is agent d, moving at v (its velocity, loaded), standing still: slower
+// than 5% of its max_speed (one that cannot move at all counts)?
+// (arrive's free_spot, reciprocal)
+#define STEERB_STILL 0.05f
+static inline bool steerB_still(const steer_World *w, uint32_t d, const float v[3])
+{
+    float top = STEERB_STILL * w->max_speed[d];
+    return v3_len2(v) <= top * top;
+}
+
 // Side and up vectors of the agent's frame from its heading (v3_frame).
 void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]);
 

@@ -94,18 +94,6 @@ static float reciprocal_range(const Reciprocal *p) { return steerB_avoid_range(p
 
 static float reciprocal_sense(const steerB_Node *n) { return reciprocal_range(STEERB_PARAMS_OF(n, Reciprocal)); }
 
-// The unit vector to the right of the line along unit `axis`: axis x z
-// (axis x y when the axis is vertical). Antisymmetric in the axis.
-static void right_of(const float axis[3], float o[3])
-{
-    float up[3] = { 0.0f, 0.0f, 1.0f };
-    v3_cross(o, axis, up);
-    if (v3_normalize(o) > 0.0f) return;
-    v3_set(up, 0.0f, 1.0f, 0.0f);
-    v3_cross(o, axis, up);
-    v3_normalize(o);
-}
-
 // The half-space against a neighbour at offset `off` (its position minus
 // ours) with relative velocity vrel (ours minus its), radii r, horizon
 // tau, this agent's share. `other`: the neighbour's dense index (NO_AGENT
@@ -113,11 +101,13 @@ static void right_of(const float axis[3], float o[3])
 static void orca_plane(const steerB_Ctx *c, const float off[3], const float vrel[3], float r, float tau, float share,
                        uint32_t other, steerB_Plane *pl)
 {
+    // w: the relative velocity from the centre of the cut-off disc, the
+    // horizon's, or one step's when overlapping now (apart within a step)
     float d2 = v3_len2(off), u[3], n[3], w[3];
+    float inv = d2 > r * r ? 1.0f / tau : 1.0f / c->dt;
+    v3_copy(w, vrel);
+    v3_madd(w, off, -inv);
     if (d2 > r * r) {
-        float inv = 1.0f / tau;
-        v3_copy(w, vrel);
-        v3_madd(w, off, -inv);
         float wl2 = v3_len2(w), dot = v3_dot(w, off);
         if (dot < 0.0f && dot * dot > r * r * wl2) {
             // nearest the cut-off disc (w != 0 here, as dot < 0)
@@ -134,7 +124,7 @@ static void orca_plane(const steerB_Ctx *c, const float off[3], const float vrel
             float rl = v3_normalize(rad);
             if (!(rl > 1e-6f * (fabsf(a) + 1e-6f))) {
                 rl = 0.0f;
-                right_of(axis, rad);
+                steerB_right_of(axis, rad);
             }
             float sn = r / dl, cs = sqrtf(1.0f - sn * sn);
             v3_scale(n, rad, cs);
@@ -143,10 +133,7 @@ static void orca_plane(const steerB_Ctx *c, const float off[3], const float vrel
             v3_scale(u, n, -outside);
         }
     } else {
-        // overlapping now: apart within one step
-        float inv = 1.0f / c->dt;
-        v3_copy(w, vrel);
-        v3_madd(w, off, -inv);
+        // overlapping now
         float wl = v3_len(w);
         if (wl > 0.0f) v3_scale(n, w, 1.0f / wl);
         else {
@@ -224,17 +211,16 @@ static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, in
     int k = steerW_shapes_near(w, lo, hi), nbest = 0;
     if (k < 0) return 0; // out of memory: no shapes this tick, as in avoid_obstacles
     Pick best[STEERB_ORCA_MAX];
-    float gaps[STEERB_ORCA_MAX];
     for (int i = 0; i < k; i++) {
         uint32_t s = w->loc.found[i];
         float gap = steerW_signed_distance(w, &w->geo.shapes[s], c->p) - c->radius;
         if (!(gap < reach - c->radius)) continue;
         offer(NULL, best, &nbest, cap, (Pick){ .d2 = gap, .id = s, .i = i });
     }
-    for (int j = 0; j < nbest; j++) gaps[j] = best[j].d2;
     float step = c->max_speed * c->dt; // the most the agent can close in one step
     for (int j = 0; j < nbest; j++) {
         const steerW_Shape *s = &w->geo.shapes[w->loc.found[best[j].i]];
+        float gap = best[j].d2; // this pick's key is its gap
         if (s->kind == STEER_SHAPE_CIRCLE) {
             float off[3];
             v3_sub(off, s->a, c->p);
@@ -244,20 +230,18 @@ static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, in
         }
         float q[3], nrm[3];
         steerW_closest(w, s, c->p, q, nrm);
-        if (gaps[j] > step && at_vertex(w, s, c->p)) {
+        if (gap > step && at_vertex(w, s, c->p)) {
             float off[3];
             v3_sub(off, q, c->p);
             orca_plane(c, off, c->v, c->radius, tau, 1.0f, NO_AGENT, &pl[j]);
             continue;
         }
-        float t = gaps[j] > 0.0f ? tau : c->dt;
-        v3_scale(pl[j].p, nrm, -gaps[j] / t);
+        float t = gap > 0.0f ? tau : c->dt;
+        v3_scale(pl[j].p, nrm, -gap / t);
         v3_copy(pl[j].n, nrm);
     }
     return nbest;
 }
-
-#define STILL 0.05f // of max_speed: standing still
 
 // What a neighbour is doing, for keep_right.
 enum { STILL_ONE, CLOSING, OTHER };
@@ -283,8 +267,7 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, ui
         float vj[3], vrel[3];
         steerW_load(w->v, nb->d, vj);
         v3_sub(vrel, c->v, vj);
-        float still = STILL * w->max_speed[nb->d];
-        what[j] = v3_len2(vj) <= still * still ? STILL_ONE : v3_dot(vrel, nb->off) > 0.0f ? CLOSING : OTHER;
+        what[j] = steerB_still(w, nb->d, vj) ? STILL_ONE : v3_dot(vrel, nb->off) > 0.0f ? CLOSING : OTHER;
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, p->responsibility, nb->d,
                    &pl[j]);
     }
@@ -324,7 +307,7 @@ static void keep_right(const steerB_Plane *pl, const uint8_t *what, int n, float
     if (!turn) return;
     float ahead[3], right[3];
     v3_scale(ahead, pref, 1.0f / speed);
-    right_of(ahead, right);
+    steerB_right_of(ahead, right);
     float sn, cs;
     steerM_sincosf(bias, &sn, &cs);
     v3_scale(pref, pref, cs);
