@@ -170,13 +170,9 @@ static CrowdMetrics *run_scene(const CrowdOptions *o, const CrowdScene *s, doubl
     steer_Agent *agents = malloc(sizeof *agents * (size_t)n);
     double *pos = malloc(sizeof *pos * 2 * (size_t)n), *vel = malloc(sizeof *vel * 2 * (size_t)n);
     double *heading = malloc(sizeof *heading * 2 * (size_t)n);
+    unsigned char *past = calloc((size_t)n, 1); // past its waypoint (crowd_scene_target)
     CrowdMetrics *m = crowd_metrics_new(s, dt);
-    if (!agents || !pos || !vel || !heading || !m) {
-        fprintf(stderr, "steer-bench crowd: out of memory\n");
-        exit(1);
-    }
-    unsigned char *past = calloc((size_t)n, 1);
-    if (!past) {
+    if (!agents || !pos || !vel || !heading || !past || !m) {
         fprintf(stderr, "steer-bench crowd: out of memory\n");
         exit(1);
     }
