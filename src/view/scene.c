@@ -617,6 +617,21 @@ static void draw_nav(steerV_View *v)
 
 // ---- the scenario's debug drawing ---------------------------------------------
 
+// A scenario's label with a dark halo: the text drawn a pixel off in each
+// direction in the frame's background colour, then in its own. Bare text
+// over flow arrows, grid lines or paths cannot be read (zombie_horde's
+// status line ran over the field's arrows); the halo keeps lines off the
+// letters' strokes and still shows what lies under the label between them.
+static void draw_label(steerV_View *v, float x, float y, const char *s, SDL_Color col)
+{
+    static const float off[8][2] = { { -1, 0 },  { 1, 0 },  { 0, -1 }, { 0, 1 },
+                                     { -1, -1 }, { 1, -1 }, { -1, 1 }, { 1, 1 } };
+    float d = (float)v->dpi;
+    for (int i = 0; i < 8; i++)
+        steerV_text(&v->label, &v->text, x + off[i][0] * d, y + off[i][1] * d, s, rgba(22, 24, 31, 255));
+    steerV_text(&v->label, &v->text, x, y, s, col);
+}
+
 static void draw_list(steerV_View *v)
 {
     const steer_DrawList *l = &v->shown;
@@ -636,8 +651,7 @@ static void draw_list(steerV_View *v)
             if (steerV_to_screen(v, c->a, &x, &y)) steerV_disc(&v->geo, x, y, 3 * dpi, col);
             break;
         case STEER_DRAW_TEXT:
-            if (steerV_to_screen(v, c->a, &x, &y))
-                steerV_text(&v->label, &v->text, x, y - (float)v->label.height, l->text + c->text, col);
+            if (steerV_to_screen(v, c->a, &x, &y)) draw_label(v, x, y - (float)v->label.height, l->text + c->text, col);
             break;
         default: break;
         }

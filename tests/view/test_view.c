@@ -591,6 +591,43 @@ static void test_fit_3d(void)
     lua_close(h.L);
 }
 
+// Whether a pixel is one of label.lua's green lines.
+static bool is_green(const unsigned char *p) { return p[0] < 80 && p[1] > 110 && p[2] < 80; }
+
+// A scenario's label over lines stays readable: no line touches a letter
+// (bare text: 18 green pixels next to its strokes), while
+// the lines still show beside the label and between its letters.
+static void test_label(void)
+{
+    if (skipped || use_window) return;
+    Host h = { 0 };
+    steerV_View *v;
+    Image im;
+    REQUIRE(shot_of(&h, SOURCE_DIR "/label.lua", 0, NULL, false, "test-view-label.png", &im, &v),
+            "a shot of label.lua");
+    double p[3] = { 30, 30, 0 }, x, y;
+    steerV_project(v, p, &x, &y);
+    int x0 = (int)x, y0 = (int)y, text = 0, touching = 0, between = 0, beside = 0;
+    for (int py = y0 - 12; py < y0; py++)
+        for (int px = x0 - 60; px < x0 + 100; px++) {
+            const unsigned char *q = pixel(&im, px, py);
+            bool letter = q[0] > 180 && q[1] > 180 && q[2] > 180;
+            if (px < x0 - 10) beside += is_green(q);
+            else if (px >= x0 && !letter) between += is_green(q);
+            if (px < x0 || !letter) continue;
+            text++;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) touching += is_green(pixel(&im, px + dx, py + dy));
+        }
+    CHECK(text > 60, "the label is drawn at (%d, %d): %d bright pixels", x0, y0, text);
+    CHECK(beside > 50, "the lines show beside the label: %d green pixels", beside);
+    CHECK(between > 20, "and between its letters: %d green pixels", between);
+    CHECK(touching == 0, "no line touches a letter: %d green pixels next to its strokes", touching);
+    stbi_image_free(im.px);
+    steerV_close(v);
+    lua_close(h.L);
+}
+
 // Input through SDL's event queue, in a window: a click selects (the
 // inspector's panel appears), Space pauses, '.' steps once, keys reach the
 // scenario, the pointer's world position reaches the host, Esc quits.
@@ -1104,6 +1141,7 @@ int main(int argc, char **argv)
     RUN(test_nav);
     RUN(test_fit_3d);
     RUN(test_fit_2d);
+    RUN(test_label);
     RUN(test_controls);
     RUN(test_rewind);
     RUN(test_rewind_keys);
