@@ -3,7 +3,8 @@
 -- annotation in lua/steer/meta.lua and a line in docs/api.md, so a user
 -- who finds a function by completion or in the reference finds it in both;
 -- and every ```lua block of README.md and docs/api.md runs with the built
--- module, so the examples a reader copies cannot rot.
+-- module, and every one of docs/mods.md runs as a mod, so the examples a
+-- reader copies cannot rot.
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
@@ -150,4 +151,79 @@ describe("the Lua examples of README.md and docs/api.md", function()
   it("ran the blocks (" .. ran .. ")", function()
     expect(ran, "```lua blocks run"):gt(4)
   end)
+end)
+
+-- docs/mods.md's blocks are mods: each is loaded as one, in the engine's
+-- sandbox, by the steer program (STEER, as meson sets it; else build/steer,
+-- for busted), beside demos/arrive.lua, whose agents raise "arrive" events.
+-- A run ends with --save, which calls the mod's save(); a second run
+-- --load's that snapshot, which hands the data to the mod's load(), and
+-- saves again: what save() returns then must be what was saved, or the
+-- state did not go back in. The block is wrapped so that save and load
+-- print their data (a mod's print goes to the log as "[name] ...").
+local WRAP = [[local mod = (function() %s
+end)()
+local function show(d)
+  local keys = {}
+  for k in pairs(d) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(d[k]) end
+  return table.concat(keys, " ")
+end
+local save, load = mod.save, mod.load
+if save then mod.save = function() local d = save(); print("saved " .. show(d)); return d end end
+if load then mod.load = function(d) load(d); print("loaded " .. show(d)) end end
+return mod
+]]
+
+local function steer_program()
+  local path = os.getenv("STEER") or here .. "/build/steer"
+  local f = io.open(path, "r")
+  if not f then return nil end
+  f:close()
+  return path
+end
+
+local function sh_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+-- `steer run --headless ARGS demos/arrive.lua`: what it printed, stdout and stderr.
+local function steer_run(program, args)
+  local p = assert(io.popen(("%s run --headless %s %s 2>&1"):format(sh_quote(program), args,
+    sh_quote(here .. "/demos/arrive.lua"))))
+  local out = p:read("*a")
+  p:close()
+  return out
+end
+
+describe("the Lua examples of docs/mods.md, loaded as mods", function()
+  local program = steer_program()
+  for _, b in ipairs(lua_blocks(slurp("docs/mods.md"), "docs/mods.md")) do
+    local name = "docs/mods.md:" .. b.line
+    if not program then
+      print("skip - " .. name .. " (no steer program: set STEER or build into build/)")
+    else
+      it("mod: " .. name, function()
+        local base = os.tmpname()
+        local mod, snap = base .. "_mod.lua", base .. ".snapshot"
+        local f = assert(io.open(mod, "w"))
+        f:write(WRAP:format(b.code))
+        f:close()
+        local first = steer_run(program, ("--ticks 600 --mod %s --save %s"):format(sh_quote(mod), sh_quote(snap)))
+        local second = steer_run(program, ("--ticks 0 --load %s --mod %s --save %s"):format(sh_quote(snap),
+          sh_quote(mod), sh_quote(snap .. "2")))
+        for _, path in ipairs{ base, mod, snap, snap .. "2" } do os.remove(path) end
+        expect(first:find("disabled", 1, true), "the mod runs 600 ticks: " .. first):falsy()
+        expect(second:find("disabled", 1, true), "the mod runs after a load: " .. second):falsy()
+        local saved = first:match("%] saved ([^\n]*)")
+        if b.code:find("save = function", 1, true) then
+          expect(saved ~= nil, "save() ran at --save: " .. first):truthy()
+          expect(second:match("%] loaded ([^\n]*)"), "load() got the saved data"):eq(saved)
+          expect(second:match("%] saved ([^\n]*)"), "save() after the load gives it again"):eq(saved)
+        end
+        if saved and saved:match("^seen=") then -- the example that counts arrivals
+          expect(tonumber(saved:match("^seen=(%d+)$")), "arrivals on_event counted"):gt(0)
+        end
+      end)
+    end
+  end
 end)
