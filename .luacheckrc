@@ -12,3 +12,6 @@ files["lua/steer/meta.lua"] = {
     max_line_length = false,
     ignore = { "212", "241" },
 }
+
+-- The LÖVE demo runs in LÖVE 11, on LuaJIT, with LÖVE's `love` table.
+files["demos/love"] = { std = "luajit+love" }
