@@ -16,15 +16,20 @@ grids and flow fields, in a fast C11 core, with bit-exact replays and
 snapshots.]],
   license = "MIT",
 }
-dependencies = { "lua >= 5.4, < 5.5" }
+-- Lua 5.4, 5.3, 5.1 or LuaJIT: the interpreter luarocks builds for picks
+-- the module (build/modules/NAME/steer.so for all but 5.4; 5.1 and LuaJIT
+-- need lua-compat53-dev too), copied to build-rock/rock/steer.so.
+dependencies = { "lua >= 5.1, < 5.5" }
 build = {
   type = "command",
   build_command = [[
     ( [ -f build-rock/build.ninja ] || meson setup build-rock -Dbuildtype=release -Dtests=false -Dviewer=disabled ) &&
-    ninja -C build-rock steer.so
+    v=$("$(LUA)" -e 'io.write(jit and "luajit" or (_VERSION:gsub("Lua ", "lua")))') &&
+    t=$( [ "$v" = lua5.4 ] && echo steer.so || echo modules/$v/steer.so ) &&
+    ninja -C build-rock "$t" && mkdir -p build-rock/rock && cp "build-rock/$t" build-rock/rock/steer.so
   ]],
   install = {
-    lib = { steer = "build-rock/steer.so" },
+    lib = { steer = "build-rock/rock/steer.so" },
     lua = {
       ["steer.random"] = "lua/steer/random.lua",
       ["steer.meta"] = "lua/steer/meta.lua",

@@ -104,7 +104,7 @@ return {
       local nl, tl = tally(w, "linear")
       local ns, ts = tally(w, "smooth")
       print(("arrive: round %d  linear %2d/%d in %.2f s  smooth %2d/%d in %.2f s"):format(
-        round, nl, COUNT // 2, tl, ns, COUNT // 2, ts))
+        round, nl, math.floor(COUNT / 2), tl, ns, math.floor(COUNT / 2), ts))
     end
     round = round + 1
     next_round = w.time + ROUND

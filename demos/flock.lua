@@ -15,6 +15,7 @@
 -- Headless: steer run --headless --ticks 600 demos/flock.lua
 
 local steer = require "steer"
+local random = require "steer.random" -- the same numbers on every Lua (math.random's differ)
 
 local COUNT = 300
 local WIDTH, HEIGHT = 160, 100
@@ -79,8 +80,8 @@ return {
   world = { dim = 2, size = { WIDTH, HEIGHT }, wrap = true, seed = 7, collide = true },
 
   setup = function(w)
-    -- the script's own random numbers: fixed, so every run starts alike
-    math.randomseed(7)
+    -- the script's own random numbers: fixed, so every run (on every Lua) starts alike
+    local stream = random.new(7)
     for _, r in ipairs(ROCKS) do w:add_obstacle{ position = { r[1], r[2] }, radius = r[3] } end
     local brain = make_brain()
     local function on_rock(x, y)
@@ -90,10 +91,10 @@ return {
       return false
     end
     for _ = 1, COUNT do
-      local angle = math.random() * 2 * math.pi
-      local speed = 3 + 3 * math.random()
+      local angle = random.float(stream) * 2 * math.pi
+      local speed = 3 + 3 * random.float(stream)
       local x, y
-      repeat x, y = math.random() * WIDTH, math.random() * HEIGHT until not on_rock(x, y)
+      repeat x, y = random.float(stream) * WIDTH, random.float(stream) * HEIGHT until not on_rock(x, y)
       w:spawn{
         position = { x, y },
         velocity = { speed * math.cos(angle), speed * math.sin(angle) },

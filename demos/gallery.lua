@@ -29,7 +29,7 @@ local rng = random.new(13) -- the updates' random stream
 
 -- A panel at index i: its corner, and a point in it from fractions.
 local function corner(i)
-  local c, r = (i - 1) % COLS, (i - 1) // COLS
+  local c, r = (i - 1) % COLS, math.floor((i - 1) / COLS)
   return c * P, r * P
 end
 
@@ -194,7 +194,7 @@ local scenes = {
       steer.arrive{ slow_radius = 4 }, margin = 1.5, hold = 0.3 }, target = at(ox, oy, 0.8, 0.5) })
     return { a }
   end, function(_, t, ag, ox, oy)
-    if t % 10 == 0 then ag[1].target = (t // 10) % 2 == 0 and at(ox, oy, 0.2, 0.5) or at(ox, oy, 0.8, 0.5) end
+    if t % 10 == 0 then ag[1].target = math.floor(t / 10) % 2 == 0 and at(ox, oy, 0.2, 0.5) or at(ox, oy, 0.8, 0.5) end
   end },
   { "truncated_sum (seek first, then wander)", function(w, ox, oy)
     local r = runner(w, ox, oy, "prop")
@@ -213,7 +213,7 @@ local scenes = {
       target = at(ox, oy, 0.8, 0.5) })
     return { a }
   end, function(_, t, ag, ox, oy)
-    if t % 12 == 0 then ag[1].target = (t // 12) % 2 == 0 and at(ox, oy, 0.2, 0.5) or at(ox, oy, 0.8, 0.5) end
+    if t % 12 == 0 then ag[1].target = math.floor(t / 12) % 2 == 0 and at(ox, oy, 0.2, 0.5) or at(ox, oy, 0.8, 0.5) end
   end },
   { "custom (a Lua spiral)", function(w, ox, oy)
     -- the function is the scenario's `spiral`, so that a snapshot (w:save)
@@ -275,7 +275,7 @@ scenario = {
       end
     end
     if w.tick % 60 ~= 0 then return end -- once a second
-    local t = w.tick // 60
+    local t = math.floor(w.tick / 60)
     for i, s in ipairs(scenes) do
       if s[3] then s[3](w, t, moved[i], corner(i)) end
     end

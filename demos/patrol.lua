@@ -15,6 +15,7 @@
 
 local steer = require "steer"
 local guard = require "steer.archetypes.guard"
+local atan2 = math.atan2 or math.atan -- atan(y, x): Lua 5.1 and LuaJIT's math.atan takes one argument
 
 local SIZE = 80
 
@@ -97,7 +98,7 @@ return {
     for g in w:agents("guard") do
       local x, y = g:xy()
       local h = g.heading
-      local a = math.atan(h.y, h.x)
+      local a = atan2(h.y, h.x)
       local r = guard.params.view_range
       local colour = g.data.mode == "pursue" and { 255, 80, 60 } or { 120, 200, 255 }
       d:line(x, y, x + r * math.cos(a - half), y + r * math.sin(a - half), colour)

@@ -21,6 +21,7 @@
 
 local steer = require "steer"
 local zombie = require "steer.archetypes.zombie"
+local random = require "steer.random" -- the same numbers on every Lua (5.1 floats are not exact past 2^53)
 
 local W, H, CELL = 60, 40, 2   -- cells, metres a cell: a town of 120 x 80 m
 local ZOMBIES = 2000
@@ -33,7 +34,7 @@ local function town()
     for i = 1, W do
       local edge = i == 1 or j == 1 or i == W or j == H
       local bx, by = (i - 2) % 7, (j - 2) % 6
-      local square = ((i - 2) // 7 + (j - 2) // 6) % 5 == 2
+      local square = (math.floor((i - 2) / 7) + math.floor((j - 2) / 6)) % 5 == 2
       row[i] = (edge or (bx >= 2 and by >= 2 and not square)) and "#" or "."
     end
     map[j] = table.concat(row)
@@ -50,13 +51,11 @@ local state = package.loaded["demos.zombie_horde.state"] or { last_track = -1 }
 package.loaded["demos.zombie_horde.state"] = state
 
 -- A random open spot at least 30 m from the player's start.
-local rng = 12345
+local rng = random.new(12345)
 local function rand_open(grid)
   while true do
-    rng = (rng * 1103515245 + 12345) % 2147483648
-    local x = 1 + rng % (W * CELL - 2)
-    rng = (rng * 1103515245 + 12345) % 2147483648
-    local y = 1 + rng % (H * CELL - 2)
+    local x = random.int(rng, W * CELL - 2)
+    local y = random.int(rng, H * CELL - 2)
     local p = { x + 0.5, y + 0.5 }
     local far = (p[1] - ROUND[1][1]) ^ 2 + (p[2] - ROUND[1][2]) ^ 2 > 30 ^ 2
     if far and not grid:blocked(p) then return p end

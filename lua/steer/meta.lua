@@ -447,6 +447,13 @@ function steer.load(snapshot, opts) end
 ---@return string[]
 function steer.kinds() end
 
+---The next state of the xorshift32 stream (13, 17, 5) that `steer.random`
+---draws from, in C so that every Lua (5.1 has no bitwise operators) gives
+---the same numbers.
+---@param state integer 1 to 2^32 - 1
+---@return integer
+function steer.xorshift32(state) end
+
 ---Steer toward the target at full (or `speed`) speed.
 ---@param desc steer.SeekDesc
 ---@return steer.Behavior

@@ -84,7 +84,9 @@ static void add_contribution(void *ud, const char *name, const double f[3])
     for (;;) {
         n++;
         if (n == 1) lua_pushstring(L, name);
-        else lua_pushfstring(L, "%s#%I", name, n); // never cut short: a cut key could repeat forever
+        else
+            lua_pushfstring(L, "%s#%s", name,
+                            steerL_istr((char[24]){ 0 }, n)); // never cut short: a cut key could repeat forever
         lua_pushvalue(L, -1);
         if (lua_rawget(L, c->out) == LUA_TNIL) break;
         lua_pop(L, 2);
@@ -126,7 +128,7 @@ static int agent_index(lua_State *L)
         return 1;
     }
     if (strcmp(k, "id") == 0) {
-        lua_pushinteger(L, (lua_Integer)a->handle.id);
+        steerL_pushid(L, a->handle.id);
         return 1;
     }
     // methods are looked up before the liveness check so that a stale
@@ -176,7 +178,7 @@ static int agent_index(lua_State *L)
         else lua_pushnil(L);
     } else if (strcmp(k, "think") == 0) {
         steerL_uv_field(L, world_of(L, 1), "think");
-        lua_rawgeti(L, -1, (lua_Integer)a->handle.id);
+        steerL_rawgetid(L, -1, a->handle.id);
     } else if (strcmp(k, "think_hz") == 0) {
         int ref;
         double hz;
@@ -185,11 +187,11 @@ static int agent_index(lua_State *L)
     } else if (strcmp(k, "data") == 0) {
         // created on first use, dropped when the agent is removed
         steerL_uv_field(L, world_of(L, 1), "data");
-        if (lua_rawgeti(L, -1, (lua_Integer)a->handle.id) == LUA_TNIL) {
+        if (steerL_rawgetid(L, -1, a->handle.id) == LUA_TNIL) {
             lua_pop(L, 1);
             lua_newtable(L);
             lua_pushvalue(L, -1);
-            lua_rawseti(L, -3, (lua_Integer)a->handle.id);
+            steerL_rawsetid(L, -3, a->handle.id);
         }
     } else if (!steerL_agent_turn_index(L, a, k)) {
         lua_pushnil(L);
@@ -256,14 +258,14 @@ static int agent_newindex(lua_State *L)
             double v = steerL_checkrange(L, 3, FN, k, STEERL_THINK_HZ, STEERL_THINK_HZ_MIN, STEERL_THINK_HZ_MAX);
             if (!ref) return luaL_error(L, "%s: field 'think_hz': set a.think (a function) first", FN);
             steerL_uv_field(L, wi, "think");
-            lua_rawgeti(L, -1, (lua_Integer)a->handle.id);
+            steerL_rawgetid(L, -1, a->handle.id);
             steerL_set_think(L, wi, a->handle, -1, v);
         }
     } else if (strcmp(k, "data") == 0) {
         if (!lua_istable(L, 3)) steerL_field_error(L, FN, k, "a table", 3);
         steerL_uv_field(L, world_of(L, 1), "data");
         lua_pushvalue(L, 3);
-        lua_rawseti(L, -2, (lua_Integer)a->handle.id);
+        steerL_rawsetid(L, -2, a->handle.id);
     } else if (!steerL_agent_turn_newindex(L, a, k)) {
         return luaL_error(L,
                           "%s: field '%s' is read-only or unknown (writable: position, velocity, heading, "
@@ -285,7 +287,8 @@ static int agent_tostring(lua_State *L)
 {
     steerL_Agent *a = luaL_checkudata(L, 1, STEERL_AGENT);
     bool alive = a->world->w && steer_alive(a->world->w, a->handle);
-    lua_pushfstring(L, "steer.agent(%I%s)", (lua_Integer)a->handle.id, alive ? "" : ", removed");
+    lua_pushfstring(L, "steer.agent(%s%s)", steerL_istr((char[24]){ 0 }, steerL_lid(a->handle.id)),
+                    alive ? "" : ", removed");
     return 1;
 }
 

@@ -201,12 +201,12 @@ void steerL_archetype_bind(lua_State *L, int world_idx, int arch, int own, steer
 {
     steerL_uv_field(L, world_idx, "arch");
     def_field(L, arch, "name");
-    lua_rawseti(L, -2, (lua_Integer)id.id);
+    steerL_rawsetid(L, -2, id.id);
     lua_pop(L, 1);
     if (!lua_isnil(L, own)) {
         steerL_uv_field(L, world_idx, "arch_over");
         lua_pushvalue(L, own);
-        lua_rawseti(L, -2, (lua_Integer)id.id);
+        steerL_rawsetid(L, -2, id.id);
         lua_pop(L, 1);
     }
     steerL_uv_field(L, world_idx, "arch_seen");
@@ -327,20 +327,20 @@ void steerL_rebind_archetypes(lua_State *L, int world_idx)
         lua_rawgeti(L, top + 6, i); // id
         lua_Integer id = lua_tointeger(L, -1);
         lua_pop(L, 1);
-        lua_rawgeti(L, top + 4, id); // name
+        steerL_rawgetid(L, top + 4, (uint64_t)id); // name
         if (lua_gettable(L, top + 3) != LUA_TUSERDATA) {
             lua_pop(L, 1);
             continue;
         }
         int arch = lua_gettop(L);
         lua_pushcfunction(L, apply_protected);
-        steerL_pushagent(L, world_idx, (steer_Agent){ (uint64_t)id });
+        steerL_pushagent(L, world_idx, steerL_agent_of_lid(steerL_checkworld(L, world_idx)->w, id));
         lua_pushvalue(L, arch);
-        lua_rawgeti(L, top + 5, id);
+        steerL_rawgetid(L, top + 5, (uint64_t)id);
         if (lua_pcall(L, 3, 0, 0) != LUA_OK && lua_isnil(L, top + 7)) {
             def_field(L, arch, "name");
-            lua_pushfstring(L, "steer.world:step: archetype '%s' (defined again) could not be applied to agent %I: %s",
-                            lua_tostring(L, -1), id, lua_tostring(L, -2));
+            lua_pushfstring(L, "steer.world:step: archetype '%s' (defined again) could not be applied to agent %s: %s",
+                            lua_tostring(L, -1), steerL_istr((char[24]){ 0 }, id), lua_tostring(L, -2));
             lua_replace(L, top + 7);
         }
         lua_settop(L, arch - 1);

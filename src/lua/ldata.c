@@ -12,8 +12,6 @@
 #include "ldata.h"
 #include "lutil.h"
 
-#include <lauxlib.h>
-
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -31,7 +31,7 @@
 #define STEER_LDATA_H
 
 #include "steer.h"
-#include <lua.h>
+#include "lcompat.h"
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -870,7 +870,7 @@ static lua_Integer save_grid(lua_State *L, int wi, int list, int seen, LGrid *ug
                 const LWalls *lwl = lua_touserdata(L, -1);
                 lua_createtable(L, (int)lwl->n, 0);
                 for (uint32_t k = 0; k < lwl->n; k++) {
-                    lua_pushinteger(L, (lua_Integer)lwl->id[k].id);
+                    steerL_pushid(L, lwl->id[k].id);
                     lua_rawseti(L, -2, (lua_Integer)k + 1);
                 }
                 lua_setfield(L, -7, "walls");
@@ -990,7 +990,7 @@ void steerL_grids_load(lua_State *L, int wi, int desc, const char *fn)
             walls->n = 0;
             for (lua_Integer k = 1; k <= nw; k++) {
                 lua_rawgeti(L, -2, k);
-                walls->id[walls->n++] = (steer_Shape){ (uint64_t)lua_tointeger(L, -1) };
+                walls->id[walls->n++] = steerL_shape_of_lid(steerL_checkworld(L, wi)->w, lua_tointeger(L, -1));
                 lua_pop(L, 1);
             }
             lua_getiuservalue(L, gi, 1);

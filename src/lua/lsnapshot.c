@@ -60,7 +60,12 @@ extern const steerB_Kind steerB_follow_flow, steerB_decompose_flow;
 static const char *const helper_lua[] = {
     "local tree_fns, digest = ...\n"
     "local next, type, ipairs, rawget, sort, concat, fmt, mtype, unpack =\n"
-    "  next, type, ipairs, rawget, table.sort, table.concat, string.format, math.type, table.unpack\n"
+    "  next, type, ipairs, rawget, table.sort, table.concat, string.format, math.type, table.unpack or unpack\n"
+    // Lua 5.1 and LuaJIT: every number is a float; a whole one is an integer
+    "mtype = mtype or function(x)\n"
+    "  if type(x) ~= 'number' then return nil end\n"
+    "  return x == x - x % 1 and 'integer' or 'float'\n"
+    "end\n"
     "local M = {}\n"
     // string and integer keys in one order, whatever the process's hashing
     "local function keys(t)\n"
@@ -182,11 +187,14 @@ static const char *const helper_lua[] = {
     "  end\n"
     "  return fns\n"
     "end\n",
-    // what an agent of the archetype gets from it, as one string,
+    // what an agent of the archetype gets from it, as one string; numbers
+    // by %.17g (exact for a double, and 5.1 has no %a), integer or float
+    // alike, so the string is the same on every Lua
     "function M.definition(a)\n"
     "  if not a then return '' end\n"
-    "  local v, out = a.vehicle, { a.brain and digest(a.brain) or '', tostring(a.tag), fmt('%a', a.think_hz or 0) }\n"
-    "  for _, k in ipairs(keys(v)) do out[#out + 1] = k .. '=' .. (mtype(v[k]) == 'float' and fmt('%a', v[k]) or \n"
+    "  local v, out = a.vehicle, { a.brain and digest(a.brain) or '', tostring(a.tag), fmt('%.17g', a.think_hz or 0) "
+    "}\n"
+    "  for _, k in ipairs(keys(v)) do out[#out + 1] = k .. '=' .. (type(v[k]) == 'number' and fmt('%.17g', v[k]) or \n"
     "    tostring(v[k])) end\n"
     "  return concat(out, '\\n')\n"
     "end\n",
@@ -680,15 +688,15 @@ static int unnamed(lua_State *L, Walk *wk, steer_World *w, lua_Integer k)
         for (int i = 0; i < n && !who; i++) {
             steer_Behavior *b;
             steer_agent_brain(w, ids[i], &b);
-            if (b == root) who = (lua_Integer)ids[i].id;
+            if (b == root) who = steerL_lid(ids[i].id);
         }
     }
     const char *hint = "keep it in the scenario's table, a module's table or an archetype so a load can find it";
     if (who)
         return luaL_error(L,
-                          "steer.world:save: agent %I's %s holds a Lua function that no archetype or module table "
+                          "steer.world:save: agent %s's %s holds a Lua function that no archetype or module table "
                           "holds; %s",
-                          who, use, hint);
+                          steerL_istr((char[24]){ 0 }, who), use, hint);
     return luaL_error(L, "steer.world:save: %s holds a Lua function that no archetype or module table holds; %s", use,
                       hint);
 }
@@ -701,12 +709,12 @@ static int bad_data(lua_State *L, steerL_World *lw, int data, const steerL_DataE
     steer_Agent *ids = agents(L, w, &n);
     steerL_DataError err = *whole;
     for (int i = 0; i < n; i++) {
-        if (lua_rawgeti(L, data, (lua_Integer)ids[i].id) == LUA_TNIL) {
+        if (steerL_rawgetid(L, data, ids[i].id) == LUA_TNIL) {
             lua_pop(L, 1);
             continue;
         }
         char where[64];
-        snprintf(where, sizeof where, "agent %lld's a.data", (long long)ids[i].id);
+        snprintf(where, sizeof where, "agent %lld's a.data", (long long)steerL_lid(ids[i].id));
         steerL_DataOptions o = { .shared = true, .where = where, .ref_encode = ref_encode, .ref_ud = lw };
         unsigned char *out;
         size_t len;
@@ -817,14 +825,14 @@ static int world_save(lua_State *L)
     steerL_uv_field(L, 1, "think");
     wk.root = NULL;
     for (int i = 0; i < n; i++) {
-        if (lua_rawgeti(L, -1, (lua_Integer)ids[i].id) != LUA_TFUNCTION) {
+        if (steerL_rawgetid(L, -1, ids[i].id) != LUA_TFUNCTION) {
             lua_pop(L, 1);
             continue;
         }
         char use[64];
-        snprintf(use, sizeof use, "agent %lld's think", (long long)ids[i].id);
+        snprintf(use, sizeof use, "agent %lld's think", (long long)steerL_lid(ids[i].id));
         lua_pushinteger(L, fn_index(&wk, use)); // takes the function
-        lua_rawseti(L, 12, (lua_Integer)ids[i].id);
+        steerL_rawsetid(L, 12, ids[i].id);
     }
     lua_settop(L, 12);
     // their names
@@ -974,8 +982,8 @@ static void load_visit(Walk *wk, steer_Behavior *b)
     int32_t k;
     while (next_ref(b, &f, &off, &k)) {
         if (lua_rawgeti(L, wk->a, k) != LUA_TFUNCTION)
-            luaL_error(L, "steer.load: corrupt snapshot (node %I calls function %d, which it does not name)", wk->node,
-                       (int)k);
+            luaL_error(L, "steer.load: corrupt snapshot (node %s calls function %d, which it does not name)",
+                       steerL_istr((char[24]){ 0 }, wk->node), (int)k);
         if (lua_rawgeti(L, wk->b, k) == LUA_TNIL) {
             lua_pop(L, 1);
             lua_pushvalue(L, -1);
@@ -997,7 +1005,8 @@ static void load_visit(Walk *wk, steer_Behavior *b)
     if (lua_istable(L, -1) && lua_rawgeti(L, -1, 1) == LUA_TNUMBER && lua_rawgeti(L, wk->e, lua_tointeger(L, -1)) &&
         lua_istable(L, -1) && lua_rawgeti(L, -3, 2) == LUA_TNUMBER && lua_rawgeti(L, -2, lua_tointeger(L, -1)))
         flow = steerL_toflow(L, -1);
-    if (!flow) luaL_error(L, "steer.load: corrupt snapshot (node %I's flow field)", wk->node);
+    if (!flow)
+        luaL_error(L, "steer.load: corrupt snapshot (node %s's flow field)", steerL_istr((char[24]){ 0 }, wk->node));
     steerB_flow_bind(b, flow);
     lua_pop(L, 5);
 }
@@ -1226,9 +1235,9 @@ static int load(lua_State *L)
     lua_call(L, 2, 2);
     if (!lua_isnil(L, -2))
         return luaL_error(L,
-                          "%s: agent %I was spawned from archetype '%s', which is not defined (define it, or require "
+                          "%s: agent %s was spawned from archetype '%s', which is not defined (define it, or require "
                           "its module, before steer.load)",
-                          fn, lua_tointeger(L, -2), lua_tostring(L, -1));
+                          fn, steerL_istr((char[24]){ 0 }, lua_tointeger(L, -2)), lua_tostring(L, -1));
     lua_pop(L, 2);
     helper(L, "resolve");
     lua_getfield(L, 6, "fns");

@@ -248,8 +248,42 @@ steerL_Agent *steerL_checkagent(lua_State *L, int idx, const char *what)
 {
     steerL_Agent *a = luaL_checkudata(L, idx, STEERL_AGENT);
     if (!a->world->w || !steer_alive(a->world->w, a->handle))
-        luaL_error(L, "%s: stale handle: agent %I was removed (check a.alive)", what, (lua_Integer)a->handle.id);
+        luaL_error(L, "%s: stale handle: agent %s was removed (check a.alive)", what,
+                   steerL_istr((char[24]){ 0 }, steerL_lid(a->handle.id)));
     return a;
+}
+
+// The generation bits an id from Lua lacks, taken from the slot's current
+// generation `cur`: the same low bits give `cur`, other bits stay stale.
+static uint64_t widen_lid(lua_Integer id, uint32_t cur)
+{
+#if LUA_VERSION_NUM >= 503
+    (void)cur;
+    return (uint64_t)id;
+#else
+    uint64_t low = ((uint64_t)1 << STEERL_LID_GEN_BITS) - 1;
+    uint64_t gen = ((uint64_t)id >> 32) & low;
+    if (gen == (cur & low)) gen = cur;
+    return gen << 32 | ((uint64_t)id & 0xFFFFFFFFu);
+#endif
+}
+
+steer_Agent steerL_agent_of_lid(const steer_World *w, lua_Integer id)
+{
+    uint32_t s = (uint32_t)id;
+    return (steer_Agent){ widen_lid(id, s < w->nslots ? w->gen[s] : 0) };
+}
+
+steer_Shape steerL_shape_of_lid(const steer_World *w, lua_Integer id)
+{
+    uint32_t s = (uint32_t)id;
+    return (steer_Shape){ widen_lid(id, s < w->geo.nshapes ? w->geo.shapes[s].gen : 0) };
+}
+
+const char *steerL_istr(char buf[24], lua_Integer v)
+{
+    snprintf(buf, 24, "%lld", (long long)v);
+    return buf;
 }
 
 steer_Behavior *steerL_tobehavior(lua_State *L, int idx)

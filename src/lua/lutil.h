@@ -7,8 +7,7 @@
 
 #include "steer.h"
 #include "../nav/layers.h"
-#include <lua.h>
-#include <lauxlib.h>
+#include "lcompat.h"
 
 #define STEERL_VEC "steer.vec"
 #define STEERL_WORLD "steer.world"
@@ -112,6 +111,13 @@ void steerL_poll(lua_State *L, size_t *work, size_t units);
 // not a string; integer keys are allowed when `allow_array` is set.
 void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array);
 
+// The handle an id from Lua names (steerL_lid): on 5.1 and LuaJIT the
+// generation's high bits come from the slot's current one, so the id of a
+// live agent gives its handle and any other id a stale one.
+steer_Agent steerL_agent_of_lid(const steer_World *w, lua_Integer id);
+steer_Shape steerL_shape_of_lid(const steer_World *w, lua_Integer id);
+// An integer as text (lua_pushfstring has no %I before Lua 5.3).
+const char *steerL_istr(char buf[24], lua_Integer v);
 steerL_Agent *steerL_checkagent(lua_State *L, int idx, const char *what); // live agent or raise naming `what`
 steerL_Agent *steerL_toagent(lua_State *L, int idx);                      // any agent userdata or NULL
 void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id);

@@ -89,8 +89,8 @@ static int hook_ease(void *ud, int ref, double x, double *out)
 // Arguments: the world, the function (or its think key), the agent id, dt.
 static int call_custom(lua_State *L)
 {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, lua_tointeger(L, 2));
-    steerL_pushagent(L, 1, (steer_Agent){ (uint64_t)lua_tointeger(L, 3) });
+    lua_rawgeti(L, LUA_REGISTRYINDEX, (int)lua_tointeger(L, 2));
+    steerL_pushagent(L, 1, steerL_agent_of_lid(steerL_checkworld(L, 1)->w, lua_tointeger(L, 3)));
     lua_pushvalue(L, 4);
     lua_call(L, 2, 3);
     return 3;
@@ -99,9 +99,10 @@ static int call_custom(lua_State *L)
 static int call_think(lua_State *L)
 {
     steerL_uv_field(L, 1, "think");
-    lua_rawgeti(L, -1, lua_tointeger(L, 2));
+    steer_Agent a = steerL_agent_of_lid(steerL_checkworld(L, 1)->w, lua_tointeger(L, 3));
+    steerL_rawgetid(L, -1, a.id);
     if (!lua_isfunction(L, -1)) return 0;
-    steerL_pushagent(L, 1, (steer_Agent){ (uint64_t)lua_tointeger(L, 3) });
+    steerL_pushagent(L, 1, a);
     lua_pushvalue(L, 4);
     lua_call(L, 2, 0);
     return 0;
@@ -115,7 +116,7 @@ static bool push_call(lua_State *L, lua_CFunction fn, lua_Integer key, steer_Age
     lua_pushcfunction(L, fn);
     lua_pushvalue(L, 1); // w:step keeps the world at stack index 1 while the tick runs
     lua_pushinteger(L, key);
-    lua_pushinteger(L, (lua_Integer)a.id);
+    steerL_pushid(L, a.id);
     lua_pushnumber(L, dt);
     return true;
 }
@@ -168,7 +169,7 @@ static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double d
     (void)w;
     steerL_World *lw = ud;
     lua_State *L = lw->L;
-    if (!push_call(L, call_think, (lua_Integer)a.id, a, dt)) {
+    if (!push_call(L, call_think, 0, a, dt)) {
         cb_fail(lw, "think", "out of Lua stack");
         return 1;
     }
@@ -189,7 +190,7 @@ void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, d
     fn_idx = lua_absindex(L, fn_idx);
     steerL_uv_field(L, world_idx, "think");
     lua_pushvalue(L, fn_idx);
-    lua_rawseti(L, -2, (lua_Integer)id.id);
+    steerL_rawsetid(L, -2, id.id);
     lua_pop(L, 1);
     int st = steer_agent_set_think(lw->w, id, lua_isfunction(L, fn_idx) ? 1 : 0, hz);
     if (st != STEER_OK) luaL_error(L, "steer.agent: field 'think': could not set it (%s)", steerL_status_text(st));
@@ -360,7 +361,7 @@ void steerL_check_owner(lua_State *L, int agent_idx, const char *fn)
     if (!a || !a->world->own_only) return;
     lua_getiuservalue(L, agent_idx, 1); // the world
     steerL_uv_field(L, -1, "owned");
-    int mine = lua_rawgeti(L, -1, (lua_Integer)a->handle.id) != LUA_TNIL;
+    int mine = steerL_rawgetid(L, -1, a->handle.id) != LUA_TNIL;
     lua_pop(L, 3);
     if (!mine) luaL_error(L, "%s: this mod may change only the agents it spawned", fn);
 }
@@ -398,7 +399,7 @@ void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id)
 {
     world_idx = lua_absindex(L, world_idx);
     steerL_uv_field(L, world_idx, "handles");
-    if (lua_rawgeti(L, -1, (lua_Integer)id.id) == LUA_TUSERDATA) {
+    if (steerL_rawgetid(L, -1, id.id) == LUA_TUSERDATA) {
         lua_remove(L, -2);
         return;
     }
@@ -410,7 +411,7 @@ void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id)
     lua_pushvalue(L, world_idx);
     lua_setiuservalue(L, -2, 1);
     lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, (lua_Integer)id.id);
+    steerL_rawsetid(L, -3, id.id);
     lua_remove(L, -2);
 }
 
@@ -536,7 +537,7 @@ static int world_spawn(lua_State *L)
     if (data_idx) {
         steerL_uv_field(L, 1, "data");
         lua_pushvalue(L, data_idx);
-        lua_rawseti(L, -2, (lua_Integer)id.id);
+        steerL_rawsetid(L, -2, id.id);
         lua_pop(L, 1);
     }
     if (from_arch) steerL_archetype_bind(L, 1, 3, 4, id);
@@ -544,7 +545,7 @@ static int world_spawn(lua_State *L)
     if (lw->own_only) {
         steerL_uv_field(L, 1, "owned");
         lua_pushboolean(L, 1);
-        lua_rawseti(L, -2, (lua_Integer)id.id);
+        steerL_rawsetid(L, -2, id.id);
         lua_pop(L, 1);
     }
     steerL_pushagent(L, 1, id);
@@ -558,7 +559,7 @@ void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id)
     for (int i = 0; i < 5; i++) {
         steerL_uv_field(L, world_idx, tables[i]);
         lua_pushnil(L);
-        lua_rawseti(L, -2, (lua_Integer)id.id);
+        steerL_rawsetid(L, -2, id.id);
         lua_pop(L, 1);
     }
 }
@@ -793,7 +794,7 @@ static int push_shape(lua_State *L, const char *fn, int st, steer_Shape id)
 {
     if (st == STEER_ENOMEM) return luaL_error(L, "%s: out of memory", fn);
     if (st != STEER_OK) return luaL_error(L, "%s: invalid shape", fn);
-    lua_pushinteger(L, (lua_Integer)id.id);
+    steerL_pushid(L, id.id);
     return 1;
 }
 
@@ -874,7 +875,7 @@ static int world_remove_shape(lua_State *L)
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_check_writable(L, lw, "steer.world:remove_shape");
     if (!lua_isinteger(L, 2)) steerL_field_error(L, "steer.world:remove_shape", NULL, "a shape id as argument 1", 2);
-    int st = steer_remove_shape(lw->w, (steer_Shape){ (uint64_t)lua_tointeger(L, 2) });
+    int st = steer_remove_shape(lw->w, steerL_shape_of_lid(lw->w, lua_tointeger(L, 2)));
     if (st == STEER_ESTALE) return luaL_error(L, "steer.world:remove_shape: no such shape (already removed?)");
     if (st != STEER_OK) return luaL_error(L, "steer.world:remove_shape: cannot remove a shape during a tick");
     return 0;
@@ -928,7 +929,7 @@ static int world_raycast(lua_State *L)
         lua_setfield(L, -2, "agent");
     }
     if (hit.shape.id) {
-        lua_pushinteger(L, (lua_Integer)hit.shape.id);
+        steerL_pushid(L, hit.shape.id);
         lua_setfield(L, -2, "shape");
     }
     return 1;
@@ -999,8 +1000,8 @@ static int world_newindex(lua_State *L)
 static int world_tostring(lua_State *L)
 {
     steerL_World *lw = steerL_checkworld(L, 1);
-    lua_pushfstring(L, "steer.world(dim=%d, agents=%d, tick=%I)", lw->dim, steer_world_count(lw->w),
-                    (lua_Integer)steer_world_tick(lw->w));
+    lua_pushfstring(L, "steer.world(dim=%d, agents=%d, tick=%s)", lw->dim, steer_world_count(lw->w),
+                    steerL_istr((char[24]){ 0 }, (lua_Integer)steer_world_tick(lw->w)));
     return 1;
 }
 

@@ -176,7 +176,7 @@ end)
 
 describe("archetype think_hz", function()
   it("is refused below 1e-6 like the agent's", function()
-    expect(function() return steer.archetype{ name = "slow", think = function() end, think_hz = 1e-300 } end)
+    expect(function() steer.archetype{ name = "slow", think = function() end, think_hz = 1e-300 } end)
       :raises_here(
       "steer.archetype", "field 'think_hz'", "a number of calls per second >= 1e-6 and <= 1e6")
   end)

@@ -116,9 +116,9 @@ describe("arrive", function()
   end)
 
   it("refuses stop_radius >= slow_radius", function()
-    expect(function() return steer.arrive{ slow_radius = 2, stop_radius = 2 } end)
+    expect(function() steer.arrive{ slow_radius = 2, stop_radius = 2 } end)
       :raises("steer.arrive", "stop_radius", "slow_radius")
-    expect(function() return steer.arrive{ stop_radius = 6 } end) -- the default slow_radius is 5
+    expect(function() steer.arrive{ stop_radius = 6 } end) -- the default slow_radius is 5
       :raises("steer.arrive", "stop_radius", "slow_radius")
   end)
 

@@ -130,11 +130,11 @@ end)
 describe("degenerate walls", function()
   it("whose end points are equal once stored as floats are refused", function()
     local w = steer.world{ seed = 1, collide = true }
-    expect(function() return w:add_wall{ from = { 0, 0 }, to = { 1e-50, 0 } } end):raises_here("steer.world:add_wall",
+    expect(function() w:add_wall{ from = { 0, 0 }, to = { 1e-50, 0 } } end):raises_here("steer.world:add_wall",
       "'from' and 'to'", "expected two different points")
-    expect(function() return w:add_wall{ from = { 1, 1 }, to = { 1 + 1e-12, 1 } } end)
+    expect(function() w:add_wall{ from = { 1, 1 }, to = { 1 + 1e-12, 1 } } end)
       :raises_here("two different points")
-    expect(function() return w:add_wall{ from = { -3e38, 0 }, to = { 3e38, 0 } } end):raises_here("1.8e19 apart")
+    expect(function() w:add_wall{ from = { -3e38, 0 }, to = { 3e38, 0 } } end):raises_here("1.8e19 apart")
     expect(w:raycast({ -1, 0 }, { 1, 0 }, 2), "no wall added"):eq(nil)
   end)
 

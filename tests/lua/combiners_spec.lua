@@ -608,7 +608,7 @@ describe("deep combiner chains", function()
   it("refuse a 65th level at construction, naming the function, the entry and the limit", function()
     local b = steer.seek{}
     for _ = 2, 64 do b = steer.blend{ b } end
-    local msg = expect(function() return steer.blend{ b } end)
+    local msg = expect(function() steer.blend{ b } end)
       :raises_here("steer.blend", "entry 1", "expected at most 63")
     expect(msg, "the limit"):contains("64 levels")
   end)
@@ -628,7 +628,7 @@ describe("shared sub-trees (a diamond lattice)", function()
     local b = steer.seek{}
     for _ = 1, 40 do b = steer.blend{ b, b } end -- 2^41 nodes once flattened
     local w = steer.world{ seed = 1 }
-    local msg = expect(function() return w:spawn{ brain = b } end):raises_here("steer.world:spawn", "field 'brain'",
+    local msg = expect(function() w:spawn{ brain = b } end):raises_here("steer.world:spawn", "field 'brain'",
       "more than 65535 nodes")
     expect(msg, "message"):contains("shared")
     expect(w.count, "no agent spawned"):eq(0)

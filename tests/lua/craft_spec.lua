@@ -143,17 +143,17 @@ describe("craft locomotion", function()
 
   it("raises clear errors for bad turn fields", function()
     local w = steer.world{}
-    expect(function() return w:spawn{ model = "tank" } end)
+    expect(function() w:spawn{ model = "tank" } end)
       :raises("steer.world:spawn: field 'model' expected \"point\" or \"craft\"")
-    expect(function() return w:spawn{ model = "craft" } end)
+    expect(function() w:spawn{ model = "craft" } end)
       :raises("steer.world:spawn: field 'min_turn_radius' expected a number of metres >= 1e-6 and <= 1e30 " ..
               "(a craft needs one), got nil")
-    expect(function() return w:spawn{ min_speed = 2 } end):raises("field 'min_speed' expected nil (only a craft")
-    expect(function() return w:spawn{ model = "craft", min_turn_radius = 3, max_speed = 2, min_speed = 5 } end)
+    expect(function() w:spawn{ min_speed = 2 } end):raises("field 'min_speed' expected nil (only a craft")
+    expect(function() w:spawn{ model = "craft", min_turn_radius = 3, max_speed = 2, min_speed = 5 } end)
       :raises("field 'min_speed' expected 0 or a number >= 1e-6 and <= max_speed")
-    expect(function() return w:spawn{ model = "craft", min_turn_radius = -3 } end)
+    expect(function() w:spawn{ model = "craft", min_turn_radius = -3 } end)
       :raises("field 'min_turn_radius' expected a number of metres >= 1e-6 and <= 1e30")
-    expect(function() return w:spawn{ max_turn_accel = 3 } end):raises("field 'min_turn_radius'")
+    expect(function() w:spawn{ max_turn_accel = 3 } end):raises("field 'min_turn_radius'")
     local a = w:spawn{}
     expect(function() a.model = "craft" end):raises("steer.agent: field 'model': set a.min_turn_radius first")
     expect(function() a.model = 3 end):raises("steer.agent: field 'model' expected \"point\" or \"craft\"")

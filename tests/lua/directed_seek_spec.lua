@@ -10,6 +10,8 @@
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
+local random = require "steer.random"
+local atan2 = math.atan2 or math.atan -- atan(y, x): Lua 5.1 and LuaJIT's math.atan takes one argument
 
 local R, SPEED = 5, 10
 local TAU = 2 * math.pi
@@ -29,7 +31,7 @@ local function dubins_csc(x0, y0, th0, x1, y1, th1, r)
     local ax, ay = c(x0, y0, th0)
     local bx, by = c(x1, y1, th1)
     local dx, dy = bx - ax, by - ay
-    local phi = math.atan(dy, dx)
+    local phi = atan2(dy, dx)
     local arcs = turn == 1 and mod2pi(phi - th0) + mod2pi(th1 - phi) or mod2pi(th0 - phi) + mod2pi(phi - th1)
     best = math.min(best, r * arcs + math.sqrt(dx * dx + dy * dy))
   end
@@ -45,7 +47,7 @@ local function dubins_csc(x0, y0, th0, x1, y1, th1, r)
     local d2 = dx * dx + dy * dy
     if d2 > 4 * r * r then
       local s = math.sqrt(d2 - 4 * r * r)
-      local phi = math.atan(dy, dx) + turn * math.atan(2 * r, s)
+      local phi = atan2(dy, dx) + turn * atan2(2 * r, s)
       local arcs = turn == 1 and mod2pi(phi - th0) + mod2pi(phi - th1) or mod2pi(th0 - phi) + mod2pi(th1 - phi)
       best = math.min(best, r * arcs + s)
     end
@@ -53,15 +55,11 @@ local function dubins_csc(x0, y0, th0, x1, y1, th1, r)
   return best
 end
 
--- An xorshift stream of its own, so the random starts never change with the engine.
+-- A random stream of its own (steer.random's, which the engine's agents
+-- never draw from), so the random starts never change with the engine.
 local function stream(seed)
-  local x = seed
-  return function()
-    x = x ~ (x << 13) & 0xffffffff
-    x = x ~ (x >> 17)
-    x = x ~ (x << 5) & 0xffffffff
-    return (x >> 8) / 16777216.0
-  end
+  local r = random.new(seed)
+  return function() return random.float(r) end
 end
 
 local function angle_between(ax, ay, az, bx, by, bz)
@@ -351,12 +349,12 @@ end)
 
 describe("directed_seek input", function()
   it("raises clear errors for bad arguments", function()
-    expect(function() return steer.directed_seek{ target = { 1, 2 } } end):raises("steer.directed_seek: field 'heading'")
-    expect(function() return steer.directed_seek{ target = { 1, 2 }, heading = "north" } end)
+    expect(function() steer.directed_seek{ target = { 1, 2 } } end):raises("steer.directed_seek: field 'heading'")
+    expect(function() steer.directed_seek{ target = { 1, 2 }, heading = "north" } end)
       :raises("steer.directed_seek: field 'heading' expected a vector")
-    expect(function() return steer.directed_seek{ target = { 1, 2 }, heading = { 1, 0 }, min_turn_radius = -1 } end)
+    expect(function() steer.directed_seek{ target = { 1, 2 }, heading = { 1, 0 }, min_turn_radius = -1 } end)
       :raises("field 'min_turn_radius' expected 0 or a number of metres >= 1e-6 and <= 1e30")
-    expect(function() return steer.directed_seek{ heading = { 1, 0 }, opposite = 1 } end)
+    expect(function() steer.directed_seek{ heading = { 1, 0 }, opposite = 1 } end)
       :raises("field 'opposite' expected a boolean")
     expect(function() return steer.directed_seek_plan{ position = { 0, 0 }, direction = { 0, 0 }, target = { 1, 1 },
       heading = { 1, 0 }, min_turn_radius = 2 } end):raises("steer.directed_seek_plan: field 'direction' expected a non-zero vector")
@@ -364,7 +362,7 @@ describe("directed_seek input", function()
       heading = { 1, 0 } } end):raises("field 'min_turn_radius' expected a number of metres >= 1e-6")
     local w = steer.world{}
     local a = w:spawn{}
-    expect(function() return steer.directed_seek_plan(a, steer.seek{ target = { 1, 1 } }) end)
+    expect(function() steer.directed_seek_plan(a, steer.seek{ target = { 1, 1 } }) end)
       :raises("argument 2 expected a steer.directed_seek behaviour")
   end)
 

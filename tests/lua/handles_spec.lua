@@ -18,7 +18,7 @@ describe("a removed agent's handle", function()
     expect(w.count, "count"):eq(0)
     local msg = expect(function() return a.position end):raises("removed")
     expect(msg, "message position"):contains("handles_spec.lua:")
-    expect(function() return a:xy() end):raises("removed")
+    expect(function() a:xy() end):raises("removed")
     expect(function() return a.speed end):raises("removed")
     expect(function() a.max_speed = 2 end):raises("removed")
     expect(function() a.target = { 0, 0 } end):raises("removed")
@@ -69,7 +69,7 @@ describe("a removed agent's handle", function()
     -- the hunter keeps running without its target, and no one crashes
     w:step(10)
     expect(hunter.alive, "hunter alive"):eq(true)
-    expect(function() return steer.seek{ target = prey } end):raises("steer.seek", "'target'", "removed")
+    expect(function() steer.seek{ target = prey } end):raises("steer.seek", "'target'", "removed")
     expect(function() hunter.target = prey end):raises("'target'")
   end)
 
@@ -169,20 +169,20 @@ describe("agents of another world", function()
   it("are refused as an agent's target", function()
     expect(function() other.target = foreign end)
       :raises_here("steer.agent", "field 'target'", "a live agent of this world")
-    expect(function() return w1:spawn{ target = foreign } end)
+    expect(function() w1:spawn{ target = foreign } end)
       :raises_here("steer.world:spawn", "field 'target'", "of this world")
     expect(other.target, "target unchanged"):eq(nil)
   end)
 
   it("are refused as a raycast's ignore", function()
-    expect(function() return w1:raycast({ 0, 0 }, { 1, 0 }, 10, { ignore = foreign }) end)
+    expect(function() w1:raycast({ 0, 0 }, { 1, 0 }, 10, { ignore = foreign }) end)
       :raises_here("steer.world:raycast",
       "field 'ignore'", "an agent of this world")
   end)
 
   it("are refused in a brain's target fields when the brain is given to this world", function()
     local seek = steer.seek{ target = foreign, name = "chase" }
-    local msg = expect(function() return w1:spawn{ brain = seek } end)
+    local msg = expect(function() w1:spawn{ brain = seek } end)
       :raises_here("steer.world:spawn", "field 'brain'", "chase",
       "another world", "expected an agent of this world")
     expect(msg, "message"):contains("chase")
@@ -200,7 +200,7 @@ describe("agents of another world", function()
   end)
 
   it("and one behaviour cannot target agents of two worlds", function()
-    expect(function() return steer.interpose{ a = mine, b = foreign } end):raises_here("steer.interpose", "field 'b'",
+    expect(function() steer.interpose{ a = mine, b = foreign } end):raises_here("steer.interpose", "field 'b'",
       "same world")
   end)
 end)

@@ -103,11 +103,11 @@ end)
 
 describe("tiny think_hz and dt", function()
   it("are refused where the float conversion would give 0 or infinity", function()
-    expect(function() return steer.world{ dt = 1e-50 } end)
+    expect(function() steer.world{ dt = 1e-50 } end)
       :raises_here("steer.world", "field 'dt'", ">= 1e-6 and <= 1", "1e-50")
     local w = steer.world{ seed = 1 }
     local f = function() end
-    expect(function() return w:spawn{ think = f, think_hz = 1e-300 } end)
+    expect(function() w:spawn{ think = f, think_hz = 1e-300 } end)
       :raises_here("steer.world:spawn", "field 'think_hz'", "a number of calls per second >= 1e-6 and <= 1e6")
     local a = w:spawn{ think = f, think_hz = 1 }
     expect(function() a.think_hz = 1e-40 end)

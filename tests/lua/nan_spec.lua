@@ -95,7 +95,7 @@ describe("no NaN", function()
     -- a finite Lua number that no float can hold: rejected, or at least
     -- never stored as an infinity
     local w = steer.world{ seed = 1 }
-    local ok, a = pcall(function() return w:spawn{ position = { 1e39, 0 } } end)
+    local ok, a = pcall(function() w:spawn{ position = { 1e39, 0 } } end)
     if ok then
       local x = a:xy()
       expect(finite(x), "x of an agent spawned at 1e39 reads back as " .. tostring(x)):truthy()
@@ -120,7 +120,7 @@ describe("separation from an agent a denormal distance away", function()
   end
 
   it("blend weights beyond the float range are refused", function()
-    expect(function() return steer.blend{ { steer.seek{}, 1e300 } } end):raises_here("steer.blend", "entry 1", "finite")
+    expect(function() steer.blend{ { steer.seek{}, 1e300 } } end):raises_here("steer.blend", "entry 1", "finite")
   end)
 end)
 

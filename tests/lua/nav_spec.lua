@@ -17,16 +17,27 @@ local SQRT2 = math.sqrt(2)
 
 -- ---- maps --------------------------------------------------------------------
 
+-- math.random's interface over a steer.random stream: the same maps and
+-- mazes on every Lua (math.random's numbers differ from one Lua to another).
+local random = require "steer.random"
+local stream = random.new(1)
+local function randomseed(seed) stream = random.new(seed) end
+local function rand(lo, hi)
+  if not lo then return random.float(stream) end
+  if not hi then lo, hi = 1, lo end
+  return lo - 1 + random.int(stream, hi - lo + 1)
+end
+
 -- A random map: `density` of the cells blocked, digits 1-3 for costs when
--- `costs` is set (from math.random, seeded by the caller).
+-- `costs` is set (from rand, seeded by the caller).
 local function random_map(nx, ny, density, costs)
   local map = {}
   for j = 1, ny do
     local row = {}
     for i = 1, nx do
       local ch = "."
-      if math.random() < density then ch = "#"
-      elseif costs then ch = tostring(math.random(1, 3)) end
+      if rand() < density then ch = "#"
+      elseif costs then ch = tostring(rand(1, 3)) end
       row[i] = ch
     end
     map[j] = table.concat(row)
@@ -74,7 +85,7 @@ local function maze(rooms, room, loops, size)
     if #options == 0 then
       stack[#stack] = nil
     else
-      local d = options[math.random(#options)]
+      local d = options[rand(#options)]
       local nx, ny = top[1] + d[1], top[2] + d[2]
       seen[(ny - 1) * rooms + nx] = true
       open_room(nx, ny)
@@ -83,8 +94,8 @@ local function maze(rooms, room, loops, size)
     end
   end
   for _ = 1, loops do
-    local rx, ry = math.random(1, rooms - 1), math.random(1, rooms)
-    if math.random() < 0.5 then open_door(rx, ry, 1, 0) else open_door(ry, rx, 0, 1) end
+    local rx, ry = rand(1, rooms - 1), rand(1, rooms)
+    if rand() < 0.5 then open_door(rx, ry, 1, 0) else open_door(ry, rx, 0, 1) end
   end
   local map = {}
   for y = 1, size do map[y] = table.concat(g[y]) end
@@ -123,9 +134,9 @@ local function dijkstra(map, cell, si, sj, costs)
   local function push(e)
     heap[#heap + 1] = e
     local k = #heap
-    while k > 1 and heap[k // 2][1] > heap[k][1] do
-      heap[k], heap[k // 2] = heap[k // 2], heap[k]
-      k = k // 2
+    while k > 1 and heap[math.floor(k / 2)][1] > heap[k][1] do
+      heap[k], heap[math.floor(k / 2)] = heap[math.floor(k / 2)], heap[k]
+      k = math.floor(k / 2)
     end
   end
   local function pop()
@@ -228,15 +239,15 @@ describe("g:path", function()
   it("finds paths as cheap as an independent Dijkstra on random maps and mazes, or nil", function()
     local checked, unreachable = 0, 0
     for seed = 1, 24 do
-      math.randomseed(seed)
+      randomseed(seed)
       local map = seed % 3 == 0 and maze(6, 2, seed % 4) or random_map(24, 18, 0.3, seed % 2 == 0)
       local cell, o = 0.5 + seed % 3, { -3, 2 }
       local g = steer.grid{ cell = cell, origin = o, map = map }
       local cells = open_cells(map)
-      local from = cells[math.random(#cells)]
+      local from = cells[rand(#cells)]
       local dist = dijkstra(map, cell, from[1], from[2])
       for _ = 1, 12 do
-        local to = cells[math.random(#cells)]
+        local to = cells[rand(#cells)]
         local a, b = center(map, cell, o, from[1], from[2]), center(map, cell, o, to[1], to[2])
         local pts, cost = g:path(a, b)
         local best = dist[to[2]][to[1]]
@@ -290,7 +301,7 @@ describe("g:path", function()
   end)
 
   it("feeds follow_path and the pipeline's decompose_path through a maze", function()
-    math.randomseed(5)
+    randomseed(5)
     local map = maze(5, 2, 0)
     local g = steer.grid{ cell = 2, map = map }
     local a, b = center(map, 2, { 0, 0 }, 2, 2), center(map, 2, { 0, 0 }, #map[1] - 1, #map - 1)
@@ -316,11 +327,11 @@ end)
 describe("g:flow_field", function()
   it("holds Dijkstra's distances and directions without local optima", function()
     for seed = 1, 6 do
-      math.randomseed(100 + seed)
+      randomseed(100 + seed)
       local map = seed % 2 == 0 and maze(5, 2, 3) or random_map(20, 16, 0.3, seed % 3 == 0)
       local cell, o = 1.5, { 1, -4 }
       local cells = open_cells(map)
-      local goal = cells[math.random(#cells)]
+      local goal = cells[rand(#cells)]
       local dist = dijkstra(map, cell, goal[1], goal[2])
       local g = steer.grid{ cell = cell, origin = o, map = map }
       local f = g:flow_field{ goal = center(map, cell, o, goal[1], goal[2]) }
@@ -339,7 +350,7 @@ describe("g:flow_field", function()
   end)
 
   it("holds Dijkstra's distances with costs of any range (dear roads, cheap lanes)", function()
-    math.randomseed(77)
+    randomseed(77)
     local map = random_map(30, 20, 0.2)
     local function costs(i, j) return (i * 7 + j * 3) % 5 == 0 and 400 or (i + j) % 3 == 0 and 0.5 or 1 end
     local g = steer.grid{ cell = 1, map = map, costs = costs }
@@ -362,12 +373,12 @@ describe("g:flow_field", function()
 
   it("repairs a moved goal: no local optima, never shorter than the truth, exact nearby, few cells touched",
     function()
-      math.randomseed(9)
+      randomseed(9)
       local map = maze(40, 2, 60)
       local cell, o = 1, { 0, 0 }
       local g = steer.grid{ cell = cell, map = map }
       local cells = open_cells(map)
-      local c = cells[math.random(#cells)]
+      local c = cells[rand(#cells)]
       local f = g:flow_field{ goal = center(map, cell, o, c[1], c[2]) }
       local total = f.touched
       local repaired, touched = 0, 0
@@ -375,7 +386,7 @@ describe("g:flow_field", function()
         -- a small move: to an open cell at most two cells away
         local nc
         repeat
-          nc = { c[1] + math.random(-2, 2), c[2] + math.random(-2, 2) }
+          nc = { c[1] + rand(-2, 2), c[2] + rand(-2, 2) }
         until map[nc[2]] and char_cost(map[nc[2]]:sub(nc[1], nc[1]) or "#")
         c = nc
         f:set_goal(center(map, cell, o, c[1], c[2]))
@@ -392,7 +403,7 @@ describe("g:flow_field", function()
               if math.abs(q[1] - c[1]) <= 3 and math.abs(q[2] - c[2]) <= 3 and d <= 3 * cell then
                 expect(f:distance(p), "exact next to the goal"):near(d, 1e-9)
               end
-              if math.random() < 0.02 then walk(map, cell, o, f, q, c, #cells) end
+              if rand() < 0.02 then walk(map, cell, o, f, q, c, #cells) end
             end
           end
         end
@@ -403,7 +414,7 @@ describe("g:flow_field", function()
 
   it("steers 500 agents through a 64x64 maze to the goal, never into a blocked cell, and after a moved goal",
     function()
-      math.randomseed(64)
+      randomseed(64)
       local map = maze(15, 3, 40, 64)
       local cell = 1
       local g = steer.grid{ cell = cell, map = map }
@@ -416,7 +427,7 @@ describe("g:flow_field", function()
       local brain = steer.follow_flow{ field = f, stop_radius = 0.5 }
       local agents, far = {}, 0
       for k = 1, 500 do
-        local c = cells[math.random(#cells)]
+        local c = cells[rand(#cells)]
         local p = center(map, cell, { 0, 0 }, c[1], c[2])
         far = math.max(far, f:distance(p))
         agents[k] = w:spawn{ position = p, max_speed = 4, max_force = 24, radius = 0.3, brain = brain }
@@ -453,7 +464,7 @@ describe("g:flow_field", function()
     -- max_speed 3, max_force 6: a velocity time constant of 0.5 s, far
     -- longer than a corridor is wide at full speed
     for _, kind in ipairs{ "maze", "random" } do
-      math.randomseed(64)
+      randomseed(64)
       local map = kind == "maze" and maze(15, 1, 40, 64) or random_map(64, 64, 0.25)
       local g = steer.grid{ cell = 1, map = map }
       local gi = 16 -- near the middle of the maze (31 x 31 cells) or of the random map
@@ -464,7 +475,7 @@ describe("g:flow_field", function()
       local brain = steer.follow_flow{ field = f }
       local agents = {}
       while #agents < 100 do
-        local c = { math.random(64), math.random(64) }
+        local c = { rand(64), rand(64) }
         local p = center(map, 1, { 0, 0 }, c[1], c[2])
         if map[c[2]]:sub(c[1], c[1]) ~= "#" and f:distance(p) then
           agents[#agents + 1] = w:spawn{ position = p, max_speed = 3, max_force = 6, radius = 0.3, brain = brain }
@@ -486,7 +497,7 @@ describe("g:flow_field", function()
   end)
 
   it("decomposes a pipeline's goal out of sight into points along the field (decompose_flow)", function()
-    math.randomseed(21)
+    randomseed(21)
     local map = maze(6, 2, 2)
     local cell = 2
     local g = steer.grid{ cell = cell, map = map }

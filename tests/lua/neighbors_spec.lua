@@ -92,7 +92,7 @@ describe("tags", function()
     expect(a.tag, "unchanged"):eq("t65535")
     a.tag = "t17" -- known names still work
     expect(#w:neighbors({ 0, 0 }, 1, "t17"), "found by its tag"):eq(1)
-    expect(function() return w:spawn{ tag = "another new one" } end)
+    expect(function() w:spawn{ tag = "another new one" } end)
       :raises_here("steer.world:spawn", "65535 distinct tags")
     expect(msg, "message"):contains("could not set it")
   end)

@@ -12,6 +12,7 @@
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
+local atan2 = math.atan2 or math.atan -- atan(y, x): Lua 5.1 and LuaJIT's math.atan takes one argument
 
 -- ---- helpers -------------------------------------------------------------
 
@@ -264,7 +265,7 @@ describe("follow_path", function()
     for _ = 1, 40 * 60 do
       w:step()
       local x, y = a:xy()
-      local ang = math.atan(y - 5, x - 5)
+      local ang = atan2(y - 5, x - 5)
       if last then
         local d = ang - last
         if d > math.pi then d = d - 2 * math.pi elseif d < -math.pi then d = d + 2 * math.pi end
@@ -424,40 +425,40 @@ end)
 
 describe("path and patrol arguments", function()
   it("refuse fewer than 2 points, naming the field", function()
-    expect(function() return steer.follow_path{ path = { { 0, 0 } } } end):raises("steer.follow_path", "path", "2 points")
-    expect(function() return steer.follow_path{ path = {} } end):raises("steer.follow_path", "path")
-    expect(function() return steer.follow_path{ radius = 1 } end):raises("steer.follow_path", "path", "2 points")
-    expect(function() return steer.patrol{ points = { { 0, 0 } } } end):raises("steer.patrol", "points", "2 points")
-    expect(function() return steer.patrol{ pause = 1 } end):raises("steer.patrol", "points")
+    expect(function() steer.follow_path{ path = { { 0, 0 } } } end):raises("steer.follow_path", "path", "2 points")
+    expect(function() steer.follow_path{ path = {} } end):raises("steer.follow_path", "path")
+    expect(function() steer.follow_path{ radius = 1 } end):raises("steer.follow_path", "path", "2 points")
+    expect(function() steer.patrol{ points = { { 0, 0 } } } end):raises("steer.patrol", "points", "2 points")
+    expect(function() steer.patrol{ pause = 1 } end):raises("steer.patrol", "points")
   end)
 
   it("refuse non-finite or malformed points, naming the field and the point", function()
-    expect(function() return steer.follow_path{ path = { { 0, 0 }, { 0 / 0, 1 } } } end)
+    expect(function() steer.follow_path{ path = { { 0, 0 }, { 0 / 0, 1 } } } end)
       :raises("steer.follow_path", "path", "point 2")
-    expect(function() return steer.follow_path{ path = { { 0, 0 }, { 1, math.huge } } } end)
+    expect(function() steer.follow_path{ path = { { 0, 0 }, { 1, math.huge } } } end)
       :raises("steer.follow_path", "path", "point 2")
-    expect(function() return steer.patrol{ points = { { 0, 0 }, "x" } } end):raises("steer.patrol", "points", "point 2")
-    expect(function() return steer.follow_path{ path = "abc" } end):raises("steer.follow_path", "path")
+    expect(function() steer.patrol{ points = { { 0, 0 }, "x" } } end):raises("steer.patrol", "points", "point 2")
+    expect(function() steer.follow_path{ path = "abc" } end):raises("steer.follow_path", "path")
   end)
 
   it("refuse bad numbers and choices, naming the field", function()
-    expect(function() return steer.follow_path{ path = SQUARE, radius = -1 } end):raises("steer.follow_path", "radius")
-    expect(function() return steer.follow_path{ path = SQUARE, predict = -0.5 } end):raises("steer.follow_path", "predict")
-    expect(function() return steer.follow_path{ path = SQUARE, ahead = 0 / 0 } end):raises("steer.follow_path", "ahead")
-    expect(function() return steer.follow_path{ path = SQUARE, loop = 1 } end):raises("steer.follow_path", "loop")
-    expect(function() return steer.follow_path{ path = SQUARE, join = "middle" } end):raises("steer.follow_path", "join")
-    expect(function() return steer.follow_path{ path = SQUARE, slow_radius = 1, stop_radius = 2 } end)
+    expect(function() steer.follow_path{ path = SQUARE, radius = -1 } end):raises("steer.follow_path", "radius")
+    expect(function() steer.follow_path{ path = SQUARE, predict = -0.5 } end):raises("steer.follow_path", "predict")
+    expect(function() steer.follow_path{ path = SQUARE, ahead = 0 / 0 } end):raises("steer.follow_path", "ahead")
+    expect(function() steer.follow_path{ path = SQUARE, loop = 1 } end):raises("steer.follow_path", "loop")
+    expect(function() steer.follow_path{ path = SQUARE, join = "middle" } end):raises("steer.follow_path", "join")
+    expect(function() steer.follow_path{ path = SQUARE, slow_radius = 1, stop_radius = 2 } end)
       :raises("steer.follow_path", "stop_radius", "slow_radius")
-    expect(function() return steer.patrol{ points = SQUARE, pause = -1 } end):raises("steer.patrol", "pause")
-    expect(function() return steer.patrol{ points = SQUARE, mode = "circle" } end):raises("steer.patrol", "mode")
-    expect(function() return steer.patrol{ points = SQUARE, slow_radius = 3, stop_radius = 5 } end)
+    expect(function() steer.patrol{ points = SQUARE, pause = -1 } end):raises("steer.patrol", "pause")
+    expect(function() steer.patrol{ points = SQUARE, mode = "circle" } end):raises("steer.patrol", "mode")
+    expect(function() steer.patrol{ points = SQUARE, slow_radius = 3, stop_radius = 5 } end)
       :raises("steer.patrol", "stop_radius", "slow_radius")
-    expect(function() return steer.patrol{ points = SQUARE, slow_radius = -1 } end):raises("steer.patrol", "slow_radius")
-    expect(function() return steer.patrol{ points = SQUARE, typo = 1 } end):raises("steer.patrol", "typo")
+    expect(function() steer.patrol{ points = SQUARE, slow_radius = -1 } end):raises("steer.patrol", "slow_radius")
+    expect(function() steer.patrol{ points = SQUARE, typo = 1 } end):raises("steer.patrol", "typo")
   end)
 
   it("accept radius 0 and pause 0", function()
-    expect(function() return steer.follow_path{ path = SQUARE, radius = 0 } end):succeeds()
-    expect(function() return steer.patrol{ points = SQUARE, pause = 0 } end):succeeds()
+    expect(function() steer.follow_path{ path = SQUARE, radius = 0 } end):succeeds()
+    expect(function() steer.patrol{ points = SQUARE, pause = 0 } end):succeeds()
   end)
 end)

@@ -175,7 +175,7 @@ describe("reciprocal", function()
       local people = {}
       for i = 0, 23 do
         local side = i < 12 and -1 or 1
-        local row, col = (i % 12) % 4, (i % 12) // 4
+        local row, col = (i % 12) % 4, math.floor((i % 12) / 4)
         local y = (row - 1.5) * 1.2
         people[#people + 1] = { a = w:spawn{ position = { side * (6 + col), y }, max_speed = 1.4, max_force = 11.2,
                                              radius = 0.3, brain = brain, target = { 0, side * 0.5 } },
@@ -201,7 +201,7 @@ describe("reciprocal", function()
         expect(through, "people at their goals on the other side"):eq(#people)
       else
         -- two flows meeting in a door can jam at 4 Hz (docs/api.md, reciprocal: limits)
-        expect(through, "people at their goals on the other side at 4 Hz"):ge(#people // 2)
+        expect(through, "people at their goals on the other side at 4 Hz"):ge(math.floor(#people / 2))
       end
     end
   end)

@@ -5,11 +5,13 @@
 local M = {}
 
 -- A linear congruential generator from `seed`: a function(lo, hi) giving
--- numbers in [lo, hi).
+-- numbers in [lo, hi). The product is taken in two halves (1103515245 is
+-- 16838 * 65536 + 20077) so that no step passes 2^53: the same layouts
+-- where numbers are floats (Lua 5.1, LuaJIT) as with 5.4's integers.
 function M.lcg(seed)
   local s = seed
   return function(lo, hi)
-    s = (s * 1103515245 + 12345) % 2147483648
+    s = (s * 16838 % 32768 * 65536 + s * 20077 + 12345) % 2147483648
     return lo + (hi - lo) * s / 2147483648
   end
 end

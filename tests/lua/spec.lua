@@ -34,13 +34,20 @@ local Failure = {}
 Failure.__index = Failure
 Failure.__tostring = function(f) return f.msg end
 
+-- Lua 5.1 and LuaJIT have no integer subtype: there a whole number shows
+-- as one.
+local mtype = math.type or function(x)
+  if type(x) == "number" then return x == math.floor(x) and "integer" or "float" end
+  return nil
+end
+
 -- Show a value so that a failure message can be read without a debugger:
 -- numbers to full precision, strings quoted, short tables inline.
 local function show(v, depth)
   depth = depth or 0
   local t = type(v)
   if t == "number" then
-    if math.type(v) == "integer" then return tostring(v) end
+    if mtype(v) == "integer" then return tostring(v) end
     if v ~= v then return "NaN" end
     return string.format("%.17g", v)
   elseif t == "string" then
@@ -50,7 +57,7 @@ local function show(v, depth)
     for k, x in pairs(v) do
       n = n + 1
       if n > 8 then parts[#parts + 1] = "..." break end
-      local key = math.type(k) == "integer" and "" or (tostring(k) .. " = ")
+      local key = mtype(k) == "integer" and "" or (tostring(k) .. " = ")
       parts[#parts + 1] = key .. show(x, depth + 1)
     end
     return "{" .. table.concat(parts, ", ") .. "}"

@@ -37,23 +37,23 @@ describe("threads", function()
         -- between ticks, from the loop and from a think (w:step's own
         -- callbacks run between the passes too)
         local w, sc = demo.start(name, { threads = 1 })
-        demo.advance(w, sc, N // 4)
+        demo.advance(w, sc, math.floor(N / 4))
         w.threads = 4
-        demo.advance(w, sc, N // 4)
+        demo.advance(w, sc, math.floor(N / 4))
         w:spawn{ think = function(a)
           a.world.threads = 3
           a:remove()
         end }
-        demo.advance(w, sc, N // 4)
+        demo.advance(w, sc, math.floor(N / 4))
         expect(w.threads, "set by the think"):eq(3)
         w.threads = 8
-        demo.advance(w, sc, N - 3 * (N // 4))
+        demo.advance(w, sc, N - 3 * math.floor(N / 4))
         expect(w.tick, "ticks"):eq(one.tick)
         -- the think's agent lived one tick: compare with a run that had it too
         local ref, rsc = demo.start(name, { threads = 1 })
-        demo.advance(ref, rsc, N // 2)
+        demo.advance(ref, rsc, math.floor(N / 2))
         ref:spawn{ think = function(a) a:remove() end }
-        demo.advance(ref, rsc, N - N // 2)
+        demo.advance(ref, rsc, N - math.floor(N / 2))
         expect(w:hash(), name .. " with w.threads changed 1 -> 4 -> 3 -> 8"):eq(ref:hash())
       end)
   end
@@ -84,23 +84,23 @@ describe("threads", function()
 
   it("refuse a bad count naming the function, the field and what is expected, at the caller's line", function()
     local expected = "expected an integer from 1 to 64 (worker threads)"
-    expect(function() return steer.world{ threads = 0 } end):raises_here("steer.world", "field 'threads'", expected, "0")
-    expect(function() return steer.world{ threads = 65 } end):raises_here("steer.world", "'threads'", expected, "65")
-    expect(function() return steer.world{ threads = -1 } end):raises_here("steer.world", "'threads'", expected, "-1")
-    expect(function() return steer.world{ threads = 2.5 } end):raises_here("steer.world", "'threads'", expected, "2.5")
-    expect(function() return steer.world{ threads = "4" } end):raises_here("steer.world", "'threads'", expected, '"4"')
-    expect(function() return steer.world{ threads = true } end):raises_here("steer.world", "'threads'", expected, "true")
+    expect(function() steer.world{ threads = 0 } end):raises_here("steer.world", "field 'threads'", expected, "0")
+    expect(function() steer.world{ threads = 65 } end):raises_here("steer.world", "'threads'", expected, "65")
+    expect(function() steer.world{ threads = -1 } end):raises_here("steer.world", "'threads'", expected, "-1")
+    expect(function() steer.world{ threads = 2.5 } end):raises_here("steer.world", "'threads'", expected, "2.5")
+    expect(function() steer.world{ threads = "4" } end):raises_here("steer.world", "'threads'", expected, '"4"')
+    expect(function() steer.world{ threads = true } end):raises_here("steer.world", "'threads'", expected, "true")
     local w = steer.world{ threads = 2 }
     expect(function() w.threads = 0 end):raises_here("steer.world", "field 'threads'", expected, "0")
     expect(function() w.threads = nil end):raises_here("steer.world", "field 'threads'", expected, "nil")
     expect(function() w.threads = 1e9 end):raises_here("steer.world", "field 'threads'", expected, "1000000000")
     expect(w.threads, "unchanged by the failed writes"):eq(2)
     local s = w:save()
-    expect(function() return steer.load(s, { threads = 0 }) end):raises_here("steer.load", "'threads'", expected, "0")
-    expect(function() return steer.load(s, { thread = 2 }) end):raises_here("steer.load", "unknown field 'thread'")
-    expect(function() return w:restore(s, { threads = 4 }) end)
+    expect(function() steer.load(s, { threads = 0 }) end):raises_here("steer.load", "'threads'", expected, "0")
+    expect(function() steer.load(s, { thread = 2 }) end):raises_here("steer.load", "unknown field 'thread'")
+    expect(function() w:restore(s, { threads = 4 }) end)
       :raises_here("steer.world:restore", "field 'threads'", "keeps the world's thread count")
-    expect(function() return w:save{ threads = 4 } end):raises_here("steer.world:save", "unknown field 'threads'")
+    expect(function() w:save{ threads = 4 } end):raises_here("steer.world:save", "unknown field 'threads'")
     expect(w.threads, "unchanged"):eq(2)
   end)
 
@@ -110,7 +110,7 @@ describe("threads", function()
       a.world.threads = 4
       return 0, 0
     end) }
-    expect(function() return w:step() end)
+    expect(function() w:step() end)
       :raises_here("steer.world:step", "steer.custom function", "not allowed during the steer pass")
     expect(w.threads, "unchanged"):eq(2)
   end)

@@ -5,6 +5,7 @@
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
+local atan2 = math.atan2 or math.atan -- atan(y, x): Lua 5.1 and LuaJIT's math.atan takes one argument
 
 local variants = {
   circle = function() return steer.wander{ distance = 4, radius = 1.5, jitter = 4 } end,
@@ -21,7 +22,7 @@ local function wander_world(variant, seed)
   return w, agents
 end
 
-local function angle_between(a, b) return math.abs(math.atan(a:cross(b).z, a:dot(b))) end
+local function angle_between(a, b) return math.abs(atan2(a:cross(b).z, a:dot(b))) end
 
 for _, variant in ipairs{ "circle", "turn" } do
   describe("wander (" .. variant .. ")", function()

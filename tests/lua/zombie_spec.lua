@@ -8,6 +8,7 @@ local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
 
 local zombie = require "steer.archetypes.zombie"
+local atan2 = math.atan2 or math.atan -- atan(y, x): Lua 5.1 and LuaJIT's math.atan takes one argument
 
 -- A level 48 x 32 m (cell 1 m): an outer wall, houses, a long wall with
 -- two gaps between the zombies' side and the player's.
@@ -95,7 +96,7 @@ describe("zombie", function()
       far = math.max(far, d)
       if d < 4 then
         near = near + 1
-        octants[math.floor((math.atan(y - py, x - px) + math.pi) / (math.pi / 4)) % 8] = true
+        octants[math.floor((atan2(y - py, x - px) + math.pi) / (math.pi / 4)) % 8] = true
       end
     end
     local covered = 0

@@ -18,7 +18,7 @@ local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 -- if given); returns its output (stdout and stderr) and exit code.
 local function steer_run(args, env)
   local p = assert(io.popen((env and env .. " " or "") .. quote(exe) .. " run --headless " .. args .. " 2>&1"))
-  local out = p:read("a")
+  local out = p:read("*a")
   local _, _, code = p:close()
   return out, code
 end
@@ -78,7 +78,7 @@ describe("scenarios", function()
       expect(code, out):eq(0)
       local png = io.open("show.png", "rb")
       if not png then return nil, out end
-      local bytes = png:read("a")
+      local bytes = png:read("*a")
       png:close()
       os.remove("show.png")
       return bytes, out
@@ -152,9 +152,9 @@ describe("scenarios", function()
       if out:find("built without the viewer", 1, true) then return end
       expect(code, name .. ": " .. out):eq(0)
       expect(out:match("hash (%x+), uninterrupted"), name .. " rewound"):eq(plain)
-      out, code = steer_run("--ticks " .. n // 2 .. " --save " .. quote(snap) .. " " .. file)
+      out, code = steer_run("--ticks " .. math.floor(n / 2) .. " --save " .. quote(snap) .. " " .. file)
       expect(code, name .. " save: " .. out):eq(0)
-      out, code = steer_run("--ticks " .. n - n // 2 .. " --load " .. quote(snap) .. " " .. file)
+      out, code = steer_run("--ticks " .. n - math.floor(n / 2) .. " --load " .. quote(snap) .. " " .. file)
       expect(code, name .. " load: " .. out):eq(0)
       expect(hash_of(out), name .. " loaded and run on"):eq(plain)
     end
@@ -248,7 +248,7 @@ return { world = { threads = 2 }, setup = function(w) w:spawn{ velocity = { 1, 0
     expect(code, out):eq(2)
     expect(out):contains("--threads needs a value")
     local p = assert(io.popen(quote(exe) .. " --help"))
-    local help = p:read("a")
+    local help = p:read("*a")
     p:close()
     expect(help, "--help"):contains("--threads N", "worker threads for the tick")
     local m = assert(io.open("threads_mod.lua", "w"))
