@@ -50,6 +50,30 @@ built=$("$build/steer" run --headless --ticks 300 "$src/demos/arrive.lua" 2>&1 |
 [ -n "$installed" ] && [ "$installed" = "$built" ] || { echo "installed arrive: '$installed', built: '$built'"; exit 1; }
 echo "installed steer runs arrive.lua from $dest/scenarios: hash $installed"
 
-so=$(find "$moved" -name steer.so | head -n 1)
-case "$so" in */lib/lua/5.4/steer.so) ;; *) echo "steer.so installed at $so, not under lib/lua/5.4"; exit 1;; esac
+so=$(find "$moved" -path '*/lib/lua/5.4/steer.so' | head -n 1)
+[ -n "$so" ] || { echo "no steer.so installed under lib/lua/5.4"; exit 1; }
 LUA_CPATH="$(dirname "$so")/?.so" lua5.4 -e 'local s = require "steer"; local w = s.world{}; w:spawn{}; w:step(10); assert(w.count == 1); print("lua5.4 loads steer " .. s.version)'
+
+# The modules for Lua 5.3 and 5.1 (when built) beside it, with their Lua
+# files under share/lua/V: lua5.3, lua5.1 and LuaJIT (which loads the 5.1
+# one) each step the same world as lua5.4 to the same hash.
+run_installed() { # INTERPRETER V
+    env -u LUA_PATH -u LUA_CPATH -u LUA_PATH_5_4 -u LUA_CPATH_5_4 -u LUA_PATH_5_3 -u LUA_CPATH_5_3 "$1" -e "
+        package.path = '$moved/share/lua/$2/?.lua'
+        package.cpath = '$moved/lib/lua/$2/?.so'
+        local steer = require 'steer'
+        local random = require 'steer.random'
+        local boid = require 'steer.archetypes.boid'
+        local w, r = steer.world{ seed = 5, wrap = true, size = { 50, 50 } }, random.new(9)
+        for _ = 1, 40 do w:spawn(boid.archetype, { position = { 50 * random.float(r), 50 * random.float(r) } }) end
+        w:step(120)
+        io.write(w:hash())"
+}
+ref=$(run_installed lua5.4 5.4)
+for pair in lua5.3:5.3 lua5.1:5.1 luajit:5.1; do
+    lua=${pair%:*} v=${pair#*:}
+    [ -f "$moved/lib/lua/$v/steer.so" ] && command -v "$lua" >/dev/null || continue
+    got=$(run_installed "$lua" "$v")
+    [ "$got" = "$ref" ] || { echo "installed for $lua: hash '$got', lua5.4's '$ref'"; exit 1; }
+    echo "$lua loads the installed lib/lua/$v/steer.so and its Lua files: hash $got, as lua5.4"
+done
