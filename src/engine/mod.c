@@ -136,6 +136,29 @@ static void kill_locked(Mod *m, const char *why)
     atomic_store_explicit(&m->killed, true, memory_order_release);
 }
 
+// STEERL_CHARGE (steerL_charge): the C memory of the mod's behaviour trees,
+// grids and flow fields counts against its cap like its Lua memory.
+static int charge(lua_State *L)
+{
+    Mod *m = mod_of(L);
+    lua_Integer bytes = lua_tointeger(L, 1);
+    if (bytes < 0) {
+        size_t d = (size_t)-bytes;
+        m->used = d < m->used ? m->used - d : 0;
+        return 0;
+    }
+    m->used += (size_t)bytes;
+    if (m->used > m->cap) {
+        char why[128];
+        snprintf(why, sizeof why, "over its memory cap of %zu bytes (its trees, grids and flow fields count)", m->cap);
+        pthread_mutex_lock(&m->e->lock);
+        kill_locked(m, why);
+        pthread_mutex_unlock(&m->e->lock);
+        steerE_check_stop(L);
+    }
+    return 0;
+}
+
 // A CPU clock in seconds.
 static double clock_seconds(clockid_t c)
 {
@@ -562,6 +585,8 @@ static int open_mod(lua_State *L)
     steerE_open_sandbox(L, m->cap / 4);
     lua_pushcfunction(L, poll_stop);
     lua_setfield(L, LUA_REGISTRYINDEX, STEERL_POLL);
+    lua_pushcfunction(L, charge);
+    lua_setfield(L, LUA_REGISTRYINDEX, STEERL_CHARGE);
     lua_pushcfunction(L, mod_print);
     lua_setglobal(L, "print");
     lua_pushcfunction(L, mod_require);

@@ -201,6 +201,17 @@ void steerL_poll(lua_State *L, size_t *work, size_t units)
     lua_call(L, 0, 0);
 }
 
+void steerL_charge(lua_State *L, lua_Integer bytes)
+{
+    if (bytes == 0) return;
+    if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_CHARGE) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pushinteger(L, bytes);
+    lua_call(L, 1, 0);
+}
+
 void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array)
 {
     t = lua_absindex(L, t);

@@ -106,6 +106,14 @@ int steerL_optthreads(lua_State *L, int t, const char *fn);
 #define STEERL_POLL_WORK 4096
 #define STEERL_POLL "steer.poll"
 void steerL_poll(lua_State *L, size_t *work, size_t units);
+// C memory a binding's object holds outside Lua's allocator (a behaviour
+// tree, a grid, a flow field): `bytes` more, or fewer when negative, for the
+// state's owner. A mod's state stores under the registry's STEERL_CHARGE a
+// C function that counts them against the mod's memory cap and raises past
+// it (a positive charge only; a __gc's negative one never raises). Without
+// one (a scenario, a game's own Lua) nothing is counted.
+#define STEERL_CHARGE "steer.charge"
+void steerL_charge(lua_State *L, lua_Integer bytes);
 
 // Raise for any key of table `t` not listed in `known` (NULL-terminated) or
 // not a string; integer keys are allowed when `allow_array` is set.
