@@ -180,6 +180,59 @@ static double pattern_us(int sandboxed)
     return (t1 - t0) * 1e6 / 200;
 }
 
+// ---- think calls: a scenario's against a mod's (issue 20) ----------------------
+
+#define THINKERS 1000
+#define THINK_TICKS 200
+
+// A file in /tmp with `text`; its path.
+static const char *temp_file(const char *name, const char *text)
+{
+    static char path[2][256];
+    static int k;
+    char *p = path[k++ & 1];
+    snprintf(p, sizeof path[0], "/tmp/steer-bench-%s-%d.lua", name, (int)getpid());
+    FILE *f = fopen(p, "w");
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+// Median CPU time (ms) of THINK_TICKS ticks of THINKERS agents that think
+// at 60 Hz (or, without `think`, do not), spawned by the scenario or by a mod.
+static double thinkers_ms(bool in_mod, bool think)
+{
+    char spawn[512];
+    snprintf(spawn, sizeof spawn,
+             "for i = 1, %d do w:spawn{ position = { i %% 100, i // 100 }, max_speed = 2, max_force = 4%s } end",
+             THINKERS, think ? ", think = think, think_hz = 60" : "");
+    static const char think_fn[] = "local function think(a, dt) local x, y = a:xy() SUM = (SUM or 0) + x + y end\n";
+    char scn[1024], mod[1024];
+    snprintf(scn, sizeof scn, "%sreturn { world = { size = { 100, 100 }, seed = 5 }, setup = function(w) %s end }\n",
+             think_fn, in_mod ? "" : spawn);
+    snprintf(mod, sizeof mod, "%sreturn { setup = function(w) %s end }\n", think_fn, spawn);
+    const char *scn_path = temp_file("think-scn", scn), *mod_path = in_mod ? temp_file("think-mod", mod) : NULL;
+    double t[ROUNDS];
+    for (int r = 0; r < ROUNDS; r++) {
+        steer_Engine *e;
+        steer_engine_new(NULL, &e);
+        steer_ModLimits lim = { .call_ms = 1000, .agents = THINKERS };
+        if (steer_engine_load(e, scn_path) != STEER_OK ||
+            (mod_path && steer_engine_load_mod(e, mod_path, &lim, NULL) != STEER_OK)) {
+            fprintf(stderr, "%s\n", steer_engine_error(e));
+            exit(1);
+        }
+        steer_engine_tick(e, 10);
+        double t0 = cpu_now();
+        steer_engine_tick(e, THINK_TICKS);
+        t[r] = (cpu_now() - t0) * 1e3;
+        steer_engine_free(e);
+    }
+    remove(scn_path);
+    if (mod_path) remove(mod_path);
+    return bench_median(t, ROUNDS);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : BENCH_MODS_DIR;
@@ -205,5 +258,16 @@ int main(int argc, char **argv)
     }
     printf("  patterns (gmatch, gsub, find on 8.8 kB): Lua's %.0f us, the sandbox's step-counting %.0f us\n",
            pattern_us(0), pattern_us(1));
+    // interleaved, so that the machine's drift hits both alike
+    double calls = (double)THINKERS * THINK_TICKS, scn = 0, mod = 0;
+    double s[ROUNDS], m[ROUNDS];
+    for (int r = 0; r < ROUNDS; r++) {
+        s[r] = (thinkers_ms(false, true) - thinkers_ms(false, false)) / calls * 1e3;
+        m[r] = (thinkers_ms(true, true) - thinkers_ms(true, false)) / calls * 1e3;
+    }
+    scn = bench_median(s, ROUNDS);
+    mod = bench_median(m, ROUNDS);
+    printf("  a think call (%d agents at 60 Hz, a:xy() and a sum): the scenario's %.3f us, a mod's %.3f us (%.2fx)\n",
+           THINKERS, scn, mod, mod / scn);
     return 0;
 }

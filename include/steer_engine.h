@@ -97,11 +97,15 @@ typedef struct steer_ModInfo {
     const char *name;
     bool enabled;
     const char *reason; // why it was disabled ("file:line: message" or the limit it broke), "" while enabled
-    size_t memory;      // Lua bytes in use
+    size_t memory;      // bytes in use: its Lua state, its trees, grids and flow fields
     double cpu_ms;      // CPU spent in it so far
 } steer_ModInfo;
 // Mods loaded, running or disabled (ids 0 to count - 1).
 STEER_API int steer_engine_mod_count(const steer_Engine *e);
+// Disable mod `id` between ticks, as a broken limit would: its Lua state is
+// closed and its agents stop where they are (docs/mods.md); its name stays
+// taken and steer_engine_mod_info reports "unloaded by the game".
+STEER_API int steer_engine_unload_mod(steer_Engine *e, int id);
 // What mod `id` is doing: running or why it was disabled, its memory and CPU.
 STEER_API int steer_engine_mod_info(const steer_Engine *e, int id, steer_ModInfo *out);
 

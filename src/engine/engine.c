@@ -346,8 +346,9 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     if (!e->L) goto nomem;
     luaL_openlibs(e->L);
     // the scenario's worlds allocate and log through the host's hooks too
-    e->host = (steerL_Host){ e->alloc,   e->alloc_ud,    e->log,        e->log_ud,
-                             e->threads, d.enqueue_task, d.finish_task, d.task_ctx };
+    steerE_mods_init_route(e);
+    e->host = (steerL_Host){ e->alloc,       e->alloc_ud,   e->log,     e->log_ud, e->threads,
+                             d.enqueue_task, d.finish_task, d.task_ctx, &e->route };
     lua_pushlightuserdata(e->L, &e->host);
     lua_setfield(e->L, LUA_REGISTRYINDEX, STEERL_HOST);
     steer_lua_preload(e->L);

@@ -58,6 +58,8 @@ struct steer_Engine {
 
     Mod **mods;
     int nmods;
+    steerL_Route route;   // the mods' per-agent Lua (think, custom, ease), from the world's hooks
+    steer_Behavior *halt; // a disabled mod's agents' brain: arrive on their own target (mod.c)
     pthread_t watchdog;
     bool watchdog_running;
     atomic_bool stopping;
@@ -90,6 +92,8 @@ char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *le
 
 // mod.c
 void steerE_mods_tick(steer_Engine *e);
+// The route the scenario's worlds hand the mods' per-agent Lua to (host.route).
+void steerE_mods_init_route(steer_Engine *e);
 void steerE_mods_free(steer_Engine *e);
 void steerE_mods_register_kind(steer_Engine *e, const steer_HostKind *k);
 // A lua_CFunction: steer_lua_register_host of the kind (light userdata at

@@ -77,6 +77,7 @@ struct Mod {
     bool enabled;
     char reason[512];
     int cb_ref, world_ref;
+    int owner; // 1 + its index: the owner number of its per-agent Lua (STEERL_OWNER)
     double cpu;
     // the call in progress, shared with the watchdog under e->lock
     bool in_call;
@@ -87,7 +88,7 @@ struct Mod {
     // the verdict: kill_reason is written once, under e->lock, before
     // `killed` is stored with release; read only after an acquire load
     atomic_bool killed;
-    char kill_reason[160];
+    char kill_reason[512];
     Msg inbox[MAX_INBOX];
     int ninbox;
     size_t inbox_bytes;
@@ -230,10 +231,30 @@ static void one_line(char *s)
         if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = ' ';
 }
 
+// A disabled mod's agents stop where they are: each gets the engine's brain
+// steer.arrive on the agent's own target, set to its position, and thinks
+// no more. (Its functions, trees and flow fields are the mod's no longer:
+// the world lets go of them with the old brains.)
+static void halt_agents(Mod *m)
+{
+    steer_Engine *e = m->e;
+    steer_World *w = e->world;
+    if (!w || (!e->halt && steer_behavior_new("arrive", &e->halt) != STEER_OK)) return;
+    for (int i = 0; i < m->nagents; i++) {
+        steer_Agent a = m->agents[i];
+        double p[3];
+        if (steer_agent_vec(w, a, STEER_PROP_POSITION, p) != STEER_OK) continue; // gone
+        steer_agent_set_think(w, a, 0, 0);
+        steer_agent_set_target(w, a, p, STEER_NO_AGENT);
+        steer_agent_set_brain(w, a, e->halt);
+    }
+}
+
 static void disable(Mod *m, const char *why)
 {
     if (!m->enabled) return;
     m->enabled = false;
+    halt_agents(m);
     snprintf(m->reason, sizeof m->reason, "%s", why);
     one_line(m->reason);
     steerE_log(m->e, 2, "mod %s disabled: %s", m->name, m->reason);
@@ -325,6 +346,86 @@ static void push_callback(Mod *m, const char *name)
     lua_pushcfunction(m->L, call_callback);
     lua_pushlightuserdata(m->L, (void *)name);
 }
+
+// ---- per-agent Lua: a mod's think, custom and ease functions -------------------
+//
+// The world's hooks hand these here (steerL_Route, e->route) by the owner
+// number in their reference. Each runs in the mod's state like a callback:
+// under its CPU budget and memory cap, its world userdata at stack index 1
+// as the bindings' calls expect. A call that fails (an error, a yield, the
+// budget or the cap) gives nothing — no think, no force, no easing — and
+// stops the mod; so does every later call of this tick. The engine
+// disables it at its next call (mod_call, after the world's step), and its
+// agents stop (halt_agents). The world and the other mods never see the
+// failure: the scenario's step goes on as if the mod had returned nothing.
+
+static Mod *route_mod(steer_Engine *e, int owner)
+{
+    if (owner < 1 || owner > e->nmods) return NULL;
+    Mod *m = e->mods[owner - 1];
+    if (!m->enabled || !m->L || atomic_load_explicit(&m->killed, memory_order_acquire)) return NULL;
+    return m;
+}
+
+static steerL_World *route_begin(Mod *m, double *t0)
+{
+    lua_State *L = m->L;
+    lua_settop(L, 0);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->world_ref);
+    steerL_World *lw = lua_touserdata(L, 1);
+    lw->L = L;
+    lw->cb_error[0] = 0;
+    *t0 = steerE_now();
+    begin_call(m);
+    return lw;
+}
+
+// Nonzero when the call gave nothing.
+static int route_end(Mod *m, steerL_World *lw, double t0, int st)
+{
+    end_call(m, t0);
+    lua_settop(m->L, 0);
+    if (st != 0) {
+        char why[400];
+        snprintf(why, sizeof why, "%.380s", lw->cb_error[0] ? lw->cb_error : "a per-agent call failed");
+        pthread_mutex_lock(&m->e->lock);
+        kill_locked(m, why); // a kill during the call keeps its own reason
+        pthread_mutex_unlock(&m->e->lock);
+    }
+    return st != 0 || atomic_load_explicit(&m->killed, memory_order_acquire);
+}
+
+static int route_think(void *ud, int owner, steer_World *w, steer_Agent a, double dt)
+{
+    (void)w;
+    Mod *m = route_mod(ud, owner);
+    if (!m) return 0;
+    double t0;
+    steerL_World *lw = route_begin(m, &t0);
+    route_end(m, lw, t0, steerL_run_think(lw, a, dt));
+    return 0; // a mod's failure is not the world's
+}
+
+static int route_custom(void *ud, int owner, int ref, steer_World *w, steer_Agent a, double dt, double out[3])
+{
+    (void)w;
+    Mod *m = route_mod(ud, owner);
+    if (!m) return 1;
+    double t0;
+    steerL_World *lw = route_begin(m, &t0);
+    return route_end(m, lw, t0, steerL_run_custom(lw, ref, a, dt, out));
+}
+
+static int route_ease(void *ud, int owner, int ref, double x, double *out)
+{
+    Mod *m = route_mod(ud, owner);
+    if (!m) return 1;
+    double t0;
+    steerL_World *lw = route_begin(m, &t0);
+    return route_end(m, lw, t0, steerL_run_ease(lw, ref, x, out));
+}
+
+void steerE_mods_init_route(steer_Engine *e) { e->route = (steerL_Route){ route_think, route_custom, route_ease, e }; }
 
 // ---- the mod's own library --------------------------------------------------------
 
@@ -587,6 +688,8 @@ static int open_mod(lua_State *L)
     lua_setfield(L, LUA_REGISTRYINDEX, STEERL_POLL);
     lua_pushcfunction(L, charge);
     lua_setfield(L, LUA_REGISTRYINDEX, STEERL_CHARGE);
+    lua_pushinteger(L, m->owner); // its think, custom and ease functions run here (route_*)
+    lua_setfield(L, LUA_REGISTRYINDEX, STEERL_OWNER);
     lua_pushcfunction(L, mod_print);
     lua_setglobal(L, "print");
     lua_pushcfunction(L, mod_require);
@@ -698,6 +801,10 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
         free_mod(e, m);
         return STEER_ENOMEM;
     }
+    if (e->nmods >= STEERL_MAX_OWNER) {
+        free_mod(e, m);
+        return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: at most %d mods", STEERL_MAX_OWNER);
+    }
     if (find_mod(e, m->name)) {
         int st = steerE_fail(e, STEER_EARG, "steer_engine_load_mod: a mod named '%s' is loaded already", m->name);
         free_mod(e, m);
@@ -721,6 +828,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     pthread_mutex_lock(&e->lock);
     e->mods[e->nmods++] = m;
     pthread_mutex_unlock(&e->lock);
+    m->owner = e->nmods;
     if (id) *id = e->nmods - 1;
     m->enabled = true;
     m->L = lua_newstate(mod_alloc, m);
@@ -840,6 +948,8 @@ void steerE_mods_free(steer_Engine *e)
         e->watchdog_running = false;
     }
     for (int i = 0; i < e->nmods; i++) free_mod(e, e->mods[i]);
+    steer_behavior_release(e->halt);
+    e->halt = NULL;
     steerE_alloc(e, e->mods, 0);
     e->mods = NULL;
     e->nmods = 0;
@@ -927,6 +1037,13 @@ int steerE_mod_load(steer_Engine *e, const char *name, const unsigned char *p, s
     lua_pushcfunction(m->L, load_f);
     lua_pushlightuserdata(m->L, &d);
     return mod_call(m, 1) ? 0 : STEER_EMOD;
+}
+
+int steer_engine_unload_mod(steer_Engine *e, int id)
+{
+    if (!e || id < 0 || id >= e->nmods) return STEER_EARG;
+    disable(e->mods[id], "unloaded by the game");
+    return STEER_OK;
 }
 
 int steer_engine_mod_count(const steer_Engine *e) { return e ? e->nmods : 0; }

@@ -90,9 +90,6 @@ static int archetype_new(lua_State *L)
     if (lua_getfield(L, 1, "think") != LUA_TNIL && !lua_isfunction(L, -1))
         steerL_field_error(L, fn, "think", "a function(agent, dt)", -1);
     bool has_think = !lua_isnil(L, -1);
-    if (has_think)
-        steerL_check_unsandboxed(L, "steer.archetype: field 'think'",
-                                 "per-agent Lua runs in the scenario; use update(w, dt)");
     lua_setfield(L, 2, "think");
     if (lua_getfield(L, 1, "think_hz") != LUA_TNIL) {
         if (!has_think) return luaL_error(L, "%s: field 'think_hz' given without 'think' (a function(agent, dt))", fn);
@@ -259,9 +256,6 @@ static void apply(lua_State *L, int agent, int arch, int over)
     }
     def_field(L, arch, "think");
     bool has_think = !lua_isnil(L, -1);
-    if (has_think)
-        steerL_check_unsandboxed(L, "steer.archetype: field 'think'",
-                                 "per-agent Lua runs in the scenario; use update(w, dt)");
     lua_pop(L, 1);
     if (!own_hz && has_think) {
         if (def_field(L, arch, "think_hz") != LUA_TNIL) lua_setfield(L, agent, "think_hz");

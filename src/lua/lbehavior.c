@@ -18,12 +18,13 @@ static int behavior_gc(lua_State *L)
         steer_behavior_release(ub->b);
         ub->b = NULL;
     }
-    // callbacks: the refs listed under "refs" in the user value
+    // callbacks: the refs listed under "refs" in the user value (the owner's
+    // bits above STEERL_OWNER_SHIFT are not part of the registry's ref)
     if (lua_getiuservalue(L, 1, 1) == LUA_TTABLE && lua_getfield(L, -1, "refs") == LUA_TTABLE) {
         lua_Integer n = luaL_len(L, -1);
         for (lua_Integer i = 1; i <= n; i++) {
             lua_rawgeti(L, -1, i);
-            luaL_unref(L, LUA_REGISTRYINDEX, (int)lua_tointeger(L, -1));
+            luaL_unref(L, LUA_REGISTRYINDEX, (int)(lua_tointeger(L, -1) & ((1 << STEERL_OWNER_SHIFT) - 1)));
             lua_pop(L, 1);
         }
     }
@@ -158,9 +159,8 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
             st = steer_behavior_set_choice(b, f->name, lua_tostring(L, v));
             if (st) steerL_field_error(L, fn, f->name, f->expect, v);
         } else if (lua_type(L, v) == LUA_TFUNCTION) {
-            steerL_check_unsandboxed(L, fn, "a Lua function on the steer pass runs only in the scenario");
-            lua_pushvalue(L, v);
-            int ref = luaL_ref(L, LUA_REGISTRYINDEX);
+            // a mod's function runs in the mod's state (its owner in the ref)
+            int ref = steerL_callback_ref(L, v, fn);
             // remember the ref so __gc can drop it
             lua_getfield(L, uv, "refs");
             lua_pushinteger(L, ref);

@@ -329,6 +329,12 @@ static bool ref_field(const unsigned char *params, const steerB_Field *f, size_t
 
 // The next field from *f on that holds a host reference other than 0:
 // where (*off) and which (*v); false after the last.
+// The next callback reference of b's fields from *f on. A reference of
+// another Lua state (a mod's function: an owner above STEERL_OWNER_SHIFT)
+// is none of this state's: a save writes it as no function (patch_visit),
+// so a load never binds it to whatever that number names in a new state.
+static bool foreign_ref(int32_t ref) { return ref >> STEERL_OWNER_SHIFT != 0; }
+
 static bool next_ref(const steer_Behavior *b, const steerB_Field **f, size_t *off, int32_t *v)
 {
     for (; *f && (*f)->name; (*f)++) {
@@ -438,7 +444,8 @@ static void fns_visit(Walk *wk, steer_Behavior *b)
     size_t off;
     int32_t ref;
     while (next_ref(b, &f, &off, &ref)) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+        if (foreign_ref(ref)) lua_pushboolean(L, 0); // keeps the others' places
+        else lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
         lua_rawseti(L, wk->a, (lua_Integer)lua_rawlen(L, wk->a) + 1);
     }
 }
@@ -631,6 +638,7 @@ static void save_visit(Walk *wk, steer_Behavior *b)
     size_t off;
     int32_t ref;
     while (next_ref(b, &f, &off, &ref)) {
+        if (foreign_ref(ref)) continue;
         char use[160];
         snprintf(use, sizeof use, "brain node '%s' (%s)", steer_behavior_name(b), b->kind->name);
         lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
@@ -656,10 +664,13 @@ static void patch_visit(Walk *wk, steer_Behavior *b)
     size_t off;
     int32_t ref;
     while (next_ref(b, &f, &off, &ref)) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-        lua_rawget(L, wk->a);
-        int32_t k = (int32_t)lua_tointeger(L, -1);
-        lua_pop(L, 1);
+        int32_t k = 0;
+        if (!foreign_ref(ref)) {
+            lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+            lua_rawget(L, wk->a);
+            k = (int32_t)lua_tointeger(L, -1);
+            lua_pop(L, 1);
+        }
         lua_pushlightuserdata(L, b->params + off);
         lua_pushinteger(L, ref);
         lua_rawset(L, wk->b);
@@ -1041,11 +1052,15 @@ static bool fits(lua_State *L, const steer_Behavior *c, const steer_Behavior *t,
     if (is_flow(c) && memcmp(c->params, t->params, sizeof(void *)) != 0) return false;
     const steerB_Field *fc = c->kind->fields, *ft = t->kind->fields;
     size_t off;
-    int32_t rc, rt;
+    int32_t rc = 0, rt = 0;
     for (;;) {
         bool more = next_ref(c, &fc, &off, &rc);
         if (more != next_ref(t, &ft, &off, &rt)) return false;
         if (!more) break;
+        if (foreign_ref(rc) || foreign_ref(rt)) {
+            if (rc != rt) return false;
+            continue;
+        }
         lua_rawgeti(L, LUA_REGISTRYINDEX, rc);
         lua_rawgeti(L, LUA_REGISTRYINDEX, rt);
         bool same = lua_rawequal(L, -1, -2);

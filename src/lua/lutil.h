@@ -37,6 +37,9 @@ typedef struct steerL_World {
     // The grids attached by w:add_grid, for a viewer (steer_lua_nav); the
     // user value's "grids" table keeps them alive.
     steerN_Layers nav;
+    // Where the hooks send other states' per-agent Lua (steerL_Route below;
+    // from the host, NULL without one)
+    const struct steerL_Route *route;
 } steerL_World;
 
 typedef struct steerL_Agent {
@@ -149,6 +152,36 @@ size_t steerL_mod_pays(lua_State *L, size_t bytes);
 // registry key (the engine sets it; absent means libc, no log and the
 // core's default thread count).
 #define STEERL_HOST "steer.host"
+
+// Per-agent Lua of another Lua state than the world's own: a mod's think,
+// steer.custom and ease functions (issue 20). Such a state has an owner
+// number >= 1 under the registry's STEERL_OWNER (the engine's mods; the
+// world's own state has none, 0). Its functions reach the core as
+// references that carry the owner (steerL_callback_ref: owner << 24 | the
+// registry ref; a think: owner + 1), and the world's hooks hand every call
+// whose owner is not 0 to the route, which runs it in that state under that
+// owner's limits with steerL_run_think / _custom / _ease below and returns
+// nonzero for no result (an error, a stopped owner: no force, no easing).
+#define STEERL_OWNER "steer.owner"
+#define STEERL_OWNER_SHIFT 24
+#define STEERL_MAX_OWNER 127
+typedef struct steerL_Route {
+    int (*think)(void *ud, int owner, steer_World *w, steer_Agent a, double dt);
+    int (*custom)(void *ud, int owner, int ref, steer_World *w, steer_Agent a, double dt, double out[3]);
+    int (*ease)(void *ud, int owner, int ref, double x, double *out);
+    void *ud;
+} steerL_Route;
+int steerL_owner(lua_State *L);
+// A registry reference to the function at idx, as a behaviour's callback
+// field stores it (with this state's owner); raises when none is left.
+int steerL_callback_ref(lua_State *L, int idx, const char *fn);
+// The world's own calls, in lw->L: think (the function in lw's think table,
+// lw's world userdata at stack index 1), custom and ease (ref: the registry
+// reference without an owner). 0, or nonzero with lw->cb_error set.
+int steerL_run_think(steerL_World *lw, steer_Agent a, double dt);
+int steerL_run_custom(steerL_World *lw, int ref, steer_Agent a, double dt, double out[3]);
+int steerL_run_ease(steerL_World *lw, int ref, double x, double *out);
+
 typedef struct steerL_Host {
     steer_AllocFn alloc;
     void *alloc_ud;
@@ -161,6 +194,7 @@ typedef struct steerL_Host {
     steer_EnqueueTaskFn *enqueue_task;
     steer_FinishTaskFn *finish_task;
     void *task_ctx;
+    const steerL_Route *route; // other states' per-agent Lua (NULL: none run)
 } steerL_Host;
 // Raise "FN: ..." unless the agent at idx may be changed from this state
 // (a mod limited to its own agents, see own_only).

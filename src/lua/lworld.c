@@ -54,9 +54,8 @@ static const char *error_text(lua_State *L)
     return lua_tostring(L, -1);
 }
 
-static int hook_ease(void *ud, int ref, double x, double *out)
+int steerL_run_ease(steerL_World *lw, int ref, double x, double *out)
 {
-    steerL_World *lw = ud;
     lua_State *L = lw->L;
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     lua_pushnumber(L, x);
@@ -123,10 +122,8 @@ static bool push_call(lua_State *L, lua_CFunction fn, lua_Integer key, steer_Age
 
 // steer.custom: fn(agent, dt) -> fx, fy [, fz], once per agent per tick.
 // The slow path: a protected call into Lua for every agent that runs it.
-static int hook_custom(void *ud, int ref, steer_World *w, steer_Agent a, double dt, double out[3])
+int steerL_run_custom(steerL_World *lw, int ref, steer_Agent a, double dt, double out[3])
 {
-    (void)w;
-    steerL_World *lw = ud;
     lua_State *L = lw->L;
     int top = lua_gettop(L);
     if (!push_call(L, call_custom, ref, a, dt)) {
@@ -163,11 +160,8 @@ static int hook_custom(void *ud, int ref, steer_World *w, steer_Agent a, double 
 // think(agent, dt): the function lives in the world's `think` table under
 // the agent's id (the C side only needs a nonzero ref). w:step keeps the
 // world userdata at stack index 1 while the tick runs.
-static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double dt)
+int steerL_run_think(steerL_World *lw, steer_Agent a, double dt)
 {
-    (void)ref;
-    (void)w;
-    steerL_World *lw = ud;
     lua_State *L = lw->L;
     if (!push_call(L, call_think, 0, a, dt)) {
         cb_fail(lw, "think", "out of Lua stack");
@@ -181,18 +175,68 @@ static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double d
     return 0;
 }
 
-// Give an agent a think function at hz (nil stops it).
+// The world's hooks: its own state's calls, or another state's (a mod's,
+// its owner in the reference) through the host's route.
+static int route_failed(steerL_World *lw, const char *what)
+{
+    cb_fail(lw, what, "a function of a Lua state this world has no route to (a mod's, outside the engine)");
+    return 1;
+}
+
+static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double dt)
+{
+    steerL_World *lw = ud;
+    if (ref <= 1) return steerL_run_think(lw, a, dt);
+    return lw->route ? lw->route->think(lw->route->ud, ref - 1, w, a, dt) : route_failed(lw, "think");
+}
+
+static int hook_custom(void *ud, int ref, steer_World *w, steer_Agent a, double dt, double out[3])
+{
+    steerL_World *lw = ud;
+    int owner = ref >> STEERL_OWNER_SHIFT, local = ref & ((1 << STEERL_OWNER_SHIFT) - 1);
+    if (!owner) return steerL_run_custom(lw, ref, a, dt, out);
+    if (!lw->route) return route_failed(lw, "steer.custom function");
+    return lw->route->custom(lw->route->ud, owner, local, w, a, dt, out);
+}
+
+static int hook_ease(void *ud, int ref, double x, double *out)
+{
+    steerL_World *lw = ud;
+    int owner = ref >> STEERL_OWNER_SHIFT, local = ref & ((1 << STEERL_OWNER_SHIFT) - 1);
+    if (!owner) return steerL_run_ease(lw, ref, x, out);
+    if (!lw->route) return route_failed(lw, "steer.arrive ease function");
+    return lw->route->ease(lw->route->ud, owner, local, x, out);
+}
+
+int steerL_owner(lua_State *L)
+{
+    int owner = lua_getfield(L, LUA_REGISTRYINDEX, STEERL_OWNER) == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0;
+    lua_pop(L, 1);
+    return owner;
+}
+
+int steerL_callback_ref(lua_State *L, int idx, const char *fn)
+{
+    lua_pushvalue(L, idx);
+    int ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    if (ref >= 1 << STEERL_OWNER_SHIFT) {
+        luaL_unref(L, LUA_REGISTRYINDEX, ref);
+        luaL_error(L, "%s: too many Lua functions held by behaviours (at most %d)", fn, 1 << STEERL_OWNER_SHIFT);
+    }
+    return steerL_owner(L) << STEERL_OWNER_SHIFT | ref;
+}
+
+// Give an agent a think function at hz (nil stops it). A mod's thinks run
+// in the mod's state (its owner in the reference).
 void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, double hz)
 {
-    if (!lua_isnil(L, fn_idx))
-        steerL_check_unsandboxed(L, "think", "per-agent Lua runs in the scenario; use update(w, dt)");
     steerL_World *lw = lua_touserdata(L, world_idx);
     fn_idx = lua_absindex(L, fn_idx);
     steerL_uv_field(L, world_idx, "think");
     lua_pushvalue(L, fn_idx);
     steerL_rawsetid(L, -2, id.id);
     lua_pop(L, 1);
-    int st = steer_agent_set_think(lw->w, id, lua_isfunction(L, fn_idx) ? 1 : 0, hz);
+    int st = steer_agent_set_think(lw->w, id, lua_isfunction(L, fn_idx) ? steerL_owner(L) + 1 : 0, hz);
     if (st != STEER_OK) luaL_error(L, "steer.agent: field 'think': could not set it (%s)", steerL_status_text(st));
 }
 
@@ -316,6 +360,7 @@ steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d)
         d->enqueue_task = h->enqueue_task;
         d->finish_task = h->finish_task;
         d->task_ctx = h->task_ctx;
+        lw->route = h->route;
     }
     lua_pop(L, 1);
     return lw;
@@ -515,7 +560,6 @@ static int world_spawn(lua_State *L)
         if (!lua_istable(L, -1)) steerL_field_error(L, fn, "data", "a table", -1);
         data_idx = lua_gettop(L);
     }
-    if (think_idx) steerL_check_unsandboxed(L, "think", "per-agent Lua runs in the scenario; use update(w, dt)");
     if (lw->may_spawn && !lw->may_spawn(lw->quota_ud))
         return luaL_error(L, "%s: this mod has reached its agent quota", fn);
     // every argument is checked: now the world may change

@@ -114,8 +114,34 @@ static const Case cases[] = {
       "assert(not seen:find('0x'), seen) error('no address: ' .. seen)",
       "no address: tablefunctiontable     thread" },
     { "stepping the world", "return { update = function(w) w:step() end }", "not available to mods" },
-    { "a Lua think on an agent", "return { setup = function(w) w:spawn{ think = function() end } end }",
-      "not available to mods" },
+    // per-agent Lua (issue 20): a think, a steer.custom or an ease function
+    // runs in the mod's state under its limits; breaking one stops the mod
+    { "a think that loops for ever",
+      "return { setup = function(w) w:spawn{ think = function() while true do end end, think_hz = 60 } end }",
+      "CPU budget" },
+    { "a think that allocates without end",
+      "return { setup = function(w) w:spawn{ think_hz = 60, think = function()\n"
+      "  local t = {} while true do t[#t + 1] = { #t } end end } end }",
+      "memory cap" },
+    { "a think that raises",
+      "return { setup = function(w) w:spawn{ think = function() error('no thought') end, think_hz = 60 } end }",
+      "no thought" },
+    { "a think that yields",
+      "return { setup = function(w) w:spawn{ think = function() coroutine.yield() end, think_hz = 60 } end }",
+      "yield" },
+    { "a think that spawns without end",
+      "return { setup = function(w) w:spawn{ think_hz = 60, think = function() for i = 1, 100 do w:spawn{} end end } "
+      "end }",
+      "quota" },
+    { "a steer.custom that loops for ever",
+      "return { setup = function(w) w:spawn{ brain = steer.custom(function() while true do end end) } end }",
+      "CPU budget" },
+    { "a steer.custom returning NaN",
+      "return { setup = function(w) w:spawn{ brain = steer.custom(function() return 0 / 0, 0 end) } end }", "finite" },
+    { "an ease function that raises",
+      "return { setup = function(w) w:spawn{ target = { 9, 9 },\n"
+      "  brain = steer.arrive{ slow_radius = 50, ease = function() error('no ease') end } } end }",
+      "no ease" },
     { "removing the game's agents",
       "return { update = function(w) for a in w:agents('wanderer') do a:remove() end end }",
       "only the agents it spawned" },
@@ -807,6 +833,82 @@ static void test_register_into_a_hostile_steer_table(void)
     steer_engine_free(e);
 }
 
+// ---- per-agent Lua in mods (issue 20) ------------------------------------------
+
+// A horde of 500 thinkers: each think points its agent across the box.
+static const char *const horde_mod =
+    "local steer = require 'steer'\n"
+    "local brain = steer.seek{}\n"
+    "local function think(a) local x, y = a:xy() a.target = { 100 - x, y } end\n"
+    "return { setup = function(w)\n"
+    "  for i = 0, 499 do\n"
+    "    w:spawn{ position = { i % 25 * 4 + 2, i // 25 * 4 + 10 }, max_speed = 3, max_force = 6, tag = 'horde',\n"
+    "             brain = brain, think = think, think_hz = 5 }\n"
+    "  end\n"
+    "end }\n";
+// Five thinkers whose thinks loop for ever from the 101st call on.
+static const char *const stall_mod = "local n = 0\n"
+                                     "local function think() n = n + 1 if n > 100 then while true do end end end\n"
+                                     "return { setup = function(w)\n"
+                                     "  for i = 1, 5 do w:spawn{ position = { 90 + i, 95 }, tag = 'stall',\n"
+                                     "    think = think, think_hz = 60 } end\n"
+                                     "end }\n";
+
+// The scenario with the horde, and the stalling mod too when `stall`; 120
+// ticks. Fills pos with the horde's and the wanderers' positions in handle
+// order, *count with how many.
+static void run_horde(bool stall, float (*pos)[3], int cap, int *count, double *moved)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    int horde = -1, bad = -1;
+    REQUIRE(steer_engine_load_mod(e, write_mod("horde", horde_mod), NULL, &horde) == STEER_OK, "horde: %s",
+            steer_engine_error(e));
+    steer_ModLimits lim = { .call_ms = 50 };
+    if (stall) REQUIRE(steer_engine_load_mod(e, write_mod("stall", stall_mod), &lim, &bad) == STEER_OK, "stall");
+    static steer_AgentState s[1024];
+    int n0 = steer_engine_states(e, s, 1024);
+    float start[1024][3];
+    for (int i = 0; i < n0 && i < 1024; i++) memcpy(start[i], s[i].position, sizeof start[i]);
+    CHECK(steer_engine_tick(e, 120) == STEER_OK, "the host's ticks: %s", steer_engine_error(e));
+    steer_ModInfo hi;
+    steer_engine_mod_info(e, horde, &hi);
+    CHECK(hi.enabled, "the horde was disabled: %s", hi.reason);
+    if (stall) {
+        steer_ModInfo bi;
+        steer_engine_mod_info(e, bad, &bi);
+        CHECK(!bi.enabled && strstr(bi.reason, "CPU budget"), "the stalling mod: %s",
+              bi.enabled ? "enabled" : bi.reason);
+    }
+    int n = steer_engine_states(e, s, 1024), k = 0;
+    *moved = 0;
+    for (int i = 0; i < n && i < 1024; i++) {
+        if (!s[i].tag || strcmp(s[i].tag, "stall") == 0) continue;
+        if (strcmp(s[i].tag, "horde") == 0) *moved += fabs(s[i].position[0] - start[i][0]);
+        if (k < cap) memcpy(pos[k++], s[i].position, sizeof pos[0]);
+    }
+    steer_engine_free(e);
+    *count = k;
+}
+
+// A mod's 500 thinkers run beside the scenario; a second mod whose think
+// loops for ever stops alone, and the scenario's and the horde's agents go
+// on bit for bit as without it.
+static void test_mod_thinkers(void)
+{
+    static float with[1024][3], without[1024][3];
+    double moved_with, moved_without;
+    int n = 0, m = 0;
+    run_horde(true, with, 1024, &n, &moved_with);
+    run_horde(false, without, 1024, &m, &moved_without);
+    CHECK(n == 510 && m == 510, "agents: %d and %d, expected 500 of the horde and 10 wanderers", n, m);
+    CHECK(memcmp(with, without, sizeof with[0] * (size_t)(n < m ? n : m)) == 0,
+          "the horde and the wanderers moved otherwise beside the stalling mod");
+    // crossing the box: 2 s at up to 3 m/s, from rest
+    CHECK(moved_without / 500 > 1.0, "the horde's thinks did not steer it (%.2f m on average)", moved_without / 500);
+}
+
 int main(void)
 {
     signal(SIGPROF, on_limit);
@@ -830,6 +932,7 @@ int main(void)
     RUN(test_message_codec);
     RUN(test_deep_messages);
     RUN(test_register_into_a_hostile_steer_table);
+    RUN(test_mod_thinkers);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0) return 1;
     return check_report_("mods");
