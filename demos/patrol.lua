@@ -17,7 +17,12 @@ local steer = require "steer"
 local guard = require "steer.archetypes.guard"
 local atan2 = math.atan2 or math.atan -- atan(y, x): Lua 5.1 and LuaJIT's math.atan takes one argument
 
-local SIZE = 80
+-- The world: the fence (5 to 75 on each axis) with 5 m to spare on the
+-- right, 10 m at the top, and on the left and bottom room for the
+-- intruder's ways in and out (it escapes past x = -5) and the tally. Taller
+-- than wide, so that the window's opening view (a 1280x720 frame) keeps
+-- the world's box clear of the inspector's panel at the top right.
+local ORIGIN, WIDTH, HEIGHT = -10, 90, 95
 
 -- The compound: an outer fence with gaps, and two buildings.
 local WALLS = {
@@ -57,7 +62,7 @@ local caught, escapes = 0, 0
 local respawn_at -- after a catch or an escape, the next intruder comes later
 
 return {
-  world = { dim = 2, size = { SIZE, SIZE }, origin = { -10, -10 }, seed = 11 },
+  world = { dim = 2, size = { WIDTH, HEIGHT }, origin = { ORIGIN, ORIGIN }, seed = 11 },
 
   setup = function(w)
     for _, wall in ipairs(WALLS) do w:add_wall{ from = wall[1], to = wall[2] } end
