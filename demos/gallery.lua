@@ -2,13 +2,15 @@
 -- gallery.lua — every behaviour and combiner, side by side, labelled.
 --
 -- The world is a wall of 30 m panels, one per behaviour or combiner. Each
--- panel is a tiny scene: the agent being shown is light, the agents and
--- things it reacts to are dark, and the label names what is shown. Agents
--- that read other agents (flocking, avoid_agents) only see their own
--- panel's tag, so the panels do not disturb each other. Each panel is a
--- small wrapped world: steer.contain keeps agents inside the world's
--- bounds only, not a panel's, so `update` brings an agent that leaves its
--- panel back in at the opposite side (a.data.panel names its panel). The
+-- panel is a tiny scene under a band that holds its label: the agent
+-- being shown is light, the agents and things it reacts to are dark, and
+-- the label names what is shown. Agents that read other agents (flocking,
+-- avoid_agents) only see their own panel's tag, so the panels do not
+-- disturb each other. Each scene is a small wrapped world: steer.contain
+-- keeps agents inside the world's bounds only, not a panel's, so `update`
+-- brings an agent that leaves its scene back in at the opposite side
+-- (a.data.panel names its panel), and none walks over a label. In a
+-- combiner's label, "seek > wander" means seek comes first. The
 -- contain panel sits in the world's bottom right corner, where two of its
 -- edges are the world's; the flock has walls round it, as a wrap would
 -- split it. Moving targets are moved by plain Lua in `update` at a low
@@ -23,17 +25,24 @@ local random = require "steer.random" -- a stream a snapshot keeps (math.random'
 
 local P = 30     -- panel size in metres
 local COLS = 6
+local H = 24     -- a panel's scene is H m high; its label has the band above
+-- A label's lines: at the window's opening zoom (1280x720) a panel is 112
+-- px and a character 6 px, so 16 characters (96 px) stay clear of the next
+-- panel's label; two lines, 2.8 m (10.5 px) apart from 1.5 m under the
+-- panel's top, fill the band.
+local LABEL_WIDTH, LINE = 16, 2.8
 
 local panels = {} -- { label, lines, x, y }
 local rng = random.new(13) -- the updates' random stream
 
--- A panel at index i: its corner, and a point in it from fractions.
+-- A panel at index i: its corner, and a point in its scene from fractions
+-- of the scene's width and height.
 local function corner(i)
   local c, r = (i - 1) % COLS, math.floor((i - 1) / COLS)
   return c * P, r * P
 end
 
-local function at(ox, oy, fx, fy) return { ox + fx * P, oy + fy * P } end
+local function at(ox, oy, fx, fy) return { ox + fx * P, oy + fy * H } end
 
 -- A target dot that walks round the panel (for seek, pursue, face, ...).
 local function runner(w, ox, oy, tag)
@@ -83,7 +92,7 @@ local scenes = {
     shown(w, { position = at(ox, oy, 0.5, 0.5), brain = steer.priority{ steer.contain{ margin = 1 },
       steer.evade{ panic_radius = 8 } }, target = r })
   end },
-  { "contain (the world's edges, right and bottom)", function(w, ox, oy)
+  { "contain (world's edges)", function(w, ox, oy)
     for k = 1, 5 do
       shown(w, { position = at(ox, oy, 0.7, 0.3), velocity = { 3 * math.cos(k), 3 * math.sin(k) }, max_speed = 3,
         brain = steer.blend{ { steer.contain{ margin = 4 }, 3 }, { steer.wander{}, 1 } } })
@@ -94,7 +103,8 @@ local scenes = {
       brain = steer.priority{ steer.contain{ margin = 3 }, steer.wander{ variant = "turn" } } })
   end },
   { "separation + alignment + cohesion", function(w, ox, oy, tag)
-    -- walls keep the flock whole (neighbours are not seen across a wrap)
+    -- walls keep the flock whole (neighbours are not seen across a wrap),
+    -- and under the third line of its label
     local corners = { at(ox, oy, 0.05, 0.05), at(ox, oy, 0.95, 0.05), at(ox, oy, 0.95, 0.7), at(ox, oy, 0.05, 0.7) }
     for k = 1, 4 do w:add_wall{ from = corners[k], to = corners[k % 4 + 1] } end
     local brain = steer.priority{ steer.avoid_walls{ length = 3 }, steer.blend{
@@ -113,7 +123,7 @@ local scenes = {
     end
     shown(w, { position = at(ox, oy, 0.5, 0.1), brain = steer.follow_path{ path = path, loop = true, radius = 1 } })
   end },
-  { "patrol (ping-pong, pause 1 s)", function(w, ox, oy)
+  { "patrol (ping-pong, 1 s)", function(w, ox, oy)
     shown(w, { position = at(ox, oy, 0.2, 0.2), brain = steer.patrol{ mode = "pingpong", pause = 1,
       points = { at(ox, oy, 0.2, 0.2), at(ox, oy, 0.8, 0.3), at(ox, oy, 0.5, 0.8) } } })
   end },
@@ -144,7 +154,7 @@ local scenes = {
     if t % 12 == 0 then
       for _, a in ipairs(people) do
         local x, y = a:xy()
-        a.target = { 2 * (ox + P / 2) - x, 2 * (oy + P / 2) - y }
+        a.target = { 2 * (ox + P / 2) - x, 2 * (oy + H / 2) - y }
       end
     end
   end },
@@ -170,7 +180,7 @@ local scenes = {
     shown(w, { position = at(ox, oy, 0.5, 0.5), max_speed = 2,
       brain = steer.priority{ steer.contain{ margin = 3 }, steer.wander{ variant = "circle" } } })
   end },
-  { "face (stands, turns to the dot)", function(w, ox, oy)
+  { "face (stands, turns)", function(w, ox, oy)
     local r = runner(w, ox, oy, "prop")
     shown(w, { position = at(ox, oy, 0.5, 0.5), brain = steer.face{ turn_rate = 2 }, target = r })
   end },
@@ -183,12 +193,12 @@ local scenes = {
     shown(w, { position = at(ox, oy, 0.5, 0.5), brain = steer.priority{ steer.contain{ margin = 2 },
       steer.match_velocity{} }, target = r })
   end },
-  { "blend (seek 1 + wander 1)", function(w, ox, oy)
+  { "blend (seek + wander)", function(w, ox, oy)
     local r = runner(w, ox, oy, "prop")
     shown(w, { position = at(ox, oy, 0.5, 0.5), max_speed = 2.5,
       brain = steer.blend{ { steer.seek{}, 1 }, { steer.wander{ jitter = 20 }, 1 } }, target = r })
   end },
-  { "priority (avoid walls, else seek)", function(w, ox, oy)
+  { "priority (walls > arrive)", function(w, ox, oy)
     w:add_wall{ from = at(ox, oy, 0.5, 0.2), to = at(ox, oy, 0.5, 0.8) }
     local a = shown(w, { position = at(ox, oy, 0.2, 0.5), brain = steer.priority{ steer.avoid_walls{ length = 3 },
       steer.arrive{ slow_radius = 4 }, margin = 1.5, hold = 0.3 }, target = at(ox, oy, 0.8, 0.5) })
@@ -196,17 +206,17 @@ local scenes = {
   end, function(_, t, ag, ox, oy)
     if t % 10 == 0 then ag[1].target = math.floor(t / 10) % 2 == 0 and at(ox, oy, 0.2, 0.5) or at(ox, oy, 0.8, 0.5) end
   end },
-  { "truncated_sum (seek first, then wander)", function(w, ox, oy)
+  { "truncated_sum (seek > wander)", function(w, ox, oy)
     local r = runner(w, ox, oy, "prop")
     shown(w, { position = at(ox, oy, 0.5, 0.5), max_speed = 3, brain = steer.truncated_sum{
       { steer.seek{}, 1 }, { steer.wander{ jitter = 20 }, 1 } }, target = r })
   end },
-  { "dither (seek 30%, wander 70%)", function(w, ox, oy)
+  { "dither (seek or wander)", function(w, ox, oy)
     local r = runner(w, ox, oy, "prop")
     shown(w, { position = at(ox, oy, 0.5, 0.5), max_speed = 2.5, brain = steer.dither{
       { steer.seek{}, 0.3 }, { steer.wander{}, 0.7 } }, target = r })
   end },
-  { "pipeline (wall constraint)", function(w, ox, oy)
+  { "pipeline (a constraint)", function(w, ox, oy)
     w:add_wall{ from = at(ox, oy, 0.5, 0.15), to = at(ox, oy, 0.5, 0.85) }
     local a = shown(w, { position = at(ox, oy, 0.2, 0.5), brain = steer.pipeline{
       constraints = { steer.wall_constraint{ margin = 1 } }, actuator = steer.arrive{ slow_radius = 3 } },
@@ -218,7 +228,7 @@ local scenes = {
   { "custom (a Lua spiral)", function(w, ox, oy)
     -- the function is the scenario's `spiral`, so that a snapshot (w:save)
     -- can name it; the centre it circles is the agent's data
-    shown(w, { position = at(ox, oy, 0.7, 0.5), max_speed = 3, data = { centre = { ox + P / 2, oy + P / 2 } },
+    shown(w, { position = at(ox, oy, 0.7, 0.5), max_speed = 3, data = { centre = { ox + P / 2, oy + H / 2 } },
       brain = steer.custom(scenario.spiral) })
   end },
 }
@@ -248,7 +258,7 @@ end
 -- the panels' frames and labels, for draw (the same after a load)
 for i, sc in ipairs(scenes) do
   local ox, oy = corner(i)
-  panels[i] = { label = sc[1], lines = wrap(sc[1], 18), x = ox, y = oy }
+  panels[i] = { label = sc[1], lines = wrap(sc[1], LABEL_WIDTH), x = ox, y = oy }
 end
 
 scenario = {
@@ -264,13 +274,13 @@ scenario = {
   end,
 
   update = function(w)
-    -- an agent that left its panel comes back in at the opposite side
-    -- (one spawned by someone else, a mod or a test, has no panel)
+    -- an agent that left its panel's scene comes back in at the opposite
+    -- side (one spawned by someone else, a mod or a test, has no panel)
     for a in w:agents() do
       if a.data.panel then
         local ox, oy = corner(a.data.panel)
         local x, y = a:xy()
-        local wx, wy = ox + (x - ox) % P, oy + (y - oy) % P
+        local wx, wy = ox + (x - ox) % P, oy + (y - oy) % H
         if wx ~= x or wy ~= y then a.position = { wx, wy } end
       end
     end
@@ -305,9 +315,8 @@ scenario = {
     for _, p in ipairs(panels) do
       d:line(p.x, p.y, p.x + P, p.y, { 60, 60, 70 })
       d:line(p.x, p.y, p.x, p.y + P, { 60, 60, 70 })
-      -- the label in lines that fit a panel at the window's opening zoom
       for i, line in ipairs(p.lines) do
-        d:text(p.x + 1, p.y + P - 1.5 - 2.8 * (i - 1), line, i == 1 and { 230, 230, 230 } or { 160, 165, 180 })
+        d:text(p.x + 1, p.y + P - 1.5 - LINE * (i - 1), line, i == 1 and { 230, 230, 230 } or { 160, 165, 180 })
       end
     end
   end,
