@@ -11,9 +11,25 @@
 #include <stdio.h>
 #include <string.h>
 
+// The C memory of b itself (its children are behaviours of their own):
+// what a mod's memory cap counts for it.
+static lua_Integer own_bytes(const steer_Behavior *b)
+{
+    lua_Integer n = (lua_Integer)sizeof *b;
+    n += (lua_Integer)b->nkids * (lua_Integer)(sizeof *b->kids + sizeof *b->kid_weights + sizeof *b->kid_roles);
+    if (b->name) n += (lua_Integer)strlen(b->name) + 1;
+    for (const steerB_Field *f = b->kind->fields; f && f->name; f++)
+        if (f->type == STEERB_POINTS)
+            n += 3 * (lua_Integer)sizeof(float) *
+                 (lua_Integer)((const steerB_Points *)(const void *)(b->params + f->offset))->n;
+    return n;
+}
+
 static int behavior_gc(lua_State *L)
 {
     steerL_Behavior *ub = luaL_checkudata(L, 1, STEERL_BEHAVIOR);
+    steerL_charge(L, -ub->charged);
+    ub->charged = 0;
     if (ub->b) {
         steer_behavior_release(ub->b);
         ub->b = NULL;
@@ -282,6 +298,7 @@ int steerL_construct(lua_State *L, const void *kind, const char *extra)
 
     steerL_Behavior *ub = lua_newuserdatauv(L, sizeof *ub, 1);
     ub->b = NULL;
+    ub->charged = 0;
     luaL_setmetatable(L, STEERL_BEHAVIOR);
     int self = lua_gettop(L);
     lua_createtable(L, 0, 2);
@@ -308,6 +325,9 @@ int steerL_construct(lua_State *L, const void *kind, const char *extra)
     char msg[160];
     if (k->check && !k->check(ub->b->params, msg, sizeof msg)) return luaL_error(L, "%s: %s", fn, msg);
     if (list) add_children(L, fn, ub->b, 1, uv);
+    // a mod's trees count against its memory cap (and stop it past the cap)
+    ub->charged = own_bytes(ub->b);
+    steerL_charge(L, ub->charged);
     lua_settop(L, self);
     return 1;
 }

@@ -1273,7 +1273,7 @@ static int load(lua_State *L)
     lua_setfield(L, 2, "roots");
     for (int i = 1; i <= nroots; i++) {
         steerL_Behavior *ub = lua_newuserdatauv(L, sizeof *ub, 1);
-        ub->b = NULL;
+        *ub = (steerL_Behavior){ 0 };
         luaL_setmetatable(L, STEERL_BEHAVIOR);
         lua_rawseti(L, 2, i);
     }
@@ -1326,7 +1326,7 @@ static int load(lua_State *L)
         }
         lua_pop(L, 1);
         steerL_Behavior *ub = lua_newuserdatauv(L, sizeof *ub, 1);
-        ub->b = root;
+        *ub = (steerL_Behavior){ .b = root };
         steer_behavior_retain(root);
         luaL_setmetatable(L, STEERL_BEHAVIOR);
         tree_uv(L, 10, 11);

@@ -49,6 +49,7 @@ typedef struct steerL_Agent {
 
 typedef struct steerL_Behavior {
     steer_Behavior *b;
+    lua_Integer charged; // its C memory, counted against a mod's cap (steerL_charge)
 } steerL_Behavior;
 
 // Raise "FN: field 'FIELD' expected EXPECTED, got GOT" at the caller.

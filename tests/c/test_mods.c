@@ -180,6 +180,10 @@ static const Case cases[] = {
       "local rows, r = {}, string.rep('.', 1000) for j = 1, 1000 do rows[j] = r end\n"
       "local keep = {} for i = 1, 10 do keep[i] = steer.grid{ map = rows } end",
       "memory cap" },
+    { "behaviour trees beyond the memory cap (their C memory counts)",
+      "local pts = {} for i = 1, 20000 do pts[i] = { i % 50, i % 7 } end\n"
+      "local keep = {} for i = 1, 60 do keep[i] = steer.patrol{ points = pts } end",
+      "memory cap" },
     { "a grid map of huge rows",
       "local rows, r = {}, string.rep('.', 1 << 20) for j = 1, 60000 do rows[j] = r end steer.grid{ map = rows }",
       "too large" },
