@@ -118,6 +118,7 @@ void steer_behavior_release(steer_Behavior *b)
             k->next_dead = next;
             next = k;
         }
+        if (b->kind->release) b->kind->release(b->params);
         free(b->kids);
         free(b->kid_weights);
         free(b->kid_roles);

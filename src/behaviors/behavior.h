@@ -122,8 +122,8 @@ static inline bool steerB_still(const steer_World *w, uint32_t d, const float v[
 void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]);
 
 // The flow family (follow_flow.c): point a follow_flow or decompose_flow
-// behaviour at its field; the caller keeps the field alive as long as the
-// behaviour.
+// behaviour at its field, which it references until it is freed or bound
+// to another (src/nav/nav.h).
 struct steerN_Flow;
 void steerB_flow_bind(steer_Behavior *b, const struct steerN_Flow *f);
 

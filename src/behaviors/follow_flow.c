@@ -17,7 +17,9 @@
 // desired velocity may approach only as fast as the velocity tracking can
 // stop (see keep_clear): agents slide along walls, slow into tight turns
 // and keep out of blocked cells (their centres; `clearance` keeps more).
-// The field is read only; many agents and worlds may share it.
+// The field is read only; many agents and worlds may share it. Each
+// behaviour of the family holds a reference to its field, so the field
+// outlives the script that made it for as long as a brain steers on it.
 #include "behavior.h"
 #include "fields.h"
 #include "goal.h"
@@ -27,14 +29,30 @@
 #include <string.h>
 
 typedef struct FollowFlow {
-    const steerN_Flow *field; // first in every kind of the family: set by steerB_flow_bind
+    steerN_Flow *field; // first in every kind of the family: set by steerB_flow_bind, referenced
     float speed, slow_radius, stop_radius, clearance;
 } FollowFlow;
 STEERB_CHECK_SIZE(FollowFlow);
 
 enum { FF_ARRIVED, FF_MEM };
 
-void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *f) { memcpy(b->params, &f, sizeof f); }
+// The behaviour only reads its field: the reference it takes is the one
+// thing it changes (hence the cast).
+void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *field)
+{
+    steerN_Flow *f = (steerN_Flow *)(uintptr_t)field, *old;
+    memcpy(&old, b->params, sizeof old);
+    if (f) steerN_flow_retain(f);
+    steerN_flow_release(old);
+    memcpy(b->params, &f, sizeof f);
+}
+
+static void flow_release(void *params)
+{
+    steerN_Flow *f;
+    memcpy(&f, params, sizeof f);
+    steerN_flow_release(f);
+}
 
 // Keep out of the blocked cells around the agent's cell: toward each one
 // the desired velocity may close the gap (distance minus `keep`) at most
@@ -131,13 +149,17 @@ static const steerB_Field follow_flow_fields[] = {
 };
 
 const steerB_Kind steerB_follow_flow = {
-    .name = "follow_flow", .fields = follow_flow_fields, .eval = follow_flow_eval, .mem_floats = FF_MEM
+    .name = "follow_flow",
+    .fields = follow_flow_fields,
+    .eval = follow_flow_eval,
+    .mem_floats = FF_MEM,
+    .release = flow_release,
 };
 
 // ---- decompose_flow ------------------------------------------------------------
 
 typedef struct DecomposeFlow {
-    const steerN_Flow *field;
+    steerN_Flow *field;
     float lookahead; // cells walked along the field
 } DecomposeFlow;
 STEERB_CHECK_SIZE(DecomposeFlow);
@@ -182,6 +204,6 @@ static const steerB_Field decompose_flow_fields[] = {
     { "lookahead", STEERB_NUMBER, offsetof(DecomposeFlow, lookahead), 8, 1, 1024, "a number of cells", NULL }, { 0 }
 };
 
-const steerB_Kind steerB_decompose_flow = { .name = "decompose_flow",
-                                            .fields = decompose_flow_fields,
-                                            .eval = decompose_flow_eval };
+const steerB_Kind steerB_decompose_flow = {
+    .name = "decompose_flow", .fields = decompose_flow_fields, .eval = decompose_flow_eval, .release = flow_release
+};

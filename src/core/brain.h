@@ -184,6 +184,9 @@ typedef struct steerB_Kind {
     // A WEIGHTED or LIST kind that means something without children too
     // (reciprocal: avoidance alone); the others need at least one.
     bool children_optional;
+    // Drop what the parameters hold when the behaviour is freed (NULL:
+    // nothing): follow_flow's reference to its field.
+    void (*release)(void *params);
 } steerB_Kind;
 
 struct steerB_Node {

@@ -14,6 +14,15 @@
 // follow_flow behaviour keeps its field in its own user value table, so a
 // brain in use keeps its field and grid alive.
 //
+// The C grid and field are reference counted (src/nav/nav.h): a userdata
+// holds one reference, a behaviour bound to the field another, a field one
+// on its grid. When the Lua state goes (a mod disabled or unloaded: its
+// state is closed under its agents) the userdata release theirs and the
+// agents steer on. The C memory of each counts against a mod's memory cap
+// (steerL_charge): charged when made and as it grows, before a grid's or a
+// field's cells are allocated, and given back by the userdata's __gc (the
+// field a brain still holds then belongs to no script).
+//
 // For the viewer (steer_lua_nav): each grid lists its live flow fields
 // (LGrid.shown, a field leaves it when collected), and each world lists
 // the grids it was given (steerL_World.nav), holding them in its user
@@ -33,14 +42,16 @@
 #define STEERL_FLOW "steer.flow_field"
 
 typedef struct LGrid {
-    steerN_Grid g;
-    int batch;   // inside g:batch(fn): edits wait for its end
-    bool edited; // an edit is waiting
+    steerN_Grid *g; // referenced; NULL once collected
+    int batch;      // inside g:batch(fn): edits wait for its end
+    bool edited;    // an edit is waiting
     steerN_Shown shown;
+    size_t charged; // bytes charged to the state's owner
 } LGrid;
 typedef struct LFlow {
-    steerN_Flow f;
+    steerN_Flow *f; // referenced; NULL once collected
     LGrid *grid;
+    size_t charged;
 } LFlow;
 typedef struct LWalls {
     uint32_t n;
@@ -49,8 +60,32 @@ typedef struct LWalls {
 
 extern const steerB_Kind steerB_follow_flow, steerB_decompose_flow;
 
-static LGrid *check_grid(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_GRID); }
-static LFlow *check_flow(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_FLOW); }
+// A live grid or field userdata (one a finaliser brought back is collected).
+static LGrid *check_grid(lua_State *L, int idx)
+{
+    LGrid *ug = luaL_checkudata(L, idx, STEERL_GRID);
+    if (!ug->g) luaL_argerror(L, idx, "a collected grid");
+    return ug;
+}
+static LFlow *check_flow(lua_State *L, int idx)
+{
+    LFlow *uf = luaL_checkudata(L, idx, STEERL_FLOW);
+    if (!uf->f) luaL_argerror(L, idx, "a collected flow field");
+    return uf;
+}
+
+// Charge the state's owner what an object's C memory now adds to what it
+// was charged (*charged), which then counts it. May raise (a mod past its cap).
+static void charge(lua_State *L, size_t *charged, size_t now)
+{
+    lua_Integer more = (lua_Integer)now - (lua_Integer)*charged;
+    *charged = now;
+    steerL_charge(L, more);
+}
+
+// The registry's map of each C grid to its userdata (weak values), for a
+// snapshot that reaches a grid through a bound field.
+#define REG_GRIDS "steer.grid_userdata"
 
 // Lua's (i, j) to the C cell (x, y), and back.
 static int cell_y(const steerN_Grid *g, lua_Integer j) { return g->ny - (int)j; }
@@ -138,7 +173,7 @@ static void apply_costs(lua_State *L, steerN_Grid *g, const char *fn, const char
 // A new grid userdata of nx x ny cells (their costs still to set), on top.
 static LGrid *new_grid(lua_State *L, const char *fn, int nx, int ny, double cell, const double origin[2])
 {
-    LGrid *ug = lua_newuserdatauv(L, sizeof *ug + steerL_mod_pays(L, (size_t)nx * (size_t)ny * 32), 1);
+    LGrid *ug = lua_newuserdatauv(L, sizeof *ug, 1);
     memset(ug, 0, sizeof *ug);
     luaL_setmetatable(L, STEERL_GRID);
     int self = lua_gettop(L);
@@ -152,8 +187,15 @@ static LGrid *new_grid(lua_State *L, const char *fn, int nx, int ny, double cell
         lua_setfield(L, -2, k ? "worlds" : "fields");
     }
     lua_setiuservalue(L, self, 1);
-    if (steerN_grid_init(&ug->g, nx, ny, cell, origin)) luaL_error(L, "%s: out of memory", fn);
-    ug->shown.grid = &ug->g;
+    charge(L, &ug->charged, sizeof(steerN_Grid) + STEERN_GRID_CELL_BYTES * (size_t)nx * (size_t)ny);
+    if (!(ug->g = steerN_grid_new(nx, ny, cell, origin))) luaL_error(L, "%s: out of memory", fn);
+    charge(L, &ug->charged, steerN_grid_bytes(ug->g));
+    ug->shown.grid = ug->g;
+    lua_getfield(L, LUA_REGISTRYINDEX, REG_GRIDS);
+    lua_pushlightuserdata(L, ug->g);
+    lua_pushvalue(L, self);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
     return ug;
 }
 
@@ -217,7 +259,7 @@ static int grid_new(lua_State *L)
 
     LGrid *ug = new_grid(L, fn, (int)nx, (int)ny, cell, origin);
     int self = lua_gettop(L);
-    steerN_Grid *g = &ug->g;
+    steerN_Grid *g = ug->g;
     for (int j = 1; j <= (int)ny; j++)
         for (int i = 0; i < (int)nx; i++)
             g->cost[(size_t)cell_y(g, j) * nx + (size_t)i] = (float)char_cost(cells[(size_t)(j - 1) * nx + (size_t)i]);
@@ -230,8 +272,10 @@ static int grid_new(lua_State *L)
 
 static int grid_gc(lua_State *L)
 {
-    LGrid *ug = check_grid(L, 1);
-    steerN_grid_free(&ug->g);
+    LGrid *ug = luaL_checkudata(L, 1, STEERL_GRID);
+    steerN_grid_release(ug->g); // its fields may hold it on
+    ug->g = NULL;
+    charge(L, &ug->charged, 0);
     free(ug->shown.flows);
     memset(&ug->shown, 0, sizeof ug->shown); // a field collected later finds nothing to leave
     return 0;
@@ -279,7 +323,7 @@ static int add_wall(void *ud, const double a[2], const double b[2])
 // ones it added there before.
 static void sync_walls(lua_State *L, int gi, int wi, const char *fn)
 {
-    steerN_Grid *g = &check_grid(L, gi)->g;
+    steerN_Grid *g = check_grid(L, gi)->g;
     steerL_World *lw = steerL_checkworld(L, wi);
     steerL_check_writable(L, lw, fn);
     lua_getiuservalue(L, gi, 1);
@@ -322,9 +366,11 @@ static void after_edit(lua_State *L, int gi, const char *fn)
     while (lua_next(L, -2)) {
         lua_pop(L, 1);
         // a collected field stays a key of the weak table until the next
-        // cycle after its __gc ran (Lua 5.4, §2.5.4): freed, it has no grid
-        LFlow *uf = check_flow(L, -1);
-        if (uf->f.grid && steerN_flow_refresh(&uf->f)) luaL_error(L, "%s: out of memory rebuilding a flow field", fn);
+        // cycle after its __gc ran (Lua 5.4, §2.5.4): released, it has none
+        LFlow *uf = luaL_checkudata(L, -1, STEERL_FLOW);
+        if (!uf->f) continue;
+        if (steerN_flow_refresh(uf->f)) luaL_error(L, "%s: out of memory rebuilding a flow field", fn);
+        charge(L, &uf->charged, steerN_flow_bytes(uf->f));
     }
     lua_pop(L, 1);
     lua_getfield(L, uv, "worlds");
@@ -351,7 +397,7 @@ static void check_cell(lua_State *L, const steerN_Grid *g, int idx, const char *
 static int grid_set(lua_State *L)
 {
     const char *fn = "steer.grid:set";
-    steerN_Grid *g = &check_grid(L, 1)->g;
+    steerN_Grid *g = check_grid(L, 1)->g;
     int x, y;
     check_cell(L, g, 2, fn, &x, &y);
     float c = user_cost(L, 4, fn, "argument 'cost'");
@@ -364,7 +410,7 @@ static int grid_set(lua_State *L)
 static int grid_block(lua_State *L)
 {
     const char *fn = "steer.grid:block";
-    steerN_Grid *g = &check_grid(L, 1)->g;
+    steerN_Grid *g = check_grid(L, 1)->g;
     double p[3];
     int flag = 3;
     if (lua_type(L, 2) == LUA_TNUMBER) {
@@ -404,7 +450,7 @@ static int grid_batch(lua_State *L)
 
 static int grid_blocked(lua_State *L)
 {
-    steerN_Grid *g = &check_grid(L, 1)->g;
+    steerN_Grid *g = check_grid(L, 1)->g;
     double p[3];
     check_vec(L, 2, "steer.grid:blocked", "position", p);
     int x, y;
@@ -414,7 +460,7 @@ static int grid_blocked(lua_State *L)
 
 static int grid_cost(lua_State *L)
 {
-    steerN_Grid *g = &check_grid(L, 1)->g;
+    steerN_Grid *g = check_grid(L, 1)->g;
     int x, y;
     check_cell(L, g, 2, "steer.grid:cost", &x, &y);
     double c = g->cost[(size_t)y * (size_t)g->nx + (size_t)x];
@@ -424,7 +470,7 @@ static int grid_cost(lua_State *L)
 
 static int grid_cell(lua_State *L)
 {
-    steerN_Grid *g = &check_grid(L, 1)->g;
+    steerN_Grid *g = check_grid(L, 1)->g;
     double p[3];
     check_vec(L, 2, "steer.grid:cell_at", "position", p);
     int x, y;
@@ -436,7 +482,7 @@ static int grid_cell(lua_State *L)
 
 static int grid_center(lua_State *L)
 {
-    steerN_Grid *g = &check_grid(L, 1)->g;
+    steerN_Grid *g = check_grid(L, 1)->g;
     int x, y;
     check_cell(L, g, 2, "steer.grid:center", &x, &y);
     double c[2];
@@ -448,7 +494,7 @@ static int grid_center(lua_State *L)
 static int grid_line_of_sight(lua_State *L)
 {
     const char *fn = "steer.grid:line_of_sight";
-    steerN_Grid *g = &check_grid(L, 1)->g;
+    steerN_Grid *g = check_grid(L, 1)->g;
     double a[3], b[3];
     check_vec(L, 2, fn, "from", a);
     check_vec(L, 3, fn, "to", b);
@@ -459,7 +505,8 @@ static int grid_line_of_sight(lua_State *L)
 static int grid_path(lua_State *L)
 {
     const char *fn = "steer.grid:path";
-    steerN_Grid *g = &check_grid(L, 1)->g;
+    LGrid *ug = check_grid(L, 1);
+    steerN_Grid *g = ug->g;
     double a[3], b[3], cost;
     check_vec(L, 2, fn, "from", a);
     check_vec(L, 3, fn, "to", b);
@@ -467,6 +514,7 @@ static int grid_path(lua_State *L)
     check_inside(L, g, fn, "to", b);
     int r = steerN_path(g, a, b, &cost);
     if (r < 0) return luaL_error(L, "%s: out of memory", fn);
+    charge(L, &ug->charged, steerN_grid_bytes(g)); // the first query's scratch, a longer path
     if (r == 0) return 0;
     lua_createtable(L, (int)g->npath, 0);
     for (uint32_t i = 0; i < g->npath; i++) {
@@ -491,7 +539,7 @@ static int push_wall(void *ud, const double a[2], const double b[2])
 
 static int grid_walls(lua_State *L)
 {
-    steerN_Grid *g = &check_grid(L, 1)->g;
+    steerN_Grid *g = check_grid(L, 1)->g;
     lua_newtable(L);
     steerN_walls(g, push_wall, L);
     return 1;
@@ -534,24 +582,26 @@ static LFlow *new_flow(lua_State *L, int gi, const char *fn, const double *goals
 {
     gi = lua_absindex(L, gi);
     LGrid *ug = check_grid(L, gi);
-    LFlow *uf = lua_newuserdatauv(L, sizeof *uf + steerL_mod_pays(L, (size_t)ug->g.nx * (size_t)ug->g.ny * 32), 1);
+    LFlow *uf = lua_newuserdatauv(L, sizeof *uf, 1);
     memset(uf, 0, sizeof *uf);
     luaL_setmetatable(L, STEERL_FLOW);
     lua_pushvalue(L, gi);
     lua_setiuservalue(L, -2, 1);
-    if (steerN_flow_init(&uf->f, &ug->g) || steerN_flow_build(&uf->f, goals, n)) luaL_error(L, "%s: out of memory", fn);
+    charge(L, &uf->charged, sizeof(steerN_Flow) + STEERN_FLOW_CELL_BYTES * (size_t)ug->g->nx * (size_t)ug->g->ny);
+    if (!(uf->f = steerN_flow_new(ug->g)) || steerN_flow_build(uf->f, goals, n)) luaL_error(L, "%s: out of memory", fn);
     uf->grid = ug;
     steerN_Shown *s = &ug->shown;
     const steerN_Flow **flows = room((void *)s->flows, s->nflows, &s->cap, sizeof *flows);
     if (!flows) luaL_error(L, "%s: out of memory", fn);
     s->flows = flows;
-    flows[s->nflows++] = &uf->f;
+    flows[s->nflows++] = uf->f;
     lua_getiuservalue(L, gi, 1);
     lua_getfield(L, -1, "fields");
     lua_pushvalue(L, -3);
     lua_pushboolean(L, 1);
     lua_rawset(L, -3);
     lua_pop(L, 2);
+    charge(L, &uf->charged, steerN_flow_bytes(uf->f)); // the build's heap or buckets
     return uf;
 }
 
@@ -573,23 +623,25 @@ static int grid_flow_field(lua_State *L)
         return luaL_error(L, "%s: expected exactly one of the fields 'goal' (a vector) and 'goals' (a list)", fn);
     if (!lua_isnil(L, 4) && !lua_istable(L, 4)) steerL_field_error(L, fn, "goals", "a list of vectors", 4);
     double *goals;
-    uint32_t n = lua_isnil(L, 4) ? read_goals(L, &ug->g, 3, false, fn, "goal", &goals)
-                                 : read_goals(L, &ug->g, 4, true, fn, "goals", &goals);
+    uint32_t n = lua_isnil(L, 4) ? read_goals(L, ug->g, 3, false, fn, "goal", &goals)
+                                 : read_goals(L, ug->g, 4, true, fn, "goals", &goals);
     new_flow(L, 1, fn, goals, n);
     return 1;
 }
 
 static int flow_gc(lua_State *L)
 {
-    LFlow *uf = check_flow(L, 1);
+    LFlow *uf = luaL_checkudata(L, 1, STEERL_FLOW);
     steerN_Shown *s = uf->grid ? &uf->grid->shown : NULL; // its user value keeps the grid's memory
     for (uint32_t i = 0; s && i < s->nflows; i++)
-        if (s->flows[i] == &uf->f) {
+        if (s->flows[i] == uf->f) {
             memmove(&s->flows[i], &s->flows[i + 1], sizeof s->flows[0] * (s->nflows - i - 1));
             s->nflows--;
             break;
         }
-    steerN_flow_free(&uf->f);
+    steerN_flow_release(uf->f); // the agents bound to it hold it on
+    uf->f = NULL;
+    charge(L, &uf->charged, 0);
     return 0;
 }
 
@@ -597,9 +649,10 @@ static int flow_set_goal(lua_State *L)
 {
     LFlow *uf = check_flow(L, 1);
     double *goal;
-    read_goals(L, uf->f.grid, 2, false, "steer.flow_field:set_goal", "goal", &goal);
-    if (steerN_flow_refresh(&uf->f) || steerN_flow_set_goal(&uf->f, goal))
+    read_goals(L, uf->f->grid, 2, false, "steer.flow_field:set_goal", "goal", &goal);
+    if (steerN_flow_refresh(uf->f) || steerN_flow_set_goal(uf->f, goal))
         return luaL_error(L, "steer.flow_field:set_goal: out of memory");
+    charge(L, &uf->charged, steerN_flow_bytes(uf->f));
     return 0;
 }
 
@@ -609,8 +662,9 @@ static int flow_set_goals(lua_State *L)
     LFlow *uf = check_flow(L, 1);
     if (!lua_istable(L, 2)) steerL_field_error(L, fn, "goals", "a list of vectors", 2);
     double *goals;
-    uint32_t n = read_goals(L, uf->f.grid, 2, true, fn, "goals", &goals);
-    if (steerN_flow_build(&uf->f, goals, n)) return luaL_error(L, "%s: out of memory", fn);
+    uint32_t n = read_goals(L, uf->f->grid, 2, true, fn, "goals", &goals);
+    if (steerN_flow_build(uf->f, goals, n)) return luaL_error(L, "%s: out of memory", fn);
+    charge(L, &uf->charged, steerN_flow_bytes(uf->f));
     return 0;
 }
 
@@ -619,7 +673,7 @@ static int flow_direction(lua_State *L)
     LFlow *uf = check_flow(L, 1);
     double p[3], dir[2], left, goal[2];
     check_vec(L, 2, "steer.flow_field:direction", "position", p);
-    steerN_flow_sample(&uf->f, p, dir, &left, goal);
+    steerN_flow_sample(uf->f, p, dir, &left, goal);
     steerL_pushvec(L, dir[0], dir[1], 0);
     return 1;
 }
@@ -629,7 +683,7 @@ static int flow_distance(lua_State *L)
     LFlow *uf = check_flow(L, 1);
     double p[3], dir[2], left, goal[2];
     check_vec(L, 2, "steer.flow_field:distance", "position", p);
-    steerN_flow_sample(&uf->f, p, dir, &left, goal);
+    steerN_flow_sample(uf->f, p, dir, &left, goal);
     if (left == INFINITY) return 0;
     lua_pushnumber(L, left);
     return 1;
@@ -641,9 +695,9 @@ static int flow_index(lua_State *L)
     const char *k = lua_tostring(L, 2);
     if (!k) return 0;
     if (strcmp(k, "grid") == 0) lua_getiuservalue(L, 1, 1);
-    else if (strcmp(k, "touched") == 0) lua_pushinteger(L, uf->f.touched);
-    else if (strcmp(k, "repaired") == 0) lua_pushboolean(L, uf->f.incremental);
-    else if (strcmp(k, "goal") == 0) steerL_pushvec(L, uf->f.goals[0], uf->f.goals[1], 0);
+    else if (strcmp(k, "touched") == 0) lua_pushinteger(L, uf->f->touched);
+    else if (strcmp(k, "repaired") == 0) lua_pushboolean(L, uf->f->incremental);
+    else if (strcmp(k, "goal") == 0) steerL_pushvec(L, uf->f->goals[0], uf->f->goals[1], 0);
     else {
         lua_pushvalue(L, lua_upvalueindex(1));
         lua_getfield(L, -1, k);
@@ -654,13 +708,13 @@ static int flow_index(lua_State *L)
 static int flow_tostring(lua_State *L)
 {
     LFlow *uf = check_flow(L, 1);
-    lua_pushfstring(L, "steer.flow_field(goals=%d)", (int)uf->f.ngoals);
+    lua_pushfstring(L, "steer.flow_field(goals=%d)", (int)uf->f->ngoals);
     return 1;
 }
 
 static int grid_index(lua_State *L)
 {
-    steerN_Grid *g = &check_grid(L, 1)->g;
+    steerN_Grid *g = check_grid(L, 1)->g;
     const char *k = lua_tostring(L, 2);
     if (!k) return 0;
     if (strcmp(k, "width") == 0) lua_pushinteger(L, g->nx);
@@ -676,7 +730,7 @@ static int grid_index(lua_State *L)
 
 static int grid_tostring(lua_State *L)
 {
-    steerN_Grid *g = &check_grid(L, 1)->g;
+    steerN_Grid *g = check_grid(L, 1)->g;
     lua_pushfstring(L, "steer.grid(%d x %d, cell=%f)", g->nx, g->ny, g->cell);
     return 1;
 }
@@ -685,20 +739,18 @@ static int grid_tostring(lua_State *L)
 
 // steer.follow_flow and steer.decompose_flow: the generic constructor of
 // the kind (upvalue 1) builds the behaviour from every other field; the
-// field itself is a pointer the kinds table cannot describe.
+// field itself is a pointer the kinds table cannot describe. The
+// behaviour references the field (a mod's too: it outlives the mod).
 static int flow_behavior_new(lua_State *L)
 {
     const char *fn = lua_tostring(L, lua_upvalueindex(2));
-    steerL_check_unsandboxed(L, fn,
-                             "the flow field is the mod's memory, freed with it while the agent steers on; "
-                             "use f:direction(p) in update");
     steerL_construct(L, lua_touserdata(L, lua_upvalueindex(1)), "field"); // unknown names first
     int self = lua_gettop(L);
     lua_getfield(L, 1, "field");
     LFlow *uf = luaL_testudata(L, -1, STEERL_FLOW);
     if (!uf) steerL_field_error(L, fn, "field", "a flow field (g:flow_field{goal = pos})", -1);
     steerL_Behavior *ub = luaL_checkudata(L, self, STEERL_BEHAVIOR);
-    steerB_flow_bind(ub->b, &uf->f);
+    steerB_flow_bind(ub->b, uf->f);
     lua_getiuservalue(L, self, 1);
     lua_pushvalue(L, -2);
     lua_setfield(L, -2, "field"); // the behaviour keeps its field alive
@@ -815,21 +867,47 @@ static void save_flow(lua_State *L, const steerN_Flow *f)
     lua_setfield(L, -2, "version");
 }
 
-// Grid ug into the list at `list` (once): its index there.
-static lua_Integer save_grid(lua_State *L, int wi, int list, int seen, LGrid *ug, bool attached)
+// The index the table at `seen` gives the C grid or field p: 0 when none
+// yet, else index i set by set_seen.
+static lua_Integer seen_index(lua_State *L, int seen, const void *p)
 {
-    lua_pushlightuserdata(L, ug);
-    if (lua_rawget(L, seen) == LUA_TNUMBER) {
-        lua_Integer i = lua_tointeger(L, -1);
-        lua_pop(L, 1);
-        return i;
-    }
+    lua_pushlightuserdata(L, (void *)(uintptr_t)p);
+    lua_Integer i = lua_rawget(L, seen) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
     lua_pop(L, 1);
-    const steerN_Grid *g = &ug->g;
-    lua_Integer i = (lua_Integer)lua_rawlen(L, list) + 1;
-    lua_pushlightuserdata(L, ug);
+    return i;
+}
+static void set_seen(lua_State *L, int seen, const void *p, lua_Integer i)
+{
+    lua_pushlightuserdata(L, (void *)(uintptr_t)p);
     lua_pushinteger(L, i);
     lua_rawset(L, seen);
+}
+
+// Field f of the grid saved at index gi of the list at `list` (once): its
+// index among that grid's saved fields.
+static lua_Integer save_field(lua_State *L, int list, int seen, lua_Integer gi, const steerN_Flow *f)
+{
+    lua_Integer k = seen_index(L, seen, f);
+    if (k) return k;
+    lua_rawgeti(L, list, gi);
+    lua_getfield(L, -1, "flows");
+    k = (lua_Integer)lua_rawlen(L, -1) + 1;
+    save_flow(L, f);
+    lua_rawseti(L, -2, k);
+    lua_pop(L, 2);
+    set_seen(L, seen, f, k);
+    return k;
+}
+
+// Grid g into the list at `list` (once), with the fields its userdata ug
+// lists: its index there. ug is NULL for a grid this state did not make (a
+// mod's, whose field a brain follows): its saved fields are those bound.
+static lua_Integer save_grid(lua_State *L, int wi, int list, int seen, const steerN_Grid *g, LGrid *ug, bool attached)
+{
+    lua_Integer i = seen_index(L, seen, g);
+    if (i) return i;
+    i = (lua_Integer)lua_rawlen(L, list) + 1;
+    set_seen(L, seen, g, i);
     lua_createtable(L, 0, 10);
     lua_pushinteger(L, g->nx);
     lua_setfield(L, -2, "nx");
@@ -847,18 +925,14 @@ static lua_Integer save_grid(lua_State *L, int wi, int list, int seen, LGrid *ug
     lua_setfield(L, -2, "costs");
     lua_pushboolean(L, attached);
     lua_setfield(L, -2, "attached");
-    lua_createtable(L, (int)ug->shown.nflows, 0);
-    for (uint32_t k = 0; k < ug->shown.nflows; k++) {
-        save_flow(L, ug->shown.flows[k]);
-        lua_rawseti(L, -2, (lua_Integer)k + 1);
-    }
+    lua_createtable(L, ug ? (int)ug->shown.nflows : 1, 0);
     lua_setfield(L, -2, "flows");
     // the wall shapes the grid put into this world (the core saved them)
     lua_getiuservalue(L, wi, 1);
     lua_getfield(L, -1, "grids"); // the world's grids table holds ours: find our userdata there
     lua_remove(L, -2);
     bool walls = false;
-    if (lua_istable(L, -1)) {
+    if (ug && lua_istable(L, -1)) {
         lua_pushnil(L);
         while (!walls && lua_next(L, -2)) {
             lua_pop(L, 1);
@@ -881,6 +955,7 @@ static lua_Integer save_grid(lua_State *L, int wi, int list, int seen, LGrid *ug
     }
     lua_pop(L, 1);
     lua_rawseti(L, list, i);
+    for (uint32_t k = 0; ug && k < ug->shown.nflows; k++) save_field(L, list, seen, i, ug->shown.flows[k]);
     return i;
 }
 
@@ -891,23 +966,29 @@ void steerL_grids_save(lua_State *L, int wi, int flows)
     steerL_World *lw = steerL_checkworld(L, wi);
     lua_newtable(L); // the grids
     int list = lua_gettop(L);
-    lua_newtable(L); // LGrid -> index
+    lua_newtable(L); // grid or field -> its index
     int seen = list + 1;
+    lua_getfield(L, LUA_REGISTRYINDEX, REG_GRIDS);
+    int userdata = seen + 1;
     for (uint32_t i = 0; i < lw->nav.n; i++) {
         const steerN_Shown *sh = lw->nav.grids[i];
-        save_grid(L, wi, list, seen, (LGrid *)(void *)((char *)(uintptr_t)sh - offsetof(LGrid, shown)), true);
+        LGrid *ug = (LGrid *)(void *)((char *)(uintptr_t)sh - offsetof(LGrid, shown));
+        save_grid(L, wi, list, seen, ug->g, ug, true);
     }
     lua_newtable(L); // the pairs
     lua_Integer n = (lua_Integer)lua_rawlen(L, flows);
     for (lua_Integer k = 1; k <= n; k++) {
-        // a bound field's steerN_Flow (f is LFlow's first member), or a grid or field userdata (a.data's)
-        const LFlow *uf =
-            lua_rawgeti(L, flows, k) == LUA_TLIGHTUSERDATA ? lua_touserdata(L, -1) : luaL_testudata(L, -1, STEERL_FLOW);
-        LGrid *ug = uf ? uf->grid : check_grid(L, -1);
+        // a bound field's steerN_Flow, or a grid or field userdata (a.data's)
+        const steerN_Flow *f = NULL;
+        const steerN_Grid *g;
+        if (lua_rawgeti(L, flows, k) == LUA_TLIGHTUSERDATA) f = lua_touserdata(L, -1);
+        else if (luaL_testudata(L, -1, STEERL_FLOW)) f = check_flow(L, -1)->f;
+        g = f ? f->grid : check_grid(L, -1)->g;
         lua_pop(L, 1);
-        lua_Integer gi = save_grid(L, wi, list, seen, ug, false), fi = 0;
-        for (uint32_t j = 0; uf && j < ug->shown.nflows; j++)
-            if (ug->shown.flows[j] == &uf->f) fi = (lua_Integer)j + 1;
+        lua_pushlightuserdata(L, (void *)(uintptr_t)g);
+        LGrid *ug = lua_rawget(L, userdata) == LUA_TUSERDATA ? lua_touserdata(L, -1) : NULL;
+        lua_pop(L, 1);
+        lua_Integer gi = save_grid(L, wi, list, seen, g, ug, false), fi = f ? save_field(L, list, seen, gi, f) : 0;
         lua_createtable(L, 2, 0);
         lua_pushinteger(L, gi);
         lua_rawseti(L, -2, 1);
@@ -915,12 +996,13 @@ void steerL_grids_save(lua_State *L, int wi, int flows)
         lua_rawseti(L, -2, 2);
         lua_rawseti(L, -2, k);
     }
+    lua_remove(L, userdata);
     lua_remove(L, seen);
 }
 
 static void load_flow(lua_State *L, int gi, int t, const char *fn)
 {
-    const steerN_Grid *g = &check_grid(L, gi)->g;
+    const steerN_Grid *g = check_grid(L, gi)->g;
     size_t cells = (size_t)g->nx * (size_t)g->ny, len;
     lua_getfield(L, t, "goals");
     lua_tolstring(L, -1, &len);
@@ -938,17 +1020,17 @@ static void load_flow(lua_State *L, int gi, int t, const char *fn)
     LFlow *uf = new_flow(L, gi, fn, goals, n);
     lua_remove(L, -2);
     // as it was, repairs and all: a rebuild could differ in the last bits
-    get_numbers(L, t, "dist", uf->f.dist, cells, 8, fn);
+    get_numbers(L, t, "dist", uf->f->dist, cells, 8, fn);
     lua_getfield(L, t, "dir");
     const char *dir = lua_tolstring(L, -1, &len);
     if (!dir || len != cells) luaL_error(L, "%s: corrupt snapshot (a flow field's directions)", fn);
     for (size_t c = 0; c < cells; c++)
         if ((unsigned char)dir[c] > STEERN_NONE) luaL_error(L, "%s: corrupt snapshot (a flow field's directions)", fn);
-    memcpy(uf->f.dir, dir, cells);
+    memcpy(uf->f->dir, dir, cells);
     lua_pop(L, 1);
-    uf->f.bias = get_number(L, t, "bias", fn);
-    uf->f.drift = get_number(L, t, "drift", fn);
-    uf->f.version = (uint32_t)get_number(L, t, "version", fn);
+    uf->f->bias = get_number(L, t, "bias", fn);
+    uf->f->drift = get_number(L, t, "drift", fn);
+    uf->f->version = (uint32_t)get_number(L, t, "version", fn);
 }
 
 void steerL_grids_load(lua_State *L, int wi, int desc, const char *fn)
@@ -969,9 +1051,9 @@ void steerL_grids_load(lua_State *L, int wi, int desc, const char *fn)
         get_numbers(L, t, "origin", origin, 2, 8, fn);
         LGrid *ug = new_grid(L, fn, (int)nx, (int)ny, cell, origin);
         int gi = lua_gettop(L);
-        get_numbers(L, t, "costs", ug->g.cost, (size_t)ug->g.nx * (size_t)ug->g.ny, 4, fn);
-        ug->g.min_cost = get_number(L, t, "min_cost", fn);
-        ug->g.version = (uint32_t)get_number(L, t, "version", fn);
+        get_numbers(L, t, "costs", ug->g->cost, (size_t)ug->g->nx * (size_t)ug->g->ny, 4, fn);
+        ug->g->min_cost = get_number(L, t, "min_cost", fn);
+        ug->g->version = (uint32_t)get_number(L, t, "version", fn);
         lua_newtable(L); // the flow fields, in their order, and at 0 the grid
         lua_pushvalue(L, gi);
         lua_rawseti(L, -2, 0);
@@ -1014,7 +1096,7 @@ bool steerL_isgrid(lua_State *L, int idx) { return luaL_testudata(L, idx, STEERL
 const struct steerN_Flow *steerL_toflow(lua_State *L, int idx)
 {
     const LFlow *uf = luaL_testudata(L, idx, STEERL_FLOW);
-    return uf ? &uf->f : NULL;
+    return uf ? uf->f : NULL;
 }
 
 const struct steerN_Layers *steer_lua_nav(lua_State *L, int idx)
@@ -1049,6 +1131,15 @@ void steerL_open_grid(lua_State *L)
         { NULL, NULL },
     };
     steerL_newclass(L, STEERL_GRID, grid_meta, grid_methods, grid_index);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_GRIDS) != LUA_TTABLE) {
+        lua_newtable(L);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "v");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_setfield(L, LUA_REGISTRYINDEX, REG_GRIDS);
+    }
+    lua_pop(L, 1);
     steerL_newclass(L, STEERL_FLOW, flow_meta, flow_methods, flow_index);
     lua_pushcfunction(L, grid_new);
     lua_setfield(L, -2, "grid");

@@ -37,6 +37,9 @@
 
 static size_t cells(const steerN_Flow *f) { return (size_t)f->grid->nx * (size_t)f->grid->ny; }
 
+// The per-cell arrays (STEERN_FLOW_CELL_BYTES) and a repair's window.
+#define WINDOW_CELLS ((3 * REPAIR_MARGIN + 1) * (3 * REPAIR_MARGIN + 1))
+
 int steerN_flow_init(steerN_Flow *f, steerN_Grid *g)
 {
     memset(f, 0, sizeof *f);
@@ -46,7 +49,7 @@ int steerN_flow_init(steerN_Flow *f, steerN_Grid *g)
     f->dir = malloc(n);
     f->mark = calloc(n, sizeof *f->mark);
     f->list = malloc(sizeof *f->list * n);
-    f->wdist = malloc(sizeof *f->wdist * (3 * REPAIR_MARGIN + 1) * (3 * REPAIR_MARGIN + 1));
+    f->wdist = malloc(sizeof *f->wdist * WINDOW_CELLS);
     if (!f->dist || !f->dir || !f->mark || !f->list || !f->wdist) {
         steerN_flow_free(f);
         return -1;
@@ -67,6 +70,40 @@ void steerN_flow_free(steerN_Flow *f)
     free(f->goal_cells);
     steerN_heap_free(&f->heap);
     memset(f, 0, sizeof *f);
+}
+
+steerN_Flow *steerN_flow_new(steerN_Grid *g)
+{
+    steerN_Flow *f = malloc(sizeof *f);
+    if (!f) return NULL;
+    if (steerN_flow_init(f, g)) {
+        free(f);
+        return NULL;
+    }
+    atomic_init(&f->refs, 1);
+    steerN_grid_retain(g);
+    return f;
+}
+
+void steerN_flow_retain(steerN_Flow *f) { atomic_fetch_add_explicit(&f->refs, 1, memory_order_relaxed); }
+
+// As steerN_grid_release: the last one frees the field, then releases its grid.
+void steerN_flow_release(steerN_Flow *f)
+{
+    if (!f || atomic_fetch_sub_explicit(&f->refs, 1, memory_order_acq_rel) != 1) return;
+    steerN_Grid *g = f->grid;
+    steerN_flow_free(f);
+    free(f);
+    steerN_grid_release(g);
+}
+
+size_t steerN_flow_bytes(const steerN_Flow *f)
+{
+    size_t bytes = sizeof *f + STEERN_FLOW_CELL_BYTES * cells(f) + sizeof *f->wdist * WINDOW_CELLS;
+    bytes += (sizeof *f->goals * 2 + sizeof *f->goal_cells) * f->cap_goals;
+    bytes += (sizeof *f->heap.key + sizeof *f->heap.item) * f->heap.cap + sizeof *f->buckets * f->nbuckets;
+    for (uint32_t i = 0; i < f->nbuckets; i++) bytes += sizeof *f->buckets[i].item * f->buckets[i].cap;
+    return bytes;
 }
 
 static uint32_t next_stamp(steerN_Flow *f)

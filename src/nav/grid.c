@@ -42,6 +42,37 @@ void steerN_grid_free(steerN_Grid *g)
     memset(g, 0, sizeof *g);
 }
 
+steerN_Grid *steerN_grid_new(int nx, int ny, double cell, const double origin[2])
+{
+    steerN_Grid *g = malloc(sizeof *g);
+    if (!g) return NULL;
+    if (steerN_grid_init(g, nx, ny, cell, origin)) {
+        free(g);
+        return NULL;
+    }
+    atomic_init(&g->refs, 1);
+    return g;
+}
+
+void steerN_grid_retain(steerN_Grid *g) { atomic_fetch_add_explicit(&g->refs, 1, memory_order_relaxed); }
+
+// The release that drops the last reference sees every write made under
+// the others (acq_rel), so it frees what they wrote last.
+void steerN_grid_release(steerN_Grid *g)
+{
+    if (!g || atomic_fetch_sub_explicit(&g->refs, 1, memory_order_acq_rel) != 1) return;
+    steerN_grid_free(g);
+    free(g);
+}
+
+size_t steerN_grid_bytes(const steerN_Grid *g)
+{
+    size_t n = (size_t)g->nx * (size_t)g->ny, bytes = sizeof *g + sizeof *g->cost * n;
+    if (g->seen) bytes += (sizeof *g->g + sizeof *g->parent + sizeof *g->seen) * n;
+    bytes += (sizeof *g->heap.key + sizeof *g->heap.item) * g->heap.cap;
+    return bytes + sizeof *g->path * g->cap_path + sizeof *g->cells * g->cap_cells;
+}
+
 bool steerN_cell_of(const steerN_Grid *g, const double p[2], int *x, int *y)
 {
     double u = (p[0] - g->origin[0]) / g->cell, v = (p[1] - g->origin[1]) / g->cell;

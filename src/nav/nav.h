@@ -11,10 +11,21 @@
 // sqrt 2 cells) times the mean of the two cells' costs, so distances are
 // symmetric; a diagonal step is allowed only when both cells beside it are
 // open (no cutting of blocked corners).
+//
+// Grids and flow fields made by steerN_grid_new and steerN_flow_new are
+// shared: the script value that made one holds a reference, every
+// behaviour bound to a field holds one (steerB_flow_bind) and such a field
+// holds one on its grid; the last release frees it. So a field lives as
+// long as any agent's brain steers on it, whatever becomes of the script
+// (a mod's Lua state closed under its agents). The counts are atomic: a
+// mod's state may close on another thread than the one releasing a brain.
+// A grid or field kept in place (init and free: a benchmark's, a test's)
+// is counted by nobody; its owner frees it after the fields on it.
 #ifndef STEER_NAV_H
 #define STEER_NAV_H
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +39,7 @@ typedef struct steerN_Heap {
 } steerN_Heap;
 
 typedef struct steerN_Grid {
+    atomic_int refs; // of a grid made by steerN_grid_new
     int nx, ny;
     double origin[2];
     double cell;      // cell side, metres
@@ -54,6 +66,15 @@ extern const int steerN_dx[8], steerN_dy[8];
 // A grid of nx * ny open cells of cost 1. Returns 0, or -1 when out of memory.
 int steerN_grid_init(steerN_Grid *g, int nx, int ny, double cell, const double origin[2]);
 void steerN_grid_free(steerN_Grid *g);
+// The same, allocated, with one reference; NULL when out of memory.
+steerN_Grid *steerN_grid_new(int nx, int ny, double cell, const double origin[2]);
+void steerN_grid_retain(steerN_Grid *g);
+void steerN_grid_release(steerN_Grid *g); // NULL: nothing
+// The C memory a grid holds now (it grows by 16 bytes a cell with the
+// first A* query), for a binding that charges it to a script's owner; a
+// new grid takes STEERN_GRID_CELL_BYTES a cell and a little more.
+size_t steerN_grid_bytes(const steerN_Grid *g);
+#define STEERN_GRID_CELL_BYTES sizeof(float)
 
 static inline bool steerN_inside(const steerN_Grid *g, int x, int y)
 {
@@ -111,14 +132,15 @@ typedef struct steerN_Bucket {
 } steerN_Bucket;
 
 typedef struct steerN_Flow {
-    steerN_Grid *grid;
-    uint32_t version; // the grid version the field was built for
-    double *dist;     // integration field minus `bias`, cost-weighted cells; INFINITY unreachable
-    double bias;      // added to every stored distance (see steerN_flow_set_goal)
-    double drift;     // offsets the repairs since the last build added, in cells
-    double *wdist;    // a repair's window distances
-    uint8_t *dir;     // per cell: the neighbour (0..7) to go to, or STEERN_NONE
-    double *goals;    // goal points (x, y pairs)
+    atomic_int refs;   // of a field made by steerN_flow_new
+    steerN_Grid *grid; // which such a field references
+    uint32_t version;  // the grid version the field was built for
+    double *dist;      // integration field minus `bias`, cost-weighted cells; INFINITY unreachable
+    double bias;       // added to every stored distance (see steerN_flow_set_goal)
+    double drift;      // offsets the repairs since the last build added, in cells
+    double *wdist;     // a repair's window distances
+    uint8_t *dir;      // per cell: the neighbour (0..7) to go to, or STEERN_NONE
+    double *goals;     // goal points (x, y pairs)
     uint32_t *goal_cells;
     uint32_t ngoals, cap_goals;
     steerN_Heap heap;
@@ -130,16 +152,26 @@ typedef struct steerN_Flow {
     bool incremental;      // the last update was a repair, not a rebuild
 } steerN_Flow;
 
+// A field on grid g, still to build: 0, or -1 when out of memory.
+int steerN_flow_init(steerN_Flow *f, steerN_Grid *g);
+void steerN_flow_free(steerN_Flow *f);
+// The same, allocated, with one reference, referencing g (made by
+// steerN_grid_new); NULL when out of memory.
+steerN_Flow *steerN_flow_new(steerN_Grid *g);
+void steerN_flow_retain(steerN_Flow *f);
+void steerN_flow_release(steerN_Flow *f); // NULL: nothing
+// The C memory a field holds now (a build grows its heap and buckets); a
+// new one takes STEERN_FLOW_CELL_BYTES a cell and a little more.
+size_t steerN_flow_bytes(const steerN_Flow *f);
+#define STEERN_FLOW_CELL_BYTES (sizeof(double) + 1 + 2 * sizeof(uint32_t))
 // Build a field toward n goals (world points, each inside the grid in an
 // open cell: the caller checks). 0, or -1 when out of memory.
-int steerN_flow_init(steerN_Flow *f, steerN_Grid *g);
 int steerN_flow_build(steerN_Flow *f, const double *goals, uint32_t n);
 // Move a single goal: a repair of a window around the old and new goal
 // when the move is small (see flow.c), else a rebuild.
 int steerN_flow_set_goal(steerN_Flow *f, const double goal[2]);
 // Rebuild if the grid changed since the field was built.
 int steerN_flow_refresh(steerN_Flow *f);
-void steerN_flow_free(steerN_Flow *f);
 // The distance (metres, cost-weighted) from cell c to the nearest goal.
 static inline double steerN_flow_dist(const steerN_Flow *f, uint32_t c) { return f->dist[c] + f->bias; }
 // The field's direction at world point p, interpolated between the
