@@ -348,5 +348,3 @@ void steerL_check_unsandboxed(lua_State *L, const char *fn, const char *why)
 {
     if (steerL_sandboxed(L)) luaL_error(L, "%s: not available to mods (%s)", fn, why);
 }
-
-size_t steerL_mod_pays(lua_State *L, size_t bytes) { return steerL_sandboxed(L) ? bytes : 0; }

@@ -144,9 +144,6 @@ void steerL_check_writable(lua_State *L, const steerL_World *lw, const char *fn)
 // sets before opening the module); raise "FN: not available to mods (WHY)" if so.
 int steerL_sandboxed(lua_State *L);
 void steerL_check_unsandboxed(lua_State *L, const char *fn, const char *why);
-// Bytes to add to a userdata so that a mod's capped allocator counts the
-// C memory behind it (grids, flow fields): 0 outside a sandbox.
-size_t steerL_mod_pays(lua_State *L, size_t bytes);
 #define STEERL_SANDBOX "steer.sandbox"
 // Allocator and log hooks and the default thread count for the worlds a
 // Lua state creates: a light userdata pointing to a steerL_Host under this
