@@ -126,6 +126,25 @@ int steerE_mods_save(steer_Engine *e, int (*emit)(void *ud, const char *name, co
 // when the mod failed (it is disabled then, as for any callback).
 int steerE_mod_load(steer_Engine *e, const char *name, const unsigned char *p, size_t len);
 
+// What the engine keeps for each enabled mod (its live agents, its inbox
+// of undelivered messages) as bytes: emit(ud, name, bytes, len) for each;
+// a nonzero return from emit (or STEER_ENOMEM) ends the walk with it.
+int steerE_mods_save_state(steer_Engine *e, int (*emit)(void *ud, const char *name, const unsigned char *p, size_t len),
+                           void *ud);
+// Whether bytes from steerE_mods_save_state are well formed (and within
+// the inbox's limits), before anything is restored.
+bool steerE_mod_state_ok(const unsigned char *p, size_t len);
+typedef struct steerE_ModState {
+    const char *name;
+    const unsigned char *p; // checked by steerE_mod_state_ok
+    size_t len;
+} steerE_ModState;
+// Each enabled mod's agents, its world's "owned" set and its inbox become
+// the saved ones of its name, or none when it has none (it was not
+// running then); saved ones of mods not running are logged and left out.
+// A mod that fails to take them (out of memory) is disabled.
+void steerE_mods_restore_state(steer_Engine *e, const steerE_ModState *saved, int n);
+
 // sandbox.c: the mods' safe library in a fresh state (pattern functions
 // with a step limit, string building with a size limit, no addresses).
 void steerE_open_sandbox(lua_State *L, size_t max_string);

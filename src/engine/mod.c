@@ -1030,13 +1030,176 @@ int steerE_mod_load(steer_Engine *e, const char *name, const unsigned char *p, s
 {
     Mod *m = find_mod(e, name);
     if (!m || !m->enabled) {
-        steerE_log(e, 1, "snapshot: mod %s is not running: its saved data is left out", name);
+        // with no mods loaded yet (steer run --load restores the snapshot
+        // once before loading them, and again after) nothing is lost yet
+        if (e->nmods > 0) steerE_log(e, 1, "snapshot: mod %s is not running: its saved data is left out", name);
         return 0;
     }
     ModData d = { .in = p, .inlen = len };
     lua_pushcfunction(m->L, load_f);
     lua_pushlightuserdata(m->L, &d);
     return mod_call(m, 1) ? 0 : STEER_EMOD;
+}
+
+// ---- snapshots: what the engine keeps for each mod ----------------------------------
+//
+// Beside a mod's own data a snapshot holds what the engine keeps for it
+// between ticks: its live agents (they count against its quota, are the
+// ones halted when it is disabled, and the ones it may change without
+// touch_all: its world's "owned" set) and its inbox (messages sent during
+// the last tick's updates, delivered at the next). Little-endian: a u32
+// count of agents and each one's u64 handle id, then a u32 count of
+// messages and each one's sender (u32 length, the name) and bytes (u32
+// length, steer.send's encoding).
+
+#define MAX_SENDER 4096 // bytes of a sender's name in a snapshot
+
+static void put_u(unsigned char **q, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++) *(*q)++ = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_u(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+int steerE_mods_save_state(steer_Engine *e, int (*emit)(void *ud, const char *name, const unsigned char *p, size_t len),
+                           void *ud)
+{
+    for (int i = 0; i < e->nmods; i++) {
+        Mod *m = e->mods[i];
+        if (!m->enabled) continue;
+        int live = 0;
+        for (int k = 0; k < m->nagents; k++) live += steer_alive(e->world, m->agents[k]);
+        size_t len = 8 + 8 * (size_t)live;
+        for (int k = 0; k < m->ninbox; k++) len += 8 + strlen(m->inbox[k].from) + m->inbox[k].len;
+        unsigned char *p = steerE_alloc(e, NULL, len), *q = p;
+        if (!p) return STEER_ENOMEM;
+        put_u(&q, (uint64_t)live, 4);
+        for (int k = 0; k < m->nagents; k++)
+            if (steer_alive(e->world, m->agents[k])) put_u(&q, m->agents[k].id, 8);
+        put_u(&q, (uint64_t)m->ninbox, 4);
+        for (int k = 0; k < m->ninbox; k++) {
+            const Msg *msg = &m->inbox[k];
+            size_t fl = strlen(msg->from);
+            put_u(&q, fl, 4);
+            memcpy(q, msg->from, fl);
+            q += fl;
+            put_u(&q, msg->len, 4);
+            memcpy(q, msg->data, msg->len);
+            q += msg->len;
+        }
+        int st = emit(ud, m->name, p, len);
+        steerE_alloc(e, p, 0);
+        if (st != 0) return st;
+    }
+    return 0;
+}
+
+bool steerE_mod_state_ok(const unsigned char *p, size_t len)
+{
+    if (len < 4) return false;
+    uint64_t nagents = get_u(p, 4);
+    size_t at = 4;
+    if (nagents > (len - at) / 8) return false;
+    at += 8 * (size_t)nagents;
+    if (len - at < 4) return false;
+    uint64_t nmsgs = get_u(p + at, 4), total = 0;
+    at += 4;
+    if (nmsgs > MAX_INBOX) return false;
+    for (uint64_t i = 0; i < nmsgs; i++) {
+        if (len - at < 4) return false;
+        uint64_t fl = get_u(p + at, 4);
+        at += 4;
+        if (fl == 0 || fl > MAX_SENDER || fl > len - at || memchr(p + at, '\0', fl)) return false;
+        at += fl;
+        if (len - at < 4) return false;
+        uint64_t dl = get_u(p + at, 4);
+        at += 4;
+        if (dl == 0 || dl > MAX_MESSAGE || dl > len - at) return false;
+        at += dl;
+        total += dl;
+    }
+    return total <= MAX_INBOX_BYTES && at == len;
+}
+
+// Runs protected under the budget, in the mod's state (its memory): the
+// world's "owned" set made anew from the mod's agents.
+static int own_f(lua_State *L)
+{
+    Mod *m = mod_of(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->world_ref);
+    lua_getiuservalue(L, -1, 1);
+    lua_createtable(L, 0, m->nagents);
+    for (int i = 0; i < m->nagents; i++) {
+        lua_pushboolean(L, 1);
+        steerL_rawsetid(L, -2, m->agents[i].id);
+    }
+    lua_setfield(L, -2, "owned");
+    return 0;
+}
+
+// The mod's agents and inbox become the saved ones (s checked by
+// steerE_mod_state_ok), or none (s NULL: it was not running then). Agents
+// gone from the world, or past the mod's quota now, are not its own.
+static void set_state(Mod *m, const steerE_ModState *s)
+{
+    steer_Engine *e = m->e;
+    m->nagents = 0;
+    clear_inbox(e, m);
+    if (s) {
+        const unsigned char *p = s->p;
+        uint64_t n = get_u(p, 4);
+        p += 4;
+        for (uint64_t i = 0; i < n; i++, p += 8) {
+            steer_Agent a = { get_u(p, 8) };
+            if (m->nagents < m->agent_cap && steer_alive(e->world, a)) m->agents[m->nagents++] = a;
+        }
+        n = get_u(p, 4);
+        p += 4;
+        for (uint64_t i = 0; i < n; i++) {
+            size_t fl = (size_t)get_u(p, 4), dl = (size_t)get_u(p + 4 + fl, 4);
+            Msg *msg = &m->inbox[m->ninbox];
+            msg->from = steerE_alloc(e, NULL, fl + 1);
+            msg->data = steerE_alloc(e, NULL, dl);
+            if (!msg->from || !msg->data) {
+                steerE_alloc(e, msg->from, 0);
+                steerE_alloc(e, msg->data, 0);
+                steerE_log(e, 2, "snapshot: mod %s: out of memory: its saved messages are left out", m->name);
+                break;
+            }
+            memcpy(msg->from, p + 4, fl);
+            msg->from[fl] = '\0';
+            memcpy(msg->data, p + 8 + fl, dl);
+            msg->len = dl;
+            m->ninbox++;
+            m->inbox_bytes += dl;
+            p += 8 + fl + dl;
+        }
+    }
+    if (m->touch_all) return; // it changes any agent: its world keeps no "owned" set
+    lua_pushcfunction(m->L, own_f);
+    mod_call(m, 0);
+}
+
+void steerE_mods_restore_state(steer_Engine *e, const steerE_ModState *saved, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const Mod *m = find_mod(e, saved[i].name);
+        if ((!m || !m->enabled) && e->nmods > 0)
+            steerE_log(e, 1, "snapshot: mod %s is not running: its agents and messages are left out", saved[i].name);
+    }
+    for (int i = 0; i < e->nmods; i++) {
+        Mod *m = e->mods[i];
+        if (!m->enabled) continue;
+        const steerE_ModState *s = NULL;
+        for (int k = 0; k < n && !s; k++)
+            if (strcmp(saved[k].name, m->name) == 0) s = &saved[k];
+        set_state(m, s);
+    }
 }
 
 int steer_engine_unload_mod(steer_Engine *e, int id)

@@ -3,17 +3,20 @@
 // in place (steer_engine_restore): the world through its Lua methods
 // (w:save, w:restore, so a.data and archetypes come along), the scenario's
 // own state (its save(w) -> data, load(w, data)) and each mod's (save() ->
-// data, load(data)), kept under the mod's name.
+// data, load(data)), kept under the mod's name, with what the engine keeps
+// for the mod (its agents, its inbox).
 //
 // The container, little-endian: the magic "STEERENG", a u32 version, a u32
 // count of sections, then each section as a u8 kind (1 the world, 2 the
-// scenario, 3 a mod), a u8 name length and the name (a mod's; empty for the
-// others), a u64 length and the bytes. The world's bytes are a world
-// snapshot (steer.h: versioned and checksummed on their own); the others
-// are plain data (src/lua/ldata.h, shared tables kept). The whole container
-// is checked before anything is restored, so a malformed one changes
-// nothing; the world's bytes are checked by w:restore, which is all or
-// nothing too.
+// scenario, 3 a mod's data, 4 a mod's agents and inbox), a u8 name length
+// and the name (a mod's; empty for the others), a u64 length and the bytes.
+// The world's bytes are a world snapshot (steer.h: versioned and
+// checksummed on their own); a mod's agents and inbox are laid out in
+// mod.c (steerE_mods_save_state); the others are plain data
+// (src/lua/ldata.h, shared tables kept). Version 1 had no kind 4: its mods
+// keep their agents and inbox on a restore. The whole container is checked
+// before anything is restored, so a malformed one changes nothing; the
+// world's bytes are checked by w:restore, which is all or nothing too.
 //
 // Invariant: the world stays the same Lua value (the scenario's and the
 // mods' references to it stay good): a restore is in place, never a new world.
@@ -25,11 +28,11 @@
 #include <string.h>
 
 #define MAGIC "STEERENG"
-#define VERSION 1u
+#define VERSION 2u
 #define HEADER 16
 #define MAX_SECTIONS 256
 
-enum { SECTION_WORLD = 1, SECTION_SCENARIO = 2, SECTION_MOD = 3 };
+enum { SECTION_WORLD = 1, SECTION_SCENARIO = 2, SECTION_MOD = 3, SECTION_MOD_STATE = 4 };
 
 typedef struct Section {
     int kind;
@@ -70,11 +73,13 @@ static void put_section(Out *o, int kind, const char *name, const void *p, size_
 
 typedef struct Collected {
     steer_Engine *e;
+    int kind; // of the sections being collected
     Section mods[MAX_SECTIONS];
     int nmods;
 } Collected;
 
-// steerE_mods_save's emit: a copy of each mod's bytes until they are written.
+// steerE_mods_save's and steerE_mods_save_state's emit: a copy of each
+// mod's bytes until they are written.
 static int collect(void *ud, const char *name, const unsigned char *p, size_t len)
 {
     Collected *c = ud;
@@ -83,7 +88,7 @@ static int collect(void *ud, const char *name, const unsigned char *p, size_t le
     if (!copy) return STEER_ENOMEM;
     memcpy(copy, p, len);
     Section *s = &c->mods[c->nmods++];
-    s->kind = SECTION_MOD;
+    s->kind = c->kind;
     snprintf(s->name, sizeof s->name, "%s", name);
     s->p = copy;
     s->len = len;
@@ -175,7 +180,11 @@ int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
         if (steerE_docall(L, 3, 0) != LUA_OK) st = steerE_keep_error(e);
     }
     if (st == STEER_OK) {
+        mods->kind = SECTION_MOD;
         st = steerE_mods_save(e, collect, mods);
+        // after the save() calls: a mod whose save failed is disabled by now, and left out
+        mods->kind = SECTION_MOD_STATE;
+        if (st == STEER_OK) st = steerE_mods_save_state(e, collect, mods);
         if (st != STEER_OK)
             steerE_fail(e, st, "steer_engine_save: the mods' data: %s",
                         st == STEER_EFULL ? "too many mods" : "out of memory");
@@ -190,7 +199,7 @@ int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
         put_section(&o, SECTION_WORLD, "", wp, wlen);
         if (scenario.p) put_section(&o, SECTION_SCENARIO, "", scenario.p, scenario.len);
         for (int i = 0; i < mods->nmods; i++)
-            put_section(&o, SECTION_MOD, mods->mods[i].name, mods->mods[i].p, mods->mods[i].len);
+            put_section(&o, mods->mods[i].kind, mods->mods[i].name, mods->mods[i].p, mods->mods[i].len);
         if (o.failed) st = steerE_fail(e, STEER_ECALLBACK, "steer_engine_save: the writer failed");
     }
     free((void *)scenario.p); // steerL_data_encode's default allocator
@@ -210,15 +219,15 @@ static uint64_t get_le(const unsigned char *p, int bytes)
 }
 
 // Split the container into sections (at most cap), or say what is wrong.
-static int parse(steer_Engine *e, const unsigned char *p, size_t len, Section *out, int cap, int *n)
+static int parse(steer_Engine *e, const unsigned char *p, size_t len, Section *out, int cap, int *n, uint32_t *ver)
 {
     const char *fn = "steer_engine_restore";
     if (len < HEADER || memcmp(p, MAGIC, 8) != 0)
         return steerE_fail(e, STEER_EARG, "%s: not an engine snapshot (no STEERENG header)", fn);
     uint32_t version = (uint32_t)get_le(p + 8, 4), count = (uint32_t)get_le(p + 12, 4);
-    if (version != VERSION)
-        return steerE_fail(e, STEER_EARG, "%s: engine snapshot version %u, this steer reads version %u", fn, version,
-                           VERSION);
+    if (version != 1 && version != VERSION)
+        return steerE_fail(e, STEER_EARG, "%s: engine snapshot version %u, this steer reads versions 1 to %u", fn,
+                           version, VERSION);
     if (count == 0 || count > (uint32_t)cap)
         return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (%u sections)", fn, count);
     size_t at = HEADER;
@@ -238,14 +247,16 @@ static int parse(steer_Engine *e, const unsigned char *p, size_t len, Section *o
         s->p = p + at;
         s->len = (size_t)sl;
         at += (size_t)sl;
-        bool first = i == 0;
-        if ((s->kind == SECTION_WORLD) != first || s->kind < SECTION_WORLD || s->kind > SECTION_MOD ||
-            (s->kind == SECTION_MOD) != (nl > 0) || memchr(s->name, '\0', nl))
+        bool first = i == 0, of_mod = s->kind == SECTION_MOD || s->kind == SECTION_MOD_STATE;
+        if ((s->kind == SECTION_WORLD) != first || s->kind < SECTION_WORLD ||
+            s->kind > (version == 1 ? SECTION_MOD : SECTION_MOD_STATE) || of_mod != (nl > 0) ||
+            memchr(s->name, '\0', nl) || (s->kind == SECTION_MOD_STATE && !steerE_mod_state_ok(s->p, s->len)))
             return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (section %u)", fn, i);
     }
     if (at != len)
         return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (%zu bytes past the end)", fn, len - at);
     *n = (int)count;
+    *ver = version;
     return STEER_OK;
 }
 
@@ -284,13 +295,26 @@ int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
     if (!e || !data) return STEER_EARG;
     if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_restore: no scenario is loaded");
     Section *sections = steerE_alloc(e, NULL, MAX_SECTIONS * sizeof *sections);
-    if (!sections) return STEER_ENOMEM;
-    int n = 0, st = parse(e, data, len, sections, MAX_SECTIONS, &n);
+    steerE_ModState *states = steerE_alloc(e, NULL, MAX_SECTIONS * sizeof *states);
+    if (!sections || !states) {
+        steerE_alloc(e, sections, 0);
+        steerE_alloc(e, states, 0);
+        return STEER_ENOMEM;
+    }
+    uint32_t version = 0;
+    int n = 0, st = parse(e, data, len, sections, MAX_SECTIONS, &n, &version);
     if (st == STEER_OK) st = world_restore(e, &sections[0]);
+    // the mods' agents and inboxes first: a mod's load(data) may change its agents
+    int nstates = 0;
+    for (int i = 1; i < n; i++)
+        if (sections[i].kind == SECTION_MOD_STATE)
+            states[nstates++] = (steerE_ModState){ sections[i].name, sections[i].p, sections[i].len };
+    if (st == STEER_OK && version >= 2) steerE_mods_restore_state(e, states, nstates);
     lua_State *L = e->L;
     const Section *own = NULL; // the scenario's own data, if it saved any
     for (int i = 1; st == STEER_OK && i < n; i++) {
         const Section *s = &sections[i];
+        if (s->kind == SECTION_MOD_STATE) continue;
         if (s->kind == SECTION_MOD) {
             // a mod that fails is disabled and reported; the restore goes on
             steerE_mod_load(e, s->name, s->p, s->len);
@@ -306,5 +330,6 @@ int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
         if (steerE_docall(L, 3, 0) != LUA_OK) st = steerE_keep_error(e);
     }
     steerE_alloc(e, sections, 0);
+    steerE_alloc(e, states, 0);
     return st;
 }

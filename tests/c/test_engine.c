@@ -815,6 +815,210 @@ static void test_save_errors(void)
     free(b.p);
 }
 
+// A mod's agents, quota and inbox are in the snapshot. The herder steers
+// its agents every tick toward a point made of its tick count and the
+// last number the echo sent back (echo is loaded after it, so the echo's
+// reply waits in the herder's inbox across every save); it spawns a
+// fourth agent at tick 50 and tries three more at 75 under a quota of 5.
+// A rewind and a fresh engine loaded as `steer run --load` does
+// (snapshot, mods, snapshot again) both deliver the waiting reply, let the
+// herder change its agents (the same hash as the uninterrupted run) and
+// count its agents against its quota.
+static const char herder_mod[] =
+    "local t, last, loaded = 0, 0, false\n"
+    "local function herd(w, p)\n"
+    "  return w:spawn{ position = p, tag = 'herd', max_speed = 3, max_force = 8, brain = steer.seek{} }\n"
+    "end\n"
+    "return {\n"
+    "  setup = function(w)\n"
+    "    for i = 1, 3 do herd(w, { 20 * i, 60 }) end\n"
+    "  end,\n"
+    "  on_message = function(from, n)\n"
+    "    if loaded then print('first reply after the load: ' .. n); loaded = false end\n"
+    "    last = n\n"
+    "  end,\n"
+    "  update = function(w)\n"
+    "    t = t + 1\n"
+    "    for a in w:agents('herd') do a.target = { 100 + 40 * math.sin(t / 9 + last / 5 + a.id), 100 } end\n"
+    "    steer.send('echo', t)\n"
+    "    if t == 50 then herd(w, { 10, 10 }) end\n"
+    "    if t == 75 then\n"
+    "      local n = 0\n"
+    "      for i = 1, 3 do if pcall(herd, w, { 10 * i, 20 }) then n = n + 1 end end\n"
+    "      print('spawned ' .. n .. ' of 3')\n"
+    "    end\n"
+    "  end,\n"
+    "  save = function() return { t = t, last = last } end,\n"
+    "  load = function(d) t, last, loaded = d.t, d.last, true end,\n"
+    "}\n";
+
+// Sends the herder back the last number it got.
+static const char echo_mod[] = "local got = 0\n"
+                               "return {\n"
+                               "  on_message = function(from, n) got = n end,\n"
+                               "  update = function() steer.send('herder', got) end,\n"
+                               "  save = function() return { got = got } end,\n"
+                               "  load = function(d) got = d.got end,\n"
+                               "}\n";
+
+typedef struct ModLog {
+    int not_running;
+    char reply[256], spawned[256];
+} ModLog;
+
+static void mod_log(void *ud, int level, const char *msg)
+{
+    ModLog *l = ud;
+    (void)level;
+    if (strstr(msg, "is not running")) l->not_running++;
+    if (strstr(msg, "first reply after the load")) snprintf(l->reply, sizeof l->reply, "%s", msg);
+    if (strstr(msg, "spawned ")) snprintf(l->spawned, sizeof l->spawned, "%s", msg);
+}
+
+// *e: a new engine on saving.lua, from the snapshot snap (NULL: from its
+// setup); NULL if that failed (said).
+static void saving_engine(const steer_EngineDesc *d, const Buf *snap, steer_Engine **e)
+{
+    REQUIRE(steer_engine_new(d, e) == STEER_OK, "engine");
+    int st = snap ? steer_engine_load_snapshot(*e, path_of("saving.lua"), snap->p, snap->len)
+                  : steer_engine_load(*e, path_of("saving.lua"));
+    if (st == STEER_OK) return;
+    CHECK(0, "load: %s", steer_engine_error(*e));
+    steer_engine_free(*e);
+    *e = NULL;
+}
+
+static void load_herd_mods(steer_Engine *e)
+{
+    steer_ModLimits lim = { .agents = 5 };
+    REQUIRE(steer_engine_load_mod(e, path_of("herder.lua"), &lim, NULL) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_load_mod(e, path_of("echo.lua"), NULL, NULL) == STEER_OK, "%s", steer_engine_error(e));
+}
+
+// From the snapshot's tick 30: the reply sent at tick 30 arrives at 31,
+// tick 70 has the uninterrupted hash, both mods still run, and at 75 the
+// herder spawns 1 of 3 (3 restored agents and one of tick 50, a quota of 5).
+static void check_herd_after_load(steer_Engine *e, ModLog *log, uint64_t want, const char *how)
+{
+    REQUIRE(steer_engine_tick(e, 1) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(strstr(log->reply, "after the load: 30"), "%s: the reply waiting at the save arrives: '%s'", how, log->reply);
+    REQUIRE(steer_engine_tick(e, 39) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(steer_world_hash(steer_engine_world(e)) == want, "%s: tick 70 has the uninterrupted hash", how);
+    for (int i = 0; i < 2; i++) {
+        steer_ModInfo mi;
+        steer_engine_mod_info(e, i, &mi);
+        CHECK(mi.enabled, "%s: mod %s still runs: %s", how, mi.name, mi.reason);
+    }
+    REQUIRE(steer_engine_tick(e, 5) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(strstr(log->spawned, "spawned 1 of 3"), "%s: the quota counts the restored agents: '%s'", how, log->spawned);
+}
+
+static uint64_t le(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+// The engine snapshot b as version 1 wrote it: no section of kind 4 (a
+// mod's agents and inbox). Returns its length in out (b.len bytes).
+static size_t as_version_1(const Buf *b, unsigned char *out)
+{
+    memcpy(out, b->p, 16);
+    out[8] = 1;
+    size_t at = 16, len = 16;
+    uint32_t kept = 0, n = (uint32_t)le(b->p + 12, 4);
+    for (uint32_t i = 0; i < n; i++) {
+        size_t size = 2 + b->p[at + 1] + 8;
+        size += (size_t)le(b->p + at + size - 8, 8);
+        if (b->p[at] != 4) {
+            memcpy(out + len, b->p + at, size);
+            len += size;
+            kept++;
+        }
+        at += size;
+    }
+    for (int i = 0; i < 4; i++) out[12 + i] = (unsigned char)(kept >> (8 * i));
+    return len;
+}
+
+// Where section `kind` of mod `name` starts in b (its bytes), or NULL.
+static unsigned char *mod_section(const Buf *b, int kind, const char *name)
+{
+    size_t at = 16, nl = strlen(name);
+    for (uint32_t i = 0, n = (uint32_t)le(b->p + 12, 4); i < n; i++) {
+        unsigned char *p = b->p + at;
+        if (p[0] == kind && p[1] == nl && memcmp(p + 2, name, nl) == 0) return p + 2 + nl + 8;
+        at += 2 + p[1] + 8 + (size_t)le(p + 2 + p[1], 8);
+    }
+    return NULL;
+}
+
+static void test_mod_agents_and_inbox_saved(void)
+{
+    write_file("saving.lua", saving_scenario);
+    write_file("herder.lua", herder_mod);
+    write_file("echo.lua", echo_mod);
+    ModLog log = { 0 };
+    steer_EngineDesc d = { .log = mod_log, .log_ud = &log };
+    steer_Engine *e;
+    saving_engine(&d, NULL, &e);
+    REQUIRE(e, "the scenario");
+    load_herd_mods(e);
+    REQUIRE(steer_engine_tick(e, 30) == STEER_OK, "%s", steer_engine_error(e));
+    Buf b = { 0 };
+    REQUIRE(steer_engine_save(e, buf_write, &b) == STEER_OK, "save: %s", steer_engine_error(e));
+    REQUIRE(steer_engine_tick(e, 40) == STEER_OK, "%s", steer_engine_error(e));
+    uint64_t want = steer_world_hash(steer_engine_world(e));
+
+    REQUIRE(steer_engine_restore(e, b.p, b.len) == STEER_OK, "restore: %s", steer_engine_error(e));
+    check_herd_after_load(e, &log, want, "a rewind");
+    steer_engine_free(e);
+
+    log = (ModLog){ 0 };
+    saving_engine(&d, &b, &e);
+    REQUIRE(e, "the snapshot");
+    CHECK(log.not_running == 0, "no mod is said to be missing before the mods load");
+    load_herd_mods(e);
+    REQUIRE(steer_engine_restore(e, b.p, b.len) == STEER_OK, "restore: %s", steer_engine_error(e));
+    check_herd_after_load(e, &log, want, "a fresh engine");
+    steer_engine_free(e);
+
+    // the snapshot with one of its two mods: the other's data and agents
+    // are said to be left out, the one running owns its saved agents again
+    log = (ModLog){ 0 };
+    saving_engine(&d, &b, &e);
+    REQUIRE(e, "the snapshot");
+    write_file("herder.lua", "return { update = function(w) for a in w:agents('herd') do a.max_speed = 1 end end }\n");
+    steer_ModLimits lim = { .agents = 5 };
+    REQUIRE(steer_engine_load_mod(e, path_of("herder.lua"), &lim, NULL) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_restore(e, b.p, b.len) == STEER_OK, "restore: %s", steer_engine_error(e));
+    CHECK(log.not_running == 2, "echo's data and state are said to be left out: %d lines", log.not_running);
+    steer_engine_tick(e, 1);
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, 0, &mi);
+    CHECK(mi.enabled, "the herder's saved agents are its own again: %s", mi.reason);
+
+    // a malformed agents-and-inbox section changes nothing; version 1 is read
+    uint64_t now = steer_world_hash(steer_engine_world(e));
+    unsigned char *state = mod_section(&b, 4, "herder");
+    REQUIRE(state && le(state, 4) == 3, "the herder's 3 agents are in the snapshot");
+    state[0] = 200;
+    CHECK(steer_engine_restore(e, b.p, b.len) == STEER_EARG, "a count of agents past the section's end is refused");
+    CHECK(strstr(steer_engine_error(e), "corrupt"), "says why: %s", steer_engine_error(e));
+    CHECK(steer_world_hash(steer_engine_world(e)) == now && steer_world_tick(steer_engine_world(e)) == 31,
+          "the world is untouched");
+    state[0] = 3;
+    unsigned char *v1 = malloc(b.len);
+    size_t v1len = as_version_1(&b, v1);
+    CHECK(v1len < b.len && steer_engine_restore(e, v1, v1len) == STEER_OK, "a version 1 snapshot is read: %s",
+          steer_engine_error(e));
+    CHECK(steer_world_tick(steer_engine_world(e)) == 30, "back at tick 30");
+    free(v1);
+    steer_engine_free(e);
+    free(b.p);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/steer-engine-%d", (int)getpid());
@@ -836,6 +1040,7 @@ int main(void)
     RUN(test_save_restore);
     RUN(test_rewind_then_reload);
     RUN(test_save_errors);
+    RUN(test_mod_agents_and_inbox_saved);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 1;
     return check_report_("engine");
