@@ -77,7 +77,8 @@ struct Mod {
     bool enabled;
     char reason[512];
     int cb_ref, world_ref;
-    int owner; // 1 + its index: the owner number of its per-agent Lua (STEERL_OWNER)
+    int owner;         // 1 + its index: the owner number of its per-agent Lua (STEERL_OWNER)
+    double tick_spent; // seconds its per-agent calls took this tick (route_end)
     double cpu;
     // the call in progress, shared with the watchdog under e->lock
     bool in_call;
@@ -149,6 +150,10 @@ static int charge(lua_State *L)
         return 0;
     }
     m->used += (size_t)bytes;
+    // Lua's collector sees none of this memory, so garbage trees and
+    // fields may be what fills the cap: collect them (their __gc gives
+    // their charge back) before judging
+    if (m->used > m->cap) lua_gc(L, LUA_GCCOLLECT);
     if (m->used > m->cap) {
         char why[128];
         snprintf(why, sizeof why, "over its memory cap of %zu bytes (its trees, grids and flow fields count)", m->cap);
@@ -359,9 +364,13 @@ static void push_callback(Mod *m, const char *name)
 // agents stop (halt_agents). The world and the other mods never see the
 // failure: the scenario's step goes on as if the mod had returned nothing.
 
-static Mod *route_mod(steer_Engine *e, int owner)
+// The mod whose function it is, if it may run now: enabled, not killed,
+// on the engine's own world (a copy the scenario loaded and steps is not
+// the mod's world: its agents there are not the mod's to think for), and
+// a function there is (a snapshot keeps a mod's reference without it: 0).
+static Mod *route_mod(steer_Engine *e, int owner, const steer_World *w, int ref)
 {
-    if (owner < 1 || owner > e->nmods) return NULL;
+    if (owner < 1 || owner > e->nmods || w != e->world || ref == 0) return NULL;
     Mod *m = e->mods[owner - 1];
     if (!m->enabled || !m->L || atomic_load_explicit(&m->killed, memory_order_acquire)) return NULL;
     return m;
@@ -380,14 +389,23 @@ static steerL_World *route_begin(Mod *m, double *t0)
     return lw;
 }
 
-// Nonzero when the call gave nothing.
+// Nonzero when the call gave nothing. Each call has the mod's budget, and
+// all of a tick's calls together have it once more (m->tick_spent, reset
+// by steerE_mods_tick): thousands of calls each under the budget would
+// otherwise stall every tick.
 static int route_end(Mod *m, steerL_World *lw, double t0, int st)
 {
     end_call(m, t0);
+    m->tick_spent += steerE_now() - t0;
     lua_settop(m->L, 0);
-    if (st != 0) {
-        char why[400];
-        snprintf(why, sizeof why, "%.380s", lw->cb_error[0] ? lw->cb_error : "a per-agent call failed");
+    char why[400];
+    why[0] = 0;
+    if (st != 0) snprintf(why, sizeof why, "%.380s", lw->cb_error[0] ? lw->cb_error : "a per-agent call failed");
+    else if (m->tick_spent > m->budget)
+        snprintf(why, sizeof why,
+                 "its thinks, custom and ease functions together over its CPU budget of %.0f ms in one tick",
+                 m->budget * 1e3);
+    if (why[0]) {
         pthread_mutex_lock(&m->e->lock);
         kill_locked(m, why); // a kill during the call keeps its own reason
         pthread_mutex_unlock(&m->e->lock);
@@ -397,8 +415,7 @@ static int route_end(Mod *m, steerL_World *lw, double t0, int st)
 
 static int route_think(void *ud, int owner, steer_World *w, steer_Agent a, double dt)
 {
-    (void)w;
-    Mod *m = route_mod(ud, owner);
+    Mod *m = route_mod(ud, owner, w, 1);
     if (!m) return 0;
     double t0;
     steerL_World *lw = route_begin(m, &t0);
@@ -408,17 +425,16 @@ static int route_think(void *ud, int owner, steer_World *w, steer_Agent a, doubl
 
 static int route_custom(void *ud, int owner, int ref, steer_World *w, steer_Agent a, double dt, double out[3])
 {
-    (void)w;
-    Mod *m = route_mod(ud, owner);
+    Mod *m = route_mod(ud, owner, w, ref);
     if (!m) return 1;
     double t0;
     steerL_World *lw = route_begin(m, &t0);
     return route_end(m, lw, t0, steerL_run_custom(lw, ref, a, dt, out));
 }
 
-static int route_ease(void *ud, int owner, int ref, double x, double *out)
+static int route_ease(void *ud, int owner, int ref, steer_World *w, double x, double *out)
 {
-    Mod *m = route_mod(ud, owner);
+    Mod *m = route_mod(ud, owner, w, ref);
     if (!m) return 1;
     double t0;
     steerL_World *lw = route_begin(m, &t0);
@@ -855,6 +871,11 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
 static int deliver(lua_State *L)
 {
     Mod *m = lua_touserdata(L, 1);
+    // the brains its agents no longer use may go (and give their memory
+    // back): w:step does this for a scenario, and a mod never steps
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->world_ref);
+    steerL_unpin_brains(L, lua_gettop(L));
+    lua_pop(L, 1);
     int ev_fn = 0, msg_fn = 0;
     lua_rawgeti(L, LUA_REGISTRYINDEX, m->cb_ref);
     int cb = lua_gettop(L);
@@ -916,6 +937,7 @@ void steerE_mods_tick(steer_Engine *e)
                        m->print_rate);
             m->suppressed = 0;
         }
+        m->tick_spent = 0; // the next tick's per-agent calls start afresh
         lua_pushcfunction(m->L, deliver);
         lua_pushlightuserdata(m->L, m);
         int ok = mod_call(m, 1);

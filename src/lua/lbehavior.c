@@ -18,6 +18,8 @@ static lua_Integer own_bytes(const steer_Behavior *b)
     lua_Integer n = (lua_Integer)sizeof *b;
     n += (lua_Integer)b->nkids * (lua_Integer)(sizeof *b->kids + sizeof *b->kid_weights + sizeof *b->kid_roles);
     if (b->name) n += (lua_Integer)strlen(b->name) + 1;
+    for (size_t i = 0; i < sizeof b->tags / sizeof b->tags[0]; i++)
+        if (b->tags[i]) n += (lua_Integer)strlen(b->tags[i]) + 1;
     for (const steerB_Field *f = b->kind->fields; f && f->name; f++)
         if (f->type == STEERB_POINTS)
             n += 3 * (lua_Integer)sizeof(float) *

@@ -327,14 +327,16 @@ static bool ref_field(const unsigned char *params, const steerB_Field *f, size_t
     return e.curve == 2;
 }
 
-// The next field from *f on that holds a host reference other than 0:
-// where (*off) and which (*v); false after the last.
-// The next callback reference of b's fields from *f on. A reference of
-// another Lua state (a mod's function: an owner above STEERL_OWNER_SHIFT)
-// is none of this state's: a save writes it as no function (patch_visit),
-// so a load never binds it to whatever that number names in a new state.
+// A reference of another Lua state (a mod's function: an owner above
+// STEERL_OWNER_SHIFT) is none of this state's: a save keeps its owner and
+// writes no function of it (registry part 0: patch_visit), which a load
+// keeps as it is (load_visit), and the owner's route gives nothing for it
+// (no force, no easing): a load never binds it to whatever that number
+// names in a new state.
 static bool foreign_ref(int32_t ref) { return ref >> STEERL_OWNER_SHIFT != 0; }
 
+// The next field from *f on that holds a host reference other than 0:
+// where (*off) and which (*v); false after the last.
 static bool next_ref(const steer_Behavior *b, const steerB_Field **f, size_t *off, int32_t *v)
 {
     for (; *f && (*f)->name; (*f)++) {
@@ -664,7 +666,7 @@ static void patch_visit(Walk *wk, steer_Behavior *b)
     size_t off;
     int32_t ref;
     while (next_ref(b, &f, &off, &ref)) {
-        int32_t k = 0;
+        int32_t k = ref & ~((1 << STEERL_OWNER_SHIFT) - 1); // a foreign one: its owner, no function
         if (!foreign_ref(ref)) {
             lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
             lua_rawget(L, wk->a);
@@ -992,6 +994,7 @@ static void load_visit(Walk *wk, steer_Behavior *b)
     size_t off;
     int32_t k;
     while (next_ref(b, &f, &off, &k)) {
+        if (foreign_ref(k)) continue; // another state's, saved without its function
         if (lua_rawgeti(L, wk->a, k) != LUA_TFUNCTION)
             luaL_error(L, "steer.load: corrupt snapshot (node %s calls function %d, which it does not name)",
                        steerL_istr((char[24]){ 0 }, wk->node), (int)k);

@@ -159,14 +159,16 @@ void steerL_check_unsandboxed(lua_State *L, const char *fn, const char *why);
 // registry ref; a think: owner + 1), and the world's hooks hand every call
 // whose owner is not 0 to the route, which runs it in that state under that
 // owner's limits with steerL_run_think / _custom / _ease below and returns
-// nonzero for no result (an error, a stopped owner: no force, no easing).
+// nonzero for no result (an error, a stopped owner, a world that is not the
+// owner's — a copy stepped by the scenario —, a reference a snapshot kept
+// without its function (registry part 0): no force, no easing).
 #define STEERL_OWNER "steer.owner"
 #define STEERL_OWNER_SHIFT 24
 #define STEERL_MAX_OWNER 127
 typedef struct steerL_Route {
     int (*think)(void *ud, int owner, steer_World *w, steer_Agent a, double dt);
     int (*custom)(void *ud, int owner, int ref, steer_World *w, steer_Agent a, double dt, double out[3]);
-    int (*ease)(void *ud, int owner, int ref, double x, double *out);
+    int (*ease)(void *ud, int owner, int ref, steer_World *w, double x, double *out);
     void *ud;
 } steerL_Route;
 int steerL_owner(lua_State *L);
@@ -208,6 +210,7 @@ bool steerL_vehicle_desc(lua_State *L, int t, const char *fn, steer_AgentDesc *d
 
 // Shared between the world and agent bindings (lworld.c)
 void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx);
+void steerL_unpin_brains(lua_State *L, int world_idx);
 void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st);
 int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[3], steer_Agent *agent, int *has_point);
 void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id);

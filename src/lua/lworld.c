@@ -176,18 +176,15 @@ int steerL_run_think(steerL_World *lw, steer_Agent a, double dt)
 }
 
 // The world's hooks: its own state's calls, or another state's (a mod's,
-// its owner in the reference) through the host's route.
-static int route_failed(steerL_World *lw, const char *what)
-{
-    cb_fail(lw, what, "a function of a Lua state this world has no route to (a mod's, outside the engine)");
-    return 1;
-}
-
+// its owner in the reference) through the host's route. Without a route (a
+// world loaded from an engine's snapshot by a plain Lua) another state's
+// function is not here: it gives nothing, as the route does for a mod that
+// is gone (no think, no force, no easing).
 static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double dt)
 {
     steerL_World *lw = ud;
     if (ref <= 1) return steerL_run_think(lw, a, dt);
-    return lw->route ? lw->route->think(lw->route->ud, ref - 1, w, a, dt) : route_failed(lw, "think");
+    return lw->route ? lw->route->think(lw->route->ud, ref - 1, w, a, dt) : 0;
 }
 
 static int hook_custom(void *ud, int ref, steer_World *w, steer_Agent a, double dt, double out[3])
@@ -195,8 +192,7 @@ static int hook_custom(void *ud, int ref, steer_World *w, steer_Agent a, double 
     steerL_World *lw = ud;
     int owner = ref >> STEERL_OWNER_SHIFT, local = ref & ((1 << STEERL_OWNER_SHIFT) - 1);
     if (!owner) return steerL_run_custom(lw, ref, a, dt, out);
-    if (!lw->route) return route_failed(lw, "steer.custom function");
-    return lw->route->custom(lw->route->ud, owner, local, w, a, dt, out);
+    return lw->route ? lw->route->custom(lw->route->ud, owner, local, w, a, dt, out) : 1;
 }
 
 static int hook_ease(void *ud, int ref, double x, double *out)
@@ -204,8 +200,7 @@ static int hook_ease(void *ud, int ref, double x, double *out)
     steerL_World *lw = ud;
     int owner = ref >> STEERL_OWNER_SHIFT, local = ref & ((1 << STEERL_OWNER_SHIFT) - 1);
     if (!owner) return steerL_run_ease(lw, ref, x, out);
-    if (!lw->route) return route_failed(lw, "steer.arrive ease function");
-    return lw->route->ease(lw->route->ud, owner, local, x, out);
+    return lw->route ? lw->route->ease(lw->route->ud, owner, local, lw->w, x, out) : 1;
 }
 
 int steerL_owner(lua_State *L)
@@ -651,6 +646,24 @@ static int dispatch_events(lua_State *L)
     return 0;
 }
 
+// Unpin the brains the world at world_idx has let go of, so they can be
+// collected (w:step before its ticks; the engine for a mod's world).
+void steerL_unpin_brains(lua_State *L, int world_idx)
+{
+    steerL_World *lw = lua_touserdata(L, world_idx);
+    steerL_uv_field(L, world_idx, "brains");
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        lua_pop(L, 1);
+        if (!steer_world_uses_brain(lw->w, lua_touserdata(L, -1))) {
+            lua_pushvalue(L, -1);
+            lua_pushnil(L);
+            lua_rawset(L, -4);
+        }
+    }
+    lua_pop(L, 1);
+}
+
 static int world_step(lua_State *L)
 {
     steerL_check_unsandboxed(L, "w:step", "the engine steps the world");
@@ -663,18 +676,7 @@ static int world_step(lua_State *L)
     }
     if (lw->stepping)
         return luaL_error(L, "steer.world:step: the world is already stepping (called from a think or event callback)");
-    // unpin the brains the world has let go of, so they can be collected
-    steerL_uv_field(L, 1, "brains");
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-        lua_pop(L, 1);
-        if (!steer_world_uses_brain(lw->w, lua_touserdata(L, -1))) {
-            lua_pushvalue(L, -1);
-            lua_pushnil(L);
-            lua_rawset(L, -4);
-        }
-    }
-    lua_pop(L, 1);
+    steerL_unpin_brains(L, 1);
     steerL_rebind_archetypes(L, 1); // scripts that defined an archetype again
     for (lua_Integer i = 0; i < n; i++) {
         lw->L = L;

@@ -1043,6 +1043,159 @@ static void test_mod_unloaded_mid_run(void)
     steer_engine_free(e);
 }
 
+// ---- per-agent Lua: what a review broke (issue 20) -------------------------------
+
+static int mem_write(void *ud, const void *p, size_t n) { return fwrite(p, 1, n, ud) != n; }
+
+// Tick n times; mod `id` must then be stopped, `why` in its reason.
+static void expect_stopped(steer_Engine *e, int id, int n, const char *why, const char *what)
+{
+    CHECK(steer_engine_tick(e, n) == STEER_OK, "%s: ticks: %s", what, steer_engine_error(e));
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, id, &mi);
+    CHECK(!mi.enabled && strstr(mi.reason, why), "%s: %s", what, mi.enabled ? "still running" : mi.reason);
+}
+
+static bool mod_enabled(steer_Engine *e, int id, const char *what)
+{
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, id, &mi);
+    CHECK(mi.enabled, "%s: the mod was disabled: %s", what, mi.reason);
+    return mi.enabled;
+}
+
+// A mod's steer.custom and Lua ease in a snapshot: a rewind in the same
+// engine and a fresh engine loaded as `steer run --load` does run on for
+// 600 ticks (the agent crosses its arrive's slow radius, where the ease is
+// called), the mod still running. A snapshot keeps a mod's reference
+// without its function: its node gives nothing after the load, and the
+// scenario's step never raises for it.
+static void test_mod_functions_across_a_snapshot(void)
+{
+    const char *mod =
+        write_mod("steady", "local steer = require 'steer'\n"
+                            "return { setup = function(w)\n"
+                            "  w:spawn{ position = { 50, 20 }, target = { 50, 80 }, brain = steer.blend{\n"
+                            "    { steer.custom(function() return 0.5, 0 end), 1 },\n"
+                            "    { steer.arrive{ slow_radius = 40, ease = function(x) return x * x end }, 1 } } }\n"
+                            "end }\n");
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    int id = -1;
+    REQUIRE(steer_engine_load_mod(e, mod, NULL, &id) == STEER_OK, "steady: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 30) == STEER_OK, "ticks: %s", steer_engine_error(e));
+    char *snap = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&snap, &len);
+    REQUIRE(f && steer_engine_save(e, mem_write, f) == STEER_OK, "save: %s", steer_engine_error(e));
+    fclose(f);
+    CHECK(steer_engine_tick(e, 30) == STEER_OK && steer_engine_restore(e, snap, len) == STEER_OK, "rewind: %s",
+          steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 600) == STEER_OK, "ticks after the rewind: %s", steer_engine_error(e));
+    mod_enabled(e, id, "after a rewind");
+    steer_engine_free(e);
+
+    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    CHECK(steer_engine_load_snapshot(e, MODS_DIR "/scenario.lua", snap, len) == STEER_OK, "load: %s",
+          steer_engine_error(e));
+    CHECK(steer_engine_load_mod(e, mod, NULL, &id) == STEER_OK && steer_engine_restore(e, snap, len) == STEER_OK,
+          "the mod and its data: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 600) == STEER_OK, "ticks after the load: %s", steer_engine_error(e));
+    mod_enabled(e, id, "after a load");
+    steer_engine_free(e);
+    free(snap);
+}
+
+// A copy of the world the scenario loads and steps (planning ahead) is not
+// the mod's world: the mod's thinks run only for the engine's own. The
+// spy's think adds 1 to its agent's max_speed, once a tick; the scenario
+// steps a copy 30 ticks at tick 60. After 100 ticks: at most 100 more.
+static void test_mod_thinks_not_for_copies(void)
+{
+    const char *scn = write_mod("planner", "local steer = require 'steer'\n"
+                                           "return { world = { size = { 100, 100 }, seed = 3 },\n"
+                                           "  update = function(w)\n"
+                                           "    if w.tick == 60 then steer.load(w:save()):step(30) end\n"
+                                           "  end }\n");
+    char path[512];
+    snprintf(path, sizeof path, "%s", scn);
+    const char *spy = write_mod("spy", "return { setup = function(w)\n"
+                                       "  w:spawn{ position = { 5, 5 }, max_speed = 1, tag = 'spy', think_hz = 60,\n"
+                                       "    think = function(a) a.max_speed = a.max_speed + 1 end }\n"
+                                       "end }\n");
+    Log log = { 0 };
+    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK && steer_engine_load(e, path) == STEER_OK, "planner: %s",
+            steer_engine_error(e));
+    int id = -1;
+    REQUIRE(steer_engine_load_mod(e, spy, NULL, &id) == STEER_OK, "spy: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 100) == STEER_OK, "ticks: %s", steer_engine_error(e));
+    mod_enabled(e, id, "spy");
+    steer_AgentState s[16];
+    int n = steer_engine_states(e, s, 16);
+    double max_speed = 0;
+    for (int i = 0; i < n && i < 16; i++)
+        if (s[i].tag && strcmp(s[i].tag, "spy") == 0)
+            steer_agent_param(steer_engine_world(e), s[i].id, STEER_PARAM_MAX_SPEED, &max_speed);
+    CHECK(max_speed >= 90 && max_speed <= 101, "the spy's max_speed is %g: %s", max_speed,
+          max_speed > 101 ? "the copy's steps ran its thinks on the live agent" : "it did not think");
+    steer_engine_free(e);
+}
+
+// Brains a mod's think assigns and drops are let go (its world unpins the
+// ones no agent uses, each tick) and collected before the cap judges: 50
+// agents taking a new tree 30 times a second run 600 ticks. A tree's tags
+// count too: a tree a tick tagged with one 1 MB string stops a mod with an 8 MB cap.
+static void test_mod_tree_memory(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    const char *churn =
+        write_mod("churn", "local steer = require 'steer'\n"
+                           "local function think(a)\n"
+                           "  a.brain = steer.blend{ { steer.seek{}, 1 }, { steer.wander{}, 0.5 } }\n"
+                           "end\n"
+                           "return { setup = function(w)\n"
+                           "  for i = 1, 50 do w:spawn{ position = { i, 30 }, think = think, think_hz = 30 } end\n"
+                           "end }\n");
+    int id = -1;
+    REQUIRE(steer_engine_load_mod(e, churn, NULL, &id) == STEER_OK, "churn: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 600) == STEER_OK, "ticks: %s", steer_engine_error(e));
+    mod_enabled(e, id, "brains made and dropped by thinks");
+    const char *tags =
+        write_mod("tags", "local steer = require 'steer'\n"
+                          "local big, keep = string.rep('x', 1 << 20), {}\n"
+                          "return { update = function() keep[#keep + 1] = steer.separation{ tag = big } end }\n");
+    steer_ModLimits lim = { .memory = 8u << 20 };
+    REQUIRE(steer_engine_load_mod(e, tags, &lim, &id) == STEER_OK, "tags: %s", steer_engine_error(e));
+    expect_stopped(e, id, 10, "memory cap", "trees tagged with 1 MB each");
+    steer_engine_free(e);
+}
+
+// Each per-agent call under the budget, but a tick's worth over it: 500
+// thinkers at 60 Hz, each a loop of 10^4 steps, with a 5 ms budget stop
+// the mod (a tick's calls together have the budget once).
+static void test_mod_thinks_per_tick_budget(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    const char *slow = write_mod(
+        "slow", "local function think() local s = 0 for i = 1, 1e4 do s = s + i end end\n"
+                "return { setup = function(w)\n"
+                "  for i = 1, 500 do w:spawn{ position = { i % 100, 60 }, think = think, think_hz = 60 } end\n"
+                "end }\n");
+    steer_ModLimits lim = { .call_ms = 5, .agents = 600 };
+    int id = -1;
+    REQUIRE(steer_engine_load_mod(e, slow, &lim, &id) == STEER_OK, "slow: %s", steer_engine_error(e));
+    expect_stopped(e, id, 10, "in one tick", "500 slow thinkers");
+    steer_engine_free(e);
+}
+
 // Grids and flow fields count their C memory against the mod's cap: a
 // 500 x 500 grid (250,000 cells) and a field on it add at least their
 // cells' bytes (4 and 17 a cell) to the mod's memory, and fields built
@@ -1115,6 +1268,10 @@ int main(void)
     RUN(test_mod_flow_memory);
     RUN(test_mod_thinkers);
     RUN(test_mod_unloaded_mid_run);
+    RUN(test_mod_functions_across_a_snapshot);
+    RUN(test_mod_thinks_not_for_copies);
+    RUN(test_mod_tree_memory);
+    RUN(test_mod_thinks_per_tick_budget);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0) return 1;
     return check_report_("mods");
