@@ -1064,6 +1064,16 @@ static bool mod_enabled(steer_Engine *e, int id, const char *what)
     return mi.enabled;
 }
 
+// Load the mod at path and tick n times: it must still run. Its id.
+static int run_enabled(steer_Engine *e, const char *path, int n, const char *what)
+{
+    int id = -1;
+    CHECK(steer_engine_load_mod(e, path, NULL, &id) == STEER_OK, "%s: %s", what, steer_engine_error(e));
+    CHECK(steer_engine_tick(e, n) == STEER_OK, "%s: ticks: %s", what, steer_engine_error(e));
+    mod_enabled(e, id, what);
+    return id;
+}
+
 // A mod's steer.custom and Lua ease in a snapshot: a rewind in the same
 // engine and a fresh engine loaded as `steer run --load` does run on for
 // 600 ticks (the agent crosses its arrive's slow radius, where the ease is
@@ -1106,6 +1116,29 @@ static void test_mod_functions_across_a_snapshot(void)
     mod_enabled(e, id, "after a load");
     steer_engine_free(e);
     free(snap);
+}
+
+// An archetype a mod defines with a think: its agents think in the mod (the
+// think aims them at (90, 90), their seek takes them there).
+static void test_mod_archetype_think(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    const char *mod = write_mod("walkers", "local steer = require 'steer'\n"
+                                           "local walker = steer.archetype{ name = 'walker', brain = steer.seek{},\n"
+                                           "  vehicle = { max_speed = 3, max_force = 6 }, think_hz = 10,\n"
+                                           "  think = function(a) a.target = { 90, 90 } end }\n"
+                                           "return { setup = function(w)\n"
+                                           "  for i = 1, 5 do w:spawn(walker, { position = { 5 * i, 5 } }) end\n"
+                                           "end }\n");
+    run_enabled(e, mod, 240, "walkers");
+    steer_AgentState s[32];
+    int n = steer_engine_states(e, s, 32), up = 0;
+    for (int i = 0; i < n && i < 32; i++)
+        if (s[i].tag && strcmp(s[i].tag, "walker") == 0 && s[i].position[1] > 10) up++;
+    CHECK(up == 5, "%d of the 5 walkers went toward the point their think set", up);
+    steer_engine_free(e);
 }
 
 // A copy of the world the scenario loads and steps (planning ahead) is not
@@ -1162,10 +1195,8 @@ static void test_mod_tree_memory(void)
                            "return { setup = function(w)\n"
                            "  for i = 1, 50 do w:spawn{ position = { i, 30 }, think = think, think_hz = 30 } end\n"
                            "end }\n");
+    run_enabled(e, churn, 600, "brains made and dropped by thinks");
     int id = -1;
-    REQUIRE(steer_engine_load_mod(e, churn, NULL, &id) == STEER_OK, "churn: %s", steer_engine_error(e));
-    CHECK(steer_engine_tick(e, 600) == STEER_OK, "ticks: %s", steer_engine_error(e));
-    mod_enabled(e, id, "brains made and dropped by thinks");
     const char *tags =
         write_mod("tags", "local steer = require 'steer'\n"
                           "local big, keep = string.rep('x', 1 << 20), {}\n"
@@ -1269,6 +1300,7 @@ int main(void)
     RUN(test_mod_thinkers);
     RUN(test_mod_unloaded_mid_run);
     RUN(test_mod_functions_across_a_snapshot);
+    RUN(test_mod_archetype_think);
     RUN(test_mod_thinks_not_for_copies);
     RUN(test_mod_tree_memory);
     RUN(test_mod_thinks_per_tick_budget);
