@@ -874,7 +874,9 @@ static void run_horde(bool stall, float (*pos)[3], int cap, int *count, double *
     steer_Engine *e = engine(&log);
     REQUIRE(e, "engine and scenario");
     int horde = -1, bad = -1;
-    REQUIRE(steer_engine_load_mod(e, write_mod("horde", horde_mod), NULL, &horde) == STEER_OK, "horde: %s",
+    // its setup spawns 500: a budget for that under ThreadSanitizer too
+    steer_ModLimits big = { .call_ms = 1000 };
+    REQUIRE(steer_engine_load_mod(e, write_mod("horde", horde_mod), &big, &horde) == STEER_OK, "horde: %s",
             steer_engine_error(e));
     steer_ModLimits lim = { .call_ms = 50 };
     if (stall) REQUIRE(steer_engine_load_mod(e, write_mod("stall", stall_mod), &lim, &bad) == STEER_OK, "stall");
@@ -1064,11 +1066,14 @@ static bool mod_enabled(steer_Engine *e, int id, const char *what)
     return mi.enabled;
 }
 
-// Load the mod at path and tick n times: it must still run. Its id.
+// Load the mod at path and tick n times: it must still run. Its id. (A
+// budget of a second: these test memory and routing, not time, also under
+// ThreadSanitizer, where a tick's thinks take tens of milliseconds.)
 static int run_enabled(steer_Engine *e, const char *path, int n, const char *what)
 {
     int id = -1;
-    CHECK(steer_engine_load_mod(e, path, NULL, &id) == STEER_OK, "%s: %s", what, steer_engine_error(e));
+    steer_ModLimits lim = { .call_ms = 1000 };
+    CHECK(steer_engine_load_mod(e, path, &lim, &id) == STEER_OK, "%s: %s", what, steer_engine_error(e));
     CHECK(steer_engine_tick(e, n) == STEER_OK, "%s: ticks: %s", what, steer_engine_error(e));
     mod_enabled(e, id, what);
     return id;
@@ -1208,22 +1213,25 @@ static void test_mod_tree_memory(void)
 }
 
 // Each per-agent call under the budget, but a tick's worth over it: 500
-// thinkers at 60 Hz, each a loop of 10^4 steps, with a 5 ms budget stop
-// the mod (a tick's calls together have the budget once).
+// thinkers at 60 Hz (spawned 25 a tick, so that no update is long), each a
+// loop of 2 * 10^4 steps (about 40 us; a few hundred under the sanitizers),
+// with a 10 ms budget stop the mod: a tick's calls together have it once.
 static void test_mod_thinks_per_tick_budget(void)
 {
     Log log = { 0 };
     steer_Engine *e = engine(&log);
     REQUIRE(e, "engine and scenario");
-    const char *slow = write_mod(
-        "slow", "local function think() local s = 0 for i = 1, 1e4 do s = s + i end end\n"
-                "return { setup = function(w)\n"
-                "  for i = 1, 500 do w:spawn{ position = { i % 100, 60 }, think = think, think_hz = 60 } end\n"
-                "end }\n");
-    steer_ModLimits lim = { .call_ms = 5, .agents = 600 };
+    const char *slow =
+        write_mod("slow", "local function think() local s = 0 for i = 1, 2e4 do s = s + i end end\n"
+                          "local n = 0\n"
+                          "return { update = function(w)\n"
+                          "  for i = 1, 25 do if n < 500 then n = n + 1\n"
+                          "    w:spawn{ position = { n % 100, 60 }, think = think, think_hz = 60 } end end\n"
+                          "end }\n");
+    steer_ModLimits lim = { .call_ms = 10, .agents = 600 };
     int id = -1;
     REQUIRE(steer_engine_load_mod(e, slow, &lim, &id) == STEER_OK, "slow: %s", steer_engine_error(e));
-    expect_stopped(e, id, 10, "in one tick", "500 slow thinkers");
+    expect_stopped(e, id, 40, "in one tick", "500 slow thinkers");
     steer_engine_free(e);
 }
 
