@@ -138,6 +138,14 @@ static void kill_locked(Mod *m, const char *why)
     atomic_store_explicit(&m->killed, true, memory_order_release);
 }
 
+// The same from the mod's own thread, which does not hold the lock.
+static void kill_mod(Mod *m, const char *why)
+{
+    pthread_mutex_lock(&m->e->lock);
+    kill_locked(m, why);
+    pthread_mutex_unlock(&m->e->lock);
+}
+
 // STEERL_CHARGE (steerL_charge): the C memory of the mod's behaviour trees,
 // grids and flow fields counts against its cap like its Lua memory.
 static int charge(lua_State *L)
@@ -157,9 +165,7 @@ static int charge(lua_State *L)
     if (m->used > m->cap) {
         char why[128];
         snprintf(why, sizeof why, "over its memory cap of %zu bytes (its trees, grids and flow fields count)", m->cap);
-        pthread_mutex_lock(&m->e->lock);
-        kill_locked(m, why);
-        pthread_mutex_unlock(&m->e->lock);
+        kill_mod(m, why);
         steerE_check_stop(L);
     }
     return 0;
@@ -212,9 +218,7 @@ static void *mod_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     if (nsize > old && (nsize - old > m->cap || m->used + (nsize - old) > m->cap)) {
         char why[96];
         snprintf(why, sizeof why, "over its memory cap of %zu bytes", m->cap);
-        pthread_mutex_lock(&m->e->lock);
-        kill_locked(m, why);
-        pthread_mutex_unlock(&m->e->lock);
+        kill_mod(m, why);
         // the killed mod stops at its next instruction; the allocation comes
         // from a small reserve, since the engine allocates in the state
         // outside the mod's calls too (a callback's name, a host behaviour),
@@ -406,9 +410,7 @@ static int route_end(Mod *m, steerL_World *lw, double t0, int st)
                  "its thinks, custom and ease functions together over its CPU budget of %.0f ms in one tick",
                  m->budget * 1e3);
     if (why[0]) {
-        pthread_mutex_lock(&m->e->lock);
-        kill_locked(m, why); // a kill during the call keeps its own reason
-        pthread_mutex_unlock(&m->e->lock);
+        kill_mod(m, why); // a kill during the call keeps its own reason
     }
     return st != 0 || atomic_load_explicit(&m->killed, memory_order_acquire);
 }
