@@ -361,6 +361,10 @@ typedef enum steer_TargetKind { STEER_TARGET_SLOT = 0, STEER_TARGET_POINT, STEER
 
 // A new behaviour of a kind (steer_kinds() lists them) with one reference; STEER_EARG for an unknown kind.
 STEER_API int steer_behavior_new(const char *kind, steer_Behavior **out);
+// The same, allocating the node and all it owns (children's slots, name,
+// tags, points) with alloc (realloc semantics, as steer_WorldDesc's; NULL:
+// libc). The node frees with it when its last reference goes.
+STEER_API int steer_behavior_new_alloc(const char *kind, steer_AllocFn alloc, void *alloc_ud, steer_Behavior **out);
 // Take a reference.
 STEER_API void steer_behavior_retain(steer_Behavior *b);
 // Drop a reference; the last one frees it and releases its children. NULL is ignored.

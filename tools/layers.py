@@ -5,11 +5,24 @@
 # Reads every #include "..." of src/*/*.[ch], resolves it to a folder and
 # checks (1) that the core includes nothing of the folders above it, (2) the
 # behaviours nothing of the combiners, and (3) that the folder graph has no
-# cycle. Prints each violation with the file and line; exits 1 on any.
-# Usage: tools/layers.py [SOURCE_ROOT]
-import os, re, sys
+# cycle. Includes are not the whole story: a file may call a function it
+# declares itself. So with --objects LIB.a..., it also reads the archives'
+# symbols (nm) and checks the same rules at link level: an object of a
+# folder references no symbol that an object of a forbidden folder defines.
+# The one exception is LINK_ALLOWED: the core reaches the kinds only through
+# their table, steerB_kinds (src/behaviors/kinds.c), and kinds.c, the
+# table, names every kind, the combiners' too. Objects are told apart by
+# meson's names for them (src_FOLDER_FILE.c.o). Prints each violation with
+# the file and line or object; exits 1 on any.
+# Usage: tools/layers.py [SOURCE_ROOT] [--objects LIB.a...]
+import os, re, subprocess, sys
 
-root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..'))
+args = sys.argv[1:]
+objects = []
+if '--objects' in args:
+    objects = args[args.index('--objects') + 1:]
+    args = args[:args.index('--objects')]
+root = os.path.abspath(args[0] if args else os.path.join(os.path.dirname(__file__), '..'))
 src = os.path.join(root, 'src')
 # Rules the issue tracker asked for; the acyclicity check covers the rest.
 FORBIDDEN = {
@@ -41,6 +54,55 @@ for folder in sorted(os.listdir(src)):
             if to in FORBIDDEN.get(folder, ()):
                 bad.append(f'src/{folder}/{name}:{no}: {folder}/ includes {rel}, which it must not')
 
+# Symbols a folder may use from one it must not include: (user object, symbol).
+LINK_ALLOWED = {('core', 'steerB_kinds'), ('behaviors/kinds.c', '*')}
+FOLDERS = sorted(f for f in os.listdir(src) if os.path.isdir(os.path.join(src, f)))
+
+
+def folder_of(member):
+    """src_FOLDER_FILE.c.o -> (FOLDER, FOLDER/FILE.c), or None"""
+    for f in FOLDERS:
+        if member.startswith(f'src_{f}_') and member.endswith('.o'):
+            return f, f + '/' + member[len(f'src_{f}_'):-2]
+    return None
+
+
+def check_symbols(libs):
+    defined, used, seen = {}, [], set()
+    for lib in libs:
+        out = subprocess.run(['nm', '-A', lib], capture_output=True, text=True)
+        if out.returncode != 0:
+            bad.append(f'nm {lib} failed: {out.stderr.strip()}')
+            continue
+        for line in out.stdout.splitlines():
+            # ARCHIVE:MEMBER:[VALUE] TYPE NAME
+            m = re.match(r'^.*:([^:/]+\.o):\s*(?:[0-9a-fA-F]+)?\s+(\S)\s+(\S+)$', line)
+            where = m and folder_of(m.group(1))
+            if not where:
+                continue
+            seen.add(where[0])
+            kind, name = m.group(2), m.group(3)
+            if kind == 'U':
+                used.append((where, name))
+            elif kind in 'TDBRCVWG':
+                defined.setdefault(name, where)
+    for needed in ('core', 'behaviors', 'combine'):
+        if needed not in seen:
+            bad.append(f'--objects: no object of src/{needed} in {", ".join(libs)} (named src_{needed}_FILE.c.o?)')
+    for (folder, obj), name in used:
+        if name not in defined:
+            continue
+        to, where = defined[name]
+        if to == folder or to not in FORBIDDEN.get(folder, ()):
+            continue
+        if (folder, name) in LINK_ALLOWED or (obj, '*') in LINK_ALLOWED:
+            continue
+        bad.append(f'src/{obj} references {name}, defined in src/{where}: {folder}/ must not call into {to}/')
+
+
+if objects:
+    check_symbols(objects)
+
 # a cycle in the folder graph, by depth-first search
 state = {}
 def visit(f, path):
@@ -60,4 +122,5 @@ for b in bad:
     print(b)
 if bad:
     sys.exit(1)
-print('layers ok: ' + '; '.join(f'{f} -> {", ".join(sorted(t))}' for f, t in sorted(edges.items())))
+print('layers ok: ' + '; '.join(f'{f} -> {", ".join(sorted(t))}' for f, t in sorted(edges.items())) +
+      (f' (and at link level in {", ".join(objects)})' if objects else ''))

@@ -55,20 +55,9 @@ static inline void steerB_truncate_lanes(steerB_Lanes l, const float *max, int n
     }
 }
 
-// What a number in [min, max] under that rule is, for an error message:
-// "[0 or ]WHAT >= LO and <= HI[ (NOTE)]" from what = "WHAT[ (NOTE)]", with
-// the bounds written as the shortest text that reads back as them. Into
-// buf (len bytes); returns buf.
-const char *steerB_range_text(char *buf, size_t len, const char *what, double min, double max);
-// A field's expectation: steerB_range_text for a number field, its expect
-// otherwise. Into buf (for a number field); returns the text.
-const char *steerB_expect(const steerB_Field *f, char *buf, size_t len);
+// The kinds' table, field lookup, error texts and steerB_new are the
+// core's (brain.h, tree.c).
 
-extern const steerB_Kind *const steerB_kinds[];
-const steerB_Kind *steerB_find_kind(const char *name);
-const steerB_Field *steerB_find_field(const steerB_Kind *k, const char *name);
-// A new behaviour of kind k (built-in or a host's), fields at their defaults.
-int steerB_new(const steerB_Kind *k, steer_Behavior **out);
 // The steerB_Kind of a host kind (host.c).
 const void *steerB_host_kind(const steer_HostKind *k);
 
@@ -90,7 +79,7 @@ static inline void steerB_track(const steerB_Ctx *c, const float desired[3], flo
 {
     steerB_track_v(c->v, c->max_speed, c->max_force, desired, out);
 }
-// A blend's force (blend.c): node n's children's forces times their
+// A blend's force (behavior.c): node n's children's forces times their
 // weights, summed and truncated to max_force. Also the goal of kinds that
 // wrap their children (reciprocal).
 void steerB_blend_sum(steerB_Ctx *c, const steerB_Node *n, float out[3]);

@@ -13,6 +13,7 @@
 #include "../core/world.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,8 +144,5 @@ const char *steer_host_kind_name(const steer_HostKind *k) { return k ? k->kind.n
 
 const void *steerB_host_kind(const steer_HostKind *k) { return &k->kind; }
 
-int steer_behavior_new_host(const steer_HostKind *k, steer_Behavior **out)
-{
-    if (!k || !out) return STEER_EARG;
-    return steerB_new(&k->kind, out);
-}
+// The core makes nodes of a host kind knowing only this (src/core/tree.c).
+_Static_assert(offsetof(struct steer_HostKind, kind) == 0, "a steer_HostKind starts with its steerB_Kind");

@@ -15,3 +15,15 @@ const steerB_Kind *const steerB_kinds[] = {
 #include "kinds.def"
     NULL
 };
+#undef STEERB_KIND
+
+// steer_kinds(): the same rows' names (each kind's name is its row's), so
+// the list has no cap of its own.
+#define STEERB_KIND(name) #name,
+static const char *const kind_names[] = {
+#include "kinds.def"
+    NULL
+};
+#undef STEERB_KIND
+
+const char *const *steer_kinds(void) { return kind_names; }

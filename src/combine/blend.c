@@ -3,20 +3,6 @@
 // agent's max_force (so a blend never asks for more than the vehicle has).
 #include "../behaviors/behavior.h"
 
-void steerB_blend_sum(steerB_Ctx *c, const steerB_Node *n, float out[3])
-{
-    const steerB_Brain *b = c->brain;
-    float sum[3] = { 0, 0, 0 }; // a local: out may alias the record, which would keep the sum in memory
-    for (uint16_t k = 0; k < n->nchild; k++) {
-        uint32_t i = b->kids[n->first + k];
-        float f[3];
-        steerB_eval(c, i, f);
-        v3_madd(sum, f, b->nodes[i].weight);
-    }
-    v3_truncate(sum, c->max_force);
-    v3_copy(out, sum);
-}
-
 static void blend_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
 {
     const steerB_Brain *b = bt->brain;

@@ -7,7 +7,8 @@
 // much per-agent memory it keeps. The kinds themselves live outside the
 // core, with the behaviours and combiners; the core knows only this contract.
 //
-// A steer_Behavior is the tree a script builds. When an agent is given one
+// A steer_Behavior is the tree a script builds (tree.c: its life, its
+// fields by name, its children). When an agent is given one
 // as its brain, the world flattens it into a steerB_Brain (steerB_compile):
 // nodes in depth-first order, each with its parameters copied, its offset
 // into the agent's memory, and its children's node indices. The steer pass
@@ -103,7 +104,7 @@ typedef struct steerB_Ctx {
 typedef void (*steerB_EvalFn)(steerB_Ctx *c, const steerB_Node *n, float out[3]);
 
 // A batch: up to STEERB_BATCH agents of one brain, evaluated node by node
-// instead of agent by agent (see pass_steer in world.c). It holds what a
+// instead of agent by agent (see pass_steer in tick.c). It holds what a
 // batched node may read: each agent's own state at tick t, its summary
 // slots, and (through d) its memory and stream. Nothing of other agents,
 // so a world whose brains all run batched may integrate each agent as soon
@@ -221,6 +222,8 @@ struct steerB_Brain {
 
 struct steer_Behavior {
     const steerB_Kind *kind;
+    steer_AllocFn alloc; // what the node and everything it owns are allocated with (never NULL)
+    void *alloc_ud;
     int refs;
     bool frozen; // in use as a brain: no more changes
     char *name;
@@ -238,6 +241,26 @@ struct steer_Behavior {
     char error[200];
     _Alignas(double) unsigned char params[STEERB_PARAMS];
 };
+
+// ---- trees (tree.c) ----
+
+// Every kind, NULL-terminated: the one table through which the core
+// reaches the behaviours and combiners (defined by src/behaviors/kinds.c).
+extern const steerB_Kind *const steerB_kinds[];
+const steerB_Kind *steerB_find_kind(const char *name);
+const steerB_Field *steerB_find_field(const steerB_Kind *k, const char *name);
+// A new behaviour of kind k (built-in or a host's), fields at their
+// defaults, allocated with libc (steerB_new) or alloc (NULL: libc).
+int steerB_new(const steerB_Kind *k, steer_Behavior **out);
+int steerB_new_alloc(const steerB_Kind *k, steer_AllocFn alloc, void *alloc_ud, steer_Behavior **out);
+// What a number in [min, max] under that rule is, for an error message:
+// "[0 or ]WHAT >= LO and <= HI[ (NOTE)]" from what = "WHAT[ (NOTE)]", with
+// the bounds written as the shortest text that reads back as them. Into
+// buf (len bytes); returns buf.
+const char *steerB_range_text(char *buf, size_t len, const char *what, double min, double max);
+// A field's expectation: steerB_range_text for a number field, its expect
+// otherwise. Into buf (for a number field); returns the text.
+const char *steerB_expect(const steerB_Field *f, char *buf, size_t len);
 
 // The one rule for a number a script or host gives (behaviour fields, the
 // vehicle, the bindings' own arguments): within [min, max], and when min is

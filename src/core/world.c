@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *default_alloc(void *ud, void *p, size_t size)
+void *steerW_default_alloc(void *ud, void *p, size_t size)
 {
     (void)ud;
     if (size == 0) {
@@ -105,7 +105,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
         if (!(d.size[i] >= 0) || !isfinite(d.size[i]) || !isfinite(d.origin[i])) return STEER_EARG;
         if (d.wrap && i < d.dim && d.size[i] <= 0) return STEER_EARG;
     }
-    steer_AllocFn alloc = d.alloc ? d.alloc : default_alloc;
+    steer_AllocFn alloc = d.alloc ? d.alloc : steerW_default_alloc;
     steer_World *w = alloc(d.alloc_ud, NULL, sizeof *w);
     if (!w) return STEER_ENOMEM;
     memset(w, 0, sizeof *w);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // world.h — the world's internal layout, shared by the core, the behaviours
-// and the combiners (never by the Lua bindings, which use steer.h).
+// and the combiners. Code above them (the Lua bindings, the viewer) should
+// read the world through include/ only; where it still includes this
+// header, a change of layout reaches it.
 //
 // Agents live in dense structure-of-arrays storage, one array per
 // component (z arrays exist only in 3D worlds): dense index d in [0, count).
@@ -284,6 +286,8 @@ static inline float steerW_wrap_into(float x, float lo, float L)
 // when out of memory.
 uint32_t *steerW_agent_tmp(steer_World *w);
 // Memory through the world's allocator.
+// The allocator of a world, a tree or a load whose host gave none: libc's.
+void *steerW_default_alloc(void *ud, void *p, size_t size);
 void *steerW_realloc(steer_World *w, void *p, size_t size);
 void steerW_free(steer_World *w, void *p);
 // The per-agent arrays (the columns, the grid's copies and the tick's

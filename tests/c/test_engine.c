@@ -5,6 +5,7 @@
 // the last good version; modules the scenario required reload too), and
 // two engines in one process that do not touch each other.
 #include "check.h"
+#include "counting.h"
 #include "steer.h"
 #include "steer_engine.h"
 
@@ -453,25 +454,6 @@ static void test_threads(void)
 }
 
 // ---- the allocator hook ----------------------------------------------------------------
-
-typedef struct Counting {
-    long live;
-    long calls;
-} Counting;
-
-static void *counting_alloc(void *ud, void *p, size_t size)
-{
-    Counting *c = ud;
-    c->calls++;
-    if (size == 0) {
-        if (p) c->live--;
-        free(p);
-        return NULL;
-    }
-    void *q = realloc(p, size);
-    if (q && !p) c->live++;
-    return q;
-}
 
 static void test_allocator_hook(void)
 {

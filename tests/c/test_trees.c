@@ -3,11 +3,15 @@
 // bindings' checks do not reach: a tree built top-down (a child gains
 // children after it was added) is refused at compile when too deep, a
 // bottom-up one when the 65th level is added, cycles are refused however
-// they are made, and a shared sub-tree is walked once.
+// they are made, and a shared sub-tree is walked once. A tree made with an
+// allocator allocates and frees everything through it, and a failing
+// allocator leaves nothing behind. steer_kinds() lists every kind.
 #include "steer.h"
 #include "check.h"
+#include "counting.h"
 #include "make.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 // A chain built top-down keeps every stored height small, so only the
@@ -82,10 +86,93 @@ static void test_cycles_and_lattice(void)
     steer_behavior_release(b);
 }
 
+// Build blend{ seek (named), follow_path (its points), separation (a tag) }
+// with the counting allocator. Returns the status of the first failure.
+static int build_with(Counting *c, steer_Behavior **root_out)
+{
+    steer_Behavior *root = NULL, *seek = NULL, *path = NULL, *sep = NULL;
+    int st = steer_behavior_new_alloc("blend", counting_alloc, c, &root);
+    if (st != STEER_OK) return st;
+    double pts[9] = { 0, 0, 0, 10, 0, 0, 10, 10, 0 };
+    if ((st = steer_behavior_new_alloc("seek", counting_alloc, c, &seek)) != STEER_OK ||
+        (st = steer_behavior_set_name(seek, "to the gate")) != STEER_OK ||
+        (st = steer_behavior_new_alloc("follow_path", counting_alloc, c, &path)) != STEER_OK ||
+        (st = steer_behavior_set_points(path, "path", pts, 3)) != STEER_OK ||
+        (st = steer_behavior_new_alloc("separation", counting_alloc, c, &sep)) != STEER_OK ||
+        (st = steer_behavior_set_tag(sep, "tag", "sheep")) != STEER_OK ||
+        (st = steer_behavior_add_child(root, seek, 1.0)) != STEER_OK ||
+        (st = steer_behavior_add_child(root, path, 0.5)) != STEER_OK ||
+        (st = steer_behavior_add_child(root, sep, 2.0)) != STEER_OK) {
+        steer_behavior_release(seek);
+        steer_behavior_release(path);
+        steer_behavior_release(sep);
+        steer_behavior_release(root);
+        return st;
+    }
+    steer_behavior_release(seek);
+    steer_behavior_release(path);
+    steer_behavior_release(sep);
+    *root_out = root;
+    return STEER_OK;
+}
+
+static void test_allocator_hook(void)
+{
+    Counting c = { 0 };
+    steer_Behavior *root = NULL;
+    REQUIRE(build_with(&c, &root) == STEER_OK, "build: %s", root ? steer_behavior_error(root) : "");
+    // 4 nodes, a name, a tag, the points, 3 arrays of the blend's children
+    CHECK(c.live >= 10, "%ld blocks live through the hook, expected every node and what it owns", c.live);
+    // a world compiles and runs it; the tree's memory stays the tree's
+    steer_World *w = test_world(NULL);
+    REQUIRE(w, "world");
+    steer_Agent a;
+    CHECK(steer_spawn(w, &(steer_AgentDesc){ .brain = root }, &a) == STEER_OK, "spawn");
+    CHECK(steer_world_step(w, 10) == STEER_OK, "step");
+    steer_behavior_release(root);
+    CHECK(c.live > 0, "the world holds the brain: its tree is alive");
+    steer_world_free(w);
+    CHECK(c.live == 0, "%ld blocks left after the last reference went", c.live);
+
+    // fail at every call in turn: a clean status, no leak
+    long total = c.calls;
+    for (long k = 1; k <= total; k++) {
+        Counting f = { .fail_from = k };
+        steer_Behavior *r = NULL;
+        int st = build_with(&f, &r);
+        if (st == STEER_OK) steer_behavior_release(r);
+        else CHECK(st == STEER_ENOMEM, "failure at call %ld gave %d, expected STEER_ENOMEM", k, st);
+        CHECK(f.live == 0, "failure at call %ld left %ld blocks", k, f.live);
+    }
+    CHECK(steer_behavior_new_alloc("no such kind", counting_alloc, &c, &root) == STEER_EARG, "unknown kind");
+}
+
+// steer_kinds() names every kind of the table, however many there are.
+static void test_kinds_listed(void)
+{
+    const char *const *k = steer_kinds();
+    int n = 0;
+    for (; k[n]; n++) {
+        steer_Behavior *b = NULL;
+        CHECK(steer_behavior_new(k[n], &b) == STEER_OK, "steer_kinds() lists %s, which cannot be made", k[n]);
+        if (b) CHECK(strcmp(steer_behavior_kind(b), k[n]) == 0, "%s made a %s", k[n], steer_behavior_kind(b));
+        steer_behavior_release(b);
+    }
+    CHECK(n >= 36, "steer_kinds() lists %d kinds", n);
+    const char *some[] = { "seek", "reciprocal", "pipeline", "wall_constraint", "directed_seek" };
+    for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
+        bool found = false;
+        for (int j = 0; j < n; j++) found |= strcmp(k[j], some[i]) == 0;
+        CHECK(found, "steer_kinds() misses %s", some[i]);
+    }
+}
+
 int main(void)
 {
     RUN(test_deep_chain_top_down);
     RUN(test_deep_chain_bottom_up);
     RUN(test_cycles_and_lattice);
+    RUN(test_allocator_hook);
+    RUN(test_kinds_listed);
     return check_report_("trees");
 }
