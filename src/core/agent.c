@@ -88,17 +88,6 @@ static float *const *prop_arrays(const steer_World *w, steer_Prop p)
     return NULL;
 }
 
-// The world's up (+z) made perpendicular to forward h; when h is vertical,
-// the up that keeps the frame right-handed with side +y.
-void steerW_derived_up(const float h[3], float up[3])
-{
-    float z[3] = { 0.0f, 0.0f, 1.0f };
-    if (v3_perp_to(up, z, h) > 1e-3f) return;
-    float y[3] = { 0.0f, 1.0f, 0.0f }; // h is +-z: up = y x h
-    v3_cross(up, y, h);
-    if (v3_normalize(up) == 0.0f) v3_set(up, 1.0f, 0.0f, 0.0f);
-}
-
 int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double out[3])
 {
     int64_t d = steerW_dense(w, a);

@@ -3,18 +3,8 @@
 // agent's memory for it, and the neighbour summaries nodes read.
 #include "brain.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-int steerB_fail(steer_Behavior *b, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b->error, sizeof b->error, fmt, ap);
-    va_end(ap);
-    return code;
-}
 
 // ---- compile -----------------------------------------------------------
 

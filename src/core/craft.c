@@ -95,6 +95,17 @@ void steerW_craft_step(steer_World *w, uint32_t d, const float fin[3], float v[3
     }
 }
 
+// The world's up (+z) made perpendicular to forward h; when h is vertical,
+// the up that keeps the frame right-handed with side +y.
+void steerW_derived_up(const float h[3], float up[3])
+{
+    float z[3] = { 0.0f, 0.0f, 1.0f };
+    if (v3_perp_to(up, z, h) > 1e-3f) return;
+    float y[3] = { 0.0f, 1.0f, 0.0f }; // h is +-z: up = y x h
+    v3_cross(up, y, h);
+    if (v3_normalize(up) == 0.0f) v3_set(up, 1.0f, 0.0f, 0.0f);
+}
+
 void steerW_up(const steer_World *w, uint32_t d, float up[3])
 {
     float h[3];

@@ -37,7 +37,7 @@ typedef struct Start {
 } Start;
 
 struct steerW_Pool {
-    pthread_mutex_t lock; // the world's allocator and log during a parallel pass
+    pthread_mutex_t lock; // the world's allocator and log during a parallel pass (first: base.c locks it)
     bool started;         // the threads below run (not with a host's job system)
     int nthreads;
     pthread_t th[STEER_MAX_THREADS];
@@ -326,15 +326,6 @@ static void run_task(int begin, int end, int worker, void *task_ctx)
     atomic_fetch_and_explicit(&j->busy, ~((uint_fast64_t)1 << slot), memory_order_release);
 }
 
-void *steerW_realloc(steer_World *w, void *p, size_t size)
-{
-    if (!w->in_par) return w->alloc(w->alloc_ud, p, size);
-    pthread_mutex_lock(&w->pool->lock);
-    void *r = w->alloc(w->alloc_ud, p, size);
-    pthread_mutex_unlock(&w->pool->lock);
-    return r;
-}
-
 // Worker k's events onto the world's list.
 static void merge_events(steer_World *w, steerW_Local *l)
 {
@@ -425,3 +416,5 @@ int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx)
     w->loc.status = STEER_OK;
     return st;
 }
+
+_Static_assert(offsetof(struct steerW_Pool, lock) == 0, "base.c takes a pool for its lock");

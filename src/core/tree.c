@@ -15,10 +15,20 @@
 #include "brain.h"
 
 #include <float.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int steerB_fail(steer_Behavior *b, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->error, sizeof b->error, fmt, ap);
+    va_end(ap);
+    return code;
+}
 
 // ---- kinds and fields --------------------------------------------------
 

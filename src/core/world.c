@@ -20,64 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *steerW_default_alloc(void *ud, void *p, size_t size)
-{
-    (void)ud;
-    if (size == 0) {
-        free(p);
-        return NULL;
-    }
-    return realloc(p, size);
-}
-
-void steerW_free(steer_World *w, void *p)
-{
-    if (p) w->alloc(w->alloc_ud, p, 0);
-}
-
 static void *column_at(steer_World *w, const steerW_Column *c, int axis);
-
-size_t steerW_stagger(const steer_World *w, const void *field)
-{
-    size_t slot = (size_t)((const char *)field - (const char *)w) / sizeof(void *);
-    return slot % (4096 / STEERW_STAGGER) * STEERW_STAGGER;
-}
-
-bool steerW_array_resize(steer_World *w, void *field, size_t bytes)
-{
-    char *p;
-    memcpy(&p, field, sizeof p);
-    size_t st = steerW_stagger(w, field);
-    char *n = steerW_realloc(w, p ? p - st : NULL, bytes + st);
-    if (!n) return false;
-    n += st;
-    memcpy(field, &n, sizeof n);
-    return true;
-}
-
-void steerW_array_free(steer_World *w, void *field)
-{
-    char *p;
-    memcpy(&p, field, sizeof p);
-    if (p) steerW_free(w, p - steerW_stagger(w, field));
-    p = NULL;
-    memcpy(field, &p, sizeof p);
-}
-
-void steerW_error(steer_World *w, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    // during a parallel pass the message waits for the calling thread (steerW_par), which logs it
-    char *at = w->in_par ? w->loc.error : w->error;
-    vsnprintf(at, sizeof w->error, fmt, ap);
-    va_end(ap);
-    if (w->in_par) {
-        if (w->loc.status == STEER_OK) w->loc.status = STEER_ECALLBACK;
-        return;
-    }
-    if (w->log) w->log(w->log_ud, 2, w->error);
-}
 
 // ---- creation ----------------------------------------------------------
 
@@ -596,10 +539,6 @@ void steerW_set_brain(steer_World *w, uint32_t d, int id)
 // 0 is allowed): a tinier positive value would turn into 0 or a denormal
 // float that divides to infinity, a huger one overflows a float when two
 // radii or speeds are added.
-bool steerW_param_ok(double v, bool allow_zero)
-{
-    return steerB_number_ok(v, allow_zero ? 0 : STEERW_PARAM_MIN, STEERW_PARAM_MAX);
-}
 
 int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
 {

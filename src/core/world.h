@@ -14,6 +14,7 @@
 #define STEER_WORLD_H
 
 #include "steer.h"
+#include "base.h"
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -285,25 +286,6 @@ static inline float steerW_wrap_into(float x, float lo, float L)
 // The world's scratch of one 32-bit word per agent (see agent_tmp), or NULL
 // when out of memory.
 uint32_t *steerW_agent_tmp(steer_World *w);
-// Memory through the world's allocator.
-// The allocator of a world, a tree or a load whose host gave none: libc's.
-void *steerW_default_alloc(void *ud, void *p, size_t size);
-void *steerW_realloc(steer_World *w, void *p, size_t size);
-void steerW_free(steer_World *w, void *p);
-// The per-agent arrays (the columns, the grid's copies and the tick's
-// scratch) each start at another offset within a page: STEERW_STAGGER
-// bytes times the slot of their pointer in the world struct. Large blocks
-// all start at the same offset of a page otherwise, and a loop that reads
-// one array and writes another at the same index then waits on false
-// store-to-load dependencies (4K aliasing). `field` is the address of the
-// array's pointer inside w.
-#define STEERW_STAGGER 64
-size_t steerW_stagger(const steer_World *w, const void *field);
-// Resize the array at `field` to `bytes` (keeping its contents, as realloc);
-// false when out of memory (the array is unchanged).
-bool steerW_array_resize(steer_World *w, void *field, size_t bytes);
-// Free the array at `field` and set it to NULL.
-void steerW_array_free(steer_World *w, void *field);
 // Dense index of a live handle, or -1. A free slot's dense_of holds the
 // free list, so a forged handle with its generation must not be trusted:
 // the dense index must point back at the slot. No agent is dead during a
@@ -328,7 +310,7 @@ static inline float *steerW_mem(const steer_World *w, uint32_t d)
 {
     return w->mem_stride ? w->mem + (size_t)d * w->mem_stride + w->mem_base : NULL;
 }
-// The up vector of a frame with forward h when nothing banks it (agent.c).
+// The up vector of a frame with forward h when nothing banks it (craft.c).
 void steerW_derived_up(const float h[3], float up[3]);
 static inline void steerW_load(float *const arr[3], uint32_t d, float o[3])
 {
@@ -369,23 +351,12 @@ static inline void steerW_set_target_agent(steer_World *w, uint32_t d, steer_Age
 void steerW_delta(const steer_World *w, const float a[3], const float b[3], float out[3]);
 // Queue an event for the end of the tick.
 void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent other);
-// Set the error message (printf style) and log it.
-void steerW_error(steer_World *w, const char *fmt, ...);
 // Intern a tag; returns its id (0 for NULL), or STEER_ENOMEM, or STEER_EFULL
 // when the world already has STEERW_MAX_TAGS distinct tags (ids are 16-bit).
 #define STEERW_MAX_TAGS 65535
 int steerW_tag_id(steer_World *w, const char *tag);
 // Look a tag up without interning: id, 0 for NULL, -1 when unknown.
 int steerW_tag_find(const steer_World *w, const char *tag);
-
-// The range of an agent's mass, max_speed, max_force and radius (the last
-// three may also be 0), shared by steer_spawn, steer_agent_set_param and the
-// Lua bindings' messages.
-#define STEERW_PARAM_MIN 1e-6
-#define STEERW_PARAM_MAX 1e30
-// Whether v is such a number (0 too when allow_zero): steer_spawn's,
-// steer_agent_set_param's and steer_agent_set_craft's one check.
-bool steerW_param_ok(double v, bool allow_zero);
 
 // A grid cell index from its coordinate in cells, clamped to [0, n) in
 // float before the conversion: a point far outside would overflow an int

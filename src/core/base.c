@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// base.c — the floor of the core: memory through the world's allocator,
+// the per-agent arrays' placement, the world's error and log, and the one
+// rule for the numbers a host gives. It calls nothing of steer above it,
+// so every other file of the core may call it (tools/layers.py checks that
+// no circle of calls passes through it).
+#include "base.h"
+#include "brain.h" // steerB_number_ok, inline
+#include "world.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+// ---- memory --------------------------------------------------------------
+
+void *steerW_default_alloc(void *ud, void *p, size_t size)
+{
+    (void)ud;
+    if (size == 0) {
+        free(p);
+        return NULL;
+    }
+    return realloc(p, size);
+}
+
+// During a parallel pass workers share the allocator: the pool's lock (its
+// first member, par.c) serialises them.
+void *steerW_realloc(steer_World *w, void *p, size_t size)
+{
+    if (!w->in_par) return w->alloc(w->alloc_ud, p, size);
+    pthread_mutex_lock((pthread_mutex_t *)(void *)w->pool);
+    void *r = w->alloc(w->alloc_ud, p, size);
+    pthread_mutex_unlock((pthread_mutex_t *)(void *)w->pool);
+    return r;
+}
+
+void steerW_free(steer_World *w, void *p)
+{
+    if (p) w->alloc(w->alloc_ud, p, 0);
+}
+
+size_t steerW_stagger(const steer_World *w, const void *field)
+{
+    size_t slot = (size_t)((const char *)field - (const char *)w) / sizeof(void *);
+    return slot % (4096 / STEERW_STAGGER) * STEERW_STAGGER;
+}
+
+bool steerW_array_resize(steer_World *w, void *field, size_t bytes)
+{
+    char *p;
+    memcpy(&p, field, sizeof p);
+    size_t st = steerW_stagger(w, field);
+    char *n = steerW_realloc(w, p ? p - st : NULL, bytes + st);
+    if (!n) return false;
+    n += st;
+    memcpy(field, &n, sizeof n);
+    return true;
+}
+
+void steerW_array_free(steer_World *w, void *field)
+{
+    char *p;
+    memcpy(&p, field, sizeof p);
+    if (p) steerW_free(w, p - steerW_stagger(w, field));
+    p = NULL;
+    memcpy(field, &p, sizeof p);
+}
+
+// ---- errors --------------------------------------------------------------
+
+void steerW_error(steer_World *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    // during a parallel pass the message waits for the calling thread (steerW_par), which logs it
+    char *at = w->in_par ? w->loc.error : w->error;
+    vsnprintf(at, sizeof w->error, fmt, ap);
+    va_end(ap);
+    if (w->in_par) {
+        if (w->loc.status == STEER_OK) w->loc.status = STEER_ECALLBACK;
+        return;
+    }
+    if (w->log) w->log(w->log_ud, 2, w->error);
+}
+
+bool steerW_param_ok(double v, bool allow_zero)
+{
+    return steerB_number_ok(v, allow_zero ? 0 : STEERW_PARAM_MIN, STEERW_PARAM_MAX);
+}
