@@ -18,6 +18,10 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" { // a C++ host links the C symbols
+#endif
+
 #if defined(_WIN32) && defined(STEER_BUILD_SHARED)
 #define STEER_API __declspec(dllexport)
 #elif defined(__GNUC__)
@@ -500,5 +504,9 @@ STEER_API int steer_directed_seek_plan(const double position[3], const double di
 // *out filled, 0 when the behaviour has no target or cannot turn, or an error.
 STEER_API int steer_agent_directed_seek_plan(steer_World *w, steer_Agent a, const steer_Behavior *b,
                                              steer_SeekPlan *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
