@@ -3,7 +3,8 @@
 // worlds, agents, static geometry, behaviours and combiners, host-written
 // behaviours, craft and directed seek plans. No Lua here: the engine that
 // runs scenarios, hot reload and mods is steer_engine.h, the Lua module
-// steer_lua.h, the debug-draw list steer_draw.h.
+// steer_lua.h, the debug-draw list steer_draw.h, what a renderer reads to
+// draw the debug view steer_debug.h.
 //
 // This header is the reference: one line per function says what it does.
 // Every function returns a status (a steer_Status as an int: STEER_OK or a
