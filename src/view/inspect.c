@@ -6,7 +6,9 @@
 // priority, how much each truncation cut, and the agent's numbers.
 //
 // Everything comes from the world's per-node records (the same numbers
-// a:contributions() returns): a node a combiner skipped records zero.
+// a:contributions() returns), read node by node through steer_debug_node,
+// which also says who won and what was cut: a node a combiner skipped
+// records zero. A game's own inspector can say the same from that call.
 #include "viewint.h"
 
 #include <math.h>
