@@ -3,7 +3,8 @@
 // worlds, agents, static geometry, behaviours and combiners, host-written
 // behaviours, craft and directed seek plans. No Lua here: the engine that
 // runs scenarios, hot reload and mods is steer_engine.h, the Lua module
-// steer_lua.h, the debug-draw list steer_draw.h.
+// steer_lua.h, the debug-draw list steer_draw.h, what a renderer reads to
+// draw the debug view steer_debug.h.
 //
 // This header is the reference: one line per function says what it does.
 // Every function returns a status (a steer_Status as an int: STEER_OK or a
@@ -17,6 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" { // a C++ host links the C symbols
+#endif
 
 #if defined(_WIN32) && defined(STEER_BUILD_SHARED)
 #define STEER_API __declspec(dllexport)
@@ -504,5 +509,9 @@ STEER_API int steer_directed_seek_plan(const double position[3], const double di
 // *out filled, 0 when the behaviour has no target or cannot turn, or an error.
 STEER_API int steer_agent_directed_seek_plan(steer_World *w, steer_Agent a, const steer_Behavior *b,
                                              steer_SeekPlan *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 
 #include "steer.h"
 
+#ifdef __cplusplus
+extern "C" { // a C++ host links the C symbols
+#endif
+
 typedef enum steer_DrawKind {
     STEER_DRAW_LINE = 1,
     STEER_DRAW_ARROW,
@@ -40,5 +44,9 @@ STEER_API void steer_draw_free(steer_DrawList *d);  // frees it; the list is emp
 // Append a command (text: the string of a TEXT command, copied).
 // STEER_ENOMEM when out of memory, STEER_EFULL past STEER_DRAW_MAX.
 STEER_API int steer_draw_push(steer_DrawList *d, const steer_DrawCmd *c, const char *text);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,22 +4,47 @@
 #
 # Reads every #include "..." of src/*/*.[ch], resolves it to a folder and
 # checks (1) that the core includes nothing of the folders above it, (2) the
-# behaviours nothing of the combiners, and (3) that the folder graph has no
-# cycle. Includes are not the whole story: a file may call a function it
-# declares itself. So with --objects LIB.a..., it also reads the archives'
-# symbols (nm) and checks the same rules at link level: an object of a
-# folder references no symbol that an object of a forbidden folder defines.
-# The one exception is LINK_ALLOWED: the core reaches the kinds only through
-# their table, steerB_kinds (src/behaviors/kinds.c), and kinds.c, the
-# table, names every kind, the combiners' too. Objects are told apart by
-# meson's names for them (src_FOLDER_FILE.c.o). Within src/core and
-# src/engine, files call each other in one direction too: a circle of files
-# (a strongly connected set in the graph of which object uses a symbol of
-# which) is a violation, unless KNOWN_CYCLES still lists it, as a debt to
-# pay: that list only shrinks. Prints each violation with the file and line
-# or object; exits 1 on any.
+# behaviours nothing of the combiners, (3) the viewer nothing of src/ but
+# its own folder (it draws through include/: steer.h, steer_debug.h), and
+# (4) that the folder graph has no cycle. Includes are not the whole story:
+# a file may call a function it declares itself. So with --objects
+# LIB.a..., it also reads the archives' symbols (nm) and checks the same
+# rules at link level: an object of a folder references no symbol that an
+# object of a forbidden folder defines. The one exception is LINK_ALLOWED:
+# the core reaches the kinds only through their table, steerB_kinds
+# (src/behaviors/kinds.c), and kinds.c, the table, names every kind, the
+# combiners' too. Objects are told apart by meson's names for them
+# (src_FOLDER_FILE.c.o). Within src/core and src/engine, files call each
+# other in one direction too: a circle of files (a strongly connected set in
+# the graph of which object uses a symbol of which) is a violation, unless
+# KNOWN_CYCLES still lists it, as a debt to pay: that list only shrinks.
+# Prints each violation with the file and line or object; exits 1 on any.
 # Usage: tools/layers.py [SOURCE_ROOT] [--objects LIB.a...]
-import os, re, subprocess, sys
+#        tools/layers.py --self-test   (a tree with a violation of each rule must fail)
+import os, re, subprocess, sys, tempfile
+
+if sys.argv[1:] == ['--self-test']:
+    cases = {
+        'view_core': ('view', 'scene.c', '#include "../core/world.h"\n'),
+        'view_nav_rooted': ('view', 'viewint.h', '#include "src/nav/layers.h"\n'),
+        'view_behaviors': ('view', 'inspect.c', '#include "../behaviors/behavior.h"\n'),
+        'core_nav': ('core', 'tick.c', '#include "../nav/nav.h"\n'),
+    }
+    failed = 0
+    for name, (folder, file, line) in sorted(cases.items()):
+        with tempfile.TemporaryDirectory() as tmp:
+            for f in ('core', 'nav', 'behaviors', 'view'):
+                os.makedirs(os.path.join(tmp, 'src', f))
+            for f, h in (('core', 'world.h'), ('nav', 'nav.h'), ('nav', 'layers.h'), ('behaviors', 'behavior.h')):
+                open(os.path.join(tmp, 'src', f, h), 'w').close()
+            open(os.path.join(tmp, 'src', folder, file), 'w').write('#include "steer.h"\n' + line)
+            r = subprocess.run([sys.executable, __file__, tmp], capture_output=True, text=True)
+            if r.returncode != 1 or 'must not' not in r.stdout:
+                print(f'self-test {name}: layers.py did not refuse {folder}/{file}: {line.strip()} '
+                      f'(exit {r.returncode}: {r.stdout.strip()})')
+                failed += 1
+    print('layers self-test: ' + ('failed' if failed else f'each of {len(cases)} violations refused'))
+    sys.exit(1 if failed else 0)
 
 args = sys.argv[1:]
 objects = []
@@ -34,6 +59,18 @@ FORBIDDEN = {
     'behaviors': {'combine', 'lua', 'engine', 'view', 'app'},
     'nav': {'behaviors', 'combine', 'lua', 'engine', 'view', 'app'},
 }
+# Folders that may include nothing of src/ but themselves: the viewer is a
+# host like any game, and draws through the public headers alone.
+ISOLATED = {'view'}
+
+def resolve(d, name):
+    """The file an #include "name" in folder d means: beside the includer,
+    else from the project root or src/ (meson puts both on the path)."""
+    for base in (d, root, src):
+        target = os.path.normpath(os.path.join(base, name))
+        if os.path.exists(target):
+            return target
+    return os.path.normpath(os.path.join(d, name))
 edges, bad = {}, []
 for folder in sorted(os.listdir(src)):
     d = os.path.join(src, folder)
@@ -47,7 +84,7 @@ for folder in sorted(os.listdir(src)):
             m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
             if not m:
                 continue
-            target = os.path.normpath(os.path.join(d, m.group(1)))
+            target = resolve(d, m.group(1))
             rel = os.path.relpath(target, src)
             if rel.startswith('..') or os.sep not in rel:
                 continue  # include/ or a system header
@@ -55,7 +92,7 @@ for folder in sorted(os.listdir(src)):
             if to == folder:
                 continue
             edges.setdefault(folder, {}).setdefault(to, f'src/{folder}/{name}:{no}')
-            if to in FORBIDDEN.get(folder, ()):
+            if to in FORBIDDEN.get(folder, ()) or folder in ISOLATED:
                 bad.append(f'src/{folder}/{name}:{no}: {folder}/ includes {rel}, which it must not')
 
 # Symbols a folder may use from one it must not include: (user object, symbol).

@@ -6,9 +6,10 @@
 // priority, how much each truncation cut, and the agent's numbers.
 //
 // Everything comes from the world's per-node records (the same numbers
-// a:contributions() returns): a node a combiner skipped records zero.
+// a:contributions() returns), read node by node through steer_debug_node,
+// which also says who won and what was cut: a node a combiner skipped
+// records zero. A game's own inspector can say the same from that call.
 #include "viewint.h"
-#include "../core/brain.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -31,85 +32,35 @@ static SDL_Color node_colour(uint32_t i)
 static float len3(const float *f) { return sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]); }
 
 typedef struct Row {
-    uint32_t node;
-    int depth;
-    char note[64];
+    steer_DebugNode node;
     SDL_Color note_colour;
 } Row;
 
-// The tree in display order (the brain's depth-first order) with what each
-// combiner did, as its kind explains it (steerB_Kind.explain): which child
-// won a priority or a dither, how much truncation cut of a sum.
-static int describe(const steer_World *w, uint32_t d, const steerB_Brain *b, const float *rec, Row *rows)
+// The tree in display order (the brain's depth-first order), at most
+// MAX_ROWS of its first 256 nodes, each with what its output says of its
+// children as the core explains it (steer_debug_node): which child won a
+// priority or a dither, how much truncation cut of a sum.
+static int describe(const steer_World *w, steer_Agent a, const steer_DebugAgent *da, Row *rows)
 {
-    int depth[256];
-    uint32_t n = b->nnodes < 256 ? b->nnodes : 256;
-    int nrows = 0;
-    depth[0] = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const steerB_Node *node = &b->nodes[i];
-        for (uint16_t k = 0; k < node->nchild; k++) {
-            uint16_t c = b->kids[node->first + k];
-            if (c < n) depth[c] = depth[i] + 1;
-        }
-    }
     static const SDL_Color won = { 120, 255, 140, 255 }, dim = { 130, 135, 150, 255 }, cut = { 255, 170, 90, 255 };
-    for (uint32_t i = 0; i < n && nrows < MAX_ROWS; i++) {
-        Row *r = &rows[nrows++];
-        r->node = i;
-        r->depth = depth[i];
-        r->note[0] = '\0';
-        r->note_colour = dim;
-        const steerB_Node *node = &b->nodes[i];
-        const float *f = rec ? rec + 3 * i : NULL;
-        if (!f) continue;
-        if (node->kind->explain == STEERB_EXPLAIN_WINNER) {
-            // the winner passes its force on unchanged: the child equal to the output
-            for (uint16_t k = 0; k < node->nchild; k++) {
-                const float *cf = rec + 3 * b->kids[node->first + k];
-                if (len3(f) > 0 && cf[0] == f[0] && cf[1] == f[1] && cf[2] == f[2]) {
-                    const steerB_Node *c = &b->nodes[b->kids[node->first + k]];
-                    snprintf(r->note, sizeof r->note, "%.40s won (child %d)", c->name ? c->name : c->kind->name, k + 1);
-                    r->note_colour = won;
-                    break;
-                }
-            }
-            if (!r->note[0]) snprintf(r->note, sizeof r->note, "no child over epsilon");
-        } else if (node->kind->explain == STEERB_EXPLAIN_SUM) {
-            float raw[3] = { 0, 0, 0 };
-            for (uint16_t k = 0; k < node->nchild; k++) {
-                uint16_t c = b->kids[node->first + k];
-                for (int j = 0; j < 3; j++) raw[j] += b->nodes[c].weight * rec[3 * c + j];
-            }
-            float lr = len3(raw), lo = len3(f);
-            if (lr > lo + 1e-4f * (1 + lr)) {
-                snprintf(r->note, sizeof r->note, "cut %.2f of %.2f", (double)(lr - lo), (double)lr);
-                r->note_colour = cut;
-            }
-        }
-        if (i == 0) {
-            float mf = w->max_force[d], lf = len3(f);
-            if (lf > mf * 1.0001f) {
-                size_t used = strlen(r->note);
-                snprintf(r->note + used, sizeof r->note - used, "%s> max_force %.2f", used ? ", " : "", (double)mf);
-                r->note_colour = cut;
-            }
-        }
-        // the parent's view of this child: a priority's loser or a skipped child
-        if (i > 0 && len3(f) == 0 && !r->note[0]) snprintf(r->note, sizeof r->note, "quiet / not run");
+    int n = da->nodes < 256 ? da->nodes : 256, nrows = 0;
+    for (int i = 0; i < n && nrows < MAX_ROWS; i++) {
+        Row *r = &rows[nrows];
+        if (steer_debug_node(w, a, i, &r->node) != STEER_OK) break;
+        r->note_colour = r->node.note_kind == STEER_NOTE_WON ? won : r->node.note_kind == STEER_NOTE_CUT ? cut : dim;
+        nrows++;
     }
     return nrows;
 }
 
 int steerV_explain(steer_World *w, steer_Agent a, char (*notes)[64], int cap)
 {
-    int64_t d = steerW_dense(w, a);
-    if (d < 0 || !w->brain[d] || !w->record || !w->rec_stride) return 0;
-    const steerB_Brain *b = w->brains[w->brain[d]];
+    steer_DebugAgent da;
+    if (steer_debug_agent(w, a, &da) != STEER_OK || !da.nodes || !da.recorded) return 0;
     Row rows[MAX_ROWS];
-    int n = describe(w, (uint32_t)d, b, w->rec + (size_t)d * w->rec_stride, rows);
+    int n = describe(w, a, &da, rows);
     if (n > cap) n = cap;
-    for (int i = 0; i < n; i++) snprintf(notes[i], sizeof notes[i], "%s", rows[i].note);
+    for (int i = 0; i < n; i++) snprintf(notes[i], sizeof notes[i], "%s", rows[i].node.note);
     return n;
 }
 
@@ -149,10 +100,24 @@ static void force_arrow(steerV_View *v, const float p[3], const float *f, float 
     steerV_world_line(v, &v->geo, p, q, width, c, true);
 }
 
-static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_Brain *b, const float *rec,
-                       const Row *rows, int nrows, float tx, float *typ, float px, float pw, float pad, int tkind,
-                       steer_Agent ta, const double tp[3], const float p[3], const float vel[3], const float f[3],
-                       int nn, double sense);
+// What the panel says of the selected agent, gathered as its arrows are
+// drawn, and where its text goes.
+typedef struct Panel {
+    steer_Agent agent;
+    steer_DebugAgent info;
+    const Row *rows;
+    int nrows;
+    float p[3], vel[3], f[3]; // position, velocity and force
+    float heading[2];         // 2D
+    float max_speed, max_force;
+    int target_kind; // the agent's own target slot (steer_agent_target)
+    steer_Agent target_agent;
+    double target[3];
+    int neighbours;      // within the brain's sensing radius, itself not counted
+    float x, width, pad; // the panel's left edge and width, and the padding inside
+} Panel;
+
+static void panel_rows(steerV_View *v, const Panel *pl, float tx, float *typ);
 
 static void panel_line(steerV_View *v, float x, float *y, SDL_Color c, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -170,56 +135,56 @@ static void panel_line(steerV_View *v, float x, float *y, SDL_Color c, const cha
 void steerV_inspect(steerV_View *v)
 {
     steer_World *w = v->w;
-    int64_t dd = steerW_dense(w, v->selected);
-    if (dd < 0) {
+    Panel pl = { .agent = v->selected };
+    steer_DebugAgents ag;
+    if (steer_debug_agent(w, v->selected, &pl.info) != STEER_OK || steer_debug_agents(w, &ag) != STEER_OK) {
         v->selected = STEER_NO_AGENT;
         return;
     }
-    uint32_t d = (uint32_t)dd;
+    int d = pl.info.index;
     float dpi = (float)v->dpi;
-    float p[3], vel[3], f[3];
+    float *p = pl.p;
     Keep kept = { .n = 0 };
-    steerW_load(w->p, d, p);
+    steerV_load(ag.position, d, p);
     keep(&kept, v, p);
-    steerW_load(w->v, d, vel);
-    steerW_load(w->f, d, f);
-    float mf = w->max_force[d], ms = w->max_speed[d];
-    const steerB_Brain *b = w->brain[d] ? w->brains[w->brain[d]] : NULL;
-    const float *rec = b && w->record && w->rec_stride ? w->rec + (size_t)d * w->rec_stride : NULL;
+    steerV_load(ag.velocity, d, pl.vel);
+    steerV_load(ag.force, d, pl.f);
+    pl.heading[0] = ag.heading[0][d];
+    pl.heading[1] = ag.heading[1][d];
+    float mf = pl.max_force = ag.max_force[d], ms = pl.max_speed = ag.max_speed[d];
+    bool brain = pl.info.nodes > 0, rec = brain && pl.info.recorded;
 
     // neighbours within the brain's sensing radius, ringed
-    int nn = 0;
-    double sense = b ? b->sense : 0;
+    double sense = pl.info.sense;
     if (sense > 0) {
         steer_Agent nb[256];
         double pd[3] = { p[0], p[1], p[2] };
-        nn = steer_world_neighbors(w, pd, sense, NULL, false, nb, 256);
+        int nn = steer_world_neighbors(w, pd, sense, NULL, false, nb, 256);
         for (int k = 0; k < nn && k < 256; k++) {
-            int64_t o = steerW_dense(w, nb[k]);
-            if (o < 0 || o == dd) continue;
+            steer_DebugAgent o;
+            if (steer_debug_agent(w, nb[k], &o) != STEER_OK || o.index == d) continue;
             float q[3], x, y;
-            steerW_load(w->p, (uint32_t)o, q);
+            steerV_load(ag.position, o.index, q);
             if (steerV_to_screen(v, q, &x, &y))
-                steerV_ring(&v->geo, x, y, fmaxf(steerV_world_radius(v, q, w->radius[o]) * 1.6f, 5 * dpi), 1.5f * dpi,
-                            (SDL_Color){ 120, 200, 255, 200 });
+                steerV_ring(&v->geo, x, y, fmaxf(steerV_world_radius(v, q, ag.radius[o.index]) * 1.6f, 5 * dpi),
+                            1.5f * dpi, (SDL_Color){ 120, 200, 255, 200 });
         }
         if (nn > 0) nn--; // itself
+        pl.neighbours = nn;
         float x, y;
         if (steerV_to_screen(v, p, &x, &y))
             steerV_ring(&v->geo, x, y, steerV_world_radius(v, p, (float)sense), dpi, (SDL_Color){ 120, 200, 255, 90 });
     }
     // the target slot
-    double tp[3];
-    steer_Agent ta = STEER_NO_AGENT;
-    int tkind = 0;
-    steer_agent_target(w, v->selected, tp, &ta, &tkind);
-    if (tkind == STEER_TARGET_AGENT) steer_agent_vec(w, ta, STEER_PROP_POSITION, tp);
+    double *tp = pl.target;
+    steer_agent_target(w, v->selected, tp, &pl.target_agent, &pl.target_kind);
+    if (pl.target_kind == STEER_TARGET_AGENT) steer_agent_vec(w, pl.target_agent, STEER_PROP_POSITION, tp);
     float tq[3] = { (float)tp[0], (float)tp[1], (float)tp[2] };
-    if (tkind) {
+    if (pl.target_kind) {
         float x, y;
         keep(&kept, v, tq);
         steerV_world_line(v, &v->geo, p, tq, dpi, (SDL_Color){ 255, 230, 120, 150 }, false);
-        if (tkind == STEER_TARGET_AGENT && steerV_to_screen(v, tq, &x, &y)) {
+        if (pl.target_kind == STEER_TARGET_AGENT && steerV_to_screen(v, tq, &x, &y)) {
             // an agent stays visible inside a ring; a point gets a cross
             steerV_ring(&v->geo, x, y, 10 * dpi, 2 * dpi, (SDL_Color){ 255, 230, 120, 255 });
         } else if (steerV_to_screen(v, tq, &x, &y)) {
@@ -230,45 +195,47 @@ void steerV_inspect(steerV_View *v)
     }
     // targets the brain's nodes name themselves (a point or an agent), each
     // in its node's colour
-    for (uint32_t i = 0; b && i < b->nnodes; i++) {
-        const steerB_Node *node = &b->nodes[i];
-        for (const steerB_Field *fl = node->kind->fields; fl && fl->name; fl++) {
-            if (fl->type != STEERB_TARGET) continue;
-            const steerB_Target *t = (const steerB_Target *)(const void *)(node->params + fl->offset);
-            double q[3] = { t->p[0], t->p[1], t->p[2] };
-            if (t->kind == STEER_TARGET_AGENT) {
-                if (steer_agent_vec(w, t->agent, STEER_PROP_POSITION, q) != STEER_OK) continue;
-            } else if (t->kind != STEER_TARGET_POINT) {
-                continue;
-            }
-            float qf[3] = { (float)q[0], (float)q[1], (float)q[2] }, x, y;
-            SDL_Color c = node_colour(i);
-            c.a = 160;
-            keep(&kept, v, qf);
-            steerV_world_line(v, &v->geo, p, qf, dpi, c, false);
-            if (steerV_to_screen(v, qf, &x, &y)) steerV_ring(&v->geo, x, y, 7 * dpi, 2 * dpi, c);
+    for (int i = 0; i < pl.info.nodes; i++) {
+        steer_DebugNode node;
+        if (steer_debug_node(w, v->selected, i, &node) != STEER_OK) break;
+        double q[3] = { node.target[0], node.target[1], node.target[2] };
+        if (node.target_kind == STEER_TARGET_AGENT) {
+            if (steer_agent_vec(w, node.target_agent, STEER_PROP_POSITION, q) != STEER_OK) continue;
+        } else if (node.target_kind != STEER_TARGET_POINT) {
+            continue;
         }
+        float qf[3] = { (float)q[0], (float)q[1], (float)q[2] }, x, y;
+        SDL_Color c = node_colour((uint32_t)i);
+        c.a = 160;
+        keep(&kept, v, qf);
+        steerV_world_line(v, &v->geo, p, qf, dpi, c, false);
+        if (steerV_to_screen(v, qf, &x, &y)) steerV_ring(&v->geo, x, y, 7 * dpi, 2 * dpi, c);
     }
     // the agent ringed, its velocity, each node's force and the final force
     float x, y;
     if (steerV_to_screen(v, p, &x, &y))
-        steerV_ring(&v->geo, x, y, fmaxf(steerV_world_radius(v, p, w->radius[d]) * 2.2f, 9 * dpi), 2 * dpi,
+        steerV_ring(&v->geo, x, y, fmaxf(steerV_world_radius(v, p, ag.radius[d]) * 2.2f, 9 * dpi), 2 * dpi,
                     (SDL_Color){ 255, 230, 120, 255 });
-    force_arrow(v, p, vel, ms, 2 * dpi, (SDL_Color){ 90, 200, 120, 255 });
+    force_arrow(v, p, pl.vel, ms, 2 * dpi, (SDL_Color){ 90, 200, 120, 255 });
     if (rec)
-        for (uint32_t i = b->nnodes; i-- > 1;) force_arrow(v, p, rec + 3 * i, mf, 2.5f * dpi, node_colour(i));
-    force_arrow(v, p, f, mf, 3.5f * dpi, (SDL_Color){ 255, 255, 255, 255 });
+        for (int i = pl.info.nodes; i-- > 1;) {
+            steer_DebugNode node;
+            if (steer_debug_node(w, v->selected, i, &node) == STEER_OK)
+                force_arrow(v, p, node.force, mf, 2.5f * dpi, node_colour((uint32_t)i));
+        }
+    force_arrow(v, p, pl.f, mf, 3.5f * dpi, (SDL_Color){ 255, 255, 255, 255 });
 
     // the panel
     if (!v->font.atlas) return;
     Row rows[MAX_ROWS];
-    int nrows = b ? describe(w, d, b, rec, rows) : 0;
-    float pad = 10 * dpi;
-    float pw = 48.0f * (float)v->font.advance[0] + 2 * pad;
-    float px = (float)v->cam.width - pw - pad, py = pad;
+    pl.rows = rows;
+    pl.nrows = brain ? describe(w, v->selected, &pl.info, rows) : 0;
+    float pad = pl.pad = 10 * dpi;
+    float pw = pl.width = 48.0f * (float)v->font.advance[0] + 2 * pad;
+    float px = pl.x = (float)v->cam.width - pw - pad, py = pad;
     float tx = px + pad, ty = py + pad;
     int text_from = v->ui_text.n, ui_from = v->ui.n;
-    panel_rows(v, w, d, b, rec, rows, nrows, tx, &ty, px, pw, pad, tkind, ta, tp, p, vel, f, nn, sense);
+    panel_rows(v, &pl, tx, &ty);
     float ph = ty - py + pad;
     // laid out at the top right; moved to another corner (the top left
     // below the HUD, the bottom right, the bottom left) when it would cover
@@ -293,58 +260,53 @@ void steerV_inspect(steerV_View *v)
     steerV_rect(&v->geo, px, py, pw, 2 * dpi, (SDL_Color){ 255, 230, 120, 255 });
 }
 
-static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_Brain *b, const float *rec,
-                       const Row *rows, int nrows, float tx, float *typ, float px, float pw, float pad, int tkind,
-                       steer_Agent ta, const double tp[3], const float p[3], const float vel[3], const float f[3],
-                       int nn, double sense)
+// The panel's text from (tx, *typ) down: the agent's numbers, then the
+// brain a row a node. *typ ends below the last line.
+static void panel_rows(steerV_View *v, const Panel *pl, float tx, float *typ)
 {
     float dpi = (float)v->dpi, lh = (float)v->font.height, ty = *typ;
-    float mf = w->max_force[d], ms = w->max_speed[d];
+    float mf = pl->max_force, ms = pl->max_speed;
+    const float *p = pl->p;
+    const double *tp = pl->target;
     const char *tag = NULL;
-    steer_agent_tag(w, v->selected, &tag);
+    steer_agent_tag(v->w, pl->agent, &tag);
     SDL_Color white = { 235, 238, 245, 255 }, grey = { 160, 165, 180, 255 };
-    panel_line(v, tx, &ty, (SDL_Color){ 255, 230, 120, 255 }, "agent #%u%s%s%s", (unsigned)(uint32_t)v->selected.id + 1,
+    panel_line(v, tx, &ty, (SDL_Color){ 255, 230, 120, 255 }, "agent #%u%s%s%s", (unsigned)(uint32_t)pl->agent.id + 1,
                tag ? "  tag " : "", tag ? tag : "", v->follow ? "  (following)" : "");
-    float speed = len3(vel), lf = len3(f);
+    float speed = len3(pl->vel), lf = len3(pl->f);
     panel_line(v, tx, &ty, white, "speed %.2f / %.2f   force %.2f / %.2f", (double)speed, (double)ms, (double)lf,
                (double)mf);
-    if (w->dim == 3) panel_line(v, tx, &ty, grey, "at (%.1f, %.1f, %.1f)", (double)p[0], (double)p[1], (double)p[2]);
+    if (steer_world_dim(v->w) == 3)
+        panel_line(v, tx, &ty, grey, "at (%.1f, %.1f, %.1f)", (double)p[0], (double)p[1], (double)p[2]);
     else
         panel_line(v, tx, &ty, grey, "at (%.1f, %.1f)  heading %.0f deg", (double)p[0], (double)p[1],
-                   atan2((double)w->h[1][d], (double)w->h[0][d]) * 180 / STEERV_PI);
-    if (tkind == STEER_TARGET_AGENT)
-        panel_line(v, tx, &ty, grey, "target: agent #%u, %.1f m away", (unsigned)(uint32_t)ta.id + 1,
+                   atan2((double)pl->heading[1], (double)pl->heading[0]) * 180 / STEERV_PI);
+    if (pl->target_kind == STEER_TARGET_AGENT)
+        panel_line(v, tx, &ty, grey, "target: agent #%u, %.1f m away", (unsigned)(uint32_t)pl->target_agent.id + 1,
                    sqrt(pow(tp[0] - p[0], 2) + pow(tp[1] - p[1], 2) + pow(tp[2] - p[2], 2)));
-    else if (tkind == STEER_TARGET_POINT)
+    else if (pl->target_kind == STEER_TARGET_POINT)
         panel_line(v, tx, &ty, grey, "target: point (%.1f, %.1f), %.1f m away", tp[0], tp[1],
                    sqrt(pow(tp[0] - p[0], 2) + pow(tp[1] - p[1], 2) + pow(tp[2] - p[2], 2)));
     else panel_line(v, tx, &ty, grey, "target: none");
-    panel_line(v, tx, &ty, grey, "neighbours: %d within %.1f m", nn, sense);
+    panel_line(v, tx, &ty, grey, "neighbours: %d within %.1f m", pl->neighbours, pl->info.sense);
     ty += lh * 0.5f;
-    if (!b || !rec) {
-        panel_line(v, tx, &ty, grey, !b ? "no brain: it drifts" : "the world does not record node outputs");
+    if (!pl->info.nodes || !pl->info.recorded) {
+        panel_line(v, tx, &ty, grey,
+                   !pl->info.nodes ? "no brain: it drifts" : "the world does not record node outputs");
         *typ = ty;
         return;
     }
     panel_line(v, tx, &ty, white, "brain                  force   (fx, fy)");
-    for (int k = 0; k < nrows; k++) {
-        const Row *r = &rows[k];
-        const steerB_Node *node = &b->nodes[r->node];
-        const float *nf = rec + 3 * r->node;
-        float ind = tx + (float)r->depth * 2 * (float)v->font.advance[0];
-        SDL_Color c = node_colour(r->node);
+    for (int k = 0; k < pl->nrows; k++) {
+        const Row *r = &pl->rows[k];
+        const steer_DebugNode *node = &r->node;
+        const float *nf = node->force;
+        float ind = tx + (float)node->depth * 2 * (float)v->font.advance[0];
+        SDL_Color c = node_colour((uint32_t)node->index);
         steerV_rect(&v->ui, ind, ty + lh * 0.3f, lh * 0.45f, lh * 0.45f, c);
         char label[64];
-        const char *name = node->name ? node->name : node->kind->name;
-        const steerB_Node *parent = NULL;
-        for (uint32_t i = 0; i < r->node; i++) {
-            const steerB_Node *q = &b->nodes[i];
-            for (uint16_t j = 0; j < q->nchild; j++)
-                if (b->kids[q->first + j] == r->node) parent = q;
-        }
-        if (parent && parent->kind->children == STEERB_WEIGHTED)
-            snprintf(label, sizeof label, "%s x%.3g", name, (double)node->weight);
-        else snprintf(label, sizeof label, "%s", name);
+        if (node->weighted) snprintf(label, sizeof label, "%s x%.3g", node->name, (double)node->weight);
+        else snprintf(label, sizeof label, "%s", node->name);
         float lx = ind + lh * 0.7f;
         steerV_text(&v->font, &v->ui_text, lx, ty, label, len3(nf) > 0 ? white : grey);
         char num[48];
@@ -354,14 +316,14 @@ static void panel_rows(steerV_View *v, steer_World *w, uint32_t d, const steerB_
         if (nx < label_end) nx = label_end;
         steerV_text(&v->font, &v->ui_text, nx, ty, num, len3(nf) > 0 ? c : grey);
         ty += lh;
-        if (r->note[0]) {
+        if (node->note[0]) {
             // the note sits on the row when there is room, else below it
-            float w_note = (float)steerV_text_width(&v->font, r->note);
+            float w_note = (float)steerV_text_width(&v->font, node->note);
             float after = nx + (float)steerV_text_width(&v->font, num) + 8 * dpi;
-            if (after + w_note <= px + pw - pad)
-                steerV_text(&v->font, &v->ui_text, after, ty - lh, r->note, r->note_colour);
+            if (after + w_note <= pl->x + pl->width - pl->pad)
+                steerV_text(&v->font, &v->ui_text, after, ty - lh, node->note, r->note_colour);
             else {
-                steerV_text(&v->font, &v->ui_text, lx + 2 * (float)v->font.advance[0], ty, r->note, r->note_colour);
+                steerV_text(&v->font, &v->ui_text, lx + 2 * (float)v->font.advance[0], ty, node->note, r->note_colour);
                 ty += lh;
             }
         }

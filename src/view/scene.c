@@ -5,8 +5,10 @@
 // appended to the view's batches; agents in one pass over the world's
 // dense arrays, as oriented triangles (2D) or small depth-sorted aircraft
 // banked by their up vector (3D).
+//
+// Everything of the world comes through steer_debug.h and steer.h, as a
+// game's own renderer would read it: nothing here knows its storage.
 #include "viewint.h"
-#include "../core/brain.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -35,7 +37,7 @@ static const struct {
 SDL_Color steerV_tag_colour(const steer_World *w, int tag)
 {
     if (tag <= 0) return (SDL_Color){ 215, 220, 230, 255 };
-    const char *name = (uint32_t)tag < w->ntags ? w->tags[tag] : NULL;
+    const char *name = steer_debug_tag_name(w, tag);
     for (size_t i = 0; name && i < sizeof named / sizeof named[0]; i++)
         if (strcmp(name, named[i].name) == 0) return named[i].c;
     return palette[(tag - 1) % (int)(sizeof palette / sizeof palette[0])];
@@ -46,7 +48,7 @@ SDL_Color steerV_tag_colour(const steer_World *w, int tag)
 void steerV_camera_update(steerV_View *v)
 {
     steerV_Camera *c = &v->cam;
-    if (v->w->dim != 3) return;
+    if (steer_world_dim(v->w) != 3) return;
     double cp = cos(c->pitch), sp = sin(c->pitch);
     double off[3] = { cp * cos(c->yaw), cp * sin(c->yaw), sp };
     for (int i = 0; i < 3; i++) {
@@ -86,7 +88,7 @@ static void from_camera(const steerV_Camera *c, const double q[3], float *x, flo
 bool steerV_to_screen(const steerV_View *v, const float p[3], float *x, float *y)
 {
     const steerV_Camera *c = &v->cam;
-    if (v->w->dim != 3) {
+    if (steer_world_dim(v->w) != 3) {
         *x = (float)((double)c->width * 0.5 + ((double)p[0] - c->cx) * c->scale);
         *y = (float)((double)c->height * 0.5 - ((double)p[1] - c->cy) * c->scale);
         return true;
@@ -101,7 +103,7 @@ bool steerV_to_screen(const steerV_View *v, const float p[3], float *x, float *y
 bool steerV_to_world(const steerV_View *v, double x, double y, double out[3])
 {
     const steerV_Camera *c = &v->cam;
-    if (v->w->dim != 3) {
+    if (steer_world_dim(v->w) != 3) {
         out[0] = c->cx + (x - (double)c->width * 0.5) / c->scale;
         out[1] = c->cy - (y - (double)c->height * 0.5) / c->scale;
         out[2] = 0;
@@ -120,35 +122,42 @@ bool steerV_to_world(const steerV_View *v, double x, double y, double out[3])
 }
 
 // The box to fit: the world's bounds, or where its agents and shapes are.
-static void extent(const steer_World *w, double lo[3], double hi[3])
+static void extent(const steerV_View *v, double lo[3], double hi[3])
 {
+    const steer_World *w = v->w;
+    int dim = steer_world_dim(w);
+    double origin[3], size[3];
+    bool wrap;
+    steer_world_bounds(w, origin, size, &wrap);
     for (int i = 0; i < 3; i++) {
         lo[i] = 1e30;
         hi[i] = -1e30;
     }
-    for (int i = 0; i < w->dim; i++)
-        if (w->size[i] > 0) {
-            lo[i] = w->origin[i];
-            hi[i] = w->origin[i] + w->size[i];
+    for (int i = 0; i < dim; i++)
+        if (size[i] > 0) {
+            lo[i] = origin[i];
+            hi[i] = (float)origin[i] + (float)size[i];
         }
-    for (uint32_t d = 0; d < w->count; d++)
-        for (int i = 0; i < w->dim; i++)
-            if (!(w->size[i] > 0)) {
-                lo[i] = fmin(lo[i], w->p[i][d]);
-                hi[i] = fmax(hi[i], w->p[i][d]);
+    steer_DebugAgents ag;
+    steerV_agents(v, &ag);
+    for (int d = 0; d < ag.count; d++)
+        for (int i = 0; i < dim; i++)
+            if (!(size[i] > 0)) {
+                lo[i] = fmin(lo[i], ag.position[i][d]);
+                hi[i] = fmax(hi[i], ag.position[i][d]);
             }
-    for (uint32_t s = 0; s < w->geo.nshapes; s++) {
-        const steerW_Shape *sh = &w->geo.shapes[s];
-        if (!sh->alive || sh->kind == STEER_SHAPE_PLANE) continue;
-        for (int i = 0; i < w->dim; i++) {
-            float a = sh->a[i], b = sh->kind == STEER_SHAPE_CIRCLE ? sh->a[i] : sh->b[i];
-            float r = sh->kind == STEER_SHAPE_CIRCLE ? sh->r : 0;
+    for (int s = 0, n = steer_debug_shape_slots(w); s < n; s++) {
+        steer_DebugShape sh;
+        if (steer_debug_shape(w, s, &sh) != 1 || sh.kind == STEER_SHAPE_PLANE) continue;
+        for (int i = 0; i < dim; i++) {
+            float a = sh.a[i], b = sh.kind == STEER_SHAPE_CIRCLE ? sh.a[i] : sh.b[i];
+            float r = sh.kind == STEER_SHAPE_CIRCLE ? sh.r : 0;
             lo[i] = fmin(lo[i], fmin(a, b) - r);
             hi[i] = fmax(hi[i], fmax(a, b) + r);
         }
     }
     for (int i = 0; i < 3; i++) {
-        if (i >= w->dim || lo[i] > hi[i]) {
+        if (i >= dim || lo[i] > hi[i]) {
             lo[i] = -10;
             hi[i] = 10;
         }
@@ -161,24 +170,26 @@ static void extent(const steer_World *w, double lo[3], double hi[3])
 
 // The agents' box, grown by a margin and to a side of at least 20 agent
 // radii (10 m), so that one agent alone is not seen from a metre away.
-static bool agents_box(const steer_World *w, double lo[3], double hi[3])
+static bool agents_box(const steerV_View *v, double lo[3], double hi[3])
 {
-    if (!w->count) return false;
+    steer_DebugAgents ag;
+    steerV_agents(v, &ag);
+    if (!ag.count) return false;
     double r = 0;
     for (int i = 0; i < 3; i++) {
         lo[i] = 1e30;
         hi[i] = -1e30;
     }
-    for (uint32_t d = 0; d < w->count; d++) {
-        for (int i = 0; i < w->dim; i++) {
-            lo[i] = fmin(lo[i], w->p[i][d]);
-            hi[i] = fmax(hi[i], w->p[i][d]);
+    for (int d = 0; d < ag.count; d++) {
+        for (int i = 0; i < ag.dim; i++) {
+            lo[i] = fmin(lo[i], ag.position[i][d]);
+            hi[i] = fmax(hi[i], ag.position[i][d]);
         }
-        r = fmax(r, w->radius[d]);
+        r = fmax(r, ag.radius[d]);
     }
     double side = fmax(20 * r, 10);
     for (int i = 0; i < 3; i++) {
-        if (i >= w->dim) { lo[i] = hi[i] = 0; }
+        if (i >= ag.dim) { lo[i] = hi[i] = 0; }
         double mid = (lo[i] + hi[i]) * 0.5, half = fmax((hi[i] - lo[i]) * 0.6, side * 0.5);
         lo[i] = mid - half;
         hi[i] = mid + half;
@@ -218,15 +229,15 @@ void steerV_fit(steerV_View *v, bool world)
 {
     steerV_Camera *c = &v->cam;
     double lo[3], hi[3], alo[3], ahi[3];
-    extent(v->w, lo, hi);
-    bool agents = !world && agents_box(v->w, alo, ahi);
-    if (agents && v->w->dim != 3)
-        agents = (ahi[0] - alo[0]) * 5 < hi[0] - lo[0] && (ahi[1] - alo[1]) * 5 < hi[1] - lo[1];
+    extent(v, lo, hi);
+    bool agents = !world && agents_box(v, alo, ahi);
+    int dim = steer_world_dim(v->w);
+    if (agents && dim != 3) agents = (ahi[0] - alo[0]) * 5 < hi[0] - lo[0] && (ahi[1] - alo[1]) * 5 < hi[1] - lo[1];
     if (agents) {
         memcpy(lo, alo, sizeof lo);
         memcpy(hi, ahi, sizeof hi);
     }
-    if (v->w->dim != 3) {
+    if (dim != 3) {
         c->cx = (lo[0] + hi[0]) * 0.5;
         c->cy = (lo[1] + hi[1]) * 0.5;
         // below the HUD and above the timeline, when there is one
@@ -255,7 +266,7 @@ void steerV_fit(steerV_View *v, bool world)
 static bool project_segment(const steerV_View *v, const float p[3], const float q[3], float *x0, float *y0, float *x1,
                             float *y1)
 {
-    if (v->w->dim == 3) {
+    if (steer_world_dim(v->w) == 3) {
         double a[3], c[3], pa[3] = { p[0], p[1], p[2] }, qa[3] = { q[0], q[1], q[2] };
         to_camera(&v->cam, pa, a);
         to_camera(&v->cam, qa, c);
@@ -306,7 +317,7 @@ static void hairline(steerV_View *v, const float p[3], const float q[3], SDL_Col
 // Pixels a world length r covers at point p.
 float steerV_world_radius(const steerV_View *v, const float p[3], float r)
 {
-    if (v->w->dim != 3) return (float)(r * v->cam.scale);
+    if (steer_world_dim(v->w) != 3) return (float)(r * v->cam.scale);
     double q[3], pd[3] = { p[0], p[1], p[2] };
     to_camera(&v->cam, pd, q);
     return q[2] < NEAR_Z ? 0 : (float)(r * v->cam.focal / q[2]);
@@ -324,11 +335,13 @@ static double nice_step(double raw)
 
 static void draw_grid(steerV_View *v)
 {
-    const steer_World *w = v->w;
     steerV_Batch *b = &v->geo;
     float dpi = (float)v->dpi;
-    if (w->dim != 3) {
-        if (v->show_grid && !(v->nav && v->nav->n)) { // metres, unless the scenario's grid shows
+    double origin[3], size[3];
+    bool wrap;
+    steer_world_bounds(v->w, origin, size, &wrap);
+    if (steer_world_dim(v->w) != 3) {
+        if (v->show_grid && !steer_debug_nav_grids(v->nav)) { // metres, unless the scenario's grid shows
             double x0[3], x1[3];
             steerV_to_world(v, 0, (double)v->cam.height, x0);
             steerV_to_world(v, (double)v->cam.width, 0, x1);
@@ -344,23 +357,23 @@ static void draw_grid(steerV_View *v)
                 hairline(v, p, q, major ? rgba(52, 56, 68, 255) : rgba(36, 39, 48, 255));
             }
         }
-        if (w->size[0] > 0 && w->size[1] > 0) {
-            float o[3] = { w->origin[0], w->origin[1], 0 }, s[3] = { w->size[0], w->size[1], 0 };
+        if (size[0] > 0 && size[1] > 0) {
+            float o[3] = { (float)origin[0], (float)origin[1], 0 }, s[3] = { (float)size[0], (float)size[1], 0 };
             float c[4][3] = {
                 { o[0], o[1], 0 }, { o[0] + s[0], o[1], 0 }, { o[0] + s[0], o[1] + s[1], 0 }, { o[0], o[1] + s[1], 0 }
             };
             for (int k = 0; k < 4; k++)
                 steerV_world_line(v, b, c[k], c[(k + 1) % 4], 1.5f * dpi,
-                                  w->wrap ? rgba(70, 90, 120, 255) : rgba(90, 96, 112, 255), false);
+                                  wrap ? rgba(70, 90, 120, 255) : rgba(90, 96, 112, 255), false);
         }
         return;
     }
     // 3D: a ground grid over the bounds (or around the target), on z = 0
     double lo[3], hi[3];
-    extent(w, lo, hi);
+    extent(v, lo, hi);
     double span = fmax(hi[0] - lo[0], hi[1] - lo[1]);
     double step = nice_step(span / 20.0);
-    double z = w->size[2] > 0 ? w->origin[2] : 0;
+    double z = size[2] > 0 ? origin[2] : 0;
     SDL_Color minor = rgba(40, 46, 58, 255), major = rgba(62, 70, 88, 255);
     for (double x = floor(lo[0] / step) * step; x <= hi[0] + 1e-9; x += step) {
         float p[3] = { (float)x, (float)lo[1], (float)z }, q[3] = { (float)x, (float)hi[1], (float)z };
@@ -379,6 +392,23 @@ static void draw_grid(steerV_View *v)
 }
 
 // ---- static geometry and paths ---------------------------------------------
+
+// The core's v3_cross and v3_normalize (src/core/vecmath.h) for a plane's
+// patch, with their rounding, so that the patch lies where it always did.
+static void cross(float o[3], const float a[3], const float b[3])
+{
+    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
+    o[0] = x;
+    o[1] = y;
+    o[2] = z;
+}
+
+// (a unit normal crossed with a unit axis: its square never overflows)
+static void normalize(float a[3])
+{
+    float l2 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2], k = l2 > 1e-16f ? 1.0f / sqrtf(l2) : 0.0f;
+    for (int i = 0; i < 3; i++) a[i] *= k;
+}
 
 static void draw_box_3d(steerV_View *v, const float a[3], const float c[3], SDL_Color col)
 {
@@ -401,9 +431,10 @@ static void draw_shapes(steerV_View *v)
     steerV_Batch *b = &v->geo;
     float dpi = (float)v->dpi;
     SDL_Color fill = rgba(70, 76, 96, 150), edge = rgba(140, 150, 180, 255), wall = rgba(190, 195, 210, 255);
-    for (uint32_t s = 0; s < w->geo.nshapes; s++) {
-        const steerW_Shape *sh = &w->geo.shapes[s];
-        if (!sh->alive) continue;
+    for (int s = 0, n = steer_debug_shape_slots(w); s < n; s++) {
+        steer_DebugShape shape;
+        if (steer_debug_shape(w, s, &shape) != 1) continue;
+        const steer_DebugShape *sh = &shape;
         float x, y;
         switch (sh->kind) {
         case STEER_SHAPE_CIRCLE:
@@ -413,7 +444,7 @@ static void draw_shapes(steerV_View *v)
             break;
         case STEER_SHAPE_SEGMENT: steerV_world_line(v, b, sh->a, sh->b, 3 * dpi, wall, false); break;
         case STEER_SHAPE_BOX:
-            if (w->dim == 3) {
+            if (steer_world_dim(w) == 3) {
                 draw_box_3d(v, sh->a, sh->b, edge);
             } else {
                 float x0, y0, x1, y1;
@@ -431,9 +462,9 @@ static void draw_shapes(steerV_View *v)
             // a square patch of the plane around its point, with its normal
             float n[3] = { sh->b[0], sh->b[1], sh->b[2] }, t[3], u[3];
             float ref[3] = { fabsf(n[2]) < 0.9f ? 0.0f : 1.0f, 0, fabsf(n[2]) < 0.9f ? 1.0f : 0.0f };
-            v3_cross(t, n, ref);
-            v3_normalize(t);
-            v3_cross(u, n, t);
+            cross(t, n, ref);
+            normalize(t);
+            cross(u, n, t);
             float L = 10, c[4][3];
             for (int i = 0; i < 3; i++) {
                 c[0][i] = sh->a[i] + L * (t[i] + u[i]);
@@ -451,37 +482,29 @@ static void draw_shapes(steerV_View *v)
     }
 }
 
-// Every path and patrol route of the brains in use (their POINTS fields).
-static void draw_paths(steerV_View *v)
+// One path or patrol route (steer_debug_paths).
+static void draw_path(void *ud, const float *xyz, int n)
 {
-    const steer_World *w = v->w;
+    steerV_View *v = ud;
     float dpi = (float)v->dpi;
     SDL_Color col = rgba(150, 110, 220, 200);
-    for (uint32_t i = 1; i < w->nbrains; i++) {
-        const steerB_Brain *br = w->brains[i];
-        if (!br) continue;
-        for (uint32_t k = 0; k < br->nnodes; k++) {
-            const steerB_Node *n = &br->nodes[k];
-            for (const steerB_Field *f = n->kind->fields; f && f->name; f++) {
-                if (f->type != STEERB_POINTS) continue;
-                const steerB_Points *pts = (const steerB_Points *)(const void *)(n->params + f->offset);
-                for (uint32_t j = 0; j < pts->n; j++) {
-                    const float *p = pts->p + 3 * j;
-                    if (j + 1 < pts->n) steerV_world_line(v, &v->geo, p, p + 3, 1.5f * dpi, col, false);
-                    float x, y;
-                    if (steerV_to_screen(v, p, &x, &y)) steerV_disc(&v->geo, x, y, 2.5f * dpi, col);
-                }
-            }
-        }
+    for (int j = 0; j < n; j++) {
+        const float *p = xyz + 3 * j;
+        if (j + 1 < n) steerV_world_line(v, &v->geo, p, p + 3, 1.5f * dpi, col, false);
+        float x, y;
+        if (steerV_to_screen(v, p, &x, &y)) steerV_disc(&v->geo, x, y, 2.5f * dpi, col);
     }
 }
+
+// Every path and patrol route of the brains in use.
+static void draw_paths(steerV_View *v) { steer_debug_paths(v->w, draw_path, v); }
 
 // ---- navigation: grid cells (G) and flow fields (L) ------------------------------
 
 #define FLOW_ARROWS 20000 // at most this many flow arrows a frame, all fields together
 
 // The cells of g in view, [x0, x1) x [y0, y1), and a cell's side in pixels.
-static bool cells_in_view(const steerV_View *v, const steerN_Grid *g, int *x0, int *y0, int *x1, int *y1, float *px)
+static bool cells_in_view(const steerV_View *v, const steer_DebugGrid *g, int *x0, int *y0, int *x1, int *y1, float *px)
 {
     const steerV_Camera *c = &v->cam;
     double hw = (double)c->width * 0.5 / c->scale, hh = (double)c->height * 0.5 / c->scale;
@@ -498,7 +521,7 @@ static bool cells_in_view(const steerV_View *v, const steerN_Grid *g, int *x0, i
 
 // Cells per side of the blocks a grid is drawn in: enough for a block to
 // be `least` pixels wide and for at most `most` blocks in view.
-static int block_side(const steerN_Grid *g, int cells, float px, float least, double most)
+static int block_side(const steer_DebugGrid *g, int cells, float px, float least, double most)
 {
     double k = fmax(ceil(least / px), ceil(sqrt((double)cells / fmax(most, 1))));
     int side = (int)fmin(fmax(k, 1), (double)(g->nx > g->ny ? g->nx : g->ny));
@@ -524,7 +547,7 @@ static bool cost_colour(float cost, SDL_Color *out)
 // under 2 pixels are drawn in blocks (each block as its first cell).
 // Edges are on whole pixels, where the software renderer leaves no seam
 // between neighbours. Cell lines when a cell is wider than 6 points.
-static void draw_cells(steerV_View *v, const steerN_Grid *g)
+static void draw_cells(steerV_View *v, const steer_DebugGrid *g)
 {
     int x0, y0, x1, y1;
     float px;
@@ -565,9 +588,9 @@ static void draw_cells(steerV_View *v, const steerN_Grid *g)
 // One arrow per cell along the field's direction; when cells are small on
 // screen, one per block of k x k cells (its middle cell), so that arrows
 // stay 8 points apart and within `budget`. Goal cells are ringed.
-static void draw_flow(steerV_View *v, const steerN_Flow *f, uint32_t budget)
+static void draw_flow(steerV_View *v, const steer_DebugFlow *f, uint32_t budget)
 {
-    const steerN_Grid *g = f->grid;
+    const steer_DebugGrid *g = &f->grid;
     int x0, y0, x1, y1;
     float px;
     if (!f->dir || !cells_in_view(v, g, &x0, &y0, &x1, &y1, &px)) return;
@@ -579,16 +602,17 @@ static void draw_flow(steerV_View *v, const steerN_Flow *f, uint32_t budget)
         for (int x = x0 - x0 % k; x < x1; x += k) {
             int cx = x + k / 2 < g->nx ? x + k / 2 : x, cy = y + k / 2 < g->ny ? y + k / 2 : y;
             uint8_t d = f->dir[(size_t)cy * (size_t)g->nx + (size_t)cx];
-            if (d >= STEERN_NONE) continue;
-            double c[2], half = (d < 4 ? 1.0 : sqrt(0.5)) * len / v->cam.scale; // metres along each axis
-            double dx = steerN_dx[d] * half, dy = steerN_dy[d] * half;
-            steerN_center(g, cx, cy, c);
+            int sx, sy;
+            if (steer_debug_flow_step(d, &sx, &sy) != STEER_OK) continue; // STEER_FLOW_NONE
+            double half = (d < 4 ? 1.0 : sqrt(0.5)) * len / v->cam.scale; // metres along each axis
+            double dx = sx * half, dy = sy * half;
+            double c[2] = { g->origin[0] + ((double)cx + 0.5) * g->cell, g->origin[1] + ((double)cy + 0.5) * g->cell };
             float a[3] = { (float)(c[0] - dx), (float)(c[1] - dy), 0 };
             float b[3] = { (float)(c[0] + dx), (float)(c[1] + dy), 0 };
             steerV_world_line(v, &v->geo, a, b, width, col, true);
         }
     SDL_Color goal = rgba(255, 225, 110, 230);
-    for (uint32_t i = 0; i < f->ngoals; i++) {
+    for (int i = 0; i < f->ngoals; i++) {
         float p[3] = { (float)f->goals[2 * i], (float)f->goals[2 * i + 1], 0 }, x, y;
         steerV_to_screen(v, p, &x, &y);
         float r = fmaxf(0.45f * px, 5 * dpi);
@@ -601,18 +625,20 @@ static void draw_flow(steerV_View *v, const steerN_Flow *f, uint32_t budget)
 // arrows of every flow field built on them with L.
 static void draw_nav(steerV_View *v)
 {
-    const steerN_Layers *nav = v->nav;
-    if (!nav || v->w->dim == 3) return;
+    int n = steer_debug_nav_grids(v->nav);
+    if (!n || steer_world_dim(v->w) == 3) return;
     uint32_t fields = 0;
-    for (uint32_t i = 0; i < nav->n; i++) {
-        const steerN_Grid *g = nav->grids[i]->grid; // NULL once collected (only with its world)
-        if (v->show_grid && g && g->cost) draw_cells(v, g);
-        fields += nav->grids[i]->nflows;
+    for (int i = 0; i < n; i++) {
+        steer_DebugGrid g;
+        steer_debug_nav_grid(v->nav, i, &g);
+        if (v->show_grid && g.cost) draw_cells(v, &g); // no cells once collected (only with its world)
+        fields += (uint32_t)g.flows;
     }
     if (!v->show_fields || !fields) return;
-    for (uint32_t i = 0; i < nav->n; i++)
-        for (uint32_t j = 0; j < nav->grids[i]->nflows; j++)
-            draw_flow(v, nav->grids[i]->flows[j], FLOW_ARROWS / fields);
+    for (int i = 0; i < n; i++) {
+        steer_DebugFlow f;
+        for (int j = 0; steer_debug_nav_flow(v->nav, i, j, &f) == STEER_OK; j++) draw_flow(v, &f, FLOW_ARROWS / fields);
+    }
 }
 
 // ---- the scenario's debug drawing ---------------------------------------------
@@ -662,19 +688,20 @@ static void draw_list(steerV_View *v)
 
 static void draw_agents_2d(steerV_View *v)
 {
-    const steer_World *w = v->w;
+    steer_DebugAgents ag;
+    steerV_agents(v, &ag);
     steerV_Batch *b = &v->geo;
     float W = (float)v->cam.width, H = (float)v->cam.height;
     float scale = (float)v->cam.scale, cx = (float)v->cam.cx, cy = (float)v->cam.cy, min = 4.5f * (float)v->dpi;
-    for (uint32_t d = 0; d < w->count; d++) {
-        float x = W * 0.5f + (w->p[0][d] - cx) * scale, y = H * 0.5f - (w->p[1][d] - cy) * scale;
-        float s = w->radius[d] * scale;
+    for (int d = 0; d < ag.count; d++) {
+        float x = W * 0.5f + (ag.position[0][d] - cx) * scale, y = H * 0.5f - (ag.position[1][d] - cy) * scale;
+        float s = ag.radius[d] * scale;
         if (s < min) s = min;
         if (x < -3 * s || y < -3 * s || x > W + 3 * s || y > H + 3 * s) continue;
-        float hx = w->h[0][d], hy = -w->h[1][d]; // screen y points down
+        float hx = ag.heading[0][d], hy = -ag.heading[1][d]; // screen y points down
         float nose = 1.6f * s, back = 0.9f * s, wing = 0.85f * s;
         steerV_tri(b, x + hx * nose, y + hy * nose, x - hx * back - hy * wing, y - hy * back + hx * wing,
-                   x - hx * back + hy * wing, y - hy * back - hx * wing, steerV_tag_colour(w, w->tag[d]));
+                   x - hx * back + hy * wing, y - hy * back - hx * wing, steerV_tag_colour(v->w, ag.tag[d]));
     }
 }
 
@@ -706,7 +733,9 @@ static SDL_Color shade(SDL_Color c, float k)
 static void draw_agents_3d(steerV_View *v)
 {
     steer_World *w = v->w;
-    uint32_t n = w->count;
+    steer_DebugAgents ag;
+    steerV_agents(v, &ag);
+    uint32_t n = (uint32_t)ag.count;
     Tri3 *tris = malloc(sizeof *tris * (size_t)n * 3 + 1);
     Craft *crafts = malloc(sizeof *crafts * (size_t)n + 1);
     if (!tris || !crafts) {
@@ -718,16 +747,19 @@ static void draw_agents_3d(steerV_View *v)
     const double light[3] = { 0.3, 0.4, 0.866 };
     for (uint32_t d = 0; d < n; d++) {
         double h[3], up[3], s[3], p[3];
-        steer_Agent a = steerW_handle(w, d);
-        steer_agent_vec(w, a, STEER_PROP_HEADING, h);
-        steer_agent_vec(w, a, STEER_PROP_UP, up);
-        steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+        steer_Agent a = steer_debug_agent_handle(w, (int)d);
+        // (the up vector is derived, or a craft's bank: only the getter has it)
+        if (steer_agent_vec(w, a, STEER_PROP_UP, up) != STEER_OK) continue; // removed since the last tick
+        for (int i = 0; i < 3; i++) {
+            h[i] = ag.heading[i][d];
+            p[i] = ag.position[i][d];
+        }
         s[0] = h[1] * up[2] - h[2] * up[1];
         s[1] = h[2] * up[0] - h[0] * up[2];
         s[2] = h[0] * up[1] - h[1] * up[0];
         // at least 10 points from nose to tail, as 2D agents have a least
         // size (up to 5000 crafts: a swarm's cloud would only cost more)
-        double L = fmax(w->radius[d] * 2.0, 0.3), cp[3];
+        double L = fmax(ag.radius[d] * 2.0, 0.3), cp[3];
         to_camera(&v->cam, p, cp);
         if (n <= 5000 && cp[2] >= NEAR_Z) L = fmax(L, 6.0 * v->dpi * cp[2] / v->cam.focal);
         double pts[6][3];
@@ -746,7 +778,7 @@ static void draw_agents_3d(steerV_View *v)
             ok = q[k][2] >= NEAR_Z;
         }
         if (!ok) continue;
-        SDL_Color base = steerV_tag_colour(w, w->tag[d]);
+        SDL_Color base = steerV_tag_colour(w, ag.tag[d]);
         float wl = (float)fabs(up[0] * light[0] + up[1] * light[1] + up[2] * light[2]);
         float fl = (float)fabs(s[0] * light[0] + s[1] * light[1] + s[2] * light[2]);
         static const int wing[2][3] = { { 0, 1, 3 }, { 0, 3, 2 } }, fin[3] = { 5, 4, 3 };
@@ -764,10 +796,13 @@ static void draw_agents_3d(steerV_View *v)
     }
     // altitude: a faint drop line and a shadow on the ground under each craft
     if (n <= 5000) {
-        float ground = w->size[2] > 0 ? w->origin[2] : 0.0f, x, y;
+        double origin[3], size[3];
+        bool wrap;
+        steer_world_bounds(w, origin, size, &wrap);
+        float ground = size[2] > 0 ? (float)origin[2] : 0.0f, x, y;
         for (uint32_t d = 0; d < n; d++) {
             float p[3], g[3];
-            steerW_load(w->p, d, p);
+            steerV_load(ag.position, (int)d, p);
             g[0] = p[0];
             g[1] = p[1];
             g[2] = ground;
@@ -787,16 +822,17 @@ static void draw_agents_3d(steerV_View *v)
 
 static void draw_vectors(steerV_View *v)
 {
-    const steer_World *w = v->w;
+    steer_DebugAgents ag;
+    steerV_agents(v, &ag);
     float dpi = (float)v->dpi;
-    uint32_t n = w->count < 20000 ? w->count : 20000;
-    for (uint32_t d = 0; d < n; d++) {
+    int n = ag.count < 20000 ? ag.count : 20000;
+    for (int d = 0; d < n; d++) {
         float p[3], f[3], vel[3];
-        steerW_load((float *const *)w->p, d, p);
-        steerW_load((float *const *)w->f, d, f);
-        steerW_load((float *const *)w->v, d, vel);
-        float mf = w->max_force[d] > 0 ? w->max_force[d] : 1, ms = w->max_speed[d] > 0 ? w->max_speed[d] : 1;
-        float L = fmaxf(w->radius[d] * 4, 1.0f), q[3], r[3];
+        steerV_load(ag.position, d, p);
+        steerV_load(ag.force, d, f);
+        steerV_load(ag.velocity, d, vel);
+        float mf = ag.max_force[d] > 0 ? ag.max_force[d] : 1, ms = ag.max_speed[d] > 0 ? ag.max_speed[d] : 1;
+        float L = fmaxf(ag.radius[d] * 4, 1.0f), q[3], r[3];
         for (int i = 0; i < 3; i++) {
             q[i] = p[i] + f[i] / mf * L;
             r[i] = p[i] + vel[i] / ms * L;
@@ -822,7 +858,6 @@ void steerV_trails_free(steerV_View *v)
 void steerV_trails_sample(steerV_View *v)
 {
     steerV_Trails *t = &v->trails;
-    const steer_World *w = v->w;
     if (!t->p) {
         t->p = malloc(sizeof(float) * 3 * STEERV_TRAIL_LEN * STEERV_TRAIL_MAX);
         t->who = calloc(STEERV_TRAIL_MAX, sizeof *t->who);
@@ -832,17 +867,20 @@ void steerV_trails_sample(steerV_View *v)
             return;
         }
     }
-    if (w->tick == t->last_tick || w->tick % 4 != 0) return;
-    t->last_tick = w->tick;
+    uint64_t tick = steer_world_tick(v->w);
+    if (tick == t->last_tick || tick % 4 != 0) return;
+    t->last_tick = tick;
     t->head = (t->head + 1) % STEERV_TRAIL_LEN;
     if (t->filled < STEERV_TRAIL_LEN) t->filled++;
-    for (uint32_t d = 0; d < w->count; d++) {
-        uint32_t s = w->slot[d];
-        if (s >= STEERV_TRAIL_MAX) continue;
+    steer_DebugAgents ag;
+    steerV_agents(v, &ag);
+    for (int d = 0; d < ag.count; d++) {
+        steer_Agent a = steer_debug_agent_handle(v->w, d);
+        uint32_t s = (uint32_t)a.id; // the handle's slot (a removed agent's entry has none)
+        if (!a.id || s >= STEERV_TRAIL_MAX) continue;
         float p[3];
-        steerW_load((float *const *)w->p, d, p);
+        steerV_load(ag.position, d, p);
         float *ring = t->p + (size_t)s * STEERV_TRAIL_LEN * 3;
-        steer_Agent a = steerW_handle(w, d);
         if (t->who[s].id != a.id) {
             t->who[s] = a;
             for (int k = 0; k < STEERV_TRAIL_LEN; k++) memcpy(ring + 3 * k, p, sizeof p);
@@ -855,14 +893,18 @@ static void draw_trails(steerV_View *v)
 {
     steerV_trails_sample(v);
     const steerV_Trails *t = &v->trails;
-    const steer_World *w = v->w;
     if (!t->p) return;
-    float jump = w->wrap ? 0.5f * fminf(w->size[0], w->size[1]) : 1e30f; // a wrap is not a stroke
+    double origin[3], size[3];
+    bool wrap;
+    steer_world_bounds(v->w, origin, size, &wrap);
+    float jump = wrap ? 0.5f * fminf((float)size[0], (float)size[1]) : 1e30f; // a wrap is not a stroke
+    steer_DebugAgents ag;
+    steerV_agents(v, &ag);
     for (uint32_t s = 0; s < STEERV_TRAIL_MAX; s++) {
-        int64_t d = t->who[s].id ? steerW_dense(w, t->who[s]) : -1;
-        if (d < 0) continue;
+        steer_DebugAgent da;
+        if (!t->who[s].id || steer_debug_agent(v->w, t->who[s], &da) != STEER_OK) continue;
         const float *ring = t->p + (size_t)s * STEERV_TRAIL_LEN * 3;
-        SDL_Color c = steerV_tag_colour(w, w->tag[d]);
+        SDL_Color c = steerV_tag_colour(v->w, ag.tag[da.index]);
         for (int k = 1; k < t->filled; k++) {
             int i0 = (t->head - k + STEERV_TRAIL_LEN) % STEERV_TRAIL_LEN;
             int i1 = (t->head - k + 1 + STEERV_TRAIL_LEN) % STEERV_TRAIL_LEN;
@@ -882,21 +924,22 @@ void steerV_draw_scene(steerV_View *v)
     if (v->show_paths) draw_paths(v);
     if (v->show_trails) draw_trails(v);
     draw_list(v);
-    if (v->w->dim == 3) draw_agents_3d(v);
+    if (steer_world_dim(v->w) == 3) draw_agents_3d(v);
     else draw_agents_2d(v);
     if (v->show_vectors) draw_vectors(v);
 }
 
 int64_t steerV_pick(const steerV_View *v, float x, float y, float radius)
 {
-    const steer_World *w = v->w;
+    steer_DebugAgents ag;
+    steerV_agents(v, &ag);
     int64_t best = -1;
     float best_d2 = radius * radius;
-    for (uint32_t d = 0; d < w->count; d++) {
+    for (int d = 0; d < ag.count; d++) {
         float p[3], sx, sy;
-        steerW_load((float *const *)w->p, d, p);
+        steerV_load(ag.position, d, p);
         if (!steerV_to_screen(v, p, &sx, &sy)) continue;
-        float r = fmaxf(steerV_world_radius(v, p, w->radius[d]), 0);
+        float r = fmaxf(steerV_world_radius(v, p, ag.radius[d]), 0);
         float dx = sx - x, dy = sy - y, d2 = dx * dx + dy * dy - r * r;
         if (d2 < best_d2) {
             best_d2 = d2;

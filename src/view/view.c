@@ -210,7 +210,7 @@ void steerV_close(steerV_View *v)
 static void zoom_at(steerV_View *v, double px, double py, double factor)
 {
     steerV_Camera *c = &v->cam;
-    if (v->w->dim == 3) {
+    if (steer_world_dim(v->w) == 3) {
         c->dist = fmin(fmax(c->dist / factor, 0.5), 1e6);
         steerV_camera_update(v);
         return;
@@ -298,7 +298,7 @@ static void on_click(steerV_View *v, int x, int y)
     double px, py;
     to_pixels(v, x, y, &px, &py);
     int64_t d = steerV_pick(v, (float)px, (float)py, PICK_RADIUS * (float)v->dpi);
-    v->selected = d >= 0 ? steerW_handle(v->w, (uint32_t)d) : STEER_NO_AGENT;
+    v->selected = d >= 0 ? steer_debug_agent_handle(v->w, (int)d) : STEER_NO_AGENT;
     if (!v->selected.id) v->follow = false;
 }
 
@@ -335,10 +335,10 @@ static bool events(steerV_View *v)
             steerV_Camera *c = &v->cam;
             double px, py;
             to_pixels(v, dx, dy, &px, &py);
-            if (v->w->dim == 3 && v->drag_button == SDL_BUTTON_LEFT) {
+            if (steer_world_dim(v->w) == 3 && v->drag_button == SDL_BUTTON_LEFT) {
                 c->yaw -= dx * 0.008;
                 c->pitch = fmin(fmax(c->pitch + dy * 0.006, -1.5), 1.5);
-            } else if (v->w->dim == 3) {
+            } else if (steer_world_dim(v->w) == 3) {
                 double k = c->dist / c->focal;
                 for (int i = 0; i < 2; i++) c->target[i] += (-px * c->right[i] + py * c->up[i]) * k;
                 v->follow = false;
@@ -443,24 +443,25 @@ static void pointer(steerV_View *v)
 static void follow(steerV_View *v)
 {
     if (!v->follow) return;
-    int64_t d = steerW_dense(v->w, v->selected);
-    if (d < 0) {
+    steer_DebugAgent da;
+    steer_DebugAgents ag;
+    if (steer_debug_agent(v->w, v->selected, &da) != STEER_OK || steer_debug_agents(v->w, &ag) != STEER_OK) {
         v->follow = false;
         return;
     }
-    const steer_World *w = v->w;
-    if (w->dim != 3) {
-        v->cam.cx = w->p[0][d];
-        v->cam.cy = w->p[1][d];
+    int d = da.index;
+    if (ag.dim != 3) {
+        v->cam.cx = ag.position[0][d];
+        v->cam.cy = ag.position[1][d];
         return;
     }
     // chase: behind the craft and a little above, turning with it
     steerV_Camera *c = &v->cam;
-    for (int i = 0; i < 3; i++) c->target[i] = w->p[i][d];
-    double want = atan2(-(double)w->h[1][d], -(double)w->h[0][d]);
+    for (int i = 0; i < 3; i++) c->target[i] = ag.position[i][d];
+    double want = atan2(-(double)ag.heading[1][d], -(double)ag.heading[0][d]);
     double diff = remainder(want - c->yaw, 2 * STEERV_PI);
     c->yaw += diff * 0.08;
-    c->dist = fmax(fmin(c->dist, w->radius[d] * 40 + 5), 2);
+    c->dist = fmax(fmin(c->dist, ag.radius[d] * 40 + 5), 2);
     steerV_camera_update(v);
 }
 

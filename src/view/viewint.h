@@ -6,8 +6,7 @@
 #define STEER_VIEWINT_H
 
 #include "view.h"
-#include "../core/world.h"
-#include "../nav/layers.h"
+#include "steer_debug.h"
 
 #include <SDL.h>
 #include <SDL_ttf.h>
@@ -84,7 +83,7 @@ typedef struct steerV_Camera {
 
 struct steerV_View {
     steer_World *w;
-    const steerN_Layers *nav; // grids and flow fields to draw (G, L), or NULL
+    const struct steerN_Layers *nav; // grids and flow fields to draw (G, L), or NULL
     steerV_Host host;
     char title[128];
     bool headless;
@@ -145,6 +144,20 @@ int steerV_text_width(const steerV_Font *f, const char *s);
 int steerV_font_open(steerV_View *v); // (re)make the atlas for the current DPI; 0 without a font
 void steerV_font_free(steerV_View *v);
 
+// The world's agents as arrays (steer_debug.h), for this frame; none
+// during a tick (a host callback), when the world is half updated.
+static inline void steerV_agents(const steerV_View *v, steer_DebugAgents *a)
+{
+    if (steer_debug_agents(v->w, a) != STEER_OK) *a = (steer_DebugAgents){ .count = 0 };
+}
+// Entry i of a vector's arrays (z is 0 in 2D, where it has no array).
+static inline void steerV_load(const float *const arr[3], int i, float o[3])
+{
+    o[0] = arr[0][i];
+    o[1] = arr[1][i];
+    o[2] = arr[2] ? arr[2][i] : 0.0f;
+}
+
 // scene.c: the world and the scenario's drawing
 void steerV_camera_update(steerV_View *v);
 // Frame the agents (2D: the world, unless they hold a small part of it),
@@ -162,7 +175,7 @@ void steerV_world_line(steerV_View *v, steerV_Batch *b, const float p[3], const 
 // Pixels a world length r covers at p (0 behind a 3D camera).
 float steerV_world_radius(const steerV_View *v, const float p[3], float r);
 SDL_Color steerV_tag_colour(const steer_World *w, int tag);
-// The agent (dense index) drawn nearest pixel (x, y) within `radius` pixels, or -1.
+// The agent (its steer_DebugAgents entry) drawn nearest pixel (x, y) within `radius` pixels, or -1.
 int64_t steerV_pick(const steerV_View *v, float x, float y, float radius);
 
 // ring.c: rewind

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+// steer_debug.h — what a renderer needs to draw steer's debug view: the
+// agents' columns as read-only arrays, the static shapes, the paths of the
+// brains in use, each agent's brain node by node with what it did last
+// tick, and the navigation grids and flow fields a script made. The viewer
+// (src/view/) draws through this header and steer.h alone; a C or C++ game
+// draws the same picture in its own renderer.
+//
+// A header of its own rather than more of steer_draw.h: steer_draw.h is a
+// command list the host owns and scripts fill, while this one hands out
+// the world's own data, as Box2D's b2World_Draw and DetourCrowd's debug
+// info do. Nothing here draws, allocates or changes the world.
+//
+// Lifetime: every pointer handed out (arrays, names, points, notes' names,
+// grid cells) is a read-only view into the world, its brains or the
+// navigation layers. It stays valid until the world changes: the next
+// steer_world_step, a spawn, a removal, steer_world_set_record,
+// steer_world_restore or a change to the grid or field it came from. Copy
+// what you keep longer. During a tick (from a host callback) the world is
+// half updated: the calls that read it return STEER_EBUSY then.
+#ifndef STEER_DEBUG_H
+#define STEER_DEBUG_H
+
+#include "steer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// ---- agents --------------------------------------------------------------
+
+// The agents as arrays, one entry per agent in storage order (index i of
+// every array is the same agent). Vectors are one array per axis; the z
+// arrays are NULL in a 2D world.
+typedef struct steer_DebugAgents {
+    int count;   // entries in each array: steer_world_count() plus `removed`
+    int removed; // agents removed since the last step, which keep their entry until it
+                 // (steer_debug_agent_handle gives STEER_NO_AGENT for them)
+    int dim;     // 2 or 3
+    const float *position[3];
+    const float *velocity[3];
+    const float *heading[3]; // unit
+    const float *force[3];   // the steering force of the last tick
+    const float *mass;
+    const float *max_speed;
+    const float *max_force;
+    const float *radius;
+    const uint16_t *tag; // tag id, 0 untagged (steer_debug_tag_name)
+} steer_DebugAgents;
+
+// What the debug view knows of one agent.
+typedef struct steer_DebugAgent {
+    int index;     // its entry in the steer_DebugAgents arrays
+    int nodes;     // nodes in its brain, depth-first (0: no brain)
+    bool recorded; // the world records node outputs (steer_world_set_record)
+    double sense;  // the largest neighbour radius its brain reads (0: none)
+} steer_DebugAgent;
+
+// The agents' arrays into *out; STEER_EBUSY during a tick.
+STEER_API int steer_debug_agents(const steer_World *w, steer_DebugAgents *out);
+// The handle of entry i; STEER_NO_AGENT for a removed agent's entry or an index out of range.
+STEER_API steer_Agent steer_debug_agent_handle(const steer_World *w, int i);
+// The name of tag id `tag` (0 or unknown: NULL), valid while the world lives.
+STEER_API const char *steer_debug_tag_name(const steer_World *w, int tag);
+// Agent a's entry and brain; STEER_ESTALE for a removed agent (out untouched).
+STEER_API int steer_debug_agent(const steer_World *w, steer_Agent a, steer_DebugAgent *out);
+
+// ---- brains, node by node -------------------------------------------------
+
+// What a node's output says of its children (steer_DebugNode.note_kind).
+typedef enum steer_DebugNote {
+    STEER_NOTE_NONE = 0,  // nothing to say
+    STEER_NOTE_WON,       // a choosing combiner (priority, dither) passed on its `winner`'s force
+    STEER_NOTE_NO_WINNER, // a choosing combiner none of whose children gave a force
+    STEER_NOTE_CUT,       // a sum was truncated, or the root's force is above max_force
+    STEER_NOTE_QUIET      // a child that gave no force: a priority's loser, or not run
+} steer_DebugNote;
+
+// One node of an agent's brain and what it did in the last tick. Nodes are
+// numbered in depth-first order, the root 0, children after their parent.
+typedef struct steer_DebugNode {
+    int index;                // 0 .. steer_DebugAgent.nodes - 1
+    int parent;               // the parent's index, -1 for the root
+    int depth;                // 0 for the root
+    int children;             // how many children it has
+    const char *name;         // its name, or its kind's when it has none
+    const char *kind;         // its kind's name ("seek", "priority", ...)
+    bool weighted;            // its parent weighs its children (blend, truncated_sum, dither): `weight` is that
+    float weight;             // the weight or probability its parent gives it
+    bool recorded;            // force is the recorded output (the world records node outputs)
+    float force[3];           // its output in the last tick (zero when it did not run or nothing is recorded)
+    int winner;               // STEER_NOTE_WON: the child that won (a node index), else -1
+    int winner_child;         // its place among the node's children, from 1 (0 without a winner)
+    float raw;                // a sum combiner: the length of its weighted sum before truncation (else 0)
+    int note_kind;            // steer_DebugNote
+    char note[64];            // what a debug view writes beside the node ("" when nothing)
+    int target_kind;          // its target field: STEER_TARGET_POINT or STEER_TARGET_AGENT, else STEER_TARGET_SLOT
+    float target[3];          // a point target
+    steer_Agent target_agent; // an agent target (may have been removed since)
+    const float *points;      // its path or patrol route, 3 floats a point (NULL: none)
+    int npoints;
+} steer_DebugNode;
+
+// Node i of agent a's brain into *out: STEER_ESTALE for a removed agent,
+// STEER_EARG when i is not below steer_DebugAgent.nodes.
+STEER_API int steer_debug_node(const steer_World *w, steer_Agent a, int i, steer_DebugNode *out);
+// A path or patrol route: n points, 3 floats each.
+typedef void (*steer_DebugPathFn)(void *ud, const float *xyz, int n);
+// Calls fn for every path and patrol route of every brain in use, brain by brain, nodes in order.
+STEER_API int steer_debug_paths(const steer_World *w, steer_DebugPathFn fn, void *ud);
+
+// ---- static geometry -------------------------------------------------------
+
+typedef struct steer_DebugShape {
+    steer_Shape shape; // its handle
+    int kind;          // steer_ShapeKind
+    float a[3];        // circle: centre; segment: one end; box: lower corner; plane: a point on it
+    float b[3];        // segment: the other end; box: upper corner; plane: its unit normal
+    float r;           // circle: radius
+} steer_DebugShape;
+
+// Shape slots (live shapes and freed ones) for steer_debug_shape.
+STEER_API int steer_debug_shape_slots(const steer_World *w);
+// Slot i's shape into *out: 1 for a live shape, 0 for a freed slot, STEER_EARG out of range.
+STEER_API int steer_debug_shape(const steer_World *w, int i, steer_DebugShape *out);
+
+// ---- navigation: grids and flow fields --------------------------------------
+// A Lua world's grids (w:add_grid) and the flow fields on them, as
+// steer_lua_nav (steer_lua.h) hands them out; NULL layers hold none.
+
+struct steerN_Layers;
+
+#define STEER_FLOW_NONE 8 // a flow cell without a direction (goal, blocked or unreachable)
+
+typedef struct steer_DebugGrid {
+    int nx, ny;        // cells along x and y
+    double origin[2];  // the lower left corner
+    double cell;       // a cell's side, metres
+    const float *cost; // nx * ny costs, row y at cost + y * nx; INFINITY blocked. NULL: the grid was collected
+    int flows;         // flow fields built on it
+} steer_DebugGrid;
+
+typedef struct steer_DebugFlow {
+    steer_DebugGrid grid; // the grid it is built on
+    const uint8_t *dir;   // per cell (as cost): the neighbour to go to (steer_debug_flow_step), or
+                          // STEER_FLOW_NONE; NULL until the field is built
+    const double *goals;  // its goal points, x, y pairs
+    int ngoals;
+} steer_DebugFlow;
+
+// The grids the layers hold (0 for NULL).
+STEER_API int steer_debug_nav_grids(const struct steerN_Layers *nav);
+// Grid i into *out; STEER_EARG out of range.
+STEER_API int steer_debug_nav_grid(const struct steerN_Layers *nav, int i, steer_DebugGrid *out);
+// Flow field j of grid i into *out; STEER_EARG out of range.
+STEER_API int steer_debug_nav_flow(const struct steerN_Layers *nav, int i, int j, steer_DebugFlow *out);
+// The cell step of flow direction dir (0..7; 0..3 along an axis, 4..7 diagonal); STEER_EARG otherwise.
+STEER_API int steer_debug_flow_step(int dir, int *dx, int *dy);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+// debug.c — the world's side of steer_debug.h: its columns handed out as
+// read-only arrays, its shapes, and each agent's brain node by node with
+// what the recorded outputs say (which child won a priority, how much
+// truncation cut a sum). The grids and flow fields are nav's (nav/debug.c).
+//
+// Nothing here allocates or writes to the world: a renderer may call it
+// every frame. Storage is read as it stands between ticks, removed agents
+// included until the next tick compacts them (compacting here would change
+// which slot the next spawn reuses, and with it the trajectory).
+#include "steer_debug.h"
+#include "brain.h"
+#include "world.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int steer_debug_agents(const steer_World *w, steer_DebugAgents *out)
+{
+    if (!w || !out) return STEER_EARG;
+    if (w->in_tick) return STEER_EBUSY;
+    memset(out, 0, sizeof *out);
+    out->count = (int)w->count;
+    out->removed = (int)w->dead;
+    out->dim = w->dim;
+    for (int i = 0; i < 3; i++) {
+        out->position[i] = w->p[i];
+        out->velocity[i] = w->v[i];
+        out->heading[i] = w->h[i];
+        out->force[i] = w->f[i];
+    }
+    out->mass = w->mass;
+    out->max_speed = w->max_speed;
+    out->max_force = w->max_force;
+    out->radius = w->radius;
+    out->tag = w->tag;
+    return STEER_OK;
+}
+
+steer_Agent steer_debug_agent_handle(const steer_World *w, int i)
+{
+    if (!w || i < 0 || (uint32_t)i >= w->count || (w->flags[i] & STEER_AF_DEAD)) return STEER_NO_AGENT;
+    return steerW_handle(w, (uint32_t)i);
+}
+
+const char *steer_debug_tag_name(const steer_World *w, int tag)
+{
+    return w && tag > 0 && (uint32_t)tag < w->ntags ? w->tags[tag] : NULL;
+}
+
+// The agent's dense index and brain (NULL: none), or a status.
+static int agent_brain(const steer_World *w, steer_Agent a, uint32_t *d, const steerB_Brain **b)
+{
+    if (!w) return STEER_EARG;
+    if (w->in_tick) return STEER_EBUSY;
+    int64_t dd = steerW_dense(w, a);
+    if (dd < 0) return STEER_ESTALE;
+    *d = (uint32_t)dd;
+    *b = w->brain[dd] ? w->brains[w->brain[dd]] : NULL;
+    return STEER_OK;
+}
+
+// The agent's recorded node outputs, or NULL when the world records none.
+static const float *recorded(const steer_World *w, uint32_t d)
+{
+    return w->record && w->rec_stride ? w->rec + (size_t)d * w->rec_stride : NULL;
+}
+
+int steer_debug_agent(const steer_World *w, steer_Agent a, steer_DebugAgent *out)
+{
+    uint32_t d;
+    const steerB_Brain *b;
+    int st = agent_brain(w, a, &d, &b);
+    if (st != STEER_OK) return st;
+    if (!out) return STEER_EARG;
+    out->index = (int)d;
+    out->nodes = b ? (int)b->nnodes : 0;
+    out->recorded = recorded(w, d) != NULL;
+    out->sense = b ? b->sense : 0;
+    return STEER_OK;
+}
+
+static float len3(const float *f) { return sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]); }
+
+// Node i's parent (-1 for the root): nodes are depth-first, so it is the
+// last earlier node that lists i among its children.
+static int parent_of(const steerB_Brain *b, uint32_t i)
+{
+    for (uint32_t p = i; p-- > 0;) {
+        const steerB_Node *n = &b->nodes[p];
+        for (uint16_t k = 0; k < n->nchild; k++)
+            if (b->kids[n->first + k] == i) return (int)p;
+    }
+    return -1;
+}
+
+// What the node's output says of its children, as its kind explains it
+// (steerB_Kind.explain), and of the root's force against max_force. The
+// rules and the texts are the inspector's: a winner passes its force on
+// unchanged, so it is the first child whose output equals the node's; a
+// sum's cut is the weighted sum's length less the output's.
+static void explain(const steer_World *w, uint32_t d, const steerB_Brain *b, uint32_t i, const float *rec,
+                    steer_DebugNode *out)
+{
+    const steerB_Node *node = &b->nodes[i];
+    const float *f = rec + 3 * i;
+    char *note = out->note;
+    size_t cap = sizeof out->note;
+    if (node->kind->explain == STEERB_EXPLAIN_WINNER) {
+        for (uint16_t k = 0; k < node->nchild; k++) {
+            uint16_t c = b->kids[node->first + k];
+            const float *cf = rec + 3 * c;
+            if (len3(f) > 0 && cf[0] == f[0] && cf[1] == f[1] && cf[2] == f[2]) {
+                const steerB_Node *cn = &b->nodes[c];
+                snprintf(note, cap, "%.40s won (child %d)", cn->name ? cn->name : cn->kind->name, k + 1);
+                out->winner = c;
+                out->winner_child = k + 1;
+                out->note_kind = STEER_NOTE_WON;
+                break;
+            }
+        }
+        if (!note[0]) {
+            snprintf(note, cap, "no child over epsilon");
+            out->note_kind = STEER_NOTE_NO_WINNER;
+        }
+    } else if (node->kind->explain == STEERB_EXPLAIN_SUM) {
+        float raw[3] = { 0, 0, 0 };
+        for (uint16_t k = 0; k < node->nchild; k++) {
+            uint16_t c = b->kids[node->first + k];
+            for (int j = 0; j < 3; j++) raw[j] += b->nodes[c].weight * rec[3 * c + j];
+        }
+        float lr = len3(raw), lo = len3(f);
+        out->raw = lr;
+        if (lr > lo + 1e-4f * (1 + lr)) {
+            snprintf(note, cap, "cut %.2f of %.2f", (double)(lr - lo), (double)lr);
+            out->note_kind = STEER_NOTE_CUT;
+        }
+    }
+    if (i == 0) {
+        float mf = w->max_force[d], lf = len3(f);
+        if (lf > mf * 1.0001f) {
+            size_t used = strlen(note);
+            snprintf(note + used, cap - used, "%s> max_force %.2f", used ? ", " : "", (double)mf);
+            out->note_kind = STEER_NOTE_CUT;
+        }
+    }
+    // the parent's view of this child: a priority's loser or a skipped child
+    if (i > 0 && len3(f) == 0 && !note[0]) {
+        snprintf(note, cap, "quiet / not run");
+        out->note_kind = STEER_NOTE_QUIET;
+    }
+}
+
+int steer_debug_node(const steer_World *w, steer_Agent a, int i, steer_DebugNode *out)
+{
+    uint32_t d;
+    const steerB_Brain *b;
+    int st = agent_brain(w, a, &d, &b);
+    if (st != STEER_OK) return st;
+    if (!out || !b || i < 0 || (uint32_t)i >= b->nnodes) return STEER_EARG;
+    const steerB_Node *node = &b->nodes[i];
+    memset(out, 0, sizeof *out);
+    out->index = i;
+    out->parent = parent_of(b, (uint32_t)i);
+    for (int p = out->parent; p >= 0; p = parent_of(b, (uint32_t)p)) out->depth++;
+    out->children = node->nchild;
+    out->name = node->name ? node->name : node->kind->name;
+    out->kind = node->kind->name;
+    out->weighted = out->parent >= 0 && b->nodes[out->parent].kind->children == STEERB_WEIGHTED;
+    out->weight = node->weight;
+    out->winner = -1;
+    out->target_kind = STEER_TARGET_SLOT;
+    for (const steerB_Field *f = node->kind->fields; f && f->name; f++) {
+        const void *at = node->params + f->offset;
+        if (f->type == STEERB_TARGET && out->target_kind == STEER_TARGET_SLOT) {
+            const steerB_Target *t = at;
+            if (t->kind == STEER_TARGET_POINT || t->kind == STEER_TARGET_AGENT) {
+                out->target_kind = t->kind;
+                memcpy(out->target, t->p, sizeof out->target);
+                out->target_agent = t->agent;
+            }
+        } else if (f->type == STEERB_POINTS && !out->points) {
+            const steerB_Points *pts = at;
+            out->points = pts->p;
+            out->npoints = (int)pts->n;
+        }
+    }
+    const float *rec = recorded(w, d);
+    if (rec) {
+        out->recorded = true;
+        memcpy(out->force, rec + 3 * i, sizeof out->force);
+        explain(w, d, b, (uint32_t)i, rec, out);
+    }
+    return STEER_OK;
+}
+
+int steer_debug_paths(const steer_World *w, steer_DebugPathFn fn, void *ud)
+{
+    if (!w || !fn) return STEER_EARG;
+    if (w->in_tick) return STEER_EBUSY;
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        const steerB_Brain *br = w->brains[i];
+        if (!br) continue;
+        for (uint32_t k = 0; k < br->nnodes; k++) {
+            const steerB_Node *n = &br->nodes[k];
+            for (const steerB_Field *f = n->kind->fields; f && f->name; f++) {
+                if (f->type != STEERB_POINTS) continue;
+                const steerB_Points *pts = (const steerB_Points *)(const void *)(n->params + f->offset);
+                fn(ud, pts->p, (int)pts->n);
+            }
+        }
+    }
+    return STEER_OK;
+}
+
+int steer_debug_shape_slots(const steer_World *w) { return w ? (int)w->geo.nshapes : 0; }
+
+int steer_debug_shape(const steer_World *w, int i, steer_DebugShape *out)
+{
+    if (!w || !out || i < 0 || (uint32_t)i >= w->geo.nshapes) return STEER_EARG;
+    const steerW_Shape *sh = &w->geo.shapes[i];
+    if (!sh->alive) return 0;
+    out->shape = (steer_Shape){ ((uint64_t)sh->gen << 32) | (uint32_t)i };
+    out->kind = sh->kind;
+    memcpy(out->a, sh->a, sizeof out->a);
+    memcpy(out->b, sh->b, sizeof out->b);
+    out->r = sh->r;
+    return 1;
+}

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// debug.c — nav's side of steer_debug.h: the grids and flow fields a
+// script made (the Lua bindings keep them in a steerN_Layers) as plain,
+// read-only views, so a renderer draws them knowing nothing of nav's
+// structures. Nothing here allocates or changes a grid or a field.
+#include "steer_debug.h"
+#include "layers.h"
+
+_Static_assert(STEER_FLOW_NONE == STEERN_NONE, "steer_debug.h's STEER_FLOW_NONE is nav's STEERN_NONE");
+
+int steer_debug_nav_grids(const struct steerN_Layers *nav) { return nav ? (int)nav->n : 0; }
+
+static void view_grid(const steerN_Grid *g, steer_DebugGrid *out)
+{
+    out->nx = g->nx;
+    out->ny = g->ny;
+    out->origin[0] = g->origin[0];
+    out->origin[1] = g->origin[1];
+    out->cell = g->cell;
+    out->cost = g->cost;
+}
+
+int steer_debug_nav_grid(const struct steerN_Layers *nav, int i, steer_DebugGrid *out)
+{
+    if (!nav || !out || i < 0 || (uint32_t)i >= nav->n) return STEER_EARG;
+    const steerN_Shown *s = nav->grids[i];
+    *out = (steer_DebugGrid){ .flows = (int)s->nflows };
+    if (s->grid) view_grid(s->grid, out); // NULL once collected (only with its world)
+    return STEER_OK;
+}
+
+int steer_debug_nav_flow(const struct steerN_Layers *nav, int i, int j, steer_DebugFlow *out)
+{
+    if (!nav || !out || i < 0 || (uint32_t)i >= nav->n || j < 0 || (uint32_t)j >= nav->grids[i]->nflows)
+        return STEER_EARG;
+    const steerN_Flow *f = nav->grids[i]->flows[j];
+    *out = (steer_DebugFlow){ .dir = f->dir, .goals = f->goals, .ngoals = (int)f->ngoals };
+    if (f->grid) view_grid(f->grid, &out->grid);
+    return STEER_OK;
+}
+
+int steer_debug_flow_step(int dir, int *dx, int *dy)
+{
+    if (dir < 0 || dir >= STEERN_NONE || !dx || !dy) return STEER_EARG;
+    *dx = steerN_dx[dir];
+    *dy = steerN_dy[dir];
+    return STEER_OK;
+}
