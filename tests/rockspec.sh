@@ -5,7 +5,7 @@
 # lua5.1 where installed) then requires it
 # from that tree alone: steer.so, an archetype, a world that steps. The
 # rockspec must list every Lua file under lua/ (a new one would otherwise be
-# missing from every rock).
+# missing from every rock) but the one the module has built in.
 #   tests/rockspec.sh BUILD_DIR SOURCE_DIR
 set -eu
 build=$1 src=$2
@@ -17,6 +17,7 @@ mkdir -p "$work/src"
 (cd "$src" && git ls-files -z 2>/dev/null || find . -path ./build\* -prune -o -type f -print0) |
     (cd "$src" && xargs -0 cp --parents -t "$work/src")
 for f in $(cd "$src" && find lua -name '*.lua' | sort); do
+    case $f in lua/steer/snapshot.lua) continue ;; esac # built into steer.so (tools/embed.py): no module
     grep -q "\"$f\"" "$src/steer-dev-1.rockspec" || { echo "steer-dev-1.rockspec does not install $f"; exit 1; }
 done
 # every Lua whose interpreter is here (5.4 always; 5.3 and 5.1, for which

@@ -10,6 +10,7 @@
 // anything. Agents spawned during a tick are appended past the count the
 // tick captured, so they join at the next tick and are never visited twice.
 #include "world.h"
+#include "bytes.h"
 #include "par.h"
 #include "brain.h"
 #include "rng.h"
@@ -382,29 +383,22 @@ const steer_Event *steer_world_events(const steer_World *w, int *count)
 
 // ---- tags --------------------------------------------------------------
 
-// Tags are interned once and found by hash (FNV-1a, open addressing with
+// Tags are interned once and found by hash (steerS_fnv32, open addressing with
 // linear probing, at most half full), so a lookup costs the same with ten
 // tags or sixty thousand.
-static uint32_t tag_hash(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
-
 int steerW_tag_find(const steer_World *w, const char *tag)
 {
     if (!tag) return 0;
     if (!w->cap_tag_hash) return -1;
     uint32_t mask = w->cap_tag_hash - 1;
-    for (uint32_t i = tag_hash(tag) & mask; w->tag_hash[i]; i = (i + 1) & mask)
+    for (uint32_t i = steerS_fnv32(tag) & mask; w->tag_hash[i]; i = (i + 1) & mask)
         if (strcmp(w->tags[w->tag_hash[i]], tag) == 0) return w->tag_hash[i];
     return -1;
 }
 
 static void tag_hash_put(steer_World *w, uint16_t id)
 {
-    uint32_t mask = w->cap_tag_hash - 1, i = tag_hash(w->tags[id]) & mask;
+    uint32_t mask = w->cap_tag_hash - 1, i = steerS_fnv32(w->tags[id]) & mask;
     while (w->tag_hash[i]) i = (i + 1) & mask;
     w->tag_hash[i] = id;
 }
@@ -769,21 +763,11 @@ void steerW_reorder(steer_World *w)
 
 // ---- hash ----------------------------------------------------------------
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= c[i];
-        h *= 0x100000001B3ull;
-    }
-    return h;
-}
-
 uint64_t steer_world_hash(const steer_World *w)
 {
-    uint64_t h = 0xCBF29CE484222325ull;
-    h = fnv(h, &w->tick, sizeof w->tick);
-    h = fnv(h, &w->rng, sizeof w->rng);
+    uint64_t h = STEERS_FNV64_BASIS;
+    h = steerS_fnv64(h, &w->tick, sizeof w->tick);
+    h = steerS_fnv64(h, &w->rng, sizeof w->rng);
     steerW_Array cols[STEERW_MAX_ARRAYS];
     int ncols = steerW_arrays(w, cols);
     // in handle order: the storage order changes with removals and re-sorts
@@ -792,44 +776,44 @@ uint64_t steer_world_hash(const steer_World *w)
         int64_t dd = steerW_dense(w, a);
         if (dd < 0) continue;
         uint32_t d = (uint32_t)dd;
-        h = fnv(h, &a.id, sizeof a.id);
+        h = steerS_fnv64(h, &a.id, sizeof a.id);
         for (int k = 0; k < ncols; k++) {
             const steerW_Array *c = &cols[k];
             if (!c->bytes || c->col->role != STEERW_COL_STATE) continue;
             const char *e = c->base + d * c->bytes;
             if (c->col->state_bits) {
                 uint8_t kept = (uint8_t)(*e & c->col->state_bits);
-                h = fnv(h, &kept, 1);
+                h = steerS_fnv64(h, &kept, 1);
             } else {
-                h = fnv(h, e, c->bytes);
+                h = steerS_fnv64(h, e, c->bytes);
             }
         }
         const steerW_Turn *turn = w->turn ? steerW_turn(w, d) : NULL; // craft.c
         if (turn) {
-            h = fnv(h, &turn->craft, 1);
-            h = fnv(h, &turn->min_speed, 12);
-            h = fnv(h, turn->up, 12);
+            h = steerS_fnv64(h, &turn->craft, 1);
+            h = steerS_fnv64(h, &turn->min_speed, 12);
+            h = steerS_fnv64(h, turn->up, 12);
         }
     }
     // the static geometry and the think timers (not the host's function refs)
     for (uint32_t i = 0; i < w->geo.nshapes; i++) {
         const steerW_Shape *s = &w->geo.shapes[i];
         if (!s->alive) continue;
-        h = fnv(h, &i, sizeof i);
-        h = fnv(h, &s->gen, sizeof s->gen);
-        h = fnv(h, &s->kind, 1);
-        h = fnv(h, s->a, sizeof s->a);
-        h = fnv(h, s->b, sizeof s->b);
-        h = fnv(h, &s->r, sizeof s->r);
+        h = steerS_fnv64(h, &i, sizeof i);
+        h = steerS_fnv64(h, &s->gen, sizeof s->gen);
+        h = steerS_fnv64(h, &s->kind, 1);
+        h = steerS_fnv64(h, s->a, sizeof s->a);
+        h = steerS_fnv64(h, s->b, sizeof s->b);
+        h = steerS_fnv64(h, &s->r, sizeof s->r);
     }
     for (uint32_t i = 0; i < w->nthinkers; i++) {
         const struct steerW_Thinker *t = &w->thinkers[i];
         if (!t->ref) continue;
-        h = fnv(h, &t->agent.id, sizeof t->agent.id);
-        h = fnv(h, &t->period, 4);
-        h = fnv(h, &t->elapsed, 4);
-        h = fnv(h, &t->since, sizeof t->since);
-        h = fnv(h, &t->hz, sizeof t->hz);
+        h = steerS_fnv64(h, &t->agent.id, sizeof t->agent.id);
+        h = steerS_fnv64(h, &t->period, 4);
+        h = steerS_fnv64(h, &t->elapsed, 4);
+        h = steerS_fnv64(h, &t->since, sizeof t->since);
+        h = steerS_fnv64(h, &t->hz, sizeof t->hz);
     }
     return h;
 }

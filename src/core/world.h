@@ -240,11 +240,6 @@ typedef struct steerW_Array {
 // lists them. Returns how many.
 int steerW_arrays(const steer_World *w, steerW_Array out[STEERW_MAX_ARRAYS]);
 
-// The snapshots' checksum (snapshot.c): FNV-1a over 64-bit little-endian
-// words, then the length; one multiply per 8 bytes. The Lua snapshot's
-// checksum is the same function.
-uint64_t steerW_checksum(const void *data, size_t len);
-
 // Exchange the whole state of two worlds, each keeping its address, its
 // allocator, its log and its host hooks (a rewind in place: snapshot.c,
 // and the Lua binding's w:restore). Not during a tick.

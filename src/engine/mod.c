@@ -34,6 +34,7 @@
 #define _XOPEN_SOURCE 700 // realpath
 #include "engine.h"
 #include "../lua/ldata.h"
+#include "../core/bytes.h"
 
 #include <lualib.h>
 
@@ -719,7 +720,7 @@ static int open_mod(lua_State *L)
     lua_setfield(L, -2, "randomseed");
     lua_pop(L, 1);
     uint64_t seed = steer_world_seed(m->e->world) * 0x9E3779B97F4A7C15ull;
-    for (const char *c = m->name; *c; c++) seed = (seed ^ (unsigned char)*c) * 0x100000001B3ull;
+    seed = steerS_fnv64(seed, m->name, strlen(m->name));
     lua_pushinteger(L, (lua_Integer)(seed ? seed : 1));
     lua_setfield(L, LUA_REGISTRYINDEX, "steer.mod_rng");
     // the steer module, without worlds of its own, plus steer.send
@@ -1078,18 +1079,6 @@ int steerE_mod_load(steer_Engine *e, const char *name, const unsigned char *p, s
 
 #define MAX_SENDER 4096 // bytes of a sender's name in a snapshot
 
-static void put_u(unsigned char **q, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++) *(*q)++ = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_u(const unsigned char *p, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++) v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 int steerE_mods_save_state(steer_Engine *e, int (*emit)(void *ud, const char *name, const unsigned char *p, size_t len),
                            void *ud)
 {
@@ -1100,21 +1089,19 @@ int steerE_mods_save_state(steer_Engine *e, int (*emit)(void *ud, const char *na
         for (int k = 0; k < m->nagents; k++) live += steer_alive(e->world, m->agents[k]);
         size_t len = 8 + 8 * (size_t)live;
         for (int k = 0; k < m->ninbox; k++) len += 8 + strlen(m->inbox[k].from) + m->inbox[k].len;
-        unsigned char *p = steerE_alloc(e, NULL, len), *q = p;
+        unsigned char *p = steerE_alloc(e, NULL, len);
         if (!p) return STEER_ENOMEM;
-        put_u(&q, (uint64_t)live, 4);
+        steerS_Writer q;
+        steerS_writer_fixed(&q, p, len);
+        steerS_put_u32(&q, (uint32_t)live);
         for (int k = 0; k < m->nagents; k++)
-            if (steer_alive(e->world, m->agents[k])) put_u(&q, m->agents[k].id, 8);
-        put_u(&q, (uint64_t)m->ninbox, 4);
+            if (steer_alive(e->world, m->agents[k])) steerS_put_u64(&q, m->agents[k].id);
+        steerS_put_u32(&q, (uint32_t)m->ninbox);
         for (int k = 0; k < m->ninbox; k++) {
             const Msg *msg = &m->inbox[k];
-            size_t fl = strlen(msg->from);
-            put_u(&q, fl, 4);
-            memcpy(q, msg->from, fl);
-            q += fl;
-            put_u(&q, msg->len, 4);
-            memcpy(q, msg->data, msg->len);
-            q += msg->len;
+            steerS_put_str(&q, msg->from);
+            steerS_put_u32(&q, (uint32_t)msg->len);
+            steerS_put(&q, msg->data, msg->len);
         }
         int st = emit(ud, m->name, p, len);
         steerE_alloc(e, p, 0);
@@ -1125,29 +1112,23 @@ int steerE_mods_save_state(steer_Engine *e, int (*emit)(void *ud, const char *na
 
 bool steerE_mod_state_ok(const unsigned char *p, size_t len)
 {
-    if (len < 4) return false;
-    uint64_t nagents = get_u(p, 4);
-    size_t at = 4;
-    if (nagents > (len - at) / 8) return false;
-    at += 8 * (size_t)nagents;
-    if (len - at < 4) return false;
-    uint64_t nmsgs = get_u(p + at, 4), total = 0;
-    at += 4;
-    if (nmsgs > MAX_INBOX) return false;
-    for (uint64_t i = 0; i < nmsgs; i++) {
-        if (len - at < 4) return false;
-        uint64_t fl = get_u(p + at, 4);
-        at += 4;
-        if (fl == 0 || fl > MAX_SENDER || fl > len - at || memchr(p + at, '\0', fl)) return false;
-        at += fl;
-        if (len - at < 4) return false;
-        uint64_t dl = get_u(p + at, 4);
-        at += 4;
-        if (dl == 0 || dl > MAX_MESSAGE || dl > len - at) return false;
-        at += dl;
+    steerS_Reader r;
+    steerS_reader_init(&r, p, len, NULL, 0);
+    uint32_t nagents = steerS_get_u32(&r);
+    if (r.failed || nagents > steerS_left(&r) / 8) return false;
+    steerS_take(&r, 8 * (size_t)nagents);
+    uint32_t nmsgs = steerS_get_u32(&r);
+    uint64_t total = 0;
+    if (r.failed || nmsgs > MAX_INBOX) return false;
+    for (uint32_t i = 0; i < nmsgs; i++) {
+        uint32_t fl, dl;
+        const unsigned char *from = steerS_get_str(&r, &fl);
+        if (!from || fl == 0 || fl > MAX_SENDER || memchr(from, '\0', fl)) return false;
+        const unsigned char *data = steerS_get_str(&r, &dl);
+        if (!data || dl == 0 || dl > MAX_MESSAGE) return false;
         total += dl;
     }
-    return total <= MAX_INBOX_BYTES && at == len;
+    return total <= MAX_INBOX_BYTES && !steerS_left(&r);
 }
 
 // Runs protected under the budget, in the mod's state (its memory): the
@@ -1175,17 +1156,17 @@ static void set_state(Mod *m, const steerE_ModState *s)
     m->nagents = 0;
     clear_inbox(e, m);
     if (s) {
-        const unsigned char *p = s->p;
-        uint64_t n = get_u(p, 4);
-        p += 4;
-        for (uint64_t i = 0; i < n; i++, p += 8) {
-            steer_Agent a = { get_u(p, 8) };
+        steerS_Reader r;
+        steerS_reader_init(&r, s->p, s->len, NULL, 0);
+        uint32_t n = steerS_get_u32(&r);
+        for (uint32_t i = 0; i < n; i++) {
+            steer_Agent a = { steerS_get_u64(&r) };
             if (m->nagents < m->agent_cap && steer_alive(e->world, a)) m->agents[m->nagents++] = a;
         }
-        n = get_u(p, 4);
-        p += 4;
-        for (uint64_t i = 0; i < n; i++) {
-            size_t fl = (size_t)get_u(p, 4), dl = (size_t)get_u(p + 4 + fl, 4);
+        n = steerS_get_u32(&r);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t fl, dl;
+            const unsigned char *from = steerS_get_str(&r, &fl), *data = steerS_get_str(&r, &dl);
             Msg *msg = &m->inbox[m->ninbox];
             msg->from = steerE_alloc(e, NULL, fl + 1);
             msg->data = steerE_alloc(e, NULL, dl);
@@ -1195,13 +1176,12 @@ static void set_state(Mod *m, const steerE_ModState *s)
                 steerE_log(e, 2, "snapshot: mod %s: out of memory: its saved messages are left out", m->name);
                 break;
             }
-            memcpy(msg->from, p + 4, fl);
+            memcpy(msg->from, from, fl);
             msg->from[fl] = '\0';
-            memcpy(msg->data, p + 8 + fl, dl);
+            memcpy(msg->data, data, dl);
             msg->len = dl;
             m->ninbox++;
             m->inbox_bytes += dl;
-            p += 8 + fl + dl;
         }
     }
     if (m->touch_all) return; // it changes any agent: its world keeps no "owned" set

@@ -22,6 +22,7 @@
 // mods' references to it stay good): a restore is in place, never a new world.
 #include "engine.h"
 #include "../lua/ldata.h"
+#include "../core/bytes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,32 +44,14 @@ typedef struct Section {
 
 // ---- saving ------------------------------------------------------------------------
 
-typedef struct Out {
-    steer_WriteFn write;
-    void *ud;
-    bool failed;
-} Out;
-
-static void put(Out *o, const void *p, size_t n)
-{
-    if (!o->failed && n && o->write(o->ud, p, n) != 0) o->failed = true;
-}
-
-static void put_le(Out *o, uint64_t v, int bytes)
-{
-    unsigned char b[8];
-    for (int i = 0; i < bytes; i++) b[i] = (unsigned char)(v >> (8 * i));
-    put(o, b, (size_t)bytes);
-}
-
-static void put_section(Out *o, int kind, const char *name, const void *p, size_t len)
+static void put_section(steerS_Writer *o, int kind, const char *name, const void *p, size_t len)
 {
     size_t n = strlen(name);
-    put_le(o, (uint64_t)kind, 1);
-    put_le(o, n, 1);
-    put(o, name, n);
-    put_le(o, len, 8);
-    put(o, p, len);
+    steerS_put_u8(o, (uint32_t)kind);
+    steerS_put_u8(o, (uint32_t)n);
+    steerS_put(o, name, n);
+    steerS_put_u64(o, len);
+    steerS_put(o, p, len);
 }
 
 typedef struct Collected {
@@ -192,10 +175,11 @@ int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
     if (st == STEER_OK) {
         size_t wlen;
         const char *wp = lua_tolstring(L, top + 1, &wlen);
-        Out o = { write, ud, false };
-        put(&o, MAGIC, 8);
-        put_le(&o, VERSION, 4);
-        put_le(&o, (uint64_t)(1 + (scenario.p != NULL) + mods->nmods), 4);
+        steerS_Writer o;
+        steerS_writer_sink(&o, write, ud);
+        steerS_put(&o, MAGIC, 8);
+        steerS_put_u32(&o, VERSION);
+        steerS_put_u32(&o, (uint32_t)(1 + (scenario.p != NULL) + mods->nmods));
         put_section(&o, SECTION_WORLD, "", wp, wlen);
         if (scenario.p) put_section(&o, SECTION_SCENARIO, "", scenario.p, scenario.len);
         for (int i = 0; i < mods->nmods; i++)
@@ -211,50 +195,40 @@ int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
 
 // ---- restoring ---------------------------------------------------------------------
 
-static uint64_t get_le(const unsigned char *p, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++) v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 // Split the container into sections (at most cap), or say what is wrong.
 static int parse(steer_Engine *e, const unsigned char *p, size_t len, Section *out, int cap, int *n, uint32_t *ver)
 {
     const char *fn = "steer_engine_restore";
     if (len < HEADER || memcmp(p, MAGIC, 8) != 0)
         return steerE_fail(e, STEER_EARG, "%s: not an engine snapshot (no STEERENG header)", fn);
-    uint32_t version = (uint32_t)get_le(p + 8, 4), count = (uint32_t)get_le(p + 12, 4);
+    steerS_Reader r;
+    steerS_reader_init(&r, p + 8, len - 8, NULL, 0);
+    uint32_t version = steerS_get_u32(&r), count = steerS_get_u32(&r);
     if (version != 1 && version != VERSION)
         return steerE_fail(e, STEER_EARG, "%s: engine snapshot version %u, this steer reads versions 1 to %u", fn,
                            version, VERSION);
     if (count == 0 || count > (uint32_t)cap)
         return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (%u sections)", fn, count);
-    size_t at = HEADER;
     for (uint32_t i = 0; i < count; i++) {
         Section *s = &out[i];
-        if (len - at < 2) return steerE_fail(e, STEER_EARG, "%s: truncated engine snapshot (section %u)", fn, i);
-        s->kind = p[at];
-        size_t nl = p[at + 1];
-        at += 2;
-        if (len - at < nl + 8) return steerE_fail(e, STEER_EARG, "%s: truncated engine snapshot (section %u)", fn, i);
-        memcpy(s->name, p + at, nl);
+        s->kind = (int)steerS_get_u8(&r);
+        uint32_t nl = steerS_get_u8(&r);
+        const unsigned char *name = steerS_take(&r, nl);
+        uint64_t sl = steerS_get_u64(&r);
+        if (r.failed || sl > steerS_left(&r))
+            return steerE_fail(e, STEER_EARG, "%s: truncated engine snapshot (section %u)", fn, i);
+        memcpy(s->name, name, nl);
         s->name[nl] = '\0';
-        at += nl;
-        uint64_t sl = get_le(p + at, 8);
-        at += 8;
-        if (sl > len - at) return steerE_fail(e, STEER_EARG, "%s: truncated engine snapshot (section %u)", fn, i);
-        s->p = p + at;
+        s->p = steerS_take(&r, (size_t)sl);
         s->len = (size_t)sl;
-        at += (size_t)sl;
         bool first = i == 0, of_mod = s->kind == SECTION_MOD || s->kind == SECTION_MOD_STATE;
         if ((s->kind == SECTION_WORLD) != first || s->kind < SECTION_WORLD ||
             s->kind > (version == 1 ? SECTION_MOD : SECTION_MOD_STATE) || of_mod != (nl > 0) ||
             memchr(s->name, '\0', nl) || (s->kind == SECTION_MOD_STATE && !steerE_mod_state_ok(s->p, s->len)))
             return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (section %u)", fn, i);
     }
-    if (at != len)
-        return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (%zu bytes past the end)", fn, len - at);
+    if (steerS_left(&r))
+        return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (%zu bytes past the end)", fn, steerS_left(&r));
     *n = (int)count;
     *ver = version;
     return STEER_OK;

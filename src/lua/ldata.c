@@ -11,6 +11,7 @@
 // bounded by max_depth (at most STEERL_DATA_DEPTH_MAX) in both directions.
 #include "ldata.h"
 #include "lutil.h"
+#include "../core/bytes.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -71,8 +72,7 @@ typedef struct Enc {
     lua_State *L;
     const steerL_DataOptions *o;
     int max_depth;
-    unsigned char *p;
-    size_t n, cap;
+    steerS_Writer out;                           // through o->alloc
     int seen;                                    // stack index of table -> back-reference index (shared), else 0
     lua_Integer ntables;                         // tables begun, for back-references
     steerL_DataError err;                        // status and message of a refusal
@@ -149,20 +149,9 @@ static int too_large(Enc *e)
 static void put(Enc *e, const void *src, size_t n)
 {
     const steerL_DataOptions *o = e->o;
-    if (o->max_bytes && n > o->max_bytes - e->n) too_large(e);
-    if (n > e->cap - e->n) {
-        size_t cap = e->cap ? e->cap : 64;
-        while (cap - e->n < n) {
-            if (cap > SIZE_MAX / 2) refuse(e, STEERL_DATA_NO_MEMORY, 0, "out of memory");
-            cap *= 2;
-        }
-        unsigned char *p = o->alloc ? o->alloc(o->alloc_ud, e->p, cap) : realloc(e->p, cap);
-        if (!p) refuse(e, STEERL_DATA_NO_MEMORY, 0, "out of memory");
-        e->p = p;
-        e->cap = cap;
-    }
-    memcpy(e->p + e->n, src, n);
-    e->n += n;
+    if (o->max_bytes && n > o->max_bytes - e->out.n) too_large(e);
+    steerS_put(&e->out, src, n);
+    if (e->out.failed) refuse(e, STEERL_DATA_NO_MEMORY, 0, "out of memory");
 }
 
 static void put_byte(Enc *e, unsigned b)
@@ -198,7 +187,7 @@ static void put_float64(Enc *e, lua_Number v)
     uint64_t u;
     memcpy(&u, &v, sizeof u);
     unsigned char b[8];
-    for (int j = 0; j < 8; j++) b[j] = (unsigned char)(u >> (8 * j));
+    steerS_store_le(b, u, 8);
     put(e, b, sizeof b);
 }
 
@@ -405,6 +394,7 @@ steerL_DataStatus steerL_data_encode(lua_State *L, int idx, const steerL_DataOpt
     e->L = L;
     e->o = o;
     e->max_depth = depth_limit(o);
+    steerS_writer_init(&e->out, o->alloc, o->alloc_ud);
     idx = lua_absindex(L, idx);
     int called = lua_checkstack(L, 3), st = LUA_ERRMEM;
     if (called) {
@@ -421,15 +411,14 @@ steerL_DataStatus steerL_data_encode(lua_State *L, int idx, const steerL_DataOpt
                      stopped ? "stopped" : "out of memory");
         }
         if (called) lua_pop(L, 1); // the error object
-        if (o->alloc) o->alloc(o->alloc_ud, e->p, 0);
-        else free(e->p);
+        steerS_writer_free(&e->out);
         steerL_DataStatus status = e->err.status;
         if (err) *err = e->err;
         free(e);
         return status;
     }
-    *out = e->p;
-    *len = e->n;
+    *out = e->out.p;
+    *len = e->out.n;
     if (err) {
         err->status = STEERL_DATA_OK;
         err->message[0] = 0;
@@ -443,8 +432,7 @@ steerL_DataStatus steerL_data_encode(lua_State *L, int idx, const steerL_DataOpt
 typedef struct Dec {
     lua_State *L;
     const steerL_DataOptions *o;
-    const unsigned char *p;
-    size_t len, at;
+    steerS_Reader r;
     int max_depth;
     int refs; // stack index of back-reference index -> table (shared), else 0
     lua_Integer ntables;
@@ -460,10 +448,8 @@ static int corrupt(Dec *d, const char *why)
 // The next n bytes, or a "corrupt" error when fewer are left.
 static const unsigned char *take(Dec *d, size_t n, const char *what)
 {
-    if (n > d->len - d->at) corrupt(d, what);
-    const unsigned char *q = d->p + d->at;
-    d->at += n;
-    return q;
+    if (n > steerS_left(&d->r)) corrupt(d, what);
+    return steerS_take(&d->r, n);
 }
 
 // A minimal LEB128 varint of at most 64 bits.
@@ -484,12 +470,8 @@ static uint64_t take_varint(Dec *d)
 // A double's 8 bytes, little-endian.
 static lua_Number take_float64(Dec *d, const char *what)
 {
-    const unsigned char *b = take(d, 8, what);
-    uint64_t u = 0;
-    for (int j = 0; j < 8; j++) u |= (uint64_t)b[j] << (8 * j);
-    lua_Number v;
-    memcpy(&v, &u, sizeof v);
-    return v;
+    if (steerS_left(&d->r) < 8) corrupt(d, what);
+    return steerS_get_f64(&d->r);
 }
 
 // Push the scalar (nil, boolean, number, string) with tag t; fill k, if
@@ -523,7 +505,7 @@ static void decode_scalar(Dec *d, unsigned t, Key *k)
     }
     case TAG_STRING: {
         uint64_t n = take_varint(d);
-        if (n > d->len - d->at) corrupt(d, "a string runs past the end"); // before size_t may cut n
+        if (n > steerS_left(&d->r)) corrupt(d, "a string runs past the end"); // before size_t may cut n
         const unsigned char *s = take(d, (size_t)n, "a string runs past the end");
         lua_pushlstring(L, (const char *)s, (size_t)n);
         if (k) k->rank = RANK_STRING, k->s = (const char *)s, k->n = (size_t)n;
@@ -597,7 +579,8 @@ static void decode_value(Dec *d, int depth)
 void steerL_data_decode(lua_State *L, const unsigned char *p, size_t len, const steerL_DataOptions *opts)
 {
     static const steerL_DataOptions defaults = { 0 };
-    Dec d = { L, opts ? opts : &defaults, p, len, 0, 0, 0, 0 };
+    Dec d = { .L = L, .o = opts ? opts : &defaults };
+    steerS_reader_init(&d.r, p, len, NULL, 0);
     d.max_depth = depth_limit(d.o);
     luaL_checkstack(L, 4, "decoding data");
     if (d.o->shared) {
@@ -605,6 +588,6 @@ void steerL_data_decode(lua_State *L, const unsigned char *p, size_t len, const 
         d.refs = lua_gettop(L);
     }
     decode_value(&d, 0);
-    if (d.at != len) corrupt(&d, "bytes after the value");
+    if (steerS_left(&d.r)) corrupt(&d, "bytes after the value");
     if (d.refs) lua_remove(L, d.refs);
 }

@@ -32,6 +32,7 @@
 #include "steer_lua.h"
 #include "../nav/layers.h"
 #include "../behaviors/behavior.h"
+#include "../core/bytes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -798,46 +799,26 @@ static int world_add_grid(lua_State *L)
 
 // Numbers as little-endian bytes in a string, whatever the host, so that
 // a snapshot reads the same on every machine.
-static void push_le(lua_State *L, const void *v, size_t n, int size)
+static void push_le(lua_State *L, const void *v, size_t n, size_t size)
 {
     luaL_Buffer b;
-    size_t bytes = n * (size_t)size;
-    unsigned char *p = (unsigned char *)luaL_buffinitsize(L, &b, bytes);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t u;
-        if (size == 8) {
-            memcpy(&u, (const double *)v + i, 8);
-        } else {
-            uint32_t u32;
-            memcpy(&u32, (const float *)v + i, 4);
-            u = u32;
-        }
-        for (int k = 0; k < size; k++) p[(size_t)size * i + (size_t)k] = (unsigned char)(u >> (8 * k));
-    }
-    luaL_pushresultsize(&b, bytes);
+    steerS_le_copy(luaL_buffinitsize(L, &b, n * size), v, size, n);
+    luaL_pushresultsize(&b, n * size);
 }
 static void push_doubles(lua_State *L, const double *v, size_t n) { push_le(L, v, n, 8); }
 static void push_floats(lua_State *L, const float *v, size_t n) { push_le(L, v, n, 4); }
 
 // Field k of the table at t as a string of exactly n numbers of `size`
 // bytes (8: doubles, 4: floats) into out, or raise.
-static void get_numbers(lua_State *L, int t, const char *k, void *out, size_t n, int size, const char *fn)
+static void get_numbers(lua_State *L, int t, const char *k, void *out, size_t n, size_t size, const char *fn)
 {
     size_t len;
     lua_getfield(L, t, k);
-    const unsigned char *p = (const unsigned char *)lua_tolstring(L, -1, &len);
-    if (lua_type(L, -1) != LUA_TSTRING || len != n * (size_t)size)
+    const char *p = lua_tolstring(L, -1, &len);
+    if (lua_type(L, -1) != LUA_TSTRING || len != n * size)
         luaL_error(L, "%s: corrupt snapshot (a grid's '%s' has %d bytes, expected %d)", fn, k, (int)len,
-                   (int)(n * (size_t)size));
-    for (size_t i = 0; i < n; i++) {
-        uint64_t u = 0;
-        for (int b = size - 1; b >= 0; b--) u = u << 8 | p[(size_t)size * i + (size_t)b];
-        if (size == 8) memcpy((double *)out + i, &u, 8);
-        else {
-            uint32_t u32 = (uint32_t)u;
-            memcpy((float *)out + i, &u32, 4);
-        }
-    }
+                   (int)(n * size));
+    steerS_le_copy(out, p, size, n);
     lua_pop(L, 1);
 }
 

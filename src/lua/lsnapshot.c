@@ -4,7 +4,7 @@
 // A Lua snapshot is the core's (steer_world_save) plus what only the Lua
 // side knows, in one string, little-endian:
 //   "STEERLUA", u32 version, u64 n, n bytes of the core's snapshot,
-//   u64 m, m bytes of the Lua section, u64 checksum (steerW_checksum) of
+//   u64 m, m bytes of the Lua section, u64 checksum (steerS_checksum) of
 //   m and the section (the core's bytes have their own).
 // The Lua section is one plain-data value (ldata.h, shared tables kept):
 //   { v = 2,
@@ -38,6 +38,7 @@
 #include "lsnapshot.h"
 #include "ldata.h"
 #include "../behaviors/behavior.h"
+#include "../core/bytes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,220 +56,26 @@ extern const steerB_Kind steerB_follow_flow, steerB_decompose_flow;
 
 // ---- the Lua half: names of functions ------------------------------------
 
-// Run with the C helpers tree_fns and digest as arguments; returns the
-// table of functions below (in pieces: C99 promises strings of 4095 bytes).
-static const char *const helper_lua[] = {
-    "local tree_fns, digest = ...\n"
-    "local next, type, ipairs, rawget, sort, concat, fmt, mtype, unpack =\n"
-    "  next, type, ipairs, rawget, table.sort, table.concat, string.format, math.type, table.unpack or unpack\n"
-    // Lua 5.1 and LuaJIT: every number is a float; a whole one is an integer
-    "mtype = mtype or function(x)\n"
-    "  if type(x) ~= 'number' then return nil end\n"
-    "  return x == x - x % 1 and 'integer' or 'float'\n"
-    "end\n"
-    "local M = {}\n"
-    // string and integer keys in one order, whatever the process's hashing
-    "local function keys(t)\n"
-    "  local ks = {}\n"
-    "  for k in next, t do\n"
-    "    if type(k) == 'string' or mtype(k) == 'integer' then ks[#ks + 1] = k end\n"
-    "  end\n"
-    "  sort(ks, function(a, b)\n"
-    "    if type(a) ~= type(b) then return type(a) == 'number' end\n"
-    "    return a < b\n"
-    "  end)\n"
-    "  return ks\n"
-    "end\n"
-    "function M.show(name)\n"
-    "  if name[1] == 'archetype' then\n"
-    "    if name[3] == 'think' then return fmt(\"archetype '%s''s think\", name[2]) end\n"
-    "    return fmt(\"function %s of archetype '%s''s brain\", name[4], name[2])\n"
-    "  end\n"
-    "  local out = { name[1] == 'module' and 'module ' .. name[2] .. ' ' or name[2] }\n"
-    "  for i = 3, #name do\n"
-    "    local k = name[i]\n"
-    "    if type(k) == 'string' and k:match('^[%a_][%w_]*$') then out[#out + 1] = '.' .. k\n"
-    "    elseif type(k) == 'string' then out[#out + 1] = fmt('[%q]', k)\n"
-    "    else out[#out + 1] = '[' .. k .. ']' end\n"
-    "  end\n"
-    "  return concat(out)\n"
-    "end\n",
-    // wanted: k -> function (or, with trees, k -> tree); returns k -> name,
-    // or nil and the first k without one (a tree may have none)
-    "function M.names(wanted, archetypes, roots, loaded, trees)\n"
-    "  local index, names, left = {}, {}, #wanted\n"
-    "  local kind = trees and 'userdata' or 'function'\n"
-    "  for k, f in ipairs(wanted) do index[f] = k end\n"
-    "  local function found(f, name)\n"
-    "    local k = index[f]\n"
-    "    if k and not names[k] then names[k], left = name, left - 1 end\n"
-    "  end\n"
-    "  for _, an in ipairs(keys(archetypes)) do\n"
-    "    local a = archetypes[an]\n"
-    "    if trees then\n"
-    "      if a.brain then found(a.brain, { 'archetype', an, 'brain' }) end\n"
-    "    else\n"
-    "      if a.think then found(a.think, { 'archetype', an, 'think' }) end\n"
-    "      if a.brain then\n"
-    "        for i, f in ipairs(tree_fns(a.brain)) do found(f, { 'archetype', an, 'brain', i }) end\n"
-    "      end\n"
-    "    end\n"
-    "  end\n"
-    "  local seen = { [loaded] = true }\n"
-    "  local function walk(t, name, depth)\n"
-    "    if left == 0 or seen[t] then return end\n"
-    "    seen[t] = true\n"
-    "    for _, k in ipairs(keys(t)) do\n"
-    "      local v = rawget(t, k)\n"
-    "      name[#name + 1] = k\n"
-    "      if type(v) == kind then found(v, { unpack(name) })\n"
-    "      elseif type(v) == 'table' and depth < 4 then walk(v, name, depth + 1) end\n"
-    "      name[#name] = nil\n"
-    "    end\n"
-    "  end\n"
-    "  for _, rn in ipairs(keys(roots)) do\n"
-    "    if type(roots[rn]) == 'table' then walk(roots[rn], { 'root', rn }, 1) end\n"
-    "  end\n"
-    "  local mods = keys(loaded)\n"
-    "  for i, mn in ipairs(mods) do if mn == '_G' then table.remove(mods, i) mods[#mods + 1] = mn break end end\n"
-    "  for _, mn in ipairs(mods) do\n"
-    "    local m = rawget(loaded, mn)\n"
-    "    if type(m) == 'function' and not trees then found(m, { 'module', mn })\n"
-    "    elseif type(m) == 'table' then walk(m, { 'module', mn }, 1) end\n"
-    "  end\n"
-    "  if trees then return names end\n"
-    "  for k = 1, #wanted do if not names[k] then return nil, k end end\n"
-    "  return names\n"
-    "end\n",
-    // name (the k-th) -> what it names in this state (nil if nothing), or
-    // nil and what is wrong with the name or its archetype, module or root
-    "function M.lookup(name, archetypes, roots, loaded, k)\n"
-    "  if type(name) ~= 'table' or type(name[1]) ~= 'string' or type(name[2]) ~= 'string' then\n"
-    "    return nil, 'corrupt snapshot (function ' .. k .. ' has no name)'\n"
-    "  end\n"
-    "  if name[1] == 'archetype' then\n"
-    "    local a = archetypes[name[2]]\n"
-    "    if not a then\n"
-    "      return nil, fmt(\"archetype '%s' is not defined (define it, or require its module, before \"\n"
-    "        .. 'steer.load)', name[2])\n"
-    "    end\n"
-    "    if name[3] == 'think' then return a.think end\n"
-    "    if name[3] == 'brain' and name[4] == nil then return a.brain end\n"
-    "    if a.brain and mtype(name[4]) == 'integer' then return tree_fns(a.brain)[name[4]] end\n"
-    "    return nil\n"
-    "  end\n"
-    "  local t\n"
-    "  if name[1] == 'module' then\n"
-    "    t = rawget(loaded, name[2])\n"
-    "    if t == nil then return nil, fmt(\"module '%s' is not loaded (require it before steer.load)\", name[2]) end\n"
-    "  elseif name[1] == 'root' then\n"
-    "    t = roots[name[2]]\n"
-    "    if t == nil then\n"
-    "      return nil, fmt(\"the snapshot names functions in a table '%s': give it as \"\n"
-    "        .. 'steer.load(s, { roots = { %s = t } })', name[2], name[2])\n"
-    "    end\n"
-    "  else\n"
-    "    return nil, 'corrupt snapshot (function ' .. k .. ' has no name)'\n"
-    "  end\n"
-    "  for i = 3, #name do t = type(t) == 'table' and rawget(t, name[i]) or nil end\n"
-    "  return t\n"
-    "end\n",
-    // names: k -> name; returns k -> function, or nil and what is wrong,
-    "function M.resolve(names, archetypes, roots, loaded)\n"
-    "  local fns = {}\n"
-    "  if type(names) ~= 'table' then return nil, 'corrupt snapshot (no function list)' end\n"
-    "  for k = 1, #names do\n"
-    "    local f, err = M.lookup(names[k], archetypes, roots, loaded, k)\n"
-    "    if err then return nil, err end\n"
-    "    if type(f) ~= 'function' then\n"
-    "      return nil, M.show(names[k]) .. ' is not a function in this Lua state (the snapshot calls it)'\n"
-    "    end\n"
-    "    fns[k] = f\n"
-    "  end\n"
-    "  return fns\n"
-    "end\n",
-    // what an agent of the archetype gets from it, as one string; numbers
-    // by %.17g (exact for a double, and 5.1 has no %a), integer or float
-    // alike, so the string is the same on every Lua
-    "function M.definition(a)\n"
-    "  if not a then return '' end\n"
-    "  local v, out = a.vehicle, { a.brain and digest(a.brain) or '', tostring(a.tag), fmt('%.17g', a.think_hz or 0) "
-    "}\n"
-    "  for _, k in ipairs(keys(v)) do out[#out + 1] = k .. '=' .. (type(v[k]) == 'number' and fmt('%.17g', v[k]) or \n"
-    "    tostring(v[k])) end\n"
-    "  return concat(out, '\\n')\n"
-    "end\n",
-    // the archetypes the agents of arch (id -> name) name: first missing one
-    "function M.missing(arch, archetypes)\n"
-    "  if type(arch) ~= 'table' then return nil end\n"
-    "  local ids = keys(arch)\n"
-    "  for _, id in ipairs(ids) do\n"
-    "    local n = arch[id]\n"
-    "    if type(n) ~= 'string' then return id, '?' end\n"
-    "    if not archetypes[n] then return id, n end\n"
-    "  end\n"
-    "end\n"
-    "return M\n",
-    NULL,
-};
+// lua/steer/snapshot.lua, built in (tools/embed.py), so that no
+// package.path is needed: run once per Lua state with the C helpers
+// tree_fns and digest as arguments, it returns a table of functions.
+#include "snapshot_lua.h"
 
 // ---- byte boxes: malloc'd memory a raise cannot leak -------------------------
 
-typedef struct Bytes {
-    unsigned char *p;
-    size_t n, cap;
-    bool oom;
-} Bytes;
-
 static int bytes_gc(lua_State *L)
 {
-    Bytes *b = lua_touserdata(L, 1);
-    free(b->p);
-    b->p = NULL;
+    steerS_writer_free(lua_touserdata(L, 1));
     return 0;
 }
 
-static Bytes *new_bytes(lua_State *L)
+// A growing buffer (realloc and free) in a userdata; a failed put sets failed.
+static steerS_Writer *new_bytes(lua_State *L)
 {
-    Bytes *b = lua_newuserdatauv(L, sizeof *b, 0);
-    memset(b, 0, sizeof *b);
+    steerS_Writer *b = lua_newuserdatauv(L, sizeof *b, 0);
+    steerS_writer_init(b, NULL, NULL);
     luaL_setmetatable(L, BYTES);
     return b;
-}
-
-// Append len bytes (never raises: a failure sets oom); also a steer_WriteFn.
-static int bytes_add(void *ud, const void *data, size_t len)
-{
-    Bytes *b = ud;
-    if (b->oom) return 1;
-    if (b->n + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->n + len) cap *= 2;
-        unsigned char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = true;
-            return 1;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    if (len) memcpy(b->p + b->n, data, len);
-    b->n += len;
-    return 0;
-}
-
-static void bytes_le(Bytes *b, uint64_t v, int n)
-{
-    unsigned char x[8];
-    for (int i = 0; i < n; i++) x[i] = (unsigned char)(v >> (8 * i));
-    bytes_add(b, x, (size_t)n);
-}
-
-static uint64_t get_le(const unsigned char *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = n - 1; i >= 0; i--) v = v << 8 | p[i];
-    return v;
 }
 
 // ---- walking the world's trees as the core lists them ----------------------
@@ -281,7 +88,7 @@ struct Walk {
     steer_Behavior *root;   // the tree being walked
     lua_Integer node;       // post-order index of the next node (1-based)
     int a, b, c, d, e;      // stack indices the visit uses
-    Bytes *out;             // digest
+    steerS_Writer *out;     // digest
     steer_Behavior **roots; // the extra trees (a.data's), walked after the brains
     int nroots;
 };
@@ -359,30 +166,30 @@ static bool is_flow(const steer_Behavior *b)
 
 static void digest_visit(Walk *wk, steer_Behavior *b)
 {
-    Bytes *o = wk->out;
-    bytes_add(o, b->kind->name, strlen(b->kind->name) + 1);
+    steerS_Writer *o = wk->out;
+    steerS_put(o, b->kind->name, strlen(b->kind->name) + 1);
     const char *name = b->name ? b->name : "";
-    bytes_add(o, name, strlen(name) + 1);
+    steerS_put(o, name, strlen(name) + 1);
     int tag = 0;
     for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
         const unsigned char *at = b->params + f->offset;
         size_t off;
         switch (f->type) {
-        case STEERB_NUMBER: bytes_add(o, at, 4); break;
+        case STEERB_NUMBER: steerS_put(o, at, 4); break;
         case STEERB_TARGET: {
             steerB_Target t;
             memcpy(&t, at, sizeof t);
-            bytes_add(o, &t.kind, 1);
-            bytes_add(o, t.p, sizeof t.p);
-            bytes_le(o, t.agent.id, 8);
+            steerS_put(o, &t.kind, 1);
+            steerS_put(o, t.p, sizeof t.p);
+            steerS_put_u64(o, t.agent.id);
             break;
         }
         case STEERB_CHOICE:
-        case STEERB_BOOL: bytes_add(o, at, 1); break;
+        case STEERB_BOOL: steerS_put(o, at, 1); break;
         case STEERB_TAG: {
             const char *s = tag < 4 && b->tags[tag] ? b->tags[tag] : "";
             tag++;
-            bytes_add(o, s, strlen(s) + 1);
+            steerS_put(o, s, strlen(s) + 1);
             break;
         }
         case STEERB_CALLBACK:
@@ -390,29 +197,29 @@ static void digest_visit(Walk *wk, steer_Behavior *b)
             int32_t ref = 0;
             if (ref_field(b->params, f, &off)) memcpy(&ref, b->params + off, 4);
             uint8_t has = ref != 0;
-            bytes_add(o, &has, 1);
-            if (f->type == STEERB_EASE) bytes_add(o, at, 1);
+            steerS_put(o, &has, 1);
+            if (f->type == STEERB_EASE) steerS_put(o, at, 1);
             break;
         }
-        case STEERB_VECTOR: bytes_add(o, at, 12); break;
+        case STEERB_VECTOR: steerS_put(o, at, 12); break;
         case STEERB_POINTS: {
             steerB_Points p;
             memcpy(&p, at, sizeof p);
-            bytes_le(o, p.n, 4);
-            if (p.n) bytes_add(o, p.p, sizeof(float) * 3 * p.n);
+            steerS_put_u32(o, p.n);
+            if (p.n) steerS_put(o, p.p, sizeof(float) * 3 * p.n);
             break;
         }
         case STEERB_CHILDREN: break;
         }
     }
-    bytes_le(o, b->nkids, 2);
+    steerS_put_u16(o, b->nkids);
     for (uint16_t i = 0; i < b->nkids; i++) {
         lua_pushlightuserdata(wk->L, b->kids[i]);
         lua_rawget(wk->L, wk->seen);
-        bytes_le(o, (uint64_t)lua_tointeger(wk->L, -1), 4);
+        steerS_put_u32(o, (uint32_t)lua_tointeger(wk->L, -1));
         lua_pop(wk->L, 1);
-        bytes_add(o, &b->kid_weights[i], 4);
-        bytes_add(o, &b->kid_roles[i], 1);
+        steerS_put(o, &b->kid_weights[i], 4);
+        steerS_put(o, &b->kid_roles[i], 1);
     }
 }
 
@@ -424,7 +231,7 @@ static void push_digest(lua_State *L, steer_Behavior *b)
     lua_newtable(L);
     wk.seen = lua_gettop(L);
     walk(&wk, b);
-    if (wk.out->oom) luaL_error(L, "steer.load: out of memory");
+    if (wk.out->failed) luaL_error(L, "steer.load: out of memory");
     lua_pushlstring(L, (const char *)wk.out->p, wk.out->n);
     lua_replace(L, -3);
     lua_pop(L, 1);
@@ -469,9 +276,10 @@ static int tree_fns(lua_State *L)
 static const char *read_helper(lua_State *L, void *ud, size_t *size)
 {
     (void)L;
-    const char *p = helper_lua[(*(int *)ud)++];
-    *size = p ? strlen(p) : 0;
-    return p;
+    bool *read = ud;
+    *size = *read ? 0 : sizeof steerL_snapshot_lua;
+    *read = true;
+    return (const char *)steerL_snapshot_lua;
 }
 
 // Push function `name` of the helper table (made once per Lua state).
@@ -479,8 +287,8 @@ static void helper(lua_State *L, const char *name)
 {
     if (lua_getfield(L, LUA_REGISTRYINDEX, REG_HELPER) != LUA_TTABLE) {
         lua_pop(L, 1);
-        int piece = 0;
-        if (lua_load(L, read_helper, &piece, "=steer.snapshot", "t") != LUA_OK) lua_error(L);
+        bool read = false;
+        if (lua_load(L, read_helper, &read, "=steer.snapshot", "t") != LUA_OK) lua_error(L);
         lua_pushcfunction(L, tree_fns);
         lua_pushcfunction(L, digest);
         lua_call(L, 2, 1);
@@ -805,8 +613,8 @@ static int world_save(lua_State *L)
     lua_replace(L, 2);
     lua_pushvalue(L, 2);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &refs_key);
-    steerL_uv_field(L, 1, "data"); // 6
-    Bytes *data = new_bytes(L);    // 7
+    steerL_uv_field(L, 1, "data");      // 6
+    steerS_Writer *data = new_bytes(L); // 7
     steerL_DataOptions o = { .shared = true, .where = "the snapshot", .ref_encode = ref_encode, .ref_ud = lw };
     steerL_DataError err;
     steerL_DataStatus ds = steerL_data_encode(L, 6, &o, &data->p, &data->n, &err);
@@ -920,15 +728,15 @@ static int world_save(lua_State *L)
     lua_pop(L, 1);
     lua_setfield(L, 14, "grids");
     // the core's bytes, with the refs replaced by k for as long as it takes
-    Bytes *all = new_bytes(L); // 15: the header, then the core's bytes straight in
-    Bytes *lua = new_bytes(L); // 16
-    bytes_add(all, MAGIC, 8);
-    bytes_le(all, VERSION, 4);
-    bytes_le(all, 0, 8); // the core's length, below
-    lua_newtable(L);     // 17: where -> old ref
+    steerS_Writer *all = new_bytes(L); // 15: the header, then the core's bytes straight in
+    steerS_Writer *lua = new_bytes(L); // 16
+    steerS_put(all, MAGIC, 8);
+    steerS_put_u32(all, VERSION);
+    steerS_put_u64(all, 0); // the core's length, below
+    lua_newtable(L);        // 17: where -> old ref
     Walk patch = { .L = L, .visit = patch_visit, .a = wk.a, .b = 17, .roots = wk.roots, .nroots = wk.nroots };
     walk_world(&patch, w);
-    int st = steer_world_save_roots(w, wk.roots, wk.nroots, bytes_add, all);
+    int st = steer_world_save_roots(w, wk.roots, wk.nroots, steerS_write_fn, all);
     lua_pushnil(L);
     while (lua_next(L, 17)) {
         int32_t ref = (int32_t)lua_tointeger(L, -1);
@@ -936,19 +744,19 @@ static int world_save(lua_State *L)
         lua_pop(L, 1);
     }
     if (st == STEER_EBUSY) return luaL_error(L, "%s: cannot save during a step", fn);
-    if (st != STEER_OK || all->oom) return luaL_error(L, "%s: out of memory", fn);
+    if (st != STEER_OK || all->failed) return luaL_error(L, "%s: out of memory", fn);
     size_t ncore = all->n - HEAD;
-    for (int i = 0; i < 8; i++) all->p[12 + i] = (unsigned char)((uint64_t)ncore >> (8 * i));
+    steerS_store_le(all->p + 12, ncore, 8);
     o = (steerL_DataOptions){ .shared = true, .where = "the snapshot" };
     ds = steerL_data_encode(L, 14, &o, &lua->p, &lua->n, &err);
     if (ds == STEERL_DATA_NO_MEMORY) return luaL_error(L, "%s: out of memory", fn);
     if (ds != STEERL_DATA_OK) return luaL_error(L, "%s: %s", fn, err.message);
     lua->cap = lua->n;
-    bytes_le(all, lua->n, 8);
-    bytes_add(all, lua->p, lua->n);
+    steerS_put_u64(all, lua->n);
+    steerS_put(all, lua->p, lua->n);
     // the core's bytes carry their own checksum (steer_world_load checks it)
-    bytes_le(all, steerW_checksum(all->p + HEAD + ncore, 8 + lua->n), 8);
-    if (all->oom) return luaL_error(L, "%s: out of memory", fn);
+    steerS_put_u64(all, steerS_checksum(all->p + HEAD + ncore, 8 + lua->n));
+    if (all->failed) return luaL_error(L, "%s: out of memory", fn);
     lua_pushlstring(L, (const char *)all->p, all->n);
     return 1;
 }
@@ -1233,13 +1041,13 @@ static int load(lua_State *L)
     if (n < 8 || memcmp(s, MAGIC, 8) != 0)
         return luaL_error(L, "%s: not a steer snapshot (it does not begin with %s)", fn, MAGIC);
     if (n < HEAD + 16) return luaL_error(L, "%s: the snapshot is truncated (%d bytes)", fn, (int)n);
-    uint32_t version = (uint32_t)get_le(s + 8, 4);
+    uint32_t version = (uint32_t)steerS_load_le(s + 8, 4);
     if (version != VERSION)
         return luaL_error(L, "%s: snapshot version %d; this build reads version %d", fn, (int)version, (int)VERSION);
-    uint64_t ncore = get_le(s + 12, 8), nlua = ncore <= n - HEAD - 16 ? get_le(s + HEAD + ncore, 8) : 0;
+    uint64_t ncore = steerS_load_le(s + 12, 8), nlua = ncore <= n - HEAD - 16 ? steerS_load_le(s + HEAD + ncore, 8) : 0;
     if (ncore > n - HEAD - 16 || nlua != n - HEAD - 16 - ncore)
         return luaL_error(L, "%s: the snapshot is truncated or has bytes past its end (%d bytes)", fn, (int)n);
-    if (steerW_checksum(s + HEAD + ncore, 8 + nlua) != get_le(s + n - 8, 8))
+    if (steerS_checksum(s + HEAD + ncore, 8 + nlua) != steerS_load_le(s + n - 8, 8))
         return luaL_error(L, "%s: checksum mismatch (the snapshot is corrupted)", fn);
     // the Lua section first: nothing is built unless it reads and its names resolve
     lua_pushcfunction(L, decode);
