@@ -70,6 +70,23 @@ typedef void *(*steer_AllocFn)(void *ud, void *ptr, size_t size);
 // Log hook: level 0 info, 1 warning, 2 error.
 typedef void (*steer_LogFn)(void *ud, int level, const char *msg);
 
+// A reference that a behaviour's field holds (snapshots, steer_Hooks'
+// save_ref and load_ref): a callback (type "callback": the host's own
+// reference, a number only the host can read) or a resource (type its
+// kind, "flow field": an object of another module, held by reference).
+typedef struct steer_Ref {
+    const steer_Behavior *node; // the node that holds it, or (a load) the node being made
+    const steer_Behavior *root; // a save: the tree it was found in first (a brain's, else an extra root's)
+    const char *field;          // the field's name
+    const char *type;           // "callback", or the resource's kind
+    int ref;                    // a save: the callback's host reference
+    void *obj;                  // a save: the resource
+    // A load of a snapshot older than resource fields (version 2 and 1)
+    // holds none: the loader asks for each resource field of each node it
+    // makes, with `in` the node's place among the snapshot's nodes (from 1).
+    bool by_node;
+} steer_Ref;
+
 // Host callbacks for behaviours written in the host language (the Lua
 // binding fills these). `ref` is the host's reference to the function.
 // Each returns 0 on success, nonzero on failure (the engine then uses a
@@ -84,6 +101,14 @@ typedef struct steer_Hooks {
     // steer_world_load: the host kind of this name (NULL: none), for
     // snapshots whose brains use kinds the host defined. NULL: built-ins only.
     const steer_HostKind *(*find_kind)(void *ud, const char *name);
+    // Snapshots: a reference a behaviour's field holds (steer_Ref) is no
+    // bytes. A save writes the number save_ref gives for it (NULL: a
+    // callback's host reference as it is, a resource as none); a load hands
+    // that number to load_ref, which gives the host's reference (*ref) or
+    // the object (*obj: the node takes a reference of its own). 0 on
+    // success; anything else fails the save (STEER_ECALLBACK) or the load.
+    int (*save_ref)(void *ud, const steer_Ref *r, uint32_t *out);
+    int (*load_ref)(void *ud, const steer_Ref *r, uint32_t in, int *ref, void **obj);
 } steer_Hooks;
 
 // ---- threads -------------------------------------------------------------

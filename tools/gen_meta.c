@@ -116,7 +116,10 @@ static void put_float(Buf *b, float v)
     put(b, "%s", t);
 }
 
-static bool required(const steerB_Field *f) { return f->type == STEERB_POINTS && f->min > 0; }
+static bool required(const steerB_Field *f)
+{
+    return (f->type == STEERB_POINTS || f->type == STEERB_RESOURCE) && f->min > 0;
+}
 
 static void put_type(Buf *b, const steerB_Field *f)
 {
@@ -129,6 +132,7 @@ static void put_type(Buf *b, const steerB_Field *f)
     case STEERB_BOOL: put(b, "boolean"); break;
     case STEERB_POINTS: put(b, "steer.VecLike[]"); break;
     case STEERB_CHILDREN: put(b, f->max == 1 ? "steer.Behavior" : "steer.Behavior[]|steer.Behavior"); break;
+    case STEERB_RESOURCE: put(b, "%s", steerB_field_resource(f)->type); break;
     case STEERB_CHOICE:
     case STEERB_EASE:
         for (int i = 0; f->choices && f->choices[i]; i++) put(b, "%s\"%s\"", i ? "|" : "", f->choices[i]);

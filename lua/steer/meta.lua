@@ -1082,7 +1082,7 @@ function steer.grid(desc) end
 
 ---`steer.follow_flow`: steer along a flow field, interpolated between cells, braking along it, arriving at the goal point, keeping clear of blocked cells.
 ---@class steer.FollowFlowDesc: steer.BehaviorDesc
----@field field steer.FlowField required
+---@field field steer.FlowField required: a flow field (g:flow_field{goal = pos})
 ---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0 -- cruise speed in m/s
 ---@field slow_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres; 0 = automatic); default 0 -- braking distance along the field
 ---@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 0.2 -- arrival radius around the goal point
@@ -1095,7 +1095,7 @@ function steer.follow_flow(desc) end
 
 ---`steer.decompose_flow`: a pipeline decomposer; a goal out of sight becomes the furthest visible point along the field.
 ---@class steer.DecomposeFlowDesc: steer.BehaviorDesc
----@field field steer.FlowField required
+---@field field steer.FlowField required: a flow field (g:flow_field{goal = pos})
 ---@field lookahead? number a number of cells >= 1 and <= 1024; default 8 -- walked along the field
 
 ---A pipeline decomposer planning on a flow field (string-pulled sub-goals).

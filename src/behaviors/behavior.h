@@ -115,5 +115,7 @@ void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]);
 // to another (src/nav/nav.h).
 struct steerN_Flow;
 void steerB_flow_bind(steer_Behavior *b, const struct steerN_Flow *f);
+// Their `field`, a resource of this kind.
+extern const steerB_ResourceKind steerB_flow_resource;
 
 #endif

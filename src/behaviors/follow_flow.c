@@ -29,29 +29,29 @@
 #include <string.h>
 
 typedef struct FollowFlow {
-    steerN_Flow *field; // first in every kind of the family: set by steerB_flow_bind, referenced
+    steerN_Flow *field; // first in every kind of the family (the snapshot's Lua side reads it there)
     float speed, slow_radius, stop_radius, clearance;
 } FollowFlow;
 STEERB_CHECK_SIZE(FollowFlow);
 
 enum { FF_ARRIVED, FF_MEM };
 
-// The behaviour only reads its field: the reference it takes is the one
-// thing it changes (hence the cast).
+// The family's field is a resource (brain.h): the node holds a reference
+// to it. The behaviour only reads its field: the reference it takes is the
+// one thing it changes (hence the casts).
+static void flow_retain(void *f) { steerN_flow_retain(f); }
+static void flow_release(void *f) { steerN_flow_release(f); }
+const steerB_ResourceKind steerB_flow_resource = { "flow field", "steer.FlowField", flow_retain, flow_release };
+
+#define FLOW_FIELD_ROW(T)                                                                                 \
+    {                                                                                                     \
+        "field", STEERB_RESOURCE, offsetof(T, field), 0, 1, 0, "a flow field (g:flow_field{goal = pos})", \
+            STEERB_RESOURCE_KIND(&steerB_flow_resource)                                                   \
+    }
+
 void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *field)
 {
-    steerN_Flow *f = (steerN_Flow *)(uintptr_t)field, *old;
-    memcpy(&old, b->params, sizeof old);
-    if (f) steerN_flow_retain(f);
-    steerN_flow_release(old);
-    memcpy(b->params, &f, sizeof f);
-}
-
-static void flow_release(void *params)
-{
-    steerN_Flow *f;
-    memcpy(&f, params, sizeof f);
-    steerN_flow_release(f);
+    steerB_set_resource(b, "field", &steerB_flow_resource, (void *)(uintptr_t)field);
 }
 
 // Keep out of the blocked cells around the agent's cell: toward each one
@@ -140,6 +140,7 @@ static void follow_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 }
 
 static const steerB_Field follow_flow_fields[] = {
+    FLOW_FIELD_ROW(FollowFlow),
     STEERB_SPEED_ROW(FollowFlow),
     STEERB_AUTO_SLOW_RADIUS_ROW(FollowFlow),
     STEERB_STOP_RADIUS_ROW(FollowFlow, 0.2f),
@@ -153,7 +154,6 @@ const steerB_Kind steerB_follow_flow = {
     .fields = follow_flow_fields,
     .eval = follow_flow_eval,
     .mem_floats = FF_MEM,
-    .release = flow_release,
 };
 
 // ---- decompose_flow ------------------------------------------------------------
@@ -200,10 +200,11 @@ static void decompose_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
     v3_zero(goal->pv);
 }
 
-static const steerB_Field decompose_flow_fields[] = {
-    { "lookahead", STEERB_NUMBER, offsetof(DecomposeFlow, lookahead), 8, 1, 1024, "a number of cells", NULL }, { 0 }
-};
+static const steerB_Field decompose_flow_fields[] = { FLOW_FIELD_ROW(DecomposeFlow),
+                                                      { "lookahead", STEERB_NUMBER, offsetof(DecomposeFlow, lookahead),
+                                                        8, 1, 1024, "a number of cells", NULL },
+                                                      { 0 } };
 
-const steerB_Kind steerB_decompose_flow = {
-    .name = "decompose_flow", .fields = decompose_flow_fields, .eval = decompose_flow_eval, .release = flow_release
-};
+const steerB_Kind steerB_decompose_flow = { .name = "decompose_flow",
+                                            .fields = decompose_flow_fields,
+                                            .eval = decompose_flow_eval };

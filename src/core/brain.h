@@ -39,9 +39,22 @@ typedef enum steerB_FieldType {
     STEERB_VECTOR,   // float[3] at offset (z = 0 in 2D)
     STEERB_BOOL,     // uint8 0/1 at offset
     STEERB_POINTS,   // steerB_Points at offset: a list of points the behaviour owns
-    STEERB_CHILDREN  // a named list of child behaviours; children carry the field's role;
+    STEERB_CHILDREN, // a named list of child behaviours; children carry the field's role;
                      // max > 0 caps their number, choices (kind names) limits their kinds
+    STEERB_RESOURCE  // a pointer at offset to an object of another module that the node holds a
+                     // reference to (a flow field; a navigation mesh): steerB_field_resource says which;
+                     // min > 0: scripts must give it
 } steerB_FieldType;
+
+// A kind of resource: reference-counted data that behaviours hold and
+// share (a flow field, a navigation mesh). A node retains what a RESOURCE
+// field points at and releases it when the field changes or the node dies.
+typedef struct steerB_ResourceKind {
+    const char *name; // what it is, for messages ("flow field")
+    const char *type; // its type in the Lua API's annotations ("steer.FlowField")
+    void (*retain)(void *obj);
+    void (*release)(void *obj);
+} steerB_ResourceKind;
 
 typedef struct steerB_Field {
     const char *name;
@@ -53,8 +66,17 @@ typedef struct steerB_Field {
     // what the number is ("a number of seconds"), optionally followed by a
     // note in parentheses; steerB_expect inserts the range before the note.
     const char *expect;
-    const char *const *choices; // STEERB_CHOICE: NULL-terminated
+    // STEERB_CHOICE: NULL-terminated; CHILDREN: the kinds it takes; RESOURCE:
+    // the steerB_ResourceKind it holds, given as STEERB_RESOURCE_KIND(&kind)
+    // and read by steerB_field_resource (so every row stays positional)
+    const char *const *choices;
 } steerB_Field;
+
+#define STEERB_RESOURCE_KIND(k) ((const char *const *)(const void *)(k))
+static inline const steerB_ResourceKind *steerB_field_resource(const steerB_Field *f)
+{
+    return (const steerB_ResourceKind *)(const void *)f->choices;
+}
 
 typedef struct steerB_Target {
     uint8_t kind; // steer_TargetKind
@@ -185,9 +207,6 @@ typedef struct steerB_Kind {
     // A WEIGHTED or LIST kind that means something without children too
     // (reciprocal: avoidance alone); the others need at least one.
     bool children_optional;
-    // Drop what the parameters hold when the behaviour is freed (NULL:
-    // nothing): follow_flow's reference to its field.
-    void (*release)(void *params);
 } steerB_Kind;
 
 struct steerB_Node {
@@ -253,6 +272,13 @@ const steerB_Field *steerB_find_field(const steerB_Kind *k, const char *name);
 // defaults, allocated with libc (steerB_new) or alloc (NULL: libc).
 int steerB_new(const steerB_Kind *k, steer_Behavior **out);
 int steerB_new_alloc(const steerB_Kind *k, steer_AllocFn alloc, void *alloc_ud, steer_Behavior **out);
+// Point RESOURCE field `field` of b at obj (NULL: none), an object of
+// `kind`: the node takes a reference to it and drops the one it held.
+// STEER_EARG (with steer_behavior_error) for another field type or kind, or
+// a frozen node.
+int steerB_set_resource(steer_Behavior *b, const char *field, const steerB_ResourceKind *kind, void *obj);
+// What RESOURCE field f of b points at, or NULL.
+void *steerB_resource(const steer_Behavior *b, const steerB_Field *f);
 // What a number in [min, max] under that rule is, for an error message:
 // "[0 or ]WHAT >= LO and <= HI[ (NOTE)]" from what = "WHAT[ (NOTE)]", with
 // the bounds written as the shortest text that reads back as them. Into

@@ -6,7 +6,8 @@
 // options and state, the tags, the behaviour trees, the brains and the
 // extra roots (snapshot_trees.c), the think timers, the shapes, the handle
 // table, the turn records, the per-agent columns as the column table lists
-// them, and a checksum of every byte after the version. Little-endian
+// them, and a checksum of every byte after the magic (after the version
+// before version 3). Little-endian
 // throughout (bytes.h); no pointer is written. Each section's writer is
 // beside its reader.
 //
@@ -22,7 +23,7 @@
 #include <string.h>
 
 #define MAGIC "STEERSNP"
-#define VERSION 2u // version 1 had no extra roots; it still loads
+#define VERSION 3u // version 2 had no resource fields, version 1 no extra roots either; both still load
 #define HEADER_BYTES 60u
 #define TRAILER_BYTES 8u
 
@@ -52,8 +53,8 @@ static bool load_header(steerW_Load *in, uint32_t *dim, uint32_t *agents)
     if (r->n < 12 || memcmp(p, MAGIC, 8) != 0) return steerS_fail(r, "not a steer snapshot (no STEERSNP magic)");
     r->at = 8;
     uint32_t version = in->version = steerS_get_u32(r);
-    if (version != VERSION && version != 1)
-        return steerS_fail(r, "snapshot version %u; this build reads version %u", version, VERSION);
+    if (version != VERSION && version != 2 && version != 1)
+        return steerS_fail(r, "snapshot version %u; this build reads versions 1 to %u", version, VERSION);
     if (r->n < HEADER_BYTES + TRAILER_BYTES) return steerS_fail(r, "snapshot truncated in the header");
     *dim = steerS_get_u32(r);
     uint64_t total = steerS_get_u64(r);
@@ -61,7 +62,10 @@ static bool load_header(steerW_Load *in, uint32_t *dim, uint32_t *agents)
     for (int i = 0; i < STEERW_SNAP_SECTIONS; i++) in->count[i] = steerS_get_u32(r);
     if (total != r->n)
         return steerS_fail(r, "snapshot truncated: %zu bytes of the %llu it had", r->n, (unsigned long long)total);
-    if (steerS_checksum(p + 12, r->n - 12 - TRAILER_BYTES) != steerS_load_le(p + r->n - TRAILER_BYTES, 8))
+    // from version 3 on the checksum covers the version too: a flipped one
+    // is caught, also one that names an older version (checked without it)
+    size_t from = version >= 3 ? 8 : 12;
+    if (steerS_checksum(p + from, r->n - from - TRAILER_BYTES) != steerS_load_le(p + r->n - TRAILER_BYTES, 8))
         return steerS_fail(r, "checksum mismatch (the snapshot is corrupted)");
     r->n -= TRAILER_BYTES;
     if (*dim != 2 && *dim != 3) return steerS_fail(r, "the snapshot's world has %u dimensions", *dim);
@@ -548,22 +552,22 @@ int steer_world_save_roots(const steer_World *w, steer_Behavior *const *roots, i
     memset(&s, 0, sizeof s);
     s.w = w;
     steerS_writer_init(&s.out, w->alloc, w->alloc_ud);
-    if (!stage(&s, roots, (uint32_t)nroots)) {
+    if (!stage(&s, roots, (uint32_t)nroots) || s.ref_failed) {
         steerS_writer_free(&s.out);
-        return STEER_ENOMEM;
+        return s.ref_failed ? STEER_ECALLBACK : STEER_ENOMEM;
     }
     unsigned char hb[HEADER_BYTES];
     steerS_Writer h;
     steerS_writer_fixed(&h, hb, sizeof hb);
     save_header(&h, &s, HEADER_BYTES + s.out.n + (uint64_t)w->count * column_bytes(w) + TRAILER_BYTES);
-    // the checksum covers every byte after the version, up to the trailer
+    // the checksum covers every byte after the magic, up to the trailer
     steerS_Writer o;
     steerS_Sum sum;
     steerS_writer_sink(&o, write, ud);
-    steerS_put(&o, hb, 12);
+    steerS_put(&o, hb, 8);
     steerS_sum_init(&sum);
     o.sum = &sum;
-    steerS_put(&o, hb + 12, HEADER_BYTES - 12);
+    steerS_put(&o, hb + 8, HEADER_BYTES - 8);
     steerS_put(&o, s.out.p, s.out.n);
     put_columns(&o, w);
     steerS_writer_free(&s.out);

@@ -32,6 +32,7 @@ typedef struct steerW_Save {
     const steer_World *w;
     steerS_Writer out; // through the world's allocator
     uint32_t count[STEERW_SNAP_SECTIONS];
+    bool ref_failed; // the host's save_ref refused a reference
 } steerW_Save;
 
 // A load: the bytes, the private world being built (NULL once handed out)

@@ -22,8 +22,9 @@
 // The nodes of a save, each distinct node once, in post-order, with an
 // index from node to its place (open addressing: map -> map_id).
 typedef struct Nodes {
-    steer_World *w; // for its allocator only
-    const steer_Behavior **order;
+    steer_World *w;                          // for its allocator only
+    const steer_Behavior *root;              // the tree being listed
+    const steer_Behavior **order, **root_of; // in post-order: each node, and the tree it was found in first
     uint32_t norder, cap_order;
     const steer_Behavior **map;
     uint32_t *map_id;
@@ -88,21 +89,60 @@ static bool list_nodes(Nodes *o, const steer_Behavior *b)
     if (o->norder == o->cap_order) {
         uint32_t cap = o->cap_order ? o->cap_order * 2 : 64;
         const steer_Behavior **a = steerW_realloc(o->w, o->order, sizeof *a * cap);
-        if (!a) return false;
-        o->order = a;
+        if (a) o->order = a;
+        const steer_Behavior **r = a ? steerW_realloc(o->w, o->root_of, sizeof *r * cap) : NULL;
+        if (!r) return false;
+        o->root_of = r;
         o->cap_order = cap;
     }
     if (!map_put(o, b, o->norder)) return false;
+    o->root_of[o->norder] = o->root;
     o->order[o->norder++] = b;
     return true;
 }
 
 // ---- the nodes ----------------------------------------------------------
 
+// ---- references ----------------------------------------------------------
+
+static const char CALLBACK[] = "callback"; // steer_Ref's type of a callback
+
+// The number a save writes for a reference (steer_Ref): the host's, through
+// its save_ref hook; without one a callback's own reference, a resource
+// none. A refusal fails the save (*failed).
+static uint32_t save_ref(const steer_World *w, steer_Ref *r, bool *failed)
+{
+    if (!r->ref && !r->obj) return 0;
+    uint32_t out = 0;
+    if (w->hooks.save_ref) {
+        if (w->hooks.save_ref(w->hooks.ud, r, &out) != 0) *failed = true;
+        return out;
+    }
+    return r->obj ? 0 : (uint32_t)r->ref;
+}
+
+// What a load's number stands for: the host's reference or object, through
+// its load_ref hook; without one a callback's number is its reference and a
+// resource stays none. False (and the load fails) when the host refuses.
+static bool load_ref(steerW_Load *in, const steer_Ref *r, uint32_t v, int *ref, void **obj)
+{
+    *ref = 0;
+    *obj = NULL;
+    if (!v) return true;
+    const steer_Hooks *h = &in->w->hooks;
+    if (!h->load_ref) {
+        if (r->type == CALLBACK) *ref = (int32_t)v;
+        return true;
+    }
+    return h->load_ref(h->ud, r, v, ref, obj) == 0;
+}
+
 // One node: its kind's name, its own name, every field of its kind's
 // table by name and type, and its children by index.
-static void put_node(steerS_Writer *o, const Nodes *t, const steer_Behavior *b)
+static void put_node(steerS_Writer *o, const Nodes *t, uint32_t index, bool *failed)
 {
+    const steer_Behavior *b = t->order[index];
+    steer_Ref ref = { .node = b, .root = t->root_of[index] };
     const steerB_Kind *k = b->kind;
     steerS_put_str(o, k->name);
     steerS_put_u8(o, b->name != NULL);
@@ -141,16 +181,27 @@ static void put_node(steerS_Writer *o, const Nodes *t, const steer_Behavior *b)
             break;
         }
         case STEERB_CALLBACK: {
-            int32_t ref;
-            memcpy(&ref, at, 4);
-            steerS_put_u32(o, (uint32_t)ref);
+            int32_t cb;
+            memcpy(&cb, at, 4);
+            ref = (steer_Ref){ .node = b, .root = ref.root, .field = f->name, .type = CALLBACK, .ref = cb };
+            steerS_put_u32(o, save_ref(t->w, &ref, failed));
             break;
         }
         case STEERB_EASE: {
             steerB_Ease e;
             memcpy(&e, at, sizeof e);
             steerS_put_u8(o, e.curve);
-            steerS_put_u32(o, (uint32_t)e.ref);
+            ref = (steer_Ref){ .node = b, .root = ref.root, .field = f->name, .type = CALLBACK, .ref = e.ref };
+            steerS_put_u32(o, e.curve == 2 ? save_ref(t->w, &ref, failed) : (uint32_t)e.ref);
+            break;
+        }
+        case STEERB_RESOURCE: {
+            ref = (steer_Ref){ .node = b,
+                               .root = ref.root,
+                               .field = f->name,
+                               .type = steerB_field_resource(f)->name,
+                               .obj = steerB_resource(b, f) };
+            steerS_put_u32(o, save_ref(t->w, &ref, failed));
             break;
         }
         case STEERB_VECTOR:
@@ -177,6 +228,11 @@ static void put_node(steerS_Writer *o, const Nodes *t, const steer_Behavior *b)
         steerS_put_f32(o, b->kid_weights[i]);
         steerS_put_u8(o, b->kid_roles[i]);
     }
+}
+
+static bool refused(steerW_Load *in, uint32_t i, const steer_Behavior *b, const steerB_Field *f)
+{
+    return steerS_fail(&in->r, "behaviour %u (%s): the host cannot resolve field '%s'", i, b->kind->name, f->name);
 }
 
 // A field of node i by its name and type, set through the public setter
@@ -236,14 +292,27 @@ static bool get_field(steerW_Load *in, uint32_t i, steer_Behavior *b)
             st = t ? steer_behavior_set_tag(b, name, t) : STEER_EARG;
         }
         break;
-    case STEERB_CALLBACK: st = steer_behavior_set_callback(b, name, (int32_t)steerS_get_u32(&in->r)); break;
+    case STEERB_CALLBACK: {
+        int ref;
+        void *obj;
+        if (!load_ref(in, &(steer_Ref){ .node = b, .field = f->name, .type = CALLBACK }, steerS_get_u32(&in->r), &ref,
+                      &obj))
+            return refused(in, i, b, f);
+        st = steer_behavior_set_callback(b, name, ref);
+        break;
+    }
     case STEERB_EASE: {
         uint32_t curve = steerS_get_u8(&in->r);
         int32_t ref = (int32_t)steerS_get_u32(&in->r);
         uint32_t nch = 0;
         while (f->choices && f->choices[nch]) nch++;
-        if (curve == 2) st = steer_behavior_set_callback(b, name, ref);
-        else if (curve < nch && !ref) st = steer_behavior_set_choice(b, name, f->choices[curve]);
+        if (curve == 2) {
+            int cb;
+            void *obj;
+            if (!load_ref(in, &(steer_Ref){ .node = b, .field = f->name, .type = CALLBACK }, (uint32_t)ref, &cb, &obj))
+                return refused(in, i, b, f);
+            st = steer_behavior_set_callback(b, name, cb);
+        } else if (curve < nch && !ref) st = steer_behavior_set_choice(b, name, f->choices[curve]);
         else return steerS_fail(&in->r, "behaviour %u (%s): field '%s' has a bad ease", i, b->kind->name, name);
         break;
     }
@@ -270,6 +339,17 @@ static bool get_field(steerW_Load *in, uint32_t i, steer_Behavior *b)
         for (uint32_t k = 0; k < 3 * n; k++) xyz[k] = steerS_get_f32(&in->r);
         if (n) st = steer_behavior_set_points(b, name, xyz, (int)n); // none: as new
         steerW_free(in->w, xyz);
+        break;
+    }
+    case STEERB_RESOURCE: {
+        const steerB_ResourceKind *rk = steerB_field_resource(f);
+        int ref;
+        void *obj;
+        uint32_t v = steerS_get_u32(&in->r);
+        if (!in->r.failed &&
+            !load_ref(in, &(steer_Ref){ .node = b, .field = f->name, .type = rk->name }, v, &ref, &obj))
+            return refused(in, i, b, f);
+        if (obj) st = steerB_set_resource(b, name, rk, obj);
         break;
     }
     case STEERB_CHILDREN: break;
@@ -300,6 +380,17 @@ static bool get_node(steerW_Load *in, uint32_t i)
     }
     uint32_t nf = steerS_get_u16(&in->r);
     for (uint32_t k = 0; k < nf && !in->r.failed; k++) get_field(in, i, b);
+    // before version 3 a snapshot held no resource: the host may know them by node
+    for (const steerB_Field *f = b->kind->fields; in->version < 3 && f && f->name && !in->r.failed; f++) {
+        if (f->type != STEERB_RESOURCE) continue;
+        const steerB_ResourceKind *rk = steerB_field_resource(f);
+        int ref;
+        void *obj;
+        if (!load_ref(in, &(steer_Ref){ .node = b, .field = f->name, .type = rk->name, .by_node = true }, i + 1, &ref,
+                      &obj))
+            return refused(in, i, b, f);
+        if (obj && steerB_set_resource(b, f->name, rk, obj) != STEER_OK) return steerW_load_oom(in);
+    }
     uint32_t nk = steerS_get_u16(&in->r);
     for (uint32_t k = 0; k < nk && !in->r.failed; k++) {
         uint32_t c = steerS_get_u32(&in->r);
@@ -335,12 +426,12 @@ bool steerW_save_trees(steerW_Save *s, steer_Behavior *const *roots, uint32_t nr
     t.w = (steer_World *)w; // its allocator: nothing of the world changes
     bool ok = true;
     for (uint32_t i = 1; ok && i < w->nbrains; i++)
-        if (w->brains[i]) ok = list_nodes(&t, w->brains[i]->root);
-    for (uint32_t i = 0; ok && i < nroots; i++) ok = list_nodes(&t, roots[i]);
+        if (w->brains[i]) ok = list_nodes(&t, t.root = w->brains[i]->root);
+    for (uint32_t i = 0; ok && i < nroots; i++) ok = list_nodes(&t, t.root = roots[i]);
     if (ok) {
         steerS_Writer *o = &s->out;
         s->count[STEERW_SNAP_NODES] = t.norder;
-        for (uint32_t i = 0; i < t.norder; i++) put_node(o, &t, t.order[i]);
+        for (uint32_t i = 0; i < t.norder; i++) put_node(o, &t, i, &s->ref_failed);
         s->count[STEERW_SNAP_BRAINS] = w->nbrains;
         for (uint32_t i = 1; i < w->nbrains; i++)
             steerS_put_u32(o, w->brains[i] ? node_index(&t, w->brains[i]->root) + 1 : 0);
@@ -348,6 +439,7 @@ bool steerW_save_trees(steerW_Save *s, steer_Behavior *const *roots, uint32_t nr
         for (uint32_t i = 0; i < nroots; i++) steerS_put_u32(o, node_index(&t, roots[i]));
     }
     steerW_free(t.w, (void *)t.order);
+    steerW_free(t.w, (void *)t.root_of);
     steerW_free(t.w, (void *)t.map);
     steerW_free(t.w, t.map_id);
     return ok;

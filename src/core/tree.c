@@ -79,6 +79,48 @@ const char *steerB_expect(const steerB_Field *f, char *buf, size_t len)
 
 // ---- behaviour trees ---------------------------------------------------
 
+// ---- the field types ---------------------------------------------------
+
+// What each field type does when a node is made (its default) and when it
+// dies (what the node holds there): one row per steerB_FieldType. Values
+// are set by the steer_behavior_set_* below; a snapshot writes and reads
+// them in snapshot_trees.c. Strings and points a node owns (its tags, its
+// points) are the node's, freed with it.
+typedef struct FieldType {
+    void (*init)(unsigned char *at, const steerB_Field *f);
+    void (*drop)(unsigned char *at, const steerB_Field *f);
+} FieldType;
+
+static void init_number(unsigned char *at, const steerB_Field *f) { memcpy(at, &f->def, sizeof f->def); }
+static void init_byte(unsigned char *at, const steerB_Field *f) { *at = (uint8_t)f->def; }
+static void init_bool(unsigned char *at, const steerB_Field *f) { *at = f->def != 0.0f; }
+static void init_ease(unsigned char *at, const steerB_Field *f)
+{
+    ((steerB_Ease *)(void *)at)->curve = (uint8_t)f->def;
+}
+
+static void drop_resource(unsigned char *at, const steerB_Field *f)
+{
+    void *obj;
+    memcpy(&obj, at, sizeof obj);
+    if (obj) steerB_field_resource(f)->release(obj);
+}
+
+static const FieldType field_types[] = {
+    [STEERB_NUMBER] = { init_number, NULL },
+    [STEERB_TARGET] = { NULL, NULL },
+    [STEERB_CHOICE] = { init_byte, NULL },
+    [STEERB_TAG] = { NULL, NULL },
+    [STEERB_CALLBACK] = { NULL, NULL },
+    [STEERB_EASE] = { init_ease, NULL },
+    [STEERB_VECTOR] = { NULL, NULL },
+    [STEERB_BOOL] = { init_bool, NULL },
+    [STEERB_POINTS] = { NULL, NULL },
+    [STEERB_CHILDREN] = { NULL, NULL },
+    [STEERB_RESOURCE] = { NULL, drop_resource },
+};
+_Static_assert(sizeof field_types / sizeof field_types[0] == STEERB_RESOURCE + 1, "a row per field type");
+
 static void *tree_alloc(const steer_Behavior *b, void *p, size_t size) { return b->alloc(b->alloc_ud, p, size); }
 
 static void tree_free(const steer_Behavior *b, void *p)
@@ -123,13 +165,8 @@ int steerB_new_alloc(const steerB_Kind *k, steer_AllocFn alloc, void *alloc_ud, 
     b->refs = 1;
     b->weight = 1.0f;
     b->height = 1;
-    for (const steerB_Field *f = k->fields; f && f->name; f++) {
-        void *at = b->params + f->offset;
-        if (f->type == STEERB_NUMBER) *(float *)at = f->def;
-        else if (f->type == STEERB_CHOICE) *(uint8_t *)at = (uint8_t)f->def;
-        else if (f->type == STEERB_EASE) ((steerB_Ease *)at)->curve = (uint8_t)f->def;
-        else if (f->type == STEERB_BOOL) *(uint8_t *)at = f->def != 0.0f;
-    }
+    for (const steerB_Field *f = k->fields; f && f->name; f++)
+        if (field_types[f->type].init) field_types[f->type].init(b->params + f->offset, f);
     *out = b;
     return STEER_OK;
 }
@@ -153,7 +190,8 @@ void steer_behavior_release(steer_Behavior *b)
             k->next_dead = next;
             next = k;
         }
-        if (b->kind->release) b->kind->release(b->params);
+        for (const steerB_Field *f = b->kind->fields; f && f->name; f++)
+            if (field_types[f->type].drop) field_types[f->type].drop(b->params + f->offset, f);
         tree_free(b, b->kids);
         tree_free(b, b->kid_weights);
         tree_free(b, b->kid_roles);
@@ -312,6 +350,30 @@ int steer_behavior_set_bool(steer_Behavior *b, const char *field, bool v)
     if (!f) return st;
     *(uint8_t *)(b->params + f->offset) = v ? 1 : 0;
     return STEER_OK;
+}
+
+int steerB_set_resource(steer_Behavior *b, const char *field, const steerB_ResourceKind *kind, void *obj)
+{
+    int st;
+    const steerB_Field *f = settable(b, field, STEERB_RESOURCE, STEERB_RESOURCE, &st);
+    if (!f) return st;
+    const steerB_ResourceKind *rk = steerB_field_resource(f);
+    if (obj && kind != rk)
+        return steerB_fail(b, STEER_EARG, "field '%s' expects %s, got a %s", f->name, f->expect,
+                           kind ? kind->name : "(null)");
+    void *old;
+    memcpy(&old, b->params + f->offset, sizeof old);
+    if (obj) rk->retain(obj);
+    if (old) rk->release(old);
+    memcpy(b->params + f->offset, &obj, sizeof obj);
+    return STEER_OK;
+}
+
+void *steerB_resource(const steer_Behavior *b, const steerB_Field *f)
+{
+    void *obj = NULL;
+    if (f->type == STEERB_RESOURCE) memcpy(&obj, b->params + f->offset, sizeof obj);
+    return obj;
 }
 
 int steer_behavior_set_points(steer_Behavior *b, const char *field, const double *xyz, int n)

@@ -72,6 +72,40 @@ static void setter_error(lua_State *L, const char *fn, steer_Behavior *b)
     luaL_error(L, "%s: %s", fn, steer_behavior_error(b));
 }
 
+// ---- resources ----------------------------------------------------------------
+
+// Resources (brain.h) reach scripts as userdata of a type of their own
+// (a flow field: STEERL_FLOW) whose first member is the C object. The
+// registry's table under &resource_types maps each kind to that type's
+// metatable name, which the binding of the type registers once.
+static const char resource_types = 0;
+
+void steerL_resource_type(lua_State *L, const steerB_ResourceKind *kind, const char *tname)
+{
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &resource_types) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &resource_types);
+    }
+    lua_pushstring(L, tname);
+    lua_rawsetp(L, -2, kind);
+    lua_pop(L, 1);
+}
+
+// The object of `kind` the value at idx holds, or NULL.
+static void *to_resource(lua_State *L, int idx, const steerB_ResourceKind *kind)
+{
+    void *obj = NULL;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &resource_types) == LUA_TTABLE && lua_rawgetp(L, -1, kind) == LUA_TSTRING) {
+        void **ud = luaL_testudata(L, idx, lua_tostring(L, -1));
+        if (ud) obj = *ud;
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return obj;
+}
+
 static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const steerB_Field *f, int v, int uv)
 {
     int st = STEER_OK;
@@ -169,6 +203,14 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
             lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1); // keep the child alive
         }
         lua_pop(L, 1);
+        break;
+    }
+    case STEERB_RESOURCE: {
+        void *obj = to_resource(L, v, steerB_field_resource(f));
+        if (!obj) steerL_field_error(L, fn, f->name, f->expect, v);
+        st = steerB_set_resource(b, f->name, steerB_field_resource(f), obj);
+        lua_pushvalue(L, v);
+        lua_setfield(L, uv, f->name); // the behaviour keeps the script's object alive too
         break;
     }
     case STEERB_EASE:
@@ -315,6 +357,7 @@ int steerL_construct(lua_State *L, const void *kind, const char *extra)
 
     for (const steerB_Field *f = k->fields; f && f->name; f++) {
         if (lua_getfield(L, 1, f->name) != LUA_TNIL) set_field(L, fn, ub->b, f, lua_gettop(L), uv);
+        else if (f->type == STEERB_RESOURCE && f->min > 0) steerL_field_error(L, fn, f->name, f->expect, -1);
         lua_pop(L, 1);
     }
     if (lua_getfield(L, 1, "name") != LUA_TNIL) {

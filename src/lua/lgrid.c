@@ -736,28 +736,7 @@ static int grid_tostring(lua_State *L)
     return 1;
 }
 
-// ---- steer.follow_flow and w:add_grid ----------------------------------------
-
-// steer.follow_flow and steer.decompose_flow: the generic constructor of
-// the kind (upvalue 1) builds the behaviour from every other field; the
-// field itself is a pointer the kinds table cannot describe. The
-// behaviour references the field (a mod's too: it outlives the mod).
-static int flow_behavior_new(lua_State *L)
-{
-    const char *fn = lua_tostring(L, lua_upvalueindex(2));
-    steerL_construct(L, lua_touserdata(L, lua_upvalueindex(1)), "field"); // unknown names first
-    int self = lua_gettop(L);
-    lua_getfield(L, 1, "field");
-    LFlow *uf = luaL_testudata(L, -1, STEERL_FLOW);
-    if (!uf) steerL_field_error(L, fn, "field", "a flow field (g:flow_field{goal = pos})", -1);
-    steerL_Behavior *ub = luaL_checkudata(L, self, STEERL_BEHAVIOR);
-    steerB_flow_bind(ub->b, uf->f);
-    lua_getiuservalue(L, self, 1);
-    lua_pushvalue(L, -2);
-    lua_setfield(L, -2, "field"); // the behaviour keeps its field alive
-    lua_settop(L, self);
-    return 1;
-}
+// ---- w:add_grid ----------------------------------------------------------------
 
 // The world at wi lists the grid at gi (once) and holds it: the viewer draws it.
 static void attach(lua_State *L, int wi, int gi, const char *fn)
@@ -1014,9 +993,8 @@ static void load_flow(lua_State *L, int gi, int t, const char *fn)
     uf->f->version = (uint32_t)get_number(L, t, "version", fn);
 }
 
-void steerL_grids_load(lua_State *L, int wi, int desc, const char *fn)
+void steerL_grids_load(lua_State *L, int desc, const char *fn)
 {
-    wi = lua_absindex(L, wi);
     desc = lua_absindex(L, desc);
     lua_newtable(L);
     int out = lua_gettop(L);
@@ -1047,6 +1025,24 @@ void steerL_grids_load(lua_State *L, int wi, int desc, const char *fn)
             }
         }
         lua_pop(L, 1);
+        lua_rawseti(L, out, i); // the flow list
+        lua_settop(L, out);
+    }
+}
+
+void steerL_grids_bind(lua_State *L, int wi, int desc, int lists, const char *fn)
+{
+    wi = lua_absindex(L, wi);
+    desc = lua_absindex(L, desc);
+    lists = lua_absindex(L, lists);
+    int top = lua_gettop(L);
+    lua_Integer n = lua_istable(L, desc) ? (lua_Integer)lua_rawlen(L, desc) : 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, desc, i);
+        int t = lua_gettop(L);
+        lua_rawgeti(L, lists, i);
+        lua_rawgeti(L, -1, 0);
+        int gi = lua_gettop(L);
         if (lua_getfield(L, t, "walls") == LUA_TTABLE) {
             lua_Integer nw = (lua_Integer)lua_rawlen(L, -1);
             LWalls *walls = lua_newuserdatauv(L, sizeof *walls + sizeof walls->id[0] * (size_t)nw, 0);
@@ -1066,9 +1062,7 @@ void steerL_grids_load(lua_State *L, int wi, int desc, const char *fn)
         lua_pop(L, 1);
         lua_getfield(L, t, "attached");
         if (lua_toboolean(L, -1)) attach(L, wi, gi, fn);
-        lua_pop(L, 1);
-        lua_rawseti(L, out, i); // the flow list
-        lua_settop(L, out);
+        lua_settop(L, top);
     }
 }
 
@@ -1124,14 +1118,7 @@ void steerL_open_grid(lua_State *L)
     steerL_newclass(L, STEERL_FLOW, flow_meta, flow_methods, flow_index);
     lua_pushcfunction(L, grid_new);
     lua_setfield(L, -2, "grid");
-    lua_pushlightuserdata(L, (void *)(uintptr_t)&steerB_follow_flow);
-    lua_pushliteral(L, "steer.follow_flow");
-    lua_pushcclosure(L, flow_behavior_new, 2);
-    lua_setfield(L, -2, "follow_flow");
-    lua_pushlightuserdata(L, (void *)(uintptr_t)&steerB_decompose_flow);
-    lua_pushliteral(L, "steer.decompose_flow");
-    lua_pushcclosure(L, flow_behavior_new, 2);
-    lua_setfield(L, -2, "decompose_flow");
+    steerL_resource_type(L, &steerB_flow_resource, STEERL_FLOW); // steer.follow_flow{ field = f }
     // w:add_grid joins the world's methods (the upvalue of its __index)
     luaL_getmetatable(L, STEERL_WORLD);
     lua_getfield(L, -1, "__index");

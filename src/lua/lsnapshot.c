@@ -18,19 +18,21 @@
 //     arch = { [agent id] = archetype name }, arch_over = { [id] = { field = true } },
 //     arch_defs = { [name] = the archetype's definition as a string },
 //     grids = { ... },                 -- lgrid.c: costs, flow fields, wall ids
-//     bind = { [node] = { grid, field } } } -- follow_flow nodes' fields
+//     flows = { [n] = { grid, field } } } -- the flow fields the core's bytes
+//                                      -- name by number (version 3 had
+//                                      -- bind = { [node] = { grid, field } })
 // Functions are code, not data: each is saved as a name under which a
 // fresh Lua state finds it again, tried in this order (the first wins):
 //   { "archetype", NAME, "think" }       its think
 //   { "archetype", NAME, "brain", i }    the i-th callback of its brain
 //   { "root", ROOT, key, ... }           a table given as opts.roots[ROOT]
 //   { "module", MOD, key, ... }          package.loaded[MOD], by key path
-// The core saves a callback as the number the host gave it (here a
-// registry ref, which means nothing in another state): a save writes the
-// function's k there instead (and puts the refs back), a load makes new
-// refs and writes them into the trees and their compiled brains. Nodes are
-// numbered as the core lists them: brains by id, each tree in post-order,
-// each node once.
+// A callback's registry ref means nothing in another state, and a flow
+// field is no bytes: the core asks the binding for a number for each as it
+// writes the node (its save_ref hook: the function's k, the field's n) and
+// gives it back as it makes the node again (load_ref: a new ref, the
+// rebuilt field), before it compiles the brains; the binding never walks
+// or patches the trees for it (below, "the trees' references").
 // A brain's tree is named the same way (its archetype's brain, a root's or
 // a module's key path) when one holds it; a load gives the brain that tree
 // back when it is still the same (adopt_named), so thinks that assign it
@@ -44,8 +46,11 @@
 #include <string.h>
 
 #define MAGIC "STEERLUA"
-#define VERSION 3u // 1: a.data as plain data in the section, no references; 2: a byte-wise checksum of all
-#define HEAD 20u   // magic, version, the core's length
+// 1: a.data as plain data in the section, no references; 2: a byte-wise
+// checksum of all; 3: flow fields bound by node (a core snapshot of version
+// 2); 4: flow fields by the core's numbers. 3 still loads.
+#define VERSION 4u
+#define HEAD 20u // magic, version, the core's length
 #define REG_HELPER "steer.snapshot"
 #define REG_ARCHETYPES "steer.archetypes"
 #define REG_HOST_KINDS "steer.host_kinds"
@@ -106,17 +111,6 @@ static void walk(Walk *wk, steer_Behavior *b)
     lua_rawset(L, wk->seen);
     wk->visit(wk, b);
     wk->node++;
-}
-
-static void walk_world(Walk *wk, steer_World *w)
-{
-    lua_newtable(wk->L);
-    wk->seen = lua_gettop(wk->L);
-    wk->node = 1;
-    for (uint32_t i = 1; i < w->nbrains; i++)
-        if (w->brains[i]) walk(wk, wk->root = w->brains[i]->root);
-    for (int i = 0; i < wk->nroots; i++) walk(wk, wk->root = wk->roots[i]);
-    lua_remove(wk->L, wk->seen);
 }
 
 // Where field f of params p holds a host reference (a callback, or an
@@ -209,6 +203,7 @@ static void digest_visit(Walk *wk, steer_Behavior *b)
             if (p.n) steerS_put(o, p.p, sizeof(float) * 3 * p.n);
             break;
         }
+        case STEERB_RESOURCE: // which one is fits()'s question, as for callbacks
         case STEERB_CHILDREN: break;
         }
     }
@@ -441,51 +436,145 @@ static lua_Integer fn_index(Walk *wk, const char *use)
     return k;
 }
 
-static void save_visit(Walk *wk, steer_Behavior *b)
+// ---- the trees' references: callbacks and flow fields ------------------------
+
+// The core writes each callback and each flow field of the trees as a
+// number it asks the binding for (steer_Hooks' save_ref), in its own order
+// of nodes, and a load gives the number back (load_ref) while it makes the
+// node, before any brain is compiled: so the binding never walks or patches
+// the trees. The hooks are every Lua world's (steerL_new_world); they act
+// while w:save or steer.load has put its state in the world's `snap`, and
+// without it do what the core does with no hooks. Their Lua work runs in a
+// protected call, so an error never unwinds through the core.
+
+// A save: k for a callback's function (fn_index's tables a to d), the
+// place in e (the flow fields, light userdata) for a flow field.
+typedef struct SaveRefs {
+    lua_State *L;
+    Walk *wk;
+    const steer_Ref *r;
+    uint32_t out;
+    char error[200];
+} SaveRefs;
+
+static int save_ref_call(lua_State *L)
 {
-    lua_State *L = wk->L;
-    const steerB_Field *f = b->kind->fields;
-    size_t off;
-    int32_t ref;
-    while (next_ref(b, &f, &off, &ref)) {
-        if (foreign_ref(ref)) continue;
-        char use[160];
-        snprintf(use, sizeof use, "brain node '%s' (%s)", steer_behavior_name(b), b->kind->name);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-        fn_index(wk, use);
+    SaveRefs *sr = lua_touserdata(L, 1); // 2 to 6: the tables a to e
+    const steer_Ref *r = sr->r;
+    Walk wk = *sr->wk;
+    wk.L = L;
+    wk.a = 2, wk.b = 3, wk.c = 4, wk.d = 5, wk.e = 6;
+    lua_settop(L, 6);
+    if (r->obj) { // a flow field, the one resource a Lua tree holds
+        lua_Integer n = (lua_Integer)lua_rawlen(L, wk.e) + 1;
+        lua_pushlightuserdata(L, r->obj);
+        lua_rawseti(L, wk.e, n);
+        sr->out = (uint32_t)n;
+        return 0;
     }
-    const void *flow = NULL;
-    if (is_flow(b)) memcpy(&flow, b->params, sizeof flow);
-    if (flow) {
-        lua_Integer n = (lua_Integer)lua_rawlen(L, wk->e) + 1;
-        lua_pushlightuserdata(L, (void *)(uintptr_t)flow);
-        lua_rawseti(L, wk->e, n);
-        lua_pushinteger(L, n);
-        lua_rawseti(L, wk->e + 1, wk->node);
-    }
+    char use[160];
+    snprintf(use, sizeof use, "brain node '%s' (%s)", steer_behavior_name(r->node), steer_behavior_kind(r->node));
+    lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref);
+    wk.root = (steer_Behavior *)(uintptr_t)r->root;
+    sr->out = (uint32_t)fn_index(&wk, use);
+    return 0;
 }
 
-// Write k into each callback (patch, a: fn -> k) or put the refs back
-// (restore: a is the table of address -> old ref that patch filled).
-static void patch_visit(Walk *wk, steer_Behavior *b)
+int steerL_hook_save_ref(void *ud, const steer_Ref *r, uint32_t *out)
 {
-    lua_State *L = wk->L;
-    const steerB_Field *f = b->kind->fields;
-    size_t off;
-    int32_t ref;
-    while (next_ref(b, &f, &off, &ref)) {
-        int32_t k = ref & ~((1 << STEERL_OWNER_SHIFT) - 1); // a foreign one: its owner, no function
-        if (!foreign_ref(ref)) {
-            lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-            lua_rawget(L, wk->a);
-            k = (int32_t)lua_tointeger(L, -1);
-            lua_pop(L, 1);
-        }
-        lua_pushlightuserdata(L, b->params + off);
-        lua_pushinteger(L, ref);
-        lua_rawset(L, wk->b);
-        memcpy(b->params + off, &k, 4);
+    SaveRefs *sr = ((steerL_World *)ud)->snap;
+    // a foreign callback (a mod's) is saved as its owner, without a function
+    if (!sr || (!r->obj && foreign_ref(r->ref))) {
+        *out = r->obj ? 0 : !sr ? (uint32_t)r->ref : (uint32_t)(r->ref & ~((1 << STEERL_OWNER_SHIFT) - 1));
+        return 0;
     }
+    lua_State *L = sr->L;
+    sr->r = r;
+    lua_pushcfunction(L, save_ref_call);
+    lua_pushlightuserdata(L, sr);
+    for (int t = sr->wk->a; t <= sr->wk->e; t++) lua_pushvalue(L, t);
+    if (lua_pcall(L, 6, 0, 0) != LUA_OK) {
+        snprintf(sr->error, sizeof sr->error, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "out of memory");
+        lua_pop(L, 1);
+        return 1;
+    }
+    *out = sr->out;
+    return 0;
+}
+
+// A load: the function k names (a), its ref made once per k (b, the
+// holder's list c), the flow field a number names: `flows` maps it (or,
+// for a snapshot older than resource fields, the node's place) to a
+// {grid, field} pair into `grids`, the rebuilt grids' lists of fields.
+typedef struct LoadRefs {
+    lua_State *L;
+    int a, b, c, flows, grids;
+    const steer_Ref *r;
+    uint32_t in;
+    int ref;
+    const steerN_Flow *flow;
+    char error[200];
+} LoadRefs;
+
+static int load_ref_call(lua_State *L)
+{
+    LoadRefs *lr = lua_touserdata(L, 1); // 2 a, 3 b, 4 c, 5 flows, 6 grids
+    const steer_Ref *r = lr->r;
+    char node[24];
+    if (!r->type || strcmp(r->type, "callback") == 0) {
+        if (lua_rawgeti(L, 2, lr->in) != LUA_TFUNCTION)
+            return luaL_error(L, "steer.load: corrupt snapshot (node '%s' calls function %s, which it does not name)",
+                              steer_behavior_name(r->node), steerL_istr(node, lr->in));
+        if (lua_rawgeti(L, 3, lr->in) == LUA_TNIL) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, -1);
+            lua_pushinteger(L, luaL_ref(L, LUA_REGISTRYINDEX));
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, 4, (lua_Integer)lua_rawlen(L, 4) + 1);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, 3, lr->in);
+        }
+        lr->ref = (int)lua_tointeger(L, -1);
+        return 0;
+    }
+    if (lua_rawgeti(L, 5, lr->in) == LUA_TNIL && r->by_node) return 0; // a node bound to none
+    const steerN_Flow *flow = NULL;
+    if (lua_istable(L, -1) && lua_rawgeti(L, -1, 1) == LUA_TNUMBER && lua_rawgeti(L, 6, lua_tointeger(L, -1)) &&
+        lua_istable(L, -1) && lua_rawgeti(L, -3, 2) == LUA_TNUMBER && lua_rawgeti(L, -2, lua_tointeger(L, -1)))
+        flow = steerL_toflow(L, -1);
+    if (!flow)
+        return luaL_error(L, "steer.load: corrupt snapshot (node '%s''s flow field)", steer_behavior_name(r->node));
+    lr->flow = flow;
+    return 0;
+}
+
+int steerL_hook_load_ref(void *ud, const steer_Ref *r, uint32_t in, int *ref, void **obj)
+{
+    LoadRefs *lr = ((steerL_World *)ud)->snap;
+    bool callback = strcmp(r->type, "callback") == 0;
+    if (!lr || (callback && foreign_ref((int32_t)in))) { // another state's: kept as it is
+        *ref = callback ? (int32_t)in : 0;
+        return 0;
+    }
+    lua_State *L = lr->L;
+    lr->r = r;
+    lr->in = in;
+    lr->flow = NULL;
+    lua_pushcfunction(L, load_ref_call);
+    lua_pushlightuserdata(L, lr);
+    lua_pushvalue(L, lr->a);
+    lua_pushvalue(L, lr->b);
+    lua_pushvalue(L, lr->c);
+    lua_pushvalue(L, lr->flows);
+    lua_pushvalue(L, lr->grids);
+    if (lua_pcall(L, 6, 0, 0) != LUA_OK) {
+        snprintf(lr->error, sizeof lr->error, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "out of memory");
+        lua_pop(L, 1);
+        return 1;
+    }
+    *ref = callback ? lr->ref : 0;
+    *obj = (void *)(uintptr_t)lr->flow;
+    return 0;
 }
 
 // The agents, in storage order, as a userdata array on top.
@@ -625,7 +714,7 @@ static int world_save(lua_State *L)
     data->cap = data->n;
     lua_setfield(L, 2, "data");
     lua_pop(L, 1);
-    Walk wk = { .L = L, .visit = save_visit };
+    Walk wk = { .L = L };
     lua_rawgeti(L, 2, 2);
     wk.nroots = (int)lua_rawlen(L, -1);
     wk.roots = lua_newuserdatauv(L, sizeof *wk.roots * (size_t)(wk.nroots ? wk.nroots : 1), 0);
@@ -636,9 +725,22 @@ static int world_save(lua_State *L)
     }
     lua_setfield(L, 2, "roots");
     lua_pop(L, 1);
-    for (int i = 0; i < 6; i++) lua_newtable(L);
-    wk.a = 6, wk.b = 7, wk.c = 8, wk.d = 9, wk.e = 10; // and 11: node -> index into e
-    walk_world(&wk, w);
+    for (int i = 0; i < 5; i++) lua_newtable(L);
+    wk.a = 6, wk.b = 7, wk.c = 8, wk.d = 9, wk.e = 10;
+    // the core's bytes: the trees' callbacks and flow fields become numbers
+    // as the core meets them (save_ref), in its order of nodes
+    steerS_Writer *all = new_bytes(L); // 11: the header, then the core's bytes straight in
+    steerS_put(all, MAGIC, 8);
+    steerS_put_u32(all, VERSION);
+    steerS_put_u64(all, 0); // the core's length, below
+    SaveRefs sr = { .L = L, .wk = &wk };
+    lw->snap = &sr;
+    int st = steer_world_save_roots(w, wk.roots, wk.nroots, steerS_write_fn, all);
+    lw->snap = NULL;
+    if (st == STEER_EBUSY) return luaL_error(L, "%s: cannot save during a step", fn);
+    if (st != STEER_OK || all->failed) return luaL_error(L, "%s: %s", fn, sr.error[0] ? sr.error : "out of memory");
+    size_t ncore = all->n - HEAD;
+    steerS_store_le(all->p + 12, ncore, 8);
     // think functions, after the trees' callbacks
     lua_newtable(L); // 12: id -> k
     int n;
@@ -710,43 +812,20 @@ static int world_save(lua_State *L)
         lua_rawseti(L, -2, i);
     }
     lua_setfield(L, 14, "refs");
+    lua_createtable(L, (int)bound, 0); // the core's numbers of flow fields, 1 to bound
+    for (lua_Integer i = 1; i <= bound; i++) {
+        lua_rawgeti(L, 16, i);
+        lua_rawseti(L, -2, i);
+    }
+    lua_setfield(L, 14, "flows");
     lua_pushinteger(L, wk.nroots);
     lua_setfield(L, 14, "trees");
     lua_getfield(L, 2, "data");
     lua_pushlstring(L, (const char *)data->p, data->n);
     lua_setfield(L, 14, "data");
-    lua_pop(L, 1);
-    lua_newtable(L); // 17: node -> its pair
-    lua_pushnil(L);
-    while (lua_next(L, 11)) {
-        lua_rawget(L, 16);
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, 17);
-    }
-    lua_setfield(L, 14, "bind");
-    lua_pop(L, 1);
+    lua_pop(L, 2);
     lua_setfield(L, 14, "grids");
-    // the core's bytes, with the refs replaced by k for as long as it takes
-    steerS_Writer *all = new_bytes(L); // 15: the header, then the core's bytes straight in
-    steerS_Writer *lua = new_bytes(L); // 16
-    steerS_put(all, MAGIC, 8);
-    steerS_put_u32(all, VERSION);
-    steerS_put_u64(all, 0); // the core's length, below
-    lua_newtable(L);        // 17: where -> old ref
-    Walk patch = { .L = L, .visit = patch_visit, .a = wk.a, .b = 17, .roots = wk.roots, .nroots = wk.nroots };
-    walk_world(&patch, w);
-    int st = steer_world_save_roots(w, wk.roots, wk.nroots, steerS_write_fn, all);
-    lua_pushnil(L);
-    while (lua_next(L, 17)) {
-        int32_t ref = (int32_t)lua_tointeger(L, -1);
-        memcpy(lua_touserdata(L, -2), &ref, 4);
-        lua_pop(L, 1);
-    }
-    if (st == STEER_EBUSY) return luaL_error(L, "%s: cannot save during a step", fn);
-    if (st != STEER_OK || all->failed) return luaL_error(L, "%s: out of memory", fn);
-    size_t ncore = all->n - HEAD;
-    steerS_store_le(all->p + 12, ncore, 8);
+    steerS_Writer *lua = new_bytes(L); // 15
     o = (steerL_DataOptions){ .shared = true, .where = "the snapshot" };
     ds = steerL_data_encode(L, 14, &o, &lua->p, &lua->n, &err);
     if (ds == STEERL_DATA_NO_MEMORY) return luaL_error(L, "%s: out of memory", fn);
@@ -793,50 +872,10 @@ static int holder_gc(lua_State *L)
     return 0;
 }
 
-// Load: a: k -> function, b: k -> its new ref (the holder's list is c),
-// d: node -> { grid, field }, e: grid -> its fields.
-static void load_visit(Walk *wk, steer_Behavior *b)
-{
-    lua_State *L = wk->L;
-    const steerB_Field *f = b->kind->fields;
-    size_t off;
-    int32_t k;
-    while (next_ref(b, &f, &off, &k)) {
-        if (foreign_ref(k)) continue; // another state's, saved without its function
-        if (lua_rawgeti(L, wk->a, k) != LUA_TFUNCTION)
-            luaL_error(L, "steer.load: corrupt snapshot (node %s calls function %d, which it does not name)",
-                       steerL_istr((char[24]){ 0 }, wk->node), (int)k);
-        if (lua_rawgeti(L, wk->b, k) == LUA_TNIL) {
-            lua_pop(L, 1);
-            lua_pushvalue(L, -1);
-            lua_pushinteger(L, luaL_ref(L, LUA_REGISTRYINDEX));
-            lua_pushvalue(L, -1);
-            lua_rawseti(L, wk->c, (lua_Integer)lua_rawlen(L, wk->c) + 1);
-            lua_pushvalue(L, -1);
-            lua_rawseti(L, wk->b, k);
-        }
-        int32_t ref = (int32_t)lua_tointeger(L, -1);
-        lua_pop(L, 2);
-        memcpy(b->params + off, &ref, 4);
-    }
-    if (!is_flow(b) || lua_rawgeti(L, wk->d, wk->node) == LUA_TNIL) {
-        if (is_flow(b)) lua_pop(L, 1);
-        return;
-    }
-    const steerN_Flow *flow = NULL;
-    if (lua_istable(L, -1) && lua_rawgeti(L, -1, 1) == LUA_TNUMBER && lua_rawgeti(L, wk->e, lua_tointeger(L, -1)) &&
-        lua_istable(L, -1) && lua_rawgeti(L, -3, 2) == LUA_TNUMBER && lua_rawgeti(L, -2, lua_tointeger(L, -1)))
-        flow = steerL_toflow(L, -1);
-    if (!flow)
-        luaL_error(L, "steer.load: corrupt snapshot (node %s's flow field)", steerL_istr((char[24]){ 0 }, wk->node));
-    steerB_flow_bind(b, flow);
-    lua_pop(L, 5);
-}
-
-// A compiled brain's copy of what the load wrote into its tree (the node
-// order is flatten's in brain.c: depth first, parents before children),
-// and of what points into the tree (names, points): so a brain also takes
-// another tree of the same digest (adopt) as its own.
+// A compiled brain's copy of its tree's references (callbacks, flow field)
+// and of what points into the tree (names, points), from tree b (the node
+// order is flatten's in brain.c: depth first, parents before children): so
+// a brain takes another tree of the same digest (adopt_named) as its own.
 static uint32_t sync(steerB_Brain *br, steer_Behavior *b, uint32_t i)
 {
     steerB_Node *n = &br->nodes[i];
@@ -1042,8 +1081,9 @@ static int load(lua_State *L)
         return luaL_error(L, "%s: not a steer snapshot (it does not begin with %s)", fn, MAGIC);
     if (n < HEAD + 16) return luaL_error(L, "%s: the snapshot is truncated (%d bytes)", fn, (int)n);
     uint32_t version = (uint32_t)steerS_load_le(s + 8, 4);
-    if (version != VERSION)
-        return luaL_error(L, "%s: snapshot version %d; this build reads version %d", fn, (int)version, (int)VERSION);
+    if (version != VERSION && version != 3)
+        return luaL_error(L, "%s: snapshot version %d; this build reads versions 3 and %d", fn, (int)version,
+                          (int)VERSION);
     uint64_t ncore = steerS_load_le(s + 12, 8), nlua = ncore <= n - HEAD - 16 ? steerS_load_le(s + HEAD + ncore, 8) : 0;
     if (ncore > n - HEAD - 16 || nlua != n - HEAD - 16 - ncore)
         return luaL_error(L, "%s: the snapshot is truncated or has bytes past its end (%d bytes)", fn, (int)n);
@@ -1088,14 +1128,32 @@ static int load(lua_State *L)
         luaL_setmetatable(L, STEERL_BEHAVIOR);
         lua_rawseti(L, 2, i);
     }
-    // the world
+    // the world, its grids and flow fields first: the trees' flow fields name them
     steer_WorldDesc d = { .threads = threads };
     steerL_World *lw = steerL_new_world(L, &d); // 8
     d.hooks.find_kind = find_kind;
+    lua_getfield(L, 6, "grids"); // 9
+    steerL_grids_load(L, 9, fn); // 10: the grids' lists of fields
+    lua_newuserdatauv(L, 0, 1);  // 11: the holder of the new refs
+    luaL_setmetatable(L, HOLDER);
+    lua_newtable(L); // 12: its refs
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, 11, 1);
+    lua_newtable(L); // 13: k -> ref
+    // 14: the core's numbers of flow fields -> {grid, field}; before version
+    // 4, the nodes' places (the core asks by node: steer_Ref.by_node)
+    if (lua_getfield(L, 6, version < 4 ? "bind" : "flows") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+    }
+    LoadRefs lr = { .L = L, .a = 7, .b = 13, .c = 12, .flows = 14, .grids = 10 };
     char err[256];
     int got = 0;
+    lw->snap = &lr;
     int st = steer_world_load_roots(&d, s + HEAD, (size_t)ncore, &lw->w, roots, nroots, &got, err, sizeof err);
+    lw->snap = NULL;
     if (st == STEER_ENOMEM) return luaL_error(L, "%s: out of memory", fn);
+    if (st != STEER_OK && lr.error[0]) return luaL_error(L, "%s", lr.error);
     if (st != STEER_OK) return luaL_error(L, "%s: %s", fn, err);
     for (int i = 0; i < nroots && i < got; i++) {
         lua_rawgeti(L, 2, i + 1);
@@ -1105,25 +1163,7 @@ static int load(lua_State *L)
     if (got != nroots) return luaL_error(L, "%s: corrupt snapshot (%d trees for a.data, not %d)", fn, got, nroots);
     steer_World *w = lw->w;
     lw->dim = steer_world_dim(w);
-    // its grids and flow fields, then the trees' callbacks and fields
-    lua_getfield(L, 6, "grids");
-    steerL_grids_load(L, 8, -1, fn); // 10: grid -> its fields
-    lua_newuserdatauv(L, 0, 1);      // 11: the holder of the new refs
-    luaL_setmetatable(L, HOLDER);
-    lua_newtable(L); // 12: its refs
-    lua_pushvalue(L, -1);
-    lua_setiuservalue(L, 11, 1);
-    lua_newtable(L);                                // 13: k -> ref
-    if (lua_getfield(L, 6, "bind") != LUA_TTABLE) { // 14
-        lua_pop(L, 1);
-        lua_newtable(L);
-    }
-    Walk wk = { .L = L, .visit = load_visit, .a = 7, .b = 13, .c = 12, .d = 14, .e = 10 };
-    wk.roots = roots;
-    wk.nroots = nroots;
-    walk_world(&wk, w);
-    for (uint32_t i = 1; i < w->nbrains; i++)
-        if (w->brains[i]) sync(w->brains[i], w->brains[i]->root, 0);
+    steerL_grids_bind(L, 8, 9, 10, fn); // the walls the grids added and the grids the world holds
     // one userdata per tree, holding the refs (and through them the fields)
     lua_getiuservalue(L, 8, 1);    // 15
     lua_getfield(L, 15, "brains"); // 16

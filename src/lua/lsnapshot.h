@@ -17,12 +17,19 @@ steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d);
 // list parallel to `flows` of {grid index, field index} pairs (field index
 // 0 for a grid).
 void steerL_grids_save(lua_State *L, int wi, int flows);
-// Rebuild the grids of such a list (at desc) for the world at wi, which
-// gets back the walls it had (not added again) and the grids it held; push
-// the list of the grids' lists of flow field userdata (each list holds its
-// grid userdata at index 0). Raises "FN: ..." on
-// a malformed list.
-void steerL_grids_load(lua_State *L, int wi, int desc, const char *fn);
+// Rebuild the grids of such a list (at desc); push the list of the grids'
+// lists of flow field userdata (each list holds its grid userdata at index
+// 0). Raises "FN: ..." on a malformed list.
+void steerL_grids_load(lua_State *L, int desc, const char *fn);
+// Then give the world at wi, once it is loaded, the walls the grids had
+// added to it (not added again) and the grids it held: desc as above, the
+// lists steerL_grids_load pushed at lists.
+void steerL_grids_bind(lua_State *L, int wi, int desc, int lists, const char *fn);
+// The snapshot hooks of every Lua world (steer_Hooks' save_ref and
+// load_ref): callbacks and flow fields as numbers, while w:save or
+// steer.load runs (the world's `snap`); otherwise as the core does alone.
+int steerL_hook_save_ref(void *ud, const steer_Ref *r, uint32_t *out);
+int steerL_hook_load_ref(void *ud, const steer_Ref *r, uint32_t in, int *ref, void **obj);
 // The flow field of a steer.flow_field userdata (for binding), or NULL.
 const struct steerN_Flow *steerL_toflow(lua_State *L, int idx);
 // Whether the value at idx is a steer.grid.

@@ -40,6 +40,9 @@ typedef struct steerL_World {
     // Where the hooks send other states' per-agent Lua (steerL_Route below;
     // from the host, NULL without one)
     const struct steerL_Route *route;
+    // The save or load in progress (lsnapshot.c's state for the snapshot
+    // hooks, steerL_hook_save_ref and steerL_hook_load_ref), or NULL.
+    void *snap;
 } steerL_World;
 
 typedef struct steerL_Agent {
@@ -232,6 +235,11 @@ void steerL_copy_table(lua_State *L, int src, int dst);
 // new behaviour on top. `extra` (or NULL) is one more accepted field name
 // that the caller reads itself (follow_flow's `field`). Called directly,
 // never through lua_call, so its errors point at the script's line.
+// Userdata of type tname (a metatable name) hold an object of resource
+// kind `kind` (brain.h) as their first member: behaviours' fields of that
+// kind take them (lbehavior.c).
+struct steerB_ResourceKind;
+void steerL_resource_type(lua_State *L, const struct steerB_ResourceKind *kind, const char *tname);
 int steerL_construct(lua_State *L, const void *kind, const char *extra);
 // The Lua constructor of a behaviour kind (a steerB_Kind, built-in or a host's).
 void steerL_push_constructor(lua_State *L, const void *kind);

@@ -344,6 +344,8 @@ steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d)
     d->hooks.ease = hook_ease;
     d->hooks.think = hook_think;
     d->hooks.custom = hook_custom;
+    d->hooks.save_ref = steerL_hook_save_ref; // lsnapshot.c
+    d->hooks.load_ref = steerL_hook_load_ref;
     // a host (the engine) may give the allocator and log hooks its worlds use
     if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_HOST) == LUA_TLIGHTUSERDATA) {
         const steerL_Host *h = lua_touserdata(L, -1);

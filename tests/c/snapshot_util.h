@@ -53,13 +53,16 @@ static steer_WorldDesc hooks(void)
 
 // The snapshot's total length (bytes 16..23) set to len and its checksum
 // recomputed as the format defines it: FNV-1a over the 64-bit
-// little-endian words of bytes 12 .. len-8 (the tail zero-padded), then
-// the count of those bytes. Needs len >= 20.
+// little-endian words of bytes 8 .. len-8 (12 .. len-8 before version 3:
+// the version was not covered; the tail zero-padded), then the count of
+// those bytes. Needs len >= 20.
 static void fix_checksum(unsigned char *b, size_t len)
 {
     for (int i = 0; i < 8 && len >= 24; i++) b[16 + i] = (unsigned char)((uint64_t)len >> (8 * i));
-    uint64_t h = 0xCBF29CE484222325ull, n = len - 20;
-    const unsigned char *p = b + 12;
+    uint32_t version = (uint32_t)b[8] | (uint32_t)b[9] << 8 | (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
+    size_t from = version >= 3 ? 8 : 12;
+    uint64_t h = 0xCBF29CE484222325ull, n = len - 8 - from;
+    const unsigned char *p = b + from;
     for (size_t at = 0; at < n; at += 8) {
         uint64_t v = 0;
         for (int i = 7; i >= 0; i--) v = v << 8 | (at + (size_t)i < n ? p[at + (size_t)i] : 0);

@@ -425,9 +425,12 @@ static void test_corrupted(void)
     }
     printf("    %d of %zu fixed-up flips loaded (harmless values)\n", loaded, len - 20);
     memcpy(c, b, len);
-    c[8] = 3;
-    CHECK(refused(c, len, "version", err, sizeof err) && strstr(err, "snapshot version 3; this build reads version 2"),
+    c[8] = 9;
+    CHECK(refused(c, len, "version", err, sizeof err) &&
+              strstr(err, "snapshot version 9; this build reads versions 1 to 3"),
           "version: %s", err);
+    c[8] = 2; // an older version, but not what was saved: the checksum covers the version
+    CHECK(refused(c, len, "older version", err, sizeof err) && strstr(err, "checksum"), "older version: %s", err);
     memcpy(c, b, len);
     c[0] = 'X';
     CHECK(refused(c, len, "magic", err, sizeof err) && strstr(err, "not a steer snapshot"), "magic: %s", err);

@@ -5,8 +5,12 @@
 // bottom-up one when the 65th level is added, cycles are refused however
 // they are made, and a shared sub-tree is walked once. A tree made with an
 // allocator allocates and frees everything through it, and a failing
-// allocator leaves nothing behind. steer_kinds() lists every kind.
+// allocator leaves nothing behind. steer_kinds() lists every kind. A
+// resource field (follow_flow's flow field) holds a reference to what it
+// points at, takes only its own kind, and drops it with the node.
 #include "steer.h"
+#include "behaviors/behavior.h"
+#include "nav/nav.h"
 #include "check.h"
 #include "counting.h"
 #include "make.h"
@@ -167,6 +171,51 @@ static void test_kinds_listed(void)
     }
 }
 
+static void noop(void *obj) { (void)obj; }
+
+static void test_resource_field(void)
+{
+    steerN_Grid *g = steerN_grid_new(4, 4, 1.0, (const double[2]){ 0, 0 });
+    REQUIRE(g, "grid");
+    steerN_Flow *f = steerN_flow_new(g), *f2 = steerN_flow_new(g);
+    REQUIRE(f && f2, "flow fields");
+    steer_Behavior *b = test_behavior("follow_flow");
+    const steerB_Field *field = steerB_find_field(b->kind, "field");
+    REQUIRE(field && field->type == STEERB_RESOURCE && steerB_field_resource(field) == &steerB_flow_resource,
+            "follow_flow's 'field' is a flow field resource");
+    CHECK(steerB_resource(b, field) == NULL, "a new node holds none");
+    CHECK(steerB_set_resource(b, "field", &steerB_flow_resource, f) == STEER_OK, "set: %s", steer_behavior_error(b));
+    CHECK(atomic_load(&f->refs) == 2, "the node holds a reference: %d", atomic_load(&f->refs));
+    CHECK(steerB_resource(b, field) == f, "it points at the field");
+
+    static const steerB_ResourceKind mesh = { "navigation mesh", "steer.NavMesh", noop, noop };
+    int dummy = 0;
+    CHECK(steerB_set_resource(b, "field", &mesh, &dummy) == STEER_EARG, "another kind is refused");
+    CHECK(strstr(steer_behavior_error(b), "expects a flow field") && strstr(steer_behavior_error(b), "navigation mesh"),
+          "error: %s", steer_behavior_error(b));
+    CHECK(steerB_set_resource(b, "speed", &steerB_flow_resource, f) == STEER_EARG, "a number field is no resource");
+    CHECK(steerB_resource(b, field) == f && atomic_load(&f->refs) == 2, "a refused set changes nothing");
+
+    steerB_flow_bind(b, f2);
+    CHECK(atomic_load(&f->refs) == 1 && atomic_load(&f2->refs) == 2, "rebinding moves the reference: %d %d",
+          atomic_load(&f->refs), atomic_load(&f2->refs));
+    steer_Behavior *d = test_behavior("decompose_flow");
+    CHECK(steerB_set_resource(d, "field", &steerB_flow_resource, f2) == STEER_OK, "decompose_flow takes it too");
+    CHECK(atomic_load(&f2->refs) == 3, "two nodes, two references");
+    steer_behavior_release(b);
+    steer_behavior_release(d);
+    CHECK(atomic_load(&f2->refs) == 1, "a dying node drops its reference: %d", atomic_load(&f2->refs));
+    steer_Behavior *e = test_behavior("follow_flow");
+    CHECK(steerB_set_resource(e, "field", &steerB_flow_resource, f) == STEER_OK &&
+              steerB_set_resource(e, "field", NULL, NULL) == STEER_OK,
+          "set and cleared");
+    CHECK(atomic_load(&f->refs) == 1 && steerB_resource(e, field) == NULL, "clearing drops the reference");
+    steer_behavior_release(e);
+    steerN_flow_release(f);
+    steerN_flow_release(f2);
+    steerN_grid_release(g);
+}
+
 int main(void)
 {
     RUN(test_deep_chain_top_down);
@@ -174,5 +223,6 @@ int main(void)
     RUN(test_cycles_and_lattice);
     RUN(test_allocator_hook);
     RUN(test_kinds_listed);
+    RUN(test_resource_field);
     return check_report_("trees");
 }

@@ -170,7 +170,7 @@ describe("steer.follow_flow and steer.decompose_flow (item 11)", function()
     local f = g:flow_field{ goal = { 0.5, 0.5 } }
     for _, k in ipairs{ "follow_flow", "decompose_flow" } do
       expect(function() steer[k]{ feild = f } end):raises_here("steer." .. k, "unknown field 'feild'", "field")
-      expect(expect(function() steer[k]{ feild = f } end):raises("expected one of"), k):matches("[:,] field%)")
+      expect(expect(function() steer[k]{ feild = f } end):raises("expected one of"), k):matches("[:,] field[,)]")
       expect(function() steer[k]{} end):raises_here("steer." .. k, "field 'field' expected a flow field")
       expect(function() steer[k]{ field = 3 } end)
         :raises_here("steer." .. k, "field 'field' expected a flow field", "3")

@@ -343,6 +343,31 @@ describe("w:save and steer.load", function()
     expect(ok, "a brain made of the restored tree runs in its world: " .. tostring(err)):eq(true)
   end)
 
+  it("load a snapshot of version 3 (flow fields bound by node), as 0.1 at e28028b saved it", function()
+    -- tests/lua/data/snapshot-v3-flow.bin: a world of five agents on a
+    -- grid's flow field (follow_flow alone and in a blend) and one arriving
+    -- with an ease function named through package.loaded.v3_fixture, saved
+    -- at tick 40; the saving run reached e8617313028a8a75 at tick 100
+    package.loaded["v3_fixture"] = { ease = function(x) return x * x end }
+    local f = assert(io.open(root .. "/tests/lua/data/snapshot-v3-flow.bin", "rb"))
+    local s = f:read("*a")
+    f:close()
+    local w = steer.load(s)
+    local kinds = {}
+    for a in w:agents() do kinds[a.brain.kind] = (kinds[a.brain.kind] or 0) + 1 end
+    expect(kinds.follow_flow):eq(2)
+    expect(kinds.blend):eq(2)
+    expect(kinds.arrive):eq(1)
+    w:step(60)
+    expect(w.tick):eq(100)
+    expect(w:hash(), "the flow fields and the ease function are bound again"):eq("e8617313028a8a75")
+    local again = steer.load(w:save())
+    again:step(10)
+    w:step(10)
+    expect(again:hash(), "saved again in this build's format"):eq(w:hash())
+    package.loaded["v3_fixture"] = nil
+  end)
+
   it("refuse what is not an intact snapshot, naming what is wrong", function()
     local w = steer.world{}
     w:spawn{ data = { n = 1 } }
@@ -358,7 +383,7 @@ describe("w:save and steer.load", function()
     refuse(s .. "x", "bytes past its end")
     local mid = math.floor(#s / 2)
     refuse(s:sub(1, mid - 1) .. string.char((s:byte(mid) + 1) % 256) .. s:sub(mid + 1), "checksum mismatch")
-    refuse(s:sub(1, 8) .. "\4\0\0\0" .. s:sub(13), "version 4")
+    refuse(s:sub(1, 8) .. "\5\0\0\0" .. s:sub(13), "version 5")
     local ok, err = pcall(function() steer.load(42) end)
     expect(ok):eq(false)
     expect(err):contains("steer.load", "a snapshot")
