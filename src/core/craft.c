@@ -23,7 +23,7 @@
 // Turn records live by handle slot (see world.h), so compaction and the
 // spatial re-sort never move them, and a reused slot's old record is stale
 // by its generation.
-#include "world.h"
+#include "craft.h"
 #include "vecmath.h"
 
 #define GRAVITY 9.81f

@@ -7,7 +7,8 @@
 // grow so that there are never many more cells than agents. Queries clamp
 // to the grid and test true distances, so correctness never depends on
 // the cell size, only speed does.
-#include "world.h"
+#include "grid.h"
+#include "store.h"
 #include "neighbors.h"
 #include "vecmath.h"
 #include "par.h"
@@ -231,6 +232,18 @@ static int build_parallel(steer_World *w, steerG_Grid *g, uint32_t *cell_at, uin
     if (st == STEER_OK) st = steerW_par(w, parts, place_part, &j);
     if (st == STEER_OK) st = steerW_par(w, parts, sort_part, &j);
     return st;
+}
+
+int steerG_query(steer_World *w, const float p[3], float radius)
+{
+    // the tick's grid holds positions from before locomotion, and the host
+    // may have spawned or moved agents since: rebuild once, then reuse
+    if (!w->grid_fresh) {
+        steerW_compact(w);
+        if (steerG_build(w, w->sense_radius) != STEER_OK) return -1;
+        w->grid_fresh = true;
+    }
+    return steerG_gather(w, p, radius, UINT32_MAX);
 }
 
 int steerG_build(steer_World *w, float cell)

@@ -6,38 +6,16 @@
 // scratch grows with the agents); storage does not move during the passes
 // (spawn, remove and the setters refuse while in_tick), and host callbacks
 // run after them (think).
-#include "world.h"
+#include "store.h"
+#include "grid.h"
+#include "geometry.h"
+#include "craft.h"
 #include "brain.h"
 #include "par.h"
 #include "vecmath.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-// ---- geometry helpers --------------------------------------------------
-
-void steerW_delta(const steer_World *w, const float a[3], const float b[3], float out[3])
-{
-    v3_sub(out, b, a);
-    if (!w->wrap) return;
-    for (int i = 0; i < w->dim; i++) {
-        float L = w->size[i], half = 0.5f * L;
-        if (out[i] >= half) out[i] -= L;
-        else if (out[i] < -half) out[i] += L;
-    }
-}
-
-void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent other)
-{
-    if (w->loc.nevents == w->loc.cap_events) {
-        uint32_t cap = w->loc.cap_events ? w->loc.cap_events * 2 : 64;
-        steer_Event *e = steerW_realloc(w, w->loc.events, sizeof *e * cap);
-        if (!e) return; // an event lost to OOM is logged, never a crash
-        w->loc.events = e;
-        w->loc.cap_events = cap;
-    }
-    w->loc.events[w->loc.nevents++] = (steer_Event){ type, steerW_handle(w, d), other };
-}
 
 // ---- the steer and locomote passes ------------------------------------
 
