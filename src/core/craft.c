@@ -53,7 +53,7 @@ static void bank(const float h[3], const float lat[3], float up[3], float dt)
     v3_turn_toward(up, keep, ortho, ROLL_RATE * dt, side);
 }
 
-void steerW_craft_step(steer_World *w, uint32_t d, const float fin[3], float v[3], float h[3])
+void steerW_craft_step(const steer_World *w, uint32_t d, const float fin[3], float v[3], float h[3])
 {
     steerW_Turn *t = &w->turn[w->slot[d]];
     float dt = w->dt, m = w->mass[d], f[3], old[3];

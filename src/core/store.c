@@ -400,14 +400,14 @@ typedef struct ReorderJob {
     uint32_t n;
 } ReorderJob;
 
-static void reorder_unit(steer_World *w, uint32_t u, void *ctx)
+static void reorder_unit(const steer_World *w, steerW_Local *loc, uint32_t u, void *ctx)
 {
     const ReorderJob *j = ctx;
     int c = 0;
     while (j->first[c + 1] <= u) c++;
     const steerW_Array *a = &j->cols[c];
     // worker 0's scratch is the world's; another's, its own (steerW_par_reserve)
-    uint32_t *tmp = w->worker ? w->loc.tmp : w->agent_tmp;
+    uint32_t *tmp = w->worker ? loc->tmp : w->agent_tmp;
     const uint32_t *items = w->grid.items;
     if (a->col->shape == STEERW_COL_ROW) {
         uint32_t stride = (uint32_t)(a->bytes / sizeof(float));
@@ -443,7 +443,7 @@ void steerW_reorder(steer_World *w)
     if (steerW_items(w, n) > 1 && steerW_par_reserve(w, n)) {
         steerW_par(w, units, reorder_unit, &j);
     } else {
-        for (uint32_t u = 0; u < units; u++) reorder_unit(w, u, &j);
+        for (uint32_t u = 0; u < units; u++) reorder_unit(w, &w->loc, u, &j);
     }
     for (uint32_t k = 0; k < n; k++) {
         w->dense_of[w->slot[k]] = k;
@@ -531,14 +531,19 @@ void steerW_delta(const steer_World *w, const float a[3], const float b[3], floa
     }
 }
 
+void steerW_event_to(steerW_Local *loc, const steer_World *w, steer_EventType type, uint32_t d, steer_Agent other)
+{
+    if (loc->nevents == loc->cap_events) {
+        uint32_t cap = loc->cap_events ? loc->cap_events * 2 : 64;
+        steer_Event *e = steerW_realloc(w, loc->events, sizeof *e * cap);
+        if (!e) return; // an event lost to OOM is logged, never a crash
+        loc->events = e;
+        loc->cap_events = cap;
+    }
+    loc->events[loc->nevents++] = (steer_Event){ type, steerW_handle(w, d), other };
+}
+
 void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent other)
 {
-    if (w->loc.nevents == w->loc.cap_events) {
-        uint32_t cap = w->loc.cap_events ? w->loc.cap_events * 2 : 64;
-        steer_Event *e = steerW_realloc(w, w->loc.events, sizeof *e * cap);
-        if (!e) return; // an event lost to OOM is logged, never a crash
-        w->loc.events = e;
-        w->loc.cap_events = cap;
-    }
-    w->loc.events[w->loc.nevents++] = (steer_Event){ type, steerW_handle(w, d), other };
+    steerW_event_to(&w->loc, w, type, d, other);
 }
