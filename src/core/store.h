@@ -10,10 +10,11 @@
 
 // The per-agent columns of the dense storage, listed once (steerW_columns,
 // store.c): storage growth, compaction, the re-sort, the state hash and the
-// byte count walk that table, so a new per-agent value is a field above and
-// a row there. A column is one array with one element per agent, one array
-// per axis of the world (x, y and in 3D z: a `float *f[3]` field), or one
-// array of rows, `stride` elements per agent (brain memory and records).
+// byte count walk that table, so a new per-agent value is a field of
+// struct steer_World (world.h) and a row there. A column is one array with
+// one element per agent, one array per axis of the world (x, y and in 3D
+// z: a `float *f[3]` field), or one array of rows, `stride` elements per
+// agent (brain memory and records).
 enum { STEERW_COL_ONE, STEERW_COL_AXES, STEERW_COL_ROW };
 enum {
     STEERW_COL_STATE, // the agent's state: moves with the agent and is hashed

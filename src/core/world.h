@@ -88,7 +88,8 @@ typedef struct steerG_Run {
 // thread's, and a pass on another worker runs on a copy of the world whose
 // loc is that worker's (par.c), so a behaviour reads `c->w->loc` without
 // knowing which thread it is on. Everything else in the world is read-only
-// during a parallel pass, but for the rows of the agents the pass owns.
+// during a parallel pass, but for the rows of the agents the pass owns: an
+// item function (par.h) gets the world const and this struct apart.
 typedef struct steerW_Local {
     steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
     uint32_t cap_scratch;
