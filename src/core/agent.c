@@ -5,7 +5,9 @@
 //
 // Every setter refuses during a tick (STEER_EBUSY): a host callback inside
 // a pass must not move storage or change what the pass reads.
-#include "world.h"
+#include "store.h"
+#include "grid.h"
+#include "craft.h"
 #include "brain.h"
 #include "rng.h"
 #include "vecmath.h"
@@ -55,15 +57,8 @@ int steer_world_neighbors(steer_World *w, const double pos[3], double radius, co
     int tid = steerW_tag_find(w, tag);
     if (tid < 0) return 0;
     if (w->in_tick) return STEER_EBUSY;
-    // the tick's grid holds positions from before locomotion, and the host
-    // may have spawned or moved agents since: rebuild once, then reuse
-    if (!w->grid_fresh) {
-        steerW_compact(w);
-        if (steerG_build(w, w->sense_radius) != STEER_OK) return STEER_ENOMEM;
-        w->grid_fresh = true;
-    }
     float p[3] = { (float)pos[0], (float)pos[1], w->dim == 3 ? (float)pos[2] : 0.0f };
-    int k = steerG_gather(w, p, (float)radius, UINT32_MAX);
+    int k = steerG_query(w, p, (float)radius);
     if (k < 0) return STEER_ENOMEM;
     int m = 0;
     for (int i = 0; i < k; i++)

@@ -27,7 +27,7 @@ void *steerW_default_alloc(void *ud, void *p, size_t size)
 
 // During a parallel pass workers share the allocator: the pool's lock (its
 // first member, par.c) serialises them.
-void *steerW_realloc(steer_World *w, void *p, size_t size)
+void *steerW_realloc(const steer_World *w, void *p, size_t size)
 {
     if (!w->in_par) return w->alloc(w->alloc_ud, p, size);
     pthread_mutex_lock((pthread_mutex_t *)(void *)w->pool);
@@ -36,7 +36,7 @@ void *steerW_realloc(steer_World *w, void *p, size_t size)
     return r;
 }
 
-void steerW_free(steer_World *w, void *p)
+void steerW_free(const steer_World *w, void *p)
 {
     if (p) w->alloc(w->alloc_ud, p, 0);
 }

@@ -11,8 +11,8 @@
 // Memory through the world's allocator (steerW_realloc, steerW_free).
 // The allocator of a world, a tree or a load whose host gave none: libc's.
 void *steerW_default_alloc(void *ud, void *p, size_t size);
-void *steerW_realloc(steer_World *w, void *p, size_t size);
-void steerW_free(steer_World *w, void *p);
+void *steerW_realloc(const steer_World *w, void *p, size_t size);
+void steerW_free(const steer_World *w, void *p);
 // The per-agent arrays (the columns, the grid's copies and the tick's
 // scratch) each start at another offset within a page: STEERW_STAGGER
 // bytes times the slot of their pointer in the world struct. Large blocks

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // brain.c — flattening a behaviour tree into a brain, initialising an
-// agent's memory for it, and the neighbour summaries nodes read.
+// agent's memory for it, the neighbour summaries nodes read, and the
+// world's table of brains (ids, their users, collection). Above the store
+// (store.c: tags, the memory rows' stride), below the roof (world.c).
 #include "brain.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -212,4 +215,102 @@ const steerB_Summary *steerB_summary(const steerB_Ctx *c, const steerB_Node *n, 
         if (nb->d2 >= FLT_MIN) v3_madd(tmp->push, nb->off, -1.0f / nb->d2); // denormal: 1/d2 overflows
     }
     return tmp;
+}
+
+// ---- the world's brains ------------------------------------------------
+
+// The brain id for a behaviour tree, compiling it on first use. Ids of
+// freed brains (see steerW_collect_brains) are reused.
+int steerW_brain_id(steer_World *w, steer_Behavior *b)
+{
+    if (!b) return 0;
+    uint32_t hole = 0;
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        if (!w->brains[i]) {
+            if (!hole) hole = i;
+            continue;
+        }
+        if (w->brains[i]->root == b) return (int)i;
+    }
+    if (!hole && w->nbrains >= UINT16_MAX) return STEER_EFULL;
+    int st;
+    steerB_Brain *br = steerB_compile(w, b, &st);
+    if (!br) return st;
+    if (steerW_restride(w, &w->mem, &w->mem_stride, w->mem_base + br->mem_floats) != STEER_OK ||
+        (w->record && steerW_restride(w, &w->rec, &w->rec_stride, br->nnodes * 3) != STEER_OK)) {
+        steerB_brain_free(w, br);
+        return STEER_ENOMEM;
+    }
+    uint32_t n = hole;
+    if (!n) {
+        n = w->nbrains ? w->nbrains : 1;
+        steerB_Brain **a = steerW_realloc(w, w->brains, sizeof *a * (n + 1));
+        if (!a) {
+            steerB_brain_free(w, br);
+            return STEER_ENOMEM;
+        }
+        a[0] = NULL;
+        w->brains = a;
+        w->nbrains = n + 1;
+    }
+    if (br->faces && !w->face[0]) {
+        for (int i = 0; i < w->dim; i++) {
+            if (!steerW_array_resize(w, &w->face[i], sizeof(float) * (w->cap ? w->cap : 1))) {
+                steerB_brain_free(w, br);
+                return STEER_ENOMEM;
+            }
+        }
+    }
+    w->brains[n] = br;
+    if (br->sense > w->sense_radius) w->sense_radius = br->sense;
+    if (br->nnodes * 3 > w->rec_need) w->rec_need = br->nnodes * 3;
+    return (int)n;
+}
+
+// Free the brains no agent uses any more (a hot reload builds new ones),
+// and shrink the sensing radius and record size to what is left. Between
+// ticks only.
+void steerW_collect_brains(steer_World *w)
+{
+    bool freed = false;
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        if (w->brains[i] && w->brains[i]->users == 0) {
+            steerB_brain_free(w, w->brains[i]);
+            w->brains[i] = NULL;
+            freed = true;
+        }
+    }
+    if (!freed) return;
+    w->sense_radius = 0;
+    w->rec_need = 0;
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        const steerB_Brain *br = w->brains[i];
+        if (!br) continue;
+        if (br->sense > w->sense_radius) w->sense_radius = br->sense;
+        if (br->nnodes * 3 > w->rec_need) w->rec_need = br->nnodes * 3;
+    }
+}
+
+bool steer_world_uses_brain(const steer_World *w, const steer_Behavior *b)
+{
+    for (uint32_t i = 1; i < w->nbrains; i++)
+        if (w->brains[i] && w->brains[i]->root == b) return true;
+    return false;
+}
+
+void steerW_set_brain(steer_World *w, uint32_t d, int id)
+{
+    if (w->brain[d]) w->brains[w->brain[d]]->users--;
+    w->brain[d] = (uint16_t)id;
+    if (id) w->brains[id]->users++;
+    // a new brain starts from fresh memory (the world's own floats stay)
+    if (w->mem_stride > w->mem_base) memset(steerW_mem(w, d), 0, sizeof(float) * (w->mem_stride - w->mem_base));
+    if (w->rec_stride) memset(w->rec + (size_t)d * w->rec_stride, 0, sizeof(float) * w->rec_stride);
+    if (id) steerB_init_agent(w, d);
+}
+
+void steerW_brains_free(steer_World *w)
+{
+    for (uint32_t i = 1; i < w->nbrains; i++) steerB_brain_free(w, w->brains[i]);
+    steerW_free(w, w->brains);
 }

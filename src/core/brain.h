@@ -310,6 +310,14 @@ steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status);
 void steerB_brain_free(steer_World *w, steerB_Brain *b);
 // Initialise an agent's memory for its brain.
 void steerB_init_agent(steer_World *w, uint32_t d);
+// The world's brains (brain.c), between ticks: the brain id of a behaviour
+// tree, compiling it on first use (0 for NULL), or a negative status;
+// giving dense agent d that brain; freeing the brains no agent uses (and
+// shrinking the sensing radius and record size to the rest); freeing all.
+int steerW_brain_id(steer_World *w, steer_Behavior *b);
+void steerW_set_brain(steer_World *w, uint32_t d, int id);
+void steerW_collect_brains(steer_World *w);
+void steerW_brains_free(steer_World *w);
 // A node's error, into its steer_behavior_error() text; returns code.
 int steerB_fail(steer_Behavior *b, int code, const char *fmt, ...)
 #if defined(__GNUC__)

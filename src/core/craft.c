@@ -23,7 +23,7 @@
 // Turn records live by handle slot (see world.h), so compaction and the
 // spatial re-sort never move them, and a reused slot's old record is stale
 // by its generation.
-#include "world.h"
+#include "craft.h"
 #include "vecmath.h"
 
 #define GRAVITY 9.81f
@@ -53,7 +53,7 @@ static void bank(const float h[3], const float lat[3], float up[3], float dt)
     v3_turn_toward(up, keep, ortho, ROLL_RATE * dt, side);
 }
 
-void steerW_craft_step(steer_World *w, uint32_t d, const float fin[3], float v[3], float h[3])
+void steerW_craft_step(const steer_World *w, uint32_t d, const float fin[3], float v[3], float h[3])
 {
     steerW_Turn *t = &w->turn[w->slot[d]];
     float dt = w->dt, m = w->mass[d], f[3], old[3];

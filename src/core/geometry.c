@@ -9,7 +9,8 @@
 // first time a query runs after the geometry changed; planes are unbounded
 // and kept in a short list every query checks. Queries never allocate in
 // steady state: buffers grow only when the geometry grows.
-#include "world.h"
+#include "geometry.h"
+#include "grid.h"
 #include "vecmath.h"
 #include "neighbors.h"
 
@@ -564,9 +565,12 @@ int steer_raycast(steer_World *w, const double origin[3], const double direction
         float maxr = 0.0f;
         for (uint32_t d = 0; d < w->count; d++)
             if (w->radius[d] > maxr) maxr = w->radius[d];
+        // as steer_world_neighbors(w, mid, 0.5 * best + maxr) would: a midpoint
+        // past the float range is an argument error, the radius is finite
         double c[3] = { mid[0], mid[1], mid[2] };
-        int st = steer_world_neighbors(w, c, 0.5 * best + maxr, NULL, false, NULL, 0);
-        if (st < 0) return st;
+        if (!steerW_finite3(c)) return STEER_EARG;
+        int st = steerG_query(w, mid, (float)(0.5 * best + maxr));
+        if (st < 0) return STEER_ENOMEM;
         for (int i = 0; i < st; i++) {
             uint32_t d = w->loc.scratch[i].d;
             steer_Agent a = steerW_handle(w, d);

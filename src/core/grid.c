@@ -7,7 +7,8 @@
 // grow so that there are never many more cells than agents. Queries clamp
 // to the grid and test true distances, so correctness never depends on
 // the cell size, only speed does.
-#include "world.h"
+#include "grid.h"
+#include "store.h"
 #include "neighbors.h"
 #include "vecmath.h"
 #include "par.h"
@@ -148,8 +149,9 @@ typedef struct BuildJob {
     uint32_t n, cells, parts;
 } BuildJob;
 
-static void count_part(steer_World *w, uint32_t k, void *ctx)
+static void count_part(const steer_World *w, steerW_Local *loc, uint32_t k, void *ctx)
 {
+    (void)loc;
     const BuildJob *j = ctx;
     uint32_t *cnt = j->counts + (size_t)k * j->cells;
     memset(cnt, 0, sizeof *cnt * j->cells);
@@ -162,9 +164,9 @@ static void count_part(steer_World *w, uint32_t k, void *ctx)
     }
 }
 
-static void sum_cells(steer_World *w, uint32_t r, void *ctx)
+static void sum_cells(const steer_World *w, steerW_Local *loc, uint32_t r, void *ctx)
 {
-    (void)w;
+    (void)w, (void)loc;
     const BuildJob *j = ctx;
     uint32_t sum = 0;
     for (uint32_t c = steerW_part(j->cells, j->parts, r), e = steerW_part(j->cells, j->parts, r + 1); c < e; c++)
@@ -172,9 +174,9 @@ static void sum_cells(steer_World *w, uint32_t r, void *ctx)
     j->sums[r] = sum;
 }
 
-static void cursor_cells(steer_World *w, uint32_t r, void *ctx)
+static void cursor_cells(const steer_World *w, steerW_Local *loc, uint32_t r, void *ctx)
 {
-    (void)w;
+    (void)w, (void)loc;
     const BuildJob *j = ctx;
     uint32_t at = j->sums[r];
     for (uint32_t c = steerW_part(j->cells, j->parts, r), e = steerW_part(j->cells, j->parts, r + 1); c < e; c++) {
@@ -187,16 +189,18 @@ static void cursor_cells(steer_World *w, uint32_t r, void *ctx)
     }
 }
 
-static void place_part(steer_World *w, uint32_t k, void *ctx)
+static void place_part(const steer_World *w, steerW_Local *loc, uint32_t k, void *ctx)
 {
+    (void)loc;
     const BuildJob *j = ctx;
     uint32_t *cur = j->counts + (size_t)k * j->cells;
     for (uint32_t d = steerW_part(j->n, j->parts, k), e = steerW_part(j->n, j->parts, k + 1); d < e; d++)
         place(w, j->g, d, cur[j->cell_at[d]]++);
 }
 
-static void sort_part(steer_World *w, uint32_t r, void *ctx)
+static void sort_part(const steer_World *w, steerW_Local *loc, uint32_t r, void *ctx)
 {
+    (void)loc;
     const BuildJob *j = ctx;
     sort_cells(w, j->g, steerW_part(j->cells, j->parts, r), steerW_part(j->cells, j->parts, r + 1));
 }
@@ -231,6 +235,18 @@ static int build_parallel(steer_World *w, steerG_Grid *g, uint32_t *cell_at, uin
     if (st == STEER_OK) st = steerW_par(w, parts, place_part, &j);
     if (st == STEER_OK) st = steerW_par(w, parts, sort_part, &j);
     return st;
+}
+
+int steerG_query(steer_World *w, const float p[3], float radius)
+{
+    // the tick's grid holds positions from before locomotion, and the host
+    // may have spawned or moved agents since: rebuild once, then reuse
+    if (!w->grid_fresh) {
+        steerW_compact(w);
+        if (steerG_build(w, w->sense_radius) != STEER_OK) return -1;
+        w->grid_fresh = true;
+    }
+    return steerG_gather(w, p, radius, UINT32_MAX);
 }
 
 int steerG_build(steer_World *w, float cell)

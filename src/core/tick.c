@@ -6,38 +6,16 @@
 // scratch grows with the agents); storage does not move during the passes
 // (spawn, remove and the setters refuse while in_tick), and host callbacks
 // run after them (think).
-#include "world.h"
+#include "store.h"
+#include "grid.h"
+#include "geometry.h"
+#include "craft.h"
 #include "brain.h"
 #include "par.h"
 #include "vecmath.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-// ---- geometry helpers --------------------------------------------------
-
-void steerW_delta(const steer_World *w, const float a[3], const float b[3], float out[3])
-{
-    v3_sub(out, b, a);
-    if (!w->wrap) return;
-    for (int i = 0; i < w->dim; i++) {
-        float L = w->size[i], half = 0.5f * L;
-        if (out[i] >= half) out[i] -= L;
-        else if (out[i] < -half) out[i] += L;
-    }
-}
-
-void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent other)
-{
-    if (w->loc.nevents == w->loc.cap_events) {
-        uint32_t cap = w->loc.cap_events ? w->loc.cap_events * 2 : 64;
-        steer_Event *e = steerW_realloc(w, w->loc.events, sizeof *e * cap);
-        if (!e) return; // an event lost to OOM is logged, never a crash
-        w->loc.events = e;
-        w->loc.cap_events = cap;
-    }
-    w->loc.events[w->loc.nevents++] = (steer_Event){ type, steerW_handle(w, d), other };
-}
 
 // ---- the steer and locomote passes ------------------------------------
 
@@ -66,8 +44,8 @@ static inline void load_dim(float *const arr[3], uint32_t d, float o[3], const i
 // the velocity (see pass_locomote). The last stage, shared by both paths
 // below: keep the old state rather than poison the world with a non-finite
 // one, set the heading and store.
-__attribute__((always_inline)) static inline void settle(steer_World *w, uint32_t d, const float v[3], const float p[3],
-                                                         const float *craft_h, const int dim)
+__attribute__((always_inline)) static inline void settle(const steer_World *w, uint32_t d, const float v[3],
+                                                         const float p[3], const float *craft_h, const int dim)
 {
     if (!v3_finite(v) || !v3_finite(p)) return;
     float s2 = v3_len2(v), h[3];
@@ -111,7 +89,7 @@ __attribute__((always_inline)) static inline void advance(const steer_World *w, 
 // each agent's step is a chain of square roots and divisions, and stages
 // let the chains of different agents overlap instead of each waiting for
 // the last.
-__attribute__((always_inline)) static inline void locomote_points(steer_World *w, const uint32_t *ds, int n,
+__attribute__((always_inline)) static inline void locomote_points(const steer_World *w, const uint32_t *ds, int n,
                                                                   const int dim, const bool wrap)
 {
     steerB_Lanes V;
@@ -138,7 +116,7 @@ __attribute__((always_inline)) static inline void locomote_points(steer_World *w
 }
 
 // A turn-limited vehicle (craft.c).
-__attribute__((always_inline)) static inline void locomote_craft(steer_World *w, uint32_t d, const int dim,
+__attribute__((always_inline)) static inline void locomote_craft(const steer_World *w, uint32_t d, const int dim,
                                                                  const bool wrap)
 {
     float f[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 }, p[3] = { 0, 0, 0 }, h[3];
@@ -154,7 +132,7 @@ __attribute__((always_inline)) static inline void locomote_craft(steer_World *w,
 
 // Up to STEERB_BATCH agents, any vehicles: worlds with craft take one
 // agent at a time.
-__attribute__((always_inline)) static inline void locomote_batch(steer_World *w, const uint32_t *ds, int n,
+__attribute__((always_inline)) static inline void locomote_batch(const steer_World *w, const uint32_t *ds, int n,
                                                                  const int dim, const bool wrap)
 {
     if (__builtin_expect(!w->any_craft, 1)) {
@@ -398,7 +376,7 @@ static int pass_steer(steer_World *w, bool fuse)
     for (uint32_t k = 0; k < items; k++) bounds[k] = steerG_cell_from(g, steerW_part(w->count, items, k));
     bounds[items] = g->ncells;
     SteerJob job = { bounds, false, fuse };
-    int st = steerW_par(w, items, steer_item, &job);
+    int st = steerW_par_views(w, items, steer_item, &job);
     if (any_host(w)) {
         const uint32_t all[2] = { 0, g->ncells };
         SteerJob calls = { all, true, fuse };
@@ -411,7 +389,7 @@ static int pass_steer(steer_World *w, bool fuse)
 }
 
 // The loop body, inlined with the dimension and wrap as constants.
-__attribute__((always_inline)) static inline void locomote(steer_World *w, uint32_t b, uint32_t e, const int dim,
+__attribute__((always_inline)) static inline void locomote(const steer_World *w, uint32_t b, uint32_t e, const int dim,
                                                            const bool wrap)
 {
     uint32_t ds[STEERB_BATCH];
@@ -436,8 +414,9 @@ static inline void range_of(const Range *r, uint32_t k, uint32_t *b, uint32_t *e
     if (*b > *e) *b = *e;
 }
 
-static void locomote_item(steer_World *w, uint32_t k, void *ctx)
+static void locomote_item(const steer_World *w, steerW_Local *loc, uint32_t k, void *ctx)
 {
+    (void)loc;
     uint32_t b, e;
     range_of(ctx, k, &b, &e);
     if (w->dim == 2) {
@@ -549,8 +528,9 @@ static void overlap_item(steer_World *w, uint32_t k, void *ctx)
 // Apply the pushes. Radii are at most STEERW_PARAM_MAX, so pushes are
 // finite; an agent near the float limit that a push would carry past it
 // stays put.
-static void push_item(steer_World *w, uint32_t k, void *ctx)
+static void push_item(const steer_World *w, steerW_Local *loc, uint32_t k, void *ctx)
 {
+    (void)loc;
     uint32_t b, e;
     range_of(&((CollideJob *)ctx)->r, k, &b, &e);
     for (uint32_t d = b; d < e; d++) {
@@ -613,20 +593,20 @@ static int pass_collide(steer_World *w, uint32_t n)
         int st = steerG_build(w, 2.0f * job.maxr);
         if (st) return st;
         memset(job.any, 0, sizeof job.any);
-        st = steerW_par(w, job.r.items, overlap_item, &job);
+        st = steerW_par_views(w, job.r.items, overlap_item, &job);
         if (st) return st;
         bool any = false;
         for (uint32_t k = 0; k < job.r.items; k++) any |= job.any[k] != 0;
         if (!any) break;
         steerW_par(w, job.r.items, push_item, &job);
     }
-    return steerW_par(w, job.r.items, shapes_item, &job);
+    return steerW_par_views(w, job.r.items, shapes_item, &job);
 }
 
 // stuck: watch each agent's progress over the stuck window (the world's
 // floats at the start of its memory row: anchor position, distance to its
 // goal then, time, effort).
-static void stuck_item(steer_World *w, uint32_t k, void *ctx)
+static void stuck_item(const steer_World *w, steerW_Local *loc, uint32_t k, void *ctx)
 {
     int dim = w->dim;
     float dt = w->dt;
@@ -668,7 +648,8 @@ static void stuck_item(steer_World *w, uint32_t k, void *ctx)
             progress = v3_len(off);
         }
         float effort = row[dim + 2] / row[dim + 1];
-        if (effort > 0.25f && progress < w->stuck_progress) steerW_event(w, STEER_EVENT_STUCK, d, STEER_NO_AGENT);
+        if (effort > 0.25f && progress < w->stuck_progress)
+            steerW_event_to(loc, w, STEER_EVENT_STUCK, d, STEER_NO_AGENT);
         for (int i = 0; i < dim; i++) row[i] = p[i];
         row[dim] = goal;
         row[dim + 1] = 0.0f;

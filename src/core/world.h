@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 // world.h — the world's internal layout, shared by the core, the behaviours
-// and the combiners. Code above them (the Lua bindings, the viewer) should
-// read the world through include/ only; where it still includes this
-// header, a change of layout reaches it.
+// and the combiners: the struct, its parts and the inline readers of its
+// columns and handles, and the roof's own functions (world.c). Each module
+// of the core declares its functions in its own header (store.h, grid.h,
+// geometry.h, craft.h, brain.h, par.h, base.h), included at the end for
+// the code above the core. Code above the behaviours (the Lua bindings,
+// the viewer) should read the world through include/ only; where it still
+// includes this header, a change of layout reaches it.
 //
 // Agents live in dense structure-of-arrays storage, one array per
 // component (z arrays exist only in 3D worlds): dense index d in [0, count).
@@ -84,7 +88,8 @@ typedef struct steerG_Run {
 // thread's, and a pass on another worker runs on a copy of the world whose
 // loc is that worker's (par.c), so a behaviour reads `c->w->loc` without
 // knowing which thread it is on. Everything else in the world is read-only
-// during a parallel pass, but for the rows of the agents the pass owns.
+// during a parallel pass, but for the rows of the agents the pass owns: an
+// item function (par.h) gets the world const and this struct apart.
 typedef struct steerW_Local {
     steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
     uint32_t cap_scratch;
@@ -204,42 +209,6 @@ struct steer_World {
     bool in_par;    // a parallel pass runs: allocation takes the pool's lock
 };
 
-// The per-agent columns of the dense storage, listed once (steerW_columns,
-// world.c): storage growth, compaction, the re-sort, the state hash and the
-// byte count walk that table, so a new per-agent value is a field above and
-// a row there. A column is one array with one element per agent, one array
-// per axis of the world (x, y and in 3D z: a `float *f[3]` field), or one
-// array of rows, `stride` elements per agent (brain memory and records).
-enum { STEERW_COL_ONE, STEERW_COL_AXES, STEERW_COL_ROW };
-enum {
-    STEERW_COL_STATE, // the agent's state: moves with the agent and is hashed
-    STEERW_COL_KEPT,  // moves with the agent, not hashed (recomputed each tick, or bookkeeping)
-    STEERW_COL_TICK   // one tick's scratch: grows with the storage once allocated, never moves
-};
-typedef struct steerW_Column {
-    const char *name;
-    size_t at;          // offsetof(steer_World, the pointer); per axis: the first of three
-    size_t stride_at;   // a row column: offsetof(steer_World, its uint32_t stride)
-    uint8_t size;       // bytes per element
-    uint8_t shape;      // STEERW_COL_ONE / AXES / ROW
-    uint8_t role;       // STEERW_COL_STATE / KEPT / TICK
-    uint8_t state_bits; // a column of flag bytes: the bits that are state (0: every bit)
-} steerW_Column;
-extern const steerW_Column steerW_columns[];
-extern const int steerW_ncolumns;
-// One array of a column as the walks see it.
-#define STEERW_MAX_ARRAYS 64
-typedef struct steerW_Array {
-    const steerW_Column *col;
-    int axis;     // which of a per-axis column's arrays (0 otherwise)
-    char *base;   // the array, NULL when not allocated
-    size_t bytes; // bytes per agent: the element size times the row's stride (0: no row)
-} steerW_Array;
-// The arrays of every column in the one order all walks use (the state
-// hash's): axis by axis the per-axis columns, then the others as the table
-// lists them. Returns how many.
-int steerW_arrays(const steer_World *w, steerW_Array out[STEERW_MAX_ARRAYS]);
-
 // Exchange the whole state of two worlds, each keeping its address, its
 // allocator, its log and its host hooks (a rewind in place: snapshot.c,
 // and the Lua binding's w:restore). Not during a tick.
@@ -247,17 +216,6 @@ void steerW_swap(steer_World *a, steer_World *b);
 // After a swap: the trees of w's brains that name `from` as the world of
 // their target agents (loaded there) name w.
 void steerW_retarget(steer_World *w, const steer_World *from);
-
-// Storage between ticks (world.c): drop the agents flagged dead, keeping the
-// order of the living; free the brains no agent uses; re-sort the columns
-// into the order of the grid's items (needs a fresh grid).
-void steerW_compact(steer_World *w);
-void steerW_collect_brains(steer_World *w);
-void steerW_reorder(steer_World *w);
-// The brain id of a behaviour tree, compiling it on first use (0 for NULL),
-// or a negative status; and giving dense agent d that brain.
-int steerW_brain_id(steer_World *w, steer_Behavior *b);
-void steerW_set_brain(steer_World *w, uint32_t d, int id);
 
 // Finite and representable in the float storage (a double above FLT_MAX
 // would silently become infinity).
@@ -278,9 +236,6 @@ static inline float steerW_wrap_into(float x, float lo, float L)
     return x >= lo && x < lo + L ? x : lo;
 }
 
-// The world's scratch of one 32-bit word per agent (see agent_tmp), or NULL
-// when out of memory.
-uint32_t *steerW_agent_tmp(steer_World *w);
 // Dense index of a live handle, or -1. A free slot's dense_of holds the
 // free list, so a forged handle with its generation must not be trusted:
 // the dense index must point back at the slot. No agent is dead during a
@@ -305,8 +260,6 @@ static inline float *steerW_mem(const steer_World *w, uint32_t d)
 {
     return w->mem_stride ? w->mem + (size_t)d * w->mem_stride + w->mem_base : NULL;
 }
-// The up vector of a frame with forward h when nothing banks it (craft.c).
-void steerW_derived_up(const float h[3], float up[3]);
 static inline void steerW_load(float *const arr[3], uint32_t d, float o[3])
 {
     o[0] = arr[0][d];
@@ -342,16 +295,6 @@ static inline void steerW_set_target_agent(steer_World *w, uint32_t d, steer_Age
     w->tq[1][d] = (uint32_t)(a.id >> 32);
     if (w->tq[2]) w->tq[2][d] = 0;
 }
-// Displacement from a to b; the minimum image on a torus.
-void steerW_delta(const steer_World *w, const float a[3], const float b[3], float out[3]);
-// Queue an event for the end of the tick.
-void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent other);
-// Intern a tag; returns its id (0 for NULL), or STEER_ENOMEM, or STEER_EFULL
-// when the world already has STEERW_MAX_TAGS distinct tags (ids are 16-bit).
-#define STEERW_MAX_TAGS 65535
-int steerW_tag_id(steer_World *w, const char *tag);
-// Look a tag up without interning: id, 0 for NULL, -1 when unknown.
-int steerW_tag_find(const steer_World *w, const char *tag);
 
 // A grid cell index from its coordinate in cells, clamped to [0, n) in
 // float before the conversion: a point far outside would overflow an int
@@ -378,65 +321,12 @@ static inline bool steerW_is_craft(const steer_World *w, uint32_t d)
     const steerW_Turn *t = steerW_turn(w, d);
     return t && t->craft;
 }
-// The turn radius at `speed`: min_turn_radius, or v^2 / max_turn_accel when larger.
-float steerW_turn_radius(const steerW_Turn *t, float speed);
-// Craft locomotion of dense agent d under force f: the new velocity and heading.
-void steerW_craft_step(steer_World *w, uint32_t d, const float f[3], float v[3], float h[3]);
-// The agent's up vector: banked for a 3D craft, derived from the heading otherwise.
-void steerW_up(const steer_World *w, uint32_t d, float up[3]);
-void steerW_craft_free(steer_World *w);
 
-// Geometry (geometry.c)
-// A wall's end points as stored: apart (the closest-point and ray tests
-// divide by the squared length) and not so far apart that it overflows.
-static inline bool steerW_wall_ok(const float a[3], const float b[3])
-{
-    float ex = b[0] - a[0], ey = b[1] - a[1], l2 = ex * ex + ey * ey;
-    return l2 >= FLT_MIN && l2 <= FLT_MAX;
-}
-int steerW_geometry_ready(steer_World *w); // rebuild the shape grid if needed
-void steerW_geometry_free(steer_World *w);
-// Shapes whose boxes overlap [lo, hi] (and every plane) into w->loc.found;
-// returns how many, or -1 when out of memory. Needs steerW_geometry_ready.
-int steerW_shapes_near(steer_World *w, const float lo[3], const float hi[3]);
-// Closest point of a shape to p and the outward normal there.
-void steerW_closest(const steer_World *w, const steerW_Shape *s, const float p[3], float out[3], float normal[3]);
-// Distance from p to the shape's surface, negative inside.
-float steerW_signed_distance(const steer_World *w, const steerW_Shape *s, const float p[3]);
-// The nearest shape on the ray o + t dir (dir unit), t <= length.
-bool steerW_ray_shapes(steer_World *w, const float o[3], const float dir[3], float length, float *t, float n[3],
-                       uint32_t *shape);
-// Ray o + t dir (dir unit) against a shape: the first t >= 0 and the normal.
-bool steerW_ray_shape(const steer_World *w, const steerW_Shape *s, const float o[3], const float dir[3], float *t,
-                      float n[3]);
-
-// Grid (grid.c)
-int steerG_build(steer_World *w, float cell);
-void steerG_free(steer_World *w);
-// Gather agents within radius of p (excluding dense index `self`, or
-// UINT32_MAX for none) into w->loc.scratch; returns the count, or -1 on OOM.
-int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self);
-// Describe cell c and the ring of cells around it as runs of the sorted
-// grid arrays. Returns 1 when done, 0 when the grid is too small for a ring
-// of distinct cells (use steerG_gather), -1 on OOM.
-int steerG_block(steer_World *w, uint32_t c);
-// The neighbour summaries of the block's agents around p (excluding the
-// agent at sorted grid index `slot`) for each squared radius r2[k],
-// k < nslots, of the parts needs[k] (see steerB_Summary).
-typedef struct steerB_Summary steerB_Summary;
-// The first cell whose agents start at or after sorted index `at`.
-uint32_t steerG_cell_from(const steerG_Grid *g, uint32_t at);
-// Whether every cell has a block (a torus needs three cells per axis).
-bool steerG_blocks_ok(const steer_World *w);
-void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
-                      const uint8_t *needs, steerB_Summary *out);
-// The same for two agents of one cell (same block): one AVX2 pass where the
-// CPU has it (w->wide), with the bits of two single passes.
-void steerG_summaries2(steer_World *w, const float pa[3], uint32_t sa, const float pb[3], uint32_t sb, int nslots,
-                       const float *r2, const uint8_t *needs, steerB_Summary *outa, steerB_Summary *outb);
-// Whether the CPU has AVX2 (the two-agent pass).
-bool steerG_wide_available(void);
-// Keep the block's agents within radius of p (excluding self) in w->loc.scratch.
-int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self);
+// The modules' own headers. Files of the core include the ones they call;
+// code above the core (behaviours, combiners, bindings) gets them all here.
+#include "store.h"
+#include "grid.h"
+#include "geometry.h"
+#include "craft.h"
 
 #endif
