@@ -147,7 +147,7 @@ static int call_callback(lua_State *L)
     return 0;
 }
 
-// Push what mod_call needs to call callback `name`; its arguments follow.
+// Push what steerE_mod_call needs to call callback `name`; its arguments follow.
 static void push_callback(Mod *m, const char *name)
 {
     lua_pushcfunction(m->L, call_callback);
