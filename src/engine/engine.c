@@ -41,86 +41,6 @@
 
 #define REG_ARCHETYPES "steer.archetypes" // larchetype.c's registry of definitions
 
-// ---- small things ----------------------------------------------------------
-
-double steerE_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-void steerE_log(steer_Engine *e, int level, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (e->log) e->log(e->log_ud, level, buf);
-    else fprintf(stderr, "%s\n", buf);
-}
-
-void *steerE_alloc(steer_Engine *e, void *p, size_t size)
-{
-    if (e->alloc) return e->alloc(e->alloc_ud, p, size);
-    if (size == 0) {
-        free(p);
-        return NULL;
-    }
-    return realloc(p, size);
-}
-
-char *steerE_strdup(steer_Engine *e, const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = steerE_alloc(e, NULL, n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
-int steerE_fail(steer_Engine *e, int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(e->error, sizeof e->error, fmt, ap);
-    va_end(ap);
-    return status;
-}
-
-char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len)
-{
-    struct stat st; // a regular file: opening a FIFO waits for a writer, for ever
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            if (cap >= max) break;
-            size_t nc = cap ? cap * 2 : 4096;
-            if (nc > max) nc = max;
-            char *nb = steerE_alloc(e, buf, nc + 1);
-            if (!nb) break;
-            buf = nb;
-            cap = nc;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    int bad = ferror(f) || !buf || (n == cap && cap >= max && fgetc(f) != EOF);
-    fclose(f);
-    if (bad) {
-        steerE_alloc(e, buf, 0);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     (void)osize;
@@ -129,87 +49,6 @@ static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         return NULL;
     }
     return steerE_alloc(ud, ptr, nsize);
-}
-
-// ---- calling Lua -------------------------------------------------------------
-
-// Message handler: the message and a traceback. Other error objects are
-// described by type only — their __tostring is the script's code and could
-// loop, so the engine never runs it while handling an error.
-int steerE_msghandler(lua_State *L)
-{
-    const char *msg = lua_tostring(L, 1);
-    if (!msg) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    luaL_traceback(L, L, msg, 1);
-    return 1;
-}
-
-// Keep the error on top of the stack (a message with a traceback) as the
-// engine's error: the first line is "file:line: message".
-void steerE_message(const char *full, char *out, size_t len)
-{
-    const char *nl = strstr(full, "\nstack traceback:");
-    size_t n = nl ? (size_t)(nl - full) : strlen(full);
-    if (n >= len) n = len - 1;
-    memcpy(out, full, n);
-    out[n] = '\0';
-}
-
-// The same, prefixed with `context` (NULL: none) in both.
-int steerE_keep_error_in(steer_Engine *e, const char *context)
-{
-    lua_State *L = e->L;
-    if (!lua_isstring(L, -1)) {
-        lua_pop(L, 1);
-        lua_pushliteral(L, "(error object is not a string)");
-    }
-    if (context) {
-        lua_pushstring(L, context);
-        lua_insert(L, -2);
-        lua_concat(L, 2); // two strings: no metamethod
-    }
-    const char *full = lua_tostring(L, -1);
-    steerE_message(full, e->error, sizeof e->error);
-    steerE_alloc(e, e->traceback, 0);
-    e->traceback = steerE_strdup(e, full);
-    lua_pop(L, 1);
-    return STEER_ESCRIPT;
-}
-
-int steerE_keep_error(steer_Engine *e) { return steerE_keep_error_in(e, NULL); }
-
-// Call the function below nargs arguments with the traceback handler.
-int steerE_docall(lua_State *L, int nargs, int nresults)
-{
-    int base = lua_gettop(L) - nargs;
-    lua_pushcfunction(L, steerE_msghandler);
-    lua_insert(L, base);
-    int st = lua_pcall(L, nargs, nresults, base);
-    lua_remove(L, base);
-    return st;
-}
-
-static int index_f(lua_State *L)
-{
-    lua_gettable(L, 1);
-    return 1;
-}
-
-// Push field `name` of the value at idx (`what`: "the scenario", "the
-// world"), looked up protected: an __index of the scenario's may raise or
-// yield. On an error nothing is pushed, and the error is kept naming the
-// file and the field.
-int steerE_get_field(steer_Engine *e, int idx, const char *name, const char *what)
-{
-    lua_State *L = e->L;
-    idx = lua_absindex(L, idx);
-    lua_pushcfunction(L, index_f);
-    lua_pushvalue(L, idx);
-    lua_pushstring(L, name);
-    if (steerE_docall(L, 2, 1) == LUA_OK) return STEER_OK;
-    char context[512];
-    snprintf(context, sizeof context, "%s: looking up field '%s' of %s: ", e->file ? e->file : "?", name, what);
-    return steerE_keep_error_in(e, context);
 }
 
 // ---- watching files ------------------------------------------------------------
@@ -346,11 +185,13 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     if (!e->L) goto nomem;
     luaL_openlibs(e->L);
     // the scenario's worlds allocate and log through the host's hooks too
-    steerE_mods_init_route(e);
-    e->host = (steerL_Host){ e->alloc,       e->alloc_ud,   e->log,     e->log_ud, e->threads,
-                             d.enqueue_task, d.finish_task, d.task_ctx, &e->route };
+    e->host = (steerL_Host){ e->alloc,   e->alloc_ud,    e->log,        e->log_ud,
+                             e->threads, d.enqueue_task, d.finish_task, d.task_ctx };
     lua_pushlightuserdata(e->L, &e->host);
     lua_setfield(e->L, LUA_REGISTRYINDEX, STEERL_HOST);
+    // and hand the mods' per-agent Lua to the mods (policy.c)
+    steerE_scenario_policy(e);
+    steerL_set_policy(e->L, &e->policy);
     steer_lua_preload(e->L);
     wrap_searcher(e);
 #ifdef __linux__
@@ -747,12 +588,6 @@ int steer_engine_call(steer_Engine *e, const char *name, int nargs)
     lua_remove(L, -2);
     lua_insert(L, -1 - nargs);
     return steerE_docall(L, nargs, 0) == LUA_OK ? STEER_OK : steerE_keep_error(e);
-}
-
-int steerE_register_kind(lua_State *L)
-{
-    steer_lua_register_host(L, lua_touserdata(L, 1));
-    return 0;
 }
 
 int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc *desc)

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
-// engine.h — the engine's insides shared by engine.c (scenario, reload,
-// ticking), mod.c (sandboxes) and sandbox.c (the mods' library).
+// engine.h — the engine's insides shared by its files: base.c (the floor:
+// clock, log, memory, errors, protected calls), the mods' files (mod.h
+// lists them), save.c (snapshots) and engine.c (scenario, reload, ticking).
+// Every call points down: engine.c -> save.c -> modsnap.c -> mod.c ->
+// message.c, policy.c -> sandbox.c -> watch.c -> base.c.
 #ifndef STEER_ENGINE_INTERNAL_H
 #define STEER_ENGINE_INTERNAL_H
 
@@ -58,7 +61,7 @@ struct steer_Engine {
 
     Mod **mods;
     int nmods;
-    steerL_Route route;   // the mods' per-agent Lua (think, custom, ease), from the world's hooks
+    steerL_Policy policy; // the scenario's state's: the mods' per-agent Lua (think, custom, ease) (policy.c)
     steer_Behavior *halt; // a disabled mod's agents' brain: arrive on their own target (mod.c)
     pthread_t watchdog;
     bool watchdog_running;
@@ -66,9 +69,11 @@ struct steer_Engine {
     pthread_mutex_t lock; // guards each mod's call state against the watchdog
 };
 
+// base.c
 double steerE_now(void);
 void steerE_log(steer_Engine *e, int level, const char *fmt, ...);
 void *steerE_alloc(steer_Engine *e, void *p, size_t size);
+void *steerE_alloc_ud(void *e, void *p, size_t size); // the same with the engine as a void * (steerL_DataOptions.alloc)
 char *steerE_strdup(steer_Engine *e, const char *s);
 int steerE_fail(steer_Engine *e, int status, const char *fmt, ...);
 // The message handler of every call into Lua: the message and a traceback;
@@ -90,22 +95,24 @@ int steerE_get_field(steer_Engine *e, int idx, const char *name, const char *wha
 // Read a whole file (at most `max` bytes) with the engine's allocator.
 char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len);
 
-// mod.c
-void steerE_mods_tick(steer_Engine *e);
-// The route the scenario's worlds hand the mods' per-agent Lua to (host.route).
-void steerE_mods_init_route(steer_Engine *e);
-void steerE_mods_free(steer_Engine *e);
-void steerE_mods_register_kind(steer_Engine *e, const steer_HostKind *k);
 // A lua_CFunction: steer_lua_register_host of the kind (light userdata at
 // 1), for a protected call, since the state's steer table may have a
 // __newindex of the script's or the mod's.
 int steerE_register_kind(lua_State *L);
-// Once the mod was stopped (its CPU budget spent, its memory cap crossed),
+
+// mod.c
+void steerE_mods_tick(steer_Engine *e);
+void steerE_mods_free(steer_Engine *e);
+void steerE_mods_register_kind(steer_Engine *e, const steer_HostKind *k);
+// policy.c: the scenario's policy (e->policy), which the scenario's worlds
+// hand the mods' per-agent Lua to.
+void steerE_scenario_policy(steer_Engine *e);
+// watch.c: once the mod was stopped (its CPU budget spent, its memory cap crossed),
 // arm the stop hook on L, the running thread, and raise the reason. The
 // mod's count hook calls it; so do the sandbox's C loops, per element or
 // per call, since a loop that runs no Lua instruction never reaches the hook.
 void steerE_check_stop(lua_State *L);
-// Decode one message (bytes from steer.send's encoder) and push its value; raises a Lua error
+// message.c: decode one message (bytes from steer.send's encoder) and push its value; raises a Lua error
 // "corrupt message" on malformed input. Call it protected.
 void steerE_decode_message(lua_State *L, const unsigned char *p, size_t len);
 // Encode the value at idx as steer.send does (nil, booleans, numbers,
@@ -115,7 +122,7 @@ void steerE_decode_message(lua_State *L, const unsigned char *p, size_t len);
 // for lack of memory.
 int steerE_encode_message(lua_State *L, int idx, unsigned char **out, size_t *len, const char **err);
 
-// Each enabled mod's save(), encoded in the mod's state under its budget:
+// modsnap.c: each enabled mod's save(), encoded in the mod's state under its budget:
 // emit(ud, name, bytes, len) for each mod that has a save; a nonzero
 // return from emit ends the walk with that status. A mod whose save fails
 // is disabled (as any failing callback), and left out.

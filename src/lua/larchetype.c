@@ -39,6 +39,15 @@ typedef struct Archetype {
     lua_Integer version;
 } Archetype;
 
+bool steerL_vehicle_desc(lua_State *L, int t, const char *fn, steer_AgentDesc *d, steer_CraftDesc *craft)
+{
+    d->mass = steerL_opt_vehicle(L, t, fn, "mass", 1);
+    d->max_speed = steerL_opt_vehicle(L, t, fn, "max_speed", 1);
+    d->max_force = steerL_opt_vehicle(L, t, fn, "max_force", 1);
+    d->radius = steerL_opt_vehicle(L, t, fn, "radius", 0.5);
+    return steerL_craft_desc(L, t, fn, craft);
+}
+
 static Archetype *check_archetype(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_ARCHETYPE); }
 
 int steerL_isarchetype(lua_State *L, int idx) { return luaL_testudata(L, idx, STEERL_ARCHETYPE) != NULL; }

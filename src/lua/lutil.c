@@ -2,7 +2,12 @@
 // lutil.c — argument checking shared by every binding file.
 #include "lutil.h"
 #include "../behaviors/behavior.h"
+#if LUA_VERSION_NUM < 503
+// An id from Lua carries 21 bits of its generation here, and no public
+// call gives a slot's current one: the 5.1 and LuaJIT module reads it from
+// the world (steerL_agent_of_lid). The 5.4 build reads no core internals.
 #include "../core/world.h"
+#endif
 
 #include <float.h>
 #include <math.h>
@@ -183,9 +188,37 @@ double steerL_opt_vehicle(lua_State *L, int t, const char *fn, const char *field
     return v;
 }
 
+// ---- the policy (lpolicy.h) ---------------------------------------------------
+
+#define REG_POLICY "steer.policy"
+
+void steerL_set_policy(lua_State *L, const steerL_Policy *p)
+{
+    lua_pushlightuserdata(L, (void *)p);
+    lua_setfield(L, LUA_REGISTRYINDEX, REG_POLICY);
+}
+
+const steerL_Policy *steerL_policy(lua_State *L)
+{
+    const steerL_Policy *p = NULL;
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_POLICY) == LUA_TLIGHTUSERDATA) p = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return p;
+}
+
+// Called as C functions, so that a call hook sees each poll and a charge
+// raises from a call of its own, as any C function the script calls.
 static int poll_point(lua_State *L)
 {
-    (void)L;
+    const steerL_Policy *p = steerL_policy(L);
+    if (p && p->poll) p->poll(p->ud, L);
+    return 0;
+}
+
+static int charge_point(lua_State *L)
+{
+    const steerL_Policy *p = steerL_policy(L);
+    p->charge(p->ud, L, lua_tointeger(L, 1));
     return 0;
 }
 
@@ -194,23 +227,32 @@ void steerL_poll(lua_State *L, size_t *work, size_t units)
     *work += units;
     if (*work < STEERL_POLL_WORK) return;
     *work = 0;
-    if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_POLL) != LUA_TFUNCTION) {
-        lua_pop(L, 1);
-        lua_pushcfunction(L, poll_point);
-    }
+    lua_pushcfunction(L, poll_point);
     lua_call(L, 0, 0);
 }
 
 void steerL_charge(lua_State *L, lua_Integer bytes)
 {
     if (bytes == 0) return;
-    if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_CHARGE) != LUA_TFUNCTION) {
-        lua_pop(L, 1);
-        return;
-    }
+    const steerL_Policy *p = steerL_policy(L);
+    if (!p || !p->charge) return;
+    lua_pushcfunction(L, charge_point);
     lua_pushinteger(L, bytes);
     lua_call(L, 1, 0);
 }
+
+int steerL_sandboxed(lua_State *L)
+{
+    const steerL_Policy *p = steerL_policy(L);
+    return p && p->sandboxed;
+}
+
+void steerL_check_unsandboxed(lua_State *L, const char *fn, const char *why)
+{
+    if (steerL_sandboxed(L)) luaL_error(L, "%s: not available to mods (%s)", fn, why);
+}
+
+// ---- argument tables ----------------------------------------------------------
 
 void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array)
 {
@@ -253,6 +295,34 @@ steerL_World *steerL_checkworld(lua_State *L, int idx)
     return w;
 }
 
+// Push field `name` of the world's user value table.
+void steerL_uv_field(lua_State *L, int world_idx, const char *name)
+{
+    lua_getiuservalue(L, world_idx, 1);
+    lua_getfield(L, -1, name);
+    lua_remove(L, -2);
+}
+
+void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id)
+{
+    world_idx = lua_absindex(L, world_idx);
+    steerL_uv_field(L, world_idx, "handles");
+    if (steerL_rawgetid(L, -1, id.id) == LUA_TUSERDATA) {
+        lua_remove(L, -2);
+        return;
+    }
+    lua_pop(L, 1);
+    steerL_Agent *a = lua_newuserdatauv(L, sizeof *a, 1);
+    a->handle = id;
+    a->world = lua_touserdata(L, world_idx);
+    luaL_setmetatable(L, STEERL_AGENT);
+    lua_pushvalue(L, world_idx);
+    lua_setiuservalue(L, -2, 1);
+    lua_pushvalue(L, -1);
+    steerL_rawsetid(L, -3, id.id);
+    lua_remove(L, -2);
+}
+
 steerL_Agent *steerL_toagent(lua_State *L, int idx) { return luaL_testudata(L, idx, STEERL_AGENT); }
 
 steerL_Agent *steerL_checkagent(lua_State *L, int idx, const char *what)
@@ -281,14 +351,24 @@ static uint64_t widen_lid(lua_Integer id, uint32_t cur)
 
 steer_Agent steerL_agent_of_lid(const steer_World *w, lua_Integer id)
 {
+#if LUA_VERSION_NUM >= 503
+    (void)w;
+    return (steer_Agent){ widen_lid(id, 0) };
+#else
     uint32_t s = (uint32_t)id;
     return (steer_Agent){ widen_lid(id, s < w->nslots ? w->gen[s] : 0) };
+#endif
 }
 
 steer_Shape steerL_shape_of_lid(const steer_World *w, lua_Integer id)
 {
+#if LUA_VERSION_NUM >= 503
+    (void)w;
+    return (steer_Shape){ widen_lid(id, 0) };
+#else
     uint32_t s = (uint32_t)id;
     return (steer_Shape){ widen_lid(id, s < w->geo.nshapes ? w->geo.shapes[s].gen : 0) };
+#endif
 }
 
 const char *steerL_istr(char buf[24], lua_Integer v)
@@ -335,16 +415,4 @@ void steerL_copy_table(lua_State *L, int src, int dst)
         lua_insert(L, -2);
         lua_rawset(L, dst);
     }
-}
-
-int steerL_sandboxed(lua_State *L)
-{
-    int on = lua_getfield(L, LUA_REGISTRYINDEX, STEERL_SANDBOX) != LUA_TNIL;
-    lua_pop(L, 1);
-    return on;
-}
-
-void steerL_check_unsandboxed(lua_State *L, const char *fn, const char *why)
-{
-    if (steerL_sandboxed(L)) luaL_error(L, "%s: not available to mods (%s)", fn, why);
 }

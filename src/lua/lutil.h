@@ -8,6 +8,7 @@
 #include "steer.h"
 #include "../nav/layers.h"
 #include "lcompat.h"
+#include "lpolicy.h"
 
 #define STEERL_VEC "steer.vec"
 #define STEERL_WORLD "steer.world"
@@ -22,24 +23,14 @@ typedef struct steerL_World {
     char cb_error[512]; // first callback error of the running step
     bool stepping;      // inside w:step (callbacks may not step again)
     bool in_pass;       // inside a custom behaviour or ease function: read-only world
-    // A mod's view of the engine's world (steerL_push_borrowed_world): the
-    // world belongs to the engine, so this userdata never frees it, and the
-    // mod may not step it, subscribe to it or change its geometry.
+    // A world that belongs to someone else (steerL_push_borrowed_world:
+    // the engine's, seen by a mod): this userdata never frees it.
     bool borrowed;
-    // A mod that may change (set fields of, remove) only the agents it
-    // spawned: the user value's "owned" set lists them.
-    bool own_only;
-    // Spawn quota of a mod: `may_spawn` says whether one more agent is
-    // allowed, `spawned` is told each new agent (both NULL: no quota).
-    int (*may_spawn)(void *ud);
-    void (*spawned)(void *ud, steer_Agent a);
-    void *quota_ud;
+    // The rules of the state that made or borrowed it (lpolicy.h; NULL: none)
+    const steerL_Policy *policy;
     // The grids attached by w:add_grid, for a viewer (steer_lua_nav); the
     // user value's "grids" table keeps them alive.
     steerN_Layers nav;
-    // Where the hooks send other states' per-agent Lua (steerL_Route below;
-    // from the host, NULL without one)
-    const struct steerL_Route *route;
     // The save or load in progress (lsnapshot.c's state for the snapshot
     // hooks, steerL_hook_save_ref and steerL_hook_load_ref), or NULL.
     void *snap;
@@ -102,26 +93,6 @@ int steerL_optthreads(lua_State *L, int t, const char *fn);
 #define STEERL_THINK_HZ_MIN 1e-6
 #define STEERL_THINK_HZ_MAX 1e6
 
-// Lists and vectors a binding takes are plain data: read raw (lua_rawlen,
-// lua_rawgeti, lua_rawget), so no metamethod runs per element. A loop over
-// a caller's data can still be long (a million points, a map of 2^24
-// cells) and runs no Lua instruction, where a stop hook cannot act: such a
-// loop adds its work here, and every STEERL_POLL_WORK units the C function
-// stored under the registry's STEERL_POLL is called (the engine stores a
-// mod's look at its stop flag there), or else an empty one: either is a
-// call that a call hook (lua.c's interrupt) sees.
-#define STEERL_POLL_WORK 4096
-#define STEERL_POLL "steer.poll"
-void steerL_poll(lua_State *L, size_t *work, size_t units);
-// C memory a binding's object holds outside Lua's allocator (a behaviour
-// tree, a grid, a flow field): `bytes` more, or fewer when negative, for the
-// state's owner. A mod's state stores under the registry's STEERL_CHARGE a
-// C function that counts them against the mod's memory cap and raises past
-// it (a positive charge only; a __gc's negative one never raises). Without
-// one (a scenario, a game's own Lua) nothing is counted.
-#define STEERL_CHARGE "steer.charge"
-void steerL_charge(lua_State *L, lua_Integer bytes);
-
 // Raise for any key of table `t` not listed in `known` (NULL-terminated) or
 // not a string; integer keys are allowed when `allow_array` is set.
 void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array);
@@ -135,7 +106,10 @@ steer_Shape steerL_shape_of_lid(const steer_World *w, lua_Integer id);
 const char *steerL_istr(char buf[24], lua_Integer v);
 steerL_Agent *steerL_checkagent(lua_State *L, int idx, const char *what); // live agent or raise naming `what`
 steerL_Agent *steerL_toagent(lua_State *L, int idx);                      // any agent userdata or NULL
+// The agent's userdata (one per agent and world: the world's "handles").
 void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id);
+// Push field `name` of the world's user value table (lworld.c lists them).
+void steerL_uv_field(lua_State *L, int world_idx, const char *name);
 steerL_World *steerL_checkworld(lua_State *L, int idx);
 steer_Behavior *steerL_tobehavior(lua_State *L, int idx); // or NULL
 
@@ -143,47 +117,11 @@ steer_Behavior *steerL_tobehavior(lua_State *L, int idx); // or NULL
 // function runs inside the steer pass and may only read.
 void steerL_check_writable(lua_State *L, const steerL_World *lw, const char *fn);
 
-// Whether this Lua state is a mod's sandbox (the registry flag the engine
-// sets before opening the module); raise "FN: not available to mods (WHY)" if so.
-int steerL_sandboxed(lua_State *L);
-void steerL_check_unsandboxed(lua_State *L, const char *fn, const char *why);
-#define STEERL_SANDBOX "steer.sandbox"
 // Allocator and log hooks and the default thread count for the worlds a
 // Lua state creates: a light userdata pointing to a steerL_Host under this
 // registry key (the engine sets it; absent means libc, no log and the
 // core's default thread count).
 #define STEERL_HOST "steer.host"
-
-// Per-agent Lua of another Lua state than the world's own: a mod's think,
-// steer.custom and ease functions (issue 20). Such a state has an owner
-// number >= 1 under the registry's STEERL_OWNER (the engine's mods; the
-// world's own state has none, 0). Its functions reach the core as
-// references that carry the owner (steerL_callback_ref: owner << 24 | the
-// registry ref; a think: owner + 1), and the world's hooks hand every call
-// whose owner is not 0 to the route, which runs it in that state under that
-// owner's limits with steerL_run_think / _custom / _ease below and returns
-// nonzero for no result (an error, a stopped owner, a world that is not the
-// owner's — a copy stepped by the scenario —, a reference a snapshot kept
-// without its function (registry part 0): no force, no easing).
-#define STEERL_OWNER "steer.owner"
-#define STEERL_OWNER_SHIFT 24
-#define STEERL_MAX_OWNER 127
-typedef struct steerL_Route {
-    int (*think)(void *ud, int owner, steer_World *w, steer_Agent a, double dt);
-    int (*custom)(void *ud, int owner, int ref, steer_World *w, steer_Agent a, double dt, double out[3]);
-    int (*ease)(void *ud, int owner, int ref, steer_World *w, double x, double *out);
-    void *ud;
-} steerL_Route;
-int steerL_owner(lua_State *L);
-// A registry reference to the function at idx, as a behaviour's callback
-// field stores it (with this state's owner); raises when none is left.
-int steerL_callback_ref(lua_State *L, int idx, const char *fn);
-// The world's own calls, in lw->L: think (the function in lw's think table,
-// lw's world userdata at stack index 1), custom and ease (ref: the registry
-// reference without an owner). 0, or nonzero with lw->cb_error set.
-int steerL_run_think(steerL_World *lw, steer_Agent a, double dt);
-int steerL_run_custom(steerL_World *lw, int ref, steer_Agent a, double dt, double out[3]);
-int steerL_run_ease(steerL_World *lw, int ref, double x, double *out);
 
 typedef struct steerL_Host {
     steer_AllocFn alloc;
@@ -197,18 +135,12 @@ typedef struct steerL_Host {
     steer_EnqueueTaskFn *enqueue_task;
     steer_FinishTaskFn *finish_task;
     void *task_ctx;
-    const steerL_Route *route; // other states' per-agent Lua (NULL: none run)
 } steerL_Host;
-// Raise "FN: ..." unless the agent at idx may be changed from this state
-// (a mod limited to its own agents, see own_only).
-void steerL_check_owner(lua_State *L, int agent_idx, const char *fn);
-// Push a world userdata for a world owned by someone else (the engine).
-steerL_World *steerL_push_borrowed_world(lua_State *L, steer_World *w);
 
 // The vehicle of the spawn descriptor (or an archetype's vehicle table) at
 // t: mass, max_speed, max_force and radius into d (defaults where absent),
 // the turn limits into craft; true when the agent gets turn limits. Raises
-// "FN: field ..." for a bad value; spawn and archetypes share it (lworld.c).
+// "FN: field ..." for a bad value; spawn and archetypes share it (larchetype.c).
 bool steerL_vehicle_desc(lua_State *L, int t, const char *fn, steer_AgentDesc *d, steer_CraftDesc *craft);
 
 // Shared between the world and agent bindings (lworld.c)
@@ -217,8 +149,11 @@ void steerL_unpin_brains(lua_State *L, int world_idx);
 void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st);
 int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[3], steer_Agent *agent, int *has_point);
 void steerL_forget_agent(lua_State *L, int world_idx, steer_Agent id);
+// Per-agent Lua (lcall.c): the world's hooks into d (they call the
+// functions of lw's state, or another owner's through lw's policy), and
+// an agent's think function at hz (nil stops it).
+void steerL_world_hooks(steer_WorldDesc *d, steerL_World *lw);
 void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, double hz);
-void steerL_uv_field(lua_State *L, int world_idx, const char *name);
 const char *steerL_event_name(steer_EventType t); // "arrive", "stuck", ...
 
 // Create the metatable `name` with the metamethods `meta` and an __index

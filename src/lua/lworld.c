@@ -24,217 +24,6 @@ static const char *const spawn_fields[] = { "position",       "velocity", "mass"
                                             "data",           "think",    "think_hz", "min_turn_radius", "min_speed",
                                             "max_turn_accel", NULL };
 
-// ---- host callbacks (run inside a tick) --------------------------------
-
-// Record the first callback failure of a step; the step raises it after
-// the tick has finished, so the world is never left half-updated.
-static void cb_fail(steerL_World *lw, const char *what, const char *msg)
-{
-    if (!lw->cb_error[0]) snprintf(lw->cb_error, sizeof lw->cb_error, "%s: %s", what, msg);
-}
-
-static int tostring_any(lua_State *L)
-{
-    luaL_tolstring(L, 1, NULL);
-    return 1;
-}
-
-// The text of the error object on top, which it replaces: a string as it
-// is, anything else through luaL_tolstring (its __tostring), run protected
-// so a failing __tostring cannot escape into the tick. Never NULL.
-static const char *error_text(lua_State *L)
-{
-    if (lua_type(L, -1) == LUA_TSTRING) return lua_tostring(L, -1);
-    lua_pushcfunction(L, tostring_any);
-    lua_insert(L, -2);
-    if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_isstring(L, -1)) {
-        lua_pop(L, 1);
-        lua_pushliteral(L, "(an error object with no text)");
-    }
-    return lua_tostring(L, -1);
-}
-
-int steerL_run_ease(steerL_World *lw, int ref, double x, double *out)
-{
-    lua_State *L = lw->L;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-    lua_pushnumber(L, x);
-    lw->in_pass = true;
-    int r = lua_pcall(L, 1, 1, 0);
-    lw->in_pass = false;
-    if (r != LUA_OK) {
-        cb_fail(lw, "steer.arrive ease function", error_text(L));
-        lua_pop(L, 1);
-        return 1;
-    }
-    int ok;
-    *out = lua_tonumberx(L, -1, &ok);
-    if (!ok || !isfinite(*out)) {
-        char buf[64];
-        char msg[128];
-        snprintf(msg, sizeof msg, "expected to return a finite number, returned %s",
-                 steerL_describe(L, -1, buf, sizeof buf));
-        cb_fail(lw, "steer.arrive ease function", msg);
-        lua_pop(L, 1);
-        return 1;
-    }
-    lua_pop(L, 1);
-    return 0;
-}
-
-// Building an agent's userdata for a callback may raise (out of memory):
-// it happens inside the callback's own protected call, so no error can
-// escape into the core's tick and leave the world flagged busy for good.
-// Arguments: the world, the function (or its think key), the agent id, dt.
-static int call_custom(lua_State *L)
-{
-    lua_rawgeti(L, LUA_REGISTRYINDEX, (int)lua_tointeger(L, 2));
-    steerL_pushagent(L, 1, steerL_agent_of_lid(steerL_checkworld(L, 1)->w, lua_tointeger(L, 3)));
-    lua_pushvalue(L, 4);
-    lua_call(L, 2, 3);
-    return 3;
-}
-
-static int call_think(lua_State *L)
-{
-    steerL_uv_field(L, 1, "think");
-    steer_Agent a = steerL_agent_of_lid(steerL_checkworld(L, 1)->w, lua_tointeger(L, 3));
-    steerL_rawgetid(L, -1, a.id);
-    if (!lua_isfunction(L, -1)) return 0;
-    steerL_pushagent(L, 1, a);
-    lua_pushvalue(L, 4);
-    lua_call(L, 2, 0);
-    return 0;
-}
-
-// Push a protected call's function and arguments; these pushes allocate
-// nothing once the stack has room (lua_checkstack does not raise).
-static bool push_call(lua_State *L, lua_CFunction fn, lua_Integer key, steer_Agent a, double dt)
-{
-    if (!lua_checkstack(L, 8)) return false;
-    lua_pushcfunction(L, fn);
-    lua_pushvalue(L, 1); // w:step keeps the world at stack index 1 while the tick runs
-    lua_pushinteger(L, key);
-    steerL_pushid(L, a.id);
-    lua_pushnumber(L, dt);
-    return true;
-}
-
-// steer.custom: fn(agent, dt) -> fx, fy [, fz], once per agent per tick.
-// The slow path: a protected call into Lua for every agent that runs it.
-int steerL_run_custom(steerL_World *lw, int ref, steer_Agent a, double dt, double out[3])
-{
-    lua_State *L = lw->L;
-    int top = lua_gettop(L);
-    if (!push_call(L, call_custom, ref, a, dt)) {
-        cb_fail(lw, "steer.custom function", "out of Lua stack");
-        return 1;
-    }
-    lw->in_pass = true;
-    int r = lua_pcall(L, 4, 3, 0);
-    lw->in_pass = false;
-    if (r != LUA_OK) {
-        cb_fail(lw, "steer.custom function", error_text(L));
-        lua_settop(L, top);
-        return 1;
-    }
-    int n = lw->dim;
-    for (int i = 0; i < 3; i++) {
-        int ok = 1;
-        out[i] = 0;
-        if (i < n && !(i == 2 && lua_isnil(L, top + 3))) out[i] = lua_tonumberx(L, top + 1 + i, &ok);
-        if (!ok || !isfinite(out[i])) {
-            char buf[64], msg[160];
-            snprintf(msg, sizeof msg, "expected to return %s finite numbers (fx, fy%s), return value %d is %s",
-                     n == 3 ? "two or three" : "two", n == 3 ? " [, fz]" : "", i + 1,
-                     steerL_describe(L, top + 1 + i, buf, sizeof buf));
-            cb_fail(lw, "steer.custom function", msg);
-            lua_settop(L, top);
-            return 1;
-        }
-    }
-    lua_settop(L, top);
-    return 0;
-}
-
-// think(agent, dt): the function lives in the world's `think` table under
-// the agent's id (the C side only needs a nonzero ref). w:step keeps the
-// world userdata at stack index 1 while the tick runs.
-int steerL_run_think(steerL_World *lw, steer_Agent a, double dt)
-{
-    lua_State *L = lw->L;
-    if (!push_call(L, call_think, 0, a, dt)) {
-        cb_fail(lw, "think", "out of Lua stack");
-        return 1;
-    }
-    if (lua_pcall(L, 4, 0, 0) != LUA_OK) {
-        cb_fail(lw, "think", error_text(L));
-        lua_pop(L, 1);
-        return 1;
-    }
-    return 0;
-}
-
-// The world's hooks: its own state's calls, or another state's (a mod's,
-// its owner in the reference) through the host's route. Without a route (a
-// world loaded from an engine's snapshot by a plain Lua) another state's
-// function is not here: it gives nothing, as the route does for a mod that
-// is gone (no think, no force, no easing).
-static int hook_think(void *ud, int ref, steer_World *w, steer_Agent a, double dt)
-{
-    steerL_World *lw = ud;
-    if (ref <= 1) return steerL_run_think(lw, a, dt);
-    return lw->route ? lw->route->think(lw->route->ud, ref - 1, w, a, dt) : 0;
-}
-
-static int hook_custom(void *ud, int ref, steer_World *w, steer_Agent a, double dt, double out[3])
-{
-    steerL_World *lw = ud;
-    int owner = ref >> STEERL_OWNER_SHIFT, local = ref & ((1 << STEERL_OWNER_SHIFT) - 1);
-    if (!owner) return steerL_run_custom(lw, ref, a, dt, out);
-    return lw->route ? lw->route->custom(lw->route->ud, owner, local, w, a, dt, out) : 1;
-}
-
-static int hook_ease(void *ud, int ref, double x, double *out)
-{
-    steerL_World *lw = ud;
-    int owner = ref >> STEERL_OWNER_SHIFT, local = ref & ((1 << STEERL_OWNER_SHIFT) - 1);
-    if (!owner) return steerL_run_ease(lw, ref, x, out);
-    return lw->route ? lw->route->ease(lw->route->ud, owner, local, lw->w, x, out) : 1;
-}
-
-int steerL_owner(lua_State *L)
-{
-    int owner = lua_getfield(L, LUA_REGISTRYINDEX, STEERL_OWNER) == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0;
-    lua_pop(L, 1);
-    return owner;
-}
-
-int steerL_callback_ref(lua_State *L, int idx, const char *fn)
-{
-    lua_pushvalue(L, idx);
-    int ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    if (ref >= 1 << STEERL_OWNER_SHIFT) {
-        luaL_unref(L, LUA_REGISTRYINDEX, ref);
-        luaL_error(L, "%s: too many Lua functions held by behaviours (at most %d)", fn, 1 << STEERL_OWNER_SHIFT);
-    }
-    return steerL_owner(L) << STEERL_OWNER_SHIFT | ref;
-}
-
-// Give an agent a think function at hz (nil stops it). A mod's thinks run
-// in the mod's state (its owner in the reference).
-void steerL_set_think(lua_State *L, int world_idx, steer_Agent id, int fn_idx, double hz)
-{
-    steerL_World *lw = lua_touserdata(L, world_idx);
-    fn_idx = lua_absindex(L, fn_idx);
-    steerL_uv_field(L, world_idx, "think");
-    lua_pushvalue(L, fn_idx);
-    steerL_rawsetid(L, -2, id.id);
-    lua_pop(L, 1);
-    int st = steer_agent_set_think(lw->w, id, lua_isfunction(L, fn_idx) ? steerL_owner(L) + 1 : 0, hz);
-    if (st != STEER_OK) luaL_error(L, "steer.agent: field 'think': could not set it (%s)", steerL_status_text(st));
-}
-
 // ---- construction --------------------------------------------------------
 
 static steerL_World *new_world_ud(lua_State *L);
@@ -340,12 +129,8 @@ static int world_new(lua_State *L)
 steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d)
 {
     steerL_World *lw = new_world_ud(L);
-    d->hooks.ud = lw;
-    d->hooks.ease = hook_ease;
-    d->hooks.think = hook_think;
-    d->hooks.custom = hook_custom;
-    d->hooks.save_ref = steerL_hook_save_ref; // lsnapshot.c
-    d->hooks.load_ref = steerL_hook_load_ref;
+    steerL_world_hooks(d, lw);
+    lw->policy = steerL_policy(L); // whose rules its calls of other owners follow
     // a host (the engine) may give the allocator and log hooks its worlds use
     if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_HOST) == LUA_TLIGHTUSERDATA) {
         const steerL_Host *h = lua_touserdata(L, -1);
@@ -357,7 +142,6 @@ steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d)
         d->enqueue_task = h->enqueue_task;
         d->finish_task = h->finish_task;
         d->task_ctx = h->task_ctx;
-        lw->route = h->route;
     }
     lua_pop(L, 1);
     return lw;
@@ -385,7 +169,7 @@ static steerL_World *new_world_ud(lua_State *L)
     lua_newtable(L);
     lua_setfield(L, -2, "arch_seen"); // archetype name -> version applied
     lua_newtable(L);
-    lua_setfield(L, -2, "owned"); // agent id -> true: spawned here (own_only)
+    lua_setfield(L, -2, "owned"); // agent id -> true: spawned here (the policy's own_only)
     lua_newtable(L);
     lua_createtable(L, 0, 1);
     lua_pushliteral(L, "v");
@@ -400,7 +184,7 @@ static steerL_World *new_world_ud(lua_State *L)
 void steerL_check_owner(lua_State *L, int agent_idx, const char *fn)
 {
     steerL_Agent *a = lua_touserdata(L, agent_idx);
-    if (!a || !a->world->own_only) return;
+    if (!a || !a->world->policy || !a->world->policy->own_only) return;
     lua_getiuservalue(L, agent_idx, 1); // the world
     steerL_uv_field(L, -1, "owned");
     int mine = steerL_rawgetid(L, -1, a->handle.id) != LUA_TNIL;
@@ -414,7 +198,21 @@ steerL_World *steerL_push_borrowed_world(lua_State *L, steer_World *w)
     lw->w = w;
     lw->dim = steer_world_dim(w);
     lw->borrowed = true;
+    lw->policy = steerL_policy(L);
     return lw;
+}
+
+void steerL_own_agents(lua_State *L, int world_idx, const steer_Agent *agents, int n)
+{
+    world_idx = lua_absindex(L, world_idx);
+    lua_getiuservalue(L, world_idx, 1);
+    lua_createtable(L, 0, n);
+    for (int i = 0; i < n; i++) {
+        lua_pushboolean(L, 1);
+        steerL_rawsetid(L, -2, agents[i].id);
+    }
+    lua_setfield(L, -2, "owned");
+    lua_pop(L, 1);
 }
 
 static int world_gc(lua_State *L)
@@ -427,35 +225,7 @@ static int world_gc(lua_State *L)
     return 0;
 }
 
-// Push field `name` of the world's user value table.
-void steerL_uv_field(lua_State *L, int world_idx, const char *name)
-{
-    lua_getiuservalue(L, world_idx, 1);
-    lua_getfield(L, -1, name);
-    lua_remove(L, -2);
-}
-
 // ---- agents --------------------------------------------------------------
-
-void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id)
-{
-    world_idx = lua_absindex(L, world_idx);
-    steerL_uv_field(L, world_idx, "handles");
-    if (steerL_rawgetid(L, -1, id.id) == LUA_TUSERDATA) {
-        lua_remove(L, -2);
-        return;
-    }
-    lua_pop(L, 1);
-    steerL_Agent *a = lua_newuserdatauv(L, sizeof *a, 1);
-    a->handle = id;
-    a->world = lua_touserdata(L, world_idx);
-    luaL_setmetatable(L, STEERL_AGENT);
-    lua_pushvalue(L, world_idx);
-    lua_setiuservalue(L, -2, 1);
-    lua_pushvalue(L, -1);
-    steerL_rawsetid(L, -3, id.id);
-    lua_remove(L, -2);
-}
 
 // Remember the userdata of a brain so a.brain returns it and it stays alive.
 void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx)
@@ -494,15 +264,6 @@ int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[
         return 1;
     }
     return 0;
-}
-
-bool steerL_vehicle_desc(lua_State *L, int t, const char *fn, steer_AgentDesc *d, steer_CraftDesc *craft)
-{
-    d->mass = steerL_opt_vehicle(L, t, fn, "mass", 1);
-    d->max_speed = steerL_opt_vehicle(L, t, fn, "max_speed", 1);
-    d->max_force = steerL_opt_vehicle(L, t, fn, "max_force", 1);
-    d->radius = steerL_opt_vehicle(L, t, fn, "radius", 0.5);
-    return steerL_craft_desc(L, t, fn, craft);
 }
 
 static int world_spawn(lua_State *L)
@@ -557,7 +318,8 @@ static int world_spawn(lua_State *L)
         if (!lua_istable(L, -1)) steerL_field_error(L, fn, "data", "a table", -1);
         data_idx = lua_gettop(L);
     }
-    if (lw->may_spawn && !lw->may_spawn(lw->quota_ud))
+    const steerL_Policy *policy = lw->policy;
+    if (policy && policy->may_spawn && !policy->may_spawn(policy->ud))
         return luaL_error(L, "%s: this mod has reached its agent quota", fn);
     // every argument is checked: now the world may change
     steer_Agent id;
@@ -582,8 +344,8 @@ static int world_spawn(lua_State *L)
         lua_pop(L, 1);
     }
     if (from_arch) steerL_archetype_bind(L, 1, 3, 4, id);
-    if (lw->spawned) lw->spawned(lw->quota_ud, id);
-    if (lw->own_only) {
+    if (policy && policy->spawned) policy->spawned(policy->ud, id);
+    if (policy && policy->own_only) {
         steerL_uv_field(L, 1, "owned");
         lua_pushboolean(L, 1);
         steerL_rawsetid(L, -2, id.id);

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+// base.c — the engine's floor: its clock, log, memory and errors, and the
+// protected calls into Lua that every other engine file makes. It calls no
+// other file of the engine, so engine.c, the mods' files and save.c all
+// call down to it (Box2D's core.c).
+#include "engine.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+// ---- small things ----------------------------------------------------------
+
+double steerE_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+void steerE_log(steer_Engine *e, int level, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (e->log) e->log(e->log_ud, level, buf);
+    else fprintf(stderr, "%s\n", buf);
+}
+
+void *steerE_alloc(steer_Engine *e, void *p, size_t size)
+{
+    if (e->alloc) return e->alloc(e->alloc_ud, p, size);
+    if (size == 0) {
+        free(p);
+        return NULL;
+    }
+    return realloc(p, size);
+}
+
+void *steerE_alloc_ud(void *e, void *p, size_t size) { return steerE_alloc(e, p, size); }
+
+char *steerE_strdup(steer_Engine *e, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = steerE_alloc(e, NULL, n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+int steerE_fail(steer_Engine *e, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->error, sizeof e->error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len)
+{
+    struct stat st; // a regular file: opening a FIFO waits for a writer, for ever
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            if (cap >= max) break;
+            size_t nc = cap ? cap * 2 : 4096;
+            if (nc > max) nc = max;
+            char *nb = steerE_alloc(e, buf, nc + 1);
+            if (!nb) break;
+            buf = nb;
+            cap = nc;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int bad = ferror(f) || !buf || (n == cap && cap >= max && fgetc(f) != EOF);
+    fclose(f);
+    if (bad) {
+        steerE_alloc(e, buf, 0);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+// ---- calling Lua -------------------------------------------------------------
+
+// Message handler: the message and a traceback. Other error objects are
+// described by type only — their __tostring is the script's code and could
+// loop, so the engine never runs it while handling an error.
+int steerE_msghandler(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (!msg) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+// Keep the error on top of the stack (a message with a traceback) as the
+// engine's error: the first line is "file:line: message".
+void steerE_message(const char *full, char *out, size_t len)
+{
+    const char *nl = strstr(full, "\nstack traceback:");
+    size_t n = nl ? (size_t)(nl - full) : strlen(full);
+    if (n >= len) n = len - 1;
+    memcpy(out, full, n);
+    out[n] = '\0';
+}
+
+// The same, prefixed with `context` (NULL: none) in both.
+int steerE_keep_error_in(steer_Engine *e, const char *context)
+{
+    lua_State *L = e->L;
+    if (!lua_isstring(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "(error object is not a string)");
+    }
+    if (context) {
+        lua_pushstring(L, context);
+        lua_insert(L, -2);
+        lua_concat(L, 2); // two strings: no metamethod
+    }
+    const char *full = lua_tostring(L, -1);
+    steerE_message(full, e->error, sizeof e->error);
+    steerE_alloc(e, e->traceback, 0);
+    e->traceback = steerE_strdup(e, full);
+    lua_pop(L, 1);
+    return STEER_ESCRIPT;
+}
+
+int steerE_keep_error(steer_Engine *e) { return steerE_keep_error_in(e, NULL); }
+
+// Call the function below nargs arguments with the traceback handler.
+int steerE_docall(lua_State *L, int nargs, int nresults)
+{
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, steerE_msghandler);
+    lua_insert(L, base);
+    int st = lua_pcall(L, nargs, nresults, base);
+    lua_remove(L, base);
+    return st;
+}
+
+static int index_f(lua_State *L)
+{
+    lua_gettable(L, 1);
+    return 1;
+}
+
+// Push field `name` of the value at idx (`what`: "the scenario", "the
+// world"), looked up protected: an __index of the scenario's may raise or
+// yield. On an error nothing is pushed, and the error is kept naming the
+// file and the field.
+int steerE_get_field(steer_Engine *e, int idx, const char *name, const char *what)
+{
+    lua_State *L = e->L;
+    idx = lua_absindex(L, idx);
+    lua_pushcfunction(L, index_f);
+    lua_pushvalue(L, idx);
+    lua_pushstring(L, name);
+    if (steerE_docall(L, 2, 1) == LUA_OK) return STEER_OK;
+    char context[512];
+    snprintf(context, sizeof context, "%s: looking up field '%s' of %s: ", e->file ? e->file : "?", name, what);
+    return steerE_keep_error_in(e, context);
+}
+
+// ---- for a protected call -----------------------------------------------------
+
+int steerE_register_kind(lua_State *L)
+{
+    steer_lua_register_host(L, lua_touserdata(L, 1));
+    return 0;
+}

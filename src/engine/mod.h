@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// mod.h — a mod as the engine keeps it, shared by the mods' files, each a
+// level above the one before (none calls up):
+//
+//   watch.c    stopping a mod: its allocator and cap, the CPU budget of a
+//              call, the watchdog thread, the stop hook (base.c below)
+//   sandbox.c  the mods' safe library (watch.c's stop flag in its C loops)
+//   policy.c   the mods' policy (lpolicy.h) the engine sets on each Lua
+//              state: a mod's quota, charges, polls and owner, and the
+//              scenario's calls of a mod's think, custom and ease functions
+//   message.c  steer.send and each mod's inbox
+//   mod.c      a mod's life: loading its sandbox, calling it, each tick,
+//              disabling it
+//   modsnap.c  a snapshot's mods section: each mod's save() and load(), and
+//              what the engine keeps for it (agents, inbox)
+#ifndef STEER_MOD_H
+#define STEER_MOD_H
+
+#include "engine.h"
+
+#include <time.h>
+
+#define DEFAULT_MEMORY (16u << 20)
+#define DEFAULT_CALL_MS 20.0
+#define DEFAULT_AGENTS 1000
+#define DEFAULT_PRINTS 20
+#define WATCH_COUNT 1000             // instructions between two looks at the verdict
+#define MAX_FILE (1u << 20)          // a mod's source file
+#define MAX_MESSAGE (64u << 10)      // bytes of one message
+#define MAX_INBOX 256                // messages waiting per mod
+#define MAX_INBOX_BYTES (256u << 10) // their bytes: the receiver pays for decoding them
+#define MAX_DEPTH 16                 // nesting of a message's tables
+#define RESERVE (64u << 10)          // past the cap, for a killed mod's last allocations
+
+typedef struct Msg {
+    char *from;
+    unsigned char *data;
+    size_t len;
+} Msg;
+
+struct Mod {
+    steer_Engine *e;
+    char *name, *root, *main;
+    lua_State *L;
+    size_t used, cap;
+    double budget; // seconds per call
+    int agent_cap;
+    bool touch_all;
+    steer_Agent *agents;
+    int nagents;
+    double print_tokens, print_rate;
+    long suppressed;
+    bool enabled;
+    char reason[512];
+    int cb_ref, world_ref;
+    int owner;            // 1 + its index: the owner number of its per-agent Lua (policy.owner)
+    steerL_Policy policy; // what its state's bindings ask (policy.c)
+    double tick_spent;    // seconds its per-agent calls took this tick (policy.c)
+    double cpu;
+    // the call in progress, shared with the watchdog under e->lock
+    bool in_call;
+    clockid_t clock;    // the calling thread's CPU clock
+    unsigned long call; // calls begun; the watchdog's first look at one reads the clock
+    unsigned long seen; // the call the watchdog has a reading of
+    double cpu_start;   // that reading
+    // the verdict: kill_reason is written once, under e->lock, before
+    // `killed` is stored with release; read only after an acquire load
+    atomic_bool killed;
+    char kill_reason[512];
+    Msg inbox[MAX_INBOX];
+    int ninbox;
+    size_t inbox_bytes;
+};
+
+// The mod whose state (or thread) L is: set in the state's extra space
+// before any of its code runs.
+static inline Mod *steerE_mod_of(lua_State *L) { return *(Mod **)lua_getextraspace(L); }
+
+// watch.c
+// The mod's allocator (lua_newstate's, ud the mod): counts every byte
+// against its cap and marks it killed past it.
+void *steerE_mod_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+// The count hook of a new state's main thread (its coroutines inherit it).
+void steerE_watch(lua_State *L);
+// Arm the stop hook on L, the running thread: every instruction and call.
+void steerE_arm(lua_State *L);
+// Mark the mod killed for `why`; its own thread stops at its next look.
+// _locked: the caller holds e->lock.
+void steerE_kill(Mod *m, const char *why);
+void steerE_kill_locked(Mod *m, const char *why);
+// Whether the mod is marked killed (for steerL_DataOptions.stop).
+int steerE_mod_stopped(void *m);
+// A call into the mod begins (on this thread's CPU clock) and ends (its time spent counted).
+void steerE_begin_call(Mod *m);
+void steerE_end_call(Mod *m, double t0);
+// The watchdog thread: started once for the first mod, stopped by steerE_mods_free.
+int steerE_watchdog_start(steer_Engine *e);
+void steerE_watchdog_stop(steer_Engine *e);
+// The policy's charge and poll of a mod's state (ud: the mod).
+void steerE_mod_charge(void *ud, lua_State *L, lua_Integer bytes);
+void steerE_mod_poll(void *ud, lua_State *L);
+
+// policy.c
+// The mod's policy, set on its state before the steer module is opened.
+void steerE_mod_policy(Mod *m);
+
+// message.c
+// The mod named `name`, or NULL.
+Mod *steerE_find_mod(steer_Engine *e, const char *name);
+// steer.send(mod_name, data) -> true if queued for that (enabled) mod.
+int steerE_mod_send(lua_State *L);
+void steerE_clear_inbox(Mod *m);
+
+// mod.c
+// Call the function below nargs arguments in the mod, within its budget;
+// 1 if the mod is still enabled afterwards (a failure disables it).
+int steerE_mod_call(Mod *m, int nargs);
+
+#endif

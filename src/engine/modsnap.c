@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// modsnap.c — the mods in a snapshot (save.c writes the container): each
+// mod's own data, from its save() to its load(), and what the engine keeps
+// for it between ticks (its agents, its inbox).
+#include "mod.h"
+#include "../lua/ldata.h"
+#include "../core/bytes.h"
+
+#include <string.h>
+
+// ---- snapshots: each mod's own state -------------------------------------------------
+//
+// A mod's save() returns plain data (shared subtables and cycles kept),
+// encoded inside the mod's call, under its budget, into the engine's
+// memory; load(data) gets it back decoded in the mod's state. The engine
+// keeps each mod's bytes under the mod's name (steer_engine_save).
+
+static const steerL_DataOptions mod_data_options = {
+    .shared = true,
+    .where = "save()",
+    .noun = "mod data",
+};
+
+typedef struct ModData {
+    unsigned char *bytes; // NULL: the mod has no save
+    size_t len;
+    const unsigned char *in; // what load gets
+    size_t inlen;
+} ModData;
+
+// Runs protected under the budget: the mod's save(), its result encoded.
+static int save_f(lua_State *L)
+{
+    Mod *m = steerE_mod_of(L);
+    ModData *out = lua_touserdata(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->cb_ref);
+    if (lua_getfield(L, -1, "save") != LUA_TFUNCTION) return 0;
+    lua_call(L, 0, 1);
+    steerL_DataOptions o = mod_data_options;
+    o.alloc = steerE_alloc_ud;
+    o.alloc_ud = m->e;
+    o.stop = steerE_mod_stopped;
+    o.stop_ud = m;
+    steerL_DataError err;
+    if (steerL_data_encode(L, -1, &o, &out->bytes, &out->len, &err) != STEERL_DATA_OK)
+        return luaL_error(L, "%s", err.message);
+    return 0;
+}
+
+// Runs protected under the budget: the saved data decoded, to the mod's load(data).
+static int load_f(lua_State *L)
+{
+    Mod *m = steerE_mod_of(L);
+    const ModData *d = lua_touserdata(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->cb_ref);
+    if (lua_getfield(L, -1, "load") != LUA_TFUNCTION) return 0;
+    steerL_data_decode(L, d->in, d->inlen, &mod_data_options);
+    lua_call(L, 1, 0);
+    return 0;
+}
+
+int steerE_mods_save(steer_Engine *e, int (*emit)(void *ud, const char *name, const unsigned char *p, size_t len),
+                     void *ud)
+{
+    for (int i = 0; i < e->nmods; i++) {
+        Mod *m = e->mods[i];
+        if (!m->enabled) continue;
+        ModData d = { 0 };
+        lua_pushcfunction(m->L, save_f);
+        lua_pushlightuserdata(m->L, &d);
+        if (!steerE_mod_call(m, 1) || !d.bytes) {
+            steerE_alloc(e, d.bytes, 0);
+            continue;
+        }
+        int st = emit(ud, m->name, d.bytes, d.len);
+        steerE_alloc(e, d.bytes, 0);
+        if (st != 0) return st;
+    }
+    return 0;
+}
+
+int steerE_mod_load(steer_Engine *e, const char *name, const unsigned char *p, size_t len)
+{
+    Mod *m = steerE_find_mod(e, name);
+    if (!m || !m->enabled) {
+        // with no mods loaded yet (steer run --load restores the snapshot
+        // once before loading them, and again after) nothing is lost yet
+        if (e->nmods > 0) steerE_log(e, 1, "snapshot: mod %s is not running: its saved data is left out", name);
+        return 0;
+    }
+    ModData d = { .in = p, .inlen = len };
+    lua_pushcfunction(m->L, load_f);
+    lua_pushlightuserdata(m->L, &d);
+    return steerE_mod_call(m, 1) ? 0 : STEER_EMOD;
+}
+
+// ---- snapshots: what the engine keeps for each mod ----------------------------------
+//
+// Beside a mod's own data a snapshot holds what the engine keeps for it
+// between ticks: its live agents (they count against its quota, are the
+// ones halted when it is disabled, and the ones it may change without
+// touch_all: its world's "owned" set) and its inbox (messages sent during
+// the last tick's updates, delivered at the next). Little-endian: a u32
+// count of agents and each one's u64 handle id, then a u32 count of
+// messages and each one's sender (u32 length, the name) and bytes (u32
+// length, steer.send's encoding).
+
+#define MAX_SENDER 4096 // bytes of a sender's name in a snapshot
+
+int steerE_mods_save_state(steer_Engine *e, int (*emit)(void *ud, const char *name, const unsigned char *p, size_t len),
+                           void *ud)
+{
+    for (int i = 0; i < e->nmods; i++) {
+        Mod *m = e->mods[i];
+        if (!m->enabled) continue;
+        int live = 0;
+        for (int k = 0; k < m->nagents; k++) live += steer_alive(e->world, m->agents[k]);
+        size_t len = 8 + 8 * (size_t)live;
+        for (int k = 0; k < m->ninbox; k++) len += 8 + strlen(m->inbox[k].from) + m->inbox[k].len;
+        unsigned char *p = steerE_alloc(e, NULL, len);
+        if (!p) return STEER_ENOMEM;
+        steerS_Writer q;
+        steerS_writer_fixed(&q, p, len);
+        steerS_put_u32(&q, (uint32_t)live);
+        for (int k = 0; k < m->nagents; k++)
+            if (steer_alive(e->world, m->agents[k])) steerS_put_u64(&q, m->agents[k].id);
+        steerS_put_u32(&q, (uint32_t)m->ninbox);
+        for (int k = 0; k < m->ninbox; k++) {
+            const Msg *msg = &m->inbox[k];
+            steerS_put_str(&q, msg->from);
+            steerS_put_u32(&q, (uint32_t)msg->len);
+            steerS_put(&q, msg->data, msg->len);
+        }
+        int st = emit(ud, m->name, p, len);
+        steerE_alloc(e, p, 0);
+        if (st != 0) return st;
+    }
+    return 0;
+}
+
+bool steerE_mod_state_ok(const unsigned char *p, size_t len)
+{
+    steerS_Reader r;
+    steerS_reader_init(&r, p, len, NULL, 0);
+    uint32_t nagents = steerS_get_u32(&r);
+    if (r.failed || nagents > steerS_left(&r) / 8) return false;
+    steerS_take(&r, 8 * (size_t)nagents);
+    uint32_t nmsgs = steerS_get_u32(&r);
+    uint64_t total = 0;
+    if (r.failed || nmsgs > MAX_INBOX) return false;
+    for (uint32_t i = 0; i < nmsgs; i++) {
+        uint32_t fl, dl;
+        const unsigned char *from = steerS_get_str(&r, &fl);
+        if (!from || fl == 0 || fl > MAX_SENDER || memchr(from, '\0', fl)) return false;
+        const unsigned char *data = steerS_get_str(&r, &dl);
+        if (!data || dl == 0 || dl > MAX_MESSAGE) return false;
+        total += dl;
+    }
+    return total <= MAX_INBOX_BYTES && !steerS_left(&r);
+}
+
+// Runs protected under the budget, in the mod's state (its memory): the
+// world's "owned" set made anew from the mod's agents.
+static int own_f(lua_State *L)
+{
+    Mod *m = steerE_mod_of(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->world_ref);
+    steerL_own_agents(L, -1, m->agents, m->nagents);
+    return 0;
+}
+
+// The mod's agents and inbox become the saved ones (s checked by
+// steerE_mod_state_ok), or none (s NULL: it was not running then). Agents
+// gone from the world, or past the mod's quota now, are not its own.
+static void set_state(Mod *m, const steerE_ModState *s)
+{
+    steer_Engine *e = m->e;
+    m->nagents = 0;
+    steerE_clear_inbox(m);
+    if (s) {
+        steerS_Reader r;
+        steerS_reader_init(&r, s->p, s->len, NULL, 0);
+        uint32_t n = steerS_get_u32(&r);
+        for (uint32_t i = 0; i < n; i++) {
+            steer_Agent a = { steerS_get_u64(&r) };
+            if (m->nagents < m->agent_cap && steer_alive(e->world, a)) m->agents[m->nagents++] = a;
+        }
+        n = steerS_get_u32(&r);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t fl, dl;
+            const unsigned char *from = steerS_get_str(&r, &fl), *data = steerS_get_str(&r, &dl);
+            Msg *msg = &m->inbox[m->ninbox];
+            msg->from = steerE_alloc(e, NULL, fl + 1);
+            msg->data = steerE_alloc(e, NULL, dl);
+            if (!msg->from || !msg->data) {
+                steerE_alloc(e, msg->from, 0);
+                steerE_alloc(e, msg->data, 0);
+                steerE_log(e, 2, "snapshot: mod %s: out of memory: its saved messages are left out", m->name);
+                break;
+            }
+            memcpy(msg->from, from, fl);
+            msg->from[fl] = '\0';
+            memcpy(msg->data, data, dl);
+            msg->len = dl;
+            m->ninbox++;
+            m->inbox_bytes += dl;
+        }
+    }
+    if (m->touch_all) return; // it changes any agent: its world keeps no "owned" set
+    lua_pushcfunction(m->L, own_f);
+    steerE_mod_call(m, 0);
+}
+
+void steerE_mods_restore_state(steer_Engine *e, const steerE_ModState *saved, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const Mod *m = steerE_find_mod(e, saved[i].name);
+        if ((!m || !m->enabled) && e->nmods > 0)
+            steerE_log(e, 1, "snapshot: mod %s is not running: its agents and messages are left out", saved[i].name);
+    }
+    for (int i = 0; i < e->nmods; i++) {
+        Mod *m = e->mods[i];
+        if (!m->enabled) continue;
+        const steerE_ModState *s = NULL;
+        for (int k = 0; k < n && !s; k++)
+            if (strcmp(saved[k].name, m->name) == 0) s = &saved[k];
+        set_state(m, s);
+    }
+}

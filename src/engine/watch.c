@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// watch.c — stopping a mod: its allocator and memory cap, the CPU budget
+// of each call into it, the watchdog thread that judges the budget, and
+// the stop hook with which the mod's own thread acts on the verdict (the
+// design is mod.c's opening comment). It calls only base.c: every other
+// file of the mods calls down to it.
+#include "mod.h"
+
+#include <stdio.h>
+
+// The hook of every thread of a mod. Until the mod is killed it runs every
+// WATCH_COUNT instructions and returns.
+static void watch_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    steerE_check_stop(L);
+}
+
+// The count hook stops Lua code at its next instruction, the call hook any
+// call, also of a C function (a loop of table.concat through __index runs
+// no instruction). Only ever on the mod's own thread (the one running L).
+// Lua runs no hook in finalisers: the steer module's C finalisers still
+// run when the state closes.
+void steerE_arm(lua_State *L) { lua_sethook(L, watch_hook, LUA_MASKCOUNT | LUA_MASKCALL, 1); }
+
+void steerE_check_stop(lua_State *L)
+{
+    Mod *m = steerE_mod_of(L);
+    if (!atomic_load_explicit(&m->killed, memory_order_acquire)) return;
+    steerE_arm(L);
+    luaL_error(L, "%s", m->kill_reason);
+}
+
+// The bindings' loops call this every few thousand elements (steerL_poll).
+void steerE_mod_poll(void *ud, lua_State *L)
+{
+    (void)ud;
+    steerE_check_stop(L);
+}
+
+// Mark the mod killed; its own thread stops at its next look. Caller holds
+// e->lock (so the reason is written once).
+void steerE_kill_locked(Mod *m, const char *why)
+{
+    if (atomic_load_explicit(&m->killed, memory_order_relaxed)) return;
+    snprintf(m->kill_reason, sizeof m->kill_reason, "mod '%s' stopped: %s", m->name, why);
+    atomic_store_explicit(&m->killed, true, memory_order_release);
+}
+
+// The same from the mod's own thread, which does not hold the lock.
+void steerE_kill(Mod *m, const char *why)
+{
+    pthread_mutex_lock(&m->e->lock);
+    steerE_kill_locked(m, why);
+    pthread_mutex_unlock(&m->e->lock);
+}
+
+// The policy's charge (steerL_charge): the C memory of the mod's behaviour
+// trees, grids and flow fields counts against its cap like its Lua memory.
+void steerE_mod_charge(void *ud, lua_State *L, lua_Integer bytes)
+{
+    Mod *m = ud;
+    if (bytes < 0) {
+        size_t d = (size_t)-bytes;
+        m->used = d < m->used ? m->used - d : 0;
+        return;
+    }
+    m->used += (size_t)bytes;
+    // Lua's collector sees none of this memory, so garbage trees and
+    // fields may be what fills the cap: collect them (their __gc gives
+    // their charge back) before judging
+    if (m->used > m->cap) lua_gc(L, LUA_GCCOLLECT);
+    if (m->used > m->cap) {
+        char why[128];
+        snprintf(why, sizeof why, "over its memory cap of %zu bytes (its trees, grids and flow fields count)", m->cap);
+        steerE_kill(m, why);
+        steerE_check_stop(L);
+    }
+}
+
+// A CPU clock in seconds.
+static double clock_seconds(clockid_t c)
+{
+    struct timespec t;
+    if (clock_gettime(c, &t) != 0) return steerE_now();
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void *watchdog(void *arg)
+{
+    steer_Engine *e = arg;
+    struct timespec tick = { 0, 1000000 };
+    while (!atomic_load(&e->stopping)) {
+        nanosleep(&tick, NULL);
+        pthread_mutex_lock(&e->lock);
+        for (int i = 0; i < e->nmods; i++) {
+            Mod *m = e->mods[i];
+            if (!m->in_call || atomic_load(&m->killed)) continue;
+            // the first look at a call starts its count (a millisecond late
+            // at most, the watchdog's period), so a call pays no clock read
+            double cpu = clock_seconds(m->clock);
+            if (m->seen != m->call) {
+                m->seen = m->call;
+                m->cpu_start = cpu;
+            } else if (cpu - m->cpu_start > m->budget) {
+                char why[96];
+                snprintf(why, sizeof why, "over its CPU budget of %.0f ms per call", m->budget * 1e3);
+                steerE_kill_locked(m, why);
+            }
+        }
+        pthread_mutex_unlock(&e->lock);
+    }
+    return NULL;
+}
+
+void *steerE_mod_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    Mod *m = ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        steerE_alloc(m->e, ptr, 0);
+        m->used -= old;
+        return NULL;
+    }
+    if (nsize > old && (nsize - old > m->cap || m->used + (nsize - old) > m->cap)) {
+        char why[96];
+        snprintf(why, sizeof why, "over its memory cap of %zu bytes", m->cap);
+        steerE_kill(m, why);
+        // the killed mod stops at its next instruction; the allocation comes
+        // from a small reserve, since the engine allocates in the state
+        // outside the mod's calls too (a callback's name, a host behaviour),
+        // where a memory error would be unprotected: an abort
+        if (nsize - old > RESERVE || m->used + (nsize - old) > m->cap + RESERVE) return NULL;
+    }
+    void *p = steerE_alloc(m->e, ptr, nsize);
+    if (p) m->used = m->used - old + nsize;
+    return p;
+}
+
+int steerE_mod_stopped(void *m) { return atomic_load(&((Mod *)m)->killed); }
+
+void steerE_watch(lua_State *L) { lua_sethook(L, watch_hook, LUA_MASKCOUNT, WATCH_COUNT); }
+
+int steerE_watchdog_start(steer_Engine *e)
+{
+    if (e->watchdog_running) return 0;
+    if (pthread_create(&e->watchdog, NULL, watchdog, e) != 0) return -1;
+    e->watchdog_running = true;
+    return 0;
+}
+
+void steerE_watchdog_stop(steer_Engine *e)
+{
+    if (!e->watchdog_running) return;
+    atomic_store(&e->stopping, true);
+    pthread_join(e->watchdog, NULL);
+    e->watchdog_running = false;
+}
+
+void steerE_begin_call(Mod *m)
+{
+    pthread_mutex_lock(&m->e->lock);
+    m->in_call = true;
+    if (pthread_getcpuclockid(pthread_self(), &m->clock) != 0) m->clock = CLOCK_MONOTONIC;
+    m->call++;
+    pthread_mutex_unlock(&m->e->lock);
+}
+
+void steerE_end_call(Mod *m, double t0)
+{
+    pthread_mutex_lock(&m->e->lock);
+    m->in_call = false;
+    pthread_mutex_unlock(&m->e->lock);
+    m->cpu += steerE_now() - t0;
+}
