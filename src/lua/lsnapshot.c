@@ -37,10 +37,8 @@
 // a module's key path) when one holds it; a load gives the brain that tree
 // back when it is still the same (adopt_named), so thinks that assign it
 // find their brain again.
-#include "lsnapshot.h"
+#include "lsnapint.h"
 #include "ldata.h"
-#include "../behaviors/behavior.h"
-#include "../core/bytes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +54,6 @@
 #define REG_HOST_KINDS "steer.host_kinds"
 #define BYTES "steer.snapshot_bytes"
 #define HOLDER "steer.snapshot_refs"
-
-extern const steerB_Kind steerB_follow_flow, steerB_decompose_flow;
 
 // ---- the Lua half: names of functions ------------------------------------
 
@@ -75,197 +71,12 @@ static int bytes_gc(lua_State *L)
 }
 
 // A growing buffer (realloc and free) in a userdata; a failed put sets failed.
-static steerS_Writer *new_bytes(lua_State *L)
+steerS_Writer *steerL_snap_bytes(lua_State *L)
 {
     steerS_Writer *b = lua_newuserdatauv(L, sizeof *b, 0);
     steerS_writer_init(b, NULL, NULL);
     luaL_setmetatable(L, BYTES);
     return b;
-}
-
-// ---- walking the world's trees as the core lists them ----------------------
-
-typedef struct Walk Walk;
-struct Walk {
-    lua_State *L;
-    void (*visit)(Walk *wk, steer_Behavior *b);
-    int seen;               // node -> its post-order index
-    steer_Behavior *root;   // the tree being walked
-    lua_Integer node;       // post-order index of the next node (1-based)
-    int a, b, c, d, e;      // stack indices the visit uses
-    steerS_Writer *out;     // digest
-    steer_Behavior **roots; // the extra trees (a.data's), walked after the brains
-    int nroots;
-};
-
-static void walk(Walk *wk, steer_Behavior *b)
-{
-    lua_State *L = wk->L;
-    lua_pushlightuserdata(L, b);
-    int seen = lua_rawget(L, wk->seen) != LUA_TNIL;
-    lua_pop(L, 1);
-    if (seen) return;
-    for (uint16_t i = 0; i < b->nkids; i++) walk(wk, b->kids[i]);
-    lua_pushlightuserdata(L, b);
-    lua_pushinteger(L, wk->node);
-    lua_rawset(L, wk->seen);
-    wk->visit(wk, b);
-    wk->node++;
-}
-
-// Where field f of params p holds a host reference (a callback, or an
-// ease that is one): *off, and true.
-static bool ref_field(const unsigned char *params, const steerB_Field *f, size_t *off)
-{
-    if (f->type == STEERB_CALLBACK) {
-        *off = f->offset;
-        return true;
-    }
-    if (f->type != STEERB_EASE) return false;
-    steerB_Ease e;
-    memcpy(&e, params + f->offset, sizeof e);
-    *off = f->offset + offsetof(steerB_Ease, ref);
-    return e.curve == 2;
-}
-
-// A reference of another Lua state (a mod's function: an owner above
-// STEERL_OWNER_SHIFT) is none of this state's: a save keeps its owner and
-// writes no function of it (registry part 0: patch_visit), which a load
-// keeps as it is (load_visit), and the owner's route gives nothing for it
-// (no force, no easing): a load never binds it to whatever that number
-// names in a new state.
-static bool foreign_ref(int32_t ref) { return ref >> STEERL_OWNER_SHIFT != 0; }
-
-// The next field from *f on that holds a host reference other than 0:
-// where (*off) and which (*v); false after the last.
-static bool next_ref(const steer_Behavior *b, const steerB_Field **f, size_t *off, int32_t *v)
-{
-    for (; *f && (*f)->name; (*f)++) {
-        if (!ref_field(b->params, *f, off)) continue;
-        memcpy(v, b->params + *off, 4);
-        if (*v != 0) {
-            (*f)++;
-            return true;
-        }
-    }
-    return false;
-}
-
-static bool is_flow(const steer_Behavior *b)
-{
-    return b->kind == &steerB_follow_flow || b->kind == &steerB_decompose_flow;
-}
-
-// ---- digests: a tree's structure and parameters, refs left out -------------
-
-static void digest_visit(Walk *wk, steer_Behavior *b)
-{
-    steerS_Writer *o = wk->out;
-    steerS_put(o, b->kind->name, strlen(b->kind->name) + 1);
-    const char *name = b->name ? b->name : "";
-    steerS_put(o, name, strlen(name) + 1);
-    int tag = 0;
-    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
-        const unsigned char *at = b->params + f->offset;
-        size_t off;
-        switch (f->type) {
-        case STEERB_NUMBER: steerS_put(o, at, 4); break;
-        case STEERB_TARGET: {
-            steerB_Target t;
-            memcpy(&t, at, sizeof t);
-            steerS_put(o, &t.kind, 1);
-            steerS_put(o, t.p, sizeof t.p);
-            steerS_put_u64(o, t.agent.id);
-            break;
-        }
-        case STEERB_CHOICE:
-        case STEERB_BOOL: steerS_put(o, at, 1); break;
-        case STEERB_TAG: {
-            const char *s = tag < 4 && b->tags[tag] ? b->tags[tag] : "";
-            tag++;
-            steerS_put(o, s, strlen(s) + 1);
-            break;
-        }
-        case STEERB_CALLBACK:
-        case STEERB_EASE: {
-            int32_t ref = 0;
-            if (ref_field(b->params, f, &off)) memcpy(&ref, b->params + off, 4);
-            uint8_t has = ref != 0;
-            steerS_put(o, &has, 1);
-            if (f->type == STEERB_EASE) steerS_put(o, at, 1);
-            break;
-        }
-        case STEERB_VECTOR: steerS_put(o, at, 12); break;
-        case STEERB_POINTS: {
-            steerB_Points p;
-            memcpy(&p, at, sizeof p);
-            steerS_put_u32(o, p.n);
-            if (p.n) steerS_put(o, p.p, sizeof(float) * 3 * p.n);
-            break;
-        }
-        case STEERB_RESOURCE: // which one is fits()'s question, as for callbacks
-        case STEERB_CHILDREN: break;
-        }
-    }
-    steerS_put_u16(o, b->nkids);
-    for (uint16_t i = 0; i < b->nkids; i++) {
-        lua_pushlightuserdata(wk->L, b->kids[i]);
-        lua_rawget(wk->L, wk->seen);
-        steerS_put_u32(o, (uint32_t)lua_tointeger(wk->L, -1));
-        lua_pop(wk->L, 1);
-        steerS_put(o, &b->kid_weights[i], 4);
-        steerS_put(o, &b->kid_roles[i], 1);
-    }
-}
-
-// Push the digest of tree b, a string.
-static void push_digest(lua_State *L, steer_Behavior *b)
-{
-    Walk wk = { .L = L, .visit = digest_visit, .node = 1 };
-    wk.out = new_bytes(L);
-    lua_newtable(L);
-    wk.seen = lua_gettop(L);
-    walk(&wk, b);
-    if (wk.out->failed) luaL_error(L, "steer.load: out of memory");
-    lua_pushlstring(L, (const char *)wk.out->p, wk.out->n);
-    lua_replace(L, -3);
-    lua_pop(L, 1);
-}
-
-// digest(behaviour) -> string (for the helper)
-static int digest(lua_State *L)
-{
-    steer_Behavior *b = steerL_tobehavior(L, 1);
-    if (!b) return luaL_error(L, "steer.load: an archetype's brain is not a behaviour");
-    push_digest(L, b);
-    return 1;
-}
-
-static void fns_visit(Walk *wk, steer_Behavior *b)
-{
-    lua_State *L = wk->L;
-    const steerB_Field *f = b->kind->fields;
-    size_t off;
-    int32_t ref;
-    while (next_ref(b, &f, &off, &ref)) {
-        if (foreign_ref(ref)) lua_pushboolean(L, 0); // keeps the others' places
-        else lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-        lua_rawseti(L, wk->a, (lua_Integer)lua_rawlen(L, wk->a) + 1);
-    }
-}
-
-// tree_fns(behaviour) -> the Lua functions of its callbacks, in node order
-static int tree_fns(lua_State *L)
-{
-    steer_Behavior *b = steerL_tobehavior(L, 1);
-    lua_newtable(L);
-    if (!b) return 1;
-    Walk wk = { .L = L, .visit = fns_visit, .node = 1, .a = lua_gettop(L) };
-    lua_newtable(L);
-    wk.seen = lua_gettop(L);
-    walk(&wk, b);
-    lua_settop(L, wk.a);
-    return 1;
 }
 
 static const char *read_helper(lua_State *L, void *ud, size_t *size)
@@ -278,14 +89,14 @@ static const char *read_helper(lua_State *L, void *ud, size_t *size)
 }
 
 // Push function `name` of the helper table (made once per Lua state).
-static void helper(lua_State *L, const char *name)
+void steerL_snap_helper(lua_State *L, const char *name)
 {
     if (lua_getfield(L, LUA_REGISTRYINDEX, REG_HELPER) != LUA_TTABLE) {
         lua_pop(L, 1);
         bool read = false;
         if (lua_load(L, read_helper, &read, "=steer.snapshot", "t") != LUA_OK) lua_error(L);
-        lua_pushcfunction(L, tree_fns);
-        lua_pushcfunction(L, digest);
+        lua_pushcfunction(L, steerL_snap_tree_fns);
+        lua_pushcfunction(L, steerL_snap_digest);
         lua_call(L, 2, 1);
         lua_pushvalue(L, -1);
         lua_setfield(L, LUA_REGISTRYINDEX, REG_HELPER);
@@ -409,174 +220,6 @@ static int data_load(lua_State *L)
 
 // ---- w:save ----------------------------------------------------------------
 
-// Save: a: fn -> k, b: k -> fn, c: k -> where it is first used (text), d:
-// k -> the tree (or nil), e: the flow fields of follow_flow nodes, in order,
-// and the top: node -> index into e.
-static lua_Integer fn_index(Walk *wk, const char *use)
-{
-    lua_State *L = wk->L;
-    lua_pushvalue(L, -1);
-    if (lua_rawget(L, wk->a) == LUA_TNUMBER) {
-        lua_Integer k = lua_tointeger(L, -1);
-        lua_pop(L, 2);
-        return k;
-    }
-    lua_pop(L, 1);
-    lua_Integer k = (lua_Integer)lua_rawlen(L, wk->b) + 1;
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, wk->b, k);
-    lua_pushinteger(L, k);
-    lua_rawset(L, wk->a);
-    lua_pushstring(L, use);
-    lua_rawseti(L, wk->c, k);
-    if (wk->root) {
-        lua_pushlightuserdata(L, wk->root);
-        lua_rawseti(L, wk->d, k);
-    }
-    return k;
-}
-
-// ---- the trees' references: callbacks and flow fields ------------------------
-
-// The core writes each callback and each flow field of the trees as a
-// number it asks the binding for (steer_Hooks' save_ref), in its own order
-// of nodes, and a load gives the number back (load_ref) while it makes the
-// node, before any brain is compiled: so the binding never walks or patches
-// the trees. The hooks are every Lua world's (steerL_new_world); they act
-// while w:save or steer.load has put its state in the world's `snap`, and
-// without it do what the core does with no hooks. Their Lua work runs in a
-// protected call, so an error never unwinds through the core.
-
-// A save: k for a callback's function (fn_index's tables a to d), the
-// place in e (the flow fields, light userdata) for a flow field.
-typedef struct SaveRefs {
-    lua_State *L;
-    Walk *wk;
-    const steer_Ref *r;
-    uint32_t out;
-    char error[200];
-} SaveRefs;
-
-static int save_ref_call(lua_State *L)
-{
-    SaveRefs *sr = lua_touserdata(L, 1); // 2 to 6: the tables a to e
-    const steer_Ref *r = sr->r;
-    Walk wk = *sr->wk;
-    wk.L = L;
-    wk.a = 2, wk.b = 3, wk.c = 4, wk.d = 5, wk.e = 6;
-    lua_settop(L, 6);
-    if (r->obj) { // a flow field, the one resource a Lua tree holds
-        lua_Integer n = (lua_Integer)lua_rawlen(L, wk.e) + 1;
-        lua_pushlightuserdata(L, r->obj);
-        lua_rawseti(L, wk.e, n);
-        sr->out = (uint32_t)n;
-        return 0;
-    }
-    char use[160];
-    snprintf(use, sizeof use, "brain node '%s' (%s)", steer_behavior_name(r->node), steer_behavior_kind(r->node));
-    lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref);
-    wk.root = (steer_Behavior *)(uintptr_t)r->root;
-    sr->out = (uint32_t)fn_index(&wk, use);
-    return 0;
-}
-
-int steerL_hook_save_ref(void *ud, const steer_Ref *r, uint32_t *out)
-{
-    SaveRefs *sr = ((steerL_World *)ud)->snap;
-    // a foreign callback (a mod's) is saved as its owner, without a function
-    if (!sr || (!r->obj && foreign_ref(r->ref))) {
-        *out = r->obj ? 0 : !sr ? (uint32_t)r->ref : (uint32_t)(r->ref & ~((1 << STEERL_OWNER_SHIFT) - 1));
-        return 0;
-    }
-    lua_State *L = sr->L;
-    sr->r = r;
-    lua_pushcfunction(L, save_ref_call);
-    lua_pushlightuserdata(L, sr);
-    for (int t = sr->wk->a; t <= sr->wk->e; t++) lua_pushvalue(L, t);
-    if (lua_pcall(L, 6, 0, 0) != LUA_OK) {
-        snprintf(sr->error, sizeof sr->error, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "out of memory");
-        lua_pop(L, 1);
-        return 1;
-    }
-    *out = sr->out;
-    return 0;
-}
-
-// A load: the function k names (a), its ref made once per k (b, the
-// holder's list c), the flow field a number names: `flows` maps it (or,
-// for a snapshot older than resource fields, the node's place) to a
-// {grid, field} pair into `grids`, the rebuilt grids' lists of fields.
-typedef struct LoadRefs {
-    lua_State *L;
-    int a, b, c, flows, grids;
-    const steer_Ref *r;
-    uint32_t in;
-    int ref;
-    const steerN_Flow *flow;
-    char error[200];
-} LoadRefs;
-
-static int load_ref_call(lua_State *L)
-{
-    LoadRefs *lr = lua_touserdata(L, 1); // 2 a, 3 b, 4 c, 5 flows, 6 grids
-    const steer_Ref *r = lr->r;
-    char node[24];
-    if (!r->type || strcmp(r->type, "callback") == 0) {
-        if (lua_rawgeti(L, 2, lr->in) != LUA_TFUNCTION)
-            return luaL_error(L, "steer.load: corrupt snapshot (node '%s' calls function %s, which it does not name)",
-                              steer_behavior_name(r->node), steerL_istr(node, lr->in));
-        if (lua_rawgeti(L, 3, lr->in) == LUA_TNIL) {
-            lua_pop(L, 1);
-            lua_pushvalue(L, -1);
-            lua_pushinteger(L, luaL_ref(L, LUA_REGISTRYINDEX));
-            lua_pushvalue(L, -1);
-            lua_rawseti(L, 4, (lua_Integer)lua_rawlen(L, 4) + 1);
-            lua_pushvalue(L, -1);
-            lua_rawseti(L, 3, lr->in);
-        }
-        lr->ref = (int)lua_tointeger(L, -1);
-        return 0;
-    }
-    if (lua_rawgeti(L, 5, lr->in) == LUA_TNIL && r->by_node) return 0; // a node bound to none
-    const steerN_Flow *flow = NULL;
-    if (lua_istable(L, -1) && lua_rawgeti(L, -1, 1) == LUA_TNUMBER && lua_rawgeti(L, 6, lua_tointeger(L, -1)) &&
-        lua_istable(L, -1) && lua_rawgeti(L, -3, 2) == LUA_TNUMBER && lua_rawgeti(L, -2, lua_tointeger(L, -1)))
-        flow = steerL_toflow(L, -1);
-    if (!flow)
-        return luaL_error(L, "steer.load: corrupt snapshot (node '%s''s flow field)", steer_behavior_name(r->node));
-    lr->flow = flow;
-    return 0;
-}
-
-int steerL_hook_load_ref(void *ud, const steer_Ref *r, uint32_t in, int *ref, void **obj)
-{
-    LoadRefs *lr = ((steerL_World *)ud)->snap;
-    bool callback = strcmp(r->type, "callback") == 0;
-    if (!lr || (callback && foreign_ref((int32_t)in))) { // another state's: kept as it is
-        *ref = callback ? (int32_t)in : 0;
-        return 0;
-    }
-    lua_State *L = lr->L;
-    lr->r = r;
-    lr->in = in;
-    lr->flow = NULL;
-    lua_pushcfunction(L, load_ref_call);
-    lua_pushlightuserdata(L, lr);
-    lua_pushvalue(L, lr->a);
-    lua_pushvalue(L, lr->b);
-    lua_pushvalue(L, lr->c);
-    lua_pushvalue(L, lr->flows);
-    lua_pushvalue(L, lr->grids);
-    if (lua_pcall(L, 6, 0, 0) != LUA_OK) {
-        snprintf(lr->error, sizeof lr->error, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "out of memory");
-        lua_pop(L, 1);
-        return 1;
-    }
-    *ref = callback ? lr->ref : 0;
-    *obj = (void *)(uintptr_t)lr->flow;
-    return 0;
-}
-
 // The agents, in storage order, as a userdata array on top.
 static steer_Agent *agents(lua_State *L, steer_World *w, int *n)
 {
@@ -587,7 +230,7 @@ static steer_Agent *agents(lua_State *L, steer_World *w, int *n)
 }
 
 // Raise for function k that has no name: where it is used.
-static int unnamed(lua_State *L, Walk *wk, steer_World *w, lua_Integer k)
+static int unnamed(lua_State *L, steerL_Walk *wk, steer_World *w, lua_Integer k)
 {
     const char *use = (lua_rawgeti(L, wk->c, k), lua_tostring(L, -1));
     lua_Integer who = 0;
@@ -643,7 +286,7 @@ static int bad_data(lua_State *L, steerL_World *lw, int data, const steerL_DataE
 // load takes those trees back (adopt_named). Places at 3, 4, 5 as in save.
 static void tree_names(lua_State *L, steer_World *w)
 {
-    helper(L, "names");
+    steerL_snap_helper(L, "names");
     lua_newtable(L);
     steerL_uv_field(L, 1, "brains");
     lua_Integer k = 0;
@@ -702,8 +345,8 @@ static int world_save(lua_State *L)
     lua_replace(L, 2);
     lua_pushvalue(L, 2);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &refs_key);
-    steerL_uv_field(L, 1, "data");      // 6
-    steerS_Writer *data = new_bytes(L); // 7
+    steerL_uv_field(L, 1, "data");              // 6
+    steerS_Writer *data = steerL_snap_bytes(L); // 7
     steerL_DataOptions o = { .shared = true, .where = "the snapshot", .ref_encode = ref_encode, .ref_ud = lw };
     steerL_DataError err;
     steerL_DataStatus ds = steerL_data_encode(L, 6, &o, &data->p, &data->n, &err);
@@ -714,7 +357,7 @@ static int world_save(lua_State *L)
     data->cap = data->n;
     lua_setfield(L, 2, "data");
     lua_pop(L, 1);
-    Walk wk = { .L = L };
+    steerL_Walk wk = { .L = L };
     lua_rawgeti(L, 2, 2);
     wk.nroots = (int)lua_rawlen(L, -1);
     wk.roots = lua_newuserdatauv(L, sizeof *wk.roots * (size_t)(wk.nroots ? wk.nroots : 1), 0);
@@ -729,11 +372,11 @@ static int world_save(lua_State *L)
     wk.a = 6, wk.b = 7, wk.c = 8, wk.d = 9, wk.e = 10;
     // the core's bytes: the trees' callbacks and flow fields become numbers
     // as the core meets them (save_ref), in its order of nodes
-    steerS_Writer *all = new_bytes(L); // 11: the header, then the core's bytes straight in
+    steerS_Writer *all = steerL_snap_bytes(L); // 11: the header, then the core's bytes straight in
     steerS_put(all, MAGIC, 8);
     steerS_put_u32(all, VERSION);
     steerS_put_u64(all, 0); // the core's length, below
-    SaveRefs sr = { .L = L, .wk = &wk };
+    steerL_SaveRefs sr = { .L = L, .wk = &wk };
     lw->snap = &sr;
     int st = steer_world_save_roots(w, wk.roots, wk.nroots, steerS_write_fn, all);
     lw->snap = NULL;
@@ -754,12 +397,12 @@ static int world_save(lua_State *L)
         }
         char use[64];
         snprintf(use, sizeof use, "agent %lld's think", (long long)steerL_lid(ids[i].id));
-        lua_pushinteger(L, fn_index(&wk, use)); // takes the function
+        lua_pushinteger(L, steerL_snap_fn_index(&wk, use)); // takes the function
         steerL_rawsetid(L, 12, ids[i].id);
     }
     lua_settop(L, 12);
     // their names
-    helper(L, "names");
+    steerL_snap_helper(L, "names");
     lua_pushvalue(L, wk.b);
     lua_pushvalue(L, 3);
     lua_pushvalue(L, 5);
@@ -787,7 +430,7 @@ static int world_save(lua_State *L)
     lua_pushnil(L);
     while (lua_next(L, -2)) {
         lua_pop(L, 1);
-        helper(L, "definition");
+        steerL_snap_helper(L, "definition");
         lua_pushvalue(L, -2);
         lua_gettable(L, 3);
         lua_call(L, 1, 1);
@@ -825,7 +468,7 @@ static int world_save(lua_State *L)
     lua_setfield(L, 14, "data");
     lua_pop(L, 2);
     lua_setfield(L, 14, "grids");
-    steerS_Writer *lua = new_bytes(L); // 15
+    steerS_Writer *lua = steerL_snap_bytes(L); // 15
     o = (steerL_DataOptions){ .shared = true, .where = "the snapshot" };
     ds = steerL_data_encode(L, 14, &o, &lua->p, &lua->n, &err);
     if (ds == STEERL_DATA_NO_MEMORY) return luaL_error(L, "%s: out of memory", fn);
@@ -870,171 +513,6 @@ static int holder_gc(lua_State *L)
         lua_pop(L, 1);
     }
     return 0;
-}
-
-// A compiled brain's copy of its tree's references (callbacks, flow field)
-// and of what points into the tree (names, points), from tree b (the node
-// order is flatten's in brain.c: depth first, parents before children): so
-// a brain takes another tree of the same digest (adopt_named) as its own.
-static uint32_t sync(steerB_Brain *br, steer_Behavior *b, uint32_t i)
-{
-    steerB_Node *n = &br->nodes[i];
-    b->frozen = true;
-    n->name = steer_behavior_name(b);
-    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
-        size_t off;
-        if (ref_field(b->params, f, &off)) memcpy(n->params + off, b->params + off, 4);
-        if (f->type == STEERB_POINTS) memcpy(n->params + f->offset, b->params + f->offset, sizeof(steerB_Points));
-    }
-    if (is_flow(b)) memcpy(n->params, b->params, sizeof(void *));
-    uint32_t next = i + 1;
-    for (uint16_t k = 0; k < b->nkids; k++) next = sync(br, b->kids[k], next);
-    return next;
-}
-
-// Whether tree t can stand for c, a tree of the same digest (the caller
-// compares those), in world w: node for node its callbacks call the same
-// functions, its flow nodes follow the same fields, and it targets no
-// agent of another world.
-static bool fits(lua_State *L, const steer_Behavior *c, const steer_Behavior *t, const steer_World *w)
-{
-    if (c->kind != t->kind || c->nkids != t->nkids || (t->target_world && t->target_world != w)) return false;
-    if (is_flow(c) && memcmp(c->params, t->params, sizeof(void *)) != 0) return false;
-    const steerB_Field *fc = c->kind->fields, *ft = t->kind->fields;
-    size_t off;
-    int32_t rc = 0, rt = 0;
-    for (;;) {
-        bool more = next_ref(c, &fc, &off, &rc);
-        if (more != next_ref(t, &ft, &off, &rt)) return false;
-        if (!more) break;
-        if (foreign_ref(rc) || foreign_ref(rt)) {
-            if (rc != rt) return false;
-            continue;
-        }
-        lua_rawgeti(L, LUA_REGISTRYINDEX, rc);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, rt);
-        bool same = lua_rawequal(L, -1, -2);
-        lua_pop(L, 2);
-        if (!same) return false;
-    }
-    for (uint16_t i = 0; i < c->nkids; i++)
-        if (!fits(L, c->kids[i], t->kids[i], w)) return false;
-    return true;
-}
-
-static void no_visit(Walk *wk, steer_Behavior *b)
-{
-    (void)wk;
-    (void)b;
-}
-
-// Mark every node of tree b in the set at `set` (the walk's: node -> an
-// index), each shared node once.
-static void mark_nodes(lua_State *L, int set, steer_Behavior *b)
-{
-    Walk wk = { .L = L, .visit = no_visit, .seen = set, .node = 1 };
-    walk(&wk, b);
-}
-
-// The name (entry k of the snapshot's `named`, at named) of a copy the
-// load keeps, into the world's "tree_names" (at names): copy -> name.
-static void keep_name(lua_State *L, int names, const steer_Behavior *copy, int named, lua_Integer k)
-{
-    lua_pushlightuserdata(L, (void *)copy);
-    lua_rawgeti(L, named, k);
-    lua_rawset(L, names);
-}
-
-// Whether the loaded world's trees other than brain `self` (the other
-// brains' and the trees of a.data at `trees`, but for `copy` itself) share
-// a node with `copy`: then copy stays, so that the sharing stays too.
-static bool shared_elsewhere(lua_State *L, const steer_World *w, uint32_t self, steer_Behavior *copy, int trees)
-{
-    lua_newtable(L); // the others' nodes
-    int set = lua_gettop(L);
-    for (uint32_t j = 1; j < w->nbrains; j++)
-        if (j != self && w->brains[j]) mark_nodes(L, set, w->brains[j]->root);
-    for (lua_Integer j = 1; j <= (lua_Integer)lua_rawlen(L, trees); j++) {
-        lua_rawgeti(L, trees, j);
-        steer_Behavior *t = steerL_tobehavior(L, -1);
-        lua_pop(L, 1);
-        if (t && t != copy) mark_nodes(L, set, t);
-    }
-    lua_newtable(L); // copy's nodes
-    mark_nodes(L, set + 1, copy);
-    bool shared = false;
-    lua_pushnil(L);
-    while (!shared && lua_next(L, set + 1)) {
-        lua_pop(L, 1);
-        lua_pushvalue(L, -1);
-        shared = lua_rawget(L, set) != LUA_TNIL;
-        lua_pop(L, 1);
-    }
-    lua_settop(L, set - 1);
-    return shared;
-}
-
-// A brain whose tree the snapshot names (an archetype's brain, a tree in a
-// module's table or in opts.roots: `named`, k -> name, k counting the
-// brains in id order) takes the tree of that name in this Lua state back
-// when it has the digest of the loaded copy and fits it: the agents'
-// thinks assign that tree, and so find their brain (and its memory)
-// again, as in the saving process. A tree defined otherwise since keeps
-// the copy, and so does a copy that shares nodes with another loaded tree
-// (taking the named one would split what the snapshot shared). At the top:
-// trees (a.data's), brains (the world's, root -> its value) as in load.
-static void adopt_named(lua_State *L, steer_World *w, int section, int trees, int brains, int names)
-{
-    int top = lua_gettop(L);
-    if (lua_getfield(L, section, "named") != LUA_TTABLE) {
-        lua_settop(L, top);
-        return;
-    }
-    lua_Integer k = 0;
-    for (uint32_t i = 1; i < w->nbrains; i++) {
-        steerB_Brain *br = w->brains[i];
-        if (!br) continue;
-        lua_settop(L, top + 1);
-        if (lua_rawgeti(L, top + 1, ++k) != LUA_TTABLE) continue;
-        helper(L, "lookup");
-        lua_insert(L, -2);
-        lua_pushvalue(L, 3);
-        lua_pushvalue(L, 5);
-        lua_pushvalue(L, 4);
-        lua_pushinteger(L, k);
-        lua_call(L, 5, 1); // top + 2: the named value
-        steer_Behavior *t = steerL_tobehavior(L, -1), *copy = br->root;
-        if (!t || t == copy || steer_world_uses_brain(w, t) || !fits(L, copy, t, w) ||
-            shared_elsewhere(L, w, i, copy, trees)) {
-            keep_name(L, names, copy, top + 1, k);
-            continue;
-        }
-        push_digest(L, copy);
-        push_digest(L, t);
-        if (!lua_rawequal(L, -1, -2)) { // defined otherwise since: the copy stays, with its name
-            keep_name(L, names, copy, top + 1, k);
-            continue;
-        }
-        steer_behavior_retain(t);
-        br->root = t;
-        sync(br, t, 0);
-        lua_pushlightuserdata(L, copy);
-        lua_pushnil(L);
-        lua_rawset(L, brains);
-        lua_pushlightuserdata(L, t);
-        lua_pushvalue(L, top + 2);
-        lua_rawset(L, brains);
-        for (lua_Integer j = 1; j <= (lua_Integer)lua_rawlen(L, trees); j++) {
-            lua_rawgeti(L, trees, j);
-            bool was = steerL_tobehavior(L, -1) == copy;
-            lua_pop(L, 1);
-            if (!was) continue;
-            lua_pushvalue(L, top + 2);
-            lua_rawseti(L, trees, j);
-        }
-        steer_behavior_release(copy);
-    }
-    lua_settop(L, top);
 }
 
 // Field k of the section at s into the world's user value table (at uv),
@@ -1095,7 +573,7 @@ static int load(lua_State *L)
     lua_pushinteger(L, (lua_Integer)nlua);
     if (lua_pcall(L, 2, 1, 0) != LUA_OK) return luaL_error(L, "%s", lua_tostring(L, -1));
     if (!lua_istable(L, 6)) return luaL_error(L, "%s: corrupt snapshot (its Lua section is not a table)", fn);
-    helper(L, "missing");
+    steerL_snap_helper(L, "missing");
     lua_getfield(L, 6, "arch");
     lua_pushvalue(L, 3);
     lua_call(L, 2, 2);
@@ -1105,7 +583,7 @@ static int load(lua_State *L)
                           "its module, before steer.load)",
                           fn, steerL_istr((char[24]){ 0 }, lua_tointeger(L, -2)), lua_tostring(L, -1));
     lua_pop(L, 2);
-    helper(L, "resolve");
+    steerL_snap_helper(L, "resolve");
     lua_getfield(L, 6, "fns");
     lua_pushvalue(L, 3);
     lua_pushvalue(L, 5);
@@ -1146,7 +624,7 @@ static int load(lua_State *L)
         lua_pop(L, 1);
         lua_newtable(L);
     }
-    LoadRefs lr = { .L = L, .a = 7, .b = 13, .c = 12, .flows = 14, .grids = 10 };
+    steerL_LoadRefs lr = { .L = L, .a = 7, .b = 13, .c = 12, .flows = 14, .grids = 10 };
     char err[256];
     int got = 0;
     lw->snap = &lr;
@@ -1202,7 +680,7 @@ static int load(lua_State *L)
     lua_newtable(L); // the names of the copies kept (tree_names): saved again as they were
     lua_pushvalue(L, -1);
     lua_setfield(L, 15, "tree_names");
-    adopt_named(L, w, 6, 2, 16, lua_gettop(L));
+    steerL_snap_adopt(L, w, 6, 2, 16, lua_gettop(L));
     lua_pop(L, 1);
     // the agents' Lua state
     lua_pushcfunction(L, data_load); // a.data, its references now resolvable
@@ -1250,7 +728,7 @@ static int load(lua_State *L)
                 lua_pop(L, 2);
                 continue;
             }
-            helper(L, "definition");
+            steerL_snap_helper(L, "definition");
             lua_pushvalue(L, -2);
             lua_call(L, 1, 1);
             bool same = lua_rawequal(L, -1, -3);
@@ -1264,35 +742,6 @@ static int load(lua_State *L)
         }
     }
     lua_settop(L, 8);
-    return 1;
-}
-
-// ---- w:same_brain ----------------------------------------------------------
-
-// w:same_brain(t) -> the tree of a brain w runs that t is the same as (its
-// digest, and it fits: the same functions, the same flow fields), or t. A
-// script that builds its trees where no module table can hold them (a
-// cache keyed by a flow field) finds the loaded world's brains with it.
-static int world_same_brain(lua_State *L)
-{
-    steerL_World *lw = steerL_checkworld(L, 1);
-    steer_Behavior *t = steerL_tobehavior(L, 2);
-    if (!t) steerL_field_error(L, "steer.world:same_brain", NULL, "a behaviour tree as argument 1", 2);
-    lua_settop(L, 2);
-    steer_World *w = lw->w;
-    steerL_uv_field(L, 1, "brains"); // 3
-    for (uint32_t i = 1; i < w->nbrains; i++) {
-        steer_Behavior *r = w->brains[i] ? w->brains[i]->root : NULL;
-        if (!r || r == t || !fits(L, r, t, w)) continue;
-        if (lua_gettop(L) == 3) push_digest(L, t); // 4
-        push_digest(L, r);
-        bool same = lua_rawequal(L, -1, 4);
-        lua_pop(L, 1);
-        lua_pushlightuserdata(L, r);
-        if (same && lua_rawget(L, 3) == LUA_TUSERDATA) return 1;
-        lua_settop(L, 4);
-    }
-    lua_settop(L, 2);
     return 1;
 }
 
@@ -1311,7 +760,7 @@ static void retarget_data_trees(lua_State *L, int w_idx, const steer_World *from
             lua_rawgeti(L, list, i);
             steer_Behavior *b = steerL_tobehavior(L, -1);
             lua_pop(L, 1);
-            if (b) mark_nodes(L, set, b);
+            if (b) steerL_snap_mark_nodes(L, set, b);
         }
     // every node of them, each once, whose target agents are of `from`
     lua_pushnil(L);
@@ -1403,7 +852,7 @@ void steerL_open_snapshot(lua_State *L)
         lua_setfield(L, -2, "save");
         lua_pushcfunction(L, world_restore);
         lua_setfield(L, -2, "restore");
-        lua_pushcfunction(L, world_same_brain);
+        lua_pushcfunction(L, steerL_snap_same_brain);
         lua_setfield(L, -2, "same_brain");
         lua_pop(L, 1);
     }

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: MIT
+// lsnaptree.c — the trees as the Lua snapshot sees them: the answers to
+// the core's snapshot hooks (a callback's function index, a flow field's
+// place: steerL_hook_save_ref and steerL_hook_load_ref), the digests and
+// function lists the Lua helper (lua/steer/snapshot.lua) compares trees
+// by, giving a loaded brain back the tree a name still holds
+// (steerL_snap_adopt), and w:same_brain. The snapshot's layout, w:save,
+// steer.load and w:restore are lsnapshot.c's.
+#include "lsnapint.h"
+
+#include <stdio.h>
+#include <string.h>
+
+// ---- walking the world's trees as the core lists them ----------------------
+
+void steerL_snap_walk(steerL_Walk *wk, steer_Behavior *b)
+{
+    lua_State *L = wk->L;
+    lua_pushlightuserdata(L, b);
+    int seen = lua_rawget(L, wk->seen) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (seen) return;
+    for (uint16_t i = 0; i < b->nkids; i++) steerL_snap_walk(wk, b->kids[i]);
+    lua_pushlightuserdata(L, b);
+    lua_pushinteger(L, wk->node);
+    lua_rawset(L, wk->seen);
+    wk->visit(wk, b);
+    wk->node++;
+}
+
+// Where field f of params p holds a host reference (a callback, or an
+// ease that is one): *off, and true.
+static bool ref_field(const unsigned char *params, const steerB_Field *f, size_t *off)
+{
+    if (f->type == STEERB_CALLBACK) {
+        *off = f->offset;
+        return true;
+    }
+    if (f->type != STEERB_EASE) return false;
+    steerB_Ease e;
+    memcpy(&e, params + f->offset, sizeof e);
+    *off = f->offset + offsetof(steerB_Ease, ref);
+    return e.curve == 2;
+}
+
+// The next field from *f on that holds a host reference other than 0:
+// where (*off) and which (*v); false after the last.
+static bool next_ref(const steer_Behavior *b, const steerB_Field **f, size_t *off, int32_t *v)
+{
+    for (; *f && (*f)->name; (*f)++) {
+        if (!ref_field(b->params, *f, off)) continue;
+        memcpy(v, b->params + *off, 4);
+        if (*v != 0) {
+            (*f)++;
+            return true;
+        }
+    }
+    return false;
+}
+
+// ---- digests: a tree's structure and parameters, refs left out -------------
+
+static void digest_visit(steerL_Walk *wk, steer_Behavior *b)
+{
+    steerS_Writer *o = wk->out;
+    steerS_put(o, b->kind->name, strlen(b->kind->name) + 1);
+    const char *name = b->name ? b->name : "";
+    steerS_put(o, name, strlen(name) + 1);
+    int tag = 0;
+    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
+        const unsigned char *at = b->params + f->offset;
+        size_t off;
+        switch (f->type) {
+        case STEERB_NUMBER: steerS_put(o, at, 4); break;
+        case STEERB_TARGET: {
+            steerB_Target t;
+            memcpy(&t, at, sizeof t);
+            steerS_put(o, &t.kind, 1);
+            steerS_put(o, t.p, sizeof t.p);
+            steerS_put_u64(o, t.agent.id);
+            break;
+        }
+        case STEERB_CHOICE:
+        case STEERB_BOOL: steerS_put(o, at, 1); break;
+        case STEERB_TAG: {
+            const char *s = tag < 4 && b->tags[tag] ? b->tags[tag] : "";
+            tag++;
+            steerS_put(o, s, strlen(s) + 1);
+            break;
+        }
+        case STEERB_CALLBACK:
+        case STEERB_EASE: {
+            int32_t ref = 0;
+            if (ref_field(b->params, f, &off)) memcpy(&ref, b->params + off, 4);
+            uint8_t has = ref != 0;
+            steerS_put(o, &has, 1);
+            if (f->type == STEERB_EASE) steerS_put(o, at, 1);
+            break;
+        }
+        case STEERB_VECTOR: steerS_put(o, at, 12); break;
+        case STEERB_POINTS: {
+            steerB_Points p;
+            memcpy(&p, at, sizeof p);
+            steerS_put_u32(o, p.n);
+            if (p.n) steerS_put(o, p.p, sizeof(float) * 3 * p.n);
+            break;
+        }
+        case STEERB_RESOURCE: // which one is fits()'s question, as for callbacks
+        case STEERB_CHILDREN: break;
+        }
+    }
+    steerS_put_u16(o, b->nkids);
+    for (uint16_t i = 0; i < b->nkids; i++) {
+        lua_pushlightuserdata(wk->L, b->kids[i]);
+        lua_rawget(wk->L, wk->seen);
+        steerS_put_u32(o, (uint32_t)lua_tointeger(wk->L, -1));
+        lua_pop(wk->L, 1);
+        steerS_put(o, &b->kid_weights[i], 4);
+        steerS_put(o, &b->kid_roles[i], 1);
+    }
+}
+
+// Push the digest of tree b, a string.
+static void push_digest(lua_State *L, steer_Behavior *b)
+{
+    steerL_Walk wk = { .L = L, .visit = digest_visit, .node = 1 };
+    wk.out = steerL_snap_bytes(L);
+    lua_newtable(L);
+    wk.seen = lua_gettop(L);
+    steerL_snap_walk(&wk, b);
+    if (wk.out->failed) luaL_error(L, "steer.load: out of memory");
+    lua_pushlstring(L, (const char *)wk.out->p, wk.out->n);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+}
+
+// digest(behaviour) -> string (for the helper)
+int steerL_snap_digest(lua_State *L)
+{
+    steer_Behavior *b = steerL_tobehavior(L, 1);
+    if (!b) return luaL_error(L, "steer.load: an archetype's brain is not a behaviour");
+    push_digest(L, b);
+    return 1;
+}
+
+static void fns_visit(steerL_Walk *wk, steer_Behavior *b)
+{
+    lua_State *L = wk->L;
+    const steerB_Field *f = b->kind->fields;
+    size_t off;
+    int32_t ref;
+    while (next_ref(b, &f, &off, &ref)) {
+        if (steerL_snap_foreign(ref)) lua_pushboolean(L, 0); // keeps the others' places
+        else lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+        lua_rawseti(L, wk->a, (lua_Integer)lua_rawlen(L, wk->a) + 1);
+    }
+}
+
+// tree_fns(behaviour) -> the Lua functions of its callbacks, in node order
+int steerL_snap_tree_fns(lua_State *L)
+{
+    steer_Behavior *b = steerL_tobehavior(L, 1);
+    lua_newtable(L);
+    if (!b) return 1;
+    steerL_Walk wk = { .L = L, .visit = fns_visit, .node = 1, .a = lua_gettop(L) };
+    lua_newtable(L);
+    wk.seen = lua_gettop(L);
+    steerL_snap_walk(&wk, b);
+    lua_settop(L, wk.a);
+    return 1;
+}
+
+// Save: a: fn -> k, b: k -> fn, c: k -> where it is first used (text), d:
+// k -> the tree (or nil), e: the flow fields of follow_flow nodes, in order,
+// and the top: node -> index into e.
+lua_Integer steerL_snap_fn_index(steerL_Walk *wk, const char *use)
+{
+    lua_State *L = wk->L;
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, wk->a) == LUA_TNUMBER) {
+        lua_Integer k = lua_tointeger(L, -1);
+        lua_pop(L, 2);
+        return k;
+    }
+    lua_pop(L, 1);
+    lua_Integer k = (lua_Integer)lua_rawlen(L, wk->b) + 1;
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, wk->b, k);
+    lua_pushinteger(L, k);
+    lua_rawset(L, wk->a);
+    lua_pushstring(L, use);
+    lua_rawseti(L, wk->c, k);
+    if (wk->root) {
+        lua_pushlightuserdata(L, wk->root);
+        lua_rawseti(L, wk->d, k);
+    }
+    return k;
+}
+
+// ---- the trees' references: callbacks and flow fields ------------------------
+
+// The core writes each callback and each flow field of the trees as a
+// number it asks the binding for (steer_Hooks' save_ref), in its own order
+// of nodes, and a load gives the number back (load_ref) while it makes the
+// node, before any brain is compiled: so the binding never walks or patches
+// the trees. The hooks are every Lua world's (steerL_new_world); they act
+// while w:save or steer.load has put its state in the world's `snap`, and
+// without it do what the core does with no hooks. Their Lua work runs in a
+// protected call, so an error never unwinds through the core.
+
+static int save_ref_call(lua_State *L)
+{
+    steerL_SaveRefs *sr = lua_touserdata(L, 1); // 2 to 6: the tables a to e
+    const steer_Ref *r = sr->r;
+    steerL_Walk wk = *sr->wk;
+    wk.L = L;
+    wk.a = 2, wk.b = 3, wk.c = 4, wk.d = 5, wk.e = 6;
+    lua_settop(L, 6);
+    if (r->obj) { // a flow field, the one resource a Lua tree holds
+        lua_Integer n = (lua_Integer)lua_rawlen(L, wk.e) + 1;
+        lua_pushlightuserdata(L, r->obj);
+        lua_rawseti(L, wk.e, n);
+        sr->out = (uint32_t)n;
+        return 0;
+    }
+    char use[160];
+    snprintf(use, sizeof use, "brain node '%s' (%s)", steer_behavior_name(r->node), steer_behavior_kind(r->node));
+    lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref);
+    wk.root = (steer_Behavior *)(uintptr_t)r->root;
+    sr->out = (uint32_t)steerL_snap_fn_index(&wk, use);
+    return 0;
+}
+
+int steerL_hook_save_ref(void *ud, const steer_Ref *r, uint32_t *out)
+{
+    steerL_SaveRefs *sr = ((steerL_World *)ud)->snap;
+    // a foreign callback (a mod's) is saved as its owner, without a function
+    if (!sr || (!r->obj && steerL_snap_foreign(r->ref))) {
+        *out = r->obj ? 0 : !sr ? (uint32_t)r->ref : (uint32_t)(r->ref & ~((1 << STEERL_OWNER_SHIFT) - 1));
+        return 0;
+    }
+    lua_State *L = sr->L;
+    sr->r = r;
+    lua_pushcfunction(L, save_ref_call);
+    lua_pushlightuserdata(L, sr);
+    for (int t = sr->wk->a; t <= sr->wk->e; t++) lua_pushvalue(L, t);
+    if (lua_pcall(L, 6, 0, 0) != LUA_OK) {
+        snprintf(sr->error, sizeof sr->error, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "out of memory");
+        lua_pop(L, 1);
+        return 1;
+    }
+    *out = sr->out;
+    return 0;
+}
+
+static int load_ref_call(lua_State *L)
+{
+    steerL_LoadRefs *lr = lua_touserdata(L, 1); // 2 a, 3 b, 4 c, 5 flows, 6 grids
+    const steer_Ref *r = lr->r;
+    char node[24];
+    if (!r->type || strcmp(r->type, "callback") == 0) {
+        if (lua_rawgeti(L, 2, lr->in) != LUA_TFUNCTION)
+            return luaL_error(L, "steer.load: corrupt snapshot (node '%s' calls function %s, which it does not name)",
+                              steer_behavior_name(r->node), steerL_istr(node, lr->in));
+        if (lua_rawgeti(L, 3, lr->in) == LUA_TNIL) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, -1);
+            lua_pushinteger(L, luaL_ref(L, LUA_REGISTRYINDEX));
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, 4, (lua_Integer)lua_rawlen(L, 4) + 1);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, 3, lr->in);
+        }
+        lr->ref = (int)lua_tointeger(L, -1);
+        return 0;
+    }
+    if (lua_rawgeti(L, 5, lr->in) == LUA_TNIL && r->by_node) return 0; // a node bound to none
+    const steerN_Flow *flow = NULL;
+    if (lua_istable(L, -1) && lua_rawgeti(L, -1, 1) == LUA_TNUMBER && lua_rawgeti(L, 6, lua_tointeger(L, -1)) &&
+        lua_istable(L, -1) && lua_rawgeti(L, -3, 2) == LUA_TNUMBER && lua_rawgeti(L, -2, lua_tointeger(L, -1)))
+        flow = steerL_toflow(L, -1);
+    if (!flow)
+        return luaL_error(L, "steer.load: corrupt snapshot (node '%s''s flow field)", steer_behavior_name(r->node));
+    lr->flow = flow;
+    return 0;
+}
+
+int steerL_hook_load_ref(void *ud, const steer_Ref *r, uint32_t in, int *ref, void **obj)
+{
+    steerL_LoadRefs *lr = ((steerL_World *)ud)->snap;
+    bool callback = strcmp(r->type, "callback") == 0;
+    if (!lr || (callback && steerL_snap_foreign((int32_t)in))) { // another state's: kept as it is
+        *ref = callback ? (int32_t)in : 0;
+        return 0;
+    }
+    lua_State *L = lr->L;
+    lr->r = r;
+    lr->in = in;
+    lr->flow = NULL;
+    lua_pushcfunction(L, load_ref_call);
+    lua_pushlightuserdata(L, lr);
+    lua_pushvalue(L, lr->a);
+    lua_pushvalue(L, lr->b);
+    lua_pushvalue(L, lr->c);
+    lua_pushvalue(L, lr->flows);
+    lua_pushvalue(L, lr->grids);
+    if (lua_pcall(L, 6, 0, 0) != LUA_OK) {
+        snprintf(lr->error, sizeof lr->error, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "out of memory");
+        lua_pop(L, 1);
+        return 1;
+    }
+    *ref = callback ? lr->ref : 0;
+    *obj = (void *)(uintptr_t)lr->flow;
+    return 0;
+}
+
+// A compiled brain's copy of its tree's references (callbacks, flow field)
+// and of what points into the tree (names, points), from tree b (the node
+// order is flatten's in brain.c: depth first, parents before children): so
+// a brain takes another tree of the same digest (adopt_named) as its own.
+static uint32_t sync(steerB_Brain *br, steer_Behavior *b, uint32_t i)
+{
+    steerB_Node *n = &br->nodes[i];
+    b->frozen = true;
+    n->name = steer_behavior_name(b);
+    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
+        size_t off;
+        if (ref_field(b->params, f, &off)) memcpy(n->params + off, b->params + off, 4);
+        if (f->type == STEERB_POINTS) memcpy(n->params + f->offset, b->params + f->offset, sizeof(steerB_Points));
+        if (f->type == STEERB_RESOURCE) memcpy(n->params + f->offset, b->params + f->offset, sizeof(void *));
+    }
+    uint32_t next = i + 1;
+    for (uint16_t k = 0; k < b->nkids; k++) next = sync(br, b->kids[k], next);
+    return next;
+}
+
+// Whether tree t can stand for c, a tree of the same digest (the caller
+// compares those), in world w: node for node its callbacks call the same
+// functions, its flow nodes follow the same fields, and it targets no
+// agent of another world.
+static bool fits(lua_State *L, const steer_Behavior *c, const steer_Behavior *t, const steer_World *w)
+{
+    if (c->kind != t->kind || c->nkids != t->nkids || (t->target_world && t->target_world != w)) return false;
+    for (const steerB_Field *f = c->kind->fields; f && f->name; f++) // the same flow fields
+        if (f->type == STEERB_RESOURCE && steerB_resource(c, f) != steerB_resource(t, f)) return false;
+    const steerB_Field *fc = c->kind->fields, *ft = t->kind->fields;
+    size_t off;
+    int32_t rc = 0, rt = 0;
+    for (;;) {
+        bool more = next_ref(c, &fc, &off, &rc);
+        if (more != next_ref(t, &ft, &off, &rt)) return false;
+        if (!more) break;
+        if (steerL_snap_foreign(rc) || steerL_snap_foreign(rt)) {
+            if (rc != rt) return false;
+            continue;
+        }
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rc);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rt);
+        bool same = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+        if (!same) return false;
+    }
+    for (uint16_t i = 0; i < c->nkids; i++)
+        if (!fits(L, c->kids[i], t->kids[i], w)) return false;
+    return true;
+}
+
+static void no_visit(steerL_Walk *wk, steer_Behavior *b)
+{
+    (void)wk;
+    (void)b;
+}
+
+// Mark every node of tree b in the set at `set` (the walk's: node -> an
+// index), each shared node once.
+void steerL_snap_mark_nodes(lua_State *L, int set, steer_Behavior *b)
+{
+    steerL_Walk wk = { .L = L, .visit = no_visit, .seen = set, .node = 1 };
+    steerL_snap_walk(&wk, b);
+}
+
+// The name (entry k of the snapshot's `named`, at named) of a copy the
+// load keeps, into the world's "tree_names" (at names): copy -> name.
+static void keep_name(lua_State *L, int names, const steer_Behavior *copy, int named, lua_Integer k)
+{
+    lua_pushlightuserdata(L, (void *)copy);
+    lua_rawgeti(L, named, k);
+    lua_rawset(L, names);
+}
+
+// Whether the loaded world's trees other than brain `self` (the other
+// brains' and the trees of a.data at `trees`, but for `copy` itself) share
+// a node with `copy`: then copy stays, so that the sharing stays too.
+static bool shared_elsewhere(lua_State *L, const steer_World *w, uint32_t self, steer_Behavior *copy, int trees)
+{
+    lua_newtable(L); // the others' nodes
+    int set = lua_gettop(L);
+    for (uint32_t j = 1; j < w->nbrains; j++)
+        if (j != self && w->brains[j]) steerL_snap_mark_nodes(L, set, w->brains[j]->root);
+    for (lua_Integer j = 1; j <= (lua_Integer)lua_rawlen(L, trees); j++) {
+        lua_rawgeti(L, trees, j);
+        steer_Behavior *t = steerL_tobehavior(L, -1);
+        lua_pop(L, 1);
+        if (t && t != copy) steerL_snap_mark_nodes(L, set, t);
+    }
+    lua_newtable(L); // copy's nodes
+    steerL_snap_mark_nodes(L, set + 1, copy);
+    bool shared = false;
+    lua_pushnil(L);
+    while (!shared && lua_next(L, set + 1)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        shared = lua_rawget(L, set) != LUA_TNIL;
+        lua_pop(L, 1);
+    }
+    lua_settop(L, set - 1);
+    return shared;
+}
+
+// A brain whose tree the snapshot names (an archetype's brain, a tree in a
+// module's table or in opts.roots: `named`, k -> name, k counting the
+// brains in id order) takes the tree of that name in this Lua state back
+// when it has the digest of the loaded copy and fits it: the agents'
+// thinks assign that tree, and so find their brain (and its memory)
+// again, as in the saving process. A tree defined otherwise since keeps
+// the copy, and so does a copy that shares nodes with another loaded tree
+// (taking the named one would split what the snapshot shared). At the top:
+// trees (a.data's), brains (the world's, root -> its value) as in load.
+void steerL_snap_adopt(lua_State *L, steer_World *w, int section, int trees, int brains, int names)
+{
+    int top = lua_gettop(L);
+    if (lua_getfield(L, section, "named") != LUA_TTABLE) {
+        lua_settop(L, top);
+        return;
+    }
+    lua_Integer k = 0;
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        steerB_Brain *br = w->brains[i];
+        if (!br) continue;
+        lua_settop(L, top + 1);
+        if (lua_rawgeti(L, top + 1, ++k) != LUA_TTABLE) continue;
+        steerL_snap_helper(L, "lookup");
+        lua_insert(L, -2);
+        lua_pushvalue(L, 3);
+        lua_pushvalue(L, 5);
+        lua_pushvalue(L, 4);
+        lua_pushinteger(L, k);
+        lua_call(L, 5, 1); // top + 2: the named value
+        steer_Behavior *t = steerL_tobehavior(L, -1), *copy = br->root;
+        if (!t || t == copy || steer_world_uses_brain(w, t) || !fits(L, copy, t, w) ||
+            shared_elsewhere(L, w, i, copy, trees)) {
+            keep_name(L, names, copy, top + 1, k);
+            continue;
+        }
+        push_digest(L, copy);
+        push_digest(L, t);
+        if (!lua_rawequal(L, -1, -2)) { // defined otherwise since: the copy stays, with its name
+            keep_name(L, names, copy, top + 1, k);
+            continue;
+        }
+        steer_behavior_retain(t);
+        br->root = t;
+        sync(br, t, 0);
+        lua_pushlightuserdata(L, copy);
+        lua_pushnil(L);
+        lua_rawset(L, brains);
+        lua_pushlightuserdata(L, t);
+        lua_pushvalue(L, top + 2);
+        lua_rawset(L, brains);
+        for (lua_Integer j = 1; j <= (lua_Integer)lua_rawlen(L, trees); j++) {
+            lua_rawgeti(L, trees, j);
+            bool was = steerL_tobehavior(L, -1) == copy;
+            lua_pop(L, 1);
+            if (!was) continue;
+            lua_pushvalue(L, top + 2);
+            lua_rawseti(L, trees, j);
+        }
+        steer_behavior_release(copy);
+    }
+    lua_settop(L, top);
+}
+
+// ---- w:same_brain ----------------------------------------------------------
+
+// w:same_brain(t) -> the tree of a brain w runs that t is the same as (its
+// digest, and it fits: the same functions, the same flow fields), or t. A
+// script that builds its trees where no module table can hold them (a
+// cache keyed by a flow field) finds the loaded world's brains with it.
+int steerL_snap_same_brain(lua_State *L)
+{
+    steerL_World *lw = steerL_checkworld(L, 1);
+    steer_Behavior *t = steerL_tobehavior(L, 2);
+    if (!t) steerL_field_error(L, "steer.world:same_brain", NULL, "a behaviour tree as argument 1", 2);
+    lua_settop(L, 2);
+    steer_World *w = lw->w;
+    steerL_uv_field(L, 1, "brains"); // 3
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        steer_Behavior *r = w->brains[i] ? w->brains[i]->root : NULL;
+        if (!r || r == t || !fits(L, r, t, w)) continue;
+        if (lua_gettop(L) == 3) push_digest(L, t); // 4
+        push_digest(L, r);
+        bool same = lua_rawequal(L, -1, 4);
+        lua_pop(L, 1);
+        lua_pushlightuserdata(L, r);
+        if (same && lua_rawget(L, 3) == LUA_TUSERDATA) return 1;
+        lua_settop(L, 4);
+    }
+    lua_settop(L, 2);
+    return 1;
+}
