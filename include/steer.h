@@ -329,6 +329,8 @@ STEER_API int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Age
 STEER_API int steer_remove(steer_World *w, steer_Agent a); // the handle goes stale at once
 // Whether the handle names a live agent (false once it is removed).
 STEER_API bool steer_alive(const steer_World *w, steer_Agent a);
+// Handle slot `slot`'s current generation (0 beyond the table), to widen a handle kept with fewer bits.
+STEER_API uint32_t steer_agent_slot_generation(const steer_World *w, uint32_t slot);
 
 // STEER_PROP_UP is read-only: the agent's up vector, perpendicular to its
 // heading (forward, up and side = forward x up make its frame). For a

@@ -30,6 +30,11 @@ steer_Agent steer_world_agent_at(const steer_World *w, int i)
     return STEER_NO_AGENT;
 }
 
+uint32_t steer_agent_slot_generation(const steer_World *w, uint32_t slot)
+{
+    return slot < w->nslots ? w->gen[slot] : 0;
+}
+
 int steer_world_agents(const steer_World *w, steer_Agent *out, int cap)
 {
     int k = 0;

@@ -72,8 +72,6 @@ int steerL_snap_tree_fns(lua_State *L);
 void steerL_snap_mark_nodes(lua_State *L, int set, steer_Behavior *b);
 // A loaded brain takes back the tree a name still holds (see lsnaptree.c).
 void steerL_snap_adopt(lua_State *L, steer_World *w, int section, int trees, int brains, int names);
-// w:same_brain(t)
-int steerL_snap_same_brain(lua_State *L);
 
 // lsnapshot.c's: a byte box (memory a raise cannot leak) on top, and
 // function `name` of the Lua helper pushed.

@@ -17,7 +17,7 @@
 //                                      -- order), when something names it
 //     arch = { [agent id] = archetype name }, arch_over = { [id] = { field = true } },
 //     arch_defs = { [name] = the archetype's definition as a string },
-//     grids = { ... },                 -- lgrid.c: costs, flow fields, wall ids
+//     grids = { ... },                 -- lsnapgrid.c: costs, flow fields, wall ids
 //     flows = { [n] = { grid, field } } } -- the flow fields the core's bytes
 //                                      -- name by number (version 3 had
 //                                      -- bind = { [node] = { grid, field } })
@@ -327,7 +327,7 @@ static void tree_names(lua_State *L, steer_World *w)
     lua_settop(L, named);
 }
 
-static int world_save(lua_State *L)
+int steerL_world_save(lua_State *L)
 {
     const char *fn = "steer.world:save";
     steerL_check_unsandboxed(L, "w:save", "the world belongs to the game");
@@ -778,7 +778,7 @@ static void retarget_data_trees(lua_State *L, int w_idx, const steer_World *from
 // is loaded beside it first, as steer.load does, so a bad one raises and
 // leaves w as it was; then the two exchange their states and the other
 // one, now holding w's old state, is collected.
-static int world_restore(lua_State *L)
+int steerL_world_restore(lua_State *L)
 {
     const char *fn = "steer.world:restore";
     steerL_check_unsandboxed(L, "w:restore", "the world belongs to the game");
@@ -844,17 +844,4 @@ void steerL_open_snapshot(lua_State *L)
     lua_pop(L, 1);
     lua_pushcfunction(L, load);
     lua_setfield(L, -2, "load");
-    // w:save joins the world's methods (the upvalue of its __index)
-    luaL_getmetatable(L, STEERL_WORLD);
-    lua_getfield(L, -1, "__index");
-    if (lua_getupvalue(L, -1, 1)) {
-        lua_pushcfunction(L, world_save);
-        lua_setfield(L, -2, "save");
-        lua_pushcfunction(L, world_restore);
-        lua_setfield(L, -2, "restore");
-        lua_pushcfunction(L, steerL_snap_same_brain);
-        lua_setfield(L, -2, "same_brain");
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 2);
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// lsnapshot.h — w:save() and steer.load(s) (lsnapshot.c), and what they
-// need of the other binding files: a world userdata with the bindings'
-// hooks (lworld.c), the grids and flow fields as plain data (lgrid.c).
+// lsnapshot.h — steer.load(s) and the snapshot's hooks (lsnapshot.c,
+// lsnaptree.c; w:save and w:restore are declared with the world's other
+// methods in lutil.h), and what they need of the other binding files: a
+// world userdata with the bindings' hooks (lworld.c), the grids and flow
+// fields as plain data (lsnapgrid.c).
 #ifndef STEER_LSNAPSHOT_H
 #define STEER_LSNAPSHOT_H
 
@@ -30,12 +32,12 @@ void steerL_grids_bind(lua_State *L, int wi, int desc, int lists, const char *fn
 // steer.load runs (the world's `snap`); otherwise as the core does alone.
 int steerL_hook_save_ref(void *ud, const steer_Ref *r, uint32_t *out);
 int steerL_hook_load_ref(void *ud, const steer_Ref *r, uint32_t in, int *ref, void **obj);
-// The flow field of a steer.flow_field userdata (for binding), or NULL.
+// The flow field of a steer.flow_field userdata (for binding), or NULL (lflow.c).
 const struct steerN_Flow *steerL_toflow(lua_State *L, int idx);
-// Whether the value at idx is a steer.grid.
+// Whether the value at idx is a steer.grid (lgrid.c).
 bool steerL_isgrid(lua_State *L, int idx);
 
-// Adds w:save to the world's methods and load to the table on top.
+// Adds steer.load to the table on top (and the metatables of its byte boxes and reference holders).
 void steerL_open_snapshot(lua_State *L);
 
 #endif

@@ -486,7 +486,7 @@ void steerL_snap_adopt(lua_State *L, steer_World *w, int section, int trees, int
 // digest, and it fits: the same functions, the same flow fields), or t. A
 // script that builds its trees where no module table can hold them (a
 // cache keyed by a flow field) finds the loaded world's brains with it.
-int steerL_snap_same_brain(lua_State *L)
+int steerL_world_same_brain(lua_State *L)
 {
     steerL_World *lw = steerL_checkworld(L, 1);
     steer_Behavior *t = steerL_tobehavior(L, 2);

@@ -2,12 +2,7 @@
 // lutil.c — argument checking shared by every binding file.
 #include "lutil.h"
 #include "../behaviors/behavior.h"
-#if LUA_VERSION_NUM < 503
-// An id from Lua carries 21 bits of its generation here, and no public
-// call gives a slot's current one: the 5.1 and LuaJIT module reads it from
-// the world (steerL_agent_of_lid). The 5.4 build reads no core internals.
-#include "../core/world.h"
-#endif
+#include "steer_debug.h" // steer_debug_shape: a shape slot's generation (5.1, LuaJIT)
 
 #include <float.h>
 #include <math.h>
@@ -355,8 +350,7 @@ steer_Agent steerL_agent_of_lid(const steer_World *w, lua_Integer id)
     (void)w;
     return (steer_Agent){ widen_lid(id, 0) };
 #else
-    uint32_t s = (uint32_t)id;
-    return (steer_Agent){ widen_lid(id, s < w->nslots ? w->gen[s] : 0) };
+    return (steer_Agent){ widen_lid(id, steer_agent_slot_generation(w, (uint32_t)id)) };
 #endif
 }
 
@@ -366,8 +360,10 @@ steer_Shape steerL_shape_of_lid(const steer_World *w, lua_Integer id)
     (void)w;
     return (steer_Shape){ widen_lid(id, 0) };
 #else
-    uint32_t s = (uint32_t)id;
-    return (steer_Shape){ widen_lid(id, s < w->geo.nshapes ? w->geo.shapes[s].gen : 0) };
+    // a freed slot gives 0: the id's own bits, stale as with the slot's
+    steer_DebugShape sh;
+    uint32_t cur = steer_debug_shape(w, (int)(uint32_t)id, &sh) == 1 ? (uint32_t)(sh.shape.id >> 32) : 0;
+    return (steer_Shape){ widen_lid(id, cur) };
 #endif
 }
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// lworld.c — steer.world{...} and its methods.
+// lworld.c — steer.world{...} and its methods: one table lists every w:
+// method, also those defined beside their concern (w:add_grid in lgrid.c,
+// w:save and w:restore in lsnapshot.c, w:same_brain in lsnaptree.c).
 //
 // The world userdata's user value is a table holding what Lua must keep
 // alive or find again: `data` (agent id -> the script's table), `on`
@@ -745,6 +747,7 @@ static int world_raycast(lua_State *L)
     return 1;
 }
 
+// Every w: method, those defined beside their concern too (lutil.h).
 static const luaL_Reg world_methods[] = {
     { "add_obstacle", world_add_obstacle },
     { "add_wall", world_add_wall },
@@ -759,6 +762,10 @@ static const luaL_Reg world_methods[] = {
     { "hash", world_hash },
     { "on", world_on },
     { "bytes", world_bytes },
+    { "add_grid", steerL_world_add_grid },
+    { "save", steerL_world_save },
+    { "restore", steerL_world_restore },
+    { "same_brain", steerL_world_same_brain },
     { NULL, NULL },
 };
 
@@ -834,6 +841,12 @@ steer_World *steer_lua_toworld(lua_State *L, int idx)
 {
     steerL_World *lw = luaL_testudata(L, idx, STEERL_WORLD);
     return lw ? lw->w : NULL;
+}
+
+const struct steerN_Layers *steer_lua_nav(lua_State *L, int idx)
+{
+    steerL_World *lw = luaL_testudata(L, idx, STEERL_WORLD);
+    return lw ? &lw->nav : NULL;
 }
 
 void steer_lua_set_mouse(lua_State *L, int world_idx, const double *pos)

@@ -2,7 +2,8 @@
 // test_handles.c — agent handles and storage: stale handles fail loudly,
 // reused slots never alias, and no agent is lost or mixed up by removal,
 // compaction or the periodic spatial re-sort (which changes no bit of the
-// simulation), a forged handle is no agent, and the live list comes in one pass.
+// simulation), a forged handle is no agent, the live list comes in one pass,
+// and a slot's generation can be read (for a host keeping fewer bits).
 // Agent and shape handles are distinct types (a compile-time check) whose
 // zero value means "none" wherever the API says so.
 //
@@ -377,6 +378,30 @@ static void test_zero_is_none(void)
     steer_world_free(w);
 }
 
+// A slot's generation (steer_agent_slot_generation) is the high half of the
+// handle of the agent in it, moves on when that agent is removed, and is 0
+// beyond the slots: the Lua 5.1 module widens a 53-bit id with it.
+static void test_slot_generation(void)
+{
+    steer_World *w = new_world(0);
+    REQUIRE(w, "world");
+    CHECK(steer_agent_slot_generation(w, 0) == 0, "an empty world's slot 0 has generation %u",
+          steer_agent_slot_generation(w, 0));
+    steer_Agent a, b;
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 1, 2 } }, &a) == STEER_OK, "spawn a");
+    uint32_t slot = (uint32_t)a.id;
+    CHECK(steer_agent_slot_generation(w, slot) == (uint32_t)(a.id >> 32), "a's slot has its handle's generation");
+    CHECK(steer_agent_slot_generation(w, slot + 1) == 0 && steer_agent_slot_generation(w, UINT32_MAX) == 0,
+          "a slot beyond the table has generation 0");
+    REQUIRE(steer_remove(w, a) == STEER_OK, "remove a");
+    CHECK(steer_agent_slot_generation(w, slot) != (uint32_t)(a.id >> 32), "a's generation outlived its removal");
+    steer_world_step(w, 1);
+    REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 3, 4 } }, &b) == STEER_OK, "spawn b");
+    CHECK((uint32_t)b.id == slot, "b reuses a's slot");
+    CHECK(steer_agent_slot_generation(w, slot) == (uint32_t)(b.id >> 32), "the slot has b's generation");
+    steer_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_stale_after_remove);
@@ -389,5 +414,6 @@ int main(void)
     RUN(test_storage_order);
     RUN(test_agents_list);
     RUN(test_zero_is_none);
+    RUN(test_slot_generation);
     return check_report_("handles");
 }

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// lnav.h — what the bindings of nav's types share: the grid userdata
+// (lgrid.c), the flow field userdata (lflow.c) and their plain-data form
+// for the Lua snapshot (lsnapgrid.c). lgrid.c calls lflow.c (a grid's
+// flow_field, the rebuild after an edit); lsnapgrid.c calls both; lflow.c
+// calls neither (the helpers it needs are the inline ones below).
+//
+// A grid userdata's user value is a table: `fields` (weak keys: the flow
+// fields built on it, rebuilt after every edit) and `worlds` (weak keys:
+// world -> the userdata listing the wall shapes the grid added to it,
+// replaced after every edit). A flow field's user value is its grid, and a
+// follow_flow behaviour keeps its field in its own user value table, so a
+// brain in use keeps its field and grid alive.
+//
+// The C grid and field are reference counted (src/nav/nav.h): a userdata
+// holds one reference, a behaviour bound to the field another, a field one
+// on its grid. When the Lua state goes (a mod disabled or unloaded: its
+// state is closed under its agents) the userdata release theirs and the
+// agents steer on. The C memory of each counts against a mod's memory cap
+// (steerL_charge): charged when made and as it grows, before a grid's or a
+// field's cells are allocated, and given back by the userdata's __gc (the
+// field a brain still holds then belongs to no script).
+//
+// For the viewer (steer_lua_nav): each grid lists its live flow fields
+// (LGrid.shown, a field leaves it when collected), and each world lists
+// the grids it was given (steerL_World.nav), holding them in its user
+// value's "grids" table so that no listed grid is collected before it.
+#ifndef STEER_LNAV_H
+#define STEER_LNAV_H
+
+#include "lutil.h"
+
+#include <stdlib.h>
+
+#define STEERL_GRID "steer.grid"
+#define STEERL_FLOW "steer.flow_field"
+
+// The registry's map of each C grid to its userdata (weak values), for a
+// snapshot that reaches a grid through a bound field.
+#define STEERL_REG_GRIDS "steer.grid_userdata"
+
+typedef struct steerL_Grid {
+    steerN_Grid *g; // referenced; NULL once collected
+    int batch;      // inside g:batch(fn): edits wait for its end
+    bool edited;    // an edit is waiting
+    steerN_Shown shown;
+    size_t charged; // bytes charged to the state's owner
+} steerL_Grid;
+typedef struct steerL_Flow {
+    steerN_Flow *f; // referenced; NULL once collected
+    steerL_Grid *grid;
+    size_t charged;
+} steerL_Flow;
+// The wall shapes a grid put into one world (its user value's `worlds`).
+typedef struct steerL_Walls {
+    uint32_t n;
+    steer_Shape id[];
+} steerL_Walls;
+
+// A live grid or field userdata (one a finaliser brought back is collected).
+static inline steerL_Grid *steerL_checkgrid(lua_State *L, int idx)
+{
+    steerL_Grid *ug = luaL_checkudata(L, idx, STEERL_GRID);
+    if (!ug->g) luaL_argerror(L, idx, "a collected grid");
+    return ug;
+}
+static inline steerL_Flow *steerL_checkflow(lua_State *L, int idx)
+{
+    steerL_Flow *uf = luaL_checkudata(L, idx, STEERL_FLOW);
+    if (!uf->f) luaL_argerror(L, idx, "a collected flow field");
+    return uf;
+}
+
+// Charge the state's owner what an object's C memory now adds to what it
+// was charged (*charged), which then counts it. May raise (a mod past its cap).
+static inline void steerL_nav_charge(lua_State *L, size_t *charged, size_t now)
+{
+    lua_Integer more = (lua_Integer)now - (lua_Integer)*charged;
+    *charged = now;
+    steerL_charge(L, more);
+}
+
+static inline void steerL_nav_vec(lua_State *L, int idx, const char *fn, const char *arg, double out[3])
+{
+    if (!steerL_tovec(L, idx, out)) steerL_field_error(L, fn, arg, "a vector (steer.vec or {x, y})", idx);
+}
+
+// A point inside the grid, or raise naming the argument.
+static inline void steerL_nav_inside(lua_State *L, const steerN_Grid *g, const char *fn, const char *arg,
+                                     const double p[3])
+{
+    int x, y;
+    if (!steerN_cell_of(g, p, &x, &y))
+        luaL_error(L, "%s: %s (%f, %f) is outside the grid ([%f, %f] x [%f, %f])", fn, arg, p[0], p[1], g->origin[0],
+                   g->origin[0] + g->nx * g->cell, g->origin[1], g->origin[1] + g->ny * g->cell);
+}
+
+// A list of n items of `size` bytes with room for one more: the same or a
+// grown array (*cap updated), NULL when out of memory.
+static inline void *steerL_nav_room(void *items, uint32_t n, uint32_t *cap, size_t size)
+{
+    if (n < *cap) return items;
+    uint32_t c = *cap ? 2 * *cap : 4;
+    void *grown = realloc(items, size * c);
+    if (grown) *cap = c;
+    return grown;
+}
+
+// lgrid.c: a new grid userdata of nx x ny cells (their costs still to
+// set) on top; the world at wi lists the grid at gi (once) and holds it.
+steerL_Grid *steerL_new_grid(lua_State *L, const char *fn, int nx, int ny, double cell, const double origin[2]);
+void steerL_grid_attach(lua_State *L, int wi, int gi, const char *fn);
+
+// lflow.c: a new flow field of the grid at gi toward n goals on top
+// (listed by its grid and for the viewer); g:flow_field{...}; after an
+// edit of the grid at gi, every field on it rebuilt.
+steerL_Flow *steerL_new_flow(lua_State *L, int gi, const char *fn, const double *goals, uint32_t n);
+int steerL_grid_flow_field(lua_State *L);
+void steerL_flows_refresh(lua_State *L, int gi, const char *fn);
+
+#endif

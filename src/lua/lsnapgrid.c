@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+// lsnapgrid.c — the grids and flow fields as plain data for the Lua
+// snapshot (lsnapshot.c): steerL_grids_save, steerL_grids_load and
+// steerL_grids_bind. A grid saves its costs, the fields it lists and the
+// ids of the wall shapes it put into the world (the core saved those); a
+// field saves its goals and cells as they are.
+#include "lnav.h"
+#include "lsnapshot.h"
+#include "../behaviors/behavior.h"
+#include "../core/bytes.h"
+
+#include <string.h>
+
+// Numbers as little-endian bytes in a string, whatever the host, so that
+// a snapshot reads the same on every machine.
+static void push_le(lua_State *L, const void *v, size_t n, size_t size)
+{
+    luaL_Buffer b;
+    steerS_le_copy(luaL_buffinitsize(L, &b, n * size), v, size, n);
+    luaL_pushresultsize(&b, n * size);
+}
+static void push_doubles(lua_State *L, const double *v, size_t n) { push_le(L, v, n, 8); }
+static void push_floats(lua_State *L, const float *v, size_t n) { push_le(L, v, n, 4); }
+
+// Field k of the table at t as a string of exactly n numbers of `size`
+// bytes (8: doubles, 4: floats) into out, or raise.
+static void get_numbers(lua_State *L, int t, const char *k, void *out, size_t n, size_t size, const char *fn)
+{
+    size_t len;
+    lua_getfield(L, t, k);
+    const char *p = lua_tolstring(L, -1, &len);
+    if (lua_type(L, -1) != LUA_TSTRING || len != n * size)
+        luaL_error(L, "%s: corrupt snapshot (a grid's '%s' has %d bytes, expected %d)", fn, k, (int)len,
+                   (int)(n * size));
+    steerS_le_copy(out, p, size, n);
+    lua_pop(L, 1);
+}
+
+static double get_number(lua_State *L, int t, const char *k, const char *fn)
+{
+    if (lua_getfield(L, t, k) != LUA_TNUMBER) luaL_error(L, "%s: corrupt snapshot (a grid's '%s' is missing)", fn, k);
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+static void save_flow(lua_State *L, const steerN_Flow *f)
+{
+    size_t cells = (size_t)f->grid->nx * (size_t)f->grid->ny;
+    lua_createtable(L, 0, 6);
+    push_doubles(L, f->goals, 2 * (size_t)f->ngoals);
+    lua_setfield(L, -2, "goals");
+    push_doubles(L, f->dist, cells);
+    lua_setfield(L, -2, "dist");
+    lua_pushlstring(L, (const char *)f->dir, cells);
+    lua_setfield(L, -2, "dir");
+    lua_pushnumber(L, f->bias);
+    lua_setfield(L, -2, "bias");
+    lua_pushnumber(L, f->drift);
+    lua_setfield(L, -2, "drift");
+    lua_pushinteger(L, f->version);
+    lua_setfield(L, -2, "version");
+}
+
+// The index the table at `seen` gives the C grid or field p: 0 when none
+// yet, else index i set by set_seen.
+static lua_Integer seen_index(lua_State *L, int seen, const void *p)
+{
+    lua_pushlightuserdata(L, (void *)(uintptr_t)p);
+    lua_Integer i = lua_rawget(L, seen) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+    lua_pop(L, 1);
+    return i;
+}
+static void set_seen(lua_State *L, int seen, const void *p, lua_Integer i)
+{
+    lua_pushlightuserdata(L, (void *)(uintptr_t)p);
+    lua_pushinteger(L, i);
+    lua_rawset(L, seen);
+}
+
+// Field f of the grid saved at index gi of the list at `list` (once): its
+// index among that grid's saved fields.
+static lua_Integer save_field(lua_State *L, int list, int seen, lua_Integer gi, const steerN_Flow *f)
+{
+    lua_Integer k = seen_index(L, seen, f);
+    if (k) return k;
+    lua_rawgeti(L, list, gi);
+    lua_getfield(L, -1, "flows");
+    k = (lua_Integer)lua_rawlen(L, -1) + 1;
+    save_flow(L, f);
+    lua_rawseti(L, -2, k);
+    lua_pop(L, 2);
+    set_seen(L, seen, f, k);
+    return k;
+}
+
+// Grid g into the list at `list` (once), with the fields its userdata ug
+// lists: its index there. ug is NULL for a grid this state did not make (a
+// mod's, whose field a brain follows): its saved fields are those bound.
+static lua_Integer save_grid(lua_State *L, int wi, int list, int seen, const steerN_Grid *g, steerL_Grid *ug,
+                             bool attached)
+{
+    lua_Integer i = seen_index(L, seen, g);
+    if (i) return i;
+    i = (lua_Integer)lua_rawlen(L, list) + 1;
+    set_seen(L, seen, g, i);
+    lua_createtable(L, 0, 10);
+    lua_pushinteger(L, g->nx);
+    lua_setfield(L, -2, "nx");
+    lua_pushinteger(L, g->ny);
+    lua_setfield(L, -2, "ny");
+    lua_pushnumber(L, g->cell);
+    lua_setfield(L, -2, "cell");
+    push_doubles(L, g->origin, 2);
+    lua_setfield(L, -2, "origin");
+    lua_pushnumber(L, g->min_cost);
+    lua_setfield(L, -2, "min_cost");
+    lua_pushinteger(L, g->version);
+    lua_setfield(L, -2, "version");
+    push_floats(L, g->cost, (size_t)g->nx * (size_t)g->ny);
+    lua_setfield(L, -2, "costs");
+    lua_pushboolean(L, attached);
+    lua_setfield(L, -2, "attached");
+    lua_createtable(L, ug ? (int)ug->shown.nflows : 1, 0);
+    lua_setfield(L, -2, "flows");
+    // the wall shapes the grid put into this world (the core saved them)
+    lua_getiuservalue(L, wi, 1);
+    lua_getfield(L, -1, "grids"); // the world's grids table holds ours: find our userdata there
+    lua_remove(L, -2);
+    bool walls = false;
+    if (ug && lua_istable(L, -1)) {
+        lua_pushnil(L);
+        while (!walls && lua_next(L, -2)) {
+            lua_pop(L, 1);
+            if (lua_touserdata(L, -1) != ug) continue;
+            lua_getiuservalue(L, -1, 1);
+            lua_getfield(L, -1, "worlds");
+            lua_pushvalue(L, wi);
+            if (lua_rawget(L, -2) == LUA_TUSERDATA) {
+                const steerL_Walls *lwl = lua_touserdata(L, -1);
+                lua_createtable(L, (int)lwl->n, 0);
+                for (uint32_t k = 0; k < lwl->n; k++) {
+                    steerL_pushid(L, lwl->id[k].id);
+                    lua_rawseti(L, -2, (lua_Integer)k + 1);
+                }
+                lua_setfield(L, -7, "walls");
+            }
+            lua_pop(L, 4);
+            walls = true;
+        }
+    }
+    lua_pop(L, 1);
+    lua_rawseti(L, list, i);
+    for (uint32_t k = 0; ug && k < ug->shown.nflows; k++) save_field(L, list, seen, i, ug->shown.flows[k]);
+    return i;
+}
+
+void steerL_grids_save(lua_State *L, int wi, int flows)
+{
+    wi = lua_absindex(L, wi);
+    flows = lua_absindex(L, flows);
+    steerL_World *lw = steerL_checkworld(L, wi);
+    lua_newtable(L); // the grids
+    int list = lua_gettop(L);
+    lua_newtable(L); // grid or field -> its index
+    int seen = list + 1;
+    lua_getfield(L, LUA_REGISTRYINDEX, STEERL_REG_GRIDS);
+    int userdata = seen + 1;
+    for (uint32_t i = 0; i < lw->nav.n; i++) {
+        const steerN_Shown *sh = lw->nav.grids[i];
+        steerL_Grid *ug = (steerL_Grid *)(void *)((char *)(uintptr_t)sh - offsetof(steerL_Grid, shown));
+        save_grid(L, wi, list, seen, ug->g, ug, true);
+    }
+    lua_newtable(L); // the pairs
+    lua_Integer n = (lua_Integer)lua_rawlen(L, flows);
+    for (lua_Integer k = 1; k <= n; k++) {
+        // a bound field's steerN_Flow, or a grid or field userdata (a.data's)
+        const steerN_Flow *f = NULL;
+        const steerN_Grid *g;
+        if (lua_rawgeti(L, flows, k) == LUA_TLIGHTUSERDATA) f = lua_touserdata(L, -1);
+        else if (luaL_testudata(L, -1, STEERL_FLOW)) f = steerL_checkflow(L, -1)->f;
+        g = f ? f->grid : steerL_checkgrid(L, -1)->g;
+        lua_pop(L, 1);
+        lua_pushlightuserdata(L, (void *)(uintptr_t)g);
+        steerL_Grid *ug = lua_rawget(L, userdata) == LUA_TUSERDATA ? lua_touserdata(L, -1) : NULL;
+        lua_pop(L, 1);
+        lua_Integer gi = save_grid(L, wi, list, seen, g, ug, false), fi = f ? save_field(L, list, seen, gi, f) : 0;
+        lua_createtable(L, 2, 0);
+        lua_pushinteger(L, gi);
+        lua_rawseti(L, -2, 1);
+        lua_pushinteger(L, fi);
+        lua_rawseti(L, -2, 2);
+        lua_rawseti(L, -2, k);
+    }
+    lua_remove(L, userdata);
+    lua_remove(L, seen);
+}
+
+static void load_flow(lua_State *L, int gi, int t, const char *fn)
+{
+    const steerN_Grid *g = steerL_checkgrid(L, gi)->g;
+    size_t cells = (size_t)g->nx * (size_t)g->ny, len;
+    lua_getfield(L, t, "goals");
+    lua_tolstring(L, -1, &len);
+    lua_pop(L, 1);
+    if (len == 0 || len % 16 || len / 16 > 1000000)
+        luaL_error(L, "%s: corrupt snapshot (a flow field's goals are %d bytes)", fn, (int)len);
+    uint32_t n = (uint32_t)(len / 16);
+    double *goals = lua_newuserdatauv(L, 16 * (size_t)n, 0);
+    get_numbers(L, t, "goals", goals, 2 * (size_t)n, 8, fn);
+    for (uint32_t i = 0; i < n; i++) {
+        int x, y;
+        if (!steerN_cell_of(g, goals + 2 * i, &x, &y) || !steerN_open(g, x, y))
+            luaL_error(L, "%s: corrupt snapshot (a flow field's goal is not in an open cell of its grid)", fn);
+    }
+    steerL_Flow *uf = steerL_new_flow(L, gi, fn, goals, n);
+    lua_remove(L, -2);
+    // as it was, repairs and all: a rebuild could differ in the last bits
+    get_numbers(L, t, "dist", uf->f->dist, cells, 8, fn);
+    lua_getfield(L, t, "dir");
+    const char *dir = lua_tolstring(L, -1, &len);
+    if (!dir || len != cells) luaL_error(L, "%s: corrupt snapshot (a flow field's directions)", fn);
+    for (size_t c = 0; c < cells; c++)
+        if ((unsigned char)dir[c] > STEERN_NONE) luaL_error(L, "%s: corrupt snapshot (a flow field's directions)", fn);
+    memcpy(uf->f->dir, dir, cells);
+    lua_pop(L, 1);
+    uf->f->bias = get_number(L, t, "bias", fn);
+    uf->f->drift = get_number(L, t, "drift", fn);
+    uf->f->version = (uint32_t)get_number(L, t, "version", fn);
+}
+
+void steerL_grids_load(lua_State *L, int desc, const char *fn)
+{
+    desc = lua_absindex(L, desc);
+    lua_newtable(L);
+    int out = lua_gettop(L);
+    lua_Integer n = lua_istable(L, desc) ? (lua_Integer)lua_rawlen(L, desc) : 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, desc, i) != LUA_TTABLE) luaL_error(L, "%s: corrupt snapshot (grid %d)", fn, (int)i);
+        int t = lua_gettop(L);
+        double nx = get_number(L, t, "nx", fn), ny = get_number(L, t, "ny", fn), cell = get_number(L, t, "cell", fn);
+        if (!(nx >= 1 && ny >= 1 && nx <= 65536 && ny <= 65536 && nx * ny <= (double)(1 << 24)) ||
+            !steerB_number_ok(cell, 1e-6, 1e30))
+            luaL_error(L, "%s: corrupt snapshot (grid %d's size)", fn, (int)i);
+        double origin[2];
+        get_numbers(L, t, "origin", origin, 2, 8, fn);
+        steerL_Grid *ug = steerL_new_grid(L, fn, (int)nx, (int)ny, cell, origin);
+        int gi = lua_gettop(L);
+        get_numbers(L, t, "costs", ug->g->cost, (size_t)ug->g->nx * (size_t)ug->g->ny, 4, fn);
+        ug->g->min_cost = get_number(L, t, "min_cost", fn);
+        ug->g->version = (uint32_t)get_number(L, t, "version", fn);
+        lua_newtable(L); // the flow fields, in their order, and at 0 the grid
+        lua_pushvalue(L, gi);
+        lua_rawseti(L, -2, 0);
+        if (lua_getfield(L, t, "flows") == LUA_TTABLE) {
+            for (lua_Integer k = 1; k <= (lua_Integer)lua_rawlen(L, -1); k++) {
+                if (lua_rawgeti(L, -1, k) != LUA_TTABLE) luaL_error(L, "%s: corrupt snapshot (a flow field)", fn);
+                load_flow(L, gi, lua_gettop(L), fn);
+                lua_rawseti(L, -4, k);
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+        lua_rawseti(L, out, i); // the flow list
+        lua_settop(L, out);
+    }
+}
+
+void steerL_grids_bind(lua_State *L, int wi, int desc, int lists, const char *fn)
+{
+    wi = lua_absindex(L, wi);
+    desc = lua_absindex(L, desc);
+    lists = lua_absindex(L, lists);
+    int top = lua_gettop(L);
+    lua_Integer n = lua_istable(L, desc) ? (lua_Integer)lua_rawlen(L, desc) : 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, desc, i);
+        int t = lua_gettop(L);
+        lua_rawgeti(L, lists, i);
+        lua_rawgeti(L, -1, 0);
+        int gi = lua_gettop(L);
+        if (lua_getfield(L, t, "walls") == LUA_TTABLE) {
+            lua_Integer nw = (lua_Integer)lua_rawlen(L, -1);
+            steerL_Walls *walls = lua_newuserdatauv(L, sizeof *walls + sizeof walls->id[0] * (size_t)nw, 0);
+            walls->n = 0;
+            for (lua_Integer k = 1; k <= nw; k++) {
+                lua_rawgeti(L, -2, k);
+                walls->id[walls->n++] = steerL_shape_of_lid(steerL_checkworld(L, wi)->w, lua_tointeger(L, -1));
+                lua_pop(L, 1);
+            }
+            lua_getiuservalue(L, gi, 1);
+            lua_getfield(L, -1, "worlds");
+            lua_pushvalue(L, wi);
+            lua_pushvalue(L, -4);
+            lua_rawset(L, -3);
+            lua_pop(L, 3);
+        }
+        lua_pop(L, 1);
+        lua_getfield(L, t, "attached");
+        if (lua_toboolean(L, -1)) steerL_grid_attach(L, wi, gi, fn);
+        lua_settop(L, top);
+    }
+}
