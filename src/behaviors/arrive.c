@@ -43,7 +43,7 @@ static float ease(steerB_Ctx *c, const steerB_Ease *e, float x)
 {
     if (e->curve == 0) return x;
     if (e->curve == 1) return x * (2.0f - x);
-    steer_World *w = c->w;
+    steer_World *w = c->host; // an ease function: its brain runs on the calling thread
     double y = 0.0;
     if (!w->hooks.ease || w->hooks.ease(w->hooks.ud, e->ref, x, &y) != 0) return x;
     if (!isfinite(y)) {
@@ -113,12 +113,12 @@ static void arrive_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     if (v3_len2(moved) > p->stop_radius * p->stop_radius) *inside = 0.0f;
     float desired[3] = { 0, 0, 0 };
     if (dist <= p->stop_radius) {
-        if (*inside == 0.0f) steerW_event(c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
+        if (*inside == 0.0f) steerW_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
         *inside = 1.0f;
         v3_copy(was, at);
     } else if (p->free_spot && dist < p->slow_radius &&
                spot_taken(c, p, off, dist, (*inside == HOLDING ? KEEP : TOUCH) * c->radius)) {
-        if (*inside == 0.0f) steerW_event(c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
+        if (*inside == 0.0f) steerW_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
         *inside = HOLDING;
         v3_copy(was, at);
     } else {

@@ -200,7 +200,7 @@ static bool shape_contact(const steer_World *w, const steerW_Shape *s, const flo
 }
 
 // The box swept by a sphere of radius R moving from p by v * T.
-static int shapes_swept(steer_World *w, const float p[3], const float v[3], float T, float R)
+static int shapes_swept(const steer_World *w, steerW_Local *loc, const float p[3], const float v[3], float T, float R)
 {
     float lo[3], hi[3];
     for (int i = 0; i < 3; i++) {
@@ -209,7 +209,7 @@ static int shapes_swept(steer_World *w, const float p[3], const float v[3], floa
         hi[i] = (p[i] < e ? e : p[i]) + R;
     }
     if (dim2(w)) lo[2] = hi[2] = 0.0f;
-    return steerW_shapes_near(w, lo, hi);
+    return steerW_shapes_near(w, loc, lo, hi);
 }
 
 // ---- avoid_obstacles -----------------------------------------------------
@@ -253,11 +253,11 @@ typedef struct Threats {
 
 static void find_threats(steerB_Ctx *c, const float v[3], float R, float T, int64_t prefer, Threats *th)
 {
-    steer_World *w = c->w;
+    const steer_World *w = c->w;
     *th = (Threats){ 0 };
-    int k = shapes_swept(w, c->p, v, T, R);
+    int k = shapes_swept(w, c->loc, c->p, v, T, R);
     for (int i = 0; i < k; i++) {
-        uint32_t s = w->loc.found[i];
+        uint32_t s = c->loc->found[i];
         Contact ct;
         if (!shape_contact(w, &w->geo.shapes[s], c->p, v, R, T, &ct)) continue;
         if (ct.inside) {
@@ -280,13 +280,13 @@ static void find_threats(steerB_Ctx *c, const float v[3], float R, float T, int6
 // Nothing blocks a move at max speed along unit direction d for T seconds.
 static bool clear_along(steerB_Ctx *c, const float d[3], float R, float T)
 {
-    steer_World *w = c->w;
+    const steer_World *w = c->w;
     float v[3];
     v3_scale(v, d, c->max_speed > 0.0f ? c->max_speed : 1.0f);
-    int k = shapes_swept(w, c->p, v, T, R);
+    int k = shapes_swept(w, c->loc, c->p, v, T, R);
     for (int i = 0; i < k; i++) {
         Contact ct;
-        if (!shape_contact(w, &w->geo.shapes[w->loc.found[i]], c->p, v, R, T, &ct)) continue;
+        if (!shape_contact(w, &w->geo.shapes[c->loc->found[i]], c->p, v, R, T, &ct)) continue;
         if (!ct.inside || v3_dot(ct.away, d) < 0.0f) return false;
     }
     return true;
@@ -346,18 +346,18 @@ static void push_out(const steerB_Ctx *c, const Contact *ct, float R, float out[
 // and the agent's distance from it. False when none is near.
 static bool nearest_surface(steerB_Ctx *c, float reach, float normal[3], float *dist)
 {
-    steer_World *w = c->w;
+    const steer_World *w = c->w;
     float lo[3], hi[3];
     for (int i = 0; i < 3; i++) {
         lo[i] = c->p[i] - reach;
         hi[i] = c->p[i] + reach;
     }
     if (dim2(w)) lo[2] = hi[2] = 0.0f;
-    int k = steerW_shapes_near(w, lo, hi);
+    int k = steerW_shapes_near(w, c->loc, lo, hi);
     float best = reach;
     bool found = false;
     for (int i = 0; i < k; i++) {
-        const steerW_Shape *s = &w->geo.shapes[w->loc.found[i]];
+        const steerW_Shape *s = &w->geo.shapes[c->loc->found[i]];
         float d = steerW_signed_distance(w, s, c->p);
         if (d < best) {
             float cp[3];
@@ -474,7 +474,7 @@ static void obstacles_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const AvoidObstacles *p = STEERB_PARAMS_OF(n, AvoidObstacles);
     float *m = c->mem + n->mem;
-    steer_World *w = c->w;
+    const steer_World *w = c->w;
     v3_zero(out);
     float R = c->radius + p->margin, T = p->lookahead;
     float vhat[3];
@@ -608,7 +608,7 @@ static void walls_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         uint32_t s;
         whisker(c, p, k, count, side, up, dir);
         if (v3_normalize(dir) == 0.0f) continue;
-        if (!steerW_ray_shapes(c->w, c->p, dir, p->length, &t, nrm, &s)) continue;
+        if (!steerW_ray_shapes(c->w, c->loc, c->p, dir, p->length, &t, nrm, &s)) continue;
         float depth = p->length - t;
         v3_madd(sum, nrm, depth); // deeper in, harder out
         if (depth > deepest) deepest = depth;
@@ -647,7 +647,7 @@ static void walls_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         // lengths (one would end the escape as soon as the whisker push has
         // kept it a little off the corner), or it has touched no wall for
         // `hold` seconds
-        bool open = !trapped && !steerW_ray_shapes(c->w, c->p, m + W_INTENT, 2.0f * p->length, &ahead, hn, &s);
+        bool open = !trapped && !steerW_ray_shapes(c->w, c->loc, c->p, m + W_INTENT, 2.0f * p->length, &ahead, hn, &s);
         if (hits) m[W_SINCE] = 0.0f;
         else m[W_SINCE] += c->dt;
         if (open || m[W_SINCE] > p->hold) {

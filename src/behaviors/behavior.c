@@ -27,7 +27,7 @@ static bool goal_target(const steerB_Ctx *c, float off[3], float vel[3])
 
 bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float vel[3])
 {
-    steer_World *w = c->w;
+    const steer_World *w = c->w;
     uint8_t kind = t->kind;
     const float *point = t->p;
     steer_Agent agent = t->agent;
@@ -54,12 +54,12 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
     }
     int64_t d = steerW_dense(w, agent);
     if (d < 0 && t->kind == STEER_TARGET_SLOT) {
-        // the agent's own target was removed: say so once and clear the slot
-        // (the slot is this agent's own state, so the pass may write it)
-        steerW_event(w, STEER_EVENT_LOST_TARGET, c->d, agent);
+        // the agent's own target was removed: say so once (the worker's
+        // events) and clear the slot, a point at zero (the slot and the flag
+        // are this agent's own rows, so the pass may write them)
+        steerW_event_to(c->loc, w, STEER_EVENT_LOST_TARGET, c->d, agent);
         w->flags[c->d] &= (uint8_t)~STEER_AF_TARGET_AGENT;
-        float zero[3] = { 0, 0, 0 };
-        steerW_set_target_point(w, c->d, zero);
+        for (int i = 0; i < w->dim; i++) w->tq[i][c->d] = 0; // 0.0f's bits
         return false;
     }
     if (d < 0 || (uint32_t)d == c->d) return false;

@@ -17,7 +17,7 @@ STEERB_CHECK_SIZE(Custom);
 static void custom_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Custom *p = STEERB_PARAMS_OF(n, Custom);
-    steer_World *w = c->w;
+    steer_World *w = c->host; // a callback: its brain runs on the calling thread
     double f[3] = { 0, 0, 0 };
     v3_zero(out);
     if (!p->ref || !w->hooks.custom) return;

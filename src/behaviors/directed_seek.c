@@ -448,6 +448,8 @@ int steer_agent_directed_seek_plan(steer_World *w, steer_Agent a, const steer_Be
     steerB_Ctx c;
     memset(&c, 0, sizeof c);
     c.w = w;
+    c.loc = &w->loc; // between ticks, on the calling thread
+    c.host = w;
     c.d = (uint32_t)d;
     c.dt = w->dt;
     steerW_load(w->p, c.d, c.p);

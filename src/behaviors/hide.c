@@ -74,7 +74,7 @@ static void hide_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Hide *p = STEERB_PARAMS_OF(n, Hide);
     float *m = c->mem + n->mem;
-    steer_World *w = c->w;
+    const steer_World *w = c->w;
     float off[3], vel[3];
     v3_zero(out);
     if (!steerB_target(c, &p->target, off, vel)) return;
@@ -87,12 +87,12 @@ static void hide_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         hi[i] = c->p[i] + p->radius;
     }
     if (w->dim == 2) lo[2] = hi[2] = 0.0f;
-    int k = steerW_shapes_near(w, lo, hi);
+    int k = steerW_shapes_near(w, c->loc, lo, hi);
     float best = FLT_MAX, spot[3] = { 0, 0, 0 };
     int64_t chosen = -1;
     float kept = -1.0f;
     for (int i = 0; i < k; i++) {
-        uint32_t s = w->loc.found[i];
+        uint32_t s = c->loc->found[i];
         const steerW_Shape *sh = &w->geo.shapes[s];
         float sp[3], to[3];
         if (steerW_signed_distance(w, sh, c->p) > p->radius) continue;

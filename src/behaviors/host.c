@@ -37,7 +37,7 @@ static void host_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const steer_HostKind *k = n->kind->host;
     const HostParams *p = STEERB_PARAMS_OF(n, HostParams);
-    steer_World *w = c->w;
+    steer_World *w = c->host; // host code: its brain runs on the calling thread
     steer_HostCtx h;
     memset(&h, 0, sizeof h);
     double params[STEER_HOST_MAX_PARAMS];

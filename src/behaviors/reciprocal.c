@@ -200,7 +200,7 @@ static bool at_vertex(const steer_World *w, const steerW_Shape *s, const float p
 // cap of them. Returns how many.
 static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, int cap)
 {
-    steer_World *w = c->w;
+    const steer_World *w = c->w;
     float tau = p->obstacle_horizon > c->dt ? p->obstacle_horizon : c->dt;
     float reach = c->radius + c->max_speed * tau, lo[3], hi[3];
     for (int i = 0; i < 3; i++) {
@@ -208,18 +208,18 @@ static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, in
         hi[i] = c->p[i] + reach;
     }
     if (w->dim == 2) lo[2] = hi[2] = 0.0f;
-    int k = steerW_shapes_near(w, lo, hi), nbest = 0;
+    int k = steerW_shapes_near(w, c->loc, lo, hi), nbest = 0;
     if (k < 0) return 0; // out of memory: no shapes this tick, as in avoid_obstacles
     Pick best[STEERB_ORCA_MAX];
     for (int i = 0; i < k; i++) {
-        uint32_t s = w->loc.found[i];
+        uint32_t s = c->loc->found[i];
         float gap = steerW_signed_distance(w, &w->geo.shapes[s], c->p) - c->radius;
         if (!(gap < reach - c->radius)) continue;
         offer(NULL, best, &nbest, cap, (Pick){ .d2 = gap, .id = s, .i = i });
     }
     float step = c->max_speed * c->dt; // the most the agent can close in one step
     for (int j = 0; j < nbest; j++) {
-        const steerW_Shape *s = &w->geo.shapes[w->loc.found[best[j].i]];
+        const steerW_Shape *s = &w->geo.shapes[c->loc->found[best[j].i]];
         float gap = best[j].d2; // this pick's key is its gap
         if (s->kind == STEER_SHAPE_CIRCLE) {
             float off[3];

@@ -109,7 +109,7 @@ static void wander_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 // left untouched here and redone by circle_force itself.
 static void circle_batch_2d(steerB_Batch *bt, const steerB_Node *n, const Wander *p, steerB_Lanes out)
 {
-    steer_World *w = bt->w;
+    const steer_World *w = bt->w;
     const int m = bt->n;
     float *row[STEERB_BATCH];
     float t0[STEERB_BATCH], t1[STEERB_BATCH], t2[STEERB_BATCH];
@@ -159,7 +159,7 @@ static void circle_batch_2d(steerB_Batch *bt, const steerB_Node *n, const Wander
 static void wander_batch(steerB_Batch *bt, const steerB_Node *n, steerB_Lanes out)
 {
     const Wander *p = STEERB_PARAMS_OF(n, Wander);
-    steer_World *w = bt->w;
+    const steer_World *w = bt->w;
     int dim = w->dim;
     if (p->variant == 0 && dim == 2) {
         circle_batch_2d(bt, n, p, out);

@@ -252,7 +252,7 @@ static void round_disc(const steer_World *w, const float a[3], const float b[3],
 // crosses, else the first it comes too close to (by where along the leg
 // the closest approach is); -1 when the leg is clear, -2 when the leg ends
 // at the goal and the goal lies inside a shape.
-static int first_violation(steer_World *w, unsigned what, const Leg *leg, float clear)
+static int first_violation(const steer_World *w, steerW_Local *loc, unsigned what, const Leg *leg, float clear)
 {
     float lo[3], hi[3];
     for (int i = 0; i < 3; i++) {
@@ -260,11 +260,11 @@ static int first_violation(steer_World *w, unsigned what, const Leg *leg, float 
         lo[i] = x - clear;
         hi[i] = y + clear;
     }
-    int found = steerW_shapes_near(w, lo, hi);
+    int found = steerW_shapes_near(w, loc, lo, hi);
     int first = -1;
     float first_t = FLT_MAX, first_d = FLT_MAX;
     for (int k = 0; k < found; k++) {
-        const steerW_Shape *s = &w->geo.shapes[w->loc.found[k]];
+        const steerW_Shape *s = &w->geo.shapes[loc->found[k]];
         if (!handles(what, s->kind)) continue;
         if (leg->to_goal && shape_distance(w, s, leg->b) < 0.0f) return -2;
         float t, d;
@@ -272,7 +272,7 @@ static int first_violation(steer_World *w, unsigned what, const Leg *leg, float 
         // a wall crossed is worse than one passed too closely: crossings first
         bool before = (d <= 0.0f) != (first_d <= 0.0f) ? d <= 0.0f : t < first_t || (t == first_t && d < first_d);
         if (before) {
-            first = (int)w->loc.found[k];
+            first = (int)loc->found[k];
             first_t = t;
             first_d = d;
         }
@@ -285,7 +285,8 @@ static int first_violation(steer_World *w, unsigned what, const Leg *leg, float 
 // those, one whose second leg clears s too (it got round), then the
 // fewest new legs that still meet some shape (so a detour does not turn
 // back round a corner it has just come round), then the shortest.
-static bool detour(steer_World *w, unsigned what, const steerW_Shape *s, const Leg *leg, float clear, float e_out[3])
+static bool detour(const steer_World *w, steerW_Local *loc, unsigned what, const steerW_Shape *s, const Leg *leg,
+                   float clear, float e_out[3])
 {
     float centres[8][3], rho = ROUND * clear + 1e-3f;
     int nc = 0;
@@ -319,8 +320,9 @@ static bool detour(steer_World *w, unsigned what, const steerW_Shape *s, const L
             if (violates(w, s, &first, clear, &t, &d)) continue;
             // rank: second leg still meets s (bad: the detour did not get round),
             // then legs meeting anything, then length
-            int bad = 3 * violates(w, s, &second, clear, &t, &d) + (first_violation(w, what, &first, clear) != -1) +
-                      (first_violation(w, what, &second, clear) != -1);
+            int bad = 3 * violates(w, s, &second, clear, &t, &d) +
+                      (first_violation(w, loc, what, &first, clear) != -1) +
+                      (first_violation(w, loc, what, &second, clear) != -1);
             if (bad > best_bad || (bad == best_bad && !(len < best))) continue;
             best = len;
             best_bad = bad;
@@ -335,15 +337,16 @@ static void constrain(steerB_Ctx *c, const steerB_Node *n, unsigned what, float 
     v3_zero(out);
     steerB_Goal *g = c->goal;
     if (!g || !(g->has & STEERB_GOAL_POSITION)) return;
-    steer_World *w = c->w;
+    const steer_World *w = c->w;
     float clear = c->radius + STEERB_PARAMS_OF(n, Constraint)->margin;
     int npts = g->nvia + 2;
     for (int j = 0; j + 1 < npts; j++) {
         Leg leg = { j == 0 ? c->p : g->via[j - 1], j + 1 == npts - 1 ? g->p : g->via[j], j == 0, j + 1 == npts - 1 };
-        int first = first_violation(w, what, &leg, clear);
+        int first = first_violation(w, c->loc, what, &leg, clear);
         if (first == -1) continue;
         float e[3] = { 0, 0, 0 };
-        if (first == -2 || g->nvia >= STEERB_MAX_VIA || !detour(w, what, &w->geo.shapes[first], &leg, clear, e)) {
+        if (first == -2 || g->nvia >= STEERB_MAX_VIA ||
+            !detour(w, c->loc, what, &w->geo.shapes[first], &leg, clear, e)) {
             g->status |= STEERB_ROUTE_BLOCKED;
             return;
         }

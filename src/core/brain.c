@@ -170,6 +170,8 @@ static void load_ctx(steer_World *w, uint32_t d, steerB_Ctx *c)
 {
     memset(c, 0, sizeof *c);
     c->w = w;
+    c->loc = &w->loc; // between ticks, on the calling thread
+    c->host = w;
     c->brain = w->brains[w->brain[d]];
     c->d = d;
     c->dt = w->dt;

@@ -98,8 +98,20 @@ typedef struct steerB_Node steerB_Node;
 
 // Everything one agent's evaluation may read: its own state at tick t, its
 // memory and stream, and its neighbours gathered once for the whole brain.
+//
+// The worker-copy rule in the types (par.h): the world is const, so a node
+// writes only what is its own: its agent's rows through the columns'
+// pointers (force, memory, stream, record, target slot: row d) and its
+// worker's scratch through loc (neighbour and shape queries, events:
+// steerW_event_to(c->loc, ...)). A write to the world's own fields, which
+// on a worker would land in a copy and vanish, fails to compile.
 typedef struct steerB_Ctx {
-    steer_World *w;
+    const steer_World *w;
+    steerW_Local *loc; // the worker's scratch (the calling thread's: &world->loc)
+    // The world itself, writable, for the nodes that call the host (a host
+    // kind, a callback, an ease function; steerB_Brain.host): such brains
+    // run on the calling thread only, where this is set. NULL on workers.
+    steer_World *host;
     const steerB_Brain *brain;
     uint32_t d;
     float p[3], v[3], h[3];
@@ -135,7 +147,8 @@ typedef void (*steerB_EvalFn)(steerB_Ctx *c, const steerB_Node *n, float out[3])
 typedef float steerB_Lanes[3][STEERB_BATCH]; // one vector per agent, by component
 
 typedef struct steerB_Batch {
-    steer_World *w;
+    const steer_World *w; // read-only, as in steerB_Ctx
+    steerW_Local *loc;    // the worker's scratch
     const steerB_Brain *brain;
     int n;
     float dt;
@@ -343,7 +356,7 @@ static inline void steerB_eval_batch(steerB_Batch *bt, uint32_t i, steerB_Lanes 
 {
     const steerB_Node *n = &bt->brain->nodes[i];
     n->kind->eval_batch(bt, n, out);
-    steer_World *w = bt->w;
+    const steer_World *w = bt->w;
     if (w->record && w->rec_stride)
         for (int k = 0; k < bt->n; k++) {
             float *r = w->rec + (size_t)bt->d[k] * w->rec_stride + 3 * i;

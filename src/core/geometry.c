@@ -257,9 +257,8 @@ static int rebuild(steer_World *w)
 
 int steerW_geometry_ready(steer_World *w) { return w->geo.dirty ? rebuild(w) : STEER_OK; }
 
-static bool push_found(steer_World *w, int k, uint32_t s)
+static bool push_found(const steer_World *w, steerW_Local *l, int k, uint32_t s)
 {
-    steerW_Local *l = &w->loc;
     if ((uint32_t)k == l->cap_found) {
         uint32_t cap = l->cap_found ? l->cap_found * 2 : 64;
         uint32_t *f = steerW_realloc(w, l->found, sizeof *f * cap);
@@ -271,10 +270,9 @@ static bool push_found(steer_World *w, int k, uint32_t s)
     return true;
 }
 
-int steerW_shapes_near(steer_World *w, const float lo[3], const float hi[3])
+int steerW_shapes_near(const steer_World *w, steerW_Local *l, const float lo[3], const float hi[3])
 {
     const steerW_Geometry *g = &w->geo;
-    steerW_Local *l = &w->loc;
     int k = 0;
     // a fresh stamp marks shapes already listed (one shape spans many cells)
     if (l->cap_stamp < g->cap) {
@@ -289,7 +287,7 @@ int steerW_shapes_near(steer_World *w, const float lo[3], const float hi[3])
         l->stamp_now = 1;
     }
     for (uint32_t i = 0; i < g->nplanes; i++)
-        if (!push_found(w, k++, g->planes[i])) return -1;
+        if (!push_found(w, l, k++, g->planes[i])) return -1;
     if (!g->ncells) return k;
     int c0[3], c1[3];
     for (int d = 0; d < 3; d++) {
@@ -306,7 +304,7 @@ int steerW_shapes_near(steer_World *w, const float lo[3], const float hi[3])
                     uint32_t s = g->items[j];
                     if (l->stamp[s] == l->stamp_now) continue;
                     l->stamp[s] = l->stamp_now;
-                    if (!push_found(w, k++, s)) return -1;
+                    if (!push_found(w, l, k++, s)) return -1;
                 }
             }
     return k;
@@ -490,8 +488,8 @@ bool steerW_ray_shape(const steer_World *w, const steerW_Shape *s, const float o
 // The nearest shape hit within `length`, walking the ray in pieces about a
 // grid cell long so a long ray over a big world tests only the shapes near
 // it, and stops at the first piece that has a hit.
-bool steerW_ray_shapes(steer_World *w, const float o[3], const float dir[3], float length, float *t_out, float n_out[3],
-                       uint32_t *shape)
+bool steerW_ray_shapes(const steer_World *w, steerW_Local *loc, const float o[3], const float dir[3], float length,
+                       float *t_out, float n_out[3], uint32_t *shape)
 {
     const steerW_Geometry *g = &w->geo;
     float step = g->ncells ? g->cell[0] : length;
@@ -512,10 +510,10 @@ bool steerW_ray_shapes(steer_World *w, const float o[3], const float dir[3], flo
             lo[i] = a[i] < b[i] ? a[i] : b[i];
             hi[i] = a[i] < b[i] ? b[i] : a[i];
         }
-        int n = steerW_shapes_near(w, lo, hi);
+        int n = steerW_shapes_near(w, loc, lo, hi);
         for (int i = 0; i < n; i++) {
             float t, nn[3];
-            uint32_t s = w->loc.found[i];
+            uint32_t s = loc->found[i];
             if (steerW_ray_shape(w, &w->geo.shapes[s], o, dir, &t, nn) && t <= best) {
                 best = t;
                 v3_copy(n_out, nn);
@@ -551,7 +549,7 @@ int steer_raycast(steer_World *w, const double origin[3], const double direction
         if (st) return st;
         float hit_t;
         uint32_t s;
-        if (steerW_ray_shapes(w, o, dir, best, &hit_t, bn, &s)) {
+        if (steerW_ray_shapes(w, &w->loc, o, dir, best, &hit_t, bn, &s)) {
             best = hit_t;
             bs = shape_handle(&w->geo, s);
             found = true;

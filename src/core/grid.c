@@ -246,7 +246,7 @@ int steerG_query(steer_World *w, const float p[3], float radius)
         if (steerG_build(w, w->sense_radius) != STEER_OK) return -1;
         w->grid_fresh = true;
     }
-    return steerG_gather(w, p, radius, UINT32_MAX);
+    return steerG_gather(w, &w->loc, p, radius, UINT32_MAX);
 }
 
 int steerG_build(steer_World *w, float cell)
@@ -356,25 +356,26 @@ uint32_t steerG_cell_from(const steerG_Grid *g, uint32_t at)
     return lo;
 }
 
-static bool reserve_scratch(steer_World *w, uint32_t need)
+static bool reserve_scratch(const steer_World *w, steerW_Local *loc, uint32_t need)
 {
-    if (need <= w->loc.cap_scratch) return true;
-    uint32_t cap = w->loc.cap_scratch ? w->loc.cap_scratch : 64;
+    if (need <= loc->cap_scratch) return true;
+    uint32_t cap = loc->cap_scratch ? loc->cap_scratch : 64;
     while (cap < need) cap *= 2;
-    steerB_Neighbor *s = steerW_realloc(w, w->loc.scratch, sizeof *s * cap);
+    steerB_Neighbor *s = steerW_realloc(w, loc->scratch, sizeof *s * cap);
     if (!s) return false;
-    w->loc.scratch = s;
-    w->loc.cap_scratch = cap;
+    loc->scratch = s;
+    loc->cap_scratch = cap;
     return true;
 }
 
 // Scan one cell, appending agents within r2 of p.
-static inline int scan_cell(steer_World *w, uint32_t c, const float p[3], float r2, uint32_t self, int k)
+static inline int scan_cell(const steer_World *w, steerW_Local *loc, uint32_t c, const float p[3], float r2,
+                            uint32_t self, int k)
 {
     const steerG_Grid *g = &w->grid;
     uint32_t b = g->start[c], e = g->start[c + 1];
-    if (!reserve_scratch(w, (uint32_t)k + (e - b))) return -1;
-    steerB_Neighbor *out = w->loc.scratch;
+    if (!reserve_scratch(w, loc, (uint32_t)k + (e - b))) return -1;
+    steerB_Neighbor *out = loc->scratch;
     const float *px = w->p[0], *py = w->p[1], *pz = w->p[2];
     // no agent is dead during a tick (compaction runs first), and the
     // passes may be writing the other bits of their own agents' flags
@@ -444,7 +445,7 @@ static void axis_range(const steerG_Grid *g, bool wrap, int axis, float x, float
     }
 }
 
-int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self)
+int steerG_gather(const steer_World *w, steerW_Local *loc, const float p[3], float radius, uint32_t self)
 {
     const steerG_Grid *g = &w->grid;
     if (!g->start || w->count == 0) return 0;
@@ -464,7 +465,7 @@ int steerG_gather(steer_World *w, const float p[3], float radius, uint32_t self)
             for (int ix = 0; ix < cx; ix++) {
                 int x = fx + ix;
                 if (x >= g->n[0]) x -= g->n[0];
-                k = scan_cell(w, row + (uint32_t)x, p, r2, self, k);
+                k = scan_cell(w, loc, row + (uint32_t)x, p, r2, self, k);
                 if (k < 0) return -1;
             }
         }
@@ -490,7 +491,8 @@ bool steerG_blocks_ok(const steer_World *w)
 }
 
 // Inlined with the dimension as a constant (and called per cell).
-__attribute__((always_inline)) static inline int block_dim(steer_World *w, uint32_t c, const int dim)
+__attribute__((always_inline)) static inline int block_dim(const steer_World *w, steerW_Local *loc, uint32_t c,
+                                                           const int dim)
 {
     const steerG_Grid *g = &w->grid;
     int n0 = g->n[0], n1 = g->n[1], n2 = g->n[2];
@@ -521,7 +523,7 @@ __attribute__((always_inline)) static inline int block_dim(steer_World *w, uint3
             int x0 = cx - 1, x1 = cx + 1;
             // the part of the row inside [0, n0), then the wrapped-around cell
             int a = x0 < 0 ? 0 : x0, b = x1 >= n0 ? n0 - 1 : x1;
-            steerG_Run *r = &w->loc.runs[nr++];
+            steerG_Run *r = &loc->runs[nr++];
             r->b = g->start[row + (uint32_t)a];
             r->e = g->start[row + (uint32_t)b + 1];
             r->shift[0] = 0.0f;
@@ -530,7 +532,7 @@ __attribute__((always_inline)) static inline int block_dim(steer_World *w, uint3
             total += r->e - r->b;
             if (w->wrap && (x0 < 0 || x1 >= n0)) {
                 uint32_t x = x0 < 0 ? (uint32_t)(n0 - 1) : 0u;
-                r = &w->loc.runs[nr++];
+                r = &loc->runs[nr++];
                 r->b = g->start[row + x];
                 r->e = g->start[row + x + 1];
                 r->shift[0] = x0 < 0 ? -Lx : Lx;
@@ -540,24 +542,27 @@ __attribute__((always_inline)) static inline int block_dim(steer_World *w, uint3
             }
         }
     }
-    w->loc.nruns = nr;
-    return reserve_scratch(w, total) ? 1 : -1;
+    loc->nruns = nr;
+    return reserve_scratch(w, loc, total) ? 1 : -1;
 }
 
-int steerG_block(steer_World *w, uint32_t c) { return w->dim == 2 ? block_dim(w, c, 2) : block_dim(w, c, 3); }
+int steerG_block(const steer_World *w, steerW_Local *loc, uint32_t c)
+{
+    return w->dim == 2 ? block_dim(w, loc, c, 2) : block_dim(w, loc, c, 3);
+}
 
-int steerG_filter(steer_World *w, const float p[3], float radius, uint32_t self)
+int steerG_filter(const steer_World *w, steerW_Local *loc, const float p[3], float radius, uint32_t self)
 {
     const steerG_Grid *g = &w->grid;
     const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
     const uint32_t *id = g->items;
-    steerB_Neighbor *out = w->loc.scratch;
+    steerB_Neighbor *out = loc->scratch;
     float r2 = radius * radius;
     int k = 0;
     // write every candidate, advance only for the ones that count: no
     // unpredictable branch per candidate
-    for (int q = 0; q < w->loc.nruns; q++) {
-        const steerG_Run *r = &w->loc.runs[q];
+    for (int q = 0; q < loc->nruns; q++) {
+        const steerG_Run *r = &loc->runs[q];
         float px = p[0] - r->shift[0], py = p[1] - r->shift[1];
         if (Z) {
             float pz = p[2] - r->shift[2];
@@ -685,9 +690,10 @@ __attribute__((always_inline)) static inline void finish(const Sums4 *a, const u
 // stay in registers and unneeded sums cost nothing. Two slots in one pass
 // is the common flock: separation at one radius, alignment and cohesion at
 // another.
-__attribute__((always_inline)) static inline void pass_kernel(const steer_World *w, const float p[3], uint32_t self,
-                                                              const float *r2, const unsigned need0,
-                                                              const unsigned need1, const bool d3, steerB_Summary *out)
+__attribute__((always_inline)) static inline void pass_kernel(const steer_World *w, const steerW_Local *loc,
+                                                              const float p[3], uint32_t self, const float *r2,
+                                                              const unsigned need0, const unsigned need1, const bool d3,
+                                                              steerB_Summary *out)
 {
     const steerG_Grid *g = &w->grid;
     const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
@@ -698,8 +704,8 @@ __attribute__((always_inline)) static inline void pass_kernel(const steer_World 
     const float r20 = r2[0], r21 = need1 ? r2[1] : 0.0f;
     const unsigned heads = (need0 | need1) & STEERB_SUM_HEADING;
     const v4i lane = { 0, 1, 2, 3 };
-    for (int q = 0; q < w->loc.nruns; q++) {
-        const steerG_Run *r = &w->loc.runs[q];
+    for (int q = 0; q < loc->nruns; q++) {
+        const steerG_Run *r = &loc->runs[q];
         const float qx = p[0] - r->shift[0], qy = p[1] - r->shift[1], qz = p[2] - r->shift[2];
         for (uint32_t j = r->b; j < r->e; j += 4) {
             // the agent itself is masked out: its lane adds exact zeros
@@ -752,9 +758,11 @@ __attribute__((always_inline)) static inline void finish_half(const Sums8 *a, in
     finish(&s, need, d3, out);
 }
 
-__attribute__((always_inline)) static inline void
-pair_kernel(const steer_World *w, const float pa[3], const float pb[3], uint32_t sa, uint32_t sb, const float *r2,
-            const unsigned need0, const unsigned need1, const bool d3, steerB_Summary *outa, steerB_Summary *outb)
+__attribute__((always_inline)) static inline void pair_kernel(const steer_World *w, const steerW_Local *loc,
+                                                              const float pa[3], const float pb[3], uint32_t sa,
+                                                              uint32_t sb, const float *r2, const unsigned need0,
+                                                              const unsigned need1, const bool d3, steerB_Summary *outa,
+                                                              steerB_Summary *outb)
 {
     const steerG_Grid *g = &w->grid;
     const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
@@ -766,8 +774,8 @@ pair_kernel(const steer_World *w, const float pa[3], const float pb[3], uint32_t
     const unsigned heads = (need0 | need1) & STEERB_SUM_HEADING;
     const v8i lane = { 0, 1, 2, 3, 0, 1, 2, 3 }, self = { (int32_t)sa, (int32_t)sa, (int32_t)sa, (int32_t)sa,
                                                           (int32_t)sb, (int32_t)sb, (int32_t)sb, (int32_t)sb };
-    for (int q = 0; q < w->loc.nruns; q++) {
-        const steerG_Run *r = &w->loc.runs[q];
+    for (int q = 0; q < loc->nruns; q++) {
+        const steerG_Run *r = &loc->runs[q];
         const v8f qx = pair8(pa[0] - r->shift[0], pb[0] - r->shift[0]);
         const v8f qy = pair8(pa[1] - r->shift[1], pb[1] - r->shift[1]);
         const v8f qz = pair8(pa[2] - r->shift[2], pb[2] - r->shift[2]);
@@ -790,14 +798,14 @@ enum { FLOCK_NEAR = STEERB_SUM_PUSH, FLOCK_FAR = STEERB_SUM_COUNT | STEERB_SUM_O
 
 // One agent's slots (pb NULL: pass_kernel) or two agents' (pair_kernel),
 // the kernel inlined for the brain's usual needs.
-__attribute__((always_inline)) static inline void slots(const steer_World *w, const float pa[3], const float pb[3],
-                                                        uint32_t sa, uint32_t sb, const float *r2, unsigned need0,
-                                                        unsigned need1, const bool d3, steerB_Summary *outa,
-                                                        steerB_Summary *outb, const bool pair)
+__attribute__((always_inline)) static inline void slots(const steer_World *w, const steerW_Local *loc,
+                                                        const float pa[3], const float pb[3], uint32_t sa, uint32_t sb,
+                                                        const float *r2, unsigned need0, unsigned need1, const bool d3,
+                                                        steerB_Summary *outa, steerB_Summary *outb, const bool pair)
 {
 #ifdef STEERG_PAIRS
     if (pair) {
-        pair_kernel(w, pa, pb, sa, sb, r2, need0, need1, d3, outa, outb);
+        pair_kernel(w, loc, pa, pb, sa, sb, r2, need0, need1, d3, outa, outb);
         return;
     }
 #endif
@@ -805,55 +813,56 @@ __attribute__((always_inline)) static inline void slots(const steer_World *w, co
     (void)sb;
     (void)outb;
     (void)pair;
-    pass_kernel(w, pa, sa, r2, need0, need1, d3, outa);
+    pass_kernel(w, loc, pa, sa, r2, need0, need1, d3, outa);
 }
 
-__attribute__((always_inline)) static inline void summaries_dim(const steer_World *w, const float pa[3],
-                                                                const float pb[3], uint32_t sa, uint32_t sb, int nslots,
-                                                                const float *r2, const uint8_t *needs,
-                                                                steerB_Summary *outa, steerB_Summary *outb,
-                                                                const bool d3, const bool pair)
+__attribute__((always_inline)) static inline void summaries_dim(const steer_World *w, const steerW_Local *loc,
+                                                                const float pa[3], const float pb[3], uint32_t sa,
+                                                                uint32_t sb, int nslots, const float *r2,
+                                                                const uint8_t *needs, steerB_Summary *outa,
+                                                                steerB_Summary *outb, const bool d3, const bool pair)
 {
     if (nslots == 2 && needs[0] == FLOCK_NEAR && needs[1] == FLOCK_FAR) {
-        slots(w, pa, pb, sa, sb, r2, FLOCK_NEAR, FLOCK_FAR, d3, outa, outb, pair);
+        slots(w, loc, pa, pb, sa, sb, r2, FLOCK_NEAR, FLOCK_FAR, d3, outa, outb, pair);
         return;
     }
     if (nslots == 2 && needs[0] == FLOCK_FAR && needs[1] == FLOCK_NEAR) {
-        slots(w, pa, pb, sa, sb, r2, FLOCK_FAR, FLOCK_NEAR, d3, outa, outb, pair);
+        slots(w, loc, pa, pb, sa, sb, r2, FLOCK_FAR, FLOCK_NEAR, d3, outa, outb, pair);
         return;
     }
     for (int k = 0; k < nslots; k++) {
         steerB_Summary *ob = pair ? outb + k : NULL;
         switch (needs[k]) {
-        case FLOCK_NEAR: slots(w, pa, pb, sa, sb, r2 + k, FLOCK_NEAR, 0, d3, outa + k, ob, pair); break;
-        case FLOCK_FAR: slots(w, pa, pb, sa, sb, r2 + k, FLOCK_FAR, 0, d3, outa + k, ob, pair); break;
-        default: slots(w, pa, pb, sa, sb, r2 + k, STEERB_SUM_ALL, 0, d3, outa + k, ob, pair); break;
+        case FLOCK_NEAR: slots(w, loc, pa, pb, sa, sb, r2 + k, FLOCK_NEAR, 0, d3, outa + k, ob, pair); break;
+        case FLOCK_FAR: slots(w, loc, pa, pb, sa, sb, r2 + k, FLOCK_FAR, 0, d3, outa + k, ob, pair); break;
+        default: slots(w, loc, pa, pb, sa, sb, r2 + k, STEERB_SUM_ALL, 0, d3, outa + k, ob, pair); break;
         }
     }
 }
 
-static void summaries_one(const steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
-                          const uint8_t *needs, steerB_Summary *out)
+static void summaries_one(const steer_World *w, const steerW_Local *loc, const float p[3], uint32_t slot, int nslots,
+                          const float *r2, const uint8_t *needs, steerB_Summary *out)
 {
-    if (w->dim == 3) summaries_dim(w, p, NULL, slot, 0, nslots, r2, needs, out, NULL, true, false);
-    else summaries_dim(w, p, NULL, slot, 0, nslots, r2, needs, out, NULL, false, false);
+    if (w->dim == 3) summaries_dim(w, loc, p, NULL, slot, 0, nslots, r2, needs, out, NULL, true, false);
+    else summaries_dim(w, loc, p, NULL, slot, 0, nslots, r2, needs, out, NULL, false, false);
 }
 
-void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
-                      const uint8_t *needs, steerB_Summary *out)
+void steerG_summaries(const steer_World *w, const steerW_Local *loc, const float p[3], uint32_t slot, int nslots,
+                      const float *r2, const uint8_t *needs, steerB_Summary *out)
 {
     // (the grid is shared by the workers: it is only read)
-    summaries_one(w, p, slot, nslots, r2, needs, out);
+    summaries_one(w, loc, p, slot, nslots, r2, needs, out);
 }
 
 #ifdef STEERG_PAIRS
-__attribute__((target("avx2"))) static void summaries_pair(const steer_World *w, const float pa[3], const float pb[3],
-                                                           uint32_t sa, uint32_t sb, int nslots, const float *r2,
+__attribute__((target("avx2"))) static void summaries_pair(const steer_World *w, const steerW_Local *loc,
+                                                           const float pa[3], const float pb[3], uint32_t sa,
+                                                           uint32_t sb, int nslots, const float *r2,
                                                            const uint8_t *needs, steerB_Summary *outa,
                                                            steerB_Summary *outb)
 {
-    if (w->dim == 3) summaries_dim(w, pa, pb, sa, sb, nslots, r2, needs, outa, outb, true, true);
-    else summaries_dim(w, pa, pb, sa, sb, nslots, r2, needs, outa, outb, false, true);
+    if (w->dim == 3) summaries_dim(w, loc, pa, pb, sa, sb, nslots, r2, needs, outa, outb, true, true);
+    else summaries_dim(w, loc, pa, pb, sa, sb, nslots, r2, needs, outa, outb, false, true);
 }
 
 // STEER_NO_AVX2=1 (any value but empty or 0) keeps the SSE pass: the same
@@ -869,30 +878,31 @@ bool steerG_wide_available(void)
 bool steerG_wide_available(void) { return false; }
 #endif
 
-void steerG_summaries2(steer_World *w, const float pa[3], uint32_t sa, const float pb[3], uint32_t sb, int nslots,
-                       const float *r2, const uint8_t *needs, steerB_Summary *outa, steerB_Summary *outb)
+void steerG_summaries2(const steer_World *w, const steerW_Local *loc, const float pa[3], uint32_t sa, const float pb[3],
+                       uint32_t sb, int nslots, const float *r2, const uint8_t *needs, steerB_Summary *outa,
+                       steerB_Summary *outb)
 {
 #ifdef STEERG_PAIRS
     if (w->wide) {
-        summaries_pair(w, pa, pb, sa, sb, nslots, r2, needs, outa, outb);
+        summaries_pair(w, loc, pa, pb, sa, sb, nslots, r2, needs, outa, outb);
         return;
     }
 #endif
-    steerG_summaries(w, pa, sa, nslots, r2, needs, outa);
-    steerG_summaries(w, pb, sb, nslots, r2, needs, outb);
+    steerG_summaries(w, loc, pa, sa, nslots, r2, needs, outa);
+    steerG_summaries(w, loc, pb, sb, nslots, r2, needs, outb);
 }
 #else
 bool steerG_wide_available(void) { return false; }
-void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslots, const float *r2,
-                      const uint8_t *needs, steerB_Summary *out)
+void steerG_summaries(const steer_World *w, const steerW_Local *loc, const float p[3], uint32_t slot, int nslots,
+                      const float *r2, const uint8_t *needs, steerB_Summary *out)
 {
     (void)needs;
     const steerG_Grid *g = &w->grid;
     const float *X = g->sp[0], *Y = g->sp[1], *Z = g->sp[2];
     const float *HX = g->sh[0], *HY = g->sh[1], *HZ = g->sh[2];
     memset(out, 0, sizeof *out * (size_t)nslots);
-    for (int q = 0; q < w->loc.nruns; q++) {
-        const steerG_Run *r = &w->loc.runs[q];
+    for (int q = 0; q < loc->nruns; q++) {
+        const steerG_Run *r = &loc->runs[q];
         const float qx = p[0] - r->shift[0], qy = p[1] - r->shift[1], qz = p[2] - r->shift[2];
         for (uint32_t j = r->b; j < r->e; j++) {
             if (j == slot) continue;
@@ -917,10 +927,11 @@ void steerG_summaries(steer_World *w, const float p[3], uint32_t slot, int nslot
         }
     }
 }
-void steerG_summaries2(steer_World *w, const float pa[3], uint32_t sa, const float pb[3], uint32_t sb, int nslots,
-                       const float *r2, const uint8_t *needs, steerB_Summary *outa, steerB_Summary *outb)
+void steerG_summaries2(const steer_World *w, const steerW_Local *loc, const float pa[3], uint32_t sa, const float pb[3],
+                       uint32_t sb, int nslots, const float *r2, const uint8_t *needs, steerB_Summary *outa,
+                       steerB_Summary *outb)
 {
-    steerG_summaries(w, pa, sa, nslots, r2, needs, outa);
-    steerG_summaries(w, pb, sb, nslots, r2, needs, outb);
+    steerG_summaries(w, loc, pa, sa, nslots, r2, needs, outa);
+    steerG_summaries(w, loc, pb, sb, nslots, r2, needs, outb);
 }
 #endif

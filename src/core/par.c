@@ -23,8 +23,7 @@
 // any range.
 typedef struct Job {
     steer_World *w;
-    steerW_ItemFn *fn;      // one of these two
-    steerW_ViewFn *view_fn; // (steerW_par_views)
+    steerW_ItemFn *fn;
     void *ctx;
     int nviews;                // the world and threads - 1 copies
     atomic_uint_fast64_t busy; // bit k: view k is in use
@@ -317,21 +316,14 @@ static steer_World *take_view(Job *j, int *slot)
     }
 }
 
-// One item on view v: the view read-only and its scratch apart, or (the
-// passes still typed the old way) the whole view.
-static inline void run_item(steerW_ItemFn *fn, steerW_ViewFn *view_fn, steer_World *v, uint32_t i, void *ctx)
-{
-    if (fn) fn(v, &v->loc, i, ctx);
-    else view_fn(v, i, ctx);
-}
-
 static void run_task(int begin, int end, int worker, void *task_ctx)
 {
     (void)worker; // views are steer's own (take_view)
     Job *j = task_ctx;
     int slot;
     steer_World *v = take_view(j, &slot);
-    for (int i = begin; i < end; i++) run_item(j->fn, j->view_fn, v, (uint32_t)i, j->ctx);
+    // the item sees the view read-only and its scratch apart (par.h)
+    for (int i = begin; i < end; i++) j->fn(v, &v->loc, (uint32_t)i, j->ctx);
     atomic_fetch_and_explicit(&j->busy, ~((uint_fast64_t)1 << slot), memory_order_release);
 }
 
@@ -343,7 +335,7 @@ static void merge_events(steer_World *w, steerW_Local *l)
         if (w->loc.nevents == w->loc.cap_events) {
             uint32_t cap = w->loc.cap_events ? w->loc.cap_events * 2 : 64;
             steer_Event *a = steerW_realloc(w, w->loc.events, sizeof *a * cap);
-            if (!a) break; // an event lost to OOM, as in steerW_event
+            if (!a) break; // an event lost to OOM, as in steerW_event_to
             w->loc.events = a;
             w->loc.cap_events = cap;
         }
@@ -385,17 +377,16 @@ static void even_out(steer_World *w)
     }
 }
 
-static int par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, steerW_ViewFn *view_fn, void *ctx)
+int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx)
 {
     int n = workers(w, nitems);
     w->loc.status = STEER_OK;
     if (n <= 1 || !ready(w)) {
-        for (uint32_t i = 0; i < nitems; i++) run_item(fn, view_fn, w, i, ctx);
+        for (uint32_t i = 0; i < nitems; i++) fn(w, &w->loc, i, ctx);
     } else {
         Job job;
         job.w = w;
         job.fn = fn;
-        job.view_fn = view_fn;
         job.ctx = ctx;
         job.nviews = w->threads;
         atomic_init(&job.busy, 0);
@@ -425,13 +416,6 @@ static int par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, steerW_ViewFn
     int st = w->loc.status;
     w->loc.status = STEER_OK;
     return st;
-}
-
-int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx) { return par(w, nitems, fn, NULL, ctx); }
-
-int steerW_par_views(steer_World *w, uint32_t nitems, steerW_ViewFn *fn, void *ctx)
-{
-    return par(w, nitems, NULL, fn, ctx);
 }
 
 _Static_assert(offsetof(struct steerW_Pool, lock) == 0, "base.c takes a pool for its lock");

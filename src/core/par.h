@@ -24,14 +24,6 @@
 // that worker's scratch (neighbour lists, found shapes, events, status,
 // error message: what it may write besides its agents' rows).
 typedef void steerW_ItemFn(const steer_World *w, steerW_Local *loc, uint32_t item, void *ctx);
-// The same with the worker's whole copy of the world writable, for the
-// passes that still reach their scratch through it (w->loc) rather than
-// through a steerW_Local: the steer pass (behaviours write c->w->loc and
-// call steerW_event, steerW_shapes_near, steerW_ray_shapes, steerG_* on
-// c->w) and the collide pass's overlap and shape items (steerG_gather,
-// steerW_shapes_near). A debt: a write there to anything but the scratch
-// and the pass's own rows compiles, and is lost with the copy.
-typedef void steerW_ViewFn(steer_World *view, uint32_t item, void *ctx);
 
 // Run fn over items [0, nitems). Serially on w itself when the world has
 // one thread or there is one item; otherwise on up to w->threads workers,
@@ -40,8 +32,6 @@ typedef void steerW_ViewFn(steer_World *view, uint32_t item, void *ctx);
 // status) is returned with its message in w->error. Between ticks too
 // (a host query that rebuilds the grid).
 int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx);
-// steerW_par for a pass whose items take a whole view (see steerW_ViewFn).
-int steerW_par_views(steer_World *w, uint32_t nitems, steerW_ViewFn *fn, void *ctx);
 // Agents per item of a pass: below twice this a pass stays on the calling
 // thread (splitting a small world costs more than it gains). The
 // environment variable STEER_PAR_GRAIN sets another for worlds made after

@@ -526,8 +526,3 @@ void steerW_event_to(steerW_Local *loc, const steer_World *w, steer_EventType ty
     }
     loc->events[loc->nevents++] = (steer_Event){ type, steerW_handle(w, d), other };
 }
-
-void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent other)
-{
-    steerW_event_to(&w->loc, w, type, d, other);
-}

@@ -66,9 +66,8 @@ void steerW_store_free(steer_World *w);
 uint32_t *steerW_agent_tmp(steer_World *w);
 // Displacement from a to b; the minimum image on a torus.
 void steerW_delta(const steer_World *w, const float a[3], const float b[3], float out[3]);
-// Queue an event for the end of the tick.
-void steerW_event(steer_World *w, steer_EventType type, uint32_t d, steer_Agent other);
-// The same into a worker's scratch, for an item of a pass (par.h).
+// Queue an event for the end of the tick into a worker's scratch: an item
+// of a pass gives its own (par.h), the calling thread &w->loc.
 void steerW_event_to(steerW_Local *loc, const steer_World *w, steer_EventType type, uint32_t d, steer_Agent other);
 // Intern a tag; returns its id (0 for NULL), or STEER_ENOMEM, or STEER_EFULL
 // when the world already has STEERW_MAX_TAGS distinct tags (ids are 16-bit).

@@ -146,7 +146,8 @@ __attribute__((always_inline)) static inline void locomote_batch(const steer_Wor
 }
 
 // The agent's force, checked: a non-finite one is dropped.
-__attribute__((always_inline)) static inline void store_force(steer_World *w, uint32_t d, float f[3], const int dim)
+__attribute__((always_inline)) static inline void store_force(const steer_World *w, uint32_t d, float f[3],
+                                                              const int dim)
 {
     if (!v3_finite(f)) v3_zero(f);
     for (int i = 0; i < dim; i++) w->f[i][d] = f[i];
@@ -157,7 +158,7 @@ __attribute__((always_inline)) static inline void store_force(steer_World *w, ui
 __attribute__((always_inline)) static inline void flush_batch(steerB_Batch *bt, bool fuse, const int dim,
                                                               const bool wrap)
 {
-    steer_World *w = bt->w;
+    const steer_World *w = bt->w;
     steerB_Lanes f;
     steerB_eval_batch(bt, 0, f);
     for (int k = 0; k < bt->n; k++) {
@@ -173,7 +174,7 @@ __attribute__((always_inline)) static inline void flush_batch(steerB_Batch *bt, 
 
 // The agent's row of recorded node outputs, cleared (NULL when the world
 // does not record): nodes a combiner skips this tick must not show an old output.
-static inline float *clear_record(steer_World *w, uint32_t d, const steerB_Brain *b)
+static inline float *clear_record(const steer_World *w, uint32_t d, const steerB_Brain *b)
 {
     float *rec = w->record && w->rec_stride ? w->rec + (size_t)d * w->rec_stride : NULL;
     if (rec) memset(rec, 0, sizeof(float) * 3 * b->nnodes);
@@ -205,7 +206,7 @@ queue_agent(steerB_Batch *bt, const steer_World *w, const steerB_Brain *b, uint3
 // neighbours (from its cell's block, which the caller built when the brain
 // senses: 1 built, 0 too small a torus, -1 out of memory), its force and
 // facing and, when fused, its move.
-__attribute__((always_inline)) static inline void steer_one(steer_World *w, steerB_Ctx *c, int block, uint32_t it,
+__attribute__((always_inline)) static inline void steer_one(const steer_World *w, steerB_Ctx *c, int block, uint32_t it,
                                                             uint32_t d, const steerB_Brain *b, float *rec, bool fuse,
                                                             const int dim, const bool wrap)
 {
@@ -226,19 +227,19 @@ __attribute__((always_inline)) static inline void steer_one(steer_World *w, stee
     if (b->sense > 0) {
         if (block == 1) {
             // summaries in one vectorised pass; a list only if some node reads one
-            if (b->nsums) steerG_summaries(w, c->p, it, b->nsums, b->sum_r2, b->sum_need, c->sums);
-            if (b->list) c->nn = steerG_filter(w, c->p, b->sense, d);
+            if (b->nsums) steerG_summaries(w, c->loc, c->p, it, b->nsums, b->sum_r2, b->sum_need, c->sums);
+            if (b->list) c->nn = steerG_filter(w, c->loc, c->p, b->sense, d);
         } else {
             // a torus too small for a ring of distinct cells: list, then summaries from it
-            c->nn = block == 0 ? steerG_gather(w, c->p, b->sense, d) : -1;
+            c->nn = block == 0 ? steerG_gather(w, c->loc, c->p, b->sense, d) : -1;
             if (c->nn < 0) {
-                w->loc.status = STEER_ENOMEM;
+                c->loc->status = STEER_ENOMEM;
                 c->nn = 0;
             }
-            c->nb = w->loc.scratch;
+            c->nb = c->loc->scratch;
             summaries_from_list(c);
         }
-        c->nb = w->loc.scratch;
+        c->nb = c->loc->scratch;
     }
     c->facing = false;
     float f[3];
@@ -266,17 +267,24 @@ __attribute__((always_inline)) static inline void steer_one(steer_World *w, stee
 // (neighbour summaries read the grid's copies), so `fuse` moves each agent
 // as soon as its force is known and the locomote pass is skipped.
 //
-// This runs cells [c0, c1), one item of the pass. Agents whose brain calls
-// the host are left for the calling thread (`host`: only those).
-__attribute__((always_inline)) static inline void steer_cells(steer_World *w, uint32_t c0, uint32_t c1, bool host,
-                                                              bool fuse, const int dim, const bool wrap)
+// This runs cells [c0, c1), one item of the pass, on the worker's view of
+// the world (read-only) and its scratch `loc`. Agents whose brain calls the
+// host are left for the calling thread: `world`, the world itself, runs
+// only those (and their nodes get it as steerB_Ctx.host); NULL on workers.
+__attribute__((always_inline)) static inline void steer_cells(const steer_World *w, steerW_Local *loc,
+                                                              steer_World *world, uint32_t c0, uint32_t c1, bool fuse,
+                                                              const int dim, const bool wrap)
 {
+    bool host = world != NULL;
     steerB_Batch bt;
     steerB_Ctx c;
     memset(&c, 0, sizeof c);
     c.w = w;
+    c.loc = loc;
+    c.host = world;
     c.dt = w->dt;
     bt.w = w;
+    bt.loc = loc;
     bt.n = 0;
     bt.dt = w->dt;
     bt.brain = NULL;
@@ -296,7 +304,7 @@ __attribute__((always_inline)) static inline void steer_cells(steer_World *w, ui
             }
             const steerB_Brain *b = w->brains[w->brain[d]];
             if (b->host != host) continue;
-            if (b->sense > 0 && block == 2) block = steerG_block(w, cell);
+            if (b->sense > 0 && block == 2) block = steerG_block(w, loc, cell);
             float *rec = clear_record(w, d, b);
             if (batching && b->batch && (b->sense <= 0 || block == 1)) {
                 if (bt.n && bt.brain != b) flush_batch(&bt, fuse, dim, wrap);
@@ -314,11 +322,11 @@ __attribute__((always_inline)) static inline void steer_cells(steer_World *w, ui
                     clear_record(w, d2, b);
                     queue_agent(&bt, w, b, it + 1, d2, dim);
                     load_dim(g->sp, it + 1, qb, dim);
-                    steerG_summaries2(w, qa, it, qb, it + 1, b->nsums, b->sum_r2, b->sum_need, bt.sums[k],
+                    steerG_summaries2(w, loc, qa, it, qb, it + 1, b->nsums, b->sum_r2, b->sum_need, bt.sums[k],
                                       bt.sums[k + 1]);
                     it++;
                 } else if (b->nsums) {
-                    steerG_summaries(w, qa, it, b->nsums, b->sum_r2, b->sum_need, bt.sums[k]);
+                    steerG_summaries(w, loc, qa, it, b->nsums, b->sum_r2, b->sum_need, bt.sums[k]);
                 }
                 if (bt.n == STEERB_BATCH) flush_batch(&bt, fuse, dim, wrap);
                 continue;
@@ -350,19 +358,20 @@ static bool any_host(const steer_World *w)
 
 typedef struct SteerJob {
     const uint32_t *bounds; // item k covers cells [bounds[k], bounds[k + 1])
-    bool host, fuse;
+    steer_World *host;      // the host's agents only, on the world itself (calling thread); NULL: the others
+    bool fuse;
 } SteerJob;
 
-static void steer_item(steer_World *w, uint32_t k, void *ctx)
+static void steer_item(const steer_World *w, steerW_Local *loc, uint32_t k, void *ctx)
 {
     const SteerJob *j = ctx;
     uint32_t c0 = j->bounds[k], c1 = j->bounds[k + 1];
     if (w->dim == 2) {
-        if (w->wrap) steer_cells(w, c0, c1, j->host, j->fuse, 2, true);
-        else steer_cells(w, c0, c1, j->host, j->fuse, 2, false);
+        if (w->wrap) steer_cells(w, loc, j->host, c0, c1, j->fuse, 2, true);
+        else steer_cells(w, loc, j->host, c0, c1, j->fuse, 2, false);
     } else {
-        if (w->wrap) steer_cells(w, c0, c1, j->host, j->fuse, 3, true);
-        else steer_cells(w, c0, c1, j->host, j->fuse, 3, false);
+        if (w->wrap) steer_cells(w, loc, j->host, c0, c1, j->fuse, 3, true);
+        else steer_cells(w, loc, j->host, c0, c1, j->fuse, 3, false);
     }
 }
 
@@ -375,13 +384,13 @@ static int pass_steer(steer_World *w, bool fuse)
     uint32_t bounds[STEERW_MAX_ITEMS + 1], items = steerW_items(w, w->count);
     for (uint32_t k = 0; k < items; k++) bounds[k] = steerG_cell_from(g, steerW_part(w->count, items, k));
     bounds[items] = g->ncells;
-    SteerJob job = { bounds, false, fuse };
-    int st = steerW_par_views(w, items, steer_item, &job);
+    SteerJob job = { bounds, NULL, fuse };
+    int st = steerW_par(w, items, steer_item, &job);
     if (any_host(w)) {
         const uint32_t all[2] = { 0, g->ncells };
-        SteerJob calls = { all, true, fuse };
+        SteerJob calls = { all, w, fuse };
         w->loc.status = STEER_OK;
-        steer_item(w, 0, &calls);
+        steer_item(w, &w->loc, 0, &calls);
         if (st == STEER_OK) st = w->loc.status;
         w->loc.status = STEER_OK;
     }
@@ -441,16 +450,16 @@ static void pass_locomote(steer_World *w, uint32_t n)
 
 // Push the agent at p (radius r) out of every shape it overlaps; returns
 // the deepest penetration found (0 when none).
-static float push_out_of_shapes(steer_World *w, float p[3], float v[3], float r)
+static float push_out_of_shapes(const steer_World *w, steerW_Local *loc, float p[3], float v[3], float r)
 {
     float lo[3], hi[3], deepest = 0.0f;
     for (int i = 0; i < 3; i++) {
         lo[i] = p[i] - r;
         hi[i] = p[i] + r;
     }
-    int n = steerW_shapes_near(w, lo, hi);
+    int n = steerW_shapes_near(w, loc, lo, hi);
     for (int k = 0; k < n; k++) {
-        const steerW_Shape *s = &w->geo.shapes[w->loc.found[k]];
+        const steerW_Shape *s = &w->geo.shapes[loc->found[k]];
         float c[3], nrm[3], d[3];
         steerW_closest(w, s, p, c, nrm);
         v3_sub(d, p, c);
@@ -466,10 +475,10 @@ static float push_out_of_shapes(steer_World *w, float p[3], float v[3], float r)
 
 // Note a contact; a "collide" event marks the start of one (the agent was
 // not touching anything at the end of the last tick), once per tick.
-static void touch(steer_World *w, uint32_t d, steer_Agent other)
+static void touch(const steer_World *w, steerW_Local *loc, uint32_t d, steer_Agent other)
 {
     uint8_t f = w->flags[d];
-    if (!(f & (STEER_AF_TOUCHING | STEER_AF_TOUCHED))) steerW_event(w, STEER_EVENT_COLLIDE, d, other);
+    if (!(f & (STEER_AF_TOUCHING | STEER_AF_TOUCHED))) steerW_event_to(loc, w, STEER_EVENT_COLLIDE, d, other);
     w->flags[d] = f | STEER_AF_TOUCHED;
 }
 
@@ -482,7 +491,7 @@ typedef struct CollideJob {
 
 // Each agent's push out of the agents it overlaps, from this iteration's
 // positions (a Jacobi step: nothing moves until every push is known).
-static void overlap_item(steer_World *w, uint32_t k, void *ctx)
+static void overlap_item(const steer_World *w, steerW_Local *loc, uint32_t k, void *ctx)
 {
     CollideJob *j = ctx;
     uint32_t b, e;
@@ -493,15 +502,15 @@ static void overlap_item(steer_World *w, uint32_t k, void *ctx)
         float p[3];
         steerW_load(w->p, d, p);
         for (int i = 0; i < dim; i++) w->push[i][d] = 0.0f;
-        int nk = steerG_gather(w, p, w->radius[d] + maxr, d);
+        int nk = steerG_gather(w, loc, p, w->radius[d] + maxr, d);
         if (nk < 0) {
-            w->loc.status = STEER_ENOMEM;
+            loc->status = STEER_ENOMEM;
             return;
         }
         float deepest = 0.0f;
         steer_Agent other = STEER_NO_AGENT;
         for (int q = 0; q < nk; q++) {
-            const steerB_Neighbor *nb = &w->loc.scratch[q];
+            const steerB_Neighbor *nb = &loc->scratch[q];
             float reach = w->radius[d] + w->radius[nb->d];
             if (!(nb->d2 < reach * reach)) continue;
             float dist = sqrtf(nb->d2), dir[3];
@@ -520,7 +529,7 @@ static void overlap_item(steer_World *w, uint32_t k, void *ctx)
         }
         if (deepest > 0.0f) {
             j->any[k] = 1;
-            touch(w, d, other);
+            touch(w, loc, d, other);
         }
     }
 }
@@ -543,7 +552,7 @@ static void push_item(const steer_World *w, steerW_Local *loc, uint32_t k, void 
 
 // Shapes last: they always win. Then the contact state for the next tick
 // (touching now, or not), and positions wrapped back into the world.
-static void shapes_item(steer_World *w, uint32_t k, void *ctx)
+static void shapes_item(const steer_World *w, steerW_Local *loc, uint32_t k, void *ctx)
 {
     uint32_t b, e;
     range_of(&((CollideJob *)ctx)->r, k, &b, &e);
@@ -552,10 +561,10 @@ static void shapes_item(steer_World *w, uint32_t k, void *ctx)
         float p[3], v[3];
         steerW_load(w->p, d, p);
         steerW_load(w->v, d, v);
-        float deepest = push_out_of_shapes(w, p, v, w->radius[d]);
+        float deepest = push_out_of_shapes(w, loc, p, v, w->radius[d]);
         if (deepest > 0.0f) {
-            push_out_of_shapes(w, p, v, w->radius[d]); // a corner: a second push
-            touch(w, d, STEER_NO_AGENT);
+            push_out_of_shapes(w, loc, p, v, w->radius[d]); // a corner: a second push
+            touch(w, loc, d, STEER_NO_AGENT);
             if (v3_finite(p) && v3_finite(v)) {
                 steerW_store(w->p, d, p);
                 steerW_store(w->v, d, v);
@@ -593,14 +602,14 @@ static int pass_collide(steer_World *w, uint32_t n)
         int st = steerG_build(w, 2.0f * job.maxr);
         if (st) return st;
         memset(job.any, 0, sizeof job.any);
-        st = steerW_par_views(w, job.r.items, overlap_item, &job);
+        st = steerW_par(w, job.r.items, overlap_item, &job);
         if (st) return st;
         bool any = false;
         for (uint32_t k = 0; k < job.r.items; k++) any |= job.any[k] != 0;
         if (!any) break;
         steerW_par(w, job.r.items, push_item, &job);
     }
-    return steerW_par_views(w, job.r.items, shapes_item, &job);
+    return steerW_par(w, job.r.items, shapes_item, &job);
 }
 
 // stuck: watch each agent's progress over the stuck window (the world's

@@ -86,10 +86,12 @@ typedef struct steerG_Run {
 // What a pass writes besides its agents' own rows: neighbour lists, shape
 // query results, events. One per worker thread: w->loc is the calling
 // thread's, and a pass on another worker runs on a copy of the world whose
-// loc is that worker's (par.c), so a behaviour reads `c->w->loc` without
-// knowing which thread it is on. Everything else in the world is read-only
-// during a parallel pass, but for the rows of the agents the pass owns: an
-// item function (par.h) gets the world const and this struct apart.
+// loc is that worker's (par.c). Everything else in the world is read-only
+// during a parallel pass, but for the rows of the agents the pass owns:
+// every item function (par.h) gets the world const and this struct apart,
+// and hands it on (a brain's steerB_Ctx.loc, the grid's and the shapes'
+// queries, steerW_event_to), so a behaviour writes its worker's scratch
+// without knowing which thread it is on.
 typedef struct steerW_Local {
     steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
     uint32_t cap_scratch;

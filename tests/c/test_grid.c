@@ -146,13 +146,13 @@ static void block_case(const Setup *s, float radius)
     int visited = 0;
     for (uint32_t c = 0; c < g->ncells && !FAILED(); c++) {
         if (g->start[c] == g->start[c + 1]) continue;
-        int block = steerG_block(w, c);
+        int block = steerG_block(w, &w->loc, c);
         REQUIRE(block >= 0, "block out of memory");
         for (uint32_t it = g->start[c]; it < g->start[c + 1]; it++) {
             uint32_t d = g->items[it];
             float p[3];
             steerW_load(w->p, d, p);
-            int k = block == 1 ? steerG_filter(w, p, radius, d) : steerG_gather(w, p, radius, d);
+            int k = block == 1 ? steerG_filter(w, &w->loc, p, radius, d) : steerG_gather(w, &w->loc, p, radius, d);
             REQUIRE(k >= 0, "filter out of memory");
             visited++;
             int self = index_of(ids, s->n, steerW_handle(w, d));
