@@ -13,13 +13,6 @@
 
 // ---- hashes --------------------------------------------------------------
 
-uint64_t steerS_fnv64(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * STEERS_FNV64_PRIME;
-    return h;
-}
-
 uint32_t steerS_fnv32(const char *s)
 {
     uint32_t h = 2166136261u;

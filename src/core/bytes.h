@@ -29,8 +29,15 @@
 #define STEERS_FNV64_PRIME 0x100000001B3ull
 
 // FNV-1a, 64-bit, byte by byte, from h (STEERS_FNV64_BASIS to begin): the
-// world's state hash (steer_world_hash) and a mod's random seed.
-uint64_t steerS_fnv64(uint64_t h, const void *p, size_t n);
+// world's state hash (steer_world_hash) and a mod's random seed. Inline:
+// the state hash calls it per column per agent (out of line it cost the
+// hash 6 to 14%).
+static inline uint64_t steerS_fnv64(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * STEERS_FNV64_PRIME;
+    return h;
+}
 // FNV-1a, 32-bit, over a C string: the tags' interning table.
 uint32_t steerS_fnv32(const char *s);
 
