@@ -5,7 +5,6 @@
 // so every other file of the core may call it (tools/layers.py checks that
 // no circle of calls passes through it).
 #include "base.h"
-#include "brain.h" // steerB_number_ok, inline
 #include "world.h"
 
 #include <pthread.h>

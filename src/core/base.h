@@ -36,6 +36,17 @@ void steerW_error(steer_World *w, const char *fmt, ...);
 // Lua bindings' messages.
 #define STEERW_PARAM_MIN 1e-6
 #define STEERW_PARAM_MAX 1e30
+// The one rule for a number a script or host gives (behaviour fields, the
+// vehicle, the bindings' own arguments; here, on the floor, so that
+// steerW_param_ok and the kinds' checks share it): within [min, max], and when min is
+// 0, either 0 or at least STEERW_PARAM_MIN. A positive value below that
+// would become 0 as a float, and 0 often means "the default" (the agent's
+// max_speed, automatic), or a denormal that divides to infinity.
+static inline bool steerB_number_ok(double v, double min, double max)
+{
+    return v >= min && v <= max && (v == 0 || min != 0 || v >= STEERW_PARAM_MIN);
+}
+
 // Whether v is such a number (0 too when allow_zero): steer_spawn's,
 // steer_agent_set_param's and steer_agent_set_craft's one check.
 bool steerW_param_ok(double v, bool allow_zero);

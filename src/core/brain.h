@@ -301,15 +301,6 @@ const char *steerB_range_text(char *buf, size_t len, const char *what, double mi
 // otherwise. Into buf (for a number field); returns the text.
 const char *steerB_expect(const steerB_Field *f, char *buf, size_t len);
 
-// The one rule for a number a script or host gives (behaviour fields, the
-// vehicle, the bindings' own arguments): within [min, max], and when min is
-// 0, either 0 or at least STEERW_PARAM_MIN. A positive value below that
-// would become 0 as a float, and 0 often means "the default" (the agent's
-// max_speed, automatic), or a denormal that divides to infinity.
-static inline bool steerB_number_ok(double v, double min, double max)
-{
-    return v >= min && v <= max && (v == 0 || min != 0 || v >= STEERW_PARAM_MIN);
-}
 // Evaluate node `i` of the context's brain, recording its output when the
 // world records. Nodes guard their own divisions; the steer pass checks the
 // brain's final force once and drops a non-finite one, so NaN or infinity

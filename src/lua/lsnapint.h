@@ -3,8 +3,8 @@
 // (the string's layout, w:save, steer.load, w:restore) and lsnaptree.c
 // (the trees as the binding sees them: their walk and digests, the
 // answers to the core's snapshot hooks, adopting named trees,
-// w:same_brain). lsnaptree.c calls lsnapshot.c only for its byte boxes and
-// the Lua helper.
+// w:same_brain, the Lua helper and the byte boxes). lsnapshot.c calls
+// lsnaptree.c, never the other way.
 #ifndef STEER_LSNAPINT_H
 #define STEER_LSNAPINT_H
 
@@ -73,9 +73,11 @@ void steerL_snap_mark_nodes(lua_State *L, int set, steer_Behavior *b);
 // A loaded brain takes back the tree a name still holds (see lsnaptree.c).
 void steerL_snap_adopt(lua_State *L, steer_World *w, int section, int trees, int brains, int names);
 
-// lsnapshot.c's: a byte box (memory a raise cannot leak) on top, and
-// function `name` of the Lua helper pushed.
+// A byte box (memory a raise cannot leak) on top; function `name` of the
+// Lua helper (lua/steer/snapshot.lua, made once per state) pushed; the
+// byte boxes' metatable, made once by steerL_open_snapshot.
 steerS_Writer *steerL_snap_bytes(lua_State *L);
 void steerL_snap_helper(lua_State *L, const char *name);
+void steerL_open_snaptree(lua_State *L);
 
 #endif

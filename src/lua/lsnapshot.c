@@ -49,61 +49,9 @@
 // 2); 4: flow fields by the core's numbers. 3 still loads.
 #define VERSION 4u
 #define HEAD 20u // magic, version, the core's length
-#define REG_HELPER "steer.snapshot"
 #define REG_ARCHETYPES "steer.archetypes"
 #define REG_HOST_KINDS "steer.host_kinds"
-#define BYTES "steer.snapshot_bytes"
 #define HOLDER "steer.snapshot_refs"
-
-// ---- the Lua half: names of functions ------------------------------------
-
-// lua/steer/snapshot.lua, built in (tools/embed.py), so that no
-// package.path is needed: run once per Lua state with the C helpers
-// tree_fns and digest as arguments, it returns a table of functions.
-#include "snapshot_lua.h"
-
-// ---- byte boxes: malloc'd memory a raise cannot leak -------------------------
-
-static int bytes_gc(lua_State *L)
-{
-    steerS_writer_free(lua_touserdata(L, 1));
-    return 0;
-}
-
-// A growing buffer (realloc and free) in a userdata; a failed put sets failed.
-steerS_Writer *steerL_snap_bytes(lua_State *L)
-{
-    steerS_Writer *b = lua_newuserdatauv(L, sizeof *b, 0);
-    steerS_writer_init(b, NULL, NULL);
-    luaL_setmetatable(L, BYTES);
-    return b;
-}
-
-static const char *read_helper(lua_State *L, void *ud, size_t *size)
-{
-    (void)L;
-    bool *read = ud;
-    *size = *read ? 0 : sizeof steerL_snapshot_lua;
-    *read = true;
-    return (const char *)steerL_snapshot_lua;
-}
-
-// Push function `name` of the helper table (made once per Lua state).
-void steerL_snap_helper(lua_State *L, const char *name)
-{
-    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_HELPER) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        bool read = false;
-        if (lua_load(L, read_helper, &read, "=steer.snapshot", "t") != LUA_OK) lua_error(L);
-        lua_pushcfunction(L, steerL_snap_tree_fns);
-        lua_pushcfunction(L, steerL_snap_digest);
-        lua_call(L, 2, 1);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, LUA_REGISTRYINDEX, REG_HELPER);
-    }
-    lua_getfield(L, -1, name);
-    lua_remove(L, -2);
-}
 
 // Push the registry's archetypes (name -> archetype), package.loaded, and
 // the roots of the options table at opts (or an empty table). A load's
@@ -834,10 +782,7 @@ int steerL_world_restore(lua_State *L)
 
 void steerL_open_snapshot(lua_State *L)
 {
-    luaL_newmetatable(L, BYTES);
-    lua_pushcfunction(L, bytes_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pop(L, 1);
+    steerL_open_snaptree(L);
     luaL_newmetatable(L, HOLDER);
     lua_pushcfunction(L, holder_gc);
     lua_setfield(L, -2, "__gc");
