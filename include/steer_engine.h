@@ -15,6 +15,10 @@
 
 #include "steer.h"
 
+#ifdef __cplusplus
+extern "C" { // a C++ host links the C symbols
+#endif
+
 typedef struct steer_Engine steer_Engine;
 
 typedef struct steer_EngineDesc {
@@ -136,5 +140,9 @@ STEER_API int steer_engine_push_scenario(steer_Engine *e);
 STEER_API int steer_engine_call(steer_Engine *e, const char *name, int nargs);
 // The last error with its Lua traceback (steer_engine_error is its first line).
 STEER_API const char *steer_engine_traceback(const steer_Engine *e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

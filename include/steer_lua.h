@@ -6,6 +6,11 @@
 
 #include "steer.h"
 #include "steer_draw.h"
+
+#ifdef __cplusplus
+extern "C" { // a C++ host links the C symbols (lua.h too, as Lua's own lua.hpp does)
+#endif
+
 #include <lua.h>
 
 // The module's entry point, as `require "steer"` calls it.
@@ -34,5 +39,9 @@ struct steerN_Layers;
 // kept up to date as grids are added and fields collected; NULL when idx
 // is not a world.
 STEER_API const struct steerN_Layers *steer_lua_nav(lua_State *L, int idx);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
