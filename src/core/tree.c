@@ -292,14 +292,21 @@ int steer_behavior_set_callback(steer_Behavior *b, const char *field, int ref)
     return STEER_OK;
 }
 
+// How many fields of f's type come before f in its kind's table: a tag
+// field's slot in the node's tags, a child list's role (from 1).
+static int same_type_before(const steerB_Kind *k, const steerB_Field *f)
+{
+    int n = 0;
+    for (const steerB_Field *g = k->fields; g != f; g++) n += g->type == f->type;
+    return n;
+}
+
 int steer_behavior_set_tag(steer_Behavior *b, const char *field, const char *tag)
 {
     int st;
     const steerB_Field *f = settable(b, field, STEERB_TAG, STEERB_TAG, &st);
     if (!f) return st;
-    int idx = 0;
-    for (const steerB_Field *g = b->kind->fields; g != f; g++)
-        if (g->type == STEERB_TAG) idx++;
+    int idx = same_type_before(b->kind, f);
     if (idx >= 4) return steerB_fail(b, STEER_EARG, "too many tag fields");
     return dup_into(b, &b->tags[idx], tag);
 }
@@ -410,9 +417,7 @@ int steer_behavior_add_child_to(steer_Behavior *parent, const char *field, steer
     int st;
     const steerB_Field *f = settable(parent, field, STEERB_CHILDREN, STEERB_CHILDREN, &st);
     if (!f) return st;
-    uint8_t role = 1;
-    for (const steerB_Field *g = parent->kind->fields; g != f; g++)
-        if (g->type == STEERB_CHILDREN) role++;
+    uint8_t role = (uint8_t)(1 + same_type_before(parent->kind, f));
     // a CHILDREN field may take at most `max` children (0: any number), and
     // only of the kinds named in `choices` (NULL: any kind)
     int have = 0;
