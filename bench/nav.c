@@ -143,10 +143,6 @@ static void bench_agents(int n, int agents, int runs)
     if (steer_world_new(&wd, &w)) die("world");
     steer_Behavior *b;
     if (steerB_new(&steerB_follow_flow, &b)) die("behaviour");
-    // the field is the benchmark's own, on the stack: a reference of its own
-    // keeps the behaviour's release (when the world frees its brain) from
-    // freeing it; steerN_flow_free below frees what it holds
-    steerN_flow_retain(&f);
     steerB_flow_bind(b, &f);
     for (int i = 0; i < agents; i++) {
         int x, y;

@@ -43,6 +43,7 @@ static size_t cells(const steerN_Flow *f) { return (size_t)f->grid->nx * (size_t
 int steerN_flow_init(steerN_Flow *f, steerN_Grid *g)
 {
     memset(f, 0, sizeof *f);
+    atomic_init(&f->refs, 0); // kept in place: counted by nobody
     f->grid = g;
     size_t n = (size_t)g->nx * (size_t)g->ny;
     f->dist = malloc(sizeof *f->dist * n);
@@ -85,12 +86,21 @@ steerN_Flow *steerN_flow_new(steerN_Grid *g)
     return f;
 }
 
-void steerN_flow_retain(steerN_Flow *f) { atomic_fetch_add_explicit(&f->refs, 1, memory_order_relaxed); }
+// A field kept in place (steerN_flow_init) has no count (0) and is nobody's
+// to free: retain and release leave it alone, also when a behaviour is bound
+// to it. A counted one has at least 1 while anyone holds it.
+void steerN_flow_retain(steerN_Flow *f)
+{
+    if (atomic_load_explicit(&f->refs, memory_order_relaxed))
+        atomic_fetch_add_explicit(&f->refs, 1, memory_order_relaxed);
+}
 
 // As steerN_grid_release: the last one frees the field, then releases its grid.
 void steerN_flow_release(steerN_Flow *f)
 {
-    if (!f || atomic_fetch_sub_explicit(&f->refs, 1, memory_order_acq_rel) != 1) return;
+    if (!f || !atomic_load_explicit(&f->refs, memory_order_relaxed) ||
+        atomic_fetch_sub_explicit(&f->refs, 1, memory_order_acq_rel) != 1)
+        return;
     steerN_Grid *g = f->grid;
     steerN_flow_free(f);
     free(f);

@@ -17,6 +17,7 @@ const int steerN_dy[8] = { 0, 1, 0, -1, 1, 1, -1, -1 };
 int steerN_grid_init(steerN_Grid *g, int nx, int ny, double cell, const double origin[2])
 {
     memset(g, 0, sizeof *g);
+    atomic_init(&g->refs, 0); // kept in place: counted by nobody
     size_t n = (size_t)nx * (size_t)ny;
     g->nx = nx;
     g->ny = ny;
@@ -54,13 +55,22 @@ steerN_Grid *steerN_grid_new(int nx, int ny, double cell, const double origin[2]
     return g;
 }
 
-void steerN_grid_retain(steerN_Grid *g) { atomic_fetch_add_explicit(&g->refs, 1, memory_order_relaxed); }
+// A grid kept in place (steerN_grid_init) has no count (0) and is nobody's
+// to free: retain and release leave it alone, also when a counted field is
+// made on it. A counted one has at least 1 while anyone holds it.
+void steerN_grid_retain(steerN_Grid *g)
+{
+    if (atomic_load_explicit(&g->refs, memory_order_relaxed))
+        atomic_fetch_add_explicit(&g->refs, 1, memory_order_relaxed);
+}
 
 // The release that drops the last reference sees every write made under
 // the others (acq_rel), so it frees what they wrote last.
 void steerN_grid_release(steerN_Grid *g)
 {
-    if (!g || atomic_fetch_sub_explicit(&g->refs, 1, memory_order_acq_rel) != 1) return;
+    if (!g || !atomic_load_explicit(&g->refs, memory_order_relaxed) ||
+        atomic_fetch_sub_explicit(&g->refs, 1, memory_order_acq_rel) != 1)
+        return;
     steerN_grid_free(g);
     free(g);
 }

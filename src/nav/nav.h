@@ -20,7 +20,9 @@
 // (a mod's Lua state closed under its agents). The counts are atomic: a
 // mod's state may close on another thread than the one releasing a brain.
 // A grid or field kept in place (init and free: a benchmark's, a test's)
-// is counted by nobody; its owner frees it after the fields on it.
+// is counted by nobody (its count stays 0: retain and release leave it
+// alone, so a behaviour may be bound to it); its owner frees it after the
+// fields and brains on it.
 #ifndef STEER_NAV_H
 #define STEER_NAV_H
 

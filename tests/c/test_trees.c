@@ -214,6 +214,26 @@ static void test_resource_field(void)
     steerN_flow_release(f);
     steerN_flow_release(f2);
     steerN_grid_release(g);
+
+    // a grid and field kept in place (a benchmark's, on the stack) are counted
+    // by nobody: a node bound to the field, and a counted field made on the
+    // grid, leave them to their owner (a free of either here would be an
+    // invalid free under ASan)
+    steerN_Grid kept;
+    steerN_Flow placed;
+    REQUIRE(steerN_grid_init(&kept, 3, 3, 1.0, (const double[2]){ 0, 0 }) == 0, "grid in place");
+    REQUIRE(steerN_flow_init(&placed, &kept) == 0, "field in place");
+    steer_Behavior *k = test_behavior("follow_flow");
+    CHECK(steerB_set_resource(k, "field", &steerB_flow_resource, &placed) == STEER_OK, "bound to a field in place");
+    CHECK(atomic_load(&placed.refs) == 0, "still counted by nobody: %d", atomic_load(&placed.refs));
+    steer_behavior_release(k);
+    steerN_Flow *counted = steerN_flow_new(&kept);
+    REQUIRE(counted, "a counted field on a grid in place");
+    CHECK(atomic_load(&kept.refs) == 0, "the grid in place is not counted: %d", atomic_load(&kept.refs));
+    steerN_flow_release(counted);
+    CHECK(placed.grid == &kept && kept.nx == 3, "both still whole");
+    steerN_flow_free(&placed);
+    steerN_grid_free(&kept);
 }
 
 int main(void)
