@@ -142,7 +142,7 @@ static bool load_ref(steerW_Load *in, const steer_Ref *r, uint32_t v, int *ref, 
 static void put_node(steerS_Writer *o, const Nodes *t, uint32_t index, bool *failed)
 {
     const steer_Behavior *b = t->order[index];
-    steer_Ref ref = { .node = b, .root = t->root_of[index] };
+    steer_Ref ref = { .node = b, .root = t->root_of[index] }; // each reference field fills in the rest
     const steerB_Kind *k = b->kind;
     steerS_put_str(o, k->name);
     steerS_put_u8(o, b->name != NULL);
@@ -183,7 +183,7 @@ static void put_node(steerS_Writer *o, const Nodes *t, uint32_t index, bool *fai
         case STEERB_CALLBACK: {
             int32_t cb;
             memcpy(&cb, at, 4);
-            ref = (steer_Ref){ .node = b, .root = ref.root, .field = f->name, .type = CALLBACK, .ref = cb };
+            ref.field = f->name, ref.type = CALLBACK, ref.ref = cb, ref.obj = NULL;
             steerS_put_u32(o, save_ref(t->w, &ref, failed));
             break;
         }
@@ -191,16 +191,13 @@ static void put_node(steerS_Writer *o, const Nodes *t, uint32_t index, bool *fai
             steerB_Ease e;
             memcpy(&e, at, sizeof e);
             steerS_put_u8(o, e.curve);
-            ref = (steer_Ref){ .node = b, .root = ref.root, .field = f->name, .type = CALLBACK, .ref = e.ref };
+            ref.field = f->name, ref.type = CALLBACK, ref.ref = e.ref, ref.obj = NULL;
             steerS_put_u32(o, e.curve == 2 ? save_ref(t->w, &ref, failed) : (uint32_t)e.ref);
             break;
         }
         case STEERB_RESOURCE: {
-            ref = (steer_Ref){ .node = b,
-                               .root = ref.root,
-                               .field = f->name,
-                               .type = steerB_field_resource(f)->name,
-                               .obj = steerB_resource(b, f) };
+            ref.field = f->name, ref.type = steerB_field_resource(f)->name, ref.ref = 0;
+            ref.obj = steerB_resource(b, f);
             steerS_put_u32(o, save_ref(t->w, &ref, failed));
             break;
         }
