@@ -47,7 +47,7 @@ static float ease(steerB_Ctx *c, const steerB_Ease *e, float x)
     double y = 0.0;
     if (!w->hooks.ease || w->hooks.ease(w->hooks.ud, e->ref, x, &y) != 0) return x;
     if (!isfinite(y)) {
-        steerW_error(w, "arrive: ease function returned %g for %g; expected a finite number", y, (double)x);
+        steerA_error(w, "arrive: ease function returned %g for %g; expected a finite number", y, (double)x);
         return x;
     }
     if (y < 0.0) y = 0.0;
@@ -109,16 +109,16 @@ static void arrive_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     float dist = v3_len(off);
     float *inside = c->mem + n->mem, *was = inside + 1, at[3], moved[3];
     v3_add(at, c->p, off);
-    steerW_delta(c->w, was, at, moved);
+    steerT_delta(c->w, was, at, moved);
     if (v3_len2(moved) > p->stop_radius * p->stop_radius) *inside = 0.0f;
     float desired[3] = { 0, 0, 0 };
     if (dist <= p->stop_radius) {
-        if (*inside == 0.0f) steerW_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
+        if (*inside == 0.0f) steerT_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
         *inside = 1.0f;
         v3_copy(was, at);
     } else if (p->free_spot && dist < p->slow_radius &&
                spot_taken(c, p, off, dist, (*inside == HOLDING ? KEEP : TOUCH) * c->radius)) {
-        if (*inside == 0.0f) steerW_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
+        if (*inside == 0.0f) steerT_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
         *inside = HOLDING;
         v3_copy(was, at);
     } else {

@@ -4,7 +4,7 @@
 // (ray whiskers). Both read only the world's shapes, never other agents.
 //
 // avoid_obstacles. Every shape near the box the agent sweeps in
-// `lookahead` seconds (steerW_shapes_near: never a scan of all shapes) is
+// `lookahead` seconds (steerO_shapes_near: never a scan of all shapes) is
 // tested against the straight path p + v t, t in [0, lookahead], with the
 // shape grown by the agent's radius plus `margin`. Circles and spheres use
 // seed 002's closed form, t* = x.v / v.v (x = centre - p; the shape is
@@ -37,7 +37,7 @@
 //
 // avoid_walls. `whiskers` rays fanned over `spread` radians around the
 // heading (a ring around it in 3D), each `length` long, cast with
-// steerW_ray_shapes; each hit pushes along its normal in proportion to the
+// steerO_ray_shapes; each hit pushes along its normal in proportion to the
 // whisker's penetration (a whole whisker's depth asks for max_force). The
 // corner trap: when the summed push points (nearly) straight back — a wall
 // met head-on, or a concave corner where the side whiskers cancel — the
@@ -102,7 +102,7 @@ static float sdist_at(const steer_World *w, const steerW_Shape *s, const float p
     float q[3];
     v3_copy(q, p);
     v3_madd(q, v, t);
-    return steerW_signed_distance(w, s, q);
+    return steerO_signed_distance(w, s, q);
 }
 
 // Does the straight path p + v t (t in [0, T]) touch shape s grown by R?
@@ -120,7 +120,7 @@ static bool shape_contact(const steer_World *w, const steerW_Shape *s, const flo
             ct->inside = true;
             ct->tc = 0.0f;
             ct->need = rt - sqrtf(x2);
-            steerW_closest(w, s, p, cp, ct->away);
+            steerO_closest(w, s, p, cp, ct->away);
             return true;
         }
         if (vv <= STEER_EPS2) return false;
@@ -144,13 +144,13 @@ static bool shape_contact(const steer_World *w, const steerW_Shape *s, const flo
         return true;
     }
     // other convex shapes: the same definition, numerically
-    float f0 = steerW_signed_distance(w, s, p) - R;
+    float f0 = steerO_signed_distance(w, s, p) - R;
     if (f0 < 0.0f) {
         float cp[3];
         ct->inside = true;
         ct->tc = 0.0f;
         ct->need = -f0;
-        steerW_closest(w, s, p, cp, ct->away);
+        steerO_closest(w, s, p, cp, ct->away);
         return true;
     }
     if (vv <= STEER_EPS2) return false;
@@ -195,7 +195,7 @@ static bool shape_contact(const steer_World *w, const steerW_Shape *s, const flo
     float q[3], cp[3];
     v3_copy(q, p);
     v3_madd(q, v, lo);
-    steerW_closest(w, s, q, cp, ct->away);
+    steerO_closest(w, s, q, cp, ct->away);
     return true;
 }
 
@@ -209,7 +209,7 @@ static int shapes_swept(const steer_World *w, steerW_Local *loc, const float p[3
         hi[i] = (p[i] < e ? e : p[i]) + R;
     }
     if (dim2(w)) lo[2] = hi[2] = 0.0f;
-    return steerW_shapes_near(w, loc, lo, hi);
+    return steerO_shapes_near(w, loc, lo, hi);
 }
 
 // ---- avoid_obstacles -----------------------------------------------------
@@ -353,16 +353,16 @@ static bool nearest_surface(steerB_Ctx *c, float reach, float normal[3], float *
         hi[i] = c->p[i] + reach;
     }
     if (dim2(w)) lo[2] = hi[2] = 0.0f;
-    int k = steerW_shapes_near(w, c->loc, lo, hi);
+    int k = steerO_shapes_near(w, c->loc, lo, hi);
     float best = reach;
     bool found = false;
     for (int i = 0; i < k; i++) {
         const steerW_Shape *s = &w->geo.shapes[c->loc->found[i]];
-        float d = steerW_signed_distance(w, s, c->p);
+        float d = steerO_signed_distance(w, s, c->p);
         if (d < best) {
             float cp[3];
             best = d;
-            steerW_closest(w, s, c->p, cp, normal);
+            steerO_closest(w, s, c->p, cp, normal);
             found = true;
         }
     }
@@ -608,7 +608,7 @@ static void walls_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         uint32_t s;
         whisker(c, p, k, count, side, up, dir);
         if (v3_normalize(dir) == 0.0f) continue;
-        if (!steerW_ray_shapes(c->w, c->loc, c->p, dir, p->length, &t, nrm, &s)) continue;
+        if (!steerO_ray_shapes(c->w, c->loc, c->p, dir, p->length, &t, nrm, &s)) continue;
         float depth = p->length - t;
         v3_madd(sum, nrm, depth); // deeper in, harder out
         if (depth > deepest) deepest = depth;
@@ -647,7 +647,7 @@ static void walls_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         // lengths (one would end the escape as soon as the whisker push has
         // kept it a little off the corner), or it has touched no wall for
         // `hold` seconds
-        bool open = !trapped && !steerW_ray_shapes(c->w, c->loc, c->p, m + W_INTENT, 2.0f * p->length, &ahead, hn, &s);
+        bool open = !trapped && !steerO_ray_shapes(c->w, c->loc, c->p, m + W_INTENT, 2.0f * p->length, &ahead, hn, &s);
         if (hits) m[W_SINCE] = 0.0f;
         else m[W_SINCE] += c->dt;
         if (open || m[W_SINCE] > p->hold) {

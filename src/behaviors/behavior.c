@@ -48,7 +48,7 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
     }
     if (kind == STEER_TARGET_POINT) {
         float p[3] = { point[0], point[1], w->dim == 3 ? point[2] : 0.0f };
-        steerW_delta(w, c->p, p, off);
+        steerT_delta(w, c->p, p, off);
         v3_zero(vel);
         return true;
     }
@@ -57,7 +57,7 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
         // the agent's own target was removed: say so once (the worker's
         // events) and clear the slot, a point at zero (the slot and the flag
         // are this agent's own rows, so the pass may write them)
-        steerW_event_to(c->loc, w, STEER_EVENT_LOST_TARGET, c->d, agent);
+        steerT_event_to(c->loc, w, STEER_EVENT_LOST_TARGET, c->d, agent);
         w->flags[c->d] &= (uint8_t)~STEER_AF_TARGET_AGENT;
         for (int i = 0; i < w->dim; i++) w->tq[i][c->d] = 0; // 0.0f's bits
         return false;
@@ -65,7 +65,7 @@ bool steerB_target(steerB_Ctx *c, const steerB_Target *t, float off[3], float ve
     if (d < 0 || (uint32_t)d == c->d) return false;
     float p[3];
     steerW_load(w->p, (uint32_t)d, p);
-    steerW_delta(w, c->p, p, off);
+    steerT_delta(w, c->p, p, off);
     steerW_load(w->v, (uint32_t)d, vel);
     return true;
 }

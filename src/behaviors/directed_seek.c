@@ -221,7 +221,7 @@ static void plan(const float rel[3], const float h[3], const float dw[3], float 
     float scale = v3_len(rel) + r;
     if (v3_perp_to(pl->fy, rel, dw) <= 1e-5f * scale && v3_perp_to(pl->fy, h, dw) <= 1e-5f) {
         if (planar) v3_left(pl->fy, dw);
-        else steerW_derived_up(dw, pl->fy);
+        else steerF_derived_up(dw, pl->fy);
     }
     float a2[2] = { v3_dot(rel, pl->fx), v3_dot(rel, pl->fy) };
     if (a2[1] < 0.0f) a2[1] = 0.0f;
@@ -260,7 +260,7 @@ static float plan_radius(const steerB_Ctx *c, const Directed *p, float speed, fl
     float r = p->min_turn_radius;
     const steerW_Turn *t = steerW_turn(c->w, c->d);
     if (!(r > 0.0f) && t) {
-        float ra = steerW_turn_radius(t, speed), rw = steerW_turn_radius(t, want);
+        float ra = steerF_turn_radius(t, speed), rw = steerF_turn_radius(t, want);
         r = ra > rw ? ra : rw;
     }
     float s = speed > want ? speed : want;

@@ -108,7 +108,7 @@ static void follow_flow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     if (!(slow > 0.0f)) slow = c->max_force > 0.0f ? 4.0f * cruise * c->max_speed * c->mass / c->max_force : 1e30f;
     if (!(slow > 0.0f)) slow = 1e-3f;
     if (at_goal && left <= p->stop_radius) {
-        if (m[FF_ARRIVED] == 0.0f) steerW_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
+        if (m[FF_ARRIVED] == 0.0f) steerT_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
         m[FF_ARRIVED] = 1.0f;
         steerB_track(c, zero, out);
         return;

@@ -63,7 +63,7 @@ static bool spot_behind(const steer_World *w, const steerW_Shape *s, const float
     v3_copy(o, c);
     v3_madd(o, dir, far);
     v3_scale(back, dir, -1.0f);
-    if (!steerW_ray_shape(w, s, o, back, &t, n)) return false;
+    if (!steerO_ray_shape(w, s, o, back, &t, n)) return false;
     v3_copy(spot, o);
     v3_madd(spot, back, t);
     v3_madd(spot, dir, out);
@@ -87,7 +87,7 @@ static void hide_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         hi[i] = c->p[i] + p->radius;
     }
     if (w->dim == 2) lo[2] = hi[2] = 0.0f;
-    int k = steerW_shapes_near(w, c->loc, lo, hi);
+    int k = steerO_shapes_near(w, c->loc, lo, hi);
     float best = FLT_MAX, spot[3] = { 0, 0, 0 };
     int64_t chosen = -1;
     float kept = -1.0f;
@@ -95,7 +95,7 @@ static void hide_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         uint32_t s = c->loc->found[i];
         const steerW_Shape *sh = &w->geo.shapes[s];
         float sp[3], to[3];
-        if (steerW_signed_distance(w, sh, c->p) > p->radius) continue;
+        if (steerO_signed_distance(w, sh, c->p) > p->radius) continue;
         if (!spot_behind(w, sh, q, c->radius, p->margin, sp)) continue;
         v3_sub(to, sp, c->p);
         float d2 = v3_len2(to);

@@ -58,7 +58,7 @@ static void rel_point(const Route *r, const float from[3], uint32_t i, float out
 {
     const float *q = r->pts + 3 * (size_t)i;
     float p[3] = { q[0], q[1], r->w->dim == 3 ? q[2] : 0.0f };
-    if (r->w->wrap) steerW_delta(r->w, from, p, out);
+    if (r->w->wrap) steerT_delta(r->w, from, p, out);
     else v3_sub(out, p, from); // the common case, without the call
 }
 
@@ -270,7 +270,7 @@ static void follow_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         if (arc >= 0.0f) {
             float left = arc + d_cur;
             if (left <= p->stop_radius) {
-                if (m[FP_ARRIVED] == 0.0f) steerW_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
+                if (m[FP_ARRIVED] == 0.0f) steerT_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
                 m[FP_ARRIVED] = 1.0f;
                 steerB_track(c, zero, out);
                 return;
@@ -424,7 +424,7 @@ static void patrol_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     if (m[PT_STATE] == PT_DONE && dist > slow) m[PT_STATE] = PT_GOING; // pushed away: arrive again
     if (dist <= p->stop_radius) {
         if (m[PT_STATE] == PT_GOING) {
-            steerW_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
+            steerT_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
             if (p->pause > 0.0f) {
                 m[PT_STATE] = PT_PAUSING;
                 m[PT_TIMER] = p->pause;

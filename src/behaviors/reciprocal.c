@@ -208,12 +208,12 @@ static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, in
         hi[i] = c->p[i] + reach;
     }
     if (w->dim == 2) lo[2] = hi[2] = 0.0f;
-    int k = steerW_shapes_near(w, c->loc, lo, hi), nbest = 0;
+    int k = steerO_shapes_near(w, c->loc, lo, hi), nbest = 0;
     if (k < 0) return 0; // out of memory: no shapes this tick, as in avoid_obstacles
     Pick best[STEERB_ORCA_MAX];
     for (int i = 0; i < k; i++) {
         uint32_t s = c->loc->found[i];
-        float gap = steerW_signed_distance(w, &w->geo.shapes[s], c->p) - c->radius;
+        float gap = steerO_signed_distance(w, &w->geo.shapes[s], c->p) - c->radius;
         if (!(gap < reach - c->radius)) continue;
         offer(NULL, best, &nbest, cap, (Pick){ .d2 = gap, .id = s, .i = i });
     }
@@ -229,7 +229,7 @@ static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, in
             continue;
         }
         float q[3], nrm[3];
-        steerW_closest(w, s, c->p, q, nrm);
+        steerO_closest(w, s, c->p, q, nrm);
         if (gap > step && at_vertex(w, s, c->p)) {
             float off[3];
             v3_sub(off, q, c->p);

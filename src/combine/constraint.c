@@ -36,7 +36,7 @@
 // Distances are exact for circles, segments and planes; for boxes the
 // distance along a leg (a convex function of the leg parameter) is
 // minimised by golden-section search. No allocation: shape queries go
-// through the world's reusable buffer (steerW_shapes_near).
+// through the world's reusable buffer (steerO_shapes_near).
 #include "../behaviors/behavior.h"
 #include "../behaviors/goal.h"
 
@@ -130,7 +130,7 @@ static float shape_distance(const steer_World *w, const steerW_Shape *s, const f
         return v3_len(d) - s->r;
     }
     if (s->kind == STEER_SHAPE_SEGMENT) return sqrtf(point_segment2(p, s->a, s->b, NULL));
-    return steerW_signed_distance(w, s, p);
+    return steerO_signed_distance(w, s, p);
 }
 
 // The smallest signed distance from the leg a -> b to a shape, and where.
@@ -260,7 +260,7 @@ static int first_violation(const steer_World *w, steerW_Local *loc, unsigned wha
         lo[i] = x - clear;
         hi[i] = y + clear;
     }
-    int found = steerW_shapes_near(w, loc, lo, hi);
+    int found = steerO_shapes_near(w, loc, lo, hi);
     int first = -1;
     float first_t = FLT_MAX, first_d = FLT_MAX;
     for (int k = 0; k < found; k++) {

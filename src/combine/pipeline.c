@@ -257,7 +257,7 @@ static void decompose_path_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
     for (; k < p->path.n; k++) {
         const float *q = p->path.p + 3 * k;
         float at[3] = { q[0], q[1], c->w->dim == 3 ? q[2] : 0.0f };
-        steerW_delta(c->w, c->p, at, off);
+        steerT_delta(c->w, c->p, at, off);
         if (v3_len2(off) > p->radius * p->radius) break;
     }
     *cursor = (float)k;

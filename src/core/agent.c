@@ -59,7 +59,7 @@ int steer_world_neighbors(steer_World *w, const double pos[3], double radius, co
                           steer_Agent *out, int cap)
 {
     if (!steerW_finite3(pos) || !(radius >= 0) || !isfinite(radius)) return STEER_EARG;
-    int tid = steerW_tag_find(w, tag);
+    int tid = steerT_tag_find(w, tag);
     if (tid < 0) return 0;
     if (w->in_tick) return STEER_EBUSY;
     float p[3] = { (float)pos[0], (float)pos[1], w->dim == 3 ? (float)pos[2] : 0.0f };
@@ -94,7 +94,7 @@ int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double ou
     if (d < 0) return STEER_ESTALE;
     float v[3];
     if (p == STEER_PROP_UP) {
-        steerW_up(w, (uint32_t)d, v);
+        steerF_up(w, (uint32_t)d, v);
         for (int i = 0; i < 3; i++) out[i] = v[i];
         return STEER_OK;
     }
@@ -151,7 +151,7 @@ int steer_agent_set_param(steer_World *w, steer_Agent a, steer_Param p, double v
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     float *arr = param_array(w, p);
-    if (!arr || !steerW_param_ok(v, p != STEER_PARAM_MASS)) return STEER_EARG;
+    if (!arr || !steerA_param_ok(v, p != STEER_PARAM_MASS)) return STEER_EARG;
     arr[d] = (float)v;
     return STEER_OK;
 }
@@ -169,7 +169,7 @@ int steer_agent_set_tag(steer_World *w, steer_Agent a, const char *tag)
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
-    int id = tag ? steerW_tag_id(w, tag) : 0;
+    int id = tag ? steerT_tag_id(w, tag) : 0;
     if (id < 0) return id;
     w->tag[d] = (uint16_t)id;
     return STEER_OK;
@@ -188,9 +188,9 @@ int steer_agent_set_brain(steer_World *w, steer_Agent a, steer_Behavior *brain)
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
-    int id = steerW_brain_id(w, brain);
+    int id = steerB_brain_id(w, brain);
     if (id < 0) return id;
-    steerW_set_brain(w, (uint32_t)d, id);
+    steerB_set_brain(w, (uint32_t)d, id);
     return STEER_OK;
 }
 
@@ -260,7 +260,7 @@ int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz)
     if (!t) {
         if (w->nthinkers == w->cap_thinkers) {
             uint32_t cap = w->cap_thinkers ? w->cap_thinkers * 2 : 16;
-            struct steerW_Thinker *n = steerW_realloc(w, w->thinkers, sizeof *n * cap);
+            struct steerW_Thinker *n = steerA_realloc(w, w->thinkers, sizeof *n * cap);
             if (!n) return STEER_ENOMEM;
             w->thinkers = n;
             w->cap_thinkers = cap;

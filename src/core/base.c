@@ -14,7 +14,7 @@
 
 // ---- memory --------------------------------------------------------------
 
-void *steerW_default_alloc(void *ud, void *p, size_t size)
+void *steerA_default_alloc(void *ud, void *p, size_t size)
 {
     (void)ud;
     if (size == 0) {
@@ -26,7 +26,7 @@ void *steerW_default_alloc(void *ud, void *p, size_t size)
 
 // During a parallel pass workers share the allocator: the pool's lock (its
 // first member, par.c) serialises them.
-void *steerW_realloc(const steer_World *w, void *p, size_t size)
+void *steerA_realloc(const steer_World *w, void *p, size_t size)
 {
     if (!w->in_par) return w->alloc(w->alloc_ud, p, size);
     pthread_mutex_lock((pthread_mutex_t *)(void *)w->pool);
@@ -35,45 +35,45 @@ void *steerW_realloc(const steer_World *w, void *p, size_t size)
     return r;
 }
 
-void steerW_free(const steer_World *w, void *p)
+void steerA_free(const steer_World *w, void *p)
 {
     if (p) w->alloc(w->alloc_ud, p, 0);
 }
 
-size_t steerW_stagger(const steer_World *w, const void *field)
+size_t steerA_stagger(const steer_World *w, const void *field)
 {
     size_t slot = (size_t)((const char *)field - (const char *)w) / sizeof(void *);
-    return slot % (4096 / STEERW_STAGGER) * STEERW_STAGGER;
+    return slot % (4096 / STEERA_STAGGER) * STEERA_STAGGER;
 }
 
-bool steerW_array_resize(steer_World *w, void *field, size_t bytes)
+bool steerA_array_resize(steer_World *w, void *field, size_t bytes)
 {
     char *p;
     memcpy(&p, field, sizeof p);
-    size_t st = steerW_stagger(w, field);
-    char *n = steerW_realloc(w, p ? p - st : NULL, bytes + st);
+    size_t st = steerA_stagger(w, field);
+    char *n = steerA_realloc(w, p ? p - st : NULL, bytes + st);
     if (!n) return false;
     n += st;
     memcpy(field, &n, sizeof n);
     return true;
 }
 
-void steerW_array_free(steer_World *w, void *field)
+void steerA_array_free(steer_World *w, void *field)
 {
     char *p;
     memcpy(&p, field, sizeof p);
-    if (p) steerW_free(w, p - steerW_stagger(w, field));
+    if (p) steerA_free(w, p - steerA_stagger(w, field));
     p = NULL;
     memcpy(field, &p, sizeof p);
 }
 
 // ---- errors --------------------------------------------------------------
 
-void steerW_error(steer_World *w, const char *fmt, ...)
+void steerA_error(steer_World *w, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    // during a parallel pass the message waits for the calling thread (steerW_par), which logs it
+    // during a parallel pass the message waits for the calling thread (steerP_run), which logs it
     char *at = w->in_par ? w->loc.error : w->error;
     vsnprintf(at, sizeof w->error, fmt, ap);
     va_end(ap);
@@ -84,7 +84,7 @@ void steerW_error(steer_World *w, const char *fmt, ...)
     if (w->log) w->log(w->log_ud, 2, w->error);
 }
 
-bool steerW_param_ok(double v, bool allow_zero)
+bool steerA_param_ok(double v, bool allow_zero)
 {
-    return steerB_number_ok(v, allow_zero ? 0 : STEERW_PARAM_MIN, STEERW_PARAM_MAX);
+    return steerB_number_ok(v, allow_zero ? 0 : STEERA_PARAM_MIN, STEERA_PARAM_MAX);
 }

@@ -8,47 +8,47 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-// Memory through the world's allocator (steerW_realloc, steerW_free).
+// Memory through the world's allocator (steerA_realloc, steerA_free).
 // The allocator of a world, a tree or a load whose host gave none: libc's.
-void *steerW_default_alloc(void *ud, void *p, size_t size);
-void *steerW_realloc(const steer_World *w, void *p, size_t size);
-void steerW_free(const steer_World *w, void *p);
+void *steerA_default_alloc(void *ud, void *p, size_t size);
+void *steerA_realloc(const steer_World *w, void *p, size_t size);
+void steerA_free(const steer_World *w, void *p);
 // The per-agent arrays (the columns, the grid's copies and the tick's
-// scratch) each start at another offset within a page: STEERW_STAGGER
+// scratch) each start at another offset within a page: STEERA_STAGGER
 // bytes times the slot of their pointer in the world struct. Large blocks
 // all start at the same offset of a page otherwise, and a loop that reads
 // one array and writes another at the same index then waits on false
 // store-to-load dependencies (4K aliasing). `field` is the address of the
 // array's pointer inside w.
-#define STEERW_STAGGER 64
-size_t steerW_stagger(const steer_World *w, const void *field);
+#define STEERA_STAGGER 64
+size_t steerA_stagger(const steer_World *w, const void *field);
 // Resize the array at `field` to `bytes` (keeping its contents, as realloc);
 // false when out of memory (the array is unchanged).
-bool steerW_array_resize(steer_World *w, void *field, size_t bytes);
+bool steerA_array_resize(steer_World *w, void *field, size_t bytes);
 // Free the array at `field` and set it to NULL.
-void steerW_array_free(steer_World *w, void *field);
+void steerA_array_free(steer_World *w, void *field);
 
 // Set the error message (printf style) and log it.
-void steerW_error(steer_World *w, const char *fmt, ...);
+void steerA_error(steer_World *w, const char *fmt, ...);
 
 // The range of an agent's mass, max_speed, max_force and radius (the last
 // three may also be 0), shared by steer_spawn, steer_agent_set_param and the
 // Lua bindings' messages.
-#define STEERW_PARAM_MIN 1e-6
-#define STEERW_PARAM_MAX 1e30
+#define STEERA_PARAM_MIN 1e-6
+#define STEERA_PARAM_MAX 1e30
 // The one rule for a number a script or host gives (behaviour fields, the
 // vehicle, the bindings' own arguments; here, on the floor, so that
-// steerW_param_ok and the kinds' checks share it): within [min, max], and when min is
-// 0, either 0 or at least STEERW_PARAM_MIN. A positive value below that
+// steerA_param_ok and the kinds' checks share it): within [min, max], and when min is
+// 0, either 0 or at least STEERA_PARAM_MIN. A positive value below that
 // would become 0 as a float, and 0 often means "the default" (the agent's
 // max_speed, automatic), or a denormal that divides to infinity.
 static inline bool steerB_number_ok(double v, double min, double max)
 {
-    return v >= min && v <= max && (v == 0 || min != 0 || v >= STEERW_PARAM_MIN);
+    return v >= min && v <= max && (v == 0 || min != 0 || v >= STEERA_PARAM_MIN);
 }
 
 // Whether v is such a number (0 too when allow_zero): steer_spawn's,
 // steer_agent_set_param's and steer_agent_set_craft's one check.
-bool steerW_param_ok(double v, bool allow_zero);
+bool steerA_param_ok(double v, bool allow_zero);
 
 #endif

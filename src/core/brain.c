@@ -60,7 +60,7 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
     int t = 0;
     for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
         if (f->type != STEERB_TAG) continue;
-        int id = b->tags[t] ? steerW_tag_id(fl->w, b->tags[t]) : 0;
+        int id = b->tags[t] ? steerT_tag_id(fl->w, b->tags[t]) : 0;
         if (id == STEER_EFULL) flat_fail(fl, b, "the world already has 65535 distinct tags, the most it can hold");
         else if (id < 0) fl->ok = false;
         *(uint16_t *)(void *)(n->params + f->offset) = (uint16_t)(id < 0 ? 0 : id);
@@ -126,12 +126,12 @@ steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
         else steerB_fail(root, STEER_EARG, "the brain is nested more than %d levels deep", STEERB_MAX_DEPTH);
         return NULL;
     }
-    steerB_Brain *br = steerW_realloc(w, NULL, sizeof *br);
+    steerB_Brain *br = steerA_realloc(w, NULL, sizeof *br);
     if (!br) return NULL;
     memset(br, 0, sizeof *br);
-    br->nodes = steerW_realloc(w, NULL, sizeof *br->nodes * n);
-    br->kids = steerW_realloc(w, NULL, sizeof *br->kids * n);
-    br->kid_roles = steerW_realloc(w, NULL, n);
+    br->nodes = steerA_realloc(w, NULL, sizeof *br->nodes * n);
+    br->kids = steerA_realloc(w, NULL, sizeof *br->kids * n);
+    br->kid_roles = steerA_realloc(w, NULL, n);
     if (!br->nodes || !br->kids || !br->kid_roles) {
         steerB_brain_free(w, br);
         return NULL;
@@ -160,10 +160,10 @@ void steerB_brain_free(steer_World *w, steerB_Brain *b)
 {
     if (!b) return;
     steer_behavior_release(b->root);
-    steerW_free(w, b->nodes);
-    steerW_free(w, b->kids);
-    steerW_free(w, b->kid_roles);
-    steerW_free(w, b);
+    steerA_free(w, b->nodes);
+    steerA_free(w, b->kids);
+    steerA_free(w, b->kid_roles);
+    steerA_free(w, b);
 }
 
 static void load_ctx(steer_World *w, uint32_t d, steerB_Ctx *c)
@@ -222,8 +222,8 @@ const steerB_Summary *steerB_summary(const steerB_Ctx *c, const steerB_Node *n, 
 // ---- the world's brains ------------------------------------------------
 
 // The brain id for a behaviour tree, compiling it on first use. Ids of
-// freed brains (see steerW_collect_brains) are reused.
-int steerW_brain_id(steer_World *w, steer_Behavior *b)
+// freed brains (see steerB_collect_brains) are reused.
+int steerB_brain_id(steer_World *w, steer_Behavior *b)
 {
     if (!b) return 0;
     uint32_t hole = 0;
@@ -238,15 +238,15 @@ int steerW_brain_id(steer_World *w, steer_Behavior *b)
     int st;
     steerB_Brain *br = steerB_compile(w, b, &st);
     if (!br) return st;
-    if (steerW_restride(w, &w->mem, &w->mem_stride, w->mem_base + br->mem_floats) != STEER_OK ||
-        (w->record && steerW_restride(w, &w->rec, &w->rec_stride, br->nnodes * 3) != STEER_OK)) {
+    if (steerT_restride(w, &w->mem, &w->mem_stride, w->mem_base + br->mem_floats) != STEER_OK ||
+        (w->record && steerT_restride(w, &w->rec, &w->rec_stride, br->nnodes * 3) != STEER_OK)) {
         steerB_brain_free(w, br);
         return STEER_ENOMEM;
     }
     uint32_t n = hole;
     if (!n) {
         n = w->nbrains ? w->nbrains : 1;
-        steerB_Brain **a = steerW_realloc(w, w->brains, sizeof *a * (n + 1));
+        steerB_Brain **a = steerA_realloc(w, w->brains, sizeof *a * (n + 1));
         if (!a) {
             steerB_brain_free(w, br);
             return STEER_ENOMEM;
@@ -257,7 +257,7 @@ int steerW_brain_id(steer_World *w, steer_Behavior *b)
     }
     if (br->faces && !w->face[0]) {
         for (int i = 0; i < w->dim; i++) {
-            if (!steerW_array_resize(w, &w->face[i], sizeof(float) * (w->cap ? w->cap : 1))) {
+            if (!steerA_array_resize(w, &w->face[i], sizeof(float) * (w->cap ? w->cap : 1))) {
                 steerB_brain_free(w, br);
                 return STEER_ENOMEM;
             }
@@ -272,7 +272,7 @@ int steerW_brain_id(steer_World *w, steer_Behavior *b)
 // Free the brains no agent uses any more (a hot reload builds new ones),
 // and shrink the sensing radius and record size to what is left. Between
 // ticks only.
-void steerW_collect_brains(steer_World *w)
+void steerB_collect_brains(steer_World *w)
 {
     bool freed = false;
     for (uint32_t i = 1; i < w->nbrains; i++) {
@@ -300,7 +300,7 @@ bool steer_world_uses_brain(const steer_World *w, const steer_Behavior *b)
     return false;
 }
 
-void steerW_set_brain(steer_World *w, uint32_t d, int id)
+void steerB_set_brain(steer_World *w, uint32_t d, int id)
 {
     if (w->brain[d]) w->brains[w->brain[d]]->users--;
     w->brain[d] = (uint16_t)id;
@@ -311,8 +311,8 @@ void steerW_set_brain(steer_World *w, uint32_t d, int id)
     if (id) steerB_init_agent(w, d);
 }
 
-void steerW_brains_free(steer_World *w)
+void steerB_brains_free(steer_World *w)
 {
     for (uint32_t i = 1; i < w->nbrains; i++) steerB_brain_free(w, w->brains[i]);
-    steerW_free(w, w->brains);
+    steerA_free(w, w->brains);
 }

@@ -103,7 +103,7 @@ typedef struct steerB_Node steerB_Node;
 // writes only what is its own: its agent's rows through the columns'
 // pointers (force, memory, stream, record, target slot: row d) and its
 // worker's scratch through loc (neighbour and shape queries, events:
-// steerW_event_to(c->loc, ...)). A write to the world's own fields, which
+// steerT_event_to(c->loc, ...)). A write to the world's own fields, which
 // on a worker would land in a copy and vanish, fails to compile.
 typedef struct steerB_Ctx {
     const steer_World *w;
@@ -318,10 +318,10 @@ void steerB_init_agent(steer_World *w, uint32_t d);
 // tree, compiling it on first use (0 for NULL), or a negative status;
 // giving dense agent d that brain; freeing the brains no agent uses (and
 // shrinking the sensing radius and record size to the rest); freeing all.
-int steerW_brain_id(steer_World *w, steer_Behavior *b);
-void steerW_set_brain(steer_World *w, uint32_t d, int id);
-void steerW_collect_brains(steer_World *w);
-void steerW_brains_free(steer_World *w);
+int steerB_brain_id(steer_World *w, steer_Behavior *b);
+void steerB_set_brain(steer_World *w, uint32_t d, int id);
+void steerB_collect_brains(steer_World *w);
+void steerB_brains_free(steer_World *w);
 // A node's error, into its steer_behavior_error() text; returns code.
 int steerB_fail(steer_Behavior *b, int code, const char *fmt, ...)
 #if defined(__GNUC__)

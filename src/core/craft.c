@@ -29,7 +29,7 @@
 #define GRAVITY 9.81f
 #define ROLL_RATE 3.0f // rad/s
 
-float steerW_turn_radius(const steerW_Turn *t, float speed)
+float steerF_turn_radius(const steerW_Turn *t, float speed)
 {
     float r = t->min_turn_radius;
     if (t->max_turn_accel > 0.0f) {
@@ -47,13 +47,13 @@ static void bank(const float h[3], const float lat[3], float up[3], float dt)
     float ortho[3];
     if (v3_perp_to(ortho, want, h) < 1e-3f) v3_copy(ortho, up);
     float keep[3];
-    if (v3_perp_to(keep, up, h) < 1e-3f) steerW_derived_up(h, keep);
+    if (v3_perp_to(keep, up, h) < 1e-3f) steerF_derived_up(h, keep);
     float side[3];
     v3_cross(side, h, keep);
     v3_turn_toward(up, keep, ortho, ROLL_RATE * dt, side);
 }
 
-void steerW_craft_step(const steer_World *w, uint32_t d, const float fin[3], float v[3], float h[3])
+void steerF_craft_step(const steer_World *w, uint32_t d, const float fin[3], float v[3], float h[3])
 {
     steerW_Turn *t = &w->turn[w->slot[d]];
     float dt = w->dt, m = w->mass[d], f[3], old[3];
@@ -76,7 +76,7 @@ void steerW_craft_step(const steer_World *w, uint32_t d, const float fin[3], flo
     if (next < low && back * dt / m > 1e-3f * (speed + 1.0f) && back * back > v3_len2(lat)) v3_copy(want, f);
     next = next < low ? low : next > top ? top : next;
     // turn toward it, no sharper than the radius at the current speed allows
-    float r = steerW_turn_radius(t, speed), side[3];
+    float r = steerF_turn_radius(t, speed), side[3];
     if (w->dim == 2) v3_left(side, old);
     else v3_copy(side, t->up);
     float step = r > 0.0f ? speed * dt / r : 0.0f;
@@ -97,7 +97,7 @@ void steerW_craft_step(const steer_World *w, uint32_t d, const float fin[3], flo
 
 // The world's up (+z) made perpendicular to forward h; when h is vertical,
 // the up that keeps the frame right-handed with side +y.
-void steerW_derived_up(const float h[3], float up[3])
+void steerF_derived_up(const float h[3], float up[3])
 {
     float z[3] = { 0.0f, 0.0f, 1.0f };
     if (v3_perp_to(up, z, h) > 1e-3f) return;
@@ -106,16 +106,16 @@ void steerW_derived_up(const float h[3], float up[3])
     if (v3_normalize(up) == 0.0f) v3_set(up, 1.0f, 0.0f, 0.0f);
 }
 
-void steerW_up(const steer_World *w, uint32_t d, float up[3])
+void steerF_up(const steer_World *w, uint32_t d, float up[3])
 {
     float h[3];
     steerW_load(w->h, d, h);
     const steerW_Turn *t = steerW_turn(w, d);
     if (w->dim == 3 && t && t->craft && v3_perp_to(up, t->up, h) > 1e-3f) return;
-    steerW_derived_up(h, up);
+    steerF_derived_up(h, up);
 }
 
-void steerW_craft_free(steer_World *w) { steerW_free(w, w->turn); }
+void steerF_craft_free(steer_World *w) { steerA_free(w, w->turn); }
 
 // ---- the public API ----------------------------------------------------
 
@@ -130,12 +130,12 @@ int steer_agent_set_craft(steer_World *w, steer_Agent a, const steer_CraftDesc *
         return STEER_OK;
     }
     if ((desc->model != STEER_MODEL_POINT && desc->model != STEER_MODEL_CRAFT) ||
-        !steerW_param_ok(desc->min_speed, true) || !steerW_param_ok(desc->min_turn_radius, false) ||
-        !steerW_param_ok(desc->max_turn_accel, true) || (desc->model == STEER_MODEL_POINT && desc->min_speed > 0))
+        !steerA_param_ok(desc->min_speed, true) || !steerA_param_ok(desc->min_turn_radius, false) ||
+        !steerA_param_ok(desc->max_turn_accel, true) || (desc->model == STEER_MODEL_POINT && desc->min_speed > 0))
         return STEER_EARG;
     if (s >= w->cap_turn) {
         uint32_t cap = w->cap_slots > s ? w->cap_slots : s + 1;
-        steerW_Turn *n = steerW_realloc(w, w->turn, sizeof *n * cap);
+        steerW_Turn *n = steerA_realloc(w, w->turn, sizeof *n * cap);
         if (!n) return STEER_ENOMEM;
         memset(n + w->cap_turn, 0, sizeof *n * (cap - w->cap_turn));
         w->turn = n;
@@ -151,7 +151,7 @@ int steer_agent_set_craft(steer_World *w, steer_Agent a, const steer_CraftDesc *
     if (!was_craft) {
         float h[3];
         steerW_load(w->h, (uint32_t)d, h);
-        steerW_derived_up(h, t->up);
+        steerF_derived_up(h, t->up);
     }
     if (t->craft) w->any_craft = true;
     return STEER_OK;
@@ -177,6 +177,6 @@ int steer_agent_turn_radius(const steer_World *w, steer_Agent a, double *out)
     const steerW_Turn *t = steerW_turn(w, (uint32_t)d);
     float v[3];
     steerW_load(w->v, (uint32_t)d, v);
-    *out = t ? steerW_turn_radius(t, v3_len(v)) : 0.0;
+    *out = t ? steerF_turn_radius(t, v3_len(v)) : 0.0;
     return STEER_OK;
 }

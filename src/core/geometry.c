@@ -36,10 +36,10 @@ static int add_shape(steer_World *w, const steerW_Shape *sh, steer_Shape *out)
     } else {
         if (g->nshapes == g->cap) {
             uint32_t cap = g->cap ? g->cap * 2 : 32;
-            steerW_Shape *a = steerW_realloc(w, g->shapes, sizeof *a * cap);
+            steerW_Shape *a = steerA_realloc(w, g->shapes, sizeof *a * cap);
             if (!a) return STEER_ENOMEM;
             g->shapes = a;
-            uint32_t *nf = steerW_realloc(w, g->next_free, sizeof *nf * cap);
+            uint32_t *nf = steerA_realloc(w, g->next_free, sizeof *nf * cap);
             if (!nf) return STEER_ENOMEM;
             g->next_free = nf;
             g->cap = cap;
@@ -78,7 +78,7 @@ int steer_add_wall(steer_World *w, const double a[3], const double b[3], steer_S
         sh.a[i] = (float)a[i];
         sh.b[i] = (float)b[i];
     }
-    if (!steerW_wall_ok(sh.a, sh.b)) return STEER_EARG;
+    if (!steerO_wall_ok(sh.a, sh.b)) return STEER_EARG;
     return add_shape(w, &sh, out);
 }
 
@@ -186,7 +186,7 @@ static int rebuild(steer_World *w)
         if (!g->shapes[i].alive || g->shapes[i].kind != STEER_SHAPE_PLANE) continue;
         if (g->nplanes == g->cap_planes) {
             uint32_t cap = g->cap_planes ? g->cap_planes * 2 : 8;
-            uint32_t *p = steerW_realloc(w, g->planes, sizeof *p * cap);
+            uint32_t *p = steerA_realloc(w, g->planes, sizeof *p * cap);
             if (!p) return STEER_ENOMEM;
             g->planes = p;
             g->cap_planes = cap;
@@ -215,7 +215,7 @@ static int rebuild(steer_World *w)
         cells *= (uint32_t)n;
     }
     // count the cells each shape overlaps, then place (counting sort)
-    uint32_t *start = steerW_realloc(w, g->start, sizeof *start * (cells + 1));
+    uint32_t *start = steerA_realloc(w, g->start, sizeof *start * (cells + 1));
     if (!start) return STEER_ENOMEM;
     g->start = start;
     memset(start, 0, sizeof *start * (cells + 1));
@@ -242,7 +242,7 @@ static int rebuild(steer_World *w)
             for (uint32_t c = 0; c < cells; c++) start[c + 1] += start[c];
             uint32_t total = start[cells];
             if (total > g->cap_items) {
-                uint32_t *it = steerW_realloc(w, g->items, sizeof *it * total);
+                uint32_t *it = steerA_realloc(w, g->items, sizeof *it * total);
                 if (!it) return STEER_ENOMEM;
                 g->items = it;
                 g->cap_items = total;
@@ -255,13 +255,13 @@ static int rebuild(steer_World *w)
     return STEER_OK;
 }
 
-int steerW_geometry_ready(steer_World *w) { return w->geo.dirty ? rebuild(w) : STEER_OK; }
+int steerO_geometry_ready(steer_World *w) { return w->geo.dirty ? rebuild(w) : STEER_OK; }
 
 static bool push_found(const steer_World *w, steerW_Local *l, int k, uint32_t s)
 {
     if ((uint32_t)k == l->cap_found) {
         uint32_t cap = l->cap_found ? l->cap_found * 2 : 64;
-        uint32_t *f = steerW_realloc(w, l->found, sizeof *f * cap);
+        uint32_t *f = steerA_realloc(w, l->found, sizeof *f * cap);
         if (!f) return false;
         l->found = f;
         l->cap_found = cap;
@@ -270,13 +270,13 @@ static bool push_found(const steer_World *w, steerW_Local *l, int k, uint32_t s)
     return true;
 }
 
-int steerW_shapes_near(const steer_World *w, steerW_Local *l, const float lo[3], const float hi[3])
+int steerO_shapes_near(const steer_World *w, steerW_Local *l, const float lo[3], const float hi[3])
 {
     const steerW_Geometry *g = &w->geo;
     int k = 0;
     // a fresh stamp marks shapes already listed (one shape spans many cells)
     if (l->cap_stamp < g->cap) {
-        uint32_t *st = steerW_realloc(w, l->stamp, sizeof *st * g->cap);
+        uint32_t *st = steerA_realloc(w, l->stamp, sizeof *st * g->cap);
         if (!st) return -1;
         memset(st + l->cap_stamp, 0, sizeof *st * (g->cap - l->cap_stamp));
         l->stamp = st;
@@ -312,7 +312,7 @@ int steerW_shapes_near(const steer_World *w, steerW_Local *l, const float lo[3],
 
 // ---- closest points and ray tests -----------------------------------------
 
-void steerW_closest(const steer_World *w, const steerW_Shape *s, const float p[3], float out[3], float normal[3])
+void steerO_closest(const steer_World *w, const steerW_Shape *s, const float p[3], float out[3], float normal[3])
 {
     float d[3];
     switch (s->kind) {
@@ -387,10 +387,10 @@ void steerW_closest(const steer_World *w, const steerW_Shape *s, const float p[3
     }
 }
 
-float steerW_signed_distance(const steer_World *w, const steerW_Shape *s, const float p[3])
+float steerO_signed_distance(const steer_World *w, const steerW_Shape *s, const float p[3])
 {
     float c[3], n[3], d[3];
-    steerW_closest(w, s, p, c, n);
+    steerO_closest(w, s, p, c, n);
     v3_sub(d, p, c);
     return v3_dot(d, n);
 }
@@ -415,7 +415,7 @@ static bool ray_sphere(const float o[3], const float dir[3], const float c[3], f
     return true;
 }
 
-bool steerW_ray_shape(const steer_World *w, const steerW_Shape *s, const float o[3], const float dir[3], float *t,
+bool steerO_ray_shape(const steer_World *w, const steerW_Shape *s, const float o[3], const float dir[3], float *t,
                       float n[3])
 {
     switch (s->kind) {
@@ -488,7 +488,7 @@ bool steerW_ray_shape(const steer_World *w, const steerW_Shape *s, const float o
 // The nearest shape hit within `length`, walking the ray in pieces about a
 // grid cell long so a long ray over a big world tests only the shapes near
 // it, and stops at the first piece that has a hit.
-bool steerW_ray_shapes(const steer_World *w, steerW_Local *loc, const float o[3], const float dir[3], float length,
+bool steerO_ray_shapes(const steer_World *w, steerW_Local *loc, const float o[3], const float dir[3], float length,
                        float *t_out, float n_out[3], uint32_t *shape)
 {
     const steerW_Geometry *g = &w->geo;
@@ -510,11 +510,11 @@ bool steerW_ray_shapes(const steer_World *w, steerW_Local *loc, const float o[3]
             lo[i] = a[i] < b[i] ? a[i] : b[i];
             hi[i] = a[i] < b[i] ? b[i] : a[i];
         }
-        int n = steerW_shapes_near(w, loc, lo, hi);
+        int n = steerO_shapes_near(w, loc, lo, hi);
         for (int i = 0; i < n; i++) {
             float t, nn[3];
             uint32_t s = loc->found[i];
-            if (steerW_ray_shape(w, &w->geo.shapes[s], o, dir, &t, nn) && t <= best) {
+            if (steerO_ray_shape(w, &w->geo.shapes[s], o, dir, &t, nn) && t <= best) {
                 best = t;
                 v3_copy(n_out, nn);
                 *shape = s;
@@ -545,11 +545,11 @@ int steer_raycast(steer_World *w, const double origin[3], const double direction
     steer_Agent ba = STEER_NO_AGENT;
     steer_Shape bs = STEER_NO_SHAPE;
     if (mask & STEER_RAY_SHAPES) {
-        int st = steerW_geometry_ready(w);
+        int st = steerO_geometry_ready(w);
         if (st) return st;
         float hit_t;
         uint32_t s;
-        if (steerW_ray_shapes(w, &w->loc, o, dir, best, &hit_t, bn, &s)) {
+        if (steerO_ray_shapes(w, &w->loc, o, dir, best, &hit_t, bn, &s)) {
             best = hit_t;
             bs = shape_handle(&w->geo, s);
             found = true;
@@ -595,13 +595,13 @@ int steer_raycast(steer_World *w, const double origin[3], const double direction
     return 1;
 }
 
-void steerW_geometry_free(steer_World *w)
+void steerO_geometry_free(steer_World *w)
 {
     steerW_Geometry *g = &w->geo;
-    steerW_free(w, g->shapes);
-    steerW_free(w, g->next_free);
-    steerW_free(w, g->planes);
-    steerW_free(w, g->start);
-    steerW_free(w, g->items);
+    steerA_free(w, g->shapes);
+    steerA_free(w, g->next_free);
+    steerA_free(w, g->planes);
+    steerA_free(w, g->start);
+    steerA_free(w, g->items);
     memset(g, 0, sizeof *g);
 }

@@ -19,12 +19,12 @@
 
 void steerG_free(steer_World *w)
 {
-    steerW_free(w, w->grid.start);
-    steerW_array_free(w, &w->grid.items);
-    steerW_free(w, w->grid.counts);
+    steerA_free(w, w->grid.start);
+    steerA_array_free(w, &w->grid.items);
+    steerA_free(w, w->grid.counts);
     for (int i = 0; i < 3; i++) {
-        steerW_array_free(w, &w->grid.sp[i]);
-        steerW_array_free(w, &w->grid.sh[i]);
+        steerA_array_free(w, &w->grid.sp[i]);
+        steerA_array_free(w, &w->grid.sh[i]);
     }
     memset(&w->grid, 0, sizeof w->grid);
 }
@@ -155,7 +155,7 @@ static void count_part(const steer_World *w, steerW_Local *loc, uint32_t k, void
     const BuildJob *j = ctx;
     uint32_t *cnt = j->counts + (size_t)k * j->cells;
     memset(cnt, 0, sizeof *cnt * j->cells);
-    for (uint32_t d = steerW_part(j->n, j->parts, k), e = steerW_part(j->n, j->parts, k + 1); d < e; d++) {
+    for (uint32_t d = steerP_part(j->n, j->parts, k), e = steerP_part(j->n, j->parts, k + 1); d < e; d++) {
         float p[3];
         steerW_load(w->p, d, p);
         uint32_t c = cell_of(j->g, p);
@@ -169,7 +169,7 @@ static void sum_cells(const steer_World *w, steerW_Local *loc, uint32_t r, void 
     (void)w, (void)loc;
     const BuildJob *j = ctx;
     uint32_t sum = 0;
-    for (uint32_t c = steerW_part(j->cells, j->parts, r), e = steerW_part(j->cells, j->parts, r + 1); c < e; c++)
+    for (uint32_t c = steerP_part(j->cells, j->parts, r), e = steerP_part(j->cells, j->parts, r + 1); c < e; c++)
         for (uint32_t k = 0; k < j->parts; k++) sum += j->counts[(size_t)k * j->cells + c];
     j->sums[r] = sum;
 }
@@ -179,7 +179,7 @@ static void cursor_cells(const steer_World *w, steerW_Local *loc, uint32_t r, vo
     (void)w, (void)loc;
     const BuildJob *j = ctx;
     uint32_t at = j->sums[r];
-    for (uint32_t c = steerW_part(j->cells, j->parts, r), e = steerW_part(j->cells, j->parts, r + 1); c < e; c++) {
+    for (uint32_t c = steerP_part(j->cells, j->parts, r), e = steerP_part(j->cells, j->parts, r + 1); c < e; c++) {
         j->g->start[c] = at;
         for (uint32_t k = 0; k < j->parts; k++) {
             uint32_t *cnt = &j->counts[(size_t)k * j->cells + c], m = *cnt;
@@ -194,7 +194,7 @@ static void place_part(const steer_World *w, steerW_Local *loc, uint32_t k, void
     (void)loc;
     const BuildJob *j = ctx;
     uint32_t *cur = j->counts + (size_t)k * j->cells;
-    for (uint32_t d = steerW_part(j->n, j->parts, k), e = steerW_part(j->n, j->parts, k + 1); d < e; d++)
+    for (uint32_t d = steerP_part(j->n, j->parts, k), e = steerP_part(j->n, j->parts, k + 1); d < e; d++)
         place(w, j->g, d, cur[j->cell_at[d]]++);
 }
 
@@ -202,7 +202,7 @@ static void sort_part(const steer_World *w, steerW_Local *loc, uint32_t r, void 
 {
     (void)loc;
     const BuildJob *j = ctx;
-    sort_cells(w, j->g, steerW_part(j->cells, j->parts, r), steerW_part(j->cells, j->parts, r + 1));
+    sort_cells(w, j->g, steerP_part(j->cells, j->parts, r), steerP_part(j->cells, j->parts, r + 1));
 }
 
 // Room for the counts of `parts` parts (false: sort serially).
@@ -210,7 +210,7 @@ static bool reserve_counts(steer_World *w, steerG_Grid *g, uint32_t parts)
 {
     size_t need = (size_t)parts * g->ncells;
     if (need > g->cap_counts) {
-        uint32_t *a = steerW_realloc(w, g->counts, sizeof *a * need);
+        uint32_t *a = steerA_realloc(w, g->counts, sizeof *a * need);
         if (!a) return false;
         g->counts = a;
         g->cap_counts = need;
@@ -220,20 +220,20 @@ static bool reserve_counts(steer_World *w, steerG_Grid *g, uint32_t parts)
 
 static int build_parallel(steer_World *w, steerG_Grid *g, uint32_t *cell_at, uint32_t parts)
 {
-    uint32_t sums[STEERW_MAX_ITEMS];
+    uint32_t sums[STEERP_MAX_ITEMS];
     BuildJob j = { g, cell_at, g->counts, sums, w->count, g->ncells, parts };
-    int st = steerW_par(w, parts, count_part, &j);
-    if (st == STEER_OK) st = steerW_par(w, parts, sum_cells, &j);
+    int st = steerP_run(w, parts, count_part, &j);
+    if (st == STEER_OK) st = steerP_run(w, parts, sum_cells, &j);
     if (st != STEER_OK) return st;
     for (uint32_t r = 0, at = 0; r < parts; r++) {
         uint32_t m = sums[r];
         sums[r] = at;
         at += m;
     }
-    st = steerW_par(w, parts, cursor_cells, &j);
+    st = steerP_run(w, parts, cursor_cells, &j);
     g->start[g->ncells] = w->count;
-    if (st == STEER_OK) st = steerW_par(w, parts, place_part, &j);
-    if (st == STEER_OK) st = steerW_par(w, parts, sort_part, &j);
+    if (st == STEER_OK) st = steerP_run(w, parts, place_part, &j);
+    if (st == STEER_OK) st = steerP_run(w, parts, sort_part, &j);
     return st;
 }
 
@@ -242,7 +242,7 @@ int steerG_query(steer_World *w, const float p[3], float radius)
     // the tick's grid holds positions from before locomotion, and the host
     // may have spawned or moved agents since: rebuild once, then reuse
     if (!w->grid_fresh) {
-        steerW_compact(w);
+        steerT_compact(w);
         if (steerG_build(w, w->sense_radius) != STEER_OK) return -1;
         w->grid_fresh = true;
     }
@@ -299,7 +299,7 @@ int steerG_build(steer_World *w, float cell)
     }
     uint32_t cells = (uint32_t)g->n[0] * (uint32_t)g->n[1] * (uint32_t)g->n[2];
     if (cells + 1 > g->cap_cells) {
-        uint32_t *s = steerW_realloc(w, g->start, sizeof(uint32_t) * (cells + 1));
+        uint32_t *s = steerA_realloc(w, g->start, sizeof(uint32_t) * (cells + 1));
         if (!s) return STEER_ENOMEM;
         g->start = s;
         g->cap_cells = cells + 1;
@@ -308,10 +308,10 @@ int steerG_build(steer_World *w, float cell)
         uint32_t cap = n > 64 ? n : 64;
         // padded: vector loops read up to STEERG_PAD - 1 entries past a run
         size_t bytes = sizeof(float) * (cap + STEERG_PAD);
-        if (!steerW_array_resize(w, &g->items, bytes)) return STEER_ENOMEM;
+        if (!steerA_array_resize(w, &g->items, bytes)) return STEER_ENOMEM;
         memset(g->items, 0, bytes);
         for (int i = 0; i < w->dim; i++) {
-            if (!steerW_array_resize(w, &g->sp[i], bytes) || !steerW_array_resize(w, &g->sh[i], bytes))
+            if (!steerA_array_resize(w, &g->sp[i], bytes) || !steerA_array_resize(w, &g->sh[i], bytes))
                 return STEER_ENOMEM;
             memset(g->sp[i], 0, bytes);
             memset(g->sh[i], 0, bytes);
@@ -319,9 +319,9 @@ int steerG_build(steer_World *w, float cell)
         g->cap_items = cap;
     }
     g->ncells = cells;
-    uint32_t *cell_at = n ? steerW_agent_tmp(w) : NULL;
+    uint32_t *cell_at = n ? steerT_agent_tmp(w) : NULL;
     if (n && !cell_at) return STEER_ENOMEM;
-    uint32_t parts = steerW_items(w, n);
+    uint32_t parts = steerP_items(w, n);
     if (parts > (uint32_t)w->threads) parts = (uint32_t)w->threads;
     if (parts > 1 && reserve_counts(w, g, parts)) return build_parallel(w, g, cell_at, parts);
     // counting sort: count per cell (remembering each agent's), prefix sums, then place
@@ -361,7 +361,7 @@ static bool reserve_scratch(const steer_World *w, steerW_Local *loc, uint32_t ne
     if (need <= loc->cap_scratch) return true;
     uint32_t cap = loc->cap_scratch ? loc->cap_scratch : 64;
     while (cap < need) cap *= 2;
-    steerB_Neighbor *s = steerW_realloc(w, loc->scratch, sizeof *s * cap);
+    steerB_Neighbor *s = steerA_realloc(w, loc->scratch, sizeof *s * cap);
     if (!s) return false;
     loc->scratch = s;
     loc->cap_scratch = cap;

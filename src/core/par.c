@@ -23,7 +23,7 @@
 // any range.
 typedef struct Job {
     steer_World *w;
-    steerW_ItemFn *fn;
+    steerP_ItemFn *fn;
     void *ctx;
     int nviews;                // the world and threads - 1 copies
     atomic_uint_fast64_t busy; // bit k: view k is in use
@@ -31,12 +31,12 @@ typedef struct Job {
 } Job;
 
 typedef struct Start {
-    struct steerW_Pool *pool;
+    struct steerP_Pool *pool;
     int worker;
     uint64_t seen; // the pool's generation when the thread started (a restarted pool counts on)
 } Start;
 
-struct steerW_Pool {
+struct steerP_Pool {
     pthread_mutex_t lock; // the world's allocator and log during a parallel pass (first: base.c locks it)
     bool started;         // the threads below run (not with a host's job system)
     int nthreads;
@@ -73,7 +73,7 @@ static inline void relax(int spin)
 }
 
 // Take items of the current task until none are left.
-static void take_items(struct steerW_Pool *p, int worker)
+static void take_items(struct steerP_Pool *p, int worker)
 {
     for (;;) {
         int i = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
@@ -85,7 +85,7 @@ static void take_items(struct steerW_Pool *p, int worker)
 static void *pool_main(void *arg)
 {
     const Start *s = arg;
-    struct steerW_Pool *p = s->pool;
+    struct steerP_Pool *p = s->pool;
     int worker = s->worker;
     uint64_t seen = s->seen;
     for (;;) {
@@ -115,7 +115,7 @@ static void *pool_main(void *arg)
 }
 
 // Run task over [0, count) on the pool and the calling thread (worker 0).
-static void pool_run(struct steerW_Pool *p, steer_TaskFn *task, int count, void *ctx)
+static void pool_run(struct steerP_Pool *p, steer_TaskFn *task, int count, void *ctx)
 {
     p->task = task;
     p->task_ctx = ctx;
@@ -136,7 +136,7 @@ static void pool_run(struct steerW_Pool *p, steer_TaskFn *task, int count, void 
     }
 }
 
-static void pool_stop(struct steerW_Pool *p)
+static void pool_stop(struct steerP_Pool *p)
 {
     if (!p->started) return;
     pthread_mutex_lock(&p->mu);
@@ -150,7 +150,7 @@ static void pool_stop(struct steerW_Pool *p)
 }
 
 // Start the pool's threads for workers 1 .. n-1; false when the system refuses.
-static bool pool_start(struct steerW_Pool *p, int n)
+static bool pool_start(struct steerP_Pool *p, int n)
 {
     for (int k = 1; k < n; k++) {
         Start *s = &p->start[p->nthreads];
@@ -171,15 +171,15 @@ static steerW_Local *view_loc(steer_World *w, int k) { return k ? &w->copies[k -
 
 static void local_free(steer_World *w, steerW_Local *l)
 {
-    steerW_free(w, l->scratch);
-    steerW_free(w, l->found);
-    steerW_free(w, l->stamp);
-    steerW_free(w, l->events);
-    steerW_free(w, l->tmp);
+    steerA_free(w, l->scratch);
+    steerA_free(w, l->found);
+    steerA_free(w, l->stamp);
+    steerA_free(w, l->events);
+    steerA_free(w, l->tmp);
     memset(l, 0, sizeof *l);
 }
 
-void steerW_par_free(steer_World *w)
+void steerP_free(steer_World *w)
 {
     if (w->pool) {
         pool_stop(w->pool);
@@ -187,11 +187,11 @@ void steerW_par_free(steer_World *w)
         pthread_mutex_destroy(&w->pool->mu);
         pthread_cond_destroy(&w->pool->wake);
         pthread_cond_destroy(&w->pool->done);
-        steerW_free(w, w->pool);
+        steerA_free(w, w->pool);
         w->pool = NULL;
     }
     for (int k = 1; k <= w->ncopies; k++) local_free(w, view_loc(w, k));
-    steerW_free(w, w->copies);
+    steerA_free(w, w->copies);
     w->copies = NULL;
     w->ncopies = 0;
     local_free(w, &w->loc);
@@ -208,7 +208,7 @@ static void swap_bytes(void *a, void *b, size_t n)
     }
 }
 
-void steerW_par_swap(steer_World *a, steer_World *b)
+void steerP_swap(steer_World *a, steer_World *b)
 {
 #define KEEP(f) swap_bytes(&a->f, &b->f, sizeof a->f)
     KEEP(loc);
@@ -246,7 +246,7 @@ static int workers(const steer_World *w, uint32_t nitems)
 static bool ready(steer_World *w)
 {
     if (!w->pool) {
-        struct steerW_Pool *p = steerW_realloc(w, NULL, sizeof *p);
+        struct steerP_Pool *p = steerA_realloc(w, NULL, sizeof *p);
         if (!p) return false;
         memset(p, 0, sizeof *p);
         atomic_init(&p->gen, 0);
@@ -260,7 +260,7 @@ static bool ready(steer_World *w)
         w->pool = p;
     }
     if (w->ncopies < w->threads - 1) {
-        steer_World *c = steerW_realloc(w, w->copies, sizeof *c * (size_t)(w->threads - 1));
+        steer_World *c = steerA_realloc(w, w->copies, sizeof *c * (size_t)(w->threads - 1));
         if (!c) return false;
         memset(c + w->ncopies, 0, sizeof *c * (size_t)(w->threads - 1 - w->ncopies));
         w->copies = c;
@@ -270,13 +270,13 @@ static bool ready(steer_World *w)
     return true;
 }
 
-bool steerW_par_reserve(steer_World *w, uint32_t words)
+bool steerP_reserve(steer_World *w, uint32_t words)
 {
     if (w->threads <= 1 || !ready(w)) return false;
     for (int k = 0; k < w->threads - 1; k++) {
         steerW_Local *l = view_loc(w, k + 1);
         if (l->cap_tmp >= words) continue;
-        uint32_t *t = steerW_realloc(w, l->tmp, sizeof *t * words);
+        uint32_t *t = steerA_realloc(w, l->tmp, sizeof *t * words);
         if (!t) return false;
         l->tmp = t;
         l->cap_tmp = words;
@@ -334,8 +334,8 @@ static void merge_events(steer_World *w, steerW_Local *l)
         const steer_Event *e = &l->events[i];
         if (w->loc.nevents == w->loc.cap_events) {
             uint32_t cap = w->loc.cap_events ? w->loc.cap_events * 2 : 64;
-            steer_Event *a = steerW_realloc(w, w->loc.events, sizeof *a * cap);
-            if (!a) break; // an event lost to OOM, as in steerW_event_to
+            steer_Event *a = steerA_realloc(w, w->loc.events, sizeof *a * cap);
+            if (!a) break; // an event lost to OOM, as in steerT_event_to
             w->loc.events = a;
             w->loc.cap_events = cap;
         }
@@ -351,7 +351,7 @@ static void reserve(steer_World *w, void *p, uint32_t *cap, uint32_t want, size_
     if (*cap >= want) return;
     void *old;
     memcpy(&old, p, sizeof old);
-    void *n = steerW_realloc(w, old, size * want);
+    void *n = steerA_realloc(w, old, size * want);
     if (!n) return; // the view grows it itself when it needs it
     memcpy(p, &n, sizeof n);
     *cap = want;
@@ -377,7 +377,7 @@ static void even_out(steer_World *w)
     }
 }
 
-int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx)
+int steerP_run(steer_World *w, uint32_t nitems, steerP_ItemFn *fn, void *ctx)
 {
     int n = workers(w, nitems);
     w->loc.status = STEER_OK;
@@ -407,7 +407,7 @@ int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx)
             if (k) merge_events(w, l);
             if (st == STEER_OK) st = l->status;
             l->status = STEER_OK;
-            if (l->error[0] && !w->error[0]) steerW_error(w, "%s", l->error);
+            if (l->error[0] && !w->error[0]) steerA_error(w, "%s", l->error);
             l->error[0] = 0;
         }
         even_out(w);
@@ -418,4 +418,4 @@ int steerW_par(steer_World *w, uint32_t nitems, steerW_ItemFn *fn, void *ctx)
     return st;
 }
 
-_Static_assert(offsetof(struct steerW_Pool, lock) == 0, "base.c takes a pool for its lock");
+_Static_assert(offsetof(struct steerP_Pool, lock) == 0, "base.c takes a pool for its lock");

@@ -33,19 +33,19 @@ enum { W_WRAP = 1, W_RECORD = 2, W_COLLIDE = 4, W_ANY_CRAFT = 8, W_ALL = 15 };
 
 // The magic, the version, dim, the total length, the agents in storage and
 // the sections' counts.
-static void save_header(steerS_Writer *o, const steerW_Save *s, uint64_t total)
+static void save_header(steerS_Writer *o, const steerS_Save *s, uint64_t total)
 {
     steerS_put(o, MAGIC, 8);
     steerS_put_u32(o, VERSION);
     steerS_put_u32(o, (uint32_t)s->w->dim);
     steerS_put_u64(o, total);
     steerS_put_u32(o, s->w->count);
-    for (int i = 0; i < STEERW_SNAP_SECTIONS; i++) steerS_put_u32(o, s->count[i]);
+    for (int i = 0; i < STEERS_SNAP_SECTIONS; i++) steerS_put_u32(o, s->count[i]);
 }
 
 // The header, and before anything else the length and the checksum; the
 // trailer is cut off the bytes left to read.
-static bool load_header(steerW_Load *in, uint32_t *dim, uint32_t *agents)
+static bool load_header(steerS_Load *in, uint32_t *dim, uint32_t *agents)
 {
     steerS_Reader *r = &in->r;
     const unsigned char *p = r->p;
@@ -59,7 +59,7 @@ static bool load_header(steerW_Load *in, uint32_t *dim, uint32_t *agents)
     *dim = steerS_get_u32(r);
     uint64_t total = steerS_get_u64(r);
     *agents = steerS_get_u32(r);
-    for (int i = 0; i < STEERW_SNAP_SECTIONS; i++) in->count[i] = steerS_get_u32(r);
+    for (int i = 0; i < STEERS_SNAP_SECTIONS; i++) in->count[i] = steerS_get_u32(r);
     if (total != r->n)
         return steerS_fail(r, "snapshot truncated: %zu bytes of the %llu it had", r->n, (unsigned long long)total);
     // from version 3 on the checksum covers the version too: a flipped one
@@ -69,7 +69,7 @@ static bool load_header(steerW_Load *in, uint32_t *dim, uint32_t *agents)
         return steerS_fail(r, "checksum mismatch (the snapshot is corrupted)");
     r->n -= TRAILER_BYTES;
     if (*dim != 2 && *dim != 3) return steerS_fail(r, "the snapshot's world has %u dimensions", *dim);
-    uint32_t nslots = in->count[STEERW_SNAP_HANDLES];
+    uint32_t nslots = in->count[STEERS_SNAP_HANDLES];
     if (*agents > nslots || nslots > UINT32_MAX / 2)
         return steerS_fail(r, "%u agents in %u handle slots is out of range", *agents, nslots);
     return true;
@@ -80,7 +80,7 @@ static bool load_header(steerW_Load *in, uint32_t *dim, uint32_t *agents)
 // Flags (wrap, record, collide, some craft), dt, origin, size, seed, tick,
 // the world's stream, reorder period, stuck window and progress, collide
 // iterations, the memory row's stride.
-static void save_world(steerW_Save *s)
+static void save_world(steerS_Save *s)
 {
     const steer_World *w = s->w;
     steerS_Writer *o = &s->out;
@@ -101,7 +101,7 @@ static void save_world(steerW_Save *s)
 }
 
 // The world's options and state, into a new world made from them.
-static bool load_world(steerW_Load *in, const steer_WorldDesc *hooks, uint32_t dim)
+static bool load_world(steerS_Load *in, const steer_WorldDesc *hooks, uint32_t dim)
 {
     in->r.section = "the world's options";
     steer_WorldDesc d = { 0 };
@@ -136,7 +136,7 @@ static bool load_world(steerW_Load *in, const steer_WorldDesc *hooks, uint32_t d
               (d.stuck_window == 0 || d.stuck_progress > 0) && (d.stuck_window > 0 || d.stuck_progress == 0);
     for (int i = (int)dim; i < 3; i++) ok = ok && d.origin[i] == 0 && d.size[i] == 0;
     int st = ok ? steer_world_new(&d, &in->w) : STEER_EARG;
-    if (st == STEER_ENOMEM) return steerW_load_oom(in);
+    if (st == STEER_ENOMEM) return steerS_load_oom(in);
     if (st) return steerS_fail(&in->r, "the world's options are out of range");
     steer_World *w = in->w;
     w->tick = tick;
@@ -151,24 +151,24 @@ static bool load_world(steerW_Load *in, const steer_WorldDesc *hooks, uint32_t d
 // ---- the tags --------------------------------------------------------------
 
 // The interned strings in id order (id 0, untagged, is implied).
-static void save_tags(steerW_Save *s)
+static void save_tags(steerS_Save *s)
 {
     const steer_World *w = s->w;
-    s->count[STEERW_SNAP_TAGS] = w->ntags ? w->ntags - 1 : 0;
+    s->count[STEERS_SNAP_TAGS] = w->ntags ? w->ntags - 1 : 0;
     for (uint32_t i = 1; i < w->ntags; i++) steerS_put_str(&s->out, w->tags[i]);
 }
 
-static bool load_tags(steerW_Load *in)
+static bool load_tags(steerS_Load *in)
 {
-    uint32_t n = in->count[STEERW_SNAP_TAGS];
+    uint32_t n = in->count[STEERS_SNAP_TAGS];
     in->r.section = "the tags";
-    if (n > STEERW_MAX_TAGS) return steerS_fail(&in->r, "%u tags; a world holds at most %d", n, STEERW_MAX_TAGS);
+    if (n > STEERT_MAX_TAGS) return steerS_fail(&in->r, "%u tags; a world holds at most %d", n, STEERT_MAX_TAGS);
     for (uint32_t i = 1; i <= n && !in->r.failed; i++) {
-        const char *t = steerW_load_str(in, "a tag");
+        const char *t = steerS_load_str(in, "a tag");
         if (!t) break;
-        if (steerW_tag_find(in->w, t) >= 0) return steerS_fail(&in->r, "tag '%s' is listed twice", t);
-        int id = steerW_tag_id(in->w, t);
-        if (id < 0) return steerW_load_oom(in);
+        if (steerT_tag_find(in->w, t) >= 0) return steerS_fail(&in->r, "tag '%s' is listed twice", t);
+        int id = steerT_tag_id(in->w, t);
+        if (id < 0) return steerS_load_oom(in);
     }
     return !in->r.failed;
 }
@@ -177,11 +177,11 @@ static bool load_tags(steerW_Load *in)
 
 // In their order (the order of the callbacks): agent, ref, period, elapsed,
 // the time since the last think, rate.
-static void save_thinkers(steerW_Save *s)
+static void save_thinkers(steerS_Save *s)
 {
     const steer_World *w = s->w;
     steerS_Writer *o = &s->out;
-    s->count[STEERW_SNAP_THINKERS] = w->nthinkers;
+    s->count[STEERS_SNAP_THINKERS] = w->nthinkers;
     for (uint32_t i = 0; i < w->nthinkers; i++) {
         const struct steerW_Thinker *t = &w->thinkers[i];
         steerS_put_u64(o, t->agent.id);
@@ -193,15 +193,15 @@ static void save_thinkers(steerW_Save *s)
     }
 }
 
-static bool load_thinkers(steerW_Load *in)
+static bool load_thinkers(steerS_Load *in)
 {
-    uint32_t n = in->count[STEERW_SNAP_THINKERS];
+    uint32_t n = in->count[STEERS_SNAP_THINKERS];
     steer_World *w = in->w;
     in->r.section = "the think timers";
     if (!n) return true;
     if (n > steerS_left(&in->r) / 36) return steerS_fail(&in->r, "snapshot truncated in the think timers");
-    w->thinkers = steerW_realloc(w, NULL, sizeof *w->thinkers * n);
-    if (!w->thinkers) return steerW_load_oom(in);
+    w->thinkers = steerA_realloc(w, NULL, sizeof *w->thinkers * n);
+    if (!w->thinkers) return steerS_load_oom(in);
     w->cap_thinkers = n;
     for (uint32_t i = 0; i < n && !in->r.failed; i++) {
         struct steerW_Thinker *t = &w->thinkers[i];
@@ -224,11 +224,11 @@ static bool load_thinkers(steerW_Load *in)
 
 // Every slot's generation and, when alive, its kind and geometry; then the
 // free list in its order.
-static void save_shapes(steerW_Save *s)
+static void save_shapes(steerS_Save *s)
 {
     const steerW_Geometry *g = &s->w->geo;
     steerS_Writer *o = &s->out;
-    s->count[STEERW_SNAP_SHAPES] = g->nshapes;
+    s->count[STEERS_SNAP_SHAPES] = g->nshapes;
     for (uint32_t i = 0; i < g->nshapes; i++) {
         const steerW_Shape *sh = &g->shapes[i];
         steerS_put_u32(o, sh->gen);
@@ -254,7 +254,7 @@ static bool shape_ok(const steer_World *w, const steerW_Shape *s)
     if (w->dim == 2 && (s->a[2] != 0.0f || s->b[2] != 0.0f)) return false;
     switch (s->kind) {
     case STEER_SHAPE_CIRCLE: return s->r > 0.0f;
-    case STEER_SHAPE_SEGMENT: return w->dim == 2 && steerW_wall_ok(s->a, s->b);
+    case STEER_SHAPE_SEGMENT: return w->dim == 2 && steerO_wall_ok(s->a, s->b);
     case STEER_SHAPE_PLANE: return w->dim == 3 && (s->b[0] != 0.0f || s->b[1] != 0.0f || s->b[2] != 0.0f);
     case STEER_SHAPE_BOX:
         for (int k = 0; k < w->dim; k++)
@@ -264,17 +264,17 @@ static bool shape_ok(const steer_World *w, const steerW_Shape *s)
     }
 }
 
-static bool load_shapes(steerW_Load *in)
+static bool load_shapes(steerS_Load *in)
 {
-    uint32_t nshapes = in->count[STEERW_SNAP_SHAPES];
+    uint32_t nshapes = in->count[STEERS_SNAP_SHAPES];
     steer_World *w = in->w;
     steerW_Geometry *g = &w->geo;
     in->r.section = "the shapes";
     if (!nshapes) return true;
     if (nshapes > steerS_left(&in->r) / 5) return steerS_fail(&in->r, "snapshot truncated in the shapes");
-    g->shapes = steerW_realloc(w, NULL, sizeof *g->shapes * nshapes);
-    g->next_free = steerW_realloc(w, NULL, sizeof *g->next_free * nshapes);
-    if (!g->shapes || !g->next_free) return steerW_load_oom(in);
+    g->shapes = steerA_realloc(w, NULL, sizeof *g->shapes * nshapes);
+    g->next_free = steerA_realloc(w, NULL, sizeof *g->next_free * nshapes);
+    if (!g->shapes || !g->next_free) return steerS_load_oom(in);
     memset(g->shapes, 0, sizeof *g->shapes * nshapes);
     g->cap = g->nshapes = nshapes;
     uint32_t dead = 0;
@@ -315,10 +315,10 @@ static bool load_shapes(steerW_Load *in)
 // ---- the handle table ------------------------------------------------------
 
 // Each slot's generation, then the free slots in list order.
-static void save_handles(steerW_Save *s)
+static void save_handles(steerS_Save *s)
 {
     const steer_World *w = s->w;
-    s->count[STEERW_SNAP_HANDLES] = w->nslots;
+    s->count[STEERS_SNAP_HANDLES] = w->nslots;
     for (uint32_t i = 0; i < w->nslots; i++) steerS_put_u32(&s->out, w->gen[i]);
     for (uint32_t i = w->free_head, k = 0; i != UINT32_MAX && k < w->nslots; i = w->dense_of[i], k++)
         steerS_put_u32(&s->out, i);
@@ -326,9 +326,9 @@ static void save_handles(steerW_Save *s)
 
 // The handle table: generations, then the free slots in list order; every
 // slot is held by exactly one stored agent or is on the free list.
-static bool load_handles(steerW_Load *in)
+static bool load_handles(steerS_Load *in)
 {
-    uint32_t nslots = in->count[STEERW_SNAP_HANDLES];
+    uint32_t nslots = in->count[STEERS_SNAP_HANDLES];
     steer_World *w = in->w;
     in->r.section = "the handle table";
     for (uint32_t s = 0; s < nslots && !in->r.failed; s++) {
@@ -361,12 +361,12 @@ static const steerW_Turn *slot_turn(const steer_World *w, uint32_t i)
 
 // Of the slots whose agent has one: slot, craft or point, min_speed,
 // min_turn_radius, max_turn_accel, the banked up.
-static void save_turns(steerW_Save *s)
+static void save_turns(steerS_Save *s)
 {
     const steer_World *w = s->w;
     steerS_Writer *o = &s->out;
-    s->count[STEERW_SNAP_TURNS] = 0;
-    for (uint32_t i = 0; i < w->nslots; i++) s->count[STEERW_SNAP_TURNS] += slot_turn(w, i) != NULL;
+    s->count[STEERS_SNAP_TURNS] = 0;
+    for (uint32_t i = 0; i < w->nslots; i++) s->count[STEERS_SNAP_TURNS] += slot_turn(w, i) != NULL;
     for (uint32_t i = 0; i < w->nslots; i++) {
         const steerW_Turn *t = slot_turn(w, i);
         if (!t) continue;
@@ -379,14 +379,14 @@ static void save_turns(steerW_Save *s)
     }
 }
 
-static bool load_turns(steerW_Load *in)
+static bool load_turns(steerS_Load *in)
 {
-    uint32_t n = in->count[STEERW_SNAP_TURNS];
+    uint32_t n = in->count[STEERS_SNAP_TURNS];
     steer_World *w = in->w;
     in->r.section = "the turn records";
     if (!n) return true;
-    w->turn = steerW_realloc(w, NULL, sizeof *w->turn * w->cap_slots);
-    if (!w->turn) return steerW_load_oom(in);
+    w->turn = steerA_realloc(w, NULL, sizeof *w->turn * w->cap_slots);
+    if (!w->turn) return steerS_load_oom(in);
     memset(w->turn, 0, sizeof *w->turn * w->cap_slots);
     w->cap_turn = w->cap_slots;
     for (uint32_t i = 0; i < n && !in->r.failed; i++) {
@@ -399,8 +399,8 @@ static bool load_turns(steerW_Load *in)
         for (int k = 0; k < 3; k++) t.up[k] = steerS_get_f32(&in->r);
         if (in->r.failed) break;
         if (s >= w->nslots || w->turn[s].gen) return steerS_fail(&in->r, "turn record %u names slot %u", i, s);
-        if (t.craft > 1 || !steerW_param_ok(t.min_speed, true) || !steerW_param_ok(t.min_turn_radius, false) ||
-            !steerW_param_ok(t.max_turn_accel, true) || (!t.craft && t.min_speed > 0) ||
+        if (t.craft > 1 || !steerA_param_ok(t.min_speed, true) || !steerA_param_ok(t.min_turn_radius, false) ||
+            !steerA_param_ok(t.max_turn_accel, true) || (!t.craft && t.min_speed > 0) ||
             !steerW_finite3((double[3]){ t.up[0], t.up[1], t.up[2] }))
             return steerS_fail(&in->r, "turn record %u is out of range", i);
         t.gen = w->gen[s];
@@ -413,21 +413,21 @@ static bool load_turns(steerW_Load *in)
 
 // Whether array a is saved: what moves with the agent, except a row that
 // is kept but not hashed (the recorded node outputs, recomputed each tick).
-static bool saved(const steerW_Array *a)
+static bool saved(const steerT_Array *a)
 {
-    return a->bytes && a->col->role != STEERW_COL_TICK &&
-           !(a->col->role == STEERW_COL_KEPT && a->col->shape == STEERW_COL_ROW);
+    return a->bytes && a->col->role != STEERT_COL_TICK &&
+           !(a->col->role == STEERT_COL_KEPT && a->col->shape == STEERT_COL_ROW);
 }
 
 // The column directory (staged): name, axis and bytes per agent of each
 // saved array.
-static void save_columns(steerW_Save *s)
+static void save_columns(steerS_Save *s)
 {
-    steerW_Array cols[STEERW_MAX_ARRAYS];
-    s->count[STEERW_SNAP_COLUMNS] = 0;
-    for (int k = 0, n = steerW_arrays(s->w, cols); k < n; k++) {
+    steerT_Array cols[STEERT_MAX_ARRAYS];
+    s->count[STEERS_SNAP_COLUMNS] = 0;
+    for (int k = 0, n = steerT_arrays(s->w, cols); k < n; k++) {
         if (!saved(&cols[k])) continue;
-        s->count[STEERW_SNAP_COLUMNS]++;
+        s->count[STEERS_SNAP_COLUMNS]++;
         steerS_put_str(&s->out, cols[k].col->name);
         steerS_put_u8(&s->out, (uint32_t)cols[k].axis);
         steerS_put_u32(&s->out, (uint32_t)cols[k].bytes);
@@ -438,8 +438,8 @@ static void save_columns(steerW_Save *s)
 // world to o (not staged): each in dense order, little-endian.
 static void put_columns(steerS_Writer *o, const steer_World *w)
 {
-    steerW_Array cols[STEERW_MAX_ARRAYS];
-    for (int k = 0, n = steerW_arrays(w, cols); k < n; k++)
+    steerT_Array cols[STEERT_MAX_ARRAYS];
+    for (int k = 0, n = steerT_arrays(w, cols); k < n; k++)
         if (saved(&cols[k]))
             steerS_put_array(o, cols[k].base, cols[k].col->size, (size_t)w->count * cols[k].bytes / cols[k].col->size);
 }
@@ -447,9 +447,9 @@ static void put_columns(steerS_Writer *o, const steer_World *w)
 // The bytes the saved arrays take per agent.
 static uint64_t column_bytes(const steer_World *w)
 {
-    steerW_Array cols[STEERW_MAX_ARRAYS];
+    steerT_Array cols[STEERT_MAX_ARRAYS];
     uint64_t per = 0;
-    for (int k = 0, n = steerW_arrays(w, cols); k < n; k++)
+    for (int k = 0, n = steerT_arrays(w, cols); k < n; k++)
         if (saved(&cols[k])) per += cols[k].bytes;
     return per;
 }
@@ -457,16 +457,16 @@ static uint64_t column_bytes(const steer_World *w)
 // The columns: the directory must match this build's table; then each
 // array as it is stored, and every agent checked as steer_spawn and the
 // setters would have it.
-static bool load_columns(steerW_Load *in)
+static bool load_columns(steerS_Load *in)
 {
-    uint32_t ndir = in->count[STEERW_SNAP_COLUMNS];
+    uint32_t ndir = in->count[STEERS_SNAP_COLUMNS];
     steer_World *w = in->w;
     in->r.section = "the column directory";
-    steerW_Array cols[STEERW_MAX_ARRAYS];
-    int ncols = steerW_arrays(w, cols), k = 0;
+    steerT_Array cols[STEERT_MAX_ARRAYS];
+    int ncols = steerT_arrays(w, cols), k = 0;
     for (uint32_t i = 0; i < ndir; i++, k++) {
         while (k < ncols && !saved(&cols[k])) k++;
-        const char *name = steerW_load_str(in, "a column's name");
+        const char *name = steerS_load_str(in, "a column's name");
         uint32_t axis = steerS_get_u8(&in->r), bytes = steerS_get_u32(&in->r);
         if (in->r.failed) return false;
         if (k >= ncols || strcmp(name, cols[k].col->name) != 0 || axis != (uint32_t)cols[k].axis ||
@@ -479,7 +479,7 @@ static bool load_columns(steerW_Load *in)
     in->r.section = "the agents' columns";
     uint32_t n = w->count;
     for (k = 0; k < ncols; k++) {
-        const steerW_Array *a = &cols[k];
+        const steerT_Array *a = &cols[k];
         if (!saved(a)) continue;
         // (no agents: the array may be unallocated; nothing is copied then)
         if (!steerS_get_array(&in->r, a->base, a->col->size, (size_t)n * a->bytes / a->col->size)) return false;
@@ -502,8 +502,8 @@ static bool load_columns(steerW_Load *in)
             if (!steerW_finite3((double[3]){ t[0], t[1], t[2] }))
                 return steerS_fail(&in->r, "agent %u's target point is not finite", d);
         }
-        if (!steerW_param_ok(w->mass[d], false) || !steerW_param_ok(w->max_speed[d], true) ||
-            !steerW_param_ok(w->max_force[d], true) || !steerW_param_ok(w->radius[d], true))
+        if (!steerA_param_ok(w->mass[d], false) || !steerA_param_ok(w->max_speed[d], true) ||
+            !steerA_param_ok(w->max_force[d], true) || !steerA_param_ok(w->radius[d], true))
             return steerS_fail(&in->r, "agent %u's mass, max_speed, max_force or radius is out of range", d);
         if (!w->rng32[d]) return steerS_fail(&in->r, "agent %u's random stream is 0", d);
         if (w->tag[d] && w->tag[d] >= w->ntags)
@@ -528,11 +528,11 @@ static bool load_columns(steerW_Load *in)
 // ---- saving ----------------------------------------------------------------
 
 // Every section but the columns' arrays, into s->out; false when out of memory.
-static bool stage(steerW_Save *s, steer_Behavior *const *roots, uint32_t nroots)
+static bool stage(steerS_Save *s, steer_Behavior *const *roots, uint32_t nroots)
 {
     save_world(s);
     save_tags(s);
-    if (!steerW_save_trees(s, roots, nroots)) return false;
+    if (!steerS_save_trees(s, roots, nroots)) return false;
     save_thinkers(s);
     save_shapes(s);
     save_handles(s);
@@ -548,7 +548,7 @@ int steer_world_save_roots(const steer_World *w, steer_Behavior *const *roots, i
     if (nroots < 0 || (nroots && !roots)) return STEER_EARG;
     for (int i = 0; i < nroots; i++)
         if (!roots[i]) return STEER_EARG;
-    steerW_Save s;
+    steerS_Save s;
     memset(&s, 0, sizeof s);
     s.w = w;
     steerS_writer_init(&s.out, w->alloc, w->alloc_ud);
@@ -610,37 +610,37 @@ int steer_world_save_buffer(const steer_World *w, void *buf, size_t cap, size_t 
 // Storage for the agents at the memory stride saved (records start empty,
 // at the brains' size), for the handle table and for the facing of brains
 // that face.
-static bool reserve_agents(steerW_Load *in, uint32_t count)
+static bool reserve_agents(steerS_Load *in, uint32_t count)
 {
     steer_World *w = in->w;
-    uint32_t nslots = in->count[STEERW_SNAP_HANDLES];
+    uint32_t nslots = in->count[STEERS_SNAP_HANDLES];
     in->r.section = "the agents' columns";
     if (w->record) w->rec_stride = w->rec_need;
     if ((uint64_t)count * column_bytes(w) > steerS_left(&in->r) || nslots > steerS_left(&in->r) / 4)
         return steerS_fail(&in->r, "snapshot truncated in the agents' columns");
-    if (steer_world_reserve(w, (int)count) != STEER_OK) return steerW_load_oom(in);
+    if (steer_world_reserve(w, (int)count) != STEER_OK) return steerS_load_oom(in);
     if (nslots > w->cap_slots) {
-        uint32_t *gen = steerW_realloc(w, w->gen, sizeof *gen * nslots);
+        uint32_t *gen = steerA_realloc(w, w->gen, sizeof *gen * nslots);
         if (gen) w->gen = gen;
-        uint32_t *dense_of = gen ? steerW_realloc(w, w->dense_of, sizeof *dense_of * nslots) : NULL;
-        if (!dense_of) return steerW_load_oom(in);
+        uint32_t *dense_of = gen ? steerA_realloc(w, w->dense_of, sizeof *dense_of * nslots) : NULL;
+        if (!dense_of) return steerS_load_oom(in);
         w->dense_of = dense_of;
         w->cap_slots = nslots;
     }
     for (uint32_t i = 1; i < w->nbrains; i++)
         if (w->brains[i] && w->brains[i]->faces && !w->face[0])
             for (int k = 0; k < w->dim; k++)
-                if (!steerW_array_resize(w, &w->face[k], sizeof(float) * (w->cap ? w->cap : 1)))
-                    return steerW_load_oom(in);
+                if (!steerA_array_resize(w, &w->face[k], sizeof(float) * (w->cap ? w->cap : 1)))
+                    return steerS_load_oom(in);
     w->count = count;
     return true;
 }
 
 // The sections in their order, each checked before the next is read.
-static bool load(steerW_Load *in, const steer_WorldDesc *hooks, steer_World **out)
+static bool load(steerS_Load *in, const steer_WorldDesc *hooks, steer_World **out)
 {
     uint32_t dim = 0, count = 0;
-    if (!load_header(in, &dim, &count) || !load_world(in, hooks, dim) || !load_tags(in) || !steerW_load_trees(in) ||
+    if (!load_header(in, &dim, &count) || !load_world(in, hooks, dim) || !load_tags(in) || !steerS_load_trees(in) ||
         !reserve_agents(in, count) || !load_thinkers(in) || !load_shapes(in) || !load_handles(in) || !load_turns(in) ||
         !load_columns(in))
         return false;
@@ -657,16 +657,16 @@ static bool load(steerW_Load *in, const steer_WorldDesc *hooks, steer_World **ou
 int steer_world_load_roots(const steer_WorldDesc *hooks, const void *data, size_t len, steer_World **out,
                            steer_Behavior **roots, int cap, int *nroots, char *err, size_t errlen)
 {
-    steerW_Load in;
+    steerS_Load in;
     memset(&in, 0, sizeof in);
     steerS_reader_init(&in.r, data, len, err, errlen);
     in.r.section = "the header";
     bool ok = load(&in, hooks, out);
     if (in.w) {
         for (uint32_t i = 0; i < in.nnodes; i++) steer_behavior_release(in.nodes[i]);
-        steerW_free(in.w, in.nodes);
-        steerW_free(in.w, in.roots);
-        steerW_free(in.w, in.str);
+        steerA_free(in.w, in.nodes);
+        steerA_free(in.w, in.roots);
+        steerA_free(in.w, in.str);
         steer_world_free(in.w);
     }
     if (!ok) return in.oom ? STEER_ENOMEM : STEER_EARG;
@@ -677,9 +677,9 @@ int steer_world_load_roots(const steer_WorldDesc *hooks, const void *data, size_
         else steer_behavior_release(b);
     }
     if (nroots) *nroots = (int)in.nroots;
-    steerW_free(*out, in.nodes);
-    steerW_free(*out, in.roots);
-    steerW_free(*out, in.str);
+    steerA_free(*out, in.nodes);
+    steerA_free(*out, in.roots);
+    steerA_free(*out, in.str);
     return STEER_OK;
 }
 

@@ -14,34 +14,34 @@
 
 // The sections the header counts, in the header's order: each count is the
 // number of entries of its section.
-typedef enum steerW_SnapSection {
-    STEERW_SNAP_TAGS,     // the interned tags (id 0, untagged, is implied)
-    STEERW_SNAP_NODES,    // the behaviour trees' nodes
-    STEERW_SNAP_BRAINS,   // the brain ids (0, no brain, included)
-    STEERW_SNAP_THINKERS, // the think timers
-    STEERW_SNAP_SHAPES,   // the shape slots
-    STEERW_SNAP_TURNS,    // the turn records
-    STEERW_SNAP_HANDLES,  // the handle slots
-    STEERW_SNAP_COLUMNS,  // the saved column arrays
-    STEERW_SNAP_SECTIONS
-} steerW_SnapSection;
+typedef enum steerS_Section {
+    STEERS_SNAP_TAGS,     // the interned tags (id 0, untagged, is implied)
+    STEERS_SNAP_NODES,    // the behaviour trees' nodes
+    STEERS_SNAP_BRAINS,   // the brain ids (0, no brain, included)
+    STEERS_SNAP_THINKERS, // the think timers
+    STEERS_SNAP_SHAPES,   // the shape slots
+    STEERS_SNAP_TURNS,    // the turn records
+    STEERS_SNAP_HANDLES,  // the handle slots
+    STEERS_SNAP_COLUMNS,  // the saved column arrays
+    STEERS_SNAP_SECTIONS
+} steerS_Section;
 
 // A save: the staged bytes (everything but the header and the columns'
 // arrays, which go to the writer straight from the world) and the counts.
-typedef struct steerW_Save {
+typedef struct steerS_Save {
     const steer_World *w;
     steerS_Writer out; // through the world's allocator
-    uint32_t count[STEERW_SNAP_SECTIONS];
+    uint32_t count[STEERS_SNAP_SECTIONS];
     bool ref_failed; // the host's save_ref refused a reference
-} steerW_Save;
+} steerS_Save;
 
 // A load: the bytes, the private world being built (NULL once handed out)
 // and what the trees' reader leaves for the rest.
-typedef struct steerW_Load {
+typedef struct steerS_Load {
     steerS_Reader r; // its section names what is read: "snapshot truncated in ..."
     bool oom;
     uint32_t version;
-    uint32_t count[STEERW_SNAP_SECTIONS];
+    uint32_t count[STEERS_SNAP_SECTIONS];
     steer_World *w;
     char *str; // the last string read, NUL-terminated (world-allocated)
     size_t cap_str;
@@ -49,17 +49,17 @@ typedef struct steerW_Load {
     uint32_t nnodes;
     uint32_t *roots; // the extra roots' node indices
     uint32_t nroots;
-} steerW_Load;
+} steerS_Load;
 
 // The trees section: every distinct node of the brains' trees and of the
 // extra roots once, children before parents, then each brain id's root,
-// then the extra roots. The writer counts STEERW_SNAP_NODES and
-// STEERW_SNAP_BRAINS; the reader makes the nodes (l->nodes), compiles the
+// then the extra roots. The writer counts STEERS_SNAP_NODES and
+// STEERS_SNAP_BRAINS; the reader makes the nodes (l->nodes), compiles the
 // brains at their ids and lists the extra roots (l->roots).
-bool steerW_save_trees(steerW_Save *s, steer_Behavior *const *roots, uint32_t nroots);
-bool steerW_load_trees(steerW_Load *l);
+bool steerS_save_trees(steerS_Save *s, steer_Behavior *const *roots, uint32_t nroots);
+bool steerS_load_trees(steerS_Load *l);
 
-static inline bool steerW_load_oom(steerW_Load *l)
+static inline bool steerS_load_oom(steerS_Load *l)
 {
     l->oom = true;
     return steerS_fail(&l->r, "out of memory");
@@ -67,7 +67,7 @@ static inline bool steerW_load_oom(steerW_Load *l)
 
 // A length-prefixed string into l->str (NUL-terminated; none inside), or
 // NULL; `what` names it in the error.
-static inline const char *steerW_load_str(steerW_Load *l, const char *what)
+static inline const char *steerS_load_str(steerS_Load *l, const char *what)
 {
     uint32_t n;
     const unsigned char *p = steerS_get_str(&l->r, &n);
@@ -77,9 +77,9 @@ static inline const char *steerW_load_str(steerW_Load *l, const char *what)
         return NULL;
     }
     if ((size_t)n + 1 > l->cap_str) {
-        char *s = steerW_realloc(l->w, l->str, (size_t)n + 1);
+        char *s = steerA_realloc(l->w, l->str, (size_t)n + 1);
         if (!s) {
-            steerW_load_oom(l);
+            steerS_load_oom(l);
             return NULL;
         }
         l->str = s;

@@ -10,8 +10,8 @@
 // and the extra roots are node indices, so shared subtrees stay shared. A
 // load makes each node through the public API (steer_behavior_new and the
 // setters, which check a value as they check a script's) and compiles the
-// brains at their ids. One pair of functions, steerW_save_trees and
-// steerW_load_trees, is all snapshot.c calls.
+// brains at their ids. One pair of functions, steerS_save_trees and
+// steerS_load_trees, is all snapshot.c calls.
 #include "snapshot.h"
 #include "brain.h"
 
@@ -51,11 +51,11 @@ static bool map_put(Nodes *o, const steer_Behavior *b, uint32_t id)
 {
     if (2 * (o->norder + 1) > o->cap_map) {
         uint32_t cap = o->cap_map ? o->cap_map * 2 : 64;
-        const steer_Behavior **m = steerW_realloc(o->w, NULL, sizeof *m * cap);
-        uint32_t *ids = steerW_realloc(o->w, NULL, sizeof *ids * cap);
+        const steer_Behavior **m = steerA_realloc(o->w, NULL, sizeof *m * cap);
+        uint32_t *ids = steerA_realloc(o->w, NULL, sizeof *ids * cap);
         if (!m || !ids) {
-            steerW_free(o->w, m);
-            steerW_free(o->w, ids);
+            steerA_free(o->w, m);
+            steerA_free(o->w, ids);
             return false;
         }
         memset(m, 0, sizeof *m * cap);
@@ -66,8 +66,8 @@ static bool map_put(Nodes *o, const steer_Behavior *b, uint32_t id)
             m[j] = o->map[i];
             ids[j] = o->map_id[i];
         }
-        steerW_free(o->w, o->map);
-        steerW_free(o->w, o->map_id);
+        steerA_free(o->w, o->map);
+        steerA_free(o->w, o->map_id);
         o->map = m;
         o->map_id = ids;
         o->cap_map = cap;
@@ -88,9 +88,9 @@ static bool list_nodes(Nodes *o, const steer_Behavior *b)
         if (!list_nodes(o, b->kids[i])) return false;
     if (o->norder == o->cap_order) {
         uint32_t cap = o->cap_order ? o->cap_order * 2 : 64;
-        const steer_Behavior **a = steerW_realloc(o->w, o->order, sizeof *a * cap);
+        const steer_Behavior **a = steerA_realloc(o->w, o->order, sizeof *a * cap);
         if (a) o->order = a;
-        const steer_Behavior **r = a ? steerW_realloc(o->w, o->root_of, sizeof *r * cap) : NULL;
+        const steer_Behavior **r = a ? steerA_realloc(o->w, o->root_of, sizeof *r * cap) : NULL;
         if (!r) return false;
         o->root_of = r;
         o->cap_order = cap;
@@ -124,7 +124,7 @@ static uint32_t save_ref(const steer_World *w, steer_Ref *r, bool *failed)
 // What a load's number stands for: the host's reference or object, through
 // its load_ref hook; without one a callback's number is its reference and a
 // resource stays none. False (and the load fails) when the host refuses.
-static bool load_ref(steerW_Load *in, const steer_Ref *r, uint32_t v, int *ref, void **obj)
+static bool load_ref(steerS_Load *in, const steer_Ref *r, uint32_t v, int *ref, void **obj)
 {
     *ref = 0;
     *obj = NULL;
@@ -227,17 +227,17 @@ static void put_node(steerS_Writer *o, const Nodes *t, uint32_t index, bool *fai
     }
 }
 
-static bool refused(steerW_Load *in, uint32_t i, const steer_Behavior *b, const steerB_Field *f)
+static bool refused(steerS_Load *in, uint32_t i, const steer_Behavior *b, const steerB_Field *f)
 {
     return steerS_fail(&in->r, "behaviour %u (%s): the host cannot resolve field '%s'", i, b->kind->name, f->name);
 }
 
 // A field of node i by its name and type, set through the public setter
 // (which checks it as it checks a script's value).
-static bool get_field(steerW_Load *in, uint32_t i, steer_Behavior *b)
+static bool get_field(steerS_Load *in, uint32_t i, steer_Behavior *b)
 {
     char name[64];
-    const char *s = steerW_load_str(in, "a field name");
+    const char *s = steerS_load_str(in, "a field name");
     if (!s) return false;
     if (strlen(s) >= sizeof name)
         return steerS_fail(&in->r, "behaviour %u (%s): a field name is too long", i, b->kind->name);
@@ -279,13 +279,13 @@ static bool get_field(steerW_Load *in, uint32_t i, steer_Behavior *b)
         break;
     }
     case STEERB_CHOICE: {
-        const char *c = steerW_load_str(in, "a choice");
+        const char *c = steerS_load_str(in, "a choice");
         st = c ? steer_behavior_set_choice(b, name, c) : STEER_EARG;
         break;
     }
     case STEERB_TAG:
         if (steerS_get_u8(&in->r)) {
-            const char *t = steerW_load_str(in, "a tag");
+            const char *t = steerS_load_str(in, "a tag");
             st = t ? steer_behavior_set_tag(b, name, t) : STEER_EARG;
         }
         break;
@@ -331,11 +331,11 @@ static bool get_field(steerW_Load *in, uint32_t i, steer_Behavior *b)
         uint32_t n = steerS_get_u32(&in->r);
         if (in->r.failed) return false;
         if (n > steerS_left(&in->r) / 12) return steerS_fail(&in->r, "snapshot truncated in %s", in->r.section);
-        double *xyz = steerW_realloc(in->w, NULL, sizeof(double) * 3 * (n ? n : 1));
-        if (!xyz) return steerW_load_oom(in);
+        double *xyz = steerA_realloc(in->w, NULL, sizeof(double) * 3 * (n ? n : 1));
+        if (!xyz) return steerS_load_oom(in);
         for (uint32_t k = 0; k < 3 * n; k++) xyz[k] = steerS_get_f32(&in->r);
         if (n) st = steer_behavior_set_points(b, name, xyz, (int)n); // none: as new
-        steerW_free(in->w, xyz);
+        steerA_free(in->w, xyz);
         break;
     }
     case STEERB_RESOURCE: {
@@ -352,16 +352,16 @@ static bool get_field(steerW_Load *in, uint32_t i, steer_Behavior *b)
     case STEERB_CHILDREN: break;
     }
     if (in->r.failed) return false;
-    if (st == STEER_ENOMEM) return steerW_load_oom(in);
+    if (st == STEER_ENOMEM) return steerS_load_oom(in);
     if (st) return steerS_fail(&in->r, "behaviour %u (%s): %s", i, b->kind->name, steer_behavior_error(b));
     return true;
 }
 
 // Node i of the trees: its kind (a built-in, else the host's through
 // hooks.find_kind), name, fields and children (earlier nodes).
-static bool get_node(steerW_Load *in, uint32_t i)
+static bool get_node(steerS_Load *in, uint32_t i)
 {
-    const char *kind = steerW_load_str(in, "a kind name");
+    const char *kind = steerS_load_str(in, "a kind name");
     if (!kind) return false;
     steer_Behavior *b = NULL;
     if (steer_behavior_new(kind, &b) == STEER_EARG) {
@@ -369,11 +369,11 @@ static bool get_node(steerW_Load *in, uint32_t i)
         if (!hk) return steerS_fail(&in->r, "unknown behaviour kind '%s'", kind);
         steer_behavior_new_host(hk, &b);
     }
-    if (!b) return steerW_load_oom(in);
+    if (!b) return steerS_load_oom(in);
     in->nodes[in->nnodes++] = b;
     if (steerS_get_u8(&in->r)) {
-        const char *name = steerW_load_str(in, "a behaviour's name");
-        if (name && steer_behavior_set_name(b, name) != STEER_OK) return steerW_load_oom(in);
+        const char *name = steerS_load_str(in, "a behaviour's name");
+        if (name && steer_behavior_set_name(b, name) != STEER_OK) return steerS_load_oom(in);
     }
     uint32_t nf = steerS_get_u16(&in->r);
     for (uint32_t k = 0; k < nf && !in->r.failed; k++) get_field(in, i, b);
@@ -386,7 +386,7 @@ static bool get_node(steerW_Load *in, uint32_t i)
         if (!load_ref(in, &(steer_Ref){ .node = b, .field = f->name, .type = rk->name, .by_node = true }, i + 1, &ref,
                       &obj))
             return refused(in, i, b, f);
-        if (obj && steerB_set_resource(b, f->name, rk, obj) != STEER_OK) return steerW_load_oom(in);
+        if (obj && steerB_set_resource(b, f->name, rk, obj) != STEER_OK) return steerS_load_oom(in);
     }
     uint32_t nk = steerS_get_u16(&in->r);
     for (uint32_t k = 0; k < nk && !in->r.failed; k++) {
@@ -406,7 +406,7 @@ static bool get_node(steerW_Load *in, uint32_t i)
                 return steerS_fail(&in->r, "behaviour %u (%s) has no child list %u", i, b->kind->name, role);
             st = steer_behavior_add_child_to(b, f->name, in->nodes[c]);
         }
-        if (st == STEER_ENOMEM) return steerW_load_oom(in);
+        if (st == STEER_ENOMEM) return steerS_load_oom(in);
         if (st) return steerS_fail(&in->r, "behaviour %u (%s): %s", i, b->kind->name, steer_behavior_error(b));
     }
     return !in->r.failed;
@@ -415,7 +415,7 @@ static bool get_node(steerW_Load *in, uint32_t i)
 
 // Each distinct node of the brains' trees and of the extra roots, then the
 // brains by root and the extra roots by node index.
-bool steerW_save_trees(steerW_Save *s, steer_Behavior *const *roots, uint32_t nroots)
+bool steerS_save_trees(steerS_Save *s, steer_Behavior *const *roots, uint32_t nroots)
 {
     const steer_World *w = s->w;
     Nodes t;
@@ -427,40 +427,40 @@ bool steerW_save_trees(steerW_Save *s, steer_Behavior *const *roots, uint32_t nr
     for (uint32_t i = 0; ok && i < nroots; i++) ok = list_nodes(&t, t.root = roots[i]);
     if (ok) {
         steerS_Writer *o = &s->out;
-        s->count[STEERW_SNAP_NODES] = t.norder;
+        s->count[STEERS_SNAP_NODES] = t.norder;
         for (uint32_t i = 0; i < t.norder; i++) put_node(o, &t, i, &s->ref_failed);
-        s->count[STEERW_SNAP_BRAINS] = w->nbrains;
+        s->count[STEERS_SNAP_BRAINS] = w->nbrains;
         for (uint32_t i = 1; i < w->nbrains; i++)
             steerS_put_u32(o, w->brains[i] ? node_index(&t, w->brains[i]->root) + 1 : 0);
         steerS_put_u32(o, nroots);
         for (uint32_t i = 0; i < nroots; i++) steerS_put_u32(o, node_index(&t, roots[i]));
     }
-    steerW_free(t.w, (void *)t.order);
-    steerW_free(t.w, (void *)t.root_of);
-    steerW_free(t.w, (void *)t.map);
-    steerW_free(t.w, t.map_id);
+    steerA_free(t.w, (void *)t.order);
+    steerA_free(t.w, (void *)t.root_of);
+    steerA_free(t.w, (void *)t.map);
+    steerA_free(t.w, t.map_id);
     return ok;
 }
 
 // The behaviour trees and the brains, compiled at their ids, then the
 // extra roots (version 2 on).
-bool steerW_load_trees(steerW_Load *in)
+bool steerS_load_trees(steerS_Load *in)
 {
     steer_World *w = in->w;
-    uint32_t nnodes = in->count[STEERW_SNAP_NODES], nbrains = in->count[STEERW_SNAP_BRAINS];
+    uint32_t nnodes = in->count[STEERS_SNAP_NODES], nbrains = in->count[STEERS_SNAP_BRAINS];
     in->r.section = "the behaviours";
     if (nnodes > steerS_left(&in->r) / 8) return steerS_fail(&in->r, "snapshot truncated in the behaviours");
     if (nnodes) {
-        in->nodes = steerW_realloc(w, NULL, sizeof *in->nodes * nnodes);
-        if (!in->nodes) return steerW_load_oom(in);
+        in->nodes = steerA_realloc(w, NULL, sizeof *in->nodes * nnodes);
+        if (!in->nodes) return steerS_load_oom(in);
     }
     for (uint32_t i = 0; i < nnodes && !in->r.failed; i++) get_node(in, i);
     if (in->r.failed) return false;
     in->r.section = "the brains";
     if (nbrains > UINT16_MAX) return steerS_fail(&in->r, "%u brains; a world holds at most %d", nbrains, UINT16_MAX);
     if (nbrains) {
-        w->brains = steerW_realloc(w, NULL, sizeof *w->brains * nbrains);
-        if (!w->brains) return steerW_load_oom(in);
+        w->brains = steerA_realloc(w, NULL, sizeof *w->brains * nbrains);
+        if (!w->brains) return steerS_load_oom(in);
         memset(w->brains, 0, sizeof *w->brains * nbrains);
         w->nbrains = nbrains;
     }
@@ -476,7 +476,7 @@ bool steerW_load_trees(steerW_Load *in)
         int st;
         steerB_Brain *br = steerB_compile(w, b, &st);
         if (!br)
-            return st == STEER_ENOMEM ? steerW_load_oom(in)
+            return st == STEER_ENOMEM ? steerS_load_oom(in)
                                       : steerS_fail(&in->r, "brain %u: %s", i, steer_behavior_error(b));
         w->brains[i] = br;
         if (br->sense > w->sense_radius) w->sense_radius = br->sense;
@@ -491,8 +491,8 @@ bool steerW_load_trees(steerW_Load *in)
     if (in->r.failed) return false;
     if (nroots > steerS_left(&in->r) / 4) return steerS_fail(&in->r, "snapshot truncated in the extra roots");
     if (nroots) {
-        in->roots = steerW_realloc(w, NULL, sizeof *in->roots * nroots);
-        if (!in->roots) return steerW_load_oom(in);
+        in->roots = steerA_realloc(w, NULL, sizeof *in->roots * nroots);
+        if (!in->roots) return steerS_load_oom(in);
     }
     for (uint32_t i = 0; i < nroots; i++) {
         uint32_t root = steerS_get_u32(&in->r);

@@ -8,7 +8,7 @@
 //
 // Invariants: between ticks, dense indices [0, count) hold every agent that
 // has not been compacted away; agents flagged DEAD are already stale to the
-// host and are dropped by steerW_compact() before the next tick reads
+// host and are dropped by steerT_compact() before the next tick reads
 // anything. Agents spawned during a tick are appended past the count the
 // tick captured, so they join at the next tick and are never visited twice.
 #include "store.h"
@@ -26,53 +26,53 @@
     {                                                                          \
         name, offsetof(steer_World, field), 0, sizeof(elem), shape, role, bits \
     }
-#define ONE(name, field, role) COLUMN(name, field, *((steer_World *)0)->field, STEERW_COL_ONE, role, 0)
-#define AXES(name, field, role) COLUMN(name, field, *((steer_World *)0)->field[0], STEERW_COL_AXES, role, 0)
+#define ONE(name, field, role) COLUMN(name, field, *((steer_World *)0)->field, STEERT_COL_ONE, role, 0)
+#define AXES(name, field, role) COLUMN(name, field, *((steer_World *)0)->field[0], STEERT_COL_AXES, role, 0)
 #define ROW(name, field, stride, role)                                                                        \
     {                                                                                                         \
         name, offsetof(steer_World, field), offsetof(steer_World, stride), sizeof *((steer_World *)0)->field, \
-            STEERW_COL_ROW, role, 0                                                                           \
+            STEERT_COL_ROW, role, 0                                                                           \
     }
 
-// Every per-agent column, in the order of the state hash (see steerW_arrays).
-const steerW_Column steerW_columns[] = {
-    AXES("position", p, STEERW_COL_STATE),
-    AXES("velocity", v, STEERW_COL_STATE),
-    AXES("heading", h, STEERW_COL_STATE),
-    AXES("force", f, STEERW_COL_KEPT),
-    AXES("target", tq, STEERW_COL_STATE),
-    AXES("facing", face, STEERW_COL_TICK),
-    ONE("mass", mass, STEERW_COL_STATE),
-    ONE("max_speed", max_speed, STEERW_COL_STATE),
-    ONE("max_force", max_force, STEERW_COL_STATE),
-    ONE("radius", radius, STEERW_COL_STATE),
-    ONE("slot", slot, STEERW_COL_KEPT),
-    ONE("rng", rng32, STEERW_COL_STATE),
-    ONE("tag", tag, STEERW_COL_STATE),
-    ONE("brain", brain, STEERW_COL_STATE),
-    COLUMN("flags", flags, *((steer_World *)0)->flags, STEERW_COL_ONE, STEERW_COL_STATE,
+// Every per-agent column, in the order of the state hash (see steerT_arrays).
+const steerT_Column steerT_columns[] = {
+    AXES("position", p, STEERT_COL_STATE),
+    AXES("velocity", v, STEERT_COL_STATE),
+    AXES("heading", h, STEERT_COL_STATE),
+    AXES("force", f, STEERT_COL_KEPT),
+    AXES("target", tq, STEERT_COL_STATE),
+    AXES("facing", face, STEERT_COL_TICK),
+    ONE("mass", mass, STEERT_COL_STATE),
+    ONE("max_speed", max_speed, STEERT_COL_STATE),
+    ONE("max_force", max_force, STEERT_COL_STATE),
+    ONE("radius", radius, STEERT_COL_STATE),
+    ONE("slot", slot, STEERT_COL_KEPT),
+    ONE("rng", rng32, STEERT_COL_STATE),
+    ONE("tag", tag, STEERT_COL_STATE),
+    ONE("brain", brain, STEERT_COL_STATE),
+    COLUMN("flags", flags, *((steer_World *)0)->flags, STEERT_COL_ONE, STEERT_COL_STATE,
            STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT | STEER_AF_TOUCHING),
-    ROW("memory", mem, mem_stride, STEERW_COL_STATE),
-    ROW("record", rec, rec_stride, STEERW_COL_KEPT),
+    ROW("memory", mem, mem_stride, STEERT_COL_STATE),
+    ROW("record", rec, rec_stride, STEERT_COL_KEPT),
 };
 #undef COLUMN
 #undef ONE
 #undef AXES
 #undef ROW
-const int steerW_ncolumns = (int)(sizeof steerW_columns / sizeof steerW_columns[0]);
-_Static_assert(sizeof steerW_columns / sizeof steerW_columns[0] * 3 <= STEERW_MAX_ARRAYS, "STEERW_MAX_ARRAYS");
+const int steerT_ncolumns = (int)(sizeof steerT_columns / sizeof steerT_columns[0]);
+_Static_assert(sizeof steerT_columns / sizeof steerT_columns[0] * 3 <= STEERT_MAX_ARRAYS, "STEERT_MAX_ARRAYS");
 
 // Where the world keeps the pointer to column c's array `axis`.
-static void *column_at(steer_World *w, const steerW_Column *c, int axis)
+static void *column_at(steer_World *w, const steerT_Column *c, int axis)
 {
     return (char *)w + c->at + (size_t)axis * sizeof(void *);
 }
 
-static steerW_Array column_array(const steer_World *w, const steerW_Column *c, int axis)
+static steerT_Array column_array(const steer_World *w, const steerT_Column *c, int axis)
 {
-    steerW_Array a = { c, axis, NULL, c->size };
+    steerT_Array a = { c, axis, NULL, c->size };
     memcpy(&a.base, (const char *)w + c->at + (size_t)axis * sizeof(void *), sizeof a.base);
-    if (c->shape == STEERW_COL_ROW) {
+    if (c->shape == STEERT_COL_ROW) {
         uint32_t stride;
         memcpy(&stride, (const char *)w + c->stride_at, sizeof stride);
         a.bytes *= stride;
@@ -81,16 +81,16 @@ static steerW_Array column_array(const steer_World *w, const steerW_Column *c, i
 }
 
 // Whether the array is there and carries its agents' data (a tick's scratch does not).
-static bool carries(const steerW_Array *a) { return a->bytes && a->col->role != STEERW_COL_TICK; }
+static bool carries(const steerT_Array *a) { return a->bytes && a->col->role != STEERT_COL_TICK; }
 
-int steerW_arrays(const steer_World *w, steerW_Array out[STEERW_MAX_ARRAYS])
+int steerT_arrays(const steer_World *w, steerT_Array out[STEERT_MAX_ARRAYS])
 {
     int n = 0;
     for (int i = 0; i < w->dim; i++)
-        for (int k = 0; k < steerW_ncolumns; k++)
-            if (steerW_columns[k].shape == STEERW_COL_AXES) out[n++] = column_array(w, &steerW_columns[k], i);
-    for (int k = 0; k < steerW_ncolumns; k++)
-        if (steerW_columns[k].shape != STEERW_COL_AXES) out[n++] = column_array(w, &steerW_columns[k], 0);
+        for (int k = 0; k < steerT_ncolumns; k++)
+            if (steerT_columns[k].shape == STEERT_COL_AXES) out[n++] = column_array(w, &steerT_columns[k], i);
+    for (int k = 0; k < steerT_ncolumns; k++)
+        if (steerT_columns[k].shape != STEERT_COL_AXES) out[n++] = column_array(w, &steerT_columns[k], 0);
     return n;
 }
 
@@ -100,7 +100,7 @@ static bool grow(steer_World *w, void *at, size_t elem, uint32_t old_cap, uint32
 {
     void *p;
     memcpy(&p, at, sizeof p);
-    void *n = steerW_realloc(w, p, elem * cap);
+    void *n = steerA_realloc(w, p, elem * cap);
     if (!n) return false;
     memset((char *)n + elem * old_cap, 0, elem * (cap - old_cap));
     memcpy(at, &n, sizeof n);
@@ -111,7 +111,7 @@ static bool grow(steer_World *w, void *at, size_t elem, uint32_t old_cap, uint32
 // larger array is harmless, only `cap` must match what every array has.
 static int reserve_exact(steer_World *w, uint32_t cap);
 
-int steerW_reserve_agents(steer_World *w, uint32_t need)
+int steerT_reserve_agents(steer_World *w, uint32_t need)
 {
     if (need <= w->cap) return STEER_OK;
     uint32_t cap = w->cap ? w->cap : 64;
@@ -121,13 +121,13 @@ int steerW_reserve_agents(steer_World *w, uint32_t need)
 
 static int reserve_exact(steer_World *w, uint32_t cap)
 {
-    steerW_Array cols[STEERW_MAX_ARRAYS];
-    for (int k = 0, n = steerW_arrays(w, cols); k < n; k++) {
-        const steerW_Array *a = &cols[k];
+    steerT_Array cols[STEERT_MAX_ARRAYS];
+    for (int k = 0, n = steerT_arrays(w, cols); k < n; k++) {
+        const steerT_Array *a = &cols[k];
         // a row of stride 0 does not exist yet; a tick's scratch only once it is in use
-        if (!a->bytes || (a->col->role == STEERW_COL_TICK && !column_array(w, a->col, 0).base)) continue;
+        if (!a->bytes || (a->col->role == STEERT_COL_TICK && !column_array(w, a->col, 0).base)) continue;
         void *at = column_at(w, a->col, a->axis);
-        if (!steerW_array_resize(w, at, a->bytes * cap)) return STEER_ENOMEM;
+        if (!steerA_array_resize(w, at, a->bytes * cap)) return STEER_ENOMEM;
         char *base;
         memcpy(&base, at, sizeof base);
         memset(base + a->bytes * w->cap, 0, a->bytes * (cap - w->cap));
@@ -159,14 +159,14 @@ int steer_world_reserve(steer_World *w, int agents)
 // old data).
 static void clear_agent(steer_World *w, uint32_t d)
 {
-    steerW_Array cols[STEERW_MAX_ARRAYS];
-    for (int k = 0, n = steerW_arrays(w, cols); k < n; k++)
+    steerT_Array cols[STEERT_MAX_ARRAYS];
+    for (int k = 0, n = steerT_arrays(w, cols); k < n; k++)
         if (carries(&cols[k])) memset(cols[k].base + d * cols[k].bytes, 0, cols[k].bytes);
 }
 
 // A new agent's row at dense index count, zeroed, with a free handle slot,
 // or a new one, at its next generation (spawn's part of the storage).
-int steerW_add_agent(steer_World *w, uint32_t *out)
+int steerT_add_agent(steer_World *w, uint32_t *out)
 {
     uint32_t s;
     if (w->free_head != UINT32_MAX) {
@@ -188,12 +188,12 @@ int steerW_add_agent(steer_World *w, uint32_t *out)
 }
 
 // Widen the per-agent memory or record stride, keeping each agent's data.
-int steerW_restride(steer_World *w, float **arr, uint32_t *stride, uint32_t want)
+int steerT_restride(steer_World *w, float **arr, uint32_t *stride, uint32_t want)
 {
     if (want <= *stride) return STEER_OK;
     float *old = *arr;
     *arr = NULL;
-    if (!steerW_array_resize(w, arr, sizeof(float) * want * (w->cap ? w->cap : 1))) {
+    if (!steerA_array_resize(w, arr, sizeof(float) * want * (w->cap ? w->cap : 1))) {
         *arr = old;
         return STEER_ENOMEM;
     }
@@ -202,7 +202,7 @@ int steerW_restride(steer_World *w, float **arr, uint32_t *stride, uint32_t want
     for (uint32_t d = 0; d < w->count && *stride; d++)
         memcpy(n + (size_t)d * want, old + (size_t)d * *stride, sizeof(float) * *stride);
     *arr = old;
-    steerW_array_free(w, arr);
+    steerA_array_free(w, arr);
     *arr = n;
     *stride = want;
     return STEER_OK;
@@ -212,10 +212,10 @@ int steerW_restride(steer_World *w, float **arr, uint32_t *stride, uint32_t want
 // (a tick's scratch is not counted).
 static size_t column_bytes(const steer_World *w, bool rows)
 {
-    steerW_Array cols[STEERW_MAX_ARRAYS];
+    steerT_Array cols[STEERT_MAX_ARRAYS];
     size_t per = 0;
-    for (int k = 0, n = steerW_arrays(w, cols); k < n; k++)
-        if (carries(&cols[k]) && (cols[k].col->shape == STEERW_COL_ROW) == rows) per += cols[k].bytes;
+    for (int k = 0, n = steerT_arrays(w, cols); k < n; k++)
+        if (carries(&cols[k]) && (cols[k].col->shape == STEERT_COL_ROW) == rows) per += cols[k].bytes;
     return per;
 }
 
@@ -235,18 +235,18 @@ size_t steer_world_bytes(const steer_World *w)
     return b;
 }
 
-void steerW_store_free(steer_World *w)
+void steerT_store_free(steer_World *w)
 {
-    steerW_Array cols[STEERW_MAX_ARRAYS];
-    for (int k = 0, n = steerW_arrays(w, cols); k < n; k++)
-        steerW_array_free(w, column_at(w, cols[k].col, cols[k].axis));
-    for (int i = 0; i < 3; i++) steerW_array_free(w, &w->push[i]);
-    steerW_array_free(w, &w->agent_tmp);
+    steerT_Array cols[STEERT_MAX_ARRAYS];
+    for (int k = 0, n = steerT_arrays(w, cols); k < n; k++)
+        steerA_array_free(w, column_at(w, cols[k].col, cols[k].axis));
+    for (int i = 0; i < 3; i++) steerA_array_free(w, &w->push[i]);
+    steerA_array_free(w, &w->agent_tmp);
     void *arrays[] = { w->gen, w->dense_of, w->out_events, w->thinkers };
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerW_free(w, arrays[i]);
-    for (uint32_t i = 1; i < w->ntags; i++) steerW_free(w, w->tags[i]);
-    steerW_free(w, w->tags);
-    steerW_free(w, w->tag_hash);
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerA_free(w, arrays[i]);
+    for (uint32_t i = 1; i < w->ntags; i++) steerA_free(w, w->tags[i]);
+    steerA_free(w, w->tags);
+    steerA_free(w, w->tag_hash);
 }
 
 // ---- tags --------------------------------------------------------------
@@ -254,7 +254,7 @@ void steerW_store_free(steer_World *w)
 // Tags are interned once and found by hash (steerS_fnv32, open addressing with
 // linear probing, at most half full), so a lookup costs the same with ten
 // tags or sixty thousand.
-int steerW_tag_find(const steer_World *w, const char *tag)
+int steerT_tag_find(const steer_World *w, const char *tag)
 {
     if (!tag) return 0;
     if (!w->cap_tag_hash) return -1;
@@ -271,31 +271,31 @@ static void tag_hash_put(steer_World *w, uint16_t id)
     w->tag_hash[i] = id;
 }
 
-int steerW_tag_id(steer_World *w, const char *tag)
+int steerT_tag_id(steer_World *w, const char *tag)
 {
-    int id = steerW_tag_find(w, tag);
+    int id = steerT_tag_find(w, tag);
     if (id >= 0) return id;
-    if (w->ntags > STEERW_MAX_TAGS) return STEER_EFULL; // ids 1 .. 65535 are taken
+    if (w->ntags > STEERT_MAX_TAGS) return STEER_EFULL; // ids 1 .. 65535 are taken
     if (w->ntags == 0) w->ntags = 1;
     if (w->ntags + 1 > w->cap_tags) {
         uint32_t cap = w->cap_tags ? w->cap_tags * 2 : 16;
-        char **t = steerW_realloc(w, w->tags, sizeof(char *) * cap);
+        char **t = steerA_realloc(w, w->tags, sizeof(char *) * cap);
         if (!t) return STEER_ENOMEM;
         w->tags = t;
         w->cap_tags = cap;
     }
     if (2 * (w->ntags + 1) > w->cap_tag_hash) {
         uint32_t cap = w->cap_tag_hash ? w->cap_tag_hash * 2 : 64;
-        uint16_t *h = steerW_realloc(w, NULL, sizeof *h * cap);
+        uint16_t *h = steerA_realloc(w, NULL, sizeof *h * cap);
         if (!h) return STEER_ENOMEM;
         memset(h, 0, sizeof *h * cap);
-        steerW_free(w, w->tag_hash);
+        steerA_free(w, w->tag_hash);
         w->tag_hash = h;
         w->cap_tag_hash = cap;
         for (uint32_t i = 1; i < w->ntags; i++) tag_hash_put(w, (uint16_t)i);
     }
     size_t len = strlen(tag) + 1;
-    char *s = steerW_realloc(w, NULL, len);
+    char *s = steerA_realloc(w, NULL, len);
     if (!s) return STEER_ENOMEM;
     memcpy(s, tag, len);
     w->tags[w->ntags] = s;
@@ -304,8 +304,8 @@ int steerW_tag_id(steer_World *w, const char *tag)
 }
 
 // Move dense agent `from` into index `to` (every column that moves, as
-// steerW_arrays lists them in cols[0..n)).
-static void move_agent(steer_World *w, const steerW_Array *cols, int n, uint32_t to, uint32_t from)
+// steerT_arrays lists them in cols[0..n)).
+static void move_agent(steer_World *w, const steerT_Array *cols, int n, uint32_t to, uint32_t from)
 {
     for (int k = 0; k < n; k++) {
         size_t b = cols[k].bytes;
@@ -316,11 +316,11 @@ static void move_agent(steer_World *w, const steerW_Array *cols, int n, uint32_t
 
 // Drop dead agents, keeping the order of the living (so a removal never
 // reorders the survivors' evaluation and replays stay simple).
-void steerW_compact(steer_World *w)
+void steerT_compact(steer_World *w)
 {
     if (!w->dead) return;
-    steerW_Array cols[STEERW_MAX_ARRAYS];
-    int ncols = steerW_arrays(w, cols);
+    steerT_Array cols[STEERT_MAX_ARRAYS];
+    int ncols = steerT_arrays(w, cols);
     uint32_t o = 0;
     for (uint32_t d = 0; d < w->count; d++) {
         if (w->flags[d] & STEER_AF_DEAD) {
@@ -370,11 +370,11 @@ static void permute_column(float *a, uint32_t stride, uint32_t col, const uint32
     for (uint32_t k = 0; k < n; k++) a[(size_t)k * stride + col] = t[k];
 }
 
-uint32_t *steerW_agent_tmp(steer_World *w)
+uint32_t *steerT_agent_tmp(steer_World *w)
 {
     if (w->cap > w->cap_agent_tmp) {
         // as the agent arrays: it grows when they do
-        if (!steerW_array_resize(w, &w->agent_tmp, sizeof(uint32_t) * w->cap)) return NULL;
+        if (!steerA_array_resize(w, &w->agent_tmp, sizeof(uint32_t) * w->cap)) return NULL;
         w->cap_agent_tmp = w->cap;
     }
     return w->agent_tmp;
@@ -388,8 +388,8 @@ uint32_t *steerW_agent_tmp(steer_World *w)
 // The re-sort's units: each array of a column, and each float of a row
 // column's rows, permuted on its own (so workers can share them out).
 typedef struct ReorderJob {
-    steerW_Array cols[STEERW_MAX_ARRAYS];
-    uint32_t first[STEERW_MAX_ARRAYS + 1]; // the first unit of each array
+    steerT_Array cols[STEERT_MAX_ARRAYS];
+    uint32_t first[STEERT_MAX_ARRAYS + 1]; // the first unit of each array
     int ncols;
     uint32_t n;
 } ReorderJob;
@@ -399,11 +399,11 @@ static void reorder_unit(const steer_World *w, steerW_Local *loc, uint32_t u, vo
     const ReorderJob *j = ctx;
     int c = 0;
     while (j->first[c + 1] <= u) c++;
-    const steerW_Array *a = &j->cols[c];
-    // worker 0's scratch is the world's; another's, its own (steerW_par_reserve)
+    const steerT_Array *a = &j->cols[c];
+    // worker 0's scratch is the world's; another's, its own (steerP_reserve)
     uint32_t *tmp = w->worker ? loc->tmp : w->agent_tmp;
     const uint32_t *items = w->grid.items;
-    if (a->col->shape == STEERW_COL_ROW) {
+    if (a->col->shape == STEERT_COL_ROW) {
         uint32_t stride = (uint32_t)(a->bytes / sizeof(float));
         permute_column((float *)(void *)a->base, stride, u - j->first[c], items, tmp, j->n);
     } else if (a->bytes == 4) {
@@ -415,27 +415,27 @@ static void reorder_unit(const steer_World *w, steerW_Local *loc, uint32_t u, vo
     }
 }
 
-void steerW_reorder(steer_World *w)
+void steerT_reorder(steer_World *w)
 {
     uint32_t n = w->count;
     uint32_t *items = w->grid.items;
-    if (!n || !steerW_agent_tmp(w)) return;
+    if (!n || !steerT_agent_tmp(w)) return;
     ReorderJob j;
     j.n = n;
     j.ncols = 0;
     j.first[0] = 0;
-    steerW_Array all[STEERW_MAX_ARRAYS];
-    for (int c = 0, ncols = steerW_arrays(w, all); c < ncols; c++) {
+    steerT_Array all[STEERT_MAX_ARRAYS];
+    for (int c = 0, ncols = steerT_arrays(w, all); c < ncols; c++) {
         if (!carries(&all[c])) continue;
-        uint32_t units = all[c].col->shape == STEERW_COL_ROW ? (uint32_t)(all[c].bytes / sizeof(float)) : 1;
+        uint32_t units = all[c].col->shape == STEERT_COL_ROW ? (uint32_t)(all[c].bytes / sizeof(float)) : 1;
         j.cols[j.ncols] = all[c];
         j.first[j.ncols + 1] = j.first[j.ncols] + units;
         j.ncols++;
     }
     // a unit is a pass over every agent: only worlds big enough to split share them out
     uint32_t units = j.first[j.ncols];
-    if (steerW_items(w, n) > 1 && steerW_par_reserve(w, n)) {
-        steerW_par(w, units, reorder_unit, &j);
+    if (steerP_items(w, n) > 1 && steerP_reserve(w, n)) {
+        steerP_run(w, units, reorder_unit, &j);
     } else {
         for (uint32_t u = 0; u < units; u++) reorder_unit(w, &w->loc, u, &j);
     }
@@ -452,8 +452,8 @@ uint64_t steer_world_hash(const steer_World *w)
     uint64_t h = STEERS_FNV64_BASIS;
     h = steerS_fnv64(h, &w->tick, sizeof w->tick);
     h = steerS_fnv64(h, &w->rng, sizeof w->rng);
-    steerW_Array cols[STEERW_MAX_ARRAYS];
-    int ncols = steerW_arrays(w, cols);
+    steerT_Array cols[STEERT_MAX_ARRAYS];
+    int ncols = steerT_arrays(w, cols);
     // in handle order: the storage order changes with removals and re-sorts
     for (uint32_t s = 0; s < w->nslots; s++) {
         steer_Agent a = steerW_slot_handle(w, s);
@@ -462,8 +462,8 @@ uint64_t steer_world_hash(const steer_World *w)
         uint32_t d = (uint32_t)dd;
         h = steerS_fnv64(h, &a.id, sizeof a.id);
         for (int k = 0; k < ncols; k++) {
-            const steerW_Array *c = &cols[k];
-            if (!c->bytes || c->col->role != STEERW_COL_STATE) continue;
+            const steerT_Array *c = &cols[k];
+            if (!c->bytes || c->col->role != STEERT_COL_STATE) continue;
             const char *e = c->base + d * c->bytes;
             if (c->col->state_bits) {
                 uint8_t kept = (uint8_t)(*e & c->col->state_bits);
@@ -504,7 +504,7 @@ uint64_t steer_world_hash(const steer_World *w)
 
 // ---- events and the torus ----------------------------------------------
 
-void steerW_delta(const steer_World *w, const float a[3], const float b[3], float out[3])
+void steerT_delta(const steer_World *w, const float a[3], const float b[3], float out[3])
 {
     v3_sub(out, b, a);
     if (!w->wrap) return;
@@ -515,11 +515,11 @@ void steerW_delta(const steer_World *w, const float a[3], const float b[3], floa
     }
 }
 
-void steerW_event_to(steerW_Local *loc, const steer_World *w, steer_EventType type, uint32_t d, steer_Agent other)
+void steerT_event_to(steerW_Local *loc, const steer_World *w, steer_EventType type, uint32_t d, steer_Agent other)
 {
     if (loc->nevents == loc->cap_events) {
         uint32_t cap = loc->cap_events ? loc->cap_events * 2 : 64;
-        steer_Event *e = steerW_realloc(w, loc->events, sizeof *e * cap);
+        steer_Event *e = steerA_realloc(w, loc->events, sizeof *e * cap);
         if (!e) return; // an event lost to OOM is logged, never a crash
         loc->events = e;
         loc->cap_events = cap;

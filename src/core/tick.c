@@ -125,7 +125,7 @@ __attribute__((always_inline)) static inline void locomote_craft(const steer_Wor
         v[i] = w->v[i][d];
         p[i] = w->p[i][d];
     }
-    steerW_craft_step(w, d, f, v, h);
+    steerF_craft_step(w, d, f, v, h);
     advance(w, p, v, dim, wrap);
     settle(w, d, v, p, h, dim);
 }
@@ -381,11 +381,11 @@ static void steer_item(const steer_World *w, steerW_Local *loc, uint32_t k, void
 static int pass_steer(steer_World *w, bool fuse)
 {
     const steerG_Grid *g = &w->grid;
-    uint32_t bounds[STEERW_MAX_ITEMS + 1], items = steerW_items(w, w->count);
-    for (uint32_t k = 0; k < items; k++) bounds[k] = steerG_cell_from(g, steerW_part(w->count, items, k));
+    uint32_t bounds[STEERP_MAX_ITEMS + 1], items = steerP_items(w, w->count);
+    for (uint32_t k = 0; k < items; k++) bounds[k] = steerG_cell_from(g, steerP_part(w->count, items, k));
     bounds[items] = g->ncells;
     SteerJob job = { bounds, NULL, fuse };
-    int st = steerW_par(w, items, steer_item, &job);
+    int st = steerP_run(w, items, steer_item, &job);
     if (any_host(w)) {
         const uint32_t all[2] = { 0, g->ncells };
         SteerJob calls = { all, w, fuse };
@@ -417,8 +417,8 @@ static inline void range_of(const Range *r, uint32_t k, uint32_t *b, uint32_t *e
 {
     // whole batches, so an item's batches are the ones the serial pass makes
     uint32_t batches = (r->n + STEERB_BATCH - 1) / STEERB_BATCH;
-    *b = steerW_part(batches, r->items, k) * STEERB_BATCH;
-    *e = steerW_part(batches, r->items, k + 1) * STEERB_BATCH;
+    *b = steerP_part(batches, r->items, k) * STEERB_BATCH;
+    *e = steerP_part(batches, r->items, k + 1) * STEERB_BATCH;
     if (*e > r->n) *e = r->n;
     if (*b > *e) *b = *e;
 }
@@ -442,8 +442,8 @@ static void locomote_item(const steer_World *w, steerW_Local *loc, uint32_t k, v
 // flipping with the sign of a tiny velocity.
 static void pass_locomote(steer_World *w, uint32_t n)
 {
-    Range r = { n, steerW_items(w, n) };
-    steerW_par(w, r.items, locomote_item, &r);
+    Range r = { n, steerP_items(w, n) };
+    steerP_run(w, r.items, locomote_item, &r);
 }
 
 // ---- the constraint and watch passes ----------------------------------
@@ -457,11 +457,11 @@ static float push_out_of_shapes(const steer_World *w, steerW_Local *loc, float p
         lo[i] = p[i] - r;
         hi[i] = p[i] + r;
     }
-    int n = steerW_shapes_near(w, loc, lo, hi);
+    int n = steerO_shapes_near(w, loc, lo, hi);
     for (int k = 0; k < n; k++) {
         const steerW_Shape *s = &w->geo.shapes[loc->found[k]];
         float c[3], nrm[3], d[3];
-        steerW_closest(w, s, p, c, nrm);
+        steerO_closest(w, s, p, c, nrm);
         v3_sub(d, p, c);
         float depth = r - v3_dot(d, nrm);
         if (depth <= 0.0f) continue;
@@ -478,7 +478,7 @@ static float push_out_of_shapes(const steer_World *w, steerW_Local *loc, float p
 static void touch(const steer_World *w, steerW_Local *loc, uint32_t d, steer_Agent other)
 {
     uint8_t f = w->flags[d];
-    if (!(f & (STEER_AF_TOUCHING | STEER_AF_TOUCHED))) steerW_event_to(loc, w, STEER_EVENT_COLLIDE, d, other);
+    if (!(f & (STEER_AF_TOUCHING | STEER_AF_TOUCHED))) steerT_event_to(loc, w, STEER_EVENT_COLLIDE, d, other);
     w->flags[d] = f | STEER_AF_TOUCHED;
 }
 
@@ -486,7 +486,7 @@ static void touch(const steer_World *w, steerW_Local *loc, uint32_t d, steer_Age
 typedef struct CollideJob {
     Range r;
     float maxr;
-    uint8_t any[STEERW_MAX_ITEMS]; // per item: some agent overlapped another
+    uint8_t any[STEERP_MAX_ITEMS]; // per item: some agent overlapped another
 } CollideJob;
 
 // Each agent's push out of the agents it overlaps, from this iteration's
@@ -534,7 +534,7 @@ static void overlap_item(const steer_World *w, steerW_Local *loc, uint32_t k, vo
     }
 }
 
-// Apply the pushes. Radii are at most STEERW_PARAM_MAX, so pushes are
+// Apply the pushes. Radii are at most STEERA_PARAM_MAX, so pushes are
 // finite; an agent near the float limit that a push would carry past it
 // stays put.
 static void push_item(const steer_World *w, steerW_Local *loc, uint32_t k, void *ctx)
@@ -590,11 +590,11 @@ static int pass_collide(steer_World *w, uint32_t n)
     int dim = w->dim;
     if (!w->push[0] || w->push_cap < w->cap) {
         for (int i = 0; i < dim; i++)
-            if (!steerW_array_resize(w, &w->push[i], sizeof(float) * (w->cap ? w->cap : 1))) return STEER_ENOMEM;
+            if (!steerA_array_resize(w, &w->push[i], sizeof(float) * (w->cap ? w->cap : 1))) return STEER_ENOMEM;
         w->push_cap = w->cap;
     }
     CollideJob job;
-    job.r = (Range){ n, steerW_items(w, n) };
+    job.r = (Range){ n, steerP_items(w, n) };
     job.maxr = 0.0f;
     for (uint32_t d = 0; d < n; d++)
         if (w->radius[d] > job.maxr) job.maxr = w->radius[d];
@@ -602,14 +602,14 @@ static int pass_collide(steer_World *w, uint32_t n)
         int st = steerG_build(w, 2.0f * job.maxr);
         if (st) return st;
         memset(job.any, 0, sizeof job.any);
-        st = steerW_par(w, job.r.items, overlap_item, &job);
+        st = steerP_run(w, job.r.items, overlap_item, &job);
         if (st) return st;
         bool any = false;
         for (uint32_t k = 0; k < job.r.items; k++) any |= job.any[k] != 0;
         if (!any) break;
-        steerW_par(w, job.r.items, push_item, &job);
+        steerP_run(w, job.r.items, push_item, &job);
     }
-    return steerW_par(w, job.r.items, shapes_item, &job);
+    return steerP_run(w, job.r.items, shapes_item, &job);
 }
 
 // stuck: watch each agent's progress over the stuck window (the world's
@@ -637,14 +637,14 @@ static void stuck_item(const steer_World *w, steerW_Local *loc, uint32_t k, void
         if (fls & STEER_AF_TARGET_POINT) {
             float t[3];
             steerW_target_point(w, d, t);
-            steerW_delta(w, p, t, off);
+            steerT_delta(w, p, t, off);
             goal = v3_len(off);
         } else if (fls & STEER_AF_TARGET_AGENT) {
             int64_t td = steerW_dense(w, steerW_target_agent(w, d));
             if (td >= 0) {
                 float t[3];
                 steerW_load(w->p, (uint32_t)td, t);
-                steerW_delta(w, p, t, off);
+                steerT_delta(w, p, t, off);
                 goal = v3_len(off);
             }
         }
@@ -653,12 +653,12 @@ static void stuck_item(const steer_World *w, steerW_Local *loc, uint32_t k, void
             progress = row[dim] - goal;
         } else {
             float a[3] = { row[0], row[1], dim == 3 ? row[2] : 0.0f };
-            steerW_delta(w, a, p, off);
+            steerT_delta(w, a, p, off);
             progress = v3_len(off);
         }
         float effort = row[dim + 2] / row[dim + 1];
         if (effort > 0.25f && progress < w->stuck_progress)
-            steerW_event_to(loc, w, STEER_EVENT_STUCK, d, STEER_NO_AGENT);
+            steerT_event_to(loc, w, STEER_EVENT_STUCK, d, STEER_NO_AGENT);
         for (int i = 0; i < dim; i++) row[i] = p[i];
         row[dim] = goal;
         row[dim + 1] = 0.0f;
@@ -668,8 +668,8 @@ static void stuck_item(const steer_World *w, steerW_Local *loc, uint32_t k, void
 
 static void pass_stuck(steer_World *w, uint32_t n)
 {
-    Range r = { n, steerW_items(w, n) };
-    steerW_par(w, r.items, stuck_item, &r);
+    Range r = { n, steerP_items(w, n) };
+    steerP_run(w, r.items, stuck_item, &r);
 }
 
 // think: after the passes, outside the tick proper, so a host callback may
@@ -717,15 +717,15 @@ static int cmp_event(const void *a, const void *b)
 static int tick(steer_World *w)
 {
     // between ticks: drop removed agents so nothing reads them, and the brains nobody uses
-    steerW_compact(w);
-    steerW_collect_brains(w);
+    steerT_compact(w);
+    steerB_collect_brains(w);
     uint32_t n = w->count;
     w->in_tick = true;
     // grid: rebuild the spatial index, cell = the largest sensing radius
     // (and the shape grid, if the geometry changed since the last tick)
     int st = steerG_build(w, w->sense_radius);
-    if (st == STEER_OK) st = steerW_geometry_ready(w);
-    if (st == STEER_OK && w->reorder_period > 0 && w->tick % (uint64_t)w->reorder_period == 0) steerW_reorder(w);
+    if (st == STEER_OK) st = steerO_geometry_ready(w);
+    if (st == STEER_OK && w->reorder_period > 0 && w->tick % (uint64_t)w->reorder_period == 0) steerT_reorder(w);
     // neighbours + steer: each agent gathers its neighbours once, then its brain runs
     bool fuse = st == STEER_OK && can_fuse(w);
     if (st == STEER_OK) st = pass_steer(w, fuse);
@@ -745,7 +745,7 @@ static int tick(steer_World *w)
     if (w->loc.nevents) {
         uint32_t need = w->nout_events + w->loc.nevents;
         if (need > w->cap_out_events) {
-            steer_Event *e = steerW_realloc(w, w->out_events, sizeof *e * need);
+            steer_Event *e = steerA_realloc(w, w->out_events, sizeof *e * need);
             if (e) {
                 w->out_events = e;
                 w->cap_out_events = need;

@@ -66,7 +66,7 @@ const char *steerB_range_text(char *buf, size_t len, const char *what, double mi
     const char *note = strstr(what, " (");
     int n = note ? (int)(note - what) : (int)strlen(what);
     char lo[32], hi[32];
-    put_bound(lo, sizeof lo, min == 0 ? STEERW_PARAM_MIN : min);
+    put_bound(lo, sizeof lo, min == 0 ? STEERA_PARAM_MIN : min);
     put_bound(hi, sizeof hi, max);
     snprintf(buf, len, "%s%.*s >= %s and <= %s%s", min == 0 ? "0 or " : "", n, what, lo, hi, note ? note : "");
     return buf;
@@ -155,7 +155,7 @@ int steerB_new(const steerB_Kind *k, steer_Behavior **out) { return steerB_new_a
 int steerB_new_alloc(const steerB_Kind *k, steer_AllocFn alloc, void *alloc_ud, steer_Behavior **out)
 {
     *out = NULL;
-    if (!alloc) alloc = steerW_default_alloc;
+    if (!alloc) alloc = steerA_default_alloc;
     steer_Behavior *b = alloc(alloc_ud, NULL, sizeof *b);
     if (!b) return STEER_ENOMEM;
     memset(b, 0, sizeof *b);

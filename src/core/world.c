@@ -47,7 +47,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
         if (!(d.size[i] >= 0) || !isfinite(d.size[i]) || !isfinite(d.origin[i])) return STEER_EARG;
         if (d.wrap && i < d.dim && d.size[i] <= 0) return STEER_EARG;
     }
-    steer_AllocFn alloc = d.alloc ? d.alloc : steerW_default_alloc;
+    steer_AllocFn alloc = d.alloc ? d.alloc : steerA_default_alloc;
     steer_World *w = alloc(d.alloc_ud, NULL, sizeof *w);
     if (!w) return STEER_ENOMEM;
     memset(w, 0, sizeof *w);
@@ -67,7 +67,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
         return STEER_EARG;
     }
     w->threads = d.threads ? d.threads : env_count("STEER_THREADS", STEER_MAX_THREADS, 1);
-    w->grain = (uint32_t)env_count("STEER_PAR_GRAIN", 1 << 20, STEERW_PAR_GRAIN);
+    w->grain = (uint32_t)env_count("STEER_PAR_GRAIN", 1 << 20, STEERP_GRAIN);
     w->enqueue_task = d.enqueue_task;
     w->finish_task = d.finish_task;
     w->task_ctx = d.task_ctx;
@@ -103,12 +103,12 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
 void steer_world_free(steer_World *w)
 {
     if (!w) return;
-    steerW_store_free(w);
-    steerW_par_free(w);
-    steerW_brains_free(w);
+    steerT_store_free(w);
+    steerP_free(w);
+    steerB_brains_free(w);
     steerG_free(w);
-    steerW_geometry_free(w);
-    steerW_craft_free(w);
+    steerO_geometry_free(w);
+    steerF_craft_free(w);
     w->alloc(w->alloc_ud, w, 0);
 }
 
@@ -120,7 +120,7 @@ void steerW_swap(steer_World *a, steer_World *b)
     // the hosts' parts stay where they were
     b->alloc = a->alloc, b->alloc_ud = a->alloc_ud, b->log = a->log, b->log_ud = a->log_ud, b->hooks = a->hooks;
     a->alloc = t.alloc, a->alloc_ud = t.alloc_ud, a->log = t.log, a->log_ud = t.log_ud, a->hooks = t.hooks;
-    steerW_par_swap(a, b);
+    steerP_swap(a, b);
 }
 
 // A brain's tree as flattened (a node shared by two parents is visited
@@ -151,12 +151,12 @@ int steer_world_set_record(steer_World *w, bool on)
 {
     if (w->in_tick) return STEER_EBUSY;
     if (!on) {
-        steerW_array_free(w, &w->rec);
+        steerA_array_free(w, &w->rec);
         w->rec_stride = 0;
         w->record = false;
         return STEER_OK;
     }
-    if (steerW_restride(w, &w->rec, &w->rec_stride, w->rec_need) != STEER_OK) return STEER_ENOMEM;
+    if (steerT_restride(w, &w->rec, &w->rec_stride, w->rec_need) != STEER_OK) return STEER_ENOMEM;
     w->record = true;
     return STEER_OK;
 }
@@ -179,7 +179,7 @@ const steer_Event *steer_world_events(const steer_World *w, int *count)
 
 // ---- spawn and remove --------------------------------------------------
 
-// Vehicle numbers lie in [STEERW_PARAM_MIN, STEERW_PARAM_MAX] (or are 0 where
+// Vehicle numbers lie in [STEERA_PARAM_MIN, STEERA_PARAM_MAX] (or are 0 where
 // 0 is allowed): a tinier positive value would turn into 0 or a denormal
 // float that divides to infinity, a huger one overflows a float when two
 // radii or speeds are added.
@@ -193,18 +193,18 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
     if (a.max_speed == 0) a.max_speed = 1;
     if (a.max_force == 0) a.max_force = 1;
     if (a.radius == 0) a.radius = 0.5;
-    if (!steerW_finite3(a.position) || !steerW_finite3(a.velocity) || !steerW_param_ok(a.mass, false) ||
-        !steerW_param_ok(a.max_speed, true) || !steerW_param_ok(a.max_force, true) || !steerW_param_ok(a.radius, true))
+    if (!steerW_finite3(a.position) || !steerW_finite3(a.velocity) || !steerA_param_ok(a.mass, false) ||
+        !steerA_param_ok(a.max_speed, true) || !steerA_param_ok(a.max_force, true) || !steerA_param_ok(a.radius, true))
         return STEER_EARG;
     if (w->count >= UINT32_MAX / 2) return STEER_EFULL;
-    int st = steerW_reserve_agents(w, w->count + 1);
+    int st = steerT_reserve_agents(w, w->count + 1);
     if (st) return st;
-    int tag = a.tag ? steerW_tag_id(w, a.tag) : 0;
+    int tag = a.tag ? steerT_tag_id(w, a.tag) : 0;
     if (tag < 0) return tag;
-    int bid = steerW_brain_id(w, a.brain);
+    int bid = steerB_brain_id(w, a.brain);
     if (bid < 0) return bid;
     uint32_t d;
-    if (steerW_add_agent(w, &d) != STEER_OK) return STEER_ENOMEM;
+    if (steerT_add_agent(w, &d) != STEER_OK) return STEER_ENOMEM;
     float pos[3], vel[3];
     for (int i = 0; i < 3; i++) {
         pos[i] = (float)a.position[i];
@@ -231,7 +231,7 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
         for (int i = 0; i < w->dim; i++) row[i] = pos[i];
         row[w->dim] = -1.0f; // no goal distance yet
     }
-    steerW_set_brain(w, d, bid);
+    steerB_set_brain(w, d, bid);
     w->grid_fresh = false;
     if (out) *out = steerW_handle(w, d);
     return STEER_OK;

@@ -90,24 +90,24 @@ typedef struct steerG_Run {
 // during a parallel pass, but for the rows of the agents the pass owns:
 // every item function (par.h) gets the world const and this struct apart,
 // and hands it on (a brain's steerB_Ctx.loc, the grid's and the shapes'
-// queries, steerW_event_to), so a behaviour writes its worker's scratch
+// queries, steerT_event_to), so a behaviour writes its worker's scratch
 // without knowing which thread it is on.
 typedef struct steerW_Local {
     steerB_Neighbor *scratch; // one agent's neighbours during the steer pass
     uint32_t cap_scratch;
     steerG_Run runs[18]; // the current cell's block (steerG_block)
     int nruns;
-    uint32_t *found; // result buffer of steerW_shapes_near
+    uint32_t *found; // result buffer of steerO_shapes_near
     uint32_t cap_found;
     uint32_t *stamp; // its marks, one per shape slot (one shape spans many cells)
     uint32_t cap_stamp, stamp_now;
     steer_Event *events; // queued by the passes, handed out after the tick
     uint32_t nevents, cap_events;
-    uint32_t *tmp; // one word per agent: the re-sort's scratch on workers 1 and up (steerW_par_reserve)
+    uint32_t *tmp; // one word per agent: the re-sort's scratch on workers 1 and up (steerP_reserve)
     uint32_t cap_tmp;
     uint64_t pass;   // the parallel pass this copy of the world was made for (par.c)
     int status;      // a pass's failure on this worker (STEER_OK: none)
-    char error[256]; // a worker's steerW_error message, logged by the calling thread
+    char error[256]; // a worker's steerA_error message, logged by the calling thread
 } steerW_Local;
 
 struct steer_World {
@@ -202,10 +202,10 @@ struct steer_World {
     steer_EnqueueTaskFn *enqueue_task;
     steer_FinishTaskFn *finish_task;
     void *task_ctx;
-    struct steerW_Pool *pool;   // the pool's lock, and its threads once a parallel pass started them
+    struct steerP_Pool *pool;   // the pool's lock, and its threads once a parallel pass started them
     struct steer_World *copies; // workers 1 .. threads-1: their copies of the world, with their scratch
     int ncopies;
-    uint32_t grain; // agents per item of a parallel pass (STEERW_PAR_GRAIN)
+    uint32_t grain; // agents per item of a parallel pass (STEERP_GRAIN)
     uint64_t pass;  // parallel passes run (par.c)
     int worker;     // which worker this copy of the world runs as (0: the world itself)
     bool in_par;    // a parallel pass runs: allocation takes the pool's lock

@@ -28,7 +28,7 @@ static int no_turn_radius(lua_State *L, const char *fn, int idx, const char *why
 {
     char what[96], expected[160];
     snprintf(what, sizeof what, "a number of metres (%s)", why);
-    steerB_range_text(expected, sizeof expected, what, STEERW_PARAM_MIN, STEERW_PARAM_MAX);
+    steerB_range_text(expected, sizeof expected, what, STEERA_PARAM_MIN, STEERA_PARAM_MAX);
     return steerL_field_error(L, fn, "min_turn_radius", expected, idx);
 }
 

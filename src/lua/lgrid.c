@@ -37,10 +37,10 @@ static float user_cost(lua_State *L, int idx, const char *fn, const char *what)
     if (lua_type(L, idx) == LUA_TBOOLEAN && !lua_toboolean(L, idx)) return INFINITY;
     double v = lua_tonumber(L, idx);
     if (lua_type(L, idx) == LUA_TNUMBER && v == HUGE_VAL) return INFINITY;
-    if (lua_type(L, idx) != LUA_TNUMBER || !steerB_number_ok(v, STEERW_PARAM_MIN, STEERW_PARAM_MAX)) {
+    if (lua_type(L, idx) != LUA_TNUMBER || !steerB_number_ok(v, STEERA_PARAM_MIN, STEERA_PARAM_MAX)) {
         char buf[64], expected[96];
-        steerB_range_text(expected, sizeof expected, "a number (math.huge or false: blocked)", STEERW_PARAM_MIN,
-                          STEERW_PARAM_MAX);
+        steerB_range_text(expected, sizeof expected, "a number (math.huge or false: blocked)", STEERA_PARAM_MIN,
+                          STEERA_PARAM_MAX);
         luaL_error(L, "%s: %s expected %s, got %s", fn, what, expected, steerL_describe(L, idx, buf, sizeof buf));
     }
     return (float)v;

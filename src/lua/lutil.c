@@ -150,17 +150,17 @@ int steerL_optthreads(lua_State *L, int t, const char *fn)
 }
 
 // The vehicle numbers: a minimum of 0 admits 0 (no speed, force or radius,
-// a constant turn radius) and then STEERW_PARAM_MIN, as steer_spawn does.
+// a constant turn radius) and then STEERA_PARAM_MIN, as steer_spawn does.
 static const struct VehicleRule {
     const char *field;
     double min;
     const char *what;
 } vehicle_rules[] = {
-    { "mass", STEERW_PARAM_MIN, "a number" },
+    { "mass", STEERA_PARAM_MIN, "a number" },
     { "max_speed", 0, "a number" },
     { "max_force", 0, "a number" },
     { "radius", 0, "a number" },
-    { "min_turn_radius", STEERW_PARAM_MIN, "a number of metres" },
+    { "min_turn_radius", STEERA_PARAM_MIN, "a number of metres" },
     { "max_turn_accel", 0, "a number of m/s^2 (0 = a constant turn radius)" },
     { NULL, 0, NULL },
 };
@@ -169,7 +169,7 @@ double steerL_vehicle_number(lua_State *L, int idx, const char *fn, const char *
 {
     const struct VehicleRule *r = vehicle_rules;
     while (r->field && strcmp(r->field, field) != 0) r++;
-    return steerL_checkrange(L, idx, fn, field, r->field ? r->what : "a number", r->min, STEERW_PARAM_MAX);
+    return steerL_checkrange(L, idx, fn, field, r->field ? r->what : "a number", r->min, STEERA_PARAM_MAX);
 }
 
 double steerL_opt_vehicle(lua_State *L, int t, const char *fn, const char *field, double def)

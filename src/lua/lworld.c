@@ -57,9 +57,9 @@ static int world_new(lua_State *L)
         double s[3];
         steerL_checkvec(L, -1, s, fn, "size");
         for (int i = 0; i < d.dim; i++)
-            if (!steerB_number_ok(s[i], 0, STEERW_PARAM_MAX)) {
+            if (!steerB_number_ok(s[i], 0, STEERA_PARAM_MAX)) {
                 char range[128], expected[192];
-                steerB_range_text(range, sizeof range, "a size (0 = an unbounded axis)", 0, STEERW_PARAM_MAX);
+                steerB_range_text(range, sizeof range, "a size (0 = an unbounded axis)", 0, STEERA_PARAM_MAX);
                 snprintf(expected, sizeof expected, "a vector whose components are each %s", range);
                 steerL_field_error(L, fn, "size", expected, -1);
             }
