@@ -41,7 +41,11 @@ enum { FF_ARRIVED, FF_MEM };
 // one thing it changes (hence the casts).
 static void flow_retain(void *f) { steerN_flow_retain(f); }
 static void flow_release(void *f) { steerN_flow_release(f); }
-const steerB_ResourceKind steerB_flow_resource = { "flow field", "steer.FlowField", flow_retain, flow_release };
+// No encode or decode: a flow field belongs to its grid, which the host
+// (the Lua binding) saves; snapshots ask the host for it by number.
+const steerB_ResourceKind steerB_flow_resource = {
+    .name = "flow field", .type = "steer.FlowField", .retain = flow_retain, .release = flow_release
+};
 
 #define FLOW_FIELD_ROW(T)                                                                                 \
     {                                                                                                     \

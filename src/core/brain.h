@@ -22,6 +22,7 @@
 #include "world.h"
 #include "neighbors.h"
 #include "vecmath.h"
+#include "bytes.h"
 #include <stddef.h>
 
 #define STEERB_PARAMS 96 // bytes of parameters a node holds inline
@@ -54,6 +55,17 @@ typedef struct steerB_ResourceKind {
     const char *type; // its type in the Lua API's annotations ("steer.FlowField")
     void (*retain)(void *obj);
     void (*release)(void *obj);
+    // A resource that is plain data saves itself (a navigation mesh): a
+    // snapshot writes each object once, in its trees section, through
+    // encode, and a load makes it again through decode (a new object with
+    // one reference, the caller's, allocated with alloc; NULL with the
+    // reader's failure set when the bytes are not one, or with *oom set).
+    // A kind without them (the flow field, which belongs to a grid the
+    // host holds) is saved as a number the host gives, through steer_Hooks'
+    // save_ref and load_ref. Adding a resource kind takes its own module
+    // (this struct) and its binding's registration, nothing else.
+    void (*encode)(const void *obj, steerS_Writer *out);
+    void *(*decode)(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, bool *oom);
 } steerB_ResourceKind;
 
 typedef struct steerB_Field {

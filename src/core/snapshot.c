@@ -663,6 +663,7 @@ int steer_world_load_roots(const steer_WorldDesc *hooks, const void *data, size_
     in.r.section = "the header";
     bool ok = load(&in, hooks, out);
     if (in.w) {
+        steerS_load_trees_end(&in, in.w);
         for (uint32_t i = 0; i < in.nnodes; i++) steer_behavior_release(in.nodes[i]);
         steerA_free(in.w, in.nodes);
         steerA_free(in.w, in.roots);
@@ -677,6 +678,7 @@ int steer_world_load_roots(const steer_WorldDesc *hooks, const void *data, size_
         else steer_behavior_release(b);
     }
     if (nroots) *nroots = (int)in.nroots;
+    steerS_load_trees_end(&in, *out); // the nodes hold theirs
     steerA_free(*out, in.nodes);
     steerA_free(*out, in.roots);
     steerA_free(*out, in.str);

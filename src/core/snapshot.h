@@ -49,6 +49,9 @@ typedef struct steerS_Load {
     uint32_t nnodes;
     uint32_t *roots; // the extra roots' node indices
     uint32_t nroots;
+    void **res; // the resources that decoded themselves, each holding one reference (steerS_load_end)
+    const struct steerB_ResourceKind **res_kind;
+    uint32_t nres, cap_res;
 } steerS_Load;
 
 // The trees section: every distinct node of the brains' trees and of the
@@ -58,6 +61,9 @@ typedef struct steerS_Load {
 // brains at their ids and lists the extra roots (l->roots).
 bool steerS_save_trees(steerS_Save *s, steer_Behavior *const *roots, uint32_t nroots);
 bool steerS_load_trees(steerS_Load *l);
+// Let go of what the trees' reader holds for the whole load (the load's
+// references to the resources it decoded), with w's allocator.
+void steerS_load_trees_end(steerS_Load *l, steer_World *w);
 
 static inline bool steerS_load_oom(steerS_Load *l)
 {

@@ -29,6 +29,8 @@ typedef struct Nodes {
     const steer_Behavior **map;
     uint32_t *map_id;
     uint32_t cap_map;
+    const void **res; // the resources written so far (those that encode themselves), in order
+    uint32_t nres, cap_res;
 } Nodes;
 
 static uint32_t ptr_hash(const void *p, uint32_t mask)
@@ -137,9 +139,95 @@ static bool load_ref(steerS_Load *in, const steer_Ref *r, uint32_t v, int *ref, 
     return h->load_ref(h->ud, r, v, ref, obj) == 0;
 }
 
+// A resource that encodes itself: its number among the resources written
+// (1 on; 0 none) and, the first time, its bytes (a u32 length, then
+// encode's). Shared resources stay shared: a later field gives the number
+// only.
+static void put_resource(steerS_Writer *o, Nodes *t, const steerB_ResourceKind *rk, const void *obj)
+{
+    uint32_t i = 0;
+    while (obj && i < t->nres && t->res[i] != obj) i++;
+    if (!obj || i < t->nres) {
+        steerS_put_u32(o, obj ? i + 1 : 0);
+        return;
+    }
+    if (t->nres == t->cap_res) {
+        uint32_t cap = t->cap_res ? 2 * t->cap_res : 8;
+        const void **r = steerA_realloc(t->w, (void *)t->res, sizeof *r * cap);
+        if (!r) {
+            o->failed = true;
+            return;
+        }
+        t->res = r;
+        t->cap_res = cap;
+    }
+    t->res[t->nres++] = obj;
+    steerS_put_u32(o, t->nres);
+    steerS_Writer bytes;
+    steerS_writer_init(&bytes, t->w->alloc, t->w->alloc_ud);
+    rk->encode(obj, &bytes);
+    if (bytes.failed || bytes.n > UINT32_MAX) o->failed = true;
+    else {
+        steerS_put_u32(o, (uint32_t)bytes.n);
+        steerS_put(o, bytes.p, bytes.n);
+    }
+    steerS_writer_free(&bytes);
+}
+
+// Its reader: the resource a number names, decoding it the first time (the
+// load holds that reference until it ends: steerS_Load.res).
+static bool get_resource(steerS_Load *in, uint32_t i, const steer_Behavior *b, const steerB_ResourceKind *rk,
+                         uint32_t v, void **obj)
+{
+    *obj = NULL;
+    if (!v) return true;
+    if (v <= in->nres) {
+        if (in->res_kind[v - 1] != rk)
+            return steerS_fail(&in->r, "behaviour %u (%s): resource %u is a %s, not a %s", i, b->kind->name, v,
+                               in->res_kind[v - 1]->name, rk->name);
+        *obj = in->res[v - 1];
+        return true;
+    }
+    if (v != in->nres + 1)
+        return steerS_fail(&in->r, "behaviour %u (%s): resource %u before resource %u", i, b->kind->name, v,
+                           in->nres + 1);
+    if (in->nres == in->cap_res) {
+        uint32_t cap = in->cap_res ? 2 * in->cap_res : 8;
+        void **r = steerA_realloc(in->w, in->res, sizeof *r * cap);
+        if (r) in->res = r;
+        const steerB_ResourceKind **k = r ? steerA_realloc(in->w, (void *)in->res_kind, sizeof *k * cap) : NULL;
+        if (!k) return steerS_load_oom(in);
+        in->res_kind = k;
+        in->cap_res = cap;
+    }
+    uint32_t n;
+    const unsigned char *p = steerS_get_str(&in->r, &n);
+    if (!p) return false;
+    steerS_Reader sub;
+    steerS_reader_init(&sub, p, n, in->r.err, in->r.errlen);
+    sub.section = rk->name;
+    bool oom = false;
+    void *o = rk->decode(&sub, in->w->alloc, in->w->alloc_ud, &oom);
+    if (o && (sub.failed || steerS_left(&sub))) {
+        rk->release(o);
+        o = NULL;
+        if (!sub.failed) steerS_fail(&sub, "%zu bytes past the end of a %s", steerS_left(&sub), rk->name);
+    }
+    if (!o) {
+        if (oom) return steerS_load_oom(in);
+        if (!sub.failed) steerS_fail(&sub, "a %s that does not decode", rk->name);
+        in->r.failed = true;
+        return false;
+    }
+    in->res[in->nres] = o;
+    in->res_kind[in->nres++] = rk;
+    *obj = o;
+    return true;
+}
+
 // One node: its kind's name, its own name, every field of its kind's
 // table by name and type, and its children by index.
-static void put_node(steerS_Writer *o, const Nodes *t, uint32_t index, bool *failed)
+static void put_node(steerS_Writer *o, Nodes *t, uint32_t index, bool *failed)
 {
     const steer_Behavior *b = t->order[index];
     steer_Ref ref = { .node = b, .root = t->root_of[index] }; // each reference field fills in the rest
@@ -196,9 +284,11 @@ static void put_node(steerS_Writer *o, const Nodes *t, uint32_t index, bool *fai
             break;
         }
         case STEERB_RESOURCE: {
-            ref.field = f->name, ref.type = steerB_field_resource(f)->name, ref.ref = 0;
+            const steerB_ResourceKind *rk = steerB_field_resource(f);
+            ref.field = f->name, ref.type = rk->name, ref.ref = 0;
             ref.obj = steerB_resource(b, f);
-            steerS_put_u32(o, save_ref(t->w, &ref, failed));
+            if (rk->encode) put_resource(o, t, rk, ref.obj);
+            else steerS_put_u32(o, save_ref(t->w, &ref, failed));
             break;
         }
         case STEERB_VECTOR:
@@ -341,10 +431,12 @@ static bool get_field(steerS_Load *in, uint32_t i, steer_Behavior *b)
     case STEERB_RESOURCE: {
         const steerB_ResourceKind *rk = steerB_field_resource(f);
         int ref;
-        void *obj;
+        void *obj = NULL;
         uint32_t v = steerS_get_u32(&in->r);
-        if (!in->r.failed &&
-            !load_ref(in, &(steer_Ref){ .node = b, .field = f->name, .type = rk->name }, v, &ref, &obj))
+        if (rk->decode) {
+            if (!in->r.failed && !get_resource(in, i, b, rk, v, &obj)) return false;
+        } else if (!in->r.failed &&
+                   !load_ref(in, &(steer_Ref){ .node = b, .field = f->name, .type = rk->name }, v, &ref, &obj))
             return refused(in, i, b, f);
         if (obj) st = steerB_set_resource(b, name, rk, obj);
         break;
@@ -439,6 +531,7 @@ bool steerS_save_trees(steerS_Save *s, steer_Behavior *const *roots, uint32_t nr
     steerA_free(t.w, (void *)t.root_of);
     steerA_free(t.w, (void *)t.map);
     steerA_free(t.w, t.map_id);
+    steerA_free(t.w, (void *)t.res);
     return ok;
 }
 
@@ -501,4 +594,12 @@ bool steerS_load_trees(steerS_Load *in)
         in->roots[in->nroots++] = root;
     }
     return true;
+}
+
+void steerS_load_trees_end(steerS_Load *in, steer_World *w)
+{
+    for (uint32_t i = 0; i < in->nres; i++) in->res_kind[i]->release(in->res[i]);
+    steerA_free(w, in->res);
+    steerA_free(w, (void *)in->res_kind);
+    in->res = NULL, in->res_kind = NULL, in->nres = in->cap_res = 0;
 }

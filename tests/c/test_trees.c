@@ -188,7 +188,9 @@ static void test_resource_field(void)
     CHECK(atomic_load(&f->refs) == 2, "the node holds a reference: %d", atomic_load(&f->refs));
     CHECK(steerB_resource(b, field) == f, "it points at the field");
 
-    static const steerB_ResourceKind mesh = { "navigation mesh", "steer.NavMesh", noop, noop };
+    static const steerB_ResourceKind mesh = {
+        .name = "navigation mesh", .type = "steer.NavMesh", .retain = noop, .release = noop
+    };
     int dummy = 0;
     CHECK(steerB_set_resource(b, "field", &mesh, &dummy) == STEER_EARG, "another kind is refused");
     CHECK(strstr(steer_behavior_error(b), "expects a flow field") && strstr(steer_behavior_error(b), "navigation mesh"),
