@@ -227,6 +227,19 @@ STEER_API void steer_world_bounds(const steer_World *w, double origin[3], double
 // Whether an agent of the world still has this brain (brains no agent uses
 // are freed at the next tick; a host may drop its reference then).
 STEER_API bool steer_world_uses_brain(const steer_World *w, const steer_Behavior *b);
+// How many brain ids the world has given out, id 0 (no brain) included:
+// its brains are ids 1 to steer_world_brains(w) - 1, the ids snapshots keep.
+STEER_API int steer_world_brains(const steer_World *w);
+// The behaviour tree brain `id` was compiled from, or NULL for an id no
+// agent uses any more (or out of range). Not retained for the caller.
+STEER_API steer_Behavior *steer_world_brain(const steer_World *w, int id);
+// Brain `id` runs `tree` from now on, in place of the tree it was compiled
+// from, its agents keeping their memory: for a host holding a tree equal to
+// one a load made (the Lua loader gives a script its own tree back). The
+// two must flatten alike, kind for kind and name for name, with the same
+// per-agent memory; STEER_EARG otherwise (and for an unused id),
+// STEER_EBUSY during a step, STEER_ENOMEM.
+STEER_API int steer_world_replace_brain(steer_World *w, int id, steer_Behavior *tree);
 STEER_API size_t steer_world_bytes(const steer_World *w);       // heap bytes the world holds
 STEER_API size_t steer_world_brain_bytes(const steer_World *w); // of those, per-agent brain memory
 // Events of the last step; the array stays valid until the next step.
@@ -278,6 +291,12 @@ STEER_API int steer_world_load_roots(const steer_WorldDesc *hooks, const void *d
 // Replace w's whole state by a snapshot's, in place (w keeps its address, allocator, log and hooks): a
 // rewind. On failure w is unchanged and err says why. The snapshot may have another dim or other options.
 STEER_API int steer_world_restore(steer_World *w, const void *data, size_t len, char *err, size_t errlen);
+// w takes the state of `from` (a world just loaded, with
+// steer_world_load_roots): agents, shapes, brains, tick and all, while
+// each keeps its address and its host parts (allocator, log, hooks); the
+// trees `from` held that target its agents now target w's, and `from`
+// holds w's old state, to be freed. steer_world_restore is a load and this.
+STEER_API int steer_world_take_state(steer_World *w, steer_World *from);
 
 // ---- static geometry ---------------------------------------------------
 // Shapes are named by handles like agents. Circles are spheres in 3D; walls

@@ -29,11 +29,13 @@ if sys.argv[1:] == ['--self-test']:
         'view_nav_rooted': ('view', 'viewint.h', '#include "src/nav/layers.h"\n'),
         'view_behaviors': ('view', 'inspect.c', '#include "../behaviors/behavior.h"\n'),
         'core_nav': ('core', 'tick.c', '#include "../nav/nav.h"\n'),
+        'lua_world': ('lua', 'lworld.c', '#include "../core/world.h"\n'),
+        'lua_behavior': ('lua', 'lbehavior.c', '#include "../behaviors/behavior.h"\n'),
     }
     failed = 0
     for name, (folder, file, line) in sorted(cases.items()):
         with tempfile.TemporaryDirectory() as tmp:
-            for f in ('core', 'nav', 'behaviors', 'view'):
+            for f in ('core', 'nav', 'behaviors', 'view', 'lua'):
                 os.makedirs(os.path.join(tmp, 'src', f))
             for f, h in (('core', 'world.h'), ('nav', 'nav.h'), ('nav', 'layers.h'), ('behaviors', 'behavior.h')):
                 open(os.path.join(tmp, 'src', f, h), 'w').close()
@@ -62,6 +64,17 @@ FORBIDDEN = {
 # Folders that may include nothing of src/ but themselves: the viewer is a
 # host like any game, and draws through the public headers alone.
 ISOLATED = {'view'}
+# Folders that may include only these headers of these folders: the Lua
+# bindings read the core through the public headers, trees as data
+# (core/tree.h), the floor's number rules (base.h), the bytes (bytes.h)
+# and the agents' generator (rng.h), never the world's layout (world.h)
+# or compiled brains (brain.h); of the behaviours, only what they export.
+LIMITED = {
+    'lua': {
+        'core': {'core/tree.h', 'core/base.h', 'core/bytes.h', 'core/rng.h'},
+        'behaviors': {'behaviors/exports.h'},
+    },
+}
 
 def resolve(d, name):
     """The file an #include "name" in folder d means: beside the includer,
@@ -92,7 +105,8 @@ for folder in sorted(os.listdir(src)):
             if to == folder:
                 continue
             edges.setdefault(folder, {}).setdefault(to, f'src/{folder}/{name}:{no}')
-            if to in FORBIDDEN.get(folder, ()) or folder in ISOLATED:
+            limited = LIMITED.get(folder, {}).get(to)
+            if to in FORBIDDEN.get(folder, ()) or folder in ISOLATED or (limited is not None and rel not in limited):
                 bad.append(f'src/{folder}/{name}:{no}: {folder}/ includes {rel}, which it must not')
 
 # Symbols a folder may use from one it must not include: (user object, symbol).

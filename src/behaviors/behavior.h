@@ -11,6 +11,7 @@
 #define STEER_BEHAVIOR_H
 
 #include "../core/brain.h"
+#include "exports.h"
 #include <stddef.h>
 
 // Batched kernels write their arithmetic as loops over lanes in stages:
@@ -57,9 +58,6 @@ static inline void steerB_truncate_lanes(steerB_Lanes l, const float *max, int n
 
 // The kinds' table, field lookup, error texts and steerB_new are the
 // core's (brain.h, tree.c).
-
-// The steerB_Kind of a host kind (host.c).
-const void *steerB_host_kind(const steer_HostKind *k);
 
 // Resolve a target field: false when there is none (then behaviours give 0).
 // pos is the target position (relative displacement in `off`), vel its velocity.
@@ -109,13 +107,5 @@ static inline bool steerB_still(const steer_World *w, uint32_t d, const float v[
 
 // Side and up vectors of the agent's frame from its heading (v3_frame).
 void steerB_frame(const steerB_Ctx *c, float side[3], float up[3]);
-
-// The flow family (follow_flow.c): point a follow_flow or decompose_flow
-// behaviour at its field, which it references until it is freed or bound
-// to another (src/nav/nav.h).
-struct steerN_Flow;
-void steerB_flow_bind(steer_Behavior *b, const struct steerN_Flow *f);
-// Their `field`, a resource of this kind.
-extern const steerB_ResourceKind steerB_flow_resource;
 
 #endif

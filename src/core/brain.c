@@ -300,6 +300,46 @@ bool steer_world_uses_brain(const steer_World *w, const steer_Behavior *b)
     return false;
 }
 
+int steer_world_brains(const steer_World *w) { return (int)(w->nbrains ? w->nbrains : 1); }
+
+steer_Behavior *steer_world_brain(const steer_World *w, int id)
+{
+    return id > 0 && (uint32_t)id < w->nbrains && w->brains[id] ? w->brains[id]->root : NULL;
+}
+
+// Whether brains a and b lay their nodes and the agents' memory out alike.
+static bool same_layout(const steerB_Brain *a, const steerB_Brain *b)
+{
+    if (a->nnodes != b->nnodes || a->mem_floats != b->mem_floats || a->nsums != b->nsums) return false;
+    for (uint32_t i = 0; i < a->nnodes; i++) {
+        const steerB_Node *x = &a->nodes[i], *y = &b->nodes[i];
+        if (x->kind != y->kind || x->mem != y->mem || x->nchild != y->nchild || x->first != y->first ||
+            strcmp(x->name ? x->name : "", y->name ? y->name : "") != 0)
+            return false;
+    }
+    return true;
+}
+
+int steer_world_replace_brain(steer_World *w, int id, steer_Behavior *tree)
+{
+    if (w->in_tick) return STEER_EBUSY;
+    if (!tree || id <= 0 || (uint32_t)id >= w->nbrains || !w->brains[id]) return STEER_EARG;
+    if (w->brains[id]->root == tree) return STEER_OK;
+    int st;
+    steerB_Brain *b = steerB_compile(w, tree, &st);
+    if (!b) return st;
+    steerB_Brain *old = w->brains[id];
+    if (!same_layout(old, b)) {
+        steerB_brain_free(w, b);
+        return STEER_EARG;
+    }
+    b->users = old->users;
+    w->brains[id] = b;
+    steerB_brain_free(w, old);
+    if (b->sense > w->sense_radius) w->sense_radius = b->sense; // a smaller one shrinks at the next collection
+    return STEER_OK;
+}
+
 void steerB_set_brain(steer_World *w, uint32_t d, int id)
 {
     if (w->brain[d]) w->brains[w->brain[d]]->users--;

@@ -702,8 +702,7 @@ int steer_world_restore(steer_World *w, const void *data, size_t len, char *err,
     if (st != STEER_OK) return st;
     // w keeps its address (the host's pointers to it stay good), and
     // freeing the other world frees what w held before
-    steerW_swap(w, fresh);
-    steerW_retarget(w, fresh); // the trees were loaded for the other address
+    steer_world_take_state(w, fresh);
     steer_world_free(fresh);
     return STEER_OK;
 }

@@ -137,6 +137,14 @@ void steerW_retarget(steer_World *w, const steer_World *from)
         if (w->brains[i]) retarget_tree(w->brains[i]->root, from, w);
 }
 
+int steer_world_take_state(steer_World *w, steer_World *from)
+{
+    if (w->in_tick || from->in_tick) return STEER_EBUSY;
+    steerW_swap(w, from);
+    steerW_retarget(w, from); // the trees were loaded for the other address
+    return STEER_OK;
+}
+
 // ---- queries -----------------------------------------------------------
 
 int steer_world_dim(const steer_World *w) { return w->dim; }

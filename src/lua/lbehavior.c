@@ -6,7 +6,7 @@
 // value holds its children and its Lua callbacks so they live as long as it.
 #include "lutil.h"
 #include "steer_lua.h"
-#include "../behaviors/behavior.h"
+#include "../behaviors/exports.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -74,7 +74,7 @@ static void setter_error(lua_State *L, const char *fn, steer_Behavior *b)
 
 // ---- resources ----------------------------------------------------------------
 
-// Resources (brain.h) reach scripts as userdata of a type of their own
+// Resources (core/tree.h) reach scripts as userdata of a type of their own
 // (a flow field: STEERL_FLOW) whose first member is the C object. The
 // registry's table under &resource_types maps each kind to that type's
 // metatable name, which the binding of the type registers once.

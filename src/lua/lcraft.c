@@ -4,7 +4,7 @@
 // steer.directed_seek_plan (what directed seek decides, for tests and
 // debug drawing).
 #include "lutil.h"
-#include "../behaviors/behavior.h"
+#include "../behaviors/exports.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 // resource steer.follow_flow{ field = f } holds (steerL_resource_type).
 // The userdata, its user value and its memory: lnav.h.
 #include "lnav.h"
-#include "../behaviors/behavior.h"
+#include "../behaviors/exports.h"
 
 #include <math.h>
 #include <stdio.h>

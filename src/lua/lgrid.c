@@ -9,7 +9,7 @@
 // top, so map[j]:sub(i, i) is the cell's character; C counts rows upwards
 // from the origin (src/nav/nav.h).
 #include "lnav.h"
-#include "../behaviors/behavior.h"
+#include "../behaviors/exports.h"
 
 #include <math.h>
 #include <stdio.h>

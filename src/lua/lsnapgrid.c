@@ -6,7 +6,7 @@
 // field saves its goals and cells as they are.
 #include "lnav.h"
 #include "lsnapshot.h"
-#include "../behaviors/behavior.h"
+#include "../behaviors/exports.h"
 #include "../core/bytes.h"
 
 #include <string.h>

@@ -9,7 +9,7 @@
 #define STEER_LSNAPINT_H
 
 #include "lsnapshot.h"
-#include "../behaviors/behavior.h"
+#include "../behaviors/exports.h"
 #include "../core/bytes.h"
 
 // A walk of trees in post-order, each node once (seen: node -> its index).

@@ -238,9 +238,9 @@ static void tree_names(lua_State *L, steer_World *w)
     lua_newtable(L);
     steerL_uv_field(L, 1, "brains");
     lua_Integer k = 0;
-    for (uint32_t i = 1; i < w->nbrains; i++) {
-        if (!w->brains[i]) continue;
-        lua_pushlightuserdata(L, w->brains[i]->root);
+    for (int i = 1; i < steer_world_brains(w); i++) {
+        if (!steer_world_brain(w, i)) continue;
+        lua_pushlightuserdata(L, steer_world_brain(w, i));
         if (lua_rawget(L, -2) == LUA_TNIL) {
             lua_pop(L, 1);
             lua_pushboolean(L, 0); // keeps k in step; names no tree
@@ -259,15 +259,15 @@ static void tree_names(lua_State *L, steer_World *w)
     steerL_uv_field(L, 1, "tree_names");
     if (lua_istable(L, -1)) {
         k = 0;
-        for (uint32_t i = 1; i < w->nbrains; i++) {
-            if (!w->brains[i]) continue;
+        for (int i = 1; i < steer_world_brains(w); i++) {
+            if (!steer_world_brain(w, i)) continue;
             ++k;
             if (lua_rawgeti(L, named, k) != LUA_TNIL) {
                 lua_pop(L, 1);
                 continue;
             }
             lua_pop(L, 1);
-            lua_pushlightuserdata(L, w->brains[i]->root);
+            lua_pushlightuserdata(L, steer_world_brain(w, i));
             if (lua_rawget(L, -2) != LUA_TNIL) lua_rawseti(L, named, k);
             else lua_pop(L, 1);
         }
@@ -593,9 +593,9 @@ static int load(lua_State *L)
     // one userdata per tree, holding the refs (and through them the fields)
     lua_getiuservalue(L, 8, 1);    // 15
     lua_getfield(L, 15, "brains"); // 16
-    for (uint32_t i = 1; i < w->nbrains; i++) {
-        if (!w->brains[i]) continue;
-        steer_Behavior *root = w->brains[i]->root;
+    for (int i = 1; i < steer_world_brains(w); i++) {
+        steer_Behavior *root = steer_world_brain(w, i);
+        if (!root) continue;
         lua_pushlightuserdata(L, root);
         if (lua_rawget(L, 16) != LUA_TNIL) {
             lua_pop(L, 1);
@@ -747,8 +747,7 @@ int steerL_world_restore(lua_State *L)
         return luaL_error(L, "%s: %s", fn, tail ? tail + strlen("steer.load: ") : msg ? msg : "failed");
     }
     steerL_World *nw = lua_touserdata(L, 4);
-    steerW_swap(lw->w, nw->w);
-    steerW_retarget(lw->w, nw->w); // the trees were loaded for the other address
+    steer_world_take_state(lw->w, nw->w);
     retarget_data_trees(L, 4, nw->w, lw->w);
     lw->dim = steer_world_dim(lw->w);
     nw->dim = steer_world_dim(nw->w);

@@ -377,26 +377,6 @@ int steerL_hook_load_ref(void *ud, const steer_Ref *r, uint32_t in, int *ref, vo
     return 0;
 }
 
-// A compiled brain's copy of its tree's references (callbacks, flow field)
-// and of what points into the tree (names, points), from tree b (the node
-// order is flatten's in brain.c: depth first, parents before children): so
-// a brain takes another tree of the same digest (adopt_named) as its own.
-static uint32_t sync(steerB_Brain *br, steer_Behavior *b, uint32_t i)
-{
-    steerB_Node *n = &br->nodes[i];
-    b->frozen = true;
-    n->name = steer_behavior_name(b);
-    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
-        size_t off;
-        if (ref_field(b->params, f, &off)) memcpy(n->params + off, b->params + off, 4);
-        if (f->type == STEERB_POINTS) memcpy(n->params + f->offset, b->params + f->offset, sizeof(steerB_Points));
-        if (f->type == STEERB_RESOURCE) memcpy(n->params + f->offset, b->params + f->offset, sizeof(void *));
-    }
-    uint32_t next = i + 1;
-    for (uint16_t k = 0; k < b->nkids; k++) next = sync(br, b->kids[k], next);
-    return next;
-}
-
 // Whether tree t can stand for c, a tree of the same digest (the caller
 // compares those), in world w: node for node its callbacks call the same
 // functions, its flow nodes follow the same fields, and it targets no
@@ -454,12 +434,12 @@ static void keep_name(lua_State *L, int names, const steer_Behavior *copy, int n
 // Whether the loaded world's trees other than brain `self` (the other
 // brains' and the trees of a.data at `trees`, but for `copy` itself) share
 // a node with `copy`: then copy stays, so that the sharing stays too.
-static bool shared_elsewhere(lua_State *L, const steer_World *w, uint32_t self, steer_Behavior *copy, int trees)
+static bool shared_elsewhere(lua_State *L, const steer_World *w, int self, steer_Behavior *copy, int trees)
 {
     lua_newtable(L); // the others' nodes
     int set = lua_gettop(L);
-    for (uint32_t j = 1; j < w->nbrains; j++)
-        if (j != self && w->brains[j]) steerL_snap_mark_nodes(L, set, w->brains[j]->root);
+    for (int j = 1; j < steer_world_brains(w); j++)
+        if (j != self && steer_world_brain(w, j)) steerL_snap_mark_nodes(L, set, steer_world_brain(w, j));
     for (lua_Integer j = 1; j <= (lua_Integer)lua_rawlen(L, trees); j++) {
         lua_rawgeti(L, trees, j);
         steer_Behavior *t = steerL_tobehavior(L, -1);
@@ -497,9 +477,9 @@ void steerL_snap_adopt(lua_State *L, steer_World *w, int section, int trees, int
         return;
     }
     lua_Integer k = 0;
-    for (uint32_t i = 1; i < w->nbrains; i++) {
-        steerB_Brain *br = w->brains[i];
-        if (!br) continue;
+    for (int i = 1; i < steer_world_brains(w); i++) {
+        steer_Behavior *copy = steer_world_brain(w, i);
+        if (!copy) continue;
         lua_settop(L, top + 1);
         if (lua_rawgeti(L, top + 1, ++k) != LUA_TTABLE) continue;
         steerL_snap_helper(L, "lookup");
@@ -509,7 +489,7 @@ void steerL_snap_adopt(lua_State *L, steer_World *w, int section, int trees, int
         lua_pushvalue(L, 4);
         lua_pushinteger(L, k);
         lua_call(L, 5, 1); // top + 2: the named value
-        steer_Behavior *t = steerL_tobehavior(L, -1), *copy = br->root;
+        steer_Behavior *t = steerL_tobehavior(L, -1);
         if (!t || t == copy || steer_world_uses_brain(w, t) || !fits(L, copy, t, w) ||
             shared_elsewhere(L, w, i, copy, trees)) {
             keep_name(L, names, copy, top + 1, k);
@@ -521,9 +501,12 @@ void steerL_snap_adopt(lua_State *L, steer_World *w, int section, int trees, int
             keep_name(L, names, copy, top + 1, k);
             continue;
         }
-        steer_behavior_retain(t);
-        br->root = t;
-        sync(br, t, 0);
+        int st = steer_world_replace_brain(w, (int)i, t);
+        if (st == STEER_ENOMEM) luaL_error(L, "steer.load: out of memory");
+        if (st != STEER_OK) { // laid out otherwise after all: the copy stays, with its name
+            keep_name(L, names, copy, top + 1, k);
+            continue;
+        }
         lua_pushlightuserdata(L, copy);
         lua_pushnil(L);
         lua_rawset(L, brains);
@@ -538,7 +521,6 @@ void steerL_snap_adopt(lua_State *L, steer_World *w, int section, int trees, int
             lua_pushvalue(L, top + 2);
             lua_rawseti(L, trees, j);
         }
-        steer_behavior_release(copy);
     }
     lua_settop(L, top);
 }
@@ -557,8 +539,8 @@ int steerL_world_same_brain(lua_State *L)
     lua_settop(L, 2);
     steer_World *w = lw->w;
     steerL_uv_field(L, 1, "brains"); // 3
-    for (uint32_t i = 1; i < w->nbrains; i++) {
-        steer_Behavior *r = w->brains[i] ? w->brains[i]->root : NULL;
+    for (int i = 1; i < steer_world_brains(w); i++) {
+        steer_Behavior *r = steer_world_brain(w, i);
         if (!r || r == t || !fits(L, r, t, w)) continue;
         if (lua_gettop(L) == 3) push_digest(L, t); // 4
         push_digest(L, r);

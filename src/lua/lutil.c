@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // lutil.c — argument checking shared by every binding file.
 #include "lutil.h"
-#include "../behaviors/behavior.h"
+#include "../behaviors/exports.h"
 #include "steer_debug.h" // steer_debug_shape: a shape slot's generation (5.1, LuaJIT)
 
 #include <float.h>

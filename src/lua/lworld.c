@@ -11,7 +11,7 @@
 #include "lsnapshot.h"
 #include "lutil.h"
 #include "steer_lua.h"
-#include "../behaviors/behavior.h"
+#include "../behaviors/exports.h"
 
 #include <float.h>
 #include <math.h>

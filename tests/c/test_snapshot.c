@@ -55,6 +55,20 @@ static steer_Agent spawn(steer_World *w, double x, double y, double z, steer_Beh
 
 // ---- the worlds --------------------------------------------------------
 
+// Wander, separation (of that radius), alignment, cohesion, blended.
+static steer_Behavior *flock_brain(double radius)
+{
+    steer_Behavior *blend = leaf("blend"), *sep = leaf("separation"), *ali = leaf("alignment");
+    steer_Behavior *coh = leaf("cohesion"), *wan = leaf("wander");
+    num(sep, "radius", radius);
+    num(wan, "jitter", 5);
+    adopt(blend, sep, 1.5);
+    adopt(blend, ali, 1.0);
+    adopt(blend, coh, 1.0);
+    adopt(blend, wan, 0.2);
+    return blend;
+}
+
 // A 2D torus flock: wander, separation, alignment, cohesion.
 static steer_World *flock2d(void)
 {
@@ -63,14 +77,7 @@ static steer_World *flock2d(void)
     wd.wrap = true;
     wd.seed = 7;
     steer_World *w = test_world(&wd);
-    steer_Behavior *blend = leaf("blend"), *sep = leaf("separation"), *ali = leaf("alignment");
-    steer_Behavior *coh = leaf("cohesion"), *wan = leaf("wander");
-    num(sep, "radius", 2);
-    num(wan, "jitter", 5);
-    adopt(blend, sep, 1.5);
-    adopt(blend, ali, 1.0);
-    adopt(blend, coh, 1.0);
-    adopt(blend, wan, 0.2);
+    steer_Behavior *blend = flock_brain(2);
     for (int i = 0; i < 300; i++) spawn(w, (i * 7919) % 40, (i * 104729) % 40 * 0.99, 0, blend, NULL);
     steer_behavior_release(blend);
     return w;
@@ -292,6 +299,57 @@ static void test_restore(void)
         free(bytes);
         steer_world_free(w);
     }
+}
+
+// The brains by id, a loaded brain taking an equal tree of the host's
+// back (steer_world_replace_brain: the Lua loader's adoption), and a
+// load taken into an existing world (steer_world_take_state).
+static void test_brains_api(void)
+{
+    steer_World *w = flock2d();
+    must(steer_world_step(w, N_TICKS), "step");
+    CHECK(steer_world_brains(w) == 2 && steer_world_brain(w, 1) && !steer_world_brain(w, 0) &&
+              !steer_world_brain(w, 2) && !steer_world_brain(w, -1),
+          "one brain, id 1: %d", steer_world_brains(w));
+    size_t len = 0;
+    unsigned char *bytes = save(w, &len);
+    REQUIRE(bytes, "save");
+    char err[256];
+    steer_World *a = NULL, *b = NULL;
+    must(steer_world_load(NULL, bytes, len, &a, err, sizeof err), "load a");
+    must(steer_world_load(NULL, bytes, len, &b, err, sizeof err), "load b");
+    steer_Behavior *copy = steer_world_brain(a, 1), *mine = flock_brain(2), *other = flock_brain(3);
+    steer_Behavior *seek = leaf("seek");
+    CHECK(copy && copy != steer_world_brain(w, 1), "the load made its own tree");
+    CHECK(steer_world_replace_brain(a, 1, seek) == STEER_EARG, "a tree of other kinds is refused");
+    CHECK(steer_world_replace_brain(a, 2, mine) == STEER_EARG && steer_world_replace_brain(a, 1, NULL) == STEER_EARG,
+          "an id without a brain, or no tree, is refused");
+    CHECK(steer_world_brain(a, 1) == copy, "a refusal changes nothing");
+    CHECK(steer_world_replace_brain(a, 1, mine) == STEER_OK, "an equal tree is taken");
+    CHECK(steer_world_brain(a, 1) == mine && steer_world_uses_brain(a, mine), "brain 1 runs it");
+    must(steer_world_step(a, M_TICKS), "step a");
+    must(steer_world_step(b, M_TICKS), "step b");
+    CHECK(steer_world_hash(a) == steer_world_hash(b), "the agents kept their memory: the same bits on");
+    // a tree laid out alike but with other numbers runs them: the host's to check
+    CHECK(steer_world_replace_brain(b, 1, other) == STEER_OK, "a tree of the same layout is taken");
+    must(steer_world_step(b, M_TICKS), "step b");
+    must(steer_world_step(a, M_TICKS), "step a");
+    CHECK(steer_world_hash(a) != steer_world_hash(b), "and runs its own numbers");
+    steer_behavior_release(mine);
+    steer_behavior_release(other);
+    steer_behavior_release(seek);
+    // take_state: w becomes a load of its own snapshot, at its address
+    steer_World *fresh = NULL;
+    must(steer_world_load(NULL, bytes, len, &fresh, err, sizeof err), "load fresh");
+    uint64_t want = steer_world_hash(fresh);
+    CHECK(steer_world_take_state(w, fresh) == STEER_OK, "take_state");
+    CHECK(steer_world_hash(w) == want && steer_world_tick(w) == N_TICKS, "w holds the loaded state");
+    steer_world_free(fresh);
+    must(steer_world_step(w, 5), "w steps on");
+    free(bytes);
+    steer_world_free(a);
+    steer_world_free(b);
+    steer_world_free(w);
 }
 
 // A world with no agents (its columns never allocated) saves, loads and
@@ -619,6 +677,7 @@ int main(int argc, char **argv)
     RUN(test_roundtrip);
     RUN(test_save_api);
     RUN(test_restore);
+    RUN(test_brains_api);
     RUN(test_empty_world);
     RUN(test_fresh_process);
     RUN(test_truncated);

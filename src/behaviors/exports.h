@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+// exports.h — what the behaviours give the layers above them besides the
+// kinds' table: a host kind's entry and the flow family's resource. It
+// needs trees as data only (src/core/tree.h), not the world, so the Lua
+// bindings include it and nothing of the core's insides.
+#ifndef STEER_EXPORTS_H
+#define STEER_EXPORTS_H
+
+#include "../core/tree.h"
+
+// The steerB_Kind of a host kind (host.c).
+const void *steerB_host_kind(const steer_HostKind *k);
+
+// The flow family (follow_flow.c): point a follow_flow or decompose_flow
+// behaviour at its field, which it references until it is freed or bound
+// to another (src/nav/nav.h).
+struct steerN_Flow;
+void steerB_flow_bind(steer_Behavior *b, const struct steerN_Flow *f);
+// Their `field`, a resource of this kind.
+extern const steerB_ResourceKind steerB_flow_resource;
+
+#endif
