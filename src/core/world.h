@@ -74,6 +74,8 @@ typedef struct steerW_Geometry {
     float lo[3], cell[3];
     uint32_t *start, *items;
     uint32_t ncells, cap_items;
+    uint32_t *occupied; // the cells holding a shape, in increasing index (a sparse query walks these)
+    uint32_t noccupied, cap_occupied;
 } steerW_Geometry;
 
 // One cell's neighbourhood as runs of the sorted grid arrays, each with the
@@ -101,6 +103,7 @@ typedef struct steerW_Local {
     uint32_t cap_found;
     uint32_t *stamp; // its marks, one per shape slot (one shape spans many cells)
     uint32_t cap_stamp, stamp_now;
+    uint64_t work;       // cells and entries steerO_shapes_near visited with this scratch (only ever grows)
     steer_Event *events; // queued by the passes, handed out after the tick
     uint32_t nevents, cap_events;
     uint32_t *tmp; // one word per agent: the re-sort's scratch on workers 1 and up (steerP_reserve)
