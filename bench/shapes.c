@@ -26,16 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t next(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
-static double uniform(uint32_t *s) { return (double)(next(s) >> 8) / 16777216.0; }
-
 enum { FAR, TOWN };
 
 // The town's walls: each house a 12 x 12 m square of four walls, on a
@@ -70,15 +60,17 @@ static double run_world(int kind, int n, int ticks, uint32_t *cells)
         steer_behavior_set_number(orca, "obstacle_horizon", kind == FAR ? 100 : 2) != STEER_OK ||
         steer_behavior_add_child(orca, seek, 1) != STEER_OK)
         return -1;
-    uint32_t s = 2024;
     for (int i = 0; i < n; i++) {
         steer_AgentDesc ad = { .max_speed = kind == FAR ? 1e5 : 2, .max_force = 4, .radius = 0.5, .brain = orca };
         if (kind == FAR) {
-            for (int k = 0; k < 3; k++) ad.position[k] = 2 + 20 * uniform(&s);
+            // a 20 m cube of agents 1.3 m apart
+            ad.position[0] = 2 + 1.3 * (i % 15);
+            ad.position[1] = 2 + 1.3 * (i / 15 % 15);
+            ad.position[2] = 2 + 1.3 * (i / 225);
         } else {
             // on the streets: the 8 m between two houses' walls
-            ad.position[0] = 20.0 * (int)(20 * uniform(&s)) + 18 + 2 * uniform(&s);
-            ad.position[1] = 600 * uniform(&s);
+            ad.position[0] = 20.0 * (i % 20) + 18 + 0.7 * (i / 20 % 3);
+            ad.position[1] = fmod(7.3 * i, 600);
         }
         if (steer_spawn(w, &ad, NULL) != STEER_OK) return -1;
     }

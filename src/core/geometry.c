@@ -164,6 +164,21 @@ static void shape_aabb(const steer_World *w, const steerW_Shape *s, float lo[3],
     if (w->dim == 2) lo[2] = hi[2] = 0.0f;
 }
 
+// Append v to the list *a of *n (room for *cap, doubled when full); false
+// when out of memory.
+static bool push_index(steer_World *w, uint32_t **a, uint32_t *n, uint32_t *cap, uint32_t v)
+{
+    if (*n == *cap) {
+        uint32_t c = *cap ? *cap * 2 : 8;
+        uint32_t *p = steerA_realloc(w, *a, sizeof *p * c);
+        if (!p) return false;
+        *a = p;
+        *cap = c;
+    }
+    (*a)[(*n)++] = v;
+    return true;
+}
+
 // Rebuild the shape grid: cells sized so that there are about as many
 // cells as shapes over the bounding box of all finite shapes.
 static int rebuild(steer_World *w)
@@ -187,14 +202,7 @@ static int rebuild(steer_World *w)
     // planes go to their own list
     for (uint32_t i = 0; i < g->nshapes; i++) {
         if (!g->shapes[i].alive || g->shapes[i].kind != STEER_SHAPE_PLANE) continue;
-        if (g->nplanes == g->cap_planes) {
-            uint32_t cap = g->cap_planes ? g->cap_planes * 2 : 8;
-            uint32_t *p = steerA_realloc(w, g->planes, sizeof *p * cap);
-            if (!p) return STEER_ENOMEM;
-            g->planes = p;
-            g->cap_planes = cap;
-        }
-        g->planes[g->nplanes++] = i;
+        if (!push_index(w, &g->planes, &g->nplanes, &g->cap_planes, i)) return STEER_ENOMEM;
     }
     if (!finite) {
         g->ncells = 0;
@@ -245,16 +253,8 @@ static int rebuild(steer_World *w)
             // the occupied cells, in increasing index (at most one per entry)
             g->noccupied = 0;
             for (uint32_t c = 0; c < cells; c++) {
-                if (start[c + 1]) {
-                    if (g->noccupied == g->cap_occupied) {
-                        uint32_t cap = g->cap_occupied ? g->cap_occupied * 2 : 64;
-                        uint32_t *o = steerA_realloc(w, g->occupied, sizeof *o * cap);
-                        if (!o) return STEER_ENOMEM;
-                        g->occupied = o;
-                        g->cap_occupied = cap;
-                    }
-                    g->occupied[g->noccupied++] = c;
-                }
+                if (start[c + 1] && !push_index(w, &g->occupied, &g->noccupied, &g->cap_occupied, c))
+                    return STEER_ENOMEM;
                 start[c + 1] += start[c];
             }
             uint32_t total = start[cells];
