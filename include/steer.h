@@ -217,6 +217,16 @@ STEER_API const char *steer_world_error(const steer_World *w); // last callback 
 STEER_API int steer_world_set_record(steer_World *w, bool on); // record per-node outputs (allocates)
 // Whether per-node outputs are recorded.
 STEER_API bool steer_world_record(const steer_World *w);
+// Count what each agent's brain costs in the steer pass (off by default;
+// STEER_EBUSY during a tick), for a host that bounds what some agents may
+// cost (the engine's mods). The units are deterministic, the same on every
+// machine and thread count: one per brain evaluated, per neighbour
+// candidate its sensing scans, and per cell, grid entry and search step
+// of its shape queries (on the development machine about 2 to 20 ns each).
+STEER_API int steer_world_set_metering(steer_World *w, bool on);
+// The units agent a cost in the last tick's steer pass (0 when not
+// metering, the agent is gone or joined after that pass).
+STEER_API uint32_t steer_agent_work(const steer_World *w, steer_Agent a);
 // Worker threads for the tick, 1 to STEER_MAX_THREADS (STEER_EARG otherwise;
 // STEER_EBUSY during a tick). The trajectory is the same for every count.
 STEER_API int steer_world_set_threads(steer_World *w, int threads);

@@ -94,6 +94,7 @@ typedef struct steer_ModLimits {
     int agents;     // live agents it may have spawned (default 1000)
     int prints;     // lines of print per second of simulated time (default 20)
     bool touch_all; // may change and remove agents it did not spawn (default: only its own)
+    long work;      // units of the steer pass its agents may cost in one tick (steer_agent_work; default 1,000,000)
 } steer_ModLimits;
 // Load a mod (after the scenario) under limits (NULL: defaults) and run its setup; *id (if id) names it.
 STEER_API int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id);

@@ -6,7 +6,10 @@
 //
 // Shapes live in a slot array with generations (handles never alias).
 // Finite shapes are bucketed in their own uniform grid, rebuilt lazily the
-// first time a query runs after the geometry changed; planes are unbounded
+// first time a query runs after the geometry changed, with the list of its
+// occupied cells: a query walks those instead of its box's cells when they
+// are fewer (shapes far apart), so its cost follows the shapes near it, not
+// the empty space between them (issue 29); planes are unbounded
 // and kept in a short list every query checks. Queries never allocate in
 // steady state: buffers grow only when the geometry grows.
 #include "geometry.h"
@@ -161,6 +164,21 @@ static void shape_aabb(const steer_World *w, const steerW_Shape *s, float lo[3],
     if (w->dim == 2) lo[2] = hi[2] = 0.0f;
 }
 
+// Append v to the list *a of *n (room for *cap, doubled when full); false
+// when out of memory.
+static bool push_index(steer_World *w, uint32_t **a, uint32_t *n, uint32_t *cap, uint32_t v)
+{
+    if (*n == *cap) {
+        uint32_t c = *cap ? *cap * 2 : 8;
+        uint32_t *p = steerA_realloc(w, *a, sizeof *p * c);
+        if (!p) return false;
+        *a = p;
+        *cap = c;
+    }
+    (*a)[(*n)++] = v;
+    return true;
+}
+
 // Rebuild the shape grid: cells sized so that there are about as many
 // cells as shapes over the bounding box of all finite shapes.
 static int rebuild(steer_World *w)
@@ -184,14 +202,7 @@ static int rebuild(steer_World *w)
     // planes go to their own list
     for (uint32_t i = 0; i < g->nshapes; i++) {
         if (!g->shapes[i].alive || g->shapes[i].kind != STEER_SHAPE_PLANE) continue;
-        if (g->nplanes == g->cap_planes) {
-            uint32_t cap = g->cap_planes ? g->cap_planes * 2 : 8;
-            uint32_t *p = steerA_realloc(w, g->planes, sizeof *p * cap);
-            if (!p) return STEER_ENOMEM;
-            g->planes = p;
-            g->cap_planes = cap;
-        }
-        g->planes[g->nplanes++] = i;
+        if (!push_index(w, &g->planes, &g->nplanes, &g->cap_planes, i)) return STEER_ENOMEM;
     }
     if (!finite) {
         g->ncells = 0;
@@ -239,7 +250,13 @@ static int rebuild(steer_World *w)
                     }
         }
         if (pass == 0) {
-            for (uint32_t c = 0; c < cells; c++) start[c + 1] += start[c];
+            // the occupied cells, in increasing index (at most one per entry)
+            g->noccupied = 0;
+            for (uint32_t c = 0; c < cells; c++) {
+                if (start[c + 1] && !push_index(w, &g->occupied, &g->noccupied, &g->cap_occupied, c))
+                    return STEER_ENOMEM;
+                start[c + 1] += start[c];
+            }
             uint32_t total = start[cells];
             if (total > g->cap_items) {
                 uint32_t *it = steerA_realloc(w, g->items, sizeof *it * total);
@@ -270,6 +287,35 @@ static bool push_found(const steer_World *w, steerW_Local *l, int k, uint32_t s)
     return true;
 }
 
+// The first of the n sorted values at or past v (n when none is); each
+// step is a unit of *work.
+static uint32_t lower_bound(const uint32_t *a, uint32_t n, uint32_t v, uint64_t *work)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        ++*work;
+        if (a[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// The shapes of cell c not listed yet, appended to l->found at *k; false
+// when out of memory.
+static bool cell_shapes(const steer_World *w, steerW_Local *l, uint32_t c, int *k)
+{
+    const steerW_Geometry *g = &w->geo;
+    l->work += 1 + g->start[c + 1] - g->start[c];
+    for (uint32_t j = g->start[c]; j < g->start[c + 1]; j++) {
+        uint32_t s = g->items[j];
+        if (l->stamp[s] == l->stamp_now) continue;
+        l->stamp[s] = l->stamp_now;
+        if (!push_found(w, l, (*k)++, s)) return false;
+    }
+    return true;
+}
+
 int steerO_shapes_near(const steer_World *w, steerW_Local *l, const float lo[3], const float hi[3])
 {
     const steerW_Geometry *g = &w->geo;
@@ -286,6 +332,7 @@ int steerO_shapes_near(const steer_World *w, steerW_Local *l, const float lo[3],
         memset(l->stamp, 0, sizeof *l->stamp * l->cap_stamp);
         l->stamp_now = 1;
     }
+    l->work += 1 + g->nplanes;
     for (uint32_t i = 0; i < g->nplanes; i++)
         if (!push_found(w, l, k++, g->planes[i])) return -1;
     if (!g->ncells) return k;
@@ -296,17 +343,38 @@ int steerO_shapes_near(const steer_World *w, steerW_Local *l, const float lo[3],
         c0[d] = steerW_cell_index(a, g->n[d]);
         c1[d] = steerW_cell_index(b, g->n[d]);
     }
-    for (int z = c0[2]; z <= c1[2]; z++)
-        for (int y = c0[1]; y <= c1[1]; y++)
-            for (int x = c0[0]; x <= c1[0]; x++) {
-                uint32_t c = ((uint32_t)z * (uint32_t)g->n[1] + (uint32_t)y) * (uint32_t)g->n[0] + (uint32_t)x;
-                for (uint32_t j = g->start[c]; j < g->start[c + 1]; j++) {
-                    uint32_t s = g->items[j];
-                    if (l->stamp[s] == l->stamp_now) continue;
-                    l->stamp[s] = l->stamp_now;
-                    if (!push_found(w, l, k++, s)) return -1;
+    // The cells of the box are scanned in increasing index, x fastest, and
+    // so are the occupied cells between its first and last: when fewer of
+    // those lie there than the box has cells (shapes far apart, a huge
+    // box), they are walked instead, the ones outside the box skipped.
+    // Either way the same cells in the same order: the same shapes, in the
+    // same order (the ones found first listed first).
+    uint32_t nx = (uint32_t)g->n[0], ny = (uint32_t)g->n[1];
+    uint32_t first = ((uint32_t)c0[2] * ny + (uint32_t)c0[1]) * nx + (uint32_t)c0[0];
+    uint32_t last = ((uint32_t)c1[2] * ny + (uint32_t)c1[1]) * nx + (uint32_t)c1[0];
+    uint64_t box = (uint64_t)(c1[0] - c0[0] + 1) * (uint64_t)(c1[1] - c0[1] + 1) * (uint64_t)(c1[2] - c0[2] + 1);
+    uint32_t ob = 0, oe = 0;
+    if (box > 32) { // (a small box costs less than the search)
+        ob = lower_bound(g->occupied, g->noccupied, first, &l->work);
+        oe = lower_bound(g->occupied + ob, g->noccupied - ob, last + 1, &l->work) + ob;
+    }
+    if (box <= 32 || box <= oe - ob) {
+        for (int z = c0[2]; z <= c1[2]; z++)
+            for (int y = c0[1]; y <= c1[1]; y++)
+                for (int x = c0[0]; x <= c1[0]; x++) {
+                    uint32_t c = ((uint32_t)z * ny + (uint32_t)y) * nx + (uint32_t)x;
+                    if (!cell_shapes(w, l, c, &k)) return -1;
                 }
-            }
+        return k;
+    }
+    for (uint32_t i = ob; i < oe; i++) {
+        uint32_t c = g->occupied[i], x = c % nx, y = c / nx % ny, z = c / nx / ny;
+        l->work++;
+        if (x < (uint32_t)c0[0] || x > (uint32_t)c1[0] || y < (uint32_t)c0[1] || y > (uint32_t)c1[1] ||
+            z < (uint32_t)c0[2] || z > (uint32_t)c1[2])
+            continue;
+        if (!cell_shapes(w, l, c, &k)) return -1;
+    }
     return k;
 }
 
@@ -603,5 +671,6 @@ void steerO_geometry_free(steer_World *w)
     steerA_free(w, g->planes);
     steerA_free(w, g->start);
     steerA_free(w, g->items);
+    steerA_free(w, g->occupied);
     memset(g, 0, sizeof *g);
 }

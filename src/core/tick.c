@@ -181,6 +181,17 @@ static inline float *clear_record(const steer_World *w, uint32_t d, const steerB
     return rec;
 }
 
+// Agent d's work in this pass (steer_world_set_metering): one for its
+// brain and `units` more, in its slot's counter (agents are each visited
+// once, by one worker: no two write one slot).
+static inline void charge(const steer_World *w, uint32_t d, uint64_t units)
+{
+    uint32_t s = w->slot[d];
+    if (s >= w->cap_work) return;
+    uint64_t t = (uint64_t)w->work[s] + 1 + units;
+    w->work[s] = t < UINT32_MAX ? (uint32_t)t : UINT32_MAX;
+}
+
 // Queue the agent at grid index it (dense d) in the batch; its lane.
 __attribute__((always_inline)) static inline int
 queue_agent(steerB_Batch *bt, const steer_World *w, const steerB_Brain *b, uint32_t it, uint32_t d, const int dim)
@@ -243,7 +254,9 @@ __attribute__((always_inline)) static inline void steer_one(const steer_World *w
     }
     c->facing = false;
     float f[3];
+    uint64_t work0 = c->loc->work;
     steerB_eval(c, 0, f);
+    if (w->meter) charge(w, d, c->loc->work - work0 + (b->sense > 0 ? c->loc->candidates : 0));
     store_force(w, d, f, dim);
     // the facing flag is this agent's own state: set or cleared every tick
     w->flags[d] &= (uint8_t)~STEER_AF_FACING;
@@ -304,7 +317,15 @@ __attribute__((always_inline)) static inline void steer_cells(const steer_World 
             }
             const steerB_Brain *b = w->brains[w->brain[d]];
             if (b->host != host) continue;
-            if (b->sense > 0 && block == 2) block = steerG_block(w, loc, cell);
+            if (b->sense > 0 && block == 2) {
+                block = steerG_block(w, loc, cell);
+                // what an agent's sensing scans: its cell's block, or every agent
+                loc->candidates = w->count;
+                if (block == 1) {
+                    loc->candidates = 0;
+                    for (int q = 0; q < loc->nruns; q++) loc->candidates += loc->runs[q].e - loc->runs[q].b;
+                }
+            }
             float *rec = clear_record(w, d, b);
             if (batching && b->batch && (b->sense <= 0 || block == 1)) {
                 if (bt.n && bt.brain != b) flush_batch(&bt, fuse, dim, wrap);
@@ -327,6 +348,10 @@ __attribute__((always_inline)) static inline void steer_cells(const steer_World 
                     it++;
                 } else if (b->nsums) {
                     steerG_summaries(w, loc, qa, it, b->nsums, b->sum_r2, b->sum_need, bt.sums[k]);
+                }
+                if (w->meter) {
+                    charge(w, d, b->nsums ? loc->candidates : 0);
+                    if (two) charge(w, d2, b->nsums ? loc->candidates : 0);
                 }
                 if (bt.n == STEERB_BATCH) flush_batch(&bt, fuse, dim, wrap);
                 continue;
@@ -714,6 +739,19 @@ static int cmp_event(const void *a, const void *b)
     return x->other.id < y->other.id ? -1 : x->other.id > y->other.id;
 }
 
+// Every slot's work counter at zero for the steer pass, one per slot in use.
+static int meter_begin(steer_World *w)
+{
+    if (w->nslots > w->cap_work) {
+        uint32_t *p = steerA_realloc(w, w->work, sizeof *p * w->nslots);
+        if (!p) return STEER_ENOMEM;
+        w->work = p;
+        w->cap_work = w->nslots;
+    }
+    if (w->cap_work) memset(w->work, 0, sizeof *w->work * w->cap_work);
+    return STEER_OK;
+}
+
 static int tick(steer_World *w)
 {
     // between ticks: drop removed agents so nothing reads them, and the brains nobody uses
@@ -728,6 +766,7 @@ static int tick(steer_World *w)
     if (st == STEER_OK && w->reorder_period > 0 && w->tick % (uint64_t)w->reorder_period == 0) steerT_reorder(w);
     // neighbours + steer: each agent gathers its neighbours once, then its brain runs
     bool fuse = st == STEER_OK && can_fuse(w);
+    if (st == STEER_OK && w->meter) st = meter_begin(w);
     if (st == STEER_OK) st = pass_steer(w, fuse);
     // locomote: integrate forces into velocities and positions (done already when fused)
     if (!fuse) pass_locomote(w, n);
@@ -761,6 +800,25 @@ static int tick(steer_World *w)
         w->loc.nevents = 0;
     }
     return st;
+}
+
+int steer_world_set_metering(steer_World *w, bool on)
+{
+    if (w->in_tick) return STEER_EBUSY;
+    w->meter = on;
+    if (!on) {
+        steerA_free(w, w->work);
+        w->work = NULL;
+        w->cap_work = 0;
+    }
+    return STEER_OK;
+}
+
+uint32_t steer_agent_work(const steer_World *w, steer_Agent a)
+{
+    uint32_t s = (uint32_t)a.id;
+    if (!w->meter || steerW_dense(w, a) < 0 || s >= w->cap_work) return 0;
+    return w->work[s];
 }
 
 int steer_world_step(steer_World *w, int ticks)

@@ -109,6 +109,7 @@ void steer_world_free(steer_World *w)
     steerG_free(w);
     steerO_geometry_free(w);
     steerF_craft_free(w);
+    steerA_free(w, w->work);
     w->alloc(w->alloc_ud, w, 0);
 }
 
@@ -120,6 +121,9 @@ void steerW_swap(steer_World *a, steer_World *b)
     // the hosts' parts stay where they were
     b->alloc = a->alloc, b->alloc_ud = a->alloc_ud, b->log = a->log, b->log_ud = a->log_ud, b->hooks = a->hooks;
     a->alloc = t.alloc, a->alloc_ud = t.alloc_ud, a->log = t.log, a->log_ud = t.log_ud, a->hooks = t.hooks;
+    // and so does the host's metering (the counters are the next tick's)
+    b->meter = a->meter, b->work = a->work, b->cap_work = a->cap_work;
+    a->meter = t.meter, a->work = t.work, a->cap_work = t.cap_work;
     steerP_swap(a, b);
 }
 

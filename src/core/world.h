@@ -74,6 +74,8 @@ typedef struct steerW_Geometry {
     float lo[3], cell[3];
     uint32_t *start, *items;
     uint32_t ncells, cap_items;
+    uint32_t *occupied; // the cells holding a shape, in increasing index (a sparse query walks these)
+    uint32_t noccupied, cap_occupied;
 } steerW_Geometry;
 
 // One cell's neighbourhood as runs of the sorted grid arrays, each with the
@@ -101,6 +103,8 @@ typedef struct steerW_Local {
     uint32_t cap_found;
     uint32_t *stamp; // its marks, one per shape slot (one shape spans many cells)
     uint32_t cap_stamp, stamp_now;
+    uint64_t work;       // cells and entries steerO_shapes_near visited with this scratch (only ever grows)
+    uint32_t candidates; // the agents the current cell's block holds (the steer pass's metering)
     steer_Event *events; // queued by the passes, handed out after the tick
     uint32_t nevents, cap_events;
     uint32_t *tmp; // one word per agent: the re-sort's scratch on workers 1 and up (steerP_reserve)
@@ -192,6 +196,11 @@ struct steer_World {
     struct steerW_Turn *turn;
     uint32_t cap_turn;
     bool any_craft;
+    // the steer pass's work per agent (steer_world_set_metering), by handle
+    // slot: units of the last tick, for a host that bounds what agents cost
+    uint32_t *work;
+    uint32_t cap_work;
+    bool meter;
     // evaluate every brain one agent at a time (tests and benches compare the batched path with it)
     bool no_batch;
     // neighbour passes two agents at a time in AVX2 (set where the CPU has it; the same bits either way)
@@ -212,7 +221,7 @@ struct steer_World {
 };
 
 // Exchange the whole state of two worlds, each keeping its address, its
-// allocator, its log and its host hooks (a rewind in place: snapshot.c,
+// allocator, its log, its host hooks and its metering (a rewind in place: snapshot.c,
 // and the Lua binding's w:restore). Not during a tick.
 void steerW_swap(steer_World *a, steer_World *b);
 // After a swap: the trees of w's brains that name `from` as the world of

@@ -363,7 +363,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
         return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: load a scenario first (mods act on its world)");
     steer_ModLimits lim = { 0 };
     if (limits) lim = *limits;
-    if (lim.call_ms < 0 || !isfinite(lim.call_ms) || lim.agents < 0 || lim.prints < 0)
+    if (lim.call_ms < 0 || !isfinite(lim.call_ms) || lim.agents < 0 || lim.prints < 0 || lim.work < 0)
         return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: limits must be >= 0");
     Mod *m = steerE_alloc(e, NULL, sizeof *m);
     if (!m) return STEER_ENOMEM;
@@ -372,6 +372,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     m->cap = lim.memory ? lim.memory : DEFAULT_MEMORY;
     m->budget = (lim.call_ms > 0 ? lim.call_ms : DEFAULT_CALL_MS) * 1e-3;
     m->agent_cap = lim.agents ? lim.agents : DEFAULT_AGENTS;
+    m->work_cap = lim.work ? lim.work : DEFAULT_WORK;
     m->touch_all = lim.touch_all;
     m->print_rate = lim.prints ? lim.prints : DEFAULT_PRINTS;
     m->print_tokens = m->print_rate;
@@ -401,6 +402,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
         m->main = steerE_strdup(e, buf);
     }
     m->agents = steerE_alloc(e, NULL, (size_t)m->agent_cap * sizeof *m->agents);
+    steer_world_set_metering(e->world, true); // what its agents cost (steerE_mod_charge_work)
     if ((!file && !m->root) || !m->name || !m->main || !m->agents) {
         free_mod(e, m);
         return STEER_ENOMEM;
@@ -512,6 +514,7 @@ void steerE_mods_tick(steer_Engine *e)
             m->suppressed = 0;
         }
         m->tick_spent = 0; // the next tick's per-agent calls start afresh
+        steerE_mod_charge_work(m);
         lua_pushcfunction(m->L, deliver);
         lua_pushlightuserdata(m->L, m);
         int ok = steerE_mod_call(m, 1);

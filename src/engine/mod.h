@@ -24,6 +24,7 @@
 #define DEFAULT_CALL_MS 20.0
 #define DEFAULT_AGENTS 1000
 #define DEFAULT_PRINTS 20
+#define DEFAULT_WORK 1000000L        // units of the steer pass a mod's agents may cost in one tick
 #define WATCH_COUNT 1000             // instructions between two looks at the verdict
 #define MAX_FILE (1u << 20)          // a mod's source file
 #define MAX_MESSAGE (64u << 10)      // bytes of one message
@@ -45,6 +46,7 @@ struct Mod {
     size_t used, cap;
     double budget; // seconds per call
     int agent_cap;
+    long work_cap; // units of the steer pass its agents may cost in one tick (policy.c)
     bool touch_all;
     steer_Agent *agents;
     int nagents;
@@ -103,6 +105,9 @@ void steerE_mod_poll(void *ud, lua_State *L);
 // policy.c
 // The mod's policy, set on its state before the steer module is opened.
 void steerE_mod_policy(Mod *m);
+// After the world's step: what the steer pass of the mod's agents cost
+// (steer_agent_work), against its work cap; past it the mod is killed.
+void steerE_mod_charge_work(Mod *m);
 
 // message.c
 // The mod named `name`, or NULL.

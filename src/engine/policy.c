@@ -97,6 +97,32 @@ static int route_ease(void *ud, int owner, int ref, steer_World *w, double x, do
     return route_end(m, lw, t0, steerL_run_ease(lw, ref, x, out));
 }
 
+// ---- what a mod's agents cost in the steer pass -----------------------------------
+//
+// The world's steer pass runs every agent's brain in C, on the workers,
+// outside any call into the mod: a thousand agents whose queries each
+// cover a town of walls (steer.reciprocal{ obstacle_horizon = 100 }) took
+// 1 to 2 s a tick. The world counts each agent's work in units that are
+// the same on every machine (steer_agent_work: a brain evaluated, a
+// neighbour candidate scanned, a cell, entry or search step of a shape
+// query); after the step, the units of the agents the mod spawned are
+// summed against its cap (steer_ModLimits.work), and a mod past it is
+// stopped, like one past its CPU budget: its agents stand still from the
+// next tick on. So its agents cost at most one such tick.
+
+void steerE_mod_charge_work(Mod *m)
+{
+    steer_World *w = m->e->world;
+    steer_world_set_metering(w, true); // from the next step on (again after a restore in place)
+    uint64_t units = 0;
+    for (int i = 0; i < m->nagents; i++) units += steer_agent_work(w, m->agents[i]);
+    if (units <= (uint64_t)m->work_cap) return;
+    char why[200];
+    snprintf(why, sizeof why, "its agents' steering cost %llu units of work in one tick, over its cap of %ld",
+             (unsigned long long)units, m->work_cap);
+    steerE_kill(m, why);
+}
+
 // ---- the policies ------------------------------------------------------------------
 
 void steerE_scenario_policy(steer_Engine *e)

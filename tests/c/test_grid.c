@@ -13,6 +13,7 @@
 // comparison: float rounding may put them on either side, and both are right.
 #include "steer.h"
 #include "behaviors/behavior.h" // world.h and the neighbour record
+#include "core/geometry.h"
 #include "check.h"
 #include "make.h"
 
@@ -356,6 +357,178 @@ static void test_huge_shapes(void)
     steer_world_free(w);
 }
 
+// ---- the shape grid ---------------------------------------------------------
+
+// A shape's box as the shape grid sees it (geometry.c's shape_aabb).
+static void shape_box(const steer_World *w, const steerW_Shape *s, float lo[3], float hi[3])
+{
+    for (int i = 0; i < 3; i++) {
+        float a = s->a[i], b = s->b[i];
+        if (s->kind == STEER_SHAPE_CIRCLE) a -= s->r, b = s->a[i] + s->r;
+        lo[i] = a < b ? a : b;
+        hi[i] = a < b ? b : a;
+    }
+    if (w->dim == 2) lo[2] = hi[2] = 0.0f;
+}
+
+typedef struct Expect {
+    uint32_t cell, shape;
+} Expect;
+
+static int cmp_expect(const void *a, const void *b)
+{
+    const Expect *x = a, *y = b;
+    if (x->cell != y->cell) return x->cell < y->cell ? -1 : 1;
+    return (x->shape > y->shape) - (x->shape < y->shape);
+}
+
+// What steerO_shapes_near must answer, by its definition and without the
+// index: the planes, then each finite shape whose cells meet the query's,
+// in the order a scan of the query's cells (x fastest, then y, then z)
+// meets it first, shapes of one cell by index. Returns how many.
+static int shapes_brute(const steer_World *w, const float lo[3], const float hi[3], uint32_t *out, Expect *tmp)
+{
+    const steerW_Geometry *g = &w->geo;
+    int k = 0, m = 0;
+    for (uint32_t i = 0; i < g->nshapes; i++)
+        if (g->shapes[i].alive && g->shapes[i].kind == STEER_SHAPE_PLANE) out[k++] = i;
+    if (!g->ncells) return k;
+    int q0[3], q1[3];
+    for (int d = 0; d < 3; d++) {
+        float a = (lo[d] - g->lo[d]) / g->cell[d], b = (hi[d] - g->lo[d]) / g->cell[d];
+        if (b < 0.0f || a >= (float)g->n[d]) return k;
+        q0[d] = steerW_cell_index(a, g->n[d]);
+        q1[d] = steerW_cell_index(b, g->n[d]);
+    }
+    for (uint32_t i = 0; i < g->nshapes; i++) {
+        const steerW_Shape *s = &g->shapes[i];
+        if (!s->alive || s->kind == STEER_SHAPE_PLANE) continue;
+        float a[3], b[3];
+        shape_box(w, s, a, b);
+        int first[3];
+        bool meets = true;
+        for (int d = 0; d < 3; d++) {
+            int s0 = steerW_cell_index((a[d] - g->lo[d]) / g->cell[d], g->n[d]);
+            int s1 = steerW_cell_index((b[d] - g->lo[d]) / g->cell[d], g->n[d]);
+            first[d] = s0 > q0[d] ? s0 : q0[d];
+            if (first[d] > (s1 < q1[d] ? s1 : q1[d])) meets = false;
+        }
+        if (!meets) continue;
+        uint32_t c =
+            ((uint32_t)first[2] * (uint32_t)g->n[1] + (uint32_t)first[1]) * (uint32_t)g->n[0] + (uint32_t)first[0];
+        tmp[m++] = (Expect){ c, i };
+    }
+    qsort(tmp, (size_t)m, sizeof *tmp, cmp_expect);
+    for (int i = 0; i < m; i++) out[k++] = tmp[i].shape;
+    return k;
+}
+
+#define MAXSHAPES 400
+
+// A random layout: shapes of every kind in clusters, some far apart (a
+// grid of many empty cells), some removed again; then queries of every
+// size, from a point to more than the whole layout.
+static void shapes_case(int dim, int layout)
+{
+    steer_World *w = test_world(&(steer_WorldDesc){ .dim = dim });
+    REQUIRE(w, "world");
+    int clusters = 1 + (int)test_uniform(0, 4), n = 20 + (int)test_uniform(0, MAXSHAPES - 40);
+    double centre[4][3], spread = layout % 3 == 0 ? 1e5 : layout % 3 == 1 ? 300 : 20;
+    for (int c = 0; c < clusters; c++)
+        for (int i = 0; i < 3; i++) centre[c][i] = i < dim ? test_uniform(-spread, spread) : 0;
+    // flat in z now and then: a 3D grid of one layer of many cells
+    bool flat = dim == 3 && layout % 2 == 0;
+    steer_Shape ids[MAXSHAPES];
+    int made = 0;
+    for (int k = 0; k < n; k++) {
+        const double *c = centre[(int)test_uniform(0, clusters)];
+        double p[3], q[3], size = test_uniform(0.01, 5);
+        for (int i = 0; i < 3; i++) {
+            p[i] = i < dim ? c[i] + test_uniform(-30, 30) : 0;
+            q[i] = p[i] + (i < dim ? test_uniform(0.01, 1) * size : 0);
+        }
+        if (flat) q[2] = p[2] + 0.01;
+        int kind = (int)test_uniform(0, 10), st;
+        if (kind == 0 && dim == 3)
+            st = steer_add_plane(w, p, (double[3]){ test_uniform(-1, 1), 1, test_uniform(-1, 1) }, &ids[made]);
+        else if (kind < 4) st = steer_add_circle(w, p, flat ? 0.005 : size * 0.5, &ids[made]);
+        else if (kind < 7 && dim == 2)
+            st = steer_add_wall(w, p, (double[3]){ p[0] + test_uniform(-size, size), p[1] + size, 0 }, &ids[made]);
+        else st = steer_add_box(w, p, q, &ids[made]);
+        REQUIRE(st == STEER_OK, "shape %d", k);
+        made++;
+    }
+    for (int k = 0; k < made; k += 7) steer_remove_shape(w, ids[k]);
+    REQUIRE(steerO_geometry_ready(w) == STEER_OK, "grid");
+    static uint32_t want[MAXSHAPES];
+    static Expect tmp[MAXSHAPES];
+    for (int t = 0; t < 300 && !FAILED(); t++) {
+        const double *c = centre[(int)test_uniform(0, clusters)];
+        float lo[3], hi[3];
+        double half = pow(10, test_uniform(-2, 6));
+        for (int i = 0; i < 3; i++) {
+            double m = i < dim ? c[i] + test_uniform(-60, 60) : 0, h = i < dim ? half * test_uniform(0.2, 1) : 0;
+            lo[i] = (float)(m - h);
+            hi[i] = (float)(m + h);
+        }
+        int k = steerO_shapes_near(w, &w->loc, lo, hi), m = shapes_brute(w, lo, hi, want, tmp);
+        CHECK(k == m, "dim %d layout %d query %d (half %g): %d shapes, brute force %d", dim, layout, t, half, k, m);
+        for (int i = 0; i < k && i < m && !FAILED(); i++)
+            CHECK(w->loc.found[i] == want[i], "dim %d layout %d query %d: shape %d is %u, brute force %u", dim, layout,
+                  t, i, w->loc.found[i], want[i]);
+        // and every shape whose box overlaps the query's is among them
+        for (uint32_t s = 0; s < w->geo.nshapes && !FAILED(); s++) {
+            const steerW_Shape *sh = &w->geo.shapes[s];
+            if (!sh->alive || sh->kind == STEER_SHAPE_PLANE) continue;
+            float a[3], b[3];
+            shape_box(w, sh, a, b);
+            bool overlaps = true;
+            for (int i = 0; i < dim; i++) overlaps = overlaps && a[i] <= hi[i] && b[i] >= lo[i];
+            bool found = false;
+            for (int i = 0; i < k; i++) found = found || w->loc.found[i] == s;
+            CHECK(!overlaps || found, "dim %d layout %d query %d: shape %u overlaps and is not found", dim, layout, t,
+                  s);
+        }
+    }
+    steer_world_free(w);
+}
+
+static void test_shapes_brute_force(void)
+{
+    for (int layout = 0; layout < 24 && !FAILED(); layout++) {
+        shapes_case(2, layout);
+        shapes_case(3, layout);
+    }
+}
+
+// Two flat shapes far apart in 3D make a grid of about a million cells in
+// one layer (1024 x 1024); a query box over both must cost about the shapes it meets,
+// not the cells between them (it cost 2.7 ms: issue 29).
+static void test_shapes_far_apart(void)
+{
+    steer_World *w = test_world(&(steer_WorldDesc){ .dim = 3 });
+    REQUIRE(w, "world");
+    REQUIRE(steer_add_box(w, (double[3]){ 0, 0, 0 }, (double[3]){ 1, 1, 0.01 }, NULL) == STEER_OK, "box");
+    REQUIRE(steer_add_box(w, (double[3]){ 1e7, 1e7, 0 }, (double[3]){ 1e7 + 1, 1e7 + 1, 0.01 }, NULL) == STEER_OK,
+            "box");
+    REQUIRE(steerO_geometry_ready(w) == STEER_OK, "grid");
+    CHECK(w->geo.ncells >= 1000000, "the layout makes a big grid: %u cells", w->geo.ncells);
+    const float boxes[][2][3] = {
+        { { -10, -10, -10 }, { 2e7, 2e7, 10 } }, // both
+        { { -10, -10, -10 }, { 5e6, 5e6, 10 } }, // the first and a quarter of the empty space
+        { { 1e6, 1e6, -10 }, { 9e6, 9e6, 10 } }, // only empty space
+    };
+    const int expect[] = { 2, 1, 0 };
+    for (int q = 0; q < 3; q++) {
+        uint64_t before = w->loc.work;
+        int k = steerO_shapes_near(w, &w->loc, boxes[q][0], boxes[q][1]);
+        uint64_t cost = w->loc.work - before;
+        CHECK(k == expect[q], "query %d finds %d shapes, not %d", q, k, expect[q]);
+        CHECK(cost <= 16, "query %d visits %llu cells and entries for %d shapes", q, (unsigned long long)cost, k);
+    }
+    steer_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_vecmath);
@@ -377,5 +550,7 @@ int main(void)
     RUN(test_huge_radius);
     RUN(test_far_outlier);
     RUN(test_huge_shapes);
+    RUN(test_shapes_brute_force);
+    RUN(test_shapes_far_apart);
     return check_report_("grid");
 }

@@ -1269,6 +1269,56 @@ static void test_mod_flow_memory(void)
     for (size_t i = 0; i < sizeof over / sizeof over[0]; i++) run_case(&over[i]);
 }
 
+// The steer pass of a mod's agents runs in C outside every call into the
+// mod: 1000 agents of steer.reciprocal{ obstacle_horizon = 100 } in a town
+// of walls took 1 to 2 s a tick, every tick (issue 29). Their work is
+// counted in units that are the same on every machine: a mod past its cap
+// (1,000,000 a tick by default) is stopped with a reason naming it, its
+// agents stand still, and a mod of ordinary agents beside it runs on.
+static void test_mod_steer_work(void)
+{
+    Log log = { 0 };
+    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    const char *town =
+        write_mod("town", "return { world = { dim = 2, size = { 400, 600 }, seed = 5 },\n"
+                          "  setup = function(w)\n"
+                          "    for i = 0, 19 do for j = 0, 29 do\n"
+                          "      local x, y = 20 * i + 4, 20 * j + 4\n"
+                          "      local c = { { x, y }, { x + 12, y }, { x + 12, y + 12 }, { x, y + 12 }, { x, y } }\n"
+                          "      for k = 1, 4 do w:add_wall{ from = c[k], to = c[k + 1] } end\n"
+                          "    end end\n"
+                          "  end }\n");
+    REQUIRE(steer_engine_load(e, town) == STEER_OK, "town: %s", steer_engine_error(e));
+    static const char crowd[] = "local steer = require 'steer'\n"
+                                "return { setup = function(w)\n"
+                                "  local brain = steer.reciprocal{ obstacle_horizon = %s, steer.seek{} }\n"
+                                "  for i = 0, 299 do\n"
+                                "    w:spawn{ position = { 20 * (i %% 20) + %d, 12 + 40 * (i // 20) },\n"
+                                "             max_speed = 10, max_force = 20, brain = brain, target = { 200, 300 } }\n"
+                                "  end\n"
+                                "end }\n";
+    char text[1024];
+    snprintf(text, sizeof text, crowd, "100", 18);
+    const char *costly = write_mod("costly", text);
+    int costly_id = -1, modest_id = -1;
+    REQUIRE(steer_engine_load_mod(e, costly, NULL, &costly_id) == STEER_OK, "costly: %s", steer_engine_error(e));
+    snprintf(text, sizeof text, crowd, "1", 19);
+    const char *modest = write_mod("modest", text);
+    REQUIRE(steer_engine_load_mod(e, modest, NULL, &modest_id) == STEER_OK, "modest: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 3) == STEER_OK, "ticks: %s", steer_engine_error(e));
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, costly_id, &mi);
+    CHECK(!mi.enabled && strstr(mi.reason, "units of work in one tick, over its cap of 1000000"),
+          "300 agents querying the whole town: %s", mi.enabled ? "still running" : mi.reason);
+    steer_engine_mod_info(e, modest_id, &mi);
+    CHECK(mi.enabled, "300 agents of ordinary reach were stopped: %s", mi.reason);
+    CHECK(steer_world_count(steer_engine_world(e)) == 600, "the stopped mod's agents stay: %d agents",
+          steer_world_count(steer_engine_world(e)));
+    steer_engine_free(e);
+}
+
 int main(void)
 {
     signal(SIGPROF, on_limit);
@@ -1302,6 +1352,7 @@ int main(void)
     RUN(test_mod_thinks_not_for_copies);
     RUN(test_mod_tree_memory);
     RUN(test_mod_thinks_per_tick_budget);
+    RUN(test_mod_steer_work);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0) return 1;
     return check_report_("mods");

@@ -789,6 +789,54 @@ static void test_snapshots(void)
     steer_world_free(two);
 }
 
+// Metering (steer_world_set_metering, which bounds a mod's agents): each
+// agent's work units are the same on every thread count, tick after tick,
+// in the mixed world with churn (shapes, neighbours, crafts) and the host
+// calls' world; and metering changes nothing of the trajectory.
+static void metered_run(const Scenario *sc, int threads, bool meter, uint64_t *units, uint64_t *hash, uint64_t *total)
+{
+    set_grain(sc->grain);
+    steer_WorldDesc d = { .threads = threads };
+    steer_World *w = sc->make(&d);
+    *units = 1469598103934665603ULL;
+    *total = 0;
+    if (!w) return;
+    steer_world_set_metering(w, meter);
+    for (int t = 0; t < sc->ticks; t++) {
+        if (sc->before) sc->before(w, t);
+        steer_world_step(w, 1);
+        steer_Agent *a;
+        int n = handles(w, &a);
+        for (int i = 0; i < n; i++) {
+            uint32_t u = steer_agent_work(w, a[i]);
+            *total += u;
+            *units = (*units ^ (a[i].id * 31 + u)) * 1099511628211ULL;
+        }
+        free(a);
+    }
+    *hash = steer_world_hash(w);
+    steer_world_free(w);
+    set_grain(0);
+}
+
+static void test_metering(void)
+{
+    const Scenario *scs[] = { &mixed_churn, &host_calls };
+    for (int k = 0; k < 2; k++) {
+        uint64_t ref_units, ref_hash, plain_hash, units, hash, total, ref_total;
+        metered_run(scs[k], 1, true, &ref_units, &ref_hash, &ref_total);
+        metered_run(scs[k], 1, false, &units, &plain_hash, &total);
+        CHECK(ref_total > 0, "%s: no work counted", scs[k]->name);
+        CHECK(total == 0, "%s: work counted without metering", scs[k]->name);
+        CHECK(plain_hash == ref_hash, "%s: metering changed the world", scs[k]->name);
+        for (int c = 1; c < NCOUNTS; c++) {
+            metered_run(scs[k], counts[c], true, &units, &hash, &total);
+            CHECK(units == ref_units && total == ref_total, "%s on %d threads: %llu units, %llu on one", scs[k]->name,
+                  counts[c], (unsigned long long)total, (unsigned long long)ref_total);
+        }
+    }
+}
+
 int main(void)
 {
     static const char *const params[] = { "k", NULL };
@@ -803,6 +851,7 @@ int main(void)
     RUN(test_bad_desc);
     RUN(test_default_count);
     RUN(test_snapshots);
+    RUN(test_metering);
     set_grain(0);
     steer_host_kind_free(spin_kind);
     return check_report_("threads");
