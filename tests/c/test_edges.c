@@ -54,8 +54,11 @@ static void test_edges(void)
     REQUIRE(L, "no Lua state");
     luaL_openlibs(L);
     steer_lua_preload(L);
-    lua_register(L, "number_fields", number_fields);
-    int st = luaL_dofile(L, EDGES_LUA);
+    int st = luaL_loadfile(L, EDGES_LUA);
+    if (st == LUA_OK) {
+        lua_pushcfunction(L, number_fields);
+        st = lua_pcall(L, 1, 3, 0);
+    }
     CHECK(st == LUA_OK, "%s", st == LUA_OK ? "" : lua_tostring(L, -1));
     if (st == LUA_OK) {
         int tried = (int)lua_tointeger(L, -3), refused = (int)lua_tointeger(L, -2);

@@ -1,11 +1,12 @@
 -- SPDX-License-Identifier: MIT
--- edges.lua — the sweep of tests/c/test_edges.c (which gives it
--- number_fields(): every number field of every kind, from the kinds'
--- table). Each number at both ends of its range goes into a world that is
+-- edges.lua — the sweep of tests/c/test_edges.c, which gives it
+-- number_fields(), a function returning every number field of every kind
+-- as { kind, field, min, max }, from the kinds' table. Each number at both ends of its range goes into a world that is
 -- stepped, saved, loaded (steer.load) and restored in place (w:restore);
 -- both must give the saved bytes again. Returns the number of values
 -- tried, of values steer refused at construction (a cross-field rule), and
 -- a list of failures.
+local number_fields = ...
 local steer = require "steer"
 
 local MIN, MAX = 1e-6, 1e30
