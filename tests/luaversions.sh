@@ -4,7 +4,8 @@
 # build's modules/NAME/steer.so loaded by that Lua's stock interpreter
 # runs the module's specs (tests/lua/run.lua), and every demo gives the
 # same w:hash() as the 5.4 module does under lua5.4, and a snapshot goes
-# from one to the other (tests/lua/snapshot_across.lua). Skipped (77) without
+# from one to the other (tests/lua/snapshot_across.lua), a.data with it
+# exactly or not at all (tests/lua/data_across.lua). Skipped (77) without
 # the interpreter or lua5.4.
 #   tests/luaversions.sh BUILD_DIR SOURCE_DIR NAME INTERPRETER SPEC...
 # STEER (the steer program, for docs_spec's mods) and STEER_PAR_GRAIN
@@ -44,6 +45,13 @@ for demo in flock crowd directed_seek dogfighter; do
   fi
 done
 echo "snapshots: saved under $lua, continued under lua5.4 (and back) to a straight run's hash"
+
+# a.data saved under 5.4 loads here exactly or is refused with its path, and
+# what this Lua saves reads back the same under 5.4 (tests/lua/data_across.lua)
+LUA_CPATH="$build/?.so" lua5.4 tests/lua/data_across.lua save "$tmp" &&
+  LUA_CPATH="$mod" "$lua" tests/lua/data_across.lua check "$tmp" &&
+  LUA_CPATH="$mod" "$lua" tests/lua/data_across.lua make "$tmp" &&
+  LUA_CPATH="$build/?.so" lua5.4 tests/lua/data_across.lua verify "$tmp" || exit 1
 
 passed=0 failed=0
 for spec in "$@"; do

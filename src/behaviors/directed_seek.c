@@ -200,8 +200,12 @@ typedef struct Plan {
     Plan2 p2;
     float fx[3], fy[3], w[3];
     float r;
+    float unit; // metres per unit of the steering plane's coordinates (a power of 2)
 } Plan;
 
+// A direction (point false) or a point of the steering plane in the
+// world. Far poses (unit > 1) are exported in double: their points may lie
+// about 3.4e38 from W, beyond a float.
 static void to_world(const Plan *pl, const float v[2], bool point, float o[3])
 {
     if (point) v3_copy(o, pl->w);
@@ -209,12 +213,31 @@ static void to_world(const Plan *pl, const float v[2], bool point, float o[3])
     v3_madd(o, pl->fx, v[0]);
     v3_madd(o, pl->fy, v[1]);
 }
+static void to_world_d(const Plan *pl, const float v[2], bool point, double o[3])
+{
+    for (int i = 0; i < 3; i++) {
+        double d = (double)pl->fx[i] * v[0] + (double)pl->fy[i] * v[1];
+        o[i] = point ? (double)pl->w[i] + d * (double)pl->unit : d;
+    }
+}
+
+// Distances beyond this (in metres, or in the plane's units) would
+// overflow the plan's squares (a float holds up to 3.4e38, 2^128).
+#define FAR 0x1p60f
 
 // Plan for an agent at offset `rel` = A - W with unit heading h, seeking W
 // with unit heading dw; `planar`: a 2D world (the fallback axis stays in XY).
-static void plan(const float rel[3], const float h[3], const float dw[3], float r, float tol_pos, float tol_ang,
+// A pose more than FAR metres across (A and W at opposite ends of the
+// float range) is planned in units of a power of 2 metres: the geometry
+// scales exactly, and the offsets' squares stay finite.
+static void plan(const float rel_m[3], const float h[3], const float dw[3], float r_m, float tol_pos_m, float tol_ang,
                  bool opposite, bool planar, Plan *pl)
 {
+    float m = fmaxf(fmaxf(fabsf(rel_m[0]), fabsf(rel_m[1])), fmaxf(fabsf(rel_m[2]), r_m)), per = 1.0f;
+    while (m * per > FAR) per *= 0x1p-8f;
+    float rel[3], r = r_m * per, tol_pos = tol_pos_m * per;
+    v3_scale(rel, rel_m, per);
+    pl->unit = 1.0f / per;
     v3_copy(pl->fx, dw);
     // y: toward A (eq. 6-7); on the line through W along d_W, toward the
     // side the agent heads to; failing that, any perpendicular
@@ -234,7 +257,7 @@ static void plan(const float rel[3], const float h[3], const float dw[3], float 
         d2[0] = 1.0f;
         d2[1] = 0.0f;
     } // heading across the plane: any in-plane start
-    pl->r = r;
+    pl->r = r_m;
     plan2(a2, d2, r, tol_pos, tol_ang, opposite, &pl->p2);
 }
 
@@ -320,6 +343,7 @@ static bool agent_plan(steerB_Ctx *c, const Directed *p, Plan *pl, float *speed,
     v3_copy(h, c->h);
     if (v3_normalize(h) == 0.0f) v3_set(h, 1.0f, 0.0f, 0.0f);
     v3_scale(rel, off, -1.0f);
+    if (!v3_finite(rel)) return false; // W beyond a float's reach (each end near 3.4e38, opposite signs)
     tolerances(*speed, c->dt, r, &tol_pos, &tol_ang);
     plan(rel, h, dw, r, tol_pos, tol_ang, p->opposite != 0, c->w->dim == 2, pl);
     v3_add(pl->w, c->p, off);
@@ -384,11 +408,15 @@ const steerB_Kind steerB_directed_seek = {
 static void export_plan(const Plan *pl, steer_SeekPlan *o)
 {
     const Plan2 *q = &pl->p2;
-    float v[3], kw[2] = { 0.0f, pl->r }, kw2[2] = { 0.0f, -pl->r };
-#define PUT(dst, src2, point)                             \
-    do {                                                  \
-        to_world(pl, src2, point, v);                     \
-        for (int i_ = 0; i_ < 3; i_++) (dst)[i_] = v[i_]; \
+    float v[3], r = pl->r / pl->unit, kw[2] = { 0.0f, r }, kw2[2] = { 0.0f, -r };
+#define PUT(dst, src2, point)                                 \
+    do {                                                      \
+        if (pl->unit == 1.0f) {                               \
+            to_world(pl, src2, point, v);                     \
+            for (int i_ = 0; i_ < 3; i_++) (dst)[i_] = v[i_]; \
+        } else {                                              \
+            to_world_d(pl, src2, point, dst);                 \
+        }                                                     \
     } while (0)
     memset(o, 0, sizeof *o);
     o->stage = q->stage;

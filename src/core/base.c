@@ -7,6 +7,8 @@
 #include "base.h"
 #include "world.h"
 
+#include <float.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -87,4 +89,20 @@ void steerA_error(steer_World *w, const char *fmt, ...)
 bool steerA_param_ok(double v, bool allow_zero)
 {
     return steerB_number_ok(v, allow_zero ? 0 : STEERA_PARAM_MIN, STEERA_PARAM_MAX);
+}
+
+double steerB_stored(float v, double min, double max)
+{
+    if (steerB_number_ok(v, min, max)) return v;
+    const double bounds[3] = { min, max, STEERA_PARAM_MIN };
+    for (int i = 0; i < 3; i++)
+        if (fabs(bounds[i]) <= FLT_MAX && (float)bounds[i] == v && steerB_number_ok(bounds[i], min, max))
+            return bounds[i];
+    return v;
+}
+
+bool steerA_stored_ok(float v, bool allow_zero)
+{
+    double min = allow_zero ? 0 : STEERA_PARAM_MIN;
+    return steerB_number_ok(steerB_stored(v, min, STEERA_PARAM_MAX), min, STEERA_PARAM_MAX);
 }

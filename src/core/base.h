@@ -51,4 +51,15 @@ static inline bool steerB_number_ok(double v, double min, double max)
 // steer_agent_set_param's and steer_agent_set_craft's one check.
 bool steerA_param_ok(double v, bool allow_zero);
 
+// The number a float was stored from, for a loader to check by the rule
+// above: the world keeps 1e-6 as 9.99999997e-7 and 1e30 as
+// 1.00000002e30, just outside the ranges as written. A float that is the
+// rounding of an accepted bound (min, max or STEERA_PARAM_MIN) gives that
+// bound, any other float itself; (float) of the result is v again. So a
+// float passes steerB_number_ok(steerB_stored(v, min, max), min, max)
+// exactly when some accepted number is stored as v.
+double steerB_stored(float v, double min, double max);
+// steerA_param_ok for a float the world stored.
+bool steerA_stored_ok(float v, bool allow_zero);
+
 #endif

@@ -399,8 +399,8 @@ static bool load_turns(steerS_Load *in)
         for (int k = 0; k < 3; k++) t.up[k] = steerS_get_f32(&in->r);
         if (in->r.failed) break;
         if (s >= w->nslots || w->turn[s].gen) return steerS_fail(&in->r, "turn record %u names slot %u", i, s);
-        if (t.craft > 1 || !steerA_param_ok(t.min_speed, true) || !steerA_param_ok(t.min_turn_radius, false) ||
-            !steerA_param_ok(t.max_turn_accel, true) || (!t.craft && t.min_speed > 0) ||
+        if (t.craft > 1 || !steerA_stored_ok(t.min_speed, true) || !steerA_stored_ok(t.min_turn_radius, false) ||
+            !steerA_stored_ok(t.max_turn_accel, true) || (!t.craft && t.min_speed > 0) ||
             !steerW_finite3((double[3]){ t.up[0], t.up[1], t.up[2] }))
             return steerS_fail(&in->r, "turn record %u is out of range", i);
         t.gen = w->gen[s];
@@ -502,8 +502,8 @@ static bool load_columns(steerS_Load *in)
             if (!steerW_finite3((double[3]){ t[0], t[1], t[2] }))
                 return steerS_fail(&in->r, "agent %u's target point is not finite", d);
         }
-        if (!steerA_param_ok(w->mass[d], false) || !steerA_param_ok(w->max_speed[d], true) ||
-            !steerA_param_ok(w->max_force[d], true) || !steerA_param_ok(w->radius[d], true))
+        if (!steerA_stored_ok(w->mass[d], false) || !steerA_stored_ok(w->max_speed[d], true) ||
+            !steerA_stored_ok(w->max_force[d], true) || !steerA_stored_ok(w->radius[d], true))
             return steerS_fail(&in->r, "agent %u's mass, max_speed, max_force or radius is out of range", d);
         if (!w->rng32[d]) return steerS_fail(&in->r, "agent %u's random stream is 0", d);
         if (w->tag[d] && w->tag[d] >= w->ntags)

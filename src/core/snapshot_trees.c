@@ -344,8 +344,9 @@ static bool get_field(steerS_Load *in, uint32_t i, steer_Behavior *b)
     switch (f->type) {
     case STEERB_NUMBER: {
         float v = steerS_get_f32(&in->r), def = f->def;
-        // a default may lie outside the range a script may set (0: "automatic")
-        if (memcmp(&v, &def, 4) != 0) st = steer_behavior_set_number(b, name, v);
+        // a default may lie outside the range a script may set (0: "automatic");
+        // a bound is stored rounded (1e-6 as 9.99999997e-7): set as given
+        if (memcmp(&v, &def, 4) != 0) st = steer_behavior_set_number(b, name, steerB_stored(v, f->min, f->max));
         break;
     }
     case STEERB_TARGET: {

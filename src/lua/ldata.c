@@ -60,6 +60,27 @@ static int key_cmp(const Key *a, const Key *b)
 
 static int key_qsort_cmp(const void *a, const void *b) { return key_cmp(a, b); }
 
+// Whether the number at idx is written as an integer. Lua 5.1 and LuaJIT
+// have no integer subtype (a number is a double): there a number is one when
+// it has no fraction and lies in the 64-bit range, and a value -0.0 stays a
+// float (an integer has no sign of zero; a key -0.0 is the key 0). So what a
+// 5.1 script holds comes back to it unchanged.
+#if LUA_VERSION_NUM < 503
+static bool integral(lua_Number d, bool key)
+{
+    return d == floor(d) && d >= -0x1p63 && d < 0x1p63 && (key || !(d == 0 && signbit(d)));
+}
+#endif
+static bool is_integer(lua_State *L, int idx, bool key)
+{
+#if LUA_VERSION_NUM < 503
+    return integral(lua_tonumber(L, idx), key);
+#else
+    (void)key;
+    return lua_isinteger(L, idx);
+#endif
+}
+
 static int depth_limit(const steerL_DataOptions *o)
 {
     if (o->max_depth <= 0) return STEERL_DATA_DEPTH;
@@ -229,7 +250,7 @@ static void key_of(Enc *e, int idx, Key *k, int depth)
     memset(k, 0, sizeof *k);
     switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
-        if (lua_isinteger(L, idx)) {
+        if (is_integer(L, idx, true)) {
             k->rank = RANK_INTEGER;
             k->i = lua_tointeger(L, idx);
         } else {
@@ -328,7 +349,7 @@ static void encode_value(Enc *e, int idx, int depth)
         put_byte(e, (unsigned)lua_toboolean(L, idx));
         break;
     case LUA_TNUMBER:
-        if (lua_isinteger(L, idx)) put_integer(e, lua_tointeger(L, idx));
+        if (is_integer(L, idx, false)) put_integer(e, lua_tointeger(L, idx));
         else put_float(e, lua_tonumber(L, idx));
         break;
     case LUA_TSTRING: {
@@ -474,9 +495,76 @@ static lua_Number take_float64(Dec *d, const char *what)
     return steerS_get_f64(&d->r);
 }
 
+// The keys from the decoded value down to the one being read.
+typedef struct Trail {
+    const Key *key;
+    const struct Trail *up;
+} Trail;
+
+#if LUA_VERSION_NUM < 503
+static void add_trail(luaL_Buffer *b, const Trail *t, const steerL_DataOptions *o)
+{
+    if (!t) return;
+    add_trail(b, t->up, o);
+    if (!t->up && o->agent_keys && t->key->rank == RANK_INTEGER) {
+        char id[64];
+        snprintf(id, sizeof id, "agent %lld's ", (long long)t->key->i);
+        luaL_addstring(b, id);
+        luaL_addstring(b, o->name);
+        return;
+    }
+    if (!t->up) luaL_addstring(b, o->name ? o->name : "data");
+    path_key(b, t->key);
+}
+
+// Raise "WHERE: NAME.path: the WHAT NUMBER ...": a number this Lua cannot
+// hold as it was saved (the key at the end of trail, or its value).
+static int inexact(Dec *d, const Trail *trail, const char *what, const char *number, const char *why)
+{
+    lua_State *L = d->L;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    if (d->o->where) {
+        luaL_addstring(&b, d->o->where);
+        luaL_addstring(&b, ": ");
+    }
+    if (trail) add_trail(&b, trail, d->o);
+    else luaL_addstring(&b, d->o->name ? d->o->name : "data");
+    luaL_addstring(&b, ": the ");
+    luaL_addstring(&b, what);
+    luaL_addstring(&b, number);
+    luaL_addstring(&b, why);
+    luaL_pushresult(&b);
+    return lua_error(L);
+}
+
+// Lua 5.1 and LuaJIT hold an integer as a double: one that a double does
+// not hold exactly (past 2^53) would be rounded, and two keys could become
+// one; a float with no fraction would be written back as an integer
+// (is_integer), which matters with keep_subtype. Refuse them, naming where
+// they are.
+static void check_exact(Dec *d, const Key *k, const Trail *trail)
+{
+    char num[64];
+    if (k->rank == RANK_INTEGER) {
+        lua_Number dv = (lua_Number)k->i;
+        if (dv >= -0x1p63 && dv < 0x1p63 && (lua_Integer)dv == k->i) return;
+        snprintf(num, sizeof num, "%lld", (long long)k->i);
+        inexact(d, trail, "integer ", num,
+                " cannot be loaded exactly on Lua 5.1 or LuaJIT, whose numbers are doubles (integers exact to 2^53)");
+    } else if (k->rank == RANK_FLOAT && d->o->keep_subtype && integral(k->d, false)) {
+        snprintf(num, sizeof num, "%.1f", (double)k->d);
+        inexact(d, trail, "float ", num,
+                " cannot be loaded exactly on Lua 5.1 or LuaJIT, which have no integer subtype (it would be saved "
+                "back as an integer)");
+    }
+}
+#endif
+
 // Push the scalar (nil, boolean, number, string) with tag t; fill k, if
-// not NULL, with it as a key.
-static void decode_scalar(Dec *d, unsigned t, Key *k)
+// not NULL, with it as a key. trail: where it is (for a key, ending with
+// it), for the refusal of a number this Lua cannot hold.
+static void decode_scalar(Dec *d, unsigned t, Key *k, const Trail *trail)
 {
     lua_State *L = d->L;
     switch (t) {
@@ -491,16 +579,24 @@ static void decode_scalar(Dec *d, unsigned t, Key *k)
     case TAG_NUMBER: {
         unsigned isint = *take(d, 1, "a number runs past the end");
         if (isint > 1) corrupt(d, "a number that is neither integer nor float");
+        Key n = { 0 };
         if (isint) {
             uint64_t u = take_varint(d);
-            lua_Integer v = (lua_Integer)((u >> 1) ^ (0 - (u & 1)));
-            lua_pushinteger(L, v);
-            if (k) k->rank = RANK_INTEGER, k->i = v;
+            n.rank = RANK_INTEGER;
+            n.i = (lua_Integer)((u >> 1) ^ (0 - (u & 1)));
         } else {
-            lua_Number v = take_float64(d, "a number runs past the end");
-            lua_pushnumber(L, v);
-            if (k) k->rank = RANK_FLOAT, k->d = v;
+            n.rank = RANK_FLOAT;
+            n.d = take_float64(d, "a number runs past the end");
         }
+        if (k) *k = n; // (a key's trail ends with it)
+#if LUA_VERSION_NUM < 503
+        // (a float key with no fraction is refused as corrupt by decode_table)
+        if (!(k && n.rank == RANK_FLOAT)) check_exact(d, &n, trail);
+#else
+        (void)trail;
+#endif
+        if (isint) lua_pushinteger(L, n.i);
+        else lua_pushnumber(L, n.d);
         break;
     }
     case TAG_STRING: {
@@ -515,9 +611,9 @@ static void decode_scalar(Dec *d, unsigned t, Key *k)
     }
 }
 
-static void decode_value(Dec *d, int depth);
+static void decode_value(Dec *d, int depth, const Trail *trail);
 
-static void decode_table(Dec *d, int depth)
+static void decode_table(Dec *d, int depth, const Trail *up)
 {
     lua_State *L = d->L;
     if (depth >= d->max_depth || !lua_checkstack(L, 4)) corrupt(d, "tables nested too deeply");
@@ -535,23 +631,24 @@ static void decode_table(Dec *d, int depth)
         // a key the encoder could have written, after the one before it
         memset(&key, 0, sizeof key);
         if (tag != TAG_BOOLEAN && tag != TAG_NUMBER && tag != TAG_STRING) corrupt(d, "a key that is not plain");
-        decode_scalar(d, tag, &key);
+        Trail here = { &key, up };
+        decode_scalar(d, tag, &key, &here);
         if (key.rank == RANK_FLOAT && (isnan(key.d) || (key.d == floor(key.d) && key.d >= -0x1p63 && key.d < 0x1p63)))
             corrupt(d, "a float key that is NaN or an integer");
         if (!first && key_cmp(&prev, &key) >= 0) corrupt(d, "keys out of order");
         prev = key;
         first = 0;
-        decode_value(d, depth + 1);
+        decode_value(d, depth + 1, &here);
         if (lua_isnil(L, -1)) corrupt(d, "a nil value in a table");
         lua_rawset(L, t);
     }
 }
 
-static void decode_value(Dec *d, int depth)
+static void decode_value(Dec *d, int depth, const Trail *trail)
 {
     unsigned tag = *take(d, 1, "a value runs past the end");
     if (tag == TAG_TABLE) {
-        decode_table(d, depth);
+        decode_table(d, depth, trail);
     } else if (tag == TAG_REF) {
         if (!d->refs) corrupt(d, "a back-reference where tables are not shared");
         uint64_t i = take_varint(d);
@@ -572,7 +669,7 @@ static void decode_value(Dec *d, int depth)
         }
         steerL_pushvec(d->L, v[0], v[1], v[2]);
     } else {
-        decode_scalar(d, tag, NULL);
+        decode_scalar(d, tag, NULL, trail);
     }
 }
 
@@ -587,7 +684,7 @@ void steerL_data_decode(lua_State *L, const unsigned char *p, size_t len, const 
         lua_newtable(L);
         d.refs = lua_gettop(L);
     }
-    decode_value(&d, 0);
+    decode_value(&d, 0, NULL);
     if (steerS_left(&d.r)) corrupt(&d, "bytes after the value");
     if (d.refs) lua_remove(L, d.refs);
 }

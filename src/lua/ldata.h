@@ -42,13 +42,20 @@
 // table met twice is written twice, a cycle is too deep), errors about
 // "data", the C library's allocator.
 typedef struct steerL_DataOptions {
-    size_t max_bytes;    // 0: no limit
-    int max_depth;       // tables nested at most this deep (the top-level table is 1); 0: STEERL_DATA_DEPTH
-    bool shared;         // a table met again is a back-reference: shared subtables and cycles are kept
-    const char *where;   // the value's name in errors ("a.data" gives "a.data.path[3].fn: ..."); NULL: "data"
-                         // in the encoder's, nothing in the decoder's
-    const char *noun;    // what is decoded, in "corrupt NOUN (...)"; NULL: "data"
-    const char *verb;    // what cannot be done to a function, in "a function cannot be VERB"; NULL: "saved"
+    size_t max_bytes;  // 0: no limit
+    int max_depth;     // tables nested at most this deep (the top-level table is 1); 0: STEERL_DATA_DEPTH
+    bool shared;       // a table met again is a back-reference: shared subtables and cycles are kept
+    const char *where; // the value's name in errors ("a.data" gives "a.data.path[3].fn: ..."); NULL: "data"
+                       // in the encoder's, nothing in the decoder's
+    const char *noun;  // what is decoded, in "corrupt NOUN (...)"; NULL: "data"
+    const char *verb;  // what cannot be done to a function, in "a function cannot be VERB"; NULL: "saved"
+    // The decoded value's name where a decoder on Lua 5.1 or LuaJIT refuses a number it cannot hold as it
+    // was saved ("WHERE: NAME.path: the integer 9007199254740993 cannot be loaded exactly ..."); NULL:
+    // "data". agent_keys: the value is a table keyed by agent ids, and paths start "agent ID's NAME".
+    // keep_subtype: a script's data, whose floats must stay floats: there a float with no fraction is
+    // refused too (those Luas would save it back as an integer).
+    const char *name;
+    bool agent_keys, keep_subtype;
     steer_AllocFn alloc; // for the encoded bytes; NULL: realloc and free
     void *alloc_ud;
     int (*stop)(void *ud); // looked at per table; nonzero ends the encoding (STEERL_DATA_STOPPED)
@@ -85,7 +92,10 @@ steerL_DataStatus steerL_data_encode(lua_State *L, int idx, const steerL_DataOpt
                                      size_t *len, steerL_DataError *err);
 // Decode len bytes at p and push the value; bytes the encoder could not
 // have written (with the same options) raise "WHERE: corrupt NOUN (what is
-// wrong)". Call it protected.
+// wrong)". On Lua 5.1 and LuaJIT (a number is a double) a number that
+// would change raises too, with its path (opts->name): an integer a double
+// does not hold exactly, and with keep_subtype a float with no fraction
+// (it would be saved back as an integer). Call it protected.
 void steerL_data_decode(lua_State *L, const unsigned char *p, size_t len, const steerL_DataOptions *opts);
 
 #endif

@@ -161,7 +161,13 @@ static void ref_decode(void *ud, lua_State *L, int kind, uint64_t index)
 // data_load(bytes, len, world, trees, refs, grids) -> the agents' a.data
 static int data_load(lua_State *L)
 {
-    steerL_DataOptions o = { .shared = true, .where = "steer.load", .noun = "snapshot", .ref_decode = ref_decode };
+    steerL_DataOptions o = { .shared = true,
+                             .where = "steer.load",
+                             .noun = "snapshot",
+                             .name = "a.data",
+                             .agent_keys = true,
+                             .keep_subtype = true,
+                             .ref_decode = ref_decode };
     steerL_data_decode(L, lua_touserdata(L, 1), (size_t)lua_tointeger(L, 2), &o);
     return 1;
 }
@@ -435,7 +441,7 @@ int steerL_world_save(lua_State *L)
 
 static int decode(lua_State *L)
 {
-    steerL_DataOptions o = { .shared = true, .where = "steer.load", .noun = "snapshot" };
+    steerL_DataOptions o = { .shared = true, .where = "steer.load", .noun = "snapshot", .name = "the snapshot" };
     steerL_data_decode(L, lua_touserdata(L, 1), (size_t)lua_tointeger(L, 2), &o);
     return 1;
 }

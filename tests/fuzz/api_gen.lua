@@ -10,7 +10,8 @@
 -- checks after every step that the world holds no NaN and lost no agent.
 --
 -- What it reaches: worlds in 2D and 3D (wrap, collide, stuck), spawns with
--- hostile fields, every behaviour constructor and combiner nested into
+-- hostile fields, every behaviour constructor and combiner (reciprocal
+-- among them: the module's every kind, checked when this file loads) nested into
 -- random trees, custom behaviours and eases returning anything, property
 -- writes, shapes, grids from random maps with cost callbacks that edit the
 -- map, flow fields, archetypes, think functions and event handlers that
@@ -199,6 +200,23 @@ local STAGES = {
   constraints = { "avoid_obstacle_constraint", "wall_constraint" },
 }
 table.sort(KIND_NAMES) -- pairs' order changes from run to run: a seed must name one program
+-- The combiners (G:brain) and the kinds the pipeline's stages take.
+local COMBINERS = { "blend", "priority", "truncated_sum", "dither", "pipeline", "reciprocal" }
+-- reciprocal (ORCA) wraps its goal behaviours, none or several, with these
+-- fields: a field kind, or the range of a number.
+local RECIPROCAL = { { "bias", { 0, 1.5 } }, { "horizon", "n" }, { "margin", "n" }, { "neighbors", { 0, 48 } },
+                     { "obstacle_horizon", "n" }, { "obstacles", "b" }, { "range", "n" }, { "responsibility", { 0, 1 } },
+                     { "tag", "s" } }
+-- Every kind the module has is generated: a new kind without a row here
+-- stops the generator (and so the test fuzz-api-seeds).
+do
+  local known = { custom = true }
+  for _, k in ipairs(KIND_NAMES) do known[k] = true end
+  for _, k in ipairs(COMBINERS) do known[k] = true end
+  for _, k in ipairs(require("steer").kinds()) do
+    if not known[k] then error("api_gen.lua: the kind '" .. k .. "' is not generated: add it to KINDS or COMBINERS", 0) end
+  end
+end
 
 function G:field(kind)
   if type(kind) == "table" then
@@ -242,7 +260,7 @@ function G:brain(depth)
   end
   local n = self:int(self:chance(self.hostility) and 0 or 1, 3)
   local kids = {}
-  local combiner = self:pick({ "blend", "priority", "truncated_sum", "dither", "pipeline" })
+  local combiner = self:pick(COMBINERS)
   if combiner == "pipeline" then
     local function list(kinds)
       local l = {}
@@ -275,6 +293,14 @@ function G:brain(depth)
     if self:chance(0.3) then kids[#kids + 1] = "margin = " .. self:num(0, 2) end
   elseif combiner == "dither" and self:chance(0.3) then
     kids[#kids + 1] = "epsilon = " .. self:num(0, 1)
+  elseif combiner == "reciprocal" then
+    if self:chance(0.2) then kids = {} end -- avoidance alone
+    for _, f in ipairs(RECIPROCAL) do
+      if self:chance(0.3) then
+        local range = type(f[2]) == "table" and f[2]
+        kids[#kids + 1] = f[1] .. " = " .. (range and self:num(range[1], range[2]) or self:field(f[2]))
+      end
+    end
   end
   return "steer." .. combiner .. "{ " .. table.concat(kids, ", ") .. " }"
 end
@@ -435,6 +461,10 @@ function G:statement()
   elseif r < 96 then
     return string.format("W[%d] = %s", self:int(2, 3), self:world_desc())
   elseif r < 97 then
+    if self:chance(0.5) then -- a snapshot of an older version, loaded or restored into a world
+      local into = self:chance(0.3) and self:ref("W") or "nil"
+      return string.format("W[%d] = rt.old_snapshot(1, %s)", self:int(1, 3), into)
+    end
     return string.format("rt.snapshot(%s, %s)", self:ref("W"), self:pick({ "true", "false" }))
   else
     return string.format("%s.think = %s", a, self:think_fn())

@@ -6,7 +6,9 @@
 --     finite and the world's count is the number of agents it iterates;
 --   * no agent is lost: every agent spawned and not removed is alive;
 --   * a snapshot (w:save) loads to the same hash and saves to the same
---     bytes again, and w:restore puts the world back to that hash.
+--     bytes again, and w:restore puts the world back to that hash;
+--   * a snapshot an older version saved (tests/lua/data/) loads, and saved
+--     again in this build's format loads to the same hash.
 -- A broken promise raises a Failure, which no rt.try swallows; steer-fuzz
 -- reports it with the seed (and a crash or a hang is reported by the driver).
 local rt = {}
@@ -128,6 +130,48 @@ function rt.snapshot(w, restore)
     if w:hash() ~= h then rt.fail("w:restore(s) does not give the saved hash back") end
     rt.check(w)
   end
+end
+
+-- Snapshots saved by older versions of steer (tests/lua/data/): each must
+-- load in this build; the loaded world then lives on as one of the
+-- program's worlds (its statements spawn into it, step it, save it in this
+-- build's format and load that again). `into`: restore it into that world
+-- instead, in place (the world's earlier agents are gone then).
+local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "tests/fuzz"
+local FIXTURES = {
+  -- 0.1 at e28028b, format version 3: flow fields bound by node, an ease function named by a module
+  { file = "snapshot-v3-flow.bin", tick = 40, modules = { v3_fixture = { ease = function(x) return x * x end } } },
+}
+local fixture_bytes = {}
+
+function rt.old_snapshot(k, into)
+  local steer = require "steer"
+  local fx = FIXTURES[1 + (k - 1) % #FIXTURES]
+  for name, m in pairs(fx.modules) do package.loaded[name] = m end
+  local s = fixture_bytes[fx.file]
+  if not s then
+    local f = io.open(here .. "/../lua/data/" .. fx.file, "rb")
+    if not f then rt.fail("the fixture tests/lua/data/" .. fx.file .. " cannot be read") end
+    s = f:read("*a")
+    f:close()
+    fixture_bytes[fx.file] = s
+  end
+  local ok, w = pcall(steer.load, s)
+  if not ok then rt.fail("a snapshot of an older version (" .. fx.file .. ") does not load: " .. tostring(w)) end
+  if w.tick ~= fx.tick then rt.fail(fx.file .. " loads at tick " .. tostring(w.tick)) end
+  rt.check(w)
+  local now = w:save()
+  local again = steer.load(now)
+  if again:hash() ~= w:hash() then rt.fail(fx.file .. " saved in this build's format loads to another hash") end
+  if again:save() ~= now then rt.fail(fx.file .. ": save -> load -> save gives other bytes") end
+  if into == nil then return w end
+  for _, t in ipairs(tracked) do
+    if t.world == into then removed[t.agent.id] = true end
+  end
+  into:restore(s) -- may refuse (another dimension): an error like any other
+  if into:hash() ~= w:hash() then rt.fail("w:restore of " .. fx.file .. " gives another hash than steer.load") end
+  rt.check(into)
+  return into
 end
 
 function rt.finish(worlds)

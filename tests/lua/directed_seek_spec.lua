@@ -383,6 +383,83 @@ describe("directed_seek input", function()
   end)
 end)
 
+-- Poses across the whole range of a float: coordinates up to 3.4e38 with
+-- radii from 1e-6 to 1e30 (issue 29: A and W at opposite ends of the range
+-- are over 3.4e38 apart, and the plan's squares overflowed into NaN).
+describe("directed_seek far away", function()
+  local FLT = 3.4e38
+  local function finite(v) return v.x == v.x and v.y == v.y and v.z == v.z and math.abs(v.x) <= 1e300 and
+    math.abs(v.y) <= 1e300 and math.abs(v.z) <= 1e300 end
+  local function pose(rnd)
+    local dim3 = rnd() < 0.5
+    local function coord(e) return math.max(-FLT, math.min(FLT, (2 * rnd() - 1) * 10 ^ e)) end
+    local function vec(e) return { coord(e), coord(e), dim3 and coord(e) or 0 } end
+    local ea, ew = rnd() * 47 - 8, rnd() < 0.5 and rnd() * 47 - 8 or nil
+    return {
+      position = vec(ea), target = vec(ew or ea), direction = vec(0), heading = vec(0),
+      min_turn_radius = 10 ^ (rnd() * 36 - 6), opposite = rnd() < 0.5,
+      speed = rnd() < 0.5 and rnd() * 20 or 10 ^ (rnd() * 36 - 6), dt = rnd() < 0.5 and 1 / 60 or rnd(),
+    }
+  end
+
+  it("plans a finite path with a unit aim for 50,000 random poses", function()
+    local rnd = stream(29015)
+    local bad, planned = {}, 0
+    for _ = 1, 50000 do
+      local t = pose(rnd)
+      local ok, p = pcall(steer.directed_seek_plan, t)
+      if ok then
+        planned = planned + 1
+        local c = p.circles
+        local good = finite(p.aim) and math.abs(p.aim:len() - 1) < 1e-3 and finite(p["from"]) and finite(p.to) and
+          finite(p.agent_circle.center) and finite(p.waypoint_circle.center) and finite(c.agent_left) and
+          finite(c.agent_right) and finite(c.waypoint) and finite(c.opposite) and p.total_angle == p.total_angle
+        if not good and #bad < 3 then
+          bad[#bad + 1] = ("position {%.17g, %.17g, %.17g} target {%.17g, %.17g, %.17g} r %.17g: aim %s from %s")
+            :format(t.position[1], t.position[2], t.position[3], t.target[1], t.target[2], t.target[3],
+              t.min_turn_radius, tostring(p.aim), tostring(p["from"]))
+        end
+      end
+    end
+    expect(planned, "poses planned (the rest have a zero direction or heading)"):gt(49000)
+    expect(table.concat(bad, "\n"), "plans with NaN, infinite or zero parts"):eq("")
+  end)
+
+  it("plans a pose 2^90 times as large as the same pose near the origin", function()
+    local rnd = stream(29115)
+    local k, same = 2 ^ 90, 0
+    for _ = 1, 1000 do
+      local function v() return { (2 * rnd() - 1) * 50, (2 * rnd() - 1) * 50, 0 } end
+      local near = { position = v(), target = v(), direction = v(), heading = v(), min_turn_radius = 1 + rnd() * 9 }
+      local far = { direction = near.direction, heading = near.heading, min_turn_radius = near.min_turn_radius * k,
+        position = { near.position[1] * k, near.position[2] * k, 0 },
+        target = { near.target[1] * k, near.target[2] * k, 0 } }
+      local p, q = steer.directed_seek_plan(near), steer.directed_seek_plan(far)
+      if p.stage == q.stage and p.path == q.path and p.aim:dist(q.aim) < 1e-5 and
+        p.to:dist(q.to * (1 / k)) < 1e-4 then
+        same = same + 1
+      end
+    end
+    -- (the tolerances have an absolute part, 1 mm: a pose at a stage's edge may differ)
+    expect(same, "poses planned alike"):ge(995)
+  end)
+
+  it("steers an agent whose waypoint is more than 3.4e38 m away", function()
+    local w = steer.world{}
+    local ds = steer.directed_seek{ target = { -1.5e38, 2.0e38 }, heading = { 1, 0 } }
+    local a = w:spawn{ position = { 1.7e38, -6.9e37 }, velocity = { 0, -5 }, max_speed = 10, max_force = 50,
+      min_turn_radius = 5, brain = ds }
+    local p = steer.directed_seek_plan(a, ds)
+    expect(finite(p.aim) and finite(p.to), "a finite plan"):truthy()
+    w:step()
+    local f = a:force()
+    expect(finite(f), "a finite force"):truthy()
+    expect(f:len(), "the force that turns the agent"):gt(1)
+    local v = a.velocity
+    expect(math.abs(v.x), "the velocity turned by speed * dt / r (5 / 60 / 5 rad at 5 m/s)"):gt(0.05)
+  end)
+end)
+
 describe("demos/directed_seek.lua", function()
   it("draws the circles, the chosen path and the stage, and its fliers arrive", function()
     local here = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
