@@ -48,7 +48,7 @@ static void die(const char *what)
 static void random_grid(steerN_Grid *g, int n, double blocked, uint32_t *rng)
 {
     double origin[2] = { 0, 0 };
-    if (steerN_grid_init(g, n, n, 1.0, origin)) die("out of memory");
+    if (steerN_grid_init(g, n, n, 1.0, origin, NULL)) die("out of memory");
     for (int y = 0; y < n; y++)
         for (int x = 0; x < n; x++)
             if ((double)(xs32(rng) >> 8) / 16777216.0 < blocked) steerN_set_cost(g, x, y, INFINITY);
@@ -177,7 +177,7 @@ static void bench_agents(int n, int agents, int runs)
 static void maze_grid(steerN_Grid *g, int n, uint32_t *rng)
 {
     double origin[2] = { 0, 0 };
-    if (steerN_grid_init(g, n, n, 1.0, origin)) die("out of memory");
+    if (steerN_grid_init(g, n, n, 1.0, origin, NULL)) die("out of memory");
     for (int c = 0; c < n * n; c++) g->cost[c] = INFINITY;
     int rooms = (n - 1) / 2;
     int *stack = malloc(sizeof *stack * (size_t)(rooms * rooms));

@@ -70,7 +70,7 @@ static double nav_frame_ms(int n, int frames)
     steerN_Grid g;
     steerN_Flow f;
     double origin[2] = { 0, 0 }, goal[2] = { n * 0.5, n * 0.5 };
-    if (steer_world_new(&wd, &w) != STEER_OK || steerN_grid_init(&g, n, n, 1.0, origin)) return -1;
+    if (steer_world_new(&wd, &w) != STEER_OK || steerN_grid_init(&g, n, n, 1.0, origin, NULL)) return -1;
     unsigned s = 777;
     for (int c = 0; c < n * n; c++) {
         s = s * 1103515245u + 12345u;

@@ -22,7 +22,12 @@ extern "C" { // a C++ host links the C symbols
 typedef struct steer_Engine steer_Engine;
 
 typedef struct steer_EngineDesc {
-    steer_AllocFn alloc; // for the engine, its Lua states and its world (NULL: libc)
+    // For everything the engine allocates: itself, its Lua states, its
+    // world, behaviour trees, grids, flow fields and A* scratch, snapshots
+    // (NULL: libc). When it fails, the call under way returns an error
+    // (STEER_ENOMEM, or STEER_ESCRIPT "not enough memory" from inside Lua)
+    // and the engine stays usable or at least freeable: no call aborts.
+    steer_AllocFn alloc;
     void *alloc_ud;
     steer_LogFn log; // reload lines, mods' print output, mod failures (NULL: stderr)
     void *log_ud;

@@ -13,6 +13,12 @@ extern "C" { // a C++ host links the C symbols (lua.h too, as Lua's own lua.hpp 
 
 #include <lua.h>
 
+// Memory: grids, flow fields (and their A* and build scratch) and the
+// module's own lists and scratch come from the state's allocator
+// (lua_getallocf); worlds and behaviour trees, which the core allocates
+// through steer_AllocFn hooks, from libc's (in an engine's states: from
+// steer_EngineDesc's alloc, like everything else).
+//
 // The module's entry point, as `require "steer"` calls it.
 STEER_API int luaopen_steer(lua_State *L);
 // Register the module in package.preload, so scripts `require "steer"`

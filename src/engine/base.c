@@ -118,23 +118,24 @@ void steerE_message(const char *full, char *out, size_t len)
     out[n] = '\0';
 }
 
-// The same, prefixed with `context` (NULL: none) in both.
+// The same, prefixed with `context` (NULL: none) in both. Allocates
+// nothing in Lua: it runs after a memory error too, unprotected.
 int steerE_keep_error_in(steer_Engine *e, const char *context)
 {
     lua_State *L = e->L;
-    if (!lua_isstring(L, -1)) {
-        lua_pop(L, 1);
-        lua_pushliteral(L, "(error object is not a string)");
-    }
-    if (context) {
-        lua_pushstring(L, context);
-        lua_insert(L, -2);
-        lua_concat(L, 2); // two strings: no metamethod
-    }
-    const char *full = lua_tostring(L, -1);
-    steerE_message(full, e->error, sizeof e->error);
+    // a string only: lua_tostring would turn a number into one (allocating)
+    const char *full = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(error object is not a string)";
+    if (!context) context = "";
+    char first[sizeof e->error];
+    steerE_message(full, first, sizeof first);
+    snprintf(e->error, sizeof e->error, "%s%s", context, first);
+    size_t nc = strlen(context), nf = strlen(full);
     steerE_alloc(e, e->traceback, 0);
-    e->traceback = steerE_strdup(e, full);
+    e->traceback = steerE_alloc(e, NULL, nc + nf + 1); // NULL: steer_engine_traceback says the error alone
+    if (e->traceback) {
+        memcpy(e->traceback, context, nc);
+        memcpy(e->traceback + nc, full, nf + 1);
+    }
     lua_pop(L, 1);
     return STEER_ESCRIPT;
 }
@@ -152,8 +153,46 @@ int steerE_docall(lua_State *L, int nargs, int nresults)
     return st;
 }
 
+// Runs protected: push the string at light userdata 1, of the length at 2.
+static int push_string_f(lua_State *L)
+{
+    lua_pushlstring(L, lua_touserdata(L, 1), *(const size_t *)lua_touserdata(L, 2));
+    return 1;
+}
+
+int steerE_push_lstring(steer_Engine *e, const char *s, size_t len)
+{
+    lua_State *L = e->L;
+    lua_pushcfunction(L, push_string_f);
+    lua_pushlightuserdata(L, (void *)s);
+    lua_pushlightuserdata(L, &len);
+    return steerE_docall(L, 2, 1) == LUA_OK ? STEER_OK : steerE_keep_error(e);
+}
+
+static int ref_f(lua_State *L)
+{
+    lua_pushinteger(L, luaL_ref(L, LUA_REGISTRYINDEX));
+    return 1;
+}
+
+int steerE_ref(steer_Engine *e, int *ref)
+{
+    lua_State *L = e->L;
+    lua_pushcfunction(L, ref_f);
+    lua_insert(L, -2);
+    if (steerE_docall(L, 1, 1) != LUA_OK) {
+        *ref = LUA_NOREF;
+        return steerE_keep_error(e);
+    }
+    *ref = (int)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    return STEER_OK;
+}
+
+// The field's name is pushed inside the call (a light userdata until then).
 static int index_f(lua_State *L)
 {
+    lua_pushstring(L, lua_touserdata(L, 2));
     lua_gettable(L, 1);
     return 1;
 }
@@ -168,11 +207,18 @@ int steerE_get_field(steer_Engine *e, int idx, const char *name, const char *wha
     idx = lua_absindex(L, idx);
     lua_pushcfunction(L, index_f);
     lua_pushvalue(L, idx);
-    lua_pushstring(L, name);
+    lua_pushlightuserdata(L, (void *)name);
     if (steerE_docall(L, 2, 1) == LUA_OK) return STEER_OK;
     char context[512];
     snprintf(context, sizeof context, "%s: looking up field '%s' of %s: ", e->file ? e->file : "?", name, what);
     return steerE_keep_error_in(e, context);
+}
+
+int steerE_panic(lua_State *L)
+{
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(not a string)";
+    fprintf(stderr, "steer: an error escaped every protected call (a bug of steer's): %s\n", msg);
+    return 0; // Lua aborts
 }
 
 // ---- for a protected call -----------------------------------------------------

@@ -8,7 +8,11 @@
 // into the scenario's values (its table, _G, package, the steer module, the
 // world's metatable): each may have metamethods that raise or yield, so
 // the engine reads them only through protected calls (get_field), and
-// writes into them only raw. The world outlives reloads:
+// writes into them only raw. Memory errors too: every Lua call of the
+// engine that may allocate (a table, a string, a reference, opening the
+// libraries) runs inside a lua_pcall, since outside one a memory error is
+// a panic, which aborts the host (steerE_panic only says so, never reached).
+// The world outlives reloads:
 // a reload runs the scenario file (and the modules it required) anew and
 // swaps the callbacks; it never rebuilds the world. A reload that fails at
 // any point leaves the previous version running exactly as it was: the
@@ -41,14 +45,16 @@
 
 #define REG_ARCHETYPES "steer.archetypes" // larchetype.c's registry of definitions
 
+// The state's allocator: the host's. Lua assumes a block never fails to
+// shrink; when the host's allocator does, the block stays as it was.
 static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
-    (void)osize;
     if (nsize == 0) {
         steerE_alloc(ud, ptr, 0);
         return NULL;
     }
-    return steerE_alloc(ud, ptr, nsize);
+    void *p = steerE_alloc(ud, ptr, nsize);
+    return p || !ptr || nsize > osize ? p : ptr;
 }
 
 // ---- watching files ------------------------------------------------------------
@@ -79,29 +85,31 @@ static void watch_dir(steer_Engine *e, const char *path)
 #endif
 }
 
-// Watch `path`, the scenario (module NULL) or the file of module `module`.
-static void watch_file(steer_Engine *e, const char *path, const char *module)
+// Watch `path`, the scenario (module NULL) or the file of module `module`:
+// false when out of memory.
+static bool watch_file(steer_Engine *e, const char *path, const char *module)
 {
     for (int i = 0; i < e->nwatch; i++)
-        if (strcmp(e->watch[i].path, path) == 0) return;
+        if (strcmp(e->watch[i].path, path) == 0) return true;
     if (e->nwatch == e->capwatch) {
         int nc = e->capwatch ? e->capwatch * 2 : 8;
         Watch *nw = steerE_alloc(e, e->watch, (size_t)nc * sizeof *nw);
-        if (!nw) return;
+        if (!nw) return false;
         e->watch = nw;
         e->capwatch = nc;
     }
     Watch *w = &e->watch[e->nwatch];
-    if (!(w->path = steerE_strdup(e, path))) return;
+    if (!(w->path = steerE_strdup(e, path))) return false;
     w->module = module ? steerE_strdup(e, module) : NULL;
     if (module && !w->module) {
         steerE_alloc(e, w->path, 0);
-        return;
+        return false;
     }
     w->mtime_ns = w->size = -1;
     stat_file(path, &w->mtime_ns, &w->size);
     e->nwatch++;
     watch_dir(e, path);
+    return true;
 }
 
 // Whether any watched file's time or size differs from what was last seen
@@ -141,14 +149,14 @@ static int watching_searcher(lua_State *L)
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_pushvalue(L, 1);
     lua_call(L, 1, 2);
-    if (lua_isfunction(L, -2) && lua_type(L, -1) == LUA_TSTRING && lua_type(L, 1) == LUA_TSTRING)
-        watch_file(e, lua_tostring(L, -1), lua_tostring(L, 1));
+    if (lua_isfunction(L, -2) && lua_type(L, -1) == LUA_TSTRING && lua_type(L, 1) == LUA_TSTRING &&
+        !watch_file(e, lua_tostring(L, -1), lua_tostring(L, 1)))
+        return luaL_error(L, "not enough memory to watch module '%s'", lua_tostring(L, 1));
     return 2;
 }
 
-static void wrap_searcher(steer_Engine *e)
+static void wrap_searcher(lua_State *L, steer_Engine *e)
 {
-    lua_State *L = e->L;
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "searchers");
     lua_rawgeti(L, -1, 2);
@@ -159,6 +167,22 @@ static void wrap_searcher(steer_Engine *e)
 }
 
 // ---- life ----------------------------------------------------------------------
+
+// Runs protected (the engine at 1): the state's libraries, the host's
+// hooks its worlds use, the mods' policy, the steer module and the
+// searcher that watches what `require` finds.
+static int open_state(lua_State *L)
+{
+    steer_Engine *e = lua_touserdata(L, 1);
+    luaL_openlibs(L);
+    // the scenario's worlds allocate and log through the host's hooks too
+    steerL_set_host(L, &e->host);
+    // and hand the mods' per-agent Lua to the mods (policy.c)
+    steerL_set_policy(L, &e->policy);
+    steer_lua_preload(L);
+    wrap_searcher(L, e);
+    return 0;
+}
 
 int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
 {
@@ -183,17 +207,13 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     if (d.lua_path && !(e->lua_path = steerE_strdup(e, d.lua_path))) goto nomem;
     e->L = lua_newstate(lua_alloc, e);
     if (!e->L) goto nomem;
-    luaL_openlibs(e->L);
-    // the scenario's worlds allocate and log through the host's hooks too
+    lua_atpanic(e->L, steerE_panic);
     e->host = (steerL_Host){ e->alloc,   e->alloc_ud,    e->log,        e->log_ud,
                              e->threads, d.enqueue_task, d.finish_task, d.task_ctx };
-    lua_pushlightuserdata(e->L, &e->host);
-    lua_setfield(e->L, LUA_REGISTRYINDEX, STEERL_HOST);
-    // and hand the mods' per-agent Lua to the mods (policy.c)
     steerE_scenario_policy(e);
-    steerL_set_policy(e->L, &e->policy);
-    steer_lua_preload(e->L);
-    wrap_searcher(e);
+    lua_pushcfunction(e->L, open_state);
+    lua_pushlightuserdata(e->L, e);
+    if (lua_pcall(e->L, 1, 0, 0) != LUA_OK) goto nomem; // only memory errors: nothing of a script's ran
 #ifdef __linux__
     e->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 #endif
@@ -226,12 +246,13 @@ void steer_engine_free(steer_Engine *e)
 
 // ---- the scenario ----------------------------------------------------------------
 
-// package.path: the host's entries (argument 1, or nil), modules beside the
-// scenario (argument 2 is its file), the steer Lua library, then Lua's
-// default. Runs protected: after a failed load, package may be hostile.
+// package.path: the host's entries (argument 1, a string as light
+// userdata, or NULL), modules beside the scenario (argument 2 is its file),
+// the steer Lua library, then Lua's default. Runs protected: after a
+// failed load, package may be hostile.
 static int set_path(lua_State *L)
 {
-    const char *lua_path = lua_tostring(L, 1), *file = lua_tostring(L, 2);
+    const char *lua_path = lua_touserdata(L, 1), *file = lua_touserdata(L, 2);
     const char *slash = strrchr(file, '/');
     lua_getglobal(L, "package");
     luaL_Buffer b;
@@ -250,14 +271,24 @@ static int set_path(lua_State *L)
     return 0;
 }
 
+// Runs protected: load the file (light userdata 1; luaL_loadfile allocates
+// its chunk name before its protected part) and run it, for one result.
+static int run_file(lua_State *L)
+{
+    if (luaL_loadfile(L, lua_touserdata(L, 1)) != LUA_OK) return lua_error(L);
+    lua_call(L, 0, 1);
+    return 1;
+}
+
 // Load and run the file; leave its table on the stack, or fail with the
 // error kept. Checks the table's shape so that `updat = function` or
 // `update = 1` is caught at load, not ignored.
 static int run_scenario_file(steer_Engine *e)
 {
     lua_State *L = e->L;
-    if (luaL_loadfile(L, e->file) != LUA_OK) return steerE_keep_error(e);
-    if (steerE_docall(L, 0, 1) != LUA_OK) return steerE_keep_error(e);
+    lua_pushcfunction(L, run_file);
+    lua_pushlightuserdata(L, e->file);
+    if (steerE_docall(L, 1, 1) != LUA_OK) return steerE_keep_error(e);
     if (!lua_istable(L, -1)) {
         const char *tn = luaL_typename(L, -1);
         lua_pop(L, 1);
@@ -292,12 +323,12 @@ static int run_scenario_file(steer_Engine *e)
 }
 
 // Runs protected: steer.world{...} from the scenario (argument 1) with the
-// host's seed (argument 2, or nil); argument 3 is the file, argument 4 the
+// host's seed (argument 2, or nil); argument 3 is the file (a light userdata), argument 4 the
 // host's thread count (or nil). _G, the steer module and the scenario's
 // world table are the scenario's to change.
 static int new_world(lua_State *L)
 {
-    const char *file = lua_tostring(L, 3);
+    const char *file = lua_touserdata(L, 3);
     lua_getglobal(L, "require");
     lua_pushliteral(L, "steer");
     lua_call(L, 1, 1);
@@ -331,13 +362,15 @@ static int create_world(steer_Engine *e, int scenario)
     lua_pushvalue(L, scenario);
     if (e->has_seed) lua_pushinteger(L, (lua_Integer)e->seed);
     else lua_pushnil(L);
-    lua_pushstring(L, e->file);
+    lua_pushlightuserdata(L, e->file);
     if (e->threads) lua_pushinteger(L, e->threads);
     else lua_pushnil(L);
     if (steerE_docall(L, 4, 1) != LUA_OK) return steerE_keep_error(e);
-    e->world = ((steerL_World *)lua_touserdata(L, -1))->w;
-    e->dt = steer_world_dt(e->world);
-    e->world_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    steer_World *w = ((steerL_World *)lua_touserdata(L, -1))->w;
+    int st = steerE_ref(e, &e->world_ref);
+    if (st != STEER_OK) return st;
+    e->world = w;
+    e->dt = steer_world_dt(w);
     return STEER_OK;
 }
 
@@ -362,24 +395,22 @@ static int load_scenario(steer_Engine *e, const char *file, const void *snapshot
 {
     if (!e || !file) return STEER_EARG;
     if (e->file) return steerE_fail(e, STEER_EARG, "steer_engine_load: a scenario is loaded already (%s)", e->file);
-    if (!(e->file = steerE_strdup(e, file))) return STEER_ENOMEM;
+    if (!(e->file = steerE_strdup(e, file))) return steerE_fail(e, STEER_ENOMEM, "steer_engine_load: out of memory");
     lua_State *L = e->L;
     int top = lua_gettop(L);
     lua_pushcfunction(L, set_path);
-    if (e->lua_path) lua_pushstring(L, e->lua_path);
-    else lua_pushnil(L);
-    lua_pushstring(L, file);
+    lua_pushlightuserdata(L, e->lua_path);
+    lua_pushlightuserdata(L, e->file);
     int st = steerE_docall(L, 2, 0) == LUA_OK ? STEER_OK : steerE_keep_error(e);
-    if (st == STEER_OK) {
-        watch_file(e, file, NULL);
-        st = run_scenario_file(e);
-    }
+    if (st == STEER_OK && !watch_file(e, file, NULL))
+        st = steerE_fail(e, STEER_ENOMEM, "steer_engine_load: out of memory");
+    if (st == STEER_OK) st = run_scenario_file(e);
     if (st == STEER_OK) st = create_world(e, top + 1);
     if (st == STEER_OK) {
         lua_pushvalue(L, top + 1);
-        e->scenario_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-        st = snapshot ? steer_engine_restore(e, snapshot, len) : callback(e, top + 1, "setup", false);
+        st = steerE_ref(e, &e->scenario_ref);
     }
+    if (st == STEER_OK) st = snapshot ? steer_engine_restore(e, snapshot, len) : callback(e, top + 1, "setup", false);
     lua_settop(L, top);
     if (st != STEER_OK) {
         // the engine keeps no half-loaded scenario: a later load may try again
@@ -438,11 +469,11 @@ int steer_engine_tick(steer_Engine *e, int n)
 
 // ---- reload ------------------------------------------------------------------------
 
-// The transaction's undo record, on the stack from `base`: base+1 a copy of
-// package.loaded, base+2 a copy of the archetype registry.
-static void snapshot(steer_Engine *e)
+// Runs protected (the engine at 1): the transaction's undo record, its two
+// results a copy of package.loaded and a copy of the archetype registry.
+static int snapshot(lua_State *L)
 {
-    lua_State *L = e->L;
+    steer_Engine *e = lua_touserdata(L, 1);
     lua_newtable(L);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     steerL_copy_table(L, -1, -2);
@@ -460,6 +491,7 @@ static void snapshot(steer_Engine *e)
     lua_newtable(L);
     if (lua_getfield(L, LUA_REGISTRYINDEX, REG_ARCHETYPES) == LUA_TTABLE) steerL_copy_table(L, -1, -2);
     lua_pop(L, 1);
+    return 2;
 }
 
 // Make table `t` hold exactly what the copy at `copy` holds, in place (the
@@ -478,16 +510,19 @@ static void restore_table(lua_State *L, int t, int copy)
     steerL_copy_table(L, copy, t);
 }
 
-static void rollback(steer_Engine *e, int base)
+// Runs protected: the undo record (1, 2) put back. A table grown back may
+// need memory: when there is none, the modules not put back are required
+// afresh by the next version.
+static int rollback(lua_State *L)
 {
-    lua_State *L = e->L;
     // the modules re-required are put back, the ones first required by
     // the failed version forgotten
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-    restore_table(L, -1, base + 1);
+    restore_table(L, -1, 1);
     lua_pop(L, 1);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_ARCHETYPES) == LUA_TTABLE) restore_table(L, -1, base + 2);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_ARCHETYPES) == LUA_TTABLE) restore_table(L, -1, 2);
     lua_pop(L, 1);
+    return 0;
 }
 
 int steer_engine_reload(steer_Engine *e)
@@ -497,7 +532,13 @@ int steer_engine_reload(steer_Engine *e)
     lua_State *L = e->L;
     double t0 = steerE_now();
     int base = lua_gettop(L);
-    snapshot(e);
+    lua_pushcfunction(L, snapshot);
+    lua_pushlightuserdata(L, e);
+    if (steerE_docall(L, 1, 2) != LUA_OK) {
+        int st = steerE_keep_error_in(e, "steer_engine_reload: ");
+        steerE_log(e, 2, "reload failed %s", e->error);
+        return st;
+    }
     int st = run_scenario_file(e);
     if (st == STEER_OK) {
         int fresh = lua_gettop(L);
@@ -507,7 +548,15 @@ int steer_engine_reload(steer_Engine *e)
             lua_rawseti(L, LUA_REGISTRYINDEX, e->scenario_ref);
         }
     }
-    if (st != STEER_OK) rollback(e, base);
+    if (st != STEER_OK) {
+        lua_settop(L, base + 2);
+        lua_pushcfunction(L, rollback);
+        lua_insert(L, base + 1);
+        if (steerE_docall(L, 2, 0) != LUA_OK) {
+            lua_pop(L, 1); // the reload's own error is the one kept
+            steerE_log(e, 2, "reload: out of memory putting the last version's modules back");
+        }
+    }
     lua_settop(L, base);
     files_changed(e); // what is on disk now is what was tried
     if (st != STEER_OK) {
@@ -605,7 +654,7 @@ int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc
     steer_HostKind **nk = steerE_alloc(e, e->kinds, (size_t)(e->nkinds + 1) * sizeof *nk);
     if (!nk) {
         steer_host_kind_free(k);
-        return STEER_ENOMEM;
+        return steerE_fail(e, STEER_ENOMEM, "steer_engine_register_behavior: out of memory");
     }
     e->kinds = nk;
     // protected: the scenario may have set a metatable on its steer table

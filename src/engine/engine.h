@@ -92,6 +92,17 @@ int steerE_docall(lua_State *L, int nargs, int nresults);
 // may raise); on an error nothing is pushed and the error is kept, naming
 // `what` ("the scenario", "the world").
 int steerE_get_field(steer_Engine *e, int idx, const char *name, const char *what);
+// Push a string of len bytes protected, or keep
+// the memory error (nothing pushed): every Lua call of the engine that may
+// allocate runs inside a lua_pcall, since outside one a memory error is a
+// panic, which aborts the host.
+int steerE_push_lstring(steer_Engine *e, const char *s, size_t len);
+// luaL_ref of the value on top (popped) into the registry, protected: on a
+// memory error *ref is LUA_NOREF and the error is kept.
+int steerE_ref(steer_Engine *e, int *ref);
+// The engine's states' panic function, never reached (every call into Lua
+// is protected): it says so on stderr before Lua aborts.
+int steerE_panic(lua_State *L);
 // Read a whole file (at most `max` bytes) with the engine's allocator.
 char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len);
 

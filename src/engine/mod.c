@@ -287,6 +287,7 @@ static int open_mod(lua_State *L)
     // number, quota, charges and polls (policy.c)
     steerE_mod_policy(m);
     steerL_set_policy(L, &m->policy);
+    steerL_set_host(L, &m->e->host); // what steer allocates for the mod: the host's memory, charged to the mod
     static const luaL_Reg libs[] = {
         { LUA_GNAME, luaopen_base },
         { LUA_COLIBNAME, luaopen_coroutine },

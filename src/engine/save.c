@@ -79,7 +79,8 @@ static int collect(void *ud, const char *name, const unsigned char *p, size_t le
 }
 
 // Runs protected: the scenario's save(w) (scenario at 1, world at 2) and
-// its result encoded into *out (argument 3); nothing when it has no save.
+// its result encoded into *out (argument 3) in the engine's memory (the
+// engine at 4); nothing when it has no save.
 static int scenario_save_f(lua_State *L)
 {
     Section *out = lua_touserdata(L, 3);
@@ -87,7 +88,9 @@ static int scenario_save_f(lua_State *L)
     if (lua_type(L, -1) != LUA_TFUNCTION) return 0;
     lua_pushvalue(L, 2);
     lua_call(L, 1, 1);
-    steerL_DataOptions o = { .shared = true, .where = "the scenario's save(w)" };
+    steerL_DataOptions o = {
+        .shared = true, .where = "the scenario's save(w)", .alloc = steerE_alloc_ud, .alloc_ud = lua_touserdata(L, 4)
+    };
     steerL_DataError err;
     unsigned char *bytes;
     if (steerL_data_encode(L, -1, &o, &bytes, &out->len, &err) != STEERL_DATA_OK)
@@ -116,17 +119,27 @@ static int world_method(steer_Engine *e, const char *name, const char *fn)
     return STEER_OK;
 }
 
-// The options of w:save and w:restore: the scenario's table names the
-// functions it holds ("scenario.spiral"), so a think or steer.custom
-// function kept there can be saved; { roots = { scenario = T } }.
-static void push_roots(steer_Engine *e)
+// Runs protected: the options of w:save and w:restore. The scenario's
+// table (1) names the functions it holds ("scenario.spiral"), so a think
+// or steer.custom function kept there can be saved; { roots = { scenario = T } }.
+static int roots(lua_State *L)
 {
-    lua_State *L = e->L;
     lua_createtable(L, 0, 1);
     lua_createtable(L, 0, 1);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
+    lua_pushvalue(L, 1);
     lua_setfield(L, -2, "scenario");
     lua_setfield(L, -2, "roots");
+    return 1;
+}
+
+// Push the options, or keep the memory error (nothing pushed).
+static int push_roots(steer_Engine *e, const char *fn)
+{
+    lua_State *L = e->L;
+    lua_pushcfunction(L, roots);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
+    if (steerE_docall(L, 1, 1) == LUA_OK) return STEER_OK;
+    return steerE_keep_error_in(e, fn);
 }
 
 // Push the world's w:save() string, or keep the error.
@@ -134,7 +147,10 @@ static int world_bytes(steer_Engine *e)
 {
     lua_State *L = e->L;
     if (world_method(e, "save", "steer_engine_save") != STEER_OK) return STEER_ESCRIPT;
-    push_roots(e);
+    if (push_roots(e, "steer_engine_save: ") != STEER_OK) {
+        lua_pop(L, 2);
+        return STEER_ESCRIPT;
+    }
     if (steerE_docall(L, 2, 1) != LUA_OK) return steerE_keep_error_in(e, "steer_engine_save: w:save(): ");
     if (lua_type(L, -1) != LUA_TSTRING) {
         lua_pop(L, 1);
@@ -151,7 +167,7 @@ int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
     int top = lua_gettop(L);
     Section scenario = { .kind = SECTION_SCENARIO };
     Collected *mods = steerE_alloc(e, NULL, sizeof *mods);
-    if (!mods) return STEER_ENOMEM;
+    if (!mods) return steerE_fail(e, STEER_ENOMEM, "steer_engine_save: out of memory");
     mods->e = e;
     mods->nmods = 0;
     int st = world_bytes(e);
@@ -160,7 +176,8 @@ int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
         lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
         lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref);
         lua_pushlightuserdata(L, &scenario);
-        if (steerE_docall(L, 3, 0) != LUA_OK) st = steerE_keep_error(e);
+        lua_pushlightuserdata(L, e);
+        if (steerE_docall(L, 4, 0) != LUA_OK) st = steerE_keep_error(e);
     }
     if (st == STEER_OK) {
         mods->kind = SECTION_MOD;
@@ -186,7 +203,7 @@ int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
             put_section(&o, mods->mods[i].kind, mods->mods[i].name, mods->mods[i].p, mods->mods[i].len);
         if (o.failed) st = steerE_fail(e, STEER_ECALLBACK, "steer_engine_save: the writer failed");
     }
-    free((void *)scenario.p); // steerL_data_encode's default allocator
+    steerE_alloc(e, (void *)scenario.p, 0);
     for (int i = 0; i < mods->nmods; i++) steerE_alloc(e, (void *)mods->mods[i].p, 0);
     steerE_alloc(e, mods, 0);
     lua_settop(L, top);
@@ -254,8 +271,12 @@ static int world_restore(steer_Engine *e, const Section *s)
 {
     lua_State *L = e->L;
     if (world_method(e, "restore", "steer_engine_restore") != STEER_OK) return STEER_ESCRIPT;
-    lua_pushlstring(L, (const char *)s->p, s->len);
-    push_roots(e);
+    int st = steerE_push_lstring(e, (const char *)s->p, s->len);
+    if (st == STEER_OK && (st = push_roots(e, "steer_engine_restore: ")) != STEER_OK) lua_pop(L, 1);
+    if (st != STEER_OK) {
+        lua_pop(L, 2);
+        return st;
+    }
     if (steerE_docall(L, 3, 0) != LUA_OK) return steerE_keep_error_in(e, "steer_engine_restore: w:restore(): ");
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref); // the same userdata, the same world, new contents
     e->world = ((steerL_World *)lua_touserdata(L, -1))->w;
@@ -273,7 +294,7 @@ int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
     if (!sections || !states) {
         steerE_alloc(e, sections, 0);
         steerE_alloc(e, states, 0);
-        return STEER_ENOMEM;
+        return steerE_fail(e, STEER_ENOMEM, "steer_engine_restore: out of memory");
     }
     uint32_t version = 0;
     int n = 0, st = parse(e, data, len, sections, MAX_SECTIONS, &n, &version);

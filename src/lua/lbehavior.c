@@ -353,7 +353,9 @@ int steerL_construct(lua_State *L, const void *kind, const char *extra)
     int uv = lua_gettop(L);
     lua_pushvalue(L, uv);
     lua_setiuservalue(L, self, 1);
-    if (steerB_new(k, &ub->b) != STEER_OK) return luaL_error(L, "%s: out of memory", fn);
+    const steerL_Host *h = steerL_host(L); // the host's allocator, or libc
+    if (steerB_new_alloc(k, h ? h->alloc : NULL, h ? h->alloc_ud : NULL, &ub->b) != STEER_OK)
+        return luaL_error(L, "%s: out of memory", fn);
 
     for (const steerB_Field *f = k->fields; f && f->name; f++) {
         if (lua_getfield(L, 1, f->name) != LUA_TNIL) set_field(L, fn, ub->b, f, lua_gettop(L), uv);

@@ -399,12 +399,21 @@ static int encode_protected(lua_State *L)
     return 0;
 }
 
+void steerL_data_free(const steerL_DataOptions *opts, void *p)
+{
+    steerS_Writer w;
+    steerS_writer_init(&w, opts ? opts->alloc : NULL, opts ? opts->alloc_ud : NULL);
+    w.p = p;
+    steerS_writer_free(&w);
+}
+
 steerL_DataStatus steerL_data_encode(lua_State *L, int idx, const steerL_DataOptions *opts, unsigned char **out,
                                      size_t *len, steerL_DataError *err)
 {
     static const steerL_DataOptions defaults = { 0 };
     const steerL_DataOptions *o = opts ? opts : &defaults;
-    Enc *e = malloc(sizeof *e); // the trail is too big for some threads' stacks
+    steerN_Alloc a = steerL_allocator(L);
+    Enc *e = steerN_realloc(&a, NULL, 0, sizeof *e); // the trail is too big for some threads' stacks
     *out = NULL;
     *len = 0;
     if (!e) {
@@ -435,7 +444,7 @@ steerL_DataStatus steerL_data_encode(lua_State *L, int idx, const steerL_DataOpt
         steerS_writer_free(&e->out);
         steerL_DataStatus status = e->err.status;
         if (err) *err = e->err;
-        free(e);
+        steerN_realloc(&a, e, sizeof *e, 0);
         return status;
     }
     *out = e->out.p;
@@ -444,7 +453,7 @@ steerL_DataStatus steerL_data_encode(lua_State *L, int idx, const steerL_DataOpt
         err->status = STEERL_DATA_OK;
         err->message[0] = 0;
     }
-    free(e);
+    steerN_realloc(&a, e, sizeof *e, 0);
     return STEERL_DATA_OK;
 }
 

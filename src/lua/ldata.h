@@ -88,6 +88,8 @@ typedef struct steerL_DataError {
 // with that) holds *len bytes. Otherwise nothing to free and *err (if err)
 // says what and where. Never raises: it runs protected, and runs no
 // metamethod. opts may be NULL (all defaults).
+// Free what steerL_data_encode gave with these options.
+void steerL_data_free(const steerL_DataOptions *opts, void *p);
 steerL_DataStatus steerL_data_encode(lua_State *L, int idx, const steerL_DataOptions *opts, unsigned char **out,
                                      size_t *len, steerL_DataError *err);
 // Decode len bytes at p and push the value; bytes the encoder could not

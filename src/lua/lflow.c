@@ -57,7 +57,7 @@ steerL_Flow *steerL_new_flow(lua_State *L, int gi, const char *fn, const double 
     if (!(uf->f = steerN_flow_new(ug->g)) || steerN_flow_build(uf->f, goals, n)) luaL_error(L, "%s: out of memory", fn);
     uf->grid = ug;
     steerN_Shown *s = &ug->shown;
-    const steerN_Flow **flows = steerL_nav_room((void *)s->flows, s->nflows, &s->cap, sizeof *flows);
+    const steerN_Flow **flows = steerL_nav_room(&ug->alloc, (void *)s->flows, s->nflows, &s->cap, sizeof *flows);
     if (!flows) luaL_error(L, "%s: out of memory", fn);
     s->flows = flows;
     flows[s->nflows++] = uf->f;

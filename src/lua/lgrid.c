@@ -101,7 +101,8 @@ steerL_Grid *steerL_new_grid(lua_State *L, const char *fn, int nx, int ny, doubl
     }
     lua_setiuservalue(L, self, 1);
     steerL_nav_charge(L, &ug->charged, sizeof(steerN_Grid) + STEERN_GRID_CELL_BYTES * (size_t)nx * (size_t)ny);
-    if (!(ug->g = steerN_grid_new(nx, ny, cell, origin))) luaL_error(L, "%s: out of memory", fn);
+    ug->alloc = steerL_allocator(L);
+    if (!(ug->g = steerN_grid_new(nx, ny, cell, origin, &ug->alloc))) luaL_error(L, "%s: out of memory", fn);
     steerL_nav_charge(L, &ug->charged, steerN_grid_bytes(ug->g));
     ug->shown.grid = ug->g;
     lua_getfield(L, LUA_REGISTRYINDEX, STEERL_REG_GRIDS);
@@ -189,7 +190,7 @@ static int grid_gc(lua_State *L)
     steerN_grid_release(ug->g); // its fields may hold it on
     ug->g = NULL;
     steerL_nav_charge(L, &ug->charged, 0);
-    free(ug->shown.flows);
+    steerN_realloc(&ug->alloc, ug->shown.flows, sizeof *ug->shown.flows * ug->shown.cap, 0);
     memset(&ug->shown, 0, sizeof ug->shown); // a field collected later finds nothing to leave
     return 0;
 }
@@ -478,7 +479,8 @@ void steerL_grid_attach(lua_State *L, int wi, int gi, const char *fn)
     lua_pushboolean(L, 1);
     lua_rawset(L, -3);
     lua_pop(L, 2);
-    const steerN_Shown **grids = steerL_nav_room((void *)lw->nav.grids, lw->nav.n, &lw->nav.cap, sizeof *grids);
+    const steerN_Shown **grids =
+        steerL_nav_room(&lw->alloc, (void *)lw->nav.grids, lw->nav.n, &lw->nav.cap, sizeof *grids);
     if (!grids) luaL_error(L, "%s: out of memory", fn);
     lw->nav.grids = grids;
     grids[lw->nav.n++] = &ug->shown;

@@ -30,8 +30,6 @@
 
 #include "lutil.h"
 
-#include <stdlib.h>
-
 #define STEERL_GRID "steer.grid"
 #define STEERL_FLOW "steer.flow_field"
 
@@ -44,7 +42,8 @@ typedef struct steerL_Grid {
     int batch;      // inside g:batch(fn): edits wait for its end
     bool edited;    // an edit is waiting
     steerN_Shown shown;
-    size_t charged; // bytes charged to the state's owner
+    size_t charged;     // bytes charged to the state's owner
+    steerN_Alloc alloc; // the state's steerL_allocator: the grid's and shown's list
 } steerL_Grid;
 typedef struct steerL_Flow {
     steerN_Flow *f; // referenced; NULL once collected
@@ -97,11 +96,11 @@ static inline void steerL_nav_inside(lua_State *L, const steerN_Grid *g, const c
 
 // A list of n items of `size` bytes with room for one more: the same or a
 // grown array (*cap updated), NULL when out of memory.
-static inline void *steerL_nav_room(void *items, uint32_t n, uint32_t *cap, size_t size)
+static inline void *steerL_nav_room(const steerN_Alloc *a, void *items, uint32_t n, uint32_t *cap, size_t size)
 {
     if (n < *cap) return items;
     uint32_t c = *cap ? 2 * *cap : 4;
-    void *grown = realloc(items, size * c);
+    void *grown = steerN_realloc(a, items, size * *cap, size * c);
     if (grown) *cap = c;
     return grown;
 }

@@ -222,10 +222,16 @@ static int bad_data(lua_State *L, steerL_World *lw, int data, const steerL_DataE
         }
         char where[64];
         snprintf(where, sizeof where, "agent %lld's a.data", (long long)steerL_lid(ids[i].id));
-        steerL_DataOptions o = { .shared = true, .where = where, .ref_encode = ref_encode, .ref_ud = lw };
+        const steerL_Host *h = steerL_host(L);
+        steerL_DataOptions o = { .shared = true,
+                                 .where = where,
+                                 .ref_encode = ref_encode,
+                                 .ref_ud = lw,
+                                 .alloc = h ? h->alloc : NULL,
+                                 .alloc_ud = h ? h->alloc_ud : NULL };
         unsigned char *out;
         size_t len;
-        if (steerL_data_encode(L, -1, &o, &out, &len, &err) == STEERL_DATA_OK) free(out);
+        if (steerL_data_encode(L, -1, &o, &out, &len, &err) == STEERL_DATA_OK) steerL_data_free(&o, out);
         else if (err.status != STEERL_DATA_NO_MEMORY) break;
         lua_pop(L, 1);
         err = *whole;
@@ -301,7 +307,12 @@ int steerL_world_save(lua_State *L)
     lua_rawsetp(L, LUA_REGISTRYINDEX, &refs_key);
     steerL_uv_field(L, 1, "data");              // 6
     steerS_Writer *data = steerL_snap_bytes(L); // 7
-    steerL_DataOptions o = { .shared = true, .where = "the snapshot", .ref_encode = ref_encode, .ref_ud = lw };
+    steerL_DataOptions o = { .shared = true,
+                             .where = "the snapshot",
+                             .ref_encode = ref_encode,
+                             .ref_ud = lw,
+                             .alloc = data->alloc,
+                             .alloc_ud = data->alloc_ud }; // the box frees it
     steerL_DataError err;
     steerL_DataStatus ds = steerL_data_encode(L, 6, &o, &data->p, &data->n, &err);
     if (ds == STEERL_DATA_NO_MEMORY) return luaL_error(L, "%s: out of memory", fn);
@@ -423,7 +434,7 @@ int steerL_world_save(lua_State *L)
     lua_pop(L, 2);
     lua_setfield(L, 14, "grids");
     steerS_Writer *lua = steerL_snap_bytes(L); // 15
-    o = (steerL_DataOptions){ .shared = true, .where = "the snapshot" };
+    o = (steerL_DataOptions){ .shared = true, .where = "the snapshot", .alloc = lua->alloc, .alloc_ud = lua->alloc_ud };
     ds = steerL_data_encode(L, 14, &o, &lua->p, &lua->n, &err);
     if (ds == STEERL_DATA_NO_MEMORY) return luaL_error(L, "%s: out of memory", fn);
     if (ds != STEERL_DATA_OK) return luaL_error(L, "%s: %s", fn, err.message);

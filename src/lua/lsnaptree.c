@@ -34,8 +34,9 @@ static int bytes_gc(lua_State *L)
 // A growing buffer (realloc and free) in a userdata; a failed put sets failed.
 steerS_Writer *steerL_snap_bytes(lua_State *L)
 {
+    const steerL_Host *h = steerL_host(L); // the host's allocator, or libc
     steerS_Writer *b = lua_newuserdatauv(L, sizeof *b, 0);
-    steerS_writer_init(b, NULL, NULL);
+    steerS_writer_init(b, h ? h->alloc : NULL, h ? h->alloc_ud : NULL);
     luaL_setmetatable(L, BYTES);
     return b;
 }

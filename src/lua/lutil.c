@@ -7,6 +7,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *steerL_status_text(int st)
@@ -186,6 +187,44 @@ double steerL_opt_vehicle(lua_State *L, int t, const char *fn, const char *field
 // ---- the policy (lpolicy.h) ---------------------------------------------------
 
 #define REG_POLICY "steer.policy"
+
+static const char host_key = 'h'; // the registry's key of the steerL_Host (its address)
+
+void steerL_set_host(lua_State *L, const steerL_Host *h)
+{
+    lua_pushlightuserdata(L, (void *)h);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &host_key);
+}
+
+const steerL_Host *steerL_host(lua_State *L)
+{
+    const steerL_Host *h = NULL;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &host_key) == LUA_TLIGHTUSERDATA) h = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return h;
+}
+
+// The host's allocator (ud: its steerL_Host) with Lua's signature: the old size is not needed.
+static void *host_alloc(void *ud, void *p, size_t osize, size_t nsize)
+{
+    const steerL_Host *h = ud;
+    (void)osize;
+    if (h->alloc) return h->alloc(h->alloc_ud, p, nsize);
+    if (nsize == 0) {
+        free(p);
+        return NULL;
+    }
+    return realloc(p, nsize);
+}
+
+steerN_Alloc steerL_allocator(lua_State *L)
+{
+    const steerL_Host *h = steerL_host(L);
+    if (h) return (steerN_Alloc){ host_alloc, (void *)h };
+    steerN_Alloc a;
+    a.fn = lua_getallocf(L, &a.ud);
+    return a;
+}
 
 void steerL_set_policy(lua_State *L, const steerL_Policy *p)
 {

@@ -31,6 +31,7 @@ typedef struct steerL_World {
     // The grids attached by w:add_grid, for a viewer (steer_lua_nav); the
     // user value's "grids" table keeps them alive.
     steerN_Layers nav;
+    steerN_Alloc alloc; // the state's steerL_allocator: nav's list
     // The save or load in progress (lsnapshot.c's state for the snapshot
     // hooks, steerL_hook_save_ref and steerL_hook_load_ref), or NULL.
     void *snap;
@@ -118,11 +119,11 @@ steer_Behavior *steerL_tobehavior(lua_State *L, int idx); // or NULL
 void steerL_check_writable(lua_State *L, const steerL_World *lw, const char *fn);
 
 // Allocator and log hooks and the default thread count for the worlds a
-// Lua state creates: a light userdata pointing to a steerL_Host under this
-// registry key (the engine sets it; absent means libc, no log and the
-// core's default thread count).
-#define STEERL_HOST "steer.host"
-
+// Lua state creates: a steerL_Host the state keeps (steerL_set_host: the
+// engine sets it in its states and its mods'; absent
+// means libc, no log and the core's default thread count). The trees the
+// state makes and the bytes of its snapshots use the same allocator; so do
+// grids, flow fields and the bindings' own lists (steerL_allocator).
 typedef struct steerL_Host {
     steer_AllocFn alloc;
     void *alloc_ud;
@@ -136,6 +137,16 @@ typedef struct steerL_Host {
     steer_FinishTaskFn *finish_task;
     void *task_ctx;
 } steerL_Host;
+
+// Give the state its host's hooks (h outlives the state); allocates: call it protected.
+void steerL_set_host(lua_State *L, const steerL_Host *h);
+// The state's steerL_Host, or NULL. Allocates nothing (a light userdata key).
+const steerL_Host *steerL_host(lua_State *L);
+// What the bindings allocate in C besides worlds and trees (grids, flow
+// fields, their lists, the data codec's scratch), with Lua's signature:
+// the host's allocator (steerL_Host's) or else the state's own
+// (lua_getallocf), so a host's allocator sees it in either case.
+steerN_Alloc steerL_allocator(lua_State *L);
 
 // The vehicle of the spawn descriptor (or an archetype's vehicle table) at
 // t: mass, max_speed, max_force and radius into d (defaults where absent),

@@ -134,8 +134,8 @@ steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d)
     steerL_world_hooks(d, lw);
     lw->policy = steerL_policy(L); // whose rules its calls of other owners follow
     // a host (the engine) may give the allocator and log hooks its worlds use
-    if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_HOST) == LUA_TLIGHTUSERDATA) {
-        const steerL_Host *h = lua_touserdata(L, -1);
+    const steerL_Host *h = steerL_host(L);
+    if (h) {
         d->alloc = h->alloc;
         d->alloc_ud = h->alloc_ud;
         d->log = h->log;
@@ -145,7 +145,6 @@ steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d)
         d->finish_task = h->finish_task;
         d->task_ctx = h->task_ctx;
     }
-    lua_pop(L, 1);
     return lw;
 }
 
@@ -154,6 +153,7 @@ static steerL_World *new_world_ud(lua_State *L)
 {
     steerL_World *lw = lua_newuserdatauv(L, sizeof *lw, 1);
     memset(lw, 0, sizeof *lw);
+    lw->alloc = steerL_allocator(L);
     luaL_setmetatable(L, STEERL_WORLD);
     lua_createtable(L, 0, 4);
     lua_newtable(L);
@@ -222,7 +222,7 @@ static int world_gc(lua_State *L)
     steerL_World *lw = luaL_checkudata(L, 1, STEERL_WORLD);
     if (!lw->borrowed) steer_world_free(lw->w);
     lw->w = NULL;
-    free(lw->nav.grids);
+    steerN_realloc(&lw->alloc, lw->nav.grids, sizeof *lw->nav.grids * lw->nav.cap, 0);
     memset(&lw->nav, 0, sizeof lw->nav);
     return 0;
 }

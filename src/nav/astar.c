@@ -22,12 +22,12 @@ static double octile(const steerN_Grid *g, int x, int y, int gx, int gy)
     return ((hi - lo) + 1.4142135623730951 * lo) * g->cell * g->min_cost;
 }
 
-static int reserve(void **p, uint32_t *cap, uint32_t need, size_t elem)
+static int reserve(const steerN_Grid *g, void **p, uint32_t *cap, uint32_t need, size_t elem)
 {
     if (need <= *cap) return 0;
     uint32_t c = *cap ? *cap : 64;
     while (c < need) c *= 2;
-    void *q = realloc(*p, elem * c);
+    void *q = steerN_realloc(&g->alloc, *p, elem * *cap, elem * c);
     if (!q) return -1;
     *p = q;
     *cap = c;
@@ -39,7 +39,7 @@ static int cell_path(steerN_Grid *g, uint32_t start, uint32_t goal, uint32_t *n)
 {
     uint32_t k = 1;
     for (uint32_t c = goal; c != start; c = g->parent[c]) k++;
-    if (reserve((void **)&g->cells, &g->cap_cells, k, sizeof *g->cells)) return -1;
+    if (reserve(g, (void **)&g->cells, &g->cap_cells, k, sizeof *g->cells)) return -1;
     uint32_t i = k;
     for (uint32_t c = goal;; c = g->parent[c]) {
         g->cells[--i] = c;
@@ -76,7 +76,7 @@ static void route_point(const steerN_Grid *g, uint32_t i, uint32_t n, const doub
 
 static int smooth(steerN_Grid *g, uint32_t n, const double from[2], const double to[2])
 {
-    if (reserve((void **)&g->path, &g->cap_path, 2 * (n > 2 ? n : 2), sizeof *g->path)) return -1;
+    if (reserve(g, (void **)&g->path, &g->cap_path, 2 * (n > 2 ? n : 2), sizeof *g->path)) return -1;
     g->npath = 0;
     push_point(g, from);
     if (n < 2) {
@@ -115,17 +115,18 @@ int steerN_path(steerN_Grid *g, const double from[2], const double to[2], double
     if (!g->seen) {
         // the search's scratch, on the first query (flow-field-only grids never pay for it)
         size_t n = (size_t)g->nx * (size_t)g->ny;
-        g->g = malloc(sizeof *g->g * n);
-        g->parent = malloc(sizeof *g->parent * n);
-        g->seen = calloc(n, sizeof *g->seen);
+        g->g = steerN_realloc(&g->alloc, NULL, 0, sizeof *g->g * n);
+        g->parent = steerN_realloc(&g->alloc, NULL, 0, sizeof *g->parent * n);
+        g->seen = steerN_realloc(&g->alloc, NULL, 0, sizeof *g->seen * n);
         if (!g->g || !g->parent || !g->seen) {
-            free(g->g);
-            free(g->parent);
-            free(g->seen);
+            steerN_realloc(&g->alloc, g->g, sizeof *g->g * n, 0);
+            steerN_realloc(&g->alloc, g->parent, sizeof *g->parent * n, 0);
+            steerN_realloc(&g->alloc, g->seen, sizeof *g->seen * n, 0);
             g->g = NULL;
             g->parent = g->seen = NULL;
             return -1;
         }
+        memset(g->seen, 0, sizeof *g->seen * n);
     }
     // two stamps per query: seen == s (has a cost so far), s + 1 (closed)
     if (g->stamp >= UINT32_MAX - 4) {

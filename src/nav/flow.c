@@ -45,40 +45,45 @@ int steerN_flow_init(steerN_Flow *f, steerN_Grid *g)
     memset(f, 0, sizeof *f);
     atomic_init(&f->refs, 0); // kept in place: counted by nobody
     f->grid = g;
+    f->alloc = f->heap.alloc = g->alloc;
     size_t n = (size_t)g->nx * (size_t)g->ny;
-    f->dist = malloc(sizeof *f->dist * n);
-    f->dir = malloc(n);
-    f->mark = calloc(n, sizeof *f->mark);
-    f->list = malloc(sizeof *f->list * n);
-    f->wdist = malloc(sizeof *f->wdist * WINDOW_CELLS);
+    f->dist = steerN_realloc(&f->alloc, NULL, 0, sizeof *f->dist * n);
+    f->dir = steerN_realloc(&f->alloc, NULL, 0, n);
+    f->mark = steerN_realloc(&f->alloc, NULL, 0, sizeof *f->mark * n);
+    f->list = steerN_realloc(&f->alloc, NULL, 0, sizeof *f->list * n);
+    f->wdist = steerN_realloc(&f->alloc, NULL, 0, sizeof *f->wdist * WINDOW_CELLS);
     if (!f->dist || !f->dir || !f->mark || !f->list || !f->wdist) {
         steerN_flow_free(f);
         return -1;
     }
+    memset(f->mark, 0, sizeof *f->mark * n);
     return 0;
 }
 
 void steerN_flow_free(steerN_Flow *f)
 {
-    free(f->dist);
-    free(f->dir);
-    free(f->mark);
-    free(f->list);
-    free(f->wdist);
-    for (uint32_t i = 0; i < f->nbuckets; i++) free(f->buckets[i].item);
-    free(f->buckets);
-    free(f->goals);
-    free(f->goal_cells);
+    const steerN_Alloc a = f->alloc;
+    size_t n = cells(f);
+    steerN_realloc(&a, f->dist, sizeof *f->dist * n, 0);
+    steerN_realloc(&a, f->dir, n, 0);
+    steerN_realloc(&a, f->mark, sizeof *f->mark * n, 0);
+    steerN_realloc(&a, f->list, sizeof *f->list * n, 0);
+    steerN_realloc(&a, f->wdist, sizeof *f->wdist * WINDOW_CELLS, 0);
+    for (uint32_t i = 0; i < f->nbuckets; i++)
+        steerN_realloc(&a, f->buckets[i].item, sizeof *f->buckets[i].item * f->buckets[i].cap, 0);
+    steerN_realloc(&a, f->buckets, sizeof *f->buckets * f->nbuckets, 0);
+    steerN_realloc(&a, f->goals, sizeof *f->goals * 2 * f->cap_goals, 0);
+    steerN_realloc(&a, f->goal_cells, sizeof *f->goal_cells * f->cap_goals, 0);
     steerN_heap_free(&f->heap);
     memset(f, 0, sizeof *f);
 }
 
 steerN_Flow *steerN_flow_new(steerN_Grid *g)
 {
-    steerN_Flow *f = malloc(sizeof *f);
+    steerN_Flow *f = steerN_realloc(&g->alloc, NULL, 0, sizeof *f);
     if (!f) return NULL;
     if (steerN_flow_init(f, g)) {
-        free(f);
+        steerN_realloc(&g->alloc, f, sizeof *f, 0);
         return NULL;
     }
     atomic_init(&f->refs, 1);
@@ -102,8 +107,9 @@ void steerN_flow_release(steerN_Flow *f)
         atomic_fetch_sub_explicit(&f->refs, 1, memory_order_acq_rel) != 1)
         return;
     steerN_Grid *g = f->grid;
+    const steerN_Alloc a = f->alloc;
     steerN_flow_free(f);
-    free(f);
+    steerN_realloc(&a, f, sizeof *f, 0);
     steerN_grid_release(g);
 }
 
@@ -175,11 +181,11 @@ static int settle_heap(steerN_Flow *f, uint32_t stamp)
     return 0;
 }
 
-static int bucket_push(steerN_Bucket *b, uint32_t c)
+static int bucket_push(const steerN_Flow *f, steerN_Bucket *b, uint32_t c)
 {
     if (b->n == b->cap) {
         uint32_t cap = b->cap ? 2 * b->cap : 1024;
-        uint32_t *it = realloc(b->item, sizeof *it * cap);
+        uint32_t *it = steerN_realloc(&f->alloc, b->item, sizeof *it * b->cap, sizeof *it * cap);
         if (!it) return -1;
         b->item = it;
         b->cap = cap;
@@ -199,7 +205,7 @@ static int settle_buckets(steerN_Flow *f, uint32_t stamp, double width, uint32_t
     uint32_t w = (uint32_t)g->nx;
     uint64_t pending = 0;
     for (uint32_t i = 0; i < f->heap.n; i++) {
-        if (bucket_push(&f->buckets[0], f->heap.item[i])) return -1;
+        if (bucket_push(f, &f->buckets[0], f->heap.item[i])) return -1;
         pending++;
     }
     f->heap.n = 0;
@@ -219,7 +225,7 @@ static int settle_buckets(steerN_Flow *f, uint32_t stamp, double width, uint32_t
                 if (steps[k] == INFINITY || !(d + steps[k] < f->dist[m])) continue;
                 f->dist[m] = d + steps[k];
                 uint64_t at = (uint64_t)(f->dist[m] / width);
-                if (bucket_push(&f->buckets[(at < cur ? cur : at) % nb], m)) return -1;
+                if (bucket_push(f, &f->buckets[(at < cur ? cur : at) % nb], m)) return -1;
                 pending++;
             }
         }
@@ -245,7 +251,7 @@ static int settle(steerN_Flow *f, uint32_t stamp)
     double width = g->cell * lo * (1 - 1e-9);
     uint32_t nb = (uint32_t)((double)hi / lo * 1.4142135623730951 / (1 - 1e-9)) + 3;
     if (nb > f->nbuckets) {
-        steerN_Bucket *b = realloc(f->buckets, sizeof *b * nb);
+        steerN_Bucket *b = steerN_realloc(&f->alloc, f->buckets, sizeof *b * f->nbuckets, sizeof *b * nb);
         if (!b) return -1;
         memset(b + f->nbuckets, 0, sizeof *b * (nb - f->nbuckets));
         f->buckets = b;
@@ -258,12 +264,9 @@ static int settle(steerN_Flow *f, uint32_t stamp)
 static int set_goals(steerN_Flow *f, const double *goals, uint32_t n)
 {
     if (n > f->cap_goals) {
-        double *p = realloc(f->goals, sizeof *p * 2 * n);
-        if (!p) return -1;
-        f->goals = p;
-        uint32_t *c = realloc(f->goal_cells, sizeof *c * n);
-        if (!c) return -1;
-        f->goal_cells = c;
+        if (steerN_resize2(&f->alloc, (void **)&f->goals, 2 * sizeof *f->goals, (void **)&f->goal_cells,
+                           sizeof *f->goal_cells, f->cap_goals, n))
+            return -1;
         f->cap_goals = n;
     }
     const steerN_Grid *g = f->grid;
@@ -303,11 +306,12 @@ int steerN_flow_build(steerN_Flow *f, const double *goals, uint32_t n)
 int steerN_flow_refresh(steerN_Flow *f)
 {
     if (f->version == f->grid->version) return 0;
-    double *goals = malloc(sizeof *goals * 2 * (f->ngoals ? f->ngoals : 1));
+    size_t size = sizeof(double) * 2 * (f->ngoals ? f->ngoals : 1);
+    double *goals = steerN_realloc(&f->alloc, NULL, 0, size);
     if (!goals) return -1;
     memcpy(goals, f->goals, sizeof *goals * 2 * f->ngoals);
     int r = steerN_flow_build(f, goals, f->ngoals);
-    free(goals);
+    steerN_realloc(&f->alloc, goals, size, 0);
     return r;
 }
 

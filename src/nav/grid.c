@@ -14,10 +14,48 @@
 const int steerN_dx[8] = { 1, 0, -1, 0, 1, -1, -1, 1 };
 const int steerN_dy[8] = { 0, 1, 0, -1, 1, 1, -1, -1 };
 
-int steerN_grid_init(steerN_Grid *g, int nx, int ny, double cell, const double origin[2])
+// ---- memory ----------------------------------------------------------------------
+
+void *steerN_realloc(const steerN_Alloc *a, void *p, size_t osize, size_t nsize)
+{
+    if (!p && nsize == 0) return NULL;
+    if (a->fn) return a->fn(a->ud, p, p ? osize : 0, nsize);
+    if (nsize == 0) {
+        free(p);
+        return NULL;
+    }
+    return realloc(p, nsize);
+}
+
+int steerN_resize2(const steerN_Alloc *a, void **p, size_t psize, void **q, size_t qsize, size_t n, size_t m)
+{
+    void *np = steerN_realloc(a, NULL, 0, psize * m), *nq = steerN_realloc(a, NULL, 0, qsize * m);
+    if (!np || !nq) {
+        steerN_realloc(a, np, psize * m, 0);
+        steerN_realloc(a, nq, qsize * m, 0);
+        return -1;
+    }
+    size_t keep = n < m ? n : m;
+    if (keep) {
+        memcpy(np, *p, psize * keep);
+        memcpy(nq, *q, qsize * keep);
+    }
+    steerN_realloc(a, *p, psize * n, 0);
+    steerN_realloc(a, *q, qsize * n, 0);
+    *p = np;
+    *q = nq;
+    return 0;
+}
+
+// ---- the grid ----------------------------------------------------------------------
+
+static size_t ncells(const steerN_Grid *g) { return (size_t)g->nx * (size_t)g->ny; }
+
+int steerN_grid_init(steerN_Grid *g, int nx, int ny, double cell, const double origin[2], const steerN_Alloc *alloc)
 {
     memset(g, 0, sizeof *g);
     atomic_init(&g->refs, 0); // kept in place: counted by nobody
+    if (alloc) g->alloc = g->heap.alloc = *alloc;
     size_t n = (size_t)nx * (size_t)ny;
     g->nx = nx;
     g->ny = ny;
@@ -25,7 +63,7 @@ int steerN_grid_init(steerN_Grid *g, int nx, int ny, double cell, const double o
     g->origin[0] = origin[0];
     g->origin[1] = origin[1];
     g->min_cost = 1.0;
-    g->cost = malloc(sizeof *g->cost * n);
+    g->cost = steerN_realloc(&g->alloc, NULL, 0, sizeof *g->cost * n);
     if (!g->cost) return -1;
     for (size_t i = 0; i < n; i++) g->cost[i] = 1.0f;
     return 0;
@@ -33,22 +71,25 @@ int steerN_grid_init(steerN_Grid *g, int nx, int ny, double cell, const double o
 
 void steerN_grid_free(steerN_Grid *g)
 {
-    free(g->cost);
-    free(g->g);
-    free(g->parent);
-    free(g->seen);
-    free(g->path);
-    free(g->cells);
+    const steerN_Alloc a = g->alloc;
+    size_t n = ncells(g);
+    steerN_realloc(&a, g->cost, sizeof *g->cost * n, 0);
+    steerN_realloc(&a, g->g, sizeof *g->g * n, 0);
+    steerN_realloc(&a, g->parent, sizeof *g->parent * n, 0);
+    steerN_realloc(&a, g->seen, sizeof *g->seen * n, 0);
+    steerN_realloc(&a, g->path, sizeof *g->path * g->cap_path, 0);
+    steerN_realloc(&a, g->cells, sizeof *g->cells * g->cap_cells, 0);
     steerN_heap_free(&g->heap);
     memset(g, 0, sizeof *g);
 }
 
-steerN_Grid *steerN_grid_new(int nx, int ny, double cell, const double origin[2])
+steerN_Grid *steerN_grid_new(int nx, int ny, double cell, const double origin[2], const steerN_Alloc *alloc)
 {
-    steerN_Grid *g = malloc(sizeof *g);
+    const steerN_Alloc a = alloc ? *alloc : (steerN_Alloc){ NULL, NULL };
+    steerN_Grid *g = steerN_realloc(&a, NULL, 0, sizeof *g);
     if (!g) return NULL;
-    if (steerN_grid_init(g, nx, ny, cell, origin)) {
-        free(g);
+    if (steerN_grid_init(g, nx, ny, cell, origin, &a)) {
+        steerN_realloc(&a, g, sizeof *g, 0);
         return NULL;
     }
     atomic_init(&g->refs, 1);
@@ -71,8 +112,9 @@ void steerN_grid_release(steerN_Grid *g)
     if (!g || !atomic_load_explicit(&g->refs, memory_order_relaxed) ||
         atomic_fetch_sub_explicit(&g->refs, 1, memory_order_acq_rel) != 1)
         return;
+    const steerN_Alloc a = g->alloc;
     steerN_grid_free(g);
-    free(g);
+    steerN_realloc(&a, g, sizeof *g, 0);
 }
 
 size_t steerN_grid_bytes(const steerN_Grid *g)
@@ -235,12 +277,9 @@ int steerN_heap_push(steerN_Heap *h, double key, uint32_t item)
 {
     if (h->n == h->cap) {
         uint32_t cap = h->cap ? h->cap * 2 : 256;
-        double *k = realloc(h->key, sizeof *k * cap);
-        if (!k) return -1;
-        h->key = k;
-        uint32_t *it = realloc(h->item, sizeof *it * cap);
-        if (!it) return -1;
-        h->item = it;
+        if (steerN_resize2(&h->alloc, (void **)&h->key, sizeof *h->key, (void **)&h->item, sizeof *h->item, h->cap,
+                           cap))
+            return -1;
         h->cap = cap;
     }
     uint32_t i = h->n++;
@@ -281,7 +320,9 @@ uint32_t steerN_heap_pop(steerN_Heap *h, double *key)
 
 void steerN_heap_free(steerN_Heap *h)
 {
-    free(h->key);
-    free(h->item);
+    steerN_realloc(&h->alloc, h->key, sizeof *h->key * h->cap, 0);
+    steerN_realloc(&h->alloc, h->item, sizeof *h->item * h->cap, 0);
+    const steerN_Alloc a = h->alloc;
     memset(h, 0, sizeof *h);
+    h->alloc = a;
 }

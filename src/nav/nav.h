@@ -32,16 +32,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// Memory: a grid allocates (its costs, its A* scratch, its last path) and
+// frees through the allocator it was made with, and so do the flow fields
+// on it. Lua's lua_Alloc signature, so a binding can hand over a Lua
+// state's own: realloc semantics with the block's old size (0 for a new
+// block), a new size of 0 frees; NULL fn means libc.
+typedef void *(*steerN_AllocFn)(void *ud, void *p, size_t osize, size_t nsize);
+typedef struct steerN_Alloc {
+    steerN_AllocFn fn;
+    void *ud;
+} steerN_Alloc;
+// Resize p from osize to nsize bytes (0: free, NULL back); NULL when out of memory (p stays).
+void *steerN_realloc(const steerN_Alloc *a, void *p, size_t osize, size_t nsize);
+// Resize the arrays *p and *q of n items (of psize and qsize bytes) to m
+// items, both or neither: 0, or -1 when out of memory (both as they were).
+int steerN_resize2(const steerN_Alloc *a, void **p, size_t psize, void **q, size_t qsize, size_t n, size_t m);
+
 // A binary min-heap of (key, cell) with lazy deletion (stale entries are
-// skipped by whoever pops them).
+// skipped by whoever pops them), in its owner's memory.
 typedef struct steerN_Heap {
     double *key;
     uint32_t *item;
     uint32_t n, cap;
+    steerN_Alloc alloc;
 } steerN_Heap;
 
 typedef struct steerN_Grid {
     atomic_int refs; // of a grid made by steerN_grid_new
+    steerN_Alloc alloc;
     int nx, ny;
     double origin[2];
     double cell;      // cell side, metres
@@ -65,11 +83,12 @@ typedef struct steerN_Grid {
 // (NE, NW, SW, SE).
 extern const int steerN_dx[8], steerN_dy[8];
 
-// A grid of nx * ny open cells of cost 1. Returns 0, or -1 when out of memory.
-int steerN_grid_init(steerN_Grid *g, int nx, int ny, double cell, const double origin[2]);
+// A grid of nx * ny open cells of cost 1, allocating with alloc (NULL:
+// libc). Returns 0, or -1 when out of memory.
+int steerN_grid_init(steerN_Grid *g, int nx, int ny, double cell, const double origin[2], const steerN_Alloc *alloc);
 void steerN_grid_free(steerN_Grid *g);
 // The same, allocated, with one reference; NULL when out of memory.
-steerN_Grid *steerN_grid_new(int nx, int ny, double cell, const double origin[2]);
+steerN_Grid *steerN_grid_new(int nx, int ny, double cell, const double origin[2], const steerN_Alloc *alloc);
 void steerN_grid_retain(steerN_Grid *g);
 void steerN_grid_release(steerN_Grid *g); // NULL: nothing
 // The C memory a grid holds now (it grows by 16 bytes a cell with the
@@ -134,15 +153,16 @@ typedef struct steerN_Bucket {
 } steerN_Bucket;
 
 typedef struct steerN_Flow {
-    atomic_int refs;   // of a field made by steerN_flow_new
-    steerN_Grid *grid; // which such a field references
-    uint32_t version;  // the grid version the field was built for
-    double *dist;      // integration field minus `bias`, cost-weighted cells; INFINITY unreachable
-    double bias;       // added to every stored distance (see steerN_flow_set_goal)
-    double drift;      // offsets the repairs since the last build added, in cells
-    double *wdist;     // a repair's window distances
-    uint8_t *dir;      // per cell: the neighbour (0..7) to go to, or STEERN_NONE
-    double *goals;     // goal points (x, y pairs)
+    atomic_int refs;    // of a field made by steerN_flow_new
+    steerN_Alloc alloc; // its grid's
+    steerN_Grid *grid;  // which such a field references
+    uint32_t version;   // the grid version the field was built for
+    double *dist;       // integration field minus `bias`, cost-weighted cells; INFINITY unreachable
+    double bias;        // added to every stored distance (see steerN_flow_set_goal)
+    double drift;       // offsets the repairs since the last build added, in cells
+    double *wdist;      // a repair's window distances
+    uint8_t *dir;       // per cell: the neighbour (0..7) to go to, or STEERN_NONE
+    double *goals;      // goal points (x, y pairs)
     uint32_t *goal_cells;
     uint32_t ngoals, cap_goals;
     steerN_Heap heap;
@@ -154,7 +174,7 @@ typedef struct steerN_Flow {
     bool incremental;      // the last update was a repair, not a rebuild
 } steerN_Flow;
 
-// A field on grid g, still to build: 0, or -1 when out of memory.
+// A field on grid g, still to build, in g's memory: 0, or -1 when out of memory.
 int steerN_flow_init(steerN_Flow *f, steerN_Grid *g);
 void steerN_flow_free(steerN_Flow *f);
 // The same, allocated, with one reference, referencing g (made by

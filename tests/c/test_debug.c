@@ -414,7 +414,7 @@ static void test_nav(void)
 {
     CHECK(steer_debug_nav_grids(NULL) == 0, "no layers, no grids");
     double origin[2] = { -5, 10 };
-    steerN_Grid *g = steerN_grid_new(8, 6, 2.0, origin);
+    steerN_Grid *g = steerN_grid_new(8, 6, 2.0, origin, NULL);
     REQUIRE(g, "grid");
     steerN_set_cost(g, 3, 2, INFINITY);
     steerN_Flow *f = steerN_flow_new(g);

@@ -4,6 +4,7 @@
 // used from Lua, events, hot reload as a transaction (a broken save keeps
 // the last good version; modules the scenario required reload too), and
 // two engines in one process that do not touch each other.
+#include "buf.h"
 #include "check.h"
 #include "counting.h"
 #include "steer.h"
@@ -604,26 +605,6 @@ static void test_hostile_scenarios(void)
 }
 
 // ---- snapshots ------------------------------------------------------------------------
-
-typedef struct Buf {
-    unsigned char *p;
-    size_t len, cap;
-} Buf;
-
-static int buf_write(void *ud, const void *data, size_t len)
-{
-    Buf *b = ud;
-    if (b->len + len > b->cap) {
-        size_t nc = (b->len + len) * 2;
-        unsigned char *np = realloc(b->p, nc);
-        if (!np) return 1;
-        b->p = np;
-        b->cap = nc;
-    }
-    memcpy(b->p + b->len, data, len);
-    b->len += len;
-    return 0;
-}
 
 static const char saving_scenario[] =
     "local steer = require 'steer'\n"

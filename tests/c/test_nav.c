@@ -26,7 +26,7 @@ static const double SQRT2 = 1.4142135623730951;
 static void random_grid(steerN_Grid *g, double blocked, bool costs)
 {
     double origin[2] = { test_uniform(-5, 5), test_uniform(-5, 5) };
-    steerN_grid_init(g, NX, NY, test_uniform(0.5, 2), origin);
+    steerN_grid_init(g, NX, NY, test_uniform(0.5, 2), origin, NULL);
     for (int y = 0; y < NY; y++)
         for (int x = 0; x < NX; x++) {
             float c = test_uniform(0, 1) < blocked ? INFINITY : costs ? (float)test_uniform(0.5, 4) : 1.0f;

@@ -175,7 +175,7 @@ static void noop(void *obj) { (void)obj; }
 
 static void test_resource_field(void)
 {
-    steerN_Grid *g = steerN_grid_new(4, 4, 1.0, (const double[2]){ 0, 0 });
+    steerN_Grid *g = steerN_grid_new(4, 4, 1.0, (const double[2]){ 0, 0 }, NULL);
     REQUIRE(g, "grid");
     steerN_Flow *f = steerN_flow_new(g), *f2 = steerN_flow_new(g);
     REQUIRE(f && f2, "flow fields");
@@ -223,7 +223,7 @@ static void test_resource_field(void)
     // invalid free under ASan)
     steerN_Grid kept;
     steerN_Flow placed;
-    REQUIRE(steerN_grid_init(&kept, 3, 3, 1.0, (const double[2]){ 0, 0 }) == 0, "grid in place");
+    REQUIRE(steerN_grid_init(&kept, 3, 3, 1.0, (const double[2]){ 0, 0 }, NULL) == 0, "grid in place");
     REQUIRE(steerN_flow_init(&placed, &kept) == 0, "field in place");
     steer_Behavior *k = test_behavior("follow_flow");
     CHECK(steerB_set_resource(k, "field", &steerB_flow_resource, &placed) == STEER_OK, "bound to a field in place");
