@@ -776,6 +776,8 @@ int steerL_world_restore(lua_State *L)
     lua_pop(L, 1);
     lua_setiuservalue(L, 1, 1);
     lua_setiuservalue(L, 4, 1);
+    lua_settop(L, 4);
+    steerL_grids_swap_worlds(L, 1, 4); // the grids' walls follow their C world
     lua_settop(L, 1);
     return 1;
 }

@@ -329,6 +329,27 @@ describe("w:save and steer.load", function()
     expect(got, "the arrive handler survived the restore"):gt(0)
   end)
 
+  it("w:restore: the grids' walls belong to the restored world (saved again, moved by the restored grid's edits)",
+     function()
+    local w = steer.world{ size = { 20, 20 } }
+    local g = steer.grid{ cell = 2, map = { "..........", "..........", "..........", "..........", ".........." } }
+    w:add_grid(g)
+    local a = w:spawn{ position = { 1, 1 }, data = { grid = g } }
+    local s = w:save()
+    w:step(3)
+    expect(w:restore(s):save() == s, "restored, then saved: the same bytes (its walls with it)"):eq(true)
+    local g2 = a.data.grid
+    local function hit() return w:raycast({ 7, 5 }, { 1, 0 }, 4, { agents = false }) end
+    expect(hit(), "no wall yet"):eq(nil)
+    g:block({ 9, 5 }) -- the grid as it was before the restore: not this world's any more
+    expect(hit(), "an edit of the grid the restore replaced moves no wall of the world"):eq(nil)
+    expect(w:save() == s, "nor what the world saves"):eq(true)
+    g2:block({ 9, 5 })
+    local h = hit()
+    expect(h and h.shape ~= nil, "an edit of the restored grid moves the world's walls"):eq(true)
+    expect(h.point.x):near(8, 1e-9)
+  end)
+
   it("w:restore: a restored tree that targets an agent belongs to the restored world", function()
     local w = steer.world{}
     local leader = w:spawn{ position = { 1, 1 } }
