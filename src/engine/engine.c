@@ -191,6 +191,7 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     lua_setfield(e->L, LUA_REGISTRYINDEX, STEERL_HOST);
     // and hand the mods' per-agent Lua to the mods (policy.c)
     steerE_scenario_policy(e);
+    e->policy.restored = steerE_mods_restored; // modsnap.c: the mods follow every restore
     steerL_set_policy(e->L, &e->policy);
     steer_lua_preload(e->L);
     wrap_searcher(e);

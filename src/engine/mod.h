@@ -103,6 +103,8 @@ void steerE_mod_poll(void *ud, lua_State *L);
 // policy.c
 // The mod's policy, set on its state before the steer module is opened.
 void steerE_mod_policy(Mod *m);
+// Its agents that the engine's world no longer holds leave its list.
+void steerE_mod_forget_gone(Mod *m);
 
 // message.c
 // The mod named `name`, or NULL.
