@@ -211,11 +211,14 @@ static void set_state(Mod *m, const steerE_ModState *s)
     steerE_mod_call(m, 0);
 }
 
-// Runs protected under the budget, in the mod's state: steerL_restored on its world.
+// Runs protected under the budget, in the mod's state: steerL_restored on
+// its world, whose "owned" set is then the mod's agents the world holds.
 static int restored_f(lua_State *L)
 {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, steerE_mod_of(L)->world_ref);
+    Mod *m = steerE_mod_of(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->world_ref);
     steerL_restored(L, -1);
+    if (!m->touch_all) steerL_own_agents(L, -1, m->agents, m->nagents);
     return 0;
 }
 

@@ -107,9 +107,10 @@ struct steerL_World *steerL_push_borrowed_world(lua_State *L, steer_World *w);
 void steerL_own_agents(lua_State *L, int world_idx, const steer_Agent *agents, int n);
 // After w:restore made the world at world_idx another world in place (the
 // policy's `restored`, in a state that borrowed it): this state's handles
-// of agents the world no longer holds go stale for good, and it counts as
-// its own (own_only) only agents the world still holds. The replay may
-// spawn agents with those ids again: they are not this state's.
+// of agents spawned later than the restored state go stale for good
+// (steerL_revoke_stale), and it counts as its own (own_only) only agents
+// the world still holds. The replay may spawn agents with those ids
+// again: they are not this state's.
 void steerL_restored(lua_State *L, int world_idx);
 
 #endif

@@ -122,9 +122,12 @@ const char *steerL_istr(char buf[24], lua_Integer v);
 steerL_Agent *steerL_checkagent(lua_State *L, int idx, const char *what); // live agent or raise naming `what`
 steerL_Agent *steerL_toagent(lua_State *L, int idx);                      // any agent userdata or NULL
 // After an in-place restore made w another world: each handle of the table
-// at `handles` (id -> agent) whose agent w no longer holds is revoked (stale
-// for good, though the replay may spawn an agent with its id again); with
-// `forget` it also leaves the table, so that such an id gets a new handle.
+// at `handles` (id -> agent) whose id w may issue again (an agent spawned
+// later than w's state: the replay may spawn another with that id) is
+// revoked, stale for good; with `forget` it also leaves the table, so that
+// the id gets a new handle. A handle of an agent removed before w's state
+// is not revoked: w never issues its id again, and a restore of an
+// earlier state where it lives gives it back.
 void steerL_revoke_stale(lua_State *L, int handles, const steer_World *w, bool forget);
 // The agent's userdata (one per agent and world: the world's "handles").
 void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id);

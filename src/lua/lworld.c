@@ -225,7 +225,11 @@ void steerL_revoke_stale(lua_State *L, int handles, const steer_World *w, bool f
     while (lua_next(L, handles)) {
         steerL_Agent *a = steerL_toagent(L, -1);
         lua_pop(L, 1);
-        if (!a || (!a->revoked && steer_alive(w, a->handle))) continue;
+        // from a later state than w's: its slot's generation in w is older
+        // (or w has no such slot), so w's next spawns may reissue its id
+        if (!a || a->revoked ||
+            (uint32_t)(a->handle.id >> 32) <= steer_agent_slot_generation(w, (uint32_t)a->handle.id))
+            continue;
         a->revoked = true;
         if (!forget) continue;
         lua_pushvalue(L, -1);

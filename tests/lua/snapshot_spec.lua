@@ -382,6 +382,16 @@ describe("w:save and steer.load", function()
     expect(c.alive, "the new agent is not in the snapshot either"):eq(false)
     expect(w:spawn{}.id):eq(b_id)
     expect(c.alive, "its handle stays stale too"):eq(false)
+    -- an agent removed before a save is not taken from its handles for good:
+    -- restored to an earlier state where it lives, its handle names it
+    local w3 = steer.world{}
+    local x = w3:spawn{}
+    local s1 = w3:save()
+    x:remove()
+    w3:restore(w3:save())
+    expect(x.alive):eq(false)
+    w3:restore(s1)
+    expect(x.alive, "back with the state where it lives"):eq(true)
   end)
 
   it("w:restore: a restored tree that targets an agent belongs to the restored world", function()
