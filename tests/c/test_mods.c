@@ -49,19 +49,22 @@ static const char *write_mod(const char *name, const char *text)
     return path;
 }
 
-// An engine logging into `log`, with the test scenario loaded; NULL on failure.
-static steer_Engine *engine(Log *log)
+// An engine logging into `log`, with the scenario `file` loaded; NULL on failure.
+static steer_Engine *engine_at(Log *log, const char *file)
 {
     steer_EngineDesc d = { .log = log_fn, .log_ud = log };
     steer_Engine *e;
     if (steer_engine_new(&d, &e) != STEER_OK) return NULL;
-    if (steer_engine_load(e, MODS_DIR "/scenario.lua") != STEER_OK) {
+    if (steer_engine_load(e, file) != STEER_OK) {
         printf("    scenario: %s\n", steer_engine_error(e));
         steer_engine_free(e);
         return NULL;
     }
     return e;
 }
+
+// The same with the test scenario.
+static steer_Engine *engine(Log *log) { return engine_at(log, MODS_DIR "/scenario.lua"); }
 
 typedef struct Case {
     const char *what;
@@ -1153,10 +1156,8 @@ static void test_mod_after_the_scenario_restores(void)
                              "  end\n"
                              "end }\n");
     Log log = { 0 };
-    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
-    steer_Engine *e;
-    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
-    REQUIRE(steer_engine_load(e, scenario) == STEER_OK, "scenario: %s", steer_engine_error(e));
+    steer_Engine *e = engine_at(&log, scenario);
+    REQUIRE(e, "engine and scenario");
     int id = run_enabled(e, mod, 12, "grabber");
     steer_World *w = steer_engine_world(e);
     int late = 0;
