@@ -211,6 +211,7 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     e->host = (steerL_Host){ e->alloc,   e->alloc_ud,    e->log,        e->log_ud,
                              e->threads, d.enqueue_task, d.finish_task, d.task_ctx };
     steerE_scenario_policy(e);
+    e->policy.restored = steerE_mods_restored; // modsnap.c: the mods follow every restore
     lua_pushcfunction(e->L, open_state);
     lua_pushlightuserdata(e->L, e);
     if (lua_pcall(e->L, 1, 0, 0) != LUA_OK) goto nomem; // only memory errors: nothing of a script's ran

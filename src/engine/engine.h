@@ -162,6 +162,12 @@ typedef struct steerE_ModState {
 // running then); saved ones of mods not running are logged and left out.
 // A mod that fails to take them (out of memory) is disabled.
 void steerE_mods_restore_state(steer_Engine *e, const steerE_ModState *saved, int n);
+// The scenario's policy's `restored` (ud: the engine): after any in-place
+// restore of the engine's world (steer_engine_restore's or the scenario's
+// own w:restore), each enabled mod's agents and "owned" set keep only the
+// agents the world still holds, and its handles of the others go stale for
+// good (steerL_restored): the replay may spawn agents with their ids again.
+void steerE_mods_restored(void *ud, steer_World *w);
 
 // sandbox.c: the mods' safe library in a fresh state (pattern functions
 // with a step limit, string building with a size limit, no addresses).

@@ -108,6 +108,8 @@ void steerE_mod_policy(Mod *m);
 // After the world's step: what the steer pass of the mod's agents cost
 // (steer_agent_work), against its work cap; past it the mod is killed.
 void steerE_mod_charge_work(Mod *m);
+// Its agents that the engine's world no longer holds leave its list.
+void steerE_mod_forget_gone(Mod *m);
 
 // message.c
 // The mod named `name`, or NULL.

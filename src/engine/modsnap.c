@@ -211,6 +211,30 @@ static void set_state(Mod *m, const steerE_ModState *s)
     steerE_mod_call(m, 0);
 }
 
+// Runs protected under the budget, in the mod's state: steerL_restored on
+// its world, whose "owned" set is then the mod's agents the world holds.
+static int restored_f(lua_State *L)
+{
+    Mod *m = steerE_mod_of(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, m->world_ref);
+    steerL_restored(L, -1);
+    if (!m->touch_all) steerL_own_agents(L, -1, m->agents, m->nagents);
+    return 0;
+}
+
+void steerE_mods_restored(void *ud, steer_World *w)
+{
+    steer_Engine *e = ud;
+    if (w != e->world) return; // another world of the scenario's: no mod holds it
+    for (int i = 0; i < e->nmods; i++) {
+        Mod *m = e->mods[i];
+        if (!m->enabled) continue;
+        steerE_mod_forget_gone(m);
+        lua_pushcfunction(m->L, restored_f);
+        steerE_mod_call(m, 0);
+    }
+}
+
 void steerE_mods_restore_state(steer_Engine *e, const steerE_ModState *saved, int n)
 {
     for (int i = 0; i < n; i++) {

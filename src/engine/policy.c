@@ -130,15 +130,20 @@ void steerE_scenario_policy(steer_Engine *e)
     e->policy = (steerL_Policy){ .think = route_think, .custom = route_custom, .ease = route_ease, .ud = e };
 }
 
+void steerE_mod_forget_gone(Mod *m)
+{
+    int k = 0;
+    for (int i = 0; i < m->nagents; i++)
+        if (steer_alive(m->e->world, m->agents[i])) m->agents[k++] = m->agents[i];
+    m->nagents = k;
+}
+
 static int quota_ok(void *ud)
 {
     Mod *m = ud;
     if (m->nagents < m->agent_cap) return 1;
-    int k = 0; // forget the ones that are gone
-    for (int i = 0; i < m->nagents; i++)
-        if (steer_alive(m->e->world, m->agents[i])) m->agents[k++] = m->agents[i];
-    m->nagents = k;
-    return k < m->agent_cap;
+    steerE_mod_forget_gone(m);
+    return m->nagents < m->agent_cap;
 }
 
 static void quota_note(void *ud, steer_Agent a)

@@ -124,7 +124,7 @@ static int agent_index(lua_State *L)
     steerL_Agent *a = luaL_checkudata(L, 1, STEERL_AGENT);
     const char *k = luaL_checkstring(L, 2);
     if (strcmp(k, "alive") == 0) {
-        lua_pushboolean(L, a->world->w && steer_alive(a->world->w, a->handle));
+        lua_pushboolean(L, steerL_agent_alive(a));
         return 1;
     }
     if (strcmp(k, "id") == 0) {
@@ -279,14 +279,15 @@ static int agent_newindex(lua_State *L)
 static int agent_eq(lua_State *L)
 {
     steerL_Agent *a = steerL_toagent(L, 1), *b = steerL_toagent(L, 2);
-    lua_pushboolean(L, a && b && a->handle.id == b->handle.id && a->world == b->world);
+    // a revoked handle is equal to itself only (Lua asks no metamethod then)
+    lua_pushboolean(L, a && b && a->handle.id == b->handle.id && a->world == b->world && !a->revoked && !b->revoked);
     return 1;
 }
 
 static int agent_tostring(lua_State *L)
 {
     steerL_Agent *a = luaL_checkudata(L, 1, STEERL_AGENT);
-    bool alive = a->world->w && steer_alive(a->world->w, a->handle);
+    bool alive = steerL_agent_alive(a);
     lua_pushfstring(L, "steer.agent(%s%s)", steerL_istr((char[24]){ 0 }, steerL_lid(a->handle.id)),
                     alive ? "" : ", removed");
     return 1;

@@ -125,8 +125,7 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
     case STEERB_TARGET: {
         steerL_Agent *a = steerL_toagent(L, v);
         if (a) {
-            if (!a->world->w || !steer_alive(a->world->w, a->handle))
-                luaL_error(L, "%s: field '%s' got a removed agent", fn, f->name);
+            if (!steerL_agent_alive(a)) luaL_error(L, "%s: field '%s' got a removed agent", fn, f->name);
             if (b->target_world && b->target_world != a->world->w)
                 luaL_error(L, "%s: field '%s' expected an agent of the same world as the behaviour's other targets", fn,
                            f->name);

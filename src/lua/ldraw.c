@@ -42,7 +42,7 @@ static void checkpos(lua_State *L, int *i, float out[3], const char *fn, const c
         *i += 2;
     } else {
         steerL_Agent *a = steerL_toagent(L, *i);
-        if (a && steer_alive(a->world->w, a->handle)) steer_agent_vec(a->world->w, a->handle, STEER_PROP_POSITION, v);
+        if (a && steerL_agent_alive(a)) steer_agent_vec(a->world->w, a->handle, STEER_PROP_POSITION, v);
         else if (!steerL_tovec(L, *i, v)) {
             char buf[64];
             luaL_error(L, "%s: %s expected x, y numbers, a vector ({x, y [, z]} or steer.vec) or an agent, got %s", fn,

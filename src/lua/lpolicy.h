@@ -50,6 +50,11 @@ typedef struct steerL_Policy {
     void (*charge)(void *ud, lua_State *L, lua_Integer bytes);
     // A look at the stop flag from a long C loop (steerL_poll); may raise.
     void (*poll)(void *ud, lua_State *L);
+    // w:restore made w, a world this state made, another world in place
+    // (after the exchange; w's agents are the snapshot's): the states that
+    // borrow it let go of what names agents it no longer holds
+    // (steerL_restored). Called in this state, not during a step.
+    void (*restored)(void *ud, steer_World *w);
     void *ud;
 } steerL_Policy;
 
@@ -100,5 +105,12 @@ struct steerL_World *steerL_push_borrowed_world(lua_State *L, steer_World *w);
 // The agents the world at world_idx counts as spawned from this state (for
 // own_only) become these n (a restored snapshot's).
 void steerL_own_agents(lua_State *L, int world_idx, const steer_Agent *agents, int n);
+// After w:restore made the world at world_idx another world in place (the
+// policy's `restored`, in a state that borrowed it): this state's handles
+// of agents spawned later than the restored state go stale for good
+// (steerL_revoke_stale), and it counts as its own (own_only) only agents
+// the world still holds. The replay may spawn agents with those ids
+// again: they are not this state's.
+void steerL_restored(lua_State *L, int world_idx);
 
 #endif

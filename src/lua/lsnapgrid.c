@@ -301,3 +301,46 @@ void steerL_grids_bind(lua_State *L, int wi, int desc, int lists, const char *fn
         lua_settop(L, top);
     }
 }
+// The grids of the world at wi (its user value's "grids") into the set at set.
+static void add_grids(lua_State *L, int wi, int set)
+{
+    lua_getiuservalue(L, wi, 1);
+    if (lua_getfield(L, -1, "grids") == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, -1);
+            lua_pushboolean(L, 1);
+            lua_rawset(L, set);
+        }
+    }
+    lua_pop(L, 2);
+}
+
+void steerL_grids_swap_worlds(lua_State *L, int a, int b)
+{
+    a = lua_absindex(L, a);
+    b = lua_absindex(L, b);
+    lua_newtable(L);
+    int set = lua_gettop(L);
+    add_grids(L, a, set);
+    add_grids(L, b, set);
+    lua_pushnil(L);
+    while (lua_next(L, set)) {
+        lua_pop(L, 1);
+        lua_getiuservalue(L, -1, 1);
+        lua_getfield(L, -1, "worlds");
+        lua_pushvalue(L, a);
+        lua_rawget(L, -2); // the walls in a
+        lua_pushvalue(L, b);
+        lua_rawget(L, -3); // the walls in b
+        lua_pushvalue(L, a);
+        lua_insert(L, -2);
+        lua_rawset(L, -4); // worlds[a] = b's
+        lua_pushvalue(L, b);
+        lua_insert(L, -2);
+        lua_rawset(L, -3); // worlds[b] = a's
+        lua_pop(L, 2);
+    }
+    lua_pop(L, 1);
+}

@@ -100,7 +100,7 @@ static int ref_encode(void *ud, lua_State *L, int idx, uint64_t *index, const ch
             *why = "an agent of another world";
             return 0;
         }
-        *index = a->handle.id;
+        *index = steerL_agent_handle(a).id;
         return REF_AGENT;
     }
     steer_Behavior *b = steerL_tobehavior(L, idx);
@@ -737,6 +737,21 @@ static void retarget_data_trees(lua_State *L, int w_idx, const steer_World *from
     lua_pop(L, 3);
 }
 
+// After the exchange, w (at w_idx) holds the snapshot's agents; `old` is the
+// user value table w had. Its handles of agents the snapshot does not hold
+// (spawned after the save, or removed before it) are stale for good: the
+// replay spawns agents with the same ids again (the same bits as the first
+// time), which those handles must not name. Then the policy lets the other
+// states that hold w (mods) do the same with theirs.
+static void revoke_handles(lua_State *L, int w_idx, int old)
+{
+    steerL_World *lw = lua_touserdata(L, w_idx);
+    lua_getfield(L, old, "handles");
+    steerL_revoke_stale(L, -1, lw->w, false);
+    lua_pop(L, 1);
+    if (lw->policy && lw->policy->restored) lw->policy->restored(lw->policy->ud, lw->w);
+}
+
 // w:restore(s [, opts]): the world becomes the snapshot's, in place: the
 // same Lua value, the same C world (a viewer's or host's pointer stays
 // good), its event handlers kept (they are code, not state). The snapshot
@@ -792,6 +807,10 @@ int steerL_world_restore(lua_State *L)
     lua_pop(L, 1);
     lua_setiuservalue(L, 1, 1);
     lua_setiuservalue(L, 4, 1);
+    lua_settop(L, 4);
+    steerL_grids_swap_worlds(L, 1, 4); // the grids' walls follow their C world
+    lua_getiuservalue(L, 4, 1);        // 5: w's old user value
+    revoke_handles(L, 1, 5);
     lua_settop(L, 1);
     return 1;
 }

@@ -27,6 +27,11 @@ void steerL_grids_load(lua_State *L, int desc, const char *fn);
 // added to it (not added again) and the grids it held: desc as above, the
 // lists steerL_grids_load pushed at lists.
 void steerL_grids_bind(lua_State *L, int wi, int desc, int lists, const char *fn);
+// After w:restore exchanged the C worlds of the world userdata at a and b:
+// the walls every grid either one holds had put into a are b's, and those
+// it had put into b are a's (a grid's edits then move the walls of the
+// world that has them).
+void steerL_grids_swap_worlds(lua_State *L, int a, int b);
 // The snapshot hooks of every Lua world (steer_Hooks' save_ref and
 // load_ref): callbacks and flow fields as numbers, while w:save or
 // steer.load runs (the world's `snap`); otherwise as the core does alone.

@@ -347,8 +347,7 @@ void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id)
     }
     lua_pop(L, 1);
     steerL_Agent *a = lua_newuserdatauv(L, sizeof *a, 1);
-    a->handle = id;
-    a->world = lua_touserdata(L, world_idx);
+    *a = (steerL_Agent){ .handle = id, .world = lua_touserdata(L, world_idx) };
     luaL_setmetatable(L, STEERL_AGENT);
     lua_pushvalue(L, world_idx);
     lua_setiuservalue(L, -2, 1);
@@ -362,7 +361,7 @@ steerL_Agent *steerL_toagent(lua_State *L, int idx) { return luaL_testudata(L, i
 steerL_Agent *steerL_checkagent(lua_State *L, int idx, const char *what)
 {
     steerL_Agent *a = luaL_checkudata(L, idx, STEERL_AGENT);
-    if (!a->world->w || !steer_alive(a->world->w, a->handle))
+    if (!steerL_agent_alive(a))
         luaL_error(L, "%s: stale handle: agent %s was removed (check a.alive)", what,
                    steerL_istr((char[24]){ 0 }, steerL_lid(a->handle.id)));
     return a;

@@ -40,7 +40,22 @@ typedef struct steerL_World {
 typedef struct steerL_Agent {
     steer_Agent handle;  // Lua's agent.id is handle.id
     steerL_World *world; // kept alive by the agent's user value
+    // Stale for good: an in-place restore (w:restore) took its agent out
+    // of the world, and the replay may spawn another with the same id.
+    bool revoked;
 } steerL_Agent;
+
+// Whether the handle names a live agent of its world.
+static inline bool steerL_agent_alive(const steerL_Agent *a)
+{
+    return !a->revoked && a->world->w && steer_alive(a->world->w, a->handle);
+}
+// The id the handle stands for in the world: a revoked one's is an id no
+// agent ever has (slot 2^32 - 1 at generation 0), so it stays stale when saved.
+static inline steer_Agent steerL_agent_handle(const steerL_Agent *a)
+{
+    return a->revoked ? (steer_Agent){ UINT32_MAX } : a->handle;
+}
 
 typedef struct steerL_Behavior {
     steer_Behavior *b;
@@ -107,6 +122,14 @@ steer_Shape steerL_shape_of_lid(const steer_World *w, lua_Integer id);
 const char *steerL_istr(char buf[24], lua_Integer v);
 steerL_Agent *steerL_checkagent(lua_State *L, int idx, const char *what); // live agent or raise naming `what`
 steerL_Agent *steerL_toagent(lua_State *L, int idx);                      // any agent userdata or NULL
+// After an in-place restore made w another world: each handle of the table
+// at `handles` (id -> agent) whose id w may issue again (an agent spawned
+// later than w's state: the replay may spawn another with that id) is
+// revoked, stale for good; with `forget` it also leaves the table, so that
+// the id gets a new handle. A handle of an agent removed before w's state
+// is not revoked: w never issues its id again, and a restore of an
+// earlier state where it lives gives it back.
+void steerL_revoke_stale(lua_State *L, int handles, const steer_World *w, bool forget);
 // The agent's userdata (one per agent and world: the world's "handles").
 void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id);
 // Push field `name` of the world's user value table (lworld.c lists them).

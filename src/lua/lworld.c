@@ -217,6 +217,47 @@ void steerL_own_agents(lua_State *L, int world_idx, const steer_Agent *agents, i
     lua_pop(L, 1);
 }
 
+void steerL_revoke_stale(lua_State *L, int handles, const steer_World *w, bool forget)
+{
+    handles = lua_absindex(L, handles);
+    if (!lua_istable(L, handles)) return;
+    lua_pushnil(L);
+    while (lua_next(L, handles)) {
+        steerL_Agent *a = steerL_toagent(L, -1);
+        lua_pop(L, 1);
+        // from a later state than w's: its slot's generation in w is older
+        // (or w has no such slot), so w's next spawns may reissue its id
+        if (!a || a->revoked ||
+            (uint32_t)(a->handle.id >> 32) <= steer_agent_slot_generation(w, (uint32_t)a->handle.id))
+            continue;
+        a->revoked = true;
+        if (!forget) continue;
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, handles); // clearing a field while traversing is allowed
+    }
+}
+
+void steerL_restored(lua_State *L, int world_idx)
+{
+    steerL_World *lw = steerL_checkworld(L, world_idx);
+    if (!lw->w) return;
+    steerL_uv_field(L, world_idx, "handles");
+    steerL_revoke_stale(L, -1, lw->w, true);
+    lua_pop(L, 1);
+    steerL_uv_field(L, world_idx, "owned");
+    int owned = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, owned)) {
+        lua_pop(L, 1);
+        if (steer_alive(lw->w, steerL_agent_of_lid(lw->w, lua_tointeger(L, -1)))) continue;
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, owned);
+    }
+    lua_pop(L, 1);
+}
+
 static int world_gc(lua_State *L)
 {
     steerL_World *lw = luaL_checkudata(L, 1, STEERL_WORLD);
@@ -257,7 +298,7 @@ int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[
     if (lua_isnoneornil(L, idx)) return 1;
     steerL_Agent *a = steerL_toagent(L, idx);
     if (a) {
-        if (a->world != lw || !a->world->w || !steer_alive(a->world->w, a->handle)) return 0;
+        if (a->world != lw || !steerL_agent_alive(a)) return 0;
         *agent = a->handle;
         return 1;
     }
@@ -718,7 +759,7 @@ static int world_raycast(lua_State *L)
         if (lua_getfield(L, 5, "ignore") != LUA_TNIL) {
             steerL_Agent *a = steerL_toagent(L, -1);
             if (!a || a->world != lw) steerL_field_error(L, fn, "ignore", "an agent of this world", -1);
-            ignore = a->handle;
+            ignore = steerL_agent_handle(a);
         }
         lua_pop(L, 3);
     }

@@ -49,19 +49,22 @@ static const char *write_mod(const char *name, const char *text)
     return path;
 }
 
-// An engine logging into `log`, with the test scenario loaded; NULL on failure.
-static steer_Engine *engine(Log *log)
+// An engine logging into `log`, with the scenario `file` loaded; NULL on failure.
+static steer_Engine *engine_at(Log *log, const char *file)
 {
     steer_EngineDesc d = { .log = log_fn, .log_ud = log };
     steer_Engine *e;
     if (steer_engine_new(&d, &e) != STEER_OK) return NULL;
-    if (steer_engine_load(e, MODS_DIR "/scenario.lua") != STEER_OK) {
+    if (steer_engine_load(e, file) != STEER_OK) {
         printf("    scenario: %s\n", steer_engine_error(e));
         steer_engine_free(e);
         return NULL;
     }
     return e;
 }
+
+// The same with the test scenario.
+static steer_Engine *engine(Log *log) { return engine_at(log, MODS_DIR "/scenario.lua"); }
 
 typedef struct Case {
     const char *what;
@@ -1118,6 +1121,62 @@ static void test_mod_functions_across_a_snapshot(void)
     free(snap);
 }
 
+// The scenario's own w:restore (an undo) takes back an agent the mod
+// spawned after the save, and the replay's next spawn (the game's) gets
+// its id again: the mod's handle stays stale and the agent is not the
+// mod's (issue 29: through the reissued id it changed and removed it).
+static void test_mod_after_the_scenario_restores(void)
+{
+    char scenario[512]; // write_mod's path is its own buffer
+    snprintf(scenario, sizeof scenario, "%s",
+             write_mod("undo_scenario", "local steer = require 'steer'\n"
+                                        "local snap, undone\n"
+                                        "return { world = { size = { 100, 100 }, seed = 3 },\n"
+                                        "  setup = function(w) w:spawn{ position = { 10, 10 } } end,\n"
+                                        "  update = function(w)\n"
+                                        "    if w.tick == 2 and not snap then snap = w:save() end\n"
+                                        "    if w.tick == 5 and not undone then\n"
+                                        "      undone = true\n"
+                                        "      w:restore(snap)\n"
+                                        "      w:spawn{ position = { 50, 50 }, tag = 'late', max_speed = 1 }\n"
+                                        "    end\n"
+                                        "  end }\n"));
+    const char *mod =
+        write_mod("grabber", "local mine, at4 = nil, 0\n"
+                             "return { update = function(w)\n"
+                             "  if w.tick == 3 and not mine then mine = w:spawn{ position = { 20, 20 } } end\n"
+                             "  if w.tick == 4 then at4 = at4 + 1 end\n"
+                             "  if mine and w.tick == 4 and at4 == 2 then -- after the undo\n"
+                             "    pcall(function() mine.max_speed = 99 end)\n"
+                             "    pcall(function() mine:remove() end)\n"
+                             "    for a in w:agents('late') do\n"
+                             "      pcall(function() a.max_speed = 99 end)\n"
+                             "      pcall(function() a:remove() end)\n"
+                             "    end\n"
+                             "  end\n"
+                             "end }\n");
+    Log log = { 0 };
+    steer_Engine *e = engine_at(&log, scenario);
+    REQUIRE(e, "engine and scenario");
+    int id = run_enabled(e, mod, 12, "grabber");
+    steer_World *w = steer_engine_world(e);
+    int late = 0;
+    for (int i = 0; i < steer_world_count(w); i++) {
+        steer_Agent a = steer_world_agent_at(w, i);
+        const char *tag = NULL;
+        double ms = 0;
+        steer_agent_tag(w, a, &tag);
+        steer_agent_param(w, a, STEER_PARAM_MAX_SPEED, &ms);
+        if (tag && strcmp(tag, "late") == 0) {
+            late++;
+            CHECK(ms == 1, "the game's agent was changed by the mod: max_speed %g", ms);
+        }
+    }
+    CHECK(late == 1, "the game's agent spawned after the undo is there (%d)", late);
+    mod_enabled(e, id, "after the undo");
+    steer_engine_free(e);
+}
+
 // An archetype a mod defines with a think: its agents think in the mod (the
 // think aims them at (90, 90), their seek takes them there).
 static void test_mod_archetype_think(void)
@@ -1349,6 +1408,7 @@ int main(void)
     RUN(test_mod_unloaded_mid_run);
     RUN(test_mod_functions_across_a_snapshot);
     RUN(test_mod_archetype_think);
+    RUN(test_mod_after_the_scenario_restores);
     RUN(test_mod_thinks_not_for_copies);
     RUN(test_mod_tree_memory);
     RUN(test_mod_thinks_per_tick_budget);

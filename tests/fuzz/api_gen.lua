@@ -455,9 +455,11 @@ function G:statement()
     return string.format("rt.touch(steer.directed_seek_plan(%s, %s))", a, b)
   elseif r < 93 then
     return string.format("rt.touch(%s:agents(%s))", self:ref("W"), self:pick({ "nil", '"a"', "1" }))
-  elseif r < 95 then
+  elseif r < 94 then
     return string.format("rt.touch(%s + %s, %s:len(), %s:normalized())", self:vec(), self:vec(),
       "steer.vec(" .. self:num() .. ", " .. self:num() .. ")", "steer.vec(" .. self:num() .. ", 0)")
+  elseif r < 95 then
+    return string.format("rt.save(%s)", self:ref("W"))
   elseif r < 96 then
     return string.format("W[%d] = %s", self:int(2, 3), self:world_desc())
   elseif r < 97 then
@@ -466,6 +468,8 @@ function G:statement()
       return string.format("W[%d] = rt.old_snapshot(1, %s)", self:int(1, 3), into)
     end
     return string.format("rt.snapshot(%s, %s)", self:ref("W"), self:pick({ "true", "false" }))
+  elseif r < 98 then
+    return string.format("rt.restore(%s)", self:ref("W")) -- in place, at a random later moment
   else
     return string.format("%s.think = %s", a, self:think_fn())
   end

@@ -9,6 +9,10 @@
 --     bytes again, and w:restore puts the world back to that hash;
 --   * a snapshot an older version saved (tests/lua/data/) loads, and saved
 --     again in this build's format loads to the same hash.
+--   * w:restore at a later moment (rt.save, then rt.restore): the saved
+--     hash, the agents removed since alive again, and a handle of an
+--     agent spawned since stale for good (also once the replay spawns
+--     agents with its id again).
 -- A broken promise raises a Failure, which no rt.try swallows; steer-fuzz
 -- reports it with the seed (and a crash or a hang is reported by the driver).
 local rt = {}
@@ -21,8 +25,10 @@ rt.Failure = Failure
 local VERBOSE = os.getenv("STEER_FUZZ_VERBOSE")
 local MAX_AGENTS = 3000 -- spawning handlers must not grow a program without end
 
-local tracked = {} -- { agent = a, world = w } of every spawn
-local removed = {} -- handles removed through rt.remove
+local tracked = {} -- { agent = a, world = w } of every spawn (gone = true: a restore took it back)
+local removed = setmetatable({}, { __mode = "k" }) -- world -> { [a.id] = true } removed through rt.remove
+local removals = {} -- { id = a.id, world = w } of each, in order
+local saves = setmetatable({}, { __mode = "k" }) -- world -> its last rt.save
 rt.errors, rt.steps = 0, 0
 
 function rt.fail(msg)
@@ -68,7 +74,9 @@ function rt.check(w)
   end
   if n ~= w.count then rt.fail(string.format("w.count is %d but w:agents() gives %d", w.count, n)) end
   for _, t in ipairs(tracked) do
-    if t.world == w and not removed[t.agent.id] and not t.agent.alive then
+    if t.world == w and t.gone and t.agent.alive then
+      rt.fail(string.format("agent %d, taken back by a restore, is alive again", t.agent.id))
+    elseif t.world == w and not t.gone and not (removed[w] and removed[w][t.agent.id]) and not t.agent.alive then
       rt.fail(string.format("agent %d was lost (never removed, no longer alive)", t.agent.id))
     end
   end
@@ -85,8 +93,11 @@ function rt.spawn(w, a, b)
 end
 
 function rt.remove(a)
+  local w = a.world
   a:remove()
-  removed[a.id] = true
+  removed[w] = removed[w] or {}
+  removed[w][a.id] = true
+  removals[#removals + 1] = { id = a.id, world = w }
 end
 
 function rt.step(w, n)
@@ -165,13 +176,41 @@ function rt.old_snapshot(k, into)
   if again:hash() ~= w:hash() then rt.fail(fx.file .. " saved in this build's format loads to another hash") end
   if again:save() ~= now then rt.fail(fx.file .. ": save -> load -> save gives other bytes") end
   if into == nil then return w end
+  -- the world's earlier agents are the fixture's now, or none: an id the
+  -- fixture also holds names its agent (as any restore of another world's
+  -- snapshot), so they are neither lost nor checked stale
+  removed[into] = removed[into] or {}
   for _, t in ipairs(tracked) do
-    if t.world == into then removed[t.agent.id] = true end
+    if t.world == into then removed[into][t.agent.id] = true end
   end
   into:restore(s) -- may refuse (another dimension): an error like any other
   if into:hash() ~= w:hash() then rt.fail("w:restore of " .. fx.file .. " gives another hash than steer.load") end
   rt.check(into)
   return into
+end
+
+-- A save kept for a restore at a later moment (the last one of each world).
+function rt.save(w)
+  local s = w:save()
+  saves[w] = { s = s, hash = w:hash(), spawned = #tracked, removed = #removals }
+end
+
+function rt.restore(w)
+  local saved = saves[w]
+  if not saved then return end
+  w:restore(saved.s)
+  if w:hash() ~= saved.hash then rt.fail("w:restore(s) at a later moment does not give the saved hash back") end
+  for i = saved.spawned + 1, #tracked do
+    local t = tracked[i]
+    if t.world == w then
+      t.gone = true
+      if t.agent.alive then rt.fail(string.format("agent %d, spawned after the save, is alive after the restore", t.agent.id)) end
+    end
+  end
+  for i = saved.removed + 1, #removals do -- removed since the save: back
+    if removals[i].world == w then removed[w][removals[i].id] = nil end
+  end
+  rt.check(w)
 end
 
 function rt.finish(worlds)

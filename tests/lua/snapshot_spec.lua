@@ -329,6 +329,71 @@ describe("w:save and steer.load", function()
     expect(got, "the arrive handler survived the restore"):gt(0)
   end)
 
+  it("w:restore: the grids' walls belong to the restored world (saved again, moved by the restored grid's edits)",
+     function()
+    local w = steer.world{ size = { 20, 20 } }
+    local g = steer.grid{ cell = 2, map = { "..........", "..........", "..........", "..........", ".........." } }
+    w:add_grid(g)
+    local a = w:spawn{ position = { 1, 1 }, data = { grid = g } }
+    local s = w:save()
+    w:step(3)
+    expect(w:restore(s):save() == s, "restored, then saved: the same bytes (its walls with it)"):eq(true)
+    local g2 = a.data.grid
+    local function hit() return w:raycast({ 7, 5 }, { 1, 0 }, 4, { agents = false }) end
+    expect(hit(), "no wall yet"):eq(nil)
+    g:block({ 9, 5 }) -- the grid as it was before the restore: not this world's any more
+    expect(hit(), "an edit of the grid the restore replaced moves no wall of the world"):eq(nil)
+    expect(w:save() == s, "nor what the world saves"):eq(true)
+    g2:block({ 9, 5 })
+    local h = hit()
+    expect(h and h.shape ~= nil, "an edit of the restored grid moves the world's walls"):eq(true)
+    expect(h.point.x):near(8, 1e-9)
+  end)
+
+  it("w:restore: a handle to an agent spawned after the save stays stale, though the replay reissues its id",
+     function()
+    local w = steer.world{}
+    local a = w:spawn{ position = { 1, 1 } }
+    local s = w:save()
+    local b = w:spawn{ position = { 2, 2 } }
+    local b_id = b.id
+    w:restore(s)
+    local c = w:spawn{ position = { 3, 3 } }
+    expect(c.id, "the replay's spawn takes the id again (the same bits as the first time)"):eq(b_id)
+    expect(b.alive, "the old handle names no agent"):eq(false)
+    expect(b == c, "nor is it equal to the new one"):eq(false)
+    expect(b.id, "it keeps its id"):eq(b_id)
+    local ok, err = pcall(function() return b.position end)
+    expect(ok):eq(false)
+    expect(err):contains("snapshot_spec.lua:", "stale handle")
+    ok = pcall(function() b.max_speed = 9 end)
+    expect(ok, "it changes nothing"):eq(false)
+    expect(c.max_speed):eq(1)
+    expect(a.alive and a == w:agents()(), "a handle taken before the save names its agent"):eq(true)
+    -- saved in a.data, it stays stale after a load
+    a.data = { old = b, new = c }
+    local w2 = steer.load(w:save())
+    local a2 = w2:agents()()
+    expect(a2.data.old.alive, "a stale handle in a.data stays stale"):eq(false)
+    expect(a2.data.new.alive):eq(true)
+    -- and a restore of a restore: the handle stays stale
+    w:restore(s)
+    expect(b.alive):eq(false)
+    expect(c.alive, "the new agent is not in the snapshot either"):eq(false)
+    expect(w:spawn{}.id):eq(b_id)
+    expect(c.alive, "its handle stays stale too"):eq(false)
+    -- an agent removed before a save is not taken from its handles for good:
+    -- restored to an earlier state where it lives, its handle names it
+    local w3 = steer.world{}
+    local x = w3:spawn{}
+    local s1 = w3:save()
+    x:remove()
+    w3:restore(w3:save())
+    expect(x.alive):eq(false)
+    w3:restore(s1)
+    expect(x.alive, "back with the state where it lives"):eq(true)
+  end)
+
   it("w:restore: a restored tree that targets an agent belongs to the restored world", function()
     local w = steer.world{}
     local leader = w:spawn{ position = { 1, 1 } }
