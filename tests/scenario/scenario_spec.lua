@@ -209,7 +209,7 @@ describe("scenarios", function()
     f:close()
     local at, count = 17, string.unpack("<I4", bytes, 13)
     local found
-    for i = 1, count do
+    for _ = 1, count do
       local kind, nl = bytes:byte(at, at + 1)
       local len = string.unpack("<I8", bytes, at + 2 + nl)
       if kind == 3 and bytes:sub(at + 2, at + 1 + nl) == name then found = at + 2 + nl + 8 end
