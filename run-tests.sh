@@ -8,7 +8,7 @@
 # builds, in a clang release build, with STEER_NO_AVX2=1 and on 2, 3, 4 and
 # 8 threads, as do the C workloads (tools/hashes.sh), and the core's C
 # tests pass on aarch64 under qemu with the same world hashes as here
-# (tools/cross-check.sh). Last, a minute of coverage-guided fuzzing
+# (tools/cross-check.sh). Last, a minute and a half of coverage-guided fuzzing
 # (tools/fuzz.sh smoke: clang, ASan+UBSan, libFuzzer, each target from its
 # committed corpus; docs/fuzzing.md). Ends with the line "N passed, N
 # failed", counting every one of them. STEER_BUILD, STEER_BUILD_ASAN,

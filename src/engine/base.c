@@ -32,6 +32,52 @@ void steerE_log(steer_Engine *e, int level, const char *fmt, ...)
     else fprintf(stderr, "%s\n", buf);
 }
 
+// The length of the well-formed UTF-8 sequence at s of a character that
+// is not a C1 control (U+0080 to U+009F), or 0.
+static size_t utf8_printable(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    if (!n) return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    if (c == 0xC2 && s[1] < 0xA0) return 0;                                   // C1
+    if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xF0 && s[1] < 0x90)) return 0;   // overlong
+    if ((c == 0xED && s[1] >= 0xA0) || (c == 0xF4 && s[1] >= 0x90)) return 0; // surrogates, past U+10FFFF
+    return n;
+}
+
+const char *steerE_shown(const char *name, char *buf, size_t cap)
+{
+    const unsigned char *s = (const unsigned char *)name;
+    size_t n = 0;
+    buf[0] = '\0';
+    while (*s) {
+        char one[8];
+        size_t k = utf8_printable(s), len;
+        if (k) {
+            memcpy(one, s, k);
+            len = k;
+        } else {
+            unsigned c = *s;
+            const char *esc = c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
+            k = 1;
+            if (esc) len = (size_t)snprintf(one, sizeof one, "%s", esc);
+            else if (c >= 0x20 && c < 0x7F) one[0] = (char)c, len = 1;
+            else len = (size_t)snprintf(one, sizeof one, "\\x%02X", c);
+        }
+        if (n + len + 4 > cap) { // room for "..." and the zero (n + 4 <= cap holds)
+            memcpy(buf + n, "...", 4);
+            return buf;
+        }
+        memcpy(buf + n, one, len);
+        n += len;
+        buf[n] = '\0';
+        s += k;
+    }
+    return buf;
+}
+
 void *steerE_alloc(steer_Engine *e, void *p, size_t size)
 {
     if (e->alloc) return e->alloc(e->alloc_ud, p, size);

@@ -75,6 +75,14 @@ void steerE_log(steer_Engine *e, int level, const char *fmt, ...);
 void *steerE_alloc(steer_Engine *e, void *p, size_t size);
 void *steerE_alloc_ud(void *e, void *p, size_t size); // the same with the engine as a void * (steerL_DataOptions.alloc)
 char *steerE_strdup(steer_Engine *e, const char *s);
+// A name (a mod's, taken from its file name or a snapshot) as a message
+// shows it, in buf (cap bytes, at most STEERE_SHOWN_MAX needed): printable
+// ASCII and well-formed UTF-8 as they are; a backslash, control bytes (C0,
+// DEL, C1) and bytes that are no UTF-8 escaped (\\, \n, \t, \r, \xHH),
+// so no name starts a log line or reaches a terminal as a control sequence.
+// A name longer than fits ends in "...". Returns buf.
+#define STEERE_SHOWN_MAX 1024
+const char *steerE_shown(const char *name, char *buf, size_t cap);
 int steerE_fail(steer_Engine *e, int status, const char *fmt, ...);
 // The message handler of every call into Lua: the message and a traceback;
 // other error objects are described by type only (their __tostring is a
@@ -168,6 +176,10 @@ void steerE_mods_restore_state(steer_Engine *e, const steerE_ModState *saved, in
 // agents the world still holds, and its handles of the others go stale for
 // good (steerL_restored): the replay may spawn agents with their ids again.
 void steerE_mods_restored(void *ud, steer_World *w);
+// Whether the n sections (each checked by steerE_mod_state_ok) claim no
+// agent twice; if they do, *bad is the index of a section that does (-1:
+// out of memory).
+bool steerE_mod_claims_ok(steer_Engine *e, const steerE_ModState *s, int n, int *bad);
 
 // sandbox.c: the mods' safe library in a fresh state (pattern functions
 // with a step limit, string building with a size limit, no addresses).

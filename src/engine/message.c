@@ -19,18 +19,21 @@ static const steerL_DataOptions message_options = {
     .verb = "sent",
 };
 
-// What steer.send says of data it cannot send.
+// What steer.send says of data it cannot send: each refusal with its own limit.
+#define STR_(x) #x
+#define STR(x) STR_(x)
 static const char *message_error(steerL_DataStatus st)
 {
     switch (st) {
     case STEERL_DATA_BAD_VALUE: return "only nil, booleans, numbers, strings and tables of them can be sent";
     case STEERL_DATA_BAD_KEY: return "table keys must be strings, numbers or booleans";
-    case STEERL_DATA_TOO_DEEP: return "tables nested too deeply (or a cycle)";
+    case STEERL_DATA_TOO_DEEP: return "tables nested more than " STR(MAX_DEPTH) " levels deep (or a cycle)";
+    case STEERL_DATA_TOO_LARGE: return "more than 65536 bytes once encoded";
     case STEERL_DATA_STOPPED: return "stopped";
-    case STEERL_DATA_NO_MEMORY: return "out of memory";
-    default: return "too large";
+    default: return "out of memory";
     }
 }
+_Static_assert(MAX_MESSAGE == 65536, "message_error states the limit");
 
 int steerE_encode_message(lua_State *L, int idx, unsigned char **out, size_t *len, const char **err)
 {
@@ -68,9 +71,10 @@ int steerE_mod_send(lua_State *L)
     o.stop_ud = m;
     unsigned char *data;
     size_t n;
-    steerL_DataStatus st = steerL_data_encode(L, 2, &o, &data, &n, NULL);
-    if (st != STEERL_DATA_OK)
-        return luaL_error(L, "steer.send: argument 'data': %s (at most %d bytes)", message_error(st), (int)MAX_MESSAGE);
+    steerL_DataError err;
+    steerL_DataStatus st = steerL_data_encode(L, 2, &o, &data, &n, &err);
+    // the encoder's own words: the key path and the limit of this refusal
+    if (st != STEERL_DATA_OK) return luaL_error(L, "steer.send: argument 'data': %s", err.message);
     if (r->inbox_bytes + n > MAX_INBOX_BYTES) { // a flood would spend the receiver's budget
         steerE_alloc(m->e, data, 0);
         lua_pushboolean(L, 0);

@@ -49,11 +49,13 @@
 // ---- calling into a mod ----------------------------------------------------------
 
 // A mod's text on one line: "x\nmod good disabled: ..." would forge a line
-// of the engine's log.
+// of the engine's log, and a control character (C0, DEL, C1 in UTF-8: an
+// escape sequence's start) would reach a terminal.
 static void one_line(char *s)
 {
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = ' ';
+    for (unsigned char *p = (unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f) *p = ' ';
+        else if (*p == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0) p[0] = p[1] = ' ';
 }
 
 // A disabled mod's agents stop where they are: each gets the engine's brain
@@ -82,7 +84,7 @@ static void disable(Mod *m, const char *why)
     halt_agents(m);
     snprintf(m->reason, sizeof m->reason, "%s", why);
     one_line(m->reason);
-    steerE_log(m->e, 2, "mod %s disabled: %s", m->name, m->reason);
+    steerE_log(m->e, 2, "mod %s disabled: %s", m->shown, m->reason);
     if (m->L) {
         // no more of the mod's code runs: the call is over, the sandbox
         // allows no __gc of the mod's, and should any Lua code run while
@@ -123,8 +125,8 @@ int steerE_mod_call(Mod *m, int nargs)
         // errors have no position (a yield outside a coroutine, an error
         // object)
         char buf[512];
-        if (lua_type(L, -1) == LUA_TSTRING) snprintf(buf, sizeof buf, "mod '%s': %s", m->name, lua_tostring(L, -1));
-        else snprintf(buf, sizeof buf, "mod '%s': (error object is a %s value)", m->name, luaL_typename(L, -1));
+        if (lua_type(L, -1) == LUA_TSTRING) snprintf(buf, sizeof buf, "mod '%s': %s", m->shown, lua_tostring(L, -1));
+        else snprintf(buf, sizeof buf, "mod '%s': (error object is a %s value)", m->shown, luaL_typename(L, -1));
         disable(m, buf);
         return 0;
     }
@@ -185,7 +187,7 @@ static int mod_print(lua_State *L)
     char line[1024];
     snprintf(line, sizeof line, "%s", lua_tostring(L, -1));
     one_line(line);
-    steerE_log(m->e, 0, "[%s] %s", m->name, line);
+    steerE_log(m->e, 0, "[%s] %s", m->shown, line);
     return 0;
 }
 
@@ -208,7 +210,7 @@ static int mod_require(lua_State *L)
         return luaL_error(L,
                           "require: module '%s' not found: mod '%s' is a single file (a mod with modules is a "
                           "directory NAME/ with init.lua)",
-                          name, m->name);
+                          name, m->shown);
     char path[4096];
     int n = snprintf(path, sizeof path, "%s/", m->root);
     for (size_t i = 0; i < len && n < (int)sizeof path - 8; i++) path[n++] = name[i] == '.' ? '/' : name[i];
@@ -222,7 +224,7 @@ static int mod_require(lua_State *L)
     char *text = inside ? steerE_read_file(m->e, path, MAX_FILE, &flen) : NULL;
     if (!text)
         return luaL_error(L, "require: module '%s' not found in mod '%s' (mods may require only their own files)", name,
-                          m->name);
+                          m->shown);
     lua_pushfstring(L, "@%s", path);
     int st = luaL_loadbufferx(L, text, flen, lua_tostring(L, -1), "t");
     steerE_alloc(m->e, text, 0);
@@ -352,6 +354,7 @@ static void free_mod(steer_Engine *e, Mod *m)
     steerE_clear_inbox(m);
     steerE_alloc(e, m->agents, 0);
     steerE_alloc(e, m->name, 0);
+    steerE_alloc(e, m->shown, 0);
     steerE_alloc(e, m->root, 0);
     steerE_alloc(e, m->main, 0);
     steerE_alloc(e, m, 0);
@@ -402,9 +405,10 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
         snprintf(buf, sizeof buf, "%.*s/init.lua", (int)n, path);
         m->main = steerE_strdup(e, buf);
     }
+    if (m->name) m->shown = steerE_strdup(e, steerE_shown(m->name, buf, sizeof buf));
     m->agents = steerE_alloc(e, NULL, (size_t)m->agent_cap * sizeof *m->agents);
     steer_world_set_metering(e->world, true); // what its agents cost (steerE_mod_charge_work)
-    if ((!file && !m->root) || !m->name || !m->main || !m->agents) {
+    if ((!file && !m->root) || !m->name || !m->shown || !m->main || !m->agents) {
         free_mod(e, m);
         return STEER_ENOMEM;
     }
@@ -413,7 +417,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
         return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: at most %d mods", STEERL_MAX_OWNER);
     }
     if (steerE_find_mod(e, m->name)) {
-        int st = steerE_fail(e, STEER_EARG, "steer_engine_load_mod: a mod named '%s' is loaded already", m->name);
+        int st = steerE_fail(e, STEER_EARG, "steer_engine_load_mod: a mod named '%s' is loaded already", m->shown);
         free_mod(e, m);
         return st;
     }
@@ -438,17 +442,17 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     m->L = lua_newstate(steerE_mod_alloc, m);
     if (!m->L) {
         disable(m, "out of memory creating its state");
-        return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->name, m->reason);
+        return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->shown, m->reason);
     }
     // before any code of the mod's: every thread it creates inherits both
     *(Mod **)lua_getextraspace(m->L) = m;
     steerE_watch(m->L);
     lua_pushcfunction(m->L, open_mod);
     lua_pushlightuserdata(m->L, m);
-    if (!steerE_mod_call(m, 1)) return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->name, m->reason);
+    if (!steerE_mod_call(m, 1)) return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->shown, m->reason);
     push_callback(m, "setup");
     lua_rawgeti(m->L, LUA_REGISTRYINDEX, m->world_ref);
-    if (!steerE_mod_call(m, 2)) return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->name, m->reason);
+    if (!steerE_mod_call(m, 2)) return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->shown, m->reason);
     return STEER_OK;
 }
 // ---- each tick -------------------------------------------------------------------------
@@ -510,7 +514,7 @@ void steerE_mods_tick(steer_Engine *e)
         m->print_tokens += m->print_rate * dt;
         if (m->print_tokens > m->print_rate) m->print_tokens = m->print_rate;
         if (m->suppressed && m->print_tokens >= 1.0) {
-            steerE_log(e, 1, "[%s] %ld lines of print suppressed (limit %.0f per second)", m->name, m->suppressed,
+            steerE_log(e, 1, "[%s] %ld lines of print suppressed (limit %.0f per second)", m->shown, m->suppressed,
                        m->print_rate);
             m->suppressed = 0;
         }

@@ -42,6 +42,7 @@ typedef struct Msg {
 struct Mod {
     steer_Engine *e;
     char *name, *root, *main;
+    char *shown; // its name as messages show it (steerE_shown): every message names it so
     lua_State *L;
     size_t used, cap;
     double budget; // seconds per call

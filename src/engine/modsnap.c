@@ -6,6 +6,7 @@
 #include "../lua/ldata.h"
 #include "../core/bytes.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 // ---- snapshots: each mod's own state -------------------------------------------------
@@ -85,7 +86,10 @@ int steerE_mod_load(steer_Engine *e, const char *name, const unsigned char *p, s
     if (!m || !m->enabled) {
         // with no mods loaded yet (steer run --load restores the snapshot
         // once before loading them, and again after) nothing is lost yet
-        if (e->nmods > 0) steerE_log(e, 1, "snapshot: mod %s is not running: its saved data is left out", name);
+        char shown[STEERE_SHOWN_MAX];
+        if (e->nmods > 0)
+            steerE_log(e, 1, "snapshot: mod %s is not running: its saved data is left out",
+                       steerE_shown(name, shown, sizeof shown));
         return 0;
     }
     ModData d = { .in = p, .inlen = len };
@@ -159,6 +163,75 @@ bool steerE_mod_state_ok(const unsigned char *p, size_t len)
     return total <= MAX_INBOX_BYTES && !steerS_left(&r);
 }
 
+// ---- snapshots: whose agents ----------------------------------------------------------
+//
+// A snapshot's claim that a mod owns an agent is the file's word: a file
+// made by hand can claim the game's agents for a mod, which could then
+// change and remove them without touch_all. So a claim stands only where
+// the file's own world agrees:
+//   - no agent is claimed twice, by one mod or by two (steerE_mod_claims_ok,
+//     before anything is restored: such a file is refused);
+//   - the agent is alive in the restored world;
+//   - it does not think in another's state: its think reference is none or
+//     the mod's own (a scenario's think is owner 0's, another mod's its own);
+//   - the scenario did not spawn it from an archetype (its world's record of
+//     archetype spawns, which only the spawning world keeps);
+//   - it is within the mod's agent quota now.
+// An agent the world records nothing of (no think, spawned without an
+// archetype) cannot be told apart, by the bytes, from one the mod spawned.
+
+typedef struct Claim {
+    uint64_t id;
+    int section;
+} Claim;
+
+static int claim_cmp(const void *a, const void *b)
+{
+    const Claim *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+bool steerE_mod_claims_ok(steer_Engine *e, const steerE_ModState *s, int n, int *bad)
+{
+    size_t total = 0;
+    for (int i = 0; i < n; i++) total += steerS_load_le(s[i].p, 4); // checked by steerE_mod_state_ok
+    if (total < 2) return true;
+    Claim *c = steerE_alloc(e, NULL, total * sizeof *c);
+    if (!c) {
+        *bad = -1;
+        return false;
+    }
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        steerS_Reader r;
+        steerS_reader_init(&r, s[i].p, s[i].len, NULL, 0);
+        for (uint32_t j = 0, nj = steerS_get_u32(&r); j < nj; j++) c[k++] = (Claim){ steerS_get_u64(&r), i };
+    }
+    qsort(c, total, sizeof *c, claim_cmp);
+    *bad = -2;
+    for (size_t i = 1; i < total && *bad == -2; i++)
+        if (c[i].id == c[i - 1].id) *bad = c[i].section;
+    steerE_alloc(e, c, 0);
+    return *bad == -2;
+}
+
+// Whether the restored world lets mod m own agent a (above).
+static bool world_gives(Mod *m, steer_Agent a)
+{
+    steer_Engine *e = m->e;
+    int ref = 0;
+    double hz = 0;
+    if (!steer_alive(e->world, a) || steer_agent_think(e->world, a, &ref, &hz) != STEER_OK) return false;
+    if (ref != 0 && ref != m->owner + 1) return false;
+    lua_State *L = e->L;
+    int top = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->world_ref);
+    steerL_uv_field(L, -1, "arch");
+    bool by_scenario = lua_istable(L, -1) && steerL_rawgetid(L, -1, a.id) != LUA_TNIL;
+    lua_settop(L, top);
+    return !by_scenario;
+}
+
 // Runs protected under the budget, in the mod's state (its memory): the
 // world's "owned" set made anew from the mod's agents.
 static int own_f(lua_State *L)
@@ -180,11 +253,17 @@ static void set_state(Mod *m, const steerE_ModState *s)
     if (s) {
         steerS_Reader r;
         steerS_reader_init(&r, s->p, s->len, NULL, 0);
-        uint32_t n = steerS_get_u32(&r);
+        uint32_t n = steerS_get_u32(&r), refused = 0;
         for (uint32_t i = 0; i < n; i++) {
             steer_Agent a = { steerS_get_u64(&r) };
-            if (m->nagents < m->agent_cap && steer_alive(e->world, a)) m->agents[m->nagents++] = a;
+            if (!world_gives(m, a)) refused++;
+            else if (m->nagents < m->agent_cap) m->agents[m->nagents++] = a;
         }
+        if (refused)
+            steerE_log(e, 2,
+                       "snapshot: mod %s: %u of the agents saved as its own are not, by the snapshot's world (gone, "
+                       "thinking in another's state, or spawned by the scenario from an archetype): left out",
+                       m->shown, refused);
         n = steerS_get_u32(&r);
         for (uint32_t i = 0; i < n; i++) {
             uint32_t fl, dl;
@@ -195,7 +274,7 @@ static void set_state(Mod *m, const steerE_ModState *s)
             if (!msg->from || !msg->data) {
                 steerE_alloc(e, msg->from, 0);
                 steerE_alloc(e, msg->data, 0);
-                steerE_log(e, 2, "snapshot: mod %s: out of memory: its saved messages are left out", m->name);
+                steerE_log(e, 2, "snapshot: mod %s: out of memory: its saved messages are left out", m->shown);
                 break;
             }
             memcpy(msg->from, from, fl);
@@ -239,8 +318,10 @@ void steerE_mods_restore_state(steer_Engine *e, const steerE_ModState *saved, in
 {
     for (int i = 0; i < n; i++) {
         const Mod *m = steerE_find_mod(e, saved[i].name);
+        char shown[STEERE_SHOWN_MAX];
         if ((!m || !m->enabled) && e->nmods > 0)
-            steerE_log(e, 1, "snapshot: mod %s is not running: its agents and messages are left out", saved[i].name);
+            steerE_log(e, 1, "snapshot: mod %s is not running: its agents and messages are left out",
+                       steerE_shown(saved[i].name, shown, sizeof shown));
     }
     for (int i = 0; i < e->nmods; i++) {
         Mod *m = e->mods[i];

@@ -15,8 +15,13 @@
 // mod.c (steerE_mods_save_state); the others are plain data
 // (src/lua/ldata.h, shared tables kept). Version 1 had no kind 4: its mods
 // keep their agents and inbox on a restore. The whole container is checked
-// before anything is restored, so a malformed one changes nothing; the
-// world's bytes are checked by w:restore, which is all or nothing too.
+// before anything is restored, so a malformed one changes nothing: its
+// layout, each mod's agents and inbox, the scenario's and each mod's data
+// as plain data (a section that its load could not decode is refused,
+// naming it, rather than blamed on a mod later), and no agent claimed by
+// two mods; the world's bytes are checked by w:restore, which is all or
+// nothing too. Which agents each mod gets back is checked against the
+// restored world (modsnap.c).
 //
 // Invariant: the world stays the same Lua value (the scenario's and the
 // mods' references to it stay good): a restore is in place, never a new world.
@@ -212,6 +217,36 @@ int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
 
 // ---- restoring ---------------------------------------------------------------------
 
+// Runs protected: whether the plain data of section 1 would decode (its
+// error, "corrupt mod data (why)", if not), without making a value.
+static int check_data_f(lua_State *L)
+{
+    const Section *s = lua_touserdata(L, 1);
+    steerL_DataOptions o = { .shared = true, .noun = s->kind == SECTION_MOD ? "mod data" : "scenario data" };
+    steerL_data_check(L, s->p, s->len, &o);
+    return 0;
+}
+
+// Whether section i, a scenario's or a mod's own data, is plain data that
+// its load would take; if not, the failure names the section.
+static int check_data(steer_Engine *e, const Section *s, uint32_t i)
+{
+    lua_State *L = e->L;
+    lua_pushcfunction(L, check_data_f);
+    lua_pushlightuserdata(L, (void *)s);
+    if (lua_pcall(L, 1, 0, 0) == LUA_OK) return STEER_OK;
+    char why[300];
+    snprintf(why, sizeof why, "%s", lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "out of memory");
+    lua_pop(L, 1);
+    if (s->kind == SECTION_SCENARIO)
+        return steerE_fail(e, STEER_EARG,
+                           "steer_engine_restore: corrupt engine snapshot (section %u, the scenario's data: %s)", i,
+                           why);
+    char shown[STEERE_SHOWN_MAX];
+    return steerE_fail(e, STEER_EARG, "steer_engine_restore: corrupt engine snapshot (section %u, mod %s's data: %s)",
+                       i, steerE_shown(s->name, shown, sizeof shown), why);
+}
+
 // Split the container into sections (at most cap), or say what is wrong.
 static int parse(steer_Engine *e, const unsigned char *p, size_t len, Section *out, int cap, int *n, uint32_t *ver)
 {
@@ -243,6 +278,8 @@ static int parse(steer_Engine *e, const unsigned char *p, size_t len, Section *o
             s->kind > (version == 1 ? SECTION_MOD : SECTION_MOD_STATE) || of_mod != (nl > 0) ||
             memchr(s->name, '\0', nl) || (s->kind == SECTION_MOD_STATE && !steerE_mod_state_ok(s->p, s->len)))
             return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (section %u)", fn, i);
+        if ((s->kind == SECTION_MOD || s->kind == SECTION_SCENARIO) && check_data(e, s, i) != STEER_OK)
+            return STEER_EARG;
     }
     if (steerS_left(&r))
         return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (%zu bytes past the end)", fn, steerS_left(&r));
@@ -298,12 +335,22 @@ int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
     }
     uint32_t version = 0;
     int n = 0, st = parse(e, data, len, sections, MAX_SECTIONS, &n, &version);
+    int nstates = 0, at[MAX_SECTIONS], bad;
+    for (int i = 1; i < n; i++)
+        if (sections[i].kind == SECTION_MOD_STATE) {
+            at[nstates] = i;
+            states[nstates++] = (steerE_ModState){ sections[i].name, sections[i].p, sections[i].len };
+        }
+    if (st == STEER_OK && !steerE_mod_claims_ok(e, states, nstates, &bad)) {
+        char shown[STEERE_SHOWN_MAX];
+        st = bad == -1 ? STEER_ENOMEM
+                       : steerE_fail(e, STEER_EARG,
+                                     "steer_engine_restore: corrupt engine snapshot (section %d, mod %s's agents: an "
+                                     "agent that another section, or this one, claims too)",
+                                     at[bad], steerE_shown(states[bad].name, shown, sizeof shown));
+    }
     if (st == STEER_OK) st = world_restore(e, &sections[0]);
     // the mods' agents and inboxes first: a mod's load(data) may change its agents
-    int nstates = 0;
-    for (int i = 1; i < n; i++)
-        if (sections[i].kind == SECTION_MOD_STATE)
-            states[nstates++] = (steerE_ModState){ sections[i].name, sections[i].p, sections[i].len };
     if (st == STEER_OK && version >= 2) steerE_mods_restore_state(e, states, nstates);
     lua_State *L = e->L;
     const Section *own = NULL; // the scenario's own data, if it saved any

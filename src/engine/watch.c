@@ -43,7 +43,7 @@ void steerE_mod_poll(void *ud, lua_State *L)
 void steerE_kill_locked(Mod *m, const char *why)
 {
     if (atomic_load_explicit(&m->killed, memory_order_relaxed)) return;
-    snprintf(m->kill_reason, sizeof m->kill_reason, "mod '%s' stopped: %s", m->name, why);
+    snprintf(m->kill_reason, sizeof m->kill_reason, "mod '%s' stopped: %s", m->shown, why);
     atomic_store_explicit(&m->killed, true, memory_order_release);
 }
 

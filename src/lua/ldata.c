@@ -466,6 +466,7 @@ typedef struct Dec {
     int max_depth;
     int refs; // stack index of back-reference index -> table (shared), else 0
     lua_Integer ntables;
+    bool dry; // steerL_data_check: every check, no value made (L only raises)
 } Dec;
 
 static int corrupt(Dec *d, const char *why)
@@ -575,13 +576,15 @@ static void check_exact(Dec *d, const Key *k, const Trail *trail)
 // it), for the refusal of a number this Lua cannot hold.
 static void decode_scalar(Dec *d, unsigned t, Key *k, const Trail *trail)
 {
-    lua_State *L = d->L;
+    lua_State *L = d->dry ? NULL : d->L;
     switch (t) {
-    case TAG_NIL: lua_pushnil(L); break;
+    case TAG_NIL:
+        if (L) lua_pushnil(L);
+        break;
     case TAG_BOOLEAN: {
         unsigned v = *take(d, 1, "a boolean runs past the end");
         if (v > 1) corrupt(d, "a boolean that is neither 0 nor 1");
-        lua_pushboolean(L, (int)v);
+        if (L) lua_pushboolean(L, (int)v);
         if (k) k->rank = RANK_BOOLEAN, k->i = v;
         break;
     }
@@ -604,15 +607,15 @@ static void decode_scalar(Dec *d, unsigned t, Key *k, const Trail *trail)
 #else
         (void)trail;
 #endif
-        if (isint) lua_pushinteger(L, n.i);
-        else lua_pushnumber(L, n.d);
+        if (L && isint) lua_pushinteger(L, n.i);
+        else if (L) lua_pushnumber(L, n.d);
         break;
     }
     case TAG_STRING: {
         uint64_t n = take_varint(d);
         if (n > steerS_left(&d->r)) corrupt(d, "a string runs past the end"); // before size_t may cut n
         const unsigned char *s = take(d, (size_t)n, "a string runs past the end");
-        lua_pushlstring(L, (const char *)s, (size_t)n);
+        if (L) lua_pushlstring(L, (const char *)s, (size_t)n);
         if (k) k->rank = RANK_STRING, k->s = (const char *)s, k->n = (size_t)n;
         break;
     }
@@ -620,17 +623,23 @@ static void decode_scalar(Dec *d, unsigned t, Key *k, const Trail *trail)
     }
 }
 
-static void decode_value(Dec *d, int depth, const Trail *trail);
+// Each returns the tag of the value it read (TAG_NIL: a nil).
+static unsigned decode_value(Dec *d, int depth, const Trail *trail);
 
 static void decode_table(Dec *d, int depth, const Trail *up)
 {
     lua_State *L = d->L;
-    if (depth >= d->max_depth || !lua_checkstack(L, 4)) corrupt(d, "tables nested too deeply");
-    lua_newtable(L);
-    int t = lua_gettop(L);
-    if (d->refs) {
-        lua_pushvalue(L, t);
-        lua_rawseti(L, d->refs, ++d->ntables);
+    if (depth >= d->max_depth || (!d->dry && !lua_checkstack(L, 4))) corrupt(d, "tables nested too deeply");
+    int t = 0;
+    if (d->dry) {
+        d->ntables++;
+    } else {
+        lua_newtable(L);
+        t = lua_gettop(L);
+        if (d->refs) {
+            lua_pushvalue(L, t);
+            lua_rawseti(L, d->refs, ++d->ntables);
+        }
     }
     Key prev = { 0 }, key;
     int first = 1;
@@ -647,28 +656,28 @@ static void decode_table(Dec *d, int depth, const Trail *up)
         if (!first && key_cmp(&prev, &key) >= 0) corrupt(d, "keys out of order");
         prev = key;
         first = 0;
-        decode_value(d, depth + 1, &here);
-        if (lua_isnil(L, -1)) corrupt(d, "a nil value in a table");
-        lua_rawset(L, t);
+        unsigned vt = decode_value(d, depth + 1, &here);
+        if (d->dry ? vt == TAG_NIL : lua_isnil(L, -1)) corrupt(d, "a nil value in a table");
+        if (!d->dry) lua_rawset(L, t);
     }
 }
 
-static void decode_value(Dec *d, int depth, const Trail *trail)
+static unsigned decode_value(Dec *d, int depth, const Trail *trail)
 {
     unsigned tag = *take(d, 1, "a value runs past the end");
     if (tag == TAG_TABLE) {
         decode_table(d, depth, trail);
     } else if (tag == TAG_REF) {
-        if (!d->refs) corrupt(d, "a back-reference where tables are not shared");
+        if (!d->o->shared) corrupt(d, "a back-reference where tables are not shared");
         uint64_t i = take_varint(d);
         if (i < 1 || i > (uint64_t)d->ntables) corrupt(d, "a back-reference to no table");
-        lua_rawgeti(d->L, d->refs, (lua_Integer)i);
+        if (!d->dry) lua_rawgeti(d->L, d->refs, (lua_Integer)i);
     } else if (tag == TAG_USER) {
         if (!d->o->ref_decode) corrupt(d, "a reference where there are none");
         unsigned kind = *take(d, 1, "a reference runs past the end");
         if (kind == 0) corrupt(d, "a reference of kind 0");
         uint64_t i = take_varint(d);
-        d->o->ref_decode(d->o->ref_ud, d->L, (int)kind, i);
+        if (!d->dry) d->o->ref_decode(d->o->ref_ud, d->L, (int)kind, i);
     } else if (tag == TAG_VEC) {
         if (!d->o->ref_decode) corrupt(d, "a vector where there are none");
         double v[3];
@@ -676,24 +685,37 @@ static void decode_value(Dec *d, int depth, const Trail *trail)
             v[i] = take_float64(d, "a vector runs past the end");
             if (!isfinite(v[i])) corrupt(d, "a vector that is not finite");
         }
-        steerL_pushvec(d->L, v[0], v[1], v[2]);
+        if (!d->dry) steerL_pushvec(d->L, v[0], v[1], v[2]);
     } else {
         decode_scalar(d, tag, NULL, trail);
     }
+    return tag;
 }
 
-void steerL_data_decode(lua_State *L, const unsigned char *p, size_t len, const steerL_DataOptions *opts)
+static void decode(lua_State *L, const unsigned char *p, size_t len, const steerL_DataOptions *opts, bool dry)
 {
     static const steerL_DataOptions defaults = { 0 };
-    Dec d = { .L = L, .o = opts ? opts : &defaults };
+    Dec d = { .L = L, .o = opts ? opts : &defaults, .dry = dry };
     steerS_reader_init(&d.r, p, len, NULL, 0);
     d.max_depth = depth_limit(d.o);
-    luaL_checkstack(L, 4, "decoding data");
-    if (d.o->shared) {
-        lua_newtable(L);
-        d.refs = lua_gettop(L);
+    if (!dry) {
+        luaL_checkstack(L, 4, "decoding data");
+        if (d.o->shared) {
+            lua_newtable(L);
+            d.refs = lua_gettop(L);
+        }
     }
     decode_value(&d, 0, NULL);
     if (steerS_left(&d.r)) corrupt(&d, "bytes after the value");
     if (d.refs) lua_remove(L, d.refs);
+}
+
+void steerL_data_decode(lua_State *L, const unsigned char *p, size_t len, const steerL_DataOptions *opts)
+{
+    decode(L, p, len, opts, false);
+}
+
+void steerL_data_check(lua_State *L, const unsigned char *p, size_t len, const steerL_DataOptions *opts)
+{
+    decode(L, p, len, opts, true);
 }

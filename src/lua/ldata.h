@@ -99,5 +99,10 @@ steerL_DataStatus steerL_data_encode(lua_State *L, int idx, const steerL_DataOpt
 // does not hold exactly, and with keep_subtype a float with no fraction
 // (it would be saved back as an integer). Call it protected.
 void steerL_data_decode(lua_State *L, const unsigned char *p, size_t len, const steerL_DataOptions *opts);
+// The same checks, and the same errors, without making any value: whether
+// steerL_data_decode would take the bytes (but for memory, and what the
+// ref hooks refuse: a reference's kind and index are read, not resolved).
+// Pushes nothing; call it protected.
+void steerL_data_check(lua_State *L, const unsigned char *p, size_t len, const steerL_DataOptions *opts);
 
 #endif

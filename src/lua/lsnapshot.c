@@ -493,6 +493,28 @@ static void restore_field(lua_State *L, int s, int uv, const char *k)
     lua_setfield(L, uv, k);
 }
 
+// Field k of the section at s (a table, if there), keyed by agent ids:
+// an entry for an agent that is not alive in w is dropped. One can be
+// there (an agent of the scenario's removed through another world
+// userdata, a mod's with touch_all, leaves its entry behind; a file made
+// by hand may name any id), and it would name no agent: an archetype
+// defined again would be applied to it at every step, and fail.
+static void drop_dead_keys(lua_State *L, int s, const char *k, const steer_World *w)
+{
+    if (lua_getfield(L, s, k) == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            lua_pop(L, 1);
+            if (!lua_isinteger(L, -1)) luaL_error(L, "steer.load: corrupt snapshot (a key of its '%s')", k);
+            if (steer_alive(w, steerL_agent_of_lid(w, lua_tointeger(L, -1)))) continue;
+            lua_pushvalue(L, -1);
+            lua_pushnil(L);
+            lua_rawset(L, -4); // an existing field set to nil: the traversal goes on
+        }
+    }
+    lua_pop(L, 1);
+}
+
 // The user value of a loaded tree's userdata (on top): the callbacks' refs
 // are the holder's (at holder), the fields those of the grids (at fields).
 static void tree_uv(lua_State *L, int fields, int holder)
@@ -666,6 +688,9 @@ static int load(lua_State *L)
     if (lua_pcall(L, 6, 1, 0) != LUA_OK) return luaL_error(L, "%s", lua_tostring(L, -1));
     if (!lua_istable(L, -1)) return luaL_error(L, "%s: corrupt snapshot (its a.data)", fn);
     lua_setfield(L, 15, "data");
+    drop_dead_keys(L, 6, "arch", w);
+    drop_dead_keys(L, 6, "arch_over", w);
+    drop_dead_keys(L, 6, "think", w);
     restore_field(L, 6, 15, "arch");
     restore_field(L, 6, 15, "arch_over");
     if (lua_getfield(L, 6, "think") == LUA_TTABLE) { // 17

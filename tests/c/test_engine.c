@@ -917,20 +917,32 @@ static unsigned char *mod_section(const Buf *b, int kind, const char *name)
     return NULL;
 }
 
-static void test_mod_agents_and_inbox_saved(void)
+// *e: a new engine on saving.lua with the herder and the echo, 30 ticks
+// on, its snapshot then in *b; NULL if that failed (said).
+static void herd_saved(const steer_EngineDesc *d, steer_Engine **e, Buf *b)
 {
     write_file("saving.lua", saving_scenario);
     write_file("herder.lua", herder_mod);
     write_file("echo.lua", echo_mod);
+    saving_engine(d, NULL, e);
+    REQUIRE(*e, "the scenario");
+    load_herd_mods(*e);
+    int st = steer_engine_tick(*e, 30);
+    if (st == STEER_OK) st = steer_engine_save(*e, buf_write, b);
+    if (st == STEER_OK) return;
+    CHECK(0, "30 ticks and a save: %s", steer_engine_error(*e));
+    steer_engine_free(*e);
+    *e = NULL;
+}
+
+static void test_mod_agents_and_inbox_saved(void)
+{
     ModLog log = { 0 };
     steer_EngineDesc d = { .log = mod_log, .log_ud = &log };
     steer_Engine *e;
-    saving_engine(&d, NULL, &e);
-    REQUIRE(e, "the scenario");
-    load_herd_mods(e);
-    REQUIRE(steer_engine_tick(e, 30) == STEER_OK, "%s", steer_engine_error(e));
     Buf b = { 0 };
-    REQUIRE(steer_engine_save(e, buf_write, &b) == STEER_OK, "save: %s", steer_engine_error(e));
+    herd_saved(&d, &e, &b);
+    REQUIRE(e, "the herd saved");
     REQUIRE(steer_engine_tick(e, 40) == STEER_OK, "%s", steer_engine_error(e));
     uint64_t want = steer_world_hash(steer_engine_world(e));
 
@@ -982,6 +994,177 @@ static void test_mod_agents_and_inbox_saved(void)
     free(b.p);
 }
 
+// b with the bytes of section `kind` of mod `name` replaced by p (len
+// bytes), into out (a new Buf); 0 if b has no such section.
+static int with_section(const Buf *b, int kind, const char *name, const unsigned char *p, size_t len, Buf *out)
+{
+    unsigned char *at = mod_section(b, kind, name);
+    if (!at) return 0;
+    size_t nl = strlen(name), head = (size_t)(at - b->p), old = (size_t)le(at - 8, 8);
+    *out = (Buf){ 0 };
+    buf_write(out, b->p, head - 8);
+    unsigned char n8[8];
+    for (int i = 0; i < 8; i++) n8[i] = (unsigned char)((uint64_t)len >> (8 * i));
+    buf_write(out, n8, 8);
+    buf_write(out, p, len);
+    buf_write(out, at + old, b->len - head - old);
+    (void)nl;
+    return 1;
+}
+
+// A mod's agents-and-inbox section claiming n agents, with no messages.
+static size_t claim_bytes(const uint64_t *ids, uint32_t n, unsigned char *out)
+{
+    size_t k = 0;
+    for (int i = 0; i < 4; i++) out[k++] = (unsigned char)(n >> (8 * i));
+    for (uint32_t j = 0; j < n; j++)
+        for (int i = 0; i < 8; i++) out[k++] = (unsigned char)(ids[j] >> (8 * i));
+    for (int i = 0; i < 4; i++) out[k++] = 0;
+    return k;
+}
+
+typedef struct GrabLog {
+    char changed[128], left_out[512];
+} GrabLog;
+
+static void grab_log(void *ud, int level, const char *msg)
+{
+    GrabLog *l = ud;
+    (void)level;
+    if (strstr(msg, "changed ")) snprintf(l->changed, sizeof l->changed, "%s", msg);
+    if (strstr(msg, "left out")) snprintf(l->left_out, sizeof l->left_out, "%s", msg);
+}
+
+// A file that claims the game's agents for a mod (issue 29, item 5): the
+// grabber, without touch_all, tries to change every agent each tick. A
+// snapshot whose section of the grabber's agents also names the
+// scenario's 20 walkers (spawned from its archetype) gives it back only
+// its own; one that names an agent twice is refused, the world untouched.
+static void test_mod_claims_checked_against_the_world(void)
+{
+    write_file("saving.lua", saving_scenario);
+    write_file("grabber.lua",
+               "return {\n"
+               "  setup = function(w) w:spawn{ tag = 'grab', position = { 1, 1 } } end,\n"
+               "  update = function(w)\n"
+               "    local n = 0\n"
+               "    for a in w:agents() do if pcall(function() a.max_speed = 2.5 end) then n = n + 1 end end\n"
+               "    print('changed ' .. n)\n"
+               "  end,\n"
+               "}\n");
+    GrabLog log = { 0 };
+    steer_EngineDesc d = { .log = grab_log, .log_ud = &log };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, path_of("saving.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_load_mod(e, path_of("grabber.lua"), NULL, NULL) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_tick(e, 5) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(strstr(log.changed, "changed 1"), "the grabber changes its own agent only: '%s'", log.changed);
+    Buf b = { 0 };
+    REQUIRE(steer_engine_save(e, buf_write, &b) == STEER_OK, "save: %s", steer_engine_error(e));
+    steer_AgentState st[32];
+    int n = steer_engine_states(e, st, 32);
+    REQUIRE(n == 21, "20 walkers and the grabber's agent: %d", n);
+    uint64_t ids[32];
+    for (int i = 0; i < n; i++) ids[i] = st[i].id.id;
+    unsigned char claim[8 + 8 * 32];
+    Buf crafted;
+    REQUIRE(with_section(&b, 4, "grabber", claim, claim_bytes(ids, (uint32_t)n, claim), &crafted),
+            "the grabber's agents are in the snapshot");
+    CHECK(steer_engine_restore(e, crafted.p, crafted.len) == STEER_OK, "restore: %s", steer_engine_error(e));
+    CHECK(strstr(log.left_out, "grabber: 20 of the agents"),
+          "the claims the world denies are said to be left out: '%s'", log.left_out);
+    log.changed[0] = '\0';
+    REQUIRE(steer_engine_tick(e, 1) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(strstr(log.changed, "changed 1"), "the file gave the grabber no walker: '%s'", log.changed);
+    free(crafted.p);
+
+    // an agent claimed twice: refused before anything changes
+    uint64_t now = steer_world_hash(steer_engine_world(e)), tick = steer_world_tick(steer_engine_world(e));
+    uint64_t own = 0;
+    for (int i = 0; i < n; i++)
+        if (st[i].tag && strcmp(st[i].tag, "grab") == 0) own = st[i].id.id;
+    uint64_t twice[2] = { own, own };
+    REQUIRE(with_section(&b, 4, "grabber", claim, claim_bytes(twice, 2, claim), &crafted), "the section");
+    CHECK(steer_engine_restore(e, crafted.p, crafted.len) == STEER_EARG, "an agent claimed twice is refused");
+    CHECK(strstr(steer_engine_error(e), "grabber's agents"), "names the section: %s", steer_engine_error(e));
+    CHECK(steer_world_hash(steer_engine_world(e)) == now && steer_world_tick(steer_engine_world(e)) == tick,
+          "the world is untouched");
+    free(crafted.p);
+    steer_engine_free(e);
+    free(b.p);
+}
+
+// A mod's data section that its load could not decode (issue 29, item 7)
+// is refused with the whole container, naming the section, before
+// anything changes: the world stays, the mod is not blamed.
+static void test_corrupt_mod_data_refused(void)
+{
+    ModLog log = { 0 };
+    steer_EngineDesc d = { .log = mod_log, .log_ud = &log };
+    steer_Engine *e;
+    Buf b = { 0 };
+    herd_saved(&d, &e, &b);
+    REQUIRE(e, "the herd saved");
+    REQUIRE(steer_engine_tick(e, 5) == STEER_OK, "%s", steer_engine_error(e));
+    uint64_t now = steer_world_hash(steer_engine_world(e));
+    unsigned char *data = mod_section(&b, 3, "herder");
+    REQUIRE(data && data[0] == 5, "the herder's data is a table");
+    data[0] = 7; // no such tag
+    CHECK(steer_engine_restore(e, b.p, b.len) == STEER_EARG, "a corrupt mod data section is refused");
+    const char *err = steer_engine_error(e);
+    CHECK(strstr(err, "section") && strstr(err, "mod herder's data") && strstr(err, "corrupt mod data"),
+          "names the section: %s", err);
+    CHECK(!strstr(err, "save()"), "blames no save(): %s", err);
+    CHECK(steer_world_hash(steer_engine_world(e)) == now && steer_world_tick(steer_engine_world(e)) == 35,
+          "the world is untouched");
+    for (int i = 0; i < 2; i++) {
+        steer_ModInfo mi;
+        steer_engine_mod_info(e, i, &mi);
+        CHECK(mi.enabled, "mod %s still runs: %s", mi.name, mi.reason);
+    }
+    steer_engine_free(e);
+    free(b.p);
+}
+
+// A snapshot's record of which agents came from an archetype may name an
+// agent that is gone: a mod with touch_all removed one of the scenario's
+// walkers (its world userdata is not the scenario's, whose record keeps
+// the walker), or a file was made by hand (found by fuzz_container). A
+// restore drops such entries: after the archetype is defined again (a
+// reload), the step that applies it to its agents does not fail on one
+// that is not there.
+static void test_restore_drops_gone_archetype_agents(void)
+{
+    write_file("saving.lua", saving_scenario);
+    write_file("remover.lua", "return { update = function(w)\n"
+                              "  if w.tick == 2 then for a in w:agents() do a:remove() break end end\n"
+                              "end }\n");
+    Log log = { 0 };
+    steer_EngineDesc d = { .log = log_fn, .log_ud = &log };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, path_of("saving.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    steer_ModLimits lim = { .touch_all = true };
+    REQUIRE(steer_engine_load_mod(e, path_of("remover.lua"), &lim, NULL) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_tick(e, 4) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_world_count(steer_engine_world(e)) == 19, "the mod removed a walker");
+    Buf b = { 0 };
+    REQUIRE(steer_engine_save(e, buf_write, &b) == STEER_OK, "save: %s", steer_engine_error(e));
+    // the walker defined again, then the snapshot made under the old definition
+    char *text = strdup(saving_scenario), *at = strstr(text, "max_speed = 3");
+    REQUIRE(text && at, "the walker's speed");
+    at[12] = '5';
+    write_file("saving.lua", text);
+    free(text);
+    REQUIRE(steer_engine_reload(e) == STEER_OK, "reload: %s", steer_engine_error(e));
+    REQUIRE(steer_engine_restore(e, b.p, b.len) == STEER_OK, "restore: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 2) == STEER_OK, "the step applies the archetype to its agents: %s",
+          steer_engine_error(e));
+    steer_engine_free(e);
+    free(b.p);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/steer-engine-%d", (int)getpid());
@@ -1004,6 +1187,9 @@ int main(void)
     RUN(test_rewind_then_reload);
     RUN(test_save_errors);
     RUN(test_mod_agents_and_inbox_saved);
+    RUN(test_mod_claims_checked_against_the_world);
+    RUN(test_corrupt_mod_data_refused);
+    RUN(test_restore_drops_gone_archetype_agents);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 1;
     return check_report_("engine");

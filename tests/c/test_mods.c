@@ -287,7 +287,8 @@ static void test_messages_are_copies(void)
     steer_engine_mod_info(e, listener, &li);
     // sending a function is refused with an error: the listener is disabled
     // for it, after it got the message
-    CHECK(!li.enabled && strstr(li.reason, "can be sent"), "listener: %s", li.enabled ? "enabled" : li.reason);
+    CHECK(!li.enabled && strstr(li.reason, "a function cannot be sent"), "listener: %s",
+          li.enabled ? "enabled" : li.reason);
     steer_ModInfo gi;
     steer_engine_mod_info(e, good, &gi);
     CHECK(gi.enabled, "good: %s", gi.reason);
@@ -1378,6 +1379,119 @@ static void test_mod_steer_work(void)
     steer_engine_free(e);
 }
 
+// Every line of the log, one after another ("\n"-separated here), and how
+// many held a control character (C0, DEL, or C1 in UTF-8).
+typedef struct Lines {
+    char all[16384];
+    size_t n;
+    int controls;
+} Lines;
+
+static void lines_fn(void *ud, int level, const char *msg)
+{
+    Lines *l = ud;
+    (void)level;
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
+        if (*p < 0x20 || *p == 0x7F || (*p == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0)) {
+            l->controls++;
+            break;
+        }
+    int k = snprintf(l->all + l->n, sizeof l->all - l->n, "%s\n", msg);
+    if (k > 0 && l->n + (size_t)k < sizeof l->all) l->n += (size_t)k;
+}
+
+// engine() with every line of the log in `log`.
+static steer_Engine *lines_engine(Lines *log)
+{
+    steer_EngineDesc d = { .log = lines_fn, .log_ud = log };
+    steer_Engine *e;
+    if (steer_engine_new(&d, &e) != STEER_OK) return NULL;
+    if (steer_engine_load(e, MODS_DIR "/scenario.lua") == STEER_OK) return e;
+    steer_engine_free(e);
+    return NULL;
+}
+
+// A mod's file name reaches no log line or error as it is (issue 29, item
+// 13): a newline in it would forge a line, an escape sequence would reach
+// the terminal. Its name is shown escaped in its prints, its failure and
+// the engine's errors.
+static void test_mod_names_escaped(void)
+{
+    Lines log = { 0 };
+    steer_Engine *e = lines_engine(&log);
+    REQUIRE(e, "engine and scenario");
+    const char *path = write_mod("ev\nmod good disabled: forged\x1b[31m\xc2\x9b"
+                                 "2J",
+                                 "print('hello')\nreturn { update = function() error('boom') end }\n");
+    REQUIRE(path, "the mod's file");
+    int id = -1;
+    REQUIRE(steer_engine_load_mod(e, path, NULL, &id) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(steer_engine_load_mod(e, path, NULL, NULL) != STEER_OK, "the same name twice is refused");
+    const char *err = steer_engine_error(e);
+    CHECK(!strchr(err, '\n') && !strchr(err, '\x1b'), "the error shows the name escaped: %s", err);
+    steer_engine_tick(e, 2);
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, id, &mi);
+    CHECK(!mi.enabled, "the mod failed");
+    CHECK(!strchr(mi.reason, '\n') && !strchr(mi.reason, '\x1b'), "its reason: %s", mi.reason);
+    CHECK(log.controls == 0, "%d lines of the log hold control bytes:\n%s", log.controls, log.all);
+    const char *shown = "ev\\nmod good disabled: forged\\x1B[31m\\xC2\\x9B2J";
+    char want[256];
+    snprintf(want, sizeof want, "[%s] hello\n", shown);
+    CHECK(strstr(log.all, want), "the print names the mod escaped:\n%s", log.all);
+    snprintf(want, sizeof want, "mod %s disabled: mod '%s': ", shown, shown);
+    CHECK(strstr(log.all, want), "its failure names the mod escaped:\n%s", log.all);
+    steer_engine_free(e);
+    remove(path);
+    char buf[STEERE_SHOWN_MAX];
+    CHECK(strcmp(steerE_shown("a\\b\t\xff\xe2\x82\xac\x7f", buf, sizeof buf), "a\\\\b\\t\\xFF\xe2\x82\xac\\x7F") == 0,
+          "a backslash, a tab, a byte of no UTF-8, a euro sign, DEL: %s", buf);
+    char longname[3000];
+    memset(longname, '\n', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    steerE_shown(longname, buf, sizeof buf);
+    CHECK(strlen(buf) < sizeof buf && strcmp(buf + strlen(buf) - 3, "...") == 0, "a long name is cut: %zu",
+          strlen(buf));
+}
+
+// Each of steer.send's refusals names its own limit (issue 29, item 14):
+// nesting its 16 levels, size its 65536 bytes, a function none of them.
+static void test_send_refusals_name_their_limit(void)
+{
+    Lines log = { 0 };
+    steer_Engine *e = lines_engine(&log);
+    REQUIRE(e, "engine and scenario");
+    write_mod("sink", "return {}\n");
+    const char *sender =
+        write_mod("sender", "local function refusal(v)\n"
+                            "  local ok, e = pcall(steer.send, 'sink', v) assert(not ok, 'sent') return e\n"
+                            "end\n"
+                            "local deep, t = {}, nil t = deep for i = 1, 20 do t.n = {} t = t.n end\n"
+                            "print('DEEP ' .. refusal(deep))\n"
+                            "print('BIG ' .. refusal(string.rep('x', 70000)))\n"
+                            "print('FN ' .. refusal({ f = print }))\n"
+                            "return {}\n");
+    char sink[512];
+    snprintf(sink, sizeof sink, "%s/sink.lua", tmpdir);
+    REQUIRE(steer_engine_load_mod(e, sink, NULL, NULL) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_load_mod(e, sender, NULL, NULL) == STEER_OK, "%s", steer_engine_error(e));
+    char deep[512] = "", big[512] = "", fn[512] = "";
+    for (const char *l = log.all; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t n = end ? (size_t)(end - l) : strlen(l);
+        char *to = strncmp(l, "[sender] DEEP", 13) == 0  ? deep
+                   : strncmp(l, "[sender] BIG", 12) == 0 ? big
+                   : strncmp(l, "[sender] FN", 11) == 0  ? fn
+                                                         : NULL;
+        if (to) snprintf(to, 512, "%.*s", (int)n, l);
+        l += n + (end != NULL);
+    }
+    CHECK(strstr(deep, "steer.send") && strstr(deep, "16") && !strstr(deep, "65536"), "nesting: '%s'", deep);
+    CHECK(strstr(big, "steer.send") && strstr(big, "65536"), "size: '%s'", big);
+    CHECK(strstr(fn, "steer.send") && strstr(fn, "function") && !strstr(fn, "65536"), "a function: '%s'", fn);
+    steer_engine_free(e);
+}
+
 int main(void)
 {
     signal(SIGPROF, on_limit);
@@ -1413,6 +1527,8 @@ int main(void)
     RUN(test_mod_tree_memory);
     RUN(test_mod_thinks_per_tick_budget);
     RUN(test_mod_steer_work);
+    RUN(test_mod_names_escaped);
+    RUN(test_send_refusals_name_their_limit);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0) return 1;
     return check_report_("mods");

@@ -193,6 +193,42 @@ describe("scenarios", function()
     os.remove(snap)
   end)
 
+  -- A corrupt mod data section (issue 29, item 7) is refused with the whole
+  -- snapshot before anything runs: exit 1, the section named, no mod blamed.
+  it("--load refuses a snapshot whose mod data is corrupt, naming the section", function()
+    local snap, mod = os.tmpname(), os.tmpname() .. "_keeper.lua"
+    local m = assert(io.open(mod, "w"))
+    m:write("local n = 0\nreturn { update = function() n = n + 1 end, save = function() return { n = n } end,\n" ..
+            "  load = function(d) n = d.n end }\n")
+    m:close()
+    local name = mod:match("([^/]+)%.lua$")
+    local out, code = steer_run("--ticks 10 --mod " .. quote(mod) .. " --save " .. quote(snap) .. " " .. flock)
+    expect(code, out):eq(0)
+    local f = assert(io.open(snap, "rb"))
+    local bytes = f:read("a")
+    f:close()
+    local at, count = 17, string.unpack("<I4", bytes, 13)
+    local found
+    for _ = 1, count do
+      local kind, nl = bytes:byte(at, at + 1)
+      local len = string.unpack("<I8", bytes, at + 2 + nl)
+      if kind == 3 and bytes:sub(at + 2, at + 1 + nl) == name then found = at + 2 + nl + 8 end
+      at = at + 2 + nl + 8 + len
+    end
+    expect(found, "the mod's data section"):type("number")
+    bytes = bytes:sub(1, found - 1) .. "\7" .. bytes:sub(found + 1) -- a value of no known tag
+    f = assert(io.open(snap, "wb"))
+    f:write(bytes)
+    f:close()
+    out, code = steer_run("--ticks 10 --mod " .. quote(mod) .. " --load " .. quote(snap) .. " " .. flock)
+    os.remove(snap)
+    os.remove(mod)
+    expect(code, out):eq(1)
+    expect(out):contains("mod " .. name .. "'s data", "corrupt mod data")
+    expect(out:find("save()", 1, true), "no mod's save() is blamed: " .. out):eq(nil)
+    expect(out:find("disabled", 1, true), "no mod is disabled: " .. out):eq(nil)
+  end)
+
   -- --threads N: the demos' worlds are small, so each run splits their
   -- passes into items of one agent (STEER_PAR_GRAIN) for the workers to run.
   it("--threads N: every demo prints the hash of --threads 1", function()
