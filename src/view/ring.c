@@ -8,9 +8,9 @@
 // Invariants: a snapshot is taken only when a tick crosses a mark (never
 // per frame), into the buffer of the entry it replaces, so a full ring
 // allocates nothing. The bytes the buffers hold stay under the cap: the
-// oldest entries go first. Browsing (cursor >= 0) shows an entry's state;
-// the first tick from there drops the entries after it, so the ring is
-// always one history. Stepping forward past the newest entry returns to
+// oldest entries go first. Browsing (cursor >= 0) shows an entry's state,
+// paused; the first tick from there (Space, or `.`) drops the entries
+// after it, so the ring is always one history. Stepping forward past the newest entry returns to
 // the state browsing began from (kept aside as `live`).
 #include "viewint.h"
 
@@ -151,10 +151,12 @@ static bool restore(steerV_View *v, const steerV_Snap *s)
     return true;
 }
 
-// Show entry i, keeping the state browsing began from when it begins.
+// Show entry i, keeping the state browsing began from when it begins, and
+// pause there: the entries after it stay until the clock runs on.
 static int show_entry(steerV_View *v, int i)
 {
     steerV_Ring *r = &v->ring;
+    v->paused = true;
     if (r->cursor < 0 && !r->has_live && steer_world_tick(v->w) != entry(r, r->count - 1)->tick) {
         if (!take(v, &r->live)) {
             snprintf(r->msg, sizeof r->msg, "rewind: the snapshot of now failed");

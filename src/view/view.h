@@ -66,8 +66,9 @@ bool steerV_show_check(const char *list, char *err, size_t errlen);
 // tests and headless runs; returns the ticks run (fewer when one failed).
 int steerV_run(steerV_View *v, int n);
 // Rewind: show the newest snapshot at or before simulated time t, or the
-// one `seconds` before now; the next tick runs on from there and drops the
-// snapshots after it. 0, or -1 (none that old, or the restore failed).
+// one `seconds` before now, pausing (the Backspace key); the snapshots
+// after it stay until the next tick runs on from there and drops them.
+// 0, or -1 (none that old, or the restore failed).
 int steerV_rewind_to(steerV_View *v, double t);
 int steerV_rewind(steerV_View *v, double seconds);
 // One snapshot back (dir < 0) or forward (past the newest: back to where

@@ -1043,6 +1043,53 @@ static void test_rewind_keys(void)
     lua_close(h.L);
 }
 
+// Backspace (steerV_rewind) pauses at the rewound point, as [ does: frames
+// go by and the world stays there with the later snapshots kept, until the
+// designer runs on (Space in a window, a tick headless), which drops them.
+static void test_rewind_pauses(void)
+{
+    if (skipped) return;
+    Host h = { 0 };
+    steerV_View *v = rewind_view(&h, 0, 0);
+    REQUIRE(v, "the view opens");
+    steer_World *w = steer_lua_toworld(h.L, h.world);
+    int per_mark = (int)lround(0.5 / steer_world_dt(w));
+    steerV_run(v, 12 * per_mark + 5);
+    frames(v, 2); // running: the clock ticks
+    uint64_t running = steer_world_tick(w);
+    CHECK(running > (uint64_t)(12 * per_mark + 5), "the clock runs before the rewind: tick %llu",
+          (unsigned long long)running);
+    if (use_window) push_key(SDLK_BACKSPACE);
+    else CHECK(steerV_rewind(v, 5) == 0, "5 s back");
+    frames(v, 1);
+    uint64_t rewound = steer_world_tick(w);
+    steerV_RingInfo before, after;
+    steerV_ring_info(v, &before);
+    CHECK(before.cursor >= 0 && rewound < running, "Backspace rewound: tick %llu, cursor %d",
+          (unsigned long long)rewound, before.cursor);
+    frames(v, 8);
+    steerV_ring_info(v, &after);
+    CHECK(steer_world_tick(w) == rewound, "paused at the rewound point: tick %llu, then %llu",
+          (unsigned long long)rewound, (unsigned long long)steer_world_tick(w));
+    CHECK(after.count == before.count && after.cursor == before.cursor && after.newest == before.newest,
+          "the later snapshots stay while paused: %d of %d, newest %g s of %g s", after.count, before.count,
+          after.newest, before.newest);
+    // running on starts a new timeline from the rewound point
+    if (use_window) {
+        push_key(SDLK_SPACE);
+        frames(v, 5);
+    } else {
+        steerV_run(v, 1);
+    }
+    steerV_ring_info(v, &after);
+    CHECK(steer_world_tick(w) > rewound, "runs on: tick %llu", (unsigned long long)steer_world_tick(w));
+    CHECK(after.cursor == -1 && after.count <= before.cursor + 2 && after.newest < before.newest,
+          "running on drops the later snapshots: %d left (was %d), newest %g s", after.count, before.count,
+          after.newest);
+    steerV_close(v);
+    lua_close(h.L);
+}
+
 // The `steer` program's screenshot: the same agents where the world has them.
 static int cli(const char *exe, const char *scenario, bool expect_error, bool no_display)
 {
@@ -1145,5 +1192,6 @@ int main(int argc, char **argv)
     RUN(test_controls);
     RUN(test_rewind);
     RUN(test_rewind_keys);
+    RUN(test_rewind_pauses);
     return check_report_(use_window ? "view (window)" : "view");
 }
