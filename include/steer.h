@@ -183,6 +183,7 @@ typedef struct steer_AgentDesc {
     double radius;         // default 0.5; else 1e-6 to 1e30 m
     const char *tag;       // NULL = untagged
     steer_Behavior *brain; // NULL = no brain (drifts)
+    bool kinematic;        // the host moves it (see steer_agent_set_kinematic); default false
 } steer_AgentDesc;
 
 // Events queued during a tick and handed out after it.
@@ -382,6 +383,17 @@ typedef enum steer_Param {
 STEER_API int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double out[3]);
 // Set position, velocity or heading (force and up are read-only: STEER_EARG).
 STEER_API int steer_agent_set_vec(steer_World *w, steer_Agent a, steer_Prop p, const double v[3]);
+// Kinematic: the host moves the agent itself, setting its position and
+// velocity (and heading) between steps; a step neither runs its brain (its
+// force stays 0) nor integrates it, the collide pass does not push it (an
+// agent it overlaps takes the whole push) and no stuck watch runs for it.
+// Every other agent sees it where the host put it, at the velocity the host
+// gave: neighbours, avoidance, pursuit and separation read both. Off by
+// default; turning it off again resumes steering from the state the host
+// left. Kept in snapshots and the world's hash. STEER_EBUSY during a tick.
+STEER_API int steer_agent_set_kinematic(steer_World *w, steer_Agent a, bool on);
+// Whether the agent is kinematic (false for a stale handle, with STEER_ESTALE).
+STEER_API int steer_agent_kinematic(const steer_World *w, steer_Agent a, bool *out);
 // Read a vehicle number (mass, max_speed, max_force, radius).
 STEER_API int steer_agent_param(const steer_World *w, steer_Agent a, steer_Param p, double *out);
 // mass from 1e-6 to 1e30; max_speed, max_force and radius 0 (no speed, force

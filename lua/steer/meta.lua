@@ -153,6 +153,7 @@ function World:step(n) end
 ---@field data? table initial `agent.data`
 ---@field think? fun(agent: steer.Agent, dt: number) Lua called `think_hz` times per second after a tick (first call after a random fraction of the period); may spawn, remove and query. default nil
 ---@field think_hz? number calls per second of `think`, 1e-6 to 1e6; default 10 (raises without `think`)
+---@field kinematic? boolean the game moves it: it sets position and velocity, steer runs no brain and integrates nothing for it, the collide pass does not push it; the others see it (neighbours, avoidance, pursuit). default false
 
 ---Create an agent and return its handle. With an archetype first, spawn
 ---from the newest definition of its name; `fields` override the
@@ -291,6 +292,7 @@ function World:same_brain(tree) end
 ---@field max_force number newtons, 0 or 1e-6 to 1e30; writable
 ---@field radius number metres, 0 or 1e-6 to 1e30; writable
 ---@field mass number kilograms, 1e-6 to 1e30; writable
+---@field kinematic boolean the game moves it (sets position and velocity each tick); steer runs no brain, integrates nothing and pushes nothing for it, the others still see it; writable
 ---@field target steer.Vec|steer.Agent|nil the slot behaviours read when their own target is nil; writable (a vector, a live agent other than itself, or nil)
 ---@field data table the script's own per-agent table: created on first read, writable, dropped on removal
 ---@field think fun(agent: steer.Agent, dt: number)|nil Lua function called think_hz times per second after a tick; writable (nil stops it)

@@ -156,6 +156,27 @@ int steer_agent_set_param(steer_World *w, steer_Agent a, steer_Param p, double v
     return STEER_OK;
 }
 
+int steer_agent_set_kinematic(steer_World *w, steer_Agent a, bool on)
+{
+    if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    if (on) {
+        w->flags[d] |= STEER_AF_KINEMATIC;
+        w->any_kinematic = true;
+    } else {
+        w->flags[d] &= (uint8_t)~STEER_AF_KINEMATIC;
+    }
+    return STEER_OK;
+}
+
+int steer_agent_kinematic(const steer_World *w, steer_Agent a, bool *out)
+{
+    int64_t d = steerW_dense(w, a);
+    *out = d >= 0 && (w->flags[d] & STEER_AF_KINEMATIC);
+    return d < 0 ? STEER_ESTALE : STEER_OK;
+}
+
 int steer_agent_tag(const steer_World *w, steer_Agent a, const char **out)
 {
     int64_t d = steerW_dense(w, a);

@@ -493,7 +493,8 @@ static bool load_columns(steerS_Load *in)
                 return steerS_fail(&in->r, "agent %u's position, velocity, heading or force is out of range", d);
         }
         uint8_t fl = w->flags[d];
-        if (fl & ~63u) return steerS_fail(&in->r, "agent %u's flags are corrupted", d);
+        if (fl & ~(2u * STEER_AF_KINEMATIC - 1)) return steerS_fail(&in->r, "agent %u's flags are corrupted", d);
+        if (fl & STEER_AF_KINEMATIC) w->any_kinematic = true;
         if ((fl & STEER_AF_TARGET_POINT) && (fl & STEER_AF_TARGET_AGENT))
             return steerS_fail(&in->r, "agent %u's target is both a point and an agent", d);
         if (fl & STEER_AF_TARGET_POINT) {

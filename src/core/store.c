@@ -51,7 +51,7 @@ const steerT_Column steerT_columns[] = {
     ONE("tag", tag, STEERT_COL_STATE),
     ONE("brain", brain, STEERT_COL_STATE),
     COLUMN("flags", flags, *((steer_World *)0)->flags, STEERT_COL_ONE, STEERT_COL_STATE,
-           STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT | STEER_AF_TOUCHING),
+           STEER_AF_TARGET_POINT | STEER_AF_TARGET_AGENT | STEER_AF_TOUCHING | STEER_AF_KINEMATIC),
     ROW("memory", mem, mem_stride, STEERT_COL_STATE),
     ROW("record", rec, rec_stride, STEERT_COL_KEPT),
 };
@@ -241,6 +241,7 @@ void steerT_store_free(steer_World *w)
     for (int k = 0, n = steerT_arrays(w, cols); k < n; k++)
         steerA_array_free(w, column_at(w, cols[k].col, cols[k].axis));
     for (int i = 0; i < 3; i++) steerA_array_free(w, &w->push[i]);
+    steerA_array_free(w, &w->held);
     steerA_array_free(w, &w->agent_tmp);
     void *arrays[] = { w->gen, w->dense_of, w->out_events, w->thinkers };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) steerA_free(w, arrays[i]);

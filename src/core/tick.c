@@ -130,16 +130,18 @@ __attribute__((always_inline)) static inline void locomote_craft(const steer_Wor
     settle(w, d, v, p, h, dim);
 }
 
-// Up to STEERB_BATCH agents, any vehicles: worlds with craft take one
-// agent at a time.
+// Up to STEERB_BATCH agents, any vehicles: worlds with craft or kinematic
+// agents take one agent at a time. A kinematic agent stays as the host set
+// it: position, velocity and heading.
 __attribute__((always_inline)) static inline void locomote_batch(const steer_World *w, const uint32_t *ds, int n,
                                                                  const int dim, const bool wrap)
 {
-    if (__builtin_expect(!w->any_craft, 1)) {
+    if (__builtin_expect(!w->any_craft && !w->any_kinematic, 1)) {
         locomote_points(w, ds, n, dim, wrap);
         return;
     }
     for (int k = 0; k < n; k++) {
+        if (steerW_kinematic(w, ds[k])) continue;
         if (steerW_is_craft(w, ds[k])) locomote_craft(w, ds[k], dim, wrap);
         else locomote_points(w, ds + k, 1, dim, wrap);
     }
@@ -308,7 +310,7 @@ __attribute__((always_inline)) static inline void steer_cells(const steer_World 
         for (uint32_t it = g->start[cell]; it < g->start[cell + 1]; it++) {
             uint32_t d = g->items[it];
             float zero[3] = { 0, 0, 0 };
-            if (!w->brain[d]) {
+            if (!w->brain[d] || steerW_kinematic(w, d)) { // no brain, or the host moves it: no force
                 if (host) continue;
                 steerW_store(w->f, d, zero);
                 w->flags[d] &= (uint8_t)~STEER_AF_FACING;
@@ -332,7 +334,7 @@ __attribute__((always_inline)) static inline void steer_cells(const steer_World 
                 // the next agent of the cell, when it has the same brain,
                 // goes with this one through the neighbour pass (w->wide)
                 uint32_t d2 = it + 1 < g->start[cell + 1] ? g->items[it + 1] : d;
-                bool two = w->wide && b->nsums && d2 != d && w->brain[d2] == w->brain[d];
+                bool two = w->wide && b->nsums && d2 != d && w->brain[d2] == w->brain[d] && !steerW_kinematic(w, d2);
                 if (two && bt.n > STEERB_BATCH - 2) flush_batch(&bt, fuse, dim, wrap);
                 int k = queue_agent(&bt, w, b, it, d, dim);
                 // the positions from the grid's copies, not back from the lanes just
@@ -515,7 +517,9 @@ typedef struct CollideJob {
 } CollideJob;
 
 // Each agent's push out of the agents it overlaps, from this iteration's
-// positions (a Jacobi step: nothing moves until every push is known).
+// positions (a Jacobi step: nothing moves until every push is known). Two
+// agents each take half of their overlap; a kinematic agent (the host moves
+// it) takes none, and an agent it overlaps takes the whole.
 static void overlap_item(const steer_World *w, steerW_Local *loc, uint32_t k, void *ctx)
 {
     CollideJob *j = ctx;
@@ -527,6 +531,7 @@ static void overlap_item(const steer_World *w, steerW_Local *loc, uint32_t k, vo
         float p[3];
         steerW_load(w->p, d, p);
         for (int i = 0; i < dim; i++) w->push[i][d] = 0.0f;
+        bool kinematic = steerW_kinematic(w, d);
         int nk = steerG_gather(w, loc, p, w->radius[d] + maxr, d);
         if (nk < 0) {
             loc->status = STEER_ENOMEM;
@@ -545,8 +550,10 @@ static void overlap_item(const steer_World *w, steerW_Local *loc, uint32_t k, vo
                 // on top of each other: split along x by handle order, deterministically
                 v3_set(dir, w->slot[d] < w->slot[nb->d] ? 1.0f : -1.0f, 0.0f, 0.0f);
             }
-            float overlap = reach - dist;
-            for (int i = 0; i < dim; i++) w->push[i][d] -= dir[i] * 0.5f * overlap;
+            // (another worker may be writing the neighbour's flags: its copy in held)
+            float overlap = reach - dist, share = w->any_kinematic && w->held[nb->d] ? 1.0f : 0.5f;
+            if (!kinematic)
+                for (int i = 0; i < dim; i++) w->push[i][d] -= dir[i] * share * overlap;
             if (overlap > deepest) {
                 deepest = overlap;
                 other = steerW_handle(w, nb->d);
@@ -583,6 +590,7 @@ static void shapes_item(const steer_World *w, steerW_Local *loc, uint32_t k, voi
     range_of(&((CollideJob *)ctx)->r, k, &b, &e);
     int dim = w->dim;
     for (uint32_t d = b; d < e && w->geo.live; d++) {
+        if (steerW_kinematic(w, d)) continue; // where the host put it
         float p[3], v[3];
         steerW_load(w->p, d, p);
         steerW_load(w->v, d, v);
@@ -613,11 +621,16 @@ static void shapes_item(const steer_World *w, steerW_Local *loc, uint32_t k, voi
 static int pass_collide(steer_World *w, uint32_t n)
 {
     int dim = w->dim;
-    if (!w->push[0] || w->push_cap < w->cap) {
+    if (!w->push[0] || w->push_cap < w->cap || (w->any_kinematic && !w->held)) {
+        size_t cap = w->cap ? w->cap : 1;
         for (int i = 0; i < dim; i++)
-            if (!steerA_array_resize(w, &w->push[i], sizeof(float) * (w->cap ? w->cap : 1))) return STEER_ENOMEM;
+            if (!steerA_array_resize(w, &w->push[i], sizeof(float) * cap)) return STEER_ENOMEM;
+        // (held, once it exists, keeps the size of push)
+        if ((w->any_kinematic || w->held) && !steerA_array_resize(w, &w->held, cap)) return STEER_ENOMEM;
         w->push_cap = w->cap;
     }
+    if (w->any_kinematic)
+        for (uint32_t d = 0; d < n; d++) w->held[d] = steerW_kinematic(w, d);
     CollideJob job;
     job.r = (Range){ n, steerP_items(w, n) };
     job.maxr = 0.0f;
@@ -647,7 +660,7 @@ static void stuck_item(const steer_World *w, steerW_Local *loc, uint32_t k, void
     uint32_t b, e;
     range_of(ctx, k, &b, &e);
     for (uint32_t d = b; d < e; d++) {
-        if (!w->brain[d]) continue;
+        if (!w->brain[d] || steerW_kinematic(w, d)) continue;
         float *row = w->mem + (size_t)d * w->mem_stride;
         float p[3], f[3];
         steerW_load(w->p, d, p);

@@ -244,6 +244,10 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
         row[w->dim] = -1.0f; // no goal distance yet
     }
     steerB_set_brain(w, d, bid);
+    if (a.kinematic) {
+        w->flags[d] |= STEER_AF_KINEMATIC;
+        w->any_kinematic = true;
+    }
     w->grid_fresh = false;
     if (out) *out = steerW_handle(w, d);
     return STEER_OK;

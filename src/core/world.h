@@ -34,7 +34,8 @@ enum {
     STEER_AF_TARGET_AGENT = 4, // the target slot holds an agent handle
     STEER_AF_FACING = 8,       // this tick's brain chose a facing (see face[])
     STEER_AF_TOUCHING = 16,    // in contact at the end of the last tick (collide pass)
-    STEER_AF_TOUCHED = 32      // in contact during this tick's collide pass
+    STEER_AF_TOUCHED = 32,     // in contact during this tick's collide pass
+    STEER_AF_KINEMATIC = 64    // the host moves it: no brain, no integration, not pushed (steer_agent_set_kinematic)
 };
 
 #define STEERG_PAD 4
@@ -152,6 +153,7 @@ struct steer_World {
     bool collide;
     int collide_iterations;
     float *push[3]; // the collide pass's corrections (transient)
+    uint8_t *held;  // the collide pass's copy of which agents are kinematic (the flags change during it)
     uint32_t push_cap;
     uint32_t rec_need; // record floats the brains in use need
     uint32_t dead;     // agents flagged dead, awaiting compaction
@@ -196,6 +198,8 @@ struct steer_World {
     struct steerW_Turn *turn;
     uint32_t cap_turn;
     bool any_craft;
+    // some agent is (or was) kinematic: only then do the passes look for the flag
+    bool any_kinematic;
     // the steer pass's work per agent (steer_world_set_metering), by handle
     // slot: units of the last tick, for a host that bounds what agents cost
     uint32_t *work;
@@ -326,6 +330,11 @@ static inline const steerW_Turn *steerW_turn(const steer_World *w, uint32_t d)
 {
     uint32_t s = w->slot[d];
     return s < w->cap_turn && w->turn[s].gen == w->gen[s] ? &w->turn[s] : NULL;
+}
+// Whether agent d is kinematic (steer_agent_set_kinematic): the host moves it.
+static inline bool steerW_kinematic(const steer_World *w, uint32_t d)
+{
+    return w->any_kinematic && (w->flags[d] & STEER_AF_KINEMATIC);
 }
 static inline bool steerW_is_craft(const steer_World *w, uint32_t d)
 {

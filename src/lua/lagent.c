@@ -149,6 +149,10 @@ static int agent_index(lua_State *L)
         double v[3];
         steer_agent_vec(w, a->handle, STEER_PROP_VELOCITY, v);
         lua_pushnumber(L, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+    } else if (strcmp(k, "kinematic") == 0) {
+        bool on;
+        steer_agent_kinematic(w, a->handle, &on);
+        lua_pushboolean(L, on);
     } else if (strcmp(k, "mass") == 0) push_param(L, a, STEER_PARAM_MASS);
     else if (strcmp(k, "max_speed") == 0) push_param(L, a, STEER_PARAM_MAX_SPEED);
     else if (strcmp(k, "max_force") == 0) push_param(L, a, STEER_PARAM_MAX_FORCE);
@@ -220,6 +224,11 @@ static int agent_newindex(lua_State *L)
         steerL_checkvec(L, 3, v, FN, k);
         steer_Prop p = k[0] == 'p' ? STEER_PROP_POSITION : k[0] == 'v' ? STEER_PROP_VELOCITY : STEER_PROP_HEADING;
         if (steer_agent_set_vec(w, a->handle, p, v) != STEER_OK) steerL_field_error(L, FN, k, "a non-zero vector", 3);
+    } else if (strcmp(k, "kinematic") == 0) {
+        if (!lua_isboolean(L, 3)) steerL_field_error(L, FN, k, "a boolean", 3);
+        int st = steer_agent_set_kinematic(w, a->handle, lua_toboolean(L, 3));
+        if (st != STEER_OK)
+            return luaL_error(L, "%s: field 'kinematic': could not set it (%s)", FN, steerL_status_text(st));
     } else if (strcmp(k, "mass") == 0) set_param(L, a, STEER_PARAM_MASS, k);
     else if (strcmp(k, "max_speed") == 0) set_param(L, a, STEER_PARAM_MAX_SPEED, k);
     else if (strcmp(k, "max_force") == 0) set_param(L, a, STEER_PARAM_MAX_FORCE, k);
@@ -269,7 +278,7 @@ static int agent_newindex(lua_State *L)
     } else if (!steerL_agent_turn_newindex(L, a, k)) {
         return luaL_error(L,
                           "%s: field '%s' is read-only or unknown (writable: position, velocity, heading, "
-                          "mass, max_speed, max_force, radius, tag, brain, target, data, think, think_hz, "
+                          "kinematic, mass, max_speed, max_force, radius, tag, brain, target, data, think, think_hz, "
                           "model, min_turn_radius, min_speed, max_turn_accel)",
                           FN, k);
     }

@@ -21,10 +21,10 @@
 
 static const char *const world_fields[] = { "dim",    "size",  "origin",  "wrap",    "seed", "dt",
                                             "record", "stuck", "collide", "threads", NULL };
-static const char *const spawn_fields[] = { "position",       "velocity", "mass",     "max_speed",       "max_force",
-                                            "radius",         "brain",    "tag",      "model",           "target",
-                                            "data",           "think",    "think_hz", "min_turn_radius", "min_speed",
-                                            "max_turn_accel", NULL };
+static const char *const spawn_fields[] = { "position",       "velocity",  "mass",     "max_speed",       "max_force",
+                                            "radius",         "brain",     "tag",      "model",           "target",
+                                            "data",           "think",     "think_hz", "min_turn_radius", "min_speed",
+                                            "max_turn_accel", "kinematic", NULL };
 
 // ---- construction --------------------------------------------------------
 
@@ -334,6 +334,10 @@ static int world_spawn(lua_State *L)
         if (lua_type(L, -1) != LUA_TSTRING) steerL_field_error(L, fn, "tag", "a string", -1);
         d.tag = lua_tostring(L, -1);
     }
+    if (lua_getfield(L, 2, "kinematic") != LUA_TNIL && !lua_isboolean(L, -1))
+        steerL_field_error(L, fn, "kinematic", "a boolean", -1);
+    d.kinematic = lua_toboolean(L, -1);
+    lua_pop(L, 1);
     int brain_idx = 0;
     if (lua_getfield(L, 2, "brain") != LUA_TNIL) {
         d.brain = steerL_tobehavior(L, -1);

@@ -537,6 +537,70 @@ static void test_no_allocation_in_ticks(void)
     steer_world_free(w);
 }
 
+// A kinematic agent (the host moves it) among flocking agents, on the
+// batched path that moves each agent as soon as its force is known: it is
+// where the host put it after each step, 4 m/s for 1 s is 4 m, its brain
+// gives no force; the others flock with it (their steering changes); the
+// flag is state (the hash sees it) and the setter refuses a stale handle.
+static void test_kinematic(void)
+{
+    steer_Behavior *brain = flock_brain();
+    enum { N = 300 };
+    steer_Agent ids[N], plain_ids[N];
+    steer_World *w = flock_world(21, 0, brain, N, ids), *plain = flock_world(21, 0, brain, N, plain_ids);
+    REQUIRE(w && plain, "worlds");
+    uint64_t h0 = steer_world_hash(w);
+    steer_Agent p = ids[7];
+    CHECK(steer_agent_set_kinematic(w, p, true) == STEER_OK, "set kinematic");
+    bool on = false;
+    CHECK(steer_agent_kinematic(w, p, &on) == STEER_OK && on, "reads back kinematic");
+    CHECK(steer_world_hash(w) != h0, "the hash sees the flag");
+    double start[3], pos[3], f[3], v[3] = { 4, 0, 0 };
+    steer_agent_vec(w, p, STEER_PROP_POSITION, start);
+    pos[0] = 30, pos[1] = 40, pos[2] = 0;
+    float x = 30; // the host's position, in the world's float
+    for (int t = 0; t < 60; t++) {
+        x += (float)(4.0 / 60);
+        pos[0] = x;
+        steer_agent_set_vec(w, p, STEER_PROP_POSITION, pos);
+        steer_agent_set_vec(w, p, STEER_PROP_VELOCITY, v);
+        CHECK(steer_world_step(w, 1) == STEER_OK, "step");
+        double got[3];
+        steer_agent_vec(w, p, STEER_PROP_POSITION, got);
+        CHECK(got[0] == (double)x && got[1] == 40, "tick %d: at (%g, %g), the host put it at (%g, 40)", t, got[0],
+              got[1], (double)x);
+        if (FAILED()) break;
+    }
+    CHECK(fabs(x - 34.0f) < 1e-4f, "1 s at 4 m/s from 30: %g", (double)x);
+    steer_agent_vec(w, p, STEER_PROP_FORCE, f);
+    CHECK(f[0] == 0 && f[1] == 0, "no force: (%g, %g)", f[0], f[1]);
+    // its neighbours see it: they steer otherwise than without it there
+    steer_world_step(plain, 60);
+    int differ = 0;
+    for (int i = 0; i < N; i++) {
+        double a[3], b[3];
+        steer_agent_vec(w, ids[i], STEER_PROP_POSITION, a);
+        steer_agent_vec(plain, plain_ids[i], STEER_PROP_POSITION, b);
+        differ += i != 7 && (a[0] != b[0] || a[1] != b[1]);
+    }
+    CHECK(differ > 0 && differ < N - 1, "%d of %d agents moved otherwise with a kinematic agent among them", differ,
+          N - 1);
+    // spawned kinematic; a removed agent's handle is stale
+    steer_AgentDesc d = { .max_speed = 2, .brain = brain, .kinematic = true, .velocity = { 1, 0, 0 } };
+    steer_Agent k;
+    REQUIRE(steer_spawn(w, &d, &k) == STEER_OK, "spawn kinematic");
+    CHECK(steer_agent_kinematic(w, k, &on) == STEER_OK && on, "spawned kinematic");
+    steer_world_step(w, 5);
+    steer_agent_vec(w, k, STEER_PROP_POSITION, pos);
+    CHECK(pos[0] == 0 && pos[1] == 0, "not integrated: (%g, %g)", pos[0], pos[1]);
+    steer_remove(w, k);
+    CHECK(steer_agent_set_kinematic(w, k, false) == STEER_ESTALE, "stale handle: set");
+    CHECK(steer_agent_kinematic(w, k, &on) == STEER_ESTALE && !on, "stale handle: read");
+    steer_world_free(w);
+    steer_world_free(plain);
+    steer_behavior_release(brain);
+}
+
 int main(void)
 {
     RUN(test_same_seed_same_hash);
@@ -555,5 +619,6 @@ int main(void)
     RUN(test_tiny_rates);
     RUN(test_craft_ranges);
     RUN(test_no_allocation_in_ticks);
+    RUN(test_kinematic);
     return check_report_("sim");
 }

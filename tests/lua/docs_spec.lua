@@ -25,7 +25,7 @@ local world_methods = { "step", "spawn", "agents", "neighbors", "hash", "on", "b
   "add_wall", "add_plane", "add_box", "remove_shape", "raycast", "save", "restore", "same_brain" }
 local agent_methods = { "xy", "vxy", "force", "remove", "contributions" }
 local agent_fields = { "id", "alive", "position", "velocity", "heading", "up", "speed", "world", "tag", "brain",
-  "max_speed", "max_force", "radius", "mass", "target", "data", "think", "think_hz" }
+  "max_speed", "max_force", "radius", "mass", "target", "data", "think", "think_hz", "kinematic" }
 
 describe("the reference and the annotations", function()
   it("cover every function of the steer table", function()
