@@ -65,6 +65,29 @@ describe("the reference and the annotations", function()
   end)
 end)
 
+-- What the reference says a world does, it does: a brain no agent uses any
+-- more is freed (steer.h's steer_world_uses_brain says so too), so fresh
+-- brains every tick cost compilations, not memory.
+describe("the performance rules", function()
+  it("say what a world does with the brains no agent uses: frees them", function()
+    local w = steer.world{ seed = 1 }
+    local a = w:spawn{}
+    local function fresh() return steer.blend{ { steer.seek{}, 1 }, { steer.wander{}, 0.5 } } end
+    a.brain = fresh()
+    w:step(10)
+    local warm = w:bytes()
+    for _ = 1, 500 do
+      a.brain = fresh()
+      w:step()
+    end
+    expect(w:bytes(), "bytes after 500 fresh brains (after one: " .. warm .. ")"):le(warm)
+    local rule = api:match("Each distinct behaviour value assigned as a brain[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*")
+    expect(rule ~= nil, "api.md's rule on brains"):truthy()
+    expect(rule:find("whole life", 1, true), "api.md's rule: " .. rule):eq(nil)
+    expect(rule:find("freed", 1, true) ~= nil, "api.md's rule says unused brains are freed: " .. rule):truthy()
+  end)
+end)
+
 -- The ```lua blocks of a markdown text: { line = its first code line, code }.
 local function lua_blocks(text, rel)
   local blocks, cur, n = {}, nil, 0
