@@ -331,6 +331,52 @@ describe("boid", function()
   end)
 end)
 
+-- Boids see obstacles only: walls stop them only in a world that collides,
+-- and both the reference and the module say so.
+describe("boid and walls", function()
+  local function pen(collide)
+    local w = steer.world{ seed = 3, collide = collide }
+    local L = 20
+    for _, s in ipairs{ { { 0, 0 }, { L, 0 } }, { { L, 0 }, { L, L } }, { { L, L }, { 0, L } }, { { 0, L }, { 0, 0 } } } do
+      w:add_wall{ from = s[1], to = s[2] }
+    end
+    for i = 1, 60 do
+      local a, r = 2 * math.pi * i / 60, 1 + i % 3
+      w:spawn(boid.archetype, { position = { 10 + r * math.cos(3 * a), 10 + r * math.sin(3 * a) },
+                                velocity = { 2 * math.cos(a), 2 * math.sin(a) } })
+    end
+    local out = 0
+    for _ = 1, 60 * 30 do
+      w:step()
+      for o in w:agents("boid") do
+        local x, y = o:xy()
+        if x < 0 or y < 0 or x > L or y > L then out = out + 1 end
+      end
+    end
+    return out
+  end
+
+  it("fly through walls unless the world collides; with collide = true none leaves a walled pen", function()
+    expect(pen(false), "boid-ticks outside the pen, no collide"):gt(0)
+    expect(pen(true), "boid-ticks outside the pen, collide = true"):eq(0)
+  end)
+
+  it("are documented as needing collide = true among walls", function()
+    local here = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
+    local function slurp(rel)
+      local f = assert(io.open(here .. "/" .. rel, "r"))
+      local s = f:read("*a")
+      f:close()
+      return s
+    end
+    local row = slurp("docs/api.md"):match("\n(| `steer.archetypes.boid` |[^\n]*)")
+    expect(row ~= nil, "api.md's row for the boid"):truthy()
+    expect(row:find("collide = true", 1, true) ~= nil, "api.md's boid row names collide = true: " .. row):truthy()
+    expect(slurp("lua/steer/archetypes/boid.lua"):find("collide = true", 1, true) ~= nil,
+      "boid.lua's header names collide = true"):truthy()
+  end)
+end)
+
 describe("predator and prey", function()
   it("prey evades: it gains distance from a predator that it would lose to standing still", function()
     local function run(evading)

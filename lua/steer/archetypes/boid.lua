@@ -3,6 +3,13 @@
 -- own kind, a little wander so a still flock comes alive, and obstacles
 -- avoided before anything else.
 --
+-- Walls: a boid sees only obstacles (circles), as a flock in open air
+-- does. It flies through walls (w:add_wall, the walls of w:add_grid)
+-- unless the world keeps agents out of them: give a walled world
+-- `collide = true` (steer.world{ collide = true }) and boids slide along
+-- its walls and never cross one. Whiskers (steer.avoid_walls, as the
+-- guard's) leak at corners at a boid's speed and turning force.
+--
 --   local boid = require "steer.archetypes.boid"
 --   for i = 1, 200 do w:spawn(boid.archetype, { position = {...} }) end
 local steer = require "steer"
