@@ -242,7 +242,10 @@ static int agent_newindex(lua_State *L)
         if (!b && !lua_isnil(L, 3)) steerL_field_error(L, FN, k, "a behaviour, a combiner or nil", 3);
         int st = steer_agent_set_brain(w, a->handle, b);
         if (st != STEER_OK) steerL_brain_error(L, FN, b, st);
-        if (b) steerL_keep_brain(L, world_of(L, 1), 3);
+        if (b) {
+            steerL_keep_brain(L, world_of(L, 1), 3);
+            steerL_check_routes(L, world_of(L, 1), 3);
+        }
     } else if (strcmp(k, "target") == 0) {
         double p[3];
         steer_Agent other;

@@ -459,6 +459,137 @@ static int grid_tostring(lua_State *L)
     return 1;
 }
 
+// ---- patrol routes through a grid's walls -------------------------------------
+// A patrol's legs are straight lines: one through a blocked cell of a grid
+// the world holds (or across its edge: outside counts as blocked, and
+// w:add_grid walls the edge too) walks its agents into a wall. Such a
+// route is warned about once per brain and world, through the world's log
+// (the host's; stderr without one), at the script's line: checked when the
+// brain is given to an agent and when a grid is added (not on grid edits).
+
+// Whether the leg a-b runs into grid g's walls: it crosses the grid's edge,
+// or inside the grid it touches a blocked cell.
+static bool leg_blocked(const steerN_Grid *g, const double a[2], const double b[2])
+{
+    double lo[2] = { g->origin[0], g->origin[1] }, hi[2] = { lo[0] + g->nx * g->cell, lo[1] + g->ny * g->cell };
+    bool ina = a[0] >= lo[0] && a[0] < hi[0] && a[1] >= lo[1] && a[1] < hi[1];
+    bool inb = b[0] >= lo[0] && b[0] < hi[0] && b[1] >= lo[1] && b[1] < hi[1];
+    if (ina && inb) return !steerN_line_of_sight(g, a, b, INFINITY);
+    if (ina != inb) return true;
+    // both outside: blocked when the leg passes through the grid (Liang-Barsky)
+    double t0 = 0, t1 = 1;
+    for (int i = 0; i < 2; i++) {
+        double d = b[i] - a[i];
+        if (d == 0) {
+            if (a[i] < lo[i] || a[i] >= hi[i]) return false;
+            continue;
+        }
+        double ta = (lo[i] - a[i]) / d, tb = (hi[i] - a[i]) / d;
+        if (ta > tb) {
+            double t = ta;
+            ta = tb;
+            tb = t;
+        }
+        if (ta > t0) t0 = ta;
+        if (tb < t1) t1 = tb;
+    }
+    return t0 < t1;
+}
+
+typedef struct BlockedLeg {
+    const steer_Behavior *patrol;
+    uint32_t from, to; // point indices, from 0
+    double a[2], b[2]; // the points
+} BlockedLeg;
+
+// The first patrol leg of tree b (depth first) that runs into a wall of a
+// grid of lw; false when there is none.
+static bool find_blocked_leg(const steer_Behavior *b, const steerL_World *lw, BlockedLeg *out)
+{
+    if (strcmp(b->kind->name, "patrol") == 0) {
+        const steerB_Field *pf = steerB_find_field(b->kind, "points"), *lf = steerB_find_field(b->kind, "loop"),
+                           *mf = steerB_find_field(b->kind, "mode");
+        const steerB_Points *pts = (const steerB_Points *)(const void *)(b->params + pf->offset);
+        // a loop round also goes from the last point back to the first
+        bool round = b->params[lf->offset] && b->params[mf->offset] == 0;
+        uint32_t legs = pts->n < 2 ? 0 : round ? pts->n : pts->n - 1;
+        for (uint32_t k = 0; k < legs; k++) {
+            uint32_t j = (k + 1) % pts->n;
+            double p[2] = { pts->p[3 * k], pts->p[3 * k + 1] }, q[2] = { pts->p[3 * j], pts->p[3 * j + 1] };
+            for (uint32_t i = 0; i < lw->nav.n; i++) {
+                if (!leg_blocked(lw->nav.grids[i]->grid, p, q)) continue;
+                *out = (BlockedLeg){ b, k, j, { p[0], p[1] }, { q[0], q[1] } };
+                return true;
+            }
+        }
+    }
+    for (uint16_t k = 0; k < b->nkids; k++)
+        if (find_blocked_leg(b->kids[k], lw, out)) return true;
+    return false;
+}
+
+// The brain at bi (a behaviour value) of world wi: warn once when it has a
+// patrol whose route runs into the walls of the world's grids. A brain is
+// checked once (its mark: 1 clear, 2 warned), again for a new grid (recheck).
+static void check_routes(lua_State *L, int wi, int bi, bool recheck)
+{
+    steerL_World *lw = steerL_checkworld(L, wi);
+    steer_Behavior *b = steerL_tobehavior(L, bi);
+    if (!b || !lw->nav.n) return;
+    wi = lua_absindex(L, wi);
+    bi = lua_absindex(L, bi);
+    lua_getiuservalue(L, wi, 1);
+    if (lua_getfield(L, -1, "routes") != LUA_TTABLE) { // brain -> its mark, weak keys
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -3, "routes");
+    }
+    lua_pushvalue(L, bi);
+    lua_rawget(L, -2);
+    lua_Integer mark = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    BlockedLeg leg;
+    if (mark == 2 || (mark == 1 && !recheck)) {
+        lua_pop(L, 2);
+        return;
+    }
+    bool blocked = find_blocked_leg(b, lw, &leg);
+    lua_pushvalue(L, bi);
+    lua_pushinteger(L, blocked ? 2 : 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 2);
+    if (!blocked) return;
+    luaL_where(L, 1);
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "%swarning: steer.patrol '%s': the leg from point %u (%g, %g) to point %u (%g, %g) runs into the "
+             "walls of a grid this world holds (w:add_grid): its agents will walk into them. Route it along "
+             "g:path(from, to)'s points, or check it with g:line_of_sight(from, to)",
+             lua_tostring(L, -1), steer_behavior_name(leg.patrol), leg.from + 1, leg.a[0], leg.a[1], leg.to + 1,
+             leg.b[0], leg.b[1]);
+    lua_pop(L, 1);
+    steerL_warn(L, msg);
+}
+
+void steerL_check_routes(lua_State *L, int wi, int bi) { check_routes(L, wi, bi, false); }
+
+// Every brain the world at wi runs, checked (a grid was just added).
+static void check_all_routes(lua_State *L, int wi)
+{
+    steerL_uv_field(L, wi, "brains");
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        check_routes(L, wi, -1, true);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
 // ---- w:add_grid ----------------------------------------------------------------
 
 // The world at wi lists the grid at gi (once) and holds it: the viewer draws it.
@@ -495,6 +626,7 @@ int steerL_world_add_grid(lua_State *L)
     if (lw->dim != 2) return luaL_error(L, "%s: grids are for 2D worlds", fn);
     sync_walls(L, 2, 1, fn);
     steerL_grid_attach(L, 1, 2, fn);
+    check_all_routes(L, 1);
     return 0;
 }
 

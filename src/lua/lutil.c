@@ -330,6 +330,13 @@ steerL_World *steerL_checkworld(lua_State *L, int idx)
 }
 
 // Push field `name` of the world's user value table.
+void steerL_warn(lua_State *L, const char *msg)
+{
+    const steerL_Host *h = steerL_host(L);
+    if (h && h->log) h->log(h->log_ud, 1, msg);
+    else fprintf(stderr, "steer: %s\n", msg);
+}
+
 void steerL_uv_field(lua_State *L, int world_idx, const char *name)
 {
     lua_getiuservalue(L, world_idx, 1);

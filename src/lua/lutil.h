@@ -179,6 +179,12 @@ bool steerL_vehicle_desc(lua_State *L, int t, const char *fn, steer_AgentDesc *d
 
 // Shared between the world and agent bindings (lworld.c)
 void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx);
+// Warn once per brain when the brain at bi, given to an agent of world wi,
+// has a patrol whose route runs into the walls of the world's grids (lgrid.c).
+void steerL_check_routes(lua_State *L, int wi, int bi);
+// A warning through the state's host log (the worlds' log; level 1), or on
+// stderr without one.
+void steerL_warn(lua_State *L, const char *msg);
 void steerL_unpin_brains(lua_State *L, int world_idx);
 void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st);
 int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[3], steer_Agent *agent, int *has_point);

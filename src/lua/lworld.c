@@ -382,7 +382,10 @@ static int world_spawn(lua_State *L)
     }
     if ((has_point || ta.id) && (st = steer_agent_set_target(lw->w, id, has_point ? tp : NULL, ta)) != STEER_OK)
         return luaL_error(L, "%s: field 'target': could not set it (%s)", fn, steerL_status_text(st));
-    if (brain_idx) steerL_keep_brain(L, 1, brain_idx);
+    if (brain_idx) {
+        steerL_keep_brain(L, 1, brain_idx);
+        steerL_check_routes(L, 1, brain_idx);
+    }
     if (think_idx) steerL_set_think(L, 1, id, think_idx, think_hz);
     if (data_idx) {
         steerL_uv_field(L, 1, "data");
