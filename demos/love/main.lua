@@ -63,6 +63,7 @@ local views = {}         -- where each world is drawn: x, y (pixels), scale (pix
 local batches = {}       -- one triangle Mesh per kind of agent
 local shot               -- screenshot mode: { file, ticks }
 local accumulated, paused = 0, false
+local rate = { frames = 0 }  -- frames drawn since `since`, and the last rate measured over half a second
 
 -- The module and steer's Lua files, found from this game's own directory
 -- (<repo>/demos/love). The system's paths stay in the list, after ours.
@@ -330,6 +331,20 @@ local function check_screenshot(image)
   love.event.quit(ok and 0 or 1)
 end
 
+-- Frames per second over the last half second, measured here:
+-- love.timer.getFPS() reads 0 until a whole second has passed (a
+-- screenshot is taken sooner). Before the first measure: the rate so far.
+local function frame_rate()
+  local now = love.timer.getTime()
+  rate.since = rate.since or now
+  rate.frames = rate.frames + 1
+  local span = now - rate.since
+  if span >= 0.5 then
+    rate.value, rate.frames, rate.since = rate.frames / span, 0, now
+  end
+  return rate.value or (span > 0 and rate.frames / span) or nil
+end
+
 function love.draw()
   love.graphics.clear(COLOUR.background)
   if not steer then
@@ -344,13 +359,16 @@ function love.draw()
   draw_agents(horde, "zombie", views.horde, COLOUR.zombie)
   love.graphics.setScissor()
   love.graphics.setColor(COLOUR.text)
-  love.graphics.print(("%d fps   %d agents   t = %.1f s   %s, %s   steer %s%s"):format(love.timer.getFPS(),
-    flock.count + horde.count, flock.time, _VERSION, jit and jit.version or "no JIT", steer.version,
-    paused and "   paused" or ""), 10, 8)
+  local fps = frame_rate()
+  local status = ("%s fps   %d agents   t = %.1f s   %s, %s   steer %s%s"):format(
+    fps and ("%.0f"):format(fps) or "--", flock.count + horde.count, flock.time, _VERSION,
+    jit and jit.version or "no JIT", steer.version, paused and "   paused" or "")
+  love.graphics.print(status, 10, 8)
   love.graphics.print("Hold the left mouse button over the town to lead the player there, or steer it with the arrow keys."
     .. "   Space pauses, Esc quits.", 10, 596)
   if shot and not shot.done and flock.tick >= shot.ticks then
     shot.done = true
+    print("love: the status line reads: " .. status)
     love.graphics.captureScreenshot(check_screenshot)
   end
 end
