@@ -331,8 +331,8 @@ describe("boid", function()
   end)
 end)
 
--- Boids see obstacles only: walls stop them only in a world that collides,
--- and both the reference and the module say so.
+-- Boids see obstacles only: walls stop them only in a world that collides
+-- (docs_spec checks that the reference and the module say so).
 describe("boid and walls", function()
   local function pen(collide)
     local w = steer.world{ seed = 3, collide = collide }
@@ -359,21 +359,6 @@ describe("boid and walls", function()
   it("fly through walls unless the world collides; with collide = true none leaves a walled pen", function()
     expect(pen(false), "boid-ticks outside the pen, no collide"):gt(0)
     expect(pen(true), "boid-ticks outside the pen, collide = true"):eq(0)
-  end)
-
-  it("are documented as needing collide = true among walls", function()
-    local here = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
-    local function slurp(rel)
-      local f = assert(io.open(here .. "/" .. rel, "r"))
-      local s = f:read("*a")
-      f:close()
-      return s
-    end
-    local row = slurp("docs/api.md"):match("\n(| `steer.archetypes.boid` |[^\n]*)")
-    expect(row ~= nil, "api.md's row for the boid"):truthy()
-    expect(row:find("collide = true", 1, true) ~= nil, "api.md's boid row names collide = true: " .. row):truthy()
-    expect(slurp("lua/steer/archetypes/boid.lua"):find("collide = true", 1, true) ~= nil,
-      "boid.lua's header names collide = true"):truthy()
   end)
 end)
 

@@ -88,6 +88,18 @@ describe("the performance rules", function()
   end)
 end)
 
+-- A boid sees obstacles only: walls stop it only in a world with collide =
+-- true (archetypes_spec shows both); the reference and the module say so.
+describe("the boid archetype's docs", function()
+  it("say that walls stop boids only in a world with collide = true", function()
+    local row = api:match("\n(| `steer.archetypes.boid` |[^\n]*)")
+    expect(row ~= nil, "api.md's row for the boid"):truthy()
+    expect(row:find("collide = true", 1, true) ~= nil, "api.md's boid row names collide = true: " .. row):truthy()
+    expect(slurp("lua/steer/archetypes/boid.lua"):find("collide = true", 1, true) ~= nil,
+      "boid.lua's header names collide = true"):truthy()
+  end)
+end)
+
 -- The ```lua blocks of a markdown text: { line = its first code line, code }.
 local function lua_blocks(text, rel)
   local blocks, cur, n = {}, nil, 0
