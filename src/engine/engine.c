@@ -181,7 +181,7 @@ static int open_state(lua_State *L)
     steerL_set_policy(L, &e->policy);
     steer_lua_preload(L);
     wrap_searcher(L, e);
-    return 0;
+    return steerE_state_open(L);
 }
 
 int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
@@ -200,7 +200,7 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     e->has_seed = d.has_seed;
     e->seed = d.seed;
     e->threads = d.threads;
-    e->scenario_ref = e->world_ref = LUA_NOREF;
+    e->scenario_ref = e->world_ref = e->state_ref = LUA_NOREF;
     e->inotify_fd = -1;
     atomic_init(&e->stopping, false);
     pthread_mutex_init(&e->lock, NULL);
@@ -413,7 +413,9 @@ static int load_scenario(steer_Engine *e, const char *file, const void *snapshot
     }
     if (st == STEER_OK) st = snapshot ? steer_engine_restore(e, snapshot, len) : callback(e, top + 1, "setup", false);
     lua_settop(L, top);
+    e->after = snapshot ? STEERE_AFTER_LOAD : STEERE_AFTER_NONE;
     if (st != STEER_OK) {
+        steerE_state_clear(e); // what a failed setup or restore put there
         // the engine keeps no half-loaded scenario: a later load may try again
         luaL_unref(L, LUA_REGISTRYINDEX, e->scenario_ref);
         luaL_unref(L, LUA_REGISTRYINDEX, e->world_ref);
@@ -446,6 +448,8 @@ static int one_tick(steer_Engine *e)
     }
     if (st == STEER_OK) st = callback(e, top + 1, "update", true);
     lua_settop(L, top);
+    if (st != STEER_OK) steerE_state_hint(e);
+    e->after = STEERE_AFTER_NONE;
     if (st != STEER_OK) return st;
     if (e->nsubs) {
         int n = 0;
@@ -567,6 +571,7 @@ int steer_engine_reload(steer_Engine *e)
     e->error[0] = '\0';
     steerE_alloc(e, e->traceback, 0);
     e->traceback = NULL;
+    e->after = STEERE_AFTER_RELOAD;
     steerE_log(e, 0, "reload ok %s (%.0f ms)", e->file, (steerE_now() - t0) * 1e3);
     return STEER_OK;
 }
