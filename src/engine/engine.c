@@ -281,6 +281,63 @@ static int run_file(lua_State *L)
     return 1;
 }
 
+// The scenario's fields, for the misspellings below.
+static const char *const scenario_keys[] = { "world",  "setup", "update", "draw", "reload",
+                                             "on_key", "save",  "load",   "show", NULL };
+
+// The optimal string alignment distance between a and b (edits, and swaps
+// of two neighbours), for short strings; past 3 it says 3.
+static int edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (na > 16 || nb > 16 || (na > nb ? na - nb : nb - na) > 2) return 3;
+    int d[17][17];
+    for (size_t i = 0; i <= na; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= nb; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= na; i++)
+        for (size_t j = 1; j <= nb; j++) {
+            int cost = a[i - 1] != b[j - 1];
+            int v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v) v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[na][nb] > 3 ? 3 : d[na][nb];
+}
+
+// Runs protected (the scenario table at 1, the file at 2 as a light
+// userdata): raise for a key that is none of the scenario's fields but
+// one of them misspelt ("udpate", "stup", "wrold", "Update"): one edit
+// away, or two from a field of 6 letters or more. Other keys are the
+// scenario's own (functions a snapshot names as scenario.KEY, data).
+static int check_keys(lua_State *L)
+{
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) continue;
+        size_t n;
+        const char *k = lua_tolstring(L, -1, &n);
+        const char *near = NULL;
+        for (int i = 0; scenario_keys[i]; i++) {
+            size_t nk = strlen(scenario_keys[i]);
+            int dist = edit_distance(k, n, scenario_keys[i], nk);
+            if (dist == 0) {
+                near = NULL;
+                break;
+            }
+            if (!near && (dist == 1 || (dist == 2 && nk >= 6))) near = scenario_keys[i];
+        }
+        if (near)
+            return luaL_error(L,
+                              "%s: the scenario has no field '%s' (did you mean '%s'? its fields: world, setup, "
+                              "update, draw, reload, on_key, save, load, show)",
+                              (const char *)lua_touserdata(L, 2), k, near);
+    }
+    return 0;
+}
+
 // Load and run the file; leave its table on the stack, or fail with the
 // error kept. Checks the table's shape so that `updat = function` or
 // `update = 1` is caught at load, not ignored.
@@ -294,6 +351,14 @@ static int run_scenario_file(steer_Engine *e)
         const char *tn = luaL_typename(L, -1);
         lua_pop(L, 1);
         return steerE_fail(e, STEER_ESCRIPT, "%s: expected the file to return a scenario table, got %s", e->file, tn);
+    }
+    lua_pushcfunction(L, check_keys);
+    lua_pushvalue(L, -2);
+    lua_pushlightuserdata(L, e->file);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) { // a message of ours: no traceback to add
+        steerE_keep_error(e);
+        lua_pop(L, 1);
+        return STEER_ESCRIPT;
     }
     static const char *const callbacks[] = { "setup", "update", "draw", "reload", "on_key", "save", "load", NULL };
     for (int i = 0; callbacks[i]; i++) {

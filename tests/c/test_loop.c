@@ -312,6 +312,45 @@ static void test_first_tick_hint(void)
     steer_engine_free(e);
 }
 
+// ---- the scenario's keys ---------------------------------------------------------------
+
+// A misspelt field (the wrold, stup, udpate) is refused at load
+// and at a reload, naming the field meant; the scenario's own keys (a
+// function a snapshot names as scenario.KEY, data) are its business.
+static void test_misspelt_keys(void)
+{
+    static const struct {
+        const char *text, *key, *meant;
+    } bad[] = {
+        { "return { wrold = { size = { 10, 10 } } }\n", "wrold", "world" },
+        { "return { stup = function(w) w:spawn{} end }\n", "stup", "setup" },
+        { "return { udpate = function() end }\n", "udpate", "update" },
+        { "return { Reload = function() end }\n", "Reload", "reload" },
+        { "return { onkey = function() end }\n", "onkey", "on_key" },
+        { "return { lod = function() end }\n", "lod", "load" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file("typo.lua", bad[i].text);
+        steer_Engine *e = engine();
+        REQUIRE(e, "engine");
+        char want[128];
+        snprintf(want, sizeof want, "no field '%s' (did you mean '%s'?", bad[i].key, bad[i].meant);
+        CHECK(steer_engine_load(e, path_of("typo.lua")) == STEER_ESCRIPT && strstr(steer_engine_error(e), want) &&
+                  strstr(steer_engine_error(e), "typo.lua: "),
+              "%s is refused: %s", bad[i].key, steer_engine_error(e));
+        steer_engine_free(e);
+    }
+    write_file("own.lua", "return { world = { size = { 10, 10 } }, spiral = function() end, colours = { 1, 2 },\n"
+                          "  state = function() end, [1] = true, step_off = 1 }\n");
+    steer_Engine *e = engine();
+    REQUIRE(e, "engine");
+    CHECK(steer_engine_load(e, path_of("own.lua")) == STEER_OK, "the scenario's own keys: %s", steer_engine_error(e));
+    write_file("own.lua", "return { world = { size = { 10, 10 } }, udpate = function() end }\n");
+    CHECK(steer_engine_reload(e) == STEER_ESCRIPT && strstr(steer_engine_error(e), "did you mean 'update'"),
+          "a reload with a misspelt field fails: %s", steer_engine_error(e));
+    steer_engine_free(e);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/steer-loop-%d", (int)getpid());
@@ -322,6 +361,7 @@ int main(void)
     RUN(test_state_unsaveable);
     RUN(test_state_from_version_2);
     RUN(test_first_tick_hint);
+    RUN(test_misspelt_keys);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 1;
     return check_report_("loop");
