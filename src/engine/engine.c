@@ -18,6 +18,7 @@
 // any point leaves the previous version running exactly as it was: the
 // modules it re-required and the archetypes it redefined are put back.
 #include "engine.h"
+#include "../behaviors/exports.h"
 
 #include <lualib.h>
 
@@ -459,7 +460,9 @@ static int callback(steer_Engine *e, int scenario, const char *name, bool with_d
 // (snapshot non-NULL) the snapshot's state in place of what setup makes.
 static int load_scenario(steer_Engine *e, const char *file, const void *snapshot, size_t len)
 {
-    if (!e || !file) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (!file) return steerE_fail(e, STEER_EARG, "steer_engine_load: file is NULL");
     if (e->file) return steerE_fail(e, STEER_EARG, "steer_engine_load: a scenario is loaded already (%s)", e->file);
     if (!(e->file = steerE_strdup(e, file))) return steerE_fail(e, STEER_ENOMEM, "steer_engine_load: out of memory");
     lua_State *L = e->L;
@@ -496,7 +499,10 @@ int steer_engine_load(steer_Engine *e, const char *file) { return load_scenario(
 
 int steer_engine_load_snapshot(steer_Engine *e, const char *file, const void *data, size_t len)
 {
-    if (!data) return STEER_EARG;
+    if (e && !data) {
+        steerE_clear_error(e);
+        return steerE_fail(e, STEER_EARG, "steer_engine_load_snapshot: data is NULL");
+    }
     return load_scenario(e, file, data, len);
 }
 
@@ -528,7 +534,9 @@ static int one_tick(steer_Engine *e)
 
 int steer_engine_tick(steer_Engine *e, int n)
 {
-    if (!e || n < 0) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (n < 0) return steerE_fail(e, STEER_EARG, "steer_engine_tick: n is %d, expected a count of ticks >= 0", n);
     if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_tick: no scenario is loaded");
     for (int i = 0; i < n; i++) {
         int st = one_tick(e);
@@ -598,6 +606,7 @@ static int rollback(lua_State *L)
 int steer_engine_reload(steer_Engine *e)
 {
     if (!e) return STEER_EARG;
+    steerE_clear_error(e);
     if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_reload: no scenario is loaded");
     lua_State *L = e->L;
     double t0 = steerE_now();
@@ -633,9 +642,6 @@ int steer_engine_reload(steer_Engine *e)
         steerE_log(e, 2, "reload failed %s", e->error);
         return st;
     }
-    e->error[0] = '\0';
-    steerE_alloc(e, e->traceback, 0);
-    e->traceback = NULL;
     e->after = STEERE_AFTER_RELOAD;
     steerE_log(e, 0, "reload ok %s (%.0f ms)", e->file, (steerE_now() - t0) * 1e3);
     return STEER_OK;
@@ -644,6 +650,7 @@ int steer_engine_reload(steer_Engine *e)
 int steer_engine_poll(steer_Engine *e)
 {
     if (!e) return STEER_EARG;
+    steerE_clear_error(e);
     if (!e->world) return 0;
     double t = steerE_now();
     // inotify tells at once; the times are looked at every LOOK_PERIOD
@@ -690,7 +697,13 @@ int steer_engine_push_scenario(steer_Engine *e)
 
 int steer_engine_call(steer_Engine *e, const char *name, int nargs)
 {
-    if (!e || !name || nargs < 0) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (!name || nargs < 0 || nargs > lua_gettop(e->L))
+        return steerE_fail(e, STEER_EARG,
+                           !name ? "steer_engine_call: name is NULL"
+                                 : "steer_engine_call: nargs is %d, expected 0 to the %d values on the stack",
+                           nargs, lua_gettop(e->L));
     lua_State *L = e->L;
     if (e->scenario_ref == LUA_NOREF) {
         lua_pop(L, nargs);
@@ -712,16 +725,17 @@ int steer_engine_call(steer_Engine *e, const char *name, int nargs)
 
 int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc *desc)
 {
-    if (!e || !desc) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    char why[200];
+    if (steerB_host_desc_error(desc, why, sizeof why))
+        return steerE_fail(e, STEER_EARG, "steer_engine_register_behavior: %s", why);
     for (int i = 0; i < e->nkinds; i++)
-        if (desc->name && strcmp(steer_host_kind_name(e->kinds[i]), desc->name) == 0)
+        if (strcmp(steer_host_kind_name(e->kinds[i]), desc->name) == 0)
             return steerE_fail(e, STEER_EARG, "steer_engine_register_behavior: '%s' is registered already", desc->name);
     steer_HostKind *k;
     int st = steer_host_kind_new(desc, &k);
-    if (st != STEER_OK)
-        return steerE_fail(e, st,
-                           "steer_engine_register_behavior: bad descriptor for '%s' (name, parameters, memory or fn)",
-                           desc->name ? desc->name : "(null)");
+    if (st != STEER_OK) return steerE_fail(e, st, "steer_engine_register_behavior: out of memory");
     steer_HostKind **nk = steerE_alloc(e, e->kinds, (size_t)(e->nkinds + 1) * sizeof *nk);
     if (!nk) {
         steer_host_kind_free(k);
@@ -742,8 +756,12 @@ int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc
 
 int steer_engine_subscribe(steer_Engine *e, steer_EventFn fn, void *ud)
 {
-    if (!e || !fn) return STEER_EARG;
-    if (e->nsubs == (int)(sizeof e->subs / sizeof e->subs[0])) return STEER_EFULL;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (!fn) return steerE_fail(e, STEER_EARG, "steer_engine_subscribe: fn is NULL");
+    if (e->nsubs == (int)(sizeof e->subs / sizeof e->subs[0]))
+        return steerE_fail(e, STEER_EFULL, "steer_engine_subscribe: %d listeners already, the most there may be",
+                           e->nsubs);
     e->subs[e->nsubs].fn = fn;
     e->subs[e->nsubs].ud = ud;
     e->nsubs++;
@@ -752,7 +770,13 @@ int steer_engine_subscribe(steer_Engine *e, steer_EventFn fn, void *ud)
 
 int steer_engine_states(steer_Engine *e, steer_AgentState *out, int cap)
 {
-    if (!e || cap < 0 || (cap > 0 && !out)) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (cap < 0 || (cap > 0 && !out))
+        return steerE_fail(e, STEER_EARG,
+                           cap < 0 ? "steer_engine_states: cap is %d, expected >= 0"
+                                   : "steer_engine_states: out is NULL with cap %d",
+                           cap);
     if (!e->world) return 0;
     int n = steer_world_count(e->world);
     for (int i = 0; i < n && i < cap; i++) {

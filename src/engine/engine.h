@@ -86,6 +86,8 @@ char *steerE_strdup(steer_Engine *e, const char *s);
 #define STEERE_SHOWN_MAX 1024
 const char *steerE_shown(const char *name, char *buf, size_t cap);
 int steerE_fail(steer_Engine *e, int status, const char *fmt, ...);
+// At the start of every public call that returns a status: no error (steer_engine_error says "").
+void steerE_clear_error(steer_Engine *e);
 // The message handler of every call into Lua: the message and a traceback;
 // other error objects are described by type only (their __tostring is a
 // script's code and could loop).

@@ -171,7 +171,10 @@ static int world_bytes(steer_Engine *e)
 
 int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
 {
-    if (!e || !write) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (!write)
+        return steerE_fail(e, STEER_EARG, "steer_engine_save: write is NULL (the function that takes the bytes)");
     if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_save: no scenario is loaded");
     lua_State *L = e->L;
     int top = lua_gettop(L);
@@ -360,7 +363,9 @@ static int world_restore(steer_Engine *e, const Section *s)
 
 int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
 {
-    if (!e || !data) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (!data) return steerE_fail(e, STEER_EARG, "steer_engine_restore: data is NULL");
     if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_restore: no scenario is loaded");
     Section *sections = steerE_alloc(e, NULL, MAX_SECTIONS * sizeof *sections);
     steerE_ModState *states = steerE_alloc(e, NULL, MAX_SECTIONS * sizeof *states);
@@ -379,7 +384,7 @@ int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
         }
     if (st == STEER_OK && !steerE_mod_claims_ok(e, states, nstates, &bad)) {
         char shown[STEERE_SHOWN_MAX];
-        st = bad == -1 ? STEER_ENOMEM
+        st = bad == -1 ? steerE_fail(e, STEER_ENOMEM, "steer_engine_restore: out of memory")
                        : steerE_fail(e, STEER_EARG,
                                      "steer_engine_restore: corrupt engine snapshot (section %d, mod %s's agents: an "
                                      "agent that another section, or this one, claims too)",

@@ -351,6 +351,106 @@ static void test_misspelt_keys(void)
     steer_engine_free(e);
 }
 
+// ---- the C API's errors -----------------------------------------------------------------
+
+static void host_fn(void *ud, const steer_HostCtx *c, double f[3])
+{
+    (void)ud, (void)c;
+    f[0] = f[1] = f[2] = 0;
+}
+
+static void on_event(void *ud, const steer_Event *ev) { (void)ud, (void)ev; }
+
+static int no_write(void *ud, const void *p, size_t len)
+{
+    (void)ud, (void)p, (void)len;
+    return 0;
+}
+
+// Each of register_behavior's checks has its own message; every failing
+// call says which check failed; a call that succeeds leaves no error.
+static void test_api_errors(void)
+{
+    write_file("plain.lua", "return { setup = function(w) w:spawn{} end }\n");
+    steer_Engine *e = engine();
+    REQUIRE(e, "engine");
+    REQUIRE(steer_engine_load(e, path_of("plain.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    const char *const radius[] = { "radius", NULL }, *const target[] = { "radius", "target", NULL },
+                      *const twice[] = { "radius", "gain", "radius", NULL }, *const bad_param[] = { "two words", NULL };
+    const double inf[] = { 1.0 / 0.0 };
+    const struct {
+        steer_HostBehaviorDesc d;
+        const char *says;
+    } cases[] = {
+        { { .name = "seek", .fn = host_fn }, "desc.name 'seek' is a built-in behaviour's name" },
+        { { .name = "orbit", .params = target, .fn = host_fn }, "desc.params[1] is 'target', which is reserved" },
+        { { .name = "orbit", .params = twice, .fn = host_fn }, "desc.params[2] 'radius' is there twice" },
+        { { .name = "orbit", .params = radius }, "desc.fn is NULL" },
+        { { .name = "9lives", .fn = host_fn }, "desc.name '9lives' is not an identifier" },
+        { { .name = "orbit", .fn = host_fn, .memory = 65 }, "desc.memory 65 is out of range (0 to 64" },
+        { { .name = NULL, .fn = host_fn }, "desc.name is NULL" },
+        { { .name = "orbit", .params = bad_param, .fn = host_fn }, "desc.params[0] 'two words' is not an identifier" },
+        { { .name = "orbit", .params = radius, .defaults = inf, .fn = host_fn }, "desc.defaults[0] (of 'radius')" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK(steer_engine_register_behavior(e, &cases[i].d) == STEER_EARG &&
+                  strstr(steer_engine_error(e), "steer_engine_register_behavior: ") &&
+                  strstr(steer_engine_error(e), cases[i].says),
+              "case %zu says '%s': '%s'", i, cases[i].says, steer_engine_error(e));
+    }
+    CHECK(steer_engine_register_behavior(e, NULL) == STEER_EARG && strstr(steer_engine_error(e), "desc is NULL"),
+          "no descriptor: %s", steer_engine_error(e));
+    steer_HostBehaviorDesc good = { .name = "orbit", .params = radius, .fn = host_fn };
+    CHECK(steer_engine_register_behavior(e, &good) == STEER_OK && !*steer_engine_error(e),
+          "a good one registers, no error left: '%s'", steer_engine_error(e));
+    CHECK(steer_engine_register_behavior(e, &good) == STEER_EARG &&
+              strstr(steer_engine_error(e), "'orbit' is registered already"),
+          "twice: %s", steer_engine_error(e));
+
+    // failures that said nothing, and an old message after a success
+    static const char *const says[] = {
+        "steer_engine_tick: n is -1",         "steer_engine_save: write is NULL",
+        "steer_engine_restore: data is NULL", "steer_engine_subscribe: fn is NULL",
+        "steer_engine_states: cap is -1",     "steer_engine_call: name is NULL",
+        "steer_engine_unload_mod: no mod 3",  "steer_engine_load_mod: path is NULL",
+    };
+    int got[8];
+    steer_AgentState one;
+    got[0] = steer_engine_tick(e, -1) == STEER_EARG && strstr(steer_engine_error(e), says[0]);
+    got[1] = steer_engine_save(e, NULL, NULL) == STEER_EARG && strstr(steer_engine_error(e), says[1]);
+    got[2] = steer_engine_restore(e, NULL, 0) == STEER_EARG && strstr(steer_engine_error(e), says[2]);
+    got[3] = steer_engine_subscribe(e, NULL, NULL) == STEER_EARG && strstr(steer_engine_error(e), says[3]);
+    got[4] = steer_engine_states(e, &one, -1) == STEER_EARG && strstr(steer_engine_error(e), says[4]);
+    got[5] = steer_engine_call(e, NULL, 0) == STEER_EARG && strstr(steer_engine_error(e), says[5]);
+    got[6] = steer_engine_unload_mod(e, 3) == STEER_EARG && strstr(steer_engine_error(e), says[6]);
+    got[7] = steer_engine_load_mod(e, NULL, NULL, NULL) == STEER_EARG && strstr(steer_engine_error(e), says[7]);
+    for (int i = 0; i < 8; i++) CHECK(got[i], "'%s'", says[i]);
+    CHECK(steer_engine_tick(e, 1) == STEER_OK && !*steer_engine_error(e) && !*steer_engine_traceback(e),
+          "a good tick leaves no error: '%s'", steer_engine_error(e));
+    write_file("plain.lua", "return { update = function() error('boom') end }\n");
+    CHECK(steer_engine_reload(e) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 1) == STEER_ESCRIPT && strstr(steer_engine_error(e), "boom"), "%s",
+          steer_engine_error(e));
+    Buf b = { 0 };
+    CHECK(steer_engine_save(e, buf_write, &b) == STEER_OK && !*steer_engine_error(e),
+          "a good save after a failed tick leaves no error: '%s'", steer_engine_error(e));
+    CHECK(steer_engine_restore(e, b.p, b.len) == STEER_OK && !*steer_engine_error(e), "restore: '%s'",
+          steer_engine_error(e));
+    CHECK(steer_engine_subscribe(e, on_event, NULL) == STEER_OK && !*steer_engine_error(e), "subscribe");
+    CHECK(steer_engine_save(e, no_write, NULL) == STEER_OK, "save");
+    free(b.p);
+    steer_engine_free(e);
+
+    e = engine();
+    REQUIRE(e, "engine");
+    CHECK(steer_engine_load(e, NULL) == STEER_EARG && strstr(steer_engine_error(e), "steer_engine_load: file is NULL"),
+          "%s", steer_engine_error(e));
+    CHECK(steer_engine_load_snapshot(e, path_of("plain.lua"), NULL, 0) == STEER_EARG &&
+              strstr(steer_engine_error(e), "steer_engine_load_snapshot: data is NULL"),
+          "%s", steer_engine_error(e));
+    steer_engine_free(e);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/steer-loop-%d", (int)getpid());
@@ -362,6 +462,7 @@ int main(void)
     RUN(test_state_from_version_2);
     RUN(test_first_tick_hint);
     RUN(test_misspelt_keys);
+    RUN(test_api_errors);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 1;
     return check_report_("loop");
