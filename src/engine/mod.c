@@ -325,6 +325,8 @@ static int open_mod(lua_State *L)
     lua_setfield(L, -2, "world");
     lua_pushnil(L); // nobody sees a mod's drawing, which grows in C memory
     lua_setfield(L, -2, "debug_draw");
+    lua_pushnil(L); // the scenario's (engine.c keeps it); a mod's state goes through its save() and load(data)
+    lua_setfield(L, -2, "state");
     lua_pushcfunction(L, steerE_mod_send);
     lua_setfield(L, -2, "send");
     lua_pushstring(L, m->name);

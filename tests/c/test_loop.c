@@ -196,6 +196,10 @@ static void test_state_unsaveable(void)
     CHECK(steer_engine_save(e, buf_write, &b) == STEER_ESCRIPT, "a brain in the state is refused");
     CHECK(strstr(steer_engine_error(e), "steer.state.plan.brain: a brain") && strstr(steer_engine_error(e), "a.data"),
           "names where and what: %s", steer_engine_error(e));
+    // the state is the scenario's: a mod has none (its own goes through save() and load(data))
+    write_file("nostate.lua",
+               "return { setup = function() assert(steer.state == nil, 'a mod sees steer.state') end }\n");
+    CHECK(steer_engine_load_mod(e, path_of("nostate.lua"), NULL, NULL) == STEER_OK, "a mod: %s", steer_engine_error(e));
     steer_engine_free(e);
     free(b.p);
 }
