@@ -11,13 +11,19 @@
 -- per round, and events, not polling, tell the script about arrivals.
 --
 -- Try: change SLOW_RADIUS or the ease curves and save: `reload` rebuilds
--- the brains and the agents carry on toward their current targets.
+-- the brains and the agents carry on toward their current targets; the
+-- round count and the random stream go on, as they live in steer.state.
 --
 -- Keys in the viewer: R reloads, Space pauses, click an agent to inspect it, H lists every key, Esc quits.
 -- Headless: steer run --headless --ticks 600 demos/arrive.lua
 
 local steer = require "steer"
 local random = require "steer.random" -- a stream a snapshot keeps (math.random's is not)
+
+-- The script's own state: steer.state is kept across hot reloads, and
+-- snapshots (--save, --load, the viewer's rewind) carry it. This file's
+-- locals start afresh on every reload, and a snapshot does not hold them.
+local S = steer.state
 
 local COUNT = 24
 local SIZE = 100
@@ -35,9 +41,8 @@ local function make_brain(ease)
 end
 
 -- Targets on a jittered ring, shuffled: the paths cross the middle.
-local rng = random.new(3)
-
 local function deal_targets(w, round)
+  local rng = S.rng
   local targets = {}
   for i = 1, COUNT do
     local angle = (i + 0.5 * round) / COUNT * 2 * math.pi
@@ -55,8 +60,6 @@ local function deal_targets(w, round)
     a.data.dealt, a.data.arrived, a.data.round = w.time, nil, round
   end
 end
-
-local round, next_round = 0, 0
 
 -- Mean arrival time of the agents with `tag` and how many arrived.
 local function tally(w, tag)
@@ -86,7 +89,7 @@ return {
   world = { dim = 2, size = { SIZE, SIZE }, seed = 3 },
 
   setup = function(w)
-    rng = random.new(3)
+    S.rng, S.round, S.next_round = random.new(3), 0, 0
     for i = 1, COUNT do
       w:spawn{
         position = { SIZE / 2 + 6 * math.cos(i), SIZE / 2 + 6 * math.sin(i) },
@@ -99,33 +102,27 @@ return {
   end,
 
   update = function(w)
-    if w.time < next_round then return end
-    if round > 0 then
+    if w.time < S.next_round then return end
+    if S.round > 0 then
       local nl, tl = tally(w, "linear")
       local ns, ts = tally(w, "smooth")
       print(("arrive: round %d  linear %2d/%d in %.2f s  smooth %2d/%d in %.2f s"):format(
-        round, nl, math.floor(COUNT / 2), tl, ns, math.floor(COUNT / 2), ts))
+        S.round, nl, math.floor(COUNT / 2), tl, ns, math.floor(COUNT / 2), ts))
     end
-    round = round + 1
-    next_round = w.time + ROUND
-    deal_targets(w, round)
+    S.round = S.round + 1
+    S.next_round = w.time + ROUND
+    deal_targets(w, S.round)
   end,
 
-  -- the script's own state, for a snapshot (--save, --load, the viewer's rewind)
-  save = function() return { round = round, next_round = next_round, rng = rng } end,
-  -- (the brains and a.data come back with the world; a rewind keeps the
-  -- world's event handlers, a fresh process has none yet)
-  load = function(w, data)
-    round, next_round, rng = data.round, data.next_round, data.rng
+  -- after a snapshot is loaded (steer.state, the brains and a.data come
+  -- back with it): a rewind keeps the world's event handlers, a fresh
+  -- process has none yet
+  load = function(w)
     if not handled then on_arrive(w) end
   end,
 
   reload = function(w)
     bind_brains(w)
     on_arrive(w)
-    -- the new chunk starts with fresh counters: go on from where the old one was
-    local r = 0
-    for a in w:agents() do r = math.max(r, a.data.round or 0) end
-    round, next_round = r, w.time + ROUND
   end,
 }

@@ -13,20 +13,28 @@
 --
 -- Headless: steer run --headless --ticks 3600 demos/crowd.lua
 
+local steer = require "steer"
 local pedestrian = require "steer.archetypes.pedestrian"
 
 local COUNT = 120
 local RADIUS = 16
 local C = 20
 
-local round_start, arrived, worst = 0, 0, 0
+-- The round's tally, in steer.state: hot reloads, --load and the viewer's
+-- rewind keep it (this file's locals start afresh on a reload, and the
+-- event handler below, which counts into it, outlives a reload).
+local S = steer.state
 
 local function deal(w)
   for a in w:agents("pedestrian") do
     local x, y = a:xy()
     a.target = { 2 * C - x, 2 * C - y }
   end
-  round_start, arrived, worst = w.time, 0, 0
+  S.round_start, S.arrived, S.worst = w.time, 0, 0
+end
+
+local function count_arrivals(w)
+  w:on("arrive", function() S.arrived = S.arrived + 1 end)
 end
 
 return {
@@ -38,7 +46,7 @@ return {
       w:spawn(pedestrian.archetype, { position = { C + RADIUS * math.cos(t), C + RADIUS * math.sin(t) } })
     end
     deal(w)
-    w:on("arrive", function() arrived = arrived + 1 end)
+    count_arrivals(w)
   end,
 
   update = function(w)
@@ -46,17 +54,24 @@ return {
     if w.tick % 10 == 0 then
       for a in w:agents("pedestrian") do
         local n = w:neighbors(a.position, 2 * a.radius, "pedestrian")
-        if n[2] then worst = math.max(worst, 2 * a.radius - a.position:dist(n[2].position)) end
+        if n[2] then S.worst = math.max(S.worst, 2 * a.radius - a.position:dist(n[2].position)) end
       end
     end
-    if arrived >= COUNT then
-      print(("crowd: %d crossed in %.1f s, deepest overlap %.2f m"):format(COUNT, w.time - round_start, worst))
+    if S.arrived >= COUNT then
+      print(("crowd: %d crossed in %.1f s, deepest overlap %.2f m"):format(COUNT, w.time - S.round_start, S.worst))
       deal(w)
     end
   end,
 
   draw = function(d)
     d:circle(C, C, RADIUS, { 70, 70, 90 })
-    d:text(1, 2 * C - 2, ("arrived %d / %d"):format(arrived, COUNT), { 255, 255, 255 })
+    d:text(1, 2 * C - 2, ("arrived %d / %d"):format(S.arrived, COUNT), { 255, 255, 255 })
+  end,
+
+  -- after a snapshot is loaded: a fresh process has no event handlers yet
+  load = function(w)
+    count_arrivals(w)
+    -- (a snapshot saved before steer.state holds no tally: start one)
+    if S.arrived == nil then S.round_start, S.arrived, S.worst = 0, 0, 0 end
   end,
 }

@@ -31,7 +31,11 @@ local TOUR = {
   { { 45, -30 }, { -1, 0 } }, { { 0, 0 }, { 0, 1 } }, { { 60, 45 }, { -1, -1 } },
 }
 
-local fliers = {}
+-- The fliers (their agents, craft first) in steer.state, which hot
+-- reloads, --load and the viewer's rewind keep; a flier's own state (its
+-- leg of the tour, trail, arrivals, brain) is its agent's a.data, which
+-- stays with the agent.
+local S = steer.state
 
 local function brain(pose, radius)
   return steer.directed_seek{ heading = pose[2], min_turn_radius = radius, name = "directed_seek" }
@@ -46,13 +50,11 @@ local function aim_at(f, k)
   f.agent.target = pose[1]
 end
 
--- A flier's state is its a.data, so that a snapshot (--save, --load, the
--- viewer's rewind) keeps it with the agent.
 local function spawn(w, fields, radius, colour, start)
   local a = w:spawn(fields)
   local f = { agent = a, radius = radius, colour = colour, trail = {}, arrivals = 0 }
   a.data = f
-  fliers[#fliers + 1] = f
+  S.fliers[#S.fliers + 1] = a
   aim_at(f, start)
   return f
 end
@@ -72,22 +74,17 @@ return {
   world = { dim = 2, size = { 200, 160 }, origin = { -100, -80 }, seed = 3 },
 
   setup = function(w)
-    fliers = {}
+    S.fliers = {}
     spawn(w, { position = { -60, -20 }, velocity = { SPEED, 0 }, max_speed = SPEED, max_force = 40, model = "craft",
       min_turn_radius = RADIUS, min_speed = SPEED * 0.6, radius = 1, tag = "craft" }, nil, { 255, 210, 80 }, 1)
     spawn(w, { position = { 60, 60 }, velocity = { 0, -6 }, max_speed = 6, max_force = 20, radius = 0.6,
       tag = "point" }, 6, { 120, 200, 255 }, 4)
   end,
 
-  -- after a load or a rewind: the fliers are the agents' a.data, craft first
-  load = function(w)
-    fliers = { w:agents("craft")().data, w:agents("point")().data }
-  end,
-
   update = function(w)
     local mouse = w.mouse -- in the viewer: the craft's waypoint follows the mouse
-    for i, f in ipairs(fliers) do
-      local a = f.agent
+    for i, a in ipairs(S.fliers) do
+      local f = a.data
       local x, y = a:xy()
       local trail = f.trail
       trail[#trail + 1] = { x, y }
@@ -109,8 +106,8 @@ return {
   draw = function(d)
     local grey, green, dim, yellow, white, red = { 110, 110, 120 }, { 90, 220, 120 }, { 40, 100, 60 },
       { 255, 220, 60 }, { 240, 240, 240 }, { 255, 80, 60 }
-    for _, f in ipairs(fliers) do
-      local a = f.agent
+    for _, a in ipairs(S.fliers) do
+      local f = a.data
       -- the waypoint and its direction
       local W, dir = a.target, steer.vec(f.pose[2][1], f.pose[2][2]):normalized()
       d:circle(W.x, W.y, 0.8, f.colour)
@@ -135,19 +132,17 @@ return {
           plan.opposite and " k'W" or "", math.deg(plan.total_angle)), f.colour)
       end
     end
-    d:text(-95, 74, ("craft: %d arrivals   point mass: %d arrivals"):format(fliers[1].arrivals, fliers[2].arrivals),
+    d:text(-95, 74, ("craft: %d arrivals   point mass: %d arrivals"):format(S.fliers[1].data.arrivals, S.fliers[2].data.arrivals),
       white)
   end,
 
-  reload = function(w)
-    -- this file ran again: adopt the fliers where they are, with fresh brains
-    fliers = {}
-    for a in w:agents("craft") do
-      fliers[#fliers + 1] = { agent = a, colour = { 255, 210, 80 }, trail = {}, arrivals = 0 }
-    end
-    for a in w:agents("point") do
-      fliers[#fliers + 1] = { agent = a, radius = 6, colour = { 120, 200, 255 }, trail = {}, arrivals = 0 }
-    end
-    for i, f in ipairs(fliers) do aim_at(f, i == 1 and 1 or 4) end
+  -- (a snapshot saved before steer.state holds no list: the agents, craft first)
+  load = function(w)
+    if S.fliers == nil then S.fliers = { w:agents("craft")(), w:agents("point")() } end
+  end,
+
+  reload = function()
+    -- this file ran again: the fliers fly on, on their legs, with brains of the new RADIUS
+    for _, a in ipairs(S.fliers) do aim_at(a.data, a.data.leg) end
   end,
 }

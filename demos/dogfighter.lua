@@ -27,8 +27,10 @@ local TEAMS = {
 local ORDER = { "red", "blue" }
 local SIGHTS, KILL_TIME, COMEBACK = math.rad(5), 1.5, 5
 
-local score = { red = 0, blue = 0 }
-local comebacks = {}
+-- The tally and the fighters still to come back, in steer.state: hot
+-- reloads, --load and the viewer's rewind keep them (this file's locals
+-- start afresh on a reload, and a snapshot does not hold them).
+local S = steer.state
 
 local function launch(w, team, i)
   local t = TEAMS[team]
@@ -42,12 +44,14 @@ return {
   world = { dim = 3, size = { 4000, 4000, 2000 }, origin = { -2000, -2000, 0 }, seed = 21 },
 
   setup = function(w)
+    S.score, S.comebacks = { red = 0, blue = 0 }, {}
     for _, team in ipairs(ORDER) do
       for i = 1, 4 do launch(w, team, i) end
     end
   end,
 
   update = function(w, dt)
+    local score, comebacks = S.score, S.comebacks
     for _, team in ipairs(ORDER) do
       for a in w:agents(team) do
         local s, e = a.data, a.target
@@ -89,10 +93,15 @@ return {
         if a.data.mode == "guns" and e and e.alive then d:line(p, e.position, { 255, 255, 160 }) end
       end
     end
-    d:text(-1950, 1900, ("red %d  blue %d"):format(score.red, score.blue), { 255, 255, 255 })
+    d:text(-1950, 1900, ("red %d  blue %d"):format(S.score.red, S.score.blue), { 255, 255, 255 })
+  end,
+
+  -- (a snapshot saved before steer.state holds no tally: start one)
+  load = function()
+    if S.score == nil then S.score, S.comebacks = { red = 0, blue = 0 }, {} end
   end,
 
   reload = function()
-    -- the fighters rebind to the redefined archetype by name
+    -- the fighters rebind to the redefined archetype by name; the tally stays
   end,
 }

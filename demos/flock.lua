@@ -74,12 +74,15 @@ local function local_polarization(w, radius)
   return n > 0 and sum / n or 0
 end
 
-local next_report = REPORT_EVERY
+-- When the next report is due, in steer.state: hot reloads, --load and
+-- the viewer's rewind keep it (this file's locals start afresh on a reload).
+local S = steer.state
 
 return {
   world = { dim = 2, size = { WIDTH, HEIGHT }, wrap = true, seed = 7, collide = true },
 
   setup = function(w)
+    S.next_report = REPORT_EVERY
     -- the script's own random numbers: fixed, so every run (on every Lua) starts alike
     local stream = random.new(7)
     for _, r in ipairs(ROCKS) do w:add_obstacle{ position = { r[1], r[2] }, radius = r[3] } end
@@ -107,17 +110,21 @@ return {
 
   -- The low-frequency part: a report every few simulated seconds.
   update = function(w, dt)
-    if w.time + dt / 2 >= next_report then
-      next_report = next_report + REPORT_EVERY
+    if w.time + dt / 2 >= S.next_report then
+      S.next_report = S.next_report + REPORT_EVERY
       print(("flock: %5.1f s  polarization %.2f overall, %.2f within 6 m"):format(
         w.time, polarization(w), local_polarization(w, 6)))
     end
+  end,
+
+  -- (a snapshot saved before steer.state holds no report time: the first one's)
+  load = function()
+    if S.next_report == nil then S.next_report = REPORT_EVERY end
   end,
 
   -- After a hot reload: the flock keeps flying, with the new brain.
   reload = function(w)
     local brain = make_brain()
     for a in w:agents("boid") do a.brain = brain end
-    next_report = w.time + REPORT_EVERY
   end,
 }

@@ -15,8 +15,8 @@
 -- edges are the world's; the flock has walls round it, as a wrap would
 -- split it. Moving targets are moved by plain Lua in `update` at a low
 -- rate. Which agents those updates move, and their random stream, are the
--- scenario's own state: `save` and `load` keep them, so a rewind or a
--- load replays the same run.
+-- scenario's own state: in steer.state, which snapshots carry, so a rewind
+-- or a load replays the same run (and a hot reload keeps them).
 --
 -- Headless: steer run --headless --ticks 1200 demos/gallery.lua
 
@@ -33,7 +33,8 @@ local H = 24     -- a panel's scene is H m high; its label has the band above
 local LABEL_WIDTH, LINE = 16, 2.8
 
 local panels = {} -- { label, lines, x, y }
-local rng = random.new(13) -- the updates' random stream
+-- S.rng: the updates' random stream; S.moved: scene index -> the agents its update moves
+local S = steer.state
 
 -- A panel at index i: its corner, and a point in its scene from fractions
 -- of the scene's width and height.
@@ -81,7 +82,7 @@ local scenes = {
       target = at(ox, oy, 0.8, 0.5) })
     return { a }
   end, function(_, t, ag, ox, oy)
-    if t % 8 == 0 then ag[1].target = at(ox, oy, 0.2 + 0.6 * random.float(rng), 0.2 + 0.6 * random.float(rng)) end
+    if t % 8 == 0 then ag[1].target = at(ox, oy, 0.2 + 0.6 * random.float(S.rng), 0.2 + 0.6 * random.float(S.rng)) end
   end },
   { "pursue", function(w, ox, oy)
     local r = runner(w, ox, oy, "prop")
@@ -233,8 +234,6 @@ local scenes = {
   end },
 }
 
-local moved = {} -- scene index -> the agents its update moves
-
 -- A label in lines of at most `width` characters: the name, then its
 -- "(...)" from a line of its own, words kept whole.
 local function wrap(text, width)
@@ -265,10 +264,10 @@ scenario = {
   world = { dim = 2, size = { COLS * P, math.ceil(#scenes / COLS) * P }, seed = 13 },
 
   setup = function(w)
-    rng = random.new(13)
+    S.rng, S.moved = random.new(13), {}
     for i, s in ipairs(scenes) do
       local ox, oy = corner(i)
-      moved[i] = s[2](w, ox, oy, "panel" .. i)
+      S.moved[i] = s[2](w, ox, oy, "panel" .. i)
       for a in w:agents() do a.data.panel = a.data.panel or i end
     end
   end,
@@ -287,27 +286,17 @@ scenario = {
     if w.tick % 60 ~= 0 then return end -- once a second
     local t = math.floor(w.tick / 60)
     for i, s in ipairs(scenes) do
-      if s[3] then s[3](w, t, moved[i], corner(i)) end
+      if s[3] then s[3](w, t, S.moved[i], corner(i)) end
     end
   end,
 
-  -- the script's own state, for a snapshot (--save, --load, the viewer's
-  -- rewind): the stream, and the moved agents by id
-  save = function()
-    local ids = {}
-    for i, ag in pairs(moved) do
-      ids[i] = {}
-      for k, a in ipairs(ag) do ids[i][k] = a.id end
-    end
-    return { rng = rng, moved = ids }
-  end,
-  load = function(w, data)
+  -- (a snapshot saved before steer.state held its save()'s data, now
+  -- steer.state's: the moved agents by id)
+  load = function(w)
     local by_id = {}
     for a in w:agents() do by_id[a.id] = a end
-    rng, moved = data.rng, {}
-    for i, ids in pairs(data.moved) do
-      moved[i] = {}
-      for k, id in ipairs(ids) do moved[i][k] = by_id[id] end
+    for _, ag in pairs(S.moved) do
+      for k, a in ipairs(ag) do ag[k] = by_id[a] or a end
     end
   end,
 

@@ -43,10 +43,15 @@ local ROUTES = {
 -- out at the west gap.
 local SNEAK = { { 40, -4 }, { 40, 8 }, { 44, 36 }, { 66, 40 }, { 44, 62 }, { 16, 44 }, { 2, 40 }, { -6, 40 } }
 
-local intruder
+-- The script's own state: steer.state is kept across hot reloads, and
+-- snapshots (--save, --load, the viewer's rewind) carry it, agents too.
+-- This file's locals start afresh on every reload, and a snapshot does not
+-- hold them. S.intruder: the intruder (an agent); S.caught, S.escapes: the
+-- tally; S.respawn_at: after a catch or an escape, when the next one comes.
+local S = steer.state
 
 local function spawn_intruder(w)
-  intruder = w:spawn{
+  S.intruder = w:spawn{
     position = SNEAK[1], tag = "intruder", max_speed = 2.4, max_force = 8, radius = 0.45,
     brain = steer.priority{
       steer.avoid_walls{ whiskers = 3, length = 2 },
@@ -58,9 +63,6 @@ local function spawn_intruder(w)
   }
 end
 
-local caught, escapes = 0, 0
-local respawn_at -- after a catch or an escape, the next intruder comes later
-
 return {
   world = { dim = 2, size = { WIDTH, HEIGHT }, origin = { ORIGIN, ORIGIN }, seed = 11 },
 
@@ -68,12 +70,14 @@ return {
     for _, wall in ipairs(WALLS) do w:add_wall{ from = wall[1], to = wall[2] } end
     for _, b in ipairs(BUILDINGS) do w:add_box{ min = b[1], max = b[2] } end
     for _, route in ipairs(ROUTES) do guard.spawn(w, { route = route }) end
+    S.caught, S.escapes = 0, 0
     spawn_intruder(w)
   end,
 
   update = function(w)
+    local intruder = S.intruder
     if not intruder.alive then
-      if w.time >= respawn_at then spawn_intruder(w) end
+      if w.time >= S.respawn_at then spawn_intruder(w) end
       return
     end
     local mouse = w.mouse -- in the viewer: the intruder follows the mouse
@@ -82,19 +86,19 @@ return {
     intruder.target = near
     for g in w:agents("guard") do
       if g.position:dist(intruder.position) < guard.params.catch_distance then
-        caught = caught + 1
-        print(("patrol: caught at t=%.1f s (%d caught, %d escaped)"):format(w.time, caught, escapes))
+        S.caught = S.caught + 1
+        print(("patrol: caught at t=%.1f s (%d caught, %d escaped)"):format(w.time, S.caught, S.escapes))
         intruder:remove()
-        respawn_at = w.time + 10
+        S.respawn_at = w.time + 10
         return
       end
     end
     local x = intruder:xy()
     if x < -5 then
-      escapes = escapes + 1
-      print(("patrol: escaped at t=%.1f s (%d caught, %d escaped)"):format(w.time, caught, escapes))
+      S.escapes = S.escapes + 1
+      print(("patrol: escaped at t=%.1f s (%d caught, %d escaped)"):format(w.time, S.caught, S.escapes))
       intruder:remove()
-      respawn_at = w.time + 10
+      S.respawn_at = w.time + 10
     end
   end,
 
@@ -116,27 +120,26 @@ return {
         d:line(p[1], p[2], q[1], q[2], { 80, 80, 110 })
       end
     end
-    d:text(-8, 72, ("caught %d  escaped %d"):format(caught, escapes), { 255, 255, 255 })
+    d:text(-8, 72, ("caught %d  escaped %d"):format(S.caught, S.escapes), { 255, 255, 255 })
   end,
 
-  -- the script's own state, for a snapshot (--save, --load, the viewer's
-  -- rewind): the tallies, when the next intruder comes, and which agent it is
-  save = function()
-    return { caught = caught, escapes = escapes, respawn_at = respawn_at, intruder = intruder.id }
-  end,
-  load = function(w, data)
-    caught, escapes, respawn_at = data.caught, data.escapes, data.respawn_at
-    intruder = { alive = false } -- removed before the save: the next one comes at respawn_at
+  -- (a snapshot saved before steer.state held its save()'s data, now
+  -- steer.state's: the intruder by id)
+  load = function(w)
+    if type(S.intruder) ~= "number" then return end
+    local id = S.intruder
+    S.intruder = { alive = false } -- removed before the save: the next one comes at respawn_at
     for a in w:agents("intruder") do
-      if a.id == data.intruder then intruder = a end
+      if a.id == id then S.intruder = a end
     end
   end,
 
   reload = function(w)
-    -- The guards rebind by archetype name. This file's locals start afresh
-    -- on a reload (the tallies too): find the intruder in the world and
-    -- give it the new version's brain.
-    for a in w:agents("intruder") do a:remove() end
-    spawn_intruder(w)
+    -- The guards rebind by archetype name; the intruder and the tally stay
+    -- in steer.state. A live intruder starts over with the new version's brain.
+    if S.intruder.alive then
+      S.intruder:remove()
+      spawn_intruder(w)
+    end
   end,
 }

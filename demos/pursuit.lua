@@ -86,9 +86,10 @@ local function bind_brains(w)
   return prey
 end
 
--- The score lives in prey.data, which a reload keeps (this file's locals
--- start afresh on every reload).
-local prey
+-- The prey (an agent) in steer.state, which hot reloads, --load and the
+-- viewer's rewind keep (this file's locals start afresh on every reload);
+-- the score lives in the prey's a.data, which stays with it.
+local S = steer.state
 
 return {
   world = { dim = 2, size = { WIDTH, HEIGHT }, wrap = true, seed = 11 },
@@ -103,10 +104,11 @@ return {
     end
     w:spawn{ position = { WIDTH / 2, HEIGHT / 2 }, velocity = { 1, 0 }, tag = "prey",
              data = { catches = 0, chase_start = 0, rng = random.new(11) } }
-    prey = bind_brains(w)
+    S.prey = bind_brains(w)
   end,
 
   update = function(w)
+    local prey = S.prey
     local x, y = prey:xy()
     local near = w:neighbors({ x, y }, CATCH_RADIUS, "hunter")
     if #near == 0 then return end
@@ -120,11 +122,11 @@ return {
   end,
 
   reload = function(w)
-    prey = bind_brains(w)
+    S.prey = bind_brains(w)
   end,
 
-  -- after a load or a rewind: the brains are the snapshot's; find the prey again
+  -- (a snapshot saved before steer.state holds no prey: find it)
   load = function(w)
-    prey = w:agents("prey")()
+    if S.prey == nil then S.prey = w:agents("prey")() end
   end,
 }

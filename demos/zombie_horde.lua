@@ -46,9 +46,11 @@ local MAP = town()
 -- The player's round, along the streets (cell centres of open cells).
 local ROUND = { { 3, 3 }, { 117, 3 }, { 117, 77 }, { 3, 77 } }
 
--- The grid, the field and the player outlive a hot reload of this file.
-local state = package.loaded["demos.zombie_horde.state"] or { last_track = -1 }
-package.loaded["demos.zombie_horde.state"] = state
+-- The player (an agent) and when the field last moved to it, in
+-- steer.state: hot reloads, --load and the viewer's rewind keep it (this
+-- file's locals start afresh on a reload). The field to the player lives
+-- in the player's a.data, as snapshots keep grids and flow fields there.
+local S = steer.state
 
 -- A random open spot at least 30 m from the player's start.
 local rng = random.new(12345)
@@ -77,16 +79,19 @@ return {
     }
     local field = grid:flow_field{ goal = player.position }
     for _ = 1, ZOMBIES do zombie.spawn(w, field, { position = rand_open(grid), data = { player = player } }) end
-    state.grid, state.field, state.player = grid, field, player
+    player.data.field = field
+    S.player, S.last_track = player, -1
   end,
 
   update = function(w)
-    local grid, field, player = state.grid, state.field, state.player
+    local player = S.player
+    local field = player.data.field
+    local grid = field.grid
     local mouse = w.mouse -- in the viewer: the player follows the mouse
     if mouse and not grid:blocked(mouse) then player.position = mouse end
-    if w.time - state.last_track >= 0.25 then
+    if w.time - S.last_track >= 0.25 then
       zombie.track(field, player.position)
-      state.last_track = w.time
+      S.last_track = w.time
     end
     if w.tick % 600 == 0 then
       local near = #w:neighbors(player.position, 6, "zombie")
@@ -96,7 +101,8 @@ return {
   end,
 
   draw = function(d, w)
-    local grid, player = state.grid, state.player
+    local player = S.player
+    local grid = player.data.field.grid
     for _, s in ipairs(grid:walls()) do d:line(s[1].x, s[1].y, s[2].x, s[2].y, { 150, 150, 160 }) end
     local x, y = player:xy()
     d:circle(x, y, 1.5, { 255, 220, 80 })
@@ -104,18 +110,17 @@ return {
       #w:neighbors(player.position, 6, "zombie")), { 255, 255, 255 })
   end,
 
-  -- a snapshot (--save, --load, the viewer's rewind) holds the field and the
-  -- player in the zombies' a.data: find them there again
-  save = function() return { last_track = state.last_track } end,
-  load = function(w, data)
-    state.player = w:agents("player")()
-    state.field = w:agents("zombie")().data.field
-    state.grid = state.field.grid
-    state.last_track = data.last_track
+  -- (a snapshot saved before steer.state holds no player, and no field in
+  -- its a.data: the zombies' a.data has both)
+  load = function(w)
+    if S.player then return end
+    S.player = w:agents("player")()
+    S.player.data.field = w:agents("zombie")().data.field
   end,
 
   reload = function(w)
-    -- zombies rebind by archetype name; the grid, the field and the player stay
-    state.last_track = w.time - 1
+    -- zombies rebind by archetype name; the grid, the field and the player
+    -- stay: track the player at once with the new version
+    S.last_track = w.time - 1
   end,
 }

@@ -9,7 +9,8 @@
 //
 // No global state: engines in one process are independent. Every call
 // returns STEER_OK or an error; steer_engine_error() then says what failed
-// as "file:line: message" where a script was at fault.
+// (which argument or check, or "file:line: message" where a script was at
+// fault); see steer_engine_error for exactly when.
 #ifndef STEER_ENGINE_H
 #define STEER_ENGINE_H
 
@@ -57,9 +58,11 @@ STEER_API int steer_engine_load(steer_Engine *e, const char *file);
 STEER_API int steer_engine_tick(steer_Engine *e, int n);
 // Reload the scenario as a transaction: compile and run the file and every
 // module it required anew; only if all of it succeeds (and its reload(w))
-// does it replace the running version. Agents, a.data and targets stay;
-// archetypes rebind by name on the next tick. On failure the last good
-// version keeps running and the error is kept.
+// does it replace the running version. Agents, a.data, targets and
+// steer.state stay (the file's locals are new, and setup does not run
+// again); archetypes rebind by name on the next tick. On failure the last
+// good version keeps running and the error is kept. A script error in the
+// first tick after a reload, a load or a restore ends with a hint of that.
 STEER_API int steer_engine_reload(steer_Engine *e);
 // Reload if the scenario or any module it required changed on disk since
 // the last look: 1 reloaded, 0 nothing changed, or the reload's error.
@@ -68,9 +71,25 @@ STEER_API int steer_engine_poll(steer_Engine *e);
 STEER_API const char *steer_engine_watched(const steer_Engine *e, int i);
 // The scenario's world (NULL before a load); it outlives reloads.
 STEER_API steer_World *steer_engine_world(steer_Engine *e);
-// Why the last call failed ("file:line: message" for a script), or "".
+// Why the last call failed, or "". Every call of this header on an engine
+// that returns a status sets it: "" when it succeeds (STEER_OK; for
+// steer_engine_poll 0 or 1; for steer_engine_states a count), the reason
+// when it fails: the function, and the argument or check that failed
+// ("steer_engine_tick: n is -1, ...") or, where a script was at fault,
+// "file:line: message". The calls that return no status
+// (steer_engine_world, _watched, _lua, _push_scenario, _mod_count) and
+// steer_engine_mod_info (a const engine) leave it as it was, as does
+// steer_engine_new (no engine on failure) and a call with e NULL. The text
+// is the engine's: valid until the next call that sets it, or
+// steer_engine_free. NULL e gives "no engine".
 STEER_API const char *steer_engine_error(const steer_Engine *e);
-// Make a host behaviour kind available to the scenario and to later mods as steer.NAME.
+// Make a host behaviour kind available to the scenario and to later mods as
+// steer.NAME. STEER_EARG, the error naming the check, for: desc NULL, a
+// name that is NULL, not an identifier or a built-in kind's, fn NULL,
+// memory out of 0..STEER_HOST_MAX_MEMORY, a parameter that is not an
+// identifier, "target" or "name" (reserved), twice in params, a default
+// that is not finite, more than STEER_HOST_MAX_PARAMS parameters, or a
+// name registered already; STEER_ENOMEM when out of memory.
 STEER_API int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc *desc);
 // Called after every tick with each event of that tick.
 typedef void (*steer_EventFn)(void *ud, const steer_Event *ev);
@@ -121,9 +140,10 @@ STEER_API int steer_engine_mod_info(const steer_Engine *e, int id, steer_ModInfo
 
 // ---- snapshots ----------------------------------------------------------
 // A snapshot of a running scenario: its world (w:save: agents, a.data,
-// archetypes by name), the scenario's own state (its optional save(w) ->
-// data, given back to load(w, data)) and each mod's (save() -> data, given
-// back to load(data), kept under the mod's name). Data is plain (nil,
+// archetypes by name), steer.state (put back into the same table, agents
+// by id), the scenario's own data (its optional save(w) -> data, given
+// back to load(w, data)) and each mod's (save() -> data, given back to
+// load(data), kept under the mod's name). Data is plain (nil,
 // booleans, numbers, strings, tables; shared subtables and cycles kept).
 // Event handlers and mods' other Lua state are code, not saved.
 //
@@ -144,7 +164,7 @@ STEER_API int steer_engine_push_scenario(steer_Engine *e);
 // engine's stack (popped): STEER_OK also when it has no such callback;
 // on a script error STEER_ESCRIPT, the error kept as steer_engine_error says.
 STEER_API int steer_engine_call(steer_Engine *e, const char *name, int nargs);
-// The last error with its Lua traceback (steer_engine_error is its first line).
+// The last error with its Lua traceback (steer_engine_error is its first line); as valid as steer_engine_error.
 STEER_API const char *steer_engine_traceback(const steer_Engine *e);
 
 #ifdef __cplusplus

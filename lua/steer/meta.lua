@@ -421,6 +421,14 @@ local steer = {}
 ---@type string
 steer.version = "0.1.0"
 
+---A scenario's own state: `local S = steer.state` at the top of the file,
+---filled by setup. The engine (`steer run`, steer_engine_*) keeps this table
+---across hot reloads and carries its contents in snapshots (plain data, the
+---world's agents by id, vectors), restored in place by --load and rewinds.
+---Elsewhere a plain table.
+---@type table
+steer.state = {}
+
 ---A new vector. `steer.vec(v)` copies a vector or `{x, y [, z]}` table.
 ---@param x number
 ---@param y number

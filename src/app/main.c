@@ -11,7 +11,8 @@
 // engine's transaction, which keeps the last good version on failure.
 // With the viewer built (src/view, SDL2), a run without --headless opens a
 // window; there a script error stops the simulation and shows over the
-// world instead of ending the program, until a reload fixes it.
+// world instead of ending the program, until a reload fixes it. A headless
+// run in real time (no --ticks) does the same, the error on stderr.
 #include "steer.h"
 #include "steer_engine.h"
 #include "steer_lua.h"
@@ -52,7 +53,8 @@ static const char usage_text[] = "usage: steer COMMAND [OPTIONS]\n"
                                  "                           window: at the first error too), print a summary;\n"
                                  "                           without it the scenario runs in real time until\n"
                                  "                           interrupted (Ctrl-C) and reloads FILE (and the modules\n"
-                                 "                           it required) when one is saved\n"
+                                 "                           it required) when one is saved; a script error\n"
+                                 "                           stops the simulation until a save fixes it\n"
                                  "  --seed S                 override the scenario's world seed (an integer)\n"
                                  "  --threads N              worker threads for the tick (1 to 64; same trajectory\n"
                                  "                           for any N); overrides the scenario's `threads`\n"
@@ -149,18 +151,32 @@ static void summary(Run *r, double ms)
 }
 
 // Run the loop: `ticks` >= 0 as fast as possible, < 0 in real time,
-// reloading when a watched file is saved. Returns the exit status.
+// reloading when a watched file is saved. In real time a script error does
+// what it does in the window: it is reported and the simulation stops, and
+// the run waits for a save that reloads (the next tick runs the fixed
+// version). Returns the exit status: 1 when ended by an error, or, in real
+// time, interrupted while stopped by one.
 static int loop(Run *r, long long ticks)
 {
     double start = now();
+    bool stopped = false; // real time: a tick failed, no reload since
     if (ticks >= 0) {
         while (r->ticks < ticks && !interrupted)
             if (!tick(r)) return EXIT_SCRIPT;
     } else {
         double next = start;
         while (!interrupted) {
-            if (!tick(r)) return EXIT_SCRIPT;
-            steer_engine_poll(r->e); // logs "reload ok" or "reload failed" itself
+            if (!stopped && !tick(r)) {
+                report(r);
+                fprintf(stderr, "steer: stopped at tick %llu; save a fix to %s to go on (Ctrl-C ends the run)\n",
+                        (unsigned long long)steer_world_tick(steer_engine_world(r->e)), r->file);
+                stopped = true;
+            }
+            // logs "reload ok" or "reload failed" itself
+            if (steer_engine_poll(r->e) == 1 && stopped) {
+                stopped = false;
+                fprintf(stderr, "steer: running again\n");
+            }
             next += r->dt;
             double t = now();
             if (t - next > MAX_LAG) next = t;
@@ -168,7 +184,7 @@ static int loop(Run *r, long long ticks)
         }
     }
     summary(r, (now() - start) * 1e3);
-    return EXIT_SUCCESS;
+    return stopped ? EXIT_SCRIPT : EXIT_SUCCESS;
 }
 
 // ---- the viewer ----------------------------------------------------------------
@@ -571,7 +587,11 @@ static int run(const char *file, Options o)
     }
 #endif
     status = loop(&r, ticks);
-    if (status != EXIT_SUCCESS) goto fail;
+    if (status != EXIT_SUCCESS && ticks >= 0) goto fail;
+    if (status != EXIT_SUCCESS) { // stopped by an error in real time: reported already
+        steer_engine_free(r.e);
+        return status;
+    }
     if (o.save && !save_snapshot(&r, o.save)) {
         steer_engine_free(r.e);
         return EXIT_SCRIPT;

@@ -10,6 +10,9 @@
 
 // The steerB_Kind of a host kind (host.c).
 const void *steerB_host_kind(const steer_HostKind *k);
+// Why steer_host_kind_new refuses desc, as a sentence in buf (len bytes):
+// which check failed; NULL when it takes it.
+const char *steerB_host_desc_error(const steer_HostBehaviorDesc *desc, char *buf, size_t len);
 
 // The flow family (follow_flow.c): point a follow_flow or decompose_flow
 // behaviour at its field, which it references until it is freed or bound

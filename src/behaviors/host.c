@@ -91,20 +91,66 @@ static bool identifier(const char *s)
     return true;
 }
 
+// A name for a message: at most 40 bytes of it, anything but printable
+// ASCII as '?' (it may be no identifier, or no text).
+static const char *shown(const char *s, char buf[48])
+{
+    size_t n = 0;
+    for (; s[n] && n < 40; n++) buf[n] = s[n] >= 0x20 && s[n] < 0x7F ? s[n] : '?';
+    snprintf(buf + n, 48 - n, "%s", s[n] ? "..." : "");
+    return buf;
+}
+
+const char *steerB_host_desc_error(const steer_HostBehaviorDesc *desc, char *buf, size_t len)
+{
+    char a[48];
+    if (!desc) return snprintf(buf, len, "no descriptor (desc is NULL)"), buf;
+    if (!desc->name) return snprintf(buf, len, "desc.name is NULL (the kind's name, steer.NAME in Lua)"), buf;
+    if (!identifier(desc->name))
+        return snprintf(buf, len,
+                        "desc.name '%s' is not an identifier (letters, digits and _, not starting with a digit)",
+                        shown(desc->name, a)),
+               buf;
+    if (steerB_find_kind(desc->name))
+        return snprintf(buf, len, "desc.name '%s' is a built-in behaviour's name", desc->name), buf;
+    if (!desc->fn) return snprintf(buf, len, "desc.fn is NULL ('%s' has no function to call)", desc->name), buf;
+    if (desc->memory < 0 || desc->memory > STEER_HOST_MAX_MEMORY)
+        return snprintf(buf, len, "desc.memory %d is out of range (0 to %d floats per agent)", desc->memory,
+                        STEER_HOST_MAX_MEMORY),
+               buf;
+    for (int np = 0; desc->params && desc->params[np]; np++) {
+        const char *p = desc->params[np];
+        if (np == STEER_HOST_MAX_PARAMS)
+            return snprintf(buf, len, "desc.params has more than %d names", STEER_HOST_MAX_PARAMS), buf;
+        if (!identifier(p))
+            return snprintf(buf, len,
+                            "desc.params[%d] '%s' is not an identifier (letters, digits and _, not starting with a "
+                            "digit)",
+                            np, shown(p, a)),
+                   buf;
+        if (strcmp(p, "target") == 0)
+            return snprintf(buf, len,
+                            "desc.params[%d] is 'target', which is reserved (set desc.target for a target field)", np),
+                   buf;
+        if (strcmp(p, "name") == 0)
+            return snprintf(buf, len, "desc.params[%d] is 'name', which is reserved (every behaviour's label)", np),
+                   buf;
+        for (int j = 0; j < np; j++)
+            if (strcmp(desc->params[j], p) == 0)
+                return snprintf(buf, len, "desc.params[%d] '%s' is there twice (as desc.params[%d] too)", np, p, j),
+                       buf;
+        if (desc->defaults && !isfinite(desc->defaults[np]))
+            return snprintf(buf, len, "desc.defaults[%d] (of '%s') is not finite", np, p), buf;
+    }
+    return NULL;
+}
+
 int steer_host_kind_new(const steer_HostBehaviorDesc *desc, steer_HostKind **out)
 {
-    if (!desc || !out || !desc->fn || !identifier(desc->name) || desc->memory < 0 ||
-        desc->memory > STEER_HOST_MAX_MEMORY)
-        return STEER_EARG;
-    if (steerB_find_kind(desc->name)) return STEER_EARG; // would shadow a built-in
+    char why[160];
+    if (!out || steerB_host_desc_error(desc, why, sizeof why)) return STEER_EARG;
     int np = 0;
-    for (; desc->params && desc->params[np]; np++) {
-        if (np == STEER_HOST_MAX_PARAMS || !identifier(desc->params[np])) return STEER_EARG;
-        if (strcmp(desc->params[np], "target") == 0 || strcmp(desc->params[np], "name") == 0) return STEER_EARG;
-        for (int j = 0; j < np; j++)
-            if (strcmp(desc->params[j], desc->params[np]) == 0) return STEER_EARG;
-        if (desc->defaults && !isfinite(desc->defaults[np])) return STEER_EARG;
-    }
+    while (desc->params && desc->params[np]) np++;
     steer_HostKind *k = calloc(1, sizeof *k);
     if (!k) return STEER_ENOMEM;
     k->nparams = np;

@@ -98,6 +98,13 @@ char *steerE_strdup(steer_Engine *e, const char *s)
     return d;
 }
 
+void steerE_clear_error(steer_Engine *e)
+{
+    e->error[0] = '\0';
+    steerE_alloc(e, e->traceback, 0);
+    e->traceback = NULL;
+}
+
 int steerE_fail(steer_Engine *e, int status, const char *fmt, ...)
 {
     va_list ap;

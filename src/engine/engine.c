@@ -18,6 +18,7 @@
 // any point leaves the previous version running exactly as it was: the
 // modules it re-required and the archetypes it redefined are put back.
 #include "engine.h"
+#include "../behaviors/exports.h"
 
 #include <lualib.h>
 
@@ -181,7 +182,7 @@ static int open_state(lua_State *L)
     steerL_set_policy(L, &e->policy);
     steer_lua_preload(L);
     wrap_searcher(L, e);
-    return 0;
+    return steerE_state_open(L);
 }
 
 int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
@@ -200,7 +201,7 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     e->has_seed = d.has_seed;
     e->seed = d.seed;
     e->threads = d.threads;
-    e->scenario_ref = e->world_ref = LUA_NOREF;
+    e->scenario_ref = e->world_ref = e->state_ref = LUA_NOREF;
     e->inotify_fd = -1;
     atomic_init(&e->stopping, false);
     pthread_mutex_init(&e->lock, NULL);
@@ -281,6 +282,63 @@ static int run_file(lua_State *L)
     return 1;
 }
 
+// The scenario's fields, for the misspellings below.
+static const char *const scenario_keys[] = { "world",  "setup", "update", "draw", "reload",
+                                             "on_key", "save",  "load",   "show", NULL };
+
+// The optimal string alignment distance between a and b (edits, and swaps
+// of two neighbours), for short strings; past 3 it says 3.
+static int edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (na > 16 || nb > 16 || (na > nb ? na - nb : nb - na) > 2) return 3;
+    int d[17][17];
+    for (size_t i = 0; i <= na; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= nb; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= na; i++)
+        for (size_t j = 1; j <= nb; j++) {
+            int cost = a[i - 1] != b[j - 1];
+            int v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v) v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[na][nb] > 3 ? 3 : d[na][nb];
+}
+
+// Runs protected (the scenario table at 1, the file at 2 as a light
+// userdata): raise for a key that is none of the scenario's fields but
+// one of them misspelt ("udpate", "stup", "wrold", "Update"): one edit
+// away, or two from a field of 6 letters or more. Other keys are the
+// scenario's own (functions a snapshot names as scenario.KEY, data).
+static int check_keys(lua_State *L)
+{
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) continue;
+        size_t n;
+        const char *k = lua_tolstring(L, -1, &n);
+        const char *near = NULL;
+        for (int i = 0; scenario_keys[i]; i++) {
+            size_t nk = strlen(scenario_keys[i]);
+            int dist = edit_distance(k, n, scenario_keys[i], nk);
+            if (dist == 0) {
+                near = NULL;
+                break;
+            }
+            if (!near && (dist == 1 || (dist == 2 && nk >= 6))) near = scenario_keys[i];
+        }
+        if (near)
+            return luaL_error(L,
+                              "%s: the scenario has no field '%s' (did you mean '%s'? its fields: world, setup, "
+                              "update, draw, reload, on_key, save, load, show)",
+                              (const char *)lua_touserdata(L, 2), k, near);
+    }
+    return 0;
+}
+
 // Load and run the file; leave its table on the stack, or fail with the
 // error kept. Checks the table's shape so that `updat = function` or
 // `update = 1` is caught at load, not ignored.
@@ -294,6 +352,14 @@ static int run_scenario_file(steer_Engine *e)
         const char *tn = luaL_typename(L, -1);
         lua_pop(L, 1);
         return steerE_fail(e, STEER_ESCRIPT, "%s: expected the file to return a scenario table, got %s", e->file, tn);
+    }
+    lua_pushcfunction(L, check_keys);
+    lua_pushvalue(L, -2);
+    lua_pushlightuserdata(L, e->file);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) { // a message of ours: no traceback to add
+        steerE_keep_error(e);
+        lua_pop(L, 1);
+        return STEER_ESCRIPT;
     }
     static const char *const callbacks[] = { "setup", "update", "draw", "reload", "on_key", "save", "load", NULL };
     for (int i = 0; callbacks[i]; i++) {
@@ -394,7 +460,9 @@ static int callback(steer_Engine *e, int scenario, const char *name, bool with_d
 // (snapshot non-NULL) the snapshot's state in place of what setup makes.
 static int load_scenario(steer_Engine *e, const char *file, const void *snapshot, size_t len)
 {
-    if (!e || !file) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (!file) return steerE_fail(e, STEER_EARG, "steer_engine_load: file is NULL");
     if (e->file) return steerE_fail(e, STEER_EARG, "steer_engine_load: a scenario is loaded already (%s)", e->file);
     if (!(e->file = steerE_strdup(e, file))) return steerE_fail(e, STEER_ENOMEM, "steer_engine_load: out of memory");
     lua_State *L = e->L;
@@ -413,7 +481,9 @@ static int load_scenario(steer_Engine *e, const char *file, const void *snapshot
     }
     if (st == STEER_OK) st = snapshot ? steer_engine_restore(e, snapshot, len) : callback(e, top + 1, "setup", false);
     lua_settop(L, top);
+    e->after = snapshot ? STEERE_AFTER_LOAD : STEERE_AFTER_NONE;
     if (st != STEER_OK) {
+        steerE_state_clear(e); // what a failed setup or restore put there
         // the engine keeps no half-loaded scenario: a later load may try again
         luaL_unref(L, LUA_REGISTRYINDEX, e->scenario_ref);
         luaL_unref(L, LUA_REGISTRYINDEX, e->world_ref);
@@ -429,7 +499,10 @@ int steer_engine_load(steer_Engine *e, const char *file) { return load_scenario(
 
 int steer_engine_load_snapshot(steer_Engine *e, const char *file, const void *data, size_t len)
 {
-    if (!data) return STEER_EARG;
+    if (e && !data) {
+        steerE_clear_error(e);
+        return steerE_fail(e, STEER_EARG, "steer_engine_load_snapshot: data is NULL");
+    }
     return load_scenario(e, file, data, len);
 }
 
@@ -446,6 +519,8 @@ static int one_tick(steer_Engine *e)
     }
     if (st == STEER_OK) st = callback(e, top + 1, "update", true);
     lua_settop(L, top);
+    if (st != STEER_OK) steerE_state_hint(e);
+    e->after = STEERE_AFTER_NONE;
     if (st != STEER_OK) return st;
     if (e->nsubs) {
         int n = 0;
@@ -459,7 +534,9 @@ static int one_tick(steer_Engine *e)
 
 int steer_engine_tick(steer_Engine *e, int n)
 {
-    if (!e || n < 0) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (n < 0) return steerE_fail(e, STEER_EARG, "steer_engine_tick: n is %d, expected a count of ticks >= 0", n);
     if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_tick: no scenario is loaded");
     for (int i = 0; i < n; i++) {
         int st = one_tick(e);
@@ -529,6 +606,7 @@ static int rollback(lua_State *L)
 int steer_engine_reload(steer_Engine *e)
 {
     if (!e) return STEER_EARG;
+    steerE_clear_error(e);
     if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_reload: no scenario is loaded");
     lua_State *L = e->L;
     double t0 = steerE_now();
@@ -564,9 +642,7 @@ int steer_engine_reload(steer_Engine *e)
         steerE_log(e, 2, "reload failed %s", e->error);
         return st;
     }
-    e->error[0] = '\0';
-    steerE_alloc(e, e->traceback, 0);
-    e->traceback = NULL;
+    e->after = STEERE_AFTER_RELOAD;
     steerE_log(e, 0, "reload ok %s (%.0f ms)", e->file, (steerE_now() - t0) * 1e3);
     return STEER_OK;
 }
@@ -574,6 +650,7 @@ int steer_engine_reload(steer_Engine *e)
 int steer_engine_poll(steer_Engine *e)
 {
     if (!e) return STEER_EARG;
+    steerE_clear_error(e);
     if (!e->world) return 0;
     double t = steerE_now();
     // inotify tells at once; the times are looked at every LOOK_PERIOD
@@ -620,7 +697,13 @@ int steer_engine_push_scenario(steer_Engine *e)
 
 int steer_engine_call(steer_Engine *e, const char *name, int nargs)
 {
-    if (!e || !name || nargs < 0) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (!name || nargs < 0 || nargs > lua_gettop(e->L))
+        return steerE_fail(e, STEER_EARG,
+                           !name ? "steer_engine_call: name is NULL"
+                                 : "steer_engine_call: nargs is %d, expected 0 to the %d values on the stack",
+                           nargs, lua_gettop(e->L));
     lua_State *L = e->L;
     if (e->scenario_ref == LUA_NOREF) {
         lua_pop(L, nargs);
@@ -642,16 +725,17 @@ int steer_engine_call(steer_Engine *e, const char *name, int nargs)
 
 int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc *desc)
 {
-    if (!e || !desc) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    char why[200];
+    if (steerB_host_desc_error(desc, why, sizeof why))
+        return steerE_fail(e, STEER_EARG, "steer_engine_register_behavior: %s", why);
     for (int i = 0; i < e->nkinds; i++)
-        if (desc->name && strcmp(steer_host_kind_name(e->kinds[i]), desc->name) == 0)
+        if (strcmp(steer_host_kind_name(e->kinds[i]), desc->name) == 0)
             return steerE_fail(e, STEER_EARG, "steer_engine_register_behavior: '%s' is registered already", desc->name);
     steer_HostKind *k;
     int st = steer_host_kind_new(desc, &k);
-    if (st != STEER_OK)
-        return steerE_fail(e, st,
-                           "steer_engine_register_behavior: bad descriptor for '%s' (name, parameters, memory or fn)",
-                           desc->name ? desc->name : "(null)");
+    if (st != STEER_OK) return steerE_fail(e, st, "steer_engine_register_behavior: out of memory");
     steer_HostKind **nk = steerE_alloc(e, e->kinds, (size_t)(e->nkinds + 1) * sizeof *nk);
     if (!nk) {
         steer_host_kind_free(k);
@@ -672,8 +756,12 @@ int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc
 
 int steer_engine_subscribe(steer_Engine *e, steer_EventFn fn, void *ud)
 {
-    if (!e || !fn) return STEER_EARG;
-    if (e->nsubs == (int)(sizeof e->subs / sizeof e->subs[0])) return STEER_EFULL;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (!fn) return steerE_fail(e, STEER_EARG, "steer_engine_subscribe: fn is NULL");
+    if (e->nsubs == (int)(sizeof e->subs / sizeof e->subs[0]))
+        return steerE_fail(e, STEER_EFULL, "steer_engine_subscribe: %d listeners already, the most there may be",
+                           e->nsubs);
     e->subs[e->nsubs].fn = fn;
     e->subs[e->nsubs].ud = ud;
     e->nsubs++;
@@ -682,7 +770,13 @@ int steer_engine_subscribe(steer_Engine *e, steer_EventFn fn, void *ud)
 
 int steer_engine_states(steer_Engine *e, steer_AgentState *out, int cap)
 {
-    if (!e || cap < 0 || (cap > 0 && !out)) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (cap < 0 || (cap > 0 && !out))
+        return steerE_fail(e, STEER_EARG,
+                           cap < 0 ? "steer_engine_states: cap is %d, expected >= 0"
+                                   : "steer_engine_states: out is NULL with cap %d",
+                           cap);
     if (!e->world) return 0;
     int n = steer_world_count(e->world);
     for (int i = 0; i < n && i < cap; i++) {

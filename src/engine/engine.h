@@ -42,6 +42,8 @@ struct steer_Engine {
     int world_ref;
     steer_World *world;
     double dt;
+    int state_ref; // steer.state (state.c)
+    int after;     // what the next tick is the first after (STEERE_AFTER_*), for the hint of its error
     char error[1024];
     char *traceback;
 
@@ -84,6 +86,8 @@ char *steerE_strdup(steer_Engine *e, const char *s);
 #define STEERE_SHOWN_MAX 1024
 const char *steerE_shown(const char *name, char *buf, size_t cap);
 int steerE_fail(steer_Engine *e, int status, const char *fmt, ...);
+// At the start of every public call that returns a status: no error (steer_engine_error says "").
+void steerE_clear_error(steer_Engine *e);
 // The message handler of every call into Lua: the message and a traceback;
 // other error objects are described by type only (their __tostring is a
 // script's code and could loop).
@@ -118,6 +122,24 @@ char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *le
 // 1), for a protected call, since the state's steer table may have a
 // __newindex of the script's or the mod's.
 int steerE_register_kind(lua_State *L);
+
+// state.c: steer.state, the scenario's own state, kept across reloads and in snapshots.
+enum { STEERE_AFTER_NONE, STEERE_AFTER_RELOAD, STEERE_AFTER_LOAD, STEERE_AFTER_RESTORE };
+// Runs protected (the engine at 1), once the libraries are open: e->state_ref.
+int steerE_state_open(lua_State *L);
+struct steerL_DataOptions;
+// The codec's options for the state: plain data, shared tables kept, the
+// world's agents (world: its steerL_World) by id and steer.vec values.
+void steerE_state_options(struct steerL_DataOptions *o, void *world);
+// The state as bytes (*out from the engine's allocator), or the error kept.
+int steerE_state_save(steer_Engine *e, unsigned char **out, size_t *len);
+// The state becomes the bytes' (checked by the codec with steerE_state_options), in place; p NULL: empty.
+// With `any`, bytes of another value than a table (a scenario's old data) empty it.
+int steerE_state_restore(steer_Engine *e, const unsigned char *p, size_t len, bool any);
+// Empty the state (after a failed load), keeping the error there is.
+void steerE_state_clear(steer_Engine *e);
+// The error of a tick gets the hint of what that tick came after (e->after), if anything.
+void steerE_state_hint(steer_Engine *e);
 
 // mod.c
 void steerE_mods_tick(steer_Engine *e);

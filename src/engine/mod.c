@@ -325,6 +325,8 @@ static int open_mod(lua_State *L)
     lua_setfield(L, -2, "world");
     lua_pushnil(L); // nobody sees a mod's drawing, which grows in C memory
     lua_setfield(L, -2, "debug_draw");
+    lua_pushnil(L); // the scenario's (engine.c keeps it); a mod's state goes through its save() and load(data)
+    lua_setfield(L, -2, "state");
     lua_pushcfunction(L, steerE_mod_send);
     lua_setfield(L, -2, "send");
     lua_pushstring(L, m->name);
@@ -362,7 +364,9 @@ static void free_mod(steer_Engine *e, Mod *m)
 
 int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id)
 {
-    if (!e || !path) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (!path) return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: path is NULL");
     if (!e->world)
         return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: load a scenario first (mods act on its world)");
     steer_ModLimits lim = { 0 };
@@ -370,7 +374,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     if (lim.call_ms < 0 || !isfinite(lim.call_ms) || lim.agents < 0 || lim.prints < 0 || lim.work < 0)
         return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: limits must be >= 0");
     Mod *m = steerE_alloc(e, NULL, sizeof *m);
-    if (!m) return STEER_ENOMEM;
+    if (!m) return steerE_fail(e, STEER_ENOMEM, "steer_engine_load_mod: out of memory");
     memset(m, 0, sizeof *m);
     m->e = e;
     m->cap = lim.memory ? lim.memory : DEFAULT_MEMORY;
@@ -410,7 +414,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     steer_world_set_metering(e->world, true); // what its agents cost (steerE_mod_charge_work)
     if ((!file && !m->root) || !m->name || !m->shown || !m->main || !m->agents) {
         free_mod(e, m);
-        return STEER_ENOMEM;
+        return steerE_fail(e, STEER_ENOMEM, "steer_engine_load_mod: out of memory");
     }
     if (e->nmods >= STEERL_MAX_OWNER) {
         free_mod(e, m);
@@ -427,7 +431,7 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     pthread_mutex_unlock(&e->lock);
     if (!nm) {
         free_mod(e, m);
-        return STEER_ENOMEM;
+        return steerE_fail(e, STEER_ENOMEM, "steer_engine_load_mod: out of memory");
     }
     if (steerE_watchdog_start(e) != 0) {
         free_mod(e, m);
@@ -556,7 +560,10 @@ void steerE_mods_free(steer_Engine *e)
 }
 int steer_engine_unload_mod(steer_Engine *e, int id)
 {
-    if (!e || id < 0 || id >= e->nmods) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (id < 0 || id >= e->nmods)
+        return steerE_fail(e, STEER_EARG, "steer_engine_unload_mod: no mod %d (%d are loaded)", id, e->nmods);
     disable(e->mods[id], "unloaded by the game");
     return STEER_OK;
 }

@@ -8,13 +8,18 @@
 //
 // The container, little-endian: the magic "STEERENG", a u32 version, a u32
 // count of sections, then each section as a u8 kind (1 the world, 2 the
-// scenario, 3 a mod's data, 4 a mod's agents and inbox), a u8 name length
-// and the name (a mod's; empty for the others), a u64 length and the bytes.
+// scenario, 3 a mod's data, 4 a mod's agents and inbox, 5 steer.state), a
+// u8 name length and the name (a mod's; empty for the others), a u64
+// length and the bytes.
 // The world's bytes are a world snapshot (steer.h: versioned and
 // checksummed on their own); a mod's agents and inbox are laid out in
 // mod.c (steerE_mods_save_state); the others are plain data
-// (src/lua/ldata.h, shared tables kept). Version 1 had no kind 4: its mods
-// keep their agents and inbox on a restore. The whole container is checked
+// (src/lua/ldata.h, shared tables kept; steer.state's with the world's
+// agents by id, state.c). Version 1 had no kind 4: its mods keep their
+// agents and inbox on a restore. Versions 1 and 2 had no kind 5 (version 3
+// always has one): a scenario without save(w) takes their scenario data,
+// when it is a table, as its state (what it kept then, before it moved it
+// into steer.state), and otherwise its state is emptied. The whole container is checked
 // before anything is restored, so a malformed one changes nothing: its
 // layout, each mod's agents and inbox, the scenario's and each mod's data
 // as plain data (a section that its load could not decode is refused,
@@ -34,11 +39,11 @@
 #include <string.h>
 
 #define MAGIC "STEERENG"
-#define VERSION 2u
+#define VERSION 3u
 #define HEADER 16
 #define MAX_SECTIONS 256
 
-enum { SECTION_WORLD = 1, SECTION_SCENARIO = 2, SECTION_MOD = 3, SECTION_MOD_STATE = 4 };
+enum { SECTION_WORLD = 1, SECTION_SCENARIO = 2, SECTION_MOD = 3, SECTION_MOD_STATE = 4, SECTION_STATE = 5 };
 
 typedef struct Section {
     int kind;
@@ -166,11 +171,14 @@ static int world_bytes(steer_Engine *e)
 
 int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
 {
-    if (!e || !write) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (!write)
+        return steerE_fail(e, STEER_EARG, "steer_engine_save: write is NULL (the function that takes the bytes)");
     if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_save: no scenario is loaded");
     lua_State *L = e->L;
     int top = lua_gettop(L);
-    Section scenario = { .kind = SECTION_SCENARIO };
+    Section scenario = { .kind = SECTION_SCENARIO }, state = { .kind = SECTION_STATE };
     Collected *mods = steerE_alloc(e, NULL, sizeof *mods);
     if (!mods) return steerE_fail(e, STEER_ENOMEM, "steer_engine_save: out of memory");
     mods->e = e;
@@ -183,6 +191,11 @@ int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
         lua_pushlightuserdata(L, &scenario);
         lua_pushlightuserdata(L, e);
         if (steerE_docall(L, 4, 0) != LUA_OK) st = steerE_keep_error(e);
+    }
+    if (st == STEER_OK) {
+        unsigned char *bytes = NULL;
+        st = steerE_state_save(e, &bytes, &state.len);
+        state.p = bytes;
     }
     if (st == STEER_OK) {
         mods->kind = SECTION_MOD;
@@ -201,14 +214,16 @@ int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
         steerS_writer_sink(&o, write, ud);
         steerS_put(&o, MAGIC, 8);
         steerS_put_u32(&o, VERSION);
-        steerS_put_u32(&o, (uint32_t)(1 + (scenario.p != NULL) + mods->nmods));
+        steerS_put_u32(&o, (uint32_t)(2 + (scenario.p != NULL) + mods->nmods));
         put_section(&o, SECTION_WORLD, "", wp, wlen);
         if (scenario.p) put_section(&o, SECTION_SCENARIO, "", scenario.p, scenario.len);
+        put_section(&o, SECTION_STATE, "", state.p, state.len);
         for (int i = 0; i < mods->nmods; i++)
             put_section(&o, mods->mods[i].kind, mods->mods[i].name, mods->mods[i].p, mods->mods[i].len);
         if (o.failed) st = steerE_fail(e, STEER_ECALLBACK, "steer_engine_save: the writer failed");
     }
     steerE_alloc(e, (void *)scenario.p, 0);
+    steerE_alloc(e, (void *)state.p, 0);
     for (int i = 0; i < mods->nmods; i++) steerE_alloc(e, (void *)mods->mods[i].p, 0);
     steerE_alloc(e, mods, 0);
     lua_settop(L, top);
@@ -223,6 +238,7 @@ static int check_data_f(lua_State *L)
 {
     const Section *s = lua_touserdata(L, 1);
     steerL_DataOptions o = { .shared = true, .noun = s->kind == SECTION_MOD ? "mod data" : "scenario data" };
+    if (s->kind == SECTION_STATE) steerE_state_options(&o, NULL); // references are read, not resolved
     steerL_data_check(L, s->p, s->len, &o);
     return 0;
 }
@@ -238,10 +254,9 @@ static int check_data(steer_Engine *e, const Section *s, uint32_t i)
     char why[300];
     snprintf(why, sizeof why, "%s", lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "out of memory");
     lua_pop(L, 1);
-    if (s->kind == SECTION_SCENARIO)
-        return steerE_fail(e, STEER_EARG,
-                           "steer_engine_restore: corrupt engine snapshot (section %u, the scenario's data: %s)", i,
-                           why);
+    if (s->kind == SECTION_SCENARIO || s->kind == SECTION_STATE)
+        return steerE_fail(e, STEER_EARG, "steer_engine_restore: corrupt engine snapshot (section %u, %s: %s)", i,
+                           s->kind == SECTION_STATE ? "steer.state" : "the scenario's data", why);
     char shown[STEERE_SHOWN_MAX];
     return steerE_fail(e, STEER_EARG, "steer_engine_restore: corrupt engine snapshot (section %u, mod %s's data: %s)",
                        i, steerE_shown(s->name, shown, sizeof shown), why);
@@ -256,11 +271,13 @@ static int parse(steer_Engine *e, const unsigned char *p, size_t len, Section *o
     steerS_Reader r;
     steerS_reader_init(&r, p + 8, len - 8, NULL, 0);
     uint32_t version = steerS_get_u32(&r), count = steerS_get_u32(&r);
-    if (version != 1 && version != VERSION)
+    if (version < 1 || version > VERSION)
         return steerE_fail(e, STEER_EARG, "%s: engine snapshot version %u, this steer reads versions 1 to %u", fn,
                            version, VERSION);
     if (count == 0 || count > (uint32_t)cap)
         return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (%u sections)", fn, count);
+    int own[SECTION_STATE + 1] = { 0 }; // how many of each of the engine's own kinds
+    static const unsigned last_kind[] = { 0, SECTION_MOD, SECTION_MOD_STATE, SECTION_STATE };
     for (uint32_t i = 0; i < count; i++) {
         Section *s = &out[i];
         s->kind = (int)steerS_get_u8(&r);
@@ -274,13 +291,16 @@ static int parse(steer_Engine *e, const unsigned char *p, size_t len, Section *o
         s->p = steerS_take(&r, (size_t)sl);
         s->len = (size_t)sl;
         bool first = i == 0, of_mod = s->kind == SECTION_MOD || s->kind == SECTION_MOD_STATE;
-        if ((s->kind == SECTION_WORLD) != first || s->kind < SECTION_WORLD ||
-            s->kind > (version == 1 ? SECTION_MOD : SECTION_MOD_STATE) || of_mod != (nl > 0) ||
-            memchr(s->name, '\0', nl) || (s->kind == SECTION_MOD_STATE && !steerE_mod_state_ok(s->p, s->len)))
+        if ((s->kind == SECTION_WORLD) != first || s->kind < SECTION_WORLD || s->kind > (int)last_kind[version] ||
+            of_mod != (nl > 0) || (!of_mod && ++own[s->kind] > 1) || memchr(s->name, '\0', nl) ||
+            (s->kind == SECTION_MOD_STATE && !steerE_mod_state_ok(s->p, s->len)))
             return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (section %u)", fn, i);
-        if ((s->kind == SECTION_MOD || s->kind == SECTION_SCENARIO) && check_data(e, s, i) != STEER_OK)
+        if ((s->kind == SECTION_MOD || s->kind == SECTION_SCENARIO || s->kind == SECTION_STATE) &&
+            check_data(e, s, i) != STEER_OK)
             return STEER_EARG;
     }
+    if (version >= 3 && !own[SECTION_STATE])
+        return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (no steer.state section)", fn);
     if (steerS_left(&r))
         return steerE_fail(e, STEER_EARG, "%s: corrupt engine snapshot (%zu bytes past the end)", fn, steerS_left(&r));
     *n = (int)count;
@@ -301,6 +321,25 @@ static int scenario_load_f(lua_State *L)
     else lua_pushnil(L); // the scenario saved nothing of its own: load(w, nil) still finds its agents again
     lua_call(L, 2, 0);
     return 0;
+}
+
+// steer.state becomes the snapshot's (section `state`), or, from a
+// snapshot of before the state (`old`: its scenario data), that data when
+// the scenario has no save(w) and the data is a table; else it is emptied.
+static int restore_state(steer_Engine *e, const Section *state, const Section *old)
+{
+    if (state) return steerE_state_restore(e, state->p, state->len, false);
+    if (!old) return steerE_state_restore(e, NULL, 0, false);
+    lua_State *L = e->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
+    int st = steerE_get_field(e, -1, "save", "the scenario");
+    if (st != STEER_OK) {
+        lua_pop(L, 1);
+        return st;
+    }
+    bool saves = lua_type(L, -1) == LUA_TFUNCTION;
+    lua_pop(L, 2);
+    return saves ? steerE_state_restore(e, NULL, 0, false) : steerE_state_restore(e, old->p, old->len, true);
 }
 
 // w:restore(bytes) on the scenario's world, in place.
@@ -324,7 +363,9 @@ static int world_restore(steer_Engine *e, const Section *s)
 
 int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
 {
-    if (!e || !data) return STEER_EARG;
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (!data) return steerE_fail(e, STEER_EARG, "steer_engine_restore: data is NULL");
     if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_restore: no scenario is loaded");
     Section *sections = steerE_alloc(e, NULL, MAX_SECTIONS * sizeof *sections);
     steerE_ModState *states = steerE_alloc(e, NULL, MAX_SECTIONS * sizeof *states);
@@ -343,7 +384,7 @@ int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
         }
     if (st == STEER_OK && !steerE_mod_claims_ok(e, states, nstates, &bad)) {
         char shown[STEERE_SHOWN_MAX];
-        st = bad == -1 ? STEER_ENOMEM
+        st = bad == -1 ? steerE_fail(e, STEER_ENOMEM, "steer_engine_restore: out of memory")
                        : steerE_fail(e, STEER_EARG,
                                      "steer_engine_restore: corrupt engine snapshot (section %d, mod %s's agents: an "
                                      "agent that another section, or this one, claims too)",
@@ -353,10 +394,14 @@ int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
     // the mods' agents and inboxes first: a mod's load(data) may change its agents
     if (st == STEER_OK && version >= 2) steerE_mods_restore_state(e, states, nstates);
     lua_State *L = e->L;
-    const Section *own = NULL; // the scenario's own data, if it saved any
+    const Section *own = NULL, *state = NULL; // the scenario's own data and steer.state, if saved
     for (int i = 1; st == STEER_OK && i < n; i++) {
         const Section *s = &sections[i];
         if (s->kind == SECTION_MOD_STATE) continue;
+        if (s->kind == SECTION_STATE) {
+            state = s;
+            continue;
+        }
         if (s->kind == SECTION_MOD) {
             // a mod that fails is disabled and reported; the restore goes on
             steerE_mod_load(e, s->name, s->p, s->len);
@@ -364,6 +409,7 @@ int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
         }
         own = s;
     }
+    if (st == STEER_OK) st = restore_state(e, state, version >= 3 ? NULL : own);
     if (st == STEER_OK) {
         lua_pushcfunction(L, scenario_load_f);
         lua_rawgeti(L, LUA_REGISTRYINDEX, e->scenario_ref);
@@ -373,5 +419,6 @@ int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
     }
     steerE_alloc(e, sections, 0);
     steerE_alloc(e, states, 0);
+    if (st == STEER_OK) e->after = STEERE_AFTER_RESTORE;
     return st;
 }

@@ -54,6 +54,10 @@ STEER_API int luaopen_steer(lua_State *L)
     lua_setfield(L, -2, "debug_draw");
     lua_pushliteral(L, STEER_VERSION);
     lua_setfield(L, -2, "version");
+    // a scenario's own state: the engine keeps it across hot reloads and
+    // carries it in its snapshots (src/engine/state.c); elsewhere a plain table
+    lua_newtable(L);
+    lua_setfield(L, -2, "state");
     return 1;
 }
 

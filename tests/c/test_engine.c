@@ -884,7 +884,7 @@ static uint64_t le(const unsigned char *p, int bytes)
 }
 
 // The engine snapshot b as version 1 wrote it: no section of kind 4 (a
-// mod's agents and inbox). Returns its length in out (b.len bytes).
+// mod's agents and inbox) or 5 (steer.state). Returns its length in out (b.len bytes).
 static size_t as_version_1(const Buf *b, unsigned char *out)
 {
     memcpy(out, b->p, 16);
@@ -894,7 +894,7 @@ static size_t as_version_1(const Buf *b, unsigned char *out)
     for (uint32_t i = 0; i < n; i++) {
         size_t size = 2 + b->p[at + 1] + 8;
         size += (size_t)le(b->p + at + size - 8, 8);
-        if (b->p[at] != 4) {
+        if (b->p[at] < 4) {
             memcpy(out + len, b->p + at, size);
             len += size;
             kept++;

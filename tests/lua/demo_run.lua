@@ -2,9 +2,9 @@
 -- demo_run.lua — the demos (demos/*.lua) run headless as the engine runs
 -- them, for the specs: a world from the scenario's `world` table, its
 -- setup, then ticks of the world's step and the scenario's update. Each
--- start requires the demo's file anew and forgets what it keeps across hot
--- reloads (package.loaded["demos.NAME.*"]), so its state begins as in a
--- fresh process and a demo can run several times in one spec.
+-- start requires the demo's file anew and empties steer.state (what a
+-- demo keeps across hot reloads), so its state begins as in a fresh
+-- process and a demo can run several times in one spec.
 local steer = require "steer"
 
 local M = {}
@@ -24,6 +24,7 @@ function M.start(name, extra)
   for k in pairs(package.loaded) do
     if k == mod or k:sub(1, #mod + 1) == mod .. "." then package.loaded[k] = nil end
   end
+  for k in pairs(steer.state) do steer.state[k] = nil end
   local sc = require(mod)
   local desc = {}
   for k, v in pairs(sc.world or {}) do desc[k] = v end
