@@ -55,6 +55,7 @@ steerL_Flow *steerL_new_flow(lua_State *L, int gi, const char *fn, const double 
     steerL_nav_charge(L, &uf->charged,
                       sizeof(steerN_Flow) + STEERN_FLOW_CELL_BYTES * (size_t)ug->g->nx * (size_t)ug->g->ny);
     if (!(uf->f = steerN_flow_new(ug->g)) || steerN_flow_build(uf->f, goals, n)) luaL_error(L, "%s: out of memory", fn);
+    uf->f->serial = steerL_nav_serial(L);
     uf->grid = ug;
     steerN_Shown *s = &ug->shown;
     const steerN_Flow **flows = steerL_nav_room(&ug->alloc, (void *)s->flows, s->nflows, &s->cap, sizeof *flows);
