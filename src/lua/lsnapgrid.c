@@ -576,3 +576,99 @@ void steerL_grids_swap_worlds(lua_State *L, int a, int b)
     }
     lua_pop(L, 1);
 }
+
+// ---- a mod's twins, after the engine's restores -------------------------------
+//
+// The scenario's w:restore loads the flow fields the world's brains follow
+// into the scenario's state, a mod's too (the core saved them as numbers;
+// lsnapshot.c). A mod's own live field whose serial and cells are those of
+// such a copy (and whose grid's serial is that of the copy's grid) is its
+// twin: it takes the copy's contents (its grid the copy grid's) and the
+// copy's place in the brains. Run in the mod's state (steerL_restored_twins).
+
+// Every flow field a node of tree b holds, into the set at set (field -> true).
+static void tree_flows(lua_State *L, const steer_Behavior *b, int set)
+{
+    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
+        void *obj = steerB_resource(b, f);
+        if (!obj || steerB_field_resource(f) != &steerB_flow_resource) continue;
+        lua_pushlightuserdata(L, obj);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, set);
+    }
+    for (uint16_t i = 0; i < b->nkids; i++) tree_flows(L, b->kids[i], set);
+}
+
+// Whether the table at map has v under serial already (then set to false,
+// so that two copies of one serial take no twin); else it is now v.
+static void note_once(lua_State *L, int map, uint64_t serial, const void *v)
+{
+    lua_pushinteger(L, (lua_Integer)serial);
+    int t = lua_rawget(L, map);
+    bool same = t == LUA_TLIGHTUSERDATA && lua_touserdata(L, -1) == v;
+    lua_pop(L, 1);
+    lua_pushinteger(L, (lua_Integer)serial);
+    if (t == LUA_TNIL || same) lua_pushlightuserdata(L, (void *)(uintptr_t)v);
+    else lua_pushboolean(L, 0);
+    lua_rawset(L, map);
+}
+
+void steerL_grids_twin_world(lua_State *L, steer_World *w, const char *fn)
+{
+    int top = lua_gettop(L);
+    lua_newtable(L); // top + 1: the fields the brains follow
+    for (int i = 1; i < steer_world_brains(w); i++)
+        if (steer_world_brain(w, i)) tree_flows(L, steer_world_brain(w, i), top + 1);
+    lua_newtable(L); // top + 2: their serials -> field; top + 3: their grids' -> grid
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, top + 1)) {
+        lua_pop(L, 1);
+        const steerN_Flow *f = lua_touserdata(L, -1);
+        if (!f->serial || !f->grid->serial) continue;
+        note_once(L, top + 2, f->serial, f);
+        note_once(L, top + 3, f->grid->serial, f->grid);
+    }
+    lua_newtable(L); // top + 4, top + 5: this state's live grids and fields by serial
+    lua_newtable(L);
+    live_serials(L, top + 4, top + 5);
+    lua_newtable(L); // top + 6: the fields that are the snapshot's now
+    lua_newtable(L); // top + 7: the grids whose costs were taken back
+    lua_pushnil(L);
+    while (lua_next(L, top + 2)) { // the order does not matter: each twin is another's
+        if (!lua_islightuserdata(L, -1)) {
+            lua_pop(L, 1);
+            continue;
+        }
+        steerN_Flow *copy = lua_touserdata(L, -1);
+        lua_pop(L, 1);
+        lua_pushinteger(L, (lua_Integer)copy->grid->serial);
+        bool one_grid = lua_rawget(L, top + 3) == LUA_TLIGHTUSERDATA;
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        steerL_Flow *tf = lua_rawget(L, top + 5) == LUA_TUSERDATA ? lua_touserdata(L, -1) : NULL;
+        int ti = lua_gettop(L);
+        if (!one_grid || !tf || !tf->f || tf->f == copy || tf->f->grid->serial != copy->grid->serial ||
+            !same_cells(tf->f->grid, copy->grid) || steerN_flow_reserve(tf->f, copy->ngoals)) {
+            lua_pop(L, 1);
+            continue;
+        }
+        steerL_nav_charge(L, &tf->charged, steerN_flow_bytes(tf->f));
+        steerN_grid_copy(tf->f->grid, copy->grid);
+        steerN_flow_copy(tf->f, copy);
+        if (steer_world_replace_resource(w, copy, tf->f) < 0) luaL_error(L, "%s: cannot replace a flow field", fn);
+        lua_pushvalue(L, ti);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, top + 6);
+        lua_getiuservalue(L, ti, 1); // its grid
+        lua_pushboolean(L, 1);
+        lua_rawset(L, top + 7);
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    while (lua_next(L, top + 7)) {
+        lua_pop(L, 1);
+        refresh_others(L, lua_gettop(L), top + 6, fn);
+    }
+    lua_settop(L, top);
+}

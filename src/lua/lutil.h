@@ -179,6 +179,7 @@ bool steerL_vehicle_desc(lua_State *L, int t, const char *fn, steer_AgentDesc *d
 
 // Shared between the world and agent bindings (lworld.c)
 void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx);
+#define STEERL_REG_BRAIN_TREES "steer.brain_trees" // tree userdata -> true, weak keys (steerL_keep_brain)
 void steerL_unpin_brains(lua_State *L, int world_idx);
 void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st);
 int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[3], steer_Agent *agent, int *has_point);
