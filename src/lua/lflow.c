@@ -98,8 +98,9 @@ int steerL_grid_flow_field(lua_State *L)
 
 // ---- rebuilds and methods -----------------------------------------------------
 
-// After an edit of the grid at gi: every live field on it rebuilt.
-void steerL_flows_refresh(lua_State *L, int gi, const char *fn)
+// After an edit of the grid at gi: every live field on it rebuilt, but for
+// those the table at skip holds (0: none).
+void steerL_flows_refresh(lua_State *L, int gi, int skip, const char *fn)
 {
     lua_getiuservalue(L, gi, 1);
     lua_getfield(L, -1, "fields");
@@ -110,6 +111,12 @@ void steerL_flows_refresh(lua_State *L, int gi, const char *fn)
         // cycle after its __gc ran (Lua 5.4, §2.5.4): released, it has none
         steerL_Flow *uf = luaL_checkudata(L, -1, STEERL_FLOW);
         if (!uf->f) continue;
+        if (skip) {
+            lua_pushvalue(L, -1);
+            bool skipped = lua_rawget(L, skip) != LUA_TNIL;
+            lua_pop(L, 1);
+            if (skipped) continue;
+        }
         if (steerN_flow_refresh(uf->f)) luaL_error(L, "%s: out of memory rebuilding a flow field", fn);
         steerL_nav_charge(L, &uf->charged, steerN_flow_bytes(uf->f));
     }

@@ -286,7 +286,7 @@ static void after_edit(lua_State *L, int gi, const char *fn)
     ug->edited = true;
     if (ug->batch) return;
     ug->edited = false;
-    steerL_flows_refresh(L, gi, fn);
+    steerL_flows_refresh(L, gi, 0, fn);
     lua_getiuservalue(L, gi, 1);
     lua_getfield(L, -1, "worlds");
     lua_pushnil(L);

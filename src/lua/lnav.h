@@ -126,9 +126,10 @@ void steerL_grid_attach(lua_State *L, int wi, int gi, const char *fn);
 
 // lflow.c: a new flow field of the grid at gi toward n goals on top
 // (listed by its grid and for the viewer); g:flow_field{...}; after an
-// edit of the grid at gi, every field on it rebuilt.
+// edit of the grid at gi, every field on it rebuilt (but those the table
+// at skip holds; 0: none).
 steerL_Flow *steerL_new_flow(lua_State *L, int gi, const char *fn, const double *goals, uint32_t n);
 int steerL_grid_flow_field(lua_State *L);
-void steerL_flows_refresh(lua_State *L, int gi, const char *fn);
+void steerL_flows_refresh(lua_State *L, int gi, int skip, const char *fn);
 
 #endif

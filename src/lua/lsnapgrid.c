@@ -447,27 +447,6 @@ static void move_flow(lua_State *L, int fi, int gi)
     lua_pop(L, 2);
 }
 
-// After the twins took the loaded contents: the other live fields on a grid
-// that took its loaded costs back (made since the save; not in the set of
-// restored fields at restored) are rebuilt for them.
-static void refresh_others(lua_State *L, int gi, int restored, const char *fn)
-{
-    lua_getiuservalue(L, gi, 1);
-    lua_getfield(L, -1, "fields");
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-        lua_pop(L, 1);
-        steerL_Flow *uf = luaL_checkudata(L, -1, STEERL_FLOW);
-        lua_pushvalue(L, -1);
-        bool keep = lua_rawget(L, restored) != LUA_TNIL;
-        lua_pop(L, 1);
-        if (keep || !uf->f) continue;
-        if (steerN_flow_refresh(uf->f)) luaL_error(L, "%s: out of memory rebuilding a flow field", fn);
-        steerL_nav_charge(L, &uf->charged, steerN_flow_bytes(uf->f));
-    }
-    lua_pop(L, 2);
-}
-
 void steerL_grids_twin(lua_State *L, int twins, const char *fn)
 {
     twins = lua_absindex(L, twins);
@@ -492,7 +471,8 @@ void steerL_grids_twin(lua_State *L, int twins, const char *fn)
                 lua_pushboolean(L, 1);
                 lua_rawset(L, restored);
             }
-            if (pass == 2 && lg && tg && tg->g) refresh_others(L, b, restored, fn);
+            // the fields made on it since the save: rebuilt for its costs
+            if (pass == 2 && lg && tg && tg->g) steerL_flows_refresh(L, b, restored, fn);
             lua_pop(L, 3);
         }
     lua_pop(L, 1);
@@ -668,7 +648,7 @@ void steerL_grids_twin_world(lua_State *L, steer_World *w, const char *fn)
     lua_pushnil(L);
     while (lua_next(L, top + 7)) {
         lua_pop(L, 1);
-        refresh_others(L, lua_gettop(L), top + 6, fn);
+        steerL_flows_refresh(L, lua_gettop(L), top + 6, fn);
     }
     lua_settop(L, top);
 }
