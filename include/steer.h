@@ -251,6 +251,15 @@ STEER_API steer_Behavior *steer_world_brain(const steer_World *w, int id);
 // per-agent memory; STEER_EARG otherwise (and for an unused id),
 // STEER_EBUSY during a step, STEER_ENOMEM.
 STEER_API int steer_world_replace_brain(steer_World *w, int id, steer_Behavior *tree);
+// Every resource field (a flow field, a navigation mesh) of the world's
+// brains, in their trees and as compiled, that points at `from` points at
+// `to` from now on: each such node takes a reference to `to` and drops its
+// one to `from`. For a host that restored a snapshot and holds its own
+// object of which the loaded one is a copy (the Lua binding gives a
+// script's flow field back); `to` must be an object of the same kind. The
+// count of fields changed, STEER_EARG for a NULL one, STEER_EBUSY during a
+// step.
+STEER_API int steer_world_replace_resource(steer_World *w, const void *from, void *to);
 STEER_API size_t steer_world_bytes(const steer_World *w);       // heap bytes the world holds
 STEER_API size_t steer_world_brain_bytes(const steer_World *w); // of those, per-agent brain memory
 // Events of the last step; the array stays valid until the next step.

@@ -340,6 +340,47 @@ int steer_world_replace_brain(steer_World *w, int id, steer_Behavior *tree)
     return STEER_OK;
 }
 
+// The resource fields of params (of kind k) that point at `from` point at
+// `to`; with `count`, taking a reference to it and dropping one to `from`
+// (a tree's node; a compiled node's params hold no reference of their own).
+static int swap_resources(const steerB_Kind *k, unsigned char *params, const void *from, void *to, bool count)
+{
+    int n = 0;
+    for (const steerB_Field *f = k->fields; f && f->name; f++) {
+        void *obj;
+        if (f->type != STEERB_RESOURCE || (memcpy(&obj, params + f->offset, sizeof obj), obj != from)) continue;
+        const steerB_ResourceKind *rk = steerB_field_resource(f);
+        if (count) rk->retain(to);
+        memcpy(params + f->offset, &to, sizeof to);
+        if (count) rk->release(obj); // compared by address from here on, never read
+        n++;
+    }
+    return n;
+}
+
+static int swap_tree(steer_Behavior *b, const void *from, void *to)
+{
+    int n = swap_resources(b->kind, b->params, from, to, true);
+    for (uint16_t i = 0; i < b->nkids; i++) n += swap_tree(b->kids[i], from, to); // a shared node: changed once
+    return n;
+}
+
+int steer_world_replace_resource(steer_World *w, const void *from, void *to)
+{
+    if (w->in_tick) return STEER_EBUSY;
+    if (!from || !to) return STEER_EARG;
+    if (from == to) return 0;
+    int n = 0;
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        steerB_Brain *br = w->brains[i];
+        if (!br) continue;
+        n += swap_tree(br->root, from, to);
+        for (uint32_t k = 0; k < br->nnodes; k++)
+            swap_resources(br->nodes[k].kind, br->nodes[k].params, from, to, false);
+    }
+    return n;
+}
+
 void steerB_set_brain(steer_World *w, uint32_t d, int id)
 {
     if (w->brain[d]) w->brains[w->brain[d]]->users--;

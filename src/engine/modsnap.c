@@ -291,12 +291,15 @@ static void set_state(Mod *m, const steerE_ModState *s)
 }
 
 // Runs protected under the budget, in the mod's state: steerL_restored on
-// its world, whose "owned" set is then the mod's agents the world holds.
+// its world, whose "owned" set is then the mod's agents the world holds;
+// its flow fields and trees take their place in the restored brains back
+// (steerL_restored_twins: a.brain and w:same_brain find them).
 static int restored_f(lua_State *L)
 {
     Mod *m = steerE_mod_of(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, m->world_ref);
     steerL_restored(L, -1);
+    steerL_restored_twins(L, -1);
     if (!m->touch_all) steerL_own_agents(L, -1, m->agents, m->nagents);
     return 0;
 }

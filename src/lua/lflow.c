@@ -55,6 +55,7 @@ steerL_Flow *steerL_new_flow(lua_State *L, int gi, const char *fn, const double 
     steerL_nav_charge(L, &uf->charged,
                       sizeof(steerN_Flow) + STEERN_FLOW_CELL_BYTES * (size_t)ug->g->nx * (size_t)ug->g->ny);
     if (!(uf->f = steerN_flow_new(ug->g)) || steerN_flow_build(uf->f, goals, n)) luaL_error(L, "%s: out of memory", fn);
+    uf->f->serial = steerL_nav_serial(L);
     uf->grid = ug;
     steerN_Shown *s = &ug->shown;
     const steerN_Flow **flows = steerL_nav_room(&ug->alloc, (void *)s->flows, s->nflows, &s->cap, sizeof *flows);
@@ -97,8 +98,9 @@ int steerL_grid_flow_field(lua_State *L)
 
 // ---- rebuilds and methods -----------------------------------------------------
 
-// After an edit of the grid at gi: every live field on it rebuilt.
-void steerL_flows_refresh(lua_State *L, int gi, const char *fn)
+// After an edit of the grid at gi: every live field on it rebuilt, but for
+// those the table at skip holds (0: none).
+void steerL_flows_refresh(lua_State *L, int gi, int skip, const char *fn)
 {
     lua_getiuservalue(L, gi, 1);
     lua_getfield(L, -1, "fields");
@@ -109,6 +111,12 @@ void steerL_flows_refresh(lua_State *L, int gi, const char *fn)
         // cycle after its __gc ran (Lua 5.4, §2.5.4): released, it has none
         steerL_Flow *uf = luaL_checkudata(L, -1, STEERL_FLOW);
         if (!uf->f) continue;
+        if (skip) {
+            lua_pushvalue(L, -1);
+            bool skipped = lua_rawget(L, skip) != LUA_TNIL;
+            lua_pop(L, 1);
+            if (skipped) continue;
+        }
         if (steerN_flow_refresh(uf->f)) luaL_error(L, "%s: out of memory rebuilding a flow field", fn);
         steerL_nav_charge(L, &uf->charged, steerN_flow_bytes(uf->f));
     }

@@ -84,6 +84,29 @@ static void apply_costs(lua_State *L, steerN_Grid *g, const char *fn, const char
     }
 }
 
+#define REG_SERIAL "steer.nav_serial"
+
+lua_Integer steerL_nav_count(lua_State *L)
+{
+    lua_Integer n = lua_getfield(L, LUA_REGISTRYINDEX, REG_SERIAL) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+    lua_pop(L, 1);
+    return n;
+}
+
+void steerL_nav_set_count(lua_State *L, lua_Integer n)
+{
+    lua_pushinteger(L, n);
+    lua_setfield(L, LUA_REGISTRYINDEX, REG_SERIAL);
+}
+
+uint64_t steerL_nav_serial(lua_State *L)
+{
+    lua_Integer n = steerL_nav_count(L) + 1;
+    if (n >= (lua_Integer)1 << STEERL_SERIAL_SHIFT) n = 1; // a trillion grids and fields later
+    steerL_nav_set_count(L, n);
+    return (uint64_t)steerL_owner(L) << STEERL_SERIAL_SHIFT | (uint64_t)n;
+}
+
 steerL_Grid *steerL_new_grid(lua_State *L, const char *fn, int nx, int ny, double cell, const double origin[2])
 {
     steerL_Grid *ug = lua_newuserdatauv(L, sizeof *ug, 1);
@@ -103,6 +126,7 @@ steerL_Grid *steerL_new_grid(lua_State *L, const char *fn, int nx, int ny, doubl
     steerL_nav_charge(L, &ug->charged, sizeof(steerN_Grid) + STEERN_GRID_CELL_BYTES * (size_t)nx * (size_t)ny);
     ug->alloc = steerL_allocator(L);
     if (!(ug->g = steerN_grid_new(nx, ny, cell, origin, &ug->alloc))) luaL_error(L, "%s: out of memory", fn);
+    ug->g->serial = steerL_nav_serial(L);
     steerL_nav_charge(L, &ug->charged, steerN_grid_bytes(ug->g));
     ug->shown.grid = ug->g;
     lua_getfield(L, LUA_REGISTRYINDEX, STEERL_REG_GRIDS);
@@ -262,7 +286,7 @@ static void after_edit(lua_State *L, int gi, const char *fn)
     ug->edited = true;
     if (ug->batch) return;
     ug->edited = false;
-    steerL_flows_refresh(L, gi, fn);
+    steerL_flows_refresh(L, gi, 0, fn);
     lua_getiuservalue(L, gi, 1);
     lua_getfield(L, -1, "worlds");
     lua_pushnil(L);

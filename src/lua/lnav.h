@@ -105,6 +105,20 @@ static inline void *steerL_nav_room(const steerN_Alloc *a, void *items, uint32_t
     return grown;
 }
 
+// Serials: every grid and field a state makes gets one (steerN_Grid's and
+// steerN_Flow's `serial`), the state's owner (lpolicy.h: 0 a scenario or a
+// game, a mod its number) times 2^40 plus the state's count of them, so
+// that no two states give the same one. A snapshot keeps them, and the
+// state's count (a load raises it to the saved one): after an in-place
+// restore a loaded grid or field whose serial and cells are those of a
+// live one of the state is that one's twin, and the live one takes its
+// contents and its place (lsnapgrid.c, steerL_grids_twin; a mod's after the
+// engine's restores, steerL_restored_twins).
+#define STEERL_SERIAL_SHIFT 40
+uint64_t steerL_nav_serial(lua_State *L);   // the next one
+lua_Integer steerL_nav_count(lua_State *L); // the state's count
+void steerL_nav_set_count(lua_State *L, lua_Integer n);
+
 // lgrid.c: a new grid userdata of nx x ny cells (their costs still to
 // set) on top; the world at wi lists the grid at gi (once) and holds it.
 steerL_Grid *steerL_new_grid(lua_State *L, const char *fn, int nx, int ny, double cell, const double origin[2]);
@@ -112,9 +126,10 @@ void steerL_grid_attach(lua_State *L, int wi, int gi, const char *fn);
 
 // lflow.c: a new flow field of the grid at gi toward n goals on top
 // (listed by its grid and for the viewer); g:flow_field{...}; after an
-// edit of the grid at gi, every field on it rebuilt.
+// edit of the grid at gi, every field on it rebuilt (but those the table
+// at skip holds; 0: none).
 steerL_Flow *steerL_new_flow(lua_State *L, int gi, const char *fn, const double *goals, uint32_t n);
 int steerL_grid_flow_field(lua_State *L);
-void steerL_flows_refresh(lua_State *L, int gi, const char *fn);
+void steerL_flows_refresh(lua_State *L, int gi, int skip, const char *fn);
 
 #endif

@@ -112,5 +112,13 @@ void steerL_own_agents(lua_State *L, int world_idx, const steer_Agent *agents, i
 // the world still holds. The replay may spawn agents with those ids
 // again: they are not this state's.
 void steerL_restored(lua_State *L, int world_idx);
+// Then the flow fields and trees of this state take back their place in
+// the restored world (lsnaptree.c): a live field whose serial is that of a
+// field the loaded brains follow takes its contents and its place (lnav.h:
+// twins), and a loaded brain that is the same as a tree this state gave a
+// world as a brain and still holds (its digest, and it fits: the same
+// functions and fields; only one such tree) runs that tree again, its
+// agents keeping their memory: so a.brain and w:same_brain find it.
+void steerL_restored_twins(lua_State *L, int world_idx);
 
 #endif

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // lsnapgrid.c — the grids and flow fields as plain data for the Lua
 // snapshot (lsnapshot.c): steerL_grids_save, steerL_grids_load and
-// steerL_grids_bind. A grid saves its costs, the fields it lists and the
+// steerL_grids_bind, and after an in-place restore steerL_grids_twin. A
+// grid saves its serial (lnav.h), its costs, the fields it lists and the
 // ids of the wall shapes it put into the world (the core saved those); a
-// field saves its goals and cells as they are.
+// field saves its serial, its goals and its cells as they are.
 #include "lnav.h"
 #include "lsnapshot.h"
 #include "../behaviors/exports.h"
@@ -44,10 +45,33 @@ static double get_number(lua_State *L, int t, const char *k, const char *fn)
     return v;
 }
 
+// A serial (0: none, not saved) into the table on top.
+static void save_serial(lua_State *L, uint64_t serial)
+{
+    if (!serial) return;
+    lua_pushinteger(L, (lua_Integer)serial);
+    lua_setfield(L, -2, "serial");
+}
+
+// The serial saved in the table at t (0: none), or raise.
+static uint64_t get_serial(lua_State *L, int t, const char *fn)
+{
+    int isint = 0;
+    lua_getfield(L, t, "serial");
+    lua_Integer v = lua_tointegerx(L, -1, &isint);
+    bool none = lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (none) return 0;
+    if (!isint || v < 1 || v >= (lua_Integer)(STEERL_MAX_OWNER + 1) << STEERL_SERIAL_SHIFT)
+        luaL_error(L, "%s: corrupt snapshot (a grid's or field's serial)", fn);
+    return (uint64_t)v;
+}
+
 static void save_flow(lua_State *L, const steerN_Flow *f)
 {
     size_t cells = (size_t)f->grid->nx * (size_t)f->grid->ny;
-    lua_createtable(L, 0, 6);
+    lua_createtable(L, 0, 7);
+    save_serial(L, f->serial);
     push_doubles(L, f->goals, 2 * (size_t)f->ngoals);
     lua_setfield(L, -2, "goals");
     push_doubles(L, f->dist, cells);
@@ -104,7 +128,8 @@ static lua_Integer save_grid(lua_State *L, int wi, int list, int seen, const ste
     if (i) return i;
     i = (lua_Integer)lua_rawlen(L, list) + 1;
     set_seen(L, seen, g, i);
-    lua_createtable(L, 0, 10);
+    lua_createtable(L, 0, 11);
+    save_serial(L, g->serial);
     lua_pushinteger(L, g->nx);
     lua_setfield(L, -2, "nx");
     lua_pushinteger(L, g->ny);
@@ -196,7 +221,7 @@ void steerL_grids_save(lua_State *L, int wi, int flows)
     lua_remove(L, seen);
 }
 
-static void load_flow(lua_State *L, int gi, int t, const char *fn)
+static steerL_Flow *load_flow(lua_State *L, int gi, int t, const char *fn)
 {
     const steerN_Grid *g = steerL_checkgrid(L, gi)->g;
     size_t cells = (size_t)g->nx * (size_t)g->ny, len;
@@ -215,6 +240,7 @@ static void load_flow(lua_State *L, int gi, int t, const char *fn)
     }
     steerL_Flow *uf = steerL_new_flow(L, gi, fn, goals, n);
     lua_remove(L, -2);
+    uf->f->serial = get_serial(L, t, fn);
     // as it was, repairs and all: a rebuild could differ in the last bits
     get_numbers(L, t, "dist", uf->f->dist, cells, 8, fn);
     lua_getfield(L, t, "dir");
@@ -227,13 +253,114 @@ static void load_flow(lua_State *L, int gi, int t, const char *fn)
     uf->f->bias = get_number(L, t, "bias", fn);
     uf->f->drift = get_number(L, t, "drift", fn);
     uf->f->version = (uint32_t)get_number(L, t, "version", fn);
+    return uf;
 }
 
-void steerL_grids_load(lua_State *L, int desc, const char *fn)
+// ---- twins ---------------------------------------------------------------------
+//
+// For an in-place restore (w:restore) the load looks, before it makes
+// anything, for the live grids and fields of this state by serial (the
+// registry's grid userdata and the fields each lists): serial -> userdata,
+// or false where two share one (a steer.load beside: no twin then, rather
+// than a guess). A loaded grid whose twin has the same cells (size, cell
+// side, origin) and a loaded field whose twin lies on its grid's twin are
+// replaced by their twins in the lists the load hands on (so the world's
+// brains, its grids and a.data's references name the twins), and noted in
+// the lists' `twins` for steerL_grids_twin, which copies the loaded
+// contents into them once the restore has succeeded. A twin is so taken
+// once; a loaded field without a twin on a grid with one moves onto it then.
+
+// The live grids and fields of this state by serial, into the tables at
+// grids and flows.
+static void live_serials(lua_State *L, int grids, int flows)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_REG_GRIDS) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        const steerL_Grid *ug = luaL_testudata(L, -1, STEERL_GRID);
+        if (ug && ug->g && ug->g->serial) {
+            lua_pushinteger(L, (lua_Integer)ug->g->serial);
+            lua_pushvalue(L, -1);
+            bool twice = lua_rawget(L, grids) != LUA_TNIL;
+            lua_pop(L, 1);
+            if (twice) lua_pushboolean(L, 0);
+            else lua_pushvalue(L, -2);
+            lua_rawset(L, grids);
+            lua_getiuservalue(L, -1, 1);
+            lua_getfield(L, -1, "fields");
+            lua_pushnil(L);
+            while (lua_next(L, -2)) {
+                lua_pop(L, 1);
+                const steerL_Flow *uf = luaL_testudata(L, -1, STEERL_FLOW);
+                if (!uf || !uf->f || !uf->f->serial) continue;
+                lua_pushinteger(L, (lua_Integer)uf->f->serial);
+                lua_pushvalue(L, -1);
+                twice = lua_rawget(L, flows) != LUA_TNIL;
+                lua_pop(L, 1);
+                if (twice) lua_pushboolean(L, 0);
+                else lua_pushvalue(L, -2);
+                lua_rawset(L, flows);
+            }
+            lua_pop(L, 2);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+// The twin (a userdata in the map at map) of serial, taken (the map's entry
+// set to false), on top; nil when none.
+static bool take_twin(lua_State *L, int map, uint64_t serial)
+{
+    if (!serial) {
+        lua_pushnil(L);
+        return false;
+    }
+    lua_pushinteger(L, (lua_Integer)serial);
+    if (lua_rawget(L, map) != LUA_TUSERDATA) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        return false;
+    }
+    lua_pushinteger(L, (lua_Integer)serial);
+    lua_pushboolean(L, 0);
+    lua_rawset(L, map);
+    return true;
+}
+
+// Note {loaded, twin} (stack indices) in the list at twins.
+static void note_twin(lua_State *L, int twins, int loaded, int twin)
+{
+    lua_createtable(L, 2, 0);
+    lua_pushvalue(L, loaded);
+    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, twin);
+    lua_rawseti(L, -2, 2);
+    lua_rawseti(L, twins, (lua_Integer)lua_rawlen(L, twins) + 1);
+}
+
+static bool same_cells(const steerN_Grid *a, const steerN_Grid *b)
+{
+    return a->nx == b->nx && a->ny == b->ny && a->cell == b->cell && a->origin[0] == b->origin[0] &&
+           a->origin[1] == b->origin[1];
+}
+
+void steerL_grids_load(lua_State *L, int desc, const char *fn, bool twins)
 {
     desc = lua_absindex(L, desc);
     lua_newtable(L);
     int out = lua_gettop(L);
+    lua_newtable(L); // the live grids and fields by serial
+    lua_newtable(L);
+    lua_newtable(L); // the twins taken
+    int live_grids = out + 1, live_flows = out + 2, taken = out + 3;
+    if (twins) live_serials(L, live_grids, live_flows);
+    lua_pushvalue(L, taken);
+    lua_setfield(L, out, "twins");
+    int base = lua_gettop(L);
     lua_Integer n = lua_istable(L, desc) ? (lua_Integer)lua_rawlen(L, desc) : 0;
     for (lua_Integer i = 1; i <= n; i++) {
         if (lua_rawgeti(L, desc, i) != LUA_TTABLE) luaL_error(L, "%s: corrupt snapshot (grid %d)", fn, (int)i);
@@ -246,24 +373,109 @@ void steerL_grids_load(lua_State *L, int desc, const char *fn)
         get_numbers(L, t, "origin", origin, 2, 8, fn);
         steerL_Grid *ug = steerL_new_grid(L, fn, (int)nx, (int)ny, cell, origin);
         int gi = lua_gettop(L);
+        ug->g->serial = get_serial(L, t, fn);
         get_numbers(L, t, "costs", ug->g->cost, (size_t)ug->g->nx * (size_t)ug->g->ny, 4, fn);
         ug->g->min_cost = get_number(L, t, "min_cost", fn);
         ug->g->version = (uint32_t)get_number(L, t, "version", fn);
+        take_twin(L, live_grids, ug->g->serial); // gi + 1: the twin, or nil
+        const steerL_Grid *tg = lua_touserdata(L, gi + 1);
+        if (tg && !same_cells(tg->g, ug->g)) {
+            lua_pop(L, 1);
+            lua_pushnil(L);
+            tg = NULL;
+        }
+        if (tg) note_twin(L, taken, gi, gi + 1);
         lua_newtable(L); // the flow fields, in their order, and at 0 the grid
-        lua_pushvalue(L, gi);
+        lua_pushvalue(L, tg ? gi + 1 : gi);
         lua_rawseti(L, -2, 0);
         if (lua_getfield(L, t, "flows") == LUA_TTABLE) {
             for (lua_Integer k = 1; k <= (lua_Integer)lua_rawlen(L, -1); k++) {
                 if (lua_rawgeti(L, -1, k) != LUA_TTABLE) luaL_error(L, "%s: corrupt snapshot (a flow field)", fn);
-                load_flow(L, gi, lua_gettop(L), fn);
-                lua_rawseti(L, -4, k);
-                lua_pop(L, 1);
+                const steerL_Flow *uf = load_flow(L, gi, lua_gettop(L), fn);
+                int fi = lua_gettop(L);
+                take_twin(L, live_flows, uf->f->serial);
+                const steerL_Flow *tf = lua_touserdata(L, fi + 1);
+                if (tf && (!tg || tf->f->grid != tg->g)) tf = NULL;
+                if (tf && steerN_flow_reserve(tf->f, uf->f->ngoals)) luaL_error(L, "%s: out of memory", fn);
+                if (tf) note_twin(L, taken, fi, fi + 1);      // the twin takes its place
+                else if (tg) note_twin(L, taken, fi, gi + 1); // it moves onto the grid's twin
+                lua_pushvalue(L, tf ? fi + 1 : fi);
+                lua_rawseti(L, fi - 3, k);
+                lua_settop(L, fi - 2);
             }
         }
         lua_pop(L, 1);
         lua_rawseti(L, out, i); // the flow list
-        lua_settop(L, out);
+        lua_settop(L, base);
     }
+    lua_settop(L, out);
+}
+
+// A loaded field (at fi) joins the grid at gi, its twin grid: the field's
+// grid is that one's, it is listed there (rebuilt after its edits, shown)
+// and no longer on the loaded grid. In the same state, so in the same
+// memory; nothing changes when the room for it cannot be had.
+static void move_flow(lua_State *L, int fi, int gi)
+{
+    steerL_Flow *uf = lua_touserdata(L, fi);
+    steerL_Grid *to = lua_touserdata(L, gi);
+    if (!uf->f || !to->g || uf->f->alloc.fn != to->g->alloc.fn || uf->f->alloc.ud != to->g->alloc.ud) return;
+    steerN_Shown *s = &to->shown;
+    const steerN_Flow **flows = steerL_nav_room(&to->alloc, (void *)s->flows, s->nflows, &s->cap, sizeof *flows);
+    if (!flows) return;
+    s->flows = flows;
+    flows[s->nflows++] = uf->f;
+    steerN_Shown *from = uf->grid ? &uf->grid->shown : NULL;
+    for (uint32_t i = 0; from && i < from->nflows; i++)
+        if (from->flows[i] == uf->f) {
+            memmove(&from->flows[i], &from->flows[i + 1], sizeof from->flows[0] * (from->nflows - i - 1));
+            from->nflows--;
+            break;
+        }
+    steerN_Grid *old = uf->f->grid;
+    steerN_grid_retain(to->g);
+    uf->f->grid = to->g;
+    steerN_grid_release(old);
+    uf->grid = to;
+    lua_pushvalue(L, gi);
+    lua_setiuservalue(L, fi, 1);
+    lua_getiuservalue(L, gi, 1);
+    lua_getfield(L, -1, "fields");
+    lua_pushvalue(L, fi);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 2);
+}
+
+void steerL_grids_twin(lua_State *L, int twins, const char *fn)
+{
+    twins = lua_absindex(L, twins);
+    lua_Integer n = lua_istable(L, twins) ? (lua_Integer)lua_rawlen(L, twins) : 0;
+    lua_newtable(L); // the fields that are the snapshot's now
+    int restored = lua_gettop(L);
+    // the grids first, then the fields (a field moved onto a grid sees its costs)
+    for (int pass = 0; pass < 3; pass++)
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_rawgeti(L, twins, i);
+            lua_rawgeti(L, -1, 1);
+            lua_rawgeti(L, -2, 2);
+            int a = lua_gettop(L) - 1, b = a + 1;
+            const steerL_Grid *lg = luaL_testudata(L, a, STEERL_GRID), *tg = luaL_testudata(L, b, STEERL_GRID);
+            const steerL_Flow *lf = luaL_testudata(L, a, STEERL_FLOW), *tf = luaL_testudata(L, b, STEERL_FLOW);
+            // a loaded copy a twin took the place of is no one's: it names no twin again
+            if (pass == 0 && lg && tg && lg->g && tg->g && steerN_grid_copy(tg->g, lg->g)) lg->g->serial = 0;
+            if (pass == 1 && lf && (tf || tg)) {
+                if (tf && lf->f && tf->f && steerN_flow_copy(tf->f, lf->f)) lf->f->serial = 0;
+                else if (tg) move_flow(L, a, b);
+                lua_pushvalue(L, tf ? b : a);
+                lua_pushboolean(L, 1);
+                lua_rawset(L, restored);
+            }
+            // the fields made on it since the save: rebuilt for its costs
+            if (pass == 2 && lg && tg && tg->g) steerL_flows_refresh(L, b, restored, fn);
+            lua_pop(L, 3);
+        }
+    lua_pop(L, 1);
 }
 
 void steerL_grids_bind(lua_State *L, int wi, int desc, int lists, const char *fn)
@@ -343,4 +555,100 @@ void steerL_grids_swap_worlds(lua_State *L, int a, int b)
         lua_pop(L, 2);
     }
     lua_pop(L, 1);
+}
+
+// ---- a mod's twins, after the engine's restores -------------------------------
+//
+// The scenario's w:restore loads the flow fields the world's brains follow
+// into the scenario's state, a mod's too (the core saved them as numbers;
+// lsnapshot.c). A mod's own live field whose serial and cells are those of
+// such a copy (and whose grid's serial is that of the copy's grid) is its
+// twin: it takes the copy's contents (its grid the copy grid's) and the
+// copy's place in the brains. Run in the mod's state (steerL_restored_twins).
+
+// Every flow field a node of tree b holds, into the set at set (field -> true).
+static void tree_flows(lua_State *L, const steer_Behavior *b, int set)
+{
+    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
+        void *obj = steerB_resource(b, f);
+        if (!obj || steerB_field_resource(f) != &steerB_flow_resource) continue;
+        lua_pushlightuserdata(L, obj);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, set);
+    }
+    for (uint16_t i = 0; i < b->nkids; i++) tree_flows(L, b->kids[i], set);
+}
+
+// Whether the table at map has v under serial already (then set to false,
+// so that two copies of one serial take no twin); else it is now v.
+static void note_once(lua_State *L, int map, uint64_t serial, const void *v)
+{
+    lua_pushinteger(L, (lua_Integer)serial);
+    int t = lua_rawget(L, map);
+    bool same = t == LUA_TLIGHTUSERDATA && lua_touserdata(L, -1) == v;
+    lua_pop(L, 1);
+    lua_pushinteger(L, (lua_Integer)serial);
+    if (t == LUA_TNIL || same) lua_pushlightuserdata(L, (void *)(uintptr_t)v);
+    else lua_pushboolean(L, 0);
+    lua_rawset(L, map);
+}
+
+void steerL_grids_twin_world(lua_State *L, steer_World *w, const char *fn)
+{
+    int top = lua_gettop(L);
+    lua_newtable(L); // top + 1: the fields the brains follow
+    for (int i = 1; i < steer_world_brains(w); i++)
+        if (steer_world_brain(w, i)) tree_flows(L, steer_world_brain(w, i), top + 1);
+    lua_newtable(L); // top + 2: their serials -> field; top + 3: their grids' -> grid
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, top + 1)) {
+        lua_pop(L, 1);
+        const steerN_Flow *f = lua_touserdata(L, -1);
+        if (!f->serial || !f->grid->serial) continue;
+        note_once(L, top + 2, f->serial, f);
+        note_once(L, top + 3, f->grid->serial, f->grid);
+    }
+    lua_newtable(L); // top + 4, top + 5: this state's live grids and fields by serial
+    lua_newtable(L);
+    live_serials(L, top + 4, top + 5);
+    lua_newtable(L); // top + 6: the fields that are the snapshot's now
+    lua_newtable(L); // top + 7: the grids whose costs were taken back
+    lua_pushnil(L);
+    while (lua_next(L, top + 2)) { // the order does not matter: each twin is another's
+        if (!lua_islightuserdata(L, -1)) {
+            lua_pop(L, 1);
+            continue;
+        }
+        steerN_Flow *copy = lua_touserdata(L, -1);
+        lua_pop(L, 1);
+        lua_pushinteger(L, (lua_Integer)copy->grid->serial);
+        bool one_grid = lua_rawget(L, top + 3) == LUA_TLIGHTUSERDATA;
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        steerL_Flow *tf = lua_rawget(L, top + 5) == LUA_TUSERDATA ? lua_touserdata(L, -1) : NULL;
+        int ti = lua_gettop(L);
+        if (!one_grid || !tf || !tf->f || tf->f == copy || tf->f->grid->serial != copy->grid->serial ||
+            !same_cells(tf->f->grid, copy->grid) || steerN_flow_reserve(tf->f, copy->ngoals)) {
+            lua_pop(L, 1);
+            continue;
+        }
+        steerL_nav_charge(L, &tf->charged, steerN_flow_bytes(tf->f));
+        steerN_grid_copy(tf->f->grid, copy->grid);
+        steerN_flow_copy(tf->f, copy);
+        if (steer_world_replace_resource(w, copy, tf->f) < 0) luaL_error(L, "%s: cannot replace a flow field", fn);
+        lua_pushvalue(L, ti);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, top + 6);
+        lua_getiuservalue(L, ti, 1); // its grid
+        lua_pushboolean(L, 1);
+        lua_rawset(L, top + 7);
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    while (lua_next(L, top + 7)) {
+        lua_pop(L, 1);
+        steerL_flows_refresh(L, lua_gettop(L), top + 6, fn);
+    }
+    lua_settop(L, top);
 }

@@ -72,6 +72,11 @@ int steerL_snap_tree_fns(lua_State *L);
 void steerL_snap_mark_nodes(lua_State *L, int set, steer_Behavior *b);
 // A loaded brain takes back the tree a name still holds (see lsnaptree.c).
 void steerL_snap_adopt(lua_State *L, steer_World *w, int section, int trees, int brains, int names);
+// After an in-place restore of the world at world_idx: a loaded brain (or
+// one this state has no value of) takes back the one tree this state gave
+// a world as a brain, still holds and the world does not run that is the
+// same as it (its digest, and it fits), its agents keeping their memory.
+void steerL_snap_adopt_kept(lua_State *L, int world_idx, const char *fn);
 
 // A byte box (memory a raise cannot leak) on top; function `name` of the
 // Lua helper (lua/steer/snapshot.lua, made once per state) pushed; the

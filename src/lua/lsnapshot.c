@@ -17,7 +17,8 @@
 //                                      -- order), when something names it
 //     arch = { [agent id] = archetype name }, arch_over = { [id] = { field = true } },
 //     arch_defs = { [name] = the archetype's definition as a string },
-//     grids = { ... },                 -- lsnapgrid.c: costs, flow fields, wall ids
+//     grids = { ... },                 -- lsnapgrid.c: serials, costs, flow fields, wall ids
+//     serials = n,                     -- the state's count of serials (lnav.h)
 //     flows = { [n] = { grid, field } } } -- the flow fields the core's bytes
 //                                      -- name by number (version 3 had
 //                                      -- bind = { [node] = { grid, field } })
@@ -39,6 +40,7 @@
 // find their brain again.
 #include "lsnapint.h"
 #include "ldata.h"
+#include "lnav.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +48,9 @@
 #define MAGIC "STEERLUA"
 // 1: a.data as plain data in the section, no references; 2: a byte-wise
 // checksum of all; 3: flow fields bound by node (a core snapshot of version
-// 2); 4: flow fields by the core's numbers. 3 still loads.
-#define VERSION 4u
+// 2); 4: flow fields by the core's numbers; 5: grids' and fields' serials
+// (without them a restore finds no twins). 3 and 4 still load.
+#define VERSION 5u
 #define HEAD 20u // magic, version, the core's length
 #define REG_ARCHETYPES "steer.archetypes"
 #define REG_HOST_KINDS "steer.host_kinds"
@@ -428,6 +431,8 @@ int steerL_world_save(lua_State *L)
     lua_setfield(L, 14, "flows");
     lua_pushinteger(L, wk.nroots);
     lua_setfield(L, 14, "trees");
+    lua_pushinteger(L, steerL_nav_count(L));
+    lua_setfield(L, 14, "serials");
     lua_getfield(L, 2, "data");
     lua_pushlstring(L, (const char *)data->p, data->n);
     lua_setfield(L, 14, "data");
@@ -531,10 +536,15 @@ static void tree_uv(lua_State *L, int fields, int holder)
     lua_setiuservalue(L, -2, 1);
 }
 
+// w:restore's third argument to load: the live grids and fields of the
+// state take the loaded ones' places (their twins, lsnapgrid.c)
+static const char restoring = 0;
+
 static int load(lua_State *L)
 {
     const char *fn = "steer.load";
     steerL_check_unsandboxed(L, fn, "the world belongs to the game");
+    bool twins = lua_touserdata(L, 3) == &restoring;
     if (lua_type(L, 1) != LUA_TSTRING) steerL_field_error(L, fn, NULL, "a snapshot (a string from w:save)", 1);
     size_t n;
     const unsigned char *s = (const unsigned char *)lua_tolstring(L, 1, &n);
@@ -546,8 +556,8 @@ static int load(lua_State *L)
         return luaL_error(L, "%s: not a steer snapshot (it does not begin with %s)", fn, MAGIC);
     if (n < HEAD + 16) return luaL_error(L, "%s: the snapshot is truncated (%d bytes)", fn, (int)n);
     uint32_t version = (uint32_t)steerS_load_le(s + 8, 4);
-    if (version != VERSION && version != 3)
-        return luaL_error(L, "%s: snapshot version %d; this build reads versions 3 and %d", fn, (int)version,
+    if (version < 3 || version > VERSION)
+        return luaL_error(L, "%s: snapshot version %d; this build reads versions 3 to %d", fn, (int)version,
                           (int)VERSION);
     uint64_t ncore = steerS_load_le(s + 12, 8), nlua = ncore <= n - HEAD - 16 ? steerS_load_le(s + HEAD + ncore, 8) : 0;
     if (ncore > n - HEAD - 16 || nlua != n - HEAD - 16 - ncore)
@@ -598,8 +608,17 @@ static int load(lua_State *L)
     steerL_World *lw = steerL_new_world(L, &d); // 8
     d.hooks.find_kind = find_kind;
     lua_getfield(L, 6, "grids"); // 9
-    steerL_grids_load(L, 9, fn); // 10: the grids' lists of fields
-    lua_newuserdatauv(L, 0, 1);  // 11: the holder of the new refs
+    // the loaded grids keep their serials and take none: the state's count
+    // is the greater of its own and the saved one
+    lua_Integer count = steerL_nav_count(L);
+    steerL_grids_load(L, 9, fn, twins); // 10: the grids' lists of fields
+    lua_getfield(L, 6, "serials");
+    lua_Integer saved = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+    lua_pop(L, 1);
+    if (saved < 0 || saved >= (lua_Integer)1 << STEERL_SERIAL_SHIFT)
+        return luaL_error(L, "%s: corrupt snapshot (its count of serials)", fn);
+    steerL_nav_set_count(L, count > saved ? count : saved);
+    lua_newuserdatauv(L, 0, 1); // 11: the holder of the new refs
     luaL_setmetatable(L, HOLDER);
     lua_newtable(L); // 12: its refs
     lua_pushvalue(L, -1);
@@ -664,6 +683,8 @@ static int load(lua_State *L)
     }
     lua_pushvalue(L, 2); // a.data's trees, for w:restore (their target world)
     lua_setfield(L, 15, "data_trees");
+    lua_getfield(L, 10, "twins"); // and the twins, which take their contents then
+    lua_setfield(L, 15, "twins");
     lua_newtable(L); // the names of the copies kept (tree_names): saved again as they were
     lua_pushvalue(L, -1);
     lua_setfield(L, 15, "tree_names");
@@ -798,7 +819,8 @@ int steerL_world_restore(lua_State *L)
     lua_pushcfunction(L, load); // 4: the snapshot's world
     lua_pushvalue(L, 2);
     lua_pushvalue(L, 3);
-    if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+    lua_pushlightuserdata(L, (void *)(uintptr_t)&restoring);
+    if (lua_pcall(L, 3, 1, 0) != LUA_OK) {
         // load's message, raised again here so that it names the caller's line
         const char *msg = lua_tostring(L, -1), *tail = msg ? strstr(msg, "steer.load: ") : NULL;
         return luaL_error(L, "%s: %s", fn, tail ? tail + strlen("steer.load: ") : msg ? msg : "failed");
@@ -834,7 +856,14 @@ int steerL_world_restore(lua_State *L)
     lua_setiuservalue(L, 4, 1);
     lua_settop(L, 4);
     steerL_grids_swap_worlds(L, 1, 4); // the grids' walls follow their C world
-    lua_getiuservalue(L, 4, 1);        // 5: w's old user value
+    lua_getiuservalue(L, 1, 1);
+    lua_getfield(L, -1, "twins"); // the live grids and fields that stand for the loaded ones take their contents
+    lua_pushnil(L);
+    lua_setfield(L, -3, "twins");
+    steerL_grids_twin(L, -1, fn);
+    lua_settop(L, 4);
+    steerL_snap_adopt_kept(L, 1, fn); // the trees the script holds (a cache by field, say) run again
+    lua_getiuservalue(L, 4, 1);       // 5: w's old user value
     revoke_handles(L, 1, 5);
     lua_settop(L, 1);
     return 1;

@@ -21,8 +21,21 @@ steerL_World *steerL_new_world(lua_State *L, steer_WorldDesc *d);
 void steerL_grids_save(lua_State *L, int wi, int flows);
 // Rebuild the grids of such a list (at desc); push the list of the grids'
 // lists of flow field userdata (each list holds its grid userdata at index
-// 0). Raises "FN: ..." on a malformed list.
-void steerL_grids_load(lua_State *L, int desc, const char *fn);
+// 0). Raises "FN: ..." on a malformed list. With `twins` (an in-place
+// restore) a grid or field of this state with the serial and cells of a
+// loaded one stands in its place in those lists (lsnapgrid.c), and the
+// list's field `twins` notes them for steerL_grids_twin.
+void steerL_grids_load(lua_State *L, int desc, const char *fn, bool twins);
+// Once the restore succeeded: the twins noted in the list at twins take the
+// loaded contents, and the loaded fields on a grid that has a twin move
+// onto it.
+void steerL_grids_twin(lua_State *L, int twins, const char *fn);
+// After an in-place restore of w by another state (a mod's world, restored
+// by the scenario): a live field of this state whose serial and cells are
+// those of a field the world's brains follow takes that one's contents and
+// its place in them (steer_world_replace_resource), its grid the costs of
+// that one's grid.
+void steerL_grids_twin_world(lua_State *L, steer_World *w, const char *fn);
 // Then give the world at wi, once it is loaded, the walls the grids had
 // added to it (not added again) and the grids it held: desc as above, the
 // lists steerL_grids_load pushed at lists.

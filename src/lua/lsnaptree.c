@@ -554,3 +554,98 @@ int steerL_world_same_brain(lua_State *L)
     lua_settop(L, 2);
     return 1;
 }
+
+// ---- a restore by another state: this state's trees back --------------------
+
+// The trees this state gave a world as brains and still holds, whose
+// digest is that of `copy` and that fit it, not already a brain of w:
+// the only one on top (true), or nothing (false). digests (at d) caches
+// each candidate's digest.
+static bool kept_tree(lua_State *L, steer_World *w, steer_Behavior *copy, int trees, int digests)
+{
+    int top = lua_gettop(L);
+    push_digest(L, copy); // top + 1
+    lua_pushnil(L);       // top + 2: the tree found
+    int found = 0;
+    lua_pushnil(L);
+    while (found < 2 && lua_next(L, trees)) {
+        lua_pop(L, 1);
+        steer_Behavior *t = steerL_tobehavior(L, -1);
+        if (!t || t == copy || t->kind != copy->kind || steer_world_uses_brain(w, t) || !fits(L, copy, t, w)) continue;
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, digests) == LUA_TNIL) {
+            lua_pop(L, 1);
+            push_digest(L, t);
+            lua_pushvalue(L, -2);
+            lua_pushvalue(L, -2);
+            lua_rawset(L, digests);
+        }
+        bool same = lua_rawequal(L, -1, top + 1);
+        lua_pop(L, 1);
+        if (!same) continue;
+        if (++found == 1) {
+            lua_pushvalue(L, -1);
+            lua_replace(L, top + 2);
+        }
+    }
+    if (found != 1) { // none, or two alike: which one the script meant is not known
+        lua_settop(L, top);
+        return false;
+    }
+    lua_replace(L, top + 1);
+    return true;
+}
+
+// Whether brain root r of the world whose `brains` table is at brains is a
+// copy a load made (its userdata's user value has the load's `holder`) or
+// one this state has no value of (another state's tree, a copy another
+// state's load made): one that may take a tree of this state back.
+static bool loaded_copy(lua_State *L, int brains, const steer_Behavior *r)
+{
+    int top = lua_gettop(L);
+    lua_pushlightuserdata(L, (void *)(uintptr_t)r);
+    bool none = lua_rawget(L, brains) == LUA_TNIL;
+    bool copy = none || (lua_getiuservalue(L, -1, 1) == LUA_TTABLE && lua_getfield(L, -1, "holder") != LUA_TNIL);
+    lua_settop(L, top);
+    return copy;
+}
+
+void steerL_snap_adopt_kept(lua_State *L, int world_idx, const char *fn)
+{
+    world_idx = lua_absindex(L, world_idx);
+    steer_World *w = steerL_checkworld(L, world_idx)->w;
+    if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_REG_BRAIN_TREES) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    int trees = lua_gettop(L);
+    steerL_uv_field(L, world_idx, "brains");
+    int brains = trees + 1;
+    lua_newtable(L); // tree -> its digest
+    int digests = trees + 2;
+    for (int i = 1; i < steer_world_brains(w); i++) {
+        steer_Behavior *copy = steer_world_brain(w, i);
+        if (!copy || !loaded_copy(L, brains, copy) || !kept_tree(L, w, copy, trees, digests)) continue;
+        steer_Behavior *t = steerL_tobehavior(L, -1);
+        int st = steer_world_replace_brain(w, i, t);
+        if (st == STEER_ENOMEM) luaL_error(L, "%s: out of memory", fn);
+        if (st == STEER_OK) {
+            lua_pushlightuserdata(L, copy);
+            lua_pushnil(L);
+            lua_rawset(L, brains);
+            lua_pushlightuserdata(L, t);
+            lua_pushvalue(L, -2);
+            lua_rawset(L, brains);
+        }
+        lua_pop(L, 1);
+    }
+    lua_settop(L, trees - 1);
+}
+
+void steerL_restored_twins(lua_State *L, int world_idx)
+{
+    steerL_World *lw = steerL_checkworld(L, world_idx);
+    if (!lw->w) return;
+    steerL_grids_twin_world(L, lw->w, "steer.world:restore");
+    steerL_snap_adopt_kept(L, world_idx, "steer.world:restore");
+}

@@ -185,6 +185,7 @@ void steerL_check_routes(lua_State *L, int wi, int bi);
 // A warning through the state's host log (the worlds' log; level 1), or on
 // stderr without one.
 void steerL_warn(lua_State *L, const char *msg);
+#define STEERL_REG_BRAIN_TREES "steer.brain_trees" // tree userdata -> true, weak keys (steerL_keep_brain)
 void steerL_unpin_brains(lua_State *L, int world_idx);
 void steerL_brain_error(lua_State *L, const char *fn, steer_Behavior *b, int st);
 int steerL_totarget(lua_State *L, int idx, const steerL_World *lw, double point[3], steer_Agent *agent, int *has_point);

@@ -270,13 +270,30 @@ static int world_gc(lua_State *L)
 
 // ---- agents --------------------------------------------------------------
 
-// Remember the userdata of a brain so a.brain returns it and it stays alive.
+// Remember the userdata of a brain so a.brain returns it and it stays
+// alive; and, for as long as the script holds it, in the state's trees
+// that have been brains (STEERL_REG_BRAIN_TREES, weak keys), where a loaded
+// copy of it finds it again after a restore (steerL_restored_twins).
 void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx)
 {
     behavior_idx = lua_absindex(L, behavior_idx);
     steerL_uv_field(L, world_idx, "brains");
     lua_pushlightuserdata(L, steerL_tobehavior(L, behavior_idx));
     lua_pushvalue(L, behavior_idx);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_REG_BRAIN_TREES) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, STEERL_REG_BRAIN_TREES);
+    }
+    lua_pushvalue(L, behavior_idx);
+    lua_pushboolean(L, 1);
     lua_rawset(L, -3);
     lua_pop(L, 1);
 }

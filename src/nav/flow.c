@@ -261,7 +261,7 @@ static int settle(steerN_Flow *f, uint32_t stamp)
     return settle_buckets(f, stamp, width, nb);
 }
 
-static int set_goals(steerN_Flow *f, const double *goals, uint32_t n)
+int steerN_flow_reserve(steerN_Flow *f, uint32_t n)
 {
     if (n > f->cap_goals) {
         if (steerN_resize2(&f->alloc, (void **)&f->goals, 2 * sizeof *f->goals, (void **)&f->goal_cells,
@@ -269,6 +269,31 @@ static int set_goals(steerN_Flow *f, const double *goals, uint32_t n)
             return -1;
         f->cap_goals = n;
     }
+    return 0;
+}
+
+bool steerN_flow_copy(steerN_Flow *dst, const steerN_Flow *src)
+{
+    size_t n = cells(dst);
+    if (n != cells(src) || dst->cap_goals < src->ngoals) return false;
+    if (dst == src) return true;
+    memcpy(dst->goals, src->goals, sizeof *dst->goals * 2 * src->ngoals);
+    memcpy(dst->goal_cells, src->goal_cells, sizeof *dst->goal_cells * src->ngoals);
+    dst->ngoals = src->ngoals;
+    memcpy(dst->dist, src->dist, sizeof *dst->dist * n);
+    memcpy(dst->dir, src->dir, n);
+    memcpy(dst->list, src->list, sizeof *dst->list * src->touched);
+    dst->touched = src->touched;
+    dst->incremental = src->incremental;
+    dst->bias = src->bias;
+    dst->drift = src->drift;
+    dst->version = src->version;
+    return true;
+}
+
+static int set_goals(steerN_Flow *f, const double *goals, uint32_t n)
+{
+    if (steerN_flow_reserve(f, n)) return -1;
     const steerN_Grid *g = f->grid;
     for (uint32_t i = 0; i < n; i++) {
         int x = 0, y = 0;

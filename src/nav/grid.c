@@ -117,6 +117,15 @@ void steerN_grid_release(steerN_Grid *g)
     steerN_realloc(&a, g, sizeof *g, 0);
 }
 
+bool steerN_grid_copy(steerN_Grid *dst, const steerN_Grid *src)
+{
+    if (dst->nx != src->nx || dst->ny != src->ny) return false;
+    if (dst != src) memcpy(dst->cost, src->cost, sizeof *dst->cost * ncells(dst));
+    dst->min_cost = src->min_cost;
+    dst->version = src->version;
+    return true;
+}
+
 size_t steerN_grid_bytes(const steerN_Grid *g)
 {
     size_t n = (size_t)g->nx * (size_t)g->ny, bytes = sizeof *g + sizeof *g->cost * n;

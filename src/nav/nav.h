@@ -59,6 +59,7 @@ typedef struct steerN_Heap {
 
 typedef struct steerN_Grid {
     atomic_int refs; // of a grid made by steerN_grid_new
+    uint64_t serial; // its binding's name for it across snapshots (0: none; nav leaves it alone)
     steerN_Alloc alloc;
     int nx, ny;
     double origin[2];
@@ -91,6 +92,9 @@ void steerN_grid_free(steerN_Grid *g);
 steerN_Grid *steerN_grid_new(int nx, int ny, double cell, const double origin[2], const steerN_Alloc *alloc);
 void steerN_grid_retain(steerN_Grid *g);
 void steerN_grid_release(steerN_Grid *g); // NULL: nothing
+// dst's costs, min_cost and version become src's (a grid of the same
+// cells: false, nothing changed, otherwise); its A* scratch stays its own.
+bool steerN_grid_copy(steerN_Grid *dst, const steerN_Grid *src);
 // The C memory a grid holds now (it grows by 16 bytes a cell with the
 // first A* query), for a binding that charges it to a script's owner; a
 // new grid takes STEERN_GRID_CELL_BYTES a cell and a little more.
@@ -154,6 +158,7 @@ typedef struct steerN_Bucket {
 
 typedef struct steerN_Flow {
     atomic_int refs;    // of a field made by steerN_flow_new
+    uint64_t serial;    // as a grid's
     steerN_Alloc alloc; // its grid's
     steerN_Grid *grid;  // which such a field references
     uint32_t version;   // the grid version the field was built for
@@ -194,6 +199,14 @@ int steerN_flow_build(steerN_Flow *f, const double *goals, uint32_t n);
 int steerN_flow_set_goal(steerN_Flow *f, const double goal[2]);
 // Rebuild if the grid changed since the field was built.
 int steerN_flow_refresh(steerN_Flow *f);
+// Room for n goals (what steerN_flow_copy needs from a field of n): 0, or
+// -1 when out of memory (f as it was). Changes nothing else.
+int steerN_flow_reserve(steerN_Flow *f, uint32_t n);
+// dst becomes what src is, as built or repaired: its goals, distances,
+// directions, bias, drift, version and last update. Both on grids of as
+// many cells, dst with room for src's goals (steerN_flow_reserve): false,
+// nothing changed, otherwise. Its grid and its scratch stay its own.
+bool steerN_flow_copy(steerN_Flow *dst, const steerN_Flow *src);
 // The distance (metres, cost-weighted) from cell c to the nearest goal.
 static inline double steerN_flow_dist(const steerN_Flow *f, uint32_t c) { return f->dist[c] + f->bias; }
 // The field's direction at world point p, interpolated between the

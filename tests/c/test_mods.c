@@ -1122,6 +1122,60 @@ static void test_mod_functions_across_a_snapshot(void)
     free(snap);
 }
 
+// A mod's trees and flow field after the engine's rewind (issue 29, item
+// 6): its agents' a.brain is its own tree again and w:same_brain finds it
+// (its update raises otherwise: the mod would be disabled), and its
+// field's set_goal steers them: the rewound run ends as the straight one.
+static void test_mod_brains_after_a_rewind(void)
+{
+    const char *mod = write_mod(
+        "shepherd", "local steer = require 'steer'\n"
+                    "local map = {}\n"
+                    "for j = 1, 20 do map[j] = string.rep('.', 20) end\n"
+                    "map[8] = '....############....'\n"
+                    "local grid = steer.grid{ map = map, cell = 5 }\n"
+                    "local field = grid:flow_field{ goal = { 90, 90 } }\n"
+                    "local follow = steer.blend{ { steer.follow_flow{ field = field }, 1 },\n"
+                    "  { steer.wander{ radius = 1, distance = 2, jitter = 1 }, 0.5 } }\n"
+                    "local idle = steer.wander{ radius = 2, distance = 3, jitter = 1 }\n"
+                    "local mine = {}\n"
+                    "return {\n"
+                    "  setup = function(w)\n"
+                    "    for i = 1, 8 do\n"
+                    "      mine[i] = w:spawn{ position = { 10 * i + 5, 10 }, max_speed = 6, max_force = 12,\n"
+                    "                         brain = follow, tag = 'sheep' }\n"
+                    "    end\n"
+                    "  end,\n"
+                    "  update = function(w)\n"
+                    "    for i, a in ipairs(mine) do\n"
+                    "      local want = (i + w.tick // 20) % 3 == 0 and idle or follow\n"
+                    "      local b = a.brain\n"
+                    "      if b ~= follow and b ~= idle then error('a.brain is not the mod\\'s tree') end\n"
+                    "      if b ~= want then a.brain = want end\n"
+                    "    end\n"
+                    "    if w:same_brain(follow) ~= follow then error('w:same_brain misses the mod\\'s tree') end\n"
+                    "    if w.tick % 25 == 0 then field:set_goal({ 5 + w.tick % 90, 90 }) end\n"
+                    "  end }\n");
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    int id = run_enabled(e, mod, 30, "shepherd");
+    char *snap = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&snap, &len);
+    REQUIRE(f && steer_engine_save(e, mem_write, f) == STEER_OK, "save: %s", steer_engine_error(e));
+    fclose(f);
+    CHECK(steer_engine_tick(e, 90) == STEER_OK, "ticks: %s", steer_engine_error(e));
+    uint64_t straight = steer_world_hash(steer_engine_world(e));
+    CHECK(steer_engine_restore(e, snap, len) == STEER_OK, "rewind: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 90) == STEER_OK, "ticks after the rewind: %s", steer_engine_error(e));
+    if (mod_enabled(e, id, "after a rewind"))
+        CHECK(steer_world_hash(steer_engine_world(e)) == straight, "rewound and run on: the world differs from the "
+                                                                   "straight run");
+    steer_engine_free(e);
+    free(snap);
+}
+
 // The scenario's own w:restore (an undo) takes back an agent the mod
 // spawned after the save, and the replay's next spawn (the game's) gets
 // its id again: the mod's handle stays stale and the agent is not the
@@ -1517,6 +1571,7 @@ int main(void)
     RUN(test_register_into_a_hostile_steer_table);
     RUN(test_mod_flow_field);
     RUN(test_mod_flow_field_outlives_the_mod);
+    RUN(test_mod_brains_after_a_rewind);
     RUN(test_mod_flow_memory);
     RUN(test_mod_thinkers);
     RUN(test_mod_unloaded_mid_run);

@@ -329,25 +329,88 @@ describe("w:save and steer.load", function()
     expect(got, "the arrive handler survived the restore"):gt(0)
   end)
 
-  it("w:restore: the grids' walls belong to the restored world (saved again, moved by the restored grid's edits)",
+  -- Issue 29, item 2: the grids and flow fields the script holds are the
+  -- restored world's (their twins: the same serial), not copies beside it.
+  it("w:restore: the grids the script holds are the restored world's (saved again, their edits move its walls)",
      function()
     local w = steer.world{ size = { 20, 20 } }
     local g = steer.grid{ cell = 2, map = { "..........", "..........", "..........", "..........", ".........." } }
     w:add_grid(g)
     local a = w:spawn{ position = { 1, 1 }, data = { grid = g } }
     local s = w:save()
+    g:block({ 1, 9 }) -- after the save: undone by the restore
     w:step(3)
     expect(w:restore(s):save() == s, "restored, then saved: the same bytes (its walls with it)"):eq(true)
-    local g2 = a.data.grid
+    local later = steer.grid{ cell = 2, map = { ".." } } -- made and added after the save: not the restored world's
+    w:add_grid(later)
+    w:restore(s)
+    expect(a.data.grid == g, "a.data's grid is the script's own"):eq(true)
+    expect(g:blocked({ 1, 9 }), "the script's grid has the saved costs back"):eq(false)
     local function hit() return w:raycast({ 7, 5 }, { 1, 0 }, 4, { agents = false }) end
     expect(hit(), "no wall yet"):eq(nil)
-    g:block({ 9, 5 }) -- the grid as it was before the restore: not this world's any more
-    expect(hit(), "an edit of the grid the restore replaced moves no wall of the world"):eq(nil)
-    expect(w:save() == s, "nor what the world saves"):eq(true)
-    g2:block({ 9, 5 })
+    later:block({ 1, 1 })
+    local again = steer.load(w:save())
+    expect(#again:save() == #s, "a grid added after the save is not the restored world's"):eq(true)
+    g:block({ 9, 5 })
     local h = hit()
-    expect(h and h.shape ~= nil, "an edit of the restored grid moves the world's walls"):eq(true)
+    expect(h and h.shape ~= nil, "an edit of the script's grid moves the restored world's walls"):eq(true)
     expect(h.point.x):near(8, 1e-9)
+    -- steer.load beside it makes copies of its own: edits of those change only the loaded world
+    local copy = steer.load(s)
+    local before = copy:save()
+    g:set(2, 4, 5)
+    expect(copy:save() == before, "the script's grid is not the copy's"):eq(true)
+  end)
+
+  -- The same script actions (goal moves and edits by tick) on a world that
+  -- saved, ran on, restored and ran again, and on one that ran straight
+  -- through: the same bits, so the restored world steers on the script's
+  -- field and grid.
+  it("w:restore: the script's flow field and grid steer the restored world (a rewind replays as uninterrupted)",
+     function()
+    local function build()
+      local w = steer.world{ size = { 40, 40 }, seed = 5 }
+      local map = {}
+      for j = 1, 20 do map[j] = string.rep(".", 20) end
+      map[10] = "..........######...."
+      local g = steer.grid{ cell = 2, map = map }
+      w:add_grid(g)
+      local f = g:flow_field{ goal = { 35, 35 } }
+      local follow = steer.follow_flow{ field = f, stop_radius = 1 }
+      for i = 1, 12 do
+        w:spawn{ position = { 3 * i, 4 }, max_speed = 4, max_force = 10, brain = follow }
+      end
+      return w, g, f
+    end
+    local function act(w, g, f, to)
+      while w.tick < to do
+        if w.tick == 20 then f:set_goal({ 5, 35 }) end
+        if w.tick == 50 then g:block({ 13, 25 }) end
+        if w.tick == 70 then f:set_goal({ 35, 30 }) end
+        if w.tick == 90 then g:set(11, 10, 3) end
+        w:step(1)
+      end
+    end
+    local w, g, f = build()
+    act(w, g, f, 40)
+    local s = w:save()
+    act(w, g, f, 100)
+    local straight = w:hash()
+    expect(w:restore(s).tick):eq(40)
+    expect(f.goal.x, "the script's field has the saved goal back"):eq(5)
+    act(w, g, f, 100)
+    expect(w:hash(), "restored at 40 and run on to 100, as straight through"):eq(straight)
+    -- and a second world, built the same way, run straight through
+    local w2, g2, f2 = build()
+    act(w2, g2, f2, 100)
+    expect(w2:hash(), "another world straight through"):eq(straight)
+    -- the agents follow the script's field: a goal moved now turns them
+    w:restore(s):step(30)
+    local unmoved = w:hash()
+    w:restore(s)
+    f:set_goal({ 35, 5 })
+    w:step(30)
+    expect(w:hash() ~= unmoved, "the moved goal steers the restored world's agents"):eq(true)
   end)
 
   it("w:restore: a handle to an agent spawned after the save stays stale, though the replay reissues its id",
@@ -448,7 +511,7 @@ describe("w:save and steer.load", function()
     refuse(s .. "x", "bytes past its end")
     local mid = math.floor(#s / 2)
     refuse(s:sub(1, mid - 1) .. string.char((s:byte(mid) + 1) % 256) .. s:sub(mid + 1), "checksum mismatch")
-    refuse(s:sub(1, 8) .. "\5\0\0\0" .. s:sub(13), "version 5")
+    refuse(s:sub(1, 8) .. "\6\0\0\0" .. s:sub(13), "version 6")
     local ok, err = pcall(function() steer.load(42) end)
     expect(ok):eq(false)
     expect(err):contains("steer.load", "a snapshot")

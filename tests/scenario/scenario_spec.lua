@@ -161,6 +161,22 @@ describe("scenarios", function()
     os.remove(snap)
   end)
 
+  -- A mod whose think re-assigns its trees (a.brain ~= follow) and whose
+  -- update moves its flow field's goal (issue 29, item 6): after the
+  -- rewind its agents' brains are its own trees again, steered by its own
+  -- field, and the run ends as the uninterrupted one.
+  it("--rewind-to with demos/embed's horde mod: the hash is the uninterrupted one", function()
+    local pasture = quote(dir .. "/pasture.lua") .. " --mod " .. quote(dir .. "/../../demos/embed/mods/horde.lua")
+    local plain = hash_of((steer_run("--ticks 600 " .. pasture)))
+    for _, t in ipairs { 1, 5, 8.5 } do
+      local out, code = steer_run("--ticks 600 --rewind-to " .. t .. " " .. pasture)
+      if out:find("built without the viewer", 1, true) then return end
+      expect(code, "rewound to " .. t .. ": " .. out):eq(0)
+      expect(out, "rewound to " .. t):contains("the same")
+      expect(out:match("hash (%x+), uninterrupted"), "rewound to " .. t):eq(plain)
+    end
+  end)
+
   it("--rewind-to needs --headless --ticks and a time within the run", function()
     local out, code = steer_run("--rewind-to 1 " .. flock)
     expect(code, out):eq(2)
