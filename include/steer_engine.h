@@ -67,7 +67,8 @@ STEER_API int steer_engine_reload(steer_Engine *e);
 // 1 reloaded, 0 nothing changed, or a failed reload's error (the
 // scenario's if it failed, else a mod's).
 STEER_API int steer_engine_poll(steer_Engine *e);
-// The files watched for changes (the scenario first), or NULL past the end.
+// The files watched for changes (the scenario first, then the modules it
+// required, then each mod's main file and modules), or NULL past the end.
 STEER_API const char *steer_engine_watched(const steer_Engine *e, int i);
 // The scenario's world (NULL before a load); it outlives reloads.
 STEER_API steer_World *steer_engine_world(steer_Engine *e);

@@ -569,7 +569,8 @@ int steer_engine_poll(steer_Engine *e)
 
 const char *steer_engine_watched(const steer_Engine *e, int i)
 {
-    return e && i >= 0 && i < e->nwatch ? e->watch[i].path : NULL;
+    if (!e || i < 0) return NULL;
+    return i < e->nwatch ? e->watch[i].path : steerE_mod_watched(e, i - e->nwatch);
 }
 
 // ---- the host's view ------------------------------------------------------------------

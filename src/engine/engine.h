@@ -133,6 +133,8 @@ int steerE_register_kind(lua_State *L);
 // `debounce` seconds since a change: 1 if any reloaded, 0 none, or the
 // error of a failed one (its last version runs on).
 int steerE_mods_poll(steer_Engine *e, bool look, double now, double debounce);
+// The i-th of the files the mods read, in the order of the mods, or NULL past the end.
+const char *steerE_mod_watched(const steer_Engine *e, int i);
 
 // mod.c
 void steerE_mods_tick(steer_Engine *e);

@@ -172,3 +172,12 @@ int steerE_mods_poll(steer_Engine *e, bool look, double now, double debounce)
     }
     return result;
 }
+
+const char *steerE_mod_watched(const steer_Engine *e, int i)
+{
+    for (int k = 0; k < e->nmods; k++) {
+        if (i < e->mods[k]->nfiles) return e->mods[k]->files[i].path;
+        i -= e->mods[k]->nfiles;
+    }
+    return NULL;
+}

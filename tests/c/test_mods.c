@@ -1632,6 +1632,9 @@ static void test_mod_poll_watches(void)
     int id = -1;
     REQUIRE(steer_engine_load_mod(e, dir, NULL, &id) == STEER_OK, "%s", steer_engine_error(e));
     CHECK(steer_engine_poll(e) == 0, "a reload with nothing saved");
+    const char *w1 = steer_engine_watched(e, 1), *w2 = steer_engine_watched(e, 2);
+    CHECK(w1 && strstr(w1, "watched/init.lua") && w2 && strstr(w2, "watched/tuning.lua") && !steer_engine_watched(e, 3),
+          "the watched files: %s, %s", w1 ? w1 : "none", w2 ? w2 : "none");
     sleep_ms(20); // a time of its own for the save
     REQUIRE((f = fopen(file, "w")), "%s", file);
     fputs("return { speed = 22 }\n", f);

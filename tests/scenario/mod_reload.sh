@@ -41,22 +41,7 @@ write() {
   mv "$dir/tuning.tmp" "$dir/herder/tuning.lua"
 }
 
-fail() {
-  cat "$out"
-  echo "FAIL: $*"
-  exit 1
-}
-since() { awk -v m="== step $1" 'seen; $0 == m { seen = 1 }' "$out"; }
-await() {
-  i=0
-  until since "$1" | awk "$2"' END { exit !ok }'; do
-    kill -0 $pid 2>/dev/null || fail "the runner exited while waiting for $3"
-    i=$((i + 1))
-    [ $i -le $((TIMEOUT * 20)) ] || fail "no $3 within $TIMEOUT s"
-    sleep 0.05
-  done
-}
-step() { echo "== step $1" >> "$out"; }
+. "$(dirname "$0")/steps.sh" # fail, since, await, step, finish
 
 write v1 ""
 "$steer" run --headless --mod "$dir/herder" "$dir/scenario.lua" >> "$out" 2>&1 &
@@ -84,10 +69,4 @@ write v4 ""
 await 3 '/^\[herder\] v4 took over at [0-9]+$/ { t = 1 } t && /^\[herder\] v4 ticks [0-9]+ sheep 1$/ { ok = 1 }' \
   "the fix taking over"
 
-kill -INT $pid
-wait $pid
-status=$?
-pid=
-[ $status -eq 0 ] || fail "the runner exited with $status"
-cat "$out"
-echo "mod_reload: ok"
+finish mod_reload
