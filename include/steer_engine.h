@@ -65,9 +65,13 @@ STEER_API int steer_engine_tick(steer_Engine *e, int n);
 // first tick after a reload, a load or a restore ends with a hint of that.
 STEER_API int steer_engine_reload(steer_Engine *e);
 // Reload if the scenario or any module it required changed on disk since
-// the last look: 1 reloaded, 0 nothing changed, or the reload's error.
+// the last look, and each mod whose files (its main file, the modules it
+// required) changed (steer_engine_reload_mod; not a mod the game unloaded):
+// 1 reloaded, 0 nothing changed, or a failed reload's error (the
+// scenario's if it failed, else a mod's).
 STEER_API int steer_engine_poll(steer_Engine *e);
-// The files watched for changes (the scenario first), or NULL past the end.
+// The files watched for changes (the scenario first, then the modules it
+// required, then each mod's main file and modules), or NULL past the end.
 STEER_API const char *steer_engine_watched(const steer_Engine *e, int i);
 // The scenario's world (NULL before a load); it outlives reloads.
 STEER_API steer_World *steer_engine_world(steer_Engine *e);
@@ -120,8 +124,25 @@ typedef struct steer_ModLimits {
     bool touch_all; // may change and remove agents it did not spawn (default: only its own)
     long work;      // units of the steer pass its agents may cost in one tick (steer_agent_work; default 1,000,000)
 } steer_ModLimits;
-// Load a mod (after the scenario) under limits (NULL: defaults) and run its setup; *id (if id) names it.
+// Load a mod (after the scenario) under limits (NULL: defaults) and run its
+// setup; *id (if id) names it. A disabled mod of the same name (unloaded,
+// or stopped) gives the new one its place and id; an enabled one refuses
+// it (STEER_EARG). On a failure in its file or setup (STEER_EMOD) the mod
+// is disabled, *id still names it, and the error says once which mod,
+// which file and why ("mod 'NAME': FILE:LINE: MESSAGE", "mod 'NAME':
+// cannot read FILE: No such file or directory").
 STEER_API int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id);
+// Reload mod `id` from its files as a transaction (docs/mods.md, "Hot
+// reload of mods"): the running version's save() -> data, then the files
+// run anew in a new Lua state, its load(data) and reload(w) (setup instead
+// if the mod never got through it); only if all of it succeeds does the
+// new state replace the running one, keeping the mod's id, agents, limits
+// and inbox. On failure the running version goes on as it was (a disabled
+// mod stays disabled), the agents the new code spawned are removed, and
+// the error is kept (STEER_EMOD). Functions do not cross: the old code's
+// thinks, steer.custom and ease functions give nothing until the new code
+// sets them again. Also for a disabled or unloaded mod.
+STEER_API int steer_engine_reload_mod(steer_Engine *e, int id);
 typedef struct steer_ModInfo {
     const char *name;
     bool enabled;
@@ -132,8 +153,9 @@ typedef struct steer_ModInfo {
 // Mods loaded, running or disabled (ids 0 to count - 1).
 STEER_API int steer_engine_mod_count(const steer_Engine *e);
 // Disable mod `id` between ticks, as a broken limit would: its Lua state is
-// closed and its agents stop where they are (docs/mods.md); its name stays
-// taken and steer_engine_mod_info reports "unloaded by the game".
+// closed and its agents stop where they are (docs/mods.md);
+// steer_engine_mod_info reports "unloaded by the game", and poll no longer
+// reloads it. Loading the same path again gives the new mod this id.
 STEER_API int steer_engine_unload_mod(steer_Engine *e, int id);
 // What mod `id` is doing: running or why it was disabled, its memory and CPU.
 STEER_API int steer_engine_mod_info(const steer_Engine *e, int id, steer_ModInfo *out);

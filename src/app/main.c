@@ -548,9 +548,10 @@ static int run(const char *file, Options o)
         goto fail;
     r.dt = steer_world_dt(steer_engine_world(r.e));
     for (int i = 0; i < o.nmods; i++) {
-        // a mod that fails is disabled and reported; the run goes on
-        if (steer_engine_load_mod(r.e, o.mods[i], NULL, NULL) != STEER_OK)
-            fprintf(stderr, "steer: %s\n", steer_engine_error(r.e));
+        // a mod that fails is disabled and reported (in the engine's log,
+        // its error as STEER_EMOD); the run goes on, watching its files
+        int st = steer_engine_load_mod(r.e, o.mods[i], NULL, NULL);
+        if (st != STEER_OK && st != STEER_EMOD) fprintf(stderr, "steer: %s\n", steer_engine_error(r.e));
     }
     // the mods ran their setup: the snapshot once more, for their saved state
     if (snapshot && o.nmods > 0 && steer_engine_restore(r.e, snapshot, snapshot_len) != STEER_OK) goto fail;

@@ -9,8 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/stat.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/inotify.h>
+#endif
 
 // ---- small things ----------------------------------------------------------
 
@@ -117,7 +121,11 @@ int steerE_fail(steer_Engine *e, int status, const char *fmt, ...)
 char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len)
 {
     struct stat st; // a regular file: opening a FIFO waits for a writer, for ever
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return NULL;
+    if (stat(path, &st) != 0) return NULL;
+    if (!S_ISREG(st.st_mode)) {
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     char *buf = NULL;
@@ -136,15 +144,50 @@ char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *le
         n += got;
         if (got == 0) break;
     }
-    int bad = ferror(f) || !buf || (n == cap && cap >= max && fgetc(f) != EOF);
+    int err = ferror(f) ? EIO : !buf ? ENOMEM : n == cap && cap >= max && fgetc(f) != EOF ? EFBIG : 0;
     fclose(f);
-    if (bad) {
+    if (err) {
         steerE_alloc(e, buf, 0);
+        errno = err;
         return NULL;
     }
     buf[n] = '\0';
     *len = n;
     return buf;
+}
+
+const char *steerE_read_error(int err, size_t max, char *buf, size_t cap)
+{
+    if (err == EINVAL) snprintf(buf, cap, "not a regular file");
+    else if (err == EFBIG) snprintf(buf, cap, "larger than %zu bytes", max);
+    else snprintf(buf, cap, "%s", strerror(err));
+    return buf;
+}
+
+int steerE_stat_file(const char *path, long long *mtime_ns, long long *size)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return 0;
+    *mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    *size = (long long)st.st_size;
+    return 1;
+}
+
+void steerE_watch_dir(steer_Engine *e, const char *path)
+{
+#ifdef __linux__
+    if (e->inotify_fd < 0) return;
+    // watch the directory: editors often save by writing a new file and renaming it
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    inotify_add_watch(e->inotify_fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_MODIFY | IN_DELETE);
+#else
+    (void)e;
+    (void)path;
+#endif
 }
 
 // ---- calling Lua -------------------------------------------------------------

@@ -60,32 +60,6 @@ static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 
 // ---- watching files ------------------------------------------------------------
 
-static int stat_file(const char *path, long long *mtime_ns, long long *size)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) return 0;
-    *mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
-    *size = (long long)st.st_size;
-    return 1;
-}
-
-static void watch_dir(steer_Engine *e, const char *path)
-{
-#ifdef __linux__
-    if (e->inotify_fd < 0) return;
-    // watch the directory: editors often save by writing a new file and renaming it
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else if (slash == path) snprintf(dir, sizeof dir, "/");
-    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    inotify_add_watch(e->inotify_fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_MODIFY | IN_DELETE);
-#else
-    (void)e;
-    (void)path;
-#endif
-}
-
 // Watch `path`, the scenario (module NULL) or the file of module `module`:
 // false when out of memory.
 static bool watch_file(steer_Engine *e, const char *path, const char *module)
@@ -107,9 +81,9 @@ static bool watch_file(steer_Engine *e, const char *path, const char *module)
         return false;
     }
     w->mtime_ns = w->size = -1;
-    stat_file(path, &w->mtime_ns, &w->size);
+    steerE_stat_file(path, &w->mtime_ns, &w->size);
     e->nwatch++;
-    watch_dir(e, path);
+    steerE_watch_dir(e, path);
     return true;
 }
 
@@ -120,7 +94,7 @@ static int files_changed(steer_Engine *e)
     int changed = 0;
     for (int i = 0; i < e->nwatch; i++) {
         long long m = -1, s = -1;
-        if (!stat_file(e->watch[i].path, &m, &s)) continue; // mid-save: look again later
+        if (!steerE_stat_file(e->watch[i].path, &m, &s)) continue; // mid-save: look again later
         if (m != e->watch[i].mtime_ns || s != e->watch[i].size) changed = 1;
         e->watch[i].mtime_ns = m;
         e->watch[i].size = s;
@@ -661,17 +635,19 @@ int steer_engine_poll(steer_Engine *e)
         e->next_look = t + LOOK_PERIOD;
         if (files_changed(e)) e->changed_at = t; // a save restarts the debounce
     }
+    int mods = steerE_mods_poll(e, look, t, DEBOUNCE); // each mod's files (modreload.c)
     if (e->changed_at > 0 && t - e->changed_at >= DEBOUNCE) {
         e->changed_at = 0;
         int st = steer_engine_reload(e);
-        return st == STEER_OK ? 1 : st;
+        return st != STEER_OK ? st : mods < 0 ? mods : 1;
     }
-    return 0;
+    return mods;
 }
 
 const char *steer_engine_watched(const steer_Engine *e, int i)
 {
-    return e && i >= 0 && i < e->nwatch ? e->watch[i].path : NULL;
+    if (!e || i < 0) return NULL;
+    return i < e->nwatch ? e->watch[i].path : steerE_mod_watched(e, i - e->nwatch);
 }
 
 // ---- the host's view ------------------------------------------------------------------

@@ -2,8 +2,8 @@
 // engine.h — the engine's insides shared by its files: base.c (the floor:
 // clock, log, memory, errors, protected calls), the mods' files (mod.h
 // lists them), save.c (snapshots) and engine.c (scenario, reload, ticking).
-// Every call points down: engine.c -> save.c -> modsnap.c -> mod.c ->
-// message.c, policy.c -> sandbox.c -> watch.c -> base.c.
+// Every call points down: engine.c -> modreload.c, save.c -> modsnap.c ->
+// mod.c -> message.c, policy.c -> sandbox.c -> watch.c -> base.c.
 #ifndef STEER_ENGINE_INTERNAL_H
 #define STEER_ENGINE_INTERNAL_H
 
@@ -115,8 +115,17 @@ int steerE_ref(steer_Engine *e, int *ref);
 // The engine's states' panic function, never reached (every call into Lua
 // is protected): it says so on stderr before Lua aborts.
 int steerE_panic(lua_State *L);
-// Read a whole file (at most `max` bytes) with the engine's allocator.
+// Read a whole file (at most `max` bytes) with the engine's allocator;
+// NULL with errno set (EINVAL: not a regular file, EFBIG: over max).
 char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len);
+// Why steerE_read_file failed (its errno), in buf: "No such file or
+// directory", "not a regular file", "larger than MAX bytes". Returns buf.
+const char *steerE_read_error(int err, size_t max, char *buf, size_t cap);
+// A file's modification time and size: 0 when it cannot be looked at.
+int steerE_stat_file(const char *path, long long *mtime_ns, long long *size);
+// Watch the directory of `path` with the engine's inotify (if any):
+// editors often save by writing a new file and renaming it.
+void steerE_watch_dir(steer_Engine *e, const char *path);
 
 // A lua_CFunction: steer_lua_register_host of the kind (light userdata at
 // 1), for a protected call, since the state's steer table may have a
@@ -140,6 +149,14 @@ int steerE_state_restore(steer_Engine *e, const unsigned char *p, size_t len, bo
 void steerE_state_clear(steer_Engine *e);
 // The error of a tick gets the hint of what that tick came after (e->after), if anything.
 void steerE_state_hint(steer_Engine *e);
+
+// modreload.c: look at every mod's files (look: their times are due, or
+// inotify told) and reload each mod whose files have been quiet for
+// `debounce` seconds since a change: 1 if any reloaded, 0 none, or the
+// error of a failed one (its last version runs on).
+int steerE_mods_poll(steer_Engine *e, bool look, double now, double debounce);
+// The i-th of the files the mods read, in the order of the mods, or NULL past the end.
+const char *steerE_mod_watched(const steer_Engine *e, int i);
 
 // mod.c
 void steerE_mods_tick(steer_Engine *e);
@@ -206,6 +223,8 @@ bool steerE_mod_claims_ok(steer_Engine *e, const steerE_ModState *s, int n, int 
 // sandbox.c: the mods' safe library in a fresh state (pattern functions
 // with a step limit, string building with a size limit, no addresses).
 void steerE_open_sandbox(lua_State *L, size_t max_string);
+// Whether `name` is a standard library or function mods do not get (io, os, ...).
+bool steerE_removed_library(const char *name);
 // Protect the steer types' metatables (no __gc can be slipped into them).
 void steerE_protect_metatables(lua_State *L);
 

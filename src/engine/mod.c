@@ -41,6 +41,7 @@
 
 #include <lualib.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,14 +78,28 @@ static void halt_agents(Mod *m)
     }
 }
 
+// The log line of a disabled mod names it once: its reason mostly starts
+// with "mod 'NAME': " or "mod 'NAME' stopped", which the line drops.
+static void log_disabled(Mod *m)
+{
+    const char *why = m->reason;
+    size_t n = strlen(m->shown);
+    if (strncmp(why, "mod '", 5) == 0 && strncmp(why + 5, m->shown, n) == 0 && why[5 + n] == '\'') {
+        why += 6 + n;
+        if (why[0] == ':') why++;
+        if (why[0] == ' ') why++;
+    }
+    steerE_log(m->e, 2, "mod '%s' disabled: %s", m->shown, why);
+}
+
 static void disable(Mod *m, const char *why)
 {
     if (!m->enabled) return;
     m->enabled = false;
-    halt_agents(m);
+    if (!m->trial) halt_agents(m); // a reload's new code: its agents are the running version's
     snprintf(m->reason, sizeof m->reason, "%s", why);
     one_line(m->reason);
-    steerE_log(m->e, 2, "mod %s disabled: %s", m->shown, m->reason);
+    if (!m->trial) log_disabled(m); // a reload's failure is reported by the reload
     if (m->L) {
         // no more of the mod's code runs: the call is over, the sandbox
         // allows no __gc of the mod's, and should any Lua code run while
@@ -96,6 +111,9 @@ static void disable(Mod *m, const char *why)
         pthread_mutex_unlock(&m->e->lock);
         lua_State *L = m->L;
         m->L = NULL;
+        // brains may hold its references: a later state of the mod takes none of them
+        int len = (int)lua_rawlen(L, LUA_REGISTRYINDEX) + 1;
+        if (len > m->reg_len) m->reg_len = len;
         lua_close(L);
     }
 }
@@ -115,6 +133,7 @@ int steerE_mod_call(Mod *m, int nargs)
     steerE_begin_call(m);
     int st = lua_pcall(L, nargs, 0, 0);
     steerE_end_call(m, t0);
+    m->doing = NULL; // each caller says what its call is
     if (atomic_load_explicit(&m->killed, memory_order_acquire)) {
         disable(m, m->kill_reason);
         return 0;
@@ -149,11 +168,24 @@ static int call_callback(lua_State *L)
     return 0;
 }
 
-// Push what steerE_mod_call needs to call callback `name`; its arguments follow.
-static void push_callback(Mod *m, const char *name)
+// Push what steerE_mod_call needs to call callback `name` (`doing`: "in
+// NAME", for a stop's reason); its arguments follow.
+static void push_callback(Mod *m, const char *name, const char *doing)
 {
+    m->doing = doing;
     lua_pushcfunction(m->L, call_callback);
     lua_pushlightuserdata(m->L, (void *)name);
+}
+
+int steerE_mod_callback(Mod *m, const char *name)
+{
+    static const char *const known[][2] = { { "setup", "in setup" }, { "reload", "in reload" } };
+    const char *doing = NULL;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(known[i][0], name) == 0) doing = known[i][1];
+    push_callback(m, name, doing);
+    lua_rawgeti(m->L, LUA_REGISTRYINDEX, m->world_ref);
+    return steerE_mod_call(m, 2);
 }
 // ---- the mod's own library --------------------------------------------------------
 
@@ -206,6 +238,7 @@ static int mod_require(lua_State *L)
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE); // steer and the libraries are there too
     if (lua_getfield(L, -1, name) != LUA_TNIL) return 1;
     lua_pop(L, 1);
+    if (steerE_removed_library(name)) return luaL_error(L, "require: %s is not available to mods", name);
     if (!m->root) // its directory is not its own: other mods, the game's files
         return luaL_error(L,
                           "require: module '%s' not found: mod '%s' is a single file (a mod with modules is a "
@@ -222,6 +255,10 @@ static int mod_require(lua_State *L)
                   strncmp(real, real_root, rl = strlen(real_root)) == 0 && real[rl] == '/';
     size_t flen;
     char *text = inside ? steerE_read_file(m->e, path, MAX_FILE, &flen) : NULL;
+    if (text && !steerE_mod_watch_file(m, path)) {
+        steerE_alloc(m->e, text, 0);
+        return luaL_error(L, "require: not enough memory to watch module '%s'", name);
+    }
     if (!text)
         return luaL_error(L, "require: module '%s' not found in mod '%s' (mods may require only their own files)", name,
                           m->shown);
@@ -285,6 +322,13 @@ static int mod_randomseed(lua_State *L)
 static int open_mod(lua_State *L)
 {
     Mod *m = lua_touserdata(L, 1);
+    // an earlier state's references that brains may hold are taken here
+    // first, so none of this state's is one of them (policy.c gives
+    // nothing for a reference that is no function)
+    while ((int)lua_rawlen(L, LUA_REGISTRYINDEX) + 1 < m->reg_len) {
+        lua_pushboolean(L, 0);
+        luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     // its rules, before the steer module opens: a sandbox, its owner
     // number, quota, charges and polls (policy.c)
     steerE_mod_policy(m);
@@ -335,10 +379,14 @@ static int open_mod(lua_State *L)
     steerE_protect_metatables(L);
     steerL_push_borrowed_world(L, m->e->world); // under the mod's policy
     m->world_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    // the main file, as text only
+    // the main file, as text only (watched even when it cannot be read: it may be saved later)
+    if (!steerE_mod_watch_file(m, m->main)) return luaL_error(L, "not enough memory to watch %s", m->main);
     size_t len;
     char *text = steerE_read_file(m->e, m->main, MAX_FILE, &len);
-    if (!text) return luaL_error(L, "%s: cannot read the mod's file", m->main);
+    if (!text) {
+        char why[128];
+        return luaL_error(L, "cannot read %s: %s", m->main, steerE_read_error(errno, MAX_FILE, why, sizeof why));
+    }
     lua_pushfstring(L, "@%s", m->main);
     int st = luaL_loadbufferx(L, text, len, lua_tostring(L, -1), "t");
     steerE_alloc(m->e, text, 0);
@@ -350,10 +398,13 @@ static int open_mod(lua_State *L)
     return 0;
 }
 
-static void free_mod(steer_Engine *e, Mod *m)
+void steerE_mod_free(Mod *m)
 {
+    steer_Engine *e = m->e;
     if (m->L) lua_close(m->L);
     steerE_clear_inbox(m);
+    for (int i = 0; i < m->nfiles; i++) steerE_alloc(e, m->files[i].path, 0);
+    steerE_alloc(e, m->files, 0);
     steerE_alloc(e, m->agents, 0);
     steerE_alloc(e, m->name, 0);
     steerE_alloc(e, m->shown, 0);
@@ -362,27 +413,35 @@ static void free_mod(steer_Engine *e, Mod *m)
     steerE_alloc(e, m, 0);
 }
 
-int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id)
+bool steerE_mod_watch_file(Mod *m, const char *path)
 {
-    if (!e) return STEER_EARG;
-    steerE_clear_error(e);
-    if (!path) return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: path is NULL");
-    if (!e->world)
-        return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: load a scenario first (mods act on its world)");
-    steer_ModLimits lim = { 0 };
-    if (limits) lim = *limits;
-    if (lim.call_ms < 0 || !isfinite(lim.call_ms) || lim.agents < 0 || lim.prints < 0 || lim.work < 0)
-        return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: limits must be >= 0");
+    steer_Engine *e = m->e;
+    for (int i = 0; i < m->nfiles; i++)
+        if (strcmp(m->files[i].path, path) == 0) return true;
+    Watch *nf = steerE_alloc(e, m->files, (size_t)(m->nfiles + 1) * sizeof *nf);
+    if (!nf) return false;
+    m->files = nf;
+    Watch *w = &m->files[m->nfiles];
+    *w = (Watch){ .path = steerE_strdup(e, path), .mtime_ns = -1, .size = -1 };
+    if (!w->path) return false;
+    steerE_stat_file(path, &w->mtime_ns, &w->size);
+    steerE_watch_dir(e, path);
+    m->nfiles++;
+    return true;
+}
+
+Mod *steerE_mod_new(steer_Engine *e, const char *path, const steer_ModLimits *lim)
+{
     Mod *m = steerE_alloc(e, NULL, sizeof *m);
-    if (!m) return steerE_fail(e, STEER_ENOMEM, "steer_engine_load_mod: out of memory");
+    if (!m) return NULL;
     memset(m, 0, sizeof *m);
     m->e = e;
-    m->cap = lim.memory ? lim.memory : DEFAULT_MEMORY;
-    m->budget = (lim.call_ms > 0 ? lim.call_ms : DEFAULT_CALL_MS) * 1e-3;
-    m->agent_cap = lim.agents ? lim.agents : DEFAULT_AGENTS;
-    m->work_cap = lim.work ? lim.work : DEFAULT_WORK;
-    m->touch_all = lim.touch_all;
-    m->print_rate = lim.prints ? lim.prints : DEFAULT_PRINTS;
+    m->cap = lim->memory ? lim->memory : DEFAULT_MEMORY;
+    m->budget = (lim->call_ms > 0 ? lim->call_ms : DEFAULT_CALL_MS) * 1e-3;
+    m->agent_cap = lim->agents ? lim->agents : DEFAULT_AGENTS;
+    m->work_cap = lim->work ? lim->work : DEFAULT_WORK;
+    m->touch_all = lim->touch_all;
+    m->print_rate = lim->prints ? lim->prints : DEFAULT_PRINTS;
     m->print_tokens = m->print_rate;
     m->cb_ref = m->world_ref = LUA_NOREF;
     atomic_init(&m->killed, false);
@@ -411,52 +470,91 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     }
     if (m->name) m->shown = steerE_strdup(e, steerE_shown(m->name, buf, sizeof buf));
     m->agents = steerE_alloc(e, NULL, (size_t)m->agent_cap * sizeof *m->agents);
-    steer_world_set_metering(e->world, true); // what its agents cost (steerE_mod_charge_work)
     if ((!file && !m->root) || !m->name || !m->shown || !m->main || !m->agents) {
-        free_mod(e, m);
-        return steerE_fail(e, STEER_ENOMEM, "steer_engine_load_mod: out of memory");
+        steerE_mod_free(m);
+        return NULL;
     }
-    if (e->nmods >= STEERL_MAX_OWNER) {
-        free_mod(e, m);
-        return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: at most %d mods", STEERL_MAX_OWNER);
-    }
-    if (steerE_find_mod(e, m->name)) {
-        int st = steerE_fail(e, STEER_EARG, "steer_engine_load_mod: a mod named '%s' is loaded already", m->shown);
-        free_mod(e, m);
-        return st;
-    }
-    pthread_mutex_lock(&e->lock); // the watchdog reads the array
-    Mod **nm = steerE_alloc(e, e->mods, (size_t)(e->nmods + 1) * sizeof *nm);
-    if (nm) e->mods = nm;
-    pthread_mutex_unlock(&e->lock);
-    if (!nm) {
-        free_mod(e, m);
-        return steerE_fail(e, STEER_ENOMEM, "steer_engine_load_mod: out of memory");
-    }
-    if (steerE_watchdog_start(e) != 0) {
-        free_mod(e, m);
-        return steerE_fail(e, STEER_ENOMEM, "steer_engine_load_mod: cannot start the watchdog thread");
-    }
-    pthread_mutex_lock(&e->lock);
-    e->mods[e->nmods++] = m;
-    pthread_mutex_unlock(&e->lock);
-    m->owner = e->nmods;
-    if (id) *id = e->nmods - 1;
+    return m;
+}
+
+int steerE_mod_start(Mod *m)
+{
     m->enabled = true;
     m->L = lua_newstate(steerE_mod_alloc, m);
     if (!m->L) {
         disable(m, "out of memory creating its state");
-        return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->shown, m->reason);
+        return 0;
     }
     // before any code of the mod's: every thread it creates inherits both
     *(Mod **)lua_getextraspace(m->L) = m;
     steerE_watch(m->L);
+    m->doing = "while loading";
     lua_pushcfunction(m->L, open_mod);
     lua_pushlightuserdata(m->L, m);
-    if (!steerE_mod_call(m, 1)) return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->shown, m->reason);
-    push_callback(m, "setup");
-    lua_rawgeti(m->L, LUA_REGISTRYINDEX, m->world_ref);
-    if (!steerE_mod_call(m, 2)) return steerE_fail(e, STEER_EMOD, "mod %s: %s", m->shown, m->reason);
+    return steerE_mod_call(m, 1);
+}
+
+// A mod's failure as the engine's error: its reason, which names it once.
+static int fail_mod(Mod *m)
+{
+    if (strncmp(m->reason, "mod '", 5) == 0) return steerE_fail(m->e, STEER_EMOD, "%s", m->reason);
+    return steerE_fail(m->e, STEER_EMOD, "mod '%s': %s", m->shown, m->reason);
+}
+
+int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id)
+{
+    if (!e) return STEER_EARG;
+    steerE_clear_error(e);
+    if (!path) return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: path is NULL");
+    if (!e->world)
+        return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: load a scenario first (mods act on its world)");
+    steer_ModLimits lim = { 0 };
+    if (limits) lim = *limits;
+    if (lim.call_ms < 0 || !isfinite(lim.call_ms) || lim.agents < 0 || lim.prints < 0 || lim.work < 0)
+        return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: limits must be >= 0");
+    Mod *m = steerE_mod_new(e, path, &lim);
+    if (!m) return steerE_fail(e, STEER_ENOMEM, "steer_engine_load_mod: out of memory");
+    steer_world_set_metering(e->world, true); // what its agents cost (steerE_mod_charge_work)
+    // a disabled mod of that name (unloaded, or stopped) gives the new one its
+    // place: its id and owner number
+    int slot = e->nmods;
+    for (int i = 0; i < e->nmods; i++)
+        if (strcmp(e->mods[i]->name, m->name) == 0) slot = i;
+    if (slot < e->nmods && e->mods[slot]->enabled) {
+        int st = steerE_fail(e, STEER_EARG, "steer_engine_load_mod: a mod named '%s' is loaded already (id %d)",
+                             m->shown, slot);
+        steerE_mod_free(m);
+        return st;
+    }
+    if (slot == e->nmods && e->nmods >= STEERL_MAX_OWNER) {
+        steerE_mod_free(m);
+        return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: at most %d mods", STEERL_MAX_OWNER);
+    }
+    if (slot == e->nmods) {
+        pthread_mutex_lock(&e->lock); // the watchdog reads the array
+        Mod **nm = steerE_alloc(e, e->mods, (size_t)(e->nmods + 1) * sizeof *nm);
+        if (nm) e->mods = nm;
+        pthread_mutex_unlock(&e->lock);
+        if (!nm) {
+            steerE_mod_free(m);
+            return steerE_fail(e, STEER_ENOMEM, "steer_engine_load_mod: out of memory");
+        }
+    }
+    if (steerE_watchdog_start(e) != 0) {
+        steerE_mod_free(m);
+        return steerE_fail(e, STEER_ENOMEM, "steer_engine_load_mod: cannot start the watchdog thread");
+    }
+    Mod *old = slot < e->nmods ? e->mods[slot] : NULL;
+    if (old) m->reg_len = old->reg_len; // brains may hold its references
+    pthread_mutex_lock(&e->lock);
+    e->mods[slot] = m;
+    if (!old) e->nmods++;
+    pthread_mutex_unlock(&e->lock);
+    if (old) steerE_mod_free(old);
+    m->owner = slot + 1;
+    if (id) *id = slot;
+    if (!steerE_mod_start(m) || !steerE_mod_callback(m, "setup")) return fail_mod(m);
+    m->set_up = true;
     return STEER_OK;
 }
 // ---- each tick -------------------------------------------------------------------------
@@ -481,6 +579,7 @@ static int deliver(lua_State *L)
     for (int i = 0; i < m->ninbox; i++) {
         Msg *msg = &m->inbox[i];
         if (!msg_fn) continue;
+        m->doing = "in on_message";
         steerE_check_stop(L);
         lua_pushvalue(L, msg_fn);
         lua_pushstring(L, msg->from);
@@ -494,6 +593,7 @@ static int deliver(lua_State *L)
         int w = lua_gettop(L);
         for (int i = 0; i < n; i++) {
             if (!steer_alive(m->e->world, ev[i].agent)) continue;
+            m->doing = "in on_event";
             steerE_check_stop(L);
             lua_pushvalue(L, ev_fn);
             lua_pushstring(L, steerL_event_name(ev[i].type));
@@ -529,7 +629,7 @@ void steerE_mods_tick(steer_Engine *e)
         int ok = steerE_mod_call(m, 1);
         steerE_clear_inbox(m);
         if (!ok) continue;
-        push_callback(m, "update");
+        push_callback(m, "update", "in update");
         lua_rawgeti(m->L, LUA_REGISTRYINDEX, m->world_ref);
         lua_pushnumber(m->L, dt);
         steerE_mod_call(m, 3);
@@ -542,6 +642,7 @@ void steerE_mods_register_kind(steer_Engine *e, const steer_HostKind *k)
         Mod *m = e->mods[i];
         if (!m->L) continue;
         // under the budget: the mod's steer table may have a __newindex
+        m->doing = "while the game registered a behaviour";
         lua_pushcfunction(m->L, steerE_register_kind);
         lua_pushlightuserdata(m->L, (void *)k);
         steerE_mod_call(m, 1);
@@ -551,7 +652,7 @@ void steerE_mods_register_kind(steer_Engine *e, const steer_HostKind *k)
 void steerE_mods_free(steer_Engine *e)
 {
     steerE_watchdog_stop(e);
-    for (int i = 0; i < e->nmods; i++) free_mod(e, e->mods[i]);
+    for (int i = 0; i < e->nmods; i++) steerE_mod_free(e->mods[i]);
     steer_behavior_release(e->halt);
     e->halt = NULL;
     steerE_alloc(e, e->mods, 0);
@@ -564,6 +665,7 @@ int steer_engine_unload_mod(steer_Engine *e, int id)
     steerE_clear_error(e);
     if (id < 0 || id >= e->nmods)
         return steerE_fail(e, STEER_EARG, "steer_engine_unload_mod: no mod %d (%d are loaded)", id, e->nmods);
+    e->mods[id]->unloaded = true;
     disable(e->mods[id], "unloaded by the game");
     return STEER_OK;
 }

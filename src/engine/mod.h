@@ -13,6 +13,8 @@
 //              disabling it
 //   modsnap.c  a snapshot's mods section: each mod's save() and load(), and
 //              what the engine keeps for it (agents, inbox)
+//   modreload.c  a mod's hot reload: the files it read, watched, and the
+//              transaction that carries its save() to the new code's load()
 #ifndef STEER_MOD_H
 #define STEER_MOD_H
 
@@ -54,7 +56,18 @@ struct Mod {
     double print_tokens, print_rate;
     long suppressed;
     bool enabled;
+    bool set_up;   // its setup ran to the end (a reload of a mod that never got there runs it)
+    bool unloaded; // by the game: poll does not bring it back
+    bool trial;    // the new code of a reload, not yet the mod: a failure neither halts its agents nor logs
     char reason[512];
+    // The registry length its earlier states reached: brains may still hold
+    // their steer.custom and ease references (ints), so a new state of the
+    // mod (a reload, a load after an unload) takes no ref below it (modreload.c)
+    int reg_len;
+    // the files it read (its main file, its modules), watched by steer_engine_poll (modreload.c)
+    Watch *files;
+    int nfiles;
+    double changed_at; // when a change to one was seen and not yet reloaded (0 none)
     int cb_ref, world_ref;
     int owner;            // 1 + its index: the owner number of its per-agent Lua (policy.owner)
     steerL_Policy policy; // what its state's bindings ask (policy.c)
@@ -66,9 +79,13 @@ struct Mod {
     unsigned long call; // calls begun; the watchdog's first look at one reads the clock
     unsigned long seen; // the call the watchdog has a reading of
     double cpu_start;   // that reading
-    // the verdict: kill_reason is written once, under e->lock, before
-    // `killed` is stored with release; read only after an acquire load
+    const char *doing;  // what the call in progress is ("in update", "while loading", ...), for a stop's reason
+    // the verdict: kill_why and kill_reason are written once, under e->lock,
+    // before `killed` is stored with release; read only after an acquire
+    // load; the mod's own thread then adds where it stopped (steerE_check_stop)
     atomic_bool killed;
+    bool located;
+    char kill_why[400];
     char kill_reason[512];
     Msg inbox[MAX_INBOX];
     int ninbox;
@@ -123,5 +140,28 @@ void steerE_clear_inbox(Mod *m);
 // Call the function below nargs arguments in the mod, within its budget;
 // 1 if the mod is still enabled afterwards (a failure disables it).
 int steerE_mod_call(Mod *m, int nargs);
+// Call the mod's callback `name` (setup, reload) with its world, if it has
+// one: 1 if the mod is still enabled afterwards.
+int steerE_mod_callback(Mod *m, const char *name);
+// A new mod of the file or directory at path, under lim, not yet the
+// engine's (NULL: out of memory); its state is made by steerE_mod_start.
+Mod *steerE_mod_new(steer_Engine *e, const char *path, const steer_ModLimits *lim);
+// Its Lua state, its sandbox and its main file run (m->enabled first):
+// 1 if the mod is still enabled afterwards.
+int steerE_mod_start(Mod *m);
+// Close the mod's state (if open) and free it.
+void steerE_mod_free(Mod *m);
+// Watch `path` as one of the mod's files: false when out of memory.
+bool steerE_mod_watch_file(Mod *m, const char *path);
+
+// modsnap.c
+// The mod's save() encoded under its budget: 1 if the mod is still enabled
+// (*bytes, the engine's memory, NULL when it has no save), 0 if it failed
+// (and is disabled, *bytes NULL).
+int steerE_mod_save_data(Mod *m, unsigned char **bytes, size_t *len);
+// Its load(data) with bytes from steerE_mod_save_data: 1 if still enabled.
+int steerE_mod_load_data(Mod *m, const unsigned char *p, size_t len);
+// Its world's "owned" set made anew from m->agents: 1 if still enabled.
+int steerE_mod_own(Mod *m);
 
 #endif

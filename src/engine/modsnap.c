@@ -60,21 +60,42 @@ static int load_f(lua_State *L)
     return 0;
 }
 
+int steerE_mod_save_data(Mod *m, unsigned char **bytes, size_t *len)
+{
+    ModData d = { 0 };
+    m->doing = "in save";
+    lua_pushcfunction(m->L, save_f);
+    lua_pushlightuserdata(m->L, &d);
+    int ok = steerE_mod_call(m, 1);
+    if (!ok) {
+        steerE_alloc(m->e, d.bytes, 0);
+        d.bytes = NULL;
+    }
+    *bytes = d.bytes;
+    *len = d.len;
+    return ok;
+}
+
+int steerE_mod_load_data(Mod *m, const unsigned char *p, size_t len)
+{
+    ModData d = { .in = p, .inlen = len };
+    m->doing = "in load";
+    lua_pushcfunction(m->L, load_f);
+    lua_pushlightuserdata(m->L, &d);
+    return steerE_mod_call(m, 1);
+}
+
 int steerE_mods_save(steer_Engine *e, int (*emit)(void *ud, const char *name, const unsigned char *p, size_t len),
                      void *ud)
 {
     for (int i = 0; i < e->nmods; i++) {
         Mod *m = e->mods[i];
         if (!m->enabled) continue;
-        ModData d = { 0 };
-        lua_pushcfunction(m->L, save_f);
-        lua_pushlightuserdata(m->L, &d);
-        if (!steerE_mod_call(m, 1) || !d.bytes) {
-            steerE_alloc(e, d.bytes, 0);
-            continue;
-        }
-        int st = emit(ud, m->name, d.bytes, d.len);
-        steerE_alloc(e, d.bytes, 0);
+        unsigned char *bytes;
+        size_t len;
+        if (!steerE_mod_save_data(m, &bytes, &len) || !bytes) continue;
+        int st = emit(ud, m->name, bytes, len);
+        steerE_alloc(e, bytes, 0);
         if (st != 0) return st;
     }
     return 0;
@@ -92,10 +113,7 @@ int steerE_mod_load(steer_Engine *e, const char *name, const unsigned char *p, s
                        steerE_shown(name, shown, sizeof shown));
         return 0;
     }
-    ModData d = { .in = p, .inlen = len };
-    lua_pushcfunction(m->L, load_f);
-    lua_pushlightuserdata(m->L, &d);
-    return steerE_mod_call(m, 1) ? 0 : STEER_EMOD;
+    return steerE_mod_load_data(m, p, len) ? 0 : STEER_EMOD;
 }
 
 // ---- snapshots: what the engine keeps for each mod ----------------------------------
@@ -285,9 +303,14 @@ static void set_state(Mod *m, const steerE_ModState *s)
             m->inbox_bytes += dl;
         }
     }
-    if (m->touch_all) return; // it changes any agent: its world keeps no "owned" set
+    steerE_mod_own(m);
+}
+
+int steerE_mod_own(Mod *m)
+{
+    if (m->touch_all) return 1; // it changes any agent: its world keeps no "owned" set
     lua_pushcfunction(m->L, own_f);
-    steerE_mod_call(m, 0);
+    return steerE_mod_call(m, 0);
 }
 
 // Runs protected under the budget, in the mod's state: steerL_restored on

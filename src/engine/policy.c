@@ -34,9 +34,20 @@ static Mod *route_mod(steer_Engine *e, int owner, const steer_World *w, int ref)
     return m;
 }
 
-static steerL_World *route_begin(Mod *m, double *t0)
+// A reference of an earlier state of the mod's (before a reload, or a
+// load after an unload) is no function here: that state's registry was
+// padded past (modreload.c), so it gives nothing, as a snapshot's does.
+static bool is_function(Mod *m, int ref)
+{
+    bool fn = lua_rawgeti(m->L, LUA_REGISTRYINDEX, ref) == LUA_TFUNCTION;
+    lua_pop(m->L, 1);
+    return fn;
+}
+
+static steerL_World *route_begin(Mod *m, const char *doing, double *t0)
 {
     lua_State *L = m->L;
+    m->doing = doing;
     lua_settop(L, 0);
     lua_rawgeti(L, LUA_REGISTRYINDEX, m->world_ref);
     steerL_World *lw = lua_touserdata(L, 1);
@@ -54,6 +65,7 @@ static steerL_World *route_begin(Mod *m, double *t0)
 static int route_end(Mod *m, steerL_World *lw, double t0, int st)
 {
     steerE_end_call(m, t0);
+    m->doing = NULL;
     m->tick_spent += steerE_now() - t0;
     lua_settop(m->L, 0);
     char why[400];
@@ -74,7 +86,7 @@ static int route_think(void *ud, int owner, steer_World *w, steer_Agent a, doubl
     Mod *m = route_mod(ud, owner, w, 1);
     if (!m) return 0;
     double t0;
-    steerL_World *lw = route_begin(m, &t0);
+    steerL_World *lw = route_begin(m, "in think", &t0);
     route_end(m, lw, t0, steerL_run_think(lw, a, dt));
     return 0; // a mod's failure is not the world's
 }
@@ -82,18 +94,18 @@ static int route_think(void *ud, int owner, steer_World *w, steer_Agent a, doubl
 static int route_custom(void *ud, int owner, int ref, steer_World *w, steer_Agent a, double dt, double out[3])
 {
     Mod *m = route_mod(ud, owner, w, ref);
-    if (!m) return 1;
+    if (!m || !is_function(m, ref)) return 1;
     double t0;
-    steerL_World *lw = route_begin(m, &t0);
+    steerL_World *lw = route_begin(m, "in a steer.custom function", &t0);
     return route_end(m, lw, t0, steerL_run_custom(lw, ref, a, dt, out));
 }
 
 static int route_ease(void *ud, int owner, int ref, steer_World *w, double x, double *out)
 {
     Mod *m = route_mod(ud, owner, w, ref);
-    if (!m) return 1;
+    if (!m || !is_function(m, ref)) return 1;
     double t0;
-    steerL_World *lw = route_begin(m, &t0);
+    steerL_World *lw = route_begin(m, "in an ease function", &t0);
     return route_end(m, lw, t0, steerL_run_ease(lw, ref, x, out));
 }
 

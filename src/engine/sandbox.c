@@ -30,7 +30,9 @@
 //    interrupted); string.pack, unpack and packsize take formats of at
 //    most 64 KiB, string.format quotes (%q) at most 256 KiB per call;
 //    string.dump, dofile, loadfile and collectgarbage are gone, as are io,
-//    os, debug and package;
+//    os, debug and package: reading one of their names raises "NAME is not
+//    available to mods" (a metatable on the globals and on string) rather
+//    than Lua's "attempt to index a nil value";
 //  - setmetatable refuses __gc, and every metatable the mod did not make
 //    (strings', the steer types') is protected, so no finaliser of the
 //    mod's can run when the engine closes its state;
@@ -411,13 +413,49 @@ static int sb_pack(lua_State *L)
     return lua_gettop(L);
 }
 
+// The standard libraries and functions a mod does not get.
+static const char *const removed[] = { "io", "os", "debug", "package", "dofile", "loadfile", "collectgarbage", NULL };
+
+bool steerE_removed_library(const char *name)
+{
+    for (int i = 0; removed[i]; i++)
+        if (strcmp(removed[i], name) == 0) return true;
+    return false;
+}
+
+// __index of the globals (upvalue 1: NULL) and of string (upvalue 1:
+// "string."): a removed name raises at the mod's line, anything else is nil.
+static int removed_index(lua_State *L)
+{
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    const char *prefix = lua_tostring(L, lua_upvalueindex(1));
+    if (!k || (prefix ? strcmp(k, "dump") != 0 : !steerE_removed_library(k))) return 0;
+    luaL_where(L, 1); // the mod's function that read the name
+    lua_pushfstring(L, "%s%s is not available to mods", prefix ? prefix : "", k);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+static void guard_removed(lua_State *L, int t, const char *prefix)
+{
+    t = lua_absindex(L, t);
+    lua_createtable(L, 0, 1);
+    if (prefix) lua_pushstring(L, prefix);
+    else lua_pushnil(L);
+    lua_pushcclosure(L, removed_index, 1);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, t);
+}
+
 void steerE_open_sandbox(lua_State *L, size_t max_str)
 {
-    static const char *const gone[] = { "dofile", "loadfile", "collectgarbage", NULL };
-    for (int i = 0; gone[i]; i++) {
+    for (int i = 0; removed[i]; i++) {
         lua_pushnil(L);
-        lua_setglobal(L, gone[i]);
+        lua_setglobal(L, removed[i]);
     }
+    lua_pushglobaltable(L);
+    guard_removed(L, -1, NULL);
+    lua_pop(L, 1);
     lua_pushcfunction(L, sb_tostring);
     lua_setglobal(L, "tostring");
     lua_pushcfunction(L, sb_setmetatable);
@@ -433,6 +471,7 @@ void steerE_open_sandbox(lua_State *L, size_t max_str)
     lua_setfield(L, -2, "rep");
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
+    guard_removed(L, -1, "string.");
     lua_getfield(L, -1, "format");
     lua_pushcclosure(L, sb_format, 1);
     lua_setfield(L, -2, "format");

@@ -23,11 +23,34 @@ static void watch_hook(lua_State *L, lua_Debug *ar)
 // run when the state closes.
 void steerE_arm(lua_State *L) { lua_sethook(L, watch_hook, LUA_MASKCOUNT | LUA_MASKCALL, 1); }
 
+// The first time the mod's thread acts on the verdict, the reason gains
+// what it was doing and where: the callback in progress and the file:line
+// of the innermost Lua function on L's stack (a C loop of the sandbox's
+// that looked at the verdict was called from there). The watchdog wrote
+// the reason before the verdict and writes no more once it is given.
+static void locate(lua_State *L, Mod *m)
+{
+    if (m->located) return;
+    m->located = true;
+    char where[300] = "";
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
+        const char *src = ar.source[0] == '@' ? ar.source + 1 : ar.short_src;
+        snprintf(where, sizeof where, " at %.240s:%d", src, ar.currentline);
+        break;
+    }
+    if (!m->doing && !where[0]) return;
+    snprintf(m->kill_reason, sizeof m->kill_reason, "mod '%s' stopped%s%s%s: %s", m->shown, m->doing ? " " : "",
+             m->doing ? m->doing : "", where, m->kill_why);
+}
+
 void steerE_check_stop(lua_State *L)
 {
     Mod *m = steerE_mod_of(L);
     if (!atomic_load_explicit(&m->killed, memory_order_acquire)) return;
     steerE_arm(L);
+    locate(L, m);
     luaL_error(L, "%s", m->kill_reason);
 }
 
@@ -43,6 +66,7 @@ void steerE_mod_poll(void *ud, lua_State *L)
 void steerE_kill_locked(Mod *m, const char *why)
 {
     if (atomic_load_explicit(&m->killed, memory_order_relaxed)) return;
+    snprintf(m->kill_why, sizeof m->kill_why, "%s", why);
     snprintf(m->kill_reason, sizeof m->kill_reason, "mod '%s' stopped: %s", m->shown, why);
     atomic_store_explicit(&m->killed, true, memory_order_release);
 }

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+static void sleep_ms(int ms) { nanosleep(&(struct timespec){ ms / 1000, (ms % 1000) * 1000000L }, NULL); }
+
 #ifndef MODS_DIR
 #define MODS_DIR "tests/mods"
 #endif
@@ -94,14 +96,18 @@ static const Case cases[] = {
     { "string.rep of the empty string 10^15 times", "assert(string.rep('', 1e15) == '') error('rep returned')",
       "rep returned" },
     { "a pattern that backtracks for ever", "string.find(string.rep('a', 40), string.rep('a*', 9) .. 'b')", "steps" },
-    { "load of string.dump", "local f = function() end\nload(string.dump(f))", "dump" },
+    { "load of string.dump", "local f = function() end\nload(string.dump(f))",
+      "evil.lua:3: string.dump is not available to mods" },
     { "a binary chunk", "assert(load('\\27LuaT\\0\\25\\147\\r\\n\\26\\n'))", "binary" },
-    { "io.open", "io.open('/etc/passwd')", "io" },
-    { "os.exit", "os.exit(1)", "os" },
-    { "require 'os'", "require 'os'", "not found" },
+    // a removed library's name says so, at the mod's line (issue 30), not
+    // "attempt to index a nil value (global 'os')"
+    { "io.open", "io.open('/etc/passwd')", "evil.lua:2: io is not available to mods" },
+    { "os.exit", "os.exit(1)", "evil.lua:2: os is not available to mods" },
+    { "require 'os'", "require 'os'", "require: os is not available to mods" },
     { "require of a file beside a single-file mod", "require 'secret'", "single file" },
-    { "package.loadlib", "package.loadlib('libc.so.6', 'system')", "package" },
-    { "debug.getregistry", "debug.getregistry()", "debug" },
+    { "package.loadlib", "package.loadlib('libc.so.6', 'system')", "evil.lua:2: package is not available to mods" },
+    { "debug.getregistry", "debug.getregistry()", "evil.lua:2: debug is not available to mods" },
+    { "dofile", "local x = 1\ndofile('/etc/passwd')", "evil.lua:3: dofile is not available to mods" },
     { "a __gc metamethod", "setmetatable({}, { __gc = function() while true do end end })", "__gc" },
     { "a __gc slipped into a steer type", "getmetatable(steer.vec(1, 2)).__gc = function() while true do end end",
       "index" },
@@ -484,7 +490,7 @@ static void run_beside_good(const char *what, const char *path, const char *name
     CHECK(strstr(ei.reason, name) != NULL, "%s: the reason does not name mod '%s': %s", what, name, ei.reason);
     CHECK(strstr(ei.reason, expect) != NULL, "%s: the reason does not mention '%s': %s", what, expect, ei.reason);
     char line[128];
-    snprintf(line, sizeof line, "mod %s disabled", name);
+    snprintf(line, sizeof line, "mod '%s' disabled: ", name);
     CHECK(strstr(log.last, line) != NULL, "%s: not reported in the log (last: '%s')", what, log.last);
     CHECK(steer_world_hash(steer_engine_world(e)) == want, "%s: the world differs from the good mod's run alone", what);
     steer_engine_free(e);
@@ -697,8 +703,11 @@ static void test_errors_name_the_mod(void)
         const char *where = i ? "/longpath/init.lua:2: boom" : "/shortpath.lua:2: boom";
         CHECK(strncmp(mi.reason, want, strlen(want)) == 0 && strstr(mi.reason, where), "%s: reason '%s'", names[i],
               mi.reason);
-        snprintf(line, sizeof line, "mod %s disabled: %s", names[i], want);
-        CHECK(strstr(log.last, line), "%s: log '%s'", names[i], log.last);
+        // the log line names it once: "mod 'NAME' disabled: FILE:LINE: boom"
+        snprintf(line, sizeof line, "mod '%s' disabled: ", names[i]);
+        CHECK(strncmp(log.last, line, strlen(line)) == 0 && strstr(log.last, where + 1 + strlen(names[i])) &&
+                  !strstr(log.last + strlen(line), want),
+              "%s: log '%s'", names[i], log.last);
         steer_engine_free(e);
     }
 }
@@ -1493,7 +1502,7 @@ static void test_mod_names_escaped(void)
     char want[256];
     snprintf(want, sizeof want, "[%s] hello\n", shown);
     CHECK(strstr(log.all, want), "the print names the mod escaped:\n%s", log.all);
-    snprintf(want, sizeof want, "mod %s disabled: mod '%s': ", shown, shown);
+    snprintf(want, sizeof want, "mod '%s' disabled: ", shown);
     CHECK(strstr(log.all, want), "its failure names the mod escaped:\n%s", log.all);
     steer_engine_free(e);
     remove(path);
@@ -1546,6 +1555,250 @@ static void test_send_refusals_name_their_limit(void)
     steer_engine_free(e);
 }
 
+// ---- the tuning loop: hot reload of mods, their stops and load errors (issue 30) ----
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p++) n++;
+    return n;
+}
+
+static int tagged(steer_Engine *e, const char *tag)
+{
+    static steer_AgentState s[512];
+    int n = steer_engine_states(e, s, 512), k = 0;
+    for (int i = 0; i < n && i < 512; i++) k += s[i].tag && strcmp(s[i].tag, tag) == 0;
+    return k;
+}
+
+// The counter mod, version `version`: its update counts ticks, save and
+// load carry the count, reload(w) says what it got; `extra` is its line 3.
+static const char *write_counter(const char *version, const char *extra)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "local steer = require 'steer'\n"
+             "local n, FAIL = 0, false\n"
+             "%s\n"
+             "return {\n"
+             "  setup = function(w)\n"
+             "    w:spawn{ position = { 50, 50 }, tag = 'counted', brain = steer.custom(function() return 1, 0 end) }\n"
+             "  end,\n"
+             "  update = function() n = n + 1 end,\n"
+             "  save = function() return { n = n } end,\n"
+             "  load = function(d) n = d.n end,\n"
+             "  reload = function(w)\n"
+             "    print('%s reloaded at n=' .. n)\n"
+             "    if FAIL then w:spawn{ tag = 'stray' } error('reload refused') end\n"
+             "  end,\n"
+             "}\n",
+             extra, version);
+    return write_mod("counter", text);
+}
+
+// steer_engine_reload_mod is a transaction: the running version's save()
+// reaches the new code's load(data), setup does not run again, and a new
+// version that fails (to compile, or in its reload) leaves the running one
+// as it was, without the agents it spawned, the error naming the mod once
+// and the file and line. The old code's steer.custom gives nothing after
+// a reload, and stops nothing.
+static void test_mod_reload_transaction(void)
+{
+    Lines log = { 0 };
+    steer_Engine *e = lines_engine(&log);
+    REQUIRE(e, "engine and scenario");
+    int id = -1;
+    const char *path = write_counter("v1", "");
+    REQUIRE(steer_engine_load_mod(e, path, NULL, &id) == STEER_OK, "v1: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 10) == STEER_OK, "ticks");
+    write_counter("v2", "");
+    CHECK(steer_engine_reload_mod(e, id) == STEER_OK, "v2: %s", steer_engine_error(e));
+    CHECK(strstr(log.all, "[counter] v2 reloaded at n=10\n"), "v2's load got v1's save:\n%s", log.all);
+    CHECK(strstr(log.all, "reload ok ") && strstr(log.all, "(mod 'counter', "), "reload ok:\n%s", log.all);
+    CHECK(tagged(e, "counted") == 1, "setup ran again: %d agents", tagged(e, "counted"));
+    CHECK(steer_engine_tick(e, 5) == STEER_OK && mod_enabled(e, id, "v2"), "ticks of v2");
+
+    write_counter("v3", "local x = = 1");
+    CHECK(steer_engine_reload_mod(e, id) == STEER_EMOD, "a broken version is refused");
+    const char *err = steer_engine_error(e);
+    CHECK(strncmp(err, "mod 'counter': ", 15) == 0 && strstr(err, "counter.lua:3:") && count_of(err, "counter'") == 1,
+          "the error: %s", err);
+    CHECK(strstr(log.all, "reload failed mod 'counter': ") && strstr(log.all, "(its last version runs on)\n"),
+          "the log:\n%s", log.all);
+    mod_enabled(e, id, "after a broken version");
+
+    write_counter("v4", "FAIL = true");
+    CHECK(steer_engine_reload_mod(e, id) == STEER_EMOD, "a version whose reload raises is refused");
+    err = steer_engine_error(e);
+    CHECK(strstr(err, "counter.lua:13: reload refused"), "the error: %s", err);
+    CHECK(tagged(e, "stray") == 0, "the failed version's agent stayed in the world");
+    CHECK(steer_engine_tick(e, 5) == STEER_OK && mod_enabled(e, id, "v2 after two failed reloads"), "ticks");
+
+    write_counter("v5", "");
+    CHECK(steer_engine_reload_mod(e, id) == STEER_OK, "v5: %s", steer_engine_error(e));
+    CHECK(strstr(log.all, "[counter] v5 reloaded at n=20\n"), "v2 ran on through the failures:\n%s", log.all);
+    CHECK(!steer_engine_error(e)[0], "the error stays after a good reload: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 30) == STEER_OK && mod_enabled(e, id, "v5"), "ticks of v5");
+    CHECK(steer_engine_reload_mod(e, 5) == STEER_EARG && strstr(steer_engine_error(e), "no mod has id 5"),
+          "an unknown id: %s", steer_engine_error(e));
+    steer_engine_free(e);
+}
+
+// A mod whose file was broken at the start comes back when it is fixed
+// (its setup runs then); one stopped later comes back with its agents.
+static void test_mod_reload_brings_back(void)
+{
+    Lines log = { 0 };
+    steer_Engine *e = lines_engine(&log);
+    REQUIRE(e, "engine and scenario");
+    int id = -1;
+    const char *path = write_counter("v1", "error('not yet')");
+    CHECK(steer_engine_load_mod(e, path, NULL, &id) == STEER_EMOD && id == 0, "a broken mod: %d", id);
+    write_counter("v2", "");
+    CHECK(steer_engine_reload_mod(e, id) == STEER_OK, "the fix: %s", steer_engine_error(e));
+    CHECK(tagged(e, "counted") == 1 && mod_enabled(e, id, "fixed"), "its setup ran: %d", tagged(e, "counted"));
+    write_counter("v3", "local x = = 1");
+    CHECK(steer_engine_reload_mod(e, id) == STEER_EMOD && mod_enabled(e, id, "v2"), "broken again");
+    steer_engine_free(e);
+}
+
+// steer_engine_poll watches each mod's files, its modules too, and
+// reloads it after a save (not a mod the game unloaded).
+static void test_mod_poll_watches(void)
+{
+    char dir[400], file[460];
+    snprintf(dir, sizeof dir, "%s/watched", tmpdir);
+    snprintf(file, sizeof file, "mkdir -p %s", dir);
+    REQUIRE(system(file) == 0, "mkdir");
+    snprintf(file, sizeof file, "%s/init.lua", dir);
+    FILE *f = fopen(file, "w");
+    REQUIRE(f, "%s", file);
+    fputs("local tuning = require 'tuning'\nreturn { reload = function() print('speed ' .. tuning.speed) end }\n", f);
+    fclose(f);
+    snprintf(file, sizeof file, "%s/tuning.lua", dir);
+    REQUIRE((f = fopen(file, "w")), "%s", file);
+    fputs("return { speed = 1 }\n", f);
+    fclose(f);
+    Lines log = { 0 };
+    steer_Engine *e = lines_engine(&log);
+    REQUIRE(e, "engine and scenario");
+    int id = -1;
+    REQUIRE(steer_engine_load_mod(e, dir, NULL, &id) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(steer_engine_poll(e) == 0, "a reload with nothing saved");
+    const char *w1 = steer_engine_watched(e, 1), *w2 = steer_engine_watched(e, 2);
+    CHECK(w1 && strstr(w1, "watched/init.lua") && w2 && strstr(w2, "watched/tuning.lua") && !steer_engine_watched(e, 3),
+          "the watched files: %s, %s", w1 ? w1 : "none", w2 ? w2 : "none");
+    sleep_ms(20); // a time of its own for the save
+    REQUIRE((f = fopen(file, "w")), "%s", file);
+    fputs("return { speed = 22 }\n", f);
+    fclose(f);
+    int st = 0;
+    for (int i = 0; i < 300 && st == 0; i++) {
+        sleep_ms(10);
+        st = steer_engine_poll(e);
+    }
+    CHECK(st == 1, "poll: %d (%s)", st, steer_engine_error(e));
+    CHECK(strstr(log.all, "[watched] speed 22\n"), "the module's save was taken:\n%s", log.all);
+    CHECK(steer_engine_unload_mod(e, id) == STEER_OK, "unload");
+    REQUIRE((f = fopen(file, "w")), "%s", file);
+    fputs("return { speed = 333 }\n", f);
+    fclose(f);
+    st = 0;
+    for (int i = 0; i < 50 && st == 0; i++) {
+        sleep_ms(10);
+        st = steer_engine_poll(e);
+    }
+    CHECK(st == 0 && !strstr(log.all, "speed 333"), "an unloaded mod came back: %d", st);
+    steer_engine_free(e);
+}
+
+// Unloading a mod and loading the same path again: the mod runs anew, in
+// its place (issue 30: "a mod named 'good' is loaded already").
+static void test_mod_unload_then_load(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    int id = -1, again = -1;
+    REQUIRE(steer_engine_load_mod(e, MODS_DIR "/good", NULL, &id) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(steer_engine_load_mod(e, MODS_DIR "/good", NULL, NULL) == STEER_EARG, "a running mod's name is taken");
+    CHECK(steer_engine_tick(e, 5) == STEER_OK && steer_engine_unload_mod(e, id) == STEER_OK, "unload");
+    CHECK(steer_engine_load_mod(e, MODS_DIR "/good", NULL, &again) == STEER_OK, "again: %s", steer_engine_error(e));
+    CHECK(again == id && steer_engine_mod_count(e) == 1, "its id %d, was %d; %d mods", again, id,
+          steer_engine_mod_count(e));
+    CHECK(steer_engine_tick(e, 30) == STEER_OK && mod_enabled(e, again, "loaded again"), "ticks");
+    steer_engine_free(e);
+}
+
+// A stop names the callback it stopped in and the file:line (issue 30:
+// "over its CPU budget of 20 ms per call" said neither).
+static void test_stops_say_where(void)
+{
+    static const struct {
+        const char *code, *expect;
+    } stops[] = {
+        { "local x = 0\nwhile true do x = x + 1 end", "stopped while loading at %s:3: over its CPU budget" },
+        { "return { update = function()\n  while true do end\nend }",
+          "stopped in update at %s:3: over its CPU budget" },
+        { "return { setup = function(w)\n  w:spawn{ think_hz = 60, think = function()\n    while true do end\n"
+          "  end }\nend }",
+          "stopped in think at %s:4: over its CPU budget" },
+        { "return {\n"
+          "  on_message = function()\n  local t = {} for i = 1, 100 do t[i] = i end\n"
+          "  table.sort(t, function() while true do end end)\nend }",
+          "stopped in on_message at %s:5: over its CPU budget" },
+    };
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
+        Log log = { 0 };
+        steer_Engine *e = engine(&log);
+        REQUIRE(e, "engine and scenario");
+        char code[512], want[512];
+        snprintf(code, sizeof code, "local steer = require 'steer'\n%s\n", stops[i].code);
+        const char *path = write_mod("stopper", code);
+        snprintf(want, sizeof want, stops[i].expect, path);
+        steer_ModLimits lim = { .call_ms = 50 };
+        int id = -1;
+        steer_engine_load_mod(e, path, &lim, &id);
+        steer_engine_load_mod(e, write_mod("sender", "return { update = function() steer.send('stopper', 1) end }"),
+                              NULL, NULL);
+        steer_engine_tick(e, 3);
+        steer_ModInfo mi;
+        steer_engine_mod_info(e, id, &mi);
+        CHECK(!mi.enabled && strstr(mi.reason, want), "case %zu: '%s' does not say '%s'", i, mi.reason, want);
+        steer_engine_free(e);
+    }
+}
+
+// A mod that cannot be loaded says once which mod, which file and why (the
+// OS's reason too).
+static void test_load_errors_say_once(void)
+{
+    Lines log = { 0 };
+    steer_Engine *e = lines_engine(&log);
+    REQUIRE(e, "engine and scenario");
+    char path[400], want[600];
+    snprintf(path, sizeof path, "%s/missing.lua", tmpdir);
+    CHECK(steer_engine_load_mod(e, path, NULL, NULL) == STEER_EMOD, "a missing file");
+    snprintf(want, sizeof want, "mod 'missing': cannot read %s: No such file or directory", path);
+    CHECK(strcmp(steer_engine_error(e), want) == 0, "'%s', not '%s'", steer_engine_error(e), want);
+    snprintf(want, sizeof want, "mod 'missing' disabled: cannot read %s: No such file or directory\n", path);
+    CHECK(strstr(log.all, want), "the log:\n%s", log.all);
+    snprintf(path, sizeof path, "%s/nodir", tmpdir);
+    snprintf(want, sizeof want, "mkdir -p %s", path);
+    REQUIRE(system(want) == 0, "mkdir");
+    CHECK(steer_engine_load_mod(e, path, NULL, NULL) == STEER_EMOD, "a directory without init.lua");
+    snprintf(want, sizeof want, "mod 'nodir': cannot read %s/init.lua: No such file or directory", path);
+    CHECK(strcmp(steer_engine_error(e), want) == 0, "'%s', not '%s'", steer_engine_error(e), want);
+    const char *syntax = write_mod("syntax", "return { update = function( end }\n");
+    CHECK(steer_engine_load_mod(e, syntax, NULL, NULL) == STEER_EMOD, "a syntax error");
+    const char *err = steer_engine_error(e);
+    snprintf(want, sizeof want, "mod 'syntax': %s:1: ", syntax);
+    CHECK(strncmp(err, want, strlen(want)) == 0 && count_of(err, "syntax'") == 1, "the error: %s", err);
+    CHECK(count_of(log.all, "syntax'") == 1, "the log names it more than once:\n%s", log.all);
+    steer_engine_free(e);
+}
+
 int main(void)
 {
     signal(SIGPROF, on_limit);
@@ -1584,6 +1837,12 @@ int main(void)
     RUN(test_mod_steer_work);
     RUN(test_mod_names_escaped);
     RUN(test_send_refusals_name_their_limit);
+    RUN(test_mod_reload_transaction);
+    RUN(test_mod_reload_brings_back);
+    RUN(test_mod_poll_watches);
+    RUN(test_mod_unload_then_load);
+    RUN(test_stops_say_where);
+    RUN(test_load_errors_say_once);
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0) return 1;
     return check_report_("mods");

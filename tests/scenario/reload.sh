@@ -63,30 +63,7 @@ LUA
   mv "$dir/tuning.lua.tmp" "$dir/tuning.lua"
 }
 
-fail() {
-  cat "$out"
-  echo "FAIL: $*"
-  exit 1
-}
-
-# The output since the marker of step $1.
-since() { awk -v m="== step $1" 'seen; $0 == m { seen = 1 }' "$out"; }
-
-# Wait until the awk program $2 (which sets ok) holds for the output since
-# step $1's marker; $3 says what is awaited.
-await() {
-  i=0
-  until since "$1" | awk "$2"' END { exit !ok }'; do
-    kill -0 $pid 2>/dev/null || fail "the runner exited while waiting for $3"
-    i=$((i + 1))
-    [ $i -le $((TIMEOUT * 20)) ] || fail "no $3 within $TIMEOUT s"
-    sleep 0.05
-  done
-}
-
-step() { echo "== step $1" >> "$out"; }
-
-count() { since "$1" | awk '/^== step/ { exit } '"$2"' { n++ } END { print n + 0 }'; }
+. "$(dirname "$0")/steps.sh" # fail, since, await, step, count, finish
 
 # A good step ($1): one or two reloads, each ok and keeping all 5 agents.
 good_step() {
@@ -131,10 +108,4 @@ await 3 '/^speed 3\.000 force 10\.0$/ { n++ } n >= 3 { ok = 1 }' "two more repor
 since 3 | awk '/^speed 3\.000 force 10\.0$/ { done = 1 } done && /^(reload|speed)/ && !/^speed 3\.000 force 10\.0$/ { bad = 1 }
                END { exit bad }' || fail "the fixed version changed without a save"
 
-kill -INT $pid
-wait $pid
-status=$?
-pid=
-[ $status -eq 0 ] || fail "the runner exited with $status"
-cat "$out"
-echo "reload: ok"
+finish reload
