@@ -32,7 +32,7 @@ static void locate(lua_State *L, Mod *m)
 {
     if (m->located) return;
     m->located = true;
-    char where[300] = "";
+    char where[260] = ""; // " at " + 240 + ":" + a line number
     lua_Debug ar;
     for (int level = 0; lua_getstack(L, level, &ar); level++) {
         if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
@@ -41,8 +41,10 @@ static void locate(lua_State *L, Mod *m)
         break;
     }
     if (!m->doing && !where[0]) return;
-    snprintf(m->kill_reason, sizeof m->kill_reason, "mod '%s' stopped%s%s%s: %s", m->shown, m->doing ? " " : "",
-             m->doing ? m->doing : "", where, m->kill_why);
+    // at most 5 + 60 + 9 + 1 + 40 + 259 + 2 + 130 < 512 bytes (every reason
+    // steer gives is shorter than 130)
+    snprintf(m->kill_reason, sizeof m->kill_reason, "mod '%.60s' stopped%s%.40s%s: %.130s", m->shown,
+             m->doing ? " " : "", m->doing ? m->doing : "", where, m->kill_why);
 }
 
 void steerE_check_stop(lua_State *L)
