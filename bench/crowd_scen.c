@@ -34,6 +34,13 @@
 //   planner gives: without them every system pins the agents behind a
 //   doorway's wall on the straight line to their goals, or walks them round
 //   the outside of the funnel.
+//   corridor    a corridor y = +-2 (4 m wide) from x = -15 to 15, open at
+//               both ends, used both ways: two groups of 5x10 (0.8 m across,
+//               1 m along; r 0.3, 1.4 m/s) at x = -14 .. -5 and 5 .. 14 walk
+//               head-on to the same formation 30 m on, out past the far end
+//               (the front walker to the far row, so a group keeps its
+//               order); no waypoints: the flows must find their own lanes;
+//               600 s
 //   overtake    a corridor y = +-3 from x = -10 to 110; 10 slow agents
 //               (0.6 m/s) at x = 10 .. 28, 10 fast ones (1.6 m/s) at
 //               x = -8 .. 0, all on y = 0; the slow go 60 m, the fast 100 m,
@@ -309,6 +316,22 @@ static int make_fanin(CrowdScene *s, int variant)
     return 0;
 }
 
+static int make_corridor(CrowdScene *s, int variant)
+{
+    (void)variant;
+    if (scene_alloc(s, "corridor", 100, 2, 600)) return -1;
+    segment(s, 0, -15, -2, 15, -2);
+    segment(s, 1, -15, 2, 15, 2);
+    int i = 0;
+    for (int side = -1; side <= 1; side += 2)
+        for (int row = 0; row < 10; row++)
+            for (int col = 0; col < 5; col++, i++) {
+                double x = side * 9.5 + grid_at(row, 10, 1), y = grid_at(col, 5, 0.8);
+                agent(s, i, x, y, x - side * 30, y, 0.3, 1.4);
+            }
+    return 0;
+}
+
 static int make_overtake(CrowdScene *s, int variant)
 {
     (void)variant;
@@ -333,12 +356,13 @@ static const SceneKind kinds[] = {
     { "circle250", 1, make_circle250 }, { "circle500", 1, make_circle500 },   { "circle500w", 1, make_circle500w },
     { "blocks", 1, make_blocks },       { "packed", 1, make_packed },         { "fields", 100, make_fields },
     { "doorway", 1, make_doorway },     { "bottleneck", 1, make_bottleneck }, { "hallway4", 1, make_hallway4 },
-    { "fanin", 1, make_fanin },         { "overtake", 1, make_overtake },
+    { "fanin", 1, make_fanin },         { "corridor", 1, make_corridor },     { "overtake", 1, make_overtake },
 };
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
 
-const char *const crowd_scene_names[] = { "circle250", "circle500",  "circle500w", "blocks", "packed",   "fields",
-                                          "doorway",   "bottleneck", "hallway4",   "fanin",  "overtake", NULL };
+const char *const crowd_scene_names[] = { "circle250", "circle500", "circle500w", "blocks",   "packed",
+                                          "fields",    "doorway",   "bottleneck", "hallway4", "fanin",
+                                          "corridor",  "overtake",  NULL };
 
 static const SceneKind *find_kind(const char *name)
 {

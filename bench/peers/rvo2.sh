@@ -23,7 +23,7 @@
 # timeHorizon, timeHorizonObst = 15 m, 10, 10 s, 10 s (examples/Circle.cc) for
 # radius >= 0.5 m (circles, blocks, packed, fields) and 5 m, 10, 5 s, 2 s for
 # the pedestrians of radius 0.3 m (doorway, bottleneck, hallway4, fanin,
-# overtake); preferred velocity = max speed towards the goal, shortened to
+# corridor, overtake); preferred velocity = max speed towards the goal, shortened to
 # land on it within a step; method rvo2 as that, rvo2-noise plus the
 # examples' perturbation (uniform angle, magnitude uniform in [0, 1e-4] m/s)
 # from a fixed seed; circles as circumscribing 16-gons, walls as 2-vertex
