@@ -8,7 +8,7 @@
 -- bounds come from RVO2 on the same scenes (its rvo2-noise method, scored
 -- by bench/crowd_scen.c): the 2 x 10 doorway takes it 17.3 s at 1/60 s and
 -- 22.0 s at 0.25 s; the 4 x 5 queue at a 1.2 m gap overlaps by 0.48 r at
--- 0.25 s. Main's own figures are in issue 31's NOTES.
+-- 0.25 s. Main's own figures are in bench/narrow-baseline.md.
 local spec = require "spec"
 local narrow = require "narrow"
 local describe, it, expect = spec.describe, spec.it, spec.expect

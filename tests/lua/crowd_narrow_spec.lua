@@ -5,7 +5,7 @@
 -- gap goes through without anyone pushed into or through the wall; walkers
 -- in a corridor get round a person standing in it. The scenes and their
 -- scoring are narrow.lua's. The time bounds guard against slowing down
--- (about a third over today's times, NOTES of issue 31 have them);
+-- (about a third over today's times, bench/narrow-baseline.md has them);
 -- crowd_narrow_goals.lua holds issue 31's tighter goals, not yet met.
 local spec = require "spec"
 local narrow = require "narrow"
