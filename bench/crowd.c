@@ -234,7 +234,7 @@ static void run_scenario(const CrowdOptions *o, const char *name, double dt)
 
 static int crowd_usage(void)
 {
-    fprintf(stderr, "usage: steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] "
+    fprintf(stderr, "usage: steer-bench crowd [--scenario NAME|all] [--dt 0.25|1/60|both] "
                     "[--method blend|priority|orca]\n"
                     "                         [--collide] [--threads N] [--variants K] [--horizon T] "
                     "[--obstacle-horizon T]\n"
@@ -244,7 +244,9 @@ static int crowd_usage(void)
     return 2;
 }
 
-// --dt's value: both, or one step (0.0167 means 1/60 exactly); 0 if bad.
+// --dt's value: both, or one step as a number or a fraction (0.0167 and
+// 1/60 both mean 1/60 exactly, as the RVO2 peer reads them); 0 if bad (a
+// value with anything after its number: atof read "1/60" as 1 s).
 static int parse_dt(const char *arg, CrowdOptions *o)
 {
     if (!strcmp(arg, "both")) {
@@ -252,8 +254,13 @@ static int parse_dt(const char *arg, CrowdOptions *o)
         o->dt[1] = 0.25;
         return o->ndt = 2;
     }
-    double dt = atof(arg);
-    if (!(dt > 0 && dt <= 1)) return 0;
+    char *end;
+    double dt = strtod(arg, &end);
+    if (*end == '/') {
+        double den = strtod(end + 1, &end);
+        dt = den > 0 ? dt / den : 0;
+    }
+    if (*end || !(dt > 0 && dt <= 1)) return 0;
     o->dt[0] = fabs(dt - 1.0 / 60.0) < 1e-3 ? 1.0 / 60.0 : dt;
     return o->ndt = 1;
 }
