@@ -23,6 +23,10 @@
 extern "C" { // a C++ host links the C symbols
 #endif
 
+// What a library exports: steer compiles with hidden visibility, so
+// libsteer.so and libsteerlua.so export the STEER_API functions alone (the
+// same objects make the static and the shared library). STEER_BUILD_SHARED
+// is for a Windows DLL build, which would compile its own objects.
 #if defined(_WIN32) && defined(STEER_BUILD_SHARED)
 #define STEER_API __declspec(dllexport)
 #elif defined(__GNUC__)
@@ -63,7 +67,11 @@ typedef struct steer_HostKind steer_HostKind; // a behaviour kind the host defin
 typedef struct steer_Agent {
     uint64_t id;
 } steer_Agent;
+#ifdef __cplusplus
+#define STEER_NO_AGENT (steer_Agent{ 0 }) // C++ has no compound literals
+#else
 #define STEER_NO_AGENT ((steer_Agent){ 0 })
+#endif
 
 // Allocator hook: realloc semantics (size 0 frees). NULL means libc.
 typedef void *(*steer_AllocFn)(void *ud, void *ptr, size_t size);
@@ -327,7 +335,11 @@ STEER_API int steer_world_take_state(steer_World *w, steer_World *from);
 typedef struct steer_Shape {
     uint64_t id;
 } steer_Shape;
+#ifdef __cplusplus
+#define STEER_NO_SHAPE (steer_Shape{ 0 })
+#else
 #define STEER_NO_SHAPE ((steer_Shape){ 0 })
+#endif
 typedef enum steer_ShapeKind {
     STEER_SHAPE_CIRCLE = 1,
     STEER_SHAPE_SEGMENT,

@@ -4,10 +4,13 @@
 # game, a modder and a player would, from a copy of the prefix moved away
 # from where it was configured and from the checkout: build the embedding
 # demo and a Lua host (install_host.c, steer_lua.h) against steer.pc alone,
-# found with PKG_CONFIG_PATH at the prefix's pkgconfig dir; run the demo
-# with its two mods; run the installed `steer` on a demo copied out of the
-# checkout and check it read the installed Lua files; load steer.so into
-# the stock lua5.4.
+# found with PKG_CONFIG_PATH at the prefix's pkgconfig dir, with
+# libsteerlua.so and again with the archives; a core host
+# (tests/c/test_shared.c) against steer-core.pc, with libsteer.so and
+# libsteer.a, to the build's hash, and libsteer.so loaded with dlopen; run
+# the demo with its two mods; run the installed `steer` on a demo copied
+# out of the checkout and check it read the installed Lua files; load
+# steer.so into the stock lua5.4.
 set -eu
 build=$1 src=$2
 dest=$build/install-test
@@ -21,16 +24,51 @@ libdir=$(sed -n 's/^libdir=${prefix}//p' "$pc")
 moved=$dest/moved
 mv "$dest$prefix" "$moved"
 # a moved prefix's .pc names the old one (meson's -Dpkgconfig.relocatable=true writes one that follows)
-sed -i "s|^prefix=.*|prefix=$moved|" "$moved$libdir/pkgconfig/steer.pc"
+sed -i "s|^prefix=.*|prefix=$moved|" "$moved$libdir/pkgconfig/steer.pc" "$moved$libdir/pkgconfig/steer-core.pc"
 export PKG_CONFIG_PATH="$moved$libdir/pkgconfig"
+# NEEDED: what PROGRAM asks the loader for
+needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' '; }
+# steer.pc links libsteerlua.so (the core inside), found at run time here
+# through LD_LIBRARY_PATH (a prefix the loader knows needs none); with the
+# archives named first, `pkg-config --static` links them into the program
 cflags=$(pkg-config --cflags steer)
 libs=$(pkg-config --libs steer)
+static_libs=$(pkg-config --static --libs steer | sed 's/-lsteerlua/-l:libsteerlua.a/; s/-lsteer /-l:libsteer.a /')
 for host in "$src/demos/embed/embed.c" "$src/tests/install_host.c"; do
-    cc -std=c11 -Wall -Wextra -Werror $cflags "$host" $libs -o "$dest/$(basename "$host" .c)"
+    name=$(basename "$host" .c)
+    cc -std=c11 -Wall -Wextra -Werror $cflags "$host" $libs -o "$dest/$name"
+    cc -std=c11 -Wall -Wextra -Werror $cflags "$host" $static_libs -o "$dest/$name-static"
+    case " $(needed "$dest/$name") " in *" libsteerlua.so.0 "*) ;; *)
+        echo "$name built with steer.pc needs $(needed "$dest/$name"), not libsteerlua.so.0"; exit 1;; esac
+    case "$(needed "$dest/$name-static")" in *libsteer*) echo "$name-static needs $(needed "$dest/$name-static")"; exit 1;; esac
 done
+export LD_LIBRARY_PATH="$moved$libdir"
 "$dest/embed" --ticks 120 --strict --mods "$src/demos/embed/mods" "$src/demos/embed/scenario.lua"
 out=$("$dest/install_host")
 case "$out" in "1	"*) echo "install_host: $out" ;; *) echo "install_host printed '$out', not 1 agent and a hash"; exit 1;; esac
+out_static=$(env -u LD_LIBRARY_PATH "$dest/install_host-static")
+[ "$out_static" = "$out" ] || { echo "install_host with the archives printed '$out_static', with libsteerlua.so '$out'"; exit 1; }
+echo "install_host with the archives: $out_static"
+
+# The core alone: steer-core.pc names no Lua; a host links libsteer.so
+# (needing nothing of Lua) or libsteer.a, and steps the build's world
+core_libs=$(pkg-config --libs steer-core)
+case "$core_libs $(pkg-config --cflags steer-core)" in *lua*) echo "steer-core.pc names Lua: $core_libs"; exit 1;; esac
+core_static=$(pkg-config --static --libs steer-core | sed 's/-lsteer /-l:libsteer.a /')
+core_cflags=$(pkg-config --cflags steer-core)
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror $core_cflags "$src/tests/c/test_shared.c" $core_libs -ldl -o "$dest/core_host"
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror $core_cflags "$src/tests/c/test_shared.c" $core_static -ldl \
+    -o "$dest/core_host-static"
+case " $(needed "$dest/core_host")" in *lua*) echo "core_host needs Lua: $(needed "$dest/core_host")"; exit 1;; esac
+case " $(needed "$dest/core_host")" in *" libsteer.so.0 "*) ;; *) echo "core_host needs $(needed "$dest/core_host"), not libsteer.so.0"; exit 1;; esac
+want=$("$build/tests/test-shared")
+for exe in core_host core_host-static; do
+    got=$("$dest/$exe")
+    [ "$got" = "$want" ] || { echo "$exe: hash '$got', the build's '$want'"; exit 1; }
+done
+echo "a core host built with steer-core.pc, with libsteer.so and with libsteer.a: hash $want, as the build's"
+"$dest/core_host-static" "$moved$libdir/libsteer.so"
+unset LD_LIBRARY_PATH
 
 # The installed steer names no file of the checkout, and reads the Lua
 # library beside its own bin/ before any other.

@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 pkgs="meson ninja-build pkg-config gcc liblua5.4-dev lua5.4 libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb libstb-dev python3 lua-check lua-busted luarocks"
 # the module for the other Luas games load, their interpreters, and LÖVE
 pkgs="$pkgs liblua5.3-dev lua5.3 liblua5.1-0-dev lua5.1 libluajit-5.1-dev luajit lua-compat53-dev love libgl1-mesa-dri"
+# the C++ compilers the cxx_headers test builds a C++ host with (clang has clang++)
+pkgs="$pkgs g++ clang"
 only=false
 if [ "${1:-}" = --packages ]; then
     shift
