@@ -39,15 +39,8 @@ int steerE_state_open(lua_State *L)
 
 static int ref_encode(void *ud, lua_State *L, int idx, uint64_t *index, const char **why)
 {
-    steerL_Agent *a = steerL_toagent(L, idx);
-    if (a) {
-        if (a->world != ud) {
-            *why = "an agent of another world";
-            return 0;
-        }
-        *index = steerL_agent_handle(a).id;
-        return REF_AGENT;
-    }
+    int agent = steerL_agent_ref(ud, L, idx, index, why);
+    if (agent >= 0) return agent ? REF_AGENT : 0;
     if (steerL_tobehavior(L, idx)) *why = "a brain (keep it in an agent's a.data, or make it again in load(w, data))";
     else if (steerL_isgrid(L, idx)) *why = "a grid (keep it in an agent's a.data, or make it again in load(w, data))";
     else if (steerL_toflow(L, idx))

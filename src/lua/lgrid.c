@@ -115,11 +115,7 @@ steerL_Grid *steerL_new_grid(lua_State *L, const char *fn, int nx, int ny, doubl
     int self = lua_gettop(L);
     lua_createtable(L, 0, 2);
     for (int k = 0; k < 2; k++) {
-        lua_newtable(L);
-        lua_createtable(L, 0, 1);
-        lua_pushliteral(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
+        steerL_new_weak(L, "k");
         lua_setfield(L, -2, k ? "worlds" : "fields");
     }
     lua_setiuservalue(L, self, 1);
@@ -563,16 +559,7 @@ static void check_routes(lua_State *L, int wi, int bi, bool recheck)
     wi = lua_absindex(L, wi);
     bi = lua_absindex(L, bi);
     lua_getiuservalue(L, wi, 1);
-    if (lua_getfield(L, -1, "routes") != LUA_TTABLE) { // brain -> its mark, weak keys
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_createtable(L, 0, 1);
-        lua_pushliteral(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, -3, "routes");
-    }
+    steerL_weak_field(L, -1, "routes", "k"); // brain -> its mark
     lua_pushvalue(L, bi);
     lua_rawget(L, -2);
     lua_Integer mark = lua_tointeger(L, -1);
@@ -674,14 +661,7 @@ void steerL_open_grid(lua_State *L)
         { NULL, NULL },
     };
     steerL_newclass(L, STEERL_GRID, grid_meta, grid_methods, grid_index);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_REG_GRIDS) != LUA_TTABLE) {
-        lua_newtable(L);
-        lua_createtable(L, 0, 1);
-        lua_pushliteral(L, "v");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
-        lua_setfield(L, LUA_REGISTRYINDEX, STEERL_REG_GRIDS);
-    }
+    steerL_weak_field(L, LUA_REGISTRYINDEX, STEERL_REG_GRIDS, "v");
     lua_pop(L, 1);
     lua_pushcfunction(L, grid_new);
     lua_setfield(L, -2, "grid");

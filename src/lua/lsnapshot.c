@@ -97,15 +97,8 @@ static const char refs_key = 0;
 
 static int ref_encode(void *ud, lua_State *L, int idx, uint64_t *index, const char **why)
 {
-    steerL_Agent *a = steerL_toagent(L, idx);
-    if (a) {
-        if (a->world != ud) {
-            *why = "an agent of another world";
-            return 0;
-        }
-        *index = steerL_agent_handle(a).id;
-        return REF_AGENT;
-    }
+    int agent = steerL_agent_ref(ud, L, idx, index, why);
+    if (agent >= 0) return agent ? REF_AGENT : 0;
     steer_Behavior *b = steerL_tobehavior(L, idx);
     int kind = b ? REF_TREE : steerL_isgrid(L, idx) ? REF_GRID : steerL_toflow(L, idx) ? REF_FIELD : 0;
     if (!kind) return 0;

@@ -337,6 +337,37 @@ void steerL_warn(lua_State *L, const char *msg)
     else fprintf(stderr, "steer: %s\n", msg);
 }
 
+int steerL_agent_ref(const steerL_World *w, lua_State *L, int idx, uint64_t *index, const char **why)
+{
+    steerL_Agent *a = steerL_toagent(L, idx);
+    if (!a) return -1;
+    if (a->world != w) {
+        *why = "an agent of another world";
+        return 0;
+    }
+    *index = steerL_agent_handle(a).id;
+    return 1;
+}
+
+void steerL_new_weak(lua_State *L, const char *mode)
+{
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushstring(L, mode);
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+}
+
+void steerL_weak_field(lua_State *L, int t, const char *k, const char *mode)
+{
+    t = lua_absindex(L, t);
+    if (lua_getfield(L, t, k) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    steerL_new_weak(L, mode);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, t, k);
+}
+
 void steerL_uv_field(lua_State *L, int world_idx, const char *name)
 {
     lua_getiuservalue(L, world_idx, 1);

@@ -122,6 +122,11 @@ steer_Shape steerL_shape_of_lid(const steer_World *w, lua_Integer id);
 const char *steerL_istr(char buf[24], lua_Integer v);
 steerL_Agent *steerL_checkagent(lua_State *L, int idx, const char *what); // live agent or raise naming `what`
 steerL_Agent *steerL_toagent(lua_State *L, int idx);                      // any agent userdata or NULL
+// The plain-data codec's reference to the agent at idx (ldata.h's
+// ref_encode), as the snapshots and steer.state write it: its handle id
+// into *index and 1 when it is an agent of world `w`; 0 with *why for
+// another world's; -1 when idx holds no agent.
+int steerL_agent_ref(const steerL_World *w, lua_State *L, int idx, uint64_t *index, const char **why);
 // After an in-place restore made w another world: each handle of the table
 // at `handles` (id -> agent) whose id w may issue again (an agent spawned
 // later than w's state: the replay may spawn another with that id) is
@@ -132,6 +137,11 @@ steerL_Agent *steerL_toagent(lua_State *L, int idx);                      // any
 void steerL_revoke_stale(lua_State *L, int handles, const steer_World *w, bool forget);
 // The agent's userdata (one per agent and world: the world's "handles").
 void steerL_pushagent(lua_State *L, int world_idx, steer_Agent id);
+// A new table with weak keys ("k") or values ("v"), on top.
+void steerL_new_weak(lua_State *L, const char *mode);
+// Push table t's field k, made a new weak table (steerL_new_weak) first
+// when it is not a table.
+void steerL_weak_field(lua_State *L, int t, const char *k, const char *mode);
 // Push field `name` of the world's user value table (lworld.c lists them).
 void steerL_uv_field(lua_State *L, int world_idx, const char *name);
 steerL_World *steerL_checkworld(lua_State *L, int idx);

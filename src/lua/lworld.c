@@ -172,11 +172,7 @@ static steerL_World *new_world_ud(lua_State *L)
     lua_setfield(L, -2, "arch_seen"); // archetype name -> version applied
     lua_newtable(L);
     lua_setfield(L, -2, "owned"); // agent id -> true: spawned here (the policy's own_only)
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "v");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
+    steerL_new_weak(L, "v");
     lua_setfield(L, -2, "handles");
     lua_setiuservalue(L, -2, 1);
     lw->L = L;
@@ -282,16 +278,7 @@ void steerL_keep_brain(lua_State *L, int world_idx, int behavior_idx)
     lua_pushvalue(L, behavior_idx);
     lua_rawset(L, -3);
     lua_pop(L, 1);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_REG_BRAIN_TREES) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_createtable(L, 0, 1);
-        lua_pushliteral(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, LUA_REGISTRYINDEX, STEERL_REG_BRAIN_TREES);
-    }
+    steerL_weak_field(L, LUA_REGISTRYINDEX, STEERL_REG_BRAIN_TREES, "k");
     lua_pushvalue(L, behavior_idx);
     lua_pushboolean(L, 1);
     lua_rawset(L, -3);
