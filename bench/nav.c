@@ -159,14 +159,10 @@ static void bench_agents(int n, int agents, int runs)
     }
     steer_world_step(w, 20); // warm up
     enum { TICKS = 50 };
-    double t[TICKS];
-    for (int r = 0; r < TICKS; r++) {
-        double t0 = bench_now_ms();
-        steer_world_step(w, 1);
-        t[r] = bench_now_ms() - t0;
-    }
+    double median = bench_step_median_ms(w, TICKS);
+    if (median < 0) die("out of memory");
     (void)runs;
-    printf("follow_flow n=%d agents=%d ticks=%d median_ms=%.3f\n", n, agents, TICKS, bench_median(t, TICKS));
+    printf("follow_flow n=%d agents=%d ticks=%d median_ms=%.3f\n", n, agents, TICKS, median);
     steer_behavior_release(b);
     steer_world_free(w);
     steerN_flow_free(&f);

@@ -76,15 +76,7 @@ static double run_world(int kind, int n, int ticks, uint32_t *cells)
     }
     steer_world_step(w, 5);
     *cells = w->geo.ncells;
-    double *t = malloc(sizeof *t * (size_t)ticks);
-    if (!t) return -1;
-    for (int i = 0; i < ticks; i++) {
-        double t0 = bench_now_ms();
-        steer_world_step(w, 1);
-        t[i] = bench_now_ms() - t0;
-    }
-    double median = bench_median(t, ticks);
-    free(t);
+    double median = bench_step_median_ms(w, ticks);
     steer_world_free(w);
     steer_behavior_release(orca);
     steer_behavior_release(seek);

@@ -3,6 +3,8 @@
 #ifndef STEER_BENCH_TIMING_H
 #define STEER_BENCH_TIMING_H
 
+#include "steer.h"
+
 #include <stdlib.h>
 #include <time.h>
 
@@ -28,6 +30,22 @@ static inline double bench_median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Step w `ticks` times, one tick each: the median milliseconds of a step
+// (bench_median), or -1 when there is no memory for the times.
+static inline double bench_step_median_ms(steer_World *w, int ticks)
+{
+    double *t = malloc(sizeof *t * (size_t)(ticks > 0 ? ticks : 1));
+    if (!t) return -1;
+    for (int i = 0; i < ticks; i++) {
+        double t0 = bench_now_ms();
+        steer_world_step(w, 1);
+        t[i] = bench_now_ms() - t0;
+    }
+    double median = bench_median(t, ticks);
+    free(t);
+    return median;
 }
 
 #endif
