@@ -12,6 +12,7 @@
 
 #include "steer_lua.h"
 #include "../../src/nav/layers.h"
+#include "files.h"
 
 #include <lauxlib.h>
 
@@ -26,25 +27,6 @@ static void sleep_ms(int ms)
 {
     struct timespec t = { 0, ms * 1000000L };
     nanosleep(&t, NULL);
-}
-
-static char dir[256];
-
-static void write_file(const char *name, const char *text)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f) return;
-    fputs(text, f);
-    fclose(f);
-}
-
-static const char *path_of(const char *name)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return path;
 }
 
 typedef struct Log {
@@ -472,13 +454,6 @@ static void test_allocator_hook(void)
 }
 
 // ---- every demo survives a hot reload ---------------------------------------------
-
-static void quiet(void *ud, int level, const char *msg)
-{
-    (void)ud;
-    (void)level;
-    (void)msg;
-}
 
 static void test_demos_reload(void)
 {

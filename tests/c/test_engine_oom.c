@@ -22,6 +22,7 @@
 #include "steer.h"
 #include "steer_engine.h"
 #include "steer_lua.h"
+#include "files.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -68,30 +69,6 @@ static void *hook_alloc(void *ud, void *p, size_t size)
 }
 
 // ---- the scenario ------------------------------------------------------------------
-
-static void quiet(void *ud, int level, const char *msg)
-{
-    (void)ud;
-    (void)level;
-    (void)msg;
-}
-
-static char dir[256];
-
-static const char *path_of(const char *name)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return path;
-}
-
-static void write_file(const char *name, const char *text)
-{
-    FILE *f = fopen(path_of(name), "w");
-    if (!f) return;
-    fputs(text, f);
-    fclose(f);
-}
 
 // A module, a grid with a flow field and an A* path, trees with names and
 // children, a.data, its own saved state, and an error on demand.

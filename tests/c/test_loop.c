@@ -7,6 +7,7 @@
 #include "check.h"
 #include "steer.h"
 #include "steer_engine.h"
+#include "files.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -15,25 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static char dir[256];
-
-static const char *path_of(const char *name)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return path;
-}
-
-static void write_file(const char *name, const char *text)
-{
-    FILE *f = fopen(path_of(name), "w");
-    if (!f) return;
-    fputs(text, f);
-    fclose(f);
-}
-
-static void quiet(void *ud, int level, const char *msg) { (void)ud, (void)level, (void)msg; }
 
 static steer_Engine *engine(void)
 {

@@ -16,6 +16,7 @@
 #include "steer.h"
 #include "steer_engine.h"
 #include "../c/snapshot_util.h"
+#include "../c/buf.h"
 #include "core/bytes.h"
 
 #include <stdbool.h>
@@ -106,22 +107,6 @@ static steer_Engine *running(void)
         steer_engine_load_mod(e, path_of("echo.lua"), &lim, NULL) != STEER_OK || steer_engine_tick(e, 2) != STEER_OK)
         abort();
     return e;
-}
-
-typedef struct Buf {
-    unsigned char *p;
-    size_t len;
-} Buf;
-
-static int buf_write(void *ud, const void *data, size_t len)
-{
-    Buf *b = ud;
-    unsigned char *np = realloc(b->p, b->len + len);
-    if (!np) return 1;
-    memcpy(np + b->len, data, len);
-    b->p = np;
-    b->len += len;
-    return 0;
 }
 
 static uint64_t le(const unsigned char *p, int n)

@@ -32,33 +32,20 @@ LUA
   mv "$scenario.tmp" "$scenario"
 }
 
-fail() {
-  cat "$out"
-  echo "FAIL: $*"
-  exit 1
-}
-
-# wait until the awk condition $1 holds for the output; $2 says what is awaited
-await() {
-  i=0
-  until awk "$1"' { ok = 1 } END { exit !ok }' "$out"; do
-    kill -0 $pid 2>/dev/null || fail "the runner exited while waiting for $2"
-    i=$((i + 1))
-    [ $i -le $((TIMEOUT * 20)) ] || fail "no $2 within $TIMEOUT s"
-    sleep 0.05
-  done
-}
+. "$(dirname "$0")/steps.sh" # fail, since, await, step, count, finish
 
 write 'if w.tick >= 30 then local t = nil; t.x = 1 end'
-"$steer" run --headless "$scenario" > "$out" 2>&1 &
+: > "$out"
+step 0
+"$steer" run --headless "$scenario" >> "$out" 2>&1 &
 pid=$!
-await '/^steer: .*broken\.lua:6: attempt to index a nil value/' "the error as FILE:LINE"
-await '/^steer: stopped at tick 30; save a fix/' "the line that says the run stopped"
+await 0 '/^steer: .*broken\.lua:6: attempt to index a nil value/ { ok = 1 }' "the error as FILE:LINE"
+await 0 '/^steer: stopped at tick 30; save a fix/ { ok = 1 }' "the line that says the run stopped"
 # stopped: no tick runs (the world's time stands still) until the fix
 write 'if w.tick % 30 == 0 then print("fixed at tick " .. w.tick) end'
-await '/^reload ok/' "the reload of the fix"
-await '/^steer: running again$/' "the run going on"
-await '/^fixed at tick 60$/' "the fixed update running"
+await 0 '/^reload ok/ { ok = 1 }' "the reload of the fix"
+await 0 '/^steer: running again$/ { ok = 1 }' "the run going on"
+await 0 '/^fixed at tick 60$/ { ok = 1 }' "the fixed update running"
 grep -q '^steer: stopped' "$out" && [ "$(grep -c 'attempt to index' "$out")" -eq 1 ] ||
   fail "the error was not reported exactly once"
 kill -INT $pid
