@@ -84,29 +84,6 @@ static void apply_costs(lua_State *L, steerN_Grid *g, const char *fn, const char
     }
 }
 
-#define REG_SERIAL "steer.nav_serial"
-
-lua_Integer steerL_nav_count(lua_State *L)
-{
-    lua_Integer n = lua_getfield(L, LUA_REGISTRYINDEX, REG_SERIAL) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
-    lua_pop(L, 1);
-    return n;
-}
-
-void steerL_nav_set_count(lua_State *L, lua_Integer n)
-{
-    lua_pushinteger(L, n);
-    lua_setfield(L, LUA_REGISTRYINDEX, REG_SERIAL);
-}
-
-uint64_t steerL_nav_serial(lua_State *L)
-{
-    lua_Integer n = steerL_nav_count(L) + 1;
-    if (n >= (lua_Integer)1 << STEERL_SERIAL_SHIFT) n = 1; // a trillion grids and fields later
-    steerL_nav_set_count(L, n);
-    return (uint64_t)steerL_owner(L) << STEERL_SERIAL_SHIFT | (uint64_t)n;
-}
-
 steerL_Grid *steerL_new_grid(lua_State *L, const char *fn, int nx, int ny, double cell, const double origin[2])
 {
     steerL_Grid *ug = lua_newuserdatauv(L, sizeof *ug, 1);

@@ -114,10 +114,27 @@ static inline void *steerL_nav_room(const steerN_Alloc *a, void *items, uint32_t
 // live one of the state is that one's twin, and the live one takes its
 // contents and its place (lsnapgrid.c, steerL_grids_twin; a mod's after the
 // engine's restores, steerL_restored_twins).
+// Inline, so that lflow.c needs nothing of lgrid.c.
 #define STEERL_SERIAL_SHIFT 40
-uint64_t steerL_nav_serial(lua_State *L);   // the next one
-lua_Integer steerL_nav_count(lua_State *L); // the state's count
-void steerL_nav_set_count(lua_State *L, lua_Integer n);
+#define STEERL_REG_SERIAL "steer.nav_serial"
+static inline lua_Integer steerL_nav_count(lua_State *L) // the state's count
+{
+    lua_Integer n = lua_getfield(L, LUA_REGISTRYINDEX, STEERL_REG_SERIAL) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+    lua_pop(L, 1);
+    return n;
+}
+static inline void steerL_nav_set_count(lua_State *L, lua_Integer n)
+{
+    lua_pushinteger(L, n);
+    lua_setfield(L, LUA_REGISTRYINDEX, STEERL_REG_SERIAL);
+}
+static inline uint64_t steerL_nav_serial(lua_State *L) // the next one
+{
+    lua_Integer n = steerL_nav_count(L) + 1;
+    if (n >= (lua_Integer)1 << STEERL_SERIAL_SHIFT) n = 1; // a trillion grids and fields later
+    steerL_nav_set_count(L, n);
+    return (uint64_t)steerL_owner(L) << STEERL_SERIAL_SHIFT | (uint64_t)n;
+}
 
 // lgrid.c: a new grid userdata of nx x ny cells (their costs still to
 // set) on top; the world at wi lists the grid at gi (once) and holds it.
