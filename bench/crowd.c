@@ -26,6 +26,10 @@
 //             round clutter, walls need no more than the solve and the
 //             scene's waypoints); --horizon and --obstacle-horizon
 //             set its numbers, else it keeps its defaults
+// In a scene with waypoints (crowd_scene_target), an agent not yet past its
+// waypoint has the same brain with seek{} (full speed) in arrive's place,
+// as RVO2's harness heads for a waypoint at full speed: arrive only at the
+// final goal, no braking in the gap.
 // The vehicle: mass 1, the scene's max_speed and radius, max_force 8 x
 // max_speed (one step of 0.25 s can reverse a full-speed velocity).
 #include "steer.h"
@@ -78,6 +82,10 @@ static steer_Behavior *arrive_node(void)
     return b;
 }
 
+// The goal leg: arrive at the final goal; full speed (seek) towards a
+// waypoint on the way, as RVO2's harness does (bench/peers/rvo2_crowd.cpp).
+static steer_Behavior *goal_node(bool final) { return final ? arrive_node() : node("seek"); }
+
 static steer_Behavior *avoid_agents_node(void)
 {
     steer_Behavior *b = node("avoid_agents");
@@ -86,8 +94,9 @@ static steer_Behavior *avoid_agents_node(void)
 }
 
 // The brain every agent of a run shares: the one place that says what each
-// method is. `obstacles`: the scene has circles or walls.
-static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles, bool circles)
+// method is. `obstacles`: the scene has circles or walls; `final`: for the
+// leg to the goal (else the leg to a waypoint).
+static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles, bool circles, bool final)
 {
     if (!strcmp(o->method, "orca")) {
         steer_Behavior *r;
@@ -99,7 +108,7 @@ static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles, bool cir
         if (o->obstacle_horizon > 0)
             crowd_must(steer_behavior_set_number(r, "obstacle_horizon", o->obstacle_horizon),
                        "reciprocal obstacle_horizon");
-        steer_Behavior *goal = arrive_node();
+        steer_Behavior *goal = goal_node(final);
         if (circles) {
             steer_Behavior *p = node("priority");
             adopt(p, node("avoid_obstacles"));
@@ -115,14 +124,16 @@ static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles, bool cir
         adopt(top, node("avoid_walls"));
     }
     adopt(top, avoid_agents_node());
-    adopt(top, arrive_node());
+    adopt(top, goal_node(final));
     return top;
 }
 
 // A steer world for the scene: its walls and circles, and its agents with
-// their goals as targets. agents receives the handles.
+// their goals as targets. agents receives the handles; brains[0] the brain
+// of the leg to a waypoint (NULL: the scene has none), brains[1] of the leg
+// to the goal, both kept alive by the world while an agent uses them.
 static steer_World *scene_world(const CrowdOptions *o, const CrowdScene *s, double dt, steer_Agent *agents,
-                                unsigned char *past)
+                                unsigned char *past, steer_Behavior *brains[2])
 {
     steer_WorldDesc wd = { 0 }; // size 0: unbounded
     wd.dim = 2;
@@ -146,20 +157,20 @@ static steer_World *scene_world(const CrowdOptions *o, const CrowdScene *s, doub
     }
     bool circles = false;
     for (int k = 0; k < s->nobs; k++) circles |= s->obs[k].kind == CROWD_CIRCLE;
-    steer_Behavior *brain = brain_new(o, s->nobs > 0, circles);
+    brains[0] = s->via ? brain_new(o, s->nobs > 0, circles, false) : NULL;
+    brains[1] = brain_new(o, s->nobs > 0, circles, true);
     for (int i = 0; i < s->n; i++) {
+        const double *t = crowd_scene_target(s, i, &s->start[2 * i], &past[i]);
         steer_AgentDesc ad = { .position = { s->start[2 * i], s->start[2 * i + 1], 0 },
                                .mass = 1,
                                .max_speed = s->max_speed[i],
                                .max_force = 8 * s->max_speed[i],
                                .radius = s->radius[i],
-                               .brain = brain };
+                               .brain = brains[s->via && !past[i] ? 0 : 1] };
         crowd_must(steer_spawn(w, &ad, &agents[i]), "spawn");
-        const double *t = crowd_scene_target(s, i, &s->start[2 * i], &past[i]);
         double goal[3] = { t[0], t[1], 0 };
         crowd_must(steer_agent_set_target(w, agents[i], goal, STEER_NO_AGENT), "target");
     }
-    steer_behavior_release(brain);
     return w;
 }
 
@@ -176,7 +187,8 @@ static CrowdMetrics *run_scene(const CrowdOptions *o, const CrowdScene *s, doubl
         fprintf(stderr, "steer-bench crowd: out of memory\n");
         exit(1);
     }
-    steer_World *w = scene_world(o, s, dt, agents, past);
+    steer_Behavior *brains[2];
+    steer_World *w = scene_world(o, s, dt, agents, past, brains);
     while (!crowd_metrics_finished(m)) {
         double t0 = bench_now_ms();
         crowd_must(steer_world_step(w, 1), "step");
@@ -194,12 +206,17 @@ static CrowdMetrics *run_scene(const CrowdOptions *o, const CrowdScene *s, doubl
                 unsigned char was = past[i];
                 const double *t = crowd_scene_target(s, i, p, &past[i]);
                 double goal[3] = { t[0], t[1], 0 };
-                if (past[i] != was) crowd_must(steer_agent_set_target(w, agents[i], goal, STEER_NO_AGENT), "target");
+                if (past[i] != was) {
+                    crowd_must(steer_agent_set_target(w, agents[i], goal, STEER_NO_AGENT), "target");
+                    crowd_must(steer_agent_set_brain(w, agents[i], brains[past[i] ? 1 : 0]), "brain");
+                }
             }
         }
         crowd_metrics_tick(m, pos, vel, heading, ms);
     }
     steer_world_free(w);
+    for (int k = 0; k < 2; k++)
+        if (brains[k]) steer_behavior_release(brains[k]);
     free(agents);
     free(pos);
     free(vel);

@@ -6,19 +6,14 @@
 --   build/tests/steer-spec tests/lua/crowd_narrow_goals.lua
 -- and move each check into crowd_narrow_spec.lua once it passes. The
 -- bounds come from RVO2 on the same scenes (its rvo2-noise method, scored
--- by bench/crowd_scen.c): the 2 x 10 doorway takes it 17.3 s at 1/60 s and
--- 22.0 s at 0.25 s; the 4 x 5 queue at a 1.2 m gap overlaps by 0.48 r at
+-- by bench/crowd_scen.c): the 2 x 10 doorway takes it 22.0 s at 0.25 s
+-- (17.3 s at 1/60 s, met: crowd_narrow_spec.lua); the 4 x 5 queue at a 1.2 m gap overlaps by 0.48 r at
 -- 0.25 s. Main's own figures are in bench/narrow-baseline.md.
 local spec = require "spec"
 local narrow = require "narrow"
 local describe, it, expect = spec.describe, spec.it, spec.expect
 
 describe("reciprocal in narrow places, issue 31's goals", function()
-  it("swaps 2 x 10 through a 2 m doorway at 60 Hz no later than RVO2 (17.3 s)", function()
-    local r = narrow.run(narrow.doorway(1 / 60))
-    expect(r.time, "time until all 20 are through (s); " .. narrow.show(r)):le(18)
-  end)
-
   it("swaps them at 4 Hz no later than RVO2 (22.0 s), no pair deeper than half a radius", function()
     local r = narrow.run(narrow.doorway(0.25))
     expect(r.time, "time until all 20 are through (s); " .. narrow.show(r)):le(23)

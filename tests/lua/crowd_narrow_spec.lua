@@ -19,9 +19,10 @@ local function walls_kept(r, what)
 end
 
 describe("reciprocal in narrow places", function()
-  it("swaps 2 x 10 people through a 2 m doorway at 60 Hz, no pair deeper than 10% of a radius", function()
+  it("swaps 2 x 10 people through a 2 m doorway at 60 Hz as fast as RVO2, no pair deeper than 10% of a radius", function()
     local r = narrow.run(narrow.doorway(1 / 60))
-    expect(r.time, "time until all 20 are through (s); " .. narrow.show(r)):le(35)
+    -- RVO2 (rvo2-noise) 17.3 s on this scene; steer 15.73 s since the waypoint leg is seek (no braking in the gap)
+    expect(r.time, "time until all 20 are through (s); " .. narrow.show(r)):le(18)
     expect(r.deepest_r, "deepest overlap (radii); " .. narrow.show(r)):le(0.1)
     walls_kept(r, "doorway at 60 Hz")
   end)

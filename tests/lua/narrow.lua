@@ -5,9 +5,10 @@
 -- 0.3 m, 1.4 m/s, mass 1 and max_force 8 x max_speed, walking with
 -- reciprocal{ arrive{ slow_radius = 3, stop_radius = 0.2 } }; walls as
 -- w:add_wall segments; where a scene gives a waypoint, an agent heads for
--- it until it is past it along its normal or within 0.5 m of it, then for
--- its goal (and for the waypoint again when pushed back), as
--- crowd_scene_target does. crowd_narrow_spec.lua checks what holds today;
+-- it at full speed (seek in arrive's place, no braking in the gap) until it
+-- is past it along its normal or within 0.5 m of it, then for its goal
+-- (and for the waypoint again when pushed back), as crowd_scene_target and
+-- steer-bench crowd do. crowd_narrow_spec.lua checks what holds today;
 -- crowd_narrow_goals.lua what issue 31 asks for.
 --
 --   local narrow = require "narrow"
@@ -30,12 +31,17 @@ local function brain()
   return steer.reciprocal{ steer.arrive{ slow_radius = 3, stop_radius = 0.2 } }
 end
 
+-- The brain on the way to a waypoint: full speed towards it.
+local function en_route()
+  return steer.reciprocal{ steer.seek{} }
+end
+
 -- A scene: a world of step dt, its walls, its people (agent, goal and
 -- optional waypoint with normal) and its time limit.
 local function scene(dt, walls, limit)
   local w = steer.world{ seed = 1, dt = dt }
   for _, s in ipairs(walls) do w:add_wall{ from = { s[1], s[2] }, to = { s[3], s[4] } } end
-  return { w = w, walls = walls, people = {}, limit = limit, brain = brain() }
+  return { w = w, walls = walls, people = {}, limit = limit, brain = brain(), en_route = en_route() }
 end
 
 -- A person from (x, y) to goal (gx, gy), by way of via {x, y, nx, ny} if
@@ -43,7 +49,7 @@ end
 local function person(s, x, y, gx, gy, via, still)
   local p = { goal = steer.vec(gx, gy), via = via, past = not via }
   p.a = s.w:spawn{ position = { x, y }, max_speed = M.speed, max_force = 8 * M.speed, radius = M.radius,
-                   brain = not still and s.brain or nil, target = via and steer.vec(via[1], via[2]) or p.goal }
+                   brain = not still and (via and s.en_route or s.brain) or nil, target = via and steer.vec(via[1], via[2]) or p.goal }
   p.still = still
   s.people[#s.people + 1] = p
   return p
@@ -139,6 +145,7 @@ function M.run(s)
         if past ~= p.past then
           p.past = past
           p.a.target = past and p.goal or steer.vec(v[1], v[2])
+          p.a.brain = past and s.brain or s.en_route
         end
       end
       for _, wall in ipairs(s.walls) do
