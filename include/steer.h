@@ -73,10 +73,26 @@ typedef struct steer_Agent {
 #define STEER_NO_AGENT ((steer_Agent){ 0 })
 #endif
 
+// The callbacks a host gives steer (allocator, log, writer, host
+// behaviours, event and path hooks) run inside steer's own frames, some on
+// its worker threads: a C++ exception must not leave one. Catch it inside
+// the callback and report failure the callback's way (a host behaviour
+// leaves its force at zero, a writer returns non-zero). From C++17 on, the
+// callback types are noexcept, so a function that may throw does not
+// compile where steer expects a callback; declare yours noexcept (a lambda
+// too: [](...) noexcept { ... }). Before C++17 this cannot be checked: an
+// exception through a tick would leave the world inside it (every later
+// call fails with STEER_EBUSY) or, on a worker thread, end the program.
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define STEER_NOEXCEPT noexcept
+#else
+#define STEER_NOEXCEPT
+#endif
+
 // Allocator hook: realloc semantics (size 0 frees). NULL means libc.
-typedef void *(*steer_AllocFn)(void *ud, void *ptr, size_t size);
+typedef void *(*steer_AllocFn)(void *ud, void *ptr, size_t size)STEER_NOEXCEPT;
 // Log hook: level 0 info, 1 warning, 2 error.
-typedef void (*steer_LogFn)(void *ud, int level, const char *msg);
+typedef void (*steer_LogFn)(void *ud, int level, const char *msg) STEER_NOEXCEPT;
 
 // A reference that a behaviour's field holds (snapshots, steer_Hooks'
 // save_ref and load_ref): a callback (type "callback": the host's own
@@ -223,6 +239,14 @@ STEER_API uint64_t steer_world_seed(const steer_World *w);     // the seed it wa
 STEER_API int steer_world_count(const steer_World *w);         // live agents
 STEER_API uint64_t steer_world_hash(const steer_World *w);     // digest of the whole state
 STEER_API const char *steer_world_error(const steer_World *w); // last callback failure or ""
+// Why the last call on this thread refused an object at the boundary: a
+// NULL world, behaviour or out pointer, or a world or behaviour another
+// copy of libsteer made (a game linking libsteer.a that loads a plug-in
+// built on libsteer.so holds two copies, whose objects cannot cross).
+// Names the function, the argument and what was expected; "" before any.
+// Such a call returns STEER_EARG, or its zero value (0, false, NULL, "",
+// STEER_NO_AGENT) when it returns a value.
+STEER_API const char *steer_last_error(void);
 STEER_API int steer_world_set_record(steer_World *w, bool on); // record per-node outputs (allocates)
 // Whether per-node outputs are recorded.
 STEER_API bool steer_world_record(const steer_World *w);
@@ -300,7 +324,7 @@ STEER_API int steer_world_neighbors(steer_World *w, const double pos[3], double 
 // "Snapshots"). None of the three may run during a tick (STEER_EBUSY).
 //
 // A writer for steer_world_save: 0 when the bytes were taken, anything else aborts the save.
-typedef int (*steer_WriteFn)(void *ud, const void *data, size_t len);
+typedef int (*steer_WriteFn)(void *ud, const void *data, size_t len) STEER_NOEXCEPT;
 // Save the world through `write`, in a few large pieces; STEER_ECALLBACK when the writer failed.
 STEER_API int steer_world_save(const steer_World *w, steer_WriteFn write, void *ud);
 // Save into buf (cap bytes), *len = the size; STEER_EFULL, *len = the size needed, when cap is short (buf may be NULL).
@@ -445,7 +469,8 @@ STEER_API int steer_agent_set_rng(steer_World *w, steer_Agent a, uint32_t state)
 // Last tick's output of each node of the agent's brain (needs recording on).
 // Calls fn once per node in brain order with its name and force.
 STEER_API int steer_agent_contributions(const steer_World *w, steer_Agent a,
-                                        void (*fn)(void *ud, const char *name, const double f[3]), void *ud);
+                                        void (*fn)(void *ud, const char *name, const double f[3]) STEER_NOEXCEPT,
+                                        void *ud);
 
 // ---- behaviours and combiners -----------------------------------------
 // A behaviour is built from a kind name ("seek", "blend", ...) and fields
@@ -522,7 +547,7 @@ typedef struct steer_HostCtx {
 } steer_HostCtx;
 // Write the steering force into `force` (left at zero: no force). A
 // non-finite force is dropped.
-typedef void (*steer_HostFn)(void *ud, const steer_HostCtx *ctx, double force[3]);
+typedef void (*steer_HostFn)(void *ud, const steer_HostCtx *ctx, double force[3]) STEER_NOEXCEPT;
 typedef struct steer_HostBehaviorDesc {
     const char *name;          // the kind name: an identifier, not a built-in kind's
     const char *const *params; // NULL-terminated parameter names (at most 16; not "target" or "name")

@@ -105,7 +105,7 @@ typedef struct steer_DebugNode {
 // STEER_EARG when i is not below steer_DebugAgent.nodes.
 STEER_API int steer_debug_node(const steer_World *w, steer_Agent a, int i, steer_DebugNode *out);
 // A path or patrol route: n points, 3 floats each.
-typedef void (*steer_DebugPathFn)(void *ud, const float *xyz, int n);
+typedef void (*steer_DebugPathFn)(void *ud, const float *xyz, int n) STEER_NOEXCEPT;
 // Calls fn for every path and patrol route of every brain in use, brain by brain, nodes in order.
 STEER_API int steer_debug_paths(const steer_World *w, steer_DebugPathFn fn, void *ud);
 

@@ -96,7 +96,7 @@ STEER_API const char *steer_engine_error(const steer_Engine *e);
 // name registered already; STEER_ENOMEM when out of memory.
 STEER_API int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc *desc);
 // Called after every tick with each event of that tick.
-typedef void (*steer_EventFn)(void *ud, const steer_Event *ev);
+typedef void (*steer_EventFn)(void *ud, const steer_Event *ev) STEER_NOEXCEPT;
 // Add an event listener (at most 16: STEER_EFULL).
 STEER_API int steer_engine_subscribe(steer_Engine *e, steer_EventFn fn, void *ud);
 

@@ -60,6 +60,32 @@ build() {
     [ "$got" = "$want" ] || { echo "$cxx -std=$std ($variant): hash $got, the C core's $want"; exit 1; }
     echo "$cxx -std=$std ($variant): built with $(basename "$lib"), stepped the world to $got as the C core"
 }
+# A C++ exception must not cross steer's frames (steer.h, STEER_NOEXCEPT):
+# from C++17 on, a callback that may throw does not compile where steer
+# takes one, and a noexcept one does. COMPILER STD
+throwing() {
+    cxx=$1 std=$2
+    for fn in 'static void host(void *, const steer_HostCtx *, double *) noexcept {}' \
+              'static void host(void *, const steer_HostCtx *, double *) { throw 1; }'; do
+        printf '#include "steer.h"\n%s\nint main() { steer_HostBehaviorDesc d = {}; d.fn = host; return d.fn == 0; }\n' \
+            "$fn" >"$tmp/throwing.cpp"
+        if "$cxx" -std="$std" -Wall -Wextra -Werror -I"$inc" -c "$tmp/throwing.cpp" -o "$tmp/throwing.o" 2>/dev/null; then
+            compiles=yes
+        else
+            compiles=no
+        fi
+        case "$std:$fn" in
+        *noexcept*) want_compiles=yes ;;
+        c++11:* | c++14:*) want_compiles=yes ;; # noexcept is not part of a function's type before C++17
+        *) want_compiles=no ;;
+        esac
+        if [ "$compiles" != "$want_compiles" ]; then
+            echo "$cxx -std=$std: a host callback '$fn' compiles: $compiles (want $want_compiles)"
+            exit 1
+        fi
+    done
+    case $std in c++11 | c++14) ;; *) echo "$cxx -std=$std: a host callback that may throw does not compile" ;; esac
+}
 skipped=""
 for cxx in g++ clang++; do
     if ! command -v "$cxx" >/dev/null; then
@@ -70,6 +96,7 @@ for cxx in g++ clang++; do
     for std in c++11 c++14 c++17 c++20; do
         build "$cxx" "$std" core
         [ -z "$lua_so" ] || build "$cxx" "$std" lua
+        throwing "$cxx" "$std"
     done
 done
 [ "$mode" = run ] || echo "linked and run: no (a sanitizer or cross build's libraries)"

@@ -447,6 +447,11 @@ static bool finite3d(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]
 int steer_directed_seek_plan(const double position[3], const double direction[3], double speed, const double target[3],
                              const double heading[3], double radius, double dt, bool opposite, steer_SeekPlan *out)
 {
+    STEERA_NONNULL(position, "a double[3]", STEER_EARG);
+    STEERA_NONNULL(direction, "a double[3]", STEER_EARG);
+    STEERA_NONNULL(target, "a double[3]", STEER_EARG);
+    STEERA_NONNULL(heading, "a double[3]", STEER_EARG);
+    STEERA_NONNULL(out, "a steer_SeekPlan to fill", STEER_EARG);
     if (!finite3d(position) || !finite3d(direction) || !finite3d(target) || !finite3d(heading) || !isfinite(speed) ||
         speed < 0 || !isfinite(radius) || !(radius > 0) || !isfinite(dt) || dt < 0)
         return STEER_EARG;
@@ -469,6 +474,9 @@ int steer_directed_seek_plan(const double position[3], const double direction[3]
 
 int steer_agent_directed_seek_plan(steer_World *w, steer_Agent a, const steer_Behavior *b, steer_SeekPlan *out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_TREE(b, STEER_EARG);
+    STEERA_NONNULL(out, "a steer_SeekPlan to fill", STEER_EARG);
     if (w->in_tick) return STEER_EBUSY;
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;

@@ -148,7 +148,11 @@ const char *steerB_host_desc_error(const steer_HostBehaviorDesc *desc, char *buf
 int steer_host_kind_new(const steer_HostBehaviorDesc *desc, steer_HostKind **out)
 {
     char why[160];
-    if (!out || steerB_host_desc_error(desc, why, sizeof why)) return STEER_EARG;
+    STEERA_NONNULL(out, "a place for the new kind", STEER_EARG);
+    if (steerB_host_desc_error(desc, why, sizeof why)) {
+        steerA_refuse_why("steer_host_kind_new: desc: %s", why);
+        return STEER_EARG;
+    }
     int np = 0;
     while (desc->params && desc->params[np]) np++;
     steer_HostKind *k = calloc(1, sizeof *k);
@@ -186,7 +190,11 @@ void steer_host_kind_free(steer_HostKind *k)
     free(k);
 }
 
-const char *steer_host_kind_name(const steer_HostKind *k) { return k ? k->kind.name : NULL; }
+const char *steer_host_kind_name(const steer_HostKind *k)
+{
+    STEERA_NONNULL(k, "a host kind (steer_host_kind_new)", NULL);
+    return k->kind.name;
+}
 
 const void *steerB_host_kind(const steer_HostKind *k) { return &k->kind; }
 

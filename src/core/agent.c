@@ -19,6 +19,7 @@
 
 steer_Agent steer_world_agent_at(const steer_World *w, int i)
 {
+    STEERA_WORLD(w, STEER_NO_AGENT);
     // skip dead agents that still await compaction
     if (i < 0) return STEER_NO_AGENT;
     uint32_t k = 0;
@@ -32,11 +33,14 @@ steer_Agent steer_world_agent_at(const steer_World *w, int i)
 
 uint32_t steer_agent_slot_generation(const steer_World *w, uint32_t slot)
 {
+    STEERA_WORLD(w, 0);
     return slot < w->nslots ? w->gen[slot] : 0;
 }
 
 int steer_world_agents(const steer_World *w, steer_Agent *out, int cap)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    if (cap > 0) STEERA_NONNULL(out, "an array of cap handles", STEER_EARG);
     int k = 0;
     for (uint32_t d = 0; d < w->count; d++) {
         if (w->flags[d] & STEER_AF_DEAD) continue;
@@ -58,6 +62,9 @@ static int cmp_nb(const void *a, const void *b)
 int steer_world_neighbors(steer_World *w, const double pos[3], double radius, const char *tag, bool sorted,
                           steer_Agent *out, int cap)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(pos, "a position", STEER_EARG);
+    if (cap > 0) STEERA_NONNULL(out, "an array of cap handles", STEER_EARG);
     if (!steerW_finite3(pos) || !(radius >= 0) || !isfinite(radius)) return STEER_EARG;
     int tid = steerT_tag_find(w, tag);
     if (tid < 0) return 0;
@@ -90,6 +97,8 @@ static float *const *prop_arrays(const steer_World *w, steer_Prop p)
 
 int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double out[3])
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(out, "a double[3] to write", STEER_EARG);
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     float v[3];
@@ -105,20 +114,22 @@ int steer_agent_vec(const steer_World *w, steer_Agent a, steer_Prop p, double ou
     return STEER_OK;
 }
 
-int steer_agent_set_vec(steer_World *w, steer_Agent a, steer_Prop p, const double in[3])
+int steer_agent_set_vec(steer_World *w, steer_Agent a, steer_Prop p, const double v[3])
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(v, "a double[3]", STEER_EARG);
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
-    if (!steerW_finite3(in) || p == STEER_PROP_FORCE || p == STEER_PROP_UP) return STEER_EARG;
-    float v[3] = { (float)in[0], (float)in[1], w->dim == 3 ? (float)in[2] : 0.0f };
-    if (p == STEER_PROP_HEADING && v3_normalize(v) == 0.0f) return STEER_EARG;
+    if (!steerW_finite3(v) || p == STEER_PROP_FORCE || p == STEER_PROP_UP) return STEER_EARG;
+    float f[3] = { (float)v[0], (float)v[1], w->dim == 3 ? (float)v[2] : 0.0f };
+    if (p == STEER_PROP_HEADING && v3_normalize(f) == 0.0f) return STEER_EARG;
     if (p == STEER_PROP_POSITION && w->wrap)
-        for (int i = 0; i < w->dim; i++) v[i] = steerW_wrap_into(v[i], w->origin[i], w->size[i]);
-    steerW_store(prop_arrays(w, p), (uint32_t)d, v);
+        for (int i = 0; i < w->dim; i++) f[i] = steerW_wrap_into(f[i], w->origin[i], w->size[i]);
+    steerW_store(prop_arrays(w, p), (uint32_t)d, f);
     if (p == STEER_PROP_POSITION) w->grid_fresh = false;
     if (p == STEER_PROP_VELOCITY) {
-        float h[3] = { v[0], v[1], v[2] };
+        float h[3] = { f[0], f[1], f[2] };
         if (v3_normalize(h) > 0.0f) steerW_store(w->h, (uint32_t)d, h);
     }
     return STEER_OK;
@@ -137,6 +148,8 @@ static float *param_array(const steer_World *w, steer_Param p)
 
 int steer_agent_param(const steer_World *w, steer_Agent a, steer_Param p, double *out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(out, "a double to write", STEER_EARG);
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     float *arr = param_array(w, p);
@@ -147,6 +160,7 @@ int steer_agent_param(const steer_World *w, steer_Agent a, steer_Param p, double
 
 int steer_agent_set_param(steer_World *w, steer_Agent a, steer_Param p, double v)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
@@ -158,6 +172,7 @@ int steer_agent_set_param(steer_World *w, steer_Agent a, steer_Param p, double v
 
 int steer_agent_set_kinematic(steer_World *w, steer_Agent a, bool on)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
@@ -172,6 +187,8 @@ int steer_agent_set_kinematic(steer_World *w, steer_Agent a, bool on)
 
 int steer_agent_kinematic(const steer_World *w, steer_Agent a, bool *out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(out, "a bool to write", STEER_EARG);
     int64_t d = steerW_dense(w, a);
     *out = d >= 0 && (w->flags[d] & STEER_AF_KINEMATIC);
     return d < 0 ? STEER_ESTALE : STEER_OK;
@@ -179,6 +196,8 @@ int steer_agent_kinematic(const steer_World *w, steer_Agent a, bool *out)
 
 int steer_agent_tag(const steer_World *w, steer_Agent a, const char **out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(out, "a place for the tag", STEER_EARG);
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     *out = w->tag[d] ? w->tags[w->tag[d]] : NULL;
@@ -187,6 +206,7 @@ int steer_agent_tag(const steer_World *w, steer_Agent a, const char **out)
 
 int steer_agent_set_tag(steer_World *w, steer_Agent a, const char *tag)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
@@ -198,6 +218,8 @@ int steer_agent_set_tag(steer_World *w, steer_Agent a, const char *tag)
 
 int steer_agent_brain(const steer_World *w, steer_Agent a, steer_Behavior **out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(out, "a place for the brain", STEER_EARG);
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     *out = w->brain[d] ? w->brains[w->brain[d]]->root : NULL;
@@ -206,7 +228,9 @@ int steer_agent_brain(const steer_World *w, steer_Agent a, steer_Behavior **out)
 
 int steer_agent_set_brain(steer_World *w, steer_Agent a, steer_Behavior *brain)
 {
-    if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
+    STEERA_WORLD(w, STEER_EARG);
+    if (brain) STEERA_TREE(brain, STEER_EARG); // NULL: no brain
+    if (w->in_tick) return STEER_EBUSY;        // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     int id = steerB_brain_id(w, brain);
@@ -217,6 +241,7 @@ int steer_agent_set_brain(steer_World *w, steer_Agent a, steer_Behavior *brain)
 
 int steer_agent_set_target(steer_World *w, steer_Agent a, const double *point, steer_Agent other)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
@@ -240,6 +265,10 @@ int steer_agent_set_target(steer_World *w, steer_Agent a, const double *point, s
 
 int steer_agent_target(const steer_World *w, steer_Agent a, double point[3], steer_Agent *other, int *kind)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(point, "a double[3] to write", STEER_EARG);
+    STEERA_NONNULL(other, "a place for the target agent", STEER_EARG);
+    STEERA_NONNULL(kind, "an int to write", STEER_EARG);
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     uint8_t fl = w->flags[d];
@@ -264,6 +293,7 @@ int steer_agent_target(const steer_World *w, steer_Agent a, double point[3], ste
 
 int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     if (steerW_dense(w, a) < 0) return STEER_ESTALE;
     // the period is a float: it must not become infinite (nor the rate)
@@ -301,6 +331,9 @@ int steer_agent_set_think(steer_World *w, steer_Agent a, int ref, double hz)
 
 int steer_agent_think(const steer_World *w, steer_Agent a, int *ref, double *hz)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(ref, "an int to write", STEER_EARG);
+    STEERA_NONNULL(hz, "a double to write", STEER_EARG);
     if (steerW_dense(w, a) < 0) return STEER_ESTALE;
     *ref = 0;
     *hz = 0;
@@ -314,6 +347,7 @@ int steer_agent_think(const steer_World *w, steer_Agent a, int *ref, double *hz)
 
 int steer_agent_set_rng(steer_World *w, steer_Agent a, uint32_t state)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
@@ -328,8 +362,10 @@ int steer_agent_set_rng(steer_World *w, steer_Agent a, uint32_t state)
 }
 
 int steer_agent_contributions(const steer_World *w, steer_Agent a,
-                              void (*fn)(void *ud, const char *name, const double f[3]), void *ud)
+                              void (*fn)(void *ud, const char *name, const double f[3]) STEER_NOEXCEPT, void *ud)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(fn, "a function to call per node", STEER_EARG);
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     if (!w->brain[d] || !w->rec_stride) return STEER_OK;

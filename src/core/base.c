@@ -86,6 +86,37 @@ void steerA_error(steer_World *w, const char *fmt, ...)
     if (w->log) w->log(w->log_ud, 2, w->error);
 }
 
+const char steerA_lib = 's';
+
+static _Thread_local char last_error[256];
+
+const char *steer_last_error(void) { return last_error; }
+
+bool steerA_refuse(const char *fn, const char *arg, const char *expected)
+{
+    snprintf(last_error, sizeof last_error, "%s: %s is NULL (expected %s)", fn, arg, expected);
+    return false;
+}
+
+void steerA_refuse_why(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+}
+
+bool steerA_ours(const void *obj, const char *fn, const char *arg, const char *what)
+{
+    if (!obj) return steerA_refuse(fn, arg, what);
+    if (*(const void *const *)obj == &steerA_lib) return true;
+    snprintf(last_error, sizeof last_error,
+             "%s: %s is not %s of this copy of steer (another copy of libsteer, static or shared, made it, or it "
+             "was freed)",
+             fn, arg, what);
+    return false;
+}
+
 bool steerA_param_ok(double v, bool allow_zero)
 {
     return steerB_number_ok(v, allow_zero ? 0 : STEERA_PARAM_MIN, STEERA_PARAM_MAX);

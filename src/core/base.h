@@ -31,6 +31,37 @@ void steerA_array_free(steer_World *w, void *field);
 // Set the error message (printf style) and log it.
 void steerA_error(steer_World *w, const char *fmt, ...);
 
+// The boundary: every public function checks the objects a host hands it
+// before it touches them. Worlds, trees and engines begin with `lib`, the
+// address of this copy's steerA_lib. A game that links libsteer.a and
+// loads a plug-in built on libsteer.so holds two copies, each with its
+// own steerA_lib (hidden, so never interposed): a world one copy made
+// cannot be stepped by the other, whose struct may differ. A NULL object,
+// or one of another copy, is refused (STEER_EARG; a getter returns its
+// zero value) and steer_last_error() names the function, the argument and
+// what was expected. A freed or made-up pointer cannot be told apart.
+extern const char steerA_lib;
+// Record that fn's argument arg was NULL (per thread); returns false.
+bool steerA_refuse(const char *fn, const char *arg, const char *expected);
+// Record any other refusal at the boundary (printf style, per thread).
+void steerA_refuse_why(const char *fmt, ...);
+// Is obj (a struct whose first member is `const void *lib`) one of ours?
+bool steerA_ours(const void *obj, const char *fn, const char *arg, const char *what);
+#define STEERA_GUARD(obj, what, fail)                               \
+    do {                                                            \
+        if (!steerA_ours((obj), __func__, #obj, what)) return fail; \
+    } while (0)
+#define STEERA_WORLD(w, fail) STEERA_GUARD(w, "a world from steer_world_new", fail)
+#define STEERA_TREE(b, fail) STEERA_GUARD(b, "a behaviour from steer_behavior_new", fail)
+// A pointer argument that may not be NULL.
+#define STEERA_NONNULL(p, expected, fail)          \
+    do {                                           \
+        if (!(p)) {                                \
+            steerA_refuse(__func__, #p, expected); \
+            return fail;                           \
+        }                                          \
+    } while (0)
+
 // The range of an agent's mass, max_speed, max_force and radius (the last
 // three may also be 0), shared by steer_spawn, steer_agent_set_param and the
 // Lua bindings' messages.

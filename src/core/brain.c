@@ -295,15 +295,22 @@ void steerB_collect_brains(steer_World *w)
 
 bool steer_world_uses_brain(const steer_World *w, const steer_Behavior *b)
 {
+    STEERA_WORLD(w, false);
+    STEERA_TREE(b, false);
     for (uint32_t i = 1; i < w->nbrains; i++)
         if (w->brains[i] && w->brains[i]->root == b) return true;
     return false;
 }
 
-int steer_world_brains(const steer_World *w) { return (int)(w->nbrains ? w->nbrains : 1); }
+int steer_world_brains(const steer_World *w)
+{
+    STEERA_WORLD(w, 0);
+    return (int)(w->nbrains ? w->nbrains : 1);
+}
 
 steer_Behavior *steer_world_brain(const steer_World *w, int id)
 {
+    STEERA_WORLD(w, NULL);
     return id > 0 && (uint32_t)id < w->nbrains && w->brains[id] ? w->brains[id]->root : NULL;
 }
 
@@ -322,6 +329,8 @@ static bool same_layout(const steerB_Brain *a, const steerB_Brain *b)
 
 int steer_world_replace_brain(steer_World *w, int id, steer_Behavior *tree)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_TREE(tree, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY;
     if (!tree || id <= 0 || (uint32_t)id >= w->nbrains || !w->brains[id]) return STEER_EARG;
     if (w->brains[id]->root == tree) return STEER_OK;
@@ -367,6 +376,7 @@ static int swap_tree(steer_Behavior *b, const void *from, void *to)
 
 int steer_world_replace_resource(steer_World *w, const void *from, void *to)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY;
     if (!from || !to) return STEER_EARG;
     if (from == to) return 0;

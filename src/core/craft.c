@@ -121,6 +121,7 @@ void steerF_craft_free(steer_World *w) { steerA_free(w, w->turn); }
 
 int steer_agent_set_craft(steer_World *w, steer_Agent a, const steer_CraftDesc *desc)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY;
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
@@ -159,6 +160,8 @@ int steer_agent_set_craft(steer_World *w, steer_Agent a, const steer_CraftDesc *
 
 int steer_agent_craft(const steer_World *w, steer_Agent a, steer_CraftDesc *out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(out, "a steer_CraftDesc to fill", STEER_EARG);
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     const steerW_Turn *t = steerW_turn(w, (uint32_t)d);
@@ -172,6 +175,8 @@ int steer_agent_craft(const steer_World *w, steer_Agent a, steer_CraftDesc *out)
 
 int steer_agent_turn_radius(const steer_World *w, steer_Agent a, double *out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(out, "a double to write", STEER_EARG);
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
     const steerW_Turn *t = steerW_turn(w, (uint32_t)d);

@@ -18,7 +18,8 @@
 
 int steer_debug_agents(const steer_World *w, steer_DebugAgents *out)
 {
-    if (!w || !out) return STEER_EARG;
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(out, "a steer_DebugAgents to fill", STEER_EARG);
     if (w->in_tick) return STEER_EBUSY;
     memset(out, 0, sizeof *out);
     out->count = (int)w->count;
@@ -40,13 +41,15 @@ int steer_debug_agents(const steer_World *w, steer_DebugAgents *out)
 
 steer_Agent steer_debug_agent_handle(const steer_World *w, int i)
 {
-    if (!w || i < 0 || (uint32_t)i >= w->count || (w->flags[i] & STEER_AF_DEAD)) return STEER_NO_AGENT;
+    STEERA_WORLD(w, STEER_NO_AGENT);
+    if (i < 0 || (uint32_t)i >= w->count || (w->flags[i] & STEER_AF_DEAD)) return STEER_NO_AGENT;
     return steerW_handle(w, (uint32_t)i);
 }
 
 const char *steer_debug_tag_name(const steer_World *w, int tag)
 {
-    return w && tag > 0 && (uint32_t)tag < w->ntags ? w->tags[tag] : NULL;
+    STEERA_WORLD(w, NULL);
+    return tag > 0 && (uint32_t)tag < w->ntags ? w->tags[tag] : NULL;
 }
 
 // The agent's dense index and brain (NULL: none), or a status.
@@ -69,11 +72,12 @@ static const float *recorded(const steer_World *w, uint32_t d)
 
 int steer_debug_agent(const steer_World *w, steer_Agent a, steer_DebugAgent *out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(out, "a steer_DebugAgent to fill", STEER_EARG);
     uint32_t d;
     const steerB_Brain *b;
     int st = agent_brain(w, a, &d, &b);
     if (st != STEER_OK) return st;
-    if (!out) return STEER_EARG;
     out->index = (int)d;
     out->nodes = b ? (int)b->nnodes : 0;
     out->recorded = recorded(w, d) != NULL;
@@ -154,11 +158,13 @@ static void explain(const steer_World *w, uint32_t d, const steerB_Brain *b, uin
 
 int steer_debug_node(const steer_World *w, steer_Agent a, int i, steer_DebugNode *out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(out, "a steer_DebugNode to fill", STEER_EARG);
     uint32_t d;
     const steerB_Brain *b;
     int st = agent_brain(w, a, &d, &b);
     if (st != STEER_OK) return st;
-    if (!out || !b || i < 0 || (uint32_t)i >= b->nnodes) return STEER_EARG;
+    if (!b || i < 0 || (uint32_t)i >= b->nnodes) return STEER_EARG;
     const steerB_Node *node = &b->nodes[i];
     memset(out, 0, sizeof *out);
     out->index = i;
@@ -197,7 +203,8 @@ int steer_debug_node(const steer_World *w, steer_Agent a, int i, steer_DebugNode
 
 int steer_debug_paths(const steer_World *w, steer_DebugPathFn fn, void *ud)
 {
-    if (!w || !fn) return STEER_EARG;
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(fn, "a steer_DebugPathFn", STEER_EARG);
     if (w->in_tick) return STEER_EBUSY;
     for (uint32_t i = 1; i < w->nbrains; i++) {
         const steerB_Brain *br = w->brains[i];
@@ -214,11 +221,17 @@ int steer_debug_paths(const steer_World *w, steer_DebugPathFn fn, void *ud)
     return STEER_OK;
 }
 
-int steer_debug_shape_slots(const steer_World *w) { return w ? (int)w->geo.nshapes : 0; }
+int steer_debug_shape_slots(const steer_World *w)
+{
+    STEERA_WORLD(w, 0);
+    return (int)w->geo.nshapes;
+}
 
 int steer_debug_shape(const steer_World *w, int i, steer_DebugShape *out)
 {
-    if (!w || !out || i < 0 || (uint32_t)i >= w->geo.nshapes) return STEER_EARG;
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(out, "a steer_DebugShape to fill", STEER_EARG);
+    if (i < 0 || (uint32_t)i >= w->geo.nshapes) return STEER_EARG;
     const steerW_Shape *sh = &w->geo.shapes[i];
     if (!sh->alive) return 0;
     out->shape = (steer_Shape){ ((uint64_t)sh->gen << 32) | (uint32_t)i };

@@ -3,18 +3,21 @@
 // commands and the text they point into by offset, so a list is reused
 // frame after frame without allocating once it has grown.
 #include "steer_draw.h"
+#include "base.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 void steer_draw_clear(steer_DrawList *d)
 {
+    if (!d) return;
     d->n = 0;
     d->ntext = 0;
 }
 
 void steer_draw_free(steer_DrawList *d)
 {
+    if (!d) return;
     free(d->cmds);
     free(d->text);
     memset(d, 0, sizeof *d);
@@ -34,6 +37,8 @@ static int reserve(void **p, uint32_t *cap, uint32_t need, size_t item)
 
 int steer_draw_push(steer_DrawList *d, const steer_DrawCmd *c, const char *text)
 {
+    STEERA_NONNULL(d, "a steer_DrawList", STEER_EARG);
+    STEERA_NONNULL(c, "a steer_DrawCmd", STEER_EARG);
     if (d->n >= STEER_DRAW_MAX) return STEER_EFULL;
     if (!reserve((void **)&d->cmds, &d->cap, d->n + 1, sizeof *d->cmds)) return STEER_ENOMEM;
     steer_DrawCmd cmd = *c;

@@ -61,25 +61,30 @@ static int add_shape(steer_World *w, const steerW_Shape *sh, steer_Shape *out)
     return STEER_OK;
 }
 
-int steer_add_circle(steer_World *w, const double c[3], double r, steer_Shape *out)
+int steer_add_circle(steer_World *w, const double centre[3], double radius, steer_Shape *out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(centre, "a double[3]", STEER_EARG);
     if (out) *out = STEER_NO_SHAPE;
-    if (!fin(c[0]) || !fin(c[1]) || !fin(c[2]) || !fin(r) || r <= 0) return STEER_EARG;
-    steerW_Shape sh = { .kind = STEER_SHAPE_CIRCLE, .r = (float)r };
-    for (int i = 0; i < w->dim; i++) sh.a[i] = (float)c[i];
+    if (!fin(centre[0]) || !fin(centre[1]) || !fin(centre[2]) || !fin(radius) || radius <= 0) return STEER_EARG;
+    steerW_Shape sh = { .kind = STEER_SHAPE_CIRCLE, .r = (float)radius };
+    for (int i = 0; i < w->dim; i++) sh.a[i] = (float)centre[i];
     return add_shape(w, &sh, out);
 }
 
-int steer_add_wall(steer_World *w, const double a[3], const double b[3], steer_Shape *out)
+int steer_add_wall(steer_World *w, const double from[3], const double to[3], steer_Shape *out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(from, "a double[3]", STEER_EARG);
+    STEERA_NONNULL(to, "a double[3]", STEER_EARG);
     if (out) *out = STEER_NO_SHAPE;
     if (w->dim != 2) return STEER_EARG;
     for (int i = 0; i < 2; i++)
-        if (!fin(a[i]) || !fin(b[i])) return STEER_EARG;
+        if (!fin(from[i]) || !fin(to[i])) return STEER_EARG;
     steerW_Shape sh = { .kind = STEER_SHAPE_SEGMENT };
     for (int i = 0; i < 2; i++) {
-        sh.a[i] = (float)a[i];
-        sh.b[i] = (float)b[i];
+        sh.a[i] = (float)from[i];
+        sh.b[i] = (float)to[i];
     }
     if (!steerO_wall_ok(sh.a, sh.b)) return STEER_EARG;
     return add_shape(w, &sh, out);
@@ -87,6 +92,9 @@ int steer_add_wall(steer_World *w, const double a[3], const double b[3], steer_S
 
 int steer_add_plane(steer_World *w, const double point[3], const double normal[3], steer_Shape *out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(point, "a double[3]", STEER_EARG);
+    STEERA_NONNULL(normal, "a double[3]", STEER_EARG);
     if (out) *out = STEER_NO_SHAPE;
     if (w->dim != 3) return STEER_EARG;
     steerW_Shape sh = { .kind = STEER_SHAPE_PLANE };
@@ -101,6 +109,9 @@ int steer_add_plane(steer_World *w, const double point[3], const double normal[3
 
 int steer_add_box(steer_World *w, const double lo[3], const double hi[3], steer_Shape *out)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(lo, "a double[3]", STEER_EARG);
+    STEERA_NONNULL(hi, "a double[3]", STEER_EARG);
     if (out) *out = STEER_NO_SHAPE;
     steerW_Shape sh = { .kind = STEER_SHAPE_BOX };
     for (int i = 0; i < w->dim; i++) {
@@ -121,6 +132,7 @@ static steerW_Shape *shape_of(const steer_World *w, steer_Shape s)
 
 int steer_remove_shape(steer_World *w, steer_Shape s)
 {
+    STEERA_WORLD(w, STEER_EARG);
     steerW_Shape *sh = shape_of(w, s);
     if (!sh) return STEER_ESTALE;
     if (w->in_tick) return STEER_EBUSY;
@@ -133,9 +145,17 @@ int steer_remove_shape(steer_World *w, steer_Shape s)
     return STEER_OK;
 }
 
-bool steer_shape_alive(const steer_World *w, steer_Shape s) { return shape_of(w, s) != NULL; }
+bool steer_shape_alive(const steer_World *w, steer_Shape s)
+{
+    STEERA_WORLD(w, false);
+    return shape_of(w, s) != NULL;
+}
 
-int steer_world_shape_count(const steer_World *w) { return (int)w->geo.live; }
+int steer_world_shape_count(const steer_World *w)
+{
+    STEERA_WORLD(w, 0);
+    return (int)w->geo.live;
+}
 
 // ---- the shape grid ----------------------------------------------------
 
@@ -599,6 +619,10 @@ bool steerO_ray_shapes(const steer_World *w, steerW_Local *loc, const float o[3]
 int steer_raycast(steer_World *w, const double origin[3], const double direction[3], double length, unsigned mask,
                   steer_Agent ignore, steer_Hit *hit)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(origin, "a double[3]", STEER_EARG);
+    STEERA_NONNULL(direction, "a double[3]", STEER_EARG);
+    STEERA_NONNULL(hit, "a steer_Hit to write", STEER_EARG);
     memset(hit, 0, sizeof *hit);
     for (int i = 0; i < 3; i++)
         if (!fin(origin[i]) || !fin(direction[i])) return STEER_EARG;

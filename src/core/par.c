@@ -226,6 +226,7 @@ void steerP_swap(steer_World *a, steer_World *b)
 
 int steer_world_set_threads(steer_World *w, int threads)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (threads < 1 || threads > STEER_MAX_THREADS) return STEER_EARG;
     if (w->in_tick || w->in_par) return STEER_EBUSY;
     if (w->pool && w->pool->started && w->pool->nthreads != threads - 1) pool_stop(w->pool);
@@ -233,7 +234,11 @@ int steer_world_set_threads(steer_World *w, int threads)
     return STEER_OK;
 }
 
-int steer_world_threads(const steer_World *w) { return w->threads; }
+int steer_world_threads(const steer_World *w)
+{
+    STEERA_WORLD(w, 0);
+    return w->threads;
+}
 
 // How many workers a pass of nitems items uses (1: it runs serially).
 static int workers(const steer_World *w, uint32_t nitems)

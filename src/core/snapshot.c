@@ -545,10 +545,12 @@ static bool stage(steerS_Save *s, steer_Behavior *const *roots, uint32_t nroots)
 int steer_world_save_roots(const steer_World *w, steer_Behavior *const *roots, int nroots, steer_WriteFn write,
                            void *ud)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(write, "a steer_WriteFn", STEER_EARG);
     if (w->in_tick) return STEER_EBUSY;
-    if (nroots < 0 || (nroots && !roots)) return STEER_EARG;
-    for (int i = 0; i < nroots; i++)
-        if (!roots[i]) return STEER_EARG;
+    if (nroots < 0) return STEER_EARG;
+    if (nroots) STEERA_NONNULL(roots, "an array of nroots behaviours", STEER_EARG);
+    for (int i = 0; i < nroots; i++) STEERA_TREE(roots[i], STEER_EARG);
     steerS_Save s;
     memset(&s, 0, sizeof s);
     s.w = w;
@@ -579,6 +581,8 @@ int steer_world_save_roots(const steer_World *w, steer_Behavior *const *roots, i
 
 int steer_world_save(const steer_World *w, steer_WriteFn write, void *ud)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(write, "a steer_WriteFn", STEER_EARG);
     return steer_world_save_roots(w, NULL, 0, write, ud);
 }
 
@@ -599,6 +603,7 @@ static int to_buffer(void *ud, const void *data, size_t len)
 
 int steer_world_save_buffer(const steer_World *w, void *buf, size_t cap, size_t *len)
 {
+    STEERA_WORLD(w, STEER_EARG);
     Buffer b = { buf, buf ? cap : 0, 0 };
     int st = steer_world_save(w, to_buffer, &b);
     if (len) *len = b.n;
@@ -658,6 +663,8 @@ static bool load(steerS_Load *in, const steer_WorldDesc *hooks, steer_World **ou
 int steer_world_load_roots(const steer_WorldDesc *hooks, const void *data, size_t len, steer_World **out,
                            steer_Behavior **roots, int cap, int *nroots, char *err, size_t errlen)
 {
+    STEERA_NONNULL(out, "a place for the new world", STEER_EARG);
+    if (len) STEERA_NONNULL(data, "len bytes of a snapshot", STEER_EARG);
     steerS_Load in;
     memset(&in, 0, sizeof in);
     steerS_reader_init(&in.r, data, len, err, errlen);
@@ -689,11 +696,15 @@ int steer_world_load_roots(const steer_WorldDesc *hooks, const void *data, size_
 int steer_world_load(const steer_WorldDesc *hooks, const void *data, size_t len, steer_World **out, char *err,
                      size_t errlen)
 {
+    STEERA_NONNULL(out, "a place for the new world", STEER_EARG);
+    if (len) STEERA_NONNULL(data, "len bytes of a snapshot", STEER_EARG);
     return steer_world_load_roots(hooks, data, len, out, NULL, 0, NULL, err, errlen);
 }
 
 int steer_world_restore(steer_World *w, const void *data, size_t len, char *err, size_t errlen)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    if (len) STEERA_NONNULL(data, "len bytes of a snapshot", STEER_EARG);
     if (w->in_tick) return STEER_EBUSY;
     steer_WorldDesc hooks = {
         .alloc = w->alloc, .alloc_ud = w->alloc_ud, .log = w->log, .log_ud = w->log_ud, .hooks = w->hooks

@@ -148,6 +148,7 @@ static int reserve_slots(steer_World *w, uint32_t cap)
 
 int steer_world_reserve(steer_World *w, int agents)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     if (agents < 0) return STEER_EARG;
     uint32_t n = (uint32_t)agents;
@@ -219,10 +220,15 @@ static size_t column_bytes(const steer_World *w, bool rows)
     return per;
 }
 
-size_t steer_world_brain_bytes(const steer_World *w) { return (size_t)w->cap * column_bytes(w, true); }
+size_t steer_world_brain_bytes(const steer_World *w)
+{
+    STEERA_WORLD(w, 0);
+    return (size_t)w->cap * column_bytes(w, true);
+}
 
 size_t steer_world_bytes(const steer_World *w)
 {
+    STEERA_WORLD(w, 0);
     size_t b = sizeof *w + (size_t)w->cap * column_bytes(w, false) + steer_world_brain_bytes(w);
     b += (size_t)w->cap_slots * 2 * sizeof(uint32_t); // generation, dense index
     b += (size_t)w->grid.cap_items * (sizeof(uint32_t) + (w->grid.sh[0] ? 2u : 1u) * (size_t)w->dim * sizeof(float));
@@ -450,6 +456,7 @@ void steerT_reorder(steer_World *w)
 
 uint64_t steer_world_hash(const steer_World *w)
 {
+    STEERA_WORLD(w, 0);
     uint64_t h = STEERS_FNV64_BASIS;
     h = steerS_fnv64(h, &w->tick, sizeof w->tick);
     h = steerS_fnv64(h, &w->rng, sizeof w->rng);

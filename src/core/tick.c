@@ -817,6 +817,7 @@ static int tick(steer_World *w)
 
 int steer_world_set_metering(steer_World *w, bool on)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY;
     w->meter = on;
     if (!on) {
@@ -829,6 +830,7 @@ int steer_world_set_metering(steer_World *w, bool on)
 
 uint32_t steer_agent_work(const steer_World *w, steer_Agent a)
 {
+    STEERA_WORLD(w, 0);
     uint32_t s = (uint32_t)a.id;
     if (!w->meter || steerW_dense(w, a) < 0 || s >= w->cap_work) return 0;
     return w->work[s];
@@ -836,6 +838,7 @@ uint32_t steer_agent_work(const steer_World *w, steer_Agent a)
 
 int steer_world_step(steer_World *w, int ticks)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (ticks < 0) return STEER_EARG;
     if (w->in_tick) return STEER_EBUSY;
     w->nout_events = 0;

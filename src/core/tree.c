@@ -130,14 +130,17 @@ static void tree_free(const steer_Behavior *b, void *p)
 
 int steer_behavior_new(const char *kind, steer_Behavior **out)
 {
+    STEERA_NONNULL(out, "a place for the new behaviour", STEER_EARG);
+    STEERA_NONNULL(kind, "the name of a kind (steer_kinds)", STEER_EARG);
     return steer_behavior_new_alloc(kind, NULL, NULL, out);
 }
 
 int steer_behavior_new_alloc(const char *kind, steer_AllocFn alloc, void *alloc_ud, steer_Behavior **out)
 {
-    if (!out) return STEER_EARG;
+    STEERA_NONNULL(out, "a place for the new behaviour", STEER_EARG);
     *out = NULL;
-    const steerB_Kind *k = kind ? steerB_find_kind(kind) : NULL;
+    STEERA_NONNULL(kind, "the name of a kind (steer_kinds)", STEER_EARG);
+    const steerB_Kind *k = steerB_find_kind(kind);
     if (!k) return STEER_EARG;
     return steerB_new_alloc(k, alloc, alloc_ud, out);
 }
@@ -146,7 +149,8 @@ int steer_behavior_new_alloc(const char *kind, steer_AllocFn alloc, void *alloc_
 // (src/behaviors/host.c asserts so): the core needs nothing else of it.
 int steer_behavior_new_host(const steer_HostKind *k, steer_Behavior **out)
 {
-    if (!k || !out) return STEER_EARG;
+    STEERA_NONNULL(k, "a host kind (steer_host_kind_new)", STEER_EARG);
+    STEERA_NONNULL(out, "a place for the new behaviour", STEER_EARG);
     return steerB_new((const steerB_Kind *)(const void *)k, out);
 }
 
@@ -159,6 +163,7 @@ int steerB_new_alloc(const steerB_Kind *k, steer_AllocFn alloc, void *alloc_ud, 
     steer_Behavior *b = alloc(alloc_ud, NULL, sizeof *b);
     if (!b) return STEER_ENOMEM;
     memset(b, 0, sizeof *b);
+    b->lib = &steerA_lib;
     b->alloc = alloc;
     b->alloc_ud = alloc_ud;
     b->kind = k;
@@ -173,6 +178,8 @@ int steerB_new_alloc(const steerB_Kind *k, steer_AllocFn alloc, void *alloc_ud, 
 
 void steer_behavior_retain(steer_Behavior *b)
 {
+    if (!b) return;
+    STEERA_TREE(b, );
     if (b) b->refs++;
 }
 
@@ -180,7 +187,9 @@ void steer_behavior_retain(steer_Behavior *b)
 // deeper than the stack. Dying nodes wait in a list linked through `next_dead`.
 void steer_behavior_release(steer_Behavior *b)
 {
-    if (!b || --b->refs > 0) return;
+    if (!b) return;
+    STEERA_TREE(b, );
+    if (--b->refs > 0) return;
     b->next_dead = NULL;
     while (b) {
         steer_Behavior *next = b->next_dead;
@@ -198,14 +207,27 @@ void steer_behavior_release(steer_Behavior *b)
         tree_free(b, b->points);
         tree_free(b, b->name);
         for (int i = 0; i < 4; i++) tree_free(b, b->tags[i]);
+        b->lib = NULL;
         tree_free(b, b);
         b = next;
     }
 }
 
-const char *steer_behavior_kind(const steer_Behavior *b) { return b->kind->name; }
-const char *steer_behavior_name(const steer_Behavior *b) { return b->name ? b->name : b->kind->name; }
-const char *steer_behavior_error(const steer_Behavior *b) { return b->error; }
+const char *steer_behavior_kind(const steer_Behavior *b)
+{
+    STEERA_TREE(b, "");
+    return b->kind->name;
+}
+const char *steer_behavior_name(const steer_Behavior *b)
+{
+    STEERA_TREE(b, "");
+    return b->name ? b->name : b->kind->name;
+}
+const char *steer_behavior_error(const steer_Behavior *b)
+{
+    STEERA_TREE(b, "");
+    return b->error;
+}
 
 static int dup_into(const steer_Behavior *b, char **dst, const char *s)
 {
@@ -222,6 +244,7 @@ static int dup_into(const steer_Behavior *b, char **dst, const char *s)
 
 int steer_behavior_set_name(steer_Behavior *b, const char *name)
 {
+    STEERA_TREE(b, STEER_EARG);
     if (b->frozen) return steerB_fail(b, STEER_EARG, "behaviour is in use as a brain and cannot change");
     return dup_into(b, &b->name, name);
 }
@@ -252,6 +275,7 @@ static const steerB_Field *settable(steer_Behavior *b, const char *field, steerB
 
 int steer_behavior_set_number(steer_Behavior *b, const char *field, double v)
 {
+    STEERA_TREE(b, STEER_EARG);
     int st;
     const steerB_Field *f = settable(b, field, STEERB_NUMBER, STEERB_NUMBER, &st);
     if (!f) return st;
@@ -266,6 +290,7 @@ int steer_behavior_set_number(steer_Behavior *b, const char *field, double v)
 
 int steer_behavior_set_choice(steer_Behavior *b, const char *field, const char *choice)
 {
+    STEERA_TREE(b, STEER_EARG);
     int st;
     const steerB_Field *f = settable(b, field, STEERB_CHOICE, STEERB_EASE, &st);
     if (!f) return st;
@@ -283,6 +308,7 @@ int steer_behavior_set_choice(steer_Behavior *b, const char *field, const char *
 
 int steer_behavior_set_callback(steer_Behavior *b, const char *field, int ref)
 {
+    STEERA_TREE(b, STEER_EARG);
     int st;
     const steerB_Field *f = settable(b, field, STEERB_CALLBACK, STEERB_EASE, &st);
     if (!f) return st;
@@ -303,6 +329,7 @@ static int same_type_before(const steerB_Kind *k, const steerB_Field *f)
 
 int steer_behavior_set_tag(steer_Behavior *b, const char *field, const char *tag)
 {
+    STEERA_TREE(b, STEER_EARG);
     int st;
     const steerB_Field *f = settable(b, field, STEERB_TAG, STEERB_TAG, &st);
     if (!f) return st;
@@ -313,9 +340,11 @@ int steer_behavior_set_tag(steer_Behavior *b, const char *field, const char *tag
 
 int steer_behavior_set_target_point(steer_Behavior *b, const char *field, const double p[3])
 {
+    STEERA_TREE(b, STEER_EARG);
     int st;
     const steerB_Field *f = settable(b, field, STEERB_TARGET, STEERB_TARGET, &st);
     if (!f) return st;
+    STEERA_NONNULL(p, "a double[3]", STEER_EARG);
     if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
         return steerB_fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
     steerB_Target *t = (steerB_Target *)(void *)(b->params + f->offset);
@@ -327,6 +356,7 @@ int steer_behavior_set_target_point(steer_Behavior *b, const char *field, const 
 
 int steer_behavior_set_target_agent(steer_Behavior *b, const char *field, steer_Agent a)
 {
+    STEERA_TREE(b, STEER_EARG);
     int st;
     const steerB_Field *f = settable(b, field, STEERB_TARGET, STEERB_TARGET, &st);
     if (!f) return st;
@@ -338,9 +368,11 @@ int steer_behavior_set_target_agent(steer_Behavior *b, const char *field, steer_
 
 int steer_behavior_set_vector(steer_Behavior *b, const char *field, const double v[3])
 {
+    STEERA_TREE(b, STEER_EARG);
     int st;
     const steerB_Field *f = settable(b, field, STEERB_VECTOR, STEERB_VECTOR, &st);
     if (!f) return st;
+    STEERA_NONNULL(v, "a double[3]", STEER_EARG);
     float *at = (float *)(void *)(b->params + f->offset);
     for (int i = 0; i < 3; i++) {
         if (!isfinite(v[i]) || fabs(v[i]) > 3.4e38)
@@ -352,6 +384,7 @@ int steer_behavior_set_vector(steer_Behavior *b, const char *field, const double
 
 int steer_behavior_set_bool(steer_Behavior *b, const char *field, bool v)
 {
+    STEERA_TREE(b, STEER_EARG);
     int st;
     const steerB_Field *f = settable(b, field, STEERB_BOOL, STEERB_BOOL, &st);
     if (!f) return st;
@@ -385,10 +418,12 @@ void *steerB_resource(const steer_Behavior *b, const steerB_Field *f)
 
 int steer_behavior_set_points(steer_Behavior *b, const char *field, const double *xyz, int n)
 {
+    STEERA_TREE(b, STEER_EARG);
     int st;
     const steerB_Field *f = settable(b, field, STEERB_POINTS, STEERB_POINTS, &st);
     if (!f) return st;
     if (n < (int)f->min || n > 1000000) return steerB_fail(b, STEER_EARG, "field '%s' expects %s", f->name, f->expect);
+    if (n > 0) STEERA_NONNULL(xyz, "an array of 3 n numbers", STEER_EARG);
     float *pts = tree_alloc(b, NULL, sizeof(float) * 3 * (size_t)(n ? n : 1));
     if (!pts) return STEER_ENOMEM;
     for (int i = 0; i < 3 * n; i++) {
@@ -409,11 +444,15 @@ static int add_child(steer_Behavior *parent, steer_Behavior *child, double weigh
 
 int steer_behavior_add_child(steer_Behavior *parent, steer_Behavior *child, double weight)
 {
+    STEERA_TREE(parent, STEER_EARG);
+    STEERA_TREE(child, STEER_EARG);
     return add_child(parent, child, weight, 0);
 }
 
 int steer_behavior_add_child_to(steer_Behavior *parent, const char *field, steer_Behavior *child)
 {
+    STEERA_TREE(parent, STEER_EARG);
+    STEERA_TREE(child, STEER_EARG);
     int st;
     const steerB_Field *f = settable(parent, field, STEERB_CHILDREN, STEERB_CHILDREN, &st);
     if (!f) return st;

@@ -156,6 +156,7 @@ typedef struct steerB_Kind {
 } steerB_Kind;
 
 struct steer_Behavior {
+    const void *lib; // &steerA_lib: made by this copy of steer (first, where every copy looks; base.h)
     const steerB_Kind *kind;
     steer_AllocFn alloc; // what the node and everything it owns are allocated with (never NULL)
     void *alloc_ud;

@@ -37,6 +37,7 @@ static int env_count(const char *name, long most, int otherwise)
 
 int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
 {
+    STEERA_NONNULL(out, "a place for the new world", STEER_EARG);
     steer_WorldDesc d = desc ? *desc : (steer_WorldDesc){ 0 };
     *out = NULL;
     if (d.dim == 0) d.dim = 2;
@@ -51,6 +52,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
     steer_World *w = alloc(d.alloc_ud, NULL, sizeof *w);
     if (!w) return STEER_ENOMEM;
     memset(w, 0, sizeof *w);
+    w->lib = &steerA_lib;
     w->alloc = alloc;
     w->alloc_ud = d.alloc_ud;
     w->log = d.log;
@@ -103,6 +105,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
 void steer_world_free(steer_World *w)
 {
     if (!w) return;
+    STEERA_WORLD(w, );
     steerT_store_free(w);
     steerP_free(w);
     steerB_brains_free(w);
@@ -110,6 +113,7 @@ void steer_world_free(steer_World *w)
     steerO_geometry_free(w);
     steerF_craft_free(w);
     steerA_free(w, w->work);
+    w->lib = NULL; // a later call with it may be refused (if the memory is not reused first)
     w->alloc(w->alloc_ud, w, 0);
 }
 
@@ -143,6 +147,8 @@ void steerW_retarget(steer_World *w, const steer_World *from)
 
 int steer_world_take_state(steer_World *w, steer_World *from)
 {
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_WORLD(from, STEER_EARG);
     if (w->in_tick || from->in_tick) return STEER_EBUSY;
     steerW_swap(w, from);
     steerW_retarget(w, from); // the trees were loaded for the other address
@@ -151,16 +157,41 @@ int steer_world_take_state(steer_World *w, steer_World *from)
 
 // ---- queries -----------------------------------------------------------
 
-int steer_world_dim(const steer_World *w) { return w->dim; }
-double steer_world_dt(const steer_World *w) { return w->dt; }
-uint64_t steer_world_tick(const steer_World *w) { return w->tick; }
-uint64_t steer_world_seed(const steer_World *w) { return w->seed; }
-int steer_world_count(const steer_World *w) { return (int)(w->count - w->dead); }
-const char *steer_world_error(const steer_World *w) { return w->error; }
+int steer_world_dim(const steer_World *w)
+{
+    STEERA_WORLD(w, 0);
+    return w->dim;
+}
+double steer_world_dt(const steer_World *w)
+{
+    STEERA_WORLD(w, 0);
+    return w->dt;
+}
+uint64_t steer_world_tick(const steer_World *w)
+{
+    STEERA_WORLD(w, 0);
+    return w->tick;
+}
+uint64_t steer_world_seed(const steer_World *w)
+{
+    STEERA_WORLD(w, 0);
+    return w->seed;
+}
+int steer_world_count(const steer_World *w)
+{
+    STEERA_WORLD(w, 0);
+    return (int)(w->count - w->dead);
+}
+const char *steer_world_error(const steer_World *w)
+{
+    STEERA_WORLD(w, "");
+    return w->error;
+}
 // The record buffer exists only while recording is on, so worlds that do
 // not inspect pay neither its memory nor its bandwidth.
 int steer_world_set_record(steer_World *w, bool on)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY;
     if (!on) {
         steerA_array_free(w, &w->rec);
@@ -172,19 +203,26 @@ int steer_world_set_record(steer_World *w, bool on)
     w->record = true;
     return STEER_OK;
 }
-bool steer_world_record(const steer_World *w) { return w->record; }
+bool steer_world_record(const steer_World *w)
+{
+    STEERA_WORLD(w, false);
+    return w->record;
+}
 
 void steer_world_bounds(const steer_World *w, double origin[3], double size[3], bool *wrap)
 {
+    STEERA_WORLD(w, );
     for (int i = 0; i < 3; i++) {
-        origin[i] = w->origin[i];
-        size[i] = w->size[i];
+        if (origin) origin[i] = w->origin[i];
+        if (size) size[i] = w->size[i];
     }
-    *wrap = w->wrap;
+    if (wrap) *wrap = w->wrap;
 }
 
 const steer_Event *steer_world_events(const steer_World *w, int *count)
 {
+    STEERA_WORLD(w, NULL);
+    STEERA_NONNULL(count, "an int to write", NULL);
     *count = (int)w->nout_events;
     return w->out_events;
 }
@@ -198,9 +236,12 @@ const steer_Event *steer_world_events(const steer_World *w, int *count)
 
 int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     steer_AgentDesc a = desc ? *desc : (steer_AgentDesc){ 0 };
     if (out) *out = STEER_NO_AGENT;
+    steer_Behavior *brain = a.brain; // for the message
+    if (brain) STEERA_TREE(brain, STEER_EARG);
     if (a.mass == 0) a.mass = 1;
     if (a.max_speed == 0) a.max_speed = 1;
     if (a.max_force == 0) a.max_force = 1;
@@ -255,6 +296,7 @@ int steer_spawn(steer_World *w, const steer_AgentDesc *desc, steer_Agent *out)
 
 int steer_remove(steer_World *w, steer_Agent a)
 {
+    STEERA_WORLD(w, STEER_EARG);
     if (w->in_tick) return STEER_EBUSY; // a host callback inside a pass: storage must not move
     int64_t d = steerW_dense(w, a);
     if (d < 0) return STEER_ESTALE;
@@ -268,4 +310,8 @@ int steer_remove(steer_World *w, steer_Agent a)
     return STEER_OK;
 }
 
-bool steer_alive(const steer_World *w, steer_Agent a) { return steerW_dense(w, a) >= 0; }
+bool steer_alive(const steer_World *w, steer_Agent a)
+{
+    STEERA_WORLD(w, false);
+    return steerW_dense(w, a) >= 0;
+}

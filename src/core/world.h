@@ -116,6 +116,7 @@ typedef struct steerW_Local {
 } steerW_Local;
 
 struct steer_World {
+    const void *lib; // &steerA_lib: made by this copy of steer (first, where every copy looks; base.h)
     int dim;
     float dt;
     bool wrap;

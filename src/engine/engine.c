@@ -168,6 +168,7 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     steer_Engine *e = d.alloc ? d.alloc(d.alloc_ud, NULL, sizeof *e) : malloc(sizeof *e);
     if (!e) return STEER_ENOMEM;
     memset(e, 0, sizeof *e);
+    e->lib = &steerA_lib;
     e->alloc = d.alloc;
     e->alloc_ud = d.alloc_ud;
     e->log = d.log;
@@ -203,6 +204,7 @@ nomem:
 void steer_engine_free(steer_Engine *e)
 {
     if (!e) return;
+    STEERA_GUARD(e, "an engine from steer_engine_new", );
     steerE_mods_free(e);
     if (e->L) lua_close(e->L); // frees the world with its userdata
     for (int i = 0; i < e->nkinds; i++) steer_host_kind_free(e->kinds[i]);
@@ -217,6 +219,7 @@ void steer_engine_free(steer_Engine *e)
     steerE_alloc(e, e->lua_path, 0);
     steerE_alloc(e, e->traceback, 0);
     pthread_mutex_destroy(&e->lock);
+    e->lib = NULL;
     steerE_alloc(e, e, 0);
 }
 
@@ -469,11 +472,16 @@ static int load_scenario(steer_Engine *e, const char *file, const void *snapshot
     return st;
 }
 
-int steer_engine_load(steer_Engine *e, const char *file) { return load_scenario(e, file, NULL, 0); }
+int steer_engine_load(steer_Engine *e, const char *file)
+{
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
+    return load_scenario(e, file, NULL, 0);
+}
 
 int steer_engine_load_snapshot(steer_Engine *e, const char *file, const void *data, size_t len)
 {
-    if (e && !data) {
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
+    if (!data) {
         steerE_clear_error(e);
         return steerE_fail(e, STEER_EARG, "steer_engine_load_snapshot: data is NULL");
     }
@@ -508,7 +516,7 @@ static int one_tick(steer_Engine *e)
 
 int steer_engine_tick(steer_Engine *e, int n)
 {
-    if (!e) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
     steerE_clear_error(e);
     if (n < 0) return steerE_fail(e, STEER_EARG, "steer_engine_tick: n is %d, expected a count of ticks >= 0", n);
     if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_tick: no scenario is loaded");
@@ -579,7 +587,7 @@ static int rollback(lua_State *L)
 
 int steer_engine_reload(steer_Engine *e)
 {
-    if (!e) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
     steerE_clear_error(e);
     if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_reload: no scenario is loaded");
     lua_State *L = e->L;
@@ -623,7 +631,7 @@ int steer_engine_reload(steer_Engine *e)
 
 int steer_engine_poll(steer_Engine *e)
 {
-    if (!e) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
     steerE_clear_error(e);
     if (!e->world) return 0;
     double t = steerE_now();
@@ -646,26 +654,41 @@ int steer_engine_poll(steer_Engine *e)
 
 const char *steer_engine_watched(const steer_Engine *e, int i)
 {
-    if (!e || i < 0) return NULL;
+    STEERA_GUARD(e, "an engine from steer_engine_new", NULL);
+    if (i < 0) return NULL;
     return i < e->nwatch ? e->watch[i].path : steerE_mod_watched(e, i - e->nwatch);
 }
 
 // ---- the host's view ------------------------------------------------------------------
 
-steer_World *steer_engine_world(steer_Engine *e) { return e ? e->world : NULL; }
+steer_World *steer_engine_world(steer_Engine *e)
+{
+    STEERA_GUARD(e, "an engine from steer_engine_new", NULL);
+    return e ? e->world : NULL;
+}
 
-const char *steer_engine_error(const steer_Engine *e) { return e ? e->error : "no engine"; }
+const char *steer_engine_error(const steer_Engine *e)
+{
+    STEERA_GUARD(e, "an engine from steer_engine_new", "");
+    return e ? e->error : "no engine";
+}
 
 const char *steer_engine_traceback(const steer_Engine *e)
 {
+    STEERA_GUARD(e, "an engine from steer_engine_new", "");
     return e && e->traceback ? e->traceback : e ? e->error : "";
 }
 
-lua_State *steer_engine_lua(steer_Engine *e) { return e ? e->L : NULL; }
+lua_State *steer_engine_lua(steer_Engine *e)
+{
+    STEERA_GUARD(e, "an engine from steer_engine_new", NULL);
+    return e ? e->L : NULL;
+}
 
 int steer_engine_push_scenario(steer_Engine *e)
 {
-    if (!e || e->scenario_ref == LUA_NOREF) return 0;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
+    if (e->scenario_ref == LUA_NOREF) return 0;
     lua_rawgeti(e->L, LUA_REGISTRYINDEX, e->scenario_ref);
     lua_rawgeti(e->L, LUA_REGISTRYINDEX, e->world_ref);
     return 1;
@@ -673,7 +696,7 @@ int steer_engine_push_scenario(steer_Engine *e)
 
 int steer_engine_call(steer_Engine *e, const char *name, int nargs)
 {
-    if (!e) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
     steerE_clear_error(e);
     if (!name || nargs < 0 || nargs > lua_gettop(e->L))
         return steerE_fail(e, STEER_EARG,
@@ -701,7 +724,7 @@ int steer_engine_call(steer_Engine *e, const char *name, int nargs)
 
 int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc *desc)
 {
-    if (!e) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
     steerE_clear_error(e);
     char why[200];
     if (steerB_host_desc_error(desc, why, sizeof why))
@@ -732,7 +755,7 @@ int steer_engine_register_behavior(steer_Engine *e, const steer_HostBehaviorDesc
 
 int steer_engine_subscribe(steer_Engine *e, steer_EventFn fn, void *ud)
 {
-    if (!e) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
     steerE_clear_error(e);
     if (!fn) return steerE_fail(e, STEER_EARG, "steer_engine_subscribe: fn is NULL");
     if (e->nsubs == (int)(sizeof e->subs / sizeof e->subs[0]))
@@ -746,7 +769,7 @@ int steer_engine_subscribe(steer_Engine *e, steer_EventFn fn, void *ud)
 
 int steer_engine_states(steer_Engine *e, steer_AgentState *out, int cap)
 {
-    if (!e) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
     steerE_clear_error(e);
     if (cap < 0 || (cap > 0 && !out))
         return steerE_fail(e, STEER_EARG,

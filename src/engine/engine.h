@@ -9,6 +9,7 @@
 
 #include "steer.h"
 #include "steer_engine.h"
+#include "../core/base.h" // the boundary's checks
 #include "steer_lua.h"
 #include "../lua/lutil.h"
 
@@ -26,6 +27,7 @@ typedef struct Watch {
 } Watch;
 
 struct steer_Engine {
+    const void *lib; // &steerA_lib: made by this copy of steer (first, where every copy looks; base.h)
     steer_AllocFn alloc;
     void *alloc_ud;
     steer_LogFn log;

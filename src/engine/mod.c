@@ -503,7 +503,7 @@ static int fail_mod(Mod *m)
 
 int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimits *limits, int *id)
 {
-    if (!e) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
     steerE_clear_error(e);
     if (!path) return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: path is NULL");
     if (!e->world)
@@ -661,7 +661,7 @@ void steerE_mods_free(steer_Engine *e)
 }
 int steer_engine_unload_mod(steer_Engine *e, int id)
 {
-    if (!e) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
     steerE_clear_error(e);
     if (id < 0 || id >= e->nmods)
         return steerE_fail(e, STEER_EARG, "steer_engine_unload_mod: no mod %d (%d are loaded)", id, e->nmods);
@@ -670,11 +670,16 @@ int steer_engine_unload_mod(steer_Engine *e, int id)
     return STEER_OK;
 }
 
-int steer_engine_mod_count(const steer_Engine *e) { return e ? e->nmods : 0; }
+int steer_engine_mod_count(const steer_Engine *e)
+{
+    STEERA_GUARD(e, "an engine from steer_engine_new", 0);
+    return e ? e->nmods : 0;
+}
 
 int steer_engine_mod_info(const steer_Engine *e, int id, steer_ModInfo *out)
 {
-    if (!e || !out || id < 0 || id >= e->nmods) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
+    if (!out || id < 0 || id >= e->nmods) return STEER_EARG;
     const Mod *m = e->mods[id];
     out->name = m->name;
     out->enabled = m->enabled;

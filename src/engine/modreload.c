@@ -104,7 +104,7 @@ static void take_over(Mod *m, Mod *old)
 
 int steer_engine_reload_mod(steer_Engine *e, int id)
 {
-    if (!e) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
     if (id < 0 || id >= e->nmods)
         return steerE_fail(e, STEER_EARG, "steer_engine_reload_mod: no mod has id %d (%d loaded)", id, e->nmods);
     Mod *old = e->mods[id];

@@ -171,7 +171,7 @@ static int world_bytes(steer_Engine *e)
 
 int steer_engine_save(steer_Engine *e, steer_WriteFn write, void *ud)
 {
-    if (!e) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
     steerE_clear_error(e);
     if (!write)
         return steerE_fail(e, STEER_EARG, "steer_engine_save: write is NULL (the function that takes the bytes)");
@@ -363,7 +363,7 @@ static int world_restore(steer_Engine *e, const Section *s)
 
 int steer_engine_restore(steer_Engine *e, const void *data, size_t len)
 {
-    if (!e) return STEER_EARG;
+    STEERA_GUARD(e, "an engine from steer_engine_new", STEER_EARG);
     steerE_clear_error(e);
     if (!data) return steerE_fail(e, STEER_EARG, "steer_engine_restore: data is NULL");
     if (!e->world) return steerE_fail(e, STEER_EARG, "steer_engine_restore: no scenario is loaded");

@@ -421,6 +421,7 @@ void steerL_add_host_constructors(lua_State *L)
 
 void steer_lua_register_host(lua_State *L, const steer_HostKind *k)
 {
+    if (!L || !k) return; // nothing to register, nowhere to say so but the return
     const char *name = steer_host_kind_name(k);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, REG_HOST_KINDS);
     lua_pushlightuserdata(L, (void *)steerB_host_kind(k));

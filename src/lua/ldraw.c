@@ -230,6 +230,7 @@ int steerL_debug_draw(lua_State *L)
 
 void steer_lua_pushdraw(lua_State *L, steer_DrawList *list)
 {
+    if (!L) return;
     Draw *d = newdraw(L);
     d->list = list;
 }

@@ -63,6 +63,7 @@ STEER_API int luaopen_steer(lua_State *L)
 
 void steer_lua_preload(lua_State *L)
 {
+    if (!L) return;
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
     lua_pushcfunction(L, luaopen_steer);
     lua_setfield(L, -2, "steer");

@@ -891,18 +891,21 @@ void steerL_open_world(lua_State *L)
 
 steer_World *steer_lua_toworld(lua_State *L, int idx)
 {
+    if (!L) return NULL;
     steerL_World *lw = luaL_testudata(L, idx, STEERL_WORLD);
     return lw ? lw->w : NULL;
 }
 
 const struct steerN_Layers *steer_lua_nav(lua_State *L, int idx)
 {
+    if (!L) return NULL;
     steerL_World *lw = luaL_testudata(L, idx, STEERL_WORLD);
     return lw ? &lw->nav : NULL;
 }
 
 void steer_lua_set_mouse(lua_State *L, int world_idx, const double *pos)
 {
+    if (!L) return;
     world_idx = lua_absindex(L, world_idx);
     lua_getiuservalue(L, world_idx, 1);
     if (pos) steerL_pushvec(L, pos[0], pos[1], pos[2]);

@@ -1140,12 +1140,61 @@ static void test_restore_drops_gone_archetype_agents(void)
     free(b.p);
 }
 
+// The engine's functions refuse a NULL engine, or one of another copy of
+// the library, with STEER_EARG (a getter: NULL or 0), and
+// steer_last_error() names the function (issue 34, bad input across the
+// boundary; the core's functions: tests/c/test_boundary.c).
+static void test_null_engine(void)
+{
+    static struct {
+        const void *lib;
+        double pad[64];
+    } other = { &other, { 0 } };
+    steer_Engine *const engines[2] = { NULL, (steer_Engine *)(void *)&other };
+    for (int k = 0; k < 2; k++) {
+        steer_Engine *e = engines[k];
+        const char *why = k ? "another copy" : "NULL";
+        int id = 0;
+        steer_ModInfo info;
+        steer_AgentState st[2];
+#define REFUSES(call, want, fn)                                                                  \
+    CHECK((call) == (want) && strstr(steer_last_error(), fn) && strstr(steer_last_error(), why), \
+          "%s with a %s engine: \"%s\"", fn, why, steer_last_error())
+        REFUSES(steer_engine_load(e, "x.lua"), STEER_EARG, "steer_engine_load");
+        REFUSES(steer_engine_load_snapshot(e, "x.lua", "", 0), STEER_EARG, "steer_engine_load_snapshot");
+        REFUSES(steer_engine_tick(e, 1), STEER_EARG, "steer_engine_tick");
+        REFUSES(steer_engine_reload(e), STEER_EARG, "steer_engine_reload");
+        REFUSES(steer_engine_poll(e), STEER_EARG, "steer_engine_poll");
+        REFUSES(steer_engine_watched(e, 0), NULL, "steer_engine_watched");
+        REFUSES(steer_engine_world(e), NULL, "steer_engine_world");
+        REFUSES(strcmp(steer_engine_error(e), ""), 0, "steer_engine_error");
+        REFUSES(strcmp(steer_engine_traceback(e), ""), 0, "steer_engine_traceback");
+        REFUSES(steer_engine_lua(e), NULL, "steer_engine_lua");
+        REFUSES(steer_engine_push_scenario(e), STEER_EARG, "steer_engine_push_scenario");
+        REFUSES(steer_engine_call(e, "f", 0), STEER_EARG, "steer_engine_call");
+        REFUSES(steer_engine_register_behavior(e, NULL), STEER_EARG, "steer_engine_register_behavior");
+        REFUSES(steer_engine_subscribe(e, NULL, NULL), STEER_EARG, "steer_engine_subscribe");
+        REFUSES(steer_engine_states(e, st, 2), STEER_EARG, "steer_engine_states");
+        REFUSES(steer_engine_load_mod(e, "m.lua", NULL, &id), STEER_EARG, "steer_engine_load_mod");
+        REFUSES(steer_engine_reload_mod(e, 0), STEER_EARG, "steer_engine_reload_mod");
+        REFUSES(steer_engine_mod_count(e), 0, "steer_engine_mod_count");
+        REFUSES(steer_engine_unload_mod(e, 0), STEER_EARG, "steer_engine_unload_mod");
+        REFUSES(steer_engine_mod_info(e, 0, &info), STEER_EARG, "steer_engine_mod_info");
+        REFUSES(steer_engine_save(e, NULL, NULL), STEER_EARG, "steer_engine_save");
+        REFUSES(steer_engine_restore(e, "", 0), STEER_EARG, "steer_engine_restore");
+#undef REFUSES
+        steer_engine_free(e); // NULL: nothing; another copy's: refused, not freed
+    }
+    CHECK(steer_engine_new(NULL, NULL) == STEER_EARG, "steer_engine_new took a NULL out");
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/steer-engine-%d", (int)getpid());
     char cmd[300];
     snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
     if (system(cmd) != 0) return 1;
+    RUN(test_null_engine);
     RUN(test_host_behaviour);
     RUN(test_states_and_events);
     RUN(test_reload_transaction);

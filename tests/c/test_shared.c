@@ -16,6 +16,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+// This program holds two copies of the core: the static one it links and
+// libsteer.so. A world or behaviour one made is refused by the other
+// (STEER_EARG, and its steer_last_error names the function and says
+// "another copy"), never stepped with the wrong struct. Returns non-zero
+// and says why when a call crossed.
+static int two_copies(void *lib, const ApiFns *loaded)
+{
+    const char *(*their_last_error)(void) = NULL;
+    void *sym = dlsym(lib, "steer_last_error");
+    if (!sym) {
+        fprintf(stderr, "test-shared: dlsym steer_last_error: %s\n", dlerror());
+        return 1;
+    }
+    memcpy(&their_last_error, &sym, sizeof sym);
+    steer_World *theirs = NULL, *ours = NULL;
+    steer_Behavior *their_seek = NULL;
+    int bad = 0;
+    if (loaded->world_new(NULL, &theirs) != STEER_OK || steer_world_new(NULL, &ours) != STEER_OK ||
+        loaded->behavior_new("seek", &their_seek) != STEER_OK) {
+        fprintf(stderr, "test-shared: could not make the two copies' objects\n");
+        return 1;
+    }
+    if (steer_world_step(theirs, 1) != STEER_EARG || !strstr(steer_last_error(), "steer_world_step") ||
+        !strstr(steer_last_error(), "another copy")) {
+        fprintf(stderr, "test-shared: the static core stepped libsteer.so's world (\"%s\")\n", steer_last_error());
+        bad = 1;
+    }
+    if (loaded->world_step(ours, 1) != STEER_EARG || !strstr(their_last_error(), "another copy")) {
+        fprintf(stderr, "test-shared: libsteer.so stepped the static core's world (\"%s\")\n", their_last_error());
+        bad = 1;
+    }
+    steer_AgentDesc d;
+    memset(&d, 0, sizeof d);
+    d.max_speed = d.max_force = 1;
+    d.brain = their_seek;
+    steer_Agent a = STEER_NO_AGENT;
+    if (steer_spawn(ours, &d, &a) != STEER_EARG || steer_world_count(ours) != 0 ||
+        !strstr(steer_last_error(), "brain")) {
+        fprintf(stderr, "test-shared: the static core took libsteer.so's behaviour as a brain (\"%s\")\n",
+                steer_last_error());
+        bad = 1;
+    }
+    if (!bad) printf("two copies in one process: each refuses the other's world and behaviour\n");
+    loaded->behavior_release(their_seek);
+    loaded->world_free(theirs);
+    steer_world_free(ours);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     ApiFns linked = API_LINKED;
@@ -59,7 +108,9 @@ int main(int argc, char **argv)
     }
     uint64_t got = 0;
     st = api_world(&loaded, &got);
+    int crossed = two_copies(lib, &loaded);
     dlclose(lib);
+    if (crossed) return EXIT_FAILURE;
     if (st != STEER_OK || got != want) {
         fprintf(stderr,
                 "test-shared: libsteer.so's world: status %d, hash %016" PRIx64 "; the linked core's %016" PRIx64 "\n",
