@@ -469,9 +469,10 @@ static unsigned char *read_snapshot(const char *path, size_t *len)
 // (meson.build, src/app/meson.build), which tells them apart on any
 // platform. The build's has STEER_SOURCE_ROOT and reads the checkout it was
 // built from, so an edit to lua/ needs no install. The installed one never
-// names the checkout: it reads the share/lua/5.4 beside its own bin/ (Linux's
-// /proc/self/exe), so a prefix copied or moved elsewhere still uses its own
-// files, then the configured prefix's. NULL: the engine's path alone.
+// names the checkout: it reads the share/lua/5.4 beside its own bin/
+// (steerY_exe_path: Linux's /proc/self/exe, Windows' GetModuleFileName), so
+// a prefix copied or moved elsewhere still uses its own files, then the
+// configured prefix's. NULL: the engine's path alone.
 static const char *lua_path(char *buf, size_t len)
 {
 #ifdef STEER_SOURCE_ROOT
