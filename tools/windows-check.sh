@@ -7,7 +7,9 @@
 # lua5.4 source package (tools/lua-source.sh, into WIN_DIR/lua-src, which
 # meson wants outside its build tree: lua54.dll and lua.exe), then under
 # Wine (WINEPREFIX WIN_DIR/wine, made on the first run):
-#   - the core's C tests (meson test --suite core: WIN_DIR/build/meson-logs/testlog.json);
+#   - the core's C tests, and of the bindings' and the engine's those that
+#     make no files (data, edges, lua_hooks; meson test --suite core --suite
+#     engine: WIN_DIR/build/meson-logs/testlog.json);
 #   - every demo run headless by steer.exe, on 1 thread and on 4 (the Win32
 #     pool), against the hash NATIVE_BUILD/steer gives (the command
 #     tools/hashes.sh runs: its header's ticks, else 600);
@@ -43,8 +45,8 @@ export WINEPREFIX WINEDEBUG WINEPATH
 [ -d "$WINEPREFIX" ] || wineboot -i >/dev/null 2>&1
 step "Wine ready ($WINEPREFIX)"
 status=0
-meson test -C "$win" --suite core --print-errorlogs --timeout-multiplier 4 || status=1
-step "the core's C tests"
+meson test -C "$win" --suite core --suite engine --print-errorlogs --timeout-multiplier 4 || status=1
+step "the C tests"
 results="$dir/windows-hashes.json"
 : >"$results"
 record() { # NAME WANT GOT
