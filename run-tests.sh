@@ -8,13 +8,16 @@
 # builds, in a clang release build, with STEER_NO_AVX2=1 and on 2, 3, 4 and
 # 8 threads, as do the C workloads (tools/hashes.sh), and the core's C
 # tests pass on aarch64 under qemu with the same world hashes as here
-# (tools/cross-check.sh). Last, a minute and a half of coverage-guided fuzzing
+# (tools/cross-check.sh), and on Windows under Wine: the core's C tests,
+# and every demo by steer.exe and by steer.dll under lua.exe
+# (tools/windows-check.sh). Last, a minute and a half of coverage-guided fuzzing
 # (tools/fuzz.sh smoke: clang, ASan+UBSan, libFuzzer, each target from its
 # committed corpus; docs/fuzzing.md). Ends with the line "N passed, N
 # failed", counting every one of them. STEER_BUILD, STEER_BUILD_ASAN,
 # STEER_BUILD_TSAN, STEER_BUILD_CLANG, STEER_BUILD_AARCH64 and
 # STEER_FUZZ_BUILD name other build directories (build, build-asan,
-# build-tsan, build-clang, build-aarch64, build-fuzz).
+# build-tsan, build-clang, build-aarch64, build-fuzz); STEER_BUILD_WINDOWS
+# the Windows check's directory (build-windows).
 set -u
 cd "$(dirname "$0")"
 rel="${STEER_BUILD:-build}"
@@ -23,13 +26,15 @@ tsan="${STEER_BUILD_TSAN:-build-tsan}"
 clang="${STEER_BUILD_CLANG:-build-clang}"
 arm="${STEER_BUILD_AARCH64:-build-aarch64}"
 fuzz="${STEER_FUZZ_BUILD:-build-fuzz}"
+win="${STEER_BUILD_WINDOWS:-build-windows}"
 tools/setup.sh --packages clang clang-format gcc-aarch64-linux-gnu qemu-user-static || exit 1
 tools/setup.sh "$rel" || exit 1
 tools/setup.sh "$asan" -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false || exit 1
 tools/setup.sh "$tsan" -Dbuildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false -Dviewer=disabled || exit 1
 CC=clang tools/setup.sh "$clang" -Dtests=false || exit 1
 rm -f "$rel/meson-logs/testlog.json" "$asan/meson-logs/testlog.json" "$tsan/meson-logs/testlog.json" \
-    "$clang/hashes.json" "$arm/cross-hashes.json" "$arm/meson-logs/testlog.json" "$fuzz/fuzz-smoke.json"
+    "$clang/hashes.json" "$arm/cross-hashes.json" "$arm/meson-logs/testlog.json" "$fuzz/fuzz-smoke.json" \
+    "$win/windows-hashes.json" "$win/build/meson-logs/testlog.json"
 status=0
 meson test -C "$rel" --print-errorlogs || status=1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -40,9 +45,11 @@ STEER_THREADS=4 STEER_PAR_GRAIN=64 TSAN_OPTIONS=halt_on_error=1 \
     meson test -C "$tsan" --suite core --suite engine --timeout-multiplier 3 --print-errorlogs || status=1
 tools/hashes.sh "$clang/hashes.json" "$rel" "$asan" "$clang" || status=1
 tools/cross-check.sh "$arm" "$rel" || status=1
+tools/windows-check.sh "$win" "$rel" || status=1
 STEER_FUZZ_BUILD="$fuzz" tools/fuzz.sh smoke 12 "$fuzz/fuzz-smoke.json" || status=1
 python3 - "$rel/meson-logs/testlog.json" "$asan/meson-logs/testlog.json" "$tsan/meson-logs/testlog.json" \
-    "$clang/hashes.json" "$arm/meson-logs/testlog.json" "$arm/cross-hashes.json" "$fuzz/fuzz-smoke.json" <<'PY'
+    "$clang/hashes.json" "$arm/meson-logs/testlog.json" "$arm/cross-hashes.json" "$fuzz/fuzz-smoke.json" \
+    "$win/build/meson-logs/testlog.json" "$win/windows-hashes.json" <<'PY'
 import json, sys
 passed = failed = 0
 for path in sys.argv[1:]:

@@ -115,10 +115,11 @@ FOLDERS = sorted(f for f in os.listdir(src) if os.path.isdir(os.path.join(src, f
 
 
 def folder_of(member):
-    """src_FOLDER_FILE.c.o -> (FOLDER, FOLDER/FILE.c), or None"""
+    """src_FOLDER_FILE.c.o (.c.obj on Windows) -> (FOLDER, FOLDER/FILE.c), or None"""
     for f in FOLDERS:
-        if member.startswith(f'src_{f}_') and member.endswith('.o'):
-            return f, f + '/' + member[len(f'src_{f}_'):-2]
+        for ext in ('.o', '.obj'):
+            if member.startswith(f'src_{f}_') and member.endswith(ext):
+                return f, f + '/' + member[len(f'src_{f}_'):-len(ext)]
     return None
 
 
@@ -202,7 +203,7 @@ def check_symbols(libs):
             continue
         for line in out.stdout.splitlines():
             # ARCHIVE:MEMBER:[VALUE] TYPE NAME
-            m = re.match(r'^.*:([^:/]+\.o):\s*(?:[0-9a-fA-F]+)?\s+(\S)\s+(\S+)$', line)
+            m = re.match(r'^.*:([^:/]+\.o(?:bj)?):\s*(?:[0-9a-fA-F]+)?\s+(\S)\s+(\S+)$', line)
             where = m and folder_of(m.group(1))
             if not where:
                 continue

@@ -19,18 +19,16 @@
 #ifdef STEER_VIEWER
 #include "view.h"
 #endif
+#include "../core/os.h"
 
 #include <lua.h>
 
 #include <errno.h>
-#include <signal.h>
+#include <signal.h> // sig_atomic_t
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#include <unistd.h>
 
 // Exit statuses: 1 for a failing scenario, 2 for bad usage.
 enum { EXIT_SCRIPT = 1, EXIT_USAGE = 2 };
@@ -93,34 +91,14 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
-static void catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND; // no SA_RESTART: nanosleep returns at once
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
+static void catch_signals(void) { steerY_on_interrupt(on_signal); }
 
 // ---- time ------------------------------------------------------------------
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+static double now(void) { return steerY_now(); }
 
-static void sleep_for(double seconds)
-{
-    if (seconds <= 0) return;
-    struct timespec t;
-    t.tv_sec = (time_t)seconds;
-    t.tv_nsec = (long)((seconds - (double)t.tv_sec) * 1e9);
-    nanosleep(&t, NULL); // EINTR is fine: the loop checks `interrupted`
-}
+// EINTR is fine: the loop checks `interrupted`
+static void sleep_for(double seconds) { steerY_sleep(seconds); }
 
 // ---- the scenario ------------------------------------------------------------
 
@@ -290,7 +268,7 @@ static int host_restore(void *ud, const unsigned char *bytes, size_t len, char *
 
 static const char *scenario_name(const char *file, char *buf, size_t len)
 {
-    const char *base = strrchr(file, '/');
+    const char *base = steerY_last_slash(file);
     snprintf(buf, len, "%s", base ? base + 1 : file);
     char *dot = strrchr(buf, '.');
     if (dot && dot != buf) *dot = '\0';
@@ -491,9 +469,10 @@ static unsigned char *read_snapshot(const char *path, size_t *len)
 // (meson.build, src/app/meson.build), which tells them apart on any
 // platform. The build's has STEER_SOURCE_ROOT and reads the checkout it was
 // built from, so an edit to lua/ needs no install. The installed one never
-// names the checkout: it reads the share/lua/5.4 beside its own bin/ (Linux's
-// /proc/self/exe), so a prefix copied or moved elsewhere still uses its own
-// files, then the configured prefix's. NULL: the engine's path alone.
+// names the checkout: it reads the share/lua/5.4 beside its own bin/
+// (steerY_exe_path: Linux's /proc/self/exe, Windows' GetModuleFileName), so
+// a prefix copied or moved elsewhere still uses its own files, then the
+// configured prefix's. NULL: the engine's path alone.
 static const char *lua_path(char *buf, size_t len)
 {
 #ifdef STEER_SOURCE_ROOT
@@ -501,15 +480,13 @@ static const char *lua_path(char *buf, size_t len)
     return STEER_SOURCE_ROOT "/lua/?.lua;" STEER_SOURCE_ROOT "/lua/?/init.lua";
 #else
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe);
-    if (n <= 0 || (size_t)n >= sizeof exe || STEER_BINDIR[0] == '/' || STEER_LUA_SUBDIR[0] == '/') return NULL;
-    exe[n] = '\0';
+    if (!steerY_exe_path(exe, sizeof exe) || STEER_BINDIR[0] == '/' || STEER_LUA_SUBDIR[0] == '/') return NULL;
     // the prefix: the program's path less its name and one level per part
     // of bindir (one for "bin")
     int up = 1;
     for (const char *p = STEER_BINDIR; *p; p++) up += *p != '/' && (p[1] == '/' || p[1] == '\0');
     while (up-- > 0) {
-        char *slash = strrchr(exe, '/');
+        char *slash = (char *)steerY_last_slash(exe);
         if (!slash) return NULL;
         *slash = '\0';
     }

@@ -5,11 +5,11 @@
 // so every other file of the core may call it (tools/layers.py checks that
 // no circle of calls passes through it).
 #include "base.h"
+#include "os.h"
 #include "world.h"
 
 #include <float.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +31,9 @@ void *steerA_default_alloc(void *ud, void *p, size_t size)
 void *steerA_realloc(const steer_World *w, void *p, size_t size)
 {
     if (!w->in_par) return w->alloc(w->alloc_ud, p, size);
-    pthread_mutex_lock((pthread_mutex_t *)(void *)w->pool);
+    steerY_mutex_lock((steerY_Mutex *)(void *)w->pool);
     void *r = w->alloc(w->alloc_ud, p, size);
-    pthread_mutex_unlock((pthread_mutex_t *)(void *)w->pool);
+    steerY_mutex_unlock((steerY_Mutex *)(void *)w->pool);
     return r;
 }
 

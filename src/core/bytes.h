@@ -23,6 +23,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// A printf-like function's format checks (tree.h's too); on Windows the C
+// library's printf is mingw-w64's C99 one (-D__USE_MINGW_ANSI_STDIO=1),
+// which GCC calls gnu_printf there.
+#if defined(__MINGW32__)
+#define STEERS_PRINTF(fmt, args) __attribute__((format(gnu_printf, fmt, args)))
+#elif defined(__GNUC__)
+#define STEERS_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define STEERS_PRINTF(fmt, args)
+#endif
+
 // ---- hashes --------------------------------------------------------------
 
 #define STEERS_FNV64_BASIS 0xCBF29CE484222325ull
@@ -109,9 +120,7 @@ typedef struct steerS_Reader {
 
 void steerS_reader_init(steerS_Reader *r, const void *p, size_t n, char *err, size_t errlen);
 // Fail with a message (the first failure's stays); returns false.
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+STEERS_PRINTF(2, 3)
 bool steerS_fail(steerS_Reader *r, const char *fmt, ...);
 size_t steerS_left(const steerS_Reader *r);
 // The next n bytes, or NULL (and a failure: truncated) when fewer are left.

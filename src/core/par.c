@@ -2,7 +2,7 @@
 // par.c — the worker threads: the built-in pool, the host's job system,
 // and the per-worker copies of the world a parallel pass runs on.
 //
-// The pool (pthreads) has threads - 1 workers; the calling thread is
+// The pool (os.h's threads) has threads - 1 workers; the calling thread is
 // worker 0 and takes items too. Items are handed out one at a time from an
 // atomic counter, so a slow worker does not hold the others up. Between
 // passes a worker spins briefly (a tick has several passes a few hundred
@@ -10,9 +10,9 @@
 #include "par.h"
 #include "neighbors.h"
 
-#include <pthread.h>
+#include "os.h"
+
 #include <stddef.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,13 +37,13 @@ typedef struct Start {
 } Start;
 
 struct steerP_Pool {
-    pthread_mutex_t lock; // the world's allocator and log during a parallel pass (first: base.c locks it)
-    bool started;         // the threads below run (not with a host's job system)
+    steerY_Mutex lock; // the world's allocator and log during a parallel pass (first: base.c locks it)
+    bool started;      // the threads below run (not with a host's job system)
     int nthreads;
-    pthread_t th[STEER_MAX_THREADS];
+    steerY_Thread th[STEER_MAX_THREADS];
     Start start[STEER_MAX_THREADS]; // what each thread is told when it starts
-    pthread_mutex_t mu;
-    pthread_cond_t wake, done;
+    steerY_Mutex mu;
+    steerY_Cond wake, done;
     // the current task, published under mu with a new generation
     steer_TaskFn *task;
     void *task_ctx;
@@ -68,7 +68,7 @@ static inline void relax(int spin)
         __asm__ __volatile__("yield");
 #endif
     } else {
-        sched_yield();
+        steerY_yield();
     }
 }
 
@@ -82,7 +82,7 @@ static void take_items(struct steerP_Pool *p, int worker)
     }
 }
 
-static void *pool_main(void *arg)
+static steerY_ThreadResult STEERY_THREAD pool_main(void *arg)
 {
     const Start *s = arg;
     struct steerP_Pool *p = s->pool;
@@ -96,20 +96,20 @@ static void *pool_main(void *arg)
             g = atomic_load_explicit(&p->gen, memory_order_acquire);
         }
         if (g == seen) {
-            pthread_mutex_lock(&p->mu);
+            steerY_mutex_lock(&p->mu);
             while (!atomic_load(&p->quit) && atomic_load_explicit(&p->gen, memory_order_acquire) == seen)
-                pthread_cond_wait(&p->wake, &p->mu);
+                steerY_cond_wait(&p->wake, &p->mu);
             bool quit = atomic_load(&p->quit);
             g = atomic_load_explicit(&p->gen, memory_order_acquire);
-            pthread_mutex_unlock(&p->mu);
-            if (quit) return NULL;
+            steerY_mutex_unlock(&p->mu);
+            if (quit) return 0;
         }
         seen = g;
         take_items(p, worker);
         if (atomic_fetch_sub_explicit(&p->running, 1, memory_order_acq_rel) == 1) {
-            pthread_mutex_lock(&p->mu);
-            pthread_cond_signal(&p->done);
-            pthread_mutex_unlock(&p->mu);
+            steerY_mutex_lock(&p->mu);
+            steerY_cond_signal(&p->done);
+            steerY_mutex_unlock(&p->mu);
         }
     }
 }
@@ -122,28 +122,28 @@ static void pool_run(struct steerP_Pool *p, steer_TaskFn *task, int count, void 
     p->count = count;
     atomic_store_explicit(&p->next, 0, memory_order_relaxed);
     atomic_store_explicit(&p->running, p->nthreads, memory_order_relaxed);
-    pthread_mutex_lock(&p->mu);
+    steerY_mutex_lock(&p->mu);
     atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->mu);
+    steerY_cond_broadcast(&p->wake);
+    steerY_mutex_unlock(&p->mu);
     take_items(p, 0);
     // wait for the pool: spin while it finishes its last items, then sleep
     for (int spin = 0; spin < SPINS && atomic_load_explicit(&p->running, memory_order_acquire); spin++) relax(spin);
     if (atomic_load_explicit(&p->running, memory_order_acquire)) {
-        pthread_mutex_lock(&p->mu);
-        while (atomic_load_explicit(&p->running, memory_order_acquire)) pthread_cond_wait(&p->done, &p->mu);
-        pthread_mutex_unlock(&p->mu);
+        steerY_mutex_lock(&p->mu);
+        while (atomic_load_explicit(&p->running, memory_order_acquire)) steerY_cond_wait(&p->done, &p->mu);
+        steerY_mutex_unlock(&p->mu);
     }
 }
 
 static void pool_stop(struct steerP_Pool *p)
 {
     if (!p->started) return;
-    pthread_mutex_lock(&p->mu);
+    steerY_mutex_lock(&p->mu);
     atomic_store(&p->quit, true);
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->mu);
-    for (int i = 0; i < p->nthreads; i++) pthread_join(p->th[i], NULL);
+    steerY_cond_broadcast(&p->wake);
+    steerY_mutex_unlock(&p->mu);
+    for (int i = 0; i < p->nthreads; i++) steerY_thread_join(p->th[i]);
     p->started = false;
     p->nthreads = 0;
     atomic_store(&p->quit, false);
@@ -155,7 +155,7 @@ static bool pool_start(struct steerP_Pool *p, int n)
     for (int k = 1; k < n; k++) {
         Start *s = &p->start[p->nthreads];
         *s = (Start){ p, k, atomic_load_explicit(&p->gen, memory_order_relaxed) };
-        if (pthread_create(&p->th[p->nthreads], NULL, pool_main, s) != 0) break;
+        if (!steerY_thread_start(&p->th[p->nthreads], pool_main, s)) break;
         p->nthreads++;
     }
     p->started = true;
@@ -183,10 +183,10 @@ void steerP_free(steer_World *w)
 {
     if (w->pool) {
         pool_stop(w->pool);
-        pthread_mutex_destroy(&w->pool->lock);
-        pthread_mutex_destroy(&w->pool->mu);
-        pthread_cond_destroy(&w->pool->wake);
-        pthread_cond_destroy(&w->pool->done);
+        steerY_mutex_destroy(&w->pool->lock);
+        steerY_mutex_destroy(&w->pool->mu);
+        steerY_cond_destroy(&w->pool->wake);
+        steerY_cond_destroy(&w->pool->done);
         steerA_free(w, w->pool);
         w->pool = NULL;
     }
@@ -258,10 +258,10 @@ static bool ready(steer_World *w)
         atomic_init(&p->next, 0);
         atomic_init(&p->running, 0);
         atomic_init(&p->quit, false);
-        pthread_mutex_init(&p->lock, NULL);
-        pthread_mutex_init(&p->mu, NULL);
-        pthread_cond_init(&p->wake, NULL);
-        pthread_cond_init(&p->done, NULL);
+        steerY_mutex_init(&p->lock);
+        steerY_mutex_init(&p->mu);
+        steerY_cond_init(&p->wake);
+        steerY_cond_init(&p->done);
         w->pool = p;
     }
     if (w->ncopies < w->threads - 1) {

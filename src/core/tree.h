@@ -205,10 +205,6 @@ const char *steerB_range_text(char *buf, size_t len, const char *what, double mi
 // otherwise. Into buf (for a number field); returns the text.
 const char *steerB_expect(const steerB_Field *f, char *buf, size_t len);
 // A node's error, into its steer_behavior_error() text; returns code.
-int steerB_fail(steer_Behavior *b, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+int steerB_fail(steer_Behavior *b, int code, const char *fmt, ...) STEERS_PRINTF(3, 4);
 
 #endif

@@ -10,20 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
-#include <sys/stat.h>
-#include <time.h>
-#ifdef __linux__
-#include <sys/inotify.h>
-#endif
 
 // ---- small things ----------------------------------------------------------
 
-double steerE_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+double steerE_now(void) { return steerY_now(); }
 
 void steerE_log(steer_Engine *e, int level, const char *fmt, ...)
 {
@@ -120,10 +110,10 @@ int steerE_fail(steer_Engine *e, int status, const char *fmt, ...)
 
 char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *len)
 {
-    struct stat st; // a regular file: opening a FIFO waits for a writer, for ever
-    if (stat(path, &st) != 0) return NULL;
-    if (!S_ISREG(st.st_mode)) {
-        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    int kind = steerY_file_info(path, NULL, NULL); // a regular file: opening a FIFO waits for a writer, for ever
+    if (kind == STEERY_MISSING) return NULL;
+    if (kind != STEERY_FILE) {
+        errno = kind == STEERY_DIR ? EISDIR : EINVAL;
         return NULL;
     }
     FILE *f = fopen(path, "rb");
@@ -166,28 +156,19 @@ const char *steerE_read_error(int err, size_t max, char *buf, size_t cap)
 
 int steerE_stat_file(const char *path, long long *mtime_ns, long long *size)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) return 0;
-    *mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
-    *size = (long long)st.st_size;
-    return 1;
+    return steerY_file_info(path, mtime_ns, size) != STEERY_MISSING;
 }
 
 void steerE_watch_dir(steer_Engine *e, const char *path)
 {
-#ifdef __linux__
-    if (e->inotify_fd < 0) return;
+    if (e->watcher < 0) return;
     // watch the directory: editors often save by writing a new file and renaming it
     char dir[4096];
-    const char *slash = strrchr(path, '/');
+    const char *slash = steerY_last_slash(path);
     if (!slash) snprintf(dir, sizeof dir, ".");
     else if (slash == path) snprintf(dir, sizeof dir, "/");
     else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    inotify_add_watch(e->inotify_fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_MODIFY | IN_DELETE);
-#else
-    (void)e;
-    (void)path;
-#endif
+    steerY_watch_add(e->watcher, dir);
 }
 
 // ---- calling Lua -------------------------------------------------------------

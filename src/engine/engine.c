@@ -27,12 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-#ifdef __linux__
-#include <sys/inotify.h>
-#endif
 
 #ifndef STEER_LUA_DIR
 #define STEER_LUA_DIR "/usr/local/share/lua/5.4"
@@ -40,7 +34,7 @@
 
 // How long a file must stay unchanged after a save before it is reloaded
 // (editors write in several steps), and how often times are looked at
-// besides what inotify tells.
+// besides what the watcher (inotify) tells.
 #define DEBOUNCE 0.1
 #define LOOK_PERIOD 0.25
 
@@ -100,21 +94,6 @@ static int files_changed(steer_Engine *e)
         e->watch[i].size = s;
     }
     return changed;
-}
-
-// Drain inotify: 1 if anything happened in a watched directory.
-static int inotify_events(steer_Engine *e)
-{
-#ifdef __linux__
-    if (e->inotify_fd < 0) return 0;
-    char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-    int any = 0;
-    while (read(e->inotify_fd, buf, sizeof buf) > 0) any = 1;
-    return any;
-#else
-    (void)e;
-    return 0;
-#endif
 }
 
 // package.searchers[2] wrapped: every Lua file `require` finds is watched.
@@ -177,9 +156,9 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     e->seed = d.seed;
     e->threads = d.threads;
     e->scenario_ref = e->world_ref = e->state_ref = LUA_NOREF;
-    e->inotify_fd = -1;
+    e->watcher = -1;
     atomic_init(&e->stopping, false);
-    pthread_mutex_init(&e->lock, NULL);
+    steerY_mutex_init(&e->lock);
     if (d.lua_path && !(e->lua_path = steerE_strdup(e, d.lua_path))) goto nomem;
     e->L = lua_newstate(lua_alloc, e);
     if (!e->L) goto nomem;
@@ -191,9 +170,7 @@ int steer_engine_new(const steer_EngineDesc *desc, steer_Engine **out)
     lua_pushcfunction(e->L, open_state);
     lua_pushlightuserdata(e->L, e);
     if (lua_pcall(e->L, 1, 0, 0) != LUA_OK) goto nomem; // only memory errors: nothing of a script's ran
-#ifdef __linux__
-    e->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-#endif
+    e->watcher = steerY_watch_open();
     *out = e;
     return STEER_OK;
 nomem:
@@ -214,11 +191,11 @@ void steer_engine_free(steer_Engine *e)
         steerE_alloc(e, e->watch[i].module, 0);
     }
     steerE_alloc(e, e->watch, 0);
-    if (e->inotify_fd >= 0) close(e->inotify_fd);
+    steerY_watch_close(e->watcher);
     steerE_alloc(e, e->file, 0);
     steerE_alloc(e, e->lua_path, 0);
     steerE_alloc(e, e->traceback, 0);
-    pthread_mutex_destroy(&e->lock);
+    steerY_mutex_destroy(&e->lock);
     e->lib = NULL;
     steerE_alloc(e, e, 0);
 }
@@ -232,7 +209,7 @@ void steer_engine_free(steer_Engine *e)
 static int set_path(lua_State *L)
 {
     const char *lua_path = lua_touserdata(L, 1), *file = lua_touserdata(L, 2);
-    const char *slash = strrchr(file, '/');
+    const char *slash = steerY_last_slash(file);
     lua_getglobal(L, "package");
     luaL_Buffer b;
     luaL_buffinit(L, &b);
@@ -635,10 +612,10 @@ int steer_engine_poll(steer_Engine *e)
     steerE_clear_error(e);
     if (!e->world) return 0;
     double t = steerE_now();
-    // inotify tells at once; the times are looked at every LOOK_PERIOD
+    // the watcher (inotify) tells at once; the times are looked at every LOOK_PERIOD
     // anyway: a watch may fail (the system's limit) or go with a directory
     // that was replaced
-    int look = (e->inotify_fd >= 0 && inotify_events(e)) || t >= e->next_look;
+    int look = steerY_watch_changed(e->watcher) || t >= e->next_look;
     if (look) {
         e->next_look = t + LOOK_PERIOD;
         if (files_changed(e)) e->changed_at = t; // a save restarts the debounce

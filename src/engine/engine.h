@@ -11,11 +11,11 @@
 #include "steer_engine.h"
 #include "../core/base.h" // the boundary's checks
 #include "steer_lua.h"
+#include "../core/os.h"
 #include "../lua/lutil.h"
 
 #include <lua.h>
 #include <lauxlib.h>
-#include <pthread.h>
 #include <stdatomic.h>
 
 typedef struct Mod Mod;
@@ -51,7 +51,7 @@ struct steer_Engine {
 
     Watch *watch; // the scenario, then each module it required
     int nwatch, capwatch;
-    int inotify_fd;    // -1: poll modification times
+    int watcher;       // steerY_watch_open's: -1, poll modification times
     double changed_at; // when a change was seen and not yet reloaded (0 none)
     double next_look;
 
@@ -67,10 +67,10 @@ struct steer_Engine {
     int nmods;
     steerL_Policy policy; // the scenario's state's: the mods' per-agent Lua (think, custom, ease) (policy.c)
     steer_Behavior *halt; // a disabled mod's agents' brain: arrive on their own target (mod.c)
-    pthread_t watchdog;
+    steerY_Thread watchdog;
     bool watchdog_running;
     atomic_bool stopping;
-    pthread_mutex_t lock; // guards each mod's call state against the watchdog
+    steerY_Mutex lock; // guards each mod's call state against the watchdog
 };
 
 // base.c
@@ -125,7 +125,7 @@ char *steerE_read_file(steer_Engine *e, const char *path, size_t max, size_t *le
 const char *steerE_read_error(int err, size_t max, char *buf, size_t cap);
 // A file's modification time and size: 0 when it cannot be looked at.
 int steerE_stat_file(const char *path, long long *mtime_ns, long long *size);
-// Watch the directory of `path` with the engine's inotify (if any):
+// Watch the directory of `path` with the engine's watcher (if any):
 // editors often save by writing a new file and renaming it.
 void steerE_watch_dir(steer_Engine *e, const char *path);
 
@@ -153,7 +153,7 @@ void steerE_state_clear(steer_Engine *e);
 void steerE_state_hint(steer_Engine *e);
 
 // modreload.c: look at every mod's files (look: their times are due, or
-// inotify told) and reload each mod whose files have been quiet for
+// the watcher told) and reload each mod whose files have been quiet for
 // `debounce` seconds since a change: 1 if any reloaded, 0 none, or the
 // error of a failed one (its last version runs on).
 int steerE_mods_poll(steer_Engine *e, bool look, double now, double debounce);

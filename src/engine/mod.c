@@ -35,7 +35,6 @@
 // policy.c the rules its bindings ask (lpolicy.h), message.c its inbox,
 // this file its life (load, call, tick, disable), modsnap.c its part of a
 // snapshot; each calls only the ones before it and base.c.
-#define _XOPEN_SOURCE 700 // realpath
 #include "mod.h"
 #include "../core/bytes.h"
 
@@ -105,10 +104,10 @@ static void disable(Mod *m, const char *why)
         // allows no __gc of the mod's, and should any Lua code run while
         // the state closes, the armed hook stops it at once (this is the
         // thread that runs the mod)
-        pthread_mutex_lock(&m->e->lock);
+        steerY_mutex_lock(&m->e->lock);
         steerE_kill_locked(m, "disabled");
         steerE_arm(m->L);
-        pthread_mutex_unlock(&m->e->lock);
+        steerY_mutex_unlock(&m->e->lock);
         lua_State *L = m->L;
         m->L = NULL;
         // brains may hold its references: a later state of the mod takes none of them
@@ -249,10 +248,10 @@ static int mod_require(lua_State *L)
     for (size_t i = 0; i < len && n < (int)sizeof path - 8; i++) path[n++] = name[i] == '.' ? '/' : name[i];
     snprintf(path + n, sizeof path - (size_t)n, ".lua");
     // and no link out of its directory (a mod's archive may hold links)
-    char real[PATH_MAX], real_root[PATH_MAX];
+    char real[STEERY_PATH_MAX], real_root[STEERY_PATH_MAX];
     size_t rl = 0;
-    bool inside = realpath(path, real) && realpath(m->root, real_root) &&
-                  strncmp(real, real_root, rl = strlen(real_root)) == 0 && real[rl] == '/';
+    bool inside = steerY_realpath(path, real, sizeof real) && steerY_realpath(m->root, real_root, sizeof real_root) &&
+                  strncmp(real, real_root, rl = strlen(real_root)) == 0 && steerY_is_slash(real[rl]);
     size_t flen;
     char *text = inside ? steerE_read_file(m->e, path, MAX_FILE, &flen) : NULL;
     if (text && !steerE_mod_watch_file(m, path)) {
@@ -447,10 +446,10 @@ Mod *steerE_mod_new(steer_Engine *e, const char *path, const steer_ModLimits *li
     atomic_init(&m->killed, false);
     // NAME.lua (a single file: no modules) or NAME/ with init.lua (and its modules)
     size_t n = strlen(path);
-    while (n > 1 && path[n - 1] == '/') n--;
+    while (n > 1 && steerY_is_slash(path[n - 1])) n--;
     const char *slash = NULL;
     for (size_t i = 0; i < n; i++)
-        if (path[i] == '/') slash = path + i;
+        if (steerY_is_slash(path[i])) slash = path + i;
     const char *base = slash ? slash + 1 : path;
     size_t blen = (size_t)(path + n - base);
     char buf[4096];
@@ -531,10 +530,10 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
         return steerE_fail(e, STEER_EARG, "steer_engine_load_mod: at most %d mods", STEERL_MAX_OWNER);
     }
     if (slot == e->nmods) {
-        pthread_mutex_lock(&e->lock); // the watchdog reads the array
+        steerY_mutex_lock(&e->lock); // the watchdog reads the array
         Mod **nm = steerE_alloc(e, e->mods, (size_t)(e->nmods + 1) * sizeof *nm);
         if (nm) e->mods = nm;
-        pthread_mutex_unlock(&e->lock);
+        steerY_mutex_unlock(&e->lock);
         if (!nm) {
             steerE_mod_free(m);
             return steerE_fail(e, STEER_ENOMEM, "steer_engine_load_mod: out of memory");
@@ -546,10 +545,10 @@ int steer_engine_load_mod(steer_Engine *e, const char *path, const steer_ModLimi
     }
     Mod *old = slot < e->nmods ? e->mods[slot] : NULL;
     if (old) m->reg_len = old->reg_len; // brains may hold its references
-    pthread_mutex_lock(&e->lock);
+    steerY_mutex_lock(&e->lock);
     e->mods[slot] = m;
     if (!old) e->nmods++;
-    pthread_mutex_unlock(&e->lock);
+    steerY_mutex_unlock(&e->lock);
     if (old) steerE_mod_free(old);
     m->owner = slot + 1;
     if (id) *id = slot;

@@ -75,11 +75,11 @@ struct Mod {
     double cpu;
     // the call in progress, shared with the watchdog under e->lock
     bool in_call;
-    clockid_t clock;    // the calling thread's CPU clock
-    unsigned long call; // calls begun; the watchdog's first look at one reads the clock
-    unsigned long seen; // the call the watchdog has a reading of
-    double cpu_start;   // that reading
-    const char *doing;  // what the call in progress is ("in update", "while loading", ...), for a stop's reason
+    steerY_CpuClock clock; // the calling thread's CPU clock
+    unsigned long call;    // calls begun; the watchdog's first look at one reads the clock
+    unsigned long seen;    // the call the watchdog has a reading of
+    double cpu_start;      // that reading
+    const char *doing;     // what the call in progress is ("in update", "while loading", ...), for a stop's reason
     // the verdict: kill_why and kill_reason are written once, under e->lock,
     // before `killed` is stored with release; read only after an acquire
     // load; the mod's own thread then adds where it stopped (steerE_check_stop)

@@ -30,9 +30,9 @@
 
 static void put(steer_Engine *e, int id, Mod *m)
 {
-    pthread_mutex_lock(&e->lock); // the watchdog reads the array
+    steerY_mutex_lock(&e->lock); // the watchdog reads the array
     e->mods[id] = m;
-    pthread_mutex_unlock(&e->lock);
+    steerY_mutex_unlock(&e->lock);
 }
 
 // Whether any of the mod's files differs on disk from what was last seen

@@ -76,9 +76,9 @@ void steerE_kill_locked(Mod *m, const char *why)
 // The same from the mod's own thread, which does not hold the lock.
 void steerE_kill(Mod *m, const char *why)
 {
-    pthread_mutex_lock(&m->e->lock);
+    steerY_mutex_lock(&m->e->lock);
     steerE_kill_locked(m, why);
-    pthread_mutex_unlock(&m->e->lock);
+    steerY_mutex_unlock(&m->e->lock);
 }
 
 // The policy's charge (steerL_charge): the C memory of the mod's behaviour
@@ -104,27 +104,18 @@ void steerE_mod_charge(void *ud, lua_State *L, lua_Integer bytes)
     }
 }
 
-// A CPU clock in seconds.
-static double clock_seconds(clockid_t c)
-{
-    struct timespec t;
-    if (clock_gettime(c, &t) != 0) return steerE_now();
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void *watchdog(void *arg)
+static steerY_ThreadResult STEERY_THREAD watchdog(void *arg)
 {
     steer_Engine *e = arg;
-    struct timespec tick = { 0, 1000000 };
     while (!atomic_load(&e->stopping)) {
-        nanosleep(&tick, NULL);
-        pthread_mutex_lock(&e->lock);
+        steerY_sleep(1e-3);
+        steerY_mutex_lock(&e->lock);
         for (int i = 0; i < e->nmods; i++) {
             Mod *m = e->mods[i];
             if (!m->in_call || atomic_load(&m->killed)) continue;
             // the first look at a call starts its count (a millisecond late
             // at most, the watchdog's period), so a call pays no clock read
-            double cpu = clock_seconds(m->clock);
+            double cpu = steerY_cpu_seconds(m->clock);
             if (m->seen != m->call) {
                 m->seen = m->call;
                 m->cpu_start = cpu;
@@ -134,9 +125,9 @@ static void *watchdog(void *arg)
                 steerE_kill_locked(m, why);
             }
         }
-        pthread_mutex_unlock(&e->lock);
+        steerY_mutex_unlock(&e->lock);
     }
-    return NULL;
+    return 0;
 }
 
 void *steerE_mod_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -170,7 +161,7 @@ void steerE_watch(lua_State *L) { lua_sethook(L, watch_hook, LUA_MASKCOUNT, WATC
 int steerE_watchdog_start(steer_Engine *e)
 {
     if (e->watchdog_running) return 0;
-    if (pthread_create(&e->watchdog, NULL, watchdog, e) != 0) return -1;
+    if (!steerY_thread_start(&e->watchdog, watchdog, e)) return -1;
     e->watchdog_running = true;
     return 0;
 }
@@ -179,23 +170,23 @@ void steerE_watchdog_stop(steer_Engine *e)
 {
     if (!e->watchdog_running) return;
     atomic_store(&e->stopping, true);
-    pthread_join(e->watchdog, NULL);
+    steerY_thread_join(e->watchdog);
     e->watchdog_running = false;
 }
 
 void steerE_begin_call(Mod *m)
 {
-    pthread_mutex_lock(&m->e->lock);
+    steerY_mutex_lock(&m->e->lock);
     m->in_call = true;
-    if (pthread_getcpuclockid(pthread_self(), &m->clock) != 0) m->clock = CLOCK_MONOTONIC;
+    m->clock = steerY_cpu_clock();
     m->call++;
-    pthread_mutex_unlock(&m->e->lock);
+    steerY_mutex_unlock(&m->e->lock);
 }
 
 void steerE_end_call(Mod *m, double t0)
 {
-    pthread_mutex_lock(&m->e->lock);
+    steerY_mutex_lock(&m->e->lock);
     m->in_call = false;
-    pthread_mutex_unlock(&m->e->lock);
+    steerY_mutex_unlock(&m->e->lock);
     m->cpu += steerE_now() - t0;
 }

@@ -14,6 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef _WIN32 // the Windows build (tools/windows-check.sh): the C runtime's names
+#define setenv(name, value, overwrite) _putenv_s(name, value)
+#define unsetenv(name) _putenv_s(name, "")
+#endif
+
 static int check_failures_; // in the running test
 static int check_passed_, check_failed_;
 

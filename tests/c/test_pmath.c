@@ -81,6 +81,14 @@ static void test_sin_cos_small(void)
 
 static void test_sin_cos_large(void)
 {
+#ifdef _WIN32
+    // mingw-w64's sin and cos (the x87 fsin: a 66-bit pi) are no reference
+    // above 64, where they are off by far more than pmath; pmath is the same
+    // code everywhere, checked here against glibc on Linux, and its bits
+    // against Linux's by the world hashes (tools/windows-check.sh)
+    printf("    sin, cos above 64: skipped on Windows (the C library's are no reference there)\n");
+    return;
+#endif
     // random floats from 64 up to FLT_MAX: both range reductions
     Worst ws = { 0 }, wc = { 0 };
     for (int i = 0; i < 1000000; i++) {

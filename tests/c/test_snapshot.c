@@ -390,8 +390,13 @@ static void test_fresh_process(void)
         must(steer_world_step(w, M_TICKS), "step");
         // under a cross build's emulator the child runs through it too
         const char *wrap = getenv("STEER_EXE_WRAPPER");
+#ifdef _WIN32 // cmd.exe's quotes
+        snprintf(cmd, sizeof cmd, "\"%s\" --child %s %d", self, path, M_TICKS);
+        (void)wrap;
+#else
         snprintf(cmd, sizeof cmd, "%s%s%s'%s' --child %s %d", wrap ? "'" : "", wrap ? wrap : "", wrap ? "' " : "", self,
                  path, M_TICKS);
+#endif
         FILE *p = popen(cmd, "r");
         unsigned long long h = 0;
         REQUIRE(p, "popen");

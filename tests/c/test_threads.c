@@ -23,7 +23,7 @@
 #include "check.h"
 #include "workloads.h"
 
-#include <pthread.h>
+#include "core/os.h" // threads for the host's job system
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -47,14 +47,14 @@ static void set_grain(int grain)
 
 // The thread that called steer_world_step, and the calls of each host
 // callback: in all, and on another thread than that.
-static pthread_t stepper;
+static _Thread_local bool on_stepper; // set on the thread that calls steer_world_step
 enum { SPIN, CUSTOM, EASE, THINK, NCALLBACKS };
 static const char *const callback_names[] = { "the host kind", "custom", "ease", "think" };
 static atomic_int calls[NCALLBACKS], calls_elsewhere[NCALLBACKS];
 static void note_thread(int callback)
 {
     atomic_fetch_add(&calls[callback], 1);
-    if (!pthread_equal(pthread_self(), stepper)) atomic_fetch_add(&calls_elsewhere[callback], 1);
+    if (!on_stepper) atomic_fetch_add(&calls_elsewhere[callback], 1);
 }
 
 // The host kind "spin": a force around the origin, turning faster with
@@ -132,7 +132,7 @@ static void trace_free(Trace *t)
 // One tick onto the trace.
 static void step(steer_World *w, Trace *t)
 {
-    stepper = pthread_self();
+    on_stepper = true;
     int st = steer_world_step(w, 1), n = 0;
     const steer_Event *e = steer_world_events(w, &n);
     put(t, (uint64_t)(int64_t)st);
@@ -409,7 +409,7 @@ typedef struct Host {
     int nranges, cap;
     atomic_int next;
     int nthreads;
-    pthread_t th[2 * STEER_MAX_THREADS];
+    steerY_Thread th[2 * STEER_MAX_THREADS];
 } Host;
 
 static uint32_t host_rand(Host *h, uint32_t below)
@@ -420,12 +420,12 @@ static uint32_t host_rand(Host *h, uint32_t below)
     return h->rng % below;
 }
 
-static void *host_main(void *arg)
+static steerY_ThreadResult STEERY_THREAD host_main(void *arg)
 {
     Host *h = arg;
     for (;;) {
         int i = atomic_fetch_add(&h->next, 1);
-        if (i >= h->nranges) return NULL;
+        if (i >= h->nranges) return 0;
         h->task(h->ranges[i][0], h->ranges[i][1], h->ranges[i][2], h->task_ctx);
     }
 }
@@ -466,7 +466,7 @@ static void *enqueue(steer_TaskFn *task, int count, int min_range, void *task_ct
     h->busy = true;
     h->nthreads = 0;
     int want = 1 + (int)host_rand(h, 2 * (uint32_t)h->workers);
-    while (h->nthreads < want && pthread_create(&h->th[h->nthreads], NULL, host_main, h) == 0) h->nthreads++;
+    while (h->nthreads < want && steerY_thread_start(&h->th[h->nthreads], host_main, h)) h->nthreads++;
     return h;
 }
 
@@ -475,7 +475,7 @@ static void finish(void *task, void *host_ctx)
     Host *h = host_ctx;
     if (task != h || !h->busy) h->bad++;
     host_main(h); // the waiting thread helps
-    for (int i = 0; i < h->nthreads; i++) pthread_join(h->th[i], NULL);
+    for (int i = 0; i < h->nthreads; i++) steerY_thread_join(h->th[i]);
     h->nthreads = 0;
     h->busy = false;
 }
