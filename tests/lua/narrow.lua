@@ -105,6 +105,25 @@ function M.still(dt, n, width)
   return s
 end
 
+-- A corridor `width` m wide from x = -15 to 15 used both ways: `rows` x
+-- `cols` people (1 m apart along it, across it spread evenly) at each end
+-- walk head-on to the same formation 20 m on; no waypoints: the two flows
+-- must make lanes, and nobody may wait for good on someone waiting on him.
+function M.counter(dt, cols, rows, width)
+  cols, rows, width = cols or 3, rows or 2, width or 2.4
+  local s = scene(dt, { { -15, -width / 2, 15, -width / 2 }, { -15, width / 2, 15, width / 2 } }, 120)
+  for side = -1, 1, 2 do
+    for col = 0, cols - 1 do
+      for row = 0, rows - 1 do
+        local x = side * (2 + col)
+        local y = rows > 1 and (row / (rows - 1) - 0.5) * (width - 2 * M.radius - 0.2) or 0
+        person(s, x, y, x - side * 20, y)
+      end
+    end
+  end
+  return s
+end
+
 -- Distance from (x, y) to the segment s.
 local function to_segment(s, x, y)
   local ex, ey = s[3] - s[1], s[4] - s[2]
