@@ -2,8 +2,9 @@
 -- crowd_narrow_spec.lua — steer.reciprocal in narrow places (issue 31),
 -- what holds today: a small two-way doorway empties at 60 Hz and 4 Hz,
 -- without a pair deeper than 10% of a radius at 60 Hz; a queue at a 1.2 m
--- gap goes through without anyone pushed into or through the wall; walkers
--- in a corridor get round a person standing in it. The scenes and their
+-- gap goes through without anyone pushed into or through the wall; two
+-- files meeting head-on in a corridor get through each other; walkers in a
+-- corridor get round a person standing in it. The scenes and their
 -- scoring are narrow.lua's. The time bounds guard against slowing down
 -- (about a third over today's times, bench/narrow-baseline.md has them);
 -- crowd_narrow_goals.lua holds issue 31's tighter goals, not yet met.
@@ -47,6 +48,14 @@ describe("reciprocal in narrow places", function()
       expect(r.time, what .. ": time until all are through (s); " .. narrow.show(r)):le(size[1] * size[2] * 2.7)
       walls_kept(r, what)
     end
+  end)
+
+  it("lets two files of 12 meeting head-on in a 2 m corridor at 4 Hz through each other (no face-off for good)", function()
+    -- those who meet stand still, each wanting through where the other stands: 53.5 s while a still
+    -- neighbour vetoed keep_right's turn, 30.75 s since one facing us off does not (reciprocal.c, keep_right)
+    local r = narrow.run(narrow.counter(0.25, 6, 2, 2))
+    expect(r.time, "time until all 24 are through (s); " .. narrow.show(r)):le(40)
+    walls_kept(r, "head-on in a corridor at 4 Hz")
   end)
 
   it("walks 10 people round one standing still in a 2 m corridor, at 60 Hz and 4 Hz", function()

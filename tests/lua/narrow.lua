@@ -77,6 +77,11 @@ function M.doorway(dt, cols, rows)
   return s
 end
 
+-- The walls of a corridor `width` m wide along y = 0 from x = -15 to 15.
+local function corridor(width)
+  return { { -15, -width / 2, 15, -width / 2 }, { -15, width / 2, 15, width / 2 } }
+end
+
 -- `cols` x `rows` people (1 m apart, the front column at x = -5) all
 -- through a gap of `gap` m in the wall on x = 0, by way of its middle, to
 -- the same grid 10 m on: a queue forms at the gap.
@@ -99,9 +104,29 @@ end
 -- first 5 m before it), each to 20 m on: they must all get round it.
 function M.still(dt, n, width)
   n, width = n or 10, width or 2
-  local s = scene(dt, { { -15, -width / 2, 15, -width / 2 }, { -15, width / 2, 15, width / 2 } }, 120)
+  local s = scene(dt, corridor(width), 120)
   person(s, 0, 0, 0, 0, nil, true)
   for k = 0, n - 1 do person(s, -5 - k, 0, 15 - k, 0) end
+  return s
+end
+
+-- A corridor `width` m wide (default 2.4) used both ways: at each end
+-- `cols` x `rows` people (1 m apart along it from 2 m off its middle,
+-- spread evenly across it) walk head-on to the same formation 20 m on; no
+-- waypoints: the two flows must make lanes, and nobody may wait for good
+-- on someone waiting on him.
+function M.counter(dt, cols, rows, width)
+  cols, rows, width = cols or 3, rows or 2, width or 2.4
+  local s = scene(dt, corridor(width), 120)
+  for side = -1, 1, 2 do
+    for col = 0, cols - 1 do
+      for row = 0, rows - 1 do
+        local x = side * (2 + col)
+        local y = rows > 1 and (row / (rows - 1) - 0.5) * (width - 2 * M.radius - 0.2) or 0
+        person(s, x, y, x - side * 20, y)
+      end
+    end
+  end
   return s
 end
 
