@@ -36,7 +36,8 @@ static inline double bench_median(double *v, int n)
 // (bench_median), or -1 when there is no memory for the times.
 static inline double bench_step_median_ms(steer_World *w, int ticks)
 {
-    double *t = malloc(sizeof *t * (size_t)(ticks > 0 ? ticks : 1));
+    double *t =
+        (double *)malloc(sizeof *t * (size_t)(ticks > 0 ? ticks : 1)); // the cast: the RVO2 peer includes this as C++
     if (!t) return -1;
     for (int i = 0; i < ticks; i++) {
         double t0 = bench_now_ms();

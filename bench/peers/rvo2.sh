@@ -7,11 +7,12 @@
 #
 #   bench/peers/rvo2.sh RVO2_SOURCE_DIR [OUT_DIR]     (OUT_DIR defaults to build-rvo2 in the repository)
 #   nice OUT_DIR/rvo2-crowd [--scenario NAME] [--dt 1/60|0.25] [--method rvo2|rvo2-noise] [--variants K]
+#                           [--jitter K]
 #
 # The commands it runs, from the repository's root (SRC = RVO2_SOURCE_DIR, OUT = OUT_DIR):
 #   g++ -O2 -DNDEBUG -std=c++98 -DRVO_STATIC_DEFINE -I$SRC/src -c $SRC/src/X.cc -o $OUT/X.o    (each X.cc of $SRC/src)
 #   gcc -O2 -DNDEBUG -std=c99 -D_DEFAULT_SOURCE -c bench/crowd_scen.c -o $OUT/crowd_scen.o
-#   g++ -O2 -DNDEBUG -std=c++11 -DRVO_STATIC_DEFINE -Wall -Wextra -I$SRC/src -c bench/peers/rvo2_crowd.cpp \
+#   g++ -O2 -DNDEBUG -std=c++11 -DRVO_STATIC_DEFINE -Wall -Wextra -I$SRC/src -Iinclude -c bench/peers/rvo2_crowd.cpp \
 #       -o $OUT/rvo2_crowd.o
 #   g++ -o $OUT/rvo2-crowd $OUT/*.o -lm
 # RVO2's sources compile as C++98 with -O2 -DNDEBUG, as its own Release build
@@ -43,7 +44,8 @@ for f in "$src"/src/*.cc; do
     g++ -O2 -DNDEBUG -std=c++98 -DRVO_STATIC_DEFINE -I"$src/src" -c "$f" -o "$out/$(basename "$f" .cc).o"
 done
 gcc -O2 -DNDEBUG -std=c99 -D_DEFAULT_SOURCE -c bench/crowd_scen.c -o "$out/crowd_scen.o"
-g++ -O2 -DNDEBUG -std=c++11 -DRVO_STATIC_DEFINE -Wall -Wextra -I"$src/src" -c bench/peers/rvo2_crowd.cpp \
+# -Iinclude: bench/timing.h includes steer.h (for a helper the harness does not call)
+g++ -O2 -DNDEBUG -std=c++11 -DRVO_STATIC_DEFINE -Wall -Wextra -I"$src/src" -Iinclude -c bench/peers/rvo2_crowd.cpp \
     -o "$out/rvo2_crowd.o"
 g++ -o "$out/rvo2-crowd" "$out"/*.o -lm
 echo "built $out/rvo2-crowd"
