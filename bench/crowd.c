@@ -6,13 +6,16 @@
 //
 //   steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method blend|priority|orca]
 //                     [--collide] [--threads N] [--variants K] [--horizon T] [--obstacle-horizon T]
+//                     [--jitter K]
 //
 // Every scenario (default all) at each dt (default both; 0.0167 is exactly
 // 1/60 s) runs until crowd_metrics_finished says so (everyone arrived plus
 // the 10 s settle window, or the scenario's time limit) and prints one line
 // (keys in crowd_scen.h). --variants K runs only the first K of a
 // scenario's variants (the obstacle fields have 100). --collide turns on the
-// world's non-penetration pass (the method prints as M+collide).
+// world's non-penetration pass (the method prints as M+collide). --jitter K
+// runs layout K of each scene (crowd_scene_jitter: every start moved by up
+// to 5 cm; 0, the default, is the scene itself), as `rvo2-crowd --jitter K`.
 //
 // The methods (brain_new), each agent's target its goal:
 //   blend     blend{ avoid_agents{horizon 2}, arrive{slow_radius 3,
@@ -49,6 +52,7 @@ typedef struct CrowdOptions {
     const char *method;
     bool collide;
     int threads, variants;            // variants 0: all
+    int jitter;                       // the layout, crowd_scene_jitter's K
     double horizon, obstacle_horizon; // 0: the behaviour's default
 } CrowdOptions;
 
@@ -238,6 +242,7 @@ static void run_scenario(const CrowdOptions *o, const char *name, double dt)
             fprintf(stderr, "steer-bench crowd: could not build %s variant %d\n", name, v);
             exit(1);
         }
+        crowd_scene_jitter(&s, o->jitter);
         runs[v] = run_scene(o, &s, dt);
         crowd_scene_free(&s);
     }
@@ -254,7 +259,7 @@ static int crowd_usage(void)
     fprintf(stderr, "usage: steer-bench crowd [--scenario NAME|all] [--dt 0.25|1/60|both] "
                     "[--method blend|priority|orca]\n"
                     "                         [--collide] [--threads N] [--variants K] [--horizon T] "
-                    "[--obstacle-horizon T]\n"
+                    "[--obstacle-horizon T] [--jitter K]\n"
                     "scenarios:");
     for (const char *const *s = crowd_scene_names; *s; s++) fprintf(stderr, " %s", *s);
     fprintf(stderr, "\n");
@@ -302,11 +307,12 @@ int steer_bench_crowd(int argc, char **argv)
         else if (!strcmp(arg, "--variants")) o.variants = atoi(val);
         else if (!strcmp(arg, "--horizon")) o.horizon = atof(val);
         else if (!strcmp(arg, "--obstacle-horizon")) o.obstacle_horizon = atof(val);
+        else if (!strcmp(arg, "--jitter")) o.jitter = atoi(val);
         else return crowd_usage();
     }
     bool known_method = !strcmp(o.method, "blend") || !strcmp(o.method, "priority") || !strcmp(o.method, "orca");
-    if (!known_method || o.threads < 1 || o.threads > STEER_MAX_THREADS || o.variants < 0 || o.horizon < 0 ||
-        o.obstacle_horizon < 0 || (o.scenario && !crowd_scene_variants(o.scenario)))
+    if (!known_method || o.threads < 1 || o.threads > STEER_MAX_THREADS || o.variants < 0 || o.jitter < 0 ||
+        o.horizon < 0 || o.obstacle_horizon < 0 || (o.scenario && !crowd_scene_variants(o.scenario)))
         return crowd_usage();
     for (const char *const *name = crowd_scene_names; *name; name++) {
         if (o.scenario && strcmp(o.scenario, *name)) continue;

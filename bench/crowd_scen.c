@@ -45,6 +45,11 @@
 //               (0.6 m/s) at x = 10 .. 28, 10 fast ones (1.6 m/s) at
 //               x = -8 .. 0, all on y = 0; the slow go 60 m, the fast 100 m,
 //               so the fast must pass; 600 s
+//   Layout K (crowd_scene_jitter, --jitter K in both harnesses): every
+//   start moved by up to 5 cm in x and y, from a stream seeded by K; 0 is
+//   the scene as above. The narrow scenes are chaotic (5 cm can change a
+//   doorway's time several fold), so they compare on medians over layouts
+//   (bench/narrow-ensemble.sh).
 //
 // The metrics, per run, pooled over the runs of a scenario when printed:
 //   arrived=K/T       agents that came within 1 m of their goal at any tick
@@ -396,10 +401,21 @@ void crowd_scene_free(CrowdScene *s)
     memset(s, 0, sizeof *s);
 }
 
+#define JITTER_M 0.05
+
+void crowd_scene_jitter(CrowdScene *s, int layout)
+{
+    s->layout = layout;
+    if (layout == 0) return;
+    uint64_t state = (uint64_t)layout;
+    for (int k = 0; k < 2 * s->n; k++) s->start[k] += uniform(&state, -JITTER_M, JITTER_M);
+}
+
 // ---- metrics --------------------------------------------------------------
 
 struct CrowdMetrics {
     char name[32];
+    int layout; // the scene's, printed when not 0
     int n, nobs;
     double dt, time_limit;
     double *goal, *radius, *straight; // n straight: start-goal distance
@@ -437,6 +453,7 @@ CrowdMetrics *crowd_metrics_new(const CrowdScene *s, double dt)
     if (!m) return NULL;
     int n = s->n;
     memcpy(m->name, s->name, sizeof m->name);
+    m->layout = s->layout;
     m->n = n;
     m->nobs = s->nobs;
     m->dt = dt;
@@ -721,8 +738,9 @@ void crowd_metrics_print(FILE *out, CrowdMetrics *const *runs, int nruns, const 
         nms += m->nms;
     }
     double time_s = median(times, nruns);
-    fprintf(out, "crowd system=%s method=%s scenario=%s dt=%.3g n=%d runs=%d arrived=%ld/%ld", system, method,
-            first->name, first->dt, first->n, nruns, arrived, (long)first->n * nruns);
+    fprintf(out, "crowd system=%s method=%s scenario=%s", system, method, first->name);
+    if (first->layout) fprintf(out, " layout=%d", first->layout);
+    fprintf(out, " dt=%.3g n=%d runs=%d arrived=%ld/%ld", first->dt, first->n, nruns, arrived, (long)first->n * nruns);
     if (isinf(time_s)) fputs(" time_s=never", out);
     else fprintf(out, " time_s=%.1f", time_s);
     fprintf(out, " overlap_pairs=%ld deepest_r=%.3f", pairs, deepest);

@@ -38,6 +38,7 @@ typedef struct CrowdScene {
     CrowdObstacle *obs;
     double time_limit;
     double *via; // NULL, or 4n: per agent a waypoint and a normal (x, y, nx, ny), see crowd_scene_target
+    int layout;  // 0, or the K of crowd_scene_jitter
 } CrowdScene;
 
 // The scenarios, NULL-terminated, in print order.
@@ -49,6 +50,13 @@ int crowd_scene_variants(const char *name);
 // -1 for an unknown name or variant (then *out holds nothing to free).
 int crowd_scene_make(const char *name, int variant, CrowdScene *out);
 void crowd_scene_free(CrowdScene *s);
+// Layout K of a scene (issue 31: single runs of the narrow scenes are
+// chaotic, so they compare on medians over layouts): moves every start
+// position by an offset uniform in [-5, 5] cm in x and in y, drawn from a
+// splitmix64 stream seeded by K, agent by agent. K = 0 leaves the scene as
+// it is, bit for bit. The same K gives every harness the same starts.
+// Metric lines of a run of layout K > 0 carry layout=K.
+void crowd_scene_jitter(CrowdScene *s, int layout);
 // Where agent i at pos heads now: its waypoint while it is neither past it
 // along the waypoint's normal nor within 0.5 m of it, else its goal (a scene without waypoints:
 // the goal). The route a game's path planner would give through a doorway
@@ -67,7 +75,7 @@ void crowd_metrics_tick(CrowdMetrics *m, const double *pos, const double *vel, c
 // arrival has passed, or the time limit is reached; else 0.
 int crowd_metrics_finished(const CrowdMetrics *m);
 // Pools the runs (variants) of one scenario at one dt and prints one line:
-//   crowd system=S method=M scenario=NAME dt=DT n=N runs=R arrived=K/T time_s=X|never
+//   crowd system=S method=M scenario=NAME [layout=K] dt=DT n=N runs=R arrived=K/T time_s=X|never
 //     overlap_pairs=P deepest_r=X [obstacle_depth_m=X fields_penetrated=K/R walls_crossed=K]
 //     path_ratio=X settled_speed=X settled_turn_dps=X settled_speed_max=X settled_turn_max=X ms_per_tick=X
 // (one line; the obstacle keys only for scenes with obstacles; a figure with

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // rvo2_crowd.cpp — rvo2-crowd: the RVO2 peer of `steer-bench crowd` (issue 18).
 //
-//   rvo2-crowd [--scenario NAME] [--dt 1/60|0.25] [--method rvo2|rvo2-noise] [--variants K]
+//   rvo2-crowd [--scenario NAME] [--dt 1/60|0.25] [--method rvo2|rvo2-noise] [--variants K] [--jitter K]
 //
 // Runs the scenarios of crowd_scen.h in RVO2 (the ORCA reference library)
 // and scores them with crowd_scen.c, so its lines compare one for one with
 // steer's. Prints crowd_scen's metric line per scenario x dt x method (all
 // of them by default; the options pick one of each, --variants caps the
-// runs of the obstacle fields). bench/peers/rvo2.sh builds it from an RVO2
+// runs of the obstacle fields, --jitter K runs layout K of each scene:
+// crowd_scene_jitter, as `steer-bench crowd --jitter K`). bench/peers/rvo2.sh builds it from an RVO2
 // source tree; it is not part of the meson build (RVO2 is not vendored).
 //
 // RVO2 is driven as its own examples drive it:
@@ -159,7 +160,7 @@ CrowdMetrics *run(const CrowdScene *s, double dt, bool with_noise)
 }
 
 // Every variant of one scenario at one dt and method, pooled into one line.
-int run_scenario(const char *name, double dt, const char *method, int max_variants)
+int run_scenario(const char *name, double dt, const char *method, int max_variants, int jitter)
 {
     int variants = crowd_scene_variants(name);
     if (max_variants > 0 && max_variants < variants) variants = max_variants;
@@ -170,6 +171,7 @@ int run_scenario(const char *name, double dt, const char *method, int max_varian
             fprintf(stderr, "rvo2-crowd: cannot make %s variant %d\n", name, v);
             return -1;
         }
+        crowd_scene_jitter(&s, jitter);
         runs.push_back(run(&s, dt, std::strcmp(method, "rvo2-noise") == 0));
         crowd_scene_free(&s);
     }
@@ -189,7 +191,7 @@ double parse_dt(const char *text)
 int usage()
 {
     fprintf(stderr, "usage: rvo2-crowd [--scenario NAME] [--dt 1/60|0.25] [--method rvo2|rvo2-noise] "
-                    "[--variants K]\n");
+                    "[--variants K] [--jitter K]\n");
     return 2;
 }
 
@@ -199,7 +201,7 @@ int main(int argc, char **argv)
 {
     const char *only_scenario = NULL, *only_method = NULL;
     double only_dt = 0;
-    int max_variants = 0;
+    int max_variants = 0, jitter = 0;
     for (int a = 1; a < argc; a++) {
         if (a + 1 >= argc) return usage();
         if (!std::strcmp(argv[a], "--scenario")) only_scenario = argv[++a];
@@ -208,7 +210,10 @@ int main(int argc, char **argv)
             if (!(only_dt > 0)) return usage();
         } else if (!std::strcmp(argv[a], "--method")) only_method = argv[++a];
         else if (!std::strcmp(argv[a], "--variants")) max_variants = std::atoi(argv[++a]);
-        else return usage();
+        else if (!std::strcmp(argv[a], "--jitter")) {
+            jitter = std::atoi(argv[++a]);
+            if (jitter < 0) return usage();
+        } else return usage();
     }
     if (only_scenario && crowd_scene_variants(only_scenario) == 0) {
         fprintf(stderr, "rvo2-crowd: unknown scenario %s\n", only_scenario);
@@ -229,7 +234,7 @@ int main(int argc, char **argv)
         for (std::size_t d = 0; d < dts.size(); d++) {
             for (int k = 0; k < 2; k++) {
                 if (only_method && std::strcmp(methods[k], only_method)) continue;
-                if (run_scenario(*name, dts[d], methods[k], max_variants) != 0) return 1;
+                if (run_scenario(*name, dts[d], methods[k], max_variants, jitter) != 0) return 1;
             }
         }
     }
