@@ -87,7 +87,8 @@ function start(m) {
       state.stopped = false;
       return true;
     }
-    log(`reload failed, the last good version runs on: ${api.error().split('\n')[0]}`, 'error');
+    // the engine's log has said why (FILE:LINE: MESSAGE)
+    log(`the last good version runs on, tick ${api.ticks()}`, 'error');
     return false;
   }
 
@@ -207,9 +208,16 @@ function start(m) {
     }
     if (state.selected) {
       const text = api.inspect();
-      $('inspector').textContent = text;
-      $('inspector').hidden = !text;
+      const panel = $('inspector');
+      panel.textContent = text;
+      panel.hidden = !text;
       if (!text) state.selected = false;
+      // at the top right, or the bottom right when it would cover the agent there
+      if (selectedAt && text) {
+        const x = selectedAt[0] / dpr, y = selectedAt[1] / dpr, w = panel.offsetWidth + 20, h = panel.offsetHeight + 20;
+        const covers = x > canvas.clientWidth - w && y < h;
+        if (covers !== panel.classList.contains('bottom')) panel.classList.toggle('bottom', covers);
+      }
     }
     $('status').textContent = `tick ${api.ticks()}  ${api.count()} agents  hash ${api.hash()}` +
       (state.stopped ? '  STOPPED' : state.paused ? '  paused' : '');
