@@ -11,6 +11,9 @@
 #     the native one, and its own checks (a reload keeps every agent, a
 #     broken reload names the file and line and the last good version runs
 #     on, a click shows the inspector) must pass;
+#   - the page opened as a person would (?demo=pursuit) runs in real time:
+#     after 3 s (Chromium's virtual time) it shows about 180 ticks, and
+#     the hash it shows is the native build's at that tick;
 #   - a screenshot of that page must show the flock: at least 2000 pixels
 #     in the boids' colour, spread over at least 20 cells of 40x40 pixels.
 # Writes one line per check to WEB_BUILD/web-results.json in the form of
@@ -83,10 +86,20 @@ url="http://127.0.0.1:$(cat "$tmp/port" 2>/dev/null)/?demo=flock&ticks=600&test=
 chrome="chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=60000"
 timeout 120 $chrome --dump-dom "$url" >"$tmp/dom.html" 2>"$tmp/chromium.log"
 timeout 120 $chrome --window-size=1400,820 --screenshot="$web/web-check.png" "$url" >/dev/null 2>>"$tmp/chromium.log"
+# the page as a person opens it: 3 s of real time (virtual here) at the
+# world's 60 ticks a second, then the tick and hash it shows, and the
+# native build's hash at that tick
+chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=3000 --dump-dom \
+    "http://127.0.0.1:$(cat "$tmp/port" 2>/dev/null)/?demo=pursuit" 2>>"$tmp/chromium.log" |
+    sed -n 's/.*id="status">tick \([0-9]*\) .* hash \([0-9a-f]*\).*/\1 \2/p' >"$tmp/realtime.txt"
+read -r rt_ticks rt_hash <"$tmp/realtime.txt" || rt_ticks=0
+h=$(STEER_THREADS=1 "$native/steer" run --headless --ticks "${rt_ticks:-0}" demos/pursuit.lua 2>&1 |
+    sed -n 's/.*, hash \([0-9a-f]*\)$/\1/p' | tail -n 1)
+echo "${rt_ticks:-0} ${rt_hash:-none} ${h:-failed}" >"$tmp/realtime.txt"
 
-python3 - "$tmp/native.txt" "$tmp/wasm.txt" "$tmp/dom.html" "$web/web-check.png" "$results" <<'PY'
+python3 - "$tmp/native.txt" "$tmp/wasm.txt" "$tmp/dom.html" "$web/web-check.png" "$tmp/realtime.txt" "$results" <<'PY'
 import html, json, re, struct, sys, zlib
-native_file, wasm_file, dom_file, png_file, out = sys.argv[1:]
+native_file, wasm_file, dom_file, png_file, realtime_file, out = sys.argv[1:]
 def table(path):
     rows = {}
     for line in open(path):
@@ -116,6 +129,10 @@ test = json.loads(html.unescape(m.group(1))) if m and m.group(1).strip() else {}
 for check in ("reload", "reload_error", "inspect"):
     c = test.get("checks", {}).get(check, {})
     result("web-page-" + check, bool(c.get("ok")), c.get("detail", "not run"))
+rt = (open(realtime_file).read().split() + ["0", "none", "failed"])[:3]
+rt_ticks = int(rt[0]) if rt and rt[0].isdigit() else 0
+result("web-page-realtime", 90 <= rt_ticks <= 200 and rt[1] == rt[2],
+       f"pursuit after 3 s: tick {rt_ticks} (60 a second), page {rt[1]}, native {rt[2]}")
 
 # the screenshot: a PNG of 8-bit RGB or RGBA, decoded here (no imaging library)
 def pixels(path):
