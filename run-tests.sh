@@ -17,7 +17,9 @@
 # STEER_BUILD_TSAN, STEER_BUILD_CLANG, STEER_BUILD_AARCH64 and
 # STEER_FUZZ_BUILD name other build directories (build, build-asan,
 # build-tsan, build-clang, build-aarch64, build-fuzz); STEER_BUILD_WINDOWS
-# the Windows check's directory (build-windows).
+# the Windows check's directory (build-windows). The browser build
+# (tools/web-check.sh: emscripten, every demo's hash under node, a page in
+# headless Chromium) is in STEER_BUILD_WEB (build-web).
 set -u
 cd "$(dirname "$0")"
 rel="${STEER_BUILD:-build}"
@@ -27,6 +29,7 @@ clang="${STEER_BUILD_CLANG:-build-clang}"
 arm="${STEER_BUILD_AARCH64:-build-aarch64}"
 fuzz="${STEER_FUZZ_BUILD:-build-fuzz}"
 win="${STEER_BUILD_WINDOWS:-build-windows}"
+web="${STEER_BUILD_WEB:-build-web}"
 tools/setup.sh --packages clang clang-format gcc-aarch64-linux-gnu qemu-user-static || exit 1
 tools/setup.sh "$rel" || exit 1
 tools/setup.sh "$asan" -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false || exit 1
@@ -47,9 +50,10 @@ tools/hashes.sh "$clang/hashes.json" "$rel" "$asan" "$clang" || status=1
 tools/cross-check.sh "$arm" "$rel" || status=1
 tools/windows-check.sh "$win" "$rel" || status=1
 STEER_FUZZ_BUILD="$fuzz" tools/fuzz.sh smoke 12 "$fuzz/fuzz-smoke.json" || status=1
+tools/web-check.sh "$web" "$rel" || status=1 # writes $web/web-results.json anew
 python3 - "$rel/meson-logs/testlog.json" "$asan/meson-logs/testlog.json" "$tsan/meson-logs/testlog.json" \
     "$clang/hashes.json" "$arm/meson-logs/testlog.json" "$arm/cross-hashes.json" "$fuzz/fuzz-smoke.json" \
-    "$win/build/meson-logs/testlog.json" "$win/windows-hashes.json" <<'PY'
+    "$win/build/meson-logs/testlog.json" "$win/windows-hashes.json" "$web/web-results.json" <<'PY'
 import json, sys
 passed = failed = 0
 for path in sys.argv[1:]:

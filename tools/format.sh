@@ -3,8 +3,8 @@
 # Format steer's C with the committed .clang-format.
 #   tools/format.sh           format every file in place
 #   tools/format.sh --check   list the files clang-format would change; exit 1 if any
-# The files: *.c and *.h under src/, include/, tests/, bench/, demos/embed/
-# and tools/*.c; third_party/ is left in its authors' form. The style
+# The files: *.c and *.h under src/, include/, tests/, bench/, demos/embed/,
+# web/ and tools/*.c; third_party/ is left in its authors' form. The style
 # depends on clang-format's major version, so the check wants the one the
 # tree was formatted with (Debian 12's, 14: tools/setup.sh installs it) and
 # skips (exit 77, meson's "skipped") when it is missing or another version.
@@ -27,7 +27,7 @@ if [ "$version" != "$major" ]; then
     echo "format: $cf is version ${version:-unknown}, the tree is formatted with $major: skipped" >&2
     exit 77
 fi
-files=$(find src include tests bench demos/embed -name third_party -prune -o -type f \( -name '*.c' -o -name '*.h' \) -print
+files=$(find src include tests bench demos/embed web -name third_party -prune -o -type f \( -name '*.c' -o -name '*.h' \) -print
         ls tools/*.c 2>/dev/null || true)
 files=$(printf '%s\n' $files | sort)
 if ! $check; then
