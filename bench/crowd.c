@@ -6,7 +6,7 @@
 //
 //   steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method blend|priority|orca]
 //                     [--collide] [--threads N] [--variants K] [--horizon T] [--obstacle-horizon T]
-//                     [--jitter K]
+//                     [--jitter K] [--max-overlap X]
 //
 // Every scenario (default all) at each dt (default both; 0.0167 is exactly
 // 1/60 s) runs until crowd_metrics_finished says so (everyone arrived plus
@@ -28,7 +28,8 @@
 //             avoid_obstacles, arrive } }: avoid_obstacles finds the way
 //             round clutter, walls need no more than the solve and the
 //             scene's waypoints); --horizon and --obstacle-horizon
-//             set its numbers, else it keeps its defaults
+//             set its numbers, else it keeps its defaults; --max-overlap X
+//             sets its max_overlap (0, the default, off)
 // In a scene with waypoints (crowd_scene_target), an agent not yet past its
 // waypoint has the same brain with seek{} (full speed) in arrive's place,
 // as RVO2's harness heads for a waypoint at full speed: arrive only at the
@@ -54,6 +55,7 @@ typedef struct CrowdOptions {
     int threads, variants;            // variants 0: all
     int jitter;                       // the layout, crowd_scene_jitter's K
     double horizon, obstacle_horizon; // 0: the behaviour's default
+    double max_overlap;               // reciprocal's max_overlap (0: off, its default)
 } CrowdOptions;
 
 static void crowd_must(int st, const char *what)
@@ -112,6 +114,8 @@ static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles, bool cir
         if (o->obstacle_horizon > 0)
             crowd_must(steer_behavior_set_number(r, "obstacle_horizon", o->obstacle_horizon),
                        "reciprocal obstacle_horizon");
+        if (o->max_overlap > 0)
+            crowd_must(steer_behavior_set_number(r, "max_overlap", o->max_overlap), "reciprocal max_overlap");
         steer_Behavior *goal = goal_node(final);
         if (circles) {
             steer_Behavior *p = node("priority");
@@ -260,6 +264,7 @@ static int crowd_usage(void)
                     "[--method blend|priority|orca]\n"
                     "                         [--collide] [--threads N] [--variants K] [--horizon T] "
                     "[--obstacle-horizon T] [--jitter K]\n"
+                    "                         [--max-overlap X]\n"
                     "scenarios:");
     for (const char *const *s = crowd_scene_names; *s; s++) fprintf(stderr, " %s", *s);
     fprintf(stderr, "\n");
@@ -308,11 +313,13 @@ int steer_bench_crowd(int argc, char **argv)
         else if (!strcmp(arg, "--horizon")) o.horizon = atof(val);
         else if (!strcmp(arg, "--obstacle-horizon")) o.obstacle_horizon = atof(val);
         else if (!strcmp(arg, "--jitter")) o.jitter = atoi(val);
+        else if (!strcmp(arg, "--max-overlap")) o.max_overlap = atof(val);
         else return crowd_usage();
     }
     bool known_method = !strcmp(o.method, "blend") || !strcmp(o.method, "priority") || !strcmp(o.method, "orca");
     if (!known_method || o.threads < 1 || o.threads > STEER_MAX_THREADS || o.variants < 0 || o.jitter < 0 ||
-        o.horizon < 0 || o.obstacle_horizon < 0 || (o.scenario && !crowd_scene_variants(o.scenario)))
+        o.horizon < 0 || o.obstacle_horizon < 0 || !(o.max_overlap >= 0 && o.max_overlap <= 1) ||
+        (o.scenario && !crowd_scene_variants(o.scenario)))
         return crowd_usage();
     for (const char *const *name = crowd_scene_names; *name; name++) {
         if (o.scenario && strcmp(o.scenario, *name)) continue;

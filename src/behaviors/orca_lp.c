@@ -20,7 +20,10 @@
 // t = d_i - n_i.v, where every soft half-space j before it becomes
 // (n_j - n_i).v >= d_j - d_i (its violation at most i's) and the
 // objective becomes the largest n_i.v: a program of the first kind, one
-// dimension lower than (v, t).
+// dimension lower than (v, t). steerB_orca_solve_weighted weighs the
+// violations (t w_i for half-space i) and may follow with a second program
+// of the first kind over the soft half-spaces pushed back by a little more
+// than the least violation (relax_pass).
 //
 // Everything is solved in units where max_speed lies in [1, 4): a power of
 // two, so scaling is exact and the result does not depend on the unit, and
@@ -160,9 +163,12 @@ static int lp_solve(const Lp *lp, const Half *h, int count, int dim, float v[3])
 
 // v, the best point of h[0..from-1], becomes the point of the ball that
 // keeps h[0..hard-1] and has the smallest largest violation of the others
-// (see the file comment). A sub-program that fails does so by rounding
-// (v itself meets it): v is kept then.
-static void least_violation(const Lp *lp, const Half *h, int n, int hard, int from, int dim, float v[3])
+// (see the file comment), each divided by its weight when `wt` is given
+// (wt[k] in (0, 1]: then i's plane j becomes (n_j - (w_j / w_i) n_i).v >=
+// d_j - (w_j / w_i) d_i). A sub-program that fails does so by rounding (v
+// itself meets it): v is kept then.
+static void least_violation(const Lp *lp, const Half *h, const float *wt, int n, int hard, int from, int dim,
+                            float v[3])
 {
     Half sub[STEERB_ORCA_MAX];
     memcpy(sub, h, (size_t)hard * sizeof *h);
@@ -170,24 +176,48 @@ static void least_violation(const Lp *lp, const Half *h, int n, int hard, int fr
     lp_i.along = true;
     float worst = 0.0f;
     for (int i = from; i < n; i++) {
-        if (h[i].d - v3_dot(h[i].n, v) <= worst) continue;
+        float wi = wt ? wt[i] : 1.0f;
+        if ((h[i].d - v3_dot(h[i].n, v)) / wi <= worst) continue;
         int count = hard;
         for (int j = hard; j < i; j++) {
             Half *s = &sub[count];
-            v3_sub(s->n, h[j].n, h[i].n);
+            float rho = wt ? wt[j] / wi : 1.0f;
+            if (wt) {
+                v3_copy(s->n, h[j].n);
+                v3_madd(s->n, h[i].n, -rho);
+            } else {
+                v3_sub(s->n, h[j].n, h[i].n);
+            }
             float len = v3_len(s->n);
             // equal normals: j's violation, at most i's when i is taken
             // up, stays within 2 len max_speed of it in all the ball
             if (len < PARALLEL) continue;
             v3_scale(s->n, s->n, 1.0f / len);
-            s->d = (h[j].d - h[i].d) / len;
+            s->d = (h[j].d - rho * h[i].d) / len;
             count++;
         }
         v3_copy(lp_i.q, h[i].n);
         float t[3];
         if (lp_solve(&lp_i, sub, count, dim, t) == count) v3_copy(v, t);
-        worst = fmaxf(worst, h[i].d - v3_dot(h[i].n, v));
+        worst = fmaxf(worst, (h[i].d - v3_dot(h[i].n, v)) / wi);
     }
+}
+
+// After least_violation (v, largest weighted violation t* of the soft
+// half-spaces, the hard ones h[0..hard-1] kept): the point nearest the
+// target among those that keep the hard ones and violate no soft one by
+// more than (1 + relax) t* (times its weight). least_violation's point is
+// the one nearest its boundaries, and stops short of what the others allow.
+static void relax_pass(const Lp *lp, const Half *h, const float *wt, int n, int hard, float relax, int dim, float v[3])
+{
+    float worst = 0.0f;
+    for (int k = hard; k < n; k++) worst = fmaxf(worst, (h[k].d - v3_dot(h[k].n, v)) / (wt ? wt[k] : 1.0f));
+    Half relaxed[STEERB_ORCA_MAX];
+    memcpy(relaxed, h, (size_t)n * sizeof *h);
+    float by = worst * (1.0f + relax) + lp->slack;
+    for (int k = hard; k < n; k++) relaxed[k].d -= by * (wt ? wt[k] : 1.0f);
+    float t[3];
+    if (lp_solve(lp, relaxed, n, dim, t) == n) v3_copy(v, t);
 }
 
 // The power of two that brings x (finite, >= 0) into [1, 4) (below 1 when
@@ -207,6 +237,12 @@ static float unit_of(float x)
 
 int steerB_orca_solve(const steerB_Plane *pl, int n, int hard, float max_speed, const float pref[3], int dim,
                       float out[3])
+{
+    return steerB_orca_solve_weighted(pl, n, hard, NULL, 0.0f, max_speed, pref, dim, out);
+}
+
+int steerB_orca_solve_weighted(const steerB_Plane *pl, int n, int hard, const float *weight, float relax,
+                               float max_speed, const float pref[3], int dim, float out[3])
 {
     n = n < 0 ? 0 : n > STEERB_ORCA_MAX ? STEERB_ORCA_MAX : n;
     hard = hard < 0 ? 0 : hard > n ? n : hard;
@@ -236,7 +272,8 @@ int steerB_orca_solve(const steerB_Plane *pl, int n, int hard, float max_speed, 
     int fail = lp_solve(&lp, h, n, dim, v);
     if (fail < n) {
         if (fail < hard) hard = 0; // the hard ones alone leave nothing
-        least_violation(&lp, h, n, hard, fail, dim, v);
+        least_violation(&lp, h, weight, n, hard, fail, dim, v);
+        if (relax > 0.0f && hard > 0) relax_pass(&lp, h, weight, n, hard, relax, dim, v);
     }
     if (lp.r > 0.0f) v3_truncate(v, lp.r);
     else v3_zero(v); // a ball of one point, which an offset's underflowed square would miss

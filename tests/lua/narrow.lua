@@ -13,6 +13,7 @@
 --
 --   local narrow = require "narrow"
 --   local r = narrow.run(narrow.doorway(1 / 60))
+--   narrow.run(narrow.with(narrow.doorway(0.25), { max_overlap = 0.35 }))
 --   r.time (s, nil: not all through by the limit), r.through, r.n,
 --   r.deepest_r (deepest overlap of two agents, in radii),
 --   r.wall_depth (m: the deepest a disc went into a wall, its radius less
@@ -27,13 +28,20 @@ M.radius = 0.3
 M.speed = 1.4
 local ARRIVE_M = 1 -- as the benchmark: within 1 m of the goal counts as there
 
-local function brain()
-  return steer.reciprocal{ steer.arrive{ slow_radius = 3, stop_radius = 0.2 } }
+-- reciprocal{ goal } with `fields` (nil: none) set on the reciprocal.
+local function reciprocal(goal, fields)
+  local desc = { goal }
+  for k, v in pairs(fields or {}) do desc[k] = v end
+  return steer.reciprocal(desc)
+end
+
+local function brain(fields)
+  return reciprocal(steer.arrive{ slow_radius = 3, stop_radius = 0.2 }, fields)
 end
 
 -- The brain on the way to a waypoint: full speed towards it.
-local function en_route()
-  return steer.reciprocal{ steer.seek{} }
+local function en_route(fields)
+  return reciprocal(steer.seek{}, fields)
 end
 
 -- A scene: a world of step dt, its walls, its people (agent, goal and
@@ -147,6 +155,16 @@ local function crosses(s, x0, y0, x1, y1)
   local s0, s1 = side_of(s[1], s[2], s[3], s[4], x0, y0), side_of(s[1], s[2], s[3], s[4], x1, y1)
   local sa, sb = side_of(x0, y0, x1, y1, s[1], s[2]), side_of(x0, y0, x1, y1, s[3], s[4])
   return s0 * s1 < 0 and sa * sb < 0
+end
+
+-- The scene s with `fields` set on every walker's reciprocal, e.g.
+-- narrow.with(narrow.bottleneck(0.25, 1.2), { max_overlap = 0.35 }).
+function M.with(s, fields)
+  s.brain, s.en_route = brain(fields), en_route(fields)
+  for _, p in ipairs(s.people) do
+    if not p.still then p.a.brain = p.past and s.brain or s.en_route end
+  end
+  return s
 end
 
 -- Steps the scene until every walker (the still person aside) has been
