@@ -29,7 +29,8 @@
 //             round clutter, walls need no more than the solve and the
 //             scene's waypoints); --horizon and --obstacle-horizon
 //             set its numbers, else it keeps its defaults; --max-overlap X
-//             sets its max_overlap (0, the default, off)
+//             sets its max_overlap (0, the default, off; the method then
+//             prints as orca+max_overlap=X)
 // In a scene with waypoints (crowd_scene_target), an agent not yet past its
 // waypoint has the same brain with seek{} (full speed) in arrive's place,
 // as RVO2's harness heads for a waypoint at full speed: arrive only at the
@@ -251,7 +252,9 @@ static void run_scenario(const CrowdOptions *o, const char *name, double dt)
         crowd_scene_free(&s);
     }
     char method[64];
-    snprintf(method, sizeof method, "%s%s", o->method, o->collide ? "+collide" : "");
+    char overlap[32] = "";
+    if (o->max_overlap > 0) snprintf(overlap, sizeof overlap, "+max_overlap=%g", o->max_overlap);
+    snprintf(method, sizeof method, "%s%s%s", o->method, overlap, o->collide ? "+collide" : "");
     crowd_metrics_print(stdout, runs, nruns, "steer", method);
     fflush(stdout);
     for (int v = 0; v < nruns; v++) crowd_metrics_free(runs[v]);

@@ -13,12 +13,13 @@ layout, for both systems side by side; then every layout's time.
 
   bench/narrow-ensemble.py STEER_BENCH RVO2_CROWD [--layouts N] [--jobs J]
       [--scenes doorway,bottleneck,...] [--dts 1/60,0.25]
-      [--steer-method orca] [--rvo2-method rvo2-noise] [--log FILE]
+      [--steer-method orca] [--max-overlap X] [--rvo2-method rvo2-noise] [--log FILE]
   bench/narrow-ensemble.py --from-log FILE      (the table again from a log)
 
 Each run is one process under nice: `STEER_BENCH crowd --scenario S --dt DT
 --method orca --jitter K` and `RVO2_CROWD --scenario S --dt DT --method
-rvo2-noise --jitter K`; their metric lines (crowd_scen.h) go to --log. Both
+rvo2-noise --jitter K` (steer with `--max-overlap X` when given: reciprocal's
+max_overlap); their metric lines (crowd_scen.h) go to --log. Both
 systems are deterministic, so the figures do not depend on --jobs or the
 machine's load (no timings are reported).
 """
@@ -56,6 +57,8 @@ def commands(args, scene, dt, layout):
     sdt = "0.0167" if dt == "1/60" else dt  # steer-bench reads 0.0167 (and 1/60) as 1/60 exactly
     steer = ["nice", args.steer_bench, "crowd", "--scenario", scene, "--dt", sdt,
              "--method", args.steer_method, "--jitter", str(layout)]
+    if args.max_overlap:
+        steer += ["--max-overlap", args.max_overlap]
     rvo2 = ["nice", args.rvo2_crowd, "--scenario", scene, "--dt", dt,
             "--method", args.rvo2_method, "--jitter", str(layout)]
     return [("steer", steer), ("rvo2", rvo2)]
@@ -168,6 +171,7 @@ def main():
     ap.add_argument("--scenes", default=SCENES)
     ap.add_argument("--dts", default="1/60,0.25")
     ap.add_argument("--steer-method", default="orca")
+    ap.add_argument("--max-overlap")
     ap.add_argument("--rvo2-method", default="rvo2-noise")
     ap.add_argument("--log")
     ap.add_argument("--from-log")
