@@ -79,9 +79,11 @@
 // code, the rest), so a pair that keeps to its caps overlaps by at most
 // t r_min. A cap contains v = 0, so the shapes and caps together always
 // leave a velocity. Not between agents whose targets oppose (the
-// neighbour's target direction against our preferred velocity): a cap
-// stops a face-off from sliding past (two files of 12 meeting in a 2 m
-// corridor at 0.25 s: 30.75 s without caps, 98.5 s or never with them).
+// neighbour's target slot holds a point, and its direction from the
+// neighbour runs against our preferred velocity): a cap stops a face-off
+// from sliding past (two files of 12 meeting in a 2 m corridor at 0.25 s:
+// 30.75 s without caps, 98.5 s or never with them on every pair, 44.5 s
+// with them only within each file).
 // Two changes to the fallback come with it (orca.h's
 // steerB_orca_solve_weighted): a neighbour's violation counts divided by
 // clamp(room / reach, 0.1, 1), reach = (vmax_i + vmax_j) dt (the far ones,
@@ -90,18 +92,20 @@
 // preferred one that violates no soft half-space by more than 1.1 times
 // the least largest violation (the least-violation point alone stops short
 // and the press stalls; 1.3 clogs the gap for good, 1.05 is slow). With
-// room >= reach there is no cap and every weight is 1: at 1/60 s that holds
-// for every pair not already overlapping by t r_min, and the result is the
-// same bits as without. Measured with max_overlap 0.35 at dt 0.25 (100
-// people, median of 7 layouts jittered by 5 cm, time / overlapping pairs
-// / deepest in radii; without it, and RVO2): bottleneck 170.0 s / 327 /
-// 0.35 (157.5 / 720 / 1.81; RVO2 148.0 / 333 / 1.32), fanin 82.0 / 86 /
-// 0.35 (92.8 / 303 / 1.68), doorway 239.2 / 296 / 1.19 (303.2 / 560 /
-// 1.64), hallway4 189.0 / 231 / 1.49 (173.0 / 344 / 1.29), two-way
-// corridor 132.8 / 475 / 1.55 (108.8 / 502 / 1.33): queues stop short of
-// t, counter-flows (exempt) are slower and press as before. Open scenes at
-// 0.25: packed 22.5 -> 15.8 s, 4 -> 0 pairs; circle500 32 -> 380 shallow
-// pairs (deepest 0.15 -> 0.29 r); blocks 61.0 -> 76.2 s.
+// room >= reach there is no cap and every weight is 1, and the result is
+// the same bits as without: at 1/60 s (reach 0.05 m for two people at
+// 1.4 m/s) that holds for every pair not already overlapping by most of
+// t r_min, which no scene of the benchmark reaches (every line the same).
+// Measured with max_overlap 0.35 at dt 0.25 (100 people, median of 7 layouts
+// jittered by 5 cm, time / overlapping pairs / deepest in radii; without it,
+// and RVO2): bottleneck 170.0 s / 327 / 0.35 (157.5 / 720 / 1.81; RVO2 148.0
+// / 333 / 1.32), fanin 82.0 / 86 / 0.35 (92.8 / 303 / 1.68), doorway 239.2 /
+// 296 / 1.19 (303.2 / 560 / 1.64), hallway4 189.0 / 231 / 1.49 (173.0 / 344
+// / 1.29), two-way corridor 132.8 / 475 / 1.55 (108.8 / 502 / 1.33): queues
+// stay within t, counter-flows (exempt) are slower and press about as
+// before. Open scenes at 0.25: packed 22.5 -> 15.8 s, 4 -> 0 pairs;
+// circle500 32 -> 380 shallow pairs (deepest 0.15 -> 0.29 r); blocks 61.0 ->
+// 76.2 s.
 //
 // No memory: the behaviour is a pure function of tick t's state.
 #include "behavior.h"
