@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// test_orca_lp.c — ORCA's linear program (steerB_orca_solve,
-// src/behaviors/orca_lp.c) against an exact reference in double, on
+// test_orca_lp.c — ORCA's linear program (steerB_orca_solve and its
+// weighted form, src/behaviors/orca_lp.c) against an exact reference in double, on
 // thousands of random 2D and 3D programs, plus hand cases with known
 // answers and the degenerate inputs a crowd produces (duplicate and
 // opposite half-spaces, boundaries that miss the speed disc, a zero speed
@@ -656,6 +656,45 @@ static void test_deterministic(void)
     }
 }
 
+// steerB_orca_solve_weighted (reciprocal's max_overlap): weights of 1 and
+// no second pass are steerB_orca_solve to the bit, as is NULL; weights move
+// the least violation to where the weighted violations are equal; the
+// second pass goes on toward pref as far as (1 + relax) times it allows.
+static void test_weighted(void)
+{
+    float ones[STEERB_ORCA_MAX];
+    for (int k = 0; k < STEERB_ORCA_MAX; k++) ones[k] = 1.0f;
+    Problem p;
+    for (int i = 0; i < 2000 && !FAILED(); i++) {
+        random_problem(&p, 2 + i % 2);
+        float a[3], b[3], c[3];
+        int ra = solve(&p, a);
+        int rb = steerB_orca_solve_weighted(p.pl, p.n, p.hard, NULL, 0.0f, p.r, p.pref, p.dim, b);
+        int rc = steerB_orca_solve_weighted(p.pl, p.n, p.hard, ones, 0.0f, p.r, p.pref, p.dim, c);
+        CHECK(memcmp(a, b, sizeof a) == 0 && ra == rb, "NULL weights: other bits than steerB_orca_solve");
+        CHECK(memcmp(a, c, sizeof a) == 0 && ra == rc, "weights of 1: other bits than steerB_orca_solve");
+    }
+    // soft x >= 1 and x <= -1 (weights 1 and 0.25), hard y <= 5, pref (3, 0):
+    // the least largest weighted violation has 1 - x = (1 + x) / 0.25, x = -0.6
+    // (t* 1.6); unweighted, x = 0
+    p = problem(2, 10, 3, 0, 0);
+    add(&p, 0, 5, 0, 0, -1, 0);
+    add(&p, 1, 0, 0, 1, 0, 0);
+    add(&p, -1, 0, 0, -1, 0, 0);
+    p.hard = 1;
+    float w[3] = { 1.0f, 1.0f, 0.25f }, out[3];
+    solve(&p, out);
+    CHECK(fabsf(out[0]) <= 1e-5f, "unweighted: x %g, want 0", (double)out[0]);
+    CHECK(steerB_orca_solve_weighted(p.pl, p.n, p.hard, w, 0.0f, p.r, p.pref, 2, out) == 2, "both soft ones violated");
+    CHECK(fabsf(out[0] + 0.6f) <= 1e-5f, "weighted: x %g, want -0.6", (double)out[0]);
+    // the second pass: x <= -1 + 1.1 t* 0.25 = -0.56, nearest pref (3, 0)
+    steerB_orca_solve_weighted(p.pl, p.n, p.hard, w, 0.1f, p.r, p.pref, 2, out);
+    NEAR(out, -0.56f, 0, 0, 1e-4f);
+    // without a hard half-space there is no second pass
+    steerB_orca_solve_weighted(p.pl + 1, 2, 0, w + 1, 0.1f, p.r, p.pref, 2, out);
+    CHECK(fabsf(out[0] + 0.6f) <= 1e-5f, "no hard one, no second pass: x %g, want -0.6", (double)out[0]);
+}
+
 static void test_2d_ignores_z(void)
 {
     Problem p, q;
@@ -682,6 +721,7 @@ int main(void)
     RUN(test_extremes);
     RUN(test_deterministic);
     RUN(test_2d_ignores_z);
+    RUN(test_weighted);
     RUN(test_random_2d);
     RUN(test_random_3d);
     RUN(test_random_near_copies_2d);
