@@ -123,6 +123,11 @@ typedef struct steer_DebugShape {
 STEER_API int steer_debug_shape_slots(const steer_World *w);
 // Slot i's shape into *out: 1 for a live shape, 0 for a freed slot, STEER_EARG out of range.
 STEER_API int steer_debug_shape(const steer_World *w, int i, steer_DebugShape *out);
+// The box a view fits at its first frame: per axis the world's bounds where
+// it has them, else the span of its agents and shapes (planes left out),
+// -10 to 10 m when there is none, and at least 1 m wide; axes past the
+// world's dim are -10 to 10. STEER_EARG for a NULL world or lo, hi.
+STEER_API int steer_debug_extent(const steer_World *w, double lo[3], double hi[3]);
 
 // ---- navigation: grids and flow fields --------------------------------------
 // A Lua world's grids (w:add_grid) and the flow fields on them, as

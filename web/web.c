@@ -109,49 +109,6 @@ EMSCRIPTEN_KEEPALIVE double web_ticks(void) { return world() ? (double)steer_wor
 EMSCRIPTEN_KEEPALIVE double web_dt(void) { return world() ? steer_world_dt(world()) : 1.0 / 60; }
 EMSCRIPTEN_KEEPALIVE int web_count(void) { return world() ? steer_world_count(world()) : 0; }
 
-// The box a view fits at its first frame, as the viewer's: the world's
-// bounds where it has them, else where its agents and shapes are.
-static void extent(steer_World *w, const steer_DebugAgents *ag, double lo[2], double hi[2])
-{
-    double origin[3], size[3];
-    bool wrap;
-    steer_world_bounds(w, origin, size, &wrap);
-    for (int i = 0; i < 2; i++) {
-        lo[i] = 1e30;
-        hi[i] = -1e30;
-        if (size[i] > 0) {
-            lo[i] = origin[i];
-            hi[i] = origin[i] + size[i];
-        }
-    }
-    for (int d = 0; d < ag->count; d++)
-        for (int i = 0; i < 2; i++)
-            if (!(size[i] > 0)) {
-                lo[i] = fmin(lo[i], ag->position[i][d]);
-                hi[i] = fmax(hi[i], ag->position[i][d]);
-            }
-    for (int s = 0, n = steer_debug_shape_slots(w); s < n; s++) {
-        steer_DebugShape sh;
-        if (steer_debug_shape(w, s, &sh) != 1 || sh.kind == STEER_SHAPE_PLANE) continue;
-        for (int i = 0; i < 2; i++) {
-            double a = sh.a[i], b = sh.kind == STEER_SHAPE_CIRCLE ? sh.a[i] : sh.b[i];
-            double r = sh.kind == STEER_SHAPE_CIRCLE ? sh.r : 0;
-            lo[i] = fmin(lo[i], fmin(a, b) - r);
-            hi[i] = fmax(hi[i], fmax(a, b) + r);
-        }
-    }
-    for (int i = 0; i < 2; i++) {
-        if (lo[i] > hi[i]) {
-            lo[i] = -10;
-            hi[i] = 10;
-        }
-        if (hi[i] - lo[i] < 1) {
-            lo[i] -= 0.5;
-            hi[i] += 0.5;
-        }
-    }
-}
-
 static void draw_path(void *ud, const float *xyz, int n)
 {
     (void)ud;
@@ -192,8 +149,8 @@ EMSCRIPTEN_KEEPALIVE double *web_frame(void)
     steer_DebugAgents ag;
     if (!w || steer_debug_agents(w, &ag) != STEER_OK) return frame;
     int drawn = scenario_draw();
-    double lo[2], hi[2];
-    extent(w, &ag, lo, hi);
+    double lo[3], hi[3];
+    steer_debug_extent(w, lo, hi); // as the viewer fits its first frame
     steer_DebugAgent sel;
     int sel_index = -1;
     if (selected.id && steer_debug_agent(w, selected, &sel) == STEER_OK) sel_index = sel.index;

@@ -227,6 +227,51 @@ int steer_debug_shape_slots(const steer_World *w)
     return (int)w->geo.nshapes;
 }
 
+int steer_debug_extent(const steer_World *w, double lo[3], double hi[3])
+{
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(lo, "a double[3] to write", STEER_EARG);
+    STEERA_NONNULL(hi, "a double[3] to write", STEER_EARG);
+    for (int i = 0; i < 3; i++) {
+        lo[i] = 1e30;
+        hi[i] = -1e30;
+    }
+    for (int i = 0; i < w->dim; i++)
+        if (w->size[i] > 0) {
+            lo[i] = w->origin[i];
+            hi[i] = w->origin[i] + w->size[i];
+        }
+    steer_DebugAgents ag; // none during a tick, when the world is half updated
+    if (steer_debug_agents(w, &ag) != STEER_OK) ag.count = 0;
+    for (int d = 0; d < ag.count; d++)
+        for (int i = 0; i < w->dim; i++)
+            if (!(w->size[i] > 0)) {
+                lo[i] = fmin(lo[i], ag.position[i][d]);
+                hi[i] = fmax(hi[i], ag.position[i][d]);
+            }
+    for (int s = 0, n = steer_debug_shape_slots(w); s < n; s++) {
+        steer_DebugShape sh;
+        if (steer_debug_shape(w, s, &sh) != 1 || sh.kind == STEER_SHAPE_PLANE) continue;
+        for (int i = 0; i < w->dim; i++) {
+            float a = sh.a[i], b = sh.kind == STEER_SHAPE_CIRCLE ? sh.a[i] : sh.b[i];
+            float r = sh.kind == STEER_SHAPE_CIRCLE ? sh.r : 0;
+            lo[i] = fmin(lo[i], fmin(a, b) - r);
+            hi[i] = fmax(hi[i], fmax(a, b) + r);
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        if (i >= w->dim || lo[i] > hi[i]) {
+            lo[i] = -10;
+            hi[i] = 10;
+        }
+        if (hi[i] - lo[i] < 1) {
+            lo[i] -= 0.5;
+            hi[i] += 0.5;
+        }
+    }
+    return STEER_OK;
+}
+
 int steer_debug_shape(const steer_World *w, int i, steer_DebugShape *out)
 {
     STEERA_WORLD(w, STEER_EARG);

@@ -121,53 +121,6 @@ bool steerV_to_world(const steerV_View *v, double x, double y, double out[3])
     return true;
 }
 
-// The box to fit: the world's bounds, or where its agents and shapes are.
-static void extent(const steerV_View *v, double lo[3], double hi[3])
-{
-    const steer_World *w = v->w;
-    int dim = steer_world_dim(w);
-    double origin[3], size[3];
-    bool wrap;
-    steer_world_bounds(w, origin, size, &wrap);
-    for (int i = 0; i < 3; i++) {
-        lo[i] = 1e30;
-        hi[i] = -1e30;
-    }
-    for (int i = 0; i < dim; i++)
-        if (size[i] > 0) {
-            lo[i] = origin[i];
-            hi[i] = (float)origin[i] + (float)size[i];
-        }
-    steer_DebugAgents ag;
-    steerV_agents(v, &ag);
-    for (int d = 0; d < ag.count; d++)
-        for (int i = 0; i < dim; i++)
-            if (!(size[i] > 0)) {
-                lo[i] = fmin(lo[i], ag.position[i][d]);
-                hi[i] = fmax(hi[i], ag.position[i][d]);
-            }
-    for (int s = 0, n = steer_debug_shape_slots(w); s < n; s++) {
-        steer_DebugShape sh;
-        if (steer_debug_shape(w, s, &sh) != 1 || sh.kind == STEER_SHAPE_PLANE) continue;
-        for (int i = 0; i < dim; i++) {
-            float a = sh.a[i], b = sh.kind == STEER_SHAPE_CIRCLE ? sh.a[i] : sh.b[i];
-            float r = sh.kind == STEER_SHAPE_CIRCLE ? sh.r : 0;
-            lo[i] = fmin(lo[i], fmin(a, b) - r);
-            hi[i] = fmax(hi[i], fmax(a, b) + r);
-        }
-    }
-    for (int i = 0; i < 3; i++) {
-        if (i >= dim || lo[i] > hi[i]) {
-            lo[i] = -10;
-            hi[i] = 10;
-        }
-        if (hi[i] - lo[i] < 1) {
-            lo[i] -= 0.5;
-            hi[i] += 0.5;
-        }
-    }
-}
-
 // The agents' box, grown by a margin and to a side of at least 20 agent
 // radii (10 m), so that one agent alone is not seen from a metre away.
 static bool agents_box(const steerV_View *v, double lo[3], double hi[3])
@@ -229,7 +182,7 @@ void steerV_fit(steerV_View *v, bool world)
 {
     steerV_Camera *c = &v->cam;
     double lo[3], hi[3], alo[3], ahi[3];
-    extent(v, lo, hi);
+    steer_debug_extent(v->w, lo, hi); // the world's bounds, or where its agents and shapes are
     bool agents = !world && agents_box(v, alo, ahi);
     int dim = steer_world_dim(v->w);
     if (agents && dim != 3) agents = (ahi[0] - alo[0]) * 5 < hi[0] - lo[0] && (ahi[1] - alo[1]) * 5 < hi[1] - lo[1];
@@ -370,7 +323,7 @@ static void draw_grid(steerV_View *v)
     }
     // 3D: a ground grid over the bounds (or around the target), on z = 0
     double lo[3], hi[3];
-    extent(v, lo, hi);
+    steer_debug_extent(v->w, lo, hi); // the world's bounds, or where its agents and shapes are
     double span = fmax(hi[0] - lo[0], hi[1] - lo[1]);
     double step = nice_step(span / 20.0);
     double z = size[2] > 0 ? origin[2] : 0;

@@ -130,6 +130,7 @@ static void test_null_world(void)
     EXPECT(steer_debug_paths(w, NULL, NULL), STEER_EARG, "steer_debug_paths", "w", why);
     EXPECT(steer_debug_shape_slots(w), 0, "steer_debug_shape_slots", "w", why);
     EXPECT(steer_debug_shape(w, 0, &ds), STEER_EARG, "steer_debug_shape", "w", why);
+    EXPECT(steer_debug_extent(w, v, v), STEER_EARG, "steer_debug_extent", "w", why);
     steer_World *good = NULL;
     REQUIRE(steer_world_new(NULL, &good) == STEER_OK, "a world");
     EXPECT(steer_world_take_state(good, w), STEER_EARG, "steer_world_take_state", "from", why);

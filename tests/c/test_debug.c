@@ -457,8 +457,38 @@ static void test_nav(void)
     steerN_grid_release(g);
 }
 
+// The box a view fits first (steer_debug_extent): the world's bounds where
+// it has them, else the span of agents and shapes; -10..10 with nothing.
+static void test_extent(void)
+{
+    double lo[3], hi[3];
+    steer_WorldDesc wd = { 0 };
+    steer_World *w = NULL;
+    REQUIRE(steer_world_new(&wd, &w) == STEER_OK, "an unbounded world");
+    CHECK(steer_debug_extent(w, lo, hi) == STEER_OK && lo[0] == -10 && hi[0] == 10 && lo[1] == -10 && hi[2] == 10,
+          "empty: %g..%g, %g..%g", lo[0], hi[0], lo[1], hi[1]);
+    steer_AgentDesc ad = { .position = { 3, -4, 0 }, .max_speed = 1, .max_force = 1 };
+    REQUIRE(steer_spawn(w, &ad, NULL) == STEER_OK, "an agent");
+    double c[3] = { 10, 5, 0 };
+    REQUIRE(steer_add_circle(w, c, 2, NULL) == STEER_OK, "a circle");
+    CHECK(steer_debug_extent(w, lo, hi) == STEER_OK && lo[0] == 3 && hi[0] == 12 && lo[1] == -4 && hi[1] == 7,
+          "agent and circle: x %g..%g, y %g..%g", lo[0], hi[0], lo[1], hi[1]);
+    CHECK(lo[2] == -10 && hi[2] == 10, "a 2D world's z: %g..%g", lo[2], hi[2]);
+    steer_world_free(w);
+    wd.size[0] = 40;
+    wd.size[1] = 30;
+    wd.origin[0] = -5;
+    REQUIRE(steer_world_new(&wd, &w) == STEER_OK, "a bounded world");
+    REQUIRE(steer_spawn(w, &ad, NULL) == STEER_OK, "an agent");
+    CHECK(steer_debug_extent(w, lo, hi) == STEER_OK && lo[0] == -5 && hi[0] == 35 && lo[1] == 0 && hi[1] == 30,
+          "bounds: x %g..%g, y %g..%g", lo[0], hi[0], lo[1], hi[1]);
+    CHECK(steer_debug_extent(w, NULL, hi) == STEER_EARG, "a NULL lo is refused");
+    steer_world_free(w);
+}
+
 int main(void)
 {
+    RUN(test_extent);
     RUN(test_agent_arrays);
     RUN(test_agent_arrays_3d);
     RUN(test_node_iterator);
