@@ -177,20 +177,26 @@ static steerN_CdtStatus build(steerN_Cdt *c, const int64_t *xy, uint32_t n, cons
 
 // ---- triangulation tests -----------------------------------------------------
 
+// Up to n distinct random points within +-span into xy; how many.
+static uint32_t random_points(int64_t *xy, uint32_t n, int64_t span)
+{
+    uint32_t k = 0;
+    for (uint32_t tries = 0; k < n && tries < 100 * n; tries++) {
+        int64_t x = rand_int(-span, span), y = rand_int(-span, span);
+        bool dup = false;
+        for (uint32_t i = 0; i < k && !dup; i++) dup = xy[2 * i] == x && xy[2 * i + 1] == y;
+        if (!dup) xy[2 * k] = x, xy[2 * k + 1] = y, k++;
+    }
+    return k;
+}
+
 static void test_random_points(void)
 {
     for (int run = 0; run < 60 && !FAILED(); run++) {
         uint32_t n = 3 + (uint32_t)(test_rand64() % 300);
         int64_t span = run % 3 == 0 ? 12 : run % 3 == 1 ? 1000 : BIG; // a small span: cocircular and collinear
         int64_t *xy = malloc(sizeof *xy * 2 * n);
-        uint32_t k = 0;
-        for (uint32_t tries = 0; k < n && tries < 100 * n; tries++) {
-            int64_t x = rand_int(-span, span), y = rand_int(-span, span);
-            bool dup = false;
-            for (uint32_t i = 0; i < k && !dup; i++) dup = xy[2 * i] == x && xy[2 * i + 1] == y;
-            if (dup) continue;
-            xy[2 * k] = x, xy[2 * k + 1] = y, k++;
-        }
+        uint32_t k = random_points(xy, n, span);
         steerN_Cdt c;
         CHECK(build(&c, xy, k, NULL, 0) == STEERN_CDT_OK, "run %d", run);
         check_mesh(&c, xy, k, NULL, 0, true);
@@ -227,13 +233,7 @@ static void test_random_constraints(void)
         uint32_t n = 3 + (uint32_t)(test_rand64() % 200);
         int64_t span = run % 2 ? 15 : 100000;
         int64_t *xy = malloc(sizeof *xy * 2 * n);
-        uint32_t k = 0;
-        for (uint32_t tries = 0; k < n && tries < 100 * n; tries++) {
-            int64_t x = rand_int(-span, span), y = rand_int(-span, span);
-            bool dup = false;
-            for (uint32_t i = 0; i < k && !dup; i++) dup = xy[2 * i] == x && xy[2 * i + 1] == y;
-            if (!dup) xy[2 * k] = x, xy[2 * k + 1] = y, k++;
-        }
+        uint32_t k = random_points(xy, n, span);
         uint32_t seg[2 * 60];
         uint32_t m = random_segments(xy, k, seg, 1 + (uint32_t)(test_rand64() % 60));
         steerN_Cdt c;
