@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+// mesh.c — a navigation mesh as data: making, sharing and freeing one, the
+// memory it holds and the hash of what it is (mesh.h).
+#include "mesh.h"
+
+#include "../core/bytes.h"
+#include "predicates.h"
+
+#include <math.h>
+#include <string.h>
+
+// The arrays of the mesh part, each with its size per vertex or triangle:
+// one table serves allocation, freeing and counting.
+typedef struct Part {
+    size_t offset; // of the pointer in steerN_Mesh
+    size_t size;   // bytes per item
+    bool per_tri;  // per triangle, else per vertex
+} Part;
+static const Part parts[] = {
+    { offsetof(steerN_Mesh, ixy), 2 * sizeof(int64_t), false },
+    { offsetof(steerN_Mesh, xy), 2 * sizeof(double), false },
+    { offsetof(steerN_Mesh, vwall), 1, false },
+    { offsetof(steerN_Mesh, tri), 3 * sizeof(uint32_t), true },
+    { offsetof(steerN_Mesh, adj), 3 * sizeof(int32_t), true },
+    { offsetof(steerN_Mesh, area), 1, true },
+};
+#define NPARTS (sizeof parts / sizeof parts[0])
+
+static void **part_ptr(steerN_Mesh *m, size_t i) { return (void **)(void *)((char *)m + parts[i].offset); }
+static size_t part_bytes(const steerN_Mesh *m, size_t i)
+{
+    return parts[i].size * (parts[i].per_tri ? m->ntri : m->nvert);
+}
+
+steerN_Mesh *steerN_mesh_alloc(uint32_t nvert, uint32_t ntri, const steerN_Alloc *alloc)
+{
+    steerN_Alloc a = alloc ? *alloc : (steerN_Alloc){ 0 };
+    steerN_Mesh *m = steerN_realloc(&a, NULL, 0, sizeof *m);
+    if (!m) return NULL;
+    memset(m, 0, sizeof *m);
+    atomic_init(&m->refs, 1);
+    m->alloc = a;
+    m->nvert = nvert;
+    m->ntri = ntri;
+    for (size_t i = 0; i < NPARTS; i++) {
+        size_t n = part_bytes(m, i);
+        void *p = steerN_realloc(&a, NULL, 0, n ? n : 1);
+        if (!p) {
+            steerN_mesh_free(m);
+            return NULL;
+        }
+        memset(p, 0, n ? n : 1);
+        *part_ptr(m, i) = p;
+    }
+    m->nareas = 1;
+    strcpy(m->area_name[0], "default");
+    for (int i = 0; i < STEERN_MESH_AREAS; i++) m->area_cost[i] = 1.0f;
+    return m;
+}
+
+void steerN_mesh_free(steerN_Mesh *m)
+{
+    if (!m) return;
+    if (m->aux_free) m->aux_free(m);
+    for (size_t i = 0; i < NPARTS; i++) {
+        void **p = part_ptr(m, i);
+        if (*p) {
+            size_t n = part_bytes(m, i);
+            steerN_realloc(&m->alloc, *p, n ? n : 1, 0);
+        }
+    }
+    steerN_Alloc a = m->alloc;
+    steerN_realloc(&a, m, sizeof *m, 0);
+}
+
+void steerN_mesh_retain(steerN_Mesh *m)
+{
+    if (m) atomic_fetch_add(&m->refs, 1);
+}
+
+void steerN_mesh_release(steerN_Mesh *m)
+{
+    if (m && atomic_fetch_sub(&m->refs, 1) == 1) steerN_mesh_free(m);
+}
+
+size_t steerN_mesh_bytes(const steerN_Mesh *m)
+{
+    size_t n = sizeof *m;
+    for (size_t i = 0; i < NPARTS; i++) n += part_bytes(m, i);
+    return n + m->derived_bytes;
+}
+
+static uint64_t hash_u64(uint64_t h, uint64_t v)
+{
+    unsigned char b[8];
+    steerS_store_le(b, v, 8);
+    return steerS_fnv64(h, b, 8);
+}
+
+uint64_t steerN_mesh_hash(const steerN_Mesh *m)
+{
+    uint64_t h = STEERS_FNV64_BASIS;
+    h = hash_u64(h, m->nvert);
+    h = hash_u64(h, m->ntri);
+    for (uint32_t i = 0; i < 2 * m->nvert; i++) h = hash_u64(h, (uint64_t)m->ixy[i]);
+    for (uint32_t i = 0; i < 3 * m->ntri; i++) {
+        h = hash_u64(h, m->tri[i]);
+        h = hash_u64(h, (uint64_t)(int64_t)m->adj[i]);
+    }
+    h = steerS_fnv64(h, m->area, m->ntri);
+    h = hash_u64(h, m->nareas);
+    for (uint32_t i = 0; i < m->nareas; i++) {
+        h = steerS_fnv64(h, m->area_name[i], strlen(m->area_name[i]) + 1);
+        uint32_t bits;
+        memcpy(&bits, &m->area_cost[i], 4);
+        h = hash_u64(h, bits);
+    }
+    return h;
+}
+
+int steerN_mesh_area(const steerN_Mesh *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->nareas; i++)
+        if (strcmp(m->area_name[i], name) == 0) return (int)i;
+    return -1;
+}
+
+void steerN_mesh_set_metres(steerN_Mesh *m)
+{
+    for (uint32_t i = 0; i < 2 * m->nvert; i++) m->xy[i] = (double)m->ixy[i] / STEERN_MESH_SCALE;
+}
+
+bool steerN_mesh_quantize(double x, int64_t *q)
+{
+    double s = x * STEERN_MESH_SCALE;
+    if (!(fabs(s) <= (double)STEERN_COORD_MAX)) return false; // NaN too
+    *q = (int64_t)llround(s);
+    return true;
+}

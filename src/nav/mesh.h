@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+// mesh.h — navigation meshes: levels of any shape as triangles, for
+// agents of every size (issue 32). Three files serve it:
+//   mesh.c        the mesh as data: lifecycle, memory, hash, bytes;
+//   mesh_build.c  2D polygons (or a grid) -> a mesh, exactly, in integers;
+//   mesh_query.c  what the mesh answers, each query with the agent's radius.
+//
+// The mesh is the walkable area as a constrained Delaunay triangulation of
+// its boundary's own vertices (cdt.h): triangles, counter-clockwise, each
+// edge i (from vertex i to vertex i + 1 mod 3) either shared with the
+// neighbour adj[3 t + i] or a wall (adj -1: the boundary of the walkable
+// area, an obstacle's side or the outline's). Areas (road, mud, water) are
+// a number per triangle; the borders between areas are edges like any
+// other (not walls). Every vertex lies on a wall, except those only area
+// borders made (vwall says which).
+//
+// Exactness: vertices are integers (ixy, in quanta of STEERN_MESH_QUANTUM
+// metres), and every decision the builder makes is an exact integer
+// predicate (predicates.h), so the same input gives the same mesh, bit for
+// bit, on every machine. The metre coordinates (xy) are ixy / 1000.0,
+// correctly rounded, the same everywhere too. Derived data (widths, the
+// locate and wall indexes) are computed from those by steerN_mesh_prepare
+// with plain IEEE double arithmetic (the project builds with
+// -ffp-contract=off), again the same bits everywhere; a mesh read back
+// from bytes is prepared again and answers every query identically.
+//
+// Sharing: a mesh is immutable once prepared, so any number of threads may
+// query it at once, each with its own steerN_MeshQuery (the scratch a
+// search needs). It is reference counted as grids and flow fields are
+// (nav.h): a made mesh starts with one reference.
+#ifndef STEER_NAV_MESH_H
+#define STEER_NAV_MESH_H
+
+#include "nav.h"
+
+#define STEERN_MESH_QUANTUM 0.001 // metres per integer unit (1 mm)
+#define STEERN_MESH_SCALE 1000.0  // integer units per metre
+#define STEERN_MESH_AREAS 64      // areas per mesh, the default one (0) included
+#define STEERN_MESH_AREA_NAME 32  // bytes of an area's name, with its terminating 0
+
+typedef struct steerN_Mesh {
+    atomic_int refs; // of a mesh made by the builder or read from bytes
+    uint64_t serial; // its binding's name for it across snapshots (0: none)
+    steerN_Alloc alloc;
+
+    // ---- the mesh (what the builder makes, what its bytes hold) ----
+    uint32_t nvert, ntri;
+    int64_t *ixy;    // 2 per vertex: x, y in quanta
+    double *xy;      // 2 per vertex: x, y in metres (ixy / STEERN_MESH_SCALE)
+    uint8_t *vwall;  // per vertex: 1 when a wall edge ends there
+    uint32_t *tri;   // 3 per triangle: vertex indices, counter-clockwise
+    int32_t *adj;    // 3 per triangle: the triangle across edge i, or -1 (a wall)
+    uint8_t *area;   // per triangle: its area, 0 .. nareas - 1
+    uint32_t nareas; // >= 1: area 0 is "default"
+    char area_name[STEERN_MESH_AREAS][STEERN_MESH_AREA_NAME];
+    float area_cost[STEERN_MESH_AREAS]; // metres of cost per metre (> 0, or INFINITY: excluded)
+
+    // ---- derived by steerN_mesh_prepare (mesh_query.c), not saved ----
+    bool prepared;
+    // width[3 t + i]: the diameter of the largest disc that can cross
+    // triangle t between the two edges meeting at its vertex i (edges
+    // i - 1 and i, Demyen & Buro's "width"); a path for radius r crosses t
+    // that way only if 2 r <= width.
+    double *width;
+    double *cum_area;        // ntri: running sum of triangle areas (m^2), for random points
+    double bmin[2], bmax[2]; // the vertices' bounding box
+    // a uniform grid over the box: per cell the triangles overlapping it
+    // (locate) and the wall edges (3 t + i) near it (distances to walls)
+    double bcell;
+    uint32_t bnx, bny;
+    uint32_t *tstart, *titem; // cell c's triangles: titem[tstart[c] .. tstart[c + 1])
+    uint32_t *wstart, *witem; // cell c's wall edges, likewise
+    void *aux;                // what else mesh_query.c keeps (freed by steerN_mesh_free through aux_free)
+    void (*aux_free)(struct steerN_Mesh *m);
+    size_t derived_bytes; // what prepare allocated, for steerN_mesh_bytes
+
+    uint64_t hash; // of the mesh part (steerN_mesh_hash): the same bits everywhere
+} steerN_Mesh;
+
+// ---- mesh.c ------------------------------------------------------------
+
+// A mesh of nvert vertices and ntri triangles with every array allocated
+// (contents zero, nareas 1, area 0 "default" of cost 1), one reference.
+// NULL when out of memory.
+steerN_Mesh *steerN_mesh_alloc(uint32_t nvert, uint32_t ntri, const steerN_Alloc *alloc);
+void steerN_mesh_retain(steerN_Mesh *m);
+void steerN_mesh_release(steerN_Mesh *m); // NULL: nothing; frees on the last
+void steerN_mesh_free(steerN_Mesh *m);    // whatever its count
+// The C memory it holds (for a binding that charges a script's owner).
+size_t steerN_mesh_bytes(const steerN_Mesh *m);
+// The hash of the mesh part (vertices, triangles, neighbours, areas and
+// their names and costs), little-endian bytes hashed as bytes.c does.
+uint64_t steerN_mesh_hash(const steerN_Mesh *m);
+// The area named `name` (0 .. nareas - 1), or -1.
+int steerN_mesh_area(const steerN_Mesh *m, const char *name);
+// Set xy from ixy (after the builder or a reader filled ixy).
+void steerN_mesh_set_metres(steerN_Mesh *m);
+// Quantize a metre coordinate: false when it is not finite or beyond the
+// predicates' bound (STEERN_COORD_MAX quanta).
+bool steerN_mesh_quantize(double x, int64_t *q);
+
+// ---- mesh_build.c ------------------------------------------------------
+
+// What a mesh is made of: rings of points (closed implicitly: the last
+// point joins the first). Every ring has a role:
+//   STEERN_RING_OUTLINE   walkable ground. Outline rings combine even-odd:
+//                         a ring inside another is a hole, a ring inside
+//                         that an island (either winding);
+//   STEERN_RING_OBSTACLE  carved out of the ground (the union of all
+//                         obstacles, either winding; they may touch,
+//                         overlap, cross each other and the outline);
+//   1 .. nareas - 1       the walkable ground inside the ring gets that
+//                         area; later rings win where they overlap.
+enum { STEERN_RING_OUTLINE = -1, STEERN_RING_OBSTACLE = -2 };
+typedef struct steerN_MeshSpec {
+    const double *xy;         // 2 per point, metres
+    const uint32_t *ring_end; // ring k is points [ring_end[k - 1], ring_end[k]) (ring_end[-1] = 0)
+    const int32_t *ring_role; // per ring
+    uint32_t nrings;
+    uint32_t nareas;               // >= 1
+    const char *const *area_names; // nareas names (area 0's is "default"), each < STEERN_MESH_AREA_NAME bytes
+    const float *area_costs;       // nareas costs (NULL: all 1)
+} steerN_MeshSpec;
+
+typedef enum steerN_MeshStatus {
+    STEERN_MESH_OK = 0,
+    STEERN_MESH_NOMEM,
+    STEERN_MESH_BADPOINT, // a coordinate not finite or too far out (ring, point name it)
+    STEERN_MESH_BADRING,  // a ring of fewer than 3 points, or a bad role (ring names it)
+    STEERN_MESH_EMPTY,    // nothing walkable is left (not an error for every caller)
+    STEERN_MESH_INTERNAL, // a broken invariant, reported rather than crashed on
+} steerN_MeshStatus;
+
+typedef struct steerN_MeshError {
+    steerN_MeshStatus status;
+    uint32_t ring, point; // what the error names (the point within its ring)
+    char message[160];    // in words, "" when OK
+} steerN_MeshError;
+
+// Build the mesh (not yet prepared). NULL on an error, which err tells.
+// Robust on real input: duplicate and collinear points, touching,
+// overlapping and crossing rings, slivers; crossings are found exactly and
+// snap-rounded to the quantum grid without creating new crossings.
+steerN_Mesh *steerN_mesh_build(const steerN_MeshSpec *spec, const steerN_Alloc *alloc, steerN_MeshError *err);
+// From a grid: its open cells are the ground, blocked ones carved out
+// (outlines traced along cell edges, collinear runs merged); cells of a
+// cost other than 1 become areas named "cost<c>" with that cost (at most
+// STEERN_MESH_AREAS - 1 distinct costs: more is an error).
+steerN_Mesh *steerN_mesh_from_grid(const steerN_Grid *g, const steerN_Alloc *alloc, steerN_MeshError *err);
+
+// ---- mesh_query.c ------------------------------------------------------
+
+// Compute the derived data (widths, indexes, areas). 0, or -1 when out of
+// memory. Queries need a prepared mesh.
+int steerN_mesh_prepare(steerN_Mesh *m);
+
+// What a query may cross and at what price.
+typedef struct steerN_MeshFilter {
+    double radius;     // the agent's radius: ways narrower than 2 radius are closed
+    const float *cost; // per area (nareas): a multiplier, INFINITY excluded; NULL: the mesh's own
+} steerN_MeshFilter;
+
+// A search's scratch, one per thread; grows with the meshes it searches.
+typedef struct steerN_MeshQuery steerN_MeshQuery;
+steerN_MeshQuery *steerN_mesh_query_new(const steerN_Alloc *alloc);
+void steerN_mesh_query_free(steerN_MeshQuery *q);
+
+typedef enum steerN_PathStatus {
+    STEERN_PATH_FOUND = 0,
+    STEERN_PATH_WORKING,   // a sliced search has work left (steerN_mesh_path_step)
+    STEERN_PATH_START_OFF, // the start is not on the mesh (nor within radius of it)
+    STEERN_PATH_GOAL_OFF,  // the goal is not on the mesh (nor within radius of it)
+    STEERN_PATH_NARROW,    // a way exists, but none wide enough for the radius
+    STEERN_PATH_NONE,      // no way at all (separate islands, or excluded areas between)
+    STEERN_PATH_NOMEM,
+} steerN_PathStatus;
+
+// The triangle holding p (on an edge: the lowest-numbered of those
+// holding it), or -1.
+int32_t steerN_mesh_locate(const steerN_Mesh *m, const double p[2]);
+// The point of the mesh nearest p where a disc of `radius` fits (as near
+// as the mesh allows when none does), its triangle and the distance from p.
+// False when the mesh is empty.
+bool steerN_mesh_nearest(const steerN_Mesh *m, const double p[2], double radius, double out[2], int32_t *tri,
+                         double *dist);
+// The distance from p to the nearest wall (INFINITY on an empty mesh),
+// with the wall's nearest point and a unit normal that points into the
+// mesh (from that point toward p when p is on the mesh, from p toward it
+// when p is off) when those are not NULL.
+double steerN_mesh_wall_distance(const steerN_Mesh *m, const double p[2], double at[2], double normal[2]);
+// True when p is on the mesh and at least radius from every wall.
+bool steerN_mesh_contains(const steerN_Mesh *m, const double p[2], double radius);
+
+// Find a path: the corridor of triangles and the string-pulled way through
+// it, corners rounded by the radius. A sliced search: begin, then step
+// with a budget of work (triangles expanded) until it is not WORKING;
+// steerN_mesh_path does all three at once.
+steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2],
+                                         const double to[2], const steerN_MeshFilter *f);
+steerN_PathStatus steerN_mesh_path_step(steerN_MeshQuery *q, uint32_t budget, uint32_t *used);
+steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2], const double to[2],
+                                   const steerN_MeshFilter *f);
+// The last found path: n points (x, y pairs: from, corners, to) and its
+// corridor (the triangles from the start's to the goal's), and its length.
+const double *steerN_mesh_path_points(const steerN_MeshQuery *q, uint32_t *n);
+const int32_t *steerN_mesh_path_corridor(const steerN_MeshQuery *q, uint32_t *n);
+double steerN_mesh_path_length(const steerN_MeshQuery *q);
+
+// Walk the straight segment from -> to on the mesh: 0 when it stays on the
+// mesh (clear), else 1 with the first wall point hit, that wall's unit
+// normal (toward the mesh) and the fraction of the segment walked; -1 when
+// `from` is off the mesh. Areas the filter excludes count as walls.
+int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double to[2], const steerN_MeshFilter *f,
+                        double hit[2], double normal[2], double *fraction);
+// Move from -> to along the surface, sliding along the walls it meets
+// (Detour's moveAlongSurface), keeping `radius` from them where the mesh
+// allows; the point reached.
+void steerN_mesh_move_along(const steerN_Mesh *m, const double from[2], const double to[2], double radius,
+                            double out[2]);
+// A point uniformly distributed over the mesh's area from three uniform
+// numbers in [0, 1): u picks the triangle (by area), s and t the point.
+void steerN_mesh_random_point(const steerN_Mesh *m, double u, double s, double t, double out[2]);
+
+#endif
