@@ -140,9 +140,10 @@ static bool check_spec(Build *b)
             return false;
         }
         if (role != STEERN_RING_OUTLINE && role != STEERN_RING_OBSTACLE && (role < 1 || (uint32_t)role >= s->nareas)) {
+            char areas[40] = "";
+            if (s->nareas > 1) snprintf(areas, sizeof areas, " or an area 1 to %u", s->nareas - 1);
             fail(b, STEERN_MESH_BADRING, k, 0,
-                 "steerN_mesh_build: ring %u's role %d, expected outline (-1), obstacle (-2) or an area 1 to %u", k,
-                 role, s->nareas - 1);
+                 "steerN_mesh_build: ring %u's role %d, expected outline (-1), obstacle (-2)%s", k, role, areas);
             return false;
         }
         for (uint32_t i = begin; i < end; i++)
