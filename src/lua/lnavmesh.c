@@ -121,6 +121,7 @@ static const char *status_text(steerN_MeshStatus s)
     case STEERN_MESH_NOMEM: return "out of memory";
     case STEERN_MESH_BADPOINT: return "a bad point";
     case STEERN_MESH_BADRING: return "a bad ring";
+    case STEERN_MESH_BADAREA: return "a bad area";
     case STEERN_MESH_EMPTY: return "nothing walkable";
     case STEERN_MESH_INTERNAL: return "an internal error";
     }

@@ -484,6 +484,15 @@ int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double
     int32_t t = steerN_mesh_locate(m, from);
     if (t < 0 || excluded(m, f, (uint32_t)t)) return -1;
     double dx = to[0] - from[0], dy = to[1] - from[1];
+    // from on a triangle's edge or corner (a path's corner is a wall's
+    // vertex): start in the triangle holding it that the ray goes into, a
+    // tenth of a micrometre along it (the mesh's points are whole mm)
+    double len = sqrt(dx * dx + dy * dy);
+    if (len > 0) {
+        double probe[2] = { from[0] + dx / len * 1e-7, from[1] + dy / len * 1e-7 };
+        int32_t u = steerN_mesh_locate(m, probe);
+        if (u >= 0 && u != t && mg_in_tri(m, (uint32_t)u, from) && !excluded(m, f, (uint32_t)u)) t = u;
+    }
     int entry = -1;
     for (uint32_t step = 0; step <= 3 * m->ntri + 8; step++) {
         double best = INFINITY;
@@ -494,7 +503,9 @@ int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double
             double ex = b[0] - a[0], ey = b[1] - a[1], den = mg_cross(ex, ey, dx, dy);
             if (!(den < 0)) continue; // not leaving through this edge
             double s = mg_cross(ex, ey, from[0] - a[0], from[1] - a[1]) / -den;
-            if (s < best) best = s, e = i;
+            // through a corner (both its edges at one s): the way on rather than the wall
+            bool open = m->adj[3 * t + i] >= 0 && !excluded(m, f, (uint32_t)m->adj[3 * t + i]);
+            if (s < best || (s == best && open)) best = s, e = i;
         }
         if (e < 0 || best >= 1) return 0;
         int32_t u = m->adj[3 * t + e];

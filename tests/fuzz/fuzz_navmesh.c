@@ -40,7 +40,8 @@ static void check_paths(const steerN_Mesh *m, const uint8_t *data, size_t size)
         double a[2], b[2];
         steerN_mesh_random_point(m, data[k] / 256.0, data[k + 1] / 256.0, 0.5, a);
         steerN_mesh_random_point(m, data[k + 2] / 256.0, data[k + 3] / 256.0, 0.25, b);
-        if (!steerN_mesh_contains(m, a, 0) || !steerN_mesh_contains(m, b, 0)) broken("a random point off the mesh", a[0], a[1]);
+        if (!steerN_mesh_contains(m, a, 0) || !steerN_mesh_contains(m, b, 0))
+            broken("a random point off the mesh", a[0], a[1]);
         for (int ri = 0; ri < 2; ri++) {
             steerN_MeshFilter f = { .radius = ri ? 0.3 : 0 };
             steerN_PathStatus s = steerN_mesh_path(q, m, a, b, &f);
@@ -99,8 +100,9 @@ static void from_rings(const uint8_t *data, size_t size)
     while (at + 2 < size && nrings < MAX_RINGS) {
         uint8_t head = data[at++];
         uint32_t n = 3 + head % 8;
-        role[nrings] = nrings == 0 ? STEERN_RING_OUTLINE : (int32_t[]){ STEERN_RING_OUTLINE, STEERN_RING_OBSTACLE,
-                                                                         STEERN_RING_OBSTACLE, 1 }[(head >> 3) & 3];
+        role[nrings] = nrings == 0 ? STEERN_RING_OUTLINE
+                                   : (int32_t[]){ STEERN_RING_OUTLINE, STEERN_RING_OBSTACLE, STEERN_RING_OBSTACLE,
+                                                  1 }[(head >> 3) & 3];
         for (uint32_t i = 0; i < n; i++) {
             uint8_t x = at < size ? data[at++] : 0, y = at < size ? data[at++] : 0;
             xy[2 * np] = (double)(int8_t)x * 0.25;
@@ -112,9 +114,13 @@ static void from_rings(const uint8_t *data, size_t size)
     if (!nrings) return;
     const char *names[2] = { "default", "mud" };
     float costs[2] = { 1, 3 };
-    steerN_MeshSpec spec = {
-        .xy = xy, .ring_end = end, .ring_role = role, .nrings = nrings, .nareas = 2, .area_names = names, .area_costs = costs
-    };
+    steerN_MeshSpec spec = { .xy = xy,
+                             .ring_end = end,
+                             .ring_role = role,
+                             .nrings = nrings,
+                             .nareas = 2,
+                             .area_names = names,
+                             .area_costs = costs };
     steerN_MeshError err;
     steerN_Mesh *m = steerN_mesh_build(&spec, NULL, &err);
     if (!m) {
