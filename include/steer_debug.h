@@ -162,6 +162,23 @@ STEER_API int steer_debug_nav_flow(const struct steerN_Layers *nav, int i, int j
 // The cell step of flow direction dir (0..7; 0..3 along an axis, 4..7 diagonal); STEER_EARG otherwise.
 STEER_API int steer_debug_flow_step(int dir, int *dx, int *dy);
 
+// ---- navigation meshes --------------------------------------------------------
+// A Lua world's navigation meshes (w:add_navmesh), alive as long as the world.
+
+typedef struct steer_DebugNavMesh {
+    int nvert, ntri;
+    const double *xy;    // 2 per vertex: x, y in metres
+    const uint32_t *tri; // 3 per triangle: vertex indices, counter-clockwise
+    const int32_t *adj;  // 3 per triangle: the triangle across edge i (vertex i to i + 1), -1 a wall
+    const uint8_t *area; // per triangle: its area, 0 (the default) to nareas - 1
+    int nareas;
+} steer_DebugNavMesh;
+
+// The meshes the layers hold (0 for NULL).
+STEER_API int steer_debug_nav_meshes(const struct steerN_Layers *nav);
+// Mesh i into *out; STEER_EARG out of range.
+STEER_API int steer_debug_nav_mesh(const struct steerN_Layers *nav, int i, steer_DebugNavMesh *out);
+
 #ifdef __cplusplus
 }
 #endif

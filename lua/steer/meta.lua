@@ -1117,6 +1117,94 @@ function steer.follow_flow(desc) end
 ---@return steer.Behavior
 function steer.decompose_flow(desc) end
 
+---@class steer.NavMeshArea
+---@field polygon steer.VecLike[] a ring: the walkable ground inside it gets the area
+---@field area string the area's name (1 to 31 bytes); later rings win where they overlap
+
+---@class steer.NavMeshDesc
+---@field outline? steer.VecLike[]|steer.VecLike[][] the walkable ground: one ring, or a list of rings (even-odd: a ring inside another is a hole, either winding)
+---@field obstacles? steer.VecLike[][] rings carved out (their union, either winding; they may touch, overlap and cross the outline)
+---@field areas? steer.NavMeshArea[] regions tagged with an area name
+---@field costs? table<string, number> cost multiplier per area name (1e-3 .. math.huge; math.huge: never entered); default 1; "default" names the untagged ground
+---@field grid? steer.Grid instead of outline: the grid's open cells, any-angle paths on them (cells of cost c become area "cost<c>")
+
+---@class steer.NavMeshFilter
+---@field radius? number the agent's radius, metres (>= 0); default 0
+---@field exclude? string[] area names never entered
+---@field costs? table<string, number> cost multipliers replacing the mesh's for this query
+
+---A navigation mesh: a level of any shape as triangles, for agents of every size (each query takes the radius).
+---@class steer.NavMesh
+---@field triangle_count integer (read-only)
+---@field vertex_count integer (read-only)
+---@field area number walkable area, m^2 (read-only)
+---@field hash string the mesh's hash, 16 hex digits: the same input gives the same on every machine (read-only)
+---@field areas table<string, number> area name -> cost (read-only copy)
+local NavMesh = {}
+---The way from `from` to `to` for an agent of `radius`: points (start, corners rounded by the radius, end) and the length; nil and the reason ("start off the mesh", "target off the mesh", "no way wide enough", "no way") when there is none.
+---@param from steer.VecLike
+---@param to steer.VecLike
+---@param opts? steer.NavMeshFilter
+---@return steer.Vec[]? points
+---@return number|string length_or_reason
+function NavMesh:path(from, to, opts) end
+---The point of the mesh nearest p where a disc of `radius` fits, and its distance from p.
+---@param p steer.VecLike
+---@param radius? number
+---@return steer.Vec point
+---@return number distance
+function NavMesh:nearest(p, radius) end
+---Walk the segment on the mesh: nil when clear, else the wall point hit, the wall's normal (into the mesh) and the fraction walked. Raises when `from` is off the mesh.
+---@param from steer.VecLike
+---@param to steer.VecLike
+---@param opts? steer.NavMeshFilter excluded areas count as walls
+---@return steer.Vec? hit
+---@return steer.Vec? normal
+---@return number? fraction
+function NavMesh:raycast(from, to, opts) end
+---Move from `from` toward `to` along the surface, sliding along the walls met, keeping `radius` from them where the mesh allows.
+---@param from steer.VecLike
+---@param to steer.VecLike
+---@param radius? number
+---@return steer.Vec
+function NavMesh:move_along(from, to, radius) end
+---The distance from p to the nearest wall.
+---@param p steer.VecLike
+---@return number
+function NavMesh:distance_to_wall(p) end
+---Whether p is on the mesh, at least `radius` from every wall.
+---@param p steer.VecLike
+---@param radius? number
+---@return boolean
+function NavMesh:contains(p, radius) end
+---A point uniformly distributed over the mesh, drawn from a steer.random stream (three draws).
+---@param stream table a steer.random stream (require("steer.random").new(seed))
+---@return steer.Vec
+function NavMesh:random_point(stream) end
+---The mesh as bytes, for steer.navmesh_load on any machine.
+---@return string
+function NavMesh:save() end
+---The triangles, for drawing: { {a, b, c, area = name}, ... }.
+---@return table[]
+function NavMesh:triangles() end
+---The boundary's edges, for drawing: { {a, b}, ... }.
+---@return steer.Vec[][]
+function NavMesh:walls() end
+
+---Build a navigation mesh from 2D polygons (or a grid). Exact: the same input gives the same mesh, bit for bit, on every machine.
+---@param desc steer.NavMeshDesc
+---@return steer.NavMesh
+function steer.navmesh(desc) end
+
+---Add the mesh's walls to the world as wall segments (raycasts, avoid_walls, reciprocal, collide see them); the world holds the mesh and the viewer draws it (G). Again: nothing.
+---@param nm steer.NavMesh
+function World:add_navmesh(nm) end
+
+---A mesh from the bytes nm:save() gave; raises on damaged bytes.
+---@param bytes string
+---@return steer.NavMesh
+function steer.navmesh_load(bytes) end
+
 ---Add the walls of the grid's blocked cells (and its outer edge) to the world; edits of the grid replace them.
 ---The world holds the grid from then on, and the viewer draws it (G) and its flow fields (L).
 ---@param g steer.Grid

@@ -262,6 +262,7 @@ static int world_gc(lua_State *L)
     if (!lw->borrowed) steer_world_free(lw->w);
     lw->w = NULL;
     steerN_realloc(&lw->alloc, lw->nav.grids, sizeof *lw->nav.grids * lw->nav.cap, 0);
+    steerN_realloc(&lw->alloc, lw->nav.meshes, sizeof *lw->nav.meshes * lw->nav.cap_meshes, 0);
     memset(&lw->nav, 0, sizeof lw->nav);
     return 0;
 }
@@ -823,6 +824,7 @@ static const luaL_Reg world_methods[] = {
     { "on", world_on },
     { "bytes", world_bytes },
     { "add_grid", steerL_world_add_grid },
+    { "add_navmesh", steerL_world_add_navmesh },
     { "save", steerL_world_save },
     { "restore", steerL_world_restore },
     { "same_brain", steerL_world_same_brain },

@@ -5,6 +5,7 @@
 // structures. Nothing here allocates or changes a grid or a field.
 #include "steer_debug.h"
 #include "layers.h"
+#include "mesh.h"
 
 _Static_assert(STEER_FLOW_NONE == STEERN_NONE, "steer_debug.h's STEER_FLOW_NONE is nav's STEERN_NONE");
 
@@ -44,5 +45,21 @@ int steer_debug_flow_step(int dir, int *dx, int *dy)
     if (dir < 0 || dir >= STEERN_NONE || !dx || !dy) return STEER_EARG;
     *dx = steerN_dx[dir];
     *dy = steerN_dy[dir];
+    return STEER_OK;
+}
+
+int steer_debug_nav_meshes(const struct steerN_Layers *nav) { return nav ? (int)nav->nmeshes : 0; }
+
+int steer_debug_nav_mesh(const struct steerN_Layers *nav, int i, steer_DebugNavMesh *out)
+{
+    if (!nav || !out || i < 0 || (uint32_t)i >= nav->nmeshes) return STEER_EARG;
+    const steerN_Mesh *m = nav->meshes[i];
+    *out = (steer_DebugNavMesh){ .nvert = (int)m->nvert,
+                                 .ntri = (int)m->ntri,
+                                 .xy = m->xy,
+                                 .tri = m->tri,
+                                 .adj = m->adj,
+                                 .area = m->area,
+                                 .nareas = (int)m->nareas };
     return STEER_OK;
 }

@@ -17,9 +17,14 @@ typedef struct steerN_Shown {
     const steerN_Flow **flows;
     uint32_t nflows, cap;
 } steerN_Shown;
+// ... and the navigation meshes attached (w:add_navmesh), each alive as
+// long as the world (its user value's "navmeshes" table holds them).
+struct steerN_Mesh;
 typedef struct steerN_Layers {
     const steerN_Shown **grids;
     uint32_t n, cap;
+    const struct steerN_Mesh **meshes;
+    uint32_t nmeshes, cap_meshes;
 } steerN_Layers;
 
 #endif

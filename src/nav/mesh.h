@@ -99,6 +99,17 @@ void steerN_mesh_set_metres(steerN_Mesh *m);
 // predicates' bound (STEERN_COORD_MAX quanta).
 bool steerN_mesh_quantize(double x, int64_t *q);
 
+// ---- mesh_io.c -------------------------------------------------------------
+
+// The mesh as bytes (nm:save, a snapshot's resource), little-endian, the
+// same on every machine; and back (not yet prepared), every index, count
+// and triangle checked: NULL with r failed and its message set when the
+// bytes are not a mesh, or with *oom set.
+struct steerS_Writer;
+struct steerS_Reader;
+void steerN_mesh_encode(const steerN_Mesh *m, struct steerS_Writer *out);
+steerN_Mesh *steerN_mesh_decode(struct steerS_Reader *r, const steerN_Alloc *alloc, bool *oom);
+
 // ---- mesh_build.c ------------------------------------------------------
 
 // What a mesh is made of: rings of points (closed implicitly: the last

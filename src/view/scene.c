@@ -294,7 +294,8 @@ static void draw_grid(steerV_View *v)
     bool wrap;
     steer_world_bounds(v->w, origin, size, &wrap);
     if (steer_world_dim(v->w) != 3) {
-        if (v->show_grid && !steer_debug_nav_grids(v->nav)) { // metres, unless the scenario's grid shows
+        if (v->show_grid && !steer_debug_nav_grids(v->nav) &&
+            !steer_debug_nav_meshes(v->nav)) { // metres, unless the scenario's grid shows
             double x0[3], x1[3];
             steerV_to_world(v, 0, (double)v->cam.height, x0);
             steerV_to_world(v, (double)v->cam.width, 0, x1);
@@ -574,12 +575,56 @@ static void draw_flow(steerV_View *v, const steer_DebugFlow *f, uint32_t budget)
     }
 }
 
+// A navigation mesh (w:add_navmesh): its triangles filled by area (the
+// default ground faint, other areas in a palette), the edges between
+// triangles as hairlines when they are far enough apart on screen, and
+// its walls as lines. Only triangles whose box meets the view.
+static void draw_navmesh(steerV_View *v, const steer_DebugNavMesh *m)
+{
+    static const SDL_Color fill[] = { { 70, 90, 130, 60 }, { 150, 110, 60, 90 }, { 60, 120, 170, 90 },
+                                      { 90, 150, 80, 90 }, { 160, 80, 120, 90 }, { 150, 150, 70, 90 } };
+    const steerV_Camera *c = &v->cam;
+    double hw = (double)c->width * 0.5 / c->scale, hh = (double)c->height * 0.5 / c->scale;
+    double lo[2] = { c->cx - hw, c->cy - hh }, hi[2] = { c->cx + hw, c->cy + hh };
+    float dpi = (float)v->dpi;
+    SDL_Color edge = rgba(120, 140, 190, 45), wall = rgba(170, 185, 220, 200);
+    for (int t = 0; t < m->ntri; t++) {
+        const uint32_t *k = m->tri + 3 * (size_t)t;
+        const double *p[3] = { m->xy + 2 * (size_t)k[0], m->xy + 2 * (size_t)k[1], m->xy + 2 * (size_t)k[2] };
+        bool out = false;
+        for (int a = 0; a < 2 && !out; a++)
+            out = (p[0][a] < lo[a] && p[1][a] < lo[a] && p[2][a] < lo[a]) ||
+                  (p[0][a] > hi[a] && p[1][a] > hi[a] && p[2][a] > hi[a]);
+        if (out) continue;
+        float s[3][2];
+        for (int i = 0; i < 3; i++) {
+            float q[3] = { (float)p[i][0], (float)p[i][1], 0 };
+            steerV_to_screen(v, q, &s[i][0], &s[i][1]);
+        }
+        SDL_Color col = m->area[t] ? fill[1 + (m->area[t] - 1) % 5] : fill[0];
+        steerV_tri(&v->geo, s[0][0], s[0][1], s[1][0], s[1][1], s[2][0], s[2][1], col);
+        for (int i = 0; i < 3; i++) {
+            int32_t u = m->adj[3 * (size_t)t + (size_t)i];
+            if (u >= 0 && u < t) continue; // each shared edge once
+            float a[3] = { (float)p[i][0], (float)p[i][1], 0 },
+                  b[3] = { (float)p[(i + 1) % 3][0], (float)p[(i + 1) % 3][1], 0 };
+            if (u < 0) steerV_world_line(v, &v->geo, a, b, 2 * dpi, wall, false);
+            else if (fabsf(s[i][0] - s[(i + 1) % 3][0]) + fabsf(s[i][1] - s[(i + 1) % 3][1]) > 6 * dpi)
+                hairline(v, a, b, edge);
+        }
+    }
+}
+
 // The grids the scenario attached (w:add_grid): their cells with G, the
-// arrows of every flow field built on them with L.
+// arrows of every flow field built on them with L; its navigation meshes
+// (w:add_navmesh) with G too.
 static void draw_nav(steerV_View *v)
 {
+    if (steer_world_dim(v->w) == 3) return;
+    steer_DebugNavMesh mesh;
+    for (int i = 0; v->show_grid && steer_debug_nav_mesh(v->nav, i, &mesh) == STEER_OK; i++) draw_navmesh(v, &mesh);
     int n = steer_debug_nav_grids(v->nav);
-    if (!n || steer_world_dim(v->w) == 3) return;
+    if (!n) return;
     uint32_t fields = 0;
     for (int i = 0; i < n; i++) {
         steer_DebugGrid g;

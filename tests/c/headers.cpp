@@ -11,6 +11,7 @@
 #include "steer.h"
 #include "steer_debug.h"
 #include "steer_draw.h"
+#include "steer_nav.h"
 #ifdef STEER_TEST_LUA
 #include "steer_engine.h"
 #include "steer_lua.h"

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+// steer_nav.h — navigation for C hosts: tile grids with A* paths and flow
+// fields, and navigation meshes with every query a game needs, each taking
+// the agent's radius (one mesh serves every size). The Lua API
+// (docs/api.md, "Navigation") is the same engine: a mesh built here from
+// the same rings has the same hash as one steer.navmesh{} built.
+//
+// The objects here belong to the host that made them: it frees each
+// (steer_grid_free, ...). A flow field holds its grid, a mesh built from a
+// grid does not: free them in any order. Memory is the C library's.
+//
+// Threads: a grid or a flow field is one thread's at a time (a path search
+// uses the grid's own scratch). A mesh never changes once made, so any
+// number of threads may query it at once, each with its own
+// steer_NavQuery (the scratch of a path search; Detour's dtNavMeshQuery).
+//
+// The boundary is steer.h's: a NULL object, or one another copy of
+// libsteer made, is refused with STEER_EARG (a getter returns its zero
+// value) and steer_last_error() says which argument and what was expected;
+// so does every bad number.
+#ifndef STEER_NAV_PUBLIC_H
+#define STEER_NAV_PUBLIC_H
+
+#include "steer.h"
+#include "steer_debug.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// ---- tile grids -------------------------------------------------------------
+// Cells (x, y), x from 0 to nx - 1 along +x, y from 0 upwards, cell (0, 0)
+// at `origin`. A cell's cost is the price of a metre through it (1: plain
+// ground, 1e-6 to 1e30) or INFINITY (blocked); outside counts as blocked.
+typedef struct steer_Grid steer_Grid;
+
+// nx * ny open cells of cost 1 (1 to 2^24 cells in all), of side `cell`
+// metres (1e-6 to 1e30); origin NULL: (0, 0).
+STEER_API int steer_grid_new(int nx, int ny, double cell, const double origin[2], steer_Grid **out);
+STEER_API void steer_grid_free(steer_Grid *g); // NULL: nothing
+// Set a cell's cost (INFINITY blocks it). The host rebuilds its flow
+// fields after edits (steer_flow_refresh).
+STEER_API int steer_grid_set_cost(steer_Grid *g, int x, int y, double cost);
+// A cell's cost (INFINITY when blocked or outside; 0 for a refused grid).
+STEER_API double steer_grid_cost(const steer_Grid *g, int x, int y);
+// A* (8-connected, no corner cutting, string-pulled) from `from` to `to`:
+// *n points (from, corners, to; up to cap of them written to points as
+// x, y pairs) and the path's cost in *cost; *n = 0 when there is no way
+// or either end is outside or blocked. points may be NULL with cap 0 (ask
+// the count first). cost may be NULL.
+STEER_API int steer_grid_path(steer_Grid *g, const double from[2], const double to[2], double *points, int cap, int *n,
+                              double *cost);
+
+// ---- flow fields ------------------------------------------------------------
+typedef struct steer_FlowField steer_FlowField;
+
+// A field on grid g toward the nearest of n goals (each in an open cell).
+// The field holds the grid (freeing the grid first is allowed).
+STEER_API int steer_flow_new(steer_Grid *g, const double *goals, int n, steer_FlowField **out);
+STEER_API void steer_flow_free(steer_FlowField *f); // NULL: nothing
+// Move to a single goal (a small move repairs a window, a long one rebuilds).
+STEER_API int steer_flow_set_goal(steer_FlowField *f, const double goal[2]);
+// Rebuild if the grid's costs changed since the field was built.
+STEER_API int steer_flow_refresh(steer_FlowField *f);
+// The field at p: its unit direction (zero where no goal can be reached),
+// the distance left (INFINITY then; may be NULL). STEER_OK.
+STEER_API int steer_flow_sample(const steer_FlowField *f, const double p[2], double dir[2], double *left);
+
+// ---- navigation meshes --------------------------------------------------------
+typedef struct steer_NavMesh steer_NavMesh;
+
+// Ring roles (steer_NavMeshDesc.ring_role): walkable ground (outline rings
+// combine even-odd: a ring in another is a hole), obstacles carved out
+// (their union), or an area index 1 .. nareas - 1 for the ground inside.
+#define STEER_RING_OUTLINE (-1)
+#define STEER_RING_OBSTACLE (-2)
+#define STEER_NAV_AREAS 64 // areas a mesh may have, the default one (0) included
+
+typedef struct steer_NavMeshDesc {
+    const double *xy;         // every ring's points, x, y pairs, metres
+    const uint32_t *ring_end; // ring k is points [ring_end[k - 1], ring_end[k]) (ring 0 from 0)
+    const int32_t *ring_role; // per ring
+    int nrings;
+    int nareas;                    // 1 .. STEER_NAV_AREAS (1: no areas)
+    const char *const *area_names; // nareas names, area 0's first ("default" when NULL)
+    const float *area_costs;       // nareas cost multipliers (> 0, INFINITY: never entered); NULL: all 1
+} steer_NavMeshDesc;
+
+// Build a mesh from 2D rings, exactly: the same rings give the same mesh
+// (steer_navmesh_hash) on every machine. STEER_EARG with steer_last_error()
+// saying why (a bad point, a ring of fewer than 3 points, nothing walkable).
+STEER_API int steer_navmesh_new(const steer_NavMeshDesc *d, steer_NavMesh **out);
+// From a grid's open cells (cells of cost c other than 1 become area "cost<c>").
+STEER_API int steer_navmesh_from_grid(const steer_Grid *g, steer_NavMesh **out);
+// Read the bytes steer_navmesh_save wrote (or the Lua nm:save() gave);
+// every count, index and the hash are checked: STEER_EARG on damaged bytes.
+STEER_API int steer_navmesh_load(const void *bytes, size_t n, steer_NavMesh **out);
+// The mesh as bytes through write (steer.h's steer_WriteFn).
+STEER_API int steer_navmesh_save(const steer_NavMesh *m, steer_WriteFn write, void *ud);
+STEER_API void steer_navmesh_free(steer_NavMesh *m); // NULL: nothing
+STEER_API uint64_t steer_navmesh_hash(const steer_NavMesh *m);
+// The index of the area named `name`, or -1.
+STEER_API int steer_navmesh_area(const steer_NavMesh *m, const char *name);
+// Its triangles, vertices and areas as a read-only view (for drawing).
+STEER_API int steer_navmesh_view(const steer_NavMesh *m, steer_DebugNavMesh *out);
+
+// The scratch of path searches: one per thread.
+typedef struct steer_NavQuery steer_NavQuery;
+STEER_API int steer_navquery_new(steer_NavQuery **out);
+STEER_API void steer_navquery_free(steer_NavQuery *q); // NULL: nothing
+
+typedef struct steer_NavFilter {
+    double radius;      // the agent's radius (>= 0): ways narrower than its diameter are closed
+    const float *costs; // per area (steer_navmesh_area): multipliers, INFINITY excluded; NULL: the mesh's
+} steer_NavFilter;
+
+typedef enum steer_PathStatus {
+    STEER_PATH_FOUND = 0,
+    STEER_PATH_START_OFF = 2, // the start is not on the mesh
+    STEER_PATH_GOAL_OFF = 3,  // the goal is not on the mesh
+    STEER_PATH_NARROW = 4,    // a way exists, but none wide enough for the radius
+    STEER_PATH_NONE = 5,      // no way at all
+} steer_PathStatus;
+
+// The way from `from` to `to` (filter NULL: radius 0, the mesh's costs):
+// *status says whether there is one; *n points (start, corners rounded by
+// the radius, end), up to cap of them written as x, y pairs (points may be
+// NULL with cap 0); its length (may be NULL).
+STEER_API int steer_navmesh_path(const steer_NavMesh *m, steer_NavQuery *q, const double from[2], const double to[2],
+                                 const steer_NavFilter *filter, steer_PathStatus *status, double *points, int cap,
+                                 int *n, double *length);
+// The point of the mesh nearest p where a disc of `radius` fits, and its
+// distance from p (may be NULL). STEER_EARG for an empty mesh.
+STEER_API int steer_navmesh_nearest(const steer_NavMesh *m, const double p[2], double radius, double out[2],
+                                    double *dist);
+// Walk the segment on the mesh: *hit false when it stays on it; else the
+// first wall point, its normal (into the mesh) and the fraction walked
+// (each may be NULL). Excluded areas count as walls. STEER_EARG when from
+// is off the mesh.
+STEER_API int steer_navmesh_raycast(const steer_NavMesh *m, const double from[2], const double to[2],
+                                    const steer_NavFilter *filter, bool *hit, double point[2], double normal[2],
+                                    double *fraction);
+// Move from -> to along the surface, sliding along walls, keeping radius from them where it can.
+STEER_API int steer_navmesh_move_along(const steer_NavMesh *m, const double from[2], const double to[2], double radius,
+                                       double out[2]);
+// The distance from p to the nearest wall (INFINITY for an empty or refused mesh).
+STEER_API double steer_navmesh_wall_distance(const steer_NavMesh *m, const double p[2]);
+// On the mesh and at least radius from every wall.
+STEER_API bool steer_navmesh_contains(const steer_NavMesh *m, const double p[2], double radius);
+// A point uniform over the mesh from three uniform numbers in [0, 1).
+STEER_API int steer_navmesh_random_point(const steer_NavMesh *m, double u, double s, double t, double out[2]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

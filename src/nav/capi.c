@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: MIT
+// capi.c — steer_nav.h: grids, flow fields and navigation meshes for C
+// hosts, over nav's own structures (nav.h, mesh.h). Each public object is
+// a small box whose first member is `lib` (the boundary's check, base.h)
+// around a reference to nav's object.
+#include "steer_nav.h"
+
+#include "../core/base.h"
+#include "../core/bytes.h"
+#include "mesh.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert((int)STEER_PATH_FOUND == (int)STEERN_PATH_FOUND &&
+                   (int)STEER_PATH_START_OFF == (int)STEERN_PATH_START_OFF &&
+                   (int)STEER_PATH_GOAL_OFF == (int)STEERN_PATH_GOAL_OFF &&
+                   (int)STEER_PATH_NARROW == (int)STEERN_PATH_NARROW && (int)STEER_PATH_NONE == (int)STEERN_PATH_NONE,
+               "steer_nav.h's path statuses are mesh.h's");
+_Static_assert(STEER_RING_OUTLINE == STEERN_RING_OUTLINE && STEER_RING_OBSTACLE == STEERN_RING_OBSTACLE,
+               "steer_nav.h's ring roles are mesh.h's");
+_Static_assert(STEER_NAV_AREAS == STEERN_MESH_AREAS, "steer_nav.h's area count is mesh.h's");
+
+struct steer_Grid {
+    const void *lib;
+    steerN_Grid *g;
+};
+struct steer_FlowField {
+    const void *lib;
+    steerN_Flow *f;
+};
+struct steer_NavMesh {
+    const void *lib;
+    steerN_Mesh *m;
+};
+struct steer_NavQuery {
+    const void *lib;
+    steerN_MeshQuery *q;
+};
+
+#define GRID(g, fail) STEERA_GUARD(g, "a grid from steer_grid_new", fail)
+#define FLOW(f, fail) STEERA_GUARD(f, "a flow field from steer_flow_new", fail)
+#define MESH(m, fail) STEERA_GUARD(m, "a navigation mesh from steer_navmesh_new", fail)
+#define QUERY(q, fail) STEERA_GUARD(q, "a query from steer_navquery_new", fail)
+
+static bool finite2(const double p[2]) { return isfinite(p[0]) && isfinite(p[1]); }
+// A point argument: not NULL, finite.
+#define POINT(p, fail)                                                          \
+    do {                                                                        \
+        STEERA_NONNULL(p, "a point (2 doubles)", fail);                         \
+        if (!finite2(p)) {                                                      \
+            steerA_refuse_why("%s: argument '%s' is not finite", __func__, #p); \
+            return fail;                                                        \
+        }                                                                       \
+    } while (0)
+
+// ---- grids ------------------------------------------------------------------
+
+int steer_grid_new(int nx, int ny, double cell, const double origin[2], steer_Grid **out)
+{
+    STEERA_NONNULL(out, "a place for the grid", STEER_EARG);
+    *out = NULL;
+    if (nx < 1 || ny < 1 || (double)nx * (double)ny > (double)(1 << 24)) {
+        steerA_refuse_why("steer_grid_new: %d x %d cells (1 to 2^24 in all)", nx, ny);
+        return STEER_EARG;
+    }
+    if (!(cell >= 1e-6 && cell <= 1e30)) {
+        steerA_refuse_why("steer_grid_new: argument 'cell' expected a side in metres from 1e-6 to 1e30");
+        return STEER_EARG;
+    }
+    double o[2] = { 0, 0 };
+    if (origin) {
+        POINT(origin, STEER_EARG);
+        o[0] = origin[0];
+        o[1] = origin[1];
+    }
+    steer_Grid *g = malloc(sizeof *g);
+    if (!g) return STEER_ENOMEM;
+    g->lib = &steerA_lib;
+    if (!(g->g = steerN_grid_new(nx, ny, cell, o, NULL))) {
+        free(g);
+        return STEER_ENOMEM;
+    }
+    *out = g;
+    return STEER_OK;
+}
+
+void steer_grid_free(steer_Grid *g)
+{
+    if (!g) return;
+    GRID(g, );
+    steerN_grid_release(g->g);
+    g->lib = NULL;
+    free(g);
+}
+
+int steer_grid_set_cost(steer_Grid *g, int x, int y, double cost)
+{
+    GRID(g, STEER_EARG);
+    if (!steerN_inside(g->g, x, y)) {
+        steerA_refuse_why("steer_grid_set_cost: cell (%d, %d) is outside the grid (%d x %d)", x, y, g->g->nx, g->g->ny);
+        return STEER_EARG;
+    }
+    if (!(cost == INFINITY || (cost >= 1e-6 && cost <= 1e30))) {
+        steerA_refuse_why("steer_grid_set_cost: argument 'cost' expected 1e-6 to 1e30, or INFINITY (blocked)");
+        return STEER_EARG;
+    }
+    steerN_set_cost(g->g, x, y, (float)cost);
+    return STEER_OK;
+}
+
+double steer_grid_cost(const steer_Grid *g, int x, int y)
+{
+    GRID(g, 0);
+    if (!steerN_inside(g->g, x, y)) return INFINITY;
+    return g->g->cost[(size_t)y * (size_t)g->g->nx + (size_t)x];
+}
+
+// Copy n points (x, y pairs) into a caller's array of cap, and the count.
+static void give_points(const double *p, uint32_t np, double *points, int cap, int *n)
+{
+    *n = (int)np;
+    size_t k = np < (uint32_t)(cap > 0 ? cap : 0) ? np : (size_t)(cap > 0 ? cap : 0);
+    if (points && k) memcpy(points, p, sizeof *p * 2 * k);
+}
+
+#define COUNT(points, cap, n)                                                                                        \
+    do {                                                                                                             \
+        STEERA_NONNULL(n, "a place for the count", STEER_EARG);                                                      \
+        if (cap < 0 || (cap > 0 && !points)) {                                                                       \
+            steerA_refuse_why("%s: points NULL with cap %d (give an array of cap points, or cap 0)", __func__, cap); \
+            return STEER_EARG;                                                                                       \
+        }                                                                                                            \
+    } while (0)
+
+int steer_grid_path(steer_Grid *g, const double from[2], const double to[2], double *points, int cap, int *n,
+                    double *cost)
+{
+    GRID(g, STEER_EARG);
+    POINT(from, STEER_EARG);
+    POINT(to, STEER_EARG);
+    COUNT(points, cap, n);
+    double c = 0;
+    int r = steerN_path(g->g, from, to, &c);
+    if (r < 0) return STEER_ENOMEM;
+    if (cost) *cost = r ? c : INFINITY;
+    if (!r) {
+        *n = 0;
+        return STEER_OK;
+    }
+    give_points(g->g->path, g->g->npath, points, cap, n);
+    return STEER_OK;
+}
+
+// ---- flow fields --------------------------------------------------------------
+
+// Each goal finite and in an open cell of g.
+static bool goals_ok(const steerN_Grid *g, const double *goals, int n, const char *fn)
+{
+    for (int i = 0; i < n; i++) {
+        int x, y;
+        if (!finite2(goals + 2 * i) || !steerN_cell_of(g, goals + 2 * i, &x, &y) || !steerN_open(g, x, y)) {
+            steerA_refuse_why("%s: goal %d (%g, %g) is not in an open cell of the grid", fn, i, goals[2 * i],
+                              goals[2 * i + 1]);
+            return false;
+        }
+    }
+    return true;
+}
+
+int steer_flow_new(steer_Grid *g, const double *goals, int n, steer_FlowField **out)
+{
+    STEERA_NONNULL(out, "a place for the field", STEER_EARG);
+    *out = NULL;
+    GRID(g, STEER_EARG);
+    STEERA_NONNULL(goals, "n goals (x, y pairs)", STEER_EARG);
+    if (n < 1 || n > 1000000) {
+        steerA_refuse_why("steer_flow_new: argument 'n' expected 1 to 1000000 goals, got %d", n);
+        return STEER_EARG;
+    }
+    if (!goals_ok(g->g, goals, n, "steer_flow_new")) return STEER_EARG;
+    steer_FlowField *f = malloc(sizeof *f);
+    if (!f) return STEER_ENOMEM;
+    f->lib = &steerA_lib;
+    if (!(f->f = steerN_flow_new(g->g))) {
+        free(f);
+        return STEER_ENOMEM;
+    }
+    if (steerN_flow_build(f->f, goals, (uint32_t)n)) {
+        steer_flow_free(f);
+        return STEER_ENOMEM;
+    }
+    *out = f;
+    return STEER_OK;
+}
+
+void steer_flow_free(steer_FlowField *f)
+{
+    if (!f) return;
+    FLOW(f, );
+    steerN_flow_release(f->f);
+    f->lib = NULL;
+    free(f);
+}
+
+int steer_flow_set_goal(steer_FlowField *f, const double goal[2])
+{
+    FLOW(f, STEER_EARG);
+    POINT(goal, STEER_EARG);
+    if (!goals_ok(f->f->grid, goal, 1, "steer_flow_set_goal")) return STEER_EARG;
+    return steerN_flow_set_goal(f->f, goal) ? STEER_ENOMEM : STEER_OK;
+}
+
+int steer_flow_refresh(steer_FlowField *f)
+{
+    FLOW(f, STEER_EARG);
+    return steerN_flow_refresh(f->f) ? STEER_ENOMEM : STEER_OK;
+}
+
+int steer_flow_sample(const steer_FlowField *f, const double p[2], double dir[2], double *left)
+{
+    FLOW(f, STEER_EARG);
+    POINT(p, STEER_EARG);
+    STEERA_NONNULL(dir, "a place for the direction", STEER_EARG);
+    double l, goal[2];
+    steerN_flow_sample(f->f, p, dir, &l, goal);
+    if (left) *left = l;
+    return STEER_OK;
+}
+
+// ---- navigation meshes ----------------------------------------------------------
+
+// Box a built mesh (one reference, taken over), prepared and hashed.
+static int give_mesh(steerN_Mesh *m, steer_NavMesh **out)
+{
+    steer_NavMesh *b = malloc(sizeof *b);
+    if (!b || steerN_mesh_prepare(m)) {
+        free(b);
+        steerN_mesh_release(m);
+        return STEER_ENOMEM;
+    }
+    m->hash = steerN_mesh_hash(m);
+    b->lib = &steerA_lib;
+    b->m = m;
+    *out = b;
+    return STEER_OK;
+}
+
+int steer_navmesh_new(const steer_NavMeshDesc *d, steer_NavMesh **out)
+{
+    STEERA_NONNULL(out, "a place for the mesh", STEER_EARG);
+    *out = NULL;
+    STEERA_NONNULL(d, "a steer_NavMeshDesc", STEER_EARG);
+    if (d->nrings < 1 || !d->xy || !d->ring_end || !d->ring_role) {
+        steerA_refuse_why("steer_navmesh_new: the desc needs nrings >= 1 with xy, ring_end and ring_role");
+        return STEER_EARG;
+    }
+    if (d->nareas < 1 || d->nareas > STEER_NAV_AREAS) {
+        steerA_refuse_why("steer_navmesh_new: nareas %d (1 to %d)", d->nareas, STEER_NAV_AREAS);
+        return STEER_EARG;
+    }
+    const char *names[STEER_NAV_AREAS];
+    for (int i = 0; i < d->nareas; i++) {
+        names[i] = d->area_names ? d->area_names[i] : i == 0 ? "default" : NULL;
+        size_t len = names[i] ? strlen(names[i]) : 0;
+        if (len < 1 || len >= STEERN_MESH_AREA_NAME) {
+            steerA_refuse_why("steer_navmesh_new: area %d's name must have 1 to %d bytes", i,
+                              STEERN_MESH_AREA_NAME - 1);
+            return STEER_EARG;
+        }
+        if (d->area_costs && !(d->area_costs[i] > 0.0f)) {
+            steerA_refuse_why("steer_navmesh_new: area %d's cost must be > 0 (INFINITY: never entered)", i);
+            return STEER_EARG;
+        }
+    }
+    for (int k = 0; k < d->nrings; k++) {
+        int32_t role = d->ring_role[k];
+        if (role != STEER_RING_OUTLINE && role != STEER_RING_OBSTACLE && (role < 1 || role >= d->nareas)) {
+            steerA_refuse_why("steer_navmesh_new: ring %d's role %d is no outline, obstacle or area", k, (int)role);
+            return STEER_EARG;
+        }
+        if (k && d->ring_end[k] < d->ring_end[k - 1]) {
+            steerA_refuse_why("steer_navmesh_new: ring_end decreases at ring %d", k);
+            return STEER_EARG;
+        }
+    }
+    steerN_MeshSpec spec = { .xy = d->xy,
+                             .ring_end = d->ring_end,
+                             .ring_role = d->ring_role,
+                             .nrings = (uint32_t)d->nrings,
+                             .nareas = (uint32_t)d->nareas,
+                             .area_names = names,
+                             .area_costs = d->area_costs };
+    steerN_MeshError err;
+    steerN_Mesh *m = steerN_mesh_build(&spec, NULL, &err);
+    if (!m) {
+        if (err.status == STEERN_MESH_NOMEM) return STEER_ENOMEM;
+        steerA_refuse_why("steer_navmesh_new: %s", err.message[0] ? err.message : "nothing walkable");
+        return STEER_EARG;
+    }
+    return give_mesh(m, out);
+}
+
+int steer_navmesh_from_grid(const steer_Grid *g, steer_NavMesh **out)
+{
+    STEERA_NONNULL(out, "a place for the mesh", STEER_EARG);
+    *out = NULL;
+    GRID(g, STEER_EARG);
+    steerN_MeshError err;
+    steerN_Mesh *m = steerN_mesh_from_grid(g->g, NULL, &err);
+    if (!m) {
+        if (err.status == STEERN_MESH_NOMEM) return STEER_ENOMEM;
+        steerA_refuse_why("steer_navmesh_from_grid: %s", err.message[0] ? err.message : "nothing walkable");
+        return STEER_EARG;
+    }
+    return give_mesh(m, out);
+}
+
+int steer_navmesh_load(const void *bytes, size_t n, steer_NavMesh **out)
+{
+    STEERA_NONNULL(out, "a place for the mesh", STEER_EARG);
+    *out = NULL;
+    STEERA_NONNULL(bytes, "the bytes steer_navmesh_save wrote", STEER_EARG);
+    char msg[200] = "";
+    steerS_Reader r;
+    steerS_reader_init(&r, bytes, n, msg, sizeof msg);
+    r.section = "navigation mesh";
+    bool oom;
+    steerN_Mesh *m = steerN_mesh_decode(&r, NULL, &oom);
+    if (m && steerS_left(&r)) {
+        steerN_mesh_free(m);
+        steerA_refuse_why("steer_navmesh_load: %zu bytes past the end of the mesh", steerS_left(&r));
+        return STEER_EARG;
+    }
+    if (!m) {
+        if (oom) return STEER_ENOMEM;
+        steerA_refuse_why("steer_navmesh_load: %s", msg[0] ? msg : "not a navigation mesh");
+        return STEER_EARG;
+    }
+    return give_mesh(m, out);
+}
+
+int steer_navmesh_save(const steer_NavMesh *m, steer_WriteFn write, void *ud)
+{
+    MESH(m, STEER_EARG);
+    STEERA_NONNULL(write, "a steer_WriteFn", STEER_EARG);
+    steerS_Writer w;
+    steerS_writer_sink(&w, write, ud);
+    steerN_mesh_encode(m->m, &w);
+    return w.failed ? STEER_ECALLBACK : STEER_OK;
+}
+
+void steer_navmesh_free(steer_NavMesh *m)
+{
+    if (!m) return;
+    MESH(m, );
+    steerN_mesh_release(m->m);
+    m->lib = NULL;
+    free(m);
+}
+
+uint64_t steer_navmesh_hash(const steer_NavMesh *m)
+{
+    MESH(m, 0);
+    return m->m->hash;
+}
+
+int steer_navmesh_area(const steer_NavMesh *m, const char *name)
+{
+    MESH(m, -1);
+    STEERA_NONNULL(name, "an area name", -1);
+    return steerN_mesh_area(m->m, name);
+}
+
+int steer_navmesh_view(const steer_NavMesh *m, steer_DebugNavMesh *out)
+{
+    MESH(m, STEER_EARG);
+    STEERA_NONNULL(out, "a place for the view", STEER_EARG);
+    const steerN_Mesh *x = m->m;
+    *out = (steer_DebugNavMesh){ .nvert = (int)x->nvert,
+                                 .ntri = (int)x->ntri,
+                                 .xy = x->xy,
+                                 .tri = x->tri,
+                                 .adj = x->adj,
+                                 .area = x->area,
+                                 .nareas = (int)x->nareas };
+    return STEER_OK;
+}
+
+int steer_navquery_new(steer_NavQuery **out)
+{
+    STEERA_NONNULL(out, "a place for the query", STEER_EARG);
+    *out = NULL;
+    steer_NavQuery *q = malloc(sizeof *q);
+    if (!q) return STEER_ENOMEM;
+    q->lib = &steerA_lib;
+    if (!(q->q = steerN_mesh_query_new(NULL))) {
+        free(q);
+        return STEER_ENOMEM;
+    }
+    *out = q;
+    return STEER_OK;
+}
+
+void steer_navquery_free(steer_NavQuery *q)
+{
+    if (!q) return;
+    QUERY(q, );
+    steerN_mesh_query_free(q->q);
+    q->lib = NULL;
+    free(q);
+}
+
+// nav's filter from the host's: false (refused) on a bad radius.
+static bool filter_of(const steer_NavFilter *f, steerN_MeshFilter *out, const char *fn)
+{
+    *out = (steerN_MeshFilter){ 0 };
+    if (!f) return true;
+    if (!(f->radius >= 0 && f->radius <= 1e9)) {
+        steerA_refuse_why("%s: the filter's radius must be from 0 to 1e9 metres", fn);
+        return false;
+    }
+    out->radius = f->radius;
+    out->cost = f->costs;
+    return true;
+}
+
+int steer_navmesh_path(const steer_NavMesh *m, steer_NavQuery *q, const double from[2], const double to[2],
+                       const steer_NavFilter *filter, steer_PathStatus *status, double *points, int cap, int *n,
+                       double *length)
+{
+    MESH(m, STEER_EARG);
+    QUERY(q, STEER_EARG);
+    POINT(from, STEER_EARG);
+    POINT(to, STEER_EARG);
+    STEERA_NONNULL(status, "a place for the status", STEER_EARG);
+    COUNT(points, cap, n);
+    steerN_MeshFilter f;
+    if (!filter_of(filter, &f, __func__)) return STEER_EARG;
+    steerN_PathStatus s = steerN_mesh_path(q->q, m->m, from, to, &f);
+    if (s == STEERN_PATH_NOMEM) return STEER_ENOMEM;
+    *status = (steer_PathStatus)s;
+    *n = 0;
+    if (length) *length = INFINITY;
+    if (s != STEERN_PATH_FOUND) return STEER_OK;
+    uint32_t np;
+    const double *p = steerN_mesh_path_points(q->q, &np);
+    give_points(p, np, points, cap, n);
+    if (length) *length = steerN_mesh_path_length(q->q);
+    return STEER_OK;
+}
+
+int steer_navmesh_nearest(const steer_NavMesh *m, const double p[2], double radius, double out[2], double *dist)
+{
+    MESH(m, STEER_EARG);
+    POINT(p, STEER_EARG);
+    STEERA_NONNULL(out, "a place for the point", STEER_EARG);
+    if (!(radius >= 0 && radius <= 1e9)) {
+        steerA_refuse_why("steer_navmesh_nearest: argument 'radius' expected 0 to 1e9 metres");
+        return STEER_EARG;
+    }
+    int32_t t;
+    double d;
+    if (!steerN_mesh_nearest(m->m, p, radius, out, &t, &d)) return STEER_EARG;
+    if (dist) *dist = d;
+    return STEER_OK;
+}
+
+int steer_navmesh_raycast(const steer_NavMesh *m, const double from[2], const double to[2],
+                          const steer_NavFilter *filter, bool *hit, double point[2], double normal[2], double *fraction)
+{
+    MESH(m, STEER_EARG);
+    POINT(from, STEER_EARG);
+    POINT(to, STEER_EARG);
+    STEERA_NONNULL(hit, "a place for whether it hit", STEER_EARG);
+    steerN_MeshFilter f;
+    if (!filter_of(filter, &f, __func__)) return STEER_EARG;
+    double h[2], nn[2], fr;
+    int r = steerN_mesh_raycast(m->m, from, to, &f, h, nn, &fr);
+    if (r < 0) {
+        steerA_refuse_why("steer_navmesh_raycast: argument 'from' (%g, %g) is off the mesh", from[0], from[1]);
+        return STEER_EARG;
+    }
+    *hit = r == 1;
+    if (r == 1) {
+        if (point) memcpy(point, h, sizeof h);
+        if (normal) memcpy(normal, nn, sizeof nn);
+        if (fraction) *fraction = fr;
+    } else if (fraction) *fraction = 1;
+    return STEER_OK;
+}
+
+int steer_navmesh_move_along(const steer_NavMesh *m, const double from[2], const double to[2], double radius,
+                             double out[2])
+{
+    MESH(m, STEER_EARG);
+    POINT(from, STEER_EARG);
+    POINT(to, STEER_EARG);
+    STEERA_NONNULL(out, "a place for the point", STEER_EARG);
+    if (!(radius >= 0 && radius <= 1e9)) {
+        steerA_refuse_why("steer_navmesh_move_along: argument 'radius' expected 0 to 1e9 metres");
+        return STEER_EARG;
+    }
+    steerN_mesh_move_along(m->m, from, to, radius, out);
+    return STEER_OK;
+}
+
+double steer_navmesh_wall_distance(const steer_NavMesh *m, const double p[2])
+{
+    MESH(m, INFINITY);
+    POINT(p, INFINITY);
+    return steerN_mesh_wall_distance(m->m, p, NULL, NULL);
+}
+
+bool steer_navmesh_contains(const steer_NavMesh *m, const double p[2], double radius)
+{
+    MESH(m, false);
+    POINT(p, false);
+    if (!(radius >= 0 && radius <= 1e9)) return false;
+    return steerN_mesh_contains(m->m, p, radius);
+}
+
+int steer_navmesh_random_point(const steer_NavMesh *m, double u, double s, double t, double out[2])
+{
+    MESH(m, STEER_EARG);
+    STEERA_NONNULL(out, "a place for the point", STEER_EARG);
+    if (!(u >= 0 && u < 1 && s >= 0 && s < 1 && t >= 0 && t < 1) || !m->m->ntri) {
+        steerA_refuse_why("steer_navmesh_random_point: u, s, t must be in [0, 1), the mesh not empty");
+        return STEER_EARG;
+    }
+    steerN_mesh_random_point(m->m, u, s, t, out);
+    return STEER_OK;
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// mesh_io.c — a navigation mesh as bytes: what nm:save() gives and
+// steer.navmesh_load reads, and what a snapshot holds of a mesh a
+// behaviour steers on (mesh.h). Little-endian, the same on every machine.
+//
+// The bytes: "STNM", a u32 version (1), u32 nvert, u32 ntri, the
+// vertices (2 i64 each, quanta), the triangles (3 u32 vertex indices, then
+// 3 i32 neighbours, each), the areas per triangle (u8), u32 nareas, per
+// area its name (u32 length, bytes) and cost (f32), and last the mesh's
+// hash (u64, steerN_mesh_hash), which a read checks. A read trusts nothing:
+// every count is checked against the bytes left before anything is
+// allocated, every index against its range, every triangle is
+// counter-clockwise and not flat (exact), every neighbour names this
+// triangle back across the same edge, every name and cost is one a build
+// could give; the wall flags are derived again, not read.
+#include "mesh.h"
+
+#include "../core/bytes.h"
+#include "predicates.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAGIC "STNM"
+#define VERSION 1
+
+void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
+{
+    steerS_put(out, MAGIC, 4);
+    steerS_put_u32(out, VERSION);
+    steerS_put_u32(out, m->nvert);
+    steerS_put_u32(out, m->ntri);
+    steerS_put_array(out, m->ixy, sizeof(int64_t), 2 * (size_t)m->nvert);
+    for (uint32_t t = 0; t < m->ntri; t++) {
+        steerS_put_array(out, m->tri + 3 * (size_t)t, sizeof(uint32_t), 3);
+        steerS_put_array(out, m->adj + 3 * (size_t)t, sizeof(int32_t), 3);
+    }
+    steerS_put(out, m->area, m->ntri);
+    steerS_put_u32(out, m->nareas);
+    for (uint32_t i = 0; i < m->nareas; i++) {
+        steerS_put_str(out, m->area_name[i]);
+        steerS_put_f32(out, m->area_cost[i]);
+    }
+    steerS_put_u64(out, m->hash ? m->hash : steerN_mesh_hash(m));
+}
+
+// The edge of triangle u from vertex a to vertex b, or -1.
+static int edge_of(const steerN_Mesh *m, uint32_t u, uint32_t a, uint32_t b)
+{
+    const uint32_t *v = m->tri + 3 * (size_t)u;
+    for (int i = 0; i < 3; i++)
+        if (v[i] == a && v[(i + 1) % 3] == b) return i;
+    return -1;
+}
+
+// Whether the topology read is one a build could give; fails r if not.
+static bool check(steerS_Reader *r, steerN_Mesh *m)
+{
+    for (uint32_t i = 0; i < m->nvert; i++)
+        if (!steerN_coord_ok(m->ixy + 2 * (size_t)i))
+            return steerS_fail(r, "navigation mesh: vertex %u is out of range", i);
+    for (uint32_t t = 0; t < m->ntri; t++) {
+        const uint32_t *v = m->tri + 3 * (size_t)t;
+        for (int i = 0; i < 3; i++)
+            if (v[i] >= m->nvert)
+                return steerS_fail(r, "navigation mesh: triangle %u names vertex %u of %u", t, v[i], m->nvert);
+        if (steerN_orient2d(m->ixy + 2 * (size_t)v[0], m->ixy + 2 * (size_t)v[1], m->ixy + 2 * (size_t)v[2]) <= 0)
+            return steerS_fail(r, "navigation mesh: triangle %u is not counter-clockwise", t);
+        if (m->area[t] >= m->nareas)
+            return steerS_fail(r, "navigation mesh: triangle %u has area %u of %u", t, m->area[t], m->nareas);
+        for (int i = 0; i < 3; i++) {
+            int32_t u = m->adj[3 * (size_t)t + (size_t)i];
+            if (u < -1 || u >= (int32_t)m->ntri || u == (int32_t)t)
+                return steerS_fail(r, "navigation mesh: triangle %u has a bad neighbour %d", t, u);
+            if (u < 0) {
+                m->vwall[v[i]] = m->vwall[v[(i + 1) % 3]] = 1;
+                continue;
+            }
+            int j = edge_of(m, (uint32_t)u, v[(i + 1) % 3], v[i]);
+            if (j < 0 || m->adj[3 * (size_t)u + (size_t)j] != (int32_t)t)
+                return steerS_fail(r, "navigation mesh: triangles %u and %d do not share edge %d", t, u, i);
+        }
+    }
+    return true;
+}
+
+steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oom)
+{
+    *oom = false;
+    const unsigned char *magic = steerS_take(r, 4);
+    if (!magic) return NULL;
+    if (memcmp(magic, MAGIC, 4) != 0) {
+        steerS_fail(r, "not a navigation mesh (no STNM at its start)");
+        return NULL;
+    }
+    uint32_t version = steerS_get_u32(r);
+    if (!r->failed && version != VERSION) {
+        steerS_fail(r, "navigation mesh: version %u, this steer reads %u", version, VERSION);
+        return NULL;
+    }
+    uint32_t nvert = steerS_get_u32(r), ntri = steerS_get_u32(r);
+    if (r->failed) return NULL;
+    // what the counts take at least: no allocation beyond the bytes given
+    size_t need = 16 * (size_t)nvert + 25 * (size_t)ntri + 4 + 8;
+    if (nvert > (1u << 28) || ntri > (1u << 28) || steerS_left(r) < need) {
+        steerS_fail(r, "navigation mesh: %u vertices and %u triangles do not fit in %zu bytes", nvert, ntri,
+                    steerS_left(r));
+        return NULL;
+    }
+    steerN_Mesh *m = steerN_mesh_alloc(nvert, ntri, alloc);
+    if (!m) {
+        *oom = true;
+        return NULL;
+    }
+    steerS_get_array(r, m->ixy, sizeof(int64_t), 2 * (size_t)nvert);
+    for (uint32_t t = 0; t < ntri; t++) {
+        steerS_get_array(r, m->tri + 3 * (size_t)t, sizeof(uint32_t), 3);
+        steerS_get_array(r, m->adj + 3 * (size_t)t, sizeof(int32_t), 3);
+    }
+    const unsigned char *area = steerS_take(r, ntri);
+    if (area) memcpy(m->area, area, ntri);
+    m->nareas = steerS_get_u32(r);
+    if (!r->failed && (m->nareas < 1 || m->nareas > STEERN_MESH_AREAS))
+        steerS_fail(r, "navigation mesh: %u areas (1 to %d)", m->nareas, STEERN_MESH_AREAS);
+    for (uint32_t i = 0; i < m->nareas && !r->failed; i++) {
+        uint32_t len;
+        const unsigned char *name = steerS_get_str(r, &len);
+        float cost = steerS_get_f32(r);
+        if (r->failed) break;
+        if (len < 1 || len >= STEERN_MESH_AREA_NAME || memchr(name, 0, len))
+            steerS_fail(r, "navigation mesh: area %u has a bad name", i);
+        else if (!(cost > 0.0f)) steerS_fail(r, "navigation mesh: area %u has a cost that is not > 0", i);
+        else {
+            memcpy(m->area_name[i], name, len);
+            m->area_name[i][len] = 0;
+            m->area_cost[i] = cost;
+            for (uint32_t j = 0; j < i; j++)
+                if (strcmp(m->area_name[j], m->area_name[i]) == 0)
+                    steerS_fail(r, "navigation mesh: two areas named '%s'", m->area_name[i]);
+        }
+    }
+    uint64_t hash = steerS_get_u64(r);
+    if (!r->failed && check(r, m)) {
+        steerN_mesh_set_metres(m);
+        m->hash = steerN_mesh_hash(m);
+        if (m->hash == hash) return m;
+        steerS_fail(r, "navigation mesh: its hash does not match its contents (damaged bytes)");
+    }
+    steerN_mesh_free(m);
+    return NULL;
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+// test_nav_api.c — steer_nav.h as a C host uses it, through the public
+// header only: a grid's A* path goes round its blocked cells; a flow field
+// leads downhill to its goal; a mesh built from rings finds a way round a
+// pillar for a small agent and refuses a gap too narrow for a big one;
+// saved bytes load back to the same hash and the same path, damaged bytes
+// are refused; bad arguments give STEER_EARG with steer_last_error()
+// naming the function.
+#include "steer_nav.h"
+#include "check.h"
+
+#include <math.h>
+#include <string.h>
+
+static void test_grid_and_flow(void)
+{
+    steer_Grid *g = NULL;
+    CHECK(steer_grid_new(10, 10, 1, NULL, &g) == STEER_OK && g, "a grid");
+    for (int y = 0; y < 8; y++) CHECK(steer_grid_set_cost(g, 5, y, INFINITY) == STEER_OK, "a wall");
+    CHECK(steer_grid_cost(g, 5, 3) == INFINITY, "blocked");
+    CHECK(steer_grid_cost(g, 50, 3) == INFINITY, "outside counts as blocked");
+    double from[2] = { 1.5, 1.5 }, to[2] = { 8.5, 1.5 }, pts[64], cost;
+    int n = 0;
+    CHECK(steer_grid_path(g, from, to, NULL, 0, &n, &cost) == STEER_OK && n >= 3, "a count first: %d", n);
+    int total = n;
+    CHECK(steer_grid_path(g, from, to, pts, 32, &n, &cost) == STEER_OK && n == total, "the points");
+    bool over = false; // the way goes over the wall's top (y >= 8)
+    for (int i = 0; i < n; i++) over |= pts[2 * i + 1] >= 8;
+    CHECK(over && cost > 7 + 2 * 6, "round the wall: cost %g", cost);
+    double goal[2] = { 8.5, 1.5 };
+    steer_FlowField *f = NULL;
+    CHECK(steer_flow_new(g, goal, 1, &f) == STEER_OK && f, "a field");
+    double dir[2], left;
+    CHECK(steer_flow_sample(f, from, dir, &left) == STEER_OK, "sample");
+    CHECK(dir[1] > 0.5 && isfinite(left) && left > 10, "up toward the gap: (%g, %g), %g left", dir[0], dir[1], left);
+    double blocked[2] = { 5.5, 2.5 };
+    CHECK(steer_flow_set_goal(f, blocked) == STEER_EARG, "a goal in a blocked cell is refused");
+    CHECK(strstr(steer_last_error(), "steer_flow_set_goal") != NULL, "named: %s", steer_last_error());
+    steer_grid_free(g); // the field holds the grid
+    CHECK(steer_flow_refresh(f) == STEER_OK, "the field lives on");
+    steer_flow_free(f);
+}
+
+// A 30 x 20 hall, a wall at x 14.5 .. 15.5 with a gap of 2 m at y 9 .. 11,
+// and a pillar at (6 .. 8, 8 .. 12).
+static steer_NavMesh *hall(void)
+{
+    static const double xy[] = { 0,    0,  30,   0,  30,   20, 0,    20,   // outline
+                                 14.5, 0,  15.5, 0,  15.5, 9,  14.5, 9,    // wall, lower part
+                                 14.5, 11, 15.5, 11, 15.5, 20, 14.5, 20,   // wall, upper part
+                                 6,    8,  8,    8,  8,    12, 6,    12 }; // pillar
+    static const uint32_t ends[] = { 4, 8, 12, 16 };
+    static const int32_t roles[] = { STEER_RING_OUTLINE, STEER_RING_OBSTACLE, STEER_RING_OBSTACLE,
+                                     STEER_RING_OBSTACLE };
+    steer_NavMeshDesc d = { .xy = xy, .ring_end = ends, .ring_role = roles, .nrings = 4, .nareas = 1 };
+    steer_NavMesh *m = NULL;
+    CHECK(steer_navmesh_new(&d, &m) == STEER_OK && m, "a mesh: %s", steer_last_error());
+    return m;
+}
+
+typedef struct Bytes {
+    unsigned char p[1 << 16];
+    size_t n;
+} Bytes;
+static int put(void *ud, const void *data, size_t len)
+{
+    Bytes *b = ud;
+    if (b->n + len > sizeof b->p) return 1;
+    memcpy(b->p + b->n, data, len);
+    b->n += len;
+    return 0;
+}
+
+static void test_mesh(void)
+{
+    steer_NavMesh *m = hall();
+    if (!m) return;
+    steer_NavQuery *q = NULL;
+    CHECK(steer_navquery_new(&q) == STEER_OK && q, "a query");
+    double from[2] = { 2, 10 }, to[2] = { 28, 10 }, pts[256], len;
+    int n;
+    steer_PathStatus st;
+    steer_NavFilter small = { .radius = 0.3 }, big = { .radius = 1.6 };
+    CHECK(steer_navmesh_path(m, q, from, to, &small, &st, pts, 128, &n, &len) == STEER_OK && st == STEER_PATH_FOUND,
+          "a way for a small agent: %d", (int)st);
+    CHECK(n >= 3 && pts[0] == 2 && pts[1] == 10 && pts[2 * n - 2] == 28 && pts[2 * n - 1] == 10, "from, corners, to");
+    CHECK(len > 26 && len < 30, "length %g", len);
+    for (int i = 0; i + 1 < n; i++) {
+        bool hit = true;
+        CHECK(steer_navmesh_raycast(m, pts + 2 * i, pts + 2 * i + 2, NULL, &hit, NULL, NULL, NULL) == STEER_OK && !hit,
+              "segment %d is clear", i);
+    }
+    double low[2] = { 2, 3 }, far[2] = { 28, 3 };
+    CHECK(steer_navmesh_path(m, q, low, far, &big, &st, pts, 128, &n, &len) == STEER_OK && st == STEER_PATH_NARROW &&
+              n == 0,
+          "a 3.2 m agent and a 2 m gap: %d", (int)st);
+    double in_pillar[2] = { 7, 10 }, near[2], dist;
+    CHECK(steer_navmesh_path(m, q, from, in_pillar, NULL, &st, NULL, 0, &n, NULL) == STEER_OK &&
+              st == STEER_PATH_GOAL_OFF,
+          "the goal in the pillar");
+    CHECK(steer_navmesh_nearest(m, in_pillar, 0, near, &dist) == STEER_OK && fabs(dist - 1) < 1e-9, "nearest: %g",
+          dist);
+    CHECK(steer_navmesh_contains(m, near, 0), "the nearest point is on the mesh");
+    CHECK(fabs(steer_navmesh_wall_distance(m, (double[]){ 3, 10 }) - 3) < 1e-9, "3 m from the walls");
+    double rp[2];
+    CHECK(steer_navmesh_random_point(m, 0.5, 0.25, 0.75, rp) == STEER_OK && steer_navmesh_contains(m, rp, 0),
+          "a random point on the mesh");
+    steer_DebugNavMesh view;
+    CHECK(steer_navmesh_view(m, &view) == STEER_OK && view.ntri > 0 && view.nareas == 1, "a view");
+
+    Bytes *b = calloc(1, sizeof *b);
+    CHECK(steer_navmesh_save(m, put, b) == STEER_OK && b->n > 0, "saved");
+    steer_NavMesh *back = NULL;
+    CHECK(steer_navmesh_load(b->p, b->n, &back) == STEER_OK && back, "loaded: %s", steer_last_error());
+    CHECK(back && steer_navmesh_hash(back) == steer_navmesh_hash(m), "the same hash");
+    double again[256], len2;
+    int n2;
+    steer_navmesh_path(m, q, from, to, &small, &st, pts, 128, &n, &len);
+    steer_navmesh_path(back, q, from, to, &small, &st, again, 128, &n2, &len2);
+    CHECK(n == n2 && memcmp(pts, again, sizeof *pts * 2 * (size_t)n) == 0 && len == len2, "the same path, bit for bit");
+    b->p[40] ^= 1;
+    steer_NavMesh *bad = NULL;
+    CHECK(steer_navmesh_load(b->p, b->n, &bad) == STEER_EARG && !bad, "damaged bytes refused");
+    CHECK(strstr(steer_last_error(), "steer_navmesh_load") != NULL, "named: %s", steer_last_error());
+    free(b);
+    steer_navmesh_free(back);
+    steer_navquery_free(q);
+    steer_navmesh_free(m);
+}
+
+static void test_refusals(void)
+{
+    steer_NavMesh *m = NULL;
+    CHECK(steer_navmesh_new(NULL, &m) == STEER_EARG, "NULL desc");
+    CHECK(strstr(steer_last_error(), "steer_navmesh_new") != NULL, "named: %s", steer_last_error());
+    double nan_xy[] = { 0, 0, 1, 0, NAN, 1 };
+    uint32_t end = 3;
+    int32_t role = STEER_RING_OUTLINE;
+    steer_NavMeshDesc d = { .xy = nan_xy, .ring_end = &end, .ring_role = &role, .nrings = 1, .nareas = 1 };
+    CHECK(steer_navmesh_new(&d, &m) == STEER_EARG && !m, "a NaN point");
+    role = 5;
+    CHECK(steer_navmesh_new(&d, &m) == STEER_EARG && strstr(steer_last_error(), "role"), "a bad role: %s",
+          steer_last_error());
+    CHECK(steer_navmesh_hash(NULL) == 0, "a NULL mesh's hash");
+    CHECK(steer_navmesh_contains(NULL, (double[]){ 0, 0 }, 0) == false, "a NULL mesh contains nothing");
+    int fake[4] = { 0 };
+    CHECK(steer_navmesh_area((const steer_NavMesh *)(void *)fake, "default") == -1, "not a mesh of ours");
+    steer_Grid *g = NULL;
+    CHECK(steer_grid_new(0, 3, 1, NULL, &g) == STEER_EARG && !g, "0 cells");
+    CHECK(steer_grid_new(3, 3, -1, NULL, &g) == STEER_EARG, "a negative cell");
+    CHECK(steer_grid_new(3, 3, 1, NULL, &g) == STEER_OK, "a grid");
+    CHECK(steer_grid_set_cost(g, 3, 0, 1) == STEER_EARG, "outside");
+    CHECK(steer_grid_set_cost(g, 0, 0, NAN) == STEER_EARG, "a NaN cost");
+    int n;
+    CHECK(steer_grid_path(g, (double[]){ 0.5, 0.5 }, (double[]){ 2.5, 2.5 }, NULL, 4, &n, NULL) == STEER_EARG,
+          "NULL points with a cap");
+    steer_grid_free(g);
+}
+
+int main(void)
+{
+    RUN(test_grid_and_flow);
+    RUN(test_mesh);
+    RUN(test_refusals);
+    return check_report_("nav_api");
+}
