@@ -221,14 +221,15 @@ typedef enum steer_EventType {
     STEER_EVENT_ARRIVE = 1,      // an arrive behaviour brought the agent inside its stop radius (or to a free spot)
     STEER_EVENT_LOST_TARGET = 2, // the agent's target agent was removed
     STEER_EVENT_STUCK = 3,       // no progress toward its goal over the stuck window (see steer_WorldDesc)
-    STEER_EVENT_COLLIDE = 4, // the non-penetration pass pushed the agent out of a shape (other: STEER_NO_AGENT) or agent
+    STEER_EVENT_COLLIDE =
+        4, // the non-penetration pass pushed the agent out of a shape (other: STEER_NO_AGENT) or agent
     STEER_EVENT_PATH_FOUND = 5, // navigate planned the agent's way to its target
     STEER_EVENT_UNREACHABLE = 6 // navigate found no way to the target: other.id is a steer_Unreachable, not an agent
 } steer_EventType;
 
 // Why a target is unreachable (STEER_EVENT_UNREACHABLE's other.id).
 typedef enum steer_Unreachable {
-    STEER_UNREACHABLE_NARROW = 1,    // ways exist, but none wide enough for the agent
+    STEER_UNREACHABLE_NARROW = 1,     // ways exist, but none wide enough for the agent
     STEER_UNREACHABLE_TARGET_OFF = 2, // the target is off the mesh
     STEER_UNREACHABLE_START_OFF = 3,  // the agent is off the mesh
     STEER_UNREACHABLE_NONE = 4,       // no way at all (separate islands, excluded areas between)

@@ -39,8 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NAV_K 8          // corners kept ahead
-#define NAV_STUCK 3.0f   // seconds without progress toward the next corner (the world's stuck window when set)
+#define NAV_K 8           // corners kept ahead
+#define NAV_STUCK 3.0f    // seconds without progress toward the next corner (the world's stuck window when set)
 #define NAV_PROGRESS 0.1f // metres of progress that count
 
 extern const steerB_Kind steerB_navigate;
@@ -54,18 +54,18 @@ STEERB_CHECK_SIZE(Navigate);
 
 // The memory row. STATE and TICK first: the serving protocol (brain.h).
 enum {
-    NV_STATE,        // a state below
-    NV_TICK,         // the request's tick (bits), while REQUESTED
-    NV_GX,           // the goal the plan was made (or asked) for
-    NV_GY,           //
-    NV_RADIUS,       // the radius it was made for
-    NV_N,            // corners stored
-    NV_NEXT,         // the corner steered to
-    NV_COMPLETE,     // 1: the last stored corner is the goal
-    NV_ARRIVED,      // 1: the arrive event was raised for this goal
-    NV_STUCK,        // seconds without progress toward the next corner
-    NV_BEST,         // the nearest it came to the next corner
-    NV_CORNERS,      // NAV_K x, y pairs
+    NV_STATE,    // a state below
+    NV_TICK,     // the request's tick (bits), while REQUESTED
+    NV_GX,       // the goal the plan was made (or asked) for
+    NV_GY,       //
+    NV_RADIUS,   // the radius it was made for
+    NV_N,        // corners stored
+    NV_NEXT,     // the corner steered to
+    NV_COMPLETE, // 1: the last stored corner is the goal
+    NV_ARRIVED,  // 1: the arrive event was raised for this goal
+    NV_STUCK,    // seconds without progress toward the next corner
+    NV_BEST,     // the nearest it came to the next corner
+    NV_CORNERS,  // NAV_K x, y pairs
     NV_MEM = NV_CORNERS + 2 * NAV_K
 };
 enum { NS_NONE = 0, NS_REQUESTED = 1, NS_FOLLOWING = 2, NS_UNREACHABLE = 3 };
@@ -280,7 +280,7 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         if (!(s->q = steerN_mesh_query_new(&a))) return;
     }
     int64_t n = steerB_requests(w, &steerB_navigate, NS_REQUESTED, &s->req, &s->cap);
-    for (int64_t k = 0; k < n && *budget > 0; k++) {
+    for (int64_t k = 0; k<n && * budget> 0; k++) {
         const steerB_Request *r = &s->req[k];
         const steerB_Node *node = &w->brains[w->brain[r->d]]->nodes[r->node];
         const Navigate *p = STEERB_PARAMS_OF(node, Navigate);
@@ -367,15 +367,14 @@ int steerB_navigate_path(const steer_World *w, steer_Agent a, double **out, uint
 
 // ---- the kind -------------------------------------------------------------------
 
-static const steerB_Field navigate_fields[] = {
-    { "navmesh", STEERB_RESOURCE, offsetof(Navigate, mesh), 0, 1, 0, "a navigation mesh (steer.navmesh{...})",
-      STEERB_RESOURCE_KIND(&steerB_navmesh_resource) },
-    STEERB_TARGET_ROW(Navigate, target, "target"),
-    STEERB_SLOW_RADIUS_ROW(Navigate, 2),
-    STEERB_STOP_RADIUS_ROW(Navigate, 0.2f),
-    STEERB_SPEED_ROW(Navigate),
-    { 0 }
-};
+static const steerB_Field navigate_fields[] = { { "navmesh", STEERB_RESOURCE, offsetof(Navigate, mesh), 0, 1, 0,
+                                                  "a navigation mesh (steer.navmesh{...})",
+                                                  STEERB_RESOURCE_KIND(&steerB_navmesh_resource) },
+                                                STEERB_TARGET_ROW(Navigate, target, "target"),
+                                                STEERB_SLOW_RADIUS_ROW(Navigate, 2),
+                                                STEERB_STOP_RADIUS_ROW(Navigate, 0.2f),
+                                                STEERB_SPEED_ROW(Navigate),
+                                                { 0 } };
 
 const steerB_Kind steerB_navigate = { .name = "navigate",
                                       .fields = navigate_fields,

@@ -134,8 +134,9 @@ static bool load_world(steerS_Load *in, const steer_WorldDesc *hooks, uint32_t d
     uint32_t mem_stride = steerS_get_u32(&in->r);
     d.path_budget = in->version >= 4 ? steerS_get_u32(&in->r) : STEER_DEFAULT_PATH_BUDGET;
     if (in->r.failed) return false;
-    bool ok = !(fl & ~(uint32_t)W_ALL) && d.seed && rng && d.reorder_period && d.collide_iterations > 0 && d.path_budget &&
-              (d.stuck_window == 0 || d.stuck_progress > 0) && (d.stuck_window > 0 || d.stuck_progress == 0);
+    bool ok = !(fl & ~(uint32_t)W_ALL) && d.seed && rng && d.reorder_period && d.collide_iterations > 0 &&
+              d.path_budget && (d.stuck_window == 0 || d.stuck_progress > 0) &&
+              (d.stuck_window > 0 || d.stuck_progress == 0);
     for (int i = (int)dim; i < 3; i++) ok = ok && d.origin[i] == 0 && d.size[i] == 0;
     int st = ok ? steer_world_new(&d, &in->w) : STEER_EARG;
     if (st == STEER_ENOMEM) return steerS_load_oom(in);

@@ -529,8 +529,9 @@ static int world_on(lua_State *L)
 {
     steerL_check_unsandboxed(L, "w:on", "events reach a mod through its on_event callback");
     steerL_checkworld(L, 1);
-    static const char *const events[] = { "arrive",     "lost_target", "stuck", "collide",
-                                          "path_found", "unreachable", NULL };
+    static const char *const events[] = {
+        "arrive", "lost_target", "stuck", "collide", "path_found", "unreachable", NULL
+    };
     const char *name = luaL_checkstring(L, 2);
     int ok = 0;
     for (int i = 0; events[i]; i++) ok |= strcmp(events[i], name) == 0;
@@ -881,8 +882,7 @@ static int world_newindex(lua_State *L)
         steer_world_set_path_budget(lw->w, (uint32_t)lua_tointeger(L, 3));
         return 0;
     }
-    return luaL_error(L, "steer.world: field '%s' is read-only or unknown (writable: record, threads, path_budget)",
-                      k);
+    return luaL_error(L, "steer.world: field '%s' is read-only or unknown (writable: record, threads, path_budget)", k);
 }
 
 static int world_tostring(lua_State *L)

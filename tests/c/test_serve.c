@@ -60,7 +60,7 @@ static void ask_serve(steer_World *w, void **state, uint32_t *budget)
     }
     int64_t n = steerB_requests(w, *(const steerB_Kind *const *)steerB_kinds, ASKED, &s->req, &s->cap);
     int served = 0;
-    for (int64_t i = 0; i < n && *budget > 0; i++) {
+    for (int64_t i = 0; i<n && * budget> 0; i++) {
         const steerB_Request *r = &s->req[i];
         float *m = steerW_mem(w, r->d) + w->brains[w->brain[r->d]]->nodes[r->node].mem;
         uint32_t cost = (uint32_t)STEERB_PARAMS_OF(&w->brains[w->brain[r->d]]->nodes[r->node], Ask)->cost;

@@ -72,11 +72,16 @@ describe("navigate", function()
     function()
       local w, nm, agents, goals = crossing()
       local ev = count_events(w, { "path_found", "unreachable", "arrive" })
-      local off = 0
+      local off, narrow = 0, 0
+      -- the 1 m doors: x 13..14, y 3..4 and x 26..27, y 16..17
+      local function in_narrow_door(p)
+        return (p.x > 13 and p.x < 14 and p.y > 3 and p.y < 4) or (p.x > 26 and p.x < 27 and p.y > 16 and p.y < 17)
+      end
       for _ = 1, 60 * 60 do
         w:step(1)
-        for _, a in ipairs(agents) do
+        for i, a in ipairs(agents) do
           if not nm:contains(a.position, 0) then off = off + 1 end
+          if i % 2 == 0 and in_narrow_door(a.position) then narrow = narrow + 1 end
         end
         if ev.arrive >= 20 then break end
       end
@@ -84,7 +89,7 @@ describe("navigate", function()
       expect(ev.unreachable, "unreachable events"):eq(0)
       expect(ev.arrive, "arrive events"):eq(20)
       for i, a in ipairs(agents) do expect(dist(a.position, goals[i]), "agent " .. i):le(0.3) end
-      -- the big ones took the 3 m doors: none passed the first wall's 1 m door (y 3..4)
+      expect(narrow, "big agents in a 1 m door (they take the 3 m ones)"):eq(0)
     end)
 
   it("tells a big agent facing only a 2 m gap 'no way wide enough' and it stands still; a small one arrives",
@@ -129,18 +134,23 @@ describe("navigate", function()
   end)
 
   it("plans again from where a teleported agent lands", function()
-    local nm = hall(4)
+    local nm = rooms()
     local w = steer.world{ seed = 6 }
-    local a = w:spawn{ position = { 3, 3 }, radius = 0.4, max_speed = 2, max_force = 4,
-                       brain = steer.navigate{ navmesh = nm }, target = { 27, 3 } }
+    local a = w:spawn{ position = { 2, 10 }, radius = 0.4, max_speed = 2, max_force = 4,
+                       brain = steer.navigate{ navmesh = nm }, target = { 38, 10 } }
     local ev = count_events(w, { "path_found", "arrive" })
     w:step(60 * 3)
-    a.position = steer.vec(3, 18) -- behind the wall again, out of sight of its next corner
+    expect(a.position.x, "still in the first room"):lt(13)
+    a.position = steer.vec(33, 10) -- in the last room: its next corner (by a door of the first wall) out of sight
     a.velocity = steer.vec(0, 0)
-    w:step(60 * 30)
-    expect(ev.path_found, "a second plan"):ge(2)
+    w:step(2)
+    expect(ev.path_found, "a second plan at once"):eq(2)
+    local p = a:path()
+    expect(dist(p[1], steer.vec(33, 10)), "the corridor starts where it landed"):lt(0.1)
+    expect(#p, "straight to the target now"):eq(2)
+    w:step(60 * 10)
     expect(ev.arrive):eq(1)
-    expect(dist(a.position, steer.vec(27, 3))):le(0.2)
+    expect(dist(a.position, steer.vec(38, 10))):le(0.2)
   end)
 
   it("serves 1,000 requests at once within the path budget: a bounded number a tick, all within bounded ticks",
@@ -195,13 +205,13 @@ describe("navigate", function()
   it("refuses what is not a navigation mesh, naming the field", function()
     local ok, err = pcall(steer.navigate, { navmesh = 3 })
     expect(ok):eq(false)
-    expect(err):match("navmesh")
+    expect(err):contains("navmesh")
     ok, err = pcall(steer.navigate, { navmesh = rooms(), slow_radius = 1, stop_radius = 2 })
     expect(ok):eq(false)
-    expect(err):match("stop_radius")
+    expect(err):contains("stop_radius")
     ok, err = pcall(function() steer.world{}.path_budget = 0 end)
     expect(ok):eq(false)
-    expect(err):match("path_budget")
+    expect(err):contains("path_budget")
   end)
 
   it("a:path() is nil for an agent that does not navigate", function()
