@@ -211,12 +211,7 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 static int navigate_check(const void *params, char *msg, size_t len)
 {
     const Navigate *p = params;
-    if (p->stop_radius >= p->slow_radius) {
-        snprintf(msg, len, "stop_radius (%g) must be smaller than slow_radius (%g)", (double)p->stop_radius,
-                 (double)p->slow_radius);
-        return 0;
-    }
-    return 1;
+    return steerB_check_radii(p->slow_radius, p->stop_radius, msg, len);
 }
 
 // ---- serving the requests ------------------------------------------------------
