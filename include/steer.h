@@ -270,8 +270,10 @@ STEER_API const char *steer_last_error(void);
 STEER_API int steer_world_set_record(steer_World *w, bool on); // record per-node outputs (allocates)
 // Whether per-node outputs are recorded.
 STEER_API bool steer_world_record(const steer_World *w);
-// Path search work per tick (see steer_WorldDesc.path_budget): at least 1.
+// Set the path search work per tick (see steer_WorldDesc.path_budget): at
+// least 1 (STEER_EARG otherwise); STEER_EBUSY during a tick.
 STEER_API int steer_world_set_path_budget(steer_World *w, uint32_t units);
+// The path search work per tick (0 for a bad world).
 STEER_API uint32_t steer_world_path_budget(const steer_World *w);
 // Count what each agent's brain costs in the steer pass (off by default;
 // STEER_EBUSY during a tick), for a host that bounds what some agents may

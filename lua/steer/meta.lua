@@ -1330,6 +1330,19 @@ function fighter.think(a, dt) end
 function fighter.spawn(w, fields) end
 
 -- ---- kinds not described above (written by tools/gen_meta.c; describe them above) ----
+
+---`steer.navigate`.
+---@class steer.NavigateDesc: steer.BehaviorDesc
+---@field navmesh steer.NavMesh required: a navigation mesh (steer.navmesh{...})
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil
+---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 2
+---@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 0.2
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0
+
+---A new `navigate` behaviour.
+---@param desc steer.NavigateDesc
+---@return steer.Behavior
+function steer.navigate(desc) end
 -- ---- end of the kinds written by tools/gen_meta.c ----
 
 return steer
