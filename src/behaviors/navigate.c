@@ -165,7 +165,7 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         if (dist2(c->p, cs + 2 * i) <= reach * reach || (skipped == 0 && in_sight(p->mesh, c->p, cs + 2 * (i + 1)))) {
             i++;
             skipped++;
-            m[NV_BEST] = INFINITY;
+            m[NV_BEST] = FLT_MAX;
             m[NV_STUCK] = 0;
             continue;
         }
@@ -190,7 +190,7 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
             steerT_event_to(c->loc, c->w, STEER_EVENT_STUCK, c->d, STEER_NO_AGENT);
             request(c, m, goal);
             m[NV_STUCK] = 0;
-            m[NV_BEST] = INFINITY;
+            m[NV_BEST] = FLT_MAX;
         }
     } else if (d < m[NV_BEST] - NAV_PROGRESS) {
         m[NV_BEST] = d;
@@ -291,7 +291,7 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         m[NV_RADIUS] = w->radius[r->d];
         m[NV_NEXT] = 0;
         m[NV_STUCK] = 0;
-        m[NV_BEST] = INFINITY;
+        m[NV_BEST] = FLT_MAX;
         if (st == STEERN_PATH_FOUND) {
             take_path(s->q, m);
             m[NV_STATE] = NS_FOLLOWING;

@@ -465,9 +465,10 @@ int64_t steerB_requests(steer_World *w, const steerB_Kind *k, float requested, s
                 *out = r;
                 *cap = c;
             }
-            uint32_t tick;
-            memcpy(&tick, &mem[br->nodes[j].mem + 1], sizeof tick);
-            (*out)[n++] = (steerB_Request){ tick, w->slot[d], d, j };
+            // the oldest first: by age, the ticks since the request (mod 2^24)
+            uint32_t asked = (uint32_t)mem[br->nodes[j].mem + 1] & STEERB_TICK_MASK;
+            uint32_t age = ((uint32_t)w->tick - asked) & STEERB_TICK_MASK;
+            (*out)[n++] = (steerB_Request){ STEERB_TICK_MASK - age, w->slot[d], d, j };
         }
     }
     if (n > 1) qsort(*out, n, sizeof **out, cmp_request);
@@ -476,8 +477,7 @@ int64_t steerB_requests(steer_World *w, const steerB_Kind *k, float requested, s
 
 void steerB_request_tick(const steer_World *w, float *mem)
 {
-    uint32_t t = (uint32_t)w->tick;
-    memcpy(&mem[1], &t, sizeof t);
+    mem[1] = (float)((uint32_t)w->tick & STEERB_TICK_MASK); // exact: below 2^24
 }
 
 void steerB_served_free(steer_World *w)

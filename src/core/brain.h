@@ -157,12 +157,16 @@ void steerB_served_free(steer_World *w);
 // The requests a serving kind's nodes wrote, as serve finds them. The
 // protocol: a node's memory holds its state in its first float and, while
 // the state is `requested`, the tick of the request in its second
-// (steerB_request_tick: the tick's low 32 bits, as bits). Requests are
-// served by request tick, then by the agent's handle slot (then by node
-// in the brain): an order that depends on neither storage order nor threads,
-// and survives a snapshot (memory is saved) and a rewind.
+// (steerB_request_tick: the tick modulo 2^24, a float that holds it
+// exactly: memory must stay finite numbers, which a snapshot checks).
+// Requests are served oldest first (by the ticks since the request, modulo
+// 2^24: right for any request younger than 2^24 ticks, 77 hours at 60 Hz),
+// then by the agent's handle slot (then by node in the brain): an order
+// that depends on neither storage order nor threads, and survives a
+// snapshot (memory is saved) and a rewind.
+#define STEERB_TICK_MASK 0xFFFFFFu
 typedef struct steerB_Request {
-    uint32_t tick, slot; // the order
+    uint32_t tick, slot; // the order: tick is 2^24 - 1 minus the request's age
     uint32_t d, node;    // the agent (dense, this tick) and its brain's node
 } steerB_Request;
 // Every request of kind k's nodes, sorted, into *out (grown with the
