@@ -17,12 +17,12 @@
 // for shuffled input, and 10k and 100k points timed (printed, not
 // asserted).
 #include "check.h"
+#include "core/os.h"
 #include "nav/cdt.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
 #include <string.h>
-#include <time.h>
 
 static const int64_t BIG = (int64_t)1 << 40;
 
@@ -424,12 +424,7 @@ static void test_shuffled_input_same_bits(void)
     free(xy), free(xy2), free(perm);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now(void) { return steerY_now(); } // the monotonic clock, on every system (os.h)
 
 // n random points in a 1 km square (mm), with square obstacles on a lattice as rings.
 static void timed(uint32_t n)

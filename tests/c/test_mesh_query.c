@@ -18,11 +18,11 @@
 // and move_along; the same query gives the same bits. Path queries per
 // second on a 200 m level with 500 boxes are printed (not asserted).
 #include "check.h"
+#include "core/os.h"
 #include "nav/cdt.h"
 #include "nav/mesh.h"
 
 #include <string.h>
-#include <time.h>
 
 // ---- making meshes ---------------------------------------------------------
 
@@ -708,12 +708,7 @@ static void test_memory(void)
     steerN_mesh_free(e);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+static double now(void) { return steerY_now(); } // the monotonic clock, on every system (os.h)
 
 static void test_speed(void)
 {
