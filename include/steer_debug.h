@@ -78,6 +78,8 @@ typedef enum steer_DebugNote {
 
 // One node of an agent's brain and what it did in the last tick. Nodes are
 // numbered in depth-first order, the root 0, children after their parent.
+#define STEER_DEBUG_ROUTE 8 // corners of a way ahead a debug view is given
+
 typedef struct steer_DebugNode {
     int index;                // 0 .. steer_DebugAgent.nodes - 1
     int parent;               // the parent's index, -1 for the root
@@ -99,6 +101,10 @@ typedef struct steer_DebugNode {
     steer_Agent target_agent; // an agent target (may have been removed since)
     const float *points;      // its path or patrol route, 3 floats a point (NULL: none)
     int npoints;
+    // the way ahead the node keeps for this agent (navigate's next corners,
+    // 3 floats a point, the agent's position first), and its state in words in note
+    float route[3 * (STEER_DEBUG_ROUTE + 1)];
+    int nroute;
 } steer_DebugNode;
 
 // Node i of agent a's brain into *out: STEER_ESTALE for a removed agent,
@@ -108,6 +114,10 @@ STEER_API int steer_debug_node(const steer_World *w, steer_Agent a, int i, steer
 typedef void (*steer_DebugPathFn)(void *ud, const float *xyz, int n) STEER_NOEXCEPT;
 // Calls fn for every path and patrol route of every brain in use, brain by brain, nodes in order.
 STEER_API int steer_debug_paths(const steer_World *w, steer_DebugPathFn fn, void *ud);
+// Calls fn for every agent's way ahead (a navigate's corners: the agent's
+// position, then up to STEER_DEBUG_ROUTE corners), agent by agent in
+// storage order; agents with none are skipped.
+STEER_API int steer_debug_routes(const steer_World *w, steer_DebugPathFn fn, void *ud);
 
 // ---- static geometry -------------------------------------------------------
 

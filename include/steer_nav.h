@@ -155,6 +155,17 @@ STEER_API bool steer_navmesh_contains(const steer_NavMesh *m, const double p[2],
 // A point uniform over the mesh from three uniform numbers in [0, 1).
 STEER_API int steer_navmesh_random_point(const steer_NavMesh *m, double u, double s, double t, double out[2]);
 
+// ---- behaviours on them -------------------------------------------------------
+// Point the resource field `field` of a behaviour at a flow field
+// (follow_flow's and decompose_flow's "field") or a navigation mesh
+// (navigate's "navmesh"): the behaviour holds it from then on, so the host
+// may free its own handle (steer_flow_free, steer_navmesh_free) at any
+// time. NULL clears the field. STEER_EARG (steer_behavior_error says why)
+// for a field of another kind, an unknown field or a behaviour in use as a
+// brain (frozen).
+STEER_API int steer_behavior_set_flow_field(steer_Behavior *b, const char *field, const steer_FlowField *f);
+STEER_API int steer_behavior_set_navmesh(steer_Behavior *b, const char *field, const steer_NavMesh *m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,8 @@
 #include "goal.h"
 #include "laws.h"
 #include "../nav/nav.h"
+#include "../nav/mesh.h"
+#include "steer_nav.h"
 
 #include <string.h>
 
@@ -56,6 +58,15 @@ const steerB_ResourceKind steerB_flow_resource = {
 void steerB_flow_bind(steer_Behavior *b, const steerN_Flow *field)
 {
     steerB_set_resource(b, "field", &steerB_flow_resource, (void *)(uintptr_t)field);
+}
+
+int steer_behavior_set_flow_field(steer_Behavior *b, const char *field, const steer_FlowField *f)
+{
+    STEERA_TREE(b, STEER_EARG);
+    STEERA_NONNULL(field, "a field name", STEER_EARG);
+    steerN_Flow *x = NULL;
+    if (f && !(x = steerN_flow_of(f, __func__))) return STEER_EARG;
+    return steerB_set_resource(b, field, &steerB_flow_resource, x);
 }
 
 // Keep out of the blocked cells around the agent's cell: toward each one

@@ -34,6 +34,7 @@
 #include "fields.h"
 #include "laws.h"
 #include "../nav/mesh.h"
+#include "steer_nav.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,6 +361,34 @@ int steerB_navigate_path(const steer_World *w, steer_Agent a, double **out, uint
     return 0;
 }
 
+int steer_behavior_set_navmesh(steer_Behavior *b, const char *field, const steer_NavMesh *m)
+{
+    STEERA_TREE(b, STEER_EARG);
+    STEERA_NONNULL(field, "a field name", STEER_EARG);
+    steerN_Mesh *x = NULL;
+    if (m && !(x = steerN_mesh_of(m, __func__))) return STEER_EARG;
+    return steerB_set_resource(b, field, &steerB_navmesh_resource, x);
+}
+
+// For a debug view (steerB_Kind.route): the corners still ahead, and the state.
+static int navigate_route(const float *m, float *xyz, int cap, char *note, size_t note_cap)
+{
+    int n = 0;
+    if (m[NV_STATE] == NS_FOLLOWING || m[NV_STATE] == NS_REQUESTED)
+        for (int i = (int)m[NV_NEXT]; i < (int)m[NV_N] && i < NAV_K && n < cap; i++, n++) {
+            xyz[3 * n] = m[NV_CORNERS + 2 * i];
+            xyz[3 * n + 1] = m[NV_CORNERS + 2 * i + 1];
+            xyz[3 * n + 2] = 0;
+        }
+    const char *what = m[NV_STATE] == NS_REQUESTED     ? "asked for a way"
+                       : m[NV_STATE] == NS_UNREACHABLE ? "no way to the target"
+                       : m[NV_STATE] == NS_FOLLOWING   ? (m[NV_ARRIVED] != 0 ? "arrived" : "on its way")
+                                                       : "no plan yet";
+    snprintf(note, note_cap, "%s, %d corner%s ahead%s", what, n, n == 1 ? "" : "s",
+             m[NV_COMPLETE] != 0 || n == 0 ? "" : " (more to plan)");
+    return n;
+}
+
 // ---- the kind -------------------------------------------------------------------
 
 static const steerB_Field navigate_fields[] = { { "navmesh", STEERB_RESOURCE, offsetof(Navigate, mesh), 0, 1, 0,
@@ -377,4 +406,5 @@ const steerB_Kind steerB_navigate = { .name = "navigate",
                                       .mem_floats = NV_MEM,
                                       .check = navigate_check,
                                       .serve = navigate_serve,
-                                      .serve_free = navigate_serve_free };
+                                      .serve_free = navigate_serve_free,
+                                      .route = navigate_route };

@@ -192,6 +192,13 @@ int steer_debug_node(const steer_World *w, steer_Agent a, int i, steer_DebugNode
             out->npoints = (int)pts->n;
         }
     }
+    if (node->kind->route && w->mem) {
+        float p[3];
+        steerW_load(w->p, d, p);
+        memcpy(out->route, p, sizeof p);
+        out->nroute = 1 + node->kind->route(steerW_mem(w, d) + node->mem, out->route + 3, STEER_DEBUG_ROUTE, out->note,
+                                            sizeof out->note);
+    }
     const float *rec = recorded(w, d);
     if (rec) {
         out->recorded = true;
@@ -216,6 +223,27 @@ int steer_debug_paths(const steer_World *w, steer_DebugPathFn fn, void *ud)
                 const steerB_Points *pts = (const steerB_Points *)(const void *)(n->params + f->offset);
                 fn(ud, pts->p, (int)pts->n);
             }
+        }
+    }
+    return STEER_OK;
+}
+
+int steer_debug_routes(const steer_World *w, steer_DebugPathFn fn, void *ud)
+{
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(fn, "a steer_DebugPathFn", STEER_EARG);
+    if (w->in_tick) return STEER_EBUSY;
+    float xyz[3 * (STEER_DEBUG_ROUTE + 1)];
+    char note[64];
+    for (uint32_t d = 0; d < w->count && w->mem; d++) {
+        const steerB_Brain *br = w->brain[d] ? w->brains[w->brain[d]] : NULL;
+        for (uint32_t k = 0; br && k < br->nnodes; k++) {
+            const steerB_Node *n = &br->nodes[k];
+            if (!n->kind->route) continue;
+            int m = n->kind->route(steerW_mem(w, d) + n->mem, xyz + 3, STEER_DEBUG_ROUTE, note, sizeof note);
+            if (m <= 0) continue;
+            steerW_load(w->p, d, xyz);
+            fn(ud, xyz, m + 1);
         }
     }
     return STEER_OK;

@@ -165,6 +165,11 @@ typedef struct steerB_Kind {
     // but in the agents' memory, so a snapshot holds every request.
     void (*serve)(steer_World *w, void **state, uint32_t *budget);
     void (*serve_free)(steer_World *w, void *state);
+    // For a debug view: the way ahead that an agent's memory (mem: this
+    // node's) holds, up to cap points of 3 floats into xyz, and what state
+    // it is in, in words, into note (note_cap bytes); the points' number.
+    // NULL: the kind keeps no way (steer_debug.h's route, steer_debug_routes).
+    int (*route)(const float *mem, float *xyz, int cap, char *note, size_t note_cap);
 } steerB_Kind;
 
 struct steer_Behavior {

@@ -55,6 +55,16 @@ static bool finite2(const double p[2]) { return isfinite(p[0]) && isfinite(p[1])
         }                                                                       \
     } while (0)
 
+steerN_Mesh *steerN_mesh_of(const struct steer_NavMesh *m, const char *fn)
+{
+    return steerA_ours(m, fn, "m", "a navigation mesh from steer_navmesh_new") ? m->m : NULL;
+}
+
+steerN_Flow *steerN_flow_of(const struct steer_FlowField *f, const char *fn)
+{
+    return steerA_ours(f, fn, "f", "a flow field from steer_flow_new") ? f->f : NULL;
+}
+
 // ---- grids ------------------------------------------------------------------
 
 int steer_grid_new(int nx, int ny, double cell, const double origin[2], steer_Grid **out)

@@ -99,6 +99,15 @@ void steerN_mesh_set_metres(steerN_Mesh *m);
 // predicates' bound (STEERN_COORD_MAX quanta).
 bool steerN_mesh_quantize(double x, int64_t *q);
 
+// ---- capi.c (steer_nav.h) ------------------------------------------------
+
+// nav's object inside a public handle (the behaviours' setters unbox them);
+// NULL, with steer_last_error() set, for a handle that is not one of ours.
+struct steer_NavMesh;
+struct steer_FlowField;
+steerN_Mesh *steerN_mesh_of(const struct steer_NavMesh *m, const char *fn);
+steerN_Flow *steerN_flow_of(const struct steer_FlowField *f, const char *fn);
+
 // ---- mesh_io.c -------------------------------------------------------------
 
 // The mesh as bytes (nm:save, a snapshot's resource), little-endian, the

@@ -198,6 +198,14 @@ void steerV_inspect(steerV_View *v)
     for (int i = 0; i < pl.info.nodes; i++) {
         steer_DebugNode node;
         if (steer_debug_node(w, v->selected, i, &node) != STEER_OK) break;
+        // a way ahead the node keeps (navigate's corners), in its colour, bold
+        for (int k = 0; k + 1 < node.nroute; k++) {
+            SDL_Color c = node_colour((uint32_t)i);
+            steerV_world_line(v, &v->geo, node.route + 3 * k, node.route + 3 * k + 3, 2 * dpi, c, false);
+            keep(&kept, v, node.route + 3 * k + 3);
+            float rx, ry;
+            if (steerV_to_screen(v, node.route + 3 * k + 3, &rx, &ry)) steerV_disc(&v->geo, rx, ry, 3 * dpi, c);
+        }
         double q[3] = { node.target[0], node.target[1], node.target[2] };
         if (node.target_kind == STEER_TARGET_AGENT) {
             if (steer_agent_vec(w, node.target_agent, STEER_PROP_POSITION, q) != STEER_OK) continue;

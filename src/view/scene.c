@@ -449,8 +449,22 @@ static void draw_path(void *ud, const float *xyz, int n)
     }
 }
 
-// Every path and patrol route of the brains in use.
-static void draw_paths(steerV_View *v) { steer_debug_paths(v->w, draw_path, v); }
+// An agent's way ahead (navigate's corners, from the agent): thin, faint,
+// so that a crowd's ways read as a flow.
+static void draw_route(void *ud, const float *xyz, int n)
+{
+    steerV_View *v = ud;
+    float dpi = (float)v->dpi;
+    SDL_Color col = rgba(120, 200, 170, 90);
+    for (int j = 0; j + 1 < n; j++) steerV_world_line(v, &v->geo, xyz + 3 * j, xyz + 3 * j + 3, dpi, col, false);
+}
+
+// Every path and patrol route of the brains in use, and every agent's way ahead.
+static void draw_paths(steerV_View *v)
+{
+    steer_debug_paths(v->w, draw_path, v);
+    steer_debug_routes(v->w, draw_route, v);
+}
 
 // ---- navigation: grid cells (G) and flow fields (L) ------------------------------
 

@@ -6,6 +6,7 @@
 // saved bytes load back to the same hash and the same path, damaged bytes
 // are refused; bad arguments give STEER_EARG with steer_last_error()
 // naming the function.
+#include "steer_debug.h"
 #include "steer_nav.h"
 #include "check.h"
 
@@ -128,6 +129,60 @@ static void test_mesh(void)
     steer_navmesh_free(m);
 }
 
+static void count_route(void *ud, const float *xyz, int n)
+{
+    (void)xyz;
+    *(int *)ud += n >= 2;
+}
+
+// A C host's agent that finds its own way: navigate on a mesh from
+// steer_navmesh_new, the host's handle freed at once (the behaviour holds
+// the mesh); it arrives round the pillar; a debug view sees its way ahead.
+static void test_navigate_from_c(void)
+{
+    steer_NavMesh *m = hall();
+    if (!m) return;
+    steer_Behavior *nav = NULL;
+    CHECK(steer_behavior_new("navigate", &nav) == STEER_OK, "navigate");
+    CHECK(steer_behavior_set_navmesh(nav, "navmesh", m) == STEER_OK, "its mesh: %s", steer_behavior_error(nav));
+    CHECK(steer_behavior_set_navmesh(nav, "speed", m) == STEER_EARG, "not a mesh field");
+    int fake[4] = { 0 };
+    CHECK(steer_behavior_set_navmesh(nav, "navmesh", (const steer_NavMesh *)(void *)fake) == STEER_EARG,
+          "not a mesh of ours");
+    steer_navmesh_free(m);
+    steer_WorldDesc wd = { .dt = 1.0 / 30 };
+    steer_World *w = NULL;
+    CHECK(steer_world_new(&wd, &w) == STEER_OK, "world");
+    steer_AgentDesc ad = { .position = { 2, 10 }, .max_speed = 2, .max_force = 4, .radius = 0.4, .brain = nav };
+    steer_Agent a;
+    CHECK(steer_spawn(w, &ad, &a) == STEER_OK, "spawn");
+    steer_behavior_release(nav);
+    double goal[3] = { 28, 10, 0 };
+    CHECK(steer_agent_set_target(w, a, goal, STEER_NO_AGENT) == STEER_OK, "target");
+    int found = 0, arrived = 0, routes = 0;
+    for (int t = 0; t < 30 * 40 && !arrived; t++) {
+        steer_world_step(w, 1);
+        int n;
+        const steer_Event *ev = steer_world_events(w, &n);
+        for (int i = 0; i < n; i++) {
+            found += ev[i].type == STEER_EVENT_PATH_FOUND;
+            arrived += ev[i].type == STEER_EVENT_ARRIVE;
+        }
+        if (t == 30) {
+            steer_DebugNode node;
+            CHECK(steer_debug_node(w, a, 0, &node) == STEER_OK && node.nroute >= 2, "a way ahead: %d", node.nroute);
+            CHECK(strstr(node.note, "on its way") != NULL, "its state: %s", node.note);
+            CHECK(steer_debug_routes(w, count_route, &routes) == STEER_OK && routes == 1, "one agent's way: %d",
+                  routes);
+        }
+    }
+    double p[3];
+    steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+    CHECK(found >= 1 && arrived == 1, "found %d, arrived %d", found, arrived);
+    CHECK(hypot(p[0] - 28, p[1] - 10) < 0.5, "at the goal: (%g, %g)", p[0], p[1]);
+    steer_world_free(w);
+}
+
 static void test_refusals(void)
 {
     steer_NavMesh *m = NULL;
@@ -161,6 +216,7 @@ int main(void)
 {
     RUN(test_grid_and_flow);
     RUN(test_mesh);
+    RUN(test_navigate_from_c);
     RUN(test_refusals);
     return check_report_("nav_api");
 }
