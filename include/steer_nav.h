@@ -164,6 +164,7 @@ STEER_API int steer_navmesh_random_point(const steer_NavMesh *m, double u, doubl
 // for a field of another kind, an unknown field or a behaviour in use as a
 // brain (frozen).
 STEER_API int steer_behavior_set_flow_field(steer_Behavior *b, const char *field, const steer_FlowField *f);
+// The same for a navigation mesh (navigate's "navmesh").
 STEER_API int steer_behavior_set_navmesh(steer_Behavior *b, const char *field, const steer_NavMesh *m);
 
 #ifdef __cplusplus
