@@ -77,12 +77,19 @@ end
 
 local function send(a) a.target = somewhere(a.radius) end
 
+local idle = {} -- agents waiting for an errand (a reload forgets them: update's sweep finds them again)
+-- The handlers only count and note who needs a new errand; update sends
+-- them (a handler that changed the world would make a world loaded from a
+-- snapshot, which has no handlers until load runs, go another way).
 local function count(w)
   w:on("arrive", function(a)
     S.arrived = S.arrived + 1
-    send(a)
+    idle[#idle + 1] = a
   end)
-  w:on("unreachable", function(a) S.unreachable = S.unreachable + 1; send(a) end)
+  w:on("unreachable", function(a)
+    S.unreachable = S.unreachable + 1
+    idle[#idle + 1] = a
+  end)
 end
 
 return {
@@ -104,18 +111,27 @@ return {
   end,
 
   update = function(w)
+    for _, a in ipairs(idle) do
+      if a.alive then send(a) end
+    end
+    idle = {}
+    if w.tick % 300 == 0 then -- the sweep: anyone standing at its target
+      for a in w:agents() do
+        if a.target and a.position:dist(a.target) < 0.6 then send(a) end
+      end
+    end
     if w.tick % 600 == 0 and w.tick > 0 then
       print(("navmesh: %.0f s, %d arrivals, %d unreachable"):format(w.time, S.arrived, S.unreachable))
     end
   end,
 
-  draw = function(d, w)
+  draw = function(d)
     d:text(1, H - 1.5, ("arrived %d   unreachable %d   robots (the biggest) take no 1 m door"):format(S.arrived,
       S.unreachable), { 255, 255, 255 })
   end,
 
-  load = function(w)
-    w:add_navmesh(nm)
-    count(w)
-  end,
+  -- after a snapshot is loaded: the world has the mesh's walls (shapes are
+  -- saved) and the brains their mesh (saved with them); only the event
+  -- handlers are new to a fresh process
+  load = function(w) count(w) end,
 }

@@ -39,6 +39,8 @@ extern "C" { // a C++ host links the C symbols
 // The most relaxation passes steer_WorldDesc.collide_iterations may ask for
 // (each is a neighbour query per agent).
 #define STEER_MAX_COLLIDE_ITERATIONS 64
+// Path search work per tick by default (steer_WorldDesc.path_budget).
+#define STEER_DEFAULT_PATH_BUDGET 4096u
 
 // The status every int-returning function returns (or a count, where its
 // comment says so): STEER_OK or one of these negative codes.
@@ -178,6 +180,10 @@ typedef struct steer_WorldDesc {
     bool collide;
     int collide_iterations;
     int reorder_period; // ticks between spatial re-sorts of agent storage (default 16, <0 never)
+    // Path search work per tick, shared by every agent that asks for a path
+    // (navigate): triangles a search expands (default STEER_DEFAULT_PATH_BUDGET).
+    // Requests wait their turn, oldest first, each search whole.
+    uint32_t path_budget;
     steer_AllocFn alloc;
     void *alloc_ud;
     steer_LogFn log;
@@ -215,8 +221,22 @@ typedef enum steer_EventType {
     STEER_EVENT_ARRIVE = 1,      // an arrive behaviour brought the agent inside its stop radius (or to a free spot)
     STEER_EVENT_LOST_TARGET = 2, // the agent's target agent was removed
     STEER_EVENT_STUCK = 3,       // no progress toward its goal over the stuck window (see steer_WorldDesc)
-    STEER_EVENT_COLLIDE = 4 // the non-penetration pass pushed the agent out of a shape (other: STEER_NO_AGENT) or agent
+    STEER_EVENT_COLLIDE =
+        4, // the non-penetration pass pushed the agent out of a shape (other: STEER_NO_AGENT) or agent
+    STEER_EVENT_PATH_FOUND = 5, // navigate planned the agent's way to its target
+    STEER_EVENT_UNREACHABLE = 6 // navigate found no way to the target: other.id is a steer_Unreachable, not an agent
 } steer_EventType;
+
+// Why a target is unreachable (STEER_EVENT_UNREACHABLE's other.id).
+typedef enum steer_Unreachable {
+    STEER_UNREACHABLE_NARROW = 1,     // ways exist, but none wide enough for the agent
+    STEER_UNREACHABLE_TARGET_OFF = 2, // the target is off the mesh
+    STEER_UNREACHABLE_START_OFF = 3,  // the agent is off the mesh
+    STEER_UNREACHABLE_NONE = 4,       // no way at all (separate islands, excluded areas between)
+    STEER_UNREACHABLE_NOMEM = 5       // the search ran out of memory
+} steer_Unreachable;
+// Its words: "no way wide enough", "target off the mesh", "start off the mesh", "no way", "out of memory".
+STEER_API const char *steer_unreachable_text(int reason);
 
 typedef struct steer_Event {
     steer_EventType type;
@@ -250,6 +270,11 @@ STEER_API const char *steer_last_error(void);
 STEER_API int steer_world_set_record(steer_World *w, bool on); // record per-node outputs (allocates)
 // Whether per-node outputs are recorded.
 STEER_API bool steer_world_record(const steer_World *w);
+// Set the path search work per tick (see steer_WorldDesc.path_budget): at
+// least 1 (STEER_EARG otherwise); STEER_EBUSY during a tick.
+STEER_API int steer_world_set_path_budget(steer_World *w, uint32_t units);
+// The path search work per tick (0 for a bad world).
+STEER_API uint32_t steer_world_path_budget(const steer_World *w);
 // Count what each agent's brain costs in the steer pass (off by default;
 // STEER_EBUSY during a tick), for a host that bounds what some agents may
 // cost (the engine's mods). The units are deterministic, the same on every

@@ -102,14 +102,15 @@ STEER_API int steer_navmesh_load(const void *bytes, size_t n, steer_NavMesh **ou
 // The mesh as bytes through write (steer.h's steer_WriteFn).
 STEER_API int steer_navmesh_save(const steer_NavMesh *m, steer_WriteFn write, void *ud);
 STEER_API void steer_navmesh_free(steer_NavMesh *m); // NULL: nothing
+// The mesh's hash: the same rings give the same on every machine (Lua's nm.hash in hex).
 STEER_API uint64_t steer_navmesh_hash(const steer_NavMesh *m);
 // The index of the area named `name`, or -1.
 STEER_API int steer_navmesh_area(const steer_NavMesh *m, const char *name);
 // Its triangles, vertices and areas as a read-only view (for drawing).
 STEER_API int steer_navmesh_view(const steer_NavMesh *m, steer_DebugNavMesh *out);
 
-// The scratch of path searches: one per thread.
 typedef struct steer_NavQuery steer_NavQuery;
+// The scratch of path searches: one per thread.
 STEER_API int steer_navquery_new(steer_NavQuery **out);
 STEER_API void steer_navquery_free(steer_NavQuery *q); // NULL: nothing
 

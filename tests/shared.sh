@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The shared libraries export the API and nothing else: libsteer.so exactly
-# the STEER_API functions of the core's headers (steer.h, steer_debug.h,
+# the STEER_API functions of the core's headers (steer.h, steer_debug.h, steer_nav.h,
 # steer_draw.h), libsteerlua.so (the bindings and the engine, the core
 # inside) those of every public header, the Lua module steer.so none beyond
 # them (hidden visibility everywhere: a helper of steer's cannot clash with
@@ -40,11 +40,11 @@ check() {
     fi
     echo "$(basename "$1"): $(wc -l <"$tmp/got") symbols exported, each a STEER_API function"
 }
-api steer.h steer_debug.h steer_draw.h >"$tmp/core"
+api steer.h steer_debug.h steer_draw.h steer_nav.h >"$tmp/core"
 [ -s "$tmp/core" ] || { echo "no STEER_API function found in $src/include"; exit 1; }
 check "$core" "$tmp/core" 1
 if [ $# -ge 5 ]; then
-    api steer.h steer_debug.h steer_draw.h steer_engine.h steer_lua.h >"$tmp/all"
+    api steer.h steer_debug.h steer_draw.h steer_nav.h steer_engine.h steer_lua.h >"$tmp/all"
     check "$4" "$tmp/all" 1
     check "$5" "$tmp/all" 0
     # the Lua module is loaded by a lua that has Lua in it: it never links liblua

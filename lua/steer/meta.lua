@@ -28,7 +28,8 @@
 ---removed; raised once, when the agent's brain next reads the slot (a
 ---behaviour with no `target` of its own), so never for an agent whose brain
 ---does not read it.
----@alias steer.Event "arrive"|"lost_target"|"collide"|"stuck"
+---"path_found" (agent) and "unreachable" (agent, reason): `steer.navigate`'s plans.
+---@alias steer.Event "arrive"|"lost_target"|"collide"|"stuck"|"path_found"|"unreachable"
 
 ---An entry of `steer.blend`: `{behaviour, weight}` or a bare behaviour (weight 1).
 ---@alias steer.BlendEntry {[1]: steer.Behavior, [2]: number}|steer.Behavior
@@ -105,10 +106,11 @@ function Vec:unpack() end
 ---@field record? boolean record each brain node's output for `agent:contributions()`; default true
 ---@field collide? boolean|{iterations?: integer} hard non-penetration after locomotion: agents are pushed out of shapes and apart, in `iterations` (1-64, default 2) relaxation passes; "collide" events mark each new contact; default false
 ---@field stuck? {window?: number, progress?: number} emit "stuck" when an agent that pushes gains less than `progress` metres (default 0.5) toward its goal over `window` seconds (default 2); default off
+---@field path_budget? integer path search work per tick shared by every `steer.navigate` agent (triangles expanded, >= 1); default 4096
 ---@field threads? integer worker threads for the tick, 1-64 (more than the machine's cores is allowed); the trajectory is the same bits for any count; default 1 (or the STEER_THREADS environment variable, or the host's choice: `steer run --threads N`)
 
----A simulation world (userdata). Fields are read-only except `record` and
----`threads`; assigning any other field raises.
+---A simulation world (userdata). Fields are read-only except `record`,
+---`threads` and `path_budget`; assigning any other field raises.
 ---@class steer.World
 ---@field tick integer ticks stepped so far (read-only)
 ---@field time number simulated seconds, tick * dt (read-only)
@@ -118,6 +120,7 @@ function Vec:unpack() end
 ---@field count integer live agents (read-only)
 ---@field record boolean whether per-node outputs are recorded (writable; default true)
 ---@field threads integer worker threads for the tick, 1-64 (writable between ticks, not from a custom behaviour or ease function; the trajectory is the same for any count; not saved: w:restore keeps it)
+---@field path_budget integer path search work per tick shared by every `steer.navigate` agent (writable between ticks, an integer >= 1; saved in snapshots)
 ---@field mouse steer.Vec? in the viewer: the world point under the pointer (3D: on the ground z = 0); nil when none (read-only)
 local World = {}
 
@@ -330,6 +333,12 @@ function Agent:remove() end
 ---the world does not record.
 ---@return table<string, steer.Vec>
 function Agent:contributions() end
+
+---The corridor of the agent's `steer.navigate`, for drawing: its position,
+---the corners kept ahead and, when those stop short of the goal, a plan on
+---from the last one. nil without a `navigate` or a plan.
+---@return steer.Vec[]?
+function Agent:path() end
 
 -- ---- steer.Behavior ----------------------------------------------------------
 
@@ -1321,6 +1330,19 @@ function fighter.think(a, dt) end
 function fighter.spawn(w, fields) end
 
 -- ---- kinds not described above (written by tools/gen_meta.c; describe them above) ----
+
+---`steer.navigate`.
+---@class steer.NavigateDesc: steer.BehaviorDesc
+---@field navmesh steer.NavMesh required: a navigation mesh (steer.navmesh{...})
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil
+---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 2
+---@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 0.2
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0
+
+---A new `navigate` behaviour.
+---@param desc steer.NavigateDesc
+---@return steer.Behavior
+function steer.navigate(desc) end
 -- ---- end of the kinds written by tools/gen_meta.c ----
 
 return steer

@@ -136,12 +136,7 @@ static void arrive_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 static int arrive_check(const void *params, char *msg, size_t len)
 {
     const Arrive *p = params;
-    if (p->stop_radius >= p->slow_radius) {
-        snprintf(msg, len, "stop_radius (%g) must be smaller than slow_radius (%g)", (double)p->stop_radius,
-                 (double)p->slow_radius);
-        return 0;
-    }
-    return 1;
+    return steerB_check_radii(p->slow_radius, p->stop_radius, msg, len);
 }
 
 static const steerB_Field arrive_fields[] = { STEERB_TARGET_ROW(Arrive, target, "target"),

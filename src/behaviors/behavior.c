@@ -5,6 +5,9 @@
 #include "behavior.h"
 #include "goal.h"
 #include "../core/rng.h"
+#include "fields.h"
+
+#include <stdio.h>
 
 // ---- evaluation helpers ------------------------------------------------
 
@@ -86,4 +89,12 @@ void steerB_blend_sum(steerB_Ctx *c, const steerB_Node *n, float out[3])
     }
     v3_truncate(sum, c->max_force);
     v3_copy(out, sum);
+}
+
+int steerB_check_radii(float slow_radius, float stop_radius, char *msg, size_t len)
+{
+    if (stop_radius < slow_radius) return 1;
+    snprintf(msg, len, "stop_radius (%g) must be smaller than slow_radius (%g)", (double)stop_radius,
+             (double)slow_radius);
+    return 0;
 }

@@ -22,4 +22,14 @@ void steerB_flow_bind(steer_Behavior *b, const struct steerN_Flow *f);
 // Their `field`, a resource of this kind.
 extern const steerB_ResourceKind steerB_flow_resource;
 
+// navigate (navigate.c): its `navmesh`, a resource of this kind (a
+// steerN_Mesh, src/nav/mesh.h), which saves itself in snapshots.
+extern const steerB_ResourceKind steerB_navmesh_resource;
+// Agent a's corridor for drawing, from its first navigate node: its
+// position, the corners it keeps ahead and, when those stop short of the
+// goal, a fresh plan from the last to the goal; *n points (x, y pairs) in
+// *out, allocated with libc (the caller frees). 1 with a corridor, 0 when
+// the agent has no navigate node or no plan, -1 out of memory.
+int steerB_navigate_path(const steer_World *w, steer_Agent a, double **out, uint32_t *n);
+
 #endif

@@ -42,6 +42,10 @@
         "stop_radius", STEERB_NUMBER, offsetof(T, stop_radius), def, 0, 1e30, "a number (metres)", NULL \
     }
 
+// The braking radii in order: stop_radius smaller than slow_radius
+// (arrive, follow_path, patrol, navigate). 1, or 0 with the message in msg.
+int steerB_check_radii(float slow_radius, float stop_radius, char *msg, size_t len);
+
 // The neighbours of the agent-avoidance kinds (avoid_agents, reciprocal):
 // how far they look (steerB_avoid_range) and which agents they avoid.
 #define STEERB_AVOID_RANGE_ROW(T)                                                \

@@ -315,12 +315,7 @@ static int check_route(const char *field, const steerB_Points *pts, float slow_r
         snprintf(msg, len, "field '%s' expects a list of at least 2 points, got %u", field, (unsigned)pts->n);
         return 0;
     }
-    if (slow_radius > 0.0f && stop_radius >= slow_radius) {
-        snprintf(msg, len, "stop_radius (%g) must be smaller than slow_radius (%g)", (double)stop_radius,
-                 (double)slow_radius);
-        return 0;
-    }
-    return 1;
+    return slow_radius > 0.0f ? steerB_check_radii(slow_radius, stop_radius, msg, len) : 1;
 }
 
 static int follow_check(const void *params, char *msg, size_t len)

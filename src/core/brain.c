@@ -7,6 +7,7 @@
 #include "store.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 // ---- compile -----------------------------------------------------------
@@ -400,6 +401,94 @@ void steerB_set_brain(steer_World *w, uint32_t d, int id)
     if (w->mem_stride > w->mem_base) memset(steerW_mem(w, d), 0, sizeof(float) * (w->mem_stride - w->mem_base));
     if (w->rec_stride) memset(w->rec + (size_t)d * w->rec_stride, 0, sizeof(float) * w->rec_stride);
     if (id) steerB_init_agent(w, d);
+}
+
+// ---- kinds that serve requests ----------------------------------------------
+
+// Whether a brain in use has a node of kind k.
+static bool kind_in_use(const steer_World *w, const steerB_Kind *k)
+{
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        const steerB_Brain *br = w->brains[i];
+        if (!br || !br->users) continue;
+        for (uint32_t j = 0; j < br->nnodes; j++)
+            if (br->nodes[j].kind == k) return true;
+    }
+    return false;
+}
+
+int steerB_serve(steer_World *w)
+{
+    uint32_t budget = w->path_budget;
+    int st = STEER_OK;
+    for (const steerB_Kind *const *k = steerB_kinds; *k; k++) {
+        if (!(*k)->serve || !kind_in_use(w, *k)) continue;
+        uint32_t i = 0;
+        while (i < w->nserved && w->served[i].kind != *k) i++;
+        if (i == w->nserved) {
+            struct steerW_Served *s = steerA_realloc(w, w->served, sizeof *s * (w->nserved + 1));
+            if (!s) {
+                st = STEER_ENOMEM;
+                continue;
+            }
+            w->served = s;
+            s[w->nserved++] = (struct steerW_Served){ *k, NULL };
+        }
+        (*k)->serve(w, &w->served[i].state, &budget);
+    }
+    return st;
+}
+
+// Requests by request tick, then handle slot (both distinct per request:
+// an agent's, or a node's of it when its brain has two of the kind).
+static int cmp_request(const void *a, const void *b)
+{
+    const steerB_Request *x = a, *y = b;
+    if (x->tick != y->tick) return x->tick < y->tick ? -1 : 1;
+    if (x->slot != y->slot) return x->slot < y->slot ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+int64_t steerB_requests(steer_World *w, const steerB_Kind *k, float requested, steerB_Request **out, uint32_t *cap)
+{
+    uint32_t n = 0;
+    for (uint32_t d = 0; d < w->count; d++) {
+        if (!w->brain[d]) continue;
+        const steerB_Brain *br = w->brains[w->brain[d]];
+        const float *mem = steerW_mem(w, d);
+        for (uint32_t j = 0; mem && j < br->nnodes; j++) {
+            if (br->nodes[j].kind != k || mem[br->nodes[j].mem] != requested) continue;
+            if (n == *cap) {
+                uint32_t c = *cap ? 2 * *cap : 64;
+                steerB_Request *r = steerA_realloc(w, *out, sizeof *r * c);
+                if (!r) return -1;
+                *out = r;
+                *cap = c;
+            }
+            // the oldest first: by age, the ticks since the request (mod 2^24)
+            uint32_t asked = (uint32_t)mem[br->nodes[j].mem + 1] & STEERB_TICK_MASK;
+            uint32_t age = ((uint32_t)w->tick - asked) & STEERB_TICK_MASK;
+            (*out)[n++] = (steerB_Request){ STEERB_TICK_MASK - age, w->slot[d], d, j };
+        }
+    }
+    if (n > 1) qsort(*out, n, sizeof **out, cmp_request);
+    return n;
+}
+
+void steerB_request_tick(const steer_World *w, float *mem)
+{
+    mem[1] = (float)((uint32_t)w->tick & STEERB_TICK_MASK); // exact: below 2^24
+}
+
+void steerB_served_free(steer_World *w)
+{
+    for (uint32_t i = 0; i < w->nserved; i++) {
+        const steerB_Kind *k = w->served[i].kind;
+        if (k->serve_free) k->serve_free(w, w->served[i].state);
+    }
+    steerA_free(w, w->served);
+    w->served = NULL;
+    w->nserved = 0;
 }
 
 void steerB_brains_free(steer_World *w)

@@ -147,6 +147,33 @@ int steerB_brain_id(steer_World *w, steer_Behavior *b);
 void steerB_set_brain(steer_World *w, uint32_t d, int id);
 void steerB_collect_brains(steer_World *w);
 void steerB_brains_free(steer_World *w);
+// The kinds that serve requests (steerB_Kind.serve), once a tick after
+// the passes: each kind of steerB_kinds that a brain in use has, in the
+// table's order, sharing the tick's budget (w->path_budget). STEER_ENOMEM
+// when a kind's scratch slot could not be made (it is skipped this tick).
+int steerB_serve(steer_World *w);
+// Free every serving kind's scratch (the world's end).
+void steerB_served_free(steer_World *w);
+// The requests a serving kind's nodes wrote, as serve finds them. The
+// protocol: a node's memory holds its state in its first float and, while
+// the state is `requested`, the tick of the request in its second
+// (steerB_request_tick: the tick modulo 2^24, a float that holds it
+// exactly: memory must stay finite numbers, which a snapshot checks).
+// Requests are served oldest first (by the ticks since the request, modulo
+// 2^24: right for any request younger than 2^24 ticks, 77 hours at 60 Hz),
+// then by the agent's handle slot (then by node in the brain): an order
+// that depends on neither storage order nor threads, and survives a
+// snapshot (memory is saved) and a rewind.
+#define STEERB_TICK_MASK 0xFFFFFFu
+typedef struct steerB_Request {
+    uint32_t tick, slot; // the order: tick is 2^24 - 1 minus the request's age
+    uint32_t d, node;    // the agent (dense, this tick) and its brain's node
+} steerB_Request;
+// Every request of kind k's nodes, sorted, into *out (grown with the
+// world's allocator, *cap items); their number, or -1 out of memory.
+int64_t steerB_requests(steer_World *w, const steerB_Kind *k, float requested, steerB_Request **out, uint32_t *cap);
+// Write the tick of a request into a node's memory (mem: the node's).
+void steerB_request_tick(const steer_World *w, float *mem);
 
 // The neighbour summary of a summary node: its precomputed slot, or (when
 // the node is tagged or the brain ran out of slots) computed from the

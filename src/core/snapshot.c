@@ -23,7 +23,7 @@
 #include <string.h>
 
 #define MAGIC "STEERSNP"
-#define VERSION 3u // version 2 had no resource fields, version 1 no extra roots either; both still load
+#define VERSION 4u // version 3 had no path budget, 2 no resource fields, 1 no extra roots either; all still load
 #define HEADER_BYTES 60u
 #define TRAILER_BYTES 8u
 
@@ -53,7 +53,7 @@ static bool load_header(steerS_Load *in, uint32_t *dim, uint32_t *agents)
     if (r->n < 12 || memcmp(p, MAGIC, 8) != 0) return steerS_fail(r, "not a steer snapshot (no STEERSNP magic)");
     r->at = 8;
     uint32_t version = in->version = steerS_get_u32(r);
-    if (version != VERSION && version != 2 && version != 1)
+    if (version < 1 || version > VERSION)
         return steerS_fail(r, "snapshot version %u; this build reads versions 1 to %u", version, VERSION);
     if (r->n < HEADER_BYTES + TRAILER_BYTES) return steerS_fail(r, "snapshot truncated in the header");
     *dim = steerS_get_u32(r);
@@ -79,7 +79,7 @@ static bool load_header(steerS_Load *in, uint32_t *dim, uint32_t *agents)
 
 // Flags (wrap, record, collide, some craft), dt, origin, size, seed, tick,
 // the world's stream, reorder period, stuck window and progress, collide
-// iterations, the memory row's stride.
+// iterations, the memory row's stride, (version 4) the path budget.
 static void save_world(steerS_Save *s)
 {
     const steer_World *w = s->w;
@@ -98,6 +98,7 @@ static void save_world(steerS_Save *s)
     steerS_put_f32(o, w->stuck_progress);
     steerS_put_u32(o, (uint32_t)w->collide_iterations);
     steerS_put_u32(o, w->mem_stride);
+    steerS_put_u32(o, w->path_budget);
 }
 
 // The world's options and state, into a new world made from them.
@@ -131,9 +132,11 @@ static bool load_world(steerS_Load *in, const steer_WorldDesc *hooks, uint32_t d
     d.stuck_progress = steerS_get_f32(&in->r);
     d.collide_iterations = (int32_t)steerS_get_u32(&in->r);
     uint32_t mem_stride = steerS_get_u32(&in->r);
+    d.path_budget = in->version >= 4 ? steerS_get_u32(&in->r) : STEER_DEFAULT_PATH_BUDGET;
     if (in->r.failed) return false;
     bool ok = !(fl & ~(uint32_t)W_ALL) && d.seed && rng && d.reorder_period && d.collide_iterations > 0 &&
-              (d.stuck_window == 0 || d.stuck_progress > 0) && (d.stuck_window > 0 || d.stuck_progress == 0);
+              d.path_budget && (d.stuck_window == 0 || d.stuck_progress > 0) &&
+              (d.stuck_window > 0 || d.stuck_progress == 0);
     for (int i = (int)dim; i < 3; i++) ok = ok && d.origin[i] == 0 && d.size[i] == 0;
     int st = ok ? steer_world_new(&d, &in->w) : STEER_EARG;
     if (st == STEER_ENOMEM) return steerS_load_oom(in);

@@ -787,6 +787,9 @@ static int tick(steer_World *w)
     if (w->collide && st == STEER_OK) st = pass_collide(w, n);
     // stuck: the progress watch (worlds that ask for it)
     if (w->mem_base) pass_stuck(w, n);
+    // serve: the requests brains wrote this tick (path searches), in their own order, within the budget
+    int ss = steerB_serve(w);
+    if (st == STEER_OK) st = ss;
     w->tick++;
     w->in_tick = false;
     w->grid_fresh = false;

@@ -153,6 +153,18 @@ typedef struct steerB_Kind {
     // A WEIGHTED or LIST kind that means something without children too
     // (reciprocal: avoidance alone); the others need at least one.
     bool children_optional;
+    // A kind whose agents ask for work too big for the steer pass (a path
+    // search: navigate) writes the request in the agent's memory; serve
+    // does the work once a tick after the passes, on the calling thread,
+    // when a brain in use has the kind (tick.c), in an order of its own
+    // that depends on nothing but the world. *budget is the work left this
+    // tick (the world's path_budget at the start, shared by every serving
+    // kind): serve lowers it by what it used, and starts nothing once it is
+    // spent. *state is the kind's scratch in this world (NULL at first);
+    // serve_free frees it with the world. Serve keeps nothing between ticks
+    // but in the agents' memory, so a snapshot holds every request.
+    void (*serve)(steer_World *w, void **state, uint32_t *budget);
+    void (*serve_free)(steer_World *w, void *state);
 } steerB_Kind;
 
 struct steer_Behavior {

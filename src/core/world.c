@@ -88,6 +88,7 @@ int steer_world_new(const steer_WorldDesc *desc, steer_World **out)
     }
     w->collide = d.collide;
     w->collide_iterations = d.collide_iterations ? d.collide_iterations : 2;
+    w->path_budget = d.path_budget ? d.path_budget : STEER_DEFAULT_PATH_BUDGET;
     for (int i = 0; i < 3; i++) {
         w->origin[i] = i < d.dim ? (float)d.origin[i] : 0.0f;
         w->size[i] = i < d.dim ? (float)d.size[i] : 0.0f;
@@ -113,6 +114,7 @@ void steer_world_free(steer_World *w)
     steerO_geometry_free(w);
     steerF_craft_free(w);
     steerA_free(w, w->work);
+    steerB_served_free(w);
     w->lib = NULL; // a later call with it may be refused (if the memory is not reused first)
     w->alloc(w->alloc_ud, w, 0);
 }
@@ -128,6 +130,9 @@ void steerW_swap(steer_World *a, steer_World *b)
     // and so does the host's metering (the counters are the next tick's)
     b->meter = a->meter, b->work = a->work, b->cap_work = a->cap_work;
     a->meter = t.meter, a->work = t.work, a->cap_work = t.cap_work;
+    // and the serving kinds' scratch (allocated with the world's allocator)
+    b->served = a->served, b->nserved = a->nserved;
+    a->served = t.served, a->nserved = t.nserved;
     steerP_swap(a, b);
 }
 
@@ -203,6 +208,32 @@ int steer_world_set_record(steer_World *w, bool on)
     w->record = true;
     return STEER_OK;
 }
+const char *steer_unreachable_text(int reason)
+{
+    switch (reason) {
+    case STEER_UNREACHABLE_NARROW: return "no way wide enough";
+    case STEER_UNREACHABLE_TARGET_OFF: return "target off the mesh";
+    case STEER_UNREACHABLE_START_OFF: return "start off the mesh";
+    case STEER_UNREACHABLE_NONE: return "no way";
+    case STEER_UNREACHABLE_NOMEM: return "out of memory";
+    }
+    return "?";
+}
+
+int steer_world_set_path_budget(steer_World *w, uint32_t units)
+{
+    STEERA_WORLD(w, STEER_EARG);
+    if (w->in_tick) return STEER_EBUSY;
+    if (units == 0) return STEER_EARG;
+    w->path_budget = units;
+    return STEER_OK;
+}
+uint32_t steer_world_path_budget(const steer_World *w)
+{
+    STEERA_WORLD(w, 0);
+    return w->path_budget;
+}
+
 bool steer_world_record(const steer_World *w)
 {
     STEERA_WORLD(w, false);

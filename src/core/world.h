@@ -153,6 +153,13 @@ struct steer_World {
     float stuck_window, stuck_progress;
     bool collide;
     int collide_iterations;
+    uint32_t path_budget; // work served per tick to the kinds that serve requests (steerB_Kind.serve)
+    // those kinds' scratch in this world (kept by the world in a swap, as its allocator)
+    struct steerW_Served {
+        const void *kind; // the steerB_Kind
+        void *state;
+    } * served;
+    uint32_t nserved;
     float *push[3]; // the collide pass's corrections (transient)
     uint8_t *held;  // the collide pass's copy of which agents are kinematic (the flags change during it)
     uint32_t push_cap;

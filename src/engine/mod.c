@@ -597,7 +597,8 @@ static int deliver(lua_State *L)
             lua_pushvalue(L, ev_fn);
             lua_pushstring(L, steerL_event_name(ev[i].type));
             steerL_pushagent(L, w, ev[i].agent);
-            if (ev[i].other.id && steer_alive(m->e->world, ev[i].other)) steerL_pushagent(L, w, ev[i].other);
+            if (ev[i].type == STEER_EVENT_UNREACHABLE) lua_pushstring(L, steer_unreachable_text((int)ev[i].other.id));
+            else if (ev[i].other.id && steer_alive(m->e->world, ev[i].other)) steerL_pushagent(L, w, ev[i].other);
             else lua_pushnil(L);
             lua_call(L, 3, 0);
         }

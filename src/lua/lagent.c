@@ -3,9 +3,11 @@
 // removed every use raises, except `a.alive`, which is how a script asks.
 // Its user value is the world userdata, so a live handle keeps its world.
 #include "lutil.h"
+#include "../behaviors/exports.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FN "steer.agent"
@@ -110,12 +112,34 @@ static int agent_contributions(lua_State *L)
     return 1;
 }
 
+// a:path(): the corridor navigate follows, for drawing (nil without one).
+static int agent_path(lua_State *L)
+{
+    steerL_Agent *a = steerL_checkagent(L, 1, FN ":path");
+    double *pts = NULL;
+    uint32_t n = 0;
+    int r = steerB_navigate_path(a->world->w, a->handle, &pts, &n);
+    if (r < 0) return luaL_error(L, FN ":path: out of memory");
+    if (r == 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, (int)n, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        steerL_pushvec(L, pts[2 * i], pts[2 * i + 1], 0.0);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    free(pts);
+    return 1;
+}
+
 static const luaL_Reg agent_methods[] = {
     { "xy", agent_xy },
     { "vxy", agent_vxy },
     { "force", agent_force },
     { "remove", agent_remove },
     { "contributions", agent_contributions },
+    { "path", agent_path },
     { NULL, NULL },
 };
 

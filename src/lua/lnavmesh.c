@@ -10,6 +10,7 @@
 #include "lsnapshot.h"
 #include "../core/bytes.h"
 #include "../core/rng.h"
+#include "../behaviors/exports.h"
 #include "../nav/mesh.h"
 
 #include <math.h>
@@ -717,4 +718,5 @@ void steerL_open_navmesh(lua_State *L)
     lua_setfield(L, -2, "navmesh");
     lua_pushcfunction(L, navmesh_load);
     lua_setfield(L, -2, "navmesh_load");
+    steerL_resource_type(L, &steerB_navmesh_resource, STEERL_NAVMESH); // steer.navigate{ navmesh = nm }
 }

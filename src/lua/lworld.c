@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const world_fields[] = { "dim",    "size",  "origin",  "wrap",    "seed", "dt",
-                                            "record", "stuck", "collide", "threads", NULL };
+static const char *const world_fields[] = { "dim",    "size",  "origin",  "wrap",    "seed",        "dt",
+                                            "record", "stuck", "collide", "threads", "path_budget", NULL };
 static const char *const spawn_fields[] = { "position",       "velocity",  "mass",     "max_speed",       "max_force",
                                             "radius",         "brain",     "tag",      "model",           "target",
                                             "data",           "think",     "think_hz", "min_turn_radius", "min_speed",
@@ -120,6 +120,8 @@ static int world_new(lua_State *L)
         }
     }
     lua_pop(L, 1);
+    d.path_budget = (uint32_t)steerL_optnumber(L, 1, fn, "path_budget", STEER_DEFAULT_PATH_BUDGET, 1, UINT32_MAX,
+                                               "an integer (path search work per tick)");
     d.threads = steerL_optthreads(L, 1, fn);
 
     steerL_World *lw = steerL_new_world(L, &d);
@@ -431,6 +433,8 @@ const char *steerL_event_name(steer_EventType t)
     case STEER_EVENT_LOST_TARGET: return "lost_target";
     case STEER_EVENT_STUCK: return "stuck";
     case STEER_EVENT_COLLIDE: return "collide";
+    case STEER_EVENT_PATH_FOUND: return "path_found";
+    case STEER_EVENT_UNREACHABLE: return "unreachable";
     }
     return "?";
 }
@@ -455,7 +459,10 @@ static int dispatch_events(lua_State *L)
         }
         steerL_pushagent(L, 1, ev[i].agent);
         int nargs = 1;
-        if (ev[i].other.id && steer_alive(lw->w, ev[i].other)) {
+        if (ev[i].type == STEER_EVENT_UNREACHABLE) { // other: the reason, not an agent
+            lua_pushstring(L, steer_unreachable_text((int)ev[i].other.id));
+            nargs++;
+        } else if (ev[i].other.id && steer_alive(lw->w, ev[i].other)) {
             steerL_pushagent(L, 1, ev[i].other);
             nargs++;
         }
@@ -522,14 +529,16 @@ static int world_on(lua_State *L)
 {
     steerL_check_unsandboxed(L, "w:on", "events reach a mod through its on_event callback");
     steerL_checkworld(L, 1);
-    static const char *const events[] = { "arrive", "lost_target", "stuck", "collide", NULL };
+    static const char *const events[] = {
+        "arrive", "lost_target", "stuck", "collide", "path_found", "unreachable", NULL
+    };
     const char *name = luaL_checkstring(L, 2);
     int ok = 0;
     for (int i = 0; events[i]; i++) ok |= strcmp(events[i], name) == 0;
     if (!ok)
         return luaL_error(L,
-                          "steer.world:on: argument 1 (event) expected \"arrive\", \"lost_target\", \"stuck\" or "
-                          "\"collide\", got \"%s\"",
+                          "steer.world:on: argument 1 (event) expected \"arrive\", \"lost_target\", \"stuck\", "
+                          "\"collide\", \"path_found\" or \"unreachable\", got \"%s\"",
                           name);
     if (!lua_isnil(L, 3) && !lua_isfunction(L, 3))
         steerL_field_error(L, "steer.world:on", NULL, "a function or nil as argument 2 (handler)", 3);
@@ -836,6 +845,7 @@ static int world_index(lua_State *L)
     else if (strcmp(k, "count") == 0) lua_pushinteger(L, steer_world_count(lw->w));
     else if (strcmp(k, "record") == 0) lua_pushboolean(L, steer_world_record(lw->w));
     else if (strcmp(k, "threads") == 0) lua_pushinteger(L, steer_world_threads(lw->w));
+    else if (strcmp(k, "path_budget") == 0) lua_pushinteger(L, (lua_Integer)steer_world_path_budget(lw->w));
     else if (strcmp(k, "mouse") == 0) {
         lua_getiuservalue(L, 1, 1); // set by the viewer (steer_lua_set_mouse)
         lua_getfield(L, -1, "mouse");
@@ -865,7 +875,14 @@ static int world_newindex(lua_State *L)
             return luaL_error(L, "steer.world: field 'threads': could not set it (%s)", steerL_status_text(st));
         return 0;
     }
-    return luaL_error(L, "steer.world: field '%s' is read-only or unknown (writable: record, threads)", k);
+    if (strcmp(k, "path_budget") == 0) {
+        steerL_check_unsandboxed(L, "w.path_budget", "the world's settings belong to the game");
+        if (!lua_isinteger(L, 3) || lua_tointeger(L, 3) < 1 || lua_tointeger(L, 3) > (lua_Integer)UINT32_MAX)
+            steerL_field_error(L, "steer.world", "path_budget", "an integer from 1 to 4294967295", 3);
+        steer_world_set_path_budget(lw->w, (uint32_t)lua_tointeger(L, 3));
+        return 0;
+    }
+    return luaL_error(L, "steer.world: field '%s' is read-only or unknown (writable: record, threads, path_budget)", k);
 }
 
 static int world_tostring(lua_State *L)

@@ -294,8 +294,7 @@ static void draw_grid(steerV_View *v)
     bool wrap;
     steer_world_bounds(v->w, origin, size, &wrap);
     if (steer_world_dim(v->w) != 3) {
-        if (v->show_grid && !steer_debug_nav_grids(v->nav) &&
-            !steer_debug_nav_meshes(v->nav)) { // metres, unless the scenario's grid shows
+        if (v->show_grid && !steer_debug_nav_grids(v->nav)) { // metres, unless the scenario's grid shows
             double x0[3], x1[3];
             steerV_to_world(v, 0, (double)v->cam.height, x0);
             steerV_to_world(v, (double)v->cam.width, 0, x1);
@@ -617,12 +616,12 @@ static void draw_navmesh(steerV_View *v, const steer_DebugNavMesh *m)
 
 // The grids the scenario attached (w:add_grid): their cells with G, the
 // arrows of every flow field built on them with L; its navigation meshes
-// (w:add_navmesh) with G too.
+// (w:add_navmesh) with N (on at the start).
 static void draw_nav(steerV_View *v)
 {
     if (steer_world_dim(v->w) == 3) return;
     steer_DebugNavMesh mesh;
-    for (int i = 0; v->show_grid && steer_debug_nav_mesh(v->nav, i, &mesh) == STEER_OK; i++) draw_navmesh(v, &mesh);
+    for (int i = 0; v->show_navmesh && steer_debug_nav_mesh(v->nav, i, &mesh) == STEER_OK; i++) draw_navmesh(v, &mesh);
     int n = steer_debug_nav_grids(v->nav);
     if (!n) return;
     uint32_t fields = 0;
@@ -917,7 +916,7 @@ static void draw_trails(steerV_View *v)
 void steerV_draw_scene(steerV_View *v)
 {
     draw_grid(v);
-    if (v->show_grid || v->show_fields) draw_nav(v);
+    if (v->show_grid || v->show_fields || v->show_navmesh) draw_nav(v);
     if (v->show_shapes) draw_shapes(v);
     if (v->show_paths) draw_paths(v);
     if (v->show_trails) draw_trails(v);

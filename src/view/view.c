@@ -27,6 +27,7 @@ static const char *const help_lines[] = { "Space   pause / resume",
                                           "O       obstacles and walls",
                                           "P       paths and patrol routes",
                                           "L       flow fields: an arrow a cell, goals ringed",
+                                          "N       navigation meshes: triangles, areas, walls",
                                           "T       trails (the first 4096 agents)",
                                           "0/Home  fit the agents; pressed again, the whole world",
                                           "S       screenshot to a PNG",
@@ -47,7 +48,7 @@ static const struct {
 } toggles[] = {
     { "grid", offsetof(steerV_View, show_grid) },       { "flow", offsetof(steerV_View, show_fields) },
     { "vectors", offsetof(steerV_View, show_vectors) }, { "trails", offsetof(steerV_View, show_trails) },
-    { "help", offsetof(steerV_View, show_help) },
+    { "help", offsetof(steerV_View, show_help) },       { "navmesh", offsetof(steerV_View, show_navmesh) },
 };
 
 // Switch on each toggle of the comma-separated list (v NULL: only check).
@@ -119,7 +120,7 @@ int steerV_open(const steerV_Desc *desc, steer_World *w, const steerV_Host *host
     v->headless = desc->headless;
     snprintf(v->title, sizeof v->title, "%s", desc->title ? desc->title : "steer");
     v->speed = 1;
-    v->show_shapes = v->show_paths = true;
+    v->show_shapes = v->show_paths = v->show_navmesh = true;
     steerV_ring_init(v, desc);
     if (desc->show && !show(v, desc->show, err, errlen)) {
         steerV_ring_free(v);
@@ -266,6 +267,7 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
     case SDLK_o: v->show_shapes = !v->show_shapes; break;
     case SDLK_p: v->show_paths = !v->show_paths; break;
     case SDLK_l: v->show_fields = !v->show_fields; break;
+    case SDLK_n: v->show_navmesh = !v->show_navmesh; break;
     case SDLK_t: v->show_trails = !v->show_trails; break;
     case SDLK_h: v->show_help = !v->show_help; break;
     case SDLK_0:

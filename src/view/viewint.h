@@ -109,7 +109,7 @@ struct steerV_View {
     Uint64 fps_since;
 
     // toggles
-    bool show_vectors, show_grid, show_help, show_paths, show_shapes, show_fields, show_trails;
+    bool show_vectors, show_grid, show_help, show_paths, show_shapes, show_fields, show_trails, show_navmesh;
     steerV_Trails trails;
     bool follow;
 

@@ -76,7 +76,7 @@ end
 
 -- A reference into a pool the prologue and earlier statements fill; now
 -- and then one past what they hold (nil).
-local POOL_SIZE = { A = 8, B = 8, F = 3, G = 3, R = 3, W = 3 }
+local POOL_SIZE = { A = 8, B = 8, F = 3, G = 3, N = 2, R = 3, W = 3 }
 
 function G:ref(pool)
   if pool == "W" and self:chance(0.8) then return "W[1]" end
@@ -154,7 +154,7 @@ function G:ease()
 end
 
 -- Field kinds: n number, v vector, t target, b boolean, s tag, p point list,
--- e(...) an enum, f a flow field, c an ease, h a heading, i an integer.
+-- e(...) an enum, f a flow field, m a navigation mesh, c an ease, h a heading, i an integer.
 local KINDS = {
   seek = { target = "t", speed = "n" },
   flee = { target = "t", panic_radius = "n", speed = "n" },
@@ -186,11 +186,12 @@ local KINDS = {
   target_velocity = { velocity = "v" },
   decompose_path = { path = "p", radius = "n" },
   decompose_flow = { field = "f", lookahead = "n" },
+  navigate = { navmesh = "m", target = "t", slow_radius = "n", stop_radius = "n", speed = "n" },
   avoid_obstacle_constraint = { margin = "n" },
   wall_constraint = { margin = "n" },
 }
 -- Fields a constructor refuses to go without (named by the kind that needs it).
-local REQUIRED = { points = "patrol", path = true, field = true }
+local REQUIRED = { points = "patrol", path = true, field = true, navmesh = true }
 local KIND_NAMES = {}
 for k in pairs(KINDS) do KIND_NAMES[#KIND_NAMES + 1] = k end
 -- The pipeline's stages take these kinds only.
@@ -232,6 +233,7 @@ function G:field(kind)
   if kind == "s" then return self:pick({ '"a"', '"b"', "nil" }) end
   if kind == "p" then return self:points() end
   if kind == "f" then return self:ref("F") end
+  if kind == "m" then return self:ref("N") end
   if kind == "c" then return self:ease() end
   return "nil"
 end
@@ -508,7 +510,7 @@ function gen.program(rand, max_statements)
   local function v(...) return "{ " .. table.concat({ ... }, ", ", 1, D) .. " }" end
   local out = {
     "local steer, rt = require 'steer', ...",
-    "local A, B, F, G, R, S, W, MAP = {}, {}, {}, {}, {}, {}, {}, nil",
+    "local A, B, F, G, N, R, S, W, MAP = {}, {}, {}, {}, {}, {}, {}, {}, nil",
     "rt.try(function() W[1] = " .. world .. " end)",
     "rt.try(function() W[2] = steer.world{ dim = " .. D .. ", size = " .. v(60, 60, 60) ..
       ", wrap = true, collide = true, seed = 2 } end)",
@@ -516,6 +518,8 @@ function gen.program(rand, max_statements)
     "rt.try(function() G[1] = steer.grid{ cell = 4, map = { '......', '.##...', '...1..', '......' } } end)",
     "rt.try(function() F[1] = G[1]:flow_field{ goal = { 2, 2 } } end)",
     "rt.try(function() F[2] = G[1]:flow_field{ goal = { 20, 10 } } end)",
+    "rt.try(function() N[1] = steer.navmesh{ outline = { { -30, -30 }, { 30, -30 }, { 30, 30 }, { -30, 30 } }, " ..
+      "obstacles = { { { -2, -2 }, { 2, -2 }, { 2, 2 }, { -2, 2 } } } } end)",
     "rt.try(function() R[1] = steer.archetype{ name = 'fuzz', vehicle = { max_speed = 2 }, brain = steer.wander{} } end)",
   }
   -- valid brains and agents first, so that references name something

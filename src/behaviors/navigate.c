@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+// navigate.c — an agent that finds its own way on a navigation mesh
+// (src/nav/mesh.h) to its target: steer.navigate{ navmesh = nm, ... }.
+//
+// The plan lives in the agent's memory, a fixed row (no storage that
+// grows per agent): the state, the goal and radius the plan was made for,
+// and up to NAV_K corners of the way ahead. The steer pass (parallel: it
+// writes only the agent's own row) follows the corners: it skips a corner
+// once the one after it is in sight (a raycast along the mesh), seeks at
+// cruise speed, and arrives at the last corner when that is the goal (one
+// "arrive" event inside stop_radius, as arrive gives). It never searches:
+// when the agent needs a plan it writes a request into its row, and
+// navigate_serve answers the requests after the passes, on the calling
+// thread, oldest first then by handle slot (steerB_requests), each search
+// whole, while the world's path_budget for the tick lasts. So a thousand
+// agents asking at once spread over ticks, and since nothing of a search
+// is kept between ticks, a snapshot (which holds the rows) or a rewind
+// agrees with a run never stopped.
+//
+// A request is made when there is no plan; when the target moves farther
+// than max(stop_radius, radius) from the planned goal; when the agent's
+// radius is not the one planned for; when the next corner is out of sight
+// (the agent was pushed or teleported off its way); when the agent passes
+// the last stored corner and it is not the goal (the rest of a long way,
+// planned again from there); and when it makes no progress toward the next
+// corner over the stuck window (a "stuck" event first). The game keeps
+// control: it may move the agent, change its target, radius or brain at
+// any time, and the plan follows.
+//
+// A search that fails raises "unreachable" with its reason (the event's
+// other id: steer_Unreachable); the agent then stands still until its
+// target moves (or its radius changes) and asks again.
+#include "behavior.h"
+#include "fields.h"
+#include "laws.h"
+#include "../nav/mesh.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAV_K 8           // corners kept ahead
+#define NAV_STUCK 3.0f    // seconds without progress toward the next corner (the world's stuck window when set)
+#define NAV_PROGRESS 0.1f // metres of progress that count
+
+extern const steerB_Kind steerB_navigate;
+
+typedef struct Navigate {
+    steerN_Mesh *mesh; // first, as in every kind holding a resource
+    steerB_Target target;
+    float slow_radius, stop_radius, speed;
+} Navigate;
+STEERB_CHECK_SIZE(Navigate);
+
+// The memory row. STATE and TICK first: the serving protocol (brain.h).
+enum {
+    NV_STATE,    // a state below
+    NV_TICK,     // the request's tick (bits), while REQUESTED
+    NV_GX,       // the goal the plan was made (or asked) for
+    NV_GY,       //
+    NV_RADIUS,   // the radius it was made for
+    NV_N,        // corners stored
+    NV_NEXT,     // the corner steered to
+    NV_COMPLETE, // 1: the last stored corner is the goal
+    NV_ARRIVED,  // 1: the arrive event was raised for this goal
+    NV_STUCK,    // seconds without progress toward the next corner
+    NV_BEST,     // the nearest it came to the next corner
+    NV_CORNERS,  // NAV_K x, y pairs
+    NV_MEM = NV_CORNERS + 2 * NAV_K
+};
+enum { NS_NONE = 0, NS_REQUESTED = 1, NS_FOLLOWING = 2, NS_UNREACHABLE = 3 };
+
+// ---- the resource ------------------------------------------------------------
+
+static void mesh_retain(void *m) { steerN_mesh_retain(m); }
+static void mesh_release(void *m) { steerN_mesh_release(m); }
+static void mesh_encode(const void *m, steerS_Writer *out) { steerN_mesh_encode(m, out); }
+// A mesh read from a snapshot is in libc's memory: it may outlive the
+// world that read it (a tree can outlive its world), and with it the
+// world's allocator, which steer_AllocFn cannot carry over to nav's.
+static void *mesh_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, bool *oom)
+{
+    (void)alloc;
+    (void)alloc_ud;
+    steerN_Alloc libc = { NULL, NULL };
+    steerN_Mesh *m = steerN_mesh_decode(in, &libc, oom);
+    if (!m) return NULL;
+    if (steerN_mesh_prepare(m) != 0) {
+        steerN_mesh_release(m);
+        *oom = true;
+        return NULL;
+    }
+    m->hash = steerN_mesh_hash(m);
+    return m;
+}
+
+const steerB_ResourceKind steerB_navmesh_resource = { .name = "navigation mesh",
+                                                      .type = "steer.NavMesh",
+                                                      .retain = mesh_retain,
+                                                      .release = mesh_release,
+                                                      .encode = mesh_encode,
+                                                      .decode = mesh_decode };
+
+// ---- the steer pass ------------------------------------------------------------
+
+static void request(const steerB_Ctx *c, float *m, const float goal[2])
+{
+    m[NV_STATE] = NS_REQUESTED;
+    steerB_request_tick(c->w, m);
+    m[NV_GX] = goal[0];
+    m[NV_GY] = goal[1];
+    m[NV_RADIUS] = c->radius;
+}
+
+// A point of the mesh in sight from the agent (a straight walk stays on it).
+static bool in_sight(const steerN_Mesh *mesh, const float p[3], const float *q)
+{
+    steerN_MeshFilter f = { 0.0, NULL };
+    double a[2] = { p[0], p[1] }, b[2] = { q[0], q[1] }, hit[2], nrm[2], frac;
+    return steerN_mesh_raycast(mesh, a, b, &f, hit, nrm, &frac) == 0;
+}
+
+static float dist2(const float p[3], const float *q)
+{
+    float dx = q[0] - p[0], dy = q[1] - p[1];
+    return dx * dx + dy * dy;
+}
+
+static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
+{
+    const Navigate *p = STEERB_PARAMS_OF(n, Navigate);
+    float *m = c->mem + n->mem, zero[3] = { 0, 0, 0 }, off[3], vel[3];
+    v3_zero(out);
+    if (!p->mesh) return;
+    if (!steerB_target(c, &p->target, off, vel)) { // no target: stand, and forget the plan
+        m[NV_STATE] = NS_NONE;
+        m[NV_N] = 0;
+        steerB_track(c, zero, out);
+        return;
+    }
+    float goal[2] = { c->p[0] + off[0], c->p[1] + off[1] };
+    float tol = p->stop_radius > c->radius ? p->stop_radius : c->radius;
+    float gx = goal[0] - m[NV_GX], gy = goal[1] - m[NV_GY];
+    bool moved = gx * gx + gy * gy > tol * tol, resized = m[NV_RADIUS] != c->radius;
+    int state = (int)m[NV_STATE];
+    if (moved) m[NV_ARRIVED] = 0;
+    if (state == NS_NONE || ((moved || resized) && state != NS_REQUESTED)) {
+        request(c, m, goal);
+        state = NS_REQUESTED;
+    } else if (state == NS_REQUESTED && (moved || resized)) { // still waiting: the newest goal, same place in the queue
+        m[NV_GX] = goal[0];
+        m[NV_GY] = goal[1];
+        m[NV_RADIUS] = c->radius;
+    }
+    int nc = (int)m[NV_N], i = (int)m[NV_NEXT];
+    if (state == NS_UNREACHABLE || nc == 0 || i >= nc) { // stand still: no way, or none yet
+        steerB_track(c, zero, out);
+        return;
+    }
+    float *cs = m + NV_CORNERS;
+    // the next corner: skip those reached, and one whose successor is in sight
+    float reach = 0.25f * c->radius;
+    int skipped = 0;
+    while (i + 1 < nc) {
+        if (dist2(c->p, cs + 2 * i) <= reach * reach || (skipped == 0 && in_sight(p->mesh, c->p, cs + 2 * (i + 1)))) {
+            i++;
+            skipped++;
+            m[NV_BEST] = FLT_MAX;
+            m[NV_STUCK] = 0;
+            continue;
+        }
+        break;
+    }
+    m[NV_NEXT] = (float)i;
+    const float *at = cs + 2 * i;
+    bool last = i + 1 == nc, end = last && m[NV_COMPLETE] != 0.0f;
+    if (state == NS_FOLLOWING) {
+        if (!in_sight(p->mesh, c->p, at)) { // pushed off the way (or teleported): plan again from here
+            request(c, m, goal);
+        } else if (last && !end) { // the end of the corners kept, not the goal: the rest of the way
+            request(c, m, goal);
+        }
+    }
+    float d = sqrtf(dist2(c->p, at));
+    // stuck: no progress toward the next corner over the window
+    if (!(d < m[NV_BEST] - NAV_PROGRESS) && !(end && d <= p->stop_radius)) {
+        m[NV_STUCK] += c->dt;
+        float window = c->w->stuck_window > 0.0f ? c->w->stuck_window : NAV_STUCK;
+        if (m[NV_STUCK] >= window && (int)m[NV_STATE] == NS_FOLLOWING) {
+            steerT_event_to(c->loc, c->w, STEER_EVENT_STUCK, c->d, STEER_NO_AGENT);
+            request(c, m, goal);
+            m[NV_STUCK] = 0;
+            m[NV_BEST] = FLT_MAX;
+        }
+    } else if (d < m[NV_BEST] - NAV_PROGRESS) {
+        m[NV_BEST] = d;
+        m[NV_STUCK] = 0;
+    }
+    float cruise = steerB_cruise(p->speed, c->max_speed), desired[3] = { 0, 0, 0 };
+    if (end && d <= p->stop_radius) {
+        if (m[NV_ARRIVED] == 0.0f) steerT_event_to(c->loc, c->w, STEER_EVENT_ARRIVE, c->d, STEER_NO_AGENT);
+        m[NV_ARRIVED] = 1;
+    } else if (d > 0.0f) {
+        float s = end && d < p->slow_radius ? cruise * d / p->slow_radius : cruise;
+        desired[0] = (at[0] - c->p[0]) * s / d;
+        desired[1] = (at[1] - c->p[1]) * s / d;
+    }
+    steerB_track(c, desired, out);
+}
+
+static int navigate_check(const void *params, char *msg, size_t len)
+{
+    const Navigate *p = params;
+    return steerB_check_radii(p->slow_radius, p->stop_radius, msg, len);
+}
+
+// ---- serving the requests ------------------------------------------------------
+
+typedef struct Serve {
+    steerB_Request *req;
+    uint32_t cap;
+    steerN_MeshQuery *q;
+} Serve;
+
+// nav's allocator over the world's (ud: the world, whose scratch this is;
+// the world keeps its scratch and its allocator in a swap).
+static void *world_alloc(void *ud, void *p, size_t osize, size_t nsize)
+{
+    (void)osize;
+    const steer_World *w = ud;
+    return w->alloc(w->alloc_ud, p, nsize);
+}
+
+static int reason_of(steerN_PathStatus st)
+{
+    switch (st) {
+    case STEERN_PATH_NARROW: return STEER_UNREACHABLE_NARROW;
+    case STEERN_PATH_GOAL_OFF: return STEER_UNREACHABLE_TARGET_OFF;
+    case STEERN_PATH_START_OFF: return STEER_UNREACHABLE_START_OFF;
+    case STEERN_PATH_NOMEM: return STEER_UNREACHABLE_NOMEM;
+    default: return STEER_UNREACHABLE_NONE;
+    }
+}
+
+// Fill the row's corners from the query's last path (from, corners, to).
+static void take_path(const steerN_MeshQuery *q, float *m)
+{
+    uint32_t np = 0;
+    const double *pts = steerN_mesh_path_points(q, &np);
+    uint32_t nc = np > 1 ? np - 1 : 0, k = nc < NAV_K ? nc : NAV_K;
+    for (uint32_t j = 0; j < k; j++) {
+        m[NV_CORNERS + 2 * j] = (float)pts[2 * (j + 1)];
+        m[NV_CORNERS + 2 * j + 1] = (float)pts[2 * (j + 1) + 1];
+    }
+    if (k == 0 && np == 1) { // already there: the one point is the goal
+        m[NV_CORNERS] = (float)pts[0];
+        m[NV_CORNERS + 1] = (float)pts[1];
+        k = 1;
+    }
+    m[NV_N] = (float)k;
+    m[NV_COMPLETE] = nc <= NAV_K ? 1.0f : 0.0f;
+}
+
+static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
+{
+    Serve *s = *state;
+    if (!s) {
+        s = steerA_realloc(w, NULL, sizeof *s);
+        if (!s) return;
+        memset(s, 0, sizeof *s);
+        *state = s;
+    }
+    if (!s->q) {
+        steerN_Alloc a = { world_alloc, w };
+        if (!(s->q = steerN_mesh_query_new(&a))) return;
+    }
+    int64_t n = steerB_requests(w, &steerB_navigate, NS_REQUESTED, &s->req, &s->cap);
+    for (int64_t k = 0; k<n && * budget> 0; k++) {
+        const steerB_Request *r = &s->req[k];
+        const steerB_Node *node = &w->brains[w->brain[r->d]]->nodes[r->node];
+        const Navigate *p = STEERB_PARAMS_OF(node, Navigate);
+        float *m = steerW_mem(w, r->d) + node->mem;
+        if (!p->mesh) continue;
+        double from[2] = { w->p[0][r->d], w->p[1][r->d] }, to[2] = { m[NV_GX], m[NV_GY] };
+        steerN_MeshFilter f = { w->radius[r->d], NULL };
+        uint32_t used = 0;
+        steerN_PathStatus st = steerN_mesh_path_begin(s->q, p->mesh, from, to, &f);
+        if (st == STEERN_PATH_WORKING) st = steerN_mesh_path_step(s->q, UINT32_MAX, &used);
+        used++; // a search costs at least one unit, so the budget always runs out
+        *budget = used < *budget ? *budget - used : 0;
+        m[NV_RADIUS] = w->radius[r->d];
+        m[NV_NEXT] = 0;
+        m[NV_STUCK] = 0;
+        m[NV_BEST] = FLT_MAX;
+        if (st == STEERN_PATH_FOUND) {
+            take_path(s->q, m);
+            m[NV_STATE] = NS_FOLLOWING;
+            steerT_event_to(&w->loc, w, STEER_EVENT_PATH_FOUND, r->d, STEER_NO_AGENT);
+        } else {
+            m[NV_N] = 0;
+            m[NV_STATE] = NS_UNREACHABLE;
+            steerT_event_to(&w->loc, w, STEER_EVENT_UNREACHABLE, r->d, (steer_Agent){ (uint64_t)reason_of(st) });
+        }
+    }
+}
+
+static void navigate_serve_free(steer_World *w, void *state)
+{
+    Serve *s = state;
+    if (!s) return;
+    steerN_mesh_query_free(s->q);
+    steerA_free(w, s->req);
+    steerA_free(w, s);
+}
+
+// ---- the corridor for a view ------------------------------------------------------
+
+int steerB_navigate_path(const steer_World *w, steer_Agent a, double **out, uint32_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    int64_t d = steerW_dense(w, a);
+    if (d < 0 || !w->brain[d]) return 0;
+    const steerB_Brain *br = w->brains[w->brain[d]];
+    for (uint32_t j = 0; j < br->nnodes; j++) {
+        const steerB_Node *node = &br->nodes[j];
+        if (node->kind != &steerB_navigate) continue;
+        const Navigate *p = STEERB_PARAMS_OF(node, Navigate);
+        const float *m = steerW_mem(w, (uint32_t)d) + node->mem;
+        int nc = (int)m[NV_N], i = (int)m[NV_NEXT];
+        if (!p->mesh || nc == 0 || i >= nc) return 0;
+        // the stored corners from the next one on, then (when they stop
+        // short of the goal) a fresh plan from the last one to the goal
+        double *pts = NULL;
+        uint32_t np = 0, rest = 0;
+        const double *more = NULL;
+        steerN_MeshQuery *q = NULL;
+        steerN_Alloc libc = { NULL, NULL };
+        if (m[NV_COMPLETE] == 0.0f && (q = steerN_mesh_query_new(&libc))) {
+            double from[2] = { m[NV_CORNERS + 2 * (nc - 1)], m[NV_CORNERS + 2 * (nc - 1) + 1] };
+            double to[2] = { m[NV_GX], m[NV_GY] };
+            steerN_MeshFilter f = { m[NV_RADIUS], NULL };
+            if (steerN_mesh_path(q, p->mesh, from, to, &f) == STEERN_PATH_FOUND) {
+                more = steerN_mesh_path_points(q, &rest);
+                if (rest) rest--; // its first point is the last corner
+            }
+        }
+        pts = malloc(sizeof *pts * 2 * ((size_t)(nc - i) + rest + 1));
+        if (pts) {
+            pts[np++] = w->p[0][d], pts[np++] = w->p[1][d];
+            for (int k = i; k < nc; k++) pts[np++] = m[NV_CORNERS + 2 * k], pts[np++] = m[NV_CORNERS + 2 * k + 1];
+            for (uint32_t k = 1; k <= rest; k++) pts[np++] = more[2 * k], pts[np++] = more[2 * k + 1];
+        }
+        steerN_mesh_query_free(q);
+        if (!pts) return -1;
+        *out = pts;
+        *n = np / 2;
+        return 1;
+    }
+    return 0;
+}
+
+// ---- the kind -------------------------------------------------------------------
+
+static const steerB_Field navigate_fields[] = { { "navmesh", STEERB_RESOURCE, offsetof(Navigate, mesh), 0, 1, 0,
+                                                  "a navigation mesh (steer.navmesh{...})",
+                                                  STEERB_RESOURCE_KIND(&steerB_navmesh_resource) },
+                                                STEERB_TARGET_ROW(Navigate, target, "target"),
+                                                STEERB_SLOW_RADIUS_ROW(Navigate, 2),
+                                                STEERB_STOP_RADIUS_ROW(Navigate, 0.2f),
+                                                STEERB_SPEED_ROW(Navigate),
+                                                { 0 } };
+
+const steerB_Kind steerB_navigate = { .name = "navigate",
+                                      .fields = navigate_fields,
+                                      .eval = navigate_eval,
+                                      .mem_floats = NV_MEM,
+                                      .check = navigate_check,
+                                      .serve = navigate_serve,
+                                      .serve_free = navigate_serve_free };

@@ -1,0 +1,222 @@
+-- SPDX-License-Identifier: MIT
+-- navigate_spec.lua — steer.navigate{ navmesh = nm, ... }: agents that
+-- find their own way on a navigation mesh. Agents of two sizes cross a
+-- level of rooms with 1 m and 3 m doors and all arrive, never leaving the
+-- mesh; an agent too big for the only gap is told why ("unreachable")
+-- and stands still while a small one arrives; the plan follows a moved
+-- target and a teleported agent; a thousand requests at once are served
+-- within the path budget, a bounded number each tick; the same bits on 1
+-- and 4 threads and after a save and a load.
+local steer = require "steer"
+local spec = require "spec"
+local describe, it, expect = spec.describe, spec.it, spec.expect
+
+local function box(x0, y0, x1, y1) return { { x0, y0 }, { x1, y0 }, { x1, y1 }, { x0, y1 } } end
+local function dist(a, b) return math.sqrt((a.x - b.x) ^ 2 + (a.y - b.y) ^ 2) end
+
+-- Three rooms in a 40 x 20 hall: two walls, each with a 1 m and a 3 m door
+-- at opposite ends, so the small agents' shortest way and the big ones'
+-- differ.
+local function rooms()
+  return steer.navmesh{
+    outline = box(0, 0, 40, 20),
+    obstacles = {
+      box(13, 0, 14, 3), box(13, 4, 14, 15), box(13, 18, 14, 20), -- 1 m door at y 3..4, 3 m at y 15..18
+      box(26, 0, 27, 2), box(26, 5, 27, 16), box(26, 17, 27, 20), -- 3 m door at y 2..5, 1 m at y 16..17
+    },
+  }
+end
+
+-- The hall of navmesh_spec: a wall at x = 15 with one gap of `gap` metres.
+local function hall(gap)
+  return steer.navmesh{
+    outline = box(0, 0, 30, 20),
+    obstacles = { box(14.5, 0, 15.5, 10 - gap / 2), box(14.5, 10 + gap / 2, 15.5, 20) },
+  }
+end
+
+local function count_events(w, names)
+  local n = {}
+  for _, name in ipairs(names) do
+    n[name] = 0
+    w:on(name, function(a, why)
+      n[name] = n[name] + 1
+      n[name .. "_by"] = n[name .. "_by"] or {}
+      n[name .. "_by"][a] = (n[name .. "_by"][a] or 0) + 1
+      if why then n.why = why end
+    end)
+  end
+  return n
+end
+
+-- 20 agents, small (r 0.3) and big (r 0.6), from the left room to the right one.
+local function crossing(opts)
+  opts = opts or {}
+  local nm = rooms()
+  local w = steer.world{ seed = 3, threads = opts.threads }
+  local brain = steer.navigate{ navmesh = nm, slow_radius = 2, stop_radius = 0.3 }
+  local agents, goals = {}, {}
+  for i = 1, 20 do
+    local small = i % 2 == 1
+    local row, col = (i - 1) % 5, (i - 1) // 5
+    local goal = steer.vec(30 + col * 2.2, 2 + row * 4)
+    local a = w:spawn{ position = { 2 + col * 2.5, 2 + row * 4 }, radius = small and 0.3 or 0.6, max_speed = 2,
+                       max_force = 4, brain = brain, target = goal }
+    agents[i], goals[i] = a, goal
+  end
+  return w, nm, agents, goals
+end
+
+describe("navigate", function()
+  it("brings 20 agents of two sizes through rooms with 1 m and 3 m doors, all inside stop_radius, never off the mesh",
+    function()
+      local w, nm, agents, goals = crossing()
+      local ev = count_events(w, { "path_found", "unreachable", "arrive" })
+      local off, narrow = 0, 0
+      -- the 1 m doors: x 13..14, y 3..4 and x 26..27, y 16..17
+      local function in_narrow_door(p)
+        return (p.x > 13 and p.x < 14 and p.y > 3 and p.y < 4) or (p.x > 26 and p.x < 27 and p.y > 16 and p.y < 17)
+      end
+      for _ = 1, 60 * 60 do
+        w:step(1)
+        for i, a in ipairs(agents) do
+          if not nm:contains(a.position, 0) then off = off + 1 end
+          if i % 2 == 0 and in_narrow_door(a.position) then narrow = narrow + 1 end
+        end
+        if ev.arrive >= 20 then break end
+      end
+      expect(off, "agent-ticks off the mesh"):eq(0)
+      expect(ev.unreachable, "unreachable events"):eq(0)
+      expect(ev.arrive, "arrive events"):eq(20)
+      for i, a in ipairs(agents) do expect(dist(a.position, goals[i]), "agent " .. i):le(0.3) end
+      expect(narrow, "big agents in a 1 m door (they take the 3 m ones)"):eq(0)
+    end)
+
+  it("tells a big agent facing only a 2 m gap 'no way wide enough' and it stands still; a small one arrives",
+    function()
+      local nm = hall(2)
+      local w = steer.world{ seed = 4 }
+      local brain = steer.navigate{ navmesh = nm, stop_radius = 0.2 }
+      local big = w:spawn{ position = { 3, 10 }, radius = 1.6, max_speed = 2, max_force = 4, brain = brain,
+                           target = { 27, 10 } }
+      local small = w:spawn{ position = { 3, 4 }, radius = 0.4, max_speed = 2, max_force = 4, brain = brain,
+                             target = { 27, 4 } }
+      local why, arrived = {}, {}
+      w:on("unreachable", function(a, reason) why[#why + 1] = { a, reason } end)
+      w:on("arrive", function(a) arrived[a] = true end)
+      w:step(60 * 30)
+      expect(#why, "one unreachable event"):eq(1)
+      expect(why[1][1] == big, "for the big agent"):eq(true)
+      expect(why[1][2]):eq("no way wide enough")
+      expect(dist(big.position, steer.vec(3, 10)), "the big agent stood still"):lt(1e-6)
+      expect(big:path(), "no corridor"):eq(nil)
+      expect(arrived[small], "the small one arrived"):eq(true)
+      expect(dist(small.position, steer.vec(27, 4))):le(0.2)
+    end)
+
+  it("plans again when the target moves mid-way, and arrives at the new one", function()
+    local nm = hall(4)
+    local w = steer.world{ seed = 5 }
+    local a = w:spawn{ position = { 3, 3 }, radius = 0.4, max_speed = 2, max_force = 4,
+                       brain = steer.navigate{ navmesh = nm }, target = { 27, 3 } }
+    local ev = count_events(w, { "path_found", "arrive" })
+    w:step(60 * 5)
+    local p = a:path()
+    expect(p, "a corridor"):type("table")
+    expect(#p):ge(3)
+    expect(dist(p[#p], steer.vec(27, 3)), "it ends at the target"):lt(1e-4)
+    expect(ev.path_found):eq(1)
+    a.target = steer.vec(27, 17)
+    w:step(60 * 25)
+    expect(ev.path_found, "path_found twice"):eq(2)
+    expect(ev.arrive):eq(1)
+    expect(dist(a.position, steer.vec(27, 17))):le(0.2)
+  end)
+
+  it("plans again from where a teleported agent lands", function()
+    local nm = rooms()
+    local w = steer.world{ seed = 6 }
+    local a = w:spawn{ position = { 2, 10 }, radius = 0.4, max_speed = 2, max_force = 4,
+                       brain = steer.navigate{ navmesh = nm }, target = { 38, 10 } }
+    local ev = count_events(w, { "path_found", "arrive" })
+    w:step(60 * 3)
+    expect(a.position.x, "still in the first room"):lt(13)
+    a.position = steer.vec(33, 10) -- in the last room: its next corner (by a door of the first wall) out of sight
+    a.velocity = steer.vec(0, 0)
+    w:step(2)
+    expect(ev.path_found, "a second plan at once"):eq(2)
+    local p = a:path()
+    expect(dist(p[1], steer.vec(33, 10)), "the corridor starts where it landed"):lt(0.1)
+    expect(#p, "straight to the target now"):eq(2)
+    w:step(60 * 10)
+    expect(ev.arrive):eq(1)
+    expect(dist(a.position, steer.vec(38, 10))):le(0.2)
+  end)
+
+  it("serves 1,000 requests at once within the path budget: a bounded number a tick, all within bounded ticks",
+    function()
+      local nm = rooms()
+      local w = steer.world{ seed = 7 }
+      w.path_budget = 300
+      expect(w.path_budget):eq(300)
+      local brain = steer.navigate{ navmesh = nm }
+      for i = 1, 1000 do
+        w:spawn{ position = { 1 + (i % 11), 1 + (i // 11) % 18 }, radius = 0.3, brain = brain,
+                 target = { 29 + (i % 9), 1 + (i * 7) % 18 } }
+      end
+      local found, per_tick, most, ticks = 0, 0, 0, 0
+      w:on("path_found", function() per_tick = per_tick + 1 end)
+      while found < 1000 and ticks < 2000 do
+        per_tick = 0
+        w:step(1)
+        ticks = ticks + 1
+        found = found + per_tick
+        if per_tick > most then most = per_tick end
+      end
+      print(string.format("    1000 requests, budget 300: %d ticks, at most %d searches a tick", ticks, most))
+      expect(found, "every agent got a plan"):eq(1000)
+      expect(most, "searches in a tick (each costs at least one unit)"):le(300)
+      expect(most, "the budget spreads them"):lt(1000)
+      expect(ticks, "ticks to serve them all"):le(1000)
+    end)
+
+  it("gives the same bits on 1 and 4 threads", function()
+    local w1 = crossing{ threads = 1 }
+    local w4 = crossing{ threads = 4 }
+    for _ = 1, 12 do
+      w1:step(60)
+      w4:step(60)
+      expect(w4:hash(), "4 threads vs 1"):eq(w1:hash())
+    end
+  end)
+
+  it("saved mid-way and loaded, runs on to the same hash as the run never stopped", function()
+    local w = crossing()
+    w:step(150) -- plans made, some pending (a re-plan after the first corners)
+    local s = w:save()
+    local l = steer.load(s)
+    for _ = 1, 10 do
+      w:step(60)
+      l:step(60)
+      expect(l:hash(), "the loaded world"):eq(w:hash())
+    end
+  end)
+
+  it("refuses what is not a navigation mesh, naming the field", function()
+    local ok, err = pcall(steer.navigate, { navmesh = 3 })
+    expect(ok):eq(false)
+    expect(err):contains("navmesh")
+    ok, err = pcall(steer.navigate, { navmesh = rooms(), slow_radius = 1, stop_radius = 2 })
+    expect(ok):eq(false)
+    expect(err):contains("stop_radius")
+    ok, err = pcall(function() steer.world{}.path_budget = 0 end)
+    expect(ok):eq(false)
+    expect(err):contains("path_budget")
+  end)
+
+  it("a:path() is nil for an agent that does not navigate", function()
+    local w = steer.world{}
+    local a = w:spawn{ position = { 0, 0 }, brain = steer.seek{ target = { 1, 1 } } }
+    expect(a:path()):eq(nil)
+  end)
+end)
