@@ -623,6 +623,14 @@ static double seg_seg(const double a[2], const double b[2], const double c[2], c
     return sqrt(x < z ? x : z);
 }
 
+// The circle about p holds an end of the segment from a to b that is a
+// free point (the start or the goal closer than r to a wall: the agent
+// stands where it stands, and the segment may come as close as its end).
+static bool holds_end(const Obj *a, const Obj *b, const double p[2], double lim)
+{
+    return (a->id >= START_ID && mg_dist(a->p, p) < lim) || (b->id >= START_ID && mg_dist(b->p, p) < lim);
+}
+
 // The circle the path's segment from corner k to corner k + 1 cuts
 // deepest (a wall vertex nearer the segment than r), into *out; false
 // when none does. First the circles of the portals the segment can pass
@@ -647,7 +655,7 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
     double worst = 0;
     for (uint32_t j = 2 * lo; j < 2 * hi + 2; j++) {
         const Obj *c = &P[j];
-        if (!(c->rho > 0) || c->id == a->id || c->id == b->id) continue;
+        if (!(c->rho > 0) || c->id == a->id || c->id == b->id || holds_end(a, b, c->p, lim)) continue;
         if (!(mg_seg_nearest(c->p, ta, tb, NULL, NULL) < lim * lim)) continue;
         // how far past its side of the segment's line the circle reaches
         double depth = c->rho - mg_orient(ta, tb, c->p) / len * c->side;
@@ -668,7 +676,8 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
         for (int i = 0; i < 3; i++) {
             uint32_t v = m->tri[3 * t + i];
             const double *p = m->xy + 2 * v;
-            if (m->vwall[v] && v != a->id && v != b->id && mg_seg_nearest(p, ta, tb, NULL, NULL) < lim * lim) {
+            if (m->vwall[v] && v != a->id && v != b->id && mg_seg_nearest(p, ta, tb, NULL, NULL) < lim * lim &&
+                !holds_end(a, b, p, lim)) {
                 double o = mg_orient(ta, tb, p) / len;
                 Obj c = { { p[0], p[1] }, r, o > 0 ? 1 : -1, v, a->at };
                 double depth = r - (o > 0 ? o : -o);
@@ -693,7 +702,14 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
 // portal). With r = 0 nothing is cut.
 static int repair(steerN_MeshQuery *q)
 {
-    uint32_t budget = 4 * q->ncorr + 64;
+    uint32_t budget = 4 * q->ncorr + 64, kept = 1;
+    // first drop the corners whose circle holds the start or the goal (the
+    // agent stands inside it: nothing to go round)
+    const Obj *s = &q->cor[0], *g = &q->cor[q->ncor - 1];
+    for (uint32_t k = 1; k + 1 < q->ncor; k++)
+        if (!holds_end(s, g, q->cor[k].p, q->radius - 1e-9)) q->cor[kept++] = q->cor[k];
+    q->cor[kept++] = *g;
+    q->ncor = kept;
     for (uint32_t k = 0; k + 1 < q->ncor;) {
         Obj c;
         if (!budget || !worst_cut(q, k, &c)) {

@@ -298,6 +298,17 @@ static void test_start_goal_off(void)
     const double *p = steerN_mesh_path_points(q, &n);
     CHECK(n >= 2 && p[0] == 0 && p[1] == 5, "snapped to the wall (%g, %g)", p[0], p[1]);
     CHECK(path(q, m, 0.05, 0.05, 9.95, 9.95, 0.5, NULL) == STEERN_PATH_FOUND, "start and goal within r of walls: fine");
+    // standing on a wall's corner (the pillar's, the room's): the path
+    // leaves from there, round nothing it already stands inside
+    double ends[][4] = { { 4, 4, 1, 1 }, { 6, 6, 9, 9 }, { 0, 10, 3, 3 }, { 3, 3, 10, 0 }, { 6, 4, 9, 1 } };
+    for (int i = 0; i < 5; i++) {
+        REQUIRE(path(q, m, ends[i][0], ends[i][1], ends[i][2], ends[i][3], 0.3, NULL) == STEERN_PATH_FOUND,
+                "on a corner");
+        const double *c = steerN_mesh_path_points(q, &n);
+        bool crosses;
+        path_clearance(m, c, n, &crosses);
+        CHECK(!crosses && n == 2, "from (%g, %g): %u points, crosses %d", ends[i][0], ends[i][1], n, crosses);
+    }
     double nan[2] = { NAN, 1 }, to[2] = { 9, 9 };
     CHECK(steerN_mesh_path(q, m, nan, to, NULL) == STEERN_PATH_START_OFF, "NaN start");
     steerN_mesh_query_free(q);
