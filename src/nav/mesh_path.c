@@ -47,6 +47,7 @@ typedef struct Obj {
     double rho;  // the circle's radius
     int side;    // +1 the path keeps it on its left, -1 right, 0 a free point
     uint32_t id; // its vertex, START_ID or GOAL_ID
+    uint32_t at; // its portal (0: the start's, the last: the goal's)
 } Obj;
 
 struct steerN_MeshQuery {
@@ -73,6 +74,8 @@ struct steerN_MeshQuery {
     uint32_t ncorr, cap_corr;
     Obj *portal; // 2 per portal: left, right
     uint32_t cap_portal;
+    Obj *cor; // the path's corners: the start, the circles it turns round, the goal
+    uint32_t ncor, cap_cor;
     double length;
 };
 
@@ -115,6 +118,7 @@ void steerN_mesh_query_free(steerN_MeshQuery *q)
     steerN_realloc(&a, q->pts, sizeof *q->pts * 2 * q->cap_pts, 0);
     steerN_realloc(&a, q->corr, sizeof *q->corr * q->cap_corr, 0);
     steerN_realloc(&a, q->portal, sizeof *q->portal * q->cap_portal, 0);
+    steerN_realloc(&a, q->cor, sizeof *q->cor * q->cap_cor, 0);
     steerN_realloc(&a, q, sizeof *q, 0);
 }
 
@@ -248,6 +252,73 @@ static int reach(steerN_MeshQuery *q, uint32_t n, uint32_t p, const double x[2],
     return heap_push(q, q->key[n], n);
 }
 
+// The part of segment a-b inside the wedge at v from direction d0 to d1
+// (turning toward side s) nearer v than lim.
+static bool wedge_near(const double v[2], const double d0[2], const double d1[2], int s, const double a[2],
+                       const double b[2], double lim)
+{
+    double lo = 0, hi = 1;
+    const double *dir[2] = { d0, d1 };
+    for (int k = 0; k < 2; k++) {
+        // s cross(d0, x - v) >= 0 and s cross(x - v, d1) >= 0
+        double sg = k ? -s : s, fa = sg * mg_cross(dir[k][0], dir[k][1], a[0] - v[0], a[1] - v[1]);
+        double fb = sg * mg_cross(dir[k][0], dir[k][1], b[0] - v[0], b[1] - v[1]);
+        if (fa < 0 && fb < 0) return false;
+        if (fa < 0) lo = fmax(lo, fa / (fa - fb));
+        else if (fb < 0) hi = fmin(hi, fa / (fa - fb));
+    }
+    if (lo > hi) return false;
+    double p0[2] = { a[0] + lo * (b[0] - a[0]), a[1] + lo * (b[1] - a[1]) };
+    double p1[2] = { a[0] + hi * (b[0] - a[0]), a[1] + hi * (b[1] - a[1]) };
+    return mg_seg_nearest(v, p0, p1, NULL, NULL) < lim * lim;
+}
+
+// Point p (the start or the goal) in triangle t is cut off from t's edge
+// k by a pinch: a wall point nearer than 2 r to an end v of edge k, across
+// the edge opposite v, in the wedge at v between edge k and p (the disc
+// would have to pass between v and that wall to go from the edge to p).
+// Demyen's widths check the ways between two edges; this is the way
+// between an edge and a point inside.
+static bool pinched(const steerN_MeshQuery *q, uint32_t t, int k, const double p[2])
+{
+    const steerN_Mesh *m = q->m;
+    double lim = 2 * q->radius - 1e-9;
+    for (int end = 0; end < 2; end++) {
+        int iv = end ? (k + 1) % 3 : k, io = end ? k : (k + 1) % 3, e = (iv + 1) % 3; // e: the edge opposite v
+        uint32_t vi = m->tri[3 * t + iv];
+        if (!m->vwall[vi]) continue;
+        const double *v = mg_v(m, t, iv), *o = mg_v(m, t, io), *c = mg_v(m, t, (k + 2) % 3);
+        double d0[2] = { o[0] - v[0], o[1] - v[1] }, d1[2] = { p[0] - v[0], p[1] - v[1] };
+        int s = mg_orient(v, o, c) > 0 ? 1 : -1;
+        if (!(s * mg_cross(d0[0], d0[1], d1[0], d1[1]) > 0)) continue;
+        // the walls within 2 r of v across e: a few triangles, each once
+        uint32_t seen[32], ns = 0, stack[32], from[32], n = 0;
+        seen[ns++] = t;
+        stack[n] = t, from[n++] = (uint32_t)e;
+        while (n) {
+            n--;
+            uint32_t w = stack[n], only = from[n];
+            for (int j = 0; j < 3; j++) {
+                if (w == t && j != (int)only) continue;
+                const double *a = mg_v(m, w, j), *b = mg_v(m, w, (j + 1) % 3);
+                if (!(mg_seg_nearest(v, a, b, NULL, NULL) < lim * lim)) continue;
+                int32_t u = m->adj[3 * w + j];
+                if (u < 0) {
+                    if (m->tri[3 * w + j] == vi || m->tri[3 * w + (j + 1) % 3] == vi) continue; // a wall from v
+                    if (wedge_near(v, d0, d1, s, a, b, lim)) return true;
+                    continue;
+                }
+                bool old = false;
+                for (uint32_t i = 0; i < ns && !old; i++) old = seen[i] == (uint32_t)u;
+                if (old || ns == 32 || n == 32) continue;
+                seen[ns++] = (uint32_t)u;
+                stack[n] = (uint32_t)u, from[n++] = 3;
+            }
+        }
+    }
+    return false;
+}
+
 static int expand(steerN_MeshQuery *q, uint32_t n)
 {
     const steerN_Mesh *m = q->m;
@@ -266,6 +337,10 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
                 continue;
             }
         }
+        if (k < 0 && r > 0 && pinched(q, t, j, q->from)) {
+            q->narrowed = true;
+            continue;
+        }
         uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
         const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
         double len = mg_dist(a, b), ra = m->vwall[vp] ? r : 0, rb = m->vwall[vq] ? r : 0;
@@ -281,6 +356,10 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         if (reach(q, 3 * (uint32_t)u + (uint32_t)mg_back_edge(m, (uint32_t)u, t), n, x, g)) return -1;
     }
     if (t != q->tg) return 0;
+    if (k >= 0 && r > 0 && pinched(q, t, k, q->to)) {
+        q->narrowed = true;
+        return 0;
+    }
     return reach(q, start + 1, n, q->to, q->g[n] + mg_dist(at, q->to) * ct);
 }
 
@@ -407,15 +486,55 @@ static int emit_arc(steerN_MeshQuery *q, const Obj *o, const double u[2], const 
     return emit_arc(q, o, u, mid, false, depth + 1) || emit_arc(q, o, mid, v, false, depth + 1);
 }
 
+// The angle from unit direction u to w turning toward side s (> 0: left),
+// as a pseudo-angle in [0, 4) (a quarter turn is 1), monotonic in the
+// true angle and free of libm.
+static double turn_of(const double u[2], const double w[2], int s)
+{
+    double x = u[0] * w[0] + u[1] * w[1], y = s * mg_cross(u[0], u[1], w[0], w[1]);
+    if (y >= 0) return x >= 0 ? (x + y > 0 ? y / (x + y) : 0) : 1 + -x / (-x + y);
+    return x < 0 ? 2 + -y / (-x - y) : 3 + x / (x - y);
+}
+
 // The path round corner o, from the point where it arrives on o's circle
-// to the point where it leaves.
+// to the point where it leaves. The polygon about the circle reaches out
+// up to 2% of r; where another circle is near (across a portal of o's
+// that is barely 2 r wide), one of the polygon's sides touches o's circle
+// right in front of it, so the path keeps r from that circle too.
 static int emit_corner(steerN_MeshQuery *q, const Obj *o, const double in[2], const double out[2])
 {
     if (!(o->rho > 0)) return emit(q, o->p);
     double u[2] = { in[0] - o->p[0], in[1] - o->p[1] }, v[2] = { out[0] - o->p[0], out[1] - o->p[1] };
     unit(u), unit(v);
     double turn = mg_cross(u[0], u[1], v[0], v[1]) * o->side, dot = u[0] * v[0] + u[1] * v[1];
-    return emit_arc(q, o, u, v, turn < 0 && dot < 0, 0);
+    if (turn < 0 && dot >= 0) return emit_arc(q, o, u, v, false, 0); // a hair the wrong way: straight on
+    // the other ends of o's portals, in the order the arc meets them
+    enum { MAXSPLIT = 8 };
+    double split[MAXSPLIT][2], at[MAXSPLIT], end = turn_of(u, v, o->side);
+    int ns = 0;
+    const Obj *P = q->portal;
+    uint32_t lo = o->at, hi = o->at, np = q->ncorr + 1, opp = o->side > 0 ? 1 : 0;
+    while (lo > 0 && same(&P[2 * lo - 2 + (1 - opp)], o)) lo--;
+    while (hi + 1 < np && same(&P[2 * hi + 2 + (1 - opp)], o)) hi++;
+    for (uint32_t j = lo; j <= hi && ns < MAXSPLIT && same(&P[2 * j + (1 - opp)], o); j++) {
+        const Obj *c = &P[2 * j + opp];
+        double w[2] = { c->p[0] - o->p[0], c->p[1] - o->p[1] };
+        if (!(c->rho > 0) || !(mg_dist(c->p, o->p) < 2.05 * o->rho)) continue;
+        unit(w);
+        double a = turn_of(u, w, o->side);
+        if (!(a > 0 && a < end)) continue;
+        int i = ns++;
+        for (; i > 0 && at[i - 1] > a; i--)
+            at[i] = at[i - 1], split[i][0] = split[i - 1][0], split[i][1] = split[i - 1][1];
+        at[i] = a, split[i][0] = w[0], split[i][1] = w[1];
+    }
+    const double *from = u;
+    double prev = 0;
+    for (int i = 0; i < ns; i++) {
+        if (emit_arc(q, o, from, split[i], at[i] - prev > 2, 0)) return -1;
+        from = split[i], prev = at[i];
+    }
+    return emit_arc(q, o, from, v, end - prev > 2, 0);
 }
 
 // Target t's tangent from the apex passes beyond side o's (on its wrong
@@ -433,12 +552,23 @@ static bool first(const Obj *apex, const Obj *o, const Obj *t, const double dn[2
            (tt[0] - apex->p[0]) * dn[0] + (tt[1] - apex->p[1]) * dn[1];
 }
 
+static int push_corner(steerN_MeshQuery *q, const Obj *o)
+{
+    if (grow(&q->alloc, (void **)&q->cor, &q->cap_cor, q->ncor + 1, sizeof *q->cor)) return -1;
+    q->cor[q->ncor++] = *o;
+    return 0;
+}
+
+// The corners the path turns round (into q->cor, the start first and the
+// goal last).
 static int funnel(steerN_MeshQuery *q, uint32_t np)
 {
     const Obj *P = q->portal;
     Obj apex = P[0], left = P[0], right = P[1];
     uint32_t left_i = 0, right_i = 0;
-    double in[2] = { apex.p[0], apex.p[1] }, dl[2], dr[2], dn[2];
+    double dl[2], dr[2], dn[2];
+    q->ncor = 0;
+    if (push_corner(q, &apex)) return -1;
     for (uint32_t i = 1; i < np; i++) {
         const Obj *l = &P[2 * i], *r = &P[2 * i + 1];
         Obj next = apex;
@@ -467,24 +597,151 @@ static int funnel(steerN_MeshQuery *q, uint32_t np)
         }
         if (!turn) continue;
         // the side that was crossed becomes the apex: the path turns there
-        if (!same(&apex, &next)) {
-            double out[2], nin[2];
-            tangent(&apex, &next, dn, out, nin);
-            if (emit_corner(q, &apex, in, out)) return -1;
-            in[0] = nin[0], in[1] = nin[1];
-        }
+        if (!same(&apex, &next) && push_corner(q, &next)) return -1;
         apex = left = right = next;
         left_i = right_i = next_i;
         i = next_i;
     }
-    const Obj *goal = &P[2 * np - 2];
-    double out[2];
-    tangent(&apex, goal, dn, out, NULL);
-    return emit_corner(q, &apex, in, out) || emit(q, goal->p) ? -1 : 0;
+    return push_corner(q, &P[2 * np - 2]);
 }
 
-static void set_obj(Obj *o, const steerN_Mesh *m, uint32_t v, int side, double r)
+static bool known(const steerN_MeshQuery *q, const Obj *c)
 {
+    for (uint32_t i = 0; i < q->ncor; i++)
+        if (same(&q->cor[i], c)) return true;
+    return false;
+}
+
+// The distance between segments a-b and c-d (0 when they cross).
+static double seg_seg(const double a[2], const double b[2], const double c[2], const double d[2])
+{
+    double o1 = mg_orient(a, b, c), o2 = mg_orient(a, b, d), o3 = mg_orient(c, d, a), o4 = mg_orient(c, d, b);
+    if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return 0;
+    double x = mg_seg_nearest(a, c, d, NULL, NULL), y = mg_seg_nearest(b, c, d, NULL, NULL);
+    double z = mg_seg_nearest(c, a, b, NULL, NULL), w = mg_seg_nearest(d, a, b, NULL, NULL);
+    x = x < y ? x : y, z = z < w ? z : w;
+    return sqrt(x < z ? x : z);
+}
+
+// The circle about p holds an end of the segment from a to b that is a
+// free point (the start or the goal closer than r to a wall: the agent
+// stands where it stands, and the segment may come as close as its end).
+static bool holds_end(const Obj *a, const Obj *b, const double p[2], double lim)
+{
+    return (a->id >= START_ID && mg_dist(a->p, p) < lim) || (b->id >= START_ID && mg_dist(b->p, p) < lim);
+}
+
+// The circle the path's segment from corner k to corner k + 1 cuts
+// deepest (a wall vertex nearer the segment than r), into *out; false
+// when none does. First the circles of the portals the segment can pass
+// (from the portal before the first that holds corner k's vertex to
+// corner k + 1's), each on its own side; then any other wall vertex of
+// the triangles within r of the segment (beyond an edge of the corridor
+// that is no wall: Demyen's widths look only across the edge a path
+// leaves by), on the side of the segment it lies. Circles already among
+// the corners are not candidates.
+static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
+{
+    const steerN_Mesh *m = q->m;
+    const Obj *P = q->portal, *a = &q->cor[k], *b = &q->cor[k + 1];
+    double d[2], ta[2], tb[2], r = q->radius, lim = r - 1e-9;
+    tangent(a, b, d, ta, tb);
+    double len = mg_dist(ta, tb);
+    if (!(len > 0) || !(r > 0)) return false;
+    uint32_t lo = a->at, hi = b->at;
+    while (lo > 0 && (P[2 * lo - 2].id == a->id || P[2 * lo - 1].id == a->id)) lo--;
+    lo -= lo > 0;
+    bool found = false;
+    double worst = 0;
+    for (uint32_t j = 2 * lo; j < 2 * hi + 2; j++) {
+        const Obj *c = &P[j];
+        if (!(c->rho > 0) || c->id == a->id || c->id == b->id || holds_end(a, b, c->p, lim)) continue;
+        if (!(mg_seg_nearest(c->p, ta, tb, NULL, NULL) < lim * lim)) continue;
+        // how far past its side of the segment's line the circle reaches
+        double depth = c->rho - mg_orient(ta, tb, c->p) / len * c->side;
+        if ((found && !(depth > worst)) || known(q, c)) continue;
+        *out = *c, found = true, worst = depth;
+    }
+    if (found) return true;
+    // the triangles within r of the segment, from the corridor's between
+    // the two portals outward (q->parent as the stack: the search is over)
+    next_stamp(q);
+    uint32_t *stack = q->parent, n = 0, t0 = lo ? lo - 1 : 0, t1 = hi < q->ncorr ? hi : q->ncorr - 1;
+    for (uint32_t i = t0; i <= t1; i++) {
+        uint32_t t = (uint32_t)q->corr[i];
+        if (q->closed[t] != q->stamp) q->closed[t] = q->stamp, stack[n++] = t;
+    }
+    while (n) {
+        uint32_t t = stack[--n];
+        for (int i = 0; i < 3; i++) {
+            uint32_t v = m->tri[3 * t + i];
+            const double *p = m->xy + 2 * v;
+            if (m->vwall[v] && v != a->id && v != b->id && mg_seg_nearest(p, ta, tb, NULL, NULL) < lim * lim &&
+                !holds_end(a, b, p, lim)) {
+                double o = mg_orient(ta, tb, p) / len;
+                Obj c = { { p[0], p[1] }, r, o > 0 ? 1 : -1, v, a->at };
+                double depth = r - (o > 0 ? o : -o);
+                if (!(found && !(depth > worst)) && !known(q, &c)) *out = c, found = true, worst = depth;
+            }
+            int32_t u = m->adj[3 * t + i];
+            if (u < 0 || q->closed[u] == q->stamp) continue;
+            if (!(seg_seg(ta, tb, p, mg_v(m, t, (i + 1) % 3)) < r)) continue;
+            q->closed[u] = q->stamp;
+            stack[n++] = (uint32_t)u;
+        }
+    }
+    return found;
+}
+
+// Put back every circle a segment cuts (the funnel can miss the far end
+// of a portal it turned at when the turn's tangent point lies before that
+// portal, and wall vertices beyond the corridor's side edges): insert the
+// deepest cut circle as a corner between the segment's ends and check
+// both new segments again. A circle (a vertex and a side) is inserted
+// once at most, so this ends; the insertions are also capped (a few per
+// portal). With r = 0 nothing is cut.
+static int repair(steerN_MeshQuery *q)
+{
+    uint32_t budget = 4 * q->ncorr + 64, kept = 1;
+    // first drop the corners whose circle holds the start or the goal (the
+    // agent stands inside it: nothing to go round)
+    const Obj *s = &q->cor[0], *g = &q->cor[q->ncor - 1];
+    for (uint32_t k = 1; k + 1 < q->ncor; k++)
+        if (!holds_end(s, g, q->cor[k].p, q->radius - 1e-9)) q->cor[kept++] = q->cor[k];
+    q->cor[kept++] = *g;
+    q->ncor = kept;
+    for (uint32_t k = 0; k + 1 < q->ncor;) {
+        Obj c;
+        if (!budget || !worst_cut(q, k, &c)) {
+            k++;
+            continue;
+        }
+        budget--;
+        if (grow(&q->alloc, (void **)&q->cor, &q->cap_cor, q->ncor + 1, sizeof *q->cor)) return -1;
+        memmove(q->cor + k + 2, q->cor + k + 1, sizeof *q->cor * (q->ncor - k - 1));
+        q->cor[k + 1] = c;
+        q->ncor++;
+    }
+    return 0;
+}
+
+// The path's points: round each corner, from the point where the tangent
+// from the previous corner arrives to where the one to the next leaves.
+static int emit_path(steerN_MeshQuery *q)
+{
+    const Obj *c = q->cor;
+    double in[2] = { c[0].p[0], c[0].p[1] }, d[2], out[2], nin[2];
+    for (uint32_t k = 0; k + 1 < q->ncor; k++) {
+        tangent(&c[k], &c[k + 1], d, out, nin);
+        if (emit_corner(q, &c[k], in, out)) return -1;
+        in[0] = nin[0], in[1] = nin[1];
+    }
+    return emit(q, c[q->ncor - 1].p);
+}
+
+static void set_obj(Obj *o, const steerN_Mesh *m, uint32_t v, int side, double r, uint32_t at)
+{
+    o->at = at;
     o->p[0] = m->xy[2 * v], o->p[1] = m->xy[2 * v + 1];
     o->rho = m->vwall[v] ? r : 0;
     o->side = side;
@@ -510,15 +767,15 @@ static steerN_PathStatus finish(steerN_MeshQuery *q)
         if (x == start) break;
         uint32_t t = x / 3, k = x % 3;
         // entering t through its edge k: the left end is its vertex k
-        set_obj(&q->portal[2 * i], m, m->tri[3 * t + k], 1, q->radius);
-        set_obj(&q->portal[2 * i + 1], m, m->tri[3 * t + (k + 1) % 3], -1, q->radius);
+        set_obj(&q->portal[2 * i], m, m->tri[3 * t + k], 1, q->radius, i);
+        set_obj(&q->portal[2 * i + 1], m, m->tri[3 * t + (k + 1) % 3], -1, q->radius, i);
     }
     q->ncorr = n;
-    Obj s = { { q->from[0], q->from[1] }, 0, 0, START_ID }, g = { { q->to[0], q->to[1] }, 0, 0, GOAL_ID };
+    Obj s = { { q->from[0], q->from[1] }, 0, 0, START_ID, 0 }, g = { { q->to[0], q->to[1] }, 0, 0, GOAL_ID, n };
     q->portal[0] = q->portal[1] = s;
     q->portal[2 * n] = q->portal[2 * n + 1] = g;
     q->npts = 0;
-    if (funnel(q, n + 1)) return STEERN_PATH_NOMEM;
+    if (funnel(q, n + 1) || repair(q) || emit_path(q)) return STEERN_PATH_NOMEM;
     q->length = 0;
     for (uint32_t j = 1; j < q->npts; j++) q->length += mg_dist(q->pts + 2 * j - 2, q->pts + 2 * j);
     return STEERN_PATH_FOUND;

@@ -298,6 +298,17 @@ static void test_start_goal_off(void)
     const double *p = steerN_mesh_path_points(q, &n);
     CHECK(n >= 2 && p[0] == 0 && p[1] == 5, "snapped to the wall (%g, %g)", p[0], p[1]);
     CHECK(path(q, m, 0.05, 0.05, 9.95, 9.95, 0.5, NULL) == STEERN_PATH_FOUND, "start and goal within r of walls: fine");
+    // standing on a wall's corner (the pillar's, the room's): the path
+    // leaves from there, round nothing it already stands inside
+    double ends[][4] = { { 4, 4, 1, 1 }, { 6, 6, 9, 9 }, { 0, 10, 3, 3 }, { 3, 3, 10, 0 }, { 6, 4, 9, 1 } };
+    for (int i = 0; i < 5; i++) {
+        REQUIRE(path(q, m, ends[i][0], ends[i][1], ends[i][2], ends[i][3], 0.3, NULL) == STEERN_PATH_FOUND,
+                "on a corner");
+        const double *c = steerN_mesh_path_points(q, &n);
+        bool crosses;
+        path_clearance(m, c, n, &crosses);
+        CHECK(!crosses && n == 2, "from (%g, %g): %u points, crosses %d", ends[i][0], ends[i][1], n, crosses);
+    }
     double nan[2] = { NAN, 1 }, to[2] = { 9, 9 };
     CHECK(steerN_mesh_path(q, m, nan, to, NULL) == STEERN_PATH_START_OFF, "NaN start");
     steerN_mesh_query_free(q);
@@ -420,16 +431,65 @@ static void test_radius_0_is_the_classic_funnel(void)
     steerN_mesh_free(m);
 }
 
+// The random levels' worst cases, replayed one by one (each the level of
+// its seed in test_clearance_random and the query's own start, goal and
+// radius), each once closer to a wall than r:
+//   12/218  the funnel turned round a corner and forgot the circle at the
+//           other end of that corner's portal (0.816 m for r 0.9);
+//   16/110  a portal barely 2 r wide: the polygon about the corner's
+//           circle reached into the circle across it (0.898 m for 0.9);
+//   24/101, 30/32  a box corner beyond a side edge of the corridor, not
+//           in any of its portals (0.093 m for 0.5, 0.226 m for 0.25).
+//   22/98   the goal's triangle entered above a 1.6 m gap the path then
+//           went down (0.697 m for r 0.9): now refused (see pinched() in
+//           mesh_path.c).
+static void test_clearance_cases(void)
+{
+    int cases[][2] = { { 12, 218 }, { 16, 110 }, { 24, 101 }, { 30, 32 }, { 22, 98 } };
+    for (int c = 0; c < 5; c++) {
+        int seed = cases[c][0], want = cases[c][1];
+        test_rng_state_ = (unsigned long long)seed;
+        steerN_Mesh *m = boxes(250, 100);
+        REQUIRE(m, "mesh");
+        double radii[] = { 0.25, 0.5, 0.9, 1.6 }, a[2] = { 0, 0 }, b[2] = { 0, 0 };
+        for (int k = 0; k <= want; k++) {
+            a[0] = test_uniform(0, 100), a[1] = test_uniform(0, 100);
+            b[0] = test_uniform(0, 100), b[1] = test_uniform(0, 100);
+        }
+        double r = radii[want % 4];
+        REQUIRE(steerN_mesh_contains(m, a, r) && steerN_mesh_contains(m, b, r), "seed %d query %d: ends clear", seed,
+                want);
+        steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
+        steerN_PathStatus st = path(q, m, a[0], a[1], b[0], b[1], r, NULL);
+        CHECK(st == STEERN_PATH_FOUND || st == STEERN_PATH_NARROW, "seed %d query %d: status %d", seed, want, st);
+        if (st == STEERN_PATH_FOUND) {
+            uint32_t n;
+            const double *p = steerN_mesh_path_points(q, &n);
+            bool crosses;
+            double cl = path_clearance(m, p, n, &crosses);
+            CHECK(!crosses && cl >= r - 1e-6, "seed %d query %d (r %g): clearance %.9f", seed, want, r, cl);
+        }
+        steerN_mesh_query_free(q);
+        steerN_mesh_free(m);
+    }
+}
+
+// Random box levels: every path found for radius r keeps r from every wall
+// along every segment (its ends are r from the walls). Seeds 11 to 14 here;
+// STEER_MESH_SEEDS=N runs seeds 11 to 10 + N (20 is a good local run).
 static void test_clearance_random(void)
 {
-    for (int seed = 11; seed < 15 && !FAILED(); seed++) {
+    const char *env = getenv("STEER_MESH_SEEDS");
+    int nseeds = env ? atoi(env) : 4, bad = 0, total = 0;
+    double sum_len = 0;
+    for (int seed = 11; seed < 11 + nseeds; seed++) {
         test_rng_state_ = (unsigned long long)seed;
         steerN_Mesh *m = boxes(seed == 11 ? 150 : 250, 100);
         REQUIRE(m, "mesh");
         steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
         double radii[] = { 0.25, 0.5, 0.9, 1.6 };
-        int found = 0, narrow = 0, known = 0;
-        for (int k = 0; k < 300 && !FAILED(); k++) {
+        int found = 0, narrow = 0;
+        for (int k = 0; k < 300; k++) {
             double r = radii[k % 4];
             double a[2] = { test_uniform(0, 100), test_uniform(0, 100) },
                    b[2] = { test_uniform(0, 100), test_uniform(0, 100) };
@@ -446,20 +506,18 @@ static void test_clearance_random(void)
             const double *p = steerN_mesh_path_points(q, &n);
             bool crosses;
             double cl = path_clearance(m, p, n, &crosses);
-            CHECK(!crosses, "query %d (r %g) crosses a wall", k, r);
-            // KNOWN GAP (seed 12 on: 1 query in ~600): after the funnel turns
-            // at a corner with a radius it forgets the circle at the other end
-            // of that corner's portal, so the next tangent may cut it; counted
-            // and printed, asserted on seed 11 only, until the funnel keeps it
-            if (seed == 11) CHECK(cl >= r - 1e-6, "query %d (r %g): clearance %.9f", k, r, cl);
-            else known += !(cl >= r - 1e-6);
+            sum_len += steerN_mesh_path_length(q), total++;
+            CHECK(!crosses, "seed %d query %d (r %g) crosses a wall", seed, k, r);
+            CHECK(cl >= r - 1e-6, "seed %d query %d (r %g): clearance %.9f", seed, k, r, cl);
+            bad += !(cl >= r - 1e-6);
             for (uint32_t i = 0; i < n; i++) CHECK(steerN_mesh_locate(m, p + 2 * i) >= 0, "point %u off the mesh", i);
         }
-        printf("    seed %d: %d paths found, %d narrow, %d closer than r (known gap)\n", seed, found, narrow, known);
+        printf("    seed %d: %d paths found, %d narrow\n", seed, found, narrow);
         CHECK(found > 50, "%d found", found);
         steerN_mesh_query_free(q);
         steerN_mesh_free(m);
     }
+    printf("    %d paths, %d closer than r, mean length %.6f m\n", total, bad, total ? sum_len / total : 0);
 }
 
 static void test_area_costs(void)
@@ -744,6 +802,7 @@ int main(void)
     RUN(test_start_goal_off);
     RUN(test_shortest_radius_0);
     RUN(test_radius_0_is_the_classic_funnel);
+    RUN(test_clearance_cases);
     RUN(test_clearance_random);
     RUN(test_area_costs);
     RUN(test_sliced_and_deterministic);
