@@ -450,6 +450,15 @@ static void tangent(const Obj *a, const Obj *b, double d[2], double ta[2], doubl
 
 static bool same(const Obj *a, const Obj *b) { return a->id == b->id && a->side == b->side; }
 
+// A side of the funnel that is still its apex: the apex itself, or a
+// portal end at the apex's very point (the start on a vertex of the
+// corridor's portals). No tangent leaves the apex toward it, so it bounds
+// nothing, as in the classic funnel (which compares the points).
+static bool at_apex(const Obj *apex, const Obj *o)
+{
+    return same(apex, o) || (apex->p[0] == o->p[0] && apex->p[1] == o->p[1]);
+}
+
 static int emit(steerN_MeshQuery *q, const double p[2])
 {
     if (q->npts && q->pts[2 * q->npts - 2] == p[0] && q->pts[2 * q->npts - 1] == p[1]) return 0;
@@ -559,6 +568,16 @@ static int push_corner(steerN_MeshQuery *q, const Obj *o)
     return 0;
 }
 
+// A side at the apex takes the new end x of its own side unless the
+// other side o crosses it: o a real bound (not at the apex) and not all
+// three points. With points only (radius 0, area corners, the start) the
+// classic funnel takes x whatever o is: x and o are the ends of portals,
+// never crossed, and a start on a portal's line would only see rounding.
+static bool open_side(const Obj *apex, const Obj *o, const Obj *x)
+{
+    return !at_apex(apex, o) && (apex->rho > 0 || o->rho > 0 || x->rho > 0);
+}
+
 // The corners the path turns round (into q->cor, the start first and the
 // goal last).
 static int funnel(steerN_MeshQuery *q, uint32_t np)
@@ -579,8 +598,8 @@ static int funnel(steerN_MeshQuery *q, uint32_t np)
         tangent(&apex, r, dn, NULL, NULL);
         if (mg_cross(dr[0], dr[1], dn[0], dn[1]) >= 0) {
             tangent(&apex, &left, dl, NULL, NULL);
-            bool cross = same(&apex, &right) ? !same(&apex, &left) && mg_cross(dl[0], dl[1], dn[0], dn[1]) > 0
-                                             : !(mg_cross(dl[0], dl[1], dn[0], dn[1]) < 0);
+            bool cross = at_apex(&apex, &right) ? open_side(&apex, &left, r) && mg_cross(dl[0], dl[1], dn[0], dn[1]) > 0
+                                                : !(mg_cross(dl[0], dl[1], dn[0], dn[1]) < 0);
             if (!cross || !first(&apex, &left, r, dn)) right = *r, right_i = i;
             else next = left, next_i = left_i, turn = true;
         }
@@ -589,16 +608,24 @@ static int funnel(steerN_MeshQuery *q, uint32_t np)
             tangent(&apex, l, dn, NULL, NULL);
             if (mg_cross(dl[0], dl[1], dn[0], dn[1]) <= 0) {
                 tangent(&apex, &right, dr, NULL, NULL);
-                bool cross = same(&apex, &left) ? !same(&apex, &right) && mg_cross(dr[0], dr[1], dn[0], dn[1]) < 0
-                                                : !(mg_cross(dr[0], dr[1], dn[0], dn[1]) > 0);
+                bool cross = at_apex(&apex, &left)
+                                 ? open_side(&apex, &right, l) && mg_cross(dr[0], dr[1], dn[0], dn[1]) < 0
+                                 : !(mg_cross(dr[0], dr[1], dn[0], dn[1]) > 0);
                 if (!cross || !first(&apex, &right, l, dn)) left = *l, left_i = i;
                 else next = right, next_i = right_i, turn = true;
             }
         }
         if (!turn) continue;
-        // the side that was crossed becomes the apex: the path turns there
-        if (!same(&apex, &next) && push_corner(q, &next)) return -1;
-        apex = left = right = next;
+        // the side that was crossed becomes the apex: the path turns there;
+        // a side at the apex's point (the start on a portal's vertex) is a
+        // turn on the spot: the scan restarts from its portal, the apex kept
+        if (!at_apex(&apex, &next)) {
+            if (push_corner(q, &next)) return -1;
+            apex = next;
+        } else if (same(&apex, &next)) {
+            apex = next;
+        }
+        left = right = apex;
         left_i = right_i = next_i;
         i = next_i;
     }
@@ -736,7 +763,13 @@ static int emit_path(steerN_MeshQuery *q)
         if (emit_corner(q, &c[k], in, out)) return -1;
         in[0] = nin[0], in[1] = nin[1];
     }
-    return emit(q, c[q->ncor - 1].p);
+    // the goal, even on the start's point: a path runs from start to goal
+    const double *g = c[q->ncor - 1].p;
+    if (q->npts != 1) return emit(q, g);
+    if (grow(&q->alloc, (void **)&q->pts, &q->cap_pts, 2, 2 * sizeof *q->pts)) return -1;
+    q->pts[2] = g[0], q->pts[3] = g[1];
+    q->npts = 2;
+    return 0;
 }
 
 static void set_obj(Obj *o, const steerN_Mesh *m, uint32_t v, int side, double r, uint32_t at)

@@ -478,21 +478,48 @@ static bool excluded(const steerN_Mesh *m, const steerN_MeshFilter *f, uint32_t 
     return !(mg_area_cost(m, f ? f->cost : NULL, t) < INFINITY);
 }
 
+// A ray along (dx, dy) leaving through edge (ex, ey) at an angle of less
+// than 1e-12 radians (den their cross product): it runs along the edge,
+// off only by rounding (a ray from a wall's vertex to a point computed on
+// that wall). Along a wall that is no hit.
+static bool grazes(double ex, double ey, double dx, double dy, double den)
+{
+    return den * den <= 1e-24 * (ex * ex + ey * ey) * (dx * dx + dy * dy);
+}
+
+// The triangle a ray from `from` along (dx, dy) goes into. From on an
+// edge or a vertex (a path's corner is a wall's vertex) lies in several
+// triangles: the first of them (by index) that the ray does not leave at
+// once through an edge `from` lies on (running along that edge, or a
+// wall it grazes, is staying), exact at a vertex; t (locate's) when none.
+static int32_t ray_start(const steerN_Mesh *m, const double from[2], double dx, double dy, const steerN_MeshFilter *f,
+                         int32_t t)
+{
+    uint32_t cx, cy;
+    if (!cell_of(m, from, &cx, &cy)) return t;
+    size_t c = (size_t)cy * m->bnx + cx;
+    for (uint32_t k = m->tstart[c]; k < m->tstart[c + 1]; k++) {
+        uint32_t u = m->titem[k];
+        if (!mg_in_tri(m, u, from) || excluded(m, f, u)) continue;
+        bool into = true;
+        for (int i = 0; i < 3 && into; i++) {
+            const double *a = mg_v(m, u, i), *b = mg_v(m, u, (i + 1) % 3);
+            double ex = b[0] - a[0], ey = b[1] - a[1], den = mg_cross(ex, ey, dx, dy);
+            bool wall = m->adj[3 * u + i] < 0 || excluded(m, f, (uint32_t)m->adj[3 * u + i]);
+            into = !(mg_orient(a, b, from) == 0 && den < 0 && !(wall && grazes(ex, ey, dx, dy, den)));
+        }
+        if (into) return (int32_t)u;
+    }
+    return t;
+}
+
 int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double to[2], const steerN_MeshFilter *f,
                         double hit[2], double normal[2], double *fraction)
 {
     int32_t t = steerN_mesh_locate(m, from);
     if (t < 0 || excluded(m, f, (uint32_t)t)) return -1;
     double dx = to[0] - from[0], dy = to[1] - from[1];
-    // from on a triangle's edge or corner (a path's corner is a wall's
-    // vertex): start in the triangle holding it that the ray goes into, a
-    // tenth of a micrometre along it (the mesh's points are whole mm)
-    double len = sqrt(dx * dx + dy * dy);
-    if (len > 0) {
-        double probe[2] = { from[0] + dx / len * 1e-7, from[1] + dy / len * 1e-7 };
-        int32_t u = steerN_mesh_locate(m, probe);
-        if (u >= 0 && u != t && mg_in_tri(m, (uint32_t)u, from) && !excluded(m, f, (uint32_t)u)) t = u;
-    }
+    if (dx != 0 || dy != 0) t = ray_start(m, from, dx, dy, f, t);
     int entry = -1;
     for (uint32_t step = 0; step <= 3 * m->ntri + 8; step++) {
         double best = INFINITY;
@@ -502,9 +529,10 @@ int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double
             const double *a = mg_v(m, (uint32_t)t, i), *b = mg_v(m, (uint32_t)t, (i + 1) % 3);
             double ex = b[0] - a[0], ey = b[1] - a[1], den = mg_cross(ex, ey, dx, dy);
             if (!(den < 0)) continue; // not leaving through this edge
+            bool open = m->adj[3 * t + i] >= 0 && !excluded(m, f, (uint32_t)m->adj[3 * t + i]);
+            if (!open && grazes(ex, ey, dx, dy, den)) continue;
             double s = mg_cross(ex, ey, from[0] - a[0], from[1] - a[1]) / -den;
             // through a corner (both its edges at one s): the way on rather than the wall
-            bool open = m->adj[3 * t + i] >= 0 && !excluded(m, f, (uint32_t)m->adj[3 * t + i]);
             if (s < best || (s == best && open)) best = s, e = i;
         }
         if (e < 0 || best >= 1) return 0;

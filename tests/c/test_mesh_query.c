@@ -390,6 +390,50 @@ static uint32_t ssf(const double *lr, uint32_t np, double *out)
 #undef EQ
 }
 
+// The path for radius 0 from a to b on m against the classic funnel over
+// its corridor (the same points, bit for bit); no wall crossed, never
+// shorter than the straight line. False when no path was found.
+static bool check_classic(steerN_MeshQuery *q, const steerN_Mesh *m, const double a[2], const double b[2], double *lr,
+                          double *out, const char *what, int k)
+{
+    if (path(q, m, a[0], a[1], b[0], b[1], 0, NULL) != STEERN_PATH_FOUND) return false;
+    uint32_t nc, n;
+    const int32_t *c = steerN_mesh_path_corridor(q, &nc);
+    const double *p = steerN_mesh_path_points(q, &n);
+    lr[0] = lr[2] = a[0], lr[1] = lr[3] = a[1];
+    for (uint32_t i = 0; i + 1 < nc; i++) {
+        int e = -1;
+        for (int j = 0; j < 3; j++)
+            if (m->adj[3 * c[i] + j] == c[i + 1]) e = j;
+        CHECK(e >= 0, "corridor %u: %d and %d are no neighbours", i, c[i], c[i + 1]);
+        if (e < 0) return true;
+        memcpy(lr + 4 * (i + 1), m->xy + 2 * m->tri[3 * c[i] + (e + 1) % 3], 2 * sizeof *lr);
+        memcpy(lr + 4 * (i + 1) + 2, m->xy + 2 * m->tri[3 * c[i] + e], 2 * sizeof *lr);
+    }
+    lr[4 * nc] = lr[4 * nc + 2] = b[0], lr[4 * nc + 1] = lr[4 * nc + 3] = b[1];
+    uint32_t k2 = ssf(lr, nc + 1, out);
+    CHECK(k2 == n && memcmp(out, p, sizeof *p * 2 * n) == 0, "%s %d: %u points, the classic funnel %u", what, k, n, k2);
+    bool crosses;
+    path_clearance(m, p, n, &crosses);
+    CHECK(!crosses, "%s %d crosses a wall", what, k);
+    CHECK(steerN_mesh_path_length(q) >= sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1])) - 1e-9,
+          "%s %d: shorter than the straight line", what, k);
+    return true;
+}
+
+// A point of the mesh for the ends below: a vertex, a point on an edge
+// (its middle or anywhere along it: on the portal's line, where the
+// funnel's two sides start opposite each other) or inside a triangle.
+static void some_point(const steerN_Mesh *m, int kind, double out[2])
+{
+    uint32_t t = (uint32_t)test_uniform(0, m->ntri - 0.5);
+    int i = (int)test_uniform(0, 2.99);
+    const double *a = m->xy + 2 * m->tri[3 * t + i], *b = m->xy + 2 * m->tri[3 * t + (i + 1) % 3];
+    double u = kind == 0 ? 0 : kind == 1 ? 0.5 : test_uniform(0, 1);
+    out[0] = a[0] + u * (b[0] - a[0]), out[1] = a[1] + u * (b[1] - a[1]);
+    if (kind == 3) steerN_mesh_random_point(m, test_uniform(0, 1), test_uniform(0, 1), test_uniform(0, 1), out);
+}
+
 static void test_radius_0_is_the_classic_funnel(void)
 {
     test_rng_state_ = 7;
@@ -401,32 +445,71 @@ static void test_radius_0_is_the_classic_funnel(void)
     for (int k = 0; k < 200 && !FAILED(); k++) {
         double a[2] = { test_uniform(0, 100), test_uniform(0, 100) },
                b[2] = { test_uniform(0, 100), test_uniform(0, 100) };
-        if (path(q, m, a[0], a[1], b[0], b[1], 0, NULL) != STEERN_PATH_FOUND) continue;
-        found++;
-        uint32_t nc, n;
-        const int32_t *c = steerN_mesh_path_corridor(q, &nc);
-        const double *p = steerN_mesh_path_points(q, &n);
-        lr[0] = lr[2] = a[0], lr[1] = lr[3] = a[1];
-        for (uint32_t i = 0; i + 1 < nc; i++) {
-            int e = -1;
-            for (int j = 0; j < 3; j++)
-                if (m->adj[3 * c[i] + j] == c[i + 1]) e = j;
-            REQUIRE(e >= 0, "corridor %u: %d and %d are no neighbours", i, c[i], c[i + 1]);
-            memcpy(lr + 4 * (i + 1), m->xy + 2 * m->tri[3 * c[i] + (e + 1) % 3], 2 * sizeof *lr);
-            memcpy(lr + 4 * (i + 1) + 2, m->xy + 2 * m->tri[3 * c[i] + e], 2 * sizeof *lr);
-        }
-        lr[4 * nc] = lr[4 * nc + 2] = b[0], lr[4 * nc + 1] = lr[4 * nc + 3] = b[1];
-        uint32_t k2 = ssf(lr, nc + 1, out);
-        CHECK(k2 == n && memcmp(out, p, sizeof *p * 2 * n) == 0, "query %d: %u points, the classic funnel %u", k, n,
-              k2);
-        bool crosses;
-        path_clearance(m, p, n, &crosses);
-        CHECK(!crosses, "query %d crosses a wall", k);
-        CHECK(steerN_mesh_path_length(q) >= sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1])) - 1e-9,
-              "shorter than the straight line");
+        found += check_classic(q, m, a, b, lr, out, "query", k);
     }
     CHECK(found > 100, "%d paths found", found);
+    // ends on the mesh's vertices and edges: a start on a vertex of the
+    // corridor's portals is the apex and that side at once (the classic
+    // funnel compares points), one on a portal's line sees its two sides
+    // point opposite ways (and only rounding tell them crossed)
+    found = 0;
+    for (int k = 0; k < 400 && !FAILED(); k++) {
+        double a[2], b[2];
+        some_point(m, k % 4, a);
+        some_point(m, (k / 4) % 4, b);
+        found += check_classic(q, m, a, b, lr, out, "ends on vertices and edges", k);
+    }
+    CHECK(found > 300, "%d paths found", found);
     free(lr), free(out);
+    steerN_mesh_query_free(q);
+    steerN_mesh_free(m);
+}
+
+// fuzz_navmesh's find (tests/fuzz/corpus/navmesh/start-on-a-portal-vertex):
+// from a wall vertex at the foot of an area border (-2.5, -25) to the
+// vertex where a hole and two obstacles meet (0, 0). The start's triangle
+// (the lowest holding it) lies in the fan round that vertex away from the
+// goal, so the corridor's first portals all end at the start's own point:
+// the funnel took that side for a bound pointing nowhere, crossed it and
+// turned at the outline's far corner (-25, 25), off the mesh round its
+// circle for r 0.3 (a path of 91 m for a straight 25 m).
+static void test_start_on_a_portal_vertex(void)
+{
+    const double xy[] = { -25,  -25, 25,   -25, 25,    25,   -25,   25, -2.5,  -25,  2.5,   -25, 2.5, 25,  -2.5,
+                          25,   7.5, 7.5,  7.5, 7.5,   12.5, 7.5,   0,  0,     0,    0,     0,   10,  7.5, 1.25,
+                          4.75, 6.5, 8.25, 10,  11.75, 13.5, 15.25, 17, 18.75, 20.5, 22.25, 0,   0,   0 };
+    const uint32_t end[] = { 4, 8, 12, 15, 22 };
+    const int32_t role[] = { STEERN_RING_OUTLINE, 1, STEERN_RING_OBSTACLE, STEERN_RING_OUTLINE, STEERN_RING_OBSTACLE };
+    const char *names[] = { "default", "mud" };
+    const float costs[] = { 1, 3 };
+    steerN_MeshSpec spec = { xy, end, role, 5, 2, names, costs };
+    steerN_MeshError err;
+    steerN_Mesh *m = steerN_mesh_build(&spec, NULL, &err);
+    REQUIRE(m && steerN_mesh_prepare(m) == 0, "the level: %s", err.message);
+    steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
+    for (int ri = 0; ri < 2; ri++) {
+        double r = ri ? 0.3 : 0;
+        REQUIRE(path(q, m, -2.5, -25, 0, 0, r, NULL) == STEERN_PATH_FOUND, "r %g: found", r);
+        uint32_t n;
+        const double *p = steerN_mesh_path_points(q, &n);
+        double len = steerN_mesh_path_length(q), straight = sqrt(2.5 * 2.5 + 25 * 25);
+        CHECK(n == 2 && fabs(len - straight) < 1e-12, "r %g: %u points, %.6f m for a straight %.6f m", r, n, len,
+              straight);
+        for (uint32_t i = 0; i < n; i++)
+            CHECK(steerN_mesh_locate(m, p + 2 * i) >= 0, "r %g: point %u (%g, %g) off the mesh", r, i, p[2 * i],
+                  p[2 * i + 1]);
+    }
+    // to where it stands (fuzz_navmesh's start-is-the-goal: one point,
+    // the two merged): the start and the goal all the same, length 0
+    double at[][2] = { { -25, 25 }, { -2.5, -25 }, { -10, 3 } };
+    for (int i = 0; i < 3; i++) {
+        REQUIRE(path(q, m, at[i][0], at[i][1], at[i][0], at[i][1], 0.3, NULL) == STEERN_PATH_FOUND, "found");
+        uint32_t n;
+        const double *p = steerN_mesh_path_points(q, &n);
+        CHECK(n == 2 && p[0] == at[i][0] && p[1] == at[i][1] && p[2] == at[i][0] && p[3] == at[i][1] &&
+                  steerN_mesh_path_length(q) == 0,
+              "(%g, %g) to itself: %u points", at[i][0], at[i][1], n);
+    }
     steerN_mesh_query_free(q);
     steerN_mesh_free(m);
 }
@@ -697,6 +780,43 @@ static void test_raycast(void)
     double off[2] = { -1, 5 };
     CHECK(steerN_mesh_raycast(m, off, a, NULL, hit, nrm, &f) == -1, "from off the mesh");
     steerN_mesh_free(m);
+    // along the walls, from their vertices (a path's corners): clear, the
+    // ray starting in the triangle it goes into, not in the lowest one
+    // holding its start (a probe a hair along the ray could land beyond
+    // the wall by rounding and leave it there)
+    // (a star and triangles across it, built: walls at every angle)
+    test_rng_state_ = 5;
+    double xy[2 * (64 + 3 * 12)];
+    uint32_t end[13];
+    int32_t role[13];
+    for (int i = 0; i < 64; i++) {
+        double a = 6.283185307179586 * i / 64, rr = test_uniform(20, 40);
+        xy[2 * i] = rr * cos(a), xy[2 * i + 1] = rr * sin(a);
+    }
+    end[0] = 64, role[0] = STEERN_RING_OUTLINE;
+    for (int i = 0; i < 12; i++) {
+        double x = test_uniform(-15, 15), y = test_uniform(-15, 15);
+        for (int j = 0; j < 3; j++)
+            xy[2 * (64 + 3 * i + j)] = x + test_uniform(-4, 4), xy[2 * (64 + 3 * i + j) + 1] = y + test_uniform(-4, 4);
+        end[i + 1] = 64 + 3 * (i + 1), role[i + 1] = STEERN_RING_OBSTACLE;
+    }
+    steerN_MeshSpec spec = { .xy = xy, .ring_end = end, .ring_role = role, .nrings = 13, .nareas = 1 };
+    steerN_MeshError err;
+    m = steerN_mesh_build(&spec, NULL, &err);
+    REQUIRE(m && steerN_mesh_prepare(m) == 0, "mesh: %s", err.message);
+    int walls = 0, blocked = 0;
+    for (uint32_t k = 0; k < 3 * m->ntri; k++) {
+        if (m->adj[k] >= 0) continue;
+        const double *u = m->xy + 2 * m->tri[k], *v = m->xy + 2 * m->tri[3 * (k / 3) + (k % 3 + 1) % 3];
+        double mid[2] = { (u[0] + v[0]) / 2, (u[1] + v[1]) / 2 };
+        walls++;
+        // (a hit at the very end, within rounding, is the end: as fuzz_navmesh)
+        blocked += steerN_mesh_raycast(m, u, v, NULL, hit, nrm, &f) != 0 && f < 1 - 1e-9;
+        blocked += steerN_mesh_raycast(m, v, u, NULL, hit, nrm, &f) != 0 && f < 1 - 1e-9;
+        blocked += steerN_mesh_raycast(m, v, mid, NULL, hit, nrm, &f) != 0 && f < 1 - 1e-9;
+    }
+    CHECK(walls > 80 && blocked == 0, "%d of %d rays along the walls blocked", blocked, 3 * walls);
+    steerN_mesh_free(m);
 }
 
 static void test_move_along(void)
@@ -802,6 +922,7 @@ int main(void)
     RUN(test_start_goal_off);
     RUN(test_shortest_radius_0);
     RUN(test_radius_0_is_the_classic_funnel);
+    RUN(test_start_on_a_portal_vertex);
     RUN(test_clearance_cases);
     RUN(test_clearance_random);
     RUN(test_area_costs);
