@@ -63,7 +63,8 @@ typedef struct Builder {
     uint32_t *orig;    // sorted index -> caller's index
     uint32_t *rank;    // caller's index -> sorted index
     Tri *t;
-    uint32_t nt, cap_t; // slots used, allocated
+    uint32_t nt, cap_t;        // slots used, allocated
+    uint32_t cap_mark, cap_in; // mark's and in's (cap_t once all three have grown)
     uint32_t *freed;
     uint32_t nfreed, cap_freed;
     uint32_t *mark, *in, stamp; // per slot: tested / in the cavity at `stamp`
@@ -79,17 +80,20 @@ typedef struct Builder {
     uint32_t *seg_orig; // sorted segment -> caller's index
 } Builder;
 
-static void *grow(Builder *b, void *p, uint32_t *cap, uint32_t need, size_t elem)
+// Grow *p (of *cap items) to at least `need` items: 0, or -1 out of memory,
+// *p and *cap then unchanged (so the block is still freed with its size).
+static int grow(Builder *b, void **p, uint32_t *cap, uint32_t need, size_t elem)
 {
-    if (need <= *cap) return p;
+    if (need <= *cap) return 0;
     uint32_t c = *cap ? *cap : 64;
     while (c < need) c *= 2;
-    void *q = steerN_realloc(b->alloc, p, elem * *cap, elem * c);
-    if (q) *cap = c;
-    return q;
+    void *q = steerN_realloc(b->alloc, *p, elem * *cap, elem * c);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
 }
-#define GROW(b, field, capfield, need) \
-    ((b)->field = grow((b), (b)->field, &(b)->capfield, (need), sizeof *(b)->field), (b)->field ? 0 : -1)
+#define GROW(b, field, capfield, need) grow((b), (void **)&(b)->field, &(b)->capfield, (need), sizeof *(b)->field)
 
 static uint32_t next3(uint32_t i) { return i == 2 ? 0 : i + 1; }
 static uint32_t prev3(uint32_t i) { return i == 0 ? 2 : i - 1; }
@@ -115,18 +119,12 @@ static uint32_t new_tri(Builder *b, uint32_t v0, uint32_t v1, uint32_t v2)
     uint32_t s;
     if (b->nfreed) s = b->freed[--b->nfreed];
     else {
-        if (b->nt == b->cap_t) {
-            uint32_t cap = b->cap_t;
-            uint32_t c2 = cap, c3 = cap;
-            b->t = grow(b, b->t, &cap, b->nt + 1, sizeof *b->t);
-            if (!b->t) return NONE;
-            b->mark = grow(b, b->mark, &c2, cap, sizeof *b->mark);
-            if (!b->mark) return NONE;
-            b->in = grow(b, b->in, &c3, cap, sizeof *b->in);
-            if (!b->in) return NONE;
-            memset(b->mark + b->cap_t, 0, (cap - b->cap_t) * sizeof *b->mark);
-            memset(b->in + b->cap_t, 0, (cap - b->cap_t) * sizeof *b->in);
-            b->cap_t = cap;
+        if (b->nt == b->cap_t || b->cap_mark < b->cap_t || b->cap_in < b->cap_t) {
+            uint32_t c2 = b->cap_mark, c3 = b->cap_in;
+            if (GROW(b, t, cap_t, b->nt + 1) || GROW(b, mark, cap_mark, b->cap_t) || GROW(b, in, cap_in, b->cap_t))
+                return NONE;
+            memset(b->mark + c2, 0, (b->cap_mark - c2) * sizeof *b->mark);
+            memset(b->in + c3, 0, (b->cap_in - c3) * sizeof *b->in);
         }
         s = b->nt++;
     }
@@ -621,8 +619,8 @@ static void free_builder(Builder *b)
     steerN_realloc(a, b->vtri, sizeof *b->vtri * (n + 1), 0);
     steerN_realloc(a, b->by_first, sizeof *b->by_first * (n + 1), 0);
     steerN_realloc(a, b->t, sizeof *b->t * b->cap_t, 0);
-    steerN_realloc(a, b->mark, sizeof *b->mark * b->cap_t, 0);
-    steerN_realloc(a, b->in, sizeof *b->in * b->cap_t, 0);
+    steerN_realloc(a, b->mark, sizeof *b->mark * b->cap_mark, 0);
+    steerN_realloc(a, b->in, sizeof *b->in * b->cap_in, 0);
     steerN_realloc(a, b->freed, sizeof *b->freed * b->cap_freed, 0);
     steerN_realloc(a, b->list, sizeof *b->list * b->cap_list, 0);
     steerN_realloc(a, b->stack, sizeof *b->stack * b->cap_stack, 0);

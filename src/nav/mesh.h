@@ -127,6 +127,8 @@ typedef enum steerN_MeshStatus {
     STEERN_MESH_NOMEM,
     STEERN_MESH_BADPOINT, // a coordinate not finite or too far out (ring, point name it)
     STEERN_MESH_BADRING,  // a ring of fewer than 3 points, or a bad role (ring names it)
+    STEERN_MESH_BADAREA,  // nareas out of 1 .. STEERN_MESH_AREAS, an area's name too long or cost not > 0 (ring: the
+                          // area)
     STEERN_MESH_EMPTY,    // nothing walkable is left (not an error for every caller)
     STEERN_MESH_INTERNAL, // a broken invariant, reported rather than crashed on
 } steerN_MeshStatus;
