@@ -11,7 +11,7 @@
 // path: findNearestPoly for the start and for the goal, findPath,
 // findStraightPath. Prints one line per level and radius:
 //   detour-nav level=L radius=R cs=M tile_cells=T tiles=K polys=P bake_ms=X nav_bytes=B queries=N
-//     median_us=X worst_us=X no_path=K start_off=K partial=K mean_len_m=X
+//     median_us=X p99_us=X worst_us=X no_path=K start_off=K partial=K mean_len_m=X
 // (one line), where
 //   bake_ms     wall time of the whole bake: rasterizing, filtering, the
 //               compact heightfield, erosion, regions (watershed), contours,
@@ -19,7 +19,8 @@
 //               every tile
 //   nav_bytes   the dtNavMesh's tile data (sum of dtMeshTile::dataSize), what
 //               a game keeps in memory (and saves) to query
-//   median_us, worst_us   of one query (the four calls), each timed alone
+//   median_us, p99_us, worst_us   of one query (the four calls), each timed
+//               alone (the worst is mostly the machine: a preempted query)
 //   no_path     pairs with no complete path: start_off (findNearestPoly found
 //               no polygon within the search box, for the start or the goal)
 //               plus partial (findPath's DT_PARTIAL_RESULT: the goal's
@@ -334,11 +335,11 @@ void run(const NavLevel *l, const Geometry &g, double radius, const Options &o, 
             else fprintf(lengths, "%s %g %d -\n", l->name, radius, i);
         }
     }
-    double worst = *std::max_element(us.begin(), us.end());
-    double median = bench_median(us.data(), (int)us.size());
+    double median = bench_median(us.data(), (int)us.size()); // sorts them
+    double p99 = us[(size_t)(0.99 * (double)(us.size() - 1))], worst = us.back();
     printf("detour-nav level=%s radius=%g cs=%g tile_cells=%d tiles=%d polys=%d bake_ms=%.1f nav_bytes=%zu "
-           "queries=%d median_us=%.2f worst_us=%.1f no_path=%d start_off=%d partial=%d mean_len_m=%.3f\n",
-           l->name, radius, o.cs, o.tile, b.tiles, b.polys, b.ms, b.bytes, n, median, worst, start_off + partial,
+           "queries=%d median_us=%.2f p99_us=%.1f worst_us=%.1f no_path=%d start_off=%d partial=%d mean_len_m=%.3f\n",
+           l->name, radius, o.cs, o.tile, b.tiles, b.polys, b.ms, b.bytes, n, median, p99, worst, start_off + partial,
            start_off, partial, found ? total_len / found : 0.0);
     fflush(stdout);
     dtFreeNavMeshQuery(q);
