@@ -56,6 +56,7 @@
 #include "core/world.h"
 #include "timing.h"
 #include "fused.h"
+#include "xorshift.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -64,17 +65,6 @@
 #include <time.h>
 
 #define WARMUP 20
-
-// The standard flock's master stream (docs/benchmarks.md): xorshift32, seed 12345, 24-bit uniforms.
-static uint32_t xs32(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
-static double unit(uint32_t *s) { return (double)(xs32(s) >> 8) / 16777216.0; }
 
 static steer_Behavior *leaf(const char *kind)
 {
@@ -149,9 +139,9 @@ static steer_World *flock_world(const Flock *f)
     steer_Behavior *brain = flock_brain();
     uint32_t s = 12345;
     for (int i = 0; i < n; i++) {
-        double px = unit(&s) * L, py = unit(&s) * L, th = unit(&s) * 2 * M_PI;
-        (void)unit(&s); // phi: the engine draws the wander angle from the agent's own stream
-        uint32_t own = xs32(&s);
+        double px = bench_unit(&s) * L, py = bench_unit(&s) * L, th = bench_unit(&s) * 2 * M_PI;
+        (void)bench_unit(&s); // phi: the engine draws the wander angle from the agent's own stream
+        uint32_t own = bench_xs32(&s);
         steer_AgentDesc ad = { .position = { px, py, 0 },
                                .velocity = { cos(th), sin(th), 0 },
                                .mass = 1,

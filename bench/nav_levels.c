@@ -32,6 +32,7 @@
 // millimetre) for the start then the goal, a point redrawn while it falls
 // inside or on a box (nav_level_blocked).
 #include "nav_levels.h"
+#include "xorshift.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -39,15 +40,6 @@
 
 const char *const nav_level_names[] = { "city", "rooms", "large", NULL };
 
-static uint32_t xs32(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
-static double unit(uint32_t *s) { return (double)(xs32(s) >> 8) / 16777216.0; }
 static double mm(double x) { return floor(x * 1000.0 + 0.5) / 1000.0; }
 
 // A growing list of boxes.
@@ -77,8 +69,8 @@ static int random_boxes(Boxes *b, double side, int count)
 {
     uint32_t s = 12345;
     for (int i = 0; i < count; i++) {
-        double w = mm(2.0 + 8.0 * unit(&s)), h = mm(2.0 + 8.0 * unit(&s));
-        double x0 = mm(unit(&s) * (side - w)), y0 = mm(unit(&s) * (side - h));
+        double w = mm(2.0 + 8.0 * bench_unit(&s)), h = mm(2.0 + 8.0 * bench_unit(&s));
+        double x0 = mm(bench_unit(&s) * (side - w)), y0 = mm(bench_unit(&s) * (side - h));
         if (box_add(b, x0, y0, x0 + w, y0 + h)) return -1;
     }
     return 0;
@@ -172,8 +164,8 @@ static void pairs(NavLevel *l)
     for (int i = 0; i < 2 * l->npairs; i++) {
         double x, y;
         do {
-            x = mm(unit(&s) * l->w);
-            y = mm(unit(&s) * l->h);
+            x = mm(bench_unit(&s) * l->w);
+            y = mm(bench_unit(&s) * l->h);
         } while (nav_level_blocked(l, x, y));
         l->pairs[2 * i] = x;
         l->pairs[2 * i + 1] = y;
