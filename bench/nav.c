@@ -15,12 +15,17 @@
 //   walls n=N segments=S add_ms=X raycasts_per_s=X   the grid's walls in a world
 //                                                      (what w:add_grid does), then
 //                                                      w:raycast from random open cells
+//   navmesh_build side=200 boxes=B median_ms=X ...    a navigation mesh from polygons:
+//                                                      a square level with B random boxes
+//                                                      (0.5 to 4 m, any angle, overlapping)
+//   navmesh_grid n=N blocked=0.2 median_ms=X ...      a navigation mesh from a grid
 // Grids have 20% of their cells blocked at random (xorshift32, seed 12345),
 // cell 1 m; the A* grid is a maze (recursive backtracker, corridors one
 // cell wide) with random pairs of open cells. Figures, not tests.
 #include "steer.h"
 #include "timing.h"
 #include "xorshift.h"
+#include "../src/nav/mesh.h"
 #include "../src/nav/nav.h"
 #include "../src/behaviors/behavior.h"
 
@@ -267,6 +272,70 @@ static void bench_walls(int n, int rays)
     steerN_grid_free(&g);
 }
 
+// A navigation mesh from a side x side metre level holding `boxes` random
+// boxes, built `runs` times.
+static void bench_navmesh_build(double side, int boxes, int runs)
+{
+    uint32_t rng = 12345;
+    double *xy = malloc(sizeof *xy * 8 * (size_t)(boxes + 1));
+    uint32_t *end = malloc(sizeof *end * (size_t)(boxes + 1));
+    int32_t *role = malloc(sizeof *role * (size_t)(boxes + 1));
+    if (!xy || !end || !role) die("out of memory");
+    const double corner[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
+    for (int i = 0; i < 4; i++) xy[2 * i] = corner[i][0] * side, xy[2 * i + 1] = corner[i][1] * side;
+    end[0] = 4;
+    role[0] = STEERN_RING_OUTLINE;
+    for (int k = 1; k <= boxes; k++) {
+        double cx = bench_unit(&rng) * side, cy = bench_unit(&rng) * side;
+        double w = 0.25 + bench_unit(&rng) * 1.75, h = 0.25 + bench_unit(&rng) * 1.75;
+        double a = bench_unit(&rng) * 6.283185307179586, c = cos(a), sn = sin(a);
+        for (int i = 0; i < 4; i++) {
+            double u = (2 * corner[i][0] - 1) * w, v = (2 * corner[i][1] - 1) * h;
+            xy[8 * k + 2 * i] = cx + c * u - sn * v;
+            xy[8 * k + 2 * i + 1] = cy + sn * u + c * v;
+        }
+        end[k] = 4 * (uint32_t)(k + 1);
+        role[k] = STEERN_RING_OBSTACLE;
+    }
+    steerN_MeshSpec spec = { xy, end, role, (uint32_t)boxes + 1, 1, NULL, NULL };
+    double t[32];
+    uint32_t nt = 0, nv = 0;
+    for (int r = 0; r < runs; r++) {
+        steerN_MeshError err;
+        double t0 = bench_now_ms();
+        steerN_Mesh *m = steerN_mesh_build(&spec, NULL, &err);
+        t[r] = bench_now_ms() - t0;
+        if (!m) die(err.message);
+        nt = m->ntri, nv = m->nvert;
+        steerN_mesh_release(m);
+    }
+    printf("navmesh_build side=%.0f boxes=%d segments=%d median_ms=%.1f vertices=%u triangles=%u\n", side, boxes,
+           4 * (boxes + 1), bench_median(t, runs), nv, nt);
+    free(xy);
+    free(end);
+    free(role);
+}
+
+static void bench_navmesh_grid(int n, int runs)
+{
+    uint32_t rng = 12345;
+    steerN_Grid g;
+    random_grid(&g, n, 0.2, &rng);
+    double t[32];
+    uint32_t nt = 0;
+    for (int r = 0; r < runs; r++) {
+        steerN_MeshError err;
+        double t0 = bench_now_ms();
+        steerN_Mesh *m = steerN_mesh_from_grid(&g, NULL, &err);
+        t[r] = bench_now_ms() - t0;
+        if (!m) die(err.message);
+        nt = m->ntri;
+        steerN_mesh_release(m);
+    }
+    printf("navmesh_grid n=%d blocked=0.2 median_ms=%.1f triangles=%u\n", n, bench_median(t, runs), nt);
+    steerN_grid_free(&g);
+}
+
 int main(int argc, char **argv)
 {
     int runs = 5;
@@ -284,5 +353,8 @@ int main(int argc, char **argv)
     bench_astar(256, 2000);
     bench_walls(256, 100000);
     bench_walls(1024, 100000);
+    bench_navmesh_build(200, 2000, runs);
+    bench_navmesh_build(632, 20000, runs);
+    bench_navmesh_grid(256, runs);
     return 0;
 }

@@ -111,6 +111,11 @@ bool steerN_mesh_quantize(double x, int64_t *q);
 //                         overlap, cross each other and the outline);
 //   1 .. nareas - 1       the walkable ground inside the ring gets that
 //                         area; later rings win where they overlap.
+// Obstacles are carved where their winding numbers, each ring first
+// turned counter-clockwise, sum to nonzero: the union of simple rings,
+// and every lobe of a self-crossing one. An area ring holds what it winds
+// around (nonzero, either winding). A ring left with fewer than 3 points
+// or all on one line once quantized encloses nothing and is dropped.
 enum { STEERN_RING_OUTLINE = -1, STEERN_RING_OBSTACLE = -2 };
 typedef struct steerN_MeshSpec {
     const double *xy;         // 2 per point, metres

@@ -73,7 +73,8 @@ typedef struct Build {
     size_t nae, cap_ae;
     int64_t *pt; // the points the kept fragments use, in (x, y) order
     uint32_t npt;
-    uint32_t *segs; // the fragments as the triangulation's segments
+    uint32_t *segs;   // the fragments as the triangulation's segments
+    uint32_t *fstart; // npt + 1: the fragments from point p are frag[fstart[p] .. fstart[p + 1])
     steerN_Cdt cdt;
     int32_t *edge_frag;  // 3 per triangle: the fragment on the edge, or -1
     uint32_t *frag_edge; // per fragment: an edge (3 t + i) lying on it
@@ -139,9 +140,10 @@ static bool check_spec(Build *b)
             return false;
         }
         if (role != STEERN_RING_OUTLINE && role != STEERN_RING_OBSTACLE && (role < 1 || (uint32_t)role >= s->nareas)) {
+            char areas[40] = "";
+            if (s->nareas > 1) snprintf(areas, sizeof areas, " or an area 1 to %u", s->nareas - 1);
             fail(b, STEERN_MESH_BADRING, k, 0,
-                 "steerN_mesh_build: ring %u's role %d, expected outline (-1), obstacle (-2) or an area 1 to %u", k,
-                 role, s->nareas - 1);
+                 "steerN_mesh_build: ring %u's role %d, expected outline (-1), obstacle (-2)%s", k, role, areas);
             return false;
         }
         for (uint32_t i = begin; i < end; i++)
@@ -231,7 +233,7 @@ static int merge_pieces(Build *b)
     const int32_t *role = b->spec->ring_role;
     steerN_Piece *pc = b->sn.piece;
     size_t n = b->sn.npiece;
-    qsort(pc, n, sizeof *pc, cmp_piece);
+    if (n) qsort(pc, n, sizeof *pc, cmp_piece);
     for (size_t i = 0; i < n;) {
         size_t j = i;
         Frag f = { pc[i].p, pc[i].q, 0, 0 };
@@ -293,14 +295,9 @@ static int keep_points(Build *b)
 static int32_t find_frag(const Build *b, uint32_t u, uint32_t v)
 {
     uint32_t p = u < v ? u : v, q = u < v ? v : u;
-    size_t lo = 0, hi = b->nfrag;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        const Frag *f = b->frag + mid;
-        if (f->p < p || (f->p == p && f->q < q)) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < b->nfrag && b->frag[lo].p == p && b->frag[lo].q == q ? (int32_t)lo : -1;
+    for (uint32_t f = b->fstart[p]; f < b->fstart[p + 1]; f++)
+        if (b->frag[f].q == q) return (int32_t)f;
+    return -1;
 }
 
 // The sign of crossing edge e (3 t + i) out of t relative to its
@@ -315,6 +312,11 @@ static int map_edges(Build *b)
     b->frag_edge = balloc(b, b->nfrag * sizeof *b->frag_edge);
     if (!b->edge_frag || !b->frag_edge) return -1;
     memset(b->frag_edge, 0xff, b->nfrag * sizeof *b->frag_edge);
+    b->fstart = balloc(b, ((size_t)b->npt + 1) * sizeof *b->fstart);
+    if (!b->fstart) return -1;
+    memset(b->fstart, 0, ((size_t)b->npt + 1) * sizeof *b->fstart);
+    for (size_t f = 0; f < b->nfrag; f++) b->fstart[b->frag[f].p + 1]++;
+    for (uint32_t i = 0; i < b->npt; i++) b->fstart[i + 1] += b->fstart[i];
     for (uint32_t t = 0; t < nt; t++)
         for (uint32_t i = 0; i < 3; i++) {
             b->edge_frag[3 * t + i] = -1;
@@ -467,7 +469,7 @@ static int classify(Build *b)
     memset(b->tvis, 0, nt * sizeof *b->tvis);
     memset(b->tseed, 0, nt * sizeof *b->tseed);
     memset(b->fstamp, 0, nf * sizeof *b->fstamp);
-    qsort(b->ae, b->nae, sizeof *b->ae, cmp_area_edge);
+    if (b->nae) qsort(b->ae, b->nae, sizeof *b->ae, cmp_area_edge);
     for (size_t lo = 0, hi; lo < b->nae; lo = hi) {
         for (hi = lo; hi < b->nae && b->ae[hi].ring == b->ae[lo].ring; hi++) {}
         if (flood_area(b, lo, hi)) return 1;
@@ -547,6 +549,7 @@ static void build_free(Build *b)
     bfree(b, b->segs, 2 * b->nfrag * sizeof *b->segs);
     bfree(b, b->edge_frag, 3 * (size_t)nt * sizeof *b->edge_frag);
     bfree(b, b->frag_edge, b->nfrag * sizeof *b->frag_edge);
+    bfree(b, b->fstart, ((size_t)b->npt + 1) * sizeof *b->fstart);
     bfree(b, b->par, nt);
     bfree(b, b->wob, nt * sizeof *b->wob);
     bfree(b, b->area, nt);

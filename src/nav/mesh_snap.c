@@ -50,6 +50,10 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 static i128 floor_div(i128 n, i128 d)
 {
+    if (n == (int64_t)n && d == (int64_t)d && d != -1) { // the common case, without a 128-bit division
+        int64_t a = (int64_t)n, b = (int64_t)d, q = a / b;
+        return a % b != 0 && ((a < 0) != (b < 0)) ? q - 1 : q;
+    }
     i128 q = n / d;
     if (n % d != 0 && ((n < 0) != (d < 0))) q--;
     return q;

@@ -260,28 +260,33 @@ static void test_obstacle_crossing_the_outline(void)
     steerN_mesh_release(m);
 }
 
+// The hash of the mesh S makes (0 when the build fails).
+static uint64_t hash_of_spec(void)
+{
+    steerN_MeshError err;
+    steerN_Mesh *m = build(&err);
+    CHECK(m, "the build failed");
+    uint64_t h = m ? m->hash : 0;
+    steerN_mesh_release(m);
+    return h;
+}
+
 static void test_collinear_and_duplicate_points(void)
 {
     steerN_MeshError err;
     spec_reset();
     rect(STEERN_RING_OUTLINE, 0, 0, 10, 10);
-    steerN_Mesh *m = build(&err);
-    REQUIRE(m, "the build failed");
-    uint64_t h = m->hash;
-    steerN_mesh_release(m);
+    uint64_t h = hash_of_spec();
     spec_reset();
     double dup[] = { 0, 0, 0, 0, 10, 0, 10, 0, 10, 0, 10, 10, 0.0000001, 10.0000004, 0, 10, 0, 0 };
     ring(STEERN_RING_OUTLINE, dup, 9); // repeats, one within half a quantum, the first point again at the end
-    m = build(&err);
-    REQUIRE(m, "the build failed");
-    CHECK(m->hash == h, "repeated points change nothing");
-    steerN_mesh_release(m);
+    CHECK(hash_of_spec() == h, "repeated points change nothing");
     spec_reset();
     double col[] = { 0, 0, 5, 0, 10, 0, 10, 3, 10, 7, 10, 10, 0, 10, 0, 5 };
     ring(STEERN_RING_OUTLINE, col, 8);
     double spike[] = { 2, 2, 8, 2, 8, 8, 5, 8, 5, 9, 5, 8, 2, 8 }; // an obstacle with a spike out and back
     ring(STEERN_RING_OBSTACLE, spike, 7);
-    m = build(&err);
+    steerN_Mesh *m = build(&err);
     REQUIRE(m, "the build failed");
     check_mesh(m);
     check_area(m, -1, 100 - 36);
@@ -295,24 +300,18 @@ static void test_slivers(void)
     steerN_MeshError err;
     spec_reset();
     rect(STEERN_RING_OUTLINE, 0, 0, 10, 10);
-    steerN_Mesh *m = build(&err);
-    REQUIRE(m, "the build failed");
-    uint64_t h = m->hash;
-    steerN_mesh_release(m);
+    uint64_t h = hash_of_spec();
     spec_reset();
     rect(STEERN_RING_OUTLINE, 0, 0, 10, 10);
     double line[] = { 2, 2, 8, 8, 5, 5 }; // zero width
     ring(STEERN_RING_OBSTACLE, line, 3);
     double thin[] = { 2, 5, 8, 5, 8, 5.0004, 2, 5.0004 }; // narrower than half a quantum
     ring(STEERN_RING_OBSTACLE, thin, 4);
-    m = build(&err);
-    REQUIRE(m, "the build failed");
-    CHECK(m->hash == h, "slivers of no width carve nothing and leave no trace");
-    steerN_mesh_release(m);
+    CHECK(hash_of_spec() == h, "slivers of no width carve nothing and leave no trace");
     spec_reset();
     rect(STEERN_RING_OUTLINE, 0, 0, 10, 10);
     rect(STEERN_RING_OBSTACLE, 2, 5, 8, 5.001); // one quantum wide
-    m = build(&err);
+    steerN_Mesh *m = build(&err);
     REQUIRE(m, "the build failed");
     check_mesh(m);
     check_area(m, -1, 100 - 0.006);
@@ -887,12 +886,16 @@ static void test_out_of_memory(void)
 // ---- a level -------------------------------------------------------------------
 
 // 200 m x 200 m with 2,000 random boxes (0.5 to 4 m, any angle): timed.
+// MESH_LEVEL_BOXES=n: n boxes on a level grown to keep their density.
 static void test_level_timing(void)
 {
+    int n = getenv("MESH_LEVEL_BOXES") ? atoi(getenv("MESH_LEVEL_BOXES")) : 2000;
+    if (n < 1 || n > 7000) n = 2000; // the spec's capacity
+    double side = 200 * sqrt(n / 2000.0);
     spec_reset();
-    rect(STEERN_RING_OUTLINE, 0, 0, 200, 200);
-    for (int k = 0; k < 2000; k++) {
-        double cx = rand_int(0, 200000) / 1e3, cy = rand_int(0, 200000) / 1e3;
+    rect(STEERN_RING_OUTLINE, 0, 0, side, side);
+    for (int k = 0; k < n; k++) {
+        double cx = rand_int(0, (int64_t)(side * 1e3)) / 1e3, cy = rand_int(0, (int64_t)(side * 1e3)) / 1e3;
         double w = rand_int(500, 4000) / 2e3, h = rand_int(500, 4000) / 2e3, a = rand_int(0, 6283) / 1e3;
         double c = cos(a), s = sin(a), p[8];
         const double corner[4][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, 1 } };
@@ -907,7 +910,7 @@ static void test_level_timing(void)
     steerN_Mesh *m = build(&err);
     double ms = 1e3 * (double)(clock() - t0) / CLOCKS_PER_SEC;
     REQUIRE(m, "the build failed");
-    printf("    200 m x 200 m, 2000 boxes: %u vertices, %u triangles, %.1f ms\n", m->nvert, m->ntri, ms);
+    printf("    %.0f m x %.0f m, %d boxes: %u vertices, %u triangles, %.1f ms\n", side, side, n, m->nvert, m->ntri, ms);
     check_mesh(m);
     steerN_mesh_release(m);
 }
