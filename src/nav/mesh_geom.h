@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+// mesh_geom.h — the plane geometry the mesh queries share (mesh_query.c,
+// mesh_path.c): small vector helpers in doubles on the metre coordinates,
+// and the few internal entry points one file lends the other. Private to
+// src/nav.
+#ifndef STEER_NAV_MESH_GEOM_H
+#define STEER_NAV_MESH_GEOM_H
+
+#include "mesh.h"
+
+static inline const double *mg_v(const steerN_Mesh *m, uint32_t t, int i) { return m->xy + 2 * m->tri[3 * t + i]; }
+static inline double mg_cross(double ax, double ay, double bx, double by) { return ax * by - ay * bx; }
+// Twice the signed area of a b c: > 0 when counter-clockwise.
+static inline double mg_orient(const double a[2], const double b[2], const double c[2])
+{
+    return mg_cross(b[0] - a[0], b[1] - a[1], c[0] - a[0], c[1] - a[1]);
+}
+static inline double mg_dist(const double a[2], const double b[2])
+{
+    double dx = b[0] - a[0], dy = b[1] - a[1];
+    return sqrt(dx * dx + dy * dy);
+}
+// The point of segment a-b nearest p (into out, may be NULL) and its
+// parameter along a-b in [0, 1]; returns the squared distance.
+static inline double mg_seg_nearest(const double p[2], const double a[2], const double b[2], double out[2], double *s)
+{
+    double dx = b[0] - a[0], dy = b[1] - a[1], l2 = dx * dx + dy * dy;
+    double u = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2 : 0;
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    double q[2] = { a[0] + u * dx, a[1] + u * dy };
+    if (out) out[0] = q[0], out[1] = q[1];
+    if (s) *s = u;
+    double ex = p[0] - q[0], ey = p[1] - q[1];
+    return ex * ex + ey * ey;
+}
+// The unit normal of edge a->b pointing to its left (into a triangle
+// whose counter-clockwise edge it is).
+static inline void mg_left_normal(const double a[2], const double b[2], double n[2])
+{
+    double dx = b[0] - a[0], dy = b[1] - a[1], l = sqrt(dx * dx + dy * dy);
+    n[0] = l > 0 ? -dy / l : 0;
+    n[1] = l > 0 ? dx / l : 0;
+}
+// True when p lies in triangle t, edges included.
+static inline bool mg_in_tri(const steerN_Mesh *m, uint32_t t, const double p[2])
+{
+    const double *a = mg_v(m, t, 0), *b = mg_v(m, t, 1), *c = mg_v(m, t, 2);
+    return mg_orient(a, b, p) >= 0 && mg_orient(b, c, p) >= 0 && mg_orient(c, a, p) >= 0;
+}
+// The edge of triangle u that is shared with t (-1 when none).
+static inline int mg_back_edge(const steerN_Mesh *m, uint32_t u, uint32_t t)
+{
+    for (int i = 0; i < 3; i++)
+        if (m->adj[3 * u + i] == (int32_t)t) return i;
+    return -1;
+}
+// An area's cost under a filter (NULL: the mesh's own).
+static inline double mg_area_cost(const steerN_Mesh *m, const float *cost, uint32_t t)
+{
+    return cost ? (double)cost[m->area[t]] : (double)m->area_cost[m->area[t]];
+}
+
+// mesh_query.c: the nearest wall edge (3 t + i) to p and the distance
+// (INFINITY, -1 when there is no wall); at: its nearest point.
+double steerN_mesh_wall_edge(const steerN_Mesh *m, const double p[2], double at[2], int64_t *edge);
+
+#endif

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: MIT
+// mesh_query.c — what a navigation mesh answers about points (mesh.h):
+// the derived data (steerN_mesh_prepare), locate, the nearest point, the
+// distance to the walls, contains, raycast, move along the surface and
+// random points. Paths are in mesh_path.c.
+//
+// Widths after Demyen & Buro ("Efficient Triangulation-Based
+// Pathfinding", AAAI 2006, and Demyen's thesis): the width of triangle t
+// at its corner C (between edges CA and CB, opposite edge AB) is the
+// distance from C to the nearest wall point beyond AB that can pinch a
+// disc going round C. When the angle at A (or B) is >= 90 degrees it is
+// min(|CA|, |CB|); when AB is a wall, the distance from C to AB; else the
+// nearest wall point to C in the strip beyond AB bounded by the
+// perpendiculars to AB at A and B, searched across AB and pruned at the
+// best distance so far (search_width). Only walls (adj -1) and the
+// vertices they end at pinch: area borders are no walls, and a corner
+// whose vertex no wall ends at (vwall 0: a corner of an area only) has an
+// infinite width (nothing to go round), as has an A or B of vwall 0 for
+// the min above. Portals themselves are checked by the path search.
+//
+// The indexes: one uniform grid over the vertices' box, sized for about
+// two triangles per cell; each cell lists the triangles and the wall
+// edges that overlap it (exact separating-axis tests against the cell, a
+// hair enlarged), in increasing index, so locate returns the lowest
+// triangle holding a point, and the wall distance is a ring search that
+// stops when no unseen cell can hold a nearer wall.
+//
+// All arithmetic is IEEE double on the metre coordinates, with no libm
+// function but sqrt and floor: the same bits on every machine.
+#include "mesh_geom.h"
+
+#include <string.h>
+
+// ---- derived data ----------------------------------------------------------
+
+typedef struct Scratch {
+    uint32_t *seen; // per triangle: the stamp of the search that reached it
+    uint32_t *stack;
+    uint32_t stamp;
+    uint32_t *wstart, *wother; // per vertex: the far ends of the walls ending there
+} Scratch;
+
+// The distance from c to the part of segment p-q inside the strip beyond
+// a-b (0 <= along <= |ab|, on the far side of the line from c): INFINITY
+// when that part is empty.
+static double strip_distance(const double c[2], const double a[2], const double b[2], const double p[2],
+                             const double q[2])
+{
+    double ux = b[0] - a[0], uy = b[1] - a[1], l = sqrt(ux * ux + uy * uy);
+    if (!(l > 0)) return INFINITY;
+    ux /= l, uy /= l;
+    // n: toward c (c is left of a->b in its counter-clockwise triangle)
+    double nx = -uy, ny = ux;
+    double ap = (p[0] - a[0]) * ux + (p[1] - a[1]) * uy, aq = (q[0] - a[0]) * ux + (q[1] - a[1]) * uy;
+    double hp = (p[0] - a[0]) * nx + (p[1] - a[1]) * ny, hq = (q[0] - a[0]) * nx + (q[1] - a[1]) * ny;
+    double f0[3] = { -ap, ap - l, hp }, df[3] = { -(aq - ap), aq - ap, hq - hp }; // each f0 + s df <= 0
+    double lo = 0, hi = 1;
+    for (int k = 0; k < 3; k++) {
+        if (df[k] == 0) {
+            if (f0[k] > 0) return INFINITY;
+            continue;
+        }
+        double s = -f0[k] / df[k];
+        if (df[k] > 0) hi = s < hi ? s : hi;
+        else lo = s > lo ? s : lo;
+    }
+    if (lo > hi) return INFINITY;
+    double s0[2] = { p[0] + lo * (q[0] - p[0]), p[1] + lo * (q[1] - p[1]) };
+    double s1[2] = { p[0] + hi * (q[0] - p[0]), p[1] + hi * (q[1] - p[1]) };
+    return sqrt(mg_seg_nearest(c, s0, s1, NULL, NULL));
+}
+
+// Demyen's search_width: the nearest wall point to c beyond edge e of t
+// in the strip, if nearer than d.
+static double search_width(const steerN_Mesh *m, Scratch *s, uint32_t t, int e, const double c[2], double d)
+{
+    const double *a = mg_v(m, t, e), *b = mg_v(m, t, (e + 1) % 3);
+    if (++s->stamp == 0) {
+        memset(s->seen, 0, sizeof *s->seen * m->ntri);
+        s->stamp = 1;
+    }
+    s->seen[t] = s->stamp;
+    uint32_t u = (uint32_t)m->adj[3 * t + e], n = 0, pops = 0;
+    s->seen[u] = s->stamp;
+    s->stack[n++] = 3 * u + (uint32_t)mg_back_edge(m, u, t);
+    // Without a wall at either end (d infinite) the search is bounded by
+    // work instead: such corners (area corners) are rare.
+    while (n && (d < INFINITY || pops < 256)) {
+        uint32_t x = s->stack[--n], w = x / 3, k = x % 3;
+        pops++;
+        for (uint32_t j = (k + 1) % 3; j != k; j = (j + 1) % 3) {
+            double dist = strip_distance(c, a, b, mg_v(m, w, (int)j), mg_v(m, w, (int)(j + 1) % 3));
+            if (!(dist < d)) continue;
+            int32_t v = m->adj[3 * w + j];
+            if (v < 0) {
+                d = dist;
+                continue;
+            }
+            if (s->seen[v] == s->stamp) continue;
+            s->seen[v] = s->stamp;
+            s->stack[n++] = 3 * (uint32_t)v + (uint32_t)mg_back_edge(m, (uint32_t)v, w);
+        }
+    }
+    return d;
+}
+
+static double corner_width(const steerN_Mesh *m, Scratch *s, uint32_t t, int i)
+{
+    uint32_t vc = m->tri[3 * t + i], va = m->tri[3 * t + (i + 1) % 3], vb = m->tri[3 * t + (i + 2) % 3];
+    if (!m->vwall[vc]) return INFINITY;
+    const double *c = m->xy + 2 * vc, *a = m->xy + 2 * va, *b = m->xy + 2 * vb;
+    double d = INFINITY;
+    if (m->vwall[va]) d = mg_dist(c, a);
+    if (m->vwall[vb] && mg_dist(c, b) < d) d = mg_dist(c, b);
+    // the walls ending at c pinch the way past a and b (a long wall at a
+    // small angle to ca or cb: Demyen's rule sees c alone)
+    for (uint32_t k = s->wstart[vc]; k < s->wstart[vc + 1]; k++) {
+        const double *w = m->xy + 2 * s->wother[k];
+        for (int j = 0; j < 2; j++) {
+            if (!m->vwall[j ? vb : va]) continue;
+            double p = sqrt(mg_seg_nearest(j ? b : a, c, w, NULL, NULL));
+            d = p < d ? p : d;
+        }
+    }
+    bool obtuse_a = (c[0] - a[0]) * (b[0] - a[0]) + (c[1] - a[1]) * (b[1] - a[1]) <= 0;
+    bool obtuse_b = (c[0] - b[0]) * (a[0] - b[0]) + (c[1] - b[1]) * (a[1] - b[1]) <= 0;
+    if ((obtuse_a && m->vwall[va]) || (obtuse_b && m->vwall[vb])) return d;
+    int e = (i + 1) % 3; // the edge a -> b
+    if (m->adj[3 * t + e] < 0) {
+        double w = sqrt(mg_seg_nearest(c, a, b, NULL, NULL));
+        return w < d ? w : d;
+    }
+    return search_width(m, s, t, e, c, d);
+}
+
+static void *grab(steerN_Mesh *m, size_t bytes)
+{
+    void *p = steerN_realloc(&m->alloc, NULL, 0, bytes ? bytes : 1);
+    if (p) m->derived_bytes += bytes ? bytes : 1;
+    return p;
+}
+
+static void drop(steerN_Mesh *m, void *p, size_t bytes)
+{
+    if (p) steerN_realloc(&m->alloc, p, bytes ? bytes : 1, 0);
+}
+
+static size_t ncells(const steerN_Mesh *m) { return (size_t)m->bnx * m->bny; }
+
+static void derived_free(steerN_Mesh *m)
+{
+    size_t nc = ncells(m);
+    drop(m, m->width, sizeof *m->width * 3 * m->ntri);
+    drop(m, m->cum_area, sizeof *m->cum_area * m->ntri);
+    if (m->tstart) drop(m, m->titem, sizeof *m->titem * m->tstart[nc]);
+    if (m->wstart) drop(m, m->witem, sizeof *m->witem * m->wstart[nc]);
+    drop(m, m->tstart, sizeof *m->tstart * (nc + 1));
+    drop(m, m->wstart, sizeof *m->wstart * (nc + 1));
+    m->width = m->cum_area = NULL;
+    m->tstart = m->titem = m->wstart = m->witem = NULL;
+    m->derived_bytes = 0;
+    m->prepared = false;
+    m->aux_free = NULL;
+}
+
+// The cell rectangle (x0, y0, x1, y1), a hair enlarged so that a point on
+// a cell's border counts in both cells.
+static void cell_rect(const steerN_Mesh *m, uint32_t cx, uint32_t cy, double r[4])
+{
+    double e = m->bcell * 1e-9;
+    r[0] = m->bmin[0] + cx * m->bcell - e, r[1] = m->bmin[1] + cy * m->bcell - e;
+    r[2] = m->bmin[0] + (cx + 1) * m->bcell + e, r[3] = m->bmin[1] + (cy + 1) * m->bcell + e;
+}
+
+// -1 when all four corners of r are strictly right of a->b, 1 strictly
+// left, 0 otherwise.
+static int rect_side(const double a[2], const double b[2], const double r[4])
+{
+    int left = 0, right = 0;
+    for (int k = 0; k < 4; k++) {
+        double p[2] = { r[k & 1 ? 2 : 0], r[k & 2 ? 3 : 1] };
+        double o = mg_orient(a, b, p);
+        left += o > 0, right += o < 0;
+    }
+    return right == 4 ? -1 : left == 4 ? 1 : 0;
+}
+
+static void cell_range(const steerN_Mesh *m, double lo, double hi, int axis, uint32_t *c0, uint32_t *c1)
+{
+    uint32_t n = axis ? m->bny : m->bnx;
+    double a = floor((lo - m->bmin[axis]) / m->bcell), b = floor((hi - m->bmin[axis]) / m->bcell);
+    *c0 = a < 0 ? 0 : a >= n ? n - 1 : (uint32_t)a;
+    *c1 = b < 0 ? 0 : b >= n ? n - 1 : (uint32_t)b;
+}
+
+// Item k (a triangle, or the wall edge k) overlaps cell (cx, cy).
+static bool overlaps(const steerN_Mesh *m, uint32_t k, bool wall, uint32_t cx, uint32_t cy)
+{
+    double r[4];
+    cell_rect(m, cx, cy, r);
+    if (wall) {
+        const double *a = mg_v(m, k / 3, (int)(k % 3)), *b = mg_v(m, k / 3, (int)(k % 3 + 1) % 3);
+        return rect_side(a, b, r) == 0;
+    }
+    for (int i = 0; i < 3; i++)
+        if (rect_side(mg_v(m, k, i), mg_v(m, k, (i + 1) % 3), r) < 0) return false;
+    return true;
+}
+
+// One index: items (triangles, or wall edges) into the cells they overlap.
+static int build_index(steerN_Mesh *m, bool wall, uint32_t **start, uint32_t **item)
+{
+    size_t nc = ncells(m);
+    uint32_t nitems = wall ? 3 * m->ntri : m->ntri;
+    *start = grab(m, sizeof **start * (nc + 1));
+    if (!*start) return -1;
+    memset(*start, 0, sizeof **start * (nc + 1));
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t k = 0; k < nitems; k++) {
+            if (wall && m->adj[k] >= 0) continue;
+            uint32_t t = wall ? k / 3 : k;
+            double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+            for (int i = 0; i < 3; i++) {
+                if (wall && i != (int)(k % 3) && i != (int)(k % 3 + 1) % 3) continue;
+                const double *v = mg_v(m, t, i);
+                for (int j = 0; j < 2; j++) lo[j] = v[j] < lo[j] ? v[j] : lo[j], hi[j] = v[j] > hi[j] ? v[j] : hi[j];
+            }
+            uint32_t x0, x1, y0, y1;
+            cell_range(m, lo[0], hi[0], 0, &x0, &x1);
+            cell_range(m, lo[1], hi[1], 1, &y0, &y1);
+            for (uint32_t cy = y0; cy <= y1; cy++)
+                for (uint32_t cx = x0; cx <= x1; cx++) {
+                    if (!overlaps(m, k, wall, cx, cy)) continue;
+                    size_t c = (size_t)cy * m->bnx + cx;
+                    if (pass == 0) {
+                        if ((*start)[c + 1] == UINT32_MAX) return -1;
+                        (*start)[c + 1]++;
+                    } else {
+                        (*item)[(*start)[c]++] = k;
+                    }
+                }
+        }
+        if (pass == 0) {
+            for (size_t c = 0; c < nc; c++) {
+                if ((*start)[c + 1] > UINT32_MAX - (*start)[c]) return -1;
+                (*start)[c + 1] += (*start)[c];
+            }
+            *item = grab(m, sizeof **item * (*start)[nc]);
+            if (!*item) return -1;
+        } else {
+            // the fill advanced each start to the next cell's: shift back
+            for (size_t c = nc; c > 0; c--) (*start)[c] = (*start)[c - 1];
+            (*start)[0] = 0;
+        }
+    }
+    return 0;
+}
+
+static void aux_free(steerN_Mesh *m) { derived_free(m); }
+
+int steerN_mesh_prepare(steerN_Mesh *m)
+{
+    if (m->aux_free) m->aux_free(m);
+    m->aux_free = aux_free;
+    steerN_Alloc a = m->alloc;
+    m->bmin[0] = m->bmin[1] = m->bmax[0] = m->bmax[1] = 0;
+    for (uint32_t v = 0; v < m->nvert; v++)
+        for (int j = 0; j < 2; j++) {
+            double x = m->xy[2 * v + j];
+            if (v == 0 || x < m->bmin[j]) m->bmin[j] = x;
+            if (v == 0 || x > m->bmax[j]) m->bmax[j] = x;
+        }
+    double w = m->bmax[0] - m->bmin[0], h = m->bmax[1] - m->bmin[1];
+    double want = m->ntri > 2 ? m->ntri / 2.0 : 1; // cells
+    double cell = w > 0 && h > 0 ? sqrt(w * h / want) : (w > h ? w : h) / want;
+    if (!(cell > 0)) cell = 1;
+    // at most 2^22 cells, and at least 4 triangles' worth of room
+    while ((w / cell + 1) * (h / cell + 1) > 4194304.0) cell *= 2;
+    m->bcell = cell;
+    m->bnx = (uint32_t)floor(w / cell) + 1;
+    m->bny = (uint32_t)floor(h / cell) + 1;
+    Scratch s = { 0 };
+    m->width = grab(m, sizeof *m->width * 3 * m->ntri);
+    m->cum_area = grab(m, sizeof *m->cum_area * m->ntri);
+    s.seen = steerN_realloc(&a, NULL, 0, sizeof *s.seen * (m->ntri + 1));
+    s.stack = steerN_realloc(&a, NULL, 0, sizeof *s.stack * (m->ntri + 1));
+    int rc = -1;
+    if (!m->width || !m->cum_area || !s.seen || !s.stack) goto out;
+    memset(s.seen, 0, sizeof *s.seen * (m->ntri + 1));
+    // the walls at each vertex (each wall edge is in one triangle only)
+    size_t nw = 0;
+    for (uint32_t k = 0; k < 3 * m->ntri; k++) nw += m->adj[k] < 0;
+    s.wstart = steerN_realloc(&a, NULL, 0, sizeof *s.wstart * (m->nvert + 1));
+    s.wother = steerN_realloc(&a, NULL, 0, sizeof *s.wother * (2 * nw + 1));
+    if (!s.wstart || !s.wother) goto out;
+    memset(s.wstart, 0, sizeof *s.wstart * (m->nvert + 1));
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t k = 0; k < 3 * m->ntri; k++) {
+            if (m->adj[k] >= 0) continue;
+            uint32_t u = m->tri[k], v = m->tri[3 * (k / 3) + (k % 3 + 1) % 3];
+            if (pass == 0) s.wstart[u + 1]++, s.wstart[v + 1]++;
+            else s.wother[s.wstart[u]++] = v, s.wother[s.wstart[v]++] = u;
+        }
+        if (pass == 0)
+            for (uint32_t v = 0; v < m->nvert; v++) s.wstart[v + 1] += s.wstart[v];
+        else
+            for (uint32_t v = m->nvert; v > 0; v--) s.wstart[v] = s.wstart[v - 1];
+        s.wstart[0] = 0;
+    }
+    double sum = 0;
+    for (uint32_t t = 0; t < m->ntri; t++) {
+        for (int i = 0; i < 3; i++) m->width[3 * t + i] = corner_width(m, &s, t, i);
+        sum += 0.5 * mg_orient(mg_v(m, t, 0), mg_v(m, t, 1), mg_v(m, t, 2));
+        m->cum_area[t] = sum;
+    }
+    if (build_index(m, false, &m->tstart, &m->titem) || build_index(m, true, &m->wstart, &m->witem)) goto out;
+    m->prepared = true;
+    rc = 0;
+out:
+    steerN_realloc(&a, s.seen, sizeof *s.seen * (m->ntri + 1), 0);
+    steerN_realloc(&a, s.stack, sizeof *s.stack * (m->ntri + 1), 0);
+    if (s.wstart) steerN_realloc(&a, s.wother, sizeof *s.wother * (2 * s.wstart[m->nvert] + 1), 0);
+    steerN_realloc(&a, s.wstart, sizeof *s.wstart * (m->nvert + 1), 0);
+    if (rc) derived_free(m);
+    return rc;
+}
+
+// ---- points ----------------------------------------------------------------
+
+static bool cell_of(const steerN_Mesh *m, const double p[2], uint32_t *cx, uint32_t *cy)
+{
+    if (!(p[0] == p[0]) || !(p[1] == p[1]) || !m->prepared || !m->ntri) return false;
+    cell_range(m, p[0], p[0], 0, cx, cx);
+    cell_range(m, p[1], p[1], 1, cy, cy);
+    return true;
+}
+
+int32_t steerN_mesh_locate(const steerN_Mesh *m, const double p[2])
+{
+    uint32_t cx, cy;
+    if (!cell_of(m, p, &cx, &cy)) return -1;
+    if (p[0] < m->bmin[0] || p[0] > m->bmax[0] || p[1] < m->bmin[1] || p[1] > m->bmax[1]) return -1;
+    size_t c = (size_t)cy * m->bnx + cx;
+    for (uint32_t k = m->tstart[c]; k < m->tstart[c + 1]; k++)
+        if (mg_in_tri(m, m->titem[k], p)) return (int32_t)m->titem[k];
+    return -1;
+}
+
+double steerN_mesh_wall_edge(const steerN_Mesh *m, const double p[2], double at[2], int64_t *edge)
+{
+    *edge = -1;
+    uint32_t cx, cy;
+    if (!cell_of(m, p, &cx, &cy) || !m->wstart[ncells(m)]) return INFINITY;
+    double best = INFINITY;
+    for (uint32_t k = 0;; k++) {
+        int64_t x0 = (int64_t)cx - k, x1 = (int64_t)cx + k, y0 = (int64_t)cy - k, y1 = (int64_t)cy + k;
+        for (int64_t y = y0; y <= y1; y++) {
+            if (y < 0 || y >= m->bny) continue;
+            bool row = y == y0 || y == y1;
+            for (int64_t x = x0; x <= x1; x += row || x1 == x0 ? 1 : x1 - x0) {
+                if (x < 0 || x >= m->bnx) continue;
+                size_t c = (size_t)y * m->bnx + (size_t)x;
+                for (uint32_t j = m->wstart[c]; j < m->wstart[c + 1]; j++) {
+                    uint32_t e = m->witem[j];
+                    double q[2];
+                    double d2 =
+                        mg_seg_nearest(p, mg_v(m, e / 3, (int)(e % 3)), mg_v(m, e / 3, (int)(e % 3 + 1) % 3), q, NULL);
+                    if (d2 < best || (d2 == best && (int64_t)e < *edge)) {
+                        best = d2, *edge = e;
+                        if (at) at[0] = q[0], at[1] = q[1];
+                    }
+                }
+            }
+        }
+        if (sqrt(best) <= k * m->bcell) break;
+        if (x0 <= 0 && y0 <= 0 && x1 >= (int64_t)m->bnx - 1 && y1 >= (int64_t)m->bny - 1) break;
+    }
+    return sqrt(best);
+}
+
+static void edge_normal(const steerN_Mesh *m, int64_t e, double n[2])
+{
+    mg_left_normal(mg_v(m, (uint32_t)e / 3, (int)(e % 3)), mg_v(m, (uint32_t)e / 3, (int)(e % 3 + 1) % 3), n);
+}
+
+double steerN_mesh_wall_distance(const steerN_Mesh *m, const double p[2], double at[2], double normal[2])
+{
+    double q[2] = { 0, 0 };
+    int64_t e;
+    double d = steerN_mesh_wall_edge(m, p, q, &e);
+    if (at) at[0] = q[0], at[1] = q[1];
+    if (!normal) return d;
+    normal[0] = normal[1] = 0;
+    if (e < 0) return d;
+    if (d > 1e-12) {
+        double s = steerN_mesh_locate(m, p) >= 0 ? 1 / d : -1 / d;
+        normal[0] = (p[0] - q[0]) * s, normal[1] = (p[1] - q[1]) * s;
+    } else {
+        edge_normal(m, e, normal);
+    }
+    return d;
+}
+
+bool steerN_mesh_contains(const steerN_Mesh *m, const double p[2], double radius)
+{
+    if (steerN_mesh_locate(m, p) < 0) return false;
+    return !(radius > 0) || steerN_mesh_wall_distance(m, p, NULL, NULL) >= radius;
+}
+
+// Move q, meant to lie in triangle t, into it (rounding may leave a point
+// computed on an edge a hair outside): toward the centroid in growing steps.
+static void settle(const steerN_Mesh *m, uint32_t t, double q[2])
+{
+    if (mg_in_tri(m, t, q)) return;
+    const double *a = mg_v(m, t, 0), *b = mg_v(m, t, 1), *c = mg_v(m, t, 2);
+    double g[2] = { (a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3 };
+    for (double f = 1e-12; f < 1; f *= 8) {
+        double r[2] = { q[0] + (g[0] - q[0]) * f, q[1] + (g[1] - q[1]) * f };
+        if (mg_in_tri(m, t, r)) {
+            q[0] = r[0], q[1] = r[1];
+            return;
+        }
+    }
+    q[0] = g[0], q[1] = g[1];
+}
+
+// Push q (on the mesh) away from the walls until a disc of radius r fits,
+// each step straight out from the nearest wall to r from it, and only
+// where the way there is clear; the point of the most room found.
+static void push_out(const steerN_Mesh *m, double q[2], double r)
+{
+    double best[2] = { q[0], q[1] }, room = -1;
+    for (int it = 0; it < 16; it++) {
+        double at[2];
+        int64_t e;
+        double d = steerN_mesh_wall_edge(m, q, at, &e);
+        if (d > room) room = d, best[0] = q[0], best[1] = q[1];
+        if (e < 0 || d >= r) break;
+        double n[2];
+        if (d > 1e-12) n[0] = (q[0] - at[0]) / d, n[1] = (q[1] - at[1]) / d;
+        else edge_normal(m, e, n);
+        // a hair beyond r, so the wall is at r after rounding
+        double to[2] = { at[0] + n[0] * r * (1 + 1e-9), at[1] + n[1] * r * (1 + 1e-9) };
+        if (steerN_mesh_raycast(m, q, to, NULL, NULL, NULL, NULL) != 0) break;
+        q[0] = to[0], q[1] = to[1];
+    }
+    q[0] = best[0], q[1] = best[1];
+}
+
+bool steerN_mesh_nearest(const steerN_Mesh *m, const double p[2], double radius, double out[2], int32_t *tri,
+                         double *dist)
+{
+    if (!m->prepared || !m->ntri || !(p[0] == p[0]) || !(p[1] == p[1])) return false;
+    double q[2] = { p[0], p[1] };
+    int32_t t = steerN_mesh_locate(m, q);
+    if (t < 0) {
+        int64_t e;
+        steerN_mesh_wall_edge(m, p, q, &e);
+        if (e < 0) return false;
+        t = (int32_t)(e / 3);
+        settle(m, (uint32_t)t, q);
+    }
+    if (radius > 0) {
+        push_out(m, q, radius);
+        int32_t u = steerN_mesh_locate(m, q);
+        t = u >= 0 ? u : t;
+    }
+    if (out) out[0] = q[0], out[1] = q[1];
+    if (tri) *tri = t;
+    if (dist) *dist = mg_dist(p, q);
+    return true;
+}
+
+// ---- walking ---------------------------------------------------------------
+
+static bool excluded(const steerN_Mesh *m, const steerN_MeshFilter *f, uint32_t t)
+{
+    return !(mg_area_cost(m, f ? f->cost : NULL, t) < INFINITY);
+}
+
+int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double to[2], const steerN_MeshFilter *f,
+                        double hit[2], double normal[2], double *fraction)
+{
+    int32_t t = steerN_mesh_locate(m, from);
+    if (t < 0 || excluded(m, f, (uint32_t)t)) return -1;
+    double dx = to[0] - from[0], dy = to[1] - from[1];
+    int entry = -1;
+    for (uint32_t step = 0; step <= 3 * m->ntri + 8; step++) {
+        double best = INFINITY;
+        int e = -1;
+        for (int i = 0; i < 3; i++) {
+            if (i == entry) continue;
+            const double *a = mg_v(m, (uint32_t)t, i), *b = mg_v(m, (uint32_t)t, (i + 1) % 3);
+            double ex = b[0] - a[0], ey = b[1] - a[1], den = mg_cross(ex, ey, dx, dy);
+            if (!(den < 0)) continue; // not leaving through this edge
+            double s = mg_cross(ex, ey, from[0] - a[0], from[1] - a[1]) / -den;
+            if (s < best) best = s, e = i;
+        }
+        if (e < 0 || best >= 1) return 0;
+        int32_t u = m->adj[3 * t + e];
+        if (u < 0 || excluded(m, f, (uint32_t)u)) {
+            double s = best > 0 ? best : 0;
+            if (hit) hit[0] = from[0] + s * dx, hit[1] = from[1] + s * dy;
+            if (normal) edge_normal(m, 3 * t + e, normal);
+            if (fraction) *fraction = s;
+            return 1;
+        }
+        entry = mg_back_edge(m, (uint32_t)u, (uint32_t)t);
+        t = u;
+    }
+    return 0;
+}
+
+#define MOVE_NODES 256
+
+void steerN_mesh_move_along(const steerN_Mesh *m, const double from[2], const double to[2], double radius,
+                            double out[2])
+{
+    int32_t t0 = steerN_mesh_locate(m, from);
+    if (t0 < 0) {
+        if (!steerN_mesh_nearest(m, from, radius, out, NULL, NULL)) out[0] = from[0], out[1] = from[1];
+        return;
+    }
+    // Detour's moveAlongSurface: a breadth-first walk of the triangles
+    // that touch the circle through from and to; to itself when one holds
+    // it, else the point nearest it on the walls met
+    uint32_t node[MOVE_NODES], n = 1;
+    node[0] = (uint32_t)t0;
+    double c[2] = { (from[0] + to[0]) / 2, (from[1] + to[1]) / 2 }, rad = mg_dist(from, to) / 2 + 1e-9;
+    double best[2] = { from[0], from[1] }, bestd = INFINITY;
+    uint32_t bt = (uint32_t)t0;
+    bool reached = false;
+    for (uint32_t k = 0; k < n && !reached; k++) {
+        uint32_t t = node[k];
+        if (mg_in_tri(m, t, to)) {
+            best[0] = to[0], best[1] = to[1], bt = t, reached = true;
+            break;
+        }
+        for (int i = 0; i < 3; i++) {
+            const double *a = mg_v(m, t, i), *b = mg_v(m, t, (i + 1) % 3);
+            int32_t u = m->adj[3 * t + i];
+            if (u < 0) {
+                double q[2], d2 = mg_seg_nearest(to, a, b, q, NULL);
+                if (d2 < bestd) bestd = d2, best[0] = q[0], best[1] = q[1], bt = t;
+                continue;
+            }
+            bool seen = false;
+            for (uint32_t j = 0; j < n && !seen; j++) seen = node[j] == (uint32_t)u;
+            if (seen || n == MOVE_NODES || mg_seg_nearest(c, a, b, NULL, NULL) > rad * rad) continue;
+            node[n++] = (uint32_t)u;
+        }
+    }
+    settle(m, bt, best);
+    if (radius > 0) push_out(m, best, radius);
+    out[0] = best[0], out[1] = best[1];
+}
+
+void steerN_mesh_random_point(const steerN_Mesh *m, double u, double s, double t, double out[2])
+{
+    out[0] = out[1] = 0;
+    if (!m->prepared || !m->ntri) return;
+    double want = u * m->cum_area[m->ntri - 1];
+    uint32_t lo = 0, hi = m->ntri - 1; // the first triangle whose running sum exceeds want
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->cum_area[mid] > want) hi = mid;
+        else lo = mid + 1;
+    }
+    const double *a = mg_v(m, lo, 0), *b = mg_v(m, lo, 1), *c = mg_v(m, lo, 2);
+    double r = sqrt(s);
+    double wa = 1 - r, wb = r * (1 - t), wc = r * t;
+    out[0] = wa * a[0] + wb * b[0] + wc * c[0];
+    out[1] = wa * a[1] + wb * b[1] + wc * c[1];
+}
