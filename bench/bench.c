@@ -12,6 +12,7 @@
 //   steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method M] ...   (crowd.c)
 //   steer-bench shapes [--n N] [--ticks T] [--runs R]   (shapes.c: the shape grid with shapes far apart)
 //   steer-bench snapshot [--n N] [--runs R]   (the flock saved and loaded: save_ms, load_ms, bytes_per_agent)
+//   steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] ...   (navmesh.c: meshes beside Detour)
 //
 // --threads N runs the world's tick on N threads (steer_WorldDesc.threads;
 // default 1) and the fused loop on N threads too (its own pthreads). --only
@@ -56,6 +57,7 @@
 #include "core/world.h"
 #include "timing.h"
 #include "fused.h"
+#include "xorshift.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -64,17 +66,6 @@
 #include <time.h>
 
 #define WARMUP 20
-
-// The standard flock's master stream (docs/benchmarks.md): xorshift32, seed 12345, 24-bit uniforms.
-static uint32_t xs32(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
-static double unit(uint32_t *s) { return (double)(xs32(s) >> 8) / 16777216.0; }
 
 static steer_Behavior *leaf(const char *kind)
 {
@@ -149,9 +140,9 @@ static steer_World *flock_world(const Flock *f)
     steer_Behavior *brain = flock_brain();
     uint32_t s = 12345;
     for (int i = 0; i < n; i++) {
-        double px = unit(&s) * L, py = unit(&s) * L, th = unit(&s) * 2 * M_PI;
-        (void)unit(&s); // phi: the engine draws the wander angle from the agent's own stream
-        uint32_t own = xs32(&s);
+        double px = bench_unit(&s) * L, py = bench_unit(&s) * L, th = bench_unit(&s) * 2 * M_PI;
+        (void)bench_unit(&s); // phi: the engine draws the wander angle from the agent's own stream
+        uint32_t own = bench_xs32(&s);
         steer_AgentDesc ad = { .position = { px, py, 0 },
                                .velocity = { cos(th), sin(th), 0 },
                                .mass = 1,
@@ -413,7 +404,9 @@ static int usage(void)
             "       steer-bench craft [--n N] [--ticks T] [--runs R] [--threads N]\n"
             "       steer-bench shapes [--n N] [--ticks T] [--runs R]\n"
             "       steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method M] ... (crowd --help)\n"
-            "       steer-bench snapshot [--n N] [--runs R]\n");
+            "       steer-bench snapshot [--n N] [--runs R]\n"
+            "       steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] [--queries N] [--repeat K]\n"
+            "                           [--lengths FILE]\n");
     return 2;
 }
 
@@ -442,15 +435,17 @@ static int crossing_main(int argc, char **argv)
     return 0;
 }
 
-int steer_bench_craft(int argc, char **argv);  // craft.c: the craft model and directed seek
-int steer_bench_shapes(int argc, char **argv); // shapes.c: the shape grid's queries
-int steer_bench_crowd(int argc, char **argv);  // crowd.c: issue 18's crowd scenarios
+int steer_bench_craft(int argc, char **argv);   // craft.c: the craft model and directed seek
+int steer_bench_shapes(int argc, char **argv);  // shapes.c: the shape grid's queries
+int steer_bench_crowd(int argc, char **argv);   // crowd.c: issue 18's crowd scenarios
+int steer_bench_navmesh(int argc, char **argv); // navmesh.c: issue 32's navigation meshes beside Detour
 
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "craft") == 0) return steer_bench_craft(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "shapes") == 0) return steer_bench_shapes(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "crowd") == 0) return steer_bench_crowd(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "navmesh") == 0) return steer_bench_navmesh(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "crossing") == 0) return crossing_main(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "snapshot") == 0) return snapshot_main(argc, argv);
     if (argc < 2 || strcmp(argv[1], "flock") != 0) return usage();

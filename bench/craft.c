@@ -21,6 +21,7 @@
 // its plan and craft locomotion); plan_us: us per plan call.
 #include "steer.h"
 #include "timing.h"
+#include "xorshift.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,24 +32,14 @@
 #define RADIUS 5.0
 #define SPEED 10.0
 
-static uint32_t next(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
-static double uniform(uint32_t *s) { return (double)(next(s) >> 8) / 16777216.0; }
-
 // A start pose 4 to 40 radii from the origin: position, then heading angle.
 static void pose(uint32_t *s, double p[3], double *heading)
 {
-    double dist = RADIUS * (4 + 36 * uniform(s)), bearing = 2 * M_PI * uniform(s);
+    double dist = RADIUS * (4 + 36 * bench_unit(s)), bearing = 2 * M_PI * bench_unit(s);
     p[0] = dist * cos(bearing);
     p[1] = dist * sin(bearing);
     p[2] = 0;
-    *heading = 2 * M_PI * uniform(s);
+    *heading = 2 * M_PI * bench_unit(s);
 }
 
 enum { POINT, CRAFT, SEEK };

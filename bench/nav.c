@@ -24,6 +24,7 @@
 // cell wide) with random pairs of open cells. Figures, not tests.
 #include "steer.h"
 #include "timing.h"
+#include "xorshift.h"
 #include "../src/nav/mesh.h"
 #include "../src/nav/nav.h"
 #include "../src/behaviors/behavior.h"
@@ -34,15 +35,6 @@
 #include <time.h>
 
 extern const steerB_Kind steerB_follow_flow;
-
-static uint32_t xs32(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
 
 static void die(const char *what)
 {
@@ -56,7 +48,7 @@ static void random_grid(steerN_Grid *g, int n, double blocked, uint32_t *rng)
     if (steerN_grid_init(g, n, n, 1.0, origin, NULL)) die("out of memory");
     for (int y = 0; y < n; y++)
         for (int x = 0; x < n; x++)
-            if ((double)(xs32(rng) >> 8) / 16777216.0 < blocked) steerN_set_cost(g, x, y, INFINITY);
+            if (bench_unit(rng) < blocked) steerN_set_cost(g, x, y, INFINITY);
 }
 
 // An open cell near (x, y): the first one scanning outward along the row.
@@ -110,7 +102,7 @@ static void bench_build(int n, int runs)
     steerN_Flow fresh;
     if (steerN_flow_init(&fresh, &g)) die("out of memory");
     for (int i = 0; i < MOVES; i++) {
-        int nx = gx + (int)(xs32(&rng) % 5) - 2, ny = gy + (int)(xs32(&rng) % 5) - 2;
+        int nx = gx + (int)(bench_xs32(&rng) % 5) - 2, ny = gy + (int)(bench_xs32(&rng) % 5) - 2;
         if (!steerN_open(&g, nx, ny)) continue;
         gx = nx;
         gy = ny;
@@ -152,8 +144,8 @@ static void bench_agents(int n, int agents, int runs)
     for (int i = 0; i < agents; i++) {
         int x, y;
         do {
-            x = (int)(xs32(&rng) % (uint32_t)n);
-            y = (int)(xs32(&rng) % (uint32_t)n);
+            x = (int)(bench_xs32(&rng) % (uint32_t)n);
+            y = (int)(bench_xs32(&rng) % (uint32_t)n);
         } while (!steerN_open(&g, x, y));
         steer_AgentDesc ad = { .max_speed = 3, .max_force = 12, .radius = 0.3, .brain = b };
         double p[2];
@@ -198,7 +190,7 @@ static void maze_grid(steerN_Grid *g, int n, uint32_t *rng)
             top--;
             continue;
         }
-        int d = opts[xs32(rng) % (uint32_t)k], x = rx + steerN_dx[d], y = ry + steerN_dy[d];
+        int d = opts[bench_xs32(rng) % (uint32_t)k], x = rx + steerN_dx[d], y = ry + steerN_dy[d];
         seen[y * rooms + x] = 1;
         g->cost[(size_t)(2 * y + 1) * (size_t)n + (size_t)(2 * x + 1)] = 1;
         g->cost[(size_t)(2 * ry + 1 + steerN_dy[d]) * (size_t)n + (size_t)(2 * rx + 1 + steerN_dx[d])] = 1;
@@ -219,8 +211,10 @@ static void bench_astar(int n, int queries)
     int found = 0;
     for (int q = 0; q < queries; q++) {
         double a[2], b[2], cost;
-        int ax = 2 * (int)(xs32(&rng) % (uint32_t)rooms) + 1, ay = 2 * (int)(xs32(&rng) % (uint32_t)rooms) + 1;
-        int bx = 2 * (int)(xs32(&rng) % (uint32_t)rooms) + 1, by = 2 * (int)(xs32(&rng) % (uint32_t)rooms) + 1;
+        int ax = 2 * (int)(bench_xs32(&rng) % (uint32_t)rooms) + 1,
+            ay = 2 * (int)(bench_xs32(&rng) % (uint32_t)rooms) + 1;
+        int bx = 2 * (int)(bench_xs32(&rng) % (uint32_t)rooms) + 1,
+            by = 2 * (int)(bench_xs32(&rng) % (uint32_t)rooms) + 1;
         steerN_center(&g, ax, ay, a);
         steerN_center(&g, bx, by, b);
         int r = steerN_path(&g, a, b, &cost);
@@ -263,10 +257,10 @@ static void bench_walls(int n, int rays)
     for (int i = 0; i < rays; i++) {
         int x, y;
         do {
-            x = (int)(xs32(&rng) % (uint32_t)n);
-            y = (int)(xs32(&rng) % (uint32_t)n);
+            x = (int)(bench_xs32(&rng) % (uint32_t)n);
+            y = (int)(bench_xs32(&rng) % (uint32_t)n);
         } while (!steerN_open(&g, x, y));
-        double p[2], a = (double)(xs32(&rng) >> 8) / 16777216.0 * 6.283185307179586;
+        double p[2], a = bench_unit(&rng) * 6.283185307179586;
         steerN_center(&g, x, y, p);
         double origin[3] = { p[0], p[1], 0 }, dir[3] = { cos(a), sin(a), 0 };
         hits += steer_raycast(w, origin, dir, 20, STEER_RAY_SHAPES, STEER_NO_AGENT, &hit) == 1;
@@ -292,9 +286,9 @@ static void bench_navmesh_build(double side, int boxes, int runs)
     end[0] = 4;
     role[0] = STEERN_RING_OUTLINE;
     for (int k = 1; k <= boxes; k++) {
-        double cx = (xs32(&rng) >> 8) / 16777216.0 * side, cy = (xs32(&rng) >> 8) / 16777216.0 * side;
-        double w = 0.25 + (xs32(&rng) >> 8) / 16777216.0 * 1.75, h = 0.25 + (xs32(&rng) >> 8) / 16777216.0 * 1.75;
-        double a = (xs32(&rng) >> 8) / 16777216.0 * 6.283185307179586, c = cos(a), sn = sin(a);
+        double cx = bench_unit(&rng) * side, cy = bench_unit(&rng) * side;
+        double w = 0.25 + bench_unit(&rng) * 1.75, h = 0.25 + bench_unit(&rng) * 1.75;
+        double a = bench_unit(&rng) * 6.283185307179586, c = cos(a), sn = sin(a);
         for (int i = 0; i < 4; i++) {
             double u = (2 * corner[i][0] - 1) * w, v = (2 * corner[i][1] - 1) * h;
             xy[8 * k + 2 * i] = cx + c * u - sn * v;

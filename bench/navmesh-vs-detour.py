@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""steer's navigation meshes beside Recast/Detour (issue 32, item 8).
+
+    bench/peers/detour.sh                      # builds build-detour/detour-nav
+    ninja -C build bench/steer-bench
+    python3 bench/navmesh-vs-detour.py [--rounds 5] [--level city|rooms|large|all]
+                                       [--steer build/bench/steer-bench] [--detour build-detour/detour-nav]
+                                       [--cs 0.25] [--repeat 3]
+
+Runs `steer-bench navmesh` and `detour-nav` on the same levels and query
+pairs (bench/nav_levels.c), interleaved: each round runs every level once
+on each side, in separate processes, the side that goes first alternating
+from round to round. Prints the medians over the rounds as a markdown
+table, one row per level and radius. Path lengths come from the first
+round (both sides are deterministic): the ratio is steer's length over
+Detour's, averaged over the pairs both found a path for; "only" counts the
+pairs one side found a path for and the other did not.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def parse(out, tag):
+    rows = {}
+    for line in out.splitlines():
+        words = line.split()
+        if not words or words[0] != tag:
+            continue
+        kv = dict(w.split("=", 1) for w in words[1:])
+        rows[(kv["level"], float(kv["radius"]))] = kv
+    return rows
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        sys.exit("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
+    return p.stdout
+
+
+def lengths(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            level, radius, i, length = line.split()
+            out[(level, float(radius), int(i))] = None if length == "-" else float(length)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--level", default="all")
+    ap.add_argument("--steer", default=os.path.join(ROOT, "build", "bench", "steer-bench"))
+    ap.add_argument("--detour", default=os.path.join(ROOT, "build-detour", "detour-nav"))
+    ap.add_argument("--cs", default="0.25", help="Recast's cell size in metres (detour-nav --cs)")
+    ap.add_argument("--repeat", default="3", help="runs of each query, the fastest counted (both sides)")
+    a = ap.parse_args()
+    levels = ["city", "rooms", "large"] if a.level == "all" else [a.level]
+    tmp = tempfile.mkdtemp(prefix="navmesh-vs-detour-")
+    slen, dlen = os.path.join(tmp, "steer.txt"), os.path.join(tmp, "detour.txt")
+    steer_runs, detour_runs = [], []
+    for r in range(a.rounds):
+        for level in levels:
+            keep = ["--lengths", slen] if r == 0 else []
+            s_cmd = [a.steer, "navmesh", "--level", level, "--repeat", a.repeat] + keep
+            keep = ["--lengths", dlen] if r == 0 else []
+            d_cmd = [a.detour, "--level", level, "--cs", a.cs, "--repeat", a.repeat] + keep
+            order = [(s_cmd, "navmesh", steer_runs), (d_cmd, "detour-nav", detour_runs)]
+            if r % 2:
+                order.reverse()
+            for cmd, tag, runs in order:
+                runs.append(parse(run(cmd), tag))
+        print("round %d/%d done" % (r + 1, a.rounds), file=sys.stderr)
+
+    def med(runs, key, field):
+        return statistics.median(float(x[key][field]) for x in runs if key in x)
+
+    sl, dl = lengths(slen), lengths(dlen)
+    notes = []
+    print("| level | radius | Detour bake ms | steer build ms | Detour bytes | steer bytes | "
+          "Detour median us | steer median us | Detour p99 / worst us | steer p99 / worst us | "
+          "no path Detour (far snap) / steer | length steer / Detour |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for level in levels:
+        for radius in (0.0, 0.5):
+            key = (level, radius)
+            build = med(steer_runs, key, "build_ms") + med(steer_runs, key, "prepare_ms")
+            ratios, only_s, only_d = [], 0, 0
+            for (lv, rad, i), d in dl.items():
+                if (lv, rad) != key:
+                    continue
+                s = sl.get((lv, rad, i))
+                if s is not None and d is not None and d > 0:
+                    ratios.append(s / d)
+                elif s is not None:
+                    only_s += 1
+                elif d is not None:
+                    only_d += 1
+            first_s = next(x[key] for x in steer_runs if key in x)
+            first_d = next(x[key] for x in detour_runs if key in x)
+            print("| %s | %g | %.0f | %.1f | %s | %s | %.1f | %.1f | %.0f / %.0f | %.0f / %.0f | %s (%s) / %s | %.3f |"
+                  % (level, radius, med(detour_runs, key, "bake_ms"), build, first_d["nav_bytes"],
+                     first_s["bytes"], med(detour_runs, key, "median_us"), med(steer_runs, key, "median_us"),
+                     med(detour_runs, key, "p99_us"), med(detour_runs, key, "worst_us"),
+                     med(steer_runs, key, "p99_us"), med(steer_runs, key, "worst_us"),
+                     first_d["no_path"], first_d["far_snap"], first_s["no_path"],
+                     statistics.mean(ratios) if ratios else float("nan")))
+            if only_s or only_d:
+                notes.append("%s, radius %g: %d pairs only steer found a path for, %d only Detour"
+                             % (level, radius, only_s, only_d))
+    for n in notes:
+        print("\n- " + n, end="")
+    print("\n\nsteer builds one mesh per level (build ms: steerN_mesh_build + steerN_mesh_prepare) and answers "
+          "both radii on it; Detour bakes one mesh per radius (cell %s m). Each query runs %s times in a row, "
+          "its fastest counted. Medians of %d rounds; lengths from round 1, in %s; far snap: Detour's paths "
+          "from or to a point findNearestPoly moved by more than radius + 1 m." % (a.cs, a.repeat, a.rounds, tmp))
+
+
+if __name__ == "__main__":
+    main()

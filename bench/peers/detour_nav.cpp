@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: MIT
+// detour_nav.cpp — detour-nav: the Recast/Detour peer of `steer-bench navmesh`
+// (issue 32, item 8).
+//
+//   detour-nav [--level NAME|all] [--radius 0|0.5|both] [--cs M] [--tile CELLS] [--queries N]
+//              [--repeat K] [--lengths FILE]
+//
+// Bakes each level of nav_levels.h with Recast, once per agent radius (Recast
+// erodes the walkable area by the radius: a mesh per agent size), then runs
+// the level's query pairs through Detour, each one what a game does to get a
+// path: findNearestPoly for the start and for the goal, findPath,
+// findStraightPath. Prints one line per level and radius:
+//   detour-nav level=L radius=R cs=M tile_cells=T tiles=K polys=P bake_ms=X nav_bytes=B queries=N repeat=K
+//     median_us=X p99_us=X worst_us=X no_path=K start_off=K partial=K far_snap=K mean_len_m=X
+// (one line), where
+//   bake_ms     wall time of the whole bake: rasterizing, filtering, the
+//               compact heightfield, erosion, regions (watershed), contours,
+//               polygons, detail meshes, dtCreateNavMeshData and addTile for
+//               every tile
+//   nav_bytes   the dtNavMesh's tile data (sum of dtMeshTile::dataSize), what
+//               a game keeps in memory (and saves) to query
+//   median_us, p99_us, worst_us   of one query (the four calls): each query
+//               runs K times in a row (--repeat, default 3) and counts its
+//               fastest, so that a query the scheduler preempted (on a shared
+//               machine, every few milliseconds) does not make the tail
+//   no_path     pairs with no complete path: start_off (findNearestPoly found
+//               no polygon within the search box, for the start or the goal)
+//               plus partial (findPath's DT_PARTIAL_RESULT: the goal's
+//               polygon is not reachable; Detour then returns the way to the
+//               polygon nearest it, not counted as a path)
+//   far_snap    complete paths whose start or goal findNearestPoly moved by
+//               more than radius + 1 m (a point in a pocket the bake closed
+//               or dropped: Detour answers with the nearest polygon whose
+//               bounds meet the search box, which may lie metres away, and
+//               a path from or to there)
+//   mean_len_m  mean length of the straight paths found
+// --lengths FILE appends per pair "level radius index length" (length "-"
+// for no path), for bench/navmesh-vs-detour.py to compare with steer's.
+//
+// The bake (the settings of RecastDemo's Sample_TileMesh, except the cell):
+// the floor as two triangles at height 0 (walkable), every box as its 12
+// triangles from 0 to 2 m (area RC_NULL_AREA, so a column with a box is not
+// walkable); agent height 2 m, climb 0.4 m, slope 45 degrees; cell size cs
+// (default 0.25 m: Recast rounds the radius up to whole cells, and 0.5 m is
+// exactly 2 cells of 0.25 m; a smaller cell follows the boxes' edges more
+// closely, rasterizing conservatively up to one cell out, at four times the
+// cells per halving), cell height 0.2 m; tiles of T x T cells (default 256,
+// 64 m), border radius + 3 cells; regions by watershed, min region 8 x 8
+// cells, merge 20 x 20; contour error 1.3 cells, edges up to 12 m; 6
+// vertices per polygon; detail sample distance 6 cells, error 1 cell height.
+// dtNavMeshQuery with 65,535 nodes; findNearestPoly searches a box of half
+// extents (2, 4, 2) m; paths up to 8,192 polygons and straight paths up to
+// 8,192 points. Built by bench/peers/detour.sh, not by meson.
+#include "../nav_levels.h"
+#include "../timing.h"
+
+#include <DetourNavMesh.h>
+#include <DetourNavMeshBuilder.h>
+#include <DetourNavMeshQuery.h>
+#include <Recast.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace
+{
+
+const float kAgentHeight = 2.0f, kAgentClimb = 0.4f, kSlope = 45.0f, kBoxHeight = 2.0f;
+const float kCellHeight = 0.2f;
+const float kEdgeMaxLen = 12.0f, kEdgeMaxError = 1.3f;
+const int kRegionMinSize = 8, kRegionMergeSize = 20, kVertsPerPoly = 6;
+const float kDetailSampleDist = 6.0f, kDetailSampleMaxError = 1.0f;
+const int kMaxNodes = 65535, kMaxPath = 8192;
+const float kHalfExtents[3] = { 2.0f, 4.0f, 2.0f };
+const unsigned short kWalkFlag = 1;
+const double kFarSnap = 1.0; // m beyond the radius: a path from or to somewhere else (far_snap)
+
+struct Options {
+    float cs = 0.25f;
+    int tile = 256;
+    int queries = NAV_LEVEL_PAIRS;
+    int repeat = 3;
+    const char *lengths = nullptr;
+};
+
+// steer's (x, y) is Recast's (x, 0, y): y is up.
+void put(float *v, double x, double y, double z)
+{
+    v[0] = (float)x;
+    v[1] = (float)y;
+    v[2] = (float)z;
+}
+
+// The level as triangles: the floor, then the boxes, with their areas.
+struct Geometry {
+    std::vector<float> verts; // 3 per vertex
+    std::vector<int> floor;   // 3 per triangle
+    std::vector<int> box;     // 36 indices per box (12 triangles)
+};
+
+Geometry geometry(const NavLevel *l)
+{
+    Geometry g;
+    g.verts.resize(3 * (4 + 8 * (size_t)l->nbox));
+    float *v = g.verts.data();
+    put(v + 0, 0, 0, 0);
+    put(v + 3, l->w, 0, 0);
+    put(v + 6, l->w, 0, l->h);
+    put(v + 9, 0, 0, l->h);
+    // Up is +y: (v0, v3, v2) and (v0, v2, v1) wind so that their normals point up.
+    g.floor = { 0, 3, 2, 0, 2, 1 };
+    // A box's corners: k = bit 0 x, bit 1 z, bit 2 y; faces wound outward.
+    static const int faces[12][3] = { { 0, 1, 3 }, { 0, 3, 2 }, { 4, 6, 7 }, { 4, 7, 5 }, { 0, 4, 5 }, { 0, 5, 1 },
+                                      { 2, 3, 7 }, { 2, 7, 6 }, { 0, 2, 6 }, { 0, 6, 4 }, { 1, 5, 7 }, { 1, 7, 3 } };
+    for (int i = 0; i < l->nbox; i++) {
+        const double *o = l->box + 4 * i;
+        int base = 4 + 8 * i;
+        for (int k = 0; k < 8; k++)
+            put(v + 3 * (base + k), o[k & 1 ? 2 : 0], k & 4 ? kBoxHeight : 0.0, o[k & 2 ? 3 : 1]);
+        for (auto &f : faces)
+            for (int c = 0; c < 3; c++) g.box.push_back(base + f[c]);
+    }
+    return g;
+}
+
+// Boxes per tile (those overlapping the tile with its border), so a tile's
+// bake rasterizes only its own.
+std::vector<std::vector<int>> boxes_per_tile(const NavLevel *l, int tw, int th, float tile_m, float border_m)
+{
+    std::vector<std::vector<int>> out((size_t)tw * th);
+    for (int i = 0; i < l->nbox; i++) {
+        const double *o = l->box + 4 * i;
+        int x0 = std::max(0, (int)std::floor((o[0] - border_m) / tile_m));
+        int x1 = std::min(tw - 1, (int)std::floor((o[2] + border_m) / tile_m));
+        int y0 = std::max(0, (int)std::floor((o[1] - border_m) / tile_m));
+        int y1 = std::min(th - 1, (int)std::floor((o[3] + border_m) / tile_m));
+        for (int y = y0; y <= y1; y++)
+            for (int x = x0; x <= x1; x++) out[(size_t)y * tw + x].push_back(i);
+    }
+    return out;
+}
+
+int ilog2ceil(unsigned v)
+{
+    int r = 0;
+    while ((1u << r) < v) r++;
+    return r;
+}
+
+struct Baked {
+    dtNavMesh *mesh = nullptr;
+    int tiles = 0, polys = 0;
+    size_t bytes = 0;
+    double ms = 0;
+};
+
+// One tile (tx, ty) of the level, as Sample_TileMesh::buildTileMesh does it;
+// the tile's data for dtNavMesh::addTile, or nullptr when it has no polygon.
+unsigned char *bake_tile(rcContext *ctx, const Geometry &g, const std::vector<int> &boxes, const rcConfig &base,
+                         const float *orig, int tx, int ty, int *size, int *npolys)
+{
+    rcConfig cfg = base;
+    float tile_m = cfg.tileSize * cfg.cs, border_m = cfg.borderSize * cfg.cs;
+    cfg.bmin[0] = orig[0] + tx * tile_m - border_m;
+    cfg.bmin[2] = orig[2] + ty * tile_m - border_m;
+    cfg.bmax[0] = orig[0] + (tx + 1) * tile_m + border_m;
+    cfg.bmax[2] = orig[2] + (ty + 1) * tile_m + border_m;
+    unsigned char *data = nullptr;
+    rcHeightfield *solid = rcAllocHeightfield();
+    rcCompactHeightfield *chf = rcAllocCompactHeightfield();
+    rcContourSet *cset = rcAllocContourSet();
+    rcPolyMesh *pmesh = rcAllocPolyMesh();
+    rcPolyMeshDetail *dmesh = rcAllocPolyMeshDetail();
+    std::vector<int> tris;
+    std::vector<unsigned char> areas;
+    dtNavMeshCreateParams p;
+    bool ok = solid && chf && cset && pmesh && dmesh &&
+              rcCreateHeightfield(ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch);
+    if (!ok) goto done;
+    tris = g.floor;
+    areas.assign(2, RC_WALKABLE_AREA);
+    for (int b : boxes) tris.insert(tris.end(), g.box.begin() + 36 * b, g.box.begin() + 36 * (b + 1));
+    areas.resize(tris.size() / 3, RC_NULL_AREA);
+    if (!rcRasterizeTriangles(ctx, g.verts.data(), (int)g.verts.size() / 3, tris.data(), areas.data(),
+                              (int)areas.size(), *solid, cfg.walkableClimb))
+        goto done;
+    rcFilterLowHangingWalkableObstacles(ctx, cfg.walkableClimb, *solid);
+    rcFilterLedgeSpans(ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
+    rcFilterWalkableLowHeightSpans(ctx, cfg.walkableHeight, *solid);
+    if (!rcBuildCompactHeightfield(ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf) ||
+        !rcErodeWalkableArea(ctx, cfg.walkableRadius, *chf) || !rcBuildDistanceField(ctx, *chf) ||
+        !rcBuildRegions(ctx, *chf, cfg.borderSize, cfg.minRegionArea, cfg.mergeRegionArea) ||
+        !rcBuildContours(ctx, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset) || cset->nconts == 0 ||
+        !rcBuildPolyMesh(ctx, *cset, cfg.maxVertsPerPoly, *pmesh) || pmesh->npolys == 0 ||
+        !rcBuildPolyMeshDetail(ctx, *pmesh, *chf, cfg.detailSampleDist, cfg.detailSampleMaxError, *dmesh))
+        goto done;
+    for (int i = 0; i < pmesh->npolys; i++)
+        if (pmesh->areas[i] == RC_WALKABLE_AREA) pmesh->flags[i] = kWalkFlag;
+    memset(&p, 0, sizeof p);
+    p.verts = pmesh->verts;
+    p.vertCount = pmesh->nverts;
+    p.polys = pmesh->polys;
+    p.polyAreas = pmesh->areas;
+    p.polyFlags = pmesh->flags;
+    p.polyCount = pmesh->npolys;
+    p.nvp = pmesh->nvp;
+    p.detailMeshes = dmesh->meshes;
+    p.detailVerts = dmesh->verts;
+    p.detailVertsCount = dmesh->nverts;
+    p.detailTris = dmesh->tris;
+    p.detailTriCount = dmesh->ntris;
+    p.walkableHeight = kAgentHeight;
+    p.walkableRadius = cfg.walkableRadius * cfg.cs;
+    p.walkableClimb = kAgentClimb;
+    p.tileX = tx;
+    p.tileY = ty;
+    rcVcopy(p.bmin, pmesh->bmin);
+    rcVcopy(p.bmax, pmesh->bmax);
+    p.cs = cfg.cs;
+    p.ch = cfg.ch;
+    p.buildBvTree = true;
+    if (!dtCreateNavMeshData(&p, &data, size)) data = nullptr;
+    *npolys = pmesh->npolys;
+done:
+    rcFreeHeightField(solid);
+    rcFreeCompactHeightfield(chf);
+    rcFreeContourSet(cset);
+    rcFreePolyMesh(pmesh);
+    rcFreePolyMeshDetail(dmesh);
+    return data;
+}
+
+Baked bake(const NavLevel *l, const Geometry &g, double radius, const Options &o)
+{
+    Baked out;
+    double t0 = bench_now_ms();
+    rcContext ctx(false);
+    rcConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.cs = o.cs;
+    cfg.ch = kCellHeight;
+    cfg.walkableSlopeAngle = kSlope;
+    cfg.walkableHeight = (int)std::ceil(kAgentHeight / cfg.ch);
+    cfg.walkableClimb = (int)std::floor(kAgentClimb / cfg.ch);
+    cfg.walkableRadius = (int)std::ceil(radius / cfg.cs - 1e-6);
+    cfg.maxEdgeLen = (int)(kEdgeMaxLen / cfg.cs);
+    cfg.maxSimplificationError = kEdgeMaxError;
+    cfg.minRegionArea = kRegionMinSize * kRegionMinSize;
+    cfg.mergeRegionArea = kRegionMergeSize * kRegionMergeSize;
+    cfg.maxVertsPerPoly = kVertsPerPoly;
+    cfg.tileSize = o.tile;
+    cfg.borderSize = cfg.walkableRadius + 3;
+    cfg.width = cfg.height = cfg.tileSize + 2 * cfg.borderSize;
+    cfg.detailSampleDist = kDetailSampleDist * cfg.cs;
+    cfg.detailSampleMaxError = kDetailSampleMaxError * cfg.ch;
+    float orig[3] = { 0, -1, 0 };
+    cfg.bmin[1] = -1;
+    cfg.bmax[1] = kBoxHeight + 1;
+    float tile_m = cfg.tileSize * cfg.cs;
+    int tw = (int)std::ceil(l->w / tile_m), th = (int)std::ceil(l->h / tile_m);
+    int tile_bits = std::min(ilog2ceil((unsigned)(tw * th)), 14), poly_bits = 22 - tile_bits;
+    dtNavMeshParams params;
+    memset(&params, 0, sizeof params);
+    rcVcopy(params.orig, orig);
+    params.tileWidth = params.tileHeight = tile_m;
+    params.maxTiles = 1 << tile_bits;
+    params.maxPolys = 1 << poly_bits;
+    out.mesh = dtAllocNavMesh();
+    if (!out.mesh || dtStatusFailed(out.mesh->init(&params))) {
+        fprintf(stderr, "detour-nav: dtNavMesh::init failed\n");
+        exit(1);
+    }
+    auto per_tile = boxes_per_tile(l, tw, th, tile_m, cfg.borderSize * cfg.cs);
+    for (int ty = 0; ty < th; ty++)
+        for (int tx = 0; tx < tw; tx++) {
+            int size = 0, npolys = 0;
+            unsigned char *data = bake_tile(&ctx, g, per_tile[(size_t)ty * tw + tx], cfg, orig, tx, ty, &size, &npolys);
+            if (!data) continue;
+            if (dtStatusFailed(out.mesh->addTile(data, size, DT_TILE_FREE_DATA, 0, nullptr))) {
+                dtFree(data);
+                fprintf(stderr, "detour-nav: addTile (%d, %d) failed\n", tx, ty);
+                exit(1);
+            }
+            out.tiles++;
+            out.polys += npolys;
+            out.bytes += (size_t)size;
+        }
+    out.ms = bench_now_ms() - t0;
+    return out;
+}
+
+// One query's buffers and results.
+struct Query {
+    dtNavMeshQuery *q;
+    dtQueryFilter filter;
+    std::vector<dtPolyRef> path, spath_refs;
+    std::vector<float> spath;
+    std::vector<unsigned char> sflags;
+    dtPolyRef ra, rz;
+    float sa[3], sz[3]; // the start and goal findNearestPoly gave
+    int nstraight;
+    bool complete;
+};
+
+// What a game does for a path from a to z: both ends onto the mesh, the
+// polygons, the straight path.
+void query(Query &w, const float *a, const float *z)
+{
+    int npath = 0;
+    w.ra = w.rz = 0;
+    w.nstraight = 0;
+    w.complete = false;
+    w.q->findNearestPoly(a, kHalfExtents, &w.filter, &w.ra, w.sa);
+    w.q->findNearestPoly(z, kHalfExtents, &w.filter, &w.rz, w.sz);
+    if (!w.ra || !w.rz) return;
+    dtStatus st = w.q->findPath(w.ra, w.rz, w.sa, w.sz, &w.filter, w.path.data(), &npath, kMaxPath);
+    w.complete = dtStatusSucceed(st) && !(st & DT_PARTIAL_RESULT) && npath > 0 && w.path[npath - 1] == w.rz;
+    if (npath == 0) return;
+    // Detour's recipe for a partial path: end at the point of the last polygon nearest the goal.
+    if (w.path[npath - 1] != w.rz) w.q->closestPointOnPoly(w.path[npath - 1], w.sz, w.sz, nullptr);
+    w.q->findStraightPath(w.sa, w.sz, w.path.data(), npath, w.spath.data(), w.sflags.data(), w.spath_refs.data(),
+                          &w.nstraight, kMaxPath);
+}
+
+double moved(const float *from, const float *to) { return std::hypot(to[0] - from[0], to[2] - from[2]); }
+
+void run(const NavLevel *l, const Geometry &g, double radius, const Options &o, FILE *lengths)
+{
+    Baked b = bake(l, g, radius, o);
+    Query w;
+    w.q = dtAllocNavMeshQuery();
+    if (!w.q || dtStatusFailed(w.q->init(b.mesh, kMaxNodes))) {
+        fprintf(stderr, "detour-nav: dtNavMeshQuery::init failed\n");
+        exit(1);
+    }
+    w.path.resize(kMaxPath);
+    w.spath_refs.resize(kMaxPath);
+    w.spath.resize(3 * kMaxPath);
+    w.sflags.resize(kMaxPath);
+    std::vector<double> us;
+    int n = std::min(o.queries, l->npairs), start_off = 0, partial = 0, found = 0, far_snap = 0;
+    double total_len = 0;
+    for (int i = 0; i < n; i++) {
+        const double *pr = l->pairs + 4 * i;
+        float a[3], z[3];
+        put(a, pr[0], 0, pr[1]);
+        put(z, pr[2], 0, pr[3]);
+        double best = INFINITY;
+        for (int k = 0; k < o.repeat; k++) {
+            double t0 = bench_now();
+            query(w, a, z);
+            best = std::min(best, (bench_now() - t0) * 1e6);
+        }
+        us.push_back(best);
+        double len = 0;
+        for (int k = 1; k < w.nstraight; k++)
+            len += std::hypot(w.spath[3 * k] - w.spath[3 * k - 3], w.spath[3 * k + 2] - w.spath[3 * k - 1]);
+        if (!w.ra || !w.rz) start_off++;
+        else if (!w.complete) partial++;
+        else {
+            found++;
+            total_len += len;
+            if (std::max(moved(a, w.sa), moved(z, w.sz)) > radius + kFarSnap) far_snap++;
+        }
+        if (lengths) {
+            if (w.complete) fprintf(lengths, "%s %g %d %.4f\n", l->name, radius, i, len);
+            else fprintf(lengths, "%s %g %d -\n", l->name, radius, i);
+        }
+    }
+    double median = bench_median(us.data(), (int)us.size()); // sorts them
+    double p99 = us[(size_t)(0.99 * (double)(us.size() - 1))], worst = us.back();
+    printf("detour-nav level=%s radius=%g cs=%g tile_cells=%d tiles=%d polys=%d bake_ms=%.1f nav_bytes=%zu "
+           "queries=%d repeat=%d median_us=%.2f p99_us=%.1f worst_us=%.1f no_path=%d start_off=%d partial=%d "
+           "far_snap=%d mean_len_m=%.3f\n",
+           l->name, radius, o.cs, o.tile, b.tiles, b.polys, b.ms, b.bytes, n, o.repeat, median, p99, worst,
+           start_off + partial, start_off, partial, far_snap, found ? total_len / found : 0.0);
+    fflush(stdout);
+    dtFreeNavMeshQuery(w.q);
+    dtFreeNavMesh(b.mesh);
+}
+
+int usage()
+{
+    fprintf(stderr, "usage: detour-nav [--level NAME|all] [--radius 0|0.5|both] [--cs M] [--tile CELLS] "
+                    "[--queries N] [--repeat K] [--lengths FILE]\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    Options o;
+    const char *level = "all", *radius = "both";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--level") && i + 1 < argc) level = argv[++i];
+        else if (!strcmp(argv[i], "--radius") && i + 1 < argc) radius = argv[++i];
+        else if (!strcmp(argv[i], "--cs") && i + 1 < argc) o.cs = (float)atof(argv[++i]);
+        else if (!strcmp(argv[i], "--tile") && i + 1 < argc) o.tile = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--queries") && i + 1 < argc) o.queries = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) o.repeat = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--lengths") && i + 1 < argc) o.lengths = argv[++i];
+        else return usage();
+    }
+    if (!(o.cs >= 0.05f && o.cs <= 1.0f) || o.tile < 16 || o.tile > 4096 || o.queries < 1 || o.repeat < 1)
+        return usage();
+    std::vector<double> radii;
+    if (!strcmp(radius, "both")) radii = { 0.0, 0.5 };
+    else {
+        char *end;
+        double r = strtod(radius, &end);
+        if (*end || !(r >= 0 && r <= 10)) return usage();
+        radii = { r };
+    }
+    FILE *lengths = nullptr;
+    if (o.lengths && !(lengths = fopen(o.lengths, "a"))) {
+        fprintf(stderr, "detour-nav: cannot open %s\n", o.lengths);
+        return 1;
+    }
+    int ran = 0;
+    for (int k = 0; nav_level_names[k]; k++) {
+        if (strcmp(level, "all") && strcmp(level, nav_level_names[k])) continue;
+        NavLevel l;
+        if (nav_level_make(nav_level_names[k], &l)) {
+            fprintf(stderr, "detour-nav: cannot make level %s\n", nav_level_names[k]);
+            return 1;
+        }
+        Geometry g = geometry(&l);
+        for (double r : radii) run(&l, g, r, o, lengths);
+        nav_level_free(&l);
+        ran++;
+    }
+    if (lengths) fclose(lengths);
+    if (!ran) return usage();
+    return 0;
+}
