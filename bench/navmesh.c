@@ -4,6 +4,7 @@
 // (bench/peers/detour_nav.cpp; bench/navmesh-vs-detour.py runs both).
 //
 //   steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] [--queries N] [--repeat K] [--lengths FILE]
+//   steer-bench navmesh --level NAME --crowd N [--threads T] [--ticks K]   (navigating crowds: run_crowd)
 //
 // Builds each level's mesh once, from its rings (steerN_mesh_build, then
 // steerN_mesh_prepare), and runs the level's query pairs on that one mesh
@@ -30,6 +31,8 @@
 #include "timing.h"
 #include "nav_levels.h"
 #include "nav/mesh.h"
+#include "steer.h"
+#include "steer_nav.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -42,7 +45,8 @@ _Static_assert((int)NAV_RING_OUTLINE == (int)STEERN_RING_OUTLINE && (int)NAV_RIN
 static int usage(void)
 {
     fprintf(stderr, "usage: steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] [--queries N] "
-                    "[--repeat K] [--lengths FILE]\n");
+                    "[--repeat K] [--lengths FILE]\n"
+                    "       steer-bench navmesh --level NAME --crowd N [--threads T] [--ticks K]\n");
     return 2;
 }
 
@@ -117,19 +121,112 @@ static int run_level(const NavLevel *l, const double *radii, int nradii, int que
     return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+// --crowd N: N agents (radius 0.3 m, 1.4 m/s) of the level's query pairs,
+// each from its pair's start to its end, steer.reciprocal wrapping
+// steer.navigate on one mesh whose walls are the world's (steer_nav.h and
+// steer.h only, as a C host does it), on `threads` threads, for `ticks`
+// ticks of 1/60 s. All ask for a way at tick 1; the world answers within
+// its path budget (default 4096 triangles a tick). Prints the ticks'
+// wall time: the median and worst of the ticks while requests drain and
+// of those after, and when the last plan came:
+//   navmesh_crowd level=L agents=N threads=T drain_ticks=K drain_median_ms=X drain_worst_ms=X
+//     median_ms=X p99_ms=X worst_ms=X plans=K arrived=K
+static int run_crowd(const NavLevel *l, int n, int threads, int ticks)
+{
+    steer_NavMeshDesc d = {
+        .xy = l->xy, .ring_end = l->ring_end, .ring_role = l->ring_role, .nrings = (int)l->nrings, .nareas = 1
+    };
+    steer_NavMesh *m = NULL;
+    if (steer_navmesh_new(&d, &m) != STEER_OK) {
+        fprintf(stderr, "steer-bench navmesh: %s: %s\n", l->name, steer_last_error());
+        return 1;
+    }
+    steer_WorldDesc wd = { .threads = threads, .size = { l->w, l->h } };
+    steer_World *w = NULL;
+    steer_Behavior *rec = NULL, *nav = NULL;
+    if (steer_world_new(&wd, &w) || steer_behavior_new("reciprocal", &rec) || steer_behavior_new("navigate", &nav) ||
+        steer_behavior_set_navmesh(nav, "navmesh", m) || steer_behavior_add_child(rec, nav, 1)) {
+        fprintf(stderr, "steer-bench navmesh: crowd setup: %s\n", steer_last_error());
+        return 1;
+    }
+    steer_DebugNavMesh view;
+    steer_navmesh_view(m, &view);
+    for (int t = 0; t < view.ntri; t++)
+        for (int i = 0; i < 3; i++) {
+            if (view.adj[3 * t + i] >= 0) continue;
+            const double *a = view.xy + 2 * view.tri[3 * t + i], *b = view.xy + 2 * view.tri[3 * t + (i + 1) % 3];
+            steer_add_wall(w, (const double[3]){ a[0], a[1], 0 }, (const double[3]){ b[0], b[1], 0 }, NULL);
+        }
+    for (int i = 0; i < n; i++) {
+        const double *p = l->pairs + 4 * (i % l->npairs);
+        steer_AgentDesc ad = {
+            .position = { p[0], p[1] }, .radius = 0.3, .max_speed = 1.4, .max_force = 5, .brain = rec
+        };
+        steer_Agent a;
+        if (steer_spawn(w, &ad, &a) ||
+            steer_agent_set_target(w, a, (const double[3]){ p[2], p[3], 0 }, STEER_NO_AGENT)) {
+            fprintf(stderr, "steer-bench navmesh: spawn %d: %s\n", i, steer_last_error());
+            return 1;
+        }
+    }
+    steer_behavior_release(rec);
+    steer_behavior_release(nav);
+    steer_navmesh_free(m);
+    double *ms = malloc(sizeof *ms * (size_t)ticks);
+    int plans = 0, arrived = 0, drain = ticks;
+    for (int t = 0; t < ticks; t++) {
+        double t0 = bench_now_ms();
+        steer_world_step(w, 1);
+        ms[t] = bench_now_ms() - t0;
+        int k;
+        const steer_Event *ev = steer_world_events(w, &k);
+        for (int i = 0; i < k; i++) {
+            plans += ev[i].type == STEER_EVENT_PATH_FOUND || ev[i].type == STEER_EVENT_UNREACHABLE;
+            arrived += ev[i].type == STEER_EVENT_ARRIVE;
+        }
+        if (plans >= n && drain == ticks) drain = t + 1;
+    }
+    int after = ticks - drain;
+    qsort(ms, (size_t)drain, sizeof *ms, cmp_double);
+    double dmed = ms[drain / 2], dworst = ms[drain - 1];
+    double med = 0, p99 = 0, worst = 0;
+    if (after > 0) {
+        qsort(ms + drain, (size_t)after, sizeof *ms, cmp_double);
+        med = ms[drain + after / 2];
+        p99 = ms[drain + (int)(0.99 * (after - 1))];
+        worst = ms[ticks - 1];
+    }
+    printf("navmesh_crowd level=%s agents=%d threads=%d drain_ticks=%d drain_median_ms=%.3f drain_worst_ms=%.3f "
+           "median_ms=%.3f p99_ms=%.3f worst_ms=%.3f plans=%d arrived=%d\n",
+           l->name, n, threads, drain, dmed, dworst, med, p99, worst, plans, arrived);
+    free(ms);
+    steer_world_free(w);
+    return 0;
+}
+
 int steer_bench_navmesh(int argc, char **argv)
 {
     const char *level = "all", *radius = "both", *lengths_path = NULL;
-    int queries = NAV_LEVEL_PAIRS, repeat = 3;
+    int queries = NAV_LEVEL_PAIRS, repeat = 3, crowd = 0, threads = 2, ticks = 600;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--level") && i + 1 < argc) level = argv[++i];
         else if (!strcmp(argv[i], "--radius") && i + 1 < argc) radius = argv[++i];
         else if (!strcmp(argv[i], "--queries") && i + 1 < argc) queries = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--lengths") && i + 1 < argc) lengths_path = argv[++i];
+        else if (!strcmp(argv[i], "--crowd") && i + 1 < argc) crowd = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--ticks") && i + 1 < argc) ticks = atoi(argv[++i]);
         else return usage();
     }
-    if (queries < 1 || queries > NAV_LEVEL_PAIRS || repeat < 1) return usage();
+    if (queries < 1 || queries > NAV_LEVEL_PAIRS || repeat < 1 || crowd < 0 || threads < 1 || threads > 64 || ticks < 2)
+        return usage();
     double radii[2] = { 0.0, 0.5 };
     int nradii = 2;
     if (strcmp(radius, "both")) {
@@ -152,7 +249,7 @@ int steer_bench_navmesh(int argc, char **argv)
             bad = 1;
             break;
         }
-        bad = run_level(&l, radii, nradii, queries, repeat, lengths);
+        bad = crowd > 0 ? run_crowd(&l, crowd, threads, ticks) : run_level(&l, radii, nradii, queries, repeat, lengths);
         nav_level_free(&l);
         ran++;
     }
