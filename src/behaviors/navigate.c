@@ -113,12 +113,17 @@ static void request(const steerB_Ctx *c, float *m, const float goal[2])
     m[NV_RADIUS] = c->radius;
 }
 
-// A point of the mesh in sight from the agent (a straight walk stays on it).
+// A point of the mesh in sight from the agent (a straight walk stays on
+// it). From off the mesh (pushed into an obstacle, or standing just over
+// its edge) every point counts as in sight: planning again from there
+// would give the same way back (the serve step starts an off-mesh agent at
+// the mesh's nearest point) every tick; the stuck watch re-plans if the
+// straight way back does not get it anywhere.
 static bool in_sight(const steerN_Mesh *mesh, const float p[3], const float *q)
 {
     steerN_MeshFilter f = { 0.0, NULL };
     double a[2] = { p[0], p[1] }, b[2] = { q[0], q[1] }, hit[2], nrm[2], frac;
-    return steerN_mesh_raycast(mesh, a, b, &f, hit, nrm, &frac) == 0;
+    return steerN_mesh_raycast(mesh, a, b, &f, hit, nrm, &frac) <= 0;
 }
 
 static float dist2(const float p[3], const float *q)
@@ -244,14 +249,17 @@ static int reason_of(steerN_PathStatus st)
 }
 
 // Fill the row's corners from the query's last path (from, corners, to).
-static void take_path(const steerN_MeshQuery *q, float *m)
+// back: the agent stands off the mesh and the path starts at the mesh's
+// nearest point, its first corner (steered to first: back onto the mesh).
+static void take_path(const steerN_MeshQuery *q, float *m, bool back)
 {
     uint32_t np = 0;
     const double *pts = steerN_mesh_path_points(q, &np);
-    uint32_t nc = np > 1 ? np - 1 : 0, k = nc < NAV_K ? nc : NAV_K;
+    uint32_t skip = back ? 0 : 1;
+    uint32_t nc = np > skip ? np - skip : 0, k = nc < NAV_K ? nc : NAV_K;
     for (uint32_t j = 0; j < k; j++) {
-        m[NV_CORNERS + 2 * j] = (float)pts[2 * (j + 1)];
-        m[NV_CORNERS + 2 * j + 1] = (float)pts[2 * (j + 1) + 1];
+        m[NV_CORNERS + 2 * j] = (float)pts[2 * (j + skip)];
+        m[NV_CORNERS + 2 * j + 1] = (float)pts[2 * (j + skip) + 1];
     }
     if (k == 0 && np == 1) { // already there: the one point is the goal
         m[NV_CORNERS] = (float)pts[0];
@@ -287,6 +295,18 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         uint32_t used = 0;
         steerN_PathStatus st = steerN_mesh_path_begin(s->q, p->mesh, from, to, &f);
         if (st == STEERN_PATH_WORKING) st = steerN_mesh_path_step(s->q, UINT32_MAX, &used);
+        // pushed off the mesh (a crowd pressed it into an obstacle, the game
+        // put it there): the way from the mesh's nearest point, by way of it
+        bool back = false;
+        double near[2], dist;
+        int32_t tri;
+        if (st == STEERN_PATH_START_OFF && steerN_mesh_nearest(p->mesh, from, f.radius, near, &tri, &dist)) {
+            uint32_t more = 0;
+            st = steerN_mesh_path_begin(s->q, p->mesh, near, to, &f);
+            if (st == STEERN_PATH_WORKING) st = steerN_mesh_path_step(s->q, UINT32_MAX, &more);
+            used += more;
+            back = true;
+        }
         used++; // a search costs at least one unit, so the budget always runs out
         *budget = used < *budget ? *budget - used : 0;
         m[NV_RADIUS] = w->radius[r->d];
@@ -294,7 +314,7 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         m[NV_STUCK] = 0;
         m[NV_BEST] = FLT_MAX;
         if (st == STEERN_PATH_FOUND) {
-            take_path(s->q, m);
+            take_path(s->q, m, back);
             m[NV_STATE] = NS_FOLLOWING;
             steerT_event_to(&w->loc, w, STEER_EVENT_PATH_FOUND, r->d, STEER_NO_AGENT);
         } else {

@@ -189,6 +189,12 @@ static const Case cases[] = {
       "local rows, r = {}, string.rep('.', 1000) for j = 1, 1000 do rows[j] = r end\n"
       "local keep = {} for i = 1, 10 do keep[i] = steer.grid{ map = rows } end",
       "memory cap" },
+    { "navigation meshes beyond the memory cap (their C memory counts)",
+      "local obs = {} for i = 1, 400 do local x, y = i % 20 * 10, i // 20 * 10\n"
+      "  obs[i] = { { x + 1, y + 1 }, { x + 3, y + 1 }, { x + 3, y + 3 }, { x + 1, y + 3 } } end\n"
+      "local keep = {} for i = 1, 400 do keep[i] = steer.navmesh{ outline = { { 0, 0 }, { 200, 0 }, { 200, 200 }, "
+      "{ 0, 200 } }, obstacles = obs } end",
+      "memory cap" },
     { "behaviour trees beyond the memory cap (their C memory counts)",
       "local pts = {} for i = 1, 20000 do pts[i] = { i % 50, i % 7 } end\n"
       "local keep = {} for i = 1, 60 do keep[i] = steer.patrol{ points = pts } end",
@@ -977,6 +983,28 @@ static void test_mod_flow_field(void)
     int close;
     bool finite;
     int n = tagged_near_goal(e, "flow", 5, &close, &finite);
+    CHECK(n == 20 && close == 20 && finite, "%d of the mod's %d agents reached the goal round the wall", close, n);
+    steer_engine_free(e);
+}
+
+// tests/mods/navmesh.lua: 20 agents of a mod find their own way round the
+// wall on the mod's navigation mesh (reciprocal wrapping navigate) to the
+// goal, and the mod stays enabled.
+static void test_mod_navmesh(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    int id = -1;
+    REQUIRE(steer_engine_load_mod(e, MODS_DIR "/navmesh.lua", NULL, &id) == STEER_OK, "navmesh: %s",
+            steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 1500) == STEER_OK, "the host's ticks: %s", steer_engine_error(e));
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, id, &mi);
+    CHECK(mi.enabled, "the mod was disabled: %s", mi.reason);
+    int close;
+    bool finite;
+    int n = tagged_near_goal(e, "nav", 8, &close, &finite);
     CHECK(n == 20 && close == 20 && finite, "%d of the mod's %d agents reached the goal round the wall", close, n);
     steer_engine_free(e);
 }
@@ -1823,6 +1851,7 @@ int main(void)
     RUN(test_deep_messages);
     RUN(test_register_into_a_hostile_steer_table);
     RUN(test_mod_flow_field);
+    RUN(test_mod_navmesh);
     RUN(test_mod_flow_field_outlives_the_mod);
     RUN(test_mod_brains_after_a_rewind);
     RUN(test_mod_flow_memory);
