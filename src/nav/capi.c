@@ -387,14 +387,7 @@ int steer_navmesh_view(const steer_NavMesh *m, steer_DebugNavMesh *out)
 {
     MESH(m, STEER_EARG);
     STEERA_NONNULL(out, "a place for the view", STEER_EARG);
-    const steerN_Mesh *x = m->m;
-    *out = (steer_DebugNavMesh){ .nvert = (int)x->nvert,
-                                 .ntri = (int)x->ntri,
-                                 .xy = x->xy,
-                                 .tri = x->tri,
-                                 .adj = x->adj,
-                                 .area = x->area,
-                                 .nareas = (int)x->nareas };
+    steerN_mesh_view(m->m, out);
     return STEER_OK;
 }
 

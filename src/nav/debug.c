@@ -50,10 +50,8 @@ int steer_debug_flow_step(int dir, int *dx, int *dy)
 
 int steer_debug_nav_meshes(const struct steerN_Layers *nav) { return nav ? (int)nav->nmeshes : 0; }
 
-int steer_debug_nav_mesh(const struct steerN_Layers *nav, int i, steer_DebugNavMesh *out)
+void steerN_mesh_view(const steerN_Mesh *m, steer_DebugNavMesh *out)
 {
-    if (!nav || !out || i < 0 || (uint32_t)i >= nav->nmeshes) return STEER_EARG;
-    const steerN_Mesh *m = nav->meshes[i];
     *out = (steer_DebugNavMesh){ .nvert = (int)m->nvert,
                                  .ntri = (int)m->ntri,
                                  .xy = m->xy,
@@ -61,5 +59,11 @@ int steer_debug_nav_mesh(const struct steerN_Layers *nav, int i, steer_DebugNavM
                                  .adj = m->adj,
                                  .area = m->area,
                                  .nareas = (int)m->nareas };
+}
+
+int steer_debug_nav_mesh(const struct steerN_Layers *nav, int i, steer_DebugNavMesh *out)
+{
+    if (!nav || !out || i < 0 || (uint32_t)i >= nav->nmeshes) return STEER_EARG;
+    steerN_mesh_view(nav->meshes[i], out);
     return STEER_OK;
 }

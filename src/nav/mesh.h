@@ -107,6 +107,9 @@ struct steer_NavMesh;
 struct steer_FlowField;
 steerN_Mesh *steerN_mesh_of(const struct steer_NavMesh *m, const char *fn);
 steerN_Flow *steerN_flow_of(const struct steer_FlowField *f, const char *fn);
+// debug.c: the mesh as steer_debug.h's read-only view (steer_debug_nav_mesh, steer_navmesh_view).
+struct steer_DebugNavMesh;
+void steerN_mesh_view(const steerN_Mesh *m, struct steer_DebugNavMesh *out);
 
 // ---- mesh_io.c -------------------------------------------------------------
 

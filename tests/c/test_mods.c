@@ -966,48 +966,35 @@ static int tagged_near_goal(steer_Engine *e, const char *tag, double near, int *
     return k;
 }
 
-// tests/mods/flow_field.lua: 20 agents of the mod follow its field round
-// the wall to the goal while the mod runs.
-static void test_mod_flow_field(void)
+// Load the mod at `path`, tick 1500 times: its 20 agents tagged `tag` all
+// come within `near` metres of (90, 90) round the test scenario's wall,
+// and it stays enabled.
+static void check_mod_reaches_goal(const char *path, const char *tag, double near)
 {
     Log log = { 0 };
     steer_Engine *e = engine(&log);
     REQUIRE(e, "engine and scenario");
     int id = -1;
-    REQUIRE(steer_engine_load_mod(e, MODS_DIR "/flow_field.lua", NULL, &id) == STEER_OK, "flow_field: %s",
-            steer_engine_error(e));
+    REQUIRE(steer_engine_load_mod(e, path, NULL, &id) == STEER_OK, "%s: %s", path, steer_engine_error(e));
     CHECK(steer_engine_tick(e, 1500) == STEER_OK, "the host's ticks: %s", steer_engine_error(e));
     steer_ModInfo mi;
     steer_engine_mod_info(e, id, &mi);
     CHECK(mi.enabled, "the mod was disabled: %s", mi.reason);
     int close;
     bool finite;
-    int n = tagged_near_goal(e, "flow", 5, &close, &finite);
+    int n = tagged_near_goal(e, tag, near, &close, &finite);
     CHECK(n == 20 && close == 20 && finite, "%d of the mod's %d agents reached the goal round the wall", close, n);
     steer_engine_free(e);
 }
 
+// tests/mods/flow_field.lua: 20 agents of the mod follow its field round
+// the wall to the goal while the mod runs.
+static void test_mod_flow_field(void) { check_mod_reaches_goal(MODS_DIR "/flow_field.lua", "flow", 5); }
+
 // tests/mods/navmesh.lua: 20 agents of a mod find their own way round the
 // wall on the mod's navigation mesh (reciprocal wrapping navigate) to the
-// goal, and the mod stays enabled.
-static void test_mod_navmesh(void)
-{
-    Log log = { 0 };
-    steer_Engine *e = engine(&log);
-    REQUIRE(e, "engine and scenario");
-    int id = -1;
-    REQUIRE(steer_engine_load_mod(e, MODS_DIR "/navmesh.lua", NULL, &id) == STEER_OK, "navmesh: %s",
-            steer_engine_error(e));
-    CHECK(steer_engine_tick(e, 1500) == STEER_OK, "the host's ticks: %s", steer_engine_error(e));
-    steer_ModInfo mi;
-    steer_engine_mod_info(e, id, &mi);
-    CHECK(mi.enabled, "the mod was disabled: %s", mi.reason);
-    int close;
-    bool finite;
-    int n = tagged_near_goal(e, "nav", 8, &close, &finite);
-    CHECK(n == 20 && close == 20 && finite, "%d of the mod's %d agents reached the goal round the wall", close, n);
-    steer_engine_free(e);
-}
+// goal (within 8 m: they arrive in a crowd), and the mod stays enabled.
+static void test_mod_navmesh(void) { check_mod_reaches_goal(MODS_DIR "/navmesh.lua", "nav", 8); }
 
 // The same mod lends its field to the scenario's ten wanderers and is
 // disabled (its update loops for ever from its 60th tick): its state is

@@ -9,6 +9,7 @@
 // runs to the same hash, save -> load -> save gives the same bytes, every
 // beacon comes back (counted), and bad bytes or a failing allocator are
 // refused with nothing leaked.
+#include "buf.h"
 #include "check.h"
 #include "counting.h"
 #include "core/brain.h"
@@ -146,18 +147,6 @@ static steer_World *make_world(steer_AllocFn alloc, void *ud)
     beacon_release(b1);
     beacon_release(b2);
     return w;
-}
-
-static unsigned char *save(const steer_World *w, size_t *n)
-{
-    size_t len = 0;
-    steer_world_save_buffer(w, NULL, 0, &len);
-    unsigned char *p = malloc(len);
-    if (p && steer_world_save_buffer(w, p, len, n) != STEER_OK) {
-        free(p);
-        return NULL;
-    }
-    return p;
 }
 
 static const Beacon *beacon_of(const steer_World *w, uint32_t brain)

@@ -9,6 +9,7 @@
 // tick gives; their order; that a later request waits behind older ones;
 // that a snapshot carries the budget and the pending requests (the loaded
 // world answers as the saved one would have, bit for bit).
+#include "buf.h"
 #include "check.h"
 #include "core/brain.h"
 
@@ -177,18 +178,6 @@ static void test_oldest_first(void)
     CHECK(seq[0] == h[0].id && seq[1] == h[1].id && seq[2] == h[2].id && seq[3] == h[3].id && seq[4] == h[0].id,
           "0, 1, 2, 3, then 0 again (its second request is the youngest)");
     steer_world_free(w);
-}
-
-static unsigned char *save(const steer_World *w, size_t *n)
-{
-    size_t len = 0;
-    steer_world_save_buffer(w, NULL, 0, &len);
-    unsigned char *p = malloc(len);
-    if (p && steer_world_save_buffer(w, p, len, n) != STEER_OK) {
-        free(p);
-        return NULL;
-    }
-    return p;
 }
 
 // Saved with requests pending: the loaded world has the budget and the
