@@ -35,7 +35,11 @@
 // vertex, at most 2% of r outside the arc), so every segment of the path is
 // a tangent of the circles it passes and keeps r from their vertices. With
 // r = 0 every circle is a point and this is the classic simple stupid
-// funnel, point for point.
+// funnel, point for point. A path for r > 0 is checked (its points on the
+// mesh, a raycast along each segment); one that leaves the mesh (a start
+// or goal within r of a wall, where rounded corners need not fit) is
+// replaced by the funnel over the portals as points, each wall end moved
+// r along its portal, which stays inside the corridor.
 #include "mesh_geom.h"
 
 #include <string.h>
