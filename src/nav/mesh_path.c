@@ -8,7 +8,8 @@
 // wide agent may still be reached through another. Each node carries the
 // point where the path crosses its entry edge: the point of that portal
 // nearest the previous crossing point, kept r from the portal's ends that
-// are walls. A step costs the distance between successive crossing points
+// are walls (a wall vertex, or an area's corner nearer a wall than r:
+// hard()). A step costs the distance between successive crossing points
 // times the cost of the triangle between them (the filter's, else the
 // mesh's; INFINITY: never entered); the heuristic is the straight distance
 // to the goal times the least area cost, so it never overestimates. A way
@@ -25,8 +26,9 @@
 //
 // The funnel (Demyen's modified funnel algorithm): the simple stupid
 // funnel over the corridor's portals, where each portal end that is a wall
-// vertex (vwall) is a circle of radius r and every other point (the start,
-// the goal, an area corner) a circle of radius 0. The funnel's sides are
+// vertex (vwall, or an area corner nearer a wall than r) is a circle of
+// radius r and every other point (the start, the goal, an area corner) a
+// circle of radius 0. The funnel's sides are
 // tangents from the apex's circle to the sides' circles: outer tangents
 // between two corners on the same side, inner ones between opposite sides.
 // A corner the path turns at is written as points on the polygon
@@ -324,6 +326,13 @@ static bool pinched(const steerN_MeshQuery *q, uint32_t t, int k, const double p
     return false;
 }
 
+// Vertex v is a corner to keep r from: a wall ends there, or (an area's
+// corner) a wall passes nearer than r.
+static bool hard(const steerN_Mesh *m, uint32_t v, double r)
+{
+    return m->vwall[v] || (r > 0 && steerN_mesh_wall_distance(m, m->xy + 2 * v, NULL, NULL) < r);
+}
+
 static int expand(steerN_MeshQuery *q, uint32_t n)
 {
     const steerN_Mesh *m = q->m;
@@ -348,7 +357,7 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         }
         uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
         const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
-        double len = mg_dist(a, b), ra = m->vwall[vp] ? r : 0, rb = m->vwall[vq] ? r : 0;
+        double len = mg_dist(a, b), ra = hard(m, vp, r) ? r : 0, rb = hard(m, vq, r) ? r : 0;
         if (len < ra + rb || !(len > 0)) {
             q->narrowed = q->narrowed || len > 0;
             continue;
@@ -809,7 +818,7 @@ static void set_obj(Obj *o, const steerN_Mesh *m, uint32_t v, int side, double r
 {
     o->at = at;
     o->p[0] = m->xy[2 * v], o->p[1] = m->xy[2 * v + 1];
-    o->rho = m->vwall[v] ? r : 0;
+    o->rho = hard(m, v, r) ? r : 0;
     o->side = side;
     o->id = o->v = v;
 }
@@ -843,7 +852,7 @@ static void points_only(steerN_MeshQuery *q, uint32_t np, double shrink)
         set_obj(r, m, r->v, -1, 0, i);
         double len = mg_dist(l->p, r->p), d[2] = { r->p[0] - l->p[0], r->p[1] - l->p[1] };
         if (!(shrink > 0) || !(len > 0)) continue;
-        double a = m->vwall[l->v] ? shrink / len : 0, b = m->vwall[r->v] ? shrink / len : 0;
+        double a = hard(m, l->v, shrink) ? shrink / len : 0, b = hard(m, r->v, shrink) ? shrink / len : 0;
         if (a + b > 1) a = b = 0.5;
         if (a > 0) l->p[0] += a * d[0], l->p[1] += a * d[1], l->id = START_ID - 2 * i - 2;
         if (b > 0) r->p[0] -= b * d[0], r->p[1] -= b * d[1], r->id = START_ID - 2 * i - 1;

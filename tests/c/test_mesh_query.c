@@ -540,7 +540,11 @@ static bool on_the_mesh(const steerN_Mesh *m, const double *p, uint32_t n)
 //      portals kept r from their wall ends, else the classic one);
 //   2  an area's corner 0.03 m from a wall, its corner taken as wide
 //      open: the path turned at it (now its width is twice its distance
-//      to the walls, so the search goes round).
+//      to the walls, so the search goes round);
+//   3  the goal on an area's corner, the corridor round it by another
+//      area corner 0.28 m from a wall: the path turned at that corner
+//      (an area corner nearer a wall than r is now a corner to keep r
+//      from, a circle like a wall's).
 static void test_ring_levels(void)
 {
     static const double xy0[] = { -25,    -25,   25,     -25,   25,   25,    -25,   25,    -0.5,  -25,
@@ -567,6 +571,15 @@ static void test_ring_levels(void)
     static const uint32_t end2[] = { 9, 15, 19, 23, 29 };
     static const int32_t role2[] = { STEERN_RING_OUTLINE, STEERN_RING_OBSTACLE, STEERN_RING_OBSTACLE,
                                      STEERN_RING_OUTLINE, 1 };
+    static const double xy3[] = { -4.5, 7.75,  2.5,   -7.75, -4,    5,     2.75,  -7,    2.75, -7,   5,
+                                  5.75, -7.75, -7,    -3.25, -0.75, -3,    7.75,  7,     -3,   2.75, 4.75,
+                                  -7.5, 8.75,  -2.5,  7.75,  -3,    -2.5,  6,     3.5,   -7.5, 8.75, -9.25,
+                                  -2.5, 1.5,   -9,    -5,    -2,    0.25,  3.5,   -9,    8.25, 7.25, 9.25,
+                                  -3,   -8.75, 3.5,   6.5,   3.75,  8.75,  -7.75, -7,    -4,   0,    7.75,
+                                  -8,   -1,    -0.75, 3,     -7,    -3.25, -6.25, -1.25, 9,    7.75, -1,
+                                  8.75, 4,     -8.25, -7,    -2.75, -9.25, 1.25,  -5.5,  3,    -0.75 };
+    static const uint32_t end3[] = { 7, 17, 22, 28, 38 };
+    static const int32_t role3[] = { STEERN_RING_OUTLINE, 1, STEERN_RING_OUTLINE, 1, STEERN_RING_OUTLINE };
     const struct {
         const double *xy;
         const uint32_t *end;
@@ -582,11 +595,12 @@ static void test_ring_levels(void)
           5,
           { 3.2792187296113506, 4.2071231103876325 },
           { -10.219157664921189, 13.555113214698084 } },
+        { xy3, end3, role3, 5, { 3.5541834831237793, 6.9876513481140137 }, { 3.5, 6.5 } },
     };
     const char *names[] = { "default", "mud" };
     const float costs[] = { 1, 3 };
     steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         steerN_MeshSpec spec = { lv[k].xy, lv[k].end, lv[k].role, lv[k].nrings, 2, names, costs };
         steerN_MeshError err;
         steerN_Mesh *m = steerN_mesh_build(&spec, NULL, &err);
