@@ -8,7 +8,8 @@
 // wide agent may still be reached through another. Each node carries the
 // point where the path crosses its entry edge: the point of that portal
 // nearest the previous crossing point, kept r from the portal's ends that
-// are walls. A step costs the distance between successive crossing points
+// are walls (a wall vertex, or an area's corner nearer a wall than r:
+// hard()). A step costs the distance between successive crossing points
 // times the cost of the triangle between them (the filter's, else the
 // mesh's; INFINITY: never entered); the heuristic is the straight distance
 // to the goal times the least area cost, so it never overestimates. A way
@@ -25,8 +26,9 @@
 //
 // The funnel (Demyen's modified funnel algorithm): the simple stupid
 // funnel over the corridor's portals, where each portal end that is a wall
-// vertex (vwall) is a circle of radius r and every other point (the start,
-// the goal, an area corner) a circle of radius 0. The funnel's sides are
+// vertex (vwall, or an area corner nearer a wall than r) is a circle of
+// radius r and every other point (the start, the goal, an area corner) a
+// circle of radius 0. The funnel's sides are
 // tangents from the apex's circle to the sides' circles: outer tangents
 // between two corners on the same side, inner ones between opposite sides.
 // A corner the path turns at is written as points on the polygon
@@ -35,7 +37,11 @@
 // vertex, at most 2% of r outside the arc), so every segment of the path is
 // a tangent of the circles it passes and keeps r from their vertices. With
 // r = 0 every circle is a point and this is the classic simple stupid
-// funnel, point for point.
+// funnel, point for point. A path for r > 0 is checked (its points on the
+// mesh, a raycast along each segment); one that leaves the mesh (a start
+// or goal within r of a wall, where rounded corners need not fit) is
+// replaced by the funnel over the portals as points, each wall end moved
+// r along its portal, which stays inside the corridor.
 #include "mesh_geom.h"
 
 #include <string.h>
@@ -48,6 +54,7 @@ typedef struct Obj {
     int side;    // +1 the path keeps it on its left, -1 right, 0 a free point
     uint32_t id; // its vertex, START_ID or GOAL_ID
     uint32_t at; // its portal (0: the start's, the last: the goal's)
+    uint32_t v;  // its vertex, when id is not (a point moved off it)
 } Obj;
 
 struct steerN_MeshQuery {
@@ -319,6 +326,13 @@ static bool pinched(const steerN_MeshQuery *q, uint32_t t, int k, const double p
     return false;
 }
 
+// Vertex v is a corner to keep r from: a wall ends there, or (an area's
+// corner) a wall passes nearer than r.
+static bool hard(const steerN_Mesh *m, uint32_t v, double r)
+{
+    return m->vwall[v] || (r > 0 && steerN_mesh_wall_distance(m, m->xy + 2 * v, NULL, NULL) < r);
+}
+
 static int expand(steerN_MeshQuery *q, uint32_t n)
 {
     const steerN_Mesh *m = q->m;
@@ -343,7 +357,7 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         }
         uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
         const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
-        double len = mg_dist(a, b), ra = m->vwall[vp] ? r : 0, rb = m->vwall[vq] ? r : 0;
+        double len = mg_dist(a, b), ra = hard(m, vp, r) ? r : 0, rb = hard(m, vq, r) ? r : 0;
         if (len < ra + rb || !(len > 0)) {
             q->narrowed = q->narrowed || len > 0;
             continue;
@@ -561,6 +575,27 @@ static bool first(const Obj *apex, const Obj *o, const Obj *t, const double dn[2
            (tt[0] - apex->p[0]) * dn[0] + (tt[1] - apex->p[1]) * dn[1];
 }
 
+// Target t crosses side o's tangent but o does not block it (t short of
+// o's tangent point): an end on o's side (s) of a portal between the
+// apex's (from) and o's (to) that t crosses and meets first blocks it
+// still: the tightest such end (the most toward t), else NULL. Without
+// this the funnel forgets the corner its side was tightened from.
+static const Obj *earlier_block(const Obj *P, uint32_t from, uint32_t to, int s, const Obj *apex, const Obj *o,
+                                const Obj *t, const double dn[2])
+{
+    const Obj *best = NULL;
+    double db[2] = { 0, 0 };
+    for (uint32_t j = from + 1; j < to; j++) {
+        const Obj *c = &P[2 * j + (s > 0 ? 0 : 1)];
+        double dc[2];
+        if (at_apex(apex, c) || same(c, o)) continue;
+        tangent(apex, c, dc, NULL, NULL);
+        if (!(s * mg_cross(dc[0], dc[1], dn[0], dn[1]) > 0) || !first(apex, c, t, dn)) continue;
+        if (!best || s * mg_cross(db[0], db[1], dc[0], dc[1]) < 0) best = c, db[0] = dc[0], db[1] = dc[1];
+    }
+    return best;
+}
+
 static int push_corner(steerN_MeshQuery *q, const Obj *o)
 {
     if (grow(&q->alloc, (void **)&q->cor, &q->cap_cor, q->ncor + 1, sizeof *q->cor)) return -1;
@@ -584,7 +619,7 @@ static int funnel(steerN_MeshQuery *q, uint32_t np)
 {
     const Obj *P = q->portal;
     Obj apex = P[0], left = P[0], right = P[1];
-    uint32_t left_i = 0, right_i = 0;
+    uint32_t left_i = 0, right_i = 0, apex_i = 0;
     double dl[2], dr[2], dn[2];
     q->ncor = 0;
     if (push_corner(q, &apex)) return -1;
@@ -600,7 +635,10 @@ static int funnel(steerN_MeshQuery *q, uint32_t np)
             tangent(&apex, &left, dl, NULL, NULL);
             bool cross = at_apex(&apex, &right) ? open_side(&apex, &left, r) && mg_cross(dl[0], dl[1], dn[0], dn[1]) > 0
                                                 : !(mg_cross(dl[0], dl[1], dn[0], dn[1]) < 0);
-            if (!cross || !first(&apex, &left, r, dn)) right = *r, right_i = i;
+            const Obj *b =
+                cross && !first(&apex, &left, r, dn) ? earlier_block(P, apex_i, left_i, 1, &apex, &left, r, dn) : NULL;
+            if (b) next = *b, next_i = b->at, turn = true;
+            else if (!cross || !first(&apex, &left, r, dn)) right = *r, right_i = i;
             else next = left, next_i = left_i, turn = true;
         }
         if (!turn) {
@@ -611,7 +649,11 @@ static int funnel(steerN_MeshQuery *q, uint32_t np)
                 bool cross = at_apex(&apex, &left)
                                  ? open_side(&apex, &right, l) && mg_cross(dr[0], dr[1], dn[0], dn[1]) < 0
                                  : !(mg_cross(dr[0], dr[1], dn[0], dn[1]) > 0);
-                if (!cross || !first(&apex, &right, l, dn)) left = *l, left_i = i;
+                const Obj *b = cross && !first(&apex, &right, l, dn)
+                                   ? earlier_block(P, apex_i, right_i, -1, &apex, &right, l, dn)
+                                   : NULL;
+                if (b) next = *b, next_i = b->at, turn = true;
+                else if (!cross || !first(&apex, &right, l, dn)) left = *l, left_i = i;
                 else next = right, next_i = right_i, turn = true;
             }
         }
@@ -626,7 +668,7 @@ static int funnel(steerN_MeshQuery *q, uint32_t np)
             apex = next;
         }
         left = right = apex;
-        left_i = right_i = next_i;
+        left_i = right_i = apex_i = next_i;
         i = next_i;
     }
     return push_corner(q, &P[2 * np - 2]);
@@ -706,7 +748,7 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
             if (m->vwall[v] && v != a->id && v != b->id && mg_seg_nearest(p, ta, tb, NULL, NULL) < lim * lim &&
                 !holds_end(a, b, p, lim)) {
                 double o = mg_orient(ta, tb, p) / len;
-                Obj c = { { p[0], p[1] }, r, o > 0 ? 1 : -1, v, a->at };
+                Obj c = { { p[0], p[1] }, r, o > 0 ? 1 : -1, v, a->at, v };
                 double depth = r - (o > 0 ? o : -o);
                 if (!(found && !(depth > worst)) && !known(q, &c)) *out = c, found = true, worst = depth;
             }
@@ -776,9 +818,45 @@ static void set_obj(Obj *o, const steerN_Mesh *m, uint32_t v, int side, double r
 {
     o->at = at;
     o->p[0] = m->xy[2 * v], o->p[1] = m->xy[2 * v + 1];
-    o->rho = m->vwall[v] ? r : 0;
+    o->rho = hard(m, v, r) ? r : 0;
     o->side = side;
-    o->id = v;
+    o->id = o->v = v;
+}
+
+// Every point of the path on the mesh and no segment through a wall
+// (grazing a wall's end within rounding is not through it).
+static bool on_mesh(const steerN_MeshQuery *q)
+{
+    const steerN_Mesh *m = q->m;
+    for (uint32_t i = 0; i < q->npts; i++) {
+        const double *p = q->pts + 2 * i;
+        if (steerN_mesh_locate(m, p) < 0 && !(steerN_mesh_wall_distance(m, p, NULL, NULL) <= 1e-9)) return false;
+    }
+    for (uint32_t i = 0; i + 1 < q->npts; i++) {
+        double fr = 1;
+        if (steerN_mesh_raycast(m, q->pts + 2 * i, q->pts + 2 * i + 2, NULL, NULL, NULL, &fr) == 1 && fr < 1 - 1e-9)
+            return false;
+    }
+    return true;
+}
+
+// The corridor's portals as points (radius 0), each wall end moved
+// `shrink` along its portal toward the other end (A* left room for it):
+// such a point is a new one, so it gets an id of its own.
+static void points_only(steerN_MeshQuery *q, uint32_t np, double shrink)
+{
+    const steerN_Mesh *m = q->m;
+    for (uint32_t i = 1; i + 1 < np; i++) {
+        Obj *l = &q->portal[2 * i], *r = &q->portal[2 * i + 1];
+        set_obj(l, m, l->v, 1, 0, i);
+        set_obj(r, m, r->v, -1, 0, i);
+        double len = mg_dist(l->p, r->p), d[2] = { r->p[0] - l->p[0], r->p[1] - l->p[1] };
+        if (!(shrink > 0) || !(len > 0)) continue;
+        double a = hard(m, l->v, shrink) ? shrink / len : 0, b = hard(m, r->v, shrink) ? shrink / len : 0;
+        if (a + b > 1) a = b = 0.5;
+        if (a > 0) l->p[0] += a * d[0], l->p[1] += a * d[1], l->id = START_ID - 2 * i - 2;
+        if (b > 0) r->p[0] -= b * d[0], r->p[1] -= b * d[1], r->id = START_ID - 2 * i - 1;
+    }
 }
 
 static steerN_PathStatus finish(steerN_MeshQuery *q)
@@ -804,11 +882,21 @@ static steerN_PathStatus finish(steerN_MeshQuery *q)
         set_obj(&q->portal[2 * i + 1], m, m->tri[3 * t + (k + 1) % 3], -1, q->radius, i);
     }
     q->ncorr = n;
-    Obj s = { { q->from[0], q->from[1] }, 0, 0, START_ID, 0 }, g = { { q->to[0], q->to[1] }, 0, 0, GOAL_ID, n };
+    Obj s = { { q->from[0], q->from[1] }, 0, 0, START_ID, 0, START_ID },
+        g = { { q->to[0], q->to[1] }, 0, 0, GOAL_ID, n, GOAL_ID };
     q->portal[0] = q->portal[1] = s;
     q->portal[2 * n] = q->portal[2 * n + 1] = g;
     q->npts = 0;
     if (funnel(q, n + 1) || repair(q) || emit_path(q)) return STEERN_PATH_NOMEM;
+    // the rounded funnel is not proven to stay on the mesh (a start or goal
+    // near a wall, a corner it forgets): checked, and when it leaves, the
+    // corridor's portals kept r from their wall ends, then the portals
+    // themselves, as points: the classic funnel, inside the corridor
+    for (double shrink = q->radius; shrink >= 0 && q->radius > 0 && !on_mesh(q); shrink = shrink > 0 ? 0 : -1) {
+        points_only(q, n + 1, shrink);
+        q->npts = 0;
+        if (funnel(q, n + 1) || emit_path(q)) return STEERN_PATH_NOMEM;
+    }
     q->length = 0;
     for (uint32_t j = 1; j < q->npts; j++) q->length += mg_dist(q->pts + 2 * j - 2, q->pts + 2 * j);
     return STEERN_PATH_FOUND;

@@ -13,10 +13,12 @@
 // nearest wall point to C in the strip beyond AB bounded by the
 // perpendiculars to AB at A and B, searched across AB and pruned at the
 // best distance so far (search_width). Only walls (adj -1) and the
-// vertices they end at pinch: area borders are no walls, and a corner
-// whose vertex no wall ends at (vwall 0: a corner of an area only) has an
-// infinite width (nothing to go round), as has an A or B of vwall 0 for
-// the min above. Portals themselves are checked by the path search.
+// vertices they end at pinch: area borders are no walls, and an A or B of
+// vwall 0 does not count for the min above. A corner whose vertex no wall
+// ends at (vwall 0: a corner of an area only) has nothing to go round,
+// but the path keeps to its corridor, so it may pass over C itself, no
+// nearer the walls: its width is twice C's distance found as above.
+// Portals themselves are checked by the path search.
 //
 // The indexes: one uniform grid over the vertices' box, sized for about
 // two triangles per cell; each cell lists the triangles and the wall
@@ -107,7 +109,6 @@ static double search_width(const steerN_Mesh *m, Scratch *s, uint32_t t, int e, 
 static double corner_width(const steerN_Mesh *m, Scratch *s, uint32_t t, int i)
 {
     uint32_t vc = m->tri[3 * t + i], va = m->tri[3 * t + (i + 1) % 3], vb = m->tri[3 * t + (i + 2) % 3];
-    if (!m->vwall[vc]) return INFINITY;
     const double *c = m->xy + 2 * vc, *a = m->xy + 2 * va, *b = m->xy + 2 * vb;
     double d = INFINITY;
     if (m->vwall[va]) d = mg_dist(c, a);
@@ -124,13 +125,16 @@ static double corner_width(const steerN_Mesh *m, Scratch *s, uint32_t t, int i)
     }
     bool obtuse_a = (c[0] - a[0]) * (b[0] - a[0]) + (c[1] - a[1]) * (b[1] - a[1]) <= 0;
     bool obtuse_b = (c[0] - b[0]) * (a[0] - b[0]) + (c[1] - b[1]) * (a[1] - b[1]) <= 0;
-    if ((obtuse_a && m->vwall[va]) || (obtuse_b && m->vwall[vb])) return d;
+    // a corner of an area only: the disc may pass over c itself, so what
+    // pinches it is c's own distance to the walls, twice
+    double k = m->vwall[vc] ? 1 : 2;
+    if ((obtuse_a && m->vwall[va]) || (obtuse_b && m->vwall[vb])) return k * d;
     int e = (i + 1) % 3; // the edge a -> b
     if (m->adj[3 * t + e] < 0) {
         double w = sqrt(mg_seg_nearest(c, a, b, NULL, NULL));
-        return w < d ? w : d;
+        return k * (w < d ? w : d);
     }
-    return search_width(m, s, t, e, c, d);
+    return k * search_width(m, s, t, e, c, d);
 }
 
 static void *grab(steerN_Mesh *m, size_t bytes)

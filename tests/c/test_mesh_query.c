@@ -514,6 +514,114 @@ static void test_start_on_a_portal_vertex(void)
     steerN_mesh_free(m);
 }
 
+// Every point of a path on the mesh (or on its edge) and no segment
+// through a wall (a raycast along it hits nothing before its end).
+static bool on_the_mesh(const steerN_Mesh *m, const double *p, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (steerN_mesh_locate(m, p + 2 * i) < 0 && !(steerN_mesh_wall_distance(m, p + 2 * i, NULL, NULL) <= 1e-9))
+            return false;
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        double fr = 1;
+        if (steerN_mesh_raycast(m, p + 2 * i, p + 2 * i + 2, NULL, NULL, NULL, &fr) == 1 && fr < 1 - 1e-9) return false;
+    }
+    return true;
+}
+
+// Levels of random rings (fuzz_navmesh and a stress run of 2,000 lattice
+// levels), radius 0.3, one query each:
+//   0  (fuzz) the funnel let its left side go for a goal short of that
+//      side's tangent point, but the side had been tightened from an
+//      earlier corner, forgotten: the path went 1.8 m through a hole's
+//      corner (earlier_block() in mesh_path.c);
+//   1  start on a wall vertex, goal in its triangle: the repair went
+//      round a wall vertex on the side it lay, off the mesh (now every
+//      path is checked, and one that leaves the mesh is the funnel over
+//      portals kept r from their wall ends, else the classic one);
+//   2  an area's corner 0.03 m from a wall, its corner taken as wide
+//      open: the path turned at it (now its width is twice its distance
+//      to the walls, so the search goes round);
+//   3  the goal on an area's corner, the corridor round it by another
+//      area corner 0.28 m from a wall: the path turned at that corner
+//      (an area corner nearer a wall than r is now a corner to keep r
+//      from, a circle like a wall's).
+static void test_ring_levels(void)
+{
+    static const double xy0[] = { -25,    -25,   25,     -25,   25,   25,    -25,   25,    -0.5,  -25,
+                                  2.5,    -25,   2.5,    25,    -2.5, 25,    -5.75, -7.75, -7.75, -7.75,
+                                  -12.75, -7.75, -10.25, -7.75, 9.75, 10.5,  11.25, 8.25,  10,    11.75,
+                                  13.5,   15.25, 17,     18.75, 20.5, 22.25, 0,     0,     0,     0 };
+    static const uint32_t end0[] = { 4, 8, 12, 20 };
+    static const int32_t role0[] = { STEERN_RING_OUTLINE, 1, STEERN_RING_OBSTACLE, STEERN_RING_OUTLINE };
+    static const double xy1[] = { 2,     -2.25, 1,     1.25,  -2.5,  -2.5,  -2.5,  2,     2.5,   1.25,  1,
+                                  1.25,  -0.75, -1,    -2.5,  1.5,   1.5,   1.5,   -0.75, -2.5,  2.5,   1.25,
+                                  -0.5,  -1.75, 2.5,   1.25,  -1.25, 1.5,   2.25,  0.5,   0,     0.25,  1.75,
+                                  -1,    -2,    -0.75, -1.25, -1.5,  2.25,  0.75,  1.25,  -2.25, -1.25, -2.25,
+                                  -0.25, 0,     0.25,  -2,    2.5,   -2,    -1.25, -1.5,  2.5,   -0.75, -2,
+                                  -0.5,  1.75,  -1,    -1.25, 0.25,  -0.25, 1,     1.25,  -2.25, 2.25,  -0.25 };
+    static const uint32_t end1[] = { 3, 6, 14, 18, 27, 33 };
+    static const int32_t role1[] = { STEERN_RING_OUTLINE,  STEERN_RING_OBSTACLE, STEERN_RING_OBSTACLE,
+                                     STEERN_RING_OBSTACLE, STEERN_RING_OBSTACLE, STEERN_RING_OBSTACLE };
+    static const double xy2[] = { -3,    -0.25, -3,    -10.5,  11.75,  -4.25,  -3,    -10.5,  -3,     8,
+                                  16.25, -5.5,  11,    -10.5,  11.75,  -4.25,  10.25, -10.75, 13.25,  -4.25,
+                                  11.75, 15.5,  11.75, -6.5,   -8,     -11.75, 15.5,  13.25,  11.75,  -7.75,
+                                  -1.5,  11.75, 16.25, -5.5,   11.75,  -6.5,   -2.75, 14,     -11.25, 16.25,
+                                  10.75, 12,    8.75,  -13.75, -13.75, 12.75,  0.5,   15.5,   -13,    13.75,
+                                  11.5,  9,     11.75, 8.25,   4.25,   2.75,   -1.5,  -11.75 };
+    static const uint32_t end2[] = { 9, 15, 19, 23, 29 };
+    static const int32_t role2[] = { STEERN_RING_OUTLINE, STEERN_RING_OBSTACLE, STEERN_RING_OBSTACLE,
+                                     STEERN_RING_OUTLINE, 1 };
+    static const double xy3[] = { -4.5, 7.75,  2.5,   -7.75, -4,    5,     2.75,  -7,    2.75, -7,   5,
+                                  5.75, -7.75, -7,    -3.25, -0.75, -3,    7.75,  7,     -3,   2.75, 4.75,
+                                  -7.5, 8.75,  -2.5,  7.75,  -3,    -2.5,  6,     3.5,   -7.5, 8.75, -9.25,
+                                  -2.5, 1.5,   -9,    -5,    -2,    0.25,  3.5,   -9,    8.25, 7.25, 9.25,
+                                  -3,   -8.75, 3.5,   6.5,   3.75,  8.75,  -7.75, -7,    -4,   0,    7.75,
+                                  -8,   -1,    -0.75, 3,     -7,    -3.25, -6.25, -1.25, 9,    7.75, -1,
+                                  8.75, 4,     -8.25, -7,    -2.75, -9.25, 1.25,  -5.5,  3,    -0.75 };
+    static const uint32_t end3[] = { 7, 17, 22, 28, 38 };
+    static const int32_t role3[] = { STEERN_RING_OUTLINE, 1, STEERN_RING_OUTLINE, 1, STEERN_RING_OUTLINE };
+    const struct {
+        const double *xy;
+        const uint32_t *end;
+        const int32_t *role;
+        uint32_t nrings;
+        double from[2], to[2];
+    } lv[] = {
+        { xy0, end0, role0, 4, { -4.640625, -17.1875 }, { 17.429448339921173, 23.389961453537914 } },
+        { xy1, end1, role1, 6, { 2, -2.25 }, { 0.89447448906164695, -2.2929651333751426 } },
+        { xy2,
+          end2,
+          role2,
+          5,
+          { 3.2792187296113506, 4.2071231103876325 },
+          { -10.219157664921189, 13.555113214698084 } },
+        { xy3, end3, role3, 5, { 3.5541834831237793, 6.9876513481140137 }, { 3.5, 6.5 } },
+    };
+    const char *names[] = { "default", "mud" };
+    const float costs[] = { 1, 3 };
+    steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
+    for (int k = 0; k < 4; k++) {
+        steerN_MeshSpec spec = { lv[k].xy, lv[k].end, lv[k].role, lv[k].nrings, 2, names, costs };
+        steerN_MeshError err;
+        steerN_Mesh *m = steerN_mesh_build(&spec, NULL, &err);
+        REQUIRE(m && steerN_mesh_prepare(m) == 0, "level %d: %s", k, err.message);
+        double r = 0.3;
+        bool clear = steerN_mesh_contains(m, lv[k].from, r) && steerN_mesh_contains(m, lv[k].to, r);
+        steerN_PathStatus st = path(q, m, lv[k].from[0], lv[k].from[1], lv[k].to[0], lv[k].to[1], r, NULL);
+        CHECK(st == STEERN_PATH_FOUND || (st == STEERN_PATH_NARROW && k == 2), "level %d: status %d", k, st);
+        if (st == STEERN_PATH_FOUND) {
+            uint32_t n;
+            const double *p = steerN_mesh_path_points(q, &n);
+            bool crosses;
+            double cl = path_clearance(m, p, n, &crosses);
+            CHECK(on_the_mesh(m, p, n) && !crosses, "level %d: a path off the mesh or through a wall", k);
+            CHECK(!clear || cl >= r - 1e-6, "level %d: ends clear, clearance %.9f", k, cl);
+        }
+        steerN_mesh_free(m);
+    }
+    steerN_mesh_query_free(q);
+}
+
 // The random levels' worst cases, replayed one by one (each the level of
 // its seed in test_clearance_random and the query's own start, goal and
 // radius), each once closer to a wall than r:
@@ -923,6 +1031,7 @@ int main(void)
     RUN(test_shortest_radius_0);
     RUN(test_radius_0_is_the_classic_funnel);
     RUN(test_start_on_a_portal_vertex);
+    RUN(test_ring_levels);
     RUN(test_clearance_cases);
     RUN(test_clearance_random);
     RUN(test_area_costs);
