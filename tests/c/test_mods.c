@@ -192,8 +192,10 @@ static const Case cases[] = {
     { "navigation meshes beyond the memory cap (their C memory counts)",
       "local obs = {} for i = 1, 400 do local x, y = i % 20 * 10, i // 20 * 10\n"
       "  obs[i] = { { x + 1, y + 1 }, { x + 3, y + 1 }, { x + 3, y + 3 }, { x + 1, y + 3 } } end\n"
-      "local keep = {} for i = 1, 400 do keep[i] = steer.navmesh{ outline = { { 0, 0 }, { 200, 0 }, { 200, 200 }, "
-      "{ 0, 200 } }, obstacles = obs } end",
+      "local keep, outline = {}, { { 0, 0 }, { 200, 0 }, { 200, 200 }, { 0, 200 } }\n"
+      "return { update = function()\n"
+      "  for _ = 1, 10 do keep[#keep + 1] = steer.navmesh{ outline = outline, obstacles = obs } end\n"
+      "end }",
       "memory cap" },
     { "behaviour trees beyond the memory cap (their C memory counts)",
       "local pts = {} for i = 1, 20000 do pts[i] = { i % 50, i % 7 } end\n"
