@@ -296,11 +296,15 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         steerN_PathStatus st = steerN_mesh_path_begin(s->q, p->mesh, from, to, &f);
         if (st == STEERN_PATH_WORKING) st = steerN_mesh_path_step(s->q, UINT32_MAX, &used);
         // pushed off the mesh (a crowd pressed it into an obstacle, the game
-        // put it there): the way from the mesh's nearest point, by way of it
+        // put it there), or pressed to a wall where the search finds no way
+        // wide enough from it: the way from the mesh's nearest point where
+        // it fits, by way of that point (steerN_mesh_path does the same)
         bool back = false;
         double near[2], dist;
         int32_t tri;
-        if (st == STEERN_PATH_START_OFF && steerN_mesh_nearest(p->mesh, from, f.radius, near, &tri, &dist)) {
+        bool pressed = st == STEERN_PATH_NARROW && steerN_mesh_wall_distance(p->mesh, from, NULL, NULL) < f.radius;
+        if ((st == STEERN_PATH_START_OFF || pressed) &&
+            steerN_mesh_nearest(p->mesh, from, f.radius, near, &tri, &dist)) {
             uint32_t more = 0;
             st = steerN_mesh_path_begin(s->q, p->mesh, near, to, &f);
             if (st == STEERN_PATH_WORKING) st = steerN_mesh_path_step(s->q, UINT32_MAX, &more);

@@ -432,7 +432,30 @@ steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, co
                                    const steerN_MeshFilter *f)
 {
     steerN_PathStatus s = steerN_mesh_path_begin(q, m, from, to, f);
-    return s == STEERN_PATH_WORKING ? steerN_mesh_path_step(q, UINT32_MAX, NULL) : s;
+    if (s == STEERN_PATH_WORKING) s = steerN_mesh_path_step(q, UINT32_MAX, NULL);
+    // no way wide enough from a start nearer a wall than the radius: the
+    // agent stands where it stands, pressed to the wall; the way from the
+    // mesh's nearest point where it fits, with the start put back in front
+    // (Detour finds its start on the mesh eroded by the radius alike)
+    double near[2], dist;
+    int32_t t;
+    if (s != STEERN_PATH_NARROW || !f || !(f->radius > 0) ||
+        !(steerN_mesh_wall_distance(m, from, NULL, NULL) < f->radius) ||
+        !steerN_mesh_nearest(m, from, f->radius, near, &t, &dist) || (near[0] == from[0] && near[1] == from[1]))
+        return s;
+    steerN_PathStatus again = steerN_mesh_path_begin(q, m, near, to, f);
+    if (again == STEERN_PATH_WORKING) again = steerN_mesh_path_step(q, UINT32_MAX, NULL);
+    if (again != STEERN_PATH_FOUND) {
+        q->status = s; // the answer for the start as it is
+        return s;
+    }
+    if (grow(&q->alloc, (void **)&q->pts, &q->cap_pts, q->npts + 1, 2 * sizeof *q->pts))
+        return q->status = STEERN_PATH_NOMEM;
+    memmove(q->pts + 2, q->pts, sizeof *q->pts * 2 * q->npts);
+    q->pts[0] = from[0], q->pts[1] = from[1];
+    q->npts++;
+    q->length += mg_dist(q->pts, q->pts + 2);
+    return STEERN_PATH_FOUND;
 }
 
 // ---- the funnel ------------------------------------------------------------

@@ -711,6 +711,60 @@ static void test_clearance_random(void)
     printf("    %d paths, %d closer than r, mean length %.6f m\n", total, bad, total ? sum_len / total : 0);
 }
 
+// A start pressed against a wall (5 cm from a box, nearer than the 0.5 m
+// radius) where the search from it finds no way wide enough (a piece of
+// steer-bench navmesh's city level, pair 493): steerN_mesh_path goes on from
+// the mesh's nearest point where the agent fits, with the start put back in
+// front, and from there the way keeps the radius.
+static void test_start_pressed_to_a_wall(void)
+{
+    static const double boxes_[][4] = {
+        { 125.766, 88.709, 133.982, 93.870 },   { 114.800, 93.776, 118.133, 97.858 },
+        { 119.670, 103.750, 125.737, 111.979 }, { 135.360, 83.573, 144.218, 92.872 },
+        { 122.894, 91.081, 126.144, 94.739 },   { 114.178, 95.718, 123.902, 98.062 },
+        { 123.369, 100.627, 125.685, 105.234 }, { 126.122, 103.687, 135.496, 113.356 },
+        { 128.837, 89.926, 134.128, 97.817 },   { 137.902, 105.805, 140.308, 110.479 },
+    };
+    // the boxes overlap: the builder's rings, not make()'s segments
+    enum { NB = sizeof boxes_ / sizeof boxes_[0] };
+    double xy[2 * 4 * (NB + 1)];
+    uint32_t end[NB + 1];
+    int32_t role[NB + 1];
+    for (int k = 0; k <= (int)NB; k++) {
+        const double *b = k ? boxes_[k - 1] : (const double[]){ 100, 75, 170, 125 };
+        double c[8] = { b[0], b[1], b[2], b[1], b[2], b[3], b[0], b[3] };
+        memcpy(xy + 8 * k, c, sizeof c);
+        end[k] = 4 * (uint32_t)(k + 1);
+        role[k] = k ? STEERN_RING_OBSTACLE : STEERN_RING_OUTLINE;
+    }
+    const char *names[] = { "default" };
+    steerN_MeshSpec spec = {
+        .xy = xy, .ring_end = end, .ring_role = role, .nrings = NB + 1, .nareas = 1, .area_names = names
+    };
+    steerN_MeshError err;
+    steerN_Mesh *m = steerN_mesh_build(&spec, NULL, &err);
+    REQUIRE(m && steerN_mesh_prepare(m) == 0, "the level: %s", m ? "prepare" : err.message);
+    steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
+    double from[2] = { 126.197, 94.576 }, to[2] = { 157.661, 110.287 };
+    steerN_MeshFilter f = { 0.5, NULL };
+    steerN_PathStatus plain = steerN_mesh_path_begin(q, m, from, to, &f);
+    if (plain == STEERN_PATH_WORKING) plain = steerN_mesh_path_step(q, UINT32_MAX, NULL);
+    CHECK(plain == STEERN_PATH_NARROW, "the search from the start itself: status %d", plain);
+    steerN_PathStatus st = steerN_mesh_path(q, m, from, to, &f);
+    CHECK(st == STEERN_PATH_FOUND, "a way from where it fits: status %d", st);
+    uint32_t n = 0;
+    const double *p = st == STEERN_PATH_FOUND ? steerN_mesh_path_points(q, &n) : NULL;
+    if (!p) n = 0;
+    CHECK(n >= 3 && p[0] == from[0] && p[1] == from[1], "the start first (%u points)", n);
+    CHECK(n >= 3 && steerN_mesh_wall_distance(m, p + 2, NULL, NULL) >= 0.5 - 1e-6, "then where the agent fits");
+    bool crosses;
+    double cl = n >= 3 ? path_clearance(m, p + 2, n - 1, &crosses) : 0;
+    CHECK(n >= 3 && !crosses && cl >= 0.5 - 1e-6, "and on with the radius kept: %.4f", cl);
+    CHECK(n >= 2 && p[2 * n - 2] == to[0] && p[2 * n - 1] == to[1], "to the goal");
+    steerN_mesh_query_free(q);
+    steerN_mesh_free(m);
+}
+
 static void test_area_costs(void)
 {
     static Shape s;
@@ -1034,6 +1088,7 @@ int main(void)
     RUN(test_ring_levels);
     RUN(test_clearance_cases);
     RUN(test_clearance_random);
+    RUN(test_start_pressed_to_a_wall);
     RUN(test_area_costs);
     RUN(test_sliced_and_deterministic);
     RUN(test_locate_and_walls);
