@@ -292,23 +292,19 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         if (!p->mesh) continue;
         double from[2] = { w->p[0][r->d], w->p[1][r->d] }, to[2] = { m[NV_GX], m[NV_GY] };
         steerN_MeshFilter f = { w->radius[r->d], NULL };
-        uint32_t used = 0;
-        steerN_PathStatus st = steerN_mesh_path_begin(s->q, p->mesh, from, to, &f);
-        if (st == STEERN_PATH_WORKING) st = steerN_mesh_path_step(s->q, UINT32_MAX, &used);
+        // (pressed to a wall where no way wide enough leaves: steerN_mesh_path
+        // goes on from the mesh's nearest point where the agent fits, the
+        // start put back in front, which take_path skips like any start)
+        steerN_PathStatus st = steerN_mesh_path(s->q, p->mesh, from, to, &f);
+        uint32_t used = steerN_mesh_path_work(s->q);
         // pushed off the mesh (a crowd pressed it into an obstacle, the game
-        // put it there), or pressed to a wall where the search finds no way
-        // wide enough from it: the way from the mesh's nearest point where
-        // it fits, by way of that point (steerN_mesh_path does the same)
+        // put it there): the way from the mesh's nearest point, by way of it
         bool back = false;
         double near[2], dist;
         int32_t tri;
-        bool pressed = st == STEERN_PATH_NARROW && steerN_mesh_wall_distance(p->mesh, from, NULL, NULL) < f.radius;
-        if ((st == STEERN_PATH_START_OFF || pressed) &&
-            steerN_mesh_nearest(p->mesh, from, f.radius, near, &tri, &dist)) {
-            uint32_t more = 0;
-            st = steerN_mesh_path_begin(s->q, p->mesh, near, to, &f);
-            if (st == STEERN_PATH_WORKING) st = steerN_mesh_path_step(s->q, UINT32_MAX, &more);
-            used += more;
+        if (st == STEERN_PATH_START_OFF && steerN_mesh_nearest(p->mesh, from, f.radius, near, &tri, &dist)) {
+            st = steerN_mesh_path(s->q, p->mesh, near, to, &f);
+            used += steerN_mesh_path_work(s->q);
             back = true;
         }
         used++; // a search costs at least one unit, so the budget always runs out

@@ -84,6 +84,7 @@ struct steerN_MeshQuery {
     Obj *cor; // the path's corners: the start, the circles it turns round, the goal
     uint32_t ncor, cap_cor;
     double length;
+    uint32_t work; // triangles steerN_mesh_path's searches expanded
 };
 
 static int grow(const steerN_Alloc *a, void **p, uint32_t *cap, uint32_t need, size_t elem)
@@ -431,8 +432,10 @@ steerN_PathStatus steerN_mesh_path_step(steerN_MeshQuery *q, uint32_t budget, ui
 steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2], const double to[2],
                                    const steerN_MeshFilter *f)
 {
+    uint32_t used = 0;
     steerN_PathStatus s = steerN_mesh_path_begin(q, m, from, to, f);
-    if (s == STEERN_PATH_WORKING) s = steerN_mesh_path_step(q, UINT32_MAX, NULL);
+    if (s == STEERN_PATH_WORKING) s = steerN_mesh_path_step(q, UINT32_MAX, &used);
+    q->work = used;
     // no way wide enough from a start nearer a wall than the radius: the
     // agent stands where it stands, pressed to the wall; the way from the
     // mesh's nearest point where it fits, with the start put back in front
@@ -444,7 +447,8 @@ steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, co
         !steerN_mesh_nearest(m, from, f->radius, near, &t, &dist) || (near[0] == from[0] && near[1] == from[1]))
         return s;
     steerN_PathStatus again = steerN_mesh_path_begin(q, m, near, to, f);
-    if (again == STEERN_PATH_WORKING) again = steerN_mesh_path_step(q, UINT32_MAX, NULL);
+    if (again == STEERN_PATH_WORKING) again = steerN_mesh_path_step(q, UINT32_MAX, &used);
+    q->work += used;
     if (again != STEERN_PATH_FOUND) {
         q->status = s; // the answer for the start as it is
         return s;
@@ -936,5 +940,7 @@ const int32_t *steerN_mesh_path_corridor(const steerN_MeshQuery *q, uint32_t *n)
     *n = q->status == STEERN_PATH_FOUND ? q->ncorr : 0;
     return q->corr;
 }
+
+uint32_t steerN_mesh_path_work(const steerN_MeshQuery *q) { return q->work; }
 
 double steerN_mesh_path_length(const steerN_MeshQuery *q) { return q->status == STEERN_PATH_FOUND ? q->length : 0; }
