@@ -113,6 +113,31 @@ static int32_t area_id(lua_State *L, int idx, const char *fn, const char *where,
     return (int32_t)(*nareas)++;
 }
 
+// The table of area name -> cost multiplier at t (nil: nothing) into cost,
+// the names those of the nareas areas given; an unknown name raises
+// naming it, with `which` saying where the areas are listed.
+static void read_costs(lua_State *L, int t, const char *fn, const char (*names)[STEERN_MESH_AREA_NAME], uint32_t nareas,
+                       const char *which, float cost[STEERN_MESH_AREAS])
+{
+    if (lua_isnil(L, t)) return;
+    if (!lua_istable(L, t)) steerL_field_error(L, fn, "costs", "a table of area name -> cost multiplier", t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            luaL_error(L, "%s: field 'costs' expected area names as keys, got a %s key", fn, luaL_typename(L, -2));
+        const char *name = lua_tostring(L, -2);
+        int32_t id = -1;
+        for (uint32_t i = 0; i < nareas && id < 0; i++)
+            if (strcmp(names[i], name) == 0) id = (int32_t)i;
+        if (id < 0) luaL_error(L, "%s: field 'costs.%s': no area of that name (%s)", fn, name, which);
+        char where[64];
+        snprintf(where, sizeof where, "costs.%s", name);
+        cost[id] =
+            (float)steerL_checkrange(L, -1, fn, where, "a cost multiplier (math.huge: never entered)", 1e-3, INFINITY);
+        lua_pop(L, 1);
+    }
+}
+
 // ---- construction ------------------------------------------------------------
 
 static const char *status_text(steerN_MeshStatus s)
@@ -230,29 +255,9 @@ static int navmesh_new(lua_State *L)
     lua_pop(L, 1);
     float costs[STEERN_MESH_AREAS];
     for (int i = 0; i < STEERN_MESH_AREAS; i++) costs[i] = 1.0f;
-    if (lua_getfield(L, 1, "costs") != LUA_TNIL) {
-        if (!lua_istable(L, 5)) steerL_field_error(L, fn, "costs", "a table of area name -> cost multiplier", 5);
-        lua_pushnil(L);
-        while (lua_next(L, 5)) {
-            if (lua_type(L, -2) != LUA_TSTRING)
-                return luaL_error(L, "%s: field 'costs' expected area names as keys, got a %s key", fn,
-                                  luaL_typename(L, -2));
-            const char *name = lua_tostring(L, -2);
-            int32_t id = -1;
-            for (uint32_t i = 0; i < nareas; i++)
-                if (strcmp(names[i], name) == 0) id = (int32_t)i;
-            if (id < 0)
-                return luaL_error(L,
-                                  "%s: field 'costs.%s': no area of that name (the areas are 'default' and those "
-                                  "'areas' names)",
-                                  fn, name);
-            char where[64];
-            snprintf(where, sizeof where, "costs.%s", name);
-            costs[id] = (float)steerL_checkrange(L, -1, fn, where, "a cost multiplier (math.huge: never entered)", 1e-3,
-                                                 INFINITY);
-            lua_pop(L, 1);
-        }
-    }
+    lua_getfield(L, 1, "costs");
+    read_costs(L, 5, fn, (const char(*)[STEERN_MESH_AREA_NAME])names, nareas,
+               "the areas are 'default' and those 'areas' names", costs);
     lua_pop(L, 1);
 
     // the points, in ring order
@@ -359,21 +364,9 @@ static void read_filter(lua_State *L, int idx, const steerN_Mesh *m, const char 
     if (!lua_istable(L, idx)) steerL_field_error(L, fn, "options", "a table { radius, exclude, costs }", idx);
     steerL_check_fields(L, idx, fn, fields, 0);
     f->radius = steerL_optnumber(L, idx, fn, "radius", 0, 0, 1e9, "a radius in metres");
-    if (lua_getfield(L, idx, "costs") != LUA_TNIL) {
-        int t = lua_gettop(L);
-        if (!lua_istable(L, t)) steerL_field_error(L, fn, "costs", "a table of area name -> cost multiplier", t);
-        lua_pushnil(L);
-        while (lua_next(L, t)) {
-            const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
-            int a = steerN_mesh_area(m, name);
-            if (a < 0) luaL_error(L, "%s: field 'costs': the mesh has no area '%s'", fn, name);
-            char where[64];
-            snprintf(where, sizeof where, "costs.%s", name);
-            cost[a] = (float)steerL_checkrange(L, -1, fn, where, "a cost multiplier (math.huge: never entered)", 1e-3,
-                                               INFINITY);
-            lua_pop(L, 1);
-        }
-    }
+    lua_getfield(L, idx, "costs");
+    read_costs(L, lua_gettop(L), fn, (const char(*)[STEERN_MESH_AREA_NAME])m->area_name, m->nareas,
+               "nm.areas lists the mesh's", cost);
     lua_pop(L, 1);
     if (lua_getfield(L, idx, "exclude") != LUA_TNIL) {
         int t = lua_gettop(L);
