@@ -347,7 +347,7 @@ static int navmesh_load(lua_State *L)
 static double opt_radius(lua_State *L, int idx, const char *fn, const char *arg)
 {
     if (lua_isnoneornil(L, idx)) return 0;
-    return steerL_checkrange(L, idx, fn, arg, "a radius in metres", 0, 1e9);
+    return steerL_checkrange(L, idx, fn, arg, "a radius in metres", 0, STEERN_RADIUS_MAX);
 }
 
 // The filter of an options table at idx (nil: radius 0, the mesh's costs):
@@ -363,7 +363,7 @@ static void read_filter(lua_State *L, int idx, const steerN_Mesh *m, const char 
     idx = lua_absindex(L, idx);
     if (!lua_istable(L, idx)) steerL_field_error(L, fn, "options", "a table { radius, exclude, costs }", idx);
     steerL_check_fields(L, idx, fn, fields, 0);
-    f->radius = steerL_optnumber(L, idx, fn, "radius", 0, 0, 1e9, "a radius in metres");
+    f->radius = steerL_optnumber(L, idx, fn, "radius", 0, 0, STEERN_RADIUS_MAX, "a radius in metres");
     lua_getfield(L, idx, "costs");
     read_costs(L, lua_gettop(L), fn, (const char(*)[STEERN_MESH_AREA_NAME])m->area_name, m->nareas,
                "nm.areas lists the mesh's", cost);

@@ -65,6 +65,14 @@ steerN_Flow *steerN_flow_of(const struct steer_FlowField *f, const char *fn)
     return steerA_ours(f, fn, "f", "a flow field from steer_flow_new") ? f->f : NULL;
 }
 
+// An agent's radius: 0 to STEERN_RADIUS_MAX metres.
+static bool radius_ok(double r, const char *fn, const char *what)
+{
+    if (r >= 0 && r <= STEERN_RADIUS_MAX) return true;
+    steerA_refuse_why("%s: %s expected a radius from 0 to %g metres", fn, what, STEERN_RADIUS_MAX);
+    return false;
+}
+
 // ---- grids ------------------------------------------------------------------
 
 int steer_grid_new(int nx, int ny, double cell, const double origin[2], steer_Grid **out)
@@ -420,10 +428,7 @@ static bool filter_of(const steer_NavFilter *f, steerN_MeshFilter *out, const ch
 {
     *out = (steerN_MeshFilter){ 0 };
     if (!f) return true;
-    if (!(f->radius >= 0 && f->radius <= 1e9)) {
-        steerA_refuse_why("%s: the filter's radius must be from 0 to 1e9 metres", fn);
-        return false;
-    }
+    if (!radius_ok(f->radius, fn, "the filter's radius")) return false;
     out->radius = f->radius;
     out->cost = f->costs;
     return true;
@@ -459,10 +464,7 @@ int steer_navmesh_nearest(const steer_NavMesh *m, const double p[2], double radi
     MESH(m, STEER_EARG);
     POINT(p, STEER_EARG);
     STEERA_NONNULL(out, "a place for the point", STEER_EARG);
-    if (!(radius >= 0 && radius <= 1e9)) {
-        steerA_refuse_why("steer_navmesh_nearest: argument 'radius' expected 0 to 1e9 metres");
-        return STEER_EARG;
-    }
+    if (!radius_ok(radius, __func__, "argument 'radius'")) return STEER_EARG;
     int32_t t;
     double d;
     if (!steerN_mesh_nearest(m->m, p, radius, out, &t, &d)) return STEER_EARG;
@@ -501,10 +503,7 @@ int steer_navmesh_move_along(const steer_NavMesh *m, const double from[2], const
     POINT(from, STEER_EARG);
     POINT(to, STEER_EARG);
     STEERA_NONNULL(out, "a place for the point", STEER_EARG);
-    if (!(radius >= 0 && radius <= 1e9)) {
-        steerA_refuse_why("steer_navmesh_move_along: argument 'radius' expected 0 to 1e9 metres");
-        return STEER_EARG;
-    }
+    if (!radius_ok(radius, __func__, "argument 'radius'")) return STEER_EARG;
     steerN_mesh_move_along(m->m, from, to, radius, out);
     return STEER_OK;
 }
@@ -520,7 +519,7 @@ bool steer_navmesh_contains(const steer_NavMesh *m, const double p[2], double ra
 {
     MESH(m, false);
     POINT(p, false);
-    if (!(radius >= 0 && radius <= 1e9)) return false;
+    if (!radius_ok(radius, __func__, "argument 'radius'")) return false;
     return steerN_mesh_contains(m->m, p, radius);
 }
 

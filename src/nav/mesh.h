@@ -37,6 +37,7 @@
 #define STEERN_MESH_SCALE 1000.0  // integer units per metre
 #define STEERN_MESH_AREAS 64      // areas per mesh, the default one (0) included
 #define STEERN_MESH_AREA_NAME 32  // bytes of an area's name, with its terminating 0
+#define STEERN_RADIUS_MAX 1e9     // the largest agent radius a query takes, metres
 
 typedef struct steerN_Mesh {
     atomic_int refs; // of a mesh made by the builder or read from bytes
