@@ -5,7 +5,7 @@
 -- world's. run(dt) gives { arrived, n, time, worst }: how many arrived of
 -- n within 200 s, when the last did, and the deepest overlap of a pair
 -- in radii of the smaller (sampled every 4th tick). navmesh_crowd_spec.lua
--- checks the goal at 1/60 s; navmesh_crowd_goals.lua at 0.25 s.
+-- checks the goal (check) at 1/60 s; navmesh_crowd_goals.lua at 0.25 s.
 local steer = require "steer"
 
 local M = {}
@@ -65,6 +65,14 @@ function M.run(dt)
     end
   end
   return { arrived = arrived, n = #agents, time = t, worst = worst }
+end
+
+-- The goal at dt, with a spec's expect: all arrive, no pair deeper than 0.1 r.
+function M.check(expect, dt)
+  local r = M.run(dt)
+  local what = ("%d of %d in %.1f s, deepest %.3f r"):format(r.arrived, r.n, r.time, r.worst)
+  expect(r.arrived, what):eq(r.n)
+  expect(r.worst, what):le(0.1)
 end
 
 return M

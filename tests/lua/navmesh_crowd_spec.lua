@@ -9,10 +9,7 @@ local describe, it, expect = spec.describe, spec.it, spec.expect
 
 describe("a crowd of three sizes on a navigation mesh", function()
   it("crosses an office through 1 m doors at 1/60 s: all arrive, no pair deeper than 0.1 r", function()
-    local r = crowd.run(1 / 60)
-    local what = ("%d of %d in %.1f s, deepest %.3f r"):format(r.arrived, r.n, r.time, r.worst)
-    expect(r.arrived, what):eq(r.n)
-    expect(r.worst, what):le(0.1)
+    crowd.check(expect, 1 / 60)
   end)
 end)
 
