@@ -64,12 +64,7 @@ static int def_field(lua_State *L, int idx, const char *k)
 static int archetype_new(lua_State *L)
 {
     const char *fn = "steer.archetype";
-    if (!lua_istable(L, 1)) {
-        char buf[64];
-        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn,
-                          steerL_describe(L, 1, buf, sizeof buf));
-    }
-    steerL_check_fields(L, 1, fn, archetype_fields, 0);
+    steerL_check_desc(L, 1, fn, archetype_fields);
     lua_settop(L, 1);
     lua_createtable(L, 0, 8); // 2: the definition
     if (lua_getfield(L, 1, "name") != LUA_TSTRING || lua_rawlen(L, -1) == 0)

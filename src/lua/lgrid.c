@@ -114,13 +114,8 @@ static int grid_new(lua_State *L)
 {
     static const char *const fields[] = { "cell", "origin", "map", "costs", NULL };
     const char *fn = "steer.grid";
-    if (!lua_istable(L, 1)) {
-        char buf[64];
-        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn,
-                          steerL_describe(L, 1, buf, sizeof buf));
-    }
+    steerL_check_desc(L, 1, fn, fields);
     lua_settop(L, 1);
-    steerL_check_fields(L, 1, fn, fields, 0);
     double cell = steerL_optnumber(L, 1, fn, "cell", 1, 1e-6, 1e30, "a number of metres");
     double origin[3] = { 0, 0, 0 };
     if (lua_getfield(L, 1, "origin") != LUA_TNIL) steerL_nav_vec(L, -1, fn, "origin", origin);

@@ -174,13 +174,8 @@ static int navmesh_new(lua_State *L)
     static const char *const fields[] = { "outline",   "obstacles", "areas", "costs", "grid", "vertices",
                                           "triangles", "agent",     "obj",   "up",    NULL };
     const char *fn = "steer.navmesh";
-    if (!lua_istable(L, 1)) {
-        char buf[64];
-        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn,
-                          steerL_describe(L, 1, buf, sizeof buf));
-    }
+    steerL_check_desc(L, 1, fn, fields);
     lua_settop(L, 1);
-    steerL_check_fields(L, 1, fn, fields, 0);
     static const char *const baked[] = { "vertices", "triangles", "obj", "agent", "up" };
     for (size_t i = 0; i < sizeof baked / sizeof *baked; i++) {
         bool given = lua_getfield(L, 1, baked[i]) != LUA_TNIL;

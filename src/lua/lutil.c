@@ -288,6 +288,15 @@ void steerL_check_unsandboxed(lua_State *L, const char *fn, const char *why)
 
 // ---- argument tables ----------------------------------------------------------
 
+void steerL_check_desc(lua_State *L, int t, const char *fn, const char *const *known)
+{
+    if (!lua_istable(L, t)) {
+        char buf[64];
+        luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, t, buf, sizeof buf));
+    }
+    steerL_check_fields(L, t, fn, known, 0);
+}
+
 void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array)
 {
     t = lua_absindex(L, t);

@@ -112,6 +112,9 @@ int steerL_optthreads(lua_State *L, int t, const char *fn);
 // Raise for any key of table `t` not listed in `known` (NULL-terminated) or
 // not a string; integer keys are allowed when `allow_array` is set.
 void steerL_check_fields(lua_State *L, int t, const char *fn, const char *const *known, int allow_array);
+// A descriptor: raise "FN: expected a table of named arguments, got ..."
+// unless the value at t is a table, then steerL_check_fields (no array part).
+void steerL_check_desc(lua_State *L, int t, const char *fn, const char *const *known);
 
 // The handle an id from Lua names (steerL_lid): on 5.1 and LuaJIT the
 // generation's high bits come from the slot's current one, so the id of a

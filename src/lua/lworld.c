@@ -37,12 +37,7 @@ static int world_new(lua_State *L)
         lua_settop(L, 0);
         lua_newtable(L);
     }
-    if (!lua_istable(L, 1)) {
-        char buf[64];
-        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn,
-                          steerL_describe(L, 1, buf, sizeof buf));
-    }
-    steerL_check_fields(L, 1, fn, world_fields, 0);
+    steerL_check_desc(L, 1, fn, world_fields);
     steer_WorldDesc d = { 0 };
     lua_getfield(L, 1, "dim");
     if (!lua_isnil(L, -1)) {
@@ -323,12 +318,7 @@ static int world_spawn(lua_State *L)
     steerL_check_writable(L, lw, fn);
     bool from_arch = steerL_isarchetype(L, 2);
     if (from_arch) steerL_archetype_desc(L); // 2: the merged fields, 3: the archetype, 4: the agent's own
-    if (!lua_istable(L, 2)) {
-        char buf[64];
-        return luaL_error(L, "%s: expected a table of named arguments, got %s", fn,
-                          steerL_describe(L, 2, buf, sizeof buf));
-    }
-    steerL_check_fields(L, 2, fn, spawn_fields, 0);
+    steerL_check_desc(L, 2, fn, spawn_fields);
     steer_AgentDesc d = { 0 };
     if (lua_getfield(L, 2, "position") != LUA_TNIL) steerL_checkvec(L, -1, d.position, fn, "position");
     if (lua_getfield(L, 2, "velocity") != LUA_TNIL) steerL_checkvec(L, -1, d.velocity, fn, "velocity");
@@ -647,15 +637,6 @@ static const char *const wall_fields[] = { "from", "to", NULL };
 static const char *const plane_fields[] = { "point", "normal", NULL };
 static const char *const box_fields[] = { "min", "max", NULL };
 
-static void check_desc(lua_State *L, const char *fn, const char *const *fields)
-{
-    if (!lua_istable(L, 2)) {
-        char buf[64];
-        luaL_error(L, "%s: expected a table of named arguments, got %s", fn, steerL_describe(L, 2, buf, sizeof buf));
-    }
-    steerL_check_fields(L, 2, fn, fields, 0);
-}
-
 static void desc_vec(lua_State *L, const char *fn, const char *field, double out[3])
 {
     lua_getfield(L, 2, field);
@@ -678,7 +659,7 @@ static int world_add_obstacle(lua_State *L)
     const char *fn = "steer.world:add_obstacle";
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_check_writable(L, lw, fn);
-    check_desc(L, fn, obstacle_fields);
+    steerL_check_desc(L, 2, fn, obstacle_fields);
     double c[3];
     desc_vec(L, fn, "position", c);
     lua_getfield(L, 2, "radius");
@@ -695,7 +676,7 @@ static int world_add_wall(lua_State *L)
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_check_writable(L, lw, fn);
     if (lw->dim != 2) return luaL_error(L, "%s: walls are segments of 2D worlds; use add_plane or add_box in 3D", fn);
-    check_desc(L, fn, wall_fields);
+    steerL_check_desc(L, 2, fn, wall_fields);
     double a[3], b[3];
     desc_vec(L, fn, "from", a);
     desc_vec(L, fn, "to", b);
@@ -713,7 +694,7 @@ static int world_add_plane(lua_State *L)
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_check_writable(L, lw, fn);
     if (lw->dim != 3) return luaL_error(L, "%s: planes are for 3D worlds; use add_wall in 2D", fn);
-    check_desc(L, fn, plane_fields);
+    steerL_check_desc(L, 2, fn, plane_fields);
     double p[3], n[3];
     desc_vec(L, fn, "point", p);
     desc_vec(L, fn, "normal", n);
@@ -732,7 +713,7 @@ static int world_add_box(lua_State *L)
     const char *fn = "steer.world:add_box";
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_check_writable(L, lw, fn);
-    check_desc(L, fn, box_fields);
+    steerL_check_desc(L, 2, fn, box_fields);
     double lo[3], hi[3];
     desc_vec(L, fn, "min", lo);
     desc_vec(L, fn, "max", hi);
