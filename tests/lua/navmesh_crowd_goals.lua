@@ -4,7 +4,8 @@
 --   build/tests/steer-spec tests/lua/navmesh_crowd_goals.lua
 -- (navmesh_crowd_spec.lua checks the same scene at 1/60 s, where it holds).
 -- Main at the first navigate with the radius funnel (2026-11-29): all 36
--- arrive in 108.5 s, but a pair overlaps by 0.99 r: people pressing into a
+-- arrive in 108.5 s, but a pair overlaps by 0.99 r sampled every tick (0.80 r every 4th, as
+-- navmesh_crowd.lua samples): people pressing into a
 -- 1 m door at 4 Hz (issue 31's goal 2; reciprocal's max_overlap caps it at
 -- its bound, not at 0.1 r).
 local spec = require "spec"
