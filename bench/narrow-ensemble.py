@@ -13,15 +13,20 @@ layout, for both systems side by side; then every layout's time.
 
   bench/narrow-ensemble.py STEER_BENCH RVO2_CROWD [--layouts N] [--jobs J]
       [--scenes doorway,bottleneck,...] [--dts 1/60,0.25]
-      [--steer-method orca] [--max-overlap X] [--rvo2-method rvo2-noise] [--log FILE]
-  bench/narrow-ensemble.py --from-log FILE      (the table again from a log)
+      [--steer-method orca] [--max-overlap X] [--nav waypoints|mesh] [--rvo2-method rvo2-noise]
+      [--systems steer,rvo2] [--log FILE]
+  bench/narrow-ensemble.py --from-log FILE...   (the table again from logs)
 
 Each run is one process under nice: `STEER_BENCH crowd --scenario S --dt DT
 --method orca --jitter K` and `RVO2_CROWD --scenario S --dt DT --method
 rvo2-noise --jitter K` (steer with `--max-overlap X` when given: reciprocal's
-max_overlap); their metric lines (crowd_scen.h) go to --log. Both
+max_overlap; with `--nav mesh` when given: steer's agents navigate a mesh
+of the scene instead of heading for its waypoints, RVO2 keeps them; only
+scenes with walls have one); their metric lines (crowd_scen.h) go to --log. Both
 systems are deterministic, so the figures do not depend on --jobs or the
-machine's load (no timings are reported).
+machine's load (no timings are reported): --systems steer reruns only
+steer, and --from-log with that log and an earlier one's RVO2 lines makes
+the whole table.
 """
 import argparse
 import math
@@ -59,9 +64,11 @@ def commands(args, scene, dt, layout):
              "--method", args.steer_method, "--jitter", str(layout)]
     if args.max_overlap:
         steer += ["--max-overlap", args.max_overlap]
+    if args.nav != "waypoints":
+        steer += ["--nav", args.nav]
     rvo2 = ["nice", args.rvo2_crowd, "--scenario", scene, "--dt", dt,
             "--method", args.rvo2_method, "--jitter", str(layout)]
-    return [("steer", steer), ("rvo2", rvo2)]
+    return [(name, cmd) for name, cmd in (("steer", steer), ("rvo2", rvo2)) if name in args.systems.split(",")]
 
 
 def run(cmd):
@@ -172,13 +179,18 @@ def main():
     ap.add_argument("--dts", default="1/60,0.25")
     ap.add_argument("--steer-method", default="orca")
     ap.add_argument("--max-overlap")
+    ap.add_argument("--nav", choices=("waypoints", "mesh"), default="waypoints")
     ap.add_argument("--rvo2-method", default="rvo2-noise")
+    ap.add_argument("--systems", default="steer,rvo2")
     ap.add_argument("--log")
-    ap.add_argument("--from-log")
+    ap.add_argument("--from-log", nargs="+")
     args = ap.parse_args()
     if args.from_log:
-        with open(args.from_log) as f:
-            print(table(collect(f)))
+        lines = []
+        for path in args.from_log:
+            with open(path) as f:
+                lines += f.readlines()
+        print(table(collect(lines)))
         return
     if not args.steer_bench or not args.rvo2_crowd or args.layouts < 1 or args.jobs < 1:
         ap.error("give STEER_BENCH and RVO2_CROWD, --layouts >= 1, --jobs >= 1")
