@@ -105,13 +105,13 @@
 // Measured with max_overlap 0.35 at dt 0.25 (100 people, median of 7 layouts
 // jittered by 5 cm, time / overlapping pairs / deepest in radii; without it,
 // and RVO2): bottleneck 170.0 s / 327 / 0.35 (157.5 / 720 / 1.81; RVO2 148.0
-// / 333 / 1.32), fanin 82.0 / 86 / 0.35 (92.8 / 303 / 1.68), doorway 239.2 /
-// 296 / 1.19 (303.2 / 560 / 1.64), hallway4 189.0 / 231 / 1.49 (173.0 / 344
+// / 333 / 1.32), fanin 82.0 / 86 / 0.35 (92.8 / 303 / 1.68), doorway 232.2 /
+// 291 / 1.19 (303.2 / 560 / 1.64), hallway4 165.0 / 229 / 1.68 (173.0 / 344
 // / 1.29), two-way corridor 132.8 / 475 / 1.55 (108.8 / 502 / 1.33): queues
 // stay within t, counter-flows (exempt) are slower and press about as
 // before. Open scenes at 0.25: packed 22.5 -> 15.8 s, 4 -> 0 pairs;
 // circle500 32 -> 380 shallow pairs (deepest 0.15 -> 0.29 r); blocks 61.0 ->
-// 76.2 s.
+// 71.0 s.
 //
 // No memory: the behaviour is a pure function of tick t's state.
 #include "behavior.h"
