@@ -6,7 +6,7 @@
 //
 //   steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method blend|priority|orca]
 //                     [--collide] [--threads N] [--variants K] [--horizon T] [--obstacle-horizon T]
-//                     [--jitter K] [--max-overlap X]
+//                     [--jitter K] [--max-overlap X] [--nav waypoints|mesh]
 //
 // Every scenario (default all) at each dt (default both; 0.0167 is exactly
 // 1/60 s) runs until crowd_metrics_finished says so (everyone arrived plus
@@ -35,10 +35,23 @@
 // waypoint has the same brain with seek{} (full speed) in arrive's place,
 // as RVO2's harness heads for a waypoint at full speed: arrive only at the
 // final goal, no braking in the gap.
+// --nav mesh (the scenes with walls: those with a CrowdScene.outline; with
+// --scenario all, only those run): the way comes from a navigation mesh
+// instead of the waypoints. The scene's outline less its walls (each
+// thickened by CROWD_WALL_HALF either side) becomes one mesh
+// (steer_navmesh_new), whose walls are the world's (bench_add_mesh_walls,
+// as w:add_navmesh does; the scene's own segments are not added), and
+// navigate{ navmesh, slow_radius 3, stop_radius 0.2 } takes arrive's place
+// in the method's brain, every agent's target its goal: the crowd recipe
+// reciprocal{ navigate } for orca. navigate goes at full speed to each
+// corner and arrives at the goal, as the waypoint leg does. The method
+// prints as M+navmesh.
 // The vehicle: mass 1, the scene's max_speed and radius, max_force 8 x
 // max_speed (one step of 0.25 s can reverse a full-speed velocity).
 #include "steer.h"
 #include "crowd_scen.h"
+#include "mesh_walls.h"
+#include "steer_nav.h"
 #include "timing.h"
 
 #include <math.h>
@@ -57,6 +70,7 @@ typedef struct CrowdOptions {
     int jitter;                       // the layout, crowd_scene_jitter's K
     double horizon, obstacle_horizon; // 0: the behaviour's default
     double max_overlap;               // reciprocal's max_overlap (0: off, its default)
+    bool mesh;                        // --nav mesh: navigate on the scene's mesh instead of waypoints
 } CrowdOptions;
 
 static void crowd_must(int st, const char *what)
@@ -90,8 +104,17 @@ static steer_Behavior *arrive_node(void)
 }
 
 // The goal leg: arrive at the final goal; full speed (seek) towards a
-// waypoint on the way, as RVO2's harness does (bench/peers/rvo2_crowd.cpp).
-static steer_Behavior *goal_node(bool final) { return final ? arrive_node() : node("seek"); }
+// waypoint on the way, as RVO2's harness does (bench/peers/rvo2_crowd.cpp);
+// on a mesh, navigate (full speed to each corner, arriving at the goal).
+static steer_Behavior *goal_node(bool final, const steer_NavMesh *mesh)
+{
+    if (!mesh) return final ? arrive_node() : node("seek");
+    steer_Behavior *b = node("navigate");
+    crowd_must(steer_behavior_set_navmesh(b, "navmesh", mesh), "navigate navmesh");
+    crowd_must(steer_behavior_set_number(b, "slow_radius", 3), "navigate slow_radius");
+    crowd_must(steer_behavior_set_number(b, "stop_radius", 0.2), "navigate stop_radius");
+    return b;
+}
 
 static steer_Behavior *avoid_agents_node(void)
 {
@@ -102,8 +125,10 @@ static steer_Behavior *avoid_agents_node(void)
 
 // The brain every agent of a run shares: the one place that says what each
 // method is. `obstacles`: the scene has circles or walls; `final`: for the
-// leg to the goal (else the leg to a waypoint).
-static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles, bool circles, bool final)
+// leg to the goal (else the leg to a waypoint); `mesh`: the way's (NULL:
+// none, the scene's waypoints).
+static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles, bool circles, bool final,
+                                 const steer_NavMesh *mesh)
 {
     if (!strcmp(o->method, "orca")) {
         steer_Behavior *r;
@@ -117,7 +142,7 @@ static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles, bool cir
                        "reciprocal obstacle_horizon");
         if (o->max_overlap > 0)
             crowd_must(steer_behavior_set_number(r, "max_overlap", o->max_overlap), "reciprocal max_overlap");
-        steer_Behavior *goal = goal_node(final);
+        steer_Behavior *goal = goal_node(final, mesh);
         if (circles) {
             steer_Behavior *p = node("priority");
             adopt(p, node("avoid_obstacles"));
@@ -133,14 +158,56 @@ static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles, bool cir
         adopt(top, node("avoid_walls"));
     }
     adopt(top, avoid_agents_node());
-    adopt(top, goal_node(final));
+    adopt(top, goal_node(final, mesh));
     return top;
 }
 
-// A steer world for the scene: its walls and circles, and its agents with
-// their goals as targets. agents receives the handles; brains[0] the brain
-// of the leg to a waypoint (NULL: the scene has none), brains[1] of the leg
-// to the goal, both kept alive by the world while an agent uses them.
+// --nav mesh: the scene's outline less its walls, each a quad of the
+// segment thickened by CROWD_WALL_HALF either side (not past its ends, so
+// a gap keeps its width).
+static steer_NavMesh *scene_mesh(const CrowdScene *s)
+{
+    int nxy = 2 * s->noutline + 8 * s->nobs;
+    double *xy = malloc(sizeof *xy * (size_t)nxy);
+    uint32_t *end = malloc(sizeof *end * (size_t)(1 + s->nobs));
+    int32_t *role = malloc(sizeof *role * (size_t)(1 + s->nobs));
+    if (!xy || !end || !role) {
+        fprintf(stderr, "steer-bench crowd: out of memory\n");
+        exit(1);
+    }
+    memcpy(xy, s->outline, sizeof *xy * 2 * (size_t)s->noutline);
+    int k = 2 * s->noutline, nrings = 1;
+    end[0] = (uint32_t)s->noutline;
+    role[0] = STEER_RING_OUTLINE;
+    for (int j = 0; j < s->nobs; j++) {
+        const CrowdObstacle *ob = &s->obs[j];
+        if (ob->kind != CROWD_SEGMENT) continue; // scenes with an outline have only walls
+        double ex = ob->b[0] - ob->a[0], ey = ob->b[1] - ob->a[1], len = hypot(ex, ey);
+        double nx = -ey / len * CROWD_WALL_HALF, ny = ex / len * CROWD_WALL_HALF;
+        const double quad[8] = { ob->a[0] - nx, ob->a[1] - ny, ob->b[0] - nx, ob->b[1] - ny,
+                                 ob->b[0] + nx, ob->b[1] + ny, ob->a[0] + nx, ob->a[1] + ny };
+        memcpy(xy + k, quad, sizeof quad);
+        k += 8;
+        end[nrings] = (uint32_t)(k / 2);
+        role[nrings++] = STEER_RING_OBSTACLE;
+    }
+    steer_NavMeshDesc d = { .xy = xy, .ring_end = end, .ring_role = role, .nrings = nrings, .nareas = 1 };
+    steer_NavMesh *m;
+    if (steer_navmesh_new(&d, &m) != STEER_OK) {
+        fprintf(stderr, "steer-bench crowd: %s's navigation mesh: %s\n", s->name, steer_last_error());
+        exit(1);
+    }
+    free(xy);
+    free(end);
+    free(role);
+    return m;
+}
+
+// A steer world for the scene: its walls and circles (--nav mesh: the
+// mesh's walls), and its agents with their goals as targets. agents
+// receives the handles; brains[0] the brain of the leg to a waypoint (NULL:
+// the scene has none, or the way is the mesh's), brains[1] of the leg to
+// the goal, both kept alive by the world while an agent uses them.
 static steer_World *scene_world(const CrowdOptions *o, const CrowdScene *s, double dt, steer_Agent *agents,
                                 unsigned char *past, steer_Behavior *brains[2])
 {
@@ -154,7 +221,9 @@ static steer_World *scene_world(const CrowdOptions *o, const CrowdScene *s, doub
     steer_World *w;
     crowd_must(steer_world_new(&wd, &w), "world");
     crowd_must(steer_world_reserve(w, s->n), "reserve");
-    for (int k = 0; k < s->nobs; k++) {
+    steer_NavMesh *mesh = o->mesh ? scene_mesh(s) : NULL; // the brains and the world hold it
+    if (mesh) crowd_must(bench_add_mesh_walls(w, mesh), "the mesh's walls");
+    for (int k = 0; k < s->nobs && !mesh; k++) {
         const CrowdObstacle *ob = &s->obs[k];
         if (ob->kind == CROWD_CIRCLE) {
             double c[3] = { ob->c[0], ob->c[1], 0 };
@@ -166,16 +235,18 @@ static steer_World *scene_world(const CrowdOptions *o, const CrowdScene *s, doub
     }
     bool circles = false;
     for (int k = 0; k < s->nobs; k++) circles |= s->obs[k].kind == CROWD_CIRCLE;
-    brains[0] = s->via ? brain_new(o, s->nobs > 0, circles, false) : NULL;
-    brains[1] = brain_new(o, s->nobs > 0, circles, true);
+    bool via = s->via && !mesh;
+    brains[0] = via ? brain_new(o, s->nobs > 0, circles, false, NULL) : NULL;
+    brains[1] = brain_new(o, s->nobs > 0, circles, true, mesh);
+    steer_navmesh_free(mesh);
     for (int i = 0; i < s->n; i++) {
-        const double *t = crowd_scene_target(s, i, &s->start[2 * i], &past[i]);
+        const double *t = via ? crowd_scene_target(s, i, &s->start[2 * i], &past[i]) : &s->goal[2 * i];
         steer_AgentDesc ad = { .position = { s->start[2 * i], s->start[2 * i + 1], 0 },
                                .mass = 1,
                                .max_speed = s->max_speed[i],
                                .max_force = 8 * s->max_speed[i],
                                .radius = s->radius[i],
-                               .brain = brains[s->via && !past[i] ? 0 : 1] };
+                               .brain = brains[via && !past[i] ? 0 : 1] };
         crowd_must(steer_spawn(w, &ad, &agents[i]), "spawn");
         double goal[3] = { t[0], t[1], 0 };
         crowd_must(steer_agent_set_target(w, agents[i], goal, STEER_NO_AGENT), "target");
@@ -210,7 +281,7 @@ static CrowdMetrics *run_scene(const CrowdOptions *o, const CrowdScene *s, doubl
             memcpy(&pos[2 * i], p, 2 * sizeof(double));
             memcpy(&vel[2 * i], v, 2 * sizeof(double));
             memcpy(&heading[2 * i], h, 2 * sizeof(double));
-            if (s->via) {
+            if (brains[0]) {
                 // on to the goal once past the waypoint, back to it if pushed back
                 unsigned char was = past[i];
                 const double *t = crowd_scene_target(s, i, p, &past[i]);
@@ -251,10 +322,11 @@ static void run_scenario(const CrowdOptions *o, const char *name, double dt)
         runs[v] = run_scene(o, &s, dt);
         crowd_scene_free(&s);
     }
-    char method[64];
+    char method[80];
     char overlap[32] = "";
     if (o->max_overlap > 0) snprintf(overlap, sizeof overlap, "+max_overlap=%g", o->max_overlap);
-    snprintf(method, sizeof method, "%s%s%s", o->method, overlap, o->collide ? "+collide" : "");
+    snprintf(method, sizeof method, "%s%s%s%s", o->method, overlap, o->mesh ? "+navmesh" : "",
+             o->collide ? "+collide" : "");
     crowd_metrics_print(stdout, runs, nruns, "steer", method);
     fflush(stdout);
     for (int v = 0; v < nruns; v++) crowd_metrics_free(runs[v]);
@@ -267,7 +339,7 @@ static int crowd_usage(void)
                     "[--method blend|priority|orca]\n"
                     "                         [--collide] [--threads N] [--variants K] [--horizon T] "
                     "[--obstacle-horizon T] [--jitter K]\n"
-                    "                         [--max-overlap X]\n"
+                    "                         [--max-overlap X] [--nav waypoints|mesh]\n"
                     "scenarios:");
     for (const char *const *s = crowd_scene_names; *s; s++) fprintf(stderr, " %s", *s);
     fprintf(stderr, "\n");
@@ -295,6 +367,16 @@ static int parse_dt(const char *arg, CrowdOptions *o)
     return o->ndt = 1;
 }
 
+// Whether the scene has walkable ground to make a mesh of (--nav mesh).
+static bool scene_has_outline(const char *name)
+{
+    CrowdScene s;
+    if (crowd_scene_make(name, 0, &s)) return false;
+    bool has = s.outline != NULL;
+    crowd_scene_free(&s);
+    return has;
+}
+
 int steer_bench_crowd(int argc, char **argv)
 {
     CrowdOptions o = { .method = "blend", .threads = 1 };
@@ -317,6 +399,8 @@ int steer_bench_crowd(int argc, char **argv)
         else if (!strcmp(arg, "--obstacle-horizon")) o.obstacle_horizon = atof(val);
         else if (!strcmp(arg, "--jitter")) o.jitter = atoi(val);
         else if (!strcmp(arg, "--max-overlap")) o.max_overlap = atof(val);
+        else if (!strcmp(arg, "--nav") && (!strcmp(val, "mesh") || !strcmp(val, "waypoints")))
+            o.mesh = !strcmp(val, "mesh");
         else return crowd_usage();
     }
     bool known_method = !strcmp(o.method, "blend") || !strcmp(o.method, "priority") || !strcmp(o.method, "orca");
@@ -324,8 +408,13 @@ int steer_bench_crowd(int argc, char **argv)
         o.horizon < 0 || o.obstacle_horizon < 0 || !(o.max_overlap >= 0 && o.max_overlap <= 1) ||
         (o.scenario && !crowd_scene_variants(o.scenario)))
         return crowd_usage();
+    if (o.mesh && o.scenario && !scene_has_outline(o.scenario)) {
+        fprintf(stderr, "steer-bench crowd: --nav mesh: scenario %s has no walls to make a mesh of\n", o.scenario);
+        return 2;
+    }
     for (const char *const *name = crowd_scene_names; *name; name++) {
         if (o.scenario && strcmp(o.scenario, *name)) continue;
+        if (o.mesh && !scene_has_outline(*name)) continue;
         for (int k = 0; k < o.ndt; k++) run_scenario(&o, *name, o.dt[k]);
     }
     return 0;

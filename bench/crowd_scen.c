@@ -45,6 +45,15 @@
 //               (0.6 m/s) at x = 10 .. 28, 10 fast ones (1.6 m/s) at
 //               x = -8 .. 0, all on y = 0; the slow go 60 m, the fast 100 m,
 //               so the fast must pass; 600 s
+//   Outlines (CrowdScene.outline, for steer-bench crowd --nav mesh): the
+//   walkable ground of each scene with walls, of which a navigation mesh
+//   is made, the walls carved out: doorway and bottleneck the box
+//   x in [-20, 20], y in [-30, 30] the wall spans; hallway4 the cross the
+//   walls bound, closed 30 m out; fanin the half-plane the people come
+//   from (x <= 1, |y| <= 32, so the funnel's outside is ground, as in the
+//   open scene), the corridor and a hall x in [20, 40], |y| <= 8 past it;
+//   corridor the corridor with a hall 15 m deep and 24 m wide at each
+//   end; overtake the corridor from x = -10 to 110.
 //   Layout K (crowd_scene_jitter, --jitter K in both harnesses): every
 //   start moved by up to 5 cm in x and y, from a stream seeded by K; 0 is
 //   the scene as above. The narrow scenes are chaotic (5 cm can change a
@@ -128,6 +137,22 @@ const double *crowd_scene_target(const CrowdScene *s, int i, const double pos[2]
     // past it along the normal, or within 0.5 m of it (arrive stops short of it)
     *past = dx * v[2] + dy * v[3] > 0 || dx * dx + dy * dy < 0.25;
     return *past ? &s->goal[2 * i] : v;
+}
+
+// The scene's walkable ground for a navigation mesh: n points (x, y pairs,
+// counter-clockwise), see CrowdScene.outline.
+static int outline(CrowdScene *s, const double *xy, int n)
+{
+    if (!(s->outline = (double *)malloc((size_t)(2 * n) * sizeof(double)))) return -1;
+    memcpy(s->outline, xy, (size_t)(2 * n) * sizeof(double));
+    s->noutline = n;
+    return 0;
+}
+
+static int box_outline(CrowdScene *s, double x0, double y0, double x1, double y1)
+{
+    const double xy[8] = { x0, y0, x1, y0, x1, y1, x0, y1 };
+    return outline(s, xy, 4);
 }
 
 static void agent(CrowdScene *s, int i, double sx, double sy, double gx, double gy, double r, double speed)
@@ -266,6 +291,7 @@ static int make_doorway(CrowdScene *s, int variant)
     if (scene_alloc(s, "doorway", 100, 2, 600)) return -1;
     door_wall(s, 2);
     mirrored_grids(s, 5, 10, 1, 10, 0.3, 1.4);
+    if (box_outline(s, -20, -30, 20, 30)) return -1;
     return through_door(s, 0.5);
 }
 
@@ -279,6 +305,7 @@ static int make_bottleneck(CrowdScene *s, int variant)
             double x = grid_at(col, 10, 1), y = grid_at(row, 10, 1);
             agent(s, i, x - 12, y, x + 12, y, 0.3, 1.4);
         }
+    if (box_outline(s, -20, -30, 20, 30)) return -1;
     return through_door(s, 0);
 }
 
@@ -301,7 +328,10 @@ static int make_hallway4(CrowdScene *s, int variant)
                 double dx = grid_at(col, 5, 1), dy = grid_at(row, 5, 1);
                 agent(s, i, ends[g][0] + dx, ends[g][1] + dy, -ends[g][0] + dx, -ends[g][1] + dy, 0.3, 1.4);
             }
-    return 0;
+    // the cross the walls bound, closed at the corridors' ends
+    const double cross[24] = { -30, -3, -3, -3, -3, -30, 3,  -30, 3,  -3, 30,  -3,
+                               30,  3,  3,  3,  3,  30,  -3, 30,  -3, 3,  -30, 3 };
+    return outline(s, cross, 12);
 }
 
 static int make_fanin(CrowdScene *s, int variant)
@@ -318,7 +348,12 @@ static int make_fanin(CrowdScene *s, int variant)
         agent(s, i, 30 * cos(a), 30 * sin(a), 32 + grid_at(col, 10, 1), -grid_at(row, 10, 1), 0.3, 1.4);
         if (waypoint(s, i, 0, 0, 1, 0)) return -1;
     }
-    return 0;
+    // the half-plane the people come from (to x = 1, so the funnel's outside
+    // is ground too, as in the open scene), the corridor, and a hall past
+    // its end holding the goals
+    const double ground[24] = { -32, -32, 1,  -32, 1,  -1.5, 20, -1.5, 20, -8, 40,  -8,
+                                40,  8,   20, 8,   20, 1.5,  1,  1.5,  1,  32, -32, 32 };
+    return outline(s, ground, 12);
 }
 
 static int make_corridor(CrowdScene *s, int variant)
@@ -334,7 +369,10 @@ static int make_corridor(CrowdScene *s, int variant)
                 double x = side * 9.5 + grid_at(row, 10, 1), y = grid_at(col, 5, 0.8);
                 agent(s, i, x, y, x - side * 30, y, 0.3, 1.4);
             }
-    return 0;
+    // the corridor with a hall at each end (it opens on the open plane)
+    const double ground[24] = { -30, -12, -15, -12, -15, -2, 15,  -2, 15,  -12, 30,  -12,
+                                30,  12,  15,  12,  15,  2,  -15, 2,  -15, 12,  -30, 12 };
+    return outline(s, ground, 12);
 }
 
 static int make_overtake(CrowdScene *s, int variant)
@@ -348,7 +386,7 @@ static int make_overtake(CrowdScene *s, int variant)
         agent(s, k, slow_x, 0, slow_x + 60, 0, 0.3, 0.6);
         agent(s, 10 + k, fast_x, 0, fast_x + 100, 0, 0.3, 1.6);
     }
-    return 0;
+    return box_outline(s, -10, -3, 110, 3);
 }
 
 typedef struct SceneKind {
@@ -398,6 +436,7 @@ void crowd_scene_free(CrowdScene *s)
     free(s->max_speed);
     free(s->obs);
     free(s->via);
+    free(s->outline);
     memset(s, 0, sizeof *s);
 }
 

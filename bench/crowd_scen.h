@@ -39,7 +39,19 @@ typedef struct CrowdScene {
     double time_limit;
     double *via; // NULL, or 4n: per agent a waypoint and a normal (x, y, nx, ny), see crowd_scene_target
     int layout;  // 0, or the K of crowd_scene_jitter
+    // NULL, or the walkable ground of a scene with walls, for a harness that
+    // builds a navigation mesh of it (steer-bench crowd --nav mesh): one ring
+    // of noutline points (x, y pairs, counter-clockwise) holding every start
+    // and goal; the scene's walls, thickened by CROWD_WALL_HALF either side,
+    // are carved out of it (where a wall lies on the ring, that only moves
+    // the edge in by CROWD_WALL_HALF).
+    double *outline;
+    int noutline;
 } CrowdScene;
+
+// Half the thickness a wall gets on a navigation mesh (m): walls are
+// segments, a mesh needs ground on each side of them to be two sides.
+#define CROWD_WALL_HALF 0.01
 
 // The scenarios, NULL-terminated, in print order.
 extern const char *const crowd_scene_names[];

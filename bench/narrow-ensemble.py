@@ -11,17 +11,23 @@ per scene x dt, the median time all through (and in how many layouts all
 got through), the median overlapping pairs and the deepest overlap of any
 layout, for both systems side by side; then every layout's time.
 
-  bench/narrow-ensemble.py STEER_BENCH RVO2_CROWD [--layouts N] [--jobs J]
+  bench/narrow-ensemble.py STEER_BENCH RVO2_CROWD [--layouts N] [--first K] [--jobs J]
       [--scenes doorway,bottleneck,...] [--dts 1/60,0.25]
-      [--steer-method orca] [--max-overlap X] [--rvo2-method rvo2-noise] [--log FILE]
-  bench/narrow-ensemble.py --from-log FILE      (the table again from a log)
+      [--steer-method orca] [--max-overlap X] [--nav waypoints|mesh] [--rvo2-method rvo2-noise]
+      [--systems steer,rvo2] [--log FILE]
+  bench/narrow-ensemble.py --from-log FILE...   (the table again from logs)
 
 Each run is one process under nice: `STEER_BENCH crowd --scenario S --dt DT
 --method orca --jitter K` and `RVO2_CROWD --scenario S --dt DT --method
 rvo2-noise --jitter K` (steer with `--max-overlap X` when given: reciprocal's
-max_overlap); their metric lines (crowd_scen.h) go to --log. Both
+max_overlap; with `--nav mesh` when given: steer's agents navigate a mesh
+of the scene instead of heading for its waypoints, RVO2 keeps them; only
+scenes with walls have one); their metric lines (crowd_scen.h) go to --log. Both
 systems are deterministic, so the figures do not depend on --jobs or the
-machine's load (no timings are reported).
+machine's load (no timings are reported): --first K runs layouts K..N
+only (more layouts for an earlier log), --systems steer reruns only
+steer, and --from-log with that log and an earlier one's RVO2 lines makes
+the whole table.
 """
 import argparse
 import math
@@ -59,9 +65,11 @@ def commands(args, scene, dt, layout):
              "--method", args.steer_method, "--jitter", str(layout)]
     if args.max_overlap:
         steer += ["--max-overlap", args.max_overlap]
+    if args.nav != "waypoints":
+        steer += ["--nav", args.nav]
     rvo2 = ["nice", args.rvo2_crowd, "--scenario", scene, "--dt", dt,
             "--method", args.rvo2_method, "--jitter", str(layout)]
-    return [("steer", steer), ("rvo2", rvo2)]
+    return [(name, cmd) for name, cmd in (("steer", steer), ("rvo2", rvo2)) if name in args.systems.split(",")]
 
 
 def run(cmd):
@@ -73,13 +81,15 @@ def run(cmd):
 
 
 def collect(lines):
-    """{(scene, dt, system): {layout: record}} from metric lines."""
+    """{(scene, dt, column): {layout: record}} from metric lines; a column is
+    "rvo2" or "steer:METHOD" (logs of several steer methods side by side)."""
     cells = {}
     for line in lines:
         kv = parse_line(line)
         if kv is None:
             continue
-        key = (kv["scenario"], dt_label(kv["dt"]), kv["system"])
+        column = "rvo2" if kv["system"] == "rvo2" else "steer:" + kv["method"]
+        key = (kv["scenario"], dt_label(kv["dt"]), column)
         time_s = math.inf if kv["time_s"] == "never" else float(kv["time_s"])
         arrived = int(kv["arrived"].split("/")[0])
         cells.setdefault(key, {})[int(kv.get("layout", "0"))] = {
@@ -107,47 +117,66 @@ def table(cells):
     order = SCENES.split(",")
     keys = sorted({(s, d) for (s, d, _) in cells},
                   key=lambda k: (order.index(k[0]) if k[0] in order else len(order), k[0], k[1] != "1/60"))
-    methods = {sys_: next(iter(v.values()))["method"] for (_, _, sys_), v in cells.items()}
-    out = []
-    out.append("| scene | dt | steer: all through, median (layouts all through) | RVO2 "
-               "| steer: overlapping pairs, median | RVO2 | steer: deepest, max | RVO2 |")
-    out.append("|---|---|---|---|---|---|---|---|")
+    # the steer columns in the order met (dicts keep it), RVO2 last
+    columns = [c for c in dict.fromkeys(c for (_, _, c) in cells) if c != "rvo2"] + ["rvo2"]
+    steer_cols = columns[:-1]
+    methods = {c: next(iter(v.values()))["method"] for (_, _, c), v in cells.items()}
+
+    def name(c):
+        if c == "rvo2":
+            return "RVO2"
+        return "steer" if len(steer_cols) == 1 else "steer `%s`" % methods[c]
+
+    def heads(what):
+        return [("%s: %s" % (name(c), what)) if c == columns[0] else name(c) for c in columns]
+
+    head = heads("all through, median (layouts all through)") + heads("overlapping pairs, median") + \
+        heads("deepest, max")
+    if len(steer_cols) > 1:  # issue 32's question, per steer column: pairs no more than RVO2's?
+        head += ["pairs <= RVO2's: " + ", ".join(name(c) for c in steer_cols)]
+    out = ["| scene | dt | " + " | ".join(head) + " |", "|---|---|" + "---|" * len(head)]
     walls = []
     nlayouts = set()
-    into_wall = {"steer": 0.0, "rvo2": 0.0}
+    into_wall = {c: 0.0 for c in columns}
     for scene, dt in keys:
-        row = [scene, dt]
         per = {}
-        for system in ("steer", "rvo2"):
-            runs = cells.get((scene, dt, system), {})
+        for c in columns:
+            runs = cells.get((scene, dt, c), {})
             nlayouts.add(len(runs))
             through = sum(1 for r in runs.values() if not math.isinf(r["time"]))
-            per[system] = (
+            pairs = median([r["pairs"] for r in runs.values()])
+            per[c] = (
                 "%s (%d/%d)" % (fmt_time(median([r["time"] for r in runs.values()])), through, len(runs)),
-                fmt_pairs(median([r["pairs"] for r in runs.values()])),
+                fmt_pairs(pairs),
                 "%.3f r" % max([r["deepest"] for r in runs.values()] or [math.nan]),
+                pairs,
             )
-            into_wall[system] = max([into_wall[system]] + [r["into_wall"] for r in runs.values()])
+            into_wall[c] = max([into_wall[c]] + [r["into_wall"] for r in runs.values()])
             crossed = sum(r["walls"] for r in runs.values())
             if crossed:
-                walls.append("%s %s %s: %d agents through a wall" % (scene, dt, system, crossed))
+                walls.append("%s %s %s: %d agents through a wall" % (scene, dt, name(c), crossed))
+        row = [scene, dt]
         for k in range(3):
-            row += [per["steer"][k], per["rvo2"][k]]
+            row += [per[c][k] for c in columns]
+        if len(steer_cols) > 1:
+            row += [", ".join("yes" if per[c][3] <= per["rvo2"][3] else "no" for c in steer_cols)]
         out.append("| " + " | ".join(row) + " |")
     out.append("")
-    out.append("steer `%s`, RVO2 `%s`; layouts per cell: %s" %
-               (methods.get("steer", "?"), methods.get("rvo2", "?"),
+    out.append("%s; layouts per cell: %s" %
+               (", ".join("%s `%s`" % (name(c) if len(steer_cols) == 1 or c == "rvo2" else "steer",
+                                       methods.get(c, "?")) for c in columns),
                 ", ".join(str(n) for n in sorted(nlayouts))))
-    out.append("deepest into a wall in any run: steer %.3f m, RVO2 %.3f m; through a wall: %s" %
-               (into_wall["steer"], into_wall["rvo2"], "; ".join(walls) if walls else "nobody, in any run"))
+    out.append("deepest into a wall in any run: %s; through a wall: %s" %
+               (", ".join("%s %.3f m" % (name(c), into_wall[c]) for c in columns),
+                "; ".join(walls) if walls else "nobody, in any run"))
     out.append("")
     # every layout's time, to show the spread behind each median
     layouts = sorted({k for v in cells.values() for k in v})
     out.append("| scene | dt | system | " + " | ".join("layout %d" % k for k in layouts) + " |")
     out.append("|---|---|---|" + "---|" * len(layouts))
     for scene, dt in keys:
-        for system in ("steer", "rvo2"):
-            runs = cells.get((scene, dt, system), {})
+        for c in columns:
+            runs = cells.get((scene, dt, c), {})
             times = []
             for k in layouts:
                 r = runs.get(k)
@@ -157,8 +186,7 @@ def table(cells):
                     times.append("never (%d/%d)" % (r["arrived"], r["n"]))
                 else:
                     times.append("%.1f" % r["time"])
-            out.append("| %s | %s | %s | %s |" % (scene, dt, "RVO2" if system == "rvo2" else system,
-                                                 " | ".join(times)))
+            out.append("| %s | %s | %s | %s |" % (scene, dt, name(c), " | ".join(times)))
     return "\n".join(out)
 
 
@@ -167,23 +195,29 @@ def main():
     ap.add_argument("steer_bench", nargs="?")
     ap.add_argument("rvo2_crowd", nargs="?")
     ap.add_argument("--layouts", type=int, default=7)
+    ap.add_argument("--first", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--scenes", default=SCENES)
     ap.add_argument("--dts", default="1/60,0.25")
     ap.add_argument("--steer-method", default="orca")
     ap.add_argument("--max-overlap")
+    ap.add_argument("--nav", choices=("waypoints", "mesh"), default="waypoints")
     ap.add_argument("--rvo2-method", default="rvo2-noise")
+    ap.add_argument("--systems", default="steer,rvo2")
     ap.add_argument("--log")
-    ap.add_argument("--from-log")
+    ap.add_argument("--from-log", nargs="+")
     args = ap.parse_args()
     if args.from_log:
-        with open(args.from_log) as f:
-            print(table(collect(f)))
+        lines = []
+        for path in args.from_log:
+            with open(path) as f:
+                lines += f.readlines()
+        print(table(collect(lines)))
         return
-    if not args.steer_bench or not args.rvo2_crowd or args.layouts < 1 or args.jobs < 1:
+    if not args.steer_bench or not args.rvo2_crowd or args.layouts < 1 or args.jobs < 1 or args.first < 1:
         ap.error("give STEER_BENCH and RVO2_CROWD, --layouts >= 1, --jobs >= 1")
     cmds = []
-    for layout in range(1, args.layouts + 1):  # steer and RVO2 interleaved, layout by layout
+    for layout in range(args.first, args.layouts + 1):  # steer and RVO2 interleaved, layout by layout
         for scene in args.scenes.split(","):
             for dt in args.dts.split(","):
                 cmds += [c for _, c in commands(args, scene, dt, layout)]

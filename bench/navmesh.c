@@ -29,6 +29,7 @@
 // --lengths FILE appends per pair "level radius index length" (length "-"
 // for no path), as detour-nav does, for bench/navmesh-vs-detour.py.
 #include "timing.h"
+#include "mesh_walls.h"
 #include "nav_levels.h"
 #include "nav/mesh.h"
 #include "steer.h"
@@ -155,14 +156,10 @@ static int run_crowd(const NavLevel *l, int n, int threads, int ticks)
         fprintf(stderr, "steer-bench navmesh: crowd setup: %s\n", steer_last_error());
         return 1;
     }
-    steer_DebugNavMesh view;
-    steer_navmesh_view(m, &view);
-    for (int t = 0; t < view.ntri; t++)
-        for (int i = 0; i < 3; i++) {
-            if (view.adj[3 * t + i] >= 0) continue;
-            const double *a = view.xy + 2 * view.tri[3 * t + i], *b = view.xy + 2 * view.tri[3 * t + (i + 1) % 3];
-            steer_add_wall(w, (const double[3]){ a[0], a[1], 0 }, (const double[3]){ b[0], b[1], 0 }, NULL);
-        }
+    if (bench_add_mesh_walls(w, m) != STEER_OK) {
+        fprintf(stderr, "steer-bench navmesh: the mesh's walls: %s\n", steer_last_error());
+        return 1;
+    }
     for (int i = 0; i < n; i++) {
         const double *p = l->pairs + 4 * (i % l->npairs);
         steer_AgentDesc ad = {

@@ -80,10 +80,16 @@
 // t r_min. A cap contains v = 0, so the shapes and caps together always
 // leave a velocity. Not between agents whose targets oppose (the
 // neighbour's target slot holds a point, and its direction from the
-// neighbour runs against our preferred velocity): a cap stops a face-off
+// neighbour runs against our preferred velocity and, when our slot holds
+// a point too, against the direction to ours): a cap stops a face-off
 // from sliding past (two files of 12 meeting in a 2 m corridor at 0.25 s:
 // 30.75 s without caps, 98.5 s or never with them on every pair, 44.5 s
-// with them only within each file).
+// with them only within each file). Our own target counts because the
+// preferred velocity need not point at it: a child such as navigate heads
+// for a corner of the way, and people pressed along a wall toward a gap
+// head across the way they and their neighbours are going (without it,
+// the benchmark's bottleneck on a navigation mesh had pairs 0.6 r deep
+// with max_overlap 0.35).
 // Two changes to the fallback come with it (orca.h's
 // steerB_orca_solve_weighted): a neighbour's violation counts divided by
 // clamp(room / reach, 0.1, 1), reach = (vmax_i + vmax_j) dt (the far ones,
@@ -99,13 +105,13 @@
 // Measured with max_overlap 0.35 at dt 0.25 (100 people, median of 7 layouts
 // jittered by 5 cm, time / overlapping pairs / deepest in radii; without it,
 // and RVO2): bottleneck 170.0 s / 327 / 0.35 (157.5 / 720 / 1.81; RVO2 148.0
-// / 333 / 1.32), fanin 82.0 / 86 / 0.35 (92.8 / 303 / 1.68), doorway 239.2 /
-// 296 / 1.19 (303.2 / 560 / 1.64), hallway4 189.0 / 231 / 1.49 (173.0 / 344
+// / 333 / 1.32), fanin 82.0 / 86 / 0.35 (92.8 / 303 / 1.68), doorway 232.2 /
+// 291 / 1.19 (303.2 / 560 / 1.64), hallway4 165.0 / 229 / 1.68 (173.0 / 344
 // / 1.29), two-way corridor 132.8 / 475 / 1.55 (108.8 / 502 / 1.33): queues
 // stay within t, counter-flows (exempt) are slower and press about as
 // before. Open scenes at 0.25: packed 22.5 -> 15.8 s, 4 -> 0 pairs;
 // circle500 32 -> 380 shallow pairs (deepest 0.15 -> 0.29 r); blocks 61.0 ->
-// 76.2 s.
+// 71.0 s.
 //
 // No memory: the behaviour is a pure function of tick t's state.
 #include "behavior.h"
@@ -367,6 +373,8 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
         if (p->tag && w->tag[nb->d] != p->tag) continue;
         offer(w, best, &nbest, k, (Pick){ .d2 = nb->d2, .id = nb->d, .i = i });
     }
+    float own[3]; // from us to our target point, when the slot holds one
+    bool has_own = caps && target_delta(w, c->d, own);
     for (int j = 0; j < nbest; j++) {
         const steerB_Neighbor *nb = &c->nb[best[j].i];
         float vj[3], vrel[3];
@@ -378,9 +386,9 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, p->responsibility, nb->d,
                    &pl[j]);
         if (!caps) continue;
-        // a neighbour whose target lies against our way: a face-off, no cap
+        // a neighbour whose target lies against our way (and our target): a face-off, no cap
         float u[3];
-        bool opposed = target_delta(w, nb->d, u) && v3_dot(u, pref) < 0.0f;
+        bool opposed = target_delta(w, nb->d, u) && v3_dot(u, pref) < 0.0f && !(has_own && v3_dot(u, own) > 0.0f);
         *ncaps += overlap_cap(c, nb, vj, p->max_overlap, opposed, &caps[*ncaps], &weight[j]);
     }
     return nbest;

@@ -13,12 +13,7 @@ local spec = require "spec"
 local narrow = require "narrow"
 local describe, it, expect = spec.describe, spec.it, spec.expect
 
-local WALL_EPS = 1e-3 -- m: a disc this far into a wall counts as touching it
-
-local function walls_kept(r, what)
-  expect(r.wall_depth, what .. ": deepest into a wall (m); " .. narrow.show(r)):le(WALL_EPS)
-  expect(r.crossed, what .. ": agents through a wall; " .. narrow.show(r)):eq(0)
-end
+local function walls_kept(r, what) narrow.walls_kept(expect, r, what) end
 
 describe("reciprocal in narrow places", function()
   it("swaps 2 x 10 people through a 2 m doorway at 60 Hz as fast as RVO2, no pair deeper than 10% of a radius", function()
