@@ -25,6 +25,9 @@ extern const steerB_ResourceKind steerB_flow_resource;
 // navigate (navigate.c): its `navmesh`, a resource of this kind (a
 // steerN_Mesh, src/nav/mesh.h), which saves itself in snapshots.
 extern const steerB_ResourceKind steerB_navmesh_resource;
+// Its `costs`: the agent's own area costs (a steerN_AreaCosts), made by the
+// binding from the script's `costs` and `exclude` (steerL_navigate_costs).
+extern const steerB_ResourceKind steerB_navcosts_resource;
 // Agent a's corridor for drawing, from its first navigate node: its
 // position, the corners it keeps ahead and, when those stop short of the
 // goal, a fresh plan from the last to the goal; *n points (x, y pairs) in

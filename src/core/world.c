@@ -216,6 +216,8 @@ const char *steer_unreachable_text(int reason)
     case STEER_UNREACHABLE_START_OFF: return "start off the mesh";
     case STEER_UNREACHABLE_NONE: return "no way";
     case STEER_UNREACHABLE_NOMEM: return "out of memory";
+    case STEER_UNREACHABLE_START_EXCLUDED: return "start in an excluded area";
+    case STEER_UNREACHABLE_TARGET_EXCLUDED: return "target in an excluded area";
     }
     return "?";
 }
