@@ -155,6 +155,28 @@ const steerB_ResourceKind steerB_navcosts_resource = { .name = "set of area cost
                                                        .decode = costs_decode,
                                                        .bytes = costs_bytes };
 
+// ---- the meshes attached to a world --------------------------------------------
+
+// Two meshes are the same when they are one, or made the same (the hash of
+// what they are: a mesh a snapshot loaded stands for the one saved).
+static bool same_mesh(const void *a, const void *b)
+{
+    const steerN_Mesh *x = a, *y = b;
+    return x == y || (x->hash && x->hash == y->hash);
+}
+
+int steerB_world_add_navmesh(steer_World *w, steerN_Mesh *m)
+{
+    return steerW_attach(w, &steerB_navmesh_resource, m, same_mesh);
+}
+
+const steerN_Mesh *steerB_world_navmesh(const steer_World *w, uint32_t i)
+{
+    for (uint32_t k = 0; k < w->nattached; k++)
+        if (w->attached[k].kind == &steerB_navmesh_resource && i-- == 0) return w->attached[k].obj;
+    return NULL;
+}
+
 // ---- the steer pass ------------------------------------------------------------
 
 static void request(const steerB_Ctx *c, float *m, const float goal[2])

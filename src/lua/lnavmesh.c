@@ -674,10 +674,29 @@ static int mesh_tostring(lua_State *L)
 
 // ---- w:add_navmesh -------------------------------------------------------------
 
+// The viewer's list of lw's meshes (steer_lua_nav) as the C world lists
+// them (steerB_world_navmesh): after an add, and for a world a snapshot
+// made (whose meshes came with it). False when out of memory.
+bool steerL_nav_list_meshes(steerL_World *lw)
+{
+    steerN_Layers *nav = &lw->nav;
+    nav->nmeshes = 0;
+    for (const steerN_Mesh *m; (m = steerB_world_navmesh(lw->w, nav->nmeshes));) {
+        const steerN_Mesh **ms =
+            steerL_nav_room(&lw->alloc, (void *)nav->meshes, nav->nmeshes, &nav->cap_meshes, sizeof *ms);
+        if (!ms) return false;
+        nav->meshes = ms;
+        ms[nav->nmeshes++] = m;
+    }
+    return true;
+}
+
 // w:add_navmesh(nm): the mesh's walls become the world's wall segments
 // (w:raycast, avoid_walls, reciprocal's obstacles and the collide pass see
-// them), the world holds the mesh and lists it for the viewer. Adding the
-// same mesh again does nothing.
+// them), and the C world holds the mesh and lists it for the viewer (so a
+// snapshot carries it: a loaded world draws it too). Adding the same mesh
+// again, or one made the same (the one a snapshot brought back), does
+// nothing.
 int steerL_world_add_navmesh(lua_State *L)
 {
     const char *fn = "steer.world:add_navmesh";
@@ -687,6 +706,11 @@ int steerL_world_add_navmesh(lua_State *L)
     steerL_check_writable(L, lw, fn);
     if (lw->dim != 2) return luaL_error(L, "%s: navigation meshes are for 2D worlds", fn);
     lua_settop(L, 2);
+    const steerN_Mesh *m = u->m;
+    int added = steerB_world_add_navmesh(lw->w, u->m);
+    if (added < 0) return luaL_error(L, "%s: out of memory", fn);
+    if (!steerL_nav_list_meshes(lw)) return luaL_error(L, "%s: out of memory", fn);
+    if (!added) return 0;
     lua_getiuservalue(L, 1, 1);
     if (lua_getfield(L, 3, "navmeshes") != LUA_TTABLE) { // 4: mesh -> its walls' ids, held as long as the world
         lua_pop(L, 1);
@@ -694,10 +718,6 @@ int steerL_world_add_navmesh(lua_State *L)
         lua_pushvalue(L, -1);
         lua_setfield(L, 3, "navmeshes");
     }
-    lua_pushvalue(L, 2);
-    if (lua_rawget(L, 4) != LUA_TNIL) return 0;
-    lua_pop(L, 1);
-    const steerN_Mesh *m = u->m;
     uint32_t n = 0;
     for (uint32_t i = 0; i < 3 * m->ntri; i++) n += m->adj[i] < 0;
     steerL_Walls *walls = lua_newuserdatauv(L, sizeof *walls + sizeof walls->id[0] * (n ? n : 1), 0);
@@ -721,12 +741,6 @@ int steerL_world_add_navmesh(lua_State *L)
                                       : "the mesh's walls lie beyond the coordinates a world can store");
             walls->id[walls->n++] = id;
         }
-    steerN_Layers *nav = &lw->nav;
-    const steerN_Mesh **ms =
-        steerL_nav_room(&lw->alloc, (void *)nav->meshes, nav->nmeshes, &nav->cap_meshes, sizeof *ms);
-    if (!ms) return luaL_error(L, "%s: out of memory", fn);
-    nav->meshes = ms;
-    ms[nav->nmeshes++] = m;
     return 0;
 }
 
