@@ -264,7 +264,8 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     float reach = 0.25f * c->radius;
     int skipped = 0;
     while (i + 1 < nc) {
-        if (dist2(c->p, cs + 2 * i) <= reach * reach || (skipped == 0 && in_cheap_sight(p->mesh, cost, c->p, cs + 2 * (i + 1)))) {
+        if (dist2(c->p, cs + 2 * i) <= reach * reach ||
+            (skipped == 0 && in_cheap_sight(p->mesh, cost, c->p, cs + 2 * (i + 1)))) {
             i++;
             skipped++;
             m[NV_BEST] = FLT_MAX;
@@ -442,7 +443,8 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         } else {
             m[NV_N] = 0;
             m[NV_STATE] = NS_UNREACHABLE;
-            steerT_event_to(&w->loc, w, STEER_EVENT_UNREACHABLE, r->d, (steer_Agent){ (uint64_t)(why ? why : reason_of(st)) });
+            steerT_event_to(&w->loc, w, STEER_EVENT_UNREACHABLE, r->d,
+                            (steer_Agent){ (uint64_t)(why ? why : reason_of(st)) });
         }
     }
 }
@@ -556,17 +558,18 @@ static int navigate_route(const float *m, float *xyz, int cap, char *note, size_
 
 // ---- the kind -------------------------------------------------------------------
 
-static const steerB_Field navigate_fields[] = { { "navmesh", STEERB_RESOURCE, offsetof(Navigate, mesh), 0, 1, 0,
-                                                  "a navigation mesh (steer.navmesh{...})",
-                                                  STEERB_RESOURCE_KIND(&steerB_navmesh_resource) },
-                                                STEERB_TARGET_ROW(Navigate, target, "target"),
-                                                STEERB_SLOW_RADIUS_ROW(Navigate, 2),
-                                                STEERB_STOP_RADIUS_ROW(Navigate, 0.2f),
-                                                STEERB_SPEED_ROW(Navigate),
-                                                { "costs", STEERB_RESOURCE, offsetof(Navigate, costs), 0, 0, 0,
-                                                  "a table of area name -> cost multiplier",
-                                                  STEERB_RESOURCE_KIND(&steerB_navcosts_resource) },
-                                                { 0 } };
+static const steerB_Field navigate_fields[] = {
+    { "navmesh", STEERB_RESOURCE, offsetof(Navigate, mesh), 0, 1, 0, "a navigation mesh (steer.navmesh{...})",
+      STEERB_RESOURCE_KIND(&steerB_navmesh_resource) },
+    STEERB_TARGET_ROW(Navigate, target, "target"),
+    STEERB_SLOW_RADIUS_ROW(Navigate, 2),
+    STEERB_STOP_RADIUS_ROW(Navigate, 0.2f),
+    STEERB_SPEED_ROW(Navigate),
+    { "costs", STEERB_RESOURCE, offsetof(Navigate, costs), 0, 0, 0,
+      "a table of area name -> cost multiplier (>= 0.001; math.huge: never entered)",
+      STEERB_RESOURCE_KIND(&steerB_navcosts_resource) },
+    { 0 }
+};
 
 const steerB_Kind steerB_navigate = { .name = "navigate",
                                       .fields = navigate_fields,

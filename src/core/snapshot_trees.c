@@ -629,7 +629,8 @@ bool steerS_load_trees(steerS_Load *in)
         const char *type = steerS_load_str(in, "a resource's type");
         if (!type) return false;
         const steerB_ResourceKind *rk = saved_kind(type);
-        if (!rk) return steerS_fail(&in->r, "attached resource %u is a %s, a kind of resource this build has not", i, type);
+        if (!rk)
+            return steerS_fail(&in->r, "attached resource %u is a %s, a kind of resource this build has not", i, type);
         char who[64];
         snprintf(who, sizeof who, "attached resource %u", i);
         void *obj;

@@ -246,8 +246,7 @@ double steerN_mesh_wall_distance(const steerN_Mesh *m, const double p[2], double
 // The point nearest p of the ground the costs do not exclude (INFINITY;
 // NULL: the mesh's), when p is on the mesh and one lies within `within`
 // of it (p itself when it is on such ground): false otherwise.
-bool steerN_mesh_nearest_open(const steerN_Mesh *m, const float *cost, const double p[2], double within,
-                              double out[2]);
+bool steerN_mesh_nearest_open(const steerN_Mesh *m, const float *cost, const double p[2], double within, double out[2]);
 // True when p is on the mesh and at least radius from every wall.
 bool steerN_mesh_contains(const steerN_Mesh *m, const double p[2], double radius);
 

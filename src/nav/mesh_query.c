@@ -560,8 +560,7 @@ int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double
 // so that locate finds that one. False when p is off the mesh or none is
 // that near.
 #define OPEN_NODES 64
-bool steerN_mesh_nearest_open(const steerN_Mesh *m, const float *cost, const double p[2], double within,
-                              double out[2])
+bool steerN_mesh_nearest_open(const steerN_Mesh *m, const float *cost, const double p[2], double within, double out[2])
 {
     int32_t t0 = steerN_mesh_locate(m, p);
     if (t0 < 0 || !(within >= 0)) return false;

@@ -408,8 +408,7 @@ static void test_navmesh_after_load(void)
     CHECK(want.ntri > 0 && want.nareas == 2, "%d triangles, %d areas", want.ntri, want.nareas);
     Buf b = { 0 };
     REQUIRE(steer_engine_save(e, buf_write, &b) == STEER_OK, "%s", steer_engine_error(e));
-    REQUIRE(steer_engine_load_snapshot(l, path_of("meshed.lua"), b.p, b.len) == STEER_OK, "%s",
-            steer_engine_error(l));
+    REQUIRE(steer_engine_load_snapshot(l, path_of("meshed.lua"), b.p, b.len) == STEER_OK, "%s", steer_engine_error(l));
     const steerN_Layers *lnav = engine_nav(l);
     CHECK(steer_debug_nav_meshes(lnav) == 1, "the loaded world lists the mesh: %d", steer_debug_nav_meshes(lnav));
     CHECK(steer_debug_nav_mesh(lnav, 0, &got) == STEER_OK && same_view(&want, &got), "the same triangles");
