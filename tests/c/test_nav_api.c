@@ -135,6 +135,17 @@ static void count_route(void *ud, const float *xyz, int n)
     *(int *)ud += n >= 2;
 }
 
+// A world at 30 Hz with one agent at (2, 10) of radius 0.4 whose brain is nav.
+static steer_World *walker(steer_Behavior *nav, steer_Agent *a)
+{
+    steer_WorldDesc wd = { .dt = 1.0 / 30 };
+    steer_World *w = NULL;
+    CHECK(steer_world_new(&wd, &w) == STEER_OK, "world");
+    steer_AgentDesc ad = { .position = { 2, 10 }, .max_speed = 2, .max_force = 4, .radius = 0.4, .brain = nav };
+    CHECK(steer_spawn(w, &ad, a) == STEER_OK, "spawn");
+    return w;
+}
+
 // A C host's agent that finds its own way: navigate on a mesh from
 // steer_navmesh_new, the host's handle freed at once (the behaviour holds
 // the mesh); it arrives round the pillar; a debug view sees its way ahead.
@@ -150,12 +161,8 @@ static void test_navigate_from_c(void)
     CHECK(steer_behavior_set_navmesh(nav, "navmesh", (const steer_NavMesh *)(void *)fake) == STEER_EARG,
           "not a mesh of ours");
     steer_navmesh_free(m);
-    steer_WorldDesc wd = { .dt = 1.0 / 30 };
-    steer_World *w = NULL;
-    CHECK(steer_world_new(&wd, &w) == STEER_OK, "world");
-    steer_AgentDesc ad = { .position = { 2, 10 }, .max_speed = 2, .max_force = 4, .radius = 0.4, .brain = nav };
     steer_Agent a;
-    CHECK(steer_spawn(w, &ad, &a) == STEER_OK, "spawn");
+    steer_World *w = walker(nav, &a);
     steer_behavior_release(nav);
     double goal[3] = { 28, 10, 0 };
     CHECK(steer_agent_set_target(w, a, goal, STEER_NO_AGENT) == STEER_OK, "target");
@@ -226,12 +233,8 @@ static void test_navigate_costs_from_c(void)
     CHECK(steer_behavior_set_nav_costs(nav, "costs", costs, 2) == STEER_OK, "water excluded: %s",
           steer_behavior_error(nav));
     steer_navmesh_free(m);
-    steer_WorldDesc wd = { .dt = 1.0 / 30 };
-    steer_World *w = NULL;
-    CHECK(steer_world_new(&wd, &w) == STEER_OK, "world");
-    steer_AgentDesc ad = { .position = { 2, 10 }, .max_speed = 2, .max_force = 4, .radius = 0.4, .brain = nav };
     steer_Agent a;
-    CHECK(steer_spawn(w, &ad, &a) == STEER_OK, "spawn");
+    steer_World *w = walker(nav, &a);
     CHECK(steer_behavior_set_nav_costs(nav, "costs", NULL, 0) == STEER_EARG, "a brain in use cannot change");
     steer_behavior_release(nav);
     double goal[3] = { 28, 10, 0 }, p[3], deepest = -INFINITY;

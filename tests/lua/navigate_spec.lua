@@ -77,6 +77,16 @@ local function cross_ponds(brain, ticks)
   return mud, water, ev, a
 end
 
+-- w saved and loaded: the loaded world runs on to the hashes of w, never stopped.
+local function runs_on_after_load(w)
+  local l = steer.load(w:save())
+  for _ = 1, 10 do
+    w:step(60)
+    l:step(60)
+    expect(l:hash(), "the loaded world"):eq(w:hash())
+  end
+end
+
 -- 20 agents, small (r 0.3) and big (r 0.6), from the left room to the right one.
 local function crossing(opts)
   opts = opts or {}
@@ -221,13 +231,7 @@ describe("navigate", function()
   it("saved mid-way and loaded, runs on to the same hash as the run never stopped", function()
     local w = crossing()
     w:step(150) -- plans made, some pending (a re-plan after the first corners)
-    local s = w:save()
-    local l = steer.load(s)
-    for _ = 1, 10 do
-      w:step(60)
-      l:step(60)
-      expect(l:hash(), "the loaded world"):eq(w:hash())
-    end
+    runs_on_after_load(w)
   end)
 
   it("refuses what is not a navigation mesh, naming the field", function()
@@ -351,12 +355,7 @@ describe("navigate", function()
                target = { 38, 3 + 2 * i } }
     end
     w:step(100)
-    local l = steer.load(w:save())
-    for _ = 1, 10 do
-      w:step(60)
-      l:step(60)
-      expect(l:hash(), "the loaded world"):eq(w:hash())
-    end
+    runs_on_after_load(w)
   end)
 
   it("a:path() is nil for an agent that does not navigate", function()
