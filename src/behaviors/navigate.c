@@ -202,6 +202,15 @@ static bool in_sight(const steerN_Mesh *mesh, const float *cost, const float p[3
     return steerN_mesh_raycast(mesh, a, b, &f, hit, nrm, &frac) <= 0;
 }
 
+// Whether the costs (NULL: the mesh's) exclude an area of the mesh.
+static bool excludes(const steerN_Mesh *mesh, const float *cost)
+{
+    const float *c = cost ? cost : mesh->area_cost;
+    for (uint32_t i = 0; i < mesh->nareas; i++)
+        if (!(c[i] < INFINITY)) return true;
+    return false;
+}
+
 // In sight, and the straight walk crosses no ground dearer than the
 // agent's own (the look ahead that skips a corner: a corner where the way
 // bends round a costly area is not cut across it). With every area at one
@@ -260,11 +269,16 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         return;
     }
     float *cs = m + NV_CORNERS;
-    // the next corner: skip those reached, and one whose successor is in sight
+    // the next corner: skip those reached, and one whose successor is in
+    // sight. A corner of an excluded area is a point its way passes through
+    // (no radius is kept from it): reached, it is left only once the next
+    // is in sight, not from the near side of that area's edge
     float reach = 0.25f * c->radius;
     int skipped = 0;
+    bool walled = excludes(p->mesh, cost);
     while (i + 1 < nc) {
-        if (dist2(c->p, cs + 2 * i) <= reach * reach ||
+        if ((dist2(c->p, cs + 2 * i) <= reach * reach &&
+             (!walled || in_sight(p->mesh, cost, c->p, cs + 2 * (i + 1)))) ||
             (skipped == 0 && in_cheap_sight(p->mesh, cost, c->p, cs + 2 * (i + 1)))) {
             i++;
             skipped++;
