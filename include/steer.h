@@ -229,13 +229,16 @@ typedef enum steer_EventType {
 
 // Why a target is unreachable (STEER_EVENT_UNREACHABLE's other.id).
 typedef enum steer_Unreachable {
-    STEER_UNREACHABLE_NARROW = 1,     // ways exist, but none wide enough for the agent
-    STEER_UNREACHABLE_TARGET_OFF = 2, // the target is off the mesh
-    STEER_UNREACHABLE_START_OFF = 3,  // the agent is off the mesh
-    STEER_UNREACHABLE_NONE = 4,       // no way at all (separate islands, excluded areas between)
-    STEER_UNREACHABLE_NOMEM = 5       // the search ran out of memory
+    STEER_UNREACHABLE_NARROW = 1,         // ways exist, but none wide enough for the agent
+    STEER_UNREACHABLE_TARGET_OFF = 2,     // the target is off the mesh
+    STEER_UNREACHABLE_START_OFF = 3,      // the agent is off the mesh
+    STEER_UNREACHABLE_NONE = 4,           // no way at all (separate islands, excluded areas between)
+    STEER_UNREACHABLE_NOMEM = 5,          // the search ran out of memory
+    STEER_UNREACHABLE_START_EXCLUDED = 6, // the agent stands in an area its costs exclude
+    STEER_UNREACHABLE_TARGET_EXCLUDED = 7 // the target is in an area the agent's costs exclude
 } steer_Unreachable;
-// Its words: "no way wide enough", "target off the mesh", "start off the mesh", "no way", "out of memory".
+// Its words: "no way wide enough", "target off the mesh", "start off the mesh", "no way", "out of memory",
+// "start in an excluded area", "target in an excluded area".
 STEER_API const char *steer_unreachable_text(int reason);
 
 typedef struct steer_Event {

@@ -166,6 +166,18 @@ STEER_API int steer_navmesh_random_point(const steer_NavMesh *m, double u, doubl
 STEER_API int steer_behavior_set_flow_field(steer_Behavior *b, const char *field, const steer_FlowField *f);
 // The same for a navigation mesh (navigate's "navmesh").
 STEER_API int steer_behavior_set_navmesh(steer_Behavior *b, const char *field, const steer_NavMesh *m);
+// An agent's own area costs (navigate's "costs", the Lua `costs` and
+// `exclude`): n multipliers by area index (steer_navmesh_area), each >=
+// 0.001, or INFINITY for an area never entered; areas from n on keep the
+// mesh's own cost. The agent's searches use them, and its look ahead
+// treats an excluded area as a wall. A start or target in an excluded
+// area is STEER_UNREACHABLE_START_EXCLUDED or _TARGET_EXCLUDED. The costs
+// are copied; costs NULL with n 0 clears them (the mesh's own again).
+// STEER_EARG (steer_behavior_error says why) for n out of 0 ..
+// STEER_NAV_AREAS, a cost out of range, another field or a frozen node.
+// A brain that is in use cannot change: give the agents a new brain (it
+// starts with no plan, so they plan again with the new costs).
+STEER_API int steer_behavior_set_nav_costs(steer_Behavior *b, const char *field, const float *costs, int n);
 
 #ifdef __cplusplus
 }

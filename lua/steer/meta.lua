@@ -1205,7 +1205,7 @@ function NavMesh:walls() end
 ---@return steer.NavMesh
 function steer.navmesh(desc) end
 
----Add the mesh's walls to the world as wall segments (raycasts, avoid_walls, reciprocal, collide see them); the world holds the mesh and the viewer draws it (G). Again: nothing.
+---Add the mesh's walls to the world as wall segments (raycasts, avoid_walls, reciprocal, collide see them); the world holds the mesh (snapshots carry it) and the viewer draws it (N). Again, or a mesh of the same hash: nothing.
 ---@param nm steer.NavMesh
 function World:add_navmesh(nm) end
 
@@ -1213,6 +1213,25 @@ function World:add_navmesh(nm) end
 ---@param bytes string
 ---@return steer.NavMesh
 function steer.navmesh_load(bytes) end
+
+---`steer.navigate{...}`: an agent that finds its own way on a navigation mesh.
+---`costs` and `exclude` are the agent's own, read as nm:path reads them
+---(area names of `navmesh`; an unknown one raises naming the mesh's areas).
+---@class steer.NavigateDesc: steer.BehaviorDesc
+---@field exclude? string[] area names this agent never enters (an excluded area is a wall to its looks too); a start or target in one raises "unreachable"
+---@field navmesh steer.NavMesh required: a navigation mesh (steer.navmesh{...})
+---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil
+---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 2
+---@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 0.2
+---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0
+---@field costs? table<string, number> a table of area name -> cost multiplier (>= 0.001; math.huge: never entered); default nil
+
+---An agent that goes to its target through a path corridor it keeps valid
+---on the mesh, for its own radius and area costs; events "path_found",
+---"unreachable" (with the reason) and "stuck"; a:path() gives the corridor.
+---@param desc steer.NavigateDesc
+---@return steer.Behavior
+function steer.navigate(desc) end
 
 ---Add the walls of the grid's blocked cells (and its outer edge) to the world; edits of the grid replace them.
 ---The world holds the grid from then on, and the viewer draws it (G) and its flow fields (L).
@@ -1330,19 +1349,6 @@ function fighter.think(a, dt) end
 function fighter.spawn(w, fields) end
 
 -- ---- kinds not described above (written by tools/gen_meta.c; describe them above) ----
-
----`steer.navigate`.
----@class steer.NavigateDesc: steer.BehaviorDesc
----@field navmesh steer.NavMesh required: a navigation mesh (steer.navmesh{...})
----@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil
----@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 2
----@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 0.2
----@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0
-
----A new `navigate` behaviour.
----@param desc steer.NavigateDesc
----@return steer.Behavior
-function steer.navigate(desc) end
 -- ---- end of the kinds written by tools/gen_meta.c ----
 
 return steer

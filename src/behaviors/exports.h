@@ -25,6 +25,16 @@ extern const steerB_ResourceKind steerB_flow_resource;
 // navigate (navigate.c): its `navmesh`, a resource of this kind (a
 // steerN_Mesh, src/nav/mesh.h), which saves itself in snapshots.
 extern const steerB_ResourceKind steerB_navmesh_resource;
+// Its `costs`: the agent's own area costs (a steerN_AreaCosts), made by the
+// binding from the script's `costs` and `exclude` (steerL_navigate_costs).
+extern const steerB_ResourceKind steerB_navcosts_resource;
+// The meshes attached to world w (w:add_navmesh), kept by the world so that
+// a snapshot carries them: add m (1 when it is new there, the world taking
+// a reference; 0 when it, or a mesh of the same hash, is there already;
+// STEER_ENOMEM), and the i-th of them (NULL past the last).
+struct steerN_Mesh;
+int steerB_world_add_navmesh(steer_World *w, struct steerN_Mesh *m);
+const struct steerN_Mesh *steerB_world_navmesh(const steer_World *w, uint32_t i);
 // Agent a's corridor for drawing, from its first navigate node: its
 // position, the corners it keeps ahead and, when those stop short of the
 // goal, a fresh plan from the last to the goal; *n points (x, y pairs) in

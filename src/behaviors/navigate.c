@@ -30,6 +30,15 @@
 // A search that fails raises "unreachable" with its reason (the event's
 // other id: steer_Unreachable); the agent then stands still until its
 // target moves (or its radius changes) and asks again.
+//
+// An agent's own area costs (the `costs` field, a steerN_AreaCosts: the
+// Lua `costs` and `exclude`) price its searches, and its sight too: an
+// excluded area is a wall to every look along the mesh, and the look
+// ahead that skips a corner does not cut across ground dearer than the
+// agent stands on (the corners a costly area's edge bends the way round
+// are kept). Those costs are a brain's parameters, so changing them is a
+// new brain (a hot reload, steer_agent_set_brain), and a new brain starts
+// from fresh memory: no plan, a new request.
 #include "behavior.h"
 #include "fields.h"
 #include "laws.h"
@@ -50,6 +59,7 @@ typedef struct Navigate {
     steerN_Mesh *mesh; // first, as in every kind holding a resource
     steerB_Target target;
     float slow_radius, stop_radius, speed;
+    steerN_AreaCosts *costs; // the agent's own area costs (NULL: the mesh's)
 } Navigate;
 STEERB_CHECK_SIZE(Navigate);
 
@@ -102,6 +112,71 @@ const steerB_ResourceKind steerB_navmesh_resource = { .name = "navigation mesh",
                                                       .encode = mesh_encode,
                                                       .decode = mesh_decode };
 
+// The agent's area costs: a u32 count, then that many f32 multipliers.
+static void costs_retain(void *c) { steerN_costs_retain(c); }
+static void costs_release(void *c) { steerN_costs_release(c); }
+static void costs_encode(const void *obj, steerS_Writer *out)
+{
+    const steerN_AreaCosts *c = obj;
+    steerS_put_u32(out, c->n);
+    for (uint32_t i = 0; i < c->n; i++) steerS_put_f32(out, c->cost[i]);
+}
+static void *costs_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, bool *oom)
+{
+    (void)alloc;
+    (void)alloc_ud;
+    uint32_t n = steerS_get_u32(in), bad;
+    float cost[STEERN_MESH_AREAS];
+    if (!in->failed && n > STEERN_MESH_AREAS) {
+        steerS_fail(in, "%u area costs; a mesh has at most %d areas", n, STEERN_MESH_AREAS);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n && !in->failed; i++) cost[i] = steerS_get_f32(in);
+    if (in->failed) return NULL;
+    if (!steerN_costs_ok(cost, n, &bad)) {
+        steerS_fail(in, "area %u's cost is %g; expected >= %g, or infinity", bad, (double)cost[bad], STEERN_COST_MIN);
+        return NULL;
+    }
+    steerN_AreaCosts *c = steerN_costs_new(cost, n);
+    if (!c) *oom = true;
+    return c;
+}
+static size_t costs_bytes(const void *obj)
+{
+    (void)obj;
+    return sizeof(steerN_AreaCosts);
+}
+
+const steerB_ResourceKind steerB_navcosts_resource = { .name = "set of area costs",
+                                                       .type = "table<string, number>",
+                                                       .retain = costs_retain,
+                                                       .release = costs_release,
+                                                       .encode = costs_encode,
+                                                       .decode = costs_decode,
+                                                       .bytes = costs_bytes };
+
+// ---- the meshes attached to a world --------------------------------------------
+
+// Two meshes are the same when they are one, or made the same (the hash of
+// what they are: a mesh a snapshot loaded stands for the one saved).
+static bool same_mesh(const void *a, const void *b)
+{
+    const steerN_Mesh *x = a, *y = b;
+    return x == y || (x->hash && x->hash == y->hash);
+}
+
+int steerB_world_add_navmesh(steer_World *w, steerN_Mesh *m)
+{
+    return steerW_attach(w, &steerB_navmesh_resource, m, same_mesh);
+}
+
+const steerN_Mesh *steerB_world_navmesh(const steer_World *w, uint32_t i)
+{
+    for (uint32_t k = 0; k < w->nattached; k++)
+        if (w->attached[k].kind == &steerB_navmesh_resource && i-- == 0) return w->attached[k].obj;
+    return NULL;
+}
+
 // ---- the steer pass ------------------------------------------------------------
 
 static void request(const steerB_Ctx *c, float *m, const float goal[2])
@@ -114,16 +189,44 @@ static void request(const steerB_Ctx *c, float *m, const float goal[2])
 }
 
 // A point of the mesh in sight from the agent (a straight walk stays on
-// it). From off the mesh (pushed into an obstacle, or standing just over
-// its edge) every point counts as in sight: planning again from there
-// would give the same way back (the serve step starts an off-mesh agent at
-// the mesh's nearest point) every tick; the stuck watch re-plans if the
-// straight way back does not get it anywhere.
-static bool in_sight(const steerN_Mesh *mesh, const float p[3], const float *q)
+// it, and out of the areas `cost` excludes; NULL: the mesh's costs). From
+// off the mesh (pushed into an obstacle, or standing just over its edge,
+// or into an area it excludes) every point counts as in sight: planning
+// again from there would give the same way back (the serve step starts an
+// off-mesh agent at the mesh's nearest point) every tick; the stuck watch
+// re-plans if the straight way back does not get it anywhere.
+static bool in_sight(const steerN_Mesh *mesh, const float *cost, const float p[3], const float *q)
 {
-    steerN_MeshFilter f = { 0.0, NULL };
+    steerN_MeshFilter f = { 0.0, cost };
     double a[2] = { p[0], p[1] }, b[2] = { q[0], q[1] }, hit[2], nrm[2], frac;
     return steerN_mesh_raycast(mesh, a, b, &f, hit, nrm, &frac) <= 0;
+}
+
+// Whether the costs (NULL: the mesh's) exclude an area of the mesh.
+static bool excludes(const steerN_Mesh *mesh, const float *cost)
+{
+    const float *c = cost ? cost : mesh->area_cost;
+    for (uint32_t i = 0; i < mesh->nareas; i++)
+        if (!(c[i] < INFINITY)) return true;
+    return false;
+}
+
+// In sight, and the straight walk crosses no ground dearer than the
+// agent's own (the look ahead that skips a corner: a corner where the way
+// bends round a costly area is not cut across it). With every area at one
+// cost, in_sight.
+static bool in_cheap_sight(const steerN_Mesh *mesh, const float *cost, const float p[3], const float *q)
+{
+    const float *c = cost ? cost : mesh->area_cost;
+    bool uniform = true;
+    for (uint32_t i = 1; i < mesh->nareas && uniform; i++) uniform = c[i] == c[0] || !(c[i] < INFINITY);
+    if (uniform && c[0] < INFINITY) return in_sight(mesh, cost, p, q);
+    double a[2] = { p[0], p[1] };
+    int32_t t = steerN_mesh_locate(mesh, a);
+    if (t < 0) return true; // off the mesh: as in_sight
+    float limit = c[mesh->area[t]], below[STEERN_MESH_AREAS];
+    for (uint32_t i = 0; i < STEERN_MESH_AREAS; i++) below[i] = c[i] <= limit ? c[i] : INFINITY;
+    return in_sight(mesh, below, p, q);
 }
 
 static float dist2(const float p[3], const float *q)
@@ -138,6 +241,8 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     float *m = c->mem + n->mem, zero[3] = { 0, 0, 0 }, off[3], vel[3];
     v3_zero(out);
     if (!p->mesh) return;
+    float own[STEERN_MESH_AREAS];
+    const float *cost = steerN_costs_apply(p->mesh, p->costs, own);
     if (!steerB_target(c, &p->target, off, vel)) { // no target: stand, and forget the plan
         m[NV_STATE] = NS_NONE;
         m[NV_N] = 0;
@@ -164,11 +269,17 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         return;
     }
     float *cs = m + NV_CORNERS;
-    // the next corner: skip those reached, and one whose successor is in sight
+    // the next corner: skip those reached, and one whose successor is in
+    // sight. A corner of an excluded area is a point its way passes through
+    // (no radius is kept from it): reached, it is left only once the next
+    // is in sight, not from the near side of that area's edge
     float reach = 0.25f * c->radius;
     int skipped = 0;
+    bool walled = excludes(p->mesh, cost);
     while (i + 1 < nc) {
-        if (dist2(c->p, cs + 2 * i) <= reach * reach || (skipped == 0 && in_sight(p->mesh, c->p, cs + 2 * (i + 1)))) {
+        if ((dist2(c->p, cs + 2 * i) <= reach * reach &&
+             (!walled || in_sight(p->mesh, cost, c->p, cs + 2 * (i + 1)))) ||
+            (skipped == 0 && in_cheap_sight(p->mesh, cost, c->p, cs + 2 * (i + 1)))) {
             i++;
             skipped++;
             m[NV_BEST] = FLT_MAX;
@@ -181,7 +292,7 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     const float *at = cs + 2 * i;
     bool last = i + 1 == nc, end = last && m[NV_COMPLETE] != 0.0f;
     if (state == NS_FOLLOWING) {
-        if (!in_sight(p->mesh, c->p, at)) { // pushed off the way (or teleported): plan again from here
+        if (!in_sight(p->mesh, cost, c->p, at)) { // pushed off the way (or teleported): plan again from here
             request(c, m, goal);
         } else if (last && !end) { // the end of the corners kept, not the goal: the rest of the way
             request(c, m, goal);
@@ -248,6 +359,18 @@ static int reason_of(steerN_PathStatus st)
     }
 }
 
+// Whether p lies (or, off the mesh, its nearest point within radius lies)
+// in an area that cost excludes: the search's START_OFF or GOAL_OFF then
+// says no more than that.
+static bool excluded_at(const steerN_Mesh *mesh, const float *cost, const double p[2], double radius)
+{
+    if (!cost) return false;
+    int32_t t = steerN_mesh_locate(mesh, p);
+    double q[2], d;
+    if (t < 0 && !(steerN_mesh_nearest(mesh, p, 0, q, &t, &d) && d <= radius)) return false;
+    return t >= 0 && !(cost[mesh->area[t]] < INFINITY);
+}
+
 // Fill the row's corners from the query's last path (from, corners, to).
 // back: the agent stands off the mesh and the path starts at the mesh's
 // nearest point, its first corner (steered to first: back onto the mesh).
@@ -291,22 +414,36 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         float *m = steerW_mem(w, r->d) + node->mem;
         if (!p->mesh) continue;
         double from[2] = { w->p[0][r->d], w->p[1][r->d] }, to[2] = { m[NV_GX], m[NV_GY] };
-        steerN_MeshFilter f = { w->radius[r->d], NULL };
+        float own[STEERN_MESH_AREAS];
+        steerN_MeshFilter f = { w->radius[r->d], steerN_costs_apply(p->mesh, p->costs, own) };
         // (pressed to a wall where no way wide enough leaves: steerN_mesh_path
         // goes on from the mesh's nearest point where the agent fits, the
         // start put back in front, which take_path skips like any start)
         steerN_PathStatus st = steerN_mesh_path(s->q, p->mesh, from, to, &f);
         uint32_t used = steerN_mesh_path_work(s->q);
-        // pushed off the mesh (a crowd pressed it into an obstacle, the game
-        // put it there): the way from the mesh's nearest point, by way of it
+        int why = 0; // the reason, when the search's own does not say it
         bool back = false;
         double near[2], dist;
         int32_t tri;
-        if (st == STEERN_PATH_START_OFF && steerN_mesh_nearest(p->mesh, from, f.radius, near, &tri, &dist)) {
+        if (st == STEERN_PATH_START_OFF && excluded_at(p->mesh, f.cost, from, f.radius)) {
+            // in an area it excludes: out by the nearest allowed ground within
+            // its radius (it grazed the border), else it has no way
+            why = STEER_UNREACHABLE_START_EXCLUDED;
+            if (steerN_mesh_nearest_open(p->mesh, f.cost, from, f.radius, near)) {
+                st = steerN_mesh_path(s->q, p->mesh, near, to, &f);
+                used += steerN_mesh_path_work(s->q);
+                back = true;
+                why = 0;
+            }
+        } else if (st == STEERN_PATH_START_OFF && steerN_mesh_nearest(p->mesh, from, f.radius, near, &tri, &dist)) {
+            // pushed off the mesh (a crowd pressed it into an obstacle, the
+            // game put it there): the way from the mesh's nearest point, by way of it
             st = steerN_mesh_path(s->q, p->mesh, near, to, &f);
             used += steerN_mesh_path_work(s->q);
             back = true;
         }
+        if (st == STEERN_PATH_GOAL_OFF && excluded_at(p->mesh, f.cost, to, f.radius))
+            why = STEER_UNREACHABLE_TARGET_EXCLUDED;
         used++; // a search costs at least one unit, so the budget always runs out
         *budget = used < *budget ? *budget - used : 0;
         m[NV_RADIUS] = w->radius[r->d];
@@ -320,7 +457,8 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         } else {
             m[NV_N] = 0;
             m[NV_STATE] = NS_UNREACHABLE;
-            steerT_event_to(&w->loc, w, STEER_EVENT_UNREACHABLE, r->d, (steer_Agent){ (uint64_t)reason_of(st) });
+            steerT_event_to(&w->loc, w, STEER_EVENT_UNREACHABLE, r->d,
+                            (steer_Agent){ (uint64_t)(why ? why : reason_of(st)) });
         }
     }
 }
@@ -360,7 +498,8 @@ int steerB_navigate_path(const steer_World *w, steer_Agent a, double **out, uint
         if (m[NV_COMPLETE] == 0.0f && (q = steerN_mesh_query_new(&libc))) {
             double from[2] = { m[NV_CORNERS + 2 * (nc - 1)], m[NV_CORNERS + 2 * (nc - 1) + 1] };
             double to[2] = { m[NV_GX], m[NV_GY] };
-            steerN_MeshFilter f = { m[NV_RADIUS], NULL };
+            float own[STEERN_MESH_AREAS];
+            steerN_MeshFilter f = { m[NV_RADIUS], steerN_costs_apply(p->mesh, p->costs, own) };
             if (steerN_mesh_path(q, p->mesh, from, to, &f) == STEERN_PATH_FOUND) {
                 more = steerN_mesh_path_points(q, &rest);
                 if (rest) rest--; // its first point is the last corner
@@ -390,6 +529,28 @@ int steer_behavior_set_navmesh(steer_Behavior *b, const char *field, const steer
     return steerB_set_resource(b, field, &steerB_navmesh_resource, x);
 }
 
+int steer_behavior_set_nav_costs(steer_Behavior *b, const char *field, const float *costs, int n)
+{
+    STEERA_TREE(b, STEER_EARG);
+    STEERA_NONNULL(field, "a field name", STEER_EARG);
+    if (n < 0 || n > STEERN_MESH_AREAS)
+        return steerB_fail(b, STEER_EARG, "steer_behavior_set_nav_costs: n is %d, expected 0 to %d areas", n,
+                           STEERN_MESH_AREAS);
+    if (n > 0 && !costs)
+        return steerB_fail(b, STEER_EARG, "steer_behavior_set_nav_costs: costs is NULL, expected %d costs", n);
+    uint32_t bad;
+    if (n > 0 && !steerN_costs_ok(costs, (uint32_t)n, &bad))
+        return steerB_fail(b, STEER_EARG,
+                           "steer_behavior_set_nav_costs: costs[%u] is %g, expected a multiplier >= %g, or INFINITY "
+                           "(never entered)",
+                           bad, (double)costs[bad], STEERN_COST_MIN);
+    steerN_AreaCosts *c = NULL;
+    if (n > 0 && !(c = steerN_costs_new(costs, (uint32_t)n))) return STEER_ENOMEM;
+    int st = steerB_set_resource(b, field, &steerB_navcosts_resource, c);
+    steerN_costs_release(c); // the node's reference, when it took one
+    return st;
+}
+
 // For a debug view (steerB_Kind.route): the corners still ahead, and the state.
 static int navigate_route(const float *m, float *xyz, int cap, char *note, size_t note_cap)
 {
@@ -411,14 +572,18 @@ static int navigate_route(const float *m, float *xyz, int cap, char *note, size_
 
 // ---- the kind -------------------------------------------------------------------
 
-static const steerB_Field navigate_fields[] = { { "navmesh", STEERB_RESOURCE, offsetof(Navigate, mesh), 0, 1, 0,
-                                                  "a navigation mesh (steer.navmesh{...})",
-                                                  STEERB_RESOURCE_KIND(&steerB_navmesh_resource) },
-                                                STEERB_TARGET_ROW(Navigate, target, "target"),
-                                                STEERB_SLOW_RADIUS_ROW(Navigate, 2),
-                                                STEERB_STOP_RADIUS_ROW(Navigate, 0.2f),
-                                                STEERB_SPEED_ROW(Navigate),
-                                                { 0 } };
+static const steerB_Field navigate_fields[] = {
+    { "navmesh", STEERB_RESOURCE, offsetof(Navigate, mesh), 0, 1, 0, "a navigation mesh (steer.navmesh{...})",
+      STEERB_RESOURCE_KIND(&steerB_navmesh_resource) },
+    STEERB_TARGET_ROW(Navigate, target, "target"),
+    STEERB_SLOW_RADIUS_ROW(Navigate, 2),
+    STEERB_STOP_RADIUS_ROW(Navigate, 0.2f),
+    STEERB_SPEED_ROW(Navigate),
+    { "costs", STEERB_RESOURCE, offsetof(Navigate, costs), 0, 0, 0,
+      "a table of area name -> cost multiplier (>= 0.001; math.huge: never entered)",
+      STEERB_RESOURCE_KIND(&steerB_navcosts_resource) },
+    { 0 }
+};
 
 const steerB_Kind steerB_navigate = { .name = "navigate",
                                       .fields = navigate_fields,

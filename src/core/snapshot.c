@@ -23,7 +23,9 @@
 #include <string.h>
 
 #define MAGIC "STEERSNP"
-#define VERSION 4u // version 3 had no path budget, 2 no resource fields, 1 no extra roots either; all still load
+#define VERSION \
+    5u // version 4 had no attached resources, 3 no path budget, 2 no resource fields, 1 no extra
+       // roots either; all still load
 #define HEADER_BYTES 60u
 #define TRAILER_BYTES 8u
 

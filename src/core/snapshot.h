@@ -56,7 +56,8 @@ typedef struct steerS_Load {
 
 // The trees section: every distinct node of the brains' trees and of the
 // extra roots once, children before parents, then each brain id's root,
-// then the extra roots. The writer counts STEERS_SNAP_NODES and
+// then the extra roots, then (version 5) the resources attached to the
+// world (steerW_attach), which the reader attaches to l->w. The writer counts STEERS_SNAP_NODES and
 // STEERS_SNAP_BRAINS; the reader makes the nodes (l->nodes), compiles the
 // brains at their ids and lists the extra roots (l->roots).
 bool steerS_save_trees(steerS_Save *s, steer_Behavior *const *roots, uint32_t nroots);

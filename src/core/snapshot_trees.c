@@ -15,6 +15,7 @@
 #include "snapshot.h"
 #include "brain.h"
 
+#include <stdio.h>
 #include <string.h>
 
 // ---- listing the nodes ---------------------------------------------------
@@ -176,21 +177,19 @@ static void put_resource(steerS_Writer *o, Nodes *t, const steerB_ResourceKind *
 
 // Its reader: the resource a number names, decoding it the first time (the
 // load holds that reference until it ends: steerS_Load.res).
-static bool get_resource(steerS_Load *in, uint32_t i, const steer_Behavior *b, const steerB_ResourceKind *rk,
-                         uint32_t v, void **obj)
+// `who` names what refers to it, for the messages.
+static bool get_resource(steerS_Load *in, const char *who, const steerB_ResourceKind *rk, uint32_t v, void **obj)
 {
     *obj = NULL;
     if (!v) return true;
     if (v <= in->nres) {
         if (in->res_kind[v - 1] != rk)
-            return steerS_fail(&in->r, "behaviour %u (%s): resource %u is a %s, not a %s", i, b->kind->name, v,
-                               in->res_kind[v - 1]->name, rk->name);
+            return steerS_fail(&in->r, "%s: resource %u is a %s, not a %s", who, v, in->res_kind[v - 1]->name,
+                               rk->name);
         *obj = in->res[v - 1];
         return true;
     }
-    if (v != in->nres + 1)
-        return steerS_fail(&in->r, "behaviour %u (%s): resource %u before resource %u", i, b->kind->name, v,
-                           in->nres + 1);
+    if (v != in->nres + 1) return steerS_fail(&in->r, "%s: resource %u before resource %u", who, v, in->nres + 1);
     if (in->nres == in->cap_res) {
         uint32_t cap = in->cap_res ? 2 * in->cap_res : 8;
         void **r = steerA_realloc(in->w, in->res, sizeof *r * cap);
@@ -435,7 +434,9 @@ static bool get_field(steerS_Load *in, uint32_t i, steer_Behavior *b)
         void *obj = NULL;
         uint32_t v = steerS_get_u32(&in->r);
         if (rk->decode) {
-            if (!in->r.failed && !get_resource(in, i, b, rk, v, &obj)) return false;
+            char who[96];
+            snprintf(who, sizeof who, "behaviour %u (%s)", i, b->kind->name);
+            if (!in->r.failed && !get_resource(in, who, rk, v, &obj)) return false;
         } else if (!in->r.failed &&
                    !load_ref(in, &(steer_Ref){ .node = b, .field = f->name, .type = rk->name }, v, &ref, &obj))
             return refused(in, i, b, f);
@@ -507,7 +508,8 @@ static bool get_node(steerS_Load *in, uint32_t i)
 // ---- the section ----------------------------------------------------------
 
 // Each distinct node of the brains' trees and of the extra roots, then the
-// brains by root and the extra roots by node index.
+// brains by root, the extra roots by node index and the resources attached
+// to the world.
 bool steerS_save_trees(steerS_Save *s, steer_Behavior *const *roots, uint32_t nroots)
 {
     const steer_World *w = s->w;
@@ -527,6 +529,17 @@ bool steerS_save_trees(steerS_Save *s, steer_Behavior *const *roots, uint32_t nr
             steerS_put_u32(o, w->brains[i] ? node_index(&t, w->brains[i]->root) + 1 : 0);
         steerS_put_u32(o, nroots);
         for (uint32_t i = 0; i < nroots; i++) steerS_put_u32(o, node_index(&t, roots[i]));
+        // (version 5) the resources attached to the world that save themselves:
+        // each its kind's type, then as a field gives it (shared with the trees')
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < w->nattached; i++) n += w->attached[i].kind->encode != NULL;
+        steerS_put_u32(o, n);
+        for (uint32_t i = 0; i < w->nattached; i++) {
+            const struct steerW_Attached *a = &w->attached[i];
+            if (!a->kind->encode) continue;
+            steerS_put_str(o, a->kind->type);
+            put_resource(o, &t, a->kind, a->obj);
+        }
     }
     steerA_free(t.w, (void *)t.order);
     steerA_free(t.w, (void *)t.root_of);
@@ -536,8 +549,21 @@ bool steerS_save_trees(steerS_Save *s, steer_Behavior *const *roots, uint32_t nr
     return ok;
 }
 
+// The resource kind of type `type` that saves itself: one a field of a
+// built-in kind holds (the kinds' table is the core's one way to them).
+static const steerB_ResourceKind *saved_kind(const char *type)
+{
+    for (int k = 0; steerB_kinds[k]; k++)
+        for (const steerB_Field *f = steerB_kinds[k]->fields; f && f->name; f++)
+            if (f->type == STEERB_RESOURCE && steerB_field_resource(f)->decode &&
+                strcmp(steerB_field_resource(f)->type, type) == 0)
+                return steerB_field_resource(f);
+    return NULL;
+}
+
 // The behaviour trees and the brains, compiled at their ids, then the
-// extra roots (version 2 on).
+// extra roots (version 2 on), then the resources attached to the world
+// (version 5 on).
 bool steerS_load_trees(steerS_Load *in)
 {
     steer_World *w = in->w;
@@ -593,6 +619,27 @@ bool steerS_load_trees(steerS_Load *in)
         if (in->r.failed) return false;
         if (root >= nnodes) return steerS_fail(&in->r, "extra root %u's tree %u is out of range", i, root);
         in->roots[in->nroots++] = root;
+    }
+    if (in->version < 5) return true;
+    in->r.section = "the attached resources";
+    uint32_t nattached = steerS_get_u32(&in->r);
+    if (in->r.failed) return false;
+    if (nattached > steerS_left(&in->r) / 8) return steerS_fail(&in->r, "snapshot truncated in the attached resources");
+    for (uint32_t i = 0; i < nattached; i++) {
+        const char *type = steerS_load_str(in, "a resource's type");
+        if (!type) return false;
+        const steerB_ResourceKind *rk = saved_kind(type);
+        if (!rk)
+            return steerS_fail(&in->r, "attached resource %u is a %s, a kind of resource this build has not", i, type);
+        char who[64];
+        snprintf(who, sizeof who, "attached resource %u", i);
+        void *obj;
+        uint32_t v = steerS_get_u32(&in->r);
+        if (in->r.failed || !get_resource(in, who, rk, v, &obj)) return false;
+        if (!obj) return steerS_fail(&in->r, "attached resource %u is none", i);
+        int st = steerW_attach(w, rk, obj, NULL);
+        if (st == STEER_ENOMEM) return steerS_load_oom(in);
+        if (st == 0) return steerS_fail(&in->r, "attached resource %u is attached twice", i);
     }
     return true;
 }

@@ -56,6 +56,10 @@ typedef struct steerB_ResourceKind {
     // (this struct) and its binding's registration, nothing else.
     void (*encode)(const void *obj, steerS_Writer *out);
     void *(*decode)(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, bool *oom);
+    // The memory obj holds, when a node is all that holds it (navigate's
+    // costs): a binding charges it to the script that made the node (a
+    // mod's cap). NULL: the resource is charged where it was made (a mesh).
+    size_t (*bytes)(const void *obj);
 } steerB_ResourceKind;
 
 typedef struct steerB_Field {

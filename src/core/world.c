@@ -115,8 +115,28 @@ void steer_world_free(steer_World *w)
     steerF_craft_free(w);
     steerA_free(w, w->work);
     steerB_served_free(w);
+    for (uint32_t i = 0; i < w->nattached; i++) w->attached[i].kind->release(w->attached[i].obj);
+    steerA_free(w, w->attached);
     w->lib = NULL; // a later call with it may be refused (if the memory is not reused first)
     w->alloc(w->alloc_ud, w, 0);
+}
+
+int steerW_attach(steer_World *w, const steerB_ResourceKind *kind, void *obj,
+                  bool (*same)(const void *a, const void *b))
+{
+    for (uint32_t i = 0; i < w->nattached; i++)
+        if (w->attached[i].kind == kind && (w->attached[i].obj == obj || (same && same(w->attached[i].obj, obj))))
+            return 0;
+    if (w->nattached == w->cap_attached) {
+        uint32_t cap = w->cap_attached ? 2 * w->cap_attached : 4;
+        struct steerW_Attached *a = steerA_realloc(w, w->attached, sizeof *a * cap);
+        if (!a) return STEER_ENOMEM;
+        w->attached = a;
+        w->cap_attached = cap;
+    }
+    kind->retain(obj);
+    w->attached[w->nattached++] = (struct steerW_Attached){ kind, obj };
+    return 1;
 }
 
 void steerW_swap(steer_World *a, steer_World *b)
@@ -216,6 +236,8 @@ const char *steer_unreachable_text(int reason)
     case STEER_UNREACHABLE_START_OFF: return "start off the mesh";
     case STEER_UNREACHABLE_NONE: return "no way";
     case STEER_UNREACHABLE_NOMEM: return "out of memory";
+    case STEER_UNREACHABLE_START_EXCLUDED: return "start in an excluded area";
+    case STEER_UNREACHABLE_TARGET_EXCLUDED: return "target in an excluded area";
     }
     return "?";
 }

@@ -160,6 +160,14 @@ struct steer_World {
         void *state;
     } * served;
     uint32_t nserved;
+    // resources the host attached to the world for its views (the Lua
+    // w:add_navmesh's meshes, which a viewer draws), each held (a
+    // reference) until the world ends; a snapshot carries them (version 5)
+    struct steerW_Attached {
+        const struct steerB_ResourceKind *kind;
+        void *obj;
+    } * attached;
+    uint32_t nattached, cap_attached;
     float *push[3]; // the collide pass's corrections (transient)
     uint8_t *held;  // the collide pass's copy of which agents are kinematic (the flags change during it)
     uint32_t push_cap;
@@ -339,6 +347,12 @@ static inline const steerW_Turn *steerW_turn(const steer_World *w, uint32_t d)
     uint32_t s = w->slot[d];
     return s < w->cap_turn && w->turn[s].gen == w->gen[s] ? &w->turn[s] : NULL;
 }
+// Attach obj, a resource of `kind`, to the world (its list of attached
+// resources, above): 1 when it is new there (the world takes a reference),
+// 0 when `same` finds it attached already (NULL: the same pointer), or
+// STEER_ENOMEM. world.c, which releases them as the world ends.
+int steerW_attach(steer_World *w, const struct steerB_ResourceKind *kind, void *obj,
+                  bool (*same)(const void *a, const void *b));
 // Whether agent d is kinematic (steer_agent_set_kinematic): the host moves it.
 static inline bool steerW_kinematic(const steer_World *w, uint32_t d)
 {

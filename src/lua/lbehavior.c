@@ -20,10 +20,13 @@ static lua_Integer own_bytes(const steer_Behavior *b)
     if (b->name) n += (lua_Integer)strlen(b->name) + 1;
     for (size_t i = 0; i < sizeof b->tags / sizeof b->tags[0]; i++)
         if (b->tags[i]) n += (lua_Integer)strlen(b->tags[i]) + 1;
-    for (const steerB_Field *f = b->kind->fields; f && f->name; f++)
+    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
         if (f->type == STEERB_POINTS)
             n += 3 * (lua_Integer)sizeof(float) *
                  (lua_Integer)((const steerB_Points *)(const void *)(b->params + f->offset))->n;
+        const void *obj = f->type == STEERB_RESOURCE ? steerB_resource(b, f) : NULL;
+        if (obj && steerB_field_resource(f)->bytes) n += (lua_Integer)steerB_field_resource(f)->bytes(obj);
+    }
     return n;
 }
 
@@ -329,7 +332,12 @@ int steerL_construct(lua_State *L, const void *kind, const char *extra)
     // accepted names: the kind's fields and "name"
     const char *known[32];
     int nk = 0;
-    for (const steerB_Field *f = k->fields; f && f->name && nk < 29; f++) known[nk++] = f->name;
+    // (navigate's costs come as two tables, `costs` and `exclude`)
+    for (const steerB_Field *f = k->fields; f && f->name && nk < 28; f++) {
+        known[nk++] = f->name;
+        if (f->type == STEERB_RESOURCE && steerB_field_resource(f) == &steerB_navcosts_resource)
+            known[nk++] = "exclude";
+    }
     known[nk++] = "name";
     if (extra) known[nk++] = extra;
     known[nk] = NULL;
@@ -357,6 +365,10 @@ int steerL_construct(lua_State *L, const void *kind, const char *extra)
         return luaL_error(L, "%s: out of memory", fn);
 
     for (const steerB_Field *f = k->fields; f && f->name; f++) {
+        if (f->type == STEERB_RESOURCE && steerB_field_resource(f) == &steerB_navcosts_resource) {
+            steerL_navigate_costs(L, fn, ub->b, f->name); // from the table at 1, against its navmesh
+            continue;
+        }
         if (lua_getfield(L, 1, f->name) != LUA_TNIL) set_field(L, fn, ub->b, f, lua_gettop(L), uv);
         else if (f->type == STEERB_RESOURCE && f->min > 0) steerL_field_error(L, fn, f->name, f->expect, -1);
         lua_pop(L, 1);

@@ -70,6 +70,11 @@ static inline steerL_Flow *steerL_checkflow(lua_State *L, int idx)
     return uf;
 }
 
+// The viewer's list of a world's navigation meshes (steerL_World.nav) as
+// its C world lists them: after w:add_navmesh, and for a loaded world
+// (lnavmesh.c). False when out of memory.
+bool steerL_nav_list_meshes(steerL_World *lw);
+
 // Charge the state's owner what an object's C memory now adds to what it
 // was charged (*charged), which then counts it. May raise (a mod past its cap).
 static inline void steerL_nav_charge(lua_State *L, size_t *charged, size_t now)

@@ -138,6 +138,28 @@ static void read_costs(lua_State *L, int t, const char *fn, const char (*names)[
     }
 }
 
+// The list of area names at t (nil: nothing): each one excluded (cost
+// INFINITY); an unknown one raises naming its place and `expect`.
+static void read_exclude(lua_State *L, int t, const char *fn, const steerN_Mesh *m, const char *expect,
+                         float cost[STEERN_MESH_AREAS])
+{
+    if (lua_isnil(L, t)) return;
+    if (!lua_istable(L, t)) steerL_field_error(L, fn, "exclude", "a list of area names", t);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, t);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, t, i);
+        const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int a = name ? steerN_mesh_area(m, name) : -1;
+        if (a < 0) {
+            char where[32];
+            snprintf(where, sizeof where, "exclude[%d]", (int)i);
+            steerL_field_error(L, fn, where, expect, -1);
+        }
+        cost[a] = INFINITY;
+        lua_pop(L, 1);
+    }
+}
+
 // ---- construction ------------------------------------------------------------
 
 static const char *status_text(steerN_MeshStatus s)
@@ -363,24 +385,47 @@ static void read_filter(lua_State *L, int idx, const steerN_Mesh *m, const char 
     read_costs(L, lua_gettop(L), fn, (const char(*)[STEERN_MESH_AREA_NAME])m->area_name, m->nareas,
                "nm.areas lists the mesh's", cost);
     lua_pop(L, 1);
-    if (lua_getfield(L, idx, "exclude") != LUA_TNIL) {
-        int t = lua_gettop(L);
-        if (!lua_istable(L, t)) steerL_field_error(L, fn, "exclude", "a list of area names", t);
-        lua_Integer n = (lua_Integer)lua_rawlen(L, t);
-        for (lua_Integer i = 1; i <= n; i++) {
-            lua_rawgeti(L, t, i);
-            const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-            int a = name ? steerN_mesh_area(m, name) : -1;
-            if (a < 0) {
-                char where[32];
-                snprintf(where, sizeof where, "exclude[%d]", (int)i);
-                steerL_field_error(L, fn, where, "the name of one of the mesh's areas", -1);
-            }
-            cost[a] = INFINITY;
-            lua_pop(L, 1);
-        }
-    }
+    lua_getfield(L, idx, "exclude");
+    read_exclude(L, lua_gettop(L), fn, m, "the name of one of the mesh's areas", cost);
     lua_pop(L, 1);
+}
+
+// steer.navigate{ navmesh = nm, costs = {...}, exclude = {...} }: read as
+// nm:path reads them (the mesh's costs, those given instead, the excluded
+// at INFINITY), kept as the node's area costs.
+void steerL_navigate_costs(lua_State *L, const char *fn, steer_Behavior *b, const char *field)
+{
+    int top = lua_gettop(L);
+    lua_getfield(L, 1, "costs");
+    lua_getfield(L, 1, "exclude");
+    if (lua_isnil(L, top + 1) && lua_isnil(L, top + 2)) {
+        lua_settop(L, top);
+        return;
+    }
+    lua_getfield(L, 1, "navmesh"); // checked already: the kind's first field
+    const steerN_Mesh *m = check_mesh(L, top + 3)->m;
+    // the names, for the message of an unknown one
+    luaL_Buffer names;
+    luaL_buffinit(L, &names);
+    luaL_addstring(&names, "the navmesh's areas are ");
+    for (uint32_t i = 0; i < m->nareas; i++) {
+        luaL_addstring(&names, i ? ", '" : "'");
+        luaL_addstring(&names, m->area_name[i]);
+        luaL_addchar(&names, '\'');
+    }
+    luaL_pushresult(&names); // top + 4
+    const char *which = lua_tostring(L, top + 4);
+    float cost[STEERN_MESH_AREAS];
+    memcpy(cost, m->area_cost, sizeof cost);
+    read_costs(L, top + 1, fn, (const char(*)[STEERN_MESH_AREA_NAME])m->area_name, m->nareas, which, cost);
+    lua_pushfstring(L, "the name of one of the navmesh's areas (%s)", which + strlen("the navmesh's areas are "));
+    read_exclude(L, top + 2, fn, m, lua_tostring(L, -1), cost);
+    steerN_AreaCosts *c = steerN_costs_new(cost, m->nareas);
+    if (!c) luaL_error(L, "%s: out of memory", fn);
+    int st = steerB_set_resource(b, field, &steerB_navcosts_resource, c);
+    steerN_costs_release(c);
+    if (st) luaL_error(L, "%s: %s", fn, steer_behavior_error(b));
+    lua_settop(L, top);
 }
 
 static void push_points(lua_State *L, const double *p, uint32_t n)
@@ -629,10 +674,29 @@ static int mesh_tostring(lua_State *L)
 
 // ---- w:add_navmesh -------------------------------------------------------------
 
+// The viewer's list of lw's meshes (steer_lua_nav) as the C world lists
+// them (steerB_world_navmesh): after an add, and for a world a snapshot
+// made (whose meshes came with it). False when out of memory.
+bool steerL_nav_list_meshes(steerL_World *lw)
+{
+    steerN_Layers *nav = &lw->nav;
+    nav->nmeshes = 0;
+    for (const steerN_Mesh *m; (m = steerB_world_navmesh(lw->w, nav->nmeshes));) {
+        const steerN_Mesh **ms =
+            steerL_nav_room(&lw->alloc, (void *)nav->meshes, nav->nmeshes, &nav->cap_meshes, sizeof *ms);
+        if (!ms) return false;
+        nav->meshes = ms;
+        ms[nav->nmeshes++] = m;
+    }
+    return true;
+}
+
 // w:add_navmesh(nm): the mesh's walls become the world's wall segments
 // (w:raycast, avoid_walls, reciprocal's obstacles and the collide pass see
-// them), the world holds the mesh and lists it for the viewer. Adding the
-// same mesh again does nothing.
+// them), and the C world holds the mesh and lists it for the viewer (so a
+// snapshot carries it: a loaded world draws it too). Adding the same mesh
+// again, or one made the same (the one a snapshot brought back), does
+// nothing.
 int steerL_world_add_navmesh(lua_State *L)
 {
     const char *fn = "steer.world:add_navmesh";
@@ -642,6 +706,11 @@ int steerL_world_add_navmesh(lua_State *L)
     steerL_check_writable(L, lw, fn);
     if (lw->dim != 2) return luaL_error(L, "%s: navigation meshes are for 2D worlds", fn);
     lua_settop(L, 2);
+    const steerN_Mesh *m = u->m;
+    int added = steerB_world_add_navmesh(lw->w, u->m);
+    if (added < 0) return luaL_error(L, "%s: out of memory", fn);
+    if (!steerL_nav_list_meshes(lw)) return luaL_error(L, "%s: out of memory", fn);
+    if (!added) return 0;
     lua_getiuservalue(L, 1, 1);
     if (lua_getfield(L, 3, "navmeshes") != LUA_TTABLE) { // 4: mesh -> its walls' ids, held as long as the world
         lua_pop(L, 1);
@@ -649,10 +718,6 @@ int steerL_world_add_navmesh(lua_State *L)
         lua_pushvalue(L, -1);
         lua_setfield(L, 3, "navmeshes");
     }
-    lua_pushvalue(L, 2);
-    if (lua_rawget(L, 4) != LUA_TNIL) return 0;
-    lua_pop(L, 1);
-    const steerN_Mesh *m = u->m;
     uint32_t n = 0;
     for (uint32_t i = 0; i < 3 * m->ntri; i++) n += m->adj[i] < 0;
     steerL_Walls *walls = lua_newuserdatauv(L, sizeof *walls + sizeof walls->id[0] * (n ? n : 1), 0);
@@ -676,12 +741,6 @@ int steerL_world_add_navmesh(lua_State *L)
                                       : "the mesh's walls lie beyond the coordinates a world can store");
             walls->id[walls->n++] = id;
         }
-    steerN_Layers *nav = &lw->nav;
-    const steerN_Mesh **ms =
-        steerL_nav_room(&lw->alloc, (void *)nav->meshes, nav->nmeshes, &nav->cap_meshes, sizeof *ms);
-    if (!ms) return luaL_error(L, "%s: out of memory", fn);
-    nav->meshes = ms;
-    ms[nav->nmeshes++] = m;
     return 0;
 }
 

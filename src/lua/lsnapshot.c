@@ -641,6 +641,7 @@ static int load(lua_State *L)
     steer_World *w = lw->w;
     lw->dim = steer_world_dim(w);
     steerL_grids_bind(L, 8, 9, 10, fn); // the walls the grids added and the grids the world holds
+    if (!steerL_nav_list_meshes(lw)) return luaL_error(L, "%s: out of memory", fn); // the meshes it holds
     // one userdata per tree, holding the refs (and through them the fields)
     lua_getiuservalue(L, 8, 1);    // 15
     lua_getfield(L, 15, "brains"); // 16

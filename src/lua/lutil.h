@@ -230,6 +230,10 @@ void steerL_copy_table(lua_State *L, int src, int dst);
 struct steerB_ResourceKind;
 void steerL_resource_type(lua_State *L, const struct steerB_ResourceKind *kind, const char *tname);
 int steerL_construct(lua_State *L, const void *kind, const char *extra);
+// navigate's `costs` field from its arguments' `costs` (area name ->
+// multiplier) and `exclude` (area names), checked against their `navmesh`
+// (the table at 1 of a constructor); nothing when neither is given (lnavmesh.c).
+void steerL_navigate_costs(lua_State *L, const char *fn, steer_Behavior *b, const char *field);
 // The Lua constructor of a behaviour kind (a steerB_Kind, built-in or a host's).
 void steerL_push_constructor(lua_State *L, const void *kind);
 

@@ -17,8 +17,9 @@ typedef struct steerN_Shown {
     const steerN_Flow **flows;
     uint32_t nflows, cap;
 } steerN_Shown;
-// ... and the navigation meshes attached (w:add_navmesh), each alive as
-// long as the world (its user value's "navmeshes" table holds them).
+// ... and the navigation meshes attached (w:add_navmesh), as the C world
+// lists them (it holds each as long as it lives, and its snapshots carry
+// them: steerL_nav_list_meshes copies the list after an add and a load).
 struct steerN_Mesh;
 typedef struct steerN_Layers {
     const steerN_Shown **grids;

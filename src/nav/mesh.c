@@ -7,6 +7,7 @@
 #include "predicates.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 // The arrays of the mesh part, each with its size per vertex or triangle:
@@ -136,4 +137,46 @@ bool steerN_mesh_quantize(double x, int64_t *q)
     if (!(fabs(s) <= (double)STEERN_COORD_MAX)) return false; // NaN too
     *q = (int64_t)llround(s);
     return true;
+}
+
+// ---- an agent's area costs ------------------------------------------------
+
+bool steerN_costs_ok(const float *cost, uint32_t n, uint32_t *bad)
+{
+    *bad = n;
+    if (n > STEERN_MESH_AREAS) return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (!(cost[i] >= (float)STEERN_COST_MIN)) { // NaN too; INFINITY passes
+            *bad = i;
+            return false;
+        }
+    return true;
+}
+
+steerN_AreaCosts *steerN_costs_new(const float *cost, uint32_t n)
+{
+    steerN_AreaCosts *c = malloc(sizeof *c);
+    if (!c) return NULL;
+    memset(c, 0, sizeof *c);
+    atomic_init(&c->refs, 1);
+    c->n = n < STEERN_MESH_AREAS ? n : STEERN_MESH_AREAS;
+    if (c->n) memcpy(c->cost, cost, sizeof(float) * c->n);
+    return c;
+}
+
+void steerN_costs_retain(steerN_AreaCosts *c)
+{
+    if (c) atomic_fetch_add(&c->refs, 1);
+}
+
+void steerN_costs_release(steerN_AreaCosts *c)
+{
+    if (c && atomic_fetch_sub(&c->refs, 1) == 1) free(c);
+}
+
+const float *steerN_costs_apply(const steerN_Mesh *m, const steerN_AreaCosts *c, float out[STEERN_MESH_AREAS])
+{
+    if (!c) return NULL;
+    for (uint32_t i = 0; i < STEERN_MESH_AREAS; i++) out[i] = i < c->n ? c->cost[i] : m->area_cost[i];
+    return out;
 }

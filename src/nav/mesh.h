@@ -191,6 +191,30 @@ typedef struct steerN_MeshFilter {
     const float *cost; // per area (nareas): a multiplier, INFINITY excluded; NULL: the mesh's own
 } steerN_MeshFilter;
 
+// An agent's own area costs (navigate's `costs`, Detour's dtQueryFilter):
+// a multiplier per area for areas 0 .. n - 1, INFINITY for one never
+// entered (excluded), the mesh's own cost for the areas from n on. By area
+// index, so it means what it says on the mesh whose names it was made
+// from. Immutable once made and reference counted, in libc's memory (a
+// behaviour holding it may outlive any world).
+#define STEERN_COST_MIN 1e-3 // the least multiplier an area's cost takes (nm:path's and navigate's)
+typedef struct steerN_AreaCosts {
+    atomic_int refs;
+    uint32_t n;
+    float cost[STEERN_MESH_AREAS];
+} steerN_AreaCosts;
+// Whether n costs are ones a filter takes (n <= STEERN_MESH_AREAS, each
+// >= STEERN_COST_MIN or INFINITY); false with *bad the first that is not
+// (n when n is too large).
+bool steerN_costs_ok(const float *cost, uint32_t n, uint32_t *bad);
+// A new one with one reference (costs checked by the caller), or NULL when out of memory.
+steerN_AreaCosts *steerN_costs_new(const float *cost, uint32_t n);
+void steerN_costs_retain(steerN_AreaCosts *c);
+void steerN_costs_release(steerN_AreaCosts *c); // NULL: nothing; frees on the last
+// The costs a query on m uses (c's where it has one, m's elsewhere) into
+// out, for steerN_MeshFilter.cost: NULL (the mesh's own) when c is NULL.
+const float *steerN_costs_apply(const steerN_Mesh *m, const steerN_AreaCosts *c, float out[STEERN_MESH_AREAS]);
+
 // A search's scratch, one per thread; grows with the meshes it searches.
 typedef struct steerN_MeshQuery steerN_MeshQuery;
 steerN_MeshQuery *steerN_mesh_query_new(const steerN_Alloc *alloc);
@@ -219,6 +243,10 @@ bool steerN_mesh_nearest(const steerN_Mesh *m, const double p[2], double radius,
 // mesh (from that point toward p when p is on the mesh, from p toward it
 // when p is off) when those are not NULL.
 double steerN_mesh_wall_distance(const steerN_Mesh *m, const double p[2], double at[2], double normal[2]);
+// The point nearest p of the ground the costs do not exclude (INFINITY;
+// NULL: the mesh's), when p is on the mesh and one lies within `within`
+// of it (p itself when it is on such ground): false otherwise.
+bool steerN_mesh_nearest_open(const steerN_Mesh *m, const float *cost, const double p[2], double within, double out[2]);
 // True when p is on the mesh and at least radius from every wall.
 bool steerN_mesh_contains(const steerN_Mesh *m, const double p[2], double radius);
 

@@ -800,10 +800,11 @@ static int repair(steerN_MeshQuery *q)
 {
     uint32_t budget = 4 * q->ncorr + 64, kept = 1;
     // first drop the corners whose circle holds the start or the goal (the
-    // agent stands inside it: nothing to go round)
+    // agent stands inside it: nothing to go round); an area's corner far
+    // from walls is a point (rho 0): a start near it still turns there
     const Obj *s = &q->cor[0], *g = &q->cor[q->ncor - 1];
     for (uint32_t k = 1; k + 1 < q->ncor; k++)
-        if (!holds_end(s, g, q->cor[k].p, q->radius - 1e-9)) q->cor[kept++] = q->cor[k];
+        if (!holds_end(s, g, q->cor[k].p, q->cor[k].rho - 1e-9)) q->cor[kept++] = q->cor[k];
     q->cor[kept++] = *g;
     q->ncor = kept;
     for (uint32_t k = 0; k + 1 < q->ncor;) {

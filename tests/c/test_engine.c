@@ -10,6 +10,7 @@
 #include "steer.h"
 #include "steer_engine.h"
 
+#include "steer_debug.h"
 #include "steer_lua.h"
 #include "../../src/nav/layers.h"
 #include "files.h"
@@ -351,6 +352,88 @@ static void test_nav_across_reloads(void)
     CHECK(nav->n == 2 && nav->grids[1]->grid->cell == 1, "a reload may add a grid: %u", nav->n);
     CHECK(steer_engine_tick(e, 3) == STEER_OK, "%s", steer_engine_error(e));
     steer_engine_free(e);
+}
+
+// ---- the meshes a viewer draws, after a load ------------------------------------------------
+
+// A scenario that builds a mesh with an area in setup and gives it to the
+// world (w:add_navmesh), with an agent that navigates on it.
+static const char *const mesh_scenario =
+    "local steer = require 'steer'\n"
+    "local function box(x0, y0, x1, y1) return { { x0, y0 }, { x1, y0 }, { x1, y1 }, { x0, y1 } } end\n"
+    "return { world = { size = { 40, 20 } },\n"
+    "  setup = function(w)\n"
+    "    local nm = steer.navmesh{ outline = box(0, 0, 40, 20), obstacles = { box(18, 2, 20, 18) },\n"
+    "                              areas = { { polygon = box(5, 5, 10, 10), area = 'mud' } } }\n"
+    "    w:add_navmesh(nm)\n"
+    "    w:add_navmesh(nm) -- again: nothing\n"
+    "    w:spawn{ position = { 2, 10 }, radius = 0.4, target = { 38, 10 },\n"
+    "             brain = steer.navigate{ navmesh = nm, costs = { mud = 5 } } }\n"
+    "  end }\n";
+
+// The meshes the scenario's world lists for a viewer (steer_lua_nav).
+static const steerN_Layers *engine_nav(steer_Engine *e)
+{
+    lua_State *L = steer_engine_lua(e);
+    if (!steer_engine_push_scenario(e)) return NULL;
+    const steerN_Layers *nav = steer_lua_nav(L, -1);
+    lua_pop(L, 2);
+    return nav;
+}
+
+static bool same_view(const steer_DebugNavMesh *a, const steer_DebugNavMesh *b)
+{
+    return a->nvert == b->nvert && a->ntri == b->ntri && a->nareas == b->nareas &&
+           memcmp(a->xy, b->xy, sizeof(double) * 2 * (size_t)a->nvert) == 0 &&
+           memcmp(a->tri, b->tri, sizeof(uint32_t) * 3 * (size_t)a->ntri) == 0 &&
+           memcmp(a->adj, b->adj, sizeof(int32_t) * 3 * (size_t)a->ntri) == 0 &&
+           memcmp(a->area, b->area, (size_t)a->ntri) == 0;
+}
+
+// steer run --load: a world from a snapshot lists the meshes the saved
+// one was given (the C world holds them, and its snapshot carries them),
+// so the viewer draws the same triangles; so does a rewind (a restore in
+// place), and the same mesh given again after a load adds nothing.
+static void test_navmesh_after_load(void)
+{
+    write_file("meshed.lua", mesh_scenario);
+    steer_Engine *e, *l;
+    REQUIRE(steer_engine_new(NULL, &e) == STEER_OK && steer_engine_new(NULL, &l) == STEER_OK, "engines");
+    REQUIRE(steer_engine_load(e, path_of("meshed.lua")) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_tick(e, 30) == STEER_OK, "%s", steer_engine_error(e));
+    const steerN_Layers *nav = engine_nav(e);
+    steer_DebugNavMesh want, got;
+    REQUIRE(steer_debug_nav_meshes(nav) == 1 && steer_debug_nav_mesh(nav, 0, &want) == STEER_OK,
+            "the world lists its mesh once: %d", steer_debug_nav_meshes(nav));
+    CHECK(want.ntri > 0 && want.nareas == 2, "%d triangles, %d areas", want.ntri, want.nareas);
+    Buf b = { 0 };
+    REQUIRE(steer_engine_save(e, buf_write, &b) == STEER_OK, "%s", steer_engine_error(e));
+    REQUIRE(steer_engine_load_snapshot(l, path_of("meshed.lua"), b.p, b.len) == STEER_OK, "%s", steer_engine_error(l));
+    const steerN_Layers *lnav = engine_nav(l);
+    CHECK(steer_debug_nav_meshes(lnav) == 1, "the loaded world lists the mesh: %d", steer_debug_nav_meshes(lnav));
+    CHECK(steer_debug_nav_mesh(lnav, 0, &got) == STEER_OK && same_view(&want, &got), "the same triangles");
+    REQUIRE(steer_engine_tick(e, 60) == STEER_OK && steer_engine_tick(l, 60) == STEER_OK, "ticks");
+    CHECK(steer_world_hash(steer_engine_world(l)) == steer_world_hash(steer_engine_world(e)),
+          "the loaded run is the run never stopped");
+    // a rewind in place, then the same mesh given again: listed once
+    REQUIRE(steer_engine_restore(e, b.p, b.len) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(steer_debug_nav_meshes(engine_nav(e)) == 1 && steer_debug_nav_mesh(engine_nav(e), 0, &got) == STEER_OK &&
+              same_view(&want, &got),
+          "a rewind keeps the mesh listed");
+    int shapes = steer_world_shape_count(steer_engine_world(l));
+    lua_State *L = steer_engine_lua(l);
+    REQUIRE(steer_engine_push_scenario(l), "a scenario");
+    lua_getfield(L, -2, "setup");
+    lua_pushvalue(L, -2);
+    CHECK(lua_pcall(L, 1, 0, 0) == LUA_OK, "setup again: %s", lua_tostring(L, -1));
+    lua_pop(L, 2);
+    CHECK(steer_debug_nav_meshes(engine_nav(l)) == 1, "a mesh made the same is not listed twice: %d",
+          steer_debug_nav_meshes(engine_nav(l)));
+    CHECK(steer_world_shape_count(steer_engine_world(l)) == shapes, "nor are its walls added again: %d, not %d",
+          steer_world_shape_count(steer_engine_world(l)), shapes);
+    free(b.p);
+    steer_engine_free(e);
+    steer_engine_free(l);
 }
 
 // ---- two engines ------------------------------------------------------------------------
@@ -1204,6 +1287,7 @@ int main(void)
     RUN(test_two_engines);
     RUN(test_threads);
     RUN(test_nav_across_reloads);
+    RUN(test_navmesh_after_load);
     RUN(test_allocator_hook);
     RUN(test_demos_reload);
     RUN(test_hostile_scenarios);

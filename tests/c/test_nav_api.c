@@ -135,6 +135,17 @@ static void count_route(void *ud, const float *xyz, int n)
     *(int *)ud += n >= 2;
 }
 
+// A world at 30 Hz with one agent at (2, 10) of radius 0.4 whose brain is nav.
+static steer_World *walker(steer_Behavior *nav, steer_Agent *a)
+{
+    steer_WorldDesc wd = { .dt = 1.0 / 30 };
+    steer_World *w = NULL;
+    CHECK(steer_world_new(&wd, &w) == STEER_OK, "world");
+    steer_AgentDesc ad = { .position = { 2, 10 }, .max_speed = 2, .max_force = 4, .radius = 0.4, .brain = nav };
+    CHECK(steer_spawn(w, &ad, a) == STEER_OK, "spawn");
+    return w;
+}
+
 // A C host's agent that finds its own way: navigate on a mesh from
 // steer_navmesh_new, the host's handle freed at once (the behaviour holds
 // the mesh); it arrives round the pillar; a debug view sees its way ahead.
@@ -150,12 +161,8 @@ static void test_navigate_from_c(void)
     CHECK(steer_behavior_set_navmesh(nav, "navmesh", (const steer_NavMesh *)(void *)fake) == STEER_EARG,
           "not a mesh of ours");
     steer_navmesh_free(m);
-    steer_WorldDesc wd = { .dt = 1.0 / 30 };
-    steer_World *w = NULL;
-    CHECK(steer_world_new(&wd, &w) == STEER_OK, "world");
-    steer_AgentDesc ad = { .position = { 2, 10 }, .max_speed = 2, .max_force = 4, .radius = 0.4, .brain = nav };
     steer_Agent a;
-    CHECK(steer_spawn(w, &ad, &a) == STEER_OK, "spawn");
+    steer_World *w = walker(nav, &a);
     steer_behavior_release(nav);
     double goal[3] = { 28, 10, 0 };
     CHECK(steer_agent_set_target(w, a, goal, STEER_NO_AGENT) == STEER_OK, "target");
@@ -180,6 +187,70 @@ static void test_navigate_from_c(void)
     steer_agent_vec(w, a, STEER_PROP_POSITION, p);
     CHECK(found >= 1 && arrived == 1, "found %d, arrived %d", found, arrived);
     CHECK(hypot(p[0] - 28, p[1] - 10) < 0.5, "at the goal: (%g, %g)", p[0], p[1]);
+    steer_world_free(w);
+}
+
+// A 30 x 20 field with a water pond (x 10..20, y 4..16) across the way
+// from (2, 10) to (28, 10), area 1.
+static steer_NavMesh *pond(void)
+{
+    static const double xy[] = { 0, 0, 30, 0, 30, 20, 0, 20, 10, 4, 20, 4, 20, 16, 10, 16 };
+    static const uint32_t ends[] = { 4, 8 };
+    static const int32_t roles[] = { STEER_RING_OUTLINE, 1 };
+    static const char *const names[] = { "default", "water" };
+    steer_NavMeshDesc d = {
+        .xy = xy, .ring_end = ends, .ring_role = roles, .nrings = 2, .nareas = 2, .area_names = names
+    };
+    steer_NavMesh *m = NULL;
+    CHECK(steer_navmesh_new(&d, &m) == STEER_OK && m, "a mesh: %s", steer_last_error());
+    return m;
+}
+
+// navigate's own area costs from C: water excluded, the agent goes round
+// the pond and arrives; bad costs and a frozen node are refused, naming
+// the function.
+static void test_navigate_costs_from_c(void)
+{
+    steer_NavMesh *m = pond();
+    if (!m) return;
+    steer_Behavior *nav = NULL;
+    CHECK(steer_behavior_new("navigate", &nav) == STEER_OK, "navigate");
+    CHECK(steer_behavior_set_navmesh(nav, "navmesh", m) == STEER_OK, "its mesh");
+    int water = steer_navmesh_area(m, "water");
+    CHECK(water == 1, "the water is area 1: %d", water);
+    float bad[3][2] = { { 1, 0 }, { 1, NAN }, { 1, 1e-4f } };
+    for (int i = 0; i < 3; i++) {
+        CHECK(steer_behavior_set_nav_costs(nav, "costs", bad[i], 2) == STEER_EARG, "bad cost %d refused", i);
+        CHECK(strstr(steer_behavior_error(nav), "steer_behavior_set_nav_costs: costs[1]") != NULL, "named: %s",
+              steer_behavior_error(nav));
+    }
+    float costs[2] = { 1, INFINITY };
+    CHECK(steer_behavior_set_nav_costs(nav, "costs", costs, -1) == STEER_EARG, "n < 0");
+    CHECK(steer_behavior_set_nav_costs(nav, "costs", costs, STEER_NAV_AREAS + 1) == STEER_EARG, "n too large");
+    CHECK(steer_behavior_set_nav_costs(nav, "costs", NULL, 2) == STEER_EARG, "NULL costs");
+    CHECK(steer_behavior_set_nav_costs(nav, "navmesh", costs, 2) == STEER_EARG, "not a costs field");
+    CHECK(steer_behavior_set_nav_costs(nav, "costs", NULL, 0) == STEER_OK, "cleared");
+    CHECK(steer_behavior_set_nav_costs(nav, "costs", costs, 2) == STEER_OK, "water excluded: %s",
+          steer_behavior_error(nav));
+    steer_navmesh_free(m);
+    steer_Agent a;
+    steer_World *w = walker(nav, &a);
+    CHECK(steer_behavior_set_nav_costs(nav, "costs", NULL, 0) == STEER_EARG, "a brain in use cannot change");
+    steer_behavior_release(nav);
+    double goal[3] = { 28, 10, 0 }, p[3], deepest = -INFINITY;
+    CHECK(steer_agent_set_target(w, a, goal, STEER_NO_AGENT) == STEER_OK, "target");
+    int arrived = 0;
+    for (int t = 0; t < 30 * 40 && !arrived; t++) {
+        steer_world_step(w, 1);
+        int n;
+        const steer_Event *ev = steer_world_events(w, &n);
+        for (int i = 0; i < n; i++) arrived += ev[i].type == STEER_EVENT_ARRIVE;
+        steer_agent_vec(w, a, STEER_PROP_POSITION, p);
+        double d = fmin(fmin(p[0] - 10, 20 - p[0]), fmin(p[1] - 4, 16 - p[1]));
+        deepest = fmax(deepest, d);
+    }
+    CHECK(arrived == 1, "arrived");
+    CHECK(deepest <= 0.01, "never into the water: %g m deep", deepest);
     steer_world_free(w);
 }
 
@@ -217,6 +288,7 @@ int main(void)
     RUN(test_grid_and_flow);
     RUN(test_mesh);
     RUN(test_navigate_from_c);
+    RUN(test_navigate_costs_from_c);
     RUN(test_refusals);
     return check_report_("nav_api");
 }

@@ -49,6 +49,44 @@ local function count_events(w, names)
   return n
 end
 
+-- A 40 x 20 field with a pond of mud (x 8..16) and one of water (x 24..32),
+-- both y 4..16, across the way from (2, 10) to (38, 10).
+local MUD, WATER = { 8, 4, 16, 16 }, { 24, 4, 32, 16 }
+local function ponds()
+  return steer.navmesh{
+    outline = box(0, 0, 40, 20),
+    areas = { { polygon = box(table.unpack(MUD)), area = "mud" }, { polygon = box(table.unpack(WATER)), area = "water" } },
+  }
+end
+
+-- How deep the point p is inside the box b (x0, y0, x1, y1): <= 0 outside.
+local function depth(p, b) return math.min(p.x - b[1], b[3] - p.x, p.y - b[2], b[4] - p.y) end
+
+-- One agent from (2, 10) to (38, 10) on the ponds with `brain`: the
+-- deepest its centre went into the mud and the water, and its events.
+local function cross_ponds(brain, ticks)
+  local w = steer.world{ seed = 9 }
+  local a = w:spawn{ position = { 2, 10 }, radius = 0.4, max_speed = 2, max_force = 4, brain = brain,
+                     target = { 38, 10 } }
+  local ev = count_events(w, { "path_found", "arrive", "unreachable" })
+  local mud, water = -math.huge, -math.huge
+  for _ = 1, ticks or 60 * 40 do
+    w:step()
+    mud, water = math.max(mud, depth(a.position, MUD)), math.max(water, depth(a.position, WATER))
+  end
+  return mud, water, ev, a
+end
+
+-- w saved and loaded: the loaded world runs on to the hashes of w, never stopped.
+local function runs_on_after_load(w)
+  local l = steer.load(w:save())
+  for _ = 1, 10 do
+    w:step(60)
+    l:step(60)
+    expect(l:hash(), "the loaded world"):eq(w:hash())
+  end
+end
+
 -- 20 agents, small (r 0.3) and big (r 0.6), from the left room to the right one.
 local function crossing(opts)
   opts = opts or {}
@@ -193,13 +231,7 @@ describe("navigate", function()
   it("saved mid-way and loaded, runs on to the same hash as the run never stopped", function()
     local w = crossing()
     w:step(150) -- plans made, some pending (a re-plan after the first corners)
-    local s = w:save()
-    local l = steer.load(s)
-    for _ = 1, 10 do
-      w:step(60)
-      l:step(60)
-      expect(l:hash(), "the loaded world"):eq(w:hash())
-    end
+    runs_on_after_load(w)
   end)
 
   it("refuses what is not a navigation mesh, naming the field", function()
@@ -212,6 +244,119 @@ describe("navigate", function()
     ok, err = pcall(function() steer.world{}.path_budget = 0 end)
     expect(ok):eq(false)
     expect(err):contains("path_budget")
+  end)
+
+  it("takes the agent's own area costs: costs = { mud = 10 } goes round the mud, exclude = { 'water' } never " ..
+     "enters the water", function()
+    local nm = ponds()
+    local mud, water, ev = cross_ponds(steer.navigate{ navmesh = nm })
+    expect(mud, "the mesh's costs: straight through the mud"):gt(3)
+    expect(water, "and the water"):gt(3)
+    expect(ev.arrive):eq(1)
+    mud, water, ev = cross_ponds(steer.navigate{ navmesh = nm, costs = { mud = 10 } })
+    -- (its corners are the pond's corners: the centre passes them within rounding)
+    expect(mud, "costs mud = 10: round the mud"):le(0.01)
+    expect(water, "through the water"):gt(3)
+    expect(ev.arrive):eq(1)
+    mud, water, ev = cross_ponds(steer.navigate{ navmesh = nm, exclude = { "water" } })
+    expect(mud, "exclude water: through the mud"):gt(3)
+    expect(water, "never into the water"):le(0.01)
+    expect(ev.arrive):eq(1)
+    expect(ev.unreachable):eq(0)
+    expect(ev.path_found, "one plan: passing the water's corners asks for no other"):eq(1)
+    mud, water, ev = cross_ponds(steer.navigate{ navmesh = nm, costs = { mud = 10, default = 1 }, exclude = { "water" } })
+    expect(math.max(mud, water), "both: round both"):le(0.01)
+    expect(ev.arrive):eq(1)
+    -- an agent's costs leave the mesh's and the other agents' alone
+    expect(nm.areas.mud):eq(1)
+  end)
+
+  it("raises 'unreachable' with the reason when the agent or its target stands in an area it excludes", function()
+    local nm = ponds()
+    local w = steer.world{ seed = 10 }
+    local brain = steer.navigate{ navmesh = nm, exclude = { "water" } }
+    local wet = w:spawn{ position = { 28, 10 }, radius = 0.4, max_speed = 2, max_force = 4, brain = brain,
+                         target = { 38, 10 } }
+    local dry = w:spawn{ position = { 2, 10 }, radius = 0.4, max_speed = 2, max_force = 4, brain = brain,
+                         target = { 28, 12 } }
+    local why = {}
+    w:on("unreachable", function(a, reason) why[a] = reason end)
+    w:step(60)
+    expect(why[wet]):eq("start in an excluded area")
+    expect(why[dry]):eq("target in an excluded area")
+    expect(dist(wet.position, steer.vec(28, 10)), "it stands still"):lt(1e-6)
+    expect(dist(dry.position, steer.vec(2, 10))):lt(1e-6)
+    -- the target out of the water: a way again
+    dry.target = steer.vec(38, 10)
+    w:step(60 * 30)
+    expect(dist(dry.position, steer.vec(38, 10))):le(0.2)
+  end)
+
+  it("refuses unknown area names and bad costs, naming steer.navigate, the argument and the mesh's areas", function()
+    local nm = ponds()
+    local function refused(args)
+      args.navmesh = nm
+      local ok, err = pcall(steer.navigate, args)
+      expect(ok):eq(false)
+      return err
+    end
+    local err = refused{ costs = { swamp = 2 } }
+    expect(err):contains("steer.navigate: field 'costs.swamp'")
+    expect(err):contains("'default', 'mud', 'water'")
+    err = refused{ exclude = { "mud", "swamp" } }
+    expect(err):contains("steer.navigate: field 'exclude[2]'")
+    expect(err):contains("'default', 'mud', 'water'")
+    expect(err):contains('"swamp"')
+    for _, bad in ipairs{ 0, -1, 0 / 0, 1e-4, "2" } do
+      err = refused{ costs = { mud = bad } }
+      expect(err):contains("steer.navigate: field 'costs.mud' expected a cost multiplier >= 0.001")
+    end
+    expect(refused{ exclude = "water" }):contains("field 'exclude' expected a list of area names")
+    expect(refused{ costs = { 10 } }):contains("field 'costs' expected area names as keys")
+    expect(refused{ costs = { mud = 2 }, excluded = { "water" } }):contains("excluded")
+    -- what nm:path takes, navigate takes (the same reader): math.huge never enters
+    local _, water = cross_ponds(steer.navigate{ navmesh = nm, costs = { water = math.huge } }, 60 * 25)
+    expect(water):le(0.01)
+  end)
+
+  it("plans again with the new costs when a hot reload redefines the brain", function()
+    local nm = ponds()
+    local function define(costs)
+      return steer.archetype{ name = "navfilter_walker", vehicle = { radius = 0.4, max_speed = 2, max_force = 4 },
+                              brain = steer.navigate{ navmesh = nm, costs = costs } }
+    end
+    local w = steer.world{ seed = 11 }
+    local a = w:spawn(define{ mud = 1 }, { position = { 2, 10 }, target = { 38, 10 } })
+    local ev = count_events(w, { "path_found", "arrive" })
+    w:step(30)
+    expect(ev.path_found):eq(1)
+    local function widest(path)
+      local y = 0
+      for _, p in ipairs(path) do y = math.max(y, math.abs(p.y - 10)) end
+      return y
+    end
+    expect(widest(a:path()), "straight through"):lt(0.01)
+    define{ mud = 10 } -- what a hot reload of the scenario does
+    local mud = -math.huge
+    for _ = 1, 60 * 30 do
+      w:step()
+      mud = math.max(mud, depth(a.position, MUD))
+    end
+    expect(ev.path_found, "a new plan"):ge(2)
+    expect(mud, "round the mud now"):le(0.01)
+    expect(ev.arrive):eq(1)
+  end)
+
+  it("carries the costs through a snapshot: the loaded run is the run never stopped", function()
+    local nm = ponds()
+    local w = steer.world{ seed = 12 }
+    local brain = steer.navigate{ navmesh = nm, costs = { mud = 10 }, exclude = { "water" } }
+    for i = 1, 6 do
+      w:spawn{ position = { 2, 3 + 2 * i }, radius = 0.3 + 0.05 * i, max_speed = 2, max_force = 4, brain = brain,
+               target = { 38, 3 + 2 * i } }
+    end
+    w:step(100)
+    runs_on_after_load(w)
   end)
 
   it("a:path() is nil for an agent that does not navigate", function()

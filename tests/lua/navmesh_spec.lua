@@ -114,6 +114,26 @@ describe("navmesh paths", function()
     expect(none):eq(nil)
     expect(why):eq("no way")
   end)
+
+  it("turn at an excluded area's corner near the start for any radius, never across the area", function()
+    -- a pond in a field; the start 3 cm from its corner (10, 5), on the dry side
+    local nm = steer.navmesh{ outline = box(0, 0, 30, 20), areas = { { polygon = box(10, 5, 20, 15), area = "mud" } } }
+    local dry = { exclude = { "mud" } }
+    for _, r in ipairs{ 0, 0.4 } do
+      dry.radius = r
+      local path = nm:path({ 9.97, 5.02 }, { 28, 10 }, dry)
+      expect(#path, "radius " .. r .. ": by both corners"):eq(4)
+      expect(path[2].x):eq(10)
+      expect(path[2].y):eq(5)
+      for i = 1, #path - 1 do -- (a raycast from the pond's corner starts in the pond)
+        for k = 0, 100 do
+          local p = path[i] + (path[i + 1] - path[i]) * (k / 100)
+          local inside = math.min(p.x - 10, 20 - p.x, p.y - 5, 15 - p.y)
+          expect(inside, "radius " .. r .. ": segment " .. i .. " stays dry"):le(1e-9)
+        end
+      end
+    end
+  end)
 end)
 
 describe("navmesh building", function()
