@@ -211,18 +211,16 @@ end
 
 -- Layout k of the scene s (k >= 1; 0 leaves it as it is): every start
 -- moved by an offset uniform in [-5, 5] cm in x and in y, drawn person by
--- person from a splitmix64 stream seeded by k, as crowd_scene_jitter moves
--- the benchmark's. An exactly symmetric scene can hold a symmetric
--- standoff that any jitter breaks; medians over layouts say how a rule does.
+-- person from a Park-Miller stream seeded by k (exact in doubles, so the
+-- same layout under every Lua the specs run on; the benchmark's
+-- crowd_scene_jitter draws the same kind of offsets from splitmix64). An
+-- exactly symmetric scene can hold a symmetric standoff that any jitter
+-- breaks; medians over layouts say how a rule does.
 function M.jitter(s, k)
-  local state = k
+  local state = k % 2147483646 + 1
   local function uniform(lo, hi)
-    state = state + 0x9E3779B97F4A7C15
-    local z = state
-    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
-    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
-    z = z ~ (z >> 31)
-    return lo + (hi - lo) * ((z >> 11) * (1.0 / 9007199254740992.0))
+    state = state * 16807 % 2147483647
+    return lo + (hi - lo) * (state / 2147483647)
   end
   for _, p in ipairs(s.people) do
     local x, y = p.a:xy()
@@ -241,7 +239,8 @@ function M.median_time(make, n)
     runs[k], times[k] = r, r.time or math.huge
   end
   table.sort(times)
-  local m = #times % 2 == 1 and times[(#times + 1) // 2] or 0.5 * (times[#times // 2] + times[#times // 2 + 1])
+  local h = math.floor(#times / 2)
+  local m = #times % 2 == 1 and times[h + 1] or 0.5 * (times[h] + times[h + 1])
   return m, runs
 end
 
