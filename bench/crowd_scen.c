@@ -134,8 +134,12 @@ const double *crowd_scene_target(const CrowdScene *s, int i, const double pos[2]
     if (!s->via) return &s->goal[2 * i];
     const double *v = &s->via[4 * i];
     double dx = pos[0] - v[0], dy = pos[1] - v[1];
-    // past it along the normal, or within 0.5 m of it (arrive stops short of it)
-    *past = dx * v[2] + dy * v[3] > 0 || dx * dx + dy * dy < 0.25;
+    // past it along the normal only: every harness heads for a waypoint at
+    // full speed, so it never stops short of it; "within some distance of
+    // it" would send an agent still on the near side of a door, beside the
+    // gap, to its goal behind the wall, along the jamb and out of that
+    // distance, to the waypoint again: round and round
+    *past = dx * v[2] + dy * v[3] > 0;
     return *past ? &s->goal[2 * i] : v;
 }
 

@@ -69,11 +69,13 @@ void crowd_scene_free(CrowdScene *s);
 // it is, bit for bit. The same K gives every harness the same starts.
 // Metric lines of a run of layout K > 0 carry layout=K.
 void crowd_scene_jitter(CrowdScene *s, int layout);
-// Where agent i at pos heads now: its waypoint while it is neither past it
-// along the waypoint's normal nor within 0.5 m of it, else its goal (a scene without waypoints:
-// the goal). The route a game's path planner would give through a doorway
-// or into a funnel, the same for every system. *past: set to whether it is
-// past (an agent pushed back heads for the waypoint again).
+// Where agent i at pos heads now: its waypoint while it is not past it along
+// the waypoint's normal, else its goal (a scene without waypoints: the
+// goal). The route a game's path planner would give through a doorway or
+// into a funnel, the same for every system. A harness heads for the
+// waypoint at full speed (no braking, no landing on it), so it goes
+// through. *past: set to whether it is past (an agent pushed back heads for
+// the waypoint again).
 const double *crowd_scene_target(const CrowdScene *s, int i, const double pos[2], unsigned char *past);
 
 // The score of one run; it copies what it needs of the scene, which may be

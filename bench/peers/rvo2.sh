@@ -25,7 +25,7 @@
 # radius >= 0.5 m (circles, blocks, packed, fields) and 5 m, 10, 5 s, 2 s for
 # the pedestrians of radius 0.3 m (doorway, bottleneck, hallway4, fanin,
 # corridor, overtake); preferred velocity = max speed towards the goal, shortened to
-# land on it within a step; method rvo2 as that, rvo2-noise plus the
+# land on it within a step (towards a scene's waypoint: max speed, never shortened); method rvo2 as that, rvo2-noise plus the
 # examples' perturbation (uniform angle, magnitude uniform in [0, 1e-4] m/s)
 # from a fixed seed; circles as circumscribing 16-gons, walls as 2-vertex
 # obstacles.

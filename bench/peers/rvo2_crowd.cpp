@@ -17,8 +17,9 @@
 //   10 s (examples/Circle.cc's) for agents of radius 0.5 m and up (the
 //   2 m/s scenes), 5 m, 10, 5 s, 2 s for the pedestrians (radius 0.3 m).
 // - Before each doStep, the preferred velocity: max speed towards the goal
-//   (towards its waypoint first, where the scene has one: crowd_scene_target),
-//   shortened to land on it when it is nearer than max_speed * dt, zero
+//   (towards its waypoint first, where the scene has one: crowd_scene_target,
+//   always at max speed, so that it goes through it as steer's seek does),
+//   shortened to land on the goal when it is nearer than max_speed * dt, zero
 //   within kAtGoal. Method rvo2 adds nothing; rvo2-noise adds the examples'
 //   symmetry-breaking perturbation (Blocks.cc: angle uniform in [0, 2 pi),
 //   magnitude uniform in [0, 1e-4] m/s) from a fixed-seed xorshift32
@@ -104,6 +105,12 @@ void set_preferred_velocities(RVO::RVOSimulator *sim, const CrowdScene *s, doubl
         double dx = goal[0] - p.x(), dy = goal[1] - p.y();
         double d = std::sqrt(dx * dx + dy * dy), reach = s->max_speed[i] * dt;
         double scale = d < kAtGoal ? 0.0 : d > reach ? s->max_speed[i] / d : 1.0 / dt;
+        if (s->via && !past[i]) {
+            // the waypoint at full speed, never landing on it: it is past only
+            // on its normal's far side (on it: along the normal, unit length)
+            if (d < kAtGoal) dx = goal[2], dy = goal[3], d = 1.0;
+            scale = s->max_speed[i] / d;
+        }
         RVO::Vector2 pref((float)(dx * scale), (float)(dy * scale));
         if (noise) {
             float angle = uniform(noise) * (float)kTwoPi, dist = uniform(noise) * kNoiseMagnitude;
