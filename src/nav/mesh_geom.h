@@ -54,6 +54,16 @@ static inline int mg_back_edge(const steerN_Mesh *m, uint32_t u, uint32_t t)
         if (m->adj[3 * u + i] == (int32_t)t) return i;
     return -1;
 }
+// The distance between segments a-b and c-d (0 when they cross).
+static inline double mg_seg_seg(const double a[2], const double b[2], const double c[2], const double d[2])
+{
+    double o1 = mg_orient(a, b, c), o2 = mg_orient(a, b, d), o3 = mg_orient(c, d, a), o4 = mg_orient(c, d, b);
+    if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return 0;
+    double x = mg_seg_nearest(a, c, d, NULL, NULL), y = mg_seg_nearest(b, c, d, NULL, NULL);
+    double z = mg_seg_nearest(c, a, b, NULL, NULL), w = mg_seg_nearest(d, a, b, NULL, NULL);
+    x = x < y ? x : y, z = z < w ? z : w;
+    return sqrt(x < z ? x : z);
+}
 // An area's cost under a filter (NULL: the mesh's own).
 static inline double mg_area_cost(const steerN_Mesh *m, const float *cost, uint32_t t)
 {
@@ -63,5 +73,14 @@ static inline double mg_area_cost(const steerN_Mesh *m, const float *cost, uint3
 // mesh_query.c: the nearest wall edge (3 t + i) to p and the distance
 // (INFINITY, -1 when there is no wall); at: its nearest point.
 double steerN_mesh_wall_edge(const steerN_Mesh *m, const double p[2], double at[2], int64_t *edge);
+// mesh_query.c: point p (the start or the goal) in triangle t is cut off
+// from t's edge k for a disc of radius r by a pinch: a wall point nearer
+// than 2 r to an end v of edge k, across the edge opposite v, in the
+// wedge at v between edge k and p (the disc would have to pass between v
+// and that wall to go from the edge to p). Demyen's widths check the ways
+// between two edges; this is the way between an edge and a point inside.
+bool steerN_mesh_pinched(const steerN_Mesh *m, double r, uint32_t t, int k, const double p[2]);
+// mesh_query.c: a wall comes nearer than lim to the polyline of n points p.
+bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, uint32_t n, double lim);
 
 #endif

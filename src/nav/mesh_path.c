@@ -37,11 +37,17 @@
 // vertex, at most 2% of r outside the arc), so every segment of the path is
 // a tangent of the circles it passes and keeps r from their vertices. With
 // r = 0 every circle is a point and this is the classic simple stupid
-// funnel, point for point. A path for r > 0 is checked (its points on the
-// mesh, a raycast along each segment); one that leaves the mesh (a start
-// or goal within r of a wall, where rounded corners need not fit) is
-// replaced by the funnel over the portals as points, each wall end moved
-// r along its portal, which stays inside the corridor.
+// funnel, point for point. Then repair: corners turned round the wrong
+// way are dropped, and circles a segment cuts are put back, and so are
+// the far ends of walls whose strip (r either side) a segment leaving a
+// corner's circle cuts. A path for r > 0 is checked (its points on the
+// mesh, a raycast along each segment, and when repair changed it or it
+// left the mesh, r from every wall when its ends are): one that fails is
+// made again from the classic funnel's corners as circles, repaired, and
+// refused as NARROW when that fails too; one that leaves the mesh with a
+// start or goal within r of a wall (where rounded corners need not fit)
+// is replaced by the funnel over the portals as points, each wall end
+// moved r along its portal, which stays inside the corridor.
 #include "mesh_geom.h"
 
 #include <string.h>
@@ -73,6 +79,7 @@ struct steerN_MeshQuery {
     float cost[STEERN_MESH_AREAS];
     uint32_t ts, tg;
     bool narrowed; // something was turned away as too narrow
+    bool repaired; // repair changed the funnel's corners, or saw a wall's middle cut
     steerN_PathStatus status;
     // the last path
     double *pts;
@@ -260,71 +267,11 @@ static int reach(steerN_MeshQuery *q, uint32_t n, uint32_t p, const double x[2],
     return heap_push(q, q->key[n], n);
 }
 
-// The part of segment a-b inside the wedge at v from direction d0 to d1
-// (turning toward side s) nearer v than lim.
-static bool wedge_near(const double v[2], const double d0[2], const double d1[2], int s, const double a[2],
-                       const double b[2], double lim)
-{
-    double lo = 0, hi = 1;
-    const double *dir[2] = { d0, d1 };
-    for (int k = 0; k < 2; k++) {
-        // s cross(d0, x - v) >= 0 and s cross(x - v, d1) >= 0
-        double sg = k ? -s : s, fa = sg * mg_cross(dir[k][0], dir[k][1], a[0] - v[0], a[1] - v[1]);
-        double fb = sg * mg_cross(dir[k][0], dir[k][1], b[0] - v[0], b[1] - v[1]);
-        if (fa < 0 && fb < 0) return false;
-        if (fa < 0) lo = fmax(lo, fa / (fa - fb));
-        else if (fb < 0) hi = fmin(hi, fa / (fa - fb));
-    }
-    if (lo > hi) return false;
-    double p0[2] = { a[0] + lo * (b[0] - a[0]), a[1] + lo * (b[1] - a[1]) };
-    double p1[2] = { a[0] + hi * (b[0] - a[0]), a[1] + hi * (b[1] - a[1]) };
-    return mg_seg_nearest(v, p0, p1, NULL, NULL) < lim * lim;
-}
-
 // Point p (the start or the goal) in triangle t is cut off from t's edge
-// k by a pinch: a wall point nearer than 2 r to an end v of edge k, across
-// the edge opposite v, in the wedge at v between edge k and p (the disc
-// would have to pass between v and that wall to go from the edge to p).
-// Demyen's widths check the ways between two edges; this is the way
-// between an edge and a point inside.
+// k by a pinch (mesh_query.c).
 static bool pinched(const steerN_MeshQuery *q, uint32_t t, int k, const double p[2])
 {
-    const steerN_Mesh *m = q->m;
-    double lim = 2 * q->radius - 1e-9;
-    for (int end = 0; end < 2; end++) {
-        int iv = end ? (k + 1) % 3 : k, io = end ? k : (k + 1) % 3, e = (iv + 1) % 3; // e: the edge opposite v
-        uint32_t vi = m->tri[3 * t + iv];
-        if (!m->vwall[vi]) continue;
-        const double *v = mg_v(m, t, iv), *o = mg_v(m, t, io), *c = mg_v(m, t, (k + 2) % 3);
-        double d0[2] = { o[0] - v[0], o[1] - v[1] }, d1[2] = { p[0] - v[0], p[1] - v[1] };
-        int s = mg_orient(v, o, c) > 0 ? 1 : -1;
-        if (!(s * mg_cross(d0[0], d0[1], d1[0], d1[1]) > 0)) continue;
-        // the walls within 2 r of v across e: a few triangles, each once
-        uint32_t seen[32], ns = 0, stack[32], from[32], n = 0;
-        seen[ns++] = t;
-        stack[n] = t, from[n++] = (uint32_t)e;
-        while (n) {
-            n--;
-            uint32_t w = stack[n], only = from[n];
-            for (int j = 0; j < 3; j++) {
-                if (w == t && j != (int)only) continue;
-                const double *a = mg_v(m, w, j), *b = mg_v(m, w, (j + 1) % 3);
-                if (!(mg_seg_nearest(v, a, b, NULL, NULL) < lim * lim)) continue;
-                int32_t u = m->adj[3 * w + j];
-                if (u < 0) {
-                    if (m->tri[3 * w + j] == vi || m->tri[3 * w + (j + 1) % 3] == vi) continue; // a wall from v
-                    if (wedge_near(v, d0, d1, s, a, b, lim)) return true;
-                    continue;
-                }
-                bool old = false;
-                for (uint32_t i = 0; i < ns && !old; i++) old = seen[i] == (uint32_t)u;
-                if (old || ns == 32 || n == 32) continue;
-                seen[ns++] = (uint32_t)u;
-                stack[n] = (uint32_t)u, from[n++] = 3;
-            }
-        }
-    }
-    return false;
+    return steerN_mesh_pinched(q->m, q->radius, t, k, p);
 }
 
 // Vertex v is a corner to keep r from: a wall ends there, or (an area's
@@ -449,6 +396,12 @@ steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, co
     steerN_PathStatus again = steerN_mesh_path_begin(q, m, near, to, f);
     if (again == STEERN_PATH_WORKING) again = steerN_mesh_path_step(q, UINT32_MAX, &used);
     q->work += used;
+    // (and only when the step from the start to there is on the mesh: the
+    // nearest point is found in steps, each clear, which need not be so
+    // for the straight way back, past a pinch of the mesh)
+    double fr = 1;
+    if (again == STEERN_PATH_FOUND && steerN_mesh_raycast(m, from, q->pts, f, NULL, NULL, &fr) == 1 && fr < 1 - 1e-9)
+        again = STEERN_PATH_NONE;
     if (again != STEERN_PATH_FOUND) {
         q->status = s; // the answer for the start as it is
         return s;
@@ -701,22 +654,14 @@ static int funnel(steerN_MeshQuery *q, uint32_t np)
     return push_corner(q, &P[2 * np - 2]);
 }
 
+// Circle c is among the corners twice already (a path can wrap a circle,
+// leave it for a point its corridor must pass, an area's corner, and wrap
+// it again; no more).
 static bool known(const steerN_MeshQuery *q, const Obj *c)
 {
-    for (uint32_t i = 0; i < q->ncor; i++)
-        if (same(&q->cor[i], c)) return true;
-    return false;
-}
-
-// The distance between segments a-b and c-d (0 when they cross).
-static double seg_seg(const double a[2], const double b[2], const double c[2], const double d[2])
-{
-    double o1 = mg_orient(a, b, c), o2 = mg_orient(a, b, d), o3 = mg_orient(c, d, a), o4 = mg_orient(c, d, b);
-    if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return 0;
-    double x = mg_seg_nearest(a, c, d, NULL, NULL), y = mg_seg_nearest(b, c, d, NULL, NULL);
-    double z = mg_seg_nearest(c, a, b, NULL, NULL), w = mg_seg_nearest(d, a, b, NULL, NULL);
-    x = x < y ? x : y, z = z < w ? z : w;
-    return sqrt(x < z ? x : z);
+    int n = 0;
+    for (uint32_t i = 0; i < q->ncor; i++) n += same(&q->cor[i], c);
+    return n >= 2;
 }
 
 // The circle about p holds an end of the segment from a to b that is a
@@ -725,6 +670,43 @@ static double seg_seg(const double a[2], const double b[2], const double c[2], c
 static bool holds_end(const Obj *a, const Obj *b, const double p[2], double lim)
 {
     return (a->id >= START_ID && mg_dist(a->p, p) < lim) || (b->id >= START_ID && mg_dist(b->p, p) < lim);
+}
+
+// Wall edge i of triangle t, as the strip r wide along it, is cut by the
+// segment ta-tb from corner a to corner b where the edge starts at a's or
+// b's vertex (a wall runs on past a corner's vertex: the tangent from its
+// circle can leave the circle inside the strip). Going round the strip is
+// going round the circles at both its ends with the outer tangent between
+// them, so the circle to put back is the edge's other end, on that
+// corner's side. Into *out when deeper than *worst; false when not cut,
+// when the segment may come that near (a free end of it, the start or the
+// goal, is itself within r of the edge), or when the circle is among the
+// corners already.
+static bool strip_cut(steerN_MeshQuery *q, const Obj *a, const Obj *b, const double ta[2], const double tb[2],
+                      uint32_t t, int i, double *worst, Obj *out)
+{
+    const steerN_Mesh *m = q->m;
+    double r = q->radius, lim = r - 1e-9;
+    uint32_t vx = m->tri[3 * t + i], vy = m->tri[3 * t + (i + 1) % 3];
+    const double *x = m->xy + 2 * vx, *y = m->xy + 2 * vy;
+    bool at_x = vx == a->id || vx == b->id, at_y = vy == a->id || vy == b->id;
+    if (at_x && at_y) return false; // the edge between the two corners: their own tangent's business
+    double d = mg_seg_seg(ta, tb, x, y);
+    if (!(d < lim)) return false;
+    for (int e = 0; e < 2; e++) {
+        const Obj *c = e ? b : a;
+        if (c->id >= START_ID && mg_seg_nearest(c->p, x, y, NULL, NULL) < lim * lim) return false;
+    }
+    // a cut the repair may not mend (a wall's middle, a circle among the
+    // corners already): the path is checked whole (finish)
+    q->repaired = true;
+    if ((!at_x && !at_y) || !(r - d > *worst)) return false;
+    uint32_t v = at_x ? vy : vx;
+    int side = (at_x ? vx : vy) == a->id ? a->side : b->side;
+    Obj c = { { m->xy[2 * v], m->xy[2 * v + 1] }, r, side, v, a->at, v };
+    if (known(q, &c)) return false;
+    *out = c, *worst = r - d;
+    return true;
 }
 
 // The circle the path's segment from corner k to corner k + 1 cuts
@@ -755,6 +737,7 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
         if (!(mg_seg_nearest(c->p, ta, tb, NULL, NULL) < lim * lim)) continue;
         // how far past its side of the segment's line the circle reaches
         double depth = c->rho - mg_orient(ta, tb, c->p) / len * c->side;
+        if (known(q, c)) q->repaired = true; // cut, and not to be put back again: checked whole
         if ((found && !(depth > worst)) || known(q, c)) continue;
         *out = *c, found = true, worst = depth;
     }
@@ -777,16 +760,48 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
                 double o = mg_orient(ta, tb, p) / len;
                 Obj c = { { p[0], p[1] }, r, o > 0 ? 1 : -1, v, a->at, v };
                 double depth = r - (o > 0 ? o : -o);
-                if (!(found && !(depth > worst)) && !known(q, &c)) *out = c, found = true, worst = depth;
+                if (known(q, &c)) q->repaired = true;
+                else if (!(found && !(depth > worst))) *out = c, found = true, worst = depth;
             }
             int32_t u = m->adj[3 * t + i];
+            if (u < 0 && strip_cut(q, a, b, ta, tb, t, i, &worst, out)) found = true;
             if (u < 0 || q->closed[u] == q->stamp) continue;
-            if (!(seg_seg(ta, tb, p, mg_v(m, t, (i + 1) % 3)) < r)) continue;
+            if (!(mg_seg_seg(ta, tb, p, mg_v(m, t, (i + 1) % 3)) < r)) continue;
             q->closed[u] = q->stamp;
             stack[n++] = (uint32_t)u;
         }
     }
     return found;
+}
+
+// Drop the corners the path turns round the wrong way (a circle kept on
+// the left that the path turns right at, by more than rounding): the
+// funnel can take a portal end on a straight wall for a corner, and the
+// polygon about its circle then dips into the wall's strip (the tangent
+// from the circle leaves it where the wall runs on past its vertex). The
+// corner before a dropped one is looked at again.
+static void drop_backward(steerN_MeshQuery *q)
+{
+    for (uint32_t k = 1; k + 1 < q->ncor;) {
+        const Obj *o = &q->cor[k];
+        if (!(o->rho > 0)) {
+            k++;
+            continue;
+        }
+        double din[2], dout[2];
+        tangent(&q->cor[k - 1], o, din, NULL, NULL);
+        tangent(o, &q->cor[k + 1], dout, NULL, NULL);
+        double turn = o->side * mg_cross(din[0], din[1], dout[0], dout[1]);
+        double size = sqrt((din[0] * din[0] + din[1] * din[1]) * (dout[0] * dout[0] + dout[1] * dout[1]));
+        if (!(turn < -1e-9 * size)) {
+            k++;
+            continue;
+        }
+        memmove(q->cor + k, q->cor + k + 1, sizeof *q->cor * (q->ncor - k - 1));
+        q->ncor--;
+        q->repaired = true;
+        k -= k > 1;
+    }
 }
 
 // Put back every circle a segment cuts (the funnel can miss the far end
@@ -799,6 +814,7 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
 static int repair(steerN_MeshQuery *q)
 {
     uint32_t budget = 4 * q->ncorr + 64, kept = 1;
+    q->repaired = false;
     // first drop the corners whose circle holds the start or the goal (the
     // agent stands inside it: nothing to go round); an area's corner far
     // from walls is a point (rho 0): a start near it still turns there
@@ -807,6 +823,7 @@ static int repair(steerN_MeshQuery *q)
         if (!holds_end(s, g, q->cor[k].p, q->cor[k].rho - 1e-9)) q->cor[kept++] = q->cor[k];
     q->cor[kept++] = *g;
     q->ncor = kept;
+    drop_backward(q);
     for (uint32_t k = 0; k + 1 < q->ncor;) {
         Obj c;
         if (!budget || !worst_cut(q, k, &c)) {
@@ -818,6 +835,7 @@ static int repair(steerN_MeshQuery *q)
         memmove(q->cor + k + 2, q->cor + k + 1, sizeof *q->cor * (q->ncor - k - 1));
         q->cor[k + 1] = c;
         q->ncor++;
+        q->repaired = true;
     }
     return 0;
 }
@@ -868,6 +886,13 @@ static bool on_mesh(const steerN_MeshQuery *q)
     return true;
 }
 
+// Every segment of the path keeps the radius from every wall (within
+// 1e-7 m).
+static bool keeps_radius(const steerN_MeshQuery *q)
+{
+    return !steerN_mesh_polyline_near(q->m, q->pts, q->npts, q->radius - 1e-7);
+}
+
 // The corridor's portals as points (radius 0), each wall end moved
 // `shrink` along its portal toward the other end (A* left room for it):
 // such a point is a new one, so it gets an id of its own.
@@ -916,14 +941,40 @@ static steerN_PathStatus finish(steerN_MeshQuery *q)
     q->portal[2 * n] = q->portal[2 * n + 1] = g;
     q->npts = 0;
     if (funnel(q, n + 1) || repair(q) || emit_path(q)) return STEERN_PATH_NOMEM;
-    // the rounded funnel is not proven to stay on the mesh (a start or goal
-    // near a wall, a corner it forgets): checked, and when it leaves, the
-    // corridor's portals kept r from their wall ends, then the portals
-    // themselves, as points: the classic funnel, inside the corridor
-    for (double shrink = q->radius; shrink >= 0 && q->radius > 0 && !on_mesh(q); shrink = shrink > 0 ? 0 : -1) {
+    // the rounded funnel is not proven to stay on the mesh, nor to keep r
+    // from the walls: it can forget a corner (the goal short of a spike's
+    // tip it must go round, across the spike), which repair then puts back
+    // circle after circle. So a path that leaves the mesh, or one repair
+    // changed, with both ends r from the walls, is checked: when it leaves
+    // the mesh or comes nearer a wall than r, the classic funnel's corners
+    // (the right ones, at radius 0), each a circle again on its side, with
+    // every circle or strip a segment cuts put back, make it. A path that
+    // leaves the mesh with a start or goal near a wall: the corridor's
+    // portals kept r from their wall ends, then the portals themselves, as
+    // points: the classic funnel, inside the corridor
+    bool ok = q->radius == 0 || on_mesh(q);
+    if (!(ok && !q->repaired) && steerN_mesh_wall_distance(m, q->from, NULL, NULL) >= q->radius &&
+        steerN_mesh_wall_distance(m, q->to, NULL, NULL) >= q->radius && !(ok && keeps_radius(q))) {
+        points_only(q, n + 1, 0);
+        q->npts = 0;
+        if (funnel(q, n + 1)) return STEERN_PATH_NOMEM;
+        for (uint32_t k = 1; k + 1 < q->ncor; k++)
+            if (q->cor[k].id < m->nvert) q->cor[k].rho = hard(m, q->cor[k].id, q->radius) ? q->radius : 0;
+        if (repair(q) || emit_path(q)) return STEERN_PATH_NOMEM;
+        // no path round the corners within r found (rare: two circles
+        // closer than a few centimetres past 2 r, walls at odd angles):
+        // refused, as too narrow, rather than a path nearer a wall than r
+        if (!(on_mesh(q) && keeps_radius(q))) {
+            q->npts = 0;
+            return STEERN_PATH_NARROW;
+        }
+        ok = true;
+    }
+    for (double shrink = q->radius; shrink >= 0 && !ok; shrink = shrink > 0 ? 0 : -1) {
         points_only(q, n + 1, shrink);
         q->npts = 0;
         if (funnel(q, n + 1) || emit_path(q)) return STEERN_PATH_NOMEM;
+        ok = on_mesh(q);
     }
     q->length = 0;
     for (uint32_t j = 1; j < q->npts; j++) q->length += mg_dist(q->pts + 2 * j - 2, q->pts + 2 * j);

@@ -2,7 +2,8 @@
 // mesh_query.c — what a navigation mesh answers about points (mesh.h):
 // the derived data (steerN_mesh_prepare), locate, the nearest point, the
 // distance to the walls, contains, raycast, move along the surface and
-// random points. Paths are in mesh_path.c.
+// random points; for the paths (mesh_path.c), the pinch at a path's ends
+// and whether a wall comes near a segment.
 //
 // Widths after Demyen & Buro ("Efficient Triangulation-Based
 // Pathfinding", AAAI 2006, and Demyen's thesis): the width of triangle t
@@ -382,6 +383,84 @@ double steerN_mesh_wall_edge(const steerN_Mesh *m, const double p[2], double at[
     return sqrt(best);
 }
 
+// Wall edge w is nearer than lim to a segment of the polyline of n points
+// p (bbox: the polyline's box, grown by lim).
+static bool wall_near(const steerN_Mesh *m, uint32_t w, const double *p, uint32_t n, const double bbox[4], double lim)
+{
+    const double *x = mg_v(m, w / 3, (int)(w % 3)), *y = mg_v(m, w / 3, (int)(w % 3 + 1) % 3);
+    if (fmax(x[0], y[0]) < bbox[0] || fmin(x[0], y[0]) > bbox[2] || fmax(x[1], y[1]) < bbox[1] ||
+        fmin(x[1], y[1]) > bbox[3])
+        return false;
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (mg_seg_seg(p + 2 * i, p + 2 * i + 2, x, y) < lim) return true;
+    return false;
+}
+
+// The walls in the wall index's cells within lim + half a cell of points
+// a cell apart along the polyline (each cell once): its box when that is
+// small (the points round a corner), else segment by segment.
+static bool piece_near(const steerN_Mesh *m, const double *p, uint32_t n, double lim)
+{
+    double bbox[4] = { INFINITY, INFINITY, -INFINITY, -INFINITY }, h = m->bcell;
+    for (uint32_t i = 0; i < n; i++)
+        for (int j = 0; j < 2; j++)
+            bbox[j] = fmin(bbox[j], p[2 * i + j] - lim), bbox[2 + j] = fmax(bbox[2 + j], p[2 * i + j] + lim);
+    if (n > 2 && bbox[2] - bbox[0] <= 2 * h && bbox[3] - bbox[1] <= 2 * h) {
+        uint32_t c[4]; // x0, x1, y0, y1
+        cell_range(m, bbox[0], bbox[2], 0, &c[0], &c[1]);
+        cell_range(m, bbox[1], bbox[3], 1, &c[2], &c[3]);
+        for (uint32_t cy = c[2]; cy <= c[3]; cy++)
+            for (uint32_t cx = c[0]; cx <= c[1]; cx++) {
+                size_t cell = (size_t)cy * m->bnx + cx;
+                for (uint32_t j = m->wstart[cell]; j < m->wstart[cell + 1]; j++)
+                    if (wall_near(m, m->witem[j], p, n, bbox, lim)) return true;
+            }
+        return false;
+    }
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        const double *a = p + 2 * i, *b = a + 2;
+        double e = lim + h / 2 + 1e-9, box[4] = { fmin(a[0], b[0]) - lim, fmin(a[1], b[1]) - lim,
+                                                  fmax(a[0], b[0]) + lim, fmax(a[1], b[1]) + lim };
+        uint32_t steps = (uint32_t)(mg_dist(a, b) / h) + 1, prev[4] = { 1, 0, 1, 0 }; // none yet
+        for (uint32_t k = 0; k <= steps; k++) {
+            double x[2] = { a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps };
+            uint32_t c[4]; // x0, x1, y0, y1
+            cell_range(m, x[0] - e, x[0] + e, 0, &c[0], &c[1]);
+            cell_range(m, x[1] - e, x[1] + e, 1, &c[2], &c[3]);
+            for (uint32_t cy = c[2]; cy <= c[3]; cy++)
+                for (uint32_t cx = c[0]; cx <= c[1]; cx++) {
+                    if (cx >= prev[0] && cx <= prev[1] && cy >= prev[2] && cy <= prev[3]) continue;
+                    size_t cell = (size_t)cy * m->bnx + cx;
+                    for (uint32_t j = m->wstart[cell]; j < m->wstart[cell + 1]; j++)
+                        if (wall_near(m, m->witem[j], a, 2, box, lim)) return true;
+                }
+            memcpy(prev, c, sizeof prev);
+        }
+    }
+    return false;
+}
+
+// The polyline in pieces: the points within a cell (round a corner) at
+// once, a longer segment alone.
+bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, uint32_t n, double lim)
+{
+    double h = m->bcell;
+    for (uint32_t i = 0; i + 1 < n;) {
+        uint32_t j = i + 1;
+        double lo[2] = { fmin(p[2 * i], p[2 * j]), fmin(p[2 * i + 1], p[2 * j + 1]) };
+        double hi[2] = { fmax(p[2 * i], p[2 * j]), fmax(p[2 * i + 1], p[2 * j + 1]) };
+        while (hi[0] - lo[0] <= h && hi[1] - lo[1] <= h && j + 1 < n) {
+            const double *x = p + 2 * (j + 1);
+            if (fmax(hi[0], x[0]) - fmin(lo[0], x[0]) > h || fmax(hi[1], x[1]) - fmin(lo[1], x[1]) > h) break;
+            lo[0] = fmin(lo[0], x[0]), lo[1] = fmin(lo[1], x[1]), hi[0] = fmax(hi[0], x[0]), hi[1] = fmax(hi[1], x[1]);
+            j++;
+        }
+        if (piece_near(m, p + 2 * i, j - i + 1, lim)) return true;
+        i = j;
+    }
+    return false;
+}
+
 static void edge_normal(const steerN_Mesh *m, int64_t e, double n[2])
 {
     mg_left_normal(mg_v(m, (uint32_t)e / 3, (int)(e % 3)), mg_v(m, (uint32_t)e / 3, (int)(e % 3 + 1) % 3), n);
@@ -475,6 +554,71 @@ bool steerN_mesh_nearest(const steerN_Mesh *m, const double p[2], double radius,
     return true;
 }
 
+// ---- pinches ---------------------------------------------------------------
+
+// The part of segment a-b inside the wedge at v from direction d0 to d1
+// (turning toward side s) nearer v than lim.
+static bool wedge_near(const double v[2], const double d0[2], const double d1[2], int s, const double a[2],
+                       const double b[2], double lim)
+{
+    double lo = 0, hi = 1;
+    const double *dir[2] = { d0, d1 };
+    for (int k = 0; k < 2; k++) {
+        // s cross(d0, x - v) >= 0 and s cross(x - v, d1) >= 0
+        double sg = k ? -s : s, fa = sg * mg_cross(dir[k][0], dir[k][1], a[0] - v[0], a[1] - v[1]);
+        double fb = sg * mg_cross(dir[k][0], dir[k][1], b[0] - v[0], b[1] - v[1]);
+        if (fa < 0 && fb < 0) return false;
+        if (fa < 0) lo = fmax(lo, fa / (fa - fb));
+        else if (fb < 0) hi = fmin(hi, fa / (fa - fb));
+    }
+    if (lo > hi) return false;
+    double p0[2] = { a[0] + lo * (b[0] - a[0]), a[1] + lo * (b[1] - a[1]) };
+    double p1[2] = { a[0] + hi * (b[0] - a[0]), a[1] + hi * (b[1] - a[1]) };
+    return mg_seg_nearest(v, p0, p1, NULL, NULL) < lim * lim;
+}
+
+// The pinch between an edge of a path's first or last triangle and its
+// start or goal (mesh_geom.h): the walls within 2 r of the edge's end
+// across the triangle, a few triangles searched.
+bool steerN_mesh_pinched(const steerN_Mesh *m, double r, uint32_t t, int k, const double p[2])
+{
+    double lim = 2 * r - 1e-9;
+    for (int end = 0; end < 2; end++) {
+        int iv = end ? (k + 1) % 3 : k, io = end ? k : (k + 1) % 3, e = (iv + 1) % 3; // e: the edge opposite v
+        uint32_t vi = m->tri[3 * t + iv];
+        if (!m->vwall[vi]) continue;
+        const double *v = mg_v(m, t, iv), *o = mg_v(m, t, io), *c = mg_v(m, t, (k + 2) % 3);
+        double d0[2] = { o[0] - v[0], o[1] - v[1] }, d1[2] = { p[0] - v[0], p[1] - v[1] };
+        int s = mg_orient(v, o, c) > 0 ? 1 : -1;
+        if (!(s * mg_cross(d0[0], d0[1], d1[0], d1[1]) > 0)) continue;
+        // the walls within 2 r of v across e: a few triangles, each once
+        uint32_t seen[32], ns = 0, stack[32], from[32], n = 0;
+        seen[ns++] = t;
+        stack[n] = t, from[n++] = (uint32_t)e;
+        while (n) {
+            n--;
+            uint32_t w = stack[n], only = from[n];
+            for (int j = 0; j < 3; j++) {
+                if (w == t && j != (int)only) continue;
+                const double *a = mg_v(m, w, j), *b = mg_v(m, w, (j + 1) % 3);
+                if (!(mg_seg_nearest(v, a, b, NULL, NULL) < lim * lim)) continue;
+                int32_t u = m->adj[3 * w + j];
+                if (u < 0) {
+                    if (m->tri[3 * w + j] == vi || m->tri[3 * w + (j + 1) % 3] == vi) continue; // a wall from v
+                    if (wedge_near(v, d0, d1, s, a, b, lim)) return true;
+                    continue;
+                }
+                bool old = false;
+                for (uint32_t i = 0; i < ns && !old; i++) old = seen[i] == (uint32_t)u;
+                if (old || ns == 32 || n == 32) continue;
+                seen[ns++] = (uint32_t)u;
+                stack[n] = (uint32_t)u, from[n++] = 3;
+            }
+        }
+    }
+    return false;
+}
+
 // ---- walking ---------------------------------------------------------------
 
 static bool excluded(const steerN_Mesh *m, const steerN_MeshFilter *f, uint32_t t)
@@ -542,6 +686,20 @@ int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double
         if (e < 0 || best >= 1) return 0;
         int32_t u = m->adj[3 * t + e];
         if (u < 0 || excluded(m, f, (uint32_t)u)) {
+            // through the wall's vertex on the ray's line (a ray along
+            // edges that meet there): on into the triangle at that vertex
+            // the ray goes into, if any (the closed mesh holds the vertex)
+            int32_t on = -1;
+            for (int j = 0; j < 2 && on < 0; j++) {
+                const double *w = mg_v(m, (uint32_t)t, (e + j) % 3);
+                double wx = w[0] - from[0], wy = w[1] - from[1], c = mg_cross(dx, dy, wx, wy);
+                if (c * c <= 1e-24 * (dx * dx + dy * dy) * (wx * wx + wy * wy) && (wx * dx + wy * dy) > 0)
+                    on = ray_start(m, w, dx, dy, f, t);
+            }
+            if (on >= 0 && on != t) {
+                t = on, entry = -1;
+                continue;
+            }
             double s = best > 0 ? best : 0;
             if (hit) hit[0] = from[0] + s * dx, hit[1] = from[1] + s * dy;
             if (normal) edge_normal(m, 3 * t + e, normal);

@@ -21,6 +21,7 @@
 #include "core/os.h"
 #include "nav/cdt.h"
 #include "nav/mesh.h"
+#include "../fuzz/navmesh_rings.h"
 
 #include <string.h>
 
@@ -711,6 +712,110 @@ static void test_clearance_random(void)
     printf("    %d paths, %d closer than r, mean length %.6f m\n", total, bad, total ? sum_len / total : 0);
 }
 
+// A brute-force oracle for widths (issue 32 item 3): on small random
+// levels, a grid of points whose clearance is at least r + h/2 (so the
+// segment between two 4-neighbours keeps r), flooded from the start;
+// when the goal is reached the path query must not say NARROW.
+static int oracle_level(int seed, bool verbose)
+{
+    test_rng_state_ = (unsigned long long)seed;
+    double xy[2 * 64];
+    uint32_t end[16];
+    int32_t role[16];
+    uint32_t np = 0, nr = 0;
+    double o[] = { 0, 0, 10, 0, 10, 10, 0, 10 };
+    for (int i = 0; i < 8; i++) xy[np * 2 + i] = o[i];
+    np += 4, end[nr] = np, role[nr++] = STEERN_RING_OUTLINE;
+    int nob = 3 + (int)test_uniform(0, 5);
+    for (int k = 0; k < nob; k++) {
+        double cx = test_uniform(1, 9), cy = test_uniform(1, 9);
+        int n = 3 + (int)test_uniform(0, 3);
+        bool area = test_uniform(0, 1) < 0.3;
+        for (int i = 0; i < n; i++) {
+            double a = 6.283185307179586 * (i + test_uniform(0, 0.6)) / n, rr = test_uniform(0.5, 2);
+            xy[2 * np] = floor((cx + rr * cos(a)) * 4) / 4, xy[2 * np + 1] = floor((cy + rr * sin(a)) * 4) / 4;
+            np++;
+        }
+        end[nr] = np, role[nr++] = area ? 1 : STEERN_RING_OBSTACLE;
+    }
+    const char *names[] = { "default", "mud" };
+    const float costs[] = { 1, 3 };
+    steerN_MeshSpec spec = { xy, end, role, nr, 2, names, costs };
+    steerN_MeshError err;
+    steerN_Mesh *m = steerN_mesh_build(&spec, NULL, &err);
+    if (!m) return 0;
+    if (steerN_mesh_prepare(m)) {
+        steerN_mesh_free(m);
+        return 0;
+    }
+    enum { G = 201 };
+    const double h = 10.0 / (G - 1);
+    static double cl[G * G];
+    static int comp[G * G], stack[G * G];
+    for (int j = 0; j < G; j++)
+        for (int i = 0; i < G; i++) {
+            double p[2] = { i * h, j * h };
+            cl[j * G + i] = steerN_mesh_locate(m, p) >= 0 ? steerN_mesh_wall_distance(m, p, NULL, NULL) : -1;
+        }
+    steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
+    double radii[] = { 0.2, 0.3, 0.5, 0.8 };
+    int wrong = 0;
+    for (int ri = 0; ri < 4; ri++) {
+        double r = radii[ri];
+        for (int c = 0; c < G * G; c++) comp[c] = -1;
+        int ncomp = 0;
+        for (int c0 = 0; c0 < G * G; c0++) {
+            if (comp[c0] >= 0 || !(cl[c0] >= r + h / 2)) continue;
+            int n = 0;
+            stack[n++] = c0, comp[c0] = ncomp;
+            while (n) {
+                int c = stack[--n], i = c % G, j = c / G;
+                int nb[4] = { i > 0 ? c - 1 : -1, i < G - 1 ? c + 1 : -1, j > 0 ? c - G : -1, j < G - 1 ? c + G : -1 };
+                for (int k = 0; k < 4; k++)
+                    if (nb[k] >= 0 && comp[nb[k]] < 0 && cl[nb[k]] >= r + h / 2)
+                        comp[nb[k]] = ncomp, stack[n++] = nb[k];
+            }
+            ncomp++;
+        }
+        for (int k = 0; k < 40; k++) {
+            int a = (int)test_uniform(0, G * G), b = (int)test_uniform(0, G * G);
+            if (comp[a] < 0 || comp[a] != comp[b]) continue;
+            double pa[2] = { (a % G) * h, (a / G) * h }, pb[2] = { (b % G) * h, (b / G) * h };
+            steerN_MeshFilter f = { r, NULL };
+            steerN_PathStatus st = steerN_mesh_path(q, m, pa, pb, &f);
+            if (st != STEERN_PATH_FOUND) {
+                wrong++;
+                if (verbose)
+                    printf("    seed %d r %g: (%g, %g) -> (%g, %g): status %d\n", seed, r, pa[0], pa[1], pb[0], pb[1],
+                           st);
+            }
+        }
+    }
+    steerN_mesh_query_free(q);
+    steerN_mesh_free(m);
+    return wrong;
+}
+
+// Small random levels (obstacles and areas on a 0.25 m lattice): every
+// pair of grid points the oracle connects should get a path, for each
+// radius. Not yet (issue 32, the widths): in seeds 1 to 40, 3 of 480
+// queries are refused, all r 0.3 (seed 1: a start in the sliver between
+// the outline and an obstacle's tip, where the width at the outline's
+// corner counts the tip's distance to the outline as a pinch, 0.5 m,
+// though the start is past it; pinched() turns its other way away); in
+// seeds 1 to 300, 25 of ~3,600 (r 0.3 and 0.8: that width rule, pinched
+// starts and goals, portals between an area's corner and a wall). The
+// check keeps that from growing, and prints the cases.
+// STEER_MESH_ORACLE=N runs seeds 1 to N (default 40).
+static void test_widths_oracle(void)
+{
+    const char *env = getenv("STEER_MESH_ORACLE");
+    int n = env ? atoi(env) : 40, wrong = 0;
+    for (int seed = 1; seed <= n; seed++) wrong += oracle_level(seed, true);
+    printf("    %d queries refused where a way 2 r wide exists (seeds 1 to %d)\n", wrong, n);
+    CHECK(env || wrong <= 3, "%d refused, 3 before", wrong);
+}
+
 // A start pressed against a wall (5 cm from a box, nearer than the 0.5 m
 // radius) where the search from it finds no way wide enough (a piece of
 // steer-bench navmesh's city level, pair 493): steerN_mesh_path goes on from
@@ -981,6 +1086,127 @@ static void test_raycast(void)
     steerN_mesh_free(m);
 }
 
+// A level as fuzz_navmesh writes it from bytes (after its first byte;
+// tests/fuzz/navmesh_rings.h), built and prepared.
+static steerN_Mesh *fuzz_level(const uint8_t *data, size_t size)
+{
+    NavmeshRings rings;
+    steerN_MeshSpec spec = navmesh_rings(&rings, data, size);
+    steerN_MeshError err;
+    steerN_Mesh *m = steerN_mesh_build(&spec, NULL, &err);
+    if (m && steerN_mesh_prepare(m)) steerN_mesh_free(m), m = NULL;
+    return m;
+}
+
+// fuzz_navmesh's findings on radius-0.3 paths whose ends are 0.3 m from
+// the walls, each replayed (its level and its queries' points, as the
+// target draws them) and checked by brute force, each once closer to a
+// wall than 0.3 m (the least clearance of its queries' paths then):
+//   0: a corner on a straight wall (a vertex where another ring crossed
+//      it) turned round the wrong way: the polygon about its circle dipped
+//      into the wall's strip (0.267 m);
+//   1: the goal short of a spike's tip, across the spike: the funnel
+//      forgot the tip, the circles repair put back left the mesh, and the
+//      fallback's points cut the corner (0.134 m);
+//   2: a path through an area's corner 0.335 m from a wall's corner, which
+//      it had to wrap on both sides of that point (0.294 m);
+//   3: the same as 1 round other spikes (0.165 m);
+//   4: a start 5 mm from a wall in a nook the mesh joins the rest at one
+//      point (two walls' corners meeting): no way wide enough from there,
+//      so the way from the nearest point where the agent fits, found in
+//      steps past that point, with the start put in front: the straight
+//      step back missed the point by 4 mm, through the walls (any radius;
+//      then refused: NARROW);
+//   5: a squeeze 0.684 m wide between two obstacles' ends, entered along
+//      a wall at a slant: neither the rounded funnel nor the classic
+//      funnel's corners as circles, repaired, keep 0.3 m there (0.244 m):
+//      now refused as NARROW rather than a path nearer the wall than r.
+static void test_clearance_fuzz_cases(void)
+{
+    static const uint8_t c0[] = { 0x01, 0x9c, 0x9c, 0x64, 0x9c, 0x64, 0x64, 0x9c, 0x64, 0x19, 0xfe, 0x9c,
+                                  0x0a, 0x9c, 0x0a, 0x64, 0xf6, 0x64, 0x09, 0xe9, 0xe1, 0xe1, 0xe1, 0x00,
+                                  0x00, 0x00, 0x3b, 0x3b, 0x3b, 0xc5, 0xc4, 0xc4, 0xf5, 0x00, 0x00, 0x00,
+                                  0x01, 0x21, 0x28, 0x2f, 0x36, 0x3d, 0x44, 0x4b, 0x52, 0x59 };
+    static const uint8_t c1[] = { 0x01, 0x9c, 0x9c, 0x64, 0x9c, 0x64, 0x64, 0x9c, 0x64, 0x19, 0xf6, 0x9c,
+                                  0x0a, 0x68, 0x9c, 0xfe, 0x0a, 0x64, 0xf6, 0x64, 0x01, 0x1e, 0x1e, 0x1e,
+                                  0x1e, 0x32, 0x26, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x30, 0x05,
+                                  0x0c, 0x13, 0x1a, 0x21, 0x28, 0x2f, 0x36, 0x3d, 0x44, 0x4b, 0x52, 0x59 };
+    static const uint8_t c2[] = { 0x01, 0x9c, 0x9c, 0x64, 0x9c, 0x64, 0x64, 0x9c, 0x64, 0x19, 0xf6, 0x9c, 0x0a,
+                                  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x9c, 0x0a, 0x64,
+                                  0xf6, 0x64, 0x1e, 0x1e, 0x1e, 0x1e, 0x09, 0x31, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                  0x00, 0x00, 0x2c, 0x28, 0x2f, 0x36, 0x3d, 0xbc, 0xb4, 0xad, 0xad };
+    static const uint8_t c3[] = { 0x01, 0xb0, 0xb0, 0x50, 0xb0, 0x50, 0x50, 0xb0, 0x50, 0x09, 0xec, 0xec,
+                                  0x14, 0xec, 0x14, 0xec, 0x10, 0xff, 0xff, 0x5f, 0x30, 0x00, 0x05, 0xfe,
+                                  0xf2, 0x00, 0xff, 0xff, 0x14, 0x9c, 0x00, 0x14, 0x00, 0x0a, 0x9c, 0x14,
+                                  0x00, 0x03, 0x06, 0x00, 0x00, 0x00, 0x03, 0x34, 0x3c, 0x3f };
+    static const uint8_t c4[] = { 0x01, 0xb0, 0xb0, 0x50, 0xb0, 0x50, 0x26, 0x50, 0xb0, 0x50, 0x09, 0x0f, 0x21,
+                                  0x1e, 0x1e, 0x1e, 0x32, 0x1e, 0x28, 0x1e, 0x01, 0x00, 0x01, 0x9c, 0x00, 0x01,
+                                  0x3d, 0x00, 0x00, 0x01, 0x9c, 0x9c, 0x64, 0x9c, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                  0x00, 0x00, 0x00, 0x44, 0x44, 0x44, 0x44, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                  0x00, 0x00, 0x00, 0x64, 0x33, 0x38, 0x3c, 0x3f };
+    static const uint8_t c5[] = { 0x01, 0x9c, 0x9c, 0x64, 0x9c, 0x64, 0x64, 0x9c, 0x64, 0x19, 0x00, 0x00, 0xff, 0xff,
+                                  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0x00, 0x60, 0x30, 0x00,
+                                  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x09, 0x07, 0x74, 0x09, 0xe9, 0xe1,
+                                  0x00, 0x00, 0x09, 0xe9, 0xe1, 0xe1, 0xe1, 0xcd, 0xe1, 0xd7, 0xe1, 0x2a, 0x27, 0x2a,
+                                  0x2d, 0x21, 0x9c, 0x64, 0x9c, 0x64, 0x64, 0x28, 0x2f, 0x32, 0xff, 0x00, 0x31 };
+    const struct {
+        const uint8_t *data;
+        size_t size;
+    } cases[] = { { c0, sizeof c0 }, { c1, sizeof c1 }, { c2, sizeof c2 },
+                  { c3, sizeof c3 }, { c4, sizeof c4 }, { c5, sizeof c5 } };
+    steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
+    for (int c = 0; c < 6; c++) {
+        steerN_Mesh *m = fuzz_level(cases[c].data, cases[c].size);
+        REQUIRE(m, "case %d: the level", c);
+        const uint8_t *d = cases[c].data;
+        int checked = 0;
+        for (size_t k = 0; k + 4 <= cases[c].size && k < 64; k += 4) {
+            double a[2], b[2], r = 0.3;
+            steerN_mesh_random_point(m, d[k] / 256.0, d[k + 1] / 256.0, 0.5, a);
+            steerN_mesh_random_point(m, d[k + 2] / 256.0, d[k + 3] / 256.0, 0.25, b);
+            bool clear = steerN_mesh_contains(m, a, r) && steerN_mesh_contains(m, b, r);
+            if (path(q, m, a[0], a[1], b[0], b[1], r, NULL) != STEERN_PATH_FOUND) continue;
+            uint32_t n;
+            const double *p = steerN_mesh_path_points(q, &n);
+            bool crosses;
+            double cl = path_clearance(m, p, n, &crosses);
+            CHECK(on_the_mesh(m, p, n) && !crosses, "case %d, points %zu: off the mesh", c, k);
+            CHECK(!clear || cl >= r - 1e-6, "case %d, points %zu: clearance %.9f", c, k, cl);
+            checked++;
+        }
+        CHECK(checked > 0 || c == 5, "case %d: no path checked", c);
+        steerN_mesh_free(m);
+    }
+    steerN_mesh_query_free(q);
+}
+
+// A ray along edges that are no walls, through a wall's vertex where the
+// walls leave to the sides (fuzz_navmesh: a radius-0 path from a vertex
+// past an obstacle's tip; here two tips meet): it stays on the closed
+// mesh, no hit; one that goes on into an obstacle hits it.
+static void test_raycast_through_a_wall_vertex(void)
+{
+    static Shape s;
+    memset(&s, 0, sizeof s);
+    box(&s, 0, 0, 10, 10);
+    double tri[] = { 5, 5, 9, 4, 9, 6 }, tri2[] = { 5, 5, 1, 6, 1, 4 };
+    ring(&s, tri, 3);
+    ring(&s, tri2, 3); // tips on both sides: whichever triangle the ray starts in
+    double line[] = { 5, 8, 5, 5, 5, 2 };
+    border(&s, line, 3);
+    steerN_Mesh *m = make(&s);
+    REQUIRE(m, "mesh");
+    double hit[2], nrm[2], f;
+    double a[2] = { 5, 8 }, b[2] = { 5, 2 };
+    CHECK(steerN_mesh_raycast(m, a, b, NULL, hit, nrm, &f) == 0, "down past the tip: clear (hit at %g)", f);
+    CHECK(steerN_mesh_raycast(m, b, a, NULL, hit, nrm, &f) == 0, "up past the tip: clear (hit at %g)", f);
+    double d[2] = { 8, 5 };
+    CHECK(steerN_mesh_raycast(m, a, d, NULL, hit, nrm, &f) == 1 && fabs(f - 0.8) < 1e-12, "into an obstacle: a hit");
+    steerN_mesh_free(m);
+}
+
 static void test_move_along(void)
 {
     steerN_Mesh *m = pillar();
@@ -1088,12 +1314,15 @@ int main(void)
     RUN(test_ring_levels);
     RUN(test_clearance_cases);
     RUN(test_clearance_random);
+    RUN(test_clearance_fuzz_cases);
     RUN(test_start_pressed_to_a_wall);
+    RUN(test_widths_oracle);
     RUN(test_area_costs);
     RUN(test_sliced_and_deterministic);
     RUN(test_locate_and_walls);
     RUN(test_random_points);
     RUN(test_raycast);
+    RUN(test_raycast_through_a_wall_vertex);
     RUN(test_move_along);
     RUN(test_memory);
     RUN(test_speed);

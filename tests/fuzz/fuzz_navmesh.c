@@ -13,6 +13,7 @@
 // A broken promise aborts with what was broken.
 #include "nav/mesh.h"
 #include "core/bytes.h"
+#include "navmesh_rings.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -21,9 +22,6 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define MAX_RINGS 12
-#define MAX_POINTS 10
 
 static void broken(const char *what, double a, double b)
 {
@@ -92,35 +90,9 @@ static void roundtrip(const steerN_Mesh *m)
 
 static void from_rings(const uint8_t *data, size_t size)
 {
-    double xy[2 * MAX_RINGS * MAX_POINTS];
-    uint32_t end[MAX_RINGS];
-    int32_t role[MAX_RINGS];
-    uint32_t nrings = 0, np = 0;
-    size_t at = 0;
-    while (at + 2 < size && nrings < MAX_RINGS) {
-        uint8_t head = data[at++];
-        uint32_t n = 3 + head % 8;
-        role[nrings] = nrings == 0 ? STEERN_RING_OUTLINE
-                                   : (int32_t[]){ STEERN_RING_OUTLINE, STEERN_RING_OBSTACLE, STEERN_RING_OBSTACLE,
-                                                  1 }[(head >> 3) & 3];
-        for (uint32_t i = 0; i < n; i++) {
-            uint8_t x = at < size ? data[at++] : 0, y = at < size ? data[at++] : 0;
-            xy[2 * np] = (double)(int8_t)x * 0.25;
-            xy[2 * np + 1] = (double)(int8_t)y * 0.25;
-            np++;
-        }
-        end[nrings++] = np;
-    }
-    if (!nrings) return;
-    const char *names[2] = { "default", "mud" };
-    float costs[2] = { 1, 3 };
-    steerN_MeshSpec spec = { .xy = xy,
-                             .ring_end = end,
-                             .ring_role = role,
-                             .nrings = nrings,
-                             .nareas = 2,
-                             .area_names = names,
-                             .area_costs = costs };
+    NavmeshRings rings;
+    steerN_MeshSpec spec = navmesh_rings(&rings, data, size);
+    if (!spec.nrings) return;
     steerN_MeshError err;
     steerN_Mesh *m = steerN_mesh_build(&spec, NULL, &err);
     if (!m) {
