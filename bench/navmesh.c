@@ -13,7 +13,7 @@
 // radius (Detour's findNearestPoly x2 + findPath + findStraightPath). Prints
 // one line per level and radius:
 //   navmesh level=L radius=R verts=V tris=T build_ms=X prepare_ms=X bytes=B queries=N repeat=K median_us=X
-//     p99_us=X worst_us=X no_path=K start_off=K goal_off=K narrow=K none=K mean_len_m=X path_hash=H
+//     p99_us=X worst_us=X no_path=K start_off=K goal_off=K narrow=K none=K mean_len_m=X mean_work=X path_hash=H
 // (one line), where
 //   build_ms, prepare_ms  wall time of steerN_mesh_build (rings -> mesh,
 //               exact) and steerN_mesh_prepare (widths, indexes), once per
@@ -26,6 +26,7 @@
 //               goal_off (not on the mesh nor within the radius of it),
 //               narrow (a way exists, none wide enough), none (no way)
 //   mean_len_m  mean length of the paths found
+//   mean_work   mean triangles expanded per query (steerN_mesh_path_work)
 //   path_hash   FNV-1a over every pair's status, path points and corridor
 //               (the doubles' bits, little-endian): a change to the
 //               search's speed must leave it as it was
@@ -113,6 +114,7 @@ static int run_level(const NavLevel *l, const double *radii, int nradii, int que
         int count[STEERN_PATH_NOMEM + 1] = { 0 };
         double total_len = 0;
         uint64_t hash = 0xcbf29ce484222325ull;
+        double work = 0;
         for (int i = 0; i < queries; i++) {
             const double *p = l->pairs + 4 * i;
             steerN_PathStatus st = STEERN_PATH_NONE;
@@ -125,6 +127,7 @@ static int run_level(const NavLevel *l, const double *radii, int nradii, int que
             }
             count[st]++;
             hash = hash_path(hash, q, st);
+            work += steerN_mesh_path_work(q);
             double len = st == STEERN_PATH_FOUND ? steerN_mesh_path_length(q) : 0;
             total_len += len;
             if (!lengths) continue;
@@ -136,11 +139,11 @@ static int run_level(const NavLevel *l, const double *radii, int nradii, int que
         printf(
             "navmesh level=%s radius=%g verts=%u tris=%u build_ms=%.1f prepare_ms=%.1f bytes=%zu queries=%d "
             "repeat=%d median_us=%.2f p99_us=%.1f worst_us=%.1f no_path=%d start_off=%d goal_off=%d narrow=%d none=%d "
-            "mean_len_m=%.3f path_hash=%016llx\n",
+            "mean_len_m=%.3f mean_work=%.0f path_hash=%016llx\n",
             l->name, radii[k], m->nvert, m->ntri, t1 - t0, t2 - t1, steerN_mesh_bytes(m), queries, repeat, median,
             us[(int)(0.99 * (queries - 1))], us[queries - 1], queries - found, count[STEERN_PATH_START_OFF],
             count[STEERN_PATH_GOAL_OFF], count[STEERN_PATH_NARROW], count[STEERN_PATH_NONE],
-            found ? total_len / found : 0.0, (unsigned long long)hash);
+            found ? total_len / found : 0.0, work / queries, (unsigned long long)hash);
         fflush(stdout);
     }
     free(us);
