@@ -366,6 +366,17 @@ static bool portal_at(const steerN_Mesh *m, const double at[2], const double a[2
     return false;
 }
 
+// mg_back_edge without branches to mispredict: the first of u's edges
+// shared with t, or -1.
+static int back_edge(const steerN_Mesh *m, uint32_t u, uint32_t t)
+{
+    const int32_t *a = m->adj + 3 * u;
+    int e = -1;
+    e = a[2] == (int32_t)t ? 2 : e;
+    e = a[1] == (int32_t)t ? 1 : e;
+    return a[0] == (int32_t)t ? 0 : e;
+}
+
 static int expand(steerN_MeshQuery *q, uint32_t n)
 {
     const steerN_Mesh *m = q->m;
@@ -397,7 +408,7 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         }
         double x[2] = { a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]) };
         double g = q->g[n] + mg_dist(at, x) * ct;
-        if (reach(q, 3 * (uint32_t)u + (uint32_t)mg_back_edge(m, (uint32_t)u, t), n, x, g)) return -1;
+        if (reach(q, 3 * (uint32_t)u + (uint32_t)back_edge(m, (uint32_t)u, t), n, x, g)) return -1;
     }
     if (t != q->tg) return 0;
     if (k >= 0 && r > 0 && pinched(q, t, k, q->to)) {
