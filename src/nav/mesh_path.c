@@ -180,7 +180,8 @@ static int heap_push(steerN_MeshQuery *q, double k, uint32_t item)
 static uint32_t first_of(const steerN_MeshQuery *q, uint32_t c, uint32_t n)
 {
     double k0 = q->hkey[c], k1 = q->hkey[c + 1];
-    return (uint32_t)(c + 1 < n) & ((uint32_t)(k1 < k0) | ((uint32_t)(k1 == k0) & (uint32_t)(q->hitem[c + 1] < q->hitem[c])));
+    return (uint32_t)(c + 1 < n) &
+           ((uint32_t)(k1 < k0) | ((uint32_t)(k1 == k0) & (uint32_t)(q->hitem[c + 1] < q->hitem[c])));
 }
 
 static uint32_t heap_pop(steerN_MeshQuery *q, double *k)
@@ -388,7 +389,7 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         if (j == k) continue;
         int32_t u = m->adj[3 * t + j];
         if (u < 0 || !(q->cost[m->area[u]] < INFINITY)) continue;
-        if (k >= 0 && r > 0) { // widths are >= 0: nothing is too narrow for r = 0
+        if (k >= 0 && r > 0) {                     // widths are >= 0: nothing is too narrow for r = 0
             int corner = j == (k + 1) % 3 ? j : k; // the vertex edges k and j share
             if (2 * r > m->width[3 * t + corner]) {
                 q->narrowed = true;
