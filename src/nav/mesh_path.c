@@ -389,7 +389,8 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         if (j == k) continue;
         int32_t u = m->adj[3 * t + j];
         if (u < 0 || !(q->cost[m->area[u]] < INFINITY)) continue;
-        if (k >= 0 && r > 0) {                     // widths are >= 0: nothing is too narrow for r = 0
+        // widths are >= 0: nothing is too narrow for r = 0
+        if (k >= 0 && r > 0) {
             int corner = j == (k + 1) % 3 ? j : k; // the vertex edges k and j share
             if (2 * r > m->width[3 * t + corner]) {
                 q->narrowed = true;
