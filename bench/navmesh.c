@@ -13,7 +13,7 @@
 // radius (Detour's findNearestPoly x2 + findPath + findStraightPath). Prints
 // one line per level and radius:
 //   navmesh level=L radius=R verts=V tris=T build_ms=X prepare_ms=X bytes=B queries=N repeat=K median_us=X
-//     p99_us=X worst_us=X no_path=K start_off=K goal_off=K narrow=K none=K mean_len_m=X
+//     p99_us=X worst_us=X no_path=K start_off=K goal_off=K narrow=K none=K mean_len_m=X mean_work=X path_hash=H
 // (one line), where
 //   build_ms, prepare_ms  wall time of steerN_mesh_build (rings -> mesh,
 //               exact) and steerN_mesh_prepare (widths, indexes), once per
@@ -26,6 +26,10 @@
 //               goal_off (not on the mesh nor within the radius of it),
 //               narrow (a way exists, none wide enough), none (no way)
 //   mean_len_m  mean length of the paths found
+//   mean_work   mean triangles expanded per query (steerN_mesh_path_work)
+//   path_hash   FNV-1a over every pair's status, path points and corridor
+//               (the doubles' bits, little-endian): a change to the
+//               search's speed must leave it as it was
 // --lengths FILE appends per pair "level radius index length" (length "-"
 // for no path), as detour-nav does, for bench/navmesh-vs-detour.py.
 #include "timing.h"
@@ -49,6 +53,29 @@ static int usage(void)
                     "[--repeat K] [--lengths FILE]\n"
                     "       steer-bench navmesh --level NAME --crowd N [--threads T] [--ticks K]\n");
     return 2;
+}
+
+// FNV-1a over the 8 little-endian bytes of v.
+static uint64_t hash_u64(uint64_t h, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) h = (h ^ ((v >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+    return h;
+}
+
+// The query's answer (status, points, corridor) into h.
+static uint64_t hash_path(uint64_t h, const steerN_MeshQuery *q, steerN_PathStatus st)
+{
+    uint32_t n, nc;
+    const double *pts = steerN_mesh_path_points(q, &n);
+    const int32_t *corr = steerN_mesh_path_corridor(q, &nc);
+    h = hash_u64(hash_u64(hash_u64(h, (uint64_t)st), n), nc);
+    for (uint32_t i = 0; i < 2 * n; i++) {
+        uint64_t bits;
+        memcpy(&bits, pts + i, sizeof bits);
+        h = hash_u64(h, bits);
+    }
+    for (uint32_t i = 0; i < nc; i++) h = hash_u64(h, (uint32_t)corr[i]);
+    return h;
 }
 
 static int run_level(const NavLevel *l, const double *radii, int nradii, int queries, int repeat, FILE *lengths)
@@ -87,6 +114,8 @@ static int run_level(const NavLevel *l, const double *radii, int nradii, int que
         steerN_MeshFilter f = { .radius = radii[k], .cost = NULL };
         int count[STEERN_PATH_NOMEM + 1] = { 0 };
         double total_len = 0;
+        uint64_t hash = 0xcbf29ce484222325ull;
+        double work = 0;
         for (int i = 0; i < queries; i++) {
             const double *p = l->pairs + 4 * i;
             steerN_PathStatus st = STEERN_PATH_NONE;
@@ -98,6 +127,8 @@ static int run_level(const NavLevel *l, const double *radii, int nradii, int que
                 if (t < us[i]) us[i] = t;
             }
             count[st]++;
+            hash = hash_path(hash, q, st);
+            work += steerN_mesh_path_work(q);
             double len = st == STEERN_PATH_FOUND ? steerN_mesh_path_length(q) : 0;
             total_len += len;
             if (!lengths) continue;
@@ -109,11 +140,11 @@ static int run_level(const NavLevel *l, const double *radii, int nradii, int que
         printf(
             "navmesh level=%s radius=%g verts=%u tris=%u build_ms=%.1f prepare_ms=%.1f bytes=%zu queries=%d "
             "repeat=%d median_us=%.2f p99_us=%.1f worst_us=%.1f no_path=%d start_off=%d goal_off=%d narrow=%d none=%d "
-            "mean_len_m=%.3f\n",
+            "mean_len_m=%.3f mean_work=%.0f path_hash=%016llx\n",
             l->name, radii[k], m->nvert, m->ntri, t1 - t0, t2 - t1, steerN_mesh_bytes(m), queries, repeat, median,
             us[(int)(0.99 * (queries - 1))], us[queries - 1], queries - found, count[STEERN_PATH_START_OFF],
             count[STEERN_PATH_GOAL_OFF], count[STEERN_PATH_NARROW], count[STEERN_PATH_NONE],
-            found ? total_len / found : 0.0);
+            found ? total_len / found : 0.0, work / queries, (unsigned long long)hash);
         fflush(stdout);
     }
     free(us);

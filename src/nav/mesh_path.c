@@ -181,6 +181,16 @@ static int heap_push(steerN_MeshQuery *q, double k, uint32_t item)
     return 0;
 }
 
+// 1 when entry c + 1 exists (below n) and comes before entry c, else 0;
+// without branches, the heap's one unpredictable test (entry n, the one
+// just taken off the end, is still there to read).
+static uint32_t first_of(const steerN_MeshQuery *q, uint32_t c, uint32_t n)
+{
+    double k0 = q->hkey[c], k1 = q->hkey[c + 1];
+    return (uint32_t)(c + 1 < n) &
+           ((uint32_t)(k1 < k0) | ((uint32_t)(k1 == k0) & (uint32_t)(q->hitem[c + 1] < q->hitem[c])));
+}
+
 static uint32_t heap_pop(steerN_MeshQuery *q, double *k)
 {
     uint32_t top = q->hitem[0];
@@ -190,7 +200,7 @@ static uint32_t heap_pop(steerN_MeshQuery *q, double *k)
     for (;;) {
         uint32_t c = 2 * i + 1;
         if (c >= n) break;
-        if (c + 1 < n && before(q->hkey[c + 1], q->hitem[c + 1], q->hkey[c], q->hitem[c])) c++;
+        c += first_of(q, c, n);
         if (!before(q->hkey[c], q->hitem[c], kk, it)) break;
         q->hkey[i] = q->hkey[c], q->hitem[i] = q->hitem[c];
         i = c;
@@ -281,6 +291,40 @@ static bool hard(const steerN_Mesh *m, uint32_t v, double r)
     return m->vwall[v] || (r > 0 && steerN_mesh_wall_distance(m, m->xy + 2 * v, NULL, NULL) < r);
 }
 
+// Where the path from `at` crosses the portal a-b (vertices vp, vq) for
+// radius r: its parameter s along a-b, nearest `at`, kept r from the ends
+// that are hard. True when the portal is closed: s is then its length
+// (0 for a degenerate one). With r = 0 no end is kept from (0 / len is
+// 0 and the nearest point's parameter is already in [0, 1]), so neither
+// the length nor the ends are needed: the same s, bit for bit.
+static bool portal_at(const steerN_Mesh *m, const double at[2], const double a[2], const double b[2], uint32_t vp,
+                      uint32_t vq, double r, double *s)
+{
+    if (!(r > 0)) {
+        double dx = b[0] - a[0], dy = b[1] - a[1];
+        if (!(dx * dx + dy * dy > 0)) return *s = 0, true;
+        mg_seg_nearest(at, a, b, NULL, s);
+        return false;
+    }
+    double len = mg_dist(a, b), ra = hard(m, vp, r) ? r : 0, rb = hard(m, vq, r) ? r : 0;
+    if (len < ra + rb || !(len > 0)) return *s = len, true;
+    double lo = ra / len, hi = 1 - rb / len, u;
+    mg_seg_nearest(at, a, b, NULL, &u);
+    *s = u < lo ? lo : u > hi ? hi : u;
+    return false;
+}
+
+// mg_back_edge without branches to mispredict: the first of u's edges
+// shared with t, or -1.
+static int back_edge(const steerN_Mesh *m, uint32_t u, uint32_t t)
+{
+    const int32_t *a = m->adj + 3 * u;
+    int e = -1;
+    e = a[2] == (int32_t)t ? 2 : e;
+    e = a[1] == (int32_t)t ? 1 : e;
+    return a[0] == (int32_t)t ? 0 : e;
+}
+
 static int expand(steerN_MeshQuery *q, uint32_t n)
 {
     const steerN_Mesh *m = q->m;
@@ -292,7 +336,8 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         if (j == k) continue;
         int32_t u = m->adj[3 * t + j];
         if (u < 0 || !(q->cost[m->area[u]] < INFINITY)) continue;
-        if (k >= 0) {
+        // widths are >= 0: nothing is too narrow for r = 0
+        if (k >= 0 && r > 0) {
             int corner = j == (k + 1) % 3 ? j : k; // the vertex edges k and j share
             if (2 * r > m->width[3 * t + corner]) {
                 q->narrowed = true;
@@ -305,17 +350,14 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         }
         uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
         const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
-        double len = mg_dist(a, b), ra = hard(m, vp, r) ? r : 0, rb = hard(m, vq, r) ? r : 0;
-        if (len < ra + rb || !(len > 0)) {
-            q->narrowed = q->narrowed || len > 0;
+        double s;
+        if (portal_at(m, at, a, b, vp, vq, r, &s)) {
+            q->narrowed = q->narrowed || s > 0;
             continue;
         }
-        double s, lo = ra / len, hi = 1 - rb / len;
-        mg_seg_nearest(at, a, b, NULL, &s);
-        s = s < lo ? lo : s > hi ? hi : s;
         double x[2] = { a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]) };
         double g = q->g[n] + mg_dist(at, x) * ct;
-        if (reach(q, 3 * (uint32_t)u + (uint32_t)mg_back_edge(m, (uint32_t)u, t), n, x, g)) return -1;
+        if (reach(q, 3 * (uint32_t)u + (uint32_t)back_edge(m, (uint32_t)u, t), n, x, g)) return -1;
     }
     if (t != q->tg) return 0;
     if (k >= 0 && r > 0 && pinched(q, t, k, q->to)) {
