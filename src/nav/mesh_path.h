@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+// mesh_path.h — the path query's state, shared by the search (mesh_path.c)
+// and the funnel that turns its corridor into a way (mesh_funnel.c).
+// Private to src/nav.
+#ifndef STEER_NAV_MESH_PATH_H
+#define STEER_NAV_MESH_PATH_H
+
+#include "mesh_geom.h"
+
+#include <string.h>
+
+enum { START_ID = UINT32_MAX - 1, GOAL_ID = UINT32_MAX };
+
+typedef struct Obj {
+    double p[2];
+    double rho;  // the circle's radius
+    int side;    // +1 the path keeps it on its left, -1 right, 0 a free point
+    uint32_t id; // its vertex, START_ID or GOAL_ID
+    uint32_t at; // its portal (0: the start's, the last: the goal's)
+    uint32_t v;  // its vertex, when id is not (a point moved off it)
+} Obj;
+
+struct steerN_MeshQuery {
+    steerN_Alloc alloc;
+    // per node: 3 per triangle, then the start and the goal
+    uint32_t cap;
+    double *g, *key, *pos;
+    uint32_t *parent, *seen, *closed;
+    uint32_t stamp;
+    // the open list: a binary heap of (key, node)
+    double *hkey;
+    uint32_t *hitem, hn, hcap;
+    // the search under way
+    const steerN_Mesh *m;
+    double from[2], to[2], radius, hscale;
+    float cost[STEERN_MESH_AREAS];
+    uint32_t ts, tg;
+    bool narrowed; // something was turned away as too narrow
+    bool repaired; // repair changed the funnel's corners, or saw a wall's middle cut
+    steerN_PathStatus status;
+    // the last path
+    double *pts;
+    uint32_t npts, cap_pts;
+    int32_t *corr;
+    uint32_t ncorr, cap_corr;
+    Obj *portal; // 2 per portal: left, right
+    uint32_t cap_portal;
+    Obj *cor; // the path's corners: the start, the circles it turns round, the goal
+    uint32_t ncor, cap_cor;
+    double length;
+    uint32_t work; // triangles steerN_mesh_path's searches expanded
+};
+
+// need elements of elem bytes in *p (capacity *cap, grown by doubling); -1 out of memory
+static inline int steerN_query_grow(const steerN_Alloc *a, void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    uint32_t c = *cap ? *cap : 64;
+    while (c < need) c = c > UINT32_MAX / 2 ? need : c * 2;
+    void *q = steerN_realloc(a, *p, elem * *cap, elem * c);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+// A new stamp for the per-node seen/closed marks (clearing them when it wraps).
+static inline void steerN_query_stamp(steerN_MeshQuery *q)
+{
+    if (++q->stamp == 0) {
+        memset(q->seen, 0, sizeof *q->seen * q->cap);
+        memset(q->closed, 0, sizeof *q->closed * q->cap);
+        q->stamp = 1;
+    }
+}
+// Vertex v is a corner to keep r from: a wall ends there, or (an area's
+// corner) a wall passes nearer than r.
+static inline bool steerN_mesh_hard(const steerN_Mesh *m, uint32_t v, double r)
+{
+    return m->vwall[v] || (r > 0 && steerN_mesh_wall_distance(m, m->xy + 2 * v, NULL, NULL) < r);
+}
+// The search reached the goal: the corridor, the funnel, the way (mesh_funnel.c).
+steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q);
+
+#endif
