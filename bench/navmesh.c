@@ -200,8 +200,9 @@ static int run_crowd(const NavLevel *l, int n, int threads, int ticks)
         worst = ms[ticks - 1];
     }
     printf("navmesh_crowd level=%s agents=%d threads=%d drain_ticks=%d drain_median_ms=%.3f drain_worst_ms=%.3f "
-           "median_ms=%.3f p99_ms=%.3f worst_ms=%.3f plans=%d arrived=%d\n",
-           l->name, n, threads, drain, dmed, dworst, med, p99, worst, plans, arrived);
+           "median_ms=%.3f p99_ms=%.3f worst_ms=%.3f plans=%d arrived=%d hash=%016llx\n",
+           l->name, n, threads, drain, dmed, dworst, med, p99, worst, plans, arrived,
+           (unsigned long long)steer_world_hash(w));
     free(ms);
     steer_world_free(w);
     return 0;

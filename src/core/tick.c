@@ -241,7 +241,10 @@ __attribute__((always_inline)) static inline void steer_one(const steer_World *w
         if (block == 1) {
             // summaries in one vectorised pass; a list only if some node reads one
             if (b->nsums) steerG_summaries(w, c->loc, c->p, it, b->nsums, b->sum_r2, b->sum_need, c->sums);
-            if (b->list) c->nn = steerG_filter(w, c->loc, c->p, b->sense, d);
+            // (a brain whose list readers want only their nearest: nearest first)
+            if (b->list)
+                c->nn = b->nearest ? steerG_nearest(w, c->loc, c->p, b->sense, d, b->nearest)
+                                   : steerG_filter(w, c->loc, c->p, b->sense, d);
         } else {
             // a torus too small for a ring of distinct cells: list, then summaries from it
             c->nn = block == 0 ? steerG_gather(w, c->loc, c->p, b->sense, d) : -1;
