@@ -324,7 +324,8 @@ __attribute__((always_inline)) static inline void steer_cells(const steer_World 
             if (b->host != host) continue;
             if (b->sense > 0 && block == 2) {
                 block = steerG_block(w, loc, cell);
-                // what an agent's sensing scans: its cell's block, or every agent
+                // what an agent's sensing may scan: its cell's block, or every
+                // agent (a k-nearest gather scans fewer and is charged the same)
                 loc->candidates = w->count;
                 if (block == 1) {
                     loc->candidates = 0;
