@@ -52,9 +52,12 @@ static bool reserve_items(const steer_World *w, steerG_Near *nr, uint32_t need)
 // two agents a sub-cell.
 static int cuts(uint32_t total, int dim)
 {
-    double s = dim == 3 ? cbrt(total / 54.0) : sqrt(total / 18.0);
-    int most = dim == 3 ? 4 : 8; // STEERG_NEAR_CELLS
-    return s < 1.0 ? 1 : s > most ? most : (int)(s + 0.5);
+    // the nearest s to sqrt(total / 18) in 2D, cbrt(total / 54) in 3D (in
+    // integers: libm's roots need not be the same bits everywhere)
+    int most = dim == 3 ? 4 : 8, s = 1; // STEERG_NEAR_CELLS
+    for (uint64_t t = total, h = 2 * (uint64_t)s + 1; s < most; s++, h += 2)
+        if (dim == 3 ? 54 * h * h * h > 8 * t : 18 * h * h > 4 * t) break;
+    return s;
 }
 
 // Sort the block's agents (loc's runs) into sub-cells. 1 done, -1 when a
