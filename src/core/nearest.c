@@ -228,8 +228,9 @@ int steerG_nearest(const steer_World *w, steerW_Local *loc, const float p[3], fl
     // the nearest within the bound: the k nearest and maybe a few more
     int o = 0;
     for (int i = 0; i < m; i++) {
-        out[o] = out[i];
-        o += out[i].d2 < within;
+        steerB_Neighbor e = out[i]; // whole, before the store (which may be to it)
+        out[o] = e;
+        o += e.d2 < within;
     }
     return o;
 }
