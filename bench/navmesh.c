@@ -6,6 +6,10 @@
 //   steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] [--queries N] [--repeat K] [--lengths FILE]
 //   steer-bench navmesh --level NAME --crowd N [--threads T] [--ticks K]   (navigating crowds: run_crowd)
 //
+// (run_crowd prints one navmesh_crowd line: tick times while the first
+// requests drain and after, the plans and arrivals, and the world's hash
+// at the end, the same on any thread count: a change that must not change
+// results shows it there.)
 // Builds each level's mesh once, from its rings (steerN_mesh_build, then
 // steerN_mesh_prepare), and runs the level's query pairs on that one mesh
 // for every radius: one steerN_mesh_path per pair, which locates both
@@ -231,8 +235,9 @@ static int run_crowd(const NavLevel *l, int n, int threads, int ticks)
         worst = ms[ticks - 1];
     }
     printf("navmesh_crowd level=%s agents=%d threads=%d drain_ticks=%d drain_median_ms=%.3f drain_worst_ms=%.3f "
-           "median_ms=%.3f p99_ms=%.3f worst_ms=%.3f plans=%d arrived=%d\n",
-           l->name, n, threads, drain, dmed, dworst, med, p99, worst, plans, arrived);
+           "median_ms=%.3f p99_ms=%.3f worst_ms=%.3f plans=%d arrived=%d hash=%016llx\n",
+           l->name, n, threads, drain, dmed, dworst, med, p99, worst, plans, arrived,
+           (unsigned long long)steer_world_hash(w));
     free(ms);
     steer_world_free(w);
     return 0;

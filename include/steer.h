@@ -282,8 +282,10 @@ STEER_API uint32_t steer_world_path_budget(const steer_World *w);
 // STEER_EBUSY during a tick), for a host that bounds what some agents may
 // cost (the engine's mods). The units are deterministic, the same on every
 // machine and thread count: one per brain evaluated, per neighbour
-// candidate its sensing scans, and per cell, grid entry and search step
-// of its shape queries (on the development machine about 2 to 20 ns each).
+// candidate its sensing may scan (its cell's block: a brain reading only
+// its nearest neighbours scans fewer, and is counted the same), and per
+// cell, grid entry and search step of its shape queries (on the
+// development machine about 2 to 20 ns each).
 STEER_API int steer_world_set_metering(steer_World *w, bool on);
 // The units agent a cost in the last tick's steer pass (0 when not
 // metering, the agent is gone or joined after that pass).

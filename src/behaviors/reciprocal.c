@@ -145,6 +145,17 @@ static float reciprocal_range(const Reciprocal *p) { return steerB_avoid_range(p
 
 static float reciprocal_sense(const steerB_Node *n) { return reciprocal_range(STEERB_PARAMS_OF(n, Reciprocal)); }
 
+// agent_planes keeps the `neighbors` nearest within range (ties to the
+// lower handle) and reads no other: the steer pass may gather only those
+// (steerB_Kind.nearest). Not with a tag: the nearest of any tag might
+// hide the nearest of ours.
+static int reciprocal_nearest(const steerB_Node *n)
+{
+    const Reciprocal *p = STEERB_PARAMS_OF(n, Reciprocal);
+    int k = (int)p->neighbors < MAX_NEIGHBORS ? (int)p->neighbors : MAX_NEIGHBORS;
+    return p->tag ? 0 : k;
+}
+
 // The half-space against a neighbour at offset `off` (its position minus
 // ours) with relative velocity vrel (ours minus its), radii r, horizon
 // tau, this agent's share. `other`: the neighbour's dense index (NO_AGENT
@@ -512,4 +523,5 @@ const steerB_Kind steerB_reciprocal = {
     .children = STEERB_WEIGHTED,
     .children_optional = true,
     .sense = reciprocal_sense,
+    .nearest = reciprocal_nearest,
 };

@@ -30,6 +30,7 @@ typedef struct Flat {
     steerB_Brain *br;
     uint32_t next, next_kid;
     bool ok, bad;
+    bool more; // a node reads more of the neighbour list than its nearest
 } Flat;
 
 // A node fails its checks: its own error says why, and the root's (which
@@ -87,7 +88,13 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
             }
             if (n->sum != STEERB_NO_SUM) br->sum_need[n->sum] |= b->kind->summary;
         }
-        if (n->sum == STEERB_NO_SUM) br->list = true;
+        if (n->sum == STEERB_NO_SUM) {
+            // k nearest readers only: the most any of them reads (0 once one reads more)
+            int k = b->kind->nearest ? b->kind->nearest(n) : 0;
+            if (k < 1 || k > 255) fl->more = true;
+            else if (k > br->nearest) br->nearest = (uint8_t)k;
+            br->list = true;
+        }
     }
     n->nchild = b->nkids;
     n->first = (uint16_t)fl->next_kid;
@@ -138,8 +145,9 @@ steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
         return NULL;
     }
     memset(br->nodes, 0, sizeof *br->nodes * n);
-    Flat fl = { w, root, br, 0, 0, true, false };
+    Flat fl = { w, root, br, 0, 0, true, false, false };
     flatten(&fl, root, 1.0f);
+    if (fl.more) br->nearest = 0;
     br->nnodes = n;
     br->batch = !br->list && !br->faces;
     for (uint32_t i = 0; i < n; i++) {

@@ -543,6 +543,8 @@ __attribute__((always_inline)) static inline int block_dim(const steer_World *w,
         }
     }
     loc->nruns = nr;
+    loc->near.state = 0; // a new block: its sub-cells are sorted on first use
+    loc->near.cell = c;
     return reserve_scratch(w, loc, total) ? 1 : -1;
 }
 

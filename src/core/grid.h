@@ -43,5 +43,14 @@ void steerG_summaries2(const steer_World *w, const steerW_Local *loc, const floa
 bool steerG_wide_available(void);
 // Keep the block's agents (loc's runs) within radius of p (excluding self) in loc->scratch.
 int steerG_filter(const steer_World *w, steerW_Local *loc, const float p[3], float radius, uint32_t self);
+// The same for a brain that reads only the k nearest of that list (by
+// squared distance, ties to the lower handle: steerB_Kind.nearest): of
+// steerG_filter's entries, to the bit and in no order of its, every one
+// nearer than some bound at least the k-th smallest distance (so the k
+// nearest, ties included, and maybe a few more; every one when fewer than
+// k), found nearest sub-cells first (nearest.c). k at most STEERG_NEAR_K
+// (more: steerG_filter's whole list).
+#define STEERG_NEAR_K 64
+int steerG_nearest(const steer_World *w, steerW_Local *loc, const float p[3], float radius, uint32_t self, int k);
 
 #endif

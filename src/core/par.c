@@ -172,6 +172,8 @@ static steerW_Local *view_loc(steer_World *w, int k) { return k ? &w->copies[k -
 static void local_free(steer_World *w, steerW_Local *l)
 {
     steerA_free(w, l->scratch);
+    steerA_free(w, l->near.items);
+    steerA_free(w, l->near.start);
     steerA_free(w, l->found);
     steerA_free(w, l->stamp);
     steerA_free(w, l->events);
@@ -367,16 +369,21 @@ static void reserve(steer_World *w, void *p, uint32_t *cap, uint32_t want, size_
 // late must not allocate after the world is warm.
 static void even_out(steer_World *w)
 {
-    uint32_t scratch = 0, found = 0, events = 0;
+    uint32_t scratch = 0, found = 0, events = 0, near = 0, starts = 0;
     for (int k = 0; k <= w->ncopies; k++) {
         const steerW_Local *l = view_loc(w, k);
         if (l->cap_scratch > scratch) scratch = l->cap_scratch;
+        if (l->near.cap > near) near = l->near.cap;
+        if (l->near.start) starts = STEERG_NEAR_CELLS + 1;
         if (l->cap_found > found) found = l->cap_found;
         if (l->cap_events > events) events = l->cap_events;
     }
     for (int k = 0; k <= w->ncopies; k++) {
         steerW_Local *l = view_loc(w, k);
         reserve(w, &l->scratch, &l->cap_scratch, scratch, sizeof *l->scratch);
+        reserve(w, &l->near.items, &l->near.cap, near, sizeof *l->near.items);
+        uint32_t have = l->near.start ? STEERG_NEAR_CELLS + 1 : 0;
+        reserve(w, &l->near.start, &have, starts, sizeof *l->near.start);
         reserve(w, &l->found, &l->cap_found, found, sizeof *l->found);
         if (k) reserve(w, &l->events, &l->cap_events, events, sizeof *l->events); // the world's own holds them all
     }

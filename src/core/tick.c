@@ -241,7 +241,10 @@ __attribute__((always_inline)) static inline void steer_one(const steer_World *w
         if (block == 1) {
             // summaries in one vectorised pass; a list only if some node reads one
             if (b->nsums) steerG_summaries(w, c->loc, c->p, it, b->nsums, b->sum_r2, b->sum_need, c->sums);
-            if (b->list) c->nn = steerG_filter(w, c->loc, c->p, b->sense, d);
+            // (a brain whose list readers want only their nearest: nearest first)
+            if (b->list)
+                c->nn = b->nearest ? steerG_nearest(w, c->loc, c->p, b->sense, d, b->nearest)
+                                   : steerG_filter(w, c->loc, c->p, b->sense, d);
         } else {
             // a torus too small for a ring of distinct cells: list, then summaries from it
             c->nn = block == 0 ? steerG_gather(w, c->loc, c->p, b->sense, d) : -1;
@@ -321,7 +324,8 @@ __attribute__((always_inline)) static inline void steer_cells(const steer_World 
             if (b->host != host) continue;
             if (b->sense > 0 && block == 2) {
                 block = steerG_block(w, loc, cell);
-                // what an agent's sensing scans: its cell's block, or every agent
+                // what an agent's sensing may scan: its cell's block, or every
+                // agent (a k-nearest gather scans fewer and is charged the same)
                 loc->candidates = w->count;
                 if (block == 1) {
                     loc->candidates = 0;

@@ -136,6 +136,14 @@ typedef struct steerB_Kind {
     void (*init)(steerB_Ctx *c, const steerB_Node *n);
     // Radius of neighbours this node reads (NULL or 0: none).
     float (*sense)(const steerB_Node *n);
+    // The node reads of its neighbour list only its k nearest within its
+    // sense radius (by squared distance, ties to the lower handle id,
+    // whatever the list's order): returns k, or 0 when it reads more
+    // (NULL: more). When every node that reads the list says so, the steer
+    // pass gathers it nearest first and stops early (steerG_nearest): the
+    // list then holds the largest k's nearest, ties included, and maybe a
+    // few more, never all the others.
+    int (*nearest)(const steerB_Node *n);
     // Cross-field checks after construction; writes a message, returns 0 if bad.
     int (*check)(const void *params, char *msg, size_t len);
     // The node reads its neighbours only through these parts of a

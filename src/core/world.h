@@ -86,6 +86,25 @@ typedef struct steerG_Run {
     float shift[3];
 } steerG_Run;
 
+// The current block's agents sorted into sub-cells, for the gather of a
+// brain that reads only its nearest neighbours (steerG_nearest,
+// nearest.c): built on first use in each block, kept for the block's
+// other agents.
+typedef struct steerG_NearItem {
+    float x, y, z;  // the grid's copy of the position
+    uint32_t id, q; // dense index, the run it came from (its shift)
+} steerG_NearItem;
+#define STEERG_NEAR_CELLS 1728 // the most sub-cells of a block: 24 x 24 in 2D, 12 x 12 x 12 in 3D
+typedef struct steerG_Near {
+    steerG_NearItem *items; // by sub-cell
+    uint32_t cap;
+    uint32_t *start; // STEERG_NEAR_CELLS + 1 sub-cell starts
+    uint32_t cell;   // the block's cell (steerG_block)
+    int state;       // 0: not built for this block, 1: built, -1: not usable (the plain filter)
+    int n[3];        // sub-cells per axis
+    float lo[3], width[3], inv[3], eps;
+} steerG_Near;
+
 // What a pass writes besides its agents' own rows: neighbour lists, shape
 // query results, events. One per worker thread: w->loc is the calling
 // thread's, and a pass on another worker runs on a copy of the world whose
@@ -100,7 +119,8 @@ typedef struct steerW_Local {
     uint32_t cap_scratch;
     steerG_Run runs[18]; // the current cell's block (steerG_block)
     int nruns;
-    uint32_t *found; // result buffer of steerO_shapes_near
+    steerG_Near near; // the block by sub-cell (steerG_nearest)
+    uint32_t *found;  // result buffer of steerO_shapes_near
     uint32_t cap_found;
     uint32_t *stamp; // its marks, one per shape slot (one shape spans many cells)
     uint32_t cap_stamp, stamp_now;

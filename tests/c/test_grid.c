@@ -192,6 +192,155 @@ static void test_block_2d_wrap_tiny(void) { block_case(&(Setup){ 2, true, 12, 20
 static void test_block_3d_wrap(void) { block_case(&(Setup){ 3, true, 30, 500 }, 5.0f); }
 static void test_block_3d_unbounded(void) { block_case(&(Setup){ 3, false, 0, 400 }, 8.0f); }
 
+// The k-nearest gather (steerG_nearest) against the plain filter: for every
+// agent, a part of steerG_filter's list bit for bit: every entry nearer
+// than some bound, and at least the k nearest (ties included; the whole
+// list when it is shorter than k). Every 7th agent stands on the previous
+// one (ties); an outlier far away makes the border blocks unsortable (the
+// filter's whole list then).
+typedef struct NearSetup {
+    int dim;
+    bool wrap;
+    double size, spread; // the world (0: unbounded), the box the agents stand in
+    int n;
+    float cell, radius;
+    int k;
+    bool outlier;
+} NearSetup;
+
+#define NEARN 4000
+
+static int cmp_neighbor(const void *a, const void *b)
+{
+    const steerB_Neighbor *x = a, *y = b;
+    return x->d < y->d ? -1 : x->d > y->d;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void nearest_case(const NearSetup *s)
+{
+    static steerB_Neighbor want[NEARN], got[NEARN];
+    static float d2s[NEARN];
+    steer_WorldDesc wd = { .dim = s->dim, .wrap = s->wrap, .seed = 3 };
+    for (int i = 0; i < s->dim; i++) wd.size[i] = s->size;
+    steer_World *w = test_world(&wd);
+    REQUIRE(w, "world setup failed");
+    double last[3] = { 0, 0, 0 };
+    for (int k = 0; k < s->n; k++) {
+        steer_AgentDesc ad = { 0 };
+        for (int i = 0; i < s->dim; i++) ad.position[i] = k % 7 == 6 ? last[i] : test_uniform(0, s->spread);
+        for (int i = 0; i < 3; i++) last[i] = ad.position[i];
+        REQUIRE(steer_spawn(w, &ad, NULL) == STEER_OK, "spawn");
+    }
+    if (s->outlier)
+        REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .position = { 1e6, -1e6, 1e6 } }, NULL) == STEER_OK, "spawn");
+    REQUIRE(steerG_build(w, s->cell) == STEER_OK, "grid build failed");
+    const steerG_Grid *g = &w->grid;
+    int sorted = 0, unsorted = 0, agents = 0;
+    long given = 0, listed = 0;
+    for (uint32_t c = 0; c < g->ncells && !FAILED(); c++) {
+        if (g->start[c] == g->start[c + 1]) continue;
+        int block = steerG_block(w, &w->loc, c);
+        REQUIRE(block == 1, "no block for cell %u", c);
+        for (uint32_t it = g->start[c]; it < g->start[c + 1] && !FAILED(); it++) {
+            uint32_t d = g->items[it];
+            float p[3];
+            steerW_load(w->p, d, p);
+            int nf = steerG_filter(w, &w->loc, p, s->radius, d);
+            memcpy(want, w->loc.scratch, sizeof *want * (size_t)nf);
+            int ng = steerG_nearest(w, &w->loc, p, s->radius, d, s->k);
+            REQUIRE(ng >= 0 && ng <= NEARN, "nearest out of memory");
+            memcpy(got, w->loc.scratch, sizeof *got * (size_t)ng);
+            // the bound: the farthest entry given, and every entry of the
+            // filter's at most as far (all of them when not sorted)
+            for (int i = 0; i < nf; i++) d2s[i] = want[i].d2;
+            qsort(d2s, (size_t)nf, sizeof *d2s, cmp_float);
+            float kth = nf >= s->k ? d2s[s->k - 1] : d2s[nf > 0 ? nf - 1 : 0], far = -1.0f;
+            for (int i = 0; i < ng; i++)
+                if (got[i].d2 > far) far = got[i].d2;
+            if (w->loc.near.state < 0) far = INFINITY;
+            CHECK(nf == 0 || far >= kth, "agent %u: the farthest given %.9g is nearer than the k-th %.9g", d,
+                  (double)far, (double)kth);
+            int nw = 0;
+            for (int i = 0; i < nf; i++)
+                if (want[i].d2 <= far) want[nw++] = want[i];
+            qsort(want, (size_t)nw, sizeof *want, cmp_neighbor);
+            qsort(got, (size_t)ng, sizeof *got, cmp_neighbor);
+            CHECK(ng == nw, "agent %u: %d nearest, the filter's list has %d as near", d, ng, nw);
+            for (int i = 0; i < ng && i < nw; i++)
+                CHECK(!memcmp(&got[i], &want[i], sizeof *got),
+                      "agent %u: entry %d differs (%u at %.9g, want %u at %.9g)", d, i, got[i].d, (double)got[i].d2,
+                      want[i].d, (double)want[i].d2);
+            given += ng;
+            listed += nf;
+            agents++;
+        }
+        sorted += w->loc.near.state == 1;
+        unsorted += w->loc.near.state == -1;
+    }
+    CHECK(FAILED() || agents == (int)w->count, "visited %d agents of %u", agents, w->count);
+    CHECK(sorted > 0, "no block was sorted into sub-cells");
+    CHECK(s->outlier ? unsorted > 0 : unsorted == 0, "%d blocks not sorted", unsorted);
+    // (and the point: far fewer entries than the whole list, where that is far longer than k)
+    if (!s->outlier && listed > 8L * s->k * agents)
+        CHECK(given * 3 < listed, "%ld entries given for %ld listed", given, listed);
+    steer_world_free(w);
+}
+
+static void test_nearest(void)
+{
+    const NearSetup cases[] = {
+        { 2, false, 100, 100, 1500, 14, 14, 10, false },     // the navigation crowd's reciprocal
+        { 2, false, 100, 60, NEARN - 1, 14, 14, 10, false }, // dense: the most sub-cells
+        { 2, false, 0, 80, 800, 10, 7, 1, false },           // a radius below the cell
+        { 2, false, 0, 80, 800, 8, 8, 48, false },
+        { 2, true, 60, 60, 900, 7, 7, 10, false }, // across the torus seam
+        { 2, true, 61.7, 61.7, 700, 9.3f, 9.3f, 5, false },
+        { 2, true, 30, 30, 900, 10, 10, 64, false }, // three cells a side
+        { 3, true, 30, 30, 1500, 5, 5, 10, false },
+        { 3, false, 0, 40, 1500, 6, 4.5f, 12, false },
+        { 2, false, 0, 100, 1000, 10, 10, 10, true }, // an outlier: border blocks not sorted
+        { 3, false, 0, 50, 800, 8, 8, 10, true },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases && !FAILED(); i++) nearest_case(&cases[i]);
+}
+
+// Which brains gather their nearest only: reciprocal's own neighbours, not
+// with a tag, nor beside a node that reads the whole list.
+static void test_nearest_brains(void)
+{
+    steer_World *w = test_world(NULL);
+    REQUIRE(w, "world");
+    steer_Behavior *plain = test_behavior("reciprocal"), *tagged = test_behavior("reciprocal");
+    steer_Behavior *mixed = test_behavior("blend"), *inner = test_behavior("reciprocal"),
+                   *sep = test_behavior("avoid_agents");
+    steer_behavior_set_number(plain, "neighbors", 7);
+    steer_behavior_set_tag(tagged, "tag", "red");
+    steer_behavior_add_child(mixed, inner, 1);
+    steer_behavior_add_child(mixed, sep, 1);
+    steer_Behavior *brains[] = { plain, tagged, mixed };
+    const int want[] = { 7, 0, 0 };
+    for (int i = 0; i < 3; i++) {
+        steer_Agent a;
+        REQUIRE(steer_spawn(w, &(steer_AgentDesc){ .brain = brains[i] }, &a) == STEER_OK, "spawn");
+        int64_t d = steerW_dense(w, a);
+        const steerB_Brain *b = w->brains[w->brain[d]];
+        CHECK(b->list && b->nearest == want[i], "brain %d: list %d, nearest %d, want %d", i, b->list, b->nearest,
+              want[i]);
+    }
+    steer_behavior_release(plain);
+    steer_behavior_release(tagged);
+    steer_behavior_release(mixed);
+    steer_behavior_release(inner);
+    steer_behavior_release(sep);
+    steer_world_free(w);
+}
+
 // End to end: one tick of a separation brain writes, per agent, the sum of
 // -offset/|offset|^2 over its neighbours (minimum image) into the force slot.
 static void separation_case(const Setup *s, double radius)
@@ -544,6 +693,8 @@ int main(void)
     RUN(test_block_2d_wrap_tiny);
     RUN(test_block_3d_wrap);
     RUN(test_block_3d_unbounded);
+    RUN(test_nearest);
+    RUN(test_nearest_brains);
     RUN(test_separation_2d_wrap);
     RUN(test_separation_2d_bounded);
     RUN(test_separation_3d_wrap);
