@@ -9,16 +9,19 @@
 // Pathfinding", AAAI 2006, and Demyen's thesis): the width of triangle t
 // at its corner C (between edges CA and CB, opposite edge AB) is the
 // distance from C to the nearest wall point beyond AB that can pinch a
-// disc going round C. When the angle at A (or B) is >= 90 degrees it is
-// min(|CA|, |CB|); when AB is a wall, the distance from C to AB; else the
-// nearest wall point to C in the strip beyond AB bounded by the
-// perpendiculars to AB at A and B, searched across AB and pruned at the
-// best distance so far (search_width). Only walls (adj -1) and the
+// disc going round C: |CA| when a wall ends at A, |CB| when one ends at B,
+// and the nearest wall point beyond AB inside the wedge at C between the
+// rays CA and CB, searched exactly: every triangle beyond AB the wedge
+// reaches within the best distance so far (search_width; when a wall
+// ends at A or B, no point beyond AB is nearer than that end past its
+// perpendicular, which is Demyen's strip). Only walls (adj -1) and the
 // vertices they end at pinch: area borders are no walls, and an A or B of
-// vwall 0 does not count for the min above. A corner whose vertex no wall
-// ends at (vwall 0: a corner of an area only) has nothing to go round,
-// but the path keeps to its corridor, so it may pass over C itself, no
-// nearer the walls: its width is twice C's distance found as above.
+// vwall 0 does not count. The walls ending at C itself pinch the way in
+// the triangles beyond CA and CB, whose widths see them. A corner whose
+// vertex no wall ends at (vwall 0: a corner of an area only) has nothing
+// to go round, but the path keeps to its corridor, so it may pass over C
+// itself, no nearer the walls: its width is twice C's distance found as
+// above.
 // Portals themselves are checked by the path search.
 //
 // The indexes: one uniform grid over the vertices' box, sized for about
@@ -40,32 +43,27 @@ typedef struct Scratch {
     uint32_t *seen; // per triangle: the stamp of the search that reached it
     uint32_t *stack;
     uint32_t stamp;
-    uint32_t *wstart, *wother; // per vertex: the far ends of the walls ending there
 } Scratch;
 
-// The distance from c to the part of segment p-q inside the strip beyond
-// a-b (0 <= along <= |ab|, on the far side of the line from c): INFINITY
-// when that part is empty.
-static double strip_distance(const double c[2], const double a[2], const double b[2], const double p[2],
+// The distance from c to the part of segment p-q inside the wedge at c
+// between rays c->a and c->b, beyond the line a-b (c, a, b counter-
+// clockwise): INFINITY when that part is empty.
+static double wedge_distance(const double c[2], const double a[2], const double b[2], const double p[2],
                              const double q[2])
 {
-    double ux = b[0] - a[0], uy = b[1] - a[1], l = sqrt(ux * ux + uy * uy);
-    if (!(l > 0)) return INFINITY;
-    ux /= l, uy /= l;
-    // n: toward c (c is left of a->b in its counter-clockwise triangle)
-    double nx = -uy, ny = ux;
-    double ap = (p[0] - a[0]) * ux + (p[1] - a[1]) * uy, aq = (q[0] - a[0]) * ux + (q[1] - a[1]) * uy;
-    double hp = (p[0] - a[0]) * nx + (p[1] - a[1]) * ny, hq = (q[0] - a[0]) * nx + (q[1] - a[1]) * ny;
-    double f0[3] = { -ap, ap - l, hp }, df[3] = { -(aq - ap), aq - ap, hq - hp }; // each f0 + s df <= 0
+    // each constraint f(s) = f0 + s df >= 0 on p + s (q - p)
+    double f0[3] = { mg_orient(c, a, p), mg_orient(b, c, p), mg_orient(b, a, p) };
+    double f1[3] = { mg_orient(c, a, q), mg_orient(b, c, q), mg_orient(b, a, q) };
     double lo = 0, hi = 1;
     for (int k = 0; k < 3; k++) {
-        if (df[k] == 0) {
-            if (f0[k] > 0) return INFINITY;
+        double df = f1[k] - f0[k];
+        if (df == 0) {
+            if (f0[k] < 0) return INFINITY;
             continue;
         }
-        double s = -f0[k] / df[k];
-        if (df[k] > 0) hi = s < hi ? s : hi;
-        else lo = s > lo ? s : lo;
+        double s = -f0[k] / df;
+        if (df > 0) lo = s > lo ? s : lo;
+        else hi = s < hi ? s : hi;
     }
     if (lo > hi) return INFINITY;
     double s0[2] = { p[0] + lo * (q[0] - p[0]), p[1] + lo * (q[1] - p[1]) };
@@ -74,7 +72,8 @@ static double strip_distance(const double c[2], const double a[2], const double 
 }
 
 // Demyen's search_width: the nearest wall point to c beyond edge e of t
-// in the strip, if nearer than d.
+// within the wedge at c, if nearer than d; exact: every triangle beyond e
+// that the wedge reaches within d is searched.
 static double search_width(const steerN_Mesh *m, Scratch *s, uint32_t t, int e, const double c[2], double d)
 {
     const double *a = mg_v(m, t, e), *b = mg_v(m, t, (e + 1) % 3);
@@ -83,16 +82,13 @@ static double search_width(const steerN_Mesh *m, Scratch *s, uint32_t t, int e, 
         s->stamp = 1;
     }
     s->seen[t] = s->stamp;
-    uint32_t u = (uint32_t)m->adj[3 * t + e], n = 0, pops = 0;
+    uint32_t u = (uint32_t)m->adj[3 * t + e], n = 0;
     s->seen[u] = s->stamp;
     s->stack[n++] = 3 * u + (uint32_t)mg_back_edge(m, u, t);
-    // Without a wall at either end (d infinite) the search is bounded by
-    // work instead: such corners (area corners) are rare.
-    while (n && (d < INFINITY || pops < 256)) {
+    while (n) {
         uint32_t x = s->stack[--n], w = x / 3, k = x % 3;
-        pops++;
         for (uint32_t j = (k + 1) % 3; j != k; j = (j + 1) % 3) {
-            double dist = strip_distance(c, a, b, mg_v(m, w, (int)j), mg_v(m, w, (int)(j + 1) % 3));
+            double dist = wedge_distance(c, a, b, mg_v(m, w, (int)j), mg_v(m, w, (int)(j + 1) % 3));
             if (!(dist < d)) continue;
             int32_t v = m->adj[3 * w + j];
             if (v < 0) {
@@ -114,16 +110,6 @@ static double corner_width(const steerN_Mesh *m, Scratch *s, uint32_t t, int i)
     double d = INFINITY;
     if (m->vwall[va]) d = mg_dist(c, a);
     if (m->vwall[vb] && mg_dist(c, b) < d) d = mg_dist(c, b);
-    // the walls ending at c pinch the way past a and b (a long wall at a
-    // small angle to ca or cb: Demyen's rule sees c alone)
-    for (uint32_t k = s->wstart[vc]; k < s->wstart[vc + 1]; k++) {
-        const double *w = m->xy + 2 * s->wother[k];
-        for (int j = 0; j < 2; j++) {
-            if (!m->vwall[j ? vb : va]) continue;
-            double p = sqrt(mg_seg_nearest(j ? b : a, c, w, NULL, NULL));
-            d = p < d ? p : d;
-        }
-    }
     bool obtuse_a = (c[0] - a[0]) * (b[0] - a[0]) + (c[1] - a[1]) * (b[1] - a[1]) <= 0;
     bool obtuse_b = (c[0] - b[0]) * (a[0] - b[0]) + (c[1] - b[1]) * (a[1] - b[1]) <= 0;
     // a corner of an area only: the disc may pass over c itself, so what
@@ -292,26 +278,6 @@ int steerN_mesh_prepare(steerN_Mesh *m)
     int rc = -1;
     if (!m->width || !m->cum_area || !s.seen || !s.stack) goto out;
     memset(s.seen, 0, sizeof *s.seen * (m->ntri + 1));
-    // the walls at each vertex (each wall edge is in one triangle only)
-    size_t nw = 0;
-    for (uint32_t k = 0; k < 3 * m->ntri; k++) nw += m->adj[k] < 0;
-    s.wstart = steerN_realloc(&a, NULL, 0, sizeof *s.wstart * (m->nvert + 1));
-    s.wother = steerN_realloc(&a, NULL, 0, sizeof *s.wother * (2 * nw + 1));
-    if (!s.wstart || !s.wother) goto out;
-    memset(s.wstart, 0, sizeof *s.wstart * (m->nvert + 1));
-    for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t k = 0; k < 3 * m->ntri; k++) {
-            if (m->adj[k] >= 0) continue;
-            uint32_t u = m->tri[k], v = m->tri[3 * (k / 3) + (k % 3 + 1) % 3];
-            if (pass == 0) s.wstart[u + 1]++, s.wstart[v + 1]++;
-            else s.wother[s.wstart[u]++] = v, s.wother[s.wstart[v]++] = u;
-        }
-        if (pass == 0)
-            for (uint32_t v = 0; v < m->nvert; v++) s.wstart[v + 1] += s.wstart[v];
-        else
-            for (uint32_t v = m->nvert; v > 0; v--) s.wstart[v] = s.wstart[v - 1];
-        s.wstart[0] = 0;
-    }
     double sum = 0;
     for (uint32_t t = 0; t < m->ntri; t++) {
         for (int i = 0; i < 3; i++) m->width[3 * t + i] = corner_width(m, &s, t, i);
@@ -324,8 +290,6 @@ int steerN_mesh_prepare(steerN_Mesh *m)
 out:
     steerN_realloc(&a, s.seen, sizeof *s.seen * (m->ntri + 1), 0);
     steerN_realloc(&a, s.stack, sizeof *s.stack * (m->ntri + 1), 0);
-    if (s.wstart) steerN_realloc(&a, s.wother, sizeof *s.wother * (2 * s.wstart[m->nvert] + 1), 0);
-    steerN_realloc(&a, s.wstart, sizeof *s.wstart * (m->nvert + 1), 0);
     if (rc) derived_free(m);
     return rc;
 }
