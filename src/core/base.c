@@ -37,6 +37,18 @@ void *steerA_realloc(const steer_World *w, void *p, size_t size)
     return r;
 }
 
+bool steerA_reserve(const steer_World *w, void **p, uint32_t *cap, uint32_t need, size_t item, uint32_t first)
+{
+    if (need <= *cap) return true;
+    uint32_t c = *cap ? *cap : first;
+    while (c < need) c *= 2;
+    void *a = steerA_realloc(w, *p, item * c);
+    if (!a) return false;
+    *p = a;
+    *cap = c;
+    return true;
+}
+
 void steerA_free(const steer_World *w, void *p)
 {
     if (p) w->alloc(w->alloc_ud, p, 0);

@@ -13,6 +13,10 @@
 void *steerA_default_alloc(void *ud, void *p, size_t size);
 void *steerA_realloc(const steer_World *w, void *p, size_t size);
 void steerA_free(const steer_World *w, void *p);
+// Room for `need` items of `item` bytes in the array *p of capacity *cap
+// (grown by doubling from `first`, contents kept); false when out of
+// memory (the array is unchanged).
+bool steerA_reserve(const steer_World *w, void **p, uint32_t *cap, uint32_t need, size_t item, uint32_t first);
 // The per-agent arrays (the columns, the grid's copies and the tick's
 // scratch) each start at another offset within a page: STEERA_STAGGER
 // bytes times the slot of their pointer in the world struct. Large blocks

@@ -358,14 +358,7 @@ uint32_t steerG_cell_from(const steerG_Grid *g, uint32_t at)
 
 static bool reserve_scratch(const steer_World *w, steerW_Local *loc, uint32_t need)
 {
-    if (need <= loc->cap_scratch) return true;
-    uint32_t cap = loc->cap_scratch ? loc->cap_scratch : 64;
-    while (cap < need) cap *= 2;
-    steerB_Neighbor *s = steerA_realloc(w, loc->scratch, sizeof *s * cap);
-    if (!s) return false;
-    loc->scratch = s;
-    loc->cap_scratch = cap;
-    return true;
+    return steerA_reserve(w, (void **)&loc->scratch, &loc->cap_scratch, need, sizeof *loc->scratch, 64);
 }
 
 // Scan one cell, appending agents within r2 of p.

@@ -38,14 +38,7 @@ static bool reserve_items(const steer_World *w, steerG_Near *nr, uint32_t need)
         nr->start = steerA_realloc(w, NULL, sizeof *nr->start * (STEERG_NEAR_CELLS + 1));
         if (!nr->start) return false;
     }
-    if (need <= nr->cap) return true;
-    uint32_t cap = nr->cap ? nr->cap : 64;
-    while (cap < need) cap *= 2;
-    steerG_NearItem *a = steerA_realloc(w, nr->items, sizeof *a * cap);
-    if (!a) return false;
-    nr->items = a;
-    nr->cap = cap;
-    return true;
+    return steerA_reserve(w, (void **)&nr->items, &nr->cap, need, sizeof *nr->items, 64);
 }
 
 // Sub-cells per grid cell and axis for `total` agents in the block: about

@@ -127,13 +127,8 @@ int steerW_attach(steer_World *w, const steerB_ResourceKind *kind, void *obj,
     for (uint32_t i = 0; i < w->nattached; i++)
         if (w->attached[i].kind == kind && (w->attached[i].obj == obj || (same && same(w->attached[i].obj, obj))))
             return 0;
-    if (w->nattached == w->cap_attached) {
-        uint32_t cap = w->cap_attached ? 2 * w->cap_attached : 4;
-        struct steerW_Attached *a = steerA_realloc(w, w->attached, sizeof *a * cap);
-        if (!a) return STEER_ENOMEM;
-        w->attached = a;
-        w->cap_attached = cap;
-    }
+    if (!steerA_reserve(w, (void **)&w->attached, &w->cap_attached, w->nattached + 1, sizeof *w->attached, 4))
+        return STEER_ENOMEM;
     kind->retain(obj);
     w->attached[w->nattached++] = (struct steerW_Attached){ kind, obj };
     return 1;
