@@ -35,8 +35,8 @@
 // Lua `costs` and `exclude`) price its searches, and its sight too: an
 // excluded area is a wall to every look along the mesh, and the look
 // ahead that skips a corner does not cut across ground dearer than the
-// agent stands on (the corners a costly area's edge bends the way round
-// are kept). Those costs are a brain's parameters, so changing them is a
+// agent stands on (the cheapest under its disc; the corners a costly
+// area's edge bends the way round are kept). Those costs are a brain's parameters, so changing them is a
 // new brain (a hot reload, steer_agent_set_brain), and a new brain starts
 // from fresh memory: no plan, a new request.
 #include "behavior.h"
@@ -211,22 +211,47 @@ static bool excludes(const steerN_Mesh *mesh, const float *cost)
     return false;
 }
 
+// The costs c with every area dearer than limit excluded, into below.
+static const float *at_most(const float *c, float limit, float below[STEERN_MESH_AREAS])
+{
+    for (uint32_t i = 0; i < STEERN_MESH_AREAS; i++) below[i] = c[i] <= limit ? c[i] : INFINITY;
+    return below;
+}
+
 // In sight, and the straight walk crosses no ground dearer than the
 // agent's own (the look ahead that skips a corner: a corner where the way
-// bends round a costly area is not cut across it). With every area at one
-// cost, in_sight.
-static bool in_cheap_sight(const steerN_Mesh *mesh, const float *cost, const float p[3], const float *q)
+// bends round a costly area is not cut across it). The agent's own: the
+// cheapest under its disc (radius r), so one walking a way along a costly
+// area's edge, its centre on the edge or a rounding inside, does not cut
+// across the area at the corner where the way leaves the edge. With every
+// area at one cost, in_sight.
+static bool in_cheap_sight(const steerN_Mesh *mesh, const float *cost, const float p[3], const float *q, float r)
 {
     const float *c = cost ? cost : mesh->area_cost;
     bool uniform = true;
     for (uint32_t i = 1; i < mesh->nareas && uniform; i++) uniform = c[i] == c[0] || !(c[i] < INFINITY);
     if (uniform && c[0] < INFINITY) return in_sight(mesh, cost, p, q);
-    double a[2] = { p[0], p[1] };
+    double a[2] = { p[0], p[1] }, near[2];
     int32_t t = steerN_mesh_locate(mesh, a);
     if (t < 0) return true; // off the mesh: as in_sight
     float limit = c[mesh->area[t]], below[STEERN_MESH_AREAS];
-    for (uint32_t i = 0; i < STEERN_MESH_AREAS; i++) below[i] = c[i] <= limit ? c[i] : INFINITY;
-    return in_sight(mesh, below, p, q);
+    // cheaper ground within r, the cheapest first
+    for (float least = -INFINITY;;) {
+        float next = limit;
+        for (uint32_t i = 0; i < mesh->nareas; i++)
+            if (c[i] > least && c[i] < next) next = c[i];
+        if (!(next < limit)) break;
+        if (steerN_mesh_nearest_open(mesh, at_most(c, next, below), a, r, near)) {
+            limit = next;
+            break;
+        }
+        least = next;
+    }
+    // (from the mesh, the centre on the edge of dearer ground that the
+    // raycast takes for the start's triangle: not in sight, the corner kept)
+    steerN_MeshFilter f = { 0.0, at_most(c, limit, below) };
+    double b[2] = { q[0], q[1] }, hit[2], nrm[2], frac;
+    return steerN_mesh_raycast(mesh, a, b, &f, hit, nrm, &frac) == 0;
 }
 
 static float dist2(const float p[3], const float *q)
@@ -279,7 +304,7 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     while (i + 1 < nc) {
         if ((dist2(c->p, cs + 2 * i) <= reach * reach &&
              (!walled || in_sight(p->mesh, cost, c->p, cs + 2 * (i + 1)))) ||
-            (skipped == 0 && in_cheap_sight(p->mesh, cost, c->p, cs + 2 * (i + 1)))) {
+            (skipped == 0 && in_cheap_sight(p->mesh, cost, c->p, cs + 2 * (i + 1), c->radius))) {
             i++;
             skipped++;
             m[NV_BEST] = FLT_MAX;

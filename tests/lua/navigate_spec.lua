@@ -319,6 +319,27 @@ describe("navigate", function()
     expect(water):le(0.01)
   end)
 
+  it("keeps out of a costly area when its way runs along the area's edge and turns off at its corner", function()
+    -- the agent starts on the mud's edge: its centre on ground of both
+    -- costs, the look ahead that skips the corner at (16, 4) must not cut
+    -- across the mud (the ground under its disc is the cheap ground)
+    for _, start in ipairs{ { 9, 4 }, { 12, 4 }, { 9, 16 } } do
+      local nm = steer.navmesh{ outline = box(0, 0, 40, 20), areas = { { polygon = box(table.unpack(MUD)), area = "mud" } } }
+      local w = steer.world{ seed = 9 }
+      local a = w:spawn{ position = start, radius = 0.4, max_speed = 2, max_force = 4,
+                         brain = steer.navigate{ navmesh = nm, costs = { mud = 10 } },
+                         target = { 38, start[2] == 16 and 14 or 6 } }
+      local ev = count_events(w, { "arrive" })
+      local mud = -math.huge
+      for _ = 1, 60 * 30 do
+        w:step()
+        mud = math.max(mud, depth(a.position, MUD))
+      end
+      expect(mud, "round the mud from " .. start[1] .. ", " .. start[2]):le(0.01)
+      expect(ev.arrive):eq(1)
+    end
+  end)
+
   it("plans again with the new costs when a hot reload redefines the brain", function()
     local nm = ponds()
     local function define(costs)
