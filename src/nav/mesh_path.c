@@ -7,7 +7,8 @@
 // reached first through an edge that cannot turn toward the goal for a
 // wide agent may still be reached through another. Each node carries the
 // point where the path crosses its entry edge: the point of that portal
-// nearest the previous crossing point, kept r from the portal's ends that
+// on the shortest way from the previous crossing point to the goal (the
+// straight line where it crosses the portal), kept r from the portal's ends that
 // are walls (a wall vertex, or an area's corner nearer a wall than r:
 // hard()). A step costs the distance between successive crossing points
 // times the cost of the triangle between them (the filter's, else the
@@ -198,25 +199,42 @@ static bool pinched(const steerN_MeshQuery *q, uint32_t t, int k, const double p
     return steerN_mesh_pinched(q->m, q->radius, t, k, p);
 }
 
-// Where the path from `at` crosses the portal a-b (vertices vp, vq) for
-// radius r: its parameter s along a-b, nearest `at`, kept r from the ends
-// that are hard. True when the portal is closed: s is then its length
-// (0 for a degenerate one). With r = 0 no end is kept from (0 / len is
-// 0 and the nearest point's parameter is already in [0, 1]), so neither
-// the length nor the ends are needed: the same s, bit for bit.
-static bool portal_at(const steerN_Mesh *m, const double at[2], const double a[2], const double b[2], uint32_t vp,
-                      uint32_t vq, double r, double *s)
+// The parameter u in [0, 1] of the point x of segment a-b (not
+// degenerate) on the shortest way from p to q through it: least
+// |p x| + |x q|. On a-b's line that point divides the feet of p and q in
+// the ratio of their distances from the line (where the segment p-q, or
+// p to q mirrored, crosses it), and the sum is convex along the line, so
+// the segment's is that point clamped. Both on the line: p's foot.
+static double toward(const double p[2], const double q[2], const double a[2], const double b[2])
+{
+    double dx = b[0] - a[0], dy = b[1] - a[1], l2 = dx * dx + dy * dy;
+    double tp = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2, tq = ((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / l2;
+    double hp = fabs(mg_cross(dx, dy, p[0] - a[0], p[1] - a[1])), hq = fabs(mg_cross(dx, dy, q[0] - a[0], q[1] - a[1]));
+    double u = hp + hq > 0 ? (tp * hq + tq * hp) / (hp + hq) : tp;
+    return u < 0 ? 0 : u > 1 ? 1 : u;
+}
+
+// Where the path from `at` toward the goal `to` crosses the portal a-b
+// (vertices vp, vq) for radius r: its parameter s along a-b, the point on
+// the shortest way from `at` to `to` through the portal (so a step's cost
+// follows the straight line where the corridor allows, and the search's
+// costs stay near the true lengths: fewer triangles to expand), kept r
+// from the ends that are hard. True when the portal is closed: s is then
+// its length (0 for a degenerate one). With r = 0 no end is kept from
+// (0 / len is 0 and the parameter is already in [0, 1]), so neither the
+// length nor the ends are needed: the same s, bit for bit.
+static bool portal_at(const steerN_Mesh *m, const double at[2], const double to[2], const double a[2],
+                      const double b[2], uint32_t vp, uint32_t vq, double r, double *s)
 {
     if (!(r > 0)) {
         double dx = b[0] - a[0], dy = b[1] - a[1];
         if (!(dx * dx + dy * dy > 0)) return *s = 0, true;
-        mg_seg_nearest(at, a, b, NULL, s);
+        *s = toward(at, to, a, b);
         return false;
     }
     double len = mg_dist(a, b), ra = steerN_mesh_hard(m, vp, r) ? r : 0, rb = steerN_mesh_hard(m, vq, r) ? r : 0;
     if (len < ra + rb || !(len > 0)) return *s = len, true;
-    double lo = ra / len, hi = 1 - rb / len, u;
-    mg_seg_nearest(at, a, b, NULL, &u);
+    double lo = ra / len, hi = 1 - rb / len, u = toward(at, to, a, b);
     *s = u < lo ? lo : u > hi ? hi : u;
     return false;
 }
@@ -258,7 +276,7 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
         const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
         double s;
-        if (portal_at(m, at, a, b, vp, vq, r, &s)) {
+        if (portal_at(m, at, q->to, a, b, vp, vq, r, &s)) {
             q->narrowed = q->narrowed || s > 0;
             continue;
         }
