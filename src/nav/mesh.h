@@ -260,7 +260,9 @@ steerN_PathStatus steerN_mesh_path_step(steerN_MeshQuery *q, uint32_t budget, ui
 steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2], const double to[2],
                                    const steerN_MeshFilter *f);
 // The triangles the last steerN_mesh_path expanded (both searches when it
-// went on from where the agent fits): a budget's measure of its work.
+// went on from where the agent fits), with the triangles a long search's
+// floods from the goal went through (is the goal shut in?): a budget's
+// measure of its work. A step's `used` counts them alike.
 uint32_t steerN_mesh_path_work(const steerN_MeshQuery *q);
 // The last found path: n points (x, y pairs: from, corners, to) and its
 // corridor (the triangles from the start's to the goal's), and its length.

@@ -20,6 +20,9 @@
 // by (f, node), so ties go to the lower triangle: the same query gives the
 // same path, bit for bit. When the search fails for r > 0 after turning
 // something away as too narrow, a flood with r = 0 tells NARROW from NONE.
+// A long search also floods the goal's side with its own rules walked
+// backward, now and then (enclosed): a goal shut in where the radius does
+// not pass is then told without going through all of the start's side.
 //
 // Sliced: begin sets the search up, step expands at most `budget` nodes,
 // so a world can spread many requests over ticks; all memory lives in the
@@ -29,6 +32,11 @@
 #include "mesh_path.h"
 
 #include <string.h>
+
+// A search that has expanded this many nodes floods the goal's side to see
+// whether it is shut in (enclosed); the next flood at twice as many.
+#define FLOOD_FIRST 2048
+#define FLOOD_SHARE 4 // a flood's nodes: at most the search's expanded over this
 
 steerN_MeshQuery *steerN_mesh_query_new(const steerN_Alloc *alloc)
 {
@@ -52,6 +60,8 @@ void steerN_mesh_query_free(steerN_MeshQuery *q)
     steerN_realloc(&a, q->parent, sizeof *q->parent * n, 0);
     steerN_realloc(&a, q->seen, sizeof *q->seen * n, 0);
     steerN_realloc(&a, q->closed, sizeof *q->closed * n, 0);
+    steerN_realloc(&a, q->fmark, sizeof *q->fmark * n, 0);
+    steerN_realloc(&a, q->fstack, sizeof *q->fstack * n, 0);
     steerN_realloc(&a, q->hkey, sizeof *q->hkey * q->hcap, 0);
     steerN_realloc(&a, q->hitem, sizeof *q->hitem * q->hcap, 0);
     steerN_realloc(&a, q->pts, sizeof *q->pts * 2 * q->cap_pts, 0);
@@ -67,17 +77,18 @@ static int reserve_nodes(steerN_MeshQuery *q, uint32_t n)
     if (n <= q->cap) return 0;
     uint32_t c = q->cap ? q->cap : 64, old = q->cap;
     while (c < n) c = c > UINT32_MAX / 2 ? n : c * 2;
-    void **arr[] = { (void **)&q->g,      (void **)&q->key,  (void **)&q->pos,
-                     (void **)&q->parent, (void **)&q->seen, (void **)&q->closed };
-    size_t size[] = { sizeof *q->g,      sizeof *q->key,  2 * sizeof *q->pos,
-                      sizeof *q->parent, sizeof *q->seen, sizeof *q->closed };
-    for (int i = 0; i < 6; i++) {
+    void **arr[] = { (void **)&q->g,    (void **)&q->key,   (void **)&q->pos,    (void **)&q->parent,
+                     (void **)&q->seen, (void **)&q->fmark, (void **)&q->fstack, (void **)&q->closed };
+    size_t size[] = { sizeof *q->g,    sizeof *q->key,   2 * sizeof *q->pos, sizeof *q->parent,
+                      sizeof *q->seen, sizeof *q->fmark, sizeof *q->fstack,  sizeof *q->closed };
+    for (int i = 0; i < 8; i++) {
         void *p = steerN_realloc(&q->alloc, *arr[i], size[i] * old, size[i] * c);
         if (!p) return -1; // the arrays grown so far stay valid at their old size
         *arr[i] = p;
-        if (i == 5) q->cap = c;
+        if (i == 7) q->cap = c;
     }
     memset(q->seen + old, 0, sizeof *q->seen * (c - old));
+    memset(q->fmark + old, 0, sizeof *q->fmark * (c - old));
     memset(q->closed + old, 0, sizeof *q->closed * (c - old));
     return 0;
 }
@@ -165,6 +176,8 @@ steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh 
         if (q->cost[i] < q->hscale) q->hscale = q->cost[i];
     }
     if (!(q->hscale < INFINITY)) q->hscale = 0;
+    q->expanded = 0;
+    q->check = FLOOD_FIRST;
     if (!m->prepared || !m->ntri) return q->status = STEERN_PATH_START_OFF;
     if (!place(q, from, q->from, &q->ts)) return q->status = STEERN_PATH_START_OFF;
     if (!place(q, to, q->to, &q->tg)) return q->status = STEERN_PATH_GOAL_OFF;
@@ -250,6 +263,70 @@ static int back_edge(const steerN_Mesh *m, uint32_t u, uint32_t t)
     return a[0] == (int32_t)t ? 0 : e;
 }
 
+// A node of the flood from the goal (below): node v, the triangle u
+// entered from t through its edge that t's edge j is (u's edge e).
+// Entering the start's triangle from where the start is not pinched off
+// joins the two: false. Else marked and pushed (when new).
+static bool flood_push(steerN_MeshQuery *q, uint32_t t, int j, uint32_t *n)
+{
+    const steerN_Mesh *m = q->m;
+    uint32_t u = (uint32_t)m->adj[3 * t + j];
+    int e = back_edge(m, u, t);
+    if (u == q->ts) {
+        if (!(q->radius > 0) || !pinched(q, u, e, q->from)) return false;
+        q->narrowed = true;
+    }
+    uint32_t v = 3 * u + (uint32_t)e;
+    if (q->fmark[v] != q->fstamp) q->fmark[v] = q->fstamp, q->fstack[(*n)++] = v;
+    return true;
+}
+
+// Whether the way out of triangle t through its edge j, entered through
+// edge k (-1: from the goal, or the start, inside it), is open to the
+// search's radius: the search's own tests (expand), which hold both ways
+// (the width at the corner between two edges, a portal's length); what is
+// turned away as too narrow sets narrowed.
+static bool open_way(steerN_MeshQuery *q, uint32_t t, int k, int j, const double *inside)
+{
+    const steerN_Mesh *m = q->m;
+    int32_t u = m->adj[3 * t + j];
+    double r = q->radius;
+    if (j == k || u < 0 || !(q->cost[m->area[u]] < INFINITY)) return false;
+    if (k >= 0 && r > 0 && 2 * r > m->width[3 * t + (j == (k + 1) % 3 ? j : k)]) return q->narrowed = true, false;
+    if (k < 0 && r > 0 && pinched(q, t, j, inside)) return q->narrowed = true, false;
+    uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
+    const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
+    double s;
+    if (portal_at(m, a, a, a, b, vp, vq, r, &s)) return q->narrowed = q->narrowed || s > 0, false;
+    return true;
+}
+
+// The goal's side of the mesh, flooded with the search's rules walked
+// backward: true when it holds at most `budget` nodes and the start's
+// triangle is not among them (entered where the start is not pinched
+// off), so the search cannot reach the goal and need not go through all
+// of the start's side first (a goal in a pocket the radius does not pass
+// into, on a large mesh). *work: the nodes it took off its stack.
+static bool enclosed(steerN_MeshQuery *q, uint32_t budget, uint32_t *work)
+{
+    uint32_t tg = q->tg, n = 0;
+    *work = 0;
+    if (q->ts == tg) return false;
+    if (++q->fstamp == 0) {
+        memset(q->fmark, 0, sizeof *q->fmark * q->cap);
+        q->fstamp = 1;
+    }
+    for (int j = 0; j < 3; j++)
+        if (open_way(q, tg, -1, j, q->to) && !flood_push(q, tg, j, &n)) return false;
+    while (n) {
+        if (++*work > budget) return false;
+        uint32_t v = q->fstack[--n], t = v / 3;
+        for (int j = 0; j < 3; j++)
+            if (open_way(q, t, (int)(v % 3), j, NULL) && !flood_push(q, t, j, &n)) return false;
+    }
+    return true;
+}
+
 static int expand(steerN_MeshQuery *q, uint32_t n)
 {
     const steerN_Mesh *m = q->m;
@@ -332,6 +409,20 @@ steerN_PathStatus steerN_mesh_path_step(steerN_MeshQuery *q, uint32_t budget, ui
             if (expand(q, n)) {
                 q->status = STEERN_PATH_NOMEM;
                 break;
+            }
+            // a long search: is the goal shut in? (within what the budget
+            // leaves, the flood's nodes counted as work; each flood at
+            // most a quarter of the search so far, the next at twice the
+            // search: all of them at most half of it)
+            if (++q->expanded >= q->check && budget - done >= q->check / FLOOD_SHARE) {
+                uint32_t work;
+                bool shut = enclosed(q, q->check / FLOOD_SHARE, &work);
+                done += work;
+                q->check = q->check > UINT32_MAX / 2 ? UINT32_MAX : 2 * q->check;
+                if (shut) {
+                    q->hn = 0;
+                    break;
+                }
             }
         }
         if (q->status == STEERN_PATH_WORKING && !q->hn)

@@ -27,6 +27,10 @@ struct steerN_MeshQuery {
     double *g, *key, *pos;
     uint32_t *parent, *seen, *closed;
     uint32_t stamp;
+    // the flood from the goal's side (per node: its marks, and a stack)
+    uint32_t *fmark, *fstack;
+    uint32_t fstamp;
+    uint32_t expanded, check; // nodes this search expanded; the next flood when it reaches check
     // the open list: a binary heap of (key, node)
     double *hkey;
     uint32_t *hitem, hn, hcap;

@@ -921,6 +921,59 @@ static void test_area_costs(void)
     steerN_mesh_query_free(q);
 }
 
+// A 240 x 240 m level of 2 m boxes on a grid, and in its far corner a
+// 10 x 10 m room (x and y 219 to 229) whose one door is `door` wide (0:
+// none).
+static steerN_Mesh *pocket_level(double door)
+{
+    static Shape s;
+    memset(&s, 0, sizeof s);
+    box(&s, 0, 0, 240, 240);
+    for (int i = 0; i < 38; i++)
+        for (int j = 0; j < 38; j++)
+            if (i < 34 || j < 34) box(&s, 5 + 6 * i, 5 + 6 * j, 7 + 6 * i, 7 + 6 * j);
+    box(&s, 218, 218, 230, 219);
+    box(&s, 218, 229, 230, 230);
+    box(&s, 218, 219, 219, 229);
+    if (door > 0) {
+        box(&s, 229, 219, 230, 224 - door / 2);
+        box(&s, 229, 224 + door / 2, 230, 229);
+    } else {
+        box(&s, 229, 219, 230, 229);
+    }
+    return make(&s);
+}
+
+// A goal shut in where the radius does not pass (a room behind a door
+// too narrow, or no door at all) is told apart without the search going
+// through the whole of the start's side first: the flood from the goal's
+// side finds it shut once the search has gone on a while. The answers
+// are those of the whole search (NARROW, NONE), sliced or not.
+static void test_goal_shut_in(void)
+{
+    steerN_MeshQuery *q = steerN_mesh_query_new(NULL), *q2 = steerN_mesh_query_new(NULL);
+    for (int k = 0; k < 2 && !FAILED(); k++) {
+        steerN_Mesh *m = pocket_level(k == 0 ? 0.6 : 0);
+        REQUIRE(m, "mesh");
+        steerN_PathStatus want = k == 0 ? STEERN_PATH_NARROW : STEERN_PATH_NONE;
+        double a[2] = { 2, 2 }, b[2] = { 224, 224 };
+        for (int r = 0; r < 2; r++) {
+            steerN_MeshFilter f = { r ? 0.5 : 0, NULL };
+            steerN_PathStatus st = steerN_mesh_path(q, m, a, b, &f), st2 = steerN_mesh_path_begin(q2, m, a, b, &f);
+            steerN_PathStatus expect = r == 0 && k == 0 ? STEERN_PATH_FOUND : want;
+            uint32_t work = steerN_mesh_path_work(q), used;
+            CHECK(st == expect, "door %d, radius %d: status %d, not %d", k == 0, r, st, expect);
+            if (st != STEERN_PATH_FOUND)
+                CHECK(work < m->ntri / 4, "door %d, radius %d: %u triangles expanded of %u", k == 0, r, work, m->ntri);
+            while (st2 == STEERN_PATH_WORKING) st2 = steerN_mesh_path_step(q2, 7, &used);
+            CHECK(st2 == st, "sliced: %d", st2);
+        }
+        steerN_mesh_free(m);
+    }
+    steerN_mesh_query_free(q);
+    steerN_mesh_query_free(q2);
+}
+
 static void test_sliced_and_deterministic(void)
 {
     test_rng_state_ = 5;
@@ -1322,6 +1375,7 @@ int main(void)
     RUN(test_widths_oracle);
     RUN(test_area_costs);
     RUN(test_sliced_and_deterministic);
+    RUN(test_goal_shut_in);
     RUN(test_locate_and_walls);
     RUN(test_random_points);
     RUN(test_raycast);
