@@ -1,0 +1,71 @@
+-- SPDX-License-Identifier: MIT
+-- crowd_doorway_spec.lua — issue 31 goal 1 on the crowd benchmark's own
+-- doorway: 50 people each side of a wall swap through a 2 m gap, each by
+-- way of the middle of the gap's half on its right (bench/crowd_scen.c),
+-- with reciprocal{ arrive } at its defaults, as `steer-bench crowd
+-- --scenario doorway --method orca --jitter K` runs and scores it (STEER_BENCH,
+-- as meson sets it). Single runs are chaotic (5 cm at the start can change
+-- the time several fold), so the checks are on the median over layouts 1..7.
+-- Before reciprocal's head-on share (the leaver has the right of way in a
+-- passage) that median was 232.5 s at 1/60 s and 308.2 s at 0.25 s; with it
+-- 124.8 s and 213.0 s; RVO2 (rvo2-noise) on the same layouts 122.6 s and
+-- 211.2 s, on 15 layouts 139.3 s and 211.2 s (docs/api.md, "The crowd
+-- benchmark"; steer's 15 layouts: 124.8 s and 206.0 s). The bounds are
+-- about a quarter over today's medians.
+local spec = require "spec"
+local describe, it, expect = spec.describe, spec.it, spec.expect
+
+local here = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
+local bench = os.getenv("STEER_BENCH") or here .. "/build/bench/steer-bench"
+
+local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+local LAYOUTS = 7
+
+-- Layout k of the doorway at dt ("0.0167" is 1/60 s exactly): the metric
+-- line's fields (crowd_scen.h), time_s a number or math.huge for never.
+local function run(dt, k)
+  local cmd = ("%s crowd --scenario doorway --dt %s --method orca --jitter %d 2>&1"):format(quote(bench), dt, k)
+  local p = assert(io.popen(cmd))
+  local out = p:read("*a")
+  p:close()
+  local line = out:match("crowd system=steer[^\n]*")
+  assert(line, cmd .. ": no metric line in\n" .. out)
+  local r = { line = line }
+  for key, v in line:gmatch("(%S+)=(%S+)") do r[key] = v end
+  r.time = r.time_s == "never" and math.huge or tonumber(r.time_s)
+  return r
+end
+
+-- Layouts 1..LAYOUTS at dt: the median time all through and the runs.
+local function layouts(dt)
+  local runs, times = {}, {}
+  for k = 1, LAYOUTS do
+    runs[k] = run(dt, k)
+    times[k] = runs[k].time
+  end
+  table.sort(times)
+  return times[math.floor((LAYOUTS + 1) / 2)], runs
+end
+
+describe("reciprocal in the benchmark's two-way doorway (100 people, 2 m gap)", function()
+  it("swaps them at 60 Hz in about RVO2's time, no pair deeper than 10% of a radius", function()
+    local m, runs = layouts("0.0167")
+    expect(m, "median over layouts 1..7 of the time until all 100 are through (s)"):le(160)
+    for k, r in ipairs(runs) do
+      expect(tonumber(r.deepest_r), ("layout %d: deepest overlap (radii); %s"):format(k, r.line)):le(0.1)
+      expect(r.walls_crossed, ("layout %d: agents through a wall; %s"):format(k, r.line)):eq("0")
+    end
+  end)
+
+  it("swaps them at 4 Hz in about RVO2's time, each layout within 400 s", function()
+    local m, runs = layouts("0.25")
+    expect(m, "median over layouts 1..7 of the time until all 100 are through (s)"):le(260)
+    for k, r in ipairs(runs) do
+      expect(r.time, ("layout %d: time until all 100 are through (s); %s"):format(k, r.line)):le(400)
+      expect(r.walls_crossed, ("layout %d: agents through a wall; %s"):format(k, r.line)):eq("0")
+    end
+  end)
+end)
+
+spec.report()
