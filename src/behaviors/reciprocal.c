@@ -374,20 +374,23 @@ static float head_on_share(const steerB_Ctx *c, const steerB_Neighbor *nb, float
 
 // Must this agent (still, its target point ui from it) step aside for
 // neighbour nb (velocity vj), the two in a standoff over one spot (see
-// sidestep)? Both still, nearer than STANDOFF_REACH (r_i + r_j), each one's
-// target farther than its radius (neither holds it), toward the other and
-// against the other's, and not both beyond the other (two that want to
-// swap places are keep_right's and head_on_share's). The one with the
-// longer way steps aside (the higher handle on a tie): both compute the
-// pair's figures from the same bits, so exactly one of them does.
+// sidestep)? Both still, nearer than STANDOFF_REACH (r_i + r_j), their
+// targets nearer each other than r_i + r_j (both cannot be on theirs),
+// each one's target farther than its radius (neither holds it), toward
+// the other and against the other's. The one with the longer way steps
+// aside (the higher handle on a tie): both compute the pair's figures from
+// the same bits (the targets' offset from either side is the other's
+// negated, to the bit), so exactly one of them does.
 static bool standoff(const steerB_Ctx *c, const steerB_Neighbor *nb, const float vj[3], const float ui[3])
 {
     const steer_World *w = c->w;
     float rr = c->radius + w->radius[nb->d], rj = w->radius[nb->d], uj[3];
     if (!(nb->d2 < STANDOFF_REACH * STANDOFF_REACH * rr * rr) || !steerB_still(w, nb->d, vj)) return false;
     if (!target_delta(w, nb->d, uj)) return false;
-    float li2 = v3_len2(ui), lj2 = v3_len2(uj);
-    if (!(li2 > c->radius * c->radius && lj2 > rj * rj) || (li2 > nb->d2 && lj2 > nb->d2)) return false;
+    float li2 = v3_len2(ui), lj2 = v3_len2(uj), e[3];
+    v3_sub(e, ui, uj);
+    v3_sub(e, e, nb->off); // from the neighbour's target to ours
+    if (!(v3_len2(e) < rr * rr && li2 > c->radius * c->radius && lj2 > rj * rj)) return false;
     if (!(v3_dot(ui, uj) < 0.0f && v3_dot(ui, nb->off) > 0.0f && v3_dot(uj, nb->off) < 0.0f)) return false;
     return li2 > lj2 || (li2 == lj2 && steerW_handle(w, c->d).id > steerW_handle(w, nb->d).id);
 }
@@ -530,10 +533,10 @@ static void keep_right(const steerB_Plane *pl, const uint8_t *what, int n, float
 
 // The tie-break for a standoff over one spot, steer's in place of RVO2's
 // random noise: two agents standing still nose to nose, each heading for a
-// point on the other's side (the same waypoint, from either side of it),
-// wedged by their neighbours and the walls so that every velocity but zero
-// is forbidden; keep_right's turn does not free them (a turned preferred
-// velocity still projects to zero). The one with the longer way (standoff)
+// point on the other's side that both cannot take at once (the same
+// waypoint, from either side of it), wedged by their neighbours and the
+// walls so that every velocity but zero is forbidden; keep_right's turn
+// does not free them (a turned preferred velocity still projects to zero). The one with the longer way (standoff)
 // steps aside instead of pressing on: its preferred velocity becomes
 // sin(bias) max_speed to the left of the line to the other (side: the sum
 // over its standoffs); the other holds, and goes first. Decided from tick
@@ -541,12 +544,15 @@ static void keep_right(const steerB_Plane *pl, const uint8_t *what, int n, float
 // Measured on narrow.lua's 2 x 10 doorway at 1/60 s laid out exactly
 // point-symmetric: four agents stood as a chain from jamb to jamb from 12 s
 // to 33 s, two pairs each wanting their lane's waypoint (41.13 s all
-// through; RVO2 with its noise 16.3 s); with it 16.57 s. Variants: both of
-// the pair stepping aside 19.07 s, but two sent to one goal then circle it
-// for good (with one stepping aside they stand, as without the rule);
-// added to the preferred velocity instead of replacing it, sin(bias) frees
-// nobody, 3 sin(bias) 18.18 s; with swaps included (both targets beyond the
-// other) the 4 x 10 doorway at 1/60 got slower (2 of 7 layouts past 120 s).
+// through; RVO2 with its noise 16.3 s); with it 21.92 s, and layouts 1..15
+// (jittered) to the bit as before. Variants: both of the pair stepping
+// aside, two sent to one goal circle it for good (with one stepping aside
+// they stand, as without the rule); added to the preferred velocity instead
+// of replacing it, sin(bias) frees nobody; with any targets of the pair,
+// not only one spot, the benchmark's packed at 0.25 s took 64.5 s (22.5),
+// its agents pressing toward goals 3.2 m apart, and with swaps (both
+// targets beyond the other) the 4 x 10 doorway at 1/60 s went past 120 s
+// in 2 of 7 layouts.
 static void sidestep(float side[3], float bias, float max_speed, float pref[3])
 {
     if (v3_normalize(side) == 0.0f) return;
