@@ -372,13 +372,13 @@ static float head_on_share(const steerB_Ctx *c, const steerB_Neighbor *nb, float
     return base + (lj - li) / (li + lj) * room;
 }
 
-// Must this agent (still, its target point ui from it) step aside for
+// Must this agent (still, its target point ui from it) give way to
 // neighbour nb (velocity vj), the two in a standoff over one spot (see
-// sidestep)? Both still, nearer than STANDOFF_REACH (r_i + r_j), their
+// give_way)? Both still, nearer than STANDOFF_REACH (r_i + r_j), their
 // targets nearer each other than r_i + r_j (both cannot be on theirs),
 // each one's target farther than its radius (neither holds it), toward
-// the other and against the other's. The one with the longer way steps
-// aside (the higher handle on a tie): both compute the pair's figures from
+// the other and against the other's. The one with the longer way gives
+// way (the higher handle on a tie): both compute the pair's figures from
 // the same bits (the targets' offset from either side is the other's
 // negated, to the bit), so exactly one of them does.
 static bool standoff(const steerB_Ctx *c, const steerB_Neighbor *nb, const float vj[3], const float ui[3])
@@ -431,13 +431,13 @@ static bool overlap_cap(const steerB_Ctx *c, const steerB_Neighbor *nb, const fl
 // velocity. Returns how many. With max_overlap (caps not NULL): the hard
 // caps into caps (how many into *ncaps) and each soft half-space's weight.
 static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3], steerB_Plane *pl, uint8_t *what,
-                        steerB_Plane *caps, int *ncaps, float *weight, float side[3], int cap)
+                        steerB_Plane *caps, int *ncaps, float *weight, bool *yield, int cap)
 {
     const steer_World *w = c->w;
     float range = reciprocal_range(p), range2 = range * range;
     Pick best[MAX_NEIGHBORS];
     int nbest = 0, k = (int)p->neighbors < cap ? (int)p->neighbors : cap;
-    v3_zero(side);
+    *yield = false;
     if (k <= 0) return 0;
     for (int i = 0; i < c->nn; i++) {
         const steerB_Neighbor *nb = &c->nb[i];
@@ -458,12 +458,7 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
         what[j] = steerB_still(w, nb->d, vj)     ? (facing(c, nb, pref) ? FACING : STILL_ONE)
                   : v3_dot(vrel, nb->off) > 0.0f ? CLOSING
                                                  : OTHER;
-        if (still && standoff(c, nb, vj, ui)) {
-            float axis[3], right[3];
-            v3_scale(axis, nb->off, 1.0f / sqrtf(nb->d2));
-            steerB_right_of(axis, right);
-            v3_sub(side, side, right); // the left of the line to the neighbour
-        }
+        if (still && !*yield) *yield = standoff(c, nb, vj, ui);
         float share = head_on_share(c, nb, p->responsibility);
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share,
                    2.0f * p->responsibility - share, nb->d, &pl[j]);
@@ -536,27 +531,30 @@ static void keep_right(const steerB_Plane *pl, const uint8_t *what, int n, float
 // point on the other's side that both cannot take at once (the same
 // waypoint, from either side of it), wedged by their neighbours and the
 // walls so that every velocity but zero is forbidden; keep_right's turn
-// does not free them (a turned preferred velocity still projects to zero). The one with the longer way (standoff)
-// steps aside instead of pressing on: its preferred velocity becomes
-// sin(bias) max_speed to the left of the line to the other (side: the sum
-// over its standoffs); the other holds, and goes first. Decided from tick
-// t's positions and target slots only: the same bits on any thread count.
+// does not free them (a turned preferred velocity still projects to zero).
+// The one with the longer way (standoff; yield) gives way: its preferred
+// velocity becomes sin(bias) max_speed straight back from its target; the
+// other holds, and goes first. Decided from tick t's positions and target
+// slots only: the same bits on any thread count.
 // Measured on narrow.lua's 2 x 10 doorway at 1/60 s laid out exactly
 // point-symmetric: four agents stood as a chain from jamb to jamb from 12 s
 // to 33 s, two pairs each wanting their lane's waypoint (41.13 s all
-// through; RVO2 with its noise 16.3 s); with it 21.92 s, and layouts 1..15
-// (jittered) to the bit as before. Variants: both of the pair stepping
-// aside, two sent to one goal circle it for good (with one stepping aside
-// they stand, as without the rule); added to the preferred velocity instead
-// of replacing it, sin(bias) frees nobody; with any targets of the pair,
-// not only one spot, the benchmark's packed at 0.25 s took 64.5 s (22.5),
-// its agents pressing toward goals 3.2 m apart, and with swaps (both
-// targets beyond the other) the 4 x 10 doorway at 1/60 s went past 120 s
-// in 2 of 7 layouts.
-static void sidestep(float side[3], float bias, float max_speed, float pref[3])
+// through; RVO2 with its noise 16.3 s); with it 20.77 s, and its layouts
+// 1..15 (jittered) to the bit as before. On the benchmark's doorway (21
+// layouts, 100 people) it moves 12 of them at 1/60 s (median 135.1 ->
+// 127.7 s, mean 157.9 -> 150.3) and 10 at 0.25 s (median 204.8 s either
+// way, mean 211.7 -> 213.6, overlapping pairs 578 -> 584); the open scenes
+// keep their bits. Variants: stepping to the left of the line to the other
+// instead, 21.92 s and the doorway's means 160.3 and 219.9 s; both of the
+// pair giving way, two sent to one goal circle it for good (with one, they
+// stand, as without the rule); any targets, not only one spot, the
+// benchmark's packed at 0.25 s took 64.5 s (22.5), its agents pressing
+// toward goals 3.2 m apart.
+static void give_way(const steerB_Ctx *c, bool yield, float bias, float pref[3])
 {
-    if (v3_normalize(side) == 0.0f) return;
-    v3_scale(pref, side, steerM_sinf(bias) * max_speed);
+    float u[3];
+    if (!yield || !target_delta(c->w, c->d, u) || v3_normalize(u) == 0.0f) return;
+    v3_scale(pref, u, -steerM_sinf(bias) * c->max_speed);
 }
 
 static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
@@ -573,11 +571,11 @@ static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     float weight[STEERB_ORCA_MAX];
     bool press = p->max_overlap > 0.0f;
     int hard = p->obstacles ? shape_planes(c, p, pl, STEERB_ORCA_MAX - MAX_NEIGHBORS) : 0, ncaps = 0;
-    float side[3];
+    bool yield;
     int nsoft =
-        agent_planes(c, p, pref, pl + hard, what, press ? caps : NULL, &ncaps, weight + hard, side, MAX_NEIGHBORS);
+        agent_planes(c, p, pref, pl + hard, what, press ? caps : NULL, &ncaps, weight + hard, &yield, MAX_NEIGHBORS);
     keep_right(pl + hard, what, nsoft, p->bias, pref);
-    sidestep(side, p->bias, c->max_speed, pref);
+    give_way(c, yield, p->bias, pref);
     if (!press) {
         steerB_orca_solve(pl, hard + nsoft, hard, c->max_speed, pref, c->w->dim, v);
     } else {

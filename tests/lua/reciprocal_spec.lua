@@ -261,8 +261,8 @@ describe("reciprocal", function()
   end)
 
   it("lets two sent to one point from either side stand there, not circle it", function()
-    -- a standoff over one spot: only the one with the longer way steps aside (reciprocal.c,
-    -- sidestep); when both did, the pair circled the point for good (0.29 m/s at 60 Hz, 0.59 at 4 Hz)
+    -- a standoff over one spot: only the one with the longer way gives way (reciprocal.c,
+    -- give_way); when both stepped aside, the pair circled the point for good (0.29 m/s at 60 Hz)
     for _, dt in ipairs{ 1 / 60, 0.25 } do
       local w = steer.world{ seed = 1, dt = dt }
       local brain = walker()
