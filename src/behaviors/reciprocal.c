@@ -542,9 +542,10 @@ static void keep_right(const steerB_Plane *pl, const uint8_t *what, int n, float
 // through; RVO2 with its noise 16.3 s); with it 20.77 s, and its layouts
 // 1..15 (jittered) to the bit as before. On the benchmark's doorway (21
 // layouts, 100 people) it moves 12 of them at 1/60 s (median 135.1 ->
-// 127.7 s, mean 157.9 -> 150.3) and 10 at 0.25 s (median 204.8 s either
-// way, mean 211.7 -> 213.6, overlapping pairs 578 -> 584); the open scenes
-// keep their bits. Variants: stepping to the left of the line to the other
+// 127.7 s, mean 157.9 -> 149.7; a chaotic scene: over layouts 1..7 alone
+// the median goes 135.1 -> 188.6) and 11 at 0.25 s (median 204.8 s either
+// way, mean 211.7 -> 213.6, overlapping pairs 578 -> 584); the other
+// scenes of the benchmark, open or narrow, keep their bits. Variants: stepping to the left of the line to the other
 // instead, 21.92 s and the doorway's means 160.3 and 219.9 s; both of the
 // pair giving way, two sent to one goal circle it for good (with one, they
 // stand, as without the rule); any targets, not only one spot, the
