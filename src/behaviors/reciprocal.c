@@ -140,6 +140,8 @@ STEERB_CHECK_SIZE(Reciprocal);
 // max_overlap's second pass: soft half-spaces relaxed by 10% more than the
 // least largest violation (see the file comment)
 #define RELAX 0.1f
+// a standoff's pair is nearer than this many times the sum of the radii
+#define STANDOFF_REACH 1.5f
 
 static float reciprocal_range(const Reciprocal *p) { return steerB_avoid_range(p->range, p->horizon); }
 
@@ -374,6 +376,29 @@ static float head_on_share(const steerB_Ctx *c, const steerB_Neighbor *nb, float
     return base + (lj - li) / (li + lj) * room;
 }
 
+// Must this agent (still, its target point ui from it) give way to
+// neighbour nb (velocity vj), the two in a standoff over one spot (see
+// give_way)? Both still, nearer than STANDOFF_REACH (r_i + r_j), their
+// targets nearer each other than r_i + r_j (both cannot be on theirs),
+// each one's target farther than its radius (neither holds it), toward
+// the other and against the other's. The one with the longer way gives
+// way (the higher handle on a tie): both compute the pair's figures from
+// the same bits (the targets' offset from either side is the other's
+// negated, to the bit), so exactly one of them does.
+static bool standoff(const steerB_Ctx *c, const steerB_Neighbor *nb, const float vj[3], const float ui[3])
+{
+    const steer_World *w = c->w;
+    float rr = c->radius + w->radius[nb->d], rj = w->radius[nb->d], uj[3];
+    if (!(nb->d2 < STANDOFF_REACH * STANDOFF_REACH * rr * rr) || !steerB_still(w, nb->d, vj)) return false;
+    if (!target_delta(w, nb->d, uj)) return false;
+    float li2 = v3_len2(ui), lj2 = v3_len2(uj), e[3];
+    v3_sub(e, ui, uj);
+    v3_sub(e, e, nb->off); // from the neighbour's target to ours
+    if (!(v3_len2(e) < rr * rr && li2 > c->radius * c->radius && lj2 > rj * rj)) return false;
+    if (!(v3_dot(ui, uj) < 0.0f && v3_dot(ui, nb->off) > 0.0f && v3_dot(uj, nb->off) < 0.0f)) return false;
+    return li2 > lj2 || (li2 == lj2 && steerW_handle(w, c->d).id > steerW_handle(w, nb->d).id);
+}
+
 // The weakest weight of a neighbour's soft half-space (see overlap_cap).
 #define MIN_WEIGHT 0.1f
 
@@ -410,12 +435,13 @@ static bool overlap_cap(const steerB_Ctx *c, const steerB_Neighbor *nb, const fl
 // velocity. Returns how many. With max_overlap (caps not NULL): the hard
 // caps into caps (how many into *ncaps) and each soft half-space's weight.
 static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3], steerB_Plane *pl, uint8_t *what,
-                        steerB_Plane *caps, int *ncaps, float *weight, int cap)
+                        steerB_Plane *caps, int *ncaps, float *weight, bool *yield, int cap)
 {
     const steer_World *w = c->w;
     float range = reciprocal_range(p), range2 = range * range;
     Pick best[MAX_NEIGHBORS];
     int nbest = 0, k = (int)p->neighbors < cap ? (int)p->neighbors : cap;
+    *yield = false;
     if (k <= 0) return 0;
     for (int i = 0; i < c->nn; i++) {
         const steerB_Neighbor *nb = &c->nb[i];
@@ -426,6 +452,8 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
     }
     float own[3]; // from us to our target point, when the slot holds one
     bool has_own = caps && target_delta(w, c->d, own);
+    float ui[3]; // the same, for the standoffs (only when still)
+    bool still = p->bias > 0.0f && steerB_still(w, c->d, c->v) && target_delta(w, c->d, ui);
     for (int j = 0; j < nbest; j++) {
         const steerB_Neighbor *nb = &c->nb[best[j].i];
         float vj[3], vrel[3];
@@ -434,6 +462,7 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
         what[j] = steerB_still(w, nb->d, vj)     ? (facing(c, nb, pref) ? FACING : STILL_ONE)
                   : v3_dot(vrel, nb->off) > 0.0f ? CLOSING
                                                  : OTHER;
+        if (still && !*yield) *yield = standoff(c, nb, vj, ui);
         float share = head_on_share(c, nb, p->responsibility);
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share,
                    2.0f * p->responsibility - share, nb->d, &pl[j]);
@@ -501,6 +530,38 @@ static void keep_right(const steerB_Plane *pl, const uint8_t *what, int n, float
     v3_madd(pref, right, sn * speed);
 }
 
+// The tie-break for a standoff over one spot, steer's in place of RVO2's
+// random noise: two agents standing still nose to nose, each heading for a
+// point on the other's side that both cannot take at once (the same
+// waypoint, from either side of it), wedged by their neighbours and the
+// walls so that every velocity but zero is forbidden; keep_right's turn
+// does not free them (a turned preferred velocity still projects to zero).
+// The one with the longer way (standoff; yield) gives way: its preferred
+// velocity becomes sin(bias) max_speed straight back from its target; the
+// other holds, and goes first. Decided from tick t's positions and target
+// slots only: the same bits on any thread count.
+// Measured on narrow.lua's 2 x 10 doorway at 1/60 s laid out exactly
+// point-symmetric: four agents stood as a chain from jamb to jamb from 12 s
+// to 33 s, two pairs each wanting their lane's waypoint (41.13 s all
+// through; RVO2 with its noise 16.3 s); with it 20.77 s, and its layouts
+// 1..15 (jittered) to the bit as before. On the benchmark's doorway (21
+// layouts, 100 people) it moves 12 of them at 1/60 s (median 135.1 ->
+// 127.7 s, mean 157.9 -> 149.7; a chaotic scene: over layouts 1..7 alone
+// the median goes 135.1 -> 188.6) and 11 at 0.25 s (median 204.8 s either
+// way, mean 211.7 -> 213.6, overlapping pairs 578 -> 584); the other
+// scenes of the benchmark, open or narrow, keep their bits. Variants: stepping to the left of the line to the other
+// instead, 21.92 s and the doorway's means 160.3 and 219.9 s; both of the
+// pair giving way, two sent to one goal circle it for good (with one, they
+// stand, as without the rule); any targets, not only one spot, the
+// benchmark's packed at 0.25 s took 64.5 s (22.5), its agents pressing
+// toward goals 3.2 m apart.
+static void give_way(const steerB_Ctx *c, bool yield, float bias, float pref[3])
+{
+    float u[3];
+    if (!yield || !target_delta(c->w, c->d, u) || v3_normalize(u) == 0.0f) return;
+    v3_scale(pref, u, -steerM_sinf(bias) * c->max_speed);
+}
+
 static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Reciprocal *p = STEERB_PARAMS_OF(n, Reciprocal);
@@ -515,8 +576,11 @@ static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     float weight[STEERB_ORCA_MAX];
     bool press = p->max_overlap > 0.0f;
     int hard = p->obstacles ? shape_planes(c, p, pl, STEERB_ORCA_MAX - MAX_NEIGHBORS) : 0, ncaps = 0;
-    int nsoft = agent_planes(c, p, pref, pl + hard, what, press ? caps : NULL, &ncaps, weight + hard, MAX_NEIGHBORS);
+    bool yield;
+    int nsoft =
+        agent_planes(c, p, pref, pl + hard, what, press ? caps : NULL, &ncaps, weight + hard, &yield, MAX_NEIGHBORS);
     keep_right(pl + hard, what, nsoft, p->bias, pref);
+    give_way(c, yield, p->bias, pref);
     if (!press) {
         steerB_orca_solve(pl, hard + nsoft, hard, c->max_speed, pref, c->w->dim, v);
     } else {

@@ -25,10 +25,11 @@ describe("reciprocal in narrow places", function()
       expect(r.deepest_r, ("layout %d: deepest overlap (radii); "):format(k) .. narrow.show(r)):le(0.1)
       walls_kept(r, ("doorway at 60 Hz, layout %d"):format(k))
     end
-    -- the scene as it is, point-symmetric: two pairs stand in the gap, each wanting through where
-    -- the other stands, from 12 s to 33 s (41.13 s all through; RVO2's noise: 16.3 s)
+    -- the scene as it is, point-symmetric: four stood as a chain from jamb to jamb from 12 s to 33 s,
+    -- two pairs each wanting its lane's waypoint (41.13 s all through; RVO2's noise: 16.3 s); 20.77 s
+    -- since the one with the longer way gives way (reciprocal.c, give_way)
     local r = narrow.run(narrow.doorway(1 / 60))
-    expect(r.time, "layout 0: time until all 20 are through (s); " .. narrow.show(r)):le(55)
+    expect(r.time, "layout 0: time until all 20 are through (s); " .. narrow.show(r)):le(26)
     expect(r.deepest_r, "layout 0: deepest overlap (radii); " .. narrow.show(r)):le(0.1)
     walls_kept(r, "doorway at 60 Hz")
   end)

@@ -3,10 +3,10 @@
 -- a head-on pair passes right to right; a ring crossing its centre neither
 -- deadlocks nor overlaps, at 60 Hz and at 4 Hz; the same seed gives the same
 -- bits; shapes are never entered without the collide pass; agents at packed
--- goals stand still once there; a crowd sent to one point stands still
--- with arrive's free_spot; without children it keeps the agent's own
--- velocity; it works in 3D, composes under a priority, and its bad fields
--- are named.
+-- goals stand still once there; two sent to one point stand, and a crowd
+-- sent to one point stands still with arrive's free_spot; without children
+-- it keeps the agent's own velocity; it works in 3D, composes under a
+-- priority, and its bad fields are named.
 --
 -- Agents are 0.5 m in radius, max_speed 2 and max_force 16 (a velocity
 -- change of 4 m/s fits in one step of 0.25 s) unless a test says otherwise.
@@ -258,6 +258,27 @@ describe("reciprocal", function()
     end
     expect(fastest, "fastest speed over the 10 s after (m/s)"):lt(0.05)
     expect(turned * 60 * 180 / math.pi, "fastest heading change (degrees/s)"):lt(5)
+  end)
+
+  it("lets two sent to one point from either side stand there, not circle it", function()
+    -- a standoff over one spot: only the one with the longer way gives way (reciprocal.c,
+    -- give_way); when both stepped aside, the pair circled the point for good (0.29 m/s at 60 Hz)
+    for _, dt in ipairs{ 1 / 60, 0.25 } do
+      local w = steer.world{ seed = 1, dt = dt }
+      local brain = walker()
+      local a = w:spawn{ position = { -15, 0 }, max_speed = 2, max_force = 16, radius = 0.5, brain = brain,
+                         target = { 0, 0 } }
+      local b = w:spawn{ position = { 15, 0 }, max_speed = 2, max_force = 16, radius = 0.5, brain = brain,
+                         target = { 0, 0 } }
+      for _ = 1, 40 / dt do w:step() end
+      local fastest = 0
+      for _ = 1, 5 / dt do
+        w:step()
+        fastest = math.max(fastest, a.velocity:len(), b.velocity:len())
+      end
+      expect(fastest, ("dt %g: fastest of the two 40-45 s after they set off (m/s)"):format(dt)):lt(0.05)
+      expect(math.min(a.position:len(), b.position:len()), ("dt %g: nearer one from the point (m)"):format(dt)):lt(1)
+    end
   end)
 
   it("with arrive's free_spot, a crowd sent to one point stands still round it", function()
