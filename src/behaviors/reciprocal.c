@@ -79,17 +79,20 @@
 // code, the rest), so a pair that keeps to its caps overlaps by at most
 // t r_min. A cap contains v = 0, so the shapes and caps together always
 // leave a velocity. Not between agents whose targets oppose (the
-// neighbour's target slot holds a point, and its direction from the
+// neighbour's target slot holds a point beyond us, its direction from the
 // neighbour runs against our preferred velocity and, when our slot holds
-// a point too, against the direction to ours): a cap stops a face-off
-// from sliding past (two files of 12 meeting in a 2 m corridor at 0.25 s:
-// 30.75 s without caps, 98.5 s or never with them on every pair, 44.5 s
-// with them only within each file). Our own target counts because the
-// preferred velocity need not point at it: a child such as navigate heads
-// for a corner of the way, and people pressed along a wall toward a gap
-// head across the way they and their neighbours are going (without it,
-// the benchmark's bottleneck on a navigation mesh had pairs 0.6 r deep
-// with max_overlap 0.35).
+// a point too, against the direction to ours, which lies beyond the
+// neighbour): a cap stops a face-off from sliding past (two files of 12
+// meeting in a 2 m corridor at 0.25 s: 30.75 s without caps, 98.5 s or
+// never with them on every pair, 44.5 s with them only within each file).
+// Our own target counts because the preferred velocity need not point at
+// it: a child such as navigate heads for a corner of the way, and people
+// pressed along a wall toward a gap head across the way they and their
+// neighbours are going (without it, the benchmark's bottleneck on a
+// navigation mesh had pairs 0.6 r deep with max_overlap 0.35). "Beyond" because two agents heading for one
+// waypoint (a gap's centre) from either side have opposed targets too, but
+// each target lies between them: no face-off (the benchmark's bottleneck
+// had pairs 0.51 r deep with max_overlap 0.35 while they were exempt).
 // Two changes to the fallback come with it (orca.h's
 // steerB_orca_solve_weighted): a neighbour's violation counts divided by
 // clamp(room / reach, 0.1, 1), reach = (vmax_i + vmax_j) dt (the far ones,
@@ -434,9 +437,11 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share,
                    2.0f * p->responsibility - share, nb->d, &pl[j]);
         if (!caps) continue;
-        // a neighbour whose target lies against our way (and our target): a face-off, no cap
+        // a face-off, no cap: the neighbour's target lies beyond us, against our way (and our target,
+        // which lies beyond the neighbour); two agents converging on one waypoint from either side are not
         float u[3];
-        bool opposed = target_delta(w, nb->d, u) && v3_dot(u, pref) < 0.0f && !(has_own && v3_dot(u, own) > 0.0f);
+        bool opposed = target_delta(w, nb->d, u) && v3_dot(u, pref) < 0.0f && -v3_dot(u, nb->off) > nb->d2 &&
+                       !(has_own && (v3_dot(u, own) > 0.0f || !(v3_dot(own, nb->off) > nb->d2)));
         *ncaps += overlap_cap(c, nb, vj, p->max_overlap, opposed, &caps[*ncaps], &weight[j]);
     }
     return nbest;
