@@ -75,6 +75,18 @@ describe("reciprocal in narrow places", function()
     walls_kept(r, "queue of 10 x 10 at 4 Hz with max_overlap")
   end)
 
+  it("with max_overlap = 0.35, keeps two files of 12 meeting head-on in a 2.4 m corridor at 4 Hz within it", function()
+    -- a face-off had no cap: layout 2 pressed 0.445 r deep (61.5 s; layouts 0..4 24 to 71.25 s); its cap
+    -- leans toward sliding past (reciprocal.c, overlap_cap): 0.15 to 0.33 r, 19 to 47 s
+    for k = 0, 4 do
+      local r = narrow.run(narrow.jitter(narrow.with(narrow.counter(0.25, 6, 2), { max_overlap = 0.35 }), k))
+      local what = ("layout %d"):format(k)
+      expect(r.deepest_r, what .. ": deepest overlap (radii); " .. narrow.show(r)):le(0.35 + 1e-3)
+      expect(r.time, what .. ": time until all 24 are through (s); " .. narrow.show(r)):le(65)
+      walls_kept(r, "head-on in a corridor at 4 Hz with max_overlap, " .. what)
+    end
+  end)
+
   it("keeps every bit with max_overlap = 0, and with any at 60 Hz (no pair close enough for a cap)", function()
     -- w:hash() covers the brains too: every run builds its own the same way
     local function run(dt, fields)
