@@ -672,9 +672,10 @@ function steer.contain(desc) end
 ---max_force allows. When a neighbour closing in is in the way, the
 ---preferred velocity first turns `bias` radians right, so crowds swirl
 ---instead of deadlocking; a still neighbour in the way vetoes the turn.
----With `max_overlap` > 0, two agents that both use it and are not facing
----each other off do not step deeper into each other than that fraction of
----the smaller radius (when max_force lets them take the velocity chosen).
+---With `max_overlap` > 0, two agents that both use it do not step deeper
+---into each other than that fraction of the smaller radius (when max_force
+---lets them take the velocity chosen); two facing each other off get a cap
+---that leans toward sliding past.
 ---@class steer.ReciprocalDesc: steer.BehaviorDesc
 ---@field [integer] {[1]: steer.Behavior, [2]: number}|steer.Behavior
 ---@field horizon? number a number of seconds >= 0.001 and <= 1e4; default 2 -- of constant-velocity prediction against agents
@@ -686,7 +687,7 @@ function steer.contain(desc) end
 ---@field bias? number 0 or a number of radians >= 1e-6 and <= 1.5 (how far the agent turns right when someone is in its way); default 0.3 -- 0 turns the convention off
 ---@field tag? string a string (only agents with this tag) or nil; default nil
 ---@field obstacles? boolean a boolean; default true -- shapes (circles, walls, boxes, planes) enter the solve
----@field max_overlap? number 0 or a number >= 1e-6 and <= 1 (of the smaller radius: how deep two agents going the same way may overlap from one step); default 0 -- 0 is off; 0.35 keeps pressing crowds apart at large steps (hard one-step caps between agents not facing each other off), slower through queues
+---@field max_overlap? number 0 or a number >= 1e-6 and <= 1 (of the smaller radius: how deep two agents may overlap from one step); default 0 -- 0 is off; 0.35 keeps pressing crowds apart at large steps (hard one-step caps, leaning toward sliding past between agents facing each other off), slower through queues and counter-flows
 
 ---`steer.interpose`: get between `a` and `b`. Their midpoint is predicted
 ---distance / max_speed ahead (at most `max_prediction` when > 0), and the

@@ -78,18 +78,31 @@
 // (the one behind takes the larger share; the neighbour, running the same
 // code, the rest), so a pair that keeps to its caps overlaps by at most
 // t r_min. A cap contains v = 0, so the shapes and caps together always
-// leave a velocity. Not between agents whose targets oppose (the
-// neighbour's target slot holds a point, and its direction from the
+// leave a velocity. Between agents whose targets oppose (a face-off: the
+// neighbour's target slot holds a point beyond us, its direction from the
 // neighbour runs against our preferred velocity and, when our slot holds
-// a point too, against the direction to ours): a cap stops a face-off
-// from sliding past (two files of 12 meeting in a 2 m corridor at 0.25 s:
-// 30.75 s without caps, 98.5 s or never with them on every pair, 44.5 s
-// with them only within each file). Our own target counts because the
-// preferred velocity need not point at it: a child such as navigate heads
-// for a corner of the way, and people pressed along a wall toward a gap
-// head across the way they and their neighbours are going (without it,
-// the benchmark's bottleneck on a navigation mesh had pairs 0.6 r deep
-// with max_overlap 0.35).
+// a point too, against the direction to ours, which lies beyond the
+// neighbour) the cap leans toward sliding past (overlap_cap): one along
+// the line between them stops a face-off from sliding past (two files of
+// 12 meeting in a 2 m corridor at 0.25 s: 30.75 s without caps, 98.5 s or
+// never with them on every pair, 44.5 s with them only within each file),
+// and without one, counter-flows pressed as deep as without max_overlap
+// (the benchmark's corridor 1.86 r, hallway4 1.79 r at 0.35). Leaning half
+// way to the cone's side, every pair of every narrow scene of the
+// benchmark keeps within t at 0.25 s (medians of 30 layouts, no cap ->
+// leaning cap, t 0.35: doorway 207.7 -> 206.8 s, hallway4 200.3 -> 192.8 s
+// (4 of 30 never either way), corridor 116.8 -> 137.0 s; t 0.2: doorway
+// 241.3 -> 242.3, corridor 152.4 -> 177.0 s): counter-flows in a corridor
+// pay for it (wholly leaning, h = 0, they never get through; a quarter of the
+// way, more hallway4 layouts never did).
+// Our own target counts because the preferred velocity need not point at
+// it: a child such as navigate heads for a corner of the way, and people
+// pressed along a wall toward a gap head across the way they and their
+// neighbours are going (without it, the benchmark's bottleneck on a
+// navigation mesh had pairs 0.6 r deep with max_overlap 0.35). "Beyond" because two agents heading for one
+// waypoint (a gap's centre) from either side have opposed targets too, but
+// each target lies between them: no face-off (the benchmark's bottleneck
+// had pairs 0.51 r deep with max_overlap 0.35 while they were exempt).
 // Two changes to the fallback come with it (orca.h's
 // steerB_orca_solve_weighted): a neighbour's violation counts divided by
 // clamp(room / reach, 0.1, 1), reach = (vmax_i + vmax_j) dt (the far ones,
@@ -108,8 +121,8 @@
 // / 333 / 1.32), fanin 82.0 / 86 / 0.35 (92.8 / 303 / 1.68), doorway 232.2 /
 // 291 / 1.19 (303.2 / 560 / 1.64), hallway4 165.0 / 229 / 1.68 (173.0 / 344
 // / 1.29), two-way corridor 132.8 / 475 / 1.55 (108.8 / 502 / 1.33): queues
-// stay within t, counter-flows (exempt) are slower and press about as
-// before. Open scenes at 0.25: packed 22.5 -> 15.8 s, 4 -> 0 pairs;
+// stay within t, counter-flows (exempt then, before the face-off's leaning
+// cap) are slower and press about as before. Open scenes at 0.25: packed 22.5 -> 15.8 s, 4 -> 0 pairs;
 // circle500 32 -> 380 shallow pairs (deepest 0.15 -> 0.29 r); blocks 61.0 ->
 // 71.0 s.
 //
@@ -402,11 +415,26 @@ static bool standoff(const steerB_Ctx *c, const steerB_Neighbor *nb, const float
 // The weakest weight of a neighbour's soft half-space (see overlap_cap).
 #define MIN_WEIGHT 0.1f
 
-// max_overlap against neighbour nb (velocity vj), tolerance tol (see the
-// file comment): the neighbour's weight in the fallback into *weight, and
-// true with the hard cap on closing into *pl when this step needs one.
-static bool overlap_cap(const steerB_Ctx *c, const steerB_Neighbor *nb, const float vj[3], float tol, bool opposed,
-                        steerB_Plane *pl, float *weight)
+// max_overlap against neighbour nb (velocity vj, vrel ours less its),
+// tolerance tol (see the file comment): the neighbour's weight in the
+// fallback into *weight, and true with the hard cap on closing into *pl
+// when this step needs one.
+// The cap bounds the pair's relative velocity along a unit n: vrel . n <=
+// h, each agent its share of h. Any n with off . n >= R (R the distance of
+// an overlap of tol rmin) and h = (off . n - R) / dt keeps the pair at
+// least R apart through the step (the velocity obstacle of one step, a
+// cone cut off at off / dt, lies beyond that plane). Between agents going
+// the same way n is the line between them (n = off / d, h = room / dt).
+// For a face-off it leans half the angle acos(R / d) away from that line
+// (the half-angle formulas give its cosine and sine; d = R: none), against
+// the pair's sideways relative motion (its right of the line when there is
+// none, keep_right's side): closing straight on is bound harder, sliding
+// past each other (the way out of a face-off) less.
+// Both agents of the pair compute the same n up to its sign (d, R, the
+// angle and the side are the pair's: vrel and off both change sign), so
+// their caps together still bound the pair.
+static bool overlap_cap(const steerB_Ctx *c, const steerB_Neighbor *nb, const float vj[3], const float vrel[3],
+                        float tol, bool face_off, steerB_Plane *pl, float *weight)
 {
     const steer_World *w = c->w;
     float rj = w->radius[nb->d], rmin = c->radius < rj ? c->radius : rj, d = v3_len(nb->off);
@@ -415,17 +443,32 @@ static bool overlap_cap(const steerB_Ctx *c, const steerB_Neighbor *nb, const fl
     float room = d - (c->radius + rj) + tol * rmin, reach = (c->max_speed + w->max_speed[nb->d]) * c->dt;
     if (room < 0.0f) room = 0.0f;
     *weight = room < reach ? (room / reach > MIN_WEIGHT ? room / reach : MIN_WEIGHT) : 1.0f;
-    if (opposed || !(d > 0.0f) || !(c->dt > 0.0f) || room >= reach) return false;
-    // the share of the room: k in [-1, 1], how far the pair's mean motion
-    // runs from this agent toward the neighbour (the one behind takes more)
+    if (!(d > 0.0f) || !(c->dt > 0.0f) || room >= reach) return false;
+    float n[3], h = room / c->dt;
+    v3_scale(n, nb->off, 1.0f / d);
+    if (face_off) {
+        float r = c->radius + rj - tol * rmin, e[3];
+        // e: against the sideways part of vrel (against our right when none)
+        v3_copy(e, vrel);
+        v3_madd(e, n, -v3_dot(vrel, n));
+        if (!(v3_normalize(e) > 1e-6f)) steerB_right_of(n, e);
+        v3_scale(e, e, -1.0f);
+        float c0 = d > r ? r / d : 1.0f, cs = sqrtf(0.5f + 0.5f * c0), sn = sqrtf(0.5f - 0.5f * c0);
+        v3_scale(n, n, cs);
+        v3_madd(n, e, sn);
+        h = (d * cs - r) / c->dt;
+        if (h < 0.0f) h = 0.0f;
+    }
+    // the share of h: k in [-1, 1], how far the pair's mean motion runs
+    // from this agent toward the neighbour (the one behind takes more)
     float sum[3];
     v3_add(sum, c->v, vj);
     float speeds = v3_len(c->v) + v3_len(vj);
     float k = speeds > 0.0f ? v3_dot(sum, nb->off) / (d * speeds) : 0.0f;
     k = k > 1.0f ? 1.0f : k < -1.0f ? -1.0f : k;
-    float most = (0.5f + 0.5f * k) * (room / c->dt);
+    float most = (0.5f + 0.5f * k) * h;
     if (most >= c->max_speed) return false;
-    v3_scale(pl->n, nb->off, -1.0f / d);
+    v3_scale(pl->n, n, -1.0f);
     v3_scale(pl->p, pl->n, -most);
     return true;
 }
@@ -467,10 +510,12 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share,
                    2.0f * p->responsibility - share, nb->d, &pl[j]);
         if (!caps) continue;
-        // a neighbour whose target lies against our way (and our target): a face-off, no cap
+        // a face-off, a leaning cap: the neighbour's target lies beyond us, against our way (and our target,
+        // which lies beyond the neighbour); two agents converging on one waypoint from either side are not
         float u[3];
-        bool opposed = target_delta(w, nb->d, u) && v3_dot(u, pref) < 0.0f && !(has_own && v3_dot(u, own) > 0.0f);
-        *ncaps += overlap_cap(c, nb, vj, p->max_overlap, opposed, &caps[*ncaps], &weight[j]);
+        bool opposed = target_delta(w, nb->d, u) && v3_dot(u, pref) < 0.0f && -v3_dot(u, nb->off) > nb->d2 &&
+                       !(has_own && (v3_dot(u, own) > 0.0f || !(v3_dot(own, nb->off) > nb->d2)));
+        *ncaps += overlap_cap(c, nb, vj, vrel, p->max_overlap, opposed, &caps[*ncaps], &weight[j]);
     }
     return nbest;
 }
@@ -617,7 +662,7 @@ static const steerB_Field reciprocal_fields[] = {
     STEERB_AVOID_TAG_ROW(Reciprocal),
     { "obstacles", STEERB_BOOL, offsetof(Reciprocal, obstacles), 1, 0, 0, "a boolean", NULL },
     { "max_overlap", STEERB_NUMBER, offsetof(Reciprocal, max_overlap), 0, 0, 1,
-      "a number (of the smaller radius: how deep two agents going the same way may overlap from one step)", NULL },
+      "a number (of the smaller radius: how deep two agents may overlap from one step)", NULL },
     { 0 }
 };
 

@@ -64,6 +64,30 @@ describe("reciprocal in narrow places", function()
     walls_kept(r, "queue at 4 Hz with max_overlap")
   end)
 
+  it("with max_overlap = 0.35, keeps two people converging on the gap's centre from either side within it", function()
+    -- 10 x 10 at the 1.2 m gap, layout 3: two heading for the waypoint (0, 0) from y = -0.30 and 0.18 have
+    -- opposed targets, which read as a face-off (no cap) while the target only had to lie against the
+    -- other's way: 0.427 r (156.25 s); each target must lie beyond the other agent (reciprocal.c)
+    local s = narrow.jitter(narrow.with(narrow.bottleneck(0.25, 1.2, 10, 10), { max_overlap = 0.35 }), 3)
+    s.limit = 400
+    local r = narrow.run(s)
+    expect(r.deepest_r, "deepest overlap (radii); " .. narrow.show(r)):le(0.35 + 1e-3)
+    expect(r.time, "time until all 100 are through (s); " .. narrow.show(r)):le(250)
+    walls_kept(r, "queue of 10 x 10 at 4 Hz with max_overlap")
+  end)
+
+  it("with max_overlap = 0.35, keeps two files of 12 meeting head-on in a 2.4 m corridor at 4 Hz within it", function()
+    -- a face-off had no cap: layout 2 pressed 0.445 r deep (61.5 s; layouts 0..4 24 to 71.25 s); its cap
+    -- leans toward sliding past (reciprocal.c, overlap_cap): 0.15 to 0.33 r, 19 to 47 s
+    for k = 0, 4 do
+      local r = narrow.run(narrow.jitter(narrow.with(narrow.counter(0.25, 6, 2), { max_overlap = 0.35 }), k))
+      local what = ("layout %d"):format(k)
+      expect(r.deepest_r, what .. ": deepest overlap (radii); " .. narrow.show(r)):le(0.35 + 1e-3)
+      expect(r.time, what .. ": time until all 24 are through (s); " .. narrow.show(r)):le(65)
+      walls_kept(r, "head-on in a corridor at 4 Hz with max_overlap, " .. what)
+    end
+  end)
+
   it("keeps every bit with max_overlap = 0, and with any at 60 Hz (no pair close enough for a cap)", function()
     -- w:hash() covers the brains too: every run builds its own the same way
     local function run(dt, fields)
