@@ -113,6 +113,25 @@ static double turn_of(const double u[2], const double w[2], int s)
     return x < 0 ? 2 + -y / (-x - y) : 3 + x / (x - y);
 }
 
+// A split of the arc round o (from unit direction u, turning `end`) in
+// the direction of point c, when the arc passes it: the polygon about
+// o's circle then has a side tangent there, and the whole polygon stays
+// on o's side of that tangent, so it keeps r from anything 2 r from o's
+// vertex that way. Kept in the order the arc meets them.
+enum { MAXSPLIT = 16 };
+static void add_split(const Obj *o, const double u[2], const double c[2], double end, double split[][2], double *at,
+                      int *ns)
+{
+    double w[2] = { c[0] - o->p[0], c[1] - o->p[1] };
+    if (*ns == MAXSPLIT || !(w[0] * w[0] + w[1] * w[1] > 0)) return;
+    unit(w);
+    double a = turn_of(u, w, o->side);
+    if (!(a > 0 && a < end)) return;
+    int i = (*ns)++;
+    for (; i > 0 && at[i - 1] > a; i--) at[i] = at[i - 1], split[i][0] = split[i - 1][0], split[i][1] = split[i - 1][1];
+    at[i] = a, split[i][0] = w[0], split[i][1] = w[1];
+}
+
 // The path round corner o, from the point where it arrives on o's circle
 // to the point where it leaves. The polygon about the circle reaches out
 // up to 2% of r; where another circle is near (across a portal of o's
@@ -125,25 +144,27 @@ static int emit_corner(steerN_MeshQuery *q, const Obj *o, const double in[2], co
     unit(u), unit(v);
     double turn = mg_cross(u[0], u[1], v[0], v[1]) * o->side, dot = u[0] * v[0] + u[1] * v[1];
     if (turn < 0 && dot >= 0) return emit_arc(q, o, u, v, false, 0); // a hair the wrong way: straight on
-    // the other ends of o's portals, in the order the arc meets them
-    enum { MAXSPLIT = 8 };
+    // the other ends of o's portals, and the nearest points of the walls
+    // within 2.05 r of o's vertex, in the order the arc meets them
+    enum { MAXWALLS = 32 };
     double split[MAXSPLIT][2], at[MAXSPLIT], end = turn_of(u, v, o->side);
     int ns = 0;
     const Obj *P = q->portal;
     uint32_t lo = o->at, hi = o->at, np = q->ncorr + 1, opp = o->side > 0 ? 1 : 0;
     while (lo > 0 && same(&P[2 * lo - 2 + (1 - opp)], o)) lo--;
     while (hi + 1 < np && same(&P[2 * hi + 2 + (1 - opp)], o)) hi++;
-    for (uint32_t j = lo; j <= hi && ns < MAXSPLIT && same(&P[2 * j + (1 - opp)], o); j++) {
+    for (uint32_t j = lo; j <= hi && same(&P[2 * j + (1 - opp)], o); j++) {
         const Obj *c = &P[2 * j + opp];
-        double w[2] = { c->p[0] - o->p[0], c->p[1] - o->p[1] };
-        if (!(c->rho > 0) || !(mg_dist(c->p, o->p) < 2.05 * o->rho)) continue;
-        unit(w);
-        double a = turn_of(u, w, o->side);
-        if (!(a > 0 && a < end)) continue;
-        int i = ns++;
-        for (; i > 0 && at[i - 1] > a; i--)
-            at[i] = at[i - 1], split[i][0] = split[i - 1][0], split[i][1] = split[i - 1][1];
-        at[i] = a, split[i][0] = w[0], split[i][1] = w[1];
+        if (c->rho > 0 && mg_dist(c->p, o->p) < 2.05 * o->rho) add_split(o, u, c->p, end, split, at, &ns);
+    }
+    const steerN_Mesh *m = q->m;
+    uint32_t wall[MAXWALLS], nw = steerN_mesh_walls_within(m, o->p, 2.05 * o->rho, wall, MAXWALLS);
+    for (uint32_t j = 0; j < nw && j < MAXWALLS; j++) {
+        uint32_t t = wall[j] / 3, i = wall[j] % 3;
+        if (m->tri[3 * t + i] == o->v || m->tri[3 * t + (i + 1) % 3] == o->v) continue; // o's own walls
+        double at_wall[2];
+        mg_seg_nearest(o->p, mg_v(m, t, (int)i), mg_v(m, t, (int)(i + 1) % 3), at_wall, NULL);
+        add_split(o, u, at_wall, end, split, at, &ns);
     }
     const double *from = u;
     double prev = 0;

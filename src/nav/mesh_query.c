@@ -425,6 +425,29 @@ bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, uint32_t n
     return false;
 }
 
+uint32_t steerN_mesh_walls_within(const steerN_Mesh *m, const double p[2], double lim, uint32_t *out, uint32_t cap)
+{
+    uint32_t n = 0, c[4]; // x0, x1, y0, y1
+    if (!m->wstart[ncells(m)]) return 0;
+    cell_range(m, p[0] - lim, p[0] + lim, 0, &c[0], &c[1]);
+    cell_range(m, p[1] - lim, p[1] + lim, 1, &c[2], &c[3]);
+    for (uint32_t cy = c[2]; cy <= c[3]; cy++)
+        for (uint32_t cx = c[0]; cx <= c[1]; cx++) {
+            size_t cell = (size_t)cy * m->bnx + cx;
+            for (uint32_t j = m->wstart[cell]; j < m->wstart[cell + 1]; j++) {
+                uint32_t e = m->witem[j];
+                bool old = false;
+                for (uint32_t i = 0; i < n && i < cap && !old; i++) old = out[i] == e;
+                if (old || !(mg_seg_nearest(p, mg_v(m, e / 3, (int)(e % 3)), mg_v(m, e / 3, (int)(e % 3 + 1) % 3), NULL,
+                                            NULL) < lim * lim))
+                    continue;
+                if (n < cap) out[n] = e;
+                n++;
+            }
+        }
+    return n;
+}
+
 static void edge_normal(const steerN_Mesh *m, int64_t e, double n[2])
 {
     mg_left_normal(mg_v(m, (uint32_t)e / 3, (int)(e % 3)), mg_v(m, (uint32_t)e / 3, (int)(e % 3 + 1) % 3), n);

@@ -716,7 +716,7 @@ static void test_clearance_random(void)
 // levels, a grid of points whose clearance is at least r + h/2 (so the
 // segment between two 4-neighbours keeps r), flooded from the start;
 // when the goal is reached the path query must not say NARROW.
-static int oracle_level(int seed, bool verbose)
+static int oracle_level(int seed, bool verbose, int *squeezed)
 {
     test_rng_state_ = (unsigned long long)seed;
     double xy[2 * 64];
@@ -783,6 +783,18 @@ static int oracle_level(int seed, bool verbose)
             double pa[2] = { (a % G) * h, (a / G) * h }, pb[2] = { (b % G) * h, (b / G) * h };
             steerN_MeshFilter f = { r, NULL };
             steerN_PathStatus st = steerN_mesh_path(q, m, pa, pb, &f);
+            if (st == STEERN_PATH_FOUND) {
+                uint32_t np;
+                const double *pp = steerN_mesh_path_points(q, &np);
+                bool crosses;
+                double clp = path_clearance(m, pp, np, &crosses);
+                if (crosses || !(clp >= r - 1e-6)) {
+                    (*squeezed)++;
+                    if (verbose)
+                        printf("    seed %d r %g: (%g, %g) -> (%g, %g): clearance %.6f\n", seed, r, pa[0], pa[1], pb[0],
+                               pb[1], clp);
+                }
+            }
             if (st != STEERN_PATH_FOUND) {
                 wrong++;
                 if (verbose)
@@ -813,8 +825,9 @@ static int oracle_level(int seed, bool verbose)
 static void test_widths_oracle(void)
 {
     const char *env = getenv("STEER_MESH_ORACLE");
-    int n = env ? atoi(env) : 40, wrong = 0;
-    for (int seed = 1; seed <= n; seed++) wrong += oracle_level(seed, true);
+    int n = env ? atoi(env) : 40, wrong = 0, squeezed = 0;
+    for (int seed = 1; seed <= n; seed++) wrong += oracle_level(seed, true, &squeezed);
+    printf("    %d paths nearer a wall than r\n", squeezed);
     printf("    %d queries refused where a way 2 r wide exists (seeds 1 to %d)\n", wrong, n);
     CHECK(env || wrong <= 1, "%d refused, 1 expected", wrong);
 }
