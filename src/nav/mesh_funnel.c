@@ -41,14 +41,16 @@ static void tangent(const Obj *a, const Obj *b, double d[2], double ta[2], doubl
     double n[2] = { 0, 0 };
     if (a->id == b->id && a->side == b->side) {
         d[0] = d[1] = 0;
-    } else if (del == 0 || !(fabs(del) < l)) {
+    } else if (del == 0 || !(fabs(del) <= l * (1 + 1e-9))) {
         // equal offsets: the centres' line shifted; overlapping circles
         // (the start or goal within r of a wall vertex): no tangent, so
         // the centres' direction
         d[0] = dx, d[1] = dy;
         if (l > 0) n[0] = -dy / l, n[1] = dx / l;
     } else {
-        double c = sqrt(l2 - del * del), ux = dx / l, uy = dy / l;
+        // (circles that touch, within rounding: the tangent through the
+        // point where they do, across the line of their centres)
+        double c2 = l2 - del * del, c = sqrt(c2 > 0 ? c2 : 0), ux = dx / l, uy = dy / l;
         d[0] = (c * ux + del * uy) / l, d[1] = (c * uy - del * ux) / l;
         n[0] = -d[1], n[1] = d[0];
     }
@@ -498,8 +500,7 @@ static int emit_path(steerN_MeshQuery *q)
 static void set_obj(Obj *o, const steerN_Mesh *m, uint32_t v, int side, double r, uint32_t at)
 {
     o->at = at;
-    o->p[0] = m->xy[2 * v], o->p[1] = m->xy[2 * v + 1];
-    o->rho = steerN_mesh_hard(m, v, r) ? r : 0;
+    o->rho = steerN_mesh_end(m, v, r, o->p);
     o->side = side;
     o->id = o->v = v;
 }
@@ -595,7 +596,7 @@ steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q)
         q->npts = 0;
         if (funnel(q, n + 1)) return STEERN_PATH_NOMEM;
         for (uint32_t k = 1; k + 1 < q->ncor; k++)
-            if (q->cor[k].id < m->nvert) q->cor[k].rho = steerN_mesh_hard(m, q->cor[k].id, q->radius) ? q->radius : 0;
+            if (q->cor[k].id < m->nvert) q->cor[k].rho = steerN_mesh_end(m, q->cor[k].id, q->radius, q->cor[k].p);
         if (repair(q) || emit_path(q)) return STEERN_PATH_NOMEM;
         // no path round the corners within r found (rare: two circles
         // closer than a few centimetres past 2 r, walls at odd angles):

@@ -198,6 +198,20 @@ static bool pinched(const steerN_MeshQuery *q, uint32_t t, int k, const double p
     return steerN_mesh_pinched(q->m, q->radius, t, k, p);
 }
 
+// How far along the portal from its end a (vertex v) toward b the path
+// crosses it at the nearest for radius r: out of the circle of that end
+// (steerN_mesh_end): r from a wall's vertex; from an area's corner near a
+// wall, where the portal leaves the circle about the wall's nearest point.
+static double end_room(const steerN_Mesh *m, uint32_t v, const double a[2], const double b[2], double len, double r)
+{
+    double c[2], rho = steerN_mesh_end(m, v, r, c);
+    if (!(rho > 0) || m->vwall[v] || !(len > 0)) return rho;
+    double e[2] = { (b[0] - a[0]) / len, (b[1] - a[1]) / len }, w[2] = { c[0] - a[0], c[1] - a[1] };
+    double along = w[0] * e[0] + w[1] * e[1], h = mg_cross(e[0], e[1], w[0], w[1]), k = rho * rho - h * h;
+    double s = along + sqrt(k > 0 ? k : 0);
+    return s > 0 ? s : 0;
+}
+
 // Where the path from `at` crosses the portal a-b (vertices vp, vq) for
 // radius r: its parameter s along a-b, nearest `at`, kept r from the ends
 // that are hard. True when the portal is closed: s is then its length
@@ -213,7 +227,7 @@ static bool portal_at(const steerN_Mesh *m, const double at[2], const double a[2
         mg_seg_nearest(at, a, b, NULL, s);
         return false;
     }
-    double len = mg_dist(a, b), ra = steerN_mesh_hard(m, vp, r) ? r : 0, rb = steerN_mesh_hard(m, vq, r) ? r : 0;
+    double len = mg_dist(a, b), ra = end_room(m, vp, a, b, len, r), rb = end_room(m, vq, b, a, len, r);
     if (len < ra + rb || !(len > 0)) return *s = len, true;
     double lo = ra / len, hi = 1 - rb / len, u;
     mg_seg_nearest(at, a, b, NULL, &u);
