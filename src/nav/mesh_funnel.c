@@ -164,9 +164,13 @@ static int emit_corner(steerN_MeshQuery *q, const Obj *o, const double in[2], co
     for (uint32_t j = 0; j < nw && j < MAXWALLS; j++) {
         uint32_t t = wall[j] / 3, i = wall[j] % 3;
         if (m->tri[3 * t + i] == o->v || m->tri[3 * t + (i + 1) % 3] == o->v) continue; // o's own walls
-        double at_wall[2];
-        mg_seg_nearest(o->p, mg_v(m, t, (int)i), mg_v(m, t, (int)(i + 1) % 3), at_wall, NULL);
+        double at_wall[2], d2 = mg_seg_nearest(o->p, mg_v(m, t, (int)i), mg_v(m, t, (int)(i + 1) % 3), at_wall, NULL);
         add_split(o, u, at_wall, end, split, at, &ns);
+        // a wall nearer than 2 r in front of the corner (within a quarter
+        // turn of the arc): a gap narrower than the agent the widths let
+        // through (past an area's corner); the path is checked whole
+        double w[2] = { at_wall[0] - o->p[0], at_wall[1] - o->p[1] }, a = turn_of(u, w, o->side);
+        if (d2 < 4 * o->rho * o->rho * (1 - 1e-9) && (a < end + 1 || a > 3)) q->repaired = true;
     }
     const double *from = u;
     double prev = 0;
@@ -484,6 +488,13 @@ static int emit_path(steerN_MeshQuery *q)
     const Obj *c = q->cor;
     double in[2] = { c[0].p[0], c[0].p[1] }, d[2], out[2], nin[2];
     for (uint32_t k = 0; k + 1 < q->ncor; k++) {
+        // two circles on opposite sides closer than their radii: a
+        // squeeze the widths let through (past an area's corner, whose
+        // triangles do not see the wall vertices on both sides of the
+        // gap): the path is checked whole
+        if (c[k].rho > 0 && c[k + 1].rho > 0 && c[k].side != c[k + 1].side &&
+            mg_dist(c[k].p, c[k + 1].p) < (c[k].rho + c[k + 1].rho) * (1 - 1e-9))
+            q->repaired = true;
         tangent(&c[k], &c[k + 1], d, out, nin);
         if (emit_corner(q, &c[k], in, out)) return -1;
         in[0] = nin[0], in[1] = nin[1];
