@@ -560,7 +560,33 @@ static void points_only(steerN_MeshQuery *q, uint32_t np, double shrink)
     }
 }
 
-steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q)
+// The node of the corridor's portal nearest the point of the path
+// nearest a wall (the path sampled 8 times a segment): where the corridor
+// is too narrow.
+static uint32_t pinch_node(const steerN_MeshQuery *q)
+{
+    const steerN_Mesh *m = q->m;
+    double best = INFINITY, at[2] = { q->pts[0], q->pts[1] };
+    for (uint32_t i = 0; i + 1 < q->npts; i++)
+        for (int k = 0; k < 8; k++) {
+            const double *a = q->pts + 2 * i, *b = a + 2;
+            double x[2] = { a[0] + (b[0] - a[0]) * k / 8, a[1] + (b[1] - a[1]) * k / 8 };
+            double d = steerN_mesh_wall_distance(m, x, NULL, NULL);
+            if (d < best) best = d, at[0] = x[0], at[1] = x[1];
+        }
+    uint32_t bi = 0;
+    double bd = INFINITY;
+    for (uint32_t i = 1; i < q->ncorr; i++) {
+        const double *a = m->xy + 2 * q->portal[2 * i].v, *b = m->xy + 2 * q->portal[2 * i + 1].v;
+        double d = mg_seg_nearest(at, a, b, NULL, NULL);
+        if (d < bd) bd = d, bi = i;
+    }
+    if (!bi) return UINT32_MAX;
+    uint32_t t = (uint32_t)q->corr[bi];
+    return 3 * t + (uint32_t)mg_back_edge(m, t, (uint32_t)q->corr[bi - 1]);
+}
+
+steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q, uint32_t *bad)
 {
     const steerN_Mesh *m = q->m;
     uint32_t start = 3 * m->ntri, n = 0;
@@ -613,6 +639,7 @@ steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q)
         // closer than a few centimetres past 2 r, walls at odd angles):
         // refused, as too narrow, rather than a path nearer a wall than r
         if (!(on_mesh(q) && keeps_radius(q))) {
+            if (bad && q->npts) *bad = pinch_node(q);
             q->npts = 0;
             return STEERN_PATH_NARROW;
         }

@@ -147,6 +147,21 @@ static bool place(steerN_MeshQuery *q, const double p[2], double out[2], uint32_
     return q->cost[m->area[t]] < INFINITY;
 }
 
+// A search from the start (again), with the nodes banned so far closed.
+static int seed(steerN_MeshQuery *q)
+{
+    steerN_query_stamp(q);
+    q->hn = 0;
+    uint32_t s = 3 * q->m->ntri;
+    for (uint32_t i = 0; i < q->nban; i++) q->closed[q->ban[i]] = q->stamp;
+    q->g[s] = 0;
+    q->pos[2 * s] = q->from[0], q->pos[2 * s + 1] = q->from[1];
+    q->key[s] = mg_dist(q->from, q->to) * q->hscale;
+    q->seen[s] = q->stamp;
+    q->parent[s] = s;
+    return heap_push(q, q->key[s], s);
+}
+
 steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2],
                                          const double to[2], const steerN_MeshFilter *f)
 {
@@ -168,15 +183,8 @@ steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh 
     if (!place(q, from, q->from, &q->ts)) return q->status = STEERN_PATH_START_OFF;
     if (!place(q, to, q->to, &q->tg)) return q->status = STEERN_PATH_GOAL_OFF;
     if (m->ntri > (UINT32_MAX - 4) / 3 || reserve_nodes(q, 3 * m->ntri + 2)) return q->status = STEERN_PATH_NOMEM;
-    steerN_query_stamp(q);
-    uint32_t s = 3 * m->ntri;
-    q->g[s] = 0;
-    q->pos[2 * s] = q->from[0], q->pos[2 * s + 1] = q->from[1];
-    q->key[s] = mg_dist(q->from, q->to) * q->hscale;
-    q->seen[s] = q->stamp;
-    q->parent[s] = s;
-    if (heap_push(q, q->key[s], s)) return q->status = STEERN_PATH_NOMEM;
-    return q->status = STEERN_PATH_WORKING;
+    q->nban = 0;
+    return q->status = seed(q) ? STEERN_PATH_NOMEM : STEERN_PATH_WORKING;
 }
 
 // Record node n reached from p at point x for cost g.
@@ -321,8 +329,20 @@ steerN_PathStatus steerN_mesh_path_step(steerN_MeshQuery *q, uint32_t budget, ui
             if (q->closed[n] == q->stamp || k != q->key[n]) continue; // stale
             q->closed[n] = q->stamp;
             if (n == start + 1) {
-                q->status = steerN_query_finish(q);
-                break;
+                // a corridor no way keeping r was made in (the widths let
+                // a gap narrower than the agent through): searched again
+                // without its portal nearest the pinch, a few times
+                uint32_t bad = UINT32_MAX;
+                q->status = steerN_query_finish(q, q->nban < STEERN_MESH_BANS ? &bad : NULL);
+                if (bad == UINT32_MAX) break;
+                q->ban[q->nban++] = bad;
+                q->narrowed = true;
+                if (seed(q)) {
+                    q->status = STEERN_PATH_NOMEM;
+                    break;
+                }
+                q->status = STEERN_PATH_WORKING;
+                continue;
             }
             done++;
             if (expand(q, n)) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 enum { START_ID = UINT32_MAX - 1, GOAL_ID = UINT32_MAX };
+enum { STEERN_MESH_BANS = 4 }; // searches again after a corridor too narrow for r
 
 typedef struct Obj {
     double p[2];
@@ -35,8 +36,9 @@ struct steerN_MeshQuery {
     double from[2], to[2], radius, hscale;
     float cost[STEERN_MESH_AREAS];
     uint32_t ts, tg;
-    bool narrowed; // something was turned away as too narrow
-    bool repaired; // repair changed the funnel's corners, or saw a wall's middle cut
+    bool narrowed;                        // something was turned away as too narrow
+    uint32_t ban[STEERN_MESH_BANS], nban; // nodes closed to the search (corridors no way was made in)
+    bool repaired;                        // repair changed the funnel's corners, or saw a wall's middle cut
     steerN_PathStatus status;
     // the last path
     double *pts;
@@ -94,7 +96,10 @@ static inline double steerN_mesh_end(const steerN_Mesh *m, uint32_t v, double r,
     c[0] = at[0], c[1] = at[1];
     return r;
 }
-// The search reached the goal: the corridor, the funnel, the way (mesh_funnel.c).
-steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q);
+// The search reached the goal: the corridor, the funnel, the way
+// (mesh_funnel.c). NARROW when no way keeping r was made in the corridor;
+// then, when bad is not NULL, the node (a portal of the corridor) to close
+// for another search into *bad.
+steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q, uint32_t *bad);
 
 #endif
