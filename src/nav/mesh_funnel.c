@@ -119,19 +119,21 @@ static double turn_of(const double u[2], const double w[2], int s)
 // the direction of point c, when the arc passes it: the polygon about
 // o's circle then has a side tangent there, and the whole polygon stays
 // on o's side of that tangent, so it keeps r from anything 2 r from o's
-// vertex that way. Kept in the order the arc meets them.
+// vertex that way. Kept in the order the arc meets them; true when the
+// arc passes c.
 enum { MAXSPLIT = 16 };
-static void add_split(const Obj *o, const double u[2], const double c[2], double end, double split[][2], double *at,
+static bool add_split(const Obj *o, const double u[2], const double c[2], double end, double split[][2], double *at,
                       int *ns)
 {
     double w[2] = { c[0] - o->p[0], c[1] - o->p[1] };
-    if (*ns == MAXSPLIT || !(w[0] * w[0] + w[1] * w[1] > 0)) return;
+    double a = turn_of(u, w, o->side); // as for w's unit direction
+    if (!(a > 0 && a < end)) return false;
+    if (*ns == MAXSPLIT) return true;
     unit(w);
-    double a = turn_of(u, w, o->side);
-    if (!(a > 0 && a < end)) return;
     int i = (*ns)++;
     for (; i > 0 && at[i - 1] > a; i--) at[i] = at[i - 1], split[i][0] = split[i - 1][0], split[i][1] = split[i - 1][1];
     at[i] = a, split[i][0] = w[0], split[i][1] = w[1];
+    return true;
 }
 
 // The path round corner o, from the point where it arrives on o's circle
@@ -159,18 +161,23 @@ static int emit_corner(steerN_MeshQuery *q, const Obj *o, const double in[2], co
         const Obj *c = &P[2 * j + opp];
         if (c->rho > 0 && mg_dist(c->p, o->p) < 2.05 * o->rho) add_split(o, u, c->p, end, split, at, &ns);
     }
+    // (the polygon reaches r / cos 11.25 degrees from o's vertex, so a
+    // wall 2.02 r away is out of reach; at a wall's vertex the nearest
+    // wall point in front is known, and often the only one that near)
     const steerN_Mesh *m = q->m;
-    uint32_t wall[MAXWALLS], nw = steerN_mesh_walls_within(m, o->p, 2.05 * o->rho, wall, MAXWALLS);
+    uint32_t wall[MAXWALLS], nw = 0;
+    bool vertex = o->id < m->nvert && m->vwall[o->id];
+    if (!vertex || (double)m->front_next[o->id] < 2.02 * o->rho)
+        nw = steerN_mesh_walls_within(m, o->p, 2.05 * o->rho, wall, MAXWALLS);
+    else if (m->front[o->id] != UINT32_MAX) wall[nw++] = m->front[o->id];
     for (uint32_t j = 0; j < nw && j < MAXWALLS; j++) {
         uint32_t t = wall[j] / 3, i = wall[j] % 3;
         if (m->tri[3 * t + i] == o->v || m->tri[3 * t + (i + 1) % 3] == o->v) continue; // o's own walls
         double at_wall[2], d2 = mg_seg_nearest(o->p, mg_v(m, t, (int)i), mg_v(m, t, (int)(i + 1) % 3), at_wall, NULL);
-        add_split(o, u, at_wall, end, split, at, &ns);
-        // a wall nearer than 2 r in front of the corner (within a quarter
-        // turn of the arc): a gap narrower than the agent the widths let
-        // through (past an area's corner); the path is checked whole
-        double w[2] = { at_wall[0] - o->p[0], at_wall[1] - o->p[1] }, a = turn_of(u, w, o->side);
-        if (d2 < 4 * o->rho * o->rho * (1 - 1e-9) && (a < end + 1 || a > 3)) q->repaired = true;
+        // a wall nearer than 2 r across the arc: a gap narrower than the
+        // agent the widths let through (past an area's corner); the path
+        // is checked whole
+        if (add_split(o, u, at_wall, end, split, at, &ns) && d2 < 4 * o->rho * o->rho * (1 - 1e-9)) q->repaired = true;
     }
     const double *from = u;
     double prev = 0;

@@ -210,10 +210,12 @@ static bool pinched(const steerN_MeshQuery *q, uint32_t t, int k, const double p
 // crosses it at the nearest for radius r: out of the circle of that end
 // (steerN_mesh_end): r from a wall's vertex; from an area's corner near a
 // wall, where the portal leaves the circle about the wall's nearest point.
-static double end_room(const steerN_Mesh *m, uint32_t v, const double a[2], const double b[2], double len, double r)
+static inline double end_room(const steerN_Mesh *m, uint32_t v, const double a[2], const double b[2], double len,
+                              double r)
 {
+    if (m->vwall[v]) return r;
     double c[2], rho = steerN_mesh_end(m, v, r, c);
-    if (!(rho > 0) || m->vwall[v] || !(len > 0)) return rho;
+    if (!(rho > 0) || !(len > 0)) return rho;
     double e[2] = { (b[0] - a[0]) / len, (b[1] - a[1]) / len }, w[2] = { c[0] - a[0], c[1] - a[1] };
     double along = w[0] * e[0] + w[1] * e[1], h = mg_cross(e[0], e[1], w[0], w[1]), k = rho * rho - h * h;
     double s = along + sqrt(k > 0 ? k : 0);

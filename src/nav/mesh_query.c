@@ -142,12 +142,16 @@ static void derived_free(steerN_Mesh *m)
 {
     size_t nc = ncells(m);
     drop(m, m->width, sizeof *m->width * 3 * m->ntri);
+    drop(m, m->front, sizeof *m->front * m->nvert);
+    drop(m, m->front_next, sizeof *m->front_next * m->nvert);
     drop(m, m->cum_area, sizeof *m->cum_area * m->ntri);
     if (m->tstart) drop(m, m->titem, sizeof *m->titem * m->tstart[nc]);
     if (m->wstart) drop(m, m->witem, sizeof *m->witem * m->wstart[nc]);
     drop(m, m->tstart, sizeof *m->tstart * (nc + 1));
     drop(m, m->wstart, sizeof *m->wstart * (nc + 1));
     m->width = m->cum_area = NULL;
+    m->front = NULL;
+    m->front_next = NULL;
     m->tstart = m->titem = m->wstart = m->witem = NULL;
     m->derived_bytes = 0;
     m->prepared = false;
@@ -249,6 +253,67 @@ static int build_index(steerN_Mesh *m, bool wall, uint32_t **start, uint32_t **i
 
 static void aux_free(steerN_Mesh *m) { derived_free(m); }
 
+// A float no more than x >= 0 (INFINITY stays).
+static float float_below(double x)
+{
+    float f = (float)x;
+    if ((double)f > x) {
+        uint32_t bits;
+        memcpy(&bits, &f, 4);
+        bits--;
+        memcpy(&f, &bits, 4);
+    }
+    return f;
+}
+
+// front[v] and front_next[v] (mesh.h): rings of index cells about v until
+// no unseen cell can hold a point nearer than the second found.
+static void front_walls(steerN_Mesh *m, uint32_t v)
+{
+    enum { NEAR = 8 };
+    const double *p = m->xy + 2 * v;
+    double d1 = INFINITY, d2 = INFINITY, p1[2] = { 0, 0 }, nb[NEAR][2];
+    uint32_t e1 = UINT32_MAX, nn = 0, cx, cy;
+    m->front[v] = UINT32_MAX, m->front_next[v] = INFINITY;
+    if (!m->vwall[v] || !m->wstart[ncells(m)]) return;
+    cell_range(m, p[0], p[0], 0, &cx, &cx);
+    cell_range(m, p[1], p[1], 1, &cy, &cy);
+    for (uint32_t k = 0;; k++) {
+        int64_t x0 = (int64_t)cx - k, x1 = (int64_t)cx + k, y0 = (int64_t)cy - k, y1 = (int64_t)cy + k;
+        // v's own walls (all in its cell) first: the far ends to leave out
+        for (int pass = k ? 1 : 0; pass < 2; pass++)
+            for (int64_t y = y0; y <= y1; y++) {
+                if (y < 0 || y >= m->bny) continue;
+                bool row = y == y0 || y == y1;
+                for (int64_t x = x0; x <= x1; x += row || x1 == x0 ? 1 : x1 - x0) {
+                    if (x < 0 || x >= m->bnx) continue;
+                    size_t c = (size_t)y * m->bnx + (size_t)x;
+                    for (uint32_t j = m->wstart[c]; j < m->wstart[c + 1]; j++) {
+                        uint32_t e = m->witem[j], t = e / 3, i = e % 3;
+                        uint32_t va = m->tri[3 * t + i], vb = m->tri[3 * t + (i + 1) % 3];
+                        if (va == v || vb == v) {
+                            if (pass == 0 && nn < NEAR) {
+                                const double *o = m->xy + 2 * (va == v ? vb : va);
+                                nb[nn][0] = o[0], nb[nn][1] = o[1], nn++;
+                            }
+                            continue;
+                        }
+                        if (pass == 0) continue;
+                        double q[2], d = sqrt(mg_seg_nearest(p, m->xy + 2 * va, m->xy + 2 * vb, q, NULL));
+                        bool far_end = false;
+                        for (uint32_t n = 0; n < nn && !far_end; n++) far_end = q[0] == nb[n][0] && q[1] == nb[n][1];
+                        if (far_end || (q[0] == p1[0] && q[1] == p1[1] && e1 != UINT32_MAX)) continue;
+                        if (d < d1) d2 = d1, d1 = d, e1 = e, p1[0] = q[0], p1[1] = q[1];
+                        else if (d < d2) d2 = d;
+                    }
+                }
+            }
+        if (d2 <= k * m->bcell) break;
+        if (x0 <= 0 && y0 <= 0 && x1 >= (int64_t)m->bnx - 1 && y1 >= (int64_t)m->bny - 1) break;
+    }
+    m->front[v] = e1, m->front_next[v] = float_below(d2);
+}
+
 int steerN_mesh_prepare(steerN_Mesh *m)
 {
     if (m->aux_free) m->aux_free(m);
@@ -285,6 +350,10 @@ int steerN_mesh_prepare(steerN_Mesh *m)
         m->cum_area[t] = sum;
     }
     if (build_index(m, false, &m->tstart, &m->titem) || build_index(m, true, &m->wstart, &m->witem)) goto out;
+    m->front = grab(m, sizeof *m->front * m->nvert);
+    m->front_next = grab(m, sizeof *m->front_next * m->nvert);
+    if (!m->front || !m->front_next) goto out;
+    for (uint32_t v = 0; v < m->nvert; v++) front_walls(m, v);
     m->prepared = true;
     rc = 0;
 out:
@@ -436,11 +505,13 @@ uint32_t steerN_mesh_walls_within(const steerN_Mesh *m, const double p[2], doubl
             size_t cell = (size_t)cy * m->bnx + cx;
             for (uint32_t j = m->wstart[cell]; j < m->wstart[cell + 1]; j++) {
                 uint32_t e = m->witem[j];
+                const double *a = mg_v(m, e / 3, (int)(e % 3)), *b = mg_v(m, e / 3, (int)(e % 3 + 1) % 3);
+                if (fmin(a[0], b[0]) > p[0] + lim || fmax(a[0], b[0]) < p[0] - lim || fmin(a[1], b[1]) > p[1] + lim ||
+                    fmax(a[1], b[1]) < p[1] - lim || !(mg_seg_nearest(p, a, b, NULL, NULL) < lim * lim))
+                    continue;
                 bool old = false;
                 for (uint32_t i = 0; i < n && i < cap && !old; i++) old = out[i] == e;
-                if (old || !(mg_seg_nearest(p, mg_v(m, e / 3, (int)(e % 3)), mg_v(m, e / 3, (int)(e % 3 + 1) % 3), NULL,
-                                            NULL) < lim * lim))
-                    continue;
+                if (old) continue;
                 if (n < cap) out[n] = e;
                 n++;
             }
