@@ -4,16 +4,22 @@
 //
 // The funnel (Demyen's modified funnel algorithm): the simple stupid
 // funnel over the corridor's portals, where each portal end that is a wall
-// vertex (vwall, or an area corner nearer a wall than r) is a circle of
-// radius r and every other point (the start, the goal, an area corner) a
-// circle of radius 0. The funnel's sides are
+// vertex is a circle of radius r, an area's corner nearer a wall than r
+// the circle of radius r about that wall's nearest point (steerN_mesh_end),
+// and every other point (the start, the goal, an area corner) a circle of
+// radius 0. The funnel's sides are
 // tangents from the apex's circle to the sides' circles: outer tangents
-// between two corners on the same side, inner ones between opposite sides.
+// between two corners on the same side, inner ones between opposite sides
+// (through the point where they touch for two circles exactly 2 r apart).
 // A corner the path turns at is written as points on the polygon
 // circumscribed about its circle: each arc of at most 22.5 degrees becomes
 // one point (where the tangents at its ends meet, r / cos(arc / 2) from the
 // vertex, at most 2% of r outside the arc), so every segment of the path is
-// a tangent of the circles it passes and keeps r from their vertices. With
+// a tangent of the circles it passes and keeps r from their vertices; the
+// arc is split toward every wall within 2.02 r of its vertex, so that the
+// polygon has a side facing that wall and keeps r from it too (a wall
+// nearer than 2 r there is a gap the widths let through: the path is then
+// checked whole). With
 // r = 0 every circle is a point and this is the classic simple stupid
 // funnel, point for point. Then repair: corners turned round the wrong
 // way are dropped, and circles a segment cuts are put back, and so are
@@ -22,7 +28,8 @@
 // mesh, a raycast along each segment, and when repair changed it or it
 // left the mesh, r from every wall when its ends are): one that fails is
 // made again from the classic funnel's corners as circles, repaired, and
-// refused as NARROW when that fails too; one that leaves the mesh with a
+// refused as NARROW when that fails too (and the search tries again
+// without the corridor's portal nearest the pinch); one that leaves the mesh with a
 // start or goal within r of a wall (where rounded corners need not fit)
 // is replaced by the funnel over the portals as points, each wall end
 // moved r along its portal, which stays inside the corridor.

@@ -7,9 +7,10 @@
 // reached first through an edge that cannot turn toward the goal for a
 // wide agent may still be reached through another. Each node carries the
 // point where the path crosses its entry edge: the point of that portal
-// nearest the previous crossing point, kept r from the portal's ends that
-// are walls (a wall vertex, or an area's corner nearer a wall than r:
-// hard()). A step costs the distance between successive crossing points
+// nearest the previous crossing point, kept out of the circles of the
+// portal's ends (steerN_mesh_end: radius r about a wall vertex, and about
+// the wall's nearest point for an area's corner nearer a wall than r).
+// A step costs the distance between successive crossing points
 // times the cost of the triangle between them (the filter's, else the
 // mesh's; INFINITY: never entered); the heuristic is the straight distance
 // to the goal times the least area cost, so it never overestimates. A way
@@ -19,6 +20,9 @@
 // by (f, node), so ties go to the lower triangle: the same query gives the
 // same path, bit for bit. When the search fails for r > 0 after turning
 // something away as too narrow, a flood with r = 0 tells NARROW from NONE.
+// When no way keeping r is made in the corridor found (the widths let a
+// gap narrower than 2 r through: mesh_funnel.c), the search starts again
+// with the corridor's portal nearest the pinch closed, a few times.
 //
 // Sliced: begin sets the search up, step expands at most `budget` nodes,
 // so a world can spread many requests over ticks; all memory lives in the
@@ -223,8 +227,8 @@ static inline double end_room(const steerN_Mesh *m, uint32_t v, const double a[2
 }
 
 // Where the path from `at` crosses the portal a-b (vertices vp, vq) for
-// radius r: its parameter s along a-b, nearest `at`, kept r from the ends
-// that are hard. True when the portal is closed: s is then its length
+// radius r: its parameter s along a-b, nearest `at`, kept out of its
+// ends' circles (end_room). True when the portal is closed: s is then its length
 // (0 for a degenerate one). With r = 0 no end is kept from (0 / len is
 // 0 and the nearest point's parameter is already in [0, 1]), so neither
 // the length nor the ends are needed: the same s, bit for bit.

@@ -2,8 +2,9 @@
 // mesh_query.c — what a navigation mesh answers about points (mesh.h):
 // the derived data (steerN_mesh_prepare), locate, the nearest point, the
 // distance to the walls, contains, raycast, move along the surface and
-// random points; for the paths (mesh_path.c), the pinch at a path's ends
-// and whether a wall comes near a segment.
+// random points; for the paths (mesh_path.c, mesh_funnel.c), the pinch at
+// a path's ends, whether a wall comes near a segment, the walls near a
+// point, and (prepared) each wall vertex's nearest wall point in front.
 //
 // Widths after Demyen & Buro ("Efficient Triangulation-Based
 // Pathfinding", AAAI 2006, and Demyen's thesis): the width of triangle t
