@@ -254,6 +254,40 @@ static int build_index(steerN_Mesh *m, bool wall, uint32_t **start, uint32_t **i
 
 static void aux_free(steerN_Mesh *m) { derived_free(m); }
 
+// The cells of ring k about cell (cx, cy) (k = 0: that cell), row by row,
+// those on the grid: ring_next gives each in turn, false after the last;
+// ring_all: the ring reaches past every side of the grid.
+typedef struct Ring {
+    int64_t x0, x1, y0, y1, x, y;
+} Ring;
+
+static Ring ring_of(uint32_t cx, uint32_t cy, uint32_t k)
+{
+    Ring r = { (int64_t)cx - k, (int64_t)cx + k, (int64_t)cy - k, (int64_t)cy + k, 0, 0 };
+    r.x = r.x0 - 1, r.y = r.y0;
+    return r;
+}
+
+static bool ring_next(const steerN_Mesh *m, Ring *r, size_t *cell)
+{
+    for (; r->y <= r->y1; r->y++, r->x = r->x0 - 1) {
+        if (r->y < 0 || r->y >= m->bny) continue;
+        bool row = r->y == r->y0 || r->y == r->y1;
+        r->x = r->x < r->x0 ? r->x0 : r->x + (row || r->x1 == r->x0 ? 1 : r->x1 - r->x0);
+        for (; r->x <= r->x1; r->x += row || r->x1 == r->x0 ? 1 : r->x1 - r->x0)
+            if (r->x >= 0 && r->x < m->bnx) {
+                *cell = (size_t)r->y * m->bnx + (size_t)r->x;
+                return true;
+            }
+    }
+    return false;
+}
+
+static bool ring_all(const steerN_Mesh *m, const Ring *r)
+{
+    return r->x0 <= 0 && r->y0 <= 0 && r->x1 >= (int64_t)m->bnx - 1 && r->y1 >= (int64_t)m->bny - 1;
+}
+
 // A float no more than x >= 0 (INFINITY stays).
 static float float_below(double x)
 {
@@ -280,37 +314,32 @@ static void front_walls(steerN_Mesh *m, uint32_t v)
     cell_range(m, p[0], p[0], 0, &cx, &cx);
     cell_range(m, p[1], p[1], 1, &cy, &cy);
     for (uint32_t k = 0;; k++) {
-        int64_t x0 = (int64_t)cx - k, x1 = (int64_t)cx + k, y0 = (int64_t)cy - k, y1 = (int64_t)cy + k;
         // v's own walls (all in its cell) first: the far ends to leave out
-        for (int pass = k ? 1 : 0; pass < 2; pass++)
-            for (int64_t y = y0; y <= y1; y++) {
-                if (y < 0 || y >= m->bny) continue;
-                bool row = y == y0 || y == y1;
-                for (int64_t x = x0; x <= x1; x += row || x1 == x0 ? 1 : x1 - x0) {
-                    if (x < 0 || x >= m->bnx) continue;
-                    size_t c = (size_t)y * m->bnx + (size_t)x;
-                    for (uint32_t j = m->wstart[c]; j < m->wstart[c + 1]; j++) {
-                        uint32_t e = m->witem[j], t = e / 3, i = e % 3;
-                        uint32_t va = m->tri[3 * t + i], vb = m->tri[3 * t + (i + 1) % 3];
-                        if (va == v || vb == v) {
-                            if (pass == 0 && nn < NEAR) {
-                                const double *o = m->xy + 2 * (va == v ? vb : va);
-                                nb[nn][0] = o[0], nb[nn][1] = o[1], nn++;
-                            }
-                            continue;
+        Ring ring = ring_of(cx, cy, k);
+        for (int pass = k ? 1 : 0; pass < 2; pass++) {
+            ring = ring_of(cx, cy, k);
+            size_t c;
+            while (ring_next(m, &ring, &c))
+                for (uint32_t j = m->wstart[c]; j < m->wstart[c + 1]; j++) {
+                    uint32_t e = m->witem[j], t = e / 3, i = e % 3;
+                    uint32_t va = m->tri[3 * t + i], vb = m->tri[3 * t + (i + 1) % 3];
+                    if (va == v || vb == v) {
+                        if (pass == 0 && nn < NEAR) {
+                            const double *o = m->xy + 2 * (va == v ? vb : va);
+                            nb[nn][0] = o[0], nb[nn][1] = o[1], nn++;
                         }
-                        if (pass == 0) continue;
-                        double q[2], d = sqrt(mg_seg_nearest(p, m->xy + 2 * va, m->xy + 2 * vb, q, NULL));
-                        bool far_end = false;
-                        for (uint32_t n = 0; n < nn && !far_end; n++) far_end = q[0] == nb[n][0] && q[1] == nb[n][1];
-                        if (far_end || (q[0] == p1[0] && q[1] == p1[1] && e1 != UINT32_MAX)) continue;
-                        if (d < d1) d2 = d1, d1 = d, e1 = e, p1[0] = q[0], p1[1] = q[1];
-                        else if (d < d2) d2 = d;
+                        continue;
                     }
+                    if (pass == 0) continue;
+                    double q[2], d = sqrt(mg_seg_nearest(p, m->xy + 2 * va, m->xy + 2 * vb, q, NULL));
+                    bool far_end = false;
+                    for (uint32_t n = 0; n < nn && !far_end; n++) far_end = q[0] == nb[n][0] && q[1] == nb[n][1];
+                    if (far_end || (q[0] == p1[0] && q[1] == p1[1] && e1 != UINT32_MAX)) continue;
+                    if (d < d1) d2 = d1, d1 = d, e1 = e, p1[0] = q[0], p1[1] = q[1];
+                    else if (d < d2) d2 = d;
                 }
-            }
-        if (d2 <= k * m->bcell) break;
-        if (x0 <= 0 && y0 <= 0 && x1 >= (int64_t)m->bnx - 1 && y1 >= (int64_t)m->bny - 1) break;
+        }
+        if (d2 <= k * m->bcell || ring_all(m, &ring)) break;
     }
     m->front[v] = e1, m->front_next[v] = float_below(d2);
 }
@@ -392,27 +421,20 @@ double steerN_mesh_wall_edge(const steerN_Mesh *m, const double p[2], double at[
     if (!cell_of(m, p, &cx, &cy) || !m->wstart[ncells(m)]) return INFINITY;
     double best = INFINITY;
     for (uint32_t k = 0;; k++) {
-        int64_t x0 = (int64_t)cx - k, x1 = (int64_t)cx + k, y0 = (int64_t)cy - k, y1 = (int64_t)cy + k;
-        for (int64_t y = y0; y <= y1; y++) {
-            if (y < 0 || y >= m->bny) continue;
-            bool row = y == y0 || y == y1;
-            for (int64_t x = x0; x <= x1; x += row || x1 == x0 ? 1 : x1 - x0) {
-                if (x < 0 || x >= m->bnx) continue;
-                size_t c = (size_t)y * m->bnx + (size_t)x;
-                for (uint32_t j = m->wstart[c]; j < m->wstart[c + 1]; j++) {
-                    uint32_t e = m->witem[j];
-                    double q[2];
-                    double d2 =
-                        mg_seg_nearest(p, mg_v(m, e / 3, (int)(e % 3)), mg_v(m, e / 3, (int)(e % 3 + 1) % 3), q, NULL);
-                    if (d2 < best || (d2 == best && (int64_t)e < *edge)) {
-                        best = d2, *edge = e;
-                        if (at) at[0] = q[0], at[1] = q[1];
-                    }
+        Ring ring = ring_of(cx, cy, k);
+        size_t c;
+        while (ring_next(m, &ring, &c))
+            for (uint32_t j = m->wstart[c]; j < m->wstart[c + 1]; j++) {
+                uint32_t e = m->witem[j];
+                double q[2];
+                double d2 =
+                    mg_seg_nearest(p, mg_v(m, e / 3, (int)(e % 3)), mg_v(m, e / 3, (int)(e % 3 + 1) % 3), q, NULL);
+                if (d2 < best || (d2 == best && (int64_t)e < *edge)) {
+                    best = d2, *edge = e;
+                    if (at) at[0] = q[0], at[1] = q[1];
                 }
             }
-        }
-        if (sqrt(best) <= k * m->bcell) break;
-        if (x0 <= 0 && y0 <= 0 && x1 >= (int64_t)m->bnx - 1 && y1 >= (int64_t)m->bny - 1) break;
+        if (sqrt(best) <= k * m->bcell || ring_all(m, &ring)) break;
     }
     return sqrt(best);
 }
