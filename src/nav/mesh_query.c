@@ -302,12 +302,13 @@ static float float_below(double x)
 }
 
 // front[v] and front_next[v] (mesh.h): rings of index cells about v until
-// no unseen cell can hold a point nearer than the second found.
+// no unseen cell can hold a point nearer than the second found, at most
+// two (front_next then a cell's width, when that is nearer).
 static void front_walls(steerN_Mesh *m, uint32_t v)
 {
     enum { NEAR = 8 };
     const double *p = m->xy + 2 * v;
-    double d1 = INFINITY, d2 = INFINITY, p1[2] = { 0, 0 }, nb[NEAR][2];
+    double d1 = INFINITY, d2 = INFINITY, reach = INFINITY, p1[2] = { 0, 0 }, nb[NEAR][2];
     uint32_t e1 = UINT32_MAX, nn = 0, cx, cy;
     m->front[v] = UINT32_MAX, m->front_next[v] = INFINITY;
     if (!m->vwall[v] || !m->wstart[ncells(m)]) return;
@@ -331,17 +332,26 @@ static void front_walls(steerN_Mesh *m, uint32_t v)
                         continue;
                     }
                     if (pass == 0) continue;
-                    double q[2], d = sqrt(mg_seg_nearest(p, m->xy + 2 * va, m->xy + 2 * vb, q, NULL));
+                    const double *a = m->xy + 2 * va, *b = m->xy + 2 * vb;
+                    if (fmin(a[0], b[0]) - p[0] >= reach || p[0] - fmax(a[0], b[0]) >= reach ||
+                        fmin(a[1], b[1]) - p[1] >= reach || p[1] - fmax(a[1], b[1]) >= reach)
+                        continue;                                      // no nearer than the second so far
+                    double q[2], d = mg_seg_nearest(p, a, b, q, NULL); // squared, as d1 and d2
                     bool far_end = false;
                     for (uint32_t n = 0; n < nn && !far_end; n++) far_end = q[0] == nb[n][0] && q[1] == nb[n][1];
-                    if (far_end || (q[0] == p1[0] && q[1] == p1[1] && e1 != UINT32_MAX)) continue;
+                    if (far_end || (q[0] == p1[0] && q[1] == p1[1] && e1 != UINT32_MAX) || !(d < d2)) continue;
                     if (d < d1) d2 = d1, d1 = d, e1 = e, p1[0] = q[0], p1[1] = q[1];
-                    else if (d < d2) d2 = d;
+                    else d2 = d;
+                    reach = sqrt(d2);
                 }
         }
-        if (d2 <= k * m->bcell || ring_all(m, &ring)) break;
+        if (reach <= k * m->bcell || ring_all(m, &ring)) break;
+        if (k == 1) { // a cell's reach: enough for the corners most levels round, the rest look
+            reach = m->bcell;
+            break;
+        }
     }
-    m->front[v] = e1, m->front_next[v] = float_below(d2);
+    m->front[v] = e1, m->front_next[v] = float_below(reach);
 }
 
 int steerN_mesh_prepare(steerN_Mesh *m)
