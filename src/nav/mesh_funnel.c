@@ -135,6 +135,8 @@ static bool add_split(const Obj *o, const double u[2], const double c[2], double
     double w[2] = { c[0] - o->p[0], c[1] - o->p[1] };
     double a = turn_of(u, w, o->side); // as for w's unit direction
     if (!(a > 0 && a < end)) return false;
+    for (int k = 0; k < *ns; k++)
+        if (fabs(at[k] - a) < 1e-12) return true; // that way already (a portal's end and its walls)
     if (*ns == MAXSPLIT) return true;
     unit(w);
     int i = (*ns)++;
@@ -155,8 +157,9 @@ static int emit_corner(steerN_MeshQuery *q, const Obj *o, const double in[2], co
     unit(u), unit(v);
     double turn = mg_cross(u[0], u[1], v[0], v[1]) * o->side, dot = u[0] * v[0] + u[1] * v[1];
     if (turn < 0 && dot >= 0) return emit_arc(q, o, u, v, false, 0); // a hair the wrong way: straight on
-    // the other ends of o's portals, and the nearest points of the walls
-    // within 2.05 r of o's vertex, in the order the arc meets them
+    // the other ends of o's portals within 2.05 r, and the nearest points
+    // of the walls within 2.02 r of o's centre, in the order the arc meets
+    // them (once each way)
     enum { MAXWALLS = 32 };
     double split[MAXSPLIT][2], at[MAXSPLIT], end = turn_of(u, v, o->side);
     int ns = 0;
@@ -174,13 +177,14 @@ static int emit_corner(steerN_MeshQuery *q, const Obj *o, const double in[2], co
     const steerN_Mesh *m = q->m;
     uint32_t wall[MAXWALLS], nw = 0;
     bool vertex = o->id < m->nvert && m->vwall[o->id];
-    if (!vertex || (double)m->front_next[o->id] < 2.02 * o->rho)
-        nw = steerN_mesh_walls_within(m, o->p, 2.05 * o->rho, wall, MAXWALLS);
+    double reach = 2.02 * o->rho;
+    if (!vertex || (double)m->front_next[o->id] < reach) nw = steerN_mesh_walls_within(m, o->p, reach, wall, MAXWALLS);
     else if (m->front[o->id] != UINT32_MAX) wall[nw++] = m->front[o->id];
     for (uint32_t j = 0; j < nw && j < MAXWALLS; j++) {
         uint32_t t = wall[j] / 3, i = wall[j] % 3;
         if (m->tri[3 * t + i] == o->v || m->tri[3 * t + (i + 1) % 3] == o->v) continue; // o's own walls
         double at_wall[2], d2 = mg_seg_nearest(o->p, mg_v(m, t, (int)i), mg_v(m, t, (int)(i + 1) % 3), at_wall, NULL);
+        if (!(d2 < reach * reach)) continue;
         // a wall nearer than 2 r across the arc: a gap narrower than the
         // agent the widths let through (past an area's corner); the path
         // is checked whole
