@@ -10,7 +10,7 @@
 # tests pass on aarch64 under qemu with the same world hashes as here
 # (tools/cross-check.sh), and on Windows under Wine: the core's C tests,
 # and every demo by steer.exe and by steer.dll under lua.exe
-# (tools/windows-check.sh). Last, a minute and a half of coverage-guided fuzzing
+# (tools/windows-check.sh). Last, a minute and three quarters of coverage-guided fuzzing
 # (tools/fuzz.sh smoke: clang, ASan+UBSan, libFuzzer, each target from its
 # committed corpus; docs/fuzzing.md). Ends with the line "N passed, N
 # failed", counting every one of them. STEER_BUILD, STEER_BUILD_ASAN,

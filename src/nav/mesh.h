@@ -63,6 +63,14 @@ typedef struct steerN_Mesh {
     // i - 1 and i, Demyen & Buro's "width"); a path for radius r crosses t
     // that way only if 2 r <= width.
     double *width;
+    // per wall vertex v, for the corners a path rounds there: front[v]
+    // the wall edge (3 t + i) whose nearest point is the nearest to v of
+    // the walls not ending at v (the far ends of v's own walls left out;
+    // UINT32_MAX: none), and front_next[v] no more than the distance to
+    // the next nearest such point (other edges with the same nearest
+    // point aside)
+    uint32_t *front;
+    float *front_next;
     double *cum_area;        // ntri: running sum of triangle areas (m^2), for random points
     double bmin[2], bmax[2]; // the vertices' bounding box
     // a uniform grid over the box: per cell the triangles overlapping it

@@ -4,16 +4,22 @@
 //
 // The funnel (Demyen's modified funnel algorithm): the simple stupid
 // funnel over the corridor's portals, where each portal end that is a wall
-// vertex (vwall, or an area corner nearer a wall than r) is a circle of
-// radius r and every other point (the start, the goal, an area corner) a
-// circle of radius 0. The funnel's sides are
+// vertex is a circle of radius r, an area's corner nearer a wall than r
+// the circle of radius r about that wall's nearest point (steerN_mesh_end),
+// and every other point (the start, the goal, an area corner) a circle of
+// radius 0. The funnel's sides are
 // tangents from the apex's circle to the sides' circles: outer tangents
-// between two corners on the same side, inner ones between opposite sides.
+// between two corners on the same side, inner ones between opposite sides
+// (through the point where they touch for two circles exactly 2 r apart).
 // A corner the path turns at is written as points on the polygon
 // circumscribed about its circle: each arc of at most 22.5 degrees becomes
 // one point (where the tangents at its ends meet, r / cos(arc / 2) from the
 // vertex, at most 2% of r outside the arc), so every segment of the path is
-// a tangent of the circles it passes and keeps r from their vertices. With
+// a tangent of the circles it passes and keeps r from their vertices; the
+// arc is split toward every wall within 2.02 r of its vertex, so that the
+// polygon has a side facing that wall and keeps r from it too (a wall
+// nearer than 2 r there is a gap the widths let through: the path is then
+// checked whole). With
 // r = 0 every circle is a point and this is the classic simple stupid
 // funnel, point for point. Then repair: corners turned round the wrong
 // way are dropped, and circles a segment cuts are put back, and so are
@@ -22,7 +28,8 @@
 // mesh, a raycast along each segment, and when repair changed it or it
 // left the mesh, r from every wall when its ends are): one that fails is
 // made again from the classic funnel's corners as circles, repaired, and
-// refused as NARROW when that fails too; one that leaves the mesh with a
+// refused as NARROW when that fails too (and the search tries again
+// without the corridor's portal nearest the pinch); one that leaves the mesh with a
 // start or goal within r of a wall (where rounded corners need not fit)
 // is replaced by the funnel over the portals as points, each wall end
 // moved r along its portal, which stays inside the corridor.
@@ -41,14 +48,16 @@ static void tangent(const Obj *a, const Obj *b, double d[2], double ta[2], doubl
     double n[2] = { 0, 0 };
     if (a->id == b->id && a->side == b->side) {
         d[0] = d[1] = 0;
-    } else if (del == 0 || !(fabs(del) < l)) {
+    } else if (del == 0 || !(fabs(del) <= l * (1 + 1e-9))) {
         // equal offsets: the centres' line shifted; overlapping circles
         // (the start or goal within r of a wall vertex): no tangent, so
         // the centres' direction
         d[0] = dx, d[1] = dy;
         if (l > 0) n[0] = -dy / l, n[1] = dx / l;
     } else {
-        double c = sqrt(l2 - del * del), ux = dx / l, uy = dy / l;
+        // (circles that touch, within rounding: the tangent through the
+        // point where they do, across the line of their centres)
+        double c2 = l2 - del * del, c = sqrt(c2 > 0 ? c2 : 0), ux = dx / l, uy = dy / l;
         d[0] = (c * ux + del * uy) / l, d[1] = (c * uy - del * ux) / l;
         n[0] = -d[1], n[1] = d[0];
     }
@@ -113,6 +122,29 @@ static double turn_of(const double u[2], const double w[2], int s)
     return x < 0 ? 2 + -y / (-x - y) : 3 + x / (x - y);
 }
 
+// A split of the arc round o (from unit direction u, turning `end`) in
+// the direction of point c, when the arc passes it: the polygon about
+// o's circle then has a side tangent there, and the whole polygon stays
+// on o's side of that tangent, so it keeps r from anything 2 r from o's
+// vertex that way. Kept in the order the arc meets them; true when the
+// arc passes c.
+enum { MAXSPLIT = 16 };
+static bool add_split(const Obj *o, const double u[2], const double c[2], double end, double split[][2], double *at,
+                      int *ns)
+{
+    double w[2] = { c[0] - o->p[0], c[1] - o->p[1] };
+    double a = turn_of(u, w, o->side); // as for w's unit direction
+    if (!(a > 0 && a < end)) return false;
+    for (int k = 0; k < *ns; k++)
+        if (fabs(at[k] - a) < 1e-12) return true; // that way already (a portal's end and its walls)
+    if (*ns == MAXSPLIT) return true;
+    unit(w);
+    int i = (*ns)++;
+    for (; i > 0 && at[i - 1] > a; i--) at[i] = at[i - 1], split[i][0] = split[i - 1][0], split[i][1] = split[i - 1][1];
+    at[i] = a, split[i][0] = w[0], split[i][1] = w[1];
+    return true;
+}
+
 // The path round corner o, from the point where it arrives on o's circle
 // to the point where it leaves. The polygon about the circle reaches out
 // up to 2% of r; where another circle is near (across a portal of o's
@@ -125,25 +157,38 @@ static int emit_corner(steerN_MeshQuery *q, const Obj *o, const double in[2], co
     unit(u), unit(v);
     double turn = mg_cross(u[0], u[1], v[0], v[1]) * o->side, dot = u[0] * v[0] + u[1] * v[1];
     if (turn < 0 && dot >= 0) return emit_arc(q, o, u, v, false, 0); // a hair the wrong way: straight on
-    // the other ends of o's portals, in the order the arc meets them
-    enum { MAXSPLIT = 8 };
+    // the other ends of o's portals within 2.05 r, and the nearest points
+    // of the walls within 2.02 r of o's centre, in the order the arc meets
+    // them (once each way)
+    enum { MAXWALLS = 32 };
     double split[MAXSPLIT][2], at[MAXSPLIT], end = turn_of(u, v, o->side);
     int ns = 0;
     const Obj *P = q->portal;
     uint32_t lo = o->at, hi = o->at, np = q->ncorr + 1, opp = o->side > 0 ? 1 : 0;
     while (lo > 0 && same(&P[2 * lo - 2 + (1 - opp)], o)) lo--;
     while (hi + 1 < np && same(&P[2 * hi + 2 + (1 - opp)], o)) hi++;
-    for (uint32_t j = lo; j <= hi && ns < MAXSPLIT && same(&P[2 * j + (1 - opp)], o); j++) {
+    for (uint32_t j = lo; j <= hi && same(&P[2 * j + (1 - opp)], o); j++) {
         const Obj *c = &P[2 * j + opp];
-        double w[2] = { c->p[0] - o->p[0], c->p[1] - o->p[1] };
-        if (!(c->rho > 0) || !(mg_dist(c->p, o->p) < 2.05 * o->rho)) continue;
-        unit(w);
-        double a = turn_of(u, w, o->side);
-        if (!(a > 0 && a < end)) continue;
-        int i = ns++;
-        for (; i > 0 && at[i - 1] > a; i--)
-            at[i] = at[i - 1], split[i][0] = split[i - 1][0], split[i][1] = split[i - 1][1];
-        at[i] = a, split[i][0] = w[0], split[i][1] = w[1];
+        if (c->rho > 0 && mg_dist(c->p, o->p) < 2.05 * o->rho) add_split(o, u, c->p, end, split, at, &ns);
+    }
+    // (the polygon reaches r / cos 11.25 degrees from o's vertex, so a
+    // wall 2.02 r away is out of reach; at a wall's vertex the nearest
+    // wall point in front is known, and often the only one that near)
+    const steerN_Mesh *m = q->m;
+    uint32_t wall[MAXWALLS], nw = 0;
+    bool vertex = o->id < m->nvert && m->vwall[o->id];
+    double reach = 2.02 * o->rho;
+    if (!vertex || (double)m->front_next[o->id] < reach) nw = steerN_mesh_walls_within(m, o->p, reach, wall, MAXWALLS);
+    else if (m->front[o->id] != UINT32_MAX) wall[nw++] = m->front[o->id];
+    for (uint32_t j = 0; j < nw && j < MAXWALLS; j++) {
+        uint32_t t = wall[j] / 3, i = wall[j] % 3;
+        if (m->tri[3 * t + i] == o->v || m->tri[3 * t + (i + 1) % 3] == o->v) continue; // o's own walls
+        double at_wall[2], d2 = mg_seg_nearest(o->p, mg_v(m, t, (int)i), mg_v(m, t, (int)(i + 1) % 3), at_wall, NULL);
+        if (!(d2 < reach * reach)) continue;
+        // a wall nearer than 2 r across the arc: a gap narrower than the
+        // agent the widths let through (past an area's corner); the path
+        // is checked whole
+        if (add_split(o, u, at_wall, end, split, at, &ns) && d2 < 4 * o->rho * o->rho * (1 - 1e-9)) q->repaired = true;
     }
     const double *from = u;
     double prev = 0;
@@ -461,6 +506,13 @@ static int emit_path(steerN_MeshQuery *q)
     const Obj *c = q->cor;
     double in[2] = { c[0].p[0], c[0].p[1] }, d[2], out[2], nin[2];
     for (uint32_t k = 0; k + 1 < q->ncor; k++) {
+        // two circles on opposite sides closer than their radii: a
+        // squeeze the widths let through (past an area's corner, whose
+        // triangles do not see the wall vertices on both sides of the
+        // gap): the path is checked whole
+        if (c[k].rho > 0 && c[k + 1].rho > 0 && c[k].side != c[k + 1].side &&
+            mg_dist(c[k].p, c[k + 1].p) < (c[k].rho + c[k + 1].rho) * (1 - 1e-9))
+            q->repaired = true;
         tangent(&c[k], &c[k + 1], d, out, nin);
         if (emit_corner(q, &c[k], in, out)) return -1;
         in[0] = nin[0], in[1] = nin[1];
@@ -477,8 +529,7 @@ static int emit_path(steerN_MeshQuery *q)
 static void set_obj(Obj *o, const steerN_Mesh *m, uint32_t v, int side, double r, uint32_t at)
 {
     o->at = at;
-    o->p[0] = m->xy[2 * v], o->p[1] = m->xy[2 * v + 1];
-    o->rho = steerN_mesh_hard(m, v, r) ? r : 0;
+    o->rho = steerN_mesh_end(m, v, r, o->p);
     o->side = side;
     o->id = o->v = v;
 }
@@ -527,7 +578,33 @@ static void points_only(steerN_MeshQuery *q, uint32_t np, double shrink)
     }
 }
 
-steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q)
+// The node of the corridor's portal nearest the point of the path
+// nearest a wall (the path sampled 8 times a segment): where the corridor
+// is too narrow.
+static uint32_t pinch_node(const steerN_MeshQuery *q)
+{
+    const steerN_Mesh *m = q->m;
+    double best = INFINITY, at[2] = { q->pts[0], q->pts[1] };
+    for (uint32_t i = 0; i + 1 < q->npts; i++)
+        for (int k = 0; k < 8; k++) {
+            const double *a = q->pts + 2 * i, *b = a + 2;
+            double x[2] = { a[0] + (b[0] - a[0]) * k / 8, a[1] + (b[1] - a[1]) * k / 8 };
+            double d = steerN_mesh_wall_distance(m, x, NULL, NULL);
+            if (d < best) best = d, at[0] = x[0], at[1] = x[1];
+        }
+    uint32_t bi = 0;
+    double bd = INFINITY;
+    for (uint32_t i = 1; i < q->ncorr; i++) {
+        const double *a = m->xy + 2 * q->portal[2 * i].v, *b = m->xy + 2 * q->portal[2 * i + 1].v;
+        double d = mg_seg_nearest(at, a, b, NULL, NULL);
+        if (d < bd) bd = d, bi = i;
+    }
+    if (!bi) return UINT32_MAX;
+    uint32_t t = (uint32_t)q->corr[bi];
+    return 3 * t + (uint32_t)mg_back_edge(m, t, (uint32_t)q->corr[bi - 1]);
+}
+
+steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q, uint32_t *bad)
 {
     const steerN_Mesh *m = q->m;
     uint32_t start = 3 * m->ntri, n = 0;
@@ -574,12 +651,13 @@ steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q)
         q->npts = 0;
         if (funnel(q, n + 1)) return STEERN_PATH_NOMEM;
         for (uint32_t k = 1; k + 1 < q->ncor; k++)
-            if (q->cor[k].id < m->nvert) q->cor[k].rho = steerN_mesh_hard(m, q->cor[k].id, q->radius) ? q->radius : 0;
+            if (q->cor[k].id < m->nvert) q->cor[k].rho = steerN_mesh_end(m, q->cor[k].id, q->radius, q->cor[k].p);
         if (repair(q) || emit_path(q)) return STEERN_PATH_NOMEM;
         // no path round the corners within r found (rare: two circles
         // closer than a few centimetres past 2 r, walls at odd angles):
         // refused, as too narrow, rather than a path nearer a wall than r
         if (!(on_mesh(q) && keeps_radius(q))) {
+            if (bad && q->npts) *bad = pinch_node(q);
             q->npts = 0;
             return STEERN_PATH_NARROW;
         }

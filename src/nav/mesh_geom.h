@@ -80,6 +80,9 @@ double steerN_mesh_wall_edge(const steerN_Mesh *m, const double p[2], double at[
 // and that wall to go from the edge to p). Demyen's widths check the ways
 // between two edges; this is the way between an edge and a point inside.
 bool steerN_mesh_pinched(const steerN_Mesh *m, double r, uint32_t t, int k, const double p[2]);
+// mesh_query.c: the wall edges (3 t + i) nearer than lim to p, each once,
+// the first cap of them into out; returns how many there are.
+uint32_t steerN_mesh_walls_within(const steerN_Mesh *m, const double p[2], double lim, uint32_t *out, uint32_t cap);
 // mesh_query.c: a wall comes nearer than lim to the polyline of n points p.
 bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, uint32_t n, double lim);
 

@@ -8,9 +8,10 @@
 // wide agent may still be reached through another. Each node carries the
 // point where the path crosses its entry edge: the point of that portal
 // on the shortest way from the previous crossing point to the goal (the
-// straight line where it crosses the portal), kept r from the portal's ends that
-// are walls (a wall vertex, or an area's corner nearer a wall than r:
-// hard()). A step costs the distance between successive crossing points
+// straight line where it crosses the portal), kept out of the circles of
+// the portal's ends (steerN_mesh_end: radius r about a wall vertex, and
+// about the wall's nearest point for an area's corner nearer a wall than
+// r). A step costs the distance between successive crossing points
 // times the cost of the triangle between them (the filter's, else the
 // mesh's; INFINITY: never entered); the heuristic is the straight distance
 // to the goal times the least area cost, so it never overestimates. A way
@@ -23,6 +24,9 @@
 // A long search also floods the goal's side with its own rules walked
 // backward, now and then (enclosed): a goal shut in where the radius does
 // not pass is then told without going through all of the start's side.
+// When no way keeping r is made in the corridor found (the widths let a
+// gap narrower than 2 r through: mesh_funnel.c), the search starts again
+// with the corridor's portal nearest the pinch closed, a few times.
 //
 // Sliced: begin sets the search up, step expands at most `budget` nodes,
 // so a world can spread many requests over ticks; all memory lives in the
@@ -159,6 +163,21 @@ static bool place(steerN_MeshQuery *q, const double p[2], double out[2], uint32_
     return q->cost[m->area[t]] < INFINITY;
 }
 
+// A search from the start (again), with the nodes banned so far closed.
+static int seed(steerN_MeshQuery *q)
+{
+    steerN_query_stamp(q);
+    q->hn = 0;
+    uint32_t s = 3 * q->m->ntri;
+    for (uint32_t i = 0; i < q->nban; i++) q->closed[q->ban[i]] = q->stamp;
+    q->g[s] = 0;
+    q->pos[2 * s] = q->from[0], q->pos[2 * s + 1] = q->from[1];
+    q->key[s] = mg_dist(q->from, q->to) * q->hscale;
+    q->seen[s] = q->stamp;
+    q->parent[s] = s;
+    return heap_push(q, q->key[s], s);
+}
+
 steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2],
                                          const double to[2], const steerN_MeshFilter *f)
 {
@@ -182,15 +201,8 @@ steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh 
     if (!place(q, from, q->from, &q->ts)) return q->status = STEERN_PATH_START_OFF;
     if (!place(q, to, q->to, &q->tg)) return q->status = STEERN_PATH_GOAL_OFF;
     if (m->ntri > (UINT32_MAX - 4) / 3 || reserve_nodes(q, 3 * m->ntri + 2)) return q->status = STEERN_PATH_NOMEM;
-    steerN_query_stamp(q);
-    uint32_t s = 3 * m->ntri;
-    q->g[s] = 0;
-    q->pos[2 * s] = q->from[0], q->pos[2 * s + 1] = q->from[1];
-    q->key[s] = mg_dist(q->from, q->to) * q->hscale;
-    q->seen[s] = q->stamp;
-    q->parent[s] = s;
-    if (heap_push(q, q->key[s], s)) return q->status = STEERN_PATH_NOMEM;
-    return q->status = STEERN_PATH_WORKING;
+    q->nban = 0;
+    return q->status = seed(q) ? STEERN_PATH_NOMEM : STEERN_PATH_WORKING;
 }
 
 // Record node n reached from p at point x for cost g.
@@ -227,15 +239,31 @@ static double toward(const double p[2], const double q[2], const double a[2], co
     return u < 0 ? 0 : u > 1 ? 1 : u;
 }
 
+// How far along the portal from its end a (vertex v) toward b the path
+// crosses it at the nearest for radius r: out of the circle of that end
+// (steerN_mesh_end): r from a wall's vertex; from an area's corner near a
+// wall, where the portal leaves the circle about the wall's nearest point.
+static inline double end_room(const steerN_Mesh *m, uint32_t v, const double a[2], const double b[2], double len,
+                              double r)
+{
+    if (m->vwall[v]) return r;
+    double c[2], rho = steerN_mesh_end(m, v, r, c);
+    if (!(rho > 0) || !(len > 0)) return rho;
+    double e[2] = { (b[0] - a[0]) / len, (b[1] - a[1]) / len }, w[2] = { c[0] - a[0], c[1] - a[1] };
+    double along = w[0] * e[0] + w[1] * e[1], h = mg_cross(e[0], e[1], w[0], w[1]), k = rho * rho - h * h;
+    double s = along + sqrt(k > 0 ? k : 0);
+    return s > 0 ? s : 0;
+}
+
 // Where the path from `at` toward the goal `to` crosses the portal a-b
 // (vertices vp, vq) for radius r: its parameter s along a-b, the point on
 // the shortest way from `at` to `to` through the portal (so a step's cost
 // follows the straight line where the corridor allows, and the search's
-// costs stay near the true lengths: fewer triangles to expand), kept r
-// from the ends that are hard. True when the portal is closed: s is then
-// its length (0 for a degenerate one). With r = 0 no end is kept from
-// (0 / len is 0 and the parameter is already in [0, 1]), so neither the
-// length nor the ends are needed: the same s, bit for bit.
+// costs stay near the true lengths: fewer triangles to expand), kept out
+// of its ends' circles (end_room). True when the portal is closed: s is
+// then its length (0 for a degenerate one). With r = 0 no end is kept
+// from (0 / len is 0 and the parameter is already in [0, 1]), so neither
+// the length nor the ends are needed: the same s, bit for bit.
 static bool portal_at(const steerN_Mesh *m, const double at[2], const double to[2], const double a[2],
                       const double b[2], uint32_t vp, uint32_t vq, double r, double *s)
 {
@@ -245,7 +273,7 @@ static bool portal_at(const steerN_Mesh *m, const double at[2], const double to[
         *s = toward(at, to, a, b);
         return false;
     }
-    double len = mg_dist(a, b), ra = steerN_mesh_hard(m, vp, r) ? r : 0, rb = steerN_mesh_hard(m, vq, r) ? r : 0;
+    double len = mg_dist(a, b), ra = end_room(m, vp, a, b, len, r), rb = end_room(m, vq, b, a, len, r);
     if (len < ra + rb || !(len > 0)) return *s = len, true;
     double lo = ra / len, hi = 1 - rb / len, u = toward(at, to, a, b);
     *s = u < lo ? lo : u > hi ? hi : u;
@@ -402,8 +430,20 @@ steerN_PathStatus steerN_mesh_path_step(steerN_MeshQuery *q, uint32_t budget, ui
             if (q->closed[n] == q->stamp || k != q->key[n]) continue; // stale
             q->closed[n] = q->stamp;
             if (n == start + 1) {
-                q->status = steerN_query_finish(q);
-                break;
+                // a corridor no way keeping r was made in (the widths let
+                // a gap narrower than the agent through): searched again
+                // without its portal nearest the pinch, a few times
+                uint32_t bad = UINT32_MAX;
+                q->status = steerN_query_finish(q, q->nban < STEERN_MESH_BANS ? &bad : NULL);
+                if (bad == UINT32_MAX) break;
+                q->ban[q->nban++] = bad;
+                q->narrowed = true;
+                if (seed(q)) {
+                    q->status = STEERN_PATH_NOMEM;
+                    break;
+                }
+                q->status = STEERN_PATH_WORKING;
+                continue;
             }
             done++;
             if (expand(q, n)) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 enum { START_ID = UINT32_MAX - 1, GOAL_ID = UINT32_MAX };
+enum { STEERN_MESH_BANS = 4 }; // searches again after a corridor too narrow for r
 
 typedef struct Obj {
     double p[2];
@@ -39,8 +40,9 @@ struct steerN_MeshQuery {
     double from[2], to[2], radius, hscale;
     float cost[STEERN_MESH_AREAS];
     uint32_t ts, tg;
-    bool narrowed; // something was turned away as too narrow
-    bool repaired; // repair changed the funnel's corners, or saw a wall's middle cut
+    bool narrowed;                        // something was turned away as too narrow
+    uint32_t ban[STEERN_MESH_BANS], nban; // nodes closed to the search (corridors no way was made in)
+    bool repaired;                        // repair changed the funnel's corners, or saw a wall's middle cut
     steerN_PathStatus status;
     // the last path
     double *pts;
@@ -82,7 +84,26 @@ static inline bool steerN_mesh_hard(const steerN_Mesh *m, uint32_t v, double r)
 {
     return m->vwall[v] || (r > 0 && steerN_mesh_wall_distance(m, m->xy + 2 * v, NULL, NULL) < r);
 }
-// The search reached the goal: the corridor, the funnel, the way (mesh_funnel.c).
-steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q);
+// The circle a portal's end at vertex v is for radius r, its centre into
+// c: the vertex, radius r, when a wall ends there; for an area's corner
+// nearer a wall than r, the nearest point of that wall, radius r (what
+// cuts the way there is the wall, not the corner, which lies inside that
+// circle: a way round the circle passes the corner on the same side);
+// else the corner itself, radius 0.
+static inline double steerN_mesh_end(const steerN_Mesh *m, uint32_t v, double r, double c[2])
+{
+    const double *p = m->xy + 2 * v;
+    c[0] = p[0], c[1] = p[1];
+    if (m->vwall[v]) return r;
+    double at[2];
+    if (!(r > 0) || !(steerN_mesh_wall_distance(m, p, at, NULL) < r)) return 0;
+    c[0] = at[0], c[1] = at[1];
+    return r;
+}
+// The search reached the goal: the corridor, the funnel, the way
+// (mesh_funnel.c). NARROW when no way keeping r was made in the corridor;
+// then, when bad is not NULL, the node (a portal of the corridor) to close
+// for another search into *bad.
+steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q, uint32_t *bad);
 
 #endif

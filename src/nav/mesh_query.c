@@ -2,8 +2,9 @@
 // mesh_query.c — what a navigation mesh answers about points (mesh.h):
 // the derived data (steerN_mesh_prepare), locate, the nearest point, the
 // distance to the walls, contains, raycast, move along the surface and
-// random points; for the paths (mesh_path.c), the pinch at a path's ends
-// and whether a wall comes near a segment.
+// random points; for the paths (mesh_path.c, mesh_funnel.c), the pinch at
+// a path's ends, whether a wall comes near a segment, the walls near a
+// point, and (prepared) each wall vertex's nearest wall point in front.
 //
 // Widths after Demyen & Buro ("Efficient Triangulation-Based
 // Pathfinding", AAAI 2006, and Demyen's thesis): the width of triangle t
@@ -142,12 +143,16 @@ static void derived_free(steerN_Mesh *m)
 {
     size_t nc = ncells(m);
     drop(m, m->width, sizeof *m->width * 3 * m->ntri);
+    drop(m, m->front, sizeof *m->front * m->nvert);
+    drop(m, m->front_next, sizeof *m->front_next * m->nvert);
     drop(m, m->cum_area, sizeof *m->cum_area * m->ntri);
     if (m->tstart) drop(m, m->titem, sizeof *m->titem * m->tstart[nc]);
     if (m->wstart) drop(m, m->witem, sizeof *m->witem * m->wstart[nc]);
     drop(m, m->tstart, sizeof *m->tstart * (nc + 1));
     drop(m, m->wstart, sizeof *m->wstart * (nc + 1));
     m->width = m->cum_area = NULL;
+    m->front = NULL;
+    m->front_next = NULL;
     m->tstart = m->titem = m->wstart = m->witem = NULL;
     m->derived_bytes = 0;
     m->prepared = false;
@@ -249,6 +254,106 @@ static int build_index(steerN_Mesh *m, bool wall, uint32_t **start, uint32_t **i
 
 static void aux_free(steerN_Mesh *m) { derived_free(m); }
 
+// The cells of ring k about cell (cx, cy) (k = 0: that cell), row by row,
+// those on the grid: ring_next gives each in turn, false after the last;
+// ring_all: the ring reaches past every side of the grid.
+typedef struct Ring {
+    int64_t x0, x1, y0, y1, x, y;
+} Ring;
+
+static Ring ring_of(uint32_t cx, uint32_t cy, uint32_t k)
+{
+    Ring r = { (int64_t)cx - k, (int64_t)cx + k, (int64_t)cy - k, (int64_t)cy + k, 0, 0 };
+    r.x = r.x0 - 1, r.y = r.y0;
+    return r;
+}
+
+static bool ring_next(const steerN_Mesh *m, Ring *r, size_t *cell)
+{
+    for (; r->y <= r->y1; r->y++, r->x = r->x0 - 1) {
+        if (r->y < 0 || r->y >= m->bny) continue;
+        bool row = r->y == r->y0 || r->y == r->y1;
+        r->x = r->x < r->x0 ? r->x0 : r->x + (row || r->x1 == r->x0 ? 1 : r->x1 - r->x0);
+        for (; r->x <= r->x1; r->x += row || r->x1 == r->x0 ? 1 : r->x1 - r->x0)
+            if (r->x >= 0 && r->x < m->bnx) {
+                *cell = (size_t)r->y * m->bnx + (size_t)r->x;
+                return true;
+            }
+    }
+    return false;
+}
+
+static bool ring_all(const steerN_Mesh *m, const Ring *r)
+{
+    return r->x0 <= 0 && r->y0 <= 0 && r->x1 >= (int64_t)m->bnx - 1 && r->y1 >= (int64_t)m->bny - 1;
+}
+
+// A float no more than x >= 0 (INFINITY stays).
+static float float_below(double x)
+{
+    float f = (float)x;
+    if ((double)f > x) {
+        uint32_t bits;
+        memcpy(&bits, &f, 4);
+        bits--;
+        memcpy(&f, &bits, 4);
+    }
+    return f;
+}
+
+// front[v] and front_next[v] (mesh.h): rings of index cells about v until
+// no unseen cell can hold a point nearer than the second found, at most
+// two (front_next then a cell's width, when that is nearer).
+static void front_walls(steerN_Mesh *m, uint32_t v)
+{
+    enum { NEAR = 8 };
+    const double *p = m->xy + 2 * v;
+    double d1 = INFINITY, d2 = INFINITY, reach = INFINITY, p1[2] = { 0, 0 }, nb[NEAR][2];
+    uint32_t e1 = UINT32_MAX, nn = 0, cx, cy;
+    m->front[v] = UINT32_MAX, m->front_next[v] = INFINITY;
+    if (!m->vwall[v] || !m->wstart[ncells(m)]) return;
+    cell_range(m, p[0], p[0], 0, &cx, &cx);
+    cell_range(m, p[1], p[1], 1, &cy, &cy);
+    for (uint32_t k = 0;; k++) {
+        // v's own walls (all in its cell) first: the far ends to leave out
+        Ring ring = ring_of(cx, cy, k);
+        for (int pass = k ? 1 : 0; pass < 2; pass++) {
+            ring = ring_of(cx, cy, k);
+            size_t c;
+            while (ring_next(m, &ring, &c))
+                for (uint32_t j = m->wstart[c]; j < m->wstart[c + 1]; j++) {
+                    uint32_t e = m->witem[j], t = e / 3, i = e % 3;
+                    uint32_t va = m->tri[3 * t + i], vb = m->tri[3 * t + (i + 1) % 3];
+                    if (va == v || vb == v) {
+                        if (pass == 0 && nn < NEAR) {
+                            const double *o = m->xy + 2 * (va == v ? vb : va);
+                            nb[nn][0] = o[0], nb[nn][1] = o[1], nn++;
+                        }
+                        continue;
+                    }
+                    if (pass == 0) continue;
+                    const double *a = m->xy + 2 * va, *b = m->xy + 2 * vb;
+                    if (fmin(a[0], b[0]) - p[0] >= reach || p[0] - fmax(a[0], b[0]) >= reach ||
+                        fmin(a[1], b[1]) - p[1] >= reach || p[1] - fmax(a[1], b[1]) >= reach)
+                        continue;                                      // no nearer than the second so far
+                    double q[2], d = mg_seg_nearest(p, a, b, q, NULL); // squared, as d1 and d2
+                    bool far_end = false;
+                    for (uint32_t n = 0; n < nn && !far_end; n++) far_end = q[0] == nb[n][0] && q[1] == nb[n][1];
+                    if (far_end || (q[0] == p1[0] && q[1] == p1[1] && e1 != UINT32_MAX) || !(d < d2)) continue;
+                    if (d < d1) d2 = d1, d1 = d, e1 = e, p1[0] = q[0], p1[1] = q[1];
+                    else d2 = d;
+                    reach = sqrt(d2);
+                }
+        }
+        if (reach <= k * m->bcell || ring_all(m, &ring)) break;
+        if (k == 1) { // a cell's reach: enough for the corners most levels round, the rest look
+            reach = m->bcell;
+            break;
+        }
+    }
+    m->front[v] = e1, m->front_next[v] = float_below(reach);
+}
+
 int steerN_mesh_prepare(steerN_Mesh *m)
 {
     if (m->aux_free) m->aux_free(m);
@@ -285,6 +390,10 @@ int steerN_mesh_prepare(steerN_Mesh *m)
         m->cum_area[t] = sum;
     }
     if (build_index(m, false, &m->tstart, &m->titem) || build_index(m, true, &m->wstart, &m->witem)) goto out;
+    m->front = grab(m, sizeof *m->front * m->nvert);
+    m->front_next = grab(m, sizeof *m->front_next * m->nvert);
+    if (!m->front || !m->front_next) goto out;
+    for (uint32_t v = 0; v < m->nvert; v++) front_walls(m, v);
     m->prepared = true;
     rc = 0;
 out:
@@ -322,27 +431,20 @@ double steerN_mesh_wall_edge(const steerN_Mesh *m, const double p[2], double at[
     if (!cell_of(m, p, &cx, &cy) || !m->wstart[ncells(m)]) return INFINITY;
     double best = INFINITY;
     for (uint32_t k = 0;; k++) {
-        int64_t x0 = (int64_t)cx - k, x1 = (int64_t)cx + k, y0 = (int64_t)cy - k, y1 = (int64_t)cy + k;
-        for (int64_t y = y0; y <= y1; y++) {
-            if (y < 0 || y >= m->bny) continue;
-            bool row = y == y0 || y == y1;
-            for (int64_t x = x0; x <= x1; x += row || x1 == x0 ? 1 : x1 - x0) {
-                if (x < 0 || x >= m->bnx) continue;
-                size_t c = (size_t)y * m->bnx + (size_t)x;
-                for (uint32_t j = m->wstart[c]; j < m->wstart[c + 1]; j++) {
-                    uint32_t e = m->witem[j];
-                    double q[2];
-                    double d2 =
-                        mg_seg_nearest(p, mg_v(m, e / 3, (int)(e % 3)), mg_v(m, e / 3, (int)(e % 3 + 1) % 3), q, NULL);
-                    if (d2 < best || (d2 == best && (int64_t)e < *edge)) {
-                        best = d2, *edge = e;
-                        if (at) at[0] = q[0], at[1] = q[1];
-                    }
+        Ring ring = ring_of(cx, cy, k);
+        size_t c;
+        while (ring_next(m, &ring, &c))
+            for (uint32_t j = m->wstart[c]; j < m->wstart[c + 1]; j++) {
+                uint32_t e = m->witem[j];
+                double q[2];
+                double d2 =
+                    mg_seg_nearest(p, mg_v(m, e / 3, (int)(e % 3)), mg_v(m, e / 3, (int)(e % 3 + 1) % 3), q, NULL);
+                if (d2 < best || (d2 == best && (int64_t)e < *edge)) {
+                    best = d2, *edge = e;
+                    if (at) at[0] = q[0], at[1] = q[1];
                 }
             }
-        }
-        if (sqrt(best) <= k * m->bcell) break;
-        if (x0 <= 0 && y0 <= 0 && x1 >= (int64_t)m->bnx - 1 && y1 >= (int64_t)m->bny - 1) break;
+        if (sqrt(best) <= k * m->bcell || ring_all(m, &ring)) break;
     }
     return sqrt(best);
 }
@@ -423,6 +525,31 @@ bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, uint32_t n
         i = j;
     }
     return false;
+}
+
+uint32_t steerN_mesh_walls_within(const steerN_Mesh *m, const double p[2], double lim, uint32_t *out, uint32_t cap)
+{
+    uint32_t n = 0, c[4]; // x0, x1, y0, y1
+    if (!m->wstart[ncells(m)]) return 0;
+    cell_range(m, p[0] - lim, p[0] + lim, 0, &c[0], &c[1]);
+    cell_range(m, p[1] - lim, p[1] + lim, 1, &c[2], &c[3]);
+    for (uint32_t cy = c[2]; cy <= c[3]; cy++)
+        for (uint32_t cx = c[0]; cx <= c[1]; cx++) {
+            size_t cell = (size_t)cy * m->bnx + cx;
+            for (uint32_t j = m->wstart[cell]; j < m->wstart[cell + 1]; j++) {
+                uint32_t e = m->witem[j];
+                const double *a = mg_v(m, e / 3, (int)(e % 3)), *b = mg_v(m, e / 3, (int)(e % 3 + 1) % 3);
+                if (fmin(a[0], b[0]) > p[0] + lim || fmax(a[0], b[0]) < p[0] - lim || fmin(a[1], b[1]) > p[1] + lim ||
+                    fmax(a[1], b[1]) < p[1] - lim || !(mg_seg_nearest(p, a, b, NULL, NULL) < lim * lim))
+                    continue;
+                bool old = false;
+                for (uint32_t i = 0; i < n && i < cap && !old; i++) old = out[i] == e;
+                if (old) continue;
+                if (n < cap) out[n] = e;
+                n++;
+            }
+        }
+    return n;
 }
 
 static void edge_normal(const steerN_Mesh *m, int64_t e, double n[2])

@@ -260,8 +260,9 @@ static void test_gap(void)
     steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
     CHECK(path(q, m, 3, 5, 17, 5, 1.6, NULL) == STEERN_PATH_NARROW, "a 3.2 m agent and a 2 m gap: NARROW");
     CHECK(path(q, m, 3, 5, 17, 5, 1.01, NULL) == STEERN_PATH_NARROW, "2.02 m: NARROW");
-    double radii[] = { 0, 0.5, 0.9, 0.99 };
-    for (int k = 0; k < 4; k++) {
+    // a gap exactly as wide as the agent passes (its corners' circles touch)
+    double radii[] = { 0, 0.5, 0.9, 0.99, 1 };
+    for (int k = 0; k < 5; k++) {
         double r = radii[k];
         REQUIRE(path(q, m, 3, 2, 17, 8, r, NULL) == STEERN_PATH_FOUND, "radius %g passes", r);
         uint32_t n;
@@ -716,7 +717,7 @@ static void test_clearance_random(void)
 // levels, a grid of points whose clearance is at least r + h/2 (so the
 // segment between two 4-neighbours keeps r), flooded from the start;
 // when the goal is reached the path query must not say NARROW.
-static int oracle_level(int seed, bool verbose)
+static steerN_Mesh *oracle_mesh(int seed)
 {
     test_rng_state_ = (unsigned long long)seed;
     double xy[2 * 64];
@@ -743,11 +744,14 @@ static int oracle_level(int seed, bool verbose)
     steerN_MeshSpec spec = { xy, end, role, nr, 2, names, costs };
     steerN_MeshError err;
     steerN_Mesh *m = steerN_mesh_build(&spec, NULL, &err);
+    if (m && steerN_mesh_prepare(m)) steerN_mesh_free(m), m = NULL;
+    return m;
+}
+
+static int oracle_level(int seed, bool verbose, int *squeezed)
+{
+    steerN_Mesh *m = oracle_mesh(seed);
     if (!m) return 0;
-    if (steerN_mesh_prepare(m)) {
-        steerN_mesh_free(m);
-        return 0;
-    }
     enum { G = 201 };
     const double h = 10.0 / (G - 1);
     static double cl[G * G];
@@ -783,6 +787,18 @@ static int oracle_level(int seed, bool verbose)
             double pa[2] = { (a % G) * h, (a / G) * h }, pb[2] = { (b % G) * h, (b / G) * h };
             steerN_MeshFilter f = { r, NULL };
             steerN_PathStatus st = steerN_mesh_path(q, m, pa, pb, &f);
+            if (st == STEERN_PATH_FOUND) {
+                uint32_t np;
+                const double *pp = steerN_mesh_path_points(q, &np);
+                bool crosses;
+                double clp = path_clearance(m, pp, np, &crosses);
+                if (crosses || !(clp >= r - 1e-6)) {
+                    (*squeezed)++;
+                    if (verbose)
+                        printf("    seed %d r %g: (%g, %g) -> (%g, %g): clearance %.6f\n", seed, r, pa[0], pa[1], pb[0],
+                               pb[1], clp);
+                }
+            }
             if (st != STEERN_PATH_FOUND) {
                 wrong++;
                 if (verbose)
@@ -798,25 +814,75 @@ static int oracle_level(int seed, bool verbose)
 
 // Small random levels (obstacles and areas on a 0.25 m lattice): every
 // pair of grid points the oracle connects should get a path, for each
-// radius. Not yet (issue 32, the widths): with Demyen's width searched
-// exactly in the wedge beyond the opposite edge and no rule of its own
-// for the walls ending at the corner (which refused a start in the
-// sliver between the outline and an obstacle's tip, seed 1), seeds 1 to
-// 40 refuse 1 query of 480 (3 before), seeds 1 to 300 30 of ~3,600 (45
-// before). Of those 30, 25 are corridors the search found but no path
-// keeping r was made in (the whole-path check refuses them), 20 of them
-// corridors through a gap narrower than the oracle's (exactly 2 r
-// between two wall vertices on the lattice, or past an area's corner:
-// widths still too loose there); 5 are refused by the search. The check
-// keeps that from growing, and prints the cases.
+// radius, and every path found keeps r from every wall (brute force).
+// Seeds 1 to 40: none refused and none nearer (1 refused and 4 paths 0.5
+// to 5 mm inside r before arcs were split toward the walls near them).
+// Seeds 1 to 300: no path nearer (27 before) and 1 query refused of
+// ~3,600 (30 before: gaps exactly 2 r between corners on opposite sides,
+// area corners near a wall kept as circles about themselves, corridors
+// the widths let through past a room's corner or an area's edge, see
+// test_widths_oracle_cases; seed 282's went with the search's crossing
+// points toward the goal). The one left, seed 81 (r 0.8, (1.9, 2.85) to
+// (7.55, 7.7)): a corridor the
+// oracle's way runs in, where the funnel's corners include two circles a
+// few centimetres apart on one side (a wall vertex and the wall point of
+// an area's corner beside it, or area corners between wall corners) that
+// repair wraps round one another, so the path remade leaves the mesh and
+// no other corridor is found. The check prints the cases.
 // STEER_MESH_ORACLE=N runs seeds 1 to N (default 40).
 static void test_widths_oracle(void)
 {
     const char *env = getenv("STEER_MESH_ORACLE");
-    int n = env ? atoi(env) : 40, wrong = 0;
-    for (int seed = 1; seed <= n; seed++) wrong += oracle_level(seed, true);
+    int n = env ? atoi(env) : 40, wrong = 0, squeezed = 0;
+    for (int seed = 1; seed <= n; seed++) wrong += oracle_level(seed, true, &squeezed);
+    printf("    %d paths nearer a wall than r\n", squeezed);
+    CHECK(squeezed == 0, "%d paths nearer a wall than r", squeezed);
     printf("    %d queries refused where a way 2 r wide exists (seeds 1 to %d)\n", wrong, n);
-    CHECK(env || wrong <= 1, "%d refused, 1 expected", wrong);
+    CHECK(env || wrong == 0, "%d refused, none expected", wrong);
+}
+
+// The widths oracle's levels (seeds to 300), queries that went wrong, each
+// now a path keeping r:
+//   31, 69  a corner's arc (the polygon about its circle, up to 2% of r
+//           outside it) passed another wall 0.5 to 8 mm nearer than r;
+//   111     an area's corner 0.47 m from a wall kept as a circle of r
+//           about itself pushed the path into the floor (now the circle
+//           about the wall's nearest point);
+//   218     two corners on opposite sides exactly 2 r apart: no tangent
+//           between touching circles was found (now the one through the
+//           point where they touch);
+//   95, 134 a corridor the widths let through that is narrower than the
+//           agent (a wall vertex 0.25 m from the outline past a room's
+//           corner; past an area's corner 0.5 m from the floor): refused
+//           by the funnel's check, now searched again without its portal
+//           at the pinch.
+static void test_widths_oracle_cases(void)
+{
+    static const struct {
+        int seed;
+        double r, a[2], b[2];
+    } cases[] = {
+        { 31, 0.5, { 8.9, 7.3 }, { 4.85, 1.1 } },   { 69, 0.5, { 8.1, 0.85 }, { 1.7, 8.95 } },
+        { 111, 0.5, { 3.3, 1.75 }, { 6.65, 0.9 } }, { 218, 0.5, { 3.6, 1.35 }, { 7.15, 7.45 } },
+        { 95, 0.2, { 1.9, 9.25 }, { 2.95, 0.3 } },  { 134, 0.5, { 8.45, 0.65 }, { 1.7, 6.3 } },
+    };
+    steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        steerN_Mesh *m = oracle_mesh(cases[c].seed);
+        REQUIRE(m, "seed %d: the level", cases[c].seed);
+        double r = cases[c].r;
+        steerN_PathStatus st = path(q, m, cases[c].a[0], cases[c].a[1], cases[c].b[0], cases[c].b[1], r, NULL);
+        CHECK(st == STEERN_PATH_FOUND, "seed %d (r %g): status %d", cases[c].seed, r, st);
+        if (st == STEERN_PATH_FOUND) {
+            uint32_t n;
+            const double *p = steerN_mesh_path_points(q, &n);
+            bool crosses;
+            double cl = path_clearance(m, p, n, &crosses);
+            CHECK(!crosses && cl >= r - 1e-6, "seed %d (r %g): clearance %.9f", cases[c].seed, r, cl);
+        }
+        steerN_mesh_free(m);
+    }
+    steerN_mesh_query_free(q);
 }
 
 // A start pressed against a wall (5 cm from a box, nearer than the 0.5 m
@@ -1176,7 +1242,12 @@ static steerN_Mesh *fuzz_level(const uint8_t *data, size_t size)
 //   5: a squeeze 0.684 m wide between two obstacles' ends, entered along
 //      a wall at a slant: neither the rounded funnel nor the classic
 //      funnel's corners as circles, repaired, keep 0.3 m there (0.244 m):
-//      now refused as NARROW rather than a path nearer the wall than r.
+//      now refused as NARROW rather than a path nearer the wall than r;
+//   6: a gap 0.559 m wide between two walls' vertices, on either side of
+//      an area's diagonal edge (neither triangle's width sees both): the
+//      tangent from the start to the far corner's circle passed the near
+//      one at 0.259 m for 0.3; a wall nearer than 2 r in front of a
+//      corner now sends the path to the whole check.
 static void test_clearance_fuzz_cases(void)
 {
     static const uint8_t c0[] = { 0x01, 0x9c, 0x9c, 0x64, 0x9c, 0x64, 0x64, 0x9c, 0x64, 0x19, 0xfe, 0x9c,
@@ -1207,13 +1278,19 @@ static void test_clearance_fuzz_cases(void)
                                   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x09, 0x07, 0x74, 0x09, 0xe9, 0xe1,
                                   0x00, 0x00, 0x09, 0xe9, 0xe1, 0xe1, 0xe1, 0xcd, 0xe1, 0xd7, 0xe1, 0x2a, 0x27, 0x2a,
                                   0x2d, 0x21, 0x9c, 0x64, 0x9c, 0x64, 0x64, 0x28, 0x2f, 0x32, 0xff, 0x00, 0x31 };
+    static const uint8_t c6[] = { 0x01, 0x00, 0xb2, 0x01, 0x00, 0x01, 0xe8, 0x9c, 0x64, 0x9c, 0x00, 0x01, 0x9c, 0x9c,
+                                  0x64, 0x9c, 0x64, 0x64, 0x9c, 0x64, 0x19, 0xf6, 0x9c, 0x0a, 0xea, 0x9c, 0x0a, 0x64,
+                                  0x1e, 0x1e, 0x1e, 0x09, 0x55, 0xb0, 0xff, 0x64, 0x02, 0x00, 0x5d, 0xb0, 0xb0, 0x00,
+                                  0x00, 0x06, 0xb0, 0x50, 0x64, 0x00, 0x01, 0x04, 0x9c, 0x12, 0x15, 0x18, 0x64, 0x00,
+                                  0x01, 0x01, 0xb0, 0x64, 0xf6, 0x64, 0x09, 0x04, 0x9c, 0x1c, 0x00, 0xe1, 0xe1, 0x3b,
+                                  0x2b, 0x00, 0x00, 0xcf, 0xcf, 0xcf, 0x59, 0x34, 0x00, 0xb0, 0xff, 0xb0 };
     const struct {
         const uint8_t *data;
         size_t size;
-    } cases[] = { { c0, sizeof c0 }, { c1, sizeof c1 }, { c2, sizeof c2 },
-                  { c3, sizeof c3 }, { c4, sizeof c4 }, { c5, sizeof c5 } };
+    } cases[] = { { c0, sizeof c0 }, { c1, sizeof c1 }, { c2, sizeof c2 }, { c3, sizeof c3 },
+                  { c4, sizeof c4 }, { c5, sizeof c5 }, { c6, sizeof c6 } };
     steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
-    for (int c = 0; c < 6; c++) {
+    for (int c = 0; c < 7; c++) {
         steerN_Mesh *m = fuzz_level(cases[c].data, cases[c].size);
         REQUIRE(m, "case %d: the level", c);
         const uint8_t *d = cases[c].data;
@@ -1373,6 +1450,7 @@ int main(void)
     RUN(test_clearance_fuzz_cases);
     RUN(test_start_pressed_to_a_wall);
     RUN(test_widths_oracle);
+    RUN(test_widths_oracle_cases);
     RUN(test_area_costs);
     RUN(test_sliced_and_deterministic);
     RUN(test_goal_shut_in);
