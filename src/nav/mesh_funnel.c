@@ -536,20 +536,7 @@ static void set_obj(Obj *o, const steerN_Mesh *m, uint32_t v, int side, double r
 
 // Every point of the path on the mesh and no segment through a wall
 // (grazing a wall's end within rounding is not through it).
-static bool on_mesh(const steerN_MeshQuery *q)
-{
-    const steerN_Mesh *m = q->m;
-    for (uint32_t i = 0; i < q->npts; i++) {
-        const double *p = q->pts + 2 * i;
-        if (steerN_mesh_locate(m, p) < 0 && !(steerN_mesh_wall_distance(m, p, NULL, NULL) <= 1e-9)) return false;
-    }
-    for (uint32_t i = 0; i + 1 < q->npts; i++) {
-        double fr = 1;
-        if (steerN_mesh_raycast(m, q->pts + 2 * i, q->pts + 2 * i + 2, NULL, NULL, NULL, &fr) == 1 && fr < 1 - 1e-9)
-            return false;
-    }
-    return true;
-}
+static bool on_mesh(const steerN_MeshQuery *q) { return steerN_mesh_polyline_on(q->m, q->pts, q->npts); }
 
 // Every segment of the path keeps the radius from every wall (within
 // 1e-7 m).

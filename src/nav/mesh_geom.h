@@ -85,5 +85,8 @@ bool steerN_mesh_pinched(const steerN_Mesh *m, double r, uint32_t t, int k, cons
 uint32_t steerN_mesh_walls_within(const steerN_Mesh *m, const double p[2], double lim, uint32_t *out, uint32_t cap);
 // mesh_query.c: a wall comes nearer than lim to the polyline of n points p.
 bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, uint32_t n, double lim);
+// mesh_query.c: every point of the polyline on the mesh (or within 1e-9
+// of a wall) and no segment through a wall (a hit before 1 - 1e-9 of it).
+bool steerN_mesh_polyline_on(const steerN_Mesh *m, const double *p, uint32_t n);
 
 #endif
