@@ -341,8 +341,30 @@ static bool holds_end(const Obj *a, const Obj *b, const double p[2], double lim)
 // when the segment may come that near (a free end of it, the start or the
 // goal, is itself within r of the edge), or when the circle is among the
 // corners already.
+// The box of a segment grown by r and by more than rounding (1e-9 of the
+// level's size): a point or an edge wholly on one side of it is farther
+// than r from the segment, also as mg_seg_nearest and mg_seg_seg compute
+// it, so their divisions can be skipped (an edge's crossing is still
+// asked, as mg_seg_seg does: no answer changes).
+typedef struct Box {
+    double lo[2], hi[2];
+} Box;
+
+static Box seg_box(const steerN_Mesh *m, const double a[2], const double b[2], double r)
+{
+    double size = fmax(fmax(fabs(m->bmin[0]), fabs(m->bmax[0])), fmax(fabs(m->bmin[1]), fabs(m->bmax[1])));
+    double g = r + 1e-9 * (1 + size + r);
+    return (Box){ { fmin(a[0], b[0]) - g, fmin(a[1], b[1]) - g }, { fmax(a[0], b[0]) + g, fmax(a[1], b[1]) + g } };
+}
+
+static bool outside(const Box *x, const double p[2], const double q[2])
+{
+    return (p[0] < x->lo[0] && q[0] < x->lo[0]) || (p[0] > x->hi[0] && q[0] > x->hi[0]) ||
+           (p[1] < x->lo[1] && q[1] < x->lo[1]) || (p[1] > x->hi[1] && q[1] > x->hi[1]);
+}
+
 static bool strip_cut(steerN_MeshQuery *q, const Obj *a, const Obj *b, const double ta[2], const double tb[2],
-                      uint32_t t, int i, double *worst, Obj *out)
+                      const Box *box, uint32_t t, int i, double *worst, Obj *out)
 {
     const steerN_Mesh *m = q->m;
     double r = q->radius, lim = r - 1e-9;
@@ -350,7 +372,7 @@ static bool strip_cut(steerN_MeshQuery *q, const Obj *a, const Obj *b, const dou
     const double *x = m->xy + 2 * vx, *y = m->xy + 2 * vy;
     bool at_x = vx == a->id || vx == b->id, at_y = vy == a->id || vy == b->id;
     if (at_x && at_y) return false; // the edge between the two corners: their own tangent's business
-    double d = mg_seg_seg(ta, tb, x, y);
+    double d = !outside(box, x, y) ? mg_seg_seg(ta, tb, x, y) : mg_seg_cross(ta, tb, x, y) ? 0 : INFINITY;
     if (!(d < lim)) return false;
     for (int e = 0; e < 2; e++) {
         const Obj *c = e ? b : a;
@@ -385,6 +407,7 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
     tangent(a, b, d, ta, tb);
     double len = mg_dist(ta, tb);
     if (!(len > 0) || !(r > 0)) return false;
+    Box box = seg_box(m, ta, tb, r);
     uint32_t lo = a->at, hi = b->at;
     while (lo > 0 && (P[2 * lo - 2].id == a->id || P[2 * lo - 1].id == a->id)) lo--;
     lo -= lo > 0;
@@ -393,7 +416,7 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
     for (uint32_t j = 2 * lo; j < 2 * hi + 2; j++) {
         const Obj *c = &P[j];
         if (!(c->rho > 0) || c->id == a->id || c->id == b->id || holds_end(a, b, c->p, lim)) continue;
-        if (!(mg_seg_nearest(c->p, ta, tb, NULL, NULL) < lim * lim)) continue;
+        if (outside(&box, c->p, c->p) || !(mg_seg_nearest(c->p, ta, tb, NULL, NULL) < lim * lim)) continue;
         // how far past its side of the segment's line the circle reaches
         double depth = c->rho - mg_orient(ta, tb, c->p) / len * c->side;
         if (known(q, c)) q->repaired = true; // cut, and not to be put back again: checked whole
@@ -414,8 +437,8 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
         for (int i = 0; i < 3; i++) {
             uint32_t v = m->tri[3 * t + i];
             const double *p = m->xy + 2 * v;
-            if (m->vwall[v] && v != a->id && v != b->id && mg_seg_nearest(p, ta, tb, NULL, NULL) < lim * lim &&
-                !holds_end(a, b, p, lim)) {
+            if (m->vwall[v] && v != a->id && v != b->id && !outside(&box, p, p) &&
+                mg_seg_nearest(p, ta, tb, NULL, NULL) < lim * lim && !holds_end(a, b, p, lim)) {
                 double o = mg_orient(ta, tb, p) / len;
                 Obj c = { { p[0], p[1] }, r, o > 0 ? 1 : -1, v, a->at, v };
                 double depth = r - (o > 0 ? o : -o);
@@ -423,9 +446,10 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
                 else if (!(found && !(depth > worst))) *out = c, found = true, worst = depth;
             }
             int32_t u = m->adj[3 * t + i];
-            if (u < 0 && strip_cut(q, a, b, ta, tb, t, i, &worst, out)) found = true;
+            if (u < 0 && strip_cut(q, a, b, ta, tb, &box, t, i, &worst, out)) found = true;
             if (u < 0 || q->closed[u] == q->stamp) continue;
-            if (!(mg_seg_seg(ta, tb, p, mg_v(m, t, (i + 1) % 3)) < r)) continue;
+            const double *p1 = mg_v(m, t, (i + 1) % 3);
+            if (outside(&box, p, p1) ? !mg_seg_cross(ta, tb, p, p1) : !(mg_seg_seg(ta, tb, p, p1) < r)) continue;
             q->closed[u] = q->stamp;
             stack[n++] = (uint32_t)u;
         }
@@ -536,20 +560,7 @@ static void set_obj(Obj *o, const steerN_Mesh *m, uint32_t v, int side, double r
 
 // Every point of the path on the mesh and no segment through a wall
 // (grazing a wall's end within rounding is not through it).
-static bool on_mesh(const steerN_MeshQuery *q)
-{
-    const steerN_Mesh *m = q->m;
-    for (uint32_t i = 0; i < q->npts; i++) {
-        const double *p = q->pts + 2 * i;
-        if (steerN_mesh_locate(m, p) < 0 && !(steerN_mesh_wall_distance(m, p, NULL, NULL) <= 1e-9)) return false;
-    }
-    for (uint32_t i = 0; i + 1 < q->npts; i++) {
-        double fr = 1;
-        if (steerN_mesh_raycast(m, q->pts + 2 * i, q->pts + 2 * i + 2, NULL, NULL, NULL, &fr) == 1 && fr < 1 - 1e-9)
-            return false;
-    }
-    return true;
-}
+static bool on_mesh(const steerN_MeshQuery *q) { return steerN_mesh_polyline_on(q->m, q->pts, q->npts); }
 
 // Every segment of the path keeps the radius from every wall (within
 // 1e-7 m).

@@ -55,10 +55,16 @@ static inline int mg_back_edge(const steerN_Mesh *m, uint32_t u, uint32_t t)
     return -1;
 }
 // The distance between segments a-b and c-d (0 when they cross).
-static inline double mg_seg_seg(const double a[2], const double b[2], const double c[2], const double d[2])
+// Segments a-b and c-d cross (each one's ends strictly on both sides of
+// the other's line): mg_seg_seg's 0.
+static inline bool mg_seg_cross(const double a[2], const double b[2], const double c[2], const double d[2])
 {
     double o1 = mg_orient(a, b, c), o2 = mg_orient(a, b, d), o3 = mg_orient(c, d, a), o4 = mg_orient(c, d, b);
-    if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return 0;
+    return ((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0));
+}
+static inline double mg_seg_seg(const double a[2], const double b[2], const double c[2], const double d[2])
+{
+    if (mg_seg_cross(a, b, c, d)) return 0;
     double x = mg_seg_nearest(a, c, d, NULL, NULL), y = mg_seg_nearest(b, c, d, NULL, NULL);
     double z = mg_seg_nearest(c, a, b, NULL, NULL), w = mg_seg_nearest(d, a, b, NULL, NULL);
     x = x < y ? x : y, z = z < w ? z : w;
@@ -85,5 +91,8 @@ bool steerN_mesh_pinched(const steerN_Mesh *m, double r, uint32_t t, int k, cons
 uint32_t steerN_mesh_walls_within(const steerN_Mesh *m, const double p[2], double lim, uint32_t *out, uint32_t cap);
 // mesh_query.c: a wall comes nearer than lim to the polyline of n points p.
 bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, uint32_t n, double lim);
+// mesh_query.c: every point of the polyline on the mesh (or within 1e-9
+// of a wall) and no segment through a wall (a hit before 1 - 1e-9 of it).
+bool steerN_mesh_polyline_on(const steerN_Mesh *m, const double *p, uint32_t n);
 
 #endif

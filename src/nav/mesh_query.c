@@ -752,14 +752,14 @@ static int32_t ray_start(const steerN_Mesh *m, const double from[2], double dx, 
     return t;
 }
 
-int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double to[2], const steerN_MeshFilter *f,
-                        double hit[2], double normal[2], double *fraction)
+// The ray from `from` to `to` walked from triangle t (ray_start's); 1 at
+// a wall, 0 when it reaches `to`, in triangle *end (-1 if unknown).
+static int ray_walk(const steerN_Mesh *m, int32_t t, const double from[2], const double to[2],
+                    const steerN_MeshFilter *f, double hit[2], double normal[2], double *fraction, int32_t *end)
 {
-    int32_t t = steerN_mesh_locate(m, from);
-    if (t < 0 || excluded(m, f, (uint32_t)t)) return -1;
     double dx = to[0] - from[0], dy = to[1] - from[1];
-    if (dx != 0 || dy != 0) t = ray_start(m, from, dx, dy, f, t);
     int entry = -1;
+    *end = -1;
     for (uint32_t step = 0; step <= 3 * m->ntri + 8; step++) {
         double best = INFINITY;
         int e = -1;
@@ -774,7 +774,10 @@ int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double
             // through a corner (both its edges at one s): the way on rather than the wall
             if (s < best || (s == best && open)) best = s, e = i;
         }
-        if (e < 0 || best >= 1) return 0;
+        if (e < 0 || best >= 1) {
+            *end = t;
+            return 0;
+        }
         int32_t u = m->adj[3 * t + e];
         if (u < 0 || excluded(m, f, (uint32_t)u)) {
             // through the wall's vertex on the ray's line (a ray along
@@ -801,6 +804,54 @@ int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double
         t = u;
     }
     return 0;
+}
+
+int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double to[2], const steerN_MeshFilter *f,
+                        double hit[2], double normal[2], double *fraction)
+{
+    int32_t t = steerN_mesh_locate(m, from), end;
+    if (t < 0 || excluded(m, f, (uint32_t)t)) return -1;
+    double dx = to[0] - from[0], dy = to[1] - from[1];
+    if (dx != 0 || dy != 0) t = ray_start(m, from, dx, dy, f, t);
+    return ray_walk(m, t, from, to, f, hit, normal, fraction, &end);
+}
+
+// p inside triangle t by far more than rounding (1e-9 of each edge's
+// length times p's distance from it and the edge's length): no other
+// triangle of the mesh holds p, so locate and ray_start would give t.
+static bool well_inside(const steerN_Mesh *m, uint32_t t, const double p[2])
+{
+    for (int i = 0; i < 3; i++) {
+        const double *a = mg_v(m, t, i), *b = mg_v(m, t, (i + 1) % 3);
+        double e = fabs(b[0] - a[0]) + fabs(b[1] - a[1]), d = fabs(p[0] - a[0]) + fabs(p[1] - a[1]);
+        if (!(mg_orient(a, b, p) > 1e-9 * e * (e + d))) return false;
+    }
+    return true;
+}
+
+// What checking every point (locate, or within 1e-9 of a wall) and then
+// every segment (raycast, a wall hit before 1 - 1e-9 fails) gives, in one
+// pass: a segment starts in the triangle the last one ended in when its
+// point lies well inside that, instead of being located again.
+bool steerN_mesh_polyline_on(const steerN_Mesh *m, const double *p, uint32_t n)
+{
+    int32_t t = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        const double *a = p + 2 * i, *b = a + 2;
+        bool kept = t >= 0 && well_inside(m, (uint32_t)t, a);
+        if (!kept) t = steerN_mesh_locate(m, a);
+        if (t < 0 && !(steerN_mesh_wall_distance(m, a, NULL, NULL) <= 1e-9)) return false;
+        // off the mesh (on a wall), in an excluded area or the last point:
+        // no segment from here to check
+        if (t < 0 || i + 1 == n || excluded(m, NULL, (uint32_t)t)) {
+            t = -1;
+            continue;
+        }
+        double dx = b[0] - a[0], dy = b[1] - a[1], fr = 1;
+        if (!kept && (dx != 0 || dy != 0)) t = ray_start(m, a, dx, dy, NULL, t);
+        if (ray_walk(m, t, a, b, NULL, NULL, NULL, &fr, &t) == 1 && fr < 1 - 1e-9) return false;
+    }
+    return true;
 }
 
 // The point of the ground that cost does not exclude nearest p, within

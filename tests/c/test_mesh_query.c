@@ -21,6 +21,7 @@
 #include "core/os.h"
 #include "nav/cdt.h"
 #include "nav/mesh.h"
+#include "nav/mesh_geom.h"
 #include "../fuzz/navmesh_rings.h"
 
 #include <string.h>
@@ -1340,6 +1341,63 @@ static void test_raycast_through_a_wall_vertex(void)
     steerN_mesh_free(m);
 }
 
+// The path check in one pass (steerN_mesh_polyline_on: a segment starts
+// in the triangle the last one ended in) gives what checking point by
+// point does (on_the_mesh: locate, then raycast from scratch), on
+// polylines through random points, wall vertices and the points of wall
+// edges (a path's corners lie on them: the start triangle is the one the
+// ray goes into, not the last one's), points a hair off an edge, off the
+// mesh, repeated, and on the paths of radius 0.5 themselves.
+static void test_polyline_on_one_pass(void)
+{
+    test_rng_state_ = 17;
+    int agree = 0, off = 0, total = 0;
+    for (int level = 0; level < 3; level++) {
+        steerN_Mesh *m = level == 0 ? rooms(2) : boxes(level == 1 ? 60 : 200, 60);
+        REQUIRE(m, "mesh");
+        double lo = level == 0 ? -1 : -1, hi = level == 0 ? 21 : 61;
+        for (int k = 0; k < 3000; k++) {
+            double p[2 * 12];
+            uint32_t n = 2 + (uint32_t)test_uniform(0, 10);
+            for (uint32_t i = 0; i < n; i++) {
+                double *x = p + 2 * i, u = test_uniform(0, 1);
+                uint32_t t = (uint32_t)test_uniform(0, m->ntri) % m->ntri, e = (uint32_t)test_uniform(0, 3) % 3;
+                const double *a = m->xy + 2 * m->tri[3 * t + e], *b = m->xy + 2 * m->tri[3 * t + (e + 1) % 3];
+                int kind = (int)test_uniform(0, 6);
+                if (kind == 0) x[0] = test_uniform(lo, hi), x[1] = test_uniform(lo, hi);
+                else if (kind == 1) x[0] = a[0], x[1] = a[1];
+                else if (kind == 2) x[0] = a[0] + u * (b[0] - a[0]), x[1] = a[1] + u * (b[1] - a[1]);
+                else if (kind == 3) { // a hair inside or outside an edge
+                    double h = test_uniform(-1e-9, 1e-9);
+                    x[0] = a[0] + u * (b[0] - a[0]) - h * (b[1] - a[1]),
+                    x[1] = a[1] + u * (b[1] - a[1]) + h * (b[0] - a[0]);
+                } else if (kind == 4 && i > 0) x[0] = x[-2], x[1] = x[-1];
+                else { // inside triangle t
+                    double v = test_uniform(0, 1 - u);
+                    const double *c = m->xy + 2 * m->tri[3 * t + (e + 2) % 3];
+                    x[0] = a[0] + u * (b[0] - a[0]) + v * (c[0] - a[0]),
+                    x[1] = a[1] + u * (b[1] - a[1]) + v * (c[1] - a[1]);
+                }
+            }
+            bool want = on_the_mesh(m, p, n);
+            agree += steerN_mesh_polyline_on(m, p, n) == want, off += !want, total++;
+        }
+        steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
+        for (int k = 0; k < 300; k++) {
+            double a[2] = { test_uniform(0, hi - 1), test_uniform(0, hi - 1) },
+                   b[2] = { test_uniform(0, hi - 1), test_uniform(0, hi - 1) };
+            if (path(q, m, a[0], a[1], b[0], b[1], 0.5, NULL) != STEERN_PATH_FOUND) continue;
+            uint32_t n;
+            const double *p = steerN_mesh_path_points(q, &n);
+            agree += steerN_mesh_polyline_on(m, p, n) == on_the_mesh(m, p, n), total++;
+        }
+        steerN_mesh_query_free(q);
+        steerN_mesh_free(m);
+    }
+    CHECK(agree == total, "%d of %d polylines judged otherwise", total - agree, total);
+    CHECK(off > total / 10 && off < total - total / 10, "%d of %d polylines off the mesh", off, total);
+}
+
 static void test_move_along(void)
 {
     steerN_Mesh *m = pillar();
@@ -1458,6 +1516,7 @@ int main(void)
     RUN(test_random_points);
     RUN(test_raycast);
     RUN(test_raycast_through_a_wall_vertex);
+    RUN(test_polyline_on_one_pass);
     RUN(test_move_along);
     RUN(test_memory);
     RUN(test_speed);
