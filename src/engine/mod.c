@@ -9,10 +9,13 @@
 // has a CPU budget, counted on the calling thread's CPU clock, so a
 // machine busy with other work (time the thread spends waiting for a core)
 // does not stop a mod that keeps to it. A watchdog thread, which wakes
-// every millisecond, reads that clock and, once the budget is spent, only
-// decides: it writes the reason and sets the mod's `killed` flag. It never
-// touches a Lua state: Lua states are not thread-safe, and lua_sethook from
-// another thread races with the owner pushing and freeing call frames.
+// every millisecond, only asks the mod's thread to look at that clock
+// (watch.c, judge: no other thread reads it, which on a virtual machine
+// would charge the thread time the hypervisor stole); past the budget that
+// thread writes the reason and sets the mod's `killed` flag. The watchdog
+// never touches a Lua state: Lua states are not thread-safe, and
+// lua_sethook from another thread races with the owner pushing and freeing
+// call frames.
 //
 // The mod's own thread acts on the verdict. Its main thread carries a
 // permanent count hook from the state's creation (coroutines inherit it
@@ -128,10 +131,9 @@ int steerE_mod_call(Mod *m, int nargs)
     }
     lua_State *L = m->L;
     int base = lua_gettop(L) - nargs - 1;
-    double t0 = steerE_now();
     steerE_begin_call(m);
     int st = lua_pcall(L, nargs, 0, 0);
-    steerE_end_call(m, t0);
+    steerE_end_call(m);
     m->doing = NULL; // each caller says what its call is
     if (atomic_load_explicit(&m->killed, memory_order_acquire)) {
         disable(m, m->kill_reason);
@@ -444,6 +446,7 @@ Mod *steerE_mod_new(steer_Engine *e, const char *path, const steer_ModLimits *li
     m->print_tokens = m->print_rate;
     m->cb_ref = m->world_ref = LUA_NOREF;
     atomic_init(&m->killed, false);
+    atomic_init(&m->look, false);
     // NAME.lua (a single file: no modules) or NAME/ with init.lua (and its modules)
     size_t n = strlen(path);
     while (n > 1 && steerY_is_slash(path[n - 1])) n--;
@@ -624,6 +627,7 @@ void steerE_mods_tick(steer_Engine *e)
         }
         m->tick_spent = 0; // the next tick's per-agent calls start afresh
         steerE_mod_charge_work(m);
+        m->doing = "while its tick's messages and events were handed to it"; // each names its callback
         lua_pushcfunction(m->L, deliver);
         lua_pushlightuserdata(m->L, m);
         int ok = steerE_mod_call(m, 1);

@@ -73,12 +73,12 @@ struct Mod {
     steerL_Policy policy; // what its state's bindings ask (policy.c)
     double tick_spent;    // seconds its per-agent calls took this tick (policy.c)
     double cpu;
-    // the call in progress, shared with the watchdog under e->lock
+    // the call in progress: in_call shared with the watchdog under e->lock;
+    // the clock read only by the calling thread itself (watch.c, judge)
     bool in_call;
     steerY_CpuClock clock; // the calling thread's CPU clock
-    unsigned long call;    // calls begun; the watchdog's first look at one reads the clock
-    unsigned long seen;    // the call the watchdog has a reading of
-    double cpu_start;      // that reading
+    double cpu0;           // its reading when the call began
+    atomic_bool look;      // set by the watchdog every period: judge the budget at the next look
     const char *doing;     // what the call in progress is ("in update", "while loading", ...), for a stop's reason
     // the verdict: kill_why and kill_reason are written once, under e->lock,
     // before `killed` is stored with release; read only after an acquire
@@ -110,9 +110,10 @@ void steerE_kill(Mod *m, const char *why);
 void steerE_kill_locked(Mod *m, const char *why);
 // Whether the mod is marked killed (for steerL_DataOptions.stop).
 int steerE_mod_stopped(void *m);
-// A call into the mod begins (on this thread's CPU clock) and ends (its time spent counted).
+// A call into the mod begins (on this thread's CPU clock) and ends: the
+// CPU seconds it took, counted in m->cpu.
 void steerE_begin_call(Mod *m);
-void steerE_end_call(Mod *m, double t0);
+double steerE_end_call(Mod *m);
 // The watchdog thread: started once for the first mod, stopped by steerE_mods_free.
 int steerE_watchdog_start(steer_Engine *e);
 void steerE_watchdog_stop(steer_Engine *e);

@@ -44,7 +44,7 @@ static bool is_function(Mod *m, int ref)
     return fn;
 }
 
-static steerL_World *route_begin(Mod *m, const char *doing, double *t0)
+static steerL_World *route_begin(Mod *m, const char *doing)
 {
     lua_State *L = m->L;
     m->doing = doing;
@@ -53,7 +53,6 @@ static steerL_World *route_begin(Mod *m, const char *doing, double *t0)
     steerL_World *lw = lua_touserdata(L, 1);
     lw->L = L;
     lw->cb_error[0] = 0;
-    *t0 = steerE_now();
     steerE_begin_call(m);
     return lw;
 }
@@ -61,12 +60,13 @@ static steerL_World *route_begin(Mod *m, const char *doing, double *t0)
 // Nonzero when the call gave nothing. Each call has the mod's budget, and
 // all of a tick's calls together have it once more (m->tick_spent, reset
 // by steerE_mods_tick): thousands of calls each under the budget would
-// otherwise stall every tick.
-static int route_end(Mod *m, steerL_World *lw, double t0, int st)
+// otherwise stall every tick. Their CPU time, like the budget of one call:
+// on a busy machine the wall time of a tick's thinks includes the time the
+// thread waited for a core.
+static int route_end(Mod *m, steerL_World *lw, int st)
 {
-    steerE_end_call(m, t0);
+    m->tick_spent += steerE_end_call(m);
     m->doing = NULL;
-    m->tick_spent += steerE_now() - t0;
     lua_settop(m->L, 0);
     char why[400];
     why[0] = 0;
@@ -85,9 +85,8 @@ static int route_think(void *ud, int owner, steer_World *w, steer_Agent a, doubl
 {
     Mod *m = route_mod(ud, owner, w, 1);
     if (!m) return 0;
-    double t0;
-    steerL_World *lw = route_begin(m, "in think", &t0);
-    route_end(m, lw, t0, steerL_run_think(lw, a, dt));
+    steerL_World *lw = route_begin(m, "in think");
+    route_end(m, lw, steerL_run_think(lw, a, dt));
     return 0; // a mod's failure is not the world's
 }
 
@@ -95,18 +94,16 @@ static int route_custom(void *ud, int owner, int ref, steer_World *w, steer_Agen
 {
     Mod *m = route_mod(ud, owner, w, ref);
     if (!m || !is_function(m, ref)) return 1;
-    double t0;
-    steerL_World *lw = route_begin(m, "in a steer.custom function", &t0);
-    return route_end(m, lw, t0, steerL_run_custom(lw, ref, a, dt, out));
+    steerL_World *lw = route_begin(m, "in a steer.custom function");
+    return route_end(m, lw, steerL_run_custom(lw, ref, a, dt, out));
 }
 
 static int route_ease(void *ud, int owner, int ref, steer_World *w, double x, double *out)
 {
     Mod *m = route_mod(ud, owner, w, ref);
     if (!m || !is_function(m, ref)) return 1;
-    double t0;
-    steerL_World *lw = route_begin(m, "in an ease function", &t0);
-    return route_end(m, lw, t0, steerL_run_ease(lw, ref, x, out));
+    steerL_World *lw = route_begin(m, "in an ease function");
+    return route_end(m, lw, steerL_run_ease(lw, ref, x, out));
 }
 
 // ---- what a mod's agents cost in the steer pass -----------------------------------

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // watch.c — stopping a mod: its allocator and memory cap, the CPU budget
-// of each call into it, the watchdog thread that judges the budget, and
-// the stop hook with which the mod's own thread acts on the verdict (the
+// of each call into it, the watchdog thread that asks for it to be judged,
+// and the stop hook with which the mod's own thread judges and acts (the
 // design is mod.c's opening comment). It calls only base.c: every other
 // file of the mods calls down to it.
 #include "mod.h"
@@ -26,8 +26,8 @@ void steerE_arm(lua_State *L) { lua_sethook(L, watch_hook, LUA_MASKCOUNT | LUA_M
 // The first time the mod's thread acts on the verdict, the reason gains
 // what it was doing and where: the callback in progress and the file:line
 // of the innermost Lua function on L's stack (a C loop of the sandbox's
-// that looked at the verdict was called from there). The watchdog wrote
-// the reason before the verdict and writes no more once it is given.
+// that looked at the verdict was called from there). The reason was
+// written before the verdict (steerE_kill) and is not written again.
 static void locate(lua_State *L, Mod *m)
 {
     if (m->located) return;
@@ -47,9 +47,28 @@ static void locate(lua_State *L, Mod *m)
              m->doing ? " " : "", m->doing ? m->doing : "", where, m->kill_why);
 }
 
+// The budget, judged by the mod's own thread at a look, at most once per
+// period of the watchdog (which asks for it: m->look): the CPU time of its
+// call so far, on its own CPU clock. So a call is stopped only while its
+// thread still runs the mod's code, and the reason says where; never for a
+// jump of the clock (a busy virtual machine's) in a call that then returns
+// before its next look (docs/mods.md, "The watchdog only asks"). And no
+// other thread reads the clock: on a virtual machine a read from another
+// CPU, while the hypervisor has taken the mod's CPU away, charges the
+// thread the time it was away (the guest learns of the steal later).
+static void judge(Mod *m)
+{
+    if (!m->in_call || !atomic_exchange_explicit(&m->look, false, memory_order_relaxed)) return;
+    if (steerY_cpu_seconds(m->clock) - m->cpu0 <= m->budget) return;
+    char why[96];
+    snprintf(why, sizeof why, "over its CPU budget of %.0f ms per call", m->budget * 1e3);
+    steerE_kill(m, why);
+}
+
 void steerE_check_stop(lua_State *L)
 {
     Mod *m = steerE_mod_of(L);
+    judge(m);
     if (!atomic_load_explicit(&m->killed, memory_order_acquire)) return;
     steerE_arm(L);
     locate(L, m);
@@ -104,27 +123,16 @@ void steerE_mod_charge(void *ud, lua_State *L, lua_Integer bytes)
     }
 }
 
+// Every period, each mod in a call is asked to judge its budget at its
+// next look (judge): the watchdog reads no clock of another thread.
 static steerY_ThreadResult STEERY_THREAD watchdog(void *arg)
 {
     steer_Engine *e = arg;
     while (!atomic_load(&e->stopping)) {
         steerY_sleep(1e-3);
         steerY_mutex_lock(&e->lock);
-        for (int i = 0; i < e->nmods; i++) {
-            Mod *m = e->mods[i];
-            if (!m->in_call || atomic_load(&m->killed)) continue;
-            // the first look at a call starts its count (a millisecond late
-            // at most, the watchdog's period), so a call pays no clock read
-            double cpu = steerY_cpu_seconds(m->clock);
-            if (m->seen != m->call) {
-                m->seen = m->call;
-                m->cpu_start = cpu;
-            } else if (cpu - m->cpu_start > m->budget) {
-                char why[96];
-                snprintf(why, sizeof why, "over its CPU budget of %.0f ms per call", m->budget * 1e3);
-                steerE_kill_locked(m, why);
-            }
-        }
+        for (int i = 0; i < e->nmods; i++)
+            if (e->mods[i]->in_call) atomic_store_explicit(&e->mods[i]->look, true, memory_order_relaxed);
         steerY_mutex_unlock(&e->lock);
     }
     return 0;
@@ -154,7 +162,12 @@ void *steerE_mod_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return p;
 }
 
-int steerE_mod_stopped(void *m) { return atomic_load(&((Mod *)m)->killed); }
+int steerE_mod_stopped(void *ud)
+{
+    Mod *m = ud;
+    judge(m);
+    return atomic_load(&m->killed);
+}
 
 void steerE_watch(lua_State *L) { lua_sethook(L, watch_hook, LUA_MASKCOUNT, WATCH_COUNT); }
 
@@ -176,17 +189,22 @@ void steerE_watchdog_stop(steer_Engine *e)
 
 void steerE_begin_call(Mod *m)
 {
+    steerY_CpuClock clock = steerY_cpu_clock();
+    double cpu0 = steerY_cpu_seconds(clock);
     steerY_mutex_lock(&m->e->lock);
     m->in_call = true;
-    m->clock = steerY_cpu_clock();
-    m->call++;
+    m->clock = clock;
+    m->cpu0 = cpu0;
+    atomic_store_explicit(&m->look, false, memory_order_relaxed);
     steerY_mutex_unlock(&m->e->lock);
 }
 
-void steerE_end_call(Mod *m, double t0)
+double steerE_end_call(Mod *m)
 {
     steerY_mutex_lock(&m->e->lock);
     m->in_call = false;
     steerY_mutex_unlock(&m->e->lock);
-    m->cpu += steerE_now() - t0;
+    double spent = steerY_cpu_seconds(m->clock) - m->cpu0;
+    m->cpu += spent;
+    return spent;
 }

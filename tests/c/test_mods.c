@@ -637,6 +637,13 @@ static double thread_cpu(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+static double wall(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 static void test_c_calls_stop_at_the_budget(void)
 {
     static const struct {
@@ -1365,6 +1372,58 @@ static void test_mod_thinks_per_tick_budget(void)
     steer_engine_free(e);
 }
 
+// A mod's budget is CPU time: the time its calls wait is not its own. On a
+// busy machine the thread running a mod waits for a core; here the host's
+// allocator sleeps instead (sleepy_ms a block, in the engine's thread only:
+// the world's workers allocate nothing of the mod's). With a 10 ms budget,
+// 20 thinks a tick that each allocate take 40 ms and more of wall time a
+// tick but little CPU time, as does an update that allocates 30 times: the
+// mod keeps running. Before, a tick's thinks together were counted in wall
+// time and stopped it ("in one tick").
+static int sleepy_ms;
+
+static void *sleepy_alloc(void *ud, void *p, size_t size)
+{
+    (void)ud;
+    if (size == 0) {
+        free(p);
+        return NULL;
+    }
+    if (sleepy_ms) sleep_ms(sleepy_ms);
+    return realloc(p, size);
+}
+
+static void test_mod_budget_is_cpu_time(void)
+{
+    Log log = { 0 };
+    steer_EngineDesc d = { .alloc = sleepy_alloc, .log = log_fn, .log_ud = &log, .threads = 1 };
+    steer_Engine *e;
+    REQUIRE(steer_engine_new(&d, &e) == STEER_OK, "engine");
+    REQUIRE(steer_engine_load(e, MODS_DIR "/scenario.lua") == STEER_OK, "scenario: %s", steer_engine_error(e));
+    const char *waits = write_mod(
+        "waits", "local function think(a) local t = { a.position } end\n"
+                 "return {\n"
+                 "  setup = function(w)\n"
+                 "    for i = 1, 20 do w:spawn{ position = { 4 * i, 30 }, think = think, think_hz = 60 } end\n"
+                 "  end,\n"
+                 "  update = function(w) for i = 1, 30 do local t = { i } end end,\n"
+                 "}\n");
+    steer_ModLimits lim = { .call_ms = 10 };
+    int id = -1;
+    REQUIRE(steer_engine_load_mod(e, waits, &lim, &id) == STEER_OK, "waits: %s", steer_engine_error(e));
+    sleepy_ms = 2;
+    double t0 = wall();
+    CHECK(steer_engine_tick(e, 3) == STEER_OK, "ticks: %s", steer_engine_error(e));
+    double took = wall() - t0;
+    sleepy_ms = 0;
+    CHECK(took > 0.1, "the allocator slept: 3 ticks took %.3f s", took);
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, id, &mi);
+    CHECK(mi.enabled, "a mod whose calls wait, with little CPU time: %s", mi.reason);
+    CHECK(mi.cpu_ms < took * 1e3 / 2, "its CPU time is not the wall time: %.1f ms of %.1f ms", mi.cpu_ms, took * 1e3);
+    steer_engine_free(e);
+}
+
 // Grids and flow fields count their C memory against the mod's cap: a
 // 500 x 500 grid (250,000 cells) and a field on it add at least their
 // cells' bytes (4 and 17 a cell) to the mod's memory, and fields built
@@ -1852,6 +1911,7 @@ int main(void)
     RUN(test_mod_thinks_not_for_copies);
     RUN(test_mod_tree_memory);
     RUN(test_mod_thinks_per_tick_budget);
+    RUN(test_mod_budget_is_cpu_time);
     RUN(test_mod_steer_work);
     RUN(test_mod_names_escaped);
     RUN(test_send_refusals_name_their_limit);
