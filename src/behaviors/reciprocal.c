@@ -352,6 +352,14 @@ static bool facing(const steerB_Ctx *c, const steerB_Neighbor *nb, const float p
     return -v3_dot(u, nb->off) > 0.0f && v3_len2(u) > nb->d2 && v3_dot(u, pref) < 0.0f;
 }
 
+// Two agents at offset off (the neighbour's position less ours) head at
+// each other: each one's target (ui ours, uj the neighbour's, each from
+// its agent) lies toward the other, the two ways opposed.
+static bool head_on(const float ui[3], const float uj[3], const float off[3])
+{
+    return v3_dot(ui, uj) < 0.0f && v3_dot(ui, off) > 0.0f && v3_dot(uj, off) < 0.0f;
+}
+
 // This agent's share of u against neighbour nb, `base` (responsibility)
 // but for two agents close together (within 2 (r_i + r_j)) that meet
 // head-on in a passage: each one's target beyond the other, the targets
@@ -366,18 +374,18 @@ static bool facing(const steerB_Ctx *c, const steerB_Neighbor *nb, const float p
 // box the leavers in just past the gap, where each side yields alike.
 // Both agents compute the pair's figures from the same bits (e from
 // either side is t_enterer - p_leaver), so they agree; k = 0 (the base
-// share) for everyone else. Within 1.5 (r_i + r_j) instead of 2 the
+// share) for everyone else. ui: from us to our target point (NULL when
+// our slot holds none). Within 1.5 (r_i + r_j) instead of 2 the
 // benchmark's doorway swapped as fast but pressed more pairs at 0.25 s
 // (618 against 574, medians of 15 layouts), and the bottleneck and fanin
 // took 3 to 5% longer at 1/60 s: from farther out the enterer yields
 // before the crush.
-static float head_on_share(const steerB_Ctx *c, const steerB_Neighbor *nb, float base)
+static float head_on_share(const steerB_Ctx *c, const steerB_Neighbor *nb, float base, const float *ui)
 {
     const steer_World *w = c->w;
-    float rr = c->radius + w->radius[nb->d], ui[3], uj[3], e[3];
+    float rr = c->radius + w->radius[nb->d], uj[3], e[3];
     if (!(nb->d2 < 4.0f * rr * rr)) return base;
-    if (!target_delta(w, c->d, ui) || !target_delta(w, nb->d, uj)) return base;
-    if (!(v3_dot(ui, uj) < 0.0f && v3_dot(ui, nb->off) > 0.0f && v3_dot(uj, nb->off) < 0.0f)) return base;
+    if (!ui || !target_delta(w, nb->d, uj) || !head_on(ui, uj, nb->off)) return base;
     float li2 = v3_len2(ui), lj2 = v3_len2(uj);
     if (!(li2 > nb->d2 && lj2 > nb->d2)) return base;
     float li = sqrtf(li2), lj = sqrtf(lj2);
@@ -408,7 +416,7 @@ static bool standoff(const steerB_Ctx *c, const steerB_Neighbor *nb, const float
     v3_sub(e, ui, uj);
     v3_sub(e, e, nb->off); // from the neighbour's target to ours
     if (!(v3_len2(e) < rr * rr && li2 > c->radius * c->radius && lj2 > rj * rj)) return false;
-    if (!(v3_dot(ui, uj) < 0.0f && v3_dot(ui, nb->off) > 0.0f && v3_dot(uj, nb->off) < 0.0f)) return false;
+    if (!head_on(ui, uj, nb->off)) return false;
     return li2 > lj2 || (li2 == lj2 && steerW_handle(w, c->d).id > steerW_handle(w, nb->d).id);
 }
 
@@ -494,9 +502,8 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
         offer(w, best, &nbest, k, (Pick){ .d2 = nb->d2, .id = nb->d, .i = i });
     }
     float own[3]; // from us to our target point, when the slot holds one
-    bool has_own = caps && target_delta(w, c->d, own);
-    float ui[3]; // the same, for the standoffs (only when still)
-    bool still = p->bias > 0.0f && steerB_still(w, c->d, c->v) && target_delta(w, c->d, ui);
+    bool has_own = target_delta(w, c->d, own);
+    bool still = p->bias > 0.0f && has_own && steerB_still(w, c->d, c->v); // for the standoffs
     for (int j = 0; j < nbest; j++) {
         const steerB_Neighbor *nb = &c->nb[best[j].i];
         float vj[3], vrel[3];
@@ -505,8 +512,8 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
         what[j] = steerB_still(w, nb->d, vj)     ? (facing(c, nb, pref) ? FACING : STILL_ONE)
                   : v3_dot(vrel, nb->off) > 0.0f ? CLOSING
                                                  : OTHER;
-        if (still && !*yield) *yield = standoff(c, nb, vj, ui);
-        float share = head_on_share(c, nb, p->responsibility);
+        if (still && !*yield) *yield = standoff(c, nb, vj, own);
+        float share = head_on_share(c, nb, p->responsibility, has_own ? own : NULL);
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share,
                    2.0f * p->responsibility - share, nb->d, &pl[j]);
         if (!caps) continue;

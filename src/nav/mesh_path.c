@@ -310,11 +310,13 @@ static bool flood_push(steerN_MeshQuery *q, uint32_t t, int j, uint32_t *n)
 }
 
 // Whether the way out of triangle t through its edge j, entered through
-// edge k (-1: from the goal, or the start, inside it), is open to the
-// search's radius: the search's own tests (expand), which hold both ways
-// (the width at the corner between two edges, a portal's length); what is
-// turned away as too narrow sets narrowed.
-static bool open_way(steerN_MeshQuery *q, uint32_t t, int k, int j, const double *inside)
+// edge k (-1: from `inside`, the start or the goal, in t), leads to ground
+// the filter allows and passes the search's radius: the width at the
+// corner between edges k and j (widths are >= 0: nothing is too narrow
+// for r = 0), or no pinch between `inside` and edge j. What is turned
+// away as too narrow sets narrowed. The portal's own length is asked by
+// the caller (portal_at).
+static bool passes(steerN_MeshQuery *q, uint32_t t, int k, int j, const double *inside)
 {
     const steerN_Mesh *m = q->m;
     int32_t u = m->adj[3 * t + j];
@@ -322,6 +324,16 @@ static bool open_way(steerN_MeshQuery *q, uint32_t t, int k, int j, const double
     if (j == k || u < 0 || !(q->cost[m->area[u]] < INFINITY)) return false;
     if (k >= 0 && r > 0 && 2 * r > m->width[3 * t + (j == (k + 1) % 3 ? j : k)]) return q->narrowed = true, false;
     if (k < 0 && r > 0 && pinched(q, t, j, inside)) return q->narrowed = true, false;
+    return true;
+}
+
+// Whether that way is open to the search's radius: the search's own tests
+// (expand), which hold both ways (passes, and a portal's length).
+static bool open_way(steerN_MeshQuery *q, uint32_t t, int k, int j, const double *inside)
+{
+    const steerN_Mesh *m = q->m;
+    double r = q->radius;
+    if (!passes(q, t, k, j, inside)) return false;
     uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
     const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
     double s;
@@ -363,21 +375,8 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
     double r = q->radius, ct = q->cost[m->area[t]];
     const double *at = q->pos + 2 * n;
     for (int j = 0; j < 3; j++) {
-        if (j == k) continue;
+        if (!passes(q, t, k, j, q->from)) continue;
         int32_t u = m->adj[3 * t + j];
-        if (u < 0 || !(q->cost[m->area[u]] < INFINITY)) continue;
-        // widths are >= 0: nothing is too narrow for r = 0
-        if (k >= 0 && r > 0) {
-            int corner = j == (k + 1) % 3 ? j : k; // the vertex edges k and j share
-            if (2 * r > m->width[3 * t + corner]) {
-                q->narrowed = true;
-                continue;
-            }
-        }
-        if (k < 0 && r > 0 && pinched(q, t, j, q->from)) {
-            q->narrowed = true;
-            continue;
-        }
         uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
         const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
         double s;
