@@ -7,8 +7,10 @@
 // against Lua's own. Times are the main thread's CPU time (the watchdog's
 // thread is not counted), medians of ROUNDS runs.
 //
-//   steer-bench-mods [DIR]   DIR holds scenario.lua and work.lua
-//                            (default: the source tree's bench/mods)
+//   steer-bench-mods [--calls] [DIR]   DIR holds scenario.lua and work.lua
+//                            (default: the source tree's bench/mods);
+//                            --calls: only the costs per call (the fixed
+//                            cost, a think call), for paired runs
 #include "steer.h"
 #include "steer_engine.h"
 #include "timing.h"
@@ -235,29 +237,32 @@ static double thinkers_ms(bool in_mod, bool think)
 
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : BENCH_MODS_DIR;
+    bool calls_only = argc > 1 && strcmp(argv[1], "--calls") == 0;
+    const char *dir = argc > 1 + calls_only ? argv[1 + calls_only] : BENCH_MODS_DIR;
     printf("steer-bench-mods: median of %d rounds of %d ticks\n", ROUNDS, TICKS);
     enum { CALL_TICKS = 100000 };
     double none = engine_ms(dir, "empty", NO_MOD, CALL_TICKS), idle = engine_ms(dir, "empty", 0, CALL_TICKS);
     printf("  fixed cost per call into a mod %6.3f us (an empty world, a mod with an empty update:\n"
            "                                 2 calls per tick, events and messages, then update)\n",
            (idle - none) / CALL_TICKS * 1e3 / 2);
-    double base = engine_ms(dir, "scenario", NO_MOD, TICKS);
-    printf("  engine without mods          %8.3f ms per tick (200 wanderers)\n", base / TICKS);
-    double loop_plain = plain_ms(dir, BARE_LOOP, LOOP_TICKS);
-    double loop_mod = engine_ms(dir, "scenario", BARE_LOOP, LOOP_TICKS) - base / TICKS * LOOP_TICKS;
-    printf("  a bare loop: plain Lua %6.3f ns per instruction, as a mod %6.3f ns, overhead %+5.1f%%\n",
-           loop_plain / LOOP_TICKS / (2.0 * LOOP) * 1e6, loop_mod / LOOP_TICKS / (2.0 * LOOP) * 1e6,
-           (loop_mod - loop_plain) / loop_plain * 100);
-    static const int works[] = { 2000, 20000, 200000 };
-    for (int i = 0; i < 3; i++) {
-        double plain = plain_ms(dir, works[i], TICKS);
-        double mod = engine_ms(dir, "scenario", works[i], TICKS) - base;
-        printf("  work %6d: plain Lua %8.3f ms/tick, as a mod %8.3f ms/tick, overhead %+5.1f%%\n", works[i],
-               plain / TICKS, mod / TICKS, (mod - plain) / plain * 100);
+    if (!calls_only) {
+        double base = engine_ms(dir, "scenario", NO_MOD, TICKS);
+        printf("  engine without mods          %8.3f ms per tick (200 wanderers)\n", base / TICKS);
+        double loop_plain = plain_ms(dir, BARE_LOOP, LOOP_TICKS);
+        double loop_mod = engine_ms(dir, "scenario", BARE_LOOP, LOOP_TICKS) - base / TICKS * LOOP_TICKS;
+        printf("  a bare loop: plain Lua %6.3f ns per instruction, as a mod %6.3f ns, overhead %+5.1f%%\n",
+               loop_plain / LOOP_TICKS / (2.0 * LOOP) * 1e6, loop_mod / LOOP_TICKS / (2.0 * LOOP) * 1e6,
+               (loop_mod - loop_plain) / loop_plain * 100);
+        static const int works[] = { 2000, 20000, 200000 };
+        for (int i = 0; i < 3; i++) {
+            double plain = plain_ms(dir, works[i], TICKS);
+            double mod = engine_ms(dir, "scenario", works[i], TICKS) - base;
+            printf("  work %6d: plain Lua %8.3f ms/tick, as a mod %8.3f ms/tick, overhead %+5.1f%%\n", works[i],
+                   plain / TICKS, mod / TICKS, (mod - plain) / plain * 100);
+        }
+        printf("  patterns (gmatch, gsub, find on 8.8 kB): Lua's %.0f us, the sandbox's step-counting %.0f us\n",
+               pattern_us(0), pattern_us(1));
     }
-    printf("  patterns (gmatch, gsub, find on 8.8 kB): Lua's %.0f us, the sandbox's step-counting %.0f us\n",
-           pattern_us(0), pattern_us(1));
     // interleaved, so that the machine's drift hits both alike
     double calls = (double)THINKERS * THINK_TICKS, scn = 0, mod = 0;
     double s[ROUNDS], m[ROUNDS];

@@ -38,7 +38,9 @@
 // agent stands on (the cheapest under its disc; the corners a costly
 // area's edge bends the way round are kept). Those costs are a brain's parameters, so changing them is a
 // new brain (a hot reload, steer_agent_set_brain), and a new brain starts
-// from fresh memory: no plan, a new request.
+// from fresh memory: no plan, a new request. What they mean for a look
+// (an area excluded, all at one cost) is worked out when the brain is
+// compiled (navigate_derive), not every tick.
 #include "behavior.h"
 #include "fields.h"
 #include "laws.h"
@@ -53,6 +55,12 @@
 #define NAV_STUCK 3.0f    // seconds without progress toward the next corner (the world's stuck window when set)
 #define NAV_PROGRESS 0.1f // metres of progress that count
 
+// What the costs on the mesh mean for a look along it (Navigate.sight)
+enum {
+    NAV_WALLED = 1, // they exclude an area of the mesh
+    NAV_PLAIN = 2,  // every area not excluded costs the same, and area 0 is not excluded
+};
+
 extern const steerB_Kind steerB_navigate;
 
 typedef struct Navigate {
@@ -60,6 +68,7 @@ typedef struct Navigate {
     steerB_Target target;
     float slow_radius, stop_radius, speed;
     steerN_AreaCosts *costs; // the agent's own area costs (NULL: the mesh's)
+    uint8_t sight;           // NAV_* of the costs on the mesh (navigate_derive), for the looks along the mesh
 } Navigate;
 STEERB_CHECK_SIZE(Navigate);
 
@@ -202,13 +211,23 @@ static bool in_sight(const steerN_Mesh *mesh, const float *cost, const float p[3
     return steerN_mesh_raycast(mesh, a, b, &f, hit, nrm, &frac) <= 0;
 }
 
-// Whether the costs (NULL: the mesh's) exclude an area of the mesh.
-static bool excludes(const steerN_Mesh *mesh, const float *cost)
+// The node's sight (NAV_*), worked out when its costs or its mesh are set
+// (steerB_Kind.derive: at compile, and when a resource is replaced), not
+// every tick: the costs are a brain's parameters.
+static void navigate_derive(void *params)
 {
-    const float *c = cost ? cost : mesh->area_cost;
-    for (uint32_t i = 0; i < mesh->nareas; i++)
-        if (!(c[i] < INFINITY)) return true;
-    return false;
+    Navigate *p = params;
+    p->sight = 0;
+    if (!p->mesh) return;
+    float own[STEERN_MESH_AREAS];
+    const float *c = steerN_costs_apply(p->mesh, p->costs, own);
+    if (!c) c = p->mesh->area_cost;
+    bool walled = false, uniform = true;
+    for (uint32_t i = 0; i < p->mesh->nareas; i++) {
+        if (!(c[i] < INFINITY)) walled = true;
+        else if (c[i] != c[0]) uniform = false;
+    }
+    p->sight = (uint8_t)((walled ? NAV_WALLED : 0) | (uniform && c[0] < INFINITY ? NAV_PLAIN : 0));
 }
 
 // The costs c with every area dearer than limit excluded, into below.
@@ -224,13 +243,12 @@ static const float *at_most(const float *c, float limit, float below[STEERN_MESH
 // cheapest under its disc (radius r), so one walking a way along a costly
 // area's edge, its centre on the edge or a rounding inside, does not cut
 // across the area at the corner where the way leaves the edge. With every
-// area at one cost, in_sight.
-static bool in_cheap_sight(const steerN_Mesh *mesh, const float *cost, const float p[3], const float *q, float r)
+// area at one cost (plain: NAV_PLAIN), in_sight.
+static bool in_cheap_sight(const steerN_Mesh *mesh, const float *cost, bool plain, const float p[3], const float *q,
+                           float r)
 {
+    if (plain) return in_sight(mesh, cost, p, q);
     const float *c = cost ? cost : mesh->area_cost;
-    bool uniform = true;
-    for (uint32_t i = 1; i < mesh->nareas && uniform; i++) uniform = c[i] == c[0] || !(c[i] < INFINITY);
-    if (uniform && c[0] < INFINITY) return in_sight(mesh, cost, p, q);
     double a[2] = { p[0], p[1] }, near[2];
     int32_t t = steerN_mesh_locate(mesh, a);
     if (t < 0) return true; // off the mesh: as in_sight
@@ -300,11 +318,11 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     // is in sight, not from the near side of that area's edge
     float reach = 0.25f * c->radius;
     int skipped = 0;
-    bool walled = excludes(p->mesh, cost);
+    bool walled = p->sight & NAV_WALLED, plain = p->sight & NAV_PLAIN;
     while (i + 1 < nc) {
         if ((dist2(c->p, cs + 2 * i) <= reach * reach &&
              (!walled || in_sight(p->mesh, cost, c->p, cs + 2 * (i + 1)))) ||
-            (skipped == 0 && in_cheap_sight(p->mesh, cost, c->p, cs + 2 * (i + 1), c->radius))) {
+            (skipped == 0 && in_cheap_sight(p->mesh, cost, plain, c->p, cs + 2 * (i + 1), c->radius))) {
             i++;
             skipped++;
             m[NV_BEST] = FLT_MAX;
@@ -617,4 +635,5 @@ const steerB_Kind steerB_navigate = { .name = "navigate",
                                       .check = navigate_check,
                                       .serve = navigate_serve,
                                       .serve_free = navigate_serve_free,
-                                      .route = navigate_route };
+                                      .route = navigate_route,
+                                      .derive = navigate_derive };

@@ -68,6 +68,7 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
         *(uint16_t *)(void *)(n->params + f->offset) = (uint16_t)(id < 0 ? 0 : id);
         t++;
     }
+    if (b->kind->derive) b->kind->derive(n->params);
     n->sum = STEERB_NO_SUM;
     if (b->kind->faces) fl->br->faces = true;
     // a node whose options need no neighbours may sense 0: it reads none
@@ -373,6 +374,7 @@ static int swap_resources(const steerB_Kind *k, unsigned char *params, const voi
         if (count) rk->release(obj); // compared by address from here on, never read
         n++;
     }
+    if (n && k->derive) k->derive(params);
     return n;
 }
 

@@ -182,6 +182,12 @@ typedef struct steerB_Kind {
     // it is in, in words, into note (note_cap bytes); the points' number.
     // NULL: the kind keeps no way (steer_debug.h's route, steer_debug_routes).
     int (*route)(const float *mem, float *xyz, int cap, char *note, size_t note_cap);
+    // Works out, once, what eval would otherwise work out from the node's
+    // fields every tick (navigate: whether its area costs exclude an area,
+    // whether they are all one), into params: the compiled node's, at
+    // compile and whenever steer_world_replace_resource swaps one of its
+    // resources. NULL: nothing to work out.
+    void (*derive)(void *params);
 } steerB_Kind;
 
 struct steer_Behavior {

@@ -6,9 +6,10 @@
 // globals are its own. Its allocator counts every byte against a cap; the
 // first allocation past the cap marks the mod killed. Every call
 // into the mod (loading it, setup, the tick's events and messages, update)
-// has a CPU budget, counted on the calling thread's CPU clock, so a
-// machine busy with other work (time the thread spends waiting for a core)
-// does not stop a mod that keeps to it. A watchdog thread, which wakes
+// has a CPU budget, counted on the calling thread's CPU clock (or, for a
+// call of a few microseconds, the wall clock: watch.c), so a machine busy
+// with other work (time the thread spends waiting for a core) does not
+// stop a mod that keeps to it. A watchdog thread, which wakes
 // every millisecond, only asks the mod's thread to look at that clock
 // (watch.c, judge: no other thread reads it, which on a virtual machine
 // would charge the thread time the hypervisor stole); past the budget that

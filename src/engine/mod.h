@@ -34,6 +34,7 @@
 #define MAX_INBOX_BYTES (256u << 10) // their bytes: the receiver pays for decoding them
 #define MAX_DEPTH 16                 // nesting of a message's tables
 #define RESERVE (64u << 10)          // past the cap, for a killed mod's last allocations
+#define WALL_SPAN 10e-6              // seconds of wall clock within which a call needs no CPU clock read (watch.c)
 
 typedef struct Msg {
     char *from;
@@ -77,9 +78,16 @@ struct Mod {
     // the clock read only by the calling thread itself (watch.c, judge)
     bool in_call;
     steerY_CpuClock clock; // the calling thread's CPU clock
-    double cpu0;           // its reading when the call began
+    double cpu0;           // a reading of it at most WALL_SPAN (wall) before the call began
+    double wall0;          // the wall clock when it began
+    bool cpu_read;         // its clock was read during the call (a look at the budget)
     atomic_bool look;      // set by the watchdog every period: judge the budget at the next look
-    const char *doing;     // what the call in progress is ("in update", "while loading", ...), for a stop's reason
+    // the latest reading of a calling thread's CPU clock: the thread's
+    // clock, the reading, the wall clock then (when_cpu 0: none yet)
+    steerY_CpuClock last_clock;
+    double last_cpu, when_cpu;
+    unsigned long cpu_reads; // of the CPU clock, counted (test_mods)
+    const char *doing;       // what the call in progress is ("in update", "while loading", ...), for a stop's reason
     // the verdict: kill_why and kill_reason are written once, under e->lock,
     // before `killed` is stored with release; read only after an acquire
     // load; the mod's own thread then adds where it stopped (steerE_check_stop)
@@ -111,7 +119,7 @@ void steerE_kill_locked(Mod *m, const char *why);
 // Whether the mod is marked killed (for steerL_DataOptions.stop).
 int steerE_mod_stopped(void *m);
 // A call into the mod begins (on this thread's CPU clock) and ends: the
-// CPU seconds it took, counted in m->cpu.
+// CPU seconds it took (a short call's wall time: watch.c), counted in m->cpu.
 void steerE_begin_call(Mod *m);
 double steerE_end_call(Mod *m);
 // The watchdog thread: started once for the first mod, stopped by steerE_mods_free.

@@ -177,6 +177,7 @@ void steerN_costs_release(steerN_AreaCosts *c)
 const float *steerN_costs_apply(const steerN_Mesh *m, const steerN_AreaCosts *c, float out[STEERN_MESH_AREAS])
 {
     if (!c) return NULL;
+    if (c->n >= m->nareas) return c->cost; // every area of m its own (those past nareas never read)
     for (uint32_t i = 0; i < STEERN_MESH_AREAS; i++) out[i] = i < c->n ? c->cost[i] : m->area_cost[i];
     return out;
 }

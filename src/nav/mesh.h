@@ -219,8 +219,10 @@ bool steerN_costs_ok(const float *cost, uint32_t n, uint32_t *bad);
 steerN_AreaCosts *steerN_costs_new(const float *cost, uint32_t n);
 void steerN_costs_retain(steerN_AreaCosts *c);
 void steerN_costs_release(steerN_AreaCosts *c); // NULL: nothing; frees on the last
-// The costs a query on m uses (c's where it has one, m's elsewhere) into
-// out, for steerN_MeshFilter.cost: NULL (the mesh's own) when c is NULL.
+// The costs a query on m uses (c's where it has one, m's elsewhere), for
+// steerN_MeshFilter.cost: c's own when it has one for every area of m (a
+// query reads only m's areas), else made in out; NULL (the mesh's own)
+// when c is NULL.
 const float *steerN_costs_apply(const steerN_Mesh *m, const steerN_AreaCosts *c, float out[STEERN_MESH_AREAS]);
 
 // A search's scratch, one per thread; grows with the meshes it searches.

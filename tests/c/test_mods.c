@@ -6,6 +6,7 @@
 #include "steer.h"
 #include "steer_engine.h"
 #include "../../src/engine/engine.h" // the message codec
+#include "../../src/engine/mod.h"    // a mod's count of CPU clock reads
 
 #include <lualib.h>
 
@@ -1345,6 +1346,27 @@ static void test_mod_tree_memory(void)
     steer_engine_free(e);
 }
 
+// Loads a mod that spawns n thinkers at 60 Hz, per_tick an update (so
+// that no update is long), each think a loop of `steps` steps, with a
+// budget of call_ms: its id (-1: it did not load).
+static int load_thinkers(steer_Engine *e, const char *name, long steps, int n, int per_tick, double call_ms)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "local function think() local s = 0 for i = 1, %ld do s = s + i end end\n"
+             "local n = 0\n"
+             "return { update = function(w)\n"
+             "  for i = 1, %d do if n < %d then n = n + 1\n"
+             "    w:spawn{ position = { n %% 100, 60 + n // 100 }, think = think, think_hz = 60 } end end\n"
+             "end }\n",
+             steps, per_tick, n);
+    steer_ModLimits lim = { .call_ms = call_ms, .agents = n };
+    int id = -1;
+    CHECK(steer_engine_load_mod(e, write_mod(name, text), &lim, &id) == STEER_OK, "%s: %s", name,
+          steer_engine_error(e));
+    return id;
+}
+
 // Each per-agent call under the budget, but a tick's worth over it: 500
 // thinkers at 60 Hz (spawned 25 a tick, so that no update is long), each a
 // loop of 2 * 10^4 steps (about 40 us; a few hundred under the sanitizers),
@@ -1354,20 +1376,50 @@ static void test_mod_thinks_per_tick_budget(void)
     Log log = { 0 };
     steer_Engine *e = engine(&log);
     REQUIRE(e, "engine and scenario");
-    const char *slow =
-        write_mod("slow", "local function think() local s = 0 for i = 1, 2e4 do s = s + i end end\n"
-                          "local n = 0\n"
-                          "return { update = function(w)\n"
-                          "  for i = 1, 25 do if n < 500 then n = n + 1\n"
-                          "    w:spawn{ position = { n % 100, 60 }, think = think, think_hz = 60 } end end\n"
-                          "end }\n");
-    steer_ModLimits lim = { .call_ms = 10, .agents = 600 };
-    int id = -1;
-    REQUIRE(steer_engine_load_mod(e, slow, &lim, &id) == STEER_OK, "slow: %s", steer_engine_error(e));
+    int id = load_thinkers(e, "slow", 20000, 500, 25, 10);
+    REQUIRE(id >= 0, "slow");
     CHECK(steer_engine_tick(e, 40) == STEER_OK, "ticks: %s", steer_engine_error(e));
     steer_ModInfo mi;
     steer_engine_mod_info(e, id, &mi);
     CHECK(!mi.enabled && strstr(mi.reason, "in one tick"), "500 slow thinkers: %s",
+          mi.enabled ? "still running" : mi.reason);
+    steer_engine_free(e);
+}
+
+// Short calls read the CPU clock seldom, and still count at least their
+// CPU time (watch.c, "the clocks of a call"). 1000 thinkers at 60 Hz,
+// each think a few microseconds, spawned 20 a tick, under a 1 ms budget:
+// their calls read the thread's CPU clock less than once every two calls
+// (two a call before), where a call takes well under WALL_SPAN here (not
+// under the slower sanitizers); and a tick's thinks together, each counted at
+// its wall time, pass the budget and stop the mod "in one tick", as when
+// each read its CPU clock.
+static void test_mod_short_thinks(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    int id = load_thinkers(e, "quick", 300, 1000, 20, 1);
+    REQUIRE(id >= 0, "quick");
+    Mod *m = e->mods[id];
+    steer_ModInfo mi;
+    long calls = 0;
+    unsigned long reads = m->cpu_reads;
+    double t0 = wall();
+    for (int t = 1; t <= 10; t++) { // 20 to 200 thinkers: under the budget
+        CHECK(steer_engine_tick(e, 1) == STEER_OK, "tick: %s", steer_engine_error(e));
+        calls += 1 + 20 * (t - 1); // update, and the thinks of the thinkers spawned so far
+    }
+    double per_call = (wall() - t0) / (double)calls;
+    reads = m->cpu_reads - reads;
+    steer_engine_mod_info(e, id, &mi);
+    CHECK(mi.enabled, "200 quick thinkers within the budget: %s", mi.reason);
+    printf("    %ld calls, %.2f us of wall time each: %lu reads of the CPU clock\n", calls, per_call * 1e6, reads);
+    if (per_call < WALL_SPAN / 2)
+        CHECK(reads * 2 < (unsigned long)calls, "%lu reads of the CPU clock for %ld calls", reads, calls);
+    CHECK(steer_engine_tick(e, 60) == STEER_OK, "ticks: %s", steer_engine_error(e));
+    steer_engine_mod_info(e, id, &mi);
+    CHECK(!mi.enabled && strstr(mi.reason, "in one tick"), "1000 quick thinkers: %s",
           mi.enabled ? "still running" : mi.reason);
     steer_engine_free(e);
 }
@@ -1912,6 +1964,7 @@ int main(void)
     RUN(test_mod_tree_memory);
     RUN(test_mod_thinks_per_tick_budget);
     RUN(test_mod_budget_is_cpu_time);
+    RUN(test_mod_short_thinks);
     RUN(test_mod_steer_work);
     RUN(test_mod_names_escaped);
     RUN(test_send_refusals_name_their_limit);

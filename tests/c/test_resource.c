@@ -98,6 +98,7 @@ static const steerB_ResourceKind beacon_kind = { .name = "beacon",
 typedef struct GoBeacon {
     const Beacon *beacon;
     float gain;
+    float pull; // gain * the beacon's pull (go_derive), not a field
 } GoBeacon;
 
 static const steerB_Field go_fields[] = {
@@ -109,10 +110,17 @@ static const steerB_Field go_fields[] = {
 static void go_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const GoBeacon *g = STEERB_PARAMS_OF(n, GoBeacon);
-    for (int i = 0; i < 3; i++) out[i] = (g->beacon->p[i] - c->p[i]) * g->gain * g->beacon->pull;
+    for (int i = 0; i < 3; i++) out[i] = (g->beacon->p[i] - c->p[i]) * g->pull;
 }
 
-static const steerB_Kind go_beacon = { .name = "go_beacon", .fields = go_fields, .eval = go_eval };
+// What eval reads, worked out when the node is compiled or its beacon replaced.
+static void go_derive(void *params)
+{
+    GoBeacon *g = params;
+    g->pull = g->beacon ? g->gain * g->beacon->pull : 0.0f;
+}
+
+static const steerB_Kind go_beacon = { .name = "go_beacon", .fields = go_fields, .eval = go_eval, .derive = go_derive };
 
 // The core reaches its kinds through this table only (src/behaviors/kinds.c
 // defines the built-in one; this program links none of it).
@@ -265,9 +273,45 @@ static void test_alloc_failure(void)
     steer_world_free(w);
 }
 
+// steerB_Kind.derive runs at compile, on a loaded world's brains, and when
+// steer_world_replace_resource gives a brain another beacon: eval then
+// reads the new beacon's pull, not the old one's.
+static void test_derive(void)
+{
+    steer_World *w = make_world(NULL, NULL);
+    REQUIRE(w, "world");
+    const GoBeacon *g[3];
+    for (uint32_t i = 0; i < 3; i++) g[i] = STEERB_PARAMS_OF(&w->brains[i + 1]->nodes[0], GoBeacon);
+    CHECK(g[0]->pull == 0.5f && g[1]->pull == 1.5f && g[2]->pull == 2.0f, "derived at compile: %g %g %g",
+          (double)g[0]->pull, (double)g[1]->pull, (double)g[2]->pull);
+    size_t n;
+    unsigned char *s = save(w, &n);
+    REQUIRE(s, "save");
+    steer_World *l = NULL;
+    REQUIRE(steer_world_load(NULL, s, n, &l, NULL, 0) == STEER_OK, "load");
+    const GoBeacon *lg = STEERB_PARAMS_OF(&l->brains[2]->nodes[0], GoBeacon);
+    CHECK(lg->pull == 1.5f, "derived in the loaded world: %g", (double)lg->pull);
+    Beacon *b = beacon_new(NULL, NULL, 10, 5, 4);
+    REQUIRE(b, "a beacon");
+    CHECK(steer_world_replace_resource(w, beacon_of(w, 1), b) == 2, "the two trees of the first beacon");
+    CHECK(g[0]->pull == 4.0f && g[1]->pull == 12.0f && g[2]->pull == 2.0f, "derived again: %g %g %g",
+          (double)g[0]->pull, (double)g[1]->pull, (double)g[2]->pull);
+    // the same run as a world made with the new beacon's pull
+    CHECK(steer_world_replace_resource(l, beacon_of(l, 1), b) == 2, "the loaded world's too");
+    steer_world_step(w, 10);
+    steer_world_step(l, 10);
+    CHECK(steer_world_hash(w) == steer_world_hash(l), "both run on alike");
+    beacon_release(b);
+    free(s);
+    steer_world_free(w);
+    steer_world_free(l);
+    CHECK(atomic_load(&live_beacons) == 0, "every beacon came back: %d live", atomic_load(&live_beacons));
+}
+
 int main(void)
 {
     RUN(test_round_trip);
+    RUN(test_derive);
     RUN(test_bad_bytes);
     RUN(test_alloc_failure);
     return check_report_("resource");

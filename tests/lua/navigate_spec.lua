@@ -382,6 +382,62 @@ describe("navigate", function()
     runs_on_after_load(w)
   end)
 
+  it("honours an area excluded mid-run, then allowed again, at the next plan, also in a world loaded between", function()
+    -- (the look ahead past a corner of the water asks for no new plan only
+    -- when the agent's sight knows the water excluded: its costs, not
+    -- scanned each tick, follow the brain, here and after a load)
+    local nm = ponds()
+    local open, dry = steer.navigate{ navmesh = nm }, steer.navigate{ navmesh = nm, exclude = { "water" } }
+    local function off_line(a) -- how far the way ahead strays from y = 10
+      local y = 0
+      for _, p in ipairs(a:path()) do y = math.max(y, math.abs(p.y - 10)) end
+      return y
+    end
+    local function walk(w, a, ticks)
+      local water = -math.huge
+      for _ = 1, ticks do
+        w:step()
+        water = math.max(water, depth(a.position, WATER))
+      end
+      return water
+    end
+    local w = steer.world{ seed = 13 }
+    local a = w:spawn{ position = { 2, 10 }, radius = 0.4, max_speed = 2, max_force = 4, brain = open,
+                       target = { 38, 10 } }
+    local ev = count_events(w, { "path_found" })
+    w:step(60)
+    expect(off_line(a), "the mesh's costs: straight through both ponds"):lt(0.01)
+    a.brain = dry -- the water excluded mid-run
+    w:step(1)
+    expect(off_line(a), "round the water (by its corners)"):ge(5.99)
+    expect(walk(w, a, 60 * 10), "not into the water"):le(0.01)
+    expect(a.position.x, "at the water's near side"):gt(20)
+    expect(a.position.x):lt(24)
+    local l = steer.load(w:save())
+    local b
+    for x in l:agents() do if x.id == a.id then b = x end end
+    local lev = count_events(l, { "path_found" })
+    expect(l:hash(), "the loaded world"):eq(w:hash())
+    expect(off_line(b), "loaded: round the water"):ge(5.99)
+    expect(walk(l, b, 60 * 2), "loaded: not into the water"):le(0.01)
+    expect(walk(w, a, 60 * 2)):le(0.01)
+    expect(a.position.x, "past the water's near corner"):gt(24.5)
+    expect(l:hash(), "the loaded world, on"):eq(w:hash())
+    expect(ev.path_found, "a plan for each brain, none at the water's corner"):eq(2)
+    expect(lev.path_found, "loaded: none at the water's corner"):eq(0)
+    -- allowed again: the next plan crosses it, in both worlds alike
+    a.brain, b.brain = open, open
+    w:step(1)
+    l:step(1)
+    expect(#a:path(), "allowed again: straight on, through the water"):eq(2)
+    expect(#b:path()):eq(2)
+    local ww, lw = walk(w, a, 60 * 10), walk(l, b, 60 * 10)
+    expect(ww, "allowed again: into the water"):gt(1)
+    expect(lw):eq(ww)
+    expect(l:hash(), "the loaded world, allowed again"):eq(w:hash())
+    expect(dist(a.position, steer.vec(38, 10)), "arrived"):le(0.2)
+  end)
+
   it("a:path() is nil for an agent that does not navigate", function()
     local w = steer.world{}
     local a = w:spawn{ position = { 0, 0 }, brain = steer.seek{ target = { 1, 1 } } }
