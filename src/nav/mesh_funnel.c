@@ -596,8 +596,8 @@ static void points_only(steerN_MeshQuery *q, uint32_t np, double shrink)
         set_obj(r, m, r->v, -1, 0, i);
         double len = mg_dist(l->p, r->p), d[2] = { r->p[0] - l->p[0], r->p[1] - l->p[1] };
         if (!(shrink > 0) || !(len > 0)) continue;
-        double a = steerN_mesh_hard(m, l->v, shrink) ? shrink / len : 0,
-               b = steerN_mesh_hard(m, r->v, shrink) ? shrink / len : 0;
+        double a = steerN_mesh_end(m, l->v, shrink, NULL) > 0 ? shrink / len : 0,
+               b = steerN_mesh_end(m, r->v, shrink, NULL) > 0 ? shrink / len : 0;
         if (a + b > 1) a = b = 0.5;
         if (a > 0) l->p[0] += a * d[0], l->p[1] += a * d[1], l->id = START_ID - 2 * i - 2;
         if (b > 0) r->p[0] -= b * d[0], r->p[1] -= b * d[1], r->id = START_ID - 2 * i - 1;
