@@ -22,7 +22,8 @@
 // checked whole). With
 // r = 0 every circle is a point and this is the classic simple stupid
 // funnel, point for point. Then repair: corners turned round the wrong
-// way are dropped, and circles a segment cuts are put back, and so are
+// way are dropped (when the path is made again, also those a circle put
+// back turns so), and circles a segment cuts are put back, and so are
 // the far ends of walls whose strip (r either side) a segment leaving a
 // corner's circle cuts. A path for r > 0 is checked (its points on the
 // mesh, a raycast along each segment, and when repair changed it or it
@@ -457,32 +458,40 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
     return found;
 }
 
-// Drop the corners the path turns round the wrong way (a circle kept on
-// the left that the path turns right at, by more than rounding): the
-// funnel can take a portal end on a straight wall for a corner, and the
-// polygon about its circle then dips into the wall's strip (the tangent
-// from the circle leaves it where the wall runs on past its vertex). The
-// corner before a dropped one is looked at again.
+// Corner k (between two others) turned round the wrong way: a circle
+// kept on the left that the path turns right at, by more than rounding.
+static bool backward(const steerN_MeshQuery *q, uint32_t k)
+{
+    const Obj *o = &q->cor[k];
+    if (!(o->rho > 0)) return false;
+    double din[2], dout[2];
+    tangent(&q->cor[k - 1], o, din, NULL, NULL);
+    tangent(o, &q->cor[k + 1], dout, NULL, NULL);
+    double turn = o->side * mg_cross(din[0], din[1], dout[0], dout[1]);
+    double size = sqrt((din[0] * din[0] + din[1] * din[1]) * (dout[0] * dout[0] + dout[1] * dout[1]));
+    return turn < -1e-9 * size;
+}
+
+static void drop_corner(steerN_MeshQuery *q, uint32_t k)
+{
+    memmove(q->cor + k, q->cor + k + 1, sizeof *q->cor * (q->ncor - k - 1));
+    q->ncor--;
+    q->repaired = true;
+}
+
+// Drop the corners the path turns round the wrong way: the funnel can
+// take a portal end on a straight wall for a corner, and the polygon
+// about its circle then dips into the wall's strip (the tangent from the
+// circle leaves it where the wall runs on past its vertex). The corner
+// before a dropped one is looked at again.
 static void drop_backward(steerN_MeshQuery *q)
 {
     for (uint32_t k = 1; k + 1 < q->ncor;) {
-        const Obj *o = &q->cor[k];
-        if (!(o->rho > 0)) {
+        if (!backward(q, k)) {
             k++;
             continue;
         }
-        double din[2], dout[2];
-        tangent(&q->cor[k - 1], o, din, NULL, NULL);
-        tangent(o, &q->cor[k + 1], dout, NULL, NULL);
-        double turn = o->side * mg_cross(din[0], din[1], dout[0], dout[1]);
-        double size = sqrt((din[0] * din[0] + din[1] * din[1]) * (dout[0] * dout[0] + dout[1] * dout[1]));
-        if (!(turn < -1e-9 * size)) {
-            k++;
-            continue;
-        }
-        memmove(q->cor + k, q->cor + k + 1, sizeof *q->cor * (q->ncor - k - 1));
-        q->ncor--;
-        q->repaired = true;
+        drop_corner(q, k);
         k -= k > 1;
     }
 }
@@ -493,8 +502,13 @@ static void drop_backward(steerN_MeshQuery *q)
 // deepest cut circle as a corner between the segment's ends and check
 // both new segments again. A circle (a vertex and a side) is inserted
 // once at most, so this ends; the insertions are also capped (a few per
-// portal). With r = 0 nothing is cut.
-static int repair(steerN_MeshQuery *q)
+// portal). With r = 0 nothing is cut. With redrop (the path made again
+// from the classic funnel's corners), the corner after an inserted one,
+// when that turns it round the wrong way, is dropped as well: the two
+// circles a few centimetres apart on one side (a wall's vertex, and an
+// area's corner's circle about the point of that wall nearest it) that
+// the path would otherwise wrap round one another, leaving the mesh.
+static int repair(steerN_MeshQuery *q, bool redrop)
 {
     uint32_t budget = 4 * q->ncorr + 64, kept = 1;
     q->repaired = false;
@@ -519,6 +533,7 @@ static int repair(steerN_MeshQuery *q)
         q->cor[k + 1] = c;
         q->ncor++;
         q->repaired = true;
+        if (redrop && k + 3 < q->ncor && backward(q, k + 2)) drop_corner(q, k + 2);
     }
     return 0;
 }
@@ -581,8 +596,8 @@ static void points_only(steerN_MeshQuery *q, uint32_t np, double shrink)
         set_obj(r, m, r->v, -1, 0, i);
         double len = mg_dist(l->p, r->p), d[2] = { r->p[0] - l->p[0], r->p[1] - l->p[1] };
         if (!(shrink > 0) || !(len > 0)) continue;
-        double a = steerN_mesh_hard(m, l->v, shrink) ? shrink / len : 0,
-               b = steerN_mesh_hard(m, r->v, shrink) ? shrink / len : 0;
+        double a = steerN_mesh_end(m, l->v, shrink, NULL) > 0 ? shrink / len : 0,
+               b = steerN_mesh_end(m, r->v, shrink, NULL) > 0 ? shrink / len : 0;
         if (a + b > 1) a = b = 0.5;
         if (a > 0) l->p[0] += a * d[0], l->p[1] += a * d[1], l->id = START_ID - 2 * i - 2;
         if (b > 0) r->p[0] -= b * d[0], r->p[1] -= b * d[1], r->id = START_ID - 2 * i - 1;
@@ -643,7 +658,7 @@ steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q, uint32_t *bad)
     q->portal[0] = q->portal[1] = s;
     q->portal[2 * n] = q->portal[2 * n + 1] = g;
     q->npts = 0;
-    if (funnel(q, n + 1) || repair(q) || emit_path(q)) return STEERN_PATH_NOMEM;
+    if (funnel(q, n + 1) || repair(q, false) || emit_path(q)) return STEERN_PATH_NOMEM;
     // the rounded funnel is not proven to stay on the mesh, nor to keep r
     // from the walls: it can forget a corner (the goal short of a spike's
     // tip it must go round, across the spike), which repair then puts back
@@ -663,7 +678,7 @@ steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q, uint32_t *bad)
         if (funnel(q, n + 1)) return STEERN_PATH_NOMEM;
         for (uint32_t k = 1; k + 1 < q->ncor; k++)
             if (q->cor[k].id < m->nvert) q->cor[k].rho = steerN_mesh_end(m, q->cor[k].id, q->radius, q->cor[k].p);
-        if (repair(q) || emit_path(q)) return STEERN_PATH_NOMEM;
+        if (repair(q, true) || emit_path(q)) return STEERN_PATH_NOMEM;
         // no path round the corners within r found (rare: two circles
         // closer than a few centimetres past 2 r, walls at odd angles):
         // refused, as too narrow, rather than a path nearer a wall than r

@@ -78,26 +78,21 @@ static inline void steerN_query_stamp(steerN_MeshQuery *q)
         q->stamp = 1;
     }
 }
-// Vertex v is a corner to keep r from: a wall ends there, or (an area's
-// corner) a wall passes nearer than r.
-static inline bool steerN_mesh_hard(const steerN_Mesh *m, uint32_t v, double r)
-{
-    return m->vwall[v] || (r > 0 && steerN_mesh_wall_distance(m, m->xy + 2 * v, NULL, NULL) < r);
-}
-// The circle a portal's end at vertex v is for radius r, its centre into
-// c: the vertex, radius r, when a wall ends there; for an area's corner
-// nearer a wall than r, the nearest point of that wall, radius r (what
-// cuts the way there is the wall, not the corner, which lies inside that
-// circle: a way round the circle passes the corner on the same side);
-// else the corner itself, radius 0.
+// The circle a portal's end at vertex v is for radius r: its radius, and
+// its centre into c (when not NULL): the vertex, radius r, when a wall
+// ends there; for an area's corner nearer a wall than r, the nearest
+// point of that wall, radius r (what cuts the way there is the wall, not
+// the corner, which lies inside that circle: a way round the circle
+// passes the corner on the same side); else the corner itself, radius 0.
+// For r > 0, a radius above 0 says v is a corner to keep r from.
 static inline double steerN_mesh_end(const steerN_Mesh *m, uint32_t v, double r, double c[2])
 {
     const double *p = m->xy + 2 * v;
-    c[0] = p[0], c[1] = p[1];
+    if (c) c[0] = p[0], c[1] = p[1];
     if (m->vwall[v]) return r;
     double at[2];
-    if (!(r > 0) || !(steerN_mesh_wall_distance(m, p, at, NULL) < r)) return 0;
-    c[0] = at[0], c[1] = at[1];
+    if (!(r > 0) || !(steerN_mesh_wall_distance(m, p, c ? at : NULL, NULL) < r)) return 0;
+    if (c) c[0] = at[0], c[1] = at[1];
     return r;
 }
 // The search reached the goal: the corridor, the funnel, the way
