@@ -29,8 +29,9 @@
 //             round clutter, walls need no more than the solve and the
 //             scene's waypoints); --horizon and --obstacle-horizon
 //             set its numbers, else it keeps its defaults; --max-overlap X
-//             sets its max_overlap (0, the default, off; the method then
-//             prints as orca+max_overlap=X)
+//             sets its max_overlap (0: off; the method then prints as
+//             orca+max_overlap=X); without it, reciprocal's default (on at
+//             large steps, see docs/api.md)
 // In a scene with waypoints (crowd_scene_target), an agent not yet past its
 // waypoint has the same brain with seek{} (full speed) in arrive's place,
 // as RVO2's harness heads for a waypoint at full speed: arrive only at the
@@ -69,7 +70,7 @@ typedef struct CrowdOptions {
     int threads, variants;            // variants 0: all
     int jitter;                       // the layout, crowd_scene_jitter's K
     double horizon, obstacle_horizon; // 0: the behaviour's default
-    double max_overlap;               // reciprocal's max_overlap (0: off, its default)
+    double max_overlap;               // reciprocal's max_overlap (< 0: not given, its default)
     bool mesh;                        // --nav mesh: navigate on the scene's mesh instead of waypoints
 } CrowdOptions;
 
@@ -140,7 +141,7 @@ static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles, bool cir
         if (o->obstacle_horizon > 0)
             crowd_must(steer_behavior_set_number(r, "obstacle_horizon", o->obstacle_horizon),
                        "reciprocal obstacle_horizon");
-        if (o->max_overlap > 0)
+        if (o->max_overlap >= 0)
             crowd_must(steer_behavior_set_number(r, "max_overlap", o->max_overlap), "reciprocal max_overlap");
         steer_Behavior *goal = goal_node(final, mesh);
         if (circles) {
@@ -324,7 +325,7 @@ static void run_scenario(const CrowdOptions *o, const char *name, double dt)
     }
     char method[80];
     char overlap[32] = "";
-    if (o->max_overlap > 0) snprintf(overlap, sizeof overlap, "+max_overlap=%g", o->max_overlap);
+    if (o->max_overlap >= 0) snprintf(overlap, sizeof overlap, "+max_overlap=%g", o->max_overlap);
     snprintf(method, sizeof method, "%s%s%s%s", o->method, overlap, o->mesh ? "+navmesh" : "",
              o->collide ? "+collide" : "");
     crowd_metrics_print(stdout, runs, nruns, "steer", method);
@@ -379,7 +380,7 @@ static bool scene_has_outline(const char *name)
 
 int steer_bench_crowd(int argc, char **argv)
 {
-    CrowdOptions o = { .method = "blend", .threads = 1 };
+    CrowdOptions o = { .method = "blend", .threads = 1, .max_overlap = -1 };
     parse_dt("both", &o);
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
@@ -398,15 +399,16 @@ int steer_bench_crowd(int argc, char **argv)
         else if (!strcmp(arg, "--horizon")) o.horizon = atof(val);
         else if (!strcmp(arg, "--obstacle-horizon")) o.obstacle_horizon = atof(val);
         else if (!strcmp(arg, "--jitter")) o.jitter = atoi(val);
-        else if (!strcmp(arg, "--max-overlap")) o.max_overlap = atof(val);
-        else if (!strcmp(arg, "--nav") && (!strcmp(val, "mesh") || !strcmp(val, "waypoints")))
+        else if (!strcmp(arg, "--max-overlap")) {
+            o.max_overlap = atof(val);
+            if (!(o.max_overlap >= 0 && o.max_overlap <= 1)) return crowd_usage();
+        } else if (!strcmp(arg, "--nav") && (!strcmp(val, "mesh") || !strcmp(val, "waypoints")))
             o.mesh = !strcmp(val, "mesh");
         else return crowd_usage();
     }
     bool known_method = !strcmp(o.method, "blend") || !strcmp(o.method, "priority") || !strcmp(o.method, "orca");
     if (!known_method || o.threads < 1 || o.threads > STEER_MAX_THREADS || o.variants < 0 || o.jitter < 0 ||
-        o.horizon < 0 || o.obstacle_horizon < 0 || !(o.max_overlap >= 0 && o.max_overlap <= 1) ||
-        (o.scenario && !crowd_scene_variants(o.scenario)))
+        o.horizon < 0 || o.obstacle_horizon < 0 || (o.scenario && !crowd_scene_variants(o.scenario)))
         return crowd_usage();
     if (o.mesh && o.scenario && !scene_has_outline(o.scenario)) {
         fprintf(stderr, "steer-bench crowd: --nav mesh: scenario %s has no walls to make a mesh of\n", o.scenario);

@@ -68,7 +68,8 @@
 // 16 nearest shapes enter the solve (STEERB_ORCA_MAX less the neighbours'
 // room): a wall built of many short pieces may need fewer, longer ones.
 //
-// max_overlap (off by default): at large steps a crowd pressing into a gap
+// max_overlap (by default 0.3 for the pairs that one step can press deeper
+// than that, deep_step; off for the others): at large steps a crowd pressing into a gap
 // overlaps deeply, since the soft half-spaces of a press give way and the
 // chosen velocity is held for a whole step. With max_overlap = t > 0, a
 // neighbour that could close the pair's room, room = d - (r_i + r_j) +
@@ -142,7 +143,7 @@ typedef struct Reciprocal {
     float range;            // metres to look for neighbours (0: derived from horizon)
     float neighbors;        // most neighbours in one solve
     float bias;             // radians the preferred velocity turns right when a neighbour is in the way
-    float max_overlap;      // deepest overlap from one step, in smaller radii (0: off; see overlap_cap)
+    float max_overlap;      // deepest overlap from one step, in smaller radii (0: off, -1: default; overlap_cap)
     uint16_t tag;           // only neighbours with this tag (0: all)
     uint8_t obstacles;      // shapes enter the solve
 } Reciprocal;
@@ -153,6 +154,9 @@ STEERB_CHECK_SIZE(Reciprocal);
 // max_overlap's second pass: soft half-spaces relaxed by 10% more than the
 // least largest violation (see the file comment)
 #define RELAX 0.1f
+// max_overlap when not given (the field's default, -1): this tolerance for
+// every pair that one step can press deeper than it (see deep_step)
+#define AUTO_OVERLAP 0.3f
 // a standoff's pair is nearer than this many times the sum of the radii
 #define STANDOFF_REACH 1.5f
 
@@ -420,6 +424,22 @@ static bool standoff(const steerB_Ctx *c, const steerB_Neighbor *nb, const float
     return li2 > lj2 || (li2 == lj2 && steerW_handle(w, c->d).id > steerW_handle(w, nb->d).id);
 }
 
+// max_overlap's default: is the pair (this agent and neighbour d) one that
+// a single step can carry from apart to deeper than tol r_min, their
+// closing reach in one step, (vmax_i + vmax_j) dt, beyond tol r_min? Only
+// there can the held velocity of one step press it past the bound. Smaller
+// steps leave the pair to the half-spaces, which already keep it shallow
+// (the one-step horizon of an overlapping pair undoes it by the next tick):
+// two people of the benchmark (radius 0.3, 1.4 m/s) close 0.047 m in a step
+// of 1/60 s, against 0.09 m for tol 0.3 (on from about 1/30 s), and every
+// run at such steps keeps its bits (demos, benchmark, tests).
+static bool deep_step(const steerB_Ctx *c, uint32_t d, float tol)
+{
+    const steer_World *w = c->w;
+    float rj = w->radius[d], rmin = c->radius < rj ? c->radius : rj;
+    return (c->max_speed + w->max_speed[d]) * c->dt > tol * rmin;
+}
+
 // The weakest weight of a neighbour's soft half-space (see overlap_cap).
 #define MIN_WEIGHT 0.1f
 
@@ -517,12 +537,17 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share,
                    2.0f * p->responsibility - share, nb->d, &pl[j]);
         if (!caps) continue;
+        if (p->max_overlap < 0.0f && !deep_step(c, nb->d, AUTO_OVERLAP)) {
+            weight[j] = 1.0f;
+            continue;
+        }
+        float tol = p->max_overlap < 0.0f ? AUTO_OVERLAP : p->max_overlap;
         // a face-off, a leaning cap: the neighbour's target lies beyond us, against our way (and our target,
         // which lies beyond the neighbour); two agents converging on one waypoint from either side are not
         float u[3];
         bool opposed = target_delta(w, nb->d, u) && v3_dot(u, pref) < 0.0f && -v3_dot(u, nb->off) > nb->d2 &&
                        !(has_own && (v3_dot(u, own) > 0.0f || !(v3_dot(own, nb->off) > nb->d2)));
-        *ncaps += overlap_cap(c, nb, vj, vrel, p->max_overlap, opposed, &caps[*ncaps], &weight[j]);
+        *ncaps += overlap_cap(c, nb, vj, vrel, tol, opposed, &caps[*ncaps], &weight[j]);
     }
     return nbest;
 }
@@ -626,7 +651,7 @@ static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     steerB_Plane pl[STEERB_ORCA_MAX], caps[MAX_NEIGHBORS];
     uint8_t what[MAX_NEIGHBORS];
     float weight[STEERB_ORCA_MAX];
-    bool press = p->max_overlap > 0.0f;
+    bool press = p->max_overlap != 0.0f; // negative: the default, deep_step's pairs
     int hard = p->obstacles ? shape_planes(c, p, pl, STEERB_ORCA_MAX - MAX_NEIGHBORS) : 0, ncaps = 0;
     bool yield;
     int nsoft =
@@ -668,7 +693,7 @@ static const steerB_Field reciprocal_fields[] = {
       "a number of radians (how far the agent turns right when someone is in its way)", NULL },
     STEERB_AVOID_TAG_ROW(Reciprocal),
     { "obstacles", STEERB_BOOL, offsetof(Reciprocal, obstacles), 1, 0, 0, "a boolean", NULL },
-    { "max_overlap", STEERB_NUMBER, offsetof(Reciprocal, max_overlap), 0, 0, 1,
+    { "max_overlap", STEERB_NUMBER, offsetof(Reciprocal, max_overlap), -1, 0, 1,
       "a number (of the smaller radius: how deep two agents may overlap from one step)", NULL },
     { 0 }
 };

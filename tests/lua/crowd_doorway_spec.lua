@@ -1,17 +1,25 @@
 -- SPDX-License-Identifier: MIT
--- crowd_doorway_spec.lua — issue 31 goal 1 on the crowd benchmark's own
--- doorway: 50 people each side of a wall swap through a 2 m gap, each by
--- way of the middle of the gap's half on its right (bench/crowd_scen.c),
--- with reciprocal{ arrive } at its defaults, as `steer-bench crowd
--- --scenario doorway --method orca --jitter K` runs and scores it (STEER_BENCH,
--- as meson sets it). Single runs are chaotic (5 cm at the start can change
--- the time several fold), so the checks are on the median over layouts 1..7.
--- Before reciprocal's head-on share (the leaver has the right of way in a
--- passage) that median was 232.5 s at 1/60 s and 308.2 s at 0.25 s; with it
--- 124.8 s and 213.0 s; RVO2 (rvo2-noise) on the same layouts 122.6 s and
--- 211.2 s, on 15 layouts 139.3 s and 211.2 s (docs/api.md, "The crowd
--- benchmark"; steer's 15 layouts: 124.8 s and 206.0 s). The bounds are
--- about a quarter over today's medians.
+-- crowd_doorway_spec.lua — issue 31 goals 1 and 2 on the crowd benchmark's
+-- own narrow scenes, with reciprocal{ arrive } at its defaults, as
+-- `steer-bench crowd --scenario S --method orca --jitter K` runs and scores
+-- them (STEER_BENCH, as meson sets it; bench/crowd_scen.c). Single runs are
+-- chaotic (5 cm at the start can change the time several fold), so the
+-- checks are on the median over layouts 1..7.
+-- Goal 1, the doorway: 50 people each side of a wall swap through a 2 m
+-- gap, each by way of the middle of the gap's half on its right. Before
+-- reciprocal's head-on share (the leaver has the right of way in a passage)
+-- that median was 232.5 s at 1/60 s and 308.2 s at 0.25 s; with it 124.8 s
+-- and 213.0 s; RVO2 (rvo2-noise) on the same layouts 122.6 s and 211.2 s,
+-- on 15 layouts 139.3 s and 211.2 s (docs/api.md, "The crowd benchmark";
+-- steer's 15 layouts: 124.8 s and 206.0 s). With max_overlap on by default
+-- at large steps, 232.0 s at 0.25 s (60 layouts: 205.3 s, RVO2 209.6 s).
+-- The bounds are about a quarter over the medians.
+-- Goal 2, pressing into a gap at 0.25 s without overlapping: 100 people
+-- through a 1.2 m gap (bottleneck) and a funnel (fanin). Without
+-- max_overlap's default (max_overlap = 0: off) the medians were 778 and 308
+-- overlapping pairs, pairs up to 1.81 and 1.68 radii deep; RVO2 on the same
+-- layouts 319 and 213, up to 1.32 and 0.99 radii. With the default: 307 and
+-- 69, none deeper than 0.3 radii.
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
 
@@ -22,10 +30,10 @@ local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
 local LAYOUTS = 7
 
--- Layout k of the doorway at dt ("0.0167" is 1/60 s exactly): the metric
--- line's fields (crowd_scen.h), time_s a number or math.huge for never.
-local function run(dt, k)
-  local cmd = ("%s crowd --scenario doorway --dt %s --method orca --jitter %d 2>&1"):format(quote(bench), dt, k)
+-- Layout k of scene at dt ("0.0167" is 1/60 s exactly): the metric line's
+-- fields (crowd_scen.h), time_s a number or math.huge for never.
+local function run(scene, dt, k)
+  local cmd = ("%s crowd --scenario %s --dt %s --method orca --jitter %d 2>&1"):format(quote(bench), scene, dt, k)
   local p = assert(io.popen(cmd))
   local out = p:read("*a")
   p:close()
@@ -37,15 +45,21 @@ local function run(dt, k)
   return r
 end
 
--- Layouts 1..LAYOUTS at dt: the median time all through and the runs.
-local function layouts(dt)
-  local runs, times = {}, {}
+local function median(xs)
+  table.sort(xs)
+  return xs[math.floor((#xs + 1) / 2)]
+end
+
+-- Layouts 1..LAYOUTS of scene at dt: the median time all through, the runs
+-- and the median of the overlapping pairs.
+local function layouts(dt, scene)
+  local runs, times, pairs = {}, {}, {}
   for k = 1, LAYOUTS do
-    runs[k] = run(dt, k)
+    runs[k] = run(scene or "doorway", dt, k)
     times[k] = runs[k].time
+    pairs[k] = tonumber(runs[k].overlap_pairs)
   end
-  table.sort(times)
-  return times[math.floor((LAYOUTS + 1) / 2)], runs
+  return median(times), runs, median(pairs)
 end
 
 describe("reciprocal in the benchmark's two-way doorway (100 people, 2 m gap)", function()
@@ -66,6 +80,22 @@ describe("reciprocal in the benchmark's two-way doorway (100 people, 2 m gap)", 
       expect(r.walls_crossed, ("layout %d: agents through a wall; %s"):format(k, r.line)):eq("0")
     end
   end)
+end)
+
+describe("reciprocal pressing into a gap at 4 Hz, max_overlap at its default", function()
+  -- RVO2's medians over the same layouts: the overlapping pairs to match
+  for _, c in ipairs({ { "bottleneck", 319, 230 }, { "fanin", 213, 110 } }) do
+    local scene, rvo2_pairs, time = c[1], c[2], c[3]
+    it(("keeps the %s's pairs as few as RVO2's, none deeper than half a radius"):format(scene), function()
+      local m, runs, pairs = layouts("0.25", scene)
+      expect(pairs, "median over layouts 1..7 of the pairs that overlapped by over 10% of a radius"):le(rvo2_pairs)
+      expect(m, "median over layouts 1..7 of the time until all 100 are through (s)"):le(time)
+      for k, r in ipairs(runs) do
+        expect(tonumber(r.deepest_r), ("layout %d: deepest overlap (radii); %s"):format(k, r.line)):le(0.5)
+        expect(r.walls_crossed, ("layout %d: agents through a wall; %s"):format(k, r.line)):eq("0")
+      end
+    end)
+  end
 end)
 
 spec.report()

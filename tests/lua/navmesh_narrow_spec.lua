@@ -31,8 +31,10 @@ describe("crowds pressing into a gap on a navigation mesh", function()
     swaps(1 / 60, 31, 0.1) -- 21.8, 22.15, 23.38 s
   end)
 
-  it("swaps them at 4 Hz without anyone into or through the wall, no pair a radius and a half deep", function()
-    swaps(0.25, 42, 1.5) -- 28.0, 31.75, 27.0 s; 0.89, 0.55, 1.28 r
+  it("swaps them at 4 Hz without anyone into or through the wall, no pair half a radius deep", function()
+    -- 28.0, 31.75, 27.0 s and 0.89, 0.55, 1.28 r deep with max_overlap = 0; at its default
+    -- (max_overlap 0.3 at this step) 35.75, 32.0, 67.0 s and 0.30, 0.24, 0.30 r
+    swaps(0.25, 90, 0.5)
   end)
 
   it("with max_overlap = 0.35, a queue of 6 x 10 pressing into a 1.2 m gap at 4 Hz keeps every pair within it", function()
