@@ -159,6 +159,9 @@ STEERB_CHECK_SIZE(Reciprocal);
 #define AUTO_OVERLAP 0.3f
 // a standoff's pair is nearer than this many times the sum of the radii
 #define STANDOFF_REACH 1.5f
+// a goal holder makes way for a neighbour nearer than this many times the
+// sum of the radii (touching: within 10% of contact)
+#define LET_THROUGH_REACH 1.1f
 
 static float reciprocal_range(const Reciprocal *p) { return steerB_avoid_range(p->range, p->horizon); }
 
@@ -440,6 +443,28 @@ static bool deep_step(const steerB_Ctx *c, uint32_t d, float tol)
     return (c->max_speed + w->max_speed[d]) * c->dt > tol * rmin;
 }
 
+// Must this agent (holding its target, see agent_planes) make way for
+// neighbour nb (velocity vj), which
+// stands still against it wanting through where it stands (touching, within
+// LET_THROUGH_REACH (r_i + r_j), its target point farther along the line
+// to us than we are, and farther from us than r_i + r_j: not the spot we
+// hold, which a crowd sent to one point all want)? If so, side becomes the
+// unit direction off that neighbour's way on our side of it (its right
+// when we stand on the line); else it is left as it was. See make_way.
+static void let_through(const steerB_Ctx *c, const steerB_Neighbor *nb, const float vj[3], float side[3])
+{
+    const steer_World *w = c->w;
+    float rr = c->radius + w->radius[nb->d], uj[3];
+    if (!(nb->d2 < LET_THROUGH_REACH * LET_THROUGH_REACH * rr * rr) || !steerB_still(w, nb->d, vj)) return;
+    if (!target_delta(w, nb->d, uj) || !(-v3_dot(uj, nb->off) > nb->d2)) return;
+    float past[3]; // from us to the neighbour's target: not at our feet (one goal for both)
+    v3_add(past, uj, nb->off);
+    if (!(v3_len2(past) > rr * rr)) return;
+    v3_scale(side, nb->off, -1.0f); // from the neighbour to us, less its part along the neighbour's way
+    v3_madd(side, uj, -v3_dot(side, uj) / v3_len2(uj));
+    if (!(v3_normalize(side) > 1e-4f)) steerB_right_of(uj, side);
+}
+
 // The weakest weight of a neighbour's soft half-space (see overlap_cap).
 #define MIN_WEIGHT 0.1f
 
@@ -505,14 +530,19 @@ static bool overlap_cap(const steerB_Ctx *c, const steerB_Neighbor *nb, const fl
 // is doing (STILL_ONE, CLOSING, OTHER, FACING) given the agent's preferred
 // velocity. Returns how many. With max_overlap (caps not NULL): the hard
 // caps into caps (how many into *ncaps) and each soft half-space's weight.
+// Into *yield whether the agent gives way in a standoff (give_way), into
+// aside the way it steps to let a neighbour through (make_way; zero: none;
+// only when `walled`: a shape is within reach).
 static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3], steerB_Plane *pl, uint8_t *what,
-                        steerB_Plane *caps, int *ncaps, float *weight, bool *yield, int cap)
+                        steerB_Plane *caps, int *ncaps, float *weight, bool *yield, float aside[3], bool walled,
+                        int cap)
 {
     const steer_World *w = c->w;
     float range = reciprocal_range(p), range2 = range * range;
     Pick best[MAX_NEIGHBORS];
     int nbest = 0, k = (int)p->neighbors < cap ? (int)p->neighbors : cap;
     *yield = false;
+    v3_zero(aside);
     if (k <= 0) return 0;
     for (int i = 0; i < c->nn; i++) {
         const steerB_Neighbor *nb = &c->nb[i];
@@ -524,6 +554,9 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
     float own[3]; // from us to our target point, when the slot holds one
     bool has_own = target_delta(w, c->d, own);
     bool still = p->bias > 0.0f && has_own && steerB_still(w, c->d, c->v); // for the standoffs
+    // on its target, not heading on at speed (a waypoint's seek does), near a wall: may make way
+    float slow = 0.5f * c->max_speed;
+    bool holding = still && walled && v3_len2(own) < c->radius * c->radius && v3_len2(pref) < slow * slow;
     for (int j = 0; j < nbest; j++) {
         const steerB_Neighbor *nb = &c->nb[best[j].i];
         float vj[3], vrel[3];
@@ -533,6 +566,7 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
                   : v3_dot(vrel, nb->off) > 0.0f ? CLOSING
                                                  : OTHER;
         if (still && !*yield) *yield = standoff(c, nb, vj, own);
+        if (holding && v3_len2(aside) == 0.0f) let_through(c, nb, vj, aside);
         float share = head_on_share(c, nb, p->responsibility, has_own ? own : NULL);
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share,
                    2.0f * p->responsibility - share, nb->d, &pl[j]);
@@ -639,6 +673,37 @@ static void give_way(const steerB_Ctx *c, bool yield, float bias, float pref[3])
     v3_scale(pref, u, -steerM_sinf(bias) * c->max_speed);
 }
 
+// A goal holder in the way (let_through; aside): two people stand nose to
+// nose, one on its target, the other wanting through where it stands (its
+// target lies beyond, deeper in a formation both walk to, or past a holder
+// squeezed against a wall); the holder does not move (its way is zero),
+// the other cannot pass (a formation 1 m apart leaves 0.4 m between 0.6 m
+// discs), and the one still behind the holders never arrives. The holder
+// steps off the other's line, sin(bias) max_speed on its side of it; once
+// the other has slipped by (no longer touching it, or no longer still),
+// the holder's own goal brings it back. Decided from tick t's positions,
+// velocities and target slots only.
+// Only near a wall (a shape within reach: the wedge needs one) and for a
+// holder that does not head on at speed (on a waypoint, seek does).
+// Measured: narrow.lua's holder at 0.25 s (the walker wedged between the
+// holder and the wall from 5 s until rounding let it slip at 19.5 s):
+// 19.75 -> 7.0 s. steer-bench crowd hallway4 at 1/60 s, 30 layouts: of
+// the 4 where one person was left behind the formation's holders at its
+// wall, 3 get through (5, 17, 18: 108.5, 116.0, 98.5 s; median 116.1 ->
+// 113.6 s); narrow.lua's 2 m corridor with max_overlap 0.35 at 0.25 s,
+// layout 7 (one left behind his file's holders for good): 115.25 s. The
+// open scenes (no walls) keep their bits; doorway, bottleneck and fanin
+// too (7 layouts each, both steps), the corridor but one run (layout 3 at
+// 0.25 s, 130.2 -> 150.2 s; medians the same). Everywhere, in a formation
+// 1 m apart, it made things worse: a holder stepping aside steps into the
+// next, and the benchmark's doorway at 1/60 s took 116.6 -> 148.8 s
+// (median of 7 layouts); on a waypoint, 156.2 s.
+static void make_way(const steerB_Ctx *c, const float aside[3], float bias, float pref[3])
+{
+    if (v3_len2(aside) == 0.0f) return;
+    v3_scale(pref, aside, steerM_sinf(bias) * c->max_speed);
+}
+
 static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Reciprocal *p = STEERB_PARAMS_OF(n, Reciprocal);
@@ -654,10 +719,12 @@ static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     bool press = p->max_overlap != 0.0f; // negative: the default, deep_step's pairs
     int hard = p->obstacles ? shape_planes(c, p, pl, STEERB_ORCA_MAX - MAX_NEIGHBORS) : 0, ncaps = 0;
     bool yield;
-    int nsoft =
-        agent_planes(c, p, pref, pl + hard, what, press ? caps : NULL, &ncaps, weight + hard, &yield, MAX_NEIGHBORS);
+    float aside[3];
+    int nsoft = agent_planes(c, p, pref, pl + hard, what, press ? caps : NULL, &ncaps, weight + hard, &yield, aside,
+                             hard > 0, MAX_NEIGHBORS);
     keep_right(pl + hard, what, nsoft, p->bias, pref);
     give_way(c, yield, p->bias, pref);
+    make_way(c, aside, p->bias, pref);
     if (!press) {
         steerB_orca_solve(pl, hard + nsoft, hard, c->max_speed, pref, c->w->dim, v);
     } else {

@@ -4,7 +4,8 @@
 -- without a pair deeper than 10% of a radius at 60 Hz; a queue at a 1.2 m
 -- gap goes through without anyone pushed into or through the wall; two
 -- files meeting head-on in a corridor get through each other; walkers in a
--- corridor get round a person standing in it. The scenes and their
+-- corridor get round a person standing in it, and one standing on his goal
+-- makes way for a walker wedged against him. The scenes and their
 -- scoring are narrow.lua's. The time bounds guard against slowing down
 -- (about a third over today's times, bench/narrow-baseline.md has them);
 -- crowd_narrow_goals.lua holds issue 31's tighter goals, not yet met.
@@ -117,6 +118,20 @@ describe("reciprocal in narrow places", function()
     r = narrow.run(narrow.counter(0.25, 6, 2, 2))
     expect(r.time, "time until all 24 are through (s); " .. narrow.show(r)):le(130)
     walls_kept(r, "head-on in a corridor at 4 Hz, max_overlap at its default")
+  end)
+
+  it("has one standing on his goal make way for a walker pressed between him and a wall, at 60 Hz and 4 Hz", function()
+    -- at 4 Hz the walker slides along him into the walker-wide gap by the wall and stands there, wedged,
+    -- from 5 s until rounding lets it slip at 19.5 s (19.75 s all through); the holder steps off the
+    -- walker's way (reciprocal.c, make_way): 7.0 s. At 60 Hz it never wedged (4.82 s either way)
+    for _, dt in ipairs{ 1 / 60, 0.25 } do
+      local s = narrow.holder(dt)
+      local r = narrow.run(s)
+      local what = ("dt %g"):format(dt)
+      expect(r.time, what .. ": time until the walker is through (s); " .. narrow.show(r)):le(10)
+      expect(s.people[1].a.position:len(), what .. ": the holder from his goal afterwards (m)"):le(0.2)
+      walls_kept(r, what)
+    end
   end)
 
   it("walks 10 people round one standing still in a 2 m corridor, at 60 Hz and 4 Hz", function()

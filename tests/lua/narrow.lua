@@ -157,6 +157,17 @@ function M.still(dt, n, width)
   return s
 end
 
+-- A person standing on his goal at the origin beside a wall on x = 0.9
+-- (a walker's width from him), and one walking from 4 m behind him to the
+-- spot 2 m past him: the walker slides along him into the gap by the wall,
+-- where only the one standing can make room.
+function M.holder(dt)
+  local s = scene(dt, { { 0.9, -20, 0.9, 20 } }, 60)
+  person(s, 0, 0, 0, 0)
+  person(s, 0, -4, 0, 2)
+  return s
+end
+
 -- A corridor `width` m wide (default 2.4) used both ways: at each end
 -- `cols` x `rows` people (1 m apart along it from 2 m off its middle,
 -- spread evenly across it) walk head-on to the same formation 20 m on; no
