@@ -32,9 +32,13 @@ struct steerN_MeshQuery {
     uint32_t *fmark, *fstack;
     uint32_t fstamp;
     uint32_t expanded, check; // nodes this search expanded; the next flood when it reaches check
-    // the open list: a binary heap of (key, node)
+    // the open list: a binary heap of (key, node), and before it one entry
+    // (front, when has_front) out of the heap (mesh_path.c: open_push)
     double *hkey;
     uint32_t *hitem, hn, hcap;
+    double front_key;
+    uint32_t front;
+    bool has_front;
     // the search under way
     const steerN_Mesh *m;
     double from[2], to[2], radius, hscale;
