@@ -45,15 +45,20 @@
 static void tangent(const Obj *a, const Obj *b, double d[2], double ta[2], double tb[2])
 {
     double oa = a->side * a->rho, ob = b->side * b->rho;
-    double dx = b->p[0] - a->p[0], dy = b->p[1] - a->p[1], l2 = dx * dx + dy * dy, l = sqrt(l2), del = ob - oa;
+    double dx = b->p[0] - a->p[0], dy = b->p[1] - a->p[1], l2 = dx * dx + dy * dy, l = 0, del = ob - oa;
     double n[2] = { 0, 0 };
+    // (the square root only where it is used: the funnel asks most
+    // tangents for their direction alone, and at radius 0 every offset is
+    // equal)
     if (a->id == b->id && a->side == b->side) {
         d[0] = d[1] = 0;
-    } else if (del == 0 || !(fabs(del) <= l * (1 + 1e-9))) {
+    } else if (del == 0 || !(fabs(del) <= (l = sqrt(l2)) * (1 + 1e-9))) {
         // equal offsets: the centres' line shifted; overlapping circles
         // (the start or goal within r of a wall vertex): no tangent, so
         // the centres' direction
         d[0] = dx, d[1] = dy;
+        if (!ta && !tb) return;
+        if (del == 0) l = sqrt(l2);
         if (l > 0) n[0] = -dy / l, n[1] = dx / l;
     } else {
         // (circles that touch, within rounding: the tangent through the
@@ -67,6 +72,16 @@ static void tangent(const Obj *a, const Obj *b, double d[2], double ta[2], doubl
 }
 
 static bool same(const Obj *a, const Obj *b) { return a->id == b->id && a->side == b->side; }
+
+// tangent's direction alone, the common cases inline (equal offsets: at
+// radius 0 all of them; the centres' difference): what the funnel asks
+// for most.
+static inline void direction(const Obj *a, const Obj *b, double d[2])
+{
+    if (same(a, b)) d[0] = d[1] = 0;
+    else if (b->side * b->rho - a->side * a->rho == 0) d[0] = b->p[0] - a->p[0], d[1] = b->p[1] - a->p[1];
+    else tangent(a, b, d, NULL, NULL);
+}
 
 // A side of the funnel that is still its apex: the apex itself, or a
 // portal end at the apex's very point (the start on a vertex of the
@@ -229,7 +244,7 @@ static const Obj *earlier_block(const Obj *P, uint32_t from, uint32_t to, int s,
         const Obj *c = &P[2 * j + (s > 0 ? 0 : 1)];
         double dc[2];
         if (at_apex(apex, c) || same(c, o)) continue;
-        tangent(apex, c, dc, NULL, NULL);
+        direction(apex, c, dc);
         if (!(s * mg_cross(dc[0], dc[1], dn[0], dn[1]) > 0) || !first(apex, c, t, dn)) continue;
         if (!best || s * mg_cross(db[0], db[1], dc[0], dc[1]) < 0) best = c, db[0] = dc[0], db[1] = dc[1];
     }
@@ -260,7 +275,11 @@ static int funnel(steerN_MeshQuery *q, uint32_t np)
     const Obj *P = q->portal;
     Obj apex = P[0], left = P[0], right = P[1];
     uint32_t left_i = 0, right_i = 0, apex_i = 0;
+    // dl and dr: the tangents from the apex to the sides, kept while
+    // neither changes (the same as asked again, bit for bit)
     double dl[2], dr[2], dn[2];
+    direction(&apex, &left, dl);
+    direction(&apex, &right, dr);
     q->ncor = 0;
     if (push_corner(q, &apex)) return -1;
     for (uint32_t i = 1; i < np; i++) {
@@ -269,31 +288,26 @@ static int funnel(steerN_MeshQuery *q, uint32_t np)
         uint32_t next_i = 0;
         bool turn = false;
         // the right side: tighten it, unless it crosses the left
-        tangent(&apex, &right, dr, NULL, NULL);
-        tangent(&apex, r, dn, NULL, NULL);
+        direction(&apex, r, dn);
         if (mg_cross(dr[0], dr[1], dn[0], dn[1]) >= 0) {
-            tangent(&apex, &left, dl, NULL, NULL);
             bool cross = at_apex(&apex, &right) ? open_side(&apex, &left, r) && mg_cross(dl[0], dl[1], dn[0], dn[1]) > 0
                                                 : !(mg_cross(dl[0], dl[1], dn[0], dn[1]) < 0);
-            const Obj *b =
-                cross && !first(&apex, &left, r, dn) ? earlier_block(P, apex_i, left_i, 1, &apex, &left, r, dn) : NULL;
+            bool blocks = cross && first(&apex, &left, r, dn);
+            const Obj *b = cross && !blocks ? earlier_block(P, apex_i, left_i, 1, &apex, &left, r, dn) : NULL;
             if (b) next = *b, next_i = b->at, turn = true;
-            else if (!cross || !first(&apex, &left, r, dn)) right = *r, right_i = i;
+            else if (!blocks) right = *r, right_i = i, dr[0] = dn[0], dr[1] = dn[1];
             else next = left, next_i = left_i, turn = true;
         }
         if (!turn) {
-            tangent(&apex, &left, dl, NULL, NULL);
-            tangent(&apex, l, dn, NULL, NULL);
+            direction(&apex, l, dn);
             if (mg_cross(dl[0], dl[1], dn[0], dn[1]) <= 0) {
-                tangent(&apex, &right, dr, NULL, NULL);
                 bool cross = at_apex(&apex, &left)
                                  ? open_side(&apex, &right, l) && mg_cross(dr[0], dr[1], dn[0], dn[1]) < 0
                                  : !(mg_cross(dr[0], dr[1], dn[0], dn[1]) > 0);
-                const Obj *b = cross && !first(&apex, &right, l, dn)
-                                   ? earlier_block(P, apex_i, right_i, -1, &apex, &right, l, dn)
-                                   : NULL;
+                bool blocks = cross && first(&apex, &right, l, dn);
+                const Obj *b = cross && !blocks ? earlier_block(P, apex_i, right_i, -1, &apex, &right, l, dn) : NULL;
                 if (b) next = *b, next_i = b->at, turn = true;
-                else if (!cross || !first(&apex, &right, l, dn)) left = *l, left_i = i;
+                else if (!blocks) left = *l, left_i = i, dl[0] = dn[0], dl[1] = dn[1];
                 else next = right, next_i = right_i, turn = true;
             }
         }
@@ -309,6 +323,8 @@ static int funnel(steerN_MeshQuery *q, uint32_t np)
         }
         left = right = apex;
         left_i = right_i = apex_i = next_i;
+        direction(&apex, &left, dl);
+        dr[0] = dl[0], dr[1] = dl[1];
         i = next_i;
     }
     return push_corner(q, &P[2 * np - 2]);
@@ -465,8 +481,8 @@ static bool backward(const steerN_MeshQuery *q, uint32_t k)
     const Obj *o = &q->cor[k];
     if (!(o->rho > 0)) return false;
     double din[2], dout[2];
-    tangent(&q->cor[k - 1], o, din, NULL, NULL);
-    tangent(o, &q->cor[k + 1], dout, NULL, NULL);
+    direction(&q->cor[k - 1], o, din);
+    direction(o, &q->cor[k + 1], dout);
     double turn = o->side * mg_cross(din[0], din[1], dout[0], dout[1]);
     double size = sqrt((din[0] * din[0] + din[1] * din[1]) * (dout[0] * dout[0] + dout[1] * dout[1]));
     return turn < -1e-9 * size;
@@ -512,6 +528,9 @@ static int repair(steerN_MeshQuery *q, bool redrop)
 {
     uint32_t budget = 4 * q->ncorr + 64, kept = 1;
     q->repaired = false;
+    // with r = 0 every corner is a point: none holds an end, none is
+    // turned round the wrong way, no segment cuts one
+    if (!(q->radius > 0)) return 0;
     // first drop the corners whose circle holds the start or the goal (the
     // agent stands inside it: nothing to go round); an area's corner far
     // from walls is a point (rho 0): a start near it still turns there
@@ -552,7 +571,10 @@ static int emit_path(steerN_MeshQuery *q)
         if (c[k].rho > 0 && c[k + 1].rho > 0 && c[k].side != c[k + 1].side &&
             mg_dist(c[k].p, c[k + 1].p) < (c[k].rho + c[k + 1].rho) * (1 - 1e-9))
             q->repaired = true;
-        tangent(&c[k], &c[k + 1], d, out, nin);
+        // (where the path arrives at and leaves a corner matters only for
+        // a circle: a point is itself)
+        if (c[k].rho > 0 || c[k + 1].rho > 0) tangent(&c[k], &c[k + 1], d, out, nin);
+        else out[0] = c[k].p[0], out[1] = c[k].p[1], nin[0] = c[k + 1].p[0], nin[1] = c[k + 1].p[1];
         if (emit_corner(q, &c[k], in, out)) return -1;
         in[0] = nin[0], in[1] = nin[1];
     }
