@@ -162,6 +162,12 @@ STEERB_CHECK_SIZE(Reciprocal);
 // a goal holder makes way for a neighbour nearer than this many times the
 // sum of the radii (touching: within 10% of contact)
 #define LET_THROUGH_REACH 1.1f
+// fall_in (a zipper): the cosine within which two ways are the same (about
+// 10 degrees), and below which a way opposes ours (120 degrees)
+#define SAME_WAY 0.985f
+#define OPPOSED_WAY -0.5f
+// seconds in which fall_in's walker would close on the spot behind its lead
+#define FALL_IN_TIME 1.0f
 
 static float reciprocal_range(const Reciprocal *p) { return steerB_avoid_range(p->range, p->horizon); }
 
@@ -284,8 +290,9 @@ static bool at_vertex(const steer_World *w, const steerW_Shape *s, const float p
 }
 
 // The hard half-spaces of the shapes within reach, nearest first, at most
-// cap of them. Returns how many.
-static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, int cap)
+// cap of them; flat[j]: pl[j] is a face's tangent plane (not a circle's or
+// a vertex's cone). Returns how many.
+static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, bool *flat, int cap)
 {
     const steer_World *w = c->w;
     float tau = p->obstacle_horizon > c->dt ? p->obstacle_horizon : c->dt;
@@ -313,6 +320,7 @@ static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, in
             v3_sub(off, s->a, c->p);
             if (w->dim == 2) off[2] = 0.0f;
             orca_plane(c, off, c->v, c->radius + s->r, tau, 1.0f, 1.0f, NO_AGENT, &pl[j]);
+            flat[j] = false;
             continue;
         }
         float q[3], nrm[3];
@@ -321,8 +329,10 @@ static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, in
             float off[3];
             v3_sub(off, q, c->p);
             orca_plane(c, off, c->v, c->radius, tau, 1.0f, 1.0f, NO_AGENT, &pl[j]);
+            flat[j] = false;
             continue;
         }
+        flat[j] = true;
         float t = gap > 0.0f ? tau : c->dt;
         v3_scale(pl[j].p, nrm, -gap / t);
         v3_copy(pl[j].n, nrm);
@@ -526,16 +536,69 @@ static bool overlap_cap(const steerB_Ctx *c, const steerB_Neighbor *nb, const fl
     return true;
 }
 
+// What fall_in reads off the neighbours: whether one walking against us is
+// ahead in our way, and the nearest one walking our way abreast on our
+// right (its index in c->nb; -1: none).
+typedef struct Zipper {
+    bool lined; // in: in a passage (lined)
+    bool opposed;
+    int lead;
+    float lead_d2;
+} Zipper;
+
+// Neighbour nb (index i in c->nb, vrel ours less its) for fall_in, `ahead`
+// the unit direction to our target point: opposed if its target lies
+// against our way (OPPOSED_WAY) and past us, ours past it (two converging
+// on one waypoint from either side are not opposed), it is ahead, closing,
+// in our way (its centre within r_i + r_j of our line) and within 8
+// (r_i + r_j); a lead if its target lies our way
+// (SAME_WAY), it is on our right within 2.5 (r_i + r_j) of our line,
+// roughly level (from half r_i + r_j behind us to 1.5 (r_i + r_j) ahead)
+// and its target is not ours (farther from it than r_i + r_j: a crowd
+// heading for one waypoint funnels into its gap; without this, with the rule
+// near any wall, the benchmark's doorway at 1/60 s, layouts 1..7: median 187.5
+// s, where crowd_doorway_spec asks for 160).
+static void zipper_see(const steerB_Ctx *c, const steerB_Neighbor *nb, int i, const float vrel[3], const float own[3],
+                       const float ahead[3], Zipper *z)
+{
+    const steer_World *w = c->w;
+    float rr = c->radius + w->radius[nb->d], uj[3], lat[3], right[3];
+    if (!target_delta(w, nb->d, uj)) return;
+    bool beyond = -v3_dot(uj, nb->off) > nb->d2 && v3_dot(own, nb->off) > nb->d2; // each target past the other
+    float apart[3];                                                               // from our target to the neighbour's
+    v3_add(apart, nb->off, uj);
+    v3_sub(apart, apart, own);
+    if (v3_normalize(uj) == 0.0f) return;
+    float along = v3_dot(nb->off, ahead), way = v3_dot(uj, ahead);
+    v3_copy(lat, nb->off);
+    v3_madd(lat, ahead, -along);
+    float lat2 = v3_len2(lat);
+    if (way < OPPOSED_WAY) {
+        z->opposed |=
+            beyond && along > 0.0f && v3_dot(vrel, nb->off) > 0.0f && lat2 < rr * rr && nb->d2 < 64.0f * rr * rr;
+        return;
+    }
+    steerB_right_of(ahead, right);
+    if (!(way >= SAME_WAY && v3_dot(nb->off, right) > 0.0f && lat2 < 6.25f * rr * rr)) return;
+    if (!(v3_len2(apart) > rr * rr)) return; // one point for both (a gap's waypoint): a funnel, not two lanes
+    if (!(along > -0.5f * rr && along < 1.5f * rr)) return;
+    if (z->lead < 0 || nb->d2 < z->lead_d2) {
+        z->lead = i;
+        z->lead_d2 = nb->d2;
+    }
+}
+
 // The soft half-spaces of the nearest neighbours, and what each neighbour
 // is doing (STILL_ONE, CLOSING, OTHER, FACING) given the agent's preferred
 // velocity. Returns how many. With max_overlap (caps not NULL): the hard
 // caps into caps (how many into *ncaps) and each soft half-space's weight.
 // Into *yield whether the agent gives way in a standoff (give_way), into
 // aside the way it steps to let a neighbour through (make_way; zero: none;
-// only when `walled`: a shape is within reach).
+// only when `walled`: a shape is within reach), into z what fall_in needs
+// (only when z->lined: in a passage).
 static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3], steerB_Plane *pl, uint8_t *what,
                         steerB_Plane *caps, int *ncaps, float *weight, bool *yield, float aside[3], bool walled,
-                        int cap)
+                        Zipper *z, int cap)
 {
     const steer_World *w = c->w;
     float range = reciprocal_range(p), range2 = range * range;
@@ -543,6 +606,7 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
     int nbest = 0, k = (int)p->neighbors < cap ? (int)p->neighbors : cap;
     *yield = false;
     v3_zero(aside);
+    *z = (Zipper){ .lined = z->lined, .opposed = false, .lead = -1, .lead_d2 = 0.0f };
     if (k <= 0) return 0;
     for (int i = 0; i < c->nn; i++) {
         const steerB_Neighbor *nb = &c->nb[i];
@@ -557,6 +621,9 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
     // on its target, not heading on at speed (a waypoint's seek does), near a wall: may make way
     float slow = 0.5f * c->max_speed;
     bool holding = still && walled && v3_len2(own) < c->radius * c->radius && v3_len2(pref) < slow * slow;
+    float ahead[3]; // our way, for fall_in
+    v3_copy(ahead, own);
+    bool zip = z->lined && p->bias > 0.0f && has_own && v3_normalize(ahead) > 0.0f;
     for (int j = 0; j < nbest; j++) {
         const steerB_Neighbor *nb = &c->nb[best[j].i];
         float vj[3], vrel[3];
@@ -567,6 +634,7 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
                                                  : OTHER;
         if (still && !*yield) *yield = standoff(c, nb, vj, own);
         if (holding && v3_len2(aside) == 0.0f) let_through(c, nb, vj, aside);
+        if (zip) zipper_see(c, nb, best[j].i, vrel, own, ahead, z);
         float share = head_on_share(c, nb, p->responsibility, has_own ? own : NULL);
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share,
                    2.0f * p->responsibility - share, nb->d, &pl[j]);
@@ -704,6 +772,61 @@ static void make_way(const steerB_Ctx *c, const float aside[3], float bias, floa
     v3_scale(pref, aside, steerM_sinf(bias) * c->max_speed);
 }
 
+// A zipper for two files meeting in a passage (zipper_see; z): a walker
+// with someone walking against it ahead, closing, in its way, and someone
+// walking its way abreast on its right gives that one the lead and falls
+// in behind it: its preferred velocity becomes the lead's speed along our
+// way plus the offset to the spot r_i + r_j behind the lead over
+// FALL_IN_TIME (truncated to max_speed), which slows it and steps it
+// right; keep_right may still turn that. Half-turn symmetric: in two files
+// two abreast meeting head-on, each file's left row falls in behind its
+// right row and the files pass on their rights, one lane each. Without
+// it, keep_right turns both left rows toward the middle, where they meet
+// nose to nose with the right rows at the walls beside them: four rows for
+// the three lanes of a 2 m corridor, and every one caged by touching
+// neighbours. Only in a passage (lined), so open crowds keep their bits. Measured on narrow.lua's two files of 12 (6 x
+// 2) in a 2 m corridor, layouts 0..7: at 1/60 s never, 22.9, 30.0, never, never, 34.9, 93.0, 22.7 s
+// -> 24.45, 17.52, 18.37, 20.90, 16.43, 17.73, 17.13, 16.25 s; at 0.25 s 96.75, 58.75, never, never, never,
+// never, 47.25, 45.0 s -> 19.75, 23.0, 22.0, 29.75, 20.25, 20.0, 24.5, 20.0 s. Variants (at 1/60 s): the spot 1.5 (r_i
+// + r_j) behind, layout 4 50.5 s; level meaning up to 1.2 (r_i + r_j) ahead, layout 2 31.5 s; the rule after keep_right
+// (replacing its turn), layout 4 never. Decided from tick t's positions, velocities and target
+// slots only: the same bits on any thread count.
+static void fall_in(const steerB_Ctx *c, const Zipper *z, float pref[3])
+{
+    float ahead[3], vj[3], slot[3];
+    if (!z->opposed || z->lead < 0 || !target_delta(c->w, c->d, ahead) || v3_normalize(ahead) == 0.0f) return;
+    const steerB_Neighbor *nb = &c->nb[z->lead];
+    steerW_load(c->w->v, nb->d, vj);
+    v3_copy(slot, nb->off); // from us to the spot r_i + r_j behind the lead
+    v3_madd(slot, ahead, -(c->radius + c->w->radius[nb->d]));
+    float keep = v3_dot(vj, ahead);
+    v3_scale(pref, ahead, keep > 0.0f ? keep : 0.0f);
+    v3_madd(pref, slot, 1.0f / FALL_IN_TIME);
+    v3_truncate(pref, c->max_speed);
+}
+
+// Is the agent in a passage: of the shapes' half-spaces pl (n of them),
+// a face's (flat) on its left and one on its right, each with a normal
+// more across its way (to its target point) than along it? Near one wall
+// only (a door's wall on the way to or from its gap, a wide corridor's
+// side), falling in did harm: the benchmark's doorway at 1/60 s took
+// 116.6 -> 143.5 s (median of 15 layouts), with a wall across the way
+// excluded 174.8 s; in the gap itself (between the jambs' cones) 127.0 s.
+static bool lined(const steerB_Ctx *c, const steerB_Plane *pl, const bool *flat, int n)
+{
+    float ahead[3], right[3];
+    if (n < 2 || !target_delta(c->w, c->d, ahead) || v3_normalize(ahead) == 0.0f) return false;
+    steerB_right_of(ahead, right);
+    bool left_wall = false, right_wall = false;
+    for (int i = 0; i < n; i++) {
+        float across = v3_dot(pl[i].n, right);
+        if (!flat[i] || !(across * across > 0.5f * v3_len2(pl[i].n))) continue;
+        right_wall |= across < 0.0f; // the wall on our right pushes us left
+        left_wall |= across > 0.0f;
+    }
+    return left_wall && right_wall;
+}
+
 static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Reciprocal *p = STEERB_PARAMS_OF(n, Reciprocal);
@@ -717,11 +840,14 @@ static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     uint8_t what[MAX_NEIGHBORS];
     float weight[STEERB_ORCA_MAX];
     bool press = p->max_overlap != 0.0f; // negative: the default, deep_step's pairs
-    int hard = p->obstacles ? shape_planes(c, p, pl, STEERB_ORCA_MAX - MAX_NEIGHBORS) : 0, ncaps = 0;
+    bool flat[STEERB_ORCA_MAX - MAX_NEIGHBORS];
+    int hard = p->obstacles ? shape_planes(c, p, pl, flat, STEERB_ORCA_MAX - MAX_NEIGHBORS) : 0, ncaps = 0;
     bool yield;
     float aside[3];
+    Zipper z = { .lined = lined(c, pl, flat, hard) };
     int nsoft = agent_planes(c, p, pref, pl + hard, what, press ? caps : NULL, &ncaps, weight + hard, &yield, aside,
-                             hard > 0, MAX_NEIGHBORS);
+                             hard > 0, &z, MAX_NEIGHBORS);
+    fall_in(c, &z, pref);
     keep_right(pl + hard, what, nsoft, p->bias, pref);
     give_way(c, yield, p->bias, pref);
     make_way(c, aside, p->bias, pref);

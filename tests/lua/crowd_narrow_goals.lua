@@ -26,18 +26,6 @@ describe("reciprocal in narrow places, issue 31's goals", function()
     expect(r.deepest_r, "deepest overlap (radii); " .. narrow.show(r)):le(0.5)
   end)
 
-  it("lets two files of 12 meeting head-on in a 2 m corridor at 60 Hz through each other", function()
-    -- a gridlock, not a symmetric standoff: of layouts 0..7, 5 get all through (22.65 to 92.95 s), 3 never
-    -- (layout 0 none through by 120 s; in 3 and 4 one file is pushed back out of the corridor's open end
-    -- and walks round outside it, where those whose goals lie inside stand behind its wall: arrive heads
-    -- straight for its point). keep_right turns each front walker toward the
-    -- centre line and the two flows meet there, every walker caged by touching neighbours; at 4 Hz they
-    -- slip past (30.75 s, crowd_narrow_spec.lua). Not turning right for a closing neighbour already on
-    -- the right gets 7 of the 8 through (median 24.8 s) but costs circle250 and circle500 4.5 to 9.5%.
-    local r = narrow.run(narrow.counter(1 / 60, 6, 2, 2))
-    expect(r.time, "time until all 24 are through (s); " .. narrow.show(r)):le(40)
-  end)
-
   it("presses a queue into a 1.2 m gap at 4 Hz with no pair deeper than half a radius", function()
     for _, size in ipairs{ { 4, 5 }, { 5, 6 } } do
       local r = narrow.run(narrow.bottleneck(0.25, 1.2, size[1], size[2]))
