@@ -23,7 +23,7 @@
 // to go round, but the path keeps to its corridor, so it may pass over C
 // itself: its width is twice C's distance found as above, and no more
 // than twice the largest wall distance along CA, nor along CB (a way
-// crosses both; area_corner_widths: walls behind C). Portals themselves
+// crosses both; mesh_clearance.c: walls behind C). Portals themselves
 // are checked by the path search.
 //
 // The indexes: one uniform grid over the vertices' box, sized for about
@@ -124,47 +124,6 @@ static double corner_width(const steerN_Mesh *m, Scratch *s, uint32_t t, int i)
         return k * (w < d ? w : d);
     }
     return k * search_width(m, s, t, e, c, d);
-}
-
-// An upper bound (within 1 mm, else looser but never below) of the
-// largest wall distance of a point of segment a-b: branch and bound on
-// the distance, which changes by at most 1 m a metre. Prepared index.
-static double max_clearance(const steerN_Mesh *m, const double a[2], const double b[2], double lim)
-{
-    enum { CAP = 64 };
-    double len = mg_dist(a, b), s0[CAP] = { 0 }, s1[CAP] = { len }, g0[CAP], g1[CAP], bound = 0;
-    g0[0] = steerN_mesh_wall_distance(m, a, NULL, NULL), g1[0] = steerN_mesh_wall_distance(m, b, NULL, NULL);
-    double best = g0[0] > g1[0] ? g0[0] : g1[0];
-    for (int n = 1, evals = 0; n && best < lim;) {
-        n--;
-        double ub = (g0[n] + g1[n] + s1[n] - s0[n]) / 2;
-        if (ub <= best + 1e-3) continue;
-        if (evals++ >= 256 || n + 2 > CAP) {
-            bound = ub > bound ? ub : bound;
-            continue;
-        }
-        double s = (s0[n] + s1[n]) / 2, x[2] = { a[0] + (b[0] - a[0]) * s / len, a[1] + (b[1] - a[1]) * s / len };
-        double gm = steerN_mesh_wall_distance(m, x, NULL, NULL), e1 = s1[n], h1 = g1[n];
-        best = gm > best ? gm : best;
-        s1[n] = s, g1[n++] = gm;
-        s0[n] = s, g0[n] = gm, s1[n] = e1, g1[n++] = h1;
-    }
-    return (bound > best ? bound : best) + 1e-3;
-}
-
-// A way through t past its corner of an area only crosses both edges
-// there at a point r from every wall: at most twice their clearance.
-static void area_corner_widths(steerN_Mesh *m)
-{
-    for (uint32_t t = 0; t < m->ntri; t++)
-        for (int i = 0; i < 3; i++) {
-            if (m->vwall[m->tri[3 * t + i]]) continue;
-            const double *c = mg_v(m, t, i);
-            for (int j = 1; j <= 2; j++) {
-                double w = 2 * max_clearance(m, c, mg_v(m, t, (i + j) % 3), m->width[3 * t + i] / 2);
-                if (w < m->width[3 * t + i]) m->width[3 * t + i] = w;
-            }
-        }
 }
 
 static void *grab(steerN_Mesh *m, size_t bytes)
@@ -437,7 +396,7 @@ int steerN_mesh_prepare(steerN_Mesh *m)
     if (!m->front || !m->front_next) goto out;
     for (uint32_t v = 0; v < m->nvert; v++) front_walls(m, v);
     m->prepared = true;
-    area_corner_widths(m);
+    steerN_mesh_area_corner_widths(m);
     rc = 0;
 out:
     steerN_realloc(&a, s.seen, sizeof *s.seen * (m->ntri + 1), 0);
