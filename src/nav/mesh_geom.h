@@ -79,6 +79,9 @@ static inline double mg_area_cost(const steerN_Mesh *m, const float *cost, uint3
 // mesh_query.c: the nearest wall edge (3 t + i) to p and the distance
 // (INFINITY, -1 when there is no wall); at: its nearest point.
 double steerN_mesh_wall_edge(const steerN_Mesh *m, const double p[2], double at[2], int64_t *edge);
+// mesh_clearance.c, once the indexes are made: each width at a corner no wall
+// ends at made no more than twice the largest wall distance along either edge there.
+void steerN_mesh_area_corner_widths(steerN_Mesh *m);
 // mesh_query.c: point p (the start or the goal) in triangle t is cut off
 // from t's edge k for a disc of radius r by a pinch: a wall point nearer
 // than 2 r to an end v of edge k, across the edge opposite v, in the

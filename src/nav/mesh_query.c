@@ -21,9 +21,10 @@
 // the triangles beyond CA and CB, whose widths see them. A corner whose
 // vertex no wall ends at (vwall 0: a corner of an area only) has nothing
 // to go round, but the path keeps to its corridor, so it may pass over C
-// itself, no nearer the walls: its width is twice C's distance found as
-// above.
-// Portals themselves are checked by the path search.
+// itself: its width is twice C's distance found as above, and no more
+// than twice the largest wall distance along CA, nor along CB (a way
+// crosses both; mesh_clearance.c: walls behind C). Portals themselves
+// are checked by the path search.
 //
 // The indexes: one uniform grid over the vertices' box, sized for about
 // two triangles per cell; each cell lists the triangles and the wall
@@ -395,6 +396,7 @@ int steerN_mesh_prepare(steerN_Mesh *m)
     if (!m->front || !m->front_next) goto out;
     for (uint32_t v = 0; v < m->nvert; v++) front_walls(m, v);
     m->prepared = true;
+    steerN_mesh_area_corner_widths(m);
     rc = 0;
 out:
     steerN_realloc(&a, s.seen, sizeof *s.seen * (m->ntri + 1), 0);
