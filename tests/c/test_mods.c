@@ -1413,8 +1413,11 @@ static void test_mod_short_thinks(void)
     double per_call = (wall() - t0) / (double)calls;
     reads = m->cpu_reads - reads;
     steer_engine_mod_info(e, id, &mi);
-    CHECK(mi.enabled, "200 quick thinkers within the budget: %s", mi.reason);
     printf("    %ld calls, %.2f us of wall time each: %lu reads of the CPU clock\n", calls, per_call * 1e6, reads);
+    // 201 calls in the last tick must fit the 1 ms budget with room to
+    // spare: not so under ThreadSanitizer (about 21 us a call), where the
+    // mod is rightly stopped.
+    if (per_call * 201 < 0.5e-3) CHECK(mi.enabled, "200 quick thinkers within the budget: %s", mi.reason);
     if (per_call < WALL_SPAN / 2)
         CHECK(reads * 2 < (unsigned long)calls, "%lu reads of the CPU clock for %ld calls", reads, calls);
     CHECK(steer_engine_tick(e, 60) == STEER_OK, "ticks: %s", steer_engine_error(e));
