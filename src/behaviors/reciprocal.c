@@ -540,7 +540,9 @@ static bool overlap_cap(const steerB_Ctx *c, const steerB_Neighbor *nb, const fl
 // ahead in our way, and the nearest one walking our way abreast on our
 // right (its index in c->nb; -1: none).
 typedef struct Zipper {
-    bool lined; // in: in a passage (lined)
+    bool way;       // in: ahead holds our way (to our target point), normalised
+    float ahead[3]; // in
+    bool lined;     // in: in a passage (lined)
     bool opposed;
     int lead;
     float lead_d2;
@@ -606,7 +608,7 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
     int nbest = 0, k = (int)p->neighbors < cap ? (int)p->neighbors : cap;
     *yield = false;
     v3_zero(aside);
-    *z = (Zipper){ .lined = z->lined, .opposed = false, .lead = -1, .lead_d2 = 0.0f };
+    z->opposed = false, z->lead = -1, z->lead_d2 = 0.0f;
     if (k <= 0) return 0;
     for (int i = 0; i < c->nn; i++) {
         const steerB_Neighbor *nb = &c->nb[i];
@@ -621,9 +623,7 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
     // on its target, not heading on at speed (a waypoint's seek does), near a wall: may make way
     float slow = 0.5f * c->max_speed;
     bool holding = still && walled && v3_len2(own) < c->radius * c->radius && v3_len2(pref) < slow * slow;
-    float ahead[3]; // our way, for fall_in
-    v3_copy(ahead, own);
-    bool zip = z->lined && p->bias > 0.0f && has_own && v3_normalize(ahead) > 0.0f;
+    bool zip = z->lined && p->bias > 0.0f && z->way;
     for (int j = 0; j < nbest; j++) {
         const steerB_Neighbor *nb = &c->nb[best[j].i];
         float vj[3], vrel[3];
@@ -634,7 +634,7 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
                                                  : OTHER;
         if (still && !*yield) *yield = standoff(c, nb, vj, own);
         if (holding && v3_len2(aside) == 0.0f) let_through(c, nb, vj, aside);
-        if (zip) zipper_see(c, nb, best[j].i, vrel, own, ahead, z);
+        if (zip) zipper_see(c, nb, best[j].i, vrel, own, z->ahead, z);
         float share = head_on_share(c, nb, p->responsibility, has_own ? own : NULL);
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share,
                    2.0f * p->responsibility - share, nb->d, &pl[j]);
@@ -793,8 +793,9 @@ static void make_way(const steerB_Ctx *c, const float aside[3], float bias, floa
 // slots only: the same bits on any thread count.
 static void fall_in(const steerB_Ctx *c, const Zipper *z, float pref[3])
 {
-    float ahead[3], vj[3], slot[3];
-    if (!z->opposed || z->lead < 0 || !target_delta(c->w, c->d, ahead) || v3_normalize(ahead) == 0.0f) return;
+    float vj[3], slot[3];
+    const float *ahead = z->ahead;
+    if (!z->opposed || z->lead < 0 || !z->way) return;
     const steerB_Neighbor *nb = &c->nb[z->lead];
     steerW_load(c->w->v, nb->d, vj);
     v3_copy(slot, nb->off); // from us to the spot r_i + r_j behind the lead
@@ -812,10 +813,10 @@ static void fall_in(const steerB_Ctx *c, const Zipper *z, float pref[3])
 // side), falling in did harm: the benchmark's doorway at 1/60 s took
 // 116.6 -> 143.5 s (median of 15 layouts), with a wall across the way
 // excluded 174.8 s; in the gap itself (between the jambs' cones) 127.0 s.
-static bool lined(const steerB_Ctx *c, const steerB_Plane *pl, const bool *flat, int n)
+static bool lined(const float ahead[3], const steerB_Plane *pl, const bool *flat, int n)
 {
-    float ahead[3], right[3];
-    if (n < 2 || !target_delta(c->w, c->d, ahead) || v3_normalize(ahead) == 0.0f) return false;
+    float right[3];
+    if (n < 2) return false;
     steerB_right_of(ahead, right);
     bool left_wall = false, right_wall = false;
     for (int i = 0; i < n; i++) {
@@ -844,7 +845,9 @@ static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     int hard = p->obstacles ? shape_planes(c, p, pl, flat, STEERB_ORCA_MAX - MAX_NEIGHBORS) : 0, ncaps = 0;
     bool yield;
     float aside[3];
-    Zipper z = { .lined = lined(c, pl, flat, hard) };
+    Zipper z;
+    z.way = target_delta(c->w, c->d, z.ahead) && v3_normalize(z.ahead) > 0.0f;
+    z.lined = z.way && lined(z.ahead, pl, flat, hard);
     int nsoft = agent_planes(c, p, pref, pl + hard, what, press ? caps : NULL, &ncaps, weight + hard, &yield, aside,
                              hard > 0, &z, MAX_NEIGHBORS);
     fall_in(c, &z, pref);
