@@ -69,7 +69,8 @@
 // room): a wall built of many short pieces may need fewer, longer ones.
 //
 // max_overlap (by default 0.3 for the pairs that one step can press deeper
-// than that, deep_step; off for the others): at large steps a crowd pressing into a gap
+// than that, deep_step, 0.45 once such a pair is in contact, auto_overlap;
+// off for the others): at large steps a crowd pressing into a gap
 // overlaps deeply, since the soft half-spaces of a press give way and the
 // chosen velocity is held for a whole step. With max_overlap = t > 0, a
 // neighbour that could close the pair's room, room = d - (r_i + r_j) +
@@ -155,8 +156,11 @@ STEERB_CHECK_SIZE(Reciprocal);
 // least largest violation (see the file comment)
 #define RELAX 0.1f
 // max_overlap when not given (the field's default, -1): this tolerance for
-// every pair that one step can press deeper than it (see deep_step)
+// every pair that one step can press deeper than it (see deep_step), and
+// AUTO_CONTACT for such a pair already deeper than CONTACT (auto_overlap)
 #define AUTO_OVERLAP 0.3f
+#define AUTO_CONTACT 0.45f
+#define CONTACT 0.1f
 // a standoff's pair is nearer than this many times the sum of the radii
 #define STANDOFF_REACH 1.5f
 // a goal holder makes way for a neighbour nearer than this many times the
@@ -453,6 +457,40 @@ static bool deep_step(const steerB_Ctx *c, uint32_t d, float tol)
     return (c->max_speed + w->max_speed[d]) * c->dt > tol * rmin;
 }
 
+// max_overlap's default tolerance for a pair deep_step keeps: AUTO_OVERLAP
+// while it is apart or barely touching, AUTO_CONTACT once it overlaps by
+// more than CONTACT r_min. Where the time went with one bound of 0.3 (the
+// benchmark's bottleneck at 0.25 s, layout 1: 189.2 s, 141.5 s without the
+// bound): not in the flow (people crossed the gap about as often, median one
+// a second) but in 14 stalls of 3 to 8 s (69.5 s in all; 2 and 8 s without
+// the bound), each an arch across the gap's mouth: a person on each jamb's
+// corner, heading for the gap's centre, and between them one or two people
+// behind, every pair of them 0.3 r deep, so that each of them could move
+// only by closing on a neighbour already at the bound (and the neighbours'
+// soft half-spaces, each asking for the overlap to be undone in one step,
+// left no velocity: in the gap 68% of the solves fell back). A pair
+// already in contact may press deeper, so the arch gives; one coming into
+// contact still stops at AUTO_OVERLAP, so the pairs in contact stay as
+// few. CONTACT: the benchmark's threshold of an overlapping pair (a pair
+// already counted). Decided from the pair's distance, which both of its
+// agents see alike. Measured at 0.25 s, medians of 30 layouts (1..30 /
+// 31..60), time and overlapping pairs, before -> after (RVO2 in brackets):
+// bottleneck 187.4 / 180.5 s -> 171.8 / 170.9 s (159.2 / 170.2), pairs
+// 310.5 / 291 -> 304 / 293.5 (307.5 / 310.5); corridor 143.3 / 153.0 ->
+// 132.8 / 137.2 s (126.5 / 137.2); fanin 85.5 / 82.9 -> 84.7 / 82.6 s
+// (77.7 / 78.8). Variants (layouts 1..30, bottleneck / corridor / fanin):
+// CONTACT 0 (any overlap) 178.2 / 133.3 / 85.5 s and 354 pairs in the
+// bottleneck, 0.05 173.6 s and 368.5 pairs, 0.2 176.1 / 139.3 / 84.9 s;
+// AUTO_CONTACT 0.4 180.5 / 136.5 / 83.2 s; the bound raised by 0.05 or 0.1
+// r a step from the pair's depth (a ratchet, up to 0.45) 180.0 and 179.8
+// s; AUTO_OVERLAP 0.25 172.2 s, 282.5 pairs, fanin 86.7 s, 0.35 174.5 s,
+// 326.5 pairs; overlaps undone over two steps instead of one, 188.7 s.
+static float auto_overlap(const steerB_Ctx *c, const steerB_Neighbor *nb)
+{
+    float rj = c->w->radius[nb->d], rmin = c->radius < rj ? c->radius : rj;
+    return c->radius + rj - sqrtf(nb->d2) > CONTACT * rmin ? AUTO_CONTACT : AUTO_OVERLAP;
+}
+
 // Must this agent (holding its target, see agent_planes) make way for
 // neighbour nb (velocity vj), which
 // stands still against it wanting through where it stands (touching, within
@@ -643,7 +681,7 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
             weight[j] = 1.0f;
             continue;
         }
-        float tol = p->max_overlap < 0.0f ? AUTO_OVERLAP : p->max_overlap;
+        float tol = p->max_overlap < 0.0f ? auto_overlap(c, nb) : p->max_overlap;
         // a face-off, a leaning cap: the neighbour's target lies beyond us, against our way (and our target,
         // which lies beyond the neighbour); two agents converging on one waypoint from either side are not
         float u[3];

@@ -90,17 +90,22 @@ describe("reciprocal in narrow places", function()
     end
   end)
 
-  it("caps by default only where a step is large: at 4 Hz as max_overlap = 0.3, at 60 Hz every bit as 0", function()
+  it("caps by default only where a step is large: at 4 Hz 0.3 into contact and 0.45 in it, at 60 Hz every bit as 0", function()
     -- w:hash() covers the brains too: every run builds its own the same way
     local function run(dt, fields)
       local s = narrow.with(narrow.bottleneck(dt, 1.2, 4, 5), fields or {})
-      narrow.run(s)
-      return s.w:hash()
+      local r = narrow.run(s)
+      return s.w:hash(), r
     end
     local off = run(0.25, { max_overlap = 0 })
-    expect(run(0.25), "hash at 4 Hz with max_overlap at its default"):eq(run(0.25, { max_overlap = 0.3 }))
+    local auto, r = run(0.25)
     expect(run(0.25, { max_overlap = 0.35 }), "hash at 4 Hz with max_overlap = 0.35"):ne(off)
-    expect(run(0.25), "hash at 4 Hz with max_overlap at its default"):ne(off)
+    expect(auto, "hash at 4 Hz with max_overlap at its default"):ne(off)
+    expect(auto, "hash at 4 Hz with max_overlap at its default"):ne(run(0.25, { max_overlap = 0.3 }))
+    -- a pair already in contact may press to 0.45 r (reciprocal.c, auto_overlap): 39.25 s, 0.37 r deep;
+    -- with one bound of 0.3 r (the default before) 46.75 s, 0.28 r deep
+    expect(r.time, "time until all 20 are through (s), max_overlap at its default; " .. narrow.show(r)):le(43)
+    expect(r.deepest_r, "deepest overlap (radii), max_overlap at its default; " .. narrow.show(r)):le(0.45 + 1e-3)
     -- one step of two people (1.4 m/s) closes 0.047 m at 60 Hz, within 0.3 of their radius 0.3
     off = run(1 / 60, { max_overlap = 0 })
     expect(run(1 / 60), "hash at 60 Hz with max_overlap at its default"):eq(off)
