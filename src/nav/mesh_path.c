@@ -322,17 +322,6 @@ __attribute__((always_inline)) static inline bool portal_at(const steerN_Mesh *m
     return false;
 }
 
-// mg_back_edge without branches to mispredict: the first of u's edges
-// shared with t, or -1.
-static int back_edge(const steerN_Mesh *m, uint32_t u, uint32_t t)
-{
-    const int32_t *a = m->adj + 3 * u;
-    int e = -1;
-    e = a[2] == (int32_t)t ? 2 : e;
-    e = a[1] == (int32_t)t ? 1 : e;
-    return a[0] == (int32_t)t ? 0 : e;
-}
-
 // A node of the flood from the goal (below): node v, the triangle u
 // entered from t through its edge that t's edge j is (u's edge e).
 // Entering the start's triangle from where the start is not pinched off
@@ -341,7 +330,7 @@ static bool flood_push(steerN_MeshQuery *q, uint32_t t, int j, uint32_t *n)
 {
     const steerN_Mesh *m = q->m;
     uint32_t u = (uint32_t)m->adj[3 * t + j];
-    int e = back_edge(m, u, t);
+    int e = m->back[3 * t + j];
     if (u == q->ts) {
         if (!(q->radius > 0) || !pinched(q, u, e, q->from)) return false;
         q->narrowed = true;
@@ -418,7 +407,7 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
     const double *at = q->node[n].pos, gn = q->node[n].g;
     for (int j = 0; j < 3; j++) {
         if (!passes(q, t, k, j, q->from)) continue;
-        uint32_t u = (uint32_t)m->adj[3 * t + j], v = 3 * u + (uint32_t)back_edge(m, u, t);
+        uint32_t v = 3 * (uint32_t)m->adj[3 * t + j] + m->back[3 * t + j];
         // expanded already (or banned: a corridor's portal), so reached
         // through this portal before, which was open then as now: nothing
         // to work out (reach would turn it away)
