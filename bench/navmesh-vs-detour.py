@@ -15,7 +15,11 @@ from round to round. Prints the medians over the rounds as a markdown
 table, one row per level and radius. Path lengths come from the first
 round (both sides are deterministic): the ratio is steer's length over
 Detour's, averaged over the pairs both found a path for; "only" counts the
-pairs one side found a path for and the other did not.
+pairs one side found a path for and the other did not. The last three
+columns time only the pairs both sides found a path for (like for like: a
+pair one side answers "no path" at once is not there), their median, p99
+and worst in each round (each side's per-pair times, --times), the
+medians of those over the rounds.
 """
 import argparse
 import os
@@ -54,6 +58,25 @@ def lengths(path):
     return out
 
 
+def times(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            level, radius, i, us, found = line.split()
+            out[(level, float(radius), int(i))] = (float(us), found == "1")
+    return out
+
+
+def stats(us):
+    """median, p99 and worst as the peers compute them (bench_median; us[int(0.99 (n - 1))]; the last)."""
+    us = sorted(us)
+    n = len(us)
+    if not n:
+        return float("nan"), float("nan"), float("nan")
+    median = us[n // 2] if n % 2 else 0.5 * (us[n // 2 - 1] + us[n // 2])
+    return median, us[int(0.99 * (n - 1))], us[-1]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
@@ -67,12 +90,14 @@ def main():
     tmp = tempfile.mkdtemp(prefix="navmesh-vs-detour-")
     slen, dlen = os.path.join(tmp, "steer.txt"), os.path.join(tmp, "detour.txt")
     steer_runs, detour_runs = [], []
+    stimes = [os.path.join(tmp, "steer-times-%d.txt" % r) for r in range(a.rounds)]
+    dtimes = [os.path.join(tmp, "detour-times-%d.txt" % r) for r in range(a.rounds)]
     for r in range(a.rounds):
         for level in levels:
             keep = ["--lengths", slen] if r == 0 else []
-            s_cmd = [a.steer, "navmesh", "--level", level, "--repeat", a.repeat] + keep
+            s_cmd = [a.steer, "navmesh", "--level", level, "--repeat", a.repeat, "--times", stimes[r]] + keep
             keep = ["--lengths", dlen] if r == 0 else []
-            d_cmd = [a.detour, "--level", level, "--cs", a.cs, "--repeat", a.repeat] + keep
+            d_cmd = [a.detour, "--level", level, "--cs", a.cs, "--repeat", a.repeat, "--times", dtimes[r]] + keep
             order = [(s_cmd, "navmesh", steer_runs), (d_cmd, "detour-nav", detour_runs)]
             if r % 2:
                 order.reverse()
@@ -84,11 +109,23 @@ def main():
         return statistics.median(float(x[key][field]) for x in runs if key in x)
 
     sl, dl = lengths(slen), lengths(dlen)
+    st, dt = [times(p) for p in stimes], [times(p) for p in dtimes]
+
+    def both_found(key):
+        """(pairs, Detour's (median, p99, worst), steer's): over the pairs both found a path for in every
+        round, each statistic's median over the rounds."""
+        idx = [i for (lv, rad, i), (_, f) in st[0].items() if (lv, rad) == key and f
+               and all(x[(lv, rad, i)][1] for x in st + dt)]
+        side = [[statistics.median(stats([x[key + (i,)][0] for i in idx])[s] for x in runs) for s in range(3)]
+                for runs in (dt, st)]
+        return len(idx), side[0], side[1]
+
     notes = []
     print("| level | radius | Detour bake ms | steer build ms | Detour bytes | steer bytes | "
           "Detour median us | steer median us | Detour p99 / worst us | steer p99 / worst us | "
-          "no path Detour (far snap) / steer | length steer / Detour |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "no path Detour (far snap) / steer | length steer / Detour | both found | "
+          "both found: Detour median / p99 / worst us | both found: steer median / p99 / worst us |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for level in levels:
         for radius in (0.0, 0.5):
             key = (level, radius)
@@ -106,13 +143,15 @@ def main():
                     only_d += 1
             first_s = next(x[key] for x in steer_runs if key in x)
             first_d = next(x[key] for x in detour_runs if key in x)
-            print("| %s | %g | %.0f | %.1f | %s | %s | %.1f | %.1f | %.0f / %.0f | %.0f / %.0f | %s (%s) / %s | %.3f |"
+            nboth, bd, bs = both_found(key)
+            print("| %s | %g | %.0f | %.1f | %s | %s | %.1f | %.1f | %.0f / %.0f | %.0f / %.0f | %s (%s) / %s | %.3f "
+                  "| %d | %.1f / %.0f / %.0f | %.1f / %.0f / %.0f |"
                   % (level, radius, med(detour_runs, key, "bake_ms"), build, first_d["nav_bytes"],
                      first_s["bytes"], med(detour_runs, key, "median_us"), med(steer_runs, key, "median_us"),
                      med(detour_runs, key, "p99_us"), med(detour_runs, key, "worst_us"),
                      med(steer_runs, key, "p99_us"), med(steer_runs, key, "worst_us"),
                      first_d["no_path"], first_d["far_snap"], first_s["no_path"],
-                     statistics.mean(ratios) if ratios else float("nan")))
+                     statistics.mean(ratios) if ratios else float("nan"), nboth, *bd, *bs))
             if only_s or only_d:
                 notes.append("%s, radius %g: %d pairs only steer found a path for, %d only Detour"
                              % (level, radius, only_s, only_d))
@@ -121,7 +160,9 @@ def main():
     print("\n\nsteer builds one mesh per level (build ms: steerN_mesh_build + steerN_mesh_prepare) and answers "
           "both radii on it; Detour bakes one mesh per radius (cell %s m). Each query runs %s times in a row, "
           "its fastest counted. Medians of %d rounds; lengths from round 1, in %s; far snap: Detour's paths "
-          "from or to a point findNearestPoly moved by more than radius + 1 m." % (a.cs, a.repeat, a.rounds, tmp))
+          "from or to a point findNearestPoly moved by more than radius + 1 m; both found: the pairs both sides "
+          "found a path for, timed apart (each round's median, p99 and worst over them; medians of the rounds)."
+          % (a.cs, a.repeat, a.rounds, tmp))
 
 
 if __name__ == "__main__":

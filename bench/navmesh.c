@@ -4,6 +4,7 @@
 // (bench/peers/detour_nav.cpp; bench/navmesh-vs-detour.py runs both).
 //
 //   steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] [--queries N] [--repeat K] [--lengths FILE]
+//                       [--times FILE]
 //   steer-bench navmesh --level NAME --crowd N [--threads T] [--ticks K]   (navigating crowds: run_crowd)
 //
 // (run_crowd prints one navmesh_crowd line: tick times while the first
@@ -36,6 +37,9 @@
 //               search's speed must leave it as it was
 // --lengths FILE appends per pair "level radius index length" (length "-"
 // for no path), as detour-nav does, for bench/navmesh-vs-detour.py.
+// --times FILE appends per pair "level radius index us found" (us: the
+// fastest of the K runs; found 1 or 0), as detour-nav does: the script
+// times the pairs both sides found a path for apart from the rest.
 #include "timing.h"
 #include "mesh_walls.h"
 #include "nav_levels.h"
@@ -54,7 +58,7 @@ _Static_assert((int)NAV_RING_OUTLINE == (int)STEERN_RING_OUTLINE && (int)NAV_RIN
 static int usage(void)
 {
     fprintf(stderr, "usage: steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] [--queries N] "
-                    "[--repeat K] [--lengths FILE]\n"
+                    "[--repeat K] [--lengths FILE] [--times FILE]\n"
                     "       steer-bench navmesh --level NAME --crowd N [--threads T] [--ticks K]\n");
     return 2;
 }
@@ -82,7 +86,8 @@ static uint64_t hash_path(uint64_t h, const steerN_MeshQuery *q, steerN_PathStat
     return h;
 }
 
-static int run_level(const NavLevel *l, const double *radii, int nradii, int queries, int repeat, FILE *lengths)
+static int run_level(const NavLevel *l, const double *radii, int nradii, int queries, int repeat, FILE *lengths,
+                     FILE *times)
 {
     steerN_MeshSpec spec = { .xy = l->xy,
                              .ring_end = l->ring_end,
@@ -135,6 +140,7 @@ static int run_level(const NavLevel *l, const double *radii, int nradii, int que
             work += steerN_mesh_path_work(q);
             double len = st == STEERN_PATH_FOUND ? steerN_mesh_path_length(q) : 0;
             total_len += len;
+            if (times) fprintf(times, "%s %g %d %.3f %d\n", l->name, radii[k], i, us[i], st == STEERN_PATH_FOUND);
             if (!lengths) continue;
             if (st == STEERN_PATH_FOUND) fprintf(lengths, "%s %g %d %.4f\n", l->name, radii[k], i, len);
             else fprintf(lengths, "%s %g %d -\n", l->name, radii[k], i);
@@ -245,7 +251,7 @@ static int run_crowd(const NavLevel *l, int n, int threads, int ticks)
 
 int steer_bench_navmesh(int argc, char **argv)
 {
-    const char *level = "all", *radius = "both", *lengths_path = NULL;
+    const char *level = "all", *radius = "both", *lengths_path = NULL, *times_path = NULL;
     int queries = NAV_LEVEL_PAIRS, repeat = 3, crowd = 0, threads = 2, ticks = 600;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--level") && i + 1 < argc) level = argv[++i];
@@ -253,6 +259,7 @@ int steer_bench_navmesh(int argc, char **argv)
         else if (!strcmp(argv[i], "--queries") && i + 1 < argc) queries = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--lengths") && i + 1 < argc) lengths_path = argv[++i];
+        else if (!strcmp(argv[i], "--times") && i + 1 < argc) times_path = argv[++i];
         else if (!strcmp(argv[i], "--crowd") && i + 1 < argc) crowd = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--ticks") && i + 1 < argc) ticks = atoi(argv[++i]);
@@ -268,9 +275,10 @@ int steer_bench_navmesh(int argc, char **argv)
         nradii = 1;
         if (*end || !(radii[0] >= 0 && radii[0] <= 10)) return usage();
     }
-    FILE *lengths = NULL;
-    if (lengths_path && !(lengths = fopen(lengths_path, "a"))) {
-        fprintf(stderr, "steer-bench navmesh: cannot open %s\n", lengths_path);
+    FILE *lengths = NULL, *times = NULL;
+    if ((lengths_path && !(lengths = fopen(lengths_path, "a"))) || (times_path && !(times = fopen(times_path, "a")))) {
+        fprintf(stderr, "steer-bench navmesh: cannot open %s\n", lengths_path && !lengths ? lengths_path : times_path);
+        if (lengths) fclose(lengths);
         return 1;
     }
     int ran = 0, bad = 0;
@@ -282,11 +290,13 @@ int steer_bench_navmesh(int argc, char **argv)
             bad = 1;
             break;
         }
-        bad = crowd > 0 ? run_crowd(&l, crowd, threads, ticks) : run_level(&l, radii, nradii, queries, repeat, lengths);
+        bad = crowd > 0 ? run_crowd(&l, crowd, threads, ticks)
+                        : run_level(&l, radii, nradii, queries, repeat, lengths, times);
         nav_level_free(&l);
         ran++;
     }
     if (lengths) fclose(lengths);
+    if (times) fclose(times);
     if (bad) return 1;
     return ran ? 0 : usage();
 }

@@ -8,7 +8,7 @@
 #
 #   bench/peers/detour.sh [OUT_DIR]     (OUT_DIR defaults to build-detour in the repository)
 #   nice OUT_DIR/detour-nav [--level city|rooms|large|all] [--radius 0|0.5|both] [--cs M] [--tile CELLS]
-#                           [--queries N] [--lengths FILE]
+#                           [--queries N] [--repeat K] [--lengths FILE] [--times FILE]
 #
 # The commands it runs, from the repository's root (OUT = OUT_DIR):
 #   gcc -O2 -DNDEBUG -std=c99 -c bench/nav_levels.c -o $OUT/nav_levels.o

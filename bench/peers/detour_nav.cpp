@@ -3,7 +3,7 @@
 // (issue 32, item 8).
 //
 //   detour-nav [--level NAME|all] [--radius 0|0.5|both] [--cs M] [--tile CELLS] [--queries N]
-//              [--repeat K] [--lengths FILE]
+//              [--repeat K] [--lengths FILE] [--times FILE]
 //
 // Bakes each level of nav_levels.h with Recast, once per agent radius (Recast
 // erodes the walkable area by the radius: a mesh per agent size), then runs
@@ -35,7 +35,9 @@
 //               a path from or to there)
 //   mean_len_m  mean length of the straight paths found
 // --lengths FILE appends per pair "level radius index length" (length "-"
-// for no path), for bench/navmesh-vs-detour.py to compare with steer's.
+// for no path), for bench/navmesh-vs-detour.py to compare with steer's;
+// --times FILE per pair "level radius index us found" (us: the fastest of
+// the K runs; found: 1 for a complete path, else 0), as steer-bench does.
 //
 // The bake (the settings of RecastDemo's Sample_TileMesh, except the cell):
 // the floor as two triangles at height 0 (walkable), every box as its 12
@@ -85,6 +87,7 @@ struct Options {
     int queries = NAV_LEVEL_PAIRS;
     int repeat = 3;
     const char *lengths = nullptr;
+    const char *times = nullptr;
 };
 
 // steer's (x, y) is Recast's (x, 0, y): y is up.
@@ -328,7 +331,7 @@ void query(Query &w, const float *a, const float *z)
 
 double moved(const float *from, const float *to) { return std::hypot(to[0] - from[0], to[2] - from[2]); }
 
-void run(const NavLevel *l, const Geometry &g, double radius, const Options &o, FILE *lengths)
+void run(const NavLevel *l, const Geometry &g, double radius, const Options &o, FILE *lengths, FILE *times)
 {
     Baked b = bake(l, g, radius, o);
     Query w;
@@ -366,6 +369,7 @@ void run(const NavLevel *l, const Geometry &g, double radius, const Options &o, 
             total_len += len;
             if (std::max(moved(a, w.sa), moved(z, w.sz)) > radius + kFarSnap) far_snap++;
         }
+        if (times) fprintf(times, "%s %g %d %.3f %d\n", l->name, radius, i, best, w.complete ? 1 : 0);
         if (lengths) {
             if (w.complete) fprintf(lengths, "%s %g %d %.4f\n", l->name, radius, i, len);
             else fprintf(lengths, "%s %g %d -\n", l->name, radius, i);
@@ -386,7 +390,7 @@ void run(const NavLevel *l, const Geometry &g, double radius, const Options &o, 
 int usage()
 {
     fprintf(stderr, "usage: detour-nav [--level NAME|all] [--radius 0|0.5|both] [--cs M] [--tile CELLS] "
-                    "[--queries N] [--repeat K] [--lengths FILE]\n");
+                    "[--queries N] [--repeat K] [--lengths FILE] [--times FILE]\n");
     return 2;
 }
 
@@ -404,6 +408,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--queries") && i + 1 < argc) o.queries = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) o.repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--lengths") && i + 1 < argc) o.lengths = argv[++i];
+        else if (!strcmp(argv[i], "--times") && i + 1 < argc) o.times = argv[++i];
         else return usage();
     }
     if (!(o.cs >= 0.05f && o.cs <= 1.0f) || o.tile < 16 || o.tile > 4096 || o.queries < 1 || o.repeat < 1)
@@ -416,9 +421,9 @@ int main(int argc, char **argv)
         if (*end || !(r >= 0 && r <= 10)) return usage();
         radii = { r };
     }
-    FILE *lengths = nullptr;
-    if (o.lengths && !(lengths = fopen(o.lengths, "a"))) {
-        fprintf(stderr, "detour-nav: cannot open %s\n", o.lengths);
+    FILE *lengths = nullptr, *times = nullptr;
+    if ((o.lengths && !(lengths = fopen(o.lengths, "a"))) || (o.times && !(times = fopen(o.times, "a")))) {
+        fprintf(stderr, "detour-nav: cannot open %s\n", o.lengths && !lengths ? o.lengths : o.times);
         return 1;
     }
     int ran = 0;
@@ -430,11 +435,12 @@ int main(int argc, char **argv)
             return 1;
         }
         Geometry g = geometry(&l);
-        for (double r : radii) run(&l, g, r, o, lengths);
+        for (double r : radii) run(&l, g, r, o, lengths, times);
         nav_level_free(&l);
         ran++;
     }
     if (lengths) fclose(lengths);
+    if (times) fclose(times);
     if (!ran) return usage();
     return 0;
 }

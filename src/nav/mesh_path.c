@@ -58,9 +58,7 @@ void steerN_mesh_query_free(steerN_MeshQuery *q)
     if (!q) return;
     steerN_Alloc a = q->alloc;
     size_t n = q->cap;
-    steerN_realloc(&a, q->g, sizeof *q->g * n, 0);
-    steerN_realloc(&a, q->key, sizeof *q->key * n, 0);
-    steerN_realloc(&a, q->pos, sizeof *q->pos * 2 * n, 0);
+    steerN_realloc(&a, q->node, sizeof *q->node * n, 0);
     steerN_realloc(&a, q->parent, sizeof *q->parent * n, 0);
     steerN_realloc(&a, q->seen, sizeof *q->seen * n, 0);
     steerN_realloc(&a, q->closed, sizeof *q->closed * n, 0);
@@ -81,15 +79,15 @@ static int reserve_nodes(steerN_MeshQuery *q, uint32_t n)
     if (n <= q->cap) return 0;
     uint32_t c = q->cap ? q->cap : 64, old = q->cap;
     while (c < n) c = c > UINT32_MAX / 2 ? n : c * 2;
-    void **arr[] = { (void **)&q->g,    (void **)&q->key,   (void **)&q->pos,    (void **)&q->parent,
-                     (void **)&q->seen, (void **)&q->fmark, (void **)&q->fstack, (void **)&q->closed };
-    size_t size[] = { sizeof *q->g,    sizeof *q->key,   2 * sizeof *q->pos, sizeof *q->parent,
-                      sizeof *q->seen, sizeof *q->fmark, sizeof *q->fstack,  sizeof *q->closed };
-    for (int i = 0; i < 8; i++) {
+    void **arr[] = { (void **)&q->node,  (void **)&q->parent, (void **)&q->seen,
+                     (void **)&q->fmark, (void **)&q->fstack, (void **)&q->closed };
+    size_t size[] = { sizeof *q->node,  sizeof *q->parent, sizeof *q->seen,
+                      sizeof *q->fmark, sizeof *q->fstack, sizeof *q->closed };
+    for (int i = 0; i < 6; i++) {
         void *p = steerN_realloc(&q->alloc, *arr[i], size[i] * old, size[i] * c);
         if (!p) return -1; // the arrays grown so far stay valid at their old size
         *arr[i] = p;
-        if (i == 7) q->cap = c;
+        if (i == 5) q->cap = c;
     }
     memset(q->seen + old, 0, sizeof *q->seen * (c - old));
     memset(q->fmark + old, 0, sizeof *q->fmark * (c - old));
@@ -203,12 +201,13 @@ static int seed(steerN_MeshQuery *q)
     open_clear(q);
     uint32_t s = 3 * q->m->ntri;
     for (uint32_t i = 0; i < q->nban; i++) q->closed[q->ban[i]] = q->stamp;
-    q->g[s] = 0;
-    q->pos[2 * s] = q->from[0], q->pos[2 * s + 1] = q->from[1];
-    q->key[s] = mg_dist(q->from, q->to) * q->hscale;
+    SearchNode *o = q->node + s;
+    o->g = 0;
+    o->pos[0] = q->from[0], o->pos[1] = q->from[1];
+    o->key = mg_dist(q->from, q->to) * q->hscale;
     q->seen[s] = q->stamp;
     q->parent[s] = s;
-    return open_push(q, q->key[s], s);
+    return open_push(q, o->key, s);
 }
 
 steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2],
@@ -242,13 +241,14 @@ steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh 
 __attribute__((always_inline)) static inline int reach(steerN_MeshQuery *q, uint32_t n, uint32_t p, const double x[2],
                                                        double g)
 {
-    if (q->closed[n] == q->stamp || (q->seen[n] == q->stamp && !(g < q->g[n]))) return 0;
+    SearchNode *o = q->node + n;
+    if (q->closed[n] == q->stamp || (q->seen[n] == q->stamp && !(g < o->g))) return 0;
     q->seen[n] = q->stamp;
-    q->g[n] = g;
     q->parent[n] = p;
-    q->pos[2 * n] = x[0], q->pos[2 * n + 1] = x[1];
-    q->key[n] = g + mg_dist(x, q->to) * q->hscale;
-    return open_push(q, q->key[n], n);
+    o->g = g;
+    o->pos[0] = x[0], o->pos[1] = x[1];
+    o->key = g + mg_dist(x, q->to) * q->hscale;
+    return open_push(q, o->key, n);
 }
 
 // Point p (the start or the goal) in triangle t is cut off from t's edge
@@ -322,17 +322,6 @@ __attribute__((always_inline)) static inline bool portal_at(const steerN_Mesh *m
     return false;
 }
 
-// mg_back_edge without branches to mispredict: the first of u's edges
-// shared with t, or -1.
-static int back_edge(const steerN_Mesh *m, uint32_t u, uint32_t t)
-{
-    const int32_t *a = m->adj + 3 * u;
-    int e = -1;
-    e = a[2] == (int32_t)t ? 2 : e;
-    e = a[1] == (int32_t)t ? 1 : e;
-    return a[0] == (int32_t)t ? 0 : e;
-}
-
 // A node of the flood from the goal (below): node v, the triangle u
 // entered from t through its edge that t's edge j is (u's edge e).
 // Entering the start's triangle from where the start is not pinched off
@@ -341,7 +330,7 @@ static bool flood_push(steerN_MeshQuery *q, uint32_t t, int j, uint32_t *n)
 {
     const steerN_Mesh *m = q->m;
     uint32_t u = (uint32_t)m->adj[3 * t + j];
-    int e = back_edge(m, u, t);
+    int e = m->back[3 * t + j];
     if (u == q->ts) {
         if (!(q->radius > 0) || !pinched(q, u, e, q->from)) return false;
         q->narrowed = true;
@@ -415,10 +404,10 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
     uint32_t start = 3 * m->ntri, t = n == start ? q->ts : n / 3;
     int k = n == start ? -1 : (int)(n % 3);
     double r = q->radius, ct = q->cost[m->area[t]];
-    const double *at = q->pos + 2 * n;
+    const double *at = q->node[n].pos, gn = q->node[n].g;
     for (int j = 0; j < 3; j++) {
         if (!passes(q, t, k, j, q->from)) continue;
-        uint32_t u = (uint32_t)m->adj[3 * t + j], v = 3 * u + (uint32_t)back_edge(m, u, t);
+        uint32_t v = 3 * (uint32_t)m->adj[3 * t + j] + m->back[3 * t + j];
         // expanded already (or banned: a corridor's portal), so reached
         // through this portal before, which was open then as now: nothing
         // to work out (reach would turn it away)
@@ -431,7 +420,7 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
             continue;
         }
         double x[2] = { a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]) };
-        double g = q->g[n] + mg_dist(at, x) * ct;
+        double g = gn + mg_dist(at, x) * ct;
         if (reach(q, v, n, x, g)) return -1;
     }
     if (t != q->tg) return 0;
@@ -439,7 +428,7 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         q->narrowed = true;
         return 0;
     }
-    return reach(q, start + 1, n, q->to, q->g[n] + mg_dist(at, q->to) * ct);
+    return reach(q, start + 1, n, q->to, gn + mg_dist(at, q->to) * ct);
 }
 
 // After a failed search that turned something away as too narrow: is
@@ -472,7 +461,7 @@ steerN_PathStatus steerN_mesh_path_step(steerN_MeshQuery *q, uint32_t budget, ui
         while (!open_empty(q) && done < budget) {
             double k;
             uint32_t n = open_pop(q, &k);
-            if (q->closed[n] == q->stamp || k != q->key[n]) continue; // stale
+            if (q->closed[n] == q->stamp || k != q->node[n].key) continue; // stale
             q->closed[n] = q->stamp;
             if (n == start + 1) {
                 // a corridor no way keeping r was made in (the widths let

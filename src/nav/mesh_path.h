@@ -21,11 +21,18 @@ typedef struct Obj {
     uint32_t v;  // its vertex, when id is not (a point moved off it)
 } Obj;
 
+// A node's cost so far, its key in the open list (the cost and the
+// bound to the goal) and where the path crosses its entry edge (mesh_path.c):
+// together, what reaching and expanding a node read and write.
+typedef struct SearchNode {
+    double g, key, pos[2];
+} SearchNode;
+
 struct steerN_MeshQuery {
     steerN_Alloc alloc;
     // per node: 3 per triangle, then the start and the goal
     uint32_t cap;
-    double *g, *key, *pos;
+    SearchNode *node;
     uint32_t *parent, *seen, *closed;
     uint32_t stamp;
     // the flood from the goal's side (per node: its marks, and a stack)
