@@ -82,6 +82,7 @@ typedef struct steerN_Mesh {
     void *aux;                // what else mesh_query.c keeps (freed by steerN_mesh_free through aux_free)
     void (*aux_free)(struct steerN_Mesh *m);
     size_t derived_bytes; // what prepare allocated, for steerN_mesh_bytes
+    uint64_t prepare_id;  // one no other prepare gave (what a query's caches are kept for: mesh_reach.c)
 
     uint64_t hash; // of the mesh part (steerN_mesh_hash): the same bits everywhere
 } steerN_Mesh;
