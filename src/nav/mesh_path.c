@@ -26,8 +26,8 @@
 // not pass is then told without going through all of the start's side.
 // Once a search has gone long, where the search for its radius can go
 // is worked out and kept in the query (mesh_reach.c): later searches that
-// surely reach their goal flood no more, and one whose goal is in a
-// pocket floods it first.
+// surely reach their goal flood no more and leave out the ways into dead
+// ends, and one whose goal is in a pocket floods it first.
 // When no way keeping r is made in the corridor found (the widths let a
 // gap narrower than 2 r through: mesh_funnel.c), the search starts again
 // with the corridor's portal nearest the pinch closed, a few times.
@@ -228,6 +228,7 @@ steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh 
     q->narrowed = false;
     q->groups = NULL;
     q->pocket = false;
+    q->live = NULL;
     q->radius = f && f->radius > 0 ? f->radius : 0;
     if (!(q->radius < INFINITY)) q->radius = 0;
     q->hscale = INFINITY;
@@ -421,6 +422,9 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         // through this portal before, which was open then as now: nothing
         // to work out (reach would turn it away)
         if (q->closed[v] == q->stamp) continue;
+        // a node that cannot get back to the largest group, when the goal
+        // is reached only from inside it (mesh_reach.c): a dead end
+        if (q->live && !q->live[3 * t + j]) continue;
         uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
         const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
         double s;
@@ -473,6 +477,7 @@ static void reach_known(steerN_MeshQuery *q)
     int j = steerN_reach_joins(q, q->groups);
     if (j > 0) q->check = UINT32_MAX;
     q->pocket = j == 0;
+    q->live = j > 0 ? steerN_reach_live(q, q->groups) : NULL;
 }
 
 // The goal in a pocket: is the start out of it? Flooded, up to

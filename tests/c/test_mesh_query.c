@@ -1095,6 +1095,31 @@ static void test_reach_known(void)
     steerN_mesh_free(m);
 }
 
+// Once known where the search can go (mesh_reach.c), a search whose goal
+// is reached from inside the largest group only does not go into dead
+// ends (here: the room, from its door, toward a goal behind it): fewer
+// triangles expanded, the same path, bit for bit.
+static void test_dead_ends(void)
+{
+    steerN_Mesh *m = pocket_level_of(2, 22, true);
+    REQUIRE(m, "mesh");
+    steerN_MeshQuery *q = steerN_mesh_query_new(NULL), *fresh = steerN_mesh_query_new(NULL);
+    REQUIRE(q && fresh, "queries");
+    double c = 6 * 22 - 4, door[2] = { c + 8, c }, behind[2] = { c - 9, c }, a[2] = { 72, 2 }, b[2] = { 78, 2 };
+    steerN_MeshFilter f = { 0.5, NULL };
+    CHECK(steerN_mesh_path(fresh, m, door, behind, &f) == STEERN_PATH_FOUND, "round the room: FOUND");
+    uint32_t before = fresh->expanded;
+    CHECK(steerN_mesh_path(q, m, a, b, &f) == STEERN_PATH_FOUND, "round the wall: FOUND (and where to go known)");
+    CHECK(steerN_mesh_path(q, m, door, behind, &f) == STEERN_PATH_FOUND, "round the room again: FOUND");
+    CHECK(q->expanded < before, "round the room: %u triangles expanded, %u without knowing", q->expanded, before);
+    uint32_t n, n2;
+    const double *p = steerN_mesh_path_points(q, &n), *p2 = steerN_mesh_path_points(fresh, &n2);
+    CHECK(n == n2 && memcmp(p, p2, sizeof *p * 2 * n) == 0, "the same path (%u points, %u)", n, n2);
+    steerN_mesh_query_free(q);
+    steerN_mesh_query_free(fresh);
+    steerN_mesh_free(m);
+}
+
 static void test_sliced_and_deterministic(void)
 {
     test_rng_state_ = 5;
@@ -1567,6 +1592,7 @@ int main(void)
     RUN(test_sliced_and_deterministic);
     RUN(test_goal_shut_in);
     RUN(test_reach_known);
+    RUN(test_dead_ends);
     RUN(test_locate_and_walls);
     RUN(test_random_points);
     RUN(test_raycast);
