@@ -228,6 +228,7 @@ steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh 
     q->narrowed = false;
     q->groups = NULL;
     q->pocket = false;
+    q->side = false;
     q->live = NULL;
     q->radius = f && f->radius > 0 ? f->radius : 0;
     if (!(q->radius < INFINITY)) q->radius = 0;
@@ -422,9 +423,10 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         // through this portal before, which was open then as now: nothing
         // to work out (reach would turn it away)
         if (q->closed[v] == q->stamp) continue;
-        // a node that cannot get back to the largest group, when the goal
-        // is reached only from inside it (mesh_reach.c): a dead end
-        if (q->live && !q->live[3 * t + j]) continue;
+        // a node that cannot reach the goal (mesh_reach.c): one that
+        // cannot get back to the largest group, nor is on the goal's side
+        // of it (its reverse not in the flood from the goal: goal_side)
+        if (q->live && !q->live[3 * t + j] && q->fmark[3 * t + j] != q->fstamp) continue;
         uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
         const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
         double s;
@@ -477,7 +479,7 @@ static void reach_known(steerN_MeshQuery *q)
     int j = steerN_reach_joins(q, q->groups);
     if (j > 0) q->check = UINT32_MAX;
     q->pocket = j == 0;
-    q->live = j > 0 ? steerN_reach_live(q, q->groups) : NULL;
+    q->side = j > 0;
 }
 
 // The goal in a pocket: is the start out of it? Flooded, up to
@@ -495,6 +497,42 @@ static bool pocket_shut(steerN_MeshQuery *q, uint32_t budget, uint32_t *done)
     return shut;
 }
 
+// The goal reached from the largest group, and the start gets into it:
+// the nodes that lead to the goal without getting back to the group (the
+// reverses of those reached from the goal's without entering what the
+// group reaches), flooded (up to FLOOD_FIRST / FLOOD_SHARE: else nothing
+// is left out) and marked in fmark. Every other node that cannot get back
+// to the group cannot reach the goal: the search leaves it out (live).
+static void goal_side(steerN_MeshQuery *q, uint32_t budget, uint32_t *done)
+{
+    const steerN_Mesh *m = q->m;
+    const uint8_t *r = q->groups->from_g;
+    uint32_t n = 0, work = 0, cap = FLOOD_FIRST / FLOOD_SHARE, v = UINT32_MAX;
+    if (budget - *done < cap) cap = budget - *done;
+    q->side = false;
+    if (++q->fstamp == 0) {
+        memset(q->fmark, 0, sizeof *q->fmark * q->cap);
+        q->fstamp = 1;
+    }
+    for (;;) {
+        uint32_t t = v == UINT32_MAX ? q->tg : v / 3;
+        int k = v == UINT32_MAX ? -1 : (int)(v % 3);
+        for (int j = 0; j < 3; j++) {
+            if (!open_way(q, t, k, j, q->to)) continue;
+            uint32_t u = (uint32_t)m->adj[3 * t + j], x = 3 * u + (uint32_t)back_edge(m, u, t);
+            if (!r[x] && q->fmark[x] != q->fstamp) q->fmark[x] = q->fstamp, q->fstack[n++] = x;
+        }
+        if (!n) break;
+        if (++work > cap) {
+            *done += work;
+            return;
+        }
+        v = q->fstack[--n];
+    }
+    *done += work;
+    q->live = r;
+}
+
 // A long search (half as many nodes as the mesh has triangles, or more),
 // first time: where the search can go (mesh_reach.c), worked out and
 // charged as work a triangle each when the budget leaves room for it.
@@ -507,6 +545,7 @@ static bool long_search(steerN_MeshQuery *q, uint32_t budget, uint32_t *done)
         return false;
     *done += nt;
     reach_known(q);
+    if (q->side) goal_side(q, budget, done);
     return q->pocket && pocket_shut(q, budget, done);
 }
 
@@ -516,6 +555,7 @@ steerN_PathStatus steerN_mesh_path_step(steerN_MeshQuery *q, uint32_t budget, ui
     if (q->status == STEERN_PATH_WORKING) {
         uint32_t start = 3 * q->m->ntri;
         if (q->pocket && pocket_shut(q, budget, &done)) open_clear(q);
+        if (q->side) goal_side(q, budget, &done);
         while (!open_empty(q) && done < budget) {
             double k;
             uint32_t n = open_pop(q, &k);

@@ -23,7 +23,7 @@ typedef struct steerN_Reach {
     uint64_t excluded; // bit i: area i excluded
     uint64_t used;     // the query's clock when last asked
     bool grouped;      // a group of more than one node that is its own reverse (else nothing known)
-    uint8_t *from_g;   // per node: 1 when reached from the group, 3 when in it
+    uint8_t *from_g;   // per node: 1 when reached from the group
     uint32_t cap;
 } steerN_Reach;
 
@@ -79,7 +79,8 @@ struct steerN_MeshQuery {
     uint64_t reach_clock, excluded; // excluded: the search's (bit i: area i)
     const steerN_Reach *groups;
     bool pocket;         // the goal's side is a pocket off the largest group: flooded first
-    const uint8_t *live; // per node (rev): 0 when it cannot reach the goal (mesh_reach.c), or NULL
+    bool side;           // the goal's side to flood before the search (mesh_path.c: goal_side)
+    const uint8_t *live; // per node (at its reverse): nonzero when it gets back to the group (or NULL)
     // per triangle its island (mesh_reach.c), for one mesh and exclusions
     uint32_t *island, island_cap;
     uint64_t island_mesh, island_excluded;
@@ -149,10 +150,6 @@ static inline double steerN_end_room(const steerN_Mesh *m, uint32_t v, const dou
 const steerN_Reach *steerN_reach_find(steerN_MeshQuery *q);
 const steerN_Reach *steerN_reach_make(steerN_MeshQuery *q);
 int steerN_reach_joins(const steerN_MeshQuery *q, const steerN_Reach *x);
-// When every node the goal may be reached by is in the group: per node v,
-// at its reverse rev(v), 0 when v cannot get back to the group, so cannot
-// reach the goal either (a dead end to the search); else NULL.
-const uint8_t *steerN_reach_live(const steerN_MeshQuery *q, const steerN_Reach *x);
 // Whether the search's start and goal are on one island (ground joined
 // for radius 0 under its exclusions), -1 out of memory; the islands are
 // kept for one mesh and exclusions.

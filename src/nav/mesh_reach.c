@@ -20,12 +20,14 @@
 // and the goal is reached from G when R holds one of 3 tg + k it may be
 // reached by. Both: the search reaches the goal (floods cannot find it
 // shut in). Neither of the goal's: the goal's side is a pocket off G,
-// small most often, which the flood tells at once. And when every node
-// the goal may be reached by is in G itself, a node that cannot get back
-// to G (its reverse not in R: a way into a dead end) cannot reach the goal
-// either: the search leaves it out. Those nodes lie on no way to the
-// goal, so every node that does keeps its cost and the order of the rest
-// is the same: the same path, bit for bit, for fewer nodes expanded.
+// small most often, which the flood tells at once. And a node that
+// cannot get back to G (its reverse not in R: a way into a dead end)
+// reaches the goal only on the goal's own side of G: the reverses of the
+// nodes reached from the goal's without entering R (mesh_path.c:
+// goal_side, a small flood most often). Any other the search leaves out.
+// Those nodes lie on no way to the goal, so every node that does keeps
+// its cost and the order of the rest is the same: the same path, bit for
+// bit, for fewer nodes expanded.
 //
 // Made when a search has gone long (mesh_path.c's flood), so a short
 // query never pays for it; kept in the query for a few (mesh, radius,
@@ -163,7 +165,7 @@ const steerN_Reach *steerN_reach_make(steerN_MeshQuery *q)
                     memset(r, 0, n);
                     break;
                 }
-                r[v] = 3, stack[ns++] = v;
+                r[v] = 1, stack[ns++] = v;
             }
         while (ns) {
             uint32_t v = stack[--ns];
@@ -234,13 +236,6 @@ int steerN_reach_island(steerN_MeshQuery *q)
         q->island_excluded = q->excluded;
     }
     return q->island[q->ts] == q->island[q->tg];
-}
-
-const uint8_t *steerN_reach_live(const steerN_MeshQuery *q, const steerN_Reach *x)
-{
-    for (int k = 0; k < 3; k++)
-        if (x->from_g[3 * q->tg + (uint32_t)k] != 3 && leads(q, q->tg, k, q->to)) return NULL;
-    return x->from_g;
 }
 
 void steerN_reach_free(steerN_MeshQuery *q)

@@ -1003,8 +1003,9 @@ static void test_area_costs(void)
 // the level's size) whose one door is `door` wide (0: none); with `wall`,
 // a wall 1 m thick up 9 / 10 of the level from 0.3 m off its bottom
 // (narrower than any agent) at x = 6 n / 2 + 9 (between two columns of
-// boxes).
-static steerN_Mesh *pocket_level_of(double door, int n, bool wall)
+// boxes); with `cup`, a cup open to the west 7 m west of the room (a dead
+// end 5 x 6 m inside).
+static steerN_Mesh *pocket_level_of(double door, int n, bool wall, bool cup)
 {
     static Shape s;
     memset(&s, 0, sizeof s);
@@ -1014,6 +1015,11 @@ static steerN_Mesh *pocket_level_of(double door, int n, bool wall)
         for (int j = 0; j < n; j++)
             if (i < n - 4 || j < n - 4) box(&s, 5 + 6 * i, 5 + 6 * j, 7 + 6 * i, 7 + 6 * j);
     if (wall) box(&s, 3 * n + 8.5, 0.3, 3 * n + 9.5, 0.9 * l);
+    if (cup) {
+        box(&s, c - 16, c - 4, c - 10, c - 3);
+        box(&s, c - 16, c + 3, c - 10, c + 4);
+        box(&s, c - 11, c - 3, c - 10, c + 3);
+    }
     box(&s, c - 6, c - 6, c + 6, c - 5);
     box(&s, c - 6, c + 5, c + 6, c + 6);
     box(&s, c - 6, c - 5, c - 5, c + 5);
@@ -1025,7 +1031,7 @@ static steerN_Mesh *pocket_level_of(double door, int n, bool wall)
     }
     return make(&s);
 }
-static steerN_Mesh *pocket_level(double door) { return pocket_level_of(door, 38, false); }
+static steerN_Mesh *pocket_level(double door) { return pocket_level_of(door, 38, false, false); }
 
 // A goal shut in where the radius does not pass (a room behind a door
 // too narrow, or no door at all) is told apart without the search going
@@ -1065,7 +1071,7 @@ static void test_goal_shut_in(void)
 // same: the same answers as a query object new each time.
 static void test_reach_known(void)
 {
-    steerN_Mesh *m = pocket_level_of(0.6, 22, true);
+    steerN_Mesh *m = pocket_level_of(0.6, 22, true, false);
     REQUIRE(m, "mesh");
     steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
     double l = 6 * 22 + 12, a[2] = { 72, 2 }, in[2] = { l - 16, l - 16 }, far[2] = { 78, 2 };
@@ -1095,26 +1101,30 @@ static void test_reach_known(void)
     steerN_mesh_free(m);
 }
 
-// Once known where the search can go (mesh_reach.c), a search whose goal
-// is reached from inside the largest group only does not go into dead
-// ends (here: the room, from its door, toward a goal behind it): fewer
-// triangles expanded, the same path, bit for bit.
+// Once known where the search can go (mesh_reach.c), a search does not go
+// into dead ends: fewer triangles expanded, the same path, bit for bit.
+// From the room's door to behind it (the room a dead end: its goal in the
+// largest group), and from the west into the room (the goal in a dead end
+// itself, the cup on the way to it another).
 static void test_dead_ends(void)
 {
-    steerN_Mesh *m = pocket_level_of(2, 22, true);
+    steerN_Mesh *m = pocket_level_of(2, 22, true, true);
     REQUIRE(m, "mesh");
     steerN_MeshQuery *q = steerN_mesh_query_new(NULL), *fresh = steerN_mesh_query_new(NULL);
     REQUIRE(q && fresh, "queries");
-    double c = 6 * 22 - 4, door[2] = { c + 8, c }, behind[2] = { c - 9, c }, a[2] = { 72, 2 }, b[2] = { 78, 2 };
+    double c = 6 * 22 - 4, a[2] = { 72, 2 }, b[2] = { 78, 2 };
+    double from[2][2] = { { c + 8, c }, { 99, c } }, to[2][2] = { { c - 9, c + 8 }, { c, c } };
     steerN_MeshFilter f = { 0.5, NULL };
-    CHECK(steerN_mesh_path(fresh, m, door, behind, &f) == STEERN_PATH_FOUND, "round the room: FOUND");
-    uint32_t before = fresh->expanded;
     CHECK(steerN_mesh_path(q, m, a, b, &f) == STEERN_PATH_FOUND, "round the wall: FOUND (and where to go known)");
-    CHECK(steerN_mesh_path(q, m, door, behind, &f) == STEERN_PATH_FOUND, "round the room again: FOUND");
-    CHECK(q->expanded < before, "round the room: %u triangles expanded, %u without knowing", q->expanded, before);
-    uint32_t n, n2;
-    const double *p = steerN_mesh_path_points(q, &n), *p2 = steerN_mesh_path_points(fresh, &n2);
-    CHECK(n == n2 && memcmp(p, p2, sizeof *p * 2 * n) == 0, "the same path (%u points, %u)", n, n2);
+    for (int k = 0; k < 2; k++) {
+        CHECK(steerN_mesh_path(fresh, m, from[k], to[k], &f) == STEERN_PATH_FOUND, "%d: FOUND", k);
+        CHECK(steerN_mesh_path(q, m, from[k], to[k], &f) == STEERN_PATH_FOUND, "%d, known: FOUND", k);
+        CHECK(q->expanded < fresh->expanded, "%d: %u triangles expanded, %u without knowing", k, q->expanded,
+              fresh->expanded);
+        uint32_t n, n2;
+        const double *p = steerN_mesh_path_points(q, &n), *p2 = steerN_mesh_path_points(fresh, &n2);
+        CHECK(n == n2 && memcmp(p, p2, sizeof *p * 2 * n) == 0, "%d: the same path (%u points, %u)", k, n, n2);
+    }
     steerN_mesh_query_free(q);
     steerN_mesh_query_free(fresh);
     steerN_mesh_free(m);
