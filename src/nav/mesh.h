@@ -231,6 +231,13 @@ const float *steerN_costs_apply(const steerN_Mesh *m, const steerN_AreaCosts *c,
 typedef struct steerN_MeshQuery steerN_MeshQuery;
 steerN_MeshQuery *steerN_mesh_query_new(const steerN_Alloc *alloc);
 void steerN_mesh_query_free(steerN_MeshQuery *q);
+// Whether the query keeps what its long searches work out of where a
+// search for their radius can go (mesh_reach.c; on by default): later
+// searches find the same paths faster, but the work they report
+// (steerN_mesh_path_work) then depends on the searches before. A world,
+// whose path budget charges that work and must run on after a load as it
+// would have, turns it off.
+void steerN_mesh_query_keep_reach(steerN_MeshQuery *q, bool keep);
 
 typedef enum steerN_PathStatus {
     STEERN_PATH_FOUND = 0,

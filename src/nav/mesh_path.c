@@ -80,6 +80,12 @@ void steerN_mesh_query_free(steerN_MeshQuery *q)
     steerN_realloc(&a, q, sizeof *q, 0);
 }
 
+void steerN_mesh_query_keep_reach(steerN_MeshQuery *q, bool keep)
+{
+    q->no_reach = !keep;
+    if (!keep) steerN_reach_free(q);
+}
+
 // The node arrays for n nodes (stamps of new entries zero).
 static int reserve_nodes(steerN_MeshQuery *q, uint32_t n)
 {
@@ -540,7 +546,7 @@ static void goal_side(steerN_MeshQuery *q, uint32_t budget, uint32_t *done)
 static bool long_search(steerN_MeshQuery *q, uint32_t budget, uint32_t *done)
 {
     uint32_t nt = q->m->ntri;
-    if (q->groups || q->ts == q->tg || q->expanded < nt / 2 || budget - *done < nt ||
+    if (q->no_reach || q->groups || q->ts == q->tg || q->expanded < nt / 2 || budget - *done < nt ||
         !(q->groups = steerN_reach_make(q)))
         return false;
     *done += nt;

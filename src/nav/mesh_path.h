@@ -78,6 +78,7 @@ struct steerN_MeshQuery {
     steerN_Reach reach[STEERN_REACH_SLOTS];
     uint64_t reach_clock, excluded; // excluded: the search's (bit i: area i)
     const steerN_Reach *groups;
+    bool no_reach;       // steerN_mesh_query_keep_reach(q, false): none made
     bool pocket;         // the goal's side is a pocket off the largest group: flooded first
     bool side;           // the goal's side to flood before the search (mesh_path.c: goal_side)
     const uint8_t *live; // per node (at its reverse): nonzero when it gets back to the group (or NULL)
