@@ -63,7 +63,6 @@ typedef struct steerN_Mesh {
     // i - 1 and i, Demyen & Buro's "width"); a path for radius r crosses t
     // that way only if 2 r <= width.
     double *width;
-    double *elen; // elen[3 t + i]: the length of triangle t's edge i (mg_dist of its ends)
     // per wall vertex v, for the corners a path rounds there: front[v]
     // the wall edge (3 t + i) whose nearest point is the nearest to v of
     // the walls not ending at v (the far ends of v's own walls left out;

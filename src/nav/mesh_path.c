@@ -295,7 +295,7 @@ __attribute__((always_inline)) static inline double toward(const double p[2], co
 }
 
 // Where the path from `at` toward the goal `to` crosses the portal a-b
-// (vertices vp, vq; edge e, 3 t + i) for radius r: its parameter s along a-b, the point on
+// (vertices vp, vq) for radius r: its parameter s along a-b, the point on
 // the shortest way from `at` to `to` through the portal (so a step's cost
 // follows the straight line where the corridor allows, and the search's
 // costs stay near the true lengths: fewer triangles to expand), kept out
@@ -305,23 +305,21 @@ __attribute__((always_inline)) static inline double toward(const double p[2], co
 // the length nor the ends are needed: the same s, bit for bit. (The
 // case r > 0 out of line, the rest inlined into expand, the search's
 // inner loop, with toward and reach: about 12% off a query at
-// r = 0, no change at r 0.5. The portal's length is the mesh's, and
-// the ends' room divided once when equal, as at two walls' vertices:
-// the same bits.)
+// r = 0, no change at r 0.5.)
 static bool portal_at_r(const steerN_Mesh *m, const double at[2], const double to[2], const double a[2],
-                        const double b[2], uint32_t vp, uint32_t vq, uint32_t e, double r, double *s)
+                        const double b[2], uint32_t vp, uint32_t vq, double r, double *s)
 {
-    double len = m->elen[e], ra = steerN_end_room(m, vp, a, b, len, r), rb = steerN_end_room(m, vq, b, a, len, r);
+    double len = mg_dist(a, b), ra = steerN_end_room(m, vp, a, b, len, r), rb = steerN_end_room(m, vq, b, a, len, r);
     if (len < ra + rb || !(len > 0)) return *s = len, true;
-    double lo = ra / len, hi = 1 - (rb == ra ? lo : rb / len), u = toward(at, to, a, b);
+    double lo = ra / len, hi = 1 - rb / len, u = toward(at, to, a, b);
     *s = u < lo ? lo : u > hi ? hi : u;
     return false;
 }
 __attribute__((always_inline)) static inline bool portal_at(const steerN_Mesh *m, const double at[2],
                                                             const double to[2], const double a[2], const double b[2],
-                                                            uint32_t vp, uint32_t vq, uint32_t e, double r, double *s)
+                                                            uint32_t vp, uint32_t vq, double r, double *s)
 {
-    if (r > 0) return portal_at_r(m, at, to, a, b, vp, vq, e, r, s);
+    if (r > 0) return portal_at_r(m, at, to, a, b, vp, vq, r, s);
     double dx = b[0] - a[0], dy = b[1] - a[1];
     if (!(dx * dx + dy * dy > 0)) return *s = 0, true;
     *s = toward(at, to, a, b);
@@ -385,7 +383,7 @@ static bool open_way(steerN_MeshQuery *q, uint32_t t, int k, int j, const double
     uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
     const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
     double s;
-    if (portal_at(m, a, a, a, b, vp, vq, 3 * t + (uint32_t)j, r, &s)) return q->narrowed = q->narrowed || s > 0, false;
+    if (portal_at(m, a, a, a, b, vp, vq, r, &s)) return q->narrowed = q->narrowed || s > 0, false;
     return true;
 }
 
@@ -436,7 +434,7 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
         const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
         double s;
-        if (portal_at(m, at, q->to, a, b, vp, vq, 3 * t + (uint32_t)j, r, &s)) {
+        if (portal_at(m, at, q->to, a, b, vp, vq, r, &s)) {
             q->narrowed = q->narrowed || s > 0;
             continue;
         }

@@ -144,7 +144,6 @@ static void derived_free(steerN_Mesh *m)
 {
     size_t nc = ncells(m);
     drop(m, m->width, sizeof *m->width * 3 * m->ntri);
-    drop(m, m->elen, sizeof *m->elen * 3 * m->ntri);
     drop(m, m->front, sizeof *m->front * m->nvert);
     drop(m, m->front_next, sizeof *m->front_next * m->nvert);
     drop(m, m->cum_area, sizeof *m->cum_area * m->ntri);
@@ -152,7 +151,7 @@ static void derived_free(steerN_Mesh *m)
     if (m->wstart) drop(m, m->witem, sizeof *m->witem * m->wstart[nc]);
     drop(m, m->tstart, sizeof *m->tstart * (nc + 1));
     drop(m, m->wstart, sizeof *m->wstart * (nc + 1));
-    m->width = m->elen = m->cum_area = NULL;
+    m->width = m->cum_area = NULL;
     m->front = NULL;
     m->front_next = NULL;
     m->tstart = m->titem = m->wstart = m->witem = NULL;
@@ -379,19 +378,15 @@ int steerN_mesh_prepare(steerN_Mesh *m)
     m->bny = (uint32_t)floor(h / cell) + 1;
     Scratch s = { 0 };
     m->width = grab(m, sizeof *m->width * 3 * m->ntri);
-    m->elen = grab(m, sizeof *m->elen * 3 * m->ntri);
     m->cum_area = grab(m, sizeof *m->cum_area * m->ntri);
     s.seen = steerN_realloc(&a, NULL, 0, sizeof *s.seen * (m->ntri + 1));
     s.stack = steerN_realloc(&a, NULL, 0, sizeof *s.stack * (m->ntri + 1));
     int rc = -1;
-    if (!m->width || !m->elen || !m->cum_area || !s.seen || !s.stack) goto out;
+    if (!m->width || !m->cum_area || !s.seen || !s.stack) goto out;
     memset(s.seen, 0, sizeof *s.seen * (m->ntri + 1));
     double sum = 0;
     for (uint32_t t = 0; t < m->ntri; t++) {
-        for (int i = 0; i < 3; i++) {
-            m->width[3 * t + i] = corner_width(m, &s, t, i);
-            m->elen[3 * t + i] = mg_dist(mg_v(m, t, i), mg_v(m, t, (i + 1) % 3));
-        }
+        for (int i = 0; i < 3; i++) m->width[3 * t + i] = corner_width(m, &s, t, i);
         sum += 0.5 * mg_orient(mg_v(m, t, 0), mg_v(m, t, 1), mg_v(m, t, 2));
         m->cum_area[t] = sum;
     }

@@ -53,8 +53,7 @@ static bool portal_open(const steerN_MeshQuery *q, uint32_t t, int i)
         double dx = b[0] - a[0], dy = b[1] - a[1];
         return dx * dx + dy * dy > 0;
     }
-    double len = m->elen[3 * t + (uint32_t)i], ra = steerN_end_room(m, vp, a, b, len, r),
-           rb = steerN_end_room(m, vq, b, a, len, r);
+    double len = mg_dist(a, b), ra = steerN_end_room(m, vp, a, b, len, r), rb = steerN_end_room(m, vq, b, a, len, r);
     return !(len < ra + rb || !(len > 0));
 }
 
