@@ -448,6 +448,9 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
     if (!s->q) {
         steerN_Alloc a = { world_alloc, w };
         if (!(s->q = steerN_mesh_query_new(&a))) return;
+        // each search charged the same work whatever was searched before
+        // (a loaded world's query starts afresh)
+        steerN_mesh_query_keep_reach(s->q, false);
     }
     int64_t n = steerB_requests(w, &steerB_navigate, NS_REQUESTED, &s->req, &s->cap);
     for (int64_t k = 0; k<n && * budget> 0; k++) {

@@ -85,6 +85,7 @@ typedef struct steerN_Mesh {
     void *aux;                // what else mesh_query.c keeps (freed by steerN_mesh_free through aux_free)
     void (*aux_free)(struct steerN_Mesh *m);
     size_t derived_bytes; // what prepare allocated, for steerN_mesh_bytes
+    uint64_t prepare_id;  // one no other prepare gave (what a query's caches are kept for: mesh_reach.c)
 
     uint64_t hash; // of the mesh part (steerN_mesh_hash): the same bits everywhere
 } steerN_Mesh;
@@ -232,6 +233,13 @@ const float *steerN_costs_apply(const steerN_Mesh *m, const steerN_AreaCosts *c,
 typedef struct steerN_MeshQuery steerN_MeshQuery;
 steerN_MeshQuery *steerN_mesh_query_new(const steerN_Alloc *alloc);
 void steerN_mesh_query_free(steerN_MeshQuery *q);
+// Whether the query keeps what its long searches work out of where a
+// search for their radius can go (mesh_reach.c; on by default): later
+// searches find the same paths faster, but the work they report
+// (steerN_mesh_path_work) then depends on the searches before. A world,
+// whose path budget charges that work and must run on after a load as it
+// would have, turns it off.
+void steerN_mesh_query_keep_reach(steerN_MeshQuery *q, bool keep);
 
 typedef enum steerN_PathStatus {
     STEERN_PATH_FOUND = 0,

@@ -24,6 +24,10 @@
 // A long search also floods the goal's side with its own rules walked
 // backward, now and then (enclosed): a goal shut in where the radius does
 // not pass is then told without going through all of the start's side.
+// Once a search has gone long, where the search for its radius can go
+// is worked out and kept in the query (mesh_reach.c): later searches that
+// surely reach their goal flood no more and leave out the ways into dead
+// ends, and one whose goal is in a pocket floods it first.
 // When no way keeping r is made in the corridor found (the widths let a
 // gap narrower than 2 r through: mesh_funnel.c), the search starts again
 // with the corridor's portal nearest the pinch closed, a few times.
@@ -70,7 +74,14 @@ void steerN_mesh_query_free(steerN_MeshQuery *q)
     steerN_realloc(&a, q->corr, sizeof *q->corr * q->cap_corr, 0);
     steerN_realloc(&a, q->portal, sizeof *q->portal * q->cap_portal, 0);
     steerN_realloc(&a, q->cor, sizeof *q->cor * q->cap_cor, 0);
+    steerN_reach_free(q);
     steerN_realloc(&a, q, sizeof *q, 0);
+}
+
+void steerN_mesh_query_keep_reach(steerN_MeshQuery *q, bool keep)
+{
+    q->no_reach = !keep;
+    if (!keep) steerN_reach_free(q);
 }
 
 // The node arrays for n nodes (stamps of new entries zero).
@@ -194,6 +205,8 @@ static bool place(steerN_MeshQuery *q, const double p[2], double out[2], uint32_
     return q->cost[m->area[t]] < INFINITY;
 }
 
+static void reach_known(steerN_MeshQuery *q);
+
 // A search from the start (again), with the nodes banned so far closed.
 static int seed(steerN_MeshQuery *q)
 {
@@ -218,13 +231,19 @@ steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh 
     q->length = 0;
     open_clear(q);
     q->narrowed = false;
+    q->groups = NULL;
+    q->pocket = false;
+    q->side = false;
+    q->live = NULL;
     q->radius = f && f->radius > 0 ? f->radius : 0;
     if (!(q->radius < INFINITY)) q->radius = 0;
     q->hscale = INFINITY;
+    q->excluded = 0;
     for (uint32_t i = 0; i < STEERN_MESH_AREAS; i++) {
         q->cost[i] = i < m->nareas ? (f && f->cost ? f->cost[i] : m->area_cost[i]) : INFINITY;
         if (!(q->cost[i] > 0)) q->cost[i] = INFINITY; // NaN, 0 or below: excluded
         if (q->cost[i] < q->hscale) q->hscale = q->cost[i];
+        if (!(q->cost[i] < INFINITY)) q->excluded |= (uint64_t)1 << i;
     }
     if (!(q->hscale < INFINITY)) q->hscale = 0;
     q->expanded = 0;
@@ -234,6 +253,7 @@ steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh 
     if (!place(q, to, q->to, &q->tg)) return q->status = STEERN_PATH_GOAL_OFF;
     if (m->ntri > (UINT32_MAX - 4) / 3 || reserve_nodes(q, 3 * m->ntri + 2)) return q->status = STEERN_PATH_NOMEM;
     q->nban = 0;
+    if ((q->groups = steerN_reach_find(q))) reach_known(q);
     return q->status = seed(q) ? STEERN_PATH_NOMEM : STEERN_PATH_WORKING;
 }
 
@@ -274,28 +294,12 @@ __attribute__((always_inline)) static inline double toward(const double p[2], co
     return u < 0 ? 0 : u > 1 ? 1 : u;
 }
 
-// How far along the portal from its end a (vertex v) toward b the path
-// crosses it at the nearest for radius r: out of the circle of that end
-// (steerN_mesh_end): r from a wall's vertex; from an area's corner near a
-// wall, where the portal leaves the circle about the wall's nearest point.
-static inline double end_room(const steerN_Mesh *m, uint32_t v, const double a[2], const double b[2], double len,
-                              double r)
-{
-    if (m->vwall[v]) return r;
-    double c[2], rho = steerN_mesh_end(m, v, r, c);
-    if (!(rho > 0) || !(len > 0)) return rho;
-    double e[2] = { (b[0] - a[0]) / len, (b[1] - a[1]) / len }, w[2] = { c[0] - a[0], c[1] - a[1] };
-    double along = w[0] * e[0] + w[1] * e[1], h = mg_cross(e[0], e[1], w[0], w[1]), k = rho * rho - h * h;
-    double s = along + sqrt(k > 0 ? k : 0);
-    return s > 0 ? s : 0;
-}
-
 // Where the path from `at` toward the goal `to` crosses the portal a-b
 // (vertices vp, vq) for radius r: its parameter s along a-b, the point on
 // the shortest way from `at` to `to` through the portal (so a step's cost
 // follows the straight line where the corridor allows, and the search's
 // costs stay near the true lengths: fewer triangles to expand), kept out
-// of its ends' circles (end_room). True when the portal is closed: s is
+// of its ends' circles (steerN_end_room). True when the portal is closed: s is
 // then its length (0 for a degenerate one). With r = 0 no end is kept
 // from (0 / len is 0 and the parameter is already in [0, 1]), so neither
 // the length nor the ends are needed: the same s, bit for bit. (The
@@ -305,7 +309,7 @@ static inline double end_room(const steerN_Mesh *m, uint32_t v, const double a[2
 static bool portal_at_r(const steerN_Mesh *m, const double at[2], const double to[2], const double a[2],
                         const double b[2], uint32_t vp, uint32_t vq, double r, double *s)
 {
-    double len = mg_dist(a, b), ra = end_room(m, vp, a, b, len, r), rb = end_room(m, vq, b, a, len, r);
+    double len = mg_dist(a, b), ra = steerN_end_room(m, vp, a, b, len, r), rb = steerN_end_room(m, vq, b, a, len, r);
     if (len < ra + rb || !(len > 0)) return *s = len, true;
     double lo = ra / len, hi = 1 - rb / len, u = toward(at, to, a, b);
     *s = u < lo ? lo : u > hi ? hi : u;
@@ -412,6 +416,10 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         // through this portal before, which was open then as now: nothing
         // to work out (reach would turn it away)
         if (q->closed[v] == q->stamp) continue;
+        // a node that cannot reach the goal (mesh_reach.c): one that
+        // cannot get back to the largest group, nor is on the goal's side
+        // of it (its reverse not in the flood from the goal: goal_side)
+        if (q->live && !q->live[3 * t + j] && q->fmark[3 * t + j] != q->fstamp) continue;
         uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
         const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
         double s;
@@ -435,6 +443,8 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
 // the goal reachable at all (radius 0, the filter's exclusions)?
 static bool reachable(steerN_MeshQuery *q)
 {
+    int same = steerN_reach_island(q);
+    if (same >= 0) return same;
     const steerN_Mesh *m = q->m;
     steerN_query_stamp(q);
     uint32_t *stack = q->parent, n = 0; // the parents are no longer needed
@@ -453,11 +463,92 @@ static bool reachable(steerN_MeshQuery *q)
     return false;
 }
 
+// Where the search can go known (mesh_reach.c): a search sure to reach
+// the goal floods no more (no flood could find it shut in); a goal in a
+// pocket is flooded first.
+static void reach_known(steerN_MeshQuery *q)
+{
+    if (q->ts == q->tg) return;
+    int j = steerN_reach_joins(q, q->groups);
+    if (j > 0) q->check = UINT32_MAX;
+    q->pocket = j == 0;
+    q->side = j > 0;
+}
+
+// The goal in a pocket: is the start out of it? Flooded, up to
+// FLOOD_FIRST nodes (a pocket is most often a few triangles; in a large
+// one the search goes on as it would); true when shut in (the search
+// answers as after a failed one: NARROW when a way exists for radius 0,
+// else NONE).
+static bool pocket_shut(steerN_MeshQuery *q, uint32_t budget, uint32_t *done)
+{
+    uint32_t work;
+    q->pocket = false;
+    bool shut = enclosed(q, budget - *done < FLOOD_FIRST ? budget - *done : FLOOD_FIRST, &work);
+    *done += work;
+    if (shut) q->narrowed = q->radius > 0;
+    return shut;
+}
+
+// The goal reached from the largest group, and the start gets into it:
+// the nodes that lead to the goal without getting back to the group (the
+// reverses of those reached from the goal's without entering what the
+// group reaches), flooded (up to FLOOD_FIRST / FLOOD_SHARE: else nothing
+// is left out) and marked in fmark. Every other node that cannot get back
+// to the group cannot reach the goal: the search leaves it out (live).
+static void goal_side(steerN_MeshQuery *q, uint32_t budget, uint32_t *done)
+{
+    const steerN_Mesh *m = q->m;
+    const uint8_t *r = q->groups->from_g;
+    uint32_t n = 0, work = 0, cap = FLOOD_FIRST / FLOOD_SHARE, v = UINT32_MAX;
+    if (budget - *done < cap) cap = budget - *done;
+    q->side = false;
+    if (++q->fstamp == 0) {
+        memset(q->fmark, 0, sizeof *q->fmark * q->cap);
+        q->fstamp = 1;
+    }
+    for (;;) {
+        uint32_t t = v == UINT32_MAX ? q->tg : v / 3;
+        int k = v == UINT32_MAX ? -1 : (int)(v % 3);
+        for (int j = 0; j < 3; j++) {
+            if (!open_way(q, t, k, j, q->to)) continue;
+            uint32_t u = (uint32_t)m->adj[3 * t + j], x = 3 * u + (uint32_t)back_edge(m, u, t);
+            if (!r[x] && q->fmark[x] != q->fstamp) q->fmark[x] = q->fstamp, q->fstack[n++] = x;
+        }
+        if (!n) break;
+        if (++work > cap) {
+            *done += work;
+            return;
+        }
+        v = q->fstack[--n];
+    }
+    *done += work;
+    q->live = r;
+}
+
+// A long search (half as many nodes as the mesh has triangles, or more),
+// first time: where the search can go (mesh_reach.c), worked out and
+// charged as work a triangle each when the budget leaves room for it.
+// True when the goal is in a pocket the start is not in.
+static bool long_search(steerN_MeshQuery *q, uint32_t budget, uint32_t *done)
+{
+    uint32_t nt = q->m->ntri;
+    if (q->no_reach || q->groups || q->ts == q->tg || q->expanded < nt / 2 || budget - *done < nt ||
+        !(q->groups = steerN_reach_make(q)))
+        return false;
+    *done += nt;
+    reach_known(q);
+    if (q->side) goal_side(q, budget, done);
+    return q->pocket && pocket_shut(q, budget, done);
+}
+
 steerN_PathStatus steerN_mesh_path_step(steerN_MeshQuery *q, uint32_t budget, uint32_t *used)
 {
     uint32_t done = 0;
     if (q->status == STEERN_PATH_WORKING) {
         uint32_t start = 3 * q->m->ntri;
+        if (q->pocket && pocket_shut(q, budget, &done)) open_clear(q);
+        if (q->side) goal_side(q, budget, &done);
         while (!open_empty(q) && done < budget) {
             double k;
             uint32_t n = open_pop(q, &k);
@@ -488,7 +579,11 @@ steerN_PathStatus steerN_mesh_path_step(steerN_MeshQuery *q, uint32_t budget, ui
             // leaves, the flood's nodes counted as work; each flood at
             // most a quarter of the search so far, the next at twice the
             // search: all of them at most half of it)
-            if (++q->expanded >= q->check && budget - done >= q->check / FLOOD_SHARE) {
+            if (++q->expanded >= q->check && long_search(q, budget, &done)) {
+                open_clear(q);
+                break;
+            }
+            if (q->expanded >= q->check && budget - done >= q->check / FLOOD_SHARE) {
                 uint32_t work;
                 bool shut = enclosed(q, q->check / FLOOD_SHARE, &work);
                 done += work;

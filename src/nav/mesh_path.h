@@ -12,6 +12,21 @@
 enum { START_ID = UINT32_MAX - 1, GOAL_ID = UINT32_MAX };
 enum { STEERN_MESH_BANS = 4 }; // searches again after a corridor too narrow for r
 
+// Where the search for one radius, under one filter's exclusions, can go
+// (mesh_reach.c): per node, whether it is reached from the mesh's largest
+// strongly connected group of nodes. Kept per query for a few (mesh,
+// radius, exclusions), the least recently used replaced.
+enum { STEERN_REACH_SLOTS = 4 };
+typedef struct steerN_Reach {
+    uint64_t mesh; // the mesh's prepare_id (0: an empty slot)
+    double radius;
+    uint64_t excluded; // bit i: area i excluded
+    uint64_t used;     // the query's clock when last asked
+    bool grouped;      // a group of more than one node that is its own reverse (else nothing known)
+    uint8_t *from_g;   // per node: 1 when reached from the group
+    uint32_t cap;
+} steerN_Reach;
+
 typedef struct Obj {
     double p[2];
     double rho;  // the circle's radius
@@ -66,6 +81,17 @@ struct steerN_MeshQuery {
     uint32_t ncor, cap_cor;
     double length;
     uint32_t work; // triangles steerN_mesh_path's searches expanded
+    // the groups (mesh_reach.c), and the search's when known
+    steerN_Reach reach[STEERN_REACH_SLOTS];
+    uint64_t reach_clock, excluded; // excluded: the search's (bit i: area i)
+    const steerN_Reach *groups;
+    bool no_reach;       // steerN_mesh_query_keep_reach(q, false): none made
+    bool pocket;         // the goal's side is a pocket off the largest group: flooded first
+    bool side;           // the goal's side to flood before the search (mesh_path.c: goal_side)
+    const uint8_t *live; // per node (at its reverse): nonzero when it gets back to the group (or NULL)
+    // per triangle its island (mesh_reach.c), for one mesh and exclusions
+    uint32_t *island, island_cap;
+    uint64_t island_mesh, island_excluded;
 };
 
 // need elements of elem bytes in *p (capacity *cap, grown by doubling); -1 out of memory
@@ -106,6 +132,38 @@ static inline double steerN_mesh_end(const steerN_Mesh *m, uint32_t v, double r,
     if (c) c[0] = at[0], c[1] = at[1];
     return r;
 }
+// How far along the portal from its end a (vertex v) toward b the path
+// crosses it at the nearest for radius r: out of the circle of that end
+// (steerN_mesh_end): r from a wall's vertex; from an area's corner near a
+// wall, where the portal leaves the circle about the wall's nearest point.
+static inline double steerN_end_room(const steerN_Mesh *m, uint32_t v, const double a[2], const double b[2], double len,
+                                     double r)
+{
+    if (m->vwall[v]) return r;
+    double c[2], rho = steerN_mesh_end(m, v, r, c);
+    if (!(rho > 0) || !(len > 0)) return rho;
+    double e[2] = { (b[0] - a[0]) / len, (b[1] - a[1]) / len }, w[2] = { c[0] - a[0], c[1] - a[1] };
+    double along = w[0] * e[0] + w[1] * e[1], h = mg_cross(e[0], e[1], w[0], w[1]), k = rho * rho - h * h;
+    double s = along + sqrt(k > 0 ? k : 0);
+    return s > 0 ? s : 0;
+}
+
+// mesh_reach.c: what the query keeps for the search under way (its mesh,
+// radius and exclusions), else NULL; make it (NULL when out of memory:
+// the search goes on without); and what it says of the search's start and
+// goal (not the same triangle): 1 the search reaches the goal (the goal's
+// side is no pocket), 0 the goal's side is a pocket (the flood tells
+// whether the start is in it), -1 neither known (the start may be in a
+// pocket; or no group); free it all.
+const steerN_Reach *steerN_reach_find(steerN_MeshQuery *q);
+const steerN_Reach *steerN_reach_make(steerN_MeshQuery *q);
+int steerN_reach_joins(const steerN_MeshQuery *q, const steerN_Reach *x);
+// Whether the search's start and goal are on one island (ground joined
+// for radius 0 under its exclusions), -1 out of memory; the islands are
+// kept for one mesh and exclusions.
+int steerN_reach_island(steerN_MeshQuery *q);
+void steerN_reach_free(steerN_MeshQuery *q);
+
 // The search reached the goal: the corridor, the funnel, the way
 // (mesh_funnel.c). NARROW when no way keeping r was made in the corridor;
 // then, when bad is not NULL, the node (a portal of the corridor) to close

@@ -404,6 +404,8 @@ int steerN_mesh_prepare(steerN_Mesh *m)
     for (uint32_t v = 0; v < m->nvert; v++) front_walls(m, v);
     m->prepared = true;
     steerN_mesh_area_corner_widths(m);
+    static _Atomic uint64_t prepares;
+    m->prepare_id = atomic_fetch_add(&prepares, 1) + 1;
     rc = 0;
 out:
     steerN_realloc(&a, s.seen, sizeof *s.seen * (m->ntri + 1), 0);

@@ -22,6 +22,7 @@
 #include "nav/cdt.h"
 #include "nav/mesh.h"
 #include "nav/mesh_geom.h"
+#include "nav/mesh_path.h" // the search's state: what a search expanded
 #include "../fuzz/navmesh_rings.h"
 
 #include <string.h>
@@ -997,28 +998,40 @@ static void test_area_costs(void)
     steerN_mesh_query_free(q);
 }
 
-// A 240 x 240 m level of 2 m boxes on a grid, and in its far corner a
-// 10 x 10 m room (x and y 219 to 229) whose one door is `door` wide (0:
-// none).
-static steerN_Mesh *pocket_level(double door)
+// A level of n x n 2 m boxes on a grid, 6 m apart (240 x 240 m for 38),
+// and in its far corner a 10 x 10 m room (x and y L - 21 to L - 11, L
+// the level's size) whose one door is `door` wide (0: none); with `wall`,
+// a wall 1 m thick up 9 / 10 of the level from 0.3 m off its bottom
+// (narrower than any agent) at x = 6 n / 2 + 9 (between two columns of
+// boxes); with `cup`, a cup open to the west 7 m west of the room (a dead
+// end 5 x 6 m inside).
+static steerN_Mesh *pocket_level_of(double door, int n, bool wall, bool cup)
 {
     static Shape s;
     memset(&s, 0, sizeof s);
-    box(&s, 0, 0, 240, 240);
-    for (int i = 0; i < 38; i++)
-        for (int j = 0; j < 38; j++)
-            if (i < 34 || j < 34) box(&s, 5 + 6 * i, 5 + 6 * j, 7 + 6 * i, 7 + 6 * j);
-    box(&s, 218, 218, 230, 219);
-    box(&s, 218, 229, 230, 230);
-    box(&s, 218, 219, 219, 229);
+    double l = 6 * n + 12, c = l - 16; // the room's centre
+    box(&s, 0, 0, l, l);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (i < n - 4 || j < n - 4) box(&s, 5 + 6 * i, 5 + 6 * j, 7 + 6 * i, 7 + 6 * j);
+    if (wall) box(&s, 3 * n + 8.5, 0.3, 3 * n + 9.5, 0.9 * l);
+    if (cup) {
+        box(&s, c - 16, c - 4, c - 10, c - 3);
+        box(&s, c - 16, c + 3, c - 10, c + 4);
+        box(&s, c - 11, c - 3, c - 10, c + 3);
+    }
+    box(&s, c - 6, c - 6, c + 6, c - 5);
+    box(&s, c - 6, c + 5, c + 6, c + 6);
+    box(&s, c - 6, c - 5, c - 5, c + 5);
     if (door > 0) {
-        box(&s, 229, 219, 230, 224 - door / 2);
-        box(&s, 229, 224 + door / 2, 230, 229);
+        box(&s, c + 5, c - 5, c + 6, c - door / 2);
+        box(&s, c + 5, c + door / 2, c + 6, c + 5);
     } else {
-        box(&s, 229, 219, 230, 229);
+        box(&s, c + 5, c - 5, c + 6, c + 5);
     }
     return make(&s);
 }
+static steerN_Mesh *pocket_level(double door) { return pocket_level_of(door, 38, false, false); }
 
 // A goal shut in where the radius does not pass (a room behind a door
 // too narrow, or no door at all) is told apart without the search going
@@ -1048,6 +1061,73 @@ static void test_goal_shut_in(void)
     }
     steerN_mesh_query_free(q);
     steerN_mesh_query_free(q2);
+}
+
+// Once a long search has worked out where the search for its radius can
+// go (mesh_reach.c), the same query object tells a goal shut in a pocket
+// by flooding the pocket alone, and a long search that reaches its goal
+// (round a wall, from one side of it to the other) floods nothing (its
+// work is the nodes it expanded). Another radius is not taken for the
+// same: the same answers as a query object new each time.
+static void test_reach_known(void)
+{
+    steerN_Mesh *m = pocket_level_of(0.6, 22, true, false);
+    REQUIRE(m, "mesh");
+    steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
+    double l = 6 * 22 + 12, a[2] = { 72, 2 }, in[2] = { l - 16, l - 16 }, far[2] = { 78, 2 };
+    steerN_MeshFilter f = { 0.5, NULL }, thin = { 0.25, NULL };
+    CHECK(steerN_mesh_path(q, m, a, in, &f) == STEERN_PATH_NARROW, "the first: NARROW");
+    uint32_t first = steerN_mesh_path_work(q);
+    for (int k = 0; k < 2 && !FAILED(); k++) {
+        CHECK(steerN_mesh_path(q, m, a, in, &f) == STEERN_PATH_NARROW, "again: NARROW");
+        CHECK(steerN_mesh_path_work(q) < 100, "again: %u triangles (the first: %u)", steerN_mesh_path_work(q), first);
+        CHECK(steerN_mesh_path(q, m, a, far, &f) == STEERN_PATH_FOUND, "round the wall: FOUND");
+        CHECK(q->expanded >= 2048 && steerN_mesh_path_work(q) == q->expanded,
+              "round the wall: %u expanded, %u work (no flood)", q->expanded, steerN_mesh_path_work(q));
+        steerN_MeshQuery *fresh = steerN_mesh_query_new(NULL);
+        REQUIRE(fresh, "query");
+        for (int j = 0; j < 2; j++) {
+            const double *to = j ? far : in;
+            steerN_PathStatus st = steerN_mesh_path(q, m, a, to, &thin), st2 = steerN_mesh_path(fresh, m, a, to, &thin);
+            uint32_t n, n2;
+            const double *p = steerN_mesh_path_points(q, &n), *p2 = steerN_mesh_path_points(fresh, &n2);
+            CHECK(st == STEERN_PATH_FOUND && st2 == st, "radius 0.25 through the door %d: %d, new query %d", j, st,
+                  st2);
+            CHECK(n == n2 && memcmp(p, p2, sizeof *p * 2 * n) == 0, "radius 0.25, %d: the same path", j);
+        }
+        steerN_mesh_query_free(fresh);
+    }
+    steerN_mesh_query_free(q);
+    steerN_mesh_free(m);
+}
+
+// Once known where the search can go (mesh_reach.c), a search does not go
+// into dead ends: fewer triangles expanded, the same path, bit for bit.
+// From the room's door to behind it (the room a dead end: its goal in the
+// largest group), and from the west into the room (the goal in a dead end
+// itself, the cup on the way to it another).
+static void test_dead_ends(void)
+{
+    steerN_Mesh *m = pocket_level_of(2, 22, true, true);
+    REQUIRE(m, "mesh");
+    steerN_MeshQuery *q = steerN_mesh_query_new(NULL), *fresh = steerN_mesh_query_new(NULL);
+    REQUIRE(q && fresh, "queries");
+    double c = 6 * 22 - 4, a[2] = { 72, 2 }, b[2] = { 78, 2 };
+    double from[2][2] = { { c + 8, c }, { 99, c } }, to[2][2] = { { c - 9, c + 8 }, { c, c } };
+    steerN_MeshFilter f = { 0.5, NULL };
+    CHECK(steerN_mesh_path(q, m, a, b, &f) == STEERN_PATH_FOUND, "round the wall: FOUND (and where to go known)");
+    for (int k = 0; k < 2; k++) {
+        CHECK(steerN_mesh_path(fresh, m, from[k], to[k], &f) == STEERN_PATH_FOUND, "%d: FOUND", k);
+        CHECK(steerN_mesh_path(q, m, from[k], to[k], &f) == STEERN_PATH_FOUND, "%d, known: FOUND", k);
+        CHECK(q->expanded < fresh->expanded, "%d: %u triangles expanded, %u without knowing", k, q->expanded,
+              fresh->expanded);
+        uint32_t n, n2;
+        const double *p = steerN_mesh_path_points(q, &n), *p2 = steerN_mesh_path_points(fresh, &n2);
+        CHECK(n == n2 && memcmp(p, p2, sizeof *p * 2 * n) == 0, "%d: the same path (%u points, %u)", k, n, n2);
+    }
+    steerN_mesh_query_free(q);
+    steerN_mesh_query_free(fresh);
+    steerN_mesh_free(m);
 }
 
 static void test_sliced_and_deterministic(void)
@@ -1521,6 +1601,8 @@ int main(void)
     RUN(test_area_costs);
     RUN(test_sliced_and_deterministic);
     RUN(test_goal_shut_in);
+    RUN(test_reach_known);
+    RUN(test_dead_ends);
     RUN(test_locate_and_walls);
     RUN(test_random_points);
     RUN(test_raycast);

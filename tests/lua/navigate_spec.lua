@@ -234,6 +234,40 @@ describe("navigate", function()
     runs_on_after_load(w)
   end)
 
+  it("charges a search the same work after a load: a world loaded mid-drain serves its requests on the same ticks",
+     function()
+    -- a 144 m level of 2 m boxes, and in its far corner a room whose one
+    -- door (0.6 m) no agent of radius 0.5 passes: each search for the room
+    -- goes long before it is told NARROW
+    local obstacles, c = {}, 128
+    for i = 0, 21 do
+      for j = 0, 21 do
+        if i < 18 or j < 18 then obstacles[#obstacles + 1] = box(5 + 6 * i, 5 + 6 * j, 7 + 6 * i, 7 + 6 * j) end
+      end
+    end
+    for _, b in ipairs{ { c - 6, c - 6, c + 6, c - 5 }, { c - 6, c + 5, c + 6, c + 6 }, { c - 6, c - 5, c - 5, c + 5 },
+                        { c + 5, c - 5, c + 6, c - 0.3 }, { c + 5, c + 0.3, c + 6, c + 5 } } do
+      obstacles[#obstacles + 1] = box(table.unpack(b))
+    end
+    local nm = steer.navmesh{ outline = box(0, 0, 144, 144), obstacles = obstacles }
+    local w = steer.world{ seed = 5 }
+    local brain = steer.navigate{ navmesh = nm }
+    local ev = count_events(w, { "unreachable" })
+    for i = 1, 8 do w:spawn{ position = { 1 + i, 2 }, radius = 0.5, max_speed = 1, brain = brain, target = { c, c } } end
+    w:step() -- the first searches served, the tick's budget spent
+    expect(ev.unreachable, "told at once"):lt(8)
+    local l = steer.load(w:save())
+    local lev = count_events(l, { "unreachable" })
+    local told = ev.unreachable
+    for t = 1, 20 do
+      w:step()
+      l:step()
+      expect(lev.unreachable, "tick " .. t .. ": told in the loaded world"):eq(ev.unreachable - told)
+      expect(l:hash(), "the loaded world"):eq(w:hash())
+    end
+    expect(ev.unreachable, "all told"):eq(8)
+  end)
+
   it("refuses what is not a navigation mesh, naming the field", function()
     local ok, err = pcall(steer.navigate, { navmesh = 3 })
     expect(ok):eq(false)
