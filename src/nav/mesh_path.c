@@ -512,7 +512,7 @@ static void goal_side(steerN_MeshQuery *q, uint32_t budget, uint32_t *done)
         int k = v == UINT32_MAX ? -1 : (int)(v % 3);
         for (int j = 0; j < 3; j++) {
             if (!open_way(q, t, k, j, q->to)) continue;
-            uint32_t u = (uint32_t)m->adj[3 * t + j], x = 3 * u + (uint32_t)back_edge(m, u, t);
+            uint32_t u = (uint32_t)m->adj[3 * t + j], x = 3 * u + m->back[3 * t + j];
             if (!r[x] && q->fmark[x] != q->fstamp) q->fmark[x] = q->fstamp, q->fstack[n++] = x;
         }
         if (!n) break;

@@ -60,8 +60,7 @@ static bool portal_open(const steerN_MeshQuery *q, uint32_t t, int i)
 // rev(3 t + i): the node across t's edge i.
 static uint32_t across(const steerN_Mesh *m, uint32_t t, int i)
 {
-    uint32_t u = (uint32_t)m->adj[3 * t + i];
-    return 3 * u + (uint32_t)mg_back_edge(m, u, t);
+    return 3 * (uint32_t)m->adj[3 * t + i] + m->back[3 * t + i];
 }
 
 // The step from node v out through its triangle's edge j: the node it
