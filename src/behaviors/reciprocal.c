@@ -293,20 +293,30 @@ static bool at_vertex(const steer_World *w, const steerW_Shape *s, const float p
     return out == w->dim;
 }
 
+// The shapes whose boxes come within the agent's reach (its radius and
+// max_speed over the obstacle horizon, *tau, at least one step; into
+// *reach) into c->loc->found; returns how many (negative: out of memory).
+static int shapes_in_reach(steerB_Ctx *c, const Reciprocal *p, float *tau, float *reach)
+{
+    *tau = p->obstacle_horizon > c->dt ? p->obstacle_horizon : c->dt;
+    *reach = c->radius + c->max_speed * *tau;
+    float lo[3], hi[3];
+    for (int i = 0; i < 3; i++) {
+        lo[i] = c->p[i] - *reach;
+        hi[i] = c->p[i] + *reach;
+    }
+    if (c->w->dim == 2) lo[2] = hi[2] = 0.0f;
+    return steerO_shapes_near(c->w, c->loc, lo, hi);
+}
+
 // The hard half-spaces of the shapes within reach, nearest first, at most
 // cap of them; flat[j]: pl[j] is a face's tangent plane (not a circle's or
 // a vertex's cone). Returns how many.
 static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, bool *flat, int cap)
 {
     const steer_World *w = c->w;
-    float tau = p->obstacle_horizon > c->dt ? p->obstacle_horizon : c->dt;
-    float reach = c->radius + c->max_speed * tau, lo[3], hi[3];
-    for (int i = 0; i < 3; i++) {
-        lo[i] = c->p[i] - reach;
-        hi[i] = c->p[i] + reach;
-    }
-    if (w->dim == 2) lo[2] = hi[2] = 0.0f;
-    int k = steerO_shapes_near(w, c->loc, lo, hi), nbest = 0;
+    float tau, reach;
+    int k = shapes_in_reach(c, p, &tau, &reach), nbest = 0;
     if (k < 0) return 0; // out of memory: no shapes this tick, as in avoid_obstacles
     Pick best[STEERB_ORCA_MAX];
     for (int i = 0; i < k; i++) {
@@ -416,6 +426,74 @@ static float head_on_share(const steerB_Ctx *c, const steerB_Neighbor *nb, float
     if (!(v3_len2(e) < 9.0f * rr * rr)) return base;
     float room = base < 1.0f - base ? base : 1.0f - base;
     return base + (lj - li) / (li + lj) * room;
+}
+
+// Lane discipline at a gap used both ways (lane_share): is the agent whose
+// target point lies u from it astray, nearer the other lane than its own,
+// x the offset from the other lane's target to its own? Its way to its
+// target runs more than half the lanes' separation toward its own lane.
+static bool astray(const float u[3], const float x[3]) { return v3_dot(u, x) > 0.5f * v3_len2(x); }
+
+// Does the agent stand between two shapes across the axis x, a shape within
+// its obstacle reach on either side (the jambs of a gap whose lanes lie
+// along x)? Reads the shapes again, as shape_planes keeps no positions.
+static bool across_gap(steerB_Ctx *c, const Reciprocal *p, const float x[3])
+{
+    const steer_World *w = c->w;
+    float tau, reach;
+    int k = shapes_in_reach(c, p, &tau, &reach);
+    bool plus = false, minus = false;
+    for (int i = 0; i < k; i++) {
+        const steerW_Shape *s = &w->geo.shapes[c->loc->found[i]];
+        if (s->kind == STEER_SHAPE_PLANE) continue;
+        float q[3], nrm[3], e[3];
+        steerO_closest(w, s, c->p, q, nrm);
+        v3_sub(e, q, c->p);
+        if (w->dim == 2) e[2] = 0.0f;
+        if (!(v3_len2(e) < reach * reach)) continue;
+        float a = v3_dot(e, x);
+        plus |= a > 0.0f;
+        minus |= a < 0.0f;
+    }
+    return plus && minus;
+}
+
+// This agent's share of u against neighbour nb, `share` (head_on_share's)
+// unless the two are walkers of two flows through a gap, each by way of its own lane, and one
+// of them has strayed into the other's: then the one astray takes all the
+// avoidance it can, base + room (base: responsibility; room = min(base,
+// 1 - base)), and the one in its lane base - room, so it keeps going. The pair: within 2 (r_i +
+// r_j); both target points (ui from us, NULL when our slot holds none,
+// uj from the neighbour) on opposed ways (ui . uj < 0) and apart, from
+// r_i / 2 to 2 (r_i + r_j) (the gap's two lanes: x, from the neighbour's
+// target to ours, the lanes' axis); one in front of the other along the
+// flows rather than beside it across the lanes ((off . x)^2 < |off|^2
+// |x|^2 / 2); exactly one astray (astray); and we stand between shapes
+// across x (across_gap: a jamb on either side). x from the neighbour's
+// side is -x to the bit ((own - uj) - off, each term negated), so both
+// agents find the same one astray; across_gap is each agent's own (at the
+// gap's edge one may see both jambs and the other not: the shares then
+// need not add up to 2 base for a tick or two). The rows behind press a
+// flow's front past its waypoint into the other lane, and the two fronts
+// stand across the gap as two facing lines (issue 31's doorway); the head-on
+// share does not apply there (each target lies short of the other agent),
+// nor the standoff (two points, not one).
+static float lane_share(steerB_Ctx *c, const Reciprocal *p, const steerB_Neighbor *nb, float share, const float *ui)
+{
+    const steer_World *w = c->w;
+    float rr = c->radius + w->radius[nb->d], uj[3], x[3], nx[3];
+    if (!ui || !(nb->d2 < 4.0f * rr * rr)) return share;
+    if (!target_delta(w, nb->d, uj) || !(v3_dot(ui, uj) < 0.0f)) return share;
+    v3_sub(x, ui, uj);
+    v3_sub(x, x, nb->off);
+    float l2 = v3_len2(x), along = v3_dot(nb->off, x);
+    if (!(l2 < 4.0f * rr * rr) || !(l2 > 0.25f * c->radius * c->radius)) return share;
+    if (!(along * along < 0.5f * nb->d2 * l2)) return share;
+    v3_scale(nx, x, -1.0f);
+    bool me = astray(ui, x);
+    if (me == astray(uj, nx) || !across_gap(c, p, x)) return share;
+    float base = p->responsibility, room = base < 1.0f - base ? base : 1.0f - base;
+    return me ? base + room : base - room;
 }
 
 // Must this agent (still, its target point ui from it) give way to
@@ -674,6 +752,7 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
         if (holding && v3_len2(aside) == 0.0f) let_through(c, nb, vj, aside);
         if (zip) zipper_see(c, nb, best[j].i, vrel, own, z->ahead, z);
         float share = head_on_share(c, nb, p->responsibility, has_own ? own : NULL);
+        share = lane_share(c, p, nb, share, has_own ? own : NULL);
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share,
                    2.0f * p->responsibility - share, nb->d, &pl[j]);
         if (!caps) continue;
