@@ -672,9 +672,9 @@ function steer.contain(desc) end
 ---max_force allows. When a neighbour closing in is in the way, the
 ---preferred velocity first turns `bias` radians right, so crowds swirl
 ---instead of deadlocking; a still neighbour in the way vetoes the turn.
----With `max_overlap` > 0 (by default 0.3 wherever one step could press a
----pair deeper than that: large steps; 0.45 for such a pair already in
----contact, deeper than 0.1), two agents that both use it do not step deeper
+---With `max_overlap` > 0 (by default 0.2 wherever one step could press a
+---pair deeper than that: large steps; 0.3 for such a pair facing each
+---other off, 0.45 for one already in contact, deeper than 0.1), two agents that both use it do not step deeper
 ---into each other than that fraction of the smaller radius (when max_force
 ---lets them take the velocity chosen); two facing each other off get a cap
 ---that leans toward sliding past.
@@ -689,7 +689,7 @@ function steer.contain(desc) end
 ---@field bias? number 0 or a number of radians >= 1e-6 and <= 1.5 (how far the agent turns right when someone is in its way); default 0.3 -- 0 turns the convention off
 ---@field tag? string a string (only agents with this tag) or nil; default nil
 ---@field obstacles? boolean a boolean; default true -- shapes (circles, walls, boxes, planes) enter the solve
----@field max_overlap? number 0 or a number >= 1e-6 and <= 1 (of the smaller radius: how deep two agents may overlap from one step); default -1 -- -1 (the default): 0.3 for the pairs one step can close deeper than that ((max_speed_i + max_speed_j) dt > 0.3 r_min), 0.45 for such a pair already overlapping by more than 0.1 r_min, off for the others, so every run at 60 Hz keeps its bits; 0 is off; a value keeps pressing crowds apart at large steps (hard one-step caps, leaning toward sliding past between agents facing each other off), slower through queues and counter-flows
+---@field max_overlap? number 0 or a number >= 1e-6 and <= 1 (of the smaller radius: how deep two agents may overlap from one step); default -1 -- -1 (the default): 0.2 for the pairs one step can close deeper than that ((max_speed_i + max_speed_j) dt > 0.2 r_min), 0.3 for such a pair facing each other off, 0.45 for such a pair already overlapping by more than 0.1 r_min (whose half-plane the fallback also relaxes more), off for the others, so every run at 60 Hz keeps its bits; 0 is off; a value keeps pressing crowds apart at large steps (hard one-step caps, leaning toward sliding past between agents facing each other off), slower through queues and counter-flows
 
 ---`steer.interpose`: get between `a` and `b`. Their midpoint is predicted
 ---distance / max_speed ahead (at most `max_prediction` when > 0), and the

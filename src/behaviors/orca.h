@@ -41,12 +41,14 @@ int steerB_orca_solve(const steerB_Plane *pl, int n, int hard, float max_speed, 
 // half-space can be met), for reciprocal's max_overlap. `weight` (NULL: all
 // 1; else one per half-space, each in (0, 1], read for the soft ones): a
 // soft half-space's violation counts divided by its weight, so the result
-// minimises the largest weighted violation. `relax` > 0 (with hard
-// half-spaces kept): then a second program takes the point nearest `pref`
-// that keeps the hard ones and violates no soft one by more than
-// (1 + relax) times that least largest weighted violation (times its
-// weight). steerB_orca_solve is this with NULL and 0, to the bit.
-int steerB_orca_solve_weighted(const steerB_Plane *pl, int n, int hard, const float *weight, float relax,
+// minimises the largest weighted violation. `relax` (NULL: none; else one
+// per half-space, each >= 0 (less counts as 0), read for the soft ones),
+// with hard half-spaces kept: then a second program takes the point
+// nearest `pref` that keeps the hard ones and violates no soft one k by
+// more than (1 + relax[k]) times that least largest weighted violation
+// (times its weight). steerB_orca_solve is this with NULL and NULL, to the
+// bit.
+int steerB_orca_solve_weighted(const steerB_Plane *pl, int n, int hard, const float *weight, const float *relax,
                                float max_speed, const float pref[3], int dim, float out[3]);
 
 #endif

@@ -205,17 +205,21 @@ static void least_violation(const Lp *lp, const Half *h, const float *wt, int n,
 
 // After least_violation (v, largest weighted violation t* of the soft
 // half-spaces, the hard ones h[0..hard-1] kept): the point nearest the
-// target among those that keep the hard ones and violate no soft one by
-// more than (1 + relax) t* (times its weight). least_violation's point is
-// the one nearest its boundaries, and stops short of what the others allow.
-static void relax_pass(const Lp *lp, const Half *h, const float *wt, int n, int hard, float relax, int dim, float v[3])
+// target among those that keep the hard ones and violate no soft one k by
+// more than (1 + relax[k]) t* (times its weight). least_violation's point
+// is the one nearest its boundaries, and stops short of what the others
+// allow.
+static void relax_pass(const Lp *lp, const Half *h, const float *wt, int n, int hard, const float *relax, int dim,
+                       float v[3])
 {
     float worst = 0.0f;
     for (int k = hard; k < n; k++) worst = fmaxf(worst, (h[k].d - v3_dot(h[k].n, v)) / (wt ? wt[k] : 1.0f));
     Half relaxed[STEERB_ORCA_MAX];
     memcpy(relaxed, h, (size_t)n * sizeof *h);
-    float by = worst * (1.0f + relax) + lp->slack;
-    for (int k = hard; k < n; k++) relaxed[k].d -= by * (wt ? wt[k] : 1.0f);
+    for (int k = hard; k < n; k++) {
+        float rk = relax[k] > 0.0f ? relax[k] : 0.0f; // NaN too
+        relaxed[k].d -= (worst * (1.0f + rk) + lp->slack) * (wt ? wt[k] : 1.0f);
+    }
     float t[3];
     if (lp_solve(lp, relaxed, n, dim, t) == n) v3_copy(v, t);
 }
@@ -238,10 +242,10 @@ static float unit_of(float x)
 int steerB_orca_solve(const steerB_Plane *pl, int n, int hard, float max_speed, const float pref[3], int dim,
                       float out[3])
 {
-    return steerB_orca_solve_weighted(pl, n, hard, NULL, 0.0f, max_speed, pref, dim, out);
+    return steerB_orca_solve_weighted(pl, n, hard, NULL, NULL, max_speed, pref, dim, out);
 }
 
-int steerB_orca_solve_weighted(const steerB_Plane *pl, int n, int hard, const float *weight, float relax,
+int steerB_orca_solve_weighted(const steerB_Plane *pl, int n, int hard, const float *weight, const float *relax,
                                float max_speed, const float pref[3], int dim, float out[3])
 {
     n = n < 0 ? 0 : n > STEERB_ORCA_MAX ? STEERB_ORCA_MAX : n;
@@ -273,7 +277,7 @@ int steerB_orca_solve_weighted(const steerB_Plane *pl, int n, int hard, const fl
     if (fail < n) {
         if (fail < hard) hard = 0; // the hard ones alone leave nothing
         least_violation(&lp, h, weight, n, hard, fail, dim, v);
-        if (relax > 0.0f && hard > 0) relax_pass(&lp, h, weight, n, hard, relax, dim, v);
+        if (relax && hard > 0) relax_pass(&lp, h, weight, n, hard, relax, dim, v);
     }
     if (lp.r > 0.0f) v3_truncate(v, lp.r);
     else v3_zero(v); // a ball of one point, which an offset's underflowed square would miss

@@ -68,19 +68,20 @@
 // 16 nearest shapes enter the solve (STEERB_ORCA_MAX less the neighbours'
 // room): a wall built of many short pieces may need fewer, longer ones.
 //
-// max_overlap (by default 0.3 for the pairs that one step can press deeper
-// than that, deep_step, 0.45 once such a pair is in contact, auto_overlap;
-// off for the others): at large steps a crowd pressing into a gap
-// overlaps deeply, since the soft half-spaces of a press give way and the
-// chosen velocity is held for a whole step. With max_overlap = t > 0, a
-// neighbour that could close the pair's room, room = d - (r_i + r_j) +
-// t r_min (at least 0), within this step at both agents' max_speed adds a
-// hard cap on this agent's closing speed toward it: at most (1 + k) / 2 of
-// room / dt, k in [-1, 1] the pair's mean velocity's part along the offset
-// (the one behind takes the larger share; the neighbour, running the same
-// code, the rest), so a pair that keeps to its caps overlaps by at most
-// t r_min. A cap contains v = 0, so the shapes and caps together always
-// leave a velocity. Between agents whose targets oppose (a face-off: the
+// max_overlap (by default 0.2 for the pairs that one step can press deeper
+// than that, deep_step, 0.3 for such a pair in a face-off, 0.45 once such a
+// pair is in contact, auto_overlap; off for the others): at large steps a
+// crowd pressing into a gap overlaps deeply, since the soft half-spaces of a
+// press give way and the chosen velocity is held for a whole step. With
+// max_overlap = t > 0, a neighbour that could close the pair's room, room =
+// d - (r_i + r_j) + t r_min (at least 0), within this step at both agents'
+// max_speed adds a hard cap on this agent's closing speed toward it: at
+// most (1 + k) / 2 of room / dt, k in [-1, 1] the pair's mean velocity's
+// part along the offset (the one behind takes the larger share; the
+// neighbour, running the same code, the rest), so a pair that keeps to its
+// caps overlaps by at most t r_min. A cap contains v = 0, so the shapes
+// and caps together always leave a velocity. Between agents whose
+// targets oppose (a face-off: the
 // neighbour's target slot holds a point beyond us, its direction from the
 // neighbour runs against our preferred velocity and, when our slot holds
 // a point too, against the direction to ours, which lies beyond the
@@ -112,7 +113,9 @@
 // are in the solve, a second program takes the velocity nearest the
 // preferred one that violates no soft half-space by more than 1.1 times
 // the least largest violation (the least-violation point alone stops short
-// and the press stalls; 1.3 clogs the gap for good, 1.05 is slow). With
+// and the press stalls; 1.3 clogs the gap for good, 1.05 is slow), 1.2
+// times for a neighbour already in contact with the default max_overlap
+// (auto_overlap: with it a contact gives instead of holding an arch). With
 // room >= reach there is no cap and every weight is 1, and the result is
 // the same bits as without: at 1/60 s (reach 0.05 m for two people at
 // 1.4 m/s) that holds for every pair not already overlapping by most of
@@ -138,8 +141,10 @@
 #define MAX_NEIGHBORS 48 // STEERB_ORCA_MAX less room for shapes
 #define NO_AGENT UINT32_MAX
 // max_overlap's second pass: soft half-spaces relaxed by 10% more than the
-// least largest violation (see the file comment)
+// least largest violation, 20% for a neighbour already in contact (with the
+// default max_overlap; see the file comment)
 #define RELAX 0.1f
+#define RELAX_CONTACT 0.2f
 // seconds in which fall_in's walker would close on the spot behind its lead
 #define FALL_IN_TIME 1.0f
 
@@ -311,14 +316,15 @@ static int shape_planes(steerB_Ctx *c, const Reciprocal *p, steerB_Plane *pl, bo
 // The soft half-spaces of the nearest neighbours, and what each neighbour
 // is doing (STILL_ONE, CLOSING, OTHER, FACING) given the agent's preferred
 // velocity. Returns how many. With max_overlap (caps not NULL): the hard
-// caps into caps (how many into *ncaps) and each soft half-space's weight.
+// caps into caps (how many into *ncaps) and each soft half-space's weight
+// and relaxation (the fallback's, see RELAX).
 // Into *yield whether the agent gives way in a standoff (give_way), into
 // aside the way it steps to let a neighbour through (make_way; zero: none;
 // only when `walled`: a shape is within reach), into z what fall_in needs
 // (only when z->lined: in a passage).
 static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3], steerB_Plane *pl, uint8_t *what,
-                        steerB_Plane *caps, int *ncaps, float *weight, bool *yield, float aside[3], bool walled,
-                        Zipper *z, int cap)
+                        steerB_Plane *caps, int *ncaps, float *weight, float *relax, bool *yield, float aside[3],
+                        bool walled, Zipper *z, int cap)
 {
     const steer_World *w = c->w;
     float range = reciprocal_range(p), range2 = range * range;
@@ -358,17 +364,23 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
         orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share,
                    2.0f * p->responsibility - share, nb->d, &pl[j]);
         if (!caps) continue;
+        relax[j] = RELAX;
         if (p->max_overlap < 0.0f && !steerB_recip_deep_step(c, nb->d, AUTO_OVERLAP)) {
             weight[j] = 1.0f;
             continue;
         }
-        float tol = p->max_overlap < 0.0f ? steerB_recip_auto_overlap(c, nb) : p->max_overlap;
         // a face-off, a leaning cap: the neighbour's target lies beyond us, against our way (and our target,
         // which lies beyond the neighbour); two agents converging on one waypoint from either side are not
         float u[3];
         bool opposed = steerB_recip_target_delta(w, nb->d, u) && v3_dot(u, pref) < 0.0f &&
                        -v3_dot(u, nb->off) > nb->d2 &&
                        !(has_own && (v3_dot(u, own) > 0.0f || !(v3_dot(own, nb->off) > nb->d2)));
+        float tol = p->max_overlap;
+        if (tol < 0.0f) {
+            bool contact = steerB_recip_in_contact(c, nb);
+            tol = steerB_recip_auto_overlap(contact, opposed);
+            if (contact) relax[j] = RELAX_CONTACT;
+        }
         *ncaps += steerB_recip_overlap_cap(c, nb, vj, vrel, tol, opposed, &caps[*ncaps], &weight[j]);
     }
     return nbest;
@@ -559,7 +571,7 @@ static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 
     steerB_Plane pl[STEERB_ORCA_MAX], caps[MAX_NEIGHBORS];
     uint8_t what[MAX_NEIGHBORS];
-    float weight[STEERB_ORCA_MAX];
+    float weight[STEERB_ORCA_MAX], relax[STEERB_ORCA_MAX];
     bool press = p->max_overlap != 0.0f; // negative: the default, deep_step's pairs
     bool flat[STEERB_ORCA_MAX - MAX_NEIGHBORS];
     int hard = p->obstacles ? shape_planes(c, p, pl, flat, STEERB_ORCA_MAX - MAX_NEIGHBORS) : 0, ncaps = 0;
@@ -568,8 +580,8 @@ static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     Zipper z;
     z.way = steerB_recip_target_delta(c->w, c->d, z.ahead) && v3_normalize(z.ahead) > 0.0f;
     z.lined = z.way && lined(z.ahead, pl, flat, hard);
-    int nsoft = agent_planes(c, p, pref, pl + hard, what, press ? caps : NULL, &ncaps, weight + hard, &yield, aside,
-                             hard > 0, &z, MAX_NEIGHBORS);
+    int nsoft = agent_planes(c, p, pref, pl + hard, what, press ? caps : NULL, &ncaps, weight + hard, relax + hard,
+                             &yield, aside, hard > 0, &z, MAX_NEIGHBORS);
     fall_in(c, &z, pref);
     keep_right(pl + hard, what, nsoft, p->bias, pref);
     give_way(c, yield, p->bias, pref);
@@ -582,9 +594,10 @@ static void reciprocal_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         if (ncaps > STEERB_ORCA_MAX - hard - nsoft) ncaps = STEERB_ORCA_MAX - hard - nsoft;
         memmove(pl + hard + ncaps, pl + hard, (size_t)nsoft * sizeof *pl);
         memmove(weight + hard + ncaps, weight + hard, (size_t)nsoft * sizeof *weight);
+        memmove(relax + hard + ncaps, relax + hard, (size_t)nsoft * sizeof *relax);
         memcpy(pl + hard, caps, (size_t)ncaps * sizeof *pl);
-        for (int k = 0; k < hard + ncaps; k++) weight[k] = 1.0f;
-        steerB_orca_solve_weighted(pl, hard + ncaps + nsoft, hard + ncaps, weight, ncaps > 0 ? RELAX : 0.0f,
+        for (int k = 0; k < hard + ncaps; k++) weight[k] = 1.0f, relax[k] = 0.0f;
+        steerB_orca_solve_weighted(pl, hard + ncaps + nsoft, hard + ncaps, weight, ncaps > 0 ? relax : NULL,
                                    c->max_speed, pref, c->w->dim, v);
     }
     // the change the force can make this step first, then the force: mass

@@ -30,9 +30,9 @@ STEERB_CHECK_SIZE(Reciprocal);
 
 // max_overlap when not given (the field's default, -1): this tolerance for
 // every pair that one step can press deeper than it (see
-// steerB_recip_deep_step), and more for such a pair already in contact
-// (steerB_recip_auto_overlap)
-#define AUTO_OVERLAP 0.3f
+// steerB_recip_deep_step), and more for such a pair in a face-off or
+// already in contact (steerB_recip_auto_overlap)
+#define AUTO_OVERLAP 0.2f
 
 // What a neighbour is doing, for keep_right.
 enum { STILL_ONE, CLOSING, OTHER, FACING };
@@ -75,7 +75,8 @@ void steerB_recip_let_through(const steerB_Ctx *c, const steerB_Neighbor *nb, co
 // tolerance for a pair, and the hard cap on closing (with the neighbour's
 // soft weight).
 bool steerB_recip_deep_step(const steerB_Ctx *c, uint32_t d, float tol);
-float steerB_recip_auto_overlap(const steerB_Ctx *c, const steerB_Neighbor *nb);
+bool steerB_recip_in_contact(const steerB_Ctx *c, const steerB_Neighbor *nb);
+float steerB_recip_auto_overlap(bool contact, bool face_off);
 bool steerB_recip_overlap_cap(const steerB_Ctx *c, const steerB_Neighbor *nb, const float vj[3], const float vrel[3],
                               float tol, bool face_off, steerB_Plane *pl, float *weight);
 // fall_in's reading of neighbour nb (index i in c->nb).

@@ -8,6 +8,8 @@
 // CONTACT r_min (auto_overlap)
 #define AUTO_CONTACT 0.45f
 #define CONTACT 0.1f
+// and for a face-off's pair not yet in contact (auto_overlap)
+#define AUTO_FACE_OFF 0.3f
 // a standoff's pair is nearer than this many times the sum of the radii
 #define STANDOFF_REACH 1.5f
 // a goal holder makes way for a neighbour nearer than this many times the
@@ -213,38 +215,58 @@ bool steerB_recip_deep_step(const steerB_Ctx *c, uint32_t d, float tol)
     return (c->max_speed + w->max_speed[d]) * c->dt > tol * rmin;
 }
 
-// max_overlap's default tolerance for a pair deep_step keeps: AUTO_OVERLAP
-// while it is apart or barely touching, AUTO_CONTACT once it overlaps by
-// more than CONTACT r_min. Where the time went with one bound of 0.3 (the
-// benchmark's bottleneck at 0.25 s, layout 1: 189.2 s, 141.5 s without the
-// bound): not in the flow (people crossed the gap about as often, median one
-// a second) but in 14 stalls of 3 to 8 s (69.5 s in all; 2 and 8 s without
-// the bound), each an arch across the gap's mouth: a person on each jamb's
-// corner, heading for the gap's centre, and between them one or two people
-// behind, every pair of them 0.3 r deep, so that each of them could move
-// only by closing on a neighbour already at the bound (and the neighbours'
-// soft half-spaces, each asking for the overlap to be undone in one step,
-// left no velocity: in the gap 68% of the solves fell back). A pair
-// already in contact may press deeper, so the arch gives; one coming into
-// contact still stops at AUTO_OVERLAP, so the pairs in contact stay as
-// few. CONTACT: the benchmark's threshold of an overlapping pair (a pair
-// already counted). Decided from the pair's distance, which both of its
-// agents see alike. Measured at 0.25 s, medians of 30 layouts (1..30 /
-// 31..60), time and overlapping pairs, before -> after (RVO2 in brackets):
-// bottleneck 187.4 / 180.5 s -> 171.8 / 170.9 s (159.2 / 170.2), pairs
-// 310.5 / 291 -> 304 / 293.5 (307.5 / 310.5); corridor 143.3 / 153.0 ->
-// 132.8 / 137.2 s (126.5 / 137.2); fanin 85.5 / 82.9 -> 84.7 / 82.6 s
-// (77.7 / 78.8). Variants (layouts 1..30, bottleneck / corridor / fanin):
-// CONTACT 0 (any overlap) 178.2 / 133.3 / 85.5 s and 354 pairs in the
-// bottleneck, 0.05 173.6 s and 368.5 pairs, 0.2 176.1 / 139.3 / 84.9 s;
-// AUTO_CONTACT 0.4 180.5 / 136.5 / 83.2 s; the bound raised by 0.05 or 0.1
-// r a step from the pair's depth (a ratchet, up to 0.45) 180.0 and 179.8
-// s; AUTO_OVERLAP 0.25 172.2 s, 282.5 pairs, fanin 86.7 s, 0.35 174.5 s,
-// 326.5 pairs; overlaps undone over two steps instead of one, 188.7 s.
-float steerB_recip_auto_overlap(const steerB_Ctx *c, const steerB_Neighbor *nb)
+// Is the pair (this agent and nb) in contact: overlapping by more than
+// CONTACT r_min, the benchmark's threshold of an overlapping pair (a pair
+// already counted)? Decided from the pair's distance, which both of its
+// agents see alike. For auto_overlap and the fallback's relaxation
+// (reciprocal.c, RELAX_CONTACT).
+bool steerB_recip_in_contact(const steerB_Ctx *c, const steerB_Neighbor *nb)
 {
     float rj = c->w->radius[nb->d], rmin = c->radius < rj ? c->radius : rj;
-    return c->radius + rj - sqrtf(nb->d2) > CONTACT * rmin ? AUTO_CONTACT : AUTO_OVERLAP;
+    return c->radius + rj - sqrtf(nb->d2) > CONTACT * rmin;
+}
+
+// max_overlap's default tolerance for a pair deep_step keeps: AUTO_OVERLAP
+// while it is apart or barely touching (AUTO_FACE_OFF in a face-off, see
+// overlap_cap), AUTO_CONTACT once it is in contact (in_contact). Where the
+// time went with one bound of 0.3 (the benchmark's bottleneck at 0.25 s,
+// layout 1: 189.2 s, 141.5 s without the bound): not in the flow (people
+// crossed the gap about as often, median one a second) but in 14 stalls of 3
+// to 8 s (69.5 s in all; 2 and 8 s without the bound), each an arch across
+// the gap's mouth: a person on each jamb's corner, heading for the gap's
+// centre, and between them one or two people behind, every pair of them 0.3
+// r deep, so that each of them could move only by closing on a neighbour
+// already at the bound (and the neighbours' soft half-spaces, each asking
+// for the overlap to be undone in one step, left no velocity: in the gap 68%
+// of the solves fell back). A pair already in contact may press deeper, so
+// the arch gives; one coming into contact still stops at AUTO_OVERLAP, so
+// the pairs in contact stay as few. Measured at 0.25 s, medians of 30
+// layouts (1..30 / 31..60), time and overlapping pairs, before -> after
+// (RVO2 in brackets): bottleneck 187.4 / 180.5 s -> 171.8 / 170.9 s (159.2 /
+// 170.2), pairs 310.5 / 291 -> 304 / 293.5 (307.5 / 310.5); corridor 143.3 /
+// 153.0 -> 132.8 / 137.2 s (126.5 / 137.2); fanin 85.5 / 82.9 -> 84.7 / 82.6
+// s (77.7 / 78.8). Variants (layouts 1..30, bottleneck / corridor / fanin):
+// CONTACT 0 (any overlap) 178.2 / 133.3 / 85.5 s and 354 pairs in the
+// bottleneck, 0.05 173.6 s and 368.5 pairs, 0.2 176.1 / 139.3 / 84.9 s;
+// AUTO_CONTACT 0.4 180.5 / 136.5 / 83.2 s; the bound raised by 0.05 or 0.1 r
+// a step from the pair's depth (a ratchet, up to 0.45) 180.0 and 179.8 s;
+// AUTO_OVERLAP 0.25 172.2 s, 282.5 pairs, fanin 86.7 s, 0.35 174.5 s, 326.5
+// pairs; overlaps undone over two steps instead of one, 188.7 s. Then
+// AUTO_OVERLAP 0.2 with AUTO_FACE_OFF 0.3 (a tighter approach bound keeps
+// the pairs fewer; face-offs, which must slide past, keep 0.3) and the
+// fallback relaxing a pair in contact by RELAX_CONTACT 0.2 instead of 0.1
+// (reciprocal.c; so the arch gives): bottleneck 171.8 / 170.9 s -> 163.1 /
+// 159.8 s, pairs 304 / 294 -> 257.5 / 264 (layouts 1..30 / 31..60); layouts
+// 1..30: corridor 132.8 -> 127.4 s, doorway 168.2 -> 169.8 s (316 -> 269.5
+// pairs), hallway4 175.3 -> 172.5 s (1 -> 2 layouts never), fanin 84.7 ->
+// 87.0 s (64 -> 32 pairs). Tried (bottleneck, both halves): the contact
+// relaxation alone 157.8 / 158.5 s but 316 / 314 pairs (RVO2 307.5 / 310.5);
+// every pair relaxed by 0.15 151.4 / 158.8 s, 348.5 pairs; with AUTO_OVERLAP
+// 0.25 163.0 / 161.7 s, 294 / 282.5 pairs; RELAX_CONTACT 0.25 166.2 / 173.8
+// s.
+float steerB_recip_auto_overlap(bool contact, bool face_off)
+{
+    return contact ? AUTO_CONTACT : face_off ? AUTO_FACE_OFF : AUTO_OVERLAP;
 }
 
 // Must this agent (holding its target, see agent_planes) make way for

@@ -659,7 +659,8 @@ static void test_deterministic(void)
 // steerB_orca_solve_weighted (reciprocal's max_overlap): weights of 1 and
 // no second pass are steerB_orca_solve to the bit, as is NULL; weights move
 // the least violation to where the weighted violations are equal; the
-// second pass goes on toward pref as far as (1 + relax) times it allows.
+// second pass goes on toward pref as far as (1 + relax[k]) times it allows
+// each soft half-space k.
 static void test_weighted(void)
 {
     float ones[STEERB_ORCA_MAX];
@@ -669,8 +670,8 @@ static void test_weighted(void)
         random_problem(&p, 2 + i % 2);
         float a[3], b[3], c[3];
         int ra = solve(&p, a);
-        int rb = steerB_orca_solve_weighted(p.pl, p.n, p.hard, NULL, 0.0f, p.r, p.pref, p.dim, b);
-        int rc = steerB_orca_solve_weighted(p.pl, p.n, p.hard, ones, 0.0f, p.r, p.pref, p.dim, c);
+        int rb = steerB_orca_solve_weighted(p.pl, p.n, p.hard, NULL, NULL, p.r, p.pref, p.dim, b);
+        int rc = steerB_orca_solve_weighted(p.pl, p.n, p.hard, ones, NULL, p.r, p.pref, p.dim, c);
         CHECK(memcmp(a, b, sizeof a) == 0 && ra == rb, "NULL weights: other bits than steerB_orca_solve");
         CHECK(memcmp(a, c, sizeof a) == 0 && ra == rc, "weights of 1: other bits than steerB_orca_solve");
     }
@@ -685,13 +686,22 @@ static void test_weighted(void)
     float w[3] = { 1.0f, 1.0f, 0.25f }, out[3];
     solve(&p, out);
     CHECK(fabsf(out[0]) <= 1e-5f, "unweighted: x %g, want 0", (double)out[0]);
-    CHECK(steerB_orca_solve_weighted(p.pl, p.n, p.hard, w, 0.0f, p.r, p.pref, 2, out) == 2, "both soft ones violated");
+    CHECK(steerB_orca_solve_weighted(p.pl, p.n, p.hard, w, NULL, p.r, p.pref, 2, out) == 2, "both soft ones violated");
     CHECK(fabsf(out[0] + 0.6f) <= 1e-5f, "weighted: x %g, want -0.6", (double)out[0]);
     // the second pass: x <= -1 + 1.1 t* 0.25 = -0.56, nearest pref (3, 0)
-    steerB_orca_solve_weighted(p.pl, p.n, p.hard, w, 0.1f, p.r, p.pref, 2, out);
+    float r1[3] = { 0.1f, 0.1f, 0.1f };
+    steerB_orca_solve_weighted(p.pl, p.n, p.hard, w, r1, p.r, p.pref, 2, out);
+    NEAR(out, -0.56f, 0, 0, 1e-4f);
+    // each soft half-space its own: x <= -1 + 1.5 t* 0.25 = -0.4 (x >= 1 -
+    // 1.1 t* = -0.76 holds), the hard one's entry unread; relaxing the
+    // other one instead changes nothing (it does not bind)
+    float r2[3] = { -1.0f, 0.1f, 0.5f }, r3[3] = { 0.5f, 0.5f, 0.1f };
+    steerB_orca_solve_weighted(p.pl, p.n, p.hard, w, r2, p.r, p.pref, 2, out);
+    NEAR(out, -0.4f, 0, 0, 1e-4f);
+    steerB_orca_solve_weighted(p.pl, p.n, p.hard, w, r3, p.r, p.pref, 2, out);
     NEAR(out, -0.56f, 0, 0, 1e-4f);
     // without a hard half-space there is no second pass
-    steerB_orca_solve_weighted(p.pl + 1, 2, 0, w + 1, 0.1f, p.r, p.pref, 2, out);
+    steerB_orca_solve_weighted(p.pl + 1, 2, 0, w + 1, r1 + 1, p.r, p.pref, 2, out);
     CHECK(fabsf(out[0] + 0.6f) <= 1e-5f, "no hard one, no second pass: x %g, want -0.6", (double)out[0]);
 }
 

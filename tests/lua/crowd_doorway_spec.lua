@@ -24,7 +24,10 @@
 -- 69, none deeper than 0.3 radii, in 189.2 s and 85.0 s (RVO2 159.2 s and
 -- 77.7 s on 30 layouts). Since a pair already in contact may press to 0.45
 -- radii (reciprocal.c, auto_overlap): 312 and 68 pairs in 172.0 s and 93.5 s
--- (30 layouts: 171.8 s and 84.7 s).
+-- (30 layouts: 171.8 s and 84.7 s). With the approach bound 0.2 (0.3 for
+-- face-offs) and the fallback relaxing a pair in contact by 20% (10% for the
+-- others): 243 and 32 pairs in 167.8 s and 88.0 s (30 layouts: 163.1 s and
+-- 87.0 s); the bottleneck's bounds (170 s, 280 pairs) failed before it.
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
 
@@ -103,11 +106,13 @@ end)
 
 describe("reciprocal pressing into a gap at 4 Hz, max_overlap at its default", function()
   -- RVO2's medians over the same layouts: the overlapping pairs to match
-  for _, c in ipairs({ { "bottleneck", 319, 180 }, { "fanin", 213, 110 } }) do
-    local scene, rvo2_pairs, time = c[1], c[2], c[3]
+  -- (at most; the bottleneck's bound lower still), and the time's bound
+  for _, c in ipairs({ { "bottleneck", 319, 280, 170 }, { "fanin", 213, 213, 110 } }) do
+    local scene, rvo2_pairs, most, time = c[1], c[2], c[3], c[4]
     it(("keeps the %s's pairs as few as RVO2's, none deeper than half a radius"):format(scene), function()
       local m, runs, pairs = layouts("0.25", scene)
       expect(pairs, "median over layouts 1..7 of the pairs that overlapped by over 10% of a radius"):le(rvo2_pairs)
+      expect(pairs, "the same, against this scene's bound"):le(most)
       expect(m, "median over layouts 1..7 of the time until all 100 are through (s)"):le(time)
       for k, r in ipairs(runs) do
         expect(tonumber(r.deepest_r), ("layout %d: deepest overlap (radii); %s"):format(k, r.line)):le(0.5)
