@@ -57,7 +57,7 @@ void steerN_mesh_area_corner_widths(steerN_Mesh *m)
             int32_t u = m->adj[3 * t + j];
             if (u >= 0 && (uint32_t)u < t) continue; // done from u
             // the corners at its ends: in t, vertices j and j + 1; in u, the same two
-            int k = u >= 0 ? mg_back_edge(m, (uint32_t)u, t) : 0, nc = 0;
+            int k = m->back[3 * t + j], nc = 0;
             uint32_t corner[4] = { 3 * t + (uint32_t)j, 3 * t + (uint32_t)(j + 1) % 3, 0, 0 }, use[4];
             if (u >= 0) corner[2] = 3 * (uint32_t)u + (uint32_t)k, corner[3] = 3 * (uint32_t)u + (uint32_t)(k + 1) % 3;
             double lim = 0;

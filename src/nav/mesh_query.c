@@ -811,7 +811,7 @@ static int ray_walk(const steerN_Mesh *m, int32_t t, const double from[2], const
             if (fraction) *fraction = s;
             return 1;
         }
-        entry = mg_back_edge(m, (uint32_t)u, (uint32_t)t);
+        entry = m->back[3 * t + e];
         t = u;
     }
     return 0;
