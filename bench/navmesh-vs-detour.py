@@ -20,6 +20,15 @@ columns time only the pairs both sides found a path for (like for like: a
 pair one side answers "no path" at once is not there), their median, p99
 and worst in each round (each side's per-pair times, --times), the
 medians of those over the rounds.
+
+rooms at radius 0.5: every 1 m door is exactly as wide as the agent.
+Recast rounds the radius up to whole cells and erodes by it, so the
+cell-0.25 bake closes those doors (Detour answers "no path" for the pairs
+behind them, and its searches never look into those rooms). One more row
+(--open-doors, on by default when rooms is run) times Detour baked so they
+stay open, the same topology as steer's at 0.5: radius 0.4 m (erosion
+0.4 m a side, so a 1 m door keeps 0.2 m), cell 0.1 m, one tile; its pairs
+are steer's radius-0.5 pairs, compared on the pairs both found.
 """
 import argparse
 import os
@@ -85,6 +94,8 @@ def main():
     ap.add_argument("--detour", default=os.path.join(ROOT, "build-detour", "detour-nav"))
     ap.add_argument("--cs", default="0.25", help="Recast's cell size in metres (detour-nav --cs)")
     ap.add_argument("--repeat", default="3", help="runs of each query, the fastest counted (both sides)")
+    ap.add_argument("--open-doors", default="yes", choices=("yes", "no"),
+                    help="rooms: also Detour baked so the 1 m doors stay open at radius 0.5 (radius 0.4, cell 0.1)")
     a = ap.parse_args()
     levels = ["city", "rooms", "large"] if a.level == "all" else [a.level]
     tmp = tempfile.mkdtemp(prefix="navmesh-vs-detour-")
@@ -92,7 +103,13 @@ def main():
     steer_runs, detour_runs = [], []
     stimes = [os.path.join(tmp, "steer-times-%d.txt" % r) for r in range(a.rounds)]
     dtimes = [os.path.join(tmp, "detour-times-%d.txt" % r) for r in range(a.rounds)]
+    open_doors = a.open_doors == "yes" and "rooms" in levels
+    otimes = [os.path.join(tmp, "detour-open-times-%d.txt" % r) for r in range(a.rounds)]
+    open_runs = []
     for r in range(a.rounds):
+        if open_doors:
+            open_runs.append(parse(run([a.detour, "--level", "rooms", "--radius", "0.4", "--cs", "0.1", "--tile",
+                                        "1024", "--repeat", a.repeat, "--times", otimes[r]]), "detour-nav"))
         for level in levels:
             keep = ["--lengths", slen] if r == 0 else []
             s_cmd = [a.steer, "navmesh", "--level", level, "--repeat", a.repeat, "--times", stimes[r]] + keep
@@ -155,6 +172,24 @@ def main():
             if only_s or only_d:
                 notes.append("%s, radius %g: %d pairs only steer found a path for, %d only Detour"
                              % (level, radius, only_s, only_d))
+    if open_doors:
+        # steer at 0.5 against Detour at 0.4 on cell 0.1: the same doors open
+        key, okey = ("rooms", 0.5), ("rooms", 0.4)
+        ot = [times(p) for p in otimes]
+        idx = [i for (lv, rad, i), (_, f) in st[0].items() if (lv, rad) == key and f
+               and all(x[key + (i,)][1] for x in st) and all(x[okey + (i,)][1] for x in ot)]
+        bo = [statistics.median(stats([x[okey + (i,)][0] for i in idx])[s] for x in ot) for s in range(3)]
+        bs = [statistics.median(stats([x[key + (i,)][0] for i in idx])[s] for x in st) for s in range(3)]
+        first_o = open_runs[0][okey]
+        print("| rooms, 1 m doors open on both sides (Detour radius 0.4, cell 0.1) | 0.5 | %.0f | | %s | | %.1f | %.1f "
+              "| %.0f / %.0f | %.0f / %.0f | %s (%s) / %s | | %d | %.1f / %.0f / %.0f | %.1f / %.0f / %.0f |"
+              % (statistics.median(float(x[okey]["bake_ms"]) for x in open_runs), first_o["nav_bytes"],
+                 statistics.median(float(x[okey]["median_us"]) for x in open_runs), med(steer_runs, key, "median_us"),
+                 statistics.median(float(x[okey]["p99_us"]) for x in open_runs),
+                 statistics.median(float(x[okey]["worst_us"]) for x in open_runs),
+                 med(steer_runs, key, "p99_us"), med(steer_runs, key, "worst_us"),
+                 first_o["no_path"], first_o["far_snap"], next(x[key] for x in steer_runs if key in x)["no_path"],
+                 len(idx), *bo, *bs))
     for n in notes:
         print("\n- " + n, end="")
     print("\n\nsteer builds one mesh per level (build ms: steerN_mesh_build + steerN_mesh_prepare) and answers "
