@@ -12,7 +12,12 @@ static double *distances(int n, const double *mx, const double *my, int m, const
     double *c = malloc(sizeof *c * ((size_t)n * (size_t)m + 1));
     if (!c) return NULL;
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < m; j++) c[(size_t)i * (size_t)m + (size_t)j] = hypot(sx[j] - mx[i], sy[j] - my[i]);
+        for (int j = 0; j < m; j++) {
+            // sqrt, not hypot: IEEE rounds sqrt exactly everywhere, libm's
+            // hypot differs between C libraries
+            double dx = sx[j] - mx[i], dy = sy[j] - my[i];
+            c[(size_t)i * (size_t)m + (size_t)j] = sqrt(dx * dx + dy * dy);
+        }
     return c;
 }
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-// test_assign.c — formation slot assignment (src/group/assign.c, issue 35).
+// test_group.c — formations (issue 35): the patterns (src/group/pattern.c)
+// and slot assignment (src/group/assign.c).
 //
-// Against its definition, by brute force over every permutation for small
+// The patterns by their shapes: each slot where the pattern puts it, no
+// two slots closer than the spacing allows, the width across the heading.
+// Assignment against its definition, by brute force over every permutation for small
 // groups: the least total distance (sum), the least longest distance and
 // the least total among those (max); then what a player sees: the optimal
 // total never has two members' ways crossing; more slots than members;
@@ -10,6 +13,7 @@
 #include "check.h"
 #include "core/os.h"
 #include "group/assign.h"
+#include "group/pattern.h"
 
 #include <math.h>
 #include <string.h>
@@ -18,7 +22,8 @@
 
 static double leg(const double *mx, const double *my, const double *sx, const double *sy, int i, int j)
 {
-    return hypot(sx[j] - mx[i], sy[j] - my[i]);
+    double dx = sx[j] - mx[i], dy = sy[j] - my[i];
+    return sqrt(dx * dx + dy * dy);
 }
 
 // Every injective map of n members into m slots: the least sum, the least
@@ -215,16 +220,57 @@ static void timed(int n)
     free(slot);
 }
 
+#define NEAR(a, b) (fabsf((a) - (b)) < 1e-5f)
+
+static void test_patterns(void)
+{
+    float x[64], y[64];
+    steerG_pattern_offsets(STEERG_LINE, 5, 2, x, y);
+    for (int i = 0; i < 5; i++) CHECK(NEAR(x[i], 0) && NEAR(y[i], 4 - 2 * i), "line %d: (%g, %g)", i, x[i], y[i]);
+    CHECK(NEAR(steerG_pattern_width(STEERG_LINE, 5, 2), 10), "line width");
+    steerG_pattern_offsets(STEERG_COLUMN, 3, 2, x, y);
+    for (int i = 0; i < 3; i++) CHECK(NEAR(x[i], -2 * i) && NEAR(y[i], 0), "column %d: (%g, %g)", i, x[i], y[i]);
+    CHECK(NEAR(steerG_pattern_width(STEERG_COLUMN, 30, 2), 2), "a column is one spacing wide");
+    steerG_pattern_offsets(STEERG_WEDGE, 5, 2, x, y);
+    const float wx[5] = { 0, -2, -2, -4, -4 }, wy[5] = { 0, 2, -2, 4, -4 };
+    for (int i = 0; i < 5; i++) CHECK(NEAR(x[i], wx[i]) && NEAR(y[i], wy[i]), "wedge %d: (%g, %g)", i, x[i], y[i]);
+    CHECK(NEAR(steerG_pattern_width(STEERG_WEDGE, 5, 2), 10), "wedge width");
+    steerG_pattern_offsets(STEERG_BOX, 10, 2, x, y); // rows of 4, 4, 2
+    const float bx[10] = { 0, 0, 0, 0, -2, -2, -2, -2, -4, -4 }, by[10] = { 3, 1, -1, -3, 3, 1, -1, -3, 1, -1 };
+    for (int i = 0; i < 10; i++) CHECK(NEAR(x[i], bx[i]) && NEAR(y[i], by[i]), "box %d: (%g, %g)", i, x[i], y[i]);
+    steerG_pattern_offsets(STEERG_CIRCLE, 8, 1, x, y);
+    float r = 1 / (2 * sinf(3.14159265f / 8)); // neighbours 1 apart
+    for (int i = 0; i < 8; i++) CHECK(fabsf(sqrtf(x[i] * x[i] + y[i] * y[i]) - r) < 1e-5f, "circle %d off", i);
+    CHECK(NEAR(x[0], r) && NEAR(y[0], 0) && y[2] > 0.99f * r, "the first ahead, then counter-clockwise");
+    steerG_pattern_offsets(STEERG_CIRCLE, 1, 1, x, y);
+    CHECK(x[0] == 0 && y[0] == 0, "one member stands on the anchor");
+    // every pattern, 1..64 members: no two slots nearer than the spacing
+    for (int p = 0; p < STEERG_PATTERN_COUNT; p++) {
+        for (int n = 1; n <= 64 && !FAILED(); n++) {
+            steerG_pattern_offsets((SteerGPattern)p, n, 1.5f, x, y);
+            for (int i = 0; i < n; i++)
+                for (int j = i + 1; j < n; j++) {
+                    float d = sqrtf((x[i] - x[j]) * (x[i] - x[j]) + (y[i] - y[j]) * (y[i] - y[j]));
+                    CHECK(d >= 0.9999f * 1.5f, "%s of %d: slots %d and %d %g apart", steerG_pattern_name(p), n, i, j,
+                          d);
+                }
+        }
+        CHECK(steerG_pattern_find(steerG_pattern_name((SteerGPattern)p)) == p, "name %d", p);
+    }
+    CHECK(steerG_pattern_find("diamond") == -1 && steerG_pattern_name(STEERG_PATTERN_COUNT) == NULL, "no such");
+}
+
 static void test_100_members(void) { timed(100); }
 static void test_500_members(void) { timed(500); }
 
 int main(void)
 {
+    RUN(test_patterns);
     RUN(test_brute_force);
     RUN(test_no_crossing_ways);
     RUN(test_more_slots_and_edges);
     RUN(test_same_bits);
     RUN(test_100_members);
     if (!getenv("ASSIGN_QUICK")) RUN(test_500_members);
-    return check_report_("assign");
+    return check_report_("group");
 }

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// pattern.c — formation patterns (see pattern.h).
+#include "pattern.h"
+
+#include "../core/pmath.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const names[STEERG_PATTERN_COUNT] = { "line", "column", "wedge", "circle", "box" };
+
+const char *steerG_pattern_name(SteerGPattern p) { return (int)p >= 0 && p < STEERG_PATTERN_COUNT ? names[p] : NULL; }
+
+int steerG_pattern_find(const char *name)
+{
+    for (int p = 0; p < STEERG_PATTERN_COUNT; p++)
+        if (!strcmp(names[p], name)) return p;
+    return -1;
+}
+
+// Slot i of n: every pattern's slot follows from (i, n) alone.
+static void slot(SteerGPattern p, int n, float s, int i, float *x, float *y)
+{
+    switch (p) {
+    case STEERG_LINE: // the first on the left
+        *x = 0;
+        *y = s * ((float)(n - 1) * 0.5f - (float)i);
+        return;
+    case STEERG_COLUMN:
+        *x = -s * (float)i;
+        *y = 0;
+        return;
+    case STEERG_WEDGE: {
+        int k = (i + 1) / 2; // the pair's distance from the tip, in spacings
+        *x = -s * (float)k;
+        *y = i == 0 ? 0.0f : (i % 2 ? s * (float)k : -s * (float)k);
+        return;
+    }
+    case STEERG_CIRCLE: {
+        if (n == 1) {
+            *x = *y = 0;
+            return;
+        }
+        // neighbours s apart in a straight line (the chord)
+        float r = s / (2 * steerM_sinf(3.14159265359f / (float)n)), c, sn;
+        steerM_sincosf(6.28318530718f * (float)i / (float)n, &sn, &c);
+        *x = r * c;
+        *y = r * sn;
+        return;
+    }
+    case STEERG_BOX: {
+        int cols = 1;
+        while (cols * cols < n) cols++;
+        int row = i / cols, col = i % cols;
+        int in_row = n - row * cols < cols ? n - row * cols : cols;
+        *x = -s * (float)row;
+        *y = s * ((float)(in_row - 1) * 0.5f - (float)col);
+        return;
+    }
+    default: *x = *y = 0; return;
+    }
+}
+
+void steerG_pattern_offsets(SteerGPattern p, int n, float s, float *x, float *y)
+{
+    for (int i = 0; i < n; i++) slot(p, n, s, i, x + i, y + i);
+}
+
+float steerG_pattern_width(SteerGPattern p, int n, float s)
+{
+    if (n <= 0) return 0;
+    float lo = 0, hi = 0;
+    for (int i = 0; i < n; i++) {
+        float x, y;
+        slot(p, n, s, i, &x, &y);
+        lo = y < lo ? y : lo;
+        hi = y > hi ? y : hi;
+    }
+    return hi - lo + s;
+}

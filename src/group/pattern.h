@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// pattern.h — formation patterns (issue 35): the slots of n members as
+// offsets in the formation's frame.
+//
+// The frame: x along the formation's heading (forward), y to its left; the
+// anchor (the formation's position) at the origin. Slot i's offset is
+// (x[i], y[i]), spacing s apart:
+//   line    n abreast across the heading, centred on the anchor;
+//   column  one behind another, the first on the anchor;
+//   wedge   a V: the first on the anchor at the tip, then pairs behind it,
+//           left then right, each pair s further back and s further out;
+//   circle  evenly round a circle centred on the anchor, each s from its
+//           neighbours in a straight line (the first straight ahead, then
+//           counter-clockwise); one member alone stands on the anchor;
+//   box     rows of ceil(sqrt(n)) across the heading, each row s behind the
+//           one before, every row centred (the last may be shorter), the
+//           front row's centre on the anchor.
+// Deterministic: sines and cosines from steer's own (core/pmath.h), the
+// same bits on every machine.
+#ifndef STEER_GROUP_PATTERN_H
+#define STEER_GROUP_PATTERN_H
+
+typedef enum SteerGPattern {
+    STEERG_LINE = 0,
+    STEERG_COLUMN,
+    STEERG_WEDGE,
+    STEERG_CIRCLE,
+    STEERG_BOX,
+    STEERG_PATTERN_COUNT
+} SteerGPattern;
+
+// The pattern's name ("line", ...), or NULL past the last.
+const char *steerG_pattern_name(SteerGPattern p);
+
+// The pattern named `name`; -1 when no pattern has that name.
+int steerG_pattern_find(const char *name);
+
+// Writes n offsets (x[i], y[i]) of pattern p with spacing s (> 0).
+void steerG_pattern_offsets(SteerGPattern p, int n, float s, float *x, float *y);
+
+// The pattern's width across the heading for n members (the extent of the
+// offsets' y plus one spacing: the room it needs to pass).
+float steerG_pattern_width(SteerGPattern p, int n, float s);
+
+#endif
