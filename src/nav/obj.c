@@ -56,8 +56,14 @@ static const double pow10_exact[23] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
 // geometry): exact for m < 2^53 and |e| <= 22, the usual case.
 static double scale10(double m, int e)
 {
-    while (e > 22 && m < INFINITY) m *= 1e22, e -= 22;
-    while (e < -22 && m > 0) m /= 1e22, e += 22;
+    while (e > 22) {
+        if ((m *= 1e22) == INFINITY) return m;
+        e -= 22;
+    }
+    while (e < -22) {
+        if ((m /= 1e22) == 0) return m;
+        e += 22;
+    }
     return e >= 0 ? m * pow10_exact[e] : m / pow10_exact[-e];
 }
 

@@ -48,8 +48,10 @@ static void test_obj_good(void)
           "the quad's fan");
     CHECK(s.tri[6] == 1 && s.tri[7] == 4 && s.tri[8] == 2, "negative indices: %u %u %u", s.tri[6], s.tri[7], s.tri[8]);
     steerN_soup_free(&s);
-    REQUIRE(parse("v 1 2 3\n", 'z', &s, msg) == 0, "%s", msg);
+    REQUIRE(parse("v 1 2 3\nv 1e-400 -0.5e-99999 12.5e-1\n", 'z', &s, msg) == 0, "%s", msg);
     CHECK(s.xyz[0] == 1 && s.xyz[1] == 2 && s.xyz[2] == 3, "z up keeps the frame");
+    CHECK(s.xyz[3] == 0 && s.xyz[4] == 0 && !signbit(s.xyz[4]) && s.xyz[5] == 1.25, "tiny numbers are 0: %g %g %g",
+          s.xyz[3], s.xyz[4], s.xyz[5]);
     steerN_soup_free(&s);
 }
 
@@ -66,6 +68,8 @@ static void test_obj_bad(void)
         { "\n\nv inf 0 0\n", "line 3: a malformed number 'inf'" },
         { "v 0 0 0\nv 1e300 0 0\n", "line 2: coordinate '1e300' is beyond" },
         { "v 0 0 2000000\n", "line 1: coordinate '2000000' is beyond" },
+        { "v 0 0 0\nv 1e400 0 0\n", "line 2: coordinate '1e400' is beyond" }, // past double's range
+        { "v 0 0 0\nv 0 -123456789e99999 0\n", "line 2: coordinate '-123456789e99999' is beyond" },
         { "v 0 2x 0\n", "line 1: a malformed number '2x'" },
         { "v 0 1.5e 0\n", "line 1: a malformed number '1.5e'" },
         { "v 0 0x10 0\n", "line 1: a malformed number '0x10'" },
