@@ -52,6 +52,7 @@ struct Scratch {
     float *v = nullptr;
     int *tri = nullptr;
     unsigned char *area = nullptr;
+    int *stack = nullptr;
     rcHeightfield *hf = nullptr;
     rcCompactHeightfield *chf = nullptr;
     rcContourSet *cset = nullptr;
@@ -63,6 +64,7 @@ struct Scratch {
         free(v);
         free(tri);
         free(area);
+        free(stack);
         rcFreeHeightField(hf);
         rcFreeCompactHeightfield(chf);
         rcFreeContourSet(cset);
@@ -82,6 +84,54 @@ int recast_fail(char *msg, size_t n, const Context &ctx, const char *step)
 {
     if (ctx.first[0]) return fail(msg, n, "the bake failed in %s: %s", step, ctx.first);
     return fail(msg, n, "the bake failed in %s (out of memory?)", step);
+}
+
+// The regions: each piece of ground connected through Recast's span
+// connections (a step within climb, room for the height) is one region,
+// so that every region's contours are walls alone. (Recast's watershed
+// makes regions that border each other, and simplifies those borders to
+// straight lines, which may cut across a wall: even-odd, a sliver there
+// would be ground.) Pieces under 64 cells are dropped. chf.maxRegions:
+// the count. 0; -1 when out of memory; 1 for more pieces than region ids.
+int pieces(rcCompactHeightfield &chf, Scratch *x)
+{
+    const int n = chf.spanCount;
+    int *st = x->stack = (int *)malloc(sizeof *st * 4 * (size_t)(n ? n : 1)); // 3 a span on the stack, 1 in the piece
+    if (!st) return -1;
+    int *piece = st + 3 * (size_t)n;
+    const unsigned short mark = RC_BORDER_REG, dropped = RC_BORDER_REG | 1;
+    for (int i = 0; i < n; i++) chf.spans[i].reg = 0;
+    int id = 0;
+    for (int y = 0; y < chf.height; y++)
+        for (int cx = 0; cx < chf.width; cx++) {
+            const rcCompactCell &c = chf.cells[cx + y * chf.width];
+            for (int i = (int)c.index, e = (int)(c.index + c.count); i < e; i++) {
+                if (chf.spans[i].reg) continue;
+                int top = 0, k = 0;
+                st[top++] = cx, st[top++] = y, st[top++] = i;
+                chf.spans[i].reg = mark;
+                while (top) {
+                    int si = st[--top], sy = st[--top], sx = st[--top];
+                    piece[k++] = si;
+                    const rcCompactSpan &sp = chf.spans[si];
+                    for (int dir = 0; dir < 4; dir++) {
+                        int con = rcGetCon(sp, dir);
+                        if (con == RC_NOT_CONNECTED) continue;
+                        int ax = sx + rcGetDirOffsetX(dir), ay = sy + rcGetDirOffsetY(dir);
+                        int ai = (int)chf.cells[ax + ay * chf.width].index + con;
+                        if (chf.spans[ai].reg) continue;
+                        chf.spans[ai].reg = mark;
+                        st[top++] = ax, st[top++] = ay, st[top++] = ai;
+                    }
+                }
+                if (k >= 64 && ++id >= RC_BORDER_REG) return 1;
+                for (int j = 0; j < k; j++) chf.spans[piece[j]].reg = k >= 64 ? (unsigned short)id : dropped;
+            }
+        }
+    for (int i = 0; i < n; i++)
+        if (chf.spans[i].reg == dropped) chf.spans[i].reg = 0;
+    chf.maxRegions = (unsigned short)id;
+    return 0;
 }
 
 int bake(const steerN_BakeSpec *s, steerN_BakeRings *out, char *msg, size_t msg_n)
@@ -147,8 +197,11 @@ int bake(const steerN_BakeSpec *s, steerN_BakeRings *out, char *msg, size_t msg_
     rcFreeHeightField(hf);
     x.hf = hf = nullptr;
     // no rcErodeWalkableArea: the queries take the radius
-    if (!rcBuildDistanceField(&ctx, *chf)) return recast_fail(msg, msg_n, ctx, "the distance field");
-    if (!rcBuildRegions(&ctx, *chf, 0, 64, 400)) return recast_fail(msg, msg_n, ctx, "the regions");
+    int pr = pieces(*chf, &x);
+    if (pr < 0) return fail(msg, msg_n, "out of memory");
+    if (pr > 0)
+        return fail(msg, msg_n, "more than %d separate pieces of walkable ground; bake the level in parts",
+                    RC_BORDER_REG - 2);
     // one floor: no column may keep two spans in regions
     for (int y = 0; y < chf->height; y++)
         for (int x = 0; x < chf->width; x++) {

@@ -8,9 +8,10 @@
 // columns of cells `cell` metres wide and cell / 2 high; ground under a
 // ceiling lower than `height`, ledges (a drop of more than `climb` next to
 // it) and low obstacles' tops within `climb` are filtered; the cells that
-// are left become regions (watershed) and their outlines (contours,
-// simplified to within 1.3 cells). Those outlines are the mesh's outline
-// rings (even-odd: a region's hole is a hole). The walkable area is NOT
+// are left make one region per connected piece (pieces under 64 cells
+// dropped), whose outline and holes (Recast's contours, simplified to
+// within 1.3 cells) are the mesh's outline rings (even-odd: a hole, merged
+// into its outline or not, is a hole). The walkable area is NOT
 // eroded by any radius: steer's queries take the agent's radius, so one
 // mesh serves every agent size.
 //
