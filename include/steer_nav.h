@@ -94,6 +94,28 @@ typedef struct steer_NavMeshDesc {
 // (steer_navmesh_hash) on every machine. STEER_EARG with steer_last_error()
 // saying why (a bad point, a ring of fewer than 3 points, nothing walkable).
 STEER_API int steer_navmesh_new(const steer_NavMeshDesc *d, steer_NavMesh **out);
+// Bake a mesh from level geometry (triangle soup) with Recast: the
+// walkable ground as rings, then the exact build above (docs/api.md,
+// "Baking"). Vertices are z up; a triangle is ground when it faces up
+// (counter-clockwise seen from above) no steeper than `slope`. Zero means
+// default: height 2 m, climb 0, slope 45 degrees, cell height / 10. The
+// mesh is not eroded: queries take the radius. One floor only: ground over
+// ground in plan is refused. STEER_EARG with steer_last_error() saying why
+// (a bad index or coordinate, nothing walkable, several floors, or a build
+// without Recast: "this build has no baking").
+typedef struct steer_NavBakeDesc {
+    const double *xyz;   // 3 per vertex, metres, z up
+    int nverts;          // 3 .. 8,000,000
+    const uint32_t *tri; // 3 per triangle: 0-based vertex indices
+    int ntris;           // 1 .. 8,000,000
+    double height;       // the agent's height, metres (0: 2)
+    double climb;        // the step it climbs, metres (0: none)
+    double slope;        // the steepest walkable slope, degrees (0: 45)
+    double cell;         // the cell size, metres (0: height / 10)
+} steer_NavBakeDesc;
+// Bake the mesh of d's soup into *out (the host frees it): STEER_OK, or
+// STEER_EARG / STEER_ENOMEM with steer_last_error() saying why.
+STEER_API int steer_navmesh_bake(const steer_NavBakeDesc *d, steer_NavMesh **out);
 // From a grid's open cells (cells of cost c other than 1 become area "cost<c>").
 STEER_API int steer_navmesh_from_grid(const steer_Grid *g, steer_NavMesh **out);
 // Read the bytes steer_navmesh_save wrote (or the Lua nm:save() gave);

@@ -13,11 +13,11 @@
 #   tools/fuzz.sh merge TARGET           fold fuzz-work/TARGET's new coverage into the committed corpus
 #   tools/fuzz.sh seeds FROM TO          steer-fuzz (random programs, not coverage-guided) over a seed
 #                                        range in the ASan+UBSan build
-# TARGET: api, grid, message, data, scenario, snapshot, container, navmesh.
+# TARGET: api, grid, message, data, scenario, snapshot, container, navmesh, obj.
 set -u
 cd "$(dirname "$0")/.."
 build=${STEER_FUZZ_BUILD:-build-fuzz}
-targets="api grid message data scenario snapshot container navmesh"
+targets="api grid message data scenario snapshot container navmesh obj"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
@@ -28,7 +28,7 @@ setup() {
             -Db_lundef=false -Dfuzz=true -Dviewer=disabled >/dev/null || exit 1
     fi
     ninja -C "$build" tests/fuzz/fuzz_api tests/fuzz/fuzz_grid tests/fuzz/fuzz_message tests/fuzz/fuzz_data tests/fuzz/fuzz_scenario tests/fuzz/fuzz_snapshot \
-        tests/fuzz/fuzz_container tests/fuzz/fuzz_navmesh tests/fuzz/steer-fuzz >/dev/null || exit 1
+        tests/fuzz/fuzz_container tests/fuzz/fuzz_navmesh tests/fuzz/fuzz_obj tests/fuzz/steer-fuzz >/dev/null || exit 1
 }
 
 # libFuzzer's options for every run: a hang of 10 s is a finding; inputs up

@@ -12,6 +12,8 @@ pkgs="meson ninja-build pkg-config gcc liblua5.4-dev lua5.4 libsdl2-dev libsdl2-
 pkgs="$pkgs liblua5.3-dev lua5.3 liblua5.1-0-dev lua5.1 libluajit-5.1-dev luajit lua-compat53-dev love libgl1-mesa-dri"
 # the C++ compilers the cxx_headers test builds a C++ host with (clang has clang++)
 pkgs="$pkgs g++ clang"
+# Recast, which bakes navigation meshes from level geometry (src/nav/bake.cpp, -Drecast=auto)
+pkgs="$pkgs librecast-dev"
 only=false
 if [ "${1:-}" = --packages ]; then
     shift

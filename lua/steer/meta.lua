@@ -1139,6 +1139,17 @@ function steer.decompose_flow(desc) end
 ---@field areas? steer.NavMeshArea[] regions tagged with an area name
 ---@field costs? table<string, number> cost multiplier per area name (1e-3 .. math.huge; math.huge: never entered); default 1; "default" names the untagged ground
 ---@field grid? steer.Grid instead of outline: the grid's open cells, any-angle paths on them (cells of cost c become area "cost<c>")
+---@field vertices? steer.VecLike[] instead of outline, baked (Recast): the level's points {x, y, z}, z up
+---@field triangles? integer[]|integer[][] with vertices: 1-based vertex indices, 3 a triangle (flat, or {a, b, c} each); ground faces up (counter-clockwise seen from above)
+---@field obj? string instead of vertices and triangles: the path of a Wavefront OBJ file to bake
+---@field up? "y"|"z" the OBJ's up axis; default "y" (as editors export)
+---@field agent? steer.NavBakeAgent what the bake lets walk: height, climb, slope
+---@field cell? number the bake's cell, metres; default agent.height / 10
+
+---@class steer.NavBakeAgent
+---@field height? number ground under a lower ceiling is not walkable, metres; default 2
+---@field climb? number the step an agent goes up or down, metres; default 0.4
+---@field slope? number the steepest walkable slope, degrees (below 90); default 45
 
 ---@class steer.NavMeshFilter
 ---@field radius? number the agent's radius, metres (>= 0); default 0
@@ -1204,6 +1215,7 @@ function NavMesh:triangles() end
 function NavMesh:walls() end
 
 ---Build a navigation mesh from 2D polygons (or a grid). Exact: the same input gives the same mesh, bit for bit, on every machine.
+---Or bake one from level geometry (vertices and triangles, or an OBJ file) with Recast: one floor, not eroded (queries take the radius); the bake may differ between machines, its saved mesh loads the same everywhere. Raises in a build without Recast, and in mods.
 ---@param desc steer.NavMeshDesc
 ---@return steer.NavMesh
 function steer.navmesh(desc) end

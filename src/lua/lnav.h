@@ -89,6 +89,14 @@ static inline void steerL_nav_vec(lua_State *L, int idx, const char *fn, const c
     if (!steerL_tovec(L, idx, out)) steerL_field_error(L, fn, arg, "a vector (steer.vec or {x, y})", idx);
 }
 
+// A new mesh userdata on top holding m (one reference, taken over),
+// prepared (lnavmesh.c).
+struct steerN_Mesh;
+void steerL_navmesh_push(lua_State *L, struct steerN_Mesh *m, const char *fn);
+// steer.navmesh{} with a baking field (vertices, triangles, obj, agent,
+// up, cell): the bake, its mesh pushed (lnavbake.c).
+int steerL_navmesh_bake(lua_State *L, const char *fn);
+
 // A point inside the grid, or raise naming the argument.
 static inline void steerL_nav_inside(lua_State *L, const steerN_Grid *g, const char *fn, const char *arg,
                                      const double p[3])

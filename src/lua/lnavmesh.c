@@ -172,12 +172,13 @@ static const char *status_text(steerN_MeshStatus s)
     case STEERN_MESH_BADAREA: return "a bad area";
     case STEERN_MESH_EMPTY: return "nothing walkable";
     case STEERN_MESH_INTERNAL: return "an internal error";
+    case STEERN_MESH_BADBAKE: return "the bake failed";
     }
     return "?";
 }
 
 // A new mesh userdata on top holding m (one reference, taken over), prepared.
-static steerL_NavMesh *push_mesh(lua_State *L, steerN_Mesh *m, const char *fn)
+void steerL_navmesh_push(lua_State *L, steerN_Mesh *m, const char *fn)
 {
     steerL_NavMesh *u = lua_newuserdatauv(L, sizeof *u, 0);
     memset(u, 0, sizeof *u);
@@ -188,25 +189,20 @@ static steerL_NavMesh *push_mesh(lua_State *L, steerN_Mesh *m, const char *fn)
     m->hash = steerN_mesh_hash(m);
     m->serial = steerL_nav_serial(L);
     steerL_nav_charge(L, &u->charged, steerN_mesh_bytes(m));
-    return u;
 }
 
 static int navmesh_new(lua_State *L)
 {
     static const char *const fields[] = { "outline",   "obstacles", "areas", "costs", "grid", "vertices",
-                                          "triangles", "agent",     "obj",   "up",    NULL };
+                                          "triangles", "agent",     "obj",   "up",    "cell", NULL };
     const char *fn = "steer.navmesh";
     steerL_check_desc(L, 1, fn, fields);
     lua_settop(L, 1);
-    static const char *const baked[] = { "vertices", "triangles", "obj", "agent", "up" };
+    static const char *const baked[] = { "vertices", "triangles", "obj", "agent", "up", "cell" };
     for (size_t i = 0; i < sizeof baked / sizeof *baked; i++) {
         bool given = lua_getfield(L, 1, baked[i]) != LUA_TNIL;
         lua_pop(L, 1);
-        if (given)
-            return luaL_error(L,
-                              "%s: field '%s': baking a mesh from level geometry (vertices, triangles, obj) is not "
-                              "in this version of steer; give 'outline' (with 'obstacles', 'areas') or 'grid'",
-                              fn, baked[i]);
+        if (given) return steerL_navmesh_bake(L, fn); // lnavbake.c
     }
     steerN_Alloc alloc = steerL_allocator(L);
     steerN_MeshError err;
@@ -221,7 +217,7 @@ static int navmesh_new(lua_State *L)
         m = steerN_mesh_from_grid(steerL_checkgrid(L, 2)->g, &alloc, &err);
         if (!m)
             return luaL_error(L, "%s: field 'grid': %s", fn, err.message[0] ? err.message : status_text(err.status));
-        push_mesh(L, m, fn);
+        steerL_navmesh_push(L, m, fn);
         return 1;
     }
     lua_pop(L, 1);
@@ -329,7 +325,7 @@ static int navmesh_new(lua_State *L)
                               fn);
         return luaL_error(L, "%s: %s", fn, err.message[0] ? err.message : status_text(err.status));
     }
-    push_mesh(L, m, fn);
+    steerL_navmesh_push(L, m, fn);
     return 1;
 }
 
@@ -355,7 +351,7 @@ static int navmesh_load(lua_State *L)
         return luaL_error(L, "%s: %d bytes past the end of the mesh", fn, (int)steerS_left(&r));
     }
     if (!m) return luaL_error(L, "%s: %s", fn, oom ? "out of memory" : msg[0] ? msg : "not a navigation mesh");
-    push_mesh(L, m, fn);
+    steerL_navmesh_push(L, m, fn);
     return 1;
 }
 

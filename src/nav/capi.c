@@ -7,6 +7,7 @@
 
 #include "../core/base.h"
 #include "../core/bytes.h"
+#include "bake.h"
 #include "mesh.h"
 
 #include <math.h>
@@ -315,6 +316,33 @@ int steer_navmesh_new(const steer_NavMeshDesc *d, steer_NavMesh **out)
     if (!m) {
         if (err.status == STEERN_MESH_NOMEM) return STEER_ENOMEM;
         steerA_refuse_why("steer_navmesh_new: %s", err.message[0] ? err.message : "nothing walkable");
+        return STEER_EARG;
+    }
+    return give_mesh(m, out);
+}
+
+int steer_navmesh_bake(const steer_NavBakeDesc *d, steer_NavMesh **out)
+{
+    STEERA_NONNULL(out, "a place for the mesh", STEER_EARG);
+    *out = NULL;
+    STEERA_NONNULL(d, "a steer_NavBakeDesc", STEER_EARG);
+    if (d->nverts < 3 || d->ntris < 1 || !d->xyz || !d->tri) {
+        steerA_refuse_why("steer_navmesh_bake: the desc needs nverts >= 3 and ntris >= 1 with xyz and tri");
+        return STEER_EARG;
+    }
+    steerN_BakeSpec spec = { .xyz = d->xyz,
+                             .nverts = (uint32_t)d->nverts,
+                             .tri = d->tri,
+                             .ntris = (uint32_t)d->ntris,
+                             .height = d->height > 0 || d->height < 0 ? d->height : 2,
+                             .climb = d->climb,
+                             .slope = d->slope > 0 || d->slope < 0 ? d->slope : 45,
+                             .cell = d->cell };
+    steerN_MeshError err;
+    steerN_Mesh *m = steerN_mesh_bake(&spec, NULL, &err);
+    if (!m) {
+        if (err.status == STEERN_MESH_NOMEM) return STEER_ENOMEM;
+        steerA_refuse_why("steer_navmesh_bake: %s", err.message[0] ? err.message : "nothing walkable");
         return STEER_EARG;
     }
     return give_mesh(m, out);

@@ -172,6 +172,7 @@ typedef enum steerN_MeshStatus {
                           // area)
     STEERN_MESH_EMPTY,    // nothing walkable is left (not an error for every caller)
     STEERN_MESH_INTERNAL, // a broken invariant, reported rather than crashed on
+    STEERN_MESH_BADBAKE,  // a bake's input, or the bake itself, failed (bake.h; the message says why)
 } steerN_MeshStatus;
 
 typedef struct steerN_MeshError {

@@ -300,7 +300,6 @@ describe("navmesh errors", function()
       "costs.mud")
     raises(function() steer.navmesh{ outline = box(0, 0, 1, 1), obstacles = { box(-1, -1, 2, 2) } } end,
       "steer.navmesh", "nothing is walkable")
-    raises(function() steer.navmesh{ vertices = {} } end, "steer.navmesh", "field 'vertices'")
     raises(function() steer.navmesh{ outline = box(0, 0, 1, 1), bogus = 1 } end, "steer.navmesh", "bogus")
     local nm = steer.navmesh{ outline = box(0, 0, 10, 10) }
     raises(function() nm:path({ 1, 1 }, "x") end, "steer.navmesh:path", "to")

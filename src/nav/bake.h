@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// bake.h — navigation meshes baked from level geometry (triangle soup):
+// Recast finds the walkable ground (bake.cpp), the exact builder
+// (mesh_build.c) makes the mesh of it, the same as one built from rings.
+//
+// The bake, in Recast's steps: every triangle facing up no steeper than
+// `slope` is ground, every other one solid; the soup is rasterized into
+// columns of cells `cell` metres wide and cell / 2 high; ground under a
+// ceiling lower than `height`, ledges (a drop of more than `climb` next to
+// it) and low obstacles' tops within `climb` are filtered; the cells that
+// are left make one region per connected piece (pieces under 64 cells
+// dropped), whose outline and holes (Recast's contours, simplified to
+// within 1.3 cells) are the mesh's outline rings (even-odd: a hole, merged
+// into its outline or not, is a hole). The walkable area is NOT
+// eroded by any radius: steer's queries take the agent's radius, so one
+// mesh serves every agent size.
+//
+// One floor only for now: where the walkable ground lies over itself in
+// plan (a bridge, a room over a room, a table an agent fits under), the
+// bake fails and says where (several floors are issue 33 item 2).
+//
+// The bake runs Recast's float code: it may differ between machines and
+// compilers by a cell here and there. The mesh it gives is plain data:
+// saved (nm:save(), steer_navmesh_save) it loads bit-exact everywhere.
+#ifndef STEER_NAV_BAKE_H
+#define STEER_NAV_BAKE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct steerN_Mesh;
+struct steerN_Alloc;
+struct steerN_MeshError;
+
+#define STEERN_BAKE_MAX_CELLS (1u << 26) // columns of the heightfield (8192 x 8192)
+#define STEERN_BAKE_MAX_TRIS 8000000u    // triangles of a soup
+#define STEERN_BAKE_MAX_VERTS 8000000u   // and its vertices
+#define STEERN_BAKE_MAX_COORD 1e6        // metres from the origin, each coordinate
+
+typedef struct steerN_BakeSpec {
+    const double *xyz;   // 3 per vertex, metres, z up
+    uint32_t nverts;     //
+    const uint32_t *tri; // 3 per triangle, 0-based vertex indices
+    uint32_t ntris;
+    double height; // the agent's height: ground under a lower ceiling is not walkable (> 0)
+    double climb;  // the step it climbs (>= 0)
+    double slope;  // the steepest walkable slope, degrees (0 .. 90)
+    double cell;   // cell size, metres; 0: the default, steerN_bake_cell
+} steerN_BakeSpec;
+
+// What the bake gives: outline rings in the x, y plane (malloc'd; free with
+// steerN_bake_rings_free).
+typedef struct steerN_BakeRings {
+    double *xy;
+    uint32_t *ring_end;
+    uint32_t nrings, npoints;
+    double cell;      // the cell size used
+    int width, depth; // the heightfield's columns along x and y
+} steerN_BakeRings;
+
+// The default cell size: height / 10 (0.2 m for a 2 m agent), no larger
+// than the climb (a step is a cell or more), no smaller than 1 cm.
+double steerN_bake_cell(double height, double climb);
+// Whether this build bakes (Recast was found when it was configured).
+int steerN_bake_available(void);
+// The walkable area of the soup as rings: 0, or -1 with msg (msg_n bytes)
+// saying why. The spec's numbers are checked by the caller (steerN_mesh_bake).
+int steerN_bake_rings(const steerN_BakeSpec *spec, steerN_BakeRings *out, char *msg, size_t msg_n);
+void steerN_bake_rings_free(steerN_BakeRings *r);
+
+// The whole bake: checks the spec (every index, every coordinate), bakes
+// and builds the mesh (not yet prepared). NULL with err->message set.
+// (Declared with struct tags: bake.cpp, C++, includes this header, not mesh.h.)
+struct steerN_Mesh *steerN_mesh_bake(const steerN_BakeSpec *spec, const struct steerN_Alloc *alloc,
+                                     struct steerN_MeshError *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// bake_mesh.c — a mesh baked from a triangle soup (bake.h): the spec
+// checked, the rings from Recast (bake.cpp), the mesh from the rings by
+// the exact builder, as steer.navmesh{ outline = ... } builds it. In a
+// build without Recast (-Drecast=disabled, or no librecast, as in the
+// Windows, aarch64 and browser builds), the bake says so.
+#include "bake.h"
+#include "mesh.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+double steerN_bake_cell(double height, double climb)
+{
+    (void)climb;
+    double c = height / 10;
+    return c < 0.01 ? 0.01 : c;
+}
+
+#ifndef STEER_RECAST
+int steerN_bake_available(void) { return 0; }
+
+int steerN_bake_rings(const steerN_BakeSpec *spec, steerN_BakeRings *out, char *msg, size_t msg_n)
+{
+    (void)spec;
+    *out = (steerN_BakeRings){ 0 };
+    snprintf(msg, msg_n, "this build has no baking (Recast); install librecast-dev and rebuild steer");
+    return -1;
+}
+
+void steerN_bake_rings_free(steerN_BakeRings *r) { (void)r; }
+#endif
+
+static steerN_Mesh *bad(steerN_MeshError *err, steerN_MeshStatus st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err->status = st;
+    err->ring = err->point = 0;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+steerN_Mesh *steerN_mesh_bake(const steerN_BakeSpec *s, const steerN_Alloc *alloc, steerN_MeshError *err)
+{
+    if (!steerN_bake_available())
+        return bad(err, STEERN_MESH_BADBAKE,
+                   "this build has no baking (Recast); install librecast-dev and rebuild steer");
+    if (!(s->height > 0 && s->height <= 1e3))
+        return bad(err, STEERN_MESH_BADBAKE, "agent.height: expected a height in metres (> 0, at most 1000)");
+    if (!(s->climb >= 0 && s->climb <= 1e3))
+        return bad(err, STEERN_MESH_BADBAKE, "agent.climb: expected a step height in metres (0 to 1000)");
+    if (!(s->slope >= 0 && s->slope < 90))
+        return bad(err, STEERN_MESH_BADBAKE, "agent.slope: expected a slope in degrees (0 to below 90)");
+    if (!(s->cell == 0 || (s->cell >= 0.001 && s->cell <= 1e3)))
+        return bad(err, STEERN_MESH_BADBAKE, "cell: expected a cell size in metres (0.001 to 1000)");
+    if (s->ntris > STEERN_BAKE_MAX_TRIS || s->nverts > STEERN_BAKE_MAX_VERTS)
+        return bad(err, STEERN_MESH_BADBAKE, "more than %u triangles or %u vertices", STEERN_BAKE_MAX_TRIS,
+                   STEERN_BAKE_MAX_VERTS);
+    for (uint32_t i = 0; i < 3 * s->nverts; i++)
+        if (!(fabs(s->xyz[i]) <= STEERN_BAKE_MAX_COORD))
+            return bad(err, STEERN_MESH_BADBAKE, "vertex %u: coordinate %g is not finite or beyond %g m", i / 3 + 1,
+                       s->xyz[i], STEERN_BAKE_MAX_COORD);
+    for (uint32_t i = 0; i < 3 * s->ntris; i++)
+        if (s->tri[i] >= s->nverts)
+            return bad(err, STEERN_MESH_BADBAKE, "triangle %u: vertex %u of %u", i / 3 + 1, s->tri[i] + 1, s->nverts);
+    steerN_BakeRings r;
+    if (steerN_bake_rings(s, &r, err->message, sizeof err->message)) {
+        err->status = STEERN_MESH_BADBAKE;
+        return NULL;
+    }
+    if (!r.nrings) {
+        steerN_bake_rings_free(&r);
+        return bad(err, STEERN_MESH_EMPTY,
+                   "nothing is walkable: no ground faces up within the slope with room for the agent's height");
+    }
+    int32_t *role = malloc(sizeof *role * r.nrings);
+    if (!role) {
+        steerN_bake_rings_free(&r);
+        return bad(err, STEERN_MESH_NOMEM, "out of memory");
+    }
+    for (uint32_t k = 0; k < r.nrings; k++) role[k] = STEERN_RING_OUTLINE;
+    const char *names[1] = { "default" };
+    steerN_MeshSpec spec = {
+        .xy = r.xy, .ring_end = r.ring_end, .ring_role = role, .nrings = r.nrings, .nareas = 1, .area_names = names
+    };
+    steerN_Mesh *m = steerN_mesh_build(&spec, alloc, err);
+    free(role);
+    steerN_bake_rings_free(&r);
+    if (!m && err->status == STEERN_MESH_EMPTY)
+        snprintf(err->message, sizeof err->message, "nothing is walkable: the ground's outlines enclose no area");
+    return m;
+}
