@@ -1,0 +1,185 @@
+-- SPDX-License-Identifier: MIT
+-- context_spec.lua — steer.context (context steering, Fray): the children
+-- write interest and danger maps over a ring of directions, danger masks,
+-- interest picks. Between a wall and a threat it keeps moving away along
+-- the wall where a blend of the same children runs through the wall or
+-- slows; it goes round an obstacle to its target; the chosen direction is
+-- interpolated between slots; smoothing steadies the heading; snapshots,
+-- threads and repeated runs give the same bits; bad input raises naming
+-- steer.context and the argument, at the caller's line.
+local steer = require "steer"
+local spec = require "spec"
+local describe, it, expect = spec.describe, spec.it, spec.expect
+
+-- An agent 1 m above a long wall (y = 0), a threat 2 m above it, moving
+-- toward the wall: fleeing pushes it into the wall, the wall pushes back.
+local function wall_and_threat(make)
+  local w = steer.world{ seed = 3 }
+  w:add_wall{ from = { -30, 0 }, to = { 30, 0 } }
+  local threat = { 0, 3 }
+  local flee = steer.flee{ target = threat, panic_radius = 15 }
+  local walls = steer.avoid_walls{ length = 2 }
+  local a = w:spawn{ position = { 0, 1 }, velocity = { 0, -2 }, max_speed = 3, max_force = 6, radius = 0.5,
+                     brain = make(flee, walls) }
+  local speed, lowest, slowest = 0, math.huge, math.huge
+  for t = 1, 120 do
+    w:step()
+    speed = speed + a.velocity:len() / 120
+    lowest = math.min(lowest, a.position.y)
+    if t > 30 then slowest = math.min(slowest, a.velocity:len()) end
+  end
+  return a.position:dist(threat) - 2, speed, lowest, slowest
+end
+
+describe("steer.context", function()
+  it("moves away along the wall between a wall and a threat, where a blend runs through the wall", function()
+    local gained, speed, lowest, slowest = wall_and_threat(function(flee, walls)
+      return steer.context{ interest = { flee }, danger = { flee, walls } }
+    end)
+    expect(gained, "distance gained from the threat in 2 s"):gt(2.5)
+    expect(speed, "mean speed (m/s)"):gt(2.2)
+    expect(slowest, "slowest after the first 0.5 s"):gt(1.5)
+    expect(lowest, "lowest y (the wall is y = 0, the radius 0.5; it starts at 2 m/s toward it)"):gt(0.25)
+    -- the same children blended: the flee wins through the wall
+    local _, bspeed, blowest = wall_and_threat(function(flee, walls) return steer.blend{ flee, walls } end)
+    expect(blowest < 0 or bspeed < 2.0, "the blend crosses the wall or slows (lowest y " .. blowest .. ", speed "
+      .. bspeed .. ")"):truthy()
+  end)
+
+  it("goes round a small obstacle to its target", function()
+    local w = steer.world{ seed = 1 }
+    w:add_obstacle{ position = { 5, 0 }, radius = 1 }
+    local a = w:spawn{ position = { 0, 0 }, max_speed = 3, max_force = 6, radius = 0.5,
+                       brain = steer.context{ interest = { steer.arrive{ target = { 10, 0 } } },
+                                              danger = { steer.avoid_obstacles{ lookahead = 1 } } } }
+    local closest, arrived = math.huge, nil
+    for t = 1, 600 do
+      w:step()
+      closest = math.min(closest, a.position:dist({ 5, 0 }))
+      if not arrived and a.position:dist({ 10, 0 }) < 0.3 and a.velocity:len() < 0.3 then arrived = t end
+    end
+    expect(arrived, "arrived (within 0.3 m, slower than 0.3 m/s) within 10 s"):truthy()
+    expect(closest, "closest to the obstacle's centre (radii 1 + 0.5)"):gt(1.5)
+  end)
+
+  it("interpolates the direction between slots", function()
+    local function heading(slots, deg)
+      local w = steer.world{ seed = 1 }
+      local r = math.rad(deg)
+      local a = w:spawn{ position = { 0, 0 }, max_speed = 3, max_force = 6,
+                         brain = steer.context{ interest = { steer.seek{ target = { 10 * math.cos(r), 10 * math.sin(r) } } },
+                                                slots = slots } }
+      w:step()
+      local f = a:force()
+      return math.deg(math.atan(f.y, f.x))
+    end
+    expect(math.abs(heading(8, 22.5) - 22.5), "8 slots, target at 22.5 deg: heading error"):lt(0.5)
+    expect(math.abs(heading(8, 10) - 10), "8 slots, target at 10 deg: heading error"):lt(6)
+    expect(math.abs(heading(16, 100) - 100), "16 slots, target at 100 deg: heading error"):lt(2)
+  end)
+
+  it("steadies the heading with smoothing", function()
+    -- jitter: how much the turn rate changes from tick to tick (deg/s)
+    local function jitter(smoothing)
+      local w = steer.world{ seed = 5 }
+      local a = w:spawn{ position = { 0, 0 }, velocity = { 2, 0 }, max_speed = 3, max_force = 6,
+                         brain = steer.context{ interest = { steer.wander{ jitter = 40 } }, slots = 16,
+                                                smoothing = smoothing } }
+      local last, lastd, wobble = nil, nil, 0
+      for _ = 1, 600 do
+        w:step()
+        local h = math.atan(a.velocity.y, a.velocity.x)
+        if last then
+          local d = h - last
+          if d > math.pi then d = d - 2 * math.pi elseif d < -math.pi then d = d + 2 * math.pi end
+          if lastd then wobble = wobble + math.abs(d - lastd) end
+          lastd = d
+        end
+        last = h
+      end
+      return math.deg(wobble) / 10
+    end
+    local rough, smooth = jitter(0), jitter(0.8)
+    expect(smooth, "jitter with smoothing 0.8 against " .. rough .. " without"):lt(0.5 * rough)
+  end)
+
+  local function crowd(opts)
+    local w = steer.world{ seed = 9, threads = opts and opts.threads or 1 }
+    w:add_wall{ from = { -10, -10 }, to = { 10, -10 } }
+    w:add_obstacle{ position = { 0, 0 }, radius = 1.5 }
+    local brain = steer.context{
+      interest = { steer.seek{}, { steer.wander{}, 0.3 } },
+      danger = { steer.avoid_agents{}, steer.avoid_walls{}, { steer.separation{ radius = 1.5 }, 0.5 } },
+      slots = 24, smoothing = 0.5,
+    }
+    for i = 0, 39 do
+      local x, y = (i % 8) * 2 - 7, math.floor(i / 8) * 2 - 8
+      w:spawn{ position = { x, y }, target = { -x, 9 - y }, max_speed = 2, max_force = 4, radius = 0.4,
+               brain = brain }
+    end
+    return w
+  end
+
+  it("gives the same bits: twice, on 1 and 4 threads, and across save, load and restore", function()
+    local a, b = crowd(), crowd()
+    a:step(120)
+    b:step(120)
+    expect(b:hash(), "a second run"):eq(a:hash())
+    local t4 = crowd{ threads = 4 }
+    t4:step(120)
+    expect(t4:hash(), "4 threads against 1"):eq(a:hash())
+    local s = a:save()
+    local loaded = steer.load(s)
+    expect(loaded:hash(), "right after the load"):eq(a:hash())
+    a:step(120)
+    loaded:step(120)
+    expect(loaded:hash(), "120 ticks after the load"):eq(a:hash())
+    local back = crowd()
+    back:step(7)
+    back:restore(s)
+    back:step(120)
+    expect(back:hash(), "restored (rewound) and run again"):eq(a:hash())
+  end)
+
+  it("keeps the children's weights in a snapshot", function()
+    local w = steer.world{ seed = 1 }
+    w:spawn{ position = { 0, 0 }, brain = steer.context{ interest = { { steer.seek{ target = { 5, 0 } }, 0.5 } } } }
+    w:step(30)
+    local loaded = steer.load(w:save())
+    w:step(30)
+    loaded:step(30)
+    expect(loaded:hash(), "half-weighted seek after a load"):eq(w:hash())
+  end)
+
+  it("raises on bad input, naming steer.context and the argument", function()
+    local seek = steer.seek{}
+    expect(function() steer.context{ interest = { seek }, slots = 3 } end)
+      :raises_here("steer.context", "field 'slots'", ">= 4 and <= 64", "3")
+    expect(function() steer.context{ interest = { seek }, slots = 65 } end):raises_here("steer.context", "field 'slots'")
+    expect(function() steer.context{ interest = { seek }, slots = 8.5 } end)
+      :raises_here("steer.context", "field 'slots'", "whole number")
+    expect(function() steer.context{ interest = { seek }, threshold = 0 / 0 } end)
+      :raises_here("steer.context", "field 'threshold'", "NaN")
+    expect(function() steer.context{ interest = { seek }, threshold = -0.1 } end)
+      :raises_here("steer.context", "field 'threshold'")
+    expect(function() steer.context{ interest = { seek }, smoothing = 1 } end)
+      :raises_here("steer.context", "field 'smoothing'", "1")
+    expect(function() steer.context{ interest = { seek }, smoothing = 0 / 0 } end)
+      :raises_here("steer.context", "field 'smoothing'", "NaN")
+    expect(function() steer.context{ interest = { { seek, 0 / 0 } } } end)
+      :raises_here("steer.context", "interest[1]", "finite weight >= 0")
+    expect(function() steer.context{ interest = { seek, { seek, -1 } } } end)
+      :raises_here("steer.context", "interest[2]", "finite weight >= 0")
+    expect(function() steer.context{ interest = { seek }, danger = { { steer.avoid_walls{}, "much" } } } end)
+      :raises_here("steer.context", "danger[1]", "finite weight")
+    expect(function() steer.context{ interest = {} } end):raises_here("steer.context", "field 'interest'", "empty")
+    expect(function() steer.context{ danger = { steer.avoid_walls{} } } end)
+      :raises_here("steer.context", "field 'interest'", "nil")
+    expect(function() steer.context{ interest = { seek, steer.alignment{} } } end)
+      :raises_here("steer.context", "interest[2]", "steer.alignment", "seek, arrive, pursue", "reciprocal")
+    expect(function() steer.context{ interest = { seek }, danger = { steer.seek{} } } end)
+      :raises_here("steer.context", "danger[1]", "steer.seek", "separation, avoid_agents, avoid_walls")
+    expect(function() steer.context{ interest = { seek }, danger = { steer.avoid_walls{} }, 3 } end)
+      :raises_here("steer.context")
+  end)
+end)
