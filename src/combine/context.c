@@ -48,12 +48,13 @@
 //     cornered agent may pass by it; separation: the direction of the
 //     crowd, opposite its push, strength |push| 2 radius (1 at contact),
 //     the same cone; avoid_agents: per slot, how far the agent's centre
-//     goes along the slot before touching a neighbour within its range
-//     (a ray against the neighbour grown by both radii, at their present
-//     positions; its horizon, tag and margin are not read), danger
-//     1 - distance / range; avoid_walls (range: its whisker length) and
-//     avoid_obstacles (range: lookahead * max_speed): the same against
-//     every shape within range, circles and walls grown by the radius in
+//     goes along the slot before touching a neighbour (of its tag, if
+//     set) grown by both radii and its margin, at their present positions:
+//     danger 1 - distance / reach, reach = horizon * max_speed (as far as
+//     the agent gets in the horizon) within its range. Only the slots a
+//     neighbour spans are visited. avoid_walls (range: its whisker
+//     length) and avoid_obstacles (range: lookahead * max_speed): the
+//     same against every shape within range, circles and walls grown by the radius in
 //     the xy plane, boxes and planes by a thin ray less the radius. A shape
 //     or agent the body already overlaps is danger toward it only (the
 //     half ring facing it, by cos), so the agent can always back out.
@@ -266,24 +267,57 @@ static void shapes_danger(steerB_Ctx *c, const Ring *r, float range, float wt, f
     }
 }
 
-// Per slot, a ray against each neighbour within range, grown by both radii.
-static void agents_danger(steerB_Ctx *c, const Ring *r, float range, float wt, float *map)
+// atan2 to within 0.005 rad (a rational fit per octant): only for
+// choosing which slots to visit, never for a value that reaches the world.
+static float rough_atan2(float y, float x)
+{
+    float ax = fabsf(x), ay = fabsf(y), hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
+    float z = hi > 0.0f ? lo / hi : 0.0f;
+    float a = z * (0.7853982f + 0.273f * (1.0f - z));
+    if (ay > ax) a = 1.5707964f - a;
+    if (x < 0.0f) a = 3.1415927f - a;
+    return y < 0.0f ? -a : a;
+}
+
+// The slots round direction (x, y) within `half` radians of it, one more
+// on each side (so rough_atan2's error never drops one): [*lo, *hi],
+// indices modulo n; the whole ring when that span covers it. The slots
+// left out are those whose value would be zero anyway, so the span never
+// changes a map, only the work.
+static void slot_span(const Ring *r, float x, float y, float half, int *lo, int *hi)
+{
+    float inv = (float)r->n / 6.2831853f, th = rough_atan2(y, x);
+    *lo = (int)floorf((th - half) * inv) - 1;
+    *hi = (int)ceilf((th + half) * inv) + 1;
+    if (*hi - *lo + 1 >= r->n) *lo = 0, *hi = r->n - 1;
+}
+
+// Per slot, a ray against each neighbour (of the tag, if any) within
+// reach, grown by both radii and the margin: danger 1 - distance / reach.
+// Only the slots the grown circle spans are visited (the others' rays miss
+// it); a neighbour on top of the agent counts in every slot.
+static void agents_danger(steerB_Ctx *c, const Ring *r, float reach, uint16_t tag, float margin, float wt, float *map)
 {
     const steer_World *w = c->w;
-    if (!(range > 0.0f)) return;
+    if (!(reach > 0.0f)) return;
     for (int j = 0; j < c->nn; j++) {
         const steerB_Neighbor *nb = &c->nb[j];
-        if (nb->d2 > range * range) continue;
-        float R = c->radius + w->radius[nb->d], ox = nb->off[0], oy = nb->off[1];
-        float o2 = ox * ox + oy * oy, R2 = R * R;
-        for (int i = 0; i < r->n; i++) {
-            float t = ray_circle(ox, oy, R, r->x[i], r->y[i]), v;
-            if (o2 < R2) { // overlapping: the half ring facing it
-                float ol = sqrtf(o2), along = ox * r->x[i] + oy * r->y[i];
-                v = ol > 0.0f ? clamp01(along / ol) : 1.0f;
+        if (tag && w->tag[nb->d] != tag) continue;
+        float R = c->radius + w->radius[nb->d] + margin, ox = nb->off[0], oy = nb->off[1];
+        if (!(nb->d2 < (reach + R) * (reach + R))) continue;
+        float o2 = ox * ox + oy * oy, R2 = R * R, ol = sqrtf(o2);
+        bool over = o2 < R2;
+        int lo = 0, hi = r->n - 1;
+        if (ol > 0.0f) slot_span(r, ox, oy, 1.5707964f * (over ? 1.0f : R / ol), &lo, &hi); // >= asin(R / ol)
+        for (int k = lo; k <= hi; k++) {
+            int i = k < 0 ? k + r->n : k >= r->n ? k - r->n : k;
+            float v;
+            if (over) { // overlapping: the half ring facing it
+                v = ol > 0.0f ? clamp01((ox * r->x[i] + oy * r->y[i]) / ol) : 1.0f;
             } else {
+                float t = ray_circle(ox, oy, R, r->x[i], r->y[i]);
                 if (t < 0.0f) continue;
-                v = clamp01(1.0f - t / range);
+                v = clamp01(1.0f - t / reach);
             }
             v *= wt;
             if (v > map[i]) map[i] = v;
@@ -312,8 +346,13 @@ static void danger_hook(steerB_Ctx *c, const Ring *r, uint32_t i, float *map)
         return;
     }
     if (c->rec) v3_zero(c->rec + 3 * i); // not run as a force
-    if (kind == &steerB_avoid_agents) agents_danger(c, r, kind->sense(k), wt, map);
-    else if (kind == &steerB_avoid_walls) shapes_danger(c, r, number_field(k, "length"), wt, map);
+    if (kind == &steerB_avoid_agents) {
+        // as far as the agent goes in the behaviour's horizon, within its range
+        float reach = number_field(k, "horizon") * c->max_speed, range = kind->sense(k);
+        const steerB_Field *tf = steerB_find_field(kind, "tag");
+        uint16_t tag = tf ? *(const uint16_t *)(const void *)(k->params + tf->offset) : 0;
+        agents_danger(c, r, reach < range ? reach : range, tag, number_field(k, "margin"), wt, map);
+    } else if (kind == &steerB_avoid_walls) shapes_danger(c, r, number_field(k, "length"), wt, map);
     else if (kind == &steerB_avoid_obstacles) shapes_danger(c, r, number_field(k, "lookahead") * c->max_speed, wt, map);
 }
 
