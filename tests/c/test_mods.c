@@ -1326,6 +1326,39 @@ static void test_mod_thinks_not_for_copies(void)
     steer_engine_free(e);
 }
 
+// A mod builds a steer.context (issue 36) like any combiner: its agent,
+// with smoothing memory, moves toward its target and the mod keeps running
+// across a rewind.
+static void test_mod_context(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    const char *mod = write_mod(
+        "ctx", "local steer = require 'steer'\n"
+               "local a\n"
+               "return { setup = function(w)\n"
+               "  a = w:spawn{ position = { 10, 10 }, target = { 40, 10 }, max_speed = 2, max_force = 4,\n"
+               "    brain = steer.context{\n"
+               "    interest = { steer.seek{} }, danger = { steer.avoid_agents{}, { steer.avoid_walls{}, 2 } },\n"
+               "    slots = 12, smoothing = 0.5 } }\n"
+               "end, update = function(w)\n"
+               "  if w.tick >= 100 and a.position.x < 12 then error('did not move: ' .. tostring(a.position)) end\n"
+               "end }\n");
+    int id = run_enabled(e, mod, 60, "a mod's context");
+    char *snap = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&snap, &len);
+    REQUIRE(f && steer_engine_save(e, mem_write, f) == STEER_OK, "save: %s", steer_engine_error(e));
+    fclose(f);
+    CHECK(steer_engine_tick(e, 30) == STEER_OK && steer_engine_restore(e, snap, len) == STEER_OK, "rewind: %s",
+          steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 120) == STEER_OK, "ticks after the rewind: %s", steer_engine_error(e));
+    mod_enabled(e, id, "a mod's context after a rewind");
+    steer_engine_free(e);
+    free(snap);
+}
+
 // Brains a mod's think assigns and drops are let go (its world unpins the
 // ones no agent uses, each tick) and collected before the cap judges: 50
 // agents taking a new tree 30 times a second run 600 ticks.
@@ -1964,6 +1997,7 @@ int main(void)
     RUN(test_mod_archetype_think);
     RUN(test_mod_after_the_scenario_restores);
     RUN(test_mod_thinks_not_for_copies);
+    RUN(test_mod_context);
     RUN(test_mod_tree_memory);
     RUN(test_mod_thinks_per_tick_budget);
     RUN(test_mod_budget_is_cpu_time);
