@@ -76,6 +76,7 @@ extern const steerB_Kind steerB_seek, steerB_flee, steerB_pursue, steerB_evade, 
 
 #define MAX_SLOTS 64
 #define MOMENTUM 0.05f // see context_eval
+#define MAX_REACH 1e4f // metres: the farthest a danger map looks
 enum { ROLE_INTEREST = 1, ROLE_DANGER };
 
 typedef struct Context {
@@ -241,6 +242,7 @@ static void shapes_danger(steerB_Ctx *c, const Ring *r, float range, float wt, f
 {
     const steer_World *w = c->w;
     if (!(range > 0.0f)) return;
+    if (range > MAX_REACH) range = MAX_REACH; // lookahead * a huge max_speed: a finite query box
     float lo[3], hi[3];
     for (int a = 0; a < 3; a++) {
         lo[a] = c->p[a] - range - c->radius;

@@ -151,6 +151,29 @@ describe("steer.context", function()
     expect(loaded:hash(), "half-weighted seek after a load"):eq(w:hash())
   end)
 
+  it("keeps the world finite at extreme agent parameters", function()
+    local w = steer.world{ seed = 2 }
+    w:add_obstacle{ position = { 3, 0 }, radius = 1 }
+    w:add_wall{ from = { -5, -2 }, to = { 5, -2 } }
+    local brain = steer.context{
+      interest = { steer.seek{ target = { 10, 0 } }, steer.wander{}, steer.arrive{ target = { 0, 5 } } },
+      danger = { steer.avoid_obstacles{ lookahead = 1e4, stuck_window = 0 }, steer.avoid_walls{}, steer.avoid_agents{},
+                 steer.separation{}, steer.flee{ target = { 0, 0 } } },
+      smoothing = 0.9,
+    }
+    local agents = {
+      w:spawn{ position = { 0, 0 }, max_speed = 1e30, max_force = 1e30, brain = brain },
+      w:spawn{ position = { 0, 0 }, max_speed = 0, max_force = 0, brain = brain },
+      w:spawn{ position = { 0, 0 }, max_speed = 3, max_force = 1e-6, mass = 1e-6, radius = 0, brain = brain },
+      w:spawn{ position = { 3, 0 }, max_speed = 3, max_force = 6, radius = 5, brain = brain },
+    }
+    w:step(60)
+    for i, a in ipairs(agents) do
+      local p, v = a.position, a.velocity
+      expect(p.x == p.x and p.y == p.y and v.x == v.x and v.y == v.y, "agent " .. i .. " is not NaN"):truthy()
+    end
+  end)
+
   it("raises on bad input, naming steer.context and the argument", function()
     local seek = steer.seek{}
     expect(function() steer.context{ interest = { seek }, slots = 3 } end)
