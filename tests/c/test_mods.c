@@ -1099,6 +1099,25 @@ static bool mod_enabled(steer_Engine *e, int id, const char *what)
     return mi.enabled;
 }
 
+// Save the engine, tick `ahead` times, restore the save and tick `after`
+// times (a rewind): the save (free it), *len its bytes; NULL when it failed.
+static char *save_and_rewind(steer_Engine *e, int ahead, int after, size_t *len)
+{
+    char *snap = NULL;
+    FILE *f = open_memstream(&snap, len);
+    bool saved = f && steer_engine_save(e, mem_write, f) == STEER_OK;
+    if (f) fclose(f);
+    CHECK(saved, "save: %s", steer_engine_error(e));
+    if (!saved) {
+        free(snap);
+        return NULL;
+    }
+    CHECK(steer_engine_tick(e, ahead) == STEER_OK && steer_engine_restore(e, snap, *len) == STEER_OK, "rewind: %s",
+          steer_engine_error(e));
+    CHECK(steer_engine_tick(e, after) == STEER_OK, "ticks after the rewind: %s", steer_engine_error(e));
+    return snap;
+}
+
 // Load the mod at path and tick n times: it must still run. Its id. (A
 // budget of a second: these test memory and routing, not time, also under
 // ThreadSanitizer, where a tick's thinks take tens of milliseconds.)
@@ -1133,14 +1152,9 @@ static void test_mod_functions_across_a_snapshot(void)
     int id = -1;
     REQUIRE(steer_engine_load_mod(e, mod, NULL, &id) == STEER_OK, "steady: %s", steer_engine_error(e));
     CHECK(steer_engine_tick(e, 30) == STEER_OK, "ticks: %s", steer_engine_error(e));
-    char *snap = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&snap, &len);
-    REQUIRE(f && steer_engine_save(e, mem_write, f) == STEER_OK, "save: %s", steer_engine_error(e));
-    fclose(f);
-    CHECK(steer_engine_tick(e, 30) == STEER_OK && steer_engine_restore(e, snap, len) == STEER_OK, "rewind: %s",
-          steer_engine_error(e));
-    CHECK(steer_engine_tick(e, 600) == STEER_OK, "ticks after the rewind: %s", steer_engine_error(e));
+    char *snap = save_and_rewind(e, 30, 600, &len);
+    REQUIRE(snap, "save");
     mod_enabled(e, id, "after a rewind");
     steer_engine_free(e);
 
@@ -1346,14 +1360,9 @@ static void test_mod_context(void)
                "  if w.tick >= 100 and a.position.x < 12 then error('did not move: ' .. tostring(a.position)) end\n"
                "end }\n");
     int id = run_enabled(e, mod, 60, "a mod's context");
-    char *snap = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&snap, &len);
-    REQUIRE(f && steer_engine_save(e, mem_write, f) == STEER_OK, "save: %s", steer_engine_error(e));
-    fclose(f);
-    CHECK(steer_engine_tick(e, 30) == STEER_OK && steer_engine_restore(e, snap, len) == STEER_OK, "rewind: %s",
-          steer_engine_error(e));
-    CHECK(steer_engine_tick(e, 120) == STEER_OK, "ticks after the rewind: %s", steer_engine_error(e));
+    char *snap = save_and_rewind(e, 30, 120, &len);
+    REQUIRE(snap, "save");
     mod_enabled(e, id, "a mod's context after a rewind");
     steer_engine_free(e);
     free(snap);
