@@ -451,6 +451,8 @@ int steer_behavior_add_child(steer_Behavior *parent, steer_Behavior *child, doub
 
 int steer_behavior_add_child_to(steer_Behavior *parent, const char *field, steer_Behavior *child)
 {
+    STEERA_TREE(parent, STEER_EARG); // here too: the error names this function
+    STEERA_TREE(child, STEER_EARG);
     return steerB_add_child_to(parent, field, child, 1.0);
 }
 

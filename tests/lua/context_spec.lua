@@ -10,6 +10,7 @@
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
+local atan2 = math.atan2 or math.atan -- atan(y, x): Lua 5.1 and LuaJIT's math.atan takes one argument
 
 -- An agent 1 m above a long wall (y = 0), a threat 2 m above it, moving
 -- toward the wall: fleeing pushes it into the wall, the wall pushes back.
@@ -71,7 +72,7 @@ describe("steer.context", function()
                                                 slots = slots } }
       w:step()
       local f = a:force()
-      return math.deg(math.atan(f.y, f.x))
+      return math.deg(atan2(f.y, f.x))
     end
     expect(math.abs(heading(8, 22.5) - 22.5), "8 slots, target at 22.5 deg: heading error"):lt(0.5)
     expect(math.abs(heading(8, 10) - 10), "8 slots, target at 10 deg: heading error"):lt(6)
@@ -88,7 +89,7 @@ describe("steer.context", function()
       local last, lastd, wobble = nil, nil, 0
       for _ = 1, 600 do
         w:step()
-        local h = math.atan(a.velocity.y, a.velocity.x)
+        local h = atan2(a.velocity.y, a.velocity.x)
         if last then
           local d = h - last
           if d > math.pi then d = d - 2 * math.pi elseif d < -math.pi then d = d + 2 * math.pi end
