@@ -1342,28 +1342,33 @@ static void test_mod_thinks_not_for_copies(void)
 
 // A mod builds a steer.context (issue 36) like any combiner: its agent,
 // with smoothing memory, moves toward its target and the mod keeps running
-// across a rewind.
+// across a rewind and a hot reload.
 static void test_mod_context(void)
 {
     Log log = { 0 };
     steer_Engine *e = engine(&log);
     REQUIRE(e, "engine and scenario");
     const char *mod = write_mod(
-        "ctx", "local steer = require 'steer'\n"
-               "local a\n"
-               "return { setup = function(w)\n"
-               "  a = w:spawn{ position = { 10, 10 }, target = { 40, 10 }, max_speed = 2, max_force = 4,\n"
-               "    brain = steer.context{\n"
-               "    interest = { steer.seek{} }, danger = { steer.avoid_agents{}, { steer.avoid_walls{}, 2 } },\n"
-               "    slots = 12, smoothing = 0.5 } }\n"
-               "end, update = function(w)\n"
-               "  if w.tick >= 100 and a.position.x < 12 then error('did not move: ' .. tostring(a.position)) end\n"
-               "end }\n");
+        "ctx",
+        "local steer = require 'steer'\n"
+        "local a\n"
+        "return { setup = function(w)\n"
+        "  a = w:spawn{ position = { 10, 10 }, target = { 40, 10 }, max_speed = 2, max_force = 4,\n"
+        "    brain = steer.context{\n"
+        "    interest = { steer.seek{} }, danger = { steer.avoid_agents{}, { steer.avoid_walls{}, 2 } },\n"
+        "    slots = 12, smoothing = 0.5 } }\n"
+        "end, update = function(w)\n"
+        "  if a and w.tick >= 100 and a.position.x < 12 then error('did not move: ' .. tostring(a.position)) end\n"
+        "end }\n");
     int id = run_enabled(e, mod, 60, "a mod's context");
     size_t len = 0;
     char *snap = save_and_rewind(e, 30, 120, &len);
     REQUIRE(snap, "save");
     mod_enabled(e, id, "a mod's context after a rewind");
+    // a hot reload keeps the agent and its context brain running
+    CHECK(steer_engine_reload_mod(e, id) == STEER_OK, "reload: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 60) == STEER_OK, "ticks after the reload: %s", steer_engine_error(e));
+    mod_enabled(e, id, "a mod's context after a reload");
     steer_engine_free(e);
     free(snap);
 }
