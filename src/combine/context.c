@@ -33,8 +33,9 @@
 //   interest: seek, arrive, pursue, follow_flow, navigate: the velocity the
 //     child asks for (its force read back through the tracking law,
 //     v + f max_speed / max_force); wander, reciprocal: the velocity the
-//     child's force makes by the next tick (v + f dt / mass; reciprocal's
-//     is the collision-free velocity it chose). The strength is that
+//     child's force makes by the next tick (v + f dt / mass; reciprocal
+//     runs with max_force lifted for it, so this is the whole
+//     collision-free velocity it chose, not one step's share of it). The strength is that
 //     velocity's length over max_speed (at most 1: arrive's falls inside
 //     its slow radius; wander's is 1), spread over the ring as
 //     strength * (1 + cos angle) / 2: every direction keeps some interest,
@@ -131,15 +132,24 @@ static void write_lobe(const Ring *r, float *map, float dx, float dy, float stre
 static void wished_velocity(steerB_Ctx *c, const steerB_Node *k, uint32_t i, float vd[3])
 {
     float f[3];
+    // reciprocal's force is its chosen velocity change, cut to what
+    // max_force gives in one step; with the limit lifted (to what changes
+    // the velocity by 4 max_speed in a step) it reads back whole
+    float limit = c->max_force, lifted = c->dt > 0.0f ? 4.0f * c->max_speed * c->mass / c->dt : 0.0f;
+    bool lift = k->kind == &steerB_reciprocal && lifted > limit && lifted <= FLT_MAX;
+    if (lift) c->max_force = lifted;
     steerB_eval(c, i, f);
+    c->max_force = limit;
     v3_copy(vd, c->v);
     const steerB_Field *variant = k->kind == &steerB_wander ? steerB_find_field(k->kind, "variant") : NULL;
     if (variant && k->params[variant->offset] == 0) {
         v3_copy(vd, f); // wander's circle: the force points at the wander target
-    } else if (k->kind == &steerB_wander || k->kind == &steerB_reciprocal) {
+    } else if (k->kind == &steerB_wander || lift) {
         if (c->mass > 0.0f) v3_madd(vd, f, c->dt / c->mass);
-    } else if (c->max_force > 0.0f) {
+    } else if (k->kind != &steerB_reciprocal && c->max_force > 0.0f) {
         v3_madd(vd, f, c->max_speed / c->max_force);
+    } else if (c->mass > 0.0f && c->dt > 0.0f) { // reciprocal, not lifted
+        v3_madd(vd, f, c->dt / c->mass);
     }
 }
 

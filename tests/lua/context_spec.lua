@@ -63,6 +63,43 @@ describe("steer.context", function()
     expect(closest, "closest to the obstacle's centre (radii 1 + 0.5)"):gt(1.5)
   end)
 
+  it("takes every interest kind's wish: each steers its agent where the kind alone would", function()
+    local function box(x0, y0, x1, y1) return { { x0, y0 }, { x1, y0 }, { x1, y1 }, { x0, y1 } } end
+    local nm = steer.navmesh{ outline = box(0, -10, 30, 10), obstacles = { box(14.5, -10, 15.5, 2) } }
+    local g = steer.grid{ cell = 1, map = { "..........", "..........", "..........", ".........." } }
+    local field = g:flow_field{ goal = { 9.5, 3.5 } }
+    -- kind, the agent's start, the point it must end near (or, with far, be further than 8 m from)
+    local cases = {
+      { steer.seek{ target = { 10, 0 } }, { 0, 0 }, { 10, 0 } },
+      { steer.arrive{ target = { 10, 0 } }, { 0, 0 }, { 10, 0 } },
+      { steer.reciprocal{ steer.arrive{ target = { 10, 0 } } }, { 0, 0 }, { 10, 0 } },
+      { steer.flee{ target = { 0, 0 } }, { 1, 0 }, { 0, 0 }, far = true },
+      { steer.evade{ target = { 0, 0 } }, { 1, 0 }, { 0, 0 }, far = true },
+      { steer.navigate{ navmesh = nm, target = { 25, -5 } }, { 5, -5 }, { 25, -5 } },
+      { steer.follow_flow{ field = field }, { 0.5, 0.5 }, { 9.5, 3.5 } },
+    }
+    for i, case in ipairs(cases) do
+      local w = steer.world{ seed = 1 }
+      local a = w:spawn{ position = case[2], max_speed = 3, max_force = 6, radius = 0.3,
+                         brain = steer.context{ interest = { case[1] }, danger = { steer.avoid_walls{} } } }
+      w:step(20 * 60)
+      local d = a.position:dist(case[3])
+      if case.far then expect(d, i .. ": " .. case[1].kind .. ", distance from the threat"):gt(8)
+      else expect(d, i .. ": " .. case[1].kind .. ", distance from the goal"):lt(1.5) end
+    end
+    -- pursue: closes on a target agent moving across
+    local w = steer.world{ seed = 1 }
+    local prey = w:spawn{ position = { 10, 0 }, velocity = { 0, 1 }, max_speed = 1, max_force = 0 }
+    local a = w:spawn{ position = { 0, 0 }, max_speed = 3, max_force = 6,
+                       brain = steer.context{ interest = { steer.pursue{ target = prey } } } }
+    local closest = math.huge
+    for _ = 1, 600 do
+      w:step()
+      closest = math.min(closest, a.position:dist(prey.position))
+    end
+    expect(closest, "pursue: closest to the prey"):lt(1)
+  end)
+
   it("interpolates the direction between slots", function()
     local function heading(slots, deg)
       local w = steer.world{ seed = 1 }
