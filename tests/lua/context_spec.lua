@@ -100,6 +100,29 @@ describe("steer.context", function()
     expect(closest, "pursue: closest to the prey"):lt(1)
   end)
 
+  it("keeps agents apart through avoid_agents and separation danger", function()
+    local function run(danger)
+      local w = steer.world{ seed = 4 }
+      local brain = steer.context{ interest = { steer.arrive{} }, danger = danger }
+      local a = w:spawn{ position = { 0, 0 }, target = { 10, 0.05 }, max_speed = 2, max_force = 4, radius = 0.5,
+                         brain = brain }
+      local b = w:spawn{ position = { 10, 0 }, target = { 0, -0.05 }, max_speed = 2, max_force = 4, radius = 0.5,
+                         brain = brain }
+      local closest = math.huge
+      for _ = 1, 900 do
+        w:step()
+        closest = math.min(closest, a.position:dist(b.position))
+      end
+      return closest, a.position:dist({ 10, 0.05 }), b.position:dist({ 0, -0.05 })
+    end
+    local closest, da, db = run{ steer.avoid_agents{} }
+    expect(closest, "avoid_agents: closest the two came (radii 0.5 + 0.5)"):gt(1)
+    expect(math.max(da, db), "avoid_agents: both arrived"):lt(0.5)
+    closest = run{ steer.separation{ radius = 3 } }
+    expect(closest, "separation: closest the two came"):gt(0.9)
+    expect(run{}, "no danger: they meet"):lt(0.5)
+  end)
+
   it("interpolates the direction between slots", function()
     local function heading(slots, deg)
       local w = steer.world{ seed = 1 }
