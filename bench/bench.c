@@ -11,6 +11,7 @@
 //   steer-bench craft [--n N] [--ticks T] [--runs R] [--threads N]
 //   steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method M] ...   (crowd.c)
 //   steer-bench shapes [--n N] [--ticks T] [--runs R]   (shapes.c: the shape grid with shapes far apart)
+//   steer-bench context [--n N] [--ticks T] [--runs R] [--slots S]   (context.c: steer.context against a blend)
 //   steer-bench snapshot [--n N] [--runs R]   (the flock saved and loaded: save_ms, load_ms, bytes_per_agent)
 //   steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] ...   (navmesh.c: meshes beside Detour)
 //
@@ -403,6 +404,7 @@ static int usage(void)
             "       steer-bench crossing --n N [--runs R] [--max-ticks T] [--avoid-weight W] [--threads N]\n"
             "       steer-bench craft [--n N] [--ticks T] [--runs R] [--threads N]\n"
             "       steer-bench shapes [--n N] [--ticks T] [--runs R]\n"
+            "       steer-bench context [--n N] [--ticks T] [--runs R] [--slots S]\n"
             "       steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method M] ... (crowd --help)\n"
             "       steer-bench snapshot [--n N] [--runs R]\n"
             "       steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] [--queries N] [--repeat K]\n"
@@ -437,6 +439,7 @@ static int crossing_main(int argc, char **argv)
 
 int steer_bench_craft(int argc, char **argv);   // craft.c: the craft model and directed seek
 int steer_bench_shapes(int argc, char **argv);  // shapes.c: the shape grid's queries
+int steer_bench_context(int argc, char **argv); // context.c: steer.context against a blend
 int steer_bench_crowd(int argc, char **argv);   // crowd.c: issue 18's crowd scenarios
 int steer_bench_navmesh(int argc, char **argv); // navmesh.c: issue 32's navigation meshes beside Detour
 
@@ -444,6 +447,7 @@ int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "craft") == 0) return steer_bench_craft(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "shapes") == 0) return steer_bench_shapes(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "context") == 0) return steer_bench_context(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "crowd") == 0) return steer_bench_crowd(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "navmesh") == 0) return steer_bench_navmesh(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "crossing") == 0) return crossing_main(argc, argv);

@@ -118,7 +118,7 @@ static void put_float(Buf *b, float v)
 
 static bool required(const steerB_Field *f)
 {
-    return (f->type == STEERB_POINTS || f->type == STEERB_RESOURCE) && f->min > 0;
+    return (f->type == STEERB_POINTS || f->type == STEERB_RESOURCE || f->type == STEERB_CHILDREN) && f->min > 0;
 }
 
 static void put_type(Buf *b, const steerB_Field *f)
@@ -131,7 +131,12 @@ static void put_type(Buf *b, const steerB_Field *f)
     case STEERB_VECTOR: put(b, "steer.VecLike"); break;
     case STEERB_BOOL: put(b, "boolean"); break;
     case STEERB_POINTS: put(b, "steer.VecLike[]"); break;
-    case STEERB_CHILDREN: put(b, f->max == 1 ? "steer.Behavior" : "steer.Behavior[]|steer.Behavior"); break;
+    case STEERB_CHILDREN:
+        // def != 0: the entries may be {behaviour, weight}
+        put(b, f->max == 1      ? "steer.Behavior"
+               : f->def != 0.0f ? "steer.BlendEntry[]|steer.Behavior"
+                                : "steer.Behavior[]|steer.Behavior");
+        break;
     case STEERB_RESOURCE: put(b, "%s", steerB_field_resource(f)->type); break;
     case STEERB_CHOICE:
     case STEERB_EASE:

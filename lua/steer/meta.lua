@@ -808,6 +808,17 @@ function steer.look_where_going(desc) end
 ---@field fallback? steer.Behavior one behaviour; default none -- run when the route is blocked or the passes run out; a nil target in it reads the goal before the constraints; none: brake
 ---@field passes? integer a whole number >= 1 and <= 16; default 4 -- constraint rounds (a route gains at most passes - 1 via points)
 
+---`steer.context{ interest = , danger = , slots = , threshold = , smoothing = , name = }`.
+---Context steering (Fray): each list field also takes a single behaviour,
+---and each entry may be {behaviour, weight} (a weight >= 0 scales what the
+---child writes into its map).
+---@class steer.ContextDesc: steer.BehaviorDesc
+---@field interest steer.BlendEntry[]|steer.Behavior required: kinds that write interest (seek, arrive, pursue, flee, evade, wander, follow_flow, navigate, reciprocal), each alone or as {behaviour, weight} -- at least one; each writes its wish over the ring, strongest toward the velocity it asks for
+---@field danger? steer.BlendEntry[]|steer.Behavior kinds that write danger (flee, evade, separation, avoid_agents, avoid_walls, avoid_obstacles), each alone or as {behaviour, weight}; default none -- each writes its fear per direction: the threat's cone, or how near a ray meets a shape or agent
+---@field slots? integer a whole number of directions >= 4 and <= 64; default 16 -- the ring's directions, slot 0 along +x
+---@field threshold? number 0 or a number >= 1e-6 and <= 1 (danger above the lowest that still passes the mask); default 0.05
+---@field smoothing? number 0 or a number >= 1e-6 and <= 0.999 (the share of last tick's maps kept, 0 = none); default 0 -- per agent: map = s old + (1 - s) new
+
 ---`steer.target_position`: the goal position.
 ---@class steer.TargetPositionDesc: steer.BehaviorDesc
 ---@field target? steer.Target a vector, an agent or nil (the agent's own target); default nil -- an agent also gives its velocity, as the goal point's motion; nil: the agent's own `a.target`, or an enclosing pipeline's route
@@ -860,6 +871,17 @@ function steer.priority(desc) end
 ---@param desc steer.PipelineDesc
 ---@return steer.Behavior
 function steer.pipeline(desc) end
+
+---Context steering (Fray, Game AI Pro 2 ch. 18): the interest children write
+---what they want and the danger children what they fear into two maps over
+---a ring of `slots` directions; the slots whose danger is within `threshold`
+---of the lowest are kept, the kept slot of most interest wins, refined
+---between its neighbours; the speed follows the strongest interest, lowered
+---by the danger that way. Raises, naming the entry, on a child of a kind
+---that cannot write its map.
+---@param desc steer.ContextDesc
+---@return steer.Behavior
+function steer.context(desc) end
 
 ---Pipeline targeter: the goal position is the target.
 ---@param desc? steer.TargetPositionDesc

@@ -51,10 +51,22 @@ static uint32_t flatten(Flat *fl, steer_Behavior *b, float weight)
     n->name = steer_behavior_name(b);
     n->weight = weight;
     n->mem = fl->br->mem_floats;
-    fl->br->mem_floats += b->kind->mem_floats;
+    fl->br->mem_floats += b->kind->mem_of ? b->kind->mem_of(b->params) : b->kind->mem_floats;
     memcpy(n->params, b->params, STEERB_PARAMS);
     char msg[160];
     if (b->kind->check && !b->kind->check(b->params, msg, sizeof msg)) flat_fail(fl, b, msg);
+    // a CHILDREN field with a min needs that many children (a C host may have given none)
+    uint8_t role = 0;
+    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
+        if (f->type != STEERB_CHILDREN) continue;
+        int have = 0;
+        role++;
+        for (uint16_t k = 0; k < b->nkids; k++) have += b->kid_roles[k] == role;
+        if (have < (int)f->min) {
+            snprintf(msg, sizeof msg, "field '%s' expects %s, got %d", f->name, f->expect, have);
+            flat_fail(fl, b, msg);
+        }
+    }
     // a handle names an agent of one world only (in another it is stale, or another agent)
     if (b->target_world && b->target_world != fl->w)
         flat_fail(fl, b, "it targets an agent of another world; expected an agent of this world");

@@ -498,7 +498,7 @@ static bool get_node(steerS_Load *in, uint32_t i)
                 if (f->type == STEERB_CHILDREN && ++r == role) break;
             if (!f || !f->name)
                 return steerS_fail(&in->r, "behaviour %u (%s) has no child list %u", i, b->kind->name, role);
-            st = steer_behavior_add_child_to(b, f->name, in->nodes[c]);
+            st = steerB_add_child_to(b, f->name, in->nodes[c], weight);
         }
         if (st == STEER_ENOMEM) return steerS_load_oom(in);
         if (st) return steerS_fail(&in->r, "behaviour %u (%s): %s", i, b->kind->name, steer_behavior_error(b));

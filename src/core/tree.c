@@ -451,6 +451,13 @@ int steer_behavior_add_child(steer_Behavior *parent, steer_Behavior *child, doub
 
 int steer_behavior_add_child_to(steer_Behavior *parent, const char *field, steer_Behavior *child)
 {
+    STEERA_TREE(parent, STEER_EARG); // here too: the error names this function
+    STEERA_TREE(child, STEER_EARG);
+    return steerB_add_child_to(parent, field, child, 1.0);
+}
+
+int steerB_add_child_to(steer_Behavior *parent, const char *field, steer_Behavior *child, double weight)
+{
     STEERA_TREE(parent, STEER_EARG);
     STEERA_TREE(child, STEER_EARG);
     int st;
@@ -469,7 +476,10 @@ int steer_behavior_add_child_to(steer_Behavior *parent, const char *field, steer
     if (f->max > 0 && have >= (int)f->max)
         return steerB_fail(parent, STEER_EARG, "field '%s' expects %s, got more than %d", f->name, f->expect,
                            (int)f->max);
-    return add_child(parent, child, 1.0, role);
+    if (f->def == 0.0f ? weight != 1.0 : !(weight >= 0.0))
+        return steerB_fail(parent, STEER_EARG, "field '%s' expects %s, got a weight of %g", f->name,
+                           f->def == 0.0f ? "no weights" : "weights >= 0", weight);
+    return add_child(parent, child, weight, role);
 }
 
 // Mark x seen and list it in *seen (for the clearing); false when out of memory.

@@ -31,7 +31,9 @@ typedef enum steerB_FieldType {
     STEERB_BOOL,     // uint8 0/1 at offset
     STEERB_POINTS,   // steerB_Points at offset: a list of points the behaviour owns
     STEERB_CHILDREN, // a named list of child behaviours; children carry the field's role;
-                     // max > 0 caps their number, choices (kind names) limits their kinds
+                     // max > 0 caps their number, min > 0 asks for at least that many (checked
+                     // when the brain is compiled), choices (kind names) limits their kinds;
+                     // def != 0: entries may carry a weight, {behaviour, weight} (finite, >= 0)
     STEERB_RESOURCE  // a pointer at offset to an object of another module that the node holds a
                      // reference to (a flow field; a navigation mesh): steerB_field_resource says which;
                      // min > 0: scripts must give it
@@ -188,6 +190,9 @@ typedef struct steerB_Kind {
     // compile and whenever steer_world_replace_resource swaps one of its
     // resources. NULL: nothing to work out.
     void (*derive)(void *params);
+    // Per-agent memory that depends on the node's fields (params: the
+    // compiled node's), instead of mem_floats. NULL: mem_floats.
+    uint16_t (*mem_of)(const void *params);
 } steerB_Kind;
 
 struct steer_Behavior {
@@ -239,6 +244,9 @@ const char *steerB_range_text(char *buf, size_t len, const char *what, double mi
 // A field's expectation: steerB_range_text for a number field, its expect
 // otherwise. Into buf (for a number field); returns the text.
 const char *steerB_expect(const steerB_Field *f, char *buf, size_t len);
+// Add child to parent's CHILDREN field `field` with a weight (a field
+// whose def is 0 takes 1 only): steer_behavior_add_child_to with a weight.
+int steerB_add_child_to(steer_Behavior *parent, const char *field, steer_Behavior *child, double weight);
 // A node's error, into its steer_behavior_error() text; returns code.
 int steerB_fail(steer_Behavior *b, int code, const char *fmt, ...) STEERS_PRINTF(3, 4);
 

@@ -191,17 +191,33 @@ static void set_field(lua_State *L, const char *fn, steer_Behavior *b, const ste
         if (!lua_istable(L, v)) steerL_field_error(L, fn, f->name, f->expect, v);
         lua_getfield(L, uv, "kids");
         lua_Integer n = (lua_Integer)lua_rawlen(L, v);
+        if (n < (lua_Integer)f->min)
+            luaL_error(L, "%s: field '%s' expected %s, got an empty list", fn, f->name, f->expect);
         size_t work = 0;
         for (lua_Integer i = 1; i <= n; i++) {
             steerL_poll(L, &work, 1);
             lua_rawgeti(L, v, i);
+            double weight = 1.0;
+            if (f->def != 0.0f && lua_istable(L, -1) && !steerL_tobehavior(L, -1)) {
+                // {behaviour, weight}
+                int e = lua_gettop(L), ok;
+                lua_rawgeti(L, e, 2);
+                weight = lua_tonumberx(L, -1, &ok);
+                if (!ok || !(weight >= 0.0) || weight - weight != 0)
+                    luaL_error(L, "%s: %s[%d] expected {behaviour, weight} with a finite weight >= 0", fn, f->name,
+                               (int)i);
+                lua_pop(L, 1);
+                lua_rawgeti(L, e, 1);
+                lua_replace(L, e);
+            }
             steer_Behavior *c = steerL_tobehavior(L, -1);
             if (!c) {
                 char exp[160];
                 snprintf(exp, sizeof exp, "%s; entry %d is not a behaviour", f->expect, (int)i);
                 steerL_field_error(L, fn, f->name, exp, -1);
             }
-            if (steer_behavior_add_child_to(b, f->name, c)) setter_error(L, fn, b);
+            if (steerB_add_child_to(b, f->name, c, weight))
+                luaL_error(L, "%s: %s[%d]: %s", fn, f->name, (int)i, steer_behavior_error(b));
             lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1); // keep the child alive
         }
         lua_pop(L, 1);
@@ -370,7 +386,8 @@ int steerL_construct(lua_State *L, const void *kind, const char *extra)
             continue;
         }
         if (lua_getfield(L, 1, f->name) != LUA_TNIL) set_field(L, fn, ub->b, f, lua_gettop(L), uv);
-        else if (f->type == STEERB_RESOURCE && f->min > 0) steerL_field_error(L, fn, f->name, f->expect, -1);
+        else if ((f->type == STEERB_RESOURCE || f->type == STEERB_CHILDREN) && f->min > 0)
+            steerL_field_error(L, fn, f->name, f->expect, -1);
         lua_pop(L, 1);
     }
     if (lua_getfield(L, 1, "name") != LUA_TNIL) {

@@ -1099,6 +1099,25 @@ static bool mod_enabled(steer_Engine *e, int id, const char *what)
     return mi.enabled;
 }
 
+// Save the engine, tick `ahead` times, restore the save and tick `after`
+// times (a rewind): the save (free it), *len its bytes; NULL when it failed.
+static char *save_and_rewind(steer_Engine *e, int ahead, int after, size_t *len)
+{
+    char *snap = NULL;
+    FILE *f = open_memstream(&snap, len);
+    bool saved = f && steer_engine_save(e, mem_write, f) == STEER_OK;
+    if (f) fclose(f);
+    CHECK(saved, "save: %s", steer_engine_error(e));
+    if (!saved) {
+        free(snap);
+        return NULL;
+    }
+    CHECK(steer_engine_tick(e, ahead) == STEER_OK && steer_engine_restore(e, snap, *len) == STEER_OK, "rewind: %s",
+          steer_engine_error(e));
+    CHECK(steer_engine_tick(e, after) == STEER_OK, "ticks after the rewind: %s", steer_engine_error(e));
+    return snap;
+}
+
 // Load the mod at path and tick n times: it must still run. Its id. (A
 // budget of a second: these test memory and routing, not time, also under
 // ThreadSanitizer, where a tick's thinks take tens of milliseconds.)
@@ -1133,14 +1152,9 @@ static void test_mod_functions_across_a_snapshot(void)
     int id = -1;
     REQUIRE(steer_engine_load_mod(e, mod, NULL, &id) == STEER_OK, "steady: %s", steer_engine_error(e));
     CHECK(steer_engine_tick(e, 30) == STEER_OK, "ticks: %s", steer_engine_error(e));
-    char *snap = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&snap, &len);
-    REQUIRE(f && steer_engine_save(e, mem_write, f) == STEER_OK, "save: %s", steer_engine_error(e));
-    fclose(f);
-    CHECK(steer_engine_tick(e, 30) == STEER_OK && steer_engine_restore(e, snap, len) == STEER_OK, "rewind: %s",
-          steer_engine_error(e));
-    CHECK(steer_engine_tick(e, 600) == STEER_OK, "ticks after the rewind: %s", steer_engine_error(e));
+    char *snap = save_and_rewind(e, 30, 600, &len);
+    REQUIRE(snap, "save");
     mod_enabled(e, id, "after a rewind");
     steer_engine_free(e);
 
@@ -1324,6 +1338,39 @@ static void test_mod_thinks_not_for_copies(void)
     CHECK(max_speed >= 90 && max_speed <= 101, "the spy's max_speed is %g: %s", max_speed,
           max_speed > 101 ? "the copy's steps ran its thinks on the live agent" : "it did not think");
     steer_engine_free(e);
+}
+
+// A mod builds a steer.context (issue 36) like any combiner: its agent,
+// with smoothing memory, moves toward its target and the mod keeps running
+// across a rewind and a hot reload.
+static void test_mod_context(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    const char *mod = write_mod(
+        "ctx",
+        "local steer = require 'steer'\n"
+        "local a\n"
+        "return { setup = function(w)\n"
+        "  a = w:spawn{ position = { 10, 10 }, target = { 40, 10 }, max_speed = 2, max_force = 4,\n"
+        "    brain = steer.context{\n"
+        "    interest = { steer.seek{} }, danger = { steer.avoid_agents{}, { steer.avoid_walls{}, 2 } },\n"
+        "    slots = 12, smoothing = 0.5 } }\n"
+        "end, update = function(w)\n"
+        "  if a and w.tick >= 100 and a.position.x < 12 then error('did not move: ' .. tostring(a.position)) end\n"
+        "end }\n");
+    int id = run_enabled(e, mod, 60, "a mod's context");
+    size_t len = 0;
+    char *snap = save_and_rewind(e, 30, 120, &len);
+    REQUIRE(snap, "save");
+    mod_enabled(e, id, "a mod's context after a rewind");
+    // a hot reload keeps the agent and its context brain running
+    CHECK(steer_engine_reload_mod(e, id) == STEER_OK, "reload: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 60) == STEER_OK, "ticks after the reload: %s", steer_engine_error(e));
+    mod_enabled(e, id, "a mod's context after a reload");
+    steer_engine_free(e);
+    free(snap);
 }
 
 // Brains a mod's think assigns and drops are let go (its world unpins the
@@ -1964,6 +2011,7 @@ int main(void)
     RUN(test_mod_archetype_think);
     RUN(test_mod_after_the_scenario_restores);
     RUN(test_mod_thinks_not_for_copies);
+    RUN(test_mod_context);
     RUN(test_mod_tree_memory);
     RUN(test_mod_thinks_per_tick_budget);
     RUN(test_mod_budget_is_cpu_time);

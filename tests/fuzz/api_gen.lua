@@ -202,7 +202,12 @@ local STAGES = {
 }
 table.sort(KIND_NAMES) -- pairs' order changes from run to run: a seed must name one program
 -- The combiners (G:brain) and the kinds the pipeline's stages take.
-local COMBINERS = { "blend", "priority", "truncated_sum", "dither", "pipeline", "reciprocal" }
+local COMBINERS = { "blend", "priority", "truncated_sum", "dither", "pipeline", "reciprocal", "context" }
+-- The kinds a context's maps take (reciprocal also writes interest: through G:brain).
+local CONTEXT = {
+  interest = { "seek", "arrive", "pursue", "flee", "evade", "wander", "follow_flow", "navigate" },
+  danger = { "flee", "evade", "separation", "avoid_agents", "avoid_walls", "avoid_obstacles" },
+}
 -- reciprocal (ORCA) wraps its goal behaviours, none or several, with these
 -- fields: a field kind, or the range of a number.
 local RECIPROCAL = { { "bias", { 0, 1.5 } }, { "horizon", "n" }, { "margin", "n" }, { "neighbors", { 0, 48 } },
@@ -283,6 +288,29 @@ function G:brain(depth)
     if self:chance(0.3) then parts[#parts + 1] = "fallback = " .. self:brain(depth - 1) end
     if self:chance(0.3) then parts[#parts + 1] = "passes = " .. self:field("i") end
     return "steer.pipeline{ " .. table.concat(parts, ", ") .. " }"
+  end
+  if combiner == "context" then
+    -- entries of the map's kinds (weighted or not), now and then any brain
+    local function list(kinds, least)
+      local l = {}
+      for i = 1, self:int(self:chance(self.hostility) and 0 or least, 3) do
+        local b
+        if self:chance(self.hostility) then b = self:brain(depth - 1)
+        else
+          local saved = KIND_NAMES
+          KIND_NAMES = kinds
+          b = self:leaf()
+          KIND_NAMES = saved
+        end
+        l[i] = self:chance(0.5) and "{ " .. b .. ", " .. self:num(0, 2) .. " }" or b
+      end
+      return "{" .. table.concat(l, ", ") .. "}"
+    end
+    local parts = { "interest = " .. list(CONTEXT.interest, 1), "danger = " .. list(CONTEXT.danger, 0) }
+    if self:chance(0.5) then parts[#parts + 1] = "slots = " .. (self:chance(self.hostility) and self:field("i") or tostring(self:int(4, 64))) end
+    if self:chance(0.3) then parts[#parts + 1] = "threshold = " .. self:num(0, 1) end
+    if self:chance(0.3) then parts[#parts + 1] = "smoothing = " .. self:num(0, 0.99) end
+    return "steer.context{ " .. table.concat(parts, ", ") .. " }"
   end
   for i = 1, n do
     local b = self:brain(depth - 1)
