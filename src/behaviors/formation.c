@@ -504,11 +504,21 @@ typedef struct FormationSlot {
 } FormationSlot;
 STEERB_CHECK_SIZE(FormationSlot);
 
+// Whether world w keeps formation f: a formation's handles name agents of
+// its own world only (another world's agent may have the same handle).
+static bool attached_to(const steer_World *w, const steerB_Formation *f)
+{
+    for (uint32_t k = 0; k < w->nattached; k++)
+        if (w->attached[k].obj == f && w->attached[k].kind == &steerB_formation_resource) return true;
+    return false;
+}
+
 static void formation_slot_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const FormationSlot *p = STEERB_PARAMS_OF(n, FormationSlot);
     float slot[3], off[3];
-    if (!p->formation || !steerB_formation_slot_of(p->formation, steerW_handle(c->w, c->d), slot)) {
+    if (!p->formation || !attached_to(c->w, p->formation) ||
+        !steerB_formation_slot_of(p->formation, steerW_handle(c->w, c->d), slot)) {
         v3_zero(out);
         return;
     }
@@ -549,7 +559,7 @@ bool steerB_agent_slot(const steer_World *w, steer_Agent a, float out[3])
         const steerB_Node *node = &br->nodes[j];
         if (node->kind != &steerB_formation_slot) continue;
         const FormationSlot *p = STEERB_PARAMS_OF(node, FormationSlot);
-        if (p->formation && steerB_formation_slot_of(p->formation, a, out)) return true;
+        if (p->formation && attached_to(w, p->formation) && steerB_formation_slot_of(p->formation, a, out)) return true;
     }
     return world_slot(w, a, out);
 }

@@ -117,6 +117,17 @@ describe("members", function()
     expect(max_error(f), "the five in their slots"):lt(0.1)
   end)
 
+  it("of one world are not another world's agents of the same ids", function()
+    local w, f, ms = squad(3, { pattern = "line", position = steer.vec(20, 20) })
+    local other = steer.world{ seed = 1, dt = 1 / 30, size = { 400, 400 } }
+    local twin = other:spawn{ position = { 0, 0 }, max_speed = 4, max_force = 12, brain = steer.formation_slot{ formation = f } }
+    expect(twin.id, "the same id as a member"):eq(ms[1].id)
+    other:step(30)
+    w:step(30)
+    expect(len(twin.velocity), "no force from another world's formation"):eq(0)
+    expect(twin:slot(), "and no slot"):eq(nil)
+  end)
+
   it("take a new pattern's shape", function()
     local w, f = squad(8, { pattern = "line", spacing = 2, position = steer.vec(0, 0) })
     w:step(300)
