@@ -179,7 +179,7 @@ static int assign(steerB_Formation *f, const steer_World *w)
 // Take the n offsets of a custom shape (n = the members' number).
 static void take_offsets(steerB_Formation *f, const float *ox, const float *oy)
 {
-    if (!ox) return;
+    if (!ox || f->n == 0) return;
     memcpy(f->ox, ox, sizeof *ox * f->n);
     memcpy(f->oy, oy, sizeof *oy * f->n);
 }
