@@ -432,6 +432,8 @@ static void fm_encode(const void *obj, steerS_Writer *o)
     }
 }
 
+static bool finite_in(float x) { return isfinite(x) && fabsf(x) < 1e15f; }
+
 static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, bool *oom)
 {
     (void)alloc;
@@ -473,7 +475,16 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
     for (uint32_t i = 0; ok && i < n; i++) {
         f->ox[i] = steerS_get_f32(in);
         f->oy[i] = steerS_get_f32(in);
+        if (!in->failed && !(finite_in(f->ox[i]) && finite_in(f->oy[i])))
+            ok = steerS_fail(in, "slot %u's offset is not finite", i);
     }
+    // no NaN into the world: every number finite, the heading a direction
+    float hl = f->head[0] * f->head[0] + f->head[1] * f->head[1];
+    for (int i = 0; ok && i < 3; i++)
+        if (!finite_in(f->target[i]) || !finite_in(f->pos[i]) || !finite_in(f->vel[i]))
+            ok = steerS_fail(in, "the anchor or target is not finite");
+    if (ok && !(hl > 0.5f && hl < 2.0f))
+        ok = steerS_fail(in, "the heading (%g, %g) is no direction", (double)f->head[0], (double)f->head[1]);
     if (ok) f->n = n;
     if (!ok || in->failed) {
         fm_release(f);
