@@ -117,6 +117,23 @@ describe("members", function()
     expect(max_error(f), "the five in their slots"):lt(0.1)
   end)
 
+  it("take the slots of the least longest way with assign = \"max\"", function()
+    local w, f = squad(12, { pattern = "circle", spacing = 2, position = steer.vec(30, 0) })
+    local function longest()
+      local m = 0
+      for _, a in ipairs(f:members()) do m = math.max(m, len(a:slot() - a.position)) end
+      return m
+    end
+    local sum = longest()
+    f.assign = "max"
+    expect(f.assign, "the mode"):eq("max")
+    expect(longest(), "the longest way with max"):le(sum)
+    distinct_slots(f, 1.9)
+    w:step(600)
+    expect(max_error(f), "in the circle"):lt(0.1)
+    expect(w:formations()[1], "w:formations() gives the formation itself"):eq(f)
+  end)
+
   it("of one world are not another world's agents of the same ids", function()
     local w, f, ms = squad(3, { pattern = "line", position = steer.vec(20, 20) })
     local other = steer.world{ seed = 1, dt = 1 / 30, size = { 400, 400 } }
