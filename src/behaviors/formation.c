@@ -193,26 +193,28 @@ int steerB_formation_add(steerB_Formation *f, const steer_World *w, steer_Agent 
     uint32_t i = f->n;
     while (i > 0 && f->member[i - 1].id > a.id) {
         f->member[i] = f->member[i - 1];
+        f->slot[i] = f->slot[i - 1];
         i--;
     }
     f->member[i] = a;
+    f->slot[i] = f->n; // the new slot, until the assignment (which keeps this when it runs out of memory)
     f->n++;
     place(f, w, (uint32_t)d);
     take_offsets(f, ox, oy);
     return assign(f, w);
 }
 
-// Drop member i; a custom shape drops that member's slot (the others keep
-// theirs) unless new offsets come.
+// Drop member i and its slot: the others keep theirs, renumbered (a
+// custom shape's offsets with them; a pattern's are made again).
 static void drop(steerB_Formation *f, uint32_t i, bool keep_slots)
 {
     uint32_t k = f->slot[i];
     for (uint32_t j = i + 1; j < f->n; j++) f->member[j - 1] = f->member[j], f->slot[j - 1] = f->slot[j];
     f->n--;
-    if (!keep_slots) return;
-    for (uint32_t j = k + 1; j <= f->n; j++) f->ox[j - 1] = f->ox[j], f->oy[j - 1] = f->oy[j];
     for (uint32_t j = 0; j < f->n; j++)
         if (f->slot[j] > k) f->slot[j]--;
+    if (keep_slots)
+        for (uint32_t j = k + 1; j <= f->n; j++) f->ox[j - 1] = f->ox[j], f->oy[j - 1] = f->oy[j];
 }
 
 int steerB_formation_remove(steerB_Formation *f, const steer_World *w, steer_Agent a, const float *ox, const float *oy)

@@ -4,8 +4,10 @@
 // formation (and the same bytes again); damaged bytes are refused with a
 // message, never a formation holding NaN, an unsorted member list or a slot
 // past the last (a snapshot's checksum guards its bytes, but a host may
-// hand any).
+// hand any). Out of memory at any allocation, a join or a leave leaves every
+// member a distinct slot of the shape, and nothing leaked.
 #include "check.h"
+#include "counting.h"
 #include "behaviors/behavior.h"
 
 #include <math.h>
@@ -114,9 +116,57 @@ static void test_bad_bytes(void)
     steer_world_free(w);
 }
 
+// Every member has a distinct slot point (the slots a permutation).
+static bool slots_distinct(const steerB_Formation *f, uint32_t n)
+{
+    float p[64][3];
+    for (uint32_t i = 0; i < n; i++)
+        if (!steerB_formation_slot_of(f, steerB_formation_member(f, i), p[i])) return false;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = i + 1; j < n; j++)
+            if (p[i][0] == p[j][0] && p[i][1] == p[j][1]) return false;
+    return true;
+}
+
+static void test_out_of_memory(void)
+{
+    steer_World *w;
+    REQUIRE(steer_world_new(&(steer_WorldDesc){ .seed = 1 }, &w) == STEER_OK, "world");
+    steer_Agent a[12];
+    for (int i = 0; i < 12; i++)
+        steer_spawn(w, &(steer_AgentDesc){ .position = { (float)(i * 7 % 12), (float)(i * 5 % 12), 0 } }, &a[i]);
+    for (long fail = 1; fail < 40; fail++) {
+        Counting c = { 0, 0, 0 };
+        steerB_Formation *f = steerB_formation_new(counting_alloc, &c);
+        REQUIRE(f, "formation");
+        c.fail_from = c.calls + fail;
+        uint32_t n = 0;
+        // join in an order that is not the handles' (so the member list shifts), then leave
+        for (int k = 0; k < 12; k++) {
+            int i = (k * 5) % 12;
+            int st = steerB_formation_add(f, w, a[i], NULL, NULL);
+            CHECK(st == STEER_OK || st == STEER_ENOMEM, "add %d: %d", i, st);
+            steerB_FormationInfo in;
+            steerB_formation_info(f, &in);
+            n = in.n;
+            CHECK(slots_distinct(f, n), "failing at %ld: distinct slots after joining %d (%u members)", fail, i, n);
+        }
+        for (int k = 0; k < 12; k += 3) {
+            steerB_formation_remove(f, w, a[k], NULL, NULL);
+            steerB_FormationInfo in;
+            steerB_formation_info(f, &in);
+            CHECK(slots_distinct(f, in.n), "failing at %ld: distinct slots after %d left", fail, k);
+        }
+        steerB_formation_release(f);
+        CHECK(c.live == 0, "failing at %ld: %ld blocks leaked", fail, c.live);
+    }
+    steer_world_free(w);
+}
+
 int main(void)
 {
     RUN(test_round_trip);
     RUN(test_bad_bytes);
+    RUN(test_out_of_memory);
     return check_report_("formation");
 }
