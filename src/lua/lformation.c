@@ -50,6 +50,13 @@ static steerL_World *bind_world(lua_State *L, int fidx, int aidx, const char *fn
         if (a && a->world != lw)
             luaL_error(L, "%s: agent %s belongs to another world than the formation's", fn,
                        steerL_istr((char[24]){ 0 }, steerL_lid(a->handle.id)));
+        const steerB_Formation *f = check(L, fidx)->f, *g = NULL;
+        for (uint32_t i = 0; (g = steerB_world_formation(lw->w, i)) != NULL && g != f; i++) {}
+        if (!g)
+            luaL_error(L,
+                       "%s: the formation is no longer in its world (w:restore gave the world the snapshot's "
+                       "state): take the world's formations from w:formations()",
+                       fn);
         lua_pop(L, 1);
         return lw;
     }

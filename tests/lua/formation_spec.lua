@@ -241,6 +241,9 @@ describe("snapshots and threads", function()
     w:step(200)
     expect(w:hash(), "hash after the restore"):eq(want)
     expect(l:save(), "a loaded world saves the same bytes"):eq(w:save())
+    expect(#w:formations()[1]:members(), "the restored world's formation"):eq(40)
+    local stale, extra = f, w:spawn{ position = { 0, 0 } }
+    expect(function() stale:add(extra) end):raises_here("steer.formation:add", "w:formations()")
   end)
 
   it("a custom shape's function is given again after a load", function()
