@@ -1270,6 +1270,66 @@ function steer.navmesh_load(bytes) end
 ---@return steer.Behavior
 function steer.navigate(desc) end
 
+-- ---- formations (issue 35) ----
+
+---@alias steer.FormationPattern "line"|"column"|"wedge"|"circle"|"box"|fun(i: integer, n: integer): number, number
+
+---@class steer.FormationDesc
+---@field pattern? steer.FormationPattern the shape, in the formation's frame (x forward, y left, metres); a function gives slot i of n members' offset dx, dy, called when the shape changes (f:add, f:remove, f.pattern =), never per tick; default "line"
+---@field spacing? number metres between neighbouring slots (> 0, <= 1e6); default 2 (a custom shape's offsets are its own)
+---@field assign? "sum"|"max" slots by the least total distance, or the least longest (then the least total); default "sum"
+---@field leader? steer.Agent the anchor follows it, one spacing behind, with its heading and velocity (not a member)
+---@field target? steer.VecLike the anchor goes there, at 0.8 of its slowest member's max_speed, slowing when members fall behind
+---@field position? steer.VecLike the anchor's position; default the first member's position
+---@field heading? steer.VecLike the anchor's heading (a direction); default +x
+---@field navmesh? nil not yet: the anchor goes straight to its target
+
+---A formation: members that steer to their slots (steer.formation_slot) round a moving anchor.
+---The world of its first member (or leader) keeps it, and snapshots carry it.
+---@class steer.Formation
+---@field pattern steer.FormationPattern reassigns every slot when set (a function is called for the members there are)
+---@field spacing number
+---@field assign "sum"|"max"
+---@field leader steer.Agent? nil: none (or it was removed)
+---@field target steer.Vec? nil: none
+---@field position steer.Vec the anchor
+---@field heading steer.Vec the anchor's heading (a unit vector)
+---@field velocity steer.Vec the anchor's velocity (read-only)
+local Formation = {}
+---Add agent a (of the formation's world, not a member yet, not its leader); every slot is assigned again.
+---@param a steer.Agent
+function Formation:add(a) end
+---Remove member a; every slot is assigned again (a custom shape's function gives the shape for one fewer).
+---@param a steer.Agent
+function Formation:remove(a) end
+---The members, by id (those removed since the last tick are left out; they leave at the next).
+---@return steer.Agent[]
+function Formation:members() end
+
+---@param desc? steer.FormationDesc
+---@return steer.Formation
+function steer.formation(desc) end
+
+---`steer.formation_slot{...}`: arrive at the agent's slot of `formation` with the anchor's velocity added; no force for an agent that is no member.
+---@class steer.FormationSlotDesc: steer.BehaviorDesc
+---@field formation steer.Formation required: a formation (steer.formation)
+---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 3
+
+---Arrive at the agent's formation slot and move with the formation; sits in any brain (reciprocal wraps it, blend it with avoid_walls).
+---@param desc steer.FormationSlotDesc
+---@return steer.Behavior
+function steer.formation_slot(desc) end
+
+---The point of the agent's slot (in its brain's first formation_slot's formation, else the first of the world's formations that has it), or nil.
+---@return steer.Vec?
+function Agent:slot() end
+
+---The world's formations, in the order they joined it (a loaded or restored world's are its own values).
+---@return steer.Formation[]
+function World:formations() end
+
+-- ---- end of formations ----
+
 ---Add the walls of the grid's blocked cells (and its outer edge) to the world; edits of the grid replace them.
 ---The world holds the grid from then on, and the viewer draws it (G) and its flow fields (L).
 ---@param g steer.Grid

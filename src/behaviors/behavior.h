@@ -77,6 +77,11 @@ static inline void steerB_track(const steerB_Ctx *c, const float desired[3], flo
 {
     steerB_track_v(c->v, c->max_speed, c->max_force, desired, out);
 }
+// Arrive at a point at offset `off` that moves with velocity `vel`: the
+// point's velocity plus arrive's braking within slow_radius, capped at the
+// cruise speed (group.c: interpose, offset_pursuit; formation_slot).
+void steerB_arrive_moving(const steerB_Ctx *c, const float off[3], const float vel[3], float slow_radius, float speed,
+                          float out[3]);
 // A blend's force (behavior.c): node n's children's forces times their
 // weights, summed and truncated to max_force. Also the goal of kinds that
 // wrap their children (reciprocal).

@@ -42,4 +42,53 @@ const struct steerN_Mesh *steerB_world_navmesh(const steer_World *w, uint32_t i)
 // the agent has no navigate node or no plan, -1 out of memory.
 int steerB_navigate_path(const steer_World *w, steer_Agent a, double **out, uint32_t *n);
 
+// Formations (formation.c, issue 35): a formation is a resource of this
+// kind (formation_slot's `formation`), which saves itself in snapshots. Its
+// members are agent handles sorted by id, each with its slot; the anchor
+// moves once a tick in formation_slot's serve hook. The functions that
+// take a world read its agents' positions (to assign the slots).
+typedef struct steerB_Formation steerB_Formation;
+extern const steerB_ResourceKind steerB_formation_resource;
+#define STEERB_FORMATION_CUSTOM 255 // the pattern of a shape the script gives (ox, oy below)
+// A new formation (line, spacing 2, least total distance, anchor at the
+// origin heading +x, placed at its first member when nothing placed it),
+// one reference, the caller's; NULL out of memory. alloc NULL: libc.
+steerB_Formation *steerB_formation_new(steer_AllocFn alloc, void *alloc_ud);
+void steerB_formation_release(steerB_Formation *f);
+// Add agent a of world w (STEER_ESTALE: not a live agent of w; STEER_EARG:
+// a member already, or a custom shape without its offsets), remove it (STEER_EARG: not a member), or change the
+// pattern (a SteerGPattern or STEERB_FORMATION_CUSTOM; w NULL: assign
+// later); a custom shape gives the offsets of the new number of members
+// in ox, oy (a removal without them drops the member's slot, the others
+// keeping theirs). Each assigns every slot again; STEER_ENOMEM.
+int steerB_formation_add(steerB_Formation *f, const steer_World *w, steer_Agent a, const float *ox, const float *oy);
+int steerB_formation_remove(steerB_Formation *f, const steer_World *w, steer_Agent a, const float *ox, const float *oy);
+int steerB_formation_reshape(steerB_Formation *f, const steer_World *w, int pattern, const float *ox, const float *oy);
+// spacing (> 0; else kept) and assignment mode (a SteerGAssignMode; < 0 kept),
+// applied at the next assignment.
+void steerB_formation_set(steerB_Formation *f, float spacing, int mode);
+void steerB_formation_set_leader(steerB_Formation *f, steer_Agent leader); // STEER_NO_AGENT: none
+void steerB_formation_set_target(steerB_Formation *f, const float *p);     // 3 floats; NULL: none
+// Place the anchor (pos: 3 floats) and turn it (heading: x, y); NULL keeps either.
+void steerB_formation_set_anchor(steerB_Formation *f, const float *pos, const float *heading);
+typedef struct steerB_FormationInfo {
+    int pattern, mode;
+    float spacing;
+    steer_Agent leader;
+    bool has_target;
+    float target[3], pos[3], vel[3], head[2];
+    uint32_t n;
+} steerB_FormationInfo;
+void steerB_formation_info(const steerB_Formation *f, steerB_FormationInfo *out);
+steer_Agent steerB_formation_member(const steerB_Formation *f, uint32_t i); // by id; STEER_NO_AGENT past the last
+// Member a's slot point, false when a is no member.
+bool steerB_formation_slot_of(const steerB_Formation *f, steer_Agent a, float out[3]);
+// Attach f to world w (1 new, 0 there already, STEER_ENOMEM), the i-th of
+// w's formations (NULL past the last), and agent a's slot by its brain's
+// first formation_slot node's formation, else the first of w's
+// formations that has it (false: none).
+int steerB_world_add_formation(steer_World *w, steerB_Formation *f);
+steerB_Formation *steerB_world_formation(const steer_World *w, uint32_t i);
+bool steerB_agent_slot(const steer_World *w, steer_Agent a, float out[3]);
+
 #endif

@@ -25,7 +25,7 @@ static float prediction(const steerB_Ctx *c, float dist, float max_prediction)
 }
 
 // Arrive at a point at offset `off` that moves with velocity `vel`.
-static void arrive_moving(const steerB_Ctx *c, const float off[3], const float vel[3], float slow_radius, float speed,
+void steerB_arrive_moving(const steerB_Ctx *c, const float off[3], const float vel[3], float slow_radius, float speed,
                           float out[3])
 {
     float top = steerB_cruise(speed, c->max_speed), desired[3];
@@ -61,7 +61,7 @@ static void interpose_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     v3_add(vm, va, vb);
     v3_scale(vm, vm, 0.5f);
     v3_madd(mid, vm, prediction(c, v3_len(mid), p->max_prediction));
-    arrive_moving(c, mid, vm, p->slow_radius, p->speed, out);
+    steerB_arrive_moving(c, mid, vm, p->slow_radius, p->speed, out);
 }
 
 static const steerB_Field interpose_fields[] = { STEERB_TARGET_ROW(Interpose, a, "a"),
@@ -116,7 +116,7 @@ static void offset_pursuit_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
     v3_madd(slot, side, p->offset[1]);
     if (c->w->dim == 3) v3_madd(slot, up, p->offset[2]);
     v3_madd(slot, vel, prediction(c, v3_len(slot), p->max_prediction));
-    arrive_moving(c, slot, vel, p->slow_radius, p->speed, out);
+    steerB_arrive_moving(c, slot, vel, p->slow_radius, p->speed, out);
 }
 
 static const steerB_Field offset_pursuit_fields[] = {

@@ -140,6 +140,7 @@ static const luaL_Reg agent_methods[] = {
     { "remove", agent_remove },
     { "contributions", agent_contributions },
     { "path", agent_path },
+    { "slot", steerL_agent_slot },
     { NULL, NULL },
 };
 

@@ -44,6 +44,7 @@ STEER_API int luaopen_steer(lua_State *L)
     steerL_open_grid(L);
     steerL_open_flow(L);
     steerL_open_navmesh(L);
+    steerL_open_formation(L);
     steerL_open_snapshot(L);
     steerL_open_craft(L);
     steerL_add_host_constructors(L);

@@ -262,12 +262,15 @@ void steerL_open_behavior(lua_State *L);         // adds constructors to the tab
 void steerL_add_host_constructors(lua_State *L); // and those of the host's kinds
 void steerL_open_grid(lua_State *L);             // steer.grid (lgrid.c)
 void steerL_open_navmesh(lua_State *L);          // steer.navmesh, steer.navmesh_load (lnavmesh.c)
+void steerL_open_formation(lua_State *L);        // steer.formation (lformation.c)
 void steerL_open_flow(lua_State *L);             // the flow field type, follow_flow's resource (lflow.c)
 
 // The world's methods that live beside their concern. lworld.c's one table
 // lists every w: method, these too; no other file adds to it.
 int steerL_world_add_grid(lua_State *L);    // w:add_grid(g) (lgrid.c)
 int steerL_world_add_navmesh(lua_State *L); // w:add_navmesh(nm) (lnavmesh.c)
+int steerL_world_formations(lua_State *L);  // w:formations() (lformation.c)
+int steerL_agent_slot(lua_State *L);        // a:slot() (lformation.c)
 int steerL_world_save(lua_State *L);        // w:save() (lsnapshot.c)
 int steerL_world_restore(lua_State *L);     // w:restore(s [, opts]) (lsnapshot.c)
 int steerL_world_same_brain(lua_State *L);  // w:same_brain(t) (lsnaptree.c)

@@ -807,6 +807,7 @@ static const luaL_Reg world_methods[] = {
     { "bytes", world_bytes },
     { "add_grid", steerL_world_add_grid },
     { "add_navmesh", steerL_world_add_navmesh },
+    { "formations", steerL_world_formations },
     { "save", steerL_world_save },
     { "restore", steerL_world_restore },
     { "same_brain", steerL_world_same_brain },

@@ -15,7 +15,8 @@
 -- random trees, custom behaviours and eases returning anything, property
 -- writes, shapes, grids from random maps with cost callbacks that edit the
 -- map, flow fields, archetypes, think functions and event handlers that
--- spawn and remove, and the query methods.
+-- spawn and remove, formations (members, shapes, anchors), and the query
+-- methods.
 local gen = {}
 
 -- ---- random sources -------------------------------------------------------
@@ -76,7 +77,7 @@ end
 
 -- A reference into a pool the prologue and earlier statements fill; now
 -- and then one past what they hold (nil).
-local POOL_SIZE = { A = 8, B = 8, F = 3, G = 3, N = 2, R = 3, W = 3 }
+local POOL_SIZE = { A = 8, B = 8, F = 3, G = 3, N = 2, O = 2, R = 3, W = 3 }
 
 function G:ref(pool)
   if pool == "W" and self:chance(0.8) then return "W[1]" end
@@ -189,9 +190,10 @@ local KINDS = {
   navigate = { navmesh = "m", target = "t", slow_radius = "n", stop_radius = "n", speed = "n" },
   avoid_obstacle_constraint = { margin = "n" },
   wall_constraint = { margin = "n" },
+  formation_slot = { formation = "o", slow_radius = "n" },
 }
 -- Fields a constructor refuses to go without (named by the kind that needs it).
-local REQUIRED = { points = "patrol", path = true, field = true, navmesh = true }
+local REQUIRED = { points = "patrol", path = true, field = true, navmesh = true, formation = true }
 local KIND_NAMES = {}
 for k in pairs(KINDS) do KIND_NAMES[#KIND_NAMES + 1] = k end
 -- The pipeline's stages take these kinds only.
@@ -239,6 +241,7 @@ function G:field(kind)
   if kind == "p" then return self:points() end
   if kind == "f" then return self:ref("F") end
   if kind == "m" then return self:ref("N") end
+  if kind == "o" then return self:ref("O") end
   if kind == "c" then return self:ease() end
   return "nil"
 end
@@ -500,8 +503,22 @@ function G:statement()
     return string.format("rt.snapshot(%s, %s)", self:ref("W"), self:pick({ "true", "false" }))
   elseif r < 98 then
     return string.format("rt.restore(%s)", self:ref("W")) -- in place, at a random later moment
-  else
+  elseif r < 99 then
     return string.format("%s.think = %s", a, self:think_fn())
+  else -- a formation: members, shape, anchor
+    local f = self:ref("O")
+    local m = self.rand(8)
+    if m == 0 then return string.format("%s:add(%s)", f, a) end
+    if m == 1 then return string.format("%s:remove(%s)", f, a) end
+    if m == 2 then
+      return string.format("%s.pattern = %s", f, self:pick({ '"line"', '"column"', '"wedge"', '"circle"', '"box"', '"blob"',
+        "function(i, n) return -i, i - n / 2 end", "function(i) return i end", "function() return 0/0, 1 end" }))
+    end
+    if m == 3 then return string.format("%s.target = %s", f, self:chance(0.2) and "nil" or self:vec()) end
+    if m == 4 then return string.format("%s.leader = %s", f, self:chance(0.2) and "nil" or a) end
+    if m == 5 then return string.format("%s.spacing = %s", f, self:num(0, 5)) end
+    if m == 6 then return string.format("%s.position, %s.heading = %s, %s", f, f, self:vec(), self:vec()) end
+    return string.format("rt.touch(%s:members(), %s:slot(), %s.position, %s.velocity)", f, a, f, f)
   end
 end
 
@@ -538,7 +555,7 @@ function gen.program(rand, max_statements)
   local function v(...) return "{ " .. table.concat({ ... }, ", ", 1, D) .. " }" end
   local out = {
     "local steer, rt = require 'steer', ...",
-    "local A, B, F, G, N, R, S, W, MAP = {}, {}, {}, {}, {}, {}, {}, {}, nil",
+    "local A, B, F, G, N, O, R, S, W, MAP = {}, {}, {}, {}, {}, {}, {}, {}, {}, nil",
     "rt.try(function() W[1] = " .. world .. " end)",
     "rt.try(function() W[2] = steer.world{ dim = " .. D .. ", size = " .. v(60, 60, 60) ..
       ", wrap = true, collide = true, seed = 2 } end)",
@@ -548,6 +565,8 @@ function gen.program(rand, max_statements)
     "rt.try(function() F[2] = G[1]:flow_field{ goal = { 20, 10 } } end)",
     "rt.try(function() N[1] = steer.navmesh{ outline = { { -30, -30 }, { 30, -30 }, { 30, 30 }, { -30, 30 } }, " ..
       "obstacles = { { { -2, -2 }, { 2, -2 }, { 2, 2 }, { -2, 2 } } } } end)",
+    "rt.try(function() O[1] = steer.formation{ pattern = 'wedge', target = { 20, 5 } } end)",
+    "rt.try(function() O[2] = steer.formation{ pattern = function(i) return -i, i % 2 end, spacing = 1.5 } end)",
     "rt.try(function() R[1] = steer.archetype{ name = 'fuzz', vehicle = { max_speed = 2 }, brain = steer.wander{} } end)",
   }
   -- valid brains and agents first, so that references name something
@@ -557,6 +576,7 @@ function gen.program(rand, max_statements)
       i, i <= 5 and 1 or self:int(2, 3), v(self:plain_num(-20, 20), self:plain_num(-20, 20), self:plain_num(-20, 20)),
       v(self:plain_num(-2, 2), self:plain_num(-2, 2), self:plain_num(-2, 2)), self:int(1, POOL_SIZE.B))
   end
+  out[#out + 1] = "rt.try(function() for i = 1, 5 do O[1]:add(A[i]) end end)"
   -- a crowd, so the neighbour passes, collisions and events have work
   out[#out + 1] = string.format("rt.try(function() for i = 1, %d do rt.spawn(W[%d], { position = { (i * 7.31) %% 40 - 20, " ..
     "(i * 3.17) %% 40 - 20%s }, velocity = { 1, 0%s }, radius = %s, brain = B[1 + i %% %d] }) end end)",

@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: MIT
+// formation.c — formations as world objects (issue 35) and formation_slot,
+// the behaviour that takes a member to its slot.
+//
+// A formation (steerB_Formation) is plain data, a resource (core/tree.h)
+// that formation_slot nodes hold and the world it is attached to keeps,
+// so that a snapshot carries it: its members (agent handles, sorted by
+// id) with their slots, the slots' offsets in its frame (x forward, y
+// left: src/group/pattern.h), the pattern, spacing and assignment mode
+// (src/group/assign.h), and the anchor: position, heading (a unit vector
+// in the plane) and velocity. The slots are assigned when members join or
+// leave or the shape changes, never per tick.
+//
+// The anchor moves once a tick, in formation_slot's serve hook (after the
+// passes, on the calling thread; in the order the world attached its
+// formations): it follows its leader (its velocity and heading, one
+// spacing behind its position, so that the front slot clears it),
+// or moves to its target at 0.8 of its slowest member's max_speed, slowed
+// when members fall behind (the motion moderator: the speed falls linearly
+// from full while the member furthest from its slot is within one
+// spacing, to none at three spacings), braking within two spacings of the
+// target and turning its heading toward its motion no faster than its
+// outermost slot can follow (half the top speed along its arc). Members
+// that died or were removed leave it there, first of all.
+//
+// formation_slot arrives at the agent's slot (anchor + R(heading) offset)
+// with the anchor's velocity added (offset_pursuit's law), so members
+// hold the shape while it moves; an agent that is not a member gets 0.
+#include "behavior.h"
+#include "fields.h"
+#include "laws.h"
+#include "../core/pmath.h"
+#include "../group/assign.h"
+#include "../group/pattern.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOP_SHARE 0.8f // of the slowest member's max_speed: the anchor's top speed
+#define LAG_FULL 1.0f  // spacings: the furthest member's lag under which the anchor goes at full speed
+#define LAG_STOP 3.0f  // spacings: ... at which it stops
+#define BRAKE 2.0f     // spacings from the target: the anchor brakes within them
+#define ARRIVED 1e-3f  // metres: the anchor is on its target
+
+struct steerB_Formation {
+    int refs;
+    steer_AllocFn alloc;
+    void *alloc_ud;
+    uint8_t pattern; // SteerGPattern, or STEERB_FORMATION_CUSTOM
+    uint8_t mode;    // SteerGAssignMode
+    uint8_t has_target, placed;
+    float spacing;
+    steer_Agent leader; // 0: none
+    float target[3];    // when has_target
+    float pos[3], vel[3], head[2];
+    uint32_t n, cap;
+    steer_Agent *member; // n, sorted by id
+    uint32_t *slot;      // member i's slot
+    float *ox, *oy;      // n slots' offsets
+};
+
+// ---- the object ------------------------------------------------------------------
+
+static void *fm_realloc(const steerB_Formation *f, void *p, size_t size)
+{
+    if (f->alloc) return f->alloc(f->alloc_ud, p, size);
+    if (size == 0) {
+        free(p);
+        return NULL;
+    }
+    return realloc(p, size);
+}
+
+steerB_Formation *steerB_formation_new(steer_AllocFn alloc, void *alloc_ud)
+{
+    steerB_Formation *f = alloc ? alloc(alloc_ud, NULL, sizeof *f) : malloc(sizeof *f);
+    if (!f) return NULL;
+    memset(f, 0, sizeof *f);
+    f->refs = 1;
+    f->alloc = alloc;
+    f->alloc_ud = alloc_ud;
+    f->pattern = STEERG_LINE;
+    f->spacing = 2.0f;
+    f->head[0] = 1.0f;
+    return f;
+}
+
+static void fm_retain(void *obj) { ((steerB_Formation *)obj)->refs++; }
+static void fm_release(void *obj)
+{
+    steerB_Formation *f = obj;
+    if (!f || --f->refs > 0) return;
+    fm_realloc(f, f->member, 0);
+    fm_realloc(f, f->slot, 0);
+    fm_realloc(f, f->ox, 0);
+    fm_realloc(f, f->oy, 0);
+    fm_realloc(f, f, 0);
+}
+void steerB_formation_release(steerB_Formation *f) { fm_release(f); }
+
+static bool reserve(steerB_Formation *f, uint32_t n)
+{
+    if (n <= f->cap) return true;
+    uint32_t cap = f->cap ? f->cap : 8;
+    while (cap < n) cap *= 2;
+    steer_Agent *m = fm_realloc(f, f->member, sizeof *m * cap);
+    if (m) f->member = m;
+    uint32_t *s = m ? fm_realloc(f, f->slot, sizeof *s * cap) : NULL;
+    if (s) f->slot = s;
+    float *x = s ? fm_realloc(f, f->ox, sizeof *x * cap) : NULL;
+    if (x) f->ox = x;
+    float *y = x ? fm_realloc(f, f->oy, sizeof *y * cap) : NULL;
+    if (!y) return false;
+    f->oy = y;
+    f->cap = cap;
+    return true;
+}
+
+// Member a's index, or -1.
+static int64_t find(const steerB_Formation *f, steer_Agent a)
+{
+    uint32_t lo = 0, hi = f->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (f->member[mid].id < a.id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < f->n && f->member[lo].id == a.id ? (int64_t)lo : -1;
+}
+
+// Slot k's point in the world.
+static void slot_point(const steerB_Formation *f, uint32_t k, float out[3])
+{
+    float x = f->ox[k], y = f->oy[k];
+    out[0] = f->pos[0] + f->head[0] * x - f->head[1] * y;
+    out[1] = f->pos[1] + f->head[1] * x + f->head[0] * y;
+    out[2] = f->pos[2];
+}
+
+// The anchor at agent d when nothing placed it.
+static void place(steerB_Formation *f, const steer_World *w, uint32_t d)
+{
+    if (f->placed) return;
+    steerW_load(w->p, d, f->pos);
+    f->placed = 1;
+}
+
+// The builtin pattern's offsets for the n members; then every member's slot
+// (the least total or longest distance from where the members are).
+static int assign(steerB_Formation *f, const steer_World *w)
+{
+    if (f->pattern != STEERB_FORMATION_CUSTOM)
+        steerG_pattern_offsets((SteerGPattern)f->pattern, (int)f->n, f->spacing, f->ox, f->oy);
+    if (f->n == 0) return STEER_OK;
+    double *buf = fm_realloc(f, NULL, sizeof *buf * 4 * f->n);
+    int *slot_of = buf ? fm_realloc(f, NULL, sizeof *slot_of * f->n) : NULL;
+    if (!slot_of) {
+        fm_realloc(f, buf, 0);
+        return STEER_ENOMEM;
+    }
+    double *mx = buf, *my = buf + f->n, *sx = buf + 2 * f->n, *sy = buf + 3 * f->n;
+    for (uint32_t i = 0; i < f->n; i++) {
+        float p[3], s[3];
+        int64_t d = steerW_dense(w, f->member[i]);
+        if (d >= 0) steerW_load(w->p, (uint32_t)d, p);
+        else memcpy(p, f->pos, sizeof p);
+        slot_point(f, i, s);
+        mx[i] = p[0], my[i] = p[1], sx[i] = s[0], sy[i] = s[1];
+    }
+    int st = steerG_assign((int)f->n, mx, my, (int)f->n, sx, sy, (SteerGAssignMode)f->mode, slot_of);
+    if (st == 0)
+        for (uint32_t i = 0; i < f->n; i++) f->slot[i] = (uint32_t)slot_of[i];
+    fm_realloc(f, slot_of, 0);
+    fm_realloc(f, buf, 0);
+    return st == 0 ? STEER_OK : STEER_ENOMEM;
+}
+
+// Take the n offsets of a custom shape (n = the members' number).
+static void take_offsets(steerB_Formation *f, const float *ox, const float *oy)
+{
+    if (!ox || f->n == 0) return;
+    memcpy(f->ox, ox, sizeof *ox * f->n);
+    memcpy(f->oy, oy, sizeof *oy * f->n);
+}
+
+int steerB_formation_add(steerB_Formation *f, const steer_World *w, steer_Agent a, const float *ox, const float *oy)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return STEER_ESTALE;
+    if (find(f, a) >= 0 || (f->pattern == STEERB_FORMATION_CUSTOM && !ox)) return STEER_EARG;
+    if (!reserve(f, f->n + 1)) return STEER_ENOMEM;
+    uint32_t i = f->n;
+    while (i > 0 && f->member[i - 1].id > a.id) {
+        f->member[i] = f->member[i - 1];
+        f->slot[i] = f->slot[i - 1];
+        i--;
+    }
+    f->member[i] = a;
+    f->slot[i] = f->n; // the new slot, until the assignment (which keeps this when it runs out of memory)
+    f->n++;
+    place(f, w, (uint32_t)d);
+    take_offsets(f, ox, oy);
+    return assign(f, w);
+}
+
+// Drop member i and its slot: the others keep theirs, renumbered (a
+// custom shape's offsets with them; a pattern's are made again).
+static void drop(steerB_Formation *f, uint32_t i, bool keep_slots)
+{
+    uint32_t k = f->slot[i];
+    for (uint32_t j = i + 1; j < f->n; j++) f->member[j - 1] = f->member[j], f->slot[j - 1] = f->slot[j];
+    f->n--;
+    for (uint32_t j = 0; j < f->n; j++)
+        if (f->slot[j] > k) f->slot[j]--;
+    if (keep_slots)
+        for (uint32_t j = k + 1; j <= f->n; j++) f->ox[j - 1] = f->ox[j], f->oy[j - 1] = f->oy[j];
+}
+
+int steerB_formation_remove(steerB_Formation *f, const steer_World *w, steer_Agent a, const float *ox, const float *oy)
+{
+    int64_t i = find(f, a);
+    if (i < 0) return STEER_EARG;
+    drop(f, (uint32_t)i, f->pattern == STEERB_FORMATION_CUSTOM && !ox);
+    if (f->pattern == STEERB_FORMATION_CUSTOM && !ox) return STEER_OK;
+    take_offsets(f, ox, oy);
+    return assign(f, w);
+}
+
+int steerB_formation_reshape(steerB_Formation *f, const steer_World *w, int pattern, const float *ox, const float *oy)
+{
+    f->pattern = (uint8_t)pattern;
+    take_offsets(f, ox, oy);
+    return w ? assign(f, w) : STEER_OK;
+}
+
+void steerB_formation_set(steerB_Formation *f, float spacing, int mode)
+{
+    if (spacing > 0.0f) f->spacing = spacing;
+    if (mode >= 0) f->mode = (uint8_t)mode;
+}
+
+void steerB_formation_set_leader(steerB_Formation *f, steer_Agent leader) { f->leader = leader; }
+
+void steerB_formation_set_target(steerB_Formation *f, const float *p)
+{
+    f->has_target = p != NULL;
+    if (p) memcpy(f->target, p, sizeof f->target);
+}
+
+void steerB_formation_set_anchor(steerB_Formation *f, const float *pos, const float *heading)
+{
+    if (pos) {
+        memcpy(f->pos, pos, sizeof f->pos);
+        f->placed = 1;
+    }
+    if (heading) {
+        float l = sqrtf(heading[0] * heading[0] + heading[1] * heading[1]);
+        if (l > 0.0f) f->head[0] = heading[0] / l, f->head[1] = heading[1] / l;
+    }
+}
+
+void steerB_formation_info(const steerB_Formation *f, steerB_FormationInfo *out)
+{
+    out->pattern = f->pattern;
+    out->mode = f->mode;
+    out->spacing = f->spacing;
+    out->leader = f->leader;
+    out->has_target = f->has_target;
+    memcpy(out->target, f->target, sizeof out->target);
+    memcpy(out->pos, f->pos, sizeof out->pos);
+    memcpy(out->vel, f->vel, sizeof out->vel);
+    out->head[0] = f->head[0], out->head[1] = f->head[1];
+    out->n = f->n;
+}
+
+steer_Agent steerB_formation_member(const steerB_Formation *f, uint32_t i)
+{
+    return i < f->n ? f->member[i] : STEER_NO_AGENT;
+}
+
+bool steerB_formation_slot_of(const steerB_Formation *f, steer_Agent a, float out[3])
+{
+    int64_t i = find(f, a);
+    if (i < 0) return false;
+    slot_point(f, f->slot[i], out);
+    return true;
+}
+
+// ---- the world's formations -------------------------------------------------------
+
+int steerB_world_add_formation(steer_World *w, steerB_Formation *f)
+{
+    return steerW_attach(w, &steerB_formation_resource, f, NULL);
+}
+
+steerB_Formation *steerB_world_formation(const steer_World *w, uint32_t i)
+{
+    for (uint32_t k = 0; k < w->nattached; k++)
+        if (w->attached[k].kind == &steerB_formation_resource && i-- == 0) return w->attached[k].obj;
+    return NULL;
+}
+
+// ---- the anchor's motion (once a tick) ---------------------------------------------
+
+// Turn the heading toward unit direction (dx, dy) by at most `most` radians.
+static void turn_toward(steerB_Formation *f, float dx, float dy, float most)
+{
+    float cr = f->head[0] * dy - f->head[1] * dx, dt = f->head[0] * dx + f->head[1] * dy;
+    float a = steerM_atan2f(cr, dt);
+    if (a > most) a = most;
+    if (a < -most) a = -most;
+    float s, c;
+    steerM_sincosf(a, &s, &c);
+    float hx = f->head[0] * c - f->head[1] * s, hy = f->head[0] * s + f->head[1] * c;
+    float l = sqrtf(hx * hx + hy * hy);
+    if (l > 0.0f) f->head[0] = hx / l, f->head[1] = hy / l;
+}
+
+static void follow_leader(steerB_Formation *f, const steer_World *w, uint32_t d)
+{
+    steerW_load(w->p, d, f->pos);
+    steerW_load(w->v, d, f->vel);
+    float h[3];
+    steerW_load(w->h, d, h);
+    float l = sqrtf(h[0] * h[0] + h[1] * h[1]);
+    if (l > 0.0f) f->head[0] = h[0] / l, f->head[1] = h[1] / l;
+    f->pos[0] -= f->head[0] * f->spacing; // one spacing behind: the shape's front clears the leader
+    f->pos[1] -= f->head[1] * f->spacing;
+    f->placed = 1;
+}
+
+static void move_to_target(steerB_Formation *f, const steer_World *w)
+{
+    float slowest = INFINITY, lag = 0.0f, reach = 0.0f;
+    for (uint32_t i = 0; i < f->n; i++) {
+        int64_t d = steerW_dense(w, f->member[i]);
+        if (d < 0) continue;
+        if (w->max_speed[d] < slowest) slowest = w->max_speed[d];
+        float p[3], s[3], e[3];
+        steerW_load(w->p, (uint32_t)d, p);
+        slot_point(f, f->slot[i], s);
+        steerT_delta(w, p, s, e);
+        float l = sqrtf(e[0] * e[0] + e[1] * e[1]);
+        if (l > lag) lag = l;
+        uint32_t k = f->slot[i];
+        float r = sqrtf(f->ox[k] * f->ox[k] + f->oy[k] * f->oy[k]);
+        if (r > reach) reach = r;
+    }
+    float to[3];
+    steerT_delta(w, f->pos, f->target, to);
+    float dist = sqrtf(to[0] * to[0] + to[1] * to[1]);
+    if (f->n == 0 || !(slowest < INFINITY) || dist <= ARRIVED) {
+        // emptied, or there: the anchor stands (a formation emptied while moving keeps its target)
+        if (f->n && dist <= ARRIVED) memcpy(f->pos, f->target, sizeof f->pos);
+        v3_zero(f->vel);
+        return;
+    }
+    float top = TOP_SHARE * slowest, s = f->spacing;
+    float mod = lag <= LAG_FULL * s   ? 1.0f
+                : lag >= LAG_STOP * s ? 0.0f
+                                      : (LAG_STOP * s - lag) / ((LAG_STOP - LAG_FULL) * s);
+    float want = steerB_brake(top * mod, dist, BRAKE * s, STEERB_RATIO_FIRST);
+    float have = sqrtf(f->vel[0] * f->vel[0] + f->vel[1] * f->vel[1]);
+    float speed = want < have + top * w->dt ? want : have + top * w->dt; // gathers speed over a second
+    float step = speed * w->dt;
+    if (step > dist) step = dist;
+    float dx = to[0] / dist, dy = to[1] / dist;
+    float omega = reach > 0.0f ? 0.5f * top / reach : 3.14159265f;
+    turn_toward(f, dx, dy, omega * w->dt);
+    f->pos[0] += dx * step;
+    f->pos[1] += dy * step;
+    f->vel[0] = w->dt > 0.0f ? dx * step / w->dt : 0.0f;
+    f->vel[1] = w->dt > 0.0f ? dy * step / w->dt : 0.0f;
+    f->vel[2] = 0.0f;
+}
+
+// Members that left the world leave the formation.
+static void drop_departed(steerB_Formation *f, const steer_World *w)
+{
+    bool gone = false;
+    for (uint32_t i = f->n; i-- > 0;)
+        if (steerW_dense(w, f->member[i]) < 0) {
+            drop(f, i, f->pattern == STEERB_FORMATION_CUSTOM);
+            gone = true;
+        }
+    if (gone && f->pattern != STEERB_FORMATION_CUSTOM && assign(f, w) != STEER_OK)
+        steerA_error((steer_World *)w, "formation: out of memory reassigning its slots");
+}
+
+static void formation_serve(steer_World *w, void **state, uint32_t *budget)
+{
+    (void)state;
+    (void)budget;
+    for (uint32_t k = 0; k < w->nattached; k++) {
+        if (w->attached[k].kind != &steerB_formation_resource) continue;
+        steerB_Formation *f = w->attached[k].obj;
+        drop_departed(f, w);
+        int64_t ld = f->leader.id ? steerW_dense(w, f->leader) : -1;
+        if (f->leader.id && ld < 0) f->leader = STEER_NO_AGENT; // the leader is gone: the anchor stands
+        if (ld >= 0) follow_leader(f, w, (uint32_t)ld);
+        else if (f->has_target) move_to_target(f, w);
+        else v3_zero(f->vel);
+    }
+}
+
+// ---- the resource -----------------------------------------------------------------
+
+// Its bytes: pattern, mode, has_target, placed (u8 each), spacing, the
+// leader's id, target, position, velocity, heading, then n and per member
+// its id and slot, then the n offsets.
+static void fm_encode(const void *obj, steerS_Writer *o)
+{
+    const steerB_Formation *f = obj;
+    steerS_put_u8(o, f->pattern);
+    steerS_put_u8(o, f->mode);
+    steerS_put_u8(o, f->has_target);
+    steerS_put_u8(o, f->placed);
+    steerS_put_f32(o, f->spacing);
+    steerS_put_u64(o, f->leader.id);
+    for (int i = 0; i < 3; i++) steerS_put_f32(o, f->target[i]);
+    for (int i = 0; i < 3; i++) steerS_put_f32(o, f->pos[i]);
+    for (int i = 0; i < 3; i++) steerS_put_f32(o, f->vel[i]);
+    steerS_put_f32(o, f->head[0]);
+    steerS_put_f32(o, f->head[1]);
+    steerS_put_u32(o, f->n);
+    for (uint32_t i = 0; i < f->n; i++) {
+        steerS_put_u64(o, f->member[i].id);
+        steerS_put_u32(o, f->slot[i]);
+    }
+    for (uint32_t i = 0; i < f->n; i++) {
+        steerS_put_f32(o, f->ox[i]);
+        steerS_put_f32(o, f->oy[i]);
+    }
+}
+
+static bool finite_in(float x) { return isfinite(x) && fabsf(x) < 1e15f; }
+
+static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, bool *oom)
+{
+    (void)alloc;
+    (void)alloc_ud;
+    steerB_Formation *f = steerB_formation_new(NULL, NULL); // as the script's: libc
+    if (!f) {
+        *oom = true;
+        return NULL;
+    }
+    f->pattern = (uint8_t)steerS_get_u8(in);
+    f->mode = (uint8_t)steerS_get_u8(in);
+    f->has_target = (uint8_t)steerS_get_u8(in);
+    f->placed = (uint8_t)steerS_get_u8(in);
+    f->spacing = steerS_get_f32(in);
+    f->leader.id = steerS_get_u64(in);
+    for (int i = 0; i < 3; i++) f->target[i] = steerS_get_f32(in);
+    for (int i = 0; i < 3; i++) f->pos[i] = steerS_get_f32(in);
+    for (int i = 0; i < 3; i++) f->vel[i] = steerS_get_f32(in);
+    f->head[0] = steerS_get_f32(in);
+    f->head[1] = steerS_get_f32(in);
+    uint32_t n = steerS_get_u32(in);
+    bool ok = !in->failed;
+    if (ok && (f->pattern >= STEERG_PATTERN_COUNT && f->pattern != STEERB_FORMATION_CUSTOM))
+        ok = steerS_fail(in, "pattern %u is none", (unsigned)f->pattern);
+    if (ok && f->mode > STEERG_ASSIGN_MAX) ok = steerS_fail(in, "assignment mode %u is none", (unsigned)f->mode);
+    if (ok && !(f->spacing > 0.0f && isfinite(f->spacing)))
+        ok = steerS_fail(in, "spacing %g; expected a number > 0", (double)f->spacing);
+    if (ok && n > steerS_left(in) / 20) ok = steerS_fail(in, "%u members in %zu bytes", n, steerS_left(in));
+    if (ok && !reserve(f, n)) {
+        *oom = true;
+        ok = false;
+    }
+    for (uint32_t i = 0; ok && i < n; i++) {
+        f->member[i].id = steerS_get_u64(in);
+        f->slot[i] = steerS_get_u32(in);
+        if (!in->failed && (f->slot[i] >= n || (i > 0 && f->member[i].id <= f->member[i - 1].id)))
+            ok = steerS_fail(in, "member %u: slot %u of %u, or out of order", i, f->slot[i], n);
+    }
+    for (uint32_t i = 0; ok && i < n; i++) {
+        f->ox[i] = steerS_get_f32(in);
+        f->oy[i] = steerS_get_f32(in);
+        if (!in->failed && !(finite_in(f->ox[i]) && finite_in(f->oy[i])))
+            ok = steerS_fail(in, "slot %u's offset is not finite", i);
+    }
+    // no NaN into the world: every number finite, the heading a direction
+    float hl = f->head[0] * f->head[0] + f->head[1] * f->head[1];
+    for (int i = 0; ok && i < 3; i++)
+        if (!finite_in(f->target[i]) || !finite_in(f->pos[i]) || !finite_in(f->vel[i]))
+            ok = steerS_fail(in, "the anchor or target is not finite");
+    if (ok && !(hl > 0.5f && hl < 2.0f))
+        ok = steerS_fail(in, "the heading (%g, %g) is no direction", (double)f->head[0], (double)f->head[1]);
+    if (ok) f->n = n;
+    if (!ok || in->failed) {
+        fm_release(f);
+        return NULL;
+    }
+    return f;
+}
+
+static size_t fm_bytes(const void *obj)
+{
+    const steerB_Formation *f = obj;
+    return sizeof *f + (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 2 * sizeof *f->ox);
+}
+
+const steerB_ResourceKind steerB_formation_resource = { .name = "formation",
+                                                        .type = "steer.Formation",
+                                                        .retain = fm_retain,
+                                                        .release = fm_release,
+                                                        .encode = fm_encode,
+                                                        .decode = fm_decode,
+                                                        .bytes = fm_bytes };
+
+// ---- formation_slot -----------------------------------------------------------------
+
+typedef struct FormationSlot {
+    steerB_Formation *formation;
+    float slow_radius;
+} FormationSlot;
+STEERB_CHECK_SIZE(FormationSlot);
+
+// Whether world w keeps formation f: a formation's handles name agents of
+// its own world only (another world's agent may have the same handle).
+static bool attached_to(const steer_World *w, const steerB_Formation *f)
+{
+    for (uint32_t k = 0; k < w->nattached; k++)
+        if (w->attached[k].obj == f && w->attached[k].kind == &steerB_formation_resource) return true;
+    return false;
+}
+
+static void formation_slot_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
+{
+    const FormationSlot *p = STEERB_PARAMS_OF(n, FormationSlot);
+    float slot[3], off[3];
+    if (!p->formation || !attached_to(c->w, p->formation) ||
+        !steerB_formation_slot_of(p->formation, steerW_handle(c->w, c->d), slot)) {
+        v3_zero(out);
+        return;
+    }
+    steerT_delta(c->w, c->p, slot, off);
+    if (c->w->dim == 2) off[2] = 0.0f;
+    steerB_arrive_moving(c, off, p->formation->vel, p->slow_radius, 0.0f, out);
+}
+
+static const steerB_Field formation_slot_fields[] = {
+    { "formation", STEERB_RESOURCE, offsetof(FormationSlot, formation), 0, 1, 0, "a formation (steer.formation)",
+      STEERB_RESOURCE_KIND(&steerB_formation_resource) },
+    STEERB_SLOW_RADIUS_ROW(FormationSlot, 3),
+    { 0 }
+};
+
+const steerB_Kind steerB_formation_slot = {
+    .name = "formation_slot", .fields = formation_slot_fields, .eval = formation_slot_eval, .serve = formation_serve
+};
+
+// Agent a's slot in the first of the world's formations that has it.
+static bool world_slot(const steer_World *w, steer_Agent a, float out[3])
+{
+    for (uint32_t k = 0; k < w->nattached; k++)
+        if (w->attached[k].kind == &steerB_formation_resource && steerB_formation_slot_of(w->attached[k].obj, a, out))
+            return true;
+    return false;
+}
+
+// a:slot(): the slot of agent a's first formation_slot node's formation,
+// else of the first of the world's formations that has it.
+bool steerB_agent_slot(const steer_World *w, steer_Agent a, float out[3])
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0) return false;
+    if (!w->brain[d]) return world_slot(w, a, out);
+    const steerB_Brain *br = w->brains[w->brain[d]];
+    for (uint32_t j = 0; j < br->nnodes; j++) {
+        const steerB_Node *node = &br->nodes[j];
+        if (node->kind != &steerB_formation_slot) continue;
+        const FormationSlot *p = STEERB_PARAMS_OF(node, FormationSlot);
+        if (p->formation && attached_to(w, p->formation) && steerB_formation_slot_of(p->formation, a, out)) return true;
+    }
+    return world_slot(w, a, out);
+}

@@ -1,0 +1,325 @@
+-- SPDX-License-Identifier: MIT
+-- formation_spec.lua — formations (issue 35) as a user sees them: members
+-- reach their slots and hold the shape while the anchor moves to its
+-- target and turns; a wedge behind a leader turns with it; members that
+-- join, leave or die are given slots again, never two on one; a new
+-- pattern reshapes; a slow member slows the anchor (the motion moderator);
+-- a snapshot carries formations (the run after a load or a restore is the
+-- run never stopped, bit for bit); 1 and 4 threads give the same bits; and
+-- bad input raises naming the function and the argument, changing nothing.
+local steer = require "steer"
+local spec = require "spec"
+local describe, it, expect = spec.describe, spec.it, spec.expect
+
+local function len(v) return math.sqrt(v.x * v.x + v.y * v.y) end
+
+-- A world with n members of a formation made from opts, scattered left
+-- of the origin; returns w, f, the members.
+local function squad(n, opts, wopts, speed)
+  local w = steer.world(wopts or { seed = 1, dt = 1 / 30, size = { 400, 400 } })
+  local f = steer.formation(opts)
+  local brain = steer.formation_slot{ formation = f, slow_radius = 3 }
+  local members = {}
+  for i = 1, n do
+    local a = w:spawn{ position = { -8 + (i % 4) * 2.5, -8 + 2 * math.floor(i / 4) + (i % 3) * 0.3 }, max_speed = speed and speed(i) or 4,
+                       max_force = 12, radius = 0.4, brain = brain }
+    f:add(a)
+    members[i] = a
+  end
+  return w, f, members
+end
+
+-- The largest distance of a member from its slot.
+local function max_error(f)
+  local m = 0
+  for _, a in ipairs(f:members()) do m = math.max(m, len(a:slot() - a.position)) end
+  return m
+end
+
+-- No two members' slots closer than d.
+local function distinct_slots(f, d)
+  local ms = f:members()
+  for i = 1, #ms do
+    for j = i + 1, #ms do
+      expect(len(ms[i]:slot() - ms[j]:slot()), "slots of members " .. i .. " and " .. j):gt(d)
+    end
+  end
+end
+
+describe("members", function()
+  it("reach their slots and hold the shape while the anchor moves and turns", function()
+    local w, f = squad(9, { pattern = "wedge", spacing = 2, position = steer.vec(0, 0), target = steer.vec(200, 0) })
+    w:step(150) -- 5 s to form up and get going
+    expect(len(f.velocity), "the anchor moves"):gt(1)
+    local worst = 0
+    for _ = 1, 60 do
+      w:step(5)
+      worst = math.max(worst, max_error(f))
+    end
+    expect(worst, "largest slot error on the straight"):lt(0.1)
+    -- a new target to the left: the shape turns
+    f.target = steer.vec(f.position.x, 60)
+    worst = 0
+    for _ = 1, 200 do
+      w:step(3)
+      worst = math.max(worst, max_error(f))
+    end
+    expect(f.heading.y, "heading after the turn"):gt(0.99)
+    expect(worst, "largest slot error through the turn (a spacing)"):lt(2)
+    w:step(30)
+    expect(max_error(f), "slot error once turned"):lt(0.1)
+  end)
+
+  it("of a wedge behind a leader turn with it", function()
+    local w = steer.world{ seed = 2, dt = 1 / 30, size = { 400, 400 } }
+    local leader = w:spawn{ position = { 0, 0 }, max_speed = 2, max_force = 4, radius = 0.4,
+                            brain = steer.seek{ target = steer.vec(40, 0) } }
+    local f = steer.formation{ pattern = "wedge", spacing = 2, leader = leader }
+    local brain = steer.formation_slot{ formation = f }
+    for i = 1, 7 do f:add(w:spawn{ position = { -4 - i, (i % 3) - 1 }, max_speed = 5, max_force = 15, radius = 0.4, brain = brain }) end
+    expect(f.leader, "the leader"):eq(leader)
+    w:step(300)
+    expect(max_error(f), "slot error behind a leader going east"):lt(0.3)
+    -- the leader turns north
+    leader.brain = steer.seek{ target = steer.vec(leader.position.x, 200) }
+    w:step(300)
+    expect(f.heading.y, "the anchor's heading follows the leader's"):gt(0.99)
+    expect(max_error(f), "slot error behind a leader going north"):lt(0.3)
+    -- every member behind the leader along its heading
+    for _, a in ipairs(f:members()) do expect(a.position.y, "member behind the leader"):lt(leader.position.y - 1) end
+    leader:remove()
+    w:step(2)
+    expect(f.leader, "a removed leader"):eq(nil)
+    expect(len(f.velocity), "the anchor stands without its leader"):eq(0)
+  end)
+
+  it("joining, leaving and dying get their slots again, never two on one", function()
+    local w, f, ms = squad(6, { pattern = "box", spacing = 2, position = steer.vec(0, 0) })
+    w:step(60)
+    distinct_slots(f, 1.9)
+    local outsider = w:spawn{ position = { 10, 10 }, max_speed = 4, max_force = 12, radius = 0.4, brain = steer.formation_slot{ formation = f } }
+    expect(outsider:slot(), "an agent not in the formation has no slot"):eq(nil)
+    w:step(10)
+    expect(len(outsider.velocity), "and no force from formation_slot"):eq(0)
+    f:add(outsider)
+    expect(#f:members(), "members after a join"):eq(7)
+    expect(outsider:slot(), "the new member's slot"):ne(nil)
+    distinct_slots(f, 1.9)
+    f:remove(ms[1])
+    expect(ms[1]:slot(), "a member that left"):eq(nil)
+    expect(#f:members(), "members after leaving"):eq(6)
+    distinct_slots(f, 1.9)
+    ms[2]:remove()
+    w:step(1)
+    expect(#f:members(), "members after one died"):eq(5)
+    distinct_slots(f, 1.9)
+    w:step(200)
+    expect(max_error(f), "the five in their slots"):lt(0.1)
+  end)
+
+  it("take the slots of the least longest way with assign = \"max\"", function()
+    local w, f = squad(12, { pattern = "circle", spacing = 2, position = steer.vec(30, 0) })
+    local function longest()
+      local m = 0
+      for _, a in ipairs(f:members()) do m = math.max(m, len(a:slot() - a.position)) end
+      return m
+    end
+    local sum = longest()
+    f.assign = "max"
+    expect(f.assign, "the mode"):eq("max")
+    expect(longest(), "the longest way with max"):le(sum)
+    distinct_slots(f, 1.9)
+    w:step(600)
+    expect(max_error(f), "in the circle"):lt(0.1)
+    expect(w:formations()[1], "w:formations() gives the formation itself"):eq(f)
+  end)
+
+  it("of one world are not another world's agents of the same ids", function()
+    local w, f, ms = squad(3, { pattern = "line", position = steer.vec(20, 20) })
+    local other = steer.world{ seed = 1, dt = 1 / 30, size = { 400, 400 } }
+    local twin = other:spawn{ position = { 0, 0 }, max_speed = 4, max_force = 12, brain = steer.formation_slot{ formation = f } }
+    expect(twin.id, "the same id as a member"):eq(ms[1].id)
+    other:step(30)
+    w:step(30)
+    expect(len(twin.velocity), "no force from another world's formation"):eq(0)
+    expect(twin:slot(), "and no slot"):eq(nil)
+  end)
+
+  it("take a new pattern's shape", function()
+    local w, f = squad(8, { pattern = "line", spacing = 2, position = steer.vec(0, 0) })
+    w:step(300)
+    expect(max_error(f), "in line"):lt(0.1)
+    f.pattern = "column"
+    expect(f.pattern, "the pattern"):eq("column")
+    for _, a in ipairs(f:members()) do
+      local s = a:slot()
+      expect(math.abs(s.y), "a column's slot on the axis"):lt(1e-6)
+      expect(s.x, "a column's slot behind the anchor"):le(1e-6)
+    end
+    distinct_slots(f, 1.9)
+    w:step(300)
+    expect(max_error(f), "in column"):lt(0.1)
+    -- a custom shape: a diagonal
+    f.pattern = function(i) return -i, -i * 0.5 end
+    expect(type(f.pattern), "a custom pattern"):eq("function")
+    for _, a in ipairs(f:members()) do
+      local s = a:slot()
+      expect(math.abs(s.y - 0.5 * s.x), "the diagonal"):lt(1e-5)
+    end
+    w:step(300)
+    expect(max_error(f), "on the diagonal"):lt(0.1)
+  end)
+end)
+
+describe("the anchor", function()
+  it("goes at 0.8 of its slowest member's max_speed, the slow member never more than three spacings behind", function()
+    local w, f, ms = squad(6, { pattern = "line", spacing = 2, position = steer.vec(0, 0), target = steer.vec(80, 0) },
+      nil, function(i) return i == 3 and 1.5 or 4 end)
+    local slow = ms[3]
+    local worst = 0
+    for _ = 1, 300 do
+      w:step(2)
+      worst = math.max(worst, len(slow:slot() - slow.position))
+      expect(len(f.velocity), "the anchor's speed"):le(0.8 * 1.5 + 1e-4)
+    end
+    expect(f.position.x, "the anchor got on"):gt(20)
+    expect(worst, "the slow member's distance from its slot"):lt(3 * 2 + 0.5)
+  end)
+
+  it("waits for a member held still: never more than three spacings ahead of it", function()
+    local w, f, ms = squad(6, { pattern = "line", spacing = 2, position = steer.vec(0, 0), target = steer.vec(80, 0) })
+    w:step(240)
+    expect(len(f.velocity), "the anchor moves"):gt(1)
+    local held = ms[4]
+    held.kinematic = true -- the host holds it where it is
+    held.velocity = steer.vec(0, 0)
+    local worst = 0
+    for _ = 1, 150 do
+      w:step(2)
+      worst = math.max(worst, len(held:slot() - held.position))
+    end
+    expect(worst, "the held member's distance from its slot"):lt(3 * 2 + 0.2)
+    expect(len(f.velocity), "the anchor waits"):lt(0.01)
+    held.kinematic = false
+    w:step(300)
+    expect(len(f.velocity), "and goes on once the member is free"):gt(1)
+  end)
+
+  it("stops when its formation is emptied, keeping its target", function()
+    local w, f, ms = squad(3, { pattern = "line", position = steer.vec(0, 0), target = steer.vec(50, 0) })
+    w:step(90)
+    for _, a in ipairs(ms) do f:remove(a) end
+    w:step(1)
+    expect(#f:members(), "members"):eq(0)
+    expect(len(f.velocity), "an empty formation stands"):eq(0)
+    expect(f.target.x, "its target kept"):eq(50)
+  end)
+end)
+
+describe("snapshots and threads", function()
+  local function run(threads)
+    local w, f = squad(40, { pattern = "wedge", spacing = 1.5, position = steer.vec(0, 0), target = steer.vec(30, 20) },
+      { seed = 3, dt = 1 / 30, size = { 400, 400 }, threads = threads })
+    return w, f
+  end
+
+  it("a load, and a restore, run on as the world never stopped, bit for bit", function()
+    local w, f = run(1)
+    w:step(300)
+    expect(len(f.velocity), "the anchor moves at the save"):gt(0.5)
+    local s = w:save()
+    w:step(200)
+    local want = w:hash()
+    local l = steer.load(s)
+    local fs = l:formations()
+    expect(#fs, "the loaded world's formations"):eq(1)
+    expect(#fs[1]:members(), "its members"):eq(40)
+    l:step(200)
+    expect(l:hash(), "hash after the load"):eq(want)
+    expect(fs[1].position, "the loaded formation's anchor"):eq(w:formations()[1].position)
+    w:restore(s)
+    w:step(200)
+    expect(w:hash(), "hash after the restore"):eq(want)
+    expect(l:save(), "a loaded world saves the same bytes"):eq(w:save())
+    expect(#w:formations()[1]:members(), "the restored world's formation"):eq(40)
+    local stale, extra = f, w:spawn{ position = { 0, 0 } }
+    expect(function() stale:add(extra) end):raises_here("steer.formation:add", "w:formations()")
+  end)
+
+  it("a custom shape's function is given again after a load", function()
+    local w, _, ms = squad(4, { pattern = function(i) return -i, i end, position = steer.vec(0, 0) })
+    w:step(10)
+    local l = steer.load(w:save())
+    local g = l:formations()[1]
+    expect(g.pattern, "the loaded pattern's function"):eq(nil)
+    local lm = g:members()
+    for i, a in ipairs(lm) do expect(a:slot(), "loaded slot " .. i):eq(ms[i]:slot()) end
+    local extra = l:spawn{ position = { 5, 5 } }
+    expect(function() g:add(extra) end):raises_here("steer.formation:add", "f.pattern = fn")
+    g.pattern = function(i) return -i, i end
+    g:add(extra)
+    expect(#g:members(), "members after the function came back"):eq(5)
+    distinct_slots(g, 1)
+    lm[1]:remove() -- a custom shape loses the departed member's slot, the others keep theirs
+    local before = lm[2]:slot()
+    l:step(1)
+    expect(#g:members(), "members after a death"):eq(4)
+    expect(lm[2]:slot(), "a kept slot"):eq(before)
+  end)
+
+  it("1 and 4 threads give the same bits", function()
+    local a, b = run(1), run(4)
+    for k = 1, 4 do
+      a:step(75)
+      b:step(75)
+      expect(b:hash(), "hash after " .. 75 * k .. " ticks"):eq(a:hash())
+    end
+  end)
+end)
+
+describe("bad input", function()
+  it("raises naming the function and the argument, changing nothing", function()
+    local w, f, ms = squad(3, { pattern = "line", position = steer.vec(0, 0) })
+    local other = steer.world{}
+    local stranger = other:spawn{ position = { 0, 0 } }
+    expect(function() f:add(ms[1]) end):raises_here("steer.formation:add", "is a member already")
+    expect(function() f:add(stranger) end):raises_here("steer.formation:add", "belongs to another world")
+    expect(function() f:add(42) end):raises_here("steer.formation:add", "an agent")
+    expect(function() f:remove(stranger) end):raises_here("steer.formation:remove", "another world")
+    local loner = w:spawn{ position = { 5, 5 } }
+    expect(function() f:remove(loner) end):raises_here("steer.formation:remove", "is not a member")
+    loner:remove()
+    expect(function() f:add(loner) end):raises_here("steer.formation:add", "removed")
+    expect(function() steer.formation{ spacing = 0 } end):raises_here("steer.formation", "spacing")
+    expect(function() steer.formation{ spacing = 0 / 0 } end):raises_here("steer.formation", "spacing", "NaN")
+    expect(function() f.spacing = -1 end):raises_here("steer.formation", "spacing")
+    expect(function() steer.formation{ pattern = "blob" } end):raises_here("steer.formation", "pattern", "\"wedge\"")
+    expect(function() steer.formation{ assign = "least" } end):raises_here("steer.formation", "assign", "\"sum\" or \"max\"")
+    expect(function() steer.formation{ sapcing = 2 } end):raises_here("steer.formation", "sapcing")
+    expect(function() steer.formation_slot{} end):raises_here("formation_slot", "formation")
+    local before = {}
+    for i, a in ipairs(f:members()) do before[i] = a:slot() end
+    expect(function() f.pattern = function() error("no shape") end end):raises_here("f.pattern", "slot 1 of 3", "no shape")
+    expect(function() f.pattern = function() return 0 / 0, 0 end end):raises_here("f.pattern", "NaN", "dx")
+    expect(function() f.pattern = function(i) return i end end):raises_here("f.pattern", "nil", "dy")
+    expect(function() f.pattern = function() return "a", 1 end end):raises_here("f.pattern", "dx")
+    expect(f.pattern, "the pattern after the failures"):eq("line")
+    for i, a in ipairs(f:members()) do expect(a:slot(), "slot " .. i .. " after the failures"):eq(before[i]) end
+    -- a custom shape's function fails as a member joins: nothing changes
+    local calls = 0
+    f.pattern = function(i, n)
+      calls = calls + 1
+      if n > 3 then error("three at most") end
+      return -i, 0
+    end
+    local extra = w:spawn{ position = { 3, 3 } }
+    expect(function() f:add(extra) end):raises_here("steer.formation:add", "three at most")
+    expect(#f:members(), "members after a failed join"):eq(3)
+    expect(extra:slot(), "the agent that failed to join"):eq(nil)
+    expect(function() f.leader = ms[1] end):raises_here("steer.formation", "leader", "is a member")
+    expect(function() f.target = "there" end):raises_here("steer.formation", "target")
+    expect(function() f.heading = steer.vec(0, 0) end):raises_here("steer.formation", "heading")
+    expect(function() f.colour = 1 end):raises_here("steer.formation", "colour")
+    expect(function() steer.formation{ navmesh = 1 } end):raises_here("steer.formation", "navmesh")
+  end)
+end)
