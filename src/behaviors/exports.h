@@ -57,14 +57,14 @@ steerB_Formation *steerB_formation_new(steer_AllocFn alloc, void *alloc_ud);
 void steerB_formation_release(steerB_Formation *f);
 // Add agent a of world w (STEER_ESTALE: not a live agent of w; STEER_EARG:
 // a member already, or a custom shape without its offsets), remove it (STEER_EARG: not a member), or change the
-// pattern (a SteerGPattern or STEERB_FORMATION_CUSTOM; w NULL: assign
+// pattern (a SteerUPattern or STEERB_FORMATION_CUSTOM; w NULL: assign
 // later); a custom shape gives the offsets of the new number of members
 // in ox, oy (a removal without them drops the member's slot, the others
 // keeping theirs). Each assigns every slot again; STEER_ENOMEM.
 int steerB_formation_add(steerB_Formation *f, const steer_World *w, steer_Agent a, const float *ox, const float *oy);
 int steerB_formation_remove(steerB_Formation *f, const steer_World *w, steer_Agent a, const float *ox, const float *oy);
 int steerB_formation_reshape(steerB_Formation *f, const steer_World *w, int pattern, const float *ox, const float *oy);
-// spacing (> 0; else kept) and assignment mode (a SteerGAssignMode; < 0 kept),
+// spacing (> 0; else kept) and assignment mode (a SteerUAssignMode; < 0 kept),
 // applied at the next assignment.
 void steerB_formation_set(steerB_Formation *f, float spacing, int mode);
 void steerB_formation_set_leader(steerB_Formation *f, steer_Agent leader); // STEER_NO_AGENT: none

@@ -47,8 +47,8 @@ struct steerB_Formation {
     int refs;
     steer_AllocFn alloc;
     void *alloc_ud;
-    uint8_t pattern; // SteerGPattern, or STEERB_FORMATION_CUSTOM
-    uint8_t mode;    // SteerGAssignMode
+    uint8_t pattern; // SteerUPattern, or STEERB_FORMATION_CUSTOM
+    uint8_t mode;    // SteerUAssignMode
     uint8_t has_target, placed;
     float spacing;
     steer_Agent leader; // 0: none
@@ -80,7 +80,7 @@ steerB_Formation *steerB_formation_new(steer_AllocFn alloc, void *alloc_ud)
     f->refs = 1;
     f->alloc = alloc;
     f->alloc_ud = alloc_ud;
-    f->pattern = STEERG_LINE;
+    f->pattern = STEERU_LINE;
     f->spacing = 2.0f;
     f->head[0] = 1.0f;
     return f;
@@ -151,7 +151,7 @@ static void place(steerB_Formation *f, const steer_World *w, uint32_t d)
 static int assign(steerB_Formation *f, const steer_World *w)
 {
     if (f->pattern != STEERB_FORMATION_CUSTOM)
-        steerG_pattern_offsets((SteerGPattern)f->pattern, (int)f->n, f->spacing, f->ox, f->oy);
+        steerU_pattern_offsets((SteerUPattern)f->pattern, (int)f->n, f->spacing, f->ox, f->oy);
     if (f->n == 0) return STEER_OK;
     double *buf = fm_realloc(f, NULL, sizeof *buf * 4 * f->n);
     int *slot_of = buf ? fm_realloc(f, NULL, sizeof *slot_of * f->n) : NULL;
@@ -168,7 +168,7 @@ static int assign(steerB_Formation *f, const steer_World *w)
         slot_point(f, i, s);
         mx[i] = p[0], my[i] = p[1], sx[i] = s[0], sy[i] = s[1];
     }
-    int st = steerG_assign((int)f->n, mx, my, (int)f->n, sx, sy, (SteerGAssignMode)f->mode, slot_of);
+    int st = steerU_assign((int)f->n, mx, my, (int)f->n, sx, sy, (SteerUAssignMode)f->mode, slot_of);
     if (st == 0)
         for (uint32_t i = 0; i < f->n; i++) f->slot[i] = (uint32_t)slot_of[i];
     fm_realloc(f, slot_of, 0);
@@ -458,9 +458,9 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
     f->head[1] = steerS_get_f32(in);
     uint32_t n = steerS_get_u32(in);
     bool ok = !in->failed;
-    if (ok && (f->pattern >= STEERG_PATTERN_COUNT && f->pattern != STEERB_FORMATION_CUSTOM))
+    if (ok && (f->pattern >= STEERU_PATTERN_COUNT && f->pattern != STEERB_FORMATION_CUSTOM))
         ok = steerS_fail(in, "pattern %u is none", (unsigned)f->pattern);
-    if (ok && f->mode > STEERG_ASSIGN_MAX) ok = steerS_fail(in, "assignment mode %u is none", (unsigned)f->mode);
+    if (ok && f->mode > STEERU_ASSIGN_MAX) ok = steerS_fail(in, "assignment mode %u is none", (unsigned)f->mode);
     if (ok && !(f->spacing > 0.0f && isfinite(f->spacing)))
         ok = steerS_fail(in, "spacing %g; expected a number > 0", (double)f->spacing);
     if (ok && n > steerS_left(in) / 20) ok = steerS_fail(in, "%u members in %zu bytes", n, steerS_left(in));

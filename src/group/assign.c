@@ -237,8 +237,8 @@ out:
     return rc;
 }
 
-int steerG_assign(int n, const double *mx, const double *my, int m, const double *sx, const double *sy,
-                  SteerGAssignMode mode, int *slot_of)
+int steerU_assign(int n, const double *mx, const double *my, int m, const double *sx, const double *sy,
+                  SteerUAssignMode mode, int *slot_of)
 {
     if (n < 0 || n > m) return -1;
     if (n == 0) return 0;
@@ -246,7 +246,7 @@ int steerG_assign(int n, const double *mx, const double *my, int m, const double
     int *best = malloc(sizeof *best * (size_t)n);
     int rc = -1;
     if (!c || !best || hungarian(n, m, c, best) != 0) goto out;
-    if (mode == STEERG_ASSIGN_MAX) {
+    if (mode == STEERU_ASSIGN_MAX) {
         double t;
         if (bottleneck(n, m, c, best, &t) != 0) goto out;
         // the least total within t: any distance over t costs more than
@@ -279,7 +279,7 @@ static int cmp_ease(const void *a, const void *b)
     return (x->member > y->member) - (x->member < y->member);
 }
 
-int steerG_assign_greedy(int n, const double *mx, const double *my, int m, const double *sx, const double *sy,
+int steerU_assign_greedy(int n, const double *mx, const double *my, int m, const double *sx, const double *sy,
                          int *slot_of)
 {
     if (n < 0 || n > m) return -1;

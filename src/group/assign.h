@@ -4,13 +4,13 @@
 //
 // Given n members and m >= n slots (points in the plane), picks a distinct
 // slot for every member:
-//   STEERG_ASSIGN_SUM: the least total distance from members to their slots
+//   STEERU_ASSIGN_SUM: the least total distance from members to their slots
 //     (Hungarian method, shortest augmenting paths with potentials, O(n^2 m)).
 //     In the plane such an assignment has no two members' straight ways to
 //     their slots crossing (uncrossing two crossed ways always shortens the
 //     sum), which is why formations form up without members cutting across
 //     each other.
-//   STEERG_ASSIGN_MAX: the least longest distance (the time the last member
+//   STEERU_ASSIGN_MAX: the least longest distance (the time the last member
 //     needs, at equal speeds), and among the assignments that reach it the
 //     least total (bottleneck threshold by binary search over the distances,
 //     each tested by a Hopcroft-Karp matching; then the Hungarian method on
@@ -22,18 +22,18 @@
 #ifndef STEER_GROUP_ASSIGN_H
 #define STEER_GROUP_ASSIGN_H
 
-typedef enum SteerGAssignMode { STEERG_ASSIGN_SUM = 0, STEERG_ASSIGN_MAX = 1 } SteerGAssignMode;
+typedef enum SteerUAssignMode { STEERU_ASSIGN_SUM = 0, STEERU_ASSIGN_MAX = 1 } SteerUAssignMode;
 
 // Members at (mx[i], my[i]), i < n; slots at (sx[j], sy[j]), j < m; n <= m.
 // Writes member i's slot to slot_of[i]. Returns 0; -1 when out of memory or
 // n > m or n < 0 (slot_of untouched).
-int steerG_assign(int n, const double *mx, const double *my, int m, const double *sx, const double *sy,
-                  SteerGAssignMode mode, int *slot_of);
+int steerU_assign(int n, const double *mx, const double *my, int m, const double *sx, const double *sy,
+                  SteerUAssignMode mode, int *slot_of);
 
 // The greedy rule of gdx-ai's SoftRoleSlotAssignmentStrategy without roles,
 // for comparison (the benchmark): members in order, each takes the nearest
 // slot still free. Same arguments and result.
-int steerG_assign_greedy(int n, const double *mx, const double *my, int m, const double *sx, const double *sy,
+int steerU_assign_greedy(int n, const double *mx, const double *my, int m, const double *sx, const double *sy,
                          int *slot_of);
 
 #endif

@@ -7,36 +7,36 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const names[STEERG_PATTERN_COUNT] = { "line", "column", "wedge", "circle", "box" };
+static const char *const names[STEERU_PATTERN_COUNT] = { "line", "column", "wedge", "circle", "box" };
 
-const char *steerG_pattern_name(SteerGPattern p) { return (int)p >= 0 && p < STEERG_PATTERN_COUNT ? names[p] : NULL; }
+const char *steerU_pattern_name(SteerUPattern p) { return (int)p >= 0 && p < STEERU_PATTERN_COUNT ? names[p] : NULL; }
 
-int steerG_pattern_find(const char *name)
+int steerU_pattern_find(const char *name)
 {
-    for (int p = 0; p < STEERG_PATTERN_COUNT; p++)
+    for (int p = 0; p < STEERU_PATTERN_COUNT; p++)
         if (!strcmp(names[p], name)) return p;
     return -1;
 }
 
 // Slot i of n: every pattern's slot follows from (i, n) alone.
-static void slot(SteerGPattern p, int n, float s, int i, float *x, float *y)
+static void slot(SteerUPattern p, int n, float s, int i, float *x, float *y)
 {
     switch (p) {
-    case STEERG_LINE: // the first on the left
+    case STEERU_LINE: // the first on the left
         *x = 0;
         *y = s * ((float)(n - 1) * 0.5f - (float)i);
         return;
-    case STEERG_COLUMN:
+    case STEERU_COLUMN:
         *x = -s * (float)i;
         *y = 0;
         return;
-    case STEERG_WEDGE: {
+    case STEERU_WEDGE: {
         int k = (i + 1) / 2; // the pair's distance from the tip, in spacings
         *x = -s * (float)k;
         *y = i == 0 ? 0.0f : (i % 2 ? s * (float)k : -s * (float)k);
         return;
     }
-    case STEERG_CIRCLE: {
+    case STEERU_CIRCLE: {
         if (n == 1) {
             *x = *y = 0;
             return;
@@ -48,7 +48,7 @@ static void slot(SteerGPattern p, int n, float s, int i, float *x, float *y)
         *y = r * sn;
         return;
     }
-    case STEERG_BOX: {
+    case STEERU_BOX: {
         int cols = 1;
         while (cols * cols < n) cols++;
         int row = i / cols, col = i % cols;
@@ -61,12 +61,12 @@ static void slot(SteerGPattern p, int n, float s, int i, float *x, float *y)
     }
 }
 
-void steerG_pattern_offsets(SteerGPattern p, int n, float s, float *x, float *y)
+void steerU_pattern_offsets(SteerUPattern p, int n, float s, float *x, float *y)
 {
     for (int i = 0; i < n; i++) slot(p, n, s, i, x + i, y + i);
 }
 
-float steerG_pattern_width(SteerGPattern p, int n, float s)
+float steerU_pattern_width(SteerUPattern p, int n, float s)
 {
     if (n <= 0) return 0;
     float lo = 0, hi = 0;

@@ -20,26 +20,26 @@
 #ifndef STEER_GROUP_PATTERN_H
 #define STEER_GROUP_PATTERN_H
 
-typedef enum SteerGPattern {
-    STEERG_LINE = 0,
-    STEERG_COLUMN,
-    STEERG_WEDGE,
-    STEERG_CIRCLE,
-    STEERG_BOX,
-    STEERG_PATTERN_COUNT
-} SteerGPattern;
+typedef enum SteerUPattern {
+    STEERU_LINE = 0,
+    STEERU_COLUMN,
+    STEERU_WEDGE,
+    STEERU_CIRCLE,
+    STEERU_BOX,
+    STEERU_PATTERN_COUNT
+} SteerUPattern;
 
 // The pattern's name ("line", ...), or NULL past the last.
-const char *steerG_pattern_name(SteerGPattern p);
+const char *steerU_pattern_name(SteerUPattern p);
 
 // The pattern named `name`; -1 when no pattern has that name.
-int steerG_pattern_find(const char *name);
+int steerU_pattern_find(const char *name);
 
 // Writes n offsets (x[i], y[i]) of pattern p with spacing s (> 0).
-void steerG_pattern_offsets(SteerGPattern p, int n, float s, float *x, float *y);
+void steerU_pattern_offsets(SteerUPattern p, int n, float s, float *x, float *y);
 
 // The pattern's width across the heading for n members (the extent of the
 // offsets' y plus one spacing: the room it needs to pass).
-float steerG_pattern_width(SteerGPattern p, int n, float s);
+float steerU_pattern_width(SteerUPattern p, int n, float s);
 
 #endif

@@ -147,7 +147,7 @@ static void set_pattern(lua_State *L, int fidx, int v, const char *fn, const cha
     Formation *u = check(L, fidx);
     int p = STEERB_FORMATION_CUSTOM;
     if (lua_type(L, v) == LUA_TSTRING) {
-        p = steerG_pattern_find(lua_tostring(L, v));
+        p = steerU_pattern_find(lua_tostring(L, v));
         if (p < 0) steerL_field_error(L, fn, field, PATTERN_EXPECT, v);
     } else if (!lua_isfunction(L, v)) {
         steerL_field_error(L, fn, field, PATTERN_EXPECT, v);
@@ -337,7 +337,7 @@ static int formation_index(lua_State *L)
             lua_getiuservalue(L, 1, 1);
             lua_getfield(L, -1, "fn");
         } else {
-            lua_pushstring(L, steerG_pattern_name((SteerGPattern)in.pattern));
+            lua_pushstring(L, steerU_pattern_name((SteerUPattern)in.pattern));
         }
     } else if (strcmp(k, "leader") == 0) {
         steerL_World *lw = world_of(L, 1);

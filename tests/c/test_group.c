@@ -95,12 +95,12 @@ static void test_brute_force(void)
         brute_rec(n, m, mx, my, sx, sy, 0, used, 0, 0, &b);
         int slot[MAXN + 2];
         double sum, longest;
-        CHECK(steerG_assign(n, mx, my, m, sx, sy, STEERG_ASSIGN_SUM, slot) == 0, "assign");
+        CHECK(steerU_assign(n, mx, my, m, sx, sy, STEERU_ASSIGN_SUM, slot) == 0, "assign");
         CHECK(distinct(n, m, slot), "round %d: a slot twice or out of range", round);
         totals(n, mx, my, sx, sy, slot, &sum, &longest);
         CHECK(sum <= b.best_sum + 1e-9, "round %d (n %d, m %d): sum %.12g, the least is %.12g", round, n, m, sum,
               b.best_sum);
-        CHECK(steerG_assign(n, mx, my, m, sx, sy, STEERG_ASSIGN_MAX, slot) == 0, "assign max");
+        CHECK(steerU_assign(n, mx, my, m, sx, sy, STEERU_ASSIGN_MAX, slot) == 0, "assign max");
         CHECK(distinct(n, m, slot), "round %d: max: a slot twice or out of range", round);
         totals(n, mx, my, sx, sy, slot, &sum, &longest);
         CHECK(longest <= b.best_max + 1e-9, "round %d: longest %.12g, the least is %.12g", round, longest, b.best_max);
@@ -143,10 +143,10 @@ static void test_no_crossing_ways(void)
             sx[i] = 70 + 2.0 * row;
             sy[i] = 20 + 2.0 * (col - row / 2.0);
         }
-        CHECK(steerG_assign(N, mx, my, N, sx, sy, STEERG_ASSIGN_SUM, slot) == 0, "assign");
+        CHECK(steerU_assign(N, mx, my, N, sx, sy, STEERU_ASSIGN_SUM, slot) == 0, "assign");
         CHECK(crossings(N, mx, my, sx, sy, slot) == 0, "round %d: %d ways cross with the least total", round,
               crossings(N, mx, my, sx, sy, slot));
-        CHECK(steerG_assign_greedy(N, mx, my, N, sx, sy, greedy) == 0 && distinct(N, N, greedy), "greedy");
+        CHECK(steerU_assign_greedy(N, mx, my, N, sx, sy, greedy) == 0 && distinct(N, N, greedy), "greedy");
         double s_opt, l_opt, s_gr, l_gr;
         totals(N, mx, my, sx, sy, slot, &s_opt, &l_opt);
         totals(N, mx, my, sx, sy, greedy, &s_gr, &l_gr);
@@ -162,16 +162,16 @@ static void test_more_slots_and_edges(void)
     double mx[3] = { 0, 10, 20 }, my[3] = { 0, 0, 0 };
     double sx[5] = { 100, 19, 0.5, 9, -50 }, sy[5] = { 0, 1, 1, 1, 0 };
     int slot[3] = { -1, -1, -1 };
-    CHECK(steerG_assign(3, mx, my, 5, sx, sy, STEERG_ASSIGN_SUM, slot) == 0, "assign");
+    CHECK(steerU_assign(3, mx, my, 5, sx, sy, STEERU_ASSIGN_SUM, slot) == 0, "assign");
     CHECK(slot[0] == 2 && slot[1] == 3 && slot[2] == 1, "the three near slots: got %d %d %d", slot[0], slot[1],
           slot[2]);
-    CHECK(steerG_assign(0, mx, my, 5, sx, sy, STEERG_ASSIGN_SUM, slot) == 0, "nobody: nothing to do");
-    CHECK(steerG_assign(3, mx, my, 2, sx, sy, STEERG_ASSIGN_SUM, slot) == -1, "more members than slots: refused");
+    CHECK(steerU_assign(0, mx, my, 5, sx, sy, STEERU_ASSIGN_SUM, slot) == 0, "nobody: nothing to do");
+    CHECK(steerU_assign(3, mx, my, 2, sx, sy, STEERU_ASSIGN_SUM, slot) == -1, "more members than slots: refused");
     // all members on one point, all slots on one point: ties everywhere,
     // still a permutation, and the lower slots to the lower members
     double zx[4] = { 0 }, zy[4] = { 0 }, tx[4] = { 1, 1, 1, 1 }, ty[4] = { 0 };
     int s4[4];
-    CHECK(steerG_assign(4, zx, zy, 4, tx, ty, STEERG_ASSIGN_MAX, s4) == 0 && distinct(4, 4, s4), "ties");
+    CHECK(steerU_assign(4, zx, zy, 4, tx, ty, STEERU_ASSIGN_MAX, s4) == 0 && distinct(4, 4, s4), "ties");
 }
 
 static void test_same_bits(void)
@@ -182,8 +182,8 @@ static void test_same_bits(void)
     random_points(N, sx, sy, 50, 0);
     int a[N], b[N];
     for (int mode = 0; mode < 2; mode++) {
-        CHECK(steerG_assign(N, mx, my, N, sx, sy, (SteerGAssignMode)mode, a) == 0, "assign");
-        CHECK(steerG_assign(N, mx, my, N, sx, sy, (SteerGAssignMode)mode, b) == 0, "assign again");
+        CHECK(steerU_assign(N, mx, my, N, sx, sy, (SteerUAssignMode)mode, a) == 0, "assign");
+        CHECK(steerU_assign(N, mx, my, N, sx, sy, (SteerUAssignMode)mode, b) == 0, "assign again");
         CHECK(memcmp(a, b, sizeof a) == 0, "mode %d: another answer for the same input", mode);
     }
 }
@@ -208,8 +208,8 @@ static void timed(int n)
     const char *names[3] = { "sum", "max", "greedy" };
     for (int mode = 0; mode < 3; mode++) {
         double t0 = steerY_now();
-        int rc = mode == 2 ? steerG_assign_greedy(n, mx, my, n, sx, sy, slot)
-                           : steerG_assign(n, mx, my, n, sx, sy, (SteerGAssignMode)mode, slot);
+        int rc = mode == 2 ? steerU_assign_greedy(n, mx, my, n, sx, sy, slot)
+                           : steerU_assign(n, mx, my, n, sx, sy, (SteerUAssignMode)mode, slot);
         double ms = (steerY_now() - t0) * 1e3, s, l;
         CHECK(rc == 0 && distinct(n, n, slot), "%d members, %s", n, names[mode]);
         totals(n, mx, my, sx, sy, slot, &s, &l);
@@ -225,39 +225,39 @@ static void timed(int n)
 static void test_patterns(void)
 {
     float x[64], y[64];
-    steerG_pattern_offsets(STEERG_LINE, 5, 2, x, y);
+    steerU_pattern_offsets(STEERU_LINE, 5, 2, x, y);
     for (int i = 0; i < 5; i++) CHECK(NEAR(x[i], 0) && NEAR(y[i], 4 - 2 * i), "line %d: (%g, %g)", i, x[i], y[i]);
-    CHECK(NEAR(steerG_pattern_width(STEERG_LINE, 5, 2), 10), "line width");
-    steerG_pattern_offsets(STEERG_COLUMN, 3, 2, x, y);
+    CHECK(NEAR(steerU_pattern_width(STEERU_LINE, 5, 2), 10), "line width");
+    steerU_pattern_offsets(STEERU_COLUMN, 3, 2, x, y);
     for (int i = 0; i < 3; i++) CHECK(NEAR(x[i], -2 * i) && NEAR(y[i], 0), "column %d: (%g, %g)", i, x[i], y[i]);
-    CHECK(NEAR(steerG_pattern_width(STEERG_COLUMN, 30, 2), 2), "a column is one spacing wide");
-    steerG_pattern_offsets(STEERG_WEDGE, 5, 2, x, y);
+    CHECK(NEAR(steerU_pattern_width(STEERU_COLUMN, 30, 2), 2), "a column is one spacing wide");
+    steerU_pattern_offsets(STEERU_WEDGE, 5, 2, x, y);
     const float wx[5] = { 0, -2, -2, -4, -4 }, wy[5] = { 0, 2, -2, 4, -4 };
     for (int i = 0; i < 5; i++) CHECK(NEAR(x[i], wx[i]) && NEAR(y[i], wy[i]), "wedge %d: (%g, %g)", i, x[i], y[i]);
-    CHECK(NEAR(steerG_pattern_width(STEERG_WEDGE, 5, 2), 10), "wedge width");
-    steerG_pattern_offsets(STEERG_BOX, 10, 2, x, y); // rows of 4, 4, 2
+    CHECK(NEAR(steerU_pattern_width(STEERU_WEDGE, 5, 2), 10), "wedge width");
+    steerU_pattern_offsets(STEERU_BOX, 10, 2, x, y); // rows of 4, 4, 2
     const float bx[10] = { 0, 0, 0, 0, -2, -2, -2, -2, -4, -4 }, by[10] = { 3, 1, -1, -3, 3, 1, -1, -3, 1, -1 };
     for (int i = 0; i < 10; i++) CHECK(NEAR(x[i], bx[i]) && NEAR(y[i], by[i]), "box %d: (%g, %g)", i, x[i], y[i]);
-    steerG_pattern_offsets(STEERG_CIRCLE, 8, 1, x, y);
+    steerU_pattern_offsets(STEERU_CIRCLE, 8, 1, x, y);
     float r = 1 / (2 * sinf(3.14159265f / 8)); // neighbours 1 apart
     for (int i = 0; i < 8; i++) CHECK(fabsf(sqrtf(x[i] * x[i] + y[i] * y[i]) - r) < 1e-5f, "circle %d off", i);
     CHECK(NEAR(x[0], r) && NEAR(y[0], 0) && y[2] > 0.99f * r, "the first ahead, then counter-clockwise");
-    steerG_pattern_offsets(STEERG_CIRCLE, 1, 1, x, y);
+    steerU_pattern_offsets(STEERU_CIRCLE, 1, 1, x, y);
     CHECK(x[0] == 0 && y[0] == 0, "one member stands on the anchor");
     // every pattern, 1..64 members: no two slots nearer than the spacing
-    for (int p = 0; p < STEERG_PATTERN_COUNT; p++) {
+    for (int p = 0; p < STEERU_PATTERN_COUNT; p++) {
         for (int n = 1; n <= 64 && !FAILED(); n++) {
-            steerG_pattern_offsets((SteerGPattern)p, n, 1.5f, x, y);
+            steerU_pattern_offsets((SteerUPattern)p, n, 1.5f, x, y);
             for (int i = 0; i < n; i++)
                 for (int j = i + 1; j < n; j++) {
                     float d = sqrtf((x[i] - x[j]) * (x[i] - x[j]) + (y[i] - y[j]) * (y[i] - y[j]));
-                    CHECK(d >= 0.9999f * 1.5f, "%s of %d: slots %d and %d %g apart", steerG_pattern_name(p), n, i, j,
+                    CHECK(d >= 0.9999f * 1.5f, "%s of %d: slots %d and %d %g apart", steerU_pattern_name(p), n, i, j,
                           d);
                 }
         }
-        CHECK(steerG_pattern_find(steerG_pattern_name((SteerGPattern)p)) == p, "name %d", p);
+        CHECK(steerU_pattern_find(steerU_pattern_name((SteerUPattern)p)) == p, "name %d", p);
     }
-    CHECK(steerG_pattern_find("diamond") == -1 && steerG_pattern_name(STEERG_PATTERN_COUNT) == NULL, "no such");
+    CHECK(steerU_pattern_find("diamond") == -1 && steerU_pattern_name(STEERU_PATTERN_COUNT) == NULL, "no such");
 }
 
 static void test_100_members(void) { timed(100); }
