@@ -441,11 +441,12 @@ static bool worst_cut(steerN_MeshQuery *q, uint32_t k, Obj *out)
         *out = *c, found = true, worst = depth;
     }
     if (found) return true;
-    // the wall vertices and edges below are all nearer the segment than
-    // lim (a vertex's distance is one mg_seg_seg takes the least of, a
-    // hair more for the rounding of its square root): none in the wall
-    // index, nothing below to find nor to mark repaired (most segments:
-    // the walk below was a quarter of a query at r 0.5 on rooms)
+    // whatever the walk below finds or marks repaired (a wall vertex, a
+    // wall edge's strip) is a wall edge nearer the segment than lim (a
+    // vertex's distance is one of those mg_seg_seg takes the least of; a
+    // hair more for the rounding of its square root): when the wall index
+    // has none, the walk is skipped (most segments; the walk was a
+    // quarter of a query at r 0.5 on rooms)
     if (steerN_mesh_segment_clear(m, ta, tb, lim * (1 + 1e-12))) return false;
     // the triangles within r of the segment, from the corridor's between
     // the two portals outward (q->parent as the stack: the search is over)

@@ -92,10 +92,11 @@ bool steerN_mesh_pinched(const steerN_Mesh *m, double r, uint32_t t, int k, cons
 // mesh_query.c: the wall edges (3 t + i) nearer than lim to p, each once,
 // the first cap of them into out; returns how many there are.
 uint32_t steerN_mesh_walls_within(const steerN_Mesh *m, const double p[2], double lim, uint32_t *out, uint32_t cap);
-// mesh_query.c: no wall edge nearer than lim to segment a-b (as
-// mg_seg_seg(a, b, x, y) puts it for the wall edge x-y): the wall index's
-// cells within lim of the segment, each wall edge by its box and its side
-// of the segment's line first.
+// mesh_query.c: true when no wall edge x-y is nearer than lim to segment
+// a-b as mg_seg_seg(a, b, x, y) puts it (false also for one within a hair,
+// 1e-9 of lim, past it): the wall index's cells within lim of the
+// segment, each wall edge by its box and its side of the segment's line
+// first.
 bool steerN_mesh_segment_clear(const steerN_Mesh *m, const double a[2], const double b[2], double lim);
 // mesh_query.c: a wall comes nearer than lim to the polyline of n points p.
 bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, uint32_t n, double lim);

@@ -550,6 +550,9 @@ static bool point_near(const double p[2], const double a[2], double dx, double d
     return c * c < lim2 * l2;
 }
 
+// (mesh_geom.h) Row by row of the index, the cells within g of the
+// segment's part in that row; an edge listed in several cells is measured
+// once (the first 16 measured).
 bool steerN_mesh_segment_clear(const steerN_Mesh *m, const double a[2], const double b[2], double lim)
 {
     enum { SEEN = 16 };
