@@ -369,9 +369,10 @@ typedef struct Box {
 
 static Box seg_box(const steerN_Mesh *m, const double a[2], const double b[2], double r)
 {
-    double size = fmax(fmax(fabs(m->bmin[0]), fabs(m->bmax[0])), fmax(fabs(m->bmin[1]), fabs(m->bmax[1])));
+    double size = mg_max(mg_max(fabs(m->bmin[0]), fabs(m->bmax[0])), mg_max(fabs(m->bmin[1]), fabs(m->bmax[1])));
     double g = r + 1e-9 * (1 + size + r);
-    return (Box){ { fmin(a[0], b[0]) - g, fmin(a[1], b[1]) - g }, { fmax(a[0], b[0]) + g, fmax(a[1], b[1]) + g } };
+    return (Box){ { mg_min(a[0], b[0]) - g, mg_min(a[1], b[1]) - g },
+                  { mg_max(a[0], b[0]) + g, mg_max(a[1], b[1]) + g } };
 }
 
 static bool outside(const Box *x, const double p[2], const double q[2])

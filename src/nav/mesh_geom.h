@@ -20,6 +20,10 @@ static inline double mg_dist(const double a[2], const double b[2])
     double dx = b[0] - a[0], dy = b[1] - a[1];
     return sqrt(dx * dx + dy * dy);
 }
+// The larger and the smaller of two numbers that are not NaN (fmax and
+// fmin are calls into libm).
+static inline double mg_max(double a, double b) { return a > b ? a : b; }
+static inline double mg_min(double a, double b) { return a < b ? a : b; }
 // The point of segment a-b nearest p (into out, may be NULL) and its
 // parameter along a-b in [0, 1]; returns the squared distance.
 static inline double mg_seg_nearest(const double p[2], const double a[2], const double b[2], double out[2], double *s)

@@ -557,7 +557,7 @@ bool steerN_mesh_segment_clear(const steerN_Mesh *m, const double a[2], const do
 {
     enum { SEEN = 16 };
     if (!m->wstart[ncells(m)]) return true;
-    double size = fmax(fmax(fabs(m->bmin[0]), fabs(m->bmax[0])), fmax(fabs(m->bmin[1]), fabs(m->bmax[1])));
+    double size = mg_max(mg_max(fabs(m->bmin[0]), fabs(m->bmax[0])), mg_max(fabs(m->bmin[1]), fabs(m->bmax[1])));
     double g = lim + 1e-9 * (1 + size + fabs(lim)), h = m->bcell;
     double dx = b[0] - a[0], dy = b[1] - a[1], l2 = dx * dx + dy * dy, far = g * sqrt(l2);
     double lim2 = lim * (1 + 1e-9) + 1e-300;
@@ -618,8 +618,9 @@ uint32_t steerN_mesh_walls_within(const steerN_Mesh *m, const double p[2], doubl
             for (uint32_t j = m->wstart[cell]; j < m->wstart[cell + 1]; j++) {
                 uint32_t e = m->witem[j];
                 const double *a = mg_v(m, e / 3, (int)(e % 3)), *b = mg_v(m, e / 3, (int)(e % 3 + 1) % 3);
-                if (fmin(a[0], b[0]) > p[0] + lim || fmax(a[0], b[0]) < p[0] - lim || fmin(a[1], b[1]) > p[1] + lim ||
-                    fmax(a[1], b[1]) < p[1] - lim || !(mg_seg_nearest(p, a, b, NULL, NULL) < lim * lim))
+                if (mg_min(a[0], b[0]) > p[0] + lim || mg_max(a[0], b[0]) < p[0] - lim ||
+                    mg_min(a[1], b[1]) > p[1] + lim || mg_max(a[1], b[1]) < p[1] - lim ||
+                    !(mg_seg_nearest(p, a, b, NULL, NULL) < lim * lim))
                     continue;
                 bool old = false;
                 for (uint32_t i = 0; i < n && i < cap && !old; i++) old = out[i] == e;
