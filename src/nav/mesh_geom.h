@@ -96,7 +96,10 @@ bool steerN_mesh_pinched(const steerN_Mesh *m, double r, uint32_t t, int k, cons
 // mesh_query.c: the wall edges (3 t + i) nearer than lim to p, each once,
 // the first cap of them into out; returns how many there are.
 uint32_t steerN_mesh_walls_within(const steerN_Mesh *m, const double p[2], double lim, uint32_t *out, uint32_t cap);
-// mesh_query.c: true when no wall edge x-y is nearer than lim to segment
+// mesh_query.c: the cells c0 to c1 of the index grid along axis (0: x, 1:
+// y) from lo to hi, clamped to the grid.
+void steerN_mesh_cell_range(const steerN_Mesh *m, double lo, double hi, int axis, uint32_t *c0, uint32_t *c1);
+// mesh_clearance.c: true when no wall edge x-y is nearer than lim to segment
 // a-b as mg_seg_seg(a, b, x, y) puts it (false also for one within a hair,
 // 1e-9 of lim, past it): the wall index's cells within lim of the
 // segment, each wall edge by its box and its side of the segment's line
