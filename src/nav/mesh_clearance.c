@@ -3,7 +3,8 @@
 // it the widths at an area's corners (mesh_query.c's steerN_mesh_prepare,
 // once its indexes are made): a corner no wall ends at has nothing to go
 // round, so Demyen's width there (twice the corner's distance beyond the
-// opposite edge) does not see the walls behind it.
+// opposite edge) does not see the walls behind it. And whether a wall
+// comes near a segment at all (a path's segment, for its repair).
 #include "mesh_geom.h"
 
 #include <string.h>
@@ -71,4 +72,72 @@ void steerN_mesh_area_corner_widths(steerN_Mesh *m)
             for (int c = 0; c < nc; c++)
                 if (w < m->width[use[c]]) m->width[use[c]] = w;
         }
+}
+
+// p nearer than lim (lim2 its square) to the segment from a along (dx,
+// dy) (l2 its squared length), or about as near (the comparisons are
+// mg_seg_nearest's, without its division).
+static bool point_near(const double p[2], const double a[2], double dx, double dy, double l2, double lim2)
+{
+    double px = p[0] - a[0], py = p[1] - a[1], t = px * dx + py * dy;
+    if (t <= 0 || !(l2 > 0)) return px * px + py * py < lim2;
+    if (t >= l2) return (px - dx) * (px - dx) + (py - dy) * (py - dy) < lim2;
+    double c = mg_cross(dx, dy, px, py);
+    return c * c < lim2 * l2;
+}
+
+// (mesh_geom.h) Row by row of the index, the cells within g of the
+// segment's part in that row; an edge listed in several cells is measured
+// once (the first 16 measured).
+bool steerN_mesh_segment_clear(const steerN_Mesh *m, const double a[2], const double b[2], double lim)
+{
+    enum { SEEN = 16 };
+    if (!m->wstart[(size_t)m->bnx * m->bny]) return true;
+    double size = mg_max(mg_max(fabs(m->bmin[0]), fabs(m->bmax[0])), mg_max(fabs(m->bmin[1]), fabs(m->bmax[1])));
+    double g = lim + 1e-9 * (1 + size + fabs(lim)), h = m->bcell;
+    double dx = b[0] - a[0], dy = b[1] - a[1], l2 = dx * dx + dy * dy, far = g * sqrt(l2);
+    double lim2 = lim * (1 + 1e-9) + 1e-300;
+    lim2 *= lim2;
+    double lo[2] = { (a[0] < b[0] ? a[0] : b[0]) - g, (a[1] < b[1] ? a[1] : b[1]) - g };
+    double hi[2] = { (a[0] < b[0] ? b[0] : a[0]) + g, (a[1] < b[1] ? b[1] : a[1]) + g };
+    uint32_t y0, y1, seen[SEEN], ns = 0;
+    steerN_mesh_cell_range(m, lo[1], hi[1], 1, &y0, &y1);
+    for (uint32_t cy = y0; cy <= y1; cy++) {
+        // the segment's part within g of the row (its cells' y range)
+        double s0 = 0, s1 = 1, ry0 = m->bmin[1] + cy * h - g, ry1 = m->bmin[1] + (cy + 1) * h + g;
+        if (dy != 0) {
+            double u0 = (ry0 - a[1]) / dy, u1 = (ry1 - a[1]) / dy;
+            if (u0 > u1) s0 = u1, u1 = u0, u0 = s0;
+            s0 = u0 > 0 ? u0 : 0, s1 = u1 < 1 ? u1 : 1;
+            if (s0 > s1) continue;
+        }
+        double xa = a[0] + s0 * dx, xb = a[0] + s1 * dx;
+        uint32_t x0, x1;
+        steerN_mesh_cell_range(m, (xa < xb ? xa : xb) - g, (xa < xb ? xb : xa) + g, 0, &x0, &x1);
+        for (uint32_t cx = x0; cx <= x1; cx++) {
+            size_t cell = (size_t)cy * m->bnx + cx;
+            for (uint32_t j = m->wstart[cell]; j < m->wstart[cell + 1]; j++) {
+                uint32_t e = m->witem[j], t = e / 3, i = e % 3;
+                const double *x = m->xy + 2 * m->tri[3 * t + i], *y = m->xy + 2 * m->tri[3 * t + (i == 2 ? 0 : i + 1)];
+                if ((x[0] < lo[0] && y[0] < lo[0]) || (x[0] > hi[0] && y[0] > hi[0]) ||
+                    (x[1] < lo[1] && y[1] < lo[1]) || (x[1] > hi[1] && y[1] > hi[1]))
+                    continue;
+                double sx = mg_cross(dx, dy, x[0] - a[0], x[1] - a[1]), sy = mg_cross(dx, dy, y[0] - a[0], y[1] - a[1]);
+                if ((sx > far && sy > far) || (sx < -far && sy < -far)) continue; // beside the line, farther than g
+                // (an edge in several cells asked once, the first SEEN of them)
+                bool old = false;
+                for (uint32_t k = 0; k < ns && !old; k++) old = seen[k] == e;
+                if (old) continue;
+                if (ns < SEEN) seen[ns++] = e;
+                // (the distances below without a division, a hair more
+                // (1e-9) than lim: no wall that mg_seg_seg puts nearer than
+                // lim passes)
+                if (sx * sy <= 0 && mg_orient(x, y, a) * mg_orient(x, y, b) <= 0) return false; // crossing
+                if (point_near(x, a, dx, dy, l2, lim2) || point_near(y, a, dx, dy, l2, lim2)) return false;
+                double ex = y[0] - x[0], ey = y[1] - x[1], m2 = ex * ex + ey * ey;
+                if (point_near(a, x, ex, ey, m2, lim2) || point_near(b, x, ex, ey, m2, lim2)) return false;
+            }
+        }
+    }
+    return true;
 }

@@ -20,6 +20,10 @@ static inline double mg_dist(const double a[2], const double b[2])
     double dx = b[0] - a[0], dy = b[1] - a[1];
     return sqrt(dx * dx + dy * dy);
 }
+// The larger and the smaller of two numbers that are not NaN (fmax and
+// fmin are calls into libm).
+static inline double mg_max(double a, double b) { return a > b ? a : b; }
+static inline double mg_min(double a, double b) { return a < b ? a : b; }
 // The point of segment a-b nearest p (into out, may be NULL) and its
 // parameter along a-b in [0, 1]; returns the squared distance.
 static inline double mg_seg_nearest(const double p[2], const double a[2], const double b[2], double out[2], double *s)
@@ -92,6 +96,15 @@ bool steerN_mesh_pinched(const steerN_Mesh *m, double r, uint32_t t, int k, cons
 // mesh_query.c: the wall edges (3 t + i) nearer than lim to p, each once,
 // the first cap of them into out; returns how many there are.
 uint32_t steerN_mesh_walls_within(const steerN_Mesh *m, const double p[2], double lim, uint32_t *out, uint32_t cap);
+// mesh_query.c: the cells c0 to c1 of the index grid along axis (0: x, 1:
+// y) from lo to hi, clamped to the grid.
+void steerN_mesh_cell_range(const steerN_Mesh *m, double lo, double hi, int axis, uint32_t *c0, uint32_t *c1);
+// mesh_clearance.c: true when no wall edge x-y is nearer than lim to segment
+// a-b as mg_seg_seg(a, b, x, y) puts it (false also for one within a hair,
+// 1e-9 of lim, past it): the wall index's cells within lim of the
+// segment, each wall edge by its box and its side of the segment's line
+// first.
+bool steerN_mesh_segment_clear(const steerN_Mesh *m, const double a[2], const double b[2], double lim);
 // mesh_query.c: a wall comes nearer than lim to the polyline of n points p.
 bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, uint32_t n, double lim);
 // mesh_query.c: every point of the polyline on the mesh (or within 1e-9

@@ -192,6 +192,11 @@ static void cell_range(const steerN_Mesh *m, double lo, double hi, int axis, uin
     *c1 = b < 0 ? 0 : b >= n ? n - 1 : (uint32_t)b;
 }
 
+void steerN_mesh_cell_range(const steerN_Mesh *m, double lo, double hi, int axis, uint32_t *c0, uint32_t *c1)
+{
+    cell_range(m, lo, hi, axis, c0, c1);
+}
+
 // Item k (a triangle, or the wall edge k) overlaps cell (cx, cy).
 static bool overlaps(const steerN_Mesh *m, uint32_t k, bool wall, uint32_t cx, uint32_t cy)
 {
@@ -550,8 +555,9 @@ uint32_t steerN_mesh_walls_within(const steerN_Mesh *m, const double p[2], doubl
             for (uint32_t j = m->wstart[cell]; j < m->wstart[cell + 1]; j++) {
                 uint32_t e = m->witem[j];
                 const double *a = mg_v(m, e / 3, (int)(e % 3)), *b = mg_v(m, e / 3, (int)(e % 3 + 1) % 3);
-                if (fmin(a[0], b[0]) > p[0] + lim || fmax(a[0], b[0]) < p[0] - lim || fmin(a[1], b[1]) > p[1] + lim ||
-                    fmax(a[1], b[1]) < p[1] - lim || !(mg_seg_nearest(p, a, b, NULL, NULL) < lim * lim))
+                if (mg_min(a[0], b[0]) > p[0] + lim || mg_max(a[0], b[0]) < p[0] - lim ||
+                    mg_min(a[1], b[1]) > p[1] + lim || mg_max(a[1], b[1]) < p[1] - lim ||
+                    !(mg_seg_nearest(p, a, b, NULL, NULL) < lim * lim))
                     continue;
                 bool old = false;
                 for (uint32_t i = 0; i < n && i < cap && !old; i++) old = out[i] == e;

@@ -1487,6 +1487,54 @@ static void test_polyline_on_one_pass(void)
     CHECK(off > total / 10 && off < total - total / 10, "%d of %d polylines off the mesh", off, total);
 }
 
+// steerN_mesh_segment_clear (what lets repair skip its walk round a
+// segment) against every wall edge: clear exactly when no wall edge is
+// nearer than lim (mg_seg_seg), but for walls within a hair (1e-6) past
+// lim, which may be taken as near. Segments from a wall vertex's circle
+// outward (as the funnel's tangents leave one), along walls, random.
+static void test_segment_clear(void)
+{
+    test_rng_state_ = 23;
+    int wrong = 0, clear = 0, total = 0;
+    for (int level = 0; level < 3; level++) {
+        steerN_Mesh *m = level == 0 ? rooms(2) : boxes(level == 1 ? 60 : 200, 60);
+        REQUIRE(m, "mesh");
+        double hi = level == 0 ? 21 : 61;
+        for (int k = 0; k < 4000; k++) {
+            double a[2], b[2], lim = test_uniform(0.05, 1.5);
+            uint32_t t = (uint32_t)test_uniform(0, m->ntri) % m->ntri, e = (uint32_t)test_uniform(0, 3) % 3;
+            const double *v = m->xy + 2 * m->tri[3 * t + e], *w = m->xy + 2 * m->tri[3 * t + (e + 1) % 3];
+            int kind = (int)test_uniform(0, 3);
+            if (kind == 0) { // leaving the circle of radius lim about a vertex, at a tangent
+                double ang = test_uniform(0, 6.283185307179586), c = cos(ang), sn = sin(ang),
+                       len = test_uniform(0.1, 15);
+                a[0] = v[0] + lim * c, a[1] = v[1] + lim * sn;
+                b[0] = a[0] - sn * len, b[1] = a[1] + c * len;
+            } else if (kind == 1) { // along an edge, lim off it
+                double dx = w[0] - v[0], dy = w[1] - v[1], l = sqrt(dx * dx + dy * dy),
+                       o = lim * test_uniform(0.9, 1.1);
+                a[0] = v[0] - dy / l * o, a[1] = v[1] + dx / l * o;
+                b[0] = w[0] - dy / l * o, b[1] = w[1] + dx / l * o;
+            } else {
+                a[0] = test_uniform(0, hi - 1), a[1] = test_uniform(0, hi - 1);
+                b[0] = a[0] + test_uniform(-8, 8), b[1] = a[1] + test_uniform(-8, 8);
+            }
+            double best = INFINITY;
+            for (uint32_t i = 0; i < 3 * m->ntri; i++) {
+                if (m->adj[i] >= 0) continue;
+                double d = mg_seg_seg(a, b, mg_v(m, i / 3, (int)(i % 3)), mg_v(m, i / 3, (int)(i % 3 + 1) % 3));
+                best = d < best ? d : best;
+            }
+            bool c = steerN_mesh_segment_clear(m, a, b, lim);
+            if (c ? best < lim : best >= lim * (1 + 1e-6)) wrong++;
+            clear += c, total++;
+        }
+        steerN_mesh_free(m);
+    }
+    CHECK(wrong == 0, "%d of %d segments judged otherwise", wrong, total);
+    CHECK(clear > total / 20 && clear < total - total / 20, "%d of %d segments clear", clear, total);
+}
+
 static void test_move_along(void)
 {
     steerN_Mesh *m = pillar();
@@ -1608,6 +1656,7 @@ int main(void)
     RUN(test_raycast);
     RUN(test_raycast_through_a_wall_vertex);
     RUN(test_polyline_on_one_pass);
+    RUN(test_segment_clear);
     RUN(test_move_along);
     RUN(test_memory);
     RUN(test_speed);
