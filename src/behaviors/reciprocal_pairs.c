@@ -203,9 +203,10 @@ float steerB_recip_lane_share(steerB_Ctx *c, const Reciprocal *p, const steerB_N
 // 1..30): any pair, not only one whose one ahead settles, 77.0 s, but counter-flows jam (the
 // corridor: 6 of 30 layouts never through, 992 pairs), since the rows behind a flow's blocked front
 // stop slowing for it; without the contact exclusion, 78.1 s and the doorway's 269.5 pairs 317.5;
-// the one ahead taking base + k room (k the mean motion's part along off, as overlap_cap shares its
-// bound), 79.1 s; only a goal holder (within its radius of its target) against a walker, 81.9 s;
-// with pairs heading for one point too, the bottleneck's pairs 257.5 -> 410.
+// any pair with the one ahead taking base + k room (k the mean motion's part along off, as
+// overlap_cap shares its bound), 79.1 s; only a goal holder (within its radius of its target)
+// against a walker, 81.9 s; that lean with pairs heading for one point too, the bottleneck's pairs
+// 253 -> 410 (layouts 1..10).
 float steerB_recip_lead_share(const steerB_Ctx *c, const Reciprocal *p, const steerB_Neighbor *nb, const float vj[3],
                               float share, const float *ui)
 {
