@@ -131,6 +131,12 @@
 // circle500 32 -> 380 shallow pairs (deepest 0.15 -> 0.29 r); blocks 61.0 ->
 // 71.0 s.
 //
+// With the default max_overlap, at such steps a pair not yet in contact
+// whose one ahead (along the pair's mean motion) is settling at its target
+// splits the avoidance unequally: the one ahead takes it all
+// (reciprocal_pairs.c, lead_share), so a walker threading a formation does
+// not stop for holders free to step aside.
+//
 // No memory: the behaviour is a pure function of tick t's state.
 #include "reciprocal.h"
 #include "fields.h"
@@ -361,8 +367,9 @@ static int agent_planes(steerB_Ctx *c, const Reciprocal *p, const float pref[3],
         if (zip) steerB_recip_zipper_see(c, nb, best[j].i, vrel, own, z->ahead, z);
         float share = steerB_recip_head_on_share(c, nb, p->responsibility, has_own ? own : NULL);
         share = steerB_recip_lane_share(c, p, nb, share, has_own ? own : NULL);
-        orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share,
-                   2.0f * p->responsibility - share, nb->d, &pl[j]);
+        float slack = 2.0f * p->responsibility - share;
+        share = steerB_recip_lead_share(c, p, nb, vj, share, has_own ? own : NULL);
+        orca_plane(c, nb->off, vrel, c->radius + w->radius[nb->d] + p->margin, p->horizon, share, slack, nb->d, &pl[j]);
         if (!caps) continue;
         relax[j] = RELAX;
         if (p->max_overlap < 0.0f && !steerB_recip_deep_step(c, nb->d, AUTO_OVERLAP)) {

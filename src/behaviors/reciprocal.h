@@ -67,6 +67,11 @@ bool steerB_recip_facing(const steerB_Ctx *c, const steerB_Neighbor *nb, const f
 float steerB_recip_head_on_share(const steerB_Ctx *c, const steerB_Neighbor *nb, float base, const float *ui);
 float steerB_recip_lane_share(steerB_Ctx *c, const Reciprocal *p, const steerB_Neighbor *nb, float share,
                               const float *ui);
+// At large steps (max_overlap's default), a pair not in contact whose one
+// ahead settles at its target (not one point for both): the one ahead
+// takes the avoidance.
+float steerB_recip_lead_share(const steerB_Ctx *c, const Reciprocal *p, const steerB_Neighbor *nb, const float vj[3],
+                              float share, const float *ui);
 // Must this still agent give way to nb in a standoff over one spot?
 bool steerB_recip_standoff(const steerB_Ctx *c, const steerB_Neighbor *nb, const float vj[3], const float ui[3]);
 // Must this goal holder make way for nb (side: the way to step)?

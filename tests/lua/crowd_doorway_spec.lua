@@ -28,6 +28,11 @@
 -- face-offs) and the fallback relaxing a pair in contact by 20% (10% for the
 -- others): 243 and 32 pairs in 167.8 s and 88.0 s (30 layouts: 163.1 s and
 -- 87.0 s); the bottleneck's bounds (170 s, 280 pairs) failed before it.
+-- Since the one ahead of a pair, settling at its target, takes the
+-- avoidance (reciprocal_pairs.c, lead_share): the fanin's median 88.0 ->
+-- 79.5 s and 35 pairs (30 layouts: 87.0 -> 78.2 s, RVO2 77.7 s; 31..60:
+-- 80.6 s, RVO2 79.6 s); its time bound (84 s) failed before it. Pairs at
+-- most 60 (RVO2 213).
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
 
@@ -107,7 +112,7 @@ end)
 describe("reciprocal pressing into a gap at 4 Hz, max_overlap at its default", function()
   -- RVO2's medians over the same layouts: the overlapping pairs to match
   -- (at most; the bottleneck's bound lower still), and the time's bound
-  for _, c in ipairs({ { "bottleneck", 319, 280, 170 }, { "fanin", 213, 213, 110 } }) do
+  for _, c in ipairs({ { "bottleneck", 319, 280, 170 }, { "fanin", 213, 60, 84 } }) do
     local scene, rvo2_pairs, most, time = c[1], c[2], c[3], c[4]
     it(("keeps the %s's pairs as few as RVO2's, none deeper than half a radius"):format(scene), function()
       local m, runs, pairs = layouts("0.25", scene)
