@@ -22,68 +22,85 @@ static double *distances(int n, const double *mx, const double *my, int m, const
 }
 
 // The Hungarian method by shortest augmenting paths (Kuhn-Munkres with
-// potentials; the formulation of Jonker and Volgenant): rows are added one
-// at a time, each by a Dijkstra-like search over columns on reduced costs
-// c[i][j] - u[i] - v[j] >= 0 that ends at a free column, then the path is
-// flipped. Columns are scanned in increasing order and a new minimum must
-// be strictly smaller, so ties go to the lower column. Indices 1-based
-// inside (column 0 is the virtual start). Returns -1 when out of memory.
+// dual potentials u, v, in the form Jonker and Volgenant gave it): rows are
+// added one at a time, each by a Dijkstra search over the columns on the
+// reduced costs c[i][j] - u[i] - v[j] >= 0 that ends at the first free
+// column it settles; the path is then flipped and the potentials of the
+// rows and columns it settled are updated. The search scans only the
+// columns it has not settled yet (kept packed in `rest`), and the update
+// touches only the settled ones. Ties: the lowest tentative distance, a
+// free column before a taken one at the same distance, then the order of
+// `rest` (deterministic: it depends on nothing but the input). Returns -1
+// when out of memory.
 static int hungarian(int n, int m, const double *c, int *slot_of)
 {
-    size_t nn = (size_t)n + 1, mm = (size_t)m + 1;
-    double *u = calloc(nn, sizeof *u), *v = calloc(mm, sizeof *v), *minv = malloc(sizeof *minv * mm);
-    int *p = calloc(mm, sizeof *p), *way = calloc(mm, sizeof *way);
-    unsigned char *used = malloc(mm);
+    double *u = calloc((size_t)n, sizeof *u), *v = calloc((size_t)m, sizeof *v);
+    double *dist = malloc(sizeof *dist * (size_t)m);
+    int *col_of = malloc(sizeof *col_of * (size_t)n), *row_of = malloc(sizeof *row_of * (size_t)m);
+    int *via = malloc(sizeof *via * (size_t)m), *rest = malloc(sizeof *rest * (size_t)m);
+    unsigned char *row_done = malloc((size_t)n), *col_done = malloc((size_t)m);
     int rc = -1;
-    if (!u || !v || !minv || !p || !way || !used) goto out;
-    for (int i = 1; i <= n; i++) {
-        p[0] = i;
-        int j0 = 0;
-        for (size_t j = 0; j < mm; j++) minv[j] = HUGE_VAL;
-        memset(used, 0, mm);
-        do {
-            used[j0] = 1;
-            int i0 = p[j0], j1 = 0;
-            double delta = HUGE_VAL;
-            const double *row = c + (size_t)(i0 - 1) * (size_t)m;
-            for (int j = 1; j <= m; j++) {
-                if (used[j]) continue;
-                double cur = row[j - 1] - u[i0] - v[j];
-                if (cur < minv[j]) {
-                    minv[j] = cur;
-                    way[j] = j0;
+    if (!u || !v || !dist || !col_of || !row_of || !via || !rest || !row_done || !col_done) goto out;
+    for (int i = 0; i < n; i++) col_of[i] = -1;
+    for (int j = 0; j < m; j++) row_of[j] = -1;
+    for (int row = 0; row < n; row++) {
+        for (int j = 0; j < m; j++) {
+            rest[j] = m - 1 - j; // the lowest column taken last from the back
+            dist[j] = HUGE_VAL;
+            col_done[j] = 0;
+        }
+        memset(row_done, 0, (size_t)n);
+        int nrest = m, i = row, sink = -1;
+        double reach = 0; // the distance of the last settled column
+        while (sink < 0) {
+            row_done[i] = 1;
+            const double *ci = c + (size_t)i * (size_t)m;
+            double base = reach - u[i], low = HUGE_VAL;
+            int pick = -1;
+            for (int k = 0; k < nrest; k++) {
+                int j = rest[k];
+                double d = base + ci[j] - v[j];
+                if (d < dist[j]) {
+                    dist[j] = d;
+                    via[j] = i;
                 }
-                if (minv[j] < delta) {
-                    delta = minv[j];
-                    j1 = j;
-                }
-            }
-            for (int j = 0; j <= m; j++) {
-                if (used[j]) {
-                    u[p[j]] += delta;
-                    v[j] -= delta;
-                } else {
-                    minv[j] -= delta;
+                if (dist[j] < low || (dist[j] == low && row_of[j] < 0)) {
+                    low = dist[j];
+                    pick = k;
                 }
             }
-            j0 = j1;
-        } while (p[j0] != 0);
-        do {
-            int j1 = way[j0];
-            p[j0] = p[j1];
-            j0 = j1;
-        } while (j0);
+            reach = low;
+            int j = rest[pick];
+            rest[pick] = rest[--nrest];
+            col_done[j] = 1;
+            if (row_of[j] < 0) sink = j;
+            else i = row_of[j];
+        }
+        u[row] += reach;
+        for (int r = 0; r < n; r++)
+            if (row_done[r] && r != row) u[r] += reach - dist[col_of[r]];
+        for (int j = 0; j < m; j++)
+            if (col_done[j]) v[j] -= reach - dist[j];
+        for (int j = sink;;) { // flip the path back to the new row
+            int r = via[j], prev = col_of[r];
+            row_of[j] = r;
+            col_of[r] = j;
+            if (r == row) break;
+            j = prev;
+        }
     }
-    for (int j = 1; j <= m; j++)
-        if (p[j]) slot_of[p[j] - 1] = j - 1;
+    memcpy(slot_of, col_of, sizeof *col_of * (size_t)n);
     rc = 0;
 out:
     free(u);
     free(v);
-    free(minv);
-    free(p);
-    free(way);
-    free(used);
+    free(dist);
+    free(col_of);
+    free(row_of);
+    free(via);
+    free(rest);
+    free(row_done);
+    free(col_done);
     return rc;
 }
 
