@@ -12,6 +12,7 @@
 //   steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method M] ...   (crowd.c)
 //   steer-bench shapes [--n N] [--ticks T] [--runs R]   (shapes.c: the shape grid with shapes far apart)
 //   steer-bench context [--n N] [--ticks T] [--runs R] [--slots S]   (context.c: steer.context against a blend)
+//   steer-bench context --table [--layouts K]   (context.c: against blend and priority, issue 36's scenes)
 //   steer-bench snapshot [--n N] [--runs R]   (the flock saved and loaded: save_ms, load_ms, bytes_per_agent)
 //   steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] ...   (navmesh.c: meshes beside Detour)
 //
@@ -405,6 +406,7 @@ static int usage(void)
             "       steer-bench craft [--n N] [--ticks T] [--runs R] [--threads N]\n"
             "       steer-bench shapes [--n N] [--ticks T] [--runs R]\n"
             "       steer-bench context [--n N] [--ticks T] [--runs R] [--slots S]\n"
+            "       steer-bench context --table [--layouts K]\n"
             "       steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method M] ... (crowd --help)\n"
             "       steer-bench snapshot [--n N] [--runs R]\n"
             "       steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] [--queries N] [--repeat K]\n"

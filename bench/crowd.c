@@ -4,7 +4,7 @@
 // code the RVO2 peer harness (bench/peers/rvo2_crowd.cpp) uses. Figures, not
 // tests.
 //
-//   steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method blend|priority|orca]
+//   steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method blend|priority|context|orca]
 //                     [--collide] [--threads N] [--variants K] [--horizon T] [--obstacle-horizon T]
 //                     [--jitter K] [--max-overlap X] [--nav waypoints|mesh]
 //
@@ -24,6 +24,10 @@
 //             demos/crowd.lua and `steer-bench crossing` do
 //   priority  priority{ avoid_agents, arrive }, after avoid_obstacles and
 //             avoid_walls when the scene has obstacles
+//   context   context{ interest = { arrive }, danger = { avoid_obstacles,
+//             avoid_walls, avoid_agents } } (16 slots; the first two only
+//             when the scene has obstacles): the same children as blend,
+//             as maps (issue 36)
 //   orca      reciprocal{ arrive } (among circles reciprocal{ priority{
 //             avoid_obstacles, arrive } }: avoid_obstacles finds the way
 //             round clutter, walls need no more than the solve and the
@@ -50,7 +54,7 @@
 // The vehicle: mass 1, the scene's max_speed and radius, max_force 8 x
 // max_speed (one step of 0.25 s can reverse a full-speed velocity).
 #include "steer.h"
-#include "crowd_scen.h"
+#include "crowd_run.h"
 #include "mesh_walls.h"
 #include "steer_nav.h"
 #include "timing.h"
@@ -93,6 +97,14 @@ static steer_Behavior *node(const char *kind)
 static void adopt(steer_Behavior *parent, steer_Behavior *child)
 {
     crowd_must(steer_behavior_add_child(parent, child, 1), steer_behavior_kind(parent));
+    steer_behavior_release(child);
+}
+
+// Adds child to parent's list `field` (a context's interest or danger) and
+// drops the caller's reference.
+static void adopt_to(steer_Behavior *parent, const char *field, steer_Behavior *child)
+{
+    crowd_must(steer_behavior_add_child_to(parent, field, child), field);
     steer_behavior_release(child);
 }
 
@@ -152,6 +164,16 @@ static steer_Behavior *brain_new(const CrowdOptions *o, bool obstacles, bool cir
         }
         adopt(r, goal);
         return r;
+    }
+    if (!strcmp(o->method, "context")) {
+        steer_Behavior *c = node("context");
+        adopt_to(c, "interest", goal_node(final, mesh));
+        if (obstacles) {
+            adopt_to(c, "danger", node("avoid_obstacles"));
+            adopt_to(c, "danger", node("avoid_walls"));
+        }
+        adopt_to(c, "danger", avoid_agents_node());
+        return c;
     }
     steer_Behavior *top = node(o->method); // "blend" or "priority", checked by the caller
     if (obstacles) {
@@ -255,22 +277,22 @@ static steer_World *scene_world(const CrowdOptions *o, const CrowdScene *s, doub
     return w;
 }
 
-// One run of the scene at dt: steps until the metrics call it finished.
-static CrowdMetrics *run_scene(const CrowdOptions *o, const CrowdScene *s, double dt)
+// One run of the scene at dt: steps until the observer calls it finished,
+// handing it every tick's state.
+static void run_observed(const CrowdOptions *o, const CrowdScene *s, double dt, const CrowdObserver *ob)
 {
     int n = s->n;
     steer_Agent *agents = malloc(sizeof *agents * (size_t)n);
     double *pos = malloc(sizeof *pos * 2 * (size_t)n), *vel = malloc(sizeof *vel * 2 * (size_t)n);
     double *heading = malloc(sizeof *heading * 2 * (size_t)n);
     unsigned char *past = calloc((size_t)n, 1); // past its waypoint (crowd_scene_target)
-    CrowdMetrics *m = crowd_metrics_new(s, dt);
-    if (!agents || !pos || !vel || !heading || !past || !m) {
+    if (!agents || !pos || !vel || !heading || !past) {
         fprintf(stderr, "steer-bench crowd: out of memory\n");
         exit(1);
     }
     steer_Behavior *brains[2];
     steer_World *w = scene_world(o, s, dt, agents, past, brains);
-    while (!crowd_metrics_finished(m)) {
+    while (!ob->finished(ob->ctx)) {
         double t0 = bench_now_ms();
         crowd_must(steer_world_step(w, 1), "step");
         double ms = bench_now_ms() - t0;
@@ -293,7 +315,7 @@ static CrowdMetrics *run_scene(const CrowdOptions *o, const CrowdScene *s, doubl
                 }
             }
         }
-        crowd_metrics_tick(m, pos, vel, heading, ms);
+        ob->tick(ob->ctx, pos, vel, heading, ms);
     }
     steer_world_free(w);
     for (int k = 0; k < 2; k++)
@@ -303,6 +325,29 @@ static CrowdMetrics *run_scene(const CrowdOptions *o, const CrowdScene *s, doubl
     free(vel);
     free(heading);
     free(past);
+}
+
+void crowd_run_observed(const char *method, const CrowdScene *s, double dt, const CrowdObserver *ob)
+{
+    CrowdOptions o = { .method = method, .threads = 1, .max_overlap = -1 };
+    run_observed(&o, s, dt, ob);
+}
+
+static void metrics_tick(void *m, const double *pos, const double *vel, const double *heading, double ms)
+{
+    crowd_metrics_tick(m, pos, vel, heading, ms);
+}
+static int metrics_finished(void *m) { return crowd_metrics_finished(m); }
+
+// One run of the scene at dt, scored by the crowd metrics.
+static CrowdMetrics *run_scene(const CrowdOptions *o, const CrowdScene *s, double dt)
+{
+    CrowdMetrics *m = crowd_metrics_new(s, dt);
+    if (!m) {
+        fprintf(stderr, "steer-bench crowd: out of memory\n");
+        exit(1);
+    }
+    run_observed(o, s, dt, &(CrowdObserver){ .ctx = m, .tick = metrics_tick, .finished = metrics_finished });
     return m;
 }
 
@@ -337,7 +382,7 @@ static void run_scenario(const CrowdOptions *o, const char *name, double dt)
 static int crowd_usage(void)
 {
     fprintf(stderr, "usage: steer-bench crowd [--scenario NAME|all] [--dt 0.25|1/60|both] "
-                    "[--method blend|priority|orca]\n"
+                    "[--method blend|priority|context|orca]\n"
                     "                         [--collide] [--threads N] [--variants K] [--horizon T] "
                     "[--obstacle-horizon T] [--jitter K]\n"
                     "                         [--max-overlap X] [--nav waypoints|mesh]\n"
@@ -406,7 +451,8 @@ int steer_bench_crowd(int argc, char **argv)
             o.mesh = !strcmp(val, "mesh");
         else return crowd_usage();
     }
-    bool known_method = !strcmp(o.method, "blend") || !strcmp(o.method, "priority") || !strcmp(o.method, "orca");
+    bool known_method = !strcmp(o.method, "blend") || !strcmp(o.method, "priority") || !strcmp(o.method, "orca") ||
+                        !strcmp(o.method, "context");
     if (!known_method || o.threads < 1 || o.threads > STEER_MAX_THREADS || o.variants < 0 || o.jitter < 0 ||
         o.horizon < 0 || o.obstacle_horizon < 0 || (o.scenario && !crowd_scene_variants(o.scenario)))
         return crowd_usage();

@@ -640,10 +640,7 @@ static double side_of(const double *a, const double *b, const double *p)
     return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
 }
 
-// Whether the step from p0 to p1 goes through the wall o (strictly: both
-// ends off the wall's line on opposite sides, and the wall's ends on
-// opposite sides of the step).
-static int crosses(const CrowdObstacle *o, const double *p0, const double *p1)
+int crowd_step_crosses(const CrowdObstacle *o, const double *p0, const double *p1)
 {
     if (o->kind != CROWD_SEGMENT) return 0;
     double s0 = side_of(o->a, o->b, p0), s1 = side_of(o->a, o->b, p1);
@@ -689,7 +686,7 @@ void crowd_metrics_tick(CrowdMetrics *m, const double *pos, const double *vel, c
         for (int k = 0; k < m->nobs; k++) {
             double depth = m->radius[i] - obstacle_distance(&m->obs[k], p);
             if (depth > m->obstacle_depth) m->obstacle_depth = depth;
-            if (!m->crossed[i] && crosses(&m->obs[k], &m->prev[2 * i], p)) {
+            if (!m->crossed[i] && crowd_step_crosses(&m->obs[k], &m->prev[2 * i], p)) {
                 m->crossed[i] = 1;
                 m->walls_crossed++;
             }
@@ -726,8 +723,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-// The median of v (sorted in place); the mean of the middle two for even n.
-static double median(double *v, long n)
+double crowd_median(double *v, long n)
 {
     if (n <= 0) return NAN;
     qsort(v, (size_t)n, sizeof *v, cmp_double);
@@ -780,7 +776,7 @@ void crowd_metrics_print(FILE *out, CrowdMetrics *const *runs, int nruns, const 
         if (m->nms) memcpy(ms + nms, m->ms, (size_t)m->nms * sizeof(double));
         nms += m->nms;
     }
-    double time_s = median(times, nruns);
+    double time_s = crowd_median(times, nruns);
     fprintf(out, "crowd system=%s method=%s scenario=%s", system, method, first->name);
     if (first->layout) fprintf(out, " layout=%d", first->layout);
     fprintf(out, " dt=%.3g n=%d runs=%d arrived=%ld/%ld", first->dt, first->n, nruns, arrived, (long)first->n * nruns);
@@ -795,7 +791,7 @@ void crowd_metrics_print(FILE *out, CrowdMetrics *const *runs, int nruns, const 
     figure(out, "settled_turn_dps", "%.2f", samples ? turn_sum / (double)samples : NAN);
     figure(out, "settled_speed_max", "%.4f", samples ? speed_max : NAN);
     figure(out, "settled_turn_max", "%.2f", samples ? turn_max : NAN);
-    figure(out, "ms_per_tick", "%.3f", median(ms, nms));
+    figure(out, "ms_per_tick", "%.3f", crowd_median(ms, nms));
     fputc('\n', out);
     free(times);
     free(ms);

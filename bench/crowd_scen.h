@@ -77,6 +77,13 @@ void crowd_scene_jitter(CrowdScene *s, int layout);
 // through. *past: set to whether it is past (an agent pushed back heads for
 // the waypoint again).
 const double *crowd_scene_target(const CrowdScene *s, int i, const double pos[2], unsigned char *past);
+// Whether the step from p0 to p1 goes through the wall o (strictly: both
+// ends off the wall's line on opposite sides, and the wall's ends on
+// opposite sides of the step); 0 for a circle.
+int crowd_step_crosses(const CrowdObstacle *o, const double *p0, const double *p1);
+// The median of v (sorted in place); the mean of the middle two for even
+// n; NaN for none.
+double crowd_median(double *v, long n);
 
 // The score of one run; it copies what it needs of the scene, which may be
 // freed once this is made.

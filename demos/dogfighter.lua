@@ -10,6 +10,12 @@
 -- side 5 s later. Drawn from above: each fighter's nose line and mode, a
 -- line to the enemy it has in its guns, and the tally.
 --
+-- Key C switches every fighter to the context-steered variant and back
+-- (fighter.context_brains: each mode decides its direction with
+-- steer.context, on a horizontal ring of directions, instead of a sum of
+-- forces); the tally line says which is flying. Off at the start, so
+-- headless runs fly the forces.
+--
 -- Try: raise fighter.vehicle.min_turn_radius for clumsier aircraft, or
 -- fighter.params.tail_distance, and save.
 --
@@ -36,8 +42,10 @@ local function launch(w, team, i)
   local t = TEAMS[team]
   local dir = t.x < 0 and 1 or -1
   -- pilots differ: some aircraft turn tighter than others
-  return fighter.spawn(w, { team = team, enemy = t.enemy, position = { t.x, (i - 2.5) * 120, 600 + 80 * i },
+  local a = fighter.spawn(w, { team = team, enemy = t.enemy, position = { t.x, (i - 2.5) * 120, 600 + 80 * i },
     velocity = { 35 * dir, 0, 0 }, min_turn_radius = 28 + 6 * ((i * (dir + 3)) % 4) })
+  if S.context then a.data.context = true end -- the variant key C switched on
+  return a
 end
 
 return {
@@ -93,7 +101,19 @@ return {
         if a.data.mode == "guns" and e and e.alive then d:line(p, e.position, { 255, 255, 160 }) end
       end
     end
-    d:text(-1950, 1900, ("red %d  blue %d"):format(S.score.red, S.score.blue), { 255, 255, 255 })
+    d:text(-1950, 1900, ("red %d  blue %d  %s (C switches)"):format(S.score.red, S.score.blue,
+      S.context and "context steering" or "forces"), { 255, 255, 255 })
+  end,
+
+  -- C: the context-steered variant on or off, for every fighter (each
+  -- takes its mode's other brain at its next think)
+  on_key = function(w, key)
+    if key ~= "c" then return end
+    S.context = not S.context or nil
+    for _, team in ipairs(ORDER) do
+      for a in w:agents(team) do a.data.context = S.context end
+    end
+    print(("dogfighter: %s at t=%.1f s"):format(S.context and "context steering" or "forces", w.time))
   end,
 
   -- (a snapshot saved before steer.state holds no tally: start one)

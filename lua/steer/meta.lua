@@ -1433,6 +1433,7 @@ function steer.directed_seek_plan(agent_or_pose, ds) end
 ---@field params {tail_distance: number, gun_range: number, gun_angle: number, threat_range: number, threat_angle: number, sight_range: number, min_altitude: number, spacing: number, stalemate: number, extend_time: number}
 ---@field vehicle table
 ---@field brains {patrol: steer.Behavior, attack: steer.Behavior, guns: steer.Behavior, extend: steer.Behavior, evade: steer.Behavior}
+---@field context_brains {patrol: steer.Behavior, attack: steer.Behavior, guns: steer.Behavior, extend: steer.Behavior, evade: steer.Behavior} the context-steered variant's, flown by fighters whose `a.data.context` is true
 ---@field archetype steer.Archetype
 local fighter = {}
 ---Pick an enemy; attack (directed seek onto its tail), guns, evade or extend.

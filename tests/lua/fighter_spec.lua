@@ -80,4 +80,45 @@ describe("fighter", function()
     end
     expect(closest, "closest the two come after 20 s, metres"):gt(fighter.params.spacing / 3)
   end)
+
+  it("flies the dogfighter demo's context-steered variant that key C switches on, and back", function()
+    local demo = require "demo_run"
+    local w, sc = demo.start("dogfighter")
+    sc.on_key(w, "x") -- another key: nothing
+    for a in w:agents() do expect(a.data.context, "variant before C"):eq(nil) end
+    sc.on_key(w, "c")
+    local start = {}
+    for a in w:agents() do
+      expect(a.data.context, "variant after C"):eq(true)
+      start[a] = a.position
+    end
+    local modes = {}
+    for _ = 1, 20 * 60 do
+      demo.advance(w, sc, 1)
+      for a in w:agents() do
+        if a.data.mode then modes[a.data.mode] = true end
+        local p, v = a.position, a.velocity
+        expect(p.x == p.x and p.y == p.y and p.z == p.z and v:len() == v:len(), "no NaN"):truthy()
+        expect(p.z, "altitude"):gt(0)
+      end
+    end
+    expect(modes.attack, "someone attacks under the variant"):truthy()
+    for a in w:agents() do
+      if start[a] then expect(a.position:dist(start[a]), "metres flown in 20 s"):gt(300) end
+      -- the brain the variant's think gave it: the context mode's, by name
+      local brains = fighter.context_brains
+      expect(a.data.mode and a.brain == brains[a.data.mode], "a " .. tostring(a.data.mode) .. " fighter flies the context brain")
+        :truthy()
+    end
+    -- a snapshot keeps the variant and its brains
+    local loaded = steer.load(w:save())
+    for a in loaded:agents() do expect(a.data.context, "variant after a load"):eq(true) end
+    -- C again: back to the forces
+    sc.on_key(w, "c")
+    demo.advance(w, sc, 60)
+    for a in w:agents() do
+      expect(a.data.context, "variant after C twice"):eq(nil)
+      expect(a.data.mode and a.brain == fighter.brains[a.data.mode], "back on the forces' brain"):truthy()
+    end
+  end)
 end)

@@ -19,6 +19,11 @@
 --
 -- a.data.mode is "patrol", "attack", "guns", "evade" or "extend"; a.target
 -- the enemy.
+--
+-- a.data.context = true flies the context-steered variant (M.context_brains,
+-- steer.context): the same modes, each deciding its direction on a ring of
+-- directions instead of by a sum of forces. The ring is horizontal, so
+-- attack blends in a 3D pursuit for the climb, and guns is the plain one.
 -- Needs a 3D world whose bounds start at the ground: origin z = 0.
 local steer = require "steer"
 
@@ -58,6 +63,26 @@ M.brains = {
                             { steer.wander{ distance = 20, radius = 15, jitter = 40, name = "jink" }, 0.6 } }, "evade"),
 }
 
+-- The context-steered variant (a.data.context): each mode's wish written
+-- into a context's interest map, what to keep away from into its danger
+-- map. The ring of directions is horizontal (steer.context in 3D), so the
+-- climb comes from a 3D pursuit blended in (attack) and from "guns", which
+-- stays the plain pursuit: lining up the nose is a 3D aim.
+local function ctx(interest, danger, name)
+  return safe(steer.context{ interest = interest, danger = danger or {}, slots = 16, smoothing = 0.3 }, name)
+end
+local evade = steer.evade{ max_prediction = 1, name = "break" }
+M.context_brains = {
+  patrol = ctx({ steer.wander{ distance = 60, radius = 20, jitter = 10, name = "wander" } }, nil, "patrol"),
+  attack = safe(steer.blend{ { steer.context{ interest = { steer.pursue{ max_prediction = 2, name = "onto tail" } },
+                                              slots = 16, smoothing = 0.3 }, 1 },
+                             { steer.pursue{ max_prediction = 2, name = "climb" }, 0.5 } }, "attack"),
+  guns = M.brains.guns,
+  extend = ctx({ steer.seek{ name = "extend" } }, nil, "extend"),
+  evade = ctx({ evade, { steer.wander{ distance = 20, radius = 15, jitter = 40, name = "jink" }, 0.6 } }, { evade },
+    "evade"),
+}
+
 -- The enemy nose-on behind us within threat range, if any.
 local function threat(a, enemies)
   local p = M.params
@@ -80,6 +105,7 @@ end
 
 function M.think(a, dt)
   local s, w, p = a.data, a.world, M.params
+  local brains = s.context and M.context_brains or M.brains
   local enemies = w:neighbors(a.position, p.sight_range, s.enemy)
   local mode, target = "patrol"
   local chaser = threat(a, enemies)
@@ -87,7 +113,7 @@ function M.think(a, dt)
   if s.extend and s.extend > 0 and not chaser then
     -- a turning fight that went nowhere: fly straight out a while
     s.extend = s.extend - dt
-    s.mode, a.target, a.brain = "extend", a.position + a.heading * 2000, M.brains.extend
+    s.mode, a.target, a.brain = "extend", a.position + a.heading * 2000, brains.extend
     return
   end
   if s.attacking > p.stalemate then
@@ -104,7 +130,7 @@ function M.think(a, dt)
   s.foe = target ~= chaser and target or s.foe
   s.mode = mode
   a.target = target
-  a.brain = M.brains[mode]
+  a.brain = brains[mode]
 end
 
 M.archetype = steer.archetype{ name = "fighter", vehicle = M.vehicle, brain = M.brains.patrol, think = M.think,
