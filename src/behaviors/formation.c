@@ -23,12 +23,22 @@
 // outermost slot can follow (half the top speed along its arc). Members
 // that died or were removed leave it there, first of all.
 //
+// Narrow places: while it moves (a leader or a target), the anchor looks
+// along its heading for the world's shapes (walls, obstacles) in the band
+// its shape sweeps, from its rear to its front plus its width and two
+// spacings past it (no further than the target): where one is there, the
+// way is narrower than the shape and it narrows to its narrow shape (a
+// column unless told), the slots assigned again for it; once the band of
+// its own shape, from the narrow shape's rear, has been clear for
+// CLEAR_TIME, it forms up again. Deterministic: the shape grid's rays.
+//
 // formation_slot arrives at the agent's slot (anchor + R(heading) offset)
 // with the anchor's velocity added (offset_pursuit's law), so members
 // hold the shape while it moves; an agent that is not a member gets 0.
 #include "behavior.h"
 #include "fields.h"
 #include "laws.h"
+#include "../core/geometry.h"
 #include "../core/pmath.h"
 #include "../group/assign.h"
 #include "../group/pattern.h"
@@ -37,11 +47,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOP_SHARE 0.8f // of the slowest member's max_speed: the anchor's top speed
-#define LAG_FULL 1.0f  // spacings: the furthest member's lag under which the anchor goes at full speed
-#define LAG_STOP 3.0f  // spacings: ... at which it stops
-#define BRAKE 2.0f     // spacings from the target: the anchor brakes within them
-#define ARRIVED 1e-3f  // metres: the anchor is on its target
+#define TOP_SHARE 0.8f  // of the slowest member's max_speed: the anchor's top speed
+#define LAG_FULL 1.0f   // spacings: the furthest member's lag under which the anchor goes at full speed
+#define LAG_STOP 3.0f   // spacings: ... at which it stops
+#define BRAKE 2.0f      // spacings from the target: the anchor brakes within them
+#define ARRIVED 1e-3f   // metres: the anchor is on its target
+#define LANE 0.5f       // metres at most between the look-ahead's rays across the shape
+#define CLEAR_TIME 1.0f // seconds the way must stay wide before a narrowed formation forms up
 
 struct steerB_Formation {
     int refs;
@@ -50,6 +62,9 @@ struct steerB_Formation {
     uint8_t pattern; // SteerUPattern, or STEERB_FORMATION_CUSTOM
     uint8_t mode;    // SteerUAssignMode
     uint8_t has_target, placed;
+    uint8_t narrow;   // the SteerUPattern it narrows to, or STEERB_FORMATION_WIDE (never)
+    uint8_t narrowed; // its slots are the narrow shape's (nx, ny) now
+    uint32_t clear;   // ticks the way has been wide since it narrowed
     float spacing;
     steer_Agent leader; // 0: none
     float target[3];    // when has_target
@@ -57,7 +72,8 @@ struct steerB_Formation {
     uint32_t n, cap;
     steer_Agent *member; // n, sorted by id
     uint32_t *slot;      // member i's slot
-    float *ox, *oy;      // n slots' offsets
+    float *ox, *oy;      // n slots' offsets of its own shape
+    float *nx, *ny;      // ... of the narrow shape, when narrowed
 };
 
 // ---- the object ------------------------------------------------------------------
@@ -81,6 +97,7 @@ steerB_Formation *steerB_formation_new(steer_AllocFn alloc, void *alloc_ud)
     f->alloc = alloc;
     f->alloc_ud = alloc_ud;
     f->pattern = STEERU_LINE;
+    f->narrow = STEERU_COLUMN;
     f->spacing = 2.0f;
     f->head[0] = 1.0f;
     return f;
@@ -95,6 +112,8 @@ static void fm_release(void *obj)
     fm_realloc(f, f->slot, 0);
     fm_realloc(f, f->ox, 0);
     fm_realloc(f, f->oy, 0);
+    fm_realloc(f, f->nx, 0);
+    fm_realloc(f, f->ny, 0);
     fm_realloc(f, f, 0);
 }
 void steerB_formation_release(steerB_Formation *f) { fm_release(f); }
@@ -111,8 +130,12 @@ static bool reserve(steerB_Formation *f, uint32_t n)
     float *x = s ? fm_realloc(f, f->ox, sizeof *x * cap) : NULL;
     if (x) f->ox = x;
     float *y = x ? fm_realloc(f, f->oy, sizeof *y * cap) : NULL;
-    if (!y) return false;
-    f->oy = y;
+    if (y) f->oy = y;
+    float *u = y ? fm_realloc(f, f->nx, sizeof *u * cap) : NULL;
+    if (u) f->nx = u;
+    float *v = u ? fm_realloc(f, f->ny, sizeof *v * cap) : NULL;
+    if (!v) return false;
+    f->ny = v;
     f->cap = cap;
     return true;
 }
@@ -129,10 +152,14 @@ static int64_t find(const steerB_Formation *f, steer_Agent a)
     return lo < f->n && f->member[lo].id == a.id ? (int64_t)lo : -1;
 }
 
+// The offsets the slots are of now: its own shape's, or the narrow one's.
+static const float *act_x(const steerB_Formation *f) { return f->narrowed ? f->nx : f->ox; }
+static const float *act_y(const steerB_Formation *f) { return f->narrowed ? f->ny : f->oy; }
+
 // Slot k's point in the world.
 static void slot_point(const steerB_Formation *f, uint32_t k, float out[3])
 {
-    float x = f->ox[k], y = f->oy[k];
+    float x = act_x(f)[k], y = act_y(f)[k];
     out[0] = f->pos[0] + f->head[0] * x - f->head[1] * y;
     out[1] = f->pos[1] + f->head[1] * x + f->head[0] * y;
     out[2] = f->pos[2];
@@ -152,6 +179,7 @@ static int assign(steerB_Formation *f, const steer_World *w)
 {
     if (f->pattern != STEERB_FORMATION_CUSTOM)
         steerU_pattern_offsets((SteerUPattern)f->pattern, (int)f->n, f->spacing, f->ox, f->oy);
+    if (f->narrowed) steerU_pattern_offsets((SteerUPattern)f->narrow, (int)f->n, f->spacing, f->nx, f->ny);
     if (f->n == 0) return STEER_OK;
     double *buf = fm_realloc(f, NULL, sizeof *buf * 4 * f->n);
     int *slot_of = buf ? fm_realloc(f, NULL, sizeof *slot_of * f->n) : NULL;
@@ -222,7 +250,7 @@ int steerB_formation_remove(steerB_Formation *f, const steer_World *w, steer_Age
     int64_t i = find(f, a);
     if (i < 0) return STEER_EARG;
     drop(f, (uint32_t)i, f->pattern == STEERB_FORMATION_CUSTOM && !ox);
-    if (f->pattern == STEERB_FORMATION_CUSTOM && !ox) return STEER_OK;
+    if (f->pattern == STEERB_FORMATION_CUSTOM && !ox && !f->narrowed) return STEER_OK;
     take_offsets(f, ox, oy);
     return assign(f, w);
 }
@@ -238,6 +266,15 @@ void steerB_formation_set(steerB_Formation *f, float spacing, int mode)
 {
     if (spacing > 0.0f) f->spacing = spacing;
     if (mode >= 0) f->mode = (uint8_t)mode;
+}
+
+int steerB_formation_set_narrow(steerB_Formation *f, const steer_World *w, int narrow)
+{
+    f->narrow = (uint8_t)narrow;
+    if (!f->narrowed) return STEER_OK;
+    f->narrowed = 0;
+    f->clear = 0;
+    return w ? assign(f, w) : STEER_OK;
 }
 
 void steerB_formation_set_leader(steerB_Formation *f, steer_Agent leader) { f->leader = leader; }
@@ -272,6 +309,8 @@ void steerB_formation_info(const steerB_Formation *f, steerB_FormationInfo *out)
     memcpy(out->vel, f->vel, sizeof out->vel);
     out->head[0] = f->head[0], out->head[1] = f->head[1];
     out->n = f->n;
+    out->narrow = f->narrow;
+    out->narrowed = f->narrowed;
 }
 
 steer_Agent steerB_formation_member(const steerB_Formation *f, uint32_t i)
@@ -344,7 +383,7 @@ static void move_to_target(steerB_Formation *f, const steer_World *w)
         float l = sqrtf(e[0] * e[0] + e[1] * e[1]);
         if (l > lag) lag = l;
         uint32_t k = f->slot[i];
-        float r = sqrtf(f->ox[k] * f->ox[k] + f->oy[k] * f->oy[k]);
+        float r = sqrtf(act_x(f)[k] * act_x(f)[k] + act_y(f)[k] * act_y(f)[k]);
         if (r > reach) reach = r;
     }
     float to[3];
@@ -384,8 +423,94 @@ static void drop_departed(steerB_Formation *f, const steer_World *w)
             drop(f, i, f->pattern == STEERB_FORMATION_CUSTOM);
             gone = true;
         }
-    if (gone && f->pattern != STEERB_FORMATION_CUSTOM && assign(f, w) != STEER_OK)
+    if (gone && (f->pattern != STEERB_FORMATION_CUSTOM || f->narrowed) && assign(f, w) != STEER_OK)
         steerA_error((steer_World *)w, "formation: out of memory reassigning its slots");
+}
+
+// ---- narrow places -------------------------------------------------------------------
+
+// A shape's extent: across (its slots' least and greatest y), behind its
+// anchor (the greatest -x, at least 0) and in front (the greatest x).
+typedef struct Extent {
+    float lo, hi, back, front, mid; // mid: the mean x
+} Extent;
+
+static Extent extent(const float *x, const float *y, uint32_t n)
+{
+    Extent e = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+    for (uint32_t i = 0; i < n; i++) {
+        e.mid += x[i] / (float)n;
+        if (y[i] < e.lo) e.lo = y[i];
+        if (y[i] > e.hi) e.hi = y[i];
+        if (-x[i] > e.back) e.back = -x[i];
+        if (x[i] > e.front) e.front = x[i];
+    }
+    return e;
+}
+
+// Whether a wall, obstacle or other shape of the world lies in the band
+// the shape sweeps: rays along the heading, LANE apart at most across
+// [lo - s/2, hi + s/2], from `back` behind the anchor to `ahead` in front.
+static bool way_blocked(steer_World *w, const steerB_Formation *f, Extent e, float back, float ahead)
+{
+    float s = f->spacing, a = e.lo - 0.5f * s, b = e.hi + 0.5f * s;
+    int lanes = (int)ceilf((b - a) / LANE);
+    float hx = f->head[0], hy = f->head[1], dir[3] = { hx, hy, 0.0f };
+    for (int i = 0; i <= lanes; i++) {
+        float y = lanes ? a + (b - a) * (float)i / (float)lanes : 0.5f * (a + b);
+        float o[3] = { f->pos[0] - hx * back - hy * y, f->pos[1] - hy * back + hx * y, f->pos[2] }, t, nrm[3];
+        uint32_t shape;
+        if (steerO_ray_shapes(w, &w->loc, o, dir, back + ahead, &t, nrm, &shape)) return true;
+    }
+    return false;
+}
+
+// Narrow to the narrow shape where the way ahead is narrower than the
+// shape (the band it sweeps from its rear to `ahead` past its front holds
+// a shape of the world); form up again once the band of the shape from
+// the narrow shape's rear has been clear for CLEAR_TIME. The way ahead
+// ends at the target.
+static void narrow_places(steer_World *w, steerB_Formation *f)
+{
+    if (f->narrow == STEERB_FORMATION_WIDE || f->n < 2 || !(f->leader.id || f->has_target)) return;
+    if (w->geo.live == 0 || steerO_geometry_ready(w) != STEER_OK) {
+        f->clear = f->narrowed ? f->clear + 1 : 0;
+    } else {
+        Extent e = extent(f->ox, f->oy, f->n);
+        float s = f->spacing, ahead = e.front + (e.hi - e.lo) + 2.0f * s;
+        if (f->has_target && !f->leader.id) {
+            float to[3];
+            steerT_delta(w, f->pos, f->target, to);
+            float dist = sqrtf(to[0] * to[0] + to[1] * to[1]) + e.front + s;
+            if (dist < ahead) ahead = dist;
+        }
+        // narrowed, it forms up with its own shape's middle where the narrow
+        // one's is (the anchor moved `shift` along its heading), so that
+        // the members go half the narrow shape's length at most: the band
+        // is that of its own shape there, and of the narrow one
+        float back = e.back, shift = 0.0f;
+        if (f->narrowed) {
+            Extent k = extent(f->nx, f->ny, f->n);
+            shift = k.mid - e.mid;
+            if (shift > 0.0f) shift = 0.0f;
+            back = (k.back > e.back - shift ? k.back : e.back - shift) + s;
+        }
+        bool blocked = way_blocked(w, f, e, back, ahead);
+        f->clear = blocked ? 0 : f->clear + 1;
+        if (!f->narrowed && blocked) {
+            f->narrowed = 1;
+            if (assign(f, w) != STEER_OK) steerA_error(w, "formation: out of memory reassigning its slots");
+            return;
+        }
+        if (f->narrowed && (float)f->clear * w->dt >= CLEAR_TIME) {
+            f->pos[0] += f->head[0] * shift;
+            f->pos[1] += f->head[1] * shift;
+        }
+    }
+    if (f->narrowed && (float)f->clear * w->dt >= CLEAR_TIME) {
+        f->narrowed = 0;
+        if (assign(f, w) != STEER_OK) steerA_error(w, "formation: out of memory reassigning its slots");
+    }
 }
 
 static void formation_serve(steer_World *w, void **state, uint32_t *budget)
@@ -401,6 +526,7 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
         if (ld >= 0) follow_leader(f, w, (uint32_t)ld);
         else if (f->has_target) move_to_target(f, w);
         else v3_zero(f->vel);
+        narrow_places(w, f);
     }
 }
 
@@ -408,7 +534,8 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
 
 // Its bytes: pattern, mode, has_target, placed (u8 each), spacing, the
 // leader's id, target, position, velocity, heading, then n and per member
-// its id and slot, then the n offsets.
+// its id and slot, then the n offsets; then the narrow shape, whether it
+// is narrowed (u8 each) and the ticks its way has been wide (u32).
 static void fm_encode(const void *obj, steerS_Writer *o)
 {
     const steerB_Formation *f = obj;
@@ -432,6 +559,9 @@ static void fm_encode(const void *obj, steerS_Writer *o)
         steerS_put_f32(o, f->ox[i]);
         steerS_put_f32(o, f->oy[i]);
     }
+    steerS_put_u8(o, f->narrow);
+    steerS_put_u8(o, f->narrowed);
+    steerS_put_u32(o, f->clear);
 }
 
 static bool finite_in(float x) { return isfinite(x) && fabsf(x) < 1e15f; }
@@ -480,6 +610,14 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
         if (!in->failed && !(finite_in(f->ox[i]) && finite_in(f->oy[i])))
             ok = steerS_fail(in, "slot %u's offset is not finite", i);
     }
+    f->narrow = (uint8_t)steerS_get_u8(in);
+    f->narrowed = (uint8_t)steerS_get_u8(in);
+    f->clear = steerS_get_u32(in);
+    if (ok && !in->failed && f->narrow >= STEERU_PATTERN_COUNT && f->narrow != STEERB_FORMATION_WIDE)
+        ok = steerS_fail(in, "narrow shape %u is none", (unsigned)f->narrow);
+    if (ok && !in->failed && (f->narrowed > 1 || (f->narrowed && f->narrow == STEERB_FORMATION_WIDE)))
+        ok = steerS_fail(in, "narrowed %u with narrow shape %u", (unsigned)f->narrowed, (unsigned)f->narrow);
+    if (ok && f->narrowed) steerU_pattern_offsets((SteerUPattern)f->narrow, (int)n, f->spacing, f->nx, f->ny);
     // no NaN into the world: every number finite, the heading a direction
     float hl = f->head[0] * f->head[0] + f->head[1] * f->head[1];
     for (int i = 0; ok && i < 3; i++)
@@ -498,7 +636,7 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
 static size_t fm_bytes(const void *obj)
 {
     const steerB_Formation *f = obj;
-    return sizeof *f + (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 2 * sizeof *f->ox);
+    return sizeof *f + (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 4 * sizeof *f->ox);
 }
 
 const steerB_ResourceKind steerB_formation_resource = { .name = "formation",

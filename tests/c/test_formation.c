@@ -103,7 +103,16 @@ static void test_bad_bytes(void)
     refused_with(&b, target, &nan, 4, "not finite");
     refused_with(&b, pos + 4, &inf, 4, "not finite");
     refused_with(&b, head, &zero, 4, "no direction");
-    refused_with(&b, b.n - 4, &nan, 4, "offset is not finite");
+    // the end: the n offsets (2 f32 each), narrow, narrowed (u8 each), clear (u32)
+    refused_with(&b, b.n - 10, &nan, 4, "offset is not finite");
+    uint8_t narrow = 9, narrowed = 2, wide = STEERB_FORMATION_WIDE, one = 1;
+    refused_with(&b, b.n - 6, &narrow, 1, "narrow shape 9");
+    refused_with(&b, b.n - 5, &narrowed, 1, "narrowed 2");
+    steerS_Writer c = { 0 };
+    steerS_put(&c, b.p, b.n);
+    memcpy(c.p + b.n - 6, &wide, 1);
+    refused_with(&c, b.n - 5, &one, 1, "narrowed 1 with narrow shape 254");
+    steerS_writer_free(&c);
     uint32_t big = 1000000, slot = 5;
     refused_with(&b, n, &big, 4, "members");
     refused_with(&b, members + 8, &slot, 4, "slot 5 of 5"); // member 0's slot

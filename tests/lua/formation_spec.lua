@@ -216,6 +216,102 @@ describe("the anchor", function()
   end)
 end)
 
+describe("narrow places", function()
+  -- 12 members in a wedge (spacing 2, reciprocal + avoid_walls, collide)
+  -- cross a wall at x = 20 through a 3 m gap to a target at x = 90;
+  -- returns when all are through, when they are back in shape after that
+  -- (none narrowed, every member within 0.5 m of its slot), whether one
+  -- crossed the wall's line outside the gap, and the world and formation.
+  local function cross(narrow, seconds)
+    local w = steer.world{ seed = 1, dt = 1 / 30, size = { 400, 400 }, collide = true }
+    w:add_wall{ from = { 20, -40 }, to = { 20, -1.5 } }
+    w:add_wall{ from = { 20, 1.5 }, to = { 20, 40 } }
+    local f = steer.formation{ pattern = "wedge", spacing = 2, position = steer.vec(0, 0), target = steer.vec(90, 0),
+                               narrow = narrow }
+    local brain = steer.reciprocal{ steer.blend{ { steer.formation_slot{ formation = f }, 1 }, { steer.avoid_walls{}, 1 } } }
+    local ms = {}
+    for i = 1, 12 do
+      ms[i] = w:spawn{ position = { -6 + (i % 4) * 2, -3 + 2 * math.floor(i / 4) }, max_speed = 3, max_force = 10,
+                       radius = 0.4, brain = brain }
+      f:add(ms[i])
+    end
+    local all, back, breach, narrowed = nil, nil, false, false
+    local last = {}
+    for i, a in ipairs(ms) do last[i] = a.position end
+    for t = 1, 30 * seconds do
+      w:step(1)
+      local through = 0
+      for i, a in ipairs(ms) do
+        local p, q = last[i], a.position
+        if (p.x < 20) ~= (q.x < 20) then
+          local y = p.y + (q.y - p.y) * (20 - p.x) / (q.x - p.x)
+          if math.abs(y) > 1.5 - 0.4 + 0.05 then breach = true end
+        end
+        last[i] = q
+        if q.x > 20.5 then through = through + 1 end
+      end
+      narrowed = narrowed or f.narrowed
+      if through == 12 and not all then all = t / 30 end
+      if all and not back and not f.narrowed and max_error(f) < 0.5 then back = t / 30 - all end
+    end
+    return all, back, breach, narrowed, f
+  end
+
+  it("a wedge narrows to a column through a gap narrower than it, all through, then forms up again", function()
+    local all, back, breach, narrowed, f = cross(nil, 70)
+    expect(narrowed, "the wedge narrowed"):eq(true)
+    expect(all ~= nil, "all 12 through the 3 m gap in 70 s"):eq(true)
+    expect(all, "seconds until all 12 are through"):lt(45)
+    expect(back ~= nil, "back in the wedge"):eq(true)
+    expect(back, "seconds after all are through until back in the wedge"):lt(10)
+    expect(breach, "a member crossed the wall outside the gap"):eq(false)
+    expect(f.pattern, "the pattern after"):eq("wedge")
+    expect(f.narrowed, "narrowed after"):eq(false)
+  end)
+
+  it("narrow = false keeps the wedge, which jams at the gap", function()
+    local all, _, breach, narrowed, f = cross(false, 45)
+    expect(narrowed, "narrowed"):eq(false)
+    expect(all, "all through with narrow = false"):eq(nil)
+    expect(breach, "a member crossed the wall outside the gap"):eq(false)
+    expect(f.narrow, "f.narrow"):eq(false)
+  end)
+
+  it("narrow takes a pattern's name or false; a formation in the open never narrows", function()
+    local w, f = squad(6, { pattern = "line", position = steer.vec(0, 0), target = steer.vec(40, 0) })
+    expect(f.narrow, "the default narrow shape"):eq("column")
+    f.narrow = "box"
+    expect(f.narrow, "f.narrow"):eq("box")
+    w:step(300)
+    expect(f.narrowed, "narrowed in the open"):eq(false)
+    expect(function() f.narrow = "thin" end):raises_here("steer.formation", "narrow", "false (never narrow)")
+    expect(function() f.narrow = true end):raises_here("steer.formation", "narrow", "got true")
+    expect(function() steer.formation{ narrow = 3 } end):raises_here("steer.formation", "narrow", "\"column\"")
+    expect(f.narrow, "f.narrow after the failures"):eq("box")
+  end)
+
+  it("a snapshot taken narrowed runs on bit for bit", function()
+    local w = steer.world{ seed = 2, dt = 1 / 30, size = { 400, 400 }, collide = true }
+    w:add_wall{ from = { 12, -40 }, to = { 12, -1.5 } }
+    w:add_wall{ from = { 12, 1.5 }, to = { 12, 40 } }
+    local f = steer.formation{ pattern = "wedge", spacing = 2, position = steer.vec(0, 0), target = steer.vec(60, 0) }
+    local brain = steer.reciprocal{ steer.formation_slot{ formation = f } }
+    for i = 1, 8 do f:add(w:spawn{ position = { -4 + i, (i % 3) - 1 }, max_speed = 3, radius = 0.4, brain = brain }) end
+    for _ = 1, 600 do
+      w:step(1)
+      if f.narrowed then break end
+    end
+    expect(f.narrowed, "narrowed at the save"):eq(true)
+    local s = w:save()
+    w:step(400)
+    local want = w:hash()
+    local l = steer.load(s)
+    expect(l:formations()[1].narrowed, "the loaded formation narrowed"):eq(true)
+    l:step(400)
+    expect(l:hash(), "hash after the load"):eq(want)
+  end)
+end)
+
 describe("snapshots and threads", function()
   local function run(threads)
     local w, f = squad(40, { pattern = "wedge", spacing = 1.5, position = steer.vec(0, 0), target = steer.vec(30, 20) },
