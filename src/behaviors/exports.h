@@ -72,6 +72,10 @@ void steerB_formation_set(steerB_Formation *f, float spacing, int mode);
 // STEERB_FORMATION_WIDE: never); a narrowed formation given another forms
 // up again (w NULL: assign later). STEER_ENOMEM.
 int steerB_formation_set_narrow(steerB_Formation *f, const steer_World *w, int narrow);
+// The navigation mesh (a steerN_Mesh, held; NULL: none) the anchor finds
+// its way to its target on; the way is found again at the next tick.
+void steerB_formation_set_navmesh(steerB_Formation *f, void *mesh);
+void *steerB_formation_navmesh(const steerB_Formation *f);
 void steerB_formation_set_leader(steerB_Formation *f, steer_Agent leader); // STEER_NO_AGENT: none
 void steerB_formation_set_target(steerB_Formation *f, const float *p);     // 3 floats; NULL: none
 // Place the anchor (pos: 3 floats) and turn it (heading: x, y); NULL keeps either.

@@ -42,6 +42,7 @@
 #include "../core/pmath.h"
 #include "../group/assign.h"
 #include "../group/pattern.h"
+#include "../nav/mesh.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -74,6 +75,11 @@ struct steerB_Formation {
     uint32_t *slot;      // member i's slot
     float *ox, *oy;      // n slots' offsets of its own shape
     float *nx, *ny;      // ... of the narrow shape, when narrowed
+    steerN_Mesh *mesh;   // its navigation mesh (held) or NULL: the anchor goes straight to its target
+    steerN_MeshQuery *q; // the path search's scratch (made when first needed)
+    uint8_t replan;      // the way must be found again (a new target or mesh)
+    uint32_t nway, kway, capway;
+    float *way; // nway points (x, y) of the way on the mesh to the target; kway: the next
 };
 
 // ---- the object ------------------------------------------------------------------
@@ -114,6 +120,9 @@ static void fm_release(void *obj)
     fm_realloc(f, f->oy, 0);
     fm_realloc(f, f->nx, 0);
     fm_realloc(f, f->ny, 0);
+    fm_realloc(f, f->way, 0);
+    if (f->mesh) steerB_navmesh_resource.release(f->mesh);
+    steerN_mesh_query_free(f->q);
     fm_realloc(f, f, 0);
 }
 void steerB_formation_release(steerB_Formation *f) { fm_release(f); }
@@ -279,8 +288,20 @@ int steerB_formation_set_narrow(steerB_Formation *f, const steer_World *w, int n
 
 void steerB_formation_set_leader(steerB_Formation *f, steer_Agent leader) { f->leader = leader; }
 
+void steerB_formation_set_navmesh(steerB_Formation *f, void *mesh)
+{
+    if (mesh) steerB_navmesh_resource.retain(mesh);
+    if (f->mesh) steerB_navmesh_resource.release(f->mesh);
+    f->mesh = mesh;
+    f->replan = 1;
+    f->nway = f->kway = 0;
+}
+
+void *steerB_formation_navmesh(const steerB_Formation *f) { return f->mesh; }
+
 void steerB_formation_set_target(steerB_Formation *f, const float *p)
 {
+    f->replan = 1;
     f->has_target = p != NULL;
     if (p) memcpy(f->target, p, sizeof f->target);
 }
@@ -386,12 +407,28 @@ static void move_to_target(steerB_Formation *f, const steer_World *w)
         float r = sqrtf(act_x(f)[k] * act_x(f)[k] + act_y(f)[k] * act_y(f)[k]);
         if (r > reach) reach = r;
     }
-    float to[3];
-    steerT_delta(w, f->pos, f->target, to);
-    float dist = sqrtf(to[0] * to[0] + to[1] * to[1]);
-    if (f->n == 0 || !(slowest < INFINITY) || dist <= ARRIVED) {
+    // the next point of its way on the mesh, or the target; the distance
+    // left to the target along the way (`rest` past that point)
+    float to[3], goal[3], rest = 0.0f;
+    memcpy(goal, f->target, sizeof goal);
+    while (f->kway < f->nway) {
+        goal[0] = f->way[2 * f->kway], goal[1] = f->way[2 * f->kway + 1];
+        steerT_delta(w, f->pos, goal, to);
+        if (sqrtf(to[0] * to[0] + to[1] * to[1]) > ARRIVED) break;
+        f->kway++;
+        memcpy(goal, f->target, sizeof goal);
+    }
+    for (uint32_t k = f->kway; k < f->nway; k++) {
+        float nx = k + 1 < f->nway ? f->way[2 * k + 2] : f->target[0];
+        float ny = k + 1 < f->nway ? f->way[2 * k + 3] : f->target[1];
+        rest +=
+            sqrtf((nx - f->way[2 * k]) * (nx - f->way[2 * k]) + (ny - f->way[2 * k + 1]) * (ny - f->way[2 * k + 1]));
+    }
+    steerT_delta(w, f->pos, goal, to);
+    float dist = sqrtf(to[0] * to[0] + to[1] * to[1]), left = dist + rest;
+    if (f->n == 0 || !(slowest < INFINITY) || left <= ARRIVED) {
         // emptied, or there: the anchor stands (a formation emptied while moving keeps its target)
-        if (f->n && dist <= ARRIVED) memcpy(f->pos, f->target, sizeof f->pos);
+        if (f->n && left <= ARRIVED) memcpy(f->pos, f->target, sizeof f->pos);
         v3_zero(f->vel);
         return;
     }
@@ -399,7 +436,7 @@ static void move_to_target(steerB_Formation *f, const steer_World *w)
     float mod = lag <= LAG_FULL * s   ? 1.0f
                 : lag >= LAG_STOP * s ? 0.0f
                                       : (LAG_STOP * s - lag) / ((LAG_STOP - LAG_FULL) * s);
-    float want = steerB_brake(top * mod, dist, BRAKE * s, STEERB_RATIO_FIRST);
+    float want = steerB_brake(top * mod, left, BRAKE * s, STEERB_RATIO_FIRST);
     float have = sqrtf(f->vel[0] * f->vel[0] + f->vel[1] * f->vel[1]);
     float speed = want < have + top * w->dt ? want : have + top * w->dt; // gathers speed over a second
     float step = speed * w->dt;
@@ -460,7 +497,12 @@ static bool way_blocked(steer_World *w, const steerB_Formation *f, Extent e, flo
         float y = lanes ? a + (b - a) * (float)i / (float)lanes : 0.5f * (a + b);
         float o[3] = { f->pos[0] - hx * back - hy * y, f->pos[1] - hy * back + hx * y, f->pos[2] }, t, nrm[3];
         uint32_t shape;
-        if (steerO_ray_shapes(w, &w->loc, o, dir, back + ahead, &t, nrm, &shape)) return true;
+        if (w->geo.live && steerO_ray_shapes(w, &w->loc, o, dir, back + ahead, &t, nrm, &shape)) return true;
+        if (f->mesh) {
+            double from[2] = { o[0], o[1] }, to[2] = { o[0] + hx * (back + ahead), o[1] + hy * (back + ahead) }, hit[2],
+                   hn[2], frac;
+            if (steerN_mesh_raycast(f->mesh, from, to, NULL, hit, hn, &frac) != 0) return true; // a wall, or off it
+        }
     }
     return false;
 }
@@ -473,7 +515,7 @@ static bool way_blocked(steer_World *w, const steerB_Formation *f, Extent e, flo
 static void narrow_places(steer_World *w, steerB_Formation *f)
 {
     if (f->narrow == STEERB_FORMATION_WIDE || f->n < 2 || !(f->leader.id || f->has_target)) return;
-    if (w->geo.live == 0 || steerO_geometry_ready(w) != STEER_OK) {
+    if ((w->geo.live == 0 && !f->mesh) || steerO_geometry_ready(w) != STEER_OK) {
         f->clear = f->narrowed ? f->clear + 1 : 0;
     } else {
         Extent e = extent(f->ox, f->oy, f->n);
@@ -513,6 +555,55 @@ static void narrow_places(steer_World *w, steerB_Formation *f)
     }
 }
 
+// Find the anchor's way on the mesh to the target, for a disc of half the
+// narrow shape's width (a column's: half a spacing), at least its largest
+// member's radius: the way a narrowed formation fits through (it narrows
+// where the way is narrower than its own shape); when none is that wide,
+// for the largest member's radius. No way (the target or the anchor off
+// the mesh, or none wide enough): straight to the target.
+static void plan(steer_World *w, steerB_Formation *f)
+{
+    f->replan = 0;
+    f->nway = f->kway = 0;
+    if (!f->mesh || !f->has_target) return;
+    steerN_Alloc libc = { NULL, NULL };
+    if (!f->q && !(f->q = steerN_mesh_query_new(&libc))) {
+        steerA_error(w, "formation: out of memory finding its way on the navigation mesh");
+        return;
+    }
+    float r = 0.0f;
+    for (uint32_t i = 0; i < f->n; i++) {
+        int64_t d = steerW_dense(w, f->member[i]);
+        if (d >= 0 && w->radius[d] > r) r = w->radius[d];
+    }
+    Extent e = extent(f->ox, f->oy, f->n); // a formation that never narrows: its own shape's
+    float half = 0.5f * (f->narrow == STEERB_FORMATION_WIDE
+                             ? e.hi - e.lo + f->spacing
+                             : steerU_pattern_width((SteerUPattern)f->narrow, (int)f->n, f->spacing));
+    double from[2] = { f->pos[0], f->pos[1] }, to[2] = { f->target[0], f->target[1] };
+    steerN_MeshFilter filter = { half > r ? half : r, NULL };
+    steerN_PathStatus st = steerN_mesh_path(f->q, f->mesh, from, to, &filter);
+    if (st == STEERN_PATH_NARROW && half > r) {
+        filter.radius = r;
+        st = steerN_mesh_path(f->q, f->mesh, from, to, &filter);
+    }
+    if (st != STEERN_PATH_FOUND) return;
+    uint32_t n = 0;
+    const double *pts = steerN_mesh_path_points(f->q, &n);
+    if (n > f->capway) {
+        float *way = fm_realloc(f, f->way, sizeof *way * 2 * n);
+        if (!way) {
+            steerA_error(w, "formation: out of memory finding its way on the navigation mesh");
+            return;
+        }
+        f->way = way;
+        f->capway = n;
+    }
+    for (uint32_t k = 1; k < n; k++)
+        f->way[2 * (k - 1)] = (float)pts[2 * k], f->way[2 * (k - 1) + 1] = (float)pts[2 * k + 1];
+    f->nway = n ? n - 1 : 0; // the first point is the anchor
+}
+
 static void formation_serve(steer_World *w, void **state, uint32_t *budget)
 {
     (void)state;
@@ -524,8 +615,10 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
         int64_t ld = f->leader.id ? steerW_dense(w, f->leader) : -1;
         if (f->leader.id && ld < 0) f->leader = STEER_NO_AGENT; // the leader is gone: the anchor stands
         if (ld >= 0) follow_leader(f, w, (uint32_t)ld);
-        else if (f->has_target) move_to_target(f, w);
-        else v3_zero(f->vel);
+        else if (f->has_target) {
+            if (f->replan) plan(w, f);
+            move_to_target(f, w);
+        } else v3_zero(f->vel);
         narrow_places(w, f);
     }
 }
@@ -535,7 +628,10 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
 // Its bytes: pattern, mode, has_target, placed (u8 each), spacing, the
 // leader's id, target, position, velocity, heading, then n and per member
 // its id and slot, then the n offsets; then the narrow shape, whether it
-// is narrowed (u8 each) and the ticks its way has been wide (u32).
+// is narrowed (u8 each) and the ticks its way has been wide (u32); then
+// whether it has a navigation mesh (u8) and the mesh's bytes (a copy of
+// its own: a loaded formation holds its own mesh), replan (u8), the way's
+// points and the next one (u32 each) and the points (2 f32 each).
 static void fm_encode(const void *obj, steerS_Writer *o)
 {
     const steerB_Formation *f = obj;
@@ -562,6 +658,12 @@ static void fm_encode(const void *obj, steerS_Writer *o)
     steerS_put_u8(o, f->narrow);
     steerS_put_u8(o, f->narrowed);
     steerS_put_u32(o, f->clear);
+    steerS_put_u8(o, f->mesh != NULL);
+    if (f->mesh) steerB_navmesh_resource.encode(f->mesh, o);
+    steerS_put_u8(o, f->replan);
+    steerS_put_u32(o, f->nway);
+    steerS_put_u32(o, f->kway);
+    for (uint32_t k = 0; k < 2 * f->nway; k++) steerS_put_f32(o, f->way[k]);
 }
 
 static bool finite_in(float x) { return isfinite(x) && fabsf(x) < 1e15f; }
@@ -618,6 +720,26 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
     if (ok && !in->failed && (f->narrowed > 1 || (f->narrowed && f->narrow == STEERB_FORMATION_WIDE)))
         ok = steerS_fail(in, "narrowed %u with narrow shape %u", (unsigned)f->narrowed, (unsigned)f->narrow);
     if (ok && f->narrowed) steerU_pattern_offsets((SteerUPattern)f->narrow, (int)n, f->spacing, f->nx, f->ny);
+    if (ok && steerS_get_u8(in) && !in->failed) {
+        f->mesh = steerB_navmesh_resource.decode(in, NULL, NULL, oom);
+        ok = f->mesh != NULL;
+    }
+    f->replan = (uint8_t)steerS_get_u8(in);
+    uint32_t nway = steerS_get_u32(in), kway = steerS_get_u32(in);
+    if (ok && !in->failed && (nway > steerS_left(in) / 8 || kway > nway || (nway && !f->mesh)))
+        ok = steerS_fail(in, "a way of %u points (the next %u)", nway, kway);
+    if (ok && !in->failed && nway) {
+        if (!(f->way = fm_realloc(f, NULL, sizeof *f->way * 2 * nway))) {
+            *oom = true;
+            ok = false;
+        }
+        f->capway = ok ? nway : 0;
+    }
+    for (uint32_t k = 0; ok && k < 2 * nway; k++) {
+        f->way[k] = steerS_get_f32(in);
+        if (!in->failed && !finite_in(f->way[k])) ok = steerS_fail(in, "the way's point %u is not finite", k / 2);
+    }
+    if (ok) f->nway = nway, f->kway = kway;
     // no NaN into the world: every number finite, the heading a direction
     float hl = f->head[0] * f->head[0] + f->head[1] * f->head[1];
     for (int i = 0; ok && i < 3; i++)

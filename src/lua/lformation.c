@@ -183,6 +183,25 @@ static void set_narrow(lua_State *L, int fidx, int v, const char *fn)
     lua_pop(L, 1);
 }
 
+// The navigation mesh at v (a steer.navmesh or nil), kept in the
+// formation's user value (f.navmesh gives it back).
+static void set_navmesh(lua_State *L, int fidx, int v, const char *fn)
+{
+    fidx = lua_absindex(L, fidx);
+    v = lua_absindex(L, v);
+    void **ud = lua_isnil(L, v) ? NULL : luaL_testudata(L, v, "steer.navmesh");
+    if (!lua_isnil(L, v) && !(ud && *ud))
+        steerL_field_error(L, fn, "navmesh", "a navigation mesh (steer.navmesh) or nil", v);
+    steerL_World *lw = world_of(L, fidx);
+    if (lw) steerL_check_writable(L, lw, fn);
+    lua_pop(L, 1);
+    lua_getiuservalue(L, fidx, 1);
+    lua_pushvalue(L, v);
+    lua_setfield(L, -2, "navmesh");
+    lua_pop(L, 1);
+    steerB_formation_set_navmesh(check(L, fidx)->f, ud ? *ud : NULL);
+}
+
 static double check_spacing(lua_State *L, int idx, const char *fn)
 {
     return steerL_checkrange(L, idx, fn, "spacing", "a number of metres", 1e-6, 1e6);
@@ -263,11 +282,6 @@ static int formation_new(lua_State *L)
     }
     steerL_check_desc(L, 1, fn, fields);
     lua_settop(L, 1);
-    if (lua_getfield(L, 1, "navmesh") != LUA_TNIL)
-        return luaL_error(L,
-                          "%s: field 'navmesh': a formation's way on a navigation mesh is not there yet; the "
-                          "anchor goes straight to its target (issue 35, next step)",
-                          fn);
     double spacing = 2.0;
     if (lua_getfield(L, 1, "spacing") != LUA_TNIL) spacing = check_spacing(L, -1, fn);
     int mode = 0;
@@ -279,6 +293,7 @@ static int formation_new(lua_State *L)
     steerB_formation_set(f, (float)spacing, mode);
     if (lua_getfield(L, 1, "pattern") != LUA_TNIL) set_pattern(L, 2, -1, fn, "pattern");
     if (lua_getfield(L, 1, "narrow") != LUA_TNIL) set_narrow(L, 2, -1, fn);
+    if (lua_getfield(L, 1, "navmesh") != LUA_TNIL) set_navmesh(L, 2, -1, fn);
     if (lua_getfield(L, 1, "position") != LUA_TNIL) set_anchor(L, u, -1, fn, false);
     if (lua_getfield(L, 1, "heading") != LUA_TNIL) set_anchor(L, u, -1, fn, true);
     if (lua_getfield(L, 1, "target") != LUA_TNIL) set_target(L, u, lua_gettop(L), fn);
@@ -350,7 +365,10 @@ static int formation_index(lua_State *L)
     else if (strcmp(k, "spacing") == 0) lua_pushnumber(L, in.spacing);
     else if (strcmp(k, "assign") == 0) lua_pushstring(L, assign_names[in.mode]);
     else if (strcmp(k, "narrowed") == 0) lua_pushboolean(L, in.narrowed);
-    else if (strcmp(k, "narrow") == 0) {
+    else if (strcmp(k, "navmesh") == 0) {
+        lua_getiuservalue(L, 1, 1);
+        lua_getfield(L, -1, "navmesh");
+    } else if (strcmp(k, "narrow") == 0) {
         if (in.narrow == STEERB_FORMATION_WIDE) lua_pushboolean(L, 0);
         else lua_pushstring(L, steerU_pattern_name((SteerUPattern)in.narrow));
     } else if (strcmp(k, "target") == 0) {
@@ -386,6 +404,7 @@ static int formation_newindex(lua_State *L)
     if (strcmp(k, "pattern") == 0) set_pattern(L, 1, 3, "f.pattern", NULL);
     else if (strcmp(k, "target") == 0) set_target(L, u, 3, fn);
     else if (strcmp(k, "narrow") == 0) set_narrow(L, 1, 3, fn);
+    else if (strcmp(k, "navmesh") == 0) set_navmesh(L, 1, 3, fn);
     else if (strcmp(k, "leader") == 0) set_leader(L, 1, 3, fn);
     else if (strcmp(k, "position") == 0) set_anchor(L, u, 3, fn, false);
     else if (strcmp(k, "heading") == 0) set_anchor(L, u, 3, fn, true);
@@ -397,9 +416,10 @@ static int formation_newindex(lua_State *L)
         if (in.pattern != STEERB_FORMATION_CUSTOM && lw)
             check_status(L, steerB_formation_reshape(u->f, lw->w, in.pattern, NULL, NULL), fn);
     } else
-        return luaL_error(
-            L, "%s: field '%s' cannot be set (pattern, narrow, target, leader, position, heading, spacing, assign)", fn,
-            k);
+        return luaL_error(L,
+                          "%s: field '%s' cannot be set (pattern, narrow, navmesh, target, leader, position, heading, "
+                          "spacing, assign)",
+                          fn, k);
     return 0;
 }
 

@@ -312,6 +312,68 @@ describe("narrow places", function()
   end)
 end)
 
+describe("on a navigation mesh", function()
+  local function box(x0, y0, x1, y1) return { { x0, y0 }, { x1, y0 }, { x1, y1 }, { x0, y1 } } end
+  -- a 60 x 40 hall with a block (x 20..30, y -12..20) between the start
+  -- and the target: the straight line goes through it
+  local function hall() return steer.navmesh{ outline = box(-20, -20, 60, 20), obstacles = { box(20, -12, 30, 20) } } end
+
+  it("the anchor finds its way round an obstacle to its target, the members with it, and again for a new target", function()
+    local nm = hall()
+    local w = steer.world{ seed = 1, dt = 1 / 30, size = { 400, 400 } }
+    local f = steer.formation{ pattern = "line", spacing = 1.5, position = steer.vec(0, 0), target = steer.vec(50, 0),
+                               navmesh = nm }
+    expect(f.navmesh, "f.navmesh"):eq(nm)
+    local brain = steer.formation_slot{ formation = f, slow_radius = 3 }
+    for i = 1, 4 do
+      f:add(w:spawn{ position = { -4 + i, 0 }, max_speed = 4, max_force = 12, radius = 0.4, brain = brain })
+    end
+    local inside, arrived, member_in = false, nil, false
+    for t = 1, 30 * 60 do
+      w:step(1)
+      local p = f.position
+      if p.x > 20 and p.x < 30 and p.y > -12 then inside = true end
+      for _, a in ipairs(f:members()) do
+        local q = a.position
+        if q.x > 20 and q.x < 30 and q.y > -12 then member_in = true end
+      end
+      if not arrived and len(p - steer.vec(50, 0)) < 1e-3 then arrived = t / 30 end
+    end
+    expect(inside, "the anchor went through the block"):eq(false)
+    expect(member_in, "a member went through the block (the formation narrows at its corners)"):eq(false)
+    expect(arrived ~= nil, "the anchor reached its target in 60 s"):eq(true)
+    expect(max_error(f), "the members at their slots"):lt(0.5)
+    f.target = steer.vec(0, 10)
+    local back = nil
+    for t = 1, 30 * 60 do
+      w:step(1)
+      local p = f.position
+      if p.x > 20 and p.x < 30 and p.y > -12 then inside = true end
+      if not back and len(p - steer.vec(0, 10)) < 1e-3 then back = t / 30 end
+    end
+    expect(inside, "the anchor went through the block on its way back"):eq(false)
+    expect(back ~= nil, "the anchor reached its new target"):eq(true)
+  end)
+
+  it("a snapshot carries the mesh and the way, bit for bit", function()
+    local w = steer.world{ seed = 1, dt = 1 / 30, size = { 400, 400 } }
+    local f = steer.formation{ pattern = "wedge", position = steer.vec(0, 0), target = steer.vec(50, 0), navmesh = hall() }
+    local brain = steer.formation_slot{ formation = f }
+    for i = 1, 5 do f:add(w:spawn{ position = { -4 + i, 1 }, max_speed = 4, radius = 0.4, brain = brain }) end
+    w:step(200)
+    local s = w:save()
+    w:step(300)
+    local want = w:hash()
+    local l = steer.load(s)
+    l:step(300)
+    expect(l:hash(), "hash after the load"):eq(want)
+    expect(l:formations()[1].position, "the anchor after the load"):eq(f.position)
+    expect(function() f.navmesh = "hall" end):raises_here("steer.formation", "navmesh", "steer.navmesh")
+    f.navmesh = nil
+    expect(f.navmesh, "f.navmesh after nil"):eq(nil)
+  end)
+end)
+
 describe("snapshots and threads", function()
   local function run(threads)
     local w, f = squad(40, { pattern = "wedge", spacing = 1.5, position = steer.vec(0, 0), target = steer.vec(30, 20) },
@@ -416,6 +478,6 @@ describe("bad input", function()
     expect(function() f.target = "there" end):raises_here("steer.formation", "target")
     expect(function() f.heading = steer.vec(0, 0) end):raises_here("steer.formation", "heading")
     expect(function() f.colour = 1 end):raises_here("steer.formation", "colour")
-    expect(function() steer.formation{ navmesh = 1 } end):raises_here("steer.formation", "navmesh")
+    expect(function() steer.formation{ navmesh = 1 } end):raises_here("steer.formation", "navmesh", "steer.navmesh")
   end)
 end)
