@@ -1282,7 +1282,7 @@ function steer.navigate(desc) end
 ---@field target? steer.VecLike the anchor goes there, at 0.8 of its slowest member's max_speed, slowing when members fall behind
 ---@field position? steer.VecLike the anchor's position; default the first member's position
 ---@field heading? steer.VecLike the anchor's heading (a direction); default +x
----@field navmesh? steer.NavMesh the anchor finds its way to its target on it (for half the narrow shape's width, else the largest member's radius), again when the target changes; walls of the mesh count for narrowing
+---@field navmesh? steer.NavMesh the anchor finds its way to its target on it (for half the narrow shape's width plus the largest member's radius, else that radius), again when the target changes; walls of the mesh count for narrowing
 ---@field narrow? "line"|"column"|"wedge"|"circle"|"box"|false the shape it narrows to where the way ahead (the world's walls and obstacles, the mesh's walls) is narrower than its own shape, forming up again past it; false: never; default "column"
 
 ---A formation: members that steer to their slots (steer.formation_slot) round a moving anchor.

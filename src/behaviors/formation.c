@@ -48,13 +48,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOP_SHARE 0.8f  // of the slowest member's max_speed: the anchor's top speed
-#define LAG_FULL 1.0f   // spacings: the furthest member's lag under which the anchor goes at full speed
-#define LAG_STOP 3.0f   // spacings: ... at which it stops
-#define BRAKE 2.0f      // spacings from the target: the anchor brakes within them
-#define ARRIVED 1e-3f   // metres: the anchor is on its target
-#define LANE 0.5f       // metres at most between the look-ahead's rays across the shape
-#define CLEAR_TIME 1.0f // seconds the way must stay wide before a narrowed formation forms up
+#define TOP_SHARE 0.8f   // of the slowest member's max_speed: the anchor's top speed
+#define LAG_FULL 1.0f    // spacings: the furthest member's lag under which the anchor goes at full speed
+#define LAG_STOP 3.0f    // spacings: ... at which it stops
+#define BRAKE 2.0f       // spacings from the target: the anchor brakes within them
+#define ARRIVED 1e-3f    // metres: the anchor is on its target
+#define LANE 0.5f        // metres at most between the look-ahead's rays across the shape
+#define CLEAR_TIME 1.0f  // seconds the way must stay wide before a narrowed formation forms up
+#define TRAIL_STEP 0.25f // metres between the points of the anchor's trail
 
 struct steerB_Formation {
     int refs;
@@ -63,9 +64,11 @@ struct steerB_Formation {
     uint8_t pattern; // SteerUPattern, or STEERB_FORMATION_CUSTOM
     uint8_t mode;    // SteerUAssignMode
     uint8_t has_target, placed;
-    uint8_t narrow;   // the SteerUPattern it narrows to, or STEERB_FORMATION_WIDE (never)
-    uint8_t narrowed; // its slots are the narrow shape's (nx, ny) now
-    uint32_t clear;   // ticks the way has been wide since it narrowed
+    uint8_t narrow;    // the SteerUPattern it narrows to, or STEERB_FORMATION_WIDE (never)
+    uint8_t narrowed;  // its slots are the narrow shape's (nx, ny) now
+    uint32_t clear;    // ticks the way has been wide since it narrowed
+    float odo;         // metres the anchor has gone (while it has a leader or target)
+    float last_narrow; // odo where the way at the anchor was last narrower than its own shape
     float spacing;
     steer_Agent leader; // 0: none
     float target[3];    // when has_target
@@ -80,6 +83,8 @@ struct steerB_Formation {
     uint8_t replan;      // the way must be found again (a new target or mesh)
     uint32_t nway, kway, capway;
     float *way; // nway points (x, y) of the way on the mesh to the target; kway: the next
+    uint32_t ntrail, captrail;
+    float *trail; // the anchor's last ntrail points (x, y), TRAIL_STEP apart, the newest last
 };
 
 // ---- the object ------------------------------------------------------------------
@@ -121,6 +126,7 @@ static void fm_release(void *obj)
     fm_realloc(f, f->nx, 0);
     fm_realloc(f, f->ny, 0);
     fm_realloc(f, f->way, 0);
+    fm_realloc(f, f->trail, 0);
     if (f->mesh) steerB_navmesh_resource.release(f->mesh);
     steerN_mesh_query_free(f->q);
     fm_realloc(f, f, 0);
@@ -182,13 +188,74 @@ static void place(steerB_Formation *f, const steer_World *w, uint32_t d)
     f->placed = 1;
 }
 
+// The narrow shape's offsets: its pattern's; a column's slots bent along
+// the anchor's trail (slot k at k spacings behind it along the way it
+// came, straight on past the trail's end), so that a column follows its
+// anchor round a corner instead of cutting through it.
+static void narrow_offsets(steerB_Formation *f)
+{
+    steerU_pattern_offsets((SteerUPattern)f->narrow, (int)f->n, f->spacing, f->nx, f->ny);
+    if (f->narrow != STEERU_COLUMN || f->ntrail == 0) return;
+    float px = f->pos[0], py = f->pos[1], walked = 0.0f; // walked: the arc length to (px, py)
+    uint32_t j = f->ntrail;                              // the next trail point back is j - 1
+    float dx = -f->head[0], dy = -f->head[1];            // the way back past the trail's end
+    for (uint32_t k = 0; k < f->n; k++) {
+        float want = -f->nx[k];
+        while (j > 0) {
+            float qx = f->trail[2 * (j - 1)], qy = f->trail[2 * (j - 1) + 1];
+            float l = sqrtf((qx - px) * (qx - px) + (qy - py) * (qy - py));
+            if (walked + l >= want) break;
+            if (l > 0.0f) dx = (qx - px) / l, dy = (qy - py) / l;
+            walked += l, px = qx, py = qy, j--;
+        }
+        float x = px, y = py, r = want - walked;
+        if (j > 0) {
+            float qx = f->trail[2 * (j - 1)], qy = f->trail[2 * (j - 1) + 1];
+            float l = sqrtf((qx - px) * (qx - px) + (qy - py) * (qy - py));
+            if (l > 0.0f) x += (qx - px) * r / l, y += (qy - py) * r / l;
+        } else {
+            x += dx * r, y += dy * r;
+        }
+        // the point in the anchor's frame
+        float ex = x - f->pos[0], ey = y - f->pos[1];
+        f->nx[k] = f->head[0] * ex + f->head[1] * ey;
+        f->ny[k] = -f->head[1] * ex + f->head[0] * ey;
+    }
+}
+
+// The anchor's trail: its position, once it is TRAIL_STEP from the last
+// point, the points beyond its column's length (and a little) let go.
+static void record_trail(steerB_Formation *f)
+{
+    uint32_t keep = (uint32_t)((float)f->n * f->spacing / TRAIL_STEP) + 8;
+    if (f->ntrail) {
+        float ex = f->pos[0] - f->trail[2 * f->ntrail - 2], ey = f->pos[1] - f->trail[2 * f->ntrail - 1];
+        if (ex * ex + ey * ey < TRAIL_STEP * TRAIL_STEP) return;
+    }
+    if (f->ntrail >= keep) {
+        uint32_t drop = f->ntrail - keep + 1;
+        memmove(f->trail, f->trail + 2 * drop, sizeof *f->trail * 2 * (f->ntrail - drop));
+        f->ntrail -= drop;
+    }
+    if (f->ntrail >= f->captrail) {
+        uint32_t cap = f->captrail ? 2 * f->captrail : 64;
+        float *t = fm_realloc(f, f->trail, sizeof *t * 2 * cap);
+        if (!t) return; // out of memory: the trail stops growing (the column bends less)
+        f->trail = t;
+        f->captrail = cap;
+    }
+    f->trail[2 * f->ntrail] = f->pos[0];
+    f->trail[2 * f->ntrail + 1] = f->pos[1];
+    f->ntrail++;
+}
+
 // The builtin pattern's offsets for the n members; then every member's slot
 // (the least total or longest distance from where the members are).
 static int assign(steerB_Formation *f, const steer_World *w)
 {
     if (f->pattern != STEERB_FORMATION_CUSTOM)
         steerU_pattern_offsets((SteerUPattern)f->pattern, (int)f->n, f->spacing, f->ox, f->oy);
-    if (f->narrowed) steerU_pattern_offsets((SteerUPattern)f->narrow, (int)f->n, f->spacing, f->nx, f->ny);
+    if (f->narrowed) narrow_offsets(f);
     if (f->n == 0) return STEER_OK;
     double *buf = fm_realloc(f, NULL, sizeof *buf * 4 * f->n);
     int *slot_of = buf ? fm_realloc(f, NULL, sizeof *slot_of * f->n) : NULL;
@@ -311,11 +378,13 @@ void steerB_formation_set_anchor(steerB_Formation *f, const float *pos, const fl
     if (pos) {
         memcpy(f->pos, pos, sizeof f->pos);
         f->placed = 1;
+        f->ntrail = 0; // moved: the trail is another place's
     }
     if (heading) {
         float l = sqrtf(heading[0] * heading[0] + heading[1] * heading[1]);
         if (l > 0.0f) f->head[0] = heading[0] / l, f->head[1] = heading[1] / l;
     }
+    if (f->narrowed) narrow_offsets(f); // a snapshot's formation makes them so from its anchor and trail
 }
 
 void steerB_formation_info(const steerB_Formation *f, steerB_FormationInfo *out)
@@ -488,20 +557,26 @@ static Extent extent(const float *x, const float *y, uint32_t n)
 // Whether a wall, obstacle or other shape of the world lies in the band
 // the shape sweeps: rays along the heading, LANE apart at most across
 // [lo - s/2, hi + s/2], from `back` behind the anchor to `ahead` in front.
-static bool way_blocked(steer_World *w, const steerB_Formation *f, Extent e, float back, float ahead)
+static bool way_blocked(steer_World *w, const steerB_Formation *f, const float at[2], Extent e, float back, float ahead)
 {
     float s = f->spacing, a = e.lo - 0.5f * s, b = e.hi + 0.5f * s;
     int lanes = (int)ceilf((b - a) / LANE);
-    float hx = f->head[0], hy = f->head[1], dir[3] = { hx, hy, 0.0f };
+    float hx = f->head[0], hy = f->head[1], fore[3] = { hx, hy, 0.0f }, aft[3] = { -hx, -hy, 0.0f };
     for (int i = 0; i <= lanes; i++) {
+        // each lane from the anchor's cross line both ways: a ray from
+        // behind a wall the shape's rear is past (the map's edge) sees none
         float y = lanes ? a + (b - a) * (float)i / (float)lanes : 0.5f * (a + b);
-        float o[3] = { f->pos[0] - hx * back - hy * y, f->pos[1] - hy * back + hx * y, f->pos[2] }, t, nrm[3];
+        float o[3] = { at[0] - hy * y, at[1] + hx * y, f->pos[2] }, t, nrm[3];
         uint32_t shape;
-        if (w->geo.live && steerO_ray_shapes(w, &w->loc, o, dir, back + ahead, &t, nrm, &shape)) return true;
-        if (f->mesh) {
-            double from[2] = { o[0], o[1] }, to[2] = { o[0] + hx * (back + ahead), o[1] + hy * (back + ahead) }, hit[2],
-                   hn[2], frac;
-            if (steerN_mesh_raycast(f->mesh, from, to, NULL, hit, hn, &frac) != 0) return true; // a wall, or off it
+        if (w->geo.live && (steerO_ray_shapes(w, &w->loc, o, fore, ahead, &t, nrm, &shape) ||
+                            (back > 0.0f && steerO_ray_shapes(w, &w->loc, o, aft, back, &t, nrm, &shape))))
+            return true;
+        if (f->mesh) { // off the mesh on the cross line: the shape does not fit there
+            double from[2] = { o[0], o[1] }, hit[2], hn[2], frac;
+            double to[2] = { o[0] + hx * ahead, o[1] + hy * ahead },
+                   from_back[2] = { o[0] - hx * back, o[1] - hy * back };
+            if (steerN_mesh_raycast(f->mesh, from, to, NULL, hit, hn, &frac) != 0) return true;
+            if (back > 0.0f && steerN_mesh_raycast(f->mesh, from, from_back, NULL, hit, hn, &frac) != 0) return true;
         }
     }
     return false;
@@ -526,28 +601,39 @@ static void narrow_places(steer_World *w, steerB_Formation *f)
             float dist = sqrtf(to[0] * to[0] + to[1] * to[1]) + e.front + s;
             if (dist < ahead) ahead = dist;
         }
-        // narrowed, it forms up with its own shape's middle where the narrow
-        // one's is (the anchor moved `shift` along its heading), so that
-        // the members go half the narrow shape's length at most: the band
-        // is that of its own shape there, and of the narrow one
-        float back = e.back, shift = 0.0f;
-        if (f->narrowed) {
-            Extent k = extent(f->nx, f->ny, f->n);
-            shift = k.mid - e.mid;
-            if (shift > 0.0f) shift = 0.0f;
-            back = (k.back > e.back - shift ? k.back : e.back - shift) + s;
-        }
-        bool blocked = way_blocked(w, f, e, back, ahead);
-        f->clear = blocked ? 0 : f->clear + 1;
-        if (!f->narrowed && blocked) {
-            f->narrowed = 1;
-            if (assign(f, w) != STEER_OK) steerA_error(w, "formation: out of memory reassigning its slots");
+        if (!f->narrowed) {
+            if (way_blocked(w, f, f->pos, e, e.back, ahead)) {
+                f->narrowed = 1;
+                f->clear = 0;
+                f->last_narrow = f->odo;
+                if (assign(f, w) != STEER_OK) steerA_error(w, "formation: out of memory reassigning its slots");
+            }
             return;
         }
-        if (f->narrowed && (float)f->clear * w->dt >= CLEAR_TIME) {
-            f->pos[0] += f->head[0] * shift;
-            f->pos[1] += f->head[1] * shift;
+        // narrowed: where the way at the anchor is narrower than its own
+        // shape, the narrow place is there; the tail is through once the
+        // anchor has gone the narrow shape's length (a column's along its
+        // trail) and a spacing past the last such place
+        if (way_blocked(w, f, f->pos, e, 0.0f, s)) f->last_narrow = f->odo;
+        Extent k = extent(f->nx, f->ny, f->n);
+        float tail = f->narrow == STEERU_COLUMN ? (float)(f->n - 1) * s : k.back;
+        // it forms up with its own shape's middle where the narrow one's is
+        // (the anchor moved `shift` back along its heading), so that no
+        // member goes more than about half the narrow shape's length, else
+        // where it is: where the band of its own shape there is clear
+        float shift = k.mid - e.mid < 0.0f ? k.mid - e.mid : 0.0f;
+        bool open = false;
+        for (int pass = 0; pass < 2 && !open && f->odo - f->last_narrow > tail + s; pass++) {
+            float at[2] = { f->pos[0] + f->head[0] * shift, f->pos[1] + f->head[1] * shift };
+            open = !way_blocked(w, f, at, e, e.back, ahead - shift);
+            if (open && (float)(f->clear + 1) * w->dt >= CLEAR_TIME && shift < 0.0f) {
+                f->pos[0] = at[0], f->pos[1] = at[1];
+                f->ntrail = 0; // it went back: the trail starts again
+            }
+            if (shift == 0.0f) break;
+            shift = 0.0f;
         }
+        f->clear = open ? f->clear + 1 : 0;
     }
     if (f->narrowed && (float)f->clear * w->dt >= CLEAR_TIME) {
         f->narrowed = 0;
@@ -581,9 +667,9 @@ static void plan(steer_World *w, steerB_Formation *f)
                              ? e.hi - e.lo + f->spacing
                              : steerU_pattern_width((SteerUPattern)f->narrow, (int)f->n, f->spacing));
     double from[2] = { f->pos[0], f->pos[1] }, to[2] = { f->target[0], f->target[1] };
-    steerN_MeshFilter filter = { half > r ? half : r, NULL };
+    steerN_MeshFilter filter = { half + r, NULL };
     steerN_PathStatus st = steerN_mesh_path(f->q, f->mesh, from, to, &filter);
-    if (st == STEERN_PATH_NARROW && half > r) {
+    if (st == STEERN_PATH_NARROW) {
         filter.radius = r;
         st = steerN_mesh_path(f->q, f->mesh, from, to, &filter);
     }
@@ -614,12 +700,17 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
         drop_departed(f, w);
         int64_t ld = f->leader.id ? steerW_dense(w, f->leader) : -1;
         if (f->leader.id && ld < 0) f->leader = STEER_NO_AGENT; // the leader is gone: the anchor stands
+        float was[2] = { f->pos[0], f->pos[1] };
         if (ld >= 0) follow_leader(f, w, (uint32_t)ld);
         else if (f->has_target) {
             if (f->replan) plan(w, f);
             move_to_target(f, w);
         } else v3_zero(f->vel);
+        float dx = f->pos[0] - was[0], dy = f->pos[1] - was[1];
+        f->odo += sqrtf(dx * dx + dy * dy);
+        record_trail(f);
         narrow_places(w, f);
+        if (f->narrowed) narrow_offsets(f);
     }
 }
 
@@ -628,10 +719,12 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
 // Its bytes: pattern, mode, has_target, placed (u8 each), spacing, the
 // leader's id, target, position, velocity, heading, then n and per member
 // its id and slot, then the n offsets; then the narrow shape, whether it
-// is narrowed (u8 each) and the ticks its way has been wide (u32); then
+// is narrowed (u8 each), the ticks its way has been wide (u32), the
+// metres the anchor has gone and where the way was last narrow (f32); then
 // whether it has a navigation mesh (u8) and the mesh's bytes (a copy of
 // its own: a loaded formation holds its own mesh), replan (u8), the way's
-// points and the next one (u32 each) and the points (2 f32 each).
+// points and the next one (u32 each) and the points (2 f32 each); then the
+// anchor's trail: its points (u32) and the points (2 f32 each).
 static void fm_encode(const void *obj, steerS_Writer *o)
 {
     const steerB_Formation *f = obj;
@@ -658,15 +751,36 @@ static void fm_encode(const void *obj, steerS_Writer *o)
     steerS_put_u8(o, f->narrow);
     steerS_put_u8(o, f->narrowed);
     steerS_put_u32(o, f->clear);
+    steerS_put_f32(o, f->odo);
+    steerS_put_f32(o, f->last_narrow);
     steerS_put_u8(o, f->mesh != NULL);
     if (f->mesh) steerB_navmesh_resource.encode(f->mesh, o);
     steerS_put_u8(o, f->replan);
     steerS_put_u32(o, f->nway);
     steerS_put_u32(o, f->kway);
     for (uint32_t k = 0; k < 2 * f->nway; k++) steerS_put_f32(o, f->way[k]);
+    steerS_put_u32(o, f->ntrail);
+    for (uint32_t k = 0; k < 2 * f->ntrail; k++) steerS_put_f32(o, f->trail[k]);
 }
 
 static bool finite_in(float x) { return isfinite(x) && fabsf(x) < 1e15f; }
+
+// n points (2 f32 each, finite) into a new array *out of capacity *cap.
+static bool get_points(steerB_Formation *f, steerS_Reader *in, uint32_t n, float **out, uint32_t *cap, const char *what,
+                       bool *oom)
+{
+    if (in->failed || n == 0) return true;
+    if (!(*out = fm_realloc(f, NULL, sizeof **out * 2 * n))) {
+        *oom = true;
+        return false;
+    }
+    *cap = n;
+    for (uint32_t k = 0; k < 2 * n; k++) {
+        (*out)[k] = steerS_get_f32(in);
+        if (!in->failed && !finite_in((*out)[k])) return steerS_fail(in, "%s's point %u is not finite", what, k / 2);
+    }
+    return true;
+}
 
 static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, bool *oom)
 {
@@ -715,11 +829,14 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
     f->narrow = (uint8_t)steerS_get_u8(in);
     f->narrowed = (uint8_t)steerS_get_u8(in);
     f->clear = steerS_get_u32(in);
+    f->odo = steerS_get_f32(in);
+    f->last_narrow = steerS_get_f32(in);
+    if (ok && !in->failed && !(finite_in(f->odo) && finite_in(f->last_narrow)))
+        ok = steerS_fail(in, "the anchor's odometer is not finite");
     if (ok && !in->failed && f->narrow >= STEERU_PATTERN_COUNT && f->narrow != STEERB_FORMATION_WIDE)
         ok = steerS_fail(in, "narrow shape %u is none", (unsigned)f->narrow);
     if (ok && !in->failed && (f->narrowed > 1 || (f->narrowed && f->narrow == STEERB_FORMATION_WIDE)))
         ok = steerS_fail(in, "narrowed %u with narrow shape %u", (unsigned)f->narrowed, (unsigned)f->narrow);
-    if (ok && f->narrowed) steerU_pattern_offsets((SteerUPattern)f->narrow, (int)n, f->spacing, f->nx, f->ny);
     if (ok && steerS_get_u8(in) && !in->failed) {
         f->mesh = steerB_navmesh_resource.decode(in, NULL, NULL, oom);
         ok = f->mesh != NULL;
@@ -728,18 +845,12 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
     uint32_t nway = steerS_get_u32(in), kway = steerS_get_u32(in);
     if (ok && !in->failed && (nway > steerS_left(in) / 8 || kway > nway || (nway && !f->mesh)))
         ok = steerS_fail(in, "a way of %u points (the next %u)", nway, kway);
-    if (ok && !in->failed && nway) {
-        if (!(f->way = fm_realloc(f, NULL, sizeof *f->way * 2 * nway))) {
-            *oom = true;
-            ok = false;
-        }
-        f->capway = ok ? nway : 0;
-    }
-    for (uint32_t k = 0; ok && k < 2 * nway; k++) {
-        f->way[k] = steerS_get_f32(in);
-        if (!in->failed && !finite_in(f->way[k])) ok = steerS_fail(in, "the way's point %u is not finite", k / 2);
-    }
+    ok = ok && get_points(f, in, nway, &f->way, &f->capway, "the way", oom);
     if (ok) f->nway = nway, f->kway = kway;
+    uint32_t ntrail = steerS_get_u32(in);
+    if (ok && !in->failed && ntrail > steerS_left(in) / 8) ok = steerS_fail(in, "a trail of %u points", ntrail);
+    ok = ok && get_points(f, in, ntrail, &f->trail, &f->captrail, "the trail", oom);
+    if (ok) f->ntrail = ntrail;
     // no NaN into the world: every number finite, the heading a direction
     float hl = f->head[0] * f->head[0] + f->head[1] * f->head[1];
     for (int i = 0; ok && i < 3; i++)
@@ -748,6 +859,7 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
     if (ok && !(hl > 0.5f && hl < 2.0f))
         ok = steerS_fail(in, "the heading (%g, %g) is no direction", (double)f->head[0], (double)f->head[1]);
     if (ok) f->n = n;
+    if (ok && f->narrowed) narrow_offsets(f); // as the last tick left them: from the pattern, the anchor and its trail
     if (!ok || in->failed) {
         fm_release(f);
         return NULL;
