@@ -50,6 +50,7 @@ int steerB_navigate_path(const steer_World *w, steer_Agent a, double **out, uint
 typedef struct steerB_Formation steerB_Formation;
 extern const steerB_ResourceKind steerB_formation_resource;
 #define STEERB_FORMATION_CUSTOM 255 // the pattern of a shape the script gives (ox, oy below)
+#define STEERB_FORMATION_WIDE 254   // the narrow shape of a formation that never narrows
 // A new formation (line, spacing 2, least total distance, anchor at the
 // origin heading +x, placed at its first member when nothing placed it),
 // one reference, the caller's; NULL out of memory. alloc NULL: libc.
@@ -67,6 +68,14 @@ int steerB_formation_reshape(steerB_Formation *f, const steer_World *w, int patt
 // spacing (> 0; else kept) and assignment mode (a SteerUAssignMode; < 0 kept),
 // applied at the next assignment.
 void steerB_formation_set(steerB_Formation *f, float spacing, int mode);
+// The shape it narrows to in narrow places (a SteerUPattern, or
+// STEERB_FORMATION_WIDE: never); a narrowed formation given another forms
+// up again (w NULL: assign later). STEER_ENOMEM.
+int steerB_formation_set_narrow(steerB_Formation *f, const steer_World *w, int narrow);
+// The navigation mesh (a steerN_Mesh, held; NULL: none) the anchor finds
+// its way to its target on; the way is found again at the next tick.
+void steerB_formation_set_navmesh(steerB_Formation *f, void *mesh);
+void *steerB_formation_navmesh(const steerB_Formation *f);
 void steerB_formation_set_leader(steerB_Formation *f, steer_Agent leader); // STEER_NO_AGENT: none
 void steerB_formation_set_target(steerB_Formation *f, const float *p);     // 3 floats; NULL: none
 // Place the anchor (pos: 3 floats) and turn it (heading: x, y); NULL keeps either.
@@ -78,6 +87,8 @@ typedef struct steerB_FormationInfo {
     bool has_target;
     float target[3], pos[3], vel[3], head[2];
     uint32_t n;
+    int narrow;    // a SteerUPattern or STEERB_FORMATION_WIDE
+    bool narrowed; // its slots are the narrow shape's now
 } steerB_FormationInfo;
 void steerB_formation_info(const steerB_Formation *f, steerB_FormationInfo *out);
 steer_Agent steerB_formation_member(const steerB_Formation *f, uint32_t i); // by id; STEER_NO_AGENT past the last

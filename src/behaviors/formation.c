@@ -23,25 +23,39 @@
 // outermost slot can follow (half the top speed along its arc). Members
 // that died or were removed leave it there, first of all.
 //
+// Narrow places: while it moves (a leader or a target), the anchor looks
+// along its heading for the world's shapes (walls, obstacles) in the band
+// its shape sweeps, from its rear to its front plus its width and two
+// spacings past it (no further than the target): where one is there, the
+// way is narrower than the shape and it narrows to its narrow shape (a
+// column unless told), the slots assigned again for it; once the band of
+// its own shape, from the narrow shape's rear, has been clear for
+// CLEAR_TIME, it forms up again. Deterministic: the shape grid's rays.
+//
 // formation_slot arrives at the agent's slot (anchor + R(heading) offset)
 // with the anchor's velocity added (offset_pursuit's law), so members
 // hold the shape while it moves; an agent that is not a member gets 0.
 #include "behavior.h"
 #include "fields.h"
 #include "laws.h"
+#include "../core/geometry.h"
 #include "../core/pmath.h"
 #include "../group/assign.h"
 #include "../group/pattern.h"
+#include "../nav/mesh.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TOP_SHARE 0.8f // of the slowest member's max_speed: the anchor's top speed
-#define LAG_FULL 1.0f  // spacings: the furthest member's lag under which the anchor goes at full speed
-#define LAG_STOP 3.0f  // spacings: ... at which it stops
-#define BRAKE 2.0f     // spacings from the target: the anchor brakes within them
-#define ARRIVED 1e-3f  // metres: the anchor is on its target
+#define TOP_SHARE 0.8f   // of the slowest member's max_speed: the anchor's top speed
+#define LAG_FULL 1.0f    // spacings: the furthest member's lag under which the anchor goes at full speed
+#define LAG_STOP 3.0f    // spacings: ... at which it stops
+#define BRAKE 2.0f       // spacings from the target: the anchor brakes within them
+#define ARRIVED 1e-3f    // metres: the anchor is on its target
+#define LANE 0.5f        // metres at most between the look-ahead's rays across the shape
+#define CLEAR_TIME 1.0f  // seconds the way must stay wide before a narrowed formation forms up
+#define TRAIL_STEP 0.25f // metres between the points of the anchor's trail
 
 struct steerB_Formation {
     int refs;
@@ -50,6 +64,11 @@ struct steerB_Formation {
     uint8_t pattern; // SteerUPattern, or STEERB_FORMATION_CUSTOM
     uint8_t mode;    // SteerUAssignMode
     uint8_t has_target, placed;
+    uint8_t narrow;    // the SteerUPattern it narrows to, or STEERB_FORMATION_WIDE (never)
+    uint8_t narrowed;  // its slots are the narrow shape's (nx, ny) now
+    uint32_t clear;    // ticks the way has been wide since it narrowed
+    float odo;         // metres the anchor has gone (while it has a leader or target)
+    float last_narrow; // odo where the way at the anchor was last narrower than its own shape
     float spacing;
     steer_Agent leader; // 0: none
     float target[3];    // when has_target
@@ -57,7 +76,15 @@ struct steerB_Formation {
     uint32_t n, cap;
     steer_Agent *member; // n, sorted by id
     uint32_t *slot;      // member i's slot
-    float *ox, *oy;      // n slots' offsets
+    float *ox, *oy;      // n slots' offsets of its own shape
+    float *nx, *ny;      // ... of the narrow shape, when narrowed
+    steerN_Mesh *mesh;   // its navigation mesh (held) or NULL: the anchor goes straight to its target
+    steerN_MeshQuery *q; // the path search's scratch (made when first needed)
+    uint8_t replan;      // the way must be found again (a new target or mesh)
+    uint32_t nway, kway, capway;
+    float *way; // nway points (x, y) of the way on the mesh to the target; kway: the next
+    uint32_t ntrail, captrail;
+    float *trail; // the anchor's last ntrail points (x, y), TRAIL_STEP apart, the newest last
 };
 
 // ---- the object ------------------------------------------------------------------
@@ -81,6 +108,7 @@ steerB_Formation *steerB_formation_new(steer_AllocFn alloc, void *alloc_ud)
     f->alloc = alloc;
     f->alloc_ud = alloc_ud;
     f->pattern = STEERU_LINE;
+    f->narrow = STEERU_COLUMN;
     f->spacing = 2.0f;
     f->head[0] = 1.0f;
     return f;
@@ -95,6 +123,12 @@ static void fm_release(void *obj)
     fm_realloc(f, f->slot, 0);
     fm_realloc(f, f->ox, 0);
     fm_realloc(f, f->oy, 0);
+    fm_realloc(f, f->nx, 0);
+    fm_realloc(f, f->ny, 0);
+    fm_realloc(f, f->way, 0);
+    fm_realloc(f, f->trail, 0);
+    if (f->mesh) steerB_navmesh_resource.release(f->mesh);
+    steerN_mesh_query_free(f->q);
     fm_realloc(f, f, 0);
 }
 void steerB_formation_release(steerB_Formation *f) { fm_release(f); }
@@ -111,8 +145,12 @@ static bool reserve(steerB_Formation *f, uint32_t n)
     float *x = s ? fm_realloc(f, f->ox, sizeof *x * cap) : NULL;
     if (x) f->ox = x;
     float *y = x ? fm_realloc(f, f->oy, sizeof *y * cap) : NULL;
-    if (!y) return false;
-    f->oy = y;
+    if (y) f->oy = y;
+    float *u = y ? fm_realloc(f, f->nx, sizeof *u * cap) : NULL;
+    if (u) f->nx = u;
+    float *v = u ? fm_realloc(f, f->ny, sizeof *v * cap) : NULL;
+    if (!v) return false;
+    f->ny = v;
     f->cap = cap;
     return true;
 }
@@ -129,10 +167,14 @@ static int64_t find(const steerB_Formation *f, steer_Agent a)
     return lo < f->n && f->member[lo].id == a.id ? (int64_t)lo : -1;
 }
 
+// The offsets the slots are of now: its own shape's, or the narrow one's.
+static const float *act_x(const steerB_Formation *f) { return f->narrowed ? f->nx : f->ox; }
+static const float *act_y(const steerB_Formation *f) { return f->narrowed ? f->ny : f->oy; }
+
 // Slot k's point in the world.
 static void slot_point(const steerB_Formation *f, uint32_t k, float out[3])
 {
-    float x = f->ox[k], y = f->oy[k];
+    float x = act_x(f)[k], y = act_y(f)[k];
     out[0] = f->pos[0] + f->head[0] * x - f->head[1] * y;
     out[1] = f->pos[1] + f->head[1] * x + f->head[0] * y;
     out[2] = f->pos[2];
@@ -146,12 +188,74 @@ static void place(steerB_Formation *f, const steer_World *w, uint32_t d)
     f->placed = 1;
 }
 
+// The narrow shape's offsets: its pattern's; a column's slots bent along
+// the anchor's trail (slot k at k spacings behind it along the way it
+// came, straight on past the trail's end), so that a column follows its
+// anchor round a corner instead of cutting through it.
+static void narrow_offsets(steerB_Formation *f)
+{
+    steerU_pattern_offsets((SteerUPattern)f->narrow, (int)f->n, f->spacing, f->nx, f->ny);
+    if (f->narrow != STEERU_COLUMN || f->ntrail == 0) return;
+    float px = f->pos[0], py = f->pos[1], walked = 0.0f; // walked: the arc length to (px, py)
+    uint32_t j = f->ntrail;                              // the next trail point back is j - 1
+    float dx = -f->head[0], dy = -f->head[1];            // the way back past the trail's end
+    for (uint32_t k = 0; k < f->n; k++) {
+        float want = -f->nx[k];
+        while (j > 0) {
+            float qx = f->trail[2 * (j - 1)], qy = f->trail[2 * (j - 1) + 1];
+            float l = sqrtf((qx - px) * (qx - px) + (qy - py) * (qy - py));
+            if (walked + l >= want) break;
+            if (l > 0.0f) dx = (qx - px) / l, dy = (qy - py) / l;
+            walked += l, px = qx, py = qy, j--;
+        }
+        float x = px, y = py, r = want - walked;
+        if (j > 0) {
+            float qx = f->trail[2 * (j - 1)], qy = f->trail[2 * (j - 1) + 1];
+            float l = sqrtf((qx - px) * (qx - px) + (qy - py) * (qy - py));
+            if (l > 0.0f) x += (qx - px) * r / l, y += (qy - py) * r / l;
+        } else {
+            x += dx * r, y += dy * r;
+        }
+        // the point in the anchor's frame
+        float ex = x - f->pos[0], ey = y - f->pos[1];
+        f->nx[k] = f->head[0] * ex + f->head[1] * ey;
+        f->ny[k] = -f->head[1] * ex + f->head[0] * ey;
+    }
+}
+
+// The anchor's trail: its position, once it is TRAIL_STEP from the last
+// point, the points beyond its column's length (and a little) let go.
+static void record_trail(steerB_Formation *f)
+{
+    uint32_t keep = (uint32_t)((float)f->n * f->spacing / TRAIL_STEP) + 8;
+    if (f->ntrail) {
+        float ex = f->pos[0] - f->trail[2 * f->ntrail - 2], ey = f->pos[1] - f->trail[2 * f->ntrail - 1];
+        if (ex * ex + ey * ey < TRAIL_STEP * TRAIL_STEP) return;
+    }
+    if (f->ntrail >= keep) {
+        uint32_t drop = f->ntrail - keep + 1;
+        memmove(f->trail, f->trail + 2 * drop, sizeof *f->trail * 2 * (f->ntrail - drop));
+        f->ntrail -= drop;
+    }
+    if (f->ntrail >= f->captrail) {
+        uint32_t cap = f->captrail ? 2 * f->captrail : 64;
+        float *t = fm_realloc(f, f->trail, sizeof *t * 2 * cap);
+        if (!t) return; // out of memory: the trail stops growing (the column bends less)
+        f->trail = t;
+        f->captrail = cap;
+    }
+    f->trail[2 * f->ntrail] = f->pos[0];
+    f->trail[2 * f->ntrail + 1] = f->pos[1];
+    f->ntrail++;
+}
+
 // The builtin pattern's offsets for the n members; then every member's slot
 // (the least total or longest distance from where the members are).
 static int assign(steerB_Formation *f, const steer_World *w)
 {
     if (f->pattern != STEERB_FORMATION_CUSTOM)
         steerU_pattern_offsets((SteerUPattern)f->pattern, (int)f->n, f->spacing, f->ox, f->oy);
+    if (f->narrowed) narrow_offsets(f);
     if (f->n == 0) return STEER_OK;
     double *buf = fm_realloc(f, NULL, sizeof *buf * 4 * f->n);
     int *slot_of = buf ? fm_realloc(f, NULL, sizeof *slot_of * f->n) : NULL;
@@ -222,7 +326,7 @@ int steerB_formation_remove(steerB_Formation *f, const steer_World *w, steer_Age
     int64_t i = find(f, a);
     if (i < 0) return STEER_EARG;
     drop(f, (uint32_t)i, f->pattern == STEERB_FORMATION_CUSTOM && !ox);
-    if (f->pattern == STEERB_FORMATION_CUSTOM && !ox) return STEER_OK;
+    if (f->pattern == STEERB_FORMATION_CUSTOM && !ox && !f->narrowed) return STEER_OK;
     take_offsets(f, ox, oy);
     return assign(f, w);
 }
@@ -240,10 +344,31 @@ void steerB_formation_set(steerB_Formation *f, float spacing, int mode)
     if (mode >= 0) f->mode = (uint8_t)mode;
 }
 
+int steerB_formation_set_narrow(steerB_Formation *f, const steer_World *w, int narrow)
+{
+    f->narrow = (uint8_t)narrow;
+    if (!f->narrowed) return STEER_OK;
+    f->narrowed = 0;
+    f->clear = 0;
+    return w ? assign(f, w) : STEER_OK;
+}
+
 void steerB_formation_set_leader(steerB_Formation *f, steer_Agent leader) { f->leader = leader; }
+
+void steerB_formation_set_navmesh(steerB_Formation *f, void *mesh)
+{
+    if (mesh) steerB_navmesh_resource.retain(mesh);
+    if (f->mesh) steerB_navmesh_resource.release(f->mesh);
+    f->mesh = mesh;
+    f->replan = 1;
+    f->nway = f->kway = 0;
+}
+
+void *steerB_formation_navmesh(const steerB_Formation *f) { return f->mesh; }
 
 void steerB_formation_set_target(steerB_Formation *f, const float *p)
 {
+    f->replan = 1;
     f->has_target = p != NULL;
     if (p) memcpy(f->target, p, sizeof f->target);
 }
@@ -253,11 +378,13 @@ void steerB_formation_set_anchor(steerB_Formation *f, const float *pos, const fl
     if (pos) {
         memcpy(f->pos, pos, sizeof f->pos);
         f->placed = 1;
+        f->ntrail = 0; // moved: the trail is another place's
     }
     if (heading) {
         float l = sqrtf(heading[0] * heading[0] + heading[1] * heading[1]);
         if (l > 0.0f) f->head[0] = heading[0] / l, f->head[1] = heading[1] / l;
     }
+    if (f->narrowed) narrow_offsets(f); // a snapshot's formation makes them so from its anchor and trail
 }
 
 void steerB_formation_info(const steerB_Formation *f, steerB_FormationInfo *out)
@@ -272,6 +399,8 @@ void steerB_formation_info(const steerB_Formation *f, steerB_FormationInfo *out)
     memcpy(out->vel, f->vel, sizeof out->vel);
     out->head[0] = f->head[0], out->head[1] = f->head[1];
     out->n = f->n;
+    out->narrow = f->narrow;
+    out->narrowed = f->narrowed;
 }
 
 steer_Agent steerB_formation_member(const steerB_Formation *f, uint32_t i)
@@ -344,15 +473,31 @@ static void move_to_target(steerB_Formation *f, const steer_World *w)
         float l = sqrtf(e[0] * e[0] + e[1] * e[1]);
         if (l > lag) lag = l;
         uint32_t k = f->slot[i];
-        float r = sqrtf(f->ox[k] * f->ox[k] + f->oy[k] * f->oy[k]);
+        float r = sqrtf(act_x(f)[k] * act_x(f)[k] + act_y(f)[k] * act_y(f)[k]);
         if (r > reach) reach = r;
     }
-    float to[3];
-    steerT_delta(w, f->pos, f->target, to);
-    float dist = sqrtf(to[0] * to[0] + to[1] * to[1]);
-    if (f->n == 0 || !(slowest < INFINITY) || dist <= ARRIVED) {
+    // the next point of its way on the mesh, or the target; the distance
+    // left to the target along the way (`rest` past that point)
+    float to[3], goal[3], rest = 0.0f;
+    memcpy(goal, f->target, sizeof goal);
+    while (f->kway < f->nway) {
+        goal[0] = f->way[2 * f->kway], goal[1] = f->way[2 * f->kway + 1];
+        steerT_delta(w, f->pos, goal, to);
+        if (sqrtf(to[0] * to[0] + to[1] * to[1]) > ARRIVED) break;
+        f->kway++;
+        memcpy(goal, f->target, sizeof goal);
+    }
+    for (uint32_t k = f->kway; k < f->nway; k++) {
+        float nx = k + 1 < f->nway ? f->way[2 * k + 2] : f->target[0];
+        float ny = k + 1 < f->nway ? f->way[2 * k + 3] : f->target[1];
+        rest +=
+            sqrtf((nx - f->way[2 * k]) * (nx - f->way[2 * k]) + (ny - f->way[2 * k + 1]) * (ny - f->way[2 * k + 1]));
+    }
+    steerT_delta(w, f->pos, goal, to);
+    float dist = sqrtf(to[0] * to[0] + to[1] * to[1]), left = dist + rest;
+    if (f->n == 0 || !(slowest < INFINITY) || left <= ARRIVED) {
         // emptied, or there: the anchor stands (a formation emptied while moving keeps its target)
-        if (f->n && dist <= ARRIVED) memcpy(f->pos, f->target, sizeof f->pos);
+        if (f->n && left <= ARRIVED) memcpy(f->pos, f->target, sizeof f->pos);
         v3_zero(f->vel);
         return;
     }
@@ -360,7 +505,7 @@ static void move_to_target(steerB_Formation *f, const steer_World *w)
     float mod = lag <= LAG_FULL * s   ? 1.0f
                 : lag >= LAG_STOP * s ? 0.0f
                                       : (LAG_STOP * s - lag) / ((LAG_STOP - LAG_FULL) * s);
-    float want = steerB_brake(top * mod, dist, BRAKE * s, STEERB_RATIO_FIRST);
+    float want = steerB_brake(top * mod, left, BRAKE * s, STEERB_RATIO_FIRST);
     float have = sqrtf(f->vel[0] * f->vel[0] + f->vel[1] * f->vel[1]);
     float speed = want < have + top * w->dt ? want : have + top * w->dt; // gathers speed over a second
     float step = speed * w->dt;
@@ -384,8 +529,165 @@ static void drop_departed(steerB_Formation *f, const steer_World *w)
             drop(f, i, f->pattern == STEERB_FORMATION_CUSTOM);
             gone = true;
         }
-    if (gone && f->pattern != STEERB_FORMATION_CUSTOM && assign(f, w) != STEER_OK)
+    if (gone && (f->pattern != STEERB_FORMATION_CUSTOM || f->narrowed) && assign(f, w) != STEER_OK)
         steerA_error((steer_World *)w, "formation: out of memory reassigning its slots");
+}
+
+// ---- narrow places -------------------------------------------------------------------
+
+// A shape's extent: across (its slots' least and greatest y), behind its
+// anchor (the greatest -x, at least 0) and in front (the greatest x).
+typedef struct Extent {
+    float lo, hi, back, front, mid; // mid: the mean x
+} Extent;
+
+static Extent extent(const float *x, const float *y, uint32_t n)
+{
+    Extent e = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+    for (uint32_t i = 0; i < n; i++) {
+        e.mid += x[i] / (float)n;
+        if (y[i] < e.lo) e.lo = y[i];
+        if (y[i] > e.hi) e.hi = y[i];
+        if (-x[i] > e.back) e.back = -x[i];
+        if (x[i] > e.front) e.front = x[i];
+    }
+    return e;
+}
+
+// Whether a wall, obstacle or other shape of the world lies in the band
+// the shape sweeps: rays along the heading, LANE apart at most across
+// [lo - s/2, hi + s/2], from `back` behind the anchor to `ahead` in front.
+static bool way_blocked(steer_World *w, const steerB_Formation *f, const float at[2], Extent e, float back, float ahead)
+{
+    float s = f->spacing, a = e.lo - 0.5f * s, b = e.hi + 0.5f * s;
+    int lanes = (int)ceilf((b - a) / LANE);
+    float hx = f->head[0], hy = f->head[1], fore[3] = { hx, hy, 0.0f }, aft[3] = { -hx, -hy, 0.0f };
+    for (int i = 0; i <= lanes; i++) {
+        // each lane from the anchor's cross line both ways: a ray from
+        // behind a wall the shape's rear is past (the map's edge) sees none
+        float y = lanes ? a + (b - a) * (float)i / (float)lanes : 0.5f * (a + b);
+        float o[3] = { at[0] - hy * y, at[1] + hx * y, f->pos[2] }, t, nrm[3];
+        uint32_t shape;
+        if (w->geo.live && (steerO_ray_shapes(w, &w->loc, o, fore, ahead, &t, nrm, &shape) ||
+                            (back > 0.0f && steerO_ray_shapes(w, &w->loc, o, aft, back, &t, nrm, &shape))))
+            return true;
+        if (f->mesh) { // off the mesh on the cross line: the shape does not fit there
+            double from[2] = { o[0], o[1] }, hit[2], hn[2], frac;
+            double to[2] = { o[0] + hx * ahead, o[1] + hy * ahead },
+                   from_back[2] = { o[0] - hx * back, o[1] - hy * back };
+            if (steerN_mesh_raycast(f->mesh, from, to, NULL, hit, hn, &frac) != 0) return true;
+            if (back > 0.0f && steerN_mesh_raycast(f->mesh, from, from_back, NULL, hit, hn, &frac) != 0) return true;
+        }
+    }
+    return false;
+}
+
+// Narrow to the narrow shape where the way ahead is narrower than the
+// shape (the band it sweeps from its rear to `ahead` past its front holds
+// a shape of the world); form up again once the band of the shape from
+// the narrow shape's rear has been clear for CLEAR_TIME. The way ahead
+// ends at the target.
+static void narrow_places(steer_World *w, steerB_Formation *f)
+{
+    if (f->narrow == STEERB_FORMATION_WIDE || f->n < 2 || !(f->leader.id || f->has_target)) return;
+    if ((w->geo.live == 0 && !f->mesh) || steerO_geometry_ready(w) != STEER_OK) {
+        f->clear = f->narrowed ? f->clear + 1 : 0;
+    } else {
+        Extent e = extent(f->ox, f->oy, f->n);
+        float s = f->spacing, ahead = e.front + (e.hi - e.lo) + 2.0f * s;
+        if (f->has_target && !f->leader.id) {
+            float to[3];
+            steerT_delta(w, f->pos, f->target, to);
+            float dist = sqrtf(to[0] * to[0] + to[1] * to[1]) + e.front + s;
+            if (dist < ahead) ahead = dist;
+        }
+        if (!f->narrowed) {
+            if (way_blocked(w, f, f->pos, e, e.back, ahead)) {
+                f->narrowed = 1;
+                f->clear = 0;
+                f->last_narrow = f->odo;
+                if (assign(f, w) != STEER_OK) steerA_error(w, "formation: out of memory reassigning its slots");
+            }
+            return;
+        }
+        // narrowed: where the way at the anchor is narrower than its own
+        // shape, the narrow place is there; the tail is through once the
+        // anchor has gone the narrow shape's length (a column's along its
+        // trail) and a spacing past the last such place
+        if (way_blocked(w, f, f->pos, e, 0.0f, s)) f->last_narrow = f->odo;
+        Extent k = extent(f->nx, f->ny, f->n);
+        float tail = f->narrow == STEERU_COLUMN ? (float)(f->n - 1) * s : k.back;
+        // it forms up with its own shape's middle where the narrow one's is
+        // (the anchor moved `shift` back along its heading), so that no
+        // member goes more than about half the narrow shape's length, else
+        // where it is: where the band of its own shape there is clear
+        float shift = k.mid - e.mid < 0.0f ? k.mid - e.mid : 0.0f;
+        bool open = false;
+        for (int pass = 0; pass < 2 && !open && f->odo - f->last_narrow > tail + s; pass++) {
+            float at[2] = { f->pos[0] + f->head[0] * shift, f->pos[1] + f->head[1] * shift };
+            open = !way_blocked(w, f, at, e, e.back, ahead - shift);
+            if (open && (float)(f->clear + 1) * w->dt >= CLEAR_TIME && shift < 0.0f) {
+                f->pos[0] = at[0], f->pos[1] = at[1];
+                f->ntrail = 0; // it went back: the trail starts again
+            }
+            if (shift == 0.0f) break;
+            shift = 0.0f;
+        }
+        f->clear = open ? f->clear + 1 : 0;
+    }
+    if (f->narrowed && (float)f->clear * w->dt >= CLEAR_TIME) {
+        f->narrowed = 0;
+        if (assign(f, w) != STEER_OK) steerA_error(w, "formation: out of memory reassigning its slots");
+    }
+}
+
+// Find the anchor's way on the mesh to the target, for a disc of half the
+// narrow shape's width (a column's: half a spacing), at least its largest
+// member's radius: the way a narrowed formation fits through (it narrows
+// where the way is narrower than its own shape); when none is that wide,
+// for the largest member's radius. No way (the target or the anchor off
+// the mesh, or none wide enough): straight to the target.
+static void plan(steer_World *w, steerB_Formation *f)
+{
+    f->replan = 0;
+    f->nway = f->kway = 0;
+    if (!f->mesh || !f->has_target) return;
+    steerN_Alloc libc = { NULL, NULL };
+    if (!f->q && !(f->q = steerN_mesh_query_new(&libc))) {
+        steerA_error(w, "formation: out of memory finding its way on the navigation mesh");
+        return;
+    }
+    float r = 0.0f;
+    for (uint32_t i = 0; i < f->n; i++) {
+        int64_t d = steerW_dense(w, f->member[i]);
+        if (d >= 0 && w->radius[d] > r) r = w->radius[d];
+    }
+    Extent e = extent(f->ox, f->oy, f->n); // a formation that never narrows: its own shape's
+    float half = 0.5f * (f->narrow == STEERB_FORMATION_WIDE
+                             ? e.hi - e.lo + f->spacing
+                             : steerU_pattern_width((SteerUPattern)f->narrow, (int)f->n, f->spacing));
+    double from[2] = { f->pos[0], f->pos[1] }, to[2] = { f->target[0], f->target[1] };
+    steerN_MeshFilter filter = { half + r, NULL };
+    steerN_PathStatus st = steerN_mesh_path(f->q, f->mesh, from, to, &filter);
+    if (st == STEERN_PATH_NARROW) {
+        filter.radius = r;
+        st = steerN_mesh_path(f->q, f->mesh, from, to, &filter);
+    }
+    if (st != STEERN_PATH_FOUND) return;
+    uint32_t n = 0;
+    const double *pts = steerN_mesh_path_points(f->q, &n);
+    if (n > f->capway) {
+        float *way = fm_realloc(f, f->way, sizeof *way * 2 * n);
+        if (!way) {
+            steerA_error(w, "formation: out of memory finding its way on the navigation mesh");
+            return;
+        }
+        f->way = way;
+        f->capway = n;
+    }
+    for (uint32_t k = 1; k < n; k++)
+        f->way[2 * (k - 1)] = (float)pts[2 * k], f->way[2 * (k - 1) + 1] = (float)pts[2 * k + 1];
+    f->nway = n ? n - 1 : 0; // the first point is the anchor
 }
 
 static void formation_serve(steer_World *w, void **state, uint32_t *budget)
@@ -398,9 +700,17 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
         drop_departed(f, w);
         int64_t ld = f->leader.id ? steerW_dense(w, f->leader) : -1;
         if (f->leader.id && ld < 0) f->leader = STEER_NO_AGENT; // the leader is gone: the anchor stands
+        float was[2] = { f->pos[0], f->pos[1] };
         if (ld >= 0) follow_leader(f, w, (uint32_t)ld);
-        else if (f->has_target) move_to_target(f, w);
-        else v3_zero(f->vel);
+        else if (f->has_target) {
+            if (f->replan) plan(w, f);
+            move_to_target(f, w);
+        } else v3_zero(f->vel);
+        float dx = f->pos[0] - was[0], dy = f->pos[1] - was[1];
+        f->odo += sqrtf(dx * dx + dy * dy);
+        record_trail(f);
+        narrow_places(w, f);
+        if (f->narrowed) narrow_offsets(f);
     }
 }
 
@@ -408,7 +718,13 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
 
 // Its bytes: pattern, mode, has_target, placed (u8 each), spacing, the
 // leader's id, target, position, velocity, heading, then n and per member
-// its id and slot, then the n offsets.
+// its id and slot, then the n offsets; then the narrow shape, whether it
+// is narrowed (u8 each), the ticks its way has been wide (u32), the
+// metres the anchor has gone and where the way was last narrow (f32); then
+// whether it has a navigation mesh (u8) and the mesh's bytes (a copy of
+// its own: a loaded formation holds its own mesh), replan (u8), the way's
+// points and the next one (u32 each) and the points (2 f32 each); then the
+// anchor's trail: its points (u32) and the points (2 f32 each).
 static void fm_encode(const void *obj, steerS_Writer *o)
 {
     const steerB_Formation *f = obj;
@@ -432,9 +748,39 @@ static void fm_encode(const void *obj, steerS_Writer *o)
         steerS_put_f32(o, f->ox[i]);
         steerS_put_f32(o, f->oy[i]);
     }
+    steerS_put_u8(o, f->narrow);
+    steerS_put_u8(o, f->narrowed);
+    steerS_put_u32(o, f->clear);
+    steerS_put_f32(o, f->odo);
+    steerS_put_f32(o, f->last_narrow);
+    steerS_put_u8(o, f->mesh != NULL);
+    if (f->mesh) steerB_navmesh_resource.encode(f->mesh, o);
+    steerS_put_u8(o, f->replan);
+    steerS_put_u32(o, f->nway);
+    steerS_put_u32(o, f->kway);
+    for (uint32_t k = 0; k < 2 * f->nway; k++) steerS_put_f32(o, f->way[k]);
+    steerS_put_u32(o, f->ntrail);
+    for (uint32_t k = 0; k < 2 * f->ntrail; k++) steerS_put_f32(o, f->trail[k]);
 }
 
 static bool finite_in(float x) { return isfinite(x) && fabsf(x) < 1e15f; }
+
+// n points (2 f32 each, finite) into a new array *out of capacity *cap.
+static bool get_points(steerB_Formation *f, steerS_Reader *in, uint32_t n, float **out, uint32_t *cap, const char *what,
+                       bool *oom)
+{
+    if (in->failed || n == 0) return true;
+    if (!(*out = fm_realloc(f, NULL, sizeof **out * 2 * n))) {
+        *oom = true;
+        return false;
+    }
+    *cap = n;
+    for (uint32_t k = 0; k < 2 * n; k++) {
+        (*out)[k] = steerS_get_f32(in);
+        if (!in->failed && !finite_in((*out)[k])) return steerS_fail(in, "%s's point %u is not finite", what, k / 2);
+    }
+    return true;
+}
 
 static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, bool *oom)
 {
@@ -480,6 +826,31 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
         if (!in->failed && !(finite_in(f->ox[i]) && finite_in(f->oy[i])))
             ok = steerS_fail(in, "slot %u's offset is not finite", i);
     }
+    f->narrow = (uint8_t)steerS_get_u8(in);
+    f->narrowed = (uint8_t)steerS_get_u8(in);
+    f->clear = steerS_get_u32(in);
+    f->odo = steerS_get_f32(in);
+    f->last_narrow = steerS_get_f32(in);
+    if (ok && !in->failed && !(finite_in(f->odo) && finite_in(f->last_narrow)))
+        ok = steerS_fail(in, "the anchor's odometer is not finite");
+    if (ok && !in->failed && f->narrow >= STEERU_PATTERN_COUNT && f->narrow != STEERB_FORMATION_WIDE)
+        ok = steerS_fail(in, "narrow shape %u is none", (unsigned)f->narrow);
+    if (ok && !in->failed && (f->narrowed > 1 || (f->narrowed && f->narrow == STEERB_FORMATION_WIDE)))
+        ok = steerS_fail(in, "narrowed %u with narrow shape %u", (unsigned)f->narrowed, (unsigned)f->narrow);
+    if (ok && steerS_get_u8(in) && !in->failed) {
+        f->mesh = steerB_navmesh_resource.decode(in, NULL, NULL, oom);
+        ok = f->mesh != NULL;
+    }
+    f->replan = (uint8_t)steerS_get_u8(in);
+    uint32_t nway = steerS_get_u32(in), kway = steerS_get_u32(in);
+    if (ok && !in->failed && (nway > steerS_left(in) / 8 || kway > nway || (nway && !f->mesh)))
+        ok = steerS_fail(in, "a way of %u points (the next %u)", nway, kway);
+    ok = ok && get_points(f, in, nway, &f->way, &f->capway, "the way", oom);
+    if (ok) f->nway = nway, f->kway = kway;
+    uint32_t ntrail = steerS_get_u32(in);
+    if (ok && !in->failed && ntrail > steerS_left(in) / 8) ok = steerS_fail(in, "a trail of %u points", ntrail);
+    ok = ok && get_points(f, in, ntrail, &f->trail, &f->captrail, "the trail", oom);
+    if (ok) f->ntrail = ntrail;
     // no NaN into the world: every number finite, the heading a direction
     float hl = f->head[0] * f->head[0] + f->head[1] * f->head[1];
     for (int i = 0; ok && i < 3; i++)
@@ -488,6 +859,7 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
     if (ok && !(hl > 0.5f && hl < 2.0f))
         ok = steerS_fail(in, "the heading (%g, %g) is no direction", (double)f->head[0], (double)f->head[1]);
     if (ok) f->n = n;
+    if (ok && f->narrowed) narrow_offsets(f); // as the last tick left them: from the pattern, the anchor and its trail
     if (!ok || in->failed) {
         fm_release(f);
         return NULL;
@@ -498,7 +870,7 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
 static size_t fm_bytes(const void *obj)
 {
     const steerB_Formation *f = obj;
-    return sizeof *f + (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 2 * sizeof *f->ox);
+    return sizeof *f + (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 4 * sizeof *f->ox);
 }
 
 const steerB_ResourceKind steerB_formation_resource = { .name = "formation",

@@ -164,6 +164,44 @@ static void set_pattern(lua_State *L, int fidx, int v, const char *fn, const cha
     lua_pop(L, o ? 3 : 2);
 }
 
+#define NARROW_EXPECT "\"line\", \"column\", \"wedge\", \"circle\", \"box\" or false (never narrow)"
+
+// The narrow shape from the value at v (a pattern's name or false).
+static void set_narrow(lua_State *L, int fidx, int v, const char *fn)
+{
+    fidx = lua_absindex(L, fidx);
+    int p = STEERB_FORMATION_WIDE;
+    if (lua_type(L, v) == LUA_TSTRING) {
+        p = steerU_pattern_find(lua_tostring(L, v));
+        if (p < 0) steerL_field_error(L, fn, "narrow", NARROW_EXPECT, v);
+    } else if (!(lua_type(L, v) == LUA_TBOOLEAN && !lua_toboolean(L, v))) {
+        steerL_field_error(L, fn, "narrow", NARROW_EXPECT, v);
+    }
+    steerL_World *lw = world_of(L, fidx);
+    if (lw) steerL_check_writable(L, lw, fn);
+    check_status(L, steerB_formation_set_narrow(check(L, fidx)->f, lw ? lw->w : NULL, p), fn);
+    lua_pop(L, 1);
+}
+
+// The navigation mesh at v (a steer.navmesh or nil), kept in the
+// formation's user value (f.navmesh gives it back).
+static void set_navmesh(lua_State *L, int fidx, int v, const char *fn)
+{
+    fidx = lua_absindex(L, fidx);
+    v = lua_absindex(L, v);
+    void **ud = lua_isnil(L, v) ? NULL : luaL_testudata(L, v, "steer.navmesh");
+    if (!lua_isnil(L, v) && !(ud && *ud))
+        steerL_field_error(L, fn, "navmesh", "a navigation mesh (steer.navmesh) or nil", v);
+    steerL_World *lw = world_of(L, fidx);
+    if (lw) steerL_check_writable(L, lw, fn);
+    lua_pop(L, 1);
+    lua_getiuservalue(L, fidx, 1);
+    lua_pushvalue(L, v);
+    lua_setfield(L, -2, "navmesh");
+    lua_pop(L, 1);
+    steerB_formation_set_navmesh(check(L, fidx)->f, ud ? *ud : NULL);
+}
+
 static double check_spacing(lua_State *L, int idx, const char *fn)
 {
     return steerL_checkrange(L, idx, fn, "spacing", "a number of metres", 1e-6, 1e6);
@@ -237,18 +275,13 @@ static int formation_new(lua_State *L)
 {
     const char *fn = "steer.formation";
     static const char *const fields[] = { "pattern",  "spacing", "assign",  "leader", "target",
-                                          "position", "heading", "navmesh", NULL };
+                                          "position", "heading", "navmesh", "narrow", NULL };
     if (lua_isnoneornil(L, 1)) {
         lua_settop(L, 0);
         lua_newtable(L);
     }
     steerL_check_desc(L, 1, fn, fields);
     lua_settop(L, 1);
-    if (lua_getfield(L, 1, "navmesh") != LUA_TNIL)
-        return luaL_error(L,
-                          "%s: field 'navmesh': a formation's way on a navigation mesh is not there yet; the "
-                          "anchor goes straight to its target (issue 35, next step)",
-                          fn);
     double spacing = 2.0;
     if (lua_getfield(L, 1, "spacing") != LUA_TNIL) spacing = check_spacing(L, -1, fn);
     int mode = 0;
@@ -259,6 +292,8 @@ static int formation_new(lua_State *L)
     Formation *u = push_new(L, f); // 2
     steerB_formation_set(f, (float)spacing, mode);
     if (lua_getfield(L, 1, "pattern") != LUA_TNIL) set_pattern(L, 2, -1, fn, "pattern");
+    if (lua_getfield(L, 1, "narrow") != LUA_TNIL) set_narrow(L, 2, -1, fn);
+    if (lua_getfield(L, 1, "navmesh") != LUA_TNIL) set_navmesh(L, 2, -1, fn);
     if (lua_getfield(L, 1, "position") != LUA_TNIL) set_anchor(L, u, -1, fn, false);
     if (lua_getfield(L, 1, "heading") != LUA_TNIL) set_anchor(L, u, -1, fn, true);
     if (lua_getfield(L, 1, "target") != LUA_TNIL) set_target(L, u, lua_gettop(L), fn);
@@ -329,7 +364,14 @@ static int formation_index(lua_State *L)
     else if (strcmp(k, "velocity") == 0) steerL_pushvec(L, in.vel[0], in.vel[1], in.vel[2]);
     else if (strcmp(k, "spacing") == 0) lua_pushnumber(L, in.spacing);
     else if (strcmp(k, "assign") == 0) lua_pushstring(L, assign_names[in.mode]);
-    else if (strcmp(k, "target") == 0) {
+    else if (strcmp(k, "narrowed") == 0) lua_pushboolean(L, in.narrowed);
+    else if (strcmp(k, "navmesh") == 0) {
+        lua_getiuservalue(L, 1, 1);
+        lua_getfield(L, -1, "navmesh");
+    } else if (strcmp(k, "narrow") == 0) {
+        if (in.narrow == STEERB_FORMATION_WIDE) lua_pushboolean(L, 0);
+        else lua_pushstring(L, steerU_pattern_name((SteerUPattern)in.narrow));
+    } else if (strcmp(k, "target") == 0) {
         if (in.has_target) steerL_pushvec(L, in.target[0], in.target[1], in.target[2]);
         else lua_pushnil(L);
     } else if (strcmp(k, "pattern") == 0) {
@@ -361,6 +403,8 @@ static int formation_newindex(lua_State *L)
     if (!k) return luaL_error(L, "%s: no field of that name", fn);
     if (strcmp(k, "pattern") == 0) set_pattern(L, 1, 3, "f.pattern", NULL);
     else if (strcmp(k, "target") == 0) set_target(L, u, 3, fn);
+    else if (strcmp(k, "narrow") == 0) set_narrow(L, 1, 3, fn);
+    else if (strcmp(k, "navmesh") == 0) set_navmesh(L, 1, 3, fn);
     else if (strcmp(k, "leader") == 0) set_leader(L, 1, 3, fn);
     else if (strcmp(k, "position") == 0) set_anchor(L, u, 3, fn, false);
     else if (strcmp(k, "heading") == 0) set_anchor(L, u, 3, fn, true);
@@ -372,8 +416,10 @@ static int formation_newindex(lua_State *L)
         if (in.pattern != STEERB_FORMATION_CUSTOM && lw)
             check_status(L, steerB_formation_reshape(u->f, lw->w, in.pattern, NULL, NULL), fn);
     } else
-        return luaL_error(
-            L, "%s: field '%s' cannot be set (pattern, target, leader, position, heading, spacing, assign)", fn, k);
+        return luaL_error(L,
+                          "%s: field '%s' cannot be set (pattern, narrow, navmesh, target, leader, position, heading, "
+                          "spacing, assign)",
+                          fn, k);
     return 0;
 }
 

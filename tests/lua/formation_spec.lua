@@ -216,6 +216,164 @@ describe("the anchor", function()
   end)
 end)
 
+describe("narrow places", function()
+  -- 12 members in a wedge (spacing 2, reciprocal + avoid_walls, collide)
+  -- cross a wall at x = 20 through a 3 m gap to a target at x = 90;
+  -- returns when all are through, when they are back in shape after that
+  -- (none narrowed, every member within 0.5 m of its slot), whether one
+  -- crossed the wall's line outside the gap, and the world and formation.
+  local function cross(narrow, seconds)
+    local w = steer.world{ seed = 1, dt = 1 / 30, size = { 400, 400 }, collide = true }
+    w:add_wall{ from = { 20, -40 }, to = { 20, -1.5 } }
+    w:add_wall{ from = { 20, 1.5 }, to = { 20, 40 } }
+    local f = steer.formation{ pattern = "wedge", spacing = 2, position = steer.vec(0, 0), target = steer.vec(90, 0),
+                               narrow = narrow }
+    local brain = steer.reciprocal{ steer.blend{ { steer.formation_slot{ formation = f }, 1 }, { steer.avoid_walls{}, 1 } } }
+    local ms = {}
+    for i = 1, 12 do
+      ms[i] = w:spawn{ position = { -6 + (i % 4) * 2, -3 + 2 * math.floor(i / 4) }, max_speed = 3, max_force = 10,
+                       radius = 0.4, brain = brain }
+      f:add(ms[i])
+    end
+    local all, back, breach, narrowed = nil, nil, false, false
+    local last = {}
+    for i, a in ipairs(ms) do last[i] = a.position end
+    for t = 1, 30 * seconds do
+      w:step(1)
+      local through = 0
+      for i, a in ipairs(ms) do
+        local p, q = last[i], a.position
+        if (p.x < 20) ~= (q.x < 20) then
+          local y = p.y + (q.y - p.y) * (20 - p.x) / (q.x - p.x)
+          if math.abs(y) > 1.5 - 0.4 + 0.05 then breach = true end
+        end
+        last[i] = q
+        if q.x > 20.5 then through = through + 1 end
+      end
+      narrowed = narrowed or f.narrowed
+      if through == 12 and not all then all = t / 30 end
+      if all and not back and not f.narrowed and max_error(f) < 0.5 then back = t / 30 - all end
+    end
+    return all, back, breach, narrowed, f
+  end
+
+  it("a wedge narrows to a column through a gap narrower than it, all through, then forms up again", function()
+    local all, back, breach, narrowed, f = cross(nil, 70)
+    expect(narrowed, "the wedge narrowed"):eq(true)
+    expect(all ~= nil, "all 12 through the 3 m gap in 70 s"):eq(true)
+    expect(all, "seconds until all 12 are through"):lt(45)
+    expect(back ~= nil, "back in the wedge"):eq(true)
+    expect(back, "seconds after all are through until back in the wedge"):lt(10)
+    expect(breach, "a member crossed the wall outside the gap"):eq(false)
+    expect(f.pattern, "the pattern after"):eq("wedge")
+    expect(f.narrowed, "narrowed after"):eq(false)
+  end)
+
+  it("narrow = false keeps the wedge, which jams at the gap", function()
+    local all, _, breach, narrowed, f = cross(false, 45)
+    expect(narrowed, "narrowed"):eq(false)
+    expect(all, "all through with narrow = false"):eq(nil)
+    expect(breach, "a member crossed the wall outside the gap"):eq(false)
+    expect(f.narrow, "f.narrow"):eq(false)
+  end)
+
+  it("narrow takes a pattern's name or false; a formation in the open never narrows", function()
+    local w, f = squad(6, { pattern = "line", position = steer.vec(0, 0), target = steer.vec(40, 0) })
+    expect(f.narrow, "the default narrow shape"):eq("column")
+    f.narrow = "box"
+    expect(f.narrow, "f.narrow"):eq("box")
+    w:step(300)
+    expect(f.narrowed, "narrowed in the open"):eq(false)
+    expect(function() f.narrow = "thin" end):raises_here("steer.formation", "narrow", "false (never narrow)")
+    expect(function() f.narrow = true end):raises_here("steer.formation", "narrow", "got true")
+    expect(function() steer.formation{ narrow = 3 } end):raises_here("steer.formation", "narrow", "\"column\"")
+    expect(f.narrow, "f.narrow after the failures"):eq("box")
+  end)
+
+  it("a snapshot taken narrowed runs on bit for bit", function()
+    local w = steer.world{ seed = 2, dt = 1 / 30, size = { 400, 400 }, collide = true }
+    w:add_wall{ from = { 12, -40 }, to = { 12, -1.5 } }
+    w:add_wall{ from = { 12, 1.5 }, to = { 12, 40 } }
+    local f = steer.formation{ pattern = "wedge", spacing = 2, position = steer.vec(0, 0), target = steer.vec(60, 0) }
+    local brain = steer.reciprocal{ steer.formation_slot{ formation = f } }
+    for i = 1, 8 do f:add(w:spawn{ position = { -4 + i, (i % 3) - 1 }, max_speed = 3, radius = 0.4, brain = brain }) end
+    for _ = 1, 600 do
+      w:step(1)
+      if f.narrowed then break end
+    end
+    expect(f.narrowed, "narrowed at the save"):eq(true)
+    local s = w:save()
+    w:step(400)
+    local want = w:hash()
+    local l = steer.load(s)
+    expect(l:formations()[1].narrowed, "the loaded formation narrowed"):eq(true)
+    l:step(400)
+    expect(l:hash(), "hash after the load"):eq(want)
+  end)
+end)
+
+describe("on a navigation mesh", function()
+  local function box(x0, y0, x1, y1) return { { x0, y0 }, { x1, y0 }, { x1, y1 }, { x0, y1 } } end
+  -- a 60 x 40 hall with a block (x 20..30, y -12..20) between the start
+  -- and the target: the straight line goes through it
+  local function hall() return steer.navmesh{ outline = box(-20, -20, 60, 20), obstacles = { box(20, -12, 30, 20) } } end
+
+  it("the anchor finds its way round an obstacle to its target, the members with it, and again for a new target", function()
+    local nm = hall()
+    local w = steer.world{ seed = 1, dt = 1 / 30, size = { 400, 400 } }
+    local f = steer.formation{ pattern = "line", spacing = 1.5, position = steer.vec(0, 0), target = steer.vec(50, 0),
+                               navmesh = nm }
+    expect(f.navmesh, "f.navmesh"):eq(nm)
+    local brain = steer.formation_slot{ formation = f, slow_radius = 3 }
+    for i = 1, 4 do
+      f:add(w:spawn{ position = { -4 + i, 0 }, max_speed = 4, max_force = 12, radius = 0.4, brain = brain })
+    end
+    local inside, arrived, member_in = false, nil, false
+    for t = 1, 30 * 60 do
+      w:step(1)
+      local p = f.position
+      if p.x > 20 and p.x < 30 and p.y > -12 then inside = true end
+      for _, a in ipairs(f:members()) do
+        local q = a.position
+        if q.x > 20.25 and q.x < 29.75 and q.y > -11.75 then member_in = true end -- a quarter metre in: members lag at a corner
+      end
+      if not arrived and len(p - steer.vec(50, 0)) < 1e-3 then arrived = t / 30 end
+    end
+    expect(inside, "the anchor went through the block"):eq(false)
+    expect(member_in, "a member went a quarter metre into the block (it narrows at its corners, the column bent along the way)"):eq(false)
+    expect(arrived ~= nil, "the anchor reached its target in 60 s"):eq(true)
+    expect(max_error(f), "the members at their slots"):lt(0.5)
+    f.target = steer.vec(0, 10)
+    local back = nil
+    for t = 1, 30 * 60 do
+      w:step(1)
+      local p = f.position
+      if p.x > 20 and p.x < 30 and p.y > -12 then inside = true end
+      if not back and len(p - steer.vec(0, 10)) < 1e-3 then back = t / 30 end
+    end
+    expect(inside, "the anchor went through the block on its way back"):eq(false)
+    expect(back ~= nil, "the anchor reached its new target"):eq(true)
+  end)
+
+  it("a snapshot carries the mesh and the way, bit for bit", function()
+    local w = steer.world{ seed = 1, dt = 1 / 30, size = { 400, 400 } }
+    local f = steer.formation{ pattern = "wedge", position = steer.vec(0, 0), target = steer.vec(50, 0), navmesh = hall() }
+    local brain = steer.formation_slot{ formation = f }
+    for i = 1, 5 do f:add(w:spawn{ position = { -4 + i, 1 }, max_speed = 4, radius = 0.4, brain = brain }) end
+    w:step(200)
+    local s = w:save()
+    w:step(300)
+    local want = w:hash()
+    local l = steer.load(s)
+    l:step(300)
+    expect(l:hash(), "hash after the load"):eq(want)
+    expect(l:formations()[1].position, "the anchor after the load"):eq(f.position)
+    expect(function() f.navmesh = "hall" end):raises_here("steer.formation", "navmesh", "steer.navmesh")
+    f.navmesh = nil
+    expect(f.navmesh, "f.navmesh after nil"):eq(nil)
+  end)
+end)
+
 describe("snapshots and threads", function()
   local function run(threads)
     local w, f = squad(40, { pattern = "wedge", spacing = 1.5, position = steer.vec(0, 0), target = steer.vec(30, 20) },
@@ -320,6 +478,6 @@ describe("bad input", function()
     expect(function() f.target = "there" end):raises_here("steer.formation", "target")
     expect(function() f.heading = steer.vec(0, 0) end):raises_here("steer.formation", "heading")
     expect(function() f.colour = 1 end):raises_here("steer.formation", "colour")
-    expect(function() steer.formation{ navmesh = 1 } end):raises_here("steer.formation", "navmesh")
+    expect(function() steer.formation{ navmesh = 1 } end):raises_here("steer.formation", "navmesh", "steer.navmesh")
   end)
 end)
