@@ -63,6 +63,11 @@
 // avoid_walls' trap escape, stays idle; they record zero); the wish kinds
 // run as usual (navigate still asks for its path), then are read back.
 //
+// A world that records (steer_world_set_record) keeps, per agent, the maps
+// before the mask, the cutoff of the mask and the pick in the node's
+// rec_of floats (tree.h's STEERB_MAPS_*), for steer_debug_context and the
+// viewer; a world that does not record skips that.
+//
 // Deterministic and allocation-free: the maps live on the stack (and in
 // the agent's memory when smoothing), every sum is a max, the order of the
 // neighbour list does not matter.
