@@ -10,6 +10,7 @@
 // which slot the next spawn reuses, and with it the trajectory).
 #include "steer_debug.h"
 #include "brain.h"
+#include "pmath.h"
 #include "world.h"
 
 #include <math.h>
@@ -249,8 +250,8 @@ int steer_debug_context(const steer_World *w, steer_Agent a, int node, steer_Deb
     float c = m[STEERB_MAPS_CHOSEN];
     if (c >= 0.0f && c < (float)slots) {
         out->chosen = (int)c;
-        out->direction[0] = cosf(m[STEERB_MAPS_ANGLE]);
-        out->direction[1] = sinf(m[STEERB_MAPS_ANGLE]);
+        out->direction[0] = steerM_cosf(m[STEERB_MAPS_ANGLE]);
+        out->direction[1] = steerM_sinf(m[STEERB_MAPS_ANGLE]);
         out->speed = m[STEERB_MAPS_SPEED];
     }
     return STEER_OK;

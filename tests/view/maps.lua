@@ -2,8 +2,9 @@
 -- maps.lua — agents steered by a context near a wall and a threat, and a
 -- wedge formation on its way to a target: the viewer's context (C) and
 -- formations (M) layers. setup leaves the first context agent in the
--- global FOCUS and the formation's members in MEMBERS for the tests.
+-- global FOCUS for the tests (tests/view/test_view.c, test_layers).
 local steer = require "steer"
+-- luacheck: globals FOCUS
 
 return {
   world = { dim = 2, size = { 40, 24 }, seed = 7 },
@@ -20,14 +21,11 @@ return {
     w:spawn{ position = { 16, 14.5 }, radius = 0.5, max_speed = 2, max_force = 4, brain = brain }
     w:spawn{ position = { 17.5, 21 }, radius = 0.5, max_speed = 2, max_force = 4, brain = brain }
     local f = steer.formation{ pattern = "wedge", spacing = 2.5, position = { 8, 6 }, target = { 32, 5 } }
-    MEMBERS = {}
     for i = 1, 5 do
       local a = w:spawn{ position = { 3 + i, 2 + (i * 3) % 5 }, radius = 0.5, max_speed = 3, max_force = 6,
                          tag = "member", brain = steer.formation_slot{ formation = f } }
       f:add(a)
-      MEMBERS[i] = a
     end
-    FORMATION = f
   end,
   draw = function() end,
 }
