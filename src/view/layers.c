@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // layers.c — two debug layers read through steer_debug.h: a context's
-// interest and danger maps around the selected agent (C), and every
+// interest and danger maps around the selected agent (X), and every
 // formation's anchor and slots (M).
 #include "viewint.h"
 

@@ -29,7 +29,7 @@ static const char *const help_lines[] = { "Space   pause / resume",
                                           "L       flow fields: an arrow a cell, goals ringed",
                                           "N       navigation meshes: triangles, areas, walls",
                                           "T       trails (the first 4096 agents)",
-                                          "C       context maps round the selected agent: interest green,",
+                                          "X       context maps round the selected agent: interest green,",
                                           "        danger red (masked slots dim), the way chosen pink",
                                           "M       formations: slots ringed, member to slot, anchor arrow",
                                           "0/Home  fit the agents; pressed again, the whole world",
@@ -273,7 +273,7 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
     case SDLK_l: v->show_fields = !v->show_fields; break;
     case SDLK_n: v->show_navmesh = !v->show_navmesh; break;
     case SDLK_t: v->show_trails = !v->show_trails; break;
-    case SDLK_c: v->show_context = !v->show_context; break;
+    case SDLK_x: v->show_context = !v->show_context; break;
     case SDLK_m: v->show_formations = !v->show_formations; break;
     case SDLK_h: v->show_help = !v->show_help; break;
     case SDLK_0:

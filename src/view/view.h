@@ -59,7 +59,7 @@ int steerV_screenshot(steerV_View *v, const char *path, char *err, size_t errlen
 void steerV_close(steerV_View *v);
 // Whether `list` names toggles a view can start with, comma-separated:
 // grid (G), flow (L), vectors (V), trails (T), help (H), navmesh (N),
-// context (C), formations (M). False with the
+// context (X), formations (M). False with the
 // reason in err.
 bool steerV_show_check(const char *list, char *err, size_t errlen);
 

@@ -110,7 +110,7 @@ struct steerV_View {
 
     // toggles
     bool show_vectors, show_grid, show_help, show_paths, show_shapes, show_fields, show_trails, show_navmesh;
-    bool show_context, show_formations; // the selected agent's context maps (C), the formations (M)
+    bool show_context, show_formations; // the selected agent's context maps (X), the formations (M)
     steerV_Trails trails;
     bool follow;
 

@@ -1,6 +1,6 @@
 -- SPDX-License-Identifier: MIT
 -- maps.lua — agents steered by a context near a wall and a threat, and a
--- wedge formation on its way to a target: the viewer's context (C) and
+-- wedge formation on its way to a target: the viewer's context (X) and
 -- formations (M) layers. setup leaves the first context agent in the
 -- global FOCUS for the tests (tests/view/test_view.c, test_layers).
 local steer = require "steer"

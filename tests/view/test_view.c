@@ -754,7 +754,7 @@ static steer_Agent lua_agent(lua_State *L, const char *name, int i)
     return a;
 }
 
-// C and M (--show context,formations): round the selected context agent
+// X and M (--show context,formations): round the selected context agent
 // its interest (green), its masked slots' danger (red) and the way chosen
 // (pink); a ring in the slot colour round every formation slot, and the
 // anchor's arrow; none of them without the toggles.
@@ -802,9 +802,9 @@ static void test_layers(void)
     }
     steer_DebugContext cx;
     REQUIRE(steer_debug_context(w, focus, -1, &cx) == STEER_OK && cx.nmasked > 0, "the focus has masked slots");
-    CHECK(green[1] > 60 && green[0] == 0, "interest spokes: %d green pixels (%d without C)", green[1], green[0]);
-    CHECK(red[1] > 20 && red[0] == 0, "masked danger spokes: %d red pixels (%d without C)", red[1], red[0]);
-    CHECK(pink[1] > 30 && pink[0] == 0, "the way chosen: %d pink pixels (%d without C)", pink[1], pink[0]);
+    CHECK(green[1] > 60 && green[0] == 0, "interest spokes: %d green pixels (%d without X)", green[1], green[0]);
+    CHECK(red[1] > 20 && red[0] == 0, "masked danger spokes: %d red pixels (%d without X)", red[1], red[0]);
+    CHECK(pink[1] > 30 && pink[0] == 0, "the way chosen: %d pink pixels (%d without X)", pink[1], pink[0]);
     CHECK(rings[1] == 5 && rings[0] == 0, "slot rings: %d of 5 slots ringed (%d without M)", rings[1], rings[0]);
     CHECK(tip[1] > 5 && tip[0] == 0, "the anchor's arrow: %d pixels (%d without M)", tip[1], tip[0]);
     lua_close(h.L);
