@@ -2,7 +2,8 @@
 // steer_debug.h — what a renderer needs to draw steer's debug view: the
 // agents' columns as read-only arrays, the static shapes, the paths of the
 // brains in use, each agent's brain node by node with what it did last
-// tick, and the navigation grids and flow fields a script made. The viewer
+// tick (a context's interest and danger maps too), the formations' anchors
+// and slots, and the navigation grids and flow fields a script made. The viewer
 // (src/view/) draws through this header and steer.h alone; a C or C++ game
 // draws the same picture in its own renderer.
 //
@@ -118,6 +119,62 @@ STEER_API int steer_debug_paths(const steer_World *w, steer_DebugPathFn fn, void
 // position, then up to STEER_DEBUG_ROUTE corners), agent by agent in
 // storage order; agents with none are skipped.
 STEER_API int steer_debug_routes(const steer_World *w, steer_DebugPathFn fn, void *ud);
+
+// ---- context steering: the maps behind a turn --------------------------------
+// A context node (steer.context) fills an interest map and a danger map
+// over a ring of directions each tick and picks one direction from both.
+// A world that records (steer_world_set_record) keeps each agent's last
+// maps beside its node outputs, at no cost to a world that does not.
+
+#define STEER_DEBUG_SLOTS 64 // the most directions a context's ring has
+
+typedef struct steer_DebugContext {
+    int node;      // the context node's index in the brain (steer_debug_node)
+    int slots;     // directions in its ring: slot i at 2 pi i / slots from +x, counter-clockwise, in the xy plane
+    bool recorded; // the maps below are last tick's (false: the world does not record, all zero)
+    float interest[STEER_DEBUG_SLOTS]; // per slot: the strongest wish (0..1 times its weight), before the mask
+    float danger[STEER_DEBUG_SLOTS];   // per slot: the strongest fear, the same way
+    uint64_t masked;                   // bit i: slot i was masked (danger above the lowest danger plus `threshold`)
+    int nmasked;                       // masked slots
+    int chosen;                        // the slot chosen, -1 when none was (no interest: the agent braked)
+    float direction[3];                // the unit direction steered toward: the chosen slot refined between its
+                                       // neighbours (at most half a slot off it); zero when none was chosen
+    float speed;                       // the speed it asked for in that direction
+} steer_DebugContext;
+
+// Agent a's context node `node` (its index in the brain, or -1: its brain's
+// first context node) as the last tick left it, into *out. STEER_ESTALE
+// for a removed agent, STEER_EARG when the node is no context (or the
+// brain has none: -1), STEER_EBUSY during a tick.
+STEER_API int steer_debug_context(const steer_World *w, steer_Agent a, int node, steer_DebugContext *out);
+
+// ---- formations --------------------------------------------------------------
+// The world's formations (steer.formation), in the order they joined it:
+// each anchor, and each member with the slot it holds.
+
+typedef struct steer_DebugFormation {
+    float anchor[3];    // the anchor's position
+    float heading[3];   // its unit heading in the xy plane (the frame's forward; left is its quarter turn)
+    float velocity[3];  // its velocity
+    int members;        // members, each holding one slot (steer_debug_formation_slot)
+    float spacing;      // metres between neighbouring slots
+    steer_Agent leader; // the agent it follows, STEER_NO_AGENT: none
+    bool has_target;    // it goes to target
+    float target[3];
+} steer_DebugFormation;
+
+typedef struct steer_DebugSlot {
+    steer_Agent member; // the member holding it
+    int slot;           // its index in the pattern, from 0 (a pattern function's i - 1)
+    float point[3];     // where it lies in the world now (the anchor plus its heading's turn of the slot's offset)
+} steer_DebugSlot;
+
+// The world's formations.
+STEER_API int steer_debug_formations(const steer_World *w);
+// Formation i into *out; STEER_EARG out of range, STEER_EBUSY during a tick.
+STEER_API int steer_debug_formation(const steer_World *w, int i, steer_DebugFormation *out);
+// Member k (0 .. members - 1, by handle id) of formation i and its slot into *out; STEER_EARG out of range.
+STEER_API int steer_debug_formation_slot(const steer_World *w, int i, int k, steer_DebugSlot *out);
 
 // ---- static geometry -------------------------------------------------------
 

@@ -94,6 +94,8 @@ void steerB_formation_info(const steerB_Formation *f, steerB_FormationInfo *out)
 steer_Agent steerB_formation_member(const steerB_Formation *f, uint32_t i); // by id; STEER_NO_AGENT past the last
 // Member a's slot point, false when a is no member.
 bool steerB_formation_slot_of(const steerB_Formation *f, steer_Agent a, float out[3]);
+// Member a's slot index (its place in the pattern, from 0), -1 when a is no member.
+int steerB_formation_slot_index(const steerB_Formation *f, steer_Agent a);
 // Attach f to world w (1 new, 0 there already, STEER_ENOMEM), the i-th of
 // w's formations (NULL past the last), and agent a's slot by its brain's
 // first formation_slot node's formation, else the first of w's

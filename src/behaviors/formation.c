@@ -416,6 +416,12 @@ bool steerB_formation_slot_of(const steerB_Formation *f, steer_Agent a, float ou
     return true;
 }
 
+int steerB_formation_slot_index(const steerB_Formation *f, steer_Agent a)
+{
+    int64_t i = find(f, a);
+    return i < 0 ? -1 : (int)f->slot[i];
+}
+
 // ---- the world's formations -------------------------------------------------------
 
 int steerB_world_add_formation(steer_World *w, steerB_Formation *f)

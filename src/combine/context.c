@@ -63,6 +63,11 @@
 // avoid_walls' trap escape, stays idle; they record zero); the wish kinds
 // run as usual (navigate still asks for its path), then are read back.
 //
+// A world that records (steer_world_set_record) keeps, per agent, the maps
+// before the mask, the cutoff of the mask and the pick in the node's
+// rec_of floats (tree.h's STEERB_MAPS_*), for steer_debug_context and the
+// viewer; a world that does not record skips that.
+//
 // Deterministic and allocation-free: the maps live on the stack (and in
 // the agent's memory when smoothing), every sum is a max, the order of the
 // neighbour list does not matter.
@@ -70,6 +75,7 @@
 #include "../core/geometry.h"
 
 #include <stdio.h>
+#include <string.h>
 
 extern const steerB_Kind steerB_seek, steerB_flee, steerB_pursue, steerB_evade, steerB_arrive, steerB_wander,
     steerB_separation, steerB_avoid_obstacles, steerB_avoid_walls, steerB_avoid_agents, steerB_follow_flow,
@@ -406,6 +412,15 @@ static void context_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     // near-equal ways round (an obstacle dead ahead) do not alternate
     float vx = 0.0f, vy = 0.0f;
     if (!flat_dir(c->v, &vx, &vy)) vx = vy = 0.0f;
+    // a recording world keeps the maps before the mask (STEERB_MAPS_*)
+    float *rm = c->rec && n->rec ? c->rec + n->rec : NULL;
+    if (rm) {
+        rm[STEERB_MAPS_CHOSEN] = -1.0f;
+        rm[STEERB_MAPS_ANGLE] = rm[STEERB_MAPS_SPEED] = 0.0f;
+        rm[STEERB_MAPS_CUTOFF] = lowest + p->threshold;
+        memcpy(rm + STEERB_MAPS_HEAD, interest, sizeof(float) * (size_t)r.n);
+        memcpy(rm + STEERB_MAPS_HEAD + r.n, danger, sizeof(float) * (size_t)r.n);
+    }
     int best = -1;
     float top = 0.0f;
     for (int i = 0; i < r.n; i++) {
@@ -423,6 +438,11 @@ static void context_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         float speed = c->max_speed * (strongest < 1.0f ? strongest : 1.0f) * (1.0f - clamp01(dz));
         desired[0] = steerM_cosf(ang) * speed;
         desired[1] = steerM_sinf(ang) * speed;
+        if (rm) {
+            rm[STEERB_MAPS_CHOSEN] = (float)best;
+            rm[STEERB_MAPS_ANGLE] = ang;
+            rm[STEERB_MAPS_SPEED] = speed;
+        }
     }
     steerB_track(c, desired, out);
 }
@@ -441,6 +461,12 @@ static uint16_t context_mem(const void *params)
 {
     const Context *p = params;
     return p->smoothing > 0.0f ? (uint16_t)(2.0f * p->slots) : 0;
+}
+
+static uint16_t context_rec(const void *params)
+{
+    const Context *p = params;
+    return (uint16_t)(STEERB_MAPS_HEAD + 2.0f * p->slots);
 }
 
 static const char *const interest_kinds[] = { "seek",   "arrive",      "pursue",   "flee",       "evade",
@@ -472,4 +498,6 @@ const steerB_Kind steerB_context = { .name = "context",
                                      .eval = context_eval,
                                      .children = STEERB_NAMED,
                                      .check = context_check,
-                                     .mem_of = context_mem };
+                                     .mem_of = context_mem,
+                                     .explain = STEERB_EXPLAIN_MAPS,
+                                     .rec_of = context_rec };

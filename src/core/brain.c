@@ -163,6 +163,17 @@ steerB_Brain *steerB_compile(steer_World *w, steer_Behavior *root, int *status)
     if (fl.more) br->nearest = 0;
     br->nnodes = n;
     br->batch = !br->list && !br->faces;
+    // the record: 3 floats a node, then what kinds with rec_of add (a
+    // context's maps), each at node.rec while that offset fits in 16 bits
+    br->rec_floats = 3 * n;
+    for (uint32_t i = 0; i < n; i++) {
+        steerB_Node *node = &br->nodes[i];
+        uint32_t more = node->kind->rec_of ? node->kind->rec_of(node->params) : 0;
+        if (more && br->rec_floats + more <= UINT16_MAX) {
+            node->rec = (uint16_t)br->rec_floats;
+            br->rec_floats += more;
+        }
+    }
     for (uint32_t i = 0; i < n; i++) {
         if (!br->nodes[i].kind->eval_batch) br->batch = false;
         if (calls_host(&br->nodes[i])) br->host = true;
@@ -261,7 +272,7 @@ int steerB_brain_id(steer_World *w, steer_Behavior *b)
     steerB_Brain *br = steerB_compile(w, b, &st);
     if (!br) return st;
     if (steerT_restride(w, &w->mem, &w->mem_stride, w->mem_base + br->mem_floats) != STEER_OK ||
-        (w->record && steerT_restride(w, &w->rec, &w->rec_stride, br->nnodes * 3) != STEER_OK)) {
+        (w->record && steerT_restride(w, &w->rec, &w->rec_stride, br->rec_floats) != STEER_OK)) {
         steerB_brain_free(w, br);
         return STEER_ENOMEM;
     }
@@ -287,7 +298,7 @@ int steerB_brain_id(steer_World *w, steer_Behavior *b)
     }
     w->brains[n] = br;
     if (br->sense > w->sense_radius) w->sense_radius = br->sense;
-    if (br->nnodes * 3 > w->rec_need) w->rec_need = br->nnodes * 3;
+    if (br->rec_floats > w->rec_need) w->rec_need = br->rec_floats;
     return (int)n;
 }
 
@@ -311,7 +322,7 @@ void steerB_collect_brains(steer_World *w)
         const steerB_Brain *br = w->brains[i];
         if (!br) continue;
         if (br->sense > w->sense_radius) w->sense_radius = br->sense;
-        if (br->nnodes * 3 > w->rec_need) w->rec_need = br->nnodes * 3;
+        if (br->rec_floats > w->rec_need) w->rec_need = br->rec_floats;
     }
 }
 

@@ -104,6 +104,7 @@ struct steerB_Node {
     uint16_t nchild;
     uint16_t first; // index into brain->kids of the first child
     uint8_t sum;    // summary slot in the brain, or STEERB_NO_SUM
+    uint16_t rec;   // where the kind's rec_of floats start in the agent's record row (0: none)
     _Alignas(double) unsigned char params[STEERB_PARAMS];
 };
 
@@ -114,15 +115,16 @@ struct steerB_Brain {
     uint8_t *kid_roles; // per entry of kids: the role of the child (see steer_Behavior)
     uint32_t nnodes;
     uint32_t mem_floats;
-    float sense;     // largest neighbour radius of any node
-    uint32_t users;  // agents using this brain
-    bool list;       // some node reads the neighbour list itself
-    uint8_t nearest; // every node reading the list reads only its nearest, at most this many (0: not so)
-    bool faces;      // some node may set the facing
-    bool batch;      // every node has eval_batch and reads summaries only: runs batched
-    bool host;       // some node calls the host (a host kind, a callback, an ease function):
-                     // its agents are evaluated on the calling thread, after the others
-    uint8_t nsums;   // summary slots (distinct untagged summary radii)
+    uint32_t rec_floats; // an agent's record row: 3 per node, then the nodes' rec_of floats
+    float sense;         // largest neighbour radius of any node
+    uint32_t users;      // agents using this brain
+    bool list;           // some node reads the neighbour list itself
+    uint8_t nearest;     // every node reading the list reads only its nearest, at most this many (0: not so)
+    bool faces;          // some node may set the facing
+    bool batch;          // every node has eval_batch and reads summaries only: runs batched
+    bool host;           // some node calls the host (a host kind, a callback, an ease function):
+                         // its agents are evaluated on the calling thread, after the others
+    uint8_t nsums;       // summary slots (distinct untagged summary radii)
     float sum_r2[STEERB_MAX_SUMS];
     uint8_t sum_need[STEERB_MAX_SUMS]; // the parts of each slot its nodes read
 };

@@ -10,6 +10,7 @@
 // which slot the next spawn reuses, and with it the trajectory).
 #include "steer_debug.h"
 #include "brain.h"
+#include "pmath.h"
 #include "world.h"
 
 #include <math.h>
@@ -204,6 +205,54 @@ int steer_debug_node(const steer_World *w, steer_Agent a, int i, steer_DebugNode
         out->recorded = true;
         memcpy(out->force, rec + 3 * i, sizeof out->force);
         explain(w, d, b, (uint32_t)i, rec, out);
+    }
+    return STEER_OK;
+}
+
+// The slots of a context node: its record's length less the head, halved.
+static int map_slots(const steerB_Node *n)
+{
+    return n->kind->rec_of ? (n->kind->rec_of(n->params) - STEERB_MAPS_HEAD) / 2 : 0;
+}
+
+int steer_debug_context(const steer_World *w, steer_Agent a, int node, steer_DebugContext *out)
+{
+    STEERA_WORLD(w, STEER_EARG);
+    STEERA_NONNULL(out, "a steer_DebugContext to fill", STEER_EARG);
+    uint32_t d;
+    const steerB_Brain *b;
+    int st = agent_brain(w, a, &d, &b);
+    if (st != STEER_OK) return st;
+    if (!b) return STEER_EARG;
+    if (node < 0)
+        for (uint32_t i = 0; i < b->nnodes && node < 0; i++)
+            if (b->nodes[i].kind->explain == STEERB_EXPLAIN_MAPS) node = (int)i;
+    if (node < 0 || (uint32_t)node >= b->nnodes || b->nodes[node].kind->explain != STEERB_EXPLAIN_MAPS)
+        return STEER_EARG;
+    const steerB_Node *n = &b->nodes[node];
+    int slots = map_slots(n);
+    if (slots < 1 || slots > STEER_DEBUG_SLOTS) return STEER_EARG;
+    memset(out, 0, sizeof *out);
+    out->node = node;
+    out->slots = slots;
+    out->chosen = -1;
+    const float *rec = recorded(w, d);
+    if (!rec || !n->rec) return STEER_OK;
+    const float *m = rec + n->rec;
+    out->recorded = true;
+    memcpy(out->interest, m + STEERB_MAPS_HEAD, sizeof(float) * (size_t)slots);
+    memcpy(out->danger, m + STEERB_MAPS_HEAD + slots, sizeof(float) * (size_t)slots);
+    for (int i = 0; i < slots; i++)
+        if (out->danger[i] > m[STEERB_MAPS_CUTOFF]) {
+            out->masked |= (uint64_t)1 << i;
+            out->nmasked++;
+        }
+    float c = m[STEERB_MAPS_CHOSEN];
+    if (c >= 0.0f && c < (float)slots) {
+        out->chosen = (int)c;
+        out->direction[0] = steerM_cosf(m[STEERB_MAPS_ANGLE]);
+        out->direction[1] = steerM_sinf(m[STEERB_MAPS_ANGLE]);
+        out->speed = m[STEERB_MAPS_SPEED];
     }
     return STEER_OK;
 }

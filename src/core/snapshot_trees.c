@@ -600,7 +600,7 @@ bool steerS_load_trees(steerS_Load *in)
                                       : steerS_fail(&in->r, "brain %u: %s", i, steer_behavior_error(b));
         w->brains[i] = br;
         if (br->sense > w->sense_radius) w->sense_radius = br->sense;
-        if (br->nnodes * 3 > w->rec_need) w->rec_need = br->nnodes * 3;
+        if (br->rec_floats > w->rec_need) w->rec_need = br->rec_floats;
         if (w->mem_base + br->mem_floats > w->mem_stride)
             return steerS_fail(&in->r, "brain %u needs %u floats of memory; the rows hold %u", i,
                                w->mem_base + br->mem_floats, w->mem_stride);

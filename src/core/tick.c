@@ -179,7 +179,7 @@ __attribute__((always_inline)) static inline void flush_batch(steerB_Batch *bt, 
 static inline float *clear_record(const steer_World *w, uint32_t d, const steerB_Brain *b)
 {
     float *rec = w->record && w->rec_stride ? w->rec + (size_t)d * w->rec_stride : NULL;
-    if (rec) memset(rec, 0, sizeof(float) * 3 * b->nnodes);
+    if (rec) memset(rec, 0, sizeof(float) * b->rec_floats);
     return rec;
 }
 

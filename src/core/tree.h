@@ -124,8 +124,9 @@ typedef enum steerB_Children { STEERB_LEAF = 0, STEERB_WEIGHTED, STEERB_LIST, ST
 typedef enum steerB_Explain {
     STEERB_EXPLAIN_NONE = 0, // nothing beyond the forces themselves
     STEERB_EXPLAIN_WINNER,   // it passes one child's force on unchanged (priority, dither): that child won
-    STEERB_EXPLAIN_SUM       // it sums its children's forces times their weights, then truncates:
+    STEERB_EXPLAIN_SUM,      // it sums its children's forces times their weights, then truncates:
                              // the difference is what truncation cut
+    STEERB_EXPLAIN_MAPS      // it records interest and danger maps (a context: rec_of, steer_debug_context)
 } steerB_Explain;
 
 typedef struct steerB_Kind {
@@ -193,7 +194,19 @@ typedef struct steerB_Kind {
     // Per-agent memory that depends on the node's fields (params: the
     // compiled node's), instead of mem_floats. NULL: mem_floats.
     uint16_t (*mem_of)(const void *params);
+    // Floats the node records per agent beyond its output, when the world
+    // records (steer_world_set_record), at steerB_Node.rec of the agent's
+    // record row; NULL: none. An explain of STEERB_EXPLAIN_MAPS lays them
+    // out as STEERB_MAPS_* says.
+    uint16_t (*rec_of)(const void *params);
 } steerB_Kind;
+
+// The record of a kind that explains by maps: the chosen slot (-1: none),
+// the chosen direction's angle in radians (counter-clockwise from +x, the
+// sub-slot refinement included), the speed asked for, the danger above
+// which a slot is masked, then `slots` interest values and `slots` danger
+// values (slot 0 along +x, counter-clockwise; before the mask).
+enum { STEERB_MAPS_CHOSEN = 0, STEERB_MAPS_ANGLE, STEERB_MAPS_SPEED, STEERB_MAPS_CUTOFF, STEERB_MAPS_HEAD };
 
 struct steer_Behavior {
     const void *lib; // &steerA_lib: made by this copy of steer (first, where every copy looks; base.h)

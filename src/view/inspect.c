@@ -297,6 +297,11 @@ static void panel_rows(steerV_View *v, const Panel *pl, float tx, float *typ)
                    sqrt(pow(tp[0] - p[0], 2) + pow(tp[1] - p[1], 2) + pow(tp[2] - p[2], 2)));
     else panel_line(v, tx, &ty, grey, "target: none");
     panel_line(v, tx, &ty, grey, "neighbours: %d within %.1f m", pl->neighbours, pl->info.sense);
+    char notes[4][96];
+    for (int k = 0, n = steerV_layer_notes(v, pl->agent, p, notes, 4); k < n; k++)
+        panel_line(v, tx, &ty,
+                   notes[k][0] == 'f' ? (SDL_Color){ 205, 185, 255, 255 } : (SDL_Color){ 150, 225, 165, 255 }, "%s",
+                   notes[k]);
     ty += lh * 0.5f;
     if (!pl->info.nodes || !pl->info.recorded) {
         panel_line(v, tx, &ty, grey,

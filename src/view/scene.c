@@ -935,9 +935,11 @@ void steerV_draw_scene(steerV_View *v)
     if (v->show_paths) draw_paths(v);
     if (v->show_trails) draw_trails(v);
     draw_list(v);
+    steerV_draw_formations(v);
     if (steer_world_dim(v->w) == 3) draw_agents_3d(v);
     else draw_agents_2d(v);
     if (v->show_vectors) draw_vectors(v);
+    steerV_draw_context(v);
 }
 
 int64_t steerV_pick(const steerV_View *v, float x, float y, float radius)

@@ -29,6 +29,9 @@ static const char *const help_lines[] = { "Space   pause / resume",
                                           "L       flow fields: an arrow a cell, goals ringed",
                                           "N       navigation meshes: triangles, areas, walls",
                                           "T       trails (the first 4096 agents)",
+                                          "X       context maps round the selected agent: interest green,",
+                                          "        danger red (masked slots dim), the way chosen pink",
+                                          "M       formations: slots ringed, member to slot, anchor arrow",
                                           "0/Home  fit the agents; pressed again, the whole world",
                                           "S       screenshot to a PNG",
                                           "[ ]     rewind: a snapshot back / forward (Left/Right too)",
@@ -49,6 +52,7 @@ static const struct {
     { "grid", offsetof(steerV_View, show_grid) },       { "flow", offsetof(steerV_View, show_fields) },
     { "vectors", offsetof(steerV_View, show_vectors) }, { "trails", offsetof(steerV_View, show_trails) },
     { "help", offsetof(steerV_View, show_help) },       { "navmesh", offsetof(steerV_View, show_navmesh) },
+    { "context", offsetof(steerV_View, show_context) }, { "formations", offsetof(steerV_View, show_formations) },
 };
 
 // Switch on each toggle of the comma-separated list (v NULL: only check).
@@ -60,7 +64,7 @@ static bool show(steerV_View *v, const char *list, char *err, size_t errlen)
         if (k == count) {
             snprintf(err, errlen,
                      "unknown toggle '%.*s' (expected a comma-separated list of grid, flow, vectors, "
-                     "trails, help)",
+                     "trails, help, navmesh, context, formations)",
                      (int)n, s);
             return false;
         }
@@ -269,6 +273,8 @@ static bool on_key(steerV_View *v, SDL_Keycode k)
     case SDLK_l: v->show_fields = !v->show_fields; break;
     case SDLK_n: v->show_navmesh = !v->show_navmesh; break;
     case SDLK_t: v->show_trails = !v->show_trails; break;
+    case SDLK_x: v->show_context = !v->show_context; break;
+    case SDLK_m: v->show_formations = !v->show_formations; break;
     case SDLK_h: v->show_help = !v->show_help; break;
     case SDLK_0:
     case SDLK_HOME:

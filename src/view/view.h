@@ -58,7 +58,8 @@ bool steerV_frame(steerV_View *v);
 int steerV_screenshot(steerV_View *v, const char *path, char *err, size_t errlen);
 void steerV_close(steerV_View *v);
 // Whether `list` names toggles a view can start with, comma-separated:
-// grid (G), flow (L), vectors (V), trails (T), help (H). False with the
+// grid (G), flow (L), vectors (V), trails (T), help (H), navmesh (N),
+// context (X), formations (M). False with the
 // reason in err.
 bool steerV_show_check(const char *list, char *err, size_t errlen);
 

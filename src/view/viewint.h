@@ -110,6 +110,7 @@ struct steerV_View {
 
     // toggles
     bool show_vectors, show_grid, show_help, show_paths, show_shapes, show_fields, show_trails, show_navmesh;
+    bool show_context, show_formations; // the selected agent's context maps (X), the formations (M)
     steerV_Trails trails;
     bool follow;
 
@@ -189,6 +190,17 @@ void steerV_timeline(steerV_View *v);
 
 // view.c: the HUD's height from the top (0 without a font)
 float steerV_hud_height(const steerV_View *v);
+
+// layers.c: the selected agent's context maps, the formations' slots and
+// anchors (each only with its toggle on), and the colours they use
+void steerV_draw_context(steerV_View *v);
+void steerV_draw_formations(steerV_View *v);
+// The inspector's lines on agent a (at p) from these layers (whatever the
+// toggles): its context's chosen slot, interest and danger there and the
+// slots masked; its formation slot, the point and how far it is. Returns
+// the lines written (at most cap).
+int steerV_layer_notes(steerV_View *v, steer_Agent a, const float p[3], char (*lines)[96], int cap);
+extern const SDL_Color steerV_interest_rgb, steerV_danger_rgb, steerV_chosen_rgb, steerV_slot_rgb, steerV_anchor_rgb;
 
 // inspect.c: the selected agent's brain, forces, target and neighbours
 void steerV_inspect(steerV_View *v);

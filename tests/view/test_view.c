@@ -13,6 +13,7 @@
 #include "../c/check.h"
 #include "steer_lua.h"
 #include "view.h"
+#include "steer_debug.h"
 #include "../../src/nav/layers.h"
 
 #include <lauxlib.h>
@@ -724,11 +725,89 @@ static void test_pixel_ratio(void)
 static void test_show_names(void)
 {
     char err[200] = "";
-    CHECK(steerV_show_check("grid,flow,vectors,trails,help", err, sizeof err), "every toggle's name: %s", err);
+    CHECK(steerV_show_check("grid,flow,vectors,trails,help,navmesh,context,formations", err, sizeof err),
+          "every toggle's name: %s", err);
     CHECK(!steerV_show_check("grid,flows", err, sizeof err) && strstr(err, "'flows'"), "a wrong name is named: %s",
           err);
     CHECK(!steerV_show_check("", err, sizeof err) && !steerV_show_check("grid,", err, sizeof err),
           "an empty name is refused");
+}
+
+// Pixels of colour rgb (within 3 a channel) in the box of half side r round (x, y).
+static int count_rgb(const Image *im, double x, double y, int r, const int rgb[3])
+{
+    int n = 0;
+    for (int py = (int)y - r; py <= (int)y + r; py++)
+        for (int px = (int)x - r; px <= (int)x + r; px++)
+            if (px >= 0 && py >= 0 && px < im->w && py < im->h) n += same_rgb(pixel(im, px, py), rgb);
+    return n;
+}
+
+// The id of the agent in Lua global `name` (a table's entry i when i > 0).
+static steer_Agent lua_agent(lua_State *L, const char *name, int i)
+{
+    lua_getglobal(L, name);
+    if (i > 0) lua_rawgeti(L, -1, i);
+    lua_getfield(L, -1, "id");
+    steer_Agent a = { (uint64_t)lua_tointeger(L, -1) };
+    lua_pop(L, i > 0 ? 3 : 2);
+    return a;
+}
+
+// X and M (--show context,formations): round the selected context agent
+// its interest (green), its masked slots' danger (red) and the way chosen
+// (pink); a ring in the slot colour round every formation slot, and the
+// anchor's arrow; none of them without the toggles.
+static void test_layers(void)
+{
+    if (skipped || use_window) return;
+    Host h = { 0 };
+    REQUIRE(load(&h, SOURCE_DIR "/maps.lua"), "maps.lua loads");
+    for (int i = 0; i < 30; i++) host_tick(&h);
+    steer_World *w = steer_lua_toworld(h.L, h.world);
+    steer_Agent focus = lua_agent(h.L, "FOCUS", 0);
+    static const int interest[3] = { 80, 220, 110 }, danger[3] = { 235, 70, 60 }, chosen[3] = { 255, 120, 230 },
+                     slot[3] = { 190, 150, 255 }, anchor[3] = { 70, 225, 210 };
+    Image im[2];
+    int green[2], red[2], pink[2], rings[2], tip[2];
+    for (int on = 0; on < 2; on++) {
+        steerV_Host host = { .ud = &h, .tick = host_tick, .error = host_error };
+        steerV_Desc desc = { .title = "maps", .headless = true, .show = on ? "context,formations" : NULL };
+        steerV_View *v;
+        char err[256];
+        REQUIRE(steerV_open(&desc, w, &host, &v, err, sizeof err) == STEER_OK, "%s", err);
+        steerV_select(v, focus);
+        REQUIRE(shot(v, on ? "test-view-layers.png" : "test-view-layers-off.png", &im[on]), "a shot");
+        double p[3], x, y;
+        steer_agent_vec(w, focus, STEER_PROP_POSITION, p);
+        steerV_project(v, p, &x, &y);
+        green[on] = count_rgb(&im[on], x, y, 90, interest);
+        red[on] = count_rgb(&im[on], x, y, 90, danger);
+        pink[on] = count_rgb(&im[on], x, y, 110, chosen);
+        rings[on] = tip[on] = 0;
+        steer_DebugFormation f;
+        REQUIRE(steer_debug_formations(w) == 1 && steer_debug_formation(w, 0, &f) == STEER_OK, "one formation");
+        for (int k = 0; k < f.members; k++) {
+            steer_DebugSlot s;
+            REQUIRE(steer_debug_formation_slot(w, 0, k, &s) == STEER_OK, "slot %d", k);
+            double q[3] = { s.point[0], s.point[1], s.point[2] };
+            steerV_project(v, q, &x, &y);
+            rings[on] += count_rgb(&im[on], x, y, 12, slot) > 10;
+        }
+        double a[3] = { f.anchor[0] + f.heading[0] * f.spacing * 0.5, f.anchor[1] + f.heading[1] * f.spacing * 0.5, 0 };
+        steerV_project(v, a, &x, &y);
+        tip[on] = count_rgb(&im[on], x, y, 4, anchor);
+        steerV_close(v);
+        stbi_image_free(im[on].px);
+    }
+    steer_DebugContext cx;
+    REQUIRE(steer_debug_context(w, focus, -1, &cx) == STEER_OK && cx.nmasked > 0, "the focus has masked slots");
+    CHECK(green[1] > 60 && green[0] == 0, "interest spokes: %d green pixels (%d without X)", green[1], green[0]);
+    CHECK(red[1] > 20 && red[0] == 0, "masked danger spokes: %d red pixels (%d without X)", red[1], red[0]);
+    CHECK(pink[1] > 30 && pink[0] == 0, "the way chosen: %d pink pixels (%d without X)", pink[1], pink[0]);
+    CHECK(rings[1] == 5 && rings[0] == 0, "slot rings: %d of 5 slots ringed (%d without M)", rings[1], rings[0]);
+    CHECK(tip[1] > 5 && tip[0] == 0, "the anchor's arrow: %d pixels (%d without M)", tip[1], tip[0]);
+    lua_close(h.L);
 }
 
 // Pixels between two world points 10 m apart along x at (500, 500).
@@ -1186,6 +1265,7 @@ int main(int argc, char **argv)
     RUN(test_error);
     RUN(test_3d);
     RUN(test_nav);
+    RUN(test_layers);
     RUN(test_fit_3d);
     RUN(test_fit_2d);
     RUN(test_label);
