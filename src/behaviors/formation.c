@@ -661,7 +661,8 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
 static size_t fm_bytes(const void *obj)
 {
     const steerB_Formation *f = obj;
-    return sizeof *f + (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 4 * sizeof *f->ox);
+    return sizeof *f + (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 4 * sizeof *f->ox) +
+           (size_t)(f->capway + f->captrail) * 2 * sizeof *f->way;
 }
 
 const steerB_ResourceKind steerB_formation_resource = { .name = "formation",

@@ -10,6 +10,7 @@
 // offsets. The world's user value keeps its formations' userdata alive
 // (`formations`), and the registry maps each C formation to its one
 // userdata (weak), so w:formations() gives the same values.
+#include "lnav.h"
 #include "lutil.h"
 #include "../behaviors/exports.h"
 #include "../group/assign.h"
@@ -23,11 +24,20 @@
 
 typedef struct Formation {
     steerB_Formation *f;
+    size_t charged; // its C memory, charged to the state's owner (a mod's cap)
 } Formation;
 
 static const char *const assign_names[] = { "sum", "max", NULL };
 
 static Formation *check(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_FORMATION); }
+
+// Charge the state's owner what the formation's C memory (its resource
+// bytes) now adds to what it was charged; 0 once collected. May raise (a
+// mod past its memory cap), after the change that grew it.
+static void charge(lua_State *L, Formation *u)
+{
+    steerL_nav_charge(L, &u->charged, u->f ? steerB_formation_resource.bytes(u->f) : 0);
+}
 
 // The formation's world (its userdata pushed) or NULL (nil pushed).
 static steerL_World *world_of(lua_State *L, int fidx)
@@ -260,6 +270,7 @@ static Formation *push_new(lua_State *L, steerB_Formation *f)
 {
     Formation *u = lua_newuserdatauv(L, sizeof *u, 1);
     u->f = f;
+    u->charged = 0;
     luaL_setmetatable(L, STEERL_FORMATION);
     lua_newtable(L);
     lua_setiuservalue(L, -2, 1);
@@ -299,6 +310,7 @@ static int formation_new(lua_State *L)
     if (lua_getfield(L, 1, "target") != LUA_TNIL) set_target(L, u, lua_gettop(L), fn);
     if (lua_getfield(L, 1, "leader") != LUA_TNIL) set_leader(L, 2, lua_gettop(L), fn);
     lua_settop(L, 2);
+    charge(L, u);
     return 1;
 }
 
@@ -331,6 +343,7 @@ static int member_change(lua_State *L, bool add)
     int st = add ? steerB_formation_add(u->f, lw->w, a->handle, o, o ? o + n : NULL)
                  : steerB_formation_remove(u->f, lw->w, a->handle, o, o ? o + n : NULL);
     check_status(L, st, fn);
+    charge(L, u);
     return 0;
 }
 static int formation_add(lua_State *L) { return member_change(L, true); }
@@ -428,6 +441,7 @@ static int formation_gc(lua_State *L)
     Formation *u = check(L, 1);
     if (u->f) steerB_formation_release(u->f);
     u->f = NULL;
+    charge(L, u);
     return 0;
 }
 
@@ -453,7 +467,7 @@ int steerL_world_formations(lua_State *L)
             lua_getiuservalue(L, 1, 1);
             if (!lua_istable(L, -1)) return luaL_error(L, "steer.world:formations: the world is gone");
             lua_pop(L, 1);
-            push_new(L, f);
+            charge(L, push_new(L, f));
             steerB_formation_resource.retain(f); // the userdata's reference (its __gc releases it)
             lua_getiuservalue(L, -1, 1);
             lua_pushvalue(L, 1);
