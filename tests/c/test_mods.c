@@ -1604,7 +1604,7 @@ static void test_mod_formation_memory(void)
                                "local keep = {}\n"
                                "return { setup = function(w) local a = w:spawn{}\n"
                                "  for i = 1, 20000 do keep[i] = steer.formation{} keep[i]:add(a) end end }",
-                               "formations count" };
+                               "memory cap" };
     run_case(&over);
 }
 
