@@ -453,9 +453,10 @@ static void plan(steer_World *w, steerB_Formation *f)
     }
     steerB_FormationExtent e =
         steerB_formation_extent(f->ox, f->oy, f->n); // a formation that never narrows: its own shape's
-    float half = 0.5f * (f->narrow == STEERB_FORMATION_WIDE
-                             ? e.hi - e.lo + f->spacing
-                             : steerU_pattern_width((SteerUPattern)f->narrow, (int)f->n, f->spacing));
+    // (narrowing to files: a column's, the narrowest it takes)
+    SteerUPattern narrow = f->narrow == STEERB_FORMATION_FILES ? STEERU_COLUMN : (SteerUPattern)f->narrow;
+    float half = 0.5f * (f->narrow == STEERB_FORMATION_WIDE ? e.hi - e.lo + f->spacing
+                                                            : steerU_pattern_width(narrow, (int)f->n, f->spacing));
     double from[2] = { f->pos[0], f->pos[1] }, to[2] = { f->target[0], f->target[1] };
     steerN_MeshFilter filter = { half + r, NULL };
     steerN_PathStatus st = steerN_mesh_path(f->q, f->mesh, from, to, &filter);
@@ -623,9 +624,12 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
     f->last_narrow = steerS_get_f32(in);
     if (ok && !in->failed && !(finite_in(f->odo) && finite_in(f->last_narrow)))
         ok = steerS_fail(in, "the anchor's odometer is not finite");
-    if (ok && !in->failed && f->narrow >= STEERU_PATTERN_COUNT && f->narrow != STEERB_FORMATION_WIDE)
+    if (ok && !in->failed && f->narrow >= STEERU_PATTERN_COUNT && f->narrow != STEERB_FORMATION_WIDE &&
+        f->narrow != STEERB_FORMATION_FILES)
         ok = steerS_fail(in, "narrow shape %u is none", (unsigned)f->narrow);
-    if (ok && !in->failed && (f->narrowed > 1 || (f->narrowed && f->narrow == STEERB_FORMATION_WIDE)))
+    if (ok && !in->failed &&
+        ((f->narrowed > 1 && f->narrow != STEERB_FORMATION_FILES) ||
+         (f->narrowed && f->narrow == STEERB_FORMATION_WIDE)))
         ok = steerS_fail(in, "narrowed %u with narrow shape %u", (unsigned)f->narrowed, (unsigned)f->narrow);
     if (ok && steerS_get_u8(in) && !in->failed) {
         f->mesh = steerB_navmesh_resource.decode(in, NULL, NULL, oom);

@@ -15,19 +15,38 @@
 
 // ---- the narrow shape and the trail -------------------------------------------------
 
-// The narrow shape's offsets: its pattern's; a column's slots bent along
-// the anchor's trail (slot k at k spacings behind it along the way it
-// came, straight on past the trail's end), so that a column follows its
-// anchor round a corner instead of cutting through it.
+// Files: `files` side by side (a column when 1), a spacing apart, centred
+// on the anchor's way, the rows a spacing apart behind it (slot k in row
+// k / files; the last row, when short, centred too).
+static void files_offsets(steerB_Formation *f, uint32_t files)
+{
+    if (files <= 1) {
+        steerU_pattern_offsets(STEERU_COLUMN, (int)f->n, f->spacing, f->nx, f->ny);
+        return;
+    }
+    for (uint32_t k = 0; k < f->n; k++) {
+        uint32_t row = k / files, in_row = f->n - row * files < files ? f->n - row * files : files;
+        f->nx[k] = -(float)row * f->spacing;
+        f->ny[k] = (0.5f * (float)(in_row - 1) - (float)(k % files)) * f->spacing;
+    }
+}
+
+// The narrow shape's offsets: its pattern's (or its files'); a column's
+// or files' slots bent along the anchor's trail (a row k spacings behind
+// it along the way it came, straight on past the trail's end, its files
+// across the trail there), so that they follow the anchor round a corner
+// instead of cutting through it.
 void steerB_formation_narrow_offsets(steerB_Formation *f)
 {
-    steerU_pattern_offsets((SteerUPattern)f->narrow, (int)f->n, f->spacing, f->nx, f->ny);
-    if (f->narrow != STEERU_COLUMN || f->ntrail == 0) return;
+    bool files = f->narrow == STEERB_FORMATION_FILES;
+    if (files) files_offsets(f, f->narrowed);
+    else steerU_pattern_offsets((SteerUPattern)f->narrow, (int)f->n, f->spacing, f->nx, f->ny);
+    if ((f->narrow != STEERU_COLUMN && !files) || f->ntrail == 0) return;
     float px = f->pos[0], py = f->pos[1], walked = 0.0f; // walked: the arc length to (px, py)
     uint32_t j = f->ntrail;                              // the next trail point back is j - 1
     float dx = -f->head[0], dy = -f->head[1];            // the way back past the trail's end
     for (uint32_t k = 0; k < f->n; k++) {
-        float want = -f->nx[k];
+        float want = -f->nx[k], across = f->ny[k];
         while (j > 0) {
             float qx = f->trail[2 * (j - 1)], qy = f->trail[2 * (j - 1) + 1];
             float l = sqrtf((qx - px) * (qx - px) + (qy - py) * (qy - py));
@@ -35,14 +54,15 @@ void steerB_formation_narrow_offsets(steerB_Formation *f)
             if (l > 0.0f) dx = (qx - px) / l, dy = (qy - py) / l;
             walked += l, px = qx, py = qy, j--;
         }
-        float x = px, y = py, r = want - walked;
+        float x = px, y = py, r = want - walked, bx = dx, by = dy; // (bx, by): the way back there
         if (j > 0) {
             float qx = f->trail[2 * (j - 1)], qy = f->trail[2 * (j - 1) + 1];
             float l = sqrtf((qx - px) * (qx - px) + (qy - py) * (qy - py));
-            if (l > 0.0f) x += (qx - px) * r / l, y += (qy - py) * r / l;
+            if (l > 0.0f) x += (qx - px) * r / l, y += (qy - py) * r / l, bx = (qx - px) / l, by = (qy - py) / l;
         } else {
             x += dx * r, y += dy * r;
         }
+        if (across != 0.0f) x += by * across, y -= bx * across; // left of the way forward (-bx, -by)
         // the point in the anchor's frame
         float ex = x - f->pos[0], ey = y - f->pos[1];
         f->nx[k] = f->head[0] * ex + f->head[1] * ey;
@@ -91,33 +111,72 @@ steerB_FormationExtent steerB_formation_extent(const float *x, const float *y, u
     return e;
 }
 
+// Whether a wall, obstacle or other shape of the world (or the mesh's
+// edge) lies on the lane `y` across the heading from `at`: a ray from the
+// anchor's cross line `ahead` forward and `back` backward.
+static bool lane_blocked(steer_World *w, const steerB_Formation *f, const float at[2], float y, float back, float ahead)
+{
+    float hx = f->head[0], hy = f->head[1], fore[3] = { hx, hy, 0.0f }, aft[3] = { -hx, -hy, 0.0f };
+    // each lane from the anchor's cross line both ways: a ray from
+    // behind a wall the shape's rear is past (the map's edge) sees none
+    float o[3] = { at[0] - hy * y, at[1] + hx * y, f->pos[2] }, t, nrm[3];
+    uint32_t shape;
+    if (w->geo.live && (steerO_ray_shapes(w, &w->loc, o, fore, ahead, &t, nrm, &shape) ||
+                        (back > 0.0f && steerO_ray_shapes(w, &w->loc, o, aft, back, &t, nrm, &shape))))
+        return true;
+    if (f->mesh) { // off the mesh on the cross line: the shape does not fit there
+        double from[2] = { o[0], o[1] }, hit[2], hn[2], frac;
+        double to[2] = { o[0] + hx * ahead, o[1] + hy * ahead }, from_back[2] = { o[0] - hx * back, o[1] - hy * back };
+        if (steerN_mesh_raycast(f->mesh, from, to, NULL, hit, hn, &frac) != 0) return true;
+        if (back > 0.0f && steerN_mesh_raycast(f->mesh, from, from_back, NULL, hit, hn, &frac) != 0) return true;
+    }
+    return false;
+}
+
+// The lanes of the band the shape sweeps: LANE apart at most across
+// [lo - s/2, hi + s/2]; lane i's y.
+static int band_lanes(const steerB_Formation *f, steerB_FormationExtent e, float *a, float *b)
+{
+    *a = e.lo - 0.5f * f->spacing, *b = e.hi + 0.5f * f->spacing;
+    return (int)ceilf((*b - *a) / LANE);
+}
+static float lane_y(int i, int lanes, float a, float b)
+{
+    return lanes ? a + (b - a) * (float)i / (float)lanes : 0.5f * (a + b);
+}
+
 // Whether a wall, obstacle or other shape of the world lies in the band
-// the shape sweeps: rays along the heading, LANE apart at most across
-// [lo - s/2, hi + s/2], from `back` behind the anchor to `ahead` in front.
+// the shape sweeps, from `back` behind the anchor to `ahead` in front.
 static bool way_blocked(steer_World *w, const steerB_Formation *f, const float at[2], steerB_FormationExtent e,
                         float back, float ahead)
 {
-    float s = f->spacing, a = e.lo - 0.5f * s, b = e.hi + 0.5f * s;
-    int lanes = (int)ceilf((b - a) / LANE);
-    float hx = f->head[0], hy = f->head[1], fore[3] = { hx, hy, 0.0f }, aft[3] = { -hx, -hy, 0.0f };
-    for (int i = 0; i <= lanes; i++) {
-        // each lane from the anchor's cross line both ways: a ray from
-        // behind a wall the shape's rear is past (the map's edge) sees none
-        float y = lanes ? a + (b - a) * (float)i / (float)lanes : 0.5f * (a + b);
-        float o[3] = { at[0] - hy * y, at[1] + hx * y, f->pos[2] }, t, nrm[3];
-        uint32_t shape;
-        if (w->geo.live && (steerO_ray_shapes(w, &w->loc, o, fore, ahead, &t, nrm, &shape) ||
-                            (back > 0.0f && steerO_ray_shapes(w, &w->loc, o, aft, back, &t, nrm, &shape))))
-            return true;
-        if (f->mesh) { // off the mesh on the cross line: the shape does not fit there
-            double from[2] = { o[0], o[1] }, hit[2], hn[2], frac;
-            double to[2] = { o[0] + hx * ahead, o[1] + hy * ahead },
-                   from_back[2] = { o[0] - hx * back, o[1] - hy * back };
-            if (steerN_mesh_raycast(f->mesh, from, to, NULL, hit, hn, &frac) != 0) return true;
-            if (back > 0.0f && steerN_mesh_raycast(f->mesh, from, from_back, NULL, hit, hn, &frac) != 0) return true;
-        }
-    }
+    float a, b;
+    int lanes = band_lanes(f, e, &a, &b);
+    for (int i = 0; i <= lanes; i++)
+        if (lane_blocked(w, f, at, lane_y(i, lanes, a, b), back, ahead)) return true;
     return false;
+}
+
+// How many files side by side fit the way: the widest run of clear lanes
+// in the band (its width between its outermost clear lanes: no more than
+// the free width), less the largest member's diameter, in spacings, plus
+// one; at least 1.
+static uint8_t files_that_fit(steer_World *w, const steerB_Formation *f, steerB_FormationExtent e, float back,
+                              float ahead)
+{
+    float a, b, r = 0.0f;
+    int lanes = band_lanes(f, e, &a, &b), run = 0, best = 0;
+    for (int i = 0; i <= lanes; i++) {
+        run = lane_blocked(w, f, f->pos, lane_y(i, lanes, a, b), back, ahead) ? 0 : run + 1;
+        if (run > best) best = run;
+    }
+    for (uint32_t i = 0; i < f->n; i++) {
+        int64_t d = steerW_dense(w, f->member[i]);
+        if (d >= 0 && w->radius[d] > r) r = w->radius[d];
+    }
+    float width = best > 1 && lanes ? (b - a) * (float)(best - 1) / (float)lanes : 0.0f;
+    float files = floorf((width - 2.0f * r) / f->spacing) + 1.0f;
+    return files < 1.0f ? 1 : files > 255.0f ? 255 : (uint8_t)files;
 }
 
 // Narrow to the narrow shape where the way ahead is narrower than the
@@ -141,7 +200,7 @@ void steerB_formation_narrow_places(steer_World *w, steerB_Formation *f)
         }
         if (!f->narrowed) {
             if (way_blocked(w, f, f->pos, e, e.back, ahead)) {
-                f->narrowed = 1;
+                f->narrowed = f->narrow == STEERB_FORMATION_FILES ? files_that_fit(w, f, e, e.back, ahead) : 1;
                 f->clear = 0;
                 f->last_narrow = f->odo;
                 if (steerB_formation_assign(f, w) != STEER_OK)
@@ -155,7 +214,9 @@ void steerB_formation_narrow_places(steer_World *w, steerB_Formation *f)
         // trail) and a spacing past the last such place
         if (way_blocked(w, f, f->pos, e, 0.0f, s)) f->last_narrow = f->odo;
         steerB_FormationExtent k = steerB_formation_extent(f->nx, f->ny, f->n);
-        float tail = f->narrow == STEERU_COLUMN ? (float)(f->n - 1) * s : k.back;
+        float tail = f->narrow == STEERU_COLUMN            ? (float)(f->n - 1) * s
+                     : f->narrow == STEERB_FORMATION_FILES ? (float)((f->n - 1) / f->narrowed) * s
+                                                           : k.back;
         // it forms up with its own shape's middle where the narrow one's is
         // (the anchor moved `shift` back along its heading), so that no
         // member goes more than about half the narrow shape's length, else

@@ -174,7 +174,7 @@ static void set_pattern(lua_State *L, int fidx, int v, const char *fn, const cha
     lua_pop(L, o ? 3 : 2);
 }
 
-#define NARROW_EXPECT "\"line\", \"column\", \"wedge\", \"circle\", \"box\" or false (never narrow)"
+#define NARROW_EXPECT "\"files\", \"line\", \"column\", \"wedge\", \"circle\", \"box\" or false (never narrow)"
 
 // The narrow shape from the value at v (a pattern's name or false).
 static void set_narrow(lua_State *L, int fidx, int v, const char *fn)
@@ -182,7 +182,7 @@ static void set_narrow(lua_State *L, int fidx, int v, const char *fn)
     fidx = lua_absindex(L, fidx);
     int p = STEERB_FORMATION_WIDE;
     if (lua_type(L, v) == LUA_TSTRING) {
-        p = steerU_pattern_find(lua_tostring(L, v));
+        p = strcmp(lua_tostring(L, v), "files") == 0 ? STEERB_FORMATION_FILES : steerU_pattern_find(lua_tostring(L, v));
         if (p < 0) steerL_field_error(L, fn, "narrow", NARROW_EXPECT, v);
     } else if (!(lua_type(L, v) == LUA_TBOOLEAN && !lua_toboolean(L, v))) {
         steerL_field_error(L, fn, "narrow", NARROW_EXPECT, v);
@@ -383,6 +383,7 @@ static int formation_index(lua_State *L)
         lua_getfield(L, -1, "navmesh");
     } else if (strcmp(k, "narrow") == 0) {
         if (in.narrow == STEERB_FORMATION_WIDE) lua_pushboolean(L, 0);
+        else if (in.narrow == STEERB_FORMATION_FILES) lua_pushliteral(L, "files");
         else lua_pushstring(L, steerU_pattern_name((SteerUPattern)in.narrow));
     } else if (strcmp(k, "target") == 0) {
         if (in.has_target) steerL_pushvec(L, in.target[0], in.target[1], in.target[2]);
