@@ -9,7 +9,8 @@
 -- it): when all are through, how long the wedge takes to form up again
 -- after that (not narrowed, every member within 0.5 m of its slot), and
 -- whether a member crossed the wall's line outside the gap. The same for
--- 12 members and a 3 m gap (the spec's case).
+-- 12 members and a 3 m gap (the spec's case); then both with narrow =
+-- "files" (as many files as the gap's width allows: 2 through 4 m).
 --   LUA_CPATH='build/?.so' lua5.4 bench/formation_gap.lua
 local steer = require "steer"
 
@@ -51,9 +52,12 @@ end
 
 local through = run(40, 4, false)
 print(string.format("narrow = false: %d of 40 through the 4 m gap in 150 s", through))
-for _, c in ipairs{ { 40, 4 }, { 12, 3 } } do
-  local _, all, back, breach = run(c[1], c[2], nil)
-  print(string.format("narrowing (default, a column): all %d through the %g m gap at %.1f s, back in the wedge %s later%s",
-    c[1], c[2], all / 30, back and string.format("%.1f s", (back - all) / 30) or "not in 150 s",
-    breach and "; a member crossed the wall outside the gap" or "; none crossed the wall outside the gap"))
+for _, narrow in ipairs{ "column", "files" } do
+  for _, c in ipairs{ { 40, 4 }, { 12, 3 } } do
+    local _, all, back, breach = run(c[1], c[2], narrow)
+    print(string.format("narrowing (%s): all %d through the %g m gap at %s, back in the wedge %s later%s",
+      narrow, c[1], c[2], all and string.format("%.1f s", all / 30) or "not in 150 s",
+      all and back and string.format("%.1f s", (back - all) / 30) or "not",
+      breach and "; a member crossed the wall outside the gap" or "; none crossed the wall outside the gap"))
+  end
 end

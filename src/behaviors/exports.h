@@ -51,6 +51,7 @@ typedef struct steerB_Formation steerB_Formation;
 extern const steerB_ResourceKind steerB_formation_resource;
 #define STEERB_FORMATION_CUSTOM 255 // the pattern of a shape the script gives (ox, oy below)
 #define STEERB_FORMATION_WIDE 254   // the narrow shape of a formation that never narrows
+#define STEERB_FORMATION_FILES 253  // ... of one that narrows to as many files as the way's free width allows
 // A new formation (line, spacing 2, least total distance, anchor at the
 // origin heading +x, placed at its first member when nothing placed it),
 // one reference, the caller's; NULL out of memory. alloc NULL: libc.

@@ -31,73 +31,24 @@
 // column unless told), the slots assigned again for it; once the band of
 // its own shape, from the narrow shape's rear, has been clear for
 // CLEAR_TIME, it forms up again. Deterministic: the shape grid's rays.
+// That part is formation_narrow.c; the fields both use, formation_impl.h.
 //
 // formation_slot arrives at the agent's slot (anchor + R(heading) offset)
 // with the anchor's velocity added (offset_pursuit's law), so members
 // hold the shape while it moves; an agent that is not a member gets 0.
-#include "behavior.h"
-#include "fields.h"
-#include "laws.h"
-#include "../core/geometry.h"
-#include "../core/pmath.h"
-#include "../group/assign.h"
-#include "../group/pattern.h"
-#include "../nav/mesh.h"
+#include "formation_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TOP_SHARE 0.8f   // of the slowest member's max_speed: the anchor's top speed
-#define LAG_FULL 1.0f    // spacings: the furthest member's lag under which the anchor goes at full speed
-#define LAG_STOP 3.0f    // spacings: ... at which it stops
-#define BRAKE 2.0f       // spacings from the target: the anchor brakes within them
-#define ARRIVED 1e-3f    // metres: the anchor is on its target
-#define LANE 0.5f        // metres at most between the look-ahead's rays across the shape
-#define CLEAR_TIME 1.0f  // seconds the way must stay wide before a narrowed formation forms up
-#define TRAIL_STEP 0.25f // metres between the points of the anchor's trail
-
-struct steerB_Formation {
-    int refs;
-    steer_AllocFn alloc;
-    void *alloc_ud;
-    uint8_t pattern; // SteerUPattern, or STEERB_FORMATION_CUSTOM
-    uint8_t mode;    // SteerUAssignMode
-    uint8_t has_target, placed;
-    uint8_t narrow;    // the SteerUPattern it narrows to, or STEERB_FORMATION_WIDE (never)
-    uint8_t narrowed;  // its slots are the narrow shape's (nx, ny) now
-    uint32_t clear;    // ticks the way has been wide since it narrowed
-    float odo;         // metres the anchor has gone (while it has a leader or target)
-    float last_narrow; // odo where the way at the anchor was last narrower than its own shape
-    float spacing;
-    steer_Agent leader; // 0: none
-    float target[3];    // when has_target
-    float pos[3], vel[3], head[2];
-    uint32_t n, cap;
-    steer_Agent *member; // n, sorted by id
-    uint32_t *slot;      // member i's slot
-    float *ox, *oy;      // n slots' offsets of its own shape
-    float *nx, *ny;      // ... of the narrow shape, when narrowed
-    steerN_Mesh *mesh;   // its navigation mesh (held) or NULL: the anchor goes straight to its target
-    steerN_MeshQuery *q; // the path search's scratch (made when first needed)
-    uint8_t replan;      // the way must be found again (a new target or mesh)
-    uint32_t nway, kway, capway;
-    float *way; // nway points (x, y) of the way on the mesh to the target; kway: the next
-    uint32_t ntrail, captrail;
-    float *trail; // the anchor's last ntrail points (x, y), TRAIL_STEP apart, the newest last
-};
+#define TOP_SHARE 0.8f // of the slowest member's max_speed: the anchor's top speed
+#define LAG_FULL 1.0f  // spacings: the furthest member's lag under which the anchor goes at full speed
+#define LAG_STOP 3.0f  // spacings: ... at which it stops
+#define BRAKE 2.0f     // spacings from the target: the anchor brakes within them
+#define ARRIVED 1e-3f  // metres: the anchor is on its target
 
 // ---- the object ------------------------------------------------------------------
-
-static void *fm_realloc(const steerB_Formation *f, void *p, size_t size)
-{
-    if (f->alloc) return f->alloc(f->alloc_ud, p, size);
-    if (size == 0) {
-        free(p);
-        return NULL;
-    }
-    return realloc(p, size);
-}
 
 steerB_Formation *steerB_formation_new(steer_AllocFn alloc, void *alloc_ud)
 {
@@ -188,74 +139,13 @@ static void place(steerB_Formation *f, const steer_World *w, uint32_t d)
     f->placed = 1;
 }
 
-// The narrow shape's offsets: its pattern's; a column's slots bent along
-// the anchor's trail (slot k at k spacings behind it along the way it
-// came, straight on past the trail's end), so that a column follows its
-// anchor round a corner instead of cutting through it.
-static void narrow_offsets(steerB_Formation *f)
-{
-    steerU_pattern_offsets((SteerUPattern)f->narrow, (int)f->n, f->spacing, f->nx, f->ny);
-    if (f->narrow != STEERU_COLUMN || f->ntrail == 0) return;
-    float px = f->pos[0], py = f->pos[1], walked = 0.0f; // walked: the arc length to (px, py)
-    uint32_t j = f->ntrail;                              // the next trail point back is j - 1
-    float dx = -f->head[0], dy = -f->head[1];            // the way back past the trail's end
-    for (uint32_t k = 0; k < f->n; k++) {
-        float want = -f->nx[k];
-        while (j > 0) {
-            float qx = f->trail[2 * (j - 1)], qy = f->trail[2 * (j - 1) + 1];
-            float l = sqrtf((qx - px) * (qx - px) + (qy - py) * (qy - py));
-            if (walked + l >= want) break;
-            if (l > 0.0f) dx = (qx - px) / l, dy = (qy - py) / l;
-            walked += l, px = qx, py = qy, j--;
-        }
-        float x = px, y = py, r = want - walked;
-        if (j > 0) {
-            float qx = f->trail[2 * (j - 1)], qy = f->trail[2 * (j - 1) + 1];
-            float l = sqrtf((qx - px) * (qx - px) + (qy - py) * (qy - py));
-            if (l > 0.0f) x += (qx - px) * r / l, y += (qy - py) * r / l;
-        } else {
-            x += dx * r, y += dy * r;
-        }
-        // the point in the anchor's frame
-        float ex = x - f->pos[0], ey = y - f->pos[1];
-        f->nx[k] = f->head[0] * ex + f->head[1] * ey;
-        f->ny[k] = -f->head[1] * ex + f->head[0] * ey;
-    }
-}
-
-// The anchor's trail: its position, once it is TRAIL_STEP from the last
-// point, the points beyond its column's length (and a little) let go.
-static void record_trail(steerB_Formation *f)
-{
-    uint32_t keep = (uint32_t)((float)f->n * f->spacing / TRAIL_STEP) + 8;
-    if (f->ntrail) {
-        float ex = f->pos[0] - f->trail[2 * f->ntrail - 2], ey = f->pos[1] - f->trail[2 * f->ntrail - 1];
-        if (ex * ex + ey * ey < TRAIL_STEP * TRAIL_STEP) return;
-    }
-    if (f->ntrail >= keep) {
-        uint32_t drop = f->ntrail - keep + 1;
-        memmove(f->trail, f->trail + 2 * drop, sizeof *f->trail * 2 * (f->ntrail - drop));
-        f->ntrail -= drop;
-    }
-    if (f->ntrail >= f->captrail) {
-        uint32_t cap = f->captrail ? 2 * f->captrail : 64;
-        float *t = fm_realloc(f, f->trail, sizeof *t * 2 * cap);
-        if (!t) return; // out of memory: the trail stops growing (the column bends less)
-        f->trail = t;
-        f->captrail = cap;
-    }
-    f->trail[2 * f->ntrail] = f->pos[0];
-    f->trail[2 * f->ntrail + 1] = f->pos[1];
-    f->ntrail++;
-}
-
 // The builtin pattern's offsets for the n members; then every member's slot
 // (the least total or longest distance from where the members are).
-static int assign(steerB_Formation *f, const steer_World *w)
+int steerB_formation_assign(steerB_Formation *f, const steer_World *w)
 {
     if (f->pattern != STEERB_FORMATION_CUSTOM)
         steerU_pattern_offsets((SteerUPattern)f->pattern, (int)f->n, f->spacing, f->ox, f->oy);
-    if (f->narrowed) narrow_offsets(f);
+    if (f->narrowed) steerB_formation_narrow_offsets(f);
     if (f->n == 0) return STEER_OK;
     double *buf = fm_realloc(f, NULL, sizeof *buf * 4 * f->n);
     int *slot_of = buf ? fm_realloc(f, NULL, sizeof *slot_of * f->n) : NULL;
@@ -305,7 +195,7 @@ int steerB_formation_add(steerB_Formation *f, const steer_World *w, steer_Agent 
     f->n++;
     place(f, w, (uint32_t)d);
     take_offsets(f, ox, oy);
-    return assign(f, w);
+    return steerB_formation_assign(f, w);
 }
 
 // Drop member i and its slot: the others keep theirs, renumbered (a
@@ -328,14 +218,14 @@ int steerB_formation_remove(steerB_Formation *f, const steer_World *w, steer_Age
     drop(f, (uint32_t)i, f->pattern == STEERB_FORMATION_CUSTOM && !ox);
     if (f->pattern == STEERB_FORMATION_CUSTOM && !ox && !f->narrowed) return STEER_OK;
     take_offsets(f, ox, oy);
-    return assign(f, w);
+    return steerB_formation_assign(f, w);
 }
 
 int steerB_formation_reshape(steerB_Formation *f, const steer_World *w, int pattern, const float *ox, const float *oy)
 {
     f->pattern = (uint8_t)pattern;
     take_offsets(f, ox, oy);
-    return w ? assign(f, w) : STEER_OK;
+    return w ? steerB_formation_assign(f, w) : STEER_OK;
 }
 
 void steerB_formation_set(steerB_Formation *f, float spacing, int mode)
@@ -350,7 +240,7 @@ int steerB_formation_set_narrow(steerB_Formation *f, const steer_World *w, int n
     if (!f->narrowed) return STEER_OK;
     f->narrowed = 0;
     f->clear = 0;
-    return w ? assign(f, w) : STEER_OK;
+    return w ? steerB_formation_assign(f, w) : STEER_OK;
 }
 
 void steerB_formation_set_leader(steerB_Formation *f, steer_Agent leader) { f->leader = leader; }
@@ -384,7 +274,8 @@ void steerB_formation_set_anchor(steerB_Formation *f, const float *pos, const fl
         float l = sqrtf(heading[0] * heading[0] + heading[1] * heading[1]);
         if (l > 0.0f) f->head[0] = heading[0] / l, f->head[1] = heading[1] / l;
     }
-    if (f->narrowed) narrow_offsets(f); // a snapshot's formation makes them so from its anchor and trail
+    if (f->narrowed)
+        steerB_formation_narrow_offsets(f); // a snapshot's formation makes them so from its anchor and trail
 }
 
 void steerB_formation_info(const steerB_Formation *f, steerB_FormationInfo *out)
@@ -535,116 +426,8 @@ static void drop_departed(steerB_Formation *f, const steer_World *w)
             drop(f, i, f->pattern == STEERB_FORMATION_CUSTOM);
             gone = true;
         }
-    if (gone && (f->pattern != STEERB_FORMATION_CUSTOM || f->narrowed) && assign(f, w) != STEER_OK)
+    if (gone && (f->pattern != STEERB_FORMATION_CUSTOM || f->narrowed) && steerB_formation_assign(f, w) != STEER_OK)
         steerA_error((steer_World *)w, "formation: out of memory reassigning its slots");
-}
-
-// ---- narrow places -------------------------------------------------------------------
-
-// A shape's extent: across (its slots' least and greatest y), behind its
-// anchor (the greatest -x, at least 0) and in front (the greatest x).
-typedef struct Extent {
-    float lo, hi, back, front, mid; // mid: the mean x
-} Extent;
-
-static Extent extent(const float *x, const float *y, uint32_t n)
-{
-    Extent e = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
-    for (uint32_t i = 0; i < n; i++) {
-        e.mid += x[i] / (float)n;
-        if (y[i] < e.lo) e.lo = y[i];
-        if (y[i] > e.hi) e.hi = y[i];
-        if (-x[i] > e.back) e.back = -x[i];
-        if (x[i] > e.front) e.front = x[i];
-    }
-    return e;
-}
-
-// Whether a wall, obstacle or other shape of the world lies in the band
-// the shape sweeps: rays along the heading, LANE apart at most across
-// [lo - s/2, hi + s/2], from `back` behind the anchor to `ahead` in front.
-static bool way_blocked(steer_World *w, const steerB_Formation *f, const float at[2], Extent e, float back, float ahead)
-{
-    float s = f->spacing, a = e.lo - 0.5f * s, b = e.hi + 0.5f * s;
-    int lanes = (int)ceilf((b - a) / LANE);
-    float hx = f->head[0], hy = f->head[1], fore[3] = { hx, hy, 0.0f }, aft[3] = { -hx, -hy, 0.0f };
-    for (int i = 0; i <= lanes; i++) {
-        // each lane from the anchor's cross line both ways: a ray from
-        // behind a wall the shape's rear is past (the map's edge) sees none
-        float y = lanes ? a + (b - a) * (float)i / (float)lanes : 0.5f * (a + b);
-        float o[3] = { at[0] - hy * y, at[1] + hx * y, f->pos[2] }, t, nrm[3];
-        uint32_t shape;
-        if (w->geo.live && (steerO_ray_shapes(w, &w->loc, o, fore, ahead, &t, nrm, &shape) ||
-                            (back > 0.0f && steerO_ray_shapes(w, &w->loc, o, aft, back, &t, nrm, &shape))))
-            return true;
-        if (f->mesh) { // off the mesh on the cross line: the shape does not fit there
-            double from[2] = { o[0], o[1] }, hit[2], hn[2], frac;
-            double to[2] = { o[0] + hx * ahead, o[1] + hy * ahead },
-                   from_back[2] = { o[0] - hx * back, o[1] - hy * back };
-            if (steerN_mesh_raycast(f->mesh, from, to, NULL, hit, hn, &frac) != 0) return true;
-            if (back > 0.0f && steerN_mesh_raycast(f->mesh, from, from_back, NULL, hit, hn, &frac) != 0) return true;
-        }
-    }
-    return false;
-}
-
-// Narrow to the narrow shape where the way ahead is narrower than the
-// shape (the band it sweeps from its rear to `ahead` past its front holds
-// a shape of the world); form up again once the band of the shape from
-// the narrow shape's rear has been clear for CLEAR_TIME. The way ahead
-// ends at the target.
-static void narrow_places(steer_World *w, steerB_Formation *f)
-{
-    if (f->narrow == STEERB_FORMATION_WIDE || f->n < 2 || !(f->leader.id || f->has_target)) return;
-    if ((w->geo.live == 0 && !f->mesh) || steerO_geometry_ready(w) != STEER_OK) {
-        f->clear = f->narrowed ? f->clear + 1 : 0;
-    } else {
-        Extent e = extent(f->ox, f->oy, f->n);
-        float s = f->spacing, ahead = e.front + (e.hi - e.lo) + 2.0f * s;
-        if (f->has_target && !f->leader.id) {
-            float to[3];
-            steerT_delta(w, f->pos, f->target, to);
-            float dist = sqrtf(to[0] * to[0] + to[1] * to[1]) + e.front + s;
-            if (dist < ahead) ahead = dist;
-        }
-        if (!f->narrowed) {
-            if (way_blocked(w, f, f->pos, e, e.back, ahead)) {
-                f->narrowed = 1;
-                f->clear = 0;
-                f->last_narrow = f->odo;
-                if (assign(f, w) != STEER_OK) steerA_error(w, "formation: out of memory reassigning its slots");
-            }
-            return;
-        }
-        // narrowed: where the way at the anchor is narrower than its own
-        // shape, the narrow place is there; the tail is through once the
-        // anchor has gone the narrow shape's length (a column's along its
-        // trail) and a spacing past the last such place
-        if (way_blocked(w, f, f->pos, e, 0.0f, s)) f->last_narrow = f->odo;
-        Extent k = extent(f->nx, f->ny, f->n);
-        float tail = f->narrow == STEERU_COLUMN ? (float)(f->n - 1) * s : k.back;
-        // it forms up with its own shape's middle where the narrow one's is
-        // (the anchor moved `shift` back along its heading), so that no
-        // member goes more than about half the narrow shape's length, else
-        // where it is: where the band of its own shape there is clear
-        float shift = k.mid - e.mid < 0.0f ? k.mid - e.mid : 0.0f;
-        bool open = false;
-        for (int pass = 0; pass < 2 && !open && f->odo - f->last_narrow > tail + s; pass++) {
-            float at[2] = { f->pos[0] + f->head[0] * shift, f->pos[1] + f->head[1] * shift };
-            open = !way_blocked(w, f, at, e, e.back, ahead - shift);
-            if (open && (float)(f->clear + 1) * w->dt >= CLEAR_TIME && shift < 0.0f) {
-                f->pos[0] = at[0], f->pos[1] = at[1];
-                f->ntrail = 0; // it went back: the trail starts again
-            }
-            if (shift == 0.0f) break;
-            shift = 0.0f;
-        }
-        f->clear = open ? f->clear + 1 : 0;
-    }
-    if (f->narrowed && (float)f->clear * w->dt >= CLEAR_TIME) {
-        f->narrowed = 0;
-        if (assign(f, w) != STEER_OK) steerA_error(w, "formation: out of memory reassigning its slots");
-    }
 }
 
 // Find the anchor's way on the mesh to the target, for a disc of half the
@@ -668,10 +451,12 @@ static void plan(steer_World *w, steerB_Formation *f)
         int64_t d = steerW_dense(w, f->member[i]);
         if (d >= 0 && w->radius[d] > r) r = w->radius[d];
     }
-    Extent e = extent(f->ox, f->oy, f->n); // a formation that never narrows: its own shape's
-    float half = 0.5f * (f->narrow == STEERB_FORMATION_WIDE
-                             ? e.hi - e.lo + f->spacing
-                             : steerU_pattern_width((SteerUPattern)f->narrow, (int)f->n, f->spacing));
+    steerB_FormationExtent e =
+        steerB_formation_extent(f->ox, f->oy, f->n); // a formation that never narrows: its own shape's
+    // (narrowing to files: a column's, the narrowest it takes)
+    SteerUPattern narrow = f->narrow == STEERB_FORMATION_FILES ? STEERU_COLUMN : (SteerUPattern)f->narrow;
+    float half = 0.5f * (f->narrow == STEERB_FORMATION_WIDE ? e.hi - e.lo + f->spacing
+                                                            : steerU_pattern_width(narrow, (int)f->n, f->spacing));
     double from[2] = { f->pos[0], f->pos[1] }, to[2] = { f->target[0], f->target[1] };
     steerN_MeshFilter filter = { half + r, NULL };
     steerN_PathStatus st = steerN_mesh_path(f->q, f->mesh, from, to, &filter);
@@ -714,9 +499,9 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
         } else v3_zero(f->vel);
         float dx = f->pos[0] - was[0], dy = f->pos[1] - was[1];
         f->odo += sqrtf(dx * dx + dy * dy);
-        record_trail(f);
-        narrow_places(w, f);
-        if (f->narrowed) narrow_offsets(f);
+        steerB_formation_record_trail(f);
+        steerB_formation_narrow_places(w, f);
+        if (f->narrowed) steerB_formation_narrow_offsets(f);
     }
 }
 
@@ -839,9 +624,12 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
     f->last_narrow = steerS_get_f32(in);
     if (ok && !in->failed && !(finite_in(f->odo) && finite_in(f->last_narrow)))
         ok = steerS_fail(in, "the anchor's odometer is not finite");
-    if (ok && !in->failed && f->narrow >= STEERU_PATTERN_COUNT && f->narrow != STEERB_FORMATION_WIDE)
+    if (ok && !in->failed && f->narrow >= STEERU_PATTERN_COUNT && f->narrow != STEERB_FORMATION_WIDE &&
+        f->narrow != STEERB_FORMATION_FILES)
         ok = steerS_fail(in, "narrow shape %u is none", (unsigned)f->narrow);
-    if (ok && !in->failed && (f->narrowed > 1 || (f->narrowed && f->narrow == STEERB_FORMATION_WIDE)))
+    if (ok && !in->failed &&
+        ((f->narrowed > 1 && f->narrow != STEERB_FORMATION_FILES) ||
+         (f->narrowed && f->narrow == STEERB_FORMATION_WIDE)))
         ok = steerS_fail(in, "narrowed %u with narrow shape %u", (unsigned)f->narrowed, (unsigned)f->narrow);
     if (ok && steerS_get_u8(in) && !in->failed) {
         f->mesh = steerB_navmesh_resource.decode(in, NULL, NULL, oom);
@@ -865,7 +653,8 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
     if (ok && !(hl > 0.5f && hl < 2.0f))
         ok = steerS_fail(in, "the heading (%g, %g) is no direction", (double)f->head[0], (double)f->head[1]);
     if (ok) f->n = n;
-    if (ok && f->narrowed) narrow_offsets(f); // as the last tick left them: from the pattern, the anchor and its trail
+    if (ok && f->narrowed)
+        steerB_formation_narrow_offsets(f); // as the last tick left them: from the pattern, the anchor and its trail
     if (!ok || in->failed) {
         fm_release(f);
         return NULL;
@@ -876,7 +665,8 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
 static size_t fm_bytes(const void *obj)
 {
     const steerB_Formation *f = obj;
-    return sizeof *f + (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 4 * sizeof *f->ox);
+    return sizeof *f + (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 4 * sizeof *f->ox) +
+           (size_t)(f->capway + f->captrail) * 2 * sizeof *f->way;
 }
 
 const steerB_ResourceKind steerB_formation_resource = { .name = "formation",

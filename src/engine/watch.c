@@ -151,7 +151,8 @@ void steerE_mod_charge(void *ud, lua_State *L, lua_Integer bytes)
     if (m->used > m->cap) lua_gc(L, LUA_GCCOLLECT);
     if (m->used > m->cap) {
         char why[128];
-        snprintf(why, sizeof why, "over its memory cap of %zu bytes (its trees, grids and flow fields count)", m->cap);
+        snprintf(why, sizeof why,
+                 "over its memory cap of %zu bytes (its trees, grids, flow fields and formations count)", m->cap);
         steerE_kill(m, why);
         steerE_check_stop(L);
     }

@@ -10,6 +10,7 @@
 // offsets. The world's user value keeps its formations' userdata alive
 // (`formations`), and the registry maps each C formation to its one
 // userdata (weak), so w:formations() gives the same values.
+#include "lnav.h"
 #include "lutil.h"
 #include "../behaviors/exports.h"
 #include "../group/assign.h"
@@ -23,11 +24,20 @@
 
 typedef struct Formation {
     steerB_Formation *f;
+    size_t charged; // its C memory, charged to the state's owner (a mod's cap)
 } Formation;
 
 static const char *const assign_names[] = { "sum", "max", NULL };
 
 static Formation *check(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_FORMATION); }
+
+// Charge the state's owner what the formation's C memory (its resource
+// bytes) now adds to what it was charged; 0 once collected. May raise (a
+// mod past its memory cap), after the change that grew it.
+static void charge(lua_State *L, Formation *u)
+{
+    steerL_nav_charge(L, &u->charged, u->f ? steerB_formation_resource.bytes(u->f) : 0);
+}
 
 // The formation's world (its userdata pushed) or NULL (nil pushed).
 static steerL_World *world_of(lua_State *L, int fidx)
@@ -164,7 +174,7 @@ static void set_pattern(lua_State *L, int fidx, int v, const char *fn, const cha
     lua_pop(L, o ? 3 : 2);
 }
 
-#define NARROW_EXPECT "\"line\", \"column\", \"wedge\", \"circle\", \"box\" or false (never narrow)"
+#define NARROW_EXPECT "\"files\", \"line\", \"column\", \"wedge\", \"circle\", \"box\" or false (never narrow)"
 
 // The narrow shape from the value at v (a pattern's name or false).
 static void set_narrow(lua_State *L, int fidx, int v, const char *fn)
@@ -172,7 +182,7 @@ static void set_narrow(lua_State *L, int fidx, int v, const char *fn)
     fidx = lua_absindex(L, fidx);
     int p = STEERB_FORMATION_WIDE;
     if (lua_type(L, v) == LUA_TSTRING) {
-        p = steerU_pattern_find(lua_tostring(L, v));
+        p = strcmp(lua_tostring(L, v), "files") == 0 ? STEERB_FORMATION_FILES : steerU_pattern_find(lua_tostring(L, v));
         if (p < 0) steerL_field_error(L, fn, "narrow", NARROW_EXPECT, v);
     } else if (!(lua_type(L, v) == LUA_TBOOLEAN && !lua_toboolean(L, v))) {
         steerL_field_error(L, fn, "narrow", NARROW_EXPECT, v);
@@ -260,6 +270,7 @@ static Formation *push_new(lua_State *L, steerB_Formation *f)
 {
     Formation *u = lua_newuserdatauv(L, sizeof *u, 1);
     u->f = f;
+    u->charged = 0;
     luaL_setmetatable(L, STEERL_FORMATION);
     lua_newtable(L);
     lua_setiuservalue(L, -2, 1);
@@ -299,6 +310,7 @@ static int formation_new(lua_State *L)
     if (lua_getfield(L, 1, "target") != LUA_TNIL) set_target(L, u, lua_gettop(L), fn);
     if (lua_getfield(L, 1, "leader") != LUA_TNIL) set_leader(L, 2, lua_gettop(L), fn);
     lua_settop(L, 2);
+    charge(L, u);
     return 1;
 }
 
@@ -331,6 +343,7 @@ static int member_change(lua_State *L, bool add)
     int st = add ? steerB_formation_add(u->f, lw->w, a->handle, o, o ? o + n : NULL)
                  : steerB_formation_remove(u->f, lw->w, a->handle, o, o ? o + n : NULL);
     check_status(L, st, fn);
+    charge(L, u);
     return 0;
 }
 static int formation_add(lua_State *L) { return member_change(L, true); }
@@ -370,6 +383,7 @@ static int formation_index(lua_State *L)
         lua_getfield(L, -1, "navmesh");
     } else if (strcmp(k, "narrow") == 0) {
         if (in.narrow == STEERB_FORMATION_WIDE) lua_pushboolean(L, 0);
+        else if (in.narrow == STEERB_FORMATION_FILES) lua_pushliteral(L, "files");
         else lua_pushstring(L, steerU_pattern_name((SteerUPattern)in.narrow));
     } else if (strcmp(k, "target") == 0) {
         if (in.has_target) steerL_pushvec(L, in.target[0], in.target[1], in.target[2]);
@@ -428,6 +442,7 @@ static int formation_gc(lua_State *L)
     Formation *u = check(L, 1);
     if (u->f) steerB_formation_release(u->f);
     u->f = NULL;
+    charge(L, u);
     return 0;
 }
 
@@ -453,7 +468,7 @@ int steerL_world_formations(lua_State *L)
             lua_getiuservalue(L, 1, 1);
             if (!lua_istable(L, -1)) return luaL_error(L, "steer.world:formations: the world is gone");
             lua_pop(L, 1);
-            push_new(L, f);
+            charge(L, push_new(L, f));
             steerB_formation_resource.retain(f); // the userdata's reference (its __gc releases it)
             lua_getiuservalue(L, -1, 1);
             lua_pushvalue(L, 1);

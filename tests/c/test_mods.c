@@ -1562,12 +1562,50 @@ static void test_mod_flow_memory(void)
           "local rows = {} for j = 1, 100 do rows[j] = string.rep('.', 100) end\n"
           "local g, keep = steer.grid{ map = rows }, {}\n"
           "return { update = function() for i = 1, 20 do keep[#keep + 1] = g:flow_field{ goal = { 50, 50 } } end end }",
-          "flow fields count" },
+          "flow fields and formations count" },
         { "one grid too big for the cap",
           "local rows = {} for j = 1, 1500 do rows[j] = string.rep('.', 1500) end steer.grid{ map = rows }",
-          "flow fields count" },
+          "flow fields and formations count" },
     };
     for (size_t i = 0; i < sizeof over / sizeof over[0]; i++) run_case(&over[i]);
+}
+
+// Formations count their C memory (their resource bytes: the members,
+// slots and offsets, the way and the trail) against the mod's cap: 1,000
+// formations of one member add at least 400 bytes each to the mod's
+// memory (their Lua userdata alone about 130), the mod runs on; 20,000
+// under a cap of 8 MB stop it with the memory cap as its reason.
+static void test_mod_formation_memory(void)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    const char *path =
+        write_mod("formation_memory", "local steer = require 'steer'\n"
+                                      "local keep, a = {}, nil\n"
+                                      "return { setup = function(w) a = w:spawn{} end,\n"
+                                      "  update = function()\n"
+                                      "    if keep[1] then return end\n"
+                                      "    for i = 1, 1000 do keep[i] = steer.formation{} keep[i]:add(a) end\n"
+                                      "end }\n");
+    steer_ModLimits lim = { .memory = 8u << 20, .call_ms = 1000 };
+    int id = -1;
+    REQUIRE(steer_engine_load_mod(e, path, &lim, &id) == STEER_OK, "formation_memory: %s", steer_engine_error(e));
+    steer_ModInfo before, after;
+    steer_engine_mod_info(e, id, &before);
+    CHECK(steer_engine_tick(e, 1) == STEER_OK, "tick: %s", steer_engine_error(e));
+    steer_engine_mod_info(e, id, &after);
+    CHECK(after.enabled, "the mod was stopped: %s", after.reason);
+    CHECK(after.memory >= before.memory + 1000 * 400, "1,000 formations: %zu bytes, %zu before", after.memory,
+          before.memory);
+    printf("    1,000 formations of one member: %zu bytes more in the mod\n", after.memory - before.memory);
+    steer_engine_free(e);
+    static const Case over = { "formations beyond the memory cap (their C memory counts)",
+                               "local keep = {}\n"
+                               "return { setup = function(w) local a = w:spawn{}\n"
+                               "  for i = 1, 20000 do keep[i] = steer.formation{} keep[i]:add(a) end end }",
+                               "memory cap" };
+    run_case(&over);
 }
 
 // The steer pass of a mod's agents runs in C outside every call into the
@@ -2005,6 +2043,7 @@ int main(void)
     RUN(test_mod_flow_field_outlives_the_mod);
     RUN(test_mod_brains_after_a_rewind);
     RUN(test_mod_flow_memory);
+    RUN(test_mod_formation_memory);
     RUN(test_mod_thinkers);
     RUN(test_mod_unloaded_mid_run);
     RUN(test_mod_functions_across_a_snapshot);

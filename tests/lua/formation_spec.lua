@@ -222,20 +222,21 @@ describe("narrow places", function()
   -- returns when all are through, when they are back in shape after that
   -- (none narrowed, every member within 0.5 m of its slot), whether one
   -- crossed the wall's line outside the gap, and the world and formation.
-  local function cross(narrow, seconds)
+  local function cross(narrow, seconds, n, gap)
+    n, gap = n or 12, gap or 3
     local w = steer.world{ seed = 1, dt = 1 / 30, size = { 400, 400 }, collide = true }
-    w:add_wall{ from = { 20, -40 }, to = { 20, -1.5 } }
-    w:add_wall{ from = { 20, 1.5 }, to = { 20, 40 } }
+    w:add_wall{ from = { 20, -40 }, to = { 20, -gap / 2 } }
+    w:add_wall{ from = { 20, gap / 2 }, to = { 20, 40 } }
     local f = steer.formation{ pattern = "wedge", spacing = 2, position = steer.vec(0, 0), target = steer.vec(90, 0),
                                narrow = narrow }
     local brain = steer.reciprocal{ steer.blend{ { steer.formation_slot{ formation = f }, 1 }, { steer.avoid_walls{}, 1 } } }
     local ms = {}
-    for i = 1, 12 do
+    for i = 1, n do
       ms[i] = w:spawn{ position = { -6 + (i % 4) * 2, -3 + 2 * math.floor(i / 4) }, max_speed = 3, max_force = 10,
                        radius = 0.4, brain = brain }
       f:add(ms[i])
     end
-    local all, back, breach, narrowed = nil, nil, false, false
+    local all, back, breach, narrowed, across = nil, nil, false, false, 0 -- across: the greatest |y| of a narrowed slot
     local last = {}
     for i, a in ipairs(ms) do last[i] = a.position end
     for t = 1, 30 * seconds do
@@ -245,16 +246,17 @@ describe("narrow places", function()
         local p, q = last[i], a.position
         if (p.x < 20) ~= (q.x < 20) then
           local y = p.y + (q.y - p.y) * (20 - p.x) / (q.x - p.x)
-          if math.abs(y) > 1.5 - 0.4 + 0.05 then breach = true end
+          if math.abs(y) > gap / 2 - 0.4 + 0.05 then breach = true end
         end
         last[i] = q
         if q.x > 20.5 then through = through + 1 end
+        if f.narrowed and math.abs(q.x - 20) < 4 then across = math.max(across, math.abs(a:slot().y)) end
       end
       narrowed = narrowed or f.narrowed
-      if through == 12 and not all then all = t / 30 end
+      if through == n and not all then all = t / 30 end
       if all and not back and not f.narrowed and max_error(f) < 0.5 then back = t / 30 - all end
     end
-    return all, back, breach, narrowed, f
+    return all, back, breach, narrowed, f, across
   end
 
   it("a wedge narrows to a column through a gap narrower than it, all through, then forms up again", function()
@@ -267,6 +269,22 @@ describe("narrow places", function()
     expect(breach, "a member crossed the wall outside the gap"):eq(false)
     expect(f.pattern, "the pattern after"):eq("wedge")
     expect(f.narrowed, "narrowed after"):eq(false)
+  end)
+
+  it("narrow = \"files\" takes as many files as the gap's width allows: 2 through 4 m, sooner than a column", function()
+    local all, back, breach, narrowed, f, across = cross("files", 90, 24, 4)
+    expect(f.narrow, "f.narrow"):eq("files")
+    expect(narrowed, "the wedge narrowed"):eq(true)
+    expect(across, "the greatest |y| of a slot at the gap (two files: 1)"):near(1, 0.25)
+    expect(all ~= nil, "all 24 through the 4 m gap"):eq(true)
+    expect(breach, "a member crossed the wall outside the gap"):eq(false)
+    expect(back ~= nil, "back in the wedge"):eq(true)
+    local call, _, _, _, _, cacross = cross("column", 90, 24, 4)
+    expect(cacross, "a column's greatest |y| at the gap"):lt(0.25)
+    expect(all, "seconds until all 24 are through in files, in a column " .. tostring(call)):lt(call)
+    -- 3 m: floor((3 - 0.5 - 2 * 0.4) / 2) + 1 = 1 file (the clear lanes span no more than the gap)
+    local _, _, _, _, _, across3 = cross("files", 20, 12, 3)
+    expect(across3, "the greatest |y| of a slot at the 3 m gap (one file)"):lt(0.25)
   end)
 
   it("narrow = false keeps the wedge, which jams at the gap", function()
@@ -290,25 +308,28 @@ describe("narrow places", function()
     expect(f.narrow, "f.narrow after the failures"):eq("box")
   end)
 
-  it("a snapshot taken narrowed runs on bit for bit", function()
-    local w = steer.world{ seed = 2, dt = 1 / 30, size = { 400, 400 }, collide = true }
-    w:add_wall{ from = { 12, -40 }, to = { 12, -1.5 } }
-    w:add_wall{ from = { 12, 1.5 }, to = { 12, 40 } }
-    local f = steer.formation{ pattern = "wedge", spacing = 2, position = steer.vec(0, 0), target = steer.vec(60, 0) }
-    local brain = steer.reciprocal{ steer.formation_slot{ formation = f } }
-    for i = 1, 8 do f:add(w:spawn{ position = { -4 + i, (i % 3) - 1 }, max_speed = 3, radius = 0.4, brain = brain }) end
-    for _ = 1, 600 do
-      w:step(1)
-      if f.narrowed then break end
+  it("a snapshot taken narrowed runs on bit for bit (a column through 3 m, two files through 4 m)", function()
+    for _, c in ipairs{ { nil, 3 }, { "files", 4 } } do
+      local w = steer.world{ seed = 2, dt = 1 / 30, size = { 400, 400 }, collide = true }
+      w:add_wall{ from = { 12, -40 }, to = { 12, -c[2] / 2 } }
+      w:add_wall{ from = { 12, c[2] / 2 }, to = { 12, 40 } }
+      local f = steer.formation{ pattern = "wedge", spacing = 2, position = steer.vec(0, 0), target = steer.vec(60, 0),
+                                 narrow = c[1] }
+      local brain = steer.reciprocal{ steer.formation_slot{ formation = f } }
+      for i = 1, 8 do f:add(w:spawn{ position = { -4 + i, (i % 3) - 1 }, max_speed = 3, radius = 0.4, brain = brain }) end
+      for _ = 1, 600 do
+        w:step(1)
+        if f.narrowed then break end
+      end
+      expect(f.narrowed, "narrowed at the save"):eq(true)
+      local s = w:save()
+      w:step(400)
+      local want = w:hash()
+      local l = steer.load(s)
+      expect(l:formations()[1].narrowed, "the loaded formation narrowed"):eq(true)
+      l:step(400)
+      expect(l:hash(), "hash after the load"):eq(want)
     end
-    expect(f.narrowed, "narrowed at the save"):eq(true)
-    local s = w:save()
-    w:step(400)
-    local want = w:hash()
-    local l = steer.load(s)
-    expect(l:formations()[1].narrowed, "the loaded formation narrowed"):eq(true)
-    l:step(400)
-    expect(l:hash(), "hash after the load"):eq(want)
   end)
 end)
 

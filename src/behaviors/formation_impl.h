@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// formation_impl.h — what formation.c (the object, its motion, the
+// resource, formation_slot) and formation_narrow.c (narrow places: the
+// look-ahead, the narrow shape and the trail) share: the formation's
+// fields and the functions one calls in the other. Not a public header.
+#ifndef STEER_BEHAVIORS_FORMATION_IMPL_H
+#define STEER_BEHAVIORS_FORMATION_IMPL_H
+
+#include "behavior.h"
+#include "fields.h"
+#include "laws.h"
+#include "../core/geometry.h"
+#include "../core/pmath.h"
+#include "../group/assign.h"
+#include "../group/pattern.h"
+#include "../nav/mesh.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct steerB_Formation {
+    int refs;
+    steer_AllocFn alloc;
+    void *alloc_ud;
+    uint8_t pattern; // SteerUPattern, or STEERB_FORMATION_CUSTOM
+    uint8_t mode;    // SteerUAssignMode
+    uint8_t has_target, placed;
+    uint8_t narrow;    // the SteerUPattern it narrows to, or STEERB_FORMATION_WIDE (never)
+    uint8_t narrowed;  // its slots are the narrow shape's (nx, ny) now
+    uint32_t clear;    // ticks the way has been wide since it narrowed
+    float odo;         // metres the anchor has gone (while it has a leader or target)
+    float last_narrow; // odo where the way at the anchor was last narrower than its own shape
+    float spacing;
+    steer_Agent leader; // 0: none
+    float target[3];    // when has_target
+    float pos[3], vel[3], head[2];
+    uint32_t n, cap;
+    steer_Agent *member; // n, sorted by id
+    uint32_t *slot;      // member i's slot
+    float *ox, *oy;      // n slots' offsets of its own shape
+    float *nx, *ny;      // ... of the narrow shape, when narrowed
+    steerN_Mesh *mesh;   // its navigation mesh (held) or NULL: the anchor goes straight to its target
+    steerN_MeshQuery *q; // the path search's scratch (made when first needed)
+    uint8_t replan;      // the way must be found again (a new target or mesh)
+    uint32_t nway, kway, capway;
+    float *way; // nway points (x, y) of the way on the mesh to the target; kway: the next
+    uint32_t ntrail, captrail;
+    float *trail; // the anchor's last ntrail points (x, y), TRAIL_STEP apart, the newest last
+};
+
+// The formation's allocator (its alloc, else the C library's).
+static inline void *fm_realloc(const steerB_Formation *f, void *p, size_t size)
+{
+    if (f->alloc) return f->alloc(f->alloc_ud, p, size);
+    if (size == 0) {
+        free(p);
+        return NULL;
+    }
+    return realloc(p, size);
+}
+
+// A shape's extent: across (its slots' least and greatest y), behind its
+// anchor (the greatest -x, at least 0) and in front (the greatest x).
+typedef struct steerB_FormationExtent {
+    float lo, hi, back, front, mid; // mid: the mean x
+} steerB_FormationExtent;
+
+steerB_FormationExtent steerB_formation_extent(const float *x, const float *y, uint32_t n);
+
+// formation.c: the builtin pattern's offsets for the n members (and the
+// narrow shape's, when narrowed); then every member's slot.
+int steerB_formation_assign(steerB_Formation *f, const steer_World *w);
+
+// formation_narrow.c: the narrow shape's offsets (a column's along the
+// trail); the anchor's trail, once a tick; narrowing and forming up.
+void steerB_formation_narrow_offsets(steerB_Formation *f);
+void steerB_formation_record_trail(steerB_Formation *f);
+void steerB_formation_narrow_places(steer_World *w, steerB_Formation *f);
+
+#endif

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+// formation_narrow.c — a formation's narrow places (issue 35): the
+// look-ahead along its heading, narrowing to its narrow shape and forming
+// up again past the narrow place, and the anchor's trail that a narrowed
+// column follows round bends. formation.c calls these once a tick and
+// when the slots are assigned; the fields are in formation_impl.h.
+#include "formation_impl.h"
+
+#include <math.h>
+#include <string.h>
+
+#define LANE 0.5f        // metres at most between the look-ahead's rays across the shape
+#define CLEAR_TIME 1.0f  // seconds the way must stay wide before a narrowed formation forms up
+#define TRAIL_STEP 0.25f // metres between the points of the anchor's trail
+
+// ---- the narrow shape and the trail -------------------------------------------------
+
+// Files: `files` side by side (a column when 1), a spacing apart, centred
+// on the anchor's way, the rows a spacing apart behind it (slot k in row
+// k / files; the last row, when short, centred too).
+static void files_offsets(steerB_Formation *f, uint32_t files)
+{
+    if (files <= 1) {
+        steerU_pattern_offsets(STEERU_COLUMN, (int)f->n, f->spacing, f->nx, f->ny);
+        return;
+    }
+    for (uint32_t k = 0; k < f->n; k++) {
+        uint32_t row = k / files, in_row = f->n - row * files < files ? f->n - row * files : files;
+        f->nx[k] = -(float)row * f->spacing;
+        f->ny[k] = (0.5f * (float)(in_row - 1) - (float)(k % files)) * f->spacing;
+    }
+}
+
+// The narrow shape's offsets: its pattern's (or its files'); a column's
+// or files' slots bent along the anchor's trail (a row k spacings behind
+// it along the way it came, straight on past the trail's end, its files
+// across the trail there), so that they follow the anchor round a corner
+// instead of cutting through it.
+void steerB_formation_narrow_offsets(steerB_Formation *f)
+{
+    bool files = f->narrow == STEERB_FORMATION_FILES;
+    if (files) files_offsets(f, f->narrowed);
+    else steerU_pattern_offsets((SteerUPattern)f->narrow, (int)f->n, f->spacing, f->nx, f->ny);
+    if ((f->narrow != STEERU_COLUMN && !files) || f->ntrail == 0) return;
+    float px = f->pos[0], py = f->pos[1], walked = 0.0f; // walked: the arc length to (px, py)
+    uint32_t j = f->ntrail;                              // the next trail point back is j - 1
+    float dx = -f->head[0], dy = -f->head[1];            // the way back past the trail's end
+    for (uint32_t k = 0; k < f->n; k++) {
+        float want = -f->nx[k], across = f->ny[k];
+        while (j > 0) {
+            float qx = f->trail[2 * (j - 1)], qy = f->trail[2 * (j - 1) + 1];
+            float l = sqrtf((qx - px) * (qx - px) + (qy - py) * (qy - py));
+            if (walked + l >= want) break;
+            if (l > 0.0f) dx = (qx - px) / l, dy = (qy - py) / l;
+            walked += l, px = qx, py = qy, j--;
+        }
+        float x = px, y = py, r = want - walked, bx = dx, by = dy; // (bx, by): the way back there
+        if (j > 0) {
+            float qx = f->trail[2 * (j - 1)], qy = f->trail[2 * (j - 1) + 1];
+            float l = sqrtf((qx - px) * (qx - px) + (qy - py) * (qy - py));
+            if (l > 0.0f) x += (qx - px) * r / l, y += (qy - py) * r / l, bx = (qx - px) / l, by = (qy - py) / l;
+        } else {
+            x += dx * r, y += dy * r;
+        }
+        if (across != 0.0f) x += by * across, y -= bx * across; // left of the way forward (-bx, -by)
+        // the point in the anchor's frame
+        float ex = x - f->pos[0], ey = y - f->pos[1];
+        f->nx[k] = f->head[0] * ex + f->head[1] * ey;
+        f->ny[k] = -f->head[1] * ex + f->head[0] * ey;
+    }
+}
+
+// The anchor's trail: its position, once it is TRAIL_STEP from the last
+// point, the points beyond its column's length (and a little) let go.
+void steerB_formation_record_trail(steerB_Formation *f)
+{
+    uint32_t keep = (uint32_t)((float)f->n * f->spacing / TRAIL_STEP) + 8;
+    if (f->ntrail) {
+        float ex = f->pos[0] - f->trail[2 * f->ntrail - 2], ey = f->pos[1] - f->trail[2 * f->ntrail - 1];
+        if (ex * ex + ey * ey < TRAIL_STEP * TRAIL_STEP) return;
+    }
+    if (f->ntrail >= keep) {
+        uint32_t drop = f->ntrail - keep + 1;
+        memmove(f->trail, f->trail + 2 * drop, sizeof *f->trail * 2 * (f->ntrail - drop));
+        f->ntrail -= drop;
+    }
+    if (f->ntrail >= f->captrail) {
+        uint32_t cap = f->captrail ? 2 * f->captrail : 64;
+        float *t = fm_realloc(f, f->trail, sizeof *t * 2 * cap);
+        if (!t) return; // out of memory: the trail stops growing (the column bends less)
+        f->trail = t;
+        f->captrail = cap;
+    }
+    f->trail[2 * f->ntrail] = f->pos[0];
+    f->trail[2 * f->ntrail + 1] = f->pos[1];
+    f->ntrail++;
+}
+
+// ---- narrow places -------------------------------------------------------------------
+
+steerB_FormationExtent steerB_formation_extent(const float *x, const float *y, uint32_t n)
+{
+    steerB_FormationExtent e = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+    for (uint32_t i = 0; i < n; i++) {
+        e.mid += x[i] / (float)n;
+        if (y[i] < e.lo) e.lo = y[i];
+        if (y[i] > e.hi) e.hi = y[i];
+        if (-x[i] > e.back) e.back = -x[i];
+        if (x[i] > e.front) e.front = x[i];
+    }
+    return e;
+}
+
+// Whether a wall, obstacle or other shape of the world (or the mesh's
+// edge) lies on the lane `y` across the heading from `at`: a ray from the
+// anchor's cross line `ahead` forward and `back` backward.
+static bool lane_blocked(steer_World *w, const steerB_Formation *f, const float at[2], float y, float back, float ahead)
+{
+    float hx = f->head[0], hy = f->head[1], fore[3] = { hx, hy, 0.0f }, aft[3] = { -hx, -hy, 0.0f };
+    // each lane from the anchor's cross line both ways: a ray from
+    // behind a wall the shape's rear is past (the map's edge) sees none
+    float o[3] = { at[0] - hy * y, at[1] + hx * y, f->pos[2] }, t, nrm[3];
+    uint32_t shape;
+    if (w->geo.live && (steerO_ray_shapes(w, &w->loc, o, fore, ahead, &t, nrm, &shape) ||
+                        (back > 0.0f && steerO_ray_shapes(w, &w->loc, o, aft, back, &t, nrm, &shape))))
+        return true;
+    if (f->mesh) { // off the mesh on the cross line: the shape does not fit there
+        double from[2] = { o[0], o[1] }, hit[2], hn[2], frac;
+        double to[2] = { o[0] + hx * ahead, o[1] + hy * ahead }, from_back[2] = { o[0] - hx * back, o[1] - hy * back };
+        if (steerN_mesh_raycast(f->mesh, from, to, NULL, hit, hn, &frac) != 0) return true;
+        if (back > 0.0f && steerN_mesh_raycast(f->mesh, from, from_back, NULL, hit, hn, &frac) != 0) return true;
+    }
+    return false;
+}
+
+// The lanes of the band the shape sweeps: LANE apart at most across
+// [lo - s/2, hi + s/2]; lane i's y.
+static int band_lanes(const steerB_Formation *f, steerB_FormationExtent e, float *a, float *b)
+{
+    *a = e.lo - 0.5f * f->spacing, *b = e.hi + 0.5f * f->spacing;
+    return (int)ceilf((*b - *a) / LANE);
+}
+static float lane_y(int i, int lanes, float a, float b)
+{
+    return lanes ? a + (b - a) * (float)i / (float)lanes : 0.5f * (a + b);
+}
+
+// Whether a wall, obstacle or other shape of the world lies in the band
+// the shape sweeps, from `back` behind the anchor to `ahead` in front.
+static bool way_blocked(steer_World *w, const steerB_Formation *f, const float at[2], steerB_FormationExtent e,
+                        float back, float ahead)
+{
+    float a, b;
+    int lanes = band_lanes(f, e, &a, &b);
+    for (int i = 0; i <= lanes; i++)
+        if (lane_blocked(w, f, at, lane_y(i, lanes, a, b), back, ahead)) return true;
+    return false;
+}
+
+// How many files side by side fit the way: the widest run of clear lanes
+// in the band (its width between its outermost clear lanes: no more than
+// the free width), less the largest member's diameter, in spacings, plus
+// one; at least 1.
+static uint8_t files_that_fit(steer_World *w, const steerB_Formation *f, steerB_FormationExtent e, float back,
+                              float ahead)
+{
+    float a, b, r = 0.0f;
+    int lanes = band_lanes(f, e, &a, &b), run = 0, best = 0;
+    for (int i = 0; i <= lanes; i++) {
+        run = lane_blocked(w, f, f->pos, lane_y(i, lanes, a, b), back, ahead) ? 0 : run + 1;
+        if (run > best) best = run;
+    }
+    for (uint32_t i = 0; i < f->n; i++) {
+        int64_t d = steerW_dense(w, f->member[i]);
+        if (d >= 0 && w->radius[d] > r) r = w->radius[d];
+    }
+    float width = best > 1 && lanes ? (b - a) * (float)(best - 1) / (float)lanes : 0.0f;
+    float files = floorf((width - 2.0f * r) / f->spacing) + 1.0f;
+    return files < 1.0f ? 1 : files > 255.0f ? 255 : (uint8_t)files;
+}
+
+// Narrow to the narrow shape where the way ahead is narrower than the
+// shape (the band it sweeps from its rear to `ahead` past its front holds
+// a shape of the world); form up again once the band of the shape from
+// the narrow shape's rear has been clear for CLEAR_TIME. The way ahead
+// ends at the target.
+void steerB_formation_narrow_places(steer_World *w, steerB_Formation *f)
+{
+    if (f->narrow == STEERB_FORMATION_WIDE || f->n < 2 || !(f->leader.id || f->has_target)) return;
+    if ((w->geo.live == 0 && !f->mesh) || steerO_geometry_ready(w) != STEER_OK) {
+        f->clear = f->narrowed ? f->clear + 1 : 0;
+    } else {
+        steerB_FormationExtent e = steerB_formation_extent(f->ox, f->oy, f->n);
+        float s = f->spacing, ahead = e.front + (e.hi - e.lo) + 2.0f * s;
+        if (f->has_target && !f->leader.id) {
+            float to[3];
+            steerT_delta(w, f->pos, f->target, to);
+            float dist = sqrtf(to[0] * to[0] + to[1] * to[1]) + e.front + s;
+            if (dist < ahead) ahead = dist;
+        }
+        if (!f->narrowed) {
+            if (way_blocked(w, f, f->pos, e, e.back, ahead)) {
+                f->narrowed = f->narrow == STEERB_FORMATION_FILES ? files_that_fit(w, f, e, e.back, ahead) : 1;
+                f->clear = 0;
+                f->last_narrow = f->odo;
+                if (steerB_formation_assign(f, w) != STEER_OK)
+                    steerA_error(w, "formation: out of memory reassigning its slots");
+            }
+            return;
+        }
+        // narrowed: where the way at the anchor is narrower than its own
+        // shape, the narrow place is there; the tail is through once the
+        // anchor has gone the narrow shape's length (a column's along its
+        // trail) and a spacing past the last such place
+        if (way_blocked(w, f, f->pos, e, 0.0f, s)) f->last_narrow = f->odo;
+        steerB_FormationExtent k = steerB_formation_extent(f->nx, f->ny, f->n);
+        float tail = f->narrow == STEERU_COLUMN            ? (float)(f->n - 1) * s
+                     : f->narrow == STEERB_FORMATION_FILES ? (float)((f->n - 1) / f->narrowed) * s
+                                                           : k.back;
+        // it forms up with its own shape's middle where the narrow one's is
+        // (the anchor moved `shift` back along its heading), so that no
+        // member goes more than about half the narrow shape's length, else
+        // where it is: where the band of its own shape there is clear
+        float shift = k.mid - e.mid < 0.0f ? k.mid - e.mid : 0.0f;
+        bool open = false;
+        for (int pass = 0; pass < 2 && !open && f->odo - f->last_narrow > tail + s; pass++) {
+            float at[2] = { f->pos[0] + f->head[0] * shift, f->pos[1] + f->head[1] * shift };
+            open = !way_blocked(w, f, at, e, e.back, ahead - shift);
+            if (open && (float)(f->clear + 1) * w->dt >= CLEAR_TIME && shift < 0.0f) {
+                f->pos[0] = at[0], f->pos[1] = at[1];
+                f->ntrail = 0; // it went back: the trail starts again
+            }
+            if (shift == 0.0f) break;
+            shift = 0.0f;
+        }
+        f->clear = open ? f->clear + 1 : 0;
+    }
+    if (f->narrowed && (float)f->clear * w->dt >= CLEAR_TIME) {
+        f->narrowed = 0;
+        if (steerB_formation_assign(f, w) != STEER_OK)
+            steerA_error(w, "formation: out of memory reassigning its slots");
+    }
+}
