@@ -23,12 +23,17 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
 setup() {
     tools/setup.sh --packages clang libclang-rt-14-dev meson ninja-build pkg-config liblua5.4-dev || exit 1
+    log=$(mktemp)
     if [ ! -f "$build/build.ninja" ]; then
-        CC=clang meson setup "$build" -Dbuildtype=debug -Doptimization=1 -Db_sanitize=address,undefined \
-            -Db_lundef=false -Dfuzz=true -Dviewer=disabled >/dev/null || exit 1
+        # clang for C and C++ (the baker, bake.cpp, is instrumented too)
+        CC=clang CXX=clang++ meson setup "$build" -Dbuildtype=debug -Doptimization=1 -Db_sanitize=address,undefined \
+            -Db_lundef=false -Dfuzz=true -Dviewer=disabled >"$log" 2>&1 ||
+            { tail -n 20 "$log"; echo "fuzz: meson setup $build failed"; exit 1; }
     fi
     ninja -C "$build" tests/fuzz/fuzz_api tests/fuzz/fuzz_grid tests/fuzz/fuzz_message tests/fuzz/fuzz_data tests/fuzz/fuzz_scenario tests/fuzz/fuzz_snapshot \
-        tests/fuzz/fuzz_container tests/fuzz/fuzz_navmesh tests/fuzz/fuzz_obj tests/fuzz/steer-fuzz >/dev/null || exit 1
+        tests/fuzz/fuzz_container tests/fuzz/fuzz_navmesh tests/fuzz/fuzz_obj tests/fuzz/steer-fuzz >"$log" 2>&1 ||
+        { grep -E "error|FAILED" "$log" | head -n 20; echo "fuzz: building the targets in $build failed"; exit 1; }
+    rm -f "$log"
 }
 
 # libFuzzer's options for every run: a hang of 10 s is a finding; inputs up
