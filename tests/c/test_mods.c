@@ -211,8 +211,12 @@ static const Case cases[] = {
       "too large" },
 };
 
-// Mod names must be unique per engine: each case is loaded as "evil".
-static void run_case(const Case *c)
+// Mod names must be unique per engine: each case is loaded as "evil",
+// with a memory cap of `memory` bytes and a CPU budget of `ms` per call
+// (0: the defaults below).
+static void run_case_limits(const Case *c, size_t memory, double ms);
+static void run_case(const Case *c) { run_case_limits(c, 0, 0); }
+static void run_case_limits(const Case *c, size_t memory, double ms)
 {
     Log log = { 0 };
     steer_Engine *e = engine(&log);
@@ -224,8 +228,8 @@ static void run_case(const Case *c)
     const char *path = write_mod("evil", code);
     // the other cases' budget is well above what they need even in a slow
     // sanitizer build, so that the limit they test is the one that fires
-    double ms = strcmp(c->expect, "CPU budget") == 0 ? 50 : 1000;
-    steer_ModLimits lim = { .memory = 8u << 20, .call_ms = ms, .agents = 50 };
+    if (ms <= 0) ms = strcmp(c->expect, "CPU budget") == 0 ? 50 : 1000;
+    steer_ModLimits lim = { .memory = memory ? memory : 8u << 20, .call_ms = ms, .agents = 50 };
     steer_engine_load_mod(e, path, &lim, &evil);
     REQUIRE(evil == 1, "%s: the mod got no id", c->what);
     uint64_t t0 = steer_world_tick(steer_engine_world(e));
@@ -1605,7 +1609,9 @@ static void test_mod_formation_memory(void)
                                "return { setup = function(w) local a = w:spawn{}\n"
                                "  for i = 1, 20000 do keep[i] = steer.formation{} keep[i]:add(a) end end }",
                                "memory cap" };
-    run_case(&over);
+    // a smaller cap and a longer budget: thousands of formations take more
+    // than a second under ThreadSanitizer, and it is the cap that must stop it
+    run_case_limits(&over, 3u << 20, 20000);
 }
 
 // The steer pass of a mod's agents runs in C outside every call into the
