@@ -56,8 +56,10 @@ typedef struct steerN_BakeSpec {
 // steerN_bake_rings_free).
 typedef struct steerN_BakeRings {
     double *xy;
+    double *z; // per point: the ground's height there, metres
     uint32_t *ring_end;
-    uint32_t nrings, npoints;
+    uint32_t *ring_layer; // per ring: its layer, 0 .. nlayers - 1
+    uint32_t nrings, npoints, nlayers;
     double cell;      // the cell size used
     int width, depth; // the heightfield's columns along x and y
 } steerN_BakeRings;
