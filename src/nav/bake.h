@@ -15,9 +15,11 @@
 // eroded by any radius: steer's queries take the agent's radius, so one
 // mesh serves every agent size.
 //
-// One floor only for now: where the walkable ground lies over itself in
-// plan (a bridge, a room over a room, a table an agent fits under), the
-// bake fails and says where (several floors are issue 33 item 2).
+// Several floors: where the walkable ground lies over itself in plan (a
+// bridge, a room over a room, a stair), the regions are layers, each
+// planar (floors() in bake.cpp), the rings say their layer, and the mesh
+// is each layer's built alone, stacked (mesh_layers.c). Every ring point
+// keeps the ground's height.
 //
 // The bake runs Recast's float code: it may differ between machines and
 // compilers by a cell here and there. The mesh it gives is plain data:
