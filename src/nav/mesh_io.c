@@ -14,6 +14,7 @@
 // triangle back across the same edge, every name and cost is one a build
 // could give; the wall flags are derived again, not read.
 #include "mesh.h"
+#include "mesh_dyn.h"
 
 #include "../core/bytes.h"
 #include "predicates.h"
@@ -26,6 +27,10 @@
 
 void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
 {
+    if (m->dyn) { // the base and the obstacles (mesh_dyn.c), version 2
+        steerN_mesh_dyn_encode(m, out);
+        return;
+    }
     steerS_put(out, MAGIC, 4);
     steerS_put_u32(out, VERSION);
     steerS_put_u32(out, m->nvert);
@@ -84,7 +89,9 @@ static bool check(steerS_Reader *r, steerN_Mesh *m)
     return true;
 }
 
-steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oom)
+// A mesh's bytes; with obstacles (version 2) only when `obstacles` (a
+// base inside those bytes is version 1).
+static steerN_Mesh *decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oom, bool obstacles)
 {
     *oom = false;
     const unsigned char *magic = steerS_take(r, 4);
@@ -94,6 +101,7 @@ steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, boo
         return NULL;
     }
     uint32_t version = steerS_get_u32(r);
+    if (!r->failed && version == 2 && obstacles) return steerN_mesh_dyn_decode(r, alloc, oom);
     if (!r->failed && version != VERSION) {
         steerS_fail(r, "navigation mesh: version %u, this steer reads %u", version, VERSION);
         return NULL;
@@ -148,4 +156,14 @@ steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, boo
     }
     steerN_mesh_free(m);
     return NULL;
+}
+
+steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oom)
+{
+    return decode(r, alloc, oom, true);
+}
+
+steerN_Mesh *steerN_mesh_decode_base(steerS_Reader *r, const steerN_Alloc *alloc, bool *oom)
+{
+    return decode(r, alloc, oom, false);
 }
