@@ -158,6 +158,57 @@ int ilog2ceil(unsigned v)
     return r;
 }
 
+// The bake's settings for an agent of `radius` (the tile's box set by tile_config).
+rcConfig config(double radius, const Options &o)
+{
+    rcConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.cs = o.cs;
+    cfg.ch = kCellHeight;
+    cfg.walkableSlopeAngle = kSlope;
+    cfg.walkableHeight = (int)std::ceil(kAgentHeight / cfg.ch);
+    cfg.walkableClimb = (int)std::floor(kAgentClimb / cfg.ch);
+    cfg.walkableRadius = (int)std::ceil(radius / cfg.cs - 1e-6);
+    cfg.maxEdgeLen = (int)(kEdgeMaxLen / cfg.cs);
+    cfg.maxSimplificationError = kEdgeMaxError;
+    cfg.minRegionArea = kRegionMinSize * kRegionMinSize;
+    cfg.mergeRegionArea = kRegionMergeSize * kRegionMergeSize;
+    cfg.maxVertsPerPoly = kVertsPerPoly;
+    cfg.tileSize = o.tile;
+    cfg.borderSize = cfg.walkableRadius + 3;
+    cfg.width = cfg.height = cfg.tileSize + 2 * cfg.borderSize;
+    cfg.detailSampleDist = kDetailSampleDist * cfg.cs;
+    cfg.detailSampleMaxError = kDetailSampleMaxError * cfg.ch;
+    cfg.bmin[1] = -1;
+    cfg.bmax[1] = kBoxHeight + 1;
+    return cfg;
+}
+
+// Tile (tx, ty)'s heightfield, filtered, compacted and eroded (the part of
+// a tile's bake that the navmesh and the tile cache share); false on a failure.
+bool tile_field(rcContext *ctx, const Geometry &g, const std::vector<int> &boxes, rcConfig &cfg, const float *orig,
+                int tx, int ty, rcHeightfield *solid, rcCompactHeightfield *chf)
+{
+    float tile_m = cfg.tileSize * cfg.cs, border_m = cfg.borderSize * cfg.cs;
+    cfg.bmin[0] = orig[0] + tx * tile_m - border_m;
+    cfg.bmin[2] = orig[2] + ty * tile_m - border_m;
+    cfg.bmax[0] = orig[0] + (tx + 1) * tile_m + border_m;
+    cfg.bmax[2] = orig[2] + (ty + 1) * tile_m + border_m;
+    std::vector<int> tris = g.floor;
+    std::vector<unsigned char> areas(2, RC_WALKABLE_AREA);
+    for (int b : boxes) tris.insert(tris.end(), g.box.begin() + 36 * b, g.box.begin() + 36 * (b + 1));
+    areas.resize(tris.size() / 3, RC_NULL_AREA);
+    if (!solid || !chf || !rcCreateHeightfield(ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch) ||
+        !rcRasterizeTriangles(ctx, g.verts.data(), (int)g.verts.size() / 3, tris.data(), areas.data(),
+                              (int)areas.size(), *solid, cfg.walkableClimb))
+        return false;
+    rcFilterLowHangingWalkableObstacles(ctx, cfg.walkableClimb, *solid);
+    rcFilterLedgeSpans(ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
+    rcFilterWalkableLowHeightSpans(ctx, cfg.walkableHeight, *solid);
+    return rcBuildCompactHeightfield(ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf) &&
+           rcErodeWalkableArea(ctx, cfg.walkableRadius, *chf);
+}
+
 struct Baked {
     dtNavMesh *mesh = nullptr;
     int tiles = 0, polys = 0;
@@ -171,35 +222,15 @@ unsigned char *bake_tile(rcContext *ctx, const Geometry &g, const std::vector<in
                          const float *orig, int tx, int ty, int *size, int *npolys)
 {
     rcConfig cfg = base;
-    float tile_m = cfg.tileSize * cfg.cs, border_m = cfg.borderSize * cfg.cs;
-    cfg.bmin[0] = orig[0] + tx * tile_m - border_m;
-    cfg.bmin[2] = orig[2] + ty * tile_m - border_m;
-    cfg.bmax[0] = orig[0] + (tx + 1) * tile_m + border_m;
-    cfg.bmax[2] = orig[2] + (ty + 1) * tile_m + border_m;
     unsigned char *data = nullptr;
     rcHeightfield *solid = rcAllocHeightfield();
     rcCompactHeightfield *chf = rcAllocCompactHeightfield();
     rcContourSet *cset = rcAllocContourSet();
     rcPolyMesh *pmesh = rcAllocPolyMesh();
     rcPolyMeshDetail *dmesh = rcAllocPolyMeshDetail();
-    std::vector<int> tris;
-    std::vector<unsigned char> areas;
     dtNavMeshCreateParams p;
-    bool ok = solid && chf && cset && pmesh && dmesh &&
-              rcCreateHeightfield(ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch);
-    if (!ok) goto done;
-    tris = g.floor;
-    areas.assign(2, RC_WALKABLE_AREA);
-    for (int b : boxes) tris.insert(tris.end(), g.box.begin() + 36 * b, g.box.begin() + 36 * (b + 1));
-    areas.resize(tris.size() / 3, RC_NULL_AREA);
-    if (!rcRasterizeTriangles(ctx, g.verts.data(), (int)g.verts.size() / 3, tris.data(), areas.data(),
-                              (int)areas.size(), *solid, cfg.walkableClimb))
-        goto done;
-    rcFilterLowHangingWalkableObstacles(ctx, cfg.walkableClimb, *solid);
-    rcFilterLedgeSpans(ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
-    rcFilterWalkableLowHeightSpans(ctx, cfg.walkableHeight, *solid);
-    if (!rcBuildCompactHeightfield(ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf) ||
-        !rcErodeWalkableArea(ctx, cfg.walkableRadius, *chf) || !rcBuildDistanceField(ctx, *chf) ||
+    if (!cset || !pmesh || !dmesh || !tile_field(ctx, g, boxes, cfg, orig, tx, ty, solid, chf)) goto done;
+    if (!rcBuildDistanceField(ctx, *chf) ||
         !rcBuildRegions(ctx, *chf, cfg.borderSize, cfg.minRegionArea, cfg.mergeRegionArea) ||
         !rcBuildContours(ctx, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset) || cset->nconts == 0 ||
         !rcBuildPolyMesh(ctx, *cset, cfg.maxVertsPerPoly, *pmesh) || pmesh->npolys == 0 ||
@@ -246,27 +277,8 @@ Baked bake(const NavLevel *l, const Geometry &g, double radius, const Options &o
     Baked out;
     double t0 = bench_now_ms();
     rcContext ctx(false);
-    rcConfig cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.cs = o.cs;
-    cfg.ch = kCellHeight;
-    cfg.walkableSlopeAngle = kSlope;
-    cfg.walkableHeight = (int)std::ceil(kAgentHeight / cfg.ch);
-    cfg.walkableClimb = (int)std::floor(kAgentClimb / cfg.ch);
-    cfg.walkableRadius = (int)std::ceil(radius / cfg.cs - 1e-6);
-    cfg.maxEdgeLen = (int)(kEdgeMaxLen / cfg.cs);
-    cfg.maxSimplificationError = kEdgeMaxError;
-    cfg.minRegionArea = kRegionMinSize * kRegionMinSize;
-    cfg.mergeRegionArea = kRegionMergeSize * kRegionMergeSize;
-    cfg.maxVertsPerPoly = kVertsPerPoly;
-    cfg.tileSize = o.tile;
-    cfg.borderSize = cfg.walkableRadius + 3;
-    cfg.width = cfg.height = cfg.tileSize + 2 * cfg.borderSize;
-    cfg.detailSampleDist = kDetailSampleDist * cfg.cs;
-    cfg.detailSampleMaxError = kDetailSampleMaxError * cfg.ch;
+    rcConfig cfg = config(radius, o);
     float orig[3] = { 0, -1, 0 };
-    cfg.bmin[1] = -1;
-    cfg.bmax[1] = kBoxHeight + 1;
     float tile_m = cfg.tileSize * cfg.cs;
     int tw = (int)std::ceil(l->w / tile_m), th = (int)std::ceil(l->h / tile_m);
     int tile_bits = std::min(ilog2ceil((unsigned)(tw * th)), 14), poly_bits = 22 - tile_bits;
@@ -433,31 +445,12 @@ int cache_tile(rcContext *ctx, dtTileCache *tc, Stored *comp, const Geometry &g,
                const rcConfig &base, const float *orig, int tx, int ty)
 {
     rcConfig cfg = base;
-    float tile_m = cfg.tileSize * cfg.cs, border_m = cfg.borderSize * cfg.cs;
-    cfg.bmin[0] = orig[0] + tx * tile_m - border_m;
-    cfg.bmin[2] = orig[2] + ty * tile_m - border_m;
-    cfg.bmax[0] = orig[0] + (tx + 1) * tile_m + border_m;
-    cfg.bmax[2] = orig[2] + (ty + 1) * tile_m + border_m;
     rcHeightfield *solid = rcAllocHeightfield();
     rcCompactHeightfield *chf = rcAllocCompactHeightfield();
     rcHeightfieldLayerSet *lset = rcAllocHeightfieldLayerSet();
-    std::vector<int> tris = g.floor;
-    std::vector<unsigned char> areas(2, RC_WALKABLE_AREA);
-    for (int b : boxes) tris.insert(tris.end(), g.box.begin() + 36 * b, g.box.begin() + 36 * (b + 1));
-    areas.resize(tris.size() / 3, RC_NULL_AREA);
     int added = 0;
-    bool ok = solid && chf && lset &&
-              rcCreateHeightfield(ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch) &&
-              rcRasterizeTriangles(ctx, g.verts.data(), (int)g.verts.size() / 3, tris.data(), areas.data(),
-                                   (int)areas.size(), *solid, cfg.walkableClimb);
-    if (ok) {
-        rcFilterLowHangingWalkableObstacles(ctx, cfg.walkableClimb, *solid);
-        rcFilterLedgeSpans(ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
-        rcFilterWalkableLowHeightSpans(ctx, cfg.walkableHeight, *solid);
-        ok = rcBuildCompactHeightfield(ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf) &&
-             rcErodeWalkableArea(ctx, cfg.walkableRadius, *chf) &&
-             rcBuildHeightfieldLayers(ctx, *chf, cfg.borderSize, cfg.walkableHeight, *lset);
-    }
+    bool ok = lset && tile_field(ctx, g, boxes, cfg, orig, tx, ty, solid, chf) &&
+              rcBuildHeightfieldLayers(ctx, *chf, cfg.borderSize, cfg.walkableHeight, *lset);
     for (int i = 0; ok && i < lset->nlayers; i++) {
         const rcHeightfieldLayer *layer = &lset->layers[i];
         dtTileCacheLayerHeader h;
@@ -501,25 +494,8 @@ void run_obstacles(const NavLevel *l, const Geometry &g, const Options &o)
 {
     const double radius = 0.5;
     rcContext ctx(false);
-    rcConfig cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.cs = o.cs;
-    cfg.ch = kCellHeight;
-    cfg.walkableSlopeAngle = kSlope;
-    cfg.walkableHeight = (int)std::ceil(kAgentHeight / cfg.ch);
-    cfg.walkableClimb = (int)std::floor(kAgentClimb / cfg.ch);
-    cfg.walkableRadius = (int)std::ceil(radius / cfg.cs - 1e-6);
-    cfg.maxEdgeLen = (int)(kEdgeMaxLen / cfg.cs);
-    cfg.maxSimplificationError = kEdgeMaxError;
-    cfg.minRegionArea = kRegionMinSize * kRegionMinSize;
-    cfg.mergeRegionArea = kRegionMergeSize * kRegionMergeSize;
-    cfg.maxVertsPerPoly = kVertsPerPoly;
-    cfg.tileSize = o.tile;
-    cfg.borderSize = cfg.walkableRadius + 3;
-    cfg.width = cfg.height = cfg.tileSize + 2 * cfg.borderSize;
+    rcConfig cfg = config(radius, o);
     float orig[3] = { 0, -1, 0 };
-    cfg.bmin[1] = -1;
-    cfg.bmax[1] = kBoxHeight + 1;
     float tile_m = cfg.tileSize * cfg.cs;
     int tw = (int)std::ceil(l->w / tile_m), th = (int)std::ceil(l->h / tile_m);
     int tile_bits = std::min(ilog2ceil((unsigned)(tw * th * 4)), 14), poly_bits = 22 - tile_bits;
