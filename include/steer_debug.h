@@ -239,7 +239,7 @@ typedef struct steer_DebugNavMesh {
     const int32_t *adj;  // 3 per triangle: the triangle across edge i (vertex i to i + 1), -1 a wall
     const uint8_t *area; // per triangle: its area, 0 (the default) to nareas - 1
     int nareas;
-    int nobstacles;             // obstacles on it (nm:add_obstacle): steer_debug_nav_obstacle
+    int nobstacles;               // obstacles on it (nm:add_obstacle): steer_debug_nav_obstacle
     const struct steerN_Mesh *of; // the mesh itself, for steer_debug_nav_obstacle
 } steer_DebugNavMesh;
 

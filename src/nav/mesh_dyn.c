@@ -856,6 +856,9 @@ steerN_Mesh *steerN_mesh_dyn_decode(steerS_Reader *r, const steerN_Alloc *alloc,
     for (int i = 0; i < STEERN_MESH_RECORDS; i++) {
         d->rec[i].epoch = steerS_get_u32(r);
         for (int j = 0; j < 4; j++) d->rec[i].box[j] = steerS_get_f32(r);
+        if (!r->failed && !(isfinite(d->rec[i].box[0]) && isfinite(d->rec[i].box[1]) && isfinite(d->rec[i].box[2]) &&
+                            isfinite(d->rec[i].box[3])))
+            steerS_fail(r, "navigation mesh: change record %d is not a box", i);
     }
     uint32_t n = steerS_get_u32(r);
     if (!r->failed && (d->epoch > EPOCH_MASK || n > STEERN_OBSTACLES || steerS_left(r) < 16 * (size_t)n))

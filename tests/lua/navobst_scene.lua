@@ -8,7 +8,7 @@ local function box(x0, y0, x1, y1) return { { x0, y0 }, { x1, y0 }, { x1, y1 }, 
 local nm = steer.navmesh{ outline = box(0, 0, 40, 20),
   obstacles = { box(19.5, 11, 20.5, 20), box(19.5, 3, 20.5, 9), box(19.5, 0, 20.5, 1) },
   areas = { { polygon = box(0, 0, 0.5, 0.5), area = "mud" } }, costs = { mud = 5 } }
-local crate, agents = nil, {}
+local crate
 return {
   world = { dim = 2, size = { 40, 20 }, seed = 3 },
   setup = function(w)
@@ -17,7 +17,7 @@ return {
     nm:add_obstacle{ circle = { center = { 30, 5 }, radius = 3 }, area = "mud" }
     nm:add_obstacle{ polygon = { { 8, 14 }, { 12, 16 }, { 9, 18 }, { 11, 13 } } }
     for i = 1, 8 do
-      agents[i] = w:spawn{ position = { 3 + i, 3 + 1.8 * i }, radius = 0.4, max_speed = 3,
+      w:spawn{ position = { 3 + i, 3 + 1.8 * i }, radius = 0.4, max_speed = 3,
         brain = steer.navigate{ navmesh = nm, target = { 36, 2 + 2 * i } } }
     end
   end,

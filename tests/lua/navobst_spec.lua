@@ -149,7 +149,7 @@ describe("obstacles on a navmesh", function()
         w:step(1)
         if t == 62 then plan = near:path() end
         if math.abs(near.position.x - 20) < 0.5 and near.position.y < 3 then low = true end
-        trail[t] = string.format("%a %a", far.position.x, far.position.y)
+        trail[t] = string.format("%.17g %.17g", far.position.x, far.position.y)
       end
       return near, trail, plan, low
     end
