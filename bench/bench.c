@@ -15,6 +15,7 @@
 //   steer-bench context --table [--layouts K]   (context.c: against blend and priority, issue 36's scenes)
 //   steer-bench snapshot [--n N] [--runs R]   (the flock saved and loaded: save_ms, load_ms, bytes_per_agent)
 //   steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] ...   (navmesh.c: meshes beside Detour)
+//   steer-bench navobst [--level NAME|all] [--moves N]   (navobst.c: an obstacle moved, beside Detour's tile cache)
 //
 // --threads N runs the world's tick on N threads (steer_WorldDesc.threads;
 // default 1) and the fused loop on N threads too (its own pthreads). --only
@@ -410,7 +411,8 @@ static int usage(void)
             "       steer-bench crowd [--scenario NAME|all] [--dt 0.25|0.0167|both] [--method M] ... (crowd --help)\n"
             "       steer-bench snapshot [--n N] [--runs R]\n"
             "       steer-bench navmesh [--level NAME|all] [--radius 0|0.5|both] [--queries N] [--repeat K]\n"
-            "                           [--lengths FILE]\n");
+            "                           [--lengths FILE]\n"
+            "       steer-bench navobst [--level NAME|all] [--moves N]   (navobst.c: one obstacle move)\n");
     return 2;
 }
 
@@ -444,6 +446,7 @@ int steer_bench_shapes(int argc, char **argv);  // shapes.c: the shape grid's qu
 int steer_bench_context(int argc, char **argv); // context.c: steer.context against a blend
 int steer_bench_crowd(int argc, char **argv);   // crowd.c: issue 18's crowd scenarios
 int steer_bench_navmesh(int argc, char **argv); // navmesh.c: issue 32's navigation meshes beside Detour
+int steer_bench_navobst(int argc, char **argv); // navobst.c: issue 33's obstacles, one move
 
 int main(int argc, char **argv)
 {
@@ -452,6 +455,7 @@ int main(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "context") == 0) return steer_bench_context(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "crowd") == 0) return steer_bench_crowd(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "navmesh") == 0) return steer_bench_navmesh(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "navobst") == 0) return steer_bench_navobst(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "crossing") == 0) return crossing_main(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "snapshot") == 0) return snapshot_main(argc, argv);
     if (argc < 2 || strcmp(argv[1], "flock") != 0) return usage();

@@ -239,7 +239,18 @@ typedef struct steer_DebugNavMesh {
     const int32_t *adj;  // 3 per triangle: the triangle across edge i (vertex i to i + 1), -1 a wall
     const uint8_t *area; // per triangle: its area, 0 (the default) to nareas - 1
     int nareas;
+    int nobstacles;               // obstacles on it (nm:add_obstacle): steer_debug_nav_obstacle
+    const struct steerN_Mesh *of; // the mesh itself, for steer_debug_nav_obstacle
 } steer_DebugNavMesh;
+
+// An obstacle on a mesh: its polygon where it is now, and what it does.
+typedef struct steer_DebugNavObstacle {
+    int n;            // points
+    const double *xy; // 2 per point, metres
+    int area;         // -1: blocked (carved out); else the area it gives the ground
+} steer_DebugNavObstacle;
+// Obstacle i (0 .. nobstacles - 1, in the order added) of a mesh's view into *out; STEER_EARG out of range.
+STEER_API int steer_debug_nav_obstacle(const steer_DebugNavMesh *m, int i, steer_DebugNavObstacle *out);
 
 // The meshes the layers hold (0 for NULL).
 STEER_API int steer_debug_nav_meshes(const struct steerN_Layers *nav);

@@ -131,6 +131,33 @@ STEER_API int steer_navmesh_area(const steer_NavMesh *m, const char *name);
 // Its triangles, vertices and areas as a read-only view (for drawing).
 STEER_API int steer_navmesh_view(const steer_NavMesh *m, steer_DebugNavMesh *out);
 
+// ---- obstacles that come and go ---------------------------------------------
+// A crate pushed, a spill of mud, a cart parked in a door: a footprint
+// (any polygon, either winding, crossing walls and other obstacles as it
+// likes) carved out of the mesh or re-labelling the ground under it. The
+// mesh is rebuilt at once, only round the footprints (docs/api.md,
+// "Obstacles"); its hash is then the live mesh's, and the same obstacles
+// give the same mesh whatever was added, moved and removed before. A
+// change must not overlap a query of the mesh on another thread (change it
+// between ticks). A mesh with obstacles saves (steer_navmesh_save) as the
+// mesh it was built as plus its obstacles, and loads back with them.
+typedef struct steer_NavObstacleDesc {
+    const double *xy; // a polygon: n points (x, y pairs, metres); NULL: the circle or box below
+    int n;            // 3 .. 4096
+    double center[2]; // a circle (when radius > 0), as a 16-sided polygon round it
+    double radius;
+    double min[2], max[2]; // else a box (max above and right of min)
+    int area;              // 0: blocked (carved out); else the area (steer_navmesh_area, >= 1) it re-labels
+} steer_NavObstacleDesc;
+// Add an obstacle: *id its handle (1, 2, ... in the order added, never
+// reused). STEER_EARG with steer_last_error() saying why (a bad point, a
+// shape that encloses nothing, an unknown area).
+STEER_API int steer_navmesh_add_obstacle(steer_NavMesh *m, const steer_NavObstacleDesc *d, uint32_t *id);
+// Move obstacle id by (dx, dy) metres; STEER_EARG for a removed one.
+STEER_API int steer_navmesh_move_obstacle(steer_NavMesh *m, uint32_t id, double dx, double dy);
+// Remove obstacle id; STEER_EARG when it was removed already.
+STEER_API int steer_navmesh_remove_obstacle(steer_NavMesh *m, uint32_t id);
+
 typedef struct steer_NavQuery steer_NavQuery;
 // The scratch of path searches: one per thread.
 STEER_API int steer_navquery_new(steer_NavQuery **out);

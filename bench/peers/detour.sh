@@ -9,12 +9,14 @@
 #   bench/peers/detour.sh [OUT_DIR]     (OUT_DIR defaults to build-detour in the repository)
 #   nice OUT_DIR/detour-nav [--level city|rooms|large|all] [--radius 0|0.5|both] [--cs M] [--tile CELLS]
 #                           [--queries N] [--repeat K] [--lengths FILE] [--times FILE]
+#   nice OUT_DIR/detour-nav --obstacles [--level NAME|all] [--cs M] [--tile CELLS] [--moves N]
+#                           (DetourTileCache's obstacle update, beside `steer-bench navobst`)
 #
 # The commands it runs, from the repository's root (OUT = OUT_DIR):
 #   gcc -O2 -DNDEBUG -std=c99 -c bench/nav_levels.c -o $OUT/nav_levels.o
 #   g++ -O2 -DNDEBUG -std=c++11 -Wall -Wextra -I/usr/include/recastnavigation -Iinclude \
 #       -c bench/peers/detour_nav.cpp -o $OUT/detour_nav.o
-#   g++ -o $OUT/detour-nav $OUT/detour_nav.o $OUT/nav_levels.o -lDetour -lRecast -lm
+#   g++ -o $OUT/detour-nav $OUT/detour_nav.o $OUT/nav_levels.o -lDetourTileCache -lDetour -lRecast -lm
 # Debian's Recast and Detour are built with -O2 (its default flags), the
 # 2021 snapshot 1.5.1+git20210215; 32-bit polygon references.
 set -eu
@@ -31,5 +33,5 @@ gcc -O2 -DNDEBUG -std=c99 -c bench/nav_levels.c -o "$out/nav_levels.o"
 # -Iinclude: bench/timing.h includes steer.h (for a helper the harness does not call)
 g++ -O2 -DNDEBUG -std=c++11 -Wall -Wextra -I/usr/include/recastnavigation -Iinclude \
     -c bench/peers/detour_nav.cpp -o "$out/detour_nav.o"
-g++ -o "$out/detour-nav" "$out/detour_nav.o" "$out/nav_levels.o" -lDetour -lRecast -lm
+g++ -o "$out/detour-nav" "$out/detour_nav.o" "$out/nav_levels.o" -lDetourTileCache -lDetour -lRecast -lm
 echo "built $out/detour-nav"

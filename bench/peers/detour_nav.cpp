@@ -59,6 +59,8 @@
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
 #include <DetourNavMeshQuery.h>
+#include <DetourTileCache.h>
+#include <DetourTileCacheBuilder.h>
 #include <Recast.h>
 
 #include <algorithm>
@@ -88,6 +90,8 @@ struct Options {
     int repeat = 3;
     const char *lengths = nullptr;
     const char *times = nullptr;
+    bool obstacles = false; // --obstacles: the tile cache's obstacle update (run_obstacles)
+    int moves = 400;
 };
 
 // steer's (x, y) is Recast's (x, 0, y): y is up.
@@ -154,6 +158,57 @@ int ilog2ceil(unsigned v)
     return r;
 }
 
+// The bake's settings for an agent of `radius` (the tile's box set by tile_config).
+rcConfig config(double radius, const Options &o)
+{
+    rcConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.cs = o.cs;
+    cfg.ch = kCellHeight;
+    cfg.walkableSlopeAngle = kSlope;
+    cfg.walkableHeight = (int)std::ceil(kAgentHeight / cfg.ch);
+    cfg.walkableClimb = (int)std::floor(kAgentClimb / cfg.ch);
+    cfg.walkableRadius = (int)std::ceil(radius / cfg.cs - 1e-6);
+    cfg.maxEdgeLen = (int)(kEdgeMaxLen / cfg.cs);
+    cfg.maxSimplificationError = kEdgeMaxError;
+    cfg.minRegionArea = kRegionMinSize * kRegionMinSize;
+    cfg.mergeRegionArea = kRegionMergeSize * kRegionMergeSize;
+    cfg.maxVertsPerPoly = kVertsPerPoly;
+    cfg.tileSize = o.tile;
+    cfg.borderSize = cfg.walkableRadius + 3;
+    cfg.width = cfg.height = cfg.tileSize + 2 * cfg.borderSize;
+    cfg.detailSampleDist = kDetailSampleDist * cfg.cs;
+    cfg.detailSampleMaxError = kDetailSampleMaxError * cfg.ch;
+    cfg.bmin[1] = -1;
+    cfg.bmax[1] = kBoxHeight + 1;
+    return cfg;
+}
+
+// Tile (tx, ty)'s heightfield, filtered, compacted and eroded (the part of
+// a tile's bake that the navmesh and the tile cache share); false on a failure.
+bool tile_field(rcContext *ctx, const Geometry &g, const std::vector<int> &boxes, rcConfig &cfg, const float *orig,
+                int tx, int ty, rcHeightfield *solid, rcCompactHeightfield *chf)
+{
+    float tile_m = cfg.tileSize * cfg.cs, border_m = cfg.borderSize * cfg.cs;
+    cfg.bmin[0] = orig[0] + tx * tile_m - border_m;
+    cfg.bmin[2] = orig[2] + ty * tile_m - border_m;
+    cfg.bmax[0] = orig[0] + (tx + 1) * tile_m + border_m;
+    cfg.bmax[2] = orig[2] + (ty + 1) * tile_m + border_m;
+    std::vector<int> tris = g.floor;
+    std::vector<unsigned char> areas(2, RC_WALKABLE_AREA);
+    for (int b : boxes) tris.insert(tris.end(), g.box.begin() + 36 * b, g.box.begin() + 36 * (b + 1));
+    areas.resize(tris.size() / 3, RC_NULL_AREA);
+    if (!solid || !chf || !rcCreateHeightfield(ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch) ||
+        !rcRasterizeTriangles(ctx, g.verts.data(), (int)g.verts.size() / 3, tris.data(), areas.data(),
+                              (int)areas.size(), *solid, cfg.walkableClimb))
+        return false;
+    rcFilterLowHangingWalkableObstacles(ctx, cfg.walkableClimb, *solid);
+    rcFilterLedgeSpans(ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
+    rcFilterWalkableLowHeightSpans(ctx, cfg.walkableHeight, *solid);
+    return rcBuildCompactHeightfield(ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf) &&
+           rcErodeWalkableArea(ctx, cfg.walkableRadius, *chf);
+}
+
 struct Baked {
     dtNavMesh *mesh = nullptr;
     int tiles = 0, polys = 0;
@@ -167,35 +222,15 @@ unsigned char *bake_tile(rcContext *ctx, const Geometry &g, const std::vector<in
                          const float *orig, int tx, int ty, int *size, int *npolys)
 {
     rcConfig cfg = base;
-    float tile_m = cfg.tileSize * cfg.cs, border_m = cfg.borderSize * cfg.cs;
-    cfg.bmin[0] = orig[0] + tx * tile_m - border_m;
-    cfg.bmin[2] = orig[2] + ty * tile_m - border_m;
-    cfg.bmax[0] = orig[0] + (tx + 1) * tile_m + border_m;
-    cfg.bmax[2] = orig[2] + (ty + 1) * tile_m + border_m;
     unsigned char *data = nullptr;
     rcHeightfield *solid = rcAllocHeightfield();
     rcCompactHeightfield *chf = rcAllocCompactHeightfield();
     rcContourSet *cset = rcAllocContourSet();
     rcPolyMesh *pmesh = rcAllocPolyMesh();
     rcPolyMeshDetail *dmesh = rcAllocPolyMeshDetail();
-    std::vector<int> tris;
-    std::vector<unsigned char> areas;
     dtNavMeshCreateParams p;
-    bool ok = solid && chf && cset && pmesh && dmesh &&
-              rcCreateHeightfield(ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch);
-    if (!ok) goto done;
-    tris = g.floor;
-    areas.assign(2, RC_WALKABLE_AREA);
-    for (int b : boxes) tris.insert(tris.end(), g.box.begin() + 36 * b, g.box.begin() + 36 * (b + 1));
-    areas.resize(tris.size() / 3, RC_NULL_AREA);
-    if (!rcRasterizeTriangles(ctx, g.verts.data(), (int)g.verts.size() / 3, tris.data(), areas.data(),
-                              (int)areas.size(), *solid, cfg.walkableClimb))
-        goto done;
-    rcFilterLowHangingWalkableObstacles(ctx, cfg.walkableClimb, *solid);
-    rcFilterLedgeSpans(ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
-    rcFilterWalkableLowHeightSpans(ctx, cfg.walkableHeight, *solid);
-    if (!rcBuildCompactHeightfield(ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf) ||
-        !rcErodeWalkableArea(ctx, cfg.walkableRadius, *chf) || !rcBuildDistanceField(ctx, *chf) ||
+    if (!cset || !pmesh || !dmesh || !tile_field(ctx, g, boxes, cfg, orig, tx, ty, solid, chf)) goto done;
+    if (!rcBuildDistanceField(ctx, *chf) ||
         !rcBuildRegions(ctx, *chf, cfg.borderSize, cfg.minRegionArea, cfg.mergeRegionArea) ||
         !rcBuildContours(ctx, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset) || cset->nconts == 0 ||
         !rcBuildPolyMesh(ctx, *cset, cfg.maxVertsPerPoly, *pmesh) || pmesh->npolys == 0 ||
@@ -242,27 +277,8 @@ Baked bake(const NavLevel *l, const Geometry &g, double radius, const Options &o
     Baked out;
     double t0 = bench_now_ms();
     rcContext ctx(false);
-    rcConfig cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.cs = o.cs;
-    cfg.ch = kCellHeight;
-    cfg.walkableSlopeAngle = kSlope;
-    cfg.walkableHeight = (int)std::ceil(kAgentHeight / cfg.ch);
-    cfg.walkableClimb = (int)std::floor(kAgentClimb / cfg.ch);
-    cfg.walkableRadius = (int)std::ceil(radius / cfg.cs - 1e-6);
-    cfg.maxEdgeLen = (int)(kEdgeMaxLen / cfg.cs);
-    cfg.maxSimplificationError = kEdgeMaxError;
-    cfg.minRegionArea = kRegionMinSize * kRegionMinSize;
-    cfg.mergeRegionArea = kRegionMergeSize * kRegionMergeSize;
-    cfg.maxVertsPerPoly = kVertsPerPoly;
-    cfg.tileSize = o.tile;
-    cfg.borderSize = cfg.walkableRadius + 3;
-    cfg.width = cfg.height = cfg.tileSize + 2 * cfg.borderSize;
-    cfg.detailSampleDist = kDetailSampleDist * cfg.cs;
-    cfg.detailSampleMaxError = kDetailSampleMaxError * cfg.ch;
+    rcConfig cfg = config(radius, o);
     float orig[3] = { 0, -1, 0 };
-    cfg.bmin[1] = -1;
-    cfg.bmax[1] = kBoxHeight + 1;
     float tile_m = cfg.tileSize * cfg.cs;
     int tw = (int)std::ceil(l->w / tile_m), th = (int)std::ceil(l->h / tile_m);
     int tile_bits = std::min(ilog2ceil((unsigned)(tw * th)), 14), poly_bits = 22 - tile_bits;
@@ -387,10 +403,180 @@ void run(const NavLevel *l, const Geometry &g, double radius, const Options &o, 
     dtFreeNavMesh(b.mesh);
 }
 
+
+// ---- --obstacles: a crate pushed every tick, through DetourTileCache ----------------
+//
+// The level baked into a dtTileCache (Sample_TempObstacles' recipe: per
+// tile the heightfield layers, stored uncompressed here, so the time is the
+// rebuild's, not a codec's), its tiles built into a dtNavMesh for radius
+// 0.5 m. A 1 m x 1 m box obstacle (addBoxObstacle, 0 .. 2 m high) is put at
+// the first query pair's start, then moved N times by 5 cm, 40 one way and
+// 40 back, as `steer-bench navobst` moves its crate: one move is
+// removeObstacle + addBoxObstacle + update until the cache says it is up
+// to date (every touched tile rebuilt into the navmesh), timed whole.
+//   detour-nav-obstacles level=L tile_cells=T tiles=K add_us=X move_median_us=X move_p99_us=X move_worst_us=X
+
+struct Stored : public dtTileCacheCompressor {
+    int maxCompressedSize(const int size) override { return size; }
+    dtStatus compress(const unsigned char *in, const int n, unsigned char *out, const int, int *outn) override
+    {
+        memcpy(out, in, (size_t)n);
+        *outn = n;
+        return DT_SUCCESS;
+    }
+    dtStatus decompress(const unsigned char *in, const int n, unsigned char *out, const int, int *outn) override
+    {
+        memcpy(out, in, (size_t)n);
+        *outn = n;
+        return DT_SUCCESS;
+    }
+};
+
+struct Flags : public dtTileCacheMeshProcess {
+    void process(dtNavMeshCreateParams *p, unsigned char *areas, unsigned short *flags) override
+    {
+        for (int i = 0; i < p->polyCount; i++)
+            if (areas[i] == DT_TILECACHE_WALKABLE_AREA) flags[i] = kWalkFlag;
+    }
+};
+
+// Tile (tx, ty)'s layers into the cache; the number added.
+int cache_tile(rcContext *ctx, dtTileCache *tc, Stored *comp, const Geometry &g, const std::vector<int> &boxes,
+               const rcConfig &base, const float *orig, int tx, int ty)
+{
+    rcConfig cfg = base;
+    rcHeightfield *solid = rcAllocHeightfield();
+    rcCompactHeightfield *chf = rcAllocCompactHeightfield();
+    rcHeightfieldLayerSet *lset = rcAllocHeightfieldLayerSet();
+    int added = 0;
+    bool ok = lset && tile_field(ctx, g, boxes, cfg, orig, tx, ty, solid, chf) &&
+              rcBuildHeightfieldLayers(ctx, *chf, cfg.borderSize, cfg.walkableHeight, *lset);
+    for (int i = 0; ok && i < lset->nlayers; i++) {
+        const rcHeightfieldLayer *layer = &lset->layers[i];
+        dtTileCacheLayerHeader h;
+        memset(&h, 0, sizeof h);
+        h.magic = DT_TILECACHE_MAGIC;
+        h.version = DT_TILECACHE_VERSION;
+        h.tx = tx;
+        h.ty = ty;
+        h.tlayer = i;
+        rcVcopy(h.bmin, layer->bmin);
+        rcVcopy(h.bmax, layer->bmax);
+        h.width = (unsigned char)layer->width;
+        h.height = (unsigned char)layer->height;
+        h.minx = (unsigned char)layer->minx;
+        h.maxx = (unsigned char)layer->maxx;
+        h.miny = (unsigned char)layer->miny;
+        h.maxy = (unsigned char)layer->maxy;
+        h.hmin = (unsigned short)layer->hmin;
+        h.hmax = (unsigned short)layer->hmax;
+        unsigned char *data = nullptr;
+        int size = 0;
+        if (dtStatusFailed(dtBuildTileCacheLayer(comp, &h, layer->heights, layer->areas, layer->cons, &data, &size)) ||
+            dtStatusFailed(tc->addTile(data, size, DT_COMPRESSEDTILE_FREE_DATA, nullptr))) {
+            dtFree(data);
+            ok = false;
+        } else {
+            added++;
+        }
+    }
+    rcFreeHeightField(solid);
+    rcFreeCompactHeightfield(chf);
+    rcFreeHeightfieldLayerSet(lset);
+    if (!ok) {
+        fprintf(stderr, "detour-nav: tile (%d, %d) of the tile cache failed\n", tx, ty);
+        exit(1);
+    }
+    return added;
+}
+
+void run_obstacles(const NavLevel *l, const Geometry &g, const Options &o)
+{
+    const double radius = 0.5;
+    rcContext ctx(false);
+    rcConfig cfg = config(radius, o);
+    float orig[3] = { 0, -1, 0 };
+    float tile_m = cfg.tileSize * cfg.cs;
+    int tw = (int)std::ceil(l->w / tile_m), th = (int)std::ceil(l->h / tile_m);
+    int tile_bits = std::min(ilog2ceil((unsigned)(tw * th * 4)), 14), poly_bits = 22 - tile_bits;
+    dtTileCacheParams tcp;
+    memset(&tcp, 0, sizeof tcp);
+    rcVcopy(tcp.orig, orig);
+    tcp.cs = cfg.cs;
+    tcp.ch = cfg.ch;
+    tcp.width = tcp.height = cfg.tileSize;
+    tcp.walkableHeight = kAgentHeight;
+    tcp.walkableRadius = (float)radius;
+    tcp.walkableClimb = kAgentClimb;
+    tcp.maxSimplificationError = kEdgeMaxError;
+    tcp.maxTiles = tw * th * 4;
+    tcp.maxObstacles = 128;
+    static Stored comp;
+    static Flags proc;
+    static dtTileCacheAlloc talloc;
+    dtTileCache *tc = dtAllocTileCache();
+    dtNavMesh *nav = dtAllocNavMesh();
+    dtNavMeshParams params;
+    memset(&params, 0, sizeof params);
+    rcVcopy(params.orig, orig);
+    params.tileWidth = params.tileHeight = tile_m;
+    params.maxTiles = 1 << tile_bits;
+    params.maxPolys = 1 << poly_bits;
+    if (!tc || !nav || dtStatusFailed(tc->init(&tcp, &talloc, &comp, &proc)) ||
+        dtStatusFailed(nav->init(&params))) {
+        fprintf(stderr, "detour-nav: dtTileCache or dtNavMesh init failed\n");
+        exit(1);
+    }
+    auto per_tile = boxes_per_tile(l, tw, th, tile_m, cfg.borderSize * cfg.cs);
+    int layers = 0;
+    for (int ty = 0; ty < th; ty++)
+        for (int tx = 0; tx < tw; tx++)
+            layers += cache_tile(&ctx, tc, &comp, g, per_tile[(size_t)ty * tw + tx], cfg, orig, tx, ty);
+    for (int ty = 0; ty < th; ty++)
+        for (int tx = 0; tx < tw; tx++) tc->buildNavMeshTilesAt(tx, ty, nav);
+    double x = l->pairs[0], y = l->pairs[1];
+    auto settle = [&]() {
+        bool done = false;
+        while (!done)
+            if (dtStatusFailed(tc->update(0, nav, &done))) {
+                fprintf(stderr, "detour-nav: dtTileCache::update failed\n");
+                exit(1);
+            }
+    };
+    dtObstacleRef ref = 0;
+    float bmin[3], bmax[3];
+    put(bmin, x - 0.5, 0, y - 0.5);
+    put(bmax, x + 0.5, kBoxHeight, y + 0.5);
+    double t0 = bench_now();
+    tc->addBoxObstacle(bmin, bmax, &ref);
+    settle();
+    double add = bench_now() - t0;
+    std::vector<double> us;
+    for (int i = 0; i < o.moves; i++) {
+        x += (i / 40) % 2 ? -0.05 : 0.05;
+        put(bmin, x - 0.5, 0, y - 0.5);
+        put(bmax, x + 0.5, kBoxHeight, y + 0.5);
+        t0 = bench_now();
+        tc->removeObstacle(ref);
+        tc->addBoxObstacle(bmin, bmax, &ref);
+        settle();
+        us.push_back((bench_now() - t0) * 1e6);
+    }
+    double median = bench_median(us.data(), (int)us.size()); // sorts them
+    printf("detour-nav-obstacles level=%s cs=%g tile_cells=%d tiles=%d layers=%d add_us=%.1f move_median_us=%.1f "
+           "move_p99_us=%.1f move_worst_us=%.1f\n",
+           l->name, o.cs, o.tile, tw * th, layers, add * 1e6, median, us[(size_t)(0.99 * (double)(us.size() - 1))],
+           us.back());
+    fflush(stdout);
+    dtFreeTileCache(tc);
+    dtFreeNavMesh(nav);
+}
+
 int usage()
 {
     fprintf(stderr, "usage: detour-nav [--level NAME|all] [--radius 0|0.5|both] [--cs M] [--tile CELLS] "
-                    "[--queries N] [--repeat K] [--lengths FILE] [--times FILE]\n");
+                    "[--queries N] [--repeat K] [--lengths FILE] [--times FILE]\n"
+                    "       detour-nav --obstacles [--level NAME|all] [--cs M] [--tile CELLS] [--moves N]\n");
     return 2;
 }
 
@@ -400,17 +586,22 @@ int main(int argc, char **argv)
 {
     Options o;
     const char *level = "all", *radius = "both";
+    bool tile_given = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--level") && i + 1 < argc) level = argv[++i];
         else if (!strcmp(argv[i], "--radius") && i + 1 < argc) radius = argv[++i];
         else if (!strcmp(argv[i], "--cs") && i + 1 < argc) o.cs = (float)atof(argv[++i]);
-        else if (!strcmp(argv[i], "--tile") && i + 1 < argc) o.tile = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--tile") && i + 1 < argc) o.tile = atoi(argv[++i]), tile_given = true;
         else if (!strcmp(argv[i], "--queries") && i + 1 < argc) o.queries = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) o.repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--lengths") && i + 1 < argc) o.lengths = argv[++i];
         else if (!strcmp(argv[i], "--times") && i + 1 < argc) o.times = argv[++i];
+        else if (!strcmp(argv[i], "--obstacles")) o.obstacles = true;
+        else if (!strcmp(argv[i], "--moves") && i + 1 < argc) o.moves = atoi(argv[++i]);
         else return usage();
     }
+    if (o.obstacles && !tile_given) o.tile = 48; // Sample_TempObstacles' tiles
+    if (o.moves < 1) return usage();
     if (!(o.cs >= 0.05f && o.cs <= 1.0f) || o.tile < 16 || o.tile > 4096 || o.queries < 1 || o.repeat < 1)
         return usage();
     std::vector<double> radii;
@@ -435,7 +626,9 @@ int main(int argc, char **argv)
             return 1;
         }
         Geometry g = geometry(&l);
-        for (double r : radii) run(&l, g, r, o, lengths, times);
+        if (o.obstacles) run_obstacles(&l, g, o);
+        else
+            for (double r : radii) run(&l, g, r, o, lengths, times);
         nav_level_free(&l);
         ran++;
     }

@@ -1244,6 +1244,34 @@ function NavMesh:triangles() end
 ---The boundary's edges, for drawing: { {a, b}, ... }.
 ---@return steer.Vec[][]
 function NavMesh:walls() end
+---Put an obstacle on the mesh: exactly one footprint (a polygon of 3 to 4096 points, either winding; a circle, as the 16-sided polygon round it; a box), carved out (area "blocked", the default) or re-labelling the ground under it (an area name of the mesh other than "default"). The mesh is rebuilt under it at once.
+---@param desc steer.ObstacleDesc
+---@return steer.Obstacle
+function NavMesh:add_obstacle(desc) end
+---The mesh's obstacles, in the order they were added.
+---@return steer.Obstacle[]
+function NavMesh:obstacles() end
+
+---@class steer.ObstacleDesc
+---@field polygon? steer.VecLike[] the footprint's points
+---@field circle? { center: steer.VecLike, radius: number } a circle (radius 0.001 .. 1e9 m)
+---@field box? { min: steer.VecLike, max: steer.VecLike } a box, max above and right of min
+---@field area? string "blocked" (default) or the name of one of the mesh's areas
+
+---An obstacle on a navigation mesh (nm:add_obstacle). A removed one's handle stays stale: move and remove raise.
+---@class steer.Obstacle
+---@field id integer 1, 2, ... in the order added, never reused (read-only)
+---@field alive boolean false once removed (read-only)
+---@field area string "blocked" or the area it gives the ground (read-only; nil once removed)
+---@field polygon steer.Vec[] its points where it is now (read-only; nil once removed)
+local Obstacle = {}
+---Move it by (dx, dy) metres; dz is checked and ignored (the mesh is flat). The mesh is rebuilt under the old and the new footprint at once.
+---@param dx number
+---@param dy number
+---@param dz? number
+function Obstacle:move(dx, dy, dz) end
+---Take it off the mesh. Raises when it was removed already.
+function Obstacle:remove() end
 
 ---Build a navigation mesh from 2D polygons (or a grid). Exact: the same input gives the same mesh, bit for bit, on every machine.
 ---Or bake one from level geometry (vertices and triangles, or an OBJ file) with Recast: several floors as layers (stairs, bridges, rooms over rooms; heights kept), not eroded (queries take the radius); the bake may differ between machines, its saved mesh loads the same everywhere. Raises in a build without Recast, and in mods.

@@ -45,6 +45,7 @@
 #include "fields.h"
 #include "laws.h"
 #include "../nav/mesh.h"
+#include "../nav/mesh_dyn.h"
 #include "steer_nav.h"
 
 #include <stdio.h>
@@ -75,7 +76,8 @@ STEERB_CHECK_SIZE(Navigate);
 // The memory row. STATE and TICK first: the serving protocol (brain.h).
 enum {
     NV_STATE,    // a state below
-    NV_TICK,     // the request's tick (bits), while REQUESTED
+    NV_TICK,     // the request's tick (bits), while REQUESTED; while FOLLOWING on a mesh with obstacles, -(1 + the
+                 // mesh's epoch the corners were checked at: mesh_dyn.h)
     NV_GX,       // the goal the plan was made (or asked) for
     NV_GY,       //
     NV_RADIUS,   // the radius it was made for
@@ -272,6 +274,23 @@ static bool in_cheap_sight(const steerN_Mesh *mesh, const float *cost, bool plai
     return steerN_mesh_raycast(mesh, a, b, &f, hit, nrm, &frac) == 0;
 }
 
+// On a mesh whose obstacles changed since the corners were planned or last
+// checked: whether the way ahead (from p through corners i .. n - 1)
+// crosses a box a change touched (then the plan is stale); else the
+// corners are noted as checked at the mesh's epoch.
+static bool way_changed(const steerN_Mesh *mesh, float *m, const float p[3], int i, int n, float radius)
+{
+    uint32_t now = steerN_mesh_epoch(mesh), seen = m[NV_TICK] < 0.0f ? (uint32_t)(-m[NV_TICK] - 1.0f) : 0;
+    if (now == seen) return false;
+    float way[2 * (NAV_K + 1)];
+    int k = 0;
+    way[k++] = p[0], way[k++] = p[1];
+    for (int j = i; j < n; j++) way[k++] = m[NV_CORNERS + 2 * j], way[k++] = m[NV_CORNERS + 2 * j + 1];
+    if (steerN_mesh_way_changed(mesh, seen, way, (uint32_t)(k / 2), radius)) return true;
+    m[NV_TICK] = -1.0f - (float)now;
+    return false;
+}
+
 static float dist2(const float p[3], const float *q)
 {
     float dx = q[0] - p[0], dy = q[1] - p[1];
@@ -335,7 +354,9 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     const float *at = cs + 2 * i;
     bool last = i + 1 == nc, end = last && m[NV_COMPLETE] != 0.0f;
     if (state == NS_FOLLOWING) {
-        if (!in_sight(p->mesh, cost, c->p, at)) { // pushed off the way (or teleported): plan again from here
+        if (p->mesh->dyn && way_changed(p->mesh, m, c->p, i, nc, c->radius)) { // an obstacle came, went or moved
+            request(c, m, goal);
+        } else if (!in_sight(p->mesh, cost, c->p, at)) { // pushed off the way (or teleported): plan again from here
             request(c, m, goal);
         } else if (last && !end) { // the end of the corners kept, not the goal: the rest of the way
             request(c, m, goal);
@@ -499,6 +520,7 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         if (st == STEERN_PATH_FOUND) {
             take_path(s->q, m, back);
             m[NV_STATE] = NS_FOLLOWING;
+            if (p->mesh->dyn) m[NV_TICK] = -1.0f - (float)steerN_mesh_epoch(p->mesh); // planned on the mesh as it is
             steerT_event_to(&w->loc, w, STEER_EVENT_PATH_FOUND, r->d, STEER_NO_AGENT);
         } else {
             m[NV_N] = 0;

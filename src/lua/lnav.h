@@ -93,6 +93,15 @@ static inline void steerL_nav_vec(lua_State *L, int idx, const char *fn, const c
 // prepared (lnavmesh.c).
 struct steerN_Mesh;
 void steerL_navmesh_push(lua_State *L, struct steerN_Mesh *m, const char *fn);
+// The mesh of the navmesh userdata at idx (raises on another value or a
+// collected mesh), and its memory charge brought up to date after a change
+// (lnavmesh.c).
+struct steerN_Mesh *steerL_navmesh_check(lua_State *L, int idx);
+void steerL_navmesh_recharge(lua_State *L, int idx);
+// nm:add_obstacle, nm:obstacles and the obstacle handles (lnavobst.c).
+int steerL_navmesh_add_obstacle(lua_State *L);
+int steerL_navmesh_obstacles(lua_State *L);
+void steerL_open_navobst(lua_State *L);
 // steer.navmesh{} with a baking field (vertices, triangles, obj, agent,
 // up, cell): the bake, its mesh pushed (lnavbake.c).
 int steerL_navmesh_bake(lua_State *L, const char *fn);

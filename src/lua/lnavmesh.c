@@ -34,6 +34,14 @@ static steerL_NavMesh *check_mesh(lua_State *L, int idx)
     return u;
 }
 
+steerN_Mesh *steerL_navmesh_check(lua_State *L, int idx) { return check_mesh(L, idx)->m; }
+
+void steerL_navmesh_recharge(lua_State *L, int idx)
+{
+    steerL_NavMesh *u = check_mesh(L, idx);
+    steerL_nav_charge(L, &u->charged, steerN_mesh_bytes(u->m));
+}
+
 // ---- the rings of steer.navmesh{...} ------------------------------------------
 
 // The rings read so far: ring k (1-based) is list[k], its role roles[k]
@@ -822,6 +830,8 @@ void steerL_open_navmesh(lua_State *L)
         { "save", mesh_save },
         { "triangles", mesh_triangles },
         { "walls", mesh_walls },
+        { "add_obstacle", steerL_navmesh_add_obstacle }, // lnavobst.c
+        { "obstacles", steerL_navmesh_obstacles },
         { NULL, NULL },
     };
     steerL_newclass(L, STEERL_NAVMESH, meta, methods, mesh_index);
@@ -830,4 +840,5 @@ void steerL_open_navmesh(lua_State *L)
     lua_pushcfunction(L, navmesh_load);
     lua_setfield(L, -2, "navmesh_load");
     steerL_resource_type(L, &steerB_navmesh_resource, STEERL_NAVMESH); // steer.navigate{ navmesh = nm }
+    steerL_open_navobst(L);
 }

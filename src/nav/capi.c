@@ -9,6 +9,7 @@
 #include "../core/bytes.h"
 #include "bake.h"
 #include "mesh.h"
+#include "mesh_dyn.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -625,4 +626,68 @@ int steer_navmesh_random_point(const steer_NavMesh *m, double u, double s, doubl
     }
     steerN_mesh_random_point(m->m, u, s, t, out);
     return STEER_OK;
+}
+
+// ---- obstacles (mesh_dyn.h) ------------------------------------------------------
+
+static int obstacle_status(steerN_ObstacleStatus st, const char *fn, uint32_t id)
+{
+    if (st == STEERN_OBST_OK) return STEER_OK;
+    if (st == STEERN_OBST_NOMEM) return STEER_ENOMEM;
+    if (st == STEERN_OBST_GONE) steerA_refuse_why("%s: id %u names no obstacle of the mesh (removed already?)", fn, id);
+    else steerA_refuse_why("%s: %s", fn, steerN_obstacle_status_text(st));
+    return STEER_EARG;
+}
+
+int steer_navmesh_add_obstacle(steer_NavMesh *m, const steer_NavObstacleDesc *d, uint32_t *id)
+{
+    MESH(m, STEER_EARG);
+    STEERA_NONNULL(d, "a steer_NavObstacleDesc", STEER_EARG);
+    STEERA_NONNULL(id, "where to put the obstacle's id", STEER_EARG);
+    const char *fn = "steer_navmesh_add_obstacle";
+    double shape[2 * STEERN_CIRCLE_SIDES];
+    const double *xy = d->xy;
+    uint32_t n = (uint32_t)d->n;
+    if (d->area < 0 || (d->area > 0 && (uint32_t)d->area >= m->m->nareas)) {
+        steerA_refuse_why("%s: area %d, expected 0 (blocked) or an area of the mesh (1 to %u)", fn, d->area,
+                          m->m->nareas - 1);
+        return STEER_EARG;
+    }
+    if (xy && (d->n < 3 || d->n > STEERN_OBSTACLE_POINTS)) {
+        steerA_refuse_why("%s: n is %d, expected 3 to %d points", fn, d->n, STEERN_OBSTACLE_POINTS);
+        return STEER_EARG;
+    }
+    if (!xy && d->radius != 0) {
+        if (!finite2(d->center) || !(d->radius >= 1e-3 && d->radius <= 1e9)) {
+            steerA_refuse_why("%s: a circle needs a finite center and a radius from 0.001 to 1e9 metres", fn);
+            return STEER_EARG;
+        }
+        steerN_obstacle_circle(d->center, d->radius, shape);
+        xy = shape, n = STEERN_CIRCLE_SIDES;
+    } else if (!xy) {
+        if (!finite2(d->min) || !finite2(d->max) || !(d->max[0] > d->min[0] && d->max[1] > d->min[1])) {
+            steerA_refuse_why("%s: a box needs finite min and max, max above and right of min", fn);
+            return STEER_EARG;
+        }
+        const double c[8] = { d->min[0], d->min[1], d->max[0], d->min[1], d->max[0], d->max[1], d->min[0], d->max[1] };
+        memcpy(shape, c, sizeof c);
+        xy = shape, n = 4;
+    }
+    return obstacle_status(steerN_obstacle_add(m->m, xy, n, d->area ? d->area : STEERN_OBST_BLOCKED, id), fn, 0);
+}
+
+int steer_navmesh_move_obstacle(steer_NavMesh *m, uint32_t id, double dx, double dy)
+{
+    MESH(m, STEER_EARG);
+    if (!isfinite(dx) || !isfinite(dy)) {
+        steerA_refuse_why("steer_navmesh_move_obstacle: dx, dy (%g, %g) expected finite metres", dx, dy);
+        return STEER_EARG;
+    }
+    return obstacle_status(steerN_obstacle_move(m->m, id, dx, dy), "steer_navmesh_move_obstacle", id);
+}
+
+int steer_navmesh_remove_obstacle(steer_NavMesh *m, uint32_t id)
+{
+    MESH(m, STEER_EARG);
+    return obstacle_status(steerN_obstacle_remove(m->m, id), "steer_navmesh_remove_obstacle", id);
 }

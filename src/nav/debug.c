@@ -6,6 +6,7 @@
 #include "steer_debug.h"
 #include "layers.h"
 #include "mesh.h"
+#include "mesh_dyn.h"
 
 _Static_assert(STEER_FLOW_NONE == STEERN_NONE, "steer_debug.h's STEER_FLOW_NONE is nav's STEERN_NONE");
 
@@ -58,7 +59,18 @@ void steerN_mesh_view(const steerN_Mesh *m, steer_DebugNavMesh *out)
                                  .tri = m->tri,
                                  .adj = m->adj,
                                  .area = m->area,
-                                 .nareas = (int)m->nareas };
+                                 .nareas = (int)m->nareas,
+                                 .nobstacles = (int)steerN_mesh_obstacle_count(m),
+                                 .of = m };
+}
+
+int steer_debug_nav_obstacle(const steer_DebugNavMesh *m, int i, steer_DebugNavObstacle *out)
+{
+    if (!m || !out || !m->of || i < 0 || i >= m->nobstacles) return STEER_EARG;
+    const steerN_Obstacle *o = steerN_mesh_obstacle_at(m->of, (uint32_t)i);
+    if (!o) return STEER_EARG;
+    *out = (steer_DebugNavObstacle){ .n = (int)o->npt, .xy = o->xy, .area = o->area };
+    return STEER_OK;
 }
 
 int steer_debug_nav_mesh(const struct steerN_Layers *nav, int i, steer_DebugNavMesh *out)

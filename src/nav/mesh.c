@@ -2,6 +2,7 @@
 // mesh.c — a navigation mesh as data: making, sharing and freeing one, the
 // memory it holds and the hash of what it is (mesh.h).
 #include "mesh.h"
+#include "mesh_dyn.h"
 
 #include "../core/bytes.h"
 #include "predicates.h"
@@ -65,6 +66,7 @@ void steerN_mesh_free(steerN_Mesh *m)
     if (!m) return;
     if (m->aux_free) m->aux_free(m);
     steerN_mesh_free_floors(m);
+    if (m->dyn) steerN_mesh_dyn_free(m);
     for (size_t i = 0; i < NPARTS; i++) {
         void **p = part_ptr(m, i);
         if (*p) {
@@ -90,7 +92,31 @@ size_t steerN_mesh_bytes(const steerN_Mesh *m)
 {
     size_t n = sizeof *m;
     for (size_t i = 0; i < NPARTS; i++) n += part_bytes(m, i);
-    return n + steerN_mesh_floor_bytes(m) + m->derived_bytes;
+    return n + steerN_mesh_floor_bytes(m) + m->derived_bytes + (m->dyn ? steerN_mesh_dyn_bytes(m) : 0);
+}
+
+steerN_Mesh *steerN_mesh_clone(const steerN_Mesh *m)
+{
+    steerN_Mesh *c = steerN_mesh_alloc(m->nvert, m->ntri, &m->alloc);
+    if (!c) return NULL;
+    for (size_t i = 0; i < NPARTS; i++) memcpy(*part_ptr(c, i), *part_ptr((steerN_Mesh *)m, i), part_bytes(m, i));
+    c->nareas = m->nareas;
+    memcpy(c->area_name, m->area_name, sizeof c->area_name);
+    memcpy(c->area_cost, m->area_cost, sizeof c->area_cost);
+    c->hash = m->hash;
+    return c;
+}
+
+void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b)
+{
+    for (size_t i = 0; i < NPARTS; i++) {
+        void *p = *part_ptr(a, i);
+        *part_ptr(a, i) = *part_ptr(b, i);
+        *part_ptr(b, i) = p;
+    }
+    uint32_t nv = a->nvert, nt = a->ntri;
+    a->nvert = b->nvert, a->ntri = b->ntri;
+    b->nvert = nv, b->ntri = nt;
 }
 
 static uint64_t hash_u64(uint64_t h, uint64_t v)

@@ -95,6 +95,10 @@ typedef struct steerN_Mesh {
     uint64_t prepare_id;  // one no other prepare gave (what a query's caches are kept for: mesh_reach.c)
 
     uint64_t hash; // of the mesh part (steerN_mesh_hash): the same bits everywhere
+
+    // obstacles that come and go (mesh_dyn.h): NULL until the first; with
+    // them the mesh part above is the live mesh, rebuilt at each change
+    struct steerN_MeshDyn *dyn;
 } steerN_Mesh;
 
 // ---- mesh.c ------------------------------------------------------------
@@ -113,6 +117,12 @@ size_t steerN_mesh_bytes(const steerN_Mesh *m);
 uint64_t steerN_mesh_hash(const steerN_Mesh *m);
 // The area named `name` (0 .. nareas - 1), or -1.
 int steerN_mesh_area(const steerN_Mesh *m, const char *name);
+// A copy of m's mesh part (not prepared, no obstacles), one reference; NULL
+// when out of memory.
+steerN_Mesh *steerN_mesh_clone(const steerN_Mesh *m);
+// Exchange the mesh parts (counts and arrays) of a and b, neither prepared
+// (mesh_dyn.c puts a rebuilt mesh in the place of the live one).
+void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b);
 // Set xy from ixy (after the builder or a reader filled ixy).
 void steerN_mesh_set_metres(steerN_Mesh *m);
 // Quantize a metre coordinate: false when it is not finite or beyond the
@@ -183,6 +193,8 @@ struct steerS_Writer;
 struct steerS_Reader;
 void steerN_mesh_encode(const steerN_Mesh *m, struct steerS_Writer *out);
 steerN_Mesh *steerN_mesh_decode(struct steerS_Reader *r, const steerN_Alloc *alloc, bool *oom);
+// The same, refusing a mesh with obstacles (version 2: mesh_dyn.h): its base.
+steerN_Mesh *steerN_mesh_decode_base(struct steerS_Reader *r, const steerN_Alloc *alloc, bool *oom);
 
 // ---- mesh_build.c ------------------------------------------------------
 

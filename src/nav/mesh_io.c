@@ -10,13 +10,16 @@
 // version 2 then the floors (mesh_layers.c): u32 nlayers, the heights (i64
 // quanta per vertex) and, when nlayers > 1, the layers (u16 per
 // triangle); and last the mesh's hash (u64, steerN_mesh_hash), which a
-// read checks. A flat mesh's bytes are version 1, as before floors. A read trusts nothing:
+// read checks. A flat mesh's bytes are version 1, as before floors; a
+// mesh with obstacles is version 3: its base (version 1 or 2) and its
+// obstacles (mesh_dyn.c). A read trusts nothing:
 // every count is checked against the bytes left before anything is
 // allocated, every index against its range, every triangle is
 // counter-clockwise and not flat (exact), every neighbour names this
 // triangle back across the same edge, every name and cost is one a build
 // could give; the wall flags are derived again, not read.
 #include "mesh.h"
+#include "mesh_dyn.h"
 
 #include "../core/bytes.h"
 #include "predicates.h"
@@ -27,9 +30,14 @@
 #define MAGIC "STNM"
 #define VERSION 1
 #define VERSION_FLOORS 2
+#define VERSION_OBSTACLES 3 // mesh_dyn.c writes it
 
 void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
 {
+    if (m->dyn) { // the base and the obstacles (mesh_dyn.c), version 3
+        steerN_mesh_dyn_encode(m, out);
+        return;
+    }
     steerS_put(out, MAGIC, 4);
     steerS_put_u32(out, m->iz ? VERSION_FLOORS : VERSION);
     steerS_put_u32(out, m->nvert);
@@ -123,7 +131,9 @@ static void read_floors(steerS_Reader *r, steerN_Mesh *m)
     }
 }
 
-steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oom)
+// A mesh's bytes; with obstacles (version 3) only when `obstacles` (a
+// base inside those bytes is version 1 or 2).
+static steerN_Mesh *decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oom, bool obstacles)
 {
     *oom = false;
     const unsigned char *magic = steerS_take(r, 4);
@@ -133,8 +143,10 @@ steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, boo
         return NULL;
     }
     uint32_t version = steerS_get_u32(r);
+    if (!r->failed && version == VERSION_OBSTACLES && obstacles) return steerN_mesh_dyn_decode(r, alloc, oom);
     if (!r->failed && version != VERSION && version != VERSION_FLOORS) {
-        steerS_fail(r, "navigation mesh: version %u, this steer reads %u and %u", version, VERSION, VERSION_FLOORS);
+        steerS_fail(r, "navigation mesh: version %u, this steer reads %u, %u and %u", version, VERSION, VERSION_FLOORS,
+                    VERSION_OBSTACLES);
         return NULL;
     }
     uint32_t nvert = steerS_get_u32(r), ntri = steerS_get_u32(r);
@@ -188,4 +200,14 @@ steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, boo
     }
     steerN_mesh_free(m);
     return NULL;
+}
+
+steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oom)
+{
+    return decode(r, alloc, oom, true);
+}
+
+steerN_Mesh *steerN_mesh_decode_base(steerS_Reader *r, const steerN_Alloc *alloc, bool *oom)
+{
+    return decode(r, alloc, oom, false);
 }

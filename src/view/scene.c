@@ -626,6 +626,18 @@ static void draw_navmesh(steerV_View *v, const steer_DebugNavMesh *m)
                 hairline(v, a, b, edge);
         }
     }
+    // its obstacles (nm:add_obstacle): each footprint's outline, a blocked
+    // one in amber over the hole it carved, one that re-labels in its area's colour
+    steer_DebugNavObstacle o;
+    for (int i = 0; steer_debug_nav_obstacle(m, i, &o) == STEER_OK; i++) {
+        SDL_Color col = o.area < 0 ? rgba(240, 170, 60, 230) : fill[1 + (o.area - 1) % 5];
+        col.a = 230;
+        for (int k = 0; k < o.n; k++) {
+            float a[3] = { (float)o.xy[2 * k], (float)o.xy[2 * k + 1], 0 },
+                  b[3] = { (float)o.xy[2 * ((k + 1) % o.n)], (float)o.xy[2 * ((k + 1) % o.n) + 1], 0 };
+            steerV_world_line(v, &v->geo, a, b, 1.5f * dpi, col, false);
+        }
+    }
 }
 
 // The grids the scenario attached (w:add_grid): their cells with G, the

@@ -4,13 +4,15 @@
 // leads downhill to its goal; a mesh built from rings finds a way round a
 // pillar for a small agent and refuses a gap too narrow for a big one;
 // saved bytes load back to the same hash and the same path, damaged bytes
-// are refused; bad arguments give STEER_EARG with steer_last_error()
-// naming the function.
+// are refused; obstacles shut a gap and open it again, travel in the
+// bytes and refuse bad input; bad arguments give STEER_EARG with
+// steer_last_error() naming the function.
 #include "steer_debug.h"
 #include "steer_nav.h"
 #include "check.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void test_grid_and_flow(void)
@@ -283,6 +285,55 @@ static void test_refusals(void)
     steer_grid_free(g);
 }
 
+// Obstacles from C: a crate in the hall's gap closes it (no way, then a
+// way once it moves off), a circle round the pillar's neighbourhood, the
+// saved bytes carry them, a removed one refuses to go twice.
+static void test_obstacles_from_c(void)
+{
+    steer_NavMesh *m = hall();
+    steer_NavQuery *q = NULL;
+    CHECK(steer_navquery_new(&q) == STEER_OK && q, "a query");
+    uint64_t bare = steer_navmesh_hash(m);
+    double from[2] = { 2, 10 }, to[2] = { 28, 10 };
+    steer_PathStatus st;
+    int n = 0;
+    uint32_t crate = 0, disc = 0;
+    steer_NavObstacleDesc box = { .min = { 14, 8.5 }, .max = { 16, 11.5 } };
+    CHECK(steer_navmesh_add_obstacle(m, &box, &crate) == STEER_OK && crate == 1, "a crate: %s", steer_last_error());
+    CHECK(steer_navmesh_hash(m) != bare, "the mesh changed");
+    CHECK(steer_navmesh_path(m, q, from, to, NULL, &st, NULL, 0, &n, NULL) == STEER_OK && st == STEER_PATH_NONE,
+          "the gap is shut: %d", (int)st);
+    CHECK(steer_navmesh_move_obstacle(m, crate, 0, 5) == STEER_OK, "moved: %s", steer_last_error());
+    CHECK(steer_navmesh_path(m, q, from, to, NULL, &st, NULL, 0, &n, NULL) == STEER_OK && st == STEER_PATH_FOUND,
+          "open again: %d", (int)st);
+    steer_NavObstacleDesc round = { .center = { 22, 10 }, .radius = 1.5 };
+    CHECK(steer_navmesh_add_obstacle(m, &round, &disc) == STEER_OK && disc == 2, "a disc");
+    double in_disc[2] = { 22, 10 };
+    CHECK(!steer_navmesh_contains(m, in_disc, 0), "carved out");
+    Bytes *b = calloc(1, sizeof *b);
+    steer_NavMesh *back = NULL;
+    CHECK(b && steer_navmesh_save(m, put, b) == STEER_OK, "saved");
+    CHECK(b && steer_navmesh_load(b->p, b->n, &back) == STEER_OK && back, "loaded: %s", steer_last_error());
+    CHECK(back && steer_navmesh_hash(back) == steer_navmesh_hash(m), "with its obstacles");
+    CHECK(back && steer_navmesh_remove_obstacle(back, disc) == STEER_OK, "the loaded one's obstacles are live");
+    CHECK(steer_navmesh_remove_obstacle(m, disc) == STEER_OK && steer_navmesh_remove_obstacle(m, crate) == STEER_OK,
+          "removed");
+    CHECK(steer_navmesh_hash(m) == bare, "the mesh as built again");
+    CHECK(steer_navmesh_remove_obstacle(m, crate) == STEER_EARG, "removed twice: refused");
+    CHECK(strstr(steer_last_error(), "steer_navmesh_remove_obstacle") != NULL, "named: %s", steer_last_error());
+    CHECK(steer_navmesh_move_obstacle(m, crate, 1, 1) == STEER_EARG, "a removed one does not move");
+    CHECK(steer_navmesh_move_obstacle(m, 7, NAN, 1) == STEER_EARG, "NaN refused");
+    steer_NavObstacleDesc flat = { .xy = (const double[]){ 1, 1, 2, 2, 3, 3 }, .n = 3 };
+    CHECK(steer_navmesh_add_obstacle(m, &flat, &crate) == STEER_EARG, "a flat polygon refused");
+    CHECK(strstr(steer_last_error(), "one line") != NULL, "says why: %s", steer_last_error());
+    steer_NavObstacleDesc mud = { .min = { 1, 1 }, .max = { 2, 2 }, .area = 3 };
+    CHECK(steer_navmesh_add_obstacle(m, &mud, &crate) == STEER_EARG, "an unknown area refused");
+    free(b);
+    steer_navmesh_free(back);
+    steer_navquery_free(q);
+    steer_navmesh_free(m);
+}
+
 int main(void)
 {
     RUN(test_grid_and_flow);
@@ -290,5 +341,6 @@ int main(void)
     RUN(test_navigate_from_c);
     RUN(test_navigate_costs_from_c);
     RUN(test_refusals);
+    RUN(test_obstacles_from_c);
     return check_report_("nav_api");
 }

@@ -1,0 +1,904 @@
+// SPDX-License-Identifier: MIT
+// mesh_dyn.c — obstacles that come and go on a navigation mesh: the live
+// mesh rebuilt region by region from the base and the obstacles (the
+// design and its invariants: mesh_dyn.h).
+//
+// A rebuild: (1) mark the base triangles each obstacle's quantized box,
+// grown by MARGIN quanta, touches (an exact integer test, candidates from
+// the base's locate grid); (2) the marked triangles' connected sets are
+// the regions, numbered by their lowest triangle; (3) each region is built
+// (or taken from the last rebuild's cache when its triangles and its
+// obstacles' revisions are the same) from its triangles as outline rings
+// (even-odd: their shared edges cancel and only the region's border
+// stays), its non-default triangles as area rings, and its obstacles in
+// the order they were added; (4) the live mesh is the unmarked triangles
+// in base order and each region's triangles after them, the base vertices
+// kept in their places and the regions' new ones after; every border edge
+// of a region must come out of its build as it went in (else the
+// triangle across it joins the region, and the rebuild starts over);
+// (5) the live mesh is prepared again (mesh_query.c).
+#include "mesh_dyn.h"
+
+#include "../core/bytes.h"
+#include "mesh_geom.h"
+#include "mesh_snap.h"
+#include "predicates.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MARGIN 4       // quanta around a footprint that no region border comes within
+#define GROW_TRIES 256 // rebuilds that may grow a region before one gives up
+#define EPOCH_MASK 0xFFFFFFu
+#define VERSION 3 // of the bytes of a mesh with obstacles (mesh_io.c's are 1, flat, and 2, with floors)
+
+typedef struct Region { // a region's build, kept for the next rebuild
+    uint64_t key;
+    steerN_Mesh *mesh; // NULL: nothing walkable left in it
+} Region;
+
+typedef struct Record { // a change: its epoch and the box it touched (metres)
+    uint32_t epoch;
+    float box[4];
+} Record;
+
+typedef struct steerN_MeshDyn {
+    steerN_Mesh *base; // prepared, never changed
+    steerN_Obstacle *obs;
+    uint32_t nobs, cap_obs;
+    uint32_t next_id;
+    uint32_t epoch;
+    Record rec[STEERN_MESH_RECORDS]; // rec[e % RECORDS]: the change of epoch e
+    Region *regions;
+    uint32_t nregions, cap_regions;
+} steerN_MeshDyn;
+
+static const steerN_Alloc *al(const steerN_Mesh *m) { return &m->alloc; }
+
+const char *steerN_obstacle_status_text(steerN_ObstacleStatus s)
+{
+    switch (s) {
+    case STEERN_OBST_OK: return "";
+    case STEERN_OBST_NOMEM: return "out of memory";
+    case STEERN_OBST_BADPOINT: return "a point not finite or too far out";
+    case STEERN_OBST_BADSHAPE: return "a polygon of fewer than 3 points, or all on one line (to the millimetre)";
+    case STEERN_OBST_BADAREA: return "an area that is not one of the mesh's";
+    case STEERN_OBST_GONE: return "the obstacle was removed";
+    case STEERN_OBST_LIMIT: return "too many obstacles or points";
+    case STEERN_OBST_INTERNAL: return "the mesh could not be rebuilt under it (the mesh is as it was)";
+    case STEERN_OBST_FLOORS: return "the mesh is baked with heights: obstacles on baked meshes are not supported yet";
+    }
+    return "?";
+}
+
+// ---- the footprint --------------------------------------------------------------
+
+// The cosine and sine of k sixteenths of a turn, the same bits everywhere
+// (square roots are correctly rounded; libm's cos and sin need not be).
+static void turn16(int k, double *c, double *s)
+{
+    double h = sqrt(0.5), a = 0.5 * sqrt(2.0 + sqrt(2.0)), b = 0.5 * sqrt(2.0 - sqrt(2.0));
+    const double q[5] = { 1.0, a, h, b, 0.0 }; // cos of 0 .. 4 sixteenths
+    double x = q[k % 4], y = q[4 - k % 4];
+    for (int i = 0; i < k / 4; i++) {
+        double t = x;
+        x = -y;
+        y = t;
+    }
+    *c = x;
+    *s = y;
+}
+
+void steerN_obstacle_circle(const double center[2], double radius, double out[2 * STEERN_CIRCLE_SIDES])
+{
+    double corner = radius / (0.5 * sqrt(2.0 + sqrt(2.0))); // radius / cos(half a side's angle)
+    for (int k = 0; k < STEERN_CIRCLE_SIDES; k++) {
+        double c, s;
+        turn16(k, &c, &s);
+        out[2 * k] = center[0] + corner * c;
+        out[2 * k + 1] = center[1] + corner * s;
+    }
+}
+
+// The quantized box of n points; false when a point does not quantize.
+static bool footprint_box(const double *xy, uint32_t n, int64_t box[4])
+{
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t q[2];
+        if (!steerN_mesh_quantize(xy[2 * i], &q[0]) || !steerN_mesh_quantize(xy[2 * i + 1], &q[1])) return false;
+        if (!steerN_coord_ok(q)) return false;
+        for (int j = 0; j < 2; j++) {
+            if (i == 0 || q[j] < box[j]) box[j] = q[j];
+            if (i == 0 || q[j] > box[2 + j]) box[2 + j] = q[j];
+        }
+    }
+    return true;
+}
+
+// Whether n points enclose anything once quantized (3 not on one line).
+static bool encloses(const double *xy, uint32_t n)
+{
+    int64_t a[2], b[2], c[2];
+    uint32_t i = 1;
+    steerN_mesh_quantize(xy[0], &a[0]);
+    steerN_mesh_quantize(xy[1], &a[1]);
+    for (; i < n; i++) {
+        steerN_mesh_quantize(xy[2 * i], &b[0]);
+        steerN_mesh_quantize(xy[2 * i + 1], &b[1]);
+        if (b[0] != a[0] || b[1] != a[1]) break;
+    }
+    for (i++; i < n; i++) {
+        steerN_mesh_quantize(xy[2 * i], &c[0]);
+        steerN_mesh_quantize(xy[2 * i + 1], &c[1]);
+        if (steerN_orient2d(a, b, c) != 0) return true;
+    }
+    return false;
+}
+
+// Whether base triangle t and the box (x0, y0, x1, y1, quanta) share a
+// point: the boxes overlap and no edge of t has the whole box strictly on
+// its outer side. Exact.
+static bool tri_box(const steerN_Mesh *b, uint32_t t, const int64_t box[4])
+{
+    const int64_t *v[3];
+    for (int i = 0; i < 3; i++) v[i] = b->ixy + 2 * (size_t)b->tri[3 * (size_t)t + (size_t)i];
+    for (int j = 0; j < 2; j++) {
+        int64_t lo = v[0][j], hi = v[0][j];
+        for (int i = 1; i < 3; i++) lo = v[i][j] < lo ? v[i][j] : lo, hi = v[i][j] > hi ? v[i][j] : hi;
+        if (hi < box[j] || lo > box[2 + j]) return false;
+    }
+    const int64_t corner[4][2] = { { box[0], box[1] }, { box[2], box[1] }, { box[2], box[3] }, { box[0], box[3] } };
+    for (int i = 0; i < 3; i++) {
+        int out = 0;
+        for (int k = 0; k < 4; k++) out += steerN_orient2d(v[i], v[(i + 1) % 3], corner[k]) < 0;
+        if (out == 4) return false;
+    }
+    return true;
+}
+
+// ---- the rebuild ----------------------------------------------------------------
+
+typedef struct Border { // a region's border edge: its vertices (base), the triangle across and its edge
+    uint32_t a, b;
+    uint32_t out, edge;
+} Border;
+
+typedef struct Vkey { // a base vertex of a region, to find a build's vertex by its coordinates
+    int64_t x, y;
+    uint32_t v;
+} Vkey;
+
+typedef struct Scratch {
+    uint32_t *comp;                  // per base triangle: its region, or UINT32_MAX (kept)
+    uint8_t *mark;                   // per base triangle: 1 when some footprint touches it (or a region grew over it)
+    uint32_t *stamp;                 // per base triangle: 1 + the last obstacle that marked it
+    uint32_t *queue, *order, *start; // the regions' triangles: order[start[r] .. start[r + 1])
+    uint64_t *pair;                  // (region << 32 | obstacle index) per touch, sorted, unique
+    size_t npair, cap_pair;
+    uint32_t *touch; // per obstacle index, its marked triangles: touch_tri[touch[k] .. touch[k + 1])
+    uint32_t *touch_tri;
+    size_t ntouch, cap_touch;
+    Border *border;
+    size_t nborder, cap_border;
+    Vkey *vk;
+    size_t cap_vk;
+    double *xy;
+    size_t cap_xy;
+    uint32_t *ring_end;
+    int32_t *role;
+    size_t cap_ring;
+} Scratch;
+
+static void scratch_free(const steerN_Mesh *m, Scratch *s, uint32_t nt, uint32_t nobs)
+{
+    const steerN_Alloc *a = al(m);
+    steerN_realloc(a, s->comp, sizeof *s->comp * nt, 0);
+    steerN_realloc(a, s->mark, nt, 0);
+    steerN_realloc(a, s->stamp, sizeof *s->stamp * nt, 0);
+    steerN_realloc(a, s->queue, sizeof *s->queue * nt, 0);
+    steerN_realloc(a, s->order, sizeof *s->order * nt, 0);
+    steerN_realloc(a, s->start, sizeof *s->start * (nt + 1), 0);
+    steerN_realloc(a, s->touch, sizeof *s->touch * (nobs + 1), 0);
+    steerN_realloc(a, s->pair, sizeof *s->pair * s->cap_pair, 0);
+    steerN_realloc(a, s->touch_tri, sizeof *s->touch_tri * s->cap_touch, 0);
+    steerN_realloc(a, s->border, sizeof *s->border * s->cap_border, 0);
+    steerN_realloc(a, s->vk, sizeof *s->vk * s->cap_vk, 0);
+    steerN_realloc(a, s->xy, sizeof *s->xy * s->cap_xy, 0);
+    steerN_realloc(a, s->ring_end, sizeof *s->ring_end * s->cap_ring, 0);
+    steerN_realloc(a, s->role, sizeof *s->role * s->cap_ring, 0);
+}
+
+// (1) Every obstacle's touches: the triangles its grown box meets.
+static int mark_touches(const steerN_MeshDyn *d, Scratch *s)
+{
+    const steerN_Mesh *b = d->base;
+    const steerN_Alloc *a = &b->alloc;
+    s->ntouch = 0;
+    for (uint32_t k = 0; k < d->nobs; k++) {
+        s->touch[k] = (uint32_t)s->ntouch;
+        const steerN_Obstacle *o = &d->obs[k];
+        int64_t box[4] = { o->box[0] - MARGIN, o->box[1] - MARGIN, o->box[2] + MARGIN, o->box[3] + MARGIN };
+        double lo[2] = { (double)box[0] / STEERN_MESH_SCALE, (double)box[1] / STEERN_MESH_SCALE };
+        double hi[2] = { (double)box[2] / STEERN_MESH_SCALE, (double)box[3] / STEERN_MESH_SCALE };
+        if (hi[0] < b->bmin[0] - b->bcell || lo[0] > b->bmax[0] + b->bcell || hi[1] < b->bmin[1] - b->bcell ||
+            lo[1] > b->bmax[1] + b->bcell)
+            continue;
+        uint32_t x0, x1, y0, y1;
+        steerN_mesh_cell_range(b, lo[0] - b->bcell, hi[0] + b->bcell, 0, &x0, &x1);
+        steerN_mesh_cell_range(b, lo[1] - b->bcell, hi[1] + b->bcell, 1, &y0, &y1);
+        for (uint32_t cy = y0; cy <= y1; cy++)
+            for (uint32_t cx = x0; cx <= x1; cx++) {
+                size_t c = (size_t)cy * b->bnx + cx;
+                for (uint32_t j = b->tstart[c]; j < b->tstart[c + 1]; j++) {
+                    uint32_t t = b->titem[j];
+                    if (s->stamp[t] == k + 1) continue;
+                    s->stamp[t] = k + 1;
+                    if (!tri_box(b, t, box)) continue;
+                    if (steerN_grow(a, (void **)&s->touch_tri, &s->cap_touch, s->ntouch + 1, sizeof *s->touch_tri))
+                        return -1;
+                    s->touch_tri[s->ntouch++] = t;
+                    s->mark[t] = 1;
+                }
+            }
+    }
+    s->touch[d->nobs] = (uint32_t)s->ntouch;
+    return 0;
+}
+
+// (2) The regions: connected sets of marked triangles, numbered in the
+// order of their lowest triangle; their triangles in index order.
+static uint32_t find_regions(const steerN_Mesh *b, Scratch *s)
+{
+    uint32_t nt = b->ntri, nr = 0;
+    for (uint32_t t = 0; t < nt; t++) s->comp[t] = UINT32_MAX;
+    for (uint32_t t = 0; t < nt; t++) {
+        if (!s->mark[t] || s->comp[t] != UINT32_MAX) continue;
+        uint32_t head = 0, tail = 0;
+        s->queue[tail++] = t;
+        s->comp[t] = nr;
+        while (head < tail) {
+            uint32_t u = s->queue[head++];
+            for (int i = 0; i < 3; i++) {
+                int32_t v = b->adj[3 * (size_t)u + (size_t)i];
+                if (v >= 0 && s->mark[v] && s->comp[v] == UINT32_MAX) {
+                    s->comp[v] = nr;
+                    s->queue[tail++] = (uint32_t)v;
+                }
+            }
+        }
+        nr++;
+    }
+    memset(s->start, 0, sizeof *s->start * (nr + 1));
+    for (uint32_t t = 0; t < nt; t++)
+        if (s->comp[t] != UINT32_MAX) s->start[s->comp[t] + 1]++;
+    for (uint32_t r = 0; r < nr; r++) s->start[r + 1] += s->start[r];
+    for (uint32_t t = 0; t < nt; t++)
+        if (s->comp[t] != UINT32_MAX) s->queue[s->start[s->comp[t]]++] = t;
+    for (uint32_t r = nr; r > 0; r--) s->start[r] = s->start[r - 1];
+    s->start[0] = 0;
+    memcpy(s->order, s->queue, sizeof *s->order * (s->start[nr]));
+    return nr;
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+// Which obstacles each region holds: (region, obstacle) pairs, sorted.
+static int region_obstacles(const steerN_MeshDyn *d, Scratch *s)
+{
+    s->npair = 0;
+    for (uint32_t k = 0; k < d->nobs; k++)
+        for (uint32_t j = s->touch[k]; j < s->touch[k + 1]; j++) {
+            uint64_t p = (uint64_t)s->comp[s->touch_tri[j]] << 32 | k;
+            if (s->npair && s->pair[s->npair - 1] == p) continue;
+            if (steerN_grow(&d->base->alloc, (void **)&s->pair, &s->cap_pair, s->npair + 1, sizeof *s->pair)) return -1;
+            s->pair[s->npair++] = p;
+        }
+    if (s->npair) qsort(s->pair, s->npair, sizeof *s->pair, cmp_u64);
+    size_t n = 0;
+    for (size_t i = 0; i < s->npair; i++)
+        if (!n || s->pair[n - 1] != s->pair[i]) s->pair[n++] = s->pair[i];
+    s->npair = n;
+    return 0;
+}
+
+static uint64_t hash_u32(uint64_t h, uint32_t v)
+{
+    unsigned char b[4];
+    steerS_store_le(b, v, 4);
+    return steerS_fnv64(h, b, 4);
+}
+
+// (3) Region r's build: its triangles as outline rings, the non-default
+// ones as area rings too, then its obstacles (pairs [p0, p1)).
+static steerN_ObstacleStatus build_region(const steerN_MeshDyn *d, Scratch *s, uint32_t r, size_t p0, size_t p1,
+                                          steerN_Mesh **out)
+{
+    const steerN_Mesh *b = d->base;
+    const steerN_Alloc *a = &b->alloc;
+    uint32_t t0 = s->start[r], t1 = s->start[r + 1];
+    size_t nring = 0, npt = 0;
+    for (uint32_t j = t0; j < t1; j++)
+        nring += 1 + (b->area[s->order[j]] != 0), npt += 3 + 3 * (b->area[s->order[j]] != 0);
+    for (size_t p = p0; p < p1; p++) nring++, npt += d->obs[(uint32_t)s->pair[p]].npt;
+    if (steerN_grow(a, (void **)&s->xy, &s->cap_xy, 2 * npt, sizeof *s->xy)) return STEERN_OBST_NOMEM;
+    size_t cap = s->cap_ring;
+    if (steerN_grow(a, (void **)&s->ring_end, &cap, nring, sizeof *s->ring_end)) return STEERN_OBST_NOMEM;
+    cap = s->cap_ring;
+    if (steerN_grow(a, (void **)&s->role, &cap, nring, sizeof *s->role)) return STEERN_OBST_NOMEM;
+    s->cap_ring = cap;
+    size_t k = 0, at = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t j = t0; j < t1; j++) {
+            uint32_t t = s->order[j];
+            if (pass == 1 && b->area[t] == 0) continue;
+            for (int i = 0; i < 3; i++) {
+                const double *v = b->xy + 2 * (size_t)b->tri[3 * (size_t)t + (size_t)i];
+                s->xy[2 * at] = v[0], s->xy[2 * at + 1] = v[1], at++;
+            }
+            s->role[k] = pass ? (int32_t)b->area[t] : STEERN_RING_OUTLINE;
+            s->ring_end[k++] = (uint32_t)at;
+        }
+    for (size_t p = p0; p < p1; p++) {
+        const steerN_Obstacle *o = &d->obs[(uint32_t)s->pair[p]];
+        memcpy(s->xy + 2 * at, o->xy, sizeof *s->xy * 2 * o->npt);
+        at += o->npt;
+        s->role[k] = o->area == STEERN_OBST_BLOCKED ? STEERN_RING_OBSTACLE : o->area;
+        s->ring_end[k++] = (uint32_t)at;
+    }
+    const char *names[STEERN_MESH_AREAS];
+    for (uint32_t i = 0; i < b->nareas; i++) names[i] = b->area_name[i];
+    steerN_MeshSpec spec = { .xy = s->xy,
+                             .ring_end = s->ring_end,
+                             .ring_role = s->role,
+                             .nrings = (uint32_t)nring,
+                             .nareas = b->nareas,
+                             .area_names = names,
+                             .area_costs = b->area_cost };
+    steerN_MeshError err;
+    *out = steerN_mesh_build(&spec, a, &err);
+    if (*out || err.status == STEERN_MESH_EMPTY) return STEERN_OBST_OK;
+    return err.status == STEERN_MESH_NOMEM ? STEERN_OBST_NOMEM : STEERN_OBST_INTERNAL;
+}
+
+static int cmp_vkey(const void *pa, const void *pb)
+{
+    const Vkey *a = pa, *b = pb;
+    if (a->x != b->x) return a->x < b->x ? -1 : 1;
+    if (a->y != b->y) return a->y < b->y ? -1 : 1;
+    return (a->v > b->v) - (a->v < b->v);
+}
+
+// The base vertex at p among the n sorted keys, or UINT32_MAX.
+static uint32_t find_vkey(const Vkey *vk, size_t n, const int64_t p[2])
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (vk[mid].x < p[0] || (vk[mid].x == p[0] && vk[mid].y < p[1])) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && vk[lo].x == p[0] && vk[lo].y == p[1] ? vk[lo].v : UINT32_MAX;
+}
+
+static int cmp_border(const void *pa, const void *pb)
+{
+    const Border *a = pa, *b = pb;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    return (a->b > b->b) - (a->b < b->b);
+}
+
+static void regions_free(const steerN_Mesh *m, Region *r, uint32_t n, uint32_t cap)
+{
+    for (uint32_t i = 0; i < n; i++) steerN_mesh_free(r[i].mesh);
+    steerN_realloc(al(m), r, sizeof *r * cap, 0);
+}
+
+// (4) The live mesh from the kept triangles and the regions' builds; 1
+// when a border edge did not come out of its build (the triangle across it
+// is marked: build again), 0 done, -1 out of memory.
+static int assemble(const steerN_MeshDyn *d, Scratch *s, const Region *reg, uint32_t nr, steerN_Mesh **out)
+{
+    const steerN_Mesh *b = d->base;
+    const steerN_Alloc *a = &b->alloc;
+    uint32_t nt = b->ntri, nkeep = 0, nnew = 0, ntri;
+    for (uint32_t t = 0; t < nt; t++) nkeep += s->comp[t] == UINT32_MAX;
+    ntri = nkeep;
+    size_t nvk = 0;
+    for (uint32_t r = 0; r < nr; r++) ntri += reg[r].mesh ? reg[r].mesh->ntri : 0;
+    // the border edges, and the base vertices of the regions by coordinates
+    s->nborder = 0;
+    for (uint32_t j = 0; j < s->start[nr]; j++) {
+        uint32_t t = s->order[j];
+        for (int i = 0; i < 3; i++) {
+            uint32_t v = b->tri[3 * (size_t)t + (size_t)i];
+            if (steerN_grow(a, (void **)&s->vk, &s->cap_vk, nvk + 1, sizeof *s->vk)) return -1;
+            s->vk[nvk++] = (Vkey){ b->ixy[2 * (size_t)v], b->ixy[2 * (size_t)v + 1], v };
+            int32_t u = b->adj[3 * (size_t)t + (size_t)i];
+            if (u < 0 || s->comp[u] != UINT32_MAX) continue;
+            if (steerN_grow(a, (void **)&s->border, &s->cap_border, s->nborder + 1, sizeof *s->border)) return -1;
+            s->border[s->nborder++] = (Border){ v, b->tri[3 * (size_t)t + (size_t)(i + 1) % 3], (uint32_t)u,
+                                                b->back[3 * (size_t)t + (size_t)i] };
+        }
+    }
+    if (nvk) qsort(s->vk, nvk, sizeof *s->vk, cmp_vkey);
+    if (s->nborder) qsort(s->border, s->nborder, sizeof *s->border, cmp_border);
+    // the regions' vertices not in the base, counted
+    for (uint32_t r = 0; r < nr; r++)
+        for (uint32_t v = 0; reg[r].mesh && v < reg[r].mesh->nvert; v++)
+            nnew += find_vkey(s->vk, nvk, reg[r].mesh->ixy + 2 * (size_t)v) == UINT32_MAX;
+    steerN_Mesh *n = steerN_mesh_alloc(b->nvert + nnew, ntri, a);
+    if (!n) return -1;
+    memcpy(n->ixy, b->ixy, sizeof *n->ixy * 2 * b->nvert);
+    uint32_t *tnew = s->queue; // per base triangle: its index in n (kept ones)
+    for (uint32_t t = 0, k = 0; t < nt; t++) tnew[t] = s->comp[t] == UINT32_MAX ? k++ : UINT32_MAX;
+    for (uint32_t t = 0; t < nt; t++) {
+        if (tnew[t] == UINT32_MAX) continue;
+        uint32_t x = tnew[t];
+        n->area[x] = b->area[t];
+        for (int i = 0; i < 3; i++) {
+            int32_t u = b->adj[3 * (size_t)t + (size_t)i];
+            n->tri[3 * (size_t)x + (size_t)i] = b->tri[3 * (size_t)t + (size_t)i];
+            n->adj[3 * (size_t)x + (size_t)i] = u < 0 || tnew[u] == UINT32_MAX ? -1 : (int32_t)tnew[u];
+        }
+    }
+    uint32_t tri_at = nkeep, vert_at = b->nvert, matched = 0;
+    int rc = 0;
+    uint32_t vmap_cap = 0, *vmap = NULL;
+    for (uint32_t r = 0; r < nr && rc == 0; r++) {
+        const steerN_Mesh *g = reg[r].mesh;
+        if (!g) continue;
+        if (g->nvert > vmap_cap) {
+            uint32_t *p = steerN_realloc(a, vmap, sizeof *vmap * vmap_cap, sizeof *vmap * g->nvert);
+            if (!p) {
+                rc = -1;
+                break;
+            }
+            vmap = p;
+            vmap_cap = g->nvert;
+        }
+        for (uint32_t v = 0; v < g->nvert; v++) {
+            vmap[v] = find_vkey(s->vk, nvk, g->ixy + 2 * (size_t)v);
+            if (vmap[v] == UINT32_MAX) {
+                vmap[v] = vert_at;
+                memcpy(n->ixy + 2 * (size_t)vert_at, g->ixy + 2 * (size_t)v, sizeof *n->ixy * 2);
+                vert_at++;
+            }
+        }
+        for (uint32_t t = 0; t < g->ntri; t++) {
+            uint32_t x = tri_at + t;
+            n->area[x] = g->area[t];
+            for (int i = 0; i < 3; i++) {
+                int32_t u = g->adj[3 * (size_t)t + (size_t)i];
+                n->tri[3 * (size_t)x + (size_t)i] = vmap[g->tri[3 * (size_t)t + (size_t)i]];
+                n->adj[3 * (size_t)x + (size_t)i] = u < 0 ? -1 : (int32_t)(tri_at + (uint32_t)u);
+            }
+            for (int i = 0; i < 3; i++) {
+                if (g->adj[3 * (size_t)t + (size_t)i] >= 0) continue;
+                Border key = { n->tri[3 * (size_t)x + (size_t)i], n->tri[3 * (size_t)x + (size_t)(i + 1) % 3], 0, 0 };
+                const Border *f = s->nborder ? bsearch(&key, s->border, s->nborder, sizeof key, cmp_border) : NULL;
+                if (!f) continue;
+                uint32_t o = tnew[f->out];
+                n->adj[3 * (size_t)x + (size_t)i] = (int32_t)o;
+                n->adj[3 * (size_t)o + f->edge] = (int32_t)x;
+                matched++;
+            }
+        }
+        tri_at += g->ntri;
+    }
+    steerN_realloc(a, vmap, sizeof *vmap * vmap_cap, 0);
+    if (rc == 0 && matched != s->nborder) {
+        // a border edge the build moved: what lies across it joins the region
+        for (size_t i = 0; i < s->nborder; i++) {
+            uint32_t o = tnew[s->border[i].out];
+            if (n->adj[3 * (size_t)o + s->border[i].edge] < 0) s->mark[s->border[i].out] = 1;
+        }
+        rc = 1;
+    }
+    if (rc) {
+        steerN_mesh_free(n);
+        return rc;
+    }
+    for (uint32_t t = 0; t < n->ntri; t++)
+        for (int i = 0; i < 3; i++)
+            if (n->adj[3 * (size_t)t + (size_t)i] < 0)
+                n->vwall[n->tri[3 * (size_t)t + (size_t)i]] = n->vwall[n->tri[3 * (size_t)t + (size_t)(i + 1) % 3]] = 1;
+    *out = n;
+    return 0;
+}
+
+// The live mesh from the base and the obstacles, put in m's place and prepared.
+static steerN_ObstacleStatus rebuild(steerN_Mesh *m)
+{
+    steerN_MeshDyn *d = m->dyn;
+    const steerN_Mesh *b = d->base;
+    const steerN_Alloc *a = al(m);
+    uint32_t nt = b->ntri;
+    Scratch s = { 0 };
+    steerN_ObstacleStatus st = STEERN_OBST_NOMEM;
+    Region *reg = NULL;
+    uint32_t nreg = 0, cap_reg = 0;
+    steerN_Mesh *live = NULL;
+    s.comp = steerN_realloc(a, NULL, 0, sizeof *s.comp * nt);
+    s.mark = steerN_realloc(a, NULL, 0, nt);
+    s.stamp = steerN_realloc(a, NULL, 0, sizeof *s.stamp * nt);
+    s.queue = steerN_realloc(a, NULL, 0, sizeof *s.queue * nt);
+    s.order = steerN_realloc(a, NULL, 0, sizeof *s.order * nt);
+    s.start = steerN_realloc(a, NULL, 0, sizeof *s.start * (nt + 1));
+    s.touch = steerN_realloc(a, NULL, 0, sizeof *s.touch * (d->nobs + 1));
+    if (!s.comp || !s.mark || !s.stamp || !s.queue || !s.order || !s.start || !s.touch) goto out;
+    memset(s.mark, 0, nt);
+    memset(s.stamp, 0, sizeof *s.stamp * nt);
+    if (mark_touches(d, &s)) goto out;
+    for (int tries = 0;; tries++) {
+        if (tries == GROW_TRIES) {
+            st = STEERN_OBST_INTERNAL;
+            goto out;
+        }
+        uint32_t nr = find_regions(b, &s);
+        if (region_obstacles(d, &s)) goto out;
+        regions_free(m, reg, nreg, cap_reg);
+        nreg = 0;
+        cap_reg = nr ? nr : 1;
+        reg = steerN_realloc(a, NULL, 0, sizeof *reg * cap_reg);
+        if (!reg) {
+            cap_reg = 0;
+            goto out;
+        }
+        for (size_t p0 = 0, p1; nreg < nr; nreg++) {
+            uint32_t r = nreg;
+            for (p1 = p0; p1 < s.npair && s.pair[p1] >> 32 == r; p1++) {}
+            uint64_t key = STEERS_FNV64_BASIS;
+            for (uint32_t j = s.start[r]; j < s.start[r + 1]; j++) key = hash_u32(key, s.order[j]);
+            key = hash_u32(key, UINT32_MAX);
+            for (size_t p = p0; p < p1; p++) {
+                const steerN_Obstacle *o = &d->obs[(uint32_t)s.pair[p]];
+                key = hash_u32(hash_u32(key, o->id), o->rev);
+            }
+            reg[r] = (Region){ key, NULL };
+            bool cached = false;
+            for (uint32_t c = 0; c < d->nregions && !cached; c++)
+                if (d->regions[c].key == key && d->regions[c].mesh) {
+                    // taken over: the cache keeps no pointer to it any more
+                    reg[r].mesh = d->regions[c].mesh;
+                    d->regions[c].mesh = NULL;
+                    d->regions[c].key = 0;
+                    cached = true;
+                }
+            if (!cached) {
+                st = build_region(d, &s, r, p0, p1, &reg[r].mesh);
+                if (st) {
+                    nreg++;
+                    goto out;
+                }
+                st = STEERN_OBST_NOMEM;
+            }
+            p0 = p1;
+        }
+        int rc = assemble(d, &s, reg, nr, &live);
+        if (rc < 0) goto out;
+        if (rc == 0) break;
+    }
+    // (5) in m's place, prepared; the regions cached for the next rebuild
+    if (m->aux_free) m->aux_free(m);
+    steerN_mesh_swap_parts(m, live);
+    steerN_mesh_set_metres(m);
+    m->hash = steerN_mesh_hash(m);
+    regions_free(m, d->regions, d->nregions, d->cap_regions);
+    d->regions = reg;
+    d->nregions = nreg;
+    d->cap_regions = cap_reg;
+    reg = NULL;
+    nreg = cap_reg = 0;
+    st = steerN_mesh_prepare(m) ? STEERN_OBST_NOMEM : STEERN_OBST_OK;
+out:
+    steerN_mesh_free(live);
+    regions_free(m, reg, nreg, cap_reg);
+    scratch_free(m, &s, nt, d->nobs);
+    return st;
+}
+
+// ---- the obstacles -------------------------------------------------------------------
+
+// m's obstacle state, made on the first obstacle (the base: a prepared copy of the mesh).
+static steerN_MeshDyn *dyn_of(steerN_Mesh *m)
+{
+    if (m->dyn) return m->dyn;
+    steerN_MeshDyn *d = steerN_realloc(al(m), NULL, 0, sizeof *d);
+    if (!d) return NULL;
+    memset(d, 0, sizeof *d);
+    d->next_id = 1;
+    if (!(d->base = steerN_mesh_clone(m)) || steerN_mesh_prepare(d->base)) {
+        steerN_mesh_free(d->base);
+        steerN_realloc(al(m), d, sizeof *d, 0);
+        return NULL;
+    }
+    steerN_mesh_set_metres(d->base);
+    d->base->hash = steerN_mesh_hash(d->base);
+    m->dyn = d;
+    return d;
+}
+
+static int32_t find(const steerN_MeshDyn *d, uint32_t id)
+{
+    uint32_t lo = 0, hi = d ? d->nobs : 0;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (d->obs[mid].id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return d && lo < d->nobs && d->obs[lo].id == id ? (int32_t)lo : -1;
+}
+
+const steerN_Obstacle *steerN_obstacle_get(const steerN_Mesh *m, uint32_t id)
+{
+    int32_t k = find(m->dyn, id);
+    return k < 0 ? NULL : &m->dyn->obs[k];
+}
+
+uint32_t steerN_mesh_obstacle_count(const steerN_Mesh *m) { return m->dyn ? m->dyn->nobs : 0; }
+
+const steerN_Obstacle *steerN_mesh_obstacle_at(const steerN_Mesh *m, uint32_t i)
+{
+    return m->dyn && i < m->dyn->nobs ? &m->dyn->obs[i] : NULL;
+}
+
+// Note a change of the boxes box and (NULL: none) also.
+static void record(steerN_MeshDyn *d, const int64_t box[4], const int64_t *also)
+{
+    d->epoch = (d->epoch + 1) & EPOCH_MASK;
+    if (d->epoch == 0) d->epoch = 1; // 0: "before any change" (navigate.c)
+    Record *r = &d->rec[d->epoch % STEERN_MESH_RECORDS];
+    r->epoch = d->epoch;
+    for (int j = 0; j < 4; j++) {
+        int64_t v = box[j];
+        if (also) v = j < 2 ? (also[j] < v ? also[j] : v) : (also[j] > v ? also[j] : v);
+        // outward, so the float box holds the footprint
+        r->box[j] = (float)((double)(j < 2 ? v - MARGIN : v + MARGIN) / STEERN_MESH_SCALE);
+    }
+}
+
+steerN_ObstacleStatus steerN_obstacle_add(steerN_Mesh *m, const double *xy, uint32_t n, int32_t area, uint32_t *id)
+{
+    int64_t box[4];
+    if (m->iz) return STEERN_OBST_FLOORS;
+    if (n < 3) return STEERN_OBST_BADSHAPE;
+    if (n > STEERN_OBSTACLE_POINTS) return STEERN_OBST_LIMIT;
+    if (!footprint_box(xy, n, box)) return STEERN_OBST_BADPOINT;
+    if (!encloses(xy, n)) return STEERN_OBST_BADSHAPE;
+    if (area != STEERN_OBST_BLOCKED && (area < 1 || (uint32_t)area >= m->nareas)) return STEERN_OBST_BADAREA;
+    if (m->dyn && (m->dyn->nobs >= STEERN_OBSTACLES || m->dyn->next_id == UINT32_MAX)) return STEERN_OBST_LIMIT;
+    steerN_MeshDyn *d = dyn_of(m);
+    if (!d) return STEERN_OBST_NOMEM;
+    size_t cap = d->cap_obs;
+    if (steerN_grow(al(m), (void **)&d->obs, &cap, d->nobs + 1, sizeof *d->obs)) return STEERN_OBST_NOMEM;
+    d->cap_obs = (uint32_t)cap;
+    double *p = steerN_realloc(al(m), NULL, 0, sizeof *p * 2 * n);
+    if (!p) return STEERN_OBST_NOMEM;
+    memcpy(p, xy, sizeof *p * 2 * n);
+    steerN_Obstacle *o = &d->obs[d->nobs++];
+    *o = (steerN_Obstacle){ .id = d->next_id, .area = area, .npt = n, .xy = p };
+    memcpy(o->box, box, sizeof box);
+    steerN_ObstacleStatus st = rebuild(m);
+    if (st) { // as it was
+        d->nobs--;
+        steerN_realloc(al(m), p, sizeof *p * 2 * n, 0);
+        return st;
+    }
+    *id = d->next_id++;
+    record(d, box, NULL);
+    return STEERN_OBST_OK;
+}
+
+steerN_ObstacleStatus steerN_obstacle_move(steerN_Mesh *m, uint32_t id, double dx, double dy)
+{
+    int32_t k = find(m->dyn, id);
+    if (k < 0) return STEERN_OBST_GONE;
+    steerN_MeshDyn *d = m->dyn;
+    steerN_Obstacle *o = &d->obs[k];
+    if (!isfinite(dx) || !isfinite(dy)) return STEERN_OBST_BADPOINT;
+    double *p = steerN_realloc(al(m), NULL, 0, sizeof *p * 2 * o->npt);
+    if (!p) return STEERN_OBST_NOMEM;
+    for (uint32_t i = 0; i < o->npt; i++) p[2 * i] = o->xy[2 * i] + dx, p[2 * i + 1] = o->xy[2 * i + 1] + dy;
+    int64_t box[4], old[4];
+    if (!footprint_box(p, o->npt, box)) {
+        steerN_realloc(al(m), p, sizeof *p * 2 * o->npt, 0);
+        return STEERN_OBST_BADPOINT;
+    }
+    double *was = o->xy;
+    memcpy(old, o->box, sizeof old);
+    o->xy = p;
+    memcpy(o->box, box, sizeof box);
+    o->rev++;
+    steerN_ObstacleStatus st = rebuild(m);
+    double *drop = st ? p : was;
+    if (st) {
+        o->xy = was;
+        memcpy(o->box, old, sizeof old);
+        o->rev--;
+    }
+    steerN_realloc(al(m), drop, sizeof *drop * 2 * o->npt, 0);
+    if (!st) record(d, box, old);
+    return st;
+}
+
+steerN_ObstacleStatus steerN_obstacle_remove(steerN_Mesh *m, uint32_t id)
+{
+    int32_t k = find(m->dyn, id);
+    if (k < 0) return STEERN_OBST_GONE;
+    steerN_MeshDyn *d = m->dyn;
+    steerN_Obstacle o = d->obs[k];
+    memmove(&d->obs[k], &d->obs[k + 1], sizeof *d->obs * (d->nobs - (uint32_t)k - 1));
+    d->nobs--;
+    steerN_ObstacleStatus st = rebuild(m);
+    if (st) {
+        memmove(&d->obs[k + 1], &d->obs[k], sizeof *d->obs * (d->nobs - (uint32_t)k));
+        d->obs[k] = o;
+        d->nobs++;
+        return st;
+    }
+    record(d, o.box, NULL);
+    steerN_realloc(al(m), o.xy, sizeof *o.xy * 2 * o.npt, 0);
+    return STEERN_OBST_OK;
+}
+
+// ---- the agents' check ------------------------------------------------------------
+
+uint32_t steerN_mesh_epoch(const steerN_Mesh *m) { return m->dyn ? m->dyn->epoch : 0; }
+
+// Whether segment p -> q comes within r of box (x0, y0, x1, y1): the
+// segment against the grown box, by slabs.
+static bool seg_box(const float *p, const float *q, const float box[4], float r)
+{
+    float t0 = 0.0f, t1 = 1.0f;
+    for (int j = 0; j < 2; j++) {
+        float lo = box[j] - r, hi = box[2 + j] + r, dp = q[j] - p[j];
+        if (dp == 0.0f) {
+            if (p[j] < lo || p[j] > hi) return false;
+            continue;
+        }
+        float a = (lo - p[j]) / dp, b = (hi - p[j]) / dp;
+        if (a > b) {
+            float x = a;
+            a = b;
+            b = x;
+        }
+        if (a > t0) t0 = a;
+        if (b < t1) t1 = b;
+        if (t0 > t1) return false;
+    }
+    return true;
+}
+
+bool steerN_mesh_way_changed(const steerN_Mesh *m, uint32_t seen, const float *way, uint32_t n, float radius)
+{
+    const steerN_MeshDyn *d = m->dyn;
+    if (!d || seen == d->epoch || n == 0) return false;
+    uint32_t age = (d->epoch - seen) & EPOCH_MASK;
+    if (age > STEERN_MESH_RECORDS) return true;
+    for (uint32_t k = 0; k < age; k++) {
+        uint32_t e = (d->epoch - k) & EPOCH_MASK;
+        const Record *r = &d->rec[e % STEERN_MESH_RECORDS];
+        if (r->epoch != e) return true;
+        for (uint32_t i = 0; i + 1 < n || (n == 1 && i == 0); i++)
+            if (seg_box(way + 2 * i, way + 2 * (n == 1 ? i : i + 1), r->box, radius)) return true;
+    }
+    return false;
+}
+
+// ---- memory and bytes ---------------------------------------------------------------
+
+size_t steerN_mesh_dyn_bytes(const steerN_Mesh *m)
+{
+    const steerN_MeshDyn *d = m->dyn;
+    size_t n =
+        sizeof *d + steerN_mesh_bytes(d->base) + sizeof *d->obs * d->cap_obs + sizeof *d->regions * d->cap_regions;
+    for (uint32_t i = 0; i < d->nobs; i++) n += sizeof(double) * 2 * d->obs[i].npt;
+    for (uint32_t i = 0; i < d->nregions; i++)
+        if (d->regions[i].mesh) n += steerN_mesh_bytes(d->regions[i].mesh);
+    return n;
+}
+
+void steerN_mesh_dyn_free(steerN_Mesh *m)
+{
+    steerN_MeshDyn *d = m->dyn;
+    const steerN_Alloc *a = al(m);
+    for (uint32_t i = 0; i < d->nobs; i++) steerN_realloc(a, d->obs[i].xy, sizeof(double) * 2 * d->obs[i].npt, 0);
+    steerN_realloc(a, d->obs, sizeof *d->obs * d->cap_obs, 0);
+    regions_free(m, d->regions, d->nregions, d->cap_regions);
+    steerN_mesh_free(d->base);
+    steerN_realloc(a, d, sizeof *d, 0);
+    m->dyn = NULL;
+}
+
+// "STNM", u32 2, the base's own bytes (version 1), u32 epoch, u32 next id,
+// the records (u32 epoch, 4 f32 each), u32 obstacles, each: u32 id, i32
+// area, u32 revision, u32 points, the points (f64 x, y); u64 the live
+// mesh's hash, which a read checks after rebuilding.
+void steerN_mesh_dyn_encode(const steerN_Mesh *m, steerS_Writer *out)
+{
+    const steerN_MeshDyn *d = m->dyn;
+    steerS_put(out, "STNM", 4);
+    steerS_put_u32(out, VERSION);
+    steerN_mesh_encode(d->base, out);
+    steerS_put_u32(out, d->epoch);
+    steerS_put_u32(out, d->next_id);
+    for (int i = 0; i < STEERN_MESH_RECORDS; i++) {
+        steerS_put_u32(out, d->rec[i].epoch);
+        for (int j = 0; j < 4; j++) steerS_put_f32(out, d->rec[i].box[j]);
+    }
+    steerS_put_u32(out, d->nobs);
+    for (uint32_t i = 0; i < d->nobs; i++) {
+        const steerN_Obstacle *o = &d->obs[i];
+        steerS_put_u32(out, o->id);
+        steerS_put_u32(out, (uint32_t)o->area);
+        steerS_put_u32(out, o->rev);
+        steerS_put_u32(out, o->npt);
+        for (uint32_t k = 0; k < 2 * o->npt; k++) steerS_put_f64(out, o->xy[k]);
+    }
+    steerS_put_u64(out, m->hash);
+}
+
+steerN_Mesh *steerN_mesh_dyn_decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oom)
+{
+    steerN_Mesh *m = steerN_mesh_decode_base(r, alloc, oom);
+    if (!m) return NULL;
+    if (steerN_mesh_prepare(m) || !dyn_of(m)) {
+        steerN_mesh_free(m);
+        *oom = true;
+        return NULL;
+    }
+    steerN_MeshDyn *d = m->dyn;
+    d->epoch = steerS_get_u32(r);
+    d->next_id = steerS_get_u32(r);
+    for (int i = 0; i < STEERN_MESH_RECORDS; i++) {
+        d->rec[i].epoch = steerS_get_u32(r);
+        for (int j = 0; j < 4; j++) d->rec[i].box[j] = steerS_get_f32(r);
+        if (!r->failed && !(isfinite(d->rec[i].box[0]) && isfinite(d->rec[i].box[1]) && isfinite(d->rec[i].box[2]) &&
+                            isfinite(d->rec[i].box[3])))
+            steerS_fail(r, "navigation mesh: change record %d is not a box", i);
+    }
+    uint32_t n = steerS_get_u32(r);
+    if (!r->failed && (d->epoch > EPOCH_MASK || n > STEERN_OBSTACLES || steerS_left(r) < 16 * (size_t)n))
+        steerS_fail(r, "navigation mesh: %u obstacles, epoch %u", n, d->epoch);
+    for (uint32_t i = 0; i < n && !r->failed; i++) {
+        uint32_t id = steerS_get_u32(r), area = steerS_get_u32(r), rev = steerS_get_u32(r), npt = steerS_get_u32(r);
+        if (r->failed) break;
+        if (npt < 3 || npt > STEERN_OBSTACLE_POINTS || steerS_left(r) < 16 * (size_t)npt) {
+            steerS_fail(r, "navigation mesh: obstacle %u has %u points", id, npt);
+            break;
+        }
+        if (id == 0 || id >= d->next_id || (i && id <= d->obs[i - 1].id) ||
+            ((int32_t)area != STEERN_OBST_BLOCKED && (area < 1 || area >= m->nareas))) {
+            steerS_fail(r, "navigation mesh: obstacle %u (id or area) is not one a mesh could hold", i);
+            break;
+        }
+        size_t cap = d->cap_obs;
+        double *p = steerN_realloc(al(m), NULL, 0, sizeof *p * 2 * npt);
+        if (!p || steerN_grow(al(m), (void **)&d->obs, &cap, d->nobs + 1, sizeof *d->obs)) {
+            steerN_realloc(al(m), p, sizeof *p * 2 * npt, 0);
+            *oom = true;
+            break;
+        }
+        d->cap_obs = (uint32_t)cap;
+        for (uint32_t k = 0; k < 2 * npt; k++) p[k] = steerS_get_f64(r);
+        steerN_Obstacle *o = &d->obs[d->nobs++];
+        *o = (steerN_Obstacle){ .id = id, .area = (int32_t)area, .npt = npt, .xy = p, .rev = rev };
+        if (!r->failed && (!footprint_box(p, npt, o->box) || !encloses(p, npt)))
+            steerS_fail(r, "navigation mesh: obstacle %u has a bad point or encloses nothing", id);
+    }
+    uint64_t hash = steerS_get_u64(r);
+    if (!r->failed && !*oom) {
+        steerN_ObstacleStatus st = rebuild(m);
+        if (st == STEERN_OBST_NOMEM) *oom = true;
+        else if (st) steerS_fail(r, "navigation mesh: its obstacles could not be carved");
+        else if (m->hash != hash) steerS_fail(r, "navigation mesh: the obstacles give another mesh (damaged bytes)");
+        if (!st && m->hash == hash) return m;
+    }
+    steerN_mesh_free(m);
+    return NULL;
+}
