@@ -34,6 +34,14 @@ static steerL_NavMesh *check_mesh(lua_State *L, int idx)
     return u;
 }
 
+steerN_Mesh *steerL_checknavmesh(lua_State *L, int idx) { return check_mesh(L, idx)->m; }
+
+void steerL_navmesh_recharge(lua_State *L, int idx)
+{
+    steerL_NavMesh *u = check_mesh(L, idx);
+    steerL_nav_charge(L, &u->charged, steerN_mesh_bytes(u->m));
+}
+
 // ---- the rings of steer.navmesh{...} ------------------------------------------
 
 // The rings read so far: ring k (1-based) is list[k], its role roles[k]
@@ -444,7 +452,7 @@ static const char *path_reason(steerN_PathStatus s)
     }
 }
 
-// nm:path(from, to [, opts]) -> points, length | nil, reason
+// nm:path(from, to [, opts]) -> points, length, links | nil, reason
 static int mesh_path(lua_State *L)
 {
     const char *fn = "steer.navmesh:path";
@@ -466,7 +474,8 @@ static int mesh_path(lua_State *L)
     const double *p = steerN_mesh_path_points(u->q, &n);
     push_points(L, p, n);
     lua_pushnumber(L, steerN_mesh_path_length(u->q));
-    return 2;
+    steerL_push_path_links(L, u->m, u->q);
+    return 3;
 }
 
 // nm:nearest(p [, radius]) -> point, distance
@@ -754,9 +763,13 @@ void steerL_open_navmesh(lua_State *L)
         { "save", mesh_save },
         { "triangles", mesh_triangles },
         { "walls", mesh_walls },
+        { "add_link", steerL_navmesh_add_link },
+        { "add_jump_links", steerL_navmesh_add_jump_links },
+        { "links", steerL_navmesh_links },
         { NULL, NULL },
     };
     steerL_newclass(L, STEERL_NAVMESH, meta, methods, mesh_index);
+    steerL_open_navlink(L);
     lua_pushcfunction(L, navmesh_new);
     lua_setfield(L, -2, "navmesh");
     lua_pushcfunction(L, navmesh_load);

@@ -2,6 +2,7 @@
 // mesh.c — a navigation mesh as data: making, sharing and freeing one, the
 // memory it holds and the hash of what it is (mesh.h).
 #include "mesh.h"
+#include "mesh_link.h"
 
 #include "../core/bytes.h"
 #include "predicates.h"
@@ -63,6 +64,7 @@ void steerN_mesh_free(steerN_Mesh *m)
 {
     if (!m) return;
     if (m->aux_free) m->aux_free(m);
+    steerN_links_free(m);
     for (size_t i = 0; i < NPARTS; i++) {
         void **p = part_ptr(m, i);
         if (*p) {
@@ -88,7 +90,7 @@ size_t steerN_mesh_bytes(const steerN_Mesh *m)
 {
     size_t n = sizeof *m;
     for (size_t i = 0; i < NPARTS; i++) n += part_bytes(m, i);
-    return n + m->derived_bytes;
+    return n + m->derived_bytes + steerN_links_bytes(m);
 }
 
 static uint64_t hash_u64(uint64_t h, uint64_t v)
@@ -116,7 +118,7 @@ uint64_t steerN_mesh_hash(const steerN_Mesh *m)
         memcpy(&bits, &m->area_cost[i], 4);
         h = hash_u64(h, bits);
     }
-    return h;
+    return steerN_links_hash(m, h); // (nothing for a mesh without links)
 }
 
 int steerN_mesh_area(const steerN_Mesh *m, const char *name)

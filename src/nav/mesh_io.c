@@ -3,10 +3,13 @@
 // steer.navmesh_load reads, and what a snapshot holds of a mesh a
 // behaviour steers on (mesh.h). Little-endian, the same on every machine.
 //
-// The bytes: "STNM", a u32 version (1), u32 nvert, u32 ntri, the
+// The bytes: "STNM", a u32 version (1, or 2 with links), u32 nvert, u32 ntri, the
 // vertices (2 i64 each, quanta), the triangles (3 u32 vertex indices, then
 // 3 i32 neighbours, each), the areas per triangle (u8), u32 nareas, per
-// area its name (u32 length, bytes) and cost (f32), and last the mesh's
+// area its name (u32 length, bytes) and cost (f32), in version 2 the
+// links (mesh_link.c: u32 count, per link both ends as i64 x, y quanta
+// and f64 z, f32 cost, u8 area, u8 flags: 1 both ways, 2 enabled, and
+// its name), and last the mesh's
 // hash (u64, steerN_mesh_hash), which a read checks. A read trusts nothing:
 // every count is checked against the bytes left before anything is
 // allocated, every index against its range, every triangle is
@@ -14,6 +17,7 @@
 // triangle back across the same edge, every name and cost is one a build
 // could give; the wall flags are derived again, not read.
 #include "mesh.h"
+#include "mesh_link.h"
 
 #include "../core/bytes.h"
 #include "predicates.h"
@@ -22,12 +26,14 @@
 #include <string.h>
 
 #define MAGIC "STNM"
-#define VERSION 1
+#define VERSION 1       // a mesh without links: its bytes as they always were
+#define VERSION_LINKS 2 // with links
 
 void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
 {
     steerS_put(out, MAGIC, 4);
-    steerS_put_u32(out, VERSION);
+    bool links = steerN_link_count(m) > 0;
+    steerS_put_u32(out, links ? VERSION_LINKS : VERSION);
     steerS_put_u32(out, m->nvert);
     steerS_put_u32(out, m->ntri);
     steerS_put_array(out, m->ixy, sizeof(int64_t), 2 * (size_t)m->nvert);
@@ -41,6 +47,7 @@ void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
         steerS_put_str(out, m->area_name[i]);
         steerS_put_f32(out, m->area_cost[i]);
     }
+    if (links) steerN_links_encode(m, out);
     steerS_put_u64(out, m->hash ? m->hash : steerN_mesh_hash(m));
 }
 
@@ -94,8 +101,8 @@ steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, boo
         return NULL;
     }
     uint32_t version = steerS_get_u32(r);
-    if (!r->failed && version != VERSION) {
-        steerS_fail(r, "navigation mesh: version %u, this steer reads %u", version, VERSION);
+    if (!r->failed && version != VERSION && version != VERSION_LINKS) {
+        steerS_fail(r, "navigation mesh: version %u, this steer reads %u and %u", version, VERSION, VERSION_LINKS);
         return NULL;
     }
     uint32_t nvert = steerS_get_u32(r), ntri = steerS_get_u32(r);
@@ -139,8 +146,9 @@ steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, boo
                     steerS_fail(r, "navigation mesh: two areas named '%s'", m->area_name[i]);
         }
     }
+    if (!r->failed && version == VERSION_LINKS) steerN_links_decode(r, m, oom);
     uint64_t hash = steerS_get_u64(r);
-    if (!r->failed && check(r, m)) {
+    if (!r->failed && !*oom && check(r, m)) {
         steerN_mesh_set_metres(m);
         m->hash = steerN_mesh_hash(m);
         if (m->hash == hash) return m;
