@@ -718,7 +718,8 @@ int steer_agent_hold_link(steer_World *w, steer_Agent a)
         return STEER_EARG;
     }
     m[NV_CROSS] = NC_HELD;
-    return STEER_OK;
+    static const double still[3] = { 0, 0, 0 }; // it stands where it reached the link
+    return steer_agent_set_vec(w, a, STEER_PROP_VELOCITY, still);
 }
 
 // For a debug view (steerB_Kind.route): the corners still ahead, and the state.
