@@ -626,6 +626,7 @@ static void draw_navmesh(steerV_View *v, const steer_DebugNavMesh *m)
                 hairline(v, a, b, edge);
         }
     }
+    steerV_draw_navlinks(v, m);
 }
 
 // The grids the scenario attached (w:add_grid): their cells with G, the
