@@ -197,6 +197,7 @@ typedef struct steer_NavLinkDesc {
 // links. Links change between ticks only (never while a world that uses
 // the mesh steps).
 STEER_API int steer_navmesh_add_link(steer_NavMesh *m, const steer_NavLinkDesc *d, int *index);
+// How many links it has (0 for a bad handle).
 STEER_API int steer_navmesh_link_count(const steer_NavMesh *m);
 // A door that locks: paths stop taking a disabled link; a navigate agent
 // whose plan takes it and has not reached it plans again.

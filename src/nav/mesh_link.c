@@ -231,13 +231,17 @@ static int reserve_graph(steerN_MeshQuery *q, uint32_t n)
     while (c < n) c *= 2;
     void **arr[] = { (void **)&k->g, (void **)&k->prev, (void **)&k->dlink, (void **)&k->done, (void **)&k->dback };
     size_t size[] = { sizeof *k->g, sizeof *k->prev, sizeof *k->dlink, 1, 1 };
-    for (int i = 0; i < 5; i++) {
-        void *p = steerN_realloc(&q->alloc, *arr[i], size[i] * old, size[i] * c);
-        if (!p) { // those grown so far stay at their old size: shrink them back
-            for (int j = 0; j < i; j++) *arr[j] = steerN_realloc(&q->alloc, *arr[j], size[j] * c, size[j] * old);
+    void *fresh[5] = { 0 };
+    // all new, or none: the old arrays stay whole at their size on failure
+    for (int i = 0; i < 5; i++)
+        if (!(fresh[i] = steerN_realloc(&q->alloc, NULL, 0, size[i] * c))) {
+            for (int j = 0; j < i; j++) steerN_realloc(&q->alloc, fresh[j], size[j] * c, 0);
             return -1;
         }
-        *arr[i] = p;
+    for (int i = 0; i < 5; i++) {
+        if (old) memcpy(fresh[i], *arr[i], size[i] * old);
+        steerN_realloc(&q->alloc, *arr[i], size[i] * old, 0);
+        *arr[i] = fresh[i];
     }
     k->cap = c;
     return 0;
