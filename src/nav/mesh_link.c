@@ -191,7 +191,7 @@ typedef struct steerN_LinkQuery {
     // taken backward when dback[k]), whose point is where it comes out
     uint32_t cap;
     double *g;
-    uint32_t *prev, *dlink;
+    uint32_t *prev, *dlink, *isle; // isle: the island of way w's near end (at w, not at its node)
     uint8_t *done, *dback;
     // per triangle its island (radius 0, the exclusions of island_excl), for one mesh
     uint32_t *island, island_cap;
@@ -213,6 +213,7 @@ void steerN_link_query_free(steerN_MeshQuery *q)
     steerN_realloc(a, k->g, sizeof *k->g * k->cap, 0);
     steerN_realloc(a, k->prev, sizeof *k->prev * k->cap, 0);
     steerN_realloc(a, k->dlink, sizeof *k->dlink * k->cap, 0);
+    steerN_realloc(a, k->isle, sizeof *k->isle * k->cap, 0);
     steerN_realloc(a, k->done, k->cap, 0);
     steerN_realloc(a, k->dback, k->cap, 0);
     steerN_realloc(a, k->island, sizeof *k->island * k->island_cap, 0);
@@ -229,16 +230,17 @@ static int reserve_graph(steerN_MeshQuery *q, uint32_t n)
     if (n <= k->cap) return 0;
     uint32_t c = k->cap ? k->cap : 16, old = k->cap;
     while (c < n) c *= 2;
-    void **arr[] = { (void **)&k->g, (void **)&k->prev, (void **)&k->dlink, (void **)&k->done, (void **)&k->dback };
-    size_t size[] = { sizeof *k->g, sizeof *k->prev, sizeof *k->dlink, 1, 1 };
-    void *fresh[5] = { 0 };
+    void **arr[] = { (void **)&k->g,    (void **)&k->prev, (void **)&k->dlink,
+                     (void **)&k->isle, (void **)&k->done, (void **)&k->dback };
+    size_t size[] = { sizeof *k->g, sizeof *k->prev, sizeof *k->dlink, sizeof *k->isle, 1, 1 };
+    void *fresh[6] = { 0 };
     // all new, or none: the old arrays stay whole at their size on failure
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         if (!(fresh[i] = steerN_realloc(&q->alloc, NULL, 0, size[i] * c))) {
             for (int j = 0; j < i; j++) steerN_realloc(&q->alloc, fresh[j], size[j] * c, 0);
             return -1;
         }
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         if (old) memcpy(fresh[i], *arr[i], size[i] * old);
         steerN_realloc(&q->alloc, *arr[i], size[i] * old, 0);
         *arr[i] = fresh[i];
@@ -426,6 +428,7 @@ steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, co
     steerN_PathStatus s0 = stretch(q, m, from, to, f, &work, &direct);
     if (s0 == STEERN_PATH_START_OFF || s0 == STEERN_PATH_GOAL_OFF || s0 == STEERN_PATH_NOMEM) return s0;
     if (islands(q, m, cost) || reserve_graph(q, 2 + nways)) return q->status = STEERN_PATH_NOMEM;
+    for (uint32_t w = 0; w < nways; w++) k->isle[w] = island_of(q, m, way_in(m, k, w));
     float least = INFINITY;
     for (uint32_t i = 0; i < m->nareas; i++)
         if (cost[i] < least) least = cost[i];
@@ -445,11 +448,11 @@ steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, co
         for (uint32_t v = 1; v < nn; v++) {
             if (k->done[v] || (v == 1 && u == 0)) continue; // the direct stretch is known
             const double *e = v == 1 ? to : way_in(m, k, v - 2);
+            uint32_t there = v == 1 ? goal_island : k->isle[v - 2];
+            if (here != UINT32_MAX && there != UINT32_MAX && here != there) continue;
             double extra = v == 1 ? 0 : way_cost(m, k, v - 2, cost);
             double bound = k->g[u] + mg_dist(p, e) * least + extra;
             if (!(bound < k->g[v]) || !(bound < k->g[1])) continue;
-            uint32_t there = v == 1 ? goal_island : island_of(q, m, e);
-            if (here != UINT32_MAX && there != UINT32_MAX && here != there) continue;
             double c;
             steerN_PathStatus s = stretch(q, m, p, e, f, &work, &c);
             if (s == STEERN_PATH_NOMEM) return s;
