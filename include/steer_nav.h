@@ -139,6 +139,12 @@ STEER_API void steer_navquery_free(steer_NavQuery *q); // NULL: nothing
 typedef struct steer_NavFilter {
     double radius;      // the agent's radius (>= 0): ways narrower than its diameter are closed
     const float *costs; // per area (steer_navmesh_area): multipliers, INFINITY excluded; NULL: the mesh's
+    // floors (a mesh with several layers, steer_navmesh_layer_count): which
+    // ground a path's ends are on; zero: the lowest-numbered triangle under
+    // each, as on a flat mesh
+    int from_layer, to_layer; // 1 .. count: that layer's ground
+    bool use_z;               // else, when set: the ground under each nearest below from_z, to_z (steer_navmesh_height)
+    double from_z, to_z;
 } steer_NavFilter;
 
 typedef enum steer_PathStatus {
@@ -156,6 +162,19 @@ typedef enum steer_PathStatus {
 STEER_API int steer_navmesh_path(const steer_NavMesh *m, steer_NavQuery *q, const double from[2], const double to[2],
                                  const steer_NavFilter *filter, steer_PathStatus *status, double *points, int cap,
                                  int *n, double *length);
+// The height of the ground under each point of the last path q found on m
+// (steer_navmesh_path): up to cap written to z (0 on a flat mesh).
+STEER_API int steer_navmesh_path_heights(const steer_NavMesh *m, const steer_NavQuery *q, double *z, int cap, int *n);
+// Floors: a mesh baked from geometry whose ground lies over itself (stairs,
+// a bridge over a corridor, rooms over rooms) is cut into layers, each
+// planar; its seams are ordinary edges, so paths climb from floor to floor.
+// The count of layers (1 for a mesh built from rings or a grid).
+STEER_API int steer_navmesh_layer_count(const steer_NavMesh *m);
+// The height of the ground under p (x, y, z): on `layer` (1 .. count) when
+// layer > 0, else the ground under p nearest below p's z (ground up to
+// 0.5 m above it counts as below); *layer_out (may be NULL) its layer, 1 ..
+// count. STEER_EARG when no ground is under p.
+STEER_API int steer_navmesh_height(const steer_NavMesh *m, const double p[3], int layer, double *z, int *layer_out);
 // The point of the mesh nearest p where a disc of `radius` fits, and its
 // distance from p (may be NULL). STEER_EARG for an empty mesh.
 STEER_API int steer_navmesh_nearest(const steer_NavMesh *m, const double p[2], double radius, double out[2],

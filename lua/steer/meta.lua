@@ -1182,6 +1182,8 @@ function steer.decompose_flow(desc) end
 ---@field radius? number the agent's radius, metres (>= 0); default 0
 ---@field exclude? string[] area names never entered
 ---@field costs? table<string, number> cost multipliers replacing the mesh's for this query
+---@field layer? integer nm:path only: the layer (1 .. nm.layer_count) the start is on; default: the ground under it nearest below its z
+---@field to_layer? integer nm:path only: the layer the goal is on; default `layer`
 
 ---A navigation mesh: a level of any shape as triangles, for agents of every size (each query takes the radius).
 ---@class steer.NavMesh
@@ -1190,6 +1192,7 @@ function steer.decompose_flow(desc) end
 ---@field area number walkable area, m^2 (read-only)
 ---@field hash string the mesh's hash, 16 hex digits: the same input gives the same on every machine (read-only)
 ---@field areas table<string, number> area name -> cost (read-only copy)
+---@field layer_count integer its layers: 1, or more for a baked mesh whose ground lies over itself (read-only)
 local NavMesh = {}
 ---The way from `from` to `to` for an agent of `radius`: points (start, corners rounded by the radius, end) and the length; nil and the reason ("start off the mesh", "target off the mesh", "no way wide enough", "no way") when there is none.
 ---@param from steer.VecLike
@@ -1253,6 +1256,12 @@ function NavMesh:links() end
 ---@return steer.Vec point
 ---@return number distance
 function NavMesh:nearest(p, radius) end
+---The height of the ground under p and its layer: the ground nearest below p.z (up to 0.5 m above counts), or on `opts.layer`; nil when no ground is under p.
+---@param p steer.VecLike
+---@param opts? { layer?: integer }
+---@return number? z
+---@return integer? layer
+function NavMesh:height(p, opts) end
 ---Walk the segment on the mesh: nil when clear, else the wall point hit, the wall's normal (into the mesh) and the fraction walked. Raises when `from` is off the mesh.
 ---@param from steer.VecLike
 ---@param to steer.VecLike
@@ -1291,7 +1300,7 @@ function NavMesh:triangles() end
 function NavMesh:walls() end
 
 ---Build a navigation mesh from 2D polygons (or a grid). Exact: the same input gives the same mesh, bit for bit, on every machine.
----Or bake one from level geometry (vertices and triangles, or an OBJ file) with Recast: one floor, not eroded (queries take the radius); the bake may differ between machines, its saved mesh loads the same everywhere. Raises in a build without Recast, and in mods.
+---Or bake one from level geometry (vertices and triangles, or an OBJ file) with Recast: several floors as layers (stairs, bridges, rooms over rooms; heights kept), not eroded (queries take the radius); the bake may differ between machines, its saved mesh loads the same everywhere. Raises in a build without Recast, and in mods.
 ---@param desc steer.NavMeshDesc
 ---@return steer.NavMesh
 function steer.navmesh(desc) end

@@ -458,7 +458,7 @@ static void plan(steer_World *w, steerB_Formation *f)
     float half = 0.5f * (f->narrow == STEERB_FORMATION_WIDE ? e.hi - e.lo + f->spacing
                                                             : steerU_pattern_width(narrow, (int)f->n, f->spacing));
     double from[2] = { f->pos[0], f->pos[1] }, to[2] = { f->target[0], f->target[1] };
-    steerN_MeshFilter filter = { half + r, NULL };
+    steerN_MeshFilter filter = { .radius = half + r, .cost = NULL };
     steerN_PathStatus st = steerN_mesh_path(f->q, f->mesh, from, to, &filter);
     if (st == STEERN_PATH_NARROW) {
         filter.radius = r;

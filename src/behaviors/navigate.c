@@ -234,7 +234,7 @@ static void request(const steerB_Ctx *c, float *m, const float goal[2])
 // re-plans if the straight way back does not get it anywhere.
 static bool in_sight(const steerN_Mesh *mesh, const float *cost, const float p[3], const float *q)
 {
-    steerN_MeshFilter f = { 0.0, cost };
+    steerN_MeshFilter f = { .radius = 0.0, .cost = cost };
     double a[2] = { p[0], p[1] }, b[2] = { q[0], q[1] }, hit[2], nrm[2], frac;
     return steerN_mesh_raycast(mesh, a, b, &f, hit, nrm, &frac) <= 0;
 }
@@ -295,7 +295,7 @@ static bool in_cheap_sight(const steerN_Mesh *mesh, const float *cost, bool plai
     }
     // (from the mesh, the centre on the edge of dearer ground that the
     // raycast takes for the start's triangle: not in sight, the corner kept)
-    steerN_MeshFilter f = { 0.0, at_most(c, limit, below) };
+    steerN_MeshFilter f = { .radius = 0.0, .cost = at_most(c, limit, below) };
     double b[2] = { q[0], q[1] }, hit[2], nrm[2], frac;
     return steerN_mesh_raycast(mesh, a, b, &f, hit, nrm, &frac) == 0;
 }
@@ -556,7 +556,7 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         if (!p->mesh) continue;
         double from[2] = { w->p[0][r->d], w->p[1][r->d] }, to[2] = { m[NV_GX], m[NV_GY] };
         float own[STEERN_MESH_AREAS];
-        steerN_MeshFilter f = { w->radius[r->d], steerN_costs_apply(p->mesh, p->costs, own) };
+        steerN_MeshFilter f = { .radius = w->radius[r->d], .cost = steerN_costs_apply(p->mesh, p->costs, own) };
         // (pressed to a wall where no way wide enough leaves: steerN_mesh_path
         // goes on from the mesh's nearest point where the agent fits, the
         // start put back in front, which take_path skips like any start)
@@ -640,7 +640,7 @@ int steerB_navigate_path(const steer_World *w, steer_Agent a, double **out, uint
             double from[2] = { m[NV_CORNERS + 2 * (nc - 1)], m[NV_CORNERS + 2 * (nc - 1) + 1] };
             double to[2] = { m[NV_GX], m[NV_GY] };
             float own[STEERN_MESH_AREAS];
-            steerN_MeshFilter f = { m[NV_RADIUS], steerN_costs_apply(p->mesh, p->costs, own) };
+            steerN_MeshFilter f = { .radius = m[NV_RADIUS], .cost = steerN_costs_apply(p->mesh, p->costs, own) };
             if (steerN_mesh_path(q, p->mesh, from, to, &f) == STEERN_PATH_FOUND) {
                 more = steerN_mesh_path_points(q, &rest);
                 if (rest) rest--; // its first point is the last corner

@@ -371,19 +371,53 @@ static double opt_radius(lua_State *L, int idx, const char *fn, const char *arg)
     return steerL_checkrange(L, idx, fn, arg, "a radius in metres", 0, STEERN_RADIUS_MAX);
 }
 
+// A layer of m named by field `name` of the options table at idx (1 ..
+// nlayers; nil: def, 0 for any).
+static uint32_t opt_layer(lua_State *L, int idx, const steerN_Mesh *m, const char *fn, const char *name, uint32_t def)
+{
+    if (lua_isnoneornil(L, idx)) return def;
+    lua_getfield(L, idx, name);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return def;
+    }
+    int ok;
+    lua_Integer k = lua_tointegerx(L, -1, &ok);
+    if (!ok || k < 1 || k > (lua_Integer)m->nlayers) {
+        char expect[64];
+        snprintf(expect, sizeof expect, "a layer of the mesh (an integer from 1 to %u)", m->nlayers);
+        steerL_field_error(L, fn, name, expect, lua_gettop(L));
+    }
+    lua_pop(L, 1);
+    return (uint32_t)k;
+}
+
+// Which ground points a and b (x, y, z) mean on m (mesh_layers.c): on a
+// mesh with heights, the ground under each nearest below its z, unless the
+// options at idx name a layer (`layer` for a, `to_layer` for b, which
+// defaults to `layer`).
+static void read_floors(lua_State *L, int idx, const steerN_Mesh *m, const char *fn, const double a[3],
+                        const double b[3], steerN_Floor fl[2])
+{
+    uint32_t la = opt_layer(L, idx, m, fn, "layer", 0), lb = opt_layer(L, idx, m, fn, "to_layer", la);
+    fl[0] = (steerN_Floor){ .layer = la, .has_z = !la, .z = a[2] };
+    fl[1] = (steerN_Floor){ .layer = lb, .has_z = !lb, .z = b ? b[2] : 0 };
+}
+
 // The filter of an options table at idx (nil: radius 0, the mesh's costs):
-// { radius, exclude = { names }, costs = { name = multiplier } }.
+// { radius, exclude = { names }, costs = { name = multiplier } } (and, for
+// nm:path, `layer` and `to_layer`: read_floors).
 static void read_filter(lua_State *L, int idx, const steerN_Mesh *m, const char *fn, steerN_MeshFilter *f,
-                        float cost[STEERN_MESH_AREAS])
+                        float cost[STEERN_MESH_AREAS], bool floors)
 {
     static const char *const fields[] = { "radius", "exclude", "costs", NULL };
+    static const char *const path_fields[] = { "radius", "exclude", "costs", "layer", "to_layer", NULL };
     memcpy(cost, m->area_cost, sizeof(float) * STEERN_MESH_AREAS);
-    f->radius = 0;
-    f->cost = cost;
+    *f = (steerN_MeshFilter){ .cost = cost };
     if (lua_isnoneornil(L, idx)) return;
     idx = lua_absindex(L, idx);
     if (!lua_istable(L, idx)) steerL_field_error(L, fn, "options", "a table { radius, exclude, costs }", idx);
-    steerL_check_fields(L, idx, fn, fields, 0);
+    steerL_check_fields(L, idx, fn, floors ? path_fields : fields, 0);
     f->radius = steerL_optnumber(L, idx, fn, "radius", 0, 0, STEERN_RADIUS_MAX, "a radius in metres");
     lua_getfield(L, idx, "costs");
     read_costs(L, lua_gettop(L), fn, (const char(*)[STEERN_MESH_AREA_NAME])m->area_name, m->nareas,
@@ -432,11 +466,11 @@ void steerL_navigate_costs(lua_State *L, const char *fn, steer_Behavior *b, cons
     lua_settop(L, top);
 }
 
-static void push_points(lua_State *L, const double *p, uint32_t n)
+static void push_points(lua_State *L, const double *p, const double *z, uint32_t n)
 {
     lua_createtable(L, (int)n, 0);
     for (uint32_t i = 0; i < n; i++) {
-        steerL_pushvec(L, p[2 * i], p[2 * i + 1], 0);
+        steerL_pushvec(L, p[2 * i], p[2 * i + 1], z ? z[i] : 0);
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
 }
@@ -462,7 +496,10 @@ static int mesh_path(lua_State *L)
     steerL_nav_vec(L, 3, fn, "to", b);
     steerN_MeshFilter f;
     float cost[STEERN_MESH_AREAS];
-    read_filter(L, 4, u->m, fn, &f, cost);
+    read_filter(L, 4, u->m, fn, &f, cost, true);
+    steerN_Floor fl[2];
+    read_floors(L, 4, u->m, fn, a, b, fl);
+    f.from = fl, f.to = fl + 1;
     steerN_PathStatus s = steerN_mesh_path(u->q, u->m, a, b, &f);
     if (s == STEERN_PATH_NOMEM) return luaL_error(L, "%s: out of memory", fn);
     if (s != STEERN_PATH_FOUND) {
@@ -472,7 +509,13 @@ static int mesh_path(lua_State *L)
     }
     uint32_t n;
     const double *p = steerN_mesh_path_points(u->q, &n);
-    push_points(L, p, n);
+    double *z = NULL;
+    if (u->m->z) { // heights on the ground under each point
+        z = lua_newuserdatauv(L, sizeof *z * (n ? n : 1), 0);
+        steerN_mesh_path_heights(u->q, u->m, z);
+    }
+    push_points(L, p, z, n);
+    if (z) lua_remove(L, -2);
     lua_pushnumber(L, steerN_mesh_path_length(u->q));
     steerL_push_path_links(L, u->m, u->q);
     return 3;
@@ -493,6 +536,27 @@ static int mesh_nearest(lua_State *L)
     return 2;
 }
 
+// nm:height(p [, { layer = k }]) -> z, layer | nil: the ground under p
+static int mesh_height(lua_State *L)
+{
+    const char *fn = "steer.navmesh:height";
+    steerL_NavMesh *u = check_mesh(L, 1);
+    double p[3], z;
+    uint32_t layer;
+    steerL_nav_vec(L, 2, fn, "point", p);
+    if (!lua_isnoneornil(L, 3)) {
+        static const char *const fields[] = { "layer", NULL };
+        if (!lua_istable(L, 3)) steerL_field_error(L, fn, "options", "a table { layer }", 3);
+        steerL_check_fields(L, 3, fn, fields, 0);
+    }
+    steerN_Floor fl[2];
+    read_floors(L, 3, u->m, fn, p, NULL, fl);
+    if (steerN_mesh_locate_on(u->m, p, fl) < 0 || !steerN_mesh_height(u->m, p, fl, &z, &layer)) return 0;
+    lua_pushnumber(L, z);
+    lua_pushinteger(L, (lua_Integer)layer + 1);
+    return 2;
+}
+
 // nm:raycast(from, to [, opts]) -> nil | point, normal, fraction
 static int mesh_raycast(lua_State *L)
 {
@@ -503,7 +567,7 @@ static int mesh_raycast(lua_State *L)
     steerL_nav_vec(L, 3, fn, "to", b);
     steerN_MeshFilter f;
     float cost[STEERN_MESH_AREAS];
-    read_filter(L, 4, u->m, fn, &f, cost);
+    read_filter(L, 4, u->m, fn, &f, cost, false);
     int r = steerN_mesh_raycast(u->m, a, b, &f, hit, normal, &frac);
     if (r < 0) return luaL_error(L, "%s: argument 'from' (%f, %f) is off the mesh", fn, a[0], a[1]);
     if (r == 0) return 0;
@@ -603,12 +667,14 @@ static int mesh_triangles(lua_State *L)
     for (uint32_t t = 0; t < m->ntri; t++) {
         lua_createtable(L, 3, 1);
         for (int i = 0; i < 3; i++) {
-            const double *p = m->xy + 2 * (size_t)m->tri[3 * (size_t)t + (size_t)i];
-            steerL_pushvec(L, p[0], p[1], 0);
+            uint32_t v = m->tri[3 * (size_t)t + (size_t)i];
+            steerL_pushvec(L, m->xy[2 * v], m->xy[2 * v + 1], m->z ? m->z[v] : 0);
             lua_rawseti(L, -2, i + 1);
         }
         lua_pushstring(L, m->area_name[m->area[t]]);
         lua_setfield(L, -2, "area");
+        lua_pushinteger(L, m->layer ? m->layer[t] + 1 : 1);
+        lua_setfield(L, -2, "layer");
         lua_rawseti(L, -2, (lua_Integer)t + 1);
     }
     return 1;
@@ -625,8 +691,8 @@ static int mesh_walls(lua_State *L)
             if (m->adj[3 * (size_t)t + (size_t)i] >= 0) continue;
             lua_createtable(L, 2, 0);
             for (int e = 0; e < 2; e++) {
-                const double *p = m->xy + 2 * (size_t)m->tri[3 * (size_t)t + (size_t)((i + e) % 3)];
-                steerL_pushvec(L, p[0], p[1], 0);
+                uint32_t v = m->tri[3 * (size_t)t + (size_t)((i + e) % 3)];
+                steerL_pushvec(L, m->xy[2 * v], m->xy[2 * v + 1], m->z ? m->z[v] : 0);
                 lua_rawseti(L, -2, e + 1);
             }
             lua_rawseti(L, -2, ++k);
@@ -641,6 +707,7 @@ static int mesh_index(lua_State *L)
     if (!k) return 0;
     if (strcmp(k, "triangle_count") == 0) lua_pushinteger(L, (lua_Integer)m->ntri);
     else if (strcmp(k, "vertex_count") == 0) lua_pushinteger(L, (lua_Integer)m->nvert);
+    else if (strcmp(k, "layer_count") == 0) lua_pushinteger(L, (lua_Integer)m->nlayers);
     else if (strcmp(k, "area") == 0) lua_pushnumber(L, m->ntri ? m->cum_area[m->ntri - 1] : 0.0);
     else if (strcmp(k, "hash") == 0) {
         char buf[17];
@@ -755,6 +822,7 @@ void steerL_open_navmesh(lua_State *L)
     static const luaL_Reg methods[] = {
         { "path", mesh_path },
         { "nearest", mesh_nearest },
+        { "height", mesh_height },
         { "raycast", mesh_raycast },
         { "move_along", mesh_move_along },
         { "distance_to_wall", mesh_distance_to_wall },

@@ -53,6 +53,7 @@ struct Scratch {
     int *tri = nullptr;
     unsigned char *area = nullptr;
     int *stack = nullptr;
+    int *work = nullptr; // the layer partition's (floors)
     rcHeightfield *hf = nullptr;
     rcCompactHeightfield *chf = nullptr;
     rcContourSet *cset = nullptr;
@@ -65,6 +66,7 @@ struct Scratch {
         free(tri);
         free(area);
         free(stack);
+        free(work);
         rcFreeHeightField(hf);
         rcFreeCompactHeightfield(chf);
         rcFreeContourSet(cset);
@@ -132,6 +134,207 @@ int pieces(rcCompactHeightfield &chf, Scratch *x)
         if (chf.spans[i].reg == dropped) chf.spans[i].reg = 0;
     chf.maxRegions = (unsigned short)id;
     return 0;
+}
+
+// Whether column (x, y) holds ground in a region.
+bool has_ground(const rcCompactHeightfield &chf, int x, int y)
+{
+    const rcCompactCell &c = chf.cells[x + y * chf.width];
+    for (unsigned i = c.index, e = c.index + c.count; i < e; i++)
+        if (chf.spans[i].reg) return true;
+    return false;
+}
+
+// The layers of ground that lies over itself (Recast's heightfield layers,
+// rcBuildHeightfieldLayers, without their 255-region and height limits):
+// the spans in regions are swept row by row into monotone regions (one run
+// of cells per row: none lies over itself), and those are merged, lowest
+// first, each into the first layer it touches where it overlaps no region
+// already there. Every span in a region gets its layer + 1 as its region
+// and a walkable area id that differs between neighbouring layers, so
+// that the seams between layers are area borders, which Recast's contours
+// follow within the error as they do walls, and trace alike from both
+// sides. The count of layers; -1 when out of memory.
+int floors(rcCompactHeightfield &chf, Scratch *x)
+{
+    const int n = chf.spanCount, w = chf.width;
+    // per span: its monotone region, its row sweep; per region: its height,
+    // its layer; per sweep: the region below, the spans joining it, its id
+    int *mem = x->work = (int *)malloc(sizeof(int) * 9 * (size_t)(n ? n : 1));
+    if (!mem) return -1;
+    int *rid = mem, *sweep = mem + n, *below = mem + 2 * n, *count = mem + 3 * n, *sid_of = mem + 4 * n;
+    int *ymin = mem + 5 * n, *layer = mem + 6 * n, *prev = mem + 7 * n, *heap = mem + 8 * n;
+    int nreg = 0;
+    for (int i = 0; i < n; i++) rid[i] = -1, prev[i] = 0;
+    for (int y = 0; y < chf.height; y++) {
+        int nsweep = 0, ntouched = 0; // heap: the regions below this row's spans
+        for (int cx = 0; cx < w; cx++) {
+            const rcCompactCell &c = chf.cells[cx + y * w];
+            for (int i = (int)c.index, e = (int)(c.index + c.count); i < e; i++) {
+                const rcCompactSpan &sp = chf.spans[i];
+                if (!sp.reg) continue;
+                int sid = -1;
+                if (rcGetCon(sp, 0) != RC_NOT_CONNECTED) {
+                    int ai = (int)chf.cells[cx - 1 + y * w].index + rcGetCon(sp, 0);
+                    if (chf.spans[ai].reg) sid = sweep[ai];
+                }
+                if (sid < 0) sid = nsweep++, below[sid] = -1, count[sid] = 0;
+                sweep[i] = sid;
+                if (rcGetCon(sp, 3) == RC_NOT_CONNECTED) {
+                    // ground beside it, out of reach (a cliff, another
+                    // floor): a region of its own, so that no region
+                    // borders itself there
+                    if (y > 0 && has_ground(chf, cx, y - 1)) below[sid] = -2;
+                    continue;
+                }
+                int ai = (int)chf.cells[cx + (y - 1) * w].index + rcGetCon(sp, 3);
+                int nr = chf.spans[ai].reg ? rid[ai] : -1;
+                if (nr < 0) continue;
+                if (below[sid] == -1 || below[sid] == nr) {
+                    below[sid] = nr;
+                    count[sid]++;
+                    if (!prev[nr]++) heap[ntouched++] = nr;
+                } else
+                    below[sid] = -2; // two regions below: a new one
+            }
+        }
+        // a sweep goes on with the region below when it alone joins it
+        for (int s = 0; s < nsweep; s++)
+            if (below[s] >= 0 && prev[below[s]] == count[s]) sid_of[s] = below[s];
+            else sid_of[s] = nreg++, ymin[sid_of[s]] = 0xffff, prev[sid_of[s]] = 0;
+        for (int cx = 0; cx < w; cx++) {
+            const rcCompactCell &c = chf.cells[cx + y * w];
+            for (int i = (int)c.index, e = (int)(c.index + c.count); i < e; i++)
+                if (chf.spans[i].reg) {
+                    int r = rid[i] = sid_of[sweep[i]];
+                    if (chf.spans[i].y < ymin[r]) ymin[r] = chf.spans[i].y;
+                }
+        }
+        for (int k = 0; k < ntouched; k++) prev[heap[k]] = 0;
+    }
+    // regions' neighbours and overlaps as lists of pairs (sweep and below
+    // serve again): a pair (a, b) a key a * nreg + b, sorted, unique
+    // (and after them, room for the regions in order: n more)
+    size_t cap = 6 * (size_t)(n ? n : 1), np = 0, no;
+    int64_t *pairs = (int64_t *)malloc(sizeof(int64_t) * (cap + (size_t)n));
+    if (!pairs) return -1;
+    for (int y = 0; y < chf.height; y++)
+        for (int cx = 0; cx < w; cx++) {
+            const rcCompactCell &c = chf.cells[cx + y * w];
+            for (int i = (int)c.index, e = (int)(c.index + c.count); i < e; i++) {
+                if (!chf.spans[i].reg) continue;
+                for (int dir = 0; dir < 4; dir++) {
+                    int con = rcGetCon(chf.spans[i], dir);
+                    if (con == RC_NOT_CONNECTED) continue;
+                    int ai = (int)chf.cells[cx + rcGetDirOffsetX(dir) + (y + rcGetDirOffsetY(dir)) * w].index + con;
+                    if (chf.spans[ai].reg && rid[ai] != rid[i]) pairs[np++] = (int64_t)rid[i] * nreg + rid[ai];
+                }
+            }
+        }
+    no = np;
+    // overlaps: two regions in one column, or side by side out of reach
+    // of each other (their outlines would meet in plan: in one layer, the
+    // cliff between them would be lost)
+    for (int i = 0; i < w * chf.height; i++) {
+        const rcCompactCell &c = chf.cells[i];
+        for (unsigned a = c.index, e = c.index + c.count; a < e; a++)
+            for (int dir = -1; dir < 4 && chf.spans[a].reg; dir++) {
+                const rcCompactCell *nc = &c;
+                if (dir >= 0) {
+                    int nx = i % w + rcGetDirOffsetX(dir), ny = i / w + rcGetDirOffsetY(dir);
+                    if (nx < 0 || ny < 0 || nx >= w || ny >= chf.height) continue;
+                    nc = &chf.cells[nx + ny * w];
+                }
+                int con = dir >= 0 ? rcGetCon(chf.spans[a], dir) : RC_NOT_CONNECTED;
+                for (unsigned b = nc->index, be = nc->index + nc->count; b < be; b++) {
+                    if (b == a || !chf.spans[b].reg || (con != RC_NOT_CONNECTED && b == nc->index + (unsigned)con))
+                        continue;
+                    if (rid[a] == rid[b]) continue;
+                    if (np + 2 > cap) { // columns of many floors: make room
+                        int64_t *more = (int64_t *)realloc(pairs, sizeof(int64_t) * (2 * cap + (size_t)n));
+                        if (!more) {
+                            free(pairs);
+                            return -1;
+                        }
+                        pairs = more;
+                        cap *= 2;
+                    }
+                    pairs[np++] = (int64_t)rid[a] * nreg + rid[b];
+                    pairs[np++] = (int64_t)rid[b] * nreg + rid[a];
+                }
+            }
+    }
+    auto uniq = [](int64_t *p, size_t k) {
+        qsort(p, k, sizeof *p, [](const void *a, const void *b) {
+            int64_t u = *(const int64_t *)a, v = *(const int64_t *)b;
+            return (u > v) - (u < v);
+        });
+        size_t m = 0;
+        for (size_t i = 0; i < k; i++)
+            if (!m || p[i] != p[m - 1]) p[m++] = p[i];
+        return m;
+    };
+    size_t nn = uniq(pairs, no), nov = uniq(pairs + no, np - no);
+    const int64_t *nei = pairs, *ovl = pairs + no;
+    // the first pair of each region in each list (binary search)
+    auto first = [](const int64_t *p, size_t k, int64_t key) {
+        size_t lo = 0, hi = k;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (p[mid] < key) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    };
+    // merge: seeds lowest first, each layer grown through neighbours,
+    // lowest first (a heap keyed by height, then id)
+    int64_t *order = pairs + np; // regions by height, then id
+    for (int r = 0; r < nreg; r++) order[r] = (int64_t)ymin[r] * nreg + r, layer[r] = -1;
+    uniq(order, (size_t)nreg);
+    auto less = [&](int a, int b) { return ymin[a] != ymin[b] ? ymin[a] < ymin[b] : a < b; };
+    int nlayers = 0;
+    for (int k = 0; k < nreg; k++) {
+        int seed = (int)(order[k] % nreg);
+        if (layer[seed] >= 0) continue;
+        int L = nlayers++, nh = 0;
+        layer[seed] = L;
+        heap[nh++] = seed;
+        while (nh) {
+            int a = heap[0];
+            heap[0] = heap[--nh];
+            for (int i = 0;;) { // sift down
+                int l = 2 * i + 1, r = l + 1, m = i;
+                if (l < nh && less(heap[l], heap[m])) m = l;
+                if (r < nh && less(heap[r], heap[m])) m = r;
+                if (m == i) break;
+                int t = heap[i];
+                heap[i] = heap[m], heap[m] = t, i = m;
+            }
+            for (size_t j = first(nei, nn, (int64_t)a * nreg); j < nn && nei[j] / nreg == a; j++) {
+                int b = (int)(nei[j] % nreg);
+                if (layer[b] >= 0) continue;
+                bool clash = false;
+                for (size_t o = first(ovl, nov, (int64_t)b * nreg); o < nov && ovl[o] / nreg == b && !clash; o++)
+                    clash = layer[ovl[o] % nreg] == L;
+                if (clash) continue;
+                layer[b] = L;
+                int i = nh++; // sift up
+                heap[i] = b;
+                while (i && less(heap[i], heap[(i - 1) / 2])) {
+                    int p = (i - 1) / 2, t = heap[i];
+                    heap[i] = heap[p], heap[p] = t, i = p;
+                }
+            }
+        }
+    }
+    free(pairs);
+    for (int i = 0; i < n; i++)
+        if (chf.spans[i].reg) {
+            int L = layer[rid[i]];
+            chf.spans[i].reg = (unsigned short)(L + 1 < RC_BORDER_REG ? L + 1 : 0);
+            chf.areas[i] = (unsigned char)(1 + L % (RC_WALKABLE_AREA - 1));
+        }
+    return nlayers;
 }
 
 int bake(const steerN_BakeSpec *s, steerN_BakeRings *out, char *msg, size_t msg_n)
@@ -202,26 +405,26 @@ int bake(const steerN_BakeSpec *s, steerN_BakeRings *out, char *msg, size_t msg_
     if (pr > 0)
         return fail(msg, msg_n, "more than %d separate pieces of walkable ground; bake the level in parts",
                     RC_BORDER_REG - 2);
-    // one floor: no column may keep two spans in regions
-    for (int y = 0; y < chf->height; y++)
-        for (int x = 0; x < chf->width; x++) {
-            const rcCompactCell &c = chf->cells[x + y * chf->width];
-            int first = -1;
-            for (unsigned i = c.index, e = c.index + c.count; i < e; i++) {
-                if (!chf->spans[i].reg) continue;
-                if (first < 0) {
-                    first = (int)i;
-                    continue;
-                }
-                return fail(msg, msg_n,
-                            "the walkable ground lies over itself near (%.2f, %.2f): at heights %.2f and %.2f; "
-                            "several floors are not baked yet (issue 33 item 2)",
-                            lo[0] + (x + 0.5) * cell, lo[1] + (y + 0.5) * cell, lo[2] + chf->spans[first].y * ch,
-                            lo[2] + chf->spans[i].y * ch);
-            }
-        }
+    // several floors: where the ground lies over itself, it is cut into
+    // layers, each planar, and each layer is one region
+    bool stacked = false;
+    for (int i = 0; i < chf->width * chf->height && !stacked; i++) {
+        const rcCompactCell &c = chf->cells[i];
+        int in = 0;
+        for (unsigned j = c.index, e = c.index + c.count; j < e; j++) in += chf->spans[j].reg != 0;
+        stacked = in > 1;
+    }
+    int nlayers = 1;
+    if (stacked) {
+        nlayers = floors(*chf, &x);
+        if (nlayers < 0) return fail(msg, msg_n, "out of memory");
+        if (nlayers >= RC_BORDER_REG)
+            return fail(msg, msg_n, "more than %d floors of walkable ground; bake the level in parts", RC_BORDER_REG - 1);
+        chf->maxRegions = (unsigned short)nlayers; // (the contours size their tables by it)
+    }
+    out->nlayers = (uint32_t)nlayers;
     rcContourSet *cset = x.cset = rcAllocContourSet();
-    if (!cset || !rcBuildContours(&ctx, *chf, 1.3f, 0, *cset, RC_CONTOUR_TESS_WALL_EDGES))
+    if (!cset || !rcBuildContours(&ctx, *chf, 1.3f, 0, *cset, RC_CONTOUR_TESS_WALL_EDGES | (stacked ? RC_CONTOUR_TESS_AREA_EDGES : 0)))
         return recast_fail(msg, msg_n, ctx, "the contours");
     // the contours as rings in steer's x, y: a contour's vertex (x, y, z,
     // flags) is at cell corner (x, z) of Recast's frame
@@ -229,8 +432,10 @@ int bake(const steerN_BakeSpec *s, steerN_BakeRings *out, char *msg, size_t msg_
     for (int i = 0; i < cset->nconts; i++)
         if (cset->conts[i].nverts >= 3) nrings++, npoints += (uint32_t)cset->conts[i].nverts;
     out->xy = (double *)malloc(sizeof *out->xy * 2 * (npoints ? npoints : 1));
+    out->z = (double *)malloc(sizeof *out->z * (npoints ? npoints : 1));
     out->ring_end = (uint32_t *)malloc(sizeof *out->ring_end * (nrings ? nrings : 1));
-    if (!out->xy || !out->ring_end) return fail(msg, msg_n, "out of memory");
+    out->ring_layer = (uint32_t *)malloc(sizeof *out->ring_layer * (nrings ? nrings : 1));
+    if (!out->xy || !out->z || !out->ring_end || !out->ring_layer) return fail(msg, msg_n, "out of memory");
     uint32_t at = 0, k = 0;
     for (int i = 0; i < cset->nconts; i++) {
         const rcContour &c = cset->conts[i];
@@ -238,7 +443,9 @@ int bake(const steerN_BakeSpec *s, steerN_BakeRings *out, char *msg, size_t msg_
         for (int j = 0; j < c.nverts; j++, at++) {
             out->xy[2 * at] = (double)cset->bmin[0] + c.verts[4 * j] * cell;
             out->xy[2 * at + 1] = (double)cset->bmin[2] + c.verts[4 * j + 2] * cell;
+            out->z[at] = (double)cset->bmin[1] + c.verts[4 * j + 1] * (double)cset->ch;
         }
+        out->ring_layer[k] = stacked ? (uint32_t)c.reg - 1 : 0;
         out->ring_end[k++] = at;
     }
     out->nrings = nrings;
@@ -262,8 +469,10 @@ extern "C" int steerN_bake_rings(const steerN_BakeSpec *spec, steerN_BakeRings *
 extern "C" void steerN_bake_rings_free(steerN_BakeRings *r)
 {
     free(r->xy);
+    free(r->z);
     free(r->ring_end);
-    r->xy = NULL;
-    r->ring_end = NULL;
+    free(r->ring_layer);
+    r->xy = r->z = NULL;
+    r->ring_end = r->ring_layer = NULL;
     r->nrings = r->npoints = 0;
 }

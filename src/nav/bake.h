@@ -15,9 +15,11 @@
 // eroded by any radius: steer's queries take the agent's radius, so one
 // mesh serves every agent size.
 //
-// One floor only for now: where the walkable ground lies over itself in
-// plan (a bridge, a room over a room, a table an agent fits under), the
-// bake fails and says where (several floors are issue 33 item 2).
+// Several floors: where the walkable ground lies over itself in plan (a
+// bridge, a room over a room, a stair), the regions are layers, each
+// planar (floors() in bake.cpp), the rings say their layer, and the mesh
+// is each layer's built alone, stacked (mesh_layers.c). Every ring point
+// keeps the ground's height.
 //
 // The bake runs Recast's float code: it may differ between machines and
 // compilers by a cell here and there. The mesh it gives is plain data:
@@ -56,8 +58,10 @@ typedef struct steerN_BakeSpec {
 // steerN_bake_rings_free).
 typedef struct steerN_BakeRings {
     double *xy;
+    double *z; // per point: the ground's height there, metres
     uint32_t *ring_end;
-    uint32_t nrings, npoints;
+    uint32_t *ring_layer; // per ring: its layer, 0 .. nlayers - 1
+    uint32_t nrings, npoints, nlayers;
     double cell;      // the cell size used
     int width, depth; // the heightfield's columns along x and y
 } steerN_BakeRings;

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 double steerN_bake_cell(double height, double climb)
 {
@@ -42,6 +43,53 @@ static steerN_Mesh *bad(steerN_MeshError *err, steerN_MeshStatus st, const char 
     vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
     return NULL;
+}
+
+// The mesh of each layer's rings, built as steer.navmesh{ outline = ... }
+// builds rings, stacked into one (mesh_layers.c: heights, seams). A layer
+// whose rings enclose nothing is left out.
+static steerN_Mesh *build_layers(const steerN_BakeSpec *s, steerN_BakeRings *r, const steerN_Alloc *alloc,
+                                 steerN_MeshError *err)
+{
+    uint32_t nl = r->nlayers ? r->nlayers : 1, kept = 0;
+    steerN_Mesh **parts = calloc(nl, sizeof *parts);
+    int32_t *role = malloc(sizeof *role * r->nrings);
+    double *xy = malloc(sizeof *xy * 2 * r->npoints);
+    uint32_t *end = malloc(sizeof *end * r->nrings);
+    steerN_Mesh *m = NULL;
+    if (!parts || !role || !xy || !end) {
+        bad(err, STEERN_MESH_NOMEM, "out of memory");
+        goto done;
+    }
+    for (uint32_t k = 0; k < r->nrings; k++) role[k] = STEERN_RING_OUTLINE;
+    const char *names[1] = { "default" };
+    for (uint32_t layer = 0; layer < nl; layer++) {
+        uint32_t nr = 0, np = 0;
+        for (uint32_t ring = 0, at = 0; ring < r->nrings; at = r->ring_end[ring++]) {
+            if (r->ring_layer[ring] != layer) continue;
+            memcpy(xy + 2 * np, r->xy + 2 * at, sizeof *xy * 2 * (r->ring_end[ring] - at));
+            np += r->ring_end[ring] - at;
+            end[nr++] = np;
+        }
+        steerN_MeshSpec spec = {
+            .xy = xy, .ring_end = end, .ring_role = role, .nrings = nr, .nareas = 1, .area_names = names
+        };
+        steerN_Mesh *part = nr ? steerN_mesh_build(&spec, alloc, err) : NULL;
+        if (!part && nr && err->status != STEERN_MESH_EMPTY) goto done;
+        // the rings of a layer left out go nowhere; the others' layers close up
+        for (uint32_t ring = 0; ring < r->nrings; ring++)
+            if (r->ring_layer[ring] == layer) r->ring_layer[ring] = part ? kept : UINT32_MAX;
+        if (part) parts[kept++] = part;
+    }
+    if (!kept) {
+        bad(err, STEERN_MESH_EMPTY, "nothing is walkable: the ground's outlines enclose no area");
+        goto done;
+    }
+    m = steerN_mesh_stack(parts, kept, r, s->climb + r->cell, alloc, err);
+done:
+    for (uint32_t k = 0; parts && k < kept; k++) steerN_mesh_free(parts[k]);
+    free(parts), free(role), free(xy), free(end);
+    return m;
 }
 
 steerN_Mesh *steerN_mesh_bake(const steerN_BakeSpec *s, const steerN_Alloc *alloc, steerN_MeshError *err)
@@ -77,20 +125,7 @@ steerN_Mesh *steerN_mesh_bake(const steerN_BakeSpec *s, const steerN_Alloc *allo
         return bad(err, STEERN_MESH_EMPTY,
                    "nothing is walkable: no ground faces up within the slope with room for the agent's height");
     }
-    int32_t *role = malloc(sizeof *role * r.nrings);
-    if (!role) {
-        steerN_bake_rings_free(&r);
-        return bad(err, STEERN_MESH_NOMEM, "out of memory");
-    }
-    for (uint32_t k = 0; k < r.nrings; k++) role[k] = STEERN_RING_OUTLINE;
-    const char *names[1] = { "default" };
-    steerN_MeshSpec spec = {
-        .xy = r.xy, .ring_end = r.ring_end, .ring_role = role, .nrings = r.nrings, .nareas = 1, .area_names = names
-    };
-    steerN_Mesh *m = steerN_mesh_build(&spec, alloc, err);
-    free(role);
+    steerN_Mesh *m = build_layers(s, &r, alloc, err);
     steerN_bake_rings_free(&r);
-    if (!m && err->status == STEERN_MESH_EMPTY)
-        snprintf(err->message, sizeof err->message, "nothing is walkable: the ground's outlines enclose no area");
     return m;
 }

@@ -453,14 +453,76 @@ void steer_navquery_free(steer_NavQuery *q)
 }
 
 // nav's filter from the host's: false (refused) on a bad radius.
-static bool filter_of(const steer_NavFilter *f, steerN_MeshFilter *out, const char *fn)
+// A layer argument of m: 0 (any), or 1 .. its count.
+static bool layer_ok(const steerN_Mesh *m, int layer, const char *fn, const char *what)
+{
+    if (layer >= 0 && (uint32_t)layer <= m->nlayers) return true;
+    steerA_refuse_why("%s: %s is %d: expected a layer from 1 to %u (0: any)", fn, what, layer, m->nlayers);
+    return false;
+}
+
+static bool filter_of(const steerN_Mesh *m, const steer_NavFilter *f, steerN_MeshFilter *out, steerN_Floor fl[2],
+                      const char *fn)
 {
     *out = (steerN_MeshFilter){ 0 };
     if (!f) return true;
     if (!radius_ok(f->radius, fn, "the filter's radius")) return false;
+    if (!layer_ok(m, f->from_layer, fn, "the filter's from_layer") ||
+        !layer_ok(m, f->to_layer, fn, "the filter's to_layer"))
+        return false;
+    if (f->use_z && !(isfinite(f->from_z) && isfinite(f->to_z))) {
+        steerA_refuse_why("%s: the filter's from_z and to_z: expected finite heights", fn);
+        return false;
+    }
     out->radius = f->radius;
     out->cost = f->costs;
+    fl[0] = (steerN_Floor){ .layer = (uint32_t)f->from_layer, .has_z = f->use_z, .z = f->from_z };
+    fl[1] = (steerN_Floor){ .layer = (uint32_t)f->to_layer, .has_z = f->use_z, .z = f->to_z };
+    out->from = fl, out->to = fl + 1;
     return true;
+}
+
+int steer_navmesh_layer_count(const steer_NavMesh *m)
+{
+    MESH(m, 0);
+    return (int)m->m->nlayers;
+}
+
+int steer_navmesh_height(const steer_NavMesh *m, const double p[3], int layer, double *z, int *layer_out)
+{
+    MESH(m, STEER_EARG);
+    POINT(p, STEER_EARG);
+    STEERA_NONNULL(z, "a place for the height", STEER_EARG);
+    if (!layer_ok(m->m, layer, __func__, "argument 'layer'")) return STEER_EARG;
+    if (!isfinite(p[2])) {
+        steerA_refuse_why("%s: argument 'p': its z is not finite", __func__);
+        return STEER_EARG;
+    }
+    steerN_Floor fl = { .layer = (uint32_t)layer, .has_z = layer == 0, .z = p[2] };
+    uint32_t k;
+    if (steerN_mesh_locate_on(m->m, p, &fl) < 0 || !steerN_mesh_height(m->m, p, &fl, z, &k)) {
+        steerA_refuse_why("%s: no ground under (%g, %g, %g)", __func__, p[0], p[1], p[2]);
+        return STEER_EARG;
+    }
+    if (layer_out) *layer_out = (int)k + 1;
+    return STEER_OK;
+}
+
+int steer_navmesh_path_heights(const steer_NavMesh *m, const steer_NavQuery *q, double *z, int cap, int *n)
+{
+    MESH(m, STEER_EARG);
+    QUERY(q, STEER_EARG);
+    COUNT(z, cap, n);
+    uint32_t np;
+    steerN_mesh_path_points(q->q, &np);
+    *n = (int)np;
+    if (!np || !cap) return STEER_OK;
+    double *all = malloc(sizeof *all * np);
+    if (!all) return STEER_ENOMEM;
+    steerN_mesh_path_heights(q->q, m->m, all);
+    memcpy(z, all, sizeof *z * (np < (uint32_t)cap ? np : (uint32_t)cap));
+    free(all);
+    return STEER_OK;
 }
 
 int steer_navmesh_path(const steer_NavMesh *m, steer_NavQuery *q, const double from[2], const double to[2],
@@ -474,7 +536,8 @@ int steer_navmesh_path(const steer_NavMesh *m, steer_NavQuery *q, const double f
     STEERA_NONNULL(status, "a place for the status", STEER_EARG);
     COUNT(points, cap, n);
     steerN_MeshFilter f;
-    if (!filter_of(filter, &f, __func__)) return STEER_EARG;
+    steerN_Floor fl[2];
+    if (!filter_of(m->m, filter, &f, fl, __func__)) return STEER_EARG;
     steerN_PathStatus s = steerN_mesh_path(q->q, m->m, from, to, &f);
     if (s == STEERN_PATH_NOMEM) return STEER_ENOMEM;
     *status = (steer_PathStatus)s;
@@ -509,7 +572,8 @@ int steer_navmesh_raycast(const steer_NavMesh *m, const double from[2], const do
     POINT(to, STEER_EARG);
     STEERA_NONNULL(hit, "a place for whether it hit", STEER_EARG);
     steerN_MeshFilter f;
-    if (!filter_of(filter, &f, __func__)) return STEER_EARG;
+    steerN_Floor fl[2];
+    if (!filter_of(m->m, filter, &f, fl, __func__)) return STEER_EARG;
     double h[2], nn[2], fr;
     int r = steerN_mesh_raycast(m->m, from, to, &f, h, nn, &fr);
     if (r < 0) {

@@ -55,6 +55,7 @@ steerN_Mesh *steerN_mesh_alloc(uint32_t nvert, uint32_t ntri, const steerN_Alloc
         *part_ptr(m, i) = p;
     }
     m->nareas = 1;
+    m->nlayers = 1;
     strcpy(m->area_name[0], "default");
     for (int i = 0; i < STEERN_MESH_AREAS; i++) m->area_cost[i] = 1.0f;
     return m;
@@ -64,6 +65,7 @@ void steerN_mesh_free(steerN_Mesh *m)
 {
     if (!m) return;
     if (m->aux_free) m->aux_free(m);
+    steerN_mesh_free_floors(m);
     steerN_links_free(m);
     for (size_t i = 0; i < NPARTS; i++) {
         void **p = part_ptr(m, i);
@@ -90,7 +92,7 @@ size_t steerN_mesh_bytes(const steerN_Mesh *m)
 {
     size_t n = sizeof *m;
     for (size_t i = 0; i < NPARTS; i++) n += part_bytes(m, i);
-    return n + m->derived_bytes + steerN_links_bytes(m);
+    return n + steerN_mesh_floor_bytes(m) + m->derived_bytes + steerN_links_bytes(m);
 }
 
 static uint64_t hash_u64(uint64_t h, uint64_t v)
@@ -118,6 +120,12 @@ uint64_t steerN_mesh_hash(const steerN_Mesh *m)
         memcpy(&bits, &m->area_cost[i], 4);
         h = hash_u64(h, bits);
     }
+    // floors: a flat mesh's hash is what it was before meshes had them
+    if (m->iz) {
+        h = hash_u64(h, m->nlayers);
+        for (uint32_t i = 0; i < m->nvert; i++) h = hash_u64(h, (uint64_t)m->iz[i]);
+        for (uint32_t t = 0; m->layer && t < m->ntri; t++) h = hash_u64(h, m->layer[t]);
+    }
     return steerN_links_hash(m, h); // (nothing for a mesh without links)
 }
 
@@ -131,6 +139,7 @@ int steerN_mesh_area(const steerN_Mesh *m, const char *name)
 void steerN_mesh_set_metres(steerN_Mesh *m)
 {
     for (uint32_t i = 0; i < 2 * m->nvert; i++) m->xy[i] = (double)m->ixy[i] / STEERN_MESH_SCALE;
+    for (uint32_t i = 0; m->iz && i < m->nvert; i++) m->z[i] = (double)m->iz[i] / STEERN_MESH_SCALE;
 }
 
 bool steerN_mesh_quantize(double x, int64_t *q)

@@ -55,6 +55,13 @@ typedef struct steerN_Mesh {
     uint32_t nareas; // >= 1: area 0 is "default"
     char area_name[STEERN_MESH_AREAS][STEERN_MESH_AREA_NAME];
     float area_cost[STEERN_MESH_AREAS]; // metres of cost per metre (> 0, or INFINITY: excluded)
+    // floors (mesh_layers.c): a baked mesh's heights, and its layers where
+    // its ground lies over itself (each layer planar; seams between layers
+    // are ordinary edges, their vertices shared)
+    int64_t *iz;      // per vertex: the ground's height in quanta (NULL: a flat mesh, all at 0)
+    double *z;        // per vertex: metres (iz / STEERN_MESH_SCALE)
+    uint16_t *layer;  // per triangle: its layer, 0 .. nlayers - 1 (NULL: one layer)
+    uint32_t nlayers; // >= 1
 
     // ---- derived by steerN_mesh_prepare (mesh_query.c), not saved ----
     bool prepared;
@@ -127,6 +134,48 @@ steerN_Flow *steerN_flow_of(const struct steer_FlowField *f, const char *fn);
 // debug.c: the mesh as steer_debug.h's read-only view (steer_debug_nav_mesh, steer_navmesh_view).
 struct steer_DebugNavMesh;
 void steerN_mesh_view(const steerN_Mesh *m, struct steer_DebugNavMesh *out);
+
+// ---- mesh_layers.c -----------------------------------------------------------
+
+#define STEERN_MESH_LAYERS 65535 // layers a mesh holds at most
+// Give m heights (iz, z: zero) and, when `layers`, a layer per triangle
+// (zero, nlayers unchanged). 0, or -1 when out of memory.
+int steerN_mesh_alloc_floors(steerN_Mesh *m, bool layers);
+void steerN_mesh_free_floors(steerN_Mesh *m);         // (steerN_mesh_free's)
+size_t steerN_mesh_floor_bytes(const steerN_Mesh *m); // what they hold
+// Which ground a point means on a mesh with floors: zero means any (the
+// lowest-numbered triangle under the point, as steerN_mesh_locate).
+typedef struct steerN_Floor {
+    uint32_t layer; // 1 + the layer to keep to (0: any)
+    bool has_z;     // z given: the ground under the point nearest below it (see steerN_mesh_locate_on)
+    double z;
+} steerN_Floor;
+// The triangle holding p on the floor f names (NULL or zero: any): with a
+// layer, the lowest-numbered of that layer; with a z, of the triangles
+// under p, the one whose surface there is the highest at most
+// STEERN_FLOOR_ABOVE above z, else the lowest; -1 when none holds p.
+#define STEERN_FLOOR_ABOVE 0.5 // metres: ground this far above a point still counts as under it
+int32_t steerN_mesh_locate_on(const steerN_Mesh *m, const double p[2], const steerN_Floor *f);
+// The height of triangle t's surface at p (its plane through its three
+// vertices; 0 on a flat mesh).
+double steerN_mesh_surface(const steerN_Mesh *m, uint32_t t, const double p[2]);
+// The ground's height under p on the floor f names (steerN_mesh_locate_on),
+// or the nearest point's when p is off the mesh; false on an empty mesh.
+bool steerN_mesh_height(const steerN_Mesh *m, const double p[2], const steerN_Floor *f, double *z, uint32_t *layer);
+// The heights of the last found path's points (steerN_mesh_path_points):
+// each point's on the surface of the first triangle of the corridor, from
+// the previous point's on, that holds it in plan (0 on a flat mesh).
+struct steerN_MeshQuery;
+void steerN_mesh_path_heights(const struct steerN_MeshQuery *q, const steerN_Mesh *m, double *z);
+// Meshes built one per layer from the same bake, stacked into one: the
+// vertices of layer k's mesh get heights from its rings' points (bake.h:
+// a ring's layer and its points' z), its triangles layer k, and the walls
+// of two layers that meet (the same two points in plan, heights within
+// `climb`) become one edge, their vertices one. NULL with err set.
+struct steerN_BakeRings;
+struct steerN_MeshError;
+steerN_Mesh *steerN_mesh_stack(steerN_Mesh *const *parts, uint32_t n, const struct steerN_BakeRings *r, double climb,
+                               const steerN_Alloc *alloc, struct steerN_MeshError *err);
 
 // ---- mesh_io.c -------------------------------------------------------------
 
@@ -204,8 +253,9 @@ int steerN_mesh_prepare(steerN_Mesh *m);
 
 // What a query may cross and at what price.
 typedef struct steerN_MeshFilter {
-    double radius;     // the agent's radius: ways narrower than 2 radius are closed
-    const float *cost; // per area (nareas): a multiplier, INFINITY excluded; NULL: the mesh's own
+    double radius;                        // the agent's radius: ways narrower than 2 radius are closed
+    const float *cost;                    // per area (nareas): a multiplier, INFINITY excluded; NULL: the mesh's own
+    const struct steerN_Floor *from, *to; // a path's ends' floors (NULL: any; mesh_layers.c)
 } steerN_MeshFilter;
 
 // An agent's own area costs (navigate's `costs`, Detour's dtQueryFilter):

@@ -3,14 +3,19 @@
 // steer.navmesh_load reads, and what a snapshot holds of a mesh a
 // behaviour steers on (mesh.h). Little-endian, the same on every machine.
 //
-// The bytes: "STNM", a u32 version (1, or 2 with links), u32 nvert, u32 ntri, the
-// vertices (2 i64 each, quanta), the triangles (3 u32 vertex indices, then
-// 3 i32 neighbours, each), the areas per triangle (u8), u32 nareas, per
-// area its name (u32 length, bytes) and cost (f32), in version 2 the
-// links (mesh_link.c: u32 count, per link both ends as i64 x, y quanta
-// and f64 z, f32 cost, u8 area, u8 flags: 1 both ways, 2 enabled, and
-// its name), and last the mesh's
-// hash (u64, steerN_mesh_hash), which a read checks. A read trusts nothing:
+// The bytes: "STNM", a u32 version (1: a flat mesh, 2: one with floors,
+// 3: one with links), u32 nvert, u32 ntri, the vertices (2 i64 each,
+// quanta), the triangles (3 u32 vertex indices, then 3 i32 neighbours,
+// each), the areas per triangle (u8), u32 nareas, per area its name (u32
+// length, bytes) and cost (f32); version 3 then a u8: 1 when the floors
+// follow; version 2 (and 3 with that u8 1) then the floors
+// (mesh_layers.c): u32 nlayers, the heights (i64 quanta per vertex) and,
+// when nlayers > 1, the layers (u16 per triangle); version 3 then the
+// links (mesh_link.c: u32 count, per link both ends as i64 x, y quanta and
+// f64 z, f32 cost, u8 area, u8 flags: 1 both ways, 2 enabled, and its
+// name); and last the mesh's hash (u64, steerN_mesh_hash), which a read
+// checks. A flat mesh without links writes version 1, as before floors
+// and links, and one with floors but no links version 2. A read trusts nothing:
 // every count is checked against the bytes left before anything is
 // allocated, every index against its range, every triangle is
 // counter-clockwise and not flat (exact), every neighbour names this
@@ -26,14 +31,15 @@
 #include <string.h>
 
 #define MAGIC "STNM"
-#define VERSION 1       // a mesh without links: its bytes as they always were
-#define VERSION_LINKS 2 // with links
+#define VERSION 1
+#define VERSION_FLOORS 2
+#define VERSION_LINKS 3
 
 void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
 {
     steerS_put(out, MAGIC, 4);
     bool links = steerN_link_count(m) > 0;
-    steerS_put_u32(out, links ? VERSION_LINKS : VERSION);
+    steerS_put_u32(out, links ? VERSION_LINKS : m->iz ? VERSION_FLOORS : VERSION);
     steerS_put_u32(out, m->nvert);
     steerS_put_u32(out, m->ntri);
     steerS_put_array(out, m->ixy, sizeof(int64_t), 2 * (size_t)m->nvert);
@@ -46,6 +52,12 @@ void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
     for (uint32_t i = 0; i < m->nareas; i++) {
         steerS_put_str(out, m->area_name[i]);
         steerS_put_f32(out, m->area_cost[i]);
+    }
+    if (links) steerS_put_u8(out, m->iz ? 1 : 0);
+    if (m->iz) {
+        steerS_put_u32(out, m->nlayers);
+        steerS_put_array(out, m->iz, sizeof(int64_t), m->nvert);
+        for (uint32_t t = 0; m->layer && t < m->ntri; t++) steerS_put_u16(out, m->layer[t]);
     }
     if (links) steerN_links_encode(m, out);
     steerS_put_u64(out, m->hash ? m->hash : steerN_mesh_hash(m));
@@ -91,6 +103,36 @@ static bool check(steerS_Reader *r, steerN_Mesh *m)
     return true;
 }
 
+// The floors of version 2 (heights, layers), checked; fails r if not.
+static void read_floors(steerS_Reader *r, steerN_Mesh *m)
+{
+    uint32_t nlayers = steerS_get_u32(r);
+    if (r->failed) return;
+    if (nlayers < 1 || nlayers > STEERN_MESH_LAYERS || nlayers > m->ntri + 1) {
+        steerS_fail(r, "navigation mesh: %u layers (1 to %d)", nlayers, STEERN_MESH_LAYERS);
+        return;
+    }
+    size_t need = 8 * (size_t)m->nvert + (nlayers > 1 ? 2 * (size_t)m->ntri : 0) + 8;
+    if (steerS_left(r) < need) {
+        steerS_fail(r, "navigation mesh: its floors do not fit in %zu bytes", steerS_left(r));
+        return;
+    }
+    if (steerN_mesh_alloc_floors(m, nlayers > 1)) {
+        steerS_fail(r, "navigation mesh: out of memory");
+        return;
+    }
+    m->nlayers = nlayers;
+    steerS_get_array(r, m->iz, sizeof(int64_t), m->nvert);
+    for (uint32_t i = 0; i < m->nvert && !r->failed; i++)
+        if (!(m->iz[i] >= -STEERN_COORD_MAX && m->iz[i] <= STEERN_COORD_MAX))
+            steerS_fail(r, "navigation mesh: vertex %u's height is out of range", i);
+    for (uint32_t t = 0; m->layer && t < m->ntri && !r->failed; t++) {
+        uint32_t k = steerS_get_u16(r);
+        if (k >= nlayers) steerS_fail(r, "navigation mesh: triangle %u is on layer %u of %u", t, k, nlayers);
+        m->layer[t] = (uint16_t)k;
+    }
+}
+
 steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oom)
 {
     *oom = false;
@@ -101,8 +143,8 @@ steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, boo
         return NULL;
     }
     uint32_t version = steerS_get_u32(r);
-    if (!r->failed && version != VERSION && version != VERSION_LINKS) {
-        steerS_fail(r, "navigation mesh: version %u, this steer reads %u and %u", version, VERSION, VERSION_LINKS);
+    if (!r->failed && version != VERSION && version != VERSION_FLOORS && version != VERSION_LINKS) {
+        steerS_fail(r, "navigation mesh: version %u, this steer reads %u to %u", version, VERSION, VERSION_LINKS);
         return NULL;
     }
     uint32_t nvert = steerS_get_u32(r), ntri = steerS_get_u32(r);
@@ -146,6 +188,13 @@ steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, boo
                     steerS_fail(r, "navigation mesh: two areas named '%s'", m->area_name[i]);
         }
     }
+    bool floors = version == VERSION_FLOORS;
+    if (version == VERSION_LINKS && !r->failed) {
+        uint32_t flag = steerS_get_u8(r);
+        if (!r->failed && flag > 1) steerS_fail(r, "navigation mesh: a floors flag of %u", flag);
+        floors = flag == 1;
+    }
+    if (floors && !r->failed) read_floors(r, m);
     if (!r->failed && version == VERSION_LINKS) steerN_links_decode(r, m, oom);
     uint64_t hash = steerS_get_u64(r);
     if (!r->failed && !*oom && check(r, m)) {

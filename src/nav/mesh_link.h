@@ -16,9 +16,11 @@
 // Links are the one part of a mesh that changes once it is shared:
 // added and enabled between ticks (never while a tick's passes read
 // them); each change hashes the mesh again. They are in its bytes
-// (version 2 of mesh_io.c's format: a mesh without links still writes
-// version 1, bit for bit as before) and so in snapshots, enabled state
-// included.
+// (version 3 of mesh_io.c's format: a mesh without links still writes
+// version 1, or 2 with floors, bit for bit as before) and so in
+// snapshots, enabled state included. Ends are located in plan (x, y): on
+// a mesh with several floors a link's stretches are searched with the
+// query's own choice of floor.
 #ifndef STEER_NAV_MESH_LINK_H
 #define STEER_NAV_MESH_LINK_H
 

@@ -193,10 +193,10 @@ static uint32_t open_pop(steerN_MeshQuery *q, double *k)
 
 // Put an end of the path on the mesh: where it is, or the nearest point
 // of the mesh when that is within the radius. False when neither.
-static bool place(steerN_MeshQuery *q, const double p[2], double out[2], uint32_t *tri)
+static bool place(steerN_MeshQuery *q, const double p[2], const steerN_Floor *floor, double out[2], uint32_t *tri)
 {
     const steerN_Mesh *m = q->m;
-    int32_t t = steerN_mesh_locate(m, p);
+    int32_t t = steerN_mesh_locate_on(m, p, floor);
     out[0] = p[0], out[1] = p[1];
     if (t < 0) {
         double d;
@@ -250,8 +250,8 @@ steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh 
     q->expanded = 0;
     q->check = FLOOD_FIRST;
     if (!m->prepared || !m->ntri) return q->status = STEERN_PATH_START_OFF;
-    if (!place(q, from, q->from, &q->ts)) return q->status = STEERN_PATH_START_OFF;
-    if (!place(q, to, q->to, &q->tg)) return q->status = STEERN_PATH_GOAL_OFF;
+    if (!place(q, from, f ? f->from : NULL, q->from, &q->ts)) return q->status = STEERN_PATH_START_OFF;
+    if (!place(q, to, f ? f->to : NULL, q->to, &q->tg)) return q->status = STEERN_PATH_GOAL_OFF;
     if (m->ntri > (UINT32_MAX - 4) / 3 || reserve_nodes(q, 3 * m->ntri + 2)) return q->status = STEERN_PATH_NOMEM;
     q->nban = 0;
     if ((q->groups = steerN_reach_find(q))) reach_known(q);

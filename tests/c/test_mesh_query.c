@@ -249,7 +249,7 @@ static steerN_PathStatus path(steerN_MeshQuery *q, const steerN_Mesh *m, double 
                               double r, const float *cost)
 {
     double a[2] = { x0, y0 }, b[2] = { x1, y1 };
-    steerN_MeshFilter f = { r, cost };
+    steerN_MeshFilter f = { .radius = r, .cost = cost };
     return steerN_mesh_path(q, m, a, b, &f);
 }
 
@@ -787,7 +787,7 @@ static int oracle_level(int seed, bool verbose, int *squeezed)
             int a = (int)test_uniform(0, G * G), b = (int)test_uniform(0, G * G);
             if (comp[a] < 0 || comp[a] != comp[b]) continue;
             double pa[2] = { (a % G) * h, (a / G) * h }, pb[2] = { (b % G) * h, (b / G) * h };
-            steerN_MeshFilter f = { r, NULL };
+            steerN_MeshFilter f = { .radius = r, .cost = NULL };
             steerN_PathStatus st = steerN_mesh_path(q, m, pa, pb, &f);
             if (st == STEERN_PATH_FOUND) {
                 uint32_t np;
@@ -931,7 +931,7 @@ static void test_start_pressed_to_a_wall(void)
     REQUIRE(m && steerN_mesh_prepare(m) == 0, "the level: %s", m ? "prepare" : err.message);
     steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
     double from[2] = { 126.197, 94.576 }, to[2] = { 157.661, 110.287 };
-    steerN_MeshFilter f = { 0.5, NULL };
+    steerN_MeshFilter f = { .radius = 0.5, .cost = NULL };
     steerN_PathStatus plain = steerN_mesh_path_begin(q, m, from, to, &f);
     if (plain == STEERN_PATH_WORKING) plain = steerN_mesh_path_step(q, UINT32_MAX, NULL);
     CHECK(plain == STEERN_PATH_NARROW, "the search from the start itself: status %d", plain);
@@ -1047,7 +1047,7 @@ static void test_goal_shut_in(void)
         steerN_PathStatus want = k == 0 ? STEERN_PATH_NARROW : STEERN_PATH_NONE;
         double a[2] = { 2, 2 }, b[2] = { 224, 224 };
         for (int r = 0; r < 2; r++) {
-            steerN_MeshFilter f = { r ? 0.5 : 0, NULL };
+            steerN_MeshFilter f = { .radius = r ? 0.5 : 0, .cost = NULL };
             steerN_PathStatus st = steerN_mesh_path(q, m, a, b, &f), st2 = steerN_mesh_path_begin(q2, m, a, b, &f);
             steerN_PathStatus expect = r == 0 && k == 0 ? STEERN_PATH_FOUND : want;
             uint32_t work = steerN_mesh_path_work(q), used;
@@ -1075,7 +1075,7 @@ static void test_reach_known(void)
     REQUIRE(m, "mesh");
     steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
     double l = 6 * 22 + 12, a[2] = { 72, 2 }, in[2] = { l - 16, l - 16 }, far[2] = { 78, 2 };
-    steerN_MeshFilter f = { 0.5, NULL }, thin = { 0.25, NULL };
+    steerN_MeshFilter f = { .radius = 0.5, .cost = NULL }, thin = { .radius = 0.25 };
     CHECK(steerN_mesh_path(q, m, a, in, &f) == STEERN_PATH_NARROW, "the first: NARROW");
     uint32_t first = steerN_mesh_path_work(q);
     for (int k = 0; k < 2 && !FAILED(); k++) {
@@ -1114,7 +1114,7 @@ static void test_dead_ends(void)
     REQUIRE(q && fresh, "queries");
     double c = 6 * 22 - 4, a[2] = { 72, 2 }, b[2] = { 78, 2 };
     double from[2][2] = { { c + 8, c }, { 99, c } }, to[2][2] = { { c - 9, c + 8 }, { c, c } };
-    steerN_MeshFilter f = { 0.5, NULL };
+    steerN_MeshFilter f = { .radius = 0.5, .cost = NULL };
     CHECK(steerN_mesh_path(q, m, a, b, &f) == STEERN_PATH_FOUND, "round the wall: FOUND (and where to go known)");
     for (int k = 0; k < 2; k++) {
         CHECK(steerN_mesh_path(fresh, m, from[k], to[k], &f) == STEERN_PATH_FOUND, "%d: FOUND", k);
@@ -1139,7 +1139,7 @@ static void test_sliced_and_deterministic(void)
     for (int k = 0; k < 40 && !FAILED(); k++) {
         double a[2] = { test_uniform(0, 100), test_uniform(0, 100) },
                b[2] = { test_uniform(0, 100), test_uniform(0, 100) };
-        steerN_MeshFilter f = { k % 2 ? 0.5 : 0, NULL };
+        steerN_MeshFilter f = { .radius = k % 2 ? 0.5 : 0, .cost = NULL };
         steerN_PathStatus st = steerN_mesh_path(q, m, a, b, &f);
         steerN_PathStatus s2 = steerN_mesh_path_begin(q2, m, a, b, &f);
         uint32_t steps = 0, used, total = 0;
@@ -1622,7 +1622,7 @@ static void test_speed(void)
             steerN_mesh_random_point(m, test_uniform(0, 1), test_uniform(0, 1), test_uniform(0, 1), pts + 2 * i);
         double s = now();
         for (int i = 0; i < n; i++) {
-            steerN_MeshFilter f = { radii[k], NULL };
+            steerN_MeshFilter f = { .radius = radii[k], .cost = NULL };
             found += steerN_mesh_path(q, m, pts + 4 * i, pts + 4 * i + 2, &f) == STEERN_PATH_FOUND;
         }
         double e = now() - s;

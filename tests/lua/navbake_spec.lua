@@ -82,6 +82,40 @@ describe("steer.navmesh baked from level geometry", function()
     expect(steer.navmesh{ obj = data .. "bake_box.obj", up = "z", agent = agent }.hash ~= nm.hash):eq(true)
   end)
 
+  -- demos/building.obj: two storeys, a stair in the atrium up to a bridge
+  -- across it (issue 33 item 2); the stair's 0.25 m steps need a 0.5 m climb
+  local up = { height = 2, climb = 0.5, slope = 45 }
+  it("bakes a building of two floors: the stair climbs, the bridge is over the atrium", function()
+    local nm = steer.navmesh{ obj = root .. "/demos/building.obj", agent = up }
+    expect(nm.layer_count, "layers"):eq(2)
+    -- under the bridge and on it, in a room and over it
+    local z, layer = nm:height({ 20, 19.2, 0 })
+    expect(z < 0.5 and layer == 1, "under the bridge: " .. z):eq(true)
+    z, layer = nm:height({ 20, 19.2, 3.5 })
+    expect(z > 3 and layer == 2, "on the bridge: " .. z):eq(true)
+    expect(select(1, nm:height({ 5, 5 }, { layer = 2 })) > 3, "the room over the room"):eq(true)
+    -- from a ground floor room to the room over the one beside it: up the stair
+    local p = assert(nm:path({ 5, 5, 0 }, { 35, 5, 3.5 }))
+    expect(p[1].z < 0.5 and p[#p].z > 3, "from the ground up"):eq(true)
+    local on_stair = 0
+    for i = 2, #p do
+      expect(p[i].z >= p[i - 1].z - 1e-9, "heights never fall on the way up"):eq(true)
+      if p[i].x > 23.9 and p[i].x < 25.7 and p[i].y > 13.9 and p[i].y < 18.5 then on_stair = on_stair + 1 end
+    end
+    expect(on_stair, "corners on the stair"):ge(1)
+    -- the same ends on one floor each: no stair
+    local flat = assert(nm:path({ 5, 5, 0 }, { 35, 5, 0 }))
+    for _, q in ipairs(flat) do expect(q.z < 1, "the ground floor all the way"):eq(true) end
+    local upper = assert(nm:path({ 5, 5 }, { 35, 5 }, { layer = 2 }))
+    for _, q in ipairs(upper) do expect(q.z > 3, "the first floor all the way"):eq(true) end
+    -- saved and loaded: the same mesh, the same bytes
+    local s = nm:save()
+    local back = steer.navmesh_load(s)
+    expect(back.hash):eq(nm.hash)
+    expect(back:save() == s, "the same bytes"):eq(true)
+    expect(back.layer_count):eq(2)
+  end)
+
   it("refuses bad input, naming the field and what was expected", function()
     local v, t = floor_box()
     raises(function() steer.navmesh{ vertices = {} } end, "steer.navmesh", "field 'vertices'")
@@ -117,14 +151,12 @@ describe("steer.navmesh baked from level geometry", function()
     raises(function() steer.navmesh{ obj = data .. "missing.obj" } end, "steer.navmesh", "missing.obj: cannot open")
     raises(function() steer.navmesh{ obj = data .. "bake_bad.obj" } end, "steer.navmesh",
       "bake_bad.obj:5: face corner '7' refers to a missing vertex")
-    -- a bridge over the floor: several floors, not yet
-    local b = { table.unpack(v) }
-    local bt = { table.unpack(t) }
-    local n = #b
-    for _, p in ipairs({ { 2, -1, 5 }, { 6, -1, 5 }, { 6, 21, 5 }, { 2, 21, 5 } }) do b[#b + 1] = p end
-    bt[#bt + 1] = { n + 1, n + 2, n + 3 }
-    bt[#bt + 1] = { n + 1, n + 3, n + 4 }
-    raises(function() steer.navmesh{ vertices = b, triangles = bt, agent = agent } end, "steer.navmesh",
-      "lies over itself", "several floors")
+    -- floors: a layer the mesh does not have
+    local nm = steer.navmesh{ vertices = v, triangles = t, agent = agent }
+    raises(function() nm:height({ 3, 3 }, { layer = 2 }) end, "steer.navmesh:height", "field 'layer'",
+      "an integer from 1 to 1")
+    raises(function() nm:path({ 3, 3 }, { 5, 5 }, { layer = 1.5 }) end, "steer.navmesh:path", "field 'layer'")
+    raises(function() nm:path({ 3, 3 }, { 5, 5 }, { to_layer = 0 }) end, "steer.navmesh:path", "field 'to_layer'")
+    raises(function() nm:raycast({ 3, 3 }, { 5, 5 }, { layer = 1 }) end, "steer.navmesh:raycast", "layer")
   end)
 end)

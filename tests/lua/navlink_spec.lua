@@ -112,6 +112,21 @@ describe("off-mesh links: paths", function()
     expect(ls[1] == back:links()[1], "one userdata per link"):eq(true)
     expect(steer.navmesh_load(old).hash):eq(plain.hash)
   end)
+
+  it("saves the links of a mesh with floors too (version 3 bytes), which load the same", function()
+    if os.getenv("STEER_RECAST") ~= "1" then return end -- a build without baking
+    local root = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
+    local nm = steer.navmesh{ obj = root .. "/demos/building.obj", agent = { height = 2, climb = 0.5, slope = 45 } }
+    local a, b = nm:random_point(require("steer.random").new(3)), nm:random_point(require("steer.random").new(5))
+    nm:add_link{ from = a, to = b, name = "ladder" }
+    local s = nm:save()
+    expect(s:sub(5, 5):byte()):eq(3)
+    local back = steer.navmesh_load(s)
+    expect(back.hash):eq(nm.hash)
+    expect(back.layer_count):eq(2)
+    expect(back:save() == s, "the same bytes"):eq(true)
+    expect(back:links()[1].name):eq("ladder")
+  end)
 end)
 
 describe("off-mesh links: navigate", function()
