@@ -223,8 +223,9 @@ typedef enum steer_EventType {
     STEER_EVENT_STUCK = 3,       // no progress toward its goal over the stuck window (see steer_WorldDesc)
     STEER_EVENT_COLLIDE =
         4, // the non-penetration pass pushed the agent out of a shape (other: STEER_NO_AGENT) or agent
-    STEER_EVENT_PATH_FOUND = 5, // navigate planned the agent's way to its target
-    STEER_EVENT_UNREACHABLE = 6 // navigate found no way to the target: other.id is a steer_Unreachable, not an agent
+    STEER_EVENT_PATH_FOUND = 5,  // navigate planned the agent's way to its target
+    STEER_EVENT_UNREACHABLE = 6, // navigate found no way to the target: other.id is a steer_Unreachable, not an agent
+    STEER_EVENT_LINK = 7 // navigate reached an off-mesh link's start: other.id is the link's index + 1 (steer_nav.h)
 } steer_EventType;
 
 // Why a target is unreachable (STEER_EVENT_UNREACHABLE's other.id).

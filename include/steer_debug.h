@@ -232,6 +232,16 @@ STEER_API int steer_debug_flow_step(int dir, int *dx, int *dy);
 // ---- navigation meshes --------------------------------------------------------
 // A Lua world's navigation meshes (w:add_navmesh), alive as long as the world.
 
+// An off-mesh link of a mesh (steer_nav.h's steer_navmesh_add_link, Lua's nm:add_link).
+typedef struct steer_DebugNavLink {
+    double from[3], to[3]; // its ends, metres
+    float cost;            // multiplier on its length
+    uint8_t area;
+    bool bidirectional; // else only from -> to
+    bool enabled;
+    char name[32]; // "" when unnamed
+} steer_DebugNavLink;
+
 typedef struct steer_DebugNavMesh {
     int nvert, ntri;
     const double *xy;    // 2 per vertex: x, y in metres
@@ -239,8 +249,10 @@ typedef struct steer_DebugNavMesh {
     const int32_t *adj;  // 3 per triangle: the triangle across edge i (vertex i to i + 1), -1 a wall
     const uint8_t *area; // per triangle: its area, 0 (the default) to nareas - 1
     int nareas;
-    int nobstacles;               // obstacles on it (nm:add_obstacle): steer_debug_nav_obstacle
-    const struct steerN_Mesh *of; // the mesh itself, for steer_debug_nav_obstacle
+    int nobstacles;                  // obstacles on it (nm:add_obstacle): steer_debug_nav_obstacle
+    const struct steerN_Mesh *of;    // the mesh itself, for steer_debug_nav_obstacle
+    int nlinks;                      // its off-mesh links
+    const steer_DebugNavLink *links; // nlinks of them (NULL when none)
 } steer_DebugNavMesh;
 
 // An obstacle on a mesh: its polygon where it is now, and what it does.

@@ -223,6 +223,40 @@ STEER_API bool steer_navmesh_contains(const steer_NavMesh *m, const double p[2],
 // A point uniform over the mesh from three uniform numbers in [0, 1).
 STEER_API int steer_navmesh_random_point(const steer_NavMesh *m, double u, double s, double t, double out[2]);
 
+// ---- off-mesh links --------------------------------------------------------------
+// Jumps, ladders, drops, teleporters and doors: a straight way from one
+// point of the mesh to another that paths take (Lua's nm:add_link). Taking
+// one costs its straight length times its cost times its area's cost under
+// the filter (an excluded area closes it); a search for radius r takes it
+// only when both ends are at least r from every wall. Zero means default.
+typedef struct steer_NavLinkDesc {
+    double from[3], to[3]; // its ends, metres (z is kept, not used yet); each on the mesh
+    float cost;            // multiplier on its length (0: 1)
+    int area;              // its area (steer_navmesh_area; 0: the default area)
+    const char *name;      // NULL: unnamed; under 32 bytes
+    bool one_way;          // only from -> to (default: both ways)
+    bool disabled;         // added disabled (default: enabled)
+} steer_NavLinkDesc;
+// Add a link; its index (0, 1, ... in the order added) into *index (may be
+// NULL). STEER_EARG (steer_last_error() says which) for an end off the
+// mesh, a bad area, cost or name. The mesh's hash and bytes include its
+// links. Links change between ticks only (never while a world that uses
+// the mesh steps).
+STEER_API int steer_navmesh_add_link(steer_NavMesh *m, const steer_NavLinkDesc *d, int *index);
+// How many links it has (0 for a bad handle).
+STEER_API int steer_navmesh_link_count(const steer_NavMesh *m);
+// A door that locks: paths stop taking a disabled link; a navigate agent
+// whose plan takes it and has not reached it plans again.
+STEER_API int steer_navmesh_set_link_enabled(steer_NavMesh *m, int index, bool enabled);
+// The last path found with q: the link whose start is point i (the next
+// point is its far end), or -1.
+STEER_API int steer_navquery_path_link(const steer_NavQuery *q, int i);
+// Inside a STEER_EVENT_LINK (the agent stands at a link's start): the host
+// takes over the crossing. The agent stands until the host puts it within
+// its radius of the link's far end; then it goes on. STEER_EARG when the
+// agent is not at a link's start.
+STEER_API int steer_agent_hold_link(steer_World *w, steer_Agent a);
+
 // ---- behaviours on them -------------------------------------------------------
 // Point the resource field `field` of a behaviour at a flow field
 // (follow_flow's and decompose_flow's "field") or a navigation mesh

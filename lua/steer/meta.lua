@@ -29,7 +29,8 @@
 ---behaviour with no `target` of its own), so never for an agent whose brain
 ---does not read it.
 ---"path_found" (agent) and "unreachable" (agent, reason): `steer.navigate`'s plans.
----@alias steer.Event "arrive"|"lost_target"|"collide"|"stuck"|"path_found"|"unreachable"
+---"link" (agent, link): `steer.navigate` reached an off-mesh link's start (call `agent:hold_link()` to move it yourself).
+---@alias steer.Event "arrive"|"lost_target"|"collide"|"stuck"|"path_found"|"unreachable"|"link"
 
 ---An entry of `steer.blend`: `{behaviour, weight}` or a bare behaviour (weight 1).
 ---@alias steer.BlendEntry {[1]: steer.Behavior, [2]: number}|steer.Behavior
@@ -339,6 +340,10 @@ function Agent:contributions() end
 ---from the last one. nil without a `navigate` or a plan.
 ---@return steer.Vec[]?
 function Agent:path() end
+
+---Inside a "link" event: the script takes over the crossing. The agent stops and stands until the script puts it
+---within its radius of the link's far end (`a.position = link.to`). Raises anywhere else.
+function Agent:hold_link() end
 
 -- ---- steer.Behavior ----------------------------------------------------------
 
@@ -1195,7 +1200,56 @@ local NavMesh = {}
 ---@param opts? steer.NavMeshFilter
 ---@return steer.Vec[]? points
 ---@return number|string length_or_reason
+---@return steer.NavPathLink[]? links the off-mesh links taken: points[at] and points[at + 1] are a link's ends
 function NavMesh:path(from, to, opts) end
+
+---@class steer.NavPathLink
+---@field at integer the index in the path's points of the link's start (the next point is its far end)
+---@field link steer.NavLink
+
+---An off-mesh link: a straight way from one point of the mesh to another (a jump, a ladder, a door).
+---@class steer.NavLink
+---@field enabled boolean read and write: a disabled link is never taken (a door that locks)
+---@field from steer.Vec (read-only)
+---@field to steer.Vec (read-only)
+---@field bidirectional boolean (read-only)
+---@field cost number multiplier on its length (read-only)
+---@field area string its area's name (read-only)
+---@field name string? (read-only)
+---@field index integer its place in nm:links() (read-only)
+
+---@class steer.NavLinkDesc
+---@field from steer.VecLike one end, on the mesh
+---@field to steer.VecLike the other end, on the mesh
+---@field bidirectional? boolean default true
+---@field cost? number multiplier on its length (>= 0); default 1. Taking it costs length x cost x its area's cost
+---@field area? string one of the mesh's areas; default "default" (a filter excluding it excludes the link)
+---@field name? string at most 31 bytes
+---@field enabled? boolean default true
+
+---Add an off-mesh link. Raises when an end is off the mesh (naming the field).
+---@param desc steer.NavLinkDesc
+---@return steer.NavLink
+function NavMesh:add_link(desc) end
+
+---@class steer.NavJumpDesc
+---@field reach number the widest gap jumped, metres
+---@field spacing? number metres between links along an edge; default 1
+---@field inset? number how far into the mesh each end lies, metres; default 0.5
+---@field cost? number default 1
+---@field area? string default "default"
+---@field bidirectional? boolean default true
+---@field same_island? boolean also jump thin obstacles inside one island; default false (only between islands)
+---@field name? string default "jump"
+
+---Automatic jump links between wall edges facing each other across a gap no wider than `reach`, in a fixed order.
+---@param desc steer.NavJumpDesc
+---@return steer.NavLink[]
+function NavMesh:add_jump_links(desc) end
+
+---The mesh's links in the order added.
+---@return steer.NavLink[]
+function NavMesh:links() end
 ---The point of the mesh nearest p where a disc of `radius` fits, and its distance from p.
 ---@param p steer.VecLike
 ---@param radius? number

@@ -41,6 +41,9 @@ const struct steerN_Mesh *steerB_world_navmesh(const steer_World *w, uint32_t i)
 // *out, allocated with libc (the caller frees). 1 with a corridor, 0 when
 // the agent has no navigate node or no plan, -1 out of memory.
 int steerB_navigate_path(const steer_World *w, steer_Agent a, double **out, uint32_t *n);
+// The link agent a is at or crossing (its first navigate node with one):
+// the node's mesh, and the link's index into *index; NULL when none.
+const struct steerN_Mesh *steerB_navigate_link_of(const steer_World *w, steer_Agent a, uint32_t *index);
 
 // Formations (formation.c, issue 35): a formation is a resource of this
 // kind (formation_slot's `formation`), which saves itself in snapshots. Its

@@ -41,11 +41,24 @@
 // from fresh memory: no plan, a new request. What they mean for a look
 // (an area excluded, all at one cost) is worked out when the brain is
 // compiled (navigate_derive), not every tick.
+//
+// Off-mesh links (src/nav/mesh_link.h). A plan that takes a link keeps its
+// corners up to the link's far end, and the link (PK_LINK, PK_LINKAT): the
+// corner skipping stops at the link's start. Reaching it (FOLLOWING, within
+// a quarter radius) the agent stands that tick and raises "link" (other.id:
+// the link's index + 1); the next tick, unless the script called
+// a:hold_link() during the event (HELD), it crosses: straight to the far
+// end at cruise speed, with no look along the mesh, no stuck watch and no
+// new plan until it is within a quarter radius of the far end. Held, it
+// stands (the script moves it) until it is within its radius of the far
+// end. Then it goes on from there (a new plan unless the far end was the
+// goal). A link disabled before the agent reaches it: no plan, a new one.
 #include "behavior.h"
 #include "fields.h"
 #include "laws.h"
 #include "../nav/mesh.h"
 #include "../nav/mesh_dyn.h"
+#include "../nav/mesh_link.h"
 #include "steer_nav.h"
 
 #include <stdio.h>
@@ -83,14 +96,29 @@ enum {
     NV_RADIUS,   // the radius it was made for
     NV_N,        // corners stored
     NV_NEXT,     // the corner steered to
-    NV_COMPLETE, // 1: the last stored corner is the goal
+    NV_COMPLETE, // bit 0 set: the last stored corner is the goal (and the link's fields: below)
     NV_ARRIVED,  // 1: the arrive event was raised for this goal
     NV_STUCK,    // seconds without progress toward the next corner
     NV_BEST,     // the nearest it came to the next corner
     NV_CORNERS,  // NAV_K x, y pairs
     NV_MEM = NV_CORNERS + 2 * NAV_K
 };
+// A plan that takes a link keeps the link in NV_COMPLETE's higher bits, so
+// a row without one holds what it always held there (0 or 1: the rows,
+// and so the world's hash, of every run without links are as before). An
+// integer below 2^24, exact in a float. Each field: its shift and mask.
+#define PK_COMPLETE 0, 1u   // the last stored corner is the goal
+#define PK_CROSS 1, 3u      // a crossing's state (NC_* below)
+#define PK_LINKAT 3, 7u     // the corner at the link's start (the next is its far end; NAV_K is 8)
+#define PK_LINK 6, 0x1FFFFu // the link the corners end with: its index + 1 (0: none)
+static uint32_t pk(const float *m, int shift, uint32_t mask) { return ((uint32_t)m[NV_COMPLETE] >> shift) & mask; }
+static void pk_set(float *m, int shift, uint32_t mask, uint32_t v)
+{
+    uint32_t w = (uint32_t)m[NV_COMPLETE];
+    m[NV_COMPLETE] = (float)((w & ~(mask << shift)) | ((v & mask) << shift));
+}
 enum { NS_NONE = 0, NS_REQUESTED = 1, NS_FOLLOWING = 2, NS_UNREACHABLE = 3 };
+enum { NC_NONE = 0, NC_REACHED = 1, NC_CROSSING = 2, NC_HELD = 3 };
 
 // ---- the resource ------------------------------------------------------------
 
@@ -297,12 +325,49 @@ static float dist2(const float p[3], const float *q)
     return dx * dx + dy * dy;
 }
 
+// ---- crossing a link -------------------------------------------------------------
+
+// The link the row's corners end with is there and enabled.
+static bool link_open(const steerN_Mesh *mesh, const float *m)
+{
+    const steerN_Link *l = steerN_link_get(mesh, pk(m, PK_LINK) - 1);
+    return l && l->enabled;
+}
+
+// A crossing under way (the row's PK_CROSS): true while it goes on (out
+// set), false once over (the row at the far end's corner: the plan goes on).
+static bool link_cross(steerB_Ctx *c, const Navigate *p, float *m, float out[3])
+{
+    int at = (int)pk(m, PK_LINKAT);
+    const float *far = m + NV_CORNERS + 2 * (at + 1);
+    float d = sqrtf(dist2(c->p, far)), zero[3] = { 0, 0, 0 };
+    float done = pk(m, PK_CROSS) == NC_HELD ? c->radius : 0.25f * c->radius;
+    if (d <= done) {
+        pk_set(m, PK_CROSS, NC_NONE);
+        pk_set(m, PK_LINK, 0);
+        m[NV_NEXT] = (float)(at + 1);
+        m[NV_BEST] = FLT_MAX;
+        m[NV_STUCK] = 0;
+        return false;
+    }
+    if (pk(m, PK_CROSS) == NC_REACHED) pk_set(m, PK_CROSS, NC_CROSSING); // the event was handed out, not held
+    if (pk(m, PK_CROSS) == NC_HELD) {
+        steerB_track(c, zero, out);
+        return true;
+    }
+    float cruise = steerB_cruise(p->speed, c->max_speed);
+    float desired[3] = { (far[0] - c->p[0]) * cruise / d, (far[1] - c->p[1]) * cruise / d, 0 };
+    steerB_track(c, desired, out);
+    return true;
+}
+
 static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const Navigate *p = STEERB_PARAMS_OF(n, Navigate);
     float *m = c->mem + n->mem, zero[3] = { 0, 0, 0 }, off[3], vel[3];
     v3_zero(out);
     if (!p->mesh) return;
+    if (pk(m, PK_CROSS) != NC_NONE && link_cross(c, p, m, out)) return;
     float own[STEERN_MESH_AREAS];
     const float *cost = steerN_costs_apply(p->mesh, p->costs, own);
     if (!steerB_target(c, &p->target, off, vel)) { // no target: stand, and forget the plan
@@ -325,6 +390,12 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         m[NV_GY] = goal[1];
         m[NV_RADIUS] = c->radius;
     }
+    if (pk(m, PK_LINK) != 0 && !link_open(p->mesh, m)) { // the door locked before the agent got there
+        pk_set(m, PK_LINK, 0);
+        m[NV_N] = 0;
+        if (state != NS_REQUESTED) request(c, m, goal);
+        state = NS_REQUESTED;
+    }
     int nc = (int)m[NV_N], i = (int)m[NV_NEXT];
     if (state == NS_UNREACHABLE || nc == 0 || i >= nc) { // stand still: no way, or none yet
         steerB_track(c, zero, out);
@@ -338,7 +409,8 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     float reach = 0.25f * c->radius;
     int skipped = 0;
     bool walled = p->sight & NAV_WALLED, plain = p->sight & NAV_PLAIN;
-    while (i + 1 < nc) {
+    int last_skip = pk(m, PK_LINK) != 0 ? (int)pk(m, PK_LINKAT) : nc - 1; // never past a link's start
+    while (i < last_skip) {
         if ((dist2(c->p, cs + 2 * i) <= reach * reach &&
              (!walled || in_sight(p->mesh, cost, c->p, cs + 2 * (i + 1)))) ||
             (skipped == 0 && in_cheap_sight(p->mesh, cost, plain, c->p, cs + 2 * (i + 1), c->radius))) {
@@ -352,7 +424,14 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     }
     m[NV_NEXT] = (float)i;
     const float *at = cs + 2 * i;
-    bool last = i + 1 == nc, end = last && m[NV_COMPLETE] != 0.0f;
+    if (pk(m, PK_LINK) != 0 && i == (int)pk(m, PK_LINKAT) && state == NS_FOLLOWING &&
+        dist2(c->p, at) <= reach * reach) {
+        pk_set(m, PK_CROSS, NC_REACHED); // stand this tick; the event's handler may hold the agent
+        steerT_event_to(c->loc, c->w, STEER_EVENT_LINK, c->d, (steer_Agent){ pk(m, PK_LINK) });
+        steerB_track(c, zero, out);
+        return;
+    }
+    bool last = i + 1 == nc, end = last && pk(m, PK_COMPLETE);
     if (state == NS_FOLLOWING) {
         if (p->mesh->dyn && way_changed(p->mesh, m, c->p, i, nc, c->radius)) { // an obstacle came, went or moved
             request(c, m, goal);
@@ -438,12 +517,26 @@ static bool excluded_at(const steerN_Mesh *mesh, const float *cost, const double
 // Fill the row's corners from the query's last path (from, corners, to).
 // back: the agent stands off the mesh and the path starts at the mesh's
 // nearest point, its first corner (steered to first: back onto the mesh).
+// A path that takes a link: the corners up to the first link's far end,
+// and the link (or, when its far end does not fit, those before its start).
 static void take_path(const steerN_MeshQuery *q, float *m, bool back)
 {
-    uint32_t np = 0;
+    uint32_t np = 0, nl = 0, pl = UINT32_MAX;
     const double *pts = steerN_mesh_path_points(q, &np);
-    uint32_t skip = back ? 0 : 1;
+    const int32_t *links = steerN_mesh_path_links(q, &nl);
+    for (uint32_t j = 0; j < nl && pl == UINT32_MAX; j++)
+        if (links[j] >= 0) pl = j;
+    uint32_t skip = back || pl == 0 ? 0 : 1; // (standing at a link's start: that corner kept)
     uint32_t nc = np > skip ? np - skip : 0, k = nc < NAV_K ? nc : NAV_K;
+    uint32_t link = 0, link_at = 0;
+    if (pl != UINT32_MAX && pl - skip + 1 < NAV_K) {
+        k = pl - skip + 2;
+        link = (uint32_t)links[pl] + 1;
+        link_at = pl - skip;
+    } else if (pl != UINT32_MAX && pl - skip < k) {
+        k = pl - skip;
+    }
+    bool complete = k == nc;
     for (uint32_t j = 0; j < k; j++) {
         m[NV_CORNERS + 2 * j] = (float)pts[2 * (j + skip)];
         m[NV_CORNERS + 2 * j + 1] = (float)pts[2 * (j + skip) + 1];
@@ -454,7 +547,9 @@ static void take_path(const steerN_MeshQuery *q, float *m, bool back)
         k = 1;
     }
     m[NV_N] = (float)k;
-    m[NV_COMPLETE] = nc <= NAV_K ? 1.0f : 0.0f;
+    m[NV_COMPLETE] = complete ? 1.0f : 0.0f; // (no crossing under way)
+    pk_set(m, PK_LINK, link);
+    pk_set(m, PK_LINKAT, link_at);
 }
 
 static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
@@ -563,7 +658,7 @@ int steerB_navigate_path(const steer_World *w, steer_Agent a, double **out, uint
         const double *more = NULL;
         steerN_MeshQuery *q = NULL;
         steerN_Alloc libc = { NULL, NULL };
-        if (m[NV_COMPLETE] == 0.0f && (q = steerN_mesh_query_new(&libc))) {
+        if (!pk(m, PK_COMPLETE) && (q = steerN_mesh_query_new(&libc))) {
             double from[2] = { m[NV_CORNERS + 2 * (nc - 1)], m[NV_CORNERS + 2 * (nc - 1) + 1] };
             double to[2] = { m[NV_GX], m[NV_GY] };
             float own[STEERN_MESH_AREAS];
@@ -619,6 +714,49 @@ int steer_behavior_set_nav_costs(steer_Behavior *b, const char *field, const flo
     return st;
 }
 
+// The row of agent a's navigate node whose crossing is in state `cross`
+// (and its node's mesh into *mesh), or NULL.
+static float *crossing_row(const steer_World *w, steer_Agent a, int cross, steerN_Mesh **mesh)
+{
+    int64_t d = steerW_dense(w, a);
+    if (d < 0 || !w->brain[d]) return NULL;
+    const steerB_Brain *br = w->brains[w->brain[d]];
+    for (uint32_t j = 0; j < br->nnodes; j++) {
+        const steerB_Node *node = &br->nodes[j];
+        if (node->kind != &steerB_navigate) continue;
+        float *m = steerW_mem(w, (uint32_t)d) + node->mem;
+        if (pk(m, PK_LINK) == 0 || pk(m, PK_CROSS) != (uint32_t)cross) continue;
+        *mesh = STEERB_PARAMS_OF(node, Navigate)->mesh;
+        return m;
+    }
+    return NULL;
+}
+
+const steerN_Mesh *steerB_navigate_link_of(const steer_World *w, steer_Agent a, uint32_t *index)
+{
+    steerN_Mesh *mesh = NULL;
+    const float *m = crossing_row(w, a, NC_REACHED, &mesh);
+    if (!m) m = crossing_row(w, a, NC_HELD, &mesh);
+    if (!m) m = crossing_row(w, a, NC_CROSSING, &mesh);
+    if (!m) return NULL;
+    *index = pk(m, PK_LINK) - 1;
+    return mesh;
+}
+
+int steer_agent_hold_link(steer_World *w, steer_Agent a)
+{
+    STEERA_WORLD(w, STEER_EARG);
+    steerN_Mesh *mesh;
+    float *m = crossing_row(w, a, NC_REACHED, &mesh);
+    if (!m) {
+        steerA_refuse_why("steer_agent_hold_link: the agent is not at a link's start (call it from the link event)");
+        return STEER_EARG;
+    }
+    pk_set(m, PK_CROSS, NC_HELD);
+    static const double still[3] = { 0, 0, 0 }; // it stands where it reached the link
+    return steer_agent_set_vec(w, a, STEER_PROP_VELOCITY, still);
+}
+
 // For a debug view (steerB_Kind.route): the corners still ahead, and the state.
 static int navigate_route(const float *m, float *xyz, int cap, char *note, size_t note_cap)
 {
@@ -634,7 +772,7 @@ static int navigate_route(const float *m, float *xyz, int cap, char *note, size_
                        : m[NV_STATE] == NS_FOLLOWING   ? (m[NV_ARRIVED] != 0 ? "arrived" : "on its way")
                                                        : "no plan yet";
     snprintf(note, note_cap, "%s, %d corner%s ahead%s", what, n, n == 1 ? "" : "s",
-             m[NV_COMPLETE] != 0 || n == 0 ? "" : " (more to plan)");
+             pk(m, PK_COMPLETE) || n == 0 ? "" : " (more to plan)");
     return n;
 }
 

@@ -4,6 +4,7 @@
 // Its user value is the world userdata, so a live handle keeps its world.
 #include "lutil.h"
 #include "../behaviors/exports.h"
+#include "steer_nav.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -112,6 +113,15 @@ static int agent_contributions(lua_State *L)
     return 1;
 }
 
+// a:hold_link(): inside the "link" event, the script takes over the crossing.
+static int agent_hold_link(lua_State *L)
+{
+    steerL_Agent *a = steerL_checkagent(L, 1, FN ":hold_link");
+    if (steer_agent_hold_link(a->world->w, a->handle) != STEER_OK)
+        return luaL_error(L, FN ":hold_link: the agent is not at a link's start (call it from the \"link\" event)");
+    return 0;
+}
+
 // a:path(): the corridor navigate follows, for drawing (nil without one).
 static int agent_path(lua_State *L)
 {
@@ -140,6 +150,7 @@ static const luaL_Reg agent_methods[] = {
     { "remove", agent_remove },
     { "contributions", agent_contributions },
     { "path", agent_path },
+    { "hold_link", agent_hold_link },
     { "slot", steerL_agent_slot },
     { NULL, NULL },
 };

@@ -486,7 +486,7 @@ static const char *path_reason(steerN_PathStatus s)
     }
 }
 
-// nm:path(from, to [, opts]) -> points, length | nil, reason
+// nm:path(from, to [, opts]) -> points, length, links | nil, reason
 static int mesh_path(lua_State *L)
 {
     const char *fn = "steer.navmesh:path";
@@ -517,7 +517,8 @@ static int mesh_path(lua_State *L)
     push_points(L, p, z, n);
     if (z) lua_remove(L, -2);
     lua_pushnumber(L, steerN_mesh_path_length(u->q));
-    return 2;
+    steerL_push_path_links(L, u->m, u->q);
+    return 3;
 }
 
 // nm:nearest(p [, radius]) -> point, distance
@@ -832,9 +833,13 @@ void steerL_open_navmesh(lua_State *L)
         { "walls", mesh_walls },
         { "add_obstacle", steerL_navmesh_add_obstacle }, // lnavobst.c
         { "obstacles", steerL_navmesh_obstacles },
+        { "add_link", steerL_navmesh_add_link },
+        { "add_jump_links", steerL_navmesh_add_jump_links },
+        { "links", steerL_navmesh_links },
         { NULL, NULL },
     };
     steerL_newclass(L, STEERL_NAVMESH, meta, methods, mesh_index);
+    steerL_open_navlink(L);
     lua_pushcfunction(L, navmesh_new);
     lua_setfield(L, -2, "navmesh");
     lua_pushcfunction(L, navmesh_load);

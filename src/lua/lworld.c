@@ -8,6 +8,7 @@
 // (event name -> handler), `brains` (C behaviour -> its userdata, so brains
 // in use outlive the script's variables) and `handles` (agent id -> agent
 // userdata, weak, so one agent is always the same Lua value).
+#include "lnav.h"
 #include "lsnapshot.h"
 #include "lutil.h"
 #include "steer_lua.h"
@@ -425,6 +426,7 @@ const char *steerL_event_name(steer_EventType t)
     case STEER_EVENT_COLLIDE: return "collide";
     case STEER_EVENT_PATH_FOUND: return "path_found";
     case STEER_EVENT_UNREACHABLE: return "unreachable";
+    case STEER_EVENT_LINK: return "link";
     }
     return "?";
 }
@@ -452,6 +454,8 @@ static int dispatch_events(lua_State *L)
         if (ev[i].type == STEER_EVENT_UNREACHABLE) { // other: the reason, not an agent
             lua_pushstring(L, steer_unreachable_text((int)ev[i].other.id));
             nargs++;
+        } else if (ev[i].type == STEER_EVENT_LINK) { // other: the link's index + 1
+            nargs += steerL_push_event_link(L, lw->w, ev[i].agent, ev[i].other.id);
         } else if (ev[i].other.id && steer_alive(lw->w, ev[i].other)) {
             steerL_pushagent(L, 1, ev[i].other);
             nargs++;
@@ -519,16 +523,15 @@ static int world_on(lua_State *L)
 {
     steerL_check_unsandboxed(L, "w:on", "events reach a mod through its on_event callback");
     steerL_checkworld(L, 1);
-    static const char *const events[] = {
-        "arrive", "lost_target", "stuck", "collide", "path_found", "unreachable", NULL
-    };
+    static const char *const events[] = { "arrive",     "lost_target", "stuck", "collide",
+                                          "path_found", "unreachable", "link",  NULL };
     const char *name = luaL_checkstring(L, 2);
     int ok = 0;
     for (int i = 0; events[i]; i++) ok |= strcmp(events[i], name) == 0;
     if (!ok)
         return luaL_error(L,
                           "steer.world:on: argument 1 (event) expected \"arrive\", \"lost_target\", \"stuck\", "
-                          "\"collide\", \"path_found\" or \"unreachable\", got \"%s\"",
+                          "\"collide\", \"path_found\", \"unreachable\" or \"link\", got \"%s\"",
                           name);
     if (!lua_isnil(L, 3) && !lua_isfunction(L, 3))
         steerL_field_error(L, "steer.world:on", NULL, "a function or nil as argument 2 (handler)", 3);

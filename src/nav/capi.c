@@ -10,6 +10,7 @@
 #include "bake.h"
 #include "mesh.h"
 #include "mesh_dyn.h"
+#include "mesh_link.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -690,4 +691,62 @@ int steer_navmesh_remove_obstacle(steer_NavMesh *m, uint32_t id)
 {
     MESH(m, STEER_EARG);
     return obstacle_status(steerN_obstacle_remove(m->m, id), "steer_navmesh_remove_obstacle", id);
+}
+
+// ---- off-mesh links (mesh_link.h) -------------------------------------------------
+
+int steer_navmesh_add_link(steer_NavMesh *m, const steer_NavLinkDesc *d, int *index)
+{
+    MESH(m, STEER_EARG);
+    STEERA_NONNULL(d, "a steer_NavLinkDesc", STEER_EARG);
+    steerN_Link l = { .cost = d->cost > 0.0f ? d->cost : 1.0f,
+                      .bidirectional = !d->one_way,
+                      .enabled = !d->disabled,
+                      .area = (uint8_t)(d->area >= 0 && d->area < STEER_NAV_AREAS ? d->area : 0) };
+    for (int i = 0; i < 3; i++) l.a[i] = d->from[i], l.b[i] = d->to[i];
+    size_t len = d->name ? strlen(d->name) : 0;
+    if (d->area < 0 || (uint32_t)d->area >= m->m->nareas || len >= STEERN_LINK_NAME || !(d->cost >= 0.0f) ||
+        !(d->cost < INFINITY)) {
+        steerA_refuse_why("steer_navmesh_add_link: expected an area of the mesh (0 to %u), a cost >= 0 and finite, "
+                          "a name under %d bytes",
+                          m->m->nareas - 1, STEERN_LINK_NAME);
+        return STEER_EARG;
+    }
+    if (len) memcpy(l.name, d->name, len);
+    uint32_t at;
+    steerN_LinkStatus s = steerN_link_add(m->m, &l, &at);
+    if (s == STEERN_LINK_NOMEM) return STEER_ENOMEM;
+    if (s != STEERN_LINK_OK) {
+        steerA_refuse_why("steer_navmesh_add_link: %s", s == STEERN_LINK_FROM_OFF ? "field 'from' is off the mesh"
+                                                        : s == STEERN_LINK_TO_OFF ? "field 'to' is off the mesh"
+                                                                                  : "the mesh has too many links");
+        return STEER_EARG;
+    }
+    if (index) *index = (int)at;
+    return STEER_OK;
+}
+
+int steer_navmesh_link_count(const steer_NavMesh *m)
+{
+    MESH(m, 0);
+    return (int)steerN_link_count(m->m);
+}
+
+int steer_navmesh_set_link_enabled(steer_NavMesh *m, int index, bool enabled)
+{
+    MESH(m, STEER_EARG);
+    if (index < 0 || !steerN_link_enable(m->m, (uint32_t)index, enabled)) {
+        steerA_refuse_why("steer_navmesh_set_link_enabled: index %d, expected 0 to %d", index,
+                          (int)steerN_link_count(m->m) - 1);
+        return STEER_EARG;
+    }
+    return STEER_OK;
+}
+
+int steer_navquery_path_link(const steer_NavQuery *q, int i)
+{
+    QUERY(q, -1);
+    uint32_t n;
+    const int32_t *l = steerN_mesh_path_links(q->q, &n);
+    return l && i >= 0 && (uint32_t)i < n ? l[i] : -1;
 }

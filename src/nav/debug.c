@@ -7,8 +7,20 @@
 #include "layers.h"
 #include "mesh.h"
 #include "mesh_dyn.h"
+#include "mesh_link.h"
+
+#include <stddef.h>
 
 _Static_assert(STEER_FLOW_NONE == STEERN_NONE, "steer_debug.h's STEER_FLOW_NONE is nav's STEERN_NONE");
+// a mesh's links are handed out as they are kept
+_Static_assert(sizeof(steer_DebugNavLink) == sizeof(steerN_Link) &&
+                   offsetof(steer_DebugNavLink, to) == offsetof(steerN_Link, b) &&
+                   offsetof(steer_DebugNavLink, cost) == offsetof(steerN_Link, cost) &&
+                   offsetof(steer_DebugNavLink, area) == offsetof(steerN_Link, area) &&
+                   offsetof(steer_DebugNavLink, bidirectional) == offsetof(steerN_Link, bidirectional) &&
+                   offsetof(steer_DebugNavLink, enabled) == offsetof(steerN_Link, enabled) &&
+                   offsetof(steer_DebugNavLink, name) == offsetof(steerN_Link, name),
+               "steer_debug.h's steer_DebugNavLink is nav's steerN_Link");
 
 int steer_debug_nav_grids(const struct steerN_Layers *nav) { return nav ? (int)nav->n : 0; }
 
@@ -61,7 +73,9 @@ void steerN_mesh_view(const steerN_Mesh *m, steer_DebugNavMesh *out)
                                  .area = m->area,
                                  .nareas = (int)m->nareas,
                                  .nobstacles = (int)steerN_mesh_obstacle_count(m),
-                                 .of = m };
+                                 .of = m,
+                                 .nlinks = (int)steerN_link_count(m),
+                                 .links = m->links ? (const steer_DebugNavLink *)(const void *)m->links->link : NULL };
 }
 
 int steer_debug_nav_obstacle(const steer_DebugNavMesh *m, int i, steer_DebugNavObstacle *out)

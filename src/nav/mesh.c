@@ -3,6 +3,7 @@
 // memory it holds and the hash of what it is (mesh.h).
 #include "mesh.h"
 #include "mesh_dyn.h"
+#include "mesh_link.h"
 
 #include "../core/bytes.h"
 #include "predicates.h"
@@ -67,6 +68,7 @@ void steerN_mesh_free(steerN_Mesh *m)
     if (m->aux_free) m->aux_free(m);
     steerN_mesh_free_floors(m);
     if (m->dyn) steerN_mesh_dyn_free(m);
+    steerN_links_free(m);
     for (size_t i = 0; i < NPARTS; i++) {
         void **p = part_ptr(m, i);
         if (*p) {
@@ -92,7 +94,8 @@ size_t steerN_mesh_bytes(const steerN_Mesh *m)
 {
     size_t n = sizeof *m;
     for (size_t i = 0; i < NPARTS; i++) n += part_bytes(m, i);
-    return n + steerN_mesh_floor_bytes(m) + m->derived_bytes + (m->dyn ? steerN_mesh_dyn_bytes(m) : 0);
+    return n + steerN_mesh_floor_bytes(m) + m->derived_bytes + (m->dyn ? steerN_mesh_dyn_bytes(m) : 0) +
+           steerN_links_bytes(m);
 }
 
 steerN_Mesh *steerN_mesh_clone(const steerN_Mesh *m)
@@ -150,7 +153,7 @@ uint64_t steerN_mesh_hash(const steerN_Mesh *m)
         for (uint32_t i = 0; i < m->nvert; i++) h = hash_u64(h, (uint64_t)m->iz[i]);
         for (uint32_t t = 0; m->layer && t < m->ntri; t++) h = hash_u64(h, m->layer[t]);
     }
-    return h;
+    return steerN_links_hash(m, h); // (nothing for a mesh without links)
 }
 
 int steerN_mesh_area(const steerN_Mesh *m, const char *name)

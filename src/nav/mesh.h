@@ -99,6 +99,9 @@ typedef struct steerN_Mesh {
     // obstacles that come and go (mesh_dyn.h): NULL until the first; with
     // them the mesh part above is the live mesh, rebuilt at each change
     struct steerN_MeshDyn *dyn;
+    // off-mesh links (mesh_link.h): NULL when it has none. Unlike the rest,
+    // they change once the mesh is shared (added, enabled), between ticks only.
+    struct steerN_Links *links;
 } steerN_Mesh;
 
 // ---- mesh.c ------------------------------------------------------------
@@ -343,6 +346,10 @@ steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh 
 steerN_PathStatus steerN_mesh_path_step(steerN_MeshQuery *q, uint32_t budget, uint32_t *used);
 steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2], const double to[2],
                                    const steerN_MeshFilter *f);
+// The same on the triangles alone, its links left out (mesh_link.c's
+// steerN_mesh_path searches the way over links with it, stretch by stretch).
+steerN_PathStatus steerN_mesh_path_plain(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2],
+                                         const double to[2], const steerN_MeshFilter *f);
 // The triangles the last steerN_mesh_path expanded (both searches when it
 // went on from where the agent fits), with the triangles a long search's
 // floods from the goal went through (is the goal shut in?): a budget's

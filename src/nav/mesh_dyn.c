@@ -18,6 +18,7 @@
 // triangle across it joins the region, and the rebuild starts over);
 // (5) the live mesh is prepared again (mesh_query.c).
 #include "mesh_dyn.h"
+#include "mesh_link.h"
 
 #include "../core/bytes.h"
 #include "mesh_geom.h"
@@ -31,7 +32,7 @@
 #define MARGIN 4       // quanta around a footprint that no region border comes within
 #define GROW_TRIES 256 // rebuilds that may grow a region before one gives up
 #define EPOCH_MASK 0xFFFFFFu
-#define VERSION 3 // of the bytes of a mesh with obstacles (mesh_io.c's are 1, flat, and 2, with floors)
+#define VERSION 4 // of the bytes of a mesh with obstacles (mesh_io.c's: 1 flat, 2 with floors, 3 with links)
 
 typedef struct Region { // a region's build, kept for the next rebuild
     uint64_t key;
@@ -840,6 +841,7 @@ void steerN_mesh_dyn_encode(const steerN_Mesh *m, steerS_Writer *out)
         steerS_put_u32(out, o->npt);
         for (uint32_t k = 0; k < 2 * o->npt; k++) steerS_put_f64(out, o->xy[k]);
     }
+    steerN_links_encode(m, out); // (the base has none: they are the live mesh's)
     steerS_put_u64(out, m->hash);
 }
 
@@ -891,6 +893,7 @@ steerN_Mesh *steerN_mesh_dyn_decode(steerS_Reader *r, const steerN_Alloc *alloc,
         if (!r->failed && (!footprint_box(p, npt, o->box) || !encloses(p, npt)))
             steerS_fail(r, "navigation mesh: obstacle %u has a bad point or encloses nothing", id);
     }
+    if (!r->failed && !*oom) steerN_links_decode(r, m, oom);
     uint64_t hash = steerS_get_u64(r);
     if (!r->failed && !*oom) {
         steerN_ObstacleStatus st = rebuild(m);

@@ -3,16 +3,21 @@
 // steer.navmesh_load reads, and what a snapshot holds of a mesh a
 // behaviour steers on (mesh.h). Little-endian, the same on every machine.
 //
-// The bytes: "STNM", a u32 version (1: a flat mesh, 2: one with floors),
-// u32 nvert, u32 ntri, the vertices (2 i64 each, quanta), the triangles (3
-// u32 vertex indices, then 3 i32 neighbours, each), the areas per triangle
-// (u8), u32 nareas, per area its name (u32 length, bytes) and cost (f32);
-// version 2 then the floors (mesh_layers.c): u32 nlayers, the heights (i64
-// quanta per vertex) and, when nlayers > 1, the layers (u16 per
-// triangle); and last the mesh's hash (u64, steerN_mesh_hash), which a
-// read checks. A flat mesh's bytes are version 1, as before floors; a
-// mesh with obstacles is version 3: its base (version 1 or 2) and its
-// obstacles (mesh_dyn.c). A read trusts nothing:
+// The bytes: "STNM", a u32 version (1: a flat mesh, 2: one with floors,
+// 3: one with links), u32 nvert, u32 ntri, the vertices (2 i64 each,
+// quanta), the triangles (3 u32 vertex indices, then 3 i32 neighbours,
+// each), the areas per triangle (u8), u32 nareas, per area its name (u32
+// length, bytes) and cost (f32); version 3 then a u8: 1 when the floors
+// follow; version 2 (and 3 with that u8 1) then the floors
+// (mesh_layers.c): u32 nlayers, the heights (i64 quanta per vertex) and,
+// when nlayers > 1, the layers (u16 per triangle); version 3 then the
+// links (mesh_link.c: u32 count, per link both ends as i64 x, y quanta and
+// f64 z, f32 cost, u8 area, u8 flags: 1 both ways, 2 enabled, and its
+// name); and last the mesh's hash (u64, steerN_mesh_hash), which a read
+// checks. A flat mesh without links writes version 1, as before floors
+// and links, and one with floors but no links version 2. A mesh with
+// obstacles is version 4: its base (version 1 or 2), its obstacles and
+// its links (mesh_dyn.c). A read trusts nothing:
 // every count is checked against the bytes left before anything is
 // allocated, every index against its range, every triangle is
 // counter-clockwise and not flat (exact), every neighbour names this
@@ -20,6 +25,7 @@
 // could give; the wall flags are derived again, not read.
 #include "mesh.h"
 #include "mesh_dyn.h"
+#include "mesh_link.h"
 
 #include "../core/bytes.h"
 #include "predicates.h"
@@ -30,16 +36,18 @@
 #define MAGIC "STNM"
 #define VERSION 1
 #define VERSION_FLOORS 2
-#define VERSION_OBSTACLES 3 // mesh_dyn.c writes it
+#define VERSION_LINKS 3
+#define VERSION_OBSTACLES 4 // mesh_dyn.c writes it
 
 void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
 {
-    if (m->dyn) { // the base and the obstacles (mesh_dyn.c), version 3
+    if (m->dyn) { // the base, the obstacles and the links (mesh_dyn.c), version 4
         steerN_mesh_dyn_encode(m, out);
         return;
     }
     steerS_put(out, MAGIC, 4);
-    steerS_put_u32(out, m->iz ? VERSION_FLOORS : VERSION);
+    bool links = steerN_link_count(m) > 0;
+    steerS_put_u32(out, links ? VERSION_LINKS : m->iz ? VERSION_FLOORS : VERSION);
     steerS_put_u32(out, m->nvert);
     steerS_put_u32(out, m->ntri);
     steerS_put_array(out, m->ixy, sizeof(int64_t), 2 * (size_t)m->nvert);
@@ -53,11 +61,13 @@ void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
         steerS_put_str(out, m->area_name[i]);
         steerS_put_f32(out, m->area_cost[i]);
     }
+    if (links) steerS_put_u8(out, m->iz ? 1 : 0);
     if (m->iz) {
         steerS_put_u32(out, m->nlayers);
         steerS_put_array(out, m->iz, sizeof(int64_t), m->nvert);
         for (uint32_t t = 0; m->layer && t < m->ntri; t++) steerS_put_u16(out, m->layer[t]);
     }
+    if (links) steerN_links_encode(m, out);
     steerS_put_u64(out, m->hash ? m->hash : steerN_mesh_hash(m));
 }
 
@@ -144,9 +154,8 @@ static steerN_Mesh *decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oo
     }
     uint32_t version = steerS_get_u32(r);
     if (!r->failed && version == VERSION_OBSTACLES && obstacles) return steerN_mesh_dyn_decode(r, alloc, oom);
-    if (!r->failed && version != VERSION && version != VERSION_FLOORS) {
-        steerS_fail(r, "navigation mesh: version %u, this steer reads %u, %u and %u", version, VERSION, VERSION_FLOORS,
-                    VERSION_OBSTACLES);
+    if (!r->failed && version != VERSION && version != VERSION_FLOORS && version != VERSION_LINKS) {
+        steerS_fail(r, "navigation mesh: version %u, this steer reads %u to %u", version, VERSION, VERSION_OBSTACLES);
         return NULL;
     }
     uint32_t nvert = steerS_get_u32(r), ntri = steerS_get_u32(r);
@@ -190,9 +199,16 @@ static steerN_Mesh *decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oo
                     steerS_fail(r, "navigation mesh: two areas named '%s'", m->area_name[i]);
         }
     }
-    if (version == VERSION_FLOORS && !r->failed) read_floors(r, m);
+    bool floors = version == VERSION_FLOORS;
+    if (version == VERSION_LINKS && !r->failed) {
+        uint32_t flag = steerS_get_u8(r);
+        if (!r->failed && flag > 1) steerS_fail(r, "navigation mesh: a floors flag of %u", flag);
+        floors = flag == 1;
+    }
+    if (floors && !r->failed) read_floors(r, m);
+    if (!r->failed && version == VERSION_LINKS) steerN_links_decode(r, m, oom);
     uint64_t hash = steerS_get_u64(r);
-    if (!r->failed && check(r, m)) {
+    if (!r->failed && !*oom && check(r, m)) {
         steerN_mesh_set_metres(m);
         m->hash = steerN_mesh_hash(m);
         if (m->hash == hash) return m;

@@ -75,6 +75,7 @@ void steerN_mesh_query_free(steerN_MeshQuery *q)
     steerN_realloc(&a, q->portal, sizeof *q->portal * q->cap_portal, 0);
     steerN_realloc(&a, q->cor, sizeof *q->cor * q->cap_cor, 0);
     steerN_reach_free(q);
+    steerN_link_query_free(q);
     steerN_realloc(&a, q, sizeof *q, 0);
 }
 
@@ -601,8 +602,8 @@ steerN_PathStatus steerN_mesh_path_step(steerN_MeshQuery *q, uint32_t budget, ui
     return q->status;
 }
 
-steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2], const double to[2],
-                                   const steerN_MeshFilter *f)
+steerN_PathStatus steerN_mesh_path_plain(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2],
+                                         const double to[2], const steerN_MeshFilter *f)
 {
     uint32_t used = 0;
     steerN_PathStatus s = steerN_mesh_path_begin(q, m, from, to, f);

@@ -92,6 +92,7 @@ struct steerN_MeshQuery {
     // per triangle its island (mesh_reach.c), for one mesh and exclusions
     uint32_t *island, island_cap;
     uint64_t island_mesh, island_excluded;
+    struct steerN_LinkQuery *lk; // the search over links' scratch (mesh_link.c), NULL until one ran
 };
 
 // need elements of elem bytes in *p (capacity *cap, grown by doubling); -1 out of memory
@@ -163,6 +164,8 @@ int steerN_reach_joins(const steerN_MeshQuery *q, const steerN_Reach *x);
 // kept for one mesh and exclusions.
 int steerN_reach_island(steerN_MeshQuery *q);
 void steerN_reach_free(steerN_MeshQuery *q);
+// mesh_link.c: free the query's scratch of searches over links.
+void steerN_link_query_free(steerN_MeshQuery *q);
 
 // The search reached the goal: the corridor, the funnel, the way
 // (mesh_funnel.c). NARROW when no way keeping r was made in the corridor;

@@ -638,6 +638,7 @@ static void draw_navmesh(steerV_View *v, const steer_DebugNavMesh *m)
             steerV_world_line(v, &v->geo, a, b, 1.5f * dpi, col, false);
         }
     }
+    steerV_draw_navlinks(v, m);
 }
 
 // The grids the scenario attached (w:add_grid): their cells with G, the

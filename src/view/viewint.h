@@ -170,6 +170,8 @@ bool steerV_to_world(const steerV_View *v, double x, double y, double out[3]);
 void steerV_draw_scene(steerV_View *v);
 void steerV_trails_free(steerV_View *v);
 void steerV_trails_sample(steerV_View *v); // after a tick, with trails on
+// scene_links.c: a navigation mesh's off-mesh links, as arcs (an arrow on a one-way link).
+void steerV_draw_navlinks(steerV_View *v, const steer_DebugNavMesh *m);
 // A world segment (clipped at the near plane in 3D), as a line or an arrow.
 void steerV_world_line(steerV_View *v, steerV_Batch *b, const float p[3], const float q[3], float width, SDL_Color col,
                        bool arrow);

@@ -74,6 +74,65 @@ static int put(void *ud, const void *data, size_t len)
     return 0;
 }
 
+// Off-mesh links from C: a one-way link through the hall's wall low down
+// shortens the way from the left to the right (not back); disabled, the
+// way goes round by the gap; its bytes carry it; bad links are refused.
+static void test_links(void)
+{
+    steer_NavMesh *m = hall();
+    steer_NavQuery *q = NULL;
+    CHECK(steer_navquery_new(&q) == STEER_OK && q, "a query");
+    uint64_t plain = steer_navmesh_hash(m);
+    steer_NavLinkDesc d = { .from = { 13.5, 3, 0 }, .to = { 16.5, 3, 0 }, .one_way = true, .name = "vent" };
+    int at = -1;
+    CHECK(steer_navmesh_add_link(m, &d, &at) == STEER_OK && at == 0, "added: %s", steer_last_error());
+    CHECK(steer_navmesh_link_count(m) == 1, "one link");
+    CHECK(steer_navmesh_hash(m) != plain, "the hash covers links");
+    double from[2] = { 10, 3 }, to[2] = { 20, 3 }, pts[256], len;
+    int n;
+    steer_PathStatus st;
+    CHECK(steer_navmesh_path(m, q, from, to, NULL, &st, pts, 128, &n, &len) == STEER_OK && st == STEER_PATH_FOUND,
+          "a way");
+    CHECK(n == 4 && steer_navquery_path_link(q, 1) == 0 && steer_navquery_path_link(q, 0) == -1,
+          "by the link: %d points, point 1 starts link %d", n, steer_navquery_path_link(q, 1));
+    CHECK(fabs(len - 10) < 1e-9, "3.5 + 3 + 3.5 m: %g", len);
+    CHECK(steer_navmesh_path(m, q, to, from, NULL, &st, pts, 128, &n, &len) == STEER_OK && st == STEER_PATH_FOUND &&
+              len > 15 && steer_navquery_path_link(q, 1) == -1,
+          "one way: back round by the gap (%g m)", len);
+
+    Bytes *b = calloc(1, sizeof *b);
+    CHECK(steer_navmesh_save(m, put, b) == STEER_OK, "saved");
+    steer_NavMesh *back = NULL;
+    CHECK(steer_navmesh_load(b->p, b->n, &back) == STEER_OK && back, "loaded: %s", steer_last_error());
+    CHECK(back && steer_navmesh_hash(back) == steer_navmesh_hash(m) && steer_navmesh_link_count(back) == 1,
+          "the same hash, the link with it");
+    double again[256], len2;
+    int n2;
+    steer_navmesh_path(m, q, from, to, NULL, &st, pts, 128, &n, &len);
+    steer_navmesh_path(back, q, from, to, NULL, &st, again, 128, &n2, &len2);
+    CHECK(n == n2 && memcmp(pts, again, sizeof *pts * 2 * (size_t)n) == 0 && len == len2, "the same path, bit for bit");
+
+    CHECK(steer_navmesh_set_link_enabled(m, 0, false) == STEER_OK, "disabled");
+    CHECK(steer_navmesh_path(m, q, from, to, NULL, &st, pts, 128, &n, &len) == STEER_OK && st == STEER_PATH_FOUND &&
+              len > 15 && steer_navquery_path_link(q, 1) == -1,
+          "round by the gap: %g m", len);
+    CHECK(steer_navmesh_set_link_enabled(m, 0, true) == STEER_OK && steer_navmesh_hash(m) == steer_navmesh_hash(back),
+          "enabled again: the hash as saved");
+
+    steer_NavLinkDesc off = { .from = { 15, 3, 0 }, .to = { 16.5, 3, 0 } };
+    CHECK(steer_navmesh_add_link(m, &off, NULL) == STEER_EARG, "an end in the wall");
+    CHECK(strstr(steer_last_error(), "steer_navmesh_add_link") && strstr(steer_last_error(), "'from'"), "named: %s",
+          steer_last_error());
+    steer_NavLinkDesc area = { .from = { 13.5, 3, 0 }, .to = { 16.5, 3, 0 }, .area = 5 };
+    CHECK(steer_navmesh_add_link(m, &area, NULL) == STEER_EARG, "an area the mesh has not");
+    CHECK(steer_navmesh_set_link_enabled(m, 3, true) == STEER_EARG, "no link 3");
+    CHECK(steer_navmesh_link_count(m) == 1, "nothing added");
+    free(b);
+    steer_navmesh_free(back);
+    steer_navmesh_free(m);
+    steer_navquery_free(q);
+}
+
 static void test_mesh(void)
 {
     steer_NavMesh *m = hall();
@@ -340,6 +399,7 @@ int main(void)
     RUN(test_mesh);
     RUN(test_navigate_from_c);
     RUN(test_navigate_costs_from_c);
+    RUN(test_links);
     RUN(test_refusals);
     RUN(test_obstacles_from_c);
     return check_report_("nav_api");

@@ -8,10 +8,12 @@
 //         their promises: every segment clear of the walls (a mesh raycast),
 //         a path for radius r never closer than r to a wall when its ends
 //         are not, never shorter than the straight line, ending where asked;
+//         (with a link between two points the bytes pick: paths may take it)
 //   odd:  the rest as a mesh's bytes (steerN_mesh_decode): refused or read,
 //         and a read mesh answers queries without crashing.
 // A broken promise aborts with what was broken.
 #include "nav/mesh.h"
+#include "nav/mesh_link.h"
 #include "core/bytes.h"
 #include "navmesh_rings.h"
 
@@ -48,10 +50,13 @@ static void check_paths(const steerN_Mesh *m, const uint8_t *data, size_t size)
             const double *p = steerN_mesh_path_points(q, &n);
             if (n < 2 || p[0] != a[0] || p[1] != a[1] || p[2 * n - 2] != b[0] || p[2 * n - 1] != b[1])
                 broken("a path that does not run from start to goal", n, 0);
+            uint32_t nl;
+            const int32_t *link = steerN_mesh_path_links(q, &nl); // (a link's crossing leaves the mesh)
             double len = steerN_mesh_path_length(q), straight = hypot(b[0] - a[0], b[1] - a[1]);
             if (len < straight - 1e-9) broken("a path shorter than the straight line", len, straight);
             bool ends_clear = steerN_mesh_contains(m, a, f.radius) && steerN_mesh_contains(m, b, f.radius);
             for (uint32_t i = 0; i + 1 < n; i++) {
+                if (link && i < nl && link[i] >= 0) continue;
                 double hit[2], normal[2], frac;
                 if (steerN_mesh_raycast(m, p + 2 * i, p + 2 * i + 2, &f, hit, normal, &frac) == 1 && frac < 1 - 1e-9)
                     broken("a path segment through a wall", hit[0], hit[1]);
@@ -101,6 +106,12 @@ static void from_rings(const uint8_t *data, size_t size)
     }
     if (steerN_mesh_prepare(m) == 0 && m->ntri) {
         m->hash = steerN_mesh_hash(m);
+        if (size >= 4) { // a one-way link between two points the bytes pick: paths may take it
+            steerN_Link l = { .cost = 1, .enabled = true };
+            steerN_mesh_random_point(m, data[0] / 256.0, data[1] / 256.0, 0.5, l.a);
+            steerN_mesh_random_point(m, data[2] / 256.0, data[3] / 256.0, 0.5, l.b);
+            if (steerN_link_add(m, &l, NULL) == STEERN_LINK_NOMEM) broken("out of memory adding a link", 0, 0);
+        }
         roundtrip(m);
         check_paths(m, data, size);
     }
