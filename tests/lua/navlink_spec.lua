@@ -267,3 +267,25 @@ describe("off-mesh links: jump links and bad input", function()
     expect(e):matches("only 'enabled' can")
   end)
 end)
+
+describe("links beside obstacles", function()
+  it("a mesh with both keeps them in its bytes, the link's state included", function()
+    local nm, l = bridged()
+    local o = nm:add_obstacle{ box = { min = { 4, 3 }, max = { 5, 7 } } }
+    local p = nm:path({ 1, 5 }, { 21, 5 })
+    expect(p ~= nil):eq(true)
+    local s = nm:save()
+    local m2 = steer.navmesh_load(s)
+    expect(m2.hash):eq(nm.hash)
+    expect(m2:save()):eq(s)
+    expect(#m2:path({ 1, 5 }, { 21, 5 })):eq(#p)
+    l.enabled = false
+    expect(nm:path({ 1, 5 }, { 21, 5 })):eq(nil)
+    local m3 = steer.navmesh_load(nm:save())
+    expect(m3:path({ 1, 5 }, { 21, 5 })):eq(nil)
+    -- an obstacle moved keeps the link: enabled again, the way is there
+    o:move(1, 0)
+    l.enabled = true
+    expect(nm:path({ 1, 5 }, { 21, 5 }) ~= nil):eq(true)
+  end)
+end)
