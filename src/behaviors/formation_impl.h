@@ -31,6 +31,7 @@ struct steerB_Formation {
     uint32_t clear;    // ticks the way has been wide since it narrowed
     float odo;         // metres the anchor has gone (while it has a leader or target)
     float last_narrow; // odo where the way at the anchor was last narrower than its own shape
+    float gate[2];     // ... and the anchor's position there: members not yet past it form up last
     float spacing;
     steer_Agent leader; // 0: none
     float target[3];    // when has_target
@@ -40,6 +41,8 @@ struct steerB_Formation {
     uint32_t *slot;      // member i's slot
     float *ox, *oy;      // n slots' offsets of its own shape
     float *nx, *ny;      // ... of the narrow shape, when narrowed
+    uint8_t *cut;        // member i cannot see its slot (a wall between): it goes by via[2i], via[2i + 1]
+    float *via;          // 2 per member: the next point of its own way to its slot (formation_route.c)
     steerN_Mesh *mesh;   // its navigation mesh (held) or NULL: the anchor goes straight to its target
     steerN_MeshQuery *q; // the path search's scratch (made when first needed)
     uint8_t replan;      // the way must be found again (a new target or mesh)
@@ -69,13 +72,24 @@ typedef struct steerB_FormationExtent {
 steerB_FormationExtent steerB_formation_extent(const float *x, const float *y, uint32_t n);
 
 // formation.c: the builtin pattern's offsets for the n members (and the
-// narrow shape's, when narrowed); then every member's slot.
+// narrow shape's, when narrowed); then every member's slot. With a gate
+// (forming up past a narrow place), the members not yet past it take the
+// slots furthest from it last, in the order they come (see the function).
 int steerB_formation_assign(steerB_Formation *f, const steer_World *w);
+int steerB_formation_assign_past(steerB_Formation *f, const steer_World *w, const float gate[2]);
+
+// Slot k's point in the world.
+void steerB_formation_slot_point(const steerB_Formation *f, uint32_t k, float out[3]);
 
 // formation_narrow.c: the narrow shape's offsets (a column's along the
 // trail); the anchor's trail, once a tick; narrowing and forming up.
 void steerB_formation_narrow_offsets(steerB_Formation *f);
 void steerB_formation_record_trail(steerB_Formation *f);
 void steerB_formation_narrow_places(steer_World *w, steerB_Formation *f);
+
+// formation_route.c: once a tick, each member that cannot see its slot
+// (a wall, an obstacle or the mesh's edge between) gets the next point of
+// a way there: on the mesh (its path query), else along the anchor's trail.
+void steerB_formation_route(steer_World *w, steerB_Formation *f);
 
 #endif

@@ -203,41 +203,28 @@ void steerB_formation_narrow_places(steer_World *w, steerB_Formation *f)
                 f->narrowed = f->narrow == STEERB_FORMATION_FILES ? files_that_fit(w, f, e, e.back, ahead) : 1;
                 f->clear = 0;
                 f->last_narrow = f->odo;
+                f->gate[0] = f->pos[0], f->gate[1] = f->pos[1];
                 if (steerB_formation_assign(f, w) != STEER_OK)
                     steerA_error(w, "formation: out of memory reassigning its slots");
             }
             return;
         }
         // narrowed: where the way at the anchor is narrower than its own
-        // shape, the narrow place is there; the tail is through once the
-        // anchor has gone the narrow shape's length (a column's along its
-        // trail) and a spacing past the last such place
-        if (way_blocked(w, f, f->pos, e, 0.0f, s)) f->last_narrow = f->odo;
-        steerB_FormationExtent k = steerB_formation_extent(f->nx, f->ny, f->n);
-        float tail = f->narrow == STEERU_COLUMN            ? (float)(f->n - 1) * s
-                     : f->narrow == STEERB_FORMATION_FILES ? (float)((f->n - 1) / f->narrowed) * s
-                                                           : k.back;
-        // it forms up with its own shape's middle where the narrow one's is
-        // (the anchor moved `shift` back along its heading), so that no
-        // member goes more than about half the narrow shape's length, else
-        // where it is: where the band of its own shape there is clear
-        float shift = k.mid - e.mid < 0.0f ? k.mid - e.mid : 0.0f;
-        bool open = false;
-        for (int pass = 0; pass < 2 && !open && f->odo - f->last_narrow > tail + s; pass++) {
-            float at[2] = { f->pos[0] + f->head[0] * shift, f->pos[1] + f->head[1] * shift };
-            open = !way_blocked(w, f, at, e, e.back, ahead - shift);
-            if (open && (float)(f->clear + 1) * w->dt >= CLEAR_TIME && shift < 0.0f) {
-                f->pos[0] = at[0], f->pos[1] = at[1];
-                f->ntrail = 0; // it went back: the trail starts again
-            }
-            if (shift == 0.0f) break;
-            shift = 0.0f;
+        // shape, the narrow place is there (the gate). Its own shape fits
+        // past it once the anchor has gone that shape's depth and a spacing
+        // further, and the band of its shape there is clear: it forms up
+        // there while the tail still comes through (the motion moderator
+        // holds the anchor until the members are near their slots)
+        if (way_blocked(w, f, f->pos, e, 0.0f, s)) {
+            f->last_narrow = f->odo;
+            f->gate[0] = f->pos[0], f->gate[1] = f->pos[1];
         }
+        bool open = f->odo - f->last_narrow > e.back + s && !way_blocked(w, f, f->pos, e, e.back, ahead);
         f->clear = open ? f->clear + 1 : 0;
     }
     if (f->narrowed && (float)f->clear * w->dt >= CLEAR_TIME) {
         f->narrowed = 0;
-        if (steerB_formation_assign(f, w) != STEER_OK)
+        if (steerB_formation_assign_past(f, w, f->gate) != STEER_OK)
             steerA_error(w, "formation: out of memory reassigning its slots");
     }
 }
