@@ -42,9 +42,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOP_SHARE 0.8f // of the slowest member's max_speed: the anchor's top speed
-#define LAG_FULL 1.0f  // spacings: the furthest member's lag under which the anchor goes at full speed
-#define LAG_STOP 3.0f  // spacings: ... at which it stops
 #define BRAKE 2.0f     // spacings from the target: the anchor brakes within them
 #define ARRIVED 1e-3f  // metres: the anchor is on its target
 
@@ -76,6 +73,7 @@ static void fm_release(void *obj)
     fm_realloc(f, f->oy, 0);
     fm_realloc(f, f->nx, 0);
     fm_realloc(f, f->ny, 0);
+    fm_realloc(f, f->behind, 0);
     fm_realloc(f, f->cut, 0);
     fm_realloc(f, f->via, 0);
     fm_realloc(f, f->way, 0);
@@ -103,7 +101,9 @@ static bool reserve(steerB_Formation *f, uint32_t n)
     if (u) f->nx = u;
     float *v = u ? fm_realloc(f, f->ny, sizeof *v * cap) : NULL;
     if (v) f->ny = v;
-    uint8_t *c = v ? fm_realloc(f, f->cut, sizeof *c * cap) : NULL;
+    uint32_t *b = v ? fm_realloc(f, f->behind, sizeof *b * cap) : NULL;
+    if (b) f->behind = b;
+    uint8_t *c = b ? fm_realloc(f, f->cut, sizeof *c * cap) : NULL;
     if (c) f->cut = c;
     float *p = c ? fm_realloc(f, f->via, sizeof *p * 2 * cap) : NULL;
     if (!p) return false;
@@ -134,6 +134,15 @@ void steerB_formation_slot_point(const steerB_Formation *f, uint32_t k, float ou
     out[0] = f->pos[0] + f->head[0] * x - f->head[1] * y;
     out[1] = f->pos[1] + f->head[1] * x + f->head[0] * y;
     out[2] = f->pos[2];
+}
+
+void steerB_formation_goal(const steerB_Formation *f, uint32_t i, float out[3])
+{
+    if (f->narrowed || !f->behind[i]) {
+        steerB_formation_slot_point(f, f->slot[i], out);
+        return;
+    }
+    steerB_formation_queue_point(f, f->behind[i], out);
 }
 
 // The anchor at agent d when nothing placed it.
@@ -198,10 +207,18 @@ int steerB_formation_assign_past(steerB_Formation *f, const steer_World *w, cons
     for (uint32_t i = 0; i < n; i++) {
         double dx = mx[i] - gx, dy = my[i] - gy;
         GateOrder o = { sqrt(dx * dx + dy * dy), i };
-        if (!gate || dx * ux + dy * uy >= 0.0) order[past++] = o;
+        bool through = !gate || dx * ux + dy * uy >= 0.0;
+        if (through) order[past++] = o;
         else order[--behind] = o;
     }
     qsort(order + behind, n - behind, sizeof *order, nearer_first);
+    if (gate) { // the queue through the gate: those behind it, the nearest first
+        for (uint32_t i = 0; i < n; i++) f->behind[i] = 0;
+        for (uint32_t j = behind; j < n; j++) f->behind[order[j].i] = j - behind + 1;
+        f->pass[0] = (float)ux, f->pass[1] = (float)uy;
+        f->queue = f->queue_speed = 0.0f;
+    }
+    if (f->narrowed) memset(f->behind, 0, sizeof *f->behind * n); // narrowed: all go to their narrow slots
     GateOrder *slots = order + n; // the slots, the furthest from the gate first
     for (uint32_t k = 0; k < n; k++) {
         double dx = sx[k] - gx, dy = sy[k] - gy;
@@ -250,9 +267,11 @@ int steerB_formation_add(steerB_Formation *f, const steer_World *w, steer_Agent 
     while (i > 0 && f->member[i - 1].id > a.id) {
         f->member[i] = f->member[i - 1];
         f->slot[i] = f->slot[i - 1];
+        f->behind[i] = f->behind[i - 1];
         i--;
     }
     f->member[i] = a;
+    f->behind[i] = 0;
     f->slot[i] = f->n; // the new slot, until the assignment (which keeps this when it runs out of memory)
     f->n++;
     place(f, w, (uint32_t)d);
@@ -265,7 +284,8 @@ int steerB_formation_add(steerB_Formation *f, const steer_World *w, steer_Agent 
 static void drop(steerB_Formation *f, uint32_t i, bool keep_slots)
 {
     uint32_t k = f->slot[i];
-    for (uint32_t j = i + 1; j < f->n; j++) f->member[j - 1] = f->member[j], f->slot[j - 1] = f->slot[j];
+    for (uint32_t j = i + 1; j < f->n; j++)
+        f->member[j - 1] = f->member[j], f->slot[j - 1] = f->slot[j], f->behind[j - 1] = f->behind[j];
     f->n--;
     if (f->n) memset(f->cut, 0, f->n); // renumbered: their ways are found again
     for (uint32_t j = 0; j < f->n; j++)
@@ -421,7 +441,7 @@ static void follow_leader(steerB_Formation *f, const steer_World *w, uint32_t d)
 
 static void move_to_target(steerB_Formation *f, const steer_World *w)
 {
-    float slowest = INFINITY, lag = 0.0f, reach = 0.0f;
+    float slowest = INFINITY, lag = 0.0f, lag_away = 0.0f, reach = 0.0f;
     for (uint32_t i = 0; i < f->n; i++) {
         int64_t d = steerW_dense(w, f->member[i]);
         if (d < 0) continue;
@@ -431,7 +451,8 @@ static void move_to_target(steerB_Formation *f, const steer_World *w)
         steerB_formation_slot_point(f, f->slot[i], s);
         steerT_delta(w, p, s, e);
         float l = sqrtf(e[0] * e[0] + e[1] * e[1]);
-        if (l > lag) lag = l;
+        float *most = f->cut[i] || (f->behind[i] && !f->narrowed) ? &lag_away : &lag;
+        if (l > *most) *most = l;
         uint32_t k = f->slot[i];
         float r = sqrtf(act_x(f)[k] * act_x(f)[k] + act_y(f)[k] * act_y(f)[k]);
         if (r > reach) reach = r;
@@ -462,9 +483,9 @@ static void move_to_target(steerB_Formation *f, const steer_World *w)
         return;
     }
     float top = TOP_SHARE * slowest, s = f->spacing;
-    float mod = lag <= LAG_FULL * s   ? 1.0f
-                : lag >= LAG_STOP * s ? 0.0f
-                                      : (LAG_STOP * s - lag) / ((LAG_STOP - LAG_FULL) * s);
+    float mod = steerB_formation_moderate(lag, s), away = steerB_formation_moderate(lag_away, s);
+    if (away < CRAWL) away = CRAWL; // those going their own way do not stop it: they would stand in each other's way
+    if (away < mod) mod = away;
     float want = steerB_brake(top * mod, left, BRAKE * s, STEERB_RATIO_FIRST);
     float have = sqrtf(f->vel[0] * f->vel[0] + f->vel[1] * f->vel[1]);
     float speed = want < have + top * w->dt ? want : have + top * w->dt; // gathers speed over a second
@@ -565,6 +586,7 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
         steerB_formation_record_trail(f);
         steerB_formation_narrow_places(w, f);
         if (f->narrowed) steerB_formation_narrow_offsets(f);
+        else steerB_formation_come_through(w, f);
         steerB_formation_route(w, f);
     }
 }
@@ -581,7 +603,10 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
 // points and the next one (u32 each) and the points (2 f32 each); then the
 // anchor's trail: its points (u32) and the points (2 f32 each); then the
 // last narrow place (2 f32) and per member whether it goes its own way
-// (u8) and, when it does, the next point of that way (2 f32).
+// (u8) and, when it does, the next point of that way (2 f32); then the
+// way through the last narrow place (2 f32), the metres its queue has
+// gone past it and its speed (f32 each) and per member its place in that
+// queue (u32: 0 when through).
 static void fm_encode(const void *obj, steerS_Writer *o)
 {
     const steerB_Formation *f = obj;
@@ -624,6 +649,11 @@ static void fm_encode(const void *obj, steerS_Writer *o)
         steerS_put_u8(o, f->cut[i]);
         if (f->cut[i]) steerS_put_f32(o, f->via[2 * i]), steerS_put_f32(o, f->via[2 * i + 1]);
     }
+    steerS_put_f32(o, f->pass[0]);
+    steerS_put_f32(o, f->pass[1]);
+    steerS_put_f32(o, f->queue);
+    steerS_put_f32(o, f->queue_speed);
+    for (uint32_t i = 0; i < f->n; i++) steerS_put_u32(o, f->behind[i]);
 }
 
 static bool finite_in(float x) { return isfinite(x) && fabsf(x) < 1e15f; }
@@ -730,6 +760,19 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
         if (!in->failed && !(finite_in(f->via[2 * i]) && finite_in(f->via[2 * i + 1])))
             ok = steerS_fail(in, "member %u's way is not finite", i);
     }
+    f->pass[0] = steerS_get_f32(in);
+    f->pass[1] = steerS_get_f32(in);
+    if (ok && !in->failed && !(finite_in(f->pass[0]) && finite_in(f->pass[1])))
+        ok = steerS_fail(in, "the way through the last narrow place is not finite");
+    f->queue = steerS_get_f32(in);
+    f->queue_speed = steerS_get_f32(in);
+    if (ok && !in->failed && !(finite_in(f->queue) && finite_in(f->queue_speed)))
+        ok = steerS_fail(in, "the queue through the last narrow place is not finite");
+    for (uint32_t i = 0; ok && !in->failed && i < n; i++) {
+        f->behind[i] = steerS_get_u32(in);
+        if (!in->failed && f->behind[i] > n)
+            ok = steerS_fail(in, "member %u's place %u in the queue of %u", i, f->behind[i], n);
+    }
     // no NaN into the world: every number finite, the heading a direction
     float hl = f->head[0] * f->head[0] + f->head[1] * f->head[1];
     for (int i = 0; ok && i < 3; i++)
@@ -750,7 +793,8 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
 static size_t fm_bytes(const void *obj)
 {
     const steerB_Formation *f = obj;
-    return sizeof *f + (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 6 * sizeof *f->ox + sizeof *f->cut) +
+    return sizeof *f +
+           (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 6 * sizeof *f->ox + sizeof *f->cut + sizeof *f->behind) +
            (size_t)(f->capway + f->captrail) * 2 * sizeof *f->way;
 }
 
@@ -796,10 +840,12 @@ static void formation_slot_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
         steerB_arrive_moving(c, off, still, 0.0f, 0.0f, out);
         return;
     }
-    steerB_formation_slot_point(f, f->slot[i], slot);
+    bool queued = !f->narrowed && f->behind[i]; // in the queue through the gate: its place moves with it
+    float queue_vel[3] = { f->pass[0] * f->queue_speed, f->pass[1] * f->queue_speed, 0.0f };
+    steerB_formation_goal(f, (uint32_t)i, slot);
     steerT_delta(c->w, c->p, slot, off);
     if (c->w->dim == 2) off[2] = 0.0f;
-    steerB_arrive_moving(c, off, f->vel, p->slow_radius, 0.0f, out);
+    steerB_arrive_moving(c, off, queued ? queue_vel : f->vel, p->slow_radius, 0.0f, out);
 }
 
 static const steerB_Field formation_slot_fields[] = {

@@ -89,7 +89,7 @@ void steerB_formation_route(steer_World *w, steerB_Formation *f)
         f->cut[i] = 0;
         if (d < 0) continue;
         steerW_load(w->p, (uint32_t)d, p);
-        steerB_formation_slot_point(f, f->slot[i], s);
+        steerB_formation_goal(f, i, s);
         if (sight(w, f, p, s, w->radius[d])) continue;
         float via[2], r = w->radius[d];
         // (the trail's point seen with half a spacing to spare: a member
