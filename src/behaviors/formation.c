@@ -42,8 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BRAKE 2.0f     // spacings from the target: the anchor brakes within them
-#define ARRIVED 1e-3f  // metres: the anchor is on its target
+#define BRAKE 2.0f    // spacings from the target: the anchor brakes within them
+#define ARRIVED 1e-3f // metres: the anchor is on its target
 
 // ---- the object ------------------------------------------------------------------
 
@@ -219,7 +219,7 @@ int steerB_formation_assign_past(steerB_Formation *f, const steer_World *w, cons
         f->queue = f->queue_speed = 0.0f;
     }
     if (f->narrowed) memset(f->behind, 0, sizeof *f->behind * n); // narrowed: all go to their narrow slots
-    GateOrder *slots = order + n; // the slots, the furthest from the gate first
+    GateOrder *slots = order + n;                                 // the slots, the furthest from the gate first
     for (uint32_t k = 0; k < n; k++) {
         double dx = sx[k] - gx, dy = sy[k] - gy;
         slots[k] = (GateOrder){ -sqrt(dx * dx + dy * dy), k };
@@ -794,7 +794,8 @@ static size_t fm_bytes(const void *obj)
 {
     const steerB_Formation *f = obj;
     return sizeof *f +
-           (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 6 * sizeof *f->ox + sizeof *f->cut + sizeof *f->behind) +
+           (size_t)f->cap *
+               (sizeof *f->member + sizeof *f->slot + 6 * sizeof *f->ox + sizeof *f->cut + sizeof *f->behind) +
            (size_t)(f->capway + f->captrail) * 2 * sizeof *f->way;
 }
 
@@ -851,7 +852,7 @@ static void formation_slot_eval(steerB_Ctx *c, const steerB_Node *n, float out[3
 static const steerB_Field formation_slot_fields[] = {
     { "formation", STEERB_RESOURCE, offsetof(FormationSlot, formation), 0, 1, 0, "a formation (steer.formation)",
       STEERB_RESOURCE_KIND(&steerB_formation_resource) },
-    STEERB_SLOW_RADIUS_ROW(FormationSlot, 3),
+    STEERB_SLOW_RADIUS_ROW(FormationSlot, 1.5f),
     { 0 }
 };
 

@@ -31,13 +31,13 @@ struct steerB_Formation {
     uint8_t pattern; // SteerUPattern, or STEERB_FORMATION_CUSTOM
     uint8_t mode;    // SteerUAssignMode
     uint8_t has_target, placed;
-    uint8_t narrow;    // the SteerUPattern it narrows to, or STEERB_FORMATION_WIDE (never)
-    uint8_t narrowed;  // its slots are the narrow shape's (nx, ny) now
-    uint32_t clear;    // ticks the way has been wide since it narrowed
-    float odo;         // metres the anchor has gone (while it has a leader or target)
-    float last_narrow; // odo where the way at the anchor was last narrower than its own shape
-    float gate[2];     // ... and the anchor's position there: members not yet past it form up last
-    float pass[2];     // the way through the gate (a unit vector: from it to the anchor when it formed up)
+    uint8_t narrow;           // the SteerUPattern it narrows to, or STEERB_FORMATION_WIDE (never)
+    uint8_t narrowed;         // its slots are the narrow shape's (nx, ny) now
+    uint32_t clear;           // ticks the way has been wide since it narrowed
+    float odo;                // metres the anchor has gone (while it has a leader or target)
+    float last_narrow;        // odo where the way at the anchor was last narrower than its own shape
+    float gate[2];            // ... and the anchor's position there: members not yet past it form up last
+    float pass[2];            // the way through the gate (a unit vector: from it to the anchor when it formed up)
     float queue, queue_speed; // metres the queue behind the gate has gone past it (its head), m/s it goes
     float spacing;
     steer_Agent leader; // 0: none

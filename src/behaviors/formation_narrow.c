@@ -244,7 +244,8 @@ void steerB_formation_queue_point(const steerB_Formation *f, uint32_t place, flo
         return;
     }
     uint32_t j = f->ntrail; // the newest trail point behind the gate's line is j - 1
-    while (j > 0 && (f->trail[2 * j - 2] - f->gate[0]) * f->pass[0] + (f->trail[2 * j - 1] - f->gate[1]) * f->pass[1] > 0.0f)
+    while (j > 0 &&
+           (f->trail[2 * j - 2] - f->gate[0]) * f->pass[0] + (f->trail[2 * j - 1] - f->gate[1]) * f->pass[1] > 0.0f)
         j--;
     float px = f->gate[0], py = f->gate[1], want = -at, dx = -f->pass[0], dy = -f->pass[1];
     for (; j > 0; j--) {
@@ -282,6 +283,7 @@ void steerB_formation_come_through(steer_World *w, steerB_Formation *f)
 {
     float slowest = INFINITY, lag = 0.0f;
     bool queued = false;
+    uint32_t first = 0; // the first place still behind
     for (uint32_t i = 0; i < f->n; i++) {
         int64_t d = steerW_dense(w, f->member[i]);
         if (d < 0) continue;
@@ -289,8 +291,9 @@ void steerB_formation_come_through(steer_World *w, steerB_Formation *f)
         if (!f->behind[i]) continue;
         float p[3], q[3];
         steerW_load(w->p, (uint32_t)d, p);
-        if ((p[0] - f->gate[0]) * f->pass[0] + (p[1] - f->gate[1]) * f->pass[1] < 0.0f) {
+        if ((p[0] - f->gate[0]) * f->pass[0] + (p[1] - f->gate[1]) * f->pass[1] < w->radius[d]) { // not wholly past
             queued = true;
+            if (!first || f->behind[i] < first) first = f->behind[i];
             steerB_formation_queue_point(f, f->behind[i], q);
             float l = sqrtf((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]));
             if (!f->cut[i] && l > lag) lag = l;
@@ -315,4 +318,7 @@ void steerB_formation_come_through(steer_World *w, steerB_Formation *f)
     float want = top * (mod > CRAWL ? mod : CRAWL);
     f->queue_speed = want < f->queue_speed + top * w->dt ? want : f->queue_speed + top * w->dt;
     f->queue += f->queue_speed * w->dt;
+    // the first place still behind waits at the mouth, a spacing past the gate
+    float most = (float)first * f->spacing;
+    if (f->queue > most) f->queue = most, f->queue_speed = 0.0f;
 }

@@ -30,8 +30,12 @@ static bool sight(steer_World *w, const steerB_Formation *f, const float p[3], c
     float dir[3] = { dx / l, dy / l, 0.0f }, t, nrm[3];
     for (int side = -1; side <= 1; side++) {
         if (side && r == 0.0f) continue;
-        float o[3] = { p[0] - dir[1] * r * (float)side, p[1] + dir[0] * r * (float)side, p[2] };
+        // a side's ray starts no further out than the shapes beside p allow:
+        // one that started past a gap's jamb would not see the jamb
+        float perp[3] = { -dir[1] * (float)side, dir[0] * (float)side, 0.0f }, off = r;
         uint32_t shape;
+        if (side && w->geo.live && steerO_ray_shapes(w, &w->loc, p, perp, r, &t, nrm, &shape)) off = 0.99f * t;
+        float o[3] = { p[0] + perp[0] * off, p[1] + perp[1] * off, p[2] };
         if (w->geo.live && steerO_ray_shapes(w, &w->loc, o, dir, l, &t, nrm, &shape)) return false;
         if (f->mesh) {
             double from[2] = { o[0], o[1] }, to[2] = { o[0] + dx, o[1] + dy }, hit[2], hn[2], frac;
