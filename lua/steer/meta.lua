@@ -1317,7 +1317,7 @@ function steer.formation(desc) end
 ---`steer.formation_slot{...}`: arrive at the agent's slot of `formation` with the anchor's velocity added; no force for an agent that is no member.
 ---@class steer.FormationSlotDesc: steer.BehaviorDesc
 ---@field formation steer.Formation required: a formation (steer.formation)
----@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 3
+---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 1.5
 
 ---Arrive at the agent's formation slot and move with the formation; sits in any brain (reciprocal wraps it, blend it with avoid_walls).
 ---@param desc steer.FormationSlotDesc

@@ -18,8 +18,9 @@
 // or moves to its target at 0.8 of its slowest member's max_speed, slowed
 // when members fall behind (the motion moderator: the speed falls linearly
 // from full while the member furthest from its slot is within one
-// spacing, to none at three spacings), braking within two spacings of the
-// target and turning its heading toward its motion no faster than its
+// spacing, to none at three spacings; members going their own way, cut
+// off or queued behind a gate, hold it to no less than CRAWL), braking
+// within two spacings of the target and turning its heading toward its motion no faster than its
 // outermost slot can follow (half the top speed along its arc). Members
 // that died or were removed leave it there, first of all.
 //
