@@ -1363,7 +1363,7 @@ function steer.navigate(desc) end
 
 -- ---- formations (issue 35) ----
 
----@alias steer.FormationPattern "line"|"column"|"wedge"|"circle"|"box"|fun(i: integer, n: integer): number, number
+---@alias steer.FormationPattern "line"|"column"|"wedge"|"circle"|"box"|"vee"|fun(i: integer, n: integer): number, number
 
 ---@class steer.FormationDesc
 ---@field pattern? steer.FormationPattern the shape, in the formation's frame (x forward, y left, metres); a function gives slot i of n members' offset dx, dy, called when the shape changes (f:add, f:remove, f.pattern =), never per tick; default "line"
@@ -1374,7 +1374,7 @@ function steer.navigate(desc) end
 ---@field position? steer.VecLike the anchor's position; default the first member's position
 ---@field heading? steer.VecLike the anchor's heading (a direction); default +x
 ---@field navmesh? steer.NavMesh the anchor finds its way to its target on it (for half the narrow shape's width plus the largest member's radius, else that radius), again when the target changes; walls of the mesh count for narrowing
----@field narrow? "files"|"line"|"column"|"wedge"|"circle"|"box"|false the shape it narrows to where the way ahead (the world's walls and obstacles, the mesh's walls) is narrower than its own shape, forming up again past it; "files": as many files side by side as the way's free width allows; false: never; default "column"
+---@field narrow? "files"|"line"|"column"|"wedge"|"circle"|"box"|"vee"|false the shape it narrows to where the way ahead (the world's walls and obstacles, the mesh's walls) is narrower than its own shape, forming up again past it; "files": as many files side by side as the way's free width allows; false: never; default "column"
 
 ---A formation: members that steer to their slots (steer.formation_slot) round a moving anchor.
 ---The world of its first member (or leader) keeps it, and snapshots carry it.
@@ -1387,7 +1387,7 @@ function steer.navigate(desc) end
 ---@field position steer.Vec the anchor
 ---@field heading steer.Vec the anchor's heading (a unit vector)
 ---@field velocity steer.Vec the anchor's velocity (read-only)
----@field narrow "files"|"line"|"column"|"wedge"|"circle"|"box"|false the shape it narrows to in narrow places (false: never); setting it forms a narrowed formation up again
+---@field narrow "files"|"line"|"column"|"wedge"|"circle"|"box"|"vee"|false the shape it narrows to in narrow places (false: never); setting it forms a narrowed formation up again
 ---@field narrowed boolean its slots are the narrow shape's now (read-only)
 ---@field navmesh steer.NavMesh? the mesh the anchor finds its way on (nil: straight to the target; a loaded formation's is its own copy, not given back here)
 local Formation = {}
@@ -1408,7 +1408,7 @@ function steer.formation(desc) end
 ---`steer.formation_slot{...}`: arrive at the agent's slot of `formation` with the anchor's velocity added; no force for an agent that is no member.
 ---@class steer.FormationSlotDesc: steer.BehaviorDesc
 ---@field formation steer.Formation required: a formation (steer.formation)
----@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 3
+---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 1.5
 
 ---Arrive at the agent's formation slot and move with the formation; sits in any brain (reciprocal wraps it, blend it with avoid_walls).
 ---@param desc steer.FormationSlotDesc

@@ -18,8 +18,9 @@
 // or moves to its target at 0.8 of its slowest member's max_speed, slowed
 // when members fall behind (the motion moderator: the speed falls linearly
 // from full while the member furthest from its slot is within one
-// spacing, to none at three spacings), braking within two spacings of the
-// target and turning its heading toward its motion no faster than its
+// spacing, to none at three spacings; members going their own way, cut
+// off or queued behind a gate, hold it to no less than CRAWL), braking
+// within two spacings of the target and turning its heading toward its motion no faster than its
 // outermost slot can follow (half the top speed along its arc). Members
 // that died or were removed leave it there, first of all.
 //
@@ -42,11 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOP_SHARE 0.8f // of the slowest member's max_speed: the anchor's top speed
-#define LAG_FULL 1.0f  // spacings: the furthest member's lag under which the anchor goes at full speed
-#define LAG_STOP 3.0f  // spacings: ... at which it stops
-#define BRAKE 2.0f     // spacings from the target: the anchor brakes within them
-#define ARRIVED 1e-3f  // metres: the anchor is on its target
+#define BRAKE 2.0f    // spacings from the target: the anchor brakes within them
+#define ARRIVED 1e-3f // metres: the anchor is on its target
 
 // ---- the object ------------------------------------------------------------------
 
@@ -76,6 +74,9 @@ static void fm_release(void *obj)
     fm_realloc(f, f->oy, 0);
     fm_realloc(f, f->nx, 0);
     fm_realloc(f, f->ny, 0);
+    fm_realloc(f, f->behind, 0);
+    fm_realloc(f, f->cut, 0);
+    fm_realloc(f, f->via, 0);
     fm_realloc(f, f->way, 0);
     fm_realloc(f, f->trail, 0);
     if (f->mesh) steerB_navmesh_resource.release(f->mesh);
@@ -100,8 +101,14 @@ static bool reserve(steerB_Formation *f, uint32_t n)
     float *u = y ? fm_realloc(f, f->nx, sizeof *u * cap) : NULL;
     if (u) f->nx = u;
     float *v = u ? fm_realloc(f, f->ny, sizeof *v * cap) : NULL;
-    if (!v) return false;
-    f->ny = v;
+    if (v) f->ny = v;
+    uint32_t *b = v ? fm_realloc(f, f->behind, sizeof *b * cap) : NULL;
+    if (b) f->behind = b;
+    uint8_t *c = b ? fm_realloc(f, f->cut, sizeof *c * cap) : NULL;
+    if (c) f->cut = c;
+    float *p = c ? fm_realloc(f, f->via, sizeof *p * 2 * cap) : NULL;
+    if (!p) return false;
+    f->via = p;
     f->cap = cap;
     return true;
 }
@@ -122,13 +129,21 @@ static int64_t find(const steerB_Formation *f, steer_Agent a)
 static const float *act_x(const steerB_Formation *f) { return f->narrowed ? f->nx : f->ox; }
 static const float *act_y(const steerB_Formation *f) { return f->narrowed ? f->ny : f->oy; }
 
-// Slot k's point in the world.
-static void slot_point(const steerB_Formation *f, uint32_t k, float out[3])
+void steerB_formation_slot_point(const steerB_Formation *f, uint32_t k, float out[3])
 {
     float x = act_x(f)[k], y = act_y(f)[k];
     out[0] = f->pos[0] + f->head[0] * x - f->head[1] * y;
     out[1] = f->pos[1] + f->head[1] * x + f->head[0] * y;
     out[2] = f->pos[2];
+}
+
+void steerB_formation_goal(const steerB_Formation *f, uint32_t i, float out[3])
+{
+    if (f->narrowed || !f->behind[i]) {
+        steerB_formation_slot_point(f, f->slot[i], out);
+        return;
+    }
+    steerB_formation_queue_point(f, f->behind[i], out);
 }
 
 // The anchor at agent d when nothing placed it.
@@ -139,35 +154,100 @@ static void place(steerB_Formation *f, const steer_World *w, uint32_t d)
     f->placed = 1;
 }
 
+// Whether member or slot a comes before b: the nearer (members) or the
+// further (slots) from the gate first, then the lower index.
+typedef struct GateOrder {
+    double dist;
+    uint32_t i;
+} GateOrder;
+static int nearer_first(const void *a, const void *b)
+{
+    const GateOrder *x = a, *y = b;
+    return x->dist < y->dist ? -1 : x->dist > y->dist ? 1 : x->i < y->i ? -1 : x->i > y->i;
+}
+
 // The builtin pattern's offsets for the n members; then every member's slot
 // (the least total or longest distance from where the members are).
-int steerB_formation_assign(steerB_Formation *f, const steer_World *w)
+//
+// With a gate (forming up past a narrow place while members still come
+// through it), the members past the gate (ahead of it along the way from
+// the gate to the anchor) take the slots furthest from it, optimally; the
+// others take the rest in the order they will come through: the nearest
+// to the gate the furthest slot left. So a member that comes through
+// goes to a slot no later member has to pass, and none crosses the shape.
+int steerB_formation_assign_past(steerB_Formation *f, const steer_World *w, const float gate[2])
 {
     if (f->pattern != STEERB_FORMATION_CUSTOM)
         steerU_pattern_offsets((SteerUPattern)f->pattern, (int)f->n, f->spacing, f->ox, f->oy);
     if (f->narrowed) steerB_formation_narrow_offsets(f);
     if (f->n == 0) return STEER_OK;
-    double *buf = fm_realloc(f, NULL, sizeof *buf * 4 * f->n);
-    int *slot_of = buf ? fm_realloc(f, NULL, sizeof *slot_of * f->n) : NULL;
-    if (!slot_of) {
+    memset(f->cut, 0, f->n); // the members are numbered anew: their ways are found again
+    uint32_t n = f->n;
+    double *buf = fm_realloc(f, NULL, sizeof *buf * 6 * n);
+    int *slot_of = buf ? fm_realloc(f, NULL, sizeof *slot_of * n) : NULL;
+    GateOrder *order = slot_of ? fm_realloc(f, NULL, sizeof *order * 2 * n) : NULL;
+    if (!order) {
+        fm_realloc(f, slot_of, 0);
         fm_realloc(f, buf, 0);
         return STEER_ENOMEM;
     }
-    double *mx = buf, *my = buf + f->n, *sx = buf + 2 * f->n, *sy = buf + 3 * f->n;
-    for (uint32_t i = 0; i < f->n; i++) {
+    double *mx = buf, *my = buf + n, *sx = buf + 2 * n, *sy = buf + 3 * n;
+    for (uint32_t i = 0; i < n; i++) {
         float p[3], s[3];
         int64_t d = steerW_dense(w, f->member[i]);
         if (d >= 0) steerW_load(w->p, (uint32_t)d, p);
         else memcpy(p, f->pos, sizeof p);
-        slot_point(f, i, s);
+        steerB_formation_slot_point(f, i, s);
         mx[i] = p[0], my[i] = p[1], sx[i] = s[0], sy[i] = s[1];
     }
-    int st = steerU_assign((int)f->n, mx, my, (int)f->n, sx, sy, (SteerUAssignMode)f->mode, slot_of);
-    if (st == 0)
-        for (uint32_t i = 0; i < f->n; i++) f->slot[i] = (uint32_t)slot_of[i];
+    // the way past the gate: from it to the anchor (else the heading)
+    double gx = gate ? gate[0] : 0.0, gy = gate ? gate[1] : 0.0, ux = f->head[0], uy = f->head[1];
+    double gl = sqrt((f->pos[0] - gx) * (f->pos[0] - gx) + (f->pos[1] - gy) * (f->pos[1] - gy));
+    if (gl > 1e-3) ux = (f->pos[0] - gx) / gl, uy = (f->pos[1] - gy) / gl;
+    uint32_t past = 0, behind = n; // order[0, past): members past the gate; [behind, n): the others
+    for (uint32_t i = 0; i < n; i++) {
+        double dx = mx[i] - gx, dy = my[i] - gy;
+        GateOrder o = { sqrt(dx * dx + dy * dy), i };
+        bool through = !gate || dx * ux + dy * uy >= 0.0;
+        if (through) order[past++] = o;
+        else order[--behind] = o;
+    }
+    qsort(order + behind, n - behind, sizeof *order, nearer_first);
+    if (gate) { // the queue through the gate: those behind it, the nearest first
+        for (uint32_t i = 0; i < n; i++) f->behind[i] = 0;
+        for (uint32_t j = behind; j < n; j++) f->behind[order[j].i] = j - behind + 1;
+        f->pass[0] = (float)ux, f->pass[1] = (float)uy;
+        f->queue = f->queue_speed = 0.0f;
+    }
+    if (f->narrowed) memset(f->behind, 0, sizeof *f->behind * n); // narrowed: all go to their narrow slots
+    GateOrder *slots = order + n;                                 // the slots, the furthest from the gate first
+    for (uint32_t k = 0; k < n; k++) {
+        double dx = sx[k] - gx, dy = sy[k] - gy;
+        slots[k] = (GateOrder){ -sqrt(dx * dx + dy * dy), k };
+    }
+    if (gate) qsort(slots, n, sizeof *slots, nearer_first);
+    // the members past the gate, optimally, onto the `past` furthest slots
+    // (packed: member order[j].i at j, over its own, which order[j].i >= j
+    // no longer needs; slot slots[j].i at j, apart)
+    double *px = buf + 4 * n, *py = buf + 5 * n;
+    for (uint32_t j = 0; j < past; j++) {
+        mx[j] = mx[order[j].i], my[j] = my[order[j].i];
+        px[j] = sx[slots[j].i], py[j] = sy[slots[j].i];
+    }
+    int st = steerU_assign((int)past, mx, my, (int)past, px, py, (SteerUAssignMode)f->mode, slot_of);
+    if (st == 0) {
+        for (uint32_t j = 0; j < past; j++) f->slot[order[j].i] = slots[slot_of[j]].i;
+        for (uint32_t j = behind; j < n; j++) f->slot[order[j].i] = slots[past + (j - behind)].i;
+    }
+    fm_realloc(f, order, 0);
     fm_realloc(f, slot_of, 0);
     fm_realloc(f, buf, 0);
     return st == 0 ? STEER_OK : STEER_ENOMEM;
+}
+
+int steerB_formation_assign(steerB_Formation *f, const steer_World *w)
+{
+    return steerB_formation_assign_past(f, w, NULL);
 }
 
 // Take the n offsets of a custom shape (n = the members' number).
@@ -188,9 +268,11 @@ int steerB_formation_add(steerB_Formation *f, const steer_World *w, steer_Agent 
     while (i > 0 && f->member[i - 1].id > a.id) {
         f->member[i] = f->member[i - 1];
         f->slot[i] = f->slot[i - 1];
+        f->behind[i] = f->behind[i - 1];
         i--;
     }
     f->member[i] = a;
+    f->behind[i] = 0;
     f->slot[i] = f->n; // the new slot, until the assignment (which keeps this when it runs out of memory)
     f->n++;
     place(f, w, (uint32_t)d);
@@ -203,8 +285,10 @@ int steerB_formation_add(steerB_Formation *f, const steer_World *w, steer_Agent 
 static void drop(steerB_Formation *f, uint32_t i, bool keep_slots)
 {
     uint32_t k = f->slot[i];
-    for (uint32_t j = i + 1; j < f->n; j++) f->member[j - 1] = f->member[j], f->slot[j - 1] = f->slot[j];
+    for (uint32_t j = i + 1; j < f->n; j++)
+        f->member[j - 1] = f->member[j], f->slot[j - 1] = f->slot[j], f->behind[j - 1] = f->behind[j];
     f->n--;
+    if (f->n) memset(f->cut, 0, f->n); // renumbered: their ways are found again
     for (uint32_t j = 0; j < f->n; j++)
         if (f->slot[j] > k) f->slot[j]--;
     if (keep_slots)
@@ -303,7 +387,7 @@ bool steerB_formation_slot_of(const steerB_Formation *f, steer_Agent a, float ou
 {
     int64_t i = find(f, a);
     if (i < 0) return false;
-    slot_point(f, f->slot[i], out);
+    steerB_formation_slot_point(f, f->slot[i], out);
     return true;
 }
 
@@ -358,17 +442,18 @@ static void follow_leader(steerB_Formation *f, const steer_World *w, uint32_t d)
 
 static void move_to_target(steerB_Formation *f, const steer_World *w)
 {
-    float slowest = INFINITY, lag = 0.0f, reach = 0.0f;
+    float slowest = INFINITY, lag = 0.0f, lag_away = 0.0f, reach = 0.0f;
     for (uint32_t i = 0; i < f->n; i++) {
         int64_t d = steerW_dense(w, f->member[i]);
         if (d < 0) continue;
         if (w->max_speed[d] < slowest) slowest = w->max_speed[d];
         float p[3], s[3], e[3];
         steerW_load(w->p, (uint32_t)d, p);
-        slot_point(f, f->slot[i], s);
+        steerB_formation_slot_point(f, f->slot[i], s);
         steerT_delta(w, p, s, e);
         float l = sqrtf(e[0] * e[0] + e[1] * e[1]);
-        if (l > lag) lag = l;
+        float *most = f->cut[i] || (f->behind[i] && !f->narrowed) ? &lag_away : &lag;
+        if (l > *most) *most = l;
         uint32_t k = f->slot[i];
         float r = sqrtf(act_x(f)[k] * act_x(f)[k] + act_y(f)[k] * act_y(f)[k]);
         if (r > reach) reach = r;
@@ -399,9 +484,9 @@ static void move_to_target(steerB_Formation *f, const steer_World *w)
         return;
     }
     float top = TOP_SHARE * slowest, s = f->spacing;
-    float mod = lag <= LAG_FULL * s   ? 1.0f
-                : lag >= LAG_STOP * s ? 0.0f
-                                      : (LAG_STOP * s - lag) / ((LAG_STOP - LAG_FULL) * s);
+    float mod = steerB_formation_moderate(lag, s), away = steerB_formation_moderate(lag_away, s);
+    if (away < CRAWL) away = CRAWL; // those going their own way do not stop it: they would stand in each other's way
+    if (away < mod) mod = away;
     float want = steerB_brake(top * mod, left, BRAKE * s, STEERB_RATIO_FIRST);
     float have = sqrtf(f->vel[0] * f->vel[0] + f->vel[1] * f->vel[1]);
     float speed = want < have + top * w->dt ? want : have + top * w->dt; // gathers speed over a second
@@ -502,6 +587,8 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
         steerB_formation_record_trail(f);
         steerB_formation_narrow_places(w, f);
         if (f->narrowed) steerB_formation_narrow_offsets(f);
+        else steerB_formation_come_through(w, f);
+        steerB_formation_route(w, f);
     }
 }
 
@@ -515,7 +602,12 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
 // whether it has a navigation mesh (u8) and the mesh's bytes (a copy of
 // its own: a loaded formation holds its own mesh), replan (u8), the way's
 // points and the next one (u32 each) and the points (2 f32 each); then the
-// anchor's trail: its points (u32) and the points (2 f32 each).
+// anchor's trail: its points (u32) and the points (2 f32 each); then the
+// last narrow place (2 f32) and per member whether it goes its own way
+// (u8) and, when it does, the next point of that way (2 f32); then the
+// way through the last narrow place (2 f32), the metres its queue has
+// gone past it and its speed (f32 each) and per member its place in that
+// queue (u32: 0 when through).
 static void fm_encode(const void *obj, steerS_Writer *o)
 {
     const steerB_Formation *f = obj;
@@ -552,6 +644,17 @@ static void fm_encode(const void *obj, steerS_Writer *o)
     for (uint32_t k = 0; k < 2 * f->nway; k++) steerS_put_f32(o, f->way[k]);
     steerS_put_u32(o, f->ntrail);
     for (uint32_t k = 0; k < 2 * f->ntrail; k++) steerS_put_f32(o, f->trail[k]);
+    steerS_put_f32(o, f->gate[0]);
+    steerS_put_f32(o, f->gate[1]);
+    for (uint32_t i = 0; i < f->n; i++) {
+        steerS_put_u8(o, f->cut[i]);
+        if (f->cut[i]) steerS_put_f32(o, f->via[2 * i]), steerS_put_f32(o, f->via[2 * i + 1]);
+    }
+    steerS_put_f32(o, f->pass[0]);
+    steerS_put_f32(o, f->pass[1]);
+    steerS_put_f32(o, f->queue);
+    steerS_put_f32(o, f->queue_speed);
+    for (uint32_t i = 0; i < f->n; i++) steerS_put_u32(o, f->behind[i]);
 }
 
 static bool finite_in(float x) { return isfinite(x) && fabsf(x) < 1e15f; }
@@ -645,6 +748,32 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
     if (ok && !in->failed && ntrail > steerS_left(in) / 8) ok = steerS_fail(in, "a trail of %u points", ntrail);
     ok = ok && get_points(f, in, ntrail, &f->trail, &f->captrail, "the trail", oom);
     if (ok) f->ntrail = ntrail;
+    f->gate[0] = steerS_get_f32(in);
+    f->gate[1] = steerS_get_f32(in);
+    if (ok && !in->failed && !(finite_in(f->gate[0]) && finite_in(f->gate[1])))
+        ok = steerS_fail(in, "the last narrow place is not finite");
+    for (uint32_t i = 0; ok && !in->failed && i < n; i++) {
+        f->cut[i] = (uint8_t)steerS_get_u8(in);
+        if (!in->failed && f->cut[i] > 1) ok = steerS_fail(in, "member %u's way: %u", i, (unsigned)f->cut[i]);
+        if (!ok || !f->cut[i]) continue;
+        f->via[2 * i] = steerS_get_f32(in);
+        f->via[2 * i + 1] = steerS_get_f32(in);
+        if (!in->failed && !(finite_in(f->via[2 * i]) && finite_in(f->via[2 * i + 1])))
+            ok = steerS_fail(in, "member %u's way is not finite", i);
+    }
+    f->pass[0] = steerS_get_f32(in);
+    f->pass[1] = steerS_get_f32(in);
+    if (ok && !in->failed && !(finite_in(f->pass[0]) && finite_in(f->pass[1])))
+        ok = steerS_fail(in, "the way through the last narrow place is not finite");
+    f->queue = steerS_get_f32(in);
+    f->queue_speed = steerS_get_f32(in);
+    if (ok && !in->failed && !(finite_in(f->queue) && finite_in(f->queue_speed)))
+        ok = steerS_fail(in, "the queue through the last narrow place is not finite");
+    for (uint32_t i = 0; ok && !in->failed && i < n; i++) {
+        f->behind[i] = steerS_get_u32(in);
+        if (!in->failed && f->behind[i] > n)
+            ok = steerS_fail(in, "member %u's place %u in the queue of %u", i, f->behind[i], n);
+    }
     // no NaN into the world: every number finite, the heading a direction
     float hl = f->head[0] * f->head[0] + f->head[1] * f->head[1];
     for (int i = 0; ok && i < 3; i++)
@@ -665,7 +794,9 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
 static size_t fm_bytes(const void *obj)
 {
     const steerB_Formation *f = obj;
-    return sizeof *f + (size_t)f->cap * (sizeof *f->member + sizeof *f->slot + 4 * sizeof *f->ox) +
+    return sizeof *f +
+           (size_t)f->cap *
+               (sizeof *f->member + sizeof *f->slot + 6 * sizeof *f->ox + sizeof *f->cut + sizeof *f->behind) +
            (size_t)(f->capway + f->captrail) * 2 * sizeof *f->way;
 }
 
@@ -697,21 +828,32 @@ static bool attached_to(const steer_World *w, const steerB_Formation *f)
 static void formation_slot_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
 {
     const FormationSlot *p = STEERB_PARAMS_OF(n, FormationSlot);
+    const steerB_Formation *f = p->formation;
     float slot[3], off[3];
-    if (!p->formation || !attached_to(c->w, p->formation) ||
-        !steerB_formation_slot_of(p->formation, steerW_handle(c->w, c->d), slot)) {
+    int64_t i = f && attached_to(c->w, f) ? find(f, steerW_handle(c->w, c->d)) : -1;
+    if (i < 0) {
         v3_zero(out);
         return;
     }
+    if (f->cut[i]) { // no sight of its slot: at full speed along its own way there
+        float via[3] = { f->via[2 * i], f->via[2 * i + 1], c->p[2] }, still[3] = { 0.0f, 0.0f, 0.0f };
+        steerT_delta(c->w, c->p, via, off);
+        off[2] = 0.0f;
+        steerB_arrive_moving(c, off, still, 0.0f, 0.0f, out);
+        return;
+    }
+    bool queued = !f->narrowed && f->behind[i]; // in the queue through the gate: its place moves with it
+    float queue_vel[3] = { f->pass[0] * f->queue_speed, f->pass[1] * f->queue_speed, 0.0f };
+    steerB_formation_goal(f, (uint32_t)i, slot);
     steerT_delta(c->w, c->p, slot, off);
     if (c->w->dim == 2) off[2] = 0.0f;
-    steerB_arrive_moving(c, off, p->formation->vel, p->slow_radius, 0.0f, out);
+    steerB_arrive_moving(c, off, queued ? queue_vel : f->vel, p->slow_radius, 0.0f, out);
 }
 
 static const steerB_Field formation_slot_fields[] = {
     { "formation", STEERB_RESOURCE, offsetof(FormationSlot, formation), 0, 1, 0, "a formation (steer.formation)",
       STEERB_RESOURCE_KIND(&steerB_formation_resource) },
-    STEERB_SLOW_RADIUS_ROW(FormationSlot, 3),
+    STEERB_SLOW_RADIUS_ROW(FormationSlot, 1.5f),
     { 0 }
 };
 

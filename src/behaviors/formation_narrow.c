@@ -203,41 +203,122 @@ void steerB_formation_narrow_places(steer_World *w, steerB_Formation *f)
                 f->narrowed = f->narrow == STEERB_FORMATION_FILES ? files_that_fit(w, f, e, e.back, ahead) : 1;
                 f->clear = 0;
                 f->last_narrow = f->odo;
+                f->gate[0] = f->pos[0], f->gate[1] = f->pos[1];
                 if (steerB_formation_assign(f, w) != STEER_OK)
                     steerA_error(w, "formation: out of memory reassigning its slots");
             }
             return;
         }
         // narrowed: where the way at the anchor is narrower than its own
-        // shape, the narrow place is there; the tail is through once the
-        // anchor has gone the narrow shape's length (a column's along its
-        // trail) and a spacing past the last such place
-        if (way_blocked(w, f, f->pos, e, 0.0f, s)) f->last_narrow = f->odo;
-        steerB_FormationExtent k = steerB_formation_extent(f->nx, f->ny, f->n);
-        float tail = f->narrow == STEERU_COLUMN            ? (float)(f->n - 1) * s
-                     : f->narrow == STEERB_FORMATION_FILES ? (float)((f->n - 1) / f->narrowed) * s
-                                                           : k.back;
-        // it forms up with its own shape's middle where the narrow one's is
-        // (the anchor moved `shift` back along its heading), so that no
-        // member goes more than about half the narrow shape's length, else
-        // where it is: where the band of its own shape there is clear
-        float shift = k.mid - e.mid < 0.0f ? k.mid - e.mid : 0.0f;
-        bool open = false;
-        for (int pass = 0; pass < 2 && !open && f->odo - f->last_narrow > tail + s; pass++) {
-            float at[2] = { f->pos[0] + f->head[0] * shift, f->pos[1] + f->head[1] * shift };
-            open = !way_blocked(w, f, at, e, e.back, ahead - shift);
-            if (open && (float)(f->clear + 1) * w->dt >= CLEAR_TIME && shift < 0.0f) {
-                f->pos[0] = at[0], f->pos[1] = at[1];
-                f->ntrail = 0; // it went back: the trail starts again
-            }
-            if (shift == 0.0f) break;
-            shift = 0.0f;
+        // shape, the narrow place is there (the gate). Its own shape fits
+        // past it once the anchor has gone that shape's depth and a spacing
+        // further, and the band of its shape there is clear: it forms up
+        // there while the tail still comes through (the motion moderator
+        // holds the anchor until the members are near their slots)
+        if (way_blocked(w, f, f->pos, e, 0.0f, s)) {
+            f->last_narrow = f->odo;
+            f->gate[0] = f->pos[0], f->gate[1] = f->pos[1];
         }
+        bool open = f->odo - f->last_narrow > e.back + s && !way_blocked(w, f, f->pos, e, e.back, ahead);
         f->clear = open ? f->clear + 1 : 0;
     }
     if (f->narrowed && (float)f->clear * w->dt >= CLEAR_TIME) {
         f->narrowed = 0;
-        if (steerB_formation_assign(f, w) != STEER_OK)
+        if (steerB_formation_assign_past(f, w, f->gate) != STEER_OK)
             steerA_error(w, "formation: out of memory reassigning its slots");
     }
+}
+
+// ---- the queue through the gate ---------------------------------------------------
+
+// Place k's point in the queue (1 first): a spacing apart along the
+// anchor's trail, the head `queue` metres past the gate (straight on
+// along the way through it); behind the gate back along the trail from
+// where it crosses the gate's line, straight on past the trail's end.
+void steerB_formation_queue_point(const steerB_Formation *f, uint32_t place, float out[3])
+{
+    float at = f->queue - (float)(place - 1) * f->spacing; // metres past the gate
+    out[2] = f->pos[2];
+    if (at >= 0.0f || f->ntrail == 0) {
+        out[0] = f->gate[0] + f->pass[0] * at, out[1] = f->gate[1] + f->pass[1] * at;
+        return;
+    }
+    uint32_t j = f->ntrail; // the newest trail point behind the gate's line is j - 1
+    while (j > 0 &&
+           (f->trail[2 * j - 2] - f->gate[0]) * f->pass[0] + (f->trail[2 * j - 1] - f->gate[1]) * f->pass[1] > 0.0f)
+        j--;
+    float px = f->gate[0], py = f->gate[1], want = -at, dx = -f->pass[0], dy = -f->pass[1];
+    for (; j > 0; j--) {
+        float qx = f->trail[2 * j - 2], qy = f->trail[2 * j - 1];
+        float l = sqrtf((qx - px) * (qx - px) + (qy - py) * (qy - py));
+        if (l >= want) {
+            out[0] = px + (qx - px) * want / l, out[1] = py + (qy - py) * want / l;
+            return;
+        }
+        if (l > 0.0f) dx = (qx - px) / l, dy = (qy - py) / l;
+        want -= l, px = qx, py = qy;
+    }
+    out[0] = px + dx * want, out[1] = py + dy * want;
+}
+
+// The squared distance from the gate to slot k's point.
+static float from_gate(const steerB_Formation *f, uint32_t k)
+{
+    float s[3];
+    steerB_formation_slot_point(f, k, s);
+    return (s[0] - f->gate[0]) * (s[0] - f->gate[0]) + (s[1] - f->gate[1]) * (s[1] - f->gate[1]);
+}
+
+// Members behind the gate once the formation formed up do not go to
+// their slots beyond the wall (the crowd would press them against it
+// beside the gap, each holding the next): they keep to a queue along
+// the anchor's trail, a spacing apart, that moves on through the gate at
+// the anchor's top speed (moderated as the anchor is by the lag of those
+// in it that see their place, at least CRAWL of it). One that has come
+// through (its centre past the gate along the way through it) leaves the
+// queue and takes, of the slots the members still behind hold, the
+// furthest from the gate. In member order: the same bits on every
+// thread count.
+void steerB_formation_come_through(steer_World *w, steerB_Formation *f)
+{
+    float slowest = INFINITY, lag = 0.0f;
+    bool queued = false;
+    uint32_t first = 0; // the first place still behind
+    for (uint32_t i = 0; i < f->n; i++) {
+        int64_t d = steerW_dense(w, f->member[i]);
+        if (d < 0) continue;
+        if (w->max_speed[d] < slowest) slowest = w->max_speed[d];
+        if (!f->behind[i]) continue;
+        float p[3], q[3];
+        steerW_load(w->p, (uint32_t)d, p);
+        if ((p[0] - f->gate[0]) * f->pass[0] + (p[1] - f->gate[1]) * f->pass[1] < w->radius[d]) { // not wholly past
+            queued = true;
+            if (!first || f->behind[i] < first) first = f->behind[i];
+            steerB_formation_queue_point(f, f->behind[i], q);
+            float l = sqrtf((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]));
+            if (!f->cut[i] && l > lag) lag = l;
+            continue;
+        }
+        uint32_t far = i;
+        float best = from_gate(f, f->slot[i]);
+        for (uint32_t j = 0; j < f->n; j++) {
+            if (j == i || !f->behind[j]) continue;
+            float dj = from_gate(f, f->slot[j]);
+            if (dj > best) best = dj, far = j;
+        }
+        uint32_t k = f->slot[i];
+        f->slot[i] = f->slot[far], f->slot[far] = k;
+        f->behind[i] = 0;
+    }
+    if (!queued || !(slowest < INFINITY)) {
+        f->queue_speed = 0.0f;
+        return;
+    }
+    float top = TOP_SHARE * slowest, mod = steerB_formation_moderate(lag, f->spacing);
+    float want = top * (mod > CRAWL ? mod : CRAWL);
+    f->queue_speed = want < f->queue_speed + top * w->dt ? want : f->queue_speed + top * w->dt;
+    f->queue += f->queue_speed * w->dt;
+    // the first place still behind waits at the mouth, a spacing past the gate
+    float most = (float)first * f->spacing;
+    if (f->queue > most) f->queue = most, f->queue_speed = 0.0f;
 }

@@ -7,7 +7,11 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const names[STEERU_PATTERN_COUNT] = { "line", "column", "wedge", "circle", "box" };
+// A wedge's rows: sqrt(3)/2 spacings apart, so that a member is a spacing
+// from its neighbours in its row and in the rows before and behind.
+#define ROW_DEPTH 0.8660254f
+
+static const char *const names[STEERU_PATTERN_COUNT] = { "line", "column", "wedge", "circle", "box", "vee" };
 
 const char *steerU_pattern_name(SteerUPattern p) { return (int)p >= 0 && p < STEERU_PATTERN_COUNT ? names[p] : NULL; }
 
@@ -30,7 +34,16 @@ static void slot(SteerUPattern p, int n, float s, int i, float *x, float *y)
         *x = -s * (float)i;
         *y = 0;
         return;
-    case STEERU_WEDGE: {
+    case STEERU_WEDGE: { // row r (from the tip) holds r + 1; the last row, when short, in its middle
+        int r = 0;
+        while ((r + 1) * (r + 2) / 2 <= i) r++;
+        int first = r * (r + 1) / 2, in_row = n - first < r + 1 ? n - first : r + 1;
+        int j = i - first + (r + 1 - in_row) / 2; // the place in a full row, from the left
+        *x = -s * ROW_DEPTH * (float)r;
+        *y = s * (0.5f * (float)r - (float)j);
+        return;
+    }
+    case STEERU_VEE: {
         int k = (i + 1) / 2; // the pair's distance from the tip, in spacings
         *x = -s * (float)k;
         *y = i == 0 ? 0.0f : (i % 2 ? s * (float)k : -s * (float)k);

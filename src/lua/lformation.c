@@ -89,7 +89,7 @@ static steerL_World *bind_world(lua_State *L, int fidx, int aidx, const char *fn
     return lw;
 }
 
-#define PATTERN_EXPECT "\"line\", \"column\", \"wedge\", \"circle\", \"box\" or a function(i, n) -> dx, dy"
+#define PATTERN_EXPECT "\"line\", \"column\", \"wedge\", \"circle\", \"box\", \"vee\" or a function(i, n) -> dx, dy"
 
 // The pattern function at fnidx's offsets for n members, in a scratch
 // userdata pushed (n x, then n y). Errors name fn and the slot; nothing
@@ -174,7 +174,7 @@ static void set_pattern(lua_State *L, int fidx, int v, const char *fn, const cha
     lua_pop(L, o ? 3 : 2);
 }
 
-#define NARROW_EXPECT "\"files\", \"line\", \"column\", \"wedge\", \"circle\", \"box\" or false (never narrow)"
+#define NARROW_EXPECT "\"files\", \"line\", \"column\", \"wedge\", \"circle\", \"box\", \"vee\" or false (never narrow)"
 
 // The narrow shape from the value at v (a pattern's name or false).
 static void set_narrow(lua_State *L, int fidx, int v, const char *fn)

@@ -234,10 +234,19 @@ static void test_patterns(void)
     steerU_pattern_offsets(STEERU_COLUMN, 3, 2, x, y);
     for (int i = 0; i < 3; i++) CHECK(NEAR(x[i], -2 * i) && NEAR(y[i], 0), "column %d: (%g, %g)", i, x[i], y[i]);
     CHECK(NEAR(steerU_pattern_width(STEERU_COLUMN, 30, 2), 2), "a column is one spacing wide");
+    steerU_pattern_offsets(STEERU_VEE, 5, 2, x, y);
+    const float vx[5] = { 0, -2, -2, -4, -4 }, vy[5] = { 0, 2, -2, 4, -4 };
+    for (int i = 0; i < 5; i++) CHECK(NEAR(x[i], vx[i]) && NEAR(y[i], vy[i]), "vee %d: (%g, %g)", i, x[i], y[i]);
+    CHECK(NEAR(steerU_pattern_width(STEERU_VEE, 5, 2), 10), "vee width");
+    // a wedge of 5: rows of 1, 2 and then 2 in the middle of a row of 3 (the odd place to the right, empty)
     steerU_pattern_offsets(STEERU_WEDGE, 5, 2, x, y);
-    const float wx[5] = { 0, -2, -2, -4, -4 }, wy[5] = { 0, 2, -2, 4, -4 };
+    const float h = 2 * 0.8660254f, wx[5] = { 0, -h, -h, -2 * h, -2 * h }, wy[5] = { 0, 1, -1, 2, 0 };
     for (int i = 0; i < 5; i++) CHECK(NEAR(x[i], wx[i]) && NEAR(y[i], wy[i]), "wedge %d: (%g, %g)", i, x[i], y[i]);
-    CHECK(NEAR(steerU_pattern_width(STEERU_WEDGE, 5, 2), 10), "wedge width");
+    // 40 members: 8 full rows (36) and 4 in the ninth; 16 m across, 13.9 m deep at spacing 2 (the V: 78 m, 40 m)
+    steerU_pattern_offsets(STEERU_WEDGE, 40, 2, x, y);
+    CHECK(NEAR(steerU_pattern_width(STEERU_WEDGE, 40, 2), 16) && NEAR(x[39], -8 * h) && NEAR(x[35], -7 * h),
+          "a wedge of 40: %g wide, the last row at %g", steerU_pattern_width(STEERU_WEDGE, 40, 2), x[39]);
+    CHECK(NEAR(steerU_pattern_width(STEERU_VEE, 40, 2), 80), "a vee of 40 is 80 m wide");
     steerU_pattern_offsets(STEERU_BOX, 10, 2, x, y); // rows of 4, 4, 2
     const float bx[10] = { 0, 0, 0, 0, -2, -2, -2, -2, -4, -4 }, by[10] = { 3, 1, -1, -3, 3, 1, -1, -3, 1, -1 };
     for (int i = 0; i < 10; i++) CHECK(NEAR(x[i], bx[i]) && NEAR(y[i], by[i]), "box %d: (%g, %g)", i, x[i], y[i]);
