@@ -754,22 +754,39 @@ bool steerL_nav_list_meshes(steerL_World *lw)
     return true;
 }
 
-// w:add_navmesh(nm): the mesh's walls become the world's wall segments
-// (w:raycast, avoid_walls, reciprocal's obstacles and the collide pass see
-// them), and the C world holds the mesh and lists it for the viewer (so a
-// snapshot carries it: a loaded world draws it too). Adding the same mesh
-// again, or one made the same (the one a snapshot brought back), does
-// nothing.
+// w:add_navmesh(nm [, { layer, height }]): the mesh's walls become the
+// world's walls (w:raycast, avoid_walls, reciprocal's obstacles and the
+// collide pass see them), and the C world holds the mesh and lists it for
+// the viewer (so a snapshot carries it: a loaded world draws it too).
+// Adding the same mesh again, or one made the same (the one a snapshot
+// brought back), does nothing. In a 3D world each wall is a panel from
+// the ground's height up `height` (steer_add_wall_height): the walls of
+// one floor stand in the way of the agents on it only. In a 2D world every
+// layer's walls are in one plan, unless `layer` keeps one layer's.
+// Whether triangle t is on layer k (1-based; 0: any).
+static bool on_layer(const steerN_Mesh *m, uint32_t t, uint32_t k)
+{
+    return !k || (m->layer ? m->layer[t] : 0) == k - 1;
+}
+
 int steerL_world_add_navmesh(lua_State *L)
 {
     const char *fn = "steer.world:add_navmesh";
     steerL_check_unsandboxed(L, "w:add_navmesh", "the static geometry belongs to the game");
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_NavMesh *u = check_mesh(L, 2);
-    steerL_check_writable(L, lw, fn);
-    if (lw->dim != 2) return luaL_error(L, "%s: navigation meshes are for 2D worlds", fn);
-    lua_settop(L, 2);
     const steerN_Mesh *m = u->m;
+    double height = 2;
+    uint32_t layer = 0;
+    if (!lua_isnoneornil(L, 3)) {
+        static const char *const fields[] = { "layer", "height", NULL };
+        if (!lua_istable(L, 3)) steerL_field_error(L, fn, "options", "a table { layer, height }", 3);
+        steerL_check_fields(L, 3, fn, fields, 0);
+        layer = opt_layer(L, 3, m, fn, "layer", 0);
+        height = steerL_optnumber(L, 3, fn, "height", 2, 1e-3, 1e6, "a wall height in metres");
+    }
+    steerL_check_writable(L, lw, fn);
+    lua_settop(L, 2);
     int added = steerB_world_add_navmesh(lw->w, u->m);
     if (added < 0) return luaL_error(L, "%s: out of memory", fn);
     if (!steerL_nav_list_meshes(lw)) return luaL_error(L, "%s: out of memory", fn);
@@ -782,7 +799,7 @@ int steerL_world_add_navmesh(lua_State *L)
         lua_setfield(L, 3, "navmeshes");
     }
     uint32_t n = 0;
-    for (uint32_t i = 0; i < 3 * m->ntri; i++) n += m->adj[i] < 0;
+    for (uint32_t i = 0; i < 3 * m->ntri; i++) n += m->adj[i] < 0 && on_layer(m, i / 3, layer);
     steerL_Walls *walls = lua_newuserdatauv(L, sizeof *walls + sizeof walls->id[0] * (n ? n : 1), 0);
     walls->n = 0;
     lua_pushvalue(L, 2);
@@ -790,12 +807,13 @@ int steerL_world_add_navmesh(lua_State *L)
     lua_rawset(L, 4);
     for (uint32_t t = 0; t < m->ntri; t++)
         for (int i = 0; i < 3; i++) {
-            if (m->adj[3 * (size_t)t + (size_t)i] >= 0) continue;
-            const double *a = m->xy + 2 * (size_t)m->tri[3 * (size_t)t + (size_t)i];
-            const double *b = m->xy + 2 * (size_t)m->tri[3 * (size_t)t + (size_t)((i + 1) % 3)];
-            double a3[3] = { a[0], a[1], 0 }, b3[3] = { b[0], b[1], 0 };
+            if (m->adj[3 * (size_t)t + (size_t)i] >= 0 || !on_layer(m, t, layer)) continue;
+            uint32_t va = m->tri[3 * (size_t)t + (size_t)i], vb = m->tri[3 * (size_t)t + (size_t)((i + 1) % 3)];
+            const double *a = m->xy + 2 * (size_t)va, *b = m->xy + 2 * (size_t)vb;
+            double a3[3] = { a[0], a[1], m->z ? m->z[va] : 0 }, b3[3] = { b[0], b[1], m->z ? m->z[vb] : 0 };
             steer_Shape id = STEER_NO_SHAPE;
-            int st = steer_add_wall(lw->w, a3, b3, &id);
+            int st = lw->dim == 3 ? steer_add_wall_height(lw->w, a3, b3, height, &id)
+                                  : steer_add_wall(lw->w, a3, b3, &id);
             if (st)
                 return luaL_error(L, "%s: %s", fn,
                                   st == STEER_ENOMEM ? "out of memory"
