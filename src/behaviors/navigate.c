@@ -79,6 +79,7 @@ typedef struct Navigate {
     steerN_Mesh *mesh; // first, as in every kind holding a resource
     steerB_Target target;
     float slow_radius, stop_radius, speed;
+    float layer;             // the goal's layer (1 .. the mesh's; 0: the ground under the target, by its height)
     steerN_AreaCosts *costs; // the agent's own area costs (NULL: the mesh's)
     uint8_t sight;           // NAV_* of the costs on the mesh (navigate_derive), for the looks along the mesh
     bool floors;             // the mesh has heights: the row has the floor floats (navigate_derive)
@@ -421,6 +422,14 @@ static uint16_t navigate_mem(const void *params)
 static int navigate_check(const void *params, char *msg, size_t len)
 {
     const Navigate *p = params;
+    uint32_t n = p->mesh ? p->mesh->nlayers : STEERN_MESH_LAYERS;
+    if (p->layer != floorf(p->layer) || p->layer > (float)n) {
+        snprintf(msg, len,
+                 "field 'layer' expected a layer of the navmesh (an integer from 1 to %u, or 0: the ground "
+                 "under the target), got %g",
+                 n, (double)p->layer);
+        return 0;
+    }
     return steerB_check_radii(p->slow_radius, p->stop_radius, msg, len);
 }
 
@@ -571,7 +580,8 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         steerN_Floor ends[2];
         if (p->floors && floor_row(w->brains[w->brain[r->d]], node)) { // from the agent's ground to the goal's
             ends[0] = ground_of(w, m, w->dim == 3 ? w->p[2][r->d] : 0.0f);
-            ends[1] = (steerN_Floor){ .has_z = true, .z = m[NV_GZ] };
+            ends[1] = p->layer > 0 ? (steerN_Floor){ .layer = (uint32_t)p->layer }
+                                   : (steerN_Floor){ .has_z = true, .z = m[NV_GZ] };
             f.from = ends, f.to = ends + 1;
         }
         // (pressed to a wall where no way wide enough leaves: steerN_mesh_path
@@ -738,6 +748,10 @@ static const steerB_Field navigate_fields[] = {
     STEERB_SLOW_RADIUS_ROW(Navigate, 2),
     STEERB_STOP_RADIUS_ROW(Navigate, 0.2f),
     STEERB_SPEED_ROW(Navigate),
+    { "layer", STEERB_NUMBER, offsetof(Navigate, layer), 0, 0, STEERN_MESH_LAYERS,
+      "the goal's layer of the navmesh "
+      "(0: the ground under the target, nearest below its height)",
+      NULL },
     { "costs", STEERB_RESOURCE, offsetof(Navigate, costs), 0, 0, 0,
       "a table of area name -> cost multiplier (>= 0.001; math.huge: never entered)",
       STEERB_RESOURCE_KIND(&steerB_navcosts_resource) },

@@ -784,7 +784,8 @@ static int32_t ray_start(const steerN_Mesh *m, const double from[2], double dx, 
     size_t c = (size_t)cy * m->bnx + cx;
     for (uint32_t k = m->tstart[c]; k < m->tstart[c + 1]; k++) {
         uint32_t u = m->titem[k];
-        if (!mg_in_tri(m, u, from) || excluded(m, f, u) || (t >= 0 && !steerN_mesh_same_ground(m, u, (uint32_t)t, from)))
+        if (!mg_in_tri(m, u, from) || excluded(m, f, u) ||
+            (t >= 0 && !steerN_mesh_same_ground(m, u, (uint32_t)t, from)))
             continue;
         bool into = true;
         for (int i = 0; i < 3 && into; i++) {
@@ -948,8 +949,8 @@ void steerN_mesh_move_along(const steerN_Mesh *m, const double from[2], const do
     steerN_mesh_move_along_on(m, from, NULL, to, radius, out);
 }
 
-int32_t steerN_mesh_move_along_on(const steerN_Mesh *m, const double from[2], const steerN_Floor *f,
-                                  const double to[2], double radius, double out[2])
+int32_t steerN_mesh_move_along_on(const steerN_Mesh *m, const double from[2], const steerN_Floor *f, const double to[2],
+                                  double radius, double out[2])
 {
     int32_t t0 = steerN_mesh_locate_on(m, from, f);
     if (t0 < 0) {
