@@ -749,7 +749,7 @@ static const steerB_Field navigate_fields[] = {
     STEERB_STOP_RADIUS_ROW(Navigate, 0.2f),
     STEERB_SPEED_ROW(Navigate),
     { "layer", STEERB_NUMBER, offsetof(Navigate, layer), 0, 0, STEERN_MESH_LAYERS,
-      "the goal's layer of the navmesh "
+      "the goal's layer of the navmesh, an integer "
       "(0: the ground under the target, nearest below its height)",
       NULL },
     { "costs", STEERB_RESOURCE, offsetof(Navigate, costs), 0, 0, 0,
