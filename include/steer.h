@@ -383,7 +383,8 @@ STEER_API int steer_world_take_state(steer_World *w, steer_World *from);
 
 // ---- static geometry ---------------------------------------------------
 // Shapes are named by handles like agents. Circles are spheres in 3D; walls
-// are 2D segments; planes are 3D; boxes are axis-aligned in both.
+// are 2D segments (in 3D, vertical panels: steer_add_wall_height); planes
+// are 3D; boxes are axis-aligned in both.
 // A shape handle: the same layout as steer_Agent (generation high, slot low)
 // and a type of its own, so it cannot stand for an agent. The zero value,
 // STEER_NO_SHAPE or (steer_Shape){ 0 }, is never a valid handle ("none").
@@ -405,6 +406,13 @@ typedef enum steer_ShapeKind {
 STEER_API int steer_add_circle(steer_World *w, const double centre[3], double radius, steer_Shape *out);
 // Add a wall: the 2D segment from..to.
 STEER_API int steer_add_wall(steer_World *w, const double from[3], const double to[3], steer_Shape *out);
+// Add a wall of a 3D world: the vertical panel over the segment from..to
+// (its foot, at the ends' heights) up `height` (> 0) metres; it stands in
+// the way of agents and rays at heights between its foot and its top
+// (walls of one floor leave the floor below and above free). In a 2D
+// world, steer_add_wall (height ignored).
+STEER_API int steer_add_wall_height(steer_World *w, const double from[3], const double to[3], double height,
+                                    steer_Shape *out);
 // Add a plane through point with normal (3D).
 STEER_API int steer_add_plane(steer_World *w, const double point[3], const double normal[3], steer_Shape *out);
 // Add an axis-aligned box from its lower to its upper corner.

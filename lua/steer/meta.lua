@@ -1182,7 +1182,7 @@ function steer.decompose_flow(desc) end
 ---@field radius? number the agent's radius, metres (>= 0); default 0
 ---@field exclude? string[] area names never entered
 ---@field costs? table<string, number> cost multipliers replacing the mesh's for this query
----@field layer? integer nm:path only: the layer (1 .. nm.layer_count) the start is on; default: the ground under it nearest below its z
+---@field layer? integer nm:path and nm:raycast: the layer (1 .. nm.layer_count) the start is on; default: the ground under it nearest below its z
 ---@field to_layer? integer nm:path only: the layer the goal is on; default `layer`
 
 ---A navigation mesh: a level of any shape as triangles, for agents of every size (each query takes the radius).
@@ -1250,9 +1250,9 @@ function NavMesh:add_jump_links(desc) end
 ---The mesh's links in the order added.
 ---@return steer.NavLink[]
 function NavMesh:links() end
----The point of the mesh nearest p where a disc of `radius` fits, and its distance from p.
+---The point of the mesh nearest p where a disc of `radius` fits (z: the ground's height there), and its distance from p. On a mesh of several layers, on the ground under p nearest below p.z, or on `layer`, counting that floor's walls.
 ---@param p steer.VecLike
----@param radius? number
+---@param radius? number|{ radius?: number, layer?: integer }
 ---@return steer.Vec point
 ---@return number distance
 function NavMesh:nearest(p, radius) end
@@ -1262,7 +1262,7 @@ function NavMesh:nearest(p, radius) end
 ---@return number? z
 ---@return integer? layer
 function NavMesh:height(p, opts) end
----Walk the segment on the mesh: nil when clear, else the wall point hit, the wall's normal (into the mesh) and the fraction walked. Raises when `from` is off the mesh.
+---Walk the segment on the mesh: nil when clear, else the wall point hit (z: the ground's height there), the wall's normal (into the mesh) and the fraction walked. Raises when `from` is off the mesh. On a mesh of several layers the walk starts on the ground under `from` nearest below from.z, or on `opts.layer`.
 ---@param from steer.VecLike
 ---@param to steer.VecLike
 ---@param opts? steer.NavMeshFilter excluded areas count as walls
@@ -1270,22 +1270,23 @@ function NavMesh:height(p, opts) end
 ---@return steer.Vec? normal
 ---@return number? fraction
 function NavMesh:raycast(from, to, opts) end
----Move from `from` toward `to` along the surface, sliding along the walls met, keeping `radius` from them where the mesh allows.
+---Move from `from` toward `to` along the surface, sliding along the walls met, keeping `radius` from them where the mesh allows; z: the ground's height at the point reached. `from`'s floor as for nearest.
 ---@param from steer.VecLike
 ---@param to steer.VecLike
----@param radius? number
+---@param radius? number|{ radius?: number, layer?: integer }
 ---@return steer.Vec
 function NavMesh:move_along(from, to, radius) end
----The distance from p to the nearest wall.
+---The distance from p to the nearest wall (of p's floor, on a mesh of several layers: as for nearest).
 ---@param p steer.VecLike
+---@param opts? { layer?: integer }
 ---@return number
-function NavMesh:distance_to_wall(p) end
----Whether p is on the mesh, at least `radius` from every wall.
+function NavMesh:distance_to_wall(p, opts) end
+---Whether p is on the mesh, at least `radius` from every wall (on p's floor: as for nearest).
 ---@param p steer.VecLike
----@param radius? number
+---@param radius? number|{ radius?: number, layer?: integer }
 ---@return boolean
 function NavMesh:contains(p, radius) end
----A point uniformly distributed over the mesh, drawn from a steer.random stream (three draws).
+---A point uniformly distributed over the mesh, drawn from a steer.random stream (three draws); z: the ground's height there.
 ---@param stream table a steer.random stream (require("steer.random").new(seed))
 ---@return steer.Vec
 function NavMesh:random_point(stream) end
@@ -1334,8 +1335,10 @@ function Obstacle:remove() end
 function steer.navmesh(desc) end
 
 ---Add the mesh's walls to the world as wall segments (raycasts, avoid_walls, reciprocal, collide see them); the world holds the mesh (snapshots carry it) and the viewer draws it (N). Again, or a mesh of the same hash: nothing.
+---In a 3D world each wall is a panel from the ground's height up `opts.height` (default 2 m): a floor's walls stand in the way on that floor only. In a 2D world every layer's walls are in one plan, or `opts.layer`'s only.
 ---@param nm steer.NavMesh
-function World:add_navmesh(nm) end
+---@param opts? { layer?: integer, height?: number }
+function World:add_navmesh(nm, opts) end
 
 ---A mesh from the bytes nm:save() gave; raises on damaged bytes.
 ---@param bytes string
@@ -1352,6 +1355,7 @@ function steer.navmesh_load(bytes) end
 ---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 2
 ---@field stop_radius? number 0 or a number >= 1e-6 and <= 1e30 (metres); default 0.2
 ---@field speed? number 0 or a number >= 1e-6 and <= 1e30 (0 = the agent's max_speed); default 0
+---@field layer? number 0 or the goal's layer of the navmesh, an integer >= 1e-6 and <= 65535 (0: the ground under the target, nearest below its height); default 0
 ---@field costs? table<string, number> a table of area name -> cost multiplier (>= 0.001; math.huge: never entered); default nil
 
 ---An agent that goes to its target through a path corridor it keeps valid

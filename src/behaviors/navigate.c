@@ -53,6 +53,18 @@
 // stands (the script moves it) until it is within its radius of the far
 // end. Then it goes on from there (a new plan unless the far end was the
 // goal). A link disabled before the agent reaches it: no plan, a new one.
+//
+// Floors (a baked mesh with heights, mesh_layers.c): the row grows by the
+// goal's height and the agent's ground height. Every search and look
+// along the mesh places the agent on its ground (the ground under it
+// nearest below its height) and the goal on the target's. The agent's
+// ground follows it: after the passes, before the requests are served,
+// navigate_ground sets it from the mesh under the agent (each agent's
+// own, in parallel): in a 3D world its height (position z, vertical
+// velocity 0: it walks on the surface), in a 2D world the ground height
+// its row keeps, so that it stays on the floor it walked onto (a stair's
+// top, a bridge) and plans from there.
+#include "../core/par.h"
 #include "behavior.h"
 #include "fields.h"
 #include "laws.h"
@@ -81,8 +93,10 @@ typedef struct Navigate {
     steerN_Mesh *mesh; // first, as in every kind holding a resource
     steerB_Target target;
     float slow_radius, stop_radius, speed;
+    float layer;             // the goal's layer (1 .. the mesh's; 0: the ground under the target, by its height)
     steerN_AreaCosts *costs; // the agent's own area costs (NULL: the mesh's)
     uint8_t sight;           // NAV_* of the costs on the mesh (navigate_derive), for the looks along the mesh
+    bool floors;             // the mesh has heights: the row has the floor floats (navigate_derive)
 } Navigate;
 STEERB_CHECK_SIZE(Navigate);
 
@@ -101,7 +115,11 @@ enum {
     NV_STUCK,    // seconds without progress toward the next corner
     NV_BEST,     // the nearest it came to the next corner
     NV_CORNERS,  // NAV_K x, y pairs
-    NV_MEM = NV_CORNERS + 2 * NAV_K
+    NV_MEM = NV_CORNERS + 2 * NAV_K,
+    // on a mesh with heights (Navigate.floors) only
+    NV_GZ = NV_MEM, // the goal's height the plan was made for
+    NV_GROUND,      // a 2D world's agent: the height of the ground it stands on
+    NV_MEM_FLOORS
 };
 // A plan that takes a link keeps the link in NV_COMPLETE's higher bits, so
 // a row without one holds what it always held there (0 or 1: the rows,
@@ -218,13 +236,32 @@ const steerN_Mesh *steerB_world_navmesh(const steer_World *w, uint32_t i)
 
 // ---- the steer pass ------------------------------------------------------------
 
-static void request(const steerB_Ctx *c, float *m, const float goal[2])
+static void request(const steerB_Ctx *c, float *m, const float goal[3], bool floors)
 {
     m[NV_STATE] = NS_REQUESTED;
     steerB_request_tick(c->w, m);
     m[NV_GX] = goal[0];
     m[NV_GY] = goal[1];
+    if (floors) m[NV_GZ] = goal[2];
     m[NV_RADIUS] = c->radius;
+}
+
+// Whether node n's row has the floor floats: its mesh had heights when
+// its brain was compiled (the row's size is fixed then; a mesh with
+// heights swapped in later is walked in plan).
+static bool floor_row(const steerB_Brain *b, const steerB_Node *n)
+{
+    uint32_t end = b->mem_floats;
+    for (uint32_t j = 0; j < b->nnodes; j++)
+        if (b->nodes[j].mem > n->mem && b->nodes[j].mem < end) end = b->nodes[j].mem;
+    return end - n->mem >= NV_MEM_FLOORS;
+}
+
+// The ground an agent at height z stands on (z: its position's in a 3D
+// world; a 2D world's row keeps it).
+static steerN_Floor ground_of(const steer_World *w, const float *m, float z)
+{
+    return (steerN_Floor){ .has_z = true, .z = w->dim == 3 ? z : m[NV_GROUND] };
 }
 
 // A point of the mesh in sight from the agent (a straight walk stays on
@@ -234,9 +271,10 @@ static void request(const steerB_Ctx *c, float *m, const float goal[2])
 // again from there would give the same way back (the serve step starts an
 // off-mesh agent at the mesh's nearest point) every tick; the stuck watch
 // re-plans if the straight way back does not get it anywhere.
-static bool in_sight(const steerN_Mesh *mesh, const float *cost, const float p[3], const float *q)
+static bool in_sight(const steerN_Mesh *mesh, const float *cost, const steerN_Floor *at, const float p[3],
+                     const float *q)
 {
-    steerN_MeshFilter f = { .radius = 0.0, .cost = cost };
+    steerN_MeshFilter f = { .radius = 0.0, .cost = cost, .from = at };
     double a[2] = { p[0], p[1] }, b[2] = { q[0], q[1] }, hit[2], nrm[2], frac;
     return steerN_mesh_raycast(mesh, a, b, &f, hit, nrm, &frac) <= 0;
 }
@@ -248,6 +286,7 @@ static void navigate_derive(void *params)
 {
     Navigate *p = params;
     p->sight = 0;
+    p->floors = p->mesh && p->mesh->z;
     if (!p->mesh) return;
     float own[STEERN_MESH_AREAS];
     const float *c = steerN_costs_apply(p->mesh, p->costs, own);
@@ -274,13 +313,13 @@ static const float *at_most(const float *c, float limit, float below[STEERN_MESH
 // area's edge, its centre on the edge or a rounding inside, does not cut
 // across the area at the corner where the way leaves the edge. With every
 // area at one cost (plain: NAV_PLAIN), in_sight.
-static bool in_cheap_sight(const steerN_Mesh *mesh, const float *cost, bool plain, const float p[3], const float *q,
-                           float r)
+static bool in_cheap_sight(const steerN_Mesh *mesh, const float *cost, bool plain, const steerN_Floor *at,
+                           const float p[3], const float *q, float r)
 {
-    if (plain) return in_sight(mesh, cost, p, q);
+    if (plain) return in_sight(mesh, cost, at, p, q);
     const float *c = cost ? cost : mesh->area_cost;
     double a[2] = { p[0], p[1] }, near[2];
-    int32_t t = steerN_mesh_locate(mesh, a);
+    int32_t t = steerN_mesh_locate_on(mesh, a, at);
     if (t < 0) return true; // off the mesh: as in_sight
     float limit = c[mesh->area[t]], below[STEERN_MESH_AREAS];
     // cheaper ground within r, the cheapest first
@@ -289,7 +328,7 @@ static bool in_cheap_sight(const steerN_Mesh *mesh, const float *cost, bool plai
         for (uint32_t i = 0; i < mesh->nareas; i++)
             if (c[i] > least && c[i] < next) next = c[i];
         if (!(next < limit)) break;
-        if (steerN_mesh_nearest_open(mesh, at_most(c, next, below), a, r, near)) {
+        if (steerN_mesh_nearest_open(mesh, at_most(c, next, below), a, at, r, near)) {
             limit = next;
             break;
         }
@@ -297,7 +336,7 @@ static bool in_cheap_sight(const steerN_Mesh *mesh, const float *cost, bool plai
     }
     // (from the mesh, the centre on the edge of dearer ground that the
     // raycast takes for the start's triangle: not in sight, the corner kept)
-    steerN_MeshFilter f = { .radius = 0.0, .cost = at_most(c, limit, below) };
+    steerN_MeshFilter f = { .radius = 0.0, .cost = at_most(c, limit, below), .from = at };
     double b[2] = { q[0], q[1] }, hit[2], nrm[2], frac;
     return steerN_mesh_raycast(mesh, a, b, &f, hit, nrm, &frac) == 0;
 }
@@ -376,26 +415,31 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         steerB_track(c, zero, out);
         return;
     }
-    float goal[2] = { c->p[0] + off[0], c->p[1] + off[1] };
+    bool floors = p->floors && floor_row(c->brain, n);
+    float goal[3] = { c->p[0] + off[0], c->p[1] + off[1], floors && c->w->dim == 3 ? c->p[2] + off[2] : 0.0f };
     float tol = p->stop_radius > c->radius ? p->stop_radius : c->radius;
-    float gx = goal[0] - m[NV_GX], gy = goal[1] - m[NV_GY];
-    bool moved = gx * gx + gy * gy > tol * tol, resized = m[NV_RADIUS] != c->radius;
+    float gx = goal[0] - m[NV_GX], gy = goal[1] - m[NV_GY], g2 = gx * gx + gy * gy;
+    if (floors) g2 += (goal[2] - m[NV_GZ]) * (goal[2] - m[NV_GZ]); // the same place on another floor is elsewhere
+    bool moved = g2 > tol * tol, resized = m[NV_RADIUS] != c->radius;
     int state = (int)m[NV_STATE];
     if (moved) m[NV_ARRIVED] = 0;
     if (state == NS_NONE || ((moved || resized) && state != NS_REQUESTED)) {
-        request(c, m, goal);
+        request(c, m, goal, floors);
         state = NS_REQUESTED;
     } else if (state == NS_REQUESTED && (moved || resized)) { // still waiting: the newest goal, same place in the queue
         m[NV_GX] = goal[0];
         m[NV_GY] = goal[1];
+        if (floors) m[NV_GZ] = goal[2];
         m[NV_RADIUS] = c->radius;
     }
     if (pk(m, PK_LINK) != 0 && !link_open(p->mesh, m)) { // the door locked before the agent got there
         pk_set(m, PK_LINK, 0);
         m[NV_N] = 0;
-        if (state != NS_REQUESTED) request(c, m, goal);
+        if (state != NS_REQUESTED) request(c, m, goal, floors);
         state = NS_REQUESTED;
     }
+    steerN_Floor ground = floors ? ground_of(c->w, m, c->p[2]) : (steerN_Floor){ 0 };
+    const steerN_Floor *at = floors ? &ground : NULL;
     int nc = (int)m[NV_N], i = (int)m[NV_NEXT];
     if (state == NS_UNREACHABLE || nc == 0 || i >= nc) { // stand still: no way, or none yet
         steerB_track(c, zero, out);
@@ -412,8 +456,8 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     int last_skip = pk(m, PK_LINK) != 0 ? (int)pk(m, PK_LINKAT) : nc - 1; // never past a link's start
     while (i < last_skip) {
         if ((dist2(c->p, cs + 2 * i) <= reach * reach &&
-             (!walled || in_sight(p->mesh, cost, c->p, cs + 2 * (i + 1)))) ||
-            (skipped == 0 && in_cheap_sight(p->mesh, cost, plain, c->p, cs + 2 * (i + 1), c->radius))) {
+             (!walled || in_sight(p->mesh, cost, at, c->p, cs + 2 * (i + 1)))) ||
+            (skipped == 0 && in_cheap_sight(p->mesh, cost, plain, at, c->p, cs + 2 * (i + 1), c->radius))) {
             i++;
             skipped++;
             m[NV_BEST] = FLT_MAX;
@@ -423,9 +467,9 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         break;
     }
     m[NV_NEXT] = (float)i;
-    const float *at = cs + 2 * i;
+    const float *to = cs + 2 * i;
     if (pk(m, PK_LINK) != 0 && i == (int)pk(m, PK_LINKAT) && state == NS_FOLLOWING &&
-        dist2(c->p, at) <= reach * reach) {
+        dist2(c->p, to) <= reach * reach) {
         pk_set(m, PK_CROSS, NC_REACHED); // stand this tick; the event's handler may hold the agent
         steerT_event_to(c->loc, c->w, STEER_EVENT_LINK, c->d, (steer_Agent){ pk(m, PK_LINK) });
         steerB_track(c, zero, out);
@@ -434,21 +478,21 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     bool last = i + 1 == nc, end = last && pk(m, PK_COMPLETE);
     if (state == NS_FOLLOWING) {
         if (p->mesh->dyn && way_changed(p->mesh, m, c->p, i, nc, c->radius)) { // an obstacle came, went or moved
-            request(c, m, goal);
-        } else if (!in_sight(p->mesh, cost, c->p, at)) { // pushed off the way (or teleported): plan again from here
-            request(c, m, goal);
+            request(c, m, goal, floors);
+        } else if (!in_sight(p->mesh, cost, at, c->p, to)) { // pushed off the way (or teleported): plan again from here
+            request(c, m, goal, floors);
         } else if (last && !end) { // the end of the corners kept, not the goal: the rest of the way
-            request(c, m, goal);
+            request(c, m, goal, floors);
         }
     }
-    float d = sqrtf(dist2(c->p, at));
+    float d = sqrtf(dist2(c->p, to));
     // stuck: no progress toward the next corner over the window
     if (!(d < m[NV_BEST] - NAV_PROGRESS) && !(end && d <= p->stop_radius)) {
         m[NV_STUCK] += c->dt;
         float window = c->w->stuck_window > 0.0f ? c->w->stuck_window : NAV_STUCK;
         if (m[NV_STUCK] >= window && (int)m[NV_STATE] == NS_FOLLOWING) {
             steerT_event_to(c->loc, c->w, STEER_EVENT_STUCK, c->d, STEER_NO_AGENT);
-            request(c, m, goal);
+            request(c, m, goal, floors);
             m[NV_STUCK] = 0;
             m[NV_BEST] = FLT_MAX;
         }
@@ -462,15 +506,30 @@ static void navigate_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
         m[NV_ARRIVED] = 1;
     } else if (d > 0.0f) {
         float s = end && d < p->slow_radius ? cruise * d / p->slow_radius : cruise;
-        desired[0] = (at[0] - c->p[0]) * s / d;
-        desired[1] = (at[1] - c->p[1]) * s / d;
+        desired[0] = (to[0] - c->p[0]) * s / d;
+        desired[1] = (to[1] - c->p[1]) * s / d;
     }
     steerB_track(c, desired, out);
+}
+
+// The row's size: the floor floats on a mesh with heights.
+static uint16_t navigate_mem(const void *params)
+{
+    const Navigate *p = params;
+    return p->mesh && p->mesh->z ? NV_MEM_FLOORS : NV_MEM;
 }
 
 static int navigate_check(const void *params, char *msg, size_t len)
 {
     const Navigate *p = params;
+    uint32_t n = p->mesh ? p->mesh->nlayers : STEERN_MESH_LAYERS;
+    if (p->layer != floorf(p->layer) || p->layer > (float)n) {
+        snprintf(msg, len,
+                 "field 'layer' expected a layer of the navmesh (an integer from 1 to %u, or 0: the ground "
+                 "under the target), got %g",
+                 n, (double)p->layer);
+        return 0;
+    }
     return steerB_check_radii(p->slow_radius, p->stop_radius, msg, len);
 }
 
@@ -505,12 +564,13 @@ static int reason_of(steerN_PathStatus st)
 // Whether p lies (or, off the mesh, its nearest point within radius lies)
 // in an area that cost excludes: the search's START_OFF or GOAL_OFF then
 // says no more than that.
-static bool excluded_at(const steerN_Mesh *mesh, const float *cost, const double p[2], double radius)
+static bool excluded_at(const steerN_Mesh *mesh, const float *cost, const double p[2], const steerN_Floor *fl,
+                        double radius)
 {
     if (!cost) return false;
-    int32_t t = steerN_mesh_locate(mesh, p);
+    int32_t t = steerN_mesh_locate_on(mesh, p, fl);
     double q[2], d;
-    if (t < 0 && !(steerN_mesh_nearest(mesh, p, 0, q, &t, &d) && d <= radius)) return false;
+    if (t < 0 && !(steerN_mesh_nearest_on(mesh, p, fl, 0, q, &t, &d) && d <= radius)) return false;
     return t >= 0 && !(cost[mesh->area[t]] < INFINITY);
 }
 
@@ -552,8 +612,63 @@ static void take_path(const steerN_MeshQuery *q, float *m, bool back)
     pk_set(m, PK_LINKAT, link_at);
 }
 
+// ---- the ground under the agents ------------------------------------------------
+
+typedef struct Ground {
+    uint32_t n, items;
+} Ground;
+
+// Agents of item k: each one's ground from the mesh under it, on the
+// ground it stood on (the first navigate node of its brain on a mesh with
+// heights; the mesh's nearest point's off the mesh).
+static void ground_item(const steer_World *w, steerW_Local *loc, uint32_t k, void *ctx)
+{
+    (void)loc;
+    const Ground *g = ctx;
+    uint32_t b = steerP_part(g->n, g->items, k), e = steerP_part(g->n, g->items, k + 1);
+    for (uint32_t d = b; d < e; d++) {
+        if (!w->brain[d] || steerW_kinematic(w, d)) continue;
+        const steerB_Brain *br = w->brains[w->brain[d]];
+        for (uint32_t j = 0; j < br->nnodes; j++) {
+            const steerB_Node *node = &br->nodes[j];
+            const Navigate *p = STEERB_PARAMS_OF(node, Navigate);
+            if (node->kind != &steerB_navigate || !p->floors || !floor_row(br, node)) continue;
+            float *m = steerW_mem(w, d) + node->mem;
+            double xy[2] = { w->p[0][d], w->p[1][d] }, z;
+            steerN_Floor at = ground_of(w, m, w->dim == 3 ? w->p[2][d] : 0.0f);
+            if (steerN_mesh_height(p->mesh, xy, &at, &z, NULL)) {
+                if (w->dim == 3) w->p[2][d] = (float)z, w->v[2][d] = 0.0f;
+                else m[NV_GROUND] = (float)z;
+            }
+            break;
+        }
+    }
+}
+
+// Whether a brain in use walks a mesh with heights.
+static bool any_floors(const steer_World *w)
+{
+    for (uint32_t i = 1; i < w->nbrains; i++) {
+        const steerB_Brain *br = w->brains[i];
+        for (uint32_t j = 0; br && br->users && j < br->nnodes; j++)
+            if (br->nodes[j].kind == &steerB_navigate && STEERB_PARAMS_OF(&br->nodes[j], Navigate)->floors) return true;
+    }
+    return false;
+}
+
+static void navigate_ground(steer_World *w)
+{
+    if (!any_floors(w)) return;
+    Ground g = { w->count, steerP_items(w, w->count) };
+    steerP_run(w, g.items, ground_item, &g);
+}
+
+// ---- serving the requests, continued ---------------------------------------------
+
 static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
 {
+    // the agents' ground first: where they stand after this tick's moves
+    navigate_ground(w);
     Serve *s = *state;
     if (!s) {
         s = steerA_realloc(w, NULL, sizeof *s);
@@ -578,6 +693,13 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         double from[2] = { w->p[0][r->d], w->p[1][r->d] }, to[2] = { m[NV_GX], m[NV_GY] };
         float own[STEERN_MESH_AREAS];
         steerN_MeshFilter f = { .radius = w->radius[r->d], .cost = steerN_costs_apply(p->mesh, p->costs, own) };
+        steerN_Floor ends[2];
+        if (p->floors && floor_row(w->brains[w->brain[r->d]], node)) { // from the agent's ground to the goal's
+            ends[0] = ground_of(w, m, w->dim == 3 ? w->p[2][r->d] : 0.0f);
+            ends[1] = p->layer > 0 ? (steerN_Floor){ .layer = (uint32_t)p->layer }
+                                   : (steerN_Floor){ .has_z = true, .z = m[NV_GZ] };
+            f.from = ends, f.to = ends + 1;
+        }
         // (pressed to a wall where no way wide enough leaves: steerN_mesh_path
         // goes on from the mesh's nearest point where the agent fits, the
         // start put back in front, which take_path skips like any start)
@@ -587,24 +709,25 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         bool back = false;
         double near[2], dist;
         int32_t tri;
-        if (st == STEERN_PATH_START_OFF && excluded_at(p->mesh, f.cost, from, f.radius)) {
+        if (st == STEERN_PATH_START_OFF && excluded_at(p->mesh, f.cost, from, f.from, f.radius)) {
             // in an area it excludes: out by the nearest allowed ground within
             // its radius (it grazed the border), else it has no way
             why = STEER_UNREACHABLE_START_EXCLUDED;
-            if (steerN_mesh_nearest_open(p->mesh, f.cost, from, f.radius, near)) {
+            if (steerN_mesh_nearest_open(p->mesh, f.cost, from, f.from, f.radius, near)) {
                 st = steerN_mesh_path(s->q, p->mesh, near, to, &f);
                 used += steerN_mesh_path_work(s->q);
                 back = true;
                 why = 0;
             }
-        } else if (st == STEERN_PATH_START_OFF && steerN_mesh_nearest(p->mesh, from, f.radius, near, &tri, &dist)) {
+        } else if (st == STEERN_PATH_START_OFF &&
+                   steerN_mesh_nearest_on(p->mesh, from, f.from, f.radius, near, &tri, &dist)) {
             // pushed off the mesh (a crowd pressed it into an obstacle, the
             // game put it there): the way from the mesh's nearest point, by way of it
             st = steerN_mesh_path(s->q, p->mesh, near, to, &f);
             used += steerN_mesh_path_work(s->q);
             back = true;
         }
-        if (st == STEERN_PATH_GOAL_OFF && excluded_at(p->mesh, f.cost, to, f.radius))
+        if (st == STEERN_PATH_GOAL_OFF && excluded_at(p->mesh, f.cost, to, f.to, f.radius))
             why = STEER_UNREACHABLE_TARGET_EXCLUDED;
         used++; // a search costs at least one unit, so the budget always runs out
         *budget = used < *budget ? *budget - used : 0;
@@ -785,6 +908,10 @@ static const steerB_Field navigate_fields[] = {
     STEERB_SLOW_RADIUS_ROW(Navigate, 2),
     STEERB_STOP_RADIUS_ROW(Navigate, 0.2f),
     STEERB_SPEED_ROW(Navigate),
+    { "layer", STEERB_NUMBER, offsetof(Navigate, layer), 0, 0, STEERN_MESH_LAYERS,
+      "the goal's layer of the navmesh, an integer "
+      "(0: the ground under the target, nearest below its height)",
+      NULL },
     { "costs", STEERB_RESOURCE, offsetof(Navigate, costs), 0, 0, 0,
       "a table of area name -> cost multiplier (>= 0.001; math.huge: never entered)",
       STEERB_RESOURCE_KIND(&steerB_navcosts_resource) },
@@ -795,6 +922,7 @@ const steerB_Kind steerB_navigate = { .name = "navigate",
                                       .fields = navigate_fields,
                                       .eval = navigate_eval,
                                       .mem_floats = NV_MEM,
+                                      .mem_of = navigate_mem,
                                       .check = navigate_check,
                                       .serve = navigate_serve,
                                       .serve_free = navigate_serve_free,

@@ -265,6 +265,7 @@ static bool at_vertex(const steer_World *w, const steerW_Shape *s, const float p
         float ab[3], ap[3];
         v3_sub(ab, s->b, s->a);
         v3_sub(ap, p, s->a);
+        if (w->dim == 3) ab[2] = ap[2] = 0.0f; // a panel: its ends in plan
         float along = v3_dot(ap, ab);
         return along <= 0.0f || along >= v3_len2(ab);
     }

@@ -129,7 +129,7 @@ static float shape_distance(const steer_World *w, const steerW_Shape *s, const f
         v3_sub(d, p, s->a);
         return v3_len(d) - s->r;
     }
-    if (s->kind == STEER_SHAPE_SEGMENT) return sqrtf(point_segment2(p, s->a, s->b, NULL));
+    if (s->kind == STEER_SHAPE_SEGMENT && w->dim == 2) return sqrtf(point_segment2(p, s->a, s->b, NULL));
     return steerO_signed_distance(w, s, p);
 }
 
@@ -138,13 +138,17 @@ static float leg_distance(const steer_World *w, const steerW_Shape *s, const flo
 {
     switch (s->kind) {
     case STEER_SHAPE_CIRCLE: return sqrtf(point_segment2(s->a, a, b, t_out)) - s->r;
-    case STEER_SHAPE_SEGMENT: return segment_segment(a, b, s->a, s->b, t_out);
+    case STEER_SHAPE_SEGMENT:
+        if (w->dim == 2) return segment_segment(a, b, s->a, s->b, t_out);
+        break; // a 3D world's panel: convex, as a box
     case STEER_SHAPE_PLANE: {
         float da = shape_distance(w, s, a), db = shape_distance(w, s, b);
         *t_out = da <= db ? 0.0f : 1.0f;
         return da <= db ? da : db;
     }
-    default: { // box: golden-section search of a convex function
+    default: break;
+    }
+    { // box: golden-section search of a convex function
         const float g = 0.618034f;
         float lo = 0.0f, hi = 1.0f, ab[3], x[3];
         v3_sub(ab, b, a);
@@ -186,7 +190,6 @@ static float leg_distance(const steer_World *w, const steerW_Shape *s, const flo
         }
         *t_out = tb;
         return best;
-    }
     }
 }
 

@@ -244,6 +244,10 @@ static float shape_clearance(const steerB_Ctx *c, const steerW_Shape *sh, float 
     float R = c->radius;
     if (sh->kind == STEER_SHAPE_CIRCLE) return ray_circle(sh->a[0] - c->p[0], sh->a[1] - c->p[1], sh->r + R, ux, uy);
     if (sh->kind == STEER_SHAPE_SEGMENT) {
+        // a 3D world's wall: only one the body meets at its height
+        if (c->w->dim == 3 && (c->p[2] + R < (sh->a[2] < sh->b[2] ? sh->a[2] : sh->b[2]) ||
+                               c->p[2] - R > (sh->a[2] > sh->b[2] ? sh->a[2] : sh->b[2]) + sh->r))
+            return -1.0f;
         float a[2] = { sh->a[0] - c->p[0], sh->a[1] - c->p[1] }, b[2] = { sh->b[0] - c->p[0], sh->b[1] - c->p[1] };
         return ray_capsule(a, b, R, ux, uy);
     }

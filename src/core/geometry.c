@@ -90,6 +90,23 @@ int steer_add_wall(steer_World *w, const double from[3], const double to[3], ste
     return add_shape(w, &sh, out);
 }
 
+int steer_add_wall_height(steer_World *w, const double from[3], const double to[3], double height, steer_Shape *out)
+{
+    STEERA_WORLD(w, STEER_EARG);
+    if (w->dim == 2) return steer_add_wall(w, from, to, out);
+    STEERA_NONNULL(from, "a double[3]", STEER_EARG);
+    STEERA_NONNULL(to, "a double[3]", STEER_EARG);
+    if (out) *out = STEER_NO_SHAPE;
+    steerW_Shape sh = { .kind = STEER_SHAPE_SEGMENT, .r = (float)height };
+    for (int i = 0; i < 3; i++) {
+        if (!fin(from[i]) || !fin(to[i])) return STEER_EARG;
+        sh.a[i] = (float)from[i];
+        sh.b[i] = (float)to[i];
+    }
+    if (!fin(height) || !(sh.r > 0.0f) || !steerO_wall_ok(sh.a, sh.b)) return STEER_EARG;
+    return add_shape(w, &sh, out);
+}
+
 int steer_add_plane(steer_World *w, const double point[3], const double normal[3], steer_Shape *out)
 {
     STEERA_WORLD(w, STEER_EARG);
@@ -173,6 +190,7 @@ static void shape_aabb(const steer_World *w, const steerW_Shape *s, float lo[3],
             lo[i] = s->a[i] < s->b[i] ? s->a[i] : s->b[i];
             hi[i] = s->a[i] < s->b[i] ? s->b[i] : s->a[i];
         }
+        hi[2] += s->r; // a 3D world's wall rises r over its foot
         break;
     default: // box
         for (int i = 0; i < 3; i++) {
@@ -415,10 +433,20 @@ void steerO_closest(const steer_World *w, const steerW_Shape *s, const float p[3
         float ab[3], ap[3];
         v3_sub(ab, s->b, s->a);
         v3_sub(ap, p, s->a);
-        float t = v3_dot(ap, ab) / v3_len2(ab);
+        float t, abz = ab[2];
+        if (w->dim == 3) { // a panel: along the foot in plan, then up to p's height
+            ab[2] = ap[2] = 0.0f;
+            t = v3_dot(ap, ab) / v3_len2(ab);
+        } else {
+            t = v3_dot(ap, ab) / v3_len2(ab);
+        }
         t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
         v3_copy(out, s->a);
         v3_madd(out, ab, t);
+        if (w->dim == 3) {
+            float foot = s->a[2] + abz * t;
+            out[2] = p[2] < foot ? foot : p[2] > foot + s->r ? foot + s->r : p[2];
+        }
         v3_sub(d, p, out);
         if (v3_normalize(d) == 0.0f) {
             // on the wall: its left side by convention
@@ -517,6 +545,10 @@ bool steerO_ray_shape(const steer_World *w, const steerW_Shape *s, const float o
         float tt = (ao[0] * e[1] - ao[1] * e[0]) / den;
         float u = (ao[0] * dir[1] - ao[1] * dir[0]) / den;
         if (tt < 0.0f || u < 0.0f || u > 1.0f) return false;
+        if (w->dim == 3) { // between the panel's foot and top there
+            float z = o[2] + dir[2] * tt, foot = s->a[2] + (s->b[2] - s->a[2]) * u;
+            if (z < foot || z > foot + s->r) return false;
+        }
         *t = tt;
         v3_set(n, -e[1], e[0], 0.0f);
         v3_normalize(n);

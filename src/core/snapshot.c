@@ -259,7 +259,7 @@ static bool shape_ok(const steer_World *w, const steerW_Shape *s)
     if (w->dim == 2 && (s->a[2] != 0.0f || s->b[2] != 0.0f)) return false;
     switch (s->kind) {
     case STEER_SHAPE_CIRCLE: return s->r > 0.0f;
-    case STEER_SHAPE_SEGMENT: return w->dim == 2 && steerO_wall_ok(s->a, s->b);
+    case STEER_SHAPE_SEGMENT: return steerO_wall_ok(s->a, s->b) && (w->dim == 2 ? s->r == 0.0f : s->r > 0.0f);
     case STEER_SHAPE_PLANE: return w->dim == 3 && (s->b[0] != 0.0f || s->b[1] != 0.0f || s->b[2] != 0.0f);
     case STEER_SHAPE_BOX:
         for (int k = 0; k < w->dim; k++)

@@ -407,17 +407,18 @@ static void read_floors(lua_State *L, int idx, const steerN_Mesh *m, const char 
 // The filter of an options table at idx (nil: radius 0, the mesh's costs):
 // { radius, exclude = { names }, costs = { name = multiplier } } (and, for
 // nm:path, `layer` and `to_layer`: read_floors).
+enum { PLAIN_FIELDS, RAY_FIELDS, PATH_FIELDS };
 static void read_filter(lua_State *L, int idx, const steerN_Mesh *m, const char *fn, steerN_MeshFilter *f,
-                        float cost[STEERN_MESH_AREAS], bool floors)
+                        float cost[STEERN_MESH_AREAS], int which)
 {
-    static const char *const fields[] = { "radius", "exclude", "costs", NULL };
     static const char *const path_fields[] = { "radius", "exclude", "costs", "layer", "to_layer", NULL };
+    static const char *const ray_fields[] = { "radius", "exclude", "costs", "layer", NULL };
     memcpy(cost, m->area_cost, sizeof(float) * STEERN_MESH_AREAS);
     *f = (steerN_MeshFilter){ .cost = cost };
     if (lua_isnoneornil(L, idx)) return;
     idx = lua_absindex(L, idx);
     if (!lua_istable(L, idx)) steerL_field_error(L, fn, "options", "a table { radius, exclude, costs }", idx);
-    steerL_check_fields(L, idx, fn, floors ? path_fields : fields, 0);
+    steerL_check_fields(L, idx, fn, which == PATH_FIELDS ? path_fields : ray_fields, 0);
     f->radius = steerL_optnumber(L, idx, fn, "radius", 0, 0, STEERN_RADIUS_MAX, "a radius in metres");
     lua_getfield(L, idx, "costs");
     read_costs(L, lua_gettop(L), fn, (const char(*)[STEERN_MESH_AREA_NAME])m->area_name, m->nareas,
@@ -496,7 +497,7 @@ static int mesh_path(lua_State *L)
     steerL_nav_vec(L, 3, fn, "to", b);
     steerN_MeshFilter f;
     float cost[STEERN_MESH_AREAS];
-    read_filter(L, 4, u->m, fn, &f, cost, true);
+    read_filter(L, 4, u->m, fn, &f, cost, PATH_FIELDS);
     steerN_Floor fl[2];
     read_floors(L, 4, u->m, fn, a, b, fl);
     f.from = fl, f.to = fl + 1;
@@ -521,17 +522,46 @@ static int mesh_path(lua_State *L)
     return 3;
 }
 
-// nm:nearest(p [, radius]) -> point, distance
+// The radius and floor of a query at p: arg idx a radius, or a table
+// { radius, layer } (with_radius: else { layer } only); the floor is that
+// layer, or the ground under p nearest below its z (read_floors).
+static double opt_floor(lua_State *L, int idx, const steerN_Mesh *m, const char *fn, const double p[3],
+                        bool with_radius, steerN_Floor *fl)
+{
+    static const char *const fields[] = { "radius", "layer", NULL };
+    double r = 0;
+    steerN_Floor two[2];
+    if (lua_istable(L, idx)) {
+        steerL_check_fields(L, idx, fn, fields + !with_radius, 0);
+        if (with_radius) r = steerL_optnumber(L, idx, fn, "radius", 0, 0, STEERN_RADIUS_MAX, "a radius in metres");
+        read_floors(L, idx, m, fn, p, NULL, two);
+    } else {
+        if (with_radius) r = opt_radius(L, idx, fn, "radius");
+        else if (!lua_isnoneornil(L, idx)) steerL_field_error(L, fn, "options", "a table { layer }", idx);
+        read_floors(L, lua_gettop(L) + 1, m, fn, p, NULL, two); // (none: by p's z)
+    }
+    *fl = two[0];
+    return r;
+}
+
+// Push point xy at the height of triangle t's ground there (0 off the mesh).
+static void push_on(lua_State *L, const steerN_Mesh *m, const double xy[2], int32_t t)
+{
+    steerL_pushvec(L, xy[0], xy[1], t >= 0 ? steerN_mesh_surface(m, (uint32_t)t, xy) : 0);
+}
+
+// nm:nearest(p [, radius | { radius, layer }]) -> point, distance
 static int mesh_nearest(lua_State *L)
 {
     const char *fn = "steer.navmesh:nearest";
     steerL_NavMesh *u = check_mesh(L, 1);
     double p[3], out[2], d;
     int32_t t;
+    steerN_Floor fl;
     steerL_nav_vec(L, 2, fn, "point", p);
-    double r = opt_radius(L, 3, fn, "radius");
-    if (!steerN_mesh_nearest(u->m, p, r, out, &t, &d)) return 0;
-    steerL_pushvec(L, out[0], out[1], 0);
+    double r = opt_floor(L, 3, u->m, fn, p, true, &fl);
+    if (!steerN_mesh_nearest_on(u->m, p, &fl, r, out, &t, &d)) return 0;
+    push_on(L, u->m, out, t);
     lua_pushnumber(L, d);
     return 2;
 }
@@ -567,48 +597,58 @@ static int mesh_raycast(lua_State *L)
     steerL_nav_vec(L, 3, fn, "to", b);
     steerN_MeshFilter f;
     float cost[STEERN_MESH_AREAS];
-    read_filter(L, 4, u->m, fn, &f, cost, false);
+    read_filter(L, 4, u->m, fn, &f, cost, RAY_FIELDS);
+    steerN_Floor fl[2];
+    read_floors(L, 4, u->m, fn, a, NULL, fl);
+    f.from = fl;
     int r = steerN_mesh_raycast(u->m, a, b, &f, hit, normal, &frac);
     if (r < 0) return luaL_error(L, "%s: argument 'from' (%f, %f) is off the mesh", fn, a[0], a[1]);
     if (r == 0) return 0;
-    steerL_pushvec(L, hit[0], hit[1], 0);
+    double z = 0;
+    steerN_mesh_height(u->m, hit, fl, &z, NULL);
+    steerL_pushvec(L, hit[0], hit[1], z);
     steerL_pushvec(L, normal[0], normal[1], 0);
     lua_pushnumber(L, frac);
     return 3;
 }
 
-// nm:move_along(from, to [, radius]) -> point
+// nm:move_along(from, to [, radius | { radius, layer }]) -> point
 static int mesh_move_along(lua_State *L)
 {
     const char *fn = "steer.navmesh:move_along";
     steerL_NavMesh *u = check_mesh(L, 1);
     double a[3], b[3], out[2];
+    steerN_Floor fl;
     steerL_nav_vec(L, 2, fn, "from", a);
     steerL_nav_vec(L, 3, fn, "to", b);
-    steerN_mesh_move_along(u->m, a, b, opt_radius(L, 4, fn, "radius"), out);
-    steerL_pushvec(L, out[0], out[1], 0);
+    double r = opt_floor(L, 4, u->m, fn, a, true, &fl);
+    push_on(L, u->m, out, steerN_mesh_move_along_on(u->m, a, &fl, b, r, out));
     return 1;
 }
 
-// nm:distance_to_wall(p) -> d
+// nm:distance_to_wall(p [, { layer }]) -> d
 static int mesh_distance_to_wall(lua_State *L)
 {
     const char *fn = "steer.navmesh:distance_to_wall";
     steerL_NavMesh *u = check_mesh(L, 1);
     double p[3];
+    steerN_Floor fl;
     steerL_nav_vec(L, 2, fn, "point", p);
-    lua_pushnumber(L, steerN_mesh_wall_distance(u->m, p, NULL, NULL));
+    opt_floor(L, 3, u->m, fn, p, false, &fl);
+    lua_pushnumber(L, steerN_mesh_wall_distance_on(u->m, p, &fl, NULL, NULL));
     return 1;
 }
 
-// nm:contains(p [, radius]) -> boolean
+// nm:contains(p [, radius | { radius, layer }]) -> boolean
 static int mesh_contains(lua_State *L)
 {
     const char *fn = "steer.navmesh:contains";
     steerL_NavMesh *u = check_mesh(L, 1);
     double p[3];
+    steerN_Floor fl;
     steerL_nav_vec(L, 2, fn, "point", p);
-    lua_pushboolean(L, steerN_mesh_contains(u->m, p, opt_radius(L, 3, fn, "radius")));
+    double r = opt_floor(L, 3, u->m, fn, p, true, &fl);
+    lua_pushboolean(L, steerN_mesh_contains_on(u->m, p, &fl, r));
     return 1;
 }
 
@@ -637,9 +677,8 @@ static int mesh_random_point(lua_State *L)
     const char *fn = "steer.navmesh:random_point";
     steerL_NavMesh *u = check_mesh(L, 1);
     if (!lua_istable(L, 2)) steerL_field_error(L, fn, "stream", "a steer.random stream (random.new(seed))", 2);
-    double a = stream_float(L, 2, fn), b = stream_float(L, 2, fn), c = stream_float(L, 2, fn), out[2];
-    steerN_mesh_random_point(u->m, a, b, c, out);
-    steerL_pushvec(L, out[0], out[1], 0);
+    double a = stream_float(L, 2, fn), b = stream_float(L, 2, fn), c = stream_float(L, 2, fn), out[2] = { 0, 0 };
+    push_on(L, u->m, out, u->m->ntri ? (int32_t)steerN_mesh_random_point(u->m, a, b, c, out) : -1);
     return 1;
 }
 
@@ -763,22 +802,39 @@ bool steerL_nav_list_meshes(steerL_World *lw)
     return true;
 }
 
-// w:add_navmesh(nm): the mesh's walls become the world's wall segments
-// (w:raycast, avoid_walls, reciprocal's obstacles and the collide pass see
-// them), and the C world holds the mesh and lists it for the viewer (so a
-// snapshot carries it: a loaded world draws it too). Adding the same mesh
-// again, or one made the same (the one a snapshot brought back), does
-// nothing.
+// w:add_navmesh(nm [, { layer, height }]): the mesh's walls become the
+// world's walls (w:raycast, avoid_walls, reciprocal's obstacles and the
+// collide pass see them), and the C world holds the mesh and lists it for
+// the viewer (so a snapshot carries it: a loaded world draws it too).
+// Adding the same mesh again, or one made the same (the one a snapshot
+// brought back), does nothing. In a 3D world each wall is a panel from
+// the ground's height up `height` (steer_add_wall_height): the walls of
+// one floor stand in the way of the agents on it only. In a 2D world every
+// layer's walls are in one plan, unless `layer` keeps one layer's.
+// Whether triangle t is on layer k (1-based; 0: any).
+static bool on_layer(const steerN_Mesh *m, uint32_t t, uint32_t k)
+{
+    return !k || (m->layer ? m->layer[t] : 0) == k - 1;
+}
+
 int steerL_world_add_navmesh(lua_State *L)
 {
     const char *fn = "steer.world:add_navmesh";
     steerL_check_unsandboxed(L, "w:add_navmesh", "the static geometry belongs to the game");
     steerL_World *lw = steerL_checkworld(L, 1);
     steerL_NavMesh *u = check_mesh(L, 2);
-    steerL_check_writable(L, lw, fn);
-    if (lw->dim != 2) return luaL_error(L, "%s: navigation meshes are for 2D worlds", fn);
-    lua_settop(L, 2);
     const steerN_Mesh *m = u->m;
+    double height = 2;
+    uint32_t layer = 0;
+    if (!lua_isnoneornil(L, 3)) {
+        static const char *const fields[] = { "layer", "height", NULL };
+        if (!lua_istable(L, 3)) steerL_field_error(L, fn, "options", "a table { layer, height }", 3);
+        steerL_check_fields(L, 3, fn, fields, 0);
+        layer = opt_layer(L, 3, m, fn, "layer", 0);
+        height = steerL_optnumber(L, 3, fn, "height", 2, 1e-3, 1e6, "a wall height in metres");
+    }
+    steerL_check_writable(L, lw, fn);
+    lua_settop(L, 2);
     int added = steerB_world_add_navmesh(lw->w, u->m);
     if (added < 0) return luaL_error(L, "%s: out of memory", fn);
     if (!steerL_nav_list_meshes(lw)) return luaL_error(L, "%s: out of memory", fn);
@@ -791,7 +847,7 @@ int steerL_world_add_navmesh(lua_State *L)
         lua_setfield(L, 3, "navmeshes");
     }
     uint32_t n = 0;
-    for (uint32_t i = 0; i < 3 * m->ntri; i++) n += m->adj[i] < 0;
+    for (uint32_t i = 0; i < 3 * m->ntri; i++) n += m->adj[i] < 0 && on_layer(m, i / 3, layer);
     steerL_Walls *walls = lua_newuserdatauv(L, sizeof *walls + sizeof walls->id[0] * (n ? n : 1), 0);
     walls->n = 0;
     lua_pushvalue(L, 2);
@@ -799,12 +855,13 @@ int steerL_world_add_navmesh(lua_State *L)
     lua_rawset(L, 4);
     for (uint32_t t = 0; t < m->ntri; t++)
         for (int i = 0; i < 3; i++) {
-            if (m->adj[3 * (size_t)t + (size_t)i] >= 0) continue;
-            const double *a = m->xy + 2 * (size_t)m->tri[3 * (size_t)t + (size_t)i];
-            const double *b = m->xy + 2 * (size_t)m->tri[3 * (size_t)t + (size_t)((i + 1) % 3)];
-            double a3[3] = { a[0], a[1], 0 }, b3[3] = { b[0], b[1], 0 };
+            if (m->adj[3 * (size_t)t + (size_t)i] >= 0 || !on_layer(m, t, layer)) continue;
+            uint32_t va = m->tri[3 * (size_t)t + (size_t)i], vb = m->tri[3 * (size_t)t + (size_t)((i + 1) % 3)];
+            const double *a = m->xy + 2 * (size_t)va, *b = m->xy + 2 * (size_t)vb;
+            double a3[3] = { a[0], a[1], m->z ? m->z[va] : 0 }, b3[3] = { b[0], b[1], m->z ? m->z[vb] : 0 };
             steer_Shape id = STEER_NO_SHAPE;
-            int st = steer_add_wall(lw->w, a3, b3, &id);
+            int st =
+                lw->dim == 3 ? steer_add_wall_height(lw->w, a3, b3, height, &id) : steer_add_wall(lw->w, a3, b3, &id);
             if (st)
                 return luaL_error(L, "%s: %s", fn,
                                   st == STEER_ENOMEM ? "out of memory"

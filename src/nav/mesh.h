@@ -171,6 +171,20 @@ double steerN_mesh_surface(const steerN_Mesh *m, uint32_t t, const double p[2]);
 // The ground's height under p on the floor f names (steerN_mesh_locate_on),
 // or the nearest point's when p is off the mesh; false on an empty mesh.
 bool steerN_mesh_height(const steerN_Mesh *m, const double p[2], const steerN_Floor *f, double *z, uint32_t *layer);
+// The walls a query on a floor counts, on a mesh of several layers (on
+// one layer every wall counts): with a layer, that layer's; with a height,
+// those whose ground at their nearest point lies within STEERN_FLOOR_REACH
+// of it. steerN_mesh_wall_floor gives the floor whose walls a query from
+// p on f counts (f's layer, or the height of p's ground there), in *out,
+// or NULL (every wall) for a plain query or a mesh of one layer.
+#define STEERN_FLOOR_REACH 1.0 // metres
+bool steerN_mesh_wall_counts(const steerN_Mesh *m, uint32_t edge, const double q[2], const steerN_Floor *g);
+const steerN_Floor *steerN_mesh_wall_floor(const steerN_Mesh *m, const double p[2], const steerN_Floor *f,
+                                           steerN_Floor *out);
+// Whether triangles u and t holding p are one ground there: the same
+// layer, or their surfaces at p within STEERN_FLOOR_ABOVE (a seam's two
+// sides); true on a mesh of one layer.
+bool steerN_mesh_same_ground(const steerN_Mesh *m, uint32_t u, uint32_t t, const double p[2]);
 // The heights of the last found path's points (steerN_mesh_path_points):
 // each point's on the surface of the first triangle of the corridor, from
 // the previous point's on, that holds it in plan (0 on a flat mesh).
@@ -333,9 +347,19 @@ double steerN_mesh_wall_distance(const steerN_Mesh *m, const double p[2], double
 // The point nearest p of the ground the costs do not exclude (INFINITY;
 // NULL: the mesh's), when p is on the mesh and one lies within `within`
 // of it (p itself when it is on such ground): false otherwise.
-bool steerN_mesh_nearest_open(const steerN_Mesh *m, const float *cost, const double p[2], double within, double out[2]);
+// p is placed on the floor f names (NULL: any).
+bool steerN_mesh_nearest_open(const steerN_Mesh *m, const float *cost, const double p[2], const steerN_Floor *f,
+                              double within, double out[2]);
 // True when p is on the mesh and at least radius from every wall.
 bool steerN_mesh_contains(const steerN_Mesh *m, const double p[2], double radius);
+// The same on the floor f names (mesh_layers.c's steerN_Floor; NULL: as
+// above): p is placed on that ground, and only the walls of that floor
+// count (steerN_mesh_wall_floor).
+bool steerN_mesh_nearest_on(const steerN_Mesh *m, const double p[2], const steerN_Floor *f, double radius,
+                            double out[2], int32_t *tri, double *dist);
+double steerN_mesh_wall_distance_on(const steerN_Mesh *m, const double p[2], const steerN_Floor *f, double at[2],
+                                    double normal[2]);
+bool steerN_mesh_contains_on(const steerN_Mesh *m, const double p[2], const steerN_Floor *f, double radius);
 
 // Find a path: the corridor of triangles and the string-pulled way through
 // it, corners rounded by the radius. A sliced search: begin, then step
@@ -364,7 +388,9 @@ double steerN_mesh_path_length(const steerN_MeshQuery *q);
 // Walk the straight segment from -> to on the mesh: 0 when it stays on the
 // mesh (clear), else 1 with the first wall point hit, that wall's unit
 // normal (toward the mesh) and the fraction of the segment walked; -1 when
-// `from` is off the mesh. Areas the filter excludes count as walls.
+// `from` is off the mesh. Areas the filter excludes count as walls. On a
+// mesh of several layers the walk starts on the ground the filter's
+// `from` floor names (NULL: the lowest-numbered triangle under `from`).
 int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double to[2], const steerN_MeshFilter *f,
                         double hit[2], double normal[2], double *fraction);
 // Move from -> to along the surface, sliding along the walls it meets
@@ -372,8 +398,13 @@ int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double
 // allows; the point reached.
 void steerN_mesh_move_along(const steerN_Mesh *m, const double from[2], const double to[2], double radius,
                             double out[2]);
+// From on the floor f names (NULL: any); the triangle reached (-1 on an
+// empty mesh), whose surface gives the point's height.
+int32_t steerN_mesh_move_along_on(const steerN_Mesh *m, const double from[2], const struct steerN_Floor *f,
+                                  const double to[2], double radius, double out[2]);
 // A point uniformly distributed over the mesh's area from three uniform
 // numbers in [0, 1): u picks the triangle (by area), s and t the point.
-void steerN_mesh_random_point(const steerN_Mesh *m, double u, double s, double t, double out[2]);
+// Returns the point's triangle (its surface gives the height).
+uint32_t steerN_mesh_random_point(const steerN_Mesh *m, double u, double s, double t, double out[2]);
 
 #endif

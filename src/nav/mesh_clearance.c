@@ -4,7 +4,8 @@
 // once its indexes are made): a corner no wall ends at has nothing to go
 // round, so Demyen's width there (twice the corner's distance beyond the
 // opposite edge) does not see the walls behind it. And whether a wall
-// comes near a segment at all (a path's segment, for its repair).
+// comes near a segment at all (a path's segment, for its repair); and the
+// nearest ground a filter does not exclude (steerN_mesh_nearest_open).
 #include "mesh_geom.h"
 
 #include <string.h>
@@ -139,5 +140,45 @@ bool steerN_mesh_segment_clear(const steerN_Mesh *m, const double a[2], const do
             }
         }
     }
+    return true;
+}
+
+// The point of the ground that cost does not exclude nearest p, within
+// `within` of p, from the triangles near p (a walk over the neighbours of
+// p's triangle that come within `within`); moved a hair into its triangle,
+// so that locate finds that one. False when p is off the mesh or none is
+// that near.
+#define OPEN_NODES 64
+bool steerN_mesh_nearest_open(const steerN_Mesh *m, const float *cost, const double p[2], const steerN_Floor *f,
+                              double within, double out[2])
+{
+    int32_t t0 = steerN_mesh_locate_on(m, p, f);
+    if (t0 < 0 || !(within >= 0)) return false;
+    uint32_t node[OPEN_NODES], n = 1;
+    node[0] = (uint32_t)t0;
+    double best = within * within, q[2];
+    int32_t bt = -1;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t t = node[k];
+        bool open = mg_area_cost(m, cost, t) < INFINITY;
+        if (open && mg_in_tri(m, t, p)) {
+            out[0] = p[0], out[1] = p[1];
+            return true;
+        }
+        for (int i = 0; i < 3; i++) {
+            const double *a = mg_v(m, t, i), *b = mg_v(m, t, (i + 1) % 3);
+            double d2 = mg_seg_nearest(p, a, b, q, NULL);
+            if (d2 > within * within) continue;
+            if (open && d2 <= best) best = d2, bt = (int32_t)t, out[0] = q[0], out[1] = q[1];
+            int32_t u = m->adj[3 * t + i];
+            bool seen = u < 0;
+            for (uint32_t j = 0; j < n && !seen; j++) seen = node[j] == (uint32_t)u;
+            if (!seen && n < OPEN_NODES) node[n++] = (uint32_t)u;
+        }
+    }
+    if (bt < 0) return false;
+    double c[2] = { 0, 0 };
+    for (int i = 0; i < 3; i++) c[0] += mg_v(m, (uint32_t)bt, i)[0] / 3, c[1] += mg_v(m, (uint32_t)bt, i)[1] / 3;
+    out[0] += (c[0] - out[0]) * 1e-6, out[1] += (c[1] - out[1]) * 1e-6;
     return true;
 }

@@ -83,6 +83,9 @@ static inline double mg_area_cost(const steerN_Mesh *m, const float *cost, uint3
 // mesh_query.c: the nearest wall edge (3 t + i) to p and the distance
 // (INFINITY, -1 when there is no wall); at: its nearest point.
 double steerN_mesh_wall_edge(const steerN_Mesh *m, const double p[2], double at[2], int64_t *edge);
+// Only the walls that count on floor g (NULL: all; steerN_mesh_wall_floor).
+double steerN_mesh_wall_edge_on(const steerN_Mesh *m, const double p[2], const steerN_Floor *g, double at[2],
+                                int64_t *edge);
 // mesh_clearance.c, once the indexes are made: each width at a corner no wall
 // ends at made no more than twice the largest wall distance along either edge there.
 void steerN_mesh_area_corner_widths(steerN_Mesh *m);

@@ -110,11 +110,35 @@ bool steerN_mesh_height(const steerN_Mesh *m, const double p[2], const steerN_Fl
     double q[2] = { p[0], p[1] };
     if (t < 0) {
         double d;
-        if (!steerN_mesh_nearest(m, p, 0, q, &t, &d) || t < 0) return false;
+        if (!steerN_mesh_nearest_on(m, p, f, 0, q, &t, &d) || t < 0) return false;
     }
     *z = steerN_mesh_surface(m, (uint32_t)t, q);
     if (layer) *layer = m->layer ? m->layer[t] : 0;
     return true;
+}
+
+bool steerN_mesh_wall_counts(const steerN_Mesh *m, uint32_t edge, const double q[2], const steerN_Floor *g)
+{
+    if (!g || !m->layer) return true;
+    if (g->layer) return m->layer[edge / 3] == g->layer - 1;
+    return fabs(steerN_mesh_surface(m, edge / 3, q) - g->z) <= STEERN_FLOOR_REACH;
+}
+
+const steerN_Floor *steerN_mesh_wall_floor(const steerN_Mesh *m, const double p[2], const steerN_Floor *f,
+                                           steerN_Floor *out)
+{
+    if (!f || !m->layer || (!f->layer && !f->has_z)) return NULL;
+    *out = *f;
+    if (f->layer) return out;
+    int32_t t = steerN_mesh_locate_on(m, p, f);
+    if (t >= 0) out->z = steerN_mesh_surface(m, (uint32_t)t, p);
+    return out;
+}
+
+bool steerN_mesh_same_ground(const steerN_Mesh *m, uint32_t u, uint32_t t, const double p[2])
+{
+    if (!m->layer || m->layer[u] == m->layer[t]) return true;
+    return fabs(steerN_mesh_surface(m, u, p) - steerN_mesh_surface(m, t, p)) <= STEERN_FLOOR_ABOVE;
 }
 
 // The distance in plan from p to triangle t's centroid.

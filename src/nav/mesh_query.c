@@ -442,6 +442,12 @@ int32_t steerN_mesh_locate(const steerN_Mesh *m, const double p[2])
 
 double steerN_mesh_wall_edge(const steerN_Mesh *m, const double p[2], double at[2], int64_t *edge)
 {
+    return steerN_mesh_wall_edge_on(m, p, NULL, at, edge);
+}
+
+double steerN_mesh_wall_edge_on(const steerN_Mesh *m, const double p[2], const steerN_Floor *g, double at[2],
+                                int64_t *edge)
+{
     *edge = -1;
     uint32_t cx, cy;
     if (!cell_of(m, p, &cx, &cy) || !m->wstart[ncells(m)]) return INFINITY;
@@ -455,6 +461,7 @@ double steerN_mesh_wall_edge(const steerN_Mesh *m, const double p[2], double at[
                 double q[2];
                 double d2 =
                     mg_seg_nearest(p, mg_v(m, e / 3, (int)(e % 3)), mg_v(m, e / 3, (int)(e % 3 + 1) % 3), q, NULL);
+                if (g && !steerN_mesh_wall_counts(m, e, q, g)) continue;
                 if (d2 < best || (d2 == best && (int64_t)e < *edge)) {
                     best = d2, *edge = e;
                     if (at) at[0] = q[0], at[1] = q[1];
@@ -576,15 +583,22 @@ static void edge_normal(const steerN_Mesh *m, int64_t e, double n[2])
 
 double steerN_mesh_wall_distance(const steerN_Mesh *m, const double p[2], double at[2], double normal[2])
 {
+    return steerN_mesh_wall_distance_on(m, p, NULL, at, normal);
+}
+
+double steerN_mesh_wall_distance_on(const steerN_Mesh *m, const double p[2], const steerN_Floor *f, double at[2],
+                                    double normal[2])
+{
     double q[2] = { 0, 0 };
     int64_t e;
-    double d = steerN_mesh_wall_edge(m, p, q, &e);
+    steerN_Floor g;
+    double d = steerN_mesh_wall_edge_on(m, p, steerN_mesh_wall_floor(m, p, f, &g), q, &e);
     if (at) at[0] = q[0], at[1] = q[1];
     if (!normal) return d;
     normal[0] = normal[1] = 0;
     if (e < 0) return d;
     if (d > 1e-12) {
-        double s = steerN_mesh_locate(m, p) >= 0 ? 1 / d : -1 / d;
+        double s = steerN_mesh_locate_on(m, p, f) >= 0 ? 1 / d : -1 / d;
         normal[0] = (p[0] - q[0]) * s, normal[1] = (p[1] - q[1]) * s;
     } else {
         edge_normal(m, e, normal);
@@ -594,8 +608,13 @@ double steerN_mesh_wall_distance(const steerN_Mesh *m, const double p[2], double
 
 bool steerN_mesh_contains(const steerN_Mesh *m, const double p[2], double radius)
 {
-    if (steerN_mesh_locate(m, p) < 0) return false;
-    return !(radius > 0) || steerN_mesh_wall_distance(m, p, NULL, NULL) >= radius;
+    return steerN_mesh_contains_on(m, p, NULL, radius);
+}
+
+bool steerN_mesh_contains_on(const steerN_Mesh *m, const double p[2], const steerN_Floor *f, double radius)
+{
+    if (steerN_mesh_locate_on(m, p, f) < 0) return false;
+    return !(radius > 0) || steerN_mesh_wall_distance_on(m, p, f, NULL, NULL) >= radius;
 }
 
 // Move q, meant to lie in triangle t, into it (rounding may leave a point
@@ -618,13 +637,14 @@ static void settle(const steerN_Mesh *m, uint32_t t, double q[2])
 // Push q (on the mesh) away from the walls until a disc of radius r fits,
 // each step straight out from the nearest wall to r from it, and only
 // where the way there is clear; the point of the most room found.
-static void push_out(const steerN_Mesh *m, double q[2], double r)
+static void push_out(const steerN_Mesh *m, double q[2], double r, const steerN_Floor *g)
 {
+    steerN_MeshFilter on = { .from = g };
     double best[2] = { q[0], q[1] }, room = -1;
     for (int it = 0; it < 16; it++) {
         double at[2];
         int64_t e;
-        double d = steerN_mesh_wall_edge(m, q, at, &e);
+        double d = steerN_mesh_wall_edge_on(m, q, g, at, &e);
         if (d > room) room = d, best[0] = q[0], best[1] = q[1];
         if (e < 0 || d >= r) break;
         double n[2];
@@ -632,7 +652,7 @@ static void push_out(const steerN_Mesh *m, double q[2], double r)
         else edge_normal(m, e, n);
         // a hair beyond r, so the wall is at r after rounding
         double to[2] = { at[0] + n[0] * r * (1 + 1e-9), at[1] + n[1] * r * (1 + 1e-9) };
-        if (steerN_mesh_raycast(m, q, to, NULL, NULL, NULL, NULL) != 0) break;
+        if (steerN_mesh_raycast(m, q, to, g ? &on : NULL, NULL, NULL, NULL) != 0) break;
         q[0] = to[0], q[1] = to[1];
     }
     q[0] = best[0], q[1] = best[1];
@@ -641,19 +661,27 @@ static void push_out(const steerN_Mesh *m, double q[2], double r)
 bool steerN_mesh_nearest(const steerN_Mesh *m, const double p[2], double radius, double out[2], int32_t *tri,
                          double *dist)
 {
+    return steerN_mesh_nearest_on(m, p, NULL, radius, out, tri, dist);
+}
+
+bool steerN_mesh_nearest_on(const steerN_Mesh *m, const double p[2], const steerN_Floor *f, double radius,
+                            double out[2], int32_t *tri, double *dist)
+{
     if (!m->prepared || !m->ntri || !(p[0] == p[0]) || !(p[1] == p[1])) return false;
     double q[2] = { p[0], p[1] };
-    int32_t t = steerN_mesh_locate(m, q);
+    steerN_Floor gf;
+    const steerN_Floor *g = steerN_mesh_wall_floor(m, p, f, &gf);
+    int32_t t = steerN_mesh_locate_on(m, q, f);
     if (t < 0) {
         int64_t e;
-        steerN_mesh_wall_edge(m, p, q, &e);
+        steerN_mesh_wall_edge_on(m, p, g, q, &e);
         if (e < 0) return false;
         t = (int32_t)(e / 3);
         settle(m, (uint32_t)t, q);
     }
     if (radius > 0) {
-        push_out(m, q, radius);
-        int32_t u = steerN_mesh_locate(m, q);
+        push_out(m, q, radius, g);
+        int32_t u = steerN_mesh_locate_on(m, q, g);
         t = u >= 0 ? u : t;
     }
     if (out) out[0] = q[0], out[1] = q[1];
@@ -756,7 +784,9 @@ static int32_t ray_start(const steerN_Mesh *m, const double from[2], double dx, 
     size_t c = (size_t)cy * m->bnx + cx;
     for (uint32_t k = m->tstart[c]; k < m->tstart[c + 1]; k++) {
         uint32_t u = m->titem[k];
-        if (!mg_in_tri(m, u, from) || excluded(m, f, u)) continue;
+        if (!mg_in_tri(m, u, from) || excluded(m, f, u) ||
+            (t >= 0 && !steerN_mesh_same_ground(m, u, (uint32_t)t, from)))
+            continue;
         bool into = true;
         for (int i = 0; i < 3 && into; i++) {
             const double *a = mg_v(m, u, i), *b = mg_v(m, u, (i + 1) % 3);
@@ -826,7 +856,7 @@ static int ray_walk(const steerN_Mesh *m, int32_t t, const double from[2], const
 int steerN_mesh_raycast(const steerN_Mesh *m, const double from[2], const double to[2], const steerN_MeshFilter *f,
                         double hit[2], double normal[2], double *fraction)
 {
-    int32_t t = steerN_mesh_locate(m, from), end;
+    int32_t t = steerN_mesh_locate_on(m, from, f ? f->from : NULL), end;
     if (t < 0 || excluded(m, f, (uint32_t)t)) return -1;
     double dx = to[0] - from[0], dy = to[1] - from[1];
     if (dx != 0 || dy != 0) t = ray_start(m, from, dx, dy, f, t);
@@ -871,55 +901,24 @@ bool steerN_mesh_polyline_on(const steerN_Mesh *m, const double *p, uint32_t n)
     return true;
 }
 
-// The point of the ground that cost does not exclude nearest p, within
-// `within` of p, from the triangles near p (a walk over the neighbours of
-// p's triangle that come within `within`); moved a hair into its triangle,
-// so that locate finds that one. False when p is off the mesh or none is
-// that near.
-#define OPEN_NODES 64
-bool steerN_mesh_nearest_open(const steerN_Mesh *m, const float *cost, const double p[2], double within, double out[2])
-{
-    int32_t t0 = steerN_mesh_locate(m, p);
-    if (t0 < 0 || !(within >= 0)) return false;
-    uint32_t node[OPEN_NODES], n = 1;
-    node[0] = (uint32_t)t0;
-    double best = within * within, q[2];
-    int32_t bt = -1;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t t = node[k];
-        bool open = mg_area_cost(m, cost, t) < INFINITY;
-        if (open && mg_in_tri(m, t, p)) {
-            out[0] = p[0], out[1] = p[1];
-            return true;
-        }
-        for (int i = 0; i < 3; i++) {
-            const double *a = mg_v(m, t, i), *b = mg_v(m, t, (i + 1) % 3);
-            double d2 = mg_seg_nearest(p, a, b, q, NULL);
-            if (d2 > within * within) continue;
-            if (open && d2 <= best) best = d2, bt = (int32_t)t, out[0] = q[0], out[1] = q[1];
-            int32_t u = m->adj[3 * t + i];
-            bool seen = u < 0;
-            for (uint32_t j = 0; j < n && !seen; j++) seen = node[j] == (uint32_t)u;
-            if (!seen && n < OPEN_NODES) node[n++] = (uint32_t)u;
-        }
-    }
-    if (bt < 0) return false;
-    double c[2] = { 0, 0 };
-    for (int i = 0; i < 3; i++) c[0] += mg_v(m, (uint32_t)bt, i)[0] / 3, c[1] += mg_v(m, (uint32_t)bt, i)[1] / 3;
-    out[0] += (c[0] - out[0]) * 1e-6, out[1] += (c[1] - out[1]) * 1e-6;
-    return true;
-}
-
 #define MOVE_NODES 256
 
 void steerN_mesh_move_along(const steerN_Mesh *m, const double from[2], const double to[2], double radius,
                             double out[2])
 {
-    int32_t t0 = steerN_mesh_locate(m, from);
+    steerN_mesh_move_along_on(m, from, NULL, to, radius, out);
+}
+
+int32_t steerN_mesh_move_along_on(const steerN_Mesh *m, const double from[2], const steerN_Floor *f, const double to[2],
+                                  double radius, double out[2])
+{
+    int32_t t0 = steerN_mesh_locate_on(m, from, f);
     if (t0 < 0) {
-        if (!steerN_mesh_nearest(m, from, radius, out, NULL, NULL)) out[0] = from[0], out[1] = from[1];
-        return;
+        if (!steerN_mesh_nearest_on(m, from, f, radius, out, &t0, NULL)) out[0] = from[0], out[1] = from[1], t0 = -1;
+        return t0;
     }
+    steerN_Floor gf;
+    const steerN_Floor *g = steerN_mesh_wall_floor(m, from, f, &gf);
     // Detour's moveAlongSurface: a breadth-first walk of the triangles
     // that touch the circle through from and to; to itself when one holds
     // it, else the point nearest it on the walls met
@@ -950,14 +949,20 @@ void steerN_mesh_move_along(const steerN_Mesh *m, const double from[2], const do
         }
     }
     settle(m, bt, best);
-    if (radius > 0) push_out(m, best, radius);
+    int32_t at = (int32_t)bt;
+    if (radius > 0) {
+        push_out(m, best, radius, g);
+        int32_t u = steerN_mesh_locate_on(m, best, g);
+        at = u >= 0 ? u : at;
+    }
     out[0] = best[0], out[1] = best[1];
+    return at;
 }
 
-void steerN_mesh_random_point(const steerN_Mesh *m, double u, double s, double t, double out[2])
+uint32_t steerN_mesh_random_point(const steerN_Mesh *m, double u, double s, double t, double out[2])
 {
     out[0] = out[1] = 0;
-    if (!m->prepared || !m->ntri) return;
+    if (!m->prepared || !m->ntri) return 0;
     double want = u * m->cum_area[m->ntri - 1];
     uint32_t lo = 0, hi = m->ntri - 1; // the first triangle whose running sum exceeds want
     while (lo < hi) {
@@ -970,4 +975,5 @@ void steerN_mesh_random_point(const steerN_Mesh *m, double u, double s, double t
     double wa = 1 - r, wb = r * (1 - t), wc = r * t;
     out[0] = wa * a[0] + wb * b[0] + wc * c[0];
     out[1] = wa * a[1] + wb * b[1] + wc * c[1];
+    return lo;
 }

@@ -259,7 +259,13 @@ describe("w:add_navmesh", function()
       w:step(1)
       for _, a in ipairs(agents) do expect(nm:contains(a.position), "agent on the mesh"):eq(true) end
     end
-    expect(function() steer.world{ dim = 3 }:add_navmesh(nm) end):raises("steer.world:add_navmesh", "2D")
+    -- in a 3D world: walls from the ground (z 0) up `height`: a ray over them passes
+    local w3 = steer.world{ dim = 3 }
+    w3:add_navmesh(nm, { height = 1 })
+    expect(w3:raycast({ 2, 2, 0.5 }, { 1, 0, 0 }, 26).point.x):near(14.5, 1e-5)
+    expect(w3:raycast({ 2, 2, 1.5 }, { 1, 0, 0 }, 26), "over the walls"):eq(nil)
+    expect(function() w3:add_navmesh(nm, { height = 0 }) end):raises("steer.world:add_navmesh", "height")
+    expect(function() w3:add_navmesh(nm, { layer = 2 }) end):raises("steer.world:add_navmesh", "layer")
   end)
 end)
 
