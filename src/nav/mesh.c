@@ -64,6 +64,7 @@ void steerN_mesh_free(steerN_Mesh *m)
 {
     if (!m) return;
     if (m->aux_free) m->aux_free(m);
+    steerN_mesh_free_heights(m);
     steerN_mesh_free_floors(m);
     for (size_t i = 0; i < NPARTS; i++) {
         void **p = part_ptr(m, i);
@@ -90,7 +91,7 @@ size_t steerN_mesh_bytes(const steerN_Mesh *m)
 {
     size_t n = sizeof *m;
     for (size_t i = 0; i < NPARTS; i++) n += part_bytes(m, i);
-    return n + steerN_mesh_floor_bytes(m) + m->derived_bytes;
+    return n + steerN_mesh_floor_bytes(m) + steerN_mesh_height_bytes(m) + m->derived_bytes;
 }
 
 static uint64_t hash_u64(uint64_t h, uint64_t v)
@@ -98,6 +99,27 @@ static uint64_t hash_u64(uint64_t h, uint64_t v)
     unsigned char b[8];
     steerS_store_le(b, v, 8);
     return steerS_fnv64(h, b, 8);
+}
+
+static uint64_t bits_of(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, 8);
+    return u;
+}
+
+// The height grids (mesh_heights.c), when the mesh has them.
+static uint64_t hash_heights(const steerN_Mesh *m, uint64_t h)
+{
+    if (!m->hgrid) return h;
+    h = hash_u64(h, bits_of(m->hcell));
+    for (uint32_t k = 0; k < m->nlayers; k++) {
+        const steerN_HeightGrid *g = m->hgrid + k;
+        h = hash_u64(hash_u64(h, bits_of(g->x0)), bits_of(g->y0));
+        h = hash_u64(hash_u64(h, g->nx), g->ny);
+    }
+    for (size_t i = 0; i < m->nhz; i++) h = hash_u64(h, (uint64_t)(int64_t)m->hz[i]);
+    return h;
 }
 
 uint64_t steerN_mesh_hash(const steerN_Mesh *m)
@@ -124,7 +146,7 @@ uint64_t steerN_mesh_hash(const steerN_Mesh *m)
         for (uint32_t i = 0; i < m->nvert; i++) h = hash_u64(h, (uint64_t)m->iz[i]);
         for (uint32_t t = 0; m->layer && t < m->ntri; t++) h = hash_u64(h, m->layer[t]);
     }
-    return h;
+    return hash_heights(m, h);
 }
 
 int steerN_mesh_area(const steerN_Mesh *m, const char *name)

@@ -3,13 +3,15 @@
 // steer.navmesh_load reads, and what a snapshot holds of a mesh a
 // behaviour steers on (mesh.h). Little-endian, the same on every machine.
 //
-// The bytes: "STNM", a u32 version (1: a flat mesh, 2: one with floors),
+// The bytes: "STNM", a u32 version (1: a flat mesh, 2: one with floors,
+// 3: one with floors and height grids),
 // u32 nvert, u32 ntri, the vertices (2 i64 each, quanta), the triangles (3
 // u32 vertex indices, then 3 i32 neighbours, each), the areas per triangle
 // (u8), u32 nareas, per area its name (u32 length, bytes) and cost (f32);
 // version 2 then the floors (mesh_layers.c): u32 nlayers, the heights (i64
 // quanta per vertex) and, when nlayers > 1, the layers (u16 per
-// triangle); and last the mesh's hash (u64, steerN_mesh_hash), which a
+// triangle); version 3 then the height grids (mesh_heights.c's
+// steerN_mesh_encode_heights); and last the mesh's hash (u64, steerN_mesh_hash), which a
 // read checks. A flat mesh's bytes are version 1, as before floors. A read trusts nothing:
 // every count is checked against the bytes left before anything is
 // allocated, every index against its range, every triangle is
@@ -27,11 +29,12 @@
 #define MAGIC "STNM"
 #define VERSION 1
 #define VERSION_FLOORS 2
+#define VERSION_HEIGHTS 3
 
 void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
 {
     steerS_put(out, MAGIC, 4);
-    steerS_put_u32(out, m->iz ? VERSION_FLOORS : VERSION);
+    steerS_put_u32(out, m->hgrid ? VERSION_HEIGHTS : m->iz ? VERSION_FLOORS : VERSION);
     steerS_put_u32(out, m->nvert);
     steerS_put_u32(out, m->ntri);
     steerS_put_array(out, m->ixy, sizeof(int64_t), 2 * (size_t)m->nvert);
@@ -49,6 +52,7 @@ void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
         steerS_put_u32(out, m->nlayers);
         steerS_put_array(out, m->iz, sizeof(int64_t), m->nvert);
         for (uint32_t t = 0; m->layer && t < m->ntri; t++) steerS_put_u16(out, m->layer[t]);
+        if (m->hgrid) steerN_mesh_encode_heights(m, out);
     }
     steerS_put_u64(out, m->hash ? m->hash : steerN_mesh_hash(m));
 }
@@ -133,8 +137,8 @@ steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, boo
         return NULL;
     }
     uint32_t version = steerS_get_u32(r);
-    if (!r->failed && version != VERSION && version != VERSION_FLOORS) {
-        steerS_fail(r, "navigation mesh: version %u, this steer reads %u and %u", version, VERSION, VERSION_FLOORS);
+    if (!r->failed && version != VERSION && version != VERSION_FLOORS && version != VERSION_HEIGHTS) {
+        steerS_fail(r, "navigation mesh: version %u, this steer reads %u to %u", version, VERSION, VERSION_HEIGHTS);
         return NULL;
     }
     uint32_t nvert = steerS_get_u32(r), ntri = steerS_get_u32(r);
@@ -178,7 +182,8 @@ steerN_Mesh *steerN_mesh_decode(steerS_Reader *r, const steerN_Alloc *alloc, boo
                     steerS_fail(r, "navigation mesh: two areas named '%s'", m->area_name[i]);
         }
     }
-    if (version == VERSION_FLOORS && !r->failed) read_floors(r, m);
+    if (version >= VERSION_FLOORS && !r->failed) read_floors(r, m);
+    if (version == VERSION_HEIGHTS && !r->failed) steerN_mesh_decode_heights(r, m);
     uint64_t hash = steerS_get_u64(r);
     if (!r->failed && check(r, m)) {
         steerN_mesh_set_metres(m);
