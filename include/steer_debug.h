@@ -239,6 +239,12 @@ typedef struct steer_DebugNavMesh {
     const int32_t *adj;  // 3 per triangle: the triangle across edge i (vertex i to i + 1), -1 a wall
     const uint8_t *area; // per triangle: its area, 0 (the default) to nareas - 1
     int nareas;
+    // floors (a mesh baked from level geometry): the ground's height at each
+    // vertex in metres (NULL: a flat mesh, every vertex at 0), each
+    // triangle's layer, 0 to nlayers - 1 (NULL: one layer), and the layers
+    const double *z;
+    const uint16_t *layer;
+    int nlayers;
 } steer_DebugNavMesh;
 
 // The meshes the layers hold (0 for NULL).

@@ -58,7 +58,10 @@ void steerN_mesh_view(const steerN_Mesh *m, steer_DebugNavMesh *out)
                                  .tri = m->tri,
                                  .adj = m->adj,
                                  .area = m->area,
-                                 .nareas = (int)m->nareas };
+                                 .nareas = (int)m->nareas,
+                                 .z = m->z,
+                                 .layer = m->layer,
+                                 .nlayers = (int)m->nlayers };
 }
 
 int steer_debug_nav_mesh(const struct steerN_Layers *nav, int i, steer_DebugNavMesh *out)
