@@ -253,6 +253,12 @@ typedef struct steer_DebugNavMesh {
     const struct steerN_Mesh *of;    // the mesh itself, for steer_debug_nav_obstacle
     int nlinks;                      // its off-mesh links
     const steer_DebugNavLink *links; // nlinks of them (NULL when none)
+    // floors (a mesh baked from level geometry): the ground's height at each
+    // vertex in metres (NULL: a flat mesh, every vertex at 0), each
+    // triangle's layer, 0 to nlayers - 1 (NULL: one layer), and the layers
+    const double *z;
+    const uint16_t *layer;
+    int nlayers;
 } steer_DebugNavMesh;
 
 // An obstacle on a mesh: its polygon where it is now, and what it does.

@@ -337,6 +337,88 @@ int floors(rcCompactHeightfield &chf, Scratch *x)
     return nlayers;
 }
 
+// The ground's height per layer at every column's centre (bake.h: the
+// grid fields of out): each layer's box of columns is its spans' with a
+// margin of HEIGHT_MARGIN columns (room for mesh_heights.c to carry the
+// heights out to the outline, which is simplified up to 1.3 cells off
+// the cells), a span's top where the layer has one, else a span of
+// another layer joined to one of the layer's own (the stair's next step
+// across a seam). 0; -1 when out of memory.
+const int HEIGHT_MARGIN = 4;
+int heights(const rcCompactHeightfield &chf, bool stacked, int nlayers, steerN_BakeRings *out)
+{
+    const int w = chf.width, h = chf.height;
+    uint32_t *box = out->grid_box = (uint32_t *)malloc(sizeof *box * 4 * (size_t)nlayers);
+    size_t *at = out->grid_at = (size_t *)malloc(sizeof *at * (size_t)nlayers);
+    if (!box || !at) return -1;
+    for (int k = 0; k < nlayers; k++) box[4 * k] = box[4 * k + 1] = UINT32_MAX, box[4 * k + 2] = box[4 * k + 3] = 0;
+    auto layer_of = [&](const rcCompactSpan &sp) { return stacked ? (int)sp.reg - 1 : 0; };
+    for (int y = 0; y < h; y++) // box: x0, y0, x1, y1 first
+        for (int x = 0; x < w; x++) {
+            const rcCompactCell &c = chf.cells[x + y * w];
+            for (unsigned i = c.index, e = c.index + c.count; i < e; i++) {
+                if (!chf.spans[i].reg) continue;
+                uint32_t *b = box + 4 * layer_of(chf.spans[i]);
+                if ((uint32_t)x < b[0] || b[0] == UINT32_MAX) b[0] = (uint32_t)x;
+                if ((uint32_t)y < b[1] || b[1] == UINT32_MAX) b[1] = (uint32_t)y;
+                if ((uint32_t)x > b[2]) b[2] = (uint32_t)x;
+                if ((uint32_t)y > b[3]) b[3] = (uint32_t)y;
+            }
+        }
+    size_t total = 0;
+    for (int k = 0; k < nlayers; k++) {
+        uint32_t *b = box + 4 * k;
+        if (b[0] == UINT32_MAX) { // (no span: an empty box)
+            b[0] = b[1] = b[2] = b[3] = 0;
+            at[k] = total;
+            continue;
+        }
+        uint32_t x0 = b[0] > (uint32_t)HEIGHT_MARGIN ? b[0] - HEIGHT_MARGIN : 0;
+        uint32_t y0 = b[1] > (uint32_t)HEIGHT_MARGIN ? b[1] - HEIGHT_MARGIN : 0;
+        uint32_t x1 = b[2] + HEIGHT_MARGIN < (uint32_t)w ? b[2] + HEIGHT_MARGIN : (uint32_t)w - 1;
+        uint32_t y1 = b[3] + HEIGHT_MARGIN < (uint32_t)h ? b[3] + HEIGHT_MARGIN : (uint32_t)h - 1;
+        b[0] = x0, b[1] = y0, b[2] = x1 - x0 + 1, b[3] = y1 - y0 + 1;
+        at[k] = total;
+        total += (size_t)b[2] * b[3];
+    }
+    double *z = out->grid_z = (double *)malloc(sizeof *z * (total ? total : 1));
+    if (!z) return -1;
+    for (size_t i = 0; i < total; i++) z[i] = NAN;
+    auto slot = [&](int k, int x, int y) -> double * {
+        const uint32_t *b = box + 4 * k;
+        if ((uint32_t)x < b[0] || (uint32_t)y < b[1] || (uint32_t)x - b[0] >= b[2] || (uint32_t)y - b[1] >= b[3])
+            return nullptr;
+        return z + at[k] + (size_t)((uint32_t)y - b[1]) * b[2] + ((uint32_t)x - b[0]);
+    };
+    auto top = [&](const rcCompactSpan &sp) { return (double)chf.bmin[1] + sp.y * (double)chf.ch; };
+    for (int pass = 0; pass < 2; pass++) // the layer's own spans, then those joined to them
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                const rcCompactCell &c = chf.cells[x + y * w];
+                for (unsigned i = c.index, e = c.index + c.count; i < e; i++) {
+                    const rcCompactSpan &sp = chf.spans[i];
+                    if (!sp.reg) continue;
+                    int k = layer_of(sp);
+                    if (pass == 0) {
+                        *slot(k, x, y) = top(sp);
+                        continue;
+                    }
+                    for (int dir = 0; dir < 4; dir++) {
+                        int con = rcGetCon(sp, dir);
+                        if (con == RC_NOT_CONNECTED) continue;
+                        int ax = x + rcGetDirOffsetX(dir), ay = y + rcGetDirOffsetY(dir);
+                        const rcCompactSpan &as = chf.spans[chf.cells[ax + ay * w].index + con];
+                        double *d = slot(k, ax, ay);
+                        if (as.reg && layer_of(as) != k && d && std::isnan(*d)) *d = top(as);
+                    }
+                }
+            }
+    out->grid_x0 = (double)chf.bmin[0] + 0.5 * out->cell;
+    out->grid_y0 = (double)chf.bmin[2] + 0.5 * out->cell;
+    out->ch = (double)chf.ch;
+    return 0;
+}
+
 int bake(const steerN_BakeSpec *s, steerN_BakeRings *out, char *msg, size_t msg_n)
 {
     const double cell = s->cell > 0 ? s->cell : steerN_bake_cell(s->height, s->climb);
@@ -450,6 +532,7 @@ int bake(const steerN_BakeSpec *s, steerN_BakeRings *out, char *msg, size_t msg_
     }
     out->nrings = nrings;
     out->npoints = npoints;
+    if (heights(*chf, stacked, nlayers, out)) return fail(msg, msg_n, "out of memory");
     return 0;
 }
 
@@ -472,7 +555,11 @@ extern "C" void steerN_bake_rings_free(steerN_BakeRings *r)
     free(r->z);
     free(r->ring_end);
     free(r->ring_layer);
-    r->xy = r->z = NULL;
-    r->ring_end = r->ring_layer = NULL;
+    free(r->grid_box);
+    free(r->grid_at);
+    free(r->grid_z);
+    r->xy = r->z = r->grid_z = NULL;
+    r->ring_end = r->ring_layer = r->grid_box = NULL;
+    r->grid_at = NULL;
     r->nrings = r->npoints = 0;
 }

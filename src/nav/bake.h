@@ -62,7 +62,19 @@ typedef struct steerN_BakeRings {
     uint32_t *ring_end;
     uint32_t *ring_layer; // per ring: its layer, 0 .. nlayers - 1
     uint32_t nrings, npoints, nlayers;
+    // the ground's height per layer at the centres of the heightfield's
+    // columns (Recast's span tops, a cell high at most above the ground;
+    // mesh_heights.c makes them exact): layer k's box of columns is
+    // grid_box[4 k ..] (first x, first y, nx, ny), its samples nx * ny
+    // from grid_at[k] in grid_z, row by row, NAN where the layer has no
+    // ground (a column beside it on another layer, joined to it across a
+    // seam, counts as its own)
+    double grid_x0, grid_y0; // metres: the centre of column (0, 0)
+    uint32_t *grid_box;
+    size_t *grid_at;
+    double *grid_z;
     double cell;      // the cell size used
+    double ch;        // the cells' height
     int width, depth; // the heightfield's columns along x and y
 } steerN_BakeRings;
 

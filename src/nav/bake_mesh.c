@@ -53,11 +53,12 @@ static steerN_Mesh *build_layers(const steerN_BakeSpec *s, steerN_BakeRings *r, 
 {
     uint32_t nl = r->nlayers ? r->nlayers : 1, kept = 0;
     steerN_Mesh **parts = calloc(nl, sizeof *parts);
+    uint32_t *layer_of = malloc(sizeof *layer_of * nl); // the bake's layer of each kept
     int32_t *role = malloc(sizeof *role * r->nrings);
     double *xy = malloc(sizeof *xy * 2 * r->npoints);
     uint32_t *end = malloc(sizeof *end * r->nrings);
     steerN_Mesh *m = NULL;
-    if (!parts || !role || !xy || !end) {
+    if (!parts || !layer_of || !role || !xy || !end) {
         bad(err, STEERN_MESH_NOMEM, "out of memory");
         goto done;
     }
@@ -79,16 +80,21 @@ static steerN_Mesh *build_layers(const steerN_BakeSpec *s, steerN_BakeRings *r, 
         // the rings of a layer left out go nowhere; the others' layers close up
         for (uint32_t ring = 0; ring < r->nrings; ring++)
             if (r->ring_layer[ring] == layer) r->ring_layer[ring] = part ? kept : UINT32_MAX;
-        if (part) parts[kept++] = part;
+        if (part) layer_of[kept] = layer, parts[kept++] = part;
     }
     if (!kept) {
         bad(err, STEERN_MESH_EMPTY, "nothing is walkable: the ground's outlines enclose no area");
         goto done;
     }
     m = steerN_mesh_stack(parts, kept, r, s->climb + r->cell, alloc, err);
+    if (m && steerN_mesh_bake_heights(m, s, r, layer_of)) {
+        steerN_mesh_free(m);
+        m = NULL;
+        bad(err, STEERN_MESH_NOMEM, "out of memory");
+    }
 done:
     for (uint32_t k = 0; parts && k < kept; k++) steerN_mesh_free(parts[k]);
-    free(parts), free(role), free(xy), free(end);
+    free(parts), free(layer_of), free(role), free(xy), free(end);
     return m;
 }
 

@@ -75,7 +75,10 @@ void steerN_mesh_view(const steerN_Mesh *m, steer_DebugNavMesh *out)
                                  .nobstacles = (int)steerN_mesh_obstacle_count(m),
                                  .of = m,
                                  .nlinks = (int)steerN_link_count(m),
-                                 .links = m->links ? (const steer_DebugNavLink *)(const void *)m->links->link : NULL };
+                                 .links = m->links ? (const steer_DebugNavLink *)(const void *)m->links->link : NULL,
+                                 .z = m->z,
+                                 .layer = m->layer,
+                                 .nlayers = (int)m->nlayers };
 }
 
 int steer_debug_nav_obstacle(const steer_DebugNavMesh *m, int i, steer_DebugNavObstacle *out)

@@ -66,6 +66,7 @@ void steerN_mesh_free(steerN_Mesh *m)
 {
     if (!m) return;
     if (m->aux_free) m->aux_free(m);
+    steerN_mesh_free_heights(m);
     steerN_mesh_free_floors(m);
     if (m->dyn) steerN_mesh_dyn_free(m);
     steerN_links_free(m);
@@ -95,7 +96,7 @@ size_t steerN_mesh_bytes(const steerN_Mesh *m)
     size_t n = sizeof *m;
     for (size_t i = 0; i < NPARTS; i++) n += part_bytes(m, i);
     return n + steerN_mesh_floor_bytes(m) + m->derived_bytes + (m->dyn ? steerN_mesh_dyn_bytes(m) : 0) +
-           steerN_links_bytes(m);
+           steerN_links_bytes(m) + steerN_mesh_height_bytes(m);
 }
 
 steerN_Mesh *steerN_mesh_clone(const steerN_Mesh *m)
@@ -129,6 +130,27 @@ static uint64_t hash_u64(uint64_t h, uint64_t v)
     return steerS_fnv64(h, b, 8);
 }
 
+static uint64_t bits_of(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, 8);
+    return u;
+}
+
+// The height grids (mesh_heights.c), when the mesh has them.
+static uint64_t hash_heights(const steerN_Mesh *m, uint64_t h)
+{
+    if (!m->hgrid) return h;
+    h = hash_u64(h, bits_of(m->hcell));
+    for (uint32_t k = 0; k < m->nlayers; k++) {
+        const steerN_HeightGrid *g = m->hgrid + k;
+        h = hash_u64(hash_u64(h, bits_of(g->x0)), bits_of(g->y0));
+        h = hash_u64(hash_u64(h, g->nx), g->ny);
+    }
+    for (size_t i = 0; i < m->nhz; i++) h = hash_u64(h, (uint64_t)(int64_t)m->hz[i]);
+    return h;
+}
+
 uint64_t steerN_mesh_hash(const steerN_Mesh *m)
 {
     uint64_t h = STEERS_FNV64_BASIS;
@@ -153,7 +175,8 @@ uint64_t steerN_mesh_hash(const steerN_Mesh *m)
         for (uint32_t i = 0; i < m->nvert; i++) h = hash_u64(h, (uint64_t)m->iz[i]);
         for (uint32_t t = 0; m->layer && t < m->ntri; t++) h = hash_u64(h, m->layer[t]);
     }
-    return steerN_links_hash(m, h); // (nothing for a mesh without links)
+    h = steerN_links_hash(m, h); // (nothing for a mesh without links)
+    return hash_heights(m, h);
 }
 
 int steerN_mesh_area(const steerN_Mesh *m, const char *name)

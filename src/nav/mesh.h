@@ -62,6 +62,12 @@ typedef struct steerN_Mesh {
     double *z;        // per vertex: metres (iz / STEERN_MESH_SCALE)
     uint16_t *layer;  // per triangle: its layer, 0 .. nlayers - 1 (NULL: one layer)
     uint32_t nlayers; // >= 1
+    // a baked mesh's ground heights per layer, sampled one cell apart
+    // (mesh_heights.c; NULL: a point's height is its triangle's plane)
+    struct steerN_HeightGrid *hgrid; // nlayers
+    int32_t *hz;                     // the samples, quanta (STEERN_HZ_NONE: no ground)
+    size_t nhz;
+    double hcell; // metres between samples
 
     // ---- derived by steerN_mesh_prepare (mesh_query.c), not saved ----
     bool prepared;
@@ -116,7 +122,8 @@ void steerN_mesh_free(steerN_Mesh *m);    // whatever its count
 // The C memory it holds (for a binding that charges a script's owner).
 size_t steerN_mesh_bytes(const steerN_Mesh *m);
 // The hash of the mesh part (vertices, triangles, neighbours, areas and
-// their names and costs), little-endian bytes hashed as bytes.c does.
+// their names and costs; floors and height grids when it has them),
+// little-endian bytes hashed as bytes.c does.
 uint64_t steerN_mesh_hash(const steerN_Mesh *m);
 // The area named `name` (0 .. nareas - 1), or -1.
 int steerN_mesh_area(const steerN_Mesh *m, const char *name);
@@ -165,8 +172,9 @@ typedef struct steerN_Floor {
 // STEERN_FLOOR_ABOVE above z, else the lowest; -1 when none holds p.
 #define STEERN_FLOOR_ABOVE 0.5 // metres: ground this far above a point still counts as under it
 int32_t steerN_mesh_locate_on(const steerN_Mesh *m, const double p[2], const steerN_Floor *f);
-// The height of triangle t's surface at p (its plane through its three
-// vertices; 0 on a flat mesh).
+// The height of the ground at p on triangle t: its layer's height grid's
+// (mesh_heights.c), else its plane through its three vertices; 0 on a
+// flat mesh.
 double steerN_mesh_surface(const steerN_Mesh *m, uint32_t t, const double p[2]);
 // The ground's height under p on the floor f names (steerN_mesh_locate_on),
 // or the nearest point's when p is off the mesh; false on an empty mesh.
@@ -199,6 +207,38 @@ struct steerN_BakeRings;
 struct steerN_MeshError;
 steerN_Mesh *steerN_mesh_stack(steerN_Mesh *const *parts, uint32_t n, const struct steerN_BakeRings *r, double climb,
                                const steerN_Alloc *alloc, struct steerN_MeshError *err);
+
+// ---- mesh_heights.c ----------------------------------------------------------
+
+// Layer k's grid of heights: nx * ny samples, row by row, from hz[at];
+// sample (i, j) is the ground's height at (x0 + i hcell, y0 + j hcell).
+typedef struct steerN_HeightGrid {
+    double x0, y0;
+    uint32_t nx, ny;
+    size_t at;
+} steerN_HeightGrid;
+#define STEERN_HZ_NONE INT32_MIN // a sample where the layer has no ground
+#define STEERN_HZ_MAX (1u << 28) // samples a mesh holds at most
+// Give m grids of n samples in all (contents zero). 0, or -1 when out of memory.
+int steerN_mesh_alloc_heights(steerN_Mesh *m, size_t n);
+void steerN_mesh_free_heights(steerN_Mesh *m);         // (steerN_mesh_free's)
+size_t steerN_mesh_height_bytes(const steerN_Mesh *m); // what they hold
+// The ground's height at p on layer k, bilinear between the four samples
+// round p that have ground (weights renormalized); false where none has
+// (or m has no grids).
+bool steerN_mesh_grid_height(const steerN_Mesh *m, uint32_t k, const double p[2], double *z);
+// After a bake: m's grids from the bake's samples (r, its layers
+// layer_of[k] for m's layer k), each made the exact height of the soup's
+// surface nearest below it (s), carried out past the layer's edges, and
+// m's vertex heights read from them. 0, or -1 when out of memory.
+struct steerN_BakeSpec;
+int steerN_mesh_bake_heights(steerN_Mesh *m, const struct steerN_BakeSpec *s, const struct steerN_BakeRings *r,
+                             const uint32_t *layer_of);
+// The grids as bytes and back (mesh_io.c's version 3; steerN_mesh_hash hashes them).
+struct steerS_Writer;
+void steerN_mesh_encode_heights(const steerN_Mesh *m, struct steerS_Writer *out);
+struct steerS_Reader;
+void steerN_mesh_decode_heights(struct steerS_Reader *r, steerN_Mesh *m);
 
 // ---- mesh_io.c -------------------------------------------------------------
 

@@ -17,7 +17,9 @@
 // checks. A flat mesh without links writes version 1, as before floors
 // and links, and one with floors but no links version 2. A mesh with
 // obstacles is version 4: its base (version 1 or 2), its obstacles and
-// its links (mesh_dyn.c). A read trusts nothing:
+// its links (mesh_dyn.c). A baked mesh with height grids is version 5:
+// version 2's layout, then the height grids (mesh_heights.c's
+// steerN_mesh_encode_heights), then the links (a count, maybe 0). A read trusts nothing:
 // every count is checked against the bytes left before anything is
 // allocated, every index against its range, every triangle is
 // counter-clockwise and not flat (exact), every neighbour names this
@@ -38,6 +40,7 @@
 #define VERSION_FLOORS 2
 #define VERSION_LINKS 3
 #define VERSION_OBSTACLES 4 // mesh_dyn.c writes it
+#define VERSION_HEIGHTS 5
 
 void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
 {
@@ -47,7 +50,7 @@ void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
     }
     steerS_put(out, MAGIC, 4);
     bool links = steerN_link_count(m) > 0;
-    steerS_put_u32(out, links ? VERSION_LINKS : m->iz ? VERSION_FLOORS : VERSION);
+    steerS_put_u32(out, m->hgrid ? VERSION_HEIGHTS : links ? VERSION_LINKS : m->iz ? VERSION_FLOORS : VERSION);
     steerS_put_u32(out, m->nvert);
     steerS_put_u32(out, m->ntri);
     steerS_put_array(out, m->ixy, sizeof(int64_t), 2 * (size_t)m->nvert);
@@ -61,13 +64,14 @@ void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
         steerS_put_str(out, m->area_name[i]);
         steerS_put_f32(out, m->area_cost[i]);
     }
-    if (links) steerS_put_u8(out, m->iz ? 1 : 0);
+    if (links && !m->hgrid) steerS_put_u8(out, m->iz ? 1 : 0); // version 3's floors flag
     if (m->iz) {
         steerS_put_u32(out, m->nlayers);
         steerS_put_array(out, m->iz, sizeof(int64_t), m->nvert);
         for (uint32_t t = 0; m->layer && t < m->ntri; t++) steerS_put_u16(out, m->layer[t]);
+        if (m->hgrid) steerN_mesh_encode_heights(m, out);
     }
-    if (links) steerN_links_encode(m, out);
+    if (links || m->hgrid) steerN_links_encode(m, out);
     steerS_put_u64(out, m->hash ? m->hash : steerN_mesh_hash(m));
 }
 
@@ -154,8 +158,9 @@ static steerN_Mesh *decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oo
     }
     uint32_t version = steerS_get_u32(r);
     if (!r->failed && version == VERSION_OBSTACLES && obstacles) return steerN_mesh_dyn_decode(r, alloc, oom);
-    if (!r->failed && version != VERSION && version != VERSION_FLOORS && version != VERSION_LINKS) {
-        steerS_fail(r, "navigation mesh: version %u, this steer reads %u to %u", version, VERSION, VERSION_OBSTACLES);
+    if (!r->failed && version != VERSION && version != VERSION_FLOORS && version != VERSION_LINKS &&
+        version != VERSION_HEIGHTS) {
+        steerS_fail(r, "navigation mesh: version %u, this steer reads %u to %u", version, VERSION, VERSION_HEIGHTS);
         return NULL;
     }
     uint32_t nvert = steerS_get_u32(r), ntri = steerS_get_u32(r);
@@ -199,14 +204,15 @@ static steerN_Mesh *decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oo
                     steerS_fail(r, "navigation mesh: two areas named '%s'", m->area_name[i]);
         }
     }
-    bool floors = version == VERSION_FLOORS;
+    bool floors = version == VERSION_FLOORS || version == VERSION_HEIGHTS;
     if (version == VERSION_LINKS && !r->failed) {
         uint32_t flag = steerS_get_u8(r);
         if (!r->failed && flag > 1) steerS_fail(r, "navigation mesh: a floors flag of %u", flag);
         floors = flag == 1;
     }
     if (floors && !r->failed) read_floors(r, m);
-    if (!r->failed && version == VERSION_LINKS) steerN_links_decode(r, m, oom);
+    if (version == VERSION_HEIGHTS && !r->failed) steerN_mesh_decode_heights(r, m);
+    if (!r->failed && (version == VERSION_LINKS || version == VERSION_HEIGHTS)) steerN_links_decode(r, m, oom);
     uint64_t hash = steerS_get_u64(r);
     if (!r->failed && !*oom && check(r, m)) {
         steerN_mesh_set_metres(m);

@@ -64,6 +64,8 @@ size_t steerN_mesh_floor_bytes(const steerN_Mesh *m)
 double steerN_mesh_surface(const steerN_Mesh *m, uint32_t t, const double p[2])
 {
     if (!m->z) return 0;
+    double g;
+    if (steerN_mesh_grid_height(m, m->layer ? m->layer[t] : 0, p, &g)) return g;
     const uint32_t *v = m->tri + 3 * (size_t)t;
     const double *a = m->xy + 2 * v[0], *b = m->xy + 2 * v[1], *c = m->xy + 2 * v[2];
     double za = m->z[v[0]], zb = m->z[v[1]], zc = m->z[v[2]];

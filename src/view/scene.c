@@ -590,40 +590,59 @@ static void draw_flow(steerV_View *v, const steer_DebugFlow *f, uint32_t budget)
 
 // A navigation mesh (w:add_navmesh): its triangles filled by area (the
 // default ground faint, other areas in a palette), the edges between
-// triangles as hairlines when they are far enough apart on screen, and
-// its walls as lines. Only triangles whose box meets the view.
+// triangles as hairlines when they are far enough apart on screen (in 2D:
+// in 3D they are drawn under everything and would show one floor's
+// through the other's), and its walls as lines. In 3D every vertex at its height (a baked mesh's
+// floors one over the other), in 2D all floors flat, each layer above the
+// lowest lighter, so that the ground floor reads through the first.
+// Only triangles whose box meets the view (2D) or in front of the camera
+// (3D).
 static void draw_navmesh(steerV_View *v, const steer_DebugNavMesh *m)
 {
     static const SDL_Color fill[] = { { 70, 90, 130, 60 }, { 150, 110, 60, 90 }, { 60, 120, 170, 90 },
                                       { 90, 150, 80, 90 }, { 160, 80, 120, 90 }, { 150, 150, 70, 90 } };
     const steerV_Camera *c = &v->cam;
+    bool three = steer_world_dim(v->w) == 3;
     double hw = (double)c->width * 0.5 / c->scale, hh = (double)c->height * 0.5 / c->scale;
     double lo[2] = { c->cx - hw, c->cy - hh }, hi[2] = { c->cx + hw, c->cy + hh };
     float dpi = (float)v->dpi;
-    SDL_Color edge = rgba(120, 140, 190, 45), wall = rgba(170, 185, 220, 200);
+    double zbot = INFINITY, ztop = -INFINITY;
+    for (int i = 0; m->z && i < m->nvert; i++) zbot = fmin(zbot, m->z[i]), ztop = fmax(ztop, m->z[i]);
     for (int t = 0; t < m->ntri; t++) {
         const uint32_t *k = m->tri + 3 * (size_t)t;
         const double *p[3] = { m->xy + 2 * (size_t)k[0], m->xy + 2 * (size_t)k[1], m->xy + 2 * (size_t)k[2] };
         bool out = false;
-        for (int a = 0; a < 2 && !out; a++)
+        for (int a = 0; a < 2 && !out && !three; a++)
             out = (p[0][a] < lo[a] && p[1][a] < lo[a] && p[2][a] < lo[a]) ||
                   (p[0][a] > hi[a] && p[1][a] > hi[a] && p[2][a] > hi[a]);
-        if (out) continue;
-        float s[3][2];
-        for (int i = 0; i < 3; i++) {
-            float q[3] = { (float)p[i][0], (float)p[i][1], 0 };
-            steerV_to_screen(v, q, &s[i][0], &s[i][1]);
+        float q[3][3], s[3][2];
+        for (int i = 0; i < 3 && !out; i++) {
+            q[i][0] = (float)p[i][0], q[i][1] = (float)p[i][1];
+            q[i][2] = three && m->z ? (float)m->z[k[i]] : 0;
+            out = !steerV_to_screen(v, q[i], &s[i][0], &s[i][1]);
         }
+        if (out) continue;
+        // lighter the higher: by the triangle's height in the mesh's range
+        // (a stair a ramp of shades from one floor's to the next's), or by
+        // its layer on a mesh without heights
+        float lift = 0;
+        if (m->z && ztop > zbot) lift = (float)(((m->z[k[0]] + m->z[k[1]] + m->z[k[2]]) / 3 - zbot) / (ztop - zbot));
+        else if (m->layer && m->nlayers > 1) lift = (float)m->layer[t] / (float)(m->nlayers - 1);
+        // (toward sand: the ground floor blue, the one above warm)
+        float mix = 0.6f * lift;
         SDL_Color col = m->area[t] ? fill[1 + (m->area[t] - 1) % 5] : fill[0];
+        col = rgba((int)(col.r + (230 - col.r) * mix), (int)(col.g + (200 - col.g) * mix),
+                   (int)(col.b + (140 - col.b) * mix), (int)(col.a + (three ? 25 : 0) + 60 * lift));
+        SDL_Color edge = rgba(120, 140, 190, three ? 70 : 45);
+        SDL_Color wall = rgba((int)(170 + 70 * lift), (int)(185 + 35 * lift), (int)(220 - 60 * lift),
+                              three ? 230 : (int)(200 - 70 * lift));
         steerV_tri(&v->geo, s[0][0], s[0][1], s[1][0], s[1][1], s[2][0], s[2][1], col);
         for (int i = 0; i < 3; i++) {
             int32_t u = m->adj[3 * (size_t)t + (size_t)i];
             if (u >= 0 && u < t) continue; // each shared edge once
-            float a[3] = { (float)p[i][0], (float)p[i][1], 0 },
-                  b[3] = { (float)p[(i + 1) % 3][0], (float)p[(i + 1) % 3][1], 0 };
-            if (u < 0) steerV_world_line(v, &v->geo, a, b, 2 * dpi, wall, false);
-            else if (fabsf(s[i][0] - s[(i + 1) % 3][0]) + fabsf(s[i][1] - s[(i + 1) % 3][1]) > 6 * dpi)
-                hairline(v, a, b, edge);
+            if (u < 0) steerV_world_line(v, &v->geo, q[i], q[(i + 1) % 3], (2 - lift) * dpi, wall, false);
+            else if (!three && fabsf(s[i][0] - s[(i + 1) % 3][0]) + fabsf(s[i][1] - s[(i + 1) % 3][1]) > 6 * dpi)
+                hairline(v, q[i], q[(i + 1) % 3], edge);
         }
     }
     // its obstacles (nm:add_obstacle): each footprint's outline, a blocked
@@ -646,9 +665,9 @@ static void draw_navmesh(steerV_View *v, const steer_DebugNavMesh *m)
 // (w:add_navmesh) with N (on at the start).
 static void draw_nav(steerV_View *v)
 {
-    if (steer_world_dim(v->w) == 3) return;
     steer_DebugNavMesh mesh;
     for (int i = 0; v->show_navmesh && steer_debug_nav_mesh(v->nav, i, &mesh) == STEER_OK; i++) draw_navmesh(v, &mesh);
+    if (steer_world_dim(v->w) == 3) return; // (grids and fields are drawn in 2D only)
     int n = steer_debug_nav_grids(v->nav);
     if (!n) return;
     uint32_t fields = 0;

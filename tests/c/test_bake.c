@@ -274,13 +274,23 @@ static void test_bake_floors(void)
     double z;
     int layer;
     const double under[3] = { 20, 5, 0 }, over[3] = { 20, 5, 3 };
-    CHECK(steer_navmesh_height(m, under, 0, &z, &layer) == STEER_OK && fabs(z) < 0.3 && layer == 1,
+    CHECK(steer_navmesh_height(m, under, 0, &z, &layer) == STEER_OK && fabs(z) < 0.01 && layer == 1,
           "under the deck: the ground (z %g, layer %d)", z, layer);
-    // (heights are planes through the outline's vertices: where a big
-    // triangle spans the deck and the ramp's top, lower than the deck)
-    CHECK(steer_navmesh_height(m, over, 0, &z, &layer) == STEER_OK && z > 2 && z < 3.3 && layer == 2,
+    // heights come from the layer's height grid, not the triangles' planes
+    // (a big triangle spans the deck and the ramp's top): the deck's own
+    CHECK(steer_navmesh_height(m, over, 0, &z, &layer) == STEER_OK && fabs(z - 3) < 0.01 && layer == 2,
           "on the deck: the deck (z %g, layer %d)", z, layer);
-    CHECK(steer_navmesh_height(m, under, 2, &z, &layer) == STEER_OK && z > 2 && layer == 2,
+    for (double x = -9; x <= 9; x += 1.5) { // up the ramp: its slope, to the centimetre
+        const double on[3] = { x, 5, 3 * (x + 10) / 20 };
+        CHECK(steer_navmesh_height(m, on, 0, &z, NULL) == STEER_OK && fabs(z - on[2]) < 0.01,
+              "the ramp at x %g: z %g, not %g", x, z, on[2]);
+    }
+    for (double x = -19; x < 40; x += 2.5) { // the ground beside the ramp's foot and under the deck: flat
+        const double at[3] = { x, 0, 0 };
+        CHECK(steer_navmesh_height(m, at, 0, &z, &layer) == STEER_OK && fabs(z) < 0.01 && layer == 1,
+              "the ground at x %g: z %g (layer %d)", x, z, layer);
+    }
+    CHECK(steer_navmesh_height(m, under, 2, &z, &layer) == STEER_OK && fabs(z - 3) < 0.01 && layer == 2,
           "layer 2 asked for: the deck (z %g)", z);
     CHECK(steer_navmesh_height(m, under, 3, &z, NULL) == STEER_EARG && strstr(steer_last_error(), "layer from 1 to 2"),
           "layer 3: %s", steer_last_error());
@@ -295,8 +305,8 @@ static void test_bake_floors(void)
           "a way up: status %d", st);
     CHECK(steer_navmesh_path_heights(m, q, zs, 64, &nz) == STEER_OK && nz == n, "heights: %d of %d", nz, n);
     CHECK(len > 45, "the way goes round by the ramp (%g m)", len);
-    bool rising = n >= 2 && fabs(zs[0]) < 0.3 && zs[n - 1] > 2;
-    for (int i = 1; i < n; i++) rising = rising && zs[i] >= zs[i - 1] - 0.3;
+    bool rising = n >= 2 && fabs(zs[0]) < 0.01 && fabs(zs[n - 1] - 3) < 0.01;
+    for (int i = 1; i < n; i++) rising = rising && zs[i] >= zs[i - 1] - 0.01;
     CHECK(rising, "the heights rise from the ground to the deck (%d points)", n);
     // the same two points on the ground alone: straight under the deck
     f.to_z = 0;

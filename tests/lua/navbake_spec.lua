@@ -88,32 +88,81 @@ describe("steer.navmesh baked from level geometry", function()
   it("bakes a building of two floors: the stair climbs, the bridge is over the atrium", function()
     local nm = steer.navmesh{ obj = root .. "/demos/building.obj", agent = up }
     expect(nm.layer_count, "layers"):eq(2)
-    -- under the bridge and on it, in a room and over it
+    -- under the bridge and on it, in a room and over it: each floor's true
+    -- height, to the centimetre
     local z, layer = nm:height({ 20, 19.2, 0 })
-    expect(z < 0.5 and layer == 1, "under the bridge: " .. z):eq(true)
+    expect(math.abs(z) < 0.01 and layer == 1, "under the bridge: " .. z):eq(true)
     z, layer = nm:height({ 20, 19.2, 3.5 })
-    expect(z > 3 and layer == 2, "on the bridge: " .. z):eq(true)
-    expect(select(1, nm:height({ 5, 5 }, { layer = 2 })) > 3, "the room over the room"):eq(true)
+    expect(math.abs(z - 3.5) < 0.01 and layer == 2, "on the bridge: " .. z):eq(true)
+    expect(math.abs(nm:height({ 5, 5 }, { layer = 2 }) - 3.5) < 0.01, "the room over the room"):eq(true)
+    for _, q in ipairs({ { 5, 5 }, { 35, 5 }, { 20, 12 }, { 7, 20 }, { -3, -3 }, { 23.5, 14.3 }, { 23.7, 15 }, { 27, 14.5 },
+      { 24.75, 13.8 } }) do -- rooms, the corridor, the plaza, the ground beside the stair's foot
+      z = nm:height({ q[1], q[2], 0 })
+      expect(math.abs(z) < 0.01, ("the ground at (%g, %g): %g"):format(q[1], q[2], z)):eq(true)
+    end
+    -- the stair (14 steps of 0.25 m rise, 0.3 m run, north from y 14): within a step
+    for y = 14.05, 18.15, 0.1 do
+      local step = 0.25 * math.ceil((y - 14) / 0.3)
+      z = nm:height({ 24.75, y, step })
+      expect(math.abs(z - step) <= 0.25, ("the stair at y %g: %g, the step %g"):format(y, z, step)):eq(true)
+    end
     -- from a ground floor room to the room over the one beside it: up the stair
     local p = assert(nm:path({ 5, 5, 0 }, { 35, 5, 3.5 }))
     expect(p[1].z < 0.5 and p[#p].z > 3, "from the ground up"):eq(true)
     local on_stair = 0
     for i = 2, #p do
       expect(p[i].z >= p[i - 1].z - 1e-9, "heights never fall on the way up"):eq(true)
-      if p[i].x > 23.9 and p[i].x < 25.7 and p[i].y > 13.9 and p[i].y < 18.5 then on_stair = on_stair + 1 end
+      if p[i].x > 24 and p[i].x < 25.5 and p[i].y > 14 and p[i].y < 18.2 then
+        on_stair = on_stair + 1
+        local step = 0.25 * math.ceil((p[i].y - 14) / 0.3)
+        expect(math.abs(p[i].z - step) <= 0.25, ("a corner on the stair: %g, the step %g"):format(p[i].z, step)):eq(true)
+      elseif p[i].y < 14 or p[i].y > 18.2 then
+        expect(math.abs(p[i].z) < 0.01 or math.abs(p[i].z - 3.5) < 0.01, "off the stair, a floor: " .. p[i].z):eq(true)
+      end
     end
     expect(on_stair, "corners on the stair"):ge(1)
     -- the same ends on one floor each: no stair
     local flat = assert(nm:path({ 5, 5, 0 }, { 35, 5, 0 }))
-    for _, q in ipairs(flat) do expect(q.z < 1, "the ground floor all the way"):eq(true) end
+    for _, q in ipairs(flat) do expect(math.abs(q.z) < 0.01, "the ground floor all the way"):eq(true) end
     local upper = assert(nm:path({ 5, 5 }, { 35, 5 }, { layer = 2 }))
-    for _, q in ipairs(upper) do expect(q.z > 3, "the first floor all the way"):eq(true) end
+    for _, q in ipairs(upper) do expect(math.abs(q.z - 3.5) < 0.01, "the first floor all the way"):eq(true) end
     -- saved and loaded: the same mesh, the same bytes
     local s = nm:save()
     local back = steer.navmesh_load(s)
     expect(back.hash):eq(nm.hash)
     expect(back:save() == s, "the same bytes"):eq(true)
     expect(back.layer_count):eq(2)
+  end)
+
+  it("loads the bytes of a mesh saved before height grids (version 2): heights are its triangles' planes", function()
+    local f = assert(io.open(data .. "navmesh-v2-deck.bin", "rb"))
+    local s = f:read("a")
+    f:close()
+    -- a deck 3 m up (x 10 .. 30, y 2 .. 8) and a ramp to it from x -10, baked and saved by steer before grids
+    local nm = steer.navmesh_load(s)
+    expect(nm.hash):eq("88fa387825997575")
+    expect(nm.layer_count):eq(2)
+    local z, layer = nm:height({ 20, 5, 3 })
+    expect(layer):eq(2)
+    expect(z > 2 and z < 3.2, "the plane through the deck's corners: " .. z):eq(true)
+    expect(nm:save() == s, "saved again: the same bytes, version 2"):eq(true)
+    -- baked today: the grids, the deck's own height
+    local v, t = {}, {}
+    local function quad(a, b, c, d)
+      local n = #v
+      for _, q in ipairs({ a, b, c, d }) do v[#v + 1] = q end
+      t[#t + 1] = { n + 1, n + 2, n + 3 }
+      t[#t + 1] = { n + 1, n + 3, n + 4 }
+    end
+    quad({ -20, -5, 0 }, { 40, -5, 0 }, { 40, 15, 0 }, { -20, 15, 0 })
+    quad({ 10, 2, 3 }, { 30, 2, 3 }, { 30, 8, 3 }, { 10, 8, 3 })
+    quad({ -10, 2, 0 }, { 10, 2, 3 }, { 10, 8, 3 }, { -10, 8, 0 })
+    local baked = steer.navmesh{ vertices = v, triangles = t, agent = agent }
+    expect(math.abs(baked:height({ 20, 5, 3 }) - 3) < 0.01, "the deck"):eq(true)
+    local back = steer.navmesh_load(baked:save())
+    expect(back.hash):eq(baked.hash)
+    expect(back:height({ 20, 5, 3 })):eq(baked:height({ 20, 5, 3 }))
+    expect(back:height({ 0, 5, 1.5 })):eq(baked:height({ 0, 5, 1.5 }))
   end)
 
   it("refuses bad input, naming the field and what was expected", function()
