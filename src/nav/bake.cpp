@@ -409,7 +409,7 @@ int heights(const rcCompactHeightfield &chf, bool stacked, int nlayers, steerN_B
                         int ax = x + rcGetDirOffsetX(dir), ay = y + rcGetDirOffsetY(dir);
                         const rcCompactSpan &as = chf.spans[chf.cells[ax + ay * w].index + con];
                         double *d = slot(k, ax, ay);
-                        if (as.reg && layer_of(as) != k && d && std::isnan(*d)) *d = top(as);
+                        if (as.reg && layer_of(as) != k && d && *d != *d) *d = top(as);
                     }
                 }
             }

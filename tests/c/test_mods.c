@@ -1648,10 +1648,13 @@ static void test_mod_steer_work(void)
     snprintf(text, sizeof text, crowd, "100", 18);
     const char *costly = write_mod("costly", text);
     int costly_id = -1, modest_id = -1;
-    REQUIRE(steer_engine_load_mod(e, costly, NULL, &costly_id) == STEER_OK, "costly: %s", steer_engine_error(e));
+    // a long budget per call: spawning 300 agents takes more than the
+    // default 20 ms under ThreadSanitizer, and it is the work cap that must stop it
+    steer_ModLimits lim = { .call_ms = 5000 };
+    REQUIRE(steer_engine_load_mod(e, costly, &lim, &costly_id) == STEER_OK, "costly: %s", steer_engine_error(e));
     snprintf(text, sizeof text, crowd, "1", 19);
     const char *modest = write_mod("modest", text);
-    REQUIRE(steer_engine_load_mod(e, modest, NULL, &modest_id) == STEER_OK, "modest: %s", steer_engine_error(e));
+    REQUIRE(steer_engine_load_mod(e, modest, &lim, &modest_id) == STEER_OK, "modest: %s", steer_engine_error(e));
     CHECK(steer_engine_tick(e, 3) == STEER_OK, "ticks: %s", steer_engine_error(e));
     steer_ModInfo mi;
     steer_engine_mod_info(e, costly_id, &mi);
@@ -1759,7 +1762,10 @@ static void test_send_refusals_name_their_limit(void)
     char sink[512];
     snprintf(sink, sizeof sink, "%s/sink.lua", tmpdir);
     REQUIRE(steer_engine_load_mod(e, sink, NULL, NULL) == STEER_OK, "%s", steer_engine_error(e));
-    REQUIRE(steer_engine_load_mod(e, sender, NULL, NULL) == STEER_OK, "%s", steer_engine_error(e));
+    // (a long budget per call: encoding 70,000 bytes before the refusal
+    // takes more than the default 20 ms under ThreadSanitizer)
+    steer_ModLimits lim = { .call_ms = 5000 };
+    REQUIRE(steer_engine_load_mod(e, sender, &lim, NULL) == STEER_OK, "%s", steer_engine_error(e));
     char deep[512] = "", big[512] = "", fn[512] = "";
     for (const char *l = log.all; *l;) {
         const char *end = strchr(l, '\n');
