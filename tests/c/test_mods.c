@@ -1456,7 +1456,7 @@ static void test_mod_thinks_per_tick_budget(void)
     Log log = { 0 };
     steer_Engine *e = engine(&log);
     REQUIRE(e, "engine and scenario");
-    int id = load_thinkers(e, "slow", 20000, 500, 25, 10);
+    int id = load_thinkers(e, "slow", 20000L * SLOW, 500, 25, 10); // the budget scales by SLOW: so does the work
     REQUIRE(id >= 0, "slow");
     CHECK(steer_engine_tick(e, 40) == STEER_OK, "ticks: %s", steer_engine_error(e));
     steer_ModInfo mi;
