@@ -106,6 +106,9 @@ void steerL_navmesh_recharge(lua_State *L, int idx);
 void steerL_nav_sync_walls(lua_State *L, int wi, const char *fn);
 void steerL_nav_walls_save(lua_State *L, int wi);
 void steerL_nav_walls_bind(lua_State *L, int wi, int list, const char *fn);
+// lnavmesh.c: after an in-place restore, the state's mesh userdata whose
+// serial a mesh of the world at wi has take that mesh (their twin).
+void steerL_nav_mesh_twins(lua_State *L, int wi);
 // A layer of m named by field `name` of the options table at idx (1 ..
 // nlayers, raising on another value; nil: def, 0 for any).
 uint32_t steerL_navmesh_layer(lua_State *L, int idx, const struct steerN_Mesh *m, const char *fn, const char *name,

@@ -18,7 +18,8 @@
 #include <string.h>
 
 #define STEERL_NAVMESH "steer.navmesh"
-#define MAX_POINTS 4000000 // points of all rings together
+#define REG_MESHES "steer.navmesh_userdata" // the state's mesh userdata (weak keys), for their twins
+#define MAX_POINTS 4000000                  // points of all rings together
 
 typedef struct steerL_NavMesh {
     steerN_Mesh *m; // referenced; NULL once collected
@@ -197,6 +198,56 @@ void steerL_navmesh_push(lua_State *L, steerN_Mesh *m, const char *fn)
     m->hash = steerN_mesh_hash(m);
     m->serial = steerL_nav_serial(L);
     steerL_nav_charge(L, &u->charged, steerN_mesh_bytes(m));
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_MESHES) == LUA_TTABLE) {
+        lua_pushvalue(L, -2);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
+}
+
+// ---- twins -------------------------------------------------------------------
+
+// After an in-place restore (w:restore) the world at wi holds copies of
+// the meshes it had, each with the serial of the one saved (lnavwalls.c
+// restores it): the state's mesh userdata of that serial, when exactly
+// one has it, takes the world's copy in place of its own mesh, so that the
+// script's nm and its obstacle handles (which reach the mesh through it)
+// change the mesh the world's agents walk on.
+void steerL_nav_mesh_twins(lua_State *L, int wi)
+{
+    wi = lua_absindex(L, wi);
+    steerL_World *lw = steerL_checkworld(L, wi);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_MESHES) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    int reg = lua_gettop(L);
+    for (uint32_t i = 0;; i++) {
+        steerN_Mesh *m = (steerN_Mesh *)(uintptr_t)steerB_world_navmesh(lw->w, i);
+        if (!m) break;
+        if (!m->serial) continue;
+        int found = 0;
+        lua_pushnil(L); // the twin
+        lua_pushnil(L);
+        while (lua_next(L, reg)) {
+            lua_pop(L, 1);
+            const steerL_NavMesh *u = luaL_testudata(L, -1, STEERL_NAVMESH);
+            if (!u || !u->m || u->m->serial != m->serial) continue;
+            found++;
+            lua_pushvalue(L, -1);
+            lua_replace(L, reg + 1);
+        }
+        steerL_NavMesh *u = found == 1 ? lua_touserdata(L, reg + 1) : NULL;
+        if (u && u->m != m) {
+            steerN_mesh_retain(m);
+            steerN_mesh_release(u->m);
+            u->m = m;
+            steerL_navmesh_recharge(L, reg + 1);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
 }
 
 static int navmesh_new(lua_State *L)
@@ -804,6 +855,12 @@ bool steerL_nav_list_meshes(steerL_World *lw)
 
 void steerL_open_navmesh(lua_State *L)
 {
+    lua_newtable(L); // REG_MESHES
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, REG_MESHES);
     static const luaL_Reg meta[] = { { "__gc", mesh_gc }, { "__tostring", mesh_tostring }, { NULL, NULL } };
     static const luaL_Reg methods[] = {
         { "path", mesh_path },

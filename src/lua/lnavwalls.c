@@ -11,7 +11,9 @@
 // in order, the new added in the mesh's order, so the same changes give
 // the same shapes on every run. A snapshot keeps the records (the Lua
 // section's `meshwalls`), so a loaded world re-makes its walls when the
-// saved one would have.
+// saved one would have, and each mesh's serial, so that after an in-place
+// restore the script's mesh of that serial takes the world's copy
+// (steerL_nav_mesh_twins).
 #include "lnav.h"
 #include "../behaviors/exports.h"
 #include "../nav/mesh_dyn.h"
@@ -165,9 +167,11 @@ void steerL_nav_walls_save(lua_State *L, int wi)
         const MeshWalls *r = lua_rawget(L, rec) == LUA_TUSERDATA ? lua_touserdata(L, -1) : NULL;
         lua_pop(L, 1);
         if (!r) continue;
-        lua_createtable(L, 0, 5);
+        lua_createtable(L, 0, 6);
         lua_pushinteger(L, (lua_Integer)i);
         lua_setfield(L, -2, "mesh");
+        lua_pushinteger(L, (lua_Integer)m->serial); // its binding's name, for a restore's twin
+        lua_setfield(L, -2, "serial");
         lua_pushinteger(L, (lua_Integer)r->epoch);
         lua_setfield(L, -2, "epoch");
         lua_pushinteger(L, (lua_Integer)r->layer);
@@ -209,6 +213,10 @@ void steerL_nav_walls_bind(lua_State *L, int wi, int list, const char *fn)
         const steerN_Mesh *m = steerB_world_navmesh(lw->w, (uint32_t)int_field(L, "mesh", 0, UINT32_MAX, fn));
         uint32_t epoch = (uint32_t)int_field(L, "epoch", 0, UINT32_MAX, fn);
         uint32_t layer = (uint32_t)int_field(L, "layer", 0, STEERN_MESH_LAYERS, fn);
+        lua_Integer serial = lua_getfield(L, -1, "serial") == LUA_TNIL ? 0 : -1;
+        lua_pop(L, 1);
+        if (serial) serial = int_field(L, "serial", 0, (lua_Integer)1 << 62, fn);
+        if (m && serial) ((steerN_Mesh *)(uintptr_t)m)->serial = (uint64_t)serial;
         lua_getfield(L, -1, "height");
         double height = lua_tonumber(L, -1);
         lua_getfield(L, -2, "walls");

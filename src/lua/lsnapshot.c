@@ -861,6 +861,7 @@ int steerL_world_restore(lua_State *L)
     lua_setfield(L, -3, "twins");
     steerL_grids_twin(L, -1, fn);
     lua_settop(L, 4);
+    steerL_nav_mesh_twins(L, 1);      // the script's meshes of the serials the world's copies have take them
     steerL_snap_adopt_kept(L, 1, fn); // the trees the script holds (a cache by field, say) run again
     lua_getiuservalue(L, 4, 1);       // 5: w's old user value
     revoke_handles(L, 1, 5);

@@ -12,7 +12,8 @@
 -- world's walls from the mesh (w:add_navmesh) follow its obstacles from the
 -- next tick on: an agent seeking through a crate put there later is held
 -- by it, in a 3D world on its floor only; a snapshot taken between a move
--- and the next tick goes on as the run never stopped.
+-- and the next tick goes on as the run never stopped; after an in-place
+-- w:restore the script's nm and obstacle handles change the world's mesh.
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
@@ -212,5 +213,26 @@ describe("a world's walls from a mesh with obstacles", function()
       l:step(30)
       expect(l:hash(), "the loaded world"):eq(w:hash())
     end
+  end)
+
+  it("after w:restore, move the world's mesh through the script's nm and obstacle handles", function()
+    local nm = bake()
+    local w, up = world(nm)
+    local crate = nm:add_obstacle{ box = CRATE, layer = 2 }
+    w:step(10)
+    local saved, held = w:save(), nm.hash
+    crate:remove()
+    w:step(10)
+    expect(crate.alive, "removed before the restore"):eq(false)
+    w:restore(saved)
+    expect(crate.alive, "the handle names the world's crate again"):eq(true)
+    expect(nm.hash, "nm is the world's mesh, as saved"):eq(held)
+    expect(#nm:obstacles()):eq(1)
+    w:step(300)
+    expect(up.position.x, "held by the crate"):lt(20)
+    crate:remove()
+    expect(nm.hash, "removed from the world's mesh"):eq(nm0.hash)
+    w:step(600)
+    expect(up.position.x, "the world's walls follow: walked on"):gt(29)
   end)
 end)
