@@ -18,7 +18,8 @@
 #include <string.h>
 
 #define STEERL_NAVMESH "steer.navmesh"
-#define MAX_POINTS 4000000 // points of all rings together
+#define REG_MESHES "steer.navmesh_userdata" // the state's mesh userdata (weak keys), for their twins
+#define MAX_POINTS 4000000                  // points of all rings together
 
 typedef struct steerL_NavMesh {
     steerN_Mesh *m; // referenced; NULL once collected
@@ -197,6 +198,101 @@ void steerL_navmesh_push(lua_State *L, steerN_Mesh *m, const char *fn)
     m->hash = steerN_mesh_hash(m);
     m->serial = steerL_nav_serial(L);
     steerL_nav_charge(L, &u->charged, steerN_mesh_bytes(m));
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_MESHES) == LUA_TTABLE) {
+        lua_pushvalue(L, -2);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
+}
+
+// ---- twins -------------------------------------------------------------------
+
+// An in-place restore (w:restore) reads the world's meshes from the
+// snapshot: a mesh the world was given with w:add_navmesh whose saved
+// serial (and hash, the Lua section's `meshwalls`) is that of a live mesh
+// userdata of this state is that one's twin. Its C mesh takes the read
+// mesh's contents in place (steerN_mesh_exchange) as the core reads it
+// (steerB_set_mesh_twins), and the world holds it instead: the script's
+// nm, its obstacle handles and its trees name the world's mesh again. Once
+// the restore is done the read mesh, which now holds the twin's old
+// contents, is let go; when it fails, the two exchange back.
+
+#define REG_ANCHOR "steer.navmesh_twin_anchor" // the candidates, held while the load runs
+
+static steerN_Mesh *twin_hook(void *ud, steerN_Mesh *m)
+{
+    steerL_MeshTwins *t = ud;
+    if (t->npairs == STEERL_MESH_TWINS) return NULL;
+    for (uint32_t i = 0; i < t->nsaved; i++) {
+        if (t->saved[i].hash != m->hash || !t->saved[i].serial) continue;
+        for (uint32_t j = 0; j < t->nlive; j++) {
+            steerL_NavMesh *u = t->live[j].u;
+            if (!u || t->live[j].serial != t->saved[i].serial || u->m == m) continue;
+            t->live[j].u = NULL; // taken once
+            steerN_mesh_exchange(u->m, m);
+            t->pair[t->npairs].u = u;
+            t->pair[t->npairs++].loaded = m; // the load's reference, kept until the end
+            steerN_mesh_retain(u->m);
+            return u->m;
+        }
+    }
+    return NULL;
+}
+
+void steerL_nav_twins_begin(lua_State *L, int list, steerL_MeshTwins *t)
+{
+    list = lua_absindex(L, list);
+    memset(t, 0, sizeof *t);
+    for (lua_Integer i = 1; lua_istable(L, list) && i <= (lua_Integer)lua_rawlen(L, list); i++) {
+        lua_rawgeti(L, list, i);
+        lua_getfield(L, -1, "hash");
+        lua_getfield(L, -2, "serial");
+        const char *h = lua_tostring(L, -2);
+        int ok;
+        lua_Integer serial = lua_tointegerx(L, -1, &ok);
+        uint64_t hash = 0;
+        for (int k = 0; h && h[k] && k < 16; k++)
+            hash = hash << 4 | (uint64_t)(h[k] <= '9' ? h[k] - '0' : (h[k] | 0x20) - 'a' + 10);
+        if (h && ok && serial > 0 && t->nsaved < STEERL_MESH_TWINS)
+            t->saved[t->nsaved++] = (struct steerL_TwinSaved){ hash, (uint64_t)serial };
+        lua_pop(L, 3);
+    }
+    lua_newtable(L); // the anchor
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_MESHES) == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            lua_pop(L, 1);
+            steerL_NavMesh *u = luaL_testudata(L, -1, STEERL_NAVMESH);
+            if (!u || !u->m || !u->m->serial || t->nlive == STEERL_MESH_TWINS) continue;
+            uint32_t j = 0;
+            while (j < t->nlive && t->live[j].serial != u->m->serial) j++;
+            if (j < t->nlive) { // two of one serial: neither is a twin
+                t->live[j].u = NULL;
+                continue;
+            }
+            t->live[t->nlive++] = (struct steerL_TwinLive){ u->m->serial, u };
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, -4, (lua_Integer)t->nlive);
+        }
+    }
+    lua_pop(L, 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, REG_ANCHOR);
+    steerB_set_mesh_twins(twin_hook, t);
+}
+
+void steerL_nav_twins_end(lua_State *L, steerL_MeshTwins *t, bool ok)
+{
+    steerB_set_mesh_twins(NULL, NULL);
+    for (uint32_t i = 0; i < t->npairs; i++) {
+        steerL_NavMesh *u = t->pair[i].u;
+        if (!ok) steerN_mesh_exchange(u->m, t->pair[i].loaded);
+        steerN_mesh_release(t->pair[i].loaded);
+        steerL_nav_charge(L, &u->charged, steerN_mesh_bytes(u->m));
+    }
+    t->npairs = 0;
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, REG_ANCHOR);
 }
 
 static int navmesh_new(lua_State *L)
@@ -371,9 +467,8 @@ static double opt_radius(lua_State *L, int idx, const char *fn, const char *arg)
     return steerL_checkrange(L, idx, fn, arg, "a radius in metres", 0, STEERN_RADIUS_MAX);
 }
 
-// A layer of m named by field `name` of the options table at idx (1 ..
-// nlayers; nil: def, 0 for any).
-static uint32_t opt_layer(lua_State *L, int idx, const steerN_Mesh *m, const char *fn, const char *name, uint32_t def)
+uint32_t steerL_navmesh_layer(lua_State *L, int idx, const steerN_Mesh *m, const char *fn, const char *name,
+                              uint32_t def)
 {
     if (lua_isnoneornil(L, idx)) return def;
     lua_getfield(L, idx, name);
@@ -399,7 +494,8 @@ static uint32_t opt_layer(lua_State *L, int idx, const steerN_Mesh *m, const cha
 static void read_floors(lua_State *L, int idx, const steerN_Mesh *m, const char *fn, const double a[3],
                         const double b[3], steerN_Floor fl[2])
 {
-    uint32_t la = opt_layer(L, idx, m, fn, "layer", 0), lb = opt_layer(L, idx, m, fn, "to_layer", la);
+    uint32_t la = steerL_navmesh_layer(L, idx, m, fn, "layer", 0),
+             lb = steerL_navmesh_layer(L, idx, m, fn, "to_layer", la);
     fl[0] = (steerN_Floor){ .layer = la, .has_z = !la, .z = a[2] };
     fl[1] = (steerN_Floor){ .layer = lb, .has_z = !lb, .z = b ? b[2] : 0 };
 }
@@ -802,79 +898,14 @@ bool steerL_nav_list_meshes(steerL_World *lw)
     return true;
 }
 
-// w:add_navmesh(nm [, { layer, height }]): the mesh's walls become the
-// world's walls (w:raycast, avoid_walls, reciprocal's obstacles and the
-// collide pass see them), and the C world holds the mesh and lists it for
-// the viewer (so a snapshot carries it: a loaded world draws it too).
-// Adding the same mesh again, or one made the same (the one a snapshot
-// brought back), does nothing. In a 3D world each wall is a panel from
-// the ground's height up `height` (steer_add_wall_height): the walls of
-// one floor stand in the way of the agents on it only. In a 2D world every
-// layer's walls are in one plan, unless `layer` keeps one layer's.
-// Whether triangle t is on layer k (1-based; 0: any).
-static bool on_layer(const steerN_Mesh *m, uint32_t t, uint32_t k)
-{
-    return !k || (m->layer ? m->layer[t] : 0) == k - 1;
-}
-
-int steerL_world_add_navmesh(lua_State *L)
-{
-    const char *fn = "steer.world:add_navmesh";
-    steerL_check_unsandboxed(L, "w:add_navmesh", "the static geometry belongs to the game");
-    steerL_World *lw = steerL_checkworld(L, 1);
-    steerL_NavMesh *u = check_mesh(L, 2);
-    const steerN_Mesh *m = u->m;
-    double height = 2;
-    uint32_t layer = 0;
-    if (!lua_isnoneornil(L, 3)) {
-        static const char *const fields[] = { "layer", "height", NULL };
-        if (!lua_istable(L, 3)) steerL_field_error(L, fn, "options", "a table { layer, height }", 3);
-        steerL_check_fields(L, 3, fn, fields, 0);
-        layer = opt_layer(L, 3, m, fn, "layer", 0);
-        height = steerL_optnumber(L, 3, fn, "height", 2, 1e-3, 1e6, "a wall height in metres");
-    }
-    steerL_check_writable(L, lw, fn);
-    lua_settop(L, 2);
-    int added = steerB_world_add_navmesh(lw->w, u->m);
-    if (added < 0) return luaL_error(L, "%s: out of memory", fn);
-    if (!steerL_nav_list_meshes(lw)) return luaL_error(L, "%s: out of memory", fn);
-    if (!added) return 0;
-    lua_getiuservalue(L, 1, 1);
-    if (lua_getfield(L, 3, "navmeshes") != LUA_TTABLE) { // 4: mesh -> its walls' ids, held as long as the world
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, 3, "navmeshes");
-    }
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < 3 * m->ntri; i++) n += m->adj[i] < 0 && on_layer(m, i / 3, layer);
-    steerL_Walls *walls = lua_newuserdatauv(L, sizeof *walls + sizeof walls->id[0] * (n ? n : 1), 0);
-    walls->n = 0;
-    lua_pushvalue(L, 2);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, 4);
-    for (uint32_t t = 0; t < m->ntri; t++)
-        for (int i = 0; i < 3; i++) {
-            if (m->adj[3 * (size_t)t + (size_t)i] >= 0 || !on_layer(m, t, layer)) continue;
-            uint32_t va = m->tri[3 * (size_t)t + (size_t)i], vb = m->tri[3 * (size_t)t + (size_t)((i + 1) % 3)];
-            const double *a = m->xy + 2 * (size_t)va, *b = m->xy + 2 * (size_t)vb;
-            double a3[3] = { a[0], a[1], m->z ? m->z[va] : 0 }, b3[3] = { b[0], b[1], m->z ? m->z[vb] : 0 };
-            steer_Shape id = STEER_NO_SHAPE;
-            int st =
-                lw->dim == 3 ? steer_add_wall_height(lw->w, a3, b3, height, &id) : steer_add_wall(lw->w, a3, b3, &id);
-            if (st)
-                return luaL_error(L, "%s: %s", fn,
-                                  st == STEER_ENOMEM ? "out of memory"
-                                  : st == STEER_EBUSY
-                                      ? "cannot add walls now (inside a step)"
-                                      : "the mesh's walls lie beyond the coordinates a world can store");
-            walls->id[walls->n++] = id;
-        }
-    return 0;
-}
-
 void steerL_open_navmesh(lua_State *L)
 {
+    lua_newtable(L); // REG_MESHES
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, REG_MESHES);
     static const luaL_Reg meta[] = { { "__gc", mesh_gc }, { "__tostring", mesh_tostring }, { NULL, NULL } };
     static const luaL_Reg methods[] = {
         { "path", mesh_path },
