@@ -71,6 +71,7 @@ void steerN_mesh_query_free(steerN_MeshQuery *q)
     steerN_realloc(&a, q->hkey, sizeof *q->hkey * q->hcap, 0);
     steerN_realloc(&a, q->hitem, sizeof *q->hitem * q->hcap, 0);
     steerN_realloc(&a, q->pts, sizeof *q->pts * 2 * q->cap_pts, 0);
+    steerN_realloc(&a, q->pz, sizeof *q->pz * q->cap_pz, 0);
     steerN_realloc(&a, q->corr, sizeof *q->corr * q->cap_corr, 0);
     steerN_realloc(&a, q->portal, sizeof *q->portal * q->cap_portal, 0);
     steerN_realloc(&a, q->cor, sizeof *q->cor * q->cap_cor, 0);
