@@ -40,7 +40,7 @@ static int run(const NavLevel *l, int moves)
     double crate[8] = { x - 0.5, y - 0.5, x + 0.5, y - 0.5, x + 0.5, y + 0.5, x - 0.5, y + 0.5 };
     uint32_t id;
     double t0 = bench_now();
-    steerN_ObstacleStatus st = steerN_obstacle_add(m, crate, 4, STEERN_OBST_BLOCKED, &id);
+    steerN_ObstacleStatus st = steerN_obstacle_add(m, crate, 4, STEERN_OBST_BLOCKED, NULL, &id);
     double add = bench_now() - t0;
     double *us = malloc(sizeof *us * (size_t)moves);
     if (st || !us) {

@@ -148,6 +148,8 @@ typedef struct steer_NavObstacleDesc {
     double radius;
     double min[2], max[2]; // else a box (max above and right of min)
     int area;              // 0: blocked (carved out); else the area (steer_navmesh_area, >= 1) it re-labels
+    int layer;             // on a baked mesh of several floors, 1 + the layer it stands on (and changes alone); 0: the
+                           // ground's under the centre of its footprint's box (the lowest-numbered triangle's there)
 } steer_NavObstacleDesc;
 // Add an obstacle: *id its handle (1, 2, ... in the order added, never
 // reused). STEER_EARG with steer_last_error() saying why (a bad point, a

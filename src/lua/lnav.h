@@ -98,6 +98,10 @@ void steerL_navmesh_push(lua_State *L, struct steerN_Mesh *m, const char *fn);
 // (lnavmesh.c).
 struct steerN_Mesh *steerL_navmesh_check(lua_State *L, int idx);
 void steerL_navmesh_recharge(lua_State *L, int idx);
+// A layer of m named by field `name` of the options table at idx (1 ..
+// nlayers, raising on another value; nil: def, 0 for any).
+uint32_t steerL_navmesh_layer(lua_State *L, int idx, const struct steerN_Mesh *m, const char *fn, const char *name,
+                              uint32_t def);
 // nm:add_obstacle, nm:obstacles and the obstacle handles (lnavobst.c).
 int steerL_navmesh_add_obstacle(lua_State *L);
 int steerL_navmesh_obstacles(lua_State *L);

@@ -371,9 +371,8 @@ static double opt_radius(lua_State *L, int idx, const char *fn, const char *arg)
     return steerL_checkrange(L, idx, fn, arg, "a radius in metres", 0, STEERN_RADIUS_MAX);
 }
 
-// A layer of m named by field `name` of the options table at idx (1 ..
-// nlayers; nil: def, 0 for any).
-static uint32_t opt_layer(lua_State *L, int idx, const steerN_Mesh *m, const char *fn, const char *name, uint32_t def)
+uint32_t steerL_navmesh_layer(lua_State *L, int idx, const steerN_Mesh *m, const char *fn, const char *name,
+                              uint32_t def)
 {
     if (lua_isnoneornil(L, idx)) return def;
     lua_getfield(L, idx, name);
@@ -399,7 +398,8 @@ static uint32_t opt_layer(lua_State *L, int idx, const steerN_Mesh *m, const cha
 static void read_floors(lua_State *L, int idx, const steerN_Mesh *m, const char *fn, const double a[3],
                         const double b[3], steerN_Floor fl[2])
 {
-    uint32_t la = opt_layer(L, idx, m, fn, "layer", 0), lb = opt_layer(L, idx, m, fn, "to_layer", la);
+    uint32_t la = steerL_navmesh_layer(L, idx, m, fn, "layer", 0),
+             lb = steerL_navmesh_layer(L, idx, m, fn, "to_layer", la);
     fl[0] = (steerN_Floor){ .layer = la, .has_z = !la, .z = a[2] };
     fl[1] = (steerN_Floor){ .layer = lb, .has_z = !lb, .z = b ? b[2] : 0 };
 }
@@ -830,7 +830,7 @@ int steerL_world_add_navmesh(lua_State *L)
         static const char *const fields[] = { "layer", "height", NULL };
         if (!lua_istable(L, 3)) steerL_field_error(L, fn, "options", "a table { layer, height }", 3);
         steerL_check_fields(L, 3, fn, fields, 0);
-        layer = opt_layer(L, 3, m, fn, "layer", 0);
+        layer = steerL_navmesh_layer(L, 3, m, fn, "layer", 0);
         height = steerL_optnumber(L, 3, fn, "height", 2, 1e-3, 1e6, "a wall height in metres");
     }
     steerL_check_writable(L, lw, fn);

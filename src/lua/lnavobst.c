@@ -118,10 +118,11 @@ static double *read_shape(lua_State *L, int t, const char *fn, uint32_t *n)
     return xy;
 }
 
-// nm:add_obstacle{ polygon = {...} | circle = { center, radius } | box = { min, max }, area = "blocked" | name }
+// nm:add_obstacle{ polygon = {...} | circle = { center, radius } | box = { min, max }, area = "blocked" | name,
+// layer = k | z = h }
 static int mesh_add_obstacle(lua_State *L)
 {
-    static const char *const fields[] = { "polygon", "circle", "box", "area", NULL };
+    static const char *const fields[] = { "polygon", "circle", "box", "area", "layer", "z", NULL };
     const char *fn = "steer.navmesh:add_obstacle";
     steerN_Mesh *m = steerL_navmesh_check(L, 1);
     if (!lua_istable(L, 2)) steerL_field_error(L, fn, "obstacle", "a table { polygon | circle | box, area }", 2);
@@ -146,9 +147,17 @@ static int mesh_add_obstacle(lua_State *L)
         if (strcmp(name, "blocked") != 0) area = steerN_mesh_area(m, name);
     }
     lua_pop(L, 1);
+    // its floor: a layer, or the ground under its centre nearest below z
+    steerN_Floor fl = { .layer = steerL_navmesh_layer(L, 2, m, fn, "layer", 0) };
+    if (lua_getfield(L, 2, "z") != LUA_TNIL) {
+        if (fl.layer) luaL_error(L, "%s: expected 'layer' or 'z' (which floor it stands on), not both", fn);
+        fl.has_z = true;
+        fl.z = steerL_checkrange(L, -1, fn, "z", "a height in metres", -1e9, 1e9);
+    }
+    lua_pop(L, 1);
     uint32_t n, id = 0;
     const double *xy = read_shape(L, 2, fn, &n);
-    steerN_ObstacleStatus st = steerN_obstacle_add(m, xy, n, area, &id);
+    steerN_ObstacleStatus st = steerN_obstacle_add(m, xy, n, area, &fl, &id);
     steerL_navmesh_recharge(L, 1);
     if (st) return fail(L, fn, st);
     push_obstacle(L, 1, m, id);
@@ -203,7 +212,7 @@ static int obstacle_remove(lua_State *L)
     return st ? fail(L, fn, st) : 0;
 }
 
-// obstacle.id, .alive, .area ("blocked" or the area's name), .polygon (its points now)
+// obstacle.id, .alive, .area ("blocked" or the area's name), .layer (1 ..), .polygon (its points now)
 static int obstacle_index(lua_State *L)
 {
     const steerL_Obstacle *o = check_obstacle(L, 1);
@@ -212,6 +221,7 @@ static int obstacle_index(lua_State *L)
     if (!k) return 0;
     if (strcmp(k, "id") == 0) lua_pushinteger(L, (lua_Integer)o->id);
     else if (strcmp(k, "alive") == 0) lua_pushboolean(L, x != NULL);
+    else if (strcmp(k, "layer") == 0 && x) lua_pushinteger(L, (lua_Integer)x->layer + 1);
     else if (strcmp(k, "area") == 0 && x)
         lua_pushstring(L, x->area == STEERN_OBST_BLOCKED ? "blocked" : o->m->area_name[x->area]);
     else if (strcmp(k, "polygon") == 0 && x) {

@@ -674,7 +674,13 @@ int steer_navmesh_add_obstacle(steer_NavMesh *m, const steer_NavObstacleDesc *d,
         memcpy(shape, c, sizeof c);
         xy = shape, n = 4;
     }
-    return obstacle_status(steerN_obstacle_add(m->m, xy, n, d->area ? d->area : STEERN_OBST_BLOCKED, id), fn, 0);
+    if (d->layer < 0 || (uint32_t)d->layer > m->m->nlayers) {
+        steerA_refuse_why("%s: layer %d, expected 0 (the floor under its centre) or 1 to %u", fn, d->layer,
+                          m->m->nlayers);
+        return STEER_EARG;
+    }
+    steerN_Floor fl = { .layer = (uint32_t)d->layer };
+    return obstacle_status(steerN_obstacle_add(m->m, xy, n, d->area ? d->area : STEERN_OBST_BLOCKED, &fl, id), fn, 0);
 }
 
 int steer_navmesh_move_obstacle(steer_NavMesh *m, uint32_t id, double dx, double dy)

@@ -107,6 +107,22 @@ steerN_Mesh *steerN_mesh_clone(const steerN_Mesh *m)
     c->nareas = m->nareas;
     memcpy(c->area_name, m->area_name, sizeof c->area_name);
     memcpy(c->area_cost, m->area_cost, sizeof c->area_cost);
+    c->nlayers = m->nlayers;
+    if ((m->iz && steerN_mesh_alloc_floors(c, m->layer != NULL)) ||
+        (m->hgrid && steerN_mesh_alloc_heights(c, m->nhz))) {
+        steerN_mesh_free(c);
+        return NULL;
+    }
+    if (m->iz) {
+        memcpy(c->iz, m->iz, sizeof *c->iz * m->nvert);
+        memcpy(c->z, m->z, sizeof *c->z * m->nvert);
+    }
+    if (m->layer) memcpy(c->layer, m->layer, sizeof *c->layer * m->ntri);
+    if (m->hgrid) {
+        memcpy(c->hgrid, m->hgrid, sizeof *c->hgrid * m->nlayers);
+        memcpy(c->hz, m->hz, sizeof *c->hz * m->nhz);
+        c->hcell = m->hcell;
+    }
     c->hash = m->hash;
     return c;
 }
@@ -121,6 +137,12 @@ void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b)
     uint32_t nv = a->nvert, nt = a->ntri;
     a->nvert = b->nvert, a->ntri = b->ntri;
     b->nvert = nv, b->ntri = nt;
+    // the floors per vertex and triangle go with them (the height grids, per layer, stay)
+    int64_t *iz = a->iz;
+    double *z = a->z;
+    uint16_t *layer = a->layer;
+    a->iz = b->iz, a->z = b->z, a->layer = b->layer;
+    b->iz = iz, b->z = z, b->layer = layer;
 }
 
 static uint64_t hash_u64(uint64_t h, uint64_t v)

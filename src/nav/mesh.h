@@ -127,11 +127,12 @@ size_t steerN_mesh_bytes(const steerN_Mesh *m);
 uint64_t steerN_mesh_hash(const steerN_Mesh *m);
 // The area named `name` (0 .. nareas - 1), or -1.
 int steerN_mesh_area(const steerN_Mesh *m, const char *name);
-// A copy of m's mesh part (not prepared, no obstacles), one reference; NULL
-// when out of memory.
+// A copy of m's mesh part, its floors and height grids with it (not
+// prepared, no obstacles, no links), one reference; NULL when out of memory.
 steerN_Mesh *steerN_mesh_clone(const steerN_Mesh *m);
-// Exchange the mesh parts (counts and arrays) of a and b, neither prepared
-// (mesh_dyn.c puts a rebuilt mesh in the place of the live one).
+// Exchange the mesh parts (counts and arrays, the heights per vertex and
+// layers per triangle with them; not the height grids) of a and b, neither
+// prepared (mesh_dyn.c puts a rebuilt mesh in the place of the live one).
 void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b);
 // Set xy from ixy (after the builder or a reader filled ixy).
 void steerN_mesh_set_metres(steerN_Mesh *m);
@@ -242,6 +243,11 @@ bool steerN_mesh_grid_height(const steerN_Mesh *m, uint32_t k, const double p[2]
 struct steerN_BakeSpec;
 int steerN_mesh_bake_heights(steerN_Mesh *m, const struct steerN_BakeSpec *s, const struct steerN_BakeRings *r,
                              const uint32_t *layer_of);
+// The height (quanta) of a vertex at p on layer k of m (prepared): the
+// ground's there as steerN_mesh_height gives it on that layer (its grid's,
+// else the plane of its triangle there, else the nearest point's); false
+// when m has no ground on that layer (*iz untouched).
+bool steerN_mesh_vertex_height(const steerN_Mesh *m, uint32_t k, const double p[2], int64_t *iz);
 // The grids as bytes and back (mesh_io.c's version 3; steerN_mesh_hash hashes them).
 struct steerS_Writer;
 void steerN_mesh_encode_heights(const steerN_Mesh *m, struct steerS_Writer *out);

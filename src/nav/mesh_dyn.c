@@ -32,7 +32,8 @@
 #define MARGIN 4       // quanta around a footprint that no region border comes within
 #define GROW_TRIES 256 // rebuilds that may grow a region before one gives up
 #define EPOCH_MASK 0xFFFFFFu
-#define VERSION 4 // of the bytes of a mesh with obstacles (mesh_io.c's: 1 flat, 2 with floors, 3 with links)
+#define VERSION 4        // of the bytes of a mesh with obstacles (mesh_io.c's: 1 flat, 2 with floors, 3 with links)
+#define VERSION_LAYERS 6 // the same, its obstacles with their layers (a base of several layers)
 
 typedef struct Region { // a region's build, kept for the next rebuild
     uint64_t key;
@@ -68,7 +69,10 @@ const char *steerN_obstacle_status_text(steerN_ObstacleStatus s)
     case STEERN_OBST_GONE: return "the obstacle was removed";
     case STEERN_OBST_LIMIT: return "too many obstacles or points";
     case STEERN_OBST_INTERNAL: return "the mesh could not be rebuilt under it (the mesh is as it was)";
-    case STEERN_OBST_FLOORS: return "the mesh is baked with heights: obstacles on baked meshes are not supported yet";
+    case STEERN_OBST_SEAM:
+        return "its footprint cuts where its floor meets another layer's ground (a stair's foot or head, a bridge's "
+               "end): keep it to one floor";
+    case STEERN_OBST_BADLAYER: return "a layer the mesh does not have";
     }
     return "?";
 }
@@ -163,12 +167,21 @@ static bool tri_box(const steerN_Mesh *b, uint32_t t, const int64_t box[4])
 typedef struct Border { // a region's border edge: its vertices (base), the triangle across and its edge
     uint32_t a, b;
     uint32_t out, edge;
+    uint32_t in;  // the region's triangle (base)
+    uint32_t hit; // 1 once the assembled mesh joins it
 } Border;
 
-typedef struct Vkey { // a base vertex of a region, to find a build's vertex by its coordinates
+typedef struct Vkey { // a base vertex of region r, to find its build's vertex by its coordinates
+    uint32_t r;
     int64_t x, y;
     uint32_t v;
 } Vkey;
+
+typedef struct Pend { // a region's wall edge (a, b) across which another region lies (a seam)
+    uint32_t a, b;
+    uint32_t x, i;    // the live triangle and its edge
+    const Border *at; // the border it is
+} Pend;
 
 typedef struct Scratch {
     uint32_t *comp;                  // per base triangle: its region, or UINT32_MAX (kept)
@@ -184,6 +197,8 @@ typedef struct Scratch {
     size_t nborder, cap_border;
     Vkey *vk;
     size_t cap_vk;
+    Pend *pend;
+    size_t npend, cap_pend;
     double *xy;
     size_t cap_xy;
     uint32_t *ring_end;
@@ -205,6 +220,7 @@ static void scratch_free(const steerN_Mesh *m, Scratch *s, uint32_t nt, uint32_t
     steerN_realloc(a, s->touch_tri, sizeof *s->touch_tri * s->cap_touch, 0);
     steerN_realloc(a, s->border, sizeof *s->border * s->cap_border, 0);
     steerN_realloc(a, s->vk, sizeof *s->vk * s->cap_vk, 0);
+    steerN_realloc(a, s->pend, sizeof *s->pend * s->cap_pend, 0);
     steerN_realloc(a, s->xy, sizeof *s->xy * s->cap_xy, 0);
     steerN_realloc(a, s->ring_end, sizeof *s->ring_end * s->cap_ring, 0);
     steerN_realloc(a, s->role, sizeof *s->role * s->cap_ring, 0);
@@ -235,7 +251,7 @@ static int mark_touches(const steerN_MeshDyn *d, Scratch *s)
                     uint32_t t = b->titem[j];
                     if (s->stamp[t] == k + 1) continue;
                     s->stamp[t] = k + 1;
-                    if (!tri_box(b, t, box)) continue;
+                    if ((b->layer && b->layer[t] != o->layer) || !tri_box(b, t, box)) continue;
                     if (steerN_grow(a, (void **)&s->touch_tri, &s->cap_touch, s->ntouch + 1, sizeof *s->touch_tri))
                         return -1;
                     s->touch_tri[s->ntouch++] = t;
@@ -247,8 +263,9 @@ static int mark_touches(const steerN_MeshDyn *d, Scratch *s)
     return 0;
 }
 
-// (2) The regions: connected sets of marked triangles, numbered in the
-// order of their lowest triangle; their triangles in index order.
+// (2) The regions: connected sets of marked triangles of one layer,
+// numbered in the order of their lowest triangle; their triangles in index
+// order.
 static uint32_t find_regions(const steerN_Mesh *b, Scratch *s)
 {
     uint32_t nt = b->ntri, nr = 0;
@@ -262,7 +279,7 @@ static uint32_t find_regions(const steerN_Mesh *b, Scratch *s)
             uint32_t u = s->queue[head++];
             for (int i = 0; i < 3; i++) {
                 int32_t v = b->adj[3 * (size_t)u + (size_t)i];
-                if (v >= 0 && s->mark[v] && s->comp[v] == UINT32_MAX) {
+                if (v >= 0 && s->mark[v] && s->comp[v] == UINT32_MAX && (!b->layer || b->layer[v] == b->layer[u])) {
                     s->comp[v] = nr;
                     s->queue[tail++] = (uint32_t)v;
                 }
@@ -369,21 +386,30 @@ static steerN_ObstacleStatus build_region(const steerN_MeshDyn *d, Scratch *s, u
 static int cmp_vkey(const void *pa, const void *pb)
 {
     const Vkey *a = pa, *b = pb;
+    if (a->r != b->r) return a->r < b->r ? -1 : 1;
     if (a->x != b->x) return a->x < b->x ? -1 : 1;
     if (a->y != b->y) return a->y < b->y ? -1 : 1;
     return (a->v > b->v) - (a->v < b->v);
 }
 
-// The base vertex at p among the n sorted keys, or UINT32_MAX.
-static uint32_t find_vkey(const Vkey *vk, size_t n, const int64_t p[2])
+// The base vertex of region r at p among the n sorted keys, or UINT32_MAX.
+static uint32_t find_vkey(const Vkey *vk, size_t n, uint32_t r, const int64_t p[2])
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (vk[mid].x < p[0] || (vk[mid].x == p[0] && vk[mid].y < p[1])) lo = mid + 1;
+        if (vk[mid].r < r || (vk[mid].r == r && (vk[mid].x < p[0] || (vk[mid].x == p[0] && vk[mid].y < p[1]))))
+            lo = mid + 1;
         else hi = mid;
     }
-    return lo < n && vk[lo].x == p[0] && vk[lo].y == p[1] ? vk[lo].v : UINT32_MAX;
+    return lo < n && vk[lo].r == r && vk[lo].x == p[0] && vk[lo].y == p[1] ? vk[lo].v : UINT32_MAX;
+}
+
+static int cmp_pend(const void *pa, const void *pb)
+{
+    const Pend *a = pa, *b = pb;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    return (a->b > b->b) - (a->b < b->b);
 }
 
 static int cmp_border(const void *pa, const void *pb)
@@ -401,7 +427,8 @@ static void regions_free(const steerN_Mesh *m, Region *r, uint32_t n, uint32_t c
 
 // (4) The live mesh from the kept triangles and the regions' builds; 1
 // when a border edge did not come out of its build (the triangle across it
-// is marked: build again), 0 done, -1 out of memory.
+// is marked: build again), 2 when that edge is a seam with another layer
+// (refused), 0 done, -1 out of memory.
 static int assemble(const steerN_MeshDyn *d, Scratch *s, const Region *reg, uint32_t nr, steerN_Mesh **out)
 {
     const steerN_Mesh *b = d->base;
@@ -411,19 +438,21 @@ static int assemble(const steerN_MeshDyn *d, Scratch *s, const Region *reg, uint
     ntri = nkeep;
     size_t nvk = 0;
     for (uint32_t r = 0; r < nr; r++) ntri += reg[r].mesh ? reg[r].mesh->ntri : 0;
-    // the border edges, and the base vertices of the regions by coordinates
+    // the border edges (to kept triangles, or to another layer's region),
+    // and the base vertices of each region by coordinates
     s->nborder = 0;
     for (uint32_t j = 0; j < s->start[nr]; j++) {
         uint32_t t = s->order[j];
         for (int i = 0; i < 3; i++) {
             uint32_t v = b->tri[3 * (size_t)t + (size_t)i];
             if (steerN_grow(a, (void **)&s->vk, &s->cap_vk, nvk + 1, sizeof *s->vk)) return -1;
-            s->vk[nvk++] = (Vkey){ b->ixy[2 * (size_t)v], b->ixy[2 * (size_t)v + 1], v };
+            s->vk[nvk++] = (Vkey){ s->comp[t], b->ixy[2 * (size_t)v], b->ixy[2 * (size_t)v + 1], v };
             int32_t u = b->adj[3 * (size_t)t + (size_t)i];
-            if (u < 0 || s->comp[u] != UINT32_MAX) continue;
+            if (u < 0 || s->comp[u] == s->comp[t]) continue;
             if (steerN_grow(a, (void **)&s->border, &s->cap_border, s->nborder + 1, sizeof *s->border)) return -1;
-            s->border[s->nborder++] = (Border){ v, b->tri[3 * (size_t)t + (size_t)(i + 1) % 3], (uint32_t)u,
-                                                b->back[3 * (size_t)t + (size_t)i] };
+            s->border[s->nborder++] = (Border){ v,           b->tri[3 * (size_t)t + (size_t)(i + 1) % 3],
+                                                (uint32_t)u, b->back[3 * (size_t)t + (size_t)i],
+                                                t,           0 };
         }
     }
     if (nvk) qsort(s->vk, nvk, sizeof *s->vk, cmp_vkey);
@@ -431,16 +460,22 @@ static int assemble(const steerN_MeshDyn *d, Scratch *s, const Region *reg, uint
     // the regions' vertices not in the base, counted
     for (uint32_t r = 0; r < nr; r++)
         for (uint32_t v = 0; reg[r].mesh && v < reg[r].mesh->nvert; v++)
-            nnew += find_vkey(s->vk, nvk, reg[r].mesh->ixy + 2 * (size_t)v) == UINT32_MAX;
+            nnew += find_vkey(s->vk, nvk, r, reg[r].mesh->ixy + 2 * (size_t)v) == UINT32_MAX;
     steerN_Mesh *n = steerN_mesh_alloc(b->nvert + nnew, ntri, a);
-    if (!n) return -1;
+    if (!n || (b->iz && steerN_mesh_alloc_floors(n, b->layer != NULL))) {
+        steerN_mesh_free(n);
+        return -1;
+    }
+    n->nlayers = b->nlayers;
     memcpy(n->ixy, b->ixy, sizeof *n->ixy * 2 * b->nvert);
+    if (b->iz) memcpy(n->iz, b->iz, sizeof *n->iz * b->nvert);
     uint32_t *tnew = s->queue; // per base triangle: its index in n (kept ones)
     for (uint32_t t = 0, k = 0; t < nt; t++) tnew[t] = s->comp[t] == UINT32_MAX ? k++ : UINT32_MAX;
     for (uint32_t t = 0; t < nt; t++) {
         if (tnew[t] == UINT32_MAX) continue;
         uint32_t x = tnew[t];
         n->area[x] = b->area[t];
+        if (n->layer) n->layer[x] = b->layer[t];
         for (int i = 0; i < 3; i++) {
             int32_t u = b->adj[3 * (size_t)t + (size_t)i];
             n->tri[3 * (size_t)x + (size_t)i] = b->tri[3 * (size_t)t + (size_t)i];
@@ -450,9 +485,11 @@ static int assemble(const steerN_MeshDyn *d, Scratch *s, const Region *reg, uint
     uint32_t tri_at = nkeep, vert_at = b->nvert, matched = 0;
     int rc = 0;
     uint32_t vmap_cap = 0, *vmap = NULL;
+    s->npend = 0;
     for (uint32_t r = 0; r < nr && rc == 0; r++) {
         const steerN_Mesh *g = reg[r].mesh;
         if (!g) continue;
+        uint32_t layer = b->layer ? b->layer[s->order[s->start[r]]] : 0;
         if (g->nvert > vmap_cap) {
             uint32_t *p = steerN_realloc(a, vmap, sizeof *vmap * vmap_cap, sizeof *vmap * g->nvert);
             if (!p) {
@@ -463,16 +500,20 @@ static int assemble(const steerN_MeshDyn *d, Scratch *s, const Region *reg, uint
             vmap_cap = g->nvert;
         }
         for (uint32_t v = 0; v < g->nvert; v++) {
-            vmap[v] = find_vkey(s->vk, nvk, g->ixy + 2 * (size_t)v);
-            if (vmap[v] == UINT32_MAX) {
-                vmap[v] = vert_at;
-                memcpy(n->ixy + 2 * (size_t)vert_at, g->ixy + 2 * (size_t)v, sizeof *n->ixy * 2);
-                vert_at++;
-            }
+            const int64_t *q = g->ixy + 2 * (size_t)v;
+            vmap[v] = find_vkey(s->vk, nvk, r, q);
+            if (vmap[v] != UINT32_MAX) continue;
+            vmap[v] = vert_at;
+            memcpy(n->ixy + 2 * (size_t)vert_at, q, sizeof *n->ixy * 2);
+            // a new vertex stands on the base's ground under it, on the region's layer
+            double p[2] = { (double)q[0] / STEERN_MESH_SCALE, (double)q[1] / STEERN_MESH_SCALE };
+            if (n->iz && !steerN_mesh_vertex_height(b, layer, p, &n->iz[vert_at])) n->iz[vert_at] = 0;
+            vert_at++;
         }
-        for (uint32_t t = 0; t < g->ntri; t++) {
+        for (uint32_t t = 0; t < g->ntri && rc == 0; t++) {
             uint32_t x = tri_at + t;
             n->area[x] = g->area[t];
+            if (n->layer) n->layer[x] = (uint16_t)layer;
             for (int i = 0; i < 3; i++) {
                 int32_t u = g->adj[3 * (size_t)t + (size_t)i];
                 n->tri[3 * (size_t)x + (size_t)i] = vmap[g->tri[3 * (size_t)t + (size_t)i]];
@@ -480,25 +521,49 @@ static int assemble(const steerN_MeshDyn *d, Scratch *s, const Region *reg, uint
             }
             for (int i = 0; i < 3; i++) {
                 if (g->adj[3 * (size_t)t + (size_t)i] >= 0) continue;
-                Border key = { n->tri[3 * (size_t)x + (size_t)i], n->tri[3 * (size_t)x + (size_t)(i + 1) % 3], 0, 0 };
-                const Border *f = s->nborder ? bsearch(&key, s->border, s->nborder, sizeof key, cmp_border) : NULL;
+                Border key = {
+                    n->tri[3 * (size_t)x + (size_t)i], n->tri[3 * (size_t)x + (size_t)(i + 1) % 3], 0, 0, 0, 0
+                };
+                Border *f = s->nborder ? bsearch(&key, s->border, s->nborder, sizeof key, cmp_border) : NULL;
                 if (!f) continue;
+                if (s->comp[f->out] != UINT32_MAX) { // another region across: joined below
+                    if (steerN_grow(a, (void **)&s->pend, &s->cap_pend, s->npend + 1, sizeof *s->pend)) {
+                        rc = -1;
+                        break;
+                    }
+                    s->pend[s->npend++] = (Pend){ key.a, key.b, x, (uint32_t)i, f };
+                    continue;
+                }
                 uint32_t o = tnew[f->out];
                 n->adj[3 * (size_t)x + (size_t)i] = (int32_t)o;
                 n->adj[3 * (size_t)o + f->edge] = (int32_t)x;
+                f->hit = 1;
                 matched++;
             }
         }
         tri_at += g->ntri;
     }
     steerN_realloc(a, vmap, sizeof *vmap * vmap_cap, 0);
+    // the seams between regions of two layers: each side's edge finds the other's
+    if (rc == 0 && s->npend) qsort(s->pend, s->npend, sizeof *s->pend, cmp_pend);
+    for (size_t k = 0; rc == 0 && k < s->npend; k++) {
+        Pend key = { s->pend[k].b, s->pend[k].a, 0, 0, NULL };
+        const Pend *f = bsearch(&key, s->pend, s->npend, sizeof key, cmp_pend);
+        if (!f) continue;
+        n->adj[3 * (size_t)s->pend[k].x + s->pend[k].i] = (int32_t)f->x;
+        ((Border *)s->pend[k].at)->hit = 1;
+        matched++;
+    }
     if (rc == 0 && matched != s->nborder) {
-        // a border edge the build moved: what lies across it joins the region
+        // a border edge the build moved: what lies across it joins the
+        // region, unless it is another layer's (a seam: refused)
         for (size_t i = 0; i < s->nborder; i++) {
-            uint32_t o = tnew[s->border[i].out];
-            if (n->adj[3 * (size_t)o + s->border[i].edge] < 0) s->mark[s->border[i].out] = 1;
+            const Border *f = &s->border[i];
+            if (f->hit) continue;
+            if (b->layer && b->layer[f->out] != b->layer[f->in]) rc = 2;
+            s->mark[f->out] = 1;
         }
-        rc = 1;
+        if (rc == 0) rc = 1;
     }
     if (rc) {
         steerN_mesh_free(n);
@@ -582,6 +647,10 @@ static steerN_ObstacleStatus rebuild(steerN_Mesh *m)
         }
         int rc = assemble(d, &s, reg, nr, &live);
         if (rc < 0) goto out;
+        if (rc == 2) {
+            st = STEERN_OBST_SEAM;
+            goto out;
+        }
         if (rc == 0) break;
     }
     // (5) in m's place, prepared; the regions cached for the next rebuild
@@ -663,10 +732,11 @@ static void record(steerN_MeshDyn *d, const int64_t box[4], const int64_t *also)
     }
 }
 
-steerN_ObstacleStatus steerN_obstacle_add(steerN_Mesh *m, const double *xy, uint32_t n, int32_t area, uint32_t *id)
+steerN_ObstacleStatus steerN_obstacle_add(steerN_Mesh *m, const double *xy, uint32_t n, int32_t area,
+                                          const steerN_Floor *f, uint32_t *id)
 {
     int64_t box[4];
-    if (m->iz) return STEERN_OBST_FLOORS;
+    if (f && f->layer > m->nlayers) return STEERN_OBST_BADLAYER;
     if (n < 3) return STEERN_OBST_BADSHAPE;
     if (n > STEERN_OBSTACLE_POINTS) return STEERN_OBST_LIMIT;
     if (!footprint_box(xy, n, box)) return STEERN_OBST_BADPOINT;
@@ -675,6 +745,14 @@ steerN_ObstacleStatus steerN_obstacle_add(steerN_Mesh *m, const double *xy, uint
     if (m->dyn && (m->dyn->nobs >= STEERN_OBSTACLES || m->dyn->next_id == UINT32_MAX)) return STEERN_OBST_LIMIT;
     steerN_MeshDyn *d = dyn_of(m);
     if (!d) return STEERN_OBST_NOMEM;
+    // its layer: the one named, else the ground's under its box's centre
+    uint32_t layer = f && f->layer ? f->layer - 1 : 0;
+    if (d->base->layer && !(f && f->layer)) {
+        double c[2] = { ((double)box[0] + (double)box[2]) * 0.5 / STEERN_MESH_SCALE,
+                        ((double)box[1] + (double)box[3]) * 0.5 / STEERN_MESH_SCALE },
+               z;
+        if (!steerN_mesh_height(d->base, c, f, &z, &layer)) layer = 0;
+    }
     size_t cap = d->cap_obs;
     if (steerN_grow(al(m), (void **)&d->obs, &cap, d->nobs + 1, sizeof *d->obs)) return STEERN_OBST_NOMEM;
     d->cap_obs = (uint32_t)cap;
@@ -682,7 +760,7 @@ steerN_ObstacleStatus steerN_obstacle_add(steerN_Mesh *m, const double *xy, uint
     if (!p) return STEERN_OBST_NOMEM;
     memcpy(p, xy, sizeof *p * 2 * n);
     steerN_Obstacle *o = &d->obs[d->nobs++];
-    *o = (steerN_Obstacle){ .id = d->next_id, .area = area, .npt = n, .xy = p };
+    *o = (steerN_Obstacle){ .id = d->next_id, .area = area, .npt = n, .xy = p, .layer = layer };
     memcpy(o->box, box, sizeof box);
     steerN_ObstacleStatus st = rebuild(m);
     if (st) { // as it was
@@ -816,15 +894,18 @@ void steerN_mesh_dyn_free(steerN_Mesh *m)
     m->dyn = NULL;
 }
 
-// "STNM", u32 2, the base's own bytes (version 1), u32 epoch, u32 next id,
-// the records (u32 epoch, 4 f32 each), u32 obstacles, each: u32 id, i32
-// area, u32 revision, u32 points, the points (f64 x, y); u64 the live
-// mesh's hash, which a read checks after rebuilding.
+// "STNM", u32 4, the base's own bytes (version 1, 2 or 5), u32 epoch, u32
+// next id, the records (u32 epoch, 4 f32 each), u32 obstacles, each: u32
+// id, i32 area, u32 revision, u32 points, the points (f64 x, y); the links
+// (mesh_link.c); u64 the live mesh's hash, which a read checks after
+// rebuilding. A base of several layers writes version 6 instead: the
+// same, each obstacle's u32 layer after its points' count.
 void steerN_mesh_dyn_encode(const steerN_Mesh *m, steerS_Writer *out)
 {
     const steerN_MeshDyn *d = m->dyn;
     steerS_put(out, "STNM", 4);
-    steerS_put_u32(out, VERSION);
+    bool layers = d->base->layer != NULL;
+    steerS_put_u32(out, layers ? VERSION_LAYERS : VERSION);
     steerN_mesh_encode(d->base, out);
     steerS_put_u32(out, d->epoch);
     steerS_put_u32(out, d->next_id);
@@ -839,16 +920,23 @@ void steerN_mesh_dyn_encode(const steerN_Mesh *m, steerS_Writer *out)
         steerS_put_u32(out, (uint32_t)o->area);
         steerS_put_u32(out, o->rev);
         steerS_put_u32(out, o->npt);
+        if (layers) steerS_put_u32(out, o->layer);
         for (uint32_t k = 0; k < 2 * o->npt; k++) steerS_put_f64(out, o->xy[k]);
     }
     steerN_links_encode(m, out); // (the base has none: they are the live mesh's)
     steerS_put_u64(out, m->hash);
 }
 
-steerN_Mesh *steerN_mesh_dyn_decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oom)
+steerN_Mesh *steerN_mesh_dyn_decode(steerS_Reader *r, uint32_t version, const steerN_Alloc *alloc, bool *oom)
 {
     steerN_Mesh *m = steerN_mesh_decode_base(r, alloc, oom);
     if (!m) return NULL;
+    bool layers = version == VERSION_LAYERS;
+    if (layers != (m->layer != NULL)) {
+        steerS_fail(r, "navigation mesh: version %u of obstacles on a mesh of %u layers", version, m->nlayers);
+        steerN_mesh_free(m);
+        return NULL;
+    }
     if (steerN_mesh_prepare(m) || !dyn_of(m)) {
         steerN_mesh_free(m);
         *oom = true;
@@ -869,7 +957,12 @@ steerN_Mesh *steerN_mesh_dyn_decode(steerS_Reader *r, const steerN_Alloc *alloc,
         steerS_fail(r, "navigation mesh: %u obstacles, epoch %u", n, d->epoch);
     for (uint32_t i = 0; i < n && !r->failed; i++) {
         uint32_t id = steerS_get_u32(r), area = steerS_get_u32(r), rev = steerS_get_u32(r), npt = steerS_get_u32(r);
+        uint32_t layer = layers ? steerS_get_u32(r) : 0;
         if (r->failed) break;
+        if (layer >= m->nlayers) {
+            steerS_fail(r, "navigation mesh: obstacle %u is on layer %u of %u", id, layer, m->nlayers);
+            break;
+        }
         if (npt < 3 || npt > STEERN_OBSTACLE_POINTS || steerS_left(r) < 16 * (size_t)npt) {
             steerS_fail(r, "navigation mesh: obstacle %u has %u points", id, npt);
             break;
@@ -889,7 +982,7 @@ steerN_Mesh *steerN_mesh_dyn_decode(steerS_Reader *r, const steerN_Alloc *alloc,
         d->cap_obs = (uint32_t)cap;
         for (uint32_t k = 0; k < 2 * npt; k++) p[k] = steerS_get_f64(r);
         steerN_Obstacle *o = &d->obs[d->nobs++];
-        *o = (steerN_Obstacle){ .id = id, .area = (int32_t)area, .npt = npt, .xy = p, .rev = rev };
+        *o = (steerN_Obstacle){ .id = id, .area = (int32_t)area, .npt = npt, .xy = p, .rev = rev, .layer = layer };
         if (!r->failed && (!footprint_box(p, npt, o->box) || !encloses(p, npt)))
             steerS_fail(r, "navigation mesh: obstacle %u has a bad point or encloses nothing", id);
     }

@@ -17,6 +17,16 @@
 // bits whatever the history of adds, moves and removes, and a snapshot
 // saves the base and the obstacles.
 //
+// Floors (a baked mesh, mesh_layers.c): an obstacle stands on one layer of
+// the base (the one named when it is added, else the ground under its
+// footprint's centre) and changes only that layer: only that layer's
+// triangles join its region, regions never span two layers, and a region
+// whose build would move an edge it shares with another layer (a seam: a
+// stair's foot or head, a bridge's end) is refused (STEERN_OBST_SEAM, the
+// mesh as it was). The live mesh keeps the base's layers and height grids:
+// a region's triangles get its layer, its new vertices the height of the
+// base's ground under them on that layer (steerN_mesh_vertex_height).
+//
 // A change applies at once (the caller's moment: between ticks, or in a
 // think or event callback, never inside the steer pass) and re-prepares the
 // live mesh. Each change bumps the mesh's epoch and records the box it
@@ -41,7 +51,8 @@ typedef enum steerN_ObstacleStatus {
     STEERN_OBST_GONE,     // no obstacle of that id (removed, or never added)
     STEERN_OBST_LIMIT,    // too many obstacles or points
     STEERN_OBST_INTERNAL, // a region's build failed (the mesh is as it was)
-    STEERN_OBST_FLOORS,   // the mesh has heights (a bake's): obstacles on it are not rebuilt yet
+    STEERN_OBST_SEAM,     // its footprint cuts where its layer meets another (keep it to one floor)
+    STEERN_OBST_BADLAYER, // a layer the mesh does not have
 } steerN_ObstacleStatus;
 
 enum { STEERN_OBST_BLOCKED = -1 }; // the area of an obstacle that carves its footprint out
@@ -54,13 +65,20 @@ typedef struct steerN_Obstacle {
     double *xy;     // 2 per point, metres, where it is now
     int64_t box[4]; // its quantized footprint's box (x0, y0, x1, y1), quanta
     uint32_t rev;   // moves so far (a region's cached build names it)
+    uint32_t layer; // the base's layer it stands on (0 on a mesh of one layer)
 } steerN_Obstacle;
 
 // Add a polygon (n points, metres, either winding; it may cross itself,
 // walls and other obstacles) as an obstacle: *id its handle. The mesh is
-// rebuilt under it and re-prepared before this returns.
-steerN_ObstacleStatus steerN_obstacle_add(steerN_Mesh *m, const double *xy, uint32_t n, int32_t area, uint32_t *id);
-// Move obstacle id by (dx, dy) metres.
+// rebuilt under it and re-prepared before this returns. On a mesh of
+// several layers it stands on the layer floor f names (mesh.h's
+// steerN_Floor: a layer, or a height) under the centre of its footprint's
+// box, f NULL or zero: the lowest-numbered triangle's there (off the
+// mesh: the nearest point's); it keeps that layer when moved.
+struct steerN_Floor;
+steerN_ObstacleStatus steerN_obstacle_add(steerN_Mesh *m, const double *xy, uint32_t n, int32_t area,
+                                          const struct steerN_Floor *f, uint32_t *id);
+// Move obstacle id by (dx, dy) metres (in plan, on its layer).
 steerN_ObstacleStatus steerN_obstacle_move(steerN_Mesh *m, uint32_t id, double dx, double dy);
 steerN_ObstacleStatus steerN_obstacle_remove(steerN_Mesh *m, uint32_t id);
 // A circle's footprint: the polygon of STEERN_CIRCLE_SIDES sides round it
@@ -90,12 +108,12 @@ bool steerN_mesh_way_changed(const steerN_Mesh *m, uint32_t seen, const float *w
 size_t steerN_mesh_dyn_bytes(const steerN_Mesh *m);
 // Free it (steerN_mesh_free).
 void steerN_mesh_dyn_free(steerN_Mesh *m);
-// Obstacle section of the bytes (mesh_io.c): the base mesh, the epoch and
+// Obstacle section of the bytes (mesh_io.c, versions 4 and 6): the base mesh, the epoch and
 // its records, the obstacles; read back onto a fresh mesh made from the
 // base, which is rebuilt with them (NULL, r failed, on bad bytes).
 struct steerS_Writer;
 struct steerS_Reader;
 void steerN_mesh_dyn_encode(const steerN_Mesh *m, struct steerS_Writer *out);
-steerN_Mesh *steerN_mesh_dyn_decode(struct steerS_Reader *r, const steerN_Alloc *alloc, bool *oom);
+steerN_Mesh *steerN_mesh_dyn_decode(struct steerS_Reader *r, uint32_t version, const steerN_Alloc *alloc, bool *oom);
 
 #endif

@@ -292,6 +292,13 @@ oom:
     return -1;
 }
 
+bool steerN_mesh_vertex_height(const steerN_Mesh *m, uint32_t k, const double p[2], int64_t *iz)
+{
+    steerN_Floor f = { .layer = k + 1 };
+    double z;
+    return steerN_mesh_height(m, p, &f, &z, NULL) && steerN_mesh_quantize(z, iz);
+}
+
 // ---- hash and bytes ----------------------------------------------------------
 
 // The bytes (mesh_io.c's version 5, after the floors): f64 the cell, per

@@ -164,7 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 memcpy(xy, c, sizeof c);
             }
             uint32_t id;
-            st = steerN_obstacle_add(m, xy, np, STEERN_OBST_BLOCKED, &id);
+            st = steerN_obstacle_add(m, xy, np, STEERN_OBST_BLOCKED, NULL, &id);
             if (st == STEERN_OBST_OK) ids[n++] = id;
             else if (st != STEERN_OBST_BADSHAPE) broken("an add failed", st, np);
         } else if (op == 2 && n > 0) {
@@ -188,7 +188,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (uint32_t k = 0; k < steerN_mesh_obstacle_count(m); k++) {
         const steerN_Obstacle *o = steerN_mesh_obstacle_at(m, k);
         uint32_t id;
-        if (steerN_obstacle_add(fresh, o->xy, o->npt, o->area, &id)) broken("a fresh add failed", k, 0);
+        if (steerN_obstacle_add(fresh, o->xy, o->npt, o->area, &(steerN_Floor){ .layer = o->layer + 1 }, &id))
+            broken("a fresh add failed", k, 0);
     }
     if (steerN_mesh_obstacle_count(m) && fresh->hash != m->hash) broken("history changed the mesh", 0, 0);
     steerN_mesh_release(fresh);
