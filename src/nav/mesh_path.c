@@ -616,9 +616,11 @@ steerN_PathStatus steerN_mesh_path_plain(steerN_MeshQuery *q, const steerN_Mesh 
     // (Detour finds its start on the mesh eroded by the radius alike)
     double near[2], dist;
     int32_t t;
+    // (on a mesh of several layers, on the start's floor: its walls, its ground)
     if (s != STEERN_PATH_NARROW || !f || !(f->radius > 0) ||
-        !(steerN_mesh_wall_distance(m, from, NULL, NULL) < f->radius) ||
-        !steerN_mesh_nearest(m, from, f->radius, near, &t, &dist) || (near[0] == from[0] && near[1] == from[1]))
+        !(steerN_mesh_wall_distance_on(m, from, f->from, NULL, NULL) < f->radius) ||
+        !steerN_mesh_nearest_on(m, from, f->from, f->radius, near, &t, &dist) ||
+        (near[0] == from[0] && near[1] == from[1]))
         return s;
     steerN_PathStatus again = steerN_mesh_path_begin(q, m, near, to, f);
     if (again == STEERN_PATH_WORKING) again = steerN_mesh_path_step(q, UINT32_MAX, &used);
