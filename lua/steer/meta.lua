@@ -1312,6 +1312,8 @@ function NavMesh:obstacles() end
 ---@field circle? { center: steer.VecLike, radius: number } a circle (radius 0.001 .. 1e9 m)
 ---@field box? { min: steer.VecLike, max: steer.VecLike } a box, max above and right of min
 ---@field area? string "blocked" (default) or the name of one of the mesh's areas
+---@field layer? integer on a baked mesh of several floors, the layer it stands on and changes alone (1 .. nm.layer_count); default: the lowest ground under its centre
+---@field z? number instead of layer: the ground under its centre nearest below this height
 
 ---An obstacle on a navigation mesh (nm:add_obstacle). A removed one's handle stays stale: move and remove raise.
 ---@class steer.Obstacle
@@ -1319,8 +1321,9 @@ function NavMesh:obstacles() end
 ---@field alive boolean false once removed (read-only)
 ---@field area string "blocked" or the area it gives the ground (read-only; nil once removed)
 ---@field polygon steer.Vec[] its points where it is now (read-only; nil once removed)
+---@field layer integer the layer it stands on, 1 on a mesh of one (read-only; nil once removed)
 local Obstacle = {}
----Move it by (dx, dy) metres; dz is checked and ignored (the mesh is flat). The mesh is rebuilt under the old and the new footprint at once.
+---Move it by (dx, dy) metres, in plan on its layer; dz is checked and ignored. The mesh is rebuilt under the old and the new footprint at once. Raises (the mesh as it was) when the footprint would cut a seam between two layers (a stair's foot).
 ---@param dx number
 ---@param dy number
 ---@param dz? number
@@ -1336,6 +1339,7 @@ function steer.navmesh(desc) end
 
 ---Add the mesh's walls to the world as wall segments (raycasts, avoid_walls, reciprocal, collide see them); the world holds the mesh (snapshots carry it) and the viewer draws it (N). Again, or a mesh of the same hash: nothing.
 ---In a 3D world each wall is a panel from the ground's height up `opts.height` (default 2 m): a floor's walls stand in the way on that floor only. In a 2D world every layer's walls are in one plan, or `opts.layer`'s only.
+---The walls follow the mesh's obstacles: made again at the start of the first tick after an add, move or remove.
 ---@param nm steer.NavMesh
 ---@param opts? { layer?: integer, height?: number }
 function World:add_navmesh(nm, opts) end

@@ -98,6 +98,17 @@ void steerL_navmesh_push(lua_State *L, struct steerN_Mesh *m, const char *fn);
 // (lnavmesh.c).
 struct steerN_Mesh *steerL_navmesh_check(lua_State *L, int idx);
 void steerL_navmesh_recharge(lua_State *L, int idx);
+// lnavwalls.c: w:add_navmesh (lutil.h); the walls of the world's meshes made again
+// where their obstacles changed since (at the start of each tick: w:step);
+// and the records of which walls came from which mesh in a snapshot's Lua
+// section: the list on top (save), and bound to a loaded world (its
+// meshes listed already).
+void steerL_nav_sync_walls(lua_State *L, int wi, const char *fn);
+void steerL_nav_walls_save(lua_State *L, int wi);
+void steerL_nav_walls_bind(lua_State *L, int wi, int list, const char *fn);
+// lnavmesh.c: after an in-place restore, the state's mesh userdata whose
+// serial a mesh of the world at wi has take that mesh (their twin).
+void steerL_nav_mesh_twins(lua_State *L, int wi);
 // A layer of m named by field `name` of the options table at idx (1 ..
 // nlayers, raising on another value; nil: def, 0 for any).
 uint32_t steerL_navmesh_layer(lua_State *L, int idx, const struct steerN_Mesh *m, const char *fn, const char *name,

@@ -18,7 +18,8 @@
 #include <string.h>
 
 #define STEERL_NAVMESH "steer.navmesh"
-#define MAX_POINTS 4000000 // points of all rings together
+#define REG_MESHES "steer.navmesh_userdata" // the state's mesh userdata (weak keys), for their twins
+#define MAX_POINTS 4000000                  // points of all rings together
 
 typedef struct steerL_NavMesh {
     steerN_Mesh *m; // referenced; NULL once collected
@@ -197,6 +198,56 @@ void steerL_navmesh_push(lua_State *L, steerN_Mesh *m, const char *fn)
     m->hash = steerN_mesh_hash(m);
     m->serial = steerL_nav_serial(L);
     steerL_nav_charge(L, &u->charged, steerN_mesh_bytes(m));
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_MESHES) == LUA_TTABLE) {
+        lua_pushvalue(L, -2);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
+}
+
+// ---- twins -------------------------------------------------------------------
+
+// After an in-place restore (w:restore) the world at wi holds copies of
+// the meshes it had, each with the serial of the one saved (lnavwalls.c
+// restores it): the state's mesh userdata of that serial, when exactly
+// one has it, takes the world's copy in place of its own mesh, so that the
+// script's nm and its obstacle handles (which reach the mesh through it)
+// change the mesh the world's agents walk on.
+void steerL_nav_mesh_twins(lua_State *L, int wi)
+{
+    wi = lua_absindex(L, wi);
+    steerL_World *lw = steerL_checkworld(L, wi);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_MESHES) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    int reg = lua_gettop(L);
+    for (uint32_t i = 0;; i++) {
+        steerN_Mesh *m = (steerN_Mesh *)(uintptr_t)steerB_world_navmesh(lw->w, i);
+        if (!m) break;
+        if (!m->serial) continue;
+        int found = 0;
+        lua_pushnil(L); // the twin
+        lua_pushnil(L);
+        while (lua_next(L, reg)) {
+            lua_pop(L, 1);
+            const steerL_NavMesh *u = luaL_testudata(L, -1, STEERL_NAVMESH);
+            if (!u || !u->m || u->m->serial != m->serial) continue;
+            found++;
+            lua_pushvalue(L, -1);
+            lua_replace(L, reg + 1);
+        }
+        steerL_NavMesh *u = found == 1 ? lua_touserdata(L, reg + 1) : NULL;
+        if (u && u->m != m) {
+            steerN_mesh_retain(m);
+            steerN_mesh_release(u->m);
+            u->m = m;
+            steerL_navmesh_recharge(L, reg + 1);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
 }
 
 static int navmesh_new(lua_State *L)
@@ -802,79 +853,14 @@ bool steerL_nav_list_meshes(steerL_World *lw)
     return true;
 }
 
-// w:add_navmesh(nm [, { layer, height }]): the mesh's walls become the
-// world's walls (w:raycast, avoid_walls, reciprocal's obstacles and the
-// collide pass see them), and the C world holds the mesh and lists it for
-// the viewer (so a snapshot carries it: a loaded world draws it too).
-// Adding the same mesh again, or one made the same (the one a snapshot
-// brought back), does nothing. In a 3D world each wall is a panel from
-// the ground's height up `height` (steer_add_wall_height): the walls of
-// one floor stand in the way of the agents on it only. In a 2D world every
-// layer's walls are in one plan, unless `layer` keeps one layer's.
-// Whether triangle t is on layer k (1-based; 0: any).
-static bool on_layer(const steerN_Mesh *m, uint32_t t, uint32_t k)
-{
-    return !k || (m->layer ? m->layer[t] : 0) == k - 1;
-}
-
-int steerL_world_add_navmesh(lua_State *L)
-{
-    const char *fn = "steer.world:add_navmesh";
-    steerL_check_unsandboxed(L, "w:add_navmesh", "the static geometry belongs to the game");
-    steerL_World *lw = steerL_checkworld(L, 1);
-    steerL_NavMesh *u = check_mesh(L, 2);
-    const steerN_Mesh *m = u->m;
-    double height = 2;
-    uint32_t layer = 0;
-    if (!lua_isnoneornil(L, 3)) {
-        static const char *const fields[] = { "layer", "height", NULL };
-        if (!lua_istable(L, 3)) steerL_field_error(L, fn, "options", "a table { layer, height }", 3);
-        steerL_check_fields(L, 3, fn, fields, 0);
-        layer = steerL_navmesh_layer(L, 3, m, fn, "layer", 0);
-        height = steerL_optnumber(L, 3, fn, "height", 2, 1e-3, 1e6, "a wall height in metres");
-    }
-    steerL_check_writable(L, lw, fn);
-    lua_settop(L, 2);
-    int added = steerB_world_add_navmesh(lw->w, u->m);
-    if (added < 0) return luaL_error(L, "%s: out of memory", fn);
-    if (!steerL_nav_list_meshes(lw)) return luaL_error(L, "%s: out of memory", fn);
-    if (!added) return 0;
-    lua_getiuservalue(L, 1, 1);
-    if (lua_getfield(L, 3, "navmeshes") != LUA_TTABLE) { // 4: mesh -> its walls' ids, held as long as the world
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, 3, "navmeshes");
-    }
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < 3 * m->ntri; i++) n += m->adj[i] < 0 && on_layer(m, i / 3, layer);
-    steerL_Walls *walls = lua_newuserdatauv(L, sizeof *walls + sizeof walls->id[0] * (n ? n : 1), 0);
-    walls->n = 0;
-    lua_pushvalue(L, 2);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, 4);
-    for (uint32_t t = 0; t < m->ntri; t++)
-        for (int i = 0; i < 3; i++) {
-            if (m->adj[3 * (size_t)t + (size_t)i] >= 0 || !on_layer(m, t, layer)) continue;
-            uint32_t va = m->tri[3 * (size_t)t + (size_t)i], vb = m->tri[3 * (size_t)t + (size_t)((i + 1) % 3)];
-            const double *a = m->xy + 2 * (size_t)va, *b = m->xy + 2 * (size_t)vb;
-            double a3[3] = { a[0], a[1], m->z ? m->z[va] : 0 }, b3[3] = { b[0], b[1], m->z ? m->z[vb] : 0 };
-            steer_Shape id = STEER_NO_SHAPE;
-            int st =
-                lw->dim == 3 ? steer_add_wall_height(lw->w, a3, b3, height, &id) : steer_add_wall(lw->w, a3, b3, &id);
-            if (st)
-                return luaL_error(L, "%s: %s", fn,
-                                  st == STEER_ENOMEM ? "out of memory"
-                                  : st == STEER_EBUSY
-                                      ? "cannot add walls now (inside a step)"
-                                      : "the mesh's walls lie beyond the coordinates a world can store");
-            walls->id[walls->n++] = id;
-        }
-    return 0;
-}
-
 void steerL_open_navmesh(lua_State *L)
 {
+    lua_newtable(L); // REG_MESHES
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, REG_MESHES);
     static const luaL_Reg meta[] = { { "__gc", mesh_gc }, { "__tostring", mesh_tostring }, { NULL, NULL } };
     static const luaL_Reg methods[] = {
         { "path", mesh_path },

@@ -3,9 +3,10 @@
 // nm:add_obstacle{ polygon | circle | box, area }, nm:obstacles() and the
 // handle's move and remove (src/nav/mesh_dyn.h).
 //
-// A handle holds its mesh (a reference, and the mesh userdata as its user
-// value, so the mesh's memory charge follows the change) and the
-// obstacle's id, which no later obstacle of the mesh takes: a removed
+// A handle holds the mesh userdata (its user value: the mesh's memory
+// charge follows the change, and after an in-place restore the mesh the
+// userdata took from the world, steerL_nav_mesh_twins) and the obstacle's
+// id, which no later obstacle of the mesh takes: a removed
 // obstacle's handle stays stale, and says so. Each call changes the mesh
 // at once, in the order of the calls; every argument is checked first.
 #include "lnav.h"
@@ -18,20 +19,26 @@
 #define STEERL_OBSTACLE "steer.obstacle"
 
 typedef struct steerL_Obstacle {
-    steerN_Mesh *m; // referenced
     uint32_t id;
 } steerL_Obstacle;
 
 static steerL_Obstacle *check_obstacle(lua_State *L, int idx) { return luaL_checkudata(L, idx, STEERL_OBSTACLE); }
 
+// The mesh of the obstacle handle at idx (its mesh userdata's).
+static steerN_Mesh *mesh_of(lua_State *L, int idx)
+{
+    lua_getiuservalue(L, idx, 1);
+    steerN_Mesh *m = steerL_navmesh_check(L, -1);
+    lua_pop(L, 1);
+    return m;
+}
+
 // A handle for obstacle id of the mesh userdata at mi, on top.
-static void push_obstacle(lua_State *L, int mi, steerN_Mesh *m, uint32_t id)
+static void push_obstacle(lua_State *L, int mi, uint32_t id)
 {
     mi = lua_absindex(L, mi);
     steerL_Obstacle *o = lua_newuserdatauv(L, sizeof *o, 1);
-    o->m = m;
     o->id = id;
-    steerN_mesh_retain(m);
     lua_pushvalue(L, mi);
     lua_setiuservalue(L, -2, 1);
     luaL_setmetatable(L, STEERL_OBSTACLE);
@@ -160,7 +167,7 @@ static int mesh_add_obstacle(lua_State *L)
     steerN_ObstacleStatus st = steerN_obstacle_add(m, xy, n, area, &fl, &id);
     steerL_navmesh_recharge(L, 1);
     if (st) return fail(L, fn, st);
-    push_obstacle(L, 1, m, id);
+    push_obstacle(L, 1, id);
     return 1;
 }
 
@@ -171,16 +178,16 @@ static int mesh_obstacles(lua_State *L)
     uint32_t n = steerN_mesh_obstacle_count(m);
     lua_createtable(L, (int)n, 0);
     for (uint32_t i = 0; i < n; i++) {
-        push_obstacle(L, 1, m, steerN_mesh_obstacle_at(m, i)->id);
+        push_obstacle(L, 1, steerN_mesh_obstacle_at(m, i)->id);
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     return 1;
 }
 
-// The live obstacle of the handle at 1, or raise naming fn.
+// The live obstacle of the handle o at 1, or raise naming fn.
 static const steerN_Obstacle *live(lua_State *L, const steerL_Obstacle *o, const char *fn)
 {
-    const steerN_Obstacle *x = steerN_obstacle_get(o->m, o->id);
+    const steerN_Obstacle *x = steerN_obstacle_get(mesh_of(L, 1), o->id);
     if (!x) luaL_error(L, "%s: obstacle %d was removed already", fn, (int)o->id);
     return x;
 }
@@ -194,7 +201,7 @@ static int obstacle_move(lua_State *L)
     double dx = steerL_checkrange(L, 2, fn, "dx", "a finite number of metres", -1e9, 1e9);
     double dy = steerL_checkrange(L, 3, fn, "dy", "a finite number of metres", -1e9, 1e9);
     if (!lua_isnoneornil(L, 4)) steerL_checkrange(L, 4, fn, "dz", "a finite number of metres", -1e9, 1e9);
-    steerN_ObstacleStatus st = steerN_obstacle_move(o->m, o->id, dx, dy);
+    steerN_ObstacleStatus st = steerN_obstacle_move(mesh_of(L, 1), o->id, dx, dy);
     lua_getiuservalue(L, 1, 1);
     steerL_navmesh_recharge(L, -1);
     return st ? fail(L, fn, st) : 0;
@@ -206,7 +213,7 @@ static int obstacle_remove(lua_State *L)
     const char *fn = "steer.obstacle:remove";
     steerL_Obstacle *o = check_obstacle(L, 1);
     live(L, o, fn);
-    steerN_ObstacleStatus st = steerN_obstacle_remove(o->m, o->id);
+    steerN_ObstacleStatus st = steerN_obstacle_remove(mesh_of(L, 1), o->id);
     lua_getiuservalue(L, 1, 1);
     steerL_navmesh_recharge(L, -1);
     return st ? fail(L, fn, st) : 0;
@@ -217,13 +224,14 @@ static int obstacle_index(lua_State *L)
 {
     const steerL_Obstacle *o = check_obstacle(L, 1);
     const char *k = lua_tostring(L, 2);
-    const steerN_Obstacle *x = steerN_obstacle_get(o->m, o->id);
+    const steerN_Mesh *m = mesh_of(L, 1);
+    const steerN_Obstacle *x = steerN_obstacle_get(m, o->id);
     if (!k) return 0;
     if (strcmp(k, "id") == 0) lua_pushinteger(L, (lua_Integer)o->id);
     else if (strcmp(k, "alive") == 0) lua_pushboolean(L, x != NULL);
     else if (strcmp(k, "layer") == 0 && x) lua_pushinteger(L, (lua_Integer)x->layer + 1);
     else if (strcmp(k, "area") == 0 && x)
-        lua_pushstring(L, x->area == STEERN_OBST_BLOCKED ? "blocked" : o->m->area_name[x->area]);
+        lua_pushstring(L, x->area == STEERN_OBST_BLOCKED ? "blocked" : m->area_name[x->area]);
     else if (strcmp(k, "polygon") == 0 && x) {
         lua_createtable(L, (int)x->npt, 0);
         for (uint32_t i = 0; i < x->npt; i++) {
@@ -237,33 +245,31 @@ static int obstacle_index(lua_State *L)
     return 1;
 }
 
-static int obstacle_gc(lua_State *L)
-{
-    steerL_Obstacle *o = luaL_checkudata(L, 1, STEERL_OBSTACLE);
-    steerN_mesh_release(o->m);
-    o->m = NULL;
-    return 0;
-}
-
 static int obstacle_eq(lua_State *L)
 {
     const steerL_Obstacle *a = luaL_testudata(L, 1, STEERL_OBSTACLE), *b = luaL_testudata(L, 2, STEERL_OBSTACLE);
-    lua_pushboolean(L, a && b && a->m == b->m && a->id == b->id);
+    bool same = a && b && a->id == b->id;
+    if (same) {
+        lua_getiuservalue(L, 1, 1);
+        lua_getiuservalue(L, 2, 1);
+        same = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+    }
+    lua_pushboolean(L, same);
     return 1;
 }
 
 static int obstacle_tostring(lua_State *L)
 {
     const steerL_Obstacle *o = check_obstacle(L, 1);
-    lua_pushfstring(L, "steer.obstacle(%d%s)", (int)o->id, steerN_obstacle_get(o->m, o->id) ? "" : ", removed");
+    lua_pushfstring(L, "steer.obstacle(%d%s)", (int)o->id,
+                    steerN_obstacle_get(mesh_of(L, 1), o->id) ? "" : ", removed");
     return 1;
 }
 
 void steerL_open_navobst(lua_State *L)
 {
-    static const luaL_Reg meta[] = {
-        { "__gc", obstacle_gc }, { "__eq", obstacle_eq }, { "__tostring", obstacle_tostring }, { NULL, NULL }
-    };
+    static const luaL_Reg meta[] = { { "__eq", obstacle_eq }, { "__tostring", obstacle_tostring }, { NULL, NULL } };
     static const luaL_Reg methods[] = { { "move", obstacle_move }, { "remove", obstacle_remove }, { NULL, NULL } };
     steerL_newclass(L, STEERL_OBSTACLE, meta, methods, obstacle_index);
 }

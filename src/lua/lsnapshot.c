@@ -431,6 +431,8 @@ int steerL_world_save(lua_State *L)
     lua_setfield(L, 14, "data");
     lua_pop(L, 2);
     lua_setfield(L, 14, "grids");
+    steerL_nav_walls_save(L, 1); // the walls each mesh put into the world (lnavwalls.c)
+    lua_setfield(L, 14, "meshwalls");
     steerS_Writer *lua = steerL_snap_bytes(L); // 15
     o = (steerL_DataOptions){ .shared = true, .where = "the snapshot", .alloc = lua->alloc, .alloc_ud = lua->alloc_ud };
     ds = steerL_data_encode(L, 14, &o, &lua->p, &lua->n, &err);
@@ -642,6 +644,9 @@ static int load(lua_State *L)
     lw->dim = steer_world_dim(w);
     steerL_grids_bind(L, 8, 9, 10, fn); // the walls the grids added and the grids the world holds
     if (!steerL_nav_list_meshes(lw)) return luaL_error(L, "%s: out of memory", fn); // the meshes it holds
+    lua_getfield(L, 6, "meshwalls");                                                // and the walls they put into it
+    steerL_nav_walls_bind(L, 8, -1, fn);
+    lua_pop(L, 1);
     // one userdata per tree, holding the refs (and through them the fields)
     lua_getiuservalue(L, 8, 1);    // 15
     lua_getfield(L, 15, "brains"); // 16
@@ -856,6 +861,7 @@ int steerL_world_restore(lua_State *L)
     lua_setfield(L, -3, "twins");
     steerL_grids_twin(L, -1, fn);
     lua_settop(L, 4);
+    steerL_nav_mesh_twins(L, 1);      // the script's meshes of the serials the world's copies have take them
     steerL_snap_adopt_kept(L, 1, fn); // the trees the script holds (a cache by field, say) run again
     lua_getiuservalue(L, 4, 1);       // 5: w's old user value
     revoke_handles(L, 1, 5);

@@ -268,7 +268,7 @@ void steerL_open_flow(lua_State *L);             // the flow field type, follow_
 // The world's methods that live beside their concern. lworld.c's one table
 // lists every w: method, these too; no other file adds to it.
 int steerL_world_add_grid(lua_State *L);    // w:add_grid(g) (lgrid.c)
-int steerL_world_add_navmesh(lua_State *L); // w:add_navmesh(nm) (lnavmesh.c)
+int steerL_world_add_navmesh(lua_State *L); // w:add_navmesh(nm) (lnavwalls.c)
 int steerL_world_formations(lua_State *L);  // w:formations() (lformation.c)
 int steerL_agent_slot(lua_State *L);        // a:slot() (lformation.c)
 int steerL_world_save(lua_State *L);        // w:save() (lsnapshot.c)

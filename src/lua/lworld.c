@@ -499,6 +499,7 @@ static int world_step(lua_State *L)
     steerL_unpin_brains(L, 1);
     steerL_rebind_archetypes(L, 1); // scripts that defined an archetype again
     for (lua_Integer i = 0; i < n; i++) {
+        steerL_nav_sync_walls(L, 1, "steer.world:step"); // the walls of meshes whose obstacles changed
         lw->L = L;
         lw->cb_error[0] = 0;
         lw->stepping = true;

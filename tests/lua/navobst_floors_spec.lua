@@ -8,7 +8,12 @@
 -- have with the crate put there at once, its new vertices on the floor's
 -- ground; crates by the stair's foot on both of its layers keep the stair
 -- open; one across the stair's seam is refused, the mesh as it was; the
--- bytes (version 6) load back with the obstacles on their layers.
+-- bytes (version 6) load back with the obstacles on their layers. A
+-- world's walls from the mesh (w:add_navmesh) follow its obstacles from the
+-- next tick on: an agent seeking through a crate put there later is held
+-- by it, in a 3D world on its floor only; a snapshot taken between a move
+-- and the next tick goes on as the run never stopped; after an in-place
+-- w:restore the script's nm and obstacle handles change the world's mesh.
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
@@ -161,5 +166,73 @@ describe("obstacles on a baked mesh of two floors", function()
     ok, err = pcall(nm.add_obstacle, nm, { box = DOOR, z = 0 / 0 })
     expect(ok):eq(false)
     expect(err):contains("field 'z'")
+  end)
+end)
+
+describe("a world's walls from a mesh with obstacles", function()
+  -- a crate across the first floor's corridor (y 10 .. 14), x 20 .. 21
+  local CRATE = { min = { 20, 9.8 }, max = { 21, 14.2 } }
+  local function world(nm)
+    local w = steer.world{ dim = 3, seed = 2, collide = true }
+    w:add_navmesh(nm)
+    local brain = steer.blend{ { steer.avoid_walls{}, 1 }, { steer.seek{}, 1 } }
+    local up = w:spawn{ position = { 15, 12, UP }, target = { 30, 12, UP }, radius = 0.3, max_speed = 2,
+      max_force = 6, brain = brain }
+    local down = w:spawn{ position = { 15, 12, 0 }, target = { 30, 12, 0 }, radius = 0.3, max_speed = 2,
+      max_force = 6, brain = brain }
+    return w, up, down
+  end
+
+  it("hold an agent at a crate added after w:add_navmesh, on its floor only", function()
+    local nm = bake()
+    local w, up, down = world(nm)
+    w:step()
+    local crate = nm:add_obstacle{ box = CRATE, layer = 2 }
+    local most = 0
+    for _ = 1, 600 do
+      w:step()
+      most = math.max(most, up.position.x)
+    end
+    expect(most, "upstairs: held before the crate"):lt(20)
+    expect(down.position.x, "downstairs: under it, walked on"):gt(29)
+    expect(w:raycast({ 15, 12, UP + 0.5 }, { 1, 0, 0 }, 15) ~= nil, "a ray upstairs hits it"):eq(true)
+    crate:remove()
+    w:step(600)
+    expect(up.position.x, "removed: walked on"):gt(29)
+  end)
+
+  it("goes on after a snapshot taken between a move and the next tick as if never stopped", function()
+    local nm = bake()
+    local w = world(nm)
+    local crate = nm:add_obstacle{ box = CRATE, layer = 2 }
+    w:step(60)
+    crate:move(1, 0)
+    local l = steer.load(w:save())
+    for _ = 1, 4 do
+      w:step(30)
+      l:step(30)
+      expect(l:hash(), "the loaded world"):eq(w:hash())
+    end
+  end)
+
+  it("after w:restore, move the world's mesh through the script's nm and obstacle handles", function()
+    local nm = bake()
+    local w, up = world(nm)
+    local crate = nm:add_obstacle{ box = CRATE, layer = 2 }
+    w:step(10)
+    local saved, held = w:save(), nm.hash
+    crate:remove()
+    w:step(10)
+    expect(crate.alive, "removed before the restore"):eq(false)
+    w:restore(saved)
+    expect(crate.alive, "the handle names the world's crate again"):eq(true)
+    expect(nm.hash, "nm is the world's mesh, as saved"):eq(held)
+    expect(#nm:obstacles()):eq(1)
+    w:step(300)
+    expect(up.position.x, "held by the crate"):lt(20)
+    crate:remove()
+    expect(nm.hash, "removed from the world's mesh"):eq(nm0.hash)
+    w:step(600)
+    expect(up.position.x, "the world's walls follow: walked on"):gt(29)
   end)
 end)
