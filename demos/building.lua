@@ -19,7 +19,8 @@
 -- In the viewer the player walks to the mouse (drag to orbit, wheel to
 -- zoom); headless it walks a round that pushes the crate east and back.
 -- N shows the mesh (the crate and closed doors carve it), P the paths.
--- After a load or a rewind everyone plans again on the script's mesh.
+-- A load or a rewind goes on as the run never stopped (the script's nm
+-- is the restored world's mesh again: see load).
 --
 -- Headless: steer run --headless --ticks 1800 demos/building.lua
 
@@ -61,7 +62,19 @@ local ROUND = { { 19.5, 16.5 }, { 19.5, 18.1 }, { 22.6, 18.1 }, { 22.6, 16.5 }, 
   { 15, 18.1 }, { 15, 16.5 } } -- the player's round headless: push east, walk round, push west, walk round
 
 local S = steer.state
-local held = {} -- the mesh's obstacles: held.crate, held[i] a closed door (this file's: a load makes them again)
+-- The mesh's obstacles: held.planter, held.crate, held[i] a closed door;
+-- S.held the same keys to their ids (steer.state holds no handles), to
+-- find them again after a load or a rewind.
+local held = {}
+
+local function hold(k, o)
+  held[k], S.held[k] = o, o.id
+end
+
+local function release(k)
+  held[k]:remove()
+  held[k], S.held[k] = nil, nil
+end
 
 local function floor_z(f) return f == 2 and UP or 0 end
 
@@ -86,16 +99,18 @@ local function overlap(b, p, r)
   return dx / d * (r - d), dy / d * (r - d)
 end
 
--- The mesh's obstacles as steer.state has them (after a load: the file's mesh anew).
+-- The mesh's obstacles as steer.state has them: at setup, and after a
+-- load whose world's mesh the script's nm did not take (see load).
 local function obstacles()
   for k, o in pairs(held) do
     if o.alive then o:remove() end
     held[k] = nil
   end
-  held.planter = nm:add_obstacle{ box = PLANTER, layer = 1 }
-  held.crate = nm:add_obstacle{ box = crate_box(S.crate), layer = 1 }
+  S.held = {}
+  hold("planter", nm:add_obstacle{ box = PLANTER, layer = 1 })
+  hold("crate", nm:add_obstacle{ box = crate_box(S.crate), layer = 1 })
   for i, d in ipairs(DOORS) do
-    if S.closed[i] then held[i] = nm:add_obstacle{ box = { min = d.min, max = d.max }, layer = d.floor } end
+    if S.closed[i] then hold(i, nm:add_obstacle{ box = { min = d.min, max = d.max }, layer = d.floor }) end
   end
 end
 
@@ -142,13 +157,12 @@ local function doors(w)
     if shut and not S.closed[i] and not someone_in(w, d) then
       S.closed[i] = true
       S.panel[i] = solid(w, d, d.floor, 2.2)
-      held[i] = nm:add_obstacle{ box = { min = d.min, max = d.max }, layer = d.floor }
+      hold(i, nm:add_obstacle{ box = { min = d.min, max = d.max }, layer = d.floor })
     elseif not shut and S.closed[i] then
       S.closed[i] = false
       w:remove_shape(S.panel[i])
       S.panel[i] = nil
-      held[i]:remove()
-      held[i] = nil
+      release(i)
     end
   end
 end
@@ -265,14 +279,26 @@ return {
   end,
 
   -- after a snapshot is loaded (a fresh process, or a rewind): the
-  -- obstacles made again on this file's mesh as steer.state has them,
-  -- and the people given brains on it (the world's copy of the mesh is
-  -- not the one the script's handles move); the handlers are new
+  -- engine restores the world in place, and the script's nm takes the
+  -- world's copy of the mesh (its serial is in the snapshot), obstacles
+  -- and all, as saved: the handles are found again by id, and the
+  -- people's brains, saved with the world, steer on it, so the run goes
+  -- on as if never stopped. Where nm did not take it (the world loaded
+  -- beside by steer.load), the obstacles are made again on nm and the
+  -- people given brains on it. The handlers are set again either way.
   load = function(w)
-    obstacles()
-    local b = brain()
-    for a in w:agents() do
-      if a.tag == "person" then a.brain = b end
+    local by_id, n, found = {}, 0, 0
+    for _, o in ipairs(nm:obstacles()) do by_id[o.id], n = o, n + 1 end
+    for _, id in pairs(S.held) do found = found + (by_id[id] and 1 or 0) end
+    if found == n and n > 0 then
+      held = {}
+      for k, id in pairs(S.held) do held[k] = by_id[id] end
+    else
+      obstacles()
+      local b = brain()
+      for a in w:agents() do
+        if a.tag == "person" then a.brain = b end
+      end
     end
     count(w)
   end,
