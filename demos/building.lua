@@ -30,7 +30,7 @@ local random = require "steer.random"
 local COUNT = 200
 local here = (debug.getinfo(1, "S").source:match("^@(.*)[/\\][^/\\]*$") or "demos")
 local file = assert(io.open(here .. "/building.navmesh", "rb"))
-local nm = steer.navmesh_load(file:read("a"))
+local nm = steer.navmesh_load(file:read("*a")) -- "*a": Lua 5.1 reads the whole file so too
 file:close()
 local UP = nm:height({ 35, 5 }, { layer = 2 }) -- the first floor's ground
 
