@@ -266,6 +266,8 @@ typedef struct steer_DebugNavObstacle {
     int n;            // points
     const double *xy; // 2 per point, metres
     int area;         // -1: blocked (carved out); else the area it gives the ground
+    int layer;        // the layer it stands on (0-based; 0 on a mesh of one)
+    double z;         // the height of its layer's ground by its footprint (0 on a flat mesh), to draw it there
 } steer_DebugNavObstacle;
 // Obstacle i (0 .. nobstacles - 1, in the order added) of a mesh's view into *out; STEER_EARG out of range.
 STEER_API int steer_debug_nav_obstacle(const steer_DebugNavMesh *m, int i, steer_DebugNavObstacle *out);

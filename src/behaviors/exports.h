@@ -34,6 +34,12 @@ extern const steerB_ResourceKind steerB_navcosts_resource;
 // STEER_ENOMEM), and the i-th of them (NULL past the last).
 struct steerN_Mesh;
 int steerB_world_add_navmesh(steer_World *w, struct steerN_Mesh *m);
+// While set (on this thread; NULL: unset), every mesh a snapshot's load
+// reads is handed to fn first: fn returns the mesh to use in its place
+// (with a reference for the load, having taken the read one's contents:
+// steerN_mesh_exchange) or NULL to keep it. The Lua binding's in-place
+// restore sets it around its load (lnavmesh.c's twins).
+void steerB_set_mesh_twins(struct steerN_Mesh *(*fn)(void *ud, struct steerN_Mesh *m), void *ud);
 const struct steerN_Mesh *steerB_world_navmesh(const steer_World *w, uint32_t i);
 // Agent a's corridor for drawing, from its first navigate node: its
 // position, the corners it keeps ahead and, when those stop short of the

@@ -143,6 +143,15 @@ enum { NC_NONE = 0, NC_REACHED = 1, NC_CROSSING = 2, NC_HELD = 3 };
 static void mesh_retain(void *m) { steerN_mesh_retain(m); }
 static void mesh_release(void *m) { steerN_mesh_release(m); }
 static void mesh_encode(const void *m, steerS_Writer *out) { steerN_mesh_encode(m, out); }
+static _Thread_local steerN_Mesh *(*twin_of)(void *ud, steerN_Mesh *m);
+static _Thread_local void *twin_ud;
+
+void steerB_set_mesh_twins(steerN_Mesh *(*fn)(void *ud, steerN_Mesh *m), void *ud)
+{
+    twin_of = fn;
+    twin_ud = ud;
+}
+
 // A mesh read from a snapshot is in libc's memory: it may outlive the
 // world that read it (a tree can outlive its world), and with it the
 // world's allocator, which steer_AllocFn cannot carry over to nav's.
@@ -159,6 +168,10 @@ static void *mesh_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud,
         return NULL;
     }
     m->hash = steerN_mesh_hash(m);
+    if (twin_of) { // an in-place restore: the mesh the binding holds of it takes its contents instead
+        steerN_Mesh *t = twin_of(twin_ud, m);
+        if (t) return t;
+    }
     return m;
 }
 

@@ -106,9 +106,27 @@ void steerL_navmesh_recharge(lua_State *L, int idx);
 void steerL_nav_sync_walls(lua_State *L, int wi, const char *fn);
 void steerL_nav_walls_save(lua_State *L, int wi);
 void steerL_nav_walls_bind(lua_State *L, int wi, int list, const char *fn);
-// lnavmesh.c: after an in-place restore, the state's mesh userdata whose
-// serial a mesh of the world at wi has take that mesh (their twin).
-void steerL_nav_mesh_twins(lua_State *L, int wi);
+// lnavmesh.c: an in-place restore's twins of meshes. Begin before the
+// core reads the snapshot (list: the Lua section's `meshwalls`; the live
+// mesh userdata of those serials are noted and held), end once the
+// restore is done (ok) or failed (the twins get their contents back).
+#define STEERL_MESH_TWINS 64
+typedef struct steerL_MeshTwins {
+    uint32_t nsaved, nlive, npairs;
+    struct steerL_TwinSaved {
+        uint64_t hash, serial;
+    } saved[STEERL_MESH_TWINS];
+    struct steerL_TwinLive {
+        uint64_t serial;
+        void *u; // the mesh userdata (lnavmesh.c's); NULL: taken, or not one
+    } live[STEERL_MESH_TWINS];
+    struct {
+        void *u;
+        struct steerN_Mesh *loaded; // the mesh read, holding the twin's old contents
+    } pair[STEERL_MESH_TWINS];
+} steerL_MeshTwins;
+void steerL_nav_twins_begin(lua_State *L, int list, steerL_MeshTwins *t);
+void steerL_nav_twins_end(lua_State *L, steerL_MeshTwins *t, bool ok);
 // A layer of m named by field `name` of the options table at idx (1 ..
 // nlayers, raising on another value; nil: def, 0 for any).
 uint32_t steerL_navmesh_layer(lua_State *L, int idx, const struct steerN_Mesh *m, const char *fn, const char *name,

@@ -11,13 +11,14 @@
 // in order, the new added in the mesh's order, so the same changes give
 // the same shapes on every run. A snapshot keeps the records (the Lua
 // section's `meshwalls`), so a loaded world re-makes its walls when the
-// saved one would have, and each mesh's serial, so that after an in-place
-// restore the script's mesh of that serial takes the world's copy
-// (steerL_nav_mesh_twins).
+// saved one would have, and each mesh's serial and hash, so that an
+// in-place restore finds the script's mesh that stands for it (its twin,
+// lnavmesh.c).
 #include "lnav.h"
 #include "../behaviors/exports.h"
 #include "../nav/mesh_dyn.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct MeshWalls {
@@ -170,8 +171,12 @@ void steerL_nav_walls_save(lua_State *L, int wi)
         lua_createtable(L, 0, 6);
         lua_pushinteger(L, (lua_Integer)i);
         lua_setfield(L, -2, "mesh");
-        lua_pushinteger(L, (lua_Integer)m->serial); // its binding's name, for a restore's twin
+        lua_pushinteger(L, (lua_Integer)m->serial); // its binding's name and its hash, for a restore's twin
         lua_setfield(L, -2, "serial");
+        char hash[17];
+        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)m->hash);
+        lua_pushstring(L, hash);
+        lua_setfield(L, -2, "hash");
         lua_pushinteger(L, (lua_Integer)r->epoch);
         lua_setfield(L, -2, "epoch");
         lua_pushinteger(L, (lua_Integer)r->layer);
@@ -213,10 +218,6 @@ void steerL_nav_walls_bind(lua_State *L, int wi, int list, const char *fn)
         const steerN_Mesh *m = steerB_world_navmesh(lw->w, (uint32_t)int_field(L, "mesh", 0, UINT32_MAX, fn));
         uint32_t epoch = (uint32_t)int_field(L, "epoch", 0, UINT32_MAX, fn);
         uint32_t layer = (uint32_t)int_field(L, "layer", 0, STEERN_MESH_LAYERS, fn);
-        lua_Integer serial = lua_getfield(L, -1, "serial") == LUA_TNIL ? 0 : -1;
-        lua_pop(L, 1);
-        if (serial) serial = int_field(L, "serial", 0, (lua_Integer)1 << 62, fn);
-        if (m && serial) ((steerN_Mesh *)(uintptr_t)m)->serial = (uint64_t)serial;
         lua_getfield(L, -1, "height");
         double height = lua_tonumber(L, -1);
         lua_getfield(L, -2, "walls");

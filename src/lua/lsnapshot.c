@@ -534,12 +534,17 @@ static void tree_uv(lua_State *L, int fields, int holder)
 // w:restore's third argument to load: the live grids and fields of the
 // state take the loaded ones' places (their twins, lsnapgrid.c)
 static const char restoring = 0;
+#define REG_TWINS "steer.restore_mesh_twins" // the restore's steerL_MeshTwins while it loads
 
 static int load(lua_State *L)
 {
     const char *fn = "steer.load";
     steerL_check_unsandboxed(L, fn, "the world belongs to the game");
     bool twins = lua_touserdata(L, 3) == &restoring;
+    steerL_MeshTwins *mesh_twins = NULL;
+    if (twins && lua_getfield(L, LUA_REGISTRYINDEX, REG_TWINS) == LUA_TLIGHTUSERDATA)
+        mesh_twins = lua_touserdata(L, -1);
+    if (twins) lua_pop(L, 1);
     if (lua_type(L, 1) != LUA_TSTRING) steerL_field_error(L, fn, NULL, "a snapshot (a string from w:save)", 1);
     size_t n;
     const unsigned char *s = (const unsigned char *)lua_tolstring(L, 1, &n);
@@ -629,7 +634,13 @@ static int load(lua_State *L)
     char err[256];
     int got = 0;
     lw->snap = &lr;
+    if (mesh_twins) { // the meshes of the script's that the world's stand for (lnavmesh.c)
+        lua_getfield(L, 6, "meshwalls");
+        steerL_nav_twins_begin(L, -1, mesh_twins);
+        lua_pop(L, 1);
+    }
     int st = steer_world_load_roots(&d, s + HEAD, (size_t)ncore, &lw->w, roots, nroots, &got, err, sizeof err);
+    steerB_set_mesh_twins(NULL, NULL);
     lw->snap = NULL;
     if (st == STEER_ENOMEM) return luaL_error(L, "%s: out of memory", fn);
     if (st != STEER_OK && lr.error[0]) return luaL_error(L, "%s", lr.error);
@@ -815,11 +826,18 @@ int steerL_world_restore(lua_State *L)
     if (lua_istable(L, 3) && lua_getfield(L, 3, "threads") != LUA_TNIL)
         return luaL_error(L, "%s: field 'threads': w:restore keeps the world's thread count (set w.threads)", fn);
     lua_settop(L, 3);
+    steerL_MeshTwins mesh_twins = { 0 };
+    lua_pushlightuserdata(L, &mesh_twins);
+    lua_setfield(L, LUA_REGISTRYINDEX, REG_TWINS);
     lua_pushcfunction(L, load); // 4: the snapshot's world
     lua_pushvalue(L, 2);
     lua_pushvalue(L, 3);
     lua_pushlightuserdata(L, (void *)(uintptr_t)&restoring);
-    if (lua_pcall(L, 3, 1, 0) != LUA_OK) {
+    int loaded = lua_pcall(L, 3, 1, 0);
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, REG_TWINS);
+    if (loaded != LUA_OK) {
+        steerL_nav_twins_end(L, &mesh_twins, false); // the script's meshes as they were
         // load's message, raised again here so that it names the caller's line
         const char *msg = lua_tostring(L, -1), *tail = msg ? strstr(msg, "steer.load: ") : NULL;
         return luaL_error(L, "%s: %s", fn, tail ? tail + strlen("steer.load: ") : msg ? msg : "failed");
@@ -861,9 +879,9 @@ int steerL_world_restore(lua_State *L)
     lua_setfield(L, -3, "twins");
     steerL_grids_twin(L, -1, fn);
     lua_settop(L, 4);
-    steerL_nav_mesh_twins(L, 1);      // the script's meshes of the serials the world's copies have take them
-    steerL_snap_adopt_kept(L, 1, fn); // the trees the script holds (a cache by field, say) run again
-    lua_getiuservalue(L, 4, 1);       // 5: w's old user value
+    steerL_nav_twins_end(L, &mesh_twins, true); // the script's meshes hold the world's
+    steerL_snap_adopt_kept(L, 1, fn);           // the trees the script holds (a cache by field, say) run again
+    lua_getiuservalue(L, 4, 1);                 // 5: w's old user value
     revoke_handles(L, 1, 5);
     lua_settop(L, 1);
     return 1;

@@ -86,7 +86,12 @@ int steer_debug_nav_obstacle(const steer_DebugNavMesh *m, int i, steer_DebugNavO
     if (!m || !out || !m->of || i < 0 || i >= m->nobstacles) return STEER_EARG;
     const steerN_Obstacle *o = steerN_mesh_obstacle_at(m->of, (uint32_t)i);
     if (!o) return STEER_EARG;
-    *out = (steer_DebugNavObstacle){ .n = (int)o->npt, .xy = o->xy, .area = o->area };
+    *out = (steer_DebugNavObstacle){ .n = (int)o->npt, .xy = o->xy, .area = o->area, .layer = (int)o->layer };
+    // the ground by the footprint's box's centre on its layer (a blocked one's hole: the nearest ground)
+    double c[2] = { ((double)o->box[0] + (double)o->box[2]) * 0.5 / STEERN_MESH_SCALE,
+                    ((double)o->box[1] + (double)o->box[3]) * 0.5 / STEERN_MESH_SCALE };
+    steerN_Floor f = { .layer = o->layer + 1 };
+    if (m->of->z && !steerN_mesh_height(m->of, c, &f, &out->z, NULL)) out->z = 0;
     return STEER_OK;
 }
 

@@ -145,6 +145,20 @@ void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b)
     b->iz = iz, b->z = z, b->layer = layer;
 }
 
+void steerN_mesh_exchange(steerN_Mesh *a, steerN_Mesh *b)
+{
+    int ra = atomic_load(&a->refs), rb = atomic_load(&b->refs);
+    uint64_t sa = a->serial, sb = b->serial;
+    unsigned char t[sizeof *a];
+    memcpy(t, a, sizeof *a);
+    memcpy(a, b, sizeof *a);
+    memcpy(b, t, sizeof *a);
+    atomic_store(&a->refs, ra);
+    atomic_store(&b->refs, rb);
+    a->serial = sa;
+    b->serial = sb;
+}
+
 static uint64_t hash_u64(uint64_t h, uint64_t v)
 {
     unsigned char b[8];

@@ -134,6 +134,11 @@ steerN_Mesh *steerN_mesh_clone(const steerN_Mesh *m);
 // layers per triangle with them; not the height grids) of a and b, neither
 // prepared (mesh_dyn.c puts a rebuilt mesh in the place of the live one).
 void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b);
+// Exchange everything a and b are (mesh, floors, obstacles, links, derived
+// data, allocator) but their reference counts and serials: an in-place
+// restore's twin (lnavmesh.c) takes the loaded mesh's contents in place.
+// Neither may be in use by a query.
+void steerN_mesh_exchange(steerN_Mesh *a, steerN_Mesh *b);
 // Set xy from ixy (after the builder or a reader filled ixy).
 void steerN_mesh_set_metres(steerN_Mesh *m);
 // Quantize a metre coordinate: false when it is not finite or beyond the

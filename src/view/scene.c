@@ -652,8 +652,9 @@ static void draw_navmesh(steerV_View *v, const steer_DebugNavMesh *m)
         SDL_Color col = o.area < 0 ? rgba(240, 170, 60, 230) : fill[1 + (o.area - 1) % 5];
         col.a = 230;
         for (int k = 0; k < o.n; k++) {
-            float a[3] = { (float)o.xy[2 * k], (float)o.xy[2 * k + 1], 0 },
-                  b[3] = { (float)o.xy[2 * ((k + 1) % o.n)], (float)o.xy[2 * ((k + 1) % o.n) + 1], 0 };
+            float z = three ? (float)o.z : 0; // on its floor
+            float a[3] = { (float)o.xy[2 * k], (float)o.xy[2 * k + 1], z },
+                  b[3] = { (float)o.xy[2 * ((k + 1) % o.n)], (float)o.xy[2 * ((k + 1) % o.n) + 1], z };
             steerV_world_line(v, &v->geo, a, b, 1.5f * dpi, col, false);
         }
     }

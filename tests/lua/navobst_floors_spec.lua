@@ -103,6 +103,7 @@ describe("obstacles on a baked mesh of two floors", function()
     -- the stair's foot: layer 1 up to y 14.4, layer 2 from there
     local a = nm:add_obstacle{ box = { min = { 24.3, 14.1 }, max = { 24.6, 14.39 } }, layer = 1 }
     local b = nm:add_obstacle{ box = { min = { 24.3, 14.41 }, max = { 24.6, 14.7 } }, layer = 2 }
+    expect(a.layer .. b.layer, "one on each side of the seam"):eq("12")
     local p, l = nm:path({ 5, 12, 0 }, { 35, 5, UP }, R)
     expect(p ~= nil and l >= l0, "up the stair, past the crates"):eq(true)
     expect(math.abs(p[#p].z - UP), "to the first floor"):le(1e-9)
@@ -219,6 +220,7 @@ describe("a world's walls from a mesh with obstacles", function()
     local nm = bake()
     local w, up = world(nm)
     local crate = nm:add_obstacle{ box = CRATE, layer = 2 }
+    local nav = steer.navigate{ navmesh = nm, stop_radius = 0.3 } -- a tree the script holds
     w:step(10)
     local saved, held = w:save(), nm.hash
     crate:remove()
@@ -228,6 +230,13 @@ describe("a world's walls from a mesh with obstacles", function()
     expect(crate.alive, "the handle names the world's crate again"):eq(true)
     expect(nm.hash, "nm is the world's mesh, as saved"):eq(held)
     expect(#nm:obstacles()):eq(1)
+    local shut = false
+    w:on("unreachable", function() shut = true end)
+    w:spawn{ position = { 15, 11, UP }, target = { 30, 11, UP }, radius = 0.3, max_speed = 2, max_force = 6,
+      brain = nav }
+    w:step(5)
+    expect(shut, "the script's tree plans on the world's mesh: the crate shuts the corridor"):eq(true)
+    w:on("unreachable", nil)
     w:step(300)
     expect(up.position.x, "held by the crate"):lt(20)
     crate:remove()
