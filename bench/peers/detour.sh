@@ -11,6 +11,9 @@
 #                           [--queries N] [--repeat K] [--lengths FILE] [--times FILE]
 #   nice OUT_DIR/detour-nav --obstacles [--level NAME|all] [--cs M] [--tile CELLS] [--moves N]
 #                           (DetourTileCache's obstacle update, beside `steer-bench navobst`)
+#   nice OUT_DIR/detour-nav --bake FILE.obj [--cs M] [--height M] [--climb M] [--slope DEG] [--radius M]
+#                           [--tile CELLS] [--repeat K]   (a level's OBJ baked, beside steer.navmesh{ obj }:
+#                           bench/bake_obj.lua)
 #
 # The commands it runs, from the repository's root (OUT = OUT_DIR):
 #   gcc -O2 -DNDEBUG -std=c99 -c bench/nav_levels.c -o $OUT/nav_levels.o

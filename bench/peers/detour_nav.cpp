@@ -4,6 +4,8 @@
 //
 //   detour-nav [--level NAME|all] [--radius 0|0.5|both] [--cs M] [--tile CELLS] [--queries N]
 //              [--repeat K] [--lengths FILE] [--times FILE]
+//   detour-nav --obstacles ...       (below: DetourTileCache's obstacle update)
+//   detour-nav --bake FILE.obj ...   (below: a level's OBJ baked, beside steer.navmesh{ obj })
 //
 // Bakes each level of nav_levels.h with Recast, once per agent radius (Recast
 // erodes the walkable area by the radius: a mesh per agent size), then runs
@@ -68,6 +70,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 namespace
@@ -576,8 +579,283 @@ int usage()
 {
     fprintf(stderr, "usage: detour-nav [--level NAME|all] [--radius 0|0.5|both] [--cs M] [--tile CELLS] "
                     "[--queries N] [--repeat K] [--lengths FILE] [--times FILE]\n"
-                    "       detour-nav --obstacles [--level NAME|all] [--cs M] [--tile CELLS] [--moves N]\n");
+                    "       detour-nav --obstacles [--level NAME|all] [--cs M] [--tile CELLS] [--moves N]\n"
+                    "       detour-nav --bake FILE.obj [--cs M] [--height M] [--climb M] [--slope DEG] [--radius M] "
+                    "[--tile CELLS] [--repeat K]\n");
     return 2;
+}
+
+// ---- --bake FILE.obj: a plain Recast bake of a level's triangles ----------------------
+//
+// What `steer.navmesh{ obj = FILE, agent = { height, climb, slope } }` does,
+// through Recast and Detour as RecastDemo's Sample_TileMesh does it, with
+// steer's bake settings: the OBJ's own frame (y up, as Recast's), cell
+// --cs (default 0.2 m, steer's height / 10), cell height cs / 2, agent
+// height --height (2 m), climb --climb (0.4 m), slope --slope (45
+// degrees), radius --radius (default 0: steer does not erode either),
+// pieces under 8 x 8 cells dropped (steer drops those under 64 cells),
+// contour error 1.3 cells; then what Detour needs that steer's mesh build
+// stands for: watershed regions (merge 20 x 20), edges up to 12 m,
+// polygons of up to 6 sides, the detail meshes (6 cells, 1 cell height),
+// dtCreateNavMeshData and addTile. Tiles of --tile cells (256), the
+// triangles binned to the tiles they may touch. Each of --repeat K bakes
+// (default 5) reads the file again, as steer.navmesh{ obj } does; prints
+//   detour-nav-bake obj=F verts=V tris=T cs=M tiles=K polys=P nav_bytes=B repeat=K
+//     read_ms=X field_ms=X bake_ms=X cpu_ms=X
+// with medians of the K: read_ms the OBJ read, field_ms the part of the
+// bake up to the contours (what steer's bake hands its mesh builder), bake_ms
+// the whole bake after the read (read + bake: what the steer call costs),
+// all wall time; cpu_ms the read and the bake in processor time (clock(),
+// as bench/bake_obj.lua's os.clock: the two compare on a busy machine).
+
+struct Soup {
+    std::vector<float> v; // 3 per vertex, the OBJ's frame
+    std::vector<int> tri; // 3 per triangle
+};
+
+// The vertices and faces of a Wavefront OBJ (faces fanned into triangles;
+// "a/b/c" and negative indices taken); false when it cannot be read.
+bool read_obj(const char *path, Soup &s)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    s.v.clear();
+    s.tri.clear();
+    char line[4096];
+    std::vector<int> face;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == 'v' && (line[1] == ' ' || line[1] == '\t')) {
+            float x = 0, y = 0, z = 0;
+            if (sscanf(line + 2, "%f %f %f", &x, &y, &z) != 3) continue;
+            s.v.insert(s.v.end(), { x, y, z });
+        } else if (line[0] == 'f' && (line[1] == ' ' || line[1] == '\t')) {
+            face.clear();
+            for (char *p = line + 2; *p;) {
+                char *end;
+                long k = strtol(p, &end, 10);
+                if (end == p) break;
+                int nv = (int)(s.v.size() / 3);
+                face.push_back(k < 0 ? nv + (int)k : (int)k - 1);
+                p = end;
+                while (*p && *p != ' ' && *p != '\t') p++; // "/vt/vn"
+                while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
+            }
+            for (size_t i = 2; i < face.size(); i++) s.tri.insert(s.tri.end(), { face[0], face[i - 1], face[i] });
+        }
+    }
+    fclose(f);
+    return !s.tri.empty();
+}
+
+struct BakeOpts {
+    float cs = 0.2f, height = 2.0f, climb = 0.4f, slope = 45.0f, radius = 0.0f;
+    int tile = 256, repeat = 5;
+};
+
+struct ObjBaked {
+    int tiles = 0, polys = 0;
+    size_t bytes = 0;
+    double field_ms = 0, ms = 0;
+};
+
+// One bake of the soup: a dtNavMesh of its tiles (freed here: the times and sizes are kept).
+ObjBaked bake_soup(const Soup &s, const BakeOpts &b)
+{
+    ObjBaked out;
+    double t0 = bench_now_ms();
+    rcContext ctx(false);
+    const int nv = (int)(s.v.size() / 3), nt = (int)(s.tri.size() / 3);
+    float bmin[3], bmax[3];
+    rcCalcBounds(s.v.data(), nv, bmin, bmax);
+    std::vector<unsigned char> areas((size_t)nt, RC_NULL_AREA);
+    rcMarkWalkableTriangles(&ctx, b.slope, s.v.data(), nv, s.tri.data(), nt, areas.data());
+    rcConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.cs = b.cs;
+    cfg.ch = b.cs / 2;
+    cfg.walkableSlopeAngle = b.slope;
+    cfg.walkableHeight = (int)std::ceil(b.height / cfg.ch);
+    cfg.walkableClimb = (int)std::floor(b.climb / cfg.ch);
+    cfg.walkableRadius = (int)std::ceil(b.radius / cfg.cs - 1e-6);
+    cfg.maxEdgeLen = (int)(kEdgeMaxLen / cfg.cs);
+    cfg.maxSimplificationError = kEdgeMaxError;
+    cfg.minRegionArea = kRegionMinSize * kRegionMinSize;
+    cfg.mergeRegionArea = kRegionMergeSize * kRegionMergeSize;
+    cfg.maxVertsPerPoly = kVertsPerPoly;
+    cfg.tileSize = b.tile;
+    cfg.borderSize = cfg.walkableRadius + 3;
+    cfg.width = cfg.height = cfg.tileSize + 2 * cfg.borderSize;
+    cfg.detailSampleDist = kDetailSampleDist * cfg.cs;
+    cfg.detailSampleMaxError = kDetailSampleMaxError * cfg.ch;
+    const float tile_m = cfg.tileSize * cfg.cs, border_m = cfg.borderSize * cfg.cs;
+    const int tw = (int)std::ceil((bmax[0] - bmin[0]) / tile_m), th = (int)std::ceil((bmax[2] - bmin[2]) / tile_m);
+    // each triangle in every tile its box (with the border) overlaps
+    std::vector<std::vector<int>> bins((size_t)tw * th);
+    for (int t = 0; t < nt; t++) {
+        float lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+        for (int c = 0; c < 3; c++) {
+            const float *p = &s.v[3 * (size_t)s.tri[3 * (size_t)t + c]];
+            lo[0] = std::min(lo[0], p[0]), hi[0] = std::max(hi[0], p[0]);
+            lo[1] = std::min(lo[1], p[2]), hi[1] = std::max(hi[1], p[2]);
+        }
+        int x0 = std::max(0, (int)std::floor((lo[0] - bmin[0] - border_m) / tile_m));
+        int x1 = std::min(tw - 1, (int)std::floor((hi[0] - bmin[0] + border_m) / tile_m));
+        int y0 = std::max(0, (int)std::floor((lo[1] - bmin[2] - border_m) / tile_m));
+        int y1 = std::min(th - 1, (int)std::floor((hi[1] - bmin[2] + border_m) / tile_m));
+        for (int y = y0; y <= y1; y++)
+            for (int x = x0; x <= x1; x++) bins[(size_t)y * tw + x].push_back(t);
+    }
+    int tile_bits = std::min(ilog2ceil((unsigned)(tw * th)), 14);
+    dtNavMeshParams np;
+    memset(&np, 0, sizeof np);
+    rcVcopy(np.orig, bmin);
+    np.tileWidth = np.tileHeight = tile_m;
+    np.maxTiles = 1 << tile_bits;
+    np.maxPolys = 1 << (22 - tile_bits);
+    dtNavMesh *nav = dtAllocNavMesh();
+    if (!nav || dtStatusFailed(nav->init(&np))) {
+        fprintf(stderr, "detour-nav: dtNavMesh::init failed\n");
+        exit(1);
+    }
+    std::vector<int> tris;
+    std::vector<unsigned char> tareas;
+    for (int ty = 0; ty < th; ty++)
+        for (int tx = 0; tx < tw; tx++) {
+            double f0 = bench_now_ms();
+            const std::vector<int> &bin = bins[(size_t)ty * tw + tx];
+            tris.clear();
+            tareas.clear();
+            for (int t : bin) {
+                tris.insert(tris.end(), s.tri.begin() + 3 * (size_t)t, s.tri.begin() + 3 * (size_t)t + 3);
+                tareas.push_back(areas[(size_t)t]);
+            }
+            rcConfig c = cfg;
+            c.bmin[0] = bmin[0] + tx * tile_m - border_m;
+            c.bmin[1] = bmin[1];
+            c.bmin[2] = bmin[2] + ty * tile_m - border_m;
+            c.bmax[0] = bmin[0] + (tx + 1) * tile_m + border_m;
+            c.bmax[1] = bmax[1] + b.height;
+            c.bmax[2] = bmin[2] + (ty + 1) * tile_m + border_m;
+            rcHeightfield *solid = rcAllocHeightfield();
+            rcCompactHeightfield *chf = rcAllocCompactHeightfield();
+            rcContourSet *cset = rcAllocContourSet();
+            rcPolyMesh *pm = rcAllocPolyMesh();
+            rcPolyMeshDetail *dm = rcAllocPolyMeshDetail();
+            unsigned char *data = nullptr;
+            int size = 0;
+            bool ok = solid && chf && cset && pm && dm && !bin.empty() &&
+                      rcCreateHeightfield(&ctx, *solid, c.width, c.height, c.bmin, c.bmax, c.cs, c.ch) &&
+                      rcRasterizeTriangles(&ctx, s.v.data(), nv, tris.data(), tareas.data(), (int)tareas.size(), *solid,
+                                           c.walkableClimb);
+            if (ok) {
+                rcFilterLowHangingWalkableObstacles(&ctx, c.walkableClimb, *solid);
+                rcFilterLedgeSpans(&ctx, c.walkableHeight, c.walkableClimb, *solid);
+                rcFilterWalkableLowHeightSpans(&ctx, c.walkableHeight, *solid);
+                ok = rcBuildCompactHeightfield(&ctx, c.walkableHeight, c.walkableClimb, *solid, *chf) &&
+                     (c.walkableRadius == 0 || rcErodeWalkableArea(&ctx, c.walkableRadius, *chf)) &&
+                     rcBuildDistanceField(&ctx, *chf) &&
+                     rcBuildRegions(&ctx, *chf, c.borderSize, c.minRegionArea, c.mergeRegionArea) &&
+                     rcBuildContours(&ctx, *chf, c.maxSimplificationError, c.maxEdgeLen, *cset);
+            }
+            out.field_ms += bench_now_ms() - f0;
+            ok = ok && cset->nconts > 0 && rcBuildPolyMesh(&ctx, *cset, c.maxVertsPerPoly, *pm) && pm->npolys > 0 &&
+                 rcBuildPolyMeshDetail(&ctx, *pm, *chf, c.detailSampleDist, c.detailSampleMaxError, *dm);
+            if (ok) {
+                for (int i = 0; i < pm->npolys; i++)
+                    if (pm->areas[i] == RC_WALKABLE_AREA) pm->flags[i] = kWalkFlag;
+                dtNavMeshCreateParams p;
+                memset(&p, 0, sizeof p);
+                p.verts = pm->verts;
+                p.vertCount = pm->nverts;
+                p.polys = pm->polys;
+                p.polyAreas = pm->areas;
+                p.polyFlags = pm->flags;
+                p.polyCount = pm->npolys;
+                p.nvp = pm->nvp;
+                p.detailMeshes = dm->meshes;
+                p.detailVerts = dm->verts;
+                p.detailVertsCount = dm->nverts;
+                p.detailTris = dm->tris;
+                p.detailTriCount = dm->ntris;
+                p.walkableHeight = b.height;
+                p.walkableRadius = b.radius;
+                p.walkableClimb = b.climb;
+                p.tileX = tx;
+                p.tileY = ty;
+                rcVcopy(p.bmin, pm->bmin);
+                rcVcopy(p.bmax, pm->bmax);
+                p.cs = c.cs;
+                p.ch = c.ch;
+                p.buildBvTree = true;
+                if (dtCreateNavMeshData(&p, &data, &size)) {
+                    if (dtStatusFailed(nav->addTile(data, size, DT_TILE_FREE_DATA, 0, nullptr))) {
+                        fprintf(stderr, "detour-nav: addTile (%d, %d) failed\n", tx, ty);
+                        exit(1);
+                    }
+                    out.tiles++;
+                    out.polys += pm->npolys;
+                    out.bytes += (size_t)size;
+                } else if (pm->nverts >= 0xffff) {
+                    fprintf(stderr, "detour-nav: tile (%d, %d) has %d vertices: give a smaller --tile\n", tx, ty,
+                            pm->nverts);
+                    exit(1);
+                }
+            }
+            rcFreeHeightField(solid);
+            rcFreeCompactHeightfield(chf);
+            rcFreeContourSet(cset);
+            rcFreePolyMesh(pm);
+            rcFreePolyMeshDetail(dm);
+        }
+    out.ms = bench_now_ms() - t0;
+    dtFreeNavMesh(nav);
+    return out;
+}
+
+int run_bake(const char *path, const BakeOpts &b)
+{
+    std::vector<double> read, field, whole, cpu;
+    Soup s;
+    ObjBaked last;
+    for (int k = 0; k < b.repeat; k++) {
+        double t0 = bench_now_ms();
+        clock_t c0 = clock();
+        if (!read_obj(path, s)) {
+            fprintf(stderr, "detour-nav: cannot read triangles from %s\n", path);
+            return 1;
+        }
+        read.push_back(bench_now_ms() - t0);
+        last = bake_soup(s, b);
+        field.push_back(last.field_ms);
+        whole.push_back(last.ms);
+        cpu.push_back((double)(clock() - c0) * 1e3 / CLOCKS_PER_SEC);
+    }
+    printf("detour-nav-bake obj=%s verts=%zu tris=%zu cs=%g radius=%g tile_cells=%d tiles=%d polys=%d nav_bytes=%zu "
+           "repeat=%d read_ms=%.2f field_ms=%.2f bake_ms=%.2f cpu_ms=%.2f\n",
+           path, s.v.size() / 3, s.tri.size() / 3, b.cs, b.radius, b.tile, last.tiles, last.polys, last.bytes,
+           b.repeat, bench_median(read.data(), b.repeat), bench_median(field.data(), b.repeat),
+           bench_median(whole.data(), b.repeat), bench_median(cpu.data(), b.repeat));
+    return 0;
+}
+
+// detour-nav --bake FILE.obj [--cs M] [--height M] [--climb M] [--slope DEG] [--radius M] [--tile CELLS] [--repeat K]
+int bake_main(int argc, char **argv, int at)
+{
+    BakeOpts b;
+    for (int i = at; i < argc; i++) {
+        if (!strcmp(argv[i], "--cs") && i + 1 < argc) b.cs = (float)atof(argv[++i]);
+        else if (!strcmp(argv[i], "--height") && i + 1 < argc) b.height = (float)atof(argv[++i]);
+        else if (!strcmp(argv[i], "--climb") && i + 1 < argc) b.climb = (float)atof(argv[++i]);
+        else if (!strcmp(argv[i], "--slope") && i + 1 < argc) b.slope = (float)atof(argv[++i]);
+        else if (!strcmp(argv[i], "--radius") && i + 1 < argc) b.radius = (float)atof(argv[++i]);
+        else if (!strcmp(argv[i], "--tile") && i + 1 < argc) b.tile = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) b.repeat = atoi(argv[++i]);
+        else return usage();
+    }
+    if (!(b.cs >= 0.01f && b.cs <= 1.0f) || !(b.height > 0) || !(b.climb >= 0) || !(b.slope >= 0 && b.slope < 90) ||
+        !(b.radius >= 0 && b.radius <= 10) || b.tile < 16 || b.tile > 4096 || b.repeat < 1 || b.repeat > 1000)
+        return usage();
+    return run_bake(argv[at - 1], b);
 }
 
 } // namespace
@@ -587,6 +865,7 @@ int main(int argc, char **argv)
     Options o;
     const char *level = "all", *radius = "both";
     bool tile_given = false;
+    if (argc >= 3 && !strcmp(argv[1], "--bake")) return bake_main(argc, argv, 3);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--level") && i + 1 < argc) level = argv[++i];
         else if (!strcmp(argv[i], "--radius") && i + 1 < argc) radius = argv[++i];

@@ -195,6 +195,11 @@ bool steerN_mesh_height(const steerN_Mesh *m, const double p[2], const steerN_Fl
 bool steerN_mesh_wall_counts(const steerN_Mesh *m, uint32_t edge, const double q[2], const steerN_Floor *g);
 const steerN_Floor *steerN_mesh_wall_floor(const steerN_Mesh *m, const double p[2], const steerN_Floor *f,
                                            steerN_Floor *out);
+// Wall edge w, near the segment from a[0..1] to a[2..3] whose ground
+// rises from za[0] to za[1], stands on the segment's floor: where the two
+// come nearest, the wall's ground lies within STEERN_FLOOR_REACH of the
+// segment's (mesh_query.c's check of a path's clearance).
+bool steerN_mesh_wall_on_segment(const steerN_Mesh *m, uint32_t w, const double *a, const double *za);
 // Whether triangles u and t holding p are one ground there: the same
 // layer, or their surfaces at p within STEERN_FLOOR_ABOVE (a seam's two
 // sides); true on a mesh of one layer.
@@ -204,6 +209,9 @@ bool steerN_mesh_same_ground(const steerN_Mesh *m, uint32_t u, uint32_t t, const
 // the previous point's on, that holds it in plan (0 on a flat mesh).
 struct steerN_MeshQuery;
 void steerN_mesh_path_heights(const struct steerN_MeshQuery *q, const steerN_Mesh *m, double *z);
+// The same for any n points p along the corridor corr (nc triangles).
+void steerN_mesh_heights_along(const steerN_Mesh *m, const double *p, uint32_t n, const int32_t *corr, uint32_t nc,
+                               double *z);
 // Meshes built one per layer from the same bake, stacked into one: the
 // vertices of layer k's mesh get heights from its rings' points (bake.h:
 // a ring's layer and its points' z), its triangles layer k, and the walls

@@ -603,15 +603,35 @@ static void set_obj(Obj *o, const steerN_Mesh *m, uint32_t v, int side, double r
     o->id = o->v = v;
 }
 
+// On a mesh of several layers, the heights of the path's points on its
+// corridor (q->pz), so that its checks walk and count the walls of the
+// floor each segment is on; NULL on a mesh of one layer (every wall
+// counts) or out of memory (then every wall counts too: a path may be
+// refused as too narrow, none is let through a wall).
+static const double *path_z(steerN_MeshQuery *q)
+{
+    if (!q->m->layer || steerN_query_grow(&q->alloc, (void **)&q->pz, &q->cap_pz, q->npts, sizeof *q->pz)) return NULL;
+    steerN_mesh_heights_along(q->m, q->pts, q->npts, q->corr, q->ncorr, q->pz);
+    return q->pz;
+}
+
 // Every point of the path on the mesh and no segment through a wall
 // (grazing a wall's end within rounding is not through it).
-static bool on_mesh(const steerN_MeshQuery *q) { return steerN_mesh_polyline_on(q->m, q->pts, q->npts); }
+static bool on_mesh(steerN_MeshQuery *q) { return steerN_mesh_polyline_on(q->m, q->pts, path_z(q), q->npts); }
 
-// Every segment of the path keeps the radius from every wall (within
-// 1e-7 m).
-static bool keeps_radius(const steerN_MeshQuery *q)
+// Every segment of the path keeps the radius from every wall of its floor
+// (within 1e-7 m).
+static bool keeps_radius(steerN_MeshQuery *q)
 {
-    return !steerN_mesh_polyline_near(q->m, q->pts, q->npts, q->radius - 1e-7);
+    return !steerN_mesh_polyline_near(q->m, q->pts, path_z(q), q->npts, q->radius - 1e-7);
+}
+
+// The distance from an end of the path (in triangle t) to the walls of
+// its floor.
+static double end_clearance(const steerN_MeshQuery *q, const double p[2], uint32_t t)
+{
+    steerN_Floor g = { 0, true, steerN_mesh_surface(q->m, t, p) };
+    return steerN_mesh_wall_distance_on(q->m, p, q->m->layer ? &g : NULL, NULL, NULL);
 }
 
 // The corridor's portals as points (radius 0), each wall end moved
@@ -637,15 +657,17 @@ static void points_only(steerN_MeshQuery *q, uint32_t np, double shrink)
 // The node of the corridor's portal nearest the point of the path
 // nearest a wall (the path sampled 8 times a segment): where the corridor
 // is too narrow.
-static uint32_t pinch_node(const steerN_MeshQuery *q)
+static uint32_t pinch_node(steerN_MeshQuery *q)
 {
     const steerN_Mesh *m = q->m;
+    const double *z = path_z(q);
     double best = INFINITY, at[2] = { q->pts[0], q->pts[1] };
     for (uint32_t i = 0; i + 1 < q->npts; i++)
         for (int k = 0; k < 8; k++) {
             const double *a = q->pts + 2 * i, *b = a + 2;
             double x[2] = { a[0] + (b[0] - a[0]) * k / 8, a[1] + (b[1] - a[1]) * k / 8 };
-            double d = steerN_mesh_wall_distance(m, x, NULL, NULL);
+            steerN_Floor g = { 0, true, z ? z[i] + (z[i + 1] - z[i]) * k / 8 : 0 };
+            double d = steerN_mesh_wall_distance_on(m, x, z ? &g : NULL, NULL, NULL);
             if (d < best) best = d, at[0] = x[0], at[1] = x[1];
         }
     uint32_t bi = 0;
@@ -701,8 +723,8 @@ steerN_PathStatus steerN_query_finish(steerN_MeshQuery *q, uint32_t *bad)
     // portals kept r from their wall ends, then the portals themselves, as
     // points: the classic funnel, inside the corridor
     bool ok = q->radius == 0 || on_mesh(q);
-    if (!(ok && !q->repaired) && steerN_mesh_wall_distance(m, q->from, NULL, NULL) >= q->radius &&
-        steerN_mesh_wall_distance(m, q->to, NULL, NULL) >= q->radius && !(ok && keeps_radius(q))) {
+    if (!(ok && !q->repaired) && end_clearance(q, q->from, q->ts) >= q->radius &&
+        end_clearance(q, q->to, q->tg) >= q->radius && !(ok && keeps_radius(q))) {
         points_only(q, n + 1, 0);
         q->npts = 0;
         if (funnel(q, n + 1)) return STEERN_PATH_NOMEM;

@@ -109,9 +109,16 @@ void steerN_mesh_cell_range(const steerN_Mesh *m, double lo, double hi, int axis
 // first.
 bool steerN_mesh_segment_clear(const steerN_Mesh *m, const double a[2], const double b[2], double lim);
 // mesh_query.c: a wall comes nearer than lim to the polyline of n points p.
-bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, uint32_t n, double lim);
+// With z (its points' ground heights, on a mesh of several layers), only
+// the walls on its floor count: those whose ground where wall and segment
+// come nearest lies within STEERN_FLOOR_REACH of the segment's there
+// (its ends' heights interpolated); the walls of a floor over or under
+// the same plan are no walls to it. NULL: every wall.
+bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, const double *z, uint32_t n, double lim);
 // mesh_query.c: every point of the polyline on the mesh (or within 1e-9
 // of a wall) and no segment through a wall (a hit before 1 - 1e-9 of it).
-bool steerN_mesh_polyline_on(const steerN_Mesh *m, const double *p, uint32_t n);
+// With z (as above), each point is placed on the ground at its height
+// (steerN_mesh_locate_on), so a segment walks the floor it is on.
+bool steerN_mesh_polyline_on(const steerN_Mesh *m, const double *p, const double *z, uint32_t n);
 
 #endif

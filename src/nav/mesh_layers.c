@@ -126,6 +126,25 @@ bool steerN_mesh_wall_counts(const steerN_Mesh *m, uint32_t edge, const double q
     return fabs(steerN_mesh_surface(m, edge / 3, q) - g->z) <= STEERN_FLOOR_REACH;
 }
 
+// Where the wall and the segment come nearest: a crossing, or an end of
+// one nearest the other.
+bool steerN_mesh_wall_on_segment(const steerN_Mesh *m, uint32_t w, const double *a, const double *za)
+{
+    const double *b = a + 2, *x = mg_v(m, w / 3, (int)(w % 3)), *y = mg_v(m, w / 3, (int)(w % 3 + 1) % 3);
+    double s = 0, at[2], q[2], u;
+    if (mg_seg_cross(a, b, x, y)) {
+        double oa = mg_orient(x, y, a), ob = mg_orient(x, y, b);
+        s = oa / (oa - ob);
+        at[0] = a[0] + s * (b[0] - a[0]), at[1] = a[1] + s * (b[1] - a[1]);
+    } else {
+        double best = mg_seg_nearest(a, x, y, at, NULL), d = mg_seg_nearest(b, x, y, q, NULL);
+        if (d < best) best = d, s = 1, at[0] = q[0], at[1] = q[1];
+        if ((d = mg_seg_nearest(x, a, b, NULL, &u)) < best) best = d, s = u, at[0] = x[0], at[1] = x[1];
+        if (mg_seg_nearest(y, a, b, NULL, &u) < best) s = u, at[0] = y[0], at[1] = y[1];
+    }
+    return fabs(steerN_mesh_surface(m, w / 3, at) - (za[0] + s * (za[1] - za[0]))) <= STEERN_FLOOR_REACH;
+}
+
 const steerN_Floor *steerN_mesh_wall_floor(const steerN_Mesh *m, const double p[2], const steerN_Floor *f,
                                            steerN_Floor *out)
 {
@@ -151,11 +170,10 @@ static double centroid_dist(const steerN_Mesh *m, uint32_t t, const double p[2])
     return mg_dist(c, p);
 }
 
-void steerN_mesh_path_heights(const steerN_MeshQuery *q, const steerN_Mesh *m, double *z)
+void steerN_mesh_heights_along(const steerN_Mesh *m, const double *p, uint32_t n, const int32_t *corr, uint32_t nc,
+                               double *z)
 {
-    uint32_t n, nc, j = 0;
-    const double *p = steerN_mesh_path_points(q, &n);
-    const int32_t *corr = steerN_mesh_path_corridor(q, &nc);
+    uint32_t j = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = j;
         while (k < nc && !mg_in_tri(m, (uint32_t)corr[k], p + 2 * i)) k++;
@@ -169,6 +187,14 @@ void steerN_mesh_path_heights(const steerN_MeshQuery *q, const steerN_Mesh *m, d
         z[i] = k < nc ? steerN_mesh_surface(m, (uint32_t)corr[k], p + 2 * i) : 0;
         if (k < nc) j = k;
     }
+}
+
+void steerN_mesh_path_heights(const steerN_MeshQuery *q, const steerN_Mesh *m, double *z)
+{
+    uint32_t n, nc;
+    const double *p = steerN_mesh_path_points(q, &n);
+    const int32_t *corr = steerN_mesh_path_corridor(q, &nc);
+    steerN_mesh_heights_along(m, p, n, corr, nc, z);
 }
 
 // ---- stacking ------------------------------------------------------------------

@@ -71,6 +71,7 @@ void steerN_mesh_query_free(steerN_MeshQuery *q)
     steerN_realloc(&a, q->hkey, sizeof *q->hkey * q->hcap, 0);
     steerN_realloc(&a, q->hitem, sizeof *q->hitem * q->hcap, 0);
     steerN_realloc(&a, q->pts, sizeof *q->pts * 2 * q->cap_pts, 0);
+    steerN_realloc(&a, q->pz, sizeof *q->pz * q->cap_pz, 0);
     steerN_realloc(&a, q->corr, sizeof *q->corr * q->cap_corr, 0);
     steerN_realloc(&a, q->portal, sizeof *q->portal * q->cap_portal, 0);
     steerN_realloc(&a, q->cor, sizeof *q->cor * q->cap_cor, 0);
@@ -615,9 +616,11 @@ steerN_PathStatus steerN_mesh_path_plain(steerN_MeshQuery *q, const steerN_Mesh 
     // (Detour finds its start on the mesh eroded by the radius alike)
     double near[2], dist;
     int32_t t;
+    // (on a mesh of several layers, on the start's floor: its walls, its ground)
     if (s != STEERN_PATH_NARROW || !f || !(f->radius > 0) ||
-        !(steerN_mesh_wall_distance(m, from, NULL, NULL) < f->radius) ||
-        !steerN_mesh_nearest(m, from, f->radius, near, &t, &dist) || (near[0] == from[0] && near[1] == from[1]))
+        !(steerN_mesh_wall_distance_on(m, from, f->from, NULL, NULL) < f->radius) ||
+        !steerN_mesh_nearest_on(m, from, f->from, f->radius, near, &t, &dist) ||
+        (near[0] == from[0] && near[1] == from[1]))
         return s;
     steerN_PathStatus again = steerN_mesh_path_begin(q, m, near, to, f);
     if (again == STEERN_PATH_WORKING) again = steerN_mesh_path_step(q, UINT32_MAX, &used);

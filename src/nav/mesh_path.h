@@ -73,6 +73,8 @@ struct steerN_MeshQuery {
     // the last path
     double *pts;
     uint32_t npts, cap_pts;
+    double *pz; // its points' heights while it is checked, on a mesh of several layers (mesh_funnel.c)
+    uint32_t cap_pz;
     int32_t *corr;
     uint32_t ncorr, cap_corr;
     Obj *portal; // 2 per portal: left, right

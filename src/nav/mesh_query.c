@@ -473,22 +473,26 @@ double steerN_mesh_wall_edge_on(const steerN_Mesh *m, const double p[2], const s
 }
 
 // Wall edge w is nearer than lim to a segment of the polyline of n points
-// p (bbox: the polyline's box, grown by lim).
-static bool wall_near(const steerN_Mesh *m, uint32_t w, const double *p, uint32_t n, const double bbox[4], double lim)
+// p (bbox: the polyline's box, grown by lim), on its floor when z (the
+// points' heights) is given.
+static bool wall_near(const steerN_Mesh *m, uint32_t w, const double *p, const double *z, uint32_t n,
+                      const double bbox[4], double lim)
 {
     const double *x = mg_v(m, w / 3, (int)(w % 3)), *y = mg_v(m, w / 3, (int)(w % 3 + 1) % 3);
     if (fmax(x[0], y[0]) < bbox[0] || fmin(x[0], y[0]) > bbox[2] || fmax(x[1], y[1]) < bbox[1] ||
         fmin(x[1], y[1]) > bbox[3])
         return false;
     for (uint32_t i = 0; i + 1 < n; i++)
-        if (mg_seg_seg(p + 2 * i, p + 2 * i + 2, x, y) < lim) return true;
+        if (mg_seg_seg(p + 2 * i, p + 2 * i + 2, x, y) < lim &&
+            (!z || steerN_mesh_wall_on_segment(m, w, p + 2 * i, z + i)))
+            return true;
     return false;
 }
 
 // The walls in the wall index's cells within lim + half a cell of points
 // a cell apart along the polyline (each cell once): its box when that is
 // small (the points round a corner), else segment by segment.
-static bool piece_near(const steerN_Mesh *m, const double *p, uint32_t n, double lim)
+static bool piece_near(const steerN_Mesh *m, const double *p, const double *z, uint32_t n, double lim)
 {
     double bbox[4] = { INFINITY, INFINITY, -INFINITY, -INFINITY }, h = m->bcell;
     for (uint32_t i = 0; i < n; i++)
@@ -502,12 +506,12 @@ static bool piece_near(const steerN_Mesh *m, const double *p, uint32_t n, double
             for (uint32_t cx = c[0]; cx <= c[1]; cx++) {
                 size_t cell = (size_t)cy * m->bnx + cx;
                 for (uint32_t j = m->wstart[cell]; j < m->wstart[cell + 1]; j++)
-                    if (wall_near(m, m->witem[j], p, n, bbox, lim)) return true;
+                    if (wall_near(m, m->witem[j], p, z, n, bbox, lim)) return true;
             }
         return false;
     }
     for (uint32_t i = 0; i + 1 < n; i++) {
-        const double *a = p + 2 * i, *b = a + 2;
+        const double *a = p + 2 * i, *b = a + 2, *za = z ? z + i : NULL;
         double e = lim + h / 2 + 1e-9, box[4] = { fmin(a[0], b[0]) - lim, fmin(a[1], b[1]) - lim,
                                                   fmax(a[0], b[0]) + lim, fmax(a[1], b[1]) + lim };
         uint32_t steps = (uint32_t)(mg_dist(a, b) / h) + 1, prev[4] = { 1, 0, 1, 0 }; // none yet
@@ -521,7 +525,7 @@ static bool piece_near(const steerN_Mesh *m, const double *p, uint32_t n, double
                     if (cx >= prev[0] && cx <= prev[1] && cy >= prev[2] && cy <= prev[3]) continue;
                     size_t cell = (size_t)cy * m->bnx + cx;
                     for (uint32_t j = m->wstart[cell]; j < m->wstart[cell + 1]; j++)
-                        if (wall_near(m, m->witem[j], a, 2, box, lim)) return true;
+                        if (wall_near(m, m->witem[j], a, za, 2, box, lim)) return true;
                 }
             memcpy(prev, c, sizeof prev);
         }
@@ -531,7 +535,7 @@ static bool piece_near(const steerN_Mesh *m, const double *p, uint32_t n, double
 
 // The polyline in pieces: the points within a cell (round a corner) at
 // once, a longer segment alone.
-bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, uint32_t n, double lim)
+bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, const double *z, uint32_t n, double lim)
 {
     double h = m->bcell;
     for (uint32_t i = 0; i + 1 < n;) {
@@ -544,7 +548,7 @@ bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, uint32_t n
             lo[0] = fmin(lo[0], x[0]), lo[1] = fmin(lo[1], x[1]), hi[0] = fmax(hi[0], x[0]), hi[1] = fmax(hi[1], x[1]);
             j++;
         }
-        if (piece_near(m, p + 2 * i, j - i + 1, lim)) return true;
+        if (piece_near(m, p + 2 * i, z ? z + i : NULL, j - i + 1, lim)) return true;
         i = j;
     }
     return false;
@@ -880,13 +884,14 @@ static bool well_inside(const steerN_Mesh *m, uint32_t t, const double p[2])
 // every segment (raycast, a wall hit before 1 - 1e-9 fails) gives, in one
 // pass: a segment starts in the triangle the last one ended in when its
 // point lies well inside that, instead of being located again.
-bool steerN_mesh_polyline_on(const steerN_Mesh *m, const double *p, uint32_t n)
+bool steerN_mesh_polyline_on(const steerN_Mesh *m, const double *p, const double *z, uint32_t n)
 {
     int32_t t = -1;
     for (uint32_t i = 0; i < n; i++) {
         const double *a = p + 2 * i, *b = a + 2;
         bool kept = t >= 0 && well_inside(m, (uint32_t)t, a);
-        if (!kept) t = steerN_mesh_locate(m, a);
+        steerN_Floor g = { 0, true, z ? z[i] : 0 };
+        if (!kept) t = steerN_mesh_locate_on(m, a, z ? &g : NULL);
         if (t < 0 && !(steerN_mesh_wall_distance(m, a, NULL, NULL) <= 1e-9)) return false;
         // off the mesh (on a wall), in an excluded area or the last point:
         // no segment from here to check

@@ -1469,7 +1469,7 @@ static void test_polyline_on_one_pass(void)
                 }
             }
             bool want = on_the_mesh(m, p, n);
-            agree += steerN_mesh_polyline_on(m, p, n) == want, off += !want, total++;
+            agree += steerN_mesh_polyline_on(m, p, NULL, n) == want, off += !want, total++;
         }
         steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
         for (int k = 0; k < 300; k++) {
@@ -1478,7 +1478,7 @@ static void test_polyline_on_one_pass(void)
             if (path(q, m, a[0], a[1], b[0], b[1], 0.5, NULL) != STEERN_PATH_FOUND) continue;
             uint32_t n;
             const double *p = steerN_mesh_path_points(q, &n);
-            agree += steerN_mesh_polyline_on(m, p, n) == on_the_mesh(m, p, n), total++;
+            agree += steerN_mesh_polyline_on(m, p, NULL, n) == on_the_mesh(m, p, n), total++;
         }
         steerN_mesh_query_free(q);
         steerN_mesh_free(m);

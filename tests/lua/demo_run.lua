@@ -15,7 +15,7 @@ package.path = M.root .. "/?.lua;" .. package.path -- the demos as modules: requ
 
 -- Every demo, by its file's name.
 M.names = { "flock", "arrive", "pursuit", "crowd", "gallery", "directed_seek", "patrol", "dogfighter",
-  "zombie_horde", "navmesh", "formations" }
+  "zombie_horde", "navmesh", "formations", "building" }
 
 -- The demo's world after its setup, and the scenario table: the world
 -- made from the scenario's `world` fields, with `extra`'s (or none) over them.

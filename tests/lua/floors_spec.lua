@@ -127,6 +127,62 @@ describe("navigate on floors", function()
   end)
 end)
 
+describe("paths over the stair", function()
+  -- the walls of the other floor over the same plan (the first floor's
+  -- edge over the stair's foot, the ground floor's walls under the
+  -- bridge) are no walls to a path on this one
+  local pairs_ = {
+    { { 5, 5, 0 }, { 35, 5, UP } }, -- a ground floor room to a first floor room
+    { { 20, 22, 0 }, { 7, 19, UP } }, -- the atrium to the north-west room upstairs
+    { { 33, 19, 0 }, { 20, 19.2, UP } }, -- the north-east room to the bridge
+  }
+  local function keeps(p, r)
+    local worst = math.huge
+    for i = 1, #p - 1 do
+      local a, b = p[i], p[i + 1]
+      for k = 0, 9 do
+        local x = { a.x + (b.x - a.x) * k / 10, a.y + (b.y - a.y) * k / 10, a.z + (b.z - a.z) * k / 10 }
+        worst = math.min(worst, nm:distance_to_wall(x))
+      end
+    end
+    return worst >= r - 1e-6, worst
+  end
+  for _, r in ipairs({ 0, 0.3, 0.5 }) do
+    it(("are found up and down for radius %g, by the stair, r from the walls of their floor"):format(r), function()
+      for _, e in ipairs(pairs_) do
+        for _, way in ipairs({ { e[1], e[2], "up" }, { e[2], e[1], "down" } }) do
+          local p, why = nm:path(way[1], way[2], { radius = r })
+          expect(p ~= nil, way[3] .. " from " .. table.concat(way[1], ",") .. ": " .. tostring(why)):eq(true)
+          local stair = false
+          for _, q in ipairs(p) do stair = stair or on_stair(q) end
+          expect(stair, way[3] .. ": by the stair"):eq(true)
+          expect(math.abs(p[#p].z - way[2][3]), way[3] .. ": ends on the goal's floor"):le(1e-3)
+          local ok, worst = keeps(p, r)
+          expect(ok, way[3] .. (": keeps %g from the walls (worst %g)"):format(r, worst)):eq(true)
+        end
+      end
+    end)
+  end
+
+  it("takes people down the stair as well as up, in a 3D world", function()
+    local down = {}
+    for i = 0, 3 do
+      down[#down + 1] = { { 35 - 10 * i, 5, UP }, { 5 + 10 * i, 6, 0 } }
+    end
+    local w, agents, arrived = walkers(3, 1, nil, down)
+    for _ = 1, 3000 do
+      w:step()
+      local all = true
+      for _, a in ipairs(agents) do all = all and arrived[a] ~= nil end
+      if all then break end
+    end
+    for i, a in ipairs(agents) do
+      expect(arrived[a] ~= nil, "person " .. i .. " arrived downstairs"):eq(true)
+      expect(a.position.z, "on the ground floor"):lt(0.1)
+    end
+  end)
+end)
+
 describe("queries on a floor", function()
   it("place a point by its height or a layer, and count that floor's walls", function()
     -- over the south rooms: the ground floor and the first floor have the same walls in plan

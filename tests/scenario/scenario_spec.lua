@@ -161,7 +161,28 @@ describe("scenarios", function()
     os.remove(snap)
   end)
 
-  -- A mod whose think re-assigns its trees (a.brain ~= follow) and whose
+  -- demos/building.lua keeps handles to its mesh's obstacles (the crate,
+  -- the shut doors) in its locals: after a restore its nm is the world's
+  -- mesh again and it finds them by id (load). Rewound to 12 s (a door
+  -- shut, the crate on its way back west) and saved at 7.5 s (two doors
+  -- shut) then loaded in a fresh process, it runs on as uninterrupted.
+  it("demos/building.lua: rewound with doors shut, and saved then loaded, it runs on as uninterrupted", function()
+    local file = quote(dir .. "/../../demos/building.lua")
+    local snap = os.tmpname()
+    local plain = hash_of((steer_run("--ticks 900 " .. file)))
+    local out, code = steer_run("--ticks 900 --rewind-to 12 " .. file)
+    if out:find("built without the viewer", 1, true) then return end
+    expect(code, out):eq(0)
+    expect(out:match("hash (%x+), uninterrupted"), "rewound to 12 s"):eq(plain)
+    out, code = steer_run("--ticks 450 --save " .. quote(snap) .. " " .. file)
+    expect(code, "save: " .. out):eq(0)
+    out, code = steer_run("--ticks 450 --load " .. quote(snap) .. " " .. file)
+    expect(code, "load: " .. out):eq(0)
+    expect(hash_of(out), "saved at 7.5 s, loaded and run on"):eq(plain)
+    os.remove(snap)
+  end)
+
+
   -- update moves its flow field's goal (issue 29, item 6): after the
   -- rewind its agents' brains are its own trees again, steered by its own
   -- field, and the run ends as the uninterrupted one.
