@@ -174,16 +174,27 @@ out:
     return rc;
 }
 
-// The cells within one of v's own hold no change.
-static bool front_clean(const steerN_Mesh *m, const Dirty *d, uint32_t v)
+// near[c]: some cell within one of cell c holds a change (what v's front reads: front_clean).
+static uint8_t *dilate(const steerN_Mesh *m, const Dirty *d)
+{
+    uint8_t *near = steerN_realloc(&m->alloc, NULL, 0, (size_t)m->bnx * m->bny);
+    if (!near) return NULL;
+    memset(near, 0, (size_t)m->bnx * m->bny);
+    for (uint32_t cy = 0; cy < m->bny; cy++)
+        for (uint32_t cx = 0; cx < m->bnx; cx++) {
+            if (!d->cell[(size_t)cy * m->bnx + cx]) continue;
+            for (uint32_t y = cy ? cy - 1 : 0; y <= cy + 1 && y < m->bny; y++)
+                for (uint32_t x = cx ? cx - 1 : 0; x <= cx + 1 && x < m->bnx; x++) near[(size_t)y * m->bnx + x] = 1;
+        }
+    return near;
+}
+
+static bool front_clean(const steerN_Mesh *m, const uint8_t *near, uint32_t v)
 {
     uint32_t cx, cy;
     steerN_mesh_cell_range(m, m->xy[2 * v], m->xy[2 * v], 0, &cx, &cx);
     steerN_mesh_cell_range(m, m->xy[2 * v + 1], m->xy[2 * v + 1], 1, &cy, &cy);
-    for (uint32_t y = cy ? cy - 1 : 0; y <= cy + 1 && y < m->bny; y++)
-        for (uint32_t x = cx ? cx - 1 : 0; x <= cx + 1 && x < m->bnx; x++)
-            if (d->cell[(size_t)y * m->bnx + x]) return false;
-    return true;
+    return !near[(size_t)cy * m->bnx + cx];
 }
 
 int steerN_mesh_prepare_update(steerN_Mesh *m, const steerN_Mesh *old, const uint32_t *tmap, uint32_t nkeep)
@@ -202,6 +213,7 @@ int steerN_mesh_prepare_update(steerN_Mesh *m, const steerN_Mesh *old, const uin
     uint32_t *old_of = steerN_realloc(a, NULL, 0, sizeof *old_of * (nt + 1));
     uint32_t *changed = steerN_realloc(a, NULL, 0, sizeof *changed * (nt + 1));
     steerN_WidthScratch s = { 0 };
+    uint8_t *near = NULL;
     s.seen = steerN_realloc(a, NULL, 0, sizeof *s.seen * (nt + 1));
     s.stack = steerN_realloc(a, NULL, 0, sizeof *s.stack * (nt + 1));
     d.cell = steerN_realloc(a, NULL, 0, nc);
@@ -249,10 +261,11 @@ int steerN_mesh_prepare_update(steerN_Mesh *m, const steerN_Mesh *old, const uin
     }
     if (update_index(m, old, &d, false, &m->tstart, &m->titem) || update_index(m, old, &d, true, &m->wstart, &m->witem))
         goto out;
+    if (!(near = dilate(m, &d))) goto out;
     for (uint32_t v = 0; v < m->nvert; v++) {
         uint32_t e = v < nkeep && v < old->nvert ? old->front[v] : 0;
         uint32_t ne = e == UINT32_MAX ? e : renumber(&d, e, true);
-        if (v < nkeep && v < old->nvert && (e == UINT32_MAX || ne != UINT32_MAX) && front_clean(m, &d, v)) {
+        if (v < nkeep && v < old->nvert && (e == UINT32_MAX || ne != UINT32_MAX) && front_clean(m, near, v)) {
             m->front[v] = ne;
             m->front_next[v] = old->front_next[v];
         } else {
@@ -269,6 +282,7 @@ out:
     steerN_realloc(a, s.seen, sizeof *s.seen * (nt + 1), 0);
     steerN_realloc(a, s.stack, sizeof *s.stack * (nt + 1), 0);
     steerN_realloc(a, d.cell, nc, 0);
+    steerN_realloc(a, near, nc, 0);
     if (rc) steerN_mesh_derived_free(m);
     return rc;
 }
