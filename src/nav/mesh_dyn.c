@@ -16,7 +16,10 @@
 // kept in their places and the regions' new ones after; every border edge
 // of a region must come out of its build as it went in (else the
 // triangle across it joins the region, and the rebuild starts over);
-// (5) the live mesh is prepared again (mesh_query.c).
+// (5) the live mesh is prepared again from the one before, where the
+// change reaches (mesh_update.c: tmap says where each triangle of the
+// live mesh before went, the kept base triangles and the regions taken
+// from the cache keeping their order).
 #include "mesh_dyn.h"
 #include "mesh_link.h"
 
