@@ -159,11 +159,11 @@ void steerN_mesh_exchange(steerN_Mesh *a, steerN_Mesh *b)
     b->serial = sb;
 }
 
-static uint64_t hash_u64(uint64_t h, uint64_t v)
+// (steerS_fnv64 over v's 8 little-endian bytes, without the store)
+static inline uint64_t hash_u64(uint64_t h, uint64_t v)
 {
-    unsigned char b[8];
-    steerS_store_le(b, v, 8);
-    return steerS_fnv64(h, b, 8);
+    for (int i = 0; i < 8; i++) h = (h ^ ((v >> (8 * i)) & 0xFF)) * STEERS_FNV64_PRIME;
+    return h;
 }
 
 static uint64_t bits_of(double x)

@@ -70,6 +70,10 @@ typedef struct steerN_Mesh {
     double hcell; // metres between samples
 
     // ---- derived by steerN_mesh_prepare (mesh_query.c), not saved ----
+    // the triangles the index grid below is sized for (0: ntri; a mesh
+    // with obstacles: its base's, so that the grid stays as they move and
+    // a move re-prepares only what it changed, mesh_update.c)
+    uint32_t grid_tris;
     bool prepared;
     // width[3 t + i]: the diameter of the largest disc that can cross
     // triangle t between the two edges meeting at its vertex i (edges

@@ -56,6 +56,8 @@ void steerN_mesh_area_corner_widths(steerN_Mesh *m)
 {
     for (uint32_t t = 0; t < m->ntri; t++)
         for (int j = 0; j < 3; j++) {
+            // (a triangle whose vertices all end walls has no such corner, nor its neighbours at its edges)
+            if (m->vwall[m->tri[3 * t]] && m->vwall[m->tri[3 * t + 1]] && m->vwall[m->tri[3 * t + 2]]) break;
             int32_t u = m->adj[3 * t + j];
             if (u >= 0 && (uint32_t)u < t) continue; // done from u
             // the corners at its ends: in t, vertices j and j + 1; in u, the same two

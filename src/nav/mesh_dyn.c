@@ -16,7 +16,10 @@
 // kept in their places and the regions' new ones after; every border edge
 // of a region must come out of its build as it went in (else the
 // triangle across it joins the region, and the rebuild starts over);
-// (5) the live mesh is prepared again (mesh_query.c).
+// (5) the live mesh is prepared again from the one before, where the
+// change reaches (mesh_update.c: tmap says where each triangle of the
+// live mesh before went, the kept base triangles and the regions taken
+// from the cache keeping their order).
 #include "mesh_dyn.h"
 #include "mesh_link.h"
 
@@ -38,6 +41,8 @@
 typedef struct Region { // a region's build, kept for the next rebuild
     uint64_t key;
     steerN_Mesh *mesh; // NULL: nothing walkable left in it
+    uint32_t at;       // its first triangle in the live mesh
+    uint32_t from; // (while rebuilding) its first in the live mesh before, when taken from the cache, else UINT32_MAX
 } Region;
 
 typedef struct Record { // a change: its epoch and the box it touched (metres)
@@ -54,6 +59,7 @@ typedef struct steerN_MeshDyn {
     Record rec[STEERN_MESH_RECORDS]; // rec[e % RECORDS]: the change of epoch e
     Region *regions;
     uint32_t nregions, cap_regions;
+    uint32_t *live_of; // per base triangle: its index in the live mesh (UINT32_MAX: in a region)
 } steerN_MeshDyn;
 
 static const steerN_Alloc *al(const steerN_Mesh *m) { return &m->alloc; }
@@ -577,6 +583,26 @@ static int assemble(const steerN_MeshDyn *d, Scratch *s, const Region *reg, uint
     return 0;
 }
 
+// Where the live mesh's triangles go in the one just assembled (tmap, per
+// triangle of the live mesh, UINT32_MAX: gone), the base triangles kept
+// and the regions taken from the cache; and d->live_of, each region's at.
+static void live_map(steerN_MeshDyn *d, const Scratch *s, Region *reg, uint32_t nr, uint32_t ntri, uint32_t *tmap)
+{
+    for (uint32_t t = 0; t < ntri; t++) tmap[t] = UINT32_MAX;
+    uint32_t at = 0;
+    for (uint32_t t = 0; t < d->base->ntri; t++) {
+        uint32_t now = s->comp[t] == UINT32_MAX ? at++ : UINT32_MAX;
+        if (now != UINT32_MAX && d->live_of[t] != UINT32_MAX) tmap[d->live_of[t]] = now;
+        d->live_of[t] = now;
+    }
+    for (uint32_t r = 0; r < nr; r++) {
+        uint32_t n = reg[r].mesh ? reg[r].mesh->ntri : 0;
+        reg[r].at = at;
+        for (uint32_t j = 0; reg[r].from != UINT32_MAX && j < n; j++) tmap[reg[r].from + j] = at + j;
+        at += n;
+    }
+}
+
 // The live mesh from the base and the obstacles, put in m's place and prepared.
 static steerN_ObstacleStatus rebuild(steerN_Mesh *m)
 {
@@ -589,6 +615,7 @@ static steerN_ObstacleStatus rebuild(steerN_Mesh *m)
     Region *reg = NULL;
     uint32_t nreg = 0, cap_reg = 0;
     steerN_Mesh *live = NULL;
+    uint32_t *tmap = NULL, tmap_n = m->ntri;
     s.comp = steerN_realloc(a, NULL, 0, sizeof *s.comp * nt);
     s.mark = steerN_realloc(a, NULL, 0, nt);
     s.stamp = steerN_realloc(a, NULL, 0, sizeof *s.stamp * nt);
@@ -625,12 +652,13 @@ static steerN_ObstacleStatus rebuild(steerN_Mesh *m)
                 const steerN_Obstacle *o = &d->obs[(uint32_t)s.pair[p]];
                 key = hash_u32(hash_u32(key, o->id), o->rev);
             }
-            reg[r] = (Region){ key, NULL };
+            reg[r] = (Region){ key, NULL, 0, UINT32_MAX };
             bool cached = false;
             for (uint32_t c = 0; c < d->nregions && !cached; c++)
                 if (d->regions[c].key == key && d->regions[c].mesh) {
                     // taken over: the cache keeps no pointer to it any more
                     reg[r].mesh = d->regions[c].mesh;
+                    reg[r].from = d->regions[c].at;
                     d->regions[c].mesh = NULL;
                     d->regions[c].key = 0;
                     cached = true;
@@ -653,19 +681,27 @@ static steerN_ObstacleStatus rebuild(steerN_Mesh *m)
         }
         if (rc == 0) break;
     }
-    // (5) in m's place, prepared; the regions cached for the next rebuild
-    if (m->aux_free) m->aux_free(m);
+    // (5) in m's place, prepared (from the mesh before, where the change
+    // does not reach: mesh_update.c); the regions cached for the next rebuild
+    tmap = steerN_realloc(a, NULL, 0, sizeof *tmap * (m->ntri + 1));
+    if (!tmap) goto out;
+    live_map(d, &s, reg, nreg, m->ntri, tmap);
     steerN_mesh_swap_parts(m, live);
+    steerN_mesh_take_derived(live, m); // live: the mesh before, prepared
     steerN_mesh_set_metres(m);
     m->hash = steerN_mesh_hash(m);
+    m->grid_tris = b->ntri;
     regions_free(m, d->regions, d->nregions, d->cap_regions);
     d->regions = reg;
     d->nregions = nreg;
     d->cap_regions = cap_reg;
     reg = NULL;
     nreg = cap_reg = 0;
-    st = steerN_mesh_prepare(m) ? STEERN_OBST_NOMEM : STEERN_OBST_OK;
+    int rc = steerN_mesh_prepare_update(m, live, tmap, b->nvert);
+    if (rc > 0) rc = steerN_mesh_prepare(m);
+    st = rc ? STEERN_OBST_NOMEM : STEERN_OBST_OK;
 out:
+    steerN_realloc(a, tmap, sizeof *tmap * (tmap_n + 1), 0);
     steerN_mesh_free(live);
     regions_free(m, reg, nreg, cap_reg);
     scratch_free(m, &s, nt, d->nobs);
@@ -689,6 +725,13 @@ static steerN_MeshDyn *dyn_of(steerN_Mesh *m)
     }
     steerN_mesh_set_metres(d->base);
     d->base->hash = steerN_mesh_hash(d->base);
+    if (!(d->live_of = steerN_realloc(al(m), NULL, 0, sizeof *d->live_of * (d->base->ntri + 1)))) {
+        steerN_mesh_free(d->base);
+        steerN_realloc(al(m), d, sizeof *d, 0);
+        return NULL;
+    }
+    for (uint32_t t = 0; t < d->base->ntri; t++) d->live_of[t] = t; // the live mesh is the base
+    m->grid_tris = d->base->ntri;
     m->dyn = d;
     return d;
 }
@@ -874,8 +917,8 @@ bool steerN_mesh_way_changed(const steerN_Mesh *m, uint32_t seen, const float *w
 size_t steerN_mesh_dyn_bytes(const steerN_Mesh *m)
 {
     const steerN_MeshDyn *d = m->dyn;
-    size_t n =
-        sizeof *d + steerN_mesh_bytes(d->base) + sizeof *d->obs * d->cap_obs + sizeof *d->regions * d->cap_regions;
+    size_t n = sizeof *d + steerN_mesh_bytes(d->base) + sizeof *d->obs * d->cap_obs +
+               sizeof *d->regions * d->cap_regions + sizeof *d->live_of * (d->base->ntri + 1);
     for (uint32_t i = 0; i < d->nobs; i++) n += sizeof(double) * 2 * d->obs[i].npt;
     for (uint32_t i = 0; i < d->nregions; i++)
         if (d->regions[i].mesh) n += steerN_mesh_bytes(d->regions[i].mesh);
@@ -889,6 +932,7 @@ void steerN_mesh_dyn_free(steerN_Mesh *m)
     for (uint32_t i = 0; i < d->nobs; i++) steerN_realloc(a, d->obs[i].xy, sizeof(double) * 2 * d->obs[i].npt, 0);
     steerN_realloc(a, d->obs, sizeof *d->obs * d->cap_obs, 0);
     regions_free(m, d->regions, d->nregions, d->cap_regions);
+    steerN_realloc(a, d->live_of, sizeof *d->live_of * (d->base->ntri + 1), 0);
     steerN_mesh_free(d->base);
     steerN_realloc(a, d, sizeof *d, 0);
     m->dyn = NULL;

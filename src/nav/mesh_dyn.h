@@ -29,7 +29,9 @@
 //
 // A change applies at once (the caller's moment: between ticks, or in a
 // think or event callback, never inside the steer pass) and re-prepares the
-// live mesh. Each change bumps the mesh's epoch and records the box it
+// live mesh where the change reaches (mesh_update.c: the same bits as a
+// whole prepare; the mesh's index grid is sized for the base's triangles,
+// grid_tris, so that it stays as obstacles move). Each change bumps the mesh's epoch and records the box it
 // touched (old and new footprint); an agent holding corners planned at an
 // older epoch re-plans when its way crosses one of the boxes recorded
 // since (steerN_mesh_way_changed).

@@ -121,4 +121,46 @@ bool steerN_mesh_polyline_near(const steerN_Mesh *m, const double *p, const doub
 // (steerN_mesh_locate_on), so a segment walks the floor it is on.
 bool steerN_mesh_polyline_on(const steerN_Mesh *m, const double *p, const double *z, uint32_t n);
 
+// ---- the derived data's parts (mesh_query.c), for mesh_update.c ----
+
+// A width search's scratch: seen has ntri + 1 entries (zero, or stamps
+// below stamp), stack ntri + 1.
+typedef struct steerN_WidthScratch {
+    uint32_t *seen; // per triangle: the stamp of the search that reached it
+    uint32_t *stack;
+    uint32_t stamp;
+} steerN_WidthScratch;
+// The width at corner i of triangle t as steerN_mesh_prepare first puts
+// it (before steerN_mesh_area_corner_widths).
+double steerN_mesh_corner_width(const steerN_Mesh *m, steerN_WidthScratch *s, uint32_t t, int i);
+// The index grid (bmin, bmax, bcell, bnx, bny) from the vertices and grid_tris.
+void steerN_mesh_grid(steerN_Mesh *m);
+// Item k (triangle k, or wall edge k when wall) overlaps cell (cx, cy).
+bool steerN_mesh_overlaps(const steerN_Mesh *m, uint32_t k, bool wall, uint32_t cx, uint32_t cy);
+// front[v] and front_next[v] (mesh.h), from the wall index; they read the
+// wall index's cells within one of v's own, no others.
+void steerN_mesh_front_walls(steerN_Mesh *m, uint32_t v);
+// Derived memory: allocated (counted in derived_bytes), and all of it freed.
+void *steerN_mesh_grab(steerN_Mesh *m, size_t bytes);
+void steerN_mesh_derived_free(steerN_Mesh *m);
+void steerN_mesh_aux_free(steerN_Mesh *m); // (the aux_free of a prepared mesh)
+uint64_t steerN_mesh_new_prepare_id(void);
+
+// mesh_update.c: prepare m, whose mesh part just replaced old's (old still
+// prepared, with the same index grid: steerN_mesh_grid gives the same),
+// from old's derived data where the change cannot reach: tmap[t] is old
+// triangle t's index in m, or UINT32_MAX when it is gone (every triangle
+// of m that no old one maps to is new); the vertices below nkeep are the
+// same in both. The result is the same bits as steerN_mesh_prepare(m).
+// 0; 1 when the grid is not the same (nothing done: prepare m whole);
+// -1 when out of memory (m not prepared).
+int steerN_mesh_prepare_update(steerN_Mesh *m, const steerN_Mesh *old, const uint32_t *tmap, uint32_t nkeep);
+// Move from's derived data (and its grid) to `to`, whose own are none:
+// from is left unprepared, to holds them (and frees them with itself).
+void steerN_mesh_take_derived(steerN_Mesh *to, steerN_Mesh *from);
+// The first part of the derived data (grid, width, back, cum_area,
+// front, front_next, the indexes) in which two prepared meshes differ by
+// a bit, or NULL: for the tests.
+const char *steerN_mesh_derived_diff(const steerN_Mesh *a, const steerN_Mesh *b);
+
 #endif

@@ -41,11 +41,7 @@
 
 // ---- derived data ----------------------------------------------------------
 
-typedef struct Scratch {
-    uint32_t *seen; // per triangle: the stamp of the search that reached it
-    uint32_t *stack;
-    uint32_t stamp;
-} Scratch;
+typedef steerN_WidthScratch Scratch;
 
 // The distance from c to the part of segment p-q inside the wedge at c
 // between rays c->a and c->b, beyond the line a-b (c, a, b counter-
@@ -105,7 +101,7 @@ static double search_width(const steerN_Mesh *m, Scratch *s, uint32_t t, int e, 
     return d;
 }
 
-static double corner_width(const steerN_Mesh *m, Scratch *s, uint32_t t, int i)
+double steerN_mesh_corner_width(const steerN_Mesh *m, steerN_WidthScratch *s, uint32_t t, int i)
 {
     uint32_t vc = m->tri[3 * t + i], va = m->tri[3 * t + (i + 1) % 3], vb = m->tri[3 * t + (i + 2) % 3];
     const double *c = m->xy + 2 * vc, *a = m->xy + 2 * va, *b = m->xy + 2 * vb;
@@ -126,7 +122,7 @@ static double corner_width(const steerN_Mesh *m, Scratch *s, uint32_t t, int i)
     return k * search_width(m, s, t, e, c, d);
 }
 
-static void *grab(steerN_Mesh *m, size_t bytes)
+void *steerN_mesh_grab(steerN_Mesh *m, size_t bytes)
 {
     void *p = steerN_realloc(&m->alloc, NULL, 0, bytes ? bytes : 1);
     if (p) m->derived_bytes += bytes ? bytes : 1;
@@ -140,7 +136,7 @@ static void drop(steerN_Mesh *m, void *p, size_t bytes)
 
 static size_t ncells(const steerN_Mesh *m) { return (size_t)m->bnx * m->bny; }
 
-static void derived_free(steerN_Mesh *m)
+void steerN_mesh_derived_free(steerN_Mesh *m)
 {
     size_t nc = ncells(m);
     drop(m, m->width, sizeof *m->width * 3 * m->ntri);
@@ -198,7 +194,7 @@ void steerN_mesh_cell_range(const steerN_Mesh *m, double lo, double hi, int axis
 }
 
 // Item k (a triangle, or the wall edge k) overlaps cell (cx, cy).
-static bool overlaps(const steerN_Mesh *m, uint32_t k, bool wall, uint32_t cx, uint32_t cy)
+bool steerN_mesh_overlaps(const steerN_Mesh *m, uint32_t k, bool wall, uint32_t cx, uint32_t cy)
 {
     double r[4];
     cell_rect(m, cx, cy, r);
@@ -216,7 +212,7 @@ static int build_index(steerN_Mesh *m, bool wall, uint32_t **start, uint32_t **i
 {
     size_t nc = ncells(m);
     uint32_t nitems = wall ? 3 * m->ntri : m->ntri;
-    *start = grab(m, sizeof **start * (nc + 1));
+    *start = steerN_mesh_grab(m, sizeof **start * (nc + 1));
     if (!*start) return -1;
     memset(*start, 0, sizeof **start * (nc + 1));
     for (int pass = 0; pass < 2; pass++) {
@@ -234,7 +230,7 @@ static int build_index(steerN_Mesh *m, bool wall, uint32_t **start, uint32_t **i
             cell_range(m, lo[1], hi[1], 1, &y0, &y1);
             for (uint32_t cy = y0; cy <= y1; cy++)
                 for (uint32_t cx = x0; cx <= x1; cx++) {
-                    if (!overlaps(m, k, wall, cx, cy)) continue;
+                    if (!steerN_mesh_overlaps(m, k, wall, cx, cy)) continue;
                     size_t c = (size_t)cy * m->bnx + cx;
                     if (pass == 0) {
                         if ((*start)[c + 1] == UINT32_MAX) return -1;
@@ -249,7 +245,7 @@ static int build_index(steerN_Mesh *m, bool wall, uint32_t **start, uint32_t **i
                 if ((*start)[c + 1] > UINT32_MAX - (*start)[c]) return -1;
                 (*start)[c + 1] += (*start)[c];
             }
-            *item = grab(m, sizeof **item * (*start)[nc]);
+            *item = steerN_mesh_grab(m, sizeof **item * (*start)[nc]);
             if (!*item) return -1;
         } else {
             // the fill advanced each start to the next cell's: shift back
@@ -260,7 +256,7 @@ static int build_index(steerN_Mesh *m, bool wall, uint32_t **start, uint32_t **i
     return 0;
 }
 
-static void aux_free(steerN_Mesh *m) { derived_free(m); }
+void steerN_mesh_aux_free(steerN_Mesh *m) { steerN_mesh_derived_free(m); }
 
 // The cells of ring k about cell (cx, cy) (k = 0: that cell), row by row,
 // those on the grid: ring_next gives each in turn, false after the last;
@@ -312,7 +308,7 @@ static float float_below(double x)
 // front[v] and front_next[v] (mesh.h): rings of index cells about v until
 // no unseen cell can hold a point nearer than the second found, at most
 // two (front_next then a cell's width, when that is nearer).
-static void front_walls(steerN_Mesh *m, uint32_t v)
+void steerN_mesh_front_walls(steerN_Mesh *m, uint32_t v)
 {
     enum { NEAR = 8 };
     const double *p = m->xy + 2 * v;
@@ -362,11 +358,14 @@ static void front_walls(steerN_Mesh *m, uint32_t v)
     m->front[v] = e1, m->front_next[v] = float_below(reach);
 }
 
-int steerN_mesh_prepare(steerN_Mesh *m)
+uint64_t steerN_mesh_new_prepare_id(void)
 {
-    if (m->aux_free) m->aux_free(m);
-    m->aux_free = aux_free;
-    steerN_Alloc a = m->alloc;
+    static _Atomic uint64_t prepares;
+    return atomic_fetch_add(&prepares, 1) + 1;
+}
+
+void steerN_mesh_grid(steerN_Mesh *m)
+{
     m->bmin[0] = m->bmin[1] = m->bmax[0] = m->bmax[1] = 0;
     for (uint32_t v = 0; v < m->nvert; v++)
         for (int j = 0; j < 2; j++) {
@@ -375,7 +374,8 @@ int steerN_mesh_prepare(steerN_Mesh *m)
             if (v == 0 || x > m->bmax[j]) m->bmax[j] = x;
         }
     double w = m->bmax[0] - m->bmin[0], h = m->bmax[1] - m->bmin[1];
-    double want = m->ntri > 2 ? m->ntri / 2.0 : 1; // cells
+    uint32_t nt = m->grid_tris ? m->grid_tris : m->ntri;
+    double want = nt > 2 ? nt / 2.0 : 1; // cells
     double cell = w > 0 && h > 0 ? sqrt(w * h / want) : (w > h ? w : h) / want;
     if (!(cell > 0)) cell = 1;
     // at most 2^22 cells, and at least 4 triangles' worth of room
@@ -383,10 +383,18 @@ int steerN_mesh_prepare(steerN_Mesh *m)
     m->bcell = cell;
     m->bnx = (uint32_t)floor(w / cell) + 1;
     m->bny = (uint32_t)floor(h / cell) + 1;
+}
+
+int steerN_mesh_prepare(steerN_Mesh *m)
+{
+    if (m->aux_free) m->aux_free(m);
+    m->aux_free = steerN_mesh_aux_free;
+    steerN_Alloc a = m->alloc;
+    steerN_mesh_grid(m);
     Scratch s = { 0 };
-    m->width = grab(m, sizeof *m->width * 3 * m->ntri);
-    m->cum_area = grab(m, sizeof *m->cum_area * m->ntri);
-    m->back = grab(m, sizeof *m->back * 3 * m->ntri);
+    m->width = steerN_mesh_grab(m, sizeof *m->width * 3 * m->ntri);
+    m->cum_area = steerN_mesh_grab(m, sizeof *m->cum_area * m->ntri);
+    m->back = steerN_mesh_grab(m, sizeof *m->back * 3 * m->ntri);
     s.seen = steerN_realloc(&a, NULL, 0, sizeof *s.seen * (m->ntri + 1));
     s.stack = steerN_realloc(&a, NULL, 0, sizeof *s.stack * (m->ntri + 1));
     int rc = -1;
@@ -396,26 +404,25 @@ int steerN_mesh_prepare(steerN_Mesh *m)
     for (uint32_t t = 0; t < m->ntri; t++) {
         for (int i = 0; i < 3; i++) {
             int32_t u = m->adj[3 * t + i];
-            m->width[3 * t + i] = corner_width(m, &s, t, i);
+            m->width[3 * t + i] = steerN_mesh_corner_width(m, &s, t, i);
             m->back[3 * t + i] = u < 0 ? 0 : (uint8_t)mg_back_edge(m, (uint32_t)u, t);
         }
         sum += 0.5 * mg_orient(mg_v(m, t, 0), mg_v(m, t, 1), mg_v(m, t, 2));
         m->cum_area[t] = sum;
     }
     if (build_index(m, false, &m->tstart, &m->titem) || build_index(m, true, &m->wstart, &m->witem)) goto out;
-    m->front = grab(m, sizeof *m->front * m->nvert);
-    m->front_next = grab(m, sizeof *m->front_next * m->nvert);
+    m->front = steerN_mesh_grab(m, sizeof *m->front * m->nvert);
+    m->front_next = steerN_mesh_grab(m, sizeof *m->front_next * m->nvert);
     if (!m->front || !m->front_next) goto out;
-    for (uint32_t v = 0; v < m->nvert; v++) front_walls(m, v);
+    for (uint32_t v = 0; v < m->nvert; v++) steerN_mesh_front_walls(m, v);
     m->prepared = true;
     steerN_mesh_area_corner_widths(m);
-    static _Atomic uint64_t prepares;
-    m->prepare_id = atomic_fetch_add(&prepares, 1) + 1;
+    m->prepare_id = steerN_mesh_new_prepare_id();
     rc = 0;
 out:
     steerN_realloc(&a, s.seen, sizeof *s.seen * (m->ntri + 1), 0);
     steerN_realloc(&a, s.stack, sizeof *s.stack * (m->ntri + 1), 0);
-    if (rc) derived_free(m);
+    if (rc) steerN_mesh_derived_free(m);
     return rc;
 }
 

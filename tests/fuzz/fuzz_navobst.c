@@ -9,11 +9,15 @@
 // polygon, nonzero winding, give or take the 1 mm rounding) and, when
 // their ends are the radius clear of every wall, never come nearer than
 // the radius to a wall, an obstacle's sides included (sampled along each
-// segment); at the end the mesh must be the one the same obstacles
-// give added at once to a fresh room (history does not count), and its
-// bytes must load back to the same hash. A broken promise aborts.
+// segment); every fourth change and at the end, the derived data a move
+// updated only where the change reached (mesh_update.c) must be the bits
+// a whole prepare gives; at the end the mesh, and its derived data, must
+// be the ones the same obstacles give added at once to a fresh room
+// (history does not count), and its bytes must load back to the same
+// hash. A broken promise aborts.
 #include "nav/mesh.h"
 #include "nav/mesh_dyn.h"
+#include "nav/mesh_geom.h"
 #include "core/bytes.h"
 
 #include <math.h>
@@ -102,6 +106,22 @@ static void show(const steerN_Mesh *m, const double *p, uint32_t n, double r)
     fprintf(stderr, "\n");
 }
 
+// m's derived data against a whole prepare of its live mesh.
+static void check_prepared(const steerN_Mesh *m)
+{
+    steerN_Mesh *c = steerN_mesh_clone(m);
+    if (!c) abort();
+    c->grid_tris = m->grid_tris;
+    steerN_mesh_set_metres(c);
+    if (steerN_mesh_prepare(c)) abort();
+    const char *diff = steerN_mesh_derived_diff(m, c);
+    if (diff) {
+        fprintf(stderr, "fuzz_navobst: the %s of a move's update is not a whole prepare's\n", diff);
+        abort();
+    }
+    steerN_mesh_free(c);
+}
+
 static void check_paths(const steerN_Mesh *m, steerN_MeshQuery *q, const uint8_t *data, size_t size)
 {
     for (size_t k = 0; k + 4 <= size && k < 24; k += 4) {
@@ -142,7 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
     if (!m || !q) abort();
     uint32_t ids[MAX_OBST];
-    int n = 0;
+    int n = 0, changes = 0;
     for (size_t k = 0; k + 4 <= size && k < 4 * 24; k += 4) {
         const uint8_t *b = data + k;
         steerN_ObstacleStatus st = STEERN_OBST_OK;
@@ -181,7 +201,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         }
         check_paths(m, q, data + k, size - k);
+        if (++changes % 4 == 0) check_prepared(m);
     }
+    check_prepared(m);
     // the same obstacles at once on a fresh room: the same mesh
     steerN_Mesh *fresh = room();
     if (!fresh) abort();
@@ -192,6 +214,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             broken("a fresh add failed", k, 0);
     }
     if (steerN_mesh_obstacle_count(m) && fresh->hash != m->hash) broken("history changed the mesh", 0, 0);
+    if (steerN_mesh_obstacle_count(m) && steerN_mesh_derived_diff(fresh, m))
+        broken("history changed the derived data", 0, 0);
     steerN_mesh_release(fresh);
     // its bytes load back the same
     steerS_Writer w;

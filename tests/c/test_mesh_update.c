@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+// test_mesh_update.c — a mesh whose obstacles come and go is re-prepared
+// only where a change reaches (src/nav/mesh_update.c), and that must be
+// invisible: after every one of many random adds, moves (a crate pushed a
+// few centimetres, or thrown metres) and removes, every derived array
+// (widths, neighbours' edges, running areas, wall fronts, the locate and
+// wall indexes) is bit for bit what a whole prepare of the same live mesh
+// gives, on a level with areas (whose corners are worked out otherwise)
+// and walls of every slant; and once every obstacle is gone, the derived
+// data is the mesh-as-built's own.
+#include "nav/mesh.h"
+#include "nav/mesh_dyn.h"
+#include "nav/mesh_geom.h"
+#include "check.h"
+
+#include <math.h>
+#include <string.h>
+
+#define OPS 600
+#define MAX_OBST 10
+
+// A 40 m x 30 m hall: pillars (one slanted), a wall with a door gap, a mud patch (area 1).
+static steerN_Mesh *hall(void)
+{
+    static const double xy[] = { 0,  0,  40, 0,  40, 30, 0,  30,   // outline
+                                 6,  6,  8,  6,  8,  8,  6,  8,    // pillar
+                                 20, 4,  23, 6,  21, 9,  18, 7,    // slanted pillar
+                                 28, 0,  29, 0,  29, 12, 28, 12,   // wall, open above
+                                 28, 15, 29, 15, 29, 30, 28, 30,   // wall, past the door
+                                 10, 15, 18, 14, 19, 22, 11, 23 }; // mud
+    static const uint32_t ends[] = { 4, 8, 12, 16, 20, 24 };
+    static const int32_t roles[] = { STEERN_RING_OUTLINE,  STEERN_RING_OBSTACLE, STEERN_RING_OBSTACLE,
+                                     STEERN_RING_OBSTACLE, STEERN_RING_OBSTACLE, 1 };
+    static const char *names[] = { "default", "mud" };
+    static const float costs[] = { 1, 3 };
+    steerN_MeshSpec spec = { .xy = xy,
+                             .ring_end = ends,
+                             .ring_role = roles,
+                             .nrings = 6,
+                             .nareas = 2,
+                             .area_names = names,
+                             .area_costs = costs };
+    steerN_Mesh *m = steerN_mesh_build(&spec, NULL, NULL);
+    if (m && steerN_mesh_prepare(m)) {
+        steerN_mesh_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+// What a whole prepare of m's live mesh gives against m's own: NULL when the same bits.
+static const char *against_whole(const steerN_Mesh *m, steerN_Mesh **keep)
+{
+    steerN_Mesh *c = steerN_mesh_clone(m);
+    if (!c) return "out of memory";
+    c->grid_tris = m->grid_tris;
+    steerN_mesh_set_metres(c);
+    if (steerN_mesh_prepare(c)) {
+        steerN_mesh_free(c);
+        return "out of memory";
+    }
+    const char *diff = steerN_mesh_derived_diff(m, c);
+    if (keep) *keep = c;
+    else steerN_mesh_free(c);
+    return diff;
+}
+
+static void test_update_is_a_whole_prepare(void)
+{
+    steerN_Mesh *m = hall();
+    REQUIRE(m, "the hall does not build");
+    steerN_Mesh *built = steerN_mesh_clone(m);
+    REQUIRE(built && !steerN_mesh_prepare(built), "out of memory");
+    uint32_t ids[MAX_OBST], n = 0, changes = 0, compared = 0;
+    for (int op = 0; op < OPS && !FAILED(); op++) {
+        double r = test_uniform(0, 1);
+        steerN_ObstacleStatus st = STEERN_OBST_OK;
+        const char *what = "";
+        if (n == 0 || (r < 0.25 && n < MAX_OBST)) {
+            // a box or a triangle, blocked or mud, anywhere (over walls, pillars and the edge too)
+            double x = test_uniform(-1, 41), y = test_uniform(-1, 31), w = test_uniform(0.3, 3),
+                   h = test_uniform(0.3, 3);
+            double box[8] = { x, y, x + w, y, x + w, y + h, x, y + h };
+            double tri[6] = { x, y, x + w, y + 0.3 * h, x + 0.2 * w, y + h };
+            bool is_box = test_uniform(0, 1) < 0.6;
+            int32_t area = test_uniform(0, 1) < 0.7 ? STEERN_OBST_BLOCKED : 1;
+            st = steerN_obstacle_add(m, is_box ? box : tri, is_box ? 4 : 3, area, &ids[n]);
+            if (!st) n++;
+            what = "add";
+        } else if (r < 0.9) {
+            // pushed a few centimetres most times, thrown metres now and then
+            uint32_t k = (uint32_t)test_uniform(0, n - 0.001);
+            double far = test_uniform(0, 1) < 0.2 ? 4 : 0.08;
+            st = steerN_obstacle_move(m, ids[k], test_uniform(-far, far), test_uniform(-far, far));
+            what = "move";
+        } else {
+            uint32_t k = (uint32_t)test_uniform(0, n - 0.001);
+            st = steerN_obstacle_remove(m, ids[k]);
+            ids[k] = ids[--n];
+            what = "remove";
+        }
+        CHECK(st == STEERN_OBST_OK || st == STEERN_OBST_BADPOINT, "op %d (%s): %s", op, what,
+              steerN_obstacle_status_text(st));
+        changes += st == STEERN_OBST_OK;
+        const char *diff = against_whole(m, NULL);
+        CHECK(!diff, "op %d (%s, %u obstacles): the %s differs from a whole prepare's", op, what, n, diff);
+        compared++;
+    }
+    CHECK(changes > OPS / 2, "only %u of %d changes applied", changes, OPS);
+    while (n && !FAILED()) CHECK(!steerN_obstacle_remove(m, ids[--n]), "a remove failed");
+    const char *diff = steerN_mesh_derived_diff(m, built);
+    CHECK(!diff && m->hash == steerN_mesh_hash(built),
+          "with every obstacle gone, the %s differs from the mesh as built", diff ? diff : "hash");
+    printf("    %u changes, each compared with a whole prepare\n", compared);
+    steerN_mesh_free(built);
+    steerN_mesh_release(m);
+}
+
+// A crate pushed across the hall in 5 cm steps: every step's update is a whole prepare's.
+static void test_pushed_crate(void)
+{
+    steerN_Mesh *m = hall();
+    REQUIRE(m, "the hall does not build");
+    double crate[8] = { 1, 12, 2, 12, 2, 13, 1, 13 };
+    uint32_t id;
+    REQUIRE(!steerN_obstacle_add(m, crate, 4, STEERN_OBST_BLOCKED, &id), "the crate does not go down");
+    for (int i = 0; i < 760 && !FAILED(); i++) {
+        CHECK(!steerN_obstacle_move(m, id, 0.05, i % 7 == 0 ? 0.01 : 0), "step %d: the move failed", i);
+        const char *diff = against_whole(m, NULL);
+        CHECK(!diff, "step %d: the %s differs from a whole prepare's", i, diff);
+    }
+    steerN_mesh_release(m);
+}
+
+int main(void)
+{
+    RUN(test_update_is_a_whole_prepare);
+    RUN(test_pushed_crate);
+    return check_report_("mesh_update");
+}
