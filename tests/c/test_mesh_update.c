@@ -7,14 +7,23 @@
 // wall indexes) is bit for bit what a whole prepare of the same live mesh
 // gives, on a level with areas (whose corners are worked out otherwise)
 // and walls of every slant; and once every obstacle is gone, the derived
-// data is the mesh-as-built's own.
+// data is the mesh-as-built's own. The same on a mesh of two floors (the
+// building demo's): a crate pushed about the ground floor under the bridge
+// and one about the first floor.
 #include "nav/mesh.h"
+#include "core/bytes.h"
 #include "nav/mesh_dyn.h"
 #include "nav/mesh_geom.h"
 #include "check.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#ifndef DEMOS_DIR
+#define DEMOS_DIR "demos"
+#endif
 
 #define OPS 600
 #define MAX_OBST 10
@@ -84,7 +93,7 @@ static void test_update_is_a_whole_prepare(void)
             double tri[6] = { x, y, x + w, y + 0.3 * h, x + 0.2 * w, y + h };
             bool is_box = test_uniform(0, 1) < 0.6;
             int32_t area = test_uniform(0, 1) < 0.7 ? STEERN_OBST_BLOCKED : 1;
-            st = steerN_obstacle_add(m, is_box ? box : tri, is_box ? 4 : 3, area, &ids[n]);
+            st = steerN_obstacle_add(m, is_box ? box : tri, is_box ? 4 : 3, area, NULL, &ids[n]);
             if (!st) n++;
             what = "add";
         } else if (r < 0.9) {
@@ -123,7 +132,7 @@ static void test_pushed_crate(void)
     REQUIRE(m, "the hall does not build");
     double crate[8] = { 1, 12, 2, 12, 2, 13, 1, 13 };
     uint32_t id;
-    REQUIRE(!steerN_obstacle_add(m, crate, 4, STEERN_OBST_BLOCKED, &id), "the crate does not go down");
+    REQUIRE(!steerN_obstacle_add(m, crate, 4, STEERN_OBST_BLOCKED, NULL, &id), "the crate does not go down");
     for (int i = 0; i < 760 && !FAILED(); i++) {
         CHECK(!steerN_obstacle_move(m, id, 0.05, i % 7 == 0 ? 0.01 : 0), "step %d: the move failed", i);
         const char *diff = against_whole(m, NULL);
@@ -132,9 +141,61 @@ static void test_pushed_crate(void)
     steerN_mesh_release(m);
 }
 
+// demos/building.navmesh, the baked two-storey building the demo ships.
+static steerN_Mesh *building(void)
+{
+    FILE *f = fopen(DEMOS_DIR "/building.navmesh", "rb");
+    if (!f) return NULL;
+    static char buf[4 << 20];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    char msg[200] = "";
+    steerS_Reader r;
+    steerS_reader_init(&r, buf, n, msg, sizeof msg);
+    bool oom;
+    steerN_Mesh *m = steerN_mesh_decode(&r, NULL, &oom);
+    if (!m) printf("    building.navmesh: %s\n", msg);
+    return m;
+}
+
+static void test_pushed_crates_on_two_floors(void)
+{
+    steerN_Mesh *m = building();
+    REQUIRE(m, "demos/building.navmesh does not load");
+    REQUIRE(m->nlayers >= 2, "the building has %u layers", m->nlayers);
+    // the ground floor's atrium, under the bridge; the first floor's corridor
+    static const struct {
+        double x, y;
+        int32_t layer;
+    } at[] = { { 15.4, 16.6, 0 }, { 3, 11, 1 } };
+    uint32_t ids[2];
+    for (int k = 0; k < 2; k++) {
+        double c[8] = { at[k].x, at[k].y, at[k].x + 1, at[k].y, at[k].x + 1, at[k].y + 1, at[k].x, at[k].y + 1 };
+        steerN_Floor f = { .layer = at[k].layer + 1 };
+        steerN_ObstacleStatus st = steerN_obstacle_add(m, c, 4, STEERN_OBST_BLOCKED, &f, &ids[k]);
+        REQUIRE(st == STEERN_OBST_OK, "crate %d: %s", k, steerN_obstacle_status_text(st));
+        const char *diff = against_whole(m, NULL);
+        CHECK(!diff, "crate %d put down: the %s differs from a whole prepare's", k, diff);
+    }
+    int compared = 0, moved = 0;
+    for (int i = 0; i < 120 && !FAILED(); i++) {
+        int k = i % 2;
+        steerN_ObstacleStatus st = steerN_obstacle_move(m, ids[k], i % 40 < 20 ? 0.25 : -0.25, i % 7 == 0 ? 0.05 : 0);
+        CHECK(st == STEERN_OBST_OK || st == STEERN_OBST_BADPOINT, "step %d: %s", i, steerN_obstacle_status_text(st));
+        moved += st == STEERN_OBST_OK;
+        const char *diff = against_whole(m, NULL);
+        CHECK(!diff, "step %d (crate %d): the %s differs from a whole prepare's", i, k, diff);
+        compared++;
+    }
+    CHECK(moved > 100, "only %d of the 120 moves applied", moved);
+    printf("    %d moves on two floors (%d applied), each compared with a whole prepare\n", compared, moved);
+    steerN_mesh_release(m);
+}
+
 int main(void)
 {
     RUN(test_update_is_a_whole_prepare);
     RUN(test_pushed_crate);
+    RUN(test_pushed_crates_on_two_floors);
     return check_report_("mesh_update");
 }
