@@ -293,7 +293,7 @@ void steerB_formation_come_through(steer_World *w, steerB_Formation *f)
         steerW_load(w->p, (uint32_t)d, p);
         if ((p[0] - f->gate[0]) * f->pass[0] + (p[1] - f->gate[1]) * f->pass[1] < w->radius[d]) { // not wholly past
             queued = true;
-            if (!first || f->behind[i] < first) first = f->behind[i];
+            if (!f->cut[i] && (!first || f->behind[i] < first)) first = f->behind[i];
             steerB_formation_queue_point(f, f->behind[i], q);
             float l = sqrtf((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]));
             if (!f->cut[i] && l > lag) lag = l;
@@ -320,5 +320,5 @@ void steerB_formation_come_through(steer_World *w, steerB_Formation *f)
     f->queue += f->queue_speed * w->dt;
     // the first place still behind waits at the mouth, a spacing past the gate
     float most = (float)first * f->spacing;
-    if (f->queue > most) f->queue = most, f->queue_speed = 0.0f;
+    if (first && f->queue > most) f->queue = most, f->queue_speed = 0.0f;
 }
