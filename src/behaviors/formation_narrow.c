@@ -71,10 +71,19 @@ void steerB_formation_narrow_offsets(steerB_Formation *f)
 }
 
 // The anchor's trail: its position, once it is TRAIL_STEP from the last
-// point, the points beyond its column's length (and a little) let go.
+// point, the points beyond its column's length (and a little) let go;
+// while members queue behind the gate it formed up past, the points back
+// to the gate and a column's length behind it are kept (the queue's
+// places and the ways of members cut off there lie along them).
 void steerB_formation_record_trail(steerB_Formation *f)
 {
-    uint32_t keep = (uint32_t)((float)f->n * f->spacing / TRAIL_STEP) + 8;
+    float reach = (float)f->n * f->spacing;
+    for (uint32_t i = 0; i < f->n && !f->narrowed; i++)
+        if (f->behind[i]) {
+            reach += f->odo - f->last_narrow;
+            break;
+        }
+    uint32_t keep = (uint32_t)(reach / TRAIL_STEP) + 8;
     if (f->ntrail) {
         float ex = f->pos[0] - f->trail[2 * f->ntrail - 2], ey = f->pos[1] - f->trail[2 * f->ntrail - 1];
         if (ex * ex + ey * ey < TRAIL_STEP * TRAIL_STEP) return;
