@@ -122,9 +122,11 @@ void steerB_formation_route(steer_World *w, steerB_Formation *f)
         if (sight(w, f, p, s, w->radius[d], face)) continue;
         float via[2], r = w->radius[d], wide = r + 0.5f * f->spacing;
         // (the trail's point seen with half a spacing to spare: a member
-        // aimed at a gap's edge is pushed past it, along the wall; one not
-        // further into the wall that hides the slot, when there is one)
-        if ((f->mesh && mesh_corner(w, f, p, s, r, via)) || trail_point(w, f, p, wide, face, via) ||
+        // aimed at a gap's edge is pushed past it, along the wall; for one
+        // near the wall that hides the slot, a point that leads off it)
+        // (near that wall only: one further off goes by the trail as it is)
+        bool near = (p[0] - face[0]) * face[2] + (p[1] - face[1]) * face[3] < 1.5f * f->spacing;
+        if ((f->mesh && mesh_corner(w, f, p, s, r, via)) || (near && trail_point(w, f, p, wide, face, via)) ||
             trail_point(w, f, p, wide, NULL, via)) {
             f->cut[i] = 1;
             f->via[2 * i] = via[0], f->via[2 * i + 1] = via[1];
