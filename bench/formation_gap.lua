@@ -5,7 +5,7 @@
 -- to a target 170 m past it, with no help from the script. Prints, for
 -- narrow = false (the wedge as it is: the anchor's motion moderator holds
 -- the jammed shape), how many get through in 150 s; then for each shape
--- (wedge, line, box), narrowing (to a column, the default, and to files:
+-- (wedge, line, box, vee), narrowing (to a column, the default, and to files:
 -- as many as the gap's width allows, 2 through 4 m) and tick (1/30, 1/60
 -- and 0.25 s): when all are through (the last member's centre past the
 -- wall), how long after that the shape is back (not narrowed, every

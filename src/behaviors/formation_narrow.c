@@ -327,7 +327,9 @@ void steerB_formation_come_through(steer_World *w, steerB_Formation *f)
     float want = top * (mod > CRAWL ? mod : CRAWL);
     f->queue_speed = want < f->queue_speed + top * w->dt ? want : f->queue_speed + top * w->dt;
     f->queue += f->queue_speed * w->dt;
-    // the first place still behind waits at the mouth, a spacing past the gate
+    // the first place still behind waits at the mouth, a spacing past the
+    // gate (of the members that see their places: one cut off beside the
+    // jamb, its way along the trail, is not waited for)
     float most = (float)first * f->spacing;
     if (first && f->queue > most) f->queue = most, f->queue_speed = 0.0f;
 }

@@ -17,7 +17,6 @@
 #include "formation_impl.h"
 
 #include <math.h>
-#include <stdio.h>
 
 #define TRAIL_SCAN 4 // trail points between those a member tries (TRAIL_STEP apart: a metre)
 
@@ -131,7 +130,5 @@ void steerB_formation_route(steer_World *w, steerB_Formation *f)
             f->cut[i] = 1;
             f->via[2 * i] = via[0], f->via[2 * i + 1] = via[1];
         }
-        if (getenv("FDBG") && w->tick % 60 == 0)
-            fprintf(stderr, "tick %llu m%u p %.2f %.2f goal %.2f %.2f behind %u cut %u via %.2f %.2f face %.2f %.2f\n", (unsigned long long)w->tick, i, (double)p[0], (double)p[1], (double)s[0], (double)s[1], f->behind[i], f->cut[i], (double)f->via[2*i], (double)f->via[2*i+1], (double)face[0], (double)face[1]);
     }
 }
