@@ -5,7 +5,7 @@
 -- to a target 170 m past it, with no help from the script. Prints, for
 -- narrow = false (the wedge as it is: the anchor's motion moderator holds
 -- the jammed shape), how many get through in 150 s; then for each shape
--- (wedge, line, box), narrowing (to a column, the default, and to files:
+-- (wedge, line, box, vee), narrowing (to a column, the default, and to files:
 -- as many as the gap's width allows, 2 through 4 m) and tick (1/30, 1/60
 -- and 0.25 s): when all are through (the last member's centre past the
 -- wall), how long after that the shape is back (not narrowed, every
@@ -53,13 +53,17 @@ local function run(n, gap, pattern, narrow, dt)
   return through, all_through and all_through * dt, back and (back - all_through) * dt, breach
 end
 
-local only_pattern, only_dt = arg and arg[1], arg and tonumber(arg[2])
+local function tick(s) -- "0.25", "1/30"
+  local a, b = tostring(s):match("^(%d+)/(%d+)$")
+  return a and tonumber(a) / tonumber(b) or tonumber(s)
+end
+local only_pattern, only_dt = arg and arg[1], arg and arg[2] and tick(arg[2])
 if not only_pattern then
   local through = run(40, 4, "wedge", false, 1 / 30)
   print(string.format("narrow = false: %d of 40 wedge through the 4 m gap in 150 s", through))
 end
 local cases = {}
-for _, p in ipairs{ "wedge", "line", "box" } do cases[#cases + 1] = { 40, 4, p } end
+for _, p in ipairs{ "wedge", "line", "box", "vee" } do cases[#cases + 1] = { 40, 4, p } end
 cases[#cases + 1] = { 12, 3, "wedge" }
 for _, c in ipairs(cases) do
   for _, narrow in ipairs{ "column", "files" } do

@@ -71,10 +71,19 @@ void steerB_formation_narrow_offsets(steerB_Formation *f)
 }
 
 // The anchor's trail: its position, once it is TRAIL_STEP from the last
-// point, the points beyond its column's length (and a little) let go.
+// point, the points beyond its column's length (and a little) let go;
+// while members queue behind the gate it formed up past, the points back
+// to the gate and a column's length behind it are kept (the queue's
+// places and the ways of members cut off there lie along them).
 void steerB_formation_record_trail(steerB_Formation *f)
 {
-    uint32_t keep = (uint32_t)((float)f->n * f->spacing / TRAIL_STEP) + 8;
+    float reach = (float)f->n * f->spacing;
+    for (uint32_t i = 0; i < f->n && !f->narrowed; i++)
+        if (f->behind[i]) {
+            reach += f->odo - f->last_narrow;
+            break;
+        }
+    uint32_t keep = (uint32_t)(reach / TRAIL_STEP) + 8;
     if (f->ntrail) {
         float ex = f->pos[0] - f->trail[2 * f->ntrail - 2], ey = f->pos[1] - f->trail[2 * f->ntrail - 1];
         if (ex * ex + ey * ey < TRAIL_STEP * TRAIL_STEP) return;
@@ -293,7 +302,7 @@ void steerB_formation_come_through(steer_World *w, steerB_Formation *f)
         steerW_load(w->p, (uint32_t)d, p);
         if ((p[0] - f->gate[0]) * f->pass[0] + (p[1] - f->gate[1]) * f->pass[1] < w->radius[d]) { // not wholly past
             queued = true;
-            if (!first || f->behind[i] < first) first = f->behind[i];
+            if (!f->cut[i] && (!first || f->behind[i] < first)) first = f->behind[i];
             steerB_formation_queue_point(f, f->behind[i], q);
             float l = sqrtf((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]));
             if (!f->cut[i] && l > lag) lag = l;
@@ -318,7 +327,9 @@ void steerB_formation_come_through(steer_World *w, steerB_Formation *f)
     float want = top * (mod > CRAWL ? mod : CRAWL);
     f->queue_speed = want < f->queue_speed + top * w->dt ? want : f->queue_speed + top * w->dt;
     f->queue += f->queue_speed * w->dt;
-    // the first place still behind waits at the mouth, a spacing past the gate
+    // the first place still behind waits at the mouth, a spacing past the
+    // gate (of the members that see their places: one cut off beside the
+    // jamb, its way along the trail, is not waited for)
     float most = (float)first * f->spacing;
-    if (f->queue > most) f->queue = most, f->queue_speed = 0.0f;
+    if (first && f->queue > most) f->queue = most, f->queue_speed = 0.0f;
 }

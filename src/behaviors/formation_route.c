@@ -23,7 +23,10 @@
 // Whether the segment p -> q is clear of the world's shapes and, with a
 // mesh, stays on it: for a disc of radius r, the segment and its two
 // sides r apart (a body's way past a gap's edge, not only its centre's).
-static bool sight(steer_World *w, const steerB_Formation *f, const float p[3], const float q[2], float r)
+// When it is not, `face` (when given) gets the point where the first
+// blocked ray hit and the unit normal there, turned toward p's side
+// (x, y, nx, ny).
+static bool sight(steer_World *w, const steerB_Formation *f, const float p[3], const float q[2], float r, float face[4])
 {
     float dx = q[0] - p[0], dy = q[1] - p[1], l = sqrtf(dx * dx + dy * dy);
     if (l < 1e-4f) return true;
@@ -36,11 +39,19 @@ static bool sight(steer_World *w, const steerB_Formation *f, const float p[3], c
         uint32_t shape;
         if (side && w->geo.live && steerO_ray_shapes(w, &w->loc, p, perp, r, &t, nrm, &shape)) off = 0.99f * t;
         float o[3] = { p[0] + perp[0] * off, p[1] + perp[1] * off, p[2] };
-        if (w->geo.live && steerO_ray_shapes(w, &w->loc, o, dir, l, &t, nrm, &shape)) return false;
-        if (f->mesh) {
-            double from[2] = { o[0], o[1] }, to[2] = { o[0] + dx, o[1] + dy }, hit[2], hn[2], frac;
-            if (steerN_mesh_raycast(f->mesh, from, to, NULL, hit, hn, &frac) > 0) return false;
+        bool hit = w->geo.live && steerO_ray_shapes(w, &w->loc, o, dir, l, &t, nrm, &shape);
+        if (!hit && f->mesh) {
+            double from[2] = { o[0], o[1] }, to[2] = { o[0] + dx, o[1] + dy }, at[2], hn[2], frac;
+            hit = steerN_mesh_raycast(f->mesh, from, to, NULL, at, hn, &frac) > 0;
+            nrm[0] = (float)hn[0], nrm[1] = (float)hn[1], t = (float)frac * l;
         }
+        if (!hit) continue;
+        if (face) {
+            float sign = nrm[0] * dir[0] + nrm[1] * dir[1] > 0.0f ? -1.0f : 1.0f;
+            face[0] = o[0] + dir[0] * t, face[1] = o[1] + dir[1] * t;
+            face[2] = sign * nrm[0], face[3] = sign * nrm[1];
+        }
+        return false;
     }
     return true;
 }
@@ -66,13 +77,25 @@ static bool mesh_corner(steer_World *w, steerB_Formation *f, const float p[3], c
 }
 
 // The newest point of the anchor's trail that a disc of radius r at p sees
-// (every TRAIL_SCAN-th, and the oldest): true with it in out.
-static bool trail_point(steer_World *w, const steerB_Formation *f, const float p[3], float r, float out[2])
+// (every TRAIL_SCAN-th, and the oldest) and that lies a spacing or more
+// off `face` (what hides its slot: a point on it and its normal toward p;
+// NULL: anywhere): true with it in out. A member pressed beside a gap's
+// jamb so steps back from the wall onto the trail before it turns through
+// the gap, instead of creeping along the wall (a seek along a wall that
+// the body's heading turns into holds avoid_walls in its corner trap).
+static bool trail_point(steer_World *w, const steerB_Formation *f, const float p[3], float r, const float face[4],
+                        float out[2])
 {
     for (uint32_t j = f->ntrail; j > 0;) {
         j = j > TRAIL_SCAN ? j - TRAIL_SCAN : 0;
         const float *q = f->trail + 2 * j;
-        if (sight(w, f, p, q, r)) {
+        if (face) { // a spacing or more off it, and away from it at 45 degrees or more
+            float ex = q[0] - p[0], ey = q[1] - p[1], away = ex * face[2] + ey * face[3];
+            if ((q[0] - face[0]) * face[2] + (q[1] - face[1]) * face[3] < f->spacing ||
+                away < fabsf(ex * face[3] - ey * face[2]))
+                continue;
+        }
+        if (sight(w, f, p, q, r, NULL)) {
             out[0] = q[0], out[1] = q[1];
             return true;
         }
@@ -94,11 +117,16 @@ void steerB_formation_route(steer_World *w, steerB_Formation *f)
         if (d < 0) continue;
         steerW_load(w->p, (uint32_t)d, p);
         steerB_formation_goal(f, i, s);
-        if (sight(w, f, p, s, w->radius[d])) continue;
-        float via[2], r = w->radius[d];
+        float face[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+        if (sight(w, f, p, s, w->radius[d], face)) continue;
+        float via[2], r = w->radius[d], wide = r + 0.5f * f->spacing;
         // (the trail's point seen with half a spacing to spare: a member
-        // aimed at a gap's edge is pushed past it, along the wall)
-        if ((f->mesh && mesh_corner(w, f, p, s, r, via)) || trail_point(w, f, p, r + 0.5f * f->spacing, via)) {
+        // aimed at a gap's edge is pushed past it, along the wall; for one
+        // near the wall that hides the slot, a point that leads off it)
+        // (near that wall only: one further off goes by the trail as it is)
+        bool near = (p[0] - face[0]) * face[2] + (p[1] - face[1]) * face[3] < 1.5f * f->spacing;
+        if ((f->mesh && mesh_corner(w, f, p, s, r, via)) || (near && trail_point(w, f, p, wide, face, via)) ||
+            trail_point(w, f, p, wide, NULL, via)) {
             f->cut[i] = 1;
             f->via[2 * i] = via[0], f->via[2 * i + 1] = via[1];
         }

@@ -302,6 +302,21 @@ describe("narrow places", function()
     expect(f.narrowed, "narrowed after"):eq(false)
   end)
 
+  it("at dt 0.25, 40 in a wedge in two files through 4 m and 12 through 3 m all get through and form up, none inside a wall", function()
+    -- members pressed beside a jamb by the crowd step back off the wall
+    -- onto the trail, and the queue behind the gate does not wait for them
+    for _, c in ipairs{ { "files", 150, 40, 4 }, { nil, 120, 12, 3 } } do
+      local inside, what = {}, string.format("%d in %s through %d m: ", c[3], c[1] or "a column", c[4])
+      local all, back, breach, narrowed = cross(c[1], c[2], c[3], c[4], 0.25, inside)
+      expect(narrowed, what .. "the wedge narrowed"):eq(true)
+      expect(all ~= nil, what .. "all through in " .. c[2] .. " s"):eq(true)
+      expect(back ~= nil, what .. "back in the wedge"):eq(true)
+      expect(back, what .. "seconds after all are through until every member is within 0.5 m of its slot"):lt(15)
+      expect(#inside, what .. "positions inside a wall"):eq(0)
+      expect(breach, what .. "a member crossed the wall outside the gap"):eq(false)
+    end
+  end)
+
   it("narrow = false keeps the wedge, which jams at the gap", function()
     local all, _, breach, narrowed, f = cross(false, 45)
     expect(narrowed, "narrowed"):eq(false)
