@@ -176,6 +176,11 @@ int32_t steerN_mesh_locate_on(const steerN_Mesh *m, const double p[2], const ste
 // (mesh_heights.c), else its plane through its three vertices; 0 on a
 // flat mesh.
 double steerN_mesh_surface(const steerN_Mesh *m, uint32_t t, const double p[2]);
+// The layers with ground under p in plan: how many; the lowest cap of
+// them, lowest ground first (ties: by layer), into layer (0-based) and z
+// (their ground's height at p, steerN_mesh_surface of each layer's
+// lowest-numbered triangle holding p).
+uint32_t steerN_mesh_layers_at(const steerN_Mesh *m, const double p[2], uint32_t *layer, double *z, uint32_t cap);
 // The ground's height under p on the floor f names (steerN_mesh_locate_on),
 // or the nearest point's when p is off the mesh; false on an empty mesh.
 bool steerN_mesh_height(const steerN_Mesh *m, const double p[2], const steerN_Floor *f, double *z, uint32_t *layer);
