@@ -248,12 +248,13 @@ STEER_API int steer_navmesh_random_point(const steer_NavMesh *m, double u, doubl
 // the filter (an excluded area closes it); a search for radius r takes it
 // only when both ends are at least r from every wall. Zero means default.
 typedef struct steer_NavLinkDesc {
-    double from[3], to[3]; // its ends, metres (z is kept, not used yet); each on the mesh
-    float cost;            // multiplier on its length (0: 1)
-    int area;              // its area (steer_navmesh_area; 0: the default area)
-    const char *name;      // NULL: unnamed; under 32 bytes
-    bool one_way;          // only from -> to (default: both ways)
-    bool disabled;         // added disabled (default: enabled)
+    double from[3],
+        to[3];        // its ends, metres, each on the mesh; z: on a mesh of several layers, the ground nearest below
+    float cost;       // multiplier on its length (0: 1)
+    int area;         // its area (steer_navmesh_area; 0: the default area)
+    const char *name; // NULL: unnamed; under 32 bytes
+    bool one_way;     // only from -> to (default: both ways)
+    bool disabled;    // added disabled (default: enabled)
 } steer_NavLinkDesc;
 // Add a link; its index (0, 1, ... in the order added) into *index (may be
 // NULL). STEER_EARG (steer_last_error() says which) for an end off the
