@@ -365,6 +365,20 @@ void steerN_mesh_query_free(steerN_MeshQuery *q);
 // whose path budget charges that work and must run on after a load as it
 // would have, turns it off.
 void steerN_mesh_query_keep_reach(steerN_MeshQuery *q, bool keep);
+// The most work (steerN_mesh_path_work) a search over off-mesh links
+// does before it answers with the best way it has found (0, the default:
+// no cap). A path over many links searches a stretch per pair of links
+// its bound cannot rule out, so it may cost many plain searches; a world
+// caps each at its path budget (navigate.c), as Detour answers with a
+// partial path when its nodes run out (the way found is then made again,
+// stretch by stretch: a capped search does at most about twice the cap's
+// work, and one stretch more). The way is then the cheapest of
+// those found (the straight one, or over the links settled), still whole;
+// stopped before any way to the goal was known, a partial way: to the far
+// end of the link reached that comes out nearest the goal (navigate plans on from there,
+// as from any last corner that is not the goal). Searches without links
+// are never capped.
+void steerN_mesh_query_link_cap(steerN_MeshQuery *q, uint32_t work);
 
 typedef enum steerN_PathStatus {
     STEERN_PATH_FOUND = 0,

@@ -17,7 +17,9 @@
 // its points hold both ends of every link it takes. A mesh without links,
 // or whose links this search cannot take, gets steerN_mesh_path_plain's
 // path, bit for bit. Ties go to the lower node, so the same query on the
-// same mesh gives the same path everywhere.
+// same mesh gives the same path everywhere. A query with a work cap
+// (steerN_mesh_query_link_cap) stops settling nodes once its stretches
+// have done that much work and makes the best way known then.
 #include "mesh_link.h"
 
 #include "../core/bytes.h"
@@ -203,6 +205,7 @@ typedef struct steerN_LinkQuery {
     int32_t *corr;
     uint32_t ncorr, cap_corr;
     bool crossed; // the last path found took a link
+    bool partial; // it ends at a link's far end short of the goal (the work cap)
 } steerN_LinkQuery;
 
 void steerN_link_query_free(steerN_MeshQuery *q)
@@ -400,6 +403,20 @@ static steerN_PathStatus make_way(steerN_MeshQuery *q, const steerN_Mesh *m, con
         if (v == 1) break;
         k->plink[k->npts - 1] = (int32_t)k->dlink[v - 2];
         length += link_length(&m->links->link[k->dlink[v - 2]]);
+        if (i + 1 == n) { // a partial way: it ends at this link's far end
+            k->partial = true;
+            steerN_Floor b;
+            const steerN_Floor *fl;
+            const double *out = node_at(m, k, v, true, from, to, f, &fl, &b);
+            int32_t t = steerN_mesh_locate_on(m, out, fl);
+            if (steerN_query_grow(&q->alloc, (void **)&k->pts, &k->cap_pts, k->npts + 1, 2 * sizeof *k->pts) ||
+                steerN_query_grow(&q->alloc, (void **)&k->plink, &k->cap_plink, k->npts + 1, sizeof *k->plink) ||
+                steerN_query_grow(&q->alloc, (void **)&k->corr, &k->cap_corr, k->ncorr + 1, sizeof *k->corr))
+                return STEERN_PATH_NOMEM;
+            k->pts[2 * k->npts] = out[0], k->pts[2 * k->npts + 1] = out[1];
+            k->plink[k->npts++] = -1;
+            if (t >= 0) k->corr[k->ncorr++] = t;
+        }
     }
     if (steerN_query_grow(&q->alloc, (void **)&q->pts, &q->cap_pts, k->npts, 2 * sizeof *q->pts) ||
         steerN_query_grow(&q->alloc, (void **)&q->corr, &q->cap_corr, k->ncorr, sizeof *q->corr))
@@ -441,7 +458,7 @@ static int usable_ways(steerN_MeshQuery *q, const steerN_Mesh *m, const float *c
 steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2], const double to[2],
                                    const steerN_MeshFilter *f)
 {
-    if (q->lk) q->lk->crossed = false;
+    if (q->lk) q->lk->crossed = q->lk->partial = false;
     bool any = false;
     for (uint32_t i = 0; i < steerN_link_count(m) && !any; i++) any = m->links->link[i].enabled;
     if (!any) return steerN_mesh_path_plain(q, m, from, to, f);
@@ -476,7 +493,8 @@ steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, co
     k->g[0] = 0;
     if (s0 == STEERN_PATH_FOUND) k->g[1] = direct, k->prev[1] = 0;
     uint32_t goal_island = island_of(q, m, to, m->layer ? f->to : NULL);
-    for (;;) {
+    bool capped = q->link_cap && work >= q->link_cap; // the work cap reached: the best way found so far
+    while (!capped) {
         uint32_t u = UINT32_MAX;
         for (uint32_t v = 0; v < nn; v++)
             if (!k->done[v] && k->g[v] < INFINITY && (u == UINT32_MAX || k->g[v] < k->g[u])) u = v;
@@ -498,28 +516,46 @@ steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, co
             steerN_PathStatus s = stretch(q, m, p, e, f, fp, fe, &work, &c);
             if (s == STEERN_PATH_NOMEM) return s;
             if (s == STEERN_PATH_FOUND && k->g[u] + c + extra < k->g[v]) k->g[v] = k->g[u] + c + extra, k->prev[v] = u;
+            if (q->link_cap && work >= q->link_cap) {
+                capped = true;
+                break;
+            }
         }
     }
+    // the chain's end: the goal; or, stopped by the cap before a way to the
+    // goal was known, the way reached that comes out nearest it (a partial
+    // path, which navigate follows and plans on from, as from any last
+    // corner that is not the goal)
+    uint32_t last = 1;
+    double nearest = mg_dist(from, to);
+    for (uint32_t v = 2; v < nn && capped && !(k->g[1] < INFINITY); v++) {
+        double d = mg_dist(way_out(m, k, v - 2), to);
+        if (k->g[v] < INFINITY && d < nearest) nearest = d, last = v; // (its chain: settled nodes)
+    }
     steerN_PathStatus st;
-    if (!(k->g[1] < INFINITY)) st = q->status = s0; // no way over links either: as the direct search said
-    else if (k->prev[1] == 0) {                     // straight there is the best: that path again, as it was found
+    if (last == 1 && !(k->g[1] < INFINITY)) st = q->status = s0; // no way over links either: as the direct search said
+    else if (last == 1 && k->prev[1] == 0) { // straight there is the best: that path again, as it was found
         uint32_t w0 = work;
         st = steerN_mesh_path_plain(q, m, from, to, f);
         work = w0 + q->work;
     } else {
         uint32_t n = 0;
-        for (uint32_t v = 1; v != UINT32_MAX; v = k->prev[v]) k->done[n++] = 0; // count the chain
-        // the chain, start first, in the graph's prev (reused: done no longer needed)
+        for (uint32_t v = last; v != UINT32_MAX; v = k->prev[v]) n++; // count the chain
         uint32_t *chain = steerN_realloc(&q->alloc, NULL, 0, sizeof *chain * n);
         if (!chain) return q->status = STEERN_PATH_NOMEM;
         uint32_t i = n;
-        for (uint32_t v = 1; v != UINT32_MAX; v = k->prev[v]) chain[--i] = v;
+        for (uint32_t v = last; v != UINT32_MAX; v = k->prev[v]) chain[--i] = v;
         st = make_way(q, m, from, to, f, chain, n, &work);
         steerN_realloc(&q->alloc, chain, sizeof *chain * n, 0);
         if (st != STEERN_PATH_FOUND) q->status = st;
     }
     q->work = work;
     return st;
+}
+
+bool steerN_mesh_path_partial(const steerN_MeshQuery *q)
+{
+    return q->lk && q->lk->crossed && q->lk->partial && q->status == STEERN_PATH_FOUND;
 }
 
 const int32_t *steerN_mesh_path_links(const steerN_MeshQuery *q, uint32_t *n)

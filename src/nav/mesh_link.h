@@ -78,6 +78,10 @@ bool steerN_links_decode(struct steerS_Reader *r, steerN_Mesh *m, bool *oom);
 // link whose start it is (the next point is that link's other end), or
 // -1; NULL when the path crossed no link.
 const int32_t *steerN_mesh_path_links(const steerN_MeshQuery *q, uint32_t *n);
+// Whether the last path found is a partial way (a search over links
+// stopped by its work cap, steerN_mesh_query_link_cap): its last point a
+// link's far end, not the goal.
+bool steerN_mesh_path_partial(const steerN_MeshQuery *q);
 
 // Automatic jump links (nm:add_jump_links): for wall edges that face
 // each other across a gap of unwalkable ground no wider than reach, links

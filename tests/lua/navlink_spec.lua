@@ -269,6 +269,34 @@ describe("off-mesh links: jump links and bad input", function()
   end)
 end)
 
+describe("off-mesh links: the path budget", function()
+  it("caps a search over many links at a path budget of 8: partial ways, planned on, reach the goal", function()
+    -- 12 islands 4 m wide in a row, each joined to the next by a link: a way over 11 links
+    local rings = {}
+    for i = 0, 11 do rings[#rings + 1] = box(5 * i, 0, 5 * i + 4, 4) end
+    local nm = steer.navmesh{ outline = rings }
+    for i = 0, 10 do nm:add_link{ from = { 5 * i + 3.5, 2 }, to = { 5 * i + 5.5, 2 } } end
+    local function run(budget)
+      local w = steer.world{ seed = 1 }
+      w.path_budget = budget
+      local a = w:spawn{ position = { 1, 2 }, radius = 0.3, max_speed = 3, max_force = 6, target = steer.vec(57, 2),
+                         brain = steer.navigate{ navmesh = nm, stop_radius = 0.3 } }
+      local n = count_events(w)
+      for _ = 1, 60 * 60 do
+        w:step(1)
+        if n.arrive > 0 then break end
+      end
+      return n, a
+    end
+    -- (test_mesh_query.c's test_link_search_capped: each search stops near the cap, partial)
+    local n, a = run(8)
+    expect(n.unreachable):eq(0)
+    expect(n.link):eq(11)
+    expect(n.arrive):eq(1)
+    expect(dist(a.position, steer.vec(57, 2))):le(0.3)
+  end)
+end)
+
 describe("off-mesh links: drop links", function()
   local root = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
   local function building()
