@@ -204,6 +204,24 @@ STEER_API int steer_navmesh_layer_count(const steer_NavMesh *m);
 // 0.5 m above it counts as below); *layer_out (may be NULL) its layer, 1 ..
 // count. STEER_EARG when no ground is under p.
 STEER_API int steer_navmesh_height(const steer_NavMesh *m, const double p[3], int layer, double *z, int *layer_out);
+// The layers with ground under p (x, y) in plan, lowest ground first (ties:
+// by layer): *n how many there are; the first cap of them written, their
+// numbers (1 .. count) into layers and their ground's heights at p into z
+// (either may be NULL when cap is 0). *n is 0 off the mesh; a point on a
+// seam between two layers (mid-stair) is on both.
+STEER_API int steer_navmesh_layers_at(const steer_NavMesh *m, const double p[2], int *layers, double *z, int cap,
+                                      int *n);
+// steer_navmesh_nearest on one floor: the point nearest p (x, y, z) where a
+// disc of `radius` fits, on `layer` (1 .. count) when layer > 0, else on
+// the ground under p nearest below p's z (as steer_navmesh_height), only
+// that floor's walls counting; out gets x, y and the ground's height
+// there, *dist (may be NULL) the distance in plan, *layer_out (may be
+// NULL) the layer reached. STEER_EARG for an empty mesh, a bad layer or p.
+STEER_API int steer_navmesh_nearest_on(const steer_NavMesh *m, const double p[3], int layer, double radius,
+                                       double out[3], double *dist, int *layer_out);
+// steer_navmesh_contains on one floor (layer as above): p on that ground
+// and at least radius from every wall of that floor.
+STEER_API bool steer_navmesh_contains_on(const steer_NavMesh *m, const double p[3], int layer, double radius);
 // The point of the mesh nearest p where a disc of `radius` fits, and its
 // distance from p (may be NULL). STEER_EARG for an empty mesh.
 STEER_API int steer_navmesh_nearest(const steer_NavMesh *m, const double p[2], double radius, double out[2],
@@ -232,12 +250,13 @@ STEER_API int steer_navmesh_random_point(const steer_NavMesh *m, double u, doubl
 // the filter (an excluded area closes it); a search for radius r takes it
 // only when both ends are at least r from every wall. Zero means default.
 typedef struct steer_NavLinkDesc {
-    double from[3], to[3]; // its ends, metres (z is kept, not used yet); each on the mesh
-    float cost;            // multiplier on its length (0: 1)
-    int area;              // its area (steer_navmesh_area; 0: the default area)
-    const char *name;      // NULL: unnamed; under 32 bytes
-    bool one_way;          // only from -> to (default: both ways)
-    bool disabled;         // added disabled (default: enabled)
+    double from[3],
+        to[3];        // its ends, metres, each on the mesh; z: on a mesh of several layers, the ground nearest below
+    float cost;       // multiplier on its length (0: 1)
+    int area;         // its area (steer_navmesh_area; 0: the default area)
+    const char *name; // NULL: unnamed; under 32 bytes
+    bool one_way;     // only from -> to (default: both ways)
+    bool disabled;    // added disabled (default: enabled)
 } steer_NavLinkDesc;
 // Add a link; its index (0, 1, ... in the order added) into *index (may be
 // NULL). STEER_EARG (steer_last_error() says which) for an end off the

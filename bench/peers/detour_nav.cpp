@@ -275,6 +275,19 @@ done:
     return data;
 }
 
+// A tiled dtNavMesh's parameters: tiles tile_m metres wide from orig, the
+// polygon ids split into 2^tile_bits tiles of 2^poly_bits polygons.
+static dtNavMeshParams mesh_params(const float *orig, float tile_m, int tile_bits, int poly_bits)
+{
+    dtNavMeshParams params;
+    memset(&params, 0, sizeof params);
+    rcVcopy(params.orig, orig);
+    params.tileWidth = params.tileHeight = tile_m;
+    params.maxTiles = 1 << tile_bits;
+    params.maxPolys = 1 << poly_bits;
+    return params;
+}
+
 Baked bake(const NavLevel *l, const Geometry &g, double radius, const Options &o)
 {
     Baked out;
@@ -285,12 +298,7 @@ Baked bake(const NavLevel *l, const Geometry &g, double radius, const Options &o
     float tile_m = cfg.tileSize * cfg.cs;
     int tw = (int)std::ceil(l->w / tile_m), th = (int)std::ceil(l->h / tile_m);
     int tile_bits = std::min(ilog2ceil((unsigned)(tw * th)), 14), poly_bits = 22 - tile_bits;
-    dtNavMeshParams params;
-    memset(&params, 0, sizeof params);
-    rcVcopy(params.orig, orig);
-    params.tileWidth = params.tileHeight = tile_m;
-    params.maxTiles = 1 << tile_bits;
-    params.maxPolys = 1 << poly_bits;
+    dtNavMeshParams params = mesh_params(orig, tile_m, tile_bits, poly_bits);
     out.mesh = dtAllocNavMesh();
     if (!out.mesh || dtStatusFailed(out.mesh->init(&params))) {
         fprintf(stderr, "detour-nav: dtNavMesh::init failed\n");
@@ -519,12 +527,7 @@ void run_obstacles(const NavLevel *l, const Geometry &g, const Options &o)
     static dtTileCacheAlloc talloc;
     dtTileCache *tc = dtAllocTileCache();
     dtNavMesh *nav = dtAllocNavMesh();
-    dtNavMeshParams params;
-    memset(&params, 0, sizeof params);
-    rcVcopy(params.orig, orig);
-    params.tileWidth = params.tileHeight = tile_m;
-    params.maxTiles = 1 << tile_bits;
-    params.maxPolys = 1 << poly_bits;
+    dtNavMeshParams params = mesh_params(orig, tile_m, tile_bits, poly_bits);
     if (!tc || !nav || dtStatusFailed(tc->init(&tcp, &talloc, &comp, &proc)) ||
         dtStatusFailed(nav->init(&params))) {
         fprintf(stderr, "detour-nav: dtTileCache or dtNavMesh init failed\n");

@@ -1247,6 +1247,23 @@ function NavMesh:add_link(desc) end
 ---@return steer.NavLink[]
 function NavMesh:add_jump_links(desc) end
 
+---@class steer.NavDropDesc
+---@field drop number the highest fall, metres
+---@field min_drop? number the lowest fall, metres (ground less far below is level ground); default 1
+---@field reach? number how far out from the ledge (in plan) the lower ground may start, metres; default 1.5
+---@field spacing? number metres between links along an edge; default 1
+---@field inset? number how far into the ground each end lies, metres; default 0.5
+---@field radius? number each end at least this far from its floor's walls, metres; default 0.5
+---@field cost? number default 1
+---@field area? string default "default"
+---@field name? string default "drop"
+
+---Automatic one-way drop links from ledges down to the ground beside and below them (a baked mesh, with heights;
+---any other raises), in a fixed order.
+---@param desc steer.NavDropDesc
+---@return steer.NavLink[]
+function NavMesh:add_drop_links(desc) end
+
 ---The mesh's links in the order added.
 ---@return steer.NavLink[]
 function NavMesh:links() end

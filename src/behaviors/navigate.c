@@ -609,7 +609,7 @@ static void take_path(const steerN_MeshQuery *q, float *m, bool back)
     } else if (pl != UINT32_MAX && pl - skip < k) {
         k = pl - skip;
     }
-    bool complete = k == nc;
+    bool complete = k == nc && !steerN_mesh_path_partial(q); // (a partial way: planned on from its end)
     for (uint32_t j = 0; j < k; j++) {
         m[NV_CORNERS + 2 * j] = (float)pts[2 * (j + skip)];
         m[NV_CORNERS + 2 * j + 1] = (float)pts[2 * (j + skip) + 1];
@@ -696,6 +696,9 @@ static void navigate_serve(steer_World *w, void **state, uint32_t *budget)
         // (a loaded world's query starts afresh)
         steerN_mesh_query_keep_reach(s->q, false);
     }
+    // a search over many links stops at a tick's budget of work with the
+    // best way it found (each search's answer its own, whatever was served before)
+    steerN_mesh_query_link_cap(s->q, w->path_budget);
     int64_t n = steerB_requests(w, &steerB_navigate, NS_REQUESTED, &s->req, &s->cap);
     for (int64_t k = 0; k<n && * budget> 0; k++) {
         const steerB_Request *r = &s->req[k];

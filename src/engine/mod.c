@@ -41,6 +41,7 @@
 // snapshot; each calls only the ones before it and base.c.
 #include "mod.h"
 #include "../core/bytes.h"
+#include "../lua/lnav.h"
 
 #include <lualib.h>
 
@@ -601,8 +602,11 @@ static int deliver(lua_State *L)
             lua_pushvalue(L, ev_fn);
             lua_pushstring(L, steerL_event_name(ev[i].type));
             steerL_pushagent(L, w, ev[i].agent);
+            // the third argument as the scenario's handler gets it (lworld.c's dispatch_events)
             if (ev[i].type == STEER_EVENT_UNREACHABLE) lua_pushstring(L, steer_unreachable_text((int)ev[i].other.id));
-            else if (ev[i].other.id && steer_alive(m->e->world, ev[i].other)) steerL_pushagent(L, w, ev[i].other);
+            else if (ev[i].type == STEER_EVENT_LINK) { // the link object (other: its index + 1)
+                if (!steerL_push_event_link(L, m->e->world, ev[i].agent, ev[i].other.id)) lua_pushnil(L);
+            } else if (ev[i].other.id && steer_alive(m->e->world, ev[i].other)) steerL_pushagent(L, w, ev[i].other);
             else lua_pushnil(L);
             lua_call(L, 3, 0);
         }

@@ -141,12 +141,13 @@ int steerL_navmesh_bake(lua_State *L, const char *fn);
 // lnavmesh.c: the mesh of the navmesh userdata at idx (raises when it is
 // none), and its memory charged again after it grew (links added).
 void steerL_navmesh_recharge(lua_State *L, int idx);
-// lnavlink.c: nm:add_link, nm:add_jump_links, nm:links; the links of the
+// lnavlink.c: nm:add_link, nm:add_jump_links, nm:add_drop_links, nm:links; the links of the
 // query's last path as nm:path's third value ({ { at = i, link = l }, ... });
 // the "link" event's link (1 pushed, 0 when the agent is at none); the
 // link objects' metatable.
 int steerL_navmesh_add_link(lua_State *L);
 int steerL_navmesh_add_jump_links(lua_State *L);
+int steerL_navmesh_add_drop_links(lua_State *L);
 int steerL_navmesh_links(lua_State *L);
 struct steerN_MeshQuery;
 void steerL_push_path_links(lua_State *L, struct steerN_Mesh *m, const struct steerN_MeshQuery *q);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // lnavlink.c — off-mesh links in Lua (src/nav/mesh_link.h):
-// nm:add_link{...}, nm:add_jump_links{...}, nm:links(), the link objects
+// nm:add_link{...}, nm:add_jump_links{...}, nm:add_drop_links{...}, nm:links(), the link objects
 // (link.enabled), the links of nm:path's way and the "link" event's link.
 //
 // A link userdata holds a reference to its mesh and its index there. One
@@ -112,6 +112,18 @@ static void added(lua_State *L, int nm_idx, steerN_LinkStatus s, const char *fn)
     steerL_navmesh_recharge(L, nm_idx);
 }
 
+// After automatic links: the error, or the n links from index first, as a list.
+static int push_added(lua_State *L, steerN_Mesh *m, steerN_LinkStatus s, const char *fn, uint32_t first, uint32_t n)
+{
+    added(L, 1, s, fn);
+    lua_createtable(L, (int)n, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        push_link(L, m, first + i);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
 // nm:add_link{ from, to, bidirectional = true, cost = 1, area, name } -> link
 int steerL_navmesh_add_link(lua_State *L)
 {
@@ -168,13 +180,41 @@ int steerL_navmesh_add_jump_links(lua_State *L)
     js.name = name;
     uint32_t first = steerN_link_count(m), n = 0;
     steerN_LinkStatus s = steerN_link_add_jumps(m, &js, &n);
-    added(L, 1, s, fn);
-    lua_createtable(L, (int)n, 0);
-    for (uint32_t i = 0; i < n; i++) {
-        push_link(L, m, first + i);
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    return 1;
+    return push_added(L, m, s, fn, first, n);
+}
+
+// nm:add_drop_links{ drop, min_drop = 1, reach = 1.5, spacing = 1, inset = 0.5, radius = 0.5, cost = 1,
+//                    area, name = "drop" } -> { link, ... }
+int steerL_navmesh_add_drop_links(lua_State *L)
+{
+    static const char *const fields[] = { "drop",   "min_drop", "reach", "spacing", "inset",
+                                          "radius", "cost",     "area",  "name",    NULL };
+    const char *fn = "steer.navmesh:add_drop_links";
+    steerN_Mesh *m = steerL_navmesh_check(L, 1);
+    steerL_check_desc(L, 2, fn, fields);
+    lua_getfield(L, 2, "drop");
+    double drop = steerL_checkrange(L, -1, fn, "drop", "the highest fall, metres", 1e-3, 1e6);
+    lua_pop(L, 1);
+    char name[STEERN_LINK_NAME];
+    steerN_DropSpec ds = {
+        .drop = drop,
+        .min_drop = steerL_optnumber(L, 2, fn, "min_drop", 1, 1e-3, 1e6, "the lowest fall, metres"),
+        .reach = steerL_optnumber(L, 2, fn, "reach", 1.5, 0.05, 1e3, "metres out from the ledge"),
+        .spacing = steerL_optnumber(L, 2, fn, "spacing", 1, 1e-2, 1e6, "metres between links along an edge"),
+        .inset = steerL_optnumber(L, 2, fn, "inset", 0.5, 0, 1e6, "metres into the ground from the edge"),
+        .radius = steerL_optnumber(L, 2, fn, "radius", 0.5, 0, 1e3, "metres from the walls of each end's floor"),
+        .cost = (float)steerL_optnumber(L, 2, fn, "cost", 1, 0, 1e30, "a cost multiplier on each link's length"),
+        .area = opt_area(L, 2, m, fn),
+    };
+    if (!(ds.min_drop <= ds.drop))
+        return luaL_error(L, "%s: field 'min_drop' (%f) is above field 'drop' (%f)", fn, ds.min_drop, ds.drop);
+    if (!m->z)
+        return luaL_error(L, "%s: the mesh has no heights (drops are found on a mesh baked from level geometry)", fn);
+    opt_name(L, 2, fn, "drop", name);
+    ds.name = name;
+    uint32_t first = steerN_link_count(m), n = 0;
+    steerN_LinkStatus s = steerN_link_add_drops(m, &ds, &n);
+    return push_added(L, m, s, fn, first, n);
 }
 
 // nm:links() -> { link, ... } in the order added

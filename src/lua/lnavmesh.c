@@ -923,6 +923,7 @@ void steerL_open_navmesh(lua_State *L)
         { "obstacles", steerL_navmesh_obstacles },
         { "add_link", steerL_navmesh_add_link },
         { "add_jump_links", steerL_navmesh_add_jump_links },
+        { "add_drop_links", steerL_navmesh_add_drop_links },
         { "links", steerL_navmesh_links },
         { NULL, NULL },
     };

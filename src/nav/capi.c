@@ -462,6 +462,18 @@ static bool layer_ok(const steerN_Mesh *m, int layer, const char *fn, const char
     return false;
 }
 
+// A point (x, y, z) and a layer (0: by z) as a floor; false (refused) when either is bad.
+static bool floor_arg(const steerN_Mesh *m, const double p[3], int layer, steerN_Floor *fl, const char *fn)
+{
+    if (!layer_ok(m, layer, fn, "argument 'layer'")) return false;
+    if (!isfinite(p[2])) {
+        steerA_refuse_why("%s: argument 'p': its z is not finite", fn);
+        return false;
+    }
+    *fl = (steerN_Floor){ .layer = (uint32_t)layer, .has_z = layer == 0, .z = p[2] };
+    return true;
+}
+
 static bool filter_of(const steerN_Mesh *m, const steer_NavFilter *f, steerN_MeshFilter *out, steerN_Floor fl[2],
                       const char *fn)
 {
@@ -494,12 +506,8 @@ int steer_navmesh_height(const steer_NavMesh *m, const double p[3], int layer, d
     MESH(m, STEER_EARG);
     POINT(p, STEER_EARG);
     STEERA_NONNULL(z, "a place for the height", STEER_EARG);
-    if (!layer_ok(m->m, layer, __func__, "argument 'layer'")) return STEER_EARG;
-    if (!isfinite(p[2])) {
-        steerA_refuse_why("%s: argument 'p': its z is not finite", __func__);
-        return STEER_EARG;
-    }
-    steerN_Floor fl = { .layer = (uint32_t)layer, .has_z = layer == 0, .z = p[2] };
+    steerN_Floor fl;
+    if (!floor_arg(m->m, p, layer, &fl, __func__)) return STEER_EARG;
     uint32_t k;
     if (steerN_mesh_locate_on(m->m, p, &fl) < 0 || !steerN_mesh_height(m->m, p, &fl, z, &k)) {
         steerA_refuse_why("%s: no ground under (%g, %g, %g)", __func__, p[0], p[1], p[2]);
@@ -507,6 +515,58 @@ int steer_navmesh_height(const steer_NavMesh *m, const double p[3], int layer, d
     }
     if (layer_out) *layer_out = (int)k + 1;
     return STEER_OK;
+}
+
+int steer_navmesh_layers_at(const steer_NavMesh *m, const double p[2], int *layers, double *z, int cap, int *n)
+{
+    MESH(m, STEER_EARG);
+    POINT(p, STEER_EARG);
+    STEERA_NONNULL(n, "a place for the count", STEER_EARG);
+    if (cap < 0 || (cap > 0 && (!layers || !z))) {
+        steerA_refuse_why("%s: layers or z NULL with cap %d (give arrays of cap entries, or cap 0)", __func__, cap);
+        return STEER_EARG;
+    }
+    uint32_t got[16], want = cap < 16 ? (uint32_t)cap : 16, *lay = got;
+    double *zs = z;
+    if ((uint32_t)cap > want) {
+        lay = malloc(sizeof *lay * (size_t)cap);
+        if (!lay) return STEER_ENOMEM;
+        want = (uint32_t)cap;
+    }
+    *n = (int)steerN_mesh_layers_at(m->m, p, lay, zs, want);
+    for (int i = 0; i < *n && i < cap; i++) layers[i] = (int)lay[i] + 1;
+    if (lay != got) free(lay);
+    return STEER_OK;
+}
+
+int steer_navmesh_nearest_on(const steer_NavMesh *m, const double p[3], int layer, double radius, double out[3],
+                             double *dist, int *layer_out)
+{
+    MESH(m, STEER_EARG);
+    POINT(p, STEER_EARG);
+    STEERA_NONNULL(out, "a place for the point", STEER_EARG);
+    steerN_Floor fl;
+    if (!floor_arg(m->m, p, layer, &fl, __func__) || !radius_ok(radius, __func__, "argument 'radius'"))
+        return STEER_EARG;
+    int32_t t;
+    double d;
+    if (!steerN_mesh_nearest_on(m->m, p, &fl, radius, out, &t, &d) || t < 0) {
+        steerA_refuse_why("%s: the mesh has no ground%s", __func__, layer ? " on that layer" : "");
+        return STEER_EARG;
+    }
+    out[2] = steerN_mesh_surface(m->m, (uint32_t)t, out);
+    if (dist) *dist = d;
+    if (layer_out) *layer_out = m->m->layer ? (int)m->m->layer[t] + 1 : 1;
+    return STEER_OK;
+}
+
+bool steer_navmesh_contains_on(const steer_NavMesh *m, const double p[3], int layer, double radius)
+{
+    MESH(m, false);
+    POINT(p, false);
+    steerN_Floor fl;
+    if (!floor_arg(m->m, p, layer, &fl, __func__) || !radius_ok(radius, __func__, "argument 'radius'")) return false;
+    return steerN_mesh_contains_on(m->m, p, &fl, radius);
 }
 
 int steer_navmesh_path_heights(const steer_NavMesh *m, const steer_NavQuery *q, double *z, int cap, int *n)

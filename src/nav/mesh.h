@@ -186,6 +186,11 @@ int32_t steerN_mesh_locate_on(const steerN_Mesh *m, const double p[2], const ste
 // (mesh_heights.c), else its plane through its three vertices; 0 on a
 // flat mesh.
 double steerN_mesh_surface(const steerN_Mesh *m, uint32_t t, const double p[2]);
+// The layers with ground under p in plan: how many; the lowest cap of
+// them, lowest ground first (ties: by layer), into layer (0-based) and z
+// (their ground's height at p, steerN_mesh_surface of each layer's
+// lowest-numbered triangle holding p).
+uint32_t steerN_mesh_layers_at(const steerN_Mesh *m, const double p[2], uint32_t *layer, double *z, uint32_t cap);
 // The ground's height under p on the floor f names (steerN_mesh_locate_on),
 // or the nearest point's when p is off the mesh; false on an empty mesh.
 bool steerN_mesh_height(const steerN_Mesh *m, const double p[2], const steerN_Floor *f, double *z, uint32_t *layer);
@@ -383,6 +388,20 @@ void steerN_mesh_query_free(steerN_MeshQuery *q);
 // whose path budget charges that work and must run on after a load as it
 // would have, turns it off.
 void steerN_mesh_query_keep_reach(steerN_MeshQuery *q, bool keep);
+// The most work (steerN_mesh_path_work) a search over off-mesh links
+// does before it answers with the best way it has found (0, the default:
+// no cap). A path over many links searches a stretch per pair of links
+// its bound cannot rule out, so it may cost many plain searches; a world
+// caps each at its path budget (navigate.c), as Detour answers with a
+// partial path when its nodes run out (the way found is then made again,
+// stretch by stretch: a capped search does at most about twice the cap's
+// work, and one stretch more). The way is then the cheapest of
+// those found (the straight one, or over the links settled), still whole;
+// stopped before any way to the goal was known, a partial way: to the far
+// end of the link reached that comes out nearest the goal (navigate plans on from there,
+// as from any last corner that is not the goal). Searches without links
+// are never capped.
+void steerN_mesh_query_link_cap(steerN_MeshQuery *q, uint32_t work);
 
 typedef enum steerN_PathStatus {
     STEERN_PATH_FOUND = 0,

@@ -106,6 +106,37 @@ int32_t steerN_mesh_locate_on(const steerN_Mesh *m, const double p[2], const ste
     return best;
 }
 
+uint32_t steerN_mesh_layers_at(const steerN_Mesh *m, const double p[2], uint32_t *layer, double *z, uint32_t cap)
+{
+    if (!(p[0] == p[0]) || !(p[1] == p[1]) || !m->prepared || !m->ntri) return 0;
+    if (p[0] < m->bmin[0] || p[0] > m->bmax[0] || p[1] < m->bmin[1] || p[1] > m->bmax[1]) return 0;
+    uint32_t cx, cy, n = 0;
+    steerN_mesh_cell_range(m, p[0], p[0], 0, &cx, &cx);
+    steerN_mesh_cell_range(m, p[1], p[1], 1, &cy, &cy);
+    size_t c = (size_t)cy * m->bnx + cx;
+    for (uint32_t k = m->tstart[c]; k < m->tstart[c + 1]; k++) {
+        uint32_t t = m->titem[k], l = m->layer ? m->layer[t] : 0;
+        if (!mg_in_tri(m, t, p)) continue;
+        // a layer once: its lowest-numbered triangle holding p (as locate_on's)
+        bool seen = false;
+        for (uint32_t j = m->tstart[c]; j < m->tstart[c + 1] && !seen; j++) {
+            uint32_t u = m->titem[j];
+            seen = (m->layer ? m->layer[u] : 0) == l && u < t && mg_in_tri(m, u, p);
+        }
+        if (seen) continue;
+        n++;
+        // into the lowest cap, by height then layer (an insertion: few layers lie over one point)
+        double h = steerN_mesh_surface(m, t, p);
+        uint32_t i = n - 1 < cap ? n - 1 : cap;
+        while (i > 0 && (z[i - 1] > h || (z[i - 1] == h && layer[i - 1] > l))) {
+            if (i < cap) z[i] = z[i - 1], layer[i] = layer[i - 1];
+            i--;
+        }
+        if (i < cap) z[i] = h, layer[i] = l;
+    }
+    return n;
+}
+
 bool steerN_mesh_height(const steerN_Mesh *m, const double p[2], const steerN_Floor *f, double *z, uint32_t *layer)
 {
     int32_t t = steerN_mesh_locate_on(m, p, f);

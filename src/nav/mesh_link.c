@@ -17,7 +17,9 @@
 // its points hold both ends of every link it takes. A mesh without links,
 // or whose links this search cannot take, gets steerN_mesh_path_plain's
 // path, bit for bit. Ties go to the lower node, so the same query on the
-// same mesh gives the same path everywhere.
+// same mesh gives the same path everywhere. A query with a work cap
+// (steerN_mesh_query_link_cap) stops settling nodes once its stretches
+// have done that much work and makes the best way known then.
 #include "mesh_link.h"
 
 #include "../core/bytes.h"
@@ -203,6 +205,7 @@ typedef struct steerN_LinkQuery {
     int32_t *corr;
     uint32_t ncorr, cap_corr;
     bool crossed; // the last path found took a link
+    bool partial; // it ends at a link's far end short of the goal (the work cap)
 } steerN_LinkQuery;
 
 void steerN_link_query_free(steerN_MeshQuery *q)
@@ -285,10 +288,19 @@ static int islands(steerN_MeshQuery *q, const steerN_Mesh *m, const float *cost)
     return 0;
 }
 
-static uint32_t island_of(const steerN_MeshQuery *q, const steerN_Mesh *m, const double p[2])
+static uint32_t island_of(const steerN_MeshQuery *q, const steerN_Mesh *m, const double p[2], const steerN_Floor *fl)
 {
-    int32_t t = steerN_mesh_locate(m, p);
+    int32_t t = steerN_mesh_locate_on(m, p, fl);
     return t < 0 ? UINT32_MAX : q->lk->island[t];
+}
+
+// The floor a link's end is on, on a mesh of several layers: the ground
+// under it nearest below its z (NULL elsewhere: any, as a flat mesh's).
+static const steerN_Floor *end_floor(const steerN_Mesh *m, const double e[3], steerN_Floor *out)
+{
+    if (!m->layer) return NULL;
+    *out = (steerN_Floor){ .has_z = true, .z = e[2] };
+    return out;
 }
 
 // Way k's near end (where it is entered) and far end.
@@ -320,11 +332,31 @@ static double stretch_cost(const steerN_MeshQuery *q, const steerN_Mesh *m)
     return g >= 0 && g < INFINITY ? g : steerN_mesh_path_length(q);
 }
 
-// One stretch: a plain search, its work added to *work; FOUND with its cost.
-static steerN_PathStatus stretch(steerN_MeshQuery *q, const steerN_Mesh *m, const double a[2], const double b[2],
-                                 const steerN_MeshFilter *f, uint32_t *work, double *cost)
+// Node v's point and, on a mesh of several layers, its floor: the start's
+// and the goal's the filter's, a way's the ground under its end (the far
+// end where the way comes out, `out`, else the near end).
+static const double *node_at(const steerN_Mesh *m, const steerN_LinkQuery *k, uint32_t v, bool out,
+                             const double from[2], const double to[2], const steerN_MeshFilter *f,
+                             const steerN_Floor **fl, steerN_Floor *buf)
 {
-    steerN_PathStatus s = steerN_mesh_path_plain(q, m, a, b, f);
+    if (v < 2) {
+        *fl = v ? f->to : f->from;
+        return v ? to : from;
+    }
+    const double *e = out ? way_out(m, k, v - 2) : way_in(m, k, v - 2);
+    *fl = m->layer ? end_floor(m, e, buf) : (out ? f->from : f->to); // (one layer: the filter's, as it was)
+    return e;
+}
+
+// One stretch: a plain search from a to b on floors fa and fb (the
+// filter's otherwise), its work added to *work; FOUND with its cost.
+static steerN_PathStatus stretch(steerN_MeshQuery *q, const steerN_Mesh *m, const double a[2], const double b[2],
+                                 const steerN_MeshFilter *f, const steerN_Floor *fa, const steerN_Floor *fb,
+                                 uint32_t *work, double *cost)
+{
+    steerN_MeshFilter g = *f;
+    g.from = fa, g.to = fb;
+    steerN_PathStatus s = steerN_mesh_path_plain(q, m, a, b, &g);
     *work += q->work;
     if (s == STEERN_PATH_FOUND) *cost = stretch_cost(q, m);
     return s;
@@ -359,17 +391,32 @@ static steerN_PathStatus make_way(steerN_MeshQuery *q, const steerN_Mesh *m, con
     steerN_LinkQuery *k = q->lk;
     double length = 0, cost;
     k->npts = k->ncorr = 0;
-    const double *at = from;
     for (uint32_t i = 1; i < n; i++) {
         uint32_t v = chain[i];
-        const double *end = v == 1 ? to : way_in(m, k, v - 2);
-        steerN_PathStatus s = stretch(q, m, at, end, f, work, &cost);
+        const steerN_Floor *fa, *fb;
+        steerN_Floor ba, bb;
+        const double *at = node_at(m, k, chain[i - 1], true, from, to, f, &fa, &ba);
+        const double *end = node_at(m, k, v, false, from, to, f, &fb, &bb);
+        steerN_PathStatus s = stretch(q, m, at, end, f, fa, fb, work, &cost);
         if (s != STEERN_PATH_FOUND) return s; // the same searches again: not expected
         if (append(q, &length)) return STEERN_PATH_NOMEM;
         if (v == 1) break;
         k->plink[k->npts - 1] = (int32_t)k->dlink[v - 2];
         length += link_length(&m->links->link[k->dlink[v - 2]]);
-        at = way_out(m, k, v - 2);
+        if (i + 1 == n) { // a partial way: it ends at this link's far end
+            k->partial = true;
+            steerN_Floor b;
+            const steerN_Floor *fl;
+            const double *out = node_at(m, k, v, true, from, to, f, &fl, &b);
+            int32_t t = steerN_mesh_locate_on(m, out, fl);
+            if (steerN_query_grow(&q->alloc, (void **)&k->pts, &k->cap_pts, k->npts + 1, 2 * sizeof *k->pts) ||
+                steerN_query_grow(&q->alloc, (void **)&k->plink, &k->cap_plink, k->npts + 1, sizeof *k->plink) ||
+                steerN_query_grow(&q->alloc, (void **)&k->corr, &k->cap_corr, k->ncorr + 1, sizeof *k->corr))
+                return STEERN_PATH_NOMEM;
+            k->pts[2 * k->npts] = out[0], k->pts[2 * k->npts + 1] = out[1];
+            k->plink[k->npts++] = -1;
+            if (t >= 0) k->corr[k->ncorr++] = t;
+        }
     }
     if (steerN_query_grow(&q->alloc, (void **)&q->pts, &q->cap_pts, k->npts, 2 * sizeof *q->pts) ||
         steerN_query_grow(&q->alloc, (void **)&q->corr, &q->cap_corr, k->ncorr, sizeof *q->corr))
@@ -390,8 +437,10 @@ static int usable_ways(steerN_MeshQuery *q, const steerN_Mesh *m, const float *c
     *n = 0;
     for (uint32_t i = 0; i < m->links->n; i++) {
         const steerN_Link *l = &m->links->link[i];
-        if (!l->enabled || !(cost[l->area] < INFINITY) || !steerN_mesh_contains(m, l->a, r) ||
-            !steerN_mesh_contains(m, l->b, r))
+        steerN_Floor fa, fb;
+        if (!l->enabled || !(cost[l->area] < INFINITY) ||
+            !steerN_mesh_contains_on(m, l->a, end_floor(m, l->a, &fa), r) ||
+            !steerN_mesh_contains_on(m, l->b, end_floor(m, l->b, &fb), r))
             continue;
         for (int back = 0; back <= (int)l->bidirectional; back++) {
             if (reserve_graph(q, 2 + *n + 1)) return -1;
@@ -409,7 +458,7 @@ static int usable_ways(steerN_MeshQuery *q, const steerN_Mesh *m, const float *c
 steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, const double from[2], const double to[2],
                                    const steerN_MeshFilter *f)
 {
-    if (q->lk) q->lk->crossed = false;
+    if (q->lk) q->lk->crossed = q->lk->partial = false;
     bool any = false;
     for (uint32_t i = 0; i < steerN_link_count(m) && !any; i++) any = m->links->link[i].enabled;
     if (!any) return steerN_mesh_path_plain(q, m, from, to, f);
@@ -418,17 +467,24 @@ steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, co
         memset(q->lk, 0, sizeof *q->lk);
     }
     steerN_LinkQuery *k = q->lk;
-    const float *cost = f && f->cost ? f->cost : m->area_cost;
-    double r = f ? f->radius : 0;
+    steerN_MeshFilter none = { 0 }; // (what NULL means)
+    if (!f) f = &none;
+    const float *cost = f->cost ? f->cost : m->area_cost;
+    double r = f->radius;
     uint32_t nways, work = 0;
     if (usable_ways(q, m, cost, r, &nways)) return q->status = STEERN_PATH_NOMEM;
     if (!nways) return steerN_mesh_path_plain(q, m, from, to, f);
 
     double direct = INFINITY;
-    steerN_PathStatus s0 = stretch(q, m, from, to, f, &work, &direct);
+    steerN_PathStatus s0 = stretch(q, m, from, to, f, f->from, f->to, &work, &direct);
     if (s0 == STEERN_PATH_START_OFF || s0 == STEERN_PATH_GOAL_OFF || s0 == STEERN_PATH_NOMEM) return s0;
     if (islands(q, m, cost) || reserve_graph(q, 2 + nways)) return q->status = STEERN_PATH_NOMEM;
-    for (uint32_t w = 0; w < nways; w++) k->isle[w] = island_of(q, m, way_in(m, k, w));
+    for (uint32_t w = 0; w < nways; w++) {
+        steerN_Floor b;
+        const steerN_Floor *fl;
+        const double *e = node_at(m, k, 2 + w, false, from, to, f, &fl, &b);
+        k->isle[w] = island_of(q, m, e, m->layer ? fl : NULL);
+    }
     float least = INFINITY;
     for (uint32_t i = 0; i < m->nareas; i++)
         if (cost[i] < least) least = cost[i];
@@ -436,49 +492,70 @@ steerN_PathStatus steerN_mesh_path(steerN_MeshQuery *q, const steerN_Mesh *m, co
     for (uint32_t v = 0; v < nn; v++) k->g[v] = INFINITY, k->prev[v] = UINT32_MAX, k->done[v] = 0;
     k->g[0] = 0;
     if (s0 == STEERN_PATH_FOUND) k->g[1] = direct, k->prev[1] = 0;
-    uint32_t goal_island = island_of(q, m, to);
-    for (;;) {
+    uint32_t goal_island = island_of(q, m, to, m->layer ? f->to : NULL);
+    bool capped = q->link_cap && work >= q->link_cap; // the work cap reached: the best way found so far
+    while (!capped) {
         uint32_t u = UINT32_MAX;
         for (uint32_t v = 0; v < nn; v++)
             if (!k->done[v] && k->g[v] < INFINITY && (u == UINT32_MAX || k->g[v] < k->g[u])) u = v;
         if (u == UINT32_MAX || u == 1) break;
         k->done[u] = 1;
-        const double *p = u == 0 ? from : way_out(m, k, u - 2);
-        uint32_t here = island_of(q, m, p);
+        const steerN_Floor *fp, *fe;
+        steerN_Floor bp, be;
+        const double *p = node_at(m, k, u, true, from, to, f, &fp, &bp);
+        uint32_t here = island_of(q, m, p, m->layer ? fp : NULL);
         for (uint32_t v = 1; v < nn; v++) {
             if (k->done[v] || (v == 1 && u == 0)) continue; // the direct stretch is known
-            const double *e = v == 1 ? to : way_in(m, k, v - 2);
+            const double *e = node_at(m, k, v, false, from, to, f, &fe, &be);
             uint32_t there = v == 1 ? goal_island : k->isle[v - 2];
             if (here != UINT32_MAX && there != UINT32_MAX && here != there) continue;
             double extra = v == 1 ? 0 : way_cost(m, k, v - 2, cost);
             double bound = k->g[u] + mg_dist(p, e) * least + extra;
             if (!(bound < k->g[v]) || !(bound < k->g[1])) continue;
             double c;
-            steerN_PathStatus s = stretch(q, m, p, e, f, &work, &c);
+            steerN_PathStatus s = stretch(q, m, p, e, f, fp, fe, &work, &c);
             if (s == STEERN_PATH_NOMEM) return s;
             if (s == STEERN_PATH_FOUND && k->g[u] + c + extra < k->g[v]) k->g[v] = k->g[u] + c + extra, k->prev[v] = u;
+            if (q->link_cap && work >= q->link_cap) {
+                capped = true;
+                break;
+            }
         }
     }
+    // the chain's end: the goal; or, stopped by the cap before a way to the
+    // goal was known, the way reached that comes out nearest it (a partial
+    // path, which navigate follows and plans on from, as from any last
+    // corner that is not the goal)
+    uint32_t last = 1;
+    double nearest = mg_dist(from, to);
+    for (uint32_t v = 2; v < nn && capped && !(k->g[1] < INFINITY); v++) {
+        double d = mg_dist(way_out(m, k, v - 2), to);
+        if (k->g[v] < INFINITY && d < nearest) nearest = d, last = v; // (its chain: settled nodes)
+    }
     steerN_PathStatus st;
-    if (!(k->g[1] < INFINITY)) st = q->status = s0; // no way over links either: as the direct search said
-    else if (k->prev[1] == 0) {                     // straight there is the best: that path again, as it was found
+    if (last == 1 && !(k->g[1] < INFINITY)) st = q->status = s0; // no way over links either: as the direct search said
+    else if (last == 1 && k->prev[1] == 0) { // straight there is the best: that path again, as it was found
         uint32_t w0 = work;
         st = steerN_mesh_path_plain(q, m, from, to, f);
         work = w0 + q->work;
     } else {
         uint32_t n = 0;
-        for (uint32_t v = 1; v != UINT32_MAX; v = k->prev[v]) k->done[n++] = 0; // count the chain
-        // the chain, start first, in the graph's prev (reused: done no longer needed)
+        for (uint32_t v = last; v != UINT32_MAX; v = k->prev[v]) n++; // count the chain
         uint32_t *chain = steerN_realloc(&q->alloc, NULL, 0, sizeof *chain * n);
         if (!chain) return q->status = STEERN_PATH_NOMEM;
         uint32_t i = n;
-        for (uint32_t v = 1; v != UINT32_MAX; v = k->prev[v]) chain[--i] = v;
+        for (uint32_t v = last; v != UINT32_MAX; v = k->prev[v]) chain[--i] = v;
         st = make_way(q, m, from, to, f, chain, n, &work);
         steerN_realloc(&q->alloc, chain, sizeof *chain * n, 0);
         if (st != STEERN_PATH_FOUND) q->status = st;
     }
     q->work = work;
     return st;
+}
+
+bool steerN_mesh_path_partial(const steerN_MeshQuery *q)
+{
+    return q->lk && q->lk->crossed && q->lk->partial && q->status == STEERN_PATH_FOUND;
 }
 
 const int32_t *steerN_mesh_path_links(const steerN_MeshQuery *q, uint32_t *n)
@@ -549,43 +626,177 @@ static uint32_t facing(const steerN_Mesh *m, const steerN_JumpSpec *s, const uin
     return best;
 }
 
-steerN_LinkStatus steerN_link_add_jumps(steerN_Mesh *m, const steerN_JumpSpec *s, uint32_t *added)
+// What makes the link at point p of wall edge e (outward normal n): true
+// with it in l (its name aside), false where there is none.
+typedef bool (*LinkAt)(const steerN_Mesh *m, const void *ctx, uint32_t e, const double p[2], const double n[2],
+                       steerN_Link *l);
+
+// Automatic links: at points `spacing` apart along every wall edge (by
+// edge, then along it), the link `at` makes there, named `name`, added;
+// those whose ends the inset put off the ground left out.
+static steerN_LinkStatus add_along_walls(steerN_Mesh *m, double spacing, const char *name, LinkAt at, const void *ctx,
+                                         uint32_t *added)
 {
-    *added = 0;
-    size_t bytes = sizeof(uint32_t) * (m->ntri ? m->ntri : 1);
-    uint32_t *island = steerN_realloc(&m->alloc, NULL, 0, bytes), *stack = steerN_realloc(&m->alloc, NULL, 0, bytes);
-    steerN_LinkStatus st = island && stack ? STEERN_LINK_OK : STEERN_LINK_NOMEM;
-    if (st == STEERN_LINK_OK) islands_open(m, island, stack);
+    steerN_LinkStatus st = STEERN_LINK_OK;
     for (uint32_t e = 0; e < 3 * m->ntri && st == STEERN_LINK_OK; e++) {
         if (m->adj[e] >= 0) continue;
         const double *a, *b;
         double u[2], n[2];
         wall_of(m, e, &a, &b, u, n);
         double len = mg_dist(a, b);
-        uint32_t count = (uint32_t)(len / s->spacing);
+        uint32_t count = (uint32_t)(len / spacing);
         if (count < 1) count = 1;
         for (uint32_t k = 0; k < count && st == STEERN_LINK_OK; k++) {
-            double along = (k + 0.5) * len / count, p[2] = { a[0] + along * u[0], a[1] + along * u[1] },
-                   q[2] = { 0, 0 };
-            uint32_t f = facing(m, s, island, e, p, n, q);
-            // a two-way link once per facing pair: from the lower-numbered edge
-            if (f == UINT32_MAX || (s->bidirectional && f < e)) continue;
-            const double *c, *d;
-            double u2[2], n2[2];
-            wall_of(m, f, &c, &d, u2, n2);
-            steerN_Link l = { .a = { p[0] - n[0] * s->inset, p[1] - n[1] * s->inset, 0 },
-                              .b = { q[0] - n2[0] * s->inset, q[1] - n2[1] * s->inset, 0 },
-                              .cost = s->cost,
-                              .area = s->area,
-                              .bidirectional = s->bidirectional,
-                              .enabled = true };
-            if (s->name) memcpy(l.name, s->name, strnlen(s->name, STEERN_LINK_NAME - 1));
+            double along = (k + 0.5) * len / count, p[2] = { a[0] + along * u[0], a[1] + along * u[1] };
+            steerN_Link l;
+            if (!at(m, ctx, e, p, n, &l)) continue;
+            memset(l.name, 0, sizeof l.name);
+            if (name) memcpy(l.name, name, strnlen(name, STEERN_LINK_NAME - 1));
             st = steerN_link_add(m, &l, NULL);
             if (st == STEERN_LINK_FROM_OFF || st == STEERN_LINK_TO_OFF) st = STEERN_LINK_OK; // inset past the ground
             else if (st == STEERN_LINK_OK) ++*added;
         }
     }
+    return st;
+}
+
+typedef struct Jumps {
+    const steerN_JumpSpec *s;
+    const uint32_t *island;
+} Jumps;
+
+static bool jump_at(const steerN_Mesh *m, const void *ctx, uint32_t e, const double p[2], const double n[2],
+                    steerN_Link *l)
+{
+    const Jumps *j = ctx;
+    const steerN_JumpSpec *s = j->s;
+    double q[2] = { 0, 0 };
+    uint32_t f = facing(m, s, j->island, e, p, n, q);
+    // a two-way link once per facing pair: from the lower-numbered edge
+    if (f == UINT32_MAX || (s->bidirectional && f < e)) return false;
+    const double *c, *d;
+    double u2[2], n2[2];
+    wall_of(m, f, &c, &d, u2, n2);
+    *l = (steerN_Link){ .a = { p[0] - n[0] * s->inset, p[1] - n[1] * s->inset, 0 },
+                        .b = { q[0] - n2[0] * s->inset, q[1] - n2[1] * s->inset, 0 },
+                        .cost = s->cost,
+                        .area = s->area,
+                        .bidirectional = s->bidirectional,
+                        .enabled = true };
+    return true;
+}
+
+steerN_LinkStatus steerN_link_add_jumps(steerN_Mesh *m, const steerN_JumpSpec *s, uint32_t *added)
+{
+    *added = 0;
+    size_t bytes = sizeof(uint32_t) * (m->ntri ? m->ntri : 1);
+    uint32_t *island = steerN_realloc(&m->alloc, NULL, 0, bytes), *stack = steerN_realloc(&m->alloc, NULL, 0, bytes);
+    steerN_LinkStatus st = island && stack ? STEERN_LINK_OK : STEERN_LINK_NOMEM;
+    if (st == STEERN_LINK_OK) {
+        islands_open(m, island, stack);
+        st = add_along_walls(m, s->spacing, s->name, jump_at, &(Jumps){ s, island }, added);
+    }
     steerN_realloc(&m->alloc, island, island ? bytes : 0, 0);
     steerN_realloc(&m->alloc, stack, stack ? bytes : 0, 0);
     return st;
+}
+
+// ---- automatic drop links -------------------------------------------------------------
+
+#define DROP_STEP 0.05 // metres between the points looked at straight out from a ledge
+
+// The lower ground beside a ledge: looking straight out from p (on wall
+// edge e, outward normal n, its ground at height top), the first point
+// with ground under it more than min_drop below the top, the layer of
+// that ground in *layer and where it starts in x. False when level ground
+// comes first (a gap or a wall between rooms: not a ledge), when that
+// ground lies more than `drop` below, or when none lies within reach.
+static bool ground_below(const steerN_Mesh *m, const steerN_DropSpec *s, const double p[2], const double n[2],
+                         double top, double x[2], uint32_t *layer)
+{
+    uint32_t lay[8];
+    double z[8];
+    for (uint32_t i = 1; i * DROP_STEP <= s->reach; i++) {
+        double d = i * DROP_STEP;
+        x[0] = p[0] + n[0] * d, x[1] = p[1] + n[1] * d;
+        uint32_t c = steerN_mesh_layers_at(m, x, lay, z, 8);
+        int below = -1;
+        for (uint32_t j = 0; j < c && j < 8; j++) {     // lowest first: the last below is the one landed on
+            if (z[j] > top + s->min_drop) break;        // overhead (a floor above)
+            if (z[j] > top - s->min_drop) return false; // level ground
+            below = (int)j;
+        }
+        if (below < 0) continue;
+        if (top - z[below] > s->drop) return false;
+        *layer = lay[below];
+        return true;
+    }
+    return false;
+}
+
+// Whether point p of wall edge e is a ledge over the ground of floor
+// `below`: that ground lies just past the edge (outward normal n) along at
+// least STEERN_DROP_OPEN of the edge within STEERN_DROP_WINDOW of p (a
+// bridge over a hall, a stair's side), not only in places (a wall
+// standing over a doorway of the floor below: the mesh holds no walls'
+// heights, so an edge with ground under it reads as a ledge), looked at
+// every 0.1 m.
+static bool ledge_over(const steerN_Mesh *m, uint32_t e, const double p[2], const double n[2],
+                       const steerN_Floor *below)
+{
+    const double *a, *b;
+    double u[2], nn[2];
+    wall_of(m, e, &a, &b, u, nn);
+    double len = mg_dist(a, b), at = (p[0] - a[0]) * u[0] + (p[1] - a[1]) * u[1];
+    double lo = at - STEERN_DROP_WINDOW > 0 ? at - STEERN_DROP_WINDOW : 0;
+    double hi = at + STEERN_DROP_WINDOW < len ? at + STEERN_DROP_WINDOW : len;
+    uint32_t count = 1 + (uint32_t)((hi - lo) / 0.1), some = 0;
+    for (uint32_t i = 0; i <= count; i++) {
+        double along = lo + (hi - lo) * i / count;
+        double q[2] = { a[0] + along * u[0] + n[0] * DROP_STEP, a[1] + along * u[1] + n[1] * DROP_STEP };
+        some += steerN_mesh_locate_on(m, q, below) >= 0;
+    }
+    return some >= STEERN_DROP_OPEN * (count + 1);
+}
+
+// The drop from point p of wall edge e (outward normal n): true with the
+// link's ends in l. A ledge (ledge_over) whose lower ground, where it
+// starts, lies within drop; the landing `inset` beyond that, on that
+// ground, with no wall of it between the landing and the foot of the
+// ledge; both ends' heights those of their ground.
+static bool drop_from(const steerN_Mesh *m, const void *ctx, uint32_t e, const double p[2], const double n[2],
+                      steerN_Link *l)
+{
+    const steerN_DropSpec *s = ctx;
+    double top = steerN_mesh_surface(m, e / 3, p), x[2];
+    uint32_t layer;
+    if (!ground_below(m, s, p, n, top, x, &layer)) return false;
+    steerN_Floor below = { .layer = layer + 1 }, upper = { .layer = (m->layer ? m->layer[e / 3] : 0) + 1 };
+    steerN_MeshFilter f = { .from = &below };
+    double land[2] = { x[0] + n[0] * s->inset, x[1] + n[1] * s->inset }, hit[2], normal[2], fraction;
+    double foot[2] = { p[0] + n[0] * DROP_STEP, p[1] + n[1] * DROP_STEP };
+    double from[2] = { p[0] - n[0] * s->inset, p[1] - n[1] * s->inset }, zl, zt, d;
+    int32_t t;
+    // each end where a disc of `radius` fits on its ground, if that is near
+    if (!ledge_over(m, e, p, n, &below) || !steerN_mesh_nearest_on(m, land, &below, s->radius, land, &t, &d) ||
+        d > s->inset || !steerN_mesh_nearest_on(m, from, &upper, s->radius, from, &t, &d) || d > s->inset ||
+        !steerN_mesh_contains_on(m, land, &below, s->radius) || !steerN_mesh_contains_on(m, from, &upper, s->radius))
+        return false;
+    if (steerN_mesh_raycast(m, foot, land, &f, hit, normal, &fraction) != 0) return false;
+    if (!steerN_mesh_height(m, land, &below, &zl, NULL) || !steerN_mesh_height(m, from, &upper, &zt, NULL))
+        return false;
+    if (!(top - zl >= s->min_drop) || !(top - zl <= s->drop)) return false; // (the landing's ground slopes)
+    *l = (steerN_Link){ .a = { from[0], from[1], zt },
+                        .b = { land[0], land[1], zl },
+                        .cost = s->cost,
+                        .area = s->area,
+                        .bidirectional = false,
+                        .enabled = true };
+    return true;
+}
+
+steerN_LinkStatus steerN_link_add_drops(steerN_Mesh *m, const steerN_DropSpec *s, uint32_t *added)
+{
+    *added = 0;
+    return m->z ? add_along_walls(m, s->spacing, s->name, drop_from, s, added) : STEERN_LINK_OK;
 }

@@ -18,9 +18,10 @@
 // them); each change hashes the mesh again. They are in its bytes
 // (version 3 of mesh_io.c's format: a mesh without links still writes
 // version 1, or 2 with floors, bit for bit as before) and so in
-// snapshots, enabled state included. Ends are located in plan (x, y): on
-// a mesh with several floors a link's stretches are searched with the
-// query's own choice of floor.
+// snapshots, enabled state included. Ends are located in plan (x, y); on
+// a mesh of several layers each end is on the ground under it nearest
+// below its z (steerN_Floor's has_z), where the stretches to and from it
+// are searched (the path's own ends on the filter's floors).
 #ifndef STEER_NAV_MESH_LINK_H
 #define STEER_NAV_MESH_LINK_H
 
@@ -30,9 +31,10 @@
 #define STEERN_LINK_NAME 32    // bytes of a link's name, with its terminating 0
 
 typedef struct steerN_Link {
-    double a[3], b[3]; // its ends, metres: x, y on the mesh's quantum grid; z kept as given (not used yet)
-    float cost;        // multiplier on its length (>= 0, finite)
-    uint8_t area;      // its area: the filter's cost for it multiplies, an excluded one closes it
+    double a[3],
+        b[3];   // its ends, metres: x, y on the mesh's quantum grid; z as given: on a mesh of several layers, its floor
+    float cost; // multiplier on its length (>= 0, finite)
+    uint8_t area; // its area: the filter's cost for it multiplies, an excluded one closes it
     bool bidirectional;
     bool enabled;
     char name[STEERN_LINK_NAME]; // "" when unnamed
@@ -76,6 +78,10 @@ bool steerN_links_decode(struct steerS_Reader *r, steerN_Mesh *m, bool *oom);
 // link whose start it is (the next point is that link's other end), or
 // -1; NULL when the path crossed no link.
 const int32_t *steerN_mesh_path_links(const steerN_MeshQuery *q, uint32_t *n);
+// Whether the last path found is a partial way (a search over links
+// stopped by its work cap, steerN_mesh_query_link_cap): its last point a
+// link's far end, not the goal.
+bool steerN_mesh_path_partial(const steerN_MeshQuery *q);
 
 // Automatic jump links (nm:add_jump_links): for wall edges that face
 // each other across a gap of unwalkable ground no wider than reach, links
@@ -95,5 +101,34 @@ typedef struct steerN_JumpSpec {
 // along it). NOMEM or FULL may leave some added (those stay: each is a
 // whole link).
 steerN_LinkStatus steerN_link_add_jumps(steerN_Mesh *m, const steerN_JumpSpec *s, uint32_t *added);
+
+// Automatic drop links (nm:add_drop_links): one-way links down from the
+// ledges of a mesh with heights (a baked one) to the ground beside and
+// below them. At points `spacing` apart along each wall edge, looking
+// straight out (in plan, up to `reach`), the first ground found more than
+// min_drop below the ledge: a link from `inset` inside the ledge to
+// `inset` beyond where that ground starts, when it lies at most `drop`
+// below and no wall of that ground stands between, and when the ground
+// below runs under the edge along most of it (mesh_link.c's ledge_over).
+// Level ground first (within min_drop of the ledge's height: a gap, a
+// wall between rooms) means no drop there. Each end is moved (by at most
+// inset) to where a disc of `radius` fits on its floor, or the drop is
+// left out. None on a flat mesh.
+#define STEERN_DROP_WINDOW 1.5 // metres either side of a point of a ledge where the ground below is looked for
+#define STEERN_DROP_OPEN 0.8   // the share of that stretch the ground below must lie under
+typedef struct steerN_DropSpec {
+    double drop;     // the highest fall, metres (> 0)
+    double min_drop; // the lowest: ground less far below is level ground, metres (> 0)
+    double reach;    // how far out from the ledge the ground may start, metres (> 0)
+    double spacing;  // between links along an edge, metres (> 0)
+    double inset;    // how far into the ground each end lies, metres (>= 0)
+    double radius;   // each end at least this far from its floor's walls (moved by at most inset), metres (>= 0)
+    float cost;
+    uint8_t area;
+    const char *name; // each link's name (NULL: none)
+} steerN_DropSpec;
+// Links added into *added, in a deterministic order (by wall edge, then
+// along it). NOMEM or FULL may leave some added.
+steerN_LinkStatus steerN_link_add_drops(steerN_Mesh *m, const steerN_DropSpec *s, uint32_t *added);
 
 #endif

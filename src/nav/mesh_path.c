@@ -80,6 +80,8 @@ void steerN_mesh_query_free(steerN_MeshQuery *q)
     steerN_realloc(&a, q, sizeof *q, 0);
 }
 
+void steerN_mesh_query_link_cap(steerN_MeshQuery *q, uint32_t work) { q->link_cap = work; }
+
 void steerN_mesh_query_keep_reach(steerN_MeshQuery *q, bool keep)
 {
     q->no_reach = !keep;

@@ -95,6 +95,7 @@ struct steerN_MeshQuery {
     uint32_t *island, island_cap;
     uint64_t island_mesh, island_excluded;
     struct steerN_LinkQuery *lk; // the search over links' scratch (mesh_link.c), NULL until one ran
+    uint32_t link_cap;           // steerN_mesh_query_link_cap: 0, none
 };
 
 // need elements of elem bytes in *p (capacity *cap, grown by doubling); -1 out of memory

@@ -294,6 +294,34 @@ static void test_bake_floors(void)
           "layer 2 asked for: the deck (z %g)", z);
     CHECK(steer_navmesh_height(m, under, 3, &z, NULL) == STEER_EARG && strstr(steer_last_error(), "layer from 1 to 2"),
           "layer 3: %s", steer_last_error());
+    // the floors under a point: both under the deck (ground first), one beside it, none off the mesh
+    int lays[4] = { 0 }, nl = -1;
+    double zs4[4] = { 0 }, beside[2] = { 35, 5 }, off[2] = { 100, 100 };
+    CHECK(steer_navmesh_layers_at(m, under, lays, zs4, 4, &nl) == STEER_OK && nl == 2 && lays[0] == 1 && lays[1] == 2 &&
+              fabs(zs4[0]) < 0.01 && fabs(zs4[1] - 3) < 0.01,
+          "under the deck: %d layers (%d at %g, %d at %g)", nl, lays[0], zs4[0], lays[1], zs4[1]);
+    CHECK(steer_navmesh_layers_at(m, under, lays, zs4, 1, &nl) == STEER_OK && nl == 2 && lays[0] == 1,
+          "room for one: the count is still 2 (%d), the lowest written (%d)", nl, lays[0]);
+    CHECK(steer_navmesh_layers_at(m, beside, NULL, NULL, 0, &nl) == STEER_OK && nl == 1, "beside it: %d layers", nl);
+    CHECK(steer_navmesh_layers_at(m, off, lays, zs4, 4, &nl) == STEER_OK && nl == 0, "off the mesh: %d layers", nl);
+    CHECK(steer_navmesh_layers_at(m, under, NULL, zs4, 4, &nl) == STEER_EARG &&
+              strstr(steer_last_error(), "steer_navmesh_layers_at") && strstr(steer_last_error(), "cap 4"),
+          "layers NULL: %s", steer_last_error());
+    // the nearest point on a floor: from beside the deck at deck height, on the deck (its edge, x 30)
+    double near[3], d;
+    const double east_high[3] = { 35, 5, 3 }, east_low[3] = { 35, 5, 0 };
+    CHECK(steer_navmesh_nearest_on(m, east_high, 2, 0.5, near, &d, &layer) == STEER_OK && layer == 2 &&
+              fabs(near[0] - 29.5) < 0.3 && fabs(near[2] - 3) < 0.01 && fabs(d - 5.5) < 0.3,
+          "nearest on the deck: (%g, %g, %g) at %g m, layer %d", near[0], near[1], near[2], d, layer);
+    CHECK(steer_navmesh_nearest_on(m, east_low, 0, 0.5, near, &d, &layer) == STEER_OK && layer == 1 && d < 1e-9 &&
+              fabs(near[2]) < 0.01,
+          "by z, on the ground east of the deck: itself (%g m, layer %d)", d, layer);
+    CHECK(steer_navmesh_nearest_on(m, east_high, 3, 0.5, near, NULL, NULL) == STEER_EARG &&
+              strstr(steer_last_error(), "layer from 1 to 2"),
+          "layer 3: %s", steer_last_error());
+    CHECK(steer_navmesh_contains_on(m, over, 2, 0.5) && steer_navmesh_contains_on(m, under, 1, 0.5) &&
+              !steer_navmesh_contains_on(m, east_high, 2, 0) && steer_navmesh_contains_on(m, east_low, 0, 0.5),
+          "contains on a floor: the deck at (20, 5), the ground under it, not the deck east of its edge");
     // from the ground east of the deck up onto it: round by the ramp
     steer_NavQuery *q;
     steer_navquery_new(&q);

@@ -22,6 +22,7 @@
 #include "nav/cdt.h"
 #include "nav/mesh.h"
 #include "nav/mesh_geom.h"
+#include "nav/mesh_link.h"
 #include "nav/mesh_path.h" // the search's state: what a search expanded
 #include "../fuzz/navmesh_rings.h"
 
@@ -1063,6 +1064,74 @@ static void test_goal_shut_in(void)
     steerN_mesh_query_free(q2);
 }
 
+// A path over many links obeys a work cap (navigate's path budget,
+// steerN_mesh_query_link_cap): 40 islands 4 m wide in a row, each joined
+// to the next by a two-way link (78 ways), the goal on the last. Uncapped,
+// the way takes all 39 links. Capped at a quarter of that work, the
+// search stops near the cap with a partial way (whole, over the links it
+// reached, ending at the far end of the one nearest the goal); planning on
+// from each partial way's end, as navigate does, reaches the goal, every
+// search within twice the cap (the way is made again). A cap above the search's work
+// changes nothing, bit for bit.
+static void test_link_search_capped(void)
+{
+    enum { N = 40 };
+    static Shape s;
+    memset(&s, 0, sizeof s);
+    for (int i = 0; i < N; i++) box(&s, 5 * i, 0, 5 * i + 4, 4);
+    steerN_Mesh *m = make(&s);
+    REQUIRE(m, "mesh");
+    for (int i = 0; i + 1 < N; i++) {
+        steerN_Link l = {
+            .a = { 5 * i + 3.5, 2, 0 }, .b = { 5 * i + 5.5, 2, 0 }, .cost = 1, .bidirectional = true, .enabled = true
+        };
+        REQUIRE(steerN_link_add(m, &l, NULL) == STEERN_LINK_OK, "link %d", i);
+    }
+    steerN_MeshQuery *q = steerN_mesh_query_new(NULL), *c = steerN_mesh_query_new(NULL);
+    REQUIRE(q && c, "queries");
+    steerN_mesh_query_keep_reach(q, false);
+    steerN_mesh_query_keep_reach(c, false);
+    double from[2] = { 1, 2 }, to[2] = { 5 * (N - 1) + 2, 2 };
+    REQUIRE(steerN_mesh_path(q, m, from, to, NULL) == STEERN_PATH_FOUND, "uncapped: a way");
+    uint32_t full = steerN_mesh_path_work(q), n, nl, crossed = 0;
+    const double *p = steerN_mesh_path_points(q, &n);
+    const int32_t *pl = steerN_mesh_path_links(q, &nl);
+    for (uint32_t i = 0; pl && i < nl; i++) crossed += pl[i] >= 0;
+    CHECK(crossed == N - 1, "uncapped: %u links taken", crossed);
+    // a cap above the work: the same way
+    steerN_mesh_query_link_cap(c, full + 1);
+    uint32_t n2;
+    CHECK(steerN_mesh_path(c, m, from, to, NULL) == STEERN_PATH_FOUND, "a cap above its work: found");
+    const double *p2 = steerN_mesh_path_points(c, &n2);
+    CHECK(n2 == n && memcmp(p, p2, sizeof *p * 2 * n) == 0, "a cap above its work: the same points");
+    // a quarter of it: partial ways, planned on from each end
+    uint32_t cap = full / 4, most = 0, plans = 0;
+    steerN_mesh_query_link_cap(c, cap);
+    double at[2] = { from[0], from[1] }, last = INFINITY;
+    for (; plans < N && !FAILED(); plans++) {
+        steerN_PathStatus st = steerN_mesh_path(c, m, at, to, NULL);
+        CHECK(st == STEERN_PATH_FOUND, "capped search %u from (%g, %g): status %d", plans, at[0], at[1], st);
+        uint32_t k, work = steerN_mesh_path_work(c);
+        const double *pp = steerN_mesh_path_points(c, &k);
+        if (work > most) most = work;
+        double d = mg_dist(pp + 2 * (k - 1), to);
+        CHECK(d < last, "search %u ends nearer the goal (%g m, then %g)", plans, last, d);
+        CHECK(steerN_mesh_path_partial(c) == (d > 0), "search %u: partial %d, %g m short", plans,
+              steerN_mesh_path_partial(c), d);
+        last = d;
+        if (d == 0) break;
+        at[0] = pp[2 * (k - 1)], at[1] = pp[2 * (k - 1) + 1];
+    }
+    printf("    %d islands: %u work uncapped; capped at %u: %u plans, each at most %u work\n", N, full, cap, plans + 1,
+           most);
+    CHECK(last == 0, "the goal reached after %u plans", plans + 1);
+    // (the way found is made again, stretch by stretch: at most the cap's work once more)
+    CHECK(plans >= 1 && most <= 2 * cap, "each capped search within twice the cap (%u, cap %u)", most, cap);
+    steerN_mesh_query_free(q);
+    steerN_mesh_query_free(c);
+    steerN_mesh_free(m);
+}
+
 // Once a long search has worked out where the search for its radius can
 // go (mesh_reach.c), the same query object tells a goal shut in a pocket
 // by flooding the pocket alone, and a long search that reaches its goal
@@ -1650,6 +1719,7 @@ int main(void)
     RUN(test_sliced_and_deterministic);
     RUN(test_goal_shut_in);
     RUN(test_reach_known);
+    RUN(test_link_search_capped);
     RUN(test_dead_ends);
     RUN(test_locate_and_walls);
     RUN(test_random_points);

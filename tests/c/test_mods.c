@@ -1821,6 +1821,30 @@ static int count_of(const char *hay, const char *needle)
     return n;
 }
 
+// tests/mods/navlink.lua: a mod's agent crosses an off-mesh link, and the
+// mod's on_event gets the link as the scenario's "link" handler does (the
+// link object, the same one add_link gave: name, index, ends), once.
+static void test_mod_link_event_gets_the_link(void)
+{
+    Lines log = { 0 };
+    steer_Engine *e = lines_engine(&log);
+    REQUIRE(e, "engine and scenario");
+    int id = -1;
+    REQUIRE(steer_engine_load_mod(e, MODS_DIR "/navlink.lua", NULL, &id) == STEER_OK, "%s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, 900) == STEER_OK, "the host's ticks: %s", steer_engine_error(e));
+    steer_ModInfo mi;
+    steer_engine_mod_info(e, id, &mi);
+    CHECK(mi.enabled, "the mod was disabled: %s", mi.reason);
+    const char *want = "[navlink] LINK crosser bridge 1 79.5 90.0 82.5 90.0 true true\n";
+    CHECK(count_of(log.all, "LINK") == 1 && strstr(log.all, want), "one link event with the link; the log:\n%s",
+          log.all);
+    int close;
+    bool finite;
+    CHECK(tagged_near_goal(e, "crosser", 0.5, &close, &finite) == 1 && close == 1 && finite,
+          "the mod's agent crossed and arrived");
+    steer_engine_free(e);
+}
+
 static int tagged(steer_Engine *e, const char *tag)
 {
     static steer_AgentState s[512];
@@ -2081,6 +2105,7 @@ int main(void)
     RUN(test_register_into_a_hostile_steer_table);
     RUN(test_mod_flow_field);
     RUN(test_mod_navmesh);
+    RUN(test_mod_link_event_gets_the_link);
     RUN(test_mod_flow_field_outlives_the_mod);
     RUN(test_mod_brains_after_a_rewind);
     RUN(test_mod_flow_memory);

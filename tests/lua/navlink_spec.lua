@@ -1,12 +1,13 @@
 -- SPDX-License-Identifier: MIT
--- navlink_spec.lua — off-mesh links (nm:add_link, nm:add_jump_links):
+-- navlink_spec.lua — off-mesh links (nm:add_link, nm:add_jump_links, nm:add_drop_links):
 -- two islands 2 m apart are joined only by a link; paths take it (its
 -- ends among the points, and said which), not when it is disabled or too
 -- narrow an end for the radius; an agent crossing raises exactly one
 -- "link" event and arrives; a:hold_link() keeps it until the script puts
 -- it at the far end; the links and their state are in the mesh's bytes
 -- and in snapshots (a run loaded mid-crossing is the run never stopped,
--- on 1 and 4 threads); jump links join two islands on their own; bad
+-- on 1 and 4 threads); jump links join two islands on their own; drop
+-- links take a path down from demos/building.obj's bridge; bad
 -- input is refused naming the function and the argument.
 local steer = require "steer"
 local spec = require "spec"
@@ -265,6 +266,125 @@ describe("off-mesh links: jump links and bad input", function()
     ok, e = pcall(function() l.cost = 1 end)
     expect(ok):eq(false)
     expect(e):matches("only 'enabled' can")
+  end)
+end)
+
+describe("off-mesh links: the path budget", function()
+  it("caps a search over many links at a path budget of 8: partial ways, planned on, reach the goal", function()
+    -- 12 islands 4 m wide in a row, each joined to the next by a link: a way over 11 links
+    local rings = {}
+    for i = 0, 11 do rings[#rings + 1] = box(5 * i, 0, 5 * i + 4, 4) end
+    local nm = steer.navmesh{ outline = rings }
+    for i = 0, 10 do nm:add_link{ from = { 5 * i + 3.5, 2 }, to = { 5 * i + 5.5, 2 } } end
+    local function run(budget)
+      local w = steer.world{ seed = 1 }
+      w.path_budget = budget
+      local a = w:spawn{ position = { 1, 2 }, radius = 0.3, max_speed = 3, max_force = 6, target = steer.vec(57, 2),
+                         brain = steer.navigate{ navmesh = nm, stop_radius = 0.3 } }
+      local n = count_events(w)
+      for _ = 1, 60 * 60 do
+        w:step(1)
+        if n.arrive > 0 then break end
+      end
+      return n, a
+    end
+    -- (test_mesh_query.c's test_link_search_capped: each search stops near the cap, partial)
+    local n, a = run(8)
+    expect(n.unreachable):eq(0)
+    expect(n.link):eq(11)
+    expect(n.arrive):eq(1)
+    expect(dist(a.position, steer.vec(57, 2))):le(0.3)
+  end)
+end)
+
+describe("off-mesh links: drop links", function()
+  local root = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
+  local function building()
+    return steer.navmesh{ obj = root .. "/demos/building.obj", agent = { height = 2, climb = 0.5, slope = 45 } }
+  end
+  local bridge, hall = steer.vec(20, 19.2, 3.5), steer.vec(20, 16, 0) -- on the bridge, and the atrium's floor below
+  local function took(links, name)
+    for _, x in ipairs(links) do
+      if x.link.name == name then return true end
+    end
+    return false
+  end
+
+  it("drops from the bridge to the hall below when that is shorter, one way, none through a wall", function()
+    if os.getenv("STEER_RECAST") ~= "1" then return end -- a build without baking
+    local nm = building()
+    local _, stairs = nm:path(bridge, hall)
+    local ls = nm:add_drop_links{ drop = 4 }
+    expect(#ls > 0, "drops found"):eq(true)
+    for _, l in ipairs(ls) do
+      expect(l.name):eq("drop")
+      expect(l.bidirectional):eq(false)
+      local fall = l.from.z - l.to.z
+      expect(fall >= 1 and fall <= 4, "a fall of 1 to 4 m"):eq(true)
+      expect(nm:contains(l.from, 0.4) and nm:contains(l.to, 0.4), "both ends on their ground, off its walls"):eq(true)
+      -- inside the building (no drop through its outer walls onto the plaza), on one side of
+      -- the atrium's walls (x 14 and 26: none through a wall over a door of the floor below)
+      for _, e in ipairs({ l.from, l.to }) do
+        expect(e.x > 0.15 and e.x < 39.85 and e.y > 0.15 and e.y < 23.85, "inside the outer walls"):eq(true)
+      end
+      expect((l.from.x < 14) == (l.to.x < 14) and (l.from.x < 26) == (l.to.x < 26), "no wall crossed"):eq(true)
+    end
+    local pts, len, links = nm:path(bridge, hall)
+    expect(took(links, "drop"), "the path drops"):eq(true)
+    expect(len < stairs - 5, "shorter than down the stair"):eq(true)
+    expect(pts[#pts].z):le(0.01)
+    -- one way: back up is by the stair
+    local _, _, up = nm:path(hall, bridge)
+    expect(#up, "no link taken going up"):eq(0)
+  end)
+
+  it("takes a navigate agent in a 3D world down the drop to its target below", function()
+    if os.getenv("STEER_RECAST") ~= "1" then return end
+    local nm = building()
+    nm:add_drop_links{ drop = 4 }
+    local w = steer.world{ dim = 3, seed = 5 }
+    w:add_navmesh(nm)
+    local a = w:spawn{ position = bridge, radius = 0.3, max_speed = 2, max_force = 6, target = hall,
+                       brain = steer.navigate{ navmesh = nm, stop_radius = 0.3 } }
+    local n = count_events(w)
+    for _ = 1, 600 do
+      w:step()
+      if n.arrive > 0 then break end
+    end
+    expect(n.link):eq(1)
+    expect(n.last_link.name):eq("drop")
+    expect(n.arrive):eq(1)
+    expect(dist(a.position, hall)):le(0.5)
+    expect(math.abs(a.position.z)):le(0.05)
+  end)
+
+  it("makes no drop higher than allowed: with drop = 3 the bridge (3.5 m) has none", function()
+    if os.getenv("STEER_RECAST") ~= "1" then return end
+    local nm = building()
+    for _, l in ipairs(nm:add_drop_links{ drop = 3, name = "low" }) do
+      expect(l.from.z - l.to.z):le(3)
+      expect(l.name):eq("low")
+    end
+    -- (from the stair's side, where it is 3 m or less above the hall, it may drop)
+    local _, _, links = nm:path(bridge, hall)
+    for _, x in ipairs(links) do
+      expect(x.link.from.z - x.link.to.z, "a fall the path takes"):le(3)
+      expect(x.link.from.y < 18.2, "not off the bridge (y 18.2 .. 20.2)"):eq(true)
+    end
+  end)
+
+  it("refuses bad input and a mesh without heights", function()
+    local nm = islands()
+    local ok, e = pcall(nm.add_drop_links, nm, { drop = 3 })
+    expect(ok):eq(false)
+    expect(e):matches("add_drop_links: the mesh has no heights")
+    ok, e = pcall(nm.add_drop_links, nm, { reach = 1 })
+    expect(e):matches("add_drop_links: field 'drop'")
+    ok, e = pcall(nm.add_drop_links, nm, { drop = 2, min_drop = 3 })
+    expect(e):matches("add_drop_links: field 'min_drop'")
+    ok, e = pcall(nm.add_drop_links, nm, { drop = 2, jump = true })
+    expect(e):matches("add_drop_links")
+    expect(#nm:links(), "nothing added"):eq(0)
   end)
 end)
 
