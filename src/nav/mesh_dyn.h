@@ -88,6 +88,11 @@ steerN_ObstacleStatus steerN_obstacle_remove(steerN_Mesh *m, uint32_t id);
 // (2 per point).
 #define STEERN_CIRCLE_SIDES 16
 void steerN_obstacle_circle(const double center[2], double radius, double out[2 * STEERN_CIRCLE_SIDES]);
+// The quantized box of n points (x0, y0, x1, y1, quanta); false when a
+// point does not quantize (mesh_obst.c, as the circle).
+bool steerN_obstacle_box(const double *xy, uint32_t n, int64_t box[4]);
+// Whether n points enclose anything once quantized (3 not on one line).
+bool steerN_obstacle_encloses(const double *xy, uint32_t n);
 // The obstacle of that id, or NULL (removed, never added).
 const steerN_Obstacle *steerN_obstacle_get(const steerN_Mesh *m, uint32_t id);
 // The mesh's obstacles in the order they were added: their number, and the i-th.
