@@ -212,13 +212,28 @@ void steerL_navmesh_push(lua_State *L, steerN_Mesh *m, const char *fn)
 // snapshot: a mesh the world was given with w:add_navmesh whose saved
 // serial (and hash, the Lua section's `meshwalls`) is that of a live mesh
 // userdata of this state is that one's twin. Its C mesh takes the read
-// mesh's contents in place (steerN_mesh_exchange) as the core reads it
+// mesh's contents in place (steerN_mesh_exchange; nothing when they are
+// the same bytes already) as the core reads it
 // (steerB_set_mesh_twins), and the world holds it instead: the script's
 // nm, its obstacle handles and its trees name the world's mesh again. Once
 // the restore is done the read mesh, which now holds the twin's old
 // contents, is let go; when it fails, the two exchange back.
 
 #define REG_ANCHOR "steer.navmesh_twin_anchor" // the candidates, held while the load runs
+
+// Whether meshes a and b are the same bytes (obstacles, their records and links too).
+static bool same_bytes(const steerN_Mesh *a, const steerN_Mesh *b)
+{
+    steerS_Writer x, y;
+    steerS_writer_init(&x, NULL, NULL);
+    steerS_writer_init(&y, NULL, NULL);
+    steerN_mesh_encode(a, &x);
+    steerN_mesh_encode(b, &y);
+    bool same = !x.failed && !y.failed && x.n == y.n && memcmp(x.p, y.p, x.n) == 0;
+    steerS_writer_free(&x);
+    steerS_writer_free(&y);
+    return same;
+}
 
 static steerN_Mesh *twin_hook(void *ud, steerN_Mesh *m)
 {
@@ -230,10 +245,14 @@ static steerN_Mesh *twin_hook(void *ud, steerN_Mesh *m)
             steerL_NavMesh *u = t->live[j].u;
             if (!u || t->live[j].serial != t->saved[i].serial || u->m == m) continue;
             t->live[j].u = NULL; // taken once
+            steerN_mesh_retain(u->m);
+            if (same_bytes(u->m, m)) { // as saved: the twin stays as it is (views of it stay good)
+                steerN_mesh_release(m);
+                return u->m;
+            }
             steerN_mesh_exchange(u->m, m);
             t->pair[t->npairs].u = u;
             t->pair[t->npairs++].loaded = m; // the load's reference, kept until the end
-            steerN_mesh_retain(u->m);
             return u->m;
         }
     }

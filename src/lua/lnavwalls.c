@@ -218,6 +218,11 @@ void steerL_nav_walls_bind(lua_State *L, int wi, int list, const char *fn)
         const steerN_Mesh *m = steerB_world_navmesh(lw->w, (uint32_t)int_field(L, "mesh", 0, UINT32_MAX, fn));
         uint32_t epoch = (uint32_t)int_field(L, "epoch", 0, UINT32_MAX, fn);
         uint32_t layer = (uint32_t)int_field(L, "layer", 0, STEERN_MESH_LAYERS, fn);
+        // the serial it was saved with (a twin has it already), so that it saves again as it was saved
+        lua_Integer serial = lua_getfield(L, -1, "serial") == LUA_TNIL ? 0 : -1;
+        lua_pop(L, 1);
+        if (serial) serial = int_field(L, "serial", 0, (lua_Integer)1 << 62, fn);
+        if (m && !m->serial) ((steerN_Mesh *)(uintptr_t)m)->serial = (uint64_t)serial;
         lua_getfield(L, -1, "height");
         double height = lua_tonumber(L, -1);
         lua_getfield(L, -2, "walls");
