@@ -387,6 +387,9 @@ static void test_obstacles_from_c(void)
     CHECK(strstr(steer_last_error(), "one line") != NULL, "says why: %s", steer_last_error());
     steer_NavObstacleDesc mud = { .min = { 1, 1 }, .max = { 2, 2 }, .area = 3 };
     CHECK(steer_navmesh_add_obstacle(m, &mud, &crate) == STEER_EARG, "an unknown area refused");
+    steer_NavObstacleDesc high = { .min = { 1, 1 }, .max = { 2, 2 }, .layer = 2 };
+    CHECK(steer_navmesh_add_obstacle(m, &high, &crate) == STEER_EARG, "a layer the mesh has not refused");
+    CHECK(strstr(steer_last_error(), "layer 2") != NULL, "says which: %s", steer_last_error());
     free(b);
     steer_navmesh_free(back);
     steer_navquery_free(q);

@@ -103,6 +103,7 @@ describe("obstacles on a baked mesh of two floors", function()
     -- the stair's foot: layer 1 up to y 14.4, layer 2 from there
     local a = nm:add_obstacle{ box = { min = { 24.3, 14.1 }, max = { 24.6, 14.39 } }, layer = 1 }
     local b = nm:add_obstacle{ box = { min = { 24.3, 14.41 }, max = { 24.6, 14.7 } }, layer = 2 }
+    expect(a.layer .. b.layer, "one on each side of the seam"):eq("12")
     local p, l = nm:path({ 5, 12, 0 }, { 35, 5, UP }, R)
     expect(p ~= nil and l >= l0, "up the stair, past the crates"):eq(true)
     expect(math.abs(p[#p].z - UP), "to the first floor"):le(1e-9)
