@@ -161,27 +161,36 @@ int ilog2ceil(unsigned v)
     return r;
 }
 
-// The bake's settings for an agent of `radius` (the tile's box set by tile_config).
-rcConfig config(double radius, const Options &o)
+// Recast's settings for cells cs x ch, an agent of height, climb, radius
+// (metres) and slope (degrees), tiles of `tile` cells with their border:
+// the box levels' and the OBJ bake's (the tile's box set by tile_config).
+rcConfig rc_config(float cs, float ch, float slope, float height, float climb, double radius, int tile)
 {
     rcConfig cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.cs = o.cs;
-    cfg.ch = kCellHeight;
-    cfg.walkableSlopeAngle = kSlope;
-    cfg.walkableHeight = (int)std::ceil(kAgentHeight / cfg.ch);
-    cfg.walkableClimb = (int)std::floor(kAgentClimb / cfg.ch);
+    cfg.cs = cs;
+    cfg.ch = ch;
+    cfg.walkableSlopeAngle = slope;
+    cfg.walkableHeight = (int)std::ceil(height / cfg.ch);
+    cfg.walkableClimb = (int)std::floor(climb / cfg.ch);
     cfg.walkableRadius = (int)std::ceil(radius / cfg.cs - 1e-6);
     cfg.maxEdgeLen = (int)(kEdgeMaxLen / cfg.cs);
     cfg.maxSimplificationError = kEdgeMaxError;
     cfg.minRegionArea = kRegionMinSize * kRegionMinSize;
     cfg.mergeRegionArea = kRegionMergeSize * kRegionMergeSize;
     cfg.maxVertsPerPoly = kVertsPerPoly;
-    cfg.tileSize = o.tile;
+    cfg.tileSize = tile;
     cfg.borderSize = cfg.walkableRadius + 3;
     cfg.width = cfg.height = cfg.tileSize + 2 * cfg.borderSize;
     cfg.detailSampleDist = kDetailSampleDist * cfg.cs;
     cfg.detailSampleMaxError = kDetailSampleMaxError * cfg.ch;
+    return cfg;
+}
+
+// The box levels' settings for an agent of `radius`.
+rcConfig config(double radius, const Options &o)
+{
+    rcConfig cfg = rc_config(o.cs, kCellHeight, kSlope, kAgentHeight, kAgentClimb, radius, o.tile);
     cfg.bmin[1] = -1;
     cfg.bmax[1] = kBoxHeight + 1;
     return cfg;
@@ -672,24 +681,7 @@ ObjBaked bake_soup(const Soup &s, const BakeOpts &b)
     rcCalcBounds(s.v.data(), nv, bmin, bmax);
     std::vector<unsigned char> areas((size_t)nt, RC_NULL_AREA);
     rcMarkWalkableTriangles(&ctx, b.slope, s.v.data(), nv, s.tri.data(), nt, areas.data());
-    rcConfig cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.cs = b.cs;
-    cfg.ch = b.cs / 2;
-    cfg.walkableSlopeAngle = b.slope;
-    cfg.walkableHeight = (int)std::ceil(b.height / cfg.ch);
-    cfg.walkableClimb = (int)std::floor(b.climb / cfg.ch);
-    cfg.walkableRadius = (int)std::ceil(b.radius / cfg.cs - 1e-6);
-    cfg.maxEdgeLen = (int)(kEdgeMaxLen / cfg.cs);
-    cfg.maxSimplificationError = kEdgeMaxError;
-    cfg.minRegionArea = kRegionMinSize * kRegionMinSize;
-    cfg.mergeRegionArea = kRegionMergeSize * kRegionMergeSize;
-    cfg.maxVertsPerPoly = kVertsPerPoly;
-    cfg.tileSize = b.tile;
-    cfg.borderSize = cfg.walkableRadius + 3;
-    cfg.width = cfg.height = cfg.tileSize + 2 * cfg.borderSize;
-    cfg.detailSampleDist = kDetailSampleDist * cfg.cs;
-    cfg.detailSampleMaxError = kDetailSampleMaxError * cfg.ch;
+    rcConfig cfg = rc_config(b.cs, b.cs / 2, b.slope, b.height, b.climb, b.radius, b.tile);
     const float tile_m = cfg.tileSize * cfg.cs, border_m = cfg.borderSize * cfg.cs;
     const int tw = (int)std::ceil((bmax[0] - bmin[0]) / tile_m), th = (int)std::ceil((bmax[2] - bmin[2]) / tile_m);
     // each triangle in every tile its box (with the border) overlaps
