@@ -59,7 +59,7 @@ static int run(const NavLevel *l, int moves)
     t0 = bench_now();
     int prep = steerN_mesh_prepare(m);
     double prepare = bench_now() - t0;
-    uint64_t hash = m->hash;
+    uint64_t hash = steerN_mesh_hash_known(m);
     t0 = bench_now();
     if (!st && !prep) st = steerN_obstacle_remove(m, id);
     double remove = bench_now() - t0;

@@ -232,7 +232,7 @@ const steerB_ResourceKind steerB_navcosts_resource = { .name = "set of area cost
 static bool same_mesh(const void *a, const void *b)
 {
     const steerN_Mesh *x = a, *y = b;
-    return x == y || (x->hash && x->hash == y->hash);
+    return x == y || steerN_mesh_hash_known(x) == steerN_mesh_hash_known(y);
 }
 
 int steerB_world_add_navmesh(steer_World *w, steerN_Mesh *m)

@@ -240,7 +240,7 @@ static steerN_Mesh *twin_hook(void *ud, steerN_Mesh *m)
     steerL_MeshTwins *t = ud;
     if (t->npairs == STEERL_MESH_TWINS) return NULL;
     for (uint32_t i = 0; i < t->nsaved; i++) {
-        if (t->saved[i].hash != m->hash || !t->saved[i].serial) continue;
+        if (t->saved[i].hash != steerN_mesh_hash_known(m) || !t->saved[i].serial) continue;
         for (uint32_t j = 0; j < t->nlive; j++) {
             steerL_NavMesh *u = t->live[j].u;
             if (!u || t->live[j].serial != t->saved[i].serial || u->m == m) continue;
@@ -865,7 +865,7 @@ static int mesh_index(lua_State *L)
     else if (strcmp(k, "area") == 0) lua_pushnumber(L, m->ntri ? m->cum_area[m->ntri - 1] : 0.0);
     else if (strcmp(k, "hash") == 0) {
         char buf[17];
-        snprintf(buf, sizeof buf, "%016llx", (unsigned long long)m->hash);
+        snprintf(buf, sizeof buf, "%016llx", (unsigned long long)steerN_mesh_hash_known(m));
         lua_pushstring(L, buf);
     } else if (strcmp(k, "areas") == 0) {
         lua_createtable(L, 0, (int)m->nareas);

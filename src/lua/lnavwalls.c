@@ -174,7 +174,7 @@ void steerL_nav_walls_save(lua_State *L, int wi)
         lua_pushinteger(L, (lua_Integer)m->serial); // its binding's name and its hash, for a restore's twin
         lua_setfield(L, -2, "serial");
         char hash[17];
-        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)m->hash);
+        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)steerN_mesh_hash_known(m));
         lua_pushstring(L, hash);
         lua_setfield(L, -2, "hash");
         lua_pushinteger(L, (lua_Integer)r->epoch);

@@ -411,7 +411,7 @@ void steer_navmesh_free(steer_NavMesh *m)
 uint64_t steer_navmesh_hash(const steer_NavMesh *m)
 {
     MESH(m, 0);
-    return m->m->hash;
+    return steerN_mesh_hash_known(m->m);
 }
 
 int steer_navmesh_area(const steer_NavMesh *m, const char *name)

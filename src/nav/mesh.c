@@ -35,7 +35,7 @@ static size_t part_bytes(const steerN_Mesh *m, size_t i)
     return parts[i].size * (parts[i].per_tri ? m->ntri : m->nvert);
 }
 
-steerN_Mesh *steerN_mesh_alloc(uint32_t nvert, uint32_t ntri, const steerN_Alloc *alloc)
+static steerN_Mesh *mesh_alloc(uint32_t nvert, uint32_t ntri, const steerN_Alloc *alloc, bool zero)
 {
     steerN_Alloc a = alloc ? *alloc : (steerN_Alloc){ 0 };
     steerN_Mesh *m = steerN_realloc(&a, NULL, 0, sizeof *m);
@@ -52,7 +52,7 @@ steerN_Mesh *steerN_mesh_alloc(uint32_t nvert, uint32_t ntri, const steerN_Alloc
             steerN_mesh_free(m);
             return NULL;
         }
-        memset(p, 0, n ? n : 1);
+        if (zero) memset(p, 0, n ? n : 1);
         *part_ptr(m, i) = p;
     }
     m->nareas = 1;
@@ -60,6 +60,16 @@ steerN_Mesh *steerN_mesh_alloc(uint32_t nvert, uint32_t ntri, const steerN_Alloc
     strcpy(m->area_name[0], "default");
     for (int i = 0; i < STEERN_MESH_AREAS; i++) m->area_cost[i] = 1.0f;
     return m;
+}
+
+steerN_Mesh *steerN_mesh_alloc(uint32_t nvert, uint32_t ntri, const steerN_Alloc *alloc)
+{
+    return mesh_alloc(nvert, ntri, alloc, true);
+}
+
+steerN_Mesh *steerN_mesh_alloc_unset(uint32_t nvert, uint32_t ntri, const steerN_Alloc *alloc)
+{
+    return mesh_alloc(nvert, ntri, alloc, false);
 }
 
 void steerN_mesh_free(steerN_Mesh *m)
@@ -215,6 +225,8 @@ uint64_t steerN_mesh_hash(const steerN_Mesh *m)
     return hash_heights(m, h);
 }
 
+uint64_t steerN_mesh_hash_known(const steerN_Mesh *m) { return m->hash ? m->hash : steerN_mesh_hash(m); }
+
 int steerN_mesh_area(const steerN_Mesh *m, const char *name)
 {
     for (uint32_t i = 0; i < m->nareas; i++)
@@ -222,11 +234,13 @@ int steerN_mesh_area(const steerN_Mesh *m, const char *name)
     return -1;
 }
 
-void steerN_mesh_set_metres(steerN_Mesh *m)
+void steerN_mesh_set_metres_from(steerN_Mesh *m, uint32_t v0)
 {
-    for (uint32_t i = 0; i < 2 * m->nvert; i++) m->xy[i] = (double)m->ixy[i] / STEERN_MESH_SCALE;
-    for (uint32_t i = 0; m->iz && i < m->nvert; i++) m->z[i] = (double)m->iz[i] / STEERN_MESH_SCALE;
+    for (size_t i = 2 * (size_t)v0; i < 2 * (size_t)m->nvert; i++) m->xy[i] = (double)m->ixy[i] / STEERN_MESH_SCALE;
+    for (uint32_t i = v0; m->iz && i < m->nvert; i++) m->z[i] = (double)m->iz[i] / STEERN_MESH_SCALE;
 }
+
+void steerN_mesh_set_metres(steerN_Mesh *m) { steerN_mesh_set_metres_from(m, 0); }
 
 bool steerN_mesh_quantize(double x, int64_t *q)
 {

@@ -104,7 +104,9 @@ typedef struct steerN_Mesh {
     size_t derived_bytes; // what prepare allocated, for steerN_mesh_bytes
     uint64_t prepare_id;  // one no other prepare gave (what a query's caches are kept for: mesh_reach.c)
 
-    uint64_t hash; // of the mesh part (steerN_mesh_hash): the same bits everywhere
+    // of the mesh part (steerN_mesh_hash): the same bits everywhere; 0 when
+    // not worked out since a change (an obstacle's: steerN_mesh_hash_known)
+    uint64_t hash;
 
     // obstacles that come and go (mesh_dyn.h): NULL until the first; with
     // them the mesh part above is the live mesh, rebuilt at each change
@@ -120,6 +122,9 @@ typedef struct steerN_Mesh {
 // (contents zero, nareas 1, area 0 "default" of cost 1), one reference.
 // NULL when out of memory.
 steerN_Mesh *steerN_mesh_alloc(uint32_t nvert, uint32_t ntri, const steerN_Alloc *alloc);
+// The same with the vertex and triangle arrays' contents not set (the
+// caller writes every item).
+steerN_Mesh *steerN_mesh_alloc_unset(uint32_t nvert, uint32_t ntri, const steerN_Alloc *alloc);
 void steerN_mesh_retain(steerN_Mesh *m);
 void steerN_mesh_release(steerN_Mesh *m); // NULL: nothing; frees on the last
 void steerN_mesh_free(steerN_Mesh *m);    // whatever its count
@@ -129,6 +134,9 @@ size_t steerN_mesh_bytes(const steerN_Mesh *m);
 // their names and costs; floors and height grids when it has them),
 // little-endian bytes hashed as bytes.c does.
 uint64_t steerN_mesh_hash(const steerN_Mesh *m);
+// m->hash, or worked out when it is 0 (a mesh an obstacle changed leaves it
+// so: a pushed crate does not hash the whole mesh at every move).
+uint64_t steerN_mesh_hash_known(const steerN_Mesh *m);
 // The area named `name` (0 .. nareas - 1), or -1.
 int steerN_mesh_area(const steerN_Mesh *m, const char *name);
 // A copy of m's mesh part, its floors and height grids with it (not
@@ -143,8 +151,10 @@ void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b);
 // restore's twin (lnavmesh.c) takes the loaded mesh's contents in place.
 // Neither may be in use by a query.
 void steerN_mesh_exchange(steerN_Mesh *a, steerN_Mesh *b);
-// Set xy from ixy (after the builder or a reader filled ixy).
+// Set xy from ixy (after the builder or a reader filled ixy); _from: the
+// vertices from v0 on (the ones before set already), z from iz likewise.
 void steerN_mesh_set_metres(steerN_Mesh *m);
+void steerN_mesh_set_metres_from(steerN_Mesh *m, uint32_t v0);
 // Quantize a metre coordinate: false when it is not finite or beyond the
 // predicates' bound (STEERN_COORD_MAX quanta).
 bool steerN_mesh_quantize(double x, int64_t *q);

@@ -60,6 +60,10 @@ typedef struct steerN_MeshDyn {
     Region *regions;
     uint32_t nregions, cap_regions;
     uint32_t *live_of; // per base triangle: its index in the live mesh (UINT32_MAX: in a region)
+    uint32_t *wends;   // per base vertex: the wall edges of the base that end there
+    // a rebuild's per base triangle scratch, kept (a pushed crate rebuilds every tick)
+    uint32_t *comp, *stamp, *queue, *order, *start;
+    uint8_t *mark;
 } steerN_MeshDyn;
 
 static const steerN_Alloc *al(const steerN_Mesh *m) { return &m->alloc; }
@@ -127,17 +131,19 @@ typedef struct Scratch {
     uint32_t *ring_end;
     int32_t *role;
     size_t cap_ring;
+    struct Wend *wend; // (vertex, wall ends gained or lost) at the regions' vertices
+    size_t nwend, cap_wend;
 } Scratch;
 
-static void scratch_free(const steerN_Mesh *m, Scratch *s, uint32_t nt, uint32_t nobs)
+typedef struct Wend {
+    uint32_t v;
+    int32_t n;
+} Wend;
+
+static void scratch_free(const steerN_Mesh *m, Scratch *s, uint32_t nobs)
 {
     const steerN_Alloc *a = al(m);
-    steerN_realloc(a, s->comp, sizeof *s->comp * nt, 0);
-    steerN_realloc(a, s->mark, nt, 0);
-    steerN_realloc(a, s->stamp, sizeof *s->stamp * nt, 0);
-    steerN_realloc(a, s->queue, sizeof *s->queue * nt, 0);
-    steerN_realloc(a, s->order, sizeof *s->order * nt, 0);
-    steerN_realloc(a, s->start, sizeof *s->start * (nt + 1), 0);
+    steerN_realloc(a, s->wend, sizeof *s->wend * s->cap_wend, 0);
     steerN_realloc(a, s->touch, sizeof *s->touch * (nobs + 1), 0);
     steerN_realloc(a, s->pair, sizeof *s->pair * s->cap_pair, 0);
     steerN_realloc(a, s->touch_tri, sizeof *s->touch_tri * s->cap_touch, 0);
@@ -352,6 +358,50 @@ static void regions_free(const steerN_Mesh *m, Region *r, uint32_t n, uint32_t c
 // when a border edge did not come out of its build (the triangle across it
 // is marked: build again), 2 when that edge is a seam with another layer
 // (refused), 0 done, -1 out of memory.
+static int cmp_wend(const void *pa, const void *pb)
+{
+    uint32_t a = ((const Wend *)pa)->v, b = ((const Wend *)pb)->v;
+    return (a > b) - (a < b);
+}
+
+static int add_wend(const steerN_Alloc *a, Scratch *s, uint32_t v, int32_t n)
+{
+    if (steerN_grow(a, (void **)&s->wend, &s->cap_wend, s->nwend + 1, sizeof *s->wend)) return -1;
+    s->wend[s->nwend++] = (Wend){ v, n };
+    return 0;
+}
+
+// n->vwall: the base's, but at the regions' vertices the base's wall ends
+// there, less those of the regions' base triangles, plus those of their
+// builds (n's triangles from nkeep on). The kept triangles' walls are the
+// base's: a border edge is joined to the region across it, or the rebuild
+// starts over.
+static int wall_ends(const steerN_MeshDyn *d, Scratch *s, uint32_t nr, steerN_Mesh *n, uint32_t nkeep)
+{
+    const steerN_Mesh *b = d->base;
+    const steerN_Alloc *a = &b->alloc;
+    memcpy(n->vwall, b->vwall, b->nvert);
+    memset(n->vwall + b->nvert, 0, n->nvert - b->nvert);
+    s->nwend = 0;
+    for (uint32_t j = 0; j < s->start[nr]; j++)
+        for (size_t k = 3 * (size_t)s->order[j], i = 0; i < 3; i++)
+            if (add_wend(a, s, b->tri[k + i], 0) ||
+                (b->adj[k + i] < 0 &&
+                 (add_wend(a, s, b->tri[k + i], -1) || add_wend(a, s, b->tri[k + (i + 1) % 3], -1))))
+                return -1;
+    for (size_t k = 3 * (size_t)nkeep; k < 3 * (size_t)n->ntri; k++)
+        if (n->adj[k] < 0 && (add_wend(a, s, n->tri[k], 1) || add_wend(a, s, n->tri[k - k % 3 + (k % 3 + 1) % 3], 1)))
+            return -1;
+    if (s->nwend) qsort(s->wend, s->nwend, sizeof *s->wend, cmp_wend);
+    for (size_t i = 0, j; i < s->nwend; i = j) {
+        uint32_t v = s->wend[i].v;
+        int64_t ends = v < b->nvert ? d->wends[v] : 0;
+        for (j = i; j < s->nwend && s->wend[j].v == v; j++) ends += s->wend[j].n;
+        n->vwall[v] = ends > 0;
+    }
+    return 0;
+}
+
 static int assemble(const steerN_MeshDyn *d, Scratch *s, const Region *reg, uint32_t nr, steerN_Mesh **out)
 {
     const steerN_Mesh *b = d->base;
@@ -384,7 +434,7 @@ static int assemble(const steerN_MeshDyn *d, Scratch *s, const Region *reg, uint
     for (uint32_t r = 0; r < nr; r++)
         for (uint32_t v = 0; reg[r].mesh && v < reg[r].mesh->nvert; v++)
             nnew += find_vkey(s->vk, nvk, r, reg[r].mesh->ixy + 2 * (size_t)v) == UINT32_MAX;
-    steerN_Mesh *n = steerN_mesh_alloc(b->nvert + nnew, ntri, a);
+    steerN_Mesh *n = steerN_mesh_alloc_unset(b->nvert + nnew, ntri, a); // every item written below
     if (!n || (b->iz && steerN_mesh_alloc_floors(n, b->layer != NULL))) {
         steerN_mesh_free(n);
         return -1;
@@ -492,10 +542,10 @@ static int assemble(const steerN_MeshDyn *d, Scratch *s, const Region *reg, uint
         steerN_mesh_free(n);
         return rc;
     }
-    for (uint32_t t = 0; t < n->ntri; t++)
-        for (int i = 0; i < 3; i++)
-            if (n->adj[3 * (size_t)t + (size_t)i] < 0)
-                n->vwall[n->tri[3 * (size_t)t + (size_t)i]] = n->vwall[n->tri[3 * (size_t)t + (size_t)(i + 1) % 3]] = 1;
+    if (wall_ends(d, s, nr, n, nkeep)) {
+        steerN_mesh_free(n);
+        return -1;
+    }
     *out = n;
     return 0;
 }
@@ -533,14 +583,9 @@ static steerN_ObstacleStatus rebuild(steerN_Mesh *m)
     uint32_t nreg = 0, cap_reg = 0;
     steerN_Mesh *live = NULL;
     uint32_t *tmap = NULL, tmap_n = m->ntri;
-    s.comp = steerN_realloc(a, NULL, 0, sizeof *s.comp * nt);
-    s.mark = steerN_realloc(a, NULL, 0, nt);
-    s.stamp = steerN_realloc(a, NULL, 0, sizeof *s.stamp * nt);
-    s.queue = steerN_realloc(a, NULL, 0, sizeof *s.queue * nt);
-    s.order = steerN_realloc(a, NULL, 0, sizeof *s.order * nt);
-    s.start = steerN_realloc(a, NULL, 0, sizeof *s.start * (nt + 1));
+    s.comp = d->comp, s.mark = d->mark, s.stamp = d->stamp, s.queue = d->queue, s.order = d->order, s.start = d->start;
     s.touch = steerN_realloc(a, NULL, 0, sizeof *s.touch * (d->nobs + 1));
-    if (!s.comp || !s.mark || !s.stamp || !s.queue || !s.order || !s.start || !s.touch) goto out;
+    if (!s.touch) goto out;
     memset(s.mark, 0, nt);
     memset(s.stamp, 0, sizeof *s.stamp * nt);
     if (mark_touches(d, &s)) goto out;
@@ -605,8 +650,11 @@ static steerN_ObstacleStatus rebuild(steerN_Mesh *m)
     live_map(d, &s, reg, nreg, m->ntri, tmap);
     steerN_mesh_swap_parts(m, live);
     steerN_mesh_take_derived(live, m); // live: the mesh before, prepared
-    steerN_mesh_set_metres(m);
-    m->hash = steerN_mesh_hash(m);
+    // the metres: the base's vertices are the first, in their places
+    memcpy(m->xy, b->xy, sizeof *m->xy * 2 * b->nvert);
+    if (m->iz) memcpy(m->z, b->z, sizeof *m->z * b->nvert);
+    steerN_mesh_set_metres_from(m, b->nvert);
+    m->hash = 0; // worked out when asked (steerN_mesh_hash_known)
     m->grid_tris = b->ntri;
     regions_free(m, d->regions, d->nregions, d->cap_regions);
     d->regions = reg;
@@ -614,14 +662,14 @@ static steerN_ObstacleStatus rebuild(steerN_Mesh *m)
     d->cap_regions = cap_reg;
     reg = NULL;
     nreg = cap_reg = 0;
-    int rc = steerN_mesh_prepare_update(m, live, tmap, b->nvert);
+    int rc = steerN_mesh_prepare_update(m, live, tmap, b);
     if (rc > 0) rc = steerN_mesh_prepare(m);
     st = rc ? STEERN_OBST_NOMEM : STEERN_OBST_OK;
 out:
     steerN_realloc(a, tmap, sizeof *tmap * (tmap_n + 1), 0);
     steerN_mesh_free(live);
     regions_free(m, reg, nreg, cap_reg);
-    scratch_free(m, &s, nt, d->nobs);
+    scratch_free(m, &s, d->nobs);
     return st;
 }
 
@@ -642,12 +690,25 @@ static steerN_MeshDyn *dyn_of(steerN_Mesh *m)
     }
     steerN_mesh_set_metres(d->base);
     d->base->hash = steerN_mesh_hash(d->base);
-    if (!(d->live_of = steerN_realloc(al(m), NULL, 0, sizeof *d->live_of * (d->base->ntri + 1)))) {
-        steerN_mesh_free(d->base);
-        steerN_realloc(al(m), d, sizeof *d, 0);
+    const steerN_Mesh *b = d->base;
+    size_t nt = b->ntri;
+    d->live_of = steerN_realloc(al(m), NULL, 0, sizeof *d->live_of * (nt + 1));
+    d->wends = steerN_realloc(al(m), NULL, 0, sizeof *d->wends * (b->nvert + 1));
+    d->comp = steerN_realloc(al(m), NULL, 0, sizeof *d->comp * (nt + 1));
+    d->stamp = steerN_realloc(al(m), NULL, 0, sizeof *d->stamp * (nt + 1));
+    d->queue = steerN_realloc(al(m), NULL, 0, sizeof *d->queue * (nt + 1));
+    d->order = steerN_realloc(al(m), NULL, 0, sizeof *d->order * (nt + 1));
+    d->start = steerN_realloc(al(m), NULL, 0, sizeof *d->start * (nt + 1));
+    d->mark = steerN_realloc(al(m), NULL, 0, nt + 1);
+    if (!d->live_of || !d->wends || !d->comp || !d->stamp || !d->queue || !d->order || !d->start || !d->mark) {
+        m->dyn = d;
+        steerN_mesh_dyn_free(m);
         return NULL;
     }
-    for (uint32_t t = 0; t < d->base->ntri; t++) d->live_of[t] = t; // the live mesh is the base
+    for (uint32_t t = 0; t < nt; t++) d->live_of[t] = t; // the live mesh is the base
+    memset(d->wends, 0, sizeof *d->wends * b->nvert);
+    for (size_t k = 0; k < 3 * nt; k++)
+        if (b->adj[k] < 0) d->wends[b->tri[k]]++, d->wends[b->tri[k - k % 3 + (k % 3 + 1) % 3]]++;
     m->grid_tris = d->base->ntri;
     m->dyn = d;
     return d;
@@ -835,7 +896,8 @@ size_t steerN_mesh_dyn_bytes(const steerN_Mesh *m)
 {
     const steerN_MeshDyn *d = m->dyn;
     size_t n = sizeof *d + steerN_mesh_bytes(d->base) + sizeof *d->obs * d->cap_obs +
-               sizeof *d->regions * d->cap_regions + sizeof *d->live_of * (d->base->ntri + 1);
+               sizeof *d->regions * d->cap_regions + (sizeof(uint32_t) * 6 + 1) * (d->base->ntri + 1) +
+               sizeof *d->wends * (d->base->nvert + 1);
     for (uint32_t i = 0; i < d->nobs; i++) n += sizeof(double) * 2 * d->obs[i].npt;
     for (uint32_t i = 0; i < d->nregions; i++)
         if (d->regions[i].mesh) n += steerN_mesh_bytes(d->regions[i].mesh);
@@ -849,7 +911,15 @@ void steerN_mesh_dyn_free(steerN_Mesh *m)
     for (uint32_t i = 0; i < d->nobs; i++) steerN_realloc(a, d->obs[i].xy, sizeof(double) * 2 * d->obs[i].npt, 0);
     steerN_realloc(a, d->obs, sizeof *d->obs * d->cap_obs, 0);
     regions_free(m, d->regions, d->nregions, d->cap_regions);
-    steerN_realloc(a, d->live_of, sizeof *d->live_of * (d->base->ntri + 1), 0);
+    size_t nt = d->base->ntri;
+    steerN_realloc(a, d->live_of, sizeof *d->live_of * (nt + 1), 0);
+    steerN_realloc(a, d->wends, sizeof *d->wends * (d->base->nvert + 1), 0);
+    steerN_realloc(a, d->comp, sizeof *d->comp * (nt + 1), 0);
+    steerN_realloc(a, d->stamp, sizeof *d->stamp * (nt + 1), 0);
+    steerN_realloc(a, d->queue, sizeof *d->queue * (nt + 1), 0);
+    steerN_realloc(a, d->order, sizeof *d->order * (nt + 1), 0);
+    steerN_realloc(a, d->start, sizeof *d->start * (nt + 1), 0);
+    steerN_realloc(a, d->mark, nt + 1, 0);
     steerN_mesh_free(d->base);
     steerN_realloc(a, d, sizeof *d, 0);
     m->dyn = NULL;
@@ -885,7 +955,7 @@ void steerN_mesh_dyn_encode(const steerN_Mesh *m, steerS_Writer *out)
         for (uint32_t k = 0; k < 2 * o->npt; k++) steerS_put_f64(out, o->xy[k]);
     }
     steerN_links_encode(m, out); // (the base has none: they are the live mesh's)
-    steerS_put_u64(out, m->hash);
+    steerS_put_u64(out, steerN_mesh_hash_known(m));
 }
 
 steerN_Mesh *steerN_mesh_dyn_decode(steerS_Reader *r, uint32_t version, const steerN_Alloc *alloc, bool *oom)
@@ -953,7 +1023,8 @@ steerN_Mesh *steerN_mesh_dyn_decode(steerS_Reader *r, uint32_t version, const st
         steerN_ObstacleStatus st = rebuild(m);
         if (st == STEERN_OBST_NOMEM) *oom = true;
         else if (st) steerS_fail(r, "navigation mesh: its obstacles could not be carved");
-        else if (m->hash != hash) steerS_fail(r, "navigation mesh: the obstacles give another mesh (damaged bytes)");
+        else if ((m->hash = steerN_mesh_hash(m)) != hash)
+            steerS_fail(r, "navigation mesh: the obstacles give another mesh (damaged bytes)");
         if (!st && m->hash == hash) return m;
     }
     steerN_mesh_free(m);

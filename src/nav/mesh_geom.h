@@ -150,11 +150,11 @@ uint64_t steerN_mesh_new_prepare_id(void);
 // prepared, with the same index grid: steerN_mesh_grid gives the same),
 // from old's derived data where the change cannot reach: tmap[t] is old
 // triangle t's index in m, or UINT32_MAX when it is gone (every triangle
-// of m that no old one maps to is new); the vertices below nkeep are the
-// same in both. The result is the same bits as steerN_mesh_prepare(m).
+// of m that no old one maps to is new); m's first vertices are base's
+// (prepared: its grid's box is theirs), in both m and old. The result is the same bits as steerN_mesh_prepare(m).
 // 0; 1 when the grid is not the same (nothing done: prepare m whole);
 // -1 when out of memory (m not prepared).
-int steerN_mesh_prepare_update(steerN_Mesh *m, const steerN_Mesh *old, const uint32_t *tmap, uint32_t nkeep);
+int steerN_mesh_prepare_update(steerN_Mesh *m, const steerN_Mesh *old, const uint32_t *tmap, const steerN_Mesh *base);
 // Move from's derived data (and its grid) to `to`, whose own are none:
 // from is left unprepared, to holds them (and frees them with itself).
 void steerN_mesh_take_derived(steerN_Mesh *to, steerN_Mesh *from);

@@ -74,7 +74,7 @@ void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
         if (m->hgrid) steerN_mesh_encode_heights(m, out);
     }
     if (links || m->hgrid) steerN_links_encode(m, out);
-    steerS_put_u64(out, m->hash ? m->hash : steerN_mesh_hash(m));
+    steerS_put_u64(out, steerN_mesh_hash_known(m));
 }
 
 // The edge of triangle u from vertex a to vertex b, or -1.

@@ -39,6 +39,7 @@ typedef struct Dirty {
     const uint32_t *old_of;  // new triangle -> old, UINT32_MAX new
     const uint32_t *changed; // the new triangles no old one maps to
     uint32_t nchanged;
+    uint32_t first; // the first triangle whose index changed: those before it keep theirs
 } Dirty;
 
 static void tri_box(const steerN_Mesh *m, uint32_t t, double lo[2], double hi[2])
@@ -148,10 +149,18 @@ static int update_index(steerN_Mesh *m, const steerN_Mesh *old, const Dirty *d, 
     *item = steerN_mesh_grab(m, sizeof **item * total);
     if (!*item) goto out;
     p = 0;
+    uint32_t lim = wall ? 3 * d->first : d->first; // items below it keep their numbers
     for (size_t c = 0; c < nc; c++) {
         uint32_t *out = *item + (*start)[c], n = 0, j = ostart[c];
         if (!d->cell[c]) {
-            for (; j < ostart[c + 1]; j++) out[n++] = renumber(d, oitem[j], wall);
+            // the clean cells up to the next dirty one: their items at once, then renumbered
+            size_t e = c;
+            while (e + 1 < nc && !d->cell[e + 1]) e++;
+            uint32_t len = ostart[e + 1] - ostart[c];
+            memcpy(out, oitem + ostart[c], sizeof *out * len);
+            for (uint32_t i = 0; i < len; i++)
+                if (out[i] >= lim) out[i] = renumber(d, out[i], wall);
+            c = e;
             continue;
         }
         // both sorted: merge (the two never hold the same item)
@@ -189,19 +198,39 @@ static uint8_t *dilate(const steerN_Mesh *m, const Dirty *d)
     return near;
 }
 
-static bool front_clean(const steerN_Mesh *m, const uint8_t *near, uint32_t v)
+static bool front_clean(const steerN_Mesh *m, const Dirty *d, const uint8_t *near, uint32_t v)
 {
+    // three cells off the changes' box: no dirty cell within one of v's (without finding v's)
+    const double *p = m->xy + 2 * v, g = 3 * m->bcell;
+    if (p[0] < d->lo[0] - g || p[0] > d->hi[0] + g || p[1] < d->lo[1] - g || p[1] > d->hi[1] + g) return true;
     uint32_t cx, cy;
     steerN_mesh_cell_range(m, m->xy[2 * v], m->xy[2 * v], 0, &cx, &cx);
     steerN_mesh_cell_range(m, m->xy[2 * v + 1], m->xy[2 * v + 1], 1, &cy, &cy);
     return !near[(size_t)cy * m->bnx + cx];
 }
 
-int steerN_mesh_prepare_update(steerN_Mesh *m, const steerN_Mesh *old, const uint32_t *tmap, uint32_t nkeep)
+// The grid steerN_mesh_grid makes: the box of the base's vertices (m's
+// first ones) and the new ones after them.
+static void grid_of(steerN_Mesh *m, const steerN_Mesh *base)
+{
+    double lo[2] = { base->bmin[0], base->bmin[1] }, hi[2] = { base->bmax[0], base->bmax[1] };
+    for (uint32_t v = base->nvert; v < m->nvert; v++)
+        for (int j = 0; j < 2; j++) lo[j] = mg_min(lo[j], m->xy[2 * v + j]), hi[j] = mg_max(hi[j], m->xy[2 * v + j]);
+    if (lo[0] == base->bmin[0] && lo[1] == base->bmin[1] && hi[0] == base->bmax[0] && hi[1] == base->bmax[1] &&
+        m->grid_tris == (base->grid_tris ? base->grid_tris : base->ntri) && base->prepared && base->nvert <= m->nvert) {
+        memcpy(m->bmin, base->bmin, sizeof m->bmin), memcpy(m->bmax, base->bmax, sizeof m->bmax);
+        m->bcell = base->bcell, m->bnx = base->bnx, m->bny = base->bny;
+    } else {
+        steerN_mesh_grid(m);
+    }
+}
+
+int steerN_mesh_prepare_update(steerN_Mesh *m, const steerN_Mesh *old, const uint32_t *tmap, const steerN_Mesh *base)
 {
     if (!old->prepared) return 1;
     if (m->aux_free) m->aux_free(m);
-    steerN_mesh_grid(m);
+    grid_of(m, base);
+    uint32_t nkeep = base->nvert;
     if (m->bmin[0] != old->bmin[0] || m->bmin[1] != old->bmin[1] || m->bmax[0] != old->bmax[0] ||
         m->bmax[1] != old->bmax[1] || m->bcell != old->bcell || m->bnx != old->bnx || m->bny != old->bny)
         return 1;
@@ -239,6 +268,7 @@ int steerN_mesh_prepare_update(steerN_Mesh *m, const steerN_Mesh *old, const uin
     }
     d.old_of = old_of;
     d.changed = changed;
+    d.first = first;
     double sum = first ? old->cum_area[first - 1] : 0;
     if (first) memcpy(m->cum_area, old->cum_area, sizeof *m->cum_area * first);
     for (uint32_t t = 0; t < nt; t++) {
@@ -265,7 +295,7 @@ int steerN_mesh_prepare_update(steerN_Mesh *m, const steerN_Mesh *old, const uin
     for (uint32_t v = 0; v < m->nvert; v++) {
         uint32_t e = v < nkeep && v < old->nvert ? old->front[v] : 0;
         uint32_t ne = e == UINT32_MAX ? e : renumber(&d, e, true);
-        if (v < nkeep && v < old->nvert && (e == UINT32_MAX || ne != UINT32_MAX) && front_clean(m, near, v)) {
+        if (v < nkeep && v < old->nvert && (e == UINT32_MAX || ne != UINT32_MAX) && front_clean(m, &d, near, v)) {
             m->front[v] = ne;
             m->front_next[v] = old->front_next[v];
         } else {
