@@ -637,7 +637,7 @@ static int load(lua_State *L)
     char err[256];
     int got = 0;
     lw->snap = &lr;
-    if (mesh_twins) { // the meshes of the script's that the world's stand for (lnavmesh.c)
+    if (mesh_twins) { // the meshes of the script's that the world's stand for (lnavtwin.c)
         if (lua_getfield(L, 6, "meshes") == LUA_TNIL) { // a snapshot before it: the w:add_navmesh ones
             lua_pop(L, 1);
             lua_getfield(L, 6, "meshwalls");
