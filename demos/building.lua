@@ -5,9 +5,11 @@
 -- on the baked navigation mesh (steer.navigate) up and down the stair and
 -- giving way to the others (steer.reciprocal); their height follows the
 -- mesh (a 3D world). Four doors open and close on a timer: a door is a
--- panel in its doorway, so a closed one is an obstacle on the mesh there
--- (nm:add_obstacle on its floor): paths go round by another door, and a
--- door waits to close while someone stands in it. The yellow player pushes
+-- leaf across its doorway's middle, an obstacle on the mesh there
+-- (nm:add_obstacle on its floor) from the moment it starts to shut, so
+-- nobody plans through it from then on (paths go round by another door)
+-- and those in the doorway step out to their side; it is shut once
+-- nobody stands where its leaf goes. The yellow player pushes
 -- a crate about the atrium (an obstacle moved by what the player's disc
 -- overlaps; it stops at walls and people); people plan round it. A shut
 -- door and the crate are boxes of the world too, so nobody walks into them.
@@ -44,7 +46,7 @@ end
 ROOMS[#ROOMS + 1] = { 15.2, 20.6, 23, 22.8, 1 } -- the atrium, north of the bridge
 
 -- The doors: a doorway's box (wall and gap, with a margin into the wall),
--- its floor, and when in a 20 s cycle it is shut (8 s from `at`). The
+-- its floor, and when in a 20 s cycle it shuts (8 s from `at`). The
 -- first floor's two are never shut at once: together they are its
 -- corridor's only ways from the bridge.
 local DOORS = {
@@ -54,6 +56,7 @@ local DOORS = {
   { name = "north-east, upstairs", min = { 32.2, 13.75 }, max = { 33.8, 14.25 }, floor = 2, at = 15 },
 }
 local CYCLE, SHUT = 20, 8
+local LEAF = 0.05 -- half a door leaf's thickness, m
 -- a planter in the 0.4 m slot between the stair's east side and the
 -- atrium's wall, where the crowd would press people no way leads out of
 local PLANTER = { min = { 25.6, 14.1 }, max = { 25.95, 18.1 } }
@@ -62,7 +65,7 @@ local ROUND = { { 19.5, 16.5 }, { 19.5, 18.1 }, { 22.6, 18.1 }, { 22.6, 16.5 }, 
   { 15, 18.1 }, { 15, 16.5 } } -- the player's round headless: push east, walk round, push west, walk round
 
 local S = steer.state
--- The mesh's obstacles: held.planter, held.crate, held[i] a closed door;
+-- The mesh's obstacles: held.planter, held.crate, held[i] a door's leaf;
 -- S.held the same keys to their ids (steer.state holds no handles), to
 -- find them again after a load or a rewind.
 local held = {}
@@ -83,6 +86,16 @@ local function somewhere()
   local x = r[1] + random.float(S.stream) * (r[3] - r[1])
   local y = r[2] + random.float(S.stream) * (r[4] - r[2])
   return steer.vec(x, y, floor_z(r[5]))
+end
+
+-- A door's leaf: a strip across the middle of its doorway, from wall to wall.
+local function leaf(d)
+  if d.max[1] - d.min[1] < d.max[2] - d.min[2] then -- the wall runs along y
+    local x = (d.min[1] + d.max[1]) / 2
+    return { min = { x - LEAF, d.min[2] }, max = { x + LEAF, d.max[2] } }
+  end
+  local y = (d.min[2] + d.max[2]) / 2
+  return { min = { d.min[1], y - LEAF }, max = { d.max[1], y + LEAF } }
 end
 
 local function crate_box(c)
@@ -110,7 +123,7 @@ local function obstacles()
   hold("planter", nm:add_obstacle{ box = PLANTER, layer = 1 })
   hold("crate", nm:add_obstacle{ box = crate_box(S.crate), layer = 1 })
   for i, d in ipairs(DOORS) do
-    if S.closed[i] then hold(i, nm:add_obstacle{ box = { min = d.min, max = d.max }, layer = d.floor }) end
+    if S.leaf[i] then hold(i, nm:add_obstacle{ box = leaf(d), layer = d.floor }) end
   end
 end
 
@@ -130,12 +143,15 @@ local function count(w)
   end)
 end
 
--- Someone stands in the doorway (their disc in its box): the door waits.
-local function someone_in(w, d)
+-- Someone stands where door d's leaf goes: their centre within a
+-- centimetre of it (discs = false), or their disc in it, give or take a
+-- centimetre (the leaf's sides are walls, which hold people at their radius).
+local function someone_in(w, d, discs)
+  local b, z = leaf(d), floor_z(d.floor)
   for a in w:agents() do
-    if math.abs(a.position.z - floor_z(d.floor)) < 1 and overlap(d, a.position, a.radius) or
-      (a.position.x >= d.min[1] and a.position.x <= d.max[1] and a.position.y >= d.min[2] and a.position.y <= d.max[2]
-        and math.abs(a.position.z - floor_z(d.floor)) < 1) then
+    local p = a.position
+    if math.abs(p.z - z) < 1 and (overlap(b, p, discs and a.radius - 0.01 or 0.01) or
+      (p.x >= b.min[1] and p.x <= b.max[1] and p.y >= b.min[2] and p.y <= b.max[2])) then
       return true
     end
   end
@@ -150,19 +166,32 @@ local function solid(w, b, f, h)
   return w:add_box{ min = { b.min[1], b.min[2], z }, max = { b.max[1], b.max[2], z + h } }
 end
 
+-- A door starts to shut when its time comes. Its leaf becomes an
+-- obstacle on the mesh as soon as nobody's centre is where it goes (a
+-- moment in a stream of people), so those about to go through plan again
+-- by another door (navigate re-plans a way the change crosses), and its
+-- sides are walls of the world from the next tick (w:add_navmesh's walls
+-- follow the mesh), which hold those still in the doorway on their side as
+-- they step out. It is shut (its panel a box of the world) once nobody
+-- stands where the leaf goes, and opens when its time is up, shut or not.
 local function doors(w)
   local t = w.time % CYCLE
   for i, d in ipairs(DOORS) do
     local shut = (t - d.at) % CYCLE < SHUT
-    if shut and not S.closed[i] and not someone_in(w, d) then
-      S.closed[i] = true
-      S.panel[i] = solid(w, d, d.floor, 2.2)
-      hold(i, nm:add_obstacle{ box = { min = d.min, max = d.max }, layer = d.floor })
-    elseif not shut and S.closed[i] then
-      S.closed[i] = false
-      w:remove_shape(S.panel[i])
-      S.panel[i] = nil
-      release(i)
+    if shut and not S.closed[i] then
+      S.closing[i] = true
+      if not S.leaf[i] and not someone_in(w, d, false) then
+        S.leaf[i] = true
+        hold(i, nm:add_obstacle{ box = leaf(d), layer = d.floor })
+      end
+      if S.leaf[i] and not someone_in(w, d, true) then
+        S.closing[i], S.closed[i] = false, true
+        S.panel[i] = solid(w, leaf(d), d.floor, 2.2)
+      end
+    elseif not shut and (S.closed[i] or S.closing[i]) then
+      if S.panel[i] then w:remove_shape(S.panel[i]) end
+      if S.leaf[i] then release(i) end
+      S.closed[i], S.closing[i], S.leaf[i], S.panel[i] = false, false, false, nil
     end
   end
 end
@@ -207,6 +236,8 @@ return {
     S.stream = random.new(17)
     S.arrived, S.unreachable = { 0, 0 }, 0
     S.closed = { false, false, false, false }
+    S.closing = { false, false, false, false }
+    S.leaf = { false, false, false, false }
     S.crate = { 17.2, 16.5 }
     S.panel = {}
     S.crate_box = solid(w, crate_box(S.crate), 1, 1.2)

@@ -266,6 +266,52 @@ typedef struct steer_NavLinkDesc {
 STEER_API int steer_navmesh_add_link(steer_NavMesh *m, const steer_NavLinkDesc *d, int *index);
 // How many links it has (0 for a bad handle).
 STEER_API int steer_navmesh_link_count(const steer_NavMesh *m);
+// Automatic jump links (Lua's nm:add_jump_links): for every wall edge
+// that faces another across unwalkable ground no wider than `reach`
+// (straight out, facing back, nothing walkable half-way), links at points
+// `spacing` apart along the edge, each end `inset` into the mesh. Only
+// between islands (ground not otherwise joined) unless same_island. Every
+// wall is checked against every other: made once, when the level loads.
+// Zero means default.
+typedef struct steer_NavJumpDesc {
+    double reach;     // the widest gap jumped, metres: 0.001 .. 1e6 (no default)
+    double spacing;   // metres between links along an edge, 0.01 .. 1e6 (0: 1)
+    double inset;     // metres into the mesh from the edge, up to 1e6 (0: 0.5)
+    float cost;       // multiplier on each link's length (0: 1)
+    int area;         // each link's area (steer_navmesh_area; 0: the default area)
+    const char *name; // each link's name, under 32 bytes (NULL: "jump")
+    bool one_way;     // a one-way link from each side (default: a two-way link once per facing pair)
+    bool same_island; // also across thin obstacles inside one island
+} steer_NavJumpDesc;
+// Add the jump links of d to m in a fixed order (by wall edge, then along
+// it): they are links *added .. of steer_navmesh_link_count before the
+// call on (added may be NULL). STEER_EARG (steer_last_error() names the
+// field) for a bad field, nothing added; STEER_ENOMEM, or STEER_EARG when
+// the mesh is full of links, keeps those added before (*added of them).
+STEER_API int steer_navmesh_add_jump_links(steer_NavMesh *m, const steer_NavJumpDesc *d, int *added);
+// Automatic drop links (Lua's nm:add_drop_links) on a mesh with heights
+// (baked, or loaded from a baked mesh's bytes): one-way links down from
+// ledges to the ground beside and below them, falls of min_drop to drop
+// metres, looking straight out (in plan, up to `reach`) from points
+// `spacing` apart along every wall edge; the lower end `inset` beyond
+// where that ground starts, each end moved (by at most inset) to where a
+// disc of `radius` fits on its floor (docs/api.md, "Drop links"). Zero
+// means default.
+typedef struct steer_NavDropDesc {
+    double drop;      // the highest fall, metres: 0.001 .. 1e6 (no default)
+    double min_drop;  // the lowest fall, metres, up to drop (0: 1)
+    double reach;     // metres out from the ledge where the lower ground may start, 0.05 .. 1000 (0: 1.5)
+    double spacing;   // metres between links along an edge, 0.01 .. 1e6 (0: 1)
+    double inset;     // metres into the ground from each edge, up to 1e6 (0: 0.5)
+    double radius;    // metres each end keeps from its floor's walls, up to 1000 (0: 0.5)
+    float cost;       // multiplier on each link's length (0: 1)
+    int area;         // each link's area (steer_navmesh_area; 0: the default area)
+    const char *name; // each link's name, under 32 bytes (NULL: "drop")
+} steer_NavDropDesc;
+// Add the drop links of d to m, as steer_navmesh_add_jump_links does
+// (*added of them, from the count before on). STEER_EARG also for a mesh
+// without heights (built from rings or a grid).
+STEER_API int steer_navmesh_add_drop_links(steer_NavMesh *m, const steer_NavDropDesc *d, int *added);
 // A door that locks: paths stop taking a disabled link; a navigate agent
 // whose plan takes it and has not reached it plans again.
 STEER_API int steer_navmesh_set_link_enabled(steer_NavMesh *m, int index, bool enabled);

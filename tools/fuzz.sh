@@ -13,11 +13,11 @@
 #   tools/fuzz.sh merge TARGET           fold fuzz-work/TARGET's new coverage into the committed corpus
 #   tools/fuzz.sh seeds FROM TO          steer-fuzz (random programs, not coverage-guided) over a seed
 #                                        range in the ASan+UBSan build
-# TARGET: api, grid, message, data, scenario, snapshot, container, navmesh, navobst, obj.
+# TARGET: api, grid, message, data, scenario, snapshot, container, navmesh, navobst, navfloors, obj.
 set -u
 cd "$(dirname "$0")/.."
 build=${STEER_FUZZ_BUILD:-build-fuzz}
-targets="api grid message data scenario snapshot container navmesh navobst obj"
+targets="api grid message data scenario snapshot container navmesh navobst navfloors obj"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 

@@ -50,6 +50,16 @@ typedef struct steerL_Flow {
     steerL_Grid *grid;
     size_t charged;
 } steerL_Flow;
+// A navigation mesh userdata (lnavmesh.c; lnavtwin.c reads it), and the
+// registry's set of this state's (weak keys), for the twins of a restore.
+#define STEERL_NAVMESH "steer.navmesh"
+#define STEERL_REG_MESHES "steer.navmesh_userdata"
+typedef struct steerL_NavMesh {
+    struct steerN_Mesh *m; // referenced; NULL once collected
+    struct steerN_MeshQuery *q;
+    size_t charged;
+    steerN_Alloc alloc;
+} steerL_NavMesh;
 // The wall shapes a grid put into one world (its user value's `worlds`).
 typedef struct steerL_Walls {
     uint32_t n;
@@ -106,10 +116,16 @@ void steerL_navmesh_recharge(lua_State *L, int idx);
 void steerL_nav_sync_walls(lua_State *L, int wi, const char *fn);
 void steerL_nav_walls_save(lua_State *L, int wi);
 void steerL_nav_walls_bind(lua_State *L, int wi, int list, const char *fn);
-// lnavmesh.c: an in-place restore's twins of meshes. Begin before the
-// core reads the snapshot (list: the Lua section's `meshwalls`; the live
-// mesh userdata of those serials are noted and held), end once the
-// restore is done (ok) or failed (the twins get their contents back).
+// lnavtwin.c: an in-place restore's twins of meshes. Save: the list of
+// the meshes the world at wi holds (its brains' and w:add_navmesh's, each
+// once) with their serials and hashes, on top (the Lua section's
+// `meshes`). Begin before the core reads the snapshot (list: that list,
+// or in older snapshots `meshwalls`; the live mesh userdata of those
+// serials are noted and held), end once the restore is done (ok) or
+// failed (the twins get their contents back). A mesh read that is no
+// twin of this state's takes its saved serial (when no other mesh saved
+// has its hash), so that a mod's state finds its twin after the restore
+// (steerL_nav_twins_world, from steerL_restored_twins).
 #define STEERL_MESH_TWINS 64
 typedef struct steerL_MeshTwins {
     uint32_t nsaved, nlive, npairs;
@@ -127,6 +143,12 @@ typedef struct steerL_MeshTwins {
 } steerL_MeshTwins;
 void steerL_nav_twins_begin(lua_State *L, int list, steerL_MeshTwins *t);
 void steerL_nav_twins_end(lua_State *L, steerL_MeshTwins *t, bool ok);
+void steerL_nav_meshes_save(lua_State *L, int wi);
+// After a restore of world w by another state (a mod's, after the
+// engine's): this state's live meshes whose serials the world's meshes
+// bear take their contents (steerN_mesh_exchange; nothing when the same
+// bytes) and their places in the world's brains.
+void steerL_nav_twins_world(lua_State *L, steer_World *w, const char *fn);
 // A layer of m named by field `name` of the options table at idx (1 ..
 // nlayers, raising on another value; nil: def, 0 for any).
 uint32_t steerL_navmesh_layer(lua_State *L, int idx, const struct steerN_Mesh *m, const char *fn, const char *name,

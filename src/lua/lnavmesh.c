@@ -17,16 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define STEERL_NAVMESH "steer.navmesh"
-#define REG_MESHES "steer.navmesh_userdata" // the state's mesh userdata (weak keys), for their twins
-#define MAX_POINTS 4000000                  // points of all rings together
-
-typedef struct steerL_NavMesh {
-    steerN_Mesh *m; // referenced; NULL once collected
-    steerN_MeshQuery *q;
-    size_t charged;
-    steerN_Alloc alloc;
-} steerL_NavMesh;
+#define REG_MESHES STEERL_REG_MESHES
+#define MAX_POINTS 4000000 // points of all rings together
 
 static steerL_NavMesh *check_mesh(lua_State *L, int idx)
 {
@@ -204,114 +196,6 @@ void steerL_navmesh_push(lua_State *L, steerN_Mesh *m, const char *fn)
         lua_rawset(L, -3);
     }
     lua_pop(L, 1);
-}
-
-// ---- twins -------------------------------------------------------------------
-
-// An in-place restore (w:restore) reads the world's meshes from the
-// snapshot: a mesh the world was given with w:add_navmesh whose saved
-// serial (and hash, the Lua section's `meshwalls`) is that of a live mesh
-// userdata of this state is that one's twin. Its C mesh takes the read
-// mesh's contents in place (steerN_mesh_exchange; nothing when they are
-// the same bytes already) as the core reads it
-// (steerB_set_mesh_twins), and the world holds it instead: the script's
-// nm, its obstacle handles and its trees name the world's mesh again. Once
-// the restore is done the read mesh, which now holds the twin's old
-// contents, is let go; when it fails, the two exchange back.
-
-#define REG_ANCHOR "steer.navmesh_twin_anchor" // the candidates, held while the load runs
-
-// Whether meshes a and b are the same bytes (obstacles, their records and links too).
-static bool same_bytes(const steerN_Mesh *a, const steerN_Mesh *b)
-{
-    steerS_Writer x, y;
-    steerS_writer_init(&x, NULL, NULL);
-    steerS_writer_init(&y, NULL, NULL);
-    steerN_mesh_encode(a, &x);
-    steerN_mesh_encode(b, &y);
-    bool same = !x.failed && !y.failed && x.n == y.n && memcmp(x.p, y.p, x.n) == 0;
-    steerS_writer_free(&x);
-    steerS_writer_free(&y);
-    return same;
-}
-
-static steerN_Mesh *twin_hook(void *ud, steerN_Mesh *m)
-{
-    steerL_MeshTwins *t = ud;
-    if (t->npairs == STEERL_MESH_TWINS) return NULL;
-    for (uint32_t i = 0; i < t->nsaved; i++) {
-        if (t->saved[i].hash != steerN_mesh_hash_known(m) || !t->saved[i].serial) continue;
-        for (uint32_t j = 0; j < t->nlive; j++) {
-            steerL_NavMesh *u = t->live[j].u;
-            if (!u || t->live[j].serial != t->saved[i].serial || u->m == m) continue;
-            t->live[j].u = NULL; // taken once
-            steerN_mesh_retain(u->m);
-            if (same_bytes(u->m, m)) { // as saved: the twin stays as it is (views of it stay good)
-                steerN_mesh_release(m);
-                return u->m;
-            }
-            steerN_mesh_exchange(u->m, m);
-            t->pair[t->npairs].u = u;
-            t->pair[t->npairs++].loaded = m; // the load's reference, kept until the end
-            return u->m;
-        }
-    }
-    return NULL;
-}
-
-void steerL_nav_twins_begin(lua_State *L, int list, steerL_MeshTwins *t)
-{
-    list = lua_absindex(L, list);
-    memset(t, 0, sizeof *t);
-    for (lua_Integer i = 1; lua_istable(L, list) && i <= (lua_Integer)lua_rawlen(L, list); i++) {
-        lua_rawgeti(L, list, i);
-        lua_getfield(L, -1, "hash");
-        lua_getfield(L, -2, "serial");
-        const char *h = lua_tostring(L, -2);
-        int ok;
-        lua_Integer serial = lua_tointegerx(L, -1, &ok);
-        uint64_t hash = 0;
-        for (int k = 0; h && h[k] && k < 16; k++)
-            hash = hash << 4 | (uint64_t)(h[k] <= '9' ? h[k] - '0' : (h[k] | 0x20) - 'a' + 10);
-        if (h && ok && serial > 0 && t->nsaved < STEERL_MESH_TWINS)
-            t->saved[t->nsaved++] = (struct steerL_TwinSaved){ hash, (uint64_t)serial };
-        lua_pop(L, 3);
-    }
-    lua_newtable(L); // the anchor
-    if (lua_getfield(L, LUA_REGISTRYINDEX, REG_MESHES) == LUA_TTABLE) {
-        lua_pushnil(L);
-        while (lua_next(L, -2)) {
-            lua_pop(L, 1);
-            steerL_NavMesh *u = luaL_testudata(L, -1, STEERL_NAVMESH);
-            if (!u || !u->m || !u->m->serial || t->nlive == STEERL_MESH_TWINS) continue;
-            uint32_t j = 0;
-            while (j < t->nlive && t->live[j].serial != u->m->serial) j++;
-            if (j < t->nlive) { // two of one serial: neither is a twin
-                t->live[j].u = NULL;
-                continue;
-            }
-            t->live[t->nlive++] = (struct steerL_TwinLive){ u->m->serial, u };
-            lua_pushvalue(L, -1);
-            lua_rawseti(L, -4, (lua_Integer)t->nlive);
-        }
-    }
-    lua_pop(L, 1);
-    lua_setfield(L, LUA_REGISTRYINDEX, REG_ANCHOR);
-    steerB_set_mesh_twins(twin_hook, t);
-}
-
-void steerL_nav_twins_end(lua_State *L, steerL_MeshTwins *t, bool ok)
-{
-    steerB_set_mesh_twins(NULL, NULL);
-    for (uint32_t i = 0; i < t->npairs; i++) {
-        steerL_NavMesh *u = t->pair[i].u;
-        if (!ok) steerN_mesh_exchange(u->m, t->pair[i].loaded);
-        steerN_mesh_release(t->pair[i].loaded);
-        steerL_nav_charge(L, &u->charged, steerN_mesh_bytes(u->m));
-    }
-    t->npairs = 0;
-    lua_pushnil(L);
-    lua_setfield(L, LUA_REGISTRYINDEX, REG_ANCHOR);
 }
 
 static int navmesh_new(lua_State *L)

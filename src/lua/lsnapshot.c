@@ -433,6 +433,9 @@ int steerL_world_save(lua_State *L)
     lua_setfield(L, 14, "grids");
     steerL_nav_walls_save(L, 1); // the walls each mesh put into the world (lnavwalls.c)
     lua_setfield(L, 14, "meshwalls");
+    steerL_nav_meshes_save(L, 1); // the meshes it holds, by serial, for a restore's twins (lnavtwin.c)
+    if (lua_rawlen(L, -1) > 0) lua_setfield(L, 14, "meshes");
+    else lua_pop(L, 1);
     steerS_Writer *lua = steerL_snap_bytes(L); // 15
     o = (steerL_DataOptions){ .shared = true, .where = "the snapshot", .alloc = lua->alloc, .alloc_ud = lua->alloc_ud };
     ds = steerL_data_encode(L, 14, &o, &lua->p, &lua->n, &err);
@@ -634,8 +637,11 @@ static int load(lua_State *L)
     char err[256];
     int got = 0;
     lw->snap = &lr;
-    if (mesh_twins) { // the meshes of the script's that the world's stand for (lnavmesh.c)
-        lua_getfield(L, 6, "meshwalls");
+    if (mesh_twins) { // the meshes of the script's that the world's stand for (lnavtwin.c)
+        if (lua_getfield(L, 6, "meshes") == LUA_TNIL) { // a snapshot before it: the w:add_navmesh ones
+            lua_pop(L, 1);
+            lua_getfield(L, 6, "meshwalls");
+        }
         steerL_nav_twins_begin(L, -1, mesh_twins);
         lua_pop(L, 1);
     }

@@ -9,6 +9,7 @@
 // w:save, steer.load and w:restore are lsnapshot.c's, which calls down
 // into this file and never the other way.
 #include "lsnapint.h"
+#include "lnav.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -647,5 +648,6 @@ void steerL_restored_twins(lua_State *L, int world_idx)
     steerL_World *lw = steerL_checkworld(L, world_idx);
     if (!lw->w) return;
     steerL_grids_twin_world(L, lw->w, "steer.world:restore");
+    steerL_nav_twins_world(L, lw->w, "steer.world:restore"); // lnavtwin.c
     steerL_snap_adopt_kept(L, world_idx, "steer.world:restore");
 }

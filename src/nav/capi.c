@@ -761,24 +761,37 @@ int steer_navmesh_remove_obstacle(steer_NavMesh *m, uint32_t id)
 
 // ---- off-mesh links (mesh_link.h) -------------------------------------------------
 
+// The fields every link shares: an area of the mesh, a cost >= 0 and
+// finite (0 is taken: callers turn their default first), a name under
+// STEERN_LINK_NAME bytes; false with steer_last_error() naming the field.
+static bool link_fields_ok(const steerN_Mesh *m, const char *fn, int area, float cost, const char *name)
+{
+    if (area < 0 || (uint32_t)area >= m->nareas) {
+        steerA_refuse_why("%s: field 'area' is %d, expected an area of the mesh (0 to %u)", fn, area, m->nareas - 1);
+        return false;
+    }
+    if (!(cost >= 0.0f) || !(cost < INFINITY)) {
+        steerA_refuse_why("%s: field 'cost' is %g, expected a multiplier >= 0 and finite", fn, (double)cost);
+        return false;
+    }
+    if (name && strlen(name) >= STEERN_LINK_NAME) {
+        steerA_refuse_why("%s: field 'name' is %zu bytes long, expected under %d", fn, strlen(name), STEERN_LINK_NAME);
+        return false;
+    }
+    return true;
+}
+
 int steer_navmesh_add_link(steer_NavMesh *m, const steer_NavLinkDesc *d, int *index)
 {
     MESH(m, STEER_EARG);
     STEERA_NONNULL(d, "a steer_NavLinkDesc", STEER_EARG);
+    if (!link_fields_ok(m->m, "steer_navmesh_add_link", d->area, d->cost, d->name)) return STEER_EARG;
     steerN_Link l = { .cost = d->cost > 0.0f ? d->cost : 1.0f,
                       .bidirectional = !d->one_way,
                       .enabled = !d->disabled,
-                      .area = (uint8_t)(d->area >= 0 && d->area < STEER_NAV_AREAS ? d->area : 0) };
+                      .area = (uint8_t)d->area };
     for (int i = 0; i < 3; i++) l.a[i] = d->from[i], l.b[i] = d->to[i];
-    size_t len = d->name ? strlen(d->name) : 0;
-    if (d->area < 0 || (uint32_t)d->area >= m->m->nareas || len >= STEERN_LINK_NAME || !(d->cost >= 0.0f) ||
-        !(d->cost < INFINITY)) {
-        steerA_refuse_why("steer_navmesh_add_link: expected an area of the mesh (0 to %u), a cost >= 0 and finite, "
-                          "a name under %d bytes",
-                          m->m->nareas - 1, STEERN_LINK_NAME);
-        return STEER_EARG;
-    }
-    if (len) memcpy(l.name, d->name, len);
+    if (d->name) memcpy(l.name, d->name, strlen(d->name));
     uint32_t at;
     steerN_LinkStatus s = steerN_link_add(m->m, &l, &at);
     if (s == STEERN_LINK_NOMEM) return STEER_ENOMEM;
@@ -790,6 +803,86 @@ int steer_navmesh_add_link(steer_NavMesh *m, const steer_NavLinkDesc *d, int *in
     }
     if (index) *index = (int)at;
     return STEER_OK;
+}
+
+// A distance field of a zero-means-default desc: def for 0, else v in lo ..
+// hi (NaN refused); false with steer_last_error() naming the field.
+static bool metres(double v, double def, double lo, double hi, const char *fn, const char *field, double *out)
+{
+    if (v == 0) v = def;
+    if (!(v >= lo && v <= hi)) {
+        steerA_refuse_why("%s: field '%s' is %g, expected %g to %g metres", fn, field, v, lo, hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+// What adding automatic links came to: *added of them (may be NULL).
+static int links_added(steerN_LinkStatus s, uint32_t n, const char *fn, int *added)
+{
+    if (added) *added = (int)n;
+    if (s == STEERN_LINK_NOMEM) return STEER_ENOMEM;
+    if (s == STEERN_LINK_OK) return STEER_OK;
+    steerA_refuse_why("%s: the mesh has %d links already (%u added)", fn, STEERN_LINKS_MAX, n);
+    return STEER_EARG;
+}
+
+int steer_navmesh_add_jump_links(steer_NavMesh *m, const steer_NavJumpDesc *d, int *added)
+{
+    const char *fn = "steer_navmesh_add_jump_links";
+    if (added) *added = 0;
+    MESH(m, STEER_EARG);
+    STEERA_NONNULL(d, "a steer_NavJumpDesc", STEER_EARG);
+    steerN_JumpSpec js = { .cost = d->cost > 0.0f ? d->cost : 1.0f,
+                           .bidirectional = !d->one_way,
+                           .same_island = d->same_island,
+                           .name = d->name ? d->name : "jump" };
+    if (!(d->reach >= 1e-3 && d->reach <= 1e6)) { // no default: the caller says how far its agents jump
+        steerA_refuse_why("%s: field 'reach' is %g, expected the widest gap jumped, 0.001 to 1e6 metres", fn, d->reach);
+        return STEER_EARG;
+    }
+    js.reach = d->reach;
+    if (!metres(d->spacing, 1, 1e-2, 1e6, fn, "spacing", &js.spacing) ||
+        !metres(d->inset, 0.5, 0, 1e6, fn, "inset", &js.inset) || !link_fields_ok(m->m, fn, d->area, d->cost, d->name))
+        return STEER_EARG;
+    js.area = (uint8_t)d->area;
+    uint32_t n = 0;
+    steerN_LinkStatus s = steerN_link_add_jumps(m->m, &js, &n);
+    return links_added(s, n, fn, added);
+}
+
+int steer_navmesh_add_drop_links(steer_NavMesh *m, const steer_NavDropDesc *d, int *added)
+{
+    const char *fn = "steer_navmesh_add_drop_links";
+    if (added) *added = 0;
+    MESH(m, STEER_EARG);
+    STEERA_NONNULL(d, "a steer_NavDropDesc", STEER_EARG);
+    steerN_DropSpec ds = { .cost = d->cost > 0.0f ? d->cost : 1.0f, .name = d->name ? d->name : "drop" };
+    if (!(d->drop >= 1e-3 && d->drop <= 1e6)) { // no default: the caller says how far its agents fall
+        steerA_refuse_why("%s: field 'drop' is %g, expected the highest fall, 0.001 to 1e6 metres", fn, d->drop);
+        return STEER_EARG;
+    }
+    ds.drop = d->drop;
+    if (!metres(d->min_drop, 1, 1e-3, 1e6, fn, "min_drop", &ds.min_drop) ||
+        !metres(d->reach, 1.5, 0.05, 1e3, fn, "reach", &ds.reach) ||
+        !metres(d->spacing, 1, 1e-2, 1e6, fn, "spacing", &ds.spacing) ||
+        !metres(d->inset, 0.5, 0, 1e6, fn, "inset", &ds.inset) ||
+        !metres(d->radius, 0.5, 0, 1e3, fn, "radius", &ds.radius) ||
+        !link_fields_ok(m->m, fn, d->area, d->cost, d->name))
+        return STEER_EARG;
+    if (!(ds.min_drop <= ds.drop)) {
+        steerA_refuse_why("%s: field 'min_drop' (%g) is above field 'drop' (%g)", fn, ds.min_drop, ds.drop);
+        return STEER_EARG;
+    }
+    if (!m->m->z) {
+        steerA_refuse_why("%s: the mesh has no heights (drops are found on a mesh baked from level geometry)", fn);
+        return STEER_EARG;
+    }
+    ds.area = (uint8_t)d->area;
+    uint32_t n = 0;
+    steerN_LinkStatus s = steerN_link_add_drops(m->m, &ds, &n);
+    return links_added(s, n, fn, added);
 }
 
 int steer_navmesh_link_count(const steer_NavMesh *m)

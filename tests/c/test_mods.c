@@ -1203,6 +1203,33 @@ static void test_mod_functions_across_a_snapshot(void)
     free(snap);
 }
 
+// Load the mod at path into an engine, tick 30 times, save, tick `ahead`
+// times, rewind to the save and tick `ahead` times again: the mod must
+// still run and the world be the straight run's, bit for bit.
+static void rewind_as_straight(const char *path, const char *what, int ahead)
+{
+    Log log = { 0 };
+    steer_Engine *e = engine(&log);
+    REQUIRE(e, "engine and scenario");
+    int id = run_enabled(e, path, 30, what);
+    char *snap = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&snap, &len);
+    REQUIRE(f && steer_engine_save(e, mem_write, f) == STEER_OK, "save: %s", steer_engine_error(e));
+    fclose(f);
+    CHECK(steer_engine_tick(e, ahead) == STEER_OK, "ticks: %s", steer_engine_error(e));
+    uint64_t straight = steer_world_hash(steer_engine_world(e));
+    CHECK(steer_engine_restore(e, snap, len) == STEER_OK, "rewind: %s", steer_engine_error(e));
+    CHECK(steer_engine_tick(e, ahead) == STEER_OK, "ticks after the rewind: %s", steer_engine_error(e));
+    if (mod_enabled(e, id, "after a rewind"))
+        CHECK(steer_world_hash(steer_engine_world(e)) == straight,
+              "%s: rewound and run on: the world differs from "
+              "the straight run",
+              what);
+    steer_engine_free(e);
+    free(snap);
+}
+
 // A mod's trees and flow field after the engine's rewind (issue 29, item
 // 6): its agents' a.brain is its own tree again and w:same_brain finds it
 // (its update raises otherwise: the mod would be disabled), and its
@@ -1237,24 +1264,44 @@ static void test_mod_brains_after_a_rewind(void)
                     "    if w:same_brain(follow) ~= follow then error('w:same_brain misses the mod\\'s tree') end\n"
                     "    if w.tick % 25 == 0 then field:set_goal({ 5 + w.tick % 90, 90 }) end\n"
                     "  end }\n");
-    Log log = { 0 };
-    steer_Engine *e = engine(&log);
-    REQUIRE(e, "engine and scenario");
-    int id = run_enabled(e, mod, 30, "shepherd");
-    char *snap = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&snap, &len);
-    REQUIRE(f && steer_engine_save(e, mem_write, f) == STEER_OK, "save: %s", steer_engine_error(e));
-    fclose(f);
-    CHECK(steer_engine_tick(e, 90) == STEER_OK, "ticks: %s", steer_engine_error(e));
-    uint64_t straight = steer_world_hash(steer_engine_world(e));
-    CHECK(steer_engine_restore(e, snap, len) == STEER_OK, "rewind: %s", steer_engine_error(e));
-    CHECK(steer_engine_tick(e, 90) == STEER_OK, "ticks after the rewind: %s", steer_engine_error(e));
-    if (mod_enabled(e, id, "after a rewind"))
-        CHECK(steer_world_hash(steer_engine_world(e)) == straight, "rewound and run on: the world differs from the "
-                                                                   "straight run");
-    steer_engine_free(e);
-    free(snap);
+    rewind_as_straight(mod, "shepherd", 90);
+}
+
+// A mod's navigation mesh after the engine's rewind (issue 33): the mod
+// builds a mesh, puts a crate on it and sends its agents across on it; the
+// engine saves, the mod pushes the crate on (every 10 ticks), the engine
+// restores. The mod's nm must then be the restored world's mesh: its hash
+// at each tick is the one it had at that tick before (its update raises
+// otherwise: the mod would be disabled), its agents follow it (a.brain is
+// its tree), and its pushes after the rewind move the crate its agents go
+// round: the rewound run ends as the straight one.
+static void test_mod_navmesh_after_a_rewind(void)
+{
+    const char *mod =
+        write_mod("pusher", "local steer = require 'steer'\n"
+                            "local nm = steer.navmesh{ outline = { { 0, 0 }, { 100, 0 }, { 100, 100 }, { 0, 100 } } }\n"
+                            "local crate = nm:add_obstacle{ box = { min = { 20, 40 }, max = { 60, 46 } } }\n"
+                            "local nav = steer.navigate{ navmesh = nm, stop_radius = 1 }\n"
+                            "local seen, mine = {}, {}\n"
+                            "return {\n"
+                            "  setup = function(w)\n"
+                            "    for i = 1, 6 do\n"
+                            "      mine[i] = w:spawn{ position = { 12 * i, 20 }, target = { 40, 80 }, max_speed = 4,\n"
+                            "                         max_force = 12, radius = 0.5, brain = nav, tag = 'crossing' }\n"
+                            "    end\n"
+                            "  end,\n"
+                            "  update = function(w)\n"
+                            "    local h = nm.hash\n"
+                            "    if seen[w.tick] and seen[w.tick] ~= h then\n"
+                            "      error('tick ' .. w.tick .. ': the mod\\'s mesh is not the restored world\\'s')\n"
+                            "    end\n"
+                            "    seen[w.tick] = h\n"
+                            "    for _, a in ipairs(mine) do\n"
+                            "      if a.alive and a.brain ~= nav then error('a.brain is not the mod\\'s tree') end\n"
+                            "    end\n"
+                            "    if w.tick % 10 == 5 then crate:move(3, 0) end\n"
+                            "  end }\n");
+    rewind_as_straight(mod, "pusher", 60);
 }
 
 // The scenario's own w:restore (an undo) takes back an agent the mod
@@ -2108,6 +2155,7 @@ int main(void)
     RUN(test_mod_link_event_gets_the_link);
     RUN(test_mod_flow_field_outlives_the_mod);
     RUN(test_mod_brains_after_a_rewind);
+    RUN(test_mod_navmesh_after_a_rewind);
     RUN(test_mod_flow_memory);
     RUN(test_mod_formation_memory);
     RUN(test_mod_thinkers);

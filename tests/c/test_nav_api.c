@@ -396,6 +396,166 @@ static void test_obstacles_from_c(void)
     steer_navmesh_free(m);
 }
 
+// Jump links from C: two 10 x 10 islands 1.5 m apart are joined by
+// jump links as the Lua spec's are (ends 0.5 m in, a path across), none
+// across a 3 m gap; the same desc gives the same mesh; bad fields are
+// refused by name with nothing added.
+static steer_NavMesh *islands(double gap)
+{
+    const double xy[] = { 0, 0, 10, 0, 10, 10, 0, 10, 10 + gap, 0, 20 + gap, 0, 20 + gap, 10, 10 + gap, 10 };
+    static const uint32_t ends[] = { 4, 8 };
+    static const int32_t roles[] = { STEER_RING_OUTLINE, STEER_RING_OUTLINE };
+    steer_NavMeshDesc d = { .xy = xy, .ring_end = ends, .ring_role = roles, .nrings = 2, .nareas = 1 };
+    steer_NavMesh *m = NULL;
+    CHECK(steer_navmesh_new(&d, &m) == STEER_OK && m, "islands: %s", steer_last_error());
+    return m;
+}
+
+static void test_jump_links(void)
+{
+    steer_NavMesh *m = islands(1.5), *wide = islands(3), *again = islands(1.5);
+    REQUIRE(m && wide && again, "the islands build");
+    steer_NavQuery *q = NULL;
+    CHECK(steer_navquery_new(&q) == STEER_OK && q, "a query");
+    double from[2] = { 2, 5 }, to[2] = { 20, 5 };
+    steer_PathStatus st;
+    int n = 0, added = -1;
+    CHECK(steer_navmesh_path(m, q, from, to, NULL, &st, NULL, 0, &n, NULL) == STEER_OK && st == STEER_PATH_NONE,
+          "no way before: %d", (int)st);
+    steer_NavJumpDesc jd = { .reach = 2, .spacing = 2 };
+    CHECK(steer_navmesh_add_jump_links(m, &jd, &added) == STEER_OK && added == 5, "5 links (as in Lua): %d, %s", added,
+          steer_last_error());
+    CHECK(steer_navmesh_link_count(m) == added, "the mesh has them");
+    steer_DebugNavMesh v;
+    CHECK(steer_navmesh_view(m, &v) == STEER_OK && v.nlinks == 5, "in the view");
+    for (int i = 0; i < v.nlinks; i++)
+        CHECK(v.links[i].from[0] == 9.5 && v.links[i].to[0] == 12 && v.links[i].bidirectional &&
+                  strcmp(v.links[i].name, "jump") == 0,
+              "link %d: %g -> %g, 0.5 m in from each edge, two-way, \"jump\"", i, v.links[i].from[0], v.links[i].to[0]);
+    double pts[64], len;
+    CHECK(steer_navmesh_path(m, q, from, to, NULL, &st, pts, 32, &n, &len) == STEER_OK && st == STEER_PATH_FOUND &&
+              n == 4 && steer_navquery_path_link(q, 1) >= 0,
+          "across by a jump: %d, %d points", (int)st, n);
+    CHECK(steer_navmesh_path(m, q, to, from, NULL, &st, NULL, 0, &n, NULL) == STEER_OK && st == STEER_PATH_FOUND,
+          "and back");
+    CHECK(steer_navmesh_add_jump_links(wide, &jd, &added) == STEER_OK && added == 0, "none across 3 m: %d", added);
+    CHECK(steer_navmesh_add_jump_links(again, &jd, NULL) == STEER_OK &&
+              steer_navmesh_hash(again) == steer_navmesh_hash(m),
+          "the same links every time");
+
+    steer_NavJumpDesc one = { .reach = 2, .spacing = 2, .one_way = true, .name = "hop", .cost = 3 };
+    CHECK(steer_navmesh_add_jump_links(wide = (steer_navmesh_free(wide), islands(1.5)), &one, &added) == STEER_OK &&
+              added == 10,
+          "one way: a link from each side: %d", added);
+    CHECK(steer_navmesh_view(wide, &v) == STEER_OK && v.nlinks == 10 && !v.links[0].bidirectional &&
+              v.links[0].cost == 3 && strcmp(v.links[0].name, "hop") == 0,
+          "the desc's fields on each link");
+
+    int before = steer_navmesh_link_count(m);
+    static const struct {
+        steer_NavJumpDesc d;
+        const char *field;
+    } bad[] = {
+        { { .spacing = 1 }, "'reach'" },
+        { { .reach = NAN }, "'reach'" },
+        { { .reach = 2, .spacing = -1 }, "'spacing'" },
+        { { .reach = 2, .inset = INFINITY }, "'inset'" },
+        { { .reach = 2, .cost = -1 }, "'cost'" },
+        { { .reach = 2, .area = 3 }, "'area'" },
+        { { .reach = 2, .name = "a name far longer than thirty-one bytes" }, "'name'" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        added = -1;
+        CHECK(steer_navmesh_add_jump_links(m, &bad[i].d, &added) == STEER_EARG && added == 0, "bad desc %zu refused",
+              i);
+        CHECK(strstr(steer_last_error(), "steer_navmesh_add_jump_links") && strstr(steer_last_error(), bad[i].field),
+              "desc %zu: names the function and %s: %s", i, bad[i].field, steer_last_error());
+    }
+    CHECK(steer_navmesh_add_jump_links(m, NULL, NULL) == STEER_EARG, "a NULL desc");
+    CHECK(steer_navmesh_link_count(m) == before, "nothing added");
+    steer_NavDropDesc dd = { .drop = 3 };
+    CHECK(steer_navmesh_add_drop_links(m, &dd, &added) == STEER_EARG && added == 0, "drops on a flat mesh refused");
+    CHECK(strstr(steer_last_error(), "no heights"), "says why: %s", steer_last_error());
+    steer_navquery_free(q);
+    steer_navmesh_free(again);
+    steer_navmesh_free(wide);
+    steer_navmesh_free(m);
+}
+
+// Drop links from C on demos/building.navmesh (the demo's baked building,
+// loaded: no Recast needed): one-way links down from the bridge, the
+// stair's side and the gallery, falls of 1 to 4 m with both ends on their
+// ground; the path from the bridge to the hall below takes one and is
+// shorter than the stair's; none higher than drop = 3 allows.
+static steer_NavMesh *building(void)
+{
+    FILE *f = fopen(DEMOS_DIR "/building.navmesh", "rb");
+    if (!f) return NULL;
+    size_t cap = 4 << 20, n;
+    unsigned char *buf = malloc(cap);
+    n = buf ? fread(buf, 1, cap, f) : 0;
+    fclose(f);
+    steer_NavMesh *m = NULL;
+    if (steer_navmesh_load(buf, n, &m) != STEER_OK) printf("    building.navmesh: %s\n", steer_last_error());
+    free(buf);
+    return m;
+}
+
+static void test_drop_links(void)
+{
+    steer_NavMesh *m = building(), *low = building();
+    REQUIRE(m && low, "demos/building.navmesh loads");
+    steer_NavQuery *q = NULL;
+    CHECK(steer_navquery_new(&q) == STEER_OK && q, "a query");
+    double bridge[2] = { 20, 19.2 }, hall[2] = { 20, 16 };
+    steer_NavFilter onto = { .use_z = true, .from_z = 3.5, .to_z = 0 };
+    steer_PathStatus st;
+    int n = 0, added = -1;
+    double stairs = 0, len = 0;
+    CHECK(steer_navmesh_path(m, q, bridge, hall, &onto, &st, NULL, 0, &n, &stairs) == STEER_OK &&
+              st == STEER_PATH_FOUND,
+          "down by the stair first: %d", (int)st);
+    steer_NavDropDesc dd = { .drop = 4 };
+    CHECK(steer_navmesh_add_drop_links(m, &dd, &added) == STEER_OK && added > 0, "drops found: %d, %s", added,
+          steer_last_error());
+    steer_DebugNavMesh v;
+    CHECK(steer_navmesh_view(m, &v) == STEER_OK && v.nlinks == added, "the mesh has them: %d", v.nlinks);
+    for (int i = 0; i < v.nlinks && !FAILED(); i++) {
+        const steer_DebugNavLink *l = &v.links[i];
+        double fall = l->from[2] - l->to[2];
+        CHECK(fall >= 1 && fall <= 4 && !l->bidirectional && strcmp(l->name, "drop") == 0,
+              "link %d: a one-way \"drop\" of 1 to 4 m: %g", i, fall);
+        CHECK(steer_navmesh_contains_on(m, l->from, 0, 0.4) && steer_navmesh_contains_on(m, l->to, 0, 0.4),
+              "link %d: both ends on their ground, off its walls", i);
+    }
+    CHECK(steer_navmesh_path(m, q, bridge, hall, &onto, &st, NULL, 0, &n, &len) == STEER_OK && st == STEER_PATH_FOUND &&
+              len < stairs - 5,
+          "a drop is shorter than the stair: %g m against %g", len, stairs);
+    bool took = false;
+    for (int i = 0; i < n; i++) took |= steer_navquery_path_link(q, i) >= 0;
+    CHECK(took, "the path takes a link");
+
+    steer_NavDropDesc three = { .drop = 3, .name = "low" };
+    CHECK(steer_navmesh_add_drop_links(low, &three, &added) == STEER_OK, "drop = 3: %s", steer_last_error());
+    CHECK(steer_navmesh_view(low, &v) == STEER_OK && v.nlinks == added, "%d links", added);
+    for (int i = 0; i < v.nlinks; i++)
+        CHECK(v.links[i].from[2] - v.links[i].to[2] <= 3 && strcmp(v.links[i].name, "low") == 0,
+              "link %d: none higher than 3 m", i);
+    steer_NavDropDesc over = { .drop = 2, .min_drop = 3 };
+    CHECK(steer_navmesh_add_drop_links(low, &over, NULL) == STEER_EARG && strstr(steer_last_error(), "'min_drop'"),
+          "min_drop above drop: %s", steer_last_error());
+    steer_NavDropDesc none = { .reach = 1 };
+    CHECK(steer_navmesh_add_drop_links(low, &none, NULL) == STEER_EARG && strstr(steer_last_error(), "'drop'"),
+          "no drop: %s", steer_last_error());
+    steer_NavDropDesc far = { .drop = 3, .reach = 5000 };
+    CHECK(steer_navmesh_add_drop_links(low, &far, NULL) == STEER_EARG && strstr(steer_last_error(), "'reach'"),
+          "reach out of range: %s", steer_last_error());
+    CHECK(steer_navmesh_link_count(low) == added, "nothing more added");
+    steer_navquery_free(q);
+    steer_navmesh_free(low);
+    steer_navmesh_free(m);
+}
+
 int main(void)
 {
     RUN(test_grid_and_flow);
@@ -403,6 +563,8 @@ int main(void)
     RUN(test_navigate_from_c);
     RUN(test_navigate_costs_from_c);
     RUN(test_links);
+    RUN(test_jump_links);
+    RUN(test_drop_links);
     RUN(test_refusals);
     RUN(test_obstacles_from_c);
     return check_report_("nav_api");

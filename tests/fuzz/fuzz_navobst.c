@@ -15,10 +15,7 @@
 // be the ones the same obstacles give added at once to a fresh room
 // (history does not count), and its bytes must load back to the same
 // hash. A broken promise aborts.
-#include "nav/mesh.h"
-#include "nav/mesh_dyn.h"
-#include "nav/mesh_geom.h"
-#include "core/bytes.h"
+#include "navobst_checks.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -29,12 +26,6 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_OBST 12
-
-static void broken(const char *what, double a, double b)
-{
-    fprintf(stderr, "fuzz_navobst: %s (%g, %g)\n", what, a, b);
-    abort();
-}
 
 static steerN_Mesh *room(void)
 {
@@ -49,34 +40,6 @@ static steerN_Mesh *room(void)
     }
     if (m) m->hash = steerN_mesh_hash(m);
     return m;
-}
-
-// The winding number of polygon o about p (nonzero: inside).
-static int winding(const steerN_Obstacle *o, const double p[2])
-{
-    int w = 0;
-    for (uint32_t i = 0; i < o->npt; i++) {
-        const double *a = o->xy + 2 * i, *b = o->xy + 2 * ((i + 1) % o->npt);
-        double cross = (b[0] - a[0]) * (p[1] - a[1]) - (p[0] - a[0]) * (b[1] - a[1]);
-        if (a[1] <= p[1] && b[1] > p[1] && cross > 0) w++;
-        else if (a[1] > p[1] && b[1] <= p[1] && cross < 0) w--;
-    }
-    return w;
-}
-
-// The distance from p to polygon o's sides.
-static double side_distance(const steerN_Obstacle *o, const double p[2])
-{
-    double best = INFINITY;
-    for (uint32_t i = 0; i < o->npt; i++) {
-        const double *a = o->xy + 2 * i, *b = o->xy + 2 * ((i + 1) % o->npt);
-        double dx = b[0] - a[0], dy = b[1] - a[1], l2 = dx * dx + dy * dy;
-        double t = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2 : 0;
-        t = t < 0 ? 0 : t > 1 ? 1 : t;
-        double d = hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
-        if (d < best) best = d;
-    }
-    return best;
 }
 
 // The clearance of p from every obstacle: negative inside one.
@@ -104,22 +67,6 @@ static void show(const steerN_Mesh *m, const double *p, uint32_t n, double r)
     fprintf(stderr, "path for radius %g:", r);
     for (uint32_t i = 0; i < n; i++) fprintf(stderr, " (%.17g, %.17g)", p[2 * i], p[2 * i + 1]);
     fprintf(stderr, "\n");
-}
-
-// m's derived data against a whole prepare of its live mesh.
-static void check_prepared(const steerN_Mesh *m)
-{
-    steerN_Mesh *c = steerN_mesh_clone(m);
-    if (!c) abort();
-    c->grid_tris = m->grid_tris;
-    steerN_mesh_set_metres(c);
-    if (steerN_mesh_prepare(c)) abort();
-    const char *diff = steerN_mesh_derived_diff(m, c);
-    if (diff) {
-        fprintf(stderr, "fuzz_navobst: the %s of a move's update is not a whole prepare's\n", diff);
-        abort();
-    }
-    steerN_mesh_free(c);
 }
 
 static void check_paths(const steerN_Mesh *m, steerN_MeshQuery *q, const uint8_t *data, size_t size)
@@ -158,6 +105,7 @@ static void check_paths(const steerN_Mesh *m, steerN_MeshQuery *q, const uint8_t
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    navobst_target = "fuzz_navobst";
     steerN_Mesh *m = room();
     steerN_MeshQuery *q = steerN_mesh_query_new(NULL);
     if (!m || !q) abort();
@@ -203,33 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_paths(m, q, data + k, size - k);
         if (++changes % 4 == 0) check_prepared(m);
     }
-    check_prepared(m);
-    // the same obstacles at once on a fresh room: the same mesh
-    steerN_Mesh *fresh = room();
-    if (!fresh) abort();
-    for (uint32_t k = 0; k < steerN_mesh_obstacle_count(m); k++) {
-        const steerN_Obstacle *o = steerN_mesh_obstacle_at(m, k);
-        uint32_t id;
-        if (steerN_obstacle_add(fresh, o->xy, o->npt, o->area, &(steerN_Floor){ .layer = o->layer + 1 }, &id))
-            broken("a fresh add failed", k, 0);
-    }
-    if (steerN_mesh_obstacle_count(m) && steerN_mesh_hash_known(fresh) != steerN_mesh_hash_known(m))
-        broken("history changed the mesh", 0, 0);
-    if (steerN_mesh_obstacle_count(m) && steerN_mesh_derived_diff(fresh, m))
-        broken("history changed the derived data", 0, 0);
-    steerN_mesh_release(fresh);
-    // its bytes load back the same
-    steerS_Writer w;
-    steerS_writer_init(&w, NULL, NULL);
-    steerN_mesh_encode(m, &w);
-    char msg[200];
-    steerS_Reader r;
-    steerS_reader_init(&r, w.p, w.n, msg, sizeof msg);
-    bool oom;
-    steerN_Mesh *back = steerN_mesh_decode(&r, NULL, &oom);
-    if (!back || steerN_mesh_hash_known(back) != steerN_mesh_hash_known(m)) broken("bytes that do not load back", 0, 0);
-    steerN_mesh_release(back);
-    steerS_writer_free(&w);
+    check_end(m, room());
     steerN_mesh_query_free(q);
     steerN_mesh_release(m);
     return 0;

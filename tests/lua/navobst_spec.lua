@@ -6,8 +6,9 @@
 -- put there at once, and paths as long as a fresh build's; an agent whose
 -- way the crate blocks plans again, one far away walks on bit for bit; a
 -- saved mesh with obstacles loads back the same; a snapshot taken mid-run
--- goes on as the run never stopped; bad input raises naming the function
--- and the field.
+-- goes on as the run never stopped; after w:restore a mesh the world's
+-- brains alone hold is the script's nm again, as saved; bad input raises
+-- naming the function and the field.
 local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
@@ -187,6 +188,29 @@ describe("obstacles on a navmesh", function()
     local w2 = steer.load(snap)
     for _ = 1, 60 do w2:step(1) end
     expect(w2:hash()):eq(want)
+  end)
+
+  it("after w:restore, a mesh only the brains hold is the script's nm again, as saved", function()
+    local nm = rooms(true) -- never given to w:add_navmesh: the world holds it through its brains alone
+    local w = steer.world{ dim = 2 }
+    local nav = steer.navigate{ navmesh = nm, stop_radius = 0.3 }
+    for i = 1, 4 do
+      w:spawn{ position = { 3 + i, 8 + i }, radius = 0.3, max_speed = 3, target = { 35, 8 + i }, brain = nav }
+    end
+    local crate = nm:add_obstacle{ box = { min = { 19, 9.2 }, max = { 21, 10.8 } } }
+    w:step(20)
+    local snap, held = w:save(), nm.hash
+    crate:move(0, 5) -- after the save: the restore takes it back
+    w:step(20)
+    w:restore(snap)
+    expect(nm.hash, "nm is the restored world's mesh, the crate where it was saved"):eq(held)
+    w:step(30)
+    local straight = w:hash()
+    w:restore(snap)
+    crate:remove() -- through the script's handle: the restored world's agents see it
+    w:step(30)
+    expect(w:hash() ~= straight, "the crate removed from the world's mesh"):eq(true)
+    expect(w:restore(snap):save() == snap, "restored, then saved: the same bytes"):eq(true)
   end)
 
   it("refuse bad input, naming the function and the field", function()
