@@ -43,6 +43,17 @@ typedef struct SearchNode {
     double g, key, pos[2];
 } SearchNode;
 
+// A portal's room for the search's radius (mesh_path.c: portal_room): the
+// part of it, as parameters lo..hi along its directed edge, that the path
+// may cross; lo INFINITY when closed (hi then 1 when it has a length, so
+// its closing turned something away, else 0). It depends on the edge and
+// the radius alone: kept per directed edge (3 t + j) for one (mesh,
+// radius), valid when its stamp is the query's room_stamp.
+typedef struct PortalRoom {
+    double lo, hi;
+    uint32_t stamp;
+} PortalRoom;
+
 struct steerN_MeshQuery {
     steerN_Alloc alloc;
     // per node: 3 per triangle, then the start and the goal
@@ -61,6 +72,12 @@ struct steerN_MeshQuery {
     double front_key;
     uint32_t front;
     bool has_front;
+    // each portal's room for one (mesh, radius): per directed edge, filled
+    // when first asked (mesh_path.c: portal_room)
+    PortalRoom *room;
+    uint32_t room_cap, room_stamp;
+    uint64_t room_mesh;
+    double room_radius;
     // the search under way
     const steerN_Mesh *m;
     double from[2], to[2], radius, hscale;
