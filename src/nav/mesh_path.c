@@ -111,19 +111,22 @@ static int reserve_nodes(steerN_MeshQuery *q, uint32_t n)
     return 0;
 }
 
-// The portals' rooms for the search under way (r > 0): for n directed
-// edges, all unknown when the mesh or the radius is not the last one's.
+// The ways out of triangles for the search under way: for n directed
+// edges, all unknown when the mesh, the radius or the exclusions are not
+// the last search's.
 static int reserve_rooms(steerN_MeshQuery *q, uint32_t n)
 {
     uint32_t old = q->room_cap;
     if (steerN_query_grow(&q->alloc, (void **)&q->room, &q->room_cap, n, sizeof *q->room)) return -1;
     for (uint32_t e = old; e < q->room_cap; e++) q->room[e].stamp = 0;
-    if (q->room_stamp && q->room_mesh == q->m->prepare_id && q->room_radius == q->radius) return 0;
+    if (q->room_stamp && q->room_mesh == q->m->prepare_id && q->room_radius == q->radius &&
+        q->room_excluded == q->excluded)
+        return 0;
     if (++q->room_stamp == 0) {
         for (uint32_t e = 0; e < q->room_cap; e++) q->room[e].stamp = 0;
         q->room_stamp = 1;
     }
-    q->room_mesh = q->m->prepare_id, q->room_radius = q->radius;
+    q->room_mesh = q->m->prepare_id, q->room_radius = q->radius, q->room_excluded = q->excluded;
     return 0;
 }
 
@@ -272,8 +275,7 @@ steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh 
     if (!m->prepared || !m->ntri) return q->status = STEERN_PATH_START_OFF;
     if (!place(q, from, f ? f->from : NULL, q->from, &q->ts)) return q->status = STEERN_PATH_START_OFF;
     if (!place(q, to, f ? f->to : NULL, q->to, &q->tg)) return q->status = STEERN_PATH_GOAL_OFF;
-    if (m->ntri > (UINT32_MAX - 4) / 3 || reserve_nodes(q, 3 * m->ntri + 2) ||
-        (q->radius > 0 && reserve_rooms(q, 3 * m->ntri)))
+    if (m->ntri > (UINT32_MAX - 4) / 3 || reserve_nodes(q, 3 * m->ntri + 2) || reserve_rooms(q, 3 * m->ntri))
         return q->status = STEERN_PATH_NOMEM;
     q->nban = 0;
     if ((q->groups = steerN_reach_find(q))) reach_known(q);
@@ -317,52 +319,48 @@ __attribute__((always_inline)) static inline double toward(const double p[2], co
     return u < 0 ? 0 : u > 1 ? 1 : u;
 }
 
-// The room of portal e, edge a-b of its triangle (vertices vp, vq), for
-// the search's radius r > 0: kept out of its ends' circles
+// The way out of triangle t through its edge j (e = 3 t + j, from vertex
+// vp at a to vq at b): the node it enters, and the room of its portal
+// for the search's radius r, kept out of its ends' circles
 // (steerN_end_room), as parameters along a-b; closed when its length
-// leaves no room between them. Worked out the first time the search for
-// this mesh and radius asks (the length's square root and two divisions
-// off the search's inner loop: about 10% of a query at r 0.5 on rooms).
-static const PortalRoom *portal_room(steerN_MeshQuery *q, uint32_t e, uint32_t vp, uint32_t vq, const double a[2],
-                                     const double b[2])
+// leaves no room between them (with r = 0 only a degenerate one: lo is
+// 0 / len = 0 and hi 1, so clamping to them changes no parameter in
+// [0, 1]). Worked out the first time a search for this mesh, radius and
+// exclusions asks (the length's square root, two divisions, the
+// neighbour and its area off the search's inner loop).
+static __attribute__((noinline)) const PortalRoom *room_fill(steerN_MeshQuery *q, uint32_t e)
 {
     PortalRoom *x = q->room + e;
-    if (x->stamp == q->room_stamp) return x;
     const steerN_Mesh *m = q->m;
+    uint32_t vp = m->tri[e], vq = m->tri[e % 3 == 2 ? e - 2 : e + 1];
+    const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
     double r = q->radius, len = mg_dist(a, b);
     double ra = steerN_end_room(m, vp, a, b, len, r), rb = steerN_end_room(m, vq, b, a, len, r);
     if (len < ra + rb || !(len > 0)) x->lo = INFINITY, x->hi = len > 0;
     else x->lo = ra / len, x->hi = 1 - rb / len;
+    int32_t u = m->adj[e];
+    x->next = u < 0 || !(q->cost[m->area[u]] < INFINITY) ? UINT32_MAX : 3 * (uint32_t)u + m->back[e];
     x->stamp = q->room_stamp;
     return x;
 }
-
-// Where the path from `at` toward the goal `to` crosses portal e, edge
-// a-b of its triangle (vertices vp, vq), for the search's radius r: its
-// parameter s along a-b, the point on the shortest way from `at` to `to`
-// through the portal (so a step's cost follows the straight line where
-// the corridor allows, and the search's costs stay near the true lengths:
-// fewer triangles to expand), within its room (portal_room). True when
-// the portal is closed; then s > 0 when it was closed for r (0 for a
-// degenerate one). With r = 0 no end is kept from (0 / len is 0 and the
-// parameter is already in [0, 1]), so neither the length nor the ends are
-// needed: the same s, bit for bit. (Inlined into expand, the search's
-// inner loop, with toward and reach: about 12% off a query at r = 0.)
-__attribute__((always_inline)) static inline bool portal_at(steerN_MeshQuery *q, uint32_t e, const double at[2],
-                                                            const double to[2], const double a[2], const double b[2],
-                                                            uint32_t vp, uint32_t vq, double *s)
+__attribute__((always_inline)) static inline const PortalRoom *portal_room(steerN_MeshQuery *q, uint32_t e)
 {
-    if (q->radius > 0) {
-        const PortalRoom *x = portal_room(q, e, vp, vq, a, b);
-        if (!(x->lo < INFINITY)) return *s = x->hi, true;
-        double u = toward(at, to, a, b);
-        *s = u < x->lo ? x->lo : u > x->hi ? x->hi : u;
-        return false;
-    }
-    double dx = b[0] - a[0], dy = b[1] - a[1];
-    if (!(dx * dx + dy * dy > 0)) return *s = 0, true;
-    *s = toward(at, to, a, b);
-    return false;
+    const PortalRoom *x = q->room + e;
+    return x->stamp == q->room_stamp ? x : room_fill(q, e);
+}
+
+static const uint8_t next_edge[3] = { 1, 2, 0 };
+
+// Where the path from `at` toward the goal `to` crosses portal x, edge
+// a-b of its triangle: its parameter along a-b, the point on the shortest
+// way from `at` to `to` through the portal (so a step's cost follows the
+// straight line where the corridor allows, and the search's costs stay
+// near the true lengths: fewer triangles to expand), within its room.
+__attribute__((always_inline)) static inline double portal_at(const PortalRoom *x, const double at[2],
+                                                              const double to[2], const double a[2], const double b[2])
+{
+    double u = toward(at, to, a, b);
+    return u < x->lo ? x->lo : u > x->hi ? x->hi : u;
 }
 
 // A node of the flood from the goal (below): node v, the triangle u
@@ -383,34 +381,33 @@ static bool flood_push(steerN_MeshQuery *q, uint32_t t, int j, uint32_t *n)
     return true;
 }
 
-// Whether the way out of triangle t through its edge j, entered through
-// edge k (-1: from `inside`, the start or the goal, in t), leads to ground
-// the filter allows and passes the search's radius: the width at the
-// corner between edges k and j (widths are >= 0: nothing is too narrow
-// for r = 0), or no pinch between `inside` and edge j. What is turned
-// away as too narrow sets narrowed. The portal's own length is asked by
-// the caller (portal_at).
-static bool passes(steerN_MeshQuery *q, uint32_t t, int k, int j, const double *inside)
+// The way out of triangle t through its edge j, entered through edge
+// k != j (-1: from `inside`, the start or the goal, in t), when it leads
+// to ground the filter allows and passes the search's radius: the width
+// at the corner between edges k and j (widths are >= 0: nothing is too
+// narrow for r = 0), or no pinch between `inside` and edge j; else NULL.
+// What is turned away as too narrow sets narrowed. The portal's own
+// length is asked by the caller (its room's lo).
+__attribute__((always_inline)) static inline const PortalRoom *way_out(steerN_MeshQuery *q, uint32_t t, int k, int j,
+                                                                      const double *inside)
 {
     const steerN_Mesh *m = q->m;
-    int32_t u = m->adj[3 * t + j];
+    const PortalRoom *x = portal_room(q, 3 * t + (uint32_t)j);
     double r = q->radius;
-    if (j == k || u < 0 || !(q->cost[m->area[u]] < INFINITY)) return false;
-    if (k >= 0 && r > 0 && 2 * r > m->width[3 * t + (j == (k + 1) % 3 ? j : k)]) return q->narrowed = true, false;
-    if (k < 0 && r > 0 && pinched(q, t, j, inside)) return q->narrowed = true, false;
-    return true;
+    if (x->next == UINT32_MAX) return NULL;
+    if (k >= 0 && r > 0 && 2 * r > m->width[3 * t + (uint32_t)(j == next_edge[k] ? j : k)])
+        return q->narrowed = true, NULL;
+    if (k < 0 && r > 0 && pinched(q, t, j, inside)) return q->narrowed = true, NULL;
+    return x;
 }
 
 // Whether that way is open to the search's radius: the search's own tests
-// (expand), which hold both ways (passes, and a portal's length).
+// (expand), which hold both ways (way_out, and a portal's length).
 static bool open_way(steerN_MeshQuery *q, uint32_t t, int k, int j, const double *inside)
 {
-    const steerN_Mesh *m = q->m;
-    if (!passes(q, t, k, j, inside)) return false;
-    uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
-    const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
-    double s;
-    if (portal_at(q, 3 * t + (uint32_t)j, a, a, a, b, vp, vq, &s)) return q->narrowed = q->narrowed || s > 0, false;
+    const PortalRoom *x = j == k ? NULL : way_out(q, t, k, j, inside);
+    if (!x) return false;
+    if (!(x->lo < INFINITY)) return q->narrowed = q->narrowed || x->hi > 0, false;
     return true;
 }
 
@@ -448,8 +445,9 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
     double r = q->radius, ct = q->cost[m->area[t]];
     const double *at = q->node[n].pos, gn = q->node[n].g;
     for (int j = 0; j < 3; j++) {
-        if (!passes(q, t, k, j, q->from)) continue;
-        uint32_t v = 3 * (uint32_t)m->adj[3 * t + j] + m->back[3 * t + j];
+        const PortalRoom *w = j == k ? NULL : way_out(q, t, k, j, q->from);
+        if (!w) continue;
+        uint32_t v = w->next;
         // expanded already (or banned: a corridor's portal), so reached
         // through this portal before, which was open then as now: nothing
         // to work out (reach would turn it away)
@@ -458,13 +456,12 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
         // cannot get back to the largest group, nor is on the goal's side
         // of it (its reverse not in the flood from the goal: goal_side)
         if (q->live && !q->live[3 * t + j] && q->fmark[3 * t + j] != q->fstamp) continue;
-        uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
-        const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
-        double s;
-        if (portal_at(q, 3 * t + (uint32_t)j, at, q->to, a, b, vp, vq, &s)) {
-            q->narrowed = q->narrowed || s > 0;
+        if (!(w->lo < INFINITY)) {
+            q->narrowed = q->narrowed || w->hi > 0;
             continue;
         }
+        const double *a = m->xy + 2 * m->tri[3 * t + j], *b = m->xy + 2 * m->tri[3 * t + next_edge[j]];
+        double s = portal_at(w, at, q->to, a, b);
         double x[2] = { a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]) };
         double g = gn + mg_dist(at, x) * ct;
         if (reach(q, v, n, x, g)) return -1;
