@@ -389,7 +389,7 @@ static bool flood_push(steerN_MeshQuery *q, uint32_t t, int j, uint32_t *n)
 // What is turned away as too narrow sets narrowed. The portal's own
 // length is asked by the caller (its room's lo).
 __attribute__((always_inline)) static inline const PortalRoom *way_out(steerN_MeshQuery *q, uint32_t t, int k, int j,
-                                                                      const double *inside)
+                                                                       const double *inside)
 {
     const steerN_Mesh *m = q->m;
     const PortalRoom *x = portal_room(q, 3 * t + (uint32_t)j);
