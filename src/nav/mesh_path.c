@@ -303,22 +303,6 @@ static bool pinched(const steerN_MeshQuery *q, uint32_t t, int k, const double p
     return steerN_mesh_pinched(q->m, q->radius, t, k, p);
 }
 
-// The parameter u in [0, 1] of the point x of segment a-b (not
-// degenerate) on the shortest way from p to q through it: least
-// |p x| + |x q|. On a-b's line that point divides the feet of p and q in
-// the ratio of their distances from the line (where the segment p-q, or
-// p to q mirrored, crosses it), and the sum is convex along the line, so
-// the segment's is that point clamped. Both on the line: p's foot.
-__attribute__((always_inline)) static inline double toward(const double p[2], const double q[2], const double a[2],
-                                                           const double b[2])
-{
-    double dx = b[0] - a[0], dy = b[1] - a[1], l2 = dx * dx + dy * dy;
-    double tp = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2, tq = ((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / l2;
-    double hp = fabs(mg_cross(dx, dy, p[0] - a[0], p[1] - a[1])), hq = fabs(mg_cross(dx, dy, q[0] - a[0], q[1] - a[1]));
-    double u = hp + hq > 0 ? (tp * hq + tq * hp) / (hp + hq) : tp;
-    return u < 0 ? 0 : u > 1 ? 1 : u;
-}
-
 // The way out of triangle t through its edge j (e = 3 t + j, from vertex
 // vp at a to vq at b): the node it enters, and the room of its portal
 // for the search's radius r, kept out of its ends' circles
@@ -338,6 +322,8 @@ static __attribute__((noinline)) const PortalRoom *room_fill(steerN_MeshQuery *q
     double ra = steerN_end_room(m, vp, a, b, len, r), rb = steerN_end_room(m, vq, b, a, len, r);
     if (len < ra + rb || !(len > 0)) x->lo = INFINITY, x->hi = len > 0;
     else x->lo = ra / len, x->hi = 1 - rb / len;
+    x->a[0] = a[0], x->a[1] = a[1], x->d[0] = b[0] - a[0], x->d[1] = b[1] - a[1];
+    x->l2 = x->d[0] * x->d[0] + x->d[1] * x->d[1];
     int32_t u = m->adj[e];
     x->next = u < 0 || !(q->cost[m->area[u]] < INFINITY) ? UINT32_MAX : 3 * (uint32_t)u + m->back[e];
     x->stamp = q->room_stamp;
@@ -351,15 +337,24 @@ __attribute__((always_inline)) static inline const PortalRoom *portal_room(steer
 
 static const uint8_t next_edge[3] = { 1, 2, 0 };
 
-// Where the path from `at` toward the goal `to` crosses portal x, edge
-// a-b of its triangle: its parameter along a-b, the point on the shortest
-// way from `at` to `to` through the portal (so a step's cost follows the
-// straight line where the corridor allows, and the search's costs stay
-// near the true lengths: fewer triangles to expand), within its room.
-__attribute__((always_inline)) static inline double portal_at(const PortalRoom *x, const double at[2],
-                                                              const double to[2], const double a[2], const double b[2])
+// Where the path from p toward the goal q crosses portal x: its
+// parameter along the portal's edge, the point on the shortest way from p
+// to q through it (so a step's cost follows the straight line where the
+// corridor allows, and the search's costs stay near the true lengths:
+// fewer triangles to expand), within its room. That point, as the least
+// |p x| + |x q| over the edge's line, divides the feet of p and q in the
+// ratio of their distances from the line (where the segment p-q, or p to
+// q mirrored, crosses it); the sum is convex along the line, so the
+// segment's is that point clamped to [0, 1]. Both on the line: p's foot.
+// The edge is not degenerate (its room is open).
+__attribute__((always_inline)) static inline double portal_at(const PortalRoom *x, const double p[2], const double q[2])
 {
-    double u = toward(at, to, a, b);
+    const double *a = x->a;
+    double dx = x->d[0], dy = x->d[1], l2 = x->l2;
+    double tp = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2, tq = ((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / l2;
+    double hp = fabs(mg_cross(dx, dy, p[0] - a[0], p[1] - a[1])), hq = fabs(mg_cross(dx, dy, q[0] - a[0], q[1] - a[1]));
+    double u = hp + hq > 0 ? (tp * hq + tq * hp) / (hp + hq) : tp;
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
     return u < x->lo ? x->lo : u > x->hi ? x->hi : u;
 }
 
@@ -381,31 +376,34 @@ static bool flood_push(steerN_MeshQuery *q, uint32_t t, int j, uint32_t *n)
     return true;
 }
 
-// The way out of triangle t through its edge j, entered through edge
-// k != j (-1: from `inside`, the start or the goal, in t), when it leads
-// to ground the filter allows and passes the search's radius: the width
-// at the corner between edges k and j (widths are >= 0: nothing is too
-// narrow for r = 0), or no pinch between `inside` and edge j; else NULL.
-// What is turned away as too narrow sets narrowed. The portal's own
-// length is asked by the caller (its room's lo).
-__attribute__((always_inline)) static inline const PortalRoom *way_out(steerN_MeshQuery *q, uint32_t t, int k, int j,
+// The way out of triangle t through its edge j, entered through another
+// edge (c: the corner between the two; -1 when entered from `inside`,
+// the start or the goal, in t), when it leads to ground the filter allows
+// and passes the search's radius: the width at that corner (widths are
+// >= 0: nothing is too narrow for r = 0), or no pinch between `inside`
+// and edge j; else NULL. What is turned away as too narrow sets narrowed.
+// The portal's own length is asked by the caller (its room's lo).
+__attribute__((always_inline)) static inline const PortalRoom *way_out(steerN_MeshQuery *q, uint32_t t, int j, int c,
                                                                        const double *inside)
 {
-    const steerN_Mesh *m = q->m;
     const PortalRoom *x = portal_room(q, 3 * t + (uint32_t)j);
     double r = q->radius;
     if (x->next == UINT32_MAX) return NULL;
-    if (k >= 0 && r > 0 && 2 * r > m->width[3 * t + (uint32_t)(j == next_edge[k] ? j : k)])
-        return q->narrowed = true, NULL;
-    if (k < 0 && r > 0 && pinched(q, t, j, inside)) return q->narrowed = true, NULL;
+    if (c >= 0 && r > 0 && 2 * r > q->m->width[3 * t + (uint32_t)c]) return q->narrowed = true, NULL;
+    if (c < 0 && r > 0 && pinched(q, t, j, inside)) return q->narrowed = true, NULL;
     return x;
 }
 
-// Whether that way is open to the search's radius: the search's own tests
-// (expand), which hold both ways (way_out, and a portal's length).
+// The corner between edges k and j of a triangle (k != j; -1 when k is).
+static int corner(int k, int j) { return k < 0 ? -1 : j == next_edge[k] ? j : k; }
+
+// Whether the way out of triangle t through its edge j, entered through
+// edge k (-1: from `inside`), is open to the search's radius: the
+// search's own tests (expand), which hold both ways (way_out, and a
+// portal's length).
 static bool open_way(steerN_MeshQuery *q, uint32_t t, int k, int j, const double *inside)
 {
-    const PortalRoom *x = j == k ? NULL : way_out(q, t, k, j, inside);
+    const PortalRoom *x = j == k ? NULL : way_out(q, t, j, corner(k, j), inside);
     if (!x) return false;
     if (!(x->lo < INFINITY)) return q->narrowed = q->narrowed || x->hi > 0, false;
     return true;
@@ -437,6 +435,34 @@ static bool enclosed(steerN_MeshQuery *q, uint32_t budget, uint32_t *work)
     return true;
 }
 
+// Node n (in triangle t, at `at` for cost gn, ct the cost of t) reaches
+// out through t's edge j (corner c: way_out).
+__attribute__((always_inline)) static inline int step_out(steerN_MeshQuery *q, uint32_t n, uint32_t t, int j, int c,
+                                                          const double at[2], double gn, double ct)
+{
+    const PortalRoom *w = way_out(q, t, j, c, q->from);
+    if (!w) return 0;
+    uint32_t v = w->next;
+    // expanded already (or banned: a corridor's portal), so reached
+    // through this portal before, which was open then as now: nothing
+    // to work out (reach would turn it away)
+    if (q->closed[v] == q->stamp) return 0;
+    // a node that cannot reach the goal (mesh_reach.c): one that
+    // cannot get back to the largest group, nor is on the goal's side
+    // of it (its reverse not in the flood from the goal: goal_side)
+    if (q->live && !q->live[3 * t + (uint32_t)j] && q->fmark[3 * t + (uint32_t)j] != q->fstamp) return 0;
+    if (!(w->lo < INFINITY)) {
+        q->narrowed = q->narrowed || w->hi > 0;
+        return 0;
+    }
+    double s = portal_at(w, at, q->to);
+    double x[2] = { w->a[0] + s * w->d[0], w->a[1] + s * w->d[1] };
+    return reach(q, v, n, x, gn + mg_dist(at, x) * ct);
+}
+
+// The search's step: node n's ways out (each reaching a node by its own
+// portal, so the order they are taken in changes nothing), and the goal
+// from its triangle.
 static int expand(steerN_MeshQuery *q, uint32_t n)
 {
     const steerN_Mesh *m = q->m;
@@ -444,27 +470,14 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
     int k = n == start ? -1 : (int)(n % 3);
     double r = q->radius, ct = q->cost[m->area[t]];
     const double *at = q->node[n].pos, gn = q->node[n].g;
-    for (int j = 0; j < 3; j++) {
-        const PortalRoom *w = j == k ? NULL : way_out(q, t, k, j, q->from);
-        if (!w) continue;
-        uint32_t v = w->next;
-        // expanded already (or banned: a corridor's portal), so reached
-        // through this portal before, which was open then as now: nothing
-        // to work out (reach would turn it away)
-        if (q->closed[v] == q->stamp) continue;
-        // a node that cannot reach the goal (mesh_reach.c): one that
-        // cannot get back to the largest group, nor is on the goal's side
-        // of it (its reverse not in the flood from the goal: goal_side)
-        if (q->live && !q->live[3 * t + j] && q->fmark[3 * t + j] != q->fstamp) continue;
-        if (!(w->lo < INFINITY)) {
-            q->narrowed = q->narrowed || w->hi > 0;
-            continue;
-        }
-        const double *a = m->xy + 2 * m->tri[3 * t + j], *b = m->xy + 2 * m->tri[3 * t + next_edge[j]];
-        double s = portal_at(w, at, q->to, a, b);
-        double x[2] = { a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]) };
-        double g = gn + mg_dist(at, x) * ct;
-        if (reach(q, v, n, x, g)) return -1;
+    if (k < 0) {
+        for (int j = 0; j < 3; j++)
+            if (step_out(q, n, t, j, -1, at, gn, ct)) return -1;
+    } else {
+        // the edge after k (the corner they share is its start), then the
+        // one before k (their corner is k's start)
+        int j = next_edge[k];
+        if (step_out(q, n, t, j, j, at, gn, ct) || step_out(q, n, t, next_edge[j], k, at, gn, ct)) return -1;
     }
     if (t != q->tg) return 0;
     if (k >= 0 && r > 0 && pinched(q, t, k, q->to)) {

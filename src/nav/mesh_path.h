@@ -51,9 +51,12 @@ typedef struct SearchNode {
 // turned something away, else 0). It depends on the edge, the radius and
 // the excluded areas alone: kept per directed edge (3 t + j) for one
 // (mesh, radius, exclusions), valid when its stamp is the query's
-// room_stamp.
+// room_stamp. With it the edge itself, from a along d (its squared length
+// l2), as the search computes them: one cache line holds all that the
+// search reads of a way out.
 typedef struct PortalRoom {
     double lo, hi;
+    double a[2], d[2], l2;
     uint32_t next, stamp;
 } PortalRoom;
 
