@@ -52,8 +52,8 @@ typedef struct SearchNode {
 // the excluded areas alone: kept per directed edge (3 t + j) for one
 // (mesh, radius, exclusions), valid when its stamp is the query's
 // room_stamp. With it the edge itself, from a along d (its squared length
-// l2), as the search computes them: one cache line holds all that the
-// search reads of a way out.
+// l2), as the search computes them: all that the
+// search reads of a way out (64 bytes).
 typedef struct PortalRoom {
     double lo, hi;
     double a[2], d[2], l2;
