@@ -70,6 +70,7 @@ void steerN_mesh_query_free(steerN_MeshQuery *q)
     steerN_realloc(&a, q->fstack, sizeof *q->fstack * n, 0);
     steerN_realloc(&a, q->hkey, sizeof *q->hkey * q->hcap, 0);
     steerN_realloc(&a, q->hitem, sizeof *q->hitem * q->hcap, 0);
+    steerN_realloc(&a, q->room, sizeof *q->room * q->room_cap, 0);
     steerN_realloc(&a, q->pts, sizeof *q->pts * 2 * q->cap_pts, 0);
     steerN_realloc(&a, q->pz, sizeof *q->pz * q->cap_pz, 0);
     steerN_realloc(&a, q->corr, sizeof *q->corr * q->cap_corr, 0);
@@ -107,6 +108,25 @@ static int reserve_nodes(steerN_MeshQuery *q, uint32_t n)
     memset(q->seen + old, 0, sizeof *q->seen * (c - old));
     memset(q->fmark + old, 0, sizeof *q->fmark * (c - old));
     memset(q->closed + old, 0, sizeof *q->closed * (c - old));
+    return 0;
+}
+
+// The ways out of triangles for the search under way: for n directed
+// edges, all unknown when the mesh, the radius or the exclusions are not
+// the last search's.
+static int reserve_rooms(steerN_MeshQuery *q, uint32_t n)
+{
+    uint32_t old = q->room_cap;
+    if (steerN_query_grow(&q->alloc, (void **)&q->room, &q->room_cap, n, sizeof *q->room)) return -1;
+    for (uint32_t e = old; e < q->room_cap; e++) q->room[e].stamp = 0;
+    if (q->room_stamp && q->room_mesh == q->m->prepare_id && q->room_radius == q->radius &&
+        q->room_excluded == q->excluded)
+        return 0;
+    if (++q->room_stamp == 0) {
+        for (uint32_t e = 0; e < q->room_cap; e++) q->room[e].stamp = 0;
+        q->room_stamp = 1;
+    }
+    q->room_mesh = q->m->prepare_id, q->room_radius = q->radius, q->room_excluded = q->excluded;
     return 0;
 }
 
@@ -255,7 +275,8 @@ steerN_PathStatus steerN_mesh_path_begin(steerN_MeshQuery *q, const steerN_Mesh 
     if (!m->prepared || !m->ntri) return q->status = STEERN_PATH_START_OFF;
     if (!place(q, from, f ? f->from : NULL, q->from, &q->ts)) return q->status = STEERN_PATH_START_OFF;
     if (!place(q, to, f ? f->to : NULL, q->to, &q->tg)) return q->status = STEERN_PATH_GOAL_OFF;
-    if (m->ntri > (UINT32_MAX - 4) / 3 || reserve_nodes(q, 3 * m->ntri + 2)) return q->status = STEERN_PATH_NOMEM;
+    if (m->ntri > (UINT32_MAX - 4) / 3 || reserve_nodes(q, 3 * m->ntri + 2) || reserve_rooms(q, 3 * m->ntri))
+        return q->status = STEERN_PATH_NOMEM;
     q->nban = 0;
     if ((q->groups = steerN_reach_find(q))) reach_known(q);
     return q->status = seed(q) ? STEERN_PATH_NOMEM : STEERN_PATH_WORKING;
@@ -282,52 +303,59 @@ static bool pinched(const steerN_MeshQuery *q, uint32_t t, int k, const double p
     return steerN_mesh_pinched(q->m, q->radius, t, k, p);
 }
 
-// The parameter u in [0, 1] of the point x of segment a-b (not
-// degenerate) on the shortest way from p to q through it: least
-// |p x| + |x q|. On a-b's line that point divides the feet of p and q in
-// the ratio of their distances from the line (where the segment p-q, or
-// p to q mirrored, crosses it), and the sum is convex along the line, so
-// the segment's is that point clamped. Both on the line: p's foot.
-__attribute__((always_inline)) static inline double toward(const double p[2], const double q[2], const double a[2],
-                                                           const double b[2])
+// The way out of triangle t through its edge j (e = 3 t + j, from vertex
+// vp at a to vq at b): the node it enters, and the room of its portal
+// for the search's radius r, kept out of its ends' circles
+// (steerN_end_room), as parameters along a-b; closed when its length
+// leaves no room between them (with r = 0 only a degenerate one: lo is
+// 0 / len = 0 and hi 1, so clamping to them changes no parameter in
+// [0, 1]). Worked out the first time a search for this mesh, radius and
+// exclusions asks (the length's square root, two divisions, the
+// neighbour and its area off the search's inner loop).
+static __attribute__((noinline)) const PortalRoom *room_fill(steerN_MeshQuery *q, uint32_t e)
 {
-    double dx = b[0] - a[0], dy = b[1] - a[1], l2 = dx * dx + dy * dy;
+    PortalRoom *x = q->room + e;
+    const steerN_Mesh *m = q->m;
+    uint32_t vp = m->tri[e], vq = m->tri[e % 3 == 2 ? e - 2 : e + 1];
+    const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
+    double r = q->radius, len = mg_dist(a, b);
+    double ra = steerN_end_room(m, vp, a, b, len, r), rb = steerN_end_room(m, vq, b, a, len, r);
+    if (len < ra + rb || !(len > 0)) x->lo = INFINITY, x->hi = len > 0;
+    else x->lo = ra / len, x->hi = 1 - rb / len;
+    x->a[0] = a[0], x->a[1] = a[1], x->d[0] = b[0] - a[0], x->d[1] = b[1] - a[1];
+    x->l2 = x->d[0] * x->d[0] + x->d[1] * x->d[1];
+    int32_t u = m->adj[e];
+    x->next = u < 0 || !(q->cost[m->area[u]] < INFINITY) ? UINT32_MAX : 3 * (uint32_t)u + m->back[e];
+    x->stamp = q->room_stamp;
+    return x;
+}
+__attribute__((always_inline)) static inline const PortalRoom *portal_room(steerN_MeshQuery *q, uint32_t e)
+{
+    const PortalRoom *x = q->room + e;
+    return x->stamp == q->room_stamp ? x : room_fill(q, e);
+}
+
+static const uint8_t next_edge[3] = { 1, 2, 0 };
+
+// Where the path from p toward the goal q crosses portal x: its
+// parameter along the portal's edge, the point on the shortest way from p
+// to q through it (so a step's cost follows the straight line where the
+// corridor allows, and the search's costs stay near the true lengths:
+// fewer triangles to expand), within its room. That point, as the least
+// |p x| + |x q| over the edge's line, divides the feet of p and q in the
+// ratio of their distances from the line (where the segment p-q, or p to
+// q mirrored, crosses it); the sum is convex along the line, so the
+// segment's is that point clamped to [0, 1]. Both on the line: p's foot.
+// The edge is not degenerate (its room is open).
+__attribute__((always_inline)) static inline double portal_at(const PortalRoom *x, const double p[2], const double q[2])
+{
+    const double *a = x->a;
+    double dx = x->d[0], dy = x->d[1], l2 = x->l2;
     double tp = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2, tq = ((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / l2;
     double hp = fabs(mg_cross(dx, dy, p[0] - a[0], p[1] - a[1])), hq = fabs(mg_cross(dx, dy, q[0] - a[0], q[1] - a[1]));
     double u = hp + hq > 0 ? (tp * hq + tq * hp) / (hp + hq) : tp;
-    return u < 0 ? 0 : u > 1 ? 1 : u;
-}
-
-// Where the path from `at` toward the goal `to` crosses the portal a-b
-// (vertices vp, vq) for radius r: its parameter s along a-b, the point on
-// the shortest way from `at` to `to` through the portal (so a step's cost
-// follows the straight line where the corridor allows, and the search's
-// costs stay near the true lengths: fewer triangles to expand), kept out
-// of its ends' circles (steerN_end_room). True when the portal is closed: s is
-// then its length (0 for a degenerate one). With r = 0 no end is kept
-// from (0 / len is 0 and the parameter is already in [0, 1]), so neither
-// the length nor the ends are needed: the same s, bit for bit. (The
-// case r > 0 out of line, the rest inlined into expand, the search's
-// inner loop, with toward and reach: about 12% off a query at
-// r = 0, no change at r 0.5.)
-static bool portal_at_r(const steerN_Mesh *m, const double at[2], const double to[2], const double a[2],
-                        const double b[2], uint32_t vp, uint32_t vq, double r, double *s)
-{
-    double len = mg_dist(a, b), ra = steerN_end_room(m, vp, a, b, len, r), rb = steerN_end_room(m, vq, b, a, len, r);
-    if (len < ra + rb || !(len > 0)) return *s = len, true;
-    double lo = ra / len, hi = 1 - rb / len, u = toward(at, to, a, b);
-    *s = u < lo ? lo : u > hi ? hi : u;
-    return false;
-}
-__attribute__((always_inline)) static inline bool portal_at(const steerN_Mesh *m, const double at[2],
-                                                            const double to[2], const double a[2], const double b[2],
-                                                            uint32_t vp, uint32_t vq, double r, double *s)
-{
-    if (r > 0) return portal_at_r(m, at, to, a, b, vp, vq, r, s);
-    double dx = b[0] - a[0], dy = b[1] - a[1];
-    if (!(dx * dx + dy * dy > 0)) return *s = 0, true;
-    *s = toward(at, to, a, b);
-    return false;
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    return u < x->lo ? x->lo : u > x->hi ? x->hi : u;
 }
 
 // A node of the flood from the goal (below): node v, the triangle u
@@ -348,35 +376,36 @@ static bool flood_push(steerN_MeshQuery *q, uint32_t t, int j, uint32_t *n)
     return true;
 }
 
-// Whether the way out of triangle t through its edge j, entered through
-// edge k (-1: from `inside`, the start or the goal, in t), leads to ground
-// the filter allows and passes the search's radius: the width at the
-// corner between edges k and j (widths are >= 0: nothing is too narrow
-// for r = 0), or no pinch between `inside` and edge j. What is turned
-// away as too narrow sets narrowed. The portal's own length is asked by
-// the caller (portal_at).
-static bool passes(steerN_MeshQuery *q, uint32_t t, int k, int j, const double *inside)
+// The way out of triangle t through its edge j, entered through another
+// edge (c: the corner between the two; -1 when entered from `inside`,
+// the start or the goal, in t), when it leads to ground the filter allows
+// and passes the search's radius: the width at that corner (widths are
+// >= 0: nothing is too narrow for r = 0), or no pinch between `inside`
+// and edge j; else NULL. What is turned away as too narrow sets narrowed.
+// The portal's own length is asked by the caller (its room's lo).
+__attribute__((always_inline)) static inline const PortalRoom *way_out(steerN_MeshQuery *q, uint32_t t, int j, int c,
+                                                                       const double *inside)
 {
-    const steerN_Mesh *m = q->m;
-    int32_t u = m->adj[3 * t + j];
+    const PortalRoom *x = portal_room(q, 3 * t + (uint32_t)j);
     double r = q->radius;
-    if (j == k || u < 0 || !(q->cost[m->area[u]] < INFINITY)) return false;
-    if (k >= 0 && r > 0 && 2 * r > m->width[3 * t + (j == (k + 1) % 3 ? j : k)]) return q->narrowed = true, false;
-    if (k < 0 && r > 0 && pinched(q, t, j, inside)) return q->narrowed = true, false;
-    return true;
+    if (x->next == UINT32_MAX) return NULL;
+    if (c >= 0 && r > 0 && 2 * r > q->m->width[3 * t + (uint32_t)c]) return q->narrowed = true, NULL;
+    if (c < 0 && r > 0 && pinched(q, t, j, inside)) return q->narrowed = true, NULL;
+    return x;
 }
 
-// Whether that way is open to the search's radius: the search's own tests
-// (expand), which hold both ways (passes, and a portal's length).
+// The corner between edges k and j of a triangle (k != j; -1 when k is).
+static int corner(int k, int j) { return k < 0 ? -1 : j == next_edge[k] ? j : k; }
+
+// Whether the way out of triangle t through its edge j, entered through
+// edge k (-1: from `inside`), is open to the search's radius: the
+// search's own tests (expand), which hold both ways (way_out, and a
+// portal's length).
 static bool open_way(steerN_MeshQuery *q, uint32_t t, int k, int j, const double *inside)
 {
-    const steerN_Mesh *m = q->m;
-    double r = q->radius;
-    if (!passes(q, t, k, j, inside)) return false;
-    uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
-    const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
-    double s;
-    if (portal_at(m, a, a, a, b, vp, vq, r, &s)) return q->narrowed = q->narrowed || s > 0, false;
+    const PortalRoom *x = j == k ? NULL : way_out(q, t, j, corner(k, j), inside);
+    if (!x) return false;
+    if (!(x->lo < INFINITY)) return q->narrowed = q->narrowed || x->hi > 0, false;
     return true;
 }
 
@@ -406,6 +435,34 @@ static bool enclosed(steerN_MeshQuery *q, uint32_t budget, uint32_t *work)
     return true;
 }
 
+// Node n (in triangle t, at `at` for cost gn, ct the cost of t) reaches
+// out through t's edge j (corner c: way_out).
+__attribute__((always_inline)) static inline int step_out(steerN_MeshQuery *q, uint32_t n, uint32_t t, int j, int c,
+                                                          const double at[2], double gn, double ct)
+{
+    const PortalRoom *w = way_out(q, t, j, c, q->from);
+    if (!w) return 0;
+    uint32_t v = w->next;
+    // expanded already (or banned: a corridor's portal), so reached
+    // through this portal before, which was open then as now: nothing
+    // to work out (reach would turn it away)
+    if (q->closed[v] == q->stamp) return 0;
+    // a node that cannot reach the goal (mesh_reach.c): one that
+    // cannot get back to the largest group, nor is on the goal's side
+    // of it (its reverse not in the flood from the goal: goal_side)
+    if (q->live && !q->live[3 * t + (uint32_t)j] && q->fmark[3 * t + (uint32_t)j] != q->fstamp) return 0;
+    if (!(w->lo < INFINITY)) {
+        q->narrowed = q->narrowed || w->hi > 0;
+        return 0;
+    }
+    double s = portal_at(w, at, q->to);
+    double x[2] = { w->a[0] + s * w->d[0], w->a[1] + s * w->d[1] };
+    return reach(q, v, n, x, gn + mg_dist(at, x) * ct);
+}
+
+// The search's step: node n's ways out (each reaching a node by its own
+// portal, so the order they are taken in changes nothing), and the goal
+// from its triangle.
 static int expand(steerN_MeshQuery *q, uint32_t n)
 {
     const steerN_Mesh *m = q->m;
@@ -413,27 +470,14 @@ static int expand(steerN_MeshQuery *q, uint32_t n)
     int k = n == start ? -1 : (int)(n % 3);
     double r = q->radius, ct = q->cost[m->area[t]];
     const double *at = q->node[n].pos, gn = q->node[n].g;
-    for (int j = 0; j < 3; j++) {
-        if (!passes(q, t, k, j, q->from)) continue;
-        uint32_t v = 3 * (uint32_t)m->adj[3 * t + j] + m->back[3 * t + j];
-        // expanded already (or banned: a corridor's portal), so reached
-        // through this portal before, which was open then as now: nothing
-        // to work out (reach would turn it away)
-        if (q->closed[v] == q->stamp) continue;
-        // a node that cannot reach the goal (mesh_reach.c): one that
-        // cannot get back to the largest group, nor is on the goal's side
-        // of it (its reverse not in the flood from the goal: goal_side)
-        if (q->live && !q->live[3 * t + j] && q->fmark[3 * t + j] != q->fstamp) continue;
-        uint32_t vp = m->tri[3 * t + j], vq = m->tri[3 * t + (j + 1) % 3];
-        const double *a = m->xy + 2 * vp, *b = m->xy + 2 * vq;
-        double s;
-        if (portal_at(m, at, q->to, a, b, vp, vq, r, &s)) {
-            q->narrowed = q->narrowed || s > 0;
-            continue;
-        }
-        double x[2] = { a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]) };
-        double g = gn + mg_dist(at, x) * ct;
-        if (reach(q, v, n, x, g)) return -1;
+    if (k < 0) {
+        for (int j = 0; j < 3; j++)
+            if (step_out(q, n, t, j, -1, at, gn, ct)) return -1;
+    } else {
+        // the edge after k (the corner they share is its start), then the
+        // one before k (their corner is k's start)
+        int j = next_edge[k];
+        if (step_out(q, n, t, j, j, at, gn, ct) || step_out(q, n, t, next_edge[j], k, at, gn, ct)) return -1;
     }
     if (t != q->tg) return 0;
     if (k >= 0 && r > 0 && pinched(q, t, k, q->to)) {

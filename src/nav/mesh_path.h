@@ -43,6 +43,23 @@ typedef struct SearchNode {
     double g, key, pos[2];
 } SearchNode;
 
+// A way out of a triangle for the search under way (mesh_path.c:
+// portal_room): the node it enters (next, UINT32_MAX when it enters no
+// ground the filter allows) and the part of its portal, as parameters
+// lo..hi along its directed edge, that the path may cross for the radius;
+// lo INFINITY when closed (hi then 1 when it has a length, so its closing
+// turned something away, else 0). It depends on the edge, the radius and
+// the excluded areas alone: kept per directed edge (3 t + j) for one
+// (mesh, radius, exclusions), valid when its stamp is the query's
+// room_stamp. With it the edge itself, from a along d (its squared length
+// l2), as the search computes them: all that the
+// search reads of a way out (64 bytes).
+typedef struct PortalRoom {
+    double lo, hi;
+    double a[2], d[2], l2;
+    uint32_t next, stamp;
+} PortalRoom;
+
 struct steerN_MeshQuery {
     steerN_Alloc alloc;
     // per node: 3 per triangle, then the start and the goal
@@ -61,6 +78,12 @@ struct steerN_MeshQuery {
     double front_key;
     uint32_t front;
     bool has_front;
+    // each way out of a triangle for one (mesh, radius, exclusions): per
+    // directed edge, filled when first asked (mesh_path.c: portal_room)
+    PortalRoom *room;
+    uint32_t room_cap, room_stamp;
+    uint64_t room_mesh, room_excluded;
+    double room_radius;
     // the search under way
     const steerN_Mesh *m;
     double from[2], to[2], radius, hscale;
