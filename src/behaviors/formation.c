@@ -343,6 +343,7 @@ void *steerB_formation_navmesh(const steerB_Formation *f) { return f->mesh; }
 void steerB_formation_set_target(steerB_Formation *f, const float *p)
 {
     f->replan = 1;
+    f->regroup = 0; // a new target: it goes (its members catch up as they do in the open)
     f->has_target = p != NULL;
     if (p) memcpy(f->target, p, sizeof f->target);
 }
@@ -438,6 +439,7 @@ static void follow_leader(steerB_Formation *f, const steer_World *w, uint32_t d)
     f->pos[0] -= f->head[0] * f->spacing; // one spacing behind: the shape's front clears the leader
     f->pos[1] -= f->head[1] * f->spacing;
     f->placed = 1;
+    f->regroup = 0; // the leader sets the pace
 }
 
 static void move_to_target(steerB_Formation *f, const steer_World *w)
@@ -487,6 +489,16 @@ static void move_to_target(steerB_Formation *f, const steer_World *w)
     float mod = steerB_formation_moderate(lag, s), away = steerB_formation_moderate(lag_away, s);
     if (away < CRAWL) away = CRAWL; // those going their own way do not stop it: they would stand in each other's way
     if (away < mod) mod = away;
+    // formed up past a narrow place: it stands until its members are in
+    // their slots (a slot that moves off at near a member's top speed
+    // takes it seconds to catch), for REGROUP_MOST at most
+    // (counted from when the last has come through the gate)
+    if (f->regroup) {
+        bool in = lag <= REGROUP * s && lag_away <= REGROUP * s, queued = false;
+        for (uint32_t i = 0; i < f->n; i++) queued = queued || f->behind[i];
+        f->regroup = in || (float)(f->regroup - 1) * w->dt >= REGROUP_MOST ? 0 : queued ? 1 : f->regroup + 1;
+        if (f->regroup) mod = 0.0f;
+    }
     float want = steerB_brake(top * mod, left, BRAKE * s, STEERB_RATIO_FIRST);
     float have = sqrtf(f->vel[0] * f->vel[0] + f->vel[1] * f->vel[1]);
     float speed = want < have + top * w->dt ? want : have + top * w->dt; // gathers speed over a second
@@ -586,8 +598,10 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
         f->odo += sqrtf(dx * dx + dy * dy);
         steerB_formation_record_trail(f);
         steerB_formation_narrow_places(w, f);
-        if (f->narrowed) steerB_formation_narrow_offsets(f);
-        else steerB_formation_come_through(w, f);
+        if (f->narrowed) {
+            steerB_formation_narrow_offsets(f);
+            steerB_formation_keep_order(w, f);
+        } else steerB_formation_come_through(w, f);
         steerB_formation_route(w, f);
     }
 }
@@ -607,7 +621,8 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
 // (u8) and, when it does, the next point of that way (2 f32); then the
 // way through the last narrow place (2 f32), the metres its queue has
 // gone past it and its speed (f32 each) and per member its place in that
-// queue (u32: 0 when through).
+// queue (u32: 0 when through); then the ticks it has stood for its members
+// since it formed up (u32: 0 when it does not).
 static void fm_encode(const void *obj, steerS_Writer *o)
 {
     const steerB_Formation *f = obj;
@@ -655,6 +670,7 @@ static void fm_encode(const void *obj, steerS_Writer *o)
     steerS_put_f32(o, f->queue);
     steerS_put_f32(o, f->queue_speed);
     for (uint32_t i = 0; i < f->n; i++) steerS_put_u32(o, f->behind[i]);
+    steerS_put_u32(o, f->regroup);
 }
 
 static bool finite_in(float x) { return isfinite(x) && fabsf(x) < 1e15f; }
@@ -774,6 +790,7 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
         if (!in->failed && f->behind[i] > n)
             ok = steerS_fail(in, "member %u's place %u in the queue of %u", i, f->behind[i], n);
     }
+    f->regroup = steerS_get_u32(in);
     // no NaN into the world: every number finite, the heading a direction
     float hl = f->head[0] * f->head[0] + f->head[1] * f->head[1];
     for (int i = 0; ok && i < 3; i++)

@@ -19,10 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOP_SHARE 0.8f // of the slowest member's max_speed: the anchor's top speed
-#define LAG_FULL 1.0f  // spacings: the furthest member's lag under which the anchor goes at full speed
-#define LAG_STOP 3.0f  // spacings: ... at which it stops
-#define CRAWL 0.25f    // of its top speed: the least while only members going their own way lag
+#define TOP_SHARE 0.8f     // of the slowest member's max_speed: the anchor's top speed
+#define LAG_FULL 1.0f      // spacings: the furthest member's lag under which the anchor goes at full speed
+#define LAG_STOP 3.0f      // spacings: ... at which it stops
+#define CRAWL 0.25f        // of its top speed: the least while only members going their own way lag
+#define REGROUP 0.25f      // spacings: past a narrow place, the anchor stands until every member is this near its slot
+#define REGROUP_MOST 15.0f // seconds: ... or this long has gone since it formed up
 
 struct steerB_Formation {
     int refs;
@@ -39,6 +41,7 @@ struct steerB_Formation {
     float gate[2];            // ... and the anchor's position there: members not yet past it form up last
     float pass[2];            // the way through the gate (a unit vector: from it to the anchor when it formed up)
     float queue, queue_speed; // metres the queue behind the gate has gone past it (its head), m/s it goes
+    uint32_t regroup;         // ticks since it formed up past the gate while it stands for its members, 0: not
     float spacing;
     steer_Agent leader; // 0: none
     float target[3];    // when has_target
@@ -107,6 +110,7 @@ void steerB_formation_queue_point(const steerB_Formation *f, uint32_t place, flo
 void steerB_formation_narrow_offsets(steerB_Formation *f);
 void steerB_formation_record_trail(steerB_Formation *f);
 void steerB_formation_narrow_places(steer_World *w, steerB_Formation *f);
+void steerB_formation_keep_order(steer_World *w, steerB_Formation *f);
 
 // formation_narrow.c: once a tick, the queue behind the gate moves on
 // through it, and members that have come through take the slot furthest

@@ -105,6 +105,49 @@ void steerB_formation_record_trail(steerB_Formation *f)
     f->ntrail++;
 }
 
+// The narrowed shape's slots k and k + step (of members i and j, in
+// slot order: slot_of[k] = i): their holders swap when that shortens the
+// sum of their squared distances to them by more than SWAP_GAIN spacings
+// squared (one member a spacing or so behind another in a file takes the
+// slot behind it, so that none has to pass another in the narrow place).
+#ifndef SWAP_GAIN
+#define SWAP_GAIN 0.25f
+#endif
+static float sq(float x, float y) { return x * x + y * y; }
+
+void steerB_formation_keep_order(steer_World *w, steerB_Formation *f)
+{
+    uint32_t n = f->n, files = f->narrow == STEERB_FORMATION_FILES && f->narrowed > 1 ? f->narrowed : 1;
+    if (n < 2) return;
+    uint32_t *holder = fm_realloc(f, NULL, sizeof *holder * n);
+    float *pt = holder ? fm_realloc(f, NULL, sizeof *pt * 2 * n) : NULL;
+    if (!pt) { // out of memory: the slots stay as they are this tick
+        fm_realloc(f, holder, 0);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        holder[f->slot[i]] = i;
+        int64_t d = steerW_dense(w, f->member[i]); // (the departed left at the tick's start)
+        pt[2 * i] = d >= 0 ? w->p[0][d] : 0.0f, pt[2 * i + 1] = d >= 0 ? w->p[1][d] : 0.0f;
+    }
+    float gain = SWAP_GAIN * f->spacing * f->spacing;
+    for (uint32_t step = 1; step <= files; step += files > 1 ? files - 1 : 1)
+        for (uint32_t k = 0; k + step < n; k++) {
+            uint32_t a = holder[k], b = holder[k + step];
+            float sa[3], sb[3];
+            steerB_formation_slot_point(f, k, sa);
+            steerB_formation_slot_point(f, k + step, sb);
+            float ax = pt[2 * a], ay = pt[2 * a + 1], bx = pt[2 * b], by = pt[2 * b + 1];
+            float now = sq(ax - sa[0], ay - sa[1]) + sq(bx - sb[0], by - sb[1]);
+            float swapped = sq(ax - sb[0], ay - sb[1]) + sq(bx - sa[0], by - sa[1]);
+            if (now - swapped <= gain) continue;
+            f->slot[a] = k + step, f->slot[b] = k;
+            holder[k] = b, holder[k + step] = a;
+        }
+    fm_realloc(f, pt, 0);
+    fm_realloc(f, holder, 0);
+}
+
 // ---- narrow places -------------------------------------------------------------------
 
 steerB_FormationExtent steerB_formation_extent(const float *x, const float *y, uint32_t n)
@@ -210,7 +253,7 @@ void steerB_formation_narrow_places(steer_World *w, steerB_Formation *f)
         if (!f->narrowed) {
             if (way_blocked(w, f, f->pos, e, e.back, ahead)) {
                 f->narrowed = f->narrow == STEERB_FORMATION_FILES ? files_that_fit(w, f, e, e.back, ahead) : 1;
-                f->clear = 0;
+                f->clear = f->regroup = 0;
                 f->last_narrow = f->odo;
                 f->gate[0] = f->pos[0], f->gate[1] = f->pos[1];
                 if (steerB_formation_assign(f, w) != STEER_OK)
@@ -233,6 +276,7 @@ void steerB_formation_narrow_places(steer_World *w, steerB_Formation *f)
     }
     if (f->narrowed && (float)f->clear * w->dt >= CLEAR_TIME) {
         f->narrowed = 0;
+        f->regroup = 1;
         if (steerB_formation_assign_past(f, w, f->gate) != STEER_OK)
             steerA_error(w, "formation: out of memory reassigning its slots");
     }

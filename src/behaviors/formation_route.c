@@ -120,13 +120,19 @@ void steerB_formation_route(steer_World *w, steerB_Formation *f)
         float face[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
         if (sight(w, f, p, s, w->radius[d], face)) continue;
         float via[2], r = w->radius[d], wide = r + 0.5f * f->spacing;
-        // (the trail's point seen with half a spacing to spare: a member
-        // aimed at a gap's edge is pushed past it, along the wall; for one
-        // near the wall that hides the slot, a point that leads off it)
-        // (near that wall only: one further off goes by the trail as it is)
-        bool near = (p[0] - face[0]) * face[2] + (p[1] - face[1]) * face[3] < 1.5f * f->spacing;
-        if ((f->mesh && mesh_corner(w, f, p, s, r, via)) || (near && trail_point(w, f, p, wide, face, via)) ||
-            trail_point(w, f, p, wide, NULL, via)) {
+        // the newest trail point it sees with half a spacing to spare (a
+        // member aimed at a gap's edge is pushed past it, along the wall);
+        // when the way there runs along the wall that hides the slot (less
+        // than 45 degrees into it: a member beside a gap's jamb), a point
+        // that leads off that wall instead (below)
+        bool seen = f->mesh && mesh_corner(w, f, p, s, r, via);
+        if (!seen && (seen = trail_point(w, f, p, wide, NULL, via))) {
+            float ex = via[0] - p[0], ey = via[1] - p[1], into = -(ex * face[2] + ey * face[3]);
+            float off[2];
+            if (into < fabsf(ex * face[3] - ey * face[2]) && trail_point(w, f, p, wide, face, off))
+                via[0] = off[0], via[1] = off[1];
+        }
+        if (seen) {
             f->cut[i] = 1;
             f->via[2 * i] = via[0], f->via[2 * i + 1] = via[1];
         }
