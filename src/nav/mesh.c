@@ -42,7 +42,7 @@ static steerN_Mesh *mesh_alloc(uint32_t nvert, uint32_t ntri, const steerN_Alloc
     if (!m) return NULL;
     memset(m, 0, sizeof *m);
     atomic_init(&m->refs, 1);
-    m->alloc = a;
+    m->alloc = m->home = a;
     m->nvert = nvert;
     m->ntri = ntri;
     for (size_t i = 0; i < NPARTS; i++) {
@@ -87,7 +87,7 @@ void steerN_mesh_free(steerN_Mesh *m)
             steerN_realloc(&m->alloc, *p, n ? n : 1, 0);
         }
     }
-    steerN_Alloc a = m->alloc;
+    steerN_Alloc a = m->home;
     steerN_realloc(&a, m, sizeof *m, 0);
 }
 
@@ -159,6 +159,7 @@ void steerN_mesh_exchange(steerN_Mesh *a, steerN_Mesh *b)
 {
     int ra = atomic_load(&a->refs), rb = atomic_load(&b->refs);
     uint64_t sa = a->serial, sb = b->serial;
+    steerN_Alloc ha = a->home, hb = b->home;
     unsigned char t[sizeof *a];
     memcpy(t, a, sizeof *a);
     memcpy(a, b, sizeof *a);
@@ -167,6 +168,8 @@ void steerN_mesh_exchange(steerN_Mesh *a, steerN_Mesh *b)
     atomic_store(&b->refs, rb);
     a->serial = sa;
     b->serial = sb;
+    a->home = ha;
+    b->home = hb;
 }
 
 // (steerS_fnv64 over v's 8 little-endian bytes, without the store)

@@ -40,9 +40,10 @@
 #define STEERN_RADIUS_MAX 1e9     // the largest agent radius a query takes, metres
 
 typedef struct steerN_Mesh {
-    atomic_int refs; // of a mesh made by the builder or read from bytes
-    uint64_t serial; // its binding's name for it across snapshots (0: none)
-    steerN_Alloc alloc;
+    atomic_int refs;    // of a mesh made by the builder or read from bytes
+    uint64_t serial;    // its binding's name for it across snapshots (0: none)
+    steerN_Alloc alloc; // of its arrays (they go with it in steerN_mesh_exchange)
+    steerN_Alloc home;  // of this struct itself (it stays)
 
     // ---- the mesh (what the builder makes, what its bytes hold) ----
     uint32_t nvert, ntri;
@@ -147,7 +148,8 @@ steerN_Mesh *steerN_mesh_clone(const steerN_Mesh *m);
 // prepared (mesh_dyn.c puts a rebuilt mesh in the place of the live one).
 void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b);
 // Exchange everything a and b are (mesh, floors, obstacles, links, derived
-// data, allocator) but their reference counts and serials: an in-place
+// data, allocator) but their reference counts, serials and `home` (the
+// allocator of the struct itself: a mesh is freed by the one it came from): an in-place
 // restore's twin (lnavmesh.c) takes the loaded mesh's contents in place.
 // Neither may be in use by a query.
 void steerN_mesh_exchange(steerN_Mesh *a, steerN_Mesh *b);
