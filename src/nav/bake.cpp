@@ -94,7 +94,8 @@ int recast_fail(char *msg, size_t n, const Context &ctx, const char *step)
 // makes regions that border each other, and simplifies those borders to
 // straight lines, which may cut across a wall: even-odd, a sliver there
 // would be ground.) Pieces under 64 cells are dropped, but, in a tile
-// (tiled), not one that reaches the edge of the tile's heightfield: it
+// (tiled), not one that reaches the edge of the tile's heightfield (its
+// last two columns: Recast's ledge filter takes the last as a drop): it
 // may go on in the next tile. chf.maxRegions: the count. 0; -1 when out
 // of memory; 1 for more pieces than region ids.
 int pieces(rcCompactHeightfield &chf, Scratch *x, bool tiled)
@@ -118,7 +119,7 @@ int pieces(rcCompactHeightfield &chf, Scratch *x, bool tiled)
                 while (top) {
                     int si = st[--top], sy = st[--top], sx = st[--top];
                     piece[k++] = si;
-                    edge = edge || sx == 0 || sy == 0 || sx == chf.width - 1 || sy == chf.height - 1;
+                    edge = edge || sx <= 1 || sy <= 1 || sx >= chf.width - 2 || sy >= chf.height - 2;
                     const rcCompactSpan &sp = chf.spans[si];
                     for (int dir = 0; dir < 4; dir++) {
                         int con = rcGetCon(sp, dir);
