@@ -151,6 +151,31 @@ bool has_ground(const rcCompactHeightfield &chf, int x, int y)
     return false;
 }
 
+// Keys sorted, each once; the count left.
+size_t uniq(int64_t *p, size_t k)
+{
+    qsort(p, k, sizeof *p, [](const void *a, const void *b) {
+        int64_t u = *(const int64_t *)a, v = *(const int64_t *)b;
+        return (u > v) - (u < v);
+    });
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++)
+        if (!m || p[i] != p[m - 1]) p[m++] = p[i];
+    return m;
+}
+
+// The first of sorted keys p[0 .. k) not below key (binary search).
+size_t first(const int64_t *p, size_t k, int64_t key)
+{
+    size_t lo = 0, hi = k;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (p[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 // The pairs of regions (keys a * nreg + b, a and b below nreg) sorted,
 // each once: two stable counting sorts, by b then by a, in linear time
 // (a qsort of them was a third of a town's bake). tmp: room for k keys;
@@ -294,16 +319,6 @@ int floors(rcCompactHeightfield &chf, Scratch *x)
                 }
             }
     }
-    auto uniq = [](int64_t *p, size_t k) {
-        qsort(p, k, sizeof *p, [](const void *a, const void *b) {
-            int64_t u = *(const int64_t *)a, v = *(const int64_t *)b;
-            return (u > v) - (u < v);
-        });
-        size_t m = 0;
-        for (size_t i = 0; i < k; i++)
-            if (!m || p[i] != p[m - 1]) p[m++] = p[i];
-        return m;
-    };
     int64_t *tmp = (int64_t *)malloc(sizeof *tmp * (np ? np : 1));
     size_t *tally = (size_t *)malloc(sizeof *tally * ((size_t)nreg + 1));
     if (!tmp || !tally) {
@@ -313,16 +328,7 @@ int floors(rcCompactHeightfield &chf, Scratch *x)
     size_t nn = sort_pairs(pairs, no, nreg, tmp, tally), nov = sort_pairs(pairs + no, np - no, nreg, tmp, tally);
     free(tmp), free(tally);
     const int64_t *nei = pairs, *ovl = pairs + no;
-    // the first pair of each region in each list (binary search)
-    auto first = [](const int64_t *p, size_t k, int64_t key) {
-        size_t lo = 0, hi = k;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (p[mid] < key) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
-    };
+    // the first pair of each region in each list: first()
     // merge: seeds lowest first, each layer grown through neighbours,
     // lowest first (a heap keyed by height, then id)
     int64_t *order = pairs + np; // regions by height, then id
@@ -632,22 +638,8 @@ int seams(const Level &L, Acc &acc)
     for (uint32_t i = 0; i < np; i++)
         for (int d = 0; d < 2; d++)
             if (on_line(g[2 * i + d], d)) key[nk++] = ((int64_t)d << 62) | ((int64_t)g[2 * i + d] << 31) | g[2 * i + 1 - d];
-    qsort(key, nk, sizeof *key, [](const void *a, const void *b) {
-        int64_t u = *(const int64_t *)a, v = *(const int64_t *)b;
-        return (u > v) - (u < v);
-    });
-    size_t nu = 0;
-    for (size_t i = 0; i < nk; i++)
-        if (!nu || key[i] != key[nu - 1]) key[nu++] = key[i];
-    auto lower = [&](int64_t k) {
-        size_t lo = 0, hi = nu;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (key[mid] < k) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
-    };
+    const size_t nu = uniq(key, nk);
+    auto lower = [&](int64_t k) { return first(key, nu, k); };
     // each edge a -> b along a line: the keys strictly between its ends
     auto between = [&](uint32_t a, uint32_t b, int *d, size_t *from, size_t *to) {
         for (*d = 0; *d < 2; (*d)++)
