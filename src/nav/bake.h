@@ -21,6 +21,16 @@
 // is each layer's built alone, stacked (mesh_layers.c). Every ring point
 // keeps the ground's height.
 //
+// Tiles: a level over STEERN_BAKE_ONE_TILE columns (or any, given a
+// tile) is baked a tile at a time (bake_tile in bake.cpp), each tile's
+// heightfield holding a border of STEERN_BAKE_BORDER columns round it and
+// freed before the next: the memory is a tile's, not the level's. Each
+// tile's layers are layers of their own (numbered on from the last
+// tile's); its rings run straight along its edges where the ground goes
+// on, and get the points the next tile's rings have there (seams() in
+// bake.cpp), so that the stack joins the two sides' walls into edges as
+// it joins floors. A level of one tile bakes as before tiles.
+//
 // The bake runs Recast's float code: it may differ between machines and
 // compilers by a cell here and there. The mesh it gives is plain data:
 // saved (nm:save(), steer_navmesh_save) it loads bit-exact everywhere.
