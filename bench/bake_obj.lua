@@ -4,9 +4,11 @@
 -- Detour bake of the same OBJ with the same settings):
 --
 --   LUA_CPATH='build/?.so' lua5.4 bench/bake_obj.lua FILE.obj [--climb M] [--height M] [--slope DEG]
---                                                   [--cell M] [--repeat K]
+--                                                   [--cell M] [--tile M] [--repeat K]
 --
--- Bakes the file K times (default 5), each one the whole call: the OBJ
+-- --tile: the bake's tile side in metres (default: automatic, one tile up
+-- to 512 x 512 cells, else 256-cell tiles). Bakes the file K times
+-- (default 5), each one the whole call: the OBJ
 -- read, Recast's heightfield, filters and contours, steer's regions and
 -- floors, the exact mesh build and its prepared indexes. Prints
 --   steer-bake obj=F cell=M layers=L triangles=T area_m2=A bytes=B repeat=K bake_ms=X
@@ -14,12 +16,12 @@
 -- on one thread); time the whole process from outside for wall time.
 local steer = require "steer"
 
-local path, o = nil, { climb = 0.4, height = 2, slope = 45, cell = nil, ["repeat"] = 5 }
+local path, o = nil, { climb = 0.4, height = 2, slope = 45, cell = nil, tile = nil, ["repeat"] = 5 }
 local i = 1
 while i <= #arg do
     local k = arg[i]:match("^%-%-(.+)$")
     if k then
-        if o[k] == nil and k ~= "cell" then error("bake_obj.lua: unknown option --" .. k) end
+        if o[k] == nil and k ~= "cell" and k ~= "tile" then error("bake_obj.lua: unknown option --" .. k) end
         o[k] = tonumber(arg[i + 1]) or error("bake_obj.lua: --" .. k .. " takes a number")
         i = i + 2
     else
@@ -27,14 +29,14 @@ while i <= #arg do
     end
 end
 if not path then
-    io.stderr:write("usage: lua5.4 bench/bake_obj.lua FILE.obj [--climb M] [--height M] [--slope DEG] [--cell M] [--repeat K]\n")
+    io.stderr:write("usage: lua5.4 bench/bake_obj.lua FILE.obj [--climb M] [--height M] [--slope DEG] [--cell M] [--tile M] [--repeat K]\n")
     os.exit(2)
 end
 
 local ms, nm = {}, nil
 for k = 1, o["repeat"] do
     local t0 = os.clock()
-    nm = steer.navmesh{ obj = path, cell = o.cell, agent = { height = o.height, climb = o.climb, slope = o.slope } }
+    nm = steer.navmesh{ obj = path, cell = o.cell, tile = o.tile, agent = { height = o.height, climb = o.climb, slope = o.slope } }
     ms[k] = (os.clock() - t0) * 1e3
     if k < o["repeat"] then nm = nil; collectgarbage() end
 end

@@ -1172,6 +1172,7 @@ function steer.decompose_flow(desc) end
 ---@field up? "y"|"z" the OBJ's up axis; default "y" (as editors export)
 ---@field agent? steer.NavBakeAgent what the bake lets walk: height, climb, slope
 ---@field cell? number the bake's cell, metres; default agent.height / 10
+---@field tile? number the bake's tile side, metres (at least 32 cells); default automatic: one tile up to 512 x 512 cells, else 256-cell tiles
 
 ---@class steer.NavBakeAgent
 ---@field height? number ground under a lower ceiling is not walkable, metres; default 2

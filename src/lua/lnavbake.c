@@ -147,6 +147,14 @@ int steerL_navmesh_bake(lua_State *L, const char *fn)
     if (lua_getfield(L, 1, "cell") != LUA_TNIL)
         s.cell = steerL_checkrange(L, -1, fn, "cell", "a cell size in metres (default agent.height / 10)", 1e-3, 1e3);
     lua_pop(L, 1);
+    if (lua_getfield(L, 1, "tile") != LUA_TNIL) {
+        double cell = s.cell > 0 ? s.cell : steerN_bake_cell(s.height, s.climb);
+        char what[160];
+        snprintf(what, sizeof what, "a tile's side in metres, at least %d cells (%g m with cells of %g m)",
+                 STEERN_BAKE_MIN_TILE, STEERN_BAKE_MIN_TILE * cell, cell);
+        s.tile = steerL_checkrange(L, -1, fn, "tile", what, STEERN_BAKE_MIN_TILE * cell, 1e6);
+    }
+    lua_pop(L, 1);
     bool obj = lua_getfield(L, 1, "obj") != LUA_TNIL;
     lua_pop(L, 1);
     steerN_Soup soup = { 0 };

@@ -200,12 +200,12 @@ void steerL_navmesh_push(lua_State *L, steerN_Mesh *m, const char *fn)
 
 static int navmesh_new(lua_State *L)
 {
-    static const char *const fields[] = { "outline",   "obstacles", "areas", "costs", "grid", "vertices",
-                                          "triangles", "agent",     "obj",   "up",    "cell", NULL };
+    static const char *const fields[] = { "outline", "obstacles", "areas", "costs", "grid", "vertices", "triangles",
+                                          "agent",   "obj",       "up",    "cell",  "tile", NULL };
     const char *fn = "steer.navmesh";
     steerL_check_desc(L, 1, fn, fields);
     lua_settop(L, 1);
-    static const char *const baked[] = { "vertices", "triangles", "obj", "agent", "up", "cell" };
+    static const char *const baked[] = { "vertices", "triangles", "obj", "agent", "up", "cell", "tile" };
     for (size_t i = 0; i < sizeof baked / sizeof *baked; i++) {
         bool given = lua_getfield(L, 1, baked[i]) != LUA_TNIL;
         lua_pop(L, 1);

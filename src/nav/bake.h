@@ -21,6 +21,16 @@
 // is each layer's built alone, stacked (mesh_layers.c). Every ring point
 // keeps the ground's height.
 //
+// Tiles: a level over STEERN_BAKE_ONE_TILE columns (or any, given a
+// tile) is baked a tile at a time (bake_tile in bake.cpp), each tile's
+// heightfield holding a border of STEERN_BAKE_BORDER columns round it and
+// freed before the next: the memory is a tile's, not the level's. Each
+// tile's layers are layers of their own (numbered on from the last
+// tile's); its rings run straight along its edges where the ground goes
+// on, and get the points the next tile's rings have there (seams() in
+// bake.cpp), so that the stack joins the two sides' walls into edges as
+// it joins floors. A level of one tile bakes as before tiles.
+//
 // The bake runs Recast's float code: it may differ between machines and
 // compilers by a cell here and there. The mesh it gives is plain data:
 // saved (nm:save(), steer_navmesh_save) it loads bit-exact everywhere.
@@ -38,10 +48,16 @@ struct steerN_Mesh;
 struct steerN_Alloc;
 struct steerN_MeshError;
 
-#define STEERN_BAKE_MAX_CELLS (1u << 26) // columns of the heightfield (8192 x 8192)
-#define STEERN_BAKE_MAX_TRIS 8000000u    // triangles of a soup
-#define STEERN_BAKE_MAX_VERTS 8000000u   // and its vertices
-#define STEERN_BAKE_MAX_COORD 1e6        // metres from the origin, each coordinate
+#define STEERN_BAKE_MAX_CELLS (1u << 26)   // columns of the heightfield (8192 x 8192)
+#define STEERN_BAKE_MAX_TRIS 8000000u      // triangles of a soup
+#define STEERN_BAKE_MAX_VERTS 8000000u     // and its vertices
+#define STEERN_BAKE_MAX_COORD 1e6          // metres from the origin, each coordinate
+#define STEERN_BAKE_ONE_TILE (512u * 512u) // automatic tiles: a level of at most these columns bakes as one
+#define STEERN_BAKE_TILE 256               // automatic tiles: else tiles of 256 x 256 columns
+#define STEERN_BAKE_MIN_TILE 32            // a tile's side, columns, at least
+#define STEERN_BAKE_BORDER 8               // columns round a tile that its heightfield also holds
+#define STEERN_BAKE_MAX_LAYERS 65535u      // layers of a bake (mesh.h's STEERN_MESH_LAYERS)
+#define STEERN_BAKE_NO_SAMPLE 0xffffu      // a height grid's sample where the layer has no ground
 
 typedef struct steerN_BakeSpec {
     const double *xyz;   // 3 per vertex, metres, z up
@@ -52,6 +68,7 @@ typedef struct steerN_BakeSpec {
     double climb;  // the step it climbs (>= 0)
     double slope;  // the steepest walkable slope, degrees (0 .. 90)
     double cell;   // cell size, metres; 0: the default, steerN_bake_cell
+    double tile;   // a tile's side, metres (at least STEERN_BAKE_MIN_TILE cells); 0: automatic
 } steerN_BakeSpec;
 
 // What the bake gives: outline rings in the x, y plane (malloc'd; free with
@@ -66,13 +83,16 @@ typedef struct steerN_BakeRings {
     // columns (Recast's span tops, a cell high at most above the ground;
     // mesh_heights.c makes them exact): layer k's box of columns is
     // grid_box[4 k ..] (first x, first y, nx, ny), its samples nx * ny
-    // from grid_at[k] in grid_z, row by row, NAN where the layer has no
-    // ground (a column beside it on another layer, joined to it across a
-    // seam, counts as its own)
+    // from grid_at[k] in grid_y, row by row, each a span's top in cells,
+    // grid_z0 + y * ch metres, or STEERN_BAKE_NO_SAMPLE where the layer
+    // has no ground (a column beside it on another layer, joined to it
+    // across a seam, counts as its own). (Cells, not metres: 2 bytes a
+    // sample, where a level's samples outnumber its tiles' spans.)
     double grid_x0, grid_y0; // metres: the centre of column (0, 0)
+    double grid_z0;          // metres: the height of a span's top at y = 0
     uint32_t *grid_box;
     size_t *grid_at;
-    double *grid_z;
+    uint16_t *grid_y;
     double cell;      // the cell size used
     double ch;        // the cells' height
     int width, depth; // the heightfield's columns along x and y

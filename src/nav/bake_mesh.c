@@ -111,6 +111,10 @@ steerN_Mesh *steerN_mesh_bake(const steerN_BakeSpec *s, const steerN_Alloc *allo
         return bad(err, STEERN_MESH_BADBAKE, "agent.slope: expected a slope in degrees (0 to below 90)");
     if (!(s->cell == 0 || (s->cell >= 0.001 && s->cell <= 1e3)))
         return bad(err, STEERN_MESH_BADBAKE, "cell: expected a cell size in metres (0.001 to 1000)");
+    double cell = s->cell > 0 ? s->cell : steerN_bake_cell(s->height, s->climb);
+    if (!(s->tile == 0 || (s->tile >= STEERN_BAKE_MIN_TILE * cell && s->tile <= 1e6)))
+        return bad(err, STEERN_MESH_BADBAKE, "tile: expected a tile's side in metres, at least %d cells (%g m), or 0",
+                   STEERN_BAKE_MIN_TILE, STEERN_BAKE_MIN_TILE * cell);
     if (s->ntris > STEERN_BAKE_MAX_TRIS || s->nverts > STEERN_BAKE_MAX_VERTS)
         return bad(err, STEERN_MESH_BADBAKE, "more than %u triangles or %u vertices", STEERN_BAKE_MAX_TRIS,
                    STEERN_BAKE_MAX_VERTS);

@@ -234,7 +234,7 @@ static void dilate(steerN_Mesh *m, const steerN_HeightGrid *g, int32_t *scratch)
 int steerN_mesh_bake_heights(steerN_Mesh *m, const steerN_BakeSpec *s, const steerN_BakeRings *r,
                              const uint32_t *layer_of)
 {
-    if (!r->grid_box || !r->grid_z) return 0;
+    if (!r->grid_box || !r->grid_y) return 0;
     size_t total = 0, largest = 0;
     for (uint32_t k = 0; k < m->nlayers; k++) {
         const uint32_t *box = r->grid_box + 4 * layer_of[k];
@@ -252,7 +252,7 @@ int steerN_mesh_bake_heights(steerN_Mesh *m, const steerN_BakeSpec *s, const ste
     size_t at = 0;
     for (uint32_t k = 0; k < m->nlayers; k++) {
         const uint32_t *box = r->grid_box + 4 * layer_of[k];
-        const double *src = r->grid_z + r->grid_at[layer_of[k]];
+        const uint16_t *src = r->grid_y + r->grid_at[layer_of[k]];
         steerN_HeightGrid *g = m->hgrid + k;
         *g = (steerN_HeightGrid){ .x0 = r->grid_x0 + box[0] * r->cell,
                                   .y0 = r->grid_y0 + box[1] * r->cell,
@@ -261,12 +261,13 @@ int steerN_mesh_bake_heights(steerN_Mesh *m, const steerN_BakeSpec *s, const ste
                                   .at = at };
         for (uint32_t y = 0; y < g->ny; y++)
             for (uint32_t x = 0; x < g->nx; x++) {
-                double h = src[(size_t)y * g->nx + x], p[2] = { g->x0 + x * m->hcell, g->y0 + y * m->hcell }, z = h;
-                int64_t q;
-                if (h != h) {
+                uint16_t sy = src[(size_t)y * g->nx + x];
+                if (sy == STEERN_BAKE_NO_SAMPLE) {
                     m->hz[at++] = STEERN_HZ_NONE;
                     continue;
                 }
+                double h = r->grid_z0 + sy * r->ch, p[2] = { g->x0 + x * m->hcell, g->y0 + y * m->hcell }, z = h;
+                int64_t q;
                 soup_height(&bins, s, p, h, above, below, &z); // (else the span's top)
                 m->hz[at++] =
                     steerN_mesh_quantize(z, &q) && q > INT32_MIN && q <= INT32_MAX ? (int32_t)q : STEERN_HZ_NONE;
