@@ -144,6 +144,11 @@ typedef struct steerL_MeshTwins {
 void steerL_nav_twins_begin(lua_State *L, int list, steerL_MeshTwins *t);
 void steerL_nav_twins_end(lua_State *L, steerL_MeshTwins *t, bool ok);
 void steerL_nav_meshes_save(lua_State *L, int wi);
+// After a load (or restore) of w: each mesh of the list at `list` (the Lua
+// section's `meshes`) that no mesh of w bears the serial of names one of
+// w's meshes of its hash that has none, so that it saves again as it was
+// saved.
+void steerL_nav_meshes_bind(lua_State *L, int list, const steer_World *w);
 // After a restore of world w by another state (a mod's, after the
 // engine's): this state's live meshes whose serials the world's meshes
 // bear take their contents (steerN_mesh_exchange; nothing when the same

@@ -75,23 +75,31 @@ static steerN_Mesh *twin_hook(void *ud, steerN_Mesh *m)
     return NULL;
 }
 
+// Entry i of the list at `list` ({ serial = n, hash = "16 hex digits" }): false when it is not one.
+static bool entry(lua_State *L, int list, lua_Integer i, uint64_t *hash, uint64_t *serial)
+{
+    lua_rawgeti(L, list, i);
+    lua_getfield(L, -1, "hash");
+    lua_getfield(L, -2, "serial");
+    const char *h = lua_tostring(L, -2);
+    int ok;
+    lua_Integer n = lua_tointegerx(L, -1, &ok);
+    *hash = 0;
+    for (int k = 0; h && h[k] && k < 16; k++)
+        *hash = *hash << 4 | (uint64_t)(h[k] <= '9' ? h[k] - '0' : (h[k] | 0x20) - 'a' + 10);
+    *serial = ok && n > 0 ? (uint64_t)n : 0;
+    lua_pop(L, 3);
+    return h && *serial;
+}
+
 void steerL_nav_twins_begin(lua_State *L, int list, steerL_MeshTwins *t)
 {
     list = lua_absindex(L, list);
     memset(t, 0, sizeof *t);
     for (lua_Integer i = 1; lua_istable(L, list) && i <= (lua_Integer)lua_rawlen(L, list); i++) {
-        lua_rawgeti(L, list, i);
-        lua_getfield(L, -1, "hash");
-        lua_getfield(L, -2, "serial");
-        const char *h = lua_tostring(L, -2);
-        int ok;
-        lua_Integer serial = lua_tointegerx(L, -1, &ok);
-        uint64_t hash = 0;
-        for (int k = 0; h && h[k] && k < 16; k++)
-            hash = hash << 4 | (uint64_t)(h[k] <= '9' ? h[k] - '0' : (h[k] | 0x20) - 'a' + 10);
-        if (h && ok && serial > 0 && t->nsaved < STEERL_MESH_TWINS)
-            t->saved[t->nsaved++] = (struct steerL_TwinSaved){ hash, (uint64_t)serial };
-        lua_pop(L, 3);
+        uint64_t hash, serial;
+        if (entry(L, list, i, &hash, &serial) && t->nsaved < STEERL_MESH_TWINS)
+            t->saved[t->nsaved++] = (struct steerL_TwinSaved){ hash, serial };
     }
     lua_newtable(L); // the anchor
     if (lua_getfield(L, LUA_REGISTRYINDEX, STEERL_REG_MESHES) == LUA_TTABLE) {
@@ -191,6 +199,34 @@ void steerL_nav_meshes_save(lua_State *L, int wi)
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     lua_remove(L, set);
+}
+
+void steerL_nav_meshes_bind(lua_State *L, int list, const steer_World *w)
+{
+    list = lua_absindex(L, list);
+    world_meshes(L, w);
+    int set = lua_gettop(L);
+    steerN_Mesh *unnamed[STEERL_MESH_TWINS];
+    uint64_t hash[STEERL_MESH_TWINS];
+    uint32_t n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, set)) {
+        lua_pop(L, 1);
+        steerN_Mesh *m = (steerN_Mesh *)(uintptr_t)lua_touserdata(L, -1);
+        if (!m->serial && n < STEERL_MESH_TWINS) hash[n] = steerN_mesh_hash_known(m), unnamed[n++] = m;
+    }
+    lua_pop(L, 1);
+    // each entry names one mesh of its hash (meshes of one hash are the
+    // same bytes: which takes which serial saves the same)
+    for (lua_Integer i = 1; lua_istable(L, list) && i <= (lua_Integer)lua_rawlen(L, list); i++) {
+        uint64_t want, serial;
+        for (uint32_t j = 0; entry(L, list, i, &want, &serial) && j < n; j++)
+            if (unnamed[j] && hash[j] == want) {
+                unnamed[j]->serial = serial;
+                unnamed[j] = NULL;
+                break;
+            }
+    }
 }
 
 // ---- a mod's twins, after the engine's restores ---------------------------------

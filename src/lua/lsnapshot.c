@@ -664,6 +664,9 @@ static int load(lua_State *L)
     lua_getfield(L, 6, "meshwalls");                                                // and the walls they put into it
     steerL_nav_walls_bind(L, 8, -1, fn);
     lua_pop(L, 1);
+    lua_getfield(L, 6, "meshes"); // and the names of those only brains hold
+    steerL_nav_meshes_bind(L, -1, w);
+    lua_pop(L, 1);
     // one userdata per tree, holding the refs (and through them the fields)
     lua_getiuservalue(L, 8, 1);    // 15
     lua_getfield(L, 15, "brains"); // 16
