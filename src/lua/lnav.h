@@ -144,6 +144,9 @@ typedef struct steerL_MeshTwins {
 void steerL_nav_twins_begin(lua_State *L, int list, steerL_MeshTwins *t);
 void steerL_nav_twins_end(lua_State *L, steerL_MeshTwins *t, bool ok);
 void steerL_nav_meshes_save(lua_State *L, int wi);
+// Every resource of kind `kind` (a steerB_Resource: meshes, flow fields) a
+// node of tree b holds, into the set at index set (object -> true).
+void steerL_tree_resources(lua_State *L, const steer_Behavior *b, const void *kind, int set);
 // After a load (or restore) of w: each mesh of the list at `list` (the Lua
 // section's `meshes`) that no mesh of w bears the serial of names one of
 // w's meshes of its hash that has none, so that it saves again as it was

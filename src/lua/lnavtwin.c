@@ -140,26 +140,13 @@ void steerL_nav_twins_end(lua_State *L, steerL_MeshTwins *t, bool ok)
 
 // ---- the list saved --------------------------------------------------------------
 
-// Every mesh a node of tree b holds, into the set at set (mesh -> true).
-static void tree_meshes(lua_State *L, const steer_Behavior *b, int set)
-{
-    for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
-        void *obj = steerB_resource(b, f);
-        if (!obj || steerB_field_resource(f) != &steerB_navmesh_resource) continue;
-        lua_pushlightuserdata(L, obj);
-        lua_pushboolean(L, 1);
-        lua_rawset(L, set);
-    }
-    for (uint16_t i = 0; i < b->nkids; i++) tree_meshes(L, b->kids[i], set);
-}
-
 // The set (mesh -> true) of the meshes world w holds, on top.
 static void world_meshes(lua_State *L, const steer_World *w)
 {
     lua_newtable(L);
     int set = lua_gettop(L);
     for (int i = 1; i < steer_world_brains(w); i++)
-        if (steer_world_brain(w, i)) tree_meshes(L, steer_world_brain(w, i), set);
+        if (steer_world_brain(w, i)) steerL_tree_resources(L, steer_world_brain(w, i), &steerB_navmesh_resource, set);
     const steerN_Mesh *m;
     for (uint32_t i = 0; (m = steerB_world_navmesh(w, i)) != NULL; i++) {
         lua_pushlightuserdata(L, (void *)(uintptr_t)m);

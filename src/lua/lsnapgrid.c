@@ -566,17 +566,16 @@ void steerL_grids_swap_worlds(lua_State *L, int a, int b)
 // twin: it takes the copy's contents (its grid the copy grid's) and the
 // copy's place in the brains. Run in the mod's state (steerL_restored_twins).
 
-// Every flow field a node of tree b holds, into the set at set (field -> true).
-static void tree_flows(lua_State *L, const steer_Behavior *b, int set)
+void steerL_tree_resources(lua_State *L, const steer_Behavior *b, const void *kind, int set)
 {
     for (const steerB_Field *f = b->kind->fields; f && f->name; f++) {
         void *obj = steerB_resource(b, f);
-        if (!obj || steerB_field_resource(f) != &steerB_flow_resource) continue;
+        if (!obj || (const void *)steerB_field_resource(f) != kind) continue;
         lua_pushlightuserdata(L, obj);
         lua_pushboolean(L, 1);
         lua_rawset(L, set);
     }
-    for (uint16_t i = 0; i < b->nkids; i++) tree_flows(L, b->kids[i], set);
+    for (uint16_t i = 0; i < b->nkids; i++) steerL_tree_resources(L, b->kids[i], kind, set);
 }
 
 // Whether the table at map has v under serial already (then set to false,
@@ -598,7 +597,7 @@ void steerL_grids_twin_world(lua_State *L, steer_World *w, const char *fn)
     int top = lua_gettop(L);
     lua_newtable(L); // top + 1: the fields the brains follow
     for (int i = 1; i < steer_world_brains(w); i++)
-        if (steer_world_brain(w, i)) tree_flows(L, steer_world_brain(w, i), top + 1);
+        if (steer_world_brain(w, i)) steerL_tree_resources(L, steer_world_brain(w, i), &steerB_flow_resource, top + 1);
     lua_newtable(L); // top + 2: their serials -> field; top + 3: their grids' -> grid
     lua_newtable(L);
     lua_pushnil(L);
