@@ -6,13 +6,19 @@
 //    repeats removed; a ring left with fewer than 3 points, or all on one
 //    line, encloses nothing and is dropped. An obstacle ring winding
 //    clockwise (by its exact signed area) counts reversed, so every
-//    obstacle winds counter-clockwise.
+//    obstacle winds counter-clockwise. An obstacle ring whose sides meet
+//    other than at consecutive sides' shared corner (it crosses or
+//    touches itself: a figure eight) is "knotted": its lobes may wind
+//    either way, so it is classified by itself, like an area ring (4.).
 // 2. Snap rounding (mesh_snap.c): fragments that never cross. Coinciding
 //    fragments are one, carrying what each ring gives it: per role, what
 //    crossing it from its right to its left changes —
 //      outline   the parity of the outline rings' pieces on it (even-odd);
-//      obstacle  the sum of the obstacles' signed pieces (a winding number);
-//      area ring that ring's own signed pieces (its winding number).
+//      obstacle  the sum of the simple obstacles' signed pieces (a winding
+//                number: each is 0 or 1 around a point, so the sum is 0
+//                exactly outside all of them);
+//      area ring and knotted obstacle: that ring's own signed pieces
+//                (its winding number).
 //    A fragment that changes nothing (a ring's spike out and back, two
 //    obstacles' shared side) is dropped, and so are the points only such
 //    fragments used: what is left is the boundary and the area borders.
@@ -22,10 +28,12 @@
 //    its fragment carries: outline parity and obstacle winding from
 //    outside the hull (both 0 there); each area ring by itself, within the
 //    triangles inside it or on its fragments, starting from a triangle
-//    whose winding a ray cast finds. Walkable: odd outline parity and no
-//    obstacle winding (nonzero: either winding, overlaps, and a
-//    self-crossing obstacle's every lobe are carved). Each triangle takes
-//    the area of the last area ring (in input order) winding around it.
+//    whose winding a ray cast finds; so is each knotted obstacle.
+//    Walkable: odd outline parity, no simple obstacles' winding and no
+//    knotted obstacle's winding around it (so overlaps, and a knotted
+//    obstacle's every lobe, whichever way it winds, are carved, whatever
+//    else overlaps them). Each triangle takes the area of the last area
+//    ring (in input order) winding around it.
 //    Every edge is checked afterwards: the values on its two sides must
 //    differ by what it carries, or the build reports INTERNAL.
 // 5. The walkable triangles, in the triangulation's order (which depends on
@@ -58,6 +66,11 @@ typedef struct AreaEdge { // an area ring's fragment
     int32_t delta;
 } AreaEdge;
 
+typedef struct SideKey {
+    int64_t lo; // a ring side's least x
+    uint32_t i; // the side: points i, i + 1
+} SideKey;
+
 typedef struct Build {
     const steerN_MeshSpec *spec;
     steerN_Alloc alloc;
@@ -69,9 +82,11 @@ typedef struct Build {
     steerN_Snapped sn;
     Frag *frag;
     size_t nfrag, cap_frag;
-    AreaEdge *ae;
+    AreaEdge *ae; // the area rings' and knotted obstacles' fragments
     size_t nae, cap_ae;
-    int64_t *pt; // the points the kept fragments use, in (x, y) order
+    uint8_t *knot;  // per ring: a knotted obstacle
+    SideKey *order; // one ring's sides, by their least x
+    int64_t *pt;    // the points the kept fragments use, in (x, y) order
     uint32_t npt;
     uint32_t *segs;   // the fragments as the triangulation's segments
     uint32_t *fstart; // npt + 1: the fragments from point p are frag[fstart[p] .. fstart[p + 1])
@@ -81,6 +96,7 @@ typedef struct Build {
     uint8_t *par;        // per triangle: outline parity
     int32_t *wob;        // per triangle: obstacle winding
     uint8_t *area;       // per triangle
+    uint8_t *blk;        // per triangle: inside a knotted obstacle
     uint32_t *queue;
     uint32_t *tvis, *tseed; // per triangle: 1 + the area ring that visited it, that it borders
     int32_t *tw;            // per triangle: the area ring's winding
@@ -180,6 +196,38 @@ static size_t ring_points(Build *b, uint32_t k)
     return n;
 }
 
+static int cmp_side(const void *pa, const void *pb)
+{
+    const SideKey *a = pa, *b = pb;
+    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+// Whether ring p[0..n)'s sides meet only where consecutive ones share a
+// corner (a sweep over the sides by their least x, exact tests).
+static bool ring_simple(Build *b, const int64_t *p, uint32_t n)
+{
+    SideKey *o = b->order;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = (i + 1) % n;
+        o[i] = (SideKey){ p[2 * i] < p[2 * j] ? p[2 * i] : p[2 * j], i };
+    }
+    qsort(o, n, sizeof *o, cmp_side);
+    for (uint32_t u = 0; u < n; u++) {
+        uint32_t i = o[u].i, i1 = (i + 1) % n;
+        int64_t hi = p[2 * i] > p[2 * i1] ? p[2 * i] : p[2 * i1];
+        for (uint32_t w = u + 1; w < n && o[w].lo <= hi; w++) {
+            uint32_t j = o[w].i, j1 = (j + 1) % n;
+            steerN_Meet mt = steerN_segments_meet(p + 2 * i, p + 2 * i1, p + 2 * j, p + 2 * j1);
+            if (mt == STEERN_APART) continue;
+            // consecutive sides share a corner; only folding back over each other is more
+            if ((i1 == j || j1 == i) && mt == STEERN_TOUCH) continue;
+            return false;
+        }
+    }
+    return true;
+}
+
 static int ring_segments(Build *b)
 {
     const steerN_MeshSpec *s = b->spec;
@@ -188,7 +236,10 @@ static int ring_segments(Build *b)
         if (s->ring_end[k] - begin > most) most = s->ring_end[k] - begin;
     b->rp = balloc(b, 2 * most * sizeof *b->rp);
     b->cap_rp = most;
-    if (!b->rp) return -1;
+    b->order = balloc(b, most * sizeof *b->order);
+    b->knot = balloc(b, s->nrings);
+    if (!b->rp || !b->order || !b->knot) return -1;
+    if (s->nrings) memset(b->knot, 0, s->nrings);
     for (uint32_t k = 0; k < s->nrings; k++) {
         size_t n = ring_points(b, k);
         const int64_t *p = b->rp;
@@ -200,6 +251,7 @@ static int ring_segments(Build *b)
             area2 +=
                 (i128)(p[2 * i] - p[0]) * (p[2 * i + 3] - p[1]) - (i128)(p[2 * i + 2] - p[0]) * (p[2 * i + 1] - p[1]);
         int32_t sign = s->ring_role[k] == STEERN_RING_OBSTACLE && area2 < 0 ? -1 : 1;
+        if (s->ring_role[k] == STEERN_RING_OBSTACLE) b->knot[k] = !ring_simple(b, p, (uint32_t)n);
         if (steerN_grow(&b->alloc, (void **)&b->seg, &b->cap_seg, b->nseg + n, sizeof *b->seg)) return -1;
         for (size_t i = 0; i < n; i++) {
             steerN_SnapSeg *g = b->seg + b->nseg++;
@@ -244,7 +296,7 @@ static int merge_pieces(Build *b)
             for (; r < n && pc[r].p == f.p && pc[r].q == f.q && pc[r].ring == pc[j].ring; r++) sum += pc[r].dir;
             int32_t rl = role[pc[j].ring];
             if (rl == STEERN_RING_OUTLINE) f.par ^= (uint8_t)((r - j) & 1);
-            else if (rl == STEERN_RING_OBSTACLE) f.obst += sum;
+            else if (rl == STEERN_RING_OBSTACLE && !b->knot[pc[j].ring]) f.obst += sum;
             else if (sum != 0) {
                 if (steerN_grow(&b->alloc, (void **)&b->ae, &b->cap_ae, b->nae + 1, sizeof *b->ae)) return -1;
                 b->ae[b->nae++] = (AreaEdge){ pc[j].ring, (uint32_t)b->nfrag, sum };
@@ -393,10 +445,10 @@ static int32_t ray_winding(const Build *b, uint32_t t, size_t lo, size_t hi)
     return w;
 }
 
-// One area ring (its fragments ae[lo..hi)): flood its winding through the
-// triangles inside it or beside its fragments, each part of it from a
-// triangle whose winding a ray cast gives; those it winds around get its
-// area.
+// One area ring or knotted obstacle (its fragments ae[lo..hi)): flood its
+// winding through the triangles inside it or beside its fragments, each
+// part of it from a triangle whose winding a ray cast gives; those it
+// winds around get its area, or are blocked.
 static int flood_area(Build *b, size_t lo, size_t hi)
 {
     uint32_t ring = b->ae[lo].ring, mark = ring + 1, nq = 0;
@@ -435,7 +487,10 @@ static int flood_area(Build *b, size_t lo, size_t hi)
         }
     int32_t role = b->spec->ring_role[ring];
     for (uint32_t h = 0; h < nq; h++)
-        if (b->tw[b->queue[h]] != 0) b->area[b->queue[h]] = (uint8_t)role;
+        if (b->tw[b->queue[h]] != 0) {
+            if (role == STEERN_RING_OBSTACLE) b->blk[b->queue[h]] = 1;
+            else b->area[b->queue[h]] = (uint8_t)role;
+        }
     return 0;
 }
 
@@ -454,18 +509,21 @@ static int classify(Build *b)
     b->par = balloc(b, nt);
     b->wob = balloc(b, nt * sizeof *b->wob);
     b->area = balloc(b, nt);
+    b->blk = balloc(b, nt);
     b->queue = balloc(b, nt * sizeof *b->queue);
     b->tvis = balloc(b, nt * sizeof *b->tvis);
     b->tseed = balloc(b, nt * sizeof *b->tseed);
     b->tw = balloc(b, nt * sizeof *b->tw);
     b->fstamp = balloc(b, nf * sizeof *b->fstamp);
     b->fdelta = balloc(b, nf * sizeof *b->fdelta);
-    if (!b->par || !b->wob || !b->area || !b->queue || !b->tvis || !b->tseed || !b->tw || !b->fstamp || !b->fdelta)
+    if (!b->par || !b->wob || !b->area || !b->blk || !b->queue || !b->tvis || !b->tseed || !b->tw || !b->fstamp ||
+        !b->fdelta)
         return -1;
     int rc = map_edges(b);
     if (rc) return rc;
     if (flood_walls(b)) return 1;
     memset(b->area, 0, nt);
+    memset(b->blk, 0, nt);
     memset(b->tvis, 0, nt * sizeof *b->tvis);
     memset(b->tseed, 0, nt * sizeof *b->tseed);
     memset(b->fstamp, 0, nf * sizeof *b->fstamp);
@@ -492,7 +550,7 @@ static steerN_Mesh *make_mesh(Build *b)
     }
     memset(vnew, 0xff, b->npt * sizeof *vnew);
     for (uint32_t t = 0; t < nt; t++) {
-        tnew[t] = b->par[t] && b->wob[t] == 0 ? (int32_t)nkeep++ : -1;
+        tnew[t] = b->par[t] && b->wob[t] == 0 && !b->blk[t] ? (int32_t)nkeep++ : -1;
         if (tnew[t] >= 0)
             for (int k = 0; k < 3; k++) vnew[b->cdt.tri[3 * t + k]] = 0;
     }
@@ -544,6 +602,8 @@ static void build_free(Build *b)
     size_t nf = b->nfrag ? b->nfrag : 1;
     bfree(b, b->seg, b->cap_seg * sizeof *b->seg);
     bfree(b, b->rp, 2 * b->cap_rp * sizeof *b->rp);
+    bfree(b, b->order, b->cap_rp * sizeof *b->order);
+    bfree(b, b->knot, b->spec->nrings);
     bfree(b, b->frag, b->cap_frag * sizeof *b->frag);
     bfree(b, b->ae, b->cap_ae * sizeof *b->ae);
     bfree(b, b->segs, 2 * b->nfrag * sizeof *b->segs);
@@ -553,6 +613,7 @@ static void build_free(Build *b)
     bfree(b, b->par, nt);
     bfree(b, b->wob, nt * sizeof *b->wob);
     bfree(b, b->area, nt);
+    bfree(b, b->blk, nt);
     bfree(b, b->queue, nt * sizeof *b->queue);
     bfree(b, b->tvis, nt * sizeof *b->tvis);
     bfree(b, b->tseed, nt * sizeof *b->tseed);

@@ -15,8 +15,7 @@
 //   - a change refused because the footprint cuts a seam (a stair's foot,
 //     a bridge's end) leaves the mesh as it was; nothing else is refused
 //     but shapes that enclose nothing; a remove is never refused;
-//   - points well inside a blocked obstacle (and no other) are off its
-//     layer's ground;
+//   - points well inside a blocked obstacle are off its layer's ground;
 //   - paths between triangles the bytes pick, on their floors, for radius
 //     0 and 0.3: finite points on the mesh, finite heights;
 //   - every fourth change and at the end, the derived data the change
@@ -154,12 +153,9 @@ static void centroid(const steerN_Mesh *m, uint32_t t, double c[2])
     }
 }
 
-// Points well inside a blocked obstacle are off its layer's ground: those
-// inside no other obstacle of that layer. (Where two overlap, the builder
-// sums the windings of obstacles each turned counter-clockwise by its
-// signed area: a self-crossing one's clockwise lobe then cancels another's
-// counter-clockwise one, and the overlap stays walkable, on a flat mesh
-// too: a known limit of mesh_build.c's union, not of the floors.)
+// Points well inside a blocked obstacle are off its layer's ground,
+// whatever other obstacles overlap them (a self-crossing one's lobes
+// included, whichever way they wind).
 static void check_carved(const steerN_Mesh *m)
 {
     uint32_t no = steerN_mesh_obstacle_count(m);
@@ -173,13 +169,7 @@ static void check_carved(const steerN_Mesh *m)
             for (int j = 0; j <= 8; j++) {
                 double p[2] = { lo[0] + (hi[0] - lo[0]) * i / 8, lo[1] + (hi[1] - lo[1]) * j / 8 };
                 if (!winding(o, p) || side_distance(o, p) < 3e-3) continue;
-                bool alone = true;
-                for (uint32_t j2 = 0; j2 < no && alone; j2++) {
-                    const steerN_Obstacle *x = steerN_mesh_obstacle_at(m, j2);
-                    alone = x == o || x->layer != o->layer || (!winding(x, p) && side_distance(x, p) >= 3e-3);
-                }
-                if (alone && steerN_mesh_locate_on(m, p, &f) >= 0)
-                    broken("ground inside an obstacle on its layer", p[0], p[1]);
+                if (steerN_mesh_locate_on(m, p, &f) >= 0) broken("ground inside an obstacle on its layer", p[0], p[1]);
             }
     }
 }

@@ -154,6 +154,25 @@ describe("navmesh building", function()
     expect(nm:contains({ 5.5, 5.2 })):eq(true)
   end)
 
+  it("carves a figure-eight obstacle's both lobes, and what overlaps either, built or added later", function()
+    -- the lobes wind opposite ways: a square over either one is still carved
+    local eight = { { 1, 1 }, { 3, 3 }, { 3, 1 }, { 1, 3 } }
+    for _, sq in ipairs({ box(0.5, 0.5, 2, 3.5), box(2, 0.5, 3.5, 3.5) }) do
+      local nm = steer.navmesh{ outline = box(0, 0, 10, 10), obstacles = { eight, sq } }
+      expect(nm.area):near(100 - 4.5 - 1, 1e-6)
+      for _, p in ipairs({ { 1.5, 2 }, { 2.5, 2 }, { 1.2, 1.5 }, { 2.8, 2.5 } }) do
+        expect(nm:contains(p)):eq(false)
+      end
+      local live = steer.navmesh{ outline = box(0, 0, 10, 10) }
+      live:add_obstacle{ polygon = eight }
+      live:add_obstacle{ polygon = sq }
+      expect(live.area):near(100 - 4.5 - 1, 1e-6)
+      for _, p in ipairs({ { 1.5, 2 }, { 2.5, 2 }, { 1.2, 1.5 }, { 2.8, 2.5 } }) do
+        expect(live:contains(p)):eq(false)
+      end
+    end
+  end)
+
   it("gives the same mesh for the same input in any order, bit for bit", function()
     local a = steer.navmesh{ outline = box(0, 0, 10, 10), obstacles = { box(1, 1, 2, 2), box(5, 5, 7, 6) } }
     local b = steer.navmesh{
