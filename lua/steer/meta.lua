@@ -1437,7 +1437,7 @@ function steer.formation(desc) end
 ---@field formation steer.Formation required: a formation (steer.formation)
 ---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 1.5
 
----Arrive at the agent's formation slot and move with the formation; sits in any brain (reciprocal wraps it, blend it with avoid_walls).
+---Arrive at the agent's formation slot and move with the formation; sits in any brain (reciprocal wraps it, blend it with avoid_walls{ escape = false }).
 ---@param desc steer.FormationSlotDesc
 ---@return steer.Behavior
 function steer.formation_slot(desc) end
