@@ -25,7 +25,7 @@ local function run(n, gap, pattern, narrow, dt)
   w:add_wall{ from = { 30, gap / 2 }, to = { 30, 60 } }
   local f = steer.formation{ pattern = pattern, spacing = 2, position = steer.vec(0, 0), target = steer.vec(200, 0),
                              narrow = narrow }
-  local brain = steer.reciprocal{ steer.blend{ { steer.formation_slot{ formation = f }, 1 }, { steer.avoid_walls{}, 1 } } }
+  local brain = steer.reciprocal{ steer.blend{ { steer.formation_slot{ formation = f }, 1 }, { steer.avoid_walls{ escape = false }, 1 } } }
   local ms, last = {}, {}
   for i = 1, n do
     ms[i] = w:spawn{ position = { -40 + (i % 8) * 2, -20 + 2 * math.floor(i / 8) }, max_speed = 3, max_force = 10,

@@ -610,6 +610,7 @@ function steer.patrol(desc) end
 ---@field length? number a number of metres >= 1e-6 and <= 1e4; default 3 -- each whisker reaches
 ---@field spread? number 0 or an angle in radians >= 1e-6 and <= 6.2831853 (2 pi); default 1.5707964 -- the fan's total angle (the default is pi/2); in 3D with 3 or more whiskers: one along the heading, the rest on a cone of half this angle
 ---@field hold? number 0 or a number of seconds >= 1e-6 and <= 1e4; default 2 -- the corner escape outlives the last whisker touch
+---@field escape? boolean a boolean; default true -- the corner trap's escape along the walls; false: the whiskers only push (a formation's members: their slot gives the way)
 
 ---`steer.hide`: go to the hiding spot behind the nearest obstacle (circle,
 ---sphere or box) as seen from the pursuer, braking there; evade the pursuer
@@ -1436,7 +1437,7 @@ function steer.formation(desc) end
 ---@field formation steer.Formation required: a formation (steer.formation)
 ---@field slow_radius? number a number of metres >= 1e-6 and <= 1e30; default 1.5
 
----Arrive at the agent's formation slot and move with the formation; sits in any brain (reciprocal wraps it, blend it with avoid_walls).
+---Arrive at the agent's formation slot and move with the formation; sits in any brain (reciprocal wraps it, blend it with avoid_walls{ escape = false }).
 ---@param desc steer.FormationSlotDesc
 ---@return steer.Behavior
 function steer.formation_slot(desc) end

@@ -45,8 +45,15 @@
 // stream) and escapes along the walls with the walls on that hand, curving
 // toward them when it loses touch (round a wall's end). The escape ends
 // when a ray twice the whisker length along the heading it had when
-// trapped is clear, or after `hold` seconds without a touch. Memory: 8
-// floats (escape direction, that heading, the timer, the hand).
+// trapped is clear, or after `hold` seconds without a touch. With
+// `escape` off there is no trap: the whiskers only push. A formation's
+// member wants that: its slot, not the wall, decides its way (and the
+// formation finds it a way round, formation_route.c), and standing near
+// its slot beside a wall at a large step, a tick's swing of its heading
+// into the wall began an escape whose heading-when-trapped never cleared,
+// sliding it along the wall and back (the line past a gate at 0.25 s:
+// 22.8 s to re-form; without the escape, 1.2 s). Memory: 8 floats
+// (escape direction, that heading, the timer, the hand).
 #include "behavior.h"
 #include "../core/rng.h"
 
@@ -546,6 +553,7 @@ typedef struct AvoidWalls {
     float length;   // metres
     float spread;   // total angle of the fan, radians
     float hold;     // seconds a chosen turning side outlives the trap
+    uint8_t escape; // the corner trap's escape along the walls (off: the whiskers only push)
 } AvoidWalls;
 STEERB_CHECK_SIZE(AvoidWalls);
 
@@ -618,7 +626,8 @@ static void walls_eval(steerB_Ctx *c, const steerB_Node *n, float out[3])
     float ll = v3_perp_to(lat, sum, c->h);
     // head-on or a concave corner: the push is (nearly) straight back, with
     // no side or with sides that cancel
-    bool trapped = hits > 0 && back > 0.0f && back >= 2.0f * ll;
+    bool trapped = p->escape && hits > 0 && back > 0.0f && back >= 2.0f * ll;
+    if (!p->escape) v3_zero(m + W_SIDE); // turned off mid-escape: it ends now
     bool escaping = v3_len2(m + W_SIDE) > 0.5f;
     float nrm[3];
     v3_copy(nrm, sum);
@@ -706,6 +715,7 @@ static const steerB_Field walls_fields[] = {
     { "spread", STEERB_NUMBER, offsetof(AvoidWalls, spread), 1.5707964f, 0, 6.2831853, "an angle in radians (2 pi)",
       NULL },
     { "hold", STEERB_NUMBER, offsetof(AvoidWalls, hold), 2.0f, 0, 1e4, "a number of seconds", NULL },
+    { "escape", STEERB_BOOL, offsetof(AvoidWalls, escape), 1, 0, 0, "a boolean", NULL },
     { 0 }
 };
 

@@ -108,6 +108,31 @@ describe("avoid_walls", function()
     end
   end)
 
+  it("escape = false: head-on at a wall it only pushes back (no slide along it), and stays off the wall", function()
+    -- a formation's member near its slot beside a wall: the slot, not the
+    -- wall, says where it goes
+    for seed = 1, 4 do
+      local w = steer.world{ seed = seed }
+      w:add_wall{ from = { 10, -20 }, to = { 10, 20 } }
+      local a = w:spawn{ position = { 0, 0 }, velocity = { 3, 0 }, max_speed = 3, max_force = 6, radius = 0.5,
+                         brain = steer.priority{ steer.avoid_walls{ escape = false }, steer.seek{ target = { 20, 0 } } } }
+      local maxx, slid = -math.huge, 0
+      for _ = 1, 6 * 60 do
+        w:step()
+        local x, y = a:xy()
+        maxx, slid = math.max(maxx, x), math.max(slid, math.abs(y))
+        local f = a:contributions().avoid_walls
+        if f.x ~= 0 then
+          expect(math.abs(f.y), "seed " .. seed .. ": the push's part along the wall"):lt(1e-6)
+          expect(f.x, "seed " .. seed .. ": the push points away from the wall"):lt(0)
+        end
+      end
+      expect(slid, "seed " .. seed .. ": distance slid along the wall in 6 s"):lt(0.1)
+      expect(maxx, "seed " .. seed .. ": furthest x (the wall is at 10)"):lt(9.5)
+    end
+    expect(function() steer.avoid_walls{ escape = 1 } end, "escape = 1"):raises("escape", "boolean")
+  end)
+
   it("whiskers in 3D ring the heading and see a floor", function()
     local w = steer.world{ dim = 3, seed = 1 }
     w:add_plane{ point = { 0, 0, 0 }, normal = { 0, 0, 1 } }

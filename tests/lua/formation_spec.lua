@@ -229,7 +229,7 @@ describe("narrow places", function()
     w:add_wall{ from = { 20, gap / 2 }, to = { 20, 40 } }
     local f = steer.formation{ pattern = pattern or "wedge", spacing = 2, position = steer.vec(0, 0),
                                target = steer.vec(90, 0), narrow = narrow }
-    local brain = steer.reciprocal{ steer.blend{ { steer.formation_slot{ formation = f }, 1 }, { steer.avoid_walls{}, 1 } } }
+    local brain = steer.reciprocal{ steer.blend{ { steer.formation_slot{ formation = f }, 1 }, { steer.avoid_walls{ escape = false }, 1 } } }
     local ms = {}
     for i = 1, n do
       ms[i] = w:spawn{ position = { -6 + (i % 4) * 2, -3 + 2 * math.floor(i / 4) }, max_speed = 3, max_force = 10,
@@ -294,9 +294,9 @@ describe("narrow places", function()
     local all, back, breach, narrowed, f = cross(nil, 130, 40, 4, 0.25, inside)
     expect(narrowed, "the wedge narrowed"):eq(true)
     expect(all ~= nil, "all 40 through the 4 m gap in 130 s"):eq(true)
-    expect(all, "seconds until all 40 are through (80.5 s)"):lt(100)
+    expect(all, "seconds until all 40 are through (72.25 s)"):lt(100)
     expect(back ~= nil, "back in the wedge"):eq(true)
-    expect(back, "seconds after all are through until every member is within 0.5 m of its slot (6.0 s)"):lt(10)
+    expect(back, "seconds after all are through until every member is within 0.5 m of its slot (1.25 s)"):lt(10)
     expect(#inside, "positions inside a wall"):eq(0)
     expect(breach, "a member crossed the wall outside the gap"):eq(false)
     expect(f.narrowed, "narrowed after"):eq(false)
@@ -330,6 +330,34 @@ describe("narrow places", function()
       expect(#inside, what .. "positions inside a wall"):eq(0)
       expect(breach, what .. "a member crossed the wall outside the gap"):eq(false)
     end
+  end)
+
+  it("at dt 0.25, 40 in a line or a box through 4 m, in two files or a column, are back in shape within 4 s", function()
+    -- avoid_walls{ escape = false }: a member standing near its slot
+    -- beside the wall was held there by a corner-trap escape that never
+    -- ended (the line narrowing to a column: 23 s; the box in files: 24 s)
+    for _, c in ipairs{ { "line", "column", 4 }, { "line", "files", 4 }, { "box", "files", 4 }, { "box", "column", 5 } } do
+      local inside, what = {}, c[1] .. " narrowing to " .. c[2] .. ": "
+      local all, back, breach = cross(c[2], 130, 40, 4, 0.25, inside, c[1])
+      expect(all ~= nil, what .. "all through in 130 s"):eq(true)
+      expect(back ~= nil, what .. "back in shape"):eq(true)
+      -- the box in a column: 3.5 s, most of it the standing box setting
+      -- off again (reciprocal at 0.25 s, as in the open)
+      expect(back, what .. "seconds after all are through until every member is within 0.5 m of its slot"):lt(c[3])
+      expect(#inside, what .. "positions inside a wall"):eq(0)
+      expect(breach, what .. "a member crossed the wall outside the gap"):eq(false)
+    end
+  end)
+
+  it("at dt 0.25, 40 in a vee in files all get through 4 m (none held beside the jamb) and form up", function()
+    local inside = {}
+    local all, back, breach = cross("files", 130, 40, 4, 0.25, inside, "vee")
+    expect(all ~= nil, "all through in 130 s (36.25 s)"):eq(true)
+    expect(back ~= nil, "back in the vee"):eq(true)
+    -- its arms stand far from the gap: the last one through walks about 29 m
+    expect(back, "seconds after all are through until every member is within 0.5 m of its slot (14.25 s)"):lt(20)
+    expect(#inside, "positions inside a wall"):eq(0)
+    expect(breach, "a member crossed the wall outside the gap"):eq(false)
   end)
 
   it("narrow = false keeps the wedge: it never narrows, members pressed to the wall find the gap by the trail", function()
@@ -507,7 +535,7 @@ describe("snapshots and threads", function()
       w:add_wall{ from = { 20, 1.5 }, to = { 20, 40 } }
       local f = steer.formation{ pattern = function(i, n) return -1.5 * (i - 1), (i % 2 == 0 and 3 or -3) * (i / n) end,
                                  position = steer.vec(0, 0), target = steer.vec(60, 0) }
-      local brain = steer.reciprocal{ steer.blend{ { steer.formation_slot{ formation = f }, 1 }, { steer.avoid_walls{}, 1 } } }
+      local brain = steer.reciprocal{ steer.blend{ { steer.formation_slot{ formation = f }, 1 }, { steer.avoid_walls{ escape = false }, 1 } } }
       for i = 1, 8 do
         f:add(w:spawn{ position = { -6 + (i % 4) * 2, -3 + 2 * math.floor(i / 4) }, max_speed = 3, max_force = 10,
                        radius = 0.4, brain = brain })
