@@ -90,8 +90,8 @@ describe("a bake in tiles", function()
     for _, q in ipairs(p) do expect(math.abs(q.z - 3), "a path on the deck's layer keeps to the deck (m)"):le(0.01) end
     -- planar: no point lies in two triangles of one layer
     local tris = nm:triangles()
-    local function inside(t, x, y)
-      local a, b, c = t[1], t[2], t[3]
+    local function inside(tri, x, y)
+      local a, b, c = tri[1], tri[2], tri[3]
       local d1 = (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x)
       local d2 = (c.x - b.x) * (y - b.y) - (c.y - b.y) * (x - b.x)
       local d3 = (a.x - c.x) * (y - c.y) - (a.y - c.y) * (x - c.x)
@@ -101,10 +101,10 @@ describe("a bake in tiles", function()
     for x = 0.37, 60, 1.1 do
       for y = 0.29, 40, 0.9 do
         local seen = {}
-        for _, t in ipairs(tris) do
-          if inside(t, x, y) then
-            if seen[t.layer] then twice = twice + 1 end
-            seen[t.layer] = true
+        for _, tri in ipairs(tris) do
+          if inside(tri, x, y) then
+            if seen[tri.layer] then twice = twice + 1 end
+            seen[tri.layer] = true
           end
         end
       end
