@@ -43,6 +43,7 @@ static int key_cmp(const void *x, const void *y)
 
 size_t steerN_keys_uniq(int64_t *p, size_t k)
 {
+    if (k < 2) return k; // (p may be NULL then)
     qsort(p, k, sizeof *p, key_cmp);
     size_t m = 0;
     for (size_t i = 0; i < k; i++)
