@@ -98,11 +98,13 @@ STEER_API int steer_navmesh_new(const steer_NavMeshDesc *d, steer_NavMesh **out)
 // walkable ground as rings, then the exact build above (docs/api.md,
 // "Baking"). Vertices are z up; a triangle is ground when it faces up
 // (counter-clockwise seen from above) no steeper than `slope`. Zero means
-// default: height 2 m, climb 0, slope 45 degrees, cell height / 10. The
-// mesh is not eroded: queries take the radius. One floor only: ground over
-// ground in plan is refused. STEER_EARG with steer_last_error() saying why
-// (a bad index or coordinate, nothing walkable, several floors, or a build
-// without Recast: "this build has no baking").
+// default: height 2 m, climb 0, slope 45 degrees, cell height / 10,
+// tiles automatic. The mesh is not eroded: queries take the radius. Ground
+// over ground in plan (stairs, bridges, rooms over rooms) is cut into
+// layers (steer_navmesh_layer_count below). STEER_EARG with
+// steer_last_error() saying why (a bad index, coordinate or number,
+// nothing walkable, or a build without Recast: "this build has no
+// baking").
 typedef struct steer_NavBakeDesc {
     const double *xyz;   // 3 per vertex, metres, z up
     int nverts;          // 3 .. 8,000,000
@@ -112,6 +114,13 @@ typedef struct steer_NavBakeDesc {
     double climb;        // the step it climbs, metres (0: none)
     double slope;        // the steepest walkable slope, degrees (0: 45)
     double cell;         // the cell size, metres (0: height / 10)
+    // A large level bakes a tile at a time (docs/api.md, "Tiles"): a
+    // tile's side, metres, at least 32 cells and at most 1e6 (a tile as
+    // large as the level bakes it whole); 0: automatic (one tile up to
+    // 512 x 512 cells, else tiles of 256 cells). The last field, added
+    // after the others: a desc initialized by field names, or zeroed,
+    // from before it bakes as it did (0).
+    double tile;
 } steer_NavBakeDesc;
 // Bake the mesh of d's soup into *out (the host frees it): STEER_OK, or
 // STEER_EARG / STEER_ENOMEM with steer_last_error() saying why.

@@ -151,31 +151,6 @@ bool has_ground(const rcCompactHeightfield &chf, int x, int y)
     return false;
 }
 
-// Keys sorted, each once; the count left.
-size_t uniq(int64_t *p, size_t k)
-{
-    qsort(p, k, sizeof *p, [](const void *a, const void *b) {
-        int64_t u = *(const int64_t *)a, v = *(const int64_t *)b;
-        return (u > v) - (u < v);
-    });
-    size_t m = 0;
-    for (size_t i = 0; i < k; i++)
-        if (!m || p[i] != p[m - 1]) p[m++] = p[i];
-    return m;
-}
-
-// The first of sorted keys p[0 .. k) not below key (binary search).
-size_t first(const int64_t *p, size_t k, int64_t key)
-{
-    size_t lo = 0, hi = k;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (p[mid] < key) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 // The pairs of regions (keys a * nreg + b, a and b below nreg) sorted,
 // each once: two stable counting sorts, by b then by a, in linear time
 // (a qsort of them was a third of a town's bake). tmp: room for k keys;
@@ -327,49 +302,9 @@ int floors(rcCompactHeightfield &chf, Scratch *x)
     }
     size_t nn = sort_pairs(pairs, no, nreg, tmp, tally), nov = sort_pairs(pairs + no, np - no, nreg, tmp, tally);
     free(tmp), free(tally);
-    const int64_t *nei = pairs, *ovl = pairs + no;
-    // the first pair of each region in each list: first()
-    // merge: seeds lowest first, each layer grown through neighbours,
-    // lowest first (a heap keyed by height, then id)
-    int64_t *order = pairs + np; // regions by height, then id
-    for (int r = 0; r < nreg; r++) order[r] = (int64_t)ymin[r] * nreg + r, layer[r] = -1;
-    uniq(order, (size_t)nreg);
-    auto less = [&](int a, int b) { return ymin[a] != ymin[b] ? ymin[a] < ymin[b] : a < b; };
-    int nlayers = 0;
-    for (int k = 0; k < nreg; k++) {
-        int seed = (int)(order[k] % nreg);
-        if (layer[seed] >= 0) continue;
-        int L = nlayers++, nh = 0;
-        layer[seed] = L;
-        heap[nh++] = seed;
-        while (nh) {
-            int a = heap[0];
-            heap[0] = heap[--nh];
-            for (int i = 0;;) { // sift down
-                int l = 2 * i + 1, r = l + 1, m = i;
-                if (l < nh && less(heap[l], heap[m])) m = l;
-                if (r < nh && less(heap[r], heap[m])) m = r;
-                if (m == i) break;
-                int t = heap[i];
-                heap[i] = heap[m], heap[m] = t, i = m;
-            }
-            for (size_t j = first(nei, nn, (int64_t)a * nreg); j < nn && nei[j] / nreg == a; j++) {
-                int b = (int)(nei[j] % nreg);
-                if (layer[b] >= 0) continue;
-                bool clash = false;
-                for (size_t o = first(ovl, nov, (int64_t)b * nreg); o < nov && ovl[o] / nreg == b && !clash; o++)
-                    clash = layer[ovl[o] % nreg] == L;
-                if (clash) continue;
-                layer[b] = L;
-                int i = nh++; // sift up
-                heap[i] = b;
-                while (i && less(heap[i], heap[(i - 1) / 2])) {
-                    int p = (i - 1) / 2, t = heap[i];
-                    heap[i] = heap[p], heap[p] = t, i = p;
-                }
-            }
-        }
-    }
+    // merged lowest first, each layer grown through neighbours (heap and
+    // the room after the pairs serve)
+    int nlayers = steerN_bake_merge(nreg, ymin, pairs, nn, pairs + no, nov, layer, heap, pairs + np);
     free(pairs);
     for (int i = 0; i < n; i++)
         if (chf.spans[i].reg) {
@@ -400,6 +335,7 @@ struct Acc {
     steerN_BakeRings *out = nullptr;
     int32_t *corner = nullptr; // 2 a point
     size_t cap_xy = 0, cap_z = 0, cap_corner = 0, cap_end = 0, cap_layer = 0, cap_box = 0, cap_at = 0, cap_gz = 0;
+    size_t cap_tile = 0, cap_low = 0, cap_clash = 0;
     size_t nz = 0; // grid samples
     Acc() = default;
     Acc(const Acc &) = delete;
@@ -441,6 +377,16 @@ int heights(const rcCompactHeightfield &chf, bool stacked, int nlayers, const Le
     uint32_t *box = out->grid_box + 4 * (size_t)base;
     size_t *at = out->grid_at + base;
     for (int k = 0; k < nlayers; k++) box[4 * k] = box[4 * k + 1] = UINT32_MAX, box[4 * k + 2] = box[4 * k + 3] = 0;
+    uint32_t *low = nullptr;
+    if (bd) { // tiles: each layer's tile and lowest span (steerN_bake_merge's order)
+        if (!grow(out->layer_tile, acc.cap_tile, (size_t)base + nlayers) ||
+            !grow(out->layer_low, acc.cap_low, (size_t)base + nlayers))
+            return -1;
+        low = out->layer_low + base;
+        for (int k = 0; k < nlayers; k++)
+            out->layer_tile[base + k] = (uint32_t)(ty0 / L.tile) * out->tiles_x + (uint32_t)(tx0 / L.tile),
+                                   low[k] = UINT32_MAX;
+    }
     auto layer_of = [&](const rcCompactSpan &sp) { return stacked ? (int)sp.reg - 1 : 0; };
     for (int y = bd; y < h - bd; y++) // box: x0, y0, x1, y1 first
         for (int x = bd; x < w - bd; x++) {
@@ -448,6 +394,7 @@ int heights(const rcCompactHeightfield &chf, bool stacked, int nlayers, const Le
             for (unsigned i = c.index, e = c.index + c.count; i < e; i++) {
                 if (!chf.spans[i].reg) continue;
                 uint32_t *b = box + 4 * layer_of(chf.spans[i]);
+                if (low && chf.spans[i].y < low[layer_of(chf.spans[i])]) low[layer_of(chf.spans[i])] = chf.spans[i].y;
                 if ((uint32_t)x < b[0] || b[0] == UINT32_MAX) b[0] = (uint32_t)x;
                 if ((uint32_t)y < b[1] || b[1] == UINT32_MAX) b[1] = (uint32_t)y;
                 if ((uint32_t)x > b[2]) b[2] = (uint32_t)x;
@@ -511,6 +458,52 @@ int heights(const rcCompactHeightfield &chf, bool stacked, int nlayers, const Le
     return 0;
 }
 
+// The pairs of a tile's layers that may not share a layer of the mesh
+// (bake.h: clash): as floors() finds regions that overlap, two layers'
+// spans in one column or side by side unconnected, both in the tile (not
+// its border: the pieces are the tile's ground alone). Each pair once, in
+// the level's layer numbers, the lesser first. 0; -1 when out of memory.
+int clashes(const rcCompactHeightfield &chf, const Level &L, Acc &acc)
+{
+    steerN_BakeRings *out = acc.out;
+    const int w = chf.width, bd = L.border;
+    const uint32_t base = out->nlayers;
+    int64_t *p = nullptr, last = -1;
+    size_t np = 0, cap = 0;
+    for (int y = bd; y < chf.height - bd; y++)
+        for (int x = bd; x < w - bd; x++) {
+            const rcCompactCell &c = chf.cells[x + y * w];
+            for (unsigned a = c.index, e = c.index + c.count; a < e; a++)
+                for (int dir = -1; dir < 4 && chf.spans[a].reg; dir++) {
+                    int nx = x + (dir >= 0 ? rcGetDirOffsetX(dir) : 0), ny = y + (dir >= 0 ? rcGetDirOffsetY(dir) : 0);
+                    if (nx < bd || ny < bd || nx >= w - bd || ny >= chf.height - bd) continue;
+                    const rcCompactCell &nc = chf.cells[nx + ny * w];
+                    int con = dir >= 0 ? rcGetCon(chf.spans[a], dir) : RC_NOT_CONNECTED;
+                    for (unsigned b = nc.index, be = nc.index + nc.count; b < be; b++) {
+                        if (b == a || !chf.spans[b].reg || (con != RC_NOT_CONNECTED && b == nc.index + (unsigned)con))
+                            continue;
+                        int64_t la = chf.spans[a].reg, lb = chf.spans[b].reg;
+                        if (la >= lb) continue; // (each pair from its lesser side)
+                        int64_t key = (la << 32) | lb;
+                        if (key == last) continue;
+                        if (!grow(p, cap, np + 1)) {
+                            free(p);
+                            return -1;
+                        }
+                        p[np++] = last = key;
+                    }
+                }
+        }
+    np = steerN_keys_uniq(p, np);
+    bool ok = grow(out->clash, acc.cap_clash, 2 * (out->nclash + np));
+    for (size_t i = 0; ok && i < np; i++) {
+        out->clash[2 * out->nclash] = base + (uint32_t)(p[i] >> 32) - 1;
+        out->clash[2 * out->nclash++ + 1] = base + (uint32_t)(p[i] & 0xffffffff) - 1;
+    }
+    free(p);
+    return ok ? 0 : -1;
+}
+
 // One tile of the level, its columns tx0 .. and rows ty0 .. (a tile's
 // width or less at the level's edge), with a border of L.border columns
 // round it: its heightfield, regions, floors, heights and contours, its
@@ -572,7 +565,8 @@ int bake_tile(const Level &L, int tx0, int ty0, Acc &acc, char *msg, size_t msg_
     if ((size_t)out->nlayers + nlayers > STEERN_BAKE_MAX_LAYERS)
         return fail(msg, msg_n, "more than %u layers (pieces of floors in tiles); give a larger 'tile'",
                     STEERN_BAKE_MAX_LAYERS);
-    if (heights(*chf, stacked, nlayers, L, tx0, ty0, acc)) return fail(msg, msg_n, "out of memory");
+    if (heights(*chf, stacked, nlayers, L, tx0, ty0, acc) || (bd && stacked && clashes(*chf, L, acc)))
+        return fail(msg, msg_n, "out of memory");
     // the border is the next tiles': its ground a region of each side
     // (as rcBuildRegions paints them) that is none of this tile's, so that
     // the contours run straight along the tile's edge there (Recast's
@@ -638,8 +632,8 @@ int seams(const Level &L, Acc &acc)
     for (uint32_t i = 0; i < np; i++)
         for (int d = 0; d < 2; d++)
             if (on_line(g[2 * i + d], d)) key[nk++] = ((int64_t)d << 62) | ((int64_t)g[2 * i + d] << 31) | g[2 * i + 1 - d];
-    const size_t nu = uniq(key, nk);
-    auto lower = [&](int64_t k) { return first(key, nu, k); };
+    const size_t nu = steerN_keys_uniq(key, nk);
+    auto lower = [&](int64_t k) { return steerN_keys_first(key, nu, k); };
     // each edge a -> b along a line: the keys strictly between its ends
     auto between = [&](uint32_t a, uint32_t b, int *d, size_t *from, size_t *to) {
         for (*d = 0; *d < 2; (*d)++)
@@ -762,7 +756,11 @@ int bake(const steerN_BakeSpec *s, steerN_BakeRings *out, char *msg, size_t msg_
     // tiles: the caller's side, or automatic: one when the level is small
     int tile = s->tile > 0 ? (int)fmin(floor(s->tile / cell), 1e9) : w * d <= STEERN_BAKE_ONE_TILE ? 0 : STEERN_BAKE_TILE;
     if (tile <= 0 || (tile >= L.width && tile >= L.depth)) L.tile = L.width > L.depth ? L.width : L.depth;
-    else L.tile = tile, L.border = STEERN_BAKE_BORDER;
+    else {
+        L.tile = tile, L.border = STEERN_BAKE_BORDER;
+        out->tile = (uint32_t)tile;
+        out->tiles_x = (uint32_t)((L.width + tile - 1) / tile);
+    }
     out->grid_x0 = (double)L.bmin[0] + 0.5 * cell;
     out->grid_y0 = (double)L.bmin[2] + 0.5 * cell;
     out->ch = (double)(float)ch;
@@ -799,6 +797,11 @@ extern "C" void steerN_bake_rings_free(steerN_BakeRings *r)
     free(r->grid_box);
     free(r->grid_at);
     free(r->grid_y);
+    free(r->layer_tile);
+    free(r->layer_low);
+    free(r->clash);
+    r->layer_tile = r->layer_low = r->clash = NULL;
+    r->nclash = 0;
     r->xy = r->z = NULL;
     r->grid_y = NULL;
     r->ring_end = r->ring_layer = r->grid_box = NULL;

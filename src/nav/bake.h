@@ -25,11 +25,16 @@
 // tile) is baked a tile at a time (bake_tile in bake.cpp), each tile's
 // heightfield holding a border of STEERN_BAKE_BORDER columns round it and
 // freed before the next: the memory is a tile's, not the level's. Each
-// tile's layers are layers of their own (numbered on from the last
-// tile's); its rings run straight along its edges where the ground goes
-// on, and get the points the next tile's rings have there (seams() in
-// bake.cpp), so that the stack joins the two sides' walls into edges as
-// it joins floors. A level of one tile bakes as before tiles.
+// tile's floors are pieces of their own (the bake's layers, numbered on
+// from the last tile's), built alone; its rings run straight along its
+// edges where the ground goes on, and get the points the next tile's
+// rings have there (seams() in bake.cpp), so that the stack joins the two
+// sides' walls into edges as it joins floors. The stack then merges the
+// pieces joined across tile lines into the mesh's layers, as floors()
+// merges regions in a tile (steerN_bake_merge: lowest first, never two
+// pieces that overlap in plan or stand side by side out of reach), so a
+// floor that goes on across tiles is one layer. A level of one tile
+// bakes as before tiles.
 //
 // The bake runs Recast's float code: it may differ between machines and
 // compilers by a cell here and there. The mesh it gives is plain data:
@@ -96,6 +101,15 @@ typedef struct steerN_BakeRings {
     double cell;      // the cell size used
     double ch;        // the cells' height
     int width, depth; // the heightfield's columns along x and y
+    // tiles (0 and NULL for a bake in one tile): a tile's side in columns,
+    // the tiles along x; per layer its tile (ty * tiles_x + tx) and its
+    // lowest span's top (cells); the pairs of layers of one tile that may
+    // not share a layer of the mesh (floors(): they overlap in plan or
+    // stand side by side out of reach), 2 a pair
+    uint32_t tile, tiles_x;
+    uint32_t *layer_tile, *layer_low;
+    uint32_t *clash;
+    size_t nclash;
 } steerN_BakeRings;
 
 // The default cell size: height / 10 (0.2 m for a 2 m agent), no larger
@@ -107,6 +121,20 @@ int steerN_bake_available(void);
 // saying why. The spec's numbers are checked by the caller (steerN_mesh_bake).
 int steerN_bake_rings(const steerN_BakeSpec *spec, steerN_BakeRings *out, char *msg, size_t msg_n);
 void steerN_bake_rings_free(steerN_BakeRings *r);
+
+// Regions merged into layers (floors() in bake.cpp: a tile's monotone
+// regions; steerN_mesh_stack: a tiled bake's pieces): seeds taken lowest
+// first (low, then id), each layer grown through neighbours, lowest first,
+// taking each that clashes with nothing already in it. nei and ovl: the
+// pairs (a * n + b) that neighbour and that clash, sorted, each once, both
+// ways round. layer: per region, its layer out; heap: room for n; order:
+// room for n keys. The count of layers.
+int steerN_bake_merge(int n, const int *low, const int64_t *nei, size_t nn, const int64_t *ovl, size_t nov, int *layer,
+                      int *heap, int64_t *order);
+// Keys sorted, each once (qsort): the count left.
+size_t steerN_keys_uniq(int64_t *p, size_t k);
+// The first of sorted keys p[0 .. k) not below key.
+size_t steerN_keys_first(const int64_t *p, size_t k, int64_t key);
 
 // The whole bake: checks the spec (every index, every coordinate), bakes
 // and builds the mesh (not yet prepared). NULL with err->message set.

@@ -8,6 +8,7 @@
 #include "mesh.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,79 @@ int steerN_bake_rings(const steerN_BakeSpec *spec, steerN_BakeRings *out, char *
 void steerN_bake_rings_free(steerN_BakeRings *r) { (void)r; }
 #endif
 
+static int key_cmp(const void *x, const void *y)
+{
+    int64_t u = *(const int64_t *)x, v = *(const int64_t *)y;
+    return (u > v) - (u < v);
+}
+
+size_t steerN_keys_uniq(int64_t *p, size_t k)
+{
+    if (k < 2) return k; // (p may be NULL then)
+    qsort(p, k, sizeof *p, key_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++)
+        if (!m || p[i] != p[m - 1]) p[m++] = p[i];
+    return m;
+}
+
+size_t steerN_keys_first(const int64_t *p, size_t k, int64_t key)
+{
+    size_t lo = 0, hi = k;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (p[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// Region a before b: lower, then the lesser id.
+static bool lower(const int *low, int a, int b) { return low[a] != low[b] ? low[a] < low[b] : a < b; }
+
+int steerN_bake_merge(int n, const int *low, const int64_t *nei, size_t nn, const int64_t *ovl, size_t nov, int *layer,
+                      int *heap, int64_t *order)
+{
+    for (int r = 0; r < n; r++) order[r] = (int64_t)low[r] * n + r, layer[r] = -1;
+    steerN_keys_uniq(order, (size_t)n);
+    int nlayers = 0;
+    for (int k = 0; k < n; k++) {
+        int seed = (int)(order[k] % n);
+        if (layer[seed] >= 0) continue;
+        int L = nlayers++, nh = 0;
+        layer[seed] = L;
+        heap[nh++] = seed;
+        while (nh) {
+            int a = heap[0];
+            heap[0] = heap[--nh];
+            for (int i = 0;;) { // sift down
+                int l = 2 * i + 1, r = l + 1, m = i;
+                if (l < nh && lower(low, heap[l], heap[m])) m = l;
+                if (r < nh && lower(low, heap[r], heap[m])) m = r;
+                if (m == i) break;
+                int t = heap[i];
+                heap[i] = heap[m], heap[m] = t, i = m;
+            }
+            for (size_t j = steerN_keys_first(nei, nn, (int64_t)a * n); j < nn && nei[j] / n == a; j++) {
+                int b = (int)(nei[j] % n);
+                if (layer[b] >= 0) continue;
+                bool clash = false;
+                for (size_t o = steerN_keys_first(ovl, nov, (int64_t)b * n); o < nov && ovl[o] / n == b && !clash; o++)
+                    clash = layer[ovl[o] % n] == L;
+                if (clash) continue;
+                layer[b] = L;
+                int i = nh++; // sift up
+                heap[i] = b;
+                while (i && lower(low, heap[i], heap[(i - 1) / 2])) {
+                    int p = (i - 1) / 2, t = heap[i];
+                    heap[i] = heap[p], heap[p] = t, i = p;
+                }
+            }
+        }
+    }
+    return nlayers;
+}
+
 static steerN_Mesh *bad(steerN_MeshError *err, steerN_MeshStatus st, const char *fmt, ...)
 {
     va_list ap;
@@ -54,6 +128,7 @@ static steerN_Mesh *build_layers(const steerN_BakeSpec *s, steerN_BakeRings *r, 
     uint32_t nl = r->nlayers ? r->nlayers : 1, kept = 0;
     steerN_Mesh **parts = calloc(nl, sizeof *parts);
     uint32_t *layer_of = malloc(sizeof *layer_of * nl); // the bake's layer of each kept
+    uint32_t *part_layer = NULL;                        // the mesh's layer of each kept
     int32_t *role = malloc(sizeof *role * r->nrings);
     double *xy = malloc(sizeof *xy * 2 * r->npoints);
     uint32_t *end = malloc(sizeof *end * r->nrings);
@@ -86,15 +161,20 @@ static steerN_Mesh *build_layers(const steerN_BakeSpec *s, steerN_BakeRings *r, 
         bad(err, STEERN_MESH_EMPTY, "nothing is walkable: the ground's outlines enclose no area");
         goto done;
     }
-    m = steerN_mesh_stack(parts, kept, r, s->climb + r->cell, alloc, err);
-    if (m && steerN_mesh_bake_heights(m, s, r, layer_of)) {
+    part_layer = malloc(sizeof *part_layer * kept);
+    if (!part_layer) {
+        bad(err, STEERN_MESH_NOMEM, "out of memory");
+        goto done;
+    }
+    m = steerN_mesh_stack(parts, kept, r, layer_of, s->climb + r->cell, alloc, err, part_layer);
+    if (m && steerN_mesh_bake_heights(m, s, r, layer_of, part_layer, kept)) {
         steerN_mesh_free(m);
         m = NULL;
         bad(err, STEERN_MESH_NOMEM, "out of memory");
     }
 done:
     for (uint32_t k = 0; parts && k < kept; k++) steerN_mesh_free(parts[k]);
-    free(parts), free(layer_of), free(role), free(xy), free(end);
+    free(parts), free(layer_of), free(part_layer), free(role), free(xy), free(end);
     return m;
 }
 

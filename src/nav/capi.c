@@ -339,7 +339,16 @@ int steer_navmesh_bake(const steer_NavBakeDesc *d, steer_NavMesh **out)
                              .height = d->height > 0 || d->height < 0 ? d->height : 2,
                              .climb = d->climb,
                              .slope = d->slope > 0 || d->slope < 0 ? d->slope : 45,
-                             .cell = d->cell };
+                             .cell = d->cell,
+                             .tile = d->tile };
+    // (the tile's check is the Lua binding's: before the bake, with or without Recast)
+    double cell = d->cell > 0 ? d->cell : steerN_bake_cell(spec.height, spec.climb);
+    if (!(d->tile == 0 || (d->tile >= STEERN_BAKE_MIN_TILE * cell && d->tile <= 1e6))) {
+        steerA_refuse_why("steer_navmesh_bake: tile: expected a tile's side in metres, at least %d cells (%g m with "
+                          "cells of %g m) and at most 1e6, or 0 (automatic); got %g",
+                          STEERN_BAKE_MIN_TILE, STEERN_BAKE_MIN_TILE * cell, cell, d->tile);
+        return STEER_EARG;
+    }
     steerN_MeshError err;
     steerN_Mesh *m = steerN_mesh_bake(&spec, NULL, &err);
     if (!m) {

@@ -233,15 +233,19 @@ void steerN_mesh_path_heights(const struct steerN_MeshQuery *q, const steerN_Mes
 // The same for any n points p along the corridor corr (nc triangles).
 void steerN_mesh_heights_along(const steerN_Mesh *m, const double *p, uint32_t n, const int32_t *corr, uint32_t nc,
                                double *z);
-// Meshes built one per layer from the same bake, stacked into one: the
-// vertices of layer k's mesh get heights from its rings' points (bake.h:
-// a ring's layer and its points' z), its triangles layer k, and the walls
-// of two layers that meet (the same two points in plan, heights within
-// `climb`) become one edge, their vertices one. NULL with err set.
+// Meshes built one per layer from the same bake (part k of the bake's
+// layer layer_of[k]), stacked into one: the vertices of part k get
+// heights from its rings' points (bake.h: a ring's part and its points'
+// z), and the walls of two parts that meet (the same two points in plan,
+// heights within `climb`) become one edge, their vertices one. Part k's
+// triangles are on layer part_layer[k] (out, n): k, or in a tiled bake
+// the layer the pieces joined across tile lines merge into (bake.h,
+// "Tiles"). NULL with err set.
 struct steerN_BakeRings;
 struct steerN_MeshError;
-steerN_Mesh *steerN_mesh_stack(steerN_Mesh *const *parts, uint32_t n, const struct steerN_BakeRings *r, double climb,
-                               const steerN_Alloc *alloc, struct steerN_MeshError *err);
+steerN_Mesh *steerN_mesh_stack(steerN_Mesh *const *parts, uint32_t n, const struct steerN_BakeRings *r,
+                               const uint32_t *layer_of, double climb, const steerN_Alloc *alloc,
+                               struct steerN_MeshError *err, uint32_t *part_layer);
 
 // ---- mesh_heights.c ----------------------------------------------------------
 
@@ -262,13 +266,14 @@ size_t steerN_mesh_height_bytes(const steerN_Mesh *m); // what they hold
 // round p that have ground (weights renormalized); false where none has
 // (or m has no grids).
 bool steerN_mesh_grid_height(const steerN_Mesh *m, uint32_t k, const double p[2], double *z);
-// After a bake: m's grids from the bake's samples (r, its layers
-// layer_of[k] for m's layer k), each made the exact height of the soup's
+// After a bake: m's grids from the bake's samples (r; m's layer k from
+// the bake's layers layer_of[j] of the nparts parts j with part_layer[j]
+// == k, steerN_mesh_stack's), each made the exact height of the soup's
 // surface nearest below it (s), carried out past the layer's edges, and
 // m's vertex heights read from them. 0, or -1 when out of memory.
 struct steerN_BakeSpec;
 int steerN_mesh_bake_heights(steerN_Mesh *m, const struct steerN_BakeSpec *s, const struct steerN_BakeRings *r,
-                             const uint32_t *layer_of);
+                             const uint32_t *layer_of, const uint32_t *part_layer, uint32_t nparts);
 // The height (quanta) of a vertex at p on layer k of m (prepared): the
 // ground's there as steerN_mesh_height gives it on that layer (its grid's,
 // else the plane of its triangle there, else the nearest point's); false

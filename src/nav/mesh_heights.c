@@ -208,70 +208,104 @@ static bool soup_height(const Bins *b, const steerN_BakeSpec *s, const double p[
 }
 
 // Carry layer g's samples out past its ground: DILATE times, each sample
-// without ground and with a neighbour (of 8) that has gets their mean.
-static void dilate(steerN_Mesh *m, const steerN_HeightGrid *g, int32_t *scratch)
+// without ground and with a neighbour (of 8) that has gets their mean (of
+// the samples before the pass: rows is room for two rows, the one above
+// and the one being changed, as they were).
+static void dilate(steerN_Mesh *m, const steerN_HeightGrid *g, int32_t *rows)
 {
-    int32_t *z = m->hz + g->at;
-    size_t n = (size_t)g->nx * g->ny;
-    for (int pass = 0; pass < DILATE; pass++) {
-        memcpy(scratch, z, sizeof *z * n);
-        for (uint32_t y = 0; y < g->ny; y++)
+    int32_t *z = m->hz + g->at, *above = rows, *row = rows + g->nx;
+    for (int pass = 0; pass < DILATE; pass++)
+        for (uint32_t y = 0; y < g->ny; y++) {
+            int32_t *t = above;
+            above = row, row = t;
+            memcpy(row, z + (size_t)y * g->nx, sizeof *z * g->nx);
             for (uint32_t x = 0; x < g->nx; x++) {
-                if (scratch[(size_t)y * g->nx + x] != STEERN_HZ_NONE) continue;
+                if (row[x] != STEERN_HZ_NONE) continue;
                 int64_t sum = 0, count = 0;
                 for (int dy = -1; dy <= 1; dy++)
                     for (int dx = -1; dx <= 1; dx++) {
                         int64_t ax = (int64_t)x + dx, ay = (int64_t)y + dy;
                         if (ax < 0 || ay < 0 || ax >= g->nx || ay >= g->ny) continue;
-                        int32_t s = scratch[(size_t)ay * g->nx + (size_t)ax];
+                        const int32_t *src = dy < 0 ? above : dy == 0 ? row : z + (size_t)ay * g->nx;
+                        int32_t s = src[ax];
                         if (s != STEERN_HZ_NONE) sum += s, count++;
                     }
                 if (count) z[(size_t)y * g->nx + x] = (int32_t)llround((double)sum / (double)count);
             }
+        }
+}
+
+// Layer k's box of columns (x0, y0, nx, ny): the union of its parts'.
+static void union_box(const steerN_BakeRings *r, const uint32_t *layer_of, const uint32_t *part_layer, uint32_t nparts,
+                      uint32_t k, uint32_t out[4])
+{
+    uint32_t x0 = UINT32_MAX, y0 = UINT32_MAX, x1 = 0, y1 = 0; // (x1, y1: past the last)
+    for (uint32_t j = 0; j < nparts; j++) {
+        const uint32_t *b = r->grid_box + 4 * layer_of[j];
+        if (part_layer[j] != k || !b[2] || !b[3]) continue;
+        if (b[0] < x0) x0 = b[0];
+        if (b[1] < y0) y0 = b[1];
+        if (b[0] + b[2] > x1) x1 = b[0] + b[2];
+        if (b[1] + b[3] > y1) y1 = b[1] + b[3];
     }
+    bool empty = x0 == UINT32_MAX;
+    out[0] = empty ? 0 : x0, out[1] = empty ? 0 : y0, out[2] = empty ? 0 : x1 - x0, out[3] = empty ? 0 : y1 - y0;
 }
 
 int steerN_mesh_bake_heights(steerN_Mesh *m, const steerN_BakeSpec *s, const steerN_BakeRings *r,
-                             const uint32_t *layer_of)
+                             const uint32_t *layer_of, const uint32_t *part_layer, uint32_t nparts)
 {
     if (!r->grid_box || !r->grid_y) return 0;
-    size_t total = 0, largest = 0;
+    size_t total = 0, widest = 0;
     for (uint32_t k = 0; k < m->nlayers; k++) {
-        const uint32_t *box = r->grid_box + 4 * layer_of[k];
-        size_t n = (size_t)box[2] * box[3];
-        total += n;
-        if (n > largest) largest = n;
+        uint32_t box[4];
+        union_box(r, layer_of, part_layer, nparts, k, box);
+        total += (size_t)box[2] * box[3];
+        if (box[2] > widest) widest = box[2];
     }
     if (total > STEERN_HZ_MAX) return 0; // too many to keep: the planes serve
     Bins bins = { 0 };
-    int32_t *scratch = malloc(sizeof *scratch * (largest ? largest : 1));
+    int32_t *scratch = malloc(sizeof *scratch * 2 * (widest ? widest : 1));
     uint8_t *done = calloc(m->nvert ? m->nvert : 1, 1);
     if (!scratch || !done || bins_make(&bins, s, r->cell) || steerN_mesh_alloc_heights(m, total)) goto oom;
     m->hcell = r->cell;
     double above = r->ch * 1.01, below = s->climb + r->cell + 2 * r->ch;
     size_t at = 0;
     for (uint32_t k = 0; k < m->nlayers; k++) {
-        const uint32_t *box = r->grid_box + 4 * layer_of[k];
-        const uint16_t *src = r->grid_y + r->grid_at[layer_of[k]];
+        uint32_t box[4];
+        union_box(r, layer_of, part_layer, nparts, k, box);
         steerN_HeightGrid *g = m->hgrid + k;
         *g = (steerN_HeightGrid){ .x0 = r->grid_x0 + box[0] * r->cell,
                                   .y0 = r->grid_y0 + box[1] * r->cell,
                                   .nx = box[2],
                                   .ny = box[3],
                                   .at = at };
-        for (uint32_t y = 0; y < g->ny; y++)
-            for (uint32_t x = 0; x < g->nx; x++) {
-                uint16_t sy = src[(size_t)y * g->nx + x];
-                if (sy == STEERN_BAKE_NO_SAMPLE) {
-                    m->hz[at++] = STEERN_HZ_NONE;
-                    continue;
-                }
-                double h = r->grid_z0 + sy * r->ch, p[2] = { g->x0 + x * m->hcell, g->y0 + y * m->hcell }, z = h;
-                int64_t q;
-                soup_height(&bins, s, p, h, above, below, &z); // (else the span's top)
-                m->hz[at++] =
-                    steerN_mesh_quantize(z, &q) && q > INT32_MIN && q <= INT32_MAX ? (int32_t)q : STEERN_HZ_NONE;
+        for (size_t i = 0; i < (size_t)g->nx * g->ny; i++) m->hz[at + i] = STEERN_HZ_NONE;
+        // each part's samples, first in its own tile's columns (in a tiled
+        // bake its box reaches a few columns into the next tiles', which
+        // are theirs), then the rest where no part has one
+        for (int own = 1; own >= 0; own--)
+            for (uint32_t j = 0; j < nparts; j++) {
+                if (part_layer[j] != k) continue;
+                const uint32_t *b = r->grid_box + 4 * layer_of[j];
+                const uint16_t *src = r->grid_y + r->grid_at[layer_of[j]];
+                uint32_t tile = r->tile ? r->layer_tile[layer_of[j]] : 0;
+                for (uint32_t y = 0; y < b[3]; y++)
+                    for (uint32_t x = 0; x < b[2]; x++) {
+                        uint16_t sy = src[(size_t)y * b[2] + x];
+                        uint32_t cx = b[0] + x, cy = b[1] + y;
+                        int32_t *d = m->hz + at + (size_t)(cy - box[1]) * g->nx + (cx - box[0]);
+                        bool mine = !r->tile || (cy / r->tile) * r->tiles_x + cx / r->tile == tile;
+                        if (sy == STEERN_BAKE_NO_SAMPLE || *d != STEERN_HZ_NONE || mine != (own == 1)) continue;
+                        double h = r->grid_z0 + sy * r->ch,
+                               p[2] = { g->x0 + (cx - box[0]) * m->hcell, g->y0 + (cy - box[1]) * m->hcell }, z = h;
+                        int64_t q;
+                        soup_height(&bins, s, p, h, above, below, &z); // (else the span's top)
+                        *d = steerN_mesh_quantize(z, &q) && q > INT32_MIN && q <= INT32_MAX ? (int32_t)q
+                                                                                            : STEERN_HZ_NONE;
+                    }
             }
+        at += (size_t)g->nx * g->ny;
         dilate(m, g, scratch);
     }
     // the vertices' heights from the grids, each by the first triangle at it

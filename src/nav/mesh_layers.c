@@ -301,8 +301,63 @@ static int64_t height_of(const Point *pt, size_t n, const int64_t q[2])
     return best;
 }
 
-steerN_Mesh *steerN_mesh_stack(steerN_Mesh *const *parts, uint32_t n, const steerN_BakeRings *r, double climb,
-                               const steerN_Alloc *alloc, steerN_MeshError *err)
+// Pair (a, b) on list p (n pairs, room for cap, growing). false when out of memory.
+static bool push_pair(uint32_t **p, size_t *n, size_t *cap, uint32_t a, uint32_t b)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 64;
+        uint32_t *q = realloc(*p, sizeof *q * 2 * c);
+        if (!q) return false;
+        *p = q, *cap = c;
+    }
+    (*p)[2 * *n] = a, (*p)[2 * (*n)++ + 1] = b;
+    return true;
+}
+
+// A tiled bake's pieces (parts) merged into layers (bake.h, "Tiles"):
+// neighbours are the pieces of two tiles whose walls were joined (the
+// ground goes on across the tile line); clashes are the bake's (pieces of
+// one tile that overlap) and pieces of two tiles whose walls lie over each
+// other on a tile line out of reach (a cliff there). joins: the pairs of
+// parts joined, 2 a pair; cliffs: those out of reach. part_layer: per part,
+// its layer out. The count of layers; -1 when out of memory.
+static int merge_tiles(uint32_t n, const steerN_BakeRings *r, const uint32_t *layer_of, const uint32_t *joins,
+                       size_t nj, const uint32_t *cliffs, size_t nc, uint32_t *part_layer)
+{
+    uint32_t *part_of = malloc(sizeof *part_of * (r->nlayers ? r->nlayers : 1)); // a bake layer's part
+    size_t cap = 2 * (nj + nc + r->nclash) + 1;
+    int64_t *nei = malloc(sizeof *nei * cap), *ovl = malloc(sizeof *ovl * cap), *order = malloc(sizeof *order * n);
+    int *low = malloc(sizeof *low * n), *layer = malloc(sizeof *layer * n), *heap = malloc(sizeof *heap * n);
+    int nl = -1;
+    if (!part_of || !nei || !ovl || !order || !low || !layer || !heap) goto done;
+    for (uint32_t k = 0; k < r->nlayers; k++) part_of[k] = UINT32_MAX;
+    for (uint32_t k = 0; k < n; k++) {
+        part_of[layer_of[k]] = k;
+        low[k] = r->layer_low[layer_of[k]] < 0x10000 ? (int)r->layer_low[layer_of[k]] : 0x10000;
+    }
+    size_t nn = 0, no = 0;
+    for (size_t i = 0; i < nj; i++) {
+        int64_t a = joins[2 * i], b = joins[2 * i + 1];
+        nei[nn++] = a * n + b, nei[nn++] = b * n + a;
+    }
+    for (size_t i = 0; i < nc + r->nclash; i++) {
+        const uint32_t *pair = i < nc ? cliffs + 2 * i : r->clash + 2 * (i - nc);
+        int64_t a = i < nc ? pair[0] : part_of[pair[0]], b = i < nc ? pair[1] : part_of[pair[1]];
+        if (a == UINT32_MAX || b == UINT32_MAX) continue; // (a layer with no ground left)
+        ovl[no++] = a * n + b, ovl[no++] = b * n + a;
+    }
+    nn = steerN_keys_uniq(nei, nn);
+    no = steerN_keys_uniq(ovl, no);
+    nl = steerN_bake_merge((int)n, low, nei, nn, ovl, no, layer, heap, order);
+    for (uint32_t k = 0; k < n; k++) part_layer[k] = (uint32_t)layer[k];
+done:
+    free(part_of), free(nei), free(ovl), free(order), free(low), free(layer), free(heap);
+    return nl;
+}
+
+steerN_Mesh *steerN_mesh_stack(steerN_Mesh *const *parts, uint32_t n, const steerN_BakeRings *r,
+                               const uint32_t *layer_of, double climb, const steerN_Alloc *alloc, steerN_MeshError *err,
+                               uint32_t *part_layer)
 {
     size_t nv = 0, nt = 0;
     for (uint32_t k = 0; k < n; k++) nv += parts[k]->nvert, nt += parts[k]->ntri;
@@ -313,6 +368,9 @@ steerN_Mesh *steerN_mesh_stack(steerN_Mesh *const *parts, uint32_t n, const stee
     Wall *walls = malloc(sizeof *walls * 3 * (nt ? nt : 1));
     Point *pt = malloc(sizeof *pt * (r->npoints ? r->npoints : 1));
     int32_t *adj = malloc(sizeof *adj * 3 * (nt ? nt : 1));
+    uint32_t *joins = NULL, *cliffs = NULL;
+    size_t njoins = 0, ncliffs = 0, cap_joins = 0, cap_cliffs = 0;
+    int nl;
     steerN_Mesh *m = NULL;
     if (!parent || !iz || !remap || !walls || !pt || !adj) goto oom;
     // heights, layer by layer, and the stacked triangles' neighbours
@@ -351,18 +409,25 @@ steerN_Mesh *steerN_mesh_stack(steerN_Mesh *const *parts, uint32_t n, const stee
     }
     // the seams: walls of two layers over the same two points, the other
     // way round, at heights within the climb; each wall joins one
+    // (in a tiled bake, the pairs of pieces of two tiles joined, and those
+    // whose walls lie over each other out of reach: merge_tiles)
     int64_t tol;
     if (!steerN_mesh_quantize(climb, &tol)) tol = 0;
     qsort(walls, nw, sizeof *walls, wall_cmp);
+    const uint32_t *tile_of = r->tile ? r->layer_tile : NULL;
     for (size_t i = 0; i < nw;) {
         size_t j = i + 1;
         while (j < nw && key_cmp(walls[j].key, walls[i].key) == 0) j++;
         for (size_t u = i; u < j; u++)
-            for (size_t w = u + 1; w < j && adj[walls[u].edge] < 0; w++) {
+            for (size_t w = u + 1; w < j && (tile_of || adj[walls[u].edge] < 0); w++) {
                 const Wall *x = walls + u, *y = walls + w;
-                if (x->layer == y->layer || adj[y->edge] >= 0) continue;
+                if (x->layer == y->layer) continue;
+                bool across = tile_of && tile_of[layer_of[x->layer]] != tile_of[layer_of[y->layer]];
                 int64_t d0 = iz[x->a] - iz[y->b], d1 = iz[x->b] - iz[y->a];
-                if (d0 > tol || -d0 > tol || d1 > tol || -d1 > tol) continue;
+                bool reach = d0 <= tol && -d0 <= tol && d1 <= tol && -d1 <= tol;
+                if (across && !reach && !push_pair(&cliffs, &ncliffs, &cap_cliffs, x->layer, y->layer)) goto oom;
+                if (adj[x->edge] >= 0 || adj[y->edge] >= 0 || !reach) continue;
+                if (across && !push_pair(&joins, &njoins, &cap_joins, x->layer, y->layer)) goto oom;
                 adj[x->edge] = (int32_t)(y->edge / 3);
                 adj[y->edge] = (int32_t)(x->edge / 3);
                 uint32_t ra = root(parent, x->a), rb = root(parent, y->b);
@@ -372,13 +437,17 @@ steerN_Mesh *steerN_mesh_stack(steerN_Mesh *const *parts, uint32_t n, const stee
             }
         i = j;
     }
+    // the layers: a tiled bake's pieces merged, else each piece one
+    nl = (int)n;
+    for (uint32_t k = 0; k < n; k++) part_layer[k] = k;
+    if (tile_of && (nl = merge_tiles(n, r, layer_of, joins, njoins, cliffs, ncliffs, part_layer)) < 0) goto oom;
     // one vertex for each set joined, in order
     uint32_t nkeep = 0;
     for (size_t v = 0; v < nv; v++)
         if (root(parent, (uint32_t)v) == v) remap[v] = nkeep++;
     m = steerN_mesh_alloc(nkeep, (uint32_t)nt, alloc);
-    if (!m || steerN_mesh_alloc_floors(m, n > 1)) goto oom;
-    m->nlayers = n;
+    if (!m || steerN_mesh_alloc_floors(m, nl > 1)) goto oom;
+    m->nlayers = (uint32_t)nl;
     v0 = t0 = 0;
     for (uint32_t k = 0; k < n; k++) {
         const steerN_Mesh *p = parts[k];
@@ -392,7 +461,7 @@ steerN_Mesh *steerN_mesh_stack(steerN_Mesh *const *parts, uint32_t n, const stee
         for (uint32_t i = 0; i < 3 * p->ntri; i++) m->tri[3 * t0 + i] = remap[root(parent, (uint32_t)v0 + p->tri[i])];
         for (uint32_t t = 0; t < p->ntri; t++) {
             m->area[t0 + t] = p->area[t];
-            if (m->layer) m->layer[t0 + t] = (uint16_t)k;
+            if (m->layer) m->layer[t0 + t] = (uint16_t)part_layer[k];
         }
         v0 += p->nvert;
         t0 += p->ntri;
@@ -405,10 +474,10 @@ steerN_Mesh *steerN_mesh_stack(steerN_Mesh *const *parts, uint32_t n, const stee
     memcpy(m->area_cost, parts[0]->area_cost, sizeof m->area_cost);
     steerN_mesh_set_metres(m);
     m->hash = steerN_mesh_hash(m);
-    free(parent), free(iz), free(remap), free(walls), free(pt), free(adj);
+    free(parent), free(iz), free(remap), free(walls), free(pt), free(adj), free(joins), free(cliffs);
     return m;
 oom:
     steerN_mesh_free(m);
-    free(parent), free(iz), free(remap), free(walls), free(pt), free(adj);
+    free(parent), free(iz), free(remap), free(walls), free(pt), free(adj), free(joins), free(cliffs);
     return stack_fail(err, STEERN_MESH_NOMEM, "out of memory");
 }

@@ -556,6 +556,65 @@ static void test_drop_links(void)
     steer_navmesh_free(m);
 }
 
+// A bake in tiles from C (steer_NavBakeDesc's tile): a 40 x 20 m yard
+// with a deck 3 m up over its middle (x 10 .. 30), baked in 8 m tiles,
+// has the layers of one bake of the whole: the ground one layer and the
+// deck one, each across the tile lines they span, and a path along the
+// deck over four tile lines is straight. A tile under 32 cells, negative
+// or NaN is refused by name, with or without Recast.
+static void test_bake_tiles(void)
+{
+    static const double xyz[] = { 0, 0, 0, 40, 0, 0, 40, 20, 0, 0, 20, 0, 10, 5, 3, 30, 5, 3, 30, 15, 3, 10, 15, 3 };
+    static const uint32_t tri[] = { 0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7 };
+    steer_NavBakeDesc d = { .xyz = xyz, .nverts = 8, .tri = tri, .ntris = 4, .height = 2, .climb = 0.5 };
+    steer_NavMesh *one = NULL, *tiled = NULL;
+    const double bad[] = { 6, -8, NAN, 2e6 }; // (6 m: 30 cells of 0.2 m)
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        d.tile = bad[i];
+        CHECK(steer_navmesh_bake(&d, &tiled) == STEER_EARG && !tiled, "tile = %g refused", bad[i]);
+        CHECK(strstr(steer_last_error(), "steer_navmesh_bake") && strstr(steer_last_error(), "tile") &&
+                  strstr(steer_last_error(), "32 cells (6.4 m"),
+              "tile = %g: names the function, the field and the least: %s", bad[i], steer_last_error());
+    }
+    d.tile = 0;
+    if (steer_navmesh_bake(&d, &one) != STEER_OK) {
+        CHECK(strstr(steer_last_error(), "this build has no baking"), "only without Recast: %s", steer_last_error());
+        return;
+    }
+    d.tile = 8;
+    REQUIRE(steer_navmesh_bake(&d, &tiled) == STEER_OK && tiled, "tiles of 8 m: %s", steer_last_error());
+    CHECK(steer_navmesh_hash(tiled) != steer_navmesh_hash(one), "tiles give another mesh (cut at the tile lines)");
+    CHECK(steer_navmesh_layer_count(one) == 2 && steer_navmesh_layer_count(tiled) == 2,
+          "the ground and the deck, in one bake and in tiles: %d and %d", steer_navmesh_layer_count(one),
+          steer_navmesh_layer_count(tiled));
+    int ground = 0, deck = 0;
+    const double at[][2] = { { 2, 2 }, { 11, 6 }, { 20, 10 }, { 29, 14 }, { 38, 18 } };
+    for (size_t i = 0; i < sizeof at / sizeof *at; i++) { // every tile's piece on one layer per floor
+        double low[3] = { at[i][0], at[i][1], 0 }, high[3] = { at[i][0], at[i][1], 3 }, z;
+        int l = 0;
+        CHECK(steer_navmesh_height(tiled, low, 0, &z, &l) == STEER_OK && fabs(z) < 0.01 && (!ground || l == ground),
+              "(%g, %g) on the ground's layer %d: layer %d at %g", at[i][0], at[i][1], ground, l, z);
+        ground = l;
+        if (at[i][0] < 10.5 || at[i][0] > 29.5) continue;
+        CHECK(steer_navmesh_height(tiled, high, 0, &z, &l) == STEER_OK && fabs(z - 3) < 0.01 && (!deck || l == deck),
+              "(%g, %g) on the deck's layer %d: layer %d at %g", at[i][0], at[i][1], deck, l, z);
+        deck = l;
+    }
+    CHECK(ground && deck && ground != deck, "two layers: %d, %d", ground, deck);
+    steer_NavQuery *q = NULL;
+    CHECK(steer_navquery_new(&q) == STEER_OK, "a query");
+    double a[2] = { 11, 10 }, b[2] = { 29, 10 }, len = 0;
+    steer_NavFilter on_deck = { .from_layer = deck, .to_layer = deck };
+    steer_PathStatus st;
+    int n = 0;
+    CHECK(steer_navmesh_path(tiled, q, a, b, &on_deck, &st, NULL, 0, &n, &len) == STEER_OK && st == STEER_PATH_FOUND &&
+              n == 2 && fabs(len - 18) < 1e-9,
+          "along the deck across the tile lines, straight: %d points, %g m", n, len);
+    steer_navquery_free(q);
+    steer_navmesh_free(tiled);
+    steer_navmesh_free(one);
+}
+
 int main(void)
 {
     RUN(test_grid_and_flow);
@@ -567,5 +626,6 @@ int main(void)
     RUN(test_drop_links);
     RUN(test_refusals);
     RUN(test_obstacles_from_c);
+    RUN(test_bake_tiles);
     return check_report_("nav_api");
 }

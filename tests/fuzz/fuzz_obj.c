@@ -5,7 +5,8 @@
 // must be refused with a message naming a line (or a limit), or read into
 // a soup whose every index names a vertex and every coordinate is finite
 // and within the limit. A soup of a level up to 64 m across is then baked
-// (cell 0.5 m): refused with a message, or a mesh that saves and loads
+// (cell 0.5 m; in tiles of 16 m, the least, when the first byte's second
+// bit is set): refused with a message, or a mesh that saves and loads
 // back to the same hash. A broken promise aborts with what was broken.
 #include "nav/bake.h"
 #include "nav/mesh.h"
@@ -26,7 +27,7 @@ static void broken(const char *what, double a)
     abort();
 }
 
-static void bake(const steerN_Soup *s)
+static void bake(const steerN_Soup *s, double tile)
 {
     double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
     for (uint32_t i = 0; i < s->nverts; i++)
@@ -40,7 +41,8 @@ static void bake(const steerN_Soup *s)
                              .height = 2,
                              .climb = 0.4,
                              .slope = 45,
-                             .cell = 0.5 };
+                             .cell = 0.5,
+                             .tile = tile };
     steerN_MeshError err;
     steerN_Mesh *m = steerN_mesh_bake(&spec, NULL, &err);
     if (!m) {
@@ -79,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (s.tri[i] >= s.nverts) broken("an index past the vertices", s.tri[i]);
     for (uint32_t i = 0; i < 3 * s.nverts; i++)
         if (!(fabs(s.xyz[i]) <= STEERN_BAKE_MAX_COORD)) broken("a coordinate out of bounds", s.xyz[i]);
-    if (s.ntris && steerN_bake_available()) bake(&s);
+    if (s.ntris && steerN_bake_available()) bake(&s, data[0] & 2 ? 16 : 0);
     steerN_soup_free(&s);
     return 0;
 }

@@ -5,7 +5,9 @@
 -- lines. Paths, rays and slides cross the lines in both directions on
 -- both floors as if there were none, no wall stands on a tile line, an
 -- agent walking across them stays on the mesh (on the deck at its
--- height), two bakes give the same bytes, the default bakes a level this
+-- height), a floor is one layer across the tiles it spans (as in a bake
+-- of the whole) and `layer = k` picks all of it, two bakes give the same
+-- bytes, the default bakes a level this
 -- small in one tile, and a tile too small raises naming the field.
 local steer = require "steer"
 local spec = require "spec"
@@ -50,10 +52,64 @@ local function length(p)
 end
 
 describe("a bake in tiles", function()
-  it("has the ground of a bake in one tile, its layers per tile", function()
+  it("has the ground of a bake in one tile, a floor one layer across its tiles", function()
     expect(one.layer_count, "one tile: the ground and the deck (ramp)"):le(3)
-    expect(nm.layer_count, "pieces of floors in 24 tiles"):gt(one.layer_count)
+    -- (in tiles, two more: the strips a cell wide on the wall's top and
+    -- inside it, which one bake's contours simplify away; 46 layers when
+    -- each tile's floors were layers of their own)
+    expect(nm.layer_count, "the layers of 24 tiles"):le(one.layer_count + 2)
     expect(math.abs(nm.area - one.area) / one.area, "the walkable area, against one tile's"):le(0.01)
+    local function layer_at(x, y, z)
+      local h, k = nm:height({ x, y, z })
+      expect(h ~= nil and math.abs(h - z) < 0.01, "ground at (" .. x .. ", " .. y .. ", " .. z .. ")"):eq(true)
+      return k
+    end
+    local ground, deck = layer_at(2, 2, 0), layer_at(16, 26, 3)
+    for x = 1, 59, 6 do
+      for y = 1, 39, 4.5 do
+        if math.abs(y - 17.5) > 0.5 and not (x > 4 and x < 46 and y > 24 and y < 36) then
+          expect(layer_at(x, y, 0), "the ground at (" .. x .. ", " .. y .. ") on one layer"):eq(ground)
+        end
+      end
+    end
+    for x = 16, 44, 4 do
+      for y = 26, 34, 4 do expect(layer_at(x, y, 3), "the deck at (" .. x .. ", " .. y .. ") on one layer"):eq(deck) end
+    end
+    expect(deck ~= ground, "the deck over the ground is a layer of its own"):eq(true)
+  end)
+
+  it("picks a whole floor across tiles with layer = k, and no layer lies over itself", function()
+    local _, deck = nm:height({ 16, 26, 3 })
+    for _, p in ipairs({ { 16, 26 }, { 25, 30 }, { 35, 34 }, { 44, 26 } }) do -- the deck's four tiles along x
+      local z = nm:height({ p[1], p[2], 0 }, { layer = deck })
+      expect(z and math.abs(z - 3) < 0.01, "layer " .. deck .. " at (" .. p[1] .. ", " .. p[2] .. ") is the deck"):eq(true)
+      local q = nm:nearest({ p[1], p[2], 0 }, { layer = deck })
+      expect(math.abs(q.z - 3), "the nearest point on the deck's layer, on the deck (m)"):le(0.01)
+    end
+    local p = assert(nm:path({ 17, 28, 0 }, { 43, 33, 0 }, { layer = deck, to_layer = deck }))
+    for _, q in ipairs(p) do expect(math.abs(q.z - 3), "a path on the deck's layer keeps to the deck (m)"):le(0.01) end
+    -- planar: no point lies in two triangles of one layer
+    local tris = nm:triangles()
+    local function inside(tri, x, y)
+      local a, b, c = tri[1], tri[2], tri[3]
+      local d1 = (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x)
+      local d2 = (c.x - b.x) * (y - b.y) - (c.y - b.y) * (x - b.x)
+      local d3 = (a.x - c.x) * (y - c.y) - (a.y - c.y) * (x - c.x)
+      return d1 > 1e-9 and d2 > 1e-9 and d3 > 1e-9
+    end
+    local twice = 0
+    for x = 0.37, 60, 1.1 do
+      for y = 0.29, 40, 0.9 do
+        local seen = {}
+        for _, tri in ipairs(tris) do
+          if inside(tri, x, y) then
+            if seen[tri.layer] then twice = twice + 1 end
+            seen[tri.layer] = true
+          end
+        end
+      end
+    end
+    expect(twice, "points in two triangles of one layer"):eq(0)
   end)
 
   it("stands no wall on a line between tiles", function()
