@@ -219,7 +219,7 @@ describe("the anchor", function()
     w:step(120)
     expect(max_error(f), "standing in shape"):lt(0.01)
     f.target = steer.vec(200, 0)
-    local worst, save, want = 0, nil, nil
+    local worst, save = 0, nil
     for t = 1, 24 do
       w:step(1)
       worst = math.max(worst, max_error(f))
@@ -228,7 +228,7 @@ describe("the anchor", function()
     end
     expect(len(f.velocity), "the top speed"):near(2.4, 1e-4)
     expect(worst, "the furthest member's distance from its slot"):lt(0.5)
-    want = w:hash()
+    local want = w:hash()
     local l = steer.load(save)
     l:step(19)
     expect(l:hash(), "a load taken while it gathers speed runs on bit for bit"):eq(want)
