@@ -19,7 +19,10 @@
 // when members fall behind (the motion moderator: the speed falls linearly
 // from full while the member furthest from its slot is within one
 // spacing, to none at three spacings; members going their own way, cut
-// off or queued behind a gate, hold it to no less than CRAWL), braking
+// off or queued behind a gate, hold it to no less than CRAWL), gathering
+// speed over a second (over SETOFF_TICKS ticks when it sets off from
+// standing in shape and they take longer: a packed shape under reciprocal
+// follows no faster at a large step), braking
 // within two spacings of the target and turning its heading toward its motion no faster than its
 // outermost slot can follow (half the top speed along its arc). Members
 // that died or were removed leave it there, first of all.
@@ -501,7 +504,17 @@ static void move_to_target(steerB_Formation *f, const steer_World *w)
     }
     float want = steerB_brake(top * mod, left, BRAKE * s, STEERB_RATIO_FIRST);
     float have = sqrtf(f->vel[0] * f->vel[0] + f->vel[1] * f->vel[1]);
-    float speed = want < have + top * w->dt ? want : have + top * w->dt; // gathers speed over a second
+    // setting off from standing in shape (every member within a quarter
+    // spacing of its slot), it gathers speed over SETOFF_TICKS ticks when
+    // that is longer than a second: a member packed behind another under
+    // reciprocal gains on it, each tick, only what that one's last velocity
+    // leaves room for, so at a large step the shape's rear cannot follow a
+    // slot that gathers speed in a few ticks (40 in a box at 0.25 s: 2.0 m
+    // behind, 4.75 s to catch up)
+    if (have == 0.0f && want > 0.0f && !f->narrowed && lag <= REGROUP * s && lag_away <= REGROUP * s) f->setoff = 1;
+    float gain = f->setoff && w->dt * SETOFF_TICKS > 1.0f ? top / SETOFF_TICKS : top * w->dt;
+    float speed = want < have + gain ? want : have + gain; // gathers speed over a second
+    if (speed == want || f->narrowed) f->setoff = 0;
     float step = speed * w->dt;
     if (step > dist) step = dist;
     float dx = to[0] / dist, dy = to[1] / dist;
@@ -622,7 +635,8 @@ static void formation_serve(steer_World *w, void **state, uint32_t *budget)
 // way through the last narrow place (2 f32), the metres its queue has
 // gone past it and its speed (f32 each) and per member its place in that
 // queue (u32: 0 when through); then the ticks it has stood for its members
-// since it formed up (u32: 0 when it does not).
+// since it formed up (u32: 0 when it does not) and whether it is gathering
+// speed as it sets off in shape (u8).
 static void fm_encode(const void *obj, steerS_Writer *o)
 {
     const steerB_Formation *f = obj;
@@ -671,6 +685,7 @@ static void fm_encode(const void *obj, steerS_Writer *o)
     steerS_put_f32(o, f->queue_speed);
     for (uint32_t i = 0; i < f->n; i++) steerS_put_u32(o, f->behind[i]);
     steerS_put_u32(o, f->regroup);
+    steerS_put_u8(o, f->setoff);
 }
 
 static bool finite_in(float x) { return isfinite(x) && fabsf(x) < 1e15f; }
@@ -791,6 +806,8 @@ static void *fm_decode(steerS_Reader *in, steer_AllocFn alloc, void *alloc_ud, b
             ok = steerS_fail(in, "member %u's place %u in the queue of %u", i, f->behind[i], n);
     }
     f->regroup = steerS_get_u32(in);
+    f->setoff = steerS_get_u8(in);
+    if (ok && !in->failed && f->setoff > 1) ok = steerS_fail(in, "its setting off is %u, not 0 or 1", f->setoff);
     // no NaN into the world: every number finite, the heading a direction
     float hl = f->head[0] * f->head[0] + f->head[1] * f->head[1];
     for (int i = 0; ok && i < 3; i++)

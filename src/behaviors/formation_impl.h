@@ -25,6 +25,7 @@
 #define CRAWL 0.25f        // of its top speed: the least while only members going their own way lag
 #define REGROUP 0.25f      // spacings: past a narrow place, the anchor stands until every member is this near its slot
 #define REGROUP_MOST 15.0f // seconds: ... or this long has gone since it formed up
+#define SETOFF_TICKS 12.0f // setting off from standing in shape, it gathers speed over no fewer ticks
 
 struct steerB_Formation {
     int refs;
@@ -42,6 +43,7 @@ struct steerB_Formation {
     float pass[2];            // the way through the gate (a unit vector: from it to the anchor when it formed up)
     float queue, queue_speed; // metres the queue behind the gate has gone past it (its head), m/s it goes
     uint32_t regroup;         // ticks since it formed up past the gate while it stands for its members, 0: not
+    uint8_t setoff;           // it set off from standing with its members in their slots and is gathering speed
     float spacing;
     steer_Agent leader; // 0: none
     float target[3];    // when has_target

@@ -107,8 +107,8 @@ static void test_bad_bytes(void)
     // narrow place (f32); then (no mesh) a u8 0, replan (u8), the way's points and the next (u32 each: 0 here);
     // the trail's points (u32: 0); the last narrow place (2 f32) and the 5 members' ways (u8 0 each); the way
     // through it (2 f32), its queue's metres and speed (f32 each) and the 5 members' places in it (u32 each);
-    // the ticks it has stood for its members past the gate (u32)
-    const size_t queue = 8 + 8 + 5 * 4 + 4, tail = 8 + 5 + queue, end = b.n - 14 - tail;
+    // the ticks it has stood for its members past the gate (u32) and whether it is setting off in shape (u8)
+    const size_t queue = 8 + 8 + 5 * 4 + 4 + 1, tail = 8 + 5 + queue, end = b.n - 14 - tail;
     refused_with(&b, end - 18, &nan, 4, "offset is not finite");
     uint8_t narrow = 9, narrowed = 2, wide = STEERB_FORMATION_WIDE, one = 1;
     refused_with(&b, end - 14, &narrow, 1, "narrow shape 9");
@@ -128,7 +128,8 @@ static void test_bad_bytes(void)
     refused_with(&b, b.n - queue - 13, &nan, 4, "the last narrow place is not finite");
     refused_with(&b, b.n - queue + 8, &inf, 4, "the queue through the last narrow place is not finite");
     uint32_t place = 6;
-    refused_with(&b, b.n - 8, &place, 4, "member 4's place 6 in the queue of 5");
+    refused_with(&b, b.n - 9, &place, 4, "member 4's place 6 in the queue of 5");
+    refused_with(&b, b.n - 1, &two, 1, "its setting off is 2");
     uint32_t big = 1000000, slot = 5;
     refused_with(&b, n, &big, 4, "members");
     refused_with(&b, members + 8, &slot, 4, "slot 5 of 5"); // member 0's slot
