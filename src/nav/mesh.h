@@ -92,7 +92,11 @@ typedef struct steerN_Mesh {
     // point aside)
     uint32_t *front;
     float *front_next;
-    double *cum_area;        // ntri: running sum of triangle areas (m^2), for random points
+    double *cum_area; // ntri: running sum of triangle areas (m^2), for random points
+    // per index cell: no corner at a vertex in it is wider (an upper bound:
+    // a whole prepare's, raised by mesh_update.c), and the largest of them
+    double *corner_reach;
+    double corner_reach_max;
     double bmin[2], bmax[2]; // the vertices' bounding box
     // a uniform grid over the box: per cell the triangles overlapping it
     // (locate) and the wall edges (3 t + i) near it (distances to walls)
@@ -116,6 +120,15 @@ typedef struct steerN_Mesh {
     // they change once the mesh is shared (added, enabled), between ticks only.
     struct steerN_Links *links;
 } steerN_Mesh;
+
+// Whether slot t is dead: on a mesh with obstacles, a slot a rebuilt
+// region freed and no triangle holds (mesh_rebuild.h), its three vertices
+// one (vertex 0), area 0, no neighbours, in no index: every loop over the
+// triangles skips it. Never so in a built mesh.
+static inline bool steerN_mesh_dead(const steerN_Mesh *m, uint32_t t)
+{
+    return m->tri[3 * (size_t)t] == m->tri[3 * (size_t)t + 1];
+}
 
 // ---- mesh.c ------------------------------------------------------------
 
@@ -147,6 +160,11 @@ steerN_Mesh *steerN_mesh_clone(const steerN_Mesh *m);
 // layers per triangle with them; not the height grids) of a and b, neither
 // prepared (mesh_dyn.c puts a rebuilt mesh in the place of the live one).
 void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b);
+// Resize the mesh part's arrays (and the heights per vertex, layers per
+// triangle) to nvert vertices and ntri triangles, keeping the items both
+// counts hold (mesh_dyn.c's live mesh in place): 0, or -1 when out of
+// memory (m as it was). Derived data untouched.
+int steerN_mesh_resize(steerN_Mesh *m, uint32_t nvert, uint32_t ntri);
 // Exchange everything a and b are (mesh, floors, obstacles, links, derived
 // data, allocator) but their reference counts, serials and `home` (the
 // allocator of the struct itself: a mesh is freed by the one it came from): an in-place
