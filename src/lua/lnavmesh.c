@@ -756,7 +756,7 @@ static int mesh_index(lua_State *L)
     if (strcmp(k, "triangle_count") == 0) lua_pushinteger(L, (lua_Integer)live_triangles(m));
     else if (strcmp(k, "vertex_count") == 0) lua_pushinteger(L, (lua_Integer)m->nvert);
     else if (strcmp(k, "layer_count") == 0) lua_pushinteger(L, (lua_Integer)m->nlayers);
-    else if (strcmp(k, "area") == 0) lua_pushnumber(L, m->ntri ? m->cum_area[m->ntri - 1] : 0.0);
+    else if (strcmp(k, "area") == 0) lua_pushnumber(L, m->ntri ? steerN_mesh_areas(m)[m->ntri - 1] : 0.0);
     else if (strcmp(k, "hash") == 0) {
         char buf[17];
         snprintf(buf, sizeof buf, "%016llx", (unsigned long long)steerN_mesh_hash_known(m));

@@ -92,7 +92,12 @@ typedef struct steerN_Mesh {
     // point aside)
     uint32_t *front;
     float *front_next;
-    double *cum_area; // ntri: running sum of triangle areas (m^2), for random points
+    // ntri: running sum of triangle areas (m^2), for random points; summed
+    // from cum_stale on (>= ntri: none) when first read (steerN_mesh_areas:
+    // a pushed crate does not sum the whole mesh at every move)
+    double *cum_area;
+    atomic_uint cum_stale;
+    atomic_int cum_lock; // 1 while a reader sums
     // per index cell: no corner at a vertex in it is wider (an upper bound:
     // a whole prepare's, raised by mesh_update.c), and the largest of them
     double *corner_reach;
@@ -121,6 +126,9 @@ typedef struct steerN_Mesh {
     struct steerN_Links *links;
 } steerN_Mesh;
 
+// m->cum_area, summed first where a change left it stale (any thread may
+// ask: one sums, the others wait for it).
+const double *steerN_mesh_areas(const steerN_Mesh *m);
 // Whether slot t is dead: on a mesh with obstacles, a slot a rebuilt
 // region freed and no triangle holds (mesh_rebuild.h), its three vertices
 // one (vertex 0), area 0, no neighbours, in no index: every loop over the

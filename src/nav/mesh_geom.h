@@ -178,6 +178,17 @@ typedef struct steerN_MeshChange {
 int steerN_update_scratch_room(const steerN_Alloc *a, steerN_UpdateScratch *s, uint32_t ntri, uint32_t nvert,
                                size_t ncell);
 void steerN_update_scratch_free(const steerN_Alloc *a, steerN_UpdateScratch *s);
+// corner_reach's length: a cell's, then a block's of REACH_BLOCK x
+// REACH_BLOCK cells (their largest: a change far from most skips them).
+#define STEERN_REACH_BLOCK 8
+static inline uint32_t mg_reach_blocks(uint32_t n) { return (n + STEERN_REACH_BLOCK - 1) / STEERN_REACH_BLOCK; }
+static inline size_t mg_reach_len(const steerN_Mesh *m)
+{
+    return (size_t)m->bnx * m->bny + (size_t)mg_reach_blocks(m->bnx) * mg_reach_blocks(m->bny);
+}
+// corner_reach and corner_reach_max (mesh.h) from the widths as a whole
+// prepare first puts them (steerN_mesh_prepare's).
+void steerN_mesh_corner_reach(steerN_Mesh *m);
 // 0; 1 when the grid is not the same (nothing done: prepare m whole); -1
 // when out of memory (m not prepared).
 int steerN_mesh_update(steerN_Mesh *m, const steerN_MeshChange *c, steerN_UpdateScratch *s, const steerN_Mesh *base);

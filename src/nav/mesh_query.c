@@ -144,7 +144,7 @@ void steerN_mesh_derived_free(steerN_Mesh *m)
     drop(m, m->front, sizeof *m->front * m->nvert);
     drop(m, m->front_next, sizeof *m->front_next * m->nvert);
     drop(m, m->cum_area, sizeof *m->cum_area * m->ntri);
-    if (m->corner_reach) drop(m, m->corner_reach, sizeof *m->corner_reach * nc);
+    if (m->corner_reach) drop(m, m->corner_reach, sizeof *m->corner_reach * mg_reach_len(m));
     if (m->tstart) drop(m, m->titem, sizeof *m->titem * m->tstart[nc]);
     if (m->wstart) drop(m, m->witem, sizeof *m->witem * m->wstart[nc]);
     drop(m, m->tstart, sizeof *m->tstart * (nc + 1));
@@ -386,25 +386,6 @@ void steerN_mesh_grid(steerN_Mesh *m)
     m->bny = (uint32_t)floor(h / cell) + 1;
 }
 
-// corner_reach (mesh.h) from the widths as first put (before the area
-// corners lower some).
-static void corner_reach(steerN_Mesh *m)
-{
-    size_t nc = ncells(m);
-    for (size_t c = 0; c < nc; c++) m->corner_reach[c] = 0;
-    m->corner_reach_max = 0;
-    for (uint32_t t = 0; t < m->ntri; t++)
-        for (int i = 0; i < 3 && !steerN_mesh_dead(m, t); i++) {
-            const double *p = mg_v(m, t, i), w = m->width[3 * t + i];
-            uint32_t cx, cy;
-            cell_range(m, p[0], p[0], 0, &cx, &cx);
-            cell_range(m, p[1], p[1], 1, &cy, &cy);
-            double *r = m->corner_reach + (size_t)cy * m->bnx + cx;
-            if (!(*r >= w)) *r = w;
-            if (!(m->corner_reach_max >= w)) m->corner_reach_max = w;
-        }
-}
-
 int steerN_mesh_prepare(steerN_Mesh *m)
 {
     if (m->aux_free) m->aux_free(m);
@@ -431,9 +412,10 @@ int steerN_mesh_prepare(steerN_Mesh *m)
         sum += 0.5 * mg_orient(mg_v(m, t, 0), mg_v(m, t, 1), mg_v(m, t, 2));
         m->cum_area[t] = sum;
     }
+    atomic_store(&m->cum_stale, UINT32_MAX);
     if (build_index(m, false, &m->tstart, &m->titem) || build_index(m, true, &m->wstart, &m->witem)) goto out;
-    if (!(m->corner_reach = steerN_mesh_grab(m, sizeof *m->corner_reach * ncells(m)))) goto out;
-    corner_reach(m);
+    if (!(m->corner_reach = steerN_mesh_grab(m, sizeof *m->corner_reach * mg_reach_len(m)))) goto out;
+    steerN_mesh_corner_reach(m);
     m->front = steerN_mesh_grab(m, sizeof *m->front * m->nvert);
     m->front_next = steerN_mesh_grab(m, sizeof *m->front_next * m->nvert);
     if (!m->front || !m->front_next) goto out;
@@ -998,11 +980,12 @@ uint32_t steerN_mesh_random_point(const steerN_Mesh *m, double u, double s, doub
 {
     out[0] = out[1] = 0;
     if (!m->prepared || !m->ntri) return 0;
-    double want = u * m->cum_area[m->ntri - 1];
+    const double *cum = steerN_mesh_areas(m);
+    double want = u * cum[m->ntri - 1];
     uint32_t lo = 0, hi = m->ntri - 1; // the first triangle whose running sum exceeds want
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (m->cum_area[mid] > want) hi = mid;
+        if (cum[mid] > want) hi = mid;
         else lo = mid + 1;
     }
     while (lo && steerN_mesh_dead(m, lo))

@@ -703,9 +703,7 @@ static bool has_areas(const steerN_MeshDyn *d)
 {
     for (uint32_t k = 0; k < d->nobs; k++)
         if (d->obs[k].area != STEERN_OBST_BLOCKED) return true;
-    for (uint32_t t = 0; t < d->base->ntri; t++)
-        if (d->base->area[t]) return true;
-    return false;
+    return d->base_areas;
 }
 
 steerN_ObstacleStatus steerN_dyn_rebuild(steerN_Mesh *m)
@@ -826,7 +824,7 @@ int steerN_dyn_init(steerN_Mesh *m, steerN_MeshDyn *d)
     d->start = steerN_realloc(a, NULL, 0, sizeof *d->start * (nt + 1));
     d->mark = steerN_realloc(a, NULL, 0, nt + 1);
     if (!d->wends || !d->comp || !d->stamp || !d->queue || !d->order || !d->start || !d->mark) return -1;
-    for (size_t t = 0; t < nt; t++) d->comp[t] = UINT32_MAX;
+    for (size_t t = 0; t < nt; t++) d->comp[t] = UINT32_MAX, d->base_areas |= b->area[t] != 0;
     memset(d->stamp, 0, sizeof *d->stamp * nt);
     memset(d->mark, 0, nt);
     memset(d->wends, 0, sizeof *d->wends * b->nvert);

@@ -50,6 +50,7 @@ typedef struct steerN_MeshDyn {
     steerN_Region *regions;                 // the live mesh's, by their lowest base triangle
     uint32_t nregions;
     uint32_t *wends; // per base vertex: the wall edges of the base that end there
+    bool base_areas; // the base has triangles of an area other than the default
     // per base triangle, kept between rebuilds (a pushed crate rebuilds every tick):
     uint32_t *comp;  // its region, or UINT32_MAX
     uint8_t *mark;   // 1 when in a region

@@ -212,14 +212,22 @@ static size_t vertex_cell(const steerN_Mesh *m, uint32_t v)
     return (size_t)cy * m->bnx + cx;
 }
 
+// corner_reach (cell c's, its block's, the largest) raised to w.
+static void raise_reach(steerN_Mesh *m, size_t c, double w)
+{
+    size_t nc = (size_t)m->bnx * m->bny;
+    size_t blk = nc + (c / m->bnx / STEERN_REACH_BLOCK) * mg_reach_blocks(m->bnx) + c % m->bnx / STEERN_REACH_BLOCK;
+    if (!(m->corner_reach[c] >= w)) m->corner_reach[c] = w;
+    if (!(m->corner_reach[blk] >= w)) m->corner_reach[blk] = w;
+    if (!(m->corner_reach_max >= w)) m->corner_reach_max = w;
+}
+
 // Corner k's width worked out again, and corner_reach raised to it.
 static void rewiden(steerN_Mesh *m, steerN_UpdateScratch *s, uint32_t t, int i)
 {
     double w = steerN_mesh_corner_width(m, &s->ws, t, i);
     m->width[3 * (size_t)t + (size_t)i] = w;
-    size_t c = vertex_cell(m, m->tri[3 * (size_t)t + (size_t)i]);
-    if (!(m->corner_reach[c] >= w)) m->corner_reach[c] = w;
-    if (!(m->corner_reach_max >= w)) m->corner_reach_max = w;
+    raise_reach(m, vertex_cell(m, m->tri[3 * (size_t)t + (size_t)i]), w);
 }
 
 // No dirty cell within one of v's own (what front[v] reads).
@@ -319,35 +327,77 @@ static void next_gen(steerN_UpdateScratch *s)
 // The corners of the triangles not changed whose width disc may reach a
 // dirty cell: the cells whose corner_reach comes within reach of the
 // changes' box, their triangles' corners checked one by one.
+static bool reaches(const steerN_Mesh *m, const Dirty *d, double w, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1)
+{
+    if (!(w < INFINITY)) return true;
+    // the cells' box's distance to the changes' box
+    double lo0 = m->bmin[0] + x0 * m->bcell, lo1 = m->bmin[1] + y0 * m->bcell;
+    double hi0 = m->bmin[0] + (x1 + 1) * m->bcell, hi1 = m->bmin[1] + (y1 + 1) * m->bcell;
+    double gx = mg_max(mg_max(d->lo[0] - hi0, lo0 - d->hi[0]), 0);
+    double gy = mg_max(mg_max(d->lo[1] - hi1, lo1 - d->hi[1]), 0);
+    double g = w + 1e-6 * (1 + w) + 1e-9 * m->bcell;
+    return !(gx > g || gy > g || gx * gx + gy * gy > g * g);
+}
+
+// The corners of the triangles not changed whose width disc may reach a
+// dirty cell: the blocks and cells whose corner_reach comes within reach of
+// the changes' box, their triangles' corners checked one by one.
 static void rewiden_near(steerN_Mesh *m, steerN_UpdateScratch *s, const Dirty *d)
 {
-    double r = m->corner_reach_max, hair = 1e-6 * (1 + (r < INFINITY ? r : 0));
-    uint32_t x0 = 0, x1 = m->bnx - 1, y0 = 0, y1 = m->bny - 1;
-    if (r < INFINITY) {
-        steerN_mesh_cell_range(m, d->lo[0] - r - hair, d->hi[0] + r + hair, 0, &x0, &x1);
-        steerN_mesh_cell_range(m, d->lo[1] - r - hair, d->hi[1] + r + hair, 1, &y0, &y1);
-    }
+    size_t nc = (size_t)m->bnx * m->bny;
+    uint32_t nbx = mg_reach_blocks(m->bnx), nby = mg_reach_blocks(m->bny), B = STEERN_REACH_BLOCK;
     next_gen(s);
-    for (uint32_t cy = y0; cy <= y1; cy++)
-        for (uint32_t cx = x0; cx <= x1; cx++) {
-            size_t c = (size_t)cy * m->bnx + cx;
-            double w = m->corner_reach[c];
-            if (w < INFINITY) {
-                // the cell's distance to the changes' box
-                double lo0 = m->bmin[0] + cx * m->bcell, lo1 = m->bmin[1] + cy * m->bcell;
-                double gx = mg_max(mg_max(d->lo[0] - (lo0 + m->bcell), lo0 - d->hi[0]), 0);
-                double gy = mg_max(mg_max(d->lo[1] - (lo1 + m->bcell), lo1 - d->hi[1]), 0);
-                double g = w + 1e-6 * (1 + w) + 1e-9 * m->bcell;
-                if (gx > g || gy > g || gx * gx + gy * gy > g * g) continue;
-            }
-            for (uint32_t k = m->tstart[c]; k < m->tstart[c + 1]; k++) {
-                uint32_t t = m->titem[k];
-                if (s->tmark[t] == s->gen || s->changed[t]) continue;
-                s->tmark[t] = s->gen;
-                for (int i = 0; i < 3; i++)
-                    if (!clean_within(m, d, mg_v(m, t, i), m->width[3 * (size_t)t + (size_t)i])) rewiden(m, s, t, i);
-            }
+    for (uint32_t by = 0; by < nby; by++)
+        for (uint32_t bx = 0; bx < nbx; bx++) {
+            uint32_t x0 = bx * B, y0 = by * B, x1 = x0 + B - 1, y1 = y0 + B - 1;
+            x1 = x1 < m->bnx ? x1 : m->bnx - 1, y1 = y1 < m->bny ? y1 : m->bny - 1;
+            if (!reaches(m, d, m->corner_reach[nc + (size_t)by * nbx + bx], x0, y0, x1, y1)) continue;
+            for (uint32_t cy = y0; cy <= y1; cy++)
+                for (uint32_t cx = x0; cx <= x1; cx++) {
+                    size_t c = (size_t)cy * m->bnx + cx;
+                    if (!reaches(m, d, m->corner_reach[c], cx, cy, cx, cy)) continue;
+                    for (uint32_t k = m->tstart[c]; k < m->tstart[c + 1]; k++) {
+                        uint32_t t = m->titem[k];
+                        if (s->tmark[t] == s->gen || s->changed[t]) continue;
+                        s->tmark[t] = s->gen;
+                        for (int i = 0; i < 3; i++)
+                            if (!clean_within(m, d, mg_v(m, t, i), m->width[3 * (size_t)t + (size_t)i]))
+                                rewiden(m, s, t, i);
+                    }
+                }
         }
+}
+
+// corner_reach (mesh.h) from the widths as first put (before the area
+// corners lower some).
+void steerN_mesh_corner_reach(steerN_Mesh *m)
+{
+    size_t n = mg_reach_len(m);
+    for (size_t c = 0; c < n; c++) m->corner_reach[c] = 0;
+    m->corner_reach_max = 0;
+    for (uint32_t t = 0; t < m->ntri; t++)
+        for (int i = 0; i < 3 && !steerN_mesh_dead(m, t); i++)
+            raise_reach(m, vertex_cell(m, m->tri[3 * t + (uint32_t)i]), m->width[3 * t + (uint32_t)i]);
+}
+
+const double *steerN_mesh_areas(const steerN_Mesh *mc)
+{
+    steerN_Mesh *m = (steerN_Mesh *)mc; // (the sum is derived data: summing it changes no answer)
+    if (atomic_load_explicit(&m->cum_stale, memory_order_acquire) >= m->ntri) return m->cum_area;
+    int idle = 0;
+    while (!atomic_compare_exchange_weak_explicit(&m->cum_lock, &idle, 1, memory_order_acquire, memory_order_relaxed))
+        idle = 0;
+    uint32_t first = atomic_load_explicit(&m->cum_stale, memory_order_relaxed);
+    if (first < m->ntri) {
+        double sum = first ? m->cum_area[first - 1] : 0;
+        for (uint32_t t = first; t < m->ntri; t++) {
+            sum += 0.5 * mg_orient(mg_v(m, t, 0), mg_v(m, t, 1), mg_v(m, t, 2));
+            m->cum_area[t] = sum;
+        }
+        atomic_store_explicit(&m->cum_stale, UINT32_MAX, memory_order_release);
+    }
+    atomic_store_explicit(&m->cum_lock, 0, memory_order_release);
+    return m->cum_area;
 }
 
 int steerN_mesh_update(steerN_Mesh *m, const steerN_MeshChange *ch, steerN_UpdateScratch *s, const steerN_Mesh *base)
@@ -399,12 +449,8 @@ int steerN_mesh_update(steerN_Mesh *m, const steerN_MeshChange *ch, steerN_Updat
             for (int i = 0; i < 3 && !s->changed[t] && !steerN_mesh_dead(m, t); i++)
                 if (!m->vwall[m->tri[3 * t + (uint32_t)i]]) rewiden(m, s, t, i);
     rewiden_near(m, s, &d);
-    // the running area sum from the lowest changed slot on
-    double sum = first && first <= nt ? m->cum_area[first - 1] : 0;
-    for (uint32_t t = first; t < nt; t++) {
-        sum += 0.5 * mg_orient(mg_v(m, t, 0), mg_v(m, t, 1), mg_v(m, t, 2));
-        m->cum_area[t] = sum;
-    }
+    // the running area sum: stale from the lowest changed slot on (summed when read)
+    if (first < atomic_load(&m->cum_stale)) atomic_store(&m->cum_stale, first);
     // the fronts: new vertices, those whose walls changed, those near a change
     next_gen(s);
     for (uint32_t v = ov; v < nv; v++) refront(m, s, v);
@@ -442,7 +488,7 @@ const char *steerN_mesh_derived_diff(const steerN_Mesh *a, const steerN_Mesh *b)
     size_t nt = a->ntri, nv = a->nvert, nc = (size_t)a->bnx * a->bny;
     if (memcmp(a->width, b->width, sizeof *a->width * 3 * nt)) return "width";
     if (memcmp(a->back, b->back, sizeof *a->back * 3 * nt)) return "back";
-    if (memcmp(a->cum_area, b->cum_area, sizeof *a->cum_area * nt)) return "cum_area";
+    if (memcmp(steerN_mesh_areas(a), steerN_mesh_areas(b), sizeof *a->cum_area * nt)) return "cum_area";
     if (memcmp(a->front, b->front, sizeof *a->front * nv)) return "front";
     if (memcmp(a->front_next, b->front_next, sizeof *a->front_next * nv)) return "front_next";
     if (memcmp(a->tstart, b->tstart, sizeof *a->tstart * (nc + 1)) ||
