@@ -567,7 +567,7 @@ static int wall_flags(const steerN_MeshDyn *d, Scratch *s, const steerN_Region *
         for (; w < n && s->wend[w].v == v; w++) ends += s->wend[w].n;
         s->wend[n + i] = (Wend){ v, ends > 0 };
     }
-    memmove(s->wend, s->wend + n, sizeof *s->wend * nvs);
+    if (nvs) memmove(s->wend, s->wend + n, sizeof *s->wend * nvs);
     s->nwend = nvs;
     return 0;
 }
