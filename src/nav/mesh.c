@@ -177,24 +177,6 @@ int steerN_mesh_resize(steerN_Mesh *m, uint32_t nvert, uint32_t ntri)
     return 0;
 }
 
-void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b)
-{
-    for (size_t i = 0; i < NPARTS; i++) {
-        void *p = *part_ptr(a, i);
-        *part_ptr(a, i) = *part_ptr(b, i);
-        *part_ptr(b, i) = p;
-    }
-    uint32_t nv = a->nvert, nt = a->ntri;
-    a->nvert = b->nvert, a->ntri = b->ntri;
-    b->nvert = nv, b->ntri = nt;
-    // the floors per vertex and triangle go with them (the height grids, per layer, stay)
-    int64_t *iz = a->iz;
-    double *z = a->z;
-    uint16_t *layer = a->layer;
-    a->iz = b->iz, a->z = b->z, a->layer = b->layer;
-    b->iz = iz, b->z = z, b->layer = layer;
-}
-
 void steerN_mesh_exchange(steerN_Mesh *a, steerN_Mesh *b)
 {
     int ra = atomic_load(&a->refs), rb = atomic_load(&b->refs);

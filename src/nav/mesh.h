@@ -164,10 +164,6 @@ int steerN_mesh_area(const steerN_Mesh *m, const char *name);
 // A copy of m's mesh part, its floors and height grids with it (not
 // prepared, no obstacles, no links), one reference; NULL when out of memory.
 steerN_Mesh *steerN_mesh_clone(const steerN_Mesh *m);
-// Exchange the mesh parts (counts and arrays, the heights per vertex and
-// layers per triangle with them; not the height grids) of a and b, neither
-// prepared (mesh_dyn.c puts a rebuilt mesh in the place of the live one).
-void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b);
 // Resize the mesh part's arrays (and the heights per vertex, layers per
 // triangle) to nvert vertices and ntri triangles, keeping the items both
 // counts hold (mesh_dyn.c's live mesh in place): 0, or -1 when out of

@@ -192,7 +192,6 @@ void steerN_mesh_corner_reach(steerN_Mesh *m);
 // 0; 1 when the grid is not the same (nothing done: prepare m whole); -1
 // when out of memory (m not prepared).
 int steerN_mesh_update(steerN_Mesh *m, const steerN_MeshChange *c, steerN_UpdateScratch *s, const steerN_Mesh *base);
-void steerN_mesh_take_derived(steerN_Mesh *to, steerN_Mesh *from);
 // The first part of the derived data (grid, width, back, cum_area,
 // front, front_next, the indexes) in which two prepared meshes differ by
 // a bit, or NULL: for the tests.
