@@ -402,7 +402,7 @@ const double *steerN_mesh_areas(const steerN_Mesh *mc)
 
 int steerN_mesh_update(steerN_Mesh *m, const steerN_MeshChange *ch, steerN_UpdateScratch *s, const steerN_Mesh *base)
 {
-    if (!m->prepared || !m->corner_reach || !same_grid(m, base)) return 1;
+    if (!m->prepared || !m->corner_reach) return 1;
     uint32_t nt = m->ntri, nv = m->nvert, ot = ch->old_ntri, ov = ch->old_nvert;
     size_t nc = (size_t)m->bnx * m->bny;
     Dirty d = { .lo = { INFINITY, INFINITY }, .hi = { -INFINITY, -INFINITY }, .changed = s->changed };
@@ -415,6 +415,7 @@ int steerN_mesh_update(steerN_Mesh *m, const steerN_MeshChange *ch, steerN_Updat
         regrab(m, (void **)&m->front, sizeof *m->front, ov, nv) ||
         regrab(m, (void **)&m->front_next, sizeof *m->front_next, ov, nv))
         goto out;
+    if (!same_grid(m, base)) return 1; // (its arrays sized for m: a whole prepare frees them)
     // the dirty cells: the old triangles' boxes and the new
     uint32_t first = nt;
     for (uint32_t j = 0; j < ch->nslot; j++) {
