@@ -10,8 +10,9 @@
 // a crate put down at the first query pair's start, then N moves of
 // 5 cm (3 m/s at 60 Hz), 40 one way and 40 back, each timed whole
 // (steerN_obstacle_move: the regions under the old and new footprint
-// rebuilt, the live mesh assembled and its derived data updated where the
-// change reaches, mesh_update.c). Prints one line:
+// rebuilt, their slots of the live mesh rewritten in place and its derived
+// data updated where the change reaches, mesh_rebuild.c and
+// mesh_update.c). Prints one line:
 //   navobst level=L tris=T add_us=X move_median_us=X move_p99_us=X move_worst_us=X prepare_us=X
 //     remove_us=X hash=H
 // where prepare_us is one whole steerN_mesh_prepare of the live mesh (what

@@ -244,8 +244,12 @@ typedef struct steer_DebugNavLink {
 
 typedef struct steer_DebugNavMesh {
     int nvert, ntri;
-    const double *xy;    // 2 per vertex: x, y in metres
-    const uint32_t *tri; // 3 per triangle: vertex indices, counter-clockwise
+    const double *xy; // 2 per vertex: x, y in metres
+    // 3 per triangle: vertex indices, counter-clockwise. On a mesh with
+    // obstacles a slot no triangle holds (the rebuilt ground needed fewer
+    // there: docs/api.md, "Obstacles") has its three the same, area 0 and
+    // no neighbours: skip it (tri[3 t] == tri[3 t + 1])
+    const uint32_t *tri;
     const int32_t *adj;  // 3 per triangle: the triangle across edge i (vertex i to i + 1), -1 a wall
     const uint8_t *area; // per triangle: its area, 0 (the default) to nareas - 1
     int nareas;

@@ -697,12 +697,22 @@ static int mesh_save(lua_State *L)
     return 1;
 }
 
+// The triangles, the slots an obstacle's rebuild left empty not counted.
+static uint32_t live_triangles(const steerN_Mesh *m)
+{
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < m->ntri; t++) n += !steerN_mesh_dead(m, t);
+    return n;
+}
+
 // nm:triangles() -> { { a, b, c, area = name }, ... }: for drawing
 static int mesh_triangles(lua_State *L)
 {
     const steerN_Mesh *m = check_mesh(L, 1)->m;
     lua_createtable(L, (int)m->ntri, 0);
+    lua_Integer k = 0;
     for (uint32_t t = 0; t < m->ntri; t++) {
+        if (steerN_mesh_dead(m, t)) continue; // (a slot an obstacle's rebuild left empty)
         lua_createtable(L, 3, 1);
         for (int i = 0; i < 3; i++) {
             uint32_t v = m->tri[3 * (size_t)t + (size_t)i];
@@ -713,7 +723,7 @@ static int mesh_triangles(lua_State *L)
         lua_setfield(L, -2, "area");
         lua_pushinteger(L, m->layer ? m->layer[t] + 1 : 1);
         lua_setfield(L, -2, "layer");
-        lua_rawseti(L, -2, (lua_Integer)t + 1);
+        lua_rawseti(L, -2, ++k);
     }
     return 1;
 }
@@ -725,7 +735,7 @@ static int mesh_walls(lua_State *L)
     lua_newtable(L);
     lua_Integer k = 0;
     for (uint32_t t = 0; t < m->ntri; t++)
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 3 && !steerN_mesh_dead(m, t); i++) {
             if (m->adj[3 * (size_t)t + (size_t)i] >= 0) continue;
             lua_createtable(L, 2, 0);
             for (int e = 0; e < 2; e++) {
@@ -743,10 +753,10 @@ static int mesh_index(lua_State *L)
     const steerN_Mesh *m = check_mesh(L, 1)->m;
     const char *k = lua_tostring(L, 2);
     if (!k) return 0;
-    if (strcmp(k, "triangle_count") == 0) lua_pushinteger(L, (lua_Integer)m->ntri);
+    if (strcmp(k, "triangle_count") == 0) lua_pushinteger(L, (lua_Integer)live_triangles(m));
     else if (strcmp(k, "vertex_count") == 0) lua_pushinteger(L, (lua_Integer)m->nvert);
     else if (strcmp(k, "layer_count") == 0) lua_pushinteger(L, (lua_Integer)m->nlayers);
-    else if (strcmp(k, "area") == 0) lua_pushnumber(L, m->ntri ? m->cum_area[m->ntri - 1] : 0.0);
+    else if (strcmp(k, "area") == 0) lua_pushnumber(L, m->ntri ? steerN_mesh_areas(m)[m->ntri - 1] : 0.0);
     else if (strcmp(k, "hash") == 0) {
         char buf[17];
         snprintf(buf, sizeof buf, "%016llx", (unsigned long long)steerN_mesh_hash_known(m));

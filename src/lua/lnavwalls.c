@@ -66,14 +66,15 @@ static void make_walls(lua_State *L, steerL_World *lw, int rec, const steerN_Mes
                        const char *fn)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < 3 * m->ntri; i++) n += m->adj[i] < 0 && on_layer(m, i / 3, layer);
+    for (uint32_t i = 0; i < 3 * m->ntri; i++)
+        n += m->adj[i] < 0 && on_layer(m, i / 3, layer) && !steerN_mesh_dead(m, i / 3);
     MeshWalls *r = new_record(L, rec, m, n);
     r->epoch = steerN_mesh_epoch(m);
     r->layer = layer;
     r->height = height;
     for (uint32_t t = 0; t < m->ntri; t++)
         for (int i = 0; i < 3; i++) {
-            if (m->adj[3 * (size_t)t + (size_t)i] >= 0 || !on_layer(m, t, layer)) continue;
+            if (m->adj[3 * (size_t)t + (size_t)i] >= 0 || !on_layer(m, t, layer) || steerN_mesh_dead(m, t)) continue;
             uint32_t va = m->tri[3 * (size_t)t + (size_t)i], vb = m->tri[3 * (size_t)t + (size_t)((i + 1) % 3)];
             const double *a = m->xy + 2 * (size_t)va, *b = m->xy + 2 * (size_t)vb;
             double a3[3] = { a[0], a[1], m->z ? m->z[va] : 0 }, b3[3] = { b[0], b[1], m->z ? m->z[vb] : 0 };

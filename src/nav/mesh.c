@@ -137,22 +137,44 @@ steerN_Mesh *steerN_mesh_clone(const steerN_Mesh *m)
     return c;
 }
 
-void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b)
+// One array of n0 items of `size` bytes resized to n1 (an empty one holds
+// one byte, or one item for the floors, as they were allocated).
+static int resize_one(const steerN_Alloc *a, void **p, size_t size, size_t n0, size_t n1, bool floor)
 {
-    for (size_t i = 0; i < NPARTS; i++) {
-        void *p = *part_ptr(a, i);
-        *part_ptr(a, i) = *part_ptr(b, i);
-        *part_ptr(b, i) = p;
+    size_t b0 = size * n0, b1 = size * n1;
+    if (floor) b0 = n0 ? b0 : size, b1 = n1 ? b1 : size;
+    else b0 = b0 ? b0 : 1, b1 = b1 ? b1 : 1;
+    if (!*p || b0 == b1) return 0;
+    void *q = steerN_realloc(a, *p, b0, b1);
+    if (!q) return -1;
+    *p = q;
+    return 0;
+}
+
+typedef struct Resized {
+    void **p;
+    size_t size;
+    bool per_tri, floor;
+} Resized;
+
+int steerN_mesh_resize(steerN_Mesh *m, uint32_t nvert, uint32_t ntri)
+{
+    Resized arr[NPARTS + 3];
+    size_t n = 0;
+    for (size_t i = 0; i < NPARTS; i++) arr[n++] = (Resized){ part_ptr(m, i), parts[i].size, parts[i].per_tri, 0 };
+    arr[n++] = (Resized){ (void **)&m->iz, sizeof *m->iz, false, true };
+    arr[n++] = (Resized){ (void **)&m->z, sizeof *m->z, false, true };
+    arr[n++] = (Resized){ (void **)&m->layer, sizeof *m->layer, true, true };
+    for (size_t i = 0; i < n; i++) {
+        size_t n0 = arr[i].per_tri ? m->ntri : m->nvert, n1 = arr[i].per_tri ? ntri : nvert;
+        if (resize_one(&m->alloc, arr[i].p, arr[i].size, n0, n1, arr[i].floor) == 0) continue;
+        while (i-- > 0) // back as they were (a shrink, which does not fail)
+            resize_one(&m->alloc, arr[i].p, arr[i].size, arr[i].per_tri ? ntri : nvert,
+                       arr[i].per_tri ? m->ntri : m->nvert, arr[i].floor);
+        return -1;
     }
-    uint32_t nv = a->nvert, nt = a->ntri;
-    a->nvert = b->nvert, a->ntri = b->ntri;
-    b->nvert = nv, b->ntri = nt;
-    // the floors per vertex and triangle go with them (the height grids, per layer, stay)
-    int64_t *iz = a->iz;
-    double *z = a->z;
-    uint16_t *layer = a->layer;
-    a->iz = b->iz, a->z = b->z, a->layer = b->layer;
-    b->iz = iz, b->z = z, b->layer = layer;
+    m->nvert = nvert, m->ntri = ntri;
+    return 0;
 }
 
 void steerN_mesh_exchange(steerN_Mesh *a, steerN_Mesh *b)

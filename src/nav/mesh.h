@@ -92,7 +92,16 @@ typedef struct steerN_Mesh {
     // point aside)
     uint32_t *front;
     float *front_next;
-    double *cum_area;        // ntri: running sum of triangle areas (m^2), for random points
+    // ntri: running sum of triangle areas (m^2), for random points; summed
+    // from cum_stale on (>= ntri: none) when first read (steerN_mesh_areas:
+    // a pushed crate does not sum the whole mesh at every move)
+    double *cum_area;
+    atomic_uint cum_stale;
+    atomic_int cum_lock; // 1 while a reader sums
+    // per index cell: no corner at a vertex in it is wider (an upper bound:
+    // a whole prepare's, raised by mesh_update.c), and the largest of them
+    double *corner_reach;
+    double corner_reach_max;
     double bmin[2], bmax[2]; // the vertices' bounding box
     // a uniform grid over the box: per cell the triangles overlapping it
     // (locate) and the wall edges (3 t + i) near it (distances to walls)
@@ -116,6 +125,18 @@ typedef struct steerN_Mesh {
     // they change once the mesh is shared (added, enabled), between ticks only.
     struct steerN_Links *links;
 } steerN_Mesh;
+
+// m->cum_area, summed first where a change left it stale (any thread may
+// ask: one sums, the others wait for it).
+const double *steerN_mesh_areas(const steerN_Mesh *m);
+// Whether slot t is dead: on a mesh with obstacles, a slot a rebuilt
+// region freed and no triangle holds (mesh_rebuild.h), its three vertices
+// one (vertex 0), area 0, no neighbours, in no index: every loop over the
+// triangles skips it. Never so in a built mesh.
+static inline bool steerN_mesh_dead(const steerN_Mesh *m, uint32_t t)
+{
+    return m->tri[3 * (size_t)t] == m->tri[3 * (size_t)t + 1];
+}
 
 // ---- mesh.c ------------------------------------------------------------
 
@@ -143,10 +164,11 @@ int steerN_mesh_area(const steerN_Mesh *m, const char *name);
 // A copy of m's mesh part, its floors and height grids with it (not
 // prepared, no obstacles, no links), one reference; NULL when out of memory.
 steerN_Mesh *steerN_mesh_clone(const steerN_Mesh *m);
-// Exchange the mesh parts (counts and arrays, the heights per vertex and
-// layers per triangle with them; not the height grids) of a and b, neither
-// prepared (mesh_dyn.c puts a rebuilt mesh in the place of the live one).
-void steerN_mesh_swap_parts(steerN_Mesh *a, steerN_Mesh *b);
+// Resize the mesh part's arrays (and the heights per vertex, layers per
+// triangle) to nvert vertices and ntri triangles, keeping the items both
+// counts hold (mesh_dyn.c's live mesh in place): 0, or -1 when out of
+// memory (m as it was). Derived data untouched.
+int steerN_mesh_resize(steerN_Mesh *m, uint32_t nvert, uint32_t ntri);
 // Exchange everything a and b are (mesh, floors, obstacles, links, derived
 // data, allocator) but their reference counts, serials and `home` (the
 // allocator of the struct itself: a mesh is freed by the one it came from): an in-place

@@ -55,7 +55,7 @@ static double max_clearance(const steerN_Mesh *m, const double a[2], const doubl
 void steerN_mesh_area_corner_widths(steerN_Mesh *m)
 {
     for (uint32_t t = 0; t < m->ntri; t++)
-        for (int j = 0; j < 3; j++) {
+        for (int j = 0; j < 3 && !steerN_mesh_dead(m, t); j++) {
             // (a triangle whose vertices all end walls has no such corner, nor its neighbours at its edges)
             if (m->vwall[m->tri[3 * t]] && m->vwall[m->tri[3 * t + 1]] && m->vwall[m->tri[3 * t + 2]]) break;
             int32_t u = m->adj[3 * t + j];

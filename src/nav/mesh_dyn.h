@@ -6,10 +6,14 @@
 // A mesh with obstacles keeps the mesh it was built as (the base, prepared,
 // never changed) and its obstacles in the order they were added. The live
 // mesh (the steerN_Mesh every holder sees) is a function of those two
-// alone: the base triangles no obstacle comes near, in base order, then
-// per region (a connected set of base triangles that some obstacle's
-// footprint, grown by a margin, touches) the exact build (mesh_build.c) of
-// that region with the obstacles in it carved or re-labelled. A region's
+// alone: the base triangles no obstacle comes near, each in its own slot
+// (its base number), and per region (a connected set of base triangles
+// that some obstacle's footprint, grown by a margin, touches) the exact
+// build (mesh_build.c) of that region with the obstacles in it carved or
+// re-labelled, in the slots of the region's own base triangles and, for
+// what it needs beyond them, after the base's (mesh_rebuild.h: a move
+// renumbers nothing it does not change; slots a region leaves empty are
+// dead, steerN_mesh_dead). A region's
 // border is made of base edges that no footprint comes within the margin
 // of, so the region's build keeps them as they are and the stitch to the
 // triangles outside is exact (checked; where a build moved one, the region
@@ -28,8 +32,9 @@
 // base's ground under them on that layer (steerN_mesh_vertex_height).
 //
 // A change applies at once (the caller's moment: between ticks, or in a
-// think or event callback, never inside the steer pass) and re-prepares the
-// live mesh where the change reaches (mesh_update.c: the same bits as a
+// think or event callback, never inside the steer pass), rewrites the
+// live mesh's changed slots in place and re-prepares it where the change
+// reaches (mesh_update.c: the same bits as a
 // whole prepare; the mesh's index grid is sized for the base's triangles,
 // grid_tris, so that it stays as obstacles move). Each change bumps the mesh's epoch and records the box it
 // touched (old and new footprint); an agent holding corners planned at an

@@ -146,18 +146,52 @@ void steerN_mesh_derived_free(steerN_Mesh *m);
 void steerN_mesh_aux_free(steerN_Mesh *m); // (the aux_free of a prepared mesh)
 uint64_t steerN_mesh_new_prepare_id(void);
 
-// mesh_update.c: prepare m, whose mesh part just replaced old's (old still
-// prepared, with the same index grid: steerN_mesh_grid gives the same),
-// from old's derived data where the change cannot reach: tmap[t] is old
-// triangle t's index in m, or UINT32_MAX when it is gone (every triangle
-// of m that no old one maps to is new); m's first vertices are base's
-// (prepared: its grid's box is theirs), in both m and old. The result is the same bits as steerN_mesh_prepare(m).
-// 0; 1 when the grid is not the same (nothing done: prepare m whole);
-// -1 when out of memory (m not prepared).
-int steerN_mesh_prepare_update(steerN_Mesh *m, const steerN_Mesh *old, const uint32_t *tmap, const steerN_Mesh *base);
-// Move from's derived data (and its grid) to `to`, whose own are none:
-// from is left unprepared, to holds them (and frees them with itself).
-void steerN_mesh_take_derived(steerN_Mesh *to, steerN_Mesh *from);
+// mesh_update.c: the derived data of m, whose mesh part mesh_rebuild.c
+// just changed in place, from what they were where the change cannot
+// reach: the same bits as steerN_mesh_prepare(m). The change: the slots
+// rewritten (a triangle now, dead, or gone when at or past m->ntri), each
+// with the box of what it held before (lo > hi: nothing), marked 1 in
+// s->changed; the other triangles whose neighbours changed; the vertices
+// whose walls' ends changed or that are new (their fronts worked out
+// again). m's first vertices are base's (its grid's box is theirs).
+typedef struct steerN_UpdateScratch {
+    steerN_WidthScratch ws; // seen, stack: room for cap_tri + 1
+    uint32_t *tmark;        // per slot: the gen of the pass that looked at it
+    uint32_t *vmark;        // per vertex, likewise
+    uint8_t *changed;       // per slot: 1 while in the change
+    uint8_t *cell;          // per index cell: 1 while dirty
+    uint32_t gen;
+    uint32_t cap_tri, cap_vert, cap_cell;
+} steerN_UpdateScratch;
+typedef struct steerN_MeshChange {
+    const uint32_t *slot;
+    const double *obox; // 4 per slot
+    uint32_t nslot;
+    const uint32_t *adj;
+    uint32_t nadj;
+    const uint32_t *vert;
+    uint32_t nvert;
+    uint32_t old_ntri, old_nvert;
+    bool areas; // m may have corners at vertices no wall ends at (the whole area-corner pass)
+} steerN_MeshChange;
+// Room in s for ntri slots, nvert vertices and ncell cells: 0, or -1.
+int steerN_update_scratch_room(const steerN_Alloc *a, steerN_UpdateScratch *s, uint32_t ntri, uint32_t nvert,
+                               size_t ncell);
+void steerN_update_scratch_free(const steerN_Alloc *a, steerN_UpdateScratch *s);
+// corner_reach's length: a cell's, then a block's of REACH_BLOCK x
+// REACH_BLOCK cells (their largest: a change far from most skips them).
+#define STEERN_REACH_BLOCK 8
+static inline uint32_t mg_reach_blocks(uint32_t n) { return (n + STEERN_REACH_BLOCK - 1) / STEERN_REACH_BLOCK; }
+static inline size_t mg_reach_len(const steerN_Mesh *m)
+{
+    return (size_t)m->bnx * m->bny + (size_t)mg_reach_blocks(m->bnx) * mg_reach_blocks(m->bny);
+}
+// corner_reach and corner_reach_max (mesh.h) from the widths as a whole
+// prepare first puts them (steerN_mesh_prepare's).
+void steerN_mesh_corner_reach(steerN_Mesh *m);
+// 0; 1 when the grid is not the same (nothing done: prepare m whole); -1
+// when out of memory (m not prepared).
+int steerN_mesh_update(steerN_Mesh *m, const steerN_MeshChange *c, steerN_UpdateScratch *s, const steerN_Mesh *base);
 // The first part of the derived data (grid, width, back, cum_area,
 // front, front_next, the indexes) in which two prepared meshes differ by
 // a bit, or NULL: for the tests.

@@ -608,7 +608,9 @@ static uint32_t facing(const steerN_Mesh *m, const steerN_JumpSpec *s, const uin
     uint32_t best = UINT32_MAX;
     double bestd = s->reach;
     for (uint32_t f = 0; f < 3 * m->ntri; f++) {
-        if (m->adj[f] >= 0 || f == e || (!s->same_island && island[f / 3] == island[e / 3])) continue;
+        if (m->adj[f] >= 0 || f == e || steerN_mesh_dead(m, f / 3) ||
+            (!s->same_island && island[f / 3] == island[e / 3]))
+            continue;
         const double *c, *d;
         double u2[2], n2[2];
         wall_of(m, f, &c, &d, u2, n2);
@@ -639,7 +641,7 @@ static steerN_LinkStatus add_along_walls(steerN_Mesh *m, double spacing, const c
 {
     steerN_LinkStatus st = STEERN_LINK_OK;
     for (uint32_t e = 0; e < 3 * m->ntri && st == STEERN_LINK_OK; e++) {
-        if (m->adj[e] >= 0) continue;
+        if (m->adj[e] >= 0 || steerN_mesh_dead(m, e / 3)) continue;
         const double *a, *b;
         double u[2], n[2];
         wall_of(m, e, &a, &b, u, n);

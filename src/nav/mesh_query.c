@@ -144,11 +144,12 @@ void steerN_mesh_derived_free(steerN_Mesh *m)
     drop(m, m->front, sizeof *m->front * m->nvert);
     drop(m, m->front_next, sizeof *m->front_next * m->nvert);
     drop(m, m->cum_area, sizeof *m->cum_area * m->ntri);
+    if (m->corner_reach) drop(m, m->corner_reach, sizeof *m->corner_reach * mg_reach_len(m));
     if (m->tstart) drop(m, m->titem, sizeof *m->titem * m->tstart[nc]);
     if (m->wstart) drop(m, m->witem, sizeof *m->witem * m->wstart[nc]);
     drop(m, m->tstart, sizeof *m->tstart * (nc + 1));
     drop(m, m->wstart, sizeof *m->wstart * (nc + 1));
-    m->width = m->cum_area = NULL;
+    m->width = m->cum_area = m->corner_reach = NULL;
     m->back = NULL;
     m->front = NULL;
     m->front_next = NULL;
@@ -217,8 +218,8 @@ static int build_index(steerN_Mesh *m, bool wall, uint32_t **start, uint32_t **i
     memset(*start, 0, sizeof **start * (nc + 1));
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t k = 0; k < nitems; k++) {
-            if (wall && m->adj[k] >= 0) continue;
             uint32_t t = wall ? k / 3 : k;
+            if ((wall && m->adj[k] >= 0) || steerN_mesh_dead(m, t)) continue;
             double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
             for (int i = 0; i < 3; i++) {
                 if (wall && i != (int)(k % 3) && i != (int)(k % 3 + 1) % 3) continue;
@@ -402,15 +403,19 @@ int steerN_mesh_prepare(steerN_Mesh *m)
     memset(s.seen, 0, sizeof *s.seen * (m->ntri + 1));
     double sum = 0;
     for (uint32_t t = 0; t < m->ntri; t++) {
+        bool dead = steerN_mesh_dead(m, t); // (a live mesh's slot no triangle holds: mesh_rebuild.h)
         for (int i = 0; i < 3; i++) {
             int32_t u = m->adj[3 * t + i];
-            m->width[3 * t + i] = steerN_mesh_corner_width(m, &s, t, i);
+            m->width[3 * t + i] = dead ? 0 : steerN_mesh_corner_width(m, &s, t, i);
             m->back[3 * t + i] = u < 0 ? 0 : (uint8_t)mg_back_edge(m, (uint32_t)u, t);
         }
         sum += 0.5 * mg_orient(mg_v(m, t, 0), mg_v(m, t, 1), mg_v(m, t, 2));
         m->cum_area[t] = sum;
     }
+    atomic_store(&m->cum_stale, UINT32_MAX);
     if (build_index(m, false, &m->tstart, &m->titem) || build_index(m, true, &m->wstart, &m->witem)) goto out;
+    if (!(m->corner_reach = steerN_mesh_grab(m, sizeof *m->corner_reach * mg_reach_len(m)))) goto out;
+    steerN_mesh_corner_reach(m);
     m->front = steerN_mesh_grab(m, sizeof *m->front * m->nvert);
     m->front_next = steerN_mesh_grab(m, sizeof *m->front_next * m->nvert);
     if (!m->front || !m->front_next) goto out;
@@ -975,13 +980,16 @@ uint32_t steerN_mesh_random_point(const steerN_Mesh *m, double u, double s, doub
 {
     out[0] = out[1] = 0;
     if (!m->prepared || !m->ntri) return 0;
-    double want = u * m->cum_area[m->ntri - 1];
+    const double *cum = steerN_mesh_areas(m);
+    double want = u * cum[m->ntri - 1];
     uint32_t lo = 0, hi = m->ntri - 1; // the first triangle whose running sum exceeds want
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (m->cum_area[mid] > want) hi = mid;
+        if (cum[mid] > want) hi = mid;
         else lo = mid + 1;
     }
+    while (lo && steerN_mesh_dead(m, lo))
+        lo--; // (only when want rounded up to the whole: a dead slot's sum is its last's)
     const double *a = mg_v(m, lo, 0), *b = mg_v(m, lo, 1), *c = mg_v(m, lo, 2);
     double r = sqrt(s);
     double wa = 1 - r, wb = r * (1 - t), wc = r * t;

@@ -610,6 +610,7 @@ static void draw_navmesh(steerV_View *v, const steer_DebugNavMesh *m)
     for (int i = 0; m->z && i < m->nvert; i++) zbot = fmin(zbot, m->z[i]), ztop = fmax(ztop, m->z[i]);
     for (int t = 0; t < m->ntri; t++) {
         const uint32_t *k = m->tri + 3 * (size_t)t;
+        if (k[0] == k[1]) continue; // a slot an obstacle's rebuild left empty (steer_debug.h)
         const double *p[3] = { m->xy + 2 * (size_t)k[0], m->xy + 2 * (size_t)k[1], m->xy + 2 * (size_t)k[2] };
         bool out = false;
         for (int a = 0; a < 2 && !out && !three; a++)
