@@ -15,8 +15,15 @@
 
 #define MARGIN STEERN_DYN_MARGIN
 #define EPOCH_MASK STEERN_DYN_EPOCH_MASK
-#define VERSION 4        // of the bytes of a mesh with obstacles (mesh_io.c's: 1 flat, 2 with floors, 3 with links)
-#define VERSION_LAYERS 6 // the same, its obstacles with their layers (a base of several layers)
+// Of the bytes of a mesh with obstacles (mesh_io.c's: 1 flat, 2 with floors,
+// 3 with links, 5 with heights): 7, and 8 with its obstacles' layers (a
+// base of several layers). 4 and 6, the same bytes before the live mesh
+// kept the base's triangle numbers (mesh_rebuild.c), still read: their
+// live hash, of the old numbering, is not checked.
+#define VERSION 7
+#define VERSION_LAYERS 8
+#define VERSION_OLD 4
+#define VERSION_OLD_LAYERS 6
 
 typedef steerN_Record Record;
 
@@ -246,11 +253,11 @@ void steerN_mesh_dyn_free(steerN_Mesh *m)
     m->dyn = NULL;
 }
 
-// "STNM", u32 4, the base's own bytes (version 1, 2 or 5), u32 epoch, u32
+// "STNM", u32 7, the base's own bytes (version 1, 2 or 5), u32 epoch, u32
 // next id, the records (u32 epoch, 4 f32 each), u32 obstacles, each: u32
 // id, i32 area, u32 revision, u32 points, the points (f64 x, y); the links
 // (mesh_link.c); u64 the live mesh's hash, which a read checks after
-// rebuilding. A base of several layers writes version 6 instead: the
+// rebuilding. A base of several layers writes version 8 instead: the
 // same, each obstacle's u32 layer after its points' count.
 void steerN_mesh_dyn_encode(const steerN_Mesh *m, steerS_Writer *out)
 {
@@ -283,7 +290,8 @@ steerN_Mesh *steerN_mesh_dyn_decode(steerS_Reader *r, uint32_t version, const st
 {
     steerN_Mesh *m = steerN_mesh_decode_base(r, alloc, oom);
     if (!m) return NULL;
-    bool layers = version == VERSION_LAYERS;
+    bool layers = version == VERSION_LAYERS || version == VERSION_OLD_LAYERS;
+    bool old = version == VERSION_OLD || version == VERSION_OLD_LAYERS;
     if (layers != (m->layer != NULL)) {
         steerS_fail(r, "navigation mesh: version %u of obstacles on a mesh of %u layers", version, m->nlayers);
         steerN_mesh_free(m);
@@ -344,9 +352,9 @@ steerN_Mesh *steerN_mesh_dyn_decode(steerS_Reader *r, uint32_t version, const st
         steerN_ObstacleStatus st = steerN_dyn_rebuild(m);
         if (st == STEERN_OBST_NOMEM) *oom = true;
         else if (st) steerS_fail(r, "navigation mesh: its obstacles could not be carved");
-        else if ((m->hash = steerN_mesh_hash(m)) != hash)
+        else if ((m->hash = steerN_mesh_hash(m)) != hash && !old)
             steerS_fail(r, "navigation mesh: the obstacles give another mesh (damaged bytes)");
-        if (!st && m->hash == hash) return m;
+        if (!st && (m->hash == hash || old)) return m;
     }
     steerN_mesh_free(m);
     return NULL;

@@ -16,10 +16,9 @@
 // name); and last the mesh's hash (u64, steerN_mesh_hash), which a read
 // checks. A flat mesh without links writes version 1, as before floors
 // and links, and one with floors but no links version 2. A mesh with
-// obstacles is version 4: its base (version 1, 2 or 5), its obstacles and
-// its links (mesh_dyn.c); version 6 the same on a base of several layers,
-// each obstacle with its layer. A baked mesh with height grids is version 5:
-// version 2's layout, then the height grids (mesh_heights.c's
+// obstacles is version 7 (4 before its live mesh kept the base's numbers): its base (version 1, 2 or 5), its obstacles
+// and its links (mesh_dyn.c); version 8 (6) the same on a base of several layers, each obstacle with its layer. A baked
+// mesh with height grids is version 5: version 2's layout, then the height grids (mesh_heights.c's
 // steerN_mesh_encode_heights), then the links (a count, maybe 0). A read trusts nothing:
 // every count is checked against the bytes left before anything is
 // allocated, every index against its range, every triangle is
@@ -42,11 +41,13 @@
 #define VERSION_LINKS 3
 #define VERSION_OBSTACLES 4 // mesh_dyn.c writes it
 #define VERSION_HEIGHTS 5
-#define VERSION_OBST_LAYERS 6 // mesh_dyn.c writes it too
+#define VERSION_OBST_LAYERS 6       // mesh_dyn.c wrote it too
+#define VERSION_OBST_SLOTS 7        // 4 again, its live mesh numbered in slots (mesh_dyn.c writes it)
+#define VERSION_OBST_SLOTS_LAYERS 8 // 6 again, the same
 
 void steerN_mesh_encode(const steerN_Mesh *m, steerS_Writer *out)
 {
-    if (m->dyn) { // the base, the obstacles and the links (mesh_dyn.c), version 4
+    if (m->dyn) { // the base, the obstacles and the links (mesh_dyn.c), version 7 or 8
         steerN_mesh_dyn_encode(m, out);
         return;
     }
@@ -159,11 +160,14 @@ static steerN_Mesh *decode(steerS_Reader *r, const steerN_Alloc *alloc, bool *oo
         return NULL;
     }
     uint32_t version = steerS_get_u32(r);
-    if (!r->failed && (version == VERSION_OBSTACLES || version == VERSION_OBST_LAYERS) && obstacles)
+    if (!r->failed && obstacles &&
+        (version == VERSION_OBSTACLES || version == VERSION_OBST_LAYERS || version == VERSION_OBST_SLOTS ||
+         version == VERSION_OBST_SLOTS_LAYERS))
         return steerN_mesh_dyn_decode(r, version, alloc, oom);
     if (!r->failed && version != VERSION && version != VERSION_FLOORS && version != VERSION_LINKS &&
         version != VERSION_HEIGHTS) {
-        steerS_fail(r, "navigation mesh: version %u, this steer reads %u to %u", version, VERSION, VERSION_OBST_LAYERS);
+        steerS_fail(r, "navigation mesh: version %u, this steer reads %u to %u", version, VERSION,
+                    VERSION_OBST_SLOTS_LAYERS);
         return NULL;
     }
     uint32_t nvert = steerS_get_u32(r), ntri = steerS_get_u32(r);

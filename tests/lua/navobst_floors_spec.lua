@@ -130,7 +130,7 @@ describe("obstacles on a baked mesh of two floors", function()
     local crate = nm:add_obstacle{ box = { min = { 2, 11.5 }, max = { 3, 12.5 } }, layer = 2 }
     crate:move(3, 0)
     local bytes = nm:save()
-    expect(string.unpack("<I4", bytes, 5), "version 6: obstacles with their layers"):eq(6)
+    expect(string.unpack("<I4", bytes, 5), "version 8: obstacles with their layers"):eq(8)
     local l = steer.navmesh_load(bytes)
     expect(l.hash):eq(nm.hash)
     local obs = l:obstacles()

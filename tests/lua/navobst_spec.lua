@@ -239,3 +239,52 @@ describe("obstacles on a navmesh", function()
     expect(nm:path({ 5, 10 }, { 35, 10 })):type("table")
   end)
 end)
+
+describe("bytes of a mesh with obstacles from before its triangles kept their numbers", function()
+  local root = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
+  local function read(name)
+    local f = assert(io.open(root .. "/tests/lua/data/" .. name, "rb"))
+    local s = f:read("a")
+    f:close()
+    return s
+  end
+  local function version(s) return string.unpack("<I4", s, 5) end
+
+  -- navobst-v4.bin (flat: a room, a wall with a door, a crate in the door, a
+  -- disc, a mud area) and navobst-v6.bin (demos/building.navmesh, a box on
+  -- the first floor's door), as steer at adcca09 saved them
+  it("load, with their obstacles, and save again in today's version", function()
+    local s = read("navobst-v4.bin")
+    expect(version(s)):eq(4)
+    local nm = steer.navmesh_load(s)
+    expect(#nm:obstacles()):eq(2)
+    expect(nm:contains({ 10, 5 }), "the crate still shuts the door"):eq(false)
+    expect(nm:contains({ 5, 5 }), "and the disc is carved"):eq(false)
+    expect(nm:path({ 1, 1 }, { 19, 9 }, { radius = 0.3 }), "0.5 m each side of the crate: shut for r 0.3"):eq(nil)
+    expect(nm:path({ 1, 1 }, { 19, 9 }, { radius = 0.2 }), "open for r 0.2"):type("table")
+    local again = nm:save()
+    expect(version(again)):eq(7)
+    expect(steer.navmesh_load(again).hash):eq(nm.hash)
+    nm:obstacles()[1]:remove()
+    expect(nm:path({ 1, 1 }, { 19, 9 }, { radius = 0.3 }), "the crate removed: through the door"):type("table")
+
+    local b = steer.navmesh_load(read("navobst-v6.bin"))
+    expect(#b:obstacles()):eq(1)
+    local up = b:height({ 35, 5 }, { layer = 2 })
+    expect(b:contains({ 15, 10, up }, { layer = 2 }), "the box stands in the first floor's door"):eq(false)
+    expect(b:contains({ 15, 10, 0 }, { layer = 1 }), "the ground floor's door under it stays open"):eq(true)
+    local b2 = b:save()
+    expect(version(b2)):eq(8)
+    expect(steer.navmesh_load(b2).hash):eq(b.hash)
+  end)
+
+  it("refuse them damaged", function()
+    local s = read("navobst-v4.bin")
+    for _, at in ipairs({ 40, 200 }) do -- the base's vertices, its triangles (its own hash is checked)
+      local bad = s:sub(1, at - 1) .. string.char((s:byte(at) + 1) % 256) .. s:sub(at + 1)
+      local ok, err = pcall(steer.navmesh_load, bad)
+      expect(ok, "byte " .. at .. " changed: refused"):eq(false)
+      expect(err):contains("navmesh_load")
+    end
+  end)
+end)
