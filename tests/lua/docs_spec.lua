@@ -9,14 +9,8 @@ local steer = require "steer"
 local spec = require "spec"
 local describe, it, expect = spec.describe, spec.it, spec.expect
 
--- The repository root, from this file's path (tests/lua/docs_spec.lua).
-local here = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
-local function slurp(rel)
-  local f = assert(io.open(here .. "/" .. rel, "r"))
-  local s = f:read("*a")
-  f:close()
-  return s
-end
+local here = spec.root
+local slurp = spec.read
 local meta, api = slurp("lua/steer/meta.lua"), slurp("docs/api.md")
 
 -- A method we cannot list from Lua (World and Agent use __index functions):

@@ -241,14 +241,11 @@ describe("obstacles on a navmesh", function()
 end)
 
 describe("bytes of a mesh with obstacles from before its triangles kept their numbers", function()
-  local root = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
-  local function read(name)
-    local f = assert(io.open(root .. "/tests/lua/data/" .. name, "rb"))
-    local s = f:read("a")
-    f:close()
-    return s
+  local function read(name) return spec.read("tests/lua/data/" .. name) end
+  local function version(s) -- u32 at byte 5, little-endian (no string.unpack in Lua 5.1)
+    local a, b, c, d = s:byte(5, 8)
+    return a + 256 * (b + 256 * (c + 256 * d))
   end
-  local function version(s) return string.unpack("<I4", s, 5) end
 
   -- navobst-v4.bin (flat: a room, a wall with a door, a crate in the door, a
   -- disc, a mud area) and navobst-v6.bin (demos/building.navmesh, a box on

@@ -260,4 +260,15 @@ function Expect:succeeds()
   return self
 end
 
+-- The repository's root, from this file's path (tests/lua/spec.lua).
+spec.root = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
+
+-- A file of the repository (a path from its root), whole, as bytes.
+function spec.read(rel)
+  local f = assert(io.open(spec.root .. "/" .. rel, "rb"))
+  local s = f:read("*a") -- (Lua 5.1 knows only "*a")
+  f:close()
+  return s
+end
+
 return spec
