@@ -597,10 +597,12 @@ static void draw_flow(steerV_View *v, const steer_DebugFlow *f, uint32_t budget)
 // lowest lighter, so that the ground floor reads through the first.
 // Only triangles whose box meets the view (2D) or in front of the camera
 // (3D).
+static const SDL_Color mesh_fill[] = { { 70, 90, 130, 60 }, { 150, 110, 60, 90 }, { 60, 120, 170, 90 },
+                                       { 90, 150, 80, 90 }, { 160, 80, 120, 90 }, { 150, 150, 70, 90 } };
+
 static void draw_navmesh(steerV_View *v, const steer_DebugNavMesh *m)
 {
-    static const SDL_Color fill[] = { { 70, 90, 130, 60 }, { 150, 110, 60, 90 }, { 60, 120, 170, 90 },
-                                      { 90, 150, 80, 90 }, { 160, 80, 120, 90 }, { 150, 150, 70, 90 } };
+    const SDL_Color *fill = mesh_fill;
     const steerV_Camera *c = &v->cam;
     bool three = steer_world_dim(v->w) == 3;
     double hw = (double)c->width * 0.5 / c->scale, hh = (double)c->height * 0.5 / c->scale;
@@ -646,20 +648,27 @@ static void draw_navmesh(steerV_View *v, const steer_DebugNavMesh *m)
                 hairline(v, q[i], q[(i + 1) % 3], edge);
         }
     }
-    // its obstacles (nm:add_obstacle): each footprint's outline, a blocked
-    // one in amber over the hole it carved, one that re-labels in its area's colour
+    steerV_draw_navlinks(v, m);
+}
+
+// A mesh's obstacles (nm:add_obstacle): each footprint's outline, a
+// blocked one in amber over the hole it carved, one that re-labels in its
+// area's colour; drawn after the world's walls (a blocked one's sides are
+// walls too, which would hide it).
+static void draw_navobstacles(steerV_View *v, const steer_DebugNavMesh *m)
+{
+    bool three = steer_world_dim(v->w) == 3;
     steer_DebugNavObstacle o;
     for (int i = 0; steer_debug_nav_obstacle(m, i, &o) == STEER_OK; i++) {
-        SDL_Color col = o.area < 0 ? rgba(240, 170, 60, 230) : fill[1 + (o.area - 1) % 5];
+        SDL_Color col = o.area < 0 ? rgba(240, 170, 60, 230) : mesh_fill[1 + (o.area - 1) % 5];
         col.a = 230;
         for (int k = 0; k < o.n; k++) {
             float z = three ? (float)o.z : 0; // on its floor
             float a[3] = { (float)o.xy[2 * k], (float)o.xy[2 * k + 1], z },
                   b[3] = { (float)o.xy[2 * ((k + 1) % o.n)], (float)o.xy[2 * ((k + 1) % o.n) + 1], z };
-            steerV_world_line(v, &v->geo, a, b, 1.5f * dpi, col, false);
+            steerV_world_line(v, &v->geo, a, b, 1.5f * (float)v->dpi, col, false);
         }
     }
-    steerV_draw_navlinks(v, m);
 }
 
 // The grids the scenario attached (w:add_grid): their cells with G, the
@@ -968,6 +977,9 @@ void steerV_draw_scene(steerV_View *v)
     if (v->show_shapes) draw_shapes(v);
     if (v->show_paths) draw_paths(v);
     if (v->show_trails) draw_trails(v);
+    steer_DebugNavMesh mesh;
+    for (int i = 0; v->show_navmesh && steer_debug_nav_mesh(v->nav, i, &mesh) == STEER_OK; i++)
+        draw_navobstacles(v, &mesh);
     draw_list(v);
     steerV_draw_formations(v);
     if (steer_world_dim(v->w) == 3) draw_agents_3d(v);
