@@ -533,6 +533,37 @@ static void test_nav(void)
     lua_close(h.L);
 }
 
+// N: a mesh's blocked obstacle is outlined in amber, over the world's
+// walls its sides became (tests/lua/navobst_scene.lua: a cart whose
+// polygon crosses itself, fixed, its sides sampled at their middles).
+static void test_nav_obstacles(void)
+{
+    if (skipped || use_window) return;
+    Host h = { 0 };
+    steerV_View *v;
+    Image im;
+    REQUIRE(shot_of(&h, SOURCE_DIR "/../lua/navobst_scene.lua", 2, "navmesh", true, "test-view-navobst.png", &im, &v),
+            "a shot of navobst_scene with N");
+    static const double cart[4][2] = { { 8, 14 }, { 12, 16 }, { 9, 18 }, { 11, 13 } };
+    int amber = 0;
+    for (int k = 0; k < 4; k++) {
+        const double *a = cart[k], *b = cart[(k + 1) % 4];
+        double mid[3] = { a[0] + 0.3 * (b[0] - a[0]), a[1] + 0.3 * (b[1] - a[1]), 0 }, x, y;
+        steerV_project(v, mid, &x, &y);
+        bool warm = false;
+        for (int dy = -2; dy <= 2 && !warm; dy++)
+            for (int dx = -2; dx <= 2 && !warm; dx++) {
+                const unsigned char *p = pixel(&im, (int)x + dx, (int)y + dy);
+                warm = p[0] > 200 && p[0] > p[2] + 80;
+            }
+        amber += warm;
+    }
+    CHECK(amber == 4, "the cart's 4 sides are amber: %d of them", amber);
+    stbi_image_free(im.px);
+    steerV_close(v);
+    lua_close(h.L);
+}
+
 // The dogfighter's teams: tags named "red" and "blue" are drawn in those colours.
 static const int team_rgb[2][3] = { { 255, 95, 80 }, { 90, 160, 255 } };
 
@@ -1265,6 +1296,7 @@ int main(int argc, char **argv)
     RUN(test_error);
     RUN(test_3d);
     RUN(test_nav);
+    RUN(test_nav_obstacles);
     RUN(test_layers);
     RUN(test_fit_3d);
     RUN(test_fit_2d);
