@@ -444,6 +444,8 @@ int steerL_world_save(lua_State *L)
     lua->cap = lua->n;
     steerS_put_u64(all, lua->n);
     steerS_put(all, lua->p, lua->n);
+    // (no checksum over what a failed put never wrote)
+    if (all->failed) return luaL_error(L, "%s: out of memory", fn);
     // the core's bytes carry their own checksum (steer_world_load checks it)
     steerS_put_u64(all, steerS_checksum(all->p + HEAD + ncore, 8 + lua->n));
     if (all->failed) return luaL_error(L, "%s: out of memory", fn);
